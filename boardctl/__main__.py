@@ -1,0 +1,5 @@
+"""Allow ``python -m boardctl``."""
+
+from boardctl.cli import main
+
+raise SystemExit(main())

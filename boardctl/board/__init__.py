@@ -1,0 +1,1 @@
+"""Turning game state into light: layouts, rendering, power limiting, pictures."""

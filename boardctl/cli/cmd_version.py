@@ -1,0 +1,20 @@
+"""``boardctl version``: print the package version."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "version"
+HELP = "print the boardctl version"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """No options."""
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the version."""
+    from boardctl import __version__
+
+    print(f"boardctl {__version__}")
+    return 0

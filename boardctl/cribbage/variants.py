@@ -1,0 +1,162 @@
+"""Game variants as data: who gets how many cards, what goes to the crib, the target.
+
+Seats are numbered 0..players-1 clockwise; the deal and the play pass to the
+left (clockwise). Each seat belongs to one team, and each team owns one track
+on the board. See ``shared/rules/FACTS.md`` for the sources.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from boardctl.errors import VariantError
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One way to play cribbage.
+
+    ``short_seats`` lists seat offsets from the dealer (0 = the dealer,
+    ``players - 1`` = the player on the dealer's right) who are dealt only
+    ``hand_size`` cards and discard nothing (five- and six-player games).
+    """
+
+    name: str
+    title: str
+    players: int
+    teams: tuple[tuple[int, ...], ...]
+    target: int
+    deal_size: int
+    hand_size: int
+    discard: int
+    crib_from_deck: int = 0
+    short_seats: tuple[int, ...] = ()
+    three_for_last: bool = False
+    single_count: bool = False
+    muggins: bool = False
+
+    @property
+    def tracks(self) -> int:
+        """Number of tracks (one per team)."""
+        return len(self.teams)
+
+    def team_of(self, seat: int) -> int:
+        """The team (track index) that ``seat`` plays for."""
+        for index, team in enumerate(self.teams):
+            if seat in team:
+                return index
+        raise VariantError(f"seat {seat} is not in variant {self.name!r} ({self.players} seats)")
+
+    def cards_dealt(self, offset_from_dealer: int) -> int:
+        """Cards dealt to the seat ``offset_from_dealer`` places left of the dealer."""
+        if offset_from_dealer % self.players in self.short_seats:
+            return self.hand_size
+        return self.deal_size
+
+    def discards_of(self, offset_from_dealer: int) -> int:
+        """Cards that seat discards to the crib."""
+        return self.cards_dealt(offset_from_dealer) - self.hand_size
+
+    @property
+    def crib_size(self) -> int:
+        """Cards in the crib: every discard plus any dealt from the deck."""
+        total = sum(self.discards_of(offset) for offset in range(self.players))
+        return total + self.crib_from_deck
+
+    def with_options(self, *, target: int | None = None, muggins: bool | None = None) -> Variant:
+        """A copy with another target or muggins setting."""
+        new = replace(
+            self,
+            target=self.target if target is None else target,
+            muggins=self.muggins if muggins is None else muggins,
+        )
+        if new.target < 31:
+            raise VariantError(f"target {new.target} is too small (use 61 or 121)")
+        return new
+
+
+def _individual(players: int) -> tuple[tuple[int, ...], ...]:
+    return tuple((seat,) for seat in range(players))
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant(
+            name="six-card",
+            title="Two players, six-card, 121",
+            players=2,
+            teams=_individual(2),
+            target=121,
+            deal_size=6,
+            hand_size=4,
+            discard=2,
+        ),
+        Variant(
+            name="five-card",
+            title="Two players, five-card, 61 (three for last; one count to 31)",
+            players=2,
+            teams=_individual(2),
+            target=61,
+            deal_size=5,
+            hand_size=3,
+            discard=2,
+            three_for_last=True,
+            single_count=True,
+        ),
+        Variant(
+            name="three-player",
+            title="Three players, 121 (one crib card from the deck)",
+            players=3,
+            teams=_individual(3),
+            target=121,
+            deal_size=5,
+            hand_size=4,
+            discard=1,
+            crib_from_deck=1,
+        ),
+        Variant(
+            name="four-player",
+            title="Four players, partners sitting across, 121",
+            players=4,
+            teams=((0, 2), (1, 3)),
+            target=121,
+            deal_size=5,
+            hand_size=4,
+            discard=1,
+        ),
+        Variant(
+            name="five-player",
+            title="Five players, individual scores, 121 (the dealer gets 4 cards)",
+            players=5,
+            teams=_individual(5),
+            target=121,
+            deal_size=5,
+            hand_size=4,
+            discard=1,
+            short_seats=(0,),
+        ),
+        Variant(
+            name="six-player",
+            title="Six players, two teams of three in alternate seats, 121",
+            players=6,
+            teams=((0, 2, 4), (1, 3, 5)),
+            target=121,
+            deal_size=5,
+            hand_size=4,
+            discard=1,
+            short_seats=(0, 5),
+        ),
+    )
+}
+
+DEFAULT_VARIANT = "six-card"
+
+
+def get_variant(name: str) -> Variant:
+    """Look up a variant by name, with an error listing the known names."""
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        known = ", ".join(VARIANTS)
+        raise VariantError(f"unknown variant {name!r} (known: {known})") from None

@@ -1,0 +1,70 @@
+"""One error hierarchy for the whole package.
+
+Every error boardctl raises on purpose derives from :class:`BoardError`. Each
+concrete error also inherits the builtin that fits it, so callers may catch
+either (``except CardError`` or ``except ValueError``). Messages say what was
+wrong and what to do about it.
+"""
+
+from __future__ import annotations
+
+
+class BoardError(Exception):
+    """Root of every error boardctl raises on purpose."""
+
+
+# --- rules -----------------------------------------------------------------
+class RulesError(BoardError):
+    """A cribbage rule was broken or a rules input is malformed."""
+
+
+class CardError(RulesError, ValueError):
+    """Text that is not a card, or a duplicate card where cards must differ."""
+
+
+class PlayError(RulesError, ValueError):
+    """An illegal play in the pegging (over 31, card not held, out of turn, ...)."""
+
+
+class VariantError(RulesError, ValueError):
+    """An unknown or inconsistent game variant."""
+
+
+# --- scorekeeping ----------------------------------------------------------
+class GameError(BoardError):
+    """The scorekeeping engine refused something."""
+
+
+class EntryError(GameError, ValueError):
+    """A score entry was rejected; the game state is unchanged."""
+
+
+class JournalError(GameError, OSError):
+    """The durable journal cannot be opened, read or written."""
+
+
+class SchemaError(JournalError):
+    """The journal was written by a newer boardctl; it is left untouched."""
+
+
+# --- board rendering -------------------------------------------------------
+class LayoutError(BoardError, ValueError):
+    """A layout file is malformed; the message names the file and the key."""
+
+
+# --- link and firmware protocol --------------------------------------------
+class LinkError(BoardError, OSError):
+    """The LED link is down or misbehaving."""
+
+
+class ProtocolError(BoardError, ValueError):
+    """A corrupt, truncated or unsupported protocol frame."""
+
+
+# --- service, inputs, configuration ----------------------------------------
+class ConfigError(BoardError, ValueError):
+    """A configuration file is malformed; the message names the file and the key."""
+
+
+class ControlError(BoardError, RuntimeError):
+    """A control-socket request failed."""

@@ -1,0 +1,1 @@
+"""Scorekeeping: the game and match state machine and its durable journal."""

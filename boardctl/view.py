@@ -1,0 +1,65 @@
+"""What the board must show, as plain immutable data.
+
+This is the contract between the scorekeeping engine (which builds a
+:class:`BoardView` from the game state), the service (which adds the pending
+entry and the time of the last rejected entry) and the renderer (a pure
+function of a view and a time). It holds no behaviour beyond derived helpers,
+and round-trips through JSON-friendly dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Phases of a guided game. Free mode uses only "free" and "over".
+PHASES = ("cut", "deal", "play", "show", "over", "free")
+
+
+@dataclass(frozen=True, slots=True)
+class TrackView:
+    """One track: a player or a team.
+
+    ``front`` and ``back`` are scores (0 = the start hole, ``target`` = the
+    game hole); ``back`` is the previous front peg. ``pending`` is an amount
+    entered but not yet committed (shown blinking ahead of the front peg).
+    """
+
+    name: str
+    front: int = 0
+    back: int = 0
+    game_points: int = 0
+    pending: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """Everything the LEDs show at one moment.
+
+    Track indices refer to ``tracks``. Times are ``time.monotonic()`` seconds
+    as seen by the service (``None`` = not happening).
+    """
+
+    target: int
+    tracks: tuple[TrackView, ...]
+    phase: str = "play"
+    dealer: int | None = None  # track whose player deals (owns the crib)
+    to_count: int | None = None  # track whose count is due (guided show)
+    winner: int | None = None  # track that won the game
+    match_target: int = 0  # game points that win the match (0 = one game)
+    match_winner: int | None = None
+    error_at: float | None = None  # when an entry was last rejected
+    over_at: float | None = None  # when the game ended
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def skunk_lines(self) -> tuple[int, int, int]:
+        """Skunk, double-skunk and triple-skunk lines (target-30, -60, -90)."""
+        return (self.target - 30, self.target - 60, self.target - 90)
+
+    def line_failed(self, track: int) -> int:
+        """At game end, how many lines a loser failed to cross (0 none, 1 skunk, 2 double, 3 triple)."""
+        if self.winner is None or track == self.winner:
+            return 0
+        score = self.tracks[track].front
+        return sum(1 for line in self.skunk_lines if line > 0 and score < line)
