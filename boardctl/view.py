@@ -58,7 +58,7 @@ class BoardView:
         return (self.target - 30, self.target - 60, self.target - 90)
 
     def line_failed(self, track: int) -> int:
-        """At game end, how many lines a loser failed to cross (0 none, 1 skunk, 2 double, 3 triple)."""
+        """At game end, lines a loser failed to cross (0 none, 1 skunk, 2 double, 3 triple)."""
         if self.winner is None or track == self.winner:
             return 0
         score = self.tracks[track].front

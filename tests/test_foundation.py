@@ -40,9 +40,12 @@ def test_concrete_errors_also_inherit_a_builtin(error: type, builtin: type) -> N
     assert issubclass(error, errors.BoardError)
 
 
-frames = st.integers(min_value=0, max_value=40).flatmap(
-    lambda n: st.tuples(st.binary(min_size=3 * n, max_size=3 * n), st.binary(min_size=3 * n, max_size=3 * n))
-)
+def _frame_pair(n: int) -> st.SearchStrategy[tuple[bytes, bytes]]:
+    frame = st.binary(min_size=3 * n, max_size=3 * n)
+    return st.tuples(frame, frame)
+
+
+frames = st.integers(min_value=0, max_value=40).flatmap(_frame_pair)
 
 
 @given(frames, st.integers(min_value=0, max_value=5))
@@ -52,7 +55,7 @@ def test_changed_runs_rebuild_the_new_frame(pair: tuple[bytes, bytes], gap: int)
     assert apply_runs(old, runs) == new
     for start, rgb in runs:
         assert len(rgb) % 3 == 0 and rgb
-        assert 0 <= start and 3 * start + len(rgb) <= len(new)
+        assert start >= 0 and 3 * start + len(rgb) <= len(new)
 
 
 def test_changed_runs_of_a_peg_move_are_two_single_leds() -> None:
