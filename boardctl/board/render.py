@@ -8,8 +8,9 @@ service renders nothing while nothing changes (it returns ``None`` then).
 What the board shows, drawn in this order (later wins):
 
 * status LED faint green (powered, idle);
-* skunk lines (target-30, -60, -90) faint at all times, on their marker LEDs
-  if the layout has them, else by tinting the line hole on every track;
+* skunk lines (target-30, -60, -90, those after hole 1) faint at all times,
+  on their marker LEDs if the layout has them, else by tinting the line hole
+  (the first hole past the line) on every track;
 * per track: optional faint trail, back peg dim, front peg bright (a front
   peg on the back peg's hole shows as the front peg); scores clamp to
   0..target;
@@ -31,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boardctl.board.frame import RGB, Frame
+from boardctl.board.geometry import board_lines
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.power import PowerBudget, limit_power
 from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
@@ -230,7 +232,7 @@ class Renderer:
             put(layout.status, self._status)
 
         # Skunk lines, faint at all times.
-        lines = [(i, line) for i, line in enumerate(view.skunk_lines) if 0 < line < target]
+        lines = [(line.index, line.hole) for line in board_lines(target)]
         for i, line in lines:
             markers = layout.markers.get(LINE_KEYS[i])
             if markers:
@@ -241,7 +243,7 @@ class Renderer:
                     put(track.holes[line], self._line_faint[i])
 
         # Lines failed at game end: the deepest blinks, shallower ones stay lit.
-        failures = [view.line_failed(t) for t in range(len(view.tracks))]
+        failures = [min(view.line_failed(t), len(lines)) for t in range(len(view.tracks))]
         if any(failures):
             blinking = clock.window(view.over_at, LINE_BLINK_SECONDS)
             deepest_overall = max(failures)

@@ -65,3 +65,19 @@ def _scale(value: int, level: float) -> int:
     if value == 0 or level <= 0:
         return 0
     return max(1, min(255, round(value * level)))
+
+
+def display_colour(colour: RGB) -> RGB:
+    """How an LED colour is drawn in pictures: faint light lifted so it shows.
+
+    A lit LED in a dark hole looks much brighter than its sRGB value on a
+    screen. The brightest channel is lifted by a square root (x -> 255 *
+    sqrt(x / 255)) and the others scaled with it, so hues stay as they are,
+    faint markers stay visible and full white stays full white.
+    """
+    top = max(colour)
+    if top == 0:
+        return colour
+    gain = (255 / top) ** 0.5
+    r, g, b = colour
+    return (min(255, round(r * gain)), min(255, round(g * gain)), min(255, round(b * gain)))
