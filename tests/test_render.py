@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
 from hypothesis import given, settings
@@ -280,3 +281,38 @@ def test_frame_is_constant_until_next_change(view: BoardView, now: float, part: 
         assert upcoming > now
         between = now + (upcoming - now) * part
         assert R.render(view, between) == frame
+
+
+def follow(view: BoardView, start: float, seconds: float) -> list[tuple[float, bytes]]:
+    """Frames a service renders when it sleeps until each next_change."""
+    out = []
+    now = start
+    while now < start + seconds:
+        frame, upcoming = R.render_with_next(view, now)
+        out.append((now, frame))
+        if upcoming is None:
+            break
+        assert upcoming > now
+        now = upcoming
+    return out
+
+
+@pytest.mark.parametrize("start", [0.0, 1000.25, 12345.678, 7.3])
+def test_following_next_change_keeps_blinking_exactly(start: float) -> None:
+    view = two((45, 40), (20, 12), pending=6)
+    frames = follow(view, start, 6.0)
+    assert 20 <= len(frames) <= 21  # 0.3 s per step
+    pending_led = LAYOUT.led_of(0, 51)
+    states = [any(pixel(f, pending_led)) for _, f in frames]
+    assert all(a != b for a, b in itertools.pairwise(states))
+
+
+def test_following_next_change_through_a_game_end() -> None:
+    view = two((121, 115), (55, 50), winner=0, phase="over", over_at=50.0)
+    frames = follow(view, 50.0, 100.0)
+    times = [t for t, _ in frames]
+    # the comet's 80 steps, then the double-skunk rhythm until the blink time ends
+    assert sum(1 for t in times if t < 50.0 + CHASE_SECONDS) == CHASE_SECONDS * 20
+    assert times[-1] == pytest.approx(50.0 + LINE_BLINK_SECONDS)
+    assert R.next_change(view, times[-1]) is None
+    assert pixel(frames[-1][1], 253) == VERMILLION  # stays lit afterwards

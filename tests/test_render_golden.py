@@ -3,7 +3,7 @@
 Each file in ``tests/golden/frame-*.json`` holds the view, the time and every
 lit LED (index, colour, what it is). On a mismatch the test lists each LED that
 differs, which hole or marker it is, and the expected and actual colours.
-Regenerate after an intended change: see ``tests/golden_util.py``.
+Regenerate after an intended change: see ``tests/golden/__init__.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from boardctl.board.layout import Layout, builtin_layout
 from boardctl.board.render import Renderer
 from boardctl.board.viewjson import view_from_dict, view_to_dict
 from boardctl.view import BoardView, TrackView
-from tests.golden_util import golden_json
+from tests.golden import golden_json
 
 EXTRA: dict[str, tuple[str, BoardView, float]] = {
     # a game to 61 on the painted board: the skunk line is a tinted hole

@@ -13,7 +13,7 @@ from boardctl.board.render import Renderer
 from boardctl.board.terminal import draw_board, resolve_color_mode, xterm256
 from boardctl.board.theme import ORANGE, display_colour
 from boardctl.view import BoardView, TrackView
-from tests.golden_util import golden_text
+from tests.golden import golden_text
 
 LAYOUT = builtin_layout("two-121")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -63,6 +63,10 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 LINE_SHOWN_LEVEL = 1.0
 
 
+#: Times closer than this to an animation edge count as past it (float rounding).
+_EPSILON = 1e-6
+
+
 class _Clock:
     """Answers "is this animation on at ``now``?" and remembers the next edge."""
 
@@ -91,19 +95,20 @@ class _Clock:
         """On/off rhythm ``durations`` (starting on) repeating from ``origin``."""
         cycle = sum(durations)
         elapsed = (self.now - origin) % cycle
-        cycle_start = self.now - elapsed
+        if cycle - elapsed < _EPSILON:  # at a cycle edge, up to float rounding
+            elapsed = 0.0
         at = 0.0
         for i, length in enumerate(durations):
             at += length
-            if elapsed < at:
-                self.edge(cycle_start + at)
+            if elapsed + _EPSILON < at:
+                self.edge(self.now + (at - elapsed))
                 return i % 2 == 0
-        self.edge(cycle_start + cycle)  # float rounding at the very end of a cycle
+        self.edge(self.now + (cycle - elapsed))
         return True
 
     def steps(self, origin: float, per_second: int) -> int:
         """The index of the animation step at ``now`` (steps of 1/per_second)."""
-        index = int((self.now - origin) * per_second)
+        index = int((self.now - origin + _EPSILON) * per_second)
         self.edge(origin + (index + 1) / per_second)
         return index
 

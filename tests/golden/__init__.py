@@ -1,4 +1,4 @@
-"""Golden files: compare with stored output, or rewrite them on request.
+"""Golden files (this folder): compare with stored output, or rewrite them on request.
 
 Regenerate every golden file after an intended change of the look with::
 
@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parent
 UPDATE = os.environ.get("BOARDCTL_UPDATE_GOLDEN") == "1"
 
 
