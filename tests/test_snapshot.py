@@ -151,3 +151,16 @@ def test_display_colour_keeps_hue_and_lifts_faint_light() -> None:
     assert display_colour((16, 8, 0)) == (64, 32, 0)  # 16 -> 64, green kept at half
     r, g, b = display_colour(ORANGE)
     assert r > ORANGE[0] and abs(g / r - ORANGE[1] / ORANGE[0]) < 0.01 and b == 0
+
+
+def test_readme_picture_is_the_mid_game_demo() -> None:
+    """docs/images/board.png comes from ``boardctl snapshot docs/images/board.png --demo``."""
+    path = Path(__file__).resolve().parent.parent / "docs" / "images" / "board.png"
+    image = Image.open(path).convert("RGB")
+    view, now = DEMOS["mid-game"]
+    frame = Renderer(LAYOUT).render(view, now)
+    picture = Picture(LAYOUT, view, scale=2)
+    assert image.size == (picture.width, picture.height)
+    for led, xy in picture.leds.items():
+        colour = pixel(frame, led)
+        assert image.getpixel(xy) == (display_colour(colour) if any(colour) else HOLE), led

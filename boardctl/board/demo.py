@@ -26,9 +26,17 @@ def _two(
 DEMOS: dict[str, tuple[BoardView, float]] = {
     # Pegs in the start holes, Alice deals.
     "new-game": (BoardView(121, _two((0, 0), (0, 0)), phase="deal", dealer=0), DEMO_NOW),
-    # The show: Bob deals, Alice (non-dealer) counts first; her dealer LED blinks.
+    # The show of a match to 7 game points (Alice 2, Bob 3): Bob deals, Alice
+    # (non-dealer) counts first, so her dealer LED blinks.
     "mid-game": (
-        BoardView(121, _two((67, 59), (82, 74)), phase="show", dealer=1, to_count=0),
+        BoardView(
+            121,
+            _two((67, 59), (82, 74), games=(2, 3)),
+            phase="show",
+            dealer=1,
+            to_count=0,
+            match_target=7,
+        ),
         DEMO_NOW,
     ),
     # Alice has entered 6 and not committed it: hole 51 blinks.

@@ -84,6 +84,9 @@ class Picture:
                 for n, hole in enumerate(row):
                     self.leds[track.holes[hole]] = (hole_x(n), cy)
                 self.texts.append(((8 * s, cy - 6 * s), view.tracks[t].name[:12]))
+                if r > 0 and t == 0:
+                    label = f"holes {row[0]}-{row[-1]}" if len(row) > 1 else f"game hole {row[0]}"
+                    self.texts.append(((right, cy - 6 * s), label))
                 if r == 0:
                     self.leds[track.holes[0]] = (left, cy)
                     if track.dealer is not None:
