@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardctl.cribbage import DECK, PlayState, get_variant, score_play
+from boardctl.cribbage import DECK, Card, PlayState, get_variant, score_play
+from boardctl.cribbage.awards import heels_points, opening_points
 from boardctl.cribbage.pegging import PlayEvent
+from boardctl.cribbage.validation import max_play_points
 from boardctl.errors import PlayError
 
 
@@ -141,35 +141,48 @@ def test_three_players_continue_after_a_go() -> None:
     assert state.points == [0, 1, 2]
 
 
-def _random_game(seed: int, players: int, single: bool) -> PlayState:
-    rng = random.Random(seed)
-    deck = list(DECK)
-    rng.shuffle(deck)
+def _random_game(data: st.DataObject, players: int, single: bool) -> PlayState:
+    deck = data.draw(st.permutations(DECK))
     size = 4 if players <= 3 else 5
     hands = [deck[i * size : (i + 1) * size] for i in range(players)]
-    state = PlayState(hands, dealer=rng.randrange(players), single_count=single)
+    dealer = data.draw(st.integers(0, players - 1))
+    state = PlayState(hands, dealer=dealer, single_count=single)
+    pile: list[Card] = []
     while not state.done:
         legal = state.legal_plays()
-        before = state.count
-        events = state.play(rng.choice(legal)) if legal else state.go()
+        if legal:
+            card = data.draw(st.sampled_from(legal))
+            pile.append(card)
+            events = state.play(card)
+            assert events[0].points == score_play(pile).points
+        else:
+            events = state.go()
         for event in events:
             assert event.points >= 0
             assert 0 <= event.count <= 31
-            assert event.points <= 14 or event.kind != "card"
-        assert state.count <= 31
-        assert state.count == 0 or state.count > before or not legal
+        if state.count == 0:
+            pile = []
+        assert state.count == sum(c.value for c in pile) <= 31
     return state
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(0, 2**32), st.integers(2, 6), st.booleans())
-def test_any_legal_random_play_keeps_count_and_points_sane(
-    seed: int, players: int, single: bool
+@given(st.data(), st.integers(2, 6), st.booleans())
+def test_any_legal_play_keeps_count_and_points_sane(
+    data: st.DataObject, players: int, single: bool
 ) -> None:
-    state = _random_game(seed, players, single)
+    state = _random_game(data, players, single)
     total = sum(e.points for e in state.history)
     assert total == sum(state.points) >= 0
     if not single:
         assert state.cards_left == 0
     lasts = [e for e in state.history if e.kind == "last"]
     assert all(e.points == 1 and e.count < 31 for e in lasts)
+    assert all(e.points <= max_play_points() for e in state.history if e.kind == "card")
+
+
+def test_heels_and_three_for_last() -> None:
+    assert heels_points("JD") == 2 and heels_points("QD") == 0
+    assert opening_points(get_variant("five-card"), dealer=0) == {1: 3}
+    assert opening_points(get_variant("five-card"), dealer=1) == {0: 3}
+    assert opening_points(get_variant("six-card"), dealer=0) == {}
