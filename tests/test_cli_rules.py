@@ -128,3 +128,11 @@ def test_score_cold_start_imports_little() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
     )
     assert result.stderr.strip() == "[]"
+
+
+def test_discard_one_card_with_keep_four(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["discard", "--json", "--dealer", "--keep", "4", "5H", "JH", "6C", "7D", "KS"]
+    status, out, _ = _run(capsys, *argv)
+    options = json.loads(out)
+    assert status == 0 and len(options) == 5
+    assert all(len(o["discard"]) == 1 for o in options)

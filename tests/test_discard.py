@@ -13,7 +13,7 @@ from boardctl.errors import CardError
 
 def _brute_crib(discard: tuple[Card, ...], unseen: list[Card]) -> float:
     total, deals = 0, 0
-    for opponent in combinations(unseen, 2):
+    for opponent in combinations(unseen, 4 - len(discard)):
         for starter in unseen:
             if starter not in opponent:
                 total += hand_total([*discard, *opponent], starter, True)
@@ -27,6 +27,8 @@ def _brute_crib(discard: tuple[Card, ...], unseen: list[Card]) -> float:
         ("5H JH 6C 7D KS 2C", "5H JH"),  # a jack: nobs for the discard's own jack
         ("JH 3H 5H 9C QD AS", "3H 5H"),  # suited: crib flush possible
         ("4H 6H 5C", "4H 6H"),  # five-card game: 47 unseen
+        ("5H JH 6C 7D KS", "JH"),  # one card to the crib: three unseen cards join it
+        ("5H JH 6C 7D KS", "6C"),
     ],
 )
 def test_crib_mean_equals_scoring_every_crib(held: str, discard: str) -> None:
@@ -70,7 +72,21 @@ def test_obvious_keep() -> None:
     assert set(best.keep) == set(parse_cards("5H 5C 5S JD"))
 
 
+def test_one_card_discards_keep_four() -> None:
+    options = rank_discards("5H JH 6C 7D KS", dealer=True, keep=4)
+    assert len(options) == 5
+    assert all(len(o.keep) == 4 and len(o.discard) == 1 for o in options)
+    assert [o.net for o in options] == sorted((o.net for o in options), reverse=True)
+
+
 @pytest.mark.parametrize("text", ["5H JH 6C 7D", "5H JH 6C 7D KS 2C 3C", "5H 5H 6C 7D KS 2C"])
 def test_wrong_cards_are_rejected(text: str) -> None:
     with pytest.raises(CardError):
         rank_discards(text, dealer=True)
+
+
+def test_keep_must_leave_one_or_two_for_the_crib() -> None:
+    with pytest.raises(CardError, match="keep 4"):
+        rank_discards("5H JH 6C 7D", dealer=True, keep=4)
+    with pytest.raises(CardError, match="keep 2"):
+        rank_discards("5H JH 6C 7D", dealer=True, keep=2)

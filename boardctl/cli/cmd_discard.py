@@ -18,6 +18,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     role.add_argument(
         "--pone", action="store_true", help="you do not deal: the crib counts against"
     )
+    parser.add_argument(
+        "--keep",
+        type=int,
+        choices=[3, 4],
+        help="cards to keep (default 4 of 6, 3 of 5; --keep 4 with 5 cards: one to the crib)",
+    )
     parser.add_argument("--json", action="store_true", help="print the ranking as JSON")
 
 
@@ -27,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     from boardctl.cribbage.discard import rank_discards
 
-    options = rank_discards(" ".join(args.cards), dealer=not args.pone)
+    options = rank_discards(" ".join(args.cards), dealer=not args.pone, keep=args.keep)
     if not (args.dealer or args.pone):
         options.sort(key=lambda option: -option.hand)
     if args.json:
@@ -45,5 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sorted for the {'dealer' if args.dealer else 'non-dealer'}", end="")
     else:
         print("sorted by hand points (say --dealer or --pone to count the crib)", end="")
-    print("; hand: mean over every starter; crib: mean over every unseen opponent pair and starter")
+    print(
+        "; hand: mean over every starter; crib: mean over all unseen other crib cards and starter"
+    )
     return 0

@@ -1,18 +1,20 @@
 """Discard advice: which cards to lay away to the crib, ranked by expected points.
 
 For each way to discard two cards (six-card game: keep 4 of 6; five-card
-game: keep 3 of 5) the advice computes, exactly:
+game: keep 3 of 5), or one card (three to six players: keep 4 of 5), the
+advice computes, exactly:
 
 - ``hand``: the mean hand count over every possible starter (each unseen card
   equally likely: 46 in the six-card game, 47 in the five-card game);
-- ``crib``: the mean crib count, assuming the opponent's two discards are any
-  two of the unseen cards with equal probability and the starter any of the
+- ``crib``: the mean crib count, assuming the other crib cards (the
+  opponent's two discards; or the other players' and the deck's three) are
+  any of the unseen cards with equal probability and the starter any of the
   remaining ones. This is a stated model, not a guess about the opponent's
   play; under it the value is exact. It is computed on ranks: fifteens,
   pairs and runs are summed over every (opponent rank pair, starter rank)
   weighted by how many real cards give it; flush and nobs probabilities
-  follow from the unseen suit counts. A test checks it against scoring all
-  1,035 x 44 (opponent pair, starter) cribs one by one.
+  follow from the unseen suit counts. Tests check it against scoring every
+  crib one by one (1,035 x 44 for a two-card discard; 16,215 x 44 for one card).
 
 ``net`` is ``hand + crib`` for the dealer (the crib is theirs) and
 ``hand - crib`` for the non-dealer. A decision takes a few milliseconds.
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from math import comb
 
 from boardctl.cribbage.cards import DECK, JACK, Card, parse_cards
@@ -59,21 +61,31 @@ class DiscardOption:
         }
 
 
-def rank_discards(cards: str | Iterable[str | Card], *, dealer: bool) -> list[DiscardOption]:
-    """Every two-card discard from 6 cards (or 5), best first for ``dealer`` or the non-dealer."""
+def rank_discards(
+    cards: str | Iterable[str | Card], *, dealer: bool, keep: int | None = None
+) -> list[DiscardOption]:
+    """Every discard, best first for ``dealer`` or the non-dealer.
+
+    ``keep`` defaults to 4 of 6 cards or 3 of 5 (two-player games: two cards to
+    the crib); ``keep=4`` with 5 cards ranks one-card discards (three to six
+    players), the other three crib cards being unseen cards.
+    """
     held = parse_cards(cards)
-    if len(held) not in (5, 6):
+    if keep is None:
+        keep = {6: 4, 5: 3}.get(len(held), 0)
+    if keep not in (3, 4) or not 1 <= len(held) - keep <= 2:
         raise CardError(
-            f"give the 6 cards dealt (or 5 in the five-card game) to choose a discard,"
-            f" got {len(held)}"
+            f"give the 6 cards dealt (or 5 in the five-card game) to choose a discard;"
+            f" got {len(held)} cards" + (f" to keep {keep}" if keep else "")
         )
-    unseen = [card for card in DECK if card not in set(held)]
+    seen = set(held)
+    unseen = [card for card in DECK if card not in seen]
     options = []
-    for discard in combinations(held, 2):
-        keep = tuple(card for card in held if card not in discard)
+    for discard in combinations(held, len(held) - keep):
+        kept = tuple(card for card in held if card not in discard)
         options.append(
             DiscardOption(
-                keep, discard, hand_mean(keep, unseen), crib_mean(discard, unseen), dealer
+                kept, discard, hand_mean(kept, unseen), crib_mean(discard, unseen), dealer
             )
         )
     options.sort(key=lambda option: (-option.net, -option.hand))
@@ -86,49 +98,45 @@ def hand_mean(keep: tuple[Card, ...], unseen: list[Card]) -> float:
 
 
 def crib_mean(discard: tuple[Card, ...], unseen: list[Card]) -> float:
-    """Mean crib count: ``discard`` plus two random unseen cards plus a random remaining starter."""
-    total_unseen = len(unseen)
+    """Mean crib count: ``discard``, then random unseen cards up to four, then a random starter."""
+    n = len(unseen)
+    k = 4 - len(discard)  # crib cards that are not ours
     rank_count = [0] * 14
     suit_count = [0] * 4
     for card in unseen:
         rank_count[card.rank] += 1
         suit_count[card.suit] += 1
-    # Fifteens, pairs and runs: over opponent rank pairs (a <= b) and starter ranks s.
+    present = [rank for rank in range(1, 14) if rank_count[rank]]
+    # Fifteens, pairs and runs: over multisets of other crib ranks and the starter rank.
     base_code = sum(RANK_WEIGHT[card.rank] for card in discard)
     weighted = 0
-    for a in range(1, 14):
-        ca = rank_count[a]
-        if not ca:
+    for others in combinations_with_replacement(present, k):
+        ways = 1
+        code = base_code
+        for rank in set(others):
+            ways *= comb(rank_count[rank], others.count(rank))
+        if not ways:
             continue
-        for b in range(a, 14):
-            cb = rank_count[b]
-            pair_ways = comb(ca, 2) if a == b else ca * cb
-            if not pair_ways:
-                continue
-            code = base_code + RANK_WEIGHT[a] + RANK_WEIGHT[b]
-            for s in range(1, 14):
-                starters = rank_count[s] - (a == s) - (b == s)
-                if starters > 0:
-                    weighted += pair_ways * starters * code_points(code + RANK_WEIGHT[s])
-    deals = comb(total_unseen, 2) * (total_unseen - 2)
-    mean = weighted / deals
-    # Flush: both discards of one suit, and both opponent cards and the starter too.
+        for rank in others:
+            code += RANK_WEIGHT[rank]
+        for s in present:
+            starters = rank_count[s] - others.count(s)
+            if starters > 0:
+                weighted += ways * starters * code_points(code + RANK_WEIGHT[s])
+    mean = weighted / (comb(n, k) * (n - k))
+    # Flush: the discards of one suit, and the other crib cards and the starter too.
     first = discard[0].suit
     if all(card.suit == first for card in discard):
         u = suit_count[first]
-        mean += (
-            CRIB_FLUSH_POINTS
-            * comb(u, 2)
-            / comb(total_unseen, 2)
-            * max(u - 2, 0)
-            / (total_unseen - 2)
-        )
-    # Nobs: a jack in the crib of the starter's suit.
+        mean += CRIB_FLUSH_POINTS * comb(u, k) / comb(n, k) * max(u - k, 0) / (n - k)
+    # Nobs: a jack in the crib of the starter's suit. By symmetry the starter is of
+    # a given suit with probability (unseen of that suit) / (unseen); an unseen jack
+    # is in the crib with probability k / n, and then the starter matches it with
+    # probability (unseen of its suit - 1) / (n - 1).
     for card in discard:
         if card.rank == JACK:
-            mean += suit_count[card.suit] / total_unseen
+            mean += suit_count[card.suit] / n
     for card in unseen:
         if card.rank == JACK:
-            u = suit_count[card.suit]
-            mean += 2 / total_unseen * (u - 1) / (total_unseen - 1)
+            mean += k / n * (suit_count[card.suit] - 1) / (n - 1)
     return mean
