@@ -103,6 +103,9 @@ def main() -> None:
     held = [rng.sample(DECK, 6) for _ in range(50)]
     seconds = _median(lambda: [rank_discards(h, dealer=True) for h in held], 3) / len(held)
     print(f"rank_discards (6 cards):     {seconds * 1000:.1f} ms per decision")
+    fives = [h[:5] for h in held[:10]]
+    seconds = _median(lambda: [rank_discards(h, dealer=True, keep=4) for h in fives], 3) / 10
+    print(f"rank_discards (5, keep 4):   {seconds * 1000:.1f} ms per decision")
 
     start = time.perf_counter()
     possible_scores.cache_clear()

@@ -7,6 +7,7 @@ import sys
 
 from boardctl.cribbage import score_hand, score_play
 from boardctl.cribbage.validation import max_play_points, possible_scores
+from tests.conftest import REPO
 
 
 def test_four_card_possible_scores_miss_exactly_19_25_26_27() -> None:
@@ -40,5 +41,7 @@ def test_nothing_is_computed_at_import() -> None:
         "assert v.possible_scores.cache_info().currsize == 0;"
         "assert not f._BASE; print('ok')"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
     assert out.stdout.strip() == "ok"
