@@ -25,6 +25,7 @@ from boardctl.errors import BoardError, CardError
         ("2♦", 2, 2),
         ("ac", 1, 3),
         (" 9c ", 9, 3),
+        ("A\u2660\ufe0f", 1, 0),
     ],
 )
 def test_parse_card_accepts_every_spelling(text: str, rank: int, suit: int) -> None:

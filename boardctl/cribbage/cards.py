@@ -95,7 +95,7 @@ def parse_card(text: str | Card) -> Card:
     if isinstance(text, Card):
         return text
     token = text.strip()
-    upper = token.upper()
+    upper = token.replace("\ufe0f", "").upper()  # drop the emoji variation selector
     if len(upper) >= 2:
         rank = _RANK_BY_TEXT.get(upper[:-1])
         suit = _SUIT_BY_TEXT.get(upper[-1])
