@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product
 from math import comb
 
 import pytest
 
 from boardctl.cribbage import DECK, score_hand
-from boardctl.cribbage.census import census
+from boardctl.cribbage.census import census, pattern_counts
 from tests.conftest import DATA
 
 TABLE = json.loads((DATA / "distribution.json").read_text())
@@ -57,6 +57,30 @@ def test_census_method_equals_one_by_one_scoring_on_reduced_decks(
     expected = _one_by_one(ranks, hand_size, crib)
     got = census(hand_size, crib=crib, ranks=ranks)
     assert got.counts == dict(expected)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rank_pattern_counts_equal_scoring_each_deal_on_a_random_sample(seed: int) -> None:
+    """Random (hand ranks, starter rank) patterns of the full deck, every suit choice scored."""
+    rng = random.Random(seed)
+    for _ in range(40):
+        hand_size = rng.choice((3, 4))
+        crib = rng.random() < 0.5
+        five = rng.sample(DECK, hand_size + 1)
+        hand_ranks = sorted(card.rank for card in five[:-1])
+        starter_rank = five[-1].rank
+        expected: Counter[int] = Counter()
+        choices = [
+            combinations([c for c in DECK if c.rank == rank], hand_ranks.count(rank))
+            for rank in sorted(set(hand_ranks))
+        ]
+        for parts in product(*choices):
+            hand = [card for part in parts for card in part]
+            for starter in DECK:
+                if starter.rank == starter_rank and starter not in hand:
+                    expected[score_hand(hand, starter, crib=crib).total] += 1
+        got = pattern_counts(hand_ranks, starter_rank, crib)
+        assert +got == expected, (hand_ranks, starter_rank, crib)
 
 
 def test_random_full_deck_sample_scores_are_in_the_census() -> None:

@@ -22,14 +22,15 @@ census works on ranks and counts the suits:
      ``C(4,j) C(4,m_s) j - 4 C(3,j-1) C(3,m_s-1)`` times the other ranks'
      choices. A jack starter never gives nobs.
 
-The test suite checks this method against one-by-one scoring of every hand on
-reduced decks and against the published table for the full deck.
+The test suite checks this method against one-by-one scoring: every deal of
+reduced decks, every suit choice of random full-deck rank patterns
+(:func:`pattern_counts`), and the published table for the full deck.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb
@@ -80,38 +81,42 @@ def census(
     """Count every (hand, starter) by score; ``ranks`` may restrict the deck (for tests)."""
     rank_list = sorted(set(ranks))
     counts: Counter[int] = Counter()
-    flush_hand = 0 if crib else hand_size
-    flush_five = hand_size + 1
     for hand in combinations_with_replacement(rank_list, hand_size):
-        mult = Counter(hand)
-        if max(mult.values()) > 4:
+        if max(hand.count(rank) for rank in hand) > 4:
             continue
-        hand_ways = 1
-        for m in mult.values():
-            hand_ways *= comb(4, m)
-        distinct = len(mult) == hand_size
-        jacks = mult[JACK]
-        hand_code = sum(RANK_WEIGHT[r] for r in hand)
         for starter in rank_list:
-            m_s = mult[starter]
-            if m_s == 4:
-                continue
-            ways = hand_ways * (4 - m_s)
-            base = code_points(hand_code + RANK_WEIGHT[starter])
-            nobs = 0
-            if jacks and starter != JACK:
-                others = hand_ways // (comb(4, jacks) * comb(4, m_s))
-                nobs = others * (
-                    comb(4, jacks) * comb(4, m_s) * jacks - 4 * _c3(jacks - 1) * _c3(m_s - 1)
-                )
-            if distinct:
-                five_suited = 4 if m_s == 0 else 0
-                nobs_in_five = five_suited if jacks else 0
-                counts[base + flush_five + 1] += nobs_in_five
-                counts[base + flush_five] += five_suited - nobs_in_five
-                counts[base + flush_hand] += 12
-                ways -= five_suited + 12
-                nobs -= nobs_in_five
-            counts[base + 1] += nobs
-            counts[base] += ways - nobs
+            if hand.count(starter) < 4:
+                pattern_counts(hand, starter, crib, counts)
     return Census(hand_size, crib, {score: n for score, n in sorted(counts.items()) if n})
+
+
+def pattern_counts(
+    hand: Sequence[int], starter: int, crib: bool, counts: Counter[int] | None = None
+) -> Counter[int]:
+    """Add to ``counts`` the scores of every real deal with these hand ranks and starter rank."""
+    if counts is None:
+        counts = Counter()
+    hand_size = len(hand)
+    mult = Counter(hand)
+    hand_ways = 1
+    for m in mult.values():
+        hand_ways *= comb(4, m)
+    jacks = mult[JACK]
+    m_s = mult[starter]
+    ways = hand_ways * (4 - m_s)
+    base = code_points(sum(RANK_WEIGHT[r] for r in hand) + RANK_WEIGHT[starter])
+    nobs = 0
+    if jacks and starter != JACK:
+        others = hand_ways // (comb(4, jacks) * comb(4, m_s))
+        nobs = others * (comb(4, jacks) * comb(4, m_s) * jacks - 4 * _c3(jacks - 1) * _c3(m_s - 1))
+    if len(mult) == hand_size:  # all ranks distinct: a flush is possible
+        five_suited = 4 if m_s == 0 else 0
+        nobs_in_five = five_suited if jacks else 0
+        counts[base + hand_size + 2] += nobs_in_five
+        counts[base + hand_size + 1] += five_suited - nobs_in_five
+        counts[base + (0 if crib else hand_size)] += 12
+        ways -= five_suited + 12
+        nobs -= nobs_in_five
+    counts[base + 1] += nobs
+    counts[base] += ways - nobs
+    return counts
