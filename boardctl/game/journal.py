@@ -219,6 +219,11 @@ class Journal:
         """Sequence number of the last event read or written (0 = none)."""
         return self._last_seq
 
+    @property
+    def last_crc(self) -> int:
+        """Chained checksum of the last event read or written (identifies the whole journal)."""
+        return self._last_crc
+
     # --- writing -------------------------------------------------------------
 
     def append(self, event: Mapping[str, Any], *, at: float | None = None) -> Record:

@@ -187,6 +187,11 @@ class Scorekeeper:
         return self._seq
 
     @property
+    def journal(self) -> Journal | None:
+        """The open journal, or None for a memory scorekeeper."""
+        return self._journal
+
+    @property
     def path(self) -> str | None:
         """The journal file, or None for a memory scorekeeper."""
         return None if self._journal is None else str(self._journal.path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
@@ -50,7 +51,7 @@ class GameSetup:
     @property
     def preset(self) -> Preset:
         """The skunk preset in force."""
-        return get_preset(self.preset_name, dict(self.points))
+        return _preset(self.preset_name, self.points)
 
     @property
     def players(self) -> int:
@@ -64,9 +65,7 @@ class GameSetup:
 
     def track_names(self) -> tuple[str, ...]:
         """A name per track (given names, else "Track 1", "Track 2", ...)."""
-        names = list(self.names[: self.tracks])
-        names += [f"Track {i + 1}" for i in range(len(names), self.tracks)]
-        return tuple(names)
+        return _track_names(self.names, self.tracks)
 
     def to_dict(self) -> dict[str, Any]:
         """The setup as a JSON-able ``new_game`` command body."""
@@ -86,6 +85,18 @@ class GameSetup:
         return data
 
 
+@lru_cache(maxsize=64)
+def _track_names(names: tuple[str, ...], tracks: int) -> tuple[str, ...]:
+    given = list(names[:tracks])
+    return tuple(given + [f"Track {i + 1}" for i in range(len(given), tracks)])
+
+
+@lru_cache(maxsize=64)
+def _preset(name: str, points: tuple[tuple[str, Any], ...]) -> Preset:
+    return get_preset(name, dict(points))
+
+
+@lru_cache(maxsize=64)
 def _variant(name: str, target: int, muggins: bool) -> Variant:
     try:
         return get_variant(name).with_options(target=target, muggins=muggins)
