@@ -19,6 +19,7 @@ class Entry:
     at: float
     event: dict[str, Any]
     after: GameState
+    undid: dict[str, Any] | None = None  # for undo and redo: the event undone or redone
 
 
 def history_row(entry: Entry) -> dict[str, Any]:
@@ -29,12 +30,19 @@ def history_row(entry: Entry) -> dict[str, Any]:
         "at": entry.at,
         "time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.at)),
         "op": entry.event.get("op"),
-        "text": describe(entry.event, names),
+        "text": _text(entry, names),
         "event": entry.event,
         "game": entry.after.game_number,
         "phase": entry.after.phase,
         "scores": [t.front for t in entry.after.tracks],
     }
+
+
+def _text(entry: Entry, names: tuple[str, ...]) -> str:
+    text = describe(entry.event, names)
+    if entry.undid is not None:
+        text += f": {describe(entry.undid, names)}"
+    return text
 
 
 def format_history(rows: Iterable[dict[str, Any]]) -> str:

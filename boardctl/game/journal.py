@@ -136,7 +136,25 @@ class Journal:
 
     @staticmethod
     def _check_version(path: Path) -> None:
-        """Read the schema version without changing the file; refuse what we cannot use."""
+        """Read the schema version without changing the file; refuse what we cannot use.
+
+        The file header is read first, as plain bytes (nothing is created
+        beside the file); then SQLite itself, read-only, sees any newer
+        header still in the WAL.
+        """
+        try:
+            with path.open("rb") as file:
+                header = file.read(100)
+        except OSError as exc:
+            raise JournalError(f"cannot read journal {path}: {exc}") from exc
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+            raise JournalError(f"{path} is not a boardctl journal (not an SQLite file)")
+        Journal._refuse(
+            path,
+            int.from_bytes(header[60:64], "big"),
+            int.from_bytes(header[68:72], "big"),
+            tables=False,
+        )
         try:
             probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
         except sqlite3.Error as exc:
@@ -149,12 +167,16 @@ class Journal:
             raise _damaged(path, exc) from exc
         finally:
             probe.close()
+        Journal._refuse(path, version, app_id, tables=bool(tables))
+
+    @staticmethod
+    def _refuse(path: Path, version: int, app_id: int, *, tables: bool) -> None:
         if version > SCHEMA_VERSION:
             raise SchemaError(
                 f"journal {path} has schema version {version}, newer than this boardctl "
                 f"understands ({SCHEMA_VERSION}); upgrade boardctl (the file was not changed)"
             )
-        if (tables or version) and app_id != APPLICATION_ID:
+        if (version or tables) and app_id != APPLICATION_ID:
             raise JournalError(f"{path} is an SQLite file but not a boardctl journal")
 
     def _prepare(self) -> None:

@@ -26,7 +26,7 @@ from boardctl.game.history import Entry, history_row
 from boardctl.game.journal import Journal, default_journal_path
 from boardctl.game.limits import Limits
 from boardctl.game.setup import GameSetup
-from boardctl.game.state import Chooser, GameState, Machine
+from boardctl.game.state import Chooser, GameState, Machine, Plan
 from boardctl.game.view import board_view, status_dict
 from boardctl.view import BoardView
 
@@ -55,6 +55,8 @@ class Scorekeeper:
         self._choose = choose
         self._seq = 0
         self._game: list[Entry] = []
+        self._done: list[dict[str, Any]] = []  # events undo would take back, last on top
+        self._undone: list[dict[str, Any]] = []  # events redo would bring back
         self._all: list[Entry] | None = [] if keep_all else None
         self._view: BoardView | None = None
         self._status: dict[str, Any] | None = None
@@ -116,7 +118,7 @@ class Scorekeeper:
                     f"({exc}); the file is damaged or from an incompatible boardctl"
                 ) from exc
             machine.commit(plan)
-            self._remember(record.seq, record.at, plan.event, plan.reset)
+            self._remember(record.seq, record.at, plan.event, plan)
         self._changed()
 
     def refresh(self) -> bool:
@@ -148,7 +150,7 @@ class Scorekeeper:
             seq, at, event = self._seq + 1, time.time(), plan.event
         was_over = self._machine.state.winner is not None
         self._machine.commit(plan)
-        self._remember(seq, at, event, plan.reset)
+        self._remember(seq, at, event, plan)
         self._changed()
         if not was_over and plan.state.winner is not None:
             self.over_at = time.monotonic()
@@ -156,10 +158,23 @@ class Scorekeeper:
             self.over_at = None
         return {"ok": True, "seq": seq, "event": event, "status": self.status()}
 
-    def _remember(self, seq: int, at: float, event: dict[str, Any], reset: bool) -> None:
+    def _remember(self, seq: int, at: float, event: dict[str, Any], plan: Plan) -> None:
+        """Keep the entry for history, tracking which event an undo or redo concerns."""
         self._seq = seq
-        entry = Entry(seq, at, event, self._machine.state)
-        if reset:
+        undid = None
+        if plan.move == "undo":
+            undid = self._done.pop()
+            self._undone.append(undid)
+        elif plan.move == "redo":
+            undid = self._undone.pop()
+            self._done.append(undid)
+        elif plan.reset:
+            self._done, self._undone = [], []
+        else:
+            self._done.append(event)
+            self._undone = []
+        entry = Entry(seq, at, event, self._machine.state, undid)
+        if plan.reset:
             self._game = []
         self._game.append(entry)
         if self._all is not None:
