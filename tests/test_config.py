@@ -78,7 +78,7 @@ def test_values_are_read(tmp_path: Path) -> None:
         ("[link]\nbaudrate = true\n", "link.baudrate must be an integer"),
         ('[link]\nkind = "usb"\n', "link.kind must be one of"),
         ('[game]\nvariant = "seven-card"\n', "game.variant must be one of"),
-        ("[board]\nbrightness = 3\n", "board.brightness must be between"),
+        ("[board]\nbrightness = 300\n", "board.brightness must be between"),
         ("[pins]\nmenu = 40\n", "pins.menu must be a BCM GPIO number"),
         ('[pins]\nmenu = "GPIO6"\n', "pins.menu must be a BCM GPIO number"),
         ("[pins.track1]\nplus1 = 6\n", "pins.track1.plus1 uses GPIO 6, already used by pins.menu"),

@@ -214,7 +214,7 @@ def test_menu_very_long_asks_for_a_confirm_then_a_press_starts_a_new_game() -> N
     assert run_until(panel, 3.9) == []
     assert panel.mode == "entry"
     assert panel.tick(4.0) == []
-    assert panel.mode == "confirm" and panel.overlay() == {"confirm": "new_game"}
+    assert panel.mode == "confirm" and panel.overlay() == {"confirm": {"op": "new_game"}}
     assert panel.edge("menu", False, 6.0) == []  # releasing does not confirm
     assert press(panel, "track1.plus1", 6.5) == []  # track buttons do nothing now
     assert panel.pending == (0, 0)
@@ -235,7 +235,7 @@ def test_new_game_confirm_is_cancelled_by_undo_or_by_the_timeout() -> None:
 
 
 def test_settings_mode_cycles_values_and_applies_them_as_set_commands() -> None:
-    current = {"target": 121, "variant": "six-card", "preset": "acc", "brightness": 0.5}
+    current = {"target": 121, "variant": "six-card", "preset": "acc", "brightness": 128}
     current["mode"] = "guided"
     panel = Panel(tracks=2, current_settings=lambda: current)
     assert panel.tap("menu", 0.0, hold=1.5) == []
@@ -248,10 +248,34 @@ def test_settings_mode_cycles_values_and_applies_them_as_set_commands() -> None:
     press(panel, "menu", 3.0)  # preset
     press(panel, "menu", 4.0)  # brightness
     assert panel.overlay()["settings"]["item"] == "brightness"
-    assert press(panel, "track2.plus1", 5.0) == [{"op": "set", "key": "brightness", "value": 0.35}]
+    assert press(panel, "track2.plus1", 5.0) == [{"op": "set", "key": "brightness", "value": 64}]
+    press(panel, "menu", 5.5)  # mode
+    press(panel, "track1.plus1", 5.7)  # guided -> free
     out = panel.tap("menu", 6.0, hold=1.2)
-    assert out == [{"op": "set", "key": "target", "value": 61}]
+    # a new target means a new game: it asks for the confirm first
+    assert out == []
+    assert panel.mode == "confirm"
+    assert panel.overlay()["confirm"]["target"] == 61
+    assert press(panel, "menu", 7.0) == [
+        {"op": "new_game", "variant": "six-card", "target": 61, "preset": "acc", "mode": "free"}
+    ]
     assert panel.mode == "entry"
+
+
+def test_settings_that_need_no_new_game_are_set_commands() -> None:
+    current = {"target": 121, "variant": "six-card", "preset": "acc", "mode": "guided"}
+    panel = Panel(tracks=2, current_settings=lambda: current)
+    panel.tap("menu", 0.0, hold=1.5)
+    for t in (1.0, 2.0):
+        press(panel, "menu", t)  # to preset
+    press(panel, "track1.plus1", 3.0)  # acc -> casual
+    for t in (4.0, 5.0):
+        press(panel, "menu", t)  # brightness, then mode
+    press(panel, "track2.plus1", 6.0)  # guided -> free (backwards, wraps)
+    assert panel.tap("menu", 7.0, hold=1.5) == [
+        {"op": "set", "key": "preset", "value": "casual"},
+        {"op": "set", "key": "mode", "value": "free"},
+    ]
 
 
 def test_settings_left_with_undo_or_timeout_change_nothing() -> None:

@@ -25,8 +25,10 @@ Shared buttons:
 
 In settings mode (shown on the LEDs through :meth:`Panel.overlay`), a menu
 short press moves to the next setting, track 1's +1 picks the next value and
-track 2's +1 the previous one; a long menu press applies the changes as
-``set`` commands, undo or ``settings_timeout`` leaves without changes.
+track 2's +1 the previous one (brightness shows at once); a long menu press
+applies the changes: a new variant or target starts a new game (after the
+new-game confirm), the skunk preset and guided/free mode are ``set``
+commands. Undo or ``settings_timeout`` leaves without changes.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
         "six-player",
     ),
     "preset": ("acc", "casual", "lurch"),
-    "brightness": (0.1, 0.2, 0.35, 0.5, 0.75, 1.0),
+    "brightness": (16, 32, 64, 128, 192, 255),
     "mode": ("guided", "free"),
 }
 
@@ -118,6 +120,7 @@ class Panel:
     _active_at: list[float] = field(default_factory=list)
     _settings: _Settings | None = None
     _confirm_since: float | None = None
+    _new_game: Command = field(default_factory=lambda: {"op": "new_game"})
 
     def __post_init__(self) -> None:
         self._pending = [0] * self.tracks
@@ -173,6 +176,7 @@ class Panel:
         timing = self.timing
         if self._confirm_since is not None and t >= self._confirm_since + timing.confirm_timeout:
             self._confirm_since = None
+            self._new_game = {"op": "new_game"}
         if self._settings is not None and t >= self._settings.since + timing.settings_timeout:
             self._settings = None
         return out
@@ -219,7 +223,7 @@ class Panel:
                 }
             }
         if self._confirm_since is not None:
-            return {"confirm": "new_game"}
+            return {"confirm": dict(self._new_game)}
         return {}
 
     @property
@@ -228,6 +232,12 @@ class Panel:
         if self._settings is not None:
             return "settings"
         return "confirm" if self._confirm_since is not None else "entry"
+
+    def set_tracks(self, tracks: int) -> None:
+        """The game now has ``tracks`` tracks (after a new game); pending entries are dropped."""
+        self.tracks = tracks
+        self._pending = [0] * tracks
+        self._active_at = [0.0] * tracks
 
     def cancel_pending(self) -> bool:
         """Drop every pending amount; True if there was one."""
@@ -333,6 +343,7 @@ class Panel:
                 return []
             if self._confirm_since is not None:
                 self._confirm_since = None
+                self._new_game = {"op": "new_game"}
                 return []
             return [] if self.cancel_pending() else [{"op": "undo"}]
         # menu
@@ -340,11 +351,12 @@ class Panel:
             return []  # the very long press already asked for a confirm
         if self._confirm_since is not None:
             self._confirm_since = None
-            return [{"op": "new_game"}]
+            command, self._new_game = self._new_game, {"op": "new_game"}
+            return [command]
         long = held >= self.timing.long_press
         if self._settings is not None:
             if long:
-                return self._leave_settings()
+                return self._leave_settings(t)
             self._settings.item = (self._settings.item + 1) % len(SETTING_CHOICES)
             self._settings.since = t
             return []
@@ -370,17 +382,22 @@ class Panel:
             return [{"op": "set", "key": "brightness", "value": settings.values[name]}]
         return []
 
-    def _leave_settings(self) -> list[Command]:
+    def _leave_settings(self, t: float) -> list[Command]:
         settings = self._settings
         assert settings is not None
         self._settings = None
-        return [
-            {"op": "set", "key": name, "value": value}
+        changed = {
+            name: value
             for name, value in settings.values.items()
-            if name in SETTING_CHOICES
-            and name != "brightness"
-            and value != settings.original.get(name)
-        ]
+            if name in SETTING_CHOICES and value != settings.original.get(name)
+        }
+        changed.pop("brightness", None)
+        if "variant" in changed or "target" in changed:
+            game = {k: settings.values.get(k) for k in ("variant", "target", "preset", "mode")}
+            self._new_game = {"op": "new_game", **{k: v for k, v in game.items() if v is not None}}
+            self._confirm_since = t
+            return []
+        return [{"op": "set", "key": name, "value": value} for name, value in changed.items()]
 
 
 def _index_of(choices: tuple[Any, ...], value: Any) -> int:

@@ -68,7 +68,7 @@ class PinsConfig:
 @dataclass(frozen=True, slots=True)
 class BoardConfig:
     layout: str = "two-121"
-    brightness: float = 0.5
+    brightness: int = 128
     power_budget_ma: int = 2500
 
 
@@ -154,7 +154,7 @@ def _target(value: Any) -> str | None:
 _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
     "board": (
         BoardConfig,
-        {"layout": None, "brightness": _between(0.0, 1.0), "power_budget_ma": _between(0, 100000)},
+        {"layout": None, "brightness": _between(0, 255), "power_budget_ma": _between(0, 100000)},
     ),
     "link": (
         LinkConfig,
