@@ -82,6 +82,8 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         request = json.loads(line)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ControlError(f"not a JSON request ({exc}); send one JSON object per line") from None
+    except RecursionError:
+        raise ControlError("not a JSON request (nested too deeply)") from None
     if not isinstance(request, dict):
         raise ControlError('a request must be a JSON object such as {"op": "status"}')
     op = request.get("op")
@@ -166,7 +168,7 @@ class ControlServer:
         finally:
             os.umask(old_umask)
         os.chmod(self.path, SOCKET_MODE)
-        sock.listen(8)
+        sock.listen(MAX_CLIENTS)
         sock.setblocking(False)
         return sock
 
