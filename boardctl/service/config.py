@@ -85,7 +85,7 @@ class GameConfig:
     target: int = 0
     preset: str = "acc"
     mode: str = "guided"
-    match: int = 1
+    match: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +167,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "target": _target,
             "preset": None,
             "mode": _one_of(*GAME_MODES),
-            "match": _between(1, 99),
+            "match": _between(0, 99),
         },
     ),
     "inputs": (

@@ -127,7 +127,7 @@ class ServiceLoop:
     # --- thread-safe entry points ------------------------------------------------
     def post(self, event: tuple[Any, ...]) -> None:
         """Queue an event from any thread: ("edge", name, pressed, t), ("turn", track,
-        steps, t), ("tap", name, hold) or ("stop",)."""
+        steps, t), ("tap", name, hold level 0/1/2) or ("stop",)."""
         self._events.put(event)
         with contextlib.suppress(BlockingIOError, OSError):
             os.write(self._wake_w, b"\0")
@@ -326,9 +326,12 @@ class ServiceLoop:
             elif kind == "edge":
                 self._run_commands(self.panel.edge(event[1], event[2], event[3]))
             elif kind == "turn":
-                self._run_commands(self.panel.turn(event[1], event[2], event[3]))
-            elif kind == "tap":
-                self._run_commands(self.panel.tap(event[1], self.clock(), hold=event[2]))
+                when = event[3] if len(event) > 3 else self.clock()
+                self._run_commands(self.panel.turn(event[1], event[2], when))
+            elif kind == "tap":  # a keyboard key: ("tap", button, hold level 0/1/2)
+                timing = self.panel.timing
+                hold = (0.0, timing.long_press, timing.very_long_press)[event[2]]
+                self._run_commands(self.panel.tap(event[1], self.clock(), hold=hold))
             elif kind == "call":
                 event[1]()
 
