@@ -9,9 +9,11 @@ one line, in order::
     <- {"ok": false, "error": "'track' must be an integer, not 'x'"}
 
 ``op`` is one of :data:`OPS`: the engine's commands (``peg``, ``undo``,
-``redo``, ``next``, ``cut``, ``new_game``, ``set``) and the read-only
-``status``, ``history`` and ``ping``. A request may carry an ``id``, echoed in
-the reply.
+``redo``, ``next``, ``cut``, ``new_game``, ``set``), ``press`` (a button
+gesture, exactly as if pressed on the board: ``{"op": "press", "button":
+"track1.plus1", "hold": 0}``, hold 0 short, 1 long, 2 very long) and the
+read-only ``status``, ``history``, ``frame`` (the LEDs now, as hex RGB) and
+``ping``. A request may carry an ``id``, echoed in the reply.
 
 The server lives in the service loop (one thread, a ``selectors`` selector):
 it never blocks on a client. A line longer than :data:`MAX_LINE` bytes, a
@@ -67,8 +69,10 @@ OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "match": (_INT, False),
     },
     "set": {"key": (_STR, True), "value": ((str, int, float, bool), True)},
+    "press": {"button": (_STR, True), "hold": (_INT, False)},
+    "frame": {},
 }
-READ_ONLY = frozenset({"ping", "status", "history"})
+READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
 
 def _type_names(types: tuple[type, ...]) -> str:

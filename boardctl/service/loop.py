@@ -171,6 +171,11 @@ class ServiceLoop:
             if self.brightness is not None:
                 status["brightness"] = self.brightness
             return status
+        if op == "frame":
+            frame = self._frame or b""
+            return {"leds": len(frame) // 3, "rgb": frame.hex()}
+        if op == "press":
+            return self._press(request["button"], request.get("hold", 0))
         if op == "history":
             items = self.keeper.history()
             limit = request.get("limit")
@@ -183,6 +188,30 @@ class ServiceLoop:
             raise
         except (TypeError, ValueError, KeyError) as exc:
             raise ControlError(f"{op}: {exc}") from None
+
+    def _press(self, name: str, hold: int) -> dict[str, Any]:
+        from boardctl.inputs.panel import parse_button_id
+
+        try:
+            parse_button_id(name)
+        except ValueError:
+            raise ControlError(
+                f"unknown button {name!r} (undo, menu, trackN.plus1, trackN.plus5, "
+                "trackN.encoder_push)"
+            ) from None
+        if hold not in (0, 1, 2):
+            raise ControlError(f"hold must be 0 (short), 1 (long) or 2 (very long), not {hold}")
+        timing = self.panel.timing
+        seconds = (0.0, timing.long_press, timing.very_long_press)[hold]
+        refused: list[str] = []
+        for command in self.panel.tap(name, self.clock(), hold=seconds):
+            try:
+                self.execute(self.button_command(command))
+            except EntryError as exc:
+                refused.append(str(exc))
+        if refused:
+            raise EntryError("; ".join(refused))
+        return {"pending": list(self.panel.pending), "mode": self.panel.mode}
 
     def current_settings(self) -> dict[str, Any]:
         """The values settings mode starts from."""
@@ -202,10 +231,35 @@ class ServiceLoop:
         self._view_key = None  # force a render
         return {"brightness": self.brightness}
 
+    def button_command(self, command: Command) -> Command:
+        """What a button command means in the current phase of a guided game.
+
+        Buttons cannot name every engine command, so the phase decides: during
+        the cut, a track's entry means "this track deals" and ``next`` draws
+        the dealer at random; during the show, ``next`` with nothing pending
+        enters a count of 0 for the track whose count is due.
+        """
+        op = command.get("op")
+        if op not in ("peg", "next"):
+            return command
+        status = self.keeper.status()
+        phase = status.get("phase")
+        if phase == "cut":
+            if op == "next":
+                return {"op": "cut"}
+            from boardctl.cribbage.variants import get_variant
+
+            teams = get_variant(str(status.get("variant"))).teams
+            track = int(command["track"])
+            return {"op": "cut", "dealer": teams[track][0] if track < len(teams) else track}
+        if phase == "show" and op == "next" and status.get("to_count") is not None:
+            return {"op": "peg", "track": status["to_count"], "points": 0}
+        return command
+
     def _run_commands(self, commands: list[Command]) -> None:
         for command in commands:
             try:
-                self.execute(command)
+                self.execute(self.button_command(command))
             except EntryError as exc:
                 log.warning("entry refused: %s", exc)
             except BoardError as exc:
