@@ -68,7 +68,7 @@ OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "mode": (_STR, False),
         "match": (_INT, False),
     },
-    "set": {"key": (_STR, True), "value": ((str, int, float, bool), True)},
+    "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
     "press": {"button": (_STR, True), "hold": (_INT, False)},
     "frame": {},
 }
@@ -76,7 +76,14 @@ READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
 
 def _type_names(types: tuple[type, ...]) -> str:
-    names = {int: "an integer", str: "a string", float: "a number", bool: "true/false"}
+    names = {
+        int: "an integer",
+        str: "a string",
+        float: "a number",
+        bool: "true/false",
+        list: "a list",
+        dict: "an object",
+    }
     return " or ".join(names.get(t, "null") for t in types)
 
 

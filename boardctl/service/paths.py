@@ -55,3 +55,27 @@ def socket_path(config: Config, env: Mapping[str, str] | None = None) -> Path:
     if config.service.socket:
         return Path(config.service.socket)
     return runtime_dir(env) / SOCKET_NAME
+
+
+SYSTEM_SOCKET = Path("/run/boardctl") / SOCKET_NAME
+SYSTEM_JOURNAL = Path("/var/lib/boardctl") / JOURNAL_NAME
+
+
+def client_socket(config: Config, env: Mapping[str, str] | None = None) -> Path:
+    """The socket a CLI verb talks to: configured, systemd's, the system service's, the user's."""
+    env = os.environ if env is None else env
+    if config.service.socket or env.get("RUNTIME_DIRECTORY"):
+        return socket_path(config, env)
+    if SYSTEM_SOCKET.exists():
+        return SYSTEM_SOCKET
+    return socket_path(config, env)
+
+
+def client_journal(config: Config, env: Mapping[str, str] | None = None) -> Path:
+    """The journal a CLI verb reads when no service answers (same order as the socket)."""
+    env = os.environ if env is None else env
+    if config.service.journal or env.get("STATE_DIRECTORY"):
+        return journal_path(config, env)
+    if SYSTEM_JOURNAL.exists():
+        return SYSTEM_JOURNAL
+    return journal_path(config, env)
