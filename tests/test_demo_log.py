@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
 from boardctl.demo.log import (
     Style,
+    count_items,
     number_word,
     parse_marker,
     play_phrase,
     recite,
     result_line,
     scored,
+    spoken_reason,
     style_for,
 )
 
@@ -41,13 +45,56 @@ def test_recite_counts_fifteens_by_running_total_then_the_rest() -> None:
     assert recite([]) == "nineteen: nothing"
 
 
-def test_play_phrases() -> None:
-    assert play_phrase([("fifteen", 2)]) == "fifteen two"
-    assert play_phrase([("thirty-one", 2)]) == "thirty-one for two"
-    assert play_phrase([("run of four", 4)]) == "a run of four for four"
-    assert (
-        play_phrase([("fifteen", 2), ("pair royal", 6)]) == "fifteen two and pair royal for six (8)"
+@pytest.mark.parametrize(
+    ("reason", "spoken"),
+    [
+        ("fifteen for 2", "fifteen two"),
+        ("thirty-one for 2", "thirty-one for two"),
+        ("a pair for 2", "a pair for two"),
+        ("three of a kind for 6", "pair royal for six"),
+        ("four of a kind for 12", "double pair royal for twelve"),
+        ("a run of 4 for 4", "a run of four for four"),
+        ("something new", "something new"),
+    ],
+)
+def test_play_reasons_are_spoken(reason: str, spoken: str) -> None:
+    assert spoken_reason(reason) == spoken
+
+
+def test_play_phrases_join_reasons_and_total_them() -> None:
+    assert play_phrase(["fifteen for 2"], 2) == "fifteen two"
+    assert play_phrase(["fifteen for 2", "three of a kind for 6"], 8) == (
+        "fifteen two and pair royal for six (8)"
     )
+
+
+@dataclass(frozen=True)
+class Item:
+    kind: str
+    cards: tuple[int, ...]
+    points: int
+
+
+def test_count_items_groups_pairs_into_royals_and_names_runs() -> None:
+    items = [
+        Item("fifteen", (5, 10), 2),
+        Item("pair", (5, 5), 2),
+        Item("pair", (5, 5), 2),
+        Item("pair", (5, 5), 2),
+        Item("pair", (9, 9), 2),
+        Item("run", (3, 4, 5, 6), 4),
+        Item("flush", (1, 2, 3, 4), 4),
+        Item("nobs", (11,), 1),
+    ]
+    assert count_items(items) == [
+        ("fifteen", 2),
+        ("pair royal", 6),
+        ("pair", 2),
+        ("run of four", 4),
+        ("flush of four", 4),
+        ("his nob", 1),
+    ]
+    assert sum(points for _, points in count_items(items)) == sum(i.points for i in items)
 
 
 @pytest.mark.parametrize("unicode", [True, False])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 _UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
           "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -94,33 +95,91 @@ def recite(items: Sequence[tuple[str, int]]) -> str:
     return ", ".join(phrases[:-1]) + " and " + phrases[-1]
 
 
-_PLAY_PHRASES = {
-    "fifteen": "fifteen two",
-    "thirty-one": "thirty-one for two",
-    "pair": "a pair for two",
-    "pair royal": "pair royal for six",
-    "double pair royal": "double pair royal for twelve",
+class ScoreItemLike(Protocol):
+    """One scoring combination of a hand count (the rules engine's ``ScoreItem``)."""
+
+    @property
+    def kind(self) -> str: ...  # fifteen, pair, run, flush, nobs
+
+    @property
+    def cards(self) -> Sequence[Any]: ...
+
+    @property
+    def points(self) -> int: ...
+
+
+_ROYALS = {1: "pair", 3: "pair royal", 6: "double pair royal"}
+
+
+def count_items(items: Sequence[ScoreItemLike]) -> list[tuple[str, int]]:
+    """A hand's scoring items as :func:`recite` says them.
+
+    Pairs of one rank are said together (three pairs are a pair royal, six a
+    double pair royal); runs, flushes and nobs by name.
+    """
+    said: list[tuple[str, int]] = []
+    pairs: dict[Any, list[int]] = {}
+    for item in items:
+        if item.kind == "pair":
+            pairs.setdefault(getattr(item.cards[0], "rank", item.cards[0]), []).append(item.points)
+    for item in items:
+        if item.kind == "fifteen":
+            said.append(("fifteen", item.points))
+        elif item.kind == "pair":
+            rank = getattr(item.cards[0], "rank", item.cards[0])
+            group = pairs.pop(rank, None)
+            if group is not None:
+                said.append((_ROYALS.get(len(group), f"{len(group)} pairs"), sum(group)))
+        elif item.kind == "run":
+            said.append((f"run of {number_word(len(item.cards))}", item.points))
+        elif item.kind == "flush":
+            said.append((f"flush of {number_word(item.points)}", item.points))
+        elif item.kind == "nobs":
+            said.append(("his nob", item.points))
+        else:
+            said.append((item.kind, item.points))
+    return said
+
+
+_RENAMED = {
+    "three of a kind": "pair royal",
+    "four of a kind": "double pair royal",
 }
+_REASON = re.compile(r"^(?P<what>.+?) for (?P<points>\d+)$")
 
 
-def play_phrase(parts: Sequence[tuple[str, int]]) -> str:
+def spoken_reason(reason: str) -> str:
+    """One scoring reason of the play as it is said: ``"fifteen for 2"`` -> ``"fifteen two"``.
+
+    Reasons are the rules engine's ``"<what> for <points>"`` texts; numbers
+    become words and three/four of a kind are called pair royal / double pair royal.
+    """
+    match = _REASON.match(reason)
+    if match is None:
+        return reason
+    what = match["what"]
+    points = number_word(int(match["points"]))
+    if what == "fifteen":
+        return f"fifteen {points}"
+    what = re.sub(r"\d+", lambda m: number_word(int(m[0])), what)
+    for plain, name in _RENAMED.items():
+        if what in (plain, f"a {plain}"):
+            what = name
+    return f"{what} for {points}"
+
+
+def play_phrase(reasons: Sequence[str], points: int) -> str:
     """What a player says for the points of one card in the play.
 
-    ``parts`` are ``(label, points)``: ``"fifteen"``, ``"thirty-one"``,
-    ``"pair"``, ``"pair royal"``, ``"double pair royal"``, ``"run of N"``.
-
-    >>> play_phrase([("fifteen", 2), ("pair", 2)])
+    >>> play_phrase(["fifteen for 2", "a pair for 2"], 4)
     'fifteen two and a pair for two (4)'
     """
-    phrases = []
-    for label, points in parts:
-        phrase = _PLAY_PHRASES.get(label)
-        if phrase is None:
-            phrase = f"{_with_article(label)} for {number_word(points)}"
-        phrases.append(phrase)
+    phrases = [spoken_reason(reason) for reason in reasons]
+    if not phrases:
+        return number_word(points)
     text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
-    if len(parts) > 1:
-        text += f" ({sum(points for _, points in parts)})"
+    if len(phrases) > 1:
+        text += f" ({points})"
     return text
 
 
