@@ -33,8 +33,8 @@ def make(led_count: int = 8, **options: object) -> tuple:
 
 
 def sent(stream: object) -> list[p.Message]:
-    messages = p.Decoder().feed(bytes(stream.sent))  # type: ignore[attr-defined]
-    stream.sent.clear()  # type: ignore[attr-defined]
+    messages = p.Decoder().feed(bytes(stream.sent))
+    stream.sent.clear()
     return messages
 
 

@@ -104,7 +104,7 @@ class SerialBackend:
             if self._port is not None and self.state == "connected":
                 self._write(self._frame_bytes(frame, time.monotonic()))
 
-    def set_brightness(self, level: int) -> None:
+    def set_brightness(self, level: float) -> None:
         level = check_level(level)
         with self._lock:
             self.brightness = level
