@@ -86,6 +86,38 @@ class GameState:
             raise TypeError(f"GameState has no field {next(iter(changes))!r}")
         return new
 
+    def to_dict(self) -> dict[str, Any]:
+        """The state as JSON-able data (a journal snapshot); :meth:`from_dict` reverses it."""
+        return {
+            "setup": self.setup.to_dict(),
+            "tracks": [[t.front, t.back, t.game_points] for t in self.tracks],
+            "flow": self.flow,
+            "dealer": self.dealer,
+            "deal": self.deal,
+            "count_index": self.count_index,
+            "heels": self.heels,
+            "last_done": self.last_done,
+            "winner": self.winner,
+            "won_points": self.won_points,
+            "next_dealer": self.next_dealer,
+            "game_number": self.game_number,
+            "match_number": self.match_number,
+            "match_winner": self.match_winner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        """Rebuild a state from :meth:`to_dict` data; raise :class:`EntryError` if malformed."""
+        try:
+            setup = setup_from_command(data["setup"], base=GameSetup())
+            tracks = tuple(TrackState(int(f), int(b), int(g)) for f, b, g in data["tracks"])
+            if len(tracks) != setup.tracks:
+                raise ValueError("wrong number of tracks")
+            values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EntryError(f"malformed state data ({exc})") from None
+        return cls(setup=setup, tracks=tracks, **values)
+
     @property
     def phase(self) -> str:
         """What the board shows: cut, deal, play, show, over or free."""
@@ -137,6 +169,7 @@ class GameState:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
+_NESTED = ("setup", "tracks")
 
 
 @dataclass(frozen=True, slots=True)
