@@ -1,0 +1,152 @@
+"""Board geometry and the SVG drawing, worked out from a layout's hole -> LED map."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+import pytest
+
+from boardctl.hardware.drawing import layout_svg
+from boardctl.hardware.geometry import (
+    PITCH_MM,
+    board_geometry,
+    injection_leds,
+    skunk_lines,
+    strip_pieces,
+    track_rows,
+)
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@dataclass(frozen=True)
+class FakeTrack:
+    holes: tuple[int, ...]
+    dealer: int | None = None
+    game_points: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class FakeLayout:
+    name: str
+    led_count: int
+    hole_count: int
+    tracks: tuple[FakeTrack, ...]
+    markers: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    status: int | None = None
+    description: str = "test board"
+
+
+def serpentine_track(first_led: int, holes: int, row: int) -> tuple[int, ...]:
+    """Start hole, then rows of ``row`` holes, every other row running back."""
+    leds = [first_led]
+    led = first_led + 1
+    for start in range(1, holes + 1, row):
+        count = min(row, holes - start + 1)
+        run = list(range(led, led + count))
+        leds.extend(run if (start // row) % 2 == 0 else run[::-1])
+        led += count
+    return tuple(leds)
+
+
+def small_layout() -> FakeLayout:
+    # Two tracks of 61 holes in rows of 30 (the game hole alone), markers, panel.
+    t1 = serpentine_track(0, 61, 30)
+    t2 = serpentine_track(62, 61, 30)
+    return FakeLayout(
+        name="small",
+        led_count=130,
+        hole_count=61,
+        tracks=(FakeTrack(t1, 124, (126,)), FakeTrack(t2, 125, (127,))),
+        markers={"skunk": (128,)},
+        status=129,
+    )
+
+
+def test_rows_follow_the_strip() -> None:
+    holes = serpentine_track(0, 61, 30)
+    rows = track_rows(holes, 0)
+    assert [(r.first_hole, r.last_hole, r.step, r.street) for r in rows] == [
+        (1, 30, 1, 0),
+        (31, 60, -1, 1),
+        (61, 61, 1, 1),  # the game hole joins the last street, after hole 60
+    ]
+
+
+def test_skunk_lines_by_target() -> None:
+    assert skunk_lines(121) == {"skunk": 91, "double": 61, "triple": 31}
+    assert skunk_lines(61) == {"skunk": 31}
+
+
+def test_geometry_places_every_led_once() -> None:
+    layout = small_layout()
+    geo = board_geometry(layout)
+    assert sorted(geo.spots) == list(range(130))
+    places = {(round(s.x, 2), round(s.y, 2)) for s in geo.spots.values()}
+    assert len(places) == 130, "two LEDs drawn on the same spot"
+    # Holes of equal number line up across the tracks; hole 31 starts street 2.
+    for hole in (1, 17, 31, 60, 61):
+        xs = {round(geo.spots[t.holes[hole]].x, 2) for t in layout.tracks}
+        assert len(xs) == 1
+    h1, h31 = geo.spots[layout.tracks[0].holes[1]], geo.spots[layout.tracks[0].holes[31]]
+    assert h1.x == pytest.approx(h31.x)
+    assert h31.y > h1.y
+    # Hole pitch is the LED pitch, and hole 61 sits right after hole 60.
+    h2 = geo.spots[layout.tracks[0].holes[2]]
+    assert h2.x - h1.x == pytest.approx(PITCH_MM)
+    h60, h61 = (geo.spots[layout.tracks[0].holes[h]] for h in (60, 61))
+    assert (h61.x - h60.x, h61.y) == (pytest.approx(PITCH_MM), h60.y)
+
+
+def test_strip_pieces_and_power_injection() -> None:
+    geo = board_geometry(small_layout())
+    pieces = strip_pieces(geo)
+    assert pieces[:4] == [(0, 30), (31, 60), (61, 61), (62, 92)]
+    # Start of the strip, far end of the last row of holes; no span over 144 LEDs.
+    assert injection_leds(geo) == [0, 122]
+    assert injection_leds(geo, max_span=70) == [0, 62, 122]
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def test_svg_has_every_hole_with_its_led() -> None:
+    layout = small_layout()
+    root = parse(layout_svg(layout))
+    holes = {}
+    for el in root.iter(f"{SVG}circle"):
+        if el.get("class") in ("hole", "start"):
+            key = (int(el.get("data-track", "0")), int(el.get("data-hole", "-1")))
+            assert key not in holes, f"{key} drawn twice"
+            holes[key] = int(el.get("data-led", "-1"))
+    expected = {
+        (t + 1, h): led
+        for t, track in enumerate(layout.tracks)
+        for h, led in enumerate(track.holes)
+    }
+    assert holes == expected
+    leds = {
+        int(el.get("data-led", "-1"))
+        for el in root.iter(f"{SVG}circle")
+        if el.get("class") in ("hole", "start", "marker", "dealer", "game_point", "status")
+    }
+    assert leds == set(range(layout.led_count))
+
+
+def test_svg_draws_the_route_lines_and_feeds() -> None:
+    root = parse(layout_svg(small_layout()))
+    lines = root.findall(f"{SVG}line")
+    route = [(int(el.get("data-from", "")), int(el.get("data-to", ""))) for el in lines
+             if el.get("class") in ("strip", "jumper")]  # fmt: skip
+    assert route == [(i, i + 1) for i in range(129)]
+    jumpers = {int(el.get("data-from", "")) for el in lines if el.get("class") == "jumper"}
+    assert {30, 60, 61, 92} <= jumpers
+    assert 5 not in jumpers
+    skunk = [el for el in lines if el.get("class") == "skunk-line"]
+    assert [(el.get("data-line"), el.get("data-hole")) for el in skunk] == [("skunk", "31")]
+    feeds = [int(el.get("data-led", "")) for el in root.iter(f"{SVG}circle")
+             if el.get("class") == "injection"]  # fmt: skip
+    assert feeds == [0, 122]
+    assert root.get("data-layout") == "small"

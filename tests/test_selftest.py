@@ -1,0 +1,158 @@
+"""The self-test: LEDs lit one at a time in order, inputs reported as they happen."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from boardctl.board.frame import blank_frame, pixel
+from boardctl.hardware.selftest import (
+    InputWatch,
+    LedStep,
+    SelfTest,
+    colour_check_frame,
+    sweep_frame,
+)
+
+
+class RecordingSink:
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def show(self, frame: bytes) -> None:
+        self.frames.append(frame)
+
+
+@pytest.fixture
+def pins() -> Iterator[MockFactory]:
+    old = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        Device.pin_factory = old
+
+
+def lit(frame: bytes) -> list[int]:
+    return [i for i in range(len(frame) // 3) if pixel(frame, i) != (0, 0, 0)]
+
+
+def test_sweep_frame_lights_exactly_one_led() -> None:
+    frame = sweep_frame(5, 3, (1, 2, 3))
+    assert len(frame) == 15
+    assert lit(frame) == [3]
+    assert pixel(frame, 3) == (1, 2, 3)
+    with pytest.raises(ValueError, match="outside the strip"):
+        sweep_frame(5, 5)
+
+
+def test_colour_check_is_red_green_blue_on_the_first_leds() -> None:
+    frame = colour_check_frame(10)
+    assert [pixel(frame, i) for i in range(4)] == [(255, 0, 0), (0, 255, 0), (0, 0, 255), (0, 0, 0)]
+    assert colour_check_frame(2) == bytes([255, 0, 0, 0, 255, 0])
+
+
+def test_sweep_shows_each_led_in_the_given_order_then_blanks() -> None:
+    sink = RecordingSink()
+    order = [4, 0, 7, 2]
+    lines: list[str] = []
+    sleeps: list[float] = []
+    test = SelfTest(
+        sink,
+        led_count=8,
+        steps=[LedStep(i, f"hole {i}") for i in order],
+        report=lines.append,
+        sleep=sleeps.append,
+    )
+    test.sweep(delay=0.25)
+    assert [lit(f) for f in sink.frames[:-1]] == [[i] for i in order]
+    assert all(pixel(f, i) == (255, 255, 255) for f, i in zip(sink.frames, order, strict=False))
+    assert sink.frames[-1] == blank_frame(8)
+    assert sleeps == [0.25] * len(order)
+    assert lines[0].startswith("LED    4  (1/4)  hole 4")
+    assert len(lines) == len(order)
+
+
+def test_steps_outside_the_strip_are_refused() -> None:
+    with pytest.raises(ValueError, match="hole 9: LED 9 is outside"):
+        SelfTest(RecordingSink(), led_count=9, steps=[LedStep(9, "hole 9")])
+
+
+def test_button_pressed_during_the_sweep_is_reported_at_once(pins: MockFactory) -> None:
+    sink = RecordingSink()
+    lines: list[str] = []
+    with InputWatch({"track1.plus1": 17, "undo": 5}) as watch:
+        button_pin = pins.pin(17)
+
+        def sleep(_seconds: float) -> None:
+            # The player presses +1 while the second LED is lit.
+            if len(sink.frames) == 2:
+                button_pin.drive_low()
+                button_pin.drive_high()
+
+        test = SelfTest(
+            sink,
+            led_count=3,
+            steps=[LedStep(i, f"LED {i}") for i in range(3)],
+            events=watch.events,
+            report=lines.append,
+            sleep=sleep,
+        )
+        test.sweep(delay=0.1)
+    assert lines.index("input: track1.plus1 (GPIO17) pressed") == 2  # after the 2nd LED line
+    assert "input: track1.plus1 (GPIO17) released" in lines
+    assert not any("undo" in line for line in lines)
+
+
+def test_wait_for_inputs_stops_once_every_input_was_seen(pins: MockFactory) -> None:
+    lines: list[str] = []
+    with InputWatch({"undo": 5, "menu": 6}, {"track1.encoder": (22, 23)}) as watch:
+        test = SelfTest(
+            RecordingSink(),
+            led_count=1,
+            steps=[],
+            events=watch.events,
+            report=lines.append,
+        )
+        pins.pin(5).drive_low()
+        # One detent clockwise: A falls, B falls, A rises, B rises.
+        a, b = pins.pin(22), pins.pin(23)
+        for pin, level in ((a, 0), (b, 0), (a, 1), (b, 1)):
+            pin.drive_low() if level == 0 else pin.drive_high()
+        missing = test.wait_for_inputs(watch.names, timeout=0.3)
+        assert missing == ["menu"]
+        pins.pin(6).drive_low()
+        assert test.wait_for_inputs(watch.names, timeout=5.0) == []
+    assert "input: undo (GPIO5) pressed" in lines
+    assert "input: track1.encoder (GPIO22/23) turned clockwise" in lines
+    assert "input: menu (GPIO6) pressed" in lines
+
+
+def test_input_watch_releases_its_pins(pins: MockFactory) -> None:
+    watch = InputWatch({"undo": 5})
+    watch.close()
+    # The pin is free again: opening it once more does not raise.
+    InputWatch({"undo": 5}).close()
+
+
+def test_queue_is_shared_when_given() -> None:
+    events: queue.Queue[str] = queue.Queue()
+    watch = InputWatch({}, events=events)
+    assert watch.events is events
+    watch.close()
+
+
+def test_module_example_runs() -> None:
+    import doctest
+
+    import boardctl.hardware.selftest as module
+
+    result = doctest.testmod(module)
+    assert result.attempted >= 4
+    assert result.failed == 0
