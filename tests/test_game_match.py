@@ -126,6 +126,7 @@ def test_game_points_per_preset(preset: str, target: int, loser: int, points: in
     assert state.tracks[1].game_points == 0
     view = keeper.view()
     assert view.line_failed(1) == lines_failed(target, loser)
+    assert [t["lines_failed"] for t in keeper.status()["tracks"]] == [0, view.line_failed(1)]
     triple_ends = preset == "casual" and lines_failed(target, loser) == 3
     assert (state.match_winner == 0) is triple_ends
 
