@@ -15,6 +15,10 @@ journal.
 
 The schema version is ``PRAGMA user_version``; a journal from a newer
 boardctl is refused with :class:`SchemaError` and never written to.
+
+A *snapshot* of the state may be stored with an event, in the same
+transaction (the scorekeeper does so at every game start); it is a cache of
+the replay that lets :meth:`Journal.resume` skip decoding older events.
 """
 
 from __future__ import annotations
