@@ -208,12 +208,12 @@ def _as_another_user(code: str, *args: str) -> subprocess.CompletedProcess[str] 
     if os.geteuid() != 0 or setpriv is None:
         return None
     drop = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    env = {"PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
     for python in (sys.executable, getattr(sys, "_base_executable", ""), "/usr/bin/python3"):
         if not python:
             continue
-        probe = subprocess.run([*drop, python, "-c", "import sqlite3"], capture_output=True)
-        if probe.returncode == 0:
-            env = {"PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+        probe = [*drop, python, "-c", "import boardctl.game.keeper"]
+        if subprocess.run(probe, capture_output=True, env=env, cwd="/").returncode == 0:
             command = [*drop, python, "-c", code, *args]
             return subprocess.run(command, capture_output=True, text=True, env=env, cwd="/")
     return None
@@ -246,3 +246,17 @@ def test_reader_without_write_access_to_the_folder() -> None:
         os.chmod(folder, 0o755)
         writer.close()
         shutil.rmtree(folder)
+
+
+def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    keeper = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"})
+    keeper.apply({"op": "peg", "track": 0, "points": 5})
+    state, seq = keeper.state, keeper.seq
+    assert keeper.journal is not None
+    keeper.journal._db.close()  # the disk went away
+    with pytest.raises(JournalError, match="cannot write"):
+        keeper.apply({"op": "peg", "track": 0, "points": 3})
+    assert keeper.state == state and keeper.seq == seq
+    with Scorekeeper.open(path, readonly=True) as again:
+        assert again.state == state
