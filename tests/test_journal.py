@@ -260,3 +260,20 @@ def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
     assert keeper.state == state and keeper.seq == seq
     with Scorekeeper.open(path, readonly=True) as again:
         assert again.state == state
+
+
+def test_newer_schema_only_in_the_wal_is_refused_too(tmp_path: Path) -> None:
+    """The version check also sees a header that is still in the WAL (no checkpoint yet)."""
+    path = tmp_path / "journal.sqlite"
+    with Journal.open(path) as journal:
+        journal.append({"op": "next"})
+        journal._db.execute("PRAGMA wal_autocheckpoint=0")
+        journal._db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+        copy = tmp_path / "copy.sqlite"
+        shutil.copyfile(path, copy)
+        shutil.copyfile(f"{path}-wal", f"{copy}-wal")
+    before = copy.read_bytes()
+    assert int.from_bytes(before[60:64], "big") == SCHEMA_VERSION  # the file's own header
+    with pytest.raises(SchemaError):
+        Journal.open(copy)
+    assert copy.read_bytes() == before

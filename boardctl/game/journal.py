@@ -232,13 +232,19 @@ class Journal:
         """WAL mode, full sync, and the schema for a new file."""
         db = self._db
         try:
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            self._refuse(self.path, *self._identity(), tables=bool(tables))  # before any write
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise JournalError(f"journal {self.path}: cannot use WAL mode (got {mode})")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("BEGIN IMMEDIATE")
             try:
-                if db.execute("PRAGMA user_version").fetchone()[0] == 0:
+                version, app_id = self._identity()
+                tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                self._refuse(self.path, version, app_id, tables=bool(tables))
+                created = version == 0
+                if created:
                     for statement in _SCHEMA:
                         db.execute(statement)
                     db.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -247,8 +253,16 @@ class Journal:
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+            if created:  # the empty journal goes into the main file at once
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
+
+    def _identity(self) -> tuple[int, int]:
+        """The schema version and application id as SQLite sees them (WAL included)."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
+        return int(version), int(app_id)
 
     def _check_pages(self) -> None:
         """SQLite's own structural check (about a millisecond for 10,000 events)."""
