@@ -349,3 +349,11 @@ def test_settings_change_through_events() -> None:
     assert keeper.state.phase == "cut"
     keeper.apply({"op": "undo"})
     assert keeper.state.phase == "free"
+
+
+def test_free_mode_infers_a_crib_when_only_a_crib_can_make_the_count() -> None:
+    keeper = Scorekeeper.memory({"variant": "five-card", "mode": "free"})
+    event = keeper.apply(peg(0, 24))["event"]  # a three-card hand cannot make 24
+    assert event["kind"] == "crib"
+    assert keeper.apply(peg(1, 20))["event"]["kind"] == "hand"
+    rejected(keeper, peg(1, 19), "not a possible")

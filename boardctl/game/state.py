@@ -460,6 +460,11 @@ def _infer_kind(state: GameState, points: int, limits: Limits) -> str:
     if phase == "show":
         return "crib" if state.crib_due else "hand"
     if phase == "free" and points > limits.max_play_points() + 1:
+        variant = state.setup.variant
+        if points not in limits.hand_scores(variant.hand_size) and points in limits.hand_scores(
+            variant.crib_size, crib=True
+        ):
+            return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
         return "hand"
     return "pegging"
 
