@@ -277,3 +277,12 @@ def test_newer_schema_only_in_the_wal_is_refused_too(tmp_path: Path) -> None:
     with pytest.raises(SchemaError):
         Journal.open(copy)
     assert copy.read_bytes() == before
+
+
+def test_open_without_a_path_uses_the_default(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    with Scorekeeper.open(setup={"variant": "six-card"}) as keeper:
+        assert keeper.path == str(tmp_path / "state" / "journal.sqlite")
+    assert (tmp_path / "state" / "journal.sqlite").stat().st_size > 0
