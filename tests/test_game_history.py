@@ -47,6 +47,10 @@ def test_history_json_of_every_game(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert [row["seq"] for row in rows] == list(range(1, 10))
     ops = ["new_game", "cut", "peg", "peg", "undo", "peg", "peg", "next", "peg"]
     assert [row["op"] for row in rows] == ops
+    assert (
+        rows[0]["text"] == "new game: six-card to 121, guided, preset acc, match to 5 game points"
+    )
+    assert rows[1]["text"] == "first dealer: seat 0 (set), Ann deals"
     assert rows[2]["text"] == "Ann +2 (heels)"
     assert rows[4]["scores"] == [2, 0]
     assert rows[4]["text"] == "undo: Bob +3 (pegging)"
