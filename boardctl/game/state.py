@@ -32,6 +32,7 @@ from boardctl.game.setup import (
 )
 
 HEELS_POINTS = 2
+_KEEP: Any = object()  # "leave this field as it is" in GameState.evolve
 THREE_FOR_LAST = 3
 
 
@@ -75,16 +76,41 @@ class GameState:
         setup = setup or GameSetup()
         return cls(setup=setup, tracks=tuple(TrackState() for _ in range(setup.tracks)))
 
-    def evolve(self, **changes: Any) -> GameState:
-        """A copy with ``changes`` (a faster :func:`dataclasses.replace`, for replay speed)."""
-        new = object.__new__(GameState)
-        for name in _STATE_FIELDS:
-            object.__setattr__(
-                new, name, changes.pop(name) if name in changes else getattr(self, name)
-            )
-        if changes:
-            raise TypeError(f"GameState has no field {next(iter(changes))!r}")
-        return new
+    def evolve(
+        self,
+        *,
+        setup: Any = _KEEP,
+        tracks: Any = _KEEP,
+        flow: Any = _KEEP,
+        dealer: Any = _KEEP,
+        deal: Any = _KEEP,
+        count_index: Any = _KEEP,
+        heels: Any = _KEEP,
+        last_done: Any = _KEEP,
+        winner: Any = _KEEP,
+        won_points: Any = _KEEP,
+        next_dealer: Any = _KEEP,
+        game_number: Any = _KEEP,
+        match_number: Any = _KEEP,
+        match_winner: Any = _KEEP,
+    ) -> GameState:
+        """A copy with some fields changed (:func:`dataclasses.replace`, spelled out for speed)."""
+        return GameState(
+            self.setup if setup is _KEEP else setup,
+            self.tracks if tracks is _KEEP else tracks,
+            self.flow if flow is _KEEP else flow,
+            self.dealer if dealer is _KEEP else dealer,
+            self.deal if deal is _KEEP else deal,
+            self.count_index if count_index is _KEEP else count_index,
+            self.heels if heels is _KEEP else heels,
+            self.last_done if last_done is _KEEP else last_done,
+            self.winner if winner is _KEEP else winner,
+            self.won_points if won_points is _KEEP else won_points,
+            self.next_dealer if next_dealer is _KEEP else next_dealer,
+            self.game_number if game_number is _KEEP else game_number,
+            self.match_number if match_number is _KEEP else match_number,
+            self.match_winner if match_winner is _KEEP else match_winner,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The state as JSON-able data (a journal snapshot); :meth:`from_dict` reverses it."""
