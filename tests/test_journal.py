@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -286,3 +287,39 @@ def test_open_without_a_path_uses_the_default(
     with Scorekeeper.open(setup={"variant": "six-card"}) as keeper:
         assert keeper.path == str(tmp_path / "state" / "journal.sqlite")
     assert (tmp_path / "state" / "journal.sqlite").stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE snapshots SET body = replace(body, '\"front\"', '\"front\"')",  # no change
+        "UPDATE snapshots SET body = replace(body, '[0,0,3]', '[9,9,9]')",  # crc no longer fits
+        "FORMAT",  # another snapshot format, with a valid checksum
+        "DELETE FROM snapshots",
+    ],
+)
+def test_snapshots_are_only_a_checked_cache(tmp_path: Path, damage: str) -> None:
+    """A snapshot that is missing, damaged or of another format is ignored: full replay."""
+    path = tmp_path / "journal.sqlite"
+    with Scorekeeper.open(path, setup={"variant": "six-card", "match": 9}) as keeper:
+        keeper.apply({"op": "cut", "dealer": 0})
+        keeper.apply({"op": "peg", "track": 0, "points": 121, "kind": "correction"})
+        keeper.apply({"op": "next"})  # game 2 starts: a snapshot is stored with this event
+        keeper.apply({"op": "peg", "track": 1, "points": 2})
+        live, history = keeper.machine, keeper.history()
+    raw = sqlite3.connect(path)
+    assert raw.execute("SELECT seq FROM snapshots").fetchall() == [(1,), (4,)]
+    if damage == "FORMAT":
+        seq, body = raw.execute("SELECT seq, body FROM snapshots WHERE seq = 4").fetchone()
+        event_crc = raw.execute("SELECT crc FROM events WHERE seq = 4").fetchone()[0]
+        body = body.replace('"format":1', '"format":99').replace("[0,0,3]", "[9,9,9]")
+        crc = zlib.crc32(body.encode(), event_crc)
+        raw.execute("UPDATE snapshots SET body = ?, crc = ? WHERE seq = ?", (body, crc, seq))
+    else:
+        raw.execute(damage)
+    raw.commit()
+    raw.close()
+    with Scorekeeper.open(path) as again:
+        assert again.machine == live
+        assert again.history() == history
+        assert again.state.tracks[0].game_points == 3
