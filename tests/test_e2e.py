@@ -58,7 +58,7 @@ class Rig:
             journal=tmp_path / "state" / "journal.sqlite",
             socket_path=tmp_path / "run" / "control.sock",
             display="none",
-            link=link,
+            link=link,  # None: the configured link (see test_e2e_link.py)
             factory=factory,
             keyboard=False,
         )
