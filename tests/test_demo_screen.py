@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from boardctl.board.frame import Frame
+from boardctl.board.frame import Frame, pixel
 from boardctl.cli import build_parser
 from boardctl.demo.game import DemoGame
 from boardctl.demo.runner import run_demo
@@ -149,6 +149,22 @@ def test_led_table_sends_the_frame_of_every_entry() -> None:
     assert " wins (" in text.getvalue()
 
 
+def test_led_self_test_lights_every_hole_of_every_track_in_order() -> None:
+    link = RecordingLink()
+    board = Board("two-121")
+    table = LedTable(TextTable(io.StringIO(), Pacer(0)), board, link)
+    table.self_test(["Ann", "Ben"])
+    layout = board.layout
+    assert len(link.frames) == sum(len(track.holes) for track in layout.tracks)
+    for track in range(len(layout.tracks)):
+        for hole, led in enumerate(layout.tracks[track].holes):
+            frame = link.frames[track * len(layout.tracks[0].holes) + hole]
+            assert pixel(frame, led) != (0, 0, 0), (track, hole)
+            other = layout.led_of(1 - track, hole)
+            if hole:
+                assert pixel(frame, other) == (0, 0, 0)
+
+
 def test_leds_through_the_link_from_the_config_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,7 +187,8 @@ def test_leds_through_the_link_from_the_config_file(
     ((kind, options, link),) = opened
     assert kind == "recording"
     assert options == {}
-    assert len(link.frames) > 40  # one per engine entry
+    assert len(link.frames) > 2 * 122 + 40  # the self-test, then one per engine entry
+    assert "Self-test: Alice's track" in out.getvalue()
     assert max(max(frame) for frame in link.frames) <= 64  # the configured brightness
     assert link.closed
     assert " wins (" in out.getvalue()  # the play-by-play still goes to the output

@@ -122,6 +122,8 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
                 table=table,
                 style=style,
             )
+            if played == 0 and isinstance(table, LedTable):
+                table.self_test(game.track_names)
             result = game.play()
             played += 1
             last = bool(args.games) and played >= args.games

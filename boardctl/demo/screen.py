@@ -14,17 +14,19 @@ import sys
 import textwrap
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO, cast
 
 from boardctl.errors import BoardError
+from boardctl.view import BoardView, TrackView
 
 if TYPE_CHECKING:
     from boardctl.board.frame import Frame
-    from boardctl.view import BoardView
 
 # Seconds per beat at --speed 1: a six-card game to 121 takes about a minute.
 BEAT = 0.3
+# The LED self-test walks a peg through each hole this fast (121 holes: 2.4 s a track).
+SELF_TEST_SECONDS_PER_HOLE = 0.02
 
 # Terminal control: cursor home, clear to end of line, clear to end of screen.
 _HOME = "\x1b[H"
@@ -56,8 +58,12 @@ class Pacer:
 
     def pause(self, beats: float) -> None:
         """Sleep for ``beats`` at this pace."""
-        if self.speed > 0 and beats > 0:
-            self._sleep(beats * BEAT / self.speed)
+        self.wait(beats * BEAT)
+
+    def wait(self, seconds: float) -> None:
+        """Sleep ``seconds`` (at speed 1) at this pace."""
+        if self.speed > 0 and seconds > 0:
+            self._sleep(seconds / self.speed)
 
 
 class TextTable:
@@ -227,6 +233,24 @@ class LedTable:
         """Send the new frame to the LEDs."""
         self.view = view
         self.link.show(self.board.frame(view))
+
+    def self_test(self, names: Sequence[str]) -> None:
+        """Walk a peg through every hole of every track, one track after the other.
+
+        A check of the whole strip before the game: every hole LED lights in
+        the track's colour, in order (a gap or a jump shows a wiring fault).
+        """
+        holes = [len(track.holes) for track in self.board.layout.tracks]
+        target = min(holes) - 1
+        for track, name in enumerate(names[: len(holes)]):
+            for hole in range(target + 1):
+                tracks = tuple(
+                    TrackView(other, front=hole if index == track else 0)
+                    for index, other in enumerate(names[: len(holes)])
+                )
+                self.link.show(self.board.frame(BoardView(target, tracks, phase="free")))
+                self.text.pacer.wait(SELF_TEST_SECONDS_PER_HOLE)
+            self.say(f"Self-test: {name}'s track, holes 0-{target} lit one by one.")
 
     def pause(self, beats: float) -> None:
         """Pause, keeping any animation on the LEDs running."""
