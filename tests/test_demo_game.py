@@ -199,3 +199,33 @@ def test_ascii_style_has_no_suit_symbols() -> None:
     text = "\n".join(played.result.lines)
     assert not re.search(r"[♠♥♦♣→]", text)
     assert re.search(r"\b(10|[2-9AJQK])[SHDC]\b", text)
+
+
+def test_a_jack_starter_gives_the_dealer_his_heels() -> None:
+    for seed in range(20):
+        played = play(seed)
+        lines = played.result.lines
+        for index, line in enumerate(lines):
+            turned = re.search(r"(\w+) turns up the starter: J\S+\.$", line)
+            if not turned:
+                continue
+            heels = lines[index + 1]
+            assert heels.startswith(f"His heels: {turned[1]} pegs two.")
+            assert parse_marker(heels) is not None
+            assert parse_marker(heels)[:2] == (turned[1], 2)  # type: ignore[index]
+            kinds = [e for e in peg_events(played.keeper) if e["kind"] == "heels"]
+            assert kinds and all(e["points"] == 2 for e in kinds)
+            return
+    pytest.fail("no jack was turned up in 20 games")
+
+
+def test_game_points_follow_the_acc_preset_and_skunks_are_announced() -> None:
+    skunks = 0
+    for seed in range(24):
+        result = play(seed).result
+        loser = min(result.scores)
+        assert (result.lines_failed > 0) == (loser < 91)
+        assert result.game_points == (3 if loser < 91 else 2)
+        assert ("a skunk" in result.lines[-1] or "double skunk" in result.lines[-1]) == (loser < 91)
+        skunks += loser < 91
+    assert 0 < skunks < 24
