@@ -127,12 +127,14 @@ def test_terminal_display_is_used_only_on_a_terminal() -> None:
 
 
 def test_five_tracks_have_no_board_but_play_as_text() -> None:
-    args = build_parser().parse_args(["demo", "--seed", "4", "--variant", "five-player"])
-    with pytest.raises(BoardError, match="no board layout shows 5 tracks"):
-        run_demo(args, stream=FakeTerminal())
-    pipe = io.StringIO()
-    assert run_demo(args, stream=pipe) == 0
-    assert " wins (" in pipe.getvalue()
+    argv = ["demo", "--seed", "4", "--variant", "five-player", "--speed", "0"]
+    tty = FakeTerminal()
+    assert run_demo(build_parser().parse_args(argv), stream=tty) == 0
+    assert tty.getvalue().startswith("(No virtual board shows 5 tracks")
+    assert "\x1b" not in tty.getvalue()
+    assert " wins (" in tty.getvalue()
+    with pytest.raises(BoardError, match="has 2 tracks and five-player needs 5"):
+        run_demo(build_parser().parse_args([*argv, "--display", "leds", "--link", "null"]))
 
 
 def test_led_table_sends_the_frame_of_every_entry() -> None:
@@ -198,6 +200,6 @@ def test_leds_through_the_link_from_the_config_file(
     opened.clear()
     argv += ["--link", "null", "--variant", "three-player"]
     config.write_text('[board]\nlayout = "two-121"\n')
-    with pytest.raises(BoardError, match="has 2 tracks but the game has 3"):
+    with pytest.raises(BoardError, match="has 2 tracks and three-player needs 3"):
         run_demo(build_parser().parse_args(argv), stream=io.StringIO())
     assert opened[0][0] == "null"

@@ -80,19 +80,26 @@ def make_table(
         from boardctl.link import open_link
 
         link = open_link(kind, **options)
-        closer = getattr(link, "close", None)
-        if closer is not None:
-            stack.callback(closer)
+        stack.callback(link.close)
         board = Board(
             layout or layout_for(tracks, target), brightness=brightness, power_ma=power_ma
         )
+        if len(board.layout.tracks) < tracks:
+            raise BoardError(
+                f"the board's layout ({layout}) has {len(board.layout.tracks)} tracks and "
+                f"{args.variant} needs {tracks}; use --display none for this variant"
+            )
         speed = 1.0 if args.speed is None else args.speed
         return LedTable(TextTable(stream, Pacer(speed)), board, link)
     if args.display == "terminal" and interactive:
-        speed = 1.0 if args.speed is None else args.speed
-        return TerminalTable(stream, Pacer(speed), Board(layout_for(tracks, target)))
-    speed = 0.0 if args.speed is None else args.speed
-    return TextTable(stream, Pacer(speed))
+        pacer = Pacer(1.0 if args.speed is None else args.speed)
+        try:
+            layout_name = layout_for(tracks, target)
+        except BoardError:
+            stream.write(f"(No virtual board shows {tracks} tracks: the play-by-play only.)\n")
+            return TextTable(stream, pacer)
+        return TerminalTable(stream, pacer, Board(layout_name))
+    return TextTable(stream, Pacer(0.0 if args.speed is None else args.speed))
 
 
 def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
