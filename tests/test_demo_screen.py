@@ -22,6 +22,7 @@ from boardctl.demo.screen import (
     TextTable,
     clip,
     layout_for,
+    printable,
     wrap,
 )
 from boardctl.errors import BoardError
@@ -82,6 +83,24 @@ def test_wrap_keeps_every_word_within_the_width() -> None:
     assert len(rows) > 1
     assert all(len(row) < 40 for row in rows)
     assert " ".join(row.strip() for row in rows) == line
+
+
+def test_a_terminal_without_unicode_gets_plain_symbols() -> None:
+    assert printable("A ·●· → x", "ascii") == "A .o. -> x"
+    assert printable("10♦", "ascii") == "10?"
+    assert printable("10♦ ·", "utf-8") == "10♦ ·"
+    assert printable("·", "no-such-codec") == "?"
+
+    class AsciiTerminal(FakeTerminal):
+        encoding = "ascii"
+
+    stream = AsciiTerminal()
+    args = build_parser().parse_args(["demo", "--seed", "4", "--speed", "0"])
+    assert run_demo(args, stream=stream) == 0
+    text = stream.getvalue()
+    text.encode("ascii")  # nothing an ASCII terminal cannot print
+    assert "[Alice +" in text or "[Bob +" in text
+    assert "->" in text
 
 
 def test_layout_for_each_board() -> None:

@@ -75,7 +75,7 @@ class TextTable:
 
     def say(self, line: str) -> None:
         """Print the line at once."""
-        self.stream.write(line + "\n")
+        self.stream.write(printable(line, getattr(self.stream, "encoding", None)) + "\n")
         self.stream.flush()
 
     def moved(self, view: BoardView) -> None:
@@ -181,9 +181,25 @@ class TerminalTable:
         out = [_HOME if self._drawn else _HOME + "\x1b[2J"]
         out.extend(row + _CLEAR_LINE + "\n" for row in rows)
         out.append(_CLEAR_BELOW)
-        self.stream.write("".join(out))
+        self.stream.write(printable("".join(out), getattr(self.stream, "encoding", None)))
         self.stream.flush()
         self._drawn = True
+
+
+# Stand-ins for the board's and the log's symbols on a terminal that cannot show them.
+_PLAIN = str.maketrans({"·": ".", "●": "o", "→": "->", "…": "..."})
+
+
+def printable(text: str, encoding: str | None) -> str:
+    """``text`` as ``encoding`` can print it: symbols replaced, anything else as ``?``."""
+    codec = encoding or "utf-8"
+    try:
+        text.encode(codec)
+    except UnicodeEncodeError:
+        return text.translate(_PLAIN).encode(codec, "replace").decode(codec)
+    except LookupError:
+        return text.encode("ascii", "replace").decode("ascii")
+    return text
 
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
