@@ -222,3 +222,23 @@ def test_leds_through_the_link_from_the_config_file(
     with pytest.raises(BoardError, match="has 2 tracks and three-player needs 3"):
         run_demo(build_parser().parse_args(argv), stream=io.StringIO())
     assert opened[0][0] == "null"
+
+
+def test_pauses_keep_the_game_over_animation_running() -> None:
+    stream = FakeTerminal()
+    table = TerminalTable(stream, Pacer(0), Board("two-121"), color="256")
+    link = RecordingLink()
+    leds = LedTable(TextTable(io.StringIO(), Pacer(0)), Board("two-121"), link)
+    DemoGame(seed=3, table=table).play()
+    DemoGame(seed=3, table=leds).play()
+    assert table.view is not None and table.view.winner is not None
+    before, frames = stream.getvalue().count("\x1b[H"), len(link.frames)
+    table.pacer = Pacer(10)  # 15 beats in 0.45 s, real sleeps
+    leds.text.pacer = Pacer(10)
+    table.pause(15)
+    leds.pause(15)
+    assert stream.getvalue().count("\x1b[H") - before >= 3  # the comet runs on screen
+    assert len(link.frames) - frames >= 3  # and on the LEDs
+    assert len(set(link.frames[frames:])) >= 3
+    table.settle()
+    assert stream.getvalue().count("\x1b[H") - before >= 4

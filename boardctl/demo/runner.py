@@ -28,8 +28,8 @@ from boardctl.demo.screen import (
 )
 from boardctl.errors import BoardError
 
-# Beats the finished game stays up (the game-over animation) before the next one.
-BETWEEN_GAMES = 12.0
+# Beats the finished game stays up (the game-over animation) before the next one or the end.
+BETWEEN_GAMES = 15.0
 
 
 def new_seed() -> int:
@@ -134,10 +134,12 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
             result = game.play()
             played += 1
             last = bool(args.games) and played >= args.games
-            if isinstance(table, LedTable) or not last:
+            if isinstance(table, LedTable | TerminalTable) or not last:
                 table.pause(BETWEEN_GAMES)  # the game-over sign, before the next game
             if last:
                 break
+        if isinstance(table, TerminalTable):
+            table.settle()
         _epilogue(result, out)
     return 0
 

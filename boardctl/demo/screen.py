@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 # Seconds per beat at --speed 1: a six-card game to 121 takes about a minute.
 BEAT = 0.3
+# Seconds after which every animation of a view is over (the skunk line blinks for 30 s).
+SETTLED = 3600.0
 # The LED self-test walks a peg through each hole this fast (121 holes: 2.4 s a track).
 SELF_TEST_SECONDS_PER_HOLE = 0.02
 
@@ -56,6 +58,10 @@ class Pacer:
         self.speed = speed
         self._sleep = sleep
 
+    def seconds(self, beats: float) -> float:
+        """How long ``beats`` last at this pace (0 at speed 0)."""
+        return beats * BEAT / self.speed if self.speed > 0 and beats > 0 else 0.0
+
     def pause(self, beats: float) -> None:
         """Sleep for ``beats`` at this pace."""
         self.wait(beats * BEAT)
@@ -64,6 +70,11 @@ class Pacer:
         """Sleep ``seconds`` (at speed 1) at this pace."""
         if self.speed > 0 and seconds > 0:
             self._sleep(seconds / self.speed)
+
+    def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds`` of wall time, whatever the pace."""
+        if seconds > 0:
+            self._sleep(seconds)
 
 
 class TextTable:
@@ -106,12 +117,35 @@ class Board:
         """The frame for ``view`` at monotonic time ``now`` (default: now)."""
         return self.renderer.render(view, time.monotonic() if now is None else now)
 
-    def draw(self, view: BoardView, *, color: str) -> str:
+    def draw(self, view: BoardView, *, color: str, now: float | None = None) -> str:
         """The virtual board as text (``color``: truecolor, 256 or none)."""
         from boardctl.board import terminal
 
         mode = cast("terminal.ColorMode", color)
-        return terminal.draw_board(view, self.frame(view), self.layout, color=mode)
+        return terminal.draw_board(view, self.frame(view, now), self.layout, color=mode)
+
+    def animate(
+        self,
+        view: BoardView,
+        seconds: float,
+        show: Callable[[float], None],
+        sleep: Callable[[float], None],
+    ) -> None:
+        """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes.
+
+        Follows the renderer's ``next_change``; a static view just waits.
+        """
+        end = time.monotonic() + seconds
+        while True:
+            now = time.monotonic()
+            if now >= end:
+                return
+            due = self.renderer.next_change(view, now)
+            if due is None or due >= end:
+                sleep(end - now)
+                return
+            sleep(max(0.0, due - now))
+            show(time.monotonic())
 
 
 def layout_for(tracks: int, target: int) -> str:
@@ -155,13 +189,21 @@ class TerminalTable:
         self.redraw()
 
     def pause(self, beats: float) -> None:
-        """Pause at the configured pace."""
-        self.pacer.pause(beats)
+        """Pause at the configured pace, the board's animations running."""
+        seconds = self.pacer.seconds(beats)
+        if self.view is None:
+            self.pacer.sleep(seconds)
+        else:
+            self.board.animate(self.view, seconds, self.redraw, self.pacer.sleep)
 
-    def screen(self, columns: int, rows: int) -> list[str]:
+    def settle(self) -> None:
+        """Draw the board as it stays once every animation is over."""
+        self.redraw(time.monotonic() + SETTLED)
+
+    def screen(self, columns: int, rows: int, now: float | None = None) -> list[str]:
         """The rows to show: the board, a blank row, then as many recent log rows as fit."""
         top = (
-            self.board.draw(self.view, color=self.color).rstrip("\n").split("\n")
+            self.board.draw(self.view, color=self.color, now=now).rstrip("\n").split("\n")
             if self.view
             else []
         )
@@ -174,10 +216,10 @@ class TerminalTable:
                 break
         return [*top, "", *wrapped[-room:]]
 
-    def redraw(self) -> None:
+    def redraw(self, now: float | None = None) -> None:
         """Draw the screen from the top-left corner, clearing what was left from before."""
         size = shutil.get_terminal_size((80, 24))
-        rows = self.screen(size.columns, size.lines)
+        rows = self.screen(size.columns, size.lines, now)
         out = [_HOME if self._drawn else _HOME + "\x1b[2J"]
         out.extend(row + _CLEAR_LINE + "\n" for row in rows)
         out.append(_CLEAR_BELOW)
@@ -269,25 +311,16 @@ class LedTable:
             self.say(f"Self-test: {name}'s track, holes 0-{target} lit one by one.")
 
     def pause(self, beats: float) -> None:
-        """Pause, keeping any animation on the LEDs running."""
-        if self.text.pacer.speed <= 0 or self.view is None:
+        """Pause, keeping any animation on the LEDs running (a frame sent only on change)."""
+        pacer = self.text.pacer
+        seconds = pacer.seconds(beats)
+        if self.view is None:
+            pacer.sleep(seconds)
             return
-        self.animate(beats * BEAT / self.text.pacer.speed)
-
-    def animate(self, seconds: float) -> None:
-        """Keep the LEDs current for ``seconds``, sending frames only when they change."""
         view = self.view
-        end = time.monotonic() + seconds
-        while view is not None:
-            now = time.monotonic()
-            if now >= end:
-                return
-            due = self.board.renderer.next_change(view, now)
-            if due is None:
-                time.sleep(end - now)
-                return
-            time.sleep(max(0.0, min(due, end) - now))
-            self.link.show(self.board.frame(view))
+        self.board.animate(
+            view, seconds, lambda now: self.link.show(self.board.frame(view, now)), pacer.sleep
+        )
 
 
 class LinkLike(Protocol):
