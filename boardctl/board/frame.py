@@ -10,6 +10,9 @@ from __future__ import annotations
 Frame = bytes
 RGB = tuple[int, int, int]
 
+#: LEDs compared at once by ``changed_runs`` before looking at single LEDs.
+_BLOCK_LEDS = 16
+
 
 def blank_frame(led_count: int) -> Frame:
     """An all-off frame."""
@@ -35,21 +38,23 @@ def changed_runs(old: Frame, new: Frame, *, max_gap: int = 2) -> list[tuple[int,
     if old == new:
         return []
     count = len(new) // 3
+    changed: list[int] = []
+    # Compare blocks of LEDs first: a peg move touches two or three of them.
+    step = 3 * _BLOCK_LEDS
+    for base in range(0, 3 * count, step):
+        if old[base : base + step] == new[base : base + step]:
+            continue
+        for b in range(base, min(base + step, 3 * count), 3):
+            if old[b : b + 3] != new[b : b + 3]:
+                changed.append(b // 3)
     runs: list[tuple[int, int]] = []  # (start, end) LED indices, end exclusive
-    start = -1
-    last_changed = -(max_gap + 2)
-    for i in range(count):
-        b = 3 * i
-        if old[b : b + 3] != new[b : b + 3]:
-            if start >= 0 and i - last_changed - 1 <= max_gap:
-                pass  # extend the current run over the small gap
-            else:
-                if start >= 0:
-                    runs.append((start, last_changed + 1))
-                start = i
-            last_changed = i
-    if start >= 0:
-        runs.append((start, last_changed + 1))
+    start = last = changed[0]
+    for i in changed[1:]:
+        if i - last - 1 > max_gap:
+            runs.append((start, last + 1))
+            start = i
+        last = i
+    runs.append((start, last + 1))
     return [(s, bytes(new[3 * s : 3 * e])) for s, e in runs]
 
 

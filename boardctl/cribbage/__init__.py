@@ -1,8 +1,88 @@
 """The pure cribbage rules engine: cards, hand scoring, pegging, variants.
 
-No I/O and no hardware imports live in this package.
+No I/O and no hardware imports live in this package. The public names are
+imported on first use (module ``__getattr__``), so ``import boardctl.cribbage``
+stays cheap and nothing is computed at import.
+
+>>> from boardctl.cribbage import parse_cards, score_hand
+>>> hand = parse_cards("5H 5C 5S JD")
+>>> score_hand(hand, "5D").total
+29
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 
-__all__ = ["DEFAULT_VARIANT", "VARIANTS", "Variant", "get_variant"]
+if TYPE_CHECKING:
+    from boardctl.cribbage.awards import heels_points, opening_points
+    from boardctl.cribbage.cards import (
+        DECK,
+        Card,
+        format_card,
+        format_cards,
+        parse_card,
+        parse_cards,
+    )
+    from boardctl.cribbage.fast import hand_total
+    from boardctl.cribbage.hand import HandScore, ScoreItem, score_hand
+    from boardctl.cribbage.pegging import PlayEvent, PlayState
+    from boardctl.cribbage.play import PlayScore, score_play
+
+_LAZY: dict[str, str] = {
+    "DECK": "cards",
+    "Card": "cards",
+    "format_card": "cards",
+    "format_cards": "cards",
+    "parse_card": "cards",
+    "parse_cards": "cards",
+    "HandScore": "hand",
+    "ScoreItem": "hand",
+    "score_hand": "hand",
+    "hand_total": "fast",
+    "PlayScore": "play",
+    "score_play": "play",
+    "PlayEvent": "pegging",
+    "PlayState": "pegging",
+    "heels_points": "awards",
+    "opening_points": "awards",
+}
+
+__all__ = [
+    "DECK",
+    "DEFAULT_VARIANT",
+    "VARIANTS",
+    "Card",
+    "HandScore",
+    "PlayEvent",
+    "PlayScore",
+    "PlayState",
+    "ScoreItem",
+    "Variant",
+    "format_card",
+    "format_cards",
+    "get_variant",
+    "hand_total",
+    "heels_points",
+    "opening_points",
+    "parse_card",
+    "parse_cards",
+    "score_hand",
+    "score_play",
+]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,51 @@
+"""Where holes sit on the drawn board: rows of 30 holes in groups of 5.
+
+Pictures of the board (terminal and PNG) lay the holes out like a wooden
+board's streets: the start hole, then rows of 30 holes (1-30, 31-60, ...),
+then the game hole on a row of its own. With lines at 31, 61 and 91 the skunk
+lines fall between rows, where a wooden board draws them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ROW_HOLES = 30
+GROUP_HOLES = 5
+LINE_NAMES = ("skunk", "double skunk", "triple skunk")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A skunk line: ``index`` 0 skunk, 1 double, 2 triple; first hole past it."""
+
+    index: int
+    hole: int
+
+    @property
+    def name(self) -> str:
+        return LINE_NAMES[self.index]
+
+
+def board_rows(target: int) -> list[list[int]]:
+    """Hole numbers per drawn row: ``[[1..30], [31..60], ..., [target]]``."""
+    rows = [
+        list(range(first, min(first + ROW_HOLES, target))) for first in range(1, target, ROW_HOLES)
+    ]
+    rows.append([target])
+    return rows
+
+
+def board_lines(target: int) -> list[Line]:
+    """The skunk lines drawn on a board to ``target``: skunk, double, triple.
+
+    A line is drawn only if it lies inside the track after hole 1 (any score
+    crosses a line at hole 1), so a game to 61 shows just its skunk line at 31.
+    """
+    lines = (target - 30, target - 60, target - 90)
+    return [Line(i, hole) for i, hole in enumerate(lines) if 1 < hole < target]
+
+
+def line_before_row(row: list[int], lines: list[Line]) -> list[Line]:
+    """Lines that fall just before the first hole of ``row``."""
+    return [line for line in lines if row and line.hole == row[0]]

@@ -1,0 +1,338 @@
+"""LED layouts: which LED on the strip shows which hole, marker and light.
+
+A layout file (TOML) describes one physical build. Holes are numbered as on a
+wooden board: hole 0 is the start hole, holes 1..N the track, hole N the game
+hole. Runs of holes are given compactly as segments, so serpentine and split
+strips take a few lines::
+
+    name = "two-121"
+    holes = 121                       # holes per track, game hole included
+
+    [strip]
+    led_count = 256
+    color_order = "GRB"               # GRB, RGB, GRBW, ...
+
+    [[track]]
+    name = "first"
+    start = 0                         # LED of the start hole
+    dealer = 244                      # optional dealer/crib LED
+    game_points = [246, 247, 248]     # optional match game-point LEDs
+    segments = [
+      { from_hole = 1, to_hole = 30, first_led = 1, step = 1 },
+      { from_hole = 31, to_hole = 60, first_led = 60, step = -1 },  # serpentine
+    ]
+
+    [markers]                         # optional; painted lines need none
+    skunk = [252]
+    double = [253]
+    triple = [254]
+    status = 255                      # optional status LED
+
+Loading validates everything (every index inside the strip, no LED used
+twice, every hole present) and raises :class:`~boardctl.errors.LayoutError`
+naming the file, the key and what to fix.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from boardctl.errors import LayoutError
+
+#: Built-in layouts shipped as package data (``boardctl/board/layouts/``).
+LAYOUT_NAMES = ("two-121", "three-121", "two-61")
+
+#: Strip colour orders a layout may name (the frame itself is always RGB).
+COLOR_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
+
+#: Skunk-line marker keys, in order of the lines in ``BoardView.skunk_lines``.
+LINE_KEYS = ("skunk", "double", "triple")
+
+_TOP_KEYS = {"name", "description", "holes", "strip", "track", "markers"}
+_STRIP_KEYS = {"led_count", "color_order"}
+_TRACK_KEYS = {"name", "start", "segments", "dealer", "game_points"}
+_SEGMENT_KEYS = {"from_hole", "to_hole", "first_led", "step"}
+_MARKER_KEYS = {*LINE_KEYS, "status"}
+
+
+@dataclass(frozen=True, slots=True)
+class TrackLayout:
+    """The LEDs of one track.
+
+    ``holes[h]`` is the LED of hole ``h`` (``holes[0]`` is the start hole).
+    """
+
+    name: str
+    holes: tuple[int, ...]
+    dealer: int | None = None
+    game_points: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A validated LED layout."""
+
+    name: str
+    source: str
+    led_count: int
+    color_order: str
+    hole_count: int
+    tracks: tuple[TrackLayout, ...]
+    markers: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    status: int | None = None
+    description: str = ""
+
+    def led_of(self, track: int, hole: int) -> int:
+        """The LED of ``hole`` (0 = start hole) on ``track``."""
+        return self.tracks[track].holes[hole]
+
+    def roles(self) -> dict[int, str]:
+        """What every used LED shows, e.g. ``{17: "track 1 hole 17", ...}``."""
+        out: dict[int, str] = {}
+        for number, track in enumerate(self.tracks, start=1):
+            for hole, led in enumerate(track.holes):
+                out[led] = f"track {number} " + ("start hole" if hole == 0 else f"hole {hole}")
+            if track.dealer is not None:
+                out[track.dealer] = f"track {number} dealer LED"
+            for i, led in enumerate(track.game_points, start=1):
+                out[led] = f"track {number} game-point LED {i}"
+        for key, leds in self.markers.items():
+            for led in leds:
+                out[led] = f"{key} line marker"
+        if self.status is not None:
+            out[self.status] = "status LED"
+        return out
+
+    def describe_led(self, led: int) -> str:
+        """A human name for an LED (``"LED 17 (track 1 hole 17)"``)."""
+        role = self.roles().get(led, "unused")
+        return f"LED {led} ({role})"
+
+
+# --------------------------------------------------------------------------
+# loading
+
+
+def builtin_layout(name: str) -> Layout:
+    """One of the layouts shipped with boardctl (see :data:`LAYOUT_NAMES`)."""
+    if name not in LAYOUT_NAMES:
+        known = ", ".join(LAYOUT_NAMES)
+        raise LayoutError(f"no built-in layout {name!r}; choose one of {known} or give a file path")
+    resource = resources.files("boardctl.board").joinpath("layouts", f"{name}.toml")
+    return parse_layout(resource.read_text(encoding="utf-8"), source=f"{name}.toml")
+
+
+def load_layout(path: str | Path) -> Layout:
+    """Load and validate a layout file; a built-in name is accepted too."""
+    text_path = str(path)
+    if text_path in LAYOUT_NAMES:
+        return builtin_layout(text_path)
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LayoutError(f"{p}: cannot read layout file ({exc.strerror or exc})") from exc
+    return parse_layout(text, source=str(p))
+
+
+def parse_layout(text: str, *, source: str = "<layout>") -> Layout:
+    """Parse and validate layout TOML text; ``source`` names it in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LayoutError(f"{source}: not valid TOML: {exc}") from exc
+    return _Parser(source).layout(data)
+
+
+class _Parser:
+    """Builds a :class:`Layout` from TOML data, checking as it goes."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.owner: dict[int, str] = {}  # LED -> the key that uses it
+        self.led_count = 0
+
+    def fail(self, message: str) -> LayoutError:
+        return LayoutError(f"{self.source}: {message}")
+
+    def check_keys(self, table: dict[str, Any], known: set[str], where: str) -> None:
+        for key in table:
+            if key not in known:
+                choices = ", ".join(sorted(known))
+                raise self.fail(f"{where}: unknown key {key!r} (known keys: {choices})")
+
+    def integer(self, value: object, key: str, *, minimum: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{key} must be a whole number, not {value!r}")
+        if minimum is not None and value < minimum:
+            raise self.fail(f"{key} must be at least {minimum}, not {value}")
+        return value
+
+    def use_led(self, led: int, key: str, what: str) -> int:
+        """Claim ``led`` for ``what``; it must be on the strip and not yet used."""
+        if not 0 <= led < self.led_count:
+            raise self.fail(
+                f"{key}: {what} is on LED {led}, outside the strip of {self.led_count} LEDs "
+                f"(0-{self.led_count - 1}); fix the index or [strip] led_count"
+            )
+        if led in self.owner:
+            raise self.fail(
+                f"{key}: LED {led} is used twice ({self.owner[led]} and {what}); "
+                "every LED shows one thing, give one of them another LED"
+            )
+        self.owner[led] = what
+        return led
+
+    def led_list(self, value: object, key: str, what: str) -> tuple[int, ...]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, list):
+            raise self.fail(f"{key} must be a list of LED indices, not {value!r}")
+        leds = []
+        for i, item in enumerate(value):
+            led = self.integer(item, f"{key}[{i}]", minimum=0)
+            leds.append(self.use_led(led, key, f"{what} {i + 1}" if len(value) > 1 else what))
+        return tuple(leds)
+
+    def layout(self, data: dict[str, Any]) -> Layout:
+        self.check_keys(data, _TOP_KEYS, "top level")
+        strip = data.get("strip")
+        if not isinstance(strip, dict):
+            raise self.fail("[strip] table is missing; add led_count and color_order")
+        self.check_keys(strip, _STRIP_KEYS, "[strip]")
+        if "led_count" not in strip:
+            raise self.fail("[strip] led_count is missing; give the number of LEDs on the strip")
+        self.led_count = self.integer(strip["led_count"], "[strip] led_count", minimum=1)
+        order = strip.get("color_order", "GRB")
+        if not isinstance(order, str) or order.upper() not in COLOR_ORDERS:
+            raise self.fail(
+                f"[strip] color_order {order!r} is not one of {', '.join(COLOR_ORDERS)}"
+            )
+        if "holes" not in data:
+            raise self.fail("holes is missing; give the number of holes per track, e.g. 121")
+        hole_count = self.integer(data["holes"], "holes", minimum=2)
+        raw_tracks = data.get("track")
+        if not isinstance(raw_tracks, list) or not raw_tracks:
+            raise self.fail("no [[track]] tables; add one per player or team")
+        tracks = tuple(self.track(t, i, hole_count) for i, t in enumerate(raw_tracks))
+        markers: dict[str, tuple[int, ...]] = {}
+        status: int | None = None
+        raw_markers = data.get("markers", {})
+        if not isinstance(raw_markers, dict):
+            raise self.fail("[markers] must be a table")
+        self.check_keys(raw_markers, _MARKER_KEYS, "[markers]")
+        for key in LINE_KEYS:
+            if key in raw_markers:
+                what = f"{key} line marker"
+                markers[key] = self.led_list(raw_markers[key], f"[markers] {key}", what)
+        if "status" in raw_markers:
+            led = self.integer(raw_markers["status"], "[markers] status", minimum=0)
+            status = self.use_led(led, "[markers] status", "status LED")
+        name = data.get("name", Path(self.source).stem)
+        description = data.get("description", "")
+        if not isinstance(name, str) or not isinstance(description, str):
+            raise self.fail("name and description must be text")
+        return Layout(
+            name=name,
+            source=self.source,
+            led_count=self.led_count,
+            color_order=order.upper(),
+            hole_count=hole_count,
+            tracks=tracks,
+            markers=markers,
+            status=status,
+            description=description,
+        )
+
+    def track(self, raw: object, index: int, hole_count: int) -> TrackLayout:
+        where = f"[[track]] {index + 1}"
+        if not isinstance(raw, dict):
+            raise self.fail(f"{where} must be a table")
+        self.check_keys(raw, _TRACK_KEYS, where)
+        name = raw.get("name", f"track {index + 1}")
+        if not isinstance(name, str):
+            raise self.fail(f"{where} name must be text")
+        if "start" not in raw:
+            raise self.fail(f"{where} start is missing; give the LED of the start hole")
+        holes: list[int | None] = [None] * (hole_count + 1)
+        start = self.integer(raw["start"], f"{where} start", minimum=0)
+        holes[0] = self.use_led(start, f"{where} start", f"track {index + 1} start hole")
+        segments = raw.get("segments")
+        if not isinstance(segments, list) or not segments:
+            raise self.fail(
+                f"{where} segments is missing; list runs of holes as "
+                "{ from_hole, to_hole, first_led, step }"
+            )
+        covered_by: dict[int, int] = {}
+        for s, segment in enumerate(segments):
+            key = f"{where} segments[{s}]"
+            if not isinstance(segment, dict):
+                raise self.fail(f"{key} must be an inline table {{ from_hole, to_hole, ... }}")
+            self.check_keys(segment, _SEGMENT_KEYS, key)
+            for required in ("from_hole", "to_hole", "first_led"):
+                if required not in segment:
+                    raise self.fail(f"{key} {required} is missing")
+            first = self.integer(segment["from_hole"], f"{key} from_hole", minimum=1)
+            last = self.integer(segment["to_hole"], f"{key} to_hole", minimum=1)
+            led0 = self.integer(segment["first_led"], f"{key} first_led")
+            step = self.integer(segment.get("step", 1), f"{key} step")
+            if first > last:
+                raise self.fail(
+                    f"{key}: from_hole {first} is after to_hole {last}; "
+                    "holes run upwards, use a negative step for a strip running backwards"
+                )
+            if last > hole_count:
+                raise self.fail(
+                    f"{key}: to_hole {last} is beyond the {hole_count} holes of a track; "
+                    "fix to_hole or the top-level holes"
+                )
+            if step == 0:
+                raise self.fail(f"{key}: step is 0; use 1 (or -1 for a strip running backwards)")
+            for hole in range(first, last + 1):
+                if hole in covered_by:
+                    raise self.fail(
+                        f"{key}: hole {hole} is also in segments[{covered_by[hole]}]; "
+                        "each hole belongs to one segment"
+                    )
+                covered_by[hole] = s
+                led = led0 + (hole - first) * step
+                holes[hole] = self.use_led(led, key, f"track {index + 1} hole {hole}")
+        missing = [h for h in range(1, hole_count + 1) if holes[h] is None]
+        if missing:
+            raise self.fail(
+                f"{where} segments: no LED for holes {_ranges(missing)}; "
+                "add a segment covering them"
+            )
+        dealer: int | None = None
+        if "dealer" in raw:
+            led = self.integer(raw["dealer"], f"{where} dealer", minimum=0)
+            dealer = self.use_led(led, f"{where} dealer", f"track {index + 1} dealer LED")
+        game_points: tuple[int, ...] = ()
+        if "game_points" in raw:
+            game_points = self.led_list(
+                raw["game_points"], f"{where} game_points", f"track {index + 1} game-point LED"
+            )
+        return TrackLayout(
+            name=name,
+            holes=tuple(h for h in holes if h is not None),
+            dealer=dealer,
+            game_points=game_points,
+        )
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``"1-3, 7"``."""
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    return ", ".join(parts)

@@ -1,0 +1,84 @@
+"""Power limiting, after WLED's automatic brightness limiter.
+
+The current a frame draws is estimated per colour channel::
+
+    mA = controller_ma + idle_ma_per_led * LEDs + sum(r + g + b) / 255 * ma_per_channel
+
+With the WS2812B figure of 55 mA per LED at full white (18.33 mA per channel),
+this is WLED's ``sum(r+g+b) * 55 / 765`` plus 1 mA idle per LED. If the
+estimate is over the budget, every channel is scaled down by the same factor
+(rounding down), so the estimate of the result is at or under the budget and
+no LED gets brighter.
+
+Defaults suit a 5 V 3 A supply shared with a Raspberry Pi Zero 2 W: 3000 mA
+minus 600 mA for the Pi (peak, Wi-Fi busy) minus a 400 mA margin leaves
+2000 mA for the LED side, which includes the Pico (50 mA) and the strip's idle
+draw (1 mA per LED). See docs/board.md for the worked figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardctl.board.frame import Frame
+
+#: WS2812B at full white, per LED (mA); WLED's default.
+MA_PER_LED_WHITE = 55.0
+
+
+@dataclass(frozen=True, slots=True)
+class PowerBudget:
+    """A current budget for the LED side (strip and its controller), in mA."""
+
+    limit_ma: float = 2000.0
+    ma_per_channel: float = MA_PER_LED_WHITE / 3
+    idle_ma_per_led: float = 1.0
+    controller_ma: float = 50.0
+
+    def __post_init__(self) -> None:
+        for name in ("limit_ma", "ma_per_channel", "idle_ma_per_led", "controller_ma"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must not be negative")
+
+    def fixed_ma(self, led_count: int) -> float:
+        """What the controller and the idle LEDs draw whatever the colours."""
+        return self.controller_ma + self.idle_ma_per_led * led_count
+
+    def colour_ma(self, frame: Frame) -> float:
+        """What the lit channels of ``frame`` draw."""
+        return sum(frame) * self.ma_per_channel / 255
+
+
+#: The default budget: 5 V 3 A supply shared with a Pi Zero 2 W.
+DEFAULT_BUDGET = PowerBudget()
+
+
+def estimate_ma(frame: Frame, budget: PowerBudget = DEFAULT_BUDGET) -> float:
+    """Estimated current of ``frame`` (controller and idle LEDs included), in mA."""
+    return budget.fixed_ma(len(frame) // 3) + budget.colour_ma(frame)
+
+
+def power_scale(frame: Frame, budget: PowerBudget = DEFAULT_BUDGET) -> float:
+    """The brightness factor (0..1) that brings ``frame`` within ``budget``."""
+    colour = budget.colour_ma(frame)
+    available = budget.limit_ma - budget.fixed_ma(len(frame) // 3)
+    if colour <= available:
+        return 1.0
+    if available <= 0:
+        return 0.0
+    return available / colour
+
+
+def limit_power(frame: Frame, budget: PowerBudget | float = DEFAULT_BUDGET) -> Frame:
+    """``frame`` scaled down (if needed) so its estimated current fits ``budget``.
+
+    ``budget`` is a :class:`PowerBudget` or just a limit in mA (other figures
+    default). The result is never brighter than ``frame`` on any channel.
+    """
+    if not isinstance(budget, PowerBudget):
+        budget = PowerBudget(limit_ma=float(budget))
+    scale = power_scale(frame, budget)
+    if scale >= 1.0:
+        return frame
+    table = bytes(int(v * scale) for v in range(256))
+    return frame.translate(table)

@@ -1,0 +1,171 @@
+"""PNG pictures of the board, drawn with Pillow (the ``png`` extra).
+
+The picture follows the terminal board: names on the left, the dealer LED,
+the start hole, rows of 30 holes in groups of 5 with the skunk lines painted
+between the rows (and their marker LEDs), the game hole, and on the right the
+game-point LEDs and the scores. Each lit LED is drawn in its frame colour
+(lifted as in :func:`~boardctl.board.theme.display_colour`), each dark hole
+as a dark hole. :class:`Picture` gives every LED's pixel position.
+
+Pillow is imported only when a picture is saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boardctl.board.frame import RGB, Frame, pixel
+from boardctl.board.geometry import GROUP_HOLES, board_lines, board_rows, line_before_row
+from boardctl.board.layout import LINE_KEYS, Layout
+from boardctl.board.theme import display_colour
+from boardctl.errors import BoardError
+from boardctl.view import BoardView
+
+WOOD: RGB = (121, 82, 50)
+HOLE: RGB = (38, 26, 17)
+INK: RGB = (246, 234, 208)
+PAINT: RGB = (226, 210, 170)
+
+
+class PictureError(BoardError, RuntimeError):
+    """A picture cannot be made (Pillow missing, file not writable)."""
+
+
+@dataclass
+class Picture:
+    """Where everything sits in the PNG of ``view`` on ``layout``."""
+
+    layout: Layout
+    view: BoardView
+    scale: int = 2
+    leds: dict[int, tuple[int, int]] = field(default_factory=dict)  # LED -> centre
+    texts: list[tuple[tuple[int, int], str]] = field(default_factory=list)
+    rules: list[tuple[int, int, int]] = field(default_factory=list)  # x0, x1, y of painted lines
+    width: int = 0
+    height: int = 0
+
+    def __post_init__(self) -> None:
+        self._place()
+
+    @property
+    def radius(self) -> int:
+        return 5 * self.scale
+
+    def _place(self) -> None:
+        s = self.scale
+        pitch, group_gap = 16 * s, 8 * s
+        left = 110 * s
+        first_hole_x = left + 2 * pitch
+        view, layout = self.view, self.layout
+        ntracks = len(view.tracks)
+        rows = board_rows(view.target)
+        lines = board_lines(view.target)
+
+        def hole_x(n: int) -> int:
+            return first_hole_x + n * pitch + (n // GROUP_HOLES) * group_gap
+
+        right = hole_x(29) + pitch * 2 + group_gap
+        y = 40 * s
+        self.texts.append(((8 * s, 12 * s), self._title()))
+        for r, row in enumerate(rows):
+            for line in line_before_row(row, lines):
+                band = y + 7 * s
+                self.rules.append((first_hole_x - pitch // 2, hole_x(29) + pitch // 2, band))
+                for i, led in enumerate(layout.markers.get(LINE_KEYS[line.index], ())):
+                    self.leds[led] = (left - i * pitch, band)
+                label = ("skunk", "double skunk", "triple skunk")[line.index]
+                self.texts.append(((right, band - 6 * s), f"{label} line ({line.hole})"))
+                y += 14 * s
+            for t in range(ntracks):
+                cy = y + pitch // 2
+                track = layout.tracks[t]
+                for n, hole in enumerate(row):
+                    self.leds[track.holes[hole]] = (hole_x(n), cy)
+                self.texts.append(((8 * s, cy - 6 * s), view.tracks[t].name[:12]))
+                if r > 0 and t == 0:
+                    label = f"holes {row[0]}-{row[-1]}" if len(row) > 1 else f"game hole {row[0]}"
+                    self.texts.append(((right, cy - 6 * s), label))
+                if r == 0:
+                    self.leds[track.holes[0]] = (left, cy)
+                    if track.dealer is not None:
+                        self.leds[track.dealer] = (left - pitch - 4 * s, cy)
+                    for k, led in enumerate(track.game_points):
+                        self.leds[led] = (right + k * pitch, cy)
+                    gp_width = len(track.game_points) * pitch
+                    self.texts.append(((right + gp_width, cy - 6 * s), self._score(t)))
+                y += pitch
+            y += 6 * s
+        if layout.status is not None:
+            self.leds[layout.status] = (right + 15 * pitch, 16 * s)
+            self.texts.append(((right + 11 * pitch, 10 * s), "status"))
+        self.width = right + 16 * pitch
+        self.height = y + 8 * s
+
+    def _title(self) -> str:
+        view = self.view
+        parts = [f"game to {view.target}", f"phase {view.phase}"]
+        if view.dealer is not None:
+            parts.append(f"{view.tracks[view.dealer].name} deals")
+        if view.to_count is not None and view.phase != "over":
+            parts.append(f"{view.tracks[view.to_count].name} to count")
+        if view.winner is not None:
+            parts.append(f"{view.tracks[view.winner].name} wins")
+        return "  ·  ".join(parts)
+
+    def _score(self, t: int) -> str:
+        view = self.view
+        track = view.tracks[t]
+        text = f"{track.front} (back {track.back})"
+        if track.pending and view.winner is None:
+            text += f" {track.pending:+d}?"
+        if view.match_target:
+            text += f"  games {track.game_points}/{view.match_target}"
+        return text
+
+
+def _font(size: int) -> Any:
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1: fixed-size bitmap font
+        return ImageFont.load_default()
+
+
+def draw_png(view: BoardView, frame: Frame, layout: Layout, *, scale: int = 2) -> Any:
+    """The picture as a Pillow ``Image`` (RGB)."""
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError as exc:
+        raise PictureError(
+            "PNG pictures need Pillow: pip install 'boardctl[png]' (or pip install Pillow)"
+        ) from exc
+    picture = Picture(layout, view, scale=scale)
+    image = Image.new("RGB", (picture.width, picture.height), WOOD)
+    draw = ImageDraw.Draw(image)
+    font = _font(11 * scale)
+    for x0, x1, y in picture.rules:
+        draw.line([(x0, y), (x1, y)], fill=PAINT, width=max(1, scale))
+    rad = picture.radius
+    for led, (x, y) in picture.leds.items():
+        colour = pixel(frame, led)
+        fill = display_colour(colour) if any(colour) else HOLE
+        draw.ellipse([x - rad, y - rad, x + rad, y + rad], fill=fill, outline=HOLE)
+    for (x, y), text in picture.texts:
+        draw.text((x, y), text, fill=INK, font=font)
+    return image
+
+
+def save_png(
+    view: BoardView, frame: Frame, layout: Layout, path: str | Path, *, scale: int = 2
+) -> Path:
+    """Draw ``frame`` (rendered from ``view`` on ``layout``) to a PNG file."""
+    image = draw_png(view, frame, layout, scale=scale)
+    target = Path(path)
+    try:
+        image.save(target, format="PNG", optimize=True)
+    except OSError as exc:
+        raise PictureError(f"{target}: cannot write the picture ({exc})") from exc
+    return target

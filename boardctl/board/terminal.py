@@ -1,0 +1,248 @@
+"""The virtual board: a frame drawn as text, laid out like the wooden board.
+
+Every track gets one line per row of 30 holes (groups of 5), the skunk lines
+are drawn between the rows, the scores, dealer, game points and pending
+entries stand beside the first row. Lit holes take the frame's colours
+(24-bit "truecolor", else the 256-colour palette); without colour the pegs
+are letters: ``A`` front peg, ``a`` back peg, ``+`` pending, ``*`` other
+light (comet, error flash, failed line), ``.`` dark hole.
+
+>>> from boardctl.board.layout import builtin_layout
+>>> from boardctl.board.render import Renderer
+>>> from boardctl.view import BoardView, TrackView
+>>> layout = builtin_layout("two-61")
+>>> view = BoardView(61, (TrackView("Ann", 7, 2), TrackView("Bo", 0, 0)))
+>>> text = draw_board(view, Renderer(layout).render(view, 0.0), layout, color="none")
+>>> print(text.splitlines()[2])
+Ann        .  .a... .A... ..... ..... ..... .....   1-30       7  back 2
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Literal, TextIO
+
+from boardctl.board.frame import RGB, Frame, pixel
+from boardctl.board.geometry import GROUP_HOLES, board_lines, board_rows, line_before_row
+from boardctl.board.layout import LINE_KEYS, Layout
+from boardctl.board.theme import display_colour
+from boardctl.view import BoardView
+
+ColorMode = Literal["auto", "truecolor", "256", "none"]
+
+TRACK_LETTERS = "ABCDEF"
+NAME_WIDTH = 10
+#: Raw channel value above which plain text calls an LED lit.
+PLAIN_LIT = 32
+_RESET = "\x1b[0m"
+_DARK: RGB = (70, 70, 70)
+
+
+def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
+    """``auto`` -> ``truecolor``, ``256`` or ``none`` from the environment."""
+    if mode not in ("auto", "truecolor", "256", "none"):
+        raise ValueError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
+    if mode != "auto":
+        return mode
+    stream = stream or sys.stdout
+    if os.environ.get("NO_COLOR") or not stream.isatty():
+        return "none"
+    term = os.environ.get("TERM", "")
+    if term in ("", "dumb"):
+        return "none"
+    if os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return "truecolor"
+    return "256"
+
+
+def xterm256(colour: RGB) -> int:
+    """The nearest colour of the xterm 6x6x6 cube or grey ramp."""
+    r, g, b = colour
+    if max(r, g, b) - min(r, g, b) < 12:  # grey: use the finer grey ramp
+        grey = (r + g + b) // 3
+        if grey < 8:
+            return 16
+        if grey > 238:
+            return 231
+        return 232 + min(23, (grey - 8) // 10)
+
+    def level(v: int) -> int:
+        return 0 if v < 48 else 1 if v < 115 else (v - 35) // 40
+
+    return 16 + 36 * level(r) + 6 * level(g) + level(b)
+
+
+class _Painter:
+    """Colours glyphs for one colour mode."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def paint(self, glyph: str, colour: RGB) -> str:
+        if self.mode == "truecolor":
+            r, g, b = colour
+            return f"\x1b[38;2;{r};{g};{b}m{glyph}{_RESET}"
+        if self.mode == "256":
+            return f"\x1b[38;5;{xterm256(colour)}m{glyph}{_RESET}"
+        return glyph
+
+    def led(self, frame: Frame, led: int | None, plain: str = "*") -> str:
+        """One LED outside the holes (dealer, game point, marker, status)."""
+        if led is None:
+            return " "
+        colour = pixel(frame, led)
+        lit = any(colour)
+        if self.mode == "none":
+            return plain if max(colour) >= PLAIN_LIT else "."
+        if not lit:
+            return self.paint("·", _DARK)
+        return self.paint("●", display_colour(colour))
+
+
+def draw_board(
+    view: BoardView, frame: Frame, layout: Layout, *, color: ColorMode | str = "auto"
+) -> str:
+    """The board as text: ``frame`` (rendered from ``view`` on ``layout``) drawn."""
+    painter = _Painter(resolve_color_mode(color))
+    target = view.target
+    rows = board_rows(target)
+    lines = board_lines(target)
+    out = [_header(view, frame, layout, painter)]
+    out.append(" " * (NAME_WIDTH + 1) + "start " + _ruler())
+    for r, row in enumerate(rows):
+        for line in line_before_row(row, lines):
+            out.append(_line_separator(line.index, line.hole, frame, layout, painter))
+        for t, track_view in enumerate(view.tracks):
+            glyphs = []
+            for n, hole in enumerate(row):
+                if n and n % GROUP_HOLES == 0:
+                    glyphs.append("|" if any(line.hole == hole for line in lines) else " ")
+                glyphs.append(_hole(view, frame, layout, painter, t, hole))
+            name = track_view.name[:NAME_WIDTH]
+            start = _hole(view, frame, layout, painter, t, 0) if r == 0 else " "
+            label = f"{row[0]}-{row[-1]}" if len(row) > 1 else "game"
+            body = "".join(glyphs)
+            pad = " " * (_row_width() - len(row) - max(0, (len(row) - 1) // GROUP_HOLES))
+            text = f"{name:<{NAME_WIDTH}} {start}  {body}{pad}   {label:<7}"
+            if r == 0:
+                text += _beside(view, frame, layout, painter, t)
+            out.append(text.rstrip())
+    text = "\n".join(out) + "\n"
+    return _merge_escapes(text) if painter.mode != "none" else text
+
+
+_ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
+
+
+def _merge_escapes(text: str) -> str:
+    """Drop a reset followed by the colour that was just reset (runs of one colour)."""
+    out: list[str] = []
+    current: str | None = None
+    reset_due = False
+    for token in _ESCAPE.split(text):
+        if not token:
+            continue
+        if token == _RESET:
+            reset_due = True
+        elif _ESCAPE.fullmatch(token):
+            if reset_due and token == current:
+                reset_due = False
+                continue
+            if reset_due:
+                out.append(_RESET)
+                reset_due = False
+            out.append(token)
+            current = token
+        else:
+            if reset_due:
+                out.append(_RESET)
+                reset_due = False
+                current = None
+            out.append(token)
+    if reset_due:
+        out.append(_RESET)
+    return "".join(out)
+
+
+def _row_width() -> int:
+    return 30 + 30 // GROUP_HOLES - 1
+
+
+def _ruler() -> str:
+    """Column numbers of the first hole of each group (1, 6, 11, ...)."""
+    return "".join(f"{n:<{GROUP_HOLES + 1}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
+
+
+def _hole(
+    view: BoardView, frame: Frame, layout: Layout, painter: _Painter, track: int, hole: int
+) -> str:
+    colour = pixel(frame, layout.led_of(track, hole))
+    if painter.mode != "none":
+        if not any(colour):
+            return painter.paint("·", _DARK)
+        return painter.paint("●", display_colour(colour))
+    track_view = view.tracks[track]
+    target = view.target
+    front = min(max(track_view.front, 0), target)
+    back = min(max(track_view.back, 0), target)
+    letter = TRACK_LETTERS[track % len(TRACK_LETTERS)]
+    if hole == front:
+        return letter
+    if hole == back:
+        return letter.lower()
+    lit = max(colour) >= PLAIN_LIT
+    if lit and track_view.pending and hole == min(max(front + track_view.pending, 0), target):
+        return "+"
+    return "*" if lit else "."
+
+
+def _line_separator(index: int, hole: int, frame: Frame, layout: Layout, painter: _Painter) -> str:
+    names = ("skunk line", "double skunk line", "triple skunk line")
+    markers = layout.markers.get(LINE_KEYS[index], ())
+    lamp = " ".join(painter.led(frame, led, "!") for led in markers)
+    text = f"-- {names[index]} ({hole}) --"
+    return " " * (NAME_WIDTH + 4) + (f"{lamp} {text}" if lamp else text)
+
+
+def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t: int) -> str:
+    """Score, back peg, dealer, whose count, pending and game points of track ``t``."""
+    track_view = view.tracks[t]
+    track = layout.tracks[t]
+    parts = [f"{track_view.front:>3}  back {track_view.back}"]
+    if track_view.pending and view.winner is None:
+        parts.append(f"pending {track_view.pending:+d}")
+    if view.dealer == t:
+        parts.append(f"{painter.led(frame, track.dealer, 'D')} dealer".lstrip())
+    if view.to_count == t and view.phase != "over":
+        parts.append(f"{painter.led(frame, track.dealer, 'C')} to count".lstrip())
+    if view.winner == t:
+        parts.append("WINNER")
+    if view.match_target or track_view.game_points:
+        lamps = "".join(painter.led(frame, led, "o") for led in track.game_points)
+        of = f"/{view.match_target}" if view.match_target else ""
+        games = f"games {track_view.game_points}{of}"
+        parts.append(f"{lamps} {games}" if lamps else games)
+        if view.match_winner == t:
+            parts.append("MATCH")
+    return "  " + "  ".join(parts)
+
+
+def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter) -> str:
+    parts = [f"{layout.name}", f"game to {view.target}", f"phase {view.phase}"]
+    if view.dealer is not None:
+        parts.append(f"{view.tracks[view.dealer].name} deals")
+    if view.to_count is not None and view.phase != "over":
+        parts.append(f"{view.tracks[view.to_count].name} to count")
+    if view.winner is not None:
+        parts.append(f"{view.tracks[view.winner].name} wins")
+        for t in range(len(view.tracks)):
+            failed = view.line_failed(t)
+            if failed:
+                kind = ("skunked", "double-skunked", "triple-skunked")[failed - 1]
+                parts.append(f"{view.tracks[t].name} {kind}")
+    status = ""
+    if layout.status is not None:
+        status = f"status {painter.led(frame, layout.status, '!')}"
+    return " · ".join(parts) + (f"   {status}" if status else "")

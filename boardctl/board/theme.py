@@ -1,0 +1,83 @@
+"""Colours and light levels of the board.
+
+The default palette is Okabe & Ito's colour-blind-safe set ("Color Universal
+Design", 2008): tracks are orange, sky blue and reddish purple, which stay
+distinct under deuteranopia, protanopia and tritanopia. Nothing is told by
+colour alone: pegs differ by brightness (front bright, back dim), the failed
+skunk lines by blink rhythm, and dealer versus "your count" by steady versus
+blinking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardctl.board.frame import RGB
+
+# Okabe-Ito palette (sRGB).
+ORANGE: RGB = (230, 159, 0)
+SKY_BLUE: RGB = (86, 180, 233)
+BLUISH_GREEN: RGB = (0, 158, 115)
+YELLOW: RGB = (240, 228, 66)
+BLUE: RGB = (0, 114, 178)
+VERMILLION: RGB = (213, 94, 0)
+REDDISH_PURPLE: RGB = (204, 121, 167)
+WHITE: RGB = (255, 255, 255)
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """What each thing on the board looks like.
+
+    Levels are fractions of full colour (1.0 = as given). ``trail`` lights
+    the holes behind the back peg faintly, like a filled-in track.
+    """
+
+    tracks: tuple[RGB, ...] = (ORANGE, SKY_BLUE, REDDISH_PURPLE)
+    lines: tuple[RGB, RGB, RGB] = (YELLOW, VERMILLION, REDDISH_PURPLE)  # skunk, double, triple
+    error: RGB = VERMILLION
+    status_idle: RGB = BLUISH_GREEN
+    front_level: float = 1.0
+    back_level: float = 0.25
+    trail_level: float = 0.03
+    line_level: float = 0.06
+    pending_level: float = 0.6
+    dealer_level: float = 0.5
+    game_point_level: float = 0.35
+    status_level: float = 0.1
+    trail: bool = False
+
+    def track_colour(self, track: int) -> RGB:
+        """The colour of a track (cycling if there are more tracks than colours)."""
+        return self.tracks[track % len(self.tracks)]
+
+
+DEFAULT_THEME = Theme()
+
+
+def scaled(colour: RGB, level: float) -> RGB:
+    """``colour`` at ``level`` (0..1); a lit channel never rounds down to off."""
+    r, g, b = colour
+    return (_scale(r, level), _scale(g, level), _scale(b, level))
+
+
+def _scale(value: int, level: float) -> int:
+    if value == 0 or level <= 0:
+        return 0
+    return max(1, min(255, round(value * level)))
+
+
+def display_colour(colour: RGB) -> RGB:
+    """How an LED colour is drawn in pictures: faint light lifted so it shows.
+
+    A lit LED in a dark hole looks much brighter than its sRGB value on a
+    screen. The brightest channel is lifted by a square root (x -> 255 *
+    sqrt(x / 255)) and the others scaled with it, so hues stay as they are,
+    faint markers stay visible and full white stays full white.
+    """
+    top = max(colour)
+    if top == 0:
+        return colour
+    gain = (255 / top) ** 0.5
+    r, g, b = colour
+    return (min(255, round(r * gain)), min(255, round(g * gain)), min(255, round(b * gain)))

@@ -1,0 +1,40 @@
+"""``boardctl history``: the events of the game (or of every game) with their times."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "history"
+HELP = "list the journal's events with their times (this game, or --all)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options: --json, --all, --journal PATH."""
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--all", action="store_true", dest="all_games", help="every event, not just this game's"
+    )
+    parser.add_argument(
+        "--journal",
+        metavar="PATH",
+        help="journal file (default: $STATE_DIRECTORY/journal.sqlite or "
+        "~/.local/state/boardctl/journal.sqlite)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the journal read-only, replay it and print its events."""
+    import json
+
+    from boardctl.game.history import format_history
+    from boardctl.game.journal import default_journal_path
+    from boardctl.game.keeper import Scorekeeper
+
+    path = args.journal or default_journal_path()
+    with Scorekeeper.open(path, readonly=True) as keeper:
+        rows = keeper.history(all_games=args.all_games)
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        print(format_history(rows))
+    return 0

@@ -1,0 +1,47 @@
+"""``boardctl score CARDS...``: count a hand or crib (the last card is the starter)."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "score"
+HELP = "count a hand or crib: boardctl score 5H 5C 5S JD 5D (the last card is the starter)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Cards, ``--crib`` and ``--json``."""
+    parser.add_argument(
+        "cards",
+        nargs="+",
+        metavar="CARD",
+        help="4 hand cards (3 in the five-card game) then the starter, e.g. 5H 10d TD JS A♠",
+    )
+    parser.add_argument("--crib", action="store_true", help="score as the crib (flush only with 5)")
+    parser.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score the cards and print the count."""
+    import json
+
+    from boardctl.cribbage.cards import parse_cards
+    from boardctl.cribbage.hand import score_hand
+    from boardctl.cribbage.speech import say_count
+    from boardctl.errors import CardError
+
+    cards = parse_cards(" ".join(args.cards))
+    if len(cards) not in (4, 5):
+        raise CardError(
+            f"give 4 hand cards and the starter (or 3 and the starter), got {len(cards)} cards"
+        )
+    score = score_hand(cards[:-1], cards[-1], crib=args.crib)
+    if args.json:
+        print(json.dumps(score.as_dict(), ensure_ascii=False))
+        return 0
+    what = "crib" if args.crib else "hand"
+    print(f"{what} {' '.join(map(str, score.hand))}  starter {score.starter}")
+    for item in score.items:
+        print(f"  {item.kind:8} {' '.join(map(str, item.cards)):15} {item.points:2}")
+    print(say_count(score))
+    print(f"total {score.total}")
+    return 0

@@ -1,0 +1,126 @@
+"""``boardctl snapshot``: draw the board as a PNG picture or as text.
+
+Examples::
+
+    boardctl snapshot board.png --demo mid-game      # a demonstration position
+    boardctl snapshot board.png --state view.json    # a board view saved as JSON
+    boardctl snapshot --demo skunk --text            # the virtual board in the terminal
+
+The position comes from :func:`view_from_args`; :func:`emit` draws any
+:class:`~boardctl.view.BoardView`, so other sources (the journal) plug in
+there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from boardctl.errors import ConfigError
+
+if TYPE_CHECKING:
+    from boardctl.view import BoardView
+
+NAME = "snapshot"
+HELP = "draw the board as a PNG picture (or as text) from a demo position or a state file"
+
+DEMO_NAMES = (
+    "new-game",
+    "mid-game",
+    "pending",
+    "rejected",
+    "skunk",
+    "double-skunk",
+    "match-point",
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Output file, source of the position, layout and look."""
+    parser.add_argument("file", nargs="?", help="PNG file to write (omit with --text)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--demo",
+        nargs="?",
+        const="mid-game",
+        choices=DEMO_NAMES,
+        metavar="NAME",
+        help=f"a demonstration position (default mid-game; one of {', '.join(DEMO_NAMES)})",
+    )
+    source.add_argument(
+        "--state", metavar="JSON_FILE", help="a board view as JSON (target, tracks, ...)"
+    )
+    parser.add_argument(
+        "--layout", default="two-121", help="built-in layout name or layout file (two-121)"
+    )
+    parser.add_argument(
+        "--at", type=float, metavar="SECONDS", help="monotonic time to draw (animations)"
+    )
+    parser.add_argument("--brightness", type=int, default=255, help="global brightness 0-255")
+    parser.add_argument("--scale", type=int, default=2, help="PNG pixels per unit (default 2)")
+    parser.add_argument("--text", action="store_true", help="print the board as text too")
+    parser.add_argument(
+        "--color",
+        default="auto",
+        choices=("auto", "truecolor", "256", "none"),
+        help="colours of --text (default: from the terminal)",
+    )
+
+
+def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
+    """The position to draw and the time to draw it at."""
+    import json
+    import time
+
+    from boardctl.board.demo import demo_view
+    from boardctl.board.viewjson import view_from_dict
+
+    if args.state:
+        try:
+            with open(args.state, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except OSError as exc:
+            raise ConfigError(f"{args.state}: cannot read ({exc.strerror or exc})") from exc
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{args.state}: not valid JSON ({exc})") from exc
+        view = view_from_dict(data, source=args.state)
+        now = data.get("now") if isinstance(data, dict) else None
+        when = float(now) if isinstance(now, int | float) else time.monotonic()
+        return view, when if args.at is None else args.at
+    name = args.demo or "mid-game"
+    if args.demo is None:
+        print(f"boardctl: no --state given, drawing the demo position {name!r}", file=sys.stderr)
+    view, when = demo_view(name)
+    return view, when if args.at is None else args.at
+
+
+def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
+    """Render ``view`` at ``now`` and write the PNG and/or print the text board."""
+    from boardctl.board.layout import load_layout
+    from boardctl.board.render import Renderer
+
+    if not args.file and not args.text:
+        raise ConfigError("give a PNG file to write, or --text to print the board")
+    if not 0 <= args.brightness <= 255:
+        raise ConfigError(f"--brightness must be 0-255, not {args.brightness}")
+    if not 1 <= args.scale <= 8:
+        raise ConfigError(f"--scale must be 1-8, not {args.scale}")
+    layout = load_layout(args.layout)
+    frame = Renderer(layout, brightness=args.brightness).render(view, now)
+    if args.text:
+        from boardctl.board.terminal import draw_board
+
+        sys.stdout.write(draw_board(view, frame, layout, color=args.color))
+    if args.file:
+        from boardctl.board.snapshot import save_png
+
+        path = save_png(view, frame, layout, args.file, scale=args.scale)
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Draw the chosen position."""
+    view, now = view_from_args(args)
+    return emit(view, now, args)

@@ -1,0 +1,28 @@
+"""``boardctl stats hands``: the exact distribution of hand or crib scores."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "stats"
+HELP = "exact score distribution over every hand and starter: boardctl stats hands [--crib]"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``hands``, ``--crib``, ``--cards``."""
+    parser.add_argument("what", choices=["hands"], help="what to count (hands)")
+    parser.add_argument("--crib", action="store_true", help="crib rules (flush only with 5)")
+    parser.add_argument(
+        "--cards", type=int, choices=[3, 4], default=4, help="cards in hand (3: five-card game)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print ``SCORE COUNT`` from 0 to the maximum, then the mean."""
+    from boardctl.cribbage.census import census
+
+    result = census(args.cards, crib=args.crib)
+    for score, count in result.rows():
+        print(f"{score} {count}")
+    print(f"mean {result.mean:.4f}")
+    return 0

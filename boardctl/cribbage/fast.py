@@ -1,0 +1,99 @@
+"""Hand totals without the breakdown, fast enough for the census and discard advice.
+
+Fifteens, pairs and runs depend only on the multiset of ranks, so they are
+computed once per multiset by counting (not by listing items) and kept in a
+table keyed by a base-5 code of the rank counts (``sum(5 ** (rank - 1))``;
+no rank occurs five times, so the code is unique). The table fills lazily on
+first use of each multiset; nothing is computed at import. Flush and nobs are
+read from the suits per hand.
+
+This module is an independent second implementation of the counting rules;
+the tests check it against the itemised scorer in :mod:`boardctl.cribbage.hand`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from boardctl.cribbage.cards import JACK, Card
+
+RANK_WEIGHT: tuple[int, ...] = (0, *(5 ** (rank - 1) for rank in range(1, 14)))
+"""``RANK_WEIGHT[rank]``: the amount a card of that rank adds to a multiset code."""
+
+_BASE: dict[int, int] = {}
+
+
+def rank_code(ranks: Iterable[int]) -> int:
+    """The base-5 code of a multiset of ranks (each rank at most four times)."""
+    return sum(RANK_WEIGHT[rank] for rank in ranks)
+
+
+def ranks_of_code(code: int) -> list[int]:
+    """The sorted ranks of a multiset code."""
+    ranks: list[int] = []
+    for rank in range(1, 14):
+        code, count = divmod(code, 5)
+        ranks.extend([rank] * count)
+    return ranks
+
+
+def rank_points(ranks: Sequence[int]) -> int:
+    """Points for fifteens, pairs and runs among ``ranks`` (the suit-free part of a count)."""
+    ways = [1] + [0] * 15
+    counts = [0] * 15
+    for rank in ranks:
+        counts[rank] += 1
+        value = rank if rank < 10 else 10
+        for total in range(15, value - 1, -1):
+            ways[total] += ways[total - value]
+    points = 2 * ways[15]
+    for count in counts:
+        points += count * (count - 1)  # 2 points per pair: 2 * C(count, 2)
+    rank = 1
+    while rank <= 13:
+        if counts[rank] == 0:
+            rank += 1
+            continue
+        length, multiplicity = 0, 1
+        while counts[rank + length]:
+            multiplicity *= counts[rank + length]
+            length += 1
+        if length >= 3:
+            points += length * multiplicity
+        rank += length
+    return points
+
+
+def code_points(code: int) -> int:
+    """:func:`rank_points` of a multiset code, from the lazily filled table."""
+    points = _BASE.get(code)
+    if points is None:
+        points = _BASE[code] = rank_points(ranks_of_code(code))
+    return points
+
+
+def hand_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
+    """Total of a hand (3 or 4 distinct cards) with the starter; no breakdown, no input checks.
+
+    Use :func:`boardctl.cribbage.score_hand` for checked input and the itemised count.
+    """
+    s_rank, s_suit = starter
+    code = RANK_WEIGHT[s_rank]
+    first_suit = hand[0][1]
+    flush = True
+    nobs = 0
+    for rank, suit in hand:
+        code += RANK_WEIGHT[rank]
+        if suit != first_suit:
+            flush = False
+        if rank == JACK and suit == s_suit:
+            nobs = 1
+    points = _BASE.get(code)
+    if points is None:
+        points = code_points(code)
+    if flush:
+        if s_suit == first_suit:
+            points += len(hand) + 1
+        elif not crib:
+            points += len(hand)
+    return points + nobs

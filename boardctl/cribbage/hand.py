@@ -1,0 +1,163 @@
+"""The show: score a hand or crib with the starter, item by item.
+
+Every scoring combination becomes one :class:`ScoreItem` naming its cards:
+each fifteen (2), each pair (2), each distinct run (1 per card), the flush and
+nobs. Hands of 4 cards (six-card game) and 3 cards (five-card game) are
+scored; a hand flush is one point per hand card, one more with the starter; a
+crib scores a flush only when every card including the starter shares a suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from boardctl.cribbage.cards import JACK, Card, check_distinct, parse_card, parse_cards
+from boardctl.errors import CardError
+
+HAND_SIZES = (3, 4)
+KINDS = ("fifteen", "pair", "run", "flush", "nobs")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One scoring combination: its kind, the cards that make it, its points."""
+
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The itemised count of one hand or crib with its starter."""
+
+    hand: tuple[Card, ...]
+    starter: Card
+    crib: bool
+    items: tuple[ScoreItem, ...]
+
+    def points_for(self, kind: str) -> int:
+        """Points of one kind (``fifteen``, ``pair``, ``run``, ``flush`` or ``nobs``)."""
+        return sum(item.points for item in self.items if item.kind == kind)
+
+    @property
+    def fifteens(self) -> int:
+        """Points for fifteens."""
+        return self.points_for("fifteen")
+
+    @property
+    def pairs(self) -> int:
+        """Points for pairs (a pair royal is three pairs, 6)."""
+        return self.points_for("pair")
+
+    @property
+    def runs(self) -> int:
+        """Points for runs (each distinct run counted)."""
+        return self.points_for("run")
+
+    @property
+    def flush(self) -> int:
+        """Points for the flush."""
+        return self.points_for("flush")
+
+    @property
+    def nobs(self) -> int:
+        """One for his nobs (the jack of the starter's suit in hand)."""
+        return self.points_for("nobs")
+
+    @property
+    def total(self) -> int:
+        """The whole count."""
+        return sum(item.points for item in self.items)
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form with the breakdown and the total."""
+        return {
+            "hand": [str(c) for c in self.hand],
+            "starter": str(self.starter),
+            "crib": self.crib,
+            "fifteens": self.fifteens,
+            "pairs": self.pairs,
+            "runs": self.runs,
+            "flush": self.flush,
+            "nobs": self.nobs,
+            "items": [item.as_dict() for item in self.items],
+            "total": self.total,
+        }
+
+
+def check_hand(hand: Sequence[Card], starter: Card) -> None:
+    """Raise :class:`CardError` unless ``hand`` has 3 or 4 cards, all distinct from the starter."""
+    if len(hand) not in HAND_SIZES:
+        raise CardError(
+            f"a hand has 4 cards (or 3 in the five-card game) plus the starter; got {len(hand)}"
+        )
+    check_distinct([*hand, starter])
+
+
+def score_hand(
+    hand: str | Iterable[str | Card], starter: str | Card, *, crib: bool = False
+) -> HandScore:
+    """Score ``hand`` (3 or 4 cards) with ``starter``, itemised; ``crib=True`` for the crib.
+
+    >>> score_hand("5H 5C 5S JD", "5D").total
+    29
+    """
+    cards = tuple(parse_cards(hand, unique=False))
+    cut = parse_card(starter)
+    check_hand(cards, cut)
+    five = (*cards, cut)
+    items: list[ScoreItem] = []
+    for size in range(2, 6):
+        for combo in combinations(five, size):
+            if sum(card.value for card in combo) == 15:
+                items.append(ScoreItem("fifteen", combo, 2))
+    for a, b in combinations(five, 2):
+        if a.rank == b.rank:
+            items.append(ScoreItem("pair", (a, b), 2))
+    items.extend(_runs(five))
+    flush = _flush_points(cards, cut, crib)
+    if flush:
+        suited = (*cards, cut) if flush > len(cards) else cards
+        items.append(ScoreItem("flush", suited, flush))
+    for card in cards:
+        if card.rank == JACK and card.suit == cut.suit:
+            items.append(ScoreItem("nobs", (card,), 1))
+    return HandScore(cards, cut, crib, tuple(items))
+
+
+def _runs(five: Sequence[Card]) -> list[ScoreItem]:
+    """Every distinct run of 3 or more (one card per rank of the longest consecutive block)."""
+    by_rank: dict[int, list[Card]] = {}
+    for card in five:
+        by_rank.setdefault(card.rank, []).append(card)
+    items: list[ScoreItem] = []
+    rank = 1
+    while rank <= 13:
+        if rank not in by_rank:
+            rank += 1
+            continue
+        end = rank
+        while end + 1 in by_rank:
+            end += 1
+        if end - rank + 1 >= 3:
+            columns = [by_rank[r] for r in range(rank, end + 1)]
+            for run in product(*columns):
+                items.append(ScoreItem("run", run, len(run)))
+        rank = end + 1
+    return items
+
+
+def _flush_points(hand: Sequence[Card], starter: Card, crib: bool) -> int:
+    suit = hand[0].suit
+    if any(card.suit != suit for card in hand):
+        return 0
+    if starter.suit == suit:
+        return len(hand) + 1
+    return 0 if crib else len(hand)

@@ -1,0 +1,87 @@
+"""Validation data derived from the scorers (never typed in), computed on first use and cached.
+
+- :func:`possible_scores`: every count a hand or crib can score, from the exact
+  census (:mod:`boardctl.cribbage.census`).
+- :func:`max_play_points`: the most one card can score in the play (go and last
+  card excluded), found by a search that calls :func:`score_play`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from boardctl.cribbage.cards import DECK, Card
+from boardctl.cribbage.play import MAX_COUNT, score_play
+from boardctl.errors import RulesError
+
+
+@cache
+def possible_scores(hand_size: int = 4, *, crib: bool = False) -> frozenset[int]:
+    """Every score a hand of ``hand_size`` (3 or 4) cards, or a crib, can make with the starter."""
+    if hand_size not in (3, 4):
+        raise RulesError(f"hands have 3 or 4 cards, not {hand_size}")
+    from boardctl.cribbage.census import census
+
+    return census(hand_size, crib=crib).possible()
+
+
+@cache
+def max_play_points() -> int:
+    """The largest score of one card in the play (go and last card excluded).
+
+    The last card's points are the sum of three parts: pairs (from the block of
+    equal ranks that ends the sequence), a run (from the longest run ending
+    it; a pair and a run exclude each other) and 15/31 (from the count). So
+    every sequence scores at most as much as a *candidate*: its scoring tail
+    (the equal-rank block or the run, or just the last card) laid after some
+    other cards that bring the count to the same total - such cards can only
+    lengthen the block or the run. The search builds every candidate (each
+    tail shape, every count before it that the rest of the deck can make) as
+    a real legal sequence and scores it with :func:`score_play`.
+    """
+    tails: list[list[int]] = []
+    for rank in range(1, 14):
+        tails.extend([rank] * size for size in range(1, 5))
+    for length in range(3, 14):
+        for low in range(1, 15 - length):
+            tails.append(list(range(low, low + length)))
+    best = 0
+    for tail in tails:
+        cards = _cards_for(tail, set())
+        if cards is None:
+            continue
+        used = set(cards)
+        tail_count = sum(card.value for card in cards)
+        for before in range(0, MAX_COUNT - tail_count + 1):
+            prefix = _cards_summing_to(before, used)
+            if prefix is None:
+                continue
+            best = max(best, score_play(prefix + cards).points)
+    return best
+
+
+def _cards_for(ranks: list[int], used: set[Card]) -> list[Card] | None:
+    cards: list[Card] = []
+    taken = set(used)
+    for rank in ranks:
+        card = next((c for c in DECK if c.rank == rank and c not in taken), None)
+        if card is None:
+            return None
+        cards.append(card)
+        taken.add(card)
+    return cards
+
+
+def _cards_summing_to(total: int, used: set[Card]) -> list[Card] | None:
+    """Some cards not in ``used`` whose values add up to ``total`` (high values first)."""
+    if total == 0:
+        return []
+    reachable: dict[int, list[Card]] = {0: []}
+    for card in sorted((c for c in DECK if c not in used), key=lambda c: -c.value):
+        for have, cards in list(reachable.items()):
+            new = have + card.value
+            if new <= total and new not in reachable:
+                reachable[new] = [*cards, card]
+        if total in reachable:
+            return reachable[total]
+    return None

@@ -1,0 +1,119 @@
+"""Shuffling, cutting and dealing real cards from a seeded random source.
+
+Everything random in a demo game comes from one :class:`random.Random`, so a
+seed replays the same game card for card. The dealer knows only the variant's
+card counts; it is generic over the card type.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from boardctl.cribbage.variants import Variant
+
+C = TypeVar("C")
+
+# A cut must leave at least this many cards in each packet (the usual rule is four).
+MIN_PACKET = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Generic[C]):
+    """One deal: every seat's cards, the cards already in the crib, the rest of the pack."""
+
+    hands: tuple[tuple[C, ...], ...]  # indexed by seat
+    crib: tuple[C, ...]  # cards dealt straight to the crib (three players)
+    stock: tuple[C, ...]  # the undealt pack, top card first
+
+
+@dataclass(frozen=True, slots=True)
+class CutForDeal(Generic[C]):
+    """The cut for first deal: each round of cuts (ties cut again) and who deals."""
+
+    rounds: tuple[tuple[tuple[int, C], ...], ...]  # (seat, card) per cut, per round
+    dealer: int
+
+
+class Dealer(Generic[C]):
+    """Shuffles and deals from a fixed pack with a seeded random source.
+
+    >>> dealer = Dealer(list(range(52)), seed=1)
+    >>> len(dealer.shuffled())
+    52
+    """
+
+    def __init__(self, pack: Sequence[C], *, seed: int | None = None) -> None:
+        if len(pack) < 2 * MIN_PACKET:
+            raise ValueError(f"a pack of {len(pack)} cards is too small to cut")
+        self._pack = tuple(pack)
+        self.random = random.Random(seed)
+
+    def shuffled(self) -> list[C]:
+        """A freshly shuffled copy of the whole pack."""
+        cards = list(self._pack)
+        self.random.shuffle(cards)
+        return cards
+
+    def cut_point(self, size: int) -> int:
+        """Where a fair cut splits a packet of ``size`` cards (both packets >= 4 cards)."""
+        if size < 2 * MIN_PACKET:
+            return size // 2
+        return self.random.randint(MIN_PACKET, size - MIN_PACKET)
+
+    def cut_for_deal(self, players: int, rank: Callable[[C], int]) -> CutForDeal[C]:
+        """Each player cuts a card; the lowest ``rank`` deals, tied lowest players cut again."""
+        if players < 2:
+            raise ValueError("a cut for deal needs at least two players")
+        contenders = list(range(players))
+        rounds: list[tuple[tuple[int, C], ...]] = []
+        while True:
+            cards = self.shuffled()
+            cuts: list[tuple[int, C]] = []
+            for seat in contenders:
+                # Each player cuts the pack where it lies and shows the bottom card of the top part.
+                point = self.cut_point(len(cards))
+                card = cards.pop(point - 1)
+                cuts.append((seat, card))
+            rounds.append(tuple(cuts))
+            low = min(rank(card) for _, card in cuts)
+            contenders = [seat for seat, card in cuts if rank(card) == low]
+            if len(contenders) == 1:
+                return CutForDeal(rounds=tuple(rounds), dealer=contenders[0])
+
+    def deal(self, variant: Variant, dealer: int) -> Deal[C]:
+        """Shuffle and deal one hand of ``variant`` with ``dealer`` dealing.
+
+        Cards go one at a time clockwise, starting on the dealer's left (seat
+        ``dealer + 1``); seats with short hands drop out when full. In the
+        three-player game the dealer then deals one card to the crib.
+        """
+        cards = self.shuffled()
+        players = variant.players
+        wanted = [variant.cards_dealt((seat - dealer) % players) for seat in range(players)]
+        hands: list[list[C]] = [[] for _ in range(players)]
+        position = 0
+        for round_number in range(max(wanted)):
+            for offset in range(1, players + 1):
+                seat = (dealer + offset) % players
+                if round_number < wanted[seat]:
+                    hands[seat].append(cards[position])
+                    position += 1
+        crib = tuple(cards[position : position + variant.crib_from_deck])
+        position += variant.crib_from_deck
+        return Deal(
+            hands=tuple(tuple(hand) for hand in hands),
+            crib=crib,
+            stock=tuple(cards[position:]),
+        )
+
+    def cut_starter(self, stock: Sequence[C]) -> C:
+        """The starter: the player on the dealer's right cuts the stock, the dealer turns up.
+
+        The top card of the lower packet is the starter.
+        """
+        if not stock:
+            raise ValueError("no cards left to cut for the starter")
+        return stock[self.cut_point(len(stock))] if len(stock) > 1 else stock[0]

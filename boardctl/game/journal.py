@@ -1,0 +1,285 @@
+"""The durable journal: every accepted event, one SQLite transaction each.
+
+The only module of boardctl that imports :mod:`sqlite3`. The file is in WAL
+mode with ``synchronous=FULL``, so an event is on disk when :meth:`append`
+returns and a crash or power cut at any moment leaves either the old or the
+new journal, never a torn one. Readers (``boardctl status``) may read while
+the service writes.
+
+Each row carries a CRC-32 chained over every earlier row (seq, time and
+body), checked on every read: damage that SQLite itself cannot see (a
+changed byte inside a row, a lost or reordered row) gives a
+:class:`JournalError` instead of a silently wrong game. A damaged WAL tail
+is dropped by SQLite's own frame checksums, which leaves a clean earlier
+journal.
+
+The schema version is ``PRAGMA user_version``; a journal from a newer
+boardctl is refused with :class:`SchemaError` and never written to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from boardctl.errors import JournalError, SchemaError
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
+FILE_NAME = "journal.sqlite"
+_SCHEMA = """
+CREATE TABLE events (
+    seq  INTEGER PRIMARY KEY,  -- 1, 2, 3, ... without gaps
+    at   REAL    NOT NULL,     -- wall-clock time (Unix seconds)
+    body TEXT    NOT NULL,     -- the event as compact JSON
+    crc  INTEGER NOT NULL      -- CRC-32 of seq, at and body, chained over earlier rows
+)
+"""
+
+
+def default_journal_path() -> Path:
+    """Where the journal lives: ``$STATE_DIRECTORY/journal.sqlite`` (systemd), else
+    ``$XDG_STATE_HOME/boardctl/journal.sqlite``, else ``~/.local/state/boardctl/journal.sqlite``.
+    """
+    state_dir = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if state_dir:
+        return Path(state_dir) / FILE_NAME
+    xdg = os.environ.get("XDG_STATE_HOME", "")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "state"
+    return base / "boardctl" / FILE_NAME
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One journal row: sequence number (from 1), wall time and the event."""
+
+    seq: int
+    at: float
+    event: dict[str, Any]
+
+
+def encode_event(event: Mapping[str, Any]) -> str:
+    """The stored form of an event: compact JSON with sorted keys."""
+    return json.dumps(event, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def row_crc(seq: int, at: float, body: str, previous: int) -> int:
+    """The checksum stored with a row, chained from the previous row's."""
+    return zlib.crc32(f"{seq}\x1f{at!r}\x1f{body}".encode(), previous)
+
+
+def _damaged(path: Path, exc: BaseException) -> JournalError:
+    return JournalError(
+        f"journal {path} is damaged or unreadable ({exc}); move it aside to start afresh "
+        "or restore a backup"
+    )
+
+
+class Journal:
+    """An open journal file. Use :meth:`open`; close with :meth:`close` or ``with``."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, *, readonly: bool) -> None:
+        self.path = path
+        self.readonly = readonly
+        self._db = connection
+        self._last_seq = 0
+        self._last_crc = 0
+
+    # --- opening -------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, readonly: bool = False) -> Journal:
+        """Open (or, unless ``readonly``, create) the journal at ``path``.
+
+        Raises :class:`SchemaError` for a newer schema (the file is not
+        touched) and :class:`JournalError` for anything unreadable.
+        """
+        path = Path(path)
+        exists = path.exists() and path.stat().st_size > 0
+        if readonly and not exists:
+            raise JournalError(f"no journal at {path} (is the service set up? try --journal PATH)")
+        if exists:
+            cls._check_version(path)
+        if readonly:
+            connection = cls._connect(path, f"file:{path}?mode=ro", uri=True)
+        else:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalError(f"cannot create the folder for journal {path}: {exc}") from exc
+            connection = cls._connect(path, str(path))
+        journal = cls(path, connection, readonly=readonly)
+        try:
+            if not readonly:
+                journal._prepare()
+        except BaseException:
+            connection.close()
+            raise
+        return journal
+
+    @staticmethod
+    def _connect(path: Path, target: str, *, uri: bool = False) -> sqlite3.Connection:
+        try:
+            return sqlite3.connect(
+                target, uri=uri, isolation_level=None, timeout=5.0, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open journal {path}: {exc}") from exc
+
+    @staticmethod
+    def _check_version(path: Path) -> None:
+        """Read the schema version without changing the file; refuse what we cannot use.
+
+        The file header is read first, as plain bytes (nothing is created
+        beside the file); then SQLite itself, read-only, sees any newer
+        header still in the WAL.
+        """
+        try:
+            with path.open("rb") as file:
+                header = file.read(100)
+        except OSError as exc:
+            raise JournalError(f"cannot read journal {path}: {exc}") from exc
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+            raise JournalError(f"{path} is not a boardctl journal (not an SQLite file)")
+        Journal._refuse(
+            path,
+            int.from_bytes(header[60:64], "big"),
+            int.from_bytes(header[68:72], "big"),
+            tables=False,
+        )
+        try:
+            probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open journal {path}: {exc}") from exc
+        try:
+            version = probe.execute("PRAGMA user_version").fetchone()[0]
+            app_id = probe.execute("PRAGMA application_id").fetchone()[0]
+            tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise _damaged(path, exc) from exc
+        finally:
+            probe.close()
+        Journal._refuse(path, version, app_id, tables=bool(tables))
+
+    @staticmethod
+    def _refuse(path: Path, version: int, app_id: int, *, tables: bool) -> None:
+        if version > SCHEMA_VERSION:
+            raise SchemaError(
+                f"journal {path} has schema version {version}, newer than this boardctl "
+                f"understands ({SCHEMA_VERSION}); upgrade boardctl (the file was not changed)"
+            )
+        if (version or tables) and app_id != APPLICATION_ID:
+            raise JournalError(f"{path} is an SQLite file but not a boardctl journal")
+
+    def _prepare(self) -> None:
+        """WAL mode, full sync, and the schema for a new file."""
+        db = self._db
+        try:
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise JournalError(f"journal {self.path}: cannot use WAL mode (got {mode})")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if db.execute("PRAGMA user_version").fetchone()[0] == 0:
+                    db.execute(_SCHEMA)
+                    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from exc
+
+    # --- reading -------------------------------------------------------------
+
+    def records(self) -> Iterator[Record]:
+        """Every event not yet read, in order, checked (the first call reads them all)."""
+        try:
+            rows = self._db.execute(
+                "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq",
+                (self._last_seq,),
+            ).fetchall()
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from exc
+        seq, crc = self._last_seq, self._last_crc
+        for row_seq, at, body, stored in rows:
+            if row_seq != seq + 1:
+                raise JournalError(
+                    f"journal {self.path}: event {seq + 1} is missing (next is {row_seq}); "
+                    "the file is damaged — move it aside or restore a backup"
+                )
+            if not isinstance(body, str) or not isinstance(at, float):
+                raise _damaged(self.path, ValueError(f"event {row_seq} has a malformed row"))
+            crc = row_crc(row_seq, at, body, crc)
+            if crc != stored:
+                raise JournalError(
+                    f"journal {self.path}: checksum mismatch at event {row_seq}; the file "
+                    "is damaged — move it aside or restore a backup"
+                )
+            try:
+                event = json.loads(body)
+            except ValueError as exc:
+                raise _damaged(self.path, exc) from exc
+            if not isinstance(event, dict):
+                raise _damaged(self.path, ValueError(f"event {row_seq} is not an object"))
+            seq = row_seq
+            self._last_seq, self._last_crc = seq, crc
+            yield Record(seq, at, event)
+
+    @property
+    def last_seq(self) -> int:
+        """Sequence number of the last event read or written (0 = none)."""
+        return self._last_seq
+
+    @property
+    def last_crc(self) -> int:
+        """Chained checksum of the last event read or written (identifies the whole journal)."""
+        return self._last_crc
+
+    # --- writing -------------------------------------------------------------
+
+    def append(self, event: Mapping[str, Any], *, at: float | None = None) -> Record:
+        """Append one event in its own durable transaction; return its record."""
+        if self.readonly:
+            raise JournalError(f"journal {self.path} is open read-only")
+        at = time.time() if at is None else float(at)
+        body = encode_event(event)
+        seq = self._last_seq + 1
+        crc = row_crc(seq, at, body, self._last_crc)
+        try:
+            self._db.execute(
+                "INSERT INTO events (seq, at, body, crc) VALUES (?, ?, ?, ?)", (seq, at, body, crc)
+            )
+        except sqlite3.IntegrityError as exc:
+            raise JournalError(
+                f"journal {self.path} was written by another process; reopen it"
+            ) from exc
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
+        self._last_seq, self._last_crc = seq, crc
+        return Record(seq, at, json.loads(body))
+
+    def close(self) -> None:
+        """Close the file (idempotent)."""
+        self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

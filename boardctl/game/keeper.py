@@ -1,0 +1,262 @@
+"""The scorekeeper: the state machine plus the journal, behind one ``apply``.
+
+Every state change of the board goes through :meth:`Scorekeeper.apply`
+(control socket, buttons, demo). An accepted command is folded into the
+state only after its event is durably in the journal; a rejected one raises
+:class:`~boardctl.errors.EntryError` and changes nothing.
+
+    >>> keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
+    >>> keeper.apply({"op": "peg", "track": 1, "points": 12, "kind": "hand"})["seq"]
+    2
+    >>> keeper.status()["tracks"][1]["front"]
+    12
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import replace
+from types import TracebackType
+from typing import Any
+
+from boardctl.errors import EntryError, JournalError
+from boardctl.game.history import Entry, history_row
+from boardctl.game.journal import Journal, default_journal_path
+from boardctl.game.limits import Limits
+from boardctl.game.setup import GameSetup
+from boardctl.game.state import Chooser, GameState, Machine, Plan
+from boardctl.game.view import board_view, status_dict
+from boardctl.view import BoardView
+
+SetupLike = GameSetup | Mapping[str, Any] | None
+
+
+def _new_game_command(setup: GameSetup | Mapping[str, Any]) -> dict[str, Any]:
+    body = setup.to_dict() if isinstance(setup, GameSetup) else dict(setup)
+    body.pop("op", None)
+    return {"op": "new_game", **body}
+
+
+class Scorekeeper:
+    """Game state kept by folding journalled events. Not thread-safe: one owner."""
+
+    def __init__(
+        self,
+        machine: Machine,
+        journal: Journal | None,
+        *,
+        choose: Chooser | None = None,
+        keep_all: bool = False,
+    ) -> None:
+        self._machine = machine
+        self._journal = journal
+        self._choose = choose
+        self._seq = 0
+        self._game: list[Entry] = []
+        self._done: list[dict[str, Any]] = []  # events undo would take back, last on top
+        self._undone: list[dict[str, Any]] = []  # events redo would bring back
+        self._all: list[Entry] | None = [] if keep_all else None
+        self._view: BoardView | None = None
+        self._status: dict[str, Any] | None = None
+        self.error_at: float | None = None
+        self.over_at: float | None = None
+
+    # --- construction --------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        setup: SetupLike = None,
+        readonly: bool = False,
+        limits: Limits | None = None,
+        choose: Chooser | None = None,
+    ) -> Scorekeeper:
+        """Open (or create) the journal at ``path`` and replay it.
+
+        ``setup`` starts the first game of an empty journal; an existing
+        journal resumes exactly and ``setup`` is ignored. ``readonly`` opens
+        for reading only (``boardctl status`` while the service is down).
+        """
+        journal = Journal.open(path or default_journal_path(), readonly=readonly)
+        keeper = cls(Machine(limits=limits), journal, choose=choose)
+        try:
+            keeper._replay()
+            if setup is not None and keeper._seq == 0 and not readonly:
+                keeper.apply(_new_game_command(setup))
+        except BaseException:
+            journal.close()
+            raise
+        return keeper
+
+    @classmethod
+    def memory(
+        cls,
+        setup: SetupLike = None,
+        *,
+        limits: Limits | None = None,
+        choose: Chooser | None = None,
+    ) -> Scorekeeper:
+        """A scorekeeper without a journal (tests, demo); keeps every event in memory."""
+        keeper = cls(Machine(limits=limits), None, choose=choose, keep_all=True)
+        if setup is not None:
+            keeper.apply(_new_game_command(setup))
+        return keeper
+
+    def _replay(self) -> None:
+        assert self._journal is not None
+        machine = self._machine
+        for record in self._journal.records():
+            try:
+                plan = machine.plan(record.event)
+            except EntryError as exc:
+                raise JournalError(
+                    f"journal {self._journal.path}: event {record.seq} cannot be replayed "
+                    f"({exc}); the file is damaged or from an incompatible boardctl"
+                ) from exc
+            machine.commit(plan)
+            self._remember(record.seq, record.at, plan.event, plan)
+        self._changed()
+
+    def refresh(self) -> bool:
+        """Read events another process appended since (readers); True if any."""
+        if self._journal is None:
+            return False
+        before = self._seq
+        self._replay()
+        return self._seq != before
+
+    # --- the one way to change state ------------------------------------------
+
+    def apply(self, command: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate, journal and apply one command.
+
+        Returns ``{"ok": True, "seq", "event", "status"}``. Raises
+        :class:`EntryError` (state unchanged) if the command is refused and
+        :class:`JournalError` if it could not be made durable (state unchanged).
+        """
+        try:
+            plan = self._machine.plan(command, choose=self._choose)
+        except EntryError:
+            self.error_at = time.monotonic()
+            raise
+        if self._journal is not None:
+            record = self._journal.append(plan.event)
+            seq, at, event = record.seq, record.at, record.event
+        else:
+            seq, at, event = self._seq + 1, time.time(), plan.event
+        was_over = self._machine.state.winner is not None
+        self._machine.commit(plan)
+        self._remember(seq, at, event, plan)
+        self._changed()
+        if not was_over and plan.state.winner is not None:
+            self.over_at = time.monotonic()
+        elif plan.state.winner is None:
+            self.over_at = None
+        return {"ok": True, "seq": seq, "event": event, "status": self.status()}
+
+    def _remember(self, seq: int, at: float, event: dict[str, Any], plan: Plan) -> None:
+        """Keep the entry for history, tracking which event an undo or redo concerns."""
+        self._seq = seq
+        undid = None
+        if plan.move == "undo":
+            undid = self._done.pop()
+            self._undone.append(undid)
+        elif plan.move == "redo":
+            undid = self._undone.pop()
+            self._done.append(undid)
+        elif plan.reset:
+            self._done, self._undone = [], []
+        else:
+            self._done.append(event)
+            self._undone = []
+        entry = Entry(seq, at, event, self._machine.state, undid)
+        if plan.reset:
+            self._game = []
+        self._game.append(entry)
+        if self._all is not None:
+            self._all.append(entry)
+
+    def _changed(self) -> None:
+        self._view = None
+        self._status = None
+
+    # --- queries ---------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current (immutable) game state."""
+        return self._machine.state
+
+    @property
+    def machine(self) -> Machine:
+        """The state machine (with its undo and redo stacks)."""
+        return self._machine
+
+    @property
+    def seq(self) -> int:
+        """Sequence number of the last event (0 = none)."""
+        return self._seq
+
+    @property
+    def journal(self) -> Journal | None:
+        """The open journal, or None for a memory scorekeeper."""
+        return self._journal
+
+    @property
+    def path(self) -> str | None:
+        """The journal file, or None for a memory scorekeeper."""
+        return None if self._journal is None else str(self._journal.path)
+
+    def view(self) -> BoardView:
+        """What the board shows now (with the time of the last rejection and game end)."""
+        if self._view is None:
+            self._view = board_view(self._machine.state)
+        if self.error_at is None and self.over_at is None:
+            return self._view
+        return replace(self._view, error_at=self.error_at, over_at=self.over_at)
+
+    def status(self) -> dict[str, Any]:
+        """The state as JSON-able data (a fresh dict the caller may keep)."""
+        if self._status is None:
+            self._status = status_dict(self._machine.state)
+        status = dict(self._status)
+        status["seq"] = self._seq
+        status["undo"] = len(self._machine.past)
+        status["redo"] = len(self._machine.future)
+        return status
+
+    def history(self, *, all_games: bool = False) -> list[dict[str, Any]]:
+        """This game's events (or every event) as readable JSON-able rows."""
+        if not all_games:
+            return [history_row(e) for e in self._game]
+        if self._all is not None:
+            return [history_row(e) for e in self._all]
+        assert self._journal is not None
+        full = Scorekeeper(Machine(limits=self._machine.limits), None, keep_all=True)
+        with Journal.open(self._journal.path, readonly=True) as journal:
+            full._journal = journal
+            full._replay()
+        assert full._all is not None
+        return [history_row(e) for e in full._all]
+
+    # --- closing ----------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the journal (idempotent)."""
+        if self._journal is not None:
+            self._journal.close()
+
+    def __enter__(self) -> Scorekeeper:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

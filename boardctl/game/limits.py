@@ -1,0 +1,52 @@
+"""Which counts are possible: the validation limits the state machine asks for.
+
+The state machine never types a score set in; it asks a :class:`Limits`
+object. :class:`RulesLimits` (the default) derives the sets from the rules
+engine's scorer (``boardctl.cribbage.validation``); tests may pass any other
+object with the same two methods.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+
+class Limits(Protocol):
+    """What the state machine needs to know to validate an entry."""
+
+    def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
+        """Every possible count of a hand (or crib) of ``cards`` cards plus the starter."""
+        ...
+
+    def max_play_points(self) -> int:
+        """The largest score of one card in the play (go and last card excluded)."""
+        ...
+
+
+class RulesLimits:
+    """Limits derived from the cribbage scorer (imported on first use, then cached)."""
+
+    def __init__(self) -> None:
+        self._hands: dict[tuple[int, bool], frozenset[int]] = {}
+        self._max_play: int | None = None
+
+    @staticmethod
+    def _validation() -> Any:
+        return importlib.import_module("boardctl.cribbage.validation")
+
+    def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
+        """Possible hand or crib counts, from ``possible_scores``."""
+        key = (cards, crib)
+        if key not in self._hands:
+            self._hands[key] = frozenset(self._validation().possible_scores(cards, crib=crib))
+        return self._hands[key]
+
+    def max_play_points(self) -> int:
+        """The largest single-card score in the play, from ``max_play_points``."""
+        if self._max_play is None:
+            self._max_play = int(self._validation().max_play_points())
+        return self._max_play
+
+
+DEFAULT_LIMITS: Limits = RulesLimits()

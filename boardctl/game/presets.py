@@ -1,0 +1,112 @@
+"""What a won game is worth: the skunk presets.
+
+A preset turns the final scores of a game into game points for the winner.
+Lines sit at ``target - 30`` (skunk), ``target - 60`` (double skunk) and
+``target - 90`` (triple skunk); a line at or below 0 does not exist. The UK
+"lurch" doubles the game when the loser is under half the target.
+
+With three or more tracks the margin is taken against the best loser: the
+winner must have beaten every other track by the margin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from boardctl.errors import EntryError
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """Game points for a win, by the lines the loser failed to cross.
+
+    ``lurch`` is the value of a game whose loser is under half the target
+    (0 = no lurch rule). ``triple_wins_match`` ends the match on a triple skunk.
+    """
+
+    name: str
+    win: int
+    skunk: int
+    double: int
+    triple: int
+    lurch: int = 0
+    triple_wins_match: bool = False
+
+    def game_points(self, target: int, loser_score: int) -> int:
+        """Game points the winner earns when the best loser has ``loser_score``."""
+        failed = lines_failed(target, loser_score)
+        points = (self.win, self.skunk, self.double, self.triple)[failed]
+        if self.lurch and loser_score * 2 < target:
+            points = max(points, self.lurch)
+        return points
+
+    def ends_match(self, target: int, loser_score: int) -> bool:
+        """True when this result wins the match outright (a casual triple skunk)."""
+        return self.triple_wins_match and lines_failed(target, loser_score) >= 3
+
+    def to_dict(self) -> dict[str, Any]:
+        """The preset as JSON-able data."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def skunk_lines(target: int) -> tuple[int, int, int]:
+    """Skunk, double and triple skunk lines of a game to ``target``."""
+    return (target - 30, target - 60, target - 90)
+
+
+def lines_failed(target: int, score: int) -> int:
+    """How many lines (0-3) a loser with ``score`` failed to cross."""
+    return sum(1 for line in skunk_lines(target) if line > 0 and score < line)
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        # ACC tournament scoring: 2 for a win, 3 for a skunk, nothing more for a double.
+        Preset("acc", win=2, skunk=3, double=3, triple=3),
+        # Casual: 1 / 2 / 4, and a triple skunk wins the match.
+        Preset("casual", win=1, skunk=2, double=4, triple=4, triple_wins_match=True),
+        # UK: a single game, or a double game when the loser is "lurched".
+        Preset("lurch", win=1, skunk=1, double=1, triple=1, lurch=2),
+        # Custom starts as casual without the match rule; change it with "points".
+        Preset("custom", win=1, skunk=2, double=3, triple=4),
+    )
+}
+
+DEFAULT_PRESET = "acc"
+_VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
+
+
+def get_preset(name: str, points: Mapping[str, Any] | None = None) -> Preset:
+    """The preset called ``name``, with custom ``points`` applied (custom only)."""
+    try:
+        preset = PRESETS[name]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise EntryError(f"unknown preset {name!r} (known: {known})") from None
+    if points:
+        if name != "custom":
+            raise EntryError(f"points can only be set for the custom preset, not {name!r}")
+        preset = custom_preset(points, base=preset)
+    return preset
+
+
+def custom_preset(points: Mapping[str, Any], base: Preset | None = None) -> Preset:
+    """A custom preset from a mapping of ``win``/``skunk``/``double``/``triple``/``lurch``."""
+    preset = base or PRESETS["custom"]
+    changes: dict[str, Any] = {}
+    for key, value in points.items():
+        if key not in _VALUE_KEYS:
+            raise EntryError(f"unknown preset value {key!r} (known: {', '.join(_VALUE_KEYS)})")
+        if key == "triple_wins_match":
+            if not isinstance(value, bool):
+                raise EntryError("triple_wins_match must be true or false")
+        elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+            raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
+        changes[key] = value
+    new = replace(preset, name="custom", **changes)
+    if new.win < 1:
+        raise EntryError("a win must be worth at least 1 game point")
+    return new

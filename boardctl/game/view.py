@@ -1,0 +1,69 @@
+"""From game state to what the board shows (:class:`boardctl.view.BoardView`) and to JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardctl.game.state import GameState
+from boardctl.view import BoardView, TrackView
+
+
+def board_view(state: GameState) -> BoardView:
+    """The view of ``state`` (no pending entry, no error or game-over time)."""
+    names = state.setup.track_names()
+    tracks = tuple(
+        TrackView(name=names[i], front=t.front, back=t.back, game_points=t.game_points)
+        for i, t in enumerate(state.tracks)
+    )
+    return BoardView(
+        target=state.target,
+        tracks=tracks,
+        phase=state.phase,
+        dealer=state.dealer_track,
+        to_count=state.to_count,
+        winner=state.winner,
+        match_target=state.setup.match,
+        match_winner=state.match_winner,
+        extra={
+            "variant": state.setup.variant_name,
+            "mode": state.setup.mode,
+            "preset": state.setup.preset_name,
+            "game_number": state.game_number,
+            "deal": state.deal,
+            "dealer_seat": state.dealer,
+            "counting_seat": state.counting_seat,
+            "crib_due": state.crib_due,
+            "won_points": state.won_points,
+        },
+    )
+
+
+def status_dict(state: GameState) -> dict[str, Any]:
+    """The state as JSON-able data (``boardctl status --json``)."""
+    names = state.setup.track_names()
+    return {
+        "target": state.target,
+        "phase": state.phase,
+        "dealer": state.dealer_track,
+        "dealer_seat": state.dealer,
+        "to_count": state.to_count,
+        "counting_seat": state.counting_seat,
+        "crib_due": state.crib_due,
+        "winner": state.winner,
+        "won_points": state.won_points,
+        "variant": state.setup.variant_name,
+        "players": state.setup.players,
+        "mode": state.setup.mode,
+        "preset": state.setup.preset_name,
+        "preset_points": state.setup.preset.to_dict(),
+        "muggins": state.setup.muggins,
+        "match_target": state.setup.match,
+        "match_winner": state.match_winner,
+        "game_number": state.game_number,
+        "match_number": state.match_number,
+        "deal": state.deal,
+        "tracks": [
+            {"name": names[i], "front": t.front, "back": t.back, "game_points": t.game_points}
+            for i, t in enumerate(state.tracks)
+        ],
+    }

@@ -1,0 +1,1 @@
+"""Buttons and rotary encoders: debounce, gestures, pending entries, key bindings."""

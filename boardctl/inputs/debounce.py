@@ -1,0 +1,64 @@
+"""Software debounce for one button, with an explicit clock.
+
+The first edge after a quiet line is taken at once (a press reaches the board
+without delay); any edge that follows within ``lockout`` seconds is chatter,
+and the line must then stay quiet for ``lockout`` seconds before its level is
+taken. So contact bounce on press or release never counts twice, and a held
+button gives exactly one press.
+
+Times are passed in (seconds, monotonic), so tests drive exact edge timings.
+
+>>> d = Debouncer(0.02)
+>>> d.edge(True, 0.000), d.edge(False, 0.001), d.edge(True, 0.002)
+([(True, 0.0)], [], [])
+>>> d.pressed, d.deadline()  # chatter ended pressed: nothing to settle
+(True, None)
+>>> d.edge(False, 0.500), d.edge(True, 0.501), d.edge(False, 0.503)
+([(False, 0.5)], [], [])
+>>> d.deadline(), d.poll(0.6)  # chatter ended released, as accepted
+(None, [])
+"""
+
+from __future__ import annotations
+
+Transition = tuple[bool, float]  # (pressed, time)
+
+
+class Debouncer:
+    """Clean press/release transitions from raw edges of one contact."""
+
+    __slots__ = ("_last_accept", "_last_edge", "_raw", "lockout", "pressed")
+
+    def __init__(self, lockout: float, *, pressed: bool = False) -> None:
+        self.lockout = lockout
+        self.pressed = pressed  # the debounced level
+        self._raw = pressed
+        self._last_edge = float("-inf")
+        self._last_accept = float("-inf")
+
+    def edge(self, pressed: bool, t: float) -> list[Transition]:
+        """A raw edge to ``pressed`` at time ``t``; returns the accepted transitions."""
+        quiet = t - self._last_edge >= self.lockout and t - self._last_accept >= self.lockout
+        self._raw = pressed
+        self._last_edge = t
+        if pressed != self.pressed and quiet:
+            return self._accept(t)
+        return []
+
+    def deadline(self) -> float | None:
+        """When :meth:`poll` must run to settle a level, or None."""
+        if self._raw == self.pressed:
+            return None
+        return max(self._last_edge, self._last_accept) + self.lockout
+
+    def poll(self, t: float) -> list[Transition]:
+        """Settle the level if the line has been quiet long enough by ``t``."""
+        due = self.deadline()
+        if due is not None and t >= due:
+            return self._accept(t)
+        return []
+
+    def _accept(self, t: float) -> list[Transition]:
+        self.pressed = self._raw
+        self._last_accept = t
+        return [(self.pressed, t)]

@@ -1,0 +1,138 @@
+"""gpiozero devices for the configured pins, feeding raw events to a callback.
+
+Buttons are ``gpiozero.Button(pin, pull_up=True, bounce_time=None)``: the
+debounce is ours (:mod:`boardctl.inputs.debounce`), done in the service loop
+with the time each edge was seen. Rotary encoders are
+``gpiozero.RotaryEncoder(a, b, max_steps=0)``, whose quadrature decoding
+already ignores contact bounce. gpiozero calls us from its own threads; we
+only stamp the time and hand the event on (the callback puts it on the
+loop's queue), so nothing slow runs there.
+
+Off a Pi (no ``/dev/gpiochip*`` or no usable GPIO library), :func:`pin_factory`
+falls back to gpiozero's ``MockFactory`` and says so once.
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from boardctl.inputs.panel import button_id
+from boardctl.service.config import PinsConfig
+
+log = logging.getLogger(__name__)
+
+# ("edge", button name, pressed, time) or ("turn", track, steps, time)
+InputEvent = tuple[str, Any, Any, float]
+Sink = Callable[[InputEvent], None]
+
+
+def pin_factory() -> tuple[Any, bool]:
+    """The gpiozero pin factory to use, and whether it is the mock one.
+
+    ``GPIOZERO_PIN_FACTORY`` wins when set. Otherwise a machine without a GPIO
+    character device, or whose GPIO libraries fail to load, gets mock pins.
+    """
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    if Device.pin_factory is not None:
+        return Device.pin_factory, isinstance(Device.pin_factory, MockFactory)
+    if os.environ.get("GPIOZERO_PIN_FACTORY"):
+        factory = Device._default_pin_factory()
+        return factory, isinstance(factory, MockFactory)
+    reason = ""
+    if not glob.glob("/dev/gpiochip*"):
+        reason = "no GPIO chip found (/dev/gpiochip*)"
+    else:
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return Device._default_pin_factory(), False
+        except Exception as exc:  # gpiozero raises BadPinFactory after trying all
+            reason = f"no usable GPIO library ({exc})"
+    log.warning("%s: using mock pins; the keyboard stands in for the buttons", reason)
+    return MockFactory(), True
+
+
+class Inputs:
+    """The board's buttons and encoders; ``close()`` releases the pins."""
+
+    def __init__(
+        self,
+        pins: PinsConfig,
+        tracks: int,
+        sink: Sink,
+        *,
+        factory: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        from gpiozero import Button, RotaryEncoder
+
+        self._devices: list[Any] = []
+        self.buttons: dict[str, Any] = {}
+        self.encoders: dict[int, Any] = {}
+        self._sink = sink
+        self._clock = clock
+        try:
+            named: list[tuple[str, int | None]] = [
+                (button_id("undo"), pins.undo),
+                (button_id("menu"), pins.menu),
+            ]
+            for track, table in enumerate(pins.tracks[:tracks]):
+                named += [
+                    (button_id("plus1", track), table.plus1),
+                    (button_id("plus5", track), table.plus5),
+                    (button_id("encoder_push", track), table.encoder_push),
+                ]
+            for name, pin in named:
+                if pin is None:
+                    continue
+                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=factory)
+                button.when_pressed = self._edge_handler(name, True)
+                button.when_released = self._edge_handler(name, False)
+                self._devices.append(button)
+                self.buttons[name] = button
+            for track, table in enumerate(pins.tracks[:tracks]):
+                if table.encoder_a is None or table.encoder_b is None:
+                    continue
+                encoder = RotaryEncoder(
+                    table.encoder_a, table.encoder_b, max_steps=0, pin_factory=factory
+                )
+                encoder.when_rotated_clockwise = self._turn_handler(track, 1)
+                encoder.when_rotated_counter_clockwise = self._turn_handler(track, -1)
+                self._devices.append(encoder)
+                self.encoders[track] = encoder
+        except BaseException:
+            self.close()
+            raise
+
+    def _edge_handler(self, name: str, pressed: bool) -> Callable[[], None]:
+        def handler() -> None:
+            self._sink(("edge", name, pressed, self._clock()))
+
+        return handler
+
+    def _turn_handler(self, track: int, steps: int) -> Callable[[], None]:
+        def handler() -> None:
+            self._sink(("turn", track, steps, self._clock()))
+
+        return handler
+
+    def close(self) -> None:
+        """Release every pin."""
+        for device in self._devices:
+            device.close()
+        self._devices.clear()
+
+    def __enter__(self) -> Inputs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

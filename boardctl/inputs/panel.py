@@ -1,0 +1,407 @@
+"""What the buttons mean: pending entries, gestures, settings and new-game confirm.
+
+A pure state machine with an explicit clock. Raw edges go in (from gpiozero,
+from a test, or synthetic taps from the keyboard); engine commands come out as
+the same JSON-able dicts the control socket sends, and the loop applies them.
+
+Per track (``track`` is 0-based):
+
+- ``plus1`` / ``plus5`` add 1 / 5 to the track's *pending* amount the moment
+  the press is seen; an encoder step adds or takes 1 (never below 0);
+- the pending amount commits as one ``peg`` command after ``commit_idle``
+  seconds without activity on that track, or at once on ``encoder_push``;
+- holding any track button for ``long_press`` seconds means undo: it takes
+  back what the press added, then cancels the track's pending amount if
+  there is one, else undoes the last entry. A held (or stuck) button acts
+  once, then nothing until it is released.
+
+Shared buttons:
+
+- ``undo``: short press cancels every pending amount, or undoes the last entry;
+  held for ``long_press``: redo;
+- ``menu``: short press = next phase; released after ``long_press`` = settings
+  mode; held for ``very_long_press`` = new game, asking for a confirm (a menu
+  press confirms; undo or ``confirm_timeout`` cancels).
+
+In settings mode (shown on the LEDs through :meth:`Panel.overlay`), a menu
+short press moves to the next setting, track 1's +1 picks the next value and
+track 2's +1 the previous one (brightness shows at once); a long menu press
+applies the changes: a new variant or target starts a new game (after the
+new-game confirm), the skunk preset and guided/free mode are ``set``
+commands. Undo or ``settings_timeout`` leaves without changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardctl.inputs.debounce import Debouncer
+
+Command = dict[str, Any]
+
+TRACK_ROLES = ("plus1", "plus5", "encoder_push")
+SHARED_ROLES = ("undo", "menu")
+ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
+
+# Settings shown in settings mode, in order, with the values they cycle through.
+SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
+    "target": (121, 61),
+    "variant": (
+        "six-card",
+        "five-card",
+        "three-player",
+        "four-player",
+        "five-player",
+        "six-player",
+    ),
+    "preset": ("acc", "casual", "lurch"),
+    "brightness": (16, 32, 64, 128, 192, 255),
+    "mode": ("guided", "free"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Gesture timings in seconds (``[inputs]`` in the configuration)."""
+
+    commit_idle: float = 1.5
+    debounce: float = 0.02
+    long_press: float = 1.0
+    very_long_press: float = 4.0
+    confirm_timeout: float = 10.0
+    settings_timeout: float = 60.0
+
+
+def button_id(role: str, track: int | None = None) -> str:
+    """The name of a button: ``"undo"``, ``"menu"`` or ``"track1.plus1"`` (1-based)."""
+    return role if track is None else f"track{track + 1}.{role}"
+
+
+def parse_button_id(name: str) -> tuple[str, int | None]:
+    """``"track2.plus5"`` -> ``("plus5", 1)``; ``"menu"`` -> ``("menu", None)``."""
+    if name in SHARED_ROLES:
+        return name, None
+    head, _, role = name.partition(".")
+    if head.startswith("track") and head[5:].isdigit() and role in TRACK_ROLES:
+        track = int(head[5:]) - 1
+        if track >= 0:
+            return role, track
+    raise ValueError(f"unknown button {name!r}")
+
+
+@dataclass(slots=True)
+class _Button:
+    role: str
+    track: int | None
+    debouncer: Debouncer
+    down_at: float | None = None
+    level: int = 0  # 0 pressed, 1 long fired, 2 very long fired
+
+
+@dataclass(slots=True)
+class _Settings:
+    values: dict[str, Any]
+    original: dict[str, Any]
+    item: int = 0
+    since: float = 0.0
+
+
+@dataclass(slots=True)
+class Panel:
+    """The button state machine. Feed it edges and ticks; apply what it returns."""
+
+    tracks: int
+    timing: Timing = field(default_factory=Timing)
+    current_settings: Callable[[], dict[str, Any]] = dict
+    _buttons: dict[str, _Button] = field(default_factory=dict)
+    _pending: list[int] = field(default_factory=list)
+    _active_at: list[float] = field(default_factory=list)
+    _settings: _Settings | None = None
+    _confirm_since: float | None = None
+    _new_game: Command = field(default_factory=lambda: {"op": "new_game"})
+
+    def __post_init__(self) -> None:
+        self._pending = [0] * self.tracks
+        self._active_at = [0.0] * self.tracks
+
+    # --- inputs ------------------------------------------------------------
+    def edge(self, name: str, pressed: bool, t: float) -> list[Command]:
+        """A raw edge of button ``name`` (see :func:`button_id`) at time ``t``."""
+        button = self._button(name)
+        out: list[Command] = []
+        for level, when in button.debouncer.edge(pressed, t):
+            out += self._press(button, when) if level else self._release(button, when)
+        return out
+
+    def turn(self, track: int, steps: int, t: float) -> list[Command]:
+        """An encoder on ``track`` turned ``steps`` detents (+ clockwise)."""
+        if not 0 <= track < self.tracks:
+            return []
+        if self._settings is not None:
+            return self._cycle(1 if steps > 0 else -1, t) if steps else []
+        if self._confirm_since is not None:
+            return []
+        self._pending[track] = max(0, self._pending[track] + steps)
+        self._active_at[track] = t
+        return []
+
+    def tap(self, name: str, t: float, *, hold: float = 0.0) -> list[Command]:
+        """A whole press held for ``hold`` seconds, without debounce (keyboard keys)."""
+        button = self._button(name)
+        if button.down_at is not None:
+            return []
+        out = self._press(button, t)
+        threshold = self._next_threshold(button)
+        while threshold is not None and t + hold >= threshold[1]:
+            out += self._held(button, threshold[0], t)
+            threshold = self._next_threshold(button)
+        return out + self._release(button, t, duration=hold)
+
+    def tick(self, t: float) -> list[Command]:
+        """Run the timers due at ``t`` (debounce settling, holds, commits, timeouts)."""
+        out: list[Command] = []
+        for button in self._buttons.values():
+            for pressed, when in button.debouncer.poll(t):
+                out += self._press(button, when) if pressed else self._release(button, when)
+            threshold = self._next_threshold(button)
+            while threshold is not None and t >= threshold[1]:
+                out += self._held(button, threshold[0], t)
+                threshold = self._next_threshold(button)
+        for track in range(self.tracks):
+            due = self._commit_due(track)
+            if due is not None and t >= due:
+                out += self.commit(track)
+        timing = self.timing
+        if self._confirm_since is not None and t >= self._confirm_since + timing.confirm_timeout:
+            self._confirm_since = None
+            self._new_game = {"op": "new_game"}
+        if self._settings is not None and t >= self._settings.since + timing.settings_timeout:
+            self._settings = None
+        return out
+
+    def deadline(self) -> float | None:
+        """The next time :meth:`tick` has something to do, or None."""
+        times: list[float] = []
+        for button in self._buttons.values():
+            due = button.debouncer.deadline()
+            if due is not None:
+                times.append(due)
+            threshold = self._next_threshold(button)
+            if threshold is not None:
+                times.append(threshold[1])
+        for track in range(self.tracks):
+            due = self._commit_due(track)
+            if due is not None:
+                times.append(due)
+        if self._confirm_since is not None:
+            times.append(self._confirm_since + self.timing.confirm_timeout)
+        if self._settings is not None:
+            times.append(self._settings.since + self.timing.settings_timeout)
+        return min(times) if times else None
+
+    # --- what the board shows ---------------------------------------------
+    @property
+    def pending(self) -> tuple[int, ...]:
+        """The uncommitted amount per track."""
+        return tuple(self._pending)
+
+    def overlay(self) -> dict[str, Any]:
+        """Extra things for the LEDs (``BoardView.extra``): settings or a confirm prompt."""
+        if self._settings is not None:
+            names = list(SETTING_CHOICES)
+            name = names[self._settings.item]
+            return {
+                "settings": {
+                    "item": name,
+                    "index": self._settings.item,
+                    "count": len(names),
+                    "value": self._settings.values.get(name),
+                    "choice": _index_of(SETTING_CHOICES[name], self._settings.values.get(name)),
+                    "choices": len(SETTING_CHOICES[name]),
+                }
+            }
+        if self._confirm_since is not None:
+            return {"confirm": dict(self._new_game)}
+        return {}
+
+    @property
+    def mode(self) -> str:
+        """``"entry"``, ``"settings"`` or ``"confirm"``."""
+        if self._settings is not None:
+            return "settings"
+        return "confirm" if self._confirm_since is not None else "entry"
+
+    def set_tracks(self, tracks: int) -> None:
+        """The game now has ``tracks`` tracks (after a new game); pending entries are dropped."""
+        self.tracks = tracks
+        self._pending = [0] * tracks
+        self._active_at = [0.0] * tracks
+
+    def cancel_pending(self) -> bool:
+        """Drop every pending amount; True if there was one."""
+        had = any(self._pending)
+        self._pending = [0] * self.tracks
+        return had
+
+    def commit(self, track: int) -> list[Command]:
+        """Commit ``track``'s pending amount now (one peg command, or nothing)."""
+        points = self._pending[track]
+        self._pending[track] = 0
+        if points == 0:
+            return []
+        return [{"op": "peg", "track": track, "points": points}]
+
+    # --- internals -----------------------------------------------------------
+    def _button(self, name: str) -> _Button:
+        button = self._buttons.get(name)
+        if button is None:
+            role, track = parse_button_id(name)
+            button = _Button(role, track, Debouncer(self.timing.debounce))
+            self._buttons[name] = button
+        return button
+
+    def _next_threshold(self, button: _Button) -> tuple[int, float] | None:
+        """The next hold level this pressed button reaches, and when."""
+        if button.down_at is None:
+            return None
+        if button.level < 1:
+            return 1, button.down_at + self.timing.long_press
+        if button.level < 2 and button.role == "menu":
+            return 2, button.down_at + self.timing.very_long_press
+        return None
+
+    def _commit_due(self, track: int) -> float | None:
+        if self._pending[track] == 0:
+            return None
+        for button in self._buttons.values():
+            if button.track == track and button.down_at is not None and button.level == 0:
+                return None  # a button of this track is being pressed: wait for it
+        return self._active_at[track] + self.timing.commit_idle
+
+    def _press(self, button: _Button, t: float) -> list[Command]:
+        button.down_at = t
+        button.level = 0
+        track = button.track
+        if track is None:
+            return []
+        if track >= self.tracks:
+            return []
+        if self._settings is not None:
+            if button.role == "plus1" and track in (0, 1):
+                return self._cycle(1 if track == 0 else -1, t)
+            return []
+        if self._confirm_since is not None:
+            return []
+        self._pending[track] += ADDS[button.role]
+        self._active_at[track] = t
+        if button.role == "encoder_push":
+            return self.commit(track)
+        return []
+
+    def _held(self, button: _Button, level: int, t: float) -> list[Command]:
+        if button.level >= level:
+            return []
+        button.level = level
+        track = button.track
+        if track is not None:
+            if level != 1 or track >= self.tracks or self.mode != "entry":
+                return []
+            self._pending[track] = max(0, self._pending[track] - ADDS[button.role])
+            if self._pending[track]:
+                self._pending[track] = 0
+                return []
+            return [{"op": "undo"}]
+        if button.role == "undo" and level == 1:
+            self._settings = None
+            self._confirm_since = None
+            return [{"op": "redo"}] if not self.cancel_pending() else []
+        if button.role == "menu" and level == 2 and self._settings is None:
+            self.cancel_pending()
+            self._confirm_since = t
+        return []
+
+    def _release(
+        self, button: _Button, t: float, *, duration: float | None = None
+    ) -> list[Command]:
+        if button.down_at is None:
+            return []
+        held = t - button.down_at if duration is None else duration
+        level = button.level
+        button.down_at = None
+        button.level = 0
+        if button.track is not None:
+            if button.track < self.tracks:
+                self._active_at[button.track] = t
+            return []
+        if button.role == "undo":
+            if level > 0:
+                return []
+            if self._settings is not None:
+                self._settings = None  # leave without changes
+                return []
+            if self._confirm_since is not None:
+                self._confirm_since = None
+                self._new_game = {"op": "new_game"}
+                return []
+            return [] if self.cancel_pending() else [{"op": "undo"}]
+        # menu
+        if level >= 2:
+            return []  # the very long press already asked for a confirm
+        if self._confirm_since is not None:
+            self._confirm_since = None
+            command, self._new_game = self._new_game, {"op": "new_game"}
+            return [command]
+        long = held >= self.timing.long_press
+        if self._settings is not None:
+            if long:
+                return self._leave_settings(t)
+            self._settings.item = (self._settings.item + 1) % len(SETTING_CHOICES)
+            self._settings.since = t
+            return []
+        if long:
+            self.cancel_pending()
+            current = dict(self.current_settings())
+            self._settings = _Settings(values=dict(current), original=current, since=t)
+            return []
+        commands: list[Command] = []
+        for track in range(self.tracks):
+            commands += self.commit(track)
+        return [*commands, {"op": "next"}]
+
+    def _cycle(self, step: int, t: float) -> list[Command]:
+        settings = self._settings
+        assert settings is not None
+        name = list(SETTING_CHOICES)[settings.item]
+        choices = SETTING_CHOICES[name]
+        index = _index_of(choices, settings.values.get(name))
+        settings.values[name] = choices[(index + step) % len(choices)]
+        settings.since = t
+        if name == "brightness":  # seen at once, so the owner can judge it
+            return [{"op": "set", "key": "brightness", "value": settings.values[name]}]
+        return []
+
+    def _leave_settings(self, t: float) -> list[Command]:
+        settings = self._settings
+        assert settings is not None
+        self._settings = None
+        changed = {
+            name: value
+            for name, value in settings.values.items()
+            if name in SETTING_CHOICES and value != settings.original.get(name)
+        }
+        changed.pop("brightness", None)
+        if "variant" in changed or "target" in changed:
+            game = {k: settings.values.get(k) for k in ("variant", "target", "preset", "mode")}
+            self._new_game = {"op": "new_game", **{k: v for k, v in game.items() if v is not None}}
+            self._confirm_since = t
+            return []
+        return [{"op": "set", "key": name, "value": value} for name, value in changed.items()]
+
+
+def _index_of(choices: tuple[Any, ...], value: Any) -> int:
+    try:
+        return choices.index(value)
+    except ValueError:
+        return 0

@@ -1,0 +1,111 @@
+"""The ``Link`` interface and the back-ends that need no device: null and recording."""
+
+from __future__ import annotations
+
+import threading
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Link(Protocol):
+    """Where frames go. ``show`` never raises because a device is gone: the link
+    remembers the frame and shows it again once the device is back."""
+
+    @property
+    def connected(self) -> bool:
+        """True while frames reach a device."""
+        ...
+
+    def show(self, frame: bytes) -> None:
+        """Show ``frame`` (RGB per LED); returns at once."""
+        ...
+
+    def set_brightness(self, level: int) -> None:
+        """Global brightness, 0-255."""
+        ...
+
+    def close(self) -> None:
+        """Stop; joins any background thread. The LEDs keep the last frame."""
+        ...
+
+
+def check_level(level: int) -> int:
+    """``level`` if it is a brightness 0-255, else a ValueError that says so."""
+    if not isinstance(level, int) or not 0 <= level <= 255:
+        raise ValueError(f"brightness must be 0-255, not {level!r}")
+    return level
+
+
+class NullLink:
+    """Shows frames nowhere (no LEDs attached); remembers the last one."""
+
+    def __init__(self) -> None:
+        self.frame: bytes | None = None
+        self.brightness = 255
+        self.closed = False
+
+    @property
+    def connected(self) -> bool:
+        return not self.closed
+
+    def show(self, frame: bytes) -> None:
+        self.frame = bytes(frame)
+
+    def set_brightness(self, level: int) -> None:
+        self.brightness = check_level(level)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def __enter__(self) -> NullLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class RecordingLink:
+    """Records every call, for tests: ``frames``, ``brightness_levels``, ``closed``.
+
+    ``wait_for_frames(n)`` blocks until ``n`` frames have been shown (from any thread).
+    """
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.brightness_levels: list[int] = []
+        self.closed = False
+        self._connected = True
+        self._changed = threading.Condition()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected and not self.closed
+
+    @connected.setter
+    def connected(self, value: bool) -> None:
+        self._connected = value
+
+    @property
+    def last_frame(self) -> bytes | None:
+        return self.frames[-1] if self.frames else None
+
+    def show(self, frame: bytes) -> None:
+        with self._changed:
+            self.frames.append(bytes(frame))
+            self._changed.notify_all()
+
+    def set_brightness(self, level: int) -> None:
+        self.brightness_levels.append(check_level(level))
+
+    def wait_for_frames(self, count: int, timeout: float = 1.0) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: len(self.frames) >= count, timeout)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def __enter__(self) -> RecordingLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

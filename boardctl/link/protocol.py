@@ -1,0 +1,467 @@
+"""The wire protocol between boardctl and the LED controller (a Pico running MicroPython).
+
+This one file runs on CPython and on MicroPython: ``boardctl/link/protocol.py`` and
+``firmware/protocol.py`` are byte-identical (a test checks it). So it uses only what
+MicroPython 1.27 has: no ``__future__``, no ``typing``, no dataclasses; annotations
+appear only in signatures and simple assignments, which MicroPython parses and ignores.
+
+A frame on the wire::
+
+    0x00  COBS( type | seq | payload | crc16 )  0x00
+
+``type`` is one message kind (below), ``seq`` a sequence number (0-255, wrapping) per
+sender, ``crc16`` the CRC-16/CCITT-FALSE of ``type | seq | payload``, big-endian. COBS
+removes every 0x00 from the body, so 0x00 only ever delimits frames: a receiver
+resynchronises at the next 0x00 after any garbage.
+
+Payloads (all integers big-endian):
+
+=========== ======================================================================
+HELLO       protocol u8, firmware major/minor/patch u8 x3, LED count u16, colour
+            order (ASCII, e.g. ``GRB``). Sent by the controller at boot and in
+            answer to the host's HELLO; the host's HELLO carries its own versions.
+FULL        RGB bytes of every LED, 3 per LED, in R, G, B order.
+DELTA       runs: start LED u16, count u8 (1-255), then ``3 * count`` RGB bytes.
+BRIGHTNESS  level u8 (0-255), power budget mA u16 (0 = controller's own limit),
+            mA per LED at full white u8 (WLED's default is 55).
+PING        token u16.
+PONG        token u16, frames applied u16 (wrapping), bad frames u16 (wrapping).
+NAK         next expected seq u8, reason u8 (``NAK_*``).
+ERROR       code u8 (``ERR_*``), ASCII text.
+=========== ======================================================================
+"""
+
+PROTOCOL_VERSION = 1
+
+# Message kinds.
+HELLO = 0x01
+FULL = 0x02
+DELTA = 0x03
+BRIGHTNESS = 0x04
+PING = 0x05
+PONG = 0x06
+NAK = 0x07
+ERROR = 0x08
+
+KIND_NAMES = {
+    HELLO: "HELLO",
+    FULL: "FULL",
+    DELTA: "DELTA",
+    BRIGHTNESS: "BRIGHTNESS",
+    PING: "PING",
+    PONG: "PONG",
+    NAK: "NAK",
+    ERROR: "ERROR",
+}
+
+# NAK reasons.
+NAK_CORRUPT = 1  # COBS or CRC check failed
+NAK_GAP = 2  # a sequence number was skipped: some frame was lost
+NAK_TOO_LONG = 3  # no delimiter within the longest legal frame
+NAK_BAD_PAYLOAD = 4  # the payload does not fit its message kind
+NAK_UNKNOWN = 5  # unknown message kind
+
+# ERROR codes.
+ERR_VERSION = 1  # protocol versions differ
+ERR_OTHER = 2
+
+DELIMITER = b"\x00"
+HEADER_LEN = 2  # type, seq
+CRC_LEN = 2
+MAX_RUN = 255  # LEDs per DELTA run
+MAX_LEDS = 4096  # largest strip the protocol describes
+
+
+def _load_error() -> "type[ValueError]":
+    # On the host the package's error class is used, so ``except ProtocolError``
+    # works across boardctl; on the controller a local class stands in.
+    try:
+        from boardctl.errors import ProtocolError as found
+
+        return found
+    except ImportError:
+
+        class ProtocolError(ValueError):
+            """A corrupt, truncated or unsupported protocol frame."""
+
+        return ProtocolError
+
+
+ProtocolError = _load_error()
+
+
+def _make_crc_table() -> "list[int]":
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return table
+
+
+_CRC_TABLE = _make_crc_table()
+
+
+def crc16_pure(data: bytes, crc: int = 0xFFFF) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) in plain Python."""
+    table = _CRC_TABLE
+    for byte in data:
+        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ byte]
+    return crc
+
+
+try:
+    import binascii
+
+    # CPython's crc_hqx is the same polynomial, computed in C.
+    _HAS_CRC_HQX = hasattr(binascii, "crc_hqx")
+except ImportError:
+    _HAS_CRC_HQX = False
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE of ``data`` (check value of ``b"123456789"`` is 0x29B1)."""
+    if _HAS_CRC_HQX:
+        return binascii.crc_hqx(data, 0xFFFF)
+    return crc16_pure(data, 0xFFFF)
+
+
+def cobs_encode(data: bytes) -> bytes:
+    """Consistent Overhead Byte Stuffing: ``data`` with every 0x00 removed."""
+    out = bytearray()
+    start = 0
+    end = len(data)
+    while True:
+        limit = min(end, start + 254)
+        zero = data.find(b"\x00", start, limit)
+        if zero >= 0:
+            out.append(zero - start + 1)
+            out.extend(data[start:zero])
+            start = zero + 1
+        elif limit - start == 254:
+            out.append(0xFF)
+            out.extend(data[start:limit])
+            start = limit
+            if start == end:
+                break
+        else:
+            out.append(limit - start + 1)
+            out.extend(data[start:limit])
+            break
+    return bytes(out)
+
+
+def cobs_decode(data: bytes) -> bytes:
+    """Undo :func:`cobs_encode`; raises ProtocolError on a malformed block."""
+    out = bytearray()
+    index = 0
+    end = len(data)
+    while index < end:
+        code = data[index]
+        if code == 0:
+            raise ProtocolError("COBS block holds a 0x00 byte")
+        stop = index + code
+        if stop > end:
+            raise ProtocolError("COBS block runs past the end of the frame")
+        out.extend(data[index + 1 : stop])
+        index = stop
+        if code != 0xFF and index < end:
+            out.append(0)
+    return bytes(out)
+
+
+def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
+    """One message as wire bytes, delimiters included."""
+    body = bytes((kind & 0xFF, seq & 0xFF)) + bytes(payload)
+    crc = crc16(body)
+    return DELIMITER + cobs_encode(body + bytes((crc >> 8, crc & 0xFF))) + DELIMITER
+
+
+class Message:
+    """A verified message: its ``kind``, sequence number ``seq`` and raw ``payload``."""
+
+    def __init__(self, kind: int, seq: int, payload: bytes) -> None:
+        self.kind = kind
+        self.seq = seq
+        self.payload = payload
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message):
+            return False
+        return self.kind == other.kind and self.seq == other.seq and self.payload == other.payload
+
+    def __repr__(self) -> str:
+        name = KIND_NAMES.get(self.kind, str(self.kind))
+        return f"Message({name}, seq={self.seq}, {len(self.payload)} bytes)"
+
+
+def verify(encoded: bytes) -> bytes:
+    """The checked body ``type | seq | payload`` of one COBS frame; raises ProtocolError."""
+    body = cobs_decode(encoded)
+    if len(body) < HEADER_LEN + CRC_LEN:
+        raise ProtocolError(f"frame of {len(body)} bytes is too short")
+    crc = (body[-2] << 8) | body[-1]
+    if crc16(body[:-2]) != crc:
+        raise ProtocolError("frame fails its CRC check")
+    return body[:-2]
+
+
+def decode(encoded: bytes) -> Message:
+    """Verify and decode one COBS frame (without delimiters); raises ProtocolError."""
+    body = verify(encoded)
+    kind = body[0]
+    if kind not in KIND_NAMES:
+        raise ProtocolError(f"unknown message kind 0x{kind:02x}")
+    return Message(kind, body[1], body[2:])
+
+
+def max_encoded_len(max_payload: int) -> int:
+    """The longest COBS body a payload of ``max_payload`` bytes can give."""
+    raw = HEADER_LEN + max_payload + CRC_LEN
+    return raw + raw // 254 + 1
+
+
+class Decoder:
+    """Splits a byte stream into verified messages, resyncing at every 0x00.
+
+    ``feed(data)`` returns the messages completed by ``data``; a frame that fails
+    its checks is dropped and counted in ``bad`` (its reason in ``last_error``);
+    ``errors`` collects the NAK reasons of the dropped frames since the last feed.
+    """
+
+    def __init__(self, max_payload: int = 3 * MAX_LEDS) -> None:
+        self.max_len = max_encoded_len(max_payload)
+        self.buffer = b""
+        self.overflow = False
+        self.good = 0
+        self.bad = 0
+        self.last_error = ""
+        self.errors: list[int] = []
+
+    def _reject(self, reason: int, text: str) -> None:
+        self.bad += 1
+        self.last_error = text
+        self.errors.append(reason)
+
+    def feed(self, data: bytes) -> "list[Message]":
+        messages = []
+        self.errors = []
+        data = bytes(data)
+        start = 0
+        end = len(data)
+        while start < end:
+            zero = data.find(b"\x00", start)
+            if zero < 0:
+                self._keep(data[start:])
+                break
+            if self.overflow:
+                self.overflow = False
+                self.buffer = b""
+                start = zero + 1
+                continue
+            chunk = self.buffer + data[start:zero] if self.buffer else data[start:zero]
+            self.buffer = b""
+            start = zero + 1
+            if not chunk:
+                continue
+            if len(chunk) > self.max_len:
+                self._reject(NAK_TOO_LONG, f"frame longer than {self.max_len} bytes")
+                continue
+            try:
+                body = verify(chunk)
+            except ProtocolError as exc:
+                self._reject(NAK_CORRUPT, str(exc))
+                continue
+            if body[0] not in KIND_NAMES:
+                self._reject(NAK_UNKNOWN, f"unknown message kind 0x{body[0]:02x}")
+                continue
+            self.good += 1
+            messages.append(Message(body[0], body[1], body[2:]))
+        return messages
+
+    def _keep(self, tail: bytes) -> None:
+        if self.overflow:
+            return
+        if len(self.buffer) + len(tail) > self.max_len:
+            self.overflow = True
+            self.buffer = b""
+            self._reject(NAK_TOO_LONG, f"frame longer than {self.max_len} bytes")
+            return
+        self.buffer = self.buffer + tail
+
+
+# --- payloads ----------------------------------------------------------------
+
+
+def _u16(value: int) -> bytes:
+    return bytes(((value >> 8) & 0xFF, value & 0xFF))
+
+
+def _need(payload: bytes, size: int, what: str) -> None:
+    if len(payload) != size:
+        raise ProtocolError(f"{what} payload must be {size} bytes, got {len(payload)}")
+
+
+def hello_payload(
+    protocol: int, firmware: "tuple[int, int, int]", led_count: int, color_order: str
+) -> bytes:
+    """HELLO: protocol version, firmware version, LED count, colour order (e.g. GRB)."""
+    if not 0 <= led_count <= 0xFFFF:
+        raise ProtocolError(f"LED count {led_count} is out of range 0-65535")
+    order = color_order.encode()
+    if not 1 <= len(order) <= 8:
+        raise ProtocolError(f"colour order {color_order!r} must be 1-8 letters")
+    return (
+        bytes((protocol & 0xFF, firmware[0] & 0xFF, firmware[1] & 0xFF, firmware[2] & 0xFF))
+        + _u16(led_count)
+        + order
+    )
+
+
+def parse_hello(payload: bytes) -> "tuple[int, tuple[int, int, int], int, str]":
+    """``(protocol, (major, minor, patch), led_count, color_order)`` of a HELLO."""
+    if not 7 <= len(payload) <= 14:
+        raise ProtocolError(f"HELLO payload must be 7-14 bytes, got {len(payload)}")
+    order = bytes(payload[6:])
+    for byte in order:
+        if byte < 0x21 or byte > 0x7E:
+            raise ProtocolError("HELLO colour order is not printable ASCII")
+    return (
+        payload[0],
+        (payload[1], payload[2], payload[3]),
+        (payload[4] << 8) | payload[5],
+        order.decode(),
+    )
+
+
+def check_version(protocol: int, firmware: "tuple[int, int, int]") -> None:
+    """Raise a ProtocolError that says what to do if the controller speaks another version."""
+    if protocol != PROTOCOL_VERSION:
+        version = f"{firmware[0]}.{firmware[1]}.{firmware[2]}"
+        raise ProtocolError(
+            "LED controller firmware "
+            + version
+            + " speaks link protocol "
+            + str(protocol)
+            + ", but this boardctl speaks protocol "
+            + str(PROTOCOL_VERSION)
+            + ": flash the firmware from this boardctl's firmware/ folder"
+            + " (see firmware/README.md)"
+        )
+
+
+def delta_payload(runs: "list[tuple[int, bytes]]") -> bytes:
+    """DELTA: ``[(start_led, rgb_bytes), ...]``; runs over 255 LEDs are split."""
+    out = bytearray()
+    for start, rgb in runs:
+        if len(rgb) % 3:
+            raise ProtocolError(f"run at LED {start} is not whole RGB triples")
+        count = len(rgb) // 3
+        offset = 0
+        while offset < count:
+            size = min(MAX_RUN, count - offset)
+            first = start + offset
+            if not 0 <= first <= 0xFFFF:
+                raise ProtocolError(f"run start {first} is out of range 0-65535")
+            out.extend(_u16(first))
+            out.append(size)
+            out.extend(rgb[3 * offset : 3 * (offset + size)])
+            offset += size
+    return bytes(out)
+
+
+def parse_runs(payload: bytes) -> "list[tuple[int, bytes]]":
+    """The runs of a DELTA payload; raises ProtocolError unless it is exactly whole runs."""
+    runs = []
+    index = 0
+    end = len(payload)
+    if end == 0:
+        raise ProtocolError("DELTA payload is empty")
+    while index < end:
+        if index + 3 > end:
+            raise ProtocolError("DELTA run header cut short")
+        start = (payload[index] << 8) | payload[index + 1]
+        count = payload[index + 2]
+        if count == 0:
+            raise ProtocolError("DELTA run of zero LEDs")
+        stop = index + 3 + 3 * count
+        if stop > end:
+            raise ProtocolError(f"DELTA run at LED {start} cut short")
+        runs.append((start, bytes(payload[index + 3 : stop])))
+        index = stop
+    return runs
+
+
+def parse_full(payload: bytes) -> bytes:
+    """The RGB bytes of a FULL payload (whole RGB triples)."""
+    if len(payload) % 3:
+        raise ProtocolError(f"FULL payload of {len(payload)} bytes is not whole RGB triples")
+    return bytes(payload)
+
+
+def brightness_payload(level: int, budget_ma: int = 0, led_ma: int = 55) -> bytes:
+    """BRIGHTNESS: level 0-255, power budget in mA (0 = none from the host), mA per LED."""
+    if not 0 <= level <= 255:
+        raise ProtocolError(f"brightness {level} is out of range 0-255")
+    if not 0 <= budget_ma <= 0xFFFF:
+        raise ProtocolError(f"power budget {budget_ma} mA is out of range 0-65535")
+    if not 1 <= led_ma <= 255:
+        raise ProtocolError(f"{led_ma} mA per LED is out of range 1-255")
+    return bytes((level,)) + _u16(budget_ma) + bytes((led_ma,))
+
+
+def parse_brightness(payload: bytes) -> "tuple[int, int, int]":
+    """``(level, budget_ma, led_ma)`` of a BRIGHTNESS payload."""
+    _need(payload, 4, "BRIGHTNESS")
+    if payload[3] == 0:
+        raise ProtocolError("BRIGHTNESS mA per LED must not be 0")
+    return (payload[0], (payload[1] << 8) | payload[2], payload[3])
+
+
+def ping_payload(token: int) -> bytes:
+    """PING: a token the PONG echoes."""
+    return _u16(token & 0xFFFF)
+
+
+def parse_ping(payload: bytes) -> int:
+    _need(payload, 2, "PING")
+    return (payload[0] << 8) | payload[1]
+
+
+def pong_payload(token: int, applied: int, bad: int) -> bytes:
+    """PONG: the PING's token, frames applied and bad frames seen (both wrap at 65536)."""
+    return _u16(token & 0xFFFF) + _u16(applied & 0xFFFF) + _u16(bad & 0xFFFF)
+
+
+def parse_pong(payload: bytes) -> "tuple[int, int, int]":
+    """``(token, applied, bad)`` of a PONG payload."""
+    _need(payload, 6, "PONG")
+    return (
+        (payload[0] << 8) | payload[1],
+        (payload[2] << 8) | payload[3],
+        (payload[4] << 8) | payload[5],
+    )
+
+
+def nak_payload(expected_seq: int, reason: int) -> bytes:
+    """NAK: the sequence number the sender expected next and why (``NAK_*``)."""
+    return bytes((expected_seq & 0xFF, reason & 0xFF))
+
+
+def parse_nak(payload: bytes) -> "tuple[int, int]":
+    """``(expected_seq, reason)`` of a NAK payload."""
+    _need(payload, 2, "NAK")
+    return (payload[0], payload[1])
+
+
+def error_payload(code: int, text: str) -> bytes:
+    """ERROR: a code (``ERR_*``) and a short ASCII explanation."""
+    return bytes((code & 0xFF,)) + text.encode()[:200]
+
+
+def parse_error(payload: bytes) -> "tuple[int, str]":
+    """``(code, text)`` of an ERROR payload."""
+    if len(payload) < 1:
+        raise ProtocolError("ERROR payload is empty")
+    return (payload[0], bytes(payload[1:]).decode())

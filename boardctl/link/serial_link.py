@@ -1,0 +1,366 @@
+"""Serial back-ends: the Pico controller (framed protocol) and Adalight devices.
+
+One background thread per link opens the port (a configured path, or the first USB
+device with the configured VID:PID), reads what the device says, sends heartbeats and
+periodic full frames, and reopens the port with backoff when the device vanishes.
+``show`` writes from the caller's thread (low latency) and never raises because the
+device is gone: the frame is remembered and sent in full on the next connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from typing import Any
+
+from boardctl.errors import ConfigError, ProtocolError
+from boardctl.link import protocol
+from boardctl.link.adalight import adalight_packet
+from boardctl.link.base import check_level
+from boardctl.link.encoder import FrameEncoder
+
+log = logging.getLogger("boardctl.link")
+
+PICO_MICROPYTHON = "2E8A:0005"  # Raspberry Pi Pico running MicroPython (USB CDC)
+
+
+def parse_vid_pid(text: str) -> tuple[int, int]:
+    """``"2E8A:0005"`` -> ``(0x2E8A, 0x0005)``."""
+    try:
+        vid, pid = text.split(":")
+        return int(vid, 16), int(pid, 16)
+    except ValueError:
+        raise ConfigError(
+            f"USB id {text!r} is not VID:PID in hex (e.g. {PICO_MICROPYTHON})"
+        ) from None
+
+
+def find_port(vid_pid: str) -> str | None:
+    """The device path of the first serial port with this USB VID:PID, or None."""
+    from serial.tools import list_ports
+
+    vid, pid = parse_vid_pid(vid_pid)
+    for port in sorted(list_ports.comports(), key=lambda p: str(p.device)):
+        if port.vid == vid and port.pid == pid:
+            return str(port.device)
+    return None
+
+
+class SerialBackend:
+    """Connection management shared by the serial back-ends (see the module docstring)."""
+
+    kind = "serial"
+
+    def __init__(
+        self,
+        *,
+        path: str | None = None,
+        vid_pid: str = PICO_MICROPYTHON,
+        baud: int = 115200,
+        heartbeat: float = 1.0,
+        backoff_min: float = 0.25,
+        backoff_max: float = 5.0,
+        write_timeout: float = 0.2,
+        brightness: int = 255,
+    ) -> None:
+        if path is None:
+            parse_vid_pid(vid_pid)  # a bad id is a configuration error, found now
+        if baud <= 0:
+            raise ConfigError(f"baud rate must be positive, not {baud}")
+        if not 0 < backoff_min <= backoff_max:
+            raise ConfigError("reconnect backoff needs 0 < backoff_min <= backoff_max")
+        self.path = path
+        self.vid_pid = vid_pid
+        self.baud = baud
+        self.heartbeat = heartbeat
+        self.backoff_min = backoff_min
+        self.backoff_max = backoff_max
+        self.write_timeout = write_timeout
+        self.brightness = check_level(brightness)
+        self.state = "starting"
+        self.port_name: str | None = None
+        self.connects = 0
+        self._frame: bytes | None = None
+        self._port: Any = None
+        self._lock = threading.RLock()  # guards _port, _frame and every write
+        self._closed = threading.Event()
+        self._last_tx = 0.0
+        self._thread = threading.Thread(target=self._run, name=f"link-{self.kind}", daemon=True)
+        self._thread.start()
+
+    # --- public --------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._port is not None and self.state == "connected"
+
+    def show(self, frame: bytes) -> None:
+        frame = bytes(frame)
+        with self._lock:
+            self._frame = frame
+            if self._port is not None and self.state == "connected":
+                self._write(self._frame_bytes(frame, time.monotonic()))
+
+    def set_brightness(self, level: int) -> None:
+        level = check_level(level)
+        with self._lock:
+            self.brightness = level
+            if self._port is not None and self.state == "connected":
+                self._write(self._brightness_bytes())
+
+    def close(self) -> None:
+        self._closed.set()
+        port = self._port
+        if port is not None:
+            with contextlib.suppress(AttributeError, OSError):
+                port.cancel_read()
+        self._thread.join(5)
+        self._set_state("closed", "")
+
+    def __enter__(self) -> SerialBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- hooks for the back-ends -----------------------------------------------
+
+    def _frame_bytes(self, frame: bytes, now: float) -> bytes:
+        raise NotImplementedError
+
+    def _brightness_bytes(self) -> bytes:
+        raise NotImplementedError
+
+    def _greeting(self) -> bytes:
+        """Bytes sent right after the port opens."""
+        return b""
+
+    def _on_data(self, data: bytes) -> None:
+        """Bytes the device sent."""
+
+    def _on_idle(self, now: float) -> None:
+        """Called at least every ``heartbeat`` seconds while connected."""
+
+    # --- machinery -------------------------------------------------------------
+
+    def _set_state(self, state: str, detail: str, level: int = logging.INFO) -> None:
+        if state != self.state:
+            self.state = state
+            log.log(level, "LED link (%s): %s%s", self.kind, state, f": {detail}" if detail else "")
+
+    def _write(self, data: bytes) -> None:
+        """Write under the lock; a failure is logged by the reader, never raised."""
+        port = self._port
+        if not data or port is None:
+            return
+        try:
+            port.write(data)
+            self._last_tx = time.monotonic()
+        except OSError as exc:  # includes serial.SerialException and its timeout
+            self._on_write_failed(exc)
+
+    def _on_write_failed(self, exc: OSError) -> None:
+        """The write did not complete: part of a message may be on the wire."""
+
+    def _open(self) -> Any:
+        import serial
+
+        path = self.path or find_port(self.vid_pid)
+        if path is None:
+            raise OSError(f"no USB serial device {self.vid_pid} found")
+        port = serial.Serial(
+            path, self.baud, timeout=self.heartbeat, write_timeout=self.write_timeout
+        )
+        self.port_name = path
+        return port
+
+    def _run(self) -> None:
+        backoff = self.backoff_min
+        while not self._closed.is_set():
+            try:
+                port = self._open()
+            except (OSError, ValueError) as exc:
+                where = self.path or f"USB {self.vid_pid}"
+                self._set_state("waiting", f"{where}: {exc}; retrying", logging.WARNING)
+                self._closed.wait(backoff)
+                backoff = min(backoff * 2, self.backoff_max)
+                continue
+            backoff = self.backoff_min
+            try:
+                with self._lock:
+                    self._port = port
+                    self.connects += 1
+                    self._set_state("connected", str(self.port_name))
+                    self._write(self._greeting())
+                    if self._frame is not None:
+                        self._write(self._frame_bytes(self._frame, time.monotonic()))
+                self._read_loop(port)
+            except OSError as exc:
+                if not self._closed.is_set():
+                    self._set_state("lost", f"{self.port_name}: {exc}", logging.WARNING)
+            finally:
+                with self._lock:
+                    self._port = None
+                    with contextlib.suppress(OSError):
+                        port.close()
+
+    def _read_loop(self, port: Any) -> None:
+        while not self._closed.is_set():
+            data = port.read(1)
+            if data:
+                waiting = port.in_waiting
+                if waiting:
+                    data += port.read(waiting)
+                self._on_data(bytes(data))
+            now = time.monotonic()
+            if now - self._last_tx >= self.heartbeat:
+                with self._lock:
+                    self._on_idle(now)
+
+
+class PicoLink(SerialBackend):
+    """The boardctl LED controller (``firmware/``) over USB CDC or a UART.
+
+    Options: ``path`` (e.g. ``/dev/boardctl-leds``) or ``vid_pid`` (default
+    ``2E8A:0005``), ``baud`` (UART only), ``full_every`` seconds between full frames,
+    ``heartbeat`` seconds between PINGs when idle, ``budget_ma`` and ``led_ma`` (the
+    power budget the controller enforces, on top of its own), ``brightness``.
+    """
+
+    kind = "serial"
+
+    def __init__(
+        self,
+        *,
+        full_every: float = 10.0,
+        budget_ma: int = 0,
+        led_ma: int = 55,
+        **options: Any,
+    ) -> None:
+        protocol.brightness_payload(0, budget_ma, led_ma)  # validates both
+        self.budget_ma = budget_ma
+        self.led_ma = led_ma
+        self.encoder = FrameEncoder(full_every=full_every)
+        self.decoder = protocol.Decoder()
+        self.device: tuple[tuple[int, int, int], int, str] | None = None
+        self.error: str | None = None
+        self.naks = 0
+        self.pongs = 0
+        self.device_bad = 0
+        self.hellos = 0
+        self._ping_token = 0
+        self._count_warned = False
+        super().__init__(**options)
+
+    def _frame_bytes(self, frame: bytes, now: float) -> bytes:
+        if self.device is not None and not self._count_warned:
+            count = self.device[1]
+            if len(frame) // 3 != count:
+                self._count_warned = True
+                log.warning(
+                    "LED link: frames have %d LEDs but the controller drives %d; "
+                    "set LED_COUNT in the controller's config.py to match the layout",
+                    len(frame) // 3,
+                    count,
+                )
+        return self.encoder.frame(frame, now)
+
+    def _brightness_bytes(self) -> bytes:
+        return self.encoder.brightness(self.brightness, self.budget_ma, self.led_ma)
+
+    def _greeting(self) -> bytes:
+        self.decoder = protocol.Decoder()
+        self.encoder.invalidate()
+        led_count = len(self._frame) // 3 if self._frame is not None else 0
+        return self.encoder.hello(led_count) + self._brightness_bytes()
+
+    def _on_write_failed(self, exc: OSError) -> None:
+        self.encoder.invalidate()
+
+    def _resend_full(self) -> None:
+        with self._lock:
+            self.encoder.invalidate()
+            if self._frame is not None and self.state == "connected":
+                self._write(self._frame_bytes(self._frame, time.monotonic()))
+
+    def _on_data(self, data: bytes) -> None:
+        for message in self.decoder.feed(data):
+            try:
+                self._handle(message)
+            except ProtocolError as exc:
+                log.warning("LED link: ignored a malformed %r: %s", message, exc)
+
+    def _handle(self, message: protocol.Message) -> None:
+        kind = message.kind
+        if kind == protocol.HELLO:
+            version, firmware, count, order = protocol.parse_hello(message.payload)
+            self.hellos += 1
+            try:
+                protocol.check_version(version, firmware)
+            except ProtocolError as exc:
+                self.error = str(exc)
+                self._set_state("incompatible", str(exc), logging.ERROR)
+                return
+            self.error = None
+            device = (firmware, count, order)
+            if device != self.device:
+                log.info(
+                    "LED controller: firmware %d.%d.%d, %d LEDs, colour order %s",
+                    *firmware,
+                    count,
+                    order,
+                )
+            self.device = device
+            self._count_warned = False
+            with self._lock:
+                self._set_state("connected", str(self.port_name))
+                self._write(self._brightness_bytes())
+            self._resend_full()
+        elif kind == protocol.NAK:
+            self.naks += 1
+            self._resend_full()
+        elif kind == protocol.PONG:
+            _token, _applied, bad = protocol.parse_pong(message.payload)
+            self.pongs += 1
+            self.device_bad = bad
+        elif kind == protocol.ERROR:
+            code, text = protocol.parse_error(message.payload)
+            if code == protocol.ERR_VERSION:
+                self.error = text
+                self._set_state("incompatible", text, logging.ERROR)
+            else:
+                log.warning("LED controller reports: %s", text)
+
+    def _on_idle(self, now: float) -> None:
+        if self.state != "connected":
+            return
+        frame = self._frame
+        if frame is not None and now - self.encoder.last_full >= self.encoder.full_every:
+            self._write(self.encoder.full(frame, now))
+        else:
+            self._ping_token = (self._ping_token + 1) & 0xFFFF
+            self._write(self.encoder.ping(self._ping_token))
+
+
+class AdalightLink(SerialBackend):
+    """A WLED device or an Adalight Arduino sketch: full frames only, resent every
+    ``refresh`` seconds so the device stays in its realtime mode. Brightness is applied
+    on the host. Default ``baud`` 115200 (WLED's)."""
+
+    kind = "adalight"
+
+    def __init__(self, *, refresh: float = 1.0, **options: Any) -> None:
+        options.setdefault("heartbeat", refresh)
+        super().__init__(**options)
+
+    def _frame_bytes(self, frame: bytes, now: float) -> bytes:
+        return adalight_packet(frame, self.brightness) if frame else b""
+
+    def _brightness_bytes(self) -> bytes:
+        return self._frame_bytes(self._frame, time.monotonic()) if self._frame else b""
+
+    def _on_idle(self, now: float) -> None:
+        if self._frame:
+            self._write(self._frame_bytes(self._frame, now))

@@ -1,0 +1,1 @@
+"""The running board: configuration, the engine loop, systemd notify, the control socket."""

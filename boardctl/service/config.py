@@ -1,0 +1,364 @@
+"""The service configuration: a TOML file with a default for every key.
+
+A missing file means "all defaults". Every key the file sets must be known
+and of the right type; anything else is a :class:`ConfigError` that names the
+key and the file, so a typo never silently does nothing.
+
+The default wiring of the buttons is :data:`DEFAULT_PINS`, the one table the
+hardware wiring guide is written from (BCM GPIO numbers).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boardctl.errors import ConfigError
+
+DEFAULT_CONFIG_PATH = Path("/etc/boardctl/config.toml")
+
+# --- the default pin table ---------------------------------------------------
+# BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
+# pull-ups). ``None`` = not wired. GPIO 14/15 (UART to the Pico), 2/3 (I2C)
+# and 7-11 (SPI) are left free; GPIO 4 and 25 are spare.
+TRACK_ROLES = ("plus1", "plus5", "encoder_a", "encoder_b", "encoder_push")
+SHARED_ROLES = ("undo", "menu")
+
+DEFAULT_PINS: dict[str, dict[str, int | None]] = {
+    "shared": {"undo": 5, "menu": 6},
+    "track1": {"plus1": 17, "plus5": 27, "encoder_a": 22, "encoder_b": 23, "encoder_push": 24},
+    "track2": {"plus1": 16, "plus5": 20, "encoder_a": 19, "encoder_b": 26, "encoder_push": 21},
+    "track3": {
+        "plus1": 12,
+        "plus5": 13,
+        "encoder_a": None,
+        "encoder_b": None,
+        "encoder_push": None,
+    },
+}
+MAX_TRACKS = 3
+LINK_KINDS = ("serial", "adalight", "null", "recording")
+GAME_MODES = ("guided", "free")
+
+
+@dataclass(frozen=True, slots=True)
+class TrackPins:
+    """The inputs of one track (``None`` = not wired)."""
+
+    plus1: int | None = None
+    plus5: int | None = None
+    encoder_a: int | None = None
+    encoder_b: int | None = None
+    encoder_push: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PinsConfig:
+    """Every button and encoder pin."""
+
+    undo: int | None
+    menu: int | None
+    tracks: tuple[TrackPins, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
+    layout: str = "two-121"
+    brightness: int = 128
+    power_budget_ma: int = 2500
+
+
+@dataclass(frozen=True, slots=True)
+class LinkConfig:
+    kind: str = "serial"
+    device: str = ""
+    baudrate: int = 115200
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    variant: str = "six-card"
+    target: int = 0
+    preset: str = "acc"
+    mode: str = "guided"
+    match: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class InputsConfig:
+    commit_idle: float = 1.5
+    debounce: float = 0.02
+    long_press: float = 1.0
+    very_long_press: float = 4.0
+    confirm_timeout: float = 10.0
+    settings_timeout: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    journal: str = ""
+    socket: str = ""
+
+
+def _default_pins() -> PinsConfig:
+    shared = DEFAULT_PINS["shared"]
+    tracks = tuple(TrackPins(**DEFAULT_PINS[f"track{i + 1}"]) for i in range(MAX_TRACKS))
+    return PinsConfig(undo=shared["undo"], menu=shared["menu"], tracks=tracks)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration; ``Config()`` is every default."""
+
+    board: BoardConfig = field(default_factory=BoardConfig)
+    link: LinkConfig = field(default_factory=LinkConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    inputs: InputsConfig = field(default_factory=InputsConfig)
+    service: ServiceConfig = field(default_factory=ServiceConfig)
+    pins: PinsConfig = field(default_factory=_default_pins)
+    source: str = "(defaults)"
+
+
+# --- validation ---------------------------------------------------------------
+Check = Callable[[Any], str | None]  # returns a problem, or None when the value is fine
+
+
+def _between(low: float, high: float) -> Check:
+    def check(value: Any) -> str | None:
+        return None if low <= value <= high else f"must be between {low} and {high}"
+
+    return check
+
+
+def _one_of(*choices: str) -> Check:
+    def check(value: Any) -> str | None:
+        return None if value in choices else f"must be one of {', '.join(choices)}"
+
+    return check
+
+
+def _variant(value: Any) -> str | None:
+    from boardctl.cribbage.variants import VARIANTS
+
+    return None if value in VARIANTS else f"must be one of {', '.join(VARIANTS)}"
+
+
+def _target(value: Any) -> str | None:
+    return None if value == 0 or 31 <= value <= 1000 else "must be 0 (the variant's) or 31..1000"
+
+
+_SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
+    "board": (
+        BoardConfig,
+        {"layout": None, "brightness": _between(0, 255), "power_budget_ma": _between(0, 100000)},
+    ),
+    "link": (
+        LinkConfig,
+        {"kind": _one_of(*LINK_KINDS), "device": None, "baudrate": _between(300, 10_000_000)},
+    ),
+    "game": (
+        GameConfig,
+        {
+            "variant": _variant,
+            "target": _target,
+            "preset": None,
+            "mode": _one_of(*GAME_MODES),
+            "match": _between(0, 99),
+        },
+    ),
+    "inputs": (
+        InputsConfig,
+        {
+            "commit_idle": _between(0.1, 60.0),
+            "debounce": _between(0.0, 0.5),
+            "long_press": _between(0.2, 10.0),
+            "very_long_press": _between(0.5, 30.0),
+            "confirm_timeout": _between(1.0, 600.0),
+            "settings_timeout": _between(1.0, 3600.0),
+        },
+    ),
+    "service": (ServiceConfig, {"journal": None, "socket": None}),
+}
+
+
+def _type_name(kind: type) -> str:
+    return {int: "an integer", float: "a number", str: "a string", bool: "true or false"}[kind]
+
+
+def _coerce(value: Any, kind: type) -> Any:
+    """The value as ``kind``, or raise TypeError (bool is never an int here)."""
+    if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind in (str, bool) and isinstance(value, kind):
+        return value
+    raise TypeError
+
+
+def _section(
+    raw: Mapping[str, Any], name: str, source: str
+) -> dict[str, Any]:  # validated keyword arguments for the section's dataclass
+    cls, checks = _SECTIONS[name]
+    defaults = cls()
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        where = f"{name}.{key}"
+        if key not in checks:
+            known = ", ".join(checks)
+            raise ConfigError(f"{source}: unknown key {where!r} (known keys in [{name}]: {known})")
+        kind = type(getattr(defaults, key))
+        try:
+            value = _coerce(value, kind)
+        except TypeError:
+            raise ConfigError(
+                f"{source}: {where} must be {_type_name(kind)}, not {value!r}"
+            ) from None
+        check = checks[key]
+        problem = check(value) if check else None
+        if problem:
+            raise ConfigError(f"{source}: {where} {problem} (got {value!r})")
+        out[key] = value
+    return out
+
+
+def _pin(value: Any, where: str, source: str) -> int | None:
+    if value is False:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(
+            f"{source}: {where} must be a BCM GPIO number (2..27) or false, not {value!r}"
+        )
+    if not 2 <= value <= 27:
+        raise ConfigError(f"{source}: {where} must be a BCM GPIO number 2..27 (got {value})")
+    return value
+
+
+def _pins(raw: Mapping[str, Any], source: str) -> PinsConfig:
+    defaults = _default_pins()
+    shared: dict[str, int | None] = {"undo": defaults.undo, "menu": defaults.menu}
+    tracks = [dict(DEFAULT_PINS[f"track{i + 1}"]) for i in range(MAX_TRACKS)]
+    track_names = [f"track{i + 1}" for i in range(MAX_TRACKS)]
+    for key, value in raw.items():
+        if key in SHARED_ROLES:
+            shared[key] = _pin(value, f"pins.{key}", source)
+        elif key in track_names:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: pins.{key} must be a table ([pins.{key}])")
+            table = tracks[track_names.index(key)]
+            for role, pin in value.items():
+                if role not in TRACK_ROLES:
+                    raise ConfigError(
+                        f"{source}: unknown key 'pins.{key}.{role}' "
+                        f"(known keys: {', '.join(TRACK_ROLES)})"
+                    )
+                table[role] = _pin(pin, f"pins.{key}.{role}", source)
+        else:
+            known = ", ".join((*SHARED_ROLES, *track_names))
+            raise ConfigError(f"{source}: unknown key 'pins.{key}' (known keys in [pins]: {known})")
+    used: dict[int, str] = {}
+    named = [(f"pins.{k}", v) for k, v in shared.items()] + [
+        (f"pins.{track_names[i]}.{role}", pin)
+        for i, table in enumerate(tracks)
+        for role, pin in table.items()
+    ]
+    for where, pin in named:
+        if pin is None:
+            continue
+        if pin in used:
+            raise ConfigError(f"{source}: {where} uses GPIO {pin}, already used by {used[pin]}")
+        used[pin] = where
+    for i, table in enumerate(tracks):
+        if (table["encoder_a"] is None) != (table["encoder_b"] is None):
+            raise ConfigError(
+                f"{source}: pins.{track_names[i]} needs both encoder_a and encoder_b, or neither"
+            )
+    return PinsConfig(
+        undo=shared["undo"],
+        menu=shared["menu"],
+        tracks=tuple(TrackPins(**table) for table in tracks),
+    )
+
+
+def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
+    """Validate a parsed TOML document and fill in every default."""
+    sections: dict[str, Any] = {}
+    for name, value in data.items():
+        if name == "pins":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: 'pins' must be a table ([pins])")
+            sections["pins"] = _pins(value, source)
+        elif name in _SECTIONS:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: {name!r} must be a table ([{name}])")
+            cls = _SECTIONS[name][0]
+            sections[name] = cls(**_section(value, name, source))
+        else:
+            known = ", ".join([*_SECTIONS, "pins"])
+            raise ConfigError(f"{source}: unknown section or key {name!r} (known: {known})")
+    config = Config(source=source, **sections)
+    if config.inputs.very_long_press <= config.inputs.long_press:
+        raise ConfigError(
+            f"{source}: inputs.very_long_press ({config.inputs.very_long_press}) must be longer "
+            f"than inputs.long_press ({config.inputs.long_press})"
+        )
+    return config
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """Read the configuration file; a missing file gives every default.
+
+    ``path=None`` means :data:`DEFAULT_CONFIG_PATH`. A path given explicitly
+    must exist.
+    """
+    explicit = path is not None
+    file = Path(path) if path is not None else DEFAULT_CONFIG_PATH
+    try:
+        text = file.read_bytes()
+    except FileNotFoundError:
+        if explicit:
+            raise ConfigError(f"{file}: no such configuration file") from None
+        return Config(source=f"{file} (missing: all defaults)")
+    except OSError as exc:
+        raise ConfigError(f"{file}: cannot read the configuration ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: not valid TOML ({exc})") from None
+    return parse_config(data, str(file))
+
+
+def default_config_text() -> str:
+    """A commented configuration file listing every key with its default."""
+    c = Config()
+    lines = ["# boardctl configuration: every key is optional; shown are the defaults.", ""]
+    for name in _SECTIONS:
+        lines.append(f"[{name}]")
+        section = getattr(c, name)
+        for key in _SECTIONS[name][1]:
+            lines.append(f"{key} = {_toml_value(getattr(section, key))}")
+        lines.append("")
+    lines.append("[pins]  # BCM GPIO numbers; false = not wired")
+    for role in SHARED_ROLES:
+        lines.append(f"{role} = {_toml_value(DEFAULT_PINS['shared'][role])}")
+    for i in range(MAX_TRACKS):
+        name = f"track{i + 1}"
+        lines.append("")
+        lines.append(f"[pins.{name}]")
+        for role in TRACK_ROLES:
+            lines.append(f"{role} = {_toml_value(DEFAULT_PINS[name][role])}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: object) -> str:
+    if value is None:
+        return "false"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)

@@ -1,0 +1,316 @@
+"""The control socket: a Unix stream socket speaking JSON lines.
+
+Each request is one JSON object on one line, each reply one JSON object on
+one line, in order::
+
+    -> {"op": "peg", "track": 0, "points": 3}
+    <- {"ok": true, "result": {...}}
+    -> {"op": "peg", "track": "x"}
+    <- {"ok": false, "error": "'track' must be an integer, not 'x'"}
+
+``op`` is one of :data:`OPS`: the engine's commands (``peg``, ``undo``,
+``redo``, ``next``, ``cut``, ``new_game``, ``set``), ``press`` (a button
+gesture, exactly as if pressed on the board: ``{"op": "press", "button":
+"track1.plus1", "hold": 0}``, hold 0 short, 1 long, 2 very long) and the
+read-only ``status``, ``history``, ``frame`` (the LEDs now, as hex RGB) and
+``ping``. A request may carry an ``id``, echoed in the reply.
+
+The server lives in the service loop (one thread, a ``selectors`` selector):
+it never blocks on a client. A line longer than :data:`MAX_LINE` bytes, a
+client that does not read its replies, too many clients, or a client idle
+for :data:`CLIENT_TIMEOUT` seconds is dropped; nothing a client sends can
+stop the service. The socket file is mode 0660: the service user and its
+group may use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import logging
+import os
+import selectors
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boardctl.errors import ControlError
+
+log = logging.getLogger(__name__)
+
+MAX_LINE = 64 * 1024  # bytes in one request line
+MAX_OUTPUT = 1024 * 1024  # unread reply bytes before a client is dropped
+MAX_CLIENTS = 16
+CLIENT_TIMEOUT = 30.0  # seconds without a complete request
+SOCKET_MODE = 0o660
+
+_INT = (int,)
+_STR = (str,)
+# op -> {field: (allowed types, required)}
+OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "ping": {},
+    "status": {},
+    "history": {"limit": (_INT, False)},
+    "peg": {"track": (_INT, True), "points": (_INT, True), "kind": (_STR, False)},
+    "undo": {},
+    "redo": {},
+    "next": {},
+    "cut": {"dealer": ((int, type(None)), False)},
+    "new_game": {
+        "target": (_INT, False),
+        "variant": (_STR, False),
+        "players": (_INT, False),
+        "preset": (_STR, False),
+        "mode": (_STR, False),
+        "match": (_INT, False),
+    },
+    "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
+    "press": {"button": (_STR, True), "hold": (_INT, False)},
+    "frame": {},
+}
+READ_ONLY = frozenset({"ping", "status", "history", "frame"})
+
+
+def _type_names(types: tuple[type, ...]) -> str:
+    names = {
+        int: "an integer",
+        str: "a string",
+        float: "a number",
+        bool: "true/false",
+        list: "a list",
+        dict: "an object",
+    }
+    return " or ".join(names.get(t, "null") for t in types)
+
+
+def parse_request(line: bytes | str) -> dict[str, Any]:
+    """Decode and check one request line; raise :class:`ControlError` saying what is wrong."""
+    try:
+        request = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ControlError(f"not a JSON request ({exc}); send one JSON object per line") from None
+    except RecursionError:
+        raise ControlError("not a JSON request (nested too deeply)") from None
+    if not isinstance(request, dict):
+        raise ControlError('a request must be a JSON object such as {"op": "status"}')
+    op = request.get("op")
+    if not isinstance(op, str) or op not in OPS:
+        raise ControlError(f"unknown op {op!r}; known: {', '.join(OPS)}")
+    spec = OPS[op]
+    for key, value in request.items():
+        if key in ("op", "id"):
+            continue
+        if key not in spec:
+            allowed = ", ".join(spec) or "none"
+            raise ControlError(f"{op}: unknown field {key!r} (allowed: {allowed})")
+        types, _ = spec[key]
+        bad_bool = isinstance(value, bool) and bool not in types
+        if bad_bool or not isinstance(value, types):
+            raise ControlError(f"{op}: {key!r} must be {_type_names(types)}, not {value!r}")
+    for key, (_, required) in spec.items():
+        if required and key not in request:
+            raise ControlError(f"{op}: missing field {key!r}")
+    return request
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One reply or request as a JSON line."""
+    return json.dumps(message, separators=(",", ":"), default=str).encode() + b"\n"
+
+
+Handler = Callable[[dict[str, Any]], Any]  # returns the result; raises BoardError on refusal
+
+
+@dataclass(slots=True)
+class _Client:
+    sock: socket.socket
+    inbox: bytearray = field(default_factory=bytearray)
+    outbox: bytearray = field(default_factory=bytearray)
+    last_seen: float = 0.0
+    closing: bool = False
+
+
+class ControlServer:
+    """Serves the control socket from a selector owned by the service loop."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        handler: Handler,
+        selector: selectors.BaseSelector,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.path = Path(path)
+        self._handler = handler
+        self._selector = selector
+        self._clock = clock
+        self._clients: dict[int, _Client] = {}
+        self._listener = self._bind()
+        selector.register(self._listener, selectors.EVENT_READ, self._accept)
+
+    def _bind(self) -> socket.socket:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() or self.path.is_symlink():
+            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            probe.settimeout(0.5)
+            try:
+                probe.connect(str(self.path))
+            except OSError:
+                self.path.unlink()  # a stale socket left by a killed service
+            else:
+                raise ControlError(
+                    f"{self.path}: another boardctl service is already running "
+                    "(stop it first, or set service.socket in the config)"
+                )
+            finally:
+                probe.close()
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+        old_umask = os.umask(0o117)  # no window in which the socket is wider than 0660
+        try:
+            sock.bind(str(self.path))
+        except OSError as exc:
+            sock.close()
+            raise ControlError(f"{self.path}: cannot create the control socket ({exc})") from None
+        finally:
+            os.umask(old_umask)
+        os.chmod(self.path, SOCKET_MODE)
+        sock.listen(MAX_CLIENTS)
+        sock.setblocking(False)
+        return sock
+
+    # --- selector callbacks ----------------------------------------------------
+    def _accept(self, mask: int) -> None:
+        try:
+            sock, _ = self._listener.accept()
+        except OSError:
+            return
+        sock.setblocking(False)
+        if len(self._clients) >= MAX_CLIENTS:
+            with contextlib.suppress(OSError):
+                sock.send(encode({"ok": False, "error": "too many clients; try again"}))
+            sock.close()
+            return
+        client = _Client(sock, last_seen=self._clock())
+        self._clients[sock.fileno()] = client
+        self._selector.register(sock, selectors.EVENT_READ, lambda m: self._ready(client, m))
+
+    def _ready(self, client: _Client, mask: int) -> None:
+        if mask & selectors.EVENT_READ:
+            self._read(client)
+        if mask & selectors.EVENT_WRITE and client.sock.fileno() >= 0:
+            self._flush(client)
+
+    def _read(self, client: _Client) -> None:
+        try:
+            data = client.sock.recv(65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._drop(client)
+            return
+        if not data:
+            client.closing = True  # the client shut down its side: answer, then close
+            if not client.outbox:
+                self._drop(client)
+            return
+        client.inbox += data
+        while b"\n" in client.inbox:
+            line, _, rest = bytes(client.inbox).partition(b"\n")
+            client.inbox = bytearray(rest)
+            client.last_seen = self._clock()
+            self._reply(client, self.answer(line))
+            if client.sock.fileno() < 0:
+                return
+        if len(client.inbox) > MAX_LINE:
+            self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
+            client.closing = True
+            client.inbox.clear()
+            self._flush(client)
+
+    def answer(self, line: bytes) -> dict[str, Any]:
+        """The reply to one request line (never raises)."""
+        from boardctl.errors import BoardError
+
+        reply: dict[str, Any]
+        request_id: Any = None
+        try:
+            if len(line) > MAX_LINE:
+                raise ControlError(f"request longer than {MAX_LINE} bytes")
+            request = parse_request(line)
+            request_id = request.pop("id", None)
+            reply = {"ok": True, "result": self._handler(request)}
+        except BoardError as exc:
+            reply = {"ok": False, "error": str(exc)}
+        except Exception as exc:  # a bug must not take the board down
+            log.exception("control request failed: %r", line[:200])
+            reply = {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
+        if request_id is not None:
+            reply["id"] = request_id
+        return reply
+
+    def _reply(self, client: _Client, reply: dict[str, Any]) -> None:
+        client.outbox += encode(reply)
+        if len(client.outbox) > MAX_OUTPUT:
+            log.warning("control client does not read its replies; dropping it")
+            self._drop(client)
+            return
+        self._flush(client)
+
+    def _flush(self, client: _Client) -> None:
+        if client.outbox:
+            try:
+                sent = client.sock.send(client.outbox)
+            except BlockingIOError:
+                sent = 0
+            except OSError as exc:
+                if exc.errno not in (errno.EPIPE, errno.ECONNRESET):
+                    log.debug("control client send failed: %s", exc)
+                self._drop(client)
+                return
+            del client.outbox[:sent]
+        if not client.outbox and client.closing:
+            self._drop(client)
+            return
+        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if client.outbox else 0)
+        self._selector.modify(client.sock, events, lambda m: self._ready(client, m))
+
+    def _drop(self, client: _Client) -> None:
+        fd = client.sock.fileno()
+        if fd < 0:
+            return
+        self._clients.pop(fd, None)
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(client.sock)
+        client.sock.close()
+
+    # --- timers ---------------------------------------------------------------
+    def deadline(self) -> float | None:
+        """When the oldest idle client must be dropped."""
+        if not self._clients:
+            return None
+        return min(c.last_seen for c in self._clients.values()) + CLIENT_TIMEOUT
+
+    def tick(self, now: float) -> None:
+        """Drop clients idle for longer than :data:`CLIENT_TIMEOUT`."""
+        for client in list(self._clients.values()):
+            if now - client.last_seen >= CLIENT_TIMEOUT:
+                self._drop(client)
+
+    @property
+    def clients(self) -> int:
+        return len(self._clients)
+
+    def close(self) -> None:
+        """Stop listening and remove the socket file."""
+        for client in list(self._clients.values()):
+            self._drop(client)
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(self._listener)
+        self._listener.close()
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()

@@ -1,0 +1,102 @@
+"""Keyboard keys standing in for the buttons on the virtual board.
+
+With no Pi (mock pins) and ``--display terminal``, ``boardctl run`` reads
+single key presses from the terminal (cbreak mode, restored on exit):
+
+====================  =================================================
+key                   button
+====================  =================================================
+``1`` ``2`` ``3``     +1 on track 1, 2, 3
+``q`` ``w`` ``e``     +5 on track 1, 2, 3
+``a`` ``s`` ``d``     commit now (encoder push) on track 1, 2, 3
+``z`` ``x`` ``c``     encoder one step back (-1 pending) on track 1, 2, 3
+``u``                 undo (short press)
+``U``                 redo (undo held)
+``m`` or space        menu short press: next phase (confirm a new game)
+``M``                 menu long press: settings mode (again: apply)
+``N``                 menu very long press: new game (asks for a confirm)
+Ctrl-C                stop the service
+====================  =================================================
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import sys
+import termios
+import tty
+from collections.abc import Callable
+from typing import Any
+
+from boardctl.inputs.panel import button_id
+
+# key -> event for the loop: ("tap", button, hold level 0/1/2) or ("turn", track, steps)
+KEYMAP: dict[str, tuple[Any, ...]] = {}
+for _track, _keys in enumerate(("1qaz", "2wsx", "3edc")):
+    KEYMAP[_keys[0]] = ("tap", button_id("plus1", _track), 0)
+    KEYMAP[_keys[1]] = ("tap", button_id("plus5", _track), 0)
+    KEYMAP[_keys[2]] = ("tap", button_id("encoder_push", _track), 0)
+    KEYMAP[_keys[3]] = ("turn", _track, -1)
+KEYMAP.update(
+    {
+        "u": ("tap", "undo", 0),
+        "U": ("tap", "undo", 1),
+        "m": ("tap", "menu", 0),
+        " ": ("tap", "menu", 0),
+        "M": ("tap", "menu", 1),
+        "N": ("tap", "menu", 2),
+    }
+)
+
+HELP = (
+    "keys: 1/2/3 +1 · q/w/e +5 · a/s/d commit · z/x/c -1 · u undo · U redo · "
+    "m next · M settings · N new game · Ctrl-C quit"
+)
+
+
+def events_for(text: str) -> list[tuple[Any, ...]]:
+    """The loop events for the keys in ``text`` (unknown keys are ignored)."""
+    return [KEYMAP[ch] for ch in text if ch in KEYMAP]
+
+
+class Keyboard:
+    """Reads keys from a terminal inside the service loop's selector."""
+
+    def __init__(
+        self,
+        selector: selectors.BaseSelector,
+        post: Callable[[tuple[Any, ...]], None],
+        *,
+        fd: int | None = None,
+    ) -> None:
+        self.fd = sys.stdin.fileno() if fd is None else fd
+        self._post = post
+        self._selector = selector
+        self._saved: list[Any] | None = None
+        if os.isatty(self.fd):
+            self._saved = termios.tcgetattr(self.fd)
+            tty.setcbreak(self.fd)  # keys one at a time, no echo; Ctrl-C still stops
+        selector.register(self.fd, selectors.EVENT_READ, self._read)
+
+    def _read(self, mask: int) -> None:
+        try:
+            data = os.read(self.fd, 256)
+        except OSError:
+            data = b""
+        if not data:  # end of input: stop listening, keep the service running
+            with contextlib.suppress(KeyError, ValueError):
+                self._selector.unregister(self.fd)
+            return
+        for event in events_for(data.decode("utf-8", "replace")):
+            self._post(event)
+
+    def close(self) -> None:
+        """Give the terminal back as it was."""
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(self.fd)
+        if self._saved is not None:
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            self._saved = None

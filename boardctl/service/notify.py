@@ -1,0 +1,78 @@
+"""systemd's notify protocol: READY=1, WATCHDOG=1, STATUS=..., STOPPING=1.
+
+The protocol is one datagram to the Unix socket named by ``$NOTIFY_SOCKET``
+(a path, or ``@name`` for the abstract namespace), so it is written here in a
+few lines instead of adding a dependency (python-systemd needs libsystemd
+headers to build; the sdnotify package is no shorter than this). Outside
+systemd ``$NOTIFY_SOCKET`` is unset and every call does nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Mapping
+
+
+class Notifier:
+    """Send notify messages to systemd (a no-op when not run by systemd)."""
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        env = os.environ if env is None else env
+        address = env.get("NOTIFY_SOCKET", "")
+        self._address: str | bytes | None = None
+        if address.startswith("@"):
+            self._address = b"\0" + address[1:].encode()
+        elif address.startswith("/"):
+            self._address = address
+        self._socket: socket.socket | None = None
+        usec = env.get("WATCHDOG_USEC", "")
+        pid = env.get("WATCHDOG_PID", "")
+        watchdog = usec.isdigit() and int(usec) > 0 and (not pid or pid == str(os.getpid()))
+        # systemd asks for pings well within WatchdogSec=; we send one every half of it.
+        self.watchdog_interval: float | None = int(usec) / 2e6 if watchdog else None
+
+    @property
+    def enabled(self) -> bool:
+        """True when run by systemd with a notify socket."""
+        return self._address is not None
+
+    def send(self, *fields: str) -> bool:
+        """Send ``KEY=value`` fields in one datagram; False if it could not be sent."""
+        if self._address is None:
+            return False
+        message = "\n".join(fields).encode("utf-8", "replace")
+        try:
+            if self._socket is None:
+                self._socket = socket.socket(
+                    socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
+                )
+            self._socket.sendto(message, self._address)
+        except OSError:
+            return False
+        return True
+
+    def ready(self, status: str = "") -> bool:
+        """Tell systemd the service is up (``READY=1``)."""
+        return self.send("READY=1", *([f"STATUS={_line(status)}"] if status else []))
+
+    def watchdog(self) -> bool:
+        """Tell systemd the main loop is alive (``WATCHDOG=1``)."""
+        return self.send("WATCHDOG=1")
+
+    def status(self, text: str) -> bool:
+        """A one-line status for ``systemctl status``."""
+        return self.send(f"STATUS={_line(text)}")
+
+    def stopping(self) -> bool:
+        """Tell systemd the service is shutting down."""
+        return self.send("STOPPING=1")
+
+    def close(self) -> None:
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+
+
+def _line(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,101 @@
+"""Settings mode and the new-game confirm, drawn on the LEDs.
+
+The board has no screen, so the panel's modes are shown with holes:
+
+- settings mode: the board goes dark except for track 1's first holes, one
+  per setting (target, variant, preset, brightness, mode) with the current
+  one bright white, and track 2's first holes, one per choice of that setting
+  with the current choice bright amber (on a one-track layout the choices
+  use track 1's holes from 61 on);
+- new-game confirm: the game stays on the board and every start hole and the
+  status LED blink red, twice a second.
+
+:class:`OverlayRenderer` wraps the board renderer, so the service loop still
+sees one renderer with ``render`` and ``next_change``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Protocol
+
+from boardctl.service.loop import Frame, Renderer
+from boardctl.view import BoardView
+
+WHITE_DIM = bytes((24, 24, 24))
+WHITE = bytes((200, 200, 200))
+AMBER_DIM = bytes((30, 16, 0))
+AMBER = bytes((230, 120, 0))
+RED = bytes((220, 0, 0))
+CONFIRM_STEP = 0.25  # seconds on, seconds off
+
+
+class LayoutLike(Protocol):
+    """The parts of ``boardctl.board.layout.Layout`` the overlay needs."""
+
+    @property
+    def led_count(self) -> int: ...
+    @property
+    def tracks(self) -> tuple[Any, ...]: ...
+    @property
+    def status(self) -> int | None: ...
+    def led_of(self, track: int, hole: int) -> int: ...
+
+
+class OverlayRenderer:
+    """The board renderer plus the settings and confirm overlays."""
+
+    def __init__(self, inner: Renderer, layout: LayoutLike) -> None:
+        self.inner = inner
+        self.layout = layout
+
+    def render(self, view: BoardView, now: float) -> Frame:
+        settings = view.extra.get("settings")
+        if isinstance(settings, dict):
+            return self._settings(settings)
+        frame = self.inner.render(view, now)
+        if view.extra.get("confirm") and _blink_on(now):
+            out = bytearray(frame)
+            for led in self._confirm_leds():
+                out[3 * led : 3 * led + 3] = RED
+            return bytes(out)
+        return frame
+
+    def next_change(self, view: BoardView, now: float) -> float | None:
+        if isinstance(view.extra.get("settings"), dict):
+            return None
+        inner = self.inner.next_change(view, now)
+        if view.extra.get("confirm"):
+            step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
+            return step if inner is None else min(inner, step)
+        return inner
+
+    def _confirm_leds(self) -> list[int]:
+        leds = [self.layout.led_of(track, 0) for track in range(len(self.layout.tracks))]
+        if self.layout.status is not None:
+            leds.append(self.layout.status)
+        return leds
+
+    def _settings(self, settings: dict[str, Any]) -> Frame:
+        layout = self.layout
+        frame = bytearray(3 * layout.led_count)
+
+        def put(track: int, hole: int, rgb: bytes) -> None:
+            led = layout.led_of(track, hole)
+            frame[3 * led : 3 * led + 3] = rgb
+
+        count, index = int(settings.get("count", 0)), int(settings.get("index", 0))
+        choices, choice = int(settings.get("choices", 0)), int(settings.get("choice", 0))
+        for i in range(count):
+            put(0, i + 1, WHITE if i == index else WHITE_DIM)
+        track, first = (1, 1) if len(layout.tracks) > 1 else (0, 61)
+        for i in range(choices):
+            put(track, first + i, AMBER if i == choice else AMBER_DIM)
+        if layout.status is not None:
+            led = layout.status
+            frame[3 * led : 3 * led + 3] = AMBER
+        return bytes(frame)
+
+
+def _blink_on(now: float) -> bool:
+    return math.floor(now / CONFIRM_STEP) % 2 == 0

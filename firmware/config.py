@@ -1,0 +1,16 @@
+"""Settings of this LED controller. Edit, then copy to the Pico with the other files."""
+
+LED_PIN = 0  # GPIO driving the strip's data line (through a 3.3 V -> 5 V level shifter)
+LED_COUNT = 256  # LEDs on the strip
+COLOR_ORDER = "GRB"  # the strip's byte order: GRB for WS2812B, RGB for some others
+BUDGET_MA = 2000  # the strip's power budget in mA, enforced whatever the host asks
+LED_MA = 55  # mA one LED draws at full white (WLED's default for WS2812B)
+STATUS_PIXEL = -1  # strip LED that blinks red while the host is silent (-1: none)
+
+LINK = "usb"  # "usb" (USB CDC, the default) or "uart"
+UART_ID = 0
+UART_BAUD = 1000000
+UART_TX = 16
+UART_RX = 17
+
+WATCHDOG_MS = 5000  # hardware watchdog (the RP2040 allows at most 8388 ms)

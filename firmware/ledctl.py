@@ -1,0 +1,290 @@
+"""The LED controller's logic: link bytes in, pixels out.
+
+Plain Python that runs on MicroPython (the Pico) and on CPython (tests, the emulator).
+Nothing here touches hardware: the byte stream, the strip, the clock, the status LED
+and the watchdog are handed in (see ``hw.py`` for the Pico's, ``emulator.py`` for
+CPython's).
+
+- ``stream``: ``read() -> bytes | None`` (never blocks), ``write(data)``,
+  ``wait(ms)`` (sleep until input arrives or ``ms`` pass).
+- ``strip``: ``show(rgb)`` with ``rgb`` a bytearray of ``3 * led_count`` bytes in
+  R, G, B order (the strip applies its own colour order).
+- ``clock``: ``ticks_ms()`` and ``ticks_diff(a, b)`` like MicroPython's ``time``.
+- ``status`` (optional): ``value(on)``, the Pico's own LED.
+- ``watchdog`` (optional): ``feed()``.
+"""
+
+import protocol
+
+FIRMWARE_VERSION = (1, 0, 0)
+LINK_LOST_MS = 3000  # host silent for longer than this: show the "link lost" sign
+BOOT_MS = 1000  # length of the boot pattern (cut short by the first frame)
+BLINK_PERIOD_MS = 1000  # "link lost": status LED on for BLINK_ON_MS of every period
+BLINK_ON_MS = 100
+IDLE_MA_PER_LED = 1  # WLED's estimate: every LED draws about 1 mA even when dark
+LOST_SIGN = (48, 0, 0)  # colour of the status pixel while the link is lost
+BOOT_COLOUR = (0, 0, 40)
+
+
+def estimate_ma(total: int, led_count: int, led_ma: int) -> int:
+    """WLED-style current estimate: ``total`` is the sum of every R, G and B byte."""
+    return total * led_ma // 765 + led_count * IDLE_MA_PER_LED
+
+
+def power_scale(total: int, led_count: int, led_ma: int, budget_ma: int) -> int:
+    """The factor (0-256, 256 = unchanged) that keeps the estimate within ``budget_ma``.
+
+    Scaling every byte by ``value * factor // 256`` keeps ``estimate_ma`` of the result
+    at or under the budget. A budget of 0 means no limit.
+    """
+    if budget_ma <= 0:
+        return 256
+    available = budget_ma - led_count * IDLE_MA_PER_LED
+    if available <= 0:
+        return 0
+    lit = total * led_ma // 765
+    if lit <= available:
+        return 256
+    return available * 256 // (total * led_ma // 765 + 1)
+
+
+def boot_pattern(out: bytearray, elapsed_ms: int, length_ms: int = BOOT_MS) -> None:
+    """The boot pattern at ``elapsed_ms``: one dim blue dot running along the strip."""
+    size = len(out)
+    for i in range(size):
+        out[i] = 0
+    if size and length_ms > 0:
+        dot = 3 * (elapsed_ms * (size // 3) // length_ms)
+        if 0 <= dot < size:
+            out[dot] = BOOT_COLOUR[0]
+            out[dot + 1] = BOOT_COLOUR[1]
+            out[dot + 2] = BOOT_COLOUR[2]
+
+
+class Controller:
+    """Verifies link frames, keeps the LED frame, drives the strip within its power budget."""
+
+    def __init__(
+        self,
+        stream: "object",
+        strip: "object",
+        clock: "object",
+        led_count: int = 256,
+        color_order: str = "GRB",
+        budget_ma: int = 2000,
+        led_ma: int = 55,
+        status: "object" = None,
+        status_pixel: int = -1,
+        watchdog: "object" = None,
+        boot_ms: int = BOOT_MS,
+    ) -> None:
+        self.stream = stream
+        self.strip = strip
+        self.clock = clock
+        self.led_count = led_count
+        self.color_order = color_order
+        self.budget_ma = budget_ma  # the controller's own limit, whatever the host asks
+        self.led_ma = led_ma
+        self.status = status
+        self.status_pixel = status_pixel if 0 <= status_pixel < led_count else -1
+        self.watchdog = watchdog
+        self.boot_ms = boot_ms
+        self.frame = bytearray(3 * led_count)  # as the host sent it
+        self.out = bytearray(3 * led_count)  # what the strip shows
+        self.brightness = 255
+        self.host_budget_ma = 0
+        self.decoder = protocol.Decoder(6 * led_count + 16)
+        self.seq = 0  # our own sequence numbers
+        self.expect = -1  # next sequence number expected from the host (-1: any)
+        self.applied = 0
+        self.bad = 0  # bad frames: corrupt, too long, wrong payload, unknown kind
+        self.gaps = 0  # sequence gaps seen (lost frames)
+        self.host_seen = False
+        now = clock.ticks_ms()
+        self.started = now
+        self.last_rx = now
+        self.booting = True
+        self.lost = False
+        self.status_on = False
+        self.dirty = True
+        self.send(protocol.HELLO, self.hello_payload())
+
+    # --- link ----------------------------------------------------------------
+
+    def hello_payload(self) -> bytes:
+        return protocol.hello_payload(
+            protocol.PROTOCOL_VERSION, FIRMWARE_VERSION, self.led_count, self.color_order
+        )
+
+    def send(self, kind: int, payload: bytes) -> None:
+        try:  # noqa: SIM105 (MicroPython has no contextlib)
+            self.stream.write(protocol.encode(kind, self.seq, payload))
+        except OSError:
+            pass  # nobody listening (USB unplugged): the host resyncs on its HELLO
+        self.seq = (self.seq + 1) & 0xFF
+
+    def feed(self, data: bytes) -> None:
+        """Process bytes from the link (any amount, any split)."""
+        before = self.decoder.bad
+        messages = self.decoder.feed(data)
+        errors = self.decoder.errors
+        self.bad += self.decoder.bad - before
+        for message in messages:
+            self.handle(message)
+        if errors:
+            self.nak(errors[-1])
+
+    def nak(self, reason: int) -> None:
+        self.send(protocol.NAK, protocol.nak_payload(self.expect & 0xFF, reason))
+
+    def handle(self, message: "protocol.Message") -> None:
+        """Act on one verified message from the host."""
+        self.last_rx = self.clock.ticks_ms()
+        self.host_seen = True
+        kind = message.kind
+        if kind == protocol.HELLO:
+            self.expect = (message.seq + 1) & 0xFF
+            try:
+                version, _host, _count, _order = protocol.parse_hello(message.payload)
+            except ValueError:
+                self.reject()
+                return
+            if version != protocol.PROTOCOL_VERSION:
+                text = "firmware speaks protocol " + str(protocol.PROTOCOL_VERSION)
+                text += ", host speaks " + str(version) + ": update one of them"
+                self.send(protocol.ERROR, protocol.error_payload(protocol.ERR_VERSION, text))
+                return
+            self.send(protocol.HELLO, self.hello_payload())
+            return
+        gap = self.expect >= 0 and message.seq != self.expect
+        self.expect = (message.seq + 1) & 0xFF
+        if gap:
+            self.gaps += 1
+            self.nak(protocol.NAK_GAP)
+        try:
+            if kind == protocol.FULL:
+                self.apply_full(protocol.parse_full(message.payload))
+            elif kind == protocol.DELTA:
+                self.apply_runs(protocol.parse_runs(message.payload))
+            elif kind == protocol.BRIGHTNESS:
+                level, budget, led_ma = protocol.parse_brightness(message.payload)
+                self.brightness = level
+                self.host_budget_ma = budget
+                self.led_ma = led_ma
+                self.dirty = True
+            elif kind == protocol.PING:
+                token = protocol.parse_ping(message.payload)
+                self.send(protocol.PONG, protocol.pong_payload(token, self.applied, self.bad))
+        except ValueError:
+            self.reject()
+
+    def reject(self) -> None:
+        self.bad += 1
+        self.nak(protocol.NAK_BAD_PAYLOAD)
+
+    # --- frame ---------------------------------------------------------------
+
+    def apply_full(self, rgb: bytes) -> None:
+        size = len(self.frame)
+        if len(rgb) >= size:
+            self.frame[0:size] = rgb[0:size]
+        else:
+            self.frame[0 : len(rgb)] = rgb
+            self.frame[len(rgb) : size] = bytes(size - len(rgb))
+        self.frame_applied()
+
+    def apply_runs(self, runs: "list[tuple[int, bytes]]") -> None:
+        size = len(self.frame)
+        for start, rgb in runs:
+            first = 3 * start
+            if first >= size:
+                continue  # LEDs past the end of this strip
+            stop = min(size, first + len(rgb))
+            self.frame[first:stop] = rgb[0 : stop - first]
+        self.frame_applied()
+
+    def frame_applied(self) -> None:
+        self.applied += 1
+        self.booting = False
+        self.dirty = True
+
+    def pixels(self) -> bytes:
+        """What the strip shows now, RGB per LED (after brightness and the power limit)."""
+        return bytes(self.out)
+
+    def budget(self) -> int:
+        """The power budget in force: the host's, but never above the controller's own."""
+        own = self.budget_ma
+        host = self.host_budget_ma
+        if own <= 0:
+            return host
+        if host <= 0:
+            return own
+        return min(own, host)
+
+    def sign_shown(self) -> bool:
+        return self.lost and self.status_on and self.status_pixel >= 0
+
+    def render(self, now: int) -> None:
+        out = self.out
+        size = len(out)
+        if self.booting:
+            boot_pattern(out, self.clock.ticks_diff(now, self.started), self.boot_ms)
+        else:
+            frame = self.frame
+            level = self.brightness
+            total = (sum(frame) * level + 254) // 255
+            budget = self.budget()
+            if budget > 0 and self.sign_shown():
+                # Room for the "link lost" pixel, drawn over the scaled frame.
+                budget = max(1, budget - estimate_ma(sum(LOST_SIGN), 0, self.led_ma) - 1)
+            scale = power_scale(total, self.led_count, self.led_ma, budget)
+            factor = level * scale
+            if factor >= 255 * 256:
+                out[0:size] = frame
+            else:
+                for i in range(size):
+                    out[i] = frame[i] * factor // 65280
+        if self.sign_shown():
+            base = 3 * self.status_pixel
+            out[base] = LOST_SIGN[0]
+            out[base + 1] = LOST_SIGN[1]
+            out[base + 2] = LOST_SIGN[2]
+        self.strip.show(out)
+
+    # --- loop ----------------------------------------------------------------
+
+    def step(self) -> None:
+        """Read what arrived, act on it, refresh the strip and the status LED if needed."""
+        data = self.stream.read()
+        if data:
+            self.feed(data)
+        now = self.clock.ticks_ms()
+        diff = self.clock.ticks_diff
+        if self.booting:
+            if diff(now, self.started) >= self.boot_ms:
+                self.booting = False
+            self.dirty = True
+        lost = diff(now, self.last_rx) > LINK_LOST_MS
+        if lost != self.lost:
+            self.lost = lost
+            self.dirty = True
+        # Link lost: a short blink every second; link up: steady on.
+        on = diff(now, self.last_rx) % BLINK_PERIOD_MS < BLINK_ON_MS if lost else self.host_seen
+        if on != self.status_on:
+            self.status_on = on
+            if self.status is not None:
+                self.status.value(1 if on else 0)
+            if self.status_pixel >= 0:
+                self.dirty = True
+        if self.dirty:
+            self.dirty = False
+            self.render(now)
+        if self.watchdog is not None:
+            self.watchdog.feed()
+
+    def run(self, wait_ms: int = 20) -> None:
+        """The firmware's main loop: never returns."""
+        while True:
+            self.step()
+            self.stream.wait(wait_ms)

@@ -1,0 +1,50 @@
+"""Entry point on the Pico: drive the LED strip from the boardctl link.
+
+Hold the BOOTSEL button during the boot pattern (about one second after power-up) to
+get the REPL instead, e.g. to update these files with ``mpremote``.
+"""
+
+import time
+
+import config
+import hw
+import ledctl
+
+
+def main() -> None:
+    strip = hw.NeoStrip(config.LED_PIN, config.LED_COUNT, config.COLOR_ORDER)
+    clock = hw.Clock()
+    status = hw.StatusLed()
+    # The boot pattern, during which a person may hold BOOTSEL to keep the REPL.
+    frame = bytearray(3 * config.LED_COUNT)
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < ledctl.BOOT_MS:
+        if hw.safe_mode():
+            strip.show(bytearray(3 * config.LED_COUNT))
+            status.value(1)
+            print("boardctl LED controller: safe mode, REPL left free")
+            return
+        ledctl.boot_pattern(frame, time.ticks_diff(time.ticks_ms(), start))
+        strip.show(frame)
+        time.sleep_ms(20)
+    if config.LINK == "uart":
+        stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
+    else:
+        stream = hw.UsbStream()
+    controller = ledctl.Controller(
+        stream,
+        strip,
+        clock,
+        led_count=config.LED_COUNT,
+        color_order=config.COLOR_ORDER,
+        budget_ma=config.BUDGET_MA,
+        led_ma=config.LED_MA,
+        status=status,
+        status_pixel=config.STATUS_PIXEL,
+        watchdog=hw.watchdog(config.WATCHDOG_MS),
+        boot_ms=0,
+    )
+    controller.run()
+
+
+main()

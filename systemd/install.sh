@@ -1,0 +1,79 @@
+#!/bin/sh
+# Install boardctl as a systemd service on Raspberry Pi OS (Bookworm or later).
+#
+#   git clone <this repository> boardctl && sudo sh boardctl/systemd/install.sh
+#
+# What it does: installs python3-venv and the distribution's GPIO libraries,
+# creates the system user "boardctl" (groups gpio and dialout), a virtualenv in
+# /opt/boardctl/venv with boardctl installed from this checkout, a commented
+# default /etc/boardctl/config.toml (kept if present), the udev rule for the
+# Pico (hardware/99-boardctl.rules), and enables and starts boardctl.service.
+# Run it again to upgrade. DRY_RUN=1 prints the commands instead of running them.
+set -eu
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+PREFIX=${PREFIX:-/opt/boardctl}
+VENV="$PREFIX/venv"
+UNIT_DIR=${UNIT_DIR:-/etc/systemd/system}
+CONFIG_DIR=${CONFIG_DIR:-/etc/boardctl}
+UDEV_DIR=${UDEV_DIR:-/etc/udev/rules.d}
+SERVICE_USER=boardctl
+
+run() {
+    if [ -n "${DRY_RUN:-}" ]; then
+        echo "+ $*"
+    else
+        "$@"
+    fi
+}
+
+if [ -z "${DRY_RUN:-}" ] && [ "$(id -u)" != 0 ]; then
+    echo "install.sh: run as root (sudo sh $0)" >&2
+    exit 1
+fi
+
+# Python and the GPIO back-end gpiozero prefers on a Pi (lgpio).
+run apt-get update
+run apt-get install -y --no-install-recommends python3-venv python3-lgpio
+
+# The service user: no login, no home; gpio for buttons, dialout for the Pico.
+for group in gpio dialout; do
+    getent group "$group" >/dev/null || run groupadd --system "$group"
+done
+if ! id "$SERVICE_USER" >/dev/null 2>&1; then
+    run useradd --system --user-group --no-create-home --home-dir /var/lib/boardctl \
+        --shell /usr/sbin/nologin --groups gpio,dialout "$SERVICE_USER"
+else
+    run usermod -aG gpio,dialout "$SERVICE_USER"
+fi
+
+# The virtualenv sees the system site-packages, so the apt GPIO libraries work.
+run install -d -m 0755 "$PREFIX"
+run python3 -m venv --system-site-packages "$VENV"
+run "$VENV/bin/pip" install --quiet --upgrade "$SRC"
+
+# Configuration: a commented file with every default, never overwritten.
+run install -d -m 0755 "$CONFIG_DIR"
+if [ ! -e "$CONFIG_DIR/config.toml" ]; then
+    if [ -n "${DRY_RUN:-}" ]; then
+        echo "+ boardctl run --print-config > $CONFIG_DIR/config.toml"
+    else
+        "$VENV/bin/boardctl" run --print-config > "$CONFIG_DIR/config.toml"
+        chmod 0644 "$CONFIG_DIR/config.toml"
+    fi
+fi
+
+# The udev rule: /dev/boardctl-leds for the Pico, group dialout.
+if [ -f "$SRC/hardware/99-boardctl.rules" ]; then
+    run install -m 0644 "$SRC/hardware/99-boardctl.rules" "$UDEV_DIR/99-boardctl.rules"
+    run udevadm control --reload
+    run udevadm trigger --subsystem-match=tty
+fi
+
+run install -m 0644 "$SRC/systemd/boardctl.service" "$UNIT_DIR/boardctl.service"
+run systemctl daemon-reload
+run systemctl enable boardctl.service
+run systemctl restart boardctl.service
+
+echo "boardctl is installed. Check it with: systemctl status boardctl"
+echo "To use the boardctl command without sudo: sudo usermod -aG boardctl \$USER (then log in again)"

@@ -1,0 +1,138 @@
+"""The rules commands: score, stats, discard."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from boardctl.cli import main
+from tests.conftest import DATA, REPO
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_score_says_the_count(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "score", "5H", "5C", "7S", "8D", "2D")
+    assert status == 0
+    assert "fifteen two, fifteen four, fifteen six, and a pair is eight" in out
+    assert out.splitlines()[-1] == "total 8"
+
+
+def test_score_accepts_every_spelling(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "score", "5h", "10d", "TC", "J♠", "q♥")
+    assert status == 0
+    assert out.splitlines()[-1] == "total 16"  # 4 fifteens, a pair of tens, two runs of three
+
+
+def test_score_json_has_breakdown_and_total(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "score", "--json", "5H", "5C", "5S", "JD", "5D")
+    data = json.loads(out)
+    assert status == 0
+    assert (data["total"], data["fifteens"], data["pairs"], data["nobs"]) == (29, 16, 12, 1)
+    assert {"kind": "nobs", "cards": ["JD"], "points": 1} in data["items"]
+
+
+def test_score_crib_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    _, hand, _ = _run(capsys, "score", "--json", "2S", "4S", "6S", "8S", "TH")
+    _, crib, _ = _run(capsys, "score", "--json", "--crib", "2S", "4S", "6S", "8S", "TH")
+    assert json.loads(hand)["total"] == 4
+    assert json.loads(crib)["total"] == 0
+
+
+def test_score_three_card_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "score", "2H", "4H", "8H", "KH")
+    assert status == 0 and out.splitlines()[-1] == "total 4"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["1X", "5C", "5S", "JD", "5D"], "'1X' is not a card"),
+        (["5H", "5C", "5S", "5H", "5D"], "duplicate card 5H"),
+        (["5H", "5C"], "got 2 cards"),
+        (["5H", "5C", "5S", "JD", "5D", "6D"], "got 6 cards"),
+    ],
+)
+def test_score_errors_exit_1_on_stderr(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = _run(capsys, "score", *argv)
+    assert status == 1
+    assert out == ""
+    assert err.startswith("boardctl: error: ") and message in err
+
+
+@pytest.mark.parametrize("crib", [False, True])
+def test_stats_hands_prints_the_table(capsys: pytest.CaptureFixture[str], crib: bool) -> None:
+    table = json.loads((DATA / "distribution.json").read_text())
+    kind = "crib" if crib else "hand"
+    status, out, _ = _run(capsys, "stats", "hands", *(["--crib"] if crib else []))
+    lines = out.splitlines()
+    assert status == 0
+    rows = dict(line.split() for line in lines[:-1])
+    assert rows == {score: str(count) for score, count in table[kind].items()}
+    assert lines[-1] == f"mean {table[kind + '_mean']:.4f}"
+
+
+def test_stats_three_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "stats", "hands", "--cards", "3")
+    lines = out.splitlines()
+    counts = [int(line.split()[1]) for line in lines[:-1]]
+    assert status == 0
+    assert sum(counts) == 22100 * 49
+    assert lines[-2] == "20 4"
+
+
+def test_discard_ranks_fifteen_options(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "discard", "--json", "--pone", "5H", "JH", "6C", "7D", "KS", "2C")
+    options = json.loads(out)
+    assert status == 0 and len(options) == 15
+    assert [o["net"] for o in options] == sorted((o["net"] for o in options), reverse=True)
+    status, text, _ = _run(capsys, "discard", "--dealer", "5H", "JH", "6C", "7D", "KS", "2C")
+    assert status == 0 and len(text.splitlines()) == 17
+
+
+def test_discard_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, "discard", "5H", "JH")
+    assert status == 1 and "got 2" in err
+
+
+def test_score_runs_as_a_process() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "boardctl", "score", "3H", "4D", "5S", "6C", "JH"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "total 8"
+    assert "fifteen two, fifteen four, and a run of four is eight" in result.stdout
+
+
+def test_score_cold_start_imports_little() -> None:
+    code = (
+        "import sys; from boardctl.cli import main; main(['score','5H','5C','5S','JD','5D']);"
+        "heavy = [m for m in ('boardctl.cribbage.census', 'boardctl.cribbage.discard',"
+        " 'boardctl.cribbage.pegging', 'sqlite3', 'serial', 'gpiozero') if m in sys.modules];"
+        "print(heavy, file=sys.stderr)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
+    )
+    assert result.stderr.strip() == "[]"
+
+
+def test_discard_one_card_with_keep_four(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["discard", "--json", "--dealer", "--keep", "4", "5H", "JH", "6C", "7D", "KS"]
+    status, out, _ = _run(capsys, *argv)
+    options = json.loads(out)
+    assert status == 0 and len(options) == 5
+    assert all(len(o["discard"]) == 1 for o in options)

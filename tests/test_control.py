@@ -1,0 +1,273 @@
+"""The control socket: protocol, permissions, and requests meant to hurt it."""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import socket
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.errors import ControlError, EntryError
+from boardctl.service import client, control
+from boardctl.service.control import ControlServer, parse_request
+
+
+class Server:
+    """A ControlServer served from a background thread, as the service loop does."""
+
+    def __init__(self, path: Path) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.selector = selectors.DefaultSelector()
+        self.now = 0.0
+        self.server = ControlServer(path, self.handle, self.selector, clock=lambda: self.now)
+        self.running = True
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def handle(self, request: dict[str, Any]) -> Any:
+        self.requests.append(request)
+        op = request["op"]
+        if op == "peg" and request["points"] > 29:
+            raise EntryError(f"{request['points']} points is more than any count")
+        if op == "history":
+            return [{"seq": i, "text": "x" * 200} for i in range(5)]
+        if op == "redo":
+            raise RuntimeError("a bug in the engine")
+        return {"echo": request}
+
+    def serve(self) -> None:
+        while self.running:
+            for key, mask in self.selector.select(0.02):
+                key.data(mask)
+            self.server.tick(self.now)
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join(5)
+        self.server.close()
+        self.selector.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "run" / "control.sock")
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def connect(path: Path) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(5)
+    sock.connect(str(path))
+    return sock
+
+
+def lines(sock: socket.socket, count: int) -> list[dict[str, Any]]:
+    data = b""
+    while data.count(b"\n") < count:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def test_socket_file_is_mode_0660(server: Server) -> None:
+    mode = stat.S_IMODE(os.stat(server.server.path).st_mode)
+    assert mode == 0o660
+    assert stat.S_ISSOCK(os.stat(server.server.path).st_mode)
+
+
+def test_client_request_round_trip(server: Server) -> None:
+    result = client.request(server.server.path, {"op": "peg", "track": 1, "points": 4})
+    assert result == {"echo": {"op": "peg", "track": 1, "points": 4}}
+    with pytest.raises(ControlError, match="36 points is more than any count"):
+        client.request(server.server.path, {"op": "peg", "track": 1, "points": 36})
+
+
+def test_several_requests_on_one_connection_keep_order_and_ids(server: Server) -> None:
+    sock = connect(server.server.path)
+    sock.sendall(b'{"op":"ping","id":1}\n{"op":"undo","id":"b"}\n{"op":"status"}\n')
+    replies = lines(sock, 3)
+    assert [r.get("id") for r in replies] == [1, "b", None]
+    assert all(r["ok"] for r in replies)
+    sock.close()
+
+
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        (b"hello\n", "not a JSON request"),
+        (b"\xff\xfe\x00garbage\n", "not a JSON request"),
+        (b"[1, 2]\n", "must be a JSON object"),
+        (b'{"op": 3}\n', "unknown op 3"),
+        (b'{"op": "format_disk"}\n', "unknown op 'format_disk'"),
+        (b'{"op": "peg", "track": "one", "points": 2}\n', "'track' must be an integer"),
+        (b'{"op": "peg", "track": true, "points": 2}\n', "'track' must be an integer"),
+        (b'{"op": "peg", "track": 0}\n', "missing field 'points'"),
+        (b'{"op": "peg", "track": 0, "points": 1, "evil": 1}\n', "unknown field 'evil'"),
+        (b'{"op": "set", "key": "mode", "value": null}\n', "'value' must be"),
+        (b'{"op": "redo"}\n', "internal error: RuntimeError"),
+        (b"1e999999\n", "must be a JSON object"),
+        (b"[" * 100000 + b"\n", "request longer than"),
+    ],
+)
+def test_malformed_requests_get_an_error_reply_and_the_service_stays_up(
+    server: Server, line: bytes, needle: str
+) -> None:
+    sock = connect(server.server.path)
+    sock.sendall(line)
+    reply = lines(sock, 1)[0]
+    assert reply["ok"] is False
+    assert needle in reply["error"]
+    sock.close()
+    assert client.request(server.server.path, {"op": "ping"}) == {"echo": {"op": "ping"}}
+
+
+def test_deeply_nested_json_is_refused_not_crashing(server: Server) -> None:
+    sock = connect(server.server.path)
+    sock.sendall(b"[" * 50000 + b"]" * 50000 + b"\n")  # under MAX_LINE? no: 100 kB
+    reply = lines(sock, 1)[0]
+    assert reply["ok"] is False
+    sock.close()
+    nested = b"[" * 30000 + b"]" * 30000 + b"\n"  # 60 kB, deeper than json's recursion
+    sock = connect(server.server.path)
+    sock.sendall(nested)
+    reply = lines(sock, 1)[0]
+    assert reply == {"ok": False, "error": "not a JSON request (nested too deeply)"}
+    sock.close()
+    assert client.request(server.server.path, {"op": "ping"})
+
+
+def test_an_endless_line_is_cut_off_and_the_client_dropped(server: Server) -> None:
+    sock = connect(server.server.path)
+    with pytest.raises(OSError):
+        for _ in range(100):
+            sock.sendall(b"x" * 65536)  # never a newline
+    sock.close()
+    deadline = time.monotonic() + 5
+    while server.server.clients and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server.server.clients == 0
+    assert client.request(server.server.path, {"op": "ping"})
+
+
+def test_a_slow_client_does_not_block_others(server: Server) -> None:
+    slow = connect(server.server.path)
+    slow.sendall(b'{"op": "pi')  # and then nothing
+    start = time.monotonic()
+    assert client.request(server.server.path, {"op": "ping"})
+    assert time.monotonic() - start < 2.0
+    slow.sendall(b'ng"}\n')  # finishing later still works
+    assert lines(slow, 1)[0]["ok"] is True
+    slow.close()
+
+
+def test_idle_clients_are_dropped_after_the_timeout(server: Server) -> None:
+    idle = connect(server.server.path)
+    deadline = time.monotonic() + 2
+    while server.server.clients < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server.server.clients == 1
+    server.now = control.CLIENT_TIMEOUT + 1
+    assert idle.recv(10) == b""  # closed by the server
+    idle.close()
+
+
+def test_a_client_that_never_reads_its_replies_is_dropped(server: Server) -> None:
+    greedy = connect(server.server.path)
+    request = b'{"op": "history"}\n'
+    sent = 0
+    try:
+        for _ in range(20000):
+            greedy.sendall(request * 50)
+            sent += 50
+    except OSError:
+        pass
+    deadline = time.monotonic() + 5
+    while server.server.clients and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server.server.clients == 0
+    greedy.close()
+    assert client.request(server.server.path, {"op": "ping"})
+
+
+def test_too_many_clients_are_turned_away_politely(server: Server) -> None:
+    held = []
+    for _ in range(control.MAX_CLIENTS):
+        sock = connect(server.server.path)
+        sock.sendall(b'{"op":"ping"}\n')
+        assert lines(sock, 1)[0]["ok"]
+        held.append(sock)
+    extra = connect(server.server.path)
+    reply = lines(extra, 1)
+    assert reply and "too many clients" in reply[0]["error"]
+    for sock in [*held, extra]:
+        sock.close()
+
+
+def test_a_stale_socket_file_is_replaced_but_a_live_one_is_not(tmp_path: Path) -> None:
+    path = tmp_path / "control.sock"
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(path))
+    stale.close()  # left behind, nobody listening
+    first = Server(path)
+    try:
+        assert client.request(path, {"op": "ping"})
+        with pytest.raises(ControlError, match="already running"):
+            ControlServer(path, lambda r: None, selectors.DefaultSelector())
+    finally:
+        first.close()
+    assert not path.exists()
+
+
+def test_service_down_is_reported_as_such(tmp_path: Path) -> None:
+    with pytest.raises(client.ServiceDown, match="not running"):
+        client.request(tmp_path / "none.sock", {"op": "status"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300) | st.text(max_size=200).map(str.encode))
+def test_any_bytes_give_a_reply_never_an_exception(line: bytes) -> None:
+    server = ControlServer.__new__(ControlServer)
+    server._handler = lambda request: {"op": request["op"]}
+    reply = server.answer(line)
+    assert set(reply) <= {"ok", "result", "error", "id"}
+    assert isinstance(reply["ok"], bool)
+    json.dumps(reply)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["op", "track", "points", "kind", "key", "value", "id", "x"]),
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats()
+        | st.text(max_size=5)
+        | st.sampled_from(list(control.OPS)),
+    )
+)
+def test_parse_request_accepts_only_well_typed_requests(request: dict[str, Any]) -> None:
+    try:
+        parsed = parse_request(json.dumps(request))
+    except ControlError as exc:
+        assert str(exc)
+    else:
+        spec = control.OPS[parsed["op"]]
+        for key, value in parsed.items():
+            if key not in ("op", "id"):
+                assert isinstance(value, spec[key][0])

@@ -1,0 +1,82 @@
+"""The Scorekeeper API: apply, view, status, history, rejection leaves state identical."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardctl.errors import EntryError, JournalError
+from boardctl.game.keeper import Scorekeeper
+from boardctl.view import BoardView
+
+
+class FactsLimits:
+    """The published possible counts (FACTS.md): 19, 25, 26, 27 and > 29 impossible."""
+
+    def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
+        if cards == 4:
+            return frozenset(range(30)) - {19, 25, 26, 27}
+        return frozenset([*range(16), 20])
+
+    def max_play_points(self) -> int:
+        return 14
+
+
+def test_memory_keeper_plays_and_reports() -> None:
+    keeper = Scorekeeper.memory(
+        {"variant": "six-card", "names": ["Ann", "Bob"]}, limits=FactsLimits()
+    )
+    keeper.apply({"op": "cut", "dealer": 0})
+    result = keeper.apply({"op": "peg", "track": 1, "points": 2, "kind": "pegging"})
+    assert result["ok"] is True
+    assert result["event"] == {"op": "peg", "track": 1, "points": 2, "kind": "pegging"}
+    status = keeper.status()
+    assert status["phase"] == "play"
+    assert status["dealer"] == 0
+    assert [t["front"] for t in status["tracks"]] == [0, 2]
+    view = keeper.view()
+    assert isinstance(view, BoardView)
+    assert view.tracks[1].name == "Bob"
+    assert view.tracks[1].front == 2
+    assert [row["op"] for row in keeper.history()] == ["new_game", "cut", "peg"]
+
+
+def test_rejected_entry_changes_nothing() -> None:
+    keeper = Scorekeeper.memory({"variant": "six-card"}, limits=FactsLimits())
+    keeper.apply({"op": "cut", "dealer": 1})
+    keeper.apply({"op": "next"})
+    keeper.apply({"op": "next"})
+    before_state, before_status = keeper.state, keeper.status()
+    for bad in (
+        {"op": "peg", "track": 0, "points": 19, "kind": "hand"},
+        {"op": "peg", "track": 1, "points": 12, "kind": "hand"},  # dealer counts last
+        {"op": "peg", "track": 0, "points": 3, "kind": "pegging"},
+        {"op": "peg", "track": 5, "points": 3},
+        {"op": "fly"},
+    ):
+        with pytest.raises(EntryError):
+            keeper.apply(bad)
+        assert keeper.state == before_state
+        assert keeper.status() == before_status
+    assert keeper.view().error_at is not None
+
+
+def test_journal_resume_equals_live(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    keeper = Scorekeeper.open(path, setup={"variant": "six-card"}, limits=FactsLimits())
+    for command in (
+        {"op": "cut", "dealer": 0},
+        {"op": "peg", "track": 0, "points": 2, "kind": "heels"},
+        {"op": "peg", "track": 1, "points": 3},
+        {"op": "undo"},
+        {"op": "peg", "track": 1, "points": 4},
+    ):
+        keeper.apply(command)
+    live, machine = keeper.state, keeper.machine
+    keeper.close()
+    with Scorekeeper.open(path, limits=FactsLimits(), readonly=True) as again:
+        assert again.state == live
+        assert again.machine == machine
+        with pytest.raises(JournalError):
+            again.apply({"op": "undo"})

@@ -1,0 +1,54 @@
+"""Property tests: the fast total equals the itemised scorer; suits matter only for flush, nobs."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.cribbage import DECK, Card, hand_total, score_hand
+
+deals = st.tuples(st.integers(3, 4), st.permutations(DECK))
+
+
+@settings(max_examples=500)
+@given(deals, st.booleans())
+def test_fast_total_equals_itemised_total(deal: tuple[int, list[Card]], crib: bool) -> None:
+    size, deck = deal
+    hand, starter = deck[:size], deck[size]
+    assert hand_total(hand, starter, crib) == score_hand(hand, starter, crib=crib).total
+
+
+@settings(max_examples=300)
+@given(deals, st.permutations(range(4)), st.booleans())
+def test_suit_permutation_changes_only_flush_and_nobs(
+    deal: tuple[int, list[Card]], perm: list[int], crib: bool
+) -> None:
+    size, deck = deal
+    hand, starter = deck[:size], deck[size]
+    moved = [Card(c.rank, perm[c.suit]) for c in hand]
+    moved_starter = Card(starter.rank, perm[starter.suit])
+    a = score_hand(hand, starter, crib=crib)
+    b = score_hand(moved, moved_starter, crib=crib)
+    assert (a.fifteens, a.pairs, a.runs, a.flush, a.nobs) == (
+        b.fifteens,
+        b.pairs,
+        b.runs,
+        b.flush,
+        b.nobs,
+    )
+
+
+@settings(max_examples=300)
+@given(deals, st.lists(st.integers(0, 3), min_size=5, max_size=5), st.booleans())
+def test_any_suit_change_changes_only_flush_and_nobs(
+    deal: tuple[int, list[Card]], suits: list[int], crib: bool
+) -> None:
+    size, deck = deal
+    ranks = [c.rank for c in deck[: size + 1]]
+    resuited = [Card(r, s) for r, s in zip(ranks, suits, strict=False)]
+    if len(set(resuited)) < len(resuited):
+        return
+    a = score_hand(deck[:size], deck[size], crib=crib)
+    b = score_hand(resuited[:size], resuited[size], crib=crib)
+    assert (a.fifteens, a.pairs, a.runs) == (b.fifteens, b.pairs, b.runs)
+    assert a.total - a.flush - a.nobs == b.total - b.flush - b.nobs
