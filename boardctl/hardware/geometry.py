@@ -28,12 +28,14 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Protocol
 
+from boardctl.board.geometry import board_lines
+from boardctl.board.layout import LINE_KEYS
+
 LEDS_PER_METRE = 144
 PITCH_MM = 1000 / LEDS_PER_METRE
 TRACK_SPACING_MM = 14.0  # centre to centre of two tracks' rows (12 mm strip + wood)
 STREET_GAP_MM = 12.0  # extra space between streets
 MARGIN_MM = 14.0
-LINE_KEYS = ("skunk", "double", "triple")
 
 
 class TrackLike(Protocol):
@@ -149,16 +151,12 @@ def track_rows(holes: Sequence[int], track: int) -> list[Row]:
 
 
 def skunk_lines(target: int) -> dict[str, int]:
-    """Line holes for a game to ``target``: skunk -30, double -60, triple -90.
+    """Line holes for a game to ``target`` by marker key (skunk, double, triple).
 
-    Lines that would sit at or before hole 1 are left out (they mean "no
-    points at all" and need no mark).
+    The renderer's rule (:func:`boardctl.board.geometry.board_lines`): target
+    -30, -60, -90, each only if it lies after hole 1.
     """
-    lines = {}
-    for key, back in zip(LINE_KEYS, (30, 60, 90), strict=True):
-        if target - back > 1:
-            lines[key] = target - back
-    return lines
+    return {LINE_KEYS[line.index]: line.hole for line in board_lines(target)}
 
 
 def board_geometry(layout: LayoutLike) -> BoardGeometry:
