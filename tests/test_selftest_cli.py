@@ -20,6 +20,9 @@ from boardctl.service.config import DEFAULT_PINS
 
 
 class RecordingLink:
+    connected = True
+    device = ((1, 2, 3), 131, "RGB")  # what a Pico's HELLO says
+
     def __init__(self) -> None:
         self.frames: list[bytes] = []
         self.closed = False
@@ -89,17 +92,24 @@ def test_lights_every_led_of_the_layout_in_order(
 
 
 def test_serial_link_gets_the_device_and_baud_rate(
-    pins: MockFactory, recording: dict[str, Any]
+    pins: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     serial = ["--link", "serial", "--device", "/dev/ttyX"]
     main(["selftest", "--layout", "two-61", *serial, "--delay", "0", "--hold", "0", "--no-inputs"])
     assert recording["kind"] == "serial"
     assert recording["options"] == {"path": "/dev/ttyX", "baud": 115200, "budget_ma": 2500}
+    out = capsys.readouterr().out
+    assert "LED controller: firmware 1.2.3, 131 LEDs, colour order RGB" in out
+    assert "LED_COUNT" not in out  # two-61 has 131 LEDs
+    assert "the firmware's colour order is RGB, layout two-61 says GRB" in out
 
 
 @pytest.mark.parametrize("kind", ["serial", "adalight"])
 def test_link_options_are_ones_the_real_links_accept(
-    pins: MockFactory, kind: str, monkeypatch: pytest.MonkeyPatch
+    pins: MockFactory,
+    kind: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     real_open_link = boardctl.link.open_link
     opened: list[Any] = []
@@ -110,12 +120,13 @@ def test_link_options_are_ones_the_real_links_accept(
         return link
 
     monkeypatch.setattr(boardctl.link, "open_link", spy)
-    where = ["--link", kind, "--device", "/nonexistent/tty"]
+    where = ["--link", kind, "--device", "/nonexistent/tty", "--connect-timeout", "0.1"]
     status = main(
         ["selftest", "--layout", "two-61", *where, "--delay", "0", "--hold", "0", "--no-inputs"]
     )
     assert status == 0
     assert len(opened) == 1
+    assert "warning: LED link waiting after 0.1 s" in capsys.readouterr().out
 
 
 def press_everything(
@@ -193,3 +204,34 @@ def test_unknown_layout_is_a_clear_error(
 ) -> None:
     assert main(["selftest", "--layout", "/nonexistent/board.toml", "--no-inputs"]) == 1
     assert "boardctl: error: /nonexistent/board.toml" in capsys.readouterr().err
+
+
+def test_over_a_serial_link_to_the_firmware(
+    pins: MockFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """End to end: the real serial link, a pty, the firmware's controller on CPython."""
+    import sys
+    from pathlib import Path
+
+    firmware = str(Path(__file__).resolve().parent.parent / "firmware")
+    sys.path.insert(0, firmware)
+    try:
+        from emulator import PtyDevice  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(firmware)
+    # A controller set up for 131 LEDs while the layout has 256: the self-test says so.
+    with PtyDevice(led_count=131) as device:
+        serial = ["--link", "serial", "--device", device.path, "--hold", "0"]
+        status = main(
+            ["selftest", "--layout", "two-121", *serial, "--delay", "0.002", "--no-inputs"]
+        )
+        assert status == 0
+        deadline = time.monotonic() + 3
+        while device.strip.writes < 10 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        writes = device.strip.writes
+    out = capsys.readouterr().out
+    assert "LED controller: firmware " in out
+    assert ", 131 LEDs, colour order GRB" in out
+    assert "set LED_COUNT = 256 in firmware/config.py" in out
+    assert writes >= 10  # the sweep reached the strip

@@ -52,6 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--brightness", type=_brightness, help="LED level 1-255 (default: the config's)"
     )
+    parser.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=5.0,
+        help="seconds to wait for a serial link to connect before the LEDs (5)",
+    )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--no-inputs", action="store_true", help="test the LEDs only")
     group.add_argument("--only-inputs", action="store_true", help="test the inputs only")
@@ -88,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         colour=(level, level, level),
     )
     try:
+        if kind in ("serial", "adalight"):
+            _wait_for_link(link, layout, args.connect_timeout)
         if watch is not None:
             print("inputs: " + (", ".join(watch.names) or "none wired"))
         if not args.only_inputs:
@@ -121,3 +129,41 @@ def _open_inputs(config: Any, tracks: int) -> Any:
     pins = config.pins
     buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:tracks])
     return InputWatch(buttons, encoders, pin_factory=factory)
+
+
+def _wait_for_link(link: Any, layout: Any, timeout: float) -> None:
+    """Wait for the serial link; say what the controller reported and what disagrees."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not link.connected and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not link.connected:
+        state = getattr(link, "state", "not connected")
+        print(
+            f"warning: LED link {state} after {timeout:g} s; the LEDs stay dark until it "
+            "connects (check the USB cable, /dev/boardctl-leds and --device)"
+        )
+        return
+    if not hasattr(link, "device"):
+        return  # an Adalight device says nothing about itself
+    # The Pico's HELLO (firmware version, LED count, colour order) follows the connect.
+    while link.device is None and time.monotonic() < deadline + 1.0:
+        time.sleep(0.02)
+    device = link.device
+    if device is None:
+        print("warning: the LED controller has not said hello (is it running boardctl firmware?)")
+        return
+    firmware, count, order = device
+    version = ".".join(str(part) for part in firmware)
+    print(f"LED controller: firmware {version}, {count} LEDs, colour order {order}")
+    if count != layout.led_count:
+        print(
+            f"warning: the firmware drives {count} LEDs but layout {layout.name} has "
+            f"{layout.led_count}: set LED_COUNT = {layout.led_count} in firmware/config.py"
+        )
+    if order != layout.color_order:
+        print(
+            f"warning: the firmware's colour order is {order}, layout {layout.name} says "
+            f"{layout.color_order}: make them agree (COLOR_ORDER in firmware/config.py)"
+        )

@@ -112,8 +112,8 @@ class SelfTest:
     def colour_check(self, *, hold: float, level: int = 255) -> None:
         """Light LEDs 0, 1, 2 red, green, blue (at ``level``) for ``hold`` seconds."""
         self.report(
-            "colour check: LED 0 red, LED 1 green, LED 2 blue "
-            "(other colours: fix color_order in the layout file)"
+            "colour check: LED 0 red, LED 1 green, LED 2 blue (other colours: set "
+            "COLOR_ORDER in firmware/config.py, and color_order in the layout, to the strip's)"
         )
         self.sink.show(colour_check_frame(self.led_count, level))
         self._wait(hold)
