@@ -143,3 +143,26 @@ def test_firmware_settings_are_read_without_importing(tmp_path: Path) -> None:
     assert pico_pin(2) == 4
     with pytest.raises(ValueError, match="GP23"):
         pico_pin(23)
+
+
+def test_measured_figures_may_drift_a_little_but_not_more() -> None:
+    generated = "| 50% | mid-game | 1,000 | 417 | 0.33 |\n"
+    assert docs.figures_agree(generated, generated)
+    assert docs.figures_agree("| 50% | mid-game | 1,030 | 425 | 0.33 |\n", generated)
+    assert not docs.figures_agree("| 50% | mid-game | 1,200 | 417 | 0.33 |\n", generated)
+    assert not docs.figures_agree("| 50% | end game | 1,000 | 417 | 0.33 |\n", generated)
+    assert not docs.figures_agree("| 50% | mid-game | 1,000 | 417 |\n", generated)
+
+
+def test_a_stale_block_is_found_and_rewritten(tmp_path: Path) -> None:
+    for section in docs.SECTIONS:
+        source = HARDWARE / section.document
+        (tmp_path / section.document).write_text(source.read_text(encoding="utf-8"))
+    wiring = tmp_path / "wiring.md"
+    text = wiring.read_text(encoding="utf-8")
+    undo = DEFAULT_PINS["shared"]["undo"]
+    wiring.write_text(text.replace(f"| GPIO{undo} |", "| GPIO4 |", 1), encoding="utf-8")
+    assert docs.stale_sections(tmp_path) == ["wiring.md:pins"]
+    assert docs.write_sections(tmp_path) == ["wiring.md:pins"]
+    assert docs.stale_sections(tmp_path) == []
+    assert wiring.read_text(encoding="utf-8") == text
