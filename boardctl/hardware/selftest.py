@@ -254,17 +254,19 @@ def input_pins(
     ``None`` = not wired). Returns ``(buttons, encoders)``:
     ``{"undo": 5, "track1.plus1": 17, ...}`` and ``{"track1.encoder": (22, 23)}``.
     """
+    from boardctl.inputs.panel import button_id
+
     buttons: dict[str, int] = {}
     if undo is not None:
-        buttons["undo"] = undo
+        buttons[button_id("undo")] = undo
     if menu is not None:
-        buttons["menu"] = menu
+        buttons[button_id("menu")] = menu
     encoders: dict[str, tuple[int, int]] = {}
-    for number, table in enumerate(tracks, 1):
+    for track, table in enumerate(tracks):
         for role in ("plus1", "plus5", "encoder_push"):
             pin = getattr(table, role)
             if pin is not None:
-                buttons[f"track{number}.{role}"] = pin
+                buttons[button_id(role, track)] = pin
         if table.encoder_a is not None and table.encoder_b is not None:
-            encoders[f"track{number}.encoder"] = (table.encoder_a, table.encoder_b)
+            encoders[f"track{track + 1}.encoder"] = (table.encoder_a, table.encoder_b)
     return buttons, encoders
