@@ -75,8 +75,11 @@ def run(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {}
     if kind in ("serial", "adalight"):
         device = args.device or config.link.device
+        vid_pid = getattr(config.link, "vid_pid", None)
         if device:
-            options["path"] = device  # else: found by USB id
+            options["path"] = device
+        elif vid_pid:
+            options["vid_pid"] = vid_pid  # found by USB id
         options["baud"] = config.link.baudrate
     if kind == "serial":
         options["budget_ma"] = config.board.power_budget_ma
