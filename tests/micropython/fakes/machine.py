@@ -21,9 +21,12 @@ class Pin:
 
 
 class WDT:
+    instances = []
+
     def __init__(self, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
+        WDT.instances.append(self)
 
     def feed(self):
         self.feeds += 1
