@@ -270,7 +270,7 @@ try:
     check(False, "main.py returned")
 except Stop:
     pass
-(dog,) = machine.WDT.instances
+(dog,) = machine.watchdogs
 check(dog.timeout == 5000 and dog.feeds == 3, "main.py arms the watchdog and the loop feeds it")
 (hello,) = [m for m in p.Decoder().feed(usb.sent) if m.kind == p.HELLO]
 check(p.parse_hello(hello.payload)[2:] == (256, "GRB"), "main.py uses config.py")

@@ -1,6 +1,7 @@
 """A stand-in for MicroPython's ``machine`` module: records what the firmware does."""
 
 log = []
+watchdogs = []  # every WDT made
 
 
 class Pin:
@@ -21,12 +22,10 @@ class Pin:
 
 
 class WDT:
-    instances = []
-
     def __init__(self, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
-        WDT.instances.append(self)
+        watchdogs.append(self)
 
     def feed(self):
         self.feeds += 1
