@@ -1,6 +1,7 @@
 """Fuzz the LED controller firmware's parser with random byte streams.
 
     PYTHONPATH=. python benchmarks/fuzz_firmware.py [--streams 100000] [--seed 1]
+        [--micropython 10000]
 
 Every stream goes into ``ledctl.Controller.feed`` (then ``step``) of the real firmware
 code on CPython. Streams are pure noise, valid frames with random payloads (runs past
@@ -9,6 +10,9 @@ damaged by bit flips, cuts, splices and stray delimiters. After each stream it c
 no exception escaped, the frame buffer kept its size (a slice write past the end would
 grow it), the strip was only ever shown whole frames, and, for undamaged streams, the
 controller's frame equals a reference model of what the messages ask for.
+
+``--micropython N`` also feeds N streams (noise, valid and damaged frames) to the same
+firmware files under a real MicroPython (the WebAssembly build, via node).
 """
 
 from __future__ import annotations
@@ -146,10 +150,128 @@ def fuzz(streams: int, seed: int) -> dict[str, int]:
     return stats
 
 
+MICROPYTHON_FUZZ = """
+import random
+import sys
+import ledctl
+import protocol as p
+
+LEDS = 64
+STREAMS = int(sys.argv[1])
+random.seed(int(sys.argv[2]))
+
+
+def rand(n):
+    return random.getrandbits(16) % n
+
+
+def randbytes(n):
+    return bytes(random.getrandbits(8) for _ in range(n))
+
+
+class Clock:
+    now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+class Stream:
+    def read(self):
+        return None
+
+    def write(self, data):
+        pass
+
+    def wait(self, ms):
+        pass
+
+
+class Strip:
+    def show(self, rgb):
+        if len(rgb) != 3 * LEDS:
+            raise AssertionError("strip shown " + str(len(rgb)) + " bytes")
+
+
+def message(seq):
+    kind = (p.FULL, p.DELTA, p.BRIGHTNESS, p.PING)[rand(4)]
+    if kind == p.FULL:
+        payload = randbytes(3 * rand(2 * LEDS))
+    elif kind == p.DELTA:
+        payload = p.delta_payload([(rand(3 * LEDS), randbytes(3 * (1 + rand(20))))])
+    elif kind == p.BRIGHTNESS:
+        payload = p.brightness_payload(rand(256), rand(3000), 1 + rand(80))
+    else:
+        payload = p.ping_payload(rand(65536))
+    return p.encode(kind, seq, payload)
+
+
+controller = None
+clock = Clock()
+bad = 0
+for n in range(STREAMS):
+    if n % 200 == 0:
+        if controller is not None:
+            bad += controller.bad
+        controller = ledctl.Controller(Stream(), Strip(), clock, led_count=LEDS, boot_ms=0)
+    how = rand(3)
+    if how == 0:
+        data = randbytes(1 + rand(200))
+    else:
+        data = bytearray(message(n & 255))
+        if how == 2:
+            for _ in range(1 + rand(3)):
+                i = rand(len(data))
+                data[i] ^= 1 << rand(8)
+            data = bytes(data[: len(data) - rand(4)])
+    controller.feed(data)
+    controller.feed(b"\\x00")
+    clock.now += rand(5000)
+    controller.step()
+    if len(controller.frame) != 3 * LEDS or len(controller.out) != 3 * LEDS:
+        raise AssertionError("frame buffer changed size at stream " + str(n))
+print(STREAMS, bad + controller.bad)
+"""
+
+
+def fuzz_micropython(streams: int, seed: int) -> str:
+    import shutil
+    import subprocess
+    import tempfile
+
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("node is needed for --micropython")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "fuzz.py"
+        script.write_text(MICROPYTHON_FUZZ)
+        result = subprocess.run(
+            [
+                node,
+                str(REPO / "tests" / "micropython" / "run.mjs"),
+                "--mount",
+                f"{REPO / 'firmware'}=/fw",
+                str(script),
+                str(streams),
+                str(seed),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if result.returncode:
+        raise SystemExit("MicroPython fuzz failed:\n" + result.stderr)
+    return result.stdout.strip()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--micropython", type=int, default=0, metavar="N")
     args = parser.parse_args()
     started = time.perf_counter()
     stats = fuzz(args.streams, args.seed)
@@ -160,6 +282,13 @@ def main() -> int:
         f"no exception, no write outside the strip, valid streams matched the model; "
         f"{stats['bad_frames']} bad frames counted and dropped"
     )
+    if args.micropython:
+        started = time.perf_counter()
+        streams, bad = fuzz_micropython(args.micropython, args.seed).split()
+        print(
+            f"MicroPython 1.27 (wasm): {streams} streams in {time.perf_counter() - started:.1f} s:"
+            f" no exception, no write outside the strip; {bad} bad frames counted and dropped"
+        )
     return 0
 
 
