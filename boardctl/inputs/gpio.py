@@ -125,6 +125,13 @@ class Inputs:
 
         return handler
 
+    def level(self, name: str) -> bool | None:
+        """Whether button ``name`` is pressed right now (None if there is no such button)."""
+        button = self.buttons.get(name)
+        if button is None or button.closed:
+            return None
+        return bool(button.is_pressed)
+
     def close(self) -> None:
         """Release every pin."""
         for device in self._devices:

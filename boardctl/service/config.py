@@ -76,6 +76,7 @@ class BoardConfig:
 class LinkConfig:
     kind: str = "serial"
     device: str = ""
+    vid_pid: str = "2E8A:0005"
     baudrate: int = 115200
 
 
@@ -147,6 +148,15 @@ def _variant(value: Any) -> str | None:
     return None if value in VARIANTS else f"must be one of {', '.join(VARIANTS)}"
 
 
+def _vid_pid(value: Any) -> str | None:
+    vid, _, pid = str(value).partition(":")
+    try:
+        ok = len(vid) == 4 and len(pid) == 4 and int(vid, 16) >= 0 and int(pid, 16) >= 0
+    except ValueError:
+        ok = False
+    return None if ok else "must be a USB id VVVV:PPPP in hex, e.g. 2E8A:0005"
+
+
 def _target(value: Any) -> str | None:
     return None if value == 0 or 31 <= value <= 1000 else "must be 0 (the variant's) or 31..1000"
 
@@ -158,7 +168,12 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
     ),
     "link": (
         LinkConfig,
-        {"kind": _one_of(*LINK_KINDS), "device": None, "baudrate": _between(300, 10_000_000)},
+        {
+            "kind": _one_of(*LINK_KINDS),
+            "device": None,
+            "vid_pid": _vid_pid,
+            "baudrate": _between(300, 10_000_000),
+        },
     ),
     "game": (
         GameConfig,

@@ -123,6 +123,8 @@ class ServiceLoop:
         self.renders = 0
         self.wakeups = 0
         self.on_frame: Callable[[Frame], None] | None = None  # for benchmarks and tests
+        # reads a button's line now (set when real or mock pins are attached)
+        self.read_level: Callable[[str], bool | None] | None = None
 
     # --- thread-safe entry points ------------------------------------------------
     def post(self, event: tuple[Any, ...]) -> None:
@@ -343,7 +345,7 @@ class ServiceLoop:
         self.wakeups += 1
         self._handle_events()
         now = self.clock()
-        self._run_commands(self.panel.tick(now))
+        self._run_commands(self.panel.tick(now, self.read_level))
         for tick in self._tickers:
             tick(now)
         if self._error_at is not None and now - self._error_at > 5.0:

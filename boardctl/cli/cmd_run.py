@@ -1,0 +1,60 @@
+"""``boardctl run``: the board service (buttons, journal, LEDs, control socket)."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "run"
+HELP = "run the board service (systemd runs this; off a Pi: the virtual board)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options: --config, --display, --journal, --socket, --print-config."""
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="configuration file (default /etc/boardctl/config.toml; missing = all defaults)",
+    )
+    parser.add_argument(
+        "--display",
+        choices=("auto", "terminal", "none"),
+        default="auto",
+        help="draw the virtual board on the terminal; auto = when there are no GPIO pins "
+        "and stdout is a terminal (default auto)",
+    )
+    parser.add_argument(
+        "--journal",
+        metavar="PATH",
+        help="journal file (default $STATE_DIRECTORY/journal.sqlite or "
+        "~/.local/state/boardctl/journal.sqlite)",
+    )
+    parser.add_argument(
+        "--socket",
+        metavar="PATH",
+        help="control socket (default $RUNTIME_DIRECTORY/control.sock, "
+        "$XDG_RUNTIME_DIR/boardctl/control.sock or /tmp/boardctl-$UID/control.sock)",
+    )
+    parser.add_argument(
+        "--print-config",
+        action="store_true",
+        help="print a commented configuration file with every default, then exit",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the board from the configuration and serve until SIGTERM."""
+    from pathlib import Path
+
+    from boardctl.service.config import default_config_text, load_config
+
+    if args.print_config:
+        print(default_config_text(), end="")
+        return 0
+    from boardctl.service import app, paths
+
+    app.setup_logging()
+    config = load_config(args.config)
+    journal = Path(args.journal) if args.journal else paths.journal_path(config)
+    socket_path = Path(args.socket) if args.socket else paths.socket_path(config)
+    board = app.build(config, journal=journal, socket_path=socket_path, display=args.display)
+    return app.serve(board)

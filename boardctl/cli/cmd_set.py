@@ -1,0 +1,41 @@
+"""``boardctl set KEY VALUE``: change a setting, as settings mode on the board does."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "set"
+HELP = "change a setting: mode, preset, match, target, muggins, names, brightness"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """KEY VALUE."""
+    from boardctl.service.verbs import add_target_options
+
+    parser.add_argument("key", help="mode, preset, match, target, muggins, names or brightness")
+    parser.add_argument(
+        "value", help="the new value (numbers and true/false are read as such; names: Ann,Bob)"
+    )
+    add_target_options(parser)
+
+
+def parse_value(key: str, text: str) -> object:
+    """``"121"`` -> 121, ``"true"`` -> True, names -> a list; anything else stays text."""
+    if key == "names":
+        return [name.strip() for name in text.split(",")]
+    lowered = text.strip().lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def run(args: argparse.Namespace) -> int:
+    """Send one set command."""
+    from boardctl.service.verbs import send
+
+    return send(args, {"op": "set", "key": args.key, "value": parse_value(args.key, args.value)})

@@ -1,0 +1,234 @@
+"""Build the running board from the configuration: the parts, wired together.
+
+:func:`build` opens the journal (the engine), the layout and renderer, the LED
+link, the buttons, the control socket and, on the virtual board, the terminal
+display and keyboard; :func:`serve` runs it until SIGTERM/SIGINT.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boardctl.inputs.panel import Panel, Timing
+from boardctl.service.config import MAX_TRACKS, Config
+from boardctl.service.loop import Frame, ServiceLoop
+from boardctl.service.notify import Notifier
+from boardctl.service.overlay import OverlayRenderer
+from boardctl.view import BoardView
+
+log = logging.getLogger("boardctl")
+
+
+def game_setup(config: Config) -> dict[str, Any]:
+    """The first game of a new journal, from ``[game]``."""
+    game = config.game
+    setup: dict[str, Any] = {
+        "variant": game.variant,
+        "preset": game.preset,
+        "mode": game.mode,
+        "match": game.match,
+    }
+    if game.target:
+        setup["target"] = game.target
+    return setup
+
+
+def load_board_layout(name: str) -> Any:
+    """A built-in layout by name, or a layout file by path."""
+    from boardctl.board import LAYOUT_NAMES, builtin_layout, load_layout
+
+    if name in LAYOUT_NAMES:
+        return builtin_layout(name)
+    return load_layout(name)
+
+
+def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
+    """The board renderer at ``brightness`` (0-255) within the power budget."""
+    from boardctl.board import PowerBudget, Renderer
+
+    power = PowerBudget(limit_ma=float(config.board.power_budget_ma))
+    return Renderer(layout, brightness=brightness, power=power)
+
+
+def open_led_link(config: Config) -> Any:
+    """The LED link of ``[link]``; it reconnects by itself, so a missing Pico is fine."""
+    from boardctl.link import open_link
+
+    options: dict[str, Any] = {}
+    if config.link.kind in ("serial", "adalight"):
+        if config.link.device:
+            options["path"] = config.link.device
+        else:
+            options["vid_pid"] = config.link.vid_pid
+        options["baud"] = config.link.baudrate
+    if config.link.kind == "serial":
+        options["budget_ma"] = config.board.power_budget_ma
+    return open_link(config.link.kind, **options)
+
+
+def terminal_display(layout: Any, stream: Any = None) -> Callable[[BoardView, Frame], None]:
+    """Draw each new frame as the virtual board on the terminal."""
+    from boardctl.board.terminal import draw_board
+    from boardctl.service.keys import HELP
+
+    out = stream or sys.stdout
+
+    def display(view: BoardView, frame: Frame) -> None:
+        text = draw_board(view, frame, layout)
+        mode = view.extra.get("settings") or view.extra.get("confirm")
+        note = ""
+        if isinstance(mode, dict) and "item" in mode:
+            note = f"settings: {mode['item']} = {mode['value']}"
+        elif mode:
+            note = "new game? m = yes, u = no"
+        out.write(f"\x1b[H\x1b[J{text}\n{note}\n{HELP}\n")
+        out.flush()
+
+    return display
+
+
+@dataclass
+class Board:
+    """Everything :func:`build` made; :meth:`close` releases it in order."""
+
+    loop: ServiceLoop
+    config: Config
+    journal: Path
+    socket: Path
+    layout: Any
+    mock_pins: bool
+    inputs: Any = None
+    control: Any = None
+    keyboard: Any = None
+    factory: Any = None
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        for closer in reversed(self._closers):
+            with contextlib.suppress(Exception):
+                closer()
+        self._closers.clear()
+
+
+def build(
+    config: Config,
+    *,
+    journal: Path,
+    socket_path: Path,
+    display: str = "auto",
+    notifier: Notifier | None = None,
+    link: Any = None,
+    factory: Any = None,
+    keyboard: bool | None = None,
+) -> Board:
+    """Open every part; on failure, close what was opened and re-raise."""
+    from boardctl.game.keeper import Scorekeeper
+    from boardctl.inputs.gpio import Inputs, pin_factory
+    from boardctl.service.control import ControlServer
+
+    closers: list[Callable[[], None]] = []
+    try:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        keeper = Scorekeeper.open(journal, setup=game_setup(config))
+        closers.append(keeper.close)
+        layout = load_board_layout(config.board.layout)
+        overlay = OverlayRenderer(make_renderer(layout, config, config.board.brightness), layout)
+        if link is None:
+            link = open_led_link(config)
+            closers.append(link.close)
+        if factory is None:
+            factory, mock = pin_factory()
+        else:
+            from gpiozero.pins.mock import MockFactory
+
+            mock = isinstance(factory, MockFactory)
+        if display == "auto":
+            display = "terminal" if mock and sys.stdout.isatty() else "none"
+        show = terminal_display(layout) if display == "terminal" else None
+
+        def on_brightness(level: int) -> None:
+            overlay.inner = make_renderer(layout, config, level)
+
+        inputs_cfg = config.inputs
+        timing = Timing(
+            commit_idle=inputs_cfg.commit_idle,
+            debounce=inputs_cfg.debounce,
+            long_press=inputs_cfg.long_press,
+            very_long_press=inputs_cfg.very_long_press,
+            confirm_timeout=inputs_cfg.confirm_timeout,
+            settings_timeout=inputs_cfg.settings_timeout,
+        )
+        panel = Panel(tracks=len(keeper.view().tracks), timing=timing)
+        loop = ServiceLoop(
+            keeper,
+            overlay,
+            link,
+            panel=panel,
+            notifier=notifier or Notifier(),
+            display=show,
+            on_brightness=on_brightness,
+        )
+        loop.brightness = config.board.brightness
+        closers.append(loop.close)
+        board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
+        board.inputs = Inputs(config.pins, MAX_TRACKS, loop.post, factory=factory)
+        closers.append(board.inputs.close)
+        loop.read_level = board.inputs.level
+        board.control = ControlServer(socket_path, loop.handle_request, loop.selector)
+        loop.add_timer(board.control.deadline, board.control.tick)
+        closers.append(board.control.close)
+        if keyboard is None:
+            keyboard = display == "terminal" and sys.stdin.isatty()
+        if keyboard:
+            from boardctl.service.keys import Keyboard
+
+            board.keyboard = Keyboard(loop.selector, loop.post)
+            closers.append(board.keyboard.close)
+    except BaseException:
+        for closer in reversed(closers):
+            with contextlib.suppress(Exception):
+                closer()
+        raise
+    board._closers = closers
+    return board
+
+
+def serve(board: Board) -> int:
+    """Run until SIGTERM or SIGINT; leave the score on the LEDs; exit status 0."""
+    loop = board.loop
+
+    def on_signal(signum: int, frame: Any) -> None:
+        loop.stop()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        log.info(
+            "serving: journal %s, control socket %s, %s pins",
+            board.journal,
+            board.socket,
+            "mock" if board.mock_pins else "GPIO",
+        )
+        loop.run()
+    finally:
+        board.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0
+
+
+def setup_logging() -> None:
+    """Plain lines on stderr (the systemd journal adds time and unit)."""
+    level = os.environ.get("BOARDCTL_LOG", "INFO").upper()
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO),
+        format="boardctl: %(message)s",
+        stream=sys.stderr,
+    )

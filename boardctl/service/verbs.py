@@ -1,0 +1,133 @@
+"""What the CLI verbs share: where the service is, and what to do when it is down.
+
+When no service answers on the control socket, :func:`call` falls back to the
+journal itself: ``status`` and ``history`` read it, commands are applied to it
+through the same engine (same checks, same messages), and the service resumes
+from it when it starts. ``press`` and ``set brightness`` need the service.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from boardctl.errors import ControlError
+from boardctl.service.client import ServiceDown, request
+from boardctl.service.control import encode
+
+
+def add_target_options(parser: Any) -> None:
+    """``--config``, ``--socket`` and ``--journal`` for the CLI verbs."""
+    parser.add_argument(
+        "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
+    )
+    parser.add_argument(
+        "--socket",
+        metavar="PATH",
+        help="the service's control socket (default: the running service's)",
+    )
+    parser.add_argument(
+        "--journal",
+        metavar="PATH",
+        help="journal used when the service is not running (default: the service's)",
+    )
+
+
+def _paths(args: Any) -> tuple[Path, Path]:
+    from boardctl.service import paths
+    from boardctl.service.config import load_config
+
+    config = load_config(getattr(args, "config", None))
+    socket_file = Path(args.socket) if getattr(args, "socket", None) else None
+    journal = Path(args.journal) if getattr(args, "journal", None) else None
+    return (
+        socket_file or paths.client_socket(config),
+        journal or paths.client_journal(config),
+    )
+
+
+def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
+    """Send ``command`` to the service; returns (result, True if the service answered).
+
+    When no service is running, read-only requests read the journal and
+    commands are applied to the journal directly (the same engine, so the
+    same checks and messages); the service replays them when it starts.
+    """
+    from boardctl.service.control import READ_ONLY, parse_request
+
+    socket_file, journal = _paths(args)
+    parse_request(encode(command))  # the same checks as the service's
+    try:
+        return request(socket_file, command), True
+    except ServiceDown:
+        pass
+    from boardctl.game.keeper import Scorekeeper
+
+    op = command["op"]
+    if op in READ_ONLY:
+        if not journal.exists():
+            raise ControlError(
+                f"the boardctl service is not running and there is no journal at {journal}"
+            )
+        with Scorekeeper.open(journal, readonly=True) as keeper:
+            if op == "status":
+                return keeper.status(), False
+            if op == "history":
+                return keeper.history(), False
+            raise ControlError(f"{op}: needs the running service")
+    if op == "press" or (op == "set" and command.get("key") == "brightness"):
+        raise ControlError(
+            f"{op} {command.get('button') or command.get('key')}: needs the running service "
+            "(for a lasting brightness, set board.brightness in the config)"
+        )
+    with Scorekeeper.open(journal) as keeper:
+        return keeper.apply(command), False
+
+
+def format_status(status: dict[str, Any]) -> str:
+    """The status as a few readable lines."""
+    tracks = status.get("tracks") or []
+    dealer, to_count, winner = status.get("dealer"), status.get("to_count"), status.get("winner")
+    head = (
+        f"{status.get('variant', '?')} to {status.get('target', '?')} · "
+        f"{status.get('mode', '?')} · phase {status.get('phase', '?')} · "
+        f"game {status.get('game_number', 1)}"
+    )
+    match = status.get("match_target") or 0
+    if match:
+        head += f" of a match to {match}"
+    lines = [head]
+    width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
+    pending = status.get("pending") or []
+    for i, track in enumerate(tracks):
+        notes = []
+        if i == dealer:
+            notes.append("dealer")
+        if i == to_count:
+            notes.append("to count")
+        if i == winner:
+            notes.append("WON")
+        if i < len(pending) and pending[i]:
+            notes.append(f"+{pending[i]} pending")
+        if match:
+            notes.append(f"game points {track.get('game_points', 0)}")
+        lines.append(
+            f"{track.get('name', ''):<{width}}  {track.get('front', 0):>3}  "
+            f"(back {track.get('back', 0):>3})  {'  '.join(notes)}".rstrip()
+        )
+    return "\n".join(lines)
+
+
+def send(args: argparse.Namespace, command: dict[str, Any]) -> int:
+    """Send ``command`` (to the service, else the journal) and print the new score."""
+    result, live = call(args, command)
+    status = result.get("status") if isinstance(result, dict) else None
+    if isinstance(status, dict):
+        print(format_status(status))
+    elif isinstance(result, dict):
+        print(", ".join(f"{k} {v}" for k, v in result.items()))
+    if not live:
+        print("(the service is not running: written to the journal directly)", file=sys.stderr)
+    return 0

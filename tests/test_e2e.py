@@ -1,0 +1,239 @@
+"""End to end in one process: MockFactory pins -> engine -> journal -> frames on the link."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from boardctl.board import builtin_layout
+from boardctl.game.keeper import Scorekeeper
+from boardctl.service import app
+from boardctl.service.config import Config, parse_config
+
+
+class RecordingLink:
+    """Remembers the frames shown (stands for the LED link where no pty is needed)."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def show(self, frame: bytes) -> None:
+        self.frames.append(frame)
+
+    def set_brightness(self, level: float) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[MockFactory]:
+    saved = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        Device.pin_factory = saved
+
+
+class Rig:
+    """A whole board (app.build) served by a background thread, pressed through pins."""
+
+    def __init__(self, tmp_path: Path, factory: MockFactory, config: Config, link: Any) -> None:
+        self.config = config
+        self.factory = factory
+        self.link = link
+        self.board = app.build(
+            config,
+            journal=tmp_path / "state" / "journal.sqlite",
+            socket_path=tmp_path / "run" / "control.sock",
+            display="none",
+            link=link,  # None: the configured link (see test_e2e_link.py)
+            factory=factory,
+            keyboard=False,
+        )
+        self.loop = self.board.loop
+        self.thread = threading.Thread(target=self.loop.run, daemon=True)
+        self.thread.start()
+
+    def pin(self, name: str) -> Any:
+        pins = self.config.pins
+        if name in ("undo", "menu"):
+            number = getattr(pins, name)
+        else:
+            track, role = name.split(".")
+            number = getattr(pins.tracks[int(track[5:]) - 1], role)
+        return self.factory.pin(number)
+
+    def sync(self) -> None:
+        """Wait until the loop has handled everything posted so far."""
+        done = threading.Event()
+        self.loop.post(("call", done.set))
+        assert done.wait(5)
+
+    def press(self, name: str, *, hold: float = 0.008, bounce: bool = False) -> None:
+        pin = self.pin(name)
+        pin.drive_low()
+        if bounce:  # contact chatter, as a real switch does (much shorter than the debounce)
+            pin.drive_high()
+            pin.drive_low()
+        time.sleep(hold)
+        pin.drive_high()
+        if bounce:
+            pin.drive_low()
+            pin.drive_high()
+        self.sync()
+
+    def enter(self, track: int, points: int) -> None:
+        """Enter ``points`` with the +5 and +1 buttons, then commit with the encoder push."""
+        for _ in range(points // 5):
+            self.press(f"track{track}.plus5")
+        for _ in range(points % 5):
+            self.press(f"track{track}.plus1")
+        self.press(f"track{track}.encoder_push")
+
+    def status(self) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        done = threading.Event()
+
+        def read() -> None:
+            result.update(self.loop.keeper.status())
+            done.set()
+
+        self.loop.post(("call", read))
+        assert done.wait(5)
+        return result
+
+    def wait_for(self, check: Callable[[], bool], timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not check():
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.01)
+
+    def close(self) -> None:
+        self.loop.stop()
+        self.thread.join(5)
+        assert not self.thread.is_alive()
+        self.board.close()
+
+
+# Short timings keep the tests fast. Bounce itself is tested with exact edge times in
+# test_inputs_gpio.py; here chatter is only added where the debounce is long enough
+# (50 ms) that a busy machine cannot stretch it past the lockout.
+FAST = {"inputs": {"commit_idle": 0.3, "debounce": 0.002, "long_press": 0.4}}
+BOUNCY = {"inputs": {"commit_idle": 0.3, "debounce": 0.05, "long_press": 0.6}}
+
+
+@pytest.fixture
+def rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
+    config = parse_config({**FAST, "game": {"mode": "free"}})
+    r = Rig(tmp_path, mock_factory, config, RecordingLink())
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def lit_colour(frame: bytes, led: int) -> tuple[int, int, int]:
+    return (frame[3 * led], frame[3 * led + 1], frame[3 * led + 2])
+
+
+@pytest.fixture
+def bouncy_rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
+    config = parse_config({**BOUNCY, "game": {"mode": "free"}})
+    r = Rig(tmp_path, mock_factory, config, RecordingLink())
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def test_three_bouncy_presses_then_the_idle_commit_light_hole_3(bouncy_rig: Rig) -> None:
+    rig = bouncy_rig
+    layout = builtin_layout("two-121")
+    for _ in range(3):
+        rig.press("track1.plus1", hold=0.06, bounce=True)
+        time.sleep(0.06)
+    assert rig.loop.panel.pending == (3, 0)
+    rig.wait_for(lambda: rig.status()["tracks"][0]["front"] == 3)
+    rig.sync()
+    frame = rig.link.frames[-1]
+    hole3 = lit_colour(frame, layout.led_of(0, 3))
+    other = lit_colour(frame, layout.led_of(1, 3))
+    assert max(hole3) > 0 and other == (0, 0, 0)
+    # the journal holds exactly one entry: 3 points for track 1
+    with Scorekeeper.open(rig.board.journal, readonly=True) as keeper:
+        pegs = [row["event"] for row in keeper.history() if row["op"] == "peg"]
+    assert pegs == [{"op": "peg", "track": 0, "points": 3, "kind": "pegging"}]
+
+
+def test_a_whole_guided_game_entered_through_buttons(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    config = parse_config({**FAST, "game": {"mode": "guided", "variant": "six-card"}})
+    rig = Rig(tmp_path, mock_factory, config, RecordingLink())
+    try:
+        rig.press("track1.plus1")  # the cut: track 1 deals first
+        rig.wait_for(lambda: rig.status()["phase"] == "deal")
+        hands = 0
+        while rig.status()["winner"] is None:
+            hands += 1
+            assert hands < 40
+            status = rig.status()
+            dealer = status["dealer"]
+            pone = 1 - dealer
+            rig.press("menu")  # dealt: to the play
+            assert rig.status()["phase"] == "play"
+            rig.enter(pone + 1, 2)  # a fifteen
+            rig.enter(dealer + 1, 1)  # a go
+            if rig.status()["winner"] is not None:
+                break
+            rig.press("menu")  # to the show
+            for track, points in ((pone, 24), (dealer, 20), (dealer, 16)):
+                if rig.status()["winner"] is not None:
+                    break
+                assert rig.status()["to_count"] == track
+                rig.enter(track + 1, points)
+        status = rig.status()
+        assert status["winner"] in (0, 1)
+        assert status["tracks"][status["winner"]]["front"] == 121
+        assert status["phase"] == "over"
+        # a refused count (19 is impossible) changed nothing
+        before = rig.status()
+        rig.enter(1, 19)
+        assert rig.status()["tracks"] == before["tracks"]
+    finally:
+        rig.close()
+    with Scorekeeper.open(tmp_path / "state" / "journal.sqlite", readonly=True) as keeper:
+        assert keeper.status()["winner"] == status["winner"]
+
+
+def test_two_tracks_pressed_at_once_both_count(rig: Rig) -> None:
+    a, b = rig.pin("track1.plus1"), rig.pin("track2.plus5")
+    a.drive_low()
+    b.drive_low()
+    time.sleep(0.02)
+    a.drive_high()
+    b.drive_high()
+    rig.sync()
+    rig.wait_for(lambda: [t["front"] for t in rig.status()["tracks"]] == [1, 5])
+
+
+def test_undo_button_and_long_press(rig: Rig) -> None:
+    rig.enter(1, 6)
+    rig.enter(2, 4)
+    rig.press("undo")
+    assert [t["front"] for t in rig.status()["tracks"]] == [6, 0]
+    rig.press("track1.plus1", hold=rig.config.inputs.long_press + 0.1)  # long press = undo
+    assert [t["front"] for t in rig.status()["tracks"]] == [0, 0]
+    assert rig.loop.panel.pending == (0, 0)

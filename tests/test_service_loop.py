@@ -1,0 +1,262 @@
+"""The service loop with the real engine and renderer; the link records frames."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boardctl.board import Renderer, builtin_layout
+from boardctl.errors import ControlError, EntryError
+from boardctl.game.keeper import Scorekeeper
+from boardctl.inputs.panel import Panel
+from boardctl.service.loop import ServiceLoop, status_line
+from boardctl.service.notify import Notifier
+from boardctl.service.overlay import OverlayRenderer
+
+
+class RecordingLink:
+    """A link double: remembers every frame shown."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.closed = False
+
+    def show(self, frame: bytes) -> None:
+        self.frames.append(frame)
+
+    def set_brightness(self, level: float) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class CountingRenderer(Renderer):
+    calls = 0
+
+    def render(self, view: Any, now: float) -> bytes:
+        self.calls += 1
+        return super().render(view, now)
+
+
+def make_loop(
+    setup: dict[str, Any] | None = None, notifier: Notifier | None = None
+) -> tuple[ServiceLoop, RecordingLink, Clock, CountingRenderer]:
+    keeper = Scorekeeper.memory(setup or {"variant": "six-card", "mode": "free"})
+    layout = builtin_layout("two-121")
+    renderer = CountingRenderer(layout)
+    link = RecordingLink()
+    clock = Clock()
+    loop = ServiceLoop(
+        keeper,
+        OverlayRenderer(renderer, layout),
+        link,
+        panel=Panel(tracks=2),
+        notifier=notifier,
+        clock=clock,
+    )
+    return loop, link, clock, renderer
+
+
+def lit(frame: bytes, led: int) -> bool:
+    return frame[3 * led : 3 * led + 3] != b"\0\0\0"
+
+
+def test_first_frame_then_ready_with_a_status_line(tmp_path: Path) -> None:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify"))
+    sock.settimeout(2)
+    notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "2000000"})
+    loop, link, _, _ = make_loop(notifier=notifier)
+    loop.start()
+    assert len(link.frames) == 1  # the first frame is out before READY=1
+    messages = [sock.recv(4096).decode() for _ in range(3)]
+    assert messages[0].startswith("STATUS=Track 1 0 · Track 2 0")
+    assert messages[1].startswith("READY=1")
+    assert messages[2] == "WATCHDOG=1"
+    loop.close()
+    sock.close()
+
+
+def test_three_presses_commit_once_and_light_hole_3() -> None:
+    loop, link, clock, _ = make_loop()
+    layout = builtin_layout("two-121")
+    loop.start()
+    for _i in range(3):
+        loop.post(("edge", "track1.plus1", True, clock.now))
+        loop.run_once(max_wait=0)
+        clock.now += 0.1
+        loop.post(("edge", "track1.plus1", False, clock.now))
+        loop.run_once(max_wait=0)
+        clock.now += 0.2
+    assert loop.panel.pending == (3, 0)
+    assert loop.keeper.status()["tracks"][0]["front"] == 0
+    assert loop.view().tracks[0].pending == 3
+    clock.now += 1.5
+    loop.run_once(max_wait=0)
+    assert loop.keeper.status()["tracks"][0]["front"] == 3
+    assert loop.panel.pending == (0, 0)
+    assert lit(link.frames[-1], layout.led_of(0, 3))
+    assert not lit(link.frames[-1], layout.led_of(1, 3))
+    loop.close()
+
+
+def test_nothing_is_rendered_while_nothing_changes() -> None:
+    loop, link, clock, renderer = make_loop()
+    loop.start()
+    before_renders, before_frames = renderer.calls, len(link.frames)
+    for _ in range(50):
+        clock.now += 10
+        loop.run_once(max_wait=0)
+    assert renderer.calls == before_renders
+    assert len(link.frames) == before_frames
+    assert loop._timeout(clock.now) is None  # the loop would sleep until an event
+    loop.close()
+
+
+def test_a_pending_entry_blinks_and_the_loop_wakes_only_for_its_deadlines() -> None:
+    loop, _link, clock, _ = make_loop()
+    loop.start()
+    loop.post(("edge", "track2.plus5", True, clock.now))
+    loop.run_once(max_wait=0)
+    timeout = loop._timeout(clock.now)
+    assert timeout is not None and 0 < timeout <= 1.0  # blink step or long-press threshold
+    loop.close()
+
+
+def test_a_refused_button_entry_flashes_the_error_and_changes_nothing() -> None:
+    loop, _link, clock, _ = make_loop()
+    loop.start()
+    loop.post(("tap", "track1.plus5", 0))
+    for _ in range(7):
+        loop.post(("tap", "track1.plus5", 0))
+    loop.run_once(max_wait=0)
+    assert loop.panel.pending == (40, 0)
+    clock.now += 2
+    loop.run_once(max_wait=0)  # the commit of 40 is refused
+    assert loop.keeper.status()["tracks"][0]["front"] == 0
+    assert loop.view().error_at is not None
+    loop.close()
+
+
+def test_finish_leaves_the_committed_score_on_the_leds_without_pending() -> None:
+    loop, link, _clock, _ = make_loop()
+    layout = builtin_layout("two-121")
+    loop.start()
+    loop.execute({"op": "peg", "track": 1, "points": 7})
+    loop.post(("tap", "track1.plus1", 0))
+    loop.run_once(max_wait=0)
+    assert loop.panel.pending == (1, 0)
+    loop.stop()
+    loop.run_once(max_wait=0)
+    assert loop.stopping
+    loop.finish()
+    last = link.frames[-1]
+    assert lit(last, layout.led_of(1, 7))
+    assert not lit(last, layout.led_of(0, 1))  # the pending +1 is not shown
+    assert link.closed
+    loop.close()
+
+
+def test_control_requests_share_the_buttons_checks() -> None:
+    loop, _link, _clock, _ = make_loop()
+    loop.start()
+    with pytest.raises(EntryError):
+        loop.handle_request({"op": "peg", "track": 0, "points": 40})
+    result = loop.handle_request({"op": "peg", "track": 0, "points": 5})
+    assert result["status"]["tracks"][0]["front"] == 5
+    status = loop.handle_request({"op": "status"})
+    assert status["pending"] == [0, 0]
+    assert loop.handle_request({"op": "press", "button": "track2.plus1"})["pending"] == [0, 1]
+    with pytest.raises(ControlError, match="unknown button"):
+        loop.handle_request({"op": "press", "button": "track9.fire"})
+    frame = loop.handle_request({"op": "frame"})
+    assert frame["leds"] == 256 and len(frame["rgb"]) == 256 * 6
+    assert loop.handle_request({"op": "set", "key": "brightness", "value": 40}) == {
+        "brightness": 40
+    }
+    with pytest.raises(EntryError, match="brightness"):
+        loop.handle_request({"op": "set", "key": "brightness", "value": 400})
+    loop.close()
+
+
+def test_guided_buttons_pick_the_dealer_and_enter_zero_counts() -> None:
+    loop, _link, clock, _ = make_loop({"variant": "six-card", "mode": "guided"})
+    loop.start()
+    assert loop.keeper.status()["phase"] == "cut"
+    loop.post(("tap", "track2.plus1", 0))  # track 2 won the cut
+    loop.run_once(max_wait=0)
+    clock.now += 2
+    loop.run_once(max_wait=0)
+    status = loop.keeper.status()
+    assert status["dealer"] == 1 and status["phase"] == "deal"
+    loop.post(("tap", "menu", 0))  # dealt: to the play
+    loop.run_once(max_wait=0)
+    assert loop.keeper.status()["phase"] == "play"
+    loop.post(("tap", "menu", 0))  # play over: to the show
+    loop.run_once(max_wait=0)
+    status = loop.keeper.status()
+    assert status["phase"] == "show" and status["to_count"] == 0
+    loop.post(("tap", "menu", 0))  # the non-dealer's hand counts nothing
+    loop.run_once(max_wait=0)
+    assert loop.keeper.status()["to_count"] == 1
+    loop.close()
+
+
+def test_settings_mode_is_drawn_instead_of_the_game() -> None:
+    loop, link, _clock, _ = make_loop()
+    layout = builtin_layout("two-121")
+    loop.start()
+    loop.post(("tap", "menu", 1))
+    loop.run_once(max_wait=0)
+    assert loop.panel.mode == "settings"
+    frame = link.frames[-1]
+    assert lit(frame, layout.led_of(0, 1)) and lit(frame, layout.led_of(0, 5))
+    assert not lit(frame, layout.led_of(0, 6))
+    loop.post(("tap", "undo", 0))
+    loop.run_once(max_wait=0)
+    assert loop.panel.mode == "entry"
+    loop.close()
+
+
+def test_status_line_names_the_winner() -> None:
+    status = {"target": 61, "phase": "over", "winner": 1, "tracks": [{"name": "A", "front": 40}]}
+    status["tracks"].append({"name": "B", "front": 61})
+    assert status_line(status) == "A 40 · B 61 · B won · target 61"
+
+
+@pytest.fixture
+def running() -> Iterator[tuple[ServiceLoop, RecordingLink]]:
+    loop, link, _, _ = make_loop()
+    loop.clock = __import__("time").monotonic
+    thread = threading.Thread(target=loop.run, daemon=True)
+    thread.start()
+    try:
+        yield loop, link
+    finally:
+        loop.stop()
+        thread.join(5)
+        loop.close()
+
+
+def test_posts_from_other_threads_wake_the_sleeping_loop(
+    running: tuple[ServiceLoop, RecordingLink],
+) -> None:
+    loop, _link = running
+    done = threading.Event()
+    loop.post(("call", done.set))
+    assert done.wait(2)
+    assert not loop.stopping
