@@ -30,6 +30,13 @@ def test_open_link_kinds_and_errors() -> None:
         open_link("null", colour="red")
     with pytest.raises(ConfigError, match="VID:PID in hex"):
         open_link("serial", vid_pid="pico")
+    with pytest.raises(ConfigError, match="power budget must be 0"):
+        open_link("serial", path="/nonexistent", budget_ma=-5)
+    with pytest.raises(ConfigError, match="mA per LED must be 1-255"):
+        open_link("serial", path="/nonexistent", led_ma=0)
+    huge = open_link("serial", path="/nonexistent", budget_ma=100000.0)
+    assert huge.budget_ma == 0xFFFF
+    huge.close()
 
 
 def test_null_and_recording_links() -> None:

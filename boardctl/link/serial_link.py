@@ -237,12 +237,16 @@ class PicoLink(SerialBackend):
         self,
         *,
         full_every: float = 10.0,
-        budget_ma: int = 0,
+        budget_ma: float = 0,
         led_ma: int = 55,
         **options: Any,
     ) -> None:
-        protocol.brightness_payload(0, budget_ma, led_ma)  # validates both
-        self.budget_ma = budget_ma
+        if budget_ma < 0:
+            raise ConfigError(f"power budget must be 0 (none) or more mA, not {budget_ma}")
+        budget = min(round(budget_ma), 0xFFFF)  # above 65 A: the controller's own limit rules
+        if not 1 <= led_ma <= 255:
+            raise ConfigError(f"mA per LED must be 1-255, not {led_ma}")
+        self.budget_ma = budget
         self.led_ma = led_ma
         self.encoder = FrameEncoder(full_every=full_every)
         self.decoder = protocol.Decoder()
