@@ -249,3 +249,27 @@ def test_adalight_link_sends_packets_and_refreshes(device: FakeDevice) -> None:
         assert device.wait_for(lambda: dimmed in bytes(device.received))
     finally:
         link.close()
+
+
+def test_a_nak_storm_does_not_become_a_resend_loop(device: FakeDevice) -> None:
+    link = open_link("serial", path=device.path, heartbeat=5.0)
+    try:
+        frame = bytes(range(60))
+        link.show(frame)
+        assert device.wait_for(lambda: p.FULL in kinds(device))
+        time.sleep(0.15)
+        before = kinds(device).count(p.FULL)
+        nak = p.encode(p.NAK, 0, p.nak_payload(0, p.NAK_CORRUPT))
+        started = time.monotonic()
+        for _ in range(50):
+            device.send(nak)
+            time.sleep(0.004)
+        assert device.wait_for(lambda: link.naks == 50)
+        time.sleep(0.15)  # the last deferred resend is due by now
+        elapsed = time.monotonic() - started
+        resent = kinds(device).count(p.FULL) - before
+        assert 1 <= resent <= elapsed / 0.1 + 2  # at most one per 0.1 s
+        assert device.messages()[-1].kind == p.FULL  # the last request was honoured
+        assert device.messages()[-1].payload == frame
+    finally:
+        link.close()
