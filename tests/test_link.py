@@ -273,3 +273,41 @@ def test_a_nak_storm_does_not_become_a_resend_loop(device: FakeDevice) -> None:
         assert device.messages()[-1].payload == frame
     finally:
         link.close()
+
+
+def test_the_pico_is_found_by_usb_id(device: FakeDevice, monkeypatch: pytest.MonkeyPatch) -> None:
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(
+        list_ports,
+        "comports",
+        lambda: [SimpleNamespace(device=device.path, vid=0x2E8A, pid=0x0005)],
+    )
+    link = open_link("serial")  # no path: by USB id 2E8A:0005
+    try:
+        assert device.wait_for(lambda: p.HELLO in kinds(device))
+        assert link.port_name == device.path and link.connected
+    finally:
+        link.close()
+
+
+def test_show_survives_a_port_that_fails_mid_write(device: FakeDevice) -> None:
+    link = open_link("serial", path=device.path)
+    try:
+        assert device.wait_for(lambda: link.connected)
+        link.show(bytes(30))
+        real_port = link._port
+
+        class Broken:
+            def write(self, data: bytes) -> int:
+                raise OSError(5, "Input/output error")
+
+        link._port = Broken()
+        link.show(bytes([1]) * 30)  # no exception
+        link._port = real_port
+        assert link.encoder.device_frame is None  # the next frame goes out in full
+        link.show(bytes([2]) * 30)
+        assert device.wait_for(lambda: device.messages()[-1].payload == bytes([2]) * 30)
+        assert device.messages()[-1].kind == p.FULL
+    finally:
+        link.close()
