@@ -80,3 +80,31 @@ def test_journal_resume_equals_live(tmp_path: Path) -> None:
         assert again.machine == machine
         with pytest.raises(JournalError):
             again.apply({"op": "undo"})
+
+
+def test_default_limits_come_from_the_rules_engine() -> None:
+    """The real limits agree with the published facts (impossible 19, 25, 26, 27, > 29)."""
+    from boardctl.game.limits import DEFAULT_LIMITS
+
+    facts = FactsLimits()
+    for crib in (False, True):
+        hand = DEFAULT_LIMITS.hand_scores(4, crib=crib)
+        assert hand == facts.hand_scores(4, crib=crib)
+        assert not hand & {19, 25, 26, 27} and max(hand) == 29
+    assert 0 < DEFAULT_LIMITS.max_play_points() <= 29
+    keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
+    for impossible in (19, 25, 26, 27, 30):
+        with pytest.raises(EntryError, match="not a possible"):
+            keeper.apply({"op": "peg", "track": 0, "points": impossible, "kind": "hand"})
+    keeper.apply({"op": "peg", "track": 0, "points": 29, "kind": "hand"})
+
+
+def test_limits_are_pluggable() -> None:
+    class Strict(FactsLimits):
+        def max_play_points(self) -> int:
+            return 2
+
+    keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"}, limits=Strict())
+    keeper.apply({"op": "peg", "track": 0, "points": 3, "kind": "pegging"})
+    with pytest.raises(EntryError, match="1-3"):
+        keeper.apply({"op": "peg", "track": 0, "points": 4, "kind": "pegging"})

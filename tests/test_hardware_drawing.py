@@ -150,3 +150,29 @@ def test_svg_draws_the_route_lines_and_feeds() -> None:
              if el.get("class") == "injection"]  # fmt: skip
     assert feeds == [0, 122]
     assert root.get("data-layout") == "small"
+
+
+def grouped_track(first_led: int, holes: int) -> tuple[int, ...]:
+    """Start hole, then holes in groups of five with one dark LED between groups."""
+    leds = [first_led]
+    led = first_led + 1
+    for hole in range(1, holes + 1):
+        leds.append(led)
+        led += 2 if hole % 5 == 0 else 1
+    return tuple(leds)
+
+
+def test_a_dark_led_between_groups_is_a_gap_not_a_new_row() -> None:
+    t1 = grouped_track(0, 20)  # LEDs 1-5, 7-11, 13-17, 19-23
+    t2 = grouped_track(30, 20)
+    assert t1[5:7] == (5, 7)
+    layout = FakeLayout("grouped", 60, 20, (FakeTrack(t1), FakeTrack(t2)))
+    rows = track_rows(t1, 0)
+    assert [(r.first_hole, r.last_hole, r.step) for r in rows] == [(1, 20, 1)]
+    geo = board_geometry(layout)
+    x = {h: geo.spots[t1[h]].x for h in range(1, 21)}
+    assert x[2] - x[1] == pytest.approx(PITCH_MM)
+    assert x[6] - x[5] == pytest.approx(2 * PITCH_MM)  # the dark LED's place
+    assert geo.spots[t2[6]].x == pytest.approx(x[6])  # tracks still line up
+    # One piece of strip per track (plus the start hole on it): no jumper inside a row.
+    assert strip_pieces(geo) == [(0, 23), (30, 53)]

@@ -84,3 +84,10 @@ def test_file_name_sorts_after_the_system_rules() -> None:
     # 60-serial.rules and 50-udev-default.rules set the tty defaults first.
     assert RULE_FILE.name.endswith(".rules")
     assert int(RULE_FILE.name.split("-")[0]) > 60
+
+
+def test_rule_matches_the_usb_id_the_link_looks_for(rule: dict[str, tuple[str, str]]) -> None:
+    from boardctl.link.serial_link import PICO_MICROPYTHON
+
+    vid, pid = PICO_MICROPYTHON.lower().split(":")
+    assert (rule["ATTRS{idVendor}"][1], rule["ATTRS{idProduct}"][1]) == (vid, pid)

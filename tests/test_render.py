@@ -316,3 +316,36 @@ def test_following_next_change_through_a_game_end() -> None:
     assert times[-1] == pytest.approx(50.0 + LINE_BLINK_SECONDS)
     assert R.next_change(view, times[-1]) is None
     assert pixel(frames[-1][1], 253) == VERMILLION  # stays lit afterwards
+
+
+def test_package_exports_resolve_lazily() -> None:
+    import boardctl.board as board
+
+    assert board.Renderer is Renderer
+    assert board.builtin_layout("two-61").led_count == 131
+    for name in board.__all__:
+        assert getattr(board, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        board.Nope  # noqa: B018
+
+
+def test_lazy_export_table_matches_all() -> None:
+    import boardctl.board as board
+
+    assert sorted(board.__all__) == sorted(board._WHERE)
+
+
+def test_brightness_can_change_at_run_time() -> None:
+    renderer = Renderer(LAYOUT)
+    view = two((45, 40), (20, 12))
+    renderer.set_brightness(64)
+    assert hole(renderer.render(view, 0.0), 0, 45) == tuple((v * 64 + 127) // 255 for v in ORANGE)
+    renderer.set_brightness(255)
+    assert hole(renderer.render(view, 0.0), 0, 45) == ORANGE
+    with pytest.raises(ValueError, match="0-255"):
+        renderer.set_brightness(-1)
+
+
+def test_views_naming_missing_tracks_are_refused() -> None:
+    with pytest.raises(ValueError, match="winner 2 is not a track index"):
+        R.render(two((0, 0), (0, 0), winner=2), 0.0)

@@ -156,3 +156,18 @@ def test_module_example_runs() -> None:
     result = doctest.testmod(module)
     assert result.attempted >= 4
     assert result.failed == 0
+
+
+def test_input_names_are_the_service_button_names() -> None:
+    from boardctl.hardware.selftest import input_pins
+    from boardctl.inputs.panel import parse_button_id
+    from boardctl.service.config import Config
+
+    pins = Config().pins
+    buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:2])
+    assert buttons["undo"] == pins.undo
+    assert buttons["track2.plus5"] == pins.tracks[1].plus5
+    assert encoders["track1.encoder"] == (pins.tracks[0].encoder_a, pins.tracks[0].encoder_b)
+    for name in buttons:
+        parse_button_id(name)  # raises for a name the service does not know
+    assert not any(name.startswith("track3") for name in [*buttons, *encoders])

@@ -35,9 +35,7 @@ naming the file, the key and what to fix.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +120,8 @@ def builtin_layout(name: str) -> Layout:
     if name not in LAYOUT_NAMES:
         known = ", ".join(LAYOUT_NAMES)
         raise LayoutError(f"no built-in layout {name!r}; choose one of {known} or give a file path")
+    from importlib import resources
+
     resource = resources.files("boardctl.board").joinpath("layouts", f"{name}.toml")
     return parse_layout(resource.read_text(encoding="utf-8"), source=f"{name}.toml")
 
@@ -141,6 +141,8 @@ def load_layout(path: str | Path) -> Layout:
 
 def parse_layout(text: str, *, source: str = "<layout>") -> Layout:
     """Parse and validate layout TOML text; ``source`` names it in errors."""
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

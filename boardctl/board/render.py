@@ -147,11 +147,8 @@ class Renderer:
         brightness: int = 255,
         power: PowerBudget | None = None,
     ) -> None:
-        if not 0 <= brightness <= 255:
-            raise ValueError(f"brightness must be 0-255, not {brightness}")
         self.layout = layout
         self.theme = theme or DEFAULT_THEME
-        self.brightness = brightness
         self.power = power
         t = self.theme
         self._tracks = tuple(self._track_colours(i) for i in range(len(layout.tracks)))
@@ -160,10 +157,18 @@ class Renderer:
         self._error = bytes(t.error)
         self._status = bytes(scaled(t.status_idle, t.status_level))
         self._table: bytes | None = None
-        if brightness != 255:
+        self.brightness = 255
+        self.set_brightness(brightness)
+
+    def set_brightness(self, level: int) -> None:
+        """Global brightness 0..255 for the frames rendered from now on."""
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
+            raise ValueError(f"brightness must be a whole number 0-255, not {level!r}")
+        self.brightness = level
+        self._table = None
+        if level != 255:
             self._table = bytes(
-                0 if v == 0 or brightness == 0 else max(1, (v * brightness + 127) // 255)
-                for v in range(256)
+                0 if v == 0 or level == 0 else max(1, (v * level + 127) // 255) for v in range(256)
             )
 
     def _track_colours(self, track: int) -> _TrackColours:
@@ -207,7 +212,8 @@ class Renderer:
         return out, clock.next
 
     def check_view(self, view: BoardView) -> None:
-        """Raise :class:`LayoutError` if ``view`` does not fit this layout."""
+        """Raise :class:`LayoutError` if ``view`` does not fit this layout
+        (``ValueError`` if it names a track that is not there)."""
         layout = self.layout
         if len(view.tracks) > len(layout.tracks):
             raise LayoutError(
@@ -219,6 +225,12 @@ class Renderer:
                 f"{layout.source}: layout {layout.name!r} has {layout.hole_count} holes per track "
                 f"but the game is played to {view.target}; choose a layout with enough holes"
             )
+        for key in ("dealer", "to_count", "winner", "match_winner"):
+            index = getattr(view, key)
+            if index is not None and not 0 <= index < len(view.tracks):
+                raise ValueError(
+                    f"view {key} {index} is not a track index (0-{len(view.tracks) - 1})"
+                )
 
     # ------------------------------------------------------------------
     def _draw(self, frame: bytearray, view: BoardView, clock: _Clock) -> None:

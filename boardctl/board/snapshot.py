@@ -149,6 +149,12 @@ def draw_png(view: BoardView, frame: Frame, layout: Layout, *, scale: int = 2) -
     for x0, x1, y in picture.rules:
         draw.line([(x0, y), (x1, y)], fill=PAINT, width=max(1, scale))
     rad = picture.radius
+    glow = rad * 8 // 5
+    for led, (x, y) in picture.leds.items():  # light spilling onto the wood around lit holes
+        colour = pixel(frame, led)
+        if any(colour):
+            halo = _mix(WOOD, display_colour(colour), 0.35 * max(colour) / 255)
+            draw.ellipse([x - glow, y - glow, x + glow, y + glow], fill=halo)
     for led, (x, y) in picture.leds.items():
         colour = pixel(frame, led)
         fill = display_colour(colour) if any(colour) else HOLE
@@ -156,6 +162,11 @@ def draw_png(view: BoardView, frame: Frame, layout: Layout, *, scale: int = 2) -
     for (x, y), text in picture.texts:
         draw.text((x, y), text, fill=INK, font=font)
     return image
+
+
+def _mix(base: RGB, light: RGB, amount: float) -> RGB:
+    r, g, b = (round(c + (d - c) * amount) for c, d in zip(base, light, strict=True))
+    return (r, g, b)
 
 
 def save_png(

@@ -1,8 +1,10 @@
 """The play-by-play: a demo game told the way players say it at the table.
 
-Pure text functions, no I/O. Every line that moves a peg ends with a marker
-``[Name +N → total]`` (``->`` in plain ASCII) so a reader, or a test, can follow
-the score from the log alone: :func:`parse_marker` reads it back.
+Pure text functions, no I/O. Hand counts are worded by the rules engine
+(:func:`boardctl.cribbage.speech.say_count`); this module words the play, the
+peg markers and the result. Every line that moves a peg ends with a marker
+``[Name +N → total]`` (``->`` in plain ASCII) so a reader, or a test, can
+follow the score from the log alone: :func:`parse_marker` reads it back.
 """
 
 from __future__ import annotations
@@ -10,26 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
 
-_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-          "eighteen", "nineteen")  # fmt: skip
-_TENS = {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy",
-         80: "eighty", 90: "ninety"}  # fmt: skip
+from boardctl.cribbage.speech import number_words
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def number_word(n: int) -> str:
-    """``29`` -> ``"twenty-nine"`` (0..99; larger numbers as digits)."""
-    if 0 <= n < 20:
-        return _UNITS[n]
-    if 20 <= n < 100:
-        tens, unit = divmod(n, 10)
-        word = _TENS[tens * 10]
-        return word if unit == 0 else f"{word}-{_UNITS[unit]}"
-    return str(n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,90 +43,7 @@ def style_for(encoding: str | None) -> Style:
     return Style(unicode=True)
 
 
-# --- scores as spoken ------------------------------------------------------
-def _with_article(label: str) -> str:
-    return f"an {label}" if label[:1] in "aeiou" else f"a {label}"
-
-
-def recite(items: Sequence[tuple[str, int]]) -> str:
-    """A hand or crib count as it is said aloud.
-
-    ``items`` are ``(label, points)`` in the order they are counted: label
-    ``"fifteen"`` for each fifteen, otherwise a noun phrase such as ``"pair"``,
-    ``"pair royal"``, ``"run of three"``, ``"flush of four"``, ``"his nob"``.
-
-    >>> recite([("fifteen", 2), ("fifteen", 2), ("pair", 2)])
-    'fifteen two, fifteen four and a pair is six'
-    """
-    if not items:
-        return "nineteen: nothing"
-    phrases: list[str] = []
-    total = 0
-    seen: set[str] = set()
-    for label, points in items:
-        total += points
-        if label == "fifteen":
-            phrases.append(f"fifteen {number_word(total)}")
-            continue
-        if label == "his nob":
-            spoken = "one for his nob"
-        elif label in seen:
-            spoken = f"another {label}"
-        else:
-            spoken = _with_article(label)
-        seen.add(label)
-        phrases.append(f"{spoken} is {number_word(total)}")
-    if len(phrases) == 1:
-        return phrases[0]
-    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
-
-
-class ScoreItemLike(Protocol):
-    """One scoring combination of a hand count (the rules engine's ``ScoreItem``)."""
-
-    @property
-    def kind(self) -> str: ...  # fifteen, pair, run, flush, nobs
-
-    @property
-    def cards(self) -> Sequence[Any]: ...
-
-    @property
-    def points(self) -> int: ...
-
-
-_ROYALS = {1: "pair", 3: "pair royal", 6: "double pair royal"}
-
-
-def count_items(items: Sequence[ScoreItemLike]) -> list[tuple[str, int]]:
-    """A hand's scoring items as :func:`recite` says them.
-
-    Pairs of one rank are said together (three pairs are a pair royal, six a
-    double pair royal); runs, flushes and nobs by name.
-    """
-    said: list[tuple[str, int]] = []
-    pairs: dict[Any, list[int]] = {}
-    for item in items:
-        if item.kind == "pair":
-            pairs.setdefault(getattr(item.cards[0], "rank", item.cards[0]), []).append(item.points)
-    for item in items:
-        if item.kind == "fifteen":
-            said.append(("fifteen", item.points))
-        elif item.kind == "pair":
-            rank = getattr(item.cards[0], "rank", item.cards[0])
-            group = pairs.pop(rank, None)
-            if group is not None:
-                said.append((_ROYALS.get(len(group), f"{len(group)} pairs"), sum(group)))
-        elif item.kind == "run":
-            said.append((f"run of {number_word(len(item.cards))}", item.points))
-        elif item.kind == "flush":
-            said.append((f"flush of {number_word(item.points)}", item.points))
-        elif item.kind == "nobs":
-            said.append(("his nob", item.points))
-        else:
-            said.append((item.kind, item.points))
-    return said
-
-
+# --- the play as spoken ----------------------------------------------------
 _RENAMED = {
     "three of a kind": "pair royal",
     "four of a kind": "double pair royal",
@@ -158,10 +61,10 @@ def spoken_reason(reason: str) -> str:
     if match is None:
         return reason
     what = match["what"]
-    points = number_word(int(match["points"]))
+    points = number_words(int(match["points"]))
     if what == "fifteen":
         return f"fifteen {points}"
-    what = re.sub(r"\d+", lambda m: number_word(int(m[0])), what)
+    what = re.sub(r"\d+", lambda m: number_words(int(m[0])), what)
     for plain, name in _RENAMED.items():
         if what in (plain, f"a {plain}"):
             what = name
@@ -176,7 +79,7 @@ def play_phrase(reasons: Sequence[str], points: int) -> str:
     """
     phrases = [spoken_reason(reason) for reason in reasons]
     if not phrases:
-        return number_word(points)
+        return number_words(points)
     text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
     if len(phrases) > 1:
         text += f" ({points})"

@@ -83,9 +83,11 @@ def describe(event: Mapping[str, Any], names: tuple[str, ...] = ()) -> str:
         how = "drawn" if event.get("drawn") else "set"
         return f"first dealer: seat {event.get('dealer')} ({how})"
     if op == "new_game":
+        match = event.get("match")
+        length = f"match to {match} game points" if match else "one game"
         return (
             f"new game: {event.get('variant')} to {event.get('target')}, "
-            f"{event.get('mode')}, preset {event.get('preset')}, match {event.get('match')}"
+            f"{event.get('mode')}, preset {event.get('preset')}, {length}"
         )
     if op == "set":
         return f"set {event.get('key')} = {event.get('value')!r}"

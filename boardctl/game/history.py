@@ -40,6 +40,8 @@ def history_row(entry: Entry) -> dict[str, Any]:
 
 def _text(entry: Entry, names: tuple[str, ...]) -> str:
     text = describe(entry.event, names)
+    if entry.event.get("op") == "cut" and entry.after.dealer_track is not None:
+        text += f", {names[entry.after.dealer_track]} deals"
     if entry.undid is not None:
         text += f": {describe(entry.undid, names)}"
     return text

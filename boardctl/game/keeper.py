@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from types import TracebackType
 from typing import Any
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.history import Entry, history_row
-from boardctl.game.journal import Journal, default_journal_path
+from boardctl.game.journal import Journal, Record, default_journal_path
 from boardctl.game.limits import Limits
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import Chooser, GameState, Machine, Plan
@@ -31,6 +31,7 @@ from boardctl.game.view import board_view, status_dict
 from boardctl.view import BoardView
 
 SetupLike = GameSetup | Mapping[str, Any] | None
+SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
 
 
 def _new_game_command(setup: GameSetup | Mapping[str, Any]) -> dict[str, Any]:
@@ -74,17 +75,21 @@ class Scorekeeper:
         readonly: bool = False,
         limits: Limits | None = None,
         choose: Chooser | None = None,
+        full_replay: bool = False,
     ) -> Scorekeeper:
         """Open (or create) the journal at ``path`` and replay it.
 
         ``setup`` starts the first game of an empty journal; an existing
         journal resumes exactly and ``setup`` is ignored. ``readonly`` opens
         for reading only (``boardctl status`` while the service is down).
+        Every event's checksum is verified; the state is rebuilt from the
+        snapshot taken at the start of the current game plus the events
+        since (``full_replay`` folds every event from the first instead).
         """
         journal = Journal.open(path or default_journal_path(), readonly=readonly)
         keeper = cls(Machine(limits=limits), journal, choose=choose)
         try:
-            keeper._replay()
+            keeper._resume(full=full_replay)
             if setup is not None and keeper._seq == 0 and not readonly:
                 keeper.apply(_new_game_command(setup))
         except BaseException:
@@ -106,10 +111,33 @@ class Scorekeeper:
             keeper.apply(_new_game_command(setup))
         return keeper
 
-    def _replay(self) -> None:
+    def _resume(self, *, full: bool) -> None:
+        """First load: start from the latest snapshot (unless ``full``), then replay the rest."""
+        journal = self._journal
+        assert journal is not None
+        if full:
+            self._replay()
+            return
+        snapshot, records = journal.resume()
+        state = None
+        if snapshot is not None and snapshot.get("format") == SNAPSHOT_FORMAT:
+            try:
+                state = GameState.from_dict(snapshot["state"])
+            except (EntryError, KeyError, TypeError):
+                state = None
+        if state is None:  # no usable snapshot: replay from the first event
+            journal.rewind()
+            self._replay()
+            return
+        self._machine = Machine(state, limits=self._machine.limits)
+        first = records[0]
+        self._remember(first.seq, first.at, first.event, Plan(first.event, state, reset=True))
+        self._replay(records[1:])
+
+    def _replay(self, records: Iterable[Record] | None = None) -> None:
         assert self._journal is not None
         machine = self._machine
-        for record in self._journal.records():
+        for record in self._journal.records() if records is None else records:
             try:
                 plan = machine.plan(record.event)
             except EntryError as exc:
@@ -144,7 +172,10 @@ class Scorekeeper:
             self.error_at = time.monotonic()
             raise
         if self._journal is not None:
-            record = self._journal.append(plan.event)
+            snapshot = None
+            if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
+                snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
+            record = self._journal.append(plan.event, snapshot=snapshot)
             seq, at, event = record.seq, record.at, record.event
         else:
             seq, at, event = self._seq + 1, time.time(), plan.event
@@ -239,7 +270,7 @@ class Scorekeeper:
         full = Scorekeeper(Machine(limits=self._machine.limits), None, keep_all=True)
         with Journal.open(self._journal.path, readonly=True) as journal:
             full._journal = journal
-            full._replay()
+            full._resume(full=True)
         assert full._all is not None
         return [history_row(e) for e in full._all]
 

@@ -8,8 +8,7 @@ object with the same two methods.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any, Protocol
+from typing import Protocol
 
 
 class Limits(Protocol):
@@ -31,21 +30,21 @@ class RulesLimits:
         self._hands: dict[tuple[int, bool], frozenset[int]] = {}
         self._max_play: int | None = None
 
-    @staticmethod
-    def _validation() -> Any:
-        return importlib.import_module("boardctl.cribbage.validation")
-
     def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
         """Possible hand or crib counts, from ``possible_scores``."""
         key = (cards, crib)
         if key not in self._hands:
-            self._hands[key] = frozenset(self._validation().possible_scores(cards, crib=crib))
+            from boardctl.cribbage.validation import possible_scores
+
+            self._hands[key] = possible_scores(cards, crib=crib)
         return self._hands[key]
 
     def max_play_points(self) -> int:
         """The largest single-card score in the play, from ``max_play_points``."""
         if self._max_play is None:
-            self._max_play = int(self._validation().max_play_points())
+            from boardctl.cribbage.validation import max_play_points
+
+            self._max_play = max_play_points()
         return self._max_play
 
 

@@ -32,6 +32,7 @@ from boardctl.game.setup import (
 )
 
 HEELS_POINTS = 2
+_KEEP: Any = object()  # "leave this field as it is" in GameState.evolve
 THREE_FOR_LAST = 3
 
 
@@ -75,16 +76,73 @@ class GameState:
         setup = setup or GameSetup()
         return cls(setup=setup, tracks=tuple(TrackState() for _ in range(setup.tracks)))
 
-    def evolve(self, **changes: Any) -> GameState:
-        """A copy with ``changes`` (a faster :func:`dataclasses.replace`, for replay speed)."""
-        new = object.__new__(GameState)
-        for name in _STATE_FIELDS:
-            object.__setattr__(
-                new, name, changes.pop(name) if name in changes else getattr(self, name)
-            )
-        if changes:
-            raise TypeError(f"GameState has no field {next(iter(changes))!r}")
-        return new
+    def evolve(
+        self,
+        *,
+        setup: Any = _KEEP,
+        tracks: Any = _KEEP,
+        flow: Any = _KEEP,
+        dealer: Any = _KEEP,
+        deal: Any = _KEEP,
+        count_index: Any = _KEEP,
+        heels: Any = _KEEP,
+        last_done: Any = _KEEP,
+        winner: Any = _KEEP,
+        won_points: Any = _KEEP,
+        next_dealer: Any = _KEEP,
+        game_number: Any = _KEEP,
+        match_number: Any = _KEEP,
+        match_winner: Any = _KEEP,
+    ) -> GameState:
+        """A copy with some fields changed (:func:`dataclasses.replace`, spelled out for speed)."""
+        return GameState(
+            self.setup if setup is _KEEP else setup,
+            self.tracks if tracks is _KEEP else tracks,
+            self.flow if flow is _KEEP else flow,
+            self.dealer if dealer is _KEEP else dealer,
+            self.deal if deal is _KEEP else deal,
+            self.count_index if count_index is _KEEP else count_index,
+            self.heels if heels is _KEEP else heels,
+            self.last_done if last_done is _KEEP else last_done,
+            self.winner if winner is _KEEP else winner,
+            self.won_points if won_points is _KEEP else won_points,
+            self.next_dealer if next_dealer is _KEEP else next_dealer,
+            self.game_number if game_number is _KEEP else game_number,
+            self.match_number if match_number is _KEEP else match_number,
+            self.match_winner if match_winner is _KEEP else match_winner,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as JSON-able data (a journal snapshot); :meth:`from_dict` reverses it."""
+        return {
+            "setup": self.setup.to_dict(),
+            "tracks": [[t.front, t.back, t.game_points] for t in self.tracks],
+            "flow": self.flow,
+            "dealer": self.dealer,
+            "deal": self.deal,
+            "count_index": self.count_index,
+            "heels": self.heels,
+            "last_done": self.last_done,
+            "winner": self.winner,
+            "won_points": self.won_points,
+            "next_dealer": self.next_dealer,
+            "game_number": self.game_number,
+            "match_number": self.match_number,
+            "match_winner": self.match_winner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        """Rebuild a state from :meth:`to_dict` data; raise :class:`EntryError` if malformed."""
+        try:
+            setup = setup_from_command(data["setup"], base=GameSetup())
+            tracks = tuple(TrackState(int(f), int(b), int(g)) for f, b, g in data["tracks"])
+            if len(tracks) != setup.tracks:
+                raise ValueError("wrong number of tracks")
+            values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EntryError(f"malformed state data ({exc})") from None
+        return cls(setup=setup, tracks=tracks, **values)
 
     @property
     def phase(self) -> str:
@@ -137,6 +195,7 @@ class GameState:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
+_NESTED = ("setup", "tracks")
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +486,11 @@ def _infer_kind(state: GameState, points: int, limits: Limits) -> str:
     if phase == "show":
         return "crib" if state.crib_due else "hand"
     if phase == "free" and points > limits.max_play_points() + 1:
+        variant = state.setup.variant
+        if points not in limits.hand_scores(variant.hand_size) and points in limits.hand_scores(
+            variant.crib_size, crib=True
+        ):
+            return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
         return "hand"
     return "pegging"
 

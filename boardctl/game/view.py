@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from boardctl.game.presets import lines_failed
 from boardctl.game.state import GameState
 from boardctl.view import BoardView, TrackView
 
@@ -63,7 +64,20 @@ def status_dict(state: GameState) -> dict[str, Any]:
         "match_number": state.match_number,
         "deal": state.deal,
         "tracks": [
-            {"name": names[i], "front": t.front, "back": t.back, "game_points": t.game_points}
+            {
+                "name": names[i],
+                "front": t.front,
+                "back": t.back,
+                "game_points": t.game_points,
+                "lines_failed": _lines_failed(state, i),
+            }
             for i, t in enumerate(state.tracks)
         ],
     }
+
+
+def _lines_failed(state: GameState, track: int) -> int:
+    """At game end, the lines (0-3: skunk, double, triple) a losing track failed to cross."""
+    if state.winner is None or track == state.winner:
+        return 0
+    return lines_failed(state.target, state.tracks[track].front)

@@ -4,8 +4,9 @@ A layout file says which LED shows which hole, not where the hole is. The
 physical arrangement follows from how the strip is laid:
 
 - a **row** is a maximal run of holes of one track that lie on consecutive
-  LEDs of the strip (step +1 or -1): one straight piece of strip. A new row
-  starts wherever the strip is cut and continues elsewhere;
+  LEDs of the strip (step +1 or -1, or 2 with a dark LED between two groups
+  of holes): one straight piece of strip. A new row starts wherever the strip
+  is cut and continues elsewhere;
 - holes read **left to right** in every row; a row whose LEDs count down
   (step -1) is a piece of strip running right to left (the serpentine);
 - **streets**: row *k* of every track lies in street *k*, the tracks' rows
@@ -28,12 +29,14 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Protocol
 
+from boardctl.board.geometry import board_lines
+from boardctl.board.layout import LINE_KEYS
+
 LEDS_PER_METRE = 144
 PITCH_MM = 1000 / LEDS_PER_METRE
 TRACK_SPACING_MM = 14.0  # centre to centre of two tracks' rows (12 mm strip + wood)
 STREET_GAP_MM = 12.0  # extra space between streets
 MARGIN_MM = 14.0
-LINE_KEYS = ("skunk", "double", "triple")
 
 
 class TrackLike(Protocol):
@@ -128,16 +131,20 @@ class BoardGeometry:
 
 
 def track_rows(holes: Sequence[int], track: int) -> list[Row]:
-    """Split a track's holes 1..N into rows of consecutive LEDs."""
+    """Split a track's holes 1..N into rows: runs on one straight piece of strip.
+
+    Holes on consecutive LEDs are one row; so are holes with one dark LED
+    between them (a wider gap between groups of five).
+    """
     rows: list[Row] = []
     first = 1
     step = 0
     for hole in range(2, len(holes) + 1):
         diff = holes[hole] - holes[hole - 1] if hole < len(holes) else 0
-        if step == 0 and diff in (1, -1):
-            step = diff
+        if step == 0 and diff in (1, -1, 2, -2):
+            step = 1 if diff > 0 else -1
             continue
-        if diff == step and step != 0:
+        if step != 0 and diff in (step, 2 * step):
             continue
         rows.append(Row(track, len(rows), first, hole - 1, step or 1))
         first, step = hole, 0
@@ -149,16 +156,12 @@ def track_rows(holes: Sequence[int], track: int) -> list[Row]:
 
 
 def skunk_lines(target: int) -> dict[str, int]:
-    """Line holes for a game to ``target``: skunk -30, double -60, triple -90.
+    """Line holes for a game to ``target`` by marker key (skunk, double, triple).
 
-    Lines that would sit at or before hole 1 are left out (they mean "no
-    points at all" and need no mark).
+    The renderer's rule (:func:`boardctl.board.geometry.board_lines`): target
+    -30, -60, -90, each only if it lies after hole 1.
     """
-    lines = {}
-    for key, back in zip(LINE_KEYS, (30, 60, 90), strict=True):
-        if target - back > 1:
-            lines[key] = target - back
-    return lines
+    return {LINE_KEYS[line.index]: line.hole for line in board_lines(target)}
 
 
 def board_geometry(layout: LayoutLike) -> BoardGeometry:
@@ -167,17 +170,28 @@ def board_geometry(layout: LayoutLike) -> BoardGeometry:
     track_count = len(layout.tracks)
     street_count = max(row.street for row in rows) + 1
     street_first = [min(r.first_hole for r in rows if r.street == s) for s in range(street_count)]
-    street_cols = [
-        max(r.last_hole for r in rows if r.street == s) - street_first[s] + 1
-        for s in range(street_count)
-    ]
     left = MARGIN_MM + 2 * PITCH_MM  # room for the start holes and line markers
     street_height = track_count * TRACK_SPACING_MM + STREET_GAP_MM
     top = MARGIN_MM + 14.0  # room for the title
     street_top = [top + s * street_height for s in range(street_count)]
 
+    # Column of each hole in its street, counted in LED pitches: holes of equal
+    # number line up across tracks, and a dark LED between holes leaves a gap.
+    column: dict[tuple[int, int], int] = {}
+    for t, track in enumerate(layout.tracks):
+        previous: Row | None = None
+        for row in (r for r in rows if r.track == t):
+            base = track.holes[row.first_hole]
+            if previous is not None and previous.street == row.street:
+                start = column[(t, previous.last_hole)] + row.first_hole - previous.last_hole
+            else:
+                start = row.first_hole - street_first[row.street]
+            for hole in range(row.first_hole, row.last_hole + 1):
+                column[(t, hole)] = start + abs(track.holes[hole] - base)
+            previous = row
+
     def hole_xy(track: int, street: int, hole: int) -> tuple[float, float]:
-        x = left + (hole - street_first[street]) * PITCH_MM
+        x = left + column[(track, hole)] * PITCH_MM
         y = street_top[street] + (track + 0.5) * TRACK_SPACING_MM
         return x, y
 
@@ -231,7 +245,7 @@ def board_geometry(layout: LayoutLike) -> BoardGeometry:
         geo.spots[layout.status] = Spot(
             layout.status, x, panel_top + TRACK_SPACING_MM / 2, "status", None, None, "status LED"
         )
-    widest = max(street_cols) * PITCH_MM
+    widest = (max(column.values()) + 1) * PITCH_MM
     geo.width = left + widest + MARGIN_MM
     geo.height = panel_bottom + MARGIN_MM
     return geo
@@ -256,8 +270,9 @@ def strip_pieces(geo: BoardGeometry) -> list[tuple[int, int]]:
 
 
 def adjacent(a: Spot, b: Spot) -> bool:
-    """Whether two LEDs sit next to each other (one uncut piece of strip)."""
-    return abs(a.x - b.x) + abs(a.y - b.y) <= 1.6 * PITCH_MM
+    """Whether two used LEDs lie on one uncut piece of strip (dark LEDs between allowed)."""
+    span = abs(b.led - a.led)
+    return abs(a.x - b.x) + abs(a.y - b.y) <= (span + 0.6) * PITCH_MM
 
 
 def injection_leds(geo: BoardGeometry, *, max_span: int = LEDS_PER_METRE) -> list[int]:

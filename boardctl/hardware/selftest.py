@@ -63,11 +63,11 @@ def sweep_frame(led_count: int, index: int, colour: RGB = WHITE) -> Frame:
     return bytes(out)
 
 
-def colour_check_frame(led_count: int) -> Frame:
-    """The first three LEDs (fewer on a shorter strip) red, green and blue."""
+def colour_check_frame(led_count: int, level: int = 255) -> Frame:
+    """The first three LEDs (fewer on a shorter strip) red, green and blue at ``level``."""
     out = bytearray(blank_frame(led_count))
     for index, colour in enumerate(COLOUR_CHECK[:led_count]):
-        out[3 * index : 3 * index + 3] = bytes(colour)
+        out[3 * index : 3 * index + 3] = bytes(level if c else 0 for c in colour)
     return bytes(out)
 
 
@@ -109,13 +109,13 @@ class SelfTest:
         self.colour = colour
         self.inputs_seen: list[str] = []
 
-    def colour_check(self, *, hold: float) -> None:
-        """Light LEDs 0, 1, 2 red, green, blue for ``hold`` seconds."""
+    def colour_check(self, *, hold: float, level: int = 255) -> None:
+        """Light LEDs 0, 1, 2 red, green, blue (at ``level``) for ``hold`` seconds."""
         self.report(
-            "colour check: LED 0 red, LED 1 green, LED 2 blue "
-            "(other colours: fix color_order in the layout file)"
+            "colour check: LED 0 red, LED 1 green, LED 2 blue (other colours: set "
+            "COLOR_ORDER in firmware/config.py, and color_order in the layout, to the strip's)"
         )
-        self.sink.show(colour_check_frame(self.led_count))
+        self.sink.show(colour_check_frame(self.led_count, level))
         self._wait(hold)
 
     def sweep(self, *, delay: float) -> None:
@@ -231,3 +231,42 @@ class InputWatch:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def layout_steps(led_count: int, roles: Mapping[int, str]) -> list[LedStep]:
+    """Every LED of the strip in order, named by its role in the layout.
+
+    ``roles`` is :meth:`boardctl.board.layout.Layout.roles`; LEDs the layout
+    does not use are swept too (labelled "unused"), so a gap in the strip shows.
+    """
+    return [LedStep(i, roles.get(i, "unused")) for i in range(led_count)]
+
+
+def input_pins(
+    undo: int | None,
+    menu: int | None,
+    tracks: Iterable[Any],
+) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+    """Buttons and encoders to watch, named as the service names them.
+
+    ``tracks`` holds one pin table per track of the layout (objects with
+    ``plus1``, ``plus5``, ``encoder_a``, ``encoder_b``, ``encoder_push``;
+    ``None`` = not wired). Returns ``(buttons, encoders)``:
+    ``{"undo": 5, "track1.plus1": 17, ...}`` and ``{"track1.encoder": (22, 23)}``.
+    """
+    from boardctl.inputs.panel import button_id
+
+    buttons: dict[str, int] = {}
+    if undo is not None:
+        buttons[button_id("undo")] = undo
+    if menu is not None:
+        buttons[button_id("menu")] = menu
+    encoders: dict[str, tuple[int, int]] = {}
+    for track, table in enumerate(tracks):
+        for role in ("plus1", "plus5", "encoder_push"):
+            pin = getattr(table, role)
+            if pin is not None:
+                buttons[button_id(role, track)] = pin
+        if table.encoder_a is not None and table.encoder_b is not None:
+            encoders[f"track{track + 1}.encoder"] = (table.encoder_a, table.encoder_b)
+    return buttons, encoders

@@ -24,12 +24,24 @@ from boardctl.errors import ConfigError
 from boardctl.link.base import Link, NullLink, RecordingLink
 
 KINDS = ("serial", "adalight", "null", "recording")
+SERIAL_OPTIONS = ("path", "baud", "vid_pid")
 
 __all__ = ["KINDS", "Link", "NullLink", "RecordingLink", "open_link"]
 
 
 def open_link(kind: str, **options: Any) -> Link:
-    """A link of ``kind`` (one of ``KINDS``); serial ones connect in the background."""
+    """A link of ``kind`` (one of ``KINDS``); serial ones connect in the background.
+
+    Serial options (see ``boardctl.link.serial_link``): ``path`` (alias ``device``; empty
+    or None = find the Pico by ``vid_pid``), ``baud`` (alias ``baudrate``), and more.
+    """
+    if "device" in options:
+        options["path"] = options.pop("device") or None
+    if "baudrate" in options:
+        options["baud"] = options.pop("baudrate")
+    if kind in ("null", "recording"):
+        for key in SERIAL_OPTIONS:  # a config may name a device the null link ignores
+            options.pop(key, None)
     if kind == "null":
         factory: Any = NullLink
     elif kind == "recording":

@@ -20,8 +20,8 @@ class Link(Protocol):
         """Show ``frame`` (RGB per LED); returns at once."""
         ...
 
-    def set_brightness(self, level: int) -> None:
-        """Global brightness, 0-255."""
+    def set_brightness(self, level: float) -> None:
+        """Global brightness, 0-255 (applied by the device, on top of the frame)."""
         ...
 
     def close(self) -> None:
@@ -29,11 +29,11 @@ class Link(Protocol):
         ...
 
 
-def check_level(level: int) -> int:
-    """``level`` if it is a brightness 0-255, else a ValueError that says so."""
-    if not isinstance(level, int) or not 0 <= level <= 255:
-        raise ValueError(f"brightness must be 0-255, not {level!r}")
-    return level
+def check_level(level: float) -> int:
+    """``level`` as a whole brightness 0-255, or a ValueError that says what is wrong."""
+    if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 255:
+        raise ValueError(f"brightness must be a number 0-255, not {level!r}")
+    return round(level)
 
 
 class NullLink:
@@ -51,7 +51,7 @@ class NullLink:
     def show(self, frame: bytes) -> None:
         self.frame = bytes(frame)
 
-    def set_brightness(self, level: int) -> None:
+    def set_brightness(self, level: float) -> None:
         self.brightness = check_level(level)
 
     def close(self) -> None:
@@ -94,7 +94,7 @@ class RecordingLink:
             self.frames.append(bytes(frame))
             self._changed.notify_all()
 
-    def set_brightness(self, level: int) -> None:
+    def set_brightness(self, level: float) -> None:
         self.brightness_levels.append(check_level(level))
 
     def wait_for_frames(self, count: int, timeout: float = 1.0) -> bool:

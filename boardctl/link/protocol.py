@@ -7,12 +7,16 @@ appear only in signatures and simple assignments, which MicroPython parses and i
 
 A frame on the wire::
 
-    0x00  COBS( type | seq | payload | crc16 )  0x00
+    0x00  COBS( type | seq | length | payload )  check  0x00
 
 ``type`` is one message kind (below), ``seq`` a sequence number (0-255, wrapping) per
-sender, ``crc16`` the CRC-16/CCITT-FALSE of ``type | seq | payload``, big-endian. COBS
-removes every 0x00 from the body, so 0x00 only ever delimits frames: a receiver
-resynchronises at the next 0x00 after any garbage.
+sender, ``length`` the payload's length (u16, big-endian). COBS removes every 0x00, so
+0x00 only ever delimits frames: a receiver resynchronises at the next 0x00 after any
+garbage. ``check`` is the CRC-16/CCITT-FALSE of the COBS bytes as they are on the wire,
+in three bytes ``0x80 | crc >> 14``, ``0x80 | (crc >> 7) & 0x7F``, ``0x80 | crc & 0x7F``
+(never 0x00). Taking the CRC over the encoded bytes means a damaged COBS code byte is a
+plain one-bit error to the CRC, which a CRC always catches; the length field catches a
+frame cut in two by a byte damaged into 0x00.
 
 Payloads (all integers big-endian):
 
@@ -66,8 +70,8 @@ ERR_VERSION = 1  # protocol versions differ
 ERR_OTHER = 2
 
 DELIMITER = b"\x00"
-HEADER_LEN = 2  # type, seq
-CRC_LEN = 2
+HEADER_LEN = 4  # type, seq, length
+CHECK_LEN = 3  # the CRC in three bytes of 7, 7 and 2 bits, each with its top bit set
 MAX_RUN = 255  # LEDs per DELTA run
 MAX_LEDS = 4096  # largest strip the protocol describes
 
@@ -173,9 +177,14 @@ def cobs_decode(data: bytes) -> bytes:
 
 def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
     """One message as wire bytes, delimiters included."""
-    body = bytes((kind & 0xFF, seq & 0xFF)) + bytes(payload)
-    crc = crc16(body)
-    return DELIMITER + cobs_encode(body + bytes((crc >> 8, crc & 0xFF))) + DELIMITER
+    size = len(payload)
+    if size > 0xFFFF:
+        raise ProtocolError(f"payload of {size} bytes is over 65535")
+    body = bytes((kind & 0xFF, seq & 0xFF, size >> 8, size & 0xFF)) + bytes(payload)
+    encoded = cobs_encode(body)
+    crc = crc16(encoded)
+    check = bytes((0x80 | (crc >> 14), 0x80 | ((crc >> 7) & 0x7F), 0x80 | (crc & 0x7F)))
+    return DELIMITER + encoded + check + DELIMITER
 
 
 class Message:
@@ -196,15 +205,26 @@ class Message:
         return f"Message({name}, seq={self.seq}, {len(self.payload)} bytes)"
 
 
-def verify(encoded: bytes) -> bytes:
-    """The checked body ``type | seq | payload`` of one COBS frame; raises ProtocolError."""
-    body = cobs_decode(encoded)
-    if len(body) < HEADER_LEN + CRC_LEN:
-        raise ProtocolError(f"frame of {len(body)} bytes is too short")
-    crc = (body[-2] << 8) | body[-1]
-    if crc16(body[:-2]) != crc:
+def verify(frame: bytes) -> bytes:
+    """The checked body ``type | seq | length | payload`` of one frame (without its
+    delimiters); raises ProtocolError if any check fails."""
+    if len(frame) < HEADER_LEN + 1 + CHECK_LEN:
+        raise ProtocolError(f"frame of {len(frame)} bytes is too short")
+    c0 = frame[-3]
+    c1 = frame[-2]
+    c2 = frame[-1]
+    if (c0 & 0xFC) != 0x80 or not (c1 & 0x80) or not (c2 & 0x80):
+        raise ProtocolError("frame check bytes are malformed")
+    crc = ((c0 & 0x03) << 14) | ((c1 & 0x7F) << 7) | (c2 & 0x7F)
+    encoded = frame[:-3]
+    if crc16(encoded) != crc:
         raise ProtocolError("frame fails its CRC check")
-    return body[:-2]
+    body = cobs_decode(encoded)
+    if len(body) < HEADER_LEN:
+        raise ProtocolError(f"frame body of {len(body)} bytes is too short")
+    if (body[2] << 8) | body[3] != len(body) - HEADER_LEN:
+        raise ProtocolError("frame length field does not match its size")
+    return body
 
 
 def decode(encoded: bytes) -> Message:
@@ -213,13 +233,13 @@ def decode(encoded: bytes) -> Message:
     kind = body[0]
     if kind not in KIND_NAMES:
         raise ProtocolError(f"unknown message kind 0x{kind:02x}")
-    return Message(kind, body[1], body[2:])
+    return Message(kind, body[1], body[HEADER_LEN:])
 
 
 def max_encoded_len(max_payload: int) -> int:
-    """The longest COBS body a payload of ``max_payload`` bytes can give."""
-    raw = HEADER_LEN + max_payload + CRC_LEN
-    return raw + raw // 254 + 1
+    """The longest frame (without delimiters) a payload of ``max_payload`` bytes gives."""
+    raw = HEADER_LEN + max_payload
+    return raw + raw // 254 + 1 + CHECK_LEN
 
 
 class Decoder:
@@ -277,7 +297,7 @@ class Decoder:
                 self._reject(NAK_UNKNOWN, f"unknown message kind 0x{body[0]:02x}")
                 continue
             self.good += 1
-            messages.append(Message(body[0], body[1], body[2:]))
+            messages.append(Message(body[0], body[1], body[HEADER_LEN:]))
         return messages
 
     def _keep(self, tail: bytes) -> None:

@@ -82,6 +82,7 @@ class SerialBackend:
         self.state = "starting"
         self.port_name: str | None = None
         self.connects = 0
+        self.attempts = 0  # opening tries, successful or not
         self._frame: bytes | None = None
         self._port: Any = None
         self._lock = threading.RLock()  # guards _port, _frame and every write
@@ -103,7 +104,7 @@ class SerialBackend:
             if self._port is not None and self.state == "connected":
                 self._write(self._frame_bytes(frame, time.monotonic()))
 
-    def set_brightness(self, level: int) -> None:
+    def set_brightness(self, level: float) -> None:
         level = check_level(level)
         with self._lock:
             self.brightness = level
@@ -179,6 +180,7 @@ class SerialBackend:
     def _run(self) -> None:
         backoff = self.backoff_min
         while not self._closed.is_set():
+            self.attempts += 1
             try:
                 port = self._open()
             except (OSError, ValueError) as exc:

@@ -1,0 +1,172 @@
+"""``boardctl selftest``: check the strip and every input of a built board.
+
+Shows a colour check (LEDs 0, 1, 2 red, green, blue), then lights each LED of
+the layout alone, in strip order, naming what it is for; meanwhile and
+afterwards, reports each button press and encoder turn as it happens, until
+every wired input was seen or ``--wait`` seconds pass. Layout, link and pins
+come from the configuration; the options override them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+NAME = "selftest"
+HELP = "hardware self-test: light each LED in turn, report each button as it is pressed"
+
+LINK_CHOICES = ("serial", "adalight", "null", "recording")
+
+
+def _brightness(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 255:
+        raise argparse.ArgumentTypeError(f"brightness must be 1-255, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="configuration file (default /etc/boardctl/config.toml)")
+    parser.add_argument("--layout", help="layout file or built-in name (default: the config's)")
+    parser.add_argument("--link", choices=LINK_CHOICES, help="LED link (default: the config's)")
+    parser.add_argument("--device", help="serial device of the link (default: the config's)")
+    parser.add_argument(
+        "--delay", type=_seconds, default=0.05, help="seconds each LED stays lit (0.05)"
+    )
+    parser.add_argument(
+        "--hold", type=_seconds, default=2.0, help="seconds the colour check stays lit (2)"
+    )
+    parser.add_argument(
+        "--wait",
+        type=_seconds,
+        default=60.0,
+        help="after the sweep, seconds to wait for the inputs not yet seen (60)",
+    )
+    parser.add_argument(
+        "--brightness", type=_brightness, help="LED level 1-255 (default: the config's)"
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=5.0,
+        help="seconds to wait for a serial link to connect before the LEDs (5)",
+    )
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--no-inputs", action="store_true", help="test the LEDs only")
+    group.add_argument("--only-inputs", action="store_true", help="test the inputs only")
+
+
+def run(args: argparse.Namespace) -> int:
+    from boardctl.board.frame import blank_frame
+    from boardctl.board.layout import load_layout
+    from boardctl.hardware.selftest import SelfTest, layout_steps
+    from boardctl.link import open_link
+    from boardctl.service.config import load_config
+
+    config = load_config(args.config)
+    kind = "null" if args.only_inputs else (args.link or config.link.kind)
+    options: dict[str, Any] = {}
+    if kind in ("serial", "adalight"):
+        device = args.device or config.link.device
+        vid_pid = getattr(config.link, "vid_pid", None)
+        if device:
+            options["path"] = device
+        elif vid_pid:
+            options["vid_pid"] = vid_pid  # found by USB id
+        options["baud"] = config.link.baudrate
+    if kind == "serial":
+        options["budget_ma"] = config.board.power_budget_ma
+    layout = load_layout(args.layout or config.board.layout)
+    level = args.brightness or config.board.brightness
+    print(f"layout {layout.name}: {layout.led_count} LEDs; link {kind}")
+
+    watch = None if args.no_inputs else _open_inputs(config, len(layout.tracks))
+    link = open_link(kind, **options)
+    test = SelfTest(
+        link,
+        led_count=layout.led_count,
+        steps=layout_steps(layout.led_count, layout.roles()),
+        events=watch.events if watch else None,
+        colour=(level, level, level),
+    )
+    try:
+        if kind in ("serial", "adalight"):
+            _wait_for_link(link, layout, args.connect_timeout)
+        if watch is not None:
+            print("inputs: " + (", ".join(watch.names) or "none wired"))
+        if not args.only_inputs:
+            test.colour_check(hold=args.hold, level=level)
+            test.sweep(delay=args.delay)
+        if watch is None:
+            return 0
+        if args.wait:
+            print(f"press every button and turn every encoder (waiting {args.wait:g} s)")
+        missing = test.wait_for_inputs(watch.names, timeout=args.wait)
+        if missing:
+            print("never seen: " + ", ".join(missing))
+            return 1
+        print("every input was seen")
+        return 0
+    finally:
+        link.show(blank_frame(layout.led_count))
+        link.close()
+        if watch is not None:
+            watch.close()
+
+
+def _open_inputs(config: Any, tracks: int) -> Any:
+    """The input watch for the configured pins of the layout's tracks."""
+    from boardctl.hardware.selftest import InputWatch, input_pins
+    from boardctl.inputs.gpio import pin_factory
+
+    factory, mock = pin_factory()
+    if mock:
+        print("no GPIO on this machine: mock pins (nothing to press)")
+    pins = config.pins
+    buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:tracks])
+    return InputWatch(buttons, encoders, pin_factory=factory)
+
+
+def _wait_for_link(link: Any, layout: Any, timeout: float) -> None:
+    """Wait for the serial link; say what the controller reported and what disagrees."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not link.connected and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not link.connected:
+        state = getattr(link, "state", "not connected")
+        print(
+            f"warning: LED link {state} after {timeout:g} s; the LEDs stay dark until it "
+            "connects (check the USB cable, /dev/boardctl-leds and --device)"
+        )
+        return
+    if not hasattr(link, "device"):
+        return  # an Adalight device says nothing about itself
+    # The Pico's HELLO (firmware version, LED count, colour order) follows the connect.
+    while link.device is None and time.monotonic() < deadline + 1.0:
+        time.sleep(0.02)
+    device = link.device
+    if device is None:
+        print("warning: the LED controller has not said hello (is it running boardctl firmware?)")
+        return
+    firmware, count, order = device
+    version = ".".join(str(part) for part in firmware)
+    print(f"LED controller: firmware {version}, {count} LEDs, colour order {order}")
+    if count != layout.led_count:
+        print(
+            f"warning: the firmware drives {count} LEDs but layout {layout.name} has "
+            f"{layout.led_count}: set LED_COUNT = {layout.led_count} in firmware/config.py"
+        )
+    if order != layout.color_order:
+        print(
+            f"warning: the firmware's colour order is {order}, layout {layout.name} says "
+            f"{layout.color_order}: make them agree (COLOR_ORDER in firmware/config.py)"
+        )

@@ -1,0 +1,388 @@
+"""The demo driver: computer players play a whole game through the scorekeeping engine.
+
+Real cards are shuffled and dealt (:mod:`.dealer`), the players discard on the
+rules engine's advice and lay cards through :class:`~boardctl.cribbage.pegging.PlayState`
+(:mod:`.players`), and every point goes to the board as the same
+``Scorekeeper.apply`` command the buttons send: ``cut``, ``next`` and ``peg``
+with kind ``heels``, ``pegging`` (go and last card too), ``hand`` and ``crib``.
+The engine decides when the game is won; the driver stops at once when it is
+("counting out"). Each step is told in the play-by-play (:mod:`.log`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from boardctl.cribbage.cards import DECK, RANK_LETTERS, SUIT_LETTERS, Card
+from boardctl.cribbage.discard import rank_discards
+from boardctl.cribbage.hand import score_hand
+from boardctl.cribbage.pegging import PlayEvent, PlayState
+from boardctl.cribbage.play import score_play
+from boardctl.cribbage.speech import say_count
+from boardctl.cribbage.variants import Variant, get_variant
+from boardctl.demo import log
+from boardctl.demo.dealer import Dealer
+from boardctl.demo.players import PlayContext, Player
+from boardctl.errors import BoardError
+
+if TYPE_CHECKING:
+    from boardctl.demo.screen import Table
+    from boardctl.game.keeper import Scorekeeper
+    from boardctl.game.state import GameState
+
+NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+
+# Pauses after each kind of step, in beats (see screen.BEAT).
+BEATS = {"title": 2.0, "deal": 1.5, "discard": 1.0, "starter": 1.5, "card": 1.0,
+         "go": 0.5, "count": 2.5, "end": 0.0}  # fmt: skip
+
+
+class GameOver(Exception):
+    """Raised inside the driver the moment the engine declares a winner."""
+
+
+@dataclass
+class DemoResult:
+    """How a demo game ended, with the whole play-by-play."""
+
+    seed: int
+    variant: str
+    lines: list[str] = field(default_factory=list)
+    winner: int | None = None  # track
+    scores: tuple[int, ...] = ()
+    game_points: int = 0
+    lines_failed: int = 0
+    deals: int = 0
+
+
+def card_text(card: Card, style: log.Style) -> str:
+    """``10♦``, ``Q♥``, ``A♠`` (``10D`` ... in ASCII)."""
+    rank = "10" if card.rank == 10 else RANK_LETTERS[card.rank - 1]
+    return style.card(rank, SUIT_LETTERS[card.suit])
+
+
+def cards_text(cards: Sequence[Card], style: log.Style) -> str:
+    """Cards in hand order, space separated."""
+    return " ".join(card_text(card, style) for card in cards)
+
+
+def _sorted(cards: Sequence[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: (c.rank, c.suit))
+
+
+def team_names(variant: Variant, names: Sequence[str]) -> tuple[str, ...]:
+    """A name per track: the player's name, or partners' names joined."""
+    out = []
+    for team in variant.teams:
+        members = [names[seat] for seat in team]
+        out.append(
+            members[-1] if len(members) == 1 else f"{', '.join(members[:-1])} & {members[-1]}"
+        )
+    return tuple(name if len(name) <= 24 else name[:24] for name in out)
+
+
+def discard_advice(cards: Sequence[Card], own_crib: bool, count: int) -> list[tuple[Card, ...]]:
+    """Ways to throw ``count`` cards to the crib, best first: the rules engine's advice.
+
+    ``own_crib`` is True when the crib belongs to the player's side (the
+    dealer, or the dealer's partner).
+    """
+    options = rank_discards(cards, dealer=own_crib, keep=len(cards) - count)
+    return [tuple(option.discard) for option in options]
+
+
+def _play_points(pile: Sequence[Card]) -> int:
+    return score_play(pile).points
+
+
+class DemoGame:
+    """One demo game: build it, then :meth:`play` it to the end.
+
+    ``keeper`` is the scorekeeping engine (a fresh in-memory one by default);
+    ``table`` is told every line and every board change.
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int,
+        variant: str = "six-card",
+        names: Sequence[str] | None = None,
+        keeper: Scorekeeper | None = None,
+        table: Table | None = None,
+        style: log.Style | None = None,
+    ) -> None:
+        self.variant = get_variant(variant)
+        players = self.variant.players
+        chosen = list(names or ())[:players]
+        chosen += [n for n in NAMES if n not in chosen][: players - len(chosen)]
+        if len(set(chosen)) != len(chosen):
+            raise BoardError(f"player names must differ: {', '.join(chosen)}")
+        self.names = tuple(chosen)
+        self.seed = seed
+        self.dealer = Dealer(DECK, seed=seed)
+        self.style = style or log.Style()
+        self.table = table
+        if keeper is None:
+            from boardctl.game.keeper import Scorekeeper
+
+            keeper = Scorekeeper.memory()
+        self.keeper = keeper
+        self.players: list[Player[Card]] = [
+            Player(
+                name,
+                play_points=_play_points,
+                discard_advice=discard_advice,
+                order=lambda card: card.ordinal,
+            )
+            for name in self.names
+        ]
+        self.track_names = team_names(self.variant, self.names)
+        self.result = DemoResult(seed=seed, variant=self.variant.name)
+
+    # --- output --------------------------------------------------------------
+    def say(self, text: str, beats: float = 0.0) -> None:
+        """One line of the play-by-play."""
+        self.result.lines.append(text)
+        if self.table is not None:
+            self.table.say(text)
+            self.table.pause(beats)
+
+    def card(self, card: Card) -> str:
+        """A card as the log writes it."""
+        return card_text(card, self.style)
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        """Cards as the log writes them."""
+        return cards_text(cards, self.style)
+
+    # --- the engine ----------------------------------------------------------
+    def apply(self, command: dict[str, Any]) -> None:
+        """Send one command to the engine and show the new board."""
+        self.keeper.apply(command)
+        if self.table is not None:
+            self.table.moved(self.keeper.view())
+
+    @property
+    def state(self) -> GameState:
+        """The engine's game state."""
+        return self.keeper.state
+
+    def front(self, track: int) -> int:
+        """A track's score."""
+        return self.state.tracks[track].front
+
+    def peg(self, seat: int, points: int, kind: str, text: str, beats: float) -> None:
+        """Peg ``points`` for ``seat``'s track through the engine and log it with a marker.
+
+        Raises :class:`GameOver` when this entry wins the game.
+        """
+        track = self.variant.team_of(seat)
+        self.apply({"op": "peg", "track": track, "points": points, "kind": kind})
+        if points:
+            text = log.scored(text, self.track_names[track], points, self.front(track), self.style)
+        self.say(text, beats)
+        if self.state.winner is not None:
+            raise GameOver
+
+    # --- the game ------------------------------------------------------------
+    def play(self) -> DemoResult:
+        """Play the whole game; return how it ended."""
+        variant = self.variant
+        self.apply(
+            {
+                "op": "new_game",
+                "variant": variant.name,
+                "target": variant.target,
+                "mode": "guided",
+                "preset": "acc",
+                "match": 0,
+                "names": list(self.track_names),
+            }
+        )
+        opponents = " v ".join(self.track_names)
+        self.say(f"{variant.title}: {opponents} (seed {self.seed}).", BEATS["title"])
+        try:
+            self.cut_for_deal()
+            while True:
+                self.deal_once()
+        except GameOver:
+            pass
+        return self.finish()
+
+    def cut_for_deal(self) -> None:
+        """Everyone cuts; the lowest card deals first (ties cut again)."""
+        cut = self.dealer.cut_for_deal(self.variant.players, rank=lambda card: card.rank)
+        for number, cuts in enumerate(cut.rounds):
+            shown = ", ".join(f"{self.names[seat]} cuts {self.card(card)}" for seat, card in cuts)
+            again = number < len(cut.rounds) - 1
+            self.say(f"Cut for deal: {shown}" + (": a tie, cut again." if again else "."))
+        first = cut.dealer
+        self.say(f"{self.names[first]} cuts lowest and deals first.", BEATS["deal"])
+        before = [t.front for t in self.state.tracks]
+        self.apply({"op": "cut", "dealer": first})
+        # The five-card game: the engine gives the non-dealer three for last at the start.
+        for track, old in enumerate(before):
+            gained = self.front(track) - old
+            if gained:
+                pone = self.names[(first + 1) % self.variant.players]
+                text = f"{pone}, not dealing, pegs three for last."
+                text = log.scored(
+                    text, self.track_names[track], gained, self.front(track), self.style
+                )
+                self.say(text, BEATS["discard"])
+
+    def deal_once(self) -> None:
+        """One deal: deal, discard, starter, the play, the show."""
+        variant = self.variant
+        players = variant.players
+        dealer_seat = self.state.dealer
+        if dealer_seat is None:  # pragma: no cover - the cut always sets a dealer
+            raise BoardError("the engine has no dealer after the cut")
+        self.result.deals += 1
+        scores = ", ".join(f"{n} {self.front(t)}" for t, n in enumerate(self.track_names))
+        self.say("")
+        dealer_name = self.names[dealer_seat]
+        self.say(f"Deal {self.result.deals}: {dealer_name} deals. ({scores})", BEATS["deal"])
+        deal = self.dealer.deal(variant, dealer_seat)
+        crib = list(deal.crib)
+        if crib:
+            self.say(f"{dealer_name} deals one card face down to the crib.")
+        hands: list[list[Card]] = []
+        for offset in range(1, players + 1):
+            seat = (dealer_seat + offset) % players
+            cards = list(deal.hands[seat])
+            throw = variant.discards_of(offset % players)
+            if throw:
+                thrown = self.players[seat].discard(
+                    cards,
+                    own_crib=variant.team_of(seat) == variant.team_of(dealer_seat),
+                    count=throw,
+                )
+                kept = _sorted([c for c in cards if c not in thrown])
+                crib.extend(thrown)
+                whose = "the crib" if seat == dealer_seat else f"{dealer_name}'s crib"
+                self.say(
+                    f"{self.names[seat]} keeps {self.cards(kept)}, "
+                    f"throws {self.cards(_sorted(thrown))} to {whose}.",
+                    BEATS["discard"],
+                )
+            else:
+                kept = _sorted(cards)
+                self.say(f"{self.names[seat]} is dealt {self.cards(kept)}.", BEATS["discard"])
+            hands.append(kept)
+        # hands[] is in order from the dealer's left; put it back by seat.
+        by_seat: list[list[Card]] = [[] for _ in range(players)]
+        for offset, kept in enumerate(hands, start=1):
+            by_seat[(dealer_seat + offset) % players] = kept
+        starter = self.dealer.cut_starter(deal.stock)
+        cutter = self.names[(dealer_seat - 1) % players]
+        self.say(
+            f"{cutter} cuts, {dealer_name} turns up the starter: {self.card(starter)}.",
+            BEATS["starter"],
+        )
+        if starter.rank == 11:
+            self.peg(dealer_seat, 2, "heels", f"His heels: {dealer_name} pegs two.", BEATS["go"])
+        self.apply({"op": "next"})  # the deal is done: the play
+        self.the_play(by_seat, dealer_seat)
+        self.apply({"op": "next"})  # the play is over: the show
+        self.the_show(by_seat, _sorted(crib), starter, dealer_seat)
+
+    def the_play(self, hands: list[list[Card]], dealer_seat: int) -> None:
+        """The play through PlayState, every point pegged as it is scored."""
+        state = PlayState.for_variant(self.variant, [list(h) for h in hands], dealer=dealer_seat)
+        self.say(f"The play: {self.names[state.turn or 0]} leads.")
+        target = self.variant.target
+        while not state.done and state.turn is not None:
+            seat = state.turn
+            legal = state.legal_plays(seat)
+            if not legal:
+                self.record(state, state.go(seat))
+                continue
+            track = self.variant.team_of(seat)
+            others = [self.front(t) for t in range(self.variant.tracks) if t != track]
+            context = PlayContext(
+                held=tuple(state.hands[seat]),
+                legal=tuple(legal),
+                pile=tuple(state.pile),
+                count=state.count,
+                my_score=self.front(track),
+                best_other_score=max(others, default=0),
+                target=target,
+            )
+            self.record(state, state.play(self.players[seat].play(context), seat))
+        if self.variant.single_count and state.cards_left:
+            self.say("One count only in this game: the cards left are not played.")
+
+    def record(self, state: PlayState, events: Sequence[PlayEvent]) -> None:
+        """Log and peg what PlayState says happened."""
+        for event in events:
+            name = self.names[event.seat]
+            if event.kind == "card":
+                assert event.card is not None
+                text = f"{name} plays {self.card(event.card)} (count {event.count})"
+                if event.points:
+                    phrase = log.play_phrase(event.reasons, event.points)
+                    self.peg(
+                        event.seat, event.points, "pegging", f"{text}: {phrase}.", BEATS["card"]
+                    )
+                else:
+                    self.say(f"{text}.", BEATS["card"])
+            elif event.kind == "go":
+                self.say(f"{name}: go.", BEATS["go"])
+            elif event.kind == "last":
+                what = "last card" if state.done else "the go"
+                self.peg(
+                    event.seat, event.points, "pegging", f"{name}: one for {what}.", BEATS["go"]
+                )
+            else:  # pragma: no cover - PlayState has no other kinds
+                raise BoardError(f"unknown play event {event.kind!r}")
+
+    def the_show(
+        self, hands: list[list[Card]], crib: list[Card], starter: Card, dealer_seat: int
+    ) -> None:
+        """Count every hand from the dealer's left, the dealer last, then the crib."""
+        players = self.variant.players
+        self.say(f"The show, starter {self.card(starter)}:")
+        order = [(dealer_seat + offset) % players for offset in range(1, players + 1)]
+        counts = [(seat, hands[seat], False) for seat in order] + [(dealer_seat, crib, True)]
+        for index, (seat, cards, is_crib) in enumerate(counts):
+            score = score_hand(cards, starter, crib=is_crib)
+            whose = f"{self.names[seat]}'s crib" if is_crib else self.names[seat]
+            said = say_count(score)
+            text = f"{whose}: {self.cards(cards)}: {said}."
+            try:
+                self.peg(seat, score.total, "crib" if is_crib else "hand", text, BEATS["count"])
+            except GameOver:
+                left = [
+                    f"{self.names[s]}'s crib" if c else f"{self.names[s]}'s hand"
+                    for s, _, c in counts[index + 1 :]
+                ]
+                if left:
+                    verb = "is" if len(left) == 1 else "are"
+                    rest = " and ".join(left)
+                    self.say(f"{self.names[seat]} counts out: {rest} {verb} not counted.")
+                raise
+
+    def finish(self) -> DemoResult:
+        """The result, and the last lines of the log."""
+        view = self.keeper.view()
+        winner = self.state.winner
+        result = self.result
+        result.winner = winner
+        result.scores = tuple(t.front for t in view.tracks)
+        result.game_points = int(self.state.won_points)
+        result.lines_failed = max((view.line_failed(t) for t in range(len(view.tracks))), default=0)
+        if winner is not None:
+            ranked = sorted(range(len(view.tracks)), key=lambda t: -view.tracks[t].front)
+            scores = [(self.track_names[t], view.tracks[t].front) for t in ranked]
+            self.say("")
+            self.say(
+                log.result_line(
+                    self.track_names[winner], scores, result.lines_failed, result.game_points
+                ),
+                BEATS["end"],
+            )
+        return result

@@ -1,0 +1,114 @@
+"""How the computer players play: discards from the rules engine's advice, pegging by heuristics.
+
+A player sees only what a player at the table sees: its own cards, the cards
+played so far in this count, the count and the scores. Choices are
+deterministic (ties broken by card order), so a seeded game replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+
+class CardLike(Protocol):
+    """What the strategy needs of a card: its rank, 1 (ace) to 13 (king)."""
+
+    @property
+    def rank(self) -> int: ...
+
+
+C = TypeVar("C", bound=CardLike)
+
+
+def pip_value(card: CardLike) -> int:
+    """The card's value in the count: ace 1, pictures 10."""
+    return min(card.rank, 10)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayContext(Generic[C]):
+    """What a player knows when it is its turn to lay a card."""
+
+    held: Sequence[C]  # cards still in hand
+    legal: Sequence[C]  # the cards it may lay now (never empty)
+    pile: Sequence[C]  # cards laid since the count last reset, in order
+    count: int
+    my_score: int
+    best_other_score: int  # the leading opponent's score
+    target: int
+
+
+# Weights of the pegging heuristic, in points.
+DANGER_COUNTS = {5: 1.5, 21: 1.5}  # a ten-card makes 15 or 31 for the next player
+PAIR_ROYAL_RISK = 2.5  # pairing lets the next player lay a third for six
+RUN_RISK = 0.8  # two cards a rank or two apart invite a run of three
+SAFE_LEAD_BONUS = 1.0  # a lead under five cannot be answered with fifteen
+FIVE_LEAD_PENALTY = 1.5  # ten-cards are common: a led five is often fifteen two
+
+
+class Player(Generic[C]):
+    """A computer player with a name and a sensible, deterministic strategy.
+
+    ``play_points(pile)`` is the rules engine's score for the last card of
+    ``pile`` (pairs, runs, 15, 31); ``discard_advice(cards, own_crib, count)``
+    returns the rules engine's ways to throw ``count`` cards, best first.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        play_points: Callable[[Sequence[C]], int],
+        discard_advice: Callable[[Sequence[C], bool, int], Sequence[Sequence[C]]],
+        order: Callable[[C], int],
+    ) -> None:
+        self.name = name
+        self._play_points = play_points
+        self._discard_advice = discard_advice
+        self._order = order
+
+    def discard(self, cards: Sequence[C], *, own_crib: bool, count: int) -> tuple[C, ...]:
+        """The ``count`` cards to throw to the crib: the best the rules engine advises."""
+        for option in self._discard_advice(cards, own_crib, count):
+            if len(option) == count:
+                return tuple(option)
+        raise ValueError(f"no discard advice for {len(cards)} cards throwing {count}")
+
+    def play(self, context: PlayContext[C]) -> C:
+        """The card to lay: points now, then safety, then keep low cards for later."""
+        if not context.legal:
+            raise ValueError("no legal card to play (the player should say go)")
+        return max(context.legal, key=lambda card: (self.rate(card, context), -self._order(card)))
+
+    def rate(self, card: C, context: PlayContext[C]) -> float:
+        """How good laying ``card`` is now, in points (higher is better)."""
+        pile = [*context.pile, card]
+        points = self._play_points(pile)
+        # Points that win the game are worth everything.
+        if context.my_score + points >= context.target:
+            return 1000.0 + points
+        count = context.count + pip_value(card)
+        value = float(points)
+        behind = context.my_score < context.best_other_score
+        if not context.pile:
+            # Leading: a card under five is safe; a five invites fifteen two.
+            if card.rank < 5:
+                value += SAFE_LEAD_BONUS
+            elif card.rank == 5:
+                value -= FIVE_LEAD_PENALTY
+            # Lead from a pair: a reply in kind is met with pair royal.
+            if sum(1 for c in context.held if c.rank == card.rank) > 1:
+                value += 0.5
+        if count < 31:
+            value -= DANGER_COUNTS.get(count, 0.0)
+            previous = context.pile[-1] if context.pile else None
+            if previous is not None and previous.rank == card.rank:
+                # Pairing gives the next player a chance at pair royal (six).
+                value -= PAIR_ROYAL_RISK if behind else PAIR_ROYAL_RISK / 2
+            elif previous is not None and 0 < abs(previous.rank - card.rank) <= 2 and not points:
+                value -= RUN_RISK
+        # All else equal, lay high cards early and keep low ones to squeeze in for a go.
+        value += pip_value(card) / 100.0
+        return value

@@ -1,0 +1,153 @@
+"""``boardctl demo`` put together: choose where to show the game, then play it.
+
+Kept apart from :mod:`boardctl.cli.cmd_demo` so the CLI module stays light to
+import, and apart from :mod:`.game` so the driver knows nothing of terminals
+or LEDs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from contextlib import ExitStack
+from typing import Any, TextIO
+
+from boardctl.cribbage.variants import get_variant
+from boardctl.demo import log
+from boardctl.demo.game import DemoGame, DemoResult
+from boardctl.demo.screen import (
+    Board,
+    LedTable,
+    Pacer,
+    Table,
+    TerminalTable,
+    TextTable,
+    is_terminal,
+    layout_for,
+)
+from boardctl.errors import BoardError
+
+# Beats the finished game stays up (the game-over animation) before the next one or the end.
+BETWEEN_GAMES = 15.0
+
+
+def new_seed() -> int:
+    """A fresh seed for an unseeded demo (printed, so the game can be replayed)."""
+    return random.SystemRandom().randrange(1_000_000)
+
+
+def _names(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise BoardError("--names needs comma-separated names, e.g. --names Ann,Ben")
+    return names
+
+
+def _link_settings(args: argparse.Namespace) -> tuple[str, dict[str, Any], str, int, float]:
+    """Link kind and options, layout, brightness (0-255) and power budget (mA).
+
+    Command-line options win over the service's configuration file.
+    """
+    from boardctl.service.config import load_config
+
+    config = load_config(args.config)
+    kind = config.link.kind
+    options: dict[str, Any] = {"baud": config.link.baudrate}
+    if config.link.device:
+        options["path"] = config.link.device
+    layout = config.board.layout
+    brightness = int(config.board.brightness)
+    power_ma = float(config.board.power_budget_ma)
+    if args.link:
+        kind = args.link
+    if args.device:
+        options["path"] = args.device
+    if kind in ("null", "recording"):
+        options.clear()
+    return kind, options, layout, brightness, power_ma
+
+
+def make_table(
+    args: argparse.Namespace, stream: TextIO, tracks: int, target: int, stack: ExitStack
+) -> Table:
+    """Where to show the game, from ``--display`` and whether ``stream`` is a terminal."""
+    interactive = is_terminal(stream)
+    if args.display == "leds":
+        kind, options, layout, brightness, power_ma = _link_settings(args)
+        from boardctl.link import open_link
+
+        link = open_link(kind, **options)
+        stack.callback(link.close)
+        board = Board(
+            layout or layout_for(tracks, target), brightness=brightness, power_ma=power_ma
+        )
+        if len(board.layout.tracks) < tracks:
+            raise BoardError(
+                f"the board's layout ({layout}) has {len(board.layout.tracks)} tracks and "
+                f"{args.variant} needs {tracks}; use --display none for this variant"
+            )
+        speed = 1.0 if args.speed is None else args.speed
+        return LedTable(TextTable(stream, Pacer(speed)), board, link)
+    if args.display == "terminal" and interactive:
+        pacer = Pacer(1.0 if args.speed is None else args.speed)
+        try:
+            layout_name = layout_for(tracks, target)
+        except BoardError:
+            stream.write(f"(No virtual board shows {tracks} tracks: the play-by-play only.)\n")
+            return TextTable(stream, pacer)
+        return TerminalTable(stream, pacer, Board(layout_name))
+    return TextTable(stream, Pacer(0.0 if args.speed is None else args.speed))
+
+
+def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
+    """Play the demo game(s) described by the command-line ``args``."""
+    out = stream or sys.stdout
+    variant = get_variant(args.variant)
+    if args.games < 0:
+        raise BoardError(f"--games must be 0 (forever) or more, not {args.games}")
+    seed = new_seed() if args.seed is None else args.seed
+    names = _names(args.names)
+    style = log.style_for(getattr(out, "encoding", None))
+    with ExitStack() as stack:
+        table = make_table(args, out, variant.tracks, variant.target, stack)
+        keeper = None
+        if args.journal:
+            from boardctl.game.keeper import Scorekeeper
+
+            keeper = Scorekeeper.open(args.journal)
+            stack.callback(keeper.close)
+        played = 0
+        while True:
+            game = DemoGame(
+                seed=seed + played,
+                variant=variant.name,
+                names=names,
+                keeper=keeper,
+                table=table,
+                style=style,
+            )
+            if played == 0 and isinstance(table, LedTable):
+                table.self_test(game.track_names)
+            result = game.play()
+            played += 1
+            last = bool(args.games) and played >= args.games
+            if isinstance(table, LedTable | TerminalTable) or not last:
+                table.pause(BETWEEN_GAMES)  # the game-over sign, before the next game
+            if last:
+                break
+        if isinstance(table, TerminalTable):
+            table.settle()
+        _epilogue(result, out)
+    return 0
+
+
+def _epilogue(result: DemoResult, out: TextIO) -> None:
+    """After the last game: how to replay it."""
+    again = f"boardctl demo --seed {result.seed}"
+    if result.variant != "six-card":
+        again += f" --variant {result.variant}"
+    out.write(f"Replay this game: {again}\n")
+    out.flush()

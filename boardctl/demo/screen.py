@@ -1,0 +1,341 @@
+"""Where a demo game is shown: plain text, the virtual board in a terminal, or the LEDs.
+
+The game driver reports three things to a :class:`Table`: a line of the
+play-by-play (:meth:`Table.say`), a new board after an engine entry
+(:meth:`Table.moved`) and a pause for the watchers (:meth:`Table.pause`,
+in beats; the pace is set by ``--speed``).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+import textwrap
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol, TextIO, cast
+
+from boardctl.errors import BoardError
+from boardctl.view import BoardView, TrackView
+
+if TYPE_CHECKING:
+    from boardctl.board.frame import Frame
+
+# Seconds per beat at --speed 1: a six-card game to 121 takes about a minute.
+BEAT = 0.3
+# Seconds after which every animation of a view is over (the skunk line blinks for 30 s).
+SETTLED = 3600.0
+# The LED self-test walks a peg through each hole this fast (121 holes: 2.4 s a track).
+SELF_TEST_SECONDS_PER_HOLE = 0.02
+
+# Terminal control: cursor home, clear to end of line, clear to end of screen.
+_HOME = "\x1b[H"
+_CLEAR_LINE = "\x1b[K"
+_CLEAR_BELOW = "\x1b[J"
+
+
+class Table(Protocol):
+    """What the game driver reports to whoever shows the game."""
+
+    def say(self, line: str) -> None:
+        """One line of the play-by-play."""
+
+    def moved(self, view: BoardView) -> None:
+        """The board after an entry the engine accepted."""
+
+    def pause(self, beats: float) -> None:
+        """Give watchers time to follow (``beats`` of the configured pace)."""
+
+
+class Pacer:
+    """Sleeps ``beats * BEAT / speed`` seconds; speed 0 never sleeps."""
+
+    def __init__(self, speed: float, sleep: Callable[[float], None] = time.sleep) -> None:
+        if speed < 0:
+            raise BoardError(f"speed must be 0 (no pauses) or more, not {speed}")
+        self.speed = speed
+        self._sleep = sleep
+
+    def seconds(self, beats: float) -> float:
+        """How long ``beats`` last at this pace (0 at speed 0)."""
+        return beats * BEAT / self.speed if self.speed > 0 and beats > 0 else 0.0
+
+    def pause(self, beats: float) -> None:
+        """Sleep for ``beats`` at this pace."""
+        self.wait(beats * BEAT)
+
+    def wait(self, seconds: float) -> None:
+        """Sleep ``seconds`` (at speed 1) at this pace."""
+        if self.speed > 0 and seconds > 0:
+            self._sleep(seconds / self.speed)
+
+    def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds`` of wall time, whatever the pace."""
+        if seconds > 0:
+            self._sleep(seconds)
+
+
+class TextTable:
+    """The play-by-play as plain lines on a stream (no board, no escape codes)."""
+
+    def __init__(self, stream: TextIO, pacer: Pacer) -> None:
+        self.stream = stream
+        self.pacer = pacer
+
+    def say(self, line: str) -> None:
+        """Print the line at once."""
+        self.stream.write(printable(line, getattr(self.stream, "encoding", None)) + "\n")
+        self.stream.flush()
+
+    def moved(self, view: BoardView) -> None:
+        """Nothing to draw."""
+
+    def pause(self, beats: float) -> None:
+        """Pause at the configured pace."""
+        self.pacer.pause(beats)
+
+
+class Board:
+    """A layout and a renderer: turns views into frames (imported only when a board is shown).
+
+    ``layout`` is a built-in layout name or a layout file; ``brightness`` is
+    0-255; ``power_ma`` limits every frame to that current budget (the LEDs).
+    """
+
+    def __init__(
+        self, layout: str, *, brightness: int = 255, power_ma: float | None = None
+    ) -> None:
+        from boardctl.board import LAYOUT_NAMES, PowerBudget, Renderer, builtin_layout, load_layout
+
+        self.layout = builtin_layout(layout) if layout in LAYOUT_NAMES else load_layout(layout)
+        power = None if power_ma is None else PowerBudget(limit_ma=power_ma)
+        self.renderer = Renderer(self.layout, brightness=brightness, power=power)
+
+    def frame(self, view: BoardView, now: float | None = None) -> Frame:
+        """The frame for ``view`` at monotonic time ``now`` (default: now)."""
+        return self.renderer.render(view, time.monotonic() if now is None else now)
+
+    def draw(self, view: BoardView, *, color: str, now: float | None = None) -> str:
+        """The virtual board as text (``color``: truecolor, 256 or none)."""
+        from boardctl.board import terminal
+
+        mode = cast("terminal.ColorMode", color)
+        return terminal.draw_board(view, self.frame(view, now), self.layout, color=mode)
+
+    def animate(
+        self,
+        view: BoardView,
+        seconds: float,
+        show: Callable[[float], None],
+        sleep: Callable[[float], None],
+    ) -> None:
+        """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes.
+
+        Follows the renderer's ``next_change``; a static view just waits.
+        """
+        end = time.monotonic() + seconds
+        while True:
+            now = time.monotonic()
+            if now >= end:
+                return
+            due = self.renderer.next_change(view, now)
+            if due is None or due >= end:
+                sleep(end - now)
+                return
+            sleep(max(0.0, due - now))
+            show(time.monotonic())
+
+
+def layout_for(tracks: int, target: int) -> str:
+    """The reference layout that shows ``tracks`` tracks to ``target``."""
+    if tracks == 2:
+        return "two-61" if target <= 61 else "two-121"
+    if tracks == 3 and target <= 121:
+        return "three-121"
+    raise BoardError(
+        f"no board layout shows {tracks} tracks to {target}; use --display none for this variant"
+    )
+
+
+class TerminalTable:
+    """The virtual board redrawn in place after every entry, the latest log lines below it.
+
+    Used when the output is a terminal; :class:`TextTable` otherwise. The
+    board keeps the top of the screen; log lines are wrapped to the width and
+    the newest that fit are shown under it.
+    """
+
+    def __init__(self, stream: TextIO, pacer: Pacer, board: Board, *, color: str = "auto") -> None:
+        from boardctl.board import terminal
+
+        self.stream = stream
+        self.pacer = pacer
+        self.board = board
+        self.color = terminal.resolve_color_mode(color, stream)
+        self.lines: deque[str] = deque(maxlen=200)
+        self.view: BoardView | None = None
+        self._drawn = False
+
+    def say(self, line: str) -> None:
+        """Add a line under the board and redraw."""
+        self.lines.append(line)
+        self.redraw()
+
+    def moved(self, view: BoardView) -> None:
+        """Redraw with the new board."""
+        self.view = view
+        self.redraw()
+
+    def pause(self, beats: float) -> None:
+        """Pause at the configured pace, the board's animations running."""
+        seconds = self.pacer.seconds(beats)
+        if self.view is None:
+            self.pacer.sleep(seconds)
+        else:
+            self.board.animate(self.view, seconds, self.redraw, self.pacer.sleep)
+
+    def settle(self) -> None:
+        """Draw the board as it stays once every animation is over."""
+        self.redraw(time.monotonic() + SETTLED)
+
+    def screen(self, columns: int, rows: int, now: float | None = None) -> list[str]:
+        """The rows to show: the board, a blank row, then as many recent log rows as fit."""
+        top = (
+            self.board.draw(self.view, color=self.color, now=now).rstrip("\n").split("\n")
+            if self.view
+            else []
+        )
+        top = [clip(row, columns) for row in top]
+        room = max(rows - len(top) - 2, 3)
+        wrapped: list[str] = []
+        for line in reversed(self.lines):
+            wrapped[:0] = wrap(line, columns)
+            if len(wrapped) >= room:
+                break
+        return [*top, "", *wrapped[-room:]]
+
+    def redraw(self, now: float | None = None) -> None:
+        """Draw the screen from the top-left corner, clearing what was left from before."""
+        size = shutil.get_terminal_size((80, 24))
+        rows = self.screen(size.columns, size.lines, now)
+        out = [_HOME if self._drawn else _HOME + "\x1b[2J"]
+        out.extend(row + _CLEAR_LINE + "\n" for row in rows)
+        out.append(_CLEAR_BELOW)
+        self.stream.write(printable("".join(out), getattr(self.stream, "encoding", None)))
+        self.stream.flush()
+        self._drawn = True
+
+
+# Stand-ins for the board's and the log's symbols on a terminal that cannot show them.
+_PLAIN = str.maketrans({"·": ".", "●": "o", "→": "->", "…": "..."})
+
+
+def printable(text: str, encoding: str | None) -> str:
+    """``text`` as ``encoding`` can print it: symbols replaced, anything else as ``?``."""
+    codec = encoding or "utf-8"
+    try:
+        text.encode(codec)
+    except UnicodeEncodeError:
+        return text.translate(_PLAIN).encode(codec, "replace").decode(codec)
+    except LookupError:
+        return text.encode("ascii", "replace").decode("ascii")
+    return text
+
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def clip(row: str, columns: int) -> str:
+    """``row`` cut to ``columns`` visible characters (colour codes kept, reset after a cut)."""
+    visible = 0
+    out: list[str] = []
+    position = 0
+    for match in _ESCAPE.finditer(row):
+        text = row[position : match.start()]
+        if visible + len(text) > columns:
+            out.append(text[: columns - visible])
+            return "".join(out) + "\x1b[0m"
+        out.append(text)
+        visible += len(text)
+        out.append(match.group())
+        position = match.end()
+    tail = row[position:]
+    if visible + len(tail) > columns:
+        return "".join(out) + tail[: columns - visible] + ("\x1b[0m" if out else "")
+    return "".join(out) + tail
+
+
+def wrap(line: str, columns: int) -> list[str]:
+    """A log line wrapped to ``columns`` (continuation rows indented)."""
+    if len(line) < columns:
+        return [line]
+    return textwrap.wrap(line, columns - 1, subsequent_indent="    ") or [""]
+
+
+class LedTable:
+    """The game on real LEDs through a link, with the play-by-play as text beside it."""
+
+    def __init__(self, text: TextTable, board: Board, link: LinkLike) -> None:
+        self.text = text
+        self.board = board
+        self.link = link
+        self.view: BoardView | None = None
+
+    def say(self, line: str) -> None:
+        """Print the line."""
+        self.text.say(line)
+
+    def moved(self, view: BoardView) -> None:
+        """Send the new frame to the LEDs."""
+        self.view = view
+        self.link.show(self.board.frame(view))
+
+    def self_test(self, names: Sequence[str]) -> None:
+        """Walk a peg through every hole of every track, one track after the other.
+
+        A check of the whole strip before the game: every hole LED lights in
+        the track's colour, in order (a gap or a jump shows a wiring fault).
+        """
+        holes = [len(track.holes) for track in self.board.layout.tracks]
+        target = min(holes) - 1
+        for track, name in enumerate(names[: len(holes)]):
+            for hole in range(target + 1):
+                tracks = tuple(
+                    TrackView(other, front=hole if index == track else 0)
+                    for index, other in enumerate(names[: len(holes)])
+                )
+                self.link.show(self.board.frame(BoardView(target, tracks, phase="free")))
+                self.text.pacer.wait(SELF_TEST_SECONDS_PER_HOLE)
+            self.say(f"Self-test: {name}'s track, holes 0-{target} lit one by one.")
+
+    def pause(self, beats: float) -> None:
+        """Pause, keeping any animation on the LEDs running (a frame sent only on change)."""
+        pacer = self.text.pacer
+        seconds = pacer.seconds(beats)
+        if self.view is None:
+            pacer.sleep(seconds)
+            return
+        view = self.view
+        self.board.animate(
+            view, seconds, lambda now: self.link.show(self.board.frame(view, now)), pacer.sleep
+        )
+
+
+class LinkLike(Protocol):
+    """The part of a LED link the demo uses."""
+
+    def show(self, frame: Frame) -> None:
+        """Send a frame."""
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether ``stream`` is an interactive terminal."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def default_stream() -> TextIO:
+    """Standard output."""
+    return sys.stdout

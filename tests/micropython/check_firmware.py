@@ -1,0 +1,246 @@
+"""The firmware's code under a real MicroPython (run by tests/test_firmware_micropython.py).
+
+Run with ``node tests/micropython/run.mjs --mount firmware=/fw
+--mount tests/micropython/fakes=/fakes --mount tests/data=/data
+tests/micropython/check_firmware.py``. Every check asserts; any failure raises, and the
+runner exits with status 1.
+"""
+
+import json
+import random
+
+import hw
+import ledctl
+import machine
+import protocol as p
+
+with open("/data/protocol_vectors.json") as f:
+    VECTORS = json.load(f)
+
+passed = []
+
+
+def check(condition, what):
+    if not condition:
+        raise AssertionError(what)
+    passed.append(what)
+
+
+def unhex(text):
+    return bytes.fromhex(text)
+
+
+class ManualClock:
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+class MemoryStream:
+    def __init__(self):
+        self.inbox = b""
+        self.sent = b""
+
+    def read(self):
+        data = self.inbox
+        self.inbox = b""
+        return data or None
+
+    def write(self, data):
+        self.sent += bytes(data)
+
+    def wait(self, ms):
+        pass
+
+
+def make(led_count=8, order="GRB", budget=2000, **options):
+    stream = MemoryStream()
+    strip = hw.NeoStrip(0, led_count, order)
+    clock = ManualClock()
+    options.setdefault("boot_ms", 0)
+    controller = ledctl.Controller(
+        stream, strip, clock, led_count=led_count, color_order=order, budget_ma=budget, **options
+    )
+    return controller, stream, strip, clock
+
+
+def sent_messages(stream):
+    return p.Decoder().feed(stream.sent)
+
+
+# --- protocol vectors ----------------------------------------------------------
+
+check(VECTORS["protocol_version"] == p.PROTOCOL_VERSION, "protocol version")
+for v in VECTORS["crc16"]:
+    check(p.crc16(unhex(v["data"])) == v["crc"], "crc16 " + v["data"][:16])
+    check(p.crc16_pure(unhex(v["data"])) == v["crc"], "pure crc16 " + v["data"][:16])
+for v in VECTORS["cobs"]:
+    check(p.cobs_encode(unhex(v["data"])) == unhex(v["encoded"]), "cobs encode " + v["data"][:8])
+    check(p.cobs_decode(unhex(v["encoded"])) == unhex(v["data"]), "cobs decode " + v["data"][:8])
+for v in VECTORS["messages"]:
+    payload = unhex(v["payload"])
+    wire = unhex(v["wire"])
+    check(p.encode(v["kind"], v["seq"], payload) == wire, "encode " + v["name"])
+    got = p.Decoder().feed(wire)
+    check(
+        len(got) == 1 and got[0] == p.Message(v["kind"], v["seq"], payload), "decode " + v["name"]
+    )
+BY_NAME = {v["name"]: v for v in VECTORS["messages"]}
+hello = BY_NAME["hello"]
+fields = hello["fields"]
+check(
+    p.parse_hello(unhex(hello["payload"]))
+    == (fields["protocol"], tuple(fields["firmware"]), fields["led_count"], fields["color_order"]),
+    "parse hello",
+)
+delta = BY_NAME["delta_peg_move"]
+runs = [(start, unhex(rgb)) for start, rgb in delta["fields"]["runs"]]
+check(p.parse_runs(unhex(delta["payload"])) == runs, "parse delta runs")
+check(len(unhex(delta["wire"])) <= 24, "peg move fits in 24 bytes")
+for v in VECTORS["streams"]:
+    decoder = p.Decoder()
+    got = decoder.feed(unhex(v["stream"]))
+    check([m.kind for m in got] == v["kinds"], "stream kinds: " + v["name"])
+    check(decoder.bad == v["bad"], "stream bad count: " + v["name"])
+for v in VECTORS["rejects"]:
+    try:
+        p.decode(unhex(v["encoded"]))
+        check(False, "reject " + v["why"])
+    except p.ProtocolError:
+        check(True, "reject " + v["why"])
+try:
+    p.check_version(9, (1, 0, 0))
+    check(False, "version mismatch raises")
+except p.ProtocolError as exc:
+    check("flash the firmware" in str(exc), "version mismatch message")
+
+# Every single-bit error in a frame is caught, on this interpreter too.
+for v in VECTORS["messages"]:
+    wire = unhex(v["wire"])
+    for index in range(len(wire)):
+        for bit in range(8):
+            damaged = bytearray(wire)
+            damaged[index] ^= 1 << bit
+            if p.Decoder().feed(bytes(damaged)):
+                check(False, "bit error caught in " + v["name"])
+    check(True, "all single-bit errors caught in " + v["name"])
+
+# --- firmware vectors: bytes in, the strip's own (GRB) buffer out ---------------
+
+for v in VECTORS["firmware"]:
+    controller, stream, strip, clock = make(v["led_count"], "GRB", v["budget_ma"])
+    controller.feed(unhex(v["stream"]))
+    controller.step()
+    check(controller.pixels() == unhex(v["pixels"]), "pixels: " + v["name"])
+    check(strip.pixels.shown == unhex(v["grb"]), "GRB strip buffer: " + v["name"])
+    check(controller.bad == v["bad"], "bad count: " + v["name"])
+    check(controller.applied == v["applied"], "applied count: " + v["name"])
+
+# --- colour order, HELLO, PING, NAK -------------------------------------------
+
+controller, stream, strip, clock = make(2, "RGB")
+controller.feed(p.encode(p.FULL, 0, b"\x01\x02\x03\x04\x05\x06"))
+controller.step()
+check(strip.pixels.shown == b"\x01\x02\x03\x04\x05\x06", "RGB strip keeps the order")
+controller, stream, strip, clock = make(2, "BRG")
+controller.feed(p.encode(p.FULL, 0, b"\x01\x02\x03\x04\x05\x06"))
+controller.step()
+check(strip.pixels.shown == b"\x03\x01\x02\x06\x04\x05", "BRG strip reorders")
+
+controller, stream, strip, clock = make(8)
+boot = sent_messages(stream)
+check(len(boot) == 1 and boot[0].kind == p.HELLO, "HELLO at boot")
+check(p.parse_hello(boot[0].payload)[2:] == (8, "GRB"), "HELLO carries LED count and order")
+stream.sent = b""
+controller.feed(p.encode(p.PING, 0, p.ping_payload(0xBEEF)))
+(pong,) = sent_messages(stream)
+check(pong.kind == p.PONG and p.parse_pong(pong.payload)[0] == 0xBEEF, "PING answered")
+stream.sent = b""
+controller.feed(b"\x00\x05\x01\x02\x03\x00")
+(nak,) = sent_messages(stream)
+check(nak.kind == p.NAK and p.parse_nak(nak.payload)[1] == p.NAK_CORRUPT, "bad frame NAKed")
+check(controller.bad == 1, "bad frame counted")
+stream.sent = b""
+controller.feed(p.encode(p.FULL, 5, bytes(24)))  # expected seq 1: a gap
+(nak,) = sent_messages(stream)
+check(p.parse_nak(nak.payload)[1] == p.NAK_GAP, "sequence gap NAKed")
+stream.sent = b""
+controller.feed(p.encode(p.HELLO, 0, p.hello_payload(p.PROTOCOL_VERSION + 1, (9, 9, 9), 8, "RGB")))
+(error,) = sent_messages(stream)
+check(error.kind == p.ERROR and p.parse_error(error.payload)[0] == p.ERR_VERSION, "version ERROR")
+
+# --- power budget: full white is clamped whatever the host asks ---------------------
+
+for budget in (300, 1000, 2000):
+    controller, stream, strip, clock = make(64, budget=budget)
+    controller.feed(p.encode(p.BRIGHTNESS, 0, p.brightness_payload(255, 0, 55)))
+    controller.feed(p.encode(p.FULL, 1, b"\xff" * 192))
+    controller.step()
+    estimate = ledctl.estimate_ma(sum(controller.pixels()), 64, 55)
+    check(estimate <= budget, "full white within " + str(budget) + " mA")
+    check(estimate > budget * 8 // 10, "full white not needlessly dim at " + str(budget) + " mA")
+
+# --- link lost: the frame stays, the status LED blinks ----------------------------
+
+status = machine.Pin("LED", machine.Pin.OUT)
+controller, stream, strip, clock = make(8, status=status, status_pixel=7)
+frame = bytes(range(1, 25))
+controller.feed(p.encode(p.FULL, 0, frame))
+controller.step()
+check(status.value() == 1, "status LED on while the host talks")
+clock.now += 4000  # a blink is on for the first 100 ms of each second
+controller.step()
+check(controller.lost, "link lost after 3 s of silence")
+check(controller.pixels()[:21] == frame[:21], "the score stays visible")
+check(controller.pixels()[21:] == bytes(ledctl.LOST_SIGN), "status pixel shows the sign")
+blink = []
+for _ in range(20):
+    clock.now += 50
+    controller.step()
+    blink.append(status.value())
+check(0 in blink and 1 in blink, "status LED blinks while the link is lost")
+controller.feed(p.encode(p.PING, 1, p.ping_payload(1)))
+controller.step()
+check(not controller.lost and controller.pixels() == frame, "link back: sign gone")
+
+# --- boot pattern and watchdog ------------------------------------------------------
+
+
+class Dog:
+    feeds = 0
+
+    def feed(self):
+        self.feeds += 1
+
+
+dog = Dog()
+controller, stream, strip, clock = make(10, boot_ms=1000, watchdog=dog)
+clock.now = 500
+controller.step()
+lit = [i for i in range(10) if controller.pixels()[3 * i : 3 * i + 3] != b"\x00\x00\x00"]
+check(lit == [5], "boot pattern: one dot halfway at half time")
+clock.now = 1000
+controller.step()
+check(controller.pixels() == bytes(30), "boot pattern ends dark")
+check(dog.feeds == 2, "watchdog fed every step")
+
+# --- random garbage never writes outside the strip ----------------------------------
+
+random.seed(5)
+controller, stream, strip, clock = make(16)
+good = bytes(range(48))
+for _ in range(300):
+    junk = bytes(random.getrandbits(8) for _ in range(random.getrandbits(6)))
+    controller.feed(junk)
+    controller.step()
+    check(len(controller.frame) == 48, "frame size kept")
+controller.feed(b"\x00" + p.encode(p.FULL, 0, good))
+controller.step()
+check(controller.pixels() == good, "a good frame after garbage shows exactly")
+
+print("micropython firmware checks passed:", len(passed))

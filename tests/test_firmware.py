@@ -1,0 +1,192 @@
+"""The controller firmware's logic on CPython: frames, power budget, link loss, boot, NAKs."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.board.frame import apply_runs
+from boardctl.link import protocol as p
+from tests.conftest import DATA, REPO
+
+sys.path.insert(0, str(REPO / "firmware"))
+ledctl = importlib.import_module("ledctl")
+emulator = importlib.import_module("emulator")
+
+VECTORS = json.loads((DATA / "protocol_vectors.json").read_text())
+
+
+def make(led_count: int = 8, **options: object) -> tuple:
+    stream = emulator.MemoryStream()
+    strip = emulator.RecordingStrip(led_count)
+    clock = emulator.ManualClock()
+    options.setdefault("boot_ms", 0)
+    controller = ledctl.Controller(stream, strip, clock, led_count=led_count, **options)
+    return controller, stream, strip, clock
+
+
+def sent(stream: object) -> list[p.Message]:
+    messages = p.Decoder().feed(bytes(stream.sent))
+    stream.sent.clear()
+    return messages
+
+
+def test_firmware_vectors_on_cpython() -> None:
+    for vector in VECTORS["firmware"]:
+        controller, _stream, strip, _clock = make(
+            vector["led_count"], budget_ma=vector["budget_ma"]
+        )
+        pixels = emulator.pump(controller, bytes.fromhex(vector["stream"]))
+        assert pixels == bytes.fromhex(vector["pixels"]), vector["name"]
+        assert strip.rgb == pixels
+        assert controller.bad == vector["bad"], vector["name"]
+        assert controller.applied == vector["applied"], vector["name"]
+
+
+def test_the_firmware_protocol_is_the_package_protocol() -> None:
+    firmware_protocol = importlib.import_module("protocol")
+    assert Path(firmware_protocol.__file__).read_bytes() == Path(p.__file__).read_bytes()
+
+
+@settings(max_examples=200)
+@given(
+    st.integers(1, 300),
+    st.integers(0, 255),
+    st.integers(0, 5000),
+    st.integers(1, 255),
+    st.data(),
+)
+def test_power_limit_keeps_the_estimate_within_budget(
+    led_count: int, level: int, budget: int, led_ma: int, data: st.DataObject
+) -> None:
+    frame = data.draw(st.binary(min_size=3 * led_count, max_size=3 * led_count))
+    controller, _stream, _strip, _clock = make(led_count, budget_ma=budget, led_ma=led_ma)
+    emulator.pump(controller, p.encode(p.BRIGHTNESS, 0, p.brightness_payload(level, 0, led_ma)))
+    pixels = emulator.pump(controller, p.encode(p.FULL, 1, frame))
+    estimate = ledctl.estimate_ma(sum(pixels), led_count, led_ma)
+    if budget > led_count:  # the LEDs' idle draw alone fits
+        assert estimate <= budget
+    for shown, asked in zip(pixels, frame, strict=True):
+        assert shown <= asked * level // 255 + 1
+
+
+def test_full_white_is_clamped_even_when_the_host_asks_for_more() -> None:
+    controller, _stream, _strip, _clock = make(256, budget_ma=2000)
+    emulator.pump(controller, p.encode(p.BRIGHTNESS, 0, p.brightness_payload(255, 60000, 55)))
+    pixels = emulator.pump(controller, p.encode(p.FULL, 1, b"\xff" * 768))
+    assert controller.budget() == 2000
+    estimate = ledctl.estimate_ma(sum(pixels), 256, 55)
+    assert 1800 < estimate <= 2000
+    # A lower host budget is honoured.
+    pixels = emulator.pump(controller, p.encode(p.BRIGHTNESS, 2, p.brightness_payload(255, 900)))
+    assert ledctl.estimate_ma(sum(pixels), 256, 55) <= 900
+
+
+@settings(max_examples=100)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 40), st.binary(min_size=3, max_size=30)),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_delta_runs_match_the_host_model_and_stay_on_the_strip(
+    runs: list[tuple[int, bytes]],
+) -> None:
+    runs = [(start, rgb[: len(rgb) // 3 * 3]) for start, rgb in runs if len(rgb) >= 3]
+    if not runs:
+        return
+    base = bytes(range(60)) + bytes(30)
+    controller, _stream, _strip, _clock = make(30, budget_ma=0)
+    emulator.pump(controller, p.encode(p.FULL, 0, base))
+    pixels = emulator.pump(controller, p.encode(p.DELTA, 1, p.delta_payload(runs)))
+    wide = apply_runs(base + bytes(3 * 60), runs)  # the same runs on a long strip
+    assert pixels == wide[:90]
+    assert len(controller.frame) == 90
+
+
+def test_hello_ping_nak_gap_and_version_error() -> None:
+    controller, stream, _strip, _clock = make(8, color_order="GRB")
+    (hello,) = sent(stream)
+    assert hello.kind == p.HELLO
+    assert p.parse_hello(hello.payload) == (p.PROTOCOL_VERSION, ledctl.FIRMWARE_VERSION, 8, "GRB")
+    controller.feed(p.encode(p.HELLO, 0, p.hello_payload(p.PROTOCOL_VERSION, (0, 1, 0), 8, "RGB")))
+    (answer,) = sent(stream)
+    assert answer.kind == p.HELLO
+    controller.feed(p.encode(p.PING, 1, p.ping_payload(77)))
+    (pong,) = sent(stream)
+    assert p.parse_pong(pong.payload) == (77, 0, 0)
+    controller.feed(p.encode(p.FULL, 9, bytes(24)))  # seq 2 expected
+    (nak,) = sent(stream)
+    assert p.parse_nak(nak.payload) == (10, p.NAK_GAP)
+    assert controller.gaps == 1 and controller.applied == 1  # applied anyway, host resends
+    controller.feed(p.encode(p.DELTA, 10, b"\x00\x01"))  # malformed payload
+    (nak,) = sent(stream)
+    assert p.parse_nak(nak.payload)[1] == p.NAK_BAD_PAYLOAD
+    assert controller.bad == 1
+    controller.feed(p.encode(p.HELLO, 11, p.hello_payload(7, (9, 0, 0), 8, "RGB")))
+    (error,) = sent(stream)
+    code, text = p.parse_error(error.payload)
+    assert code == p.ERR_VERSION and "protocol 1" in text and "7" in text
+
+
+def test_link_lost_keeps_the_frame_and_blinks_the_status() -> None:
+    status = emulator.RecordingStatus()
+    controller, _stream, _strip, clock = make(8, status=status, status_pixel=0)
+    frame = bytes(range(10, 34))
+    assert emulator.pump(controller, p.encode(p.FULL, 0, frame)) == frame
+    assert status.on == 1
+    clock.advance(ledctl.LINK_LOST_MS)
+    controller.step()
+    assert not controller.lost  # exactly 3 s is not yet "over 3 s"
+    seen = set()
+    for _ in range(40):
+        clock.advance(50)
+        controller.step()
+        seen.add((status.on, controller.pixels()[:3]))
+        assert controller.pixels()[3:] == frame[3:]  # the score stays
+    assert controller.lost
+    assert (1, bytes(ledctl.LOST_SIGN)) in seen and (0, frame[:3]) in seen
+    emulator.pump(controller, p.encode(p.PING, 1, p.ping_payload(0)))
+    assert not controller.lost and controller.pixels() == frame and status.on == 1
+
+
+def test_boot_pattern_runs_then_yields_to_the_first_frame() -> None:
+    controller, _stream, strip, clock = make(20, boot_ms=1000)
+    dots = []
+    for _ in range(10):
+        controller.step()
+        lit = [i for i in range(20) if strip.rgb[3 * i : 3 * i + 3] != b"\0\0\0"]
+        dots.append(lit)
+        clock.advance(100)
+    assert all(len(lit) == 1 for lit in dots)
+    assert [lit[0] for lit in dots] == sorted({lit[0] for lit in dots})  # it runs along
+    frame = bytes([5]) * 60
+    assert emulator.pump(controller, p.encode(p.FULL, 0, frame)) == frame
+
+
+def test_hw_shim_drives_neopixel_in_the_strip_colour_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fakes = REPO / "tests" / "micropython" / "fakes"
+    for name in ("machine", "neopixel"):
+        module = types.ModuleType(name)
+        exec((fakes / f"{name}.py").read_text(), module.__dict__)
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.delitem(sys.modules, "hw", raising=False)
+    hw = importlib.import_module("hw")
+    assert hw.order_offsets("GRB") == (1, 0, 2)
+    with pytest.raises(ValueError, match="not a mix of R, G and B"):
+        hw.order_offsets("RGX")
+    strip = hw.NeoStrip(0, 2, "GRB")
+    strip.show(bytearray(b"\x01\x02\x03\x04\x05\x06"))
+    assert strip.pixels.shown == b"\x02\x01\x03\x05\x04\x06"
+    assert strip.pixels.writes == 1
+    monkeypatch.delitem(sys.modules, "hw")

@@ -1,0 +1,69 @@
+"""History: the game's events with times, as a table and as JSON (``boardctl history``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from boardctl.cli import main
+from boardctl.game.keeper import Scorekeeper
+
+
+def _journal(path: Path) -> None:
+    with Scorekeeper.open(
+        path, setup={"variant": "six-card", "names": ["Ann", "Bob"], "match": 5}
+    ) as keeper:
+        keeper.apply({"op": "cut", "dealer": 0})
+        keeper.apply({"op": "peg", "track": 0, "points": 2, "kind": "heels"})
+        keeper.apply({"op": "peg", "track": 1, "points": 3})
+        keeper.apply({"op": "undo"})
+        keeper.apply({"op": "peg", "track": 1, "points": 120, "kind": "correction"})
+        keeper.apply({"op": "peg", "track": 1, "points": 1})
+        keeper.apply({"op": "next"})  # the next game
+        keeper.apply({"op": "peg", "track": 0, "points": 2})
+
+
+def test_history_table_shows_this_game_with_times(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    _journal(path)
+    assert main(["history", "--journal", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2  # the game started by "next", and one entry
+    assert lines[0].split()[0] == "8" and "next" in lines[0]
+    assert "Ann +2 (pegging)" in lines[1] and lines[1].rstrip().endswith("2-0")
+    assert time.strftime("%Y-%m-%d") in lines[1]
+
+
+def test_history_json_of_every_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "journal.sqlite"
+    _journal(path)
+    assert main(["history", "--json", "--all", "--journal", str(path)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["seq"] for row in rows] == list(range(1, 10))
+    ops = ["new_game", "cut", "peg", "peg", "undo", "peg", "peg", "next", "peg"]
+    assert [row["op"] for row in rows] == ops
+    assert (
+        rows[0]["text"] == "new game: six-card to 121, guided, preset acc, match to 5 game points"
+    )
+    assert rows[1]["text"] == "first dealer: seat 0 (set), Ann deals"
+    assert rows[2]["text"] == "Ann +2 (heels)"
+    assert rows[4]["scores"] == [2, 0]
+    assert rows[4]["text"] == "undo: Bob +3 (pegging)"
+    assert rows[5]["scores"] == [2, 120] and rows[6]["phase"] == "over"
+    assert rows[7]["game"] == 2 and rows[8]["scores"] == [2, 0]
+    assert all(abs(row["at"] - time.time()) < 600 for row in rows)
+
+
+def test_history_without_a_journal_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    assert main(["history"]) == 1
+    err = capsys.readouterr().err
+    assert "no journal at" in err and str(tmp_path / "journal.sqlite") in err
+    assert not (tmp_path / "journal.sqlite").exists()

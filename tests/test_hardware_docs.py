@@ -1,0 +1,168 @@
+"""The build guide agrees with the code: pin table, power figures, layouts, drawings."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from boardctl.board.layout import LAYOUT_NAMES, builtin_layout, load_layout
+from boardctl.board.power import PowerBudget
+from boardctl.hardware import docs
+from boardctl.hardware.drawing import layout_svg
+from boardctl.hardware.pinout import (
+    GROUND_PINS,
+    HEADER_PIN,
+    POWER_3V3_PINS,
+    POWER_5V_PINS,
+    nearest_ground,
+    parse_wiring_table,
+    wiring_table,
+)
+from boardctl.service.config import DEFAULT_PINS, BoardConfig
+
+HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
+
+
+def test_generated_blocks_are_current() -> None:
+    assert docs.stale_sections(HARDWARE) == [], "run: python -m boardctl.hardware.docs --write"
+
+
+def test_wiring_doc_pin_table_equals_the_default_config() -> None:
+    documented = parse_wiring_table((HARDWARE / "wiring.md").read_text(encoding="utf-8"))
+    expected = {}
+    for group, roles in DEFAULT_PINS.items():
+        for role, bcm in roles.items():
+            if bcm is not None:
+                key = role if group == "shared" else f"{group}.{role}"
+                expected[key] = (bcm, HEADER_PIN[bcm])
+    assert documented == expected
+    assert len(expected) >= 7  # undo, menu and a track's worth at least
+
+
+def test_a_changed_default_pin_would_be_caught() -> None:
+    changed = {group: dict(roles) for group, roles in DEFAULT_PINS.items()}
+    changed["track1"]["plus1"] = 4
+    documented = parse_wiring_table((HARDWARE / "wiring.md").read_text(encoding="utf-8"))
+    assert parse_wiring_table(wiring_table(changed)) != documented
+
+
+def test_header_map_is_the_40_pin_header() -> None:
+    assert set(HEADER_PIN) == set(range(28))  # GPIO 0-27
+    physical = [*HEADER_PIN.values(), *GROUND_PINS, *POWER_5V_PINS, *POWER_3V3_PINS]
+    assert sorted(physical) == list(range(1, 41))
+    # Spot checks against the printed pinout.
+    assert (HEADER_PIN[17], HEADER_PIN[14], HEADER_PIN[21], HEADER_PIN[2]) == (11, 8, 40, 3)
+    assert nearest_ground(11) == 9
+    assert nearest_ground(40) == 39
+
+
+def test_wiring_table_parser_refuses_duplicates() -> None:
+    row = "| `pins.undo` | Undo | GPIO5 | 29 | 30 | x |"
+    assert parse_wiring_table(row) == {"undo": (5, 29)}
+    with pytest.raises(ValueError, match="twice"):
+        parse_wiring_table(row + "\n" + row)
+
+
+def test_blocks_are_replaced_between_their_markers_only() -> None:
+    text = "a\n<!-- begin generated: x -->\nold\n<!-- end generated: x -->\nb\n"
+    new = docs.replace_block(text, "x", "new\n")
+    assert new == "a\n<!-- begin generated: x -->\nnew\n<!-- end generated: x -->\nb\n"
+    assert docs.read_block(new, "x") == "new\n"
+    with pytest.raises(ValueError, match="markers missing"):
+        docs.read_block(text, "y")
+
+
+def test_power_figures_stay_within_the_budget() -> None:
+    budget = BoardConfig().power_budget_ma
+    table = docs.power_section()
+    rows = [line for line in table.splitlines() if re.match(r"^\| \d+/255", line)]
+    assert len(rows) == 3 * len(docs.BRIGHTNESS_LEVELS)
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        before, after = (float(c.replace(",", "")) for c in cells[2:4])
+        assert after <= budget
+        assert after <= before
+        if "full white" in cells[1]:
+            assert before > budget, "the worst case must need the limiter"
+            assert cells[4] != "1 (not limited)"
+    assert PowerBudget().ma_per_channel * 3 == pytest.approx(55)
+
+
+@pytest.mark.parametrize("name", LAYOUT_NAMES)
+def test_drawing_is_generated_from_the_layout_and_current(name: str) -> None:
+    committed = (HARDWARE / "drawings" / f"{name}.svg").read_text(encoding="utf-8")
+    assert committed == layout_svg(builtin_layout(name)), (
+        "run: python -m boardctl.hardware.drawing --all hardware/drawings"
+    )
+    # The copy in hardware/layouts draws the same board.
+    assert layout_svg(load_layout(HARDWARE / "layouts" / f"{name}.toml")) == committed
+
+
+@pytest.mark.parametrize("name", LAYOUT_NAMES)
+def test_drawing_has_every_hole_of_the_layout(name: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    layout = builtin_layout(name)
+    root = ET.fromstring((HARDWARE / "drawings" / f"{name}.svg").read_bytes())
+    drawn: dict[tuple[int, int], int] = {}
+    leds: set[int] = set()
+    for el in root.iter("{http://www.w3.org/2000/svg}circle"):
+        if el.get("class") == "injection":
+            continue
+        leds.add(int(el.get("data-led", "-1")))
+        if el.get("class") in ("hole", "start"):
+            drawn[(int(el.get("data-track", "0")), int(el.get("data-hole", "-1")))] = int(
+                el.get("data-led", "-1")
+            )
+    expected = {
+        (t + 1, hole): led
+        for t, track in enumerate(layout.tracks)
+        for hole, led in enumerate(track.holes)
+    }
+    assert drawn == expected
+    assert leds == set(layout.roles())
+
+
+def test_firmware_defaults_match_the_default_layout() -> None:
+    from boardctl.hardware.pico import firmware_settings
+
+    settings = firmware_settings()
+    layout = builtin_layout(BoardConfig().layout)
+    assert settings["LED_COUNT"] == layout.led_count
+    assert settings["COLOR_ORDER"] == layout.color_order
+
+
+def test_firmware_settings_are_read_without_importing(tmp_path: Path) -> None:
+    from boardctl.hardware.pico import firmware_settings, pico_pin
+
+    config = tmp_path / "config.py"
+    config.write_text('import machine\nLED_PIN = 2  # data\nLINK = "uart"\nx, y = 1, 2\n')
+    assert firmware_settings(config) == {"LED_PIN": 2, "LINK": "uart"}
+    assert pico_pin(2) == 4
+    with pytest.raises(ValueError, match="GP23"):
+        pico_pin(23)
+
+
+def test_measured_figures_may_drift_a_little_but_not_more() -> None:
+    generated = "| 50% | mid-game | 1,000 | 417 | 0.33 |\n"
+    assert docs.figures_agree(generated, generated)
+    assert docs.figures_agree("| 50% | mid-game | 1,030 | 425 | 0.33 |\n", generated)
+    assert not docs.figures_agree("| 50% | mid-game | 1,200 | 417 | 0.33 |\n", generated)
+    assert not docs.figures_agree("| 50% | end game | 1,000 | 417 | 0.33 |\n", generated)
+    assert not docs.figures_agree("| 50% | mid-game | 1,000 | 417 |\n", generated)
+
+
+def test_a_stale_block_is_found_and_rewritten(tmp_path: Path) -> None:
+    for section in docs.SECTIONS:
+        source = HARDWARE / section.document
+        (tmp_path / section.document).write_text(source.read_text(encoding="utf-8"))
+    wiring = tmp_path / "wiring.md"
+    text = wiring.read_text(encoding="utf-8")
+    undo = DEFAULT_PINS["shared"]["undo"]
+    wiring.write_text(text.replace(f"| GPIO{undo} |", "| GPIO4 |", 1), encoding="utf-8")
+    assert docs.stale_sections(tmp_path) == ["wiring.md:pins"]
+    assert docs.write_sections(tmp_path) == ["wiring.md:pins"]
+    assert docs.stale_sections(tmp_path) == []
+    assert wiring.read_text(encoding="utf-8") == text

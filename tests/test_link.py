@@ -1,0 +1,244 @@
+"""Host link back-ends: null, recording, the frame encoder, Adalight, the serial link."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import tty
+from types import SimpleNamespace
+
+import pytest
+
+from boardctl.errors import ConfigError
+from boardctl.link import KINDS, Link, NullLink, RecordingLink, open_link
+from boardctl.link import protocol as p
+from boardctl.link.adalight import adalight_header, adalight_packet, scale_frame
+from boardctl.link.encoder import FrameEncoder
+from boardctl.link.serial_link import find_port, parse_vid_pid
+
+
+def test_open_link_kinds_and_errors() -> None:
+    assert KINDS == ("serial", "adalight", "null", "recording")
+    null = open_link("null", device="/dev/ttyACM0", baudrate=115200)
+    assert isinstance(null, NullLink) and isinstance(null, Link)
+    assert isinstance(open_link("recording"), RecordingLink)
+    with pytest.raises(ConfigError, match="unknown LED link 'wled': choose one of serial"):
+        open_link("wled")
+    with pytest.raises(ConfigError, match="bad option for the null LED link"):
+        open_link("null", colour="red")
+    with pytest.raises(ConfigError, match="VID:PID in hex"):
+        open_link("serial", vid_pid="pico")
+
+
+def test_null_and_recording_links() -> None:
+    with NullLink() as null:
+        null.show(b"\x01\x02\x03")
+        null.set_brightness(10)
+        assert null.frame == b"\x01\x02\x03" and null.brightness == 10 and null.connected
+    assert not null.connected
+    rec = RecordingLink()
+    rec.show(bytearray(b"\x00\x00\x01"))
+    rec.show(b"\x00\x00\x02")
+    rec.set_brightness(99.6)
+    assert rec.frames == [b"\x00\x00\x01", b"\x00\x00\x02"]
+    assert rec.last_frame == b"\x00\x00\x02"
+    assert rec.brightness_levels == [100]
+    assert rec.wait_for_frames(2, timeout=0.01)
+    assert not rec.wait_for_frames(3, timeout=0.01)
+    with pytest.raises(ValueError, match="brightness must be a number 0-255"):
+        rec.set_brightness(256)
+    rec.close()
+    assert rec.closed and not rec.connected
+
+
+def decode_all(wire: bytes) -> list[p.Message]:
+    decoder = p.Decoder()
+    messages = decoder.feed(wire)
+    assert decoder.bad == 0
+    return messages
+
+
+def test_encoder_sends_full_first_then_small_deltas_and_periodic_full() -> None:
+    encoder = FrameEncoder(full_every=10.0)
+    frame = bytearray(3 * 260)
+    (first,) = decode_all(encoder.frame(bytes(frame), now=0.0))
+    assert first.kind == p.FULL and first.payload == bytes(frame)
+    assert encoder.frame(bytes(frame), now=1.0) == b""  # nothing changed
+    frame[3 * 10 : 3 * 10 + 3] = b"\x10\x00\x00"
+    frame[3 * 20 : 3 * 20 + 3] = b"\x00\x10\x00"
+    wire = encoder.frame(bytes(frame), now=2.0)
+    (delta,) = decode_all(wire)
+    assert delta.kind == p.DELTA and len(wire) <= 24
+    assert p.parse_runs(delta.payload) == [(10, b"\x10\x00\x00"), (20, b"\x00\x10\x00")]
+    assert delta.seq == (first.seq + 1) & 0xFF
+    frame = bytearray(b"\x05" * len(frame))  # everything changed: FULL is smaller
+    (full,) = decode_all(encoder.frame(bytes(frame), now=3.0))
+    assert full.kind == p.FULL
+    frame[0] = 9
+    assert decode_all(encoder.frame(bytes(frame), now=13.5))[0].kind == p.FULL  # due
+    frame[0] = 10
+    assert decode_all(encoder.frame(bytes(frame), now=14.0))[0].kind == p.DELTA
+    encoder.invalidate()
+    assert decode_all(encoder.frame(bytes(frame), now=14.1))[0].kind == p.FULL
+
+
+def test_adalight_packets() -> None:
+    assert adalight_header(256) == b"Ada\x00\xff\xaa"
+    assert adalight_header(1) == b"Ada\x00\x00\x55"
+    assert adalight_header(300) == bytes([0x41, 0x64, 0x61, 0x01, 0x2B, 0x01 ^ 0x2B ^ 0x55])
+    assert adalight_packet(b"\x10\x20\x30" * 2) == b"Ada\x00\x01\x54" + b"\x10\x20\x30" * 2
+    assert scale_frame(b"\xff\x80\x00", 128) == bytes([128, 64, 0])
+    with pytest.raises(ValueError, match="RGB per LED"):
+        adalight_packet(b"\x01\x02")
+
+
+def test_find_port_by_usb_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    from serial.tools import list_ports
+
+    ports = [
+        SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403, pid=0x6001),
+        SimpleNamespace(device="/dev/ttyACM1", vid=0x2E8A, pid=0x0005),
+        SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None),
+    ]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    assert find_port("2E8A:0005") == "/dev/ttyACM1"
+    assert find_port("2e8a:000a") is None
+    assert parse_vid_pid("2E8A:0005") == (0x2E8A, 0x0005)
+
+
+class FakeDevice:
+    """The far end of a pty: collects what the host sends, can answer."""
+
+    def __init__(self) -> None:
+        self.controller_fd, self.port_fd = os.openpty()
+        tty.setraw(self.port_fd)
+        self.path = os.ttyname(self.port_fd)
+        self.received = bytearray()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        import select
+
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.controller_fd], [], [], 0.02)
+            if ready:
+                try:
+                    self.received.extend(os.read(self.controller_fd, 65536))
+                except OSError:
+                    time.sleep(0.01)
+
+    def send(self, data: bytes) -> None:
+        os.write(self.controller_fd, data)
+
+    def messages(self) -> list[p.Message]:
+        return p.Decoder().feed(bytes(self.received))
+
+    def wait_for(self, predicate: object, timeout: float = 2.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate():
+                return True
+            time.sleep(0.01)
+        return False
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        os.close(self.controller_fd)
+        os.close(self.port_fd)
+
+
+@pytest.fixture
+def device() -> object:
+    fake = FakeDevice()
+    yield fake
+    fake.close()
+
+
+def kinds(device: FakeDevice) -> list[int]:
+    return [m.kind for m in device.messages()]
+
+
+def test_serial_link_greets_resends_on_nak_and_pings_when_idle(device: FakeDevice) -> None:
+    link = open_link("serial", path=device.path, heartbeat=0.1, budget_ma=1500)
+    try:
+        assert device.wait_for(lambda: p.BRIGHTNESS in kinds(device))
+        assert kinds(device)[:2] == [p.HELLO, p.BRIGHTNESS]
+        bright = next(m for m in device.messages() if m.kind == p.BRIGHTNESS)
+        assert p.parse_brightness(bright.payload) == (255, 1500, 55)
+        assert link.connected
+        frame = bytes(range(30))
+        link.show(frame)
+        assert device.wait_for(lambda: p.FULL in kinds(device))
+        count = kinds(device).count(p.FULL)
+        device.send(p.encode(p.NAK, 0, p.nak_payload(3, p.NAK_CORRUPT)))
+        assert device.wait_for(lambda: kinds(device).count(p.FULL) == count + 1)
+        assert device.messages()[-1].payload == frame  # the whole frame again
+        assert device.wait_for(lambda: p.PING in kinds(device), timeout=1.0)
+        link.set_brightness(40)
+        assert device.wait_for(
+            lambda: any(m.kind == p.BRIGHTNESS and m.payload[0] == 40 for m in device.messages())
+        )
+        seqs = [m.seq for m in device.messages()]
+        assert seqs == [i & 0xFF for i in range(len(seqs))]  # no gaps
+    finally:
+        link.close()
+    assert not link.connected
+
+
+def test_serial_link_refuses_a_controller_of_another_protocol_version(
+    device: FakeDevice, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="boardctl.link")
+    link = open_link("serial", path=device.path)
+    try:
+        assert device.wait_for(lambda: p.HELLO in kinds(device))
+        device.send(p.encode(p.HELLO, 0, p.hello_payload(2, (2, 0, 0), 256, "GRB")))
+        assert device.wait_for(lambda: link.state == "incompatible")
+        assert not link.connected
+        assert "speaks link protocol 2" in str(link.error)
+        assert "flash the firmware" in caplog.text
+        before = len(device.received)
+        link.show(bytes(30))  # not sent, and no exception
+        time.sleep(0.1)
+        assert p.FULL not in p.Decoder().feed(bytes(device.received[before:]))
+    finally:
+        link.close()
+
+
+def test_serial_link_without_a_device_never_raises_and_logs_once(
+    tmp_path: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="boardctl.link")
+    missing = f"{tmp_path}/no-such-tty"
+    link = open_link("serial", path=missing, backoff_min=0.01, backoff_max=0.04)
+    started = time.monotonic()
+    for _ in range(100):
+        link.show(bytes(30))
+    assert time.monotonic() - started < 0.1  # show() does not wait for the device
+    time.sleep(0.4)
+    link.close()
+    assert not link.connected
+    assert 4 <= link.attempts <= 20  # backs off instead of spinning
+    waiting = [r for r in caplog.records if "waiting" in r.getMessage()]
+    assert len(waiting) == 1 and missing in waiting[0].getMessage()
+    assert "closed" in caplog.records[-1].getMessage()
+
+
+def test_adalight_link_sends_packets_and_refreshes(device: FakeDevice) -> None:
+    link = open_link("adalight", path=device.path, refresh=0.1)
+    try:
+        assert device.wait_for(lambda: link.connected)
+        frame = b"\x10\x20\x30" * 4
+        link.show(frame)
+        packet = adalight_packet(frame)
+        assert device.wait_for(lambda: bytes(device.received).count(packet) >= 3)
+        link.set_brightness(128)
+        dimmed = adalight_packet(frame, 128)
+        assert device.wait_for(lambda: dimmed in bytes(device.received))
+    finally:
+        link.close()

@@ -1,0 +1,298 @@
+"""The LED link wire protocol: round trips, resync after garbage, error detection, vectors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.errors import BoardError, ProtocolError
+from boardctl.link import protocol as p
+from tests.conftest import DATA, REPO
+
+VECTORS = json.loads((DATA / "protocol_vectors.json").read_text())
+
+seqs = st.integers(0, 255)
+rgb_frames = st.integers(0, 260).flatmap(lambda n: st.binary(min_size=3 * n, max_size=3 * n))
+runs_strategy = st.lists(
+    st.tuples(
+        st.integers(0, 0xFFFF - 600),
+        st.integers(1, 300).flatmap(lambda n: st.binary(min_size=3 * n, max_size=3 * n)),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+def wire_roundtrip(kind: int, seq: int, payload: bytes) -> p.Message:
+    """Encode, check the framing, and decode through a Decoder."""
+    wire = p.encode(kind, seq, payload)
+    assert wire[0] == 0 and wire[-1] == 0
+    assert 0 not in wire[1:-1]
+    decoder = p.Decoder()
+    messages = decoder.feed(wire)
+    assert decoder.bad == 0, decoder.last_error
+    assert len(messages) == 1
+    assert messages[0] == p.Message(kind, seq, payload)
+    return messages[0]
+
+
+def test_the_package_and_the_firmware_share_one_protocol_file() -> None:
+    host = (REPO / "boardctl" / "link" / "protocol.py").read_bytes()
+    firmware = (REPO / "firmware" / "protocol.py").read_bytes()
+    assert host == firmware, "copy boardctl/link/protocol.py to firmware/protocol.py"
+
+
+def test_protocol_error_is_the_package_error() -> None:
+    assert p.ProtocolError is ProtocolError
+    assert issubclass(p.ProtocolError, BoardError)
+
+
+def test_crc_is_crc16_ccitt_false_and_matches_the_pure_version() -> None:
+    assert p.crc16(b"123456789") == 0x29B1
+    assert p.crc16_pure(b"123456789") == 0x29B1
+
+
+@given(st.binary(max_size=2000))
+def test_crc_c_and_pure_agree(data: bytes) -> None:
+    assert p.crc16(data) == p.crc16_pure(data)
+
+
+@given(st.binary(max_size=3000))
+def test_cobs_round_trip_has_no_zero(data: bytes) -> None:
+    encoded = p.cobs_encode(data)
+    assert 0 not in encoded
+    assert len(encoded) <= len(data) + len(data) // 254 + 1
+    assert p.cobs_decode(encoded) == data
+
+
+@given(seqs, st.integers(0, 255), st.tuples(*[st.integers(0, 255)] * 3), st.integers(0, 0xFFFF))
+def test_hello_round_trip(seq: int, version: int, firmware: tuple[int, int, int], n: int) -> None:
+    order = ["GRB", "RGB", "BRG", "GRBW"][n % 4]
+    message = wire_roundtrip(p.HELLO, seq, p.hello_payload(version, firmware, n, order))
+    assert p.parse_hello(message.payload) == (version, firmware, n, order)
+
+
+@given(seqs, rgb_frames)
+def test_full_round_trip(seq: int, frame: bytes) -> None:
+    assert p.parse_full(wire_roundtrip(p.FULL, seq, frame).payload) == frame
+
+
+@given(seqs, runs_strategy)
+def test_delta_round_trip(seq: int, runs: list[tuple[int, bytes]]) -> None:
+    parsed = p.parse_runs(wire_roundtrip(p.DELTA, seq, p.delta_payload(runs)).payload)
+    # Runs over 255 LEDs come back split; joined they are the same LEDs.
+    expected = {}
+    for start, rgb in runs:
+        for i in range(len(rgb) // 3):
+            expected[start + i] = rgb[3 * i : 3 * i + 3]
+    got = {}
+    for start, rgb in parsed:
+        assert 1 <= len(rgb) // 3 <= 255
+        for i in range(len(rgb) // 3):
+            got[start + i] = rgb[3 * i : 3 * i + 3]
+    assert got == expected
+
+
+@given(seqs, st.integers(0, 255), st.integers(0, 0xFFFF), st.integers(1, 255))
+def test_brightness_round_trip(seq: int, level: int, budget: int, led_ma: int) -> None:
+    payload = p.brightness_payload(level, budget, led_ma)
+    assert p.parse_brightness(wire_roundtrip(p.BRIGHTNESS, seq, payload).payload) == (
+        level,
+        budget,
+        led_ma,
+    )
+
+
+@given(seqs, st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF))
+def test_ping_pong_round_trip(seq: int, token: int, applied: int, bad: int) -> None:
+    assert p.parse_ping(wire_roundtrip(p.PING, seq, p.ping_payload(token)).payload) == token
+    pong = wire_roundtrip(p.PONG, seq, p.pong_payload(token, applied, bad))
+    assert p.parse_pong(pong.payload) == (token, applied, bad)
+
+
+@given(seqs, st.integers(0, 255), st.integers(0, 255), st.text("abc xyz:0123", max_size=60))
+def test_nak_and_error_round_trip(seq: int, expected: int, code: int, text: str) -> None:
+    assert p.parse_nak(wire_roundtrip(p.NAK, seq, p.nak_payload(expected, code)).payload) == (
+        expected,
+        code,
+    )
+    assert p.parse_error(wire_roundtrip(p.ERROR, seq, p.error_payload(code, text)).payload) == (
+        code,
+        text,
+    )
+
+
+def test_a_peg_move_costs_at_most_24_bytes() -> None:
+    from boardctl.board.frame import changed_runs
+
+    old = bytearray(3 * 260)
+    old[3 * 40 : 3 * 40 + 3] = b"\xff\x00\x00"
+    new = bytearray(old)
+    new[3 * 40 : 3 * 40 + 3] = b"\x30\x00\x00"  # back peg: dim
+    new[3 * 45 : 3 * 45 + 3] = b"\xff\x00\x00"  # front peg: bright
+    runs = changed_runs(bytes(old), bytes(new))
+    wire = p.encode(p.DELTA, 17, p.delta_payload(runs))
+    assert len(wire) <= 24
+
+
+messages_strategy = st.one_of(
+    st.builds(lambda s, f: (p.FULL, s, f), seqs, rgb_frames),
+    st.builds(lambda s, r: (p.DELTA, s, p.delta_payload(r)), seqs, runs_strategy),
+    st.builds(lambda s, t: (p.PING, s, p.ping_payload(t)), seqs, st.integers(0, 0xFFFF)),
+    st.builds(
+        lambda s, lv: (p.BRIGHTNESS, s, p.brightness_payload(lv, 2000, 55)),
+        seqs,
+        st.integers(0, 255),
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.binary(max_size=40), messages_strategy), min_size=1, max_size=8))
+def test_garbage_between_frames_never_yields_a_wrong_frame(
+    items: list[tuple[bytes, tuple[int, int, bytes]]],
+) -> None:
+    sent = [p.Message(*m) for _, m in items]
+    stream = b"".join(garbage + p.encode(*m) for garbage, m in items)
+    decoder = p.Decoder()
+    got: list[p.Message] = []
+    # Fed in uneven pieces, as a serial port delivers them.
+    for i in range(0, len(stream), 37):
+        got.extend(decoder.feed(stream[i : i + 37]))
+    # Every genuine frame arrives (each starts with its own delimiter), in order,
+    # and nothing else does: garbage never passes for a message.
+    assert got == sent
+
+
+def _single_bit_errors_all_caught(wire: bytes) -> None:
+    for index in range(len(wire)):
+        for bit in range(8):
+            damaged = bytearray(wire)
+            damaged[index] ^= 1 << bit
+            decoder = p.Decoder()
+            got = decoder.feed(bytes(damaged))
+            assert got == [], f"bit {bit} of byte {index} flipped, yet {got} decoded"
+
+
+small_messages = st.one_of(
+    st.builds(
+        lambda s, f: (p.FULL, s, f),
+        seqs,
+        st.integers(0, 40).flatmap(lambda n: st.binary(min_size=3 * n, max_size=3 * n)),
+    ),
+    st.builds(
+        lambda s, r: (p.DELTA, s, p.delta_payload(r)),
+        seqs,
+        st.lists(st.tuples(st.integers(0, 300), st.binary(min_size=3, max_size=12)), min_size=1)
+        .map(lambda runs: [(start, rgb[: len(rgb) // 3 * 3]) for start, rgb in runs])
+        .filter(lambda runs: all(rgb for _, rgb in runs)),
+    ),
+    st.builds(lambda s, t: (p.PING, s, p.ping_payload(t)), seqs, st.integers(0, 0xFFFF)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_messages)
+def test_every_single_bit_error_is_caught(message: tuple[int, int, bytes]) -> None:
+    _single_bit_errors_all_caught(p.encode(*message))
+
+
+def test_every_single_bit_error_in_the_vectors_is_caught() -> None:
+    for vector in VECTORS["messages"]:
+        _single_bit_errors_all_caught(bytes.fromhex(vector["wire"]))
+
+
+def test_version_mismatch_says_what_to_do() -> None:
+    p.check_version(p.PROTOCOL_VERSION, (1, 0, 0))
+    with pytest.raises(ProtocolError, match=r"speaks link protocol 2.*flash the firmware"):
+        p.check_version(2, (1, 4, 0))
+
+
+def test_bad_payloads_are_rejected_with_reasons() -> None:
+    with pytest.raises(ProtocolError, match="cut short"):
+        p.parse_runs(b"\x00\x01\x02\xff\xff\xff")
+    with pytest.raises(ProtocolError, match="zero LEDs"):
+        p.parse_runs(b"\x00\x01\x00")
+    with pytest.raises(ProtocolError, match="whole RGB"):
+        p.parse_full(b"\x01\x02")
+    with pytest.raises(ProtocolError, match="4 bytes"):
+        p.parse_brightness(b"\x01")
+    with pytest.raises(ProtocolError, match="out of range"):
+        p.brightness_payload(300)
+    with pytest.raises(ProtocolError, match="7-14 bytes"):
+        p.parse_hello(b"\x01")
+
+
+def test_an_endless_frame_is_dropped_and_the_next_one_decodes() -> None:
+    decoder = p.Decoder(max_payload=30)
+    good = p.encode(p.PING, 1, p.ping_payload(7))
+    assert decoder.feed(b"\x01" * 50) == []
+    assert decoder.bad == 1 and decoder.errors == [p.NAK_TOO_LONG]
+    assert decoder.feed(b"\x01" * 50) == []
+    assert decoder.bad == 1  # one overlong frame, counted once
+    assert decoder.feed(good) == [p.Message(p.PING, 1, p.ping_payload(7))]
+
+
+# --- the shared vectors (tests/micropython/check_vectors.py checks them on MicroPython) ---
+
+
+def test_vectors_crc() -> None:
+    for vector in VECTORS["crc16"]:
+        assert p.crc16(bytes.fromhex(vector["data"])) == vector["crc"]
+
+
+def test_vectors_cobs() -> None:
+    for vector in VECTORS["cobs"]:
+        data, encoded = bytes.fromhex(vector["data"]), bytes.fromhex(vector["encoded"])
+        assert p.cobs_encode(data) == encoded
+        assert p.cobs_decode(encoded) == data
+
+
+def test_vectors_messages() -> None:
+    assert VECTORS["protocol_version"] == p.PROTOCOL_VERSION
+    parsers = {
+        "hello": lambda b: p.parse_hello(b),
+        "brightness": lambda b: p.parse_brightness(b),
+        "ping": lambda b: p.parse_ping(b),
+        "pong": lambda b: p.parse_pong(b),
+        "nak": lambda b: p.parse_nak(b),
+        "error": lambda b: p.parse_error(b),
+    }
+    for vector in VECTORS["messages"]:
+        payload = bytes.fromhex(vector["payload"])
+        wire = bytes.fromhex(vector["wire"])
+        assert p.encode(vector["kind"], vector["seq"], payload) == wire, vector["name"]
+        (message,) = p.Decoder().feed(wire)
+        assert (message.kind, message.seq, message.payload) == (
+            vector["kind"],
+            vector["seq"],
+            payload,
+        )
+        fields = vector["fields"]
+        name = vector["name"]
+        if name in parsers:
+            parsed = parsers[name](payload)
+            assert list(parsed if isinstance(parsed, tuple) else (parsed,)) == [
+                tuple(v) if isinstance(v, list) else v for v in fields.values()
+            ], name
+        elif name == "delta_peg_move":
+            runs = [(s, bytes.fromhex(r)) for s, r in fields["runs"]]
+            assert p.parse_runs(payload) == runs
+            assert p.delta_payload(runs) == payload
+            assert len(wire) <= 24
+        elif name == "full":
+            assert p.parse_full(payload) == bytes.fromhex(fields["rgb"])
+
+
+def test_vectors_streams_and_rejects() -> None:
+    for vector in VECTORS["streams"]:
+        decoder = p.Decoder()
+        got = decoder.feed(bytes.fromhex(vector["stream"]))
+        assert [m.kind for m in got] == vector["kinds"], vector["name"]
+        assert decoder.bad == vector["bad"], vector["name"]
+    for vector in VECTORS["rejects"]:
+        with pytest.raises(ProtocolError):
+            p.decode(bytes.fromhex(vector["encoded"]))
