@@ -242,3 +242,21 @@ def test_pauses_keep_the_game_over_animation_running() -> None:
     assert len(set(link.frames[frames:])) >= 3
     table.settle()
     assert stream.getvalue().count("\x1b[H") - before >= 4
+
+
+def test_a_connected_led_board_is_pointed_out_after_a_terminal_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from boardctl.demo import runner
+
+    args = build_parser().parse_args(["demo", "--seed", "4", "--speed", "0"])
+    monkeypatch.setattr(runner, "led_board_port", lambda: "/dev/ttyACM0")
+    tty = FakeTerminal()
+    run_demo(args, stream=tty)
+    assert "An LED board is connected (/dev/ttyACM0): boardctl demo --display leds" in (
+        tty.getvalue()
+    )
+    monkeypatch.setattr(runner, "led_board_port", lambda: None)
+    tty = FakeTerminal()
+    run_demo(args, stream=tty)
+    assert "LED board" not in tty.getvalue()

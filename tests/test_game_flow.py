@@ -357,3 +357,14 @@ def test_free_mode_infers_a_crib_when_only_a_crib_can_make_the_count() -> None:
     assert event["kind"] == "crib"
     assert keeper.apply(peg(1, 20))["event"]["kind"] == "hand"
     rejected(keeper, peg(1, 19), "not a possible")
+
+
+@pytest.mark.parametrize("phase_steps", [0, 1])
+def test_a_crib_count_before_the_show_is_refused_cleanly(phase_steps: int) -> None:
+    keeper = Scorekeeper.memory({"variant": "six-card", "names": ["Ann", "Bob"]})
+    keeper.apply({"op": "cut", "dealer": 1})
+    for _ in range(phase_steps):
+        keeper.apply({"op": "next"})
+    assert keeper.state.phase == ("deal", "play")[phase_steps]
+    reason = rejected(keeper, peg(1, 8, "crib"), "no crib count is due")
+    assert keeper.state.phase in reason

@@ -29,6 +29,7 @@ What the board shows, drawn in this order (later wins):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from boardctl.board.frame import RGB, Frame
@@ -64,7 +65,6 @@ LINE_SHOWN_LEVEL = 1.0
 
 
 #: Times closer than this to an animation edge count as past it (float rounding).
-_EPSILON = 1e-6
 
 
 class _Clock:
@@ -92,25 +92,43 @@ class _Clock:
         return False
 
     def pattern(self, origin: float, durations: tuple[float, ...]) -> bool:
-        """On/off rhythm ``durations`` (starting on) repeating from ``origin``."""
+        """On/off rhythm ``durations`` (starting on) repeating from ``origin``.
+
+        Every boundary is computed by one float expression, both to decide
+        the state at ``now`` and to report the next edge, so the state can
+        never change before the reported edge, nor fail to change at it.
+        """
         cycle = sum(durations)
-        elapsed = (self.now - origin) % cycle
-        if cycle - elapsed < _EPSILON:  # at a cycle edge, up to float rounding
-            elapsed = 0.0
-        at = 0.0
-        for i, length in enumerate(durations):
-            at += length
-            if elapsed + _EPSILON < at:
-                self.edge(self.now + (at - elapsed))
-                return i % 2 == 0
-        self.edge(self.now + (cycle - elapsed))
-        return True
+        n = _floor_index(self.now, origin, cycle)
+        start = origin + n * cycle
+        offsets = [0.0]
+        for length in durations:
+            offsets.append(offsets[-1] + length)
+        state = 0
+        for i in range(1, len(durations)):
+            if start + offsets[i] <= self.now:
+                state = i
+        if state + 1 < len(durations):
+            self.edge(start + offsets[state + 1])
+        else:
+            self.edge(origin + (n + 1) * cycle)
+        return state % 2 == 0
 
     def steps(self, origin: float, per_second: int) -> int:
         """The index of the animation step at ``now`` (steps of 1/per_second)."""
-        index = int((self.now - origin + _EPSILON) * per_second)
-        self.edge(origin + (index + 1) / per_second)
+        index = _floor_index(self.now, origin, 1.0 / per_second)
+        self.edge(origin + (index + 1) * (1.0 / per_second))
         return index
+
+
+def _floor_index(now: float, origin: float, step: float) -> int:
+    """The largest ``k`` with ``origin + k * step <= now`` (evaluated exactly as written)."""
+    k = math.floor((now - origin) / step)
+    while origin + (k + 1) * step <= now:
+        k += 1
+    while k > 0 and origin + k * step > now:
+        k -= 1
+    return k
 
 
 @dataclass(frozen=True, slots=True)

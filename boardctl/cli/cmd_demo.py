@@ -14,7 +14,11 @@ LINK_KINDS = ("serial", "adalight", "null", "recording")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``boardctl demo``."""
     parser.add_argument(
-        "--seed", type=int, default=None, help="replay the game of this seed (default: a new one)"
+        "--seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="replay the game of this seed (default: a new one)",
     )
     parser.add_argument(
         "--variant",

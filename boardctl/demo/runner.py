@@ -140,8 +140,28 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
                 break
         if isinstance(table, TerminalTable):
             table.settle()
+            _hint_leds(out)
         _epilogue(result, out)
     return 0
+
+
+def led_board_port() -> str | None:
+    """The serial device of a connected LED board (a Pico), if there is one."""
+    try:
+        from boardctl.link.serial_link import PICO_MICROPYTHON, find_port
+
+        return find_port(PICO_MICROPYTHON)
+    except (ImportError, OSError):
+        return None
+
+
+def _hint_leds(out: TextIO) -> None:
+    """After a game on the virtual board, say so if a real board is plugged in."""
+    port = led_board_port()
+    if port:
+        out.write(
+            f"An LED board is connected ({port}): boardctl demo --display leds plays on it.\n"
+        )
 
 
 def _epilogue(result: DemoResult, out: TextIO) -> None:

@@ -534,7 +534,11 @@ def _peg(state: GameState, event: dict[str, Any], limits: Limits) -> Plan:
             if state.phase in ("deal", "play") and kind == "hand":
                 state = state.evolve(flow="show", count_index=0)  # the play is over
             due = state.to_count
-            assert due is not None
+            if due is None:
+                raise EntryError(
+                    f"no {kind} count is due in the {state.phase} phase: "
+                    "the show starts with the non-dealer's hand"
+                )
             due_name = _name(state, due)
             if state.crib_due != crib:
                 what = "crib" if state.crib_due else "hand"
