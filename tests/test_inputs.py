@@ -257,7 +257,7 @@ def test_settings_mode_cycles_values_and_applies_them_as_set_commands() -> None:
     assert panel.mode == "confirm"
     assert panel.overlay()["confirm"]["target"] == 61
     assert press(panel, "menu", 7.0) == [
-        {"op": "new_game", "variant": "six-card", "target": 61, "preset": "acc", "mode": "free"}
+        {"op": "new_game", "target": 61, "preset": "acc", "mode": "free"}
     ]
     assert panel.mode == "entry"
 
@@ -279,7 +279,7 @@ def test_settings_that_need_no_new_game_are_set_commands() -> None:
 
 
 def test_settings_left_with_undo_or_timeout_change_nothing() -> None:
-    current = {"target": 121, "mode": "guided"}
+    current = {"target": 121, "mode": "guided", "brightness": 128}
     panel = Panel(tracks=2, current_settings=lambda: current)
     panel.tap("menu", 0.0, hold=2.0)
     press(panel, "track1.plus1", 1.0)
@@ -289,6 +289,26 @@ def test_settings_left_with_undo_or_timeout_change_nothing() -> None:
     press(panel, "track1.plus1", 4.0)
     assert run_until(panel, 4.0 + T.settings_timeout) == []
     assert panel.mode == "entry"
+    # a previewed brightness goes back; holding undo here is not a redo
+    panel.tap("menu", 100.0, hold=2.0)
+    for t in (101.0, 102.0, 103.0):
+        press(panel, "menu", t)  # to brightness
+    assert press(panel, "track1.plus1", 104.0) == [{"op": "set", "key": "brightness", "value": 192}]
+    assert panel.tap("undo", 105.0, hold=1.5) == [{"op": "set", "key": "brightness", "value": 128}]
+    assert panel.mode == "entry"
+
+
+def test_a_new_variant_in_settings_starts_a_game_with_its_own_target() -> None:
+    current = {"target": 121, "variant": "six-card", "preset": "acc", "mode": "guided"}
+    panel = Panel(tracks=2, current_settings=lambda: current)
+    panel.tap("menu", 0.0, hold=1.5)
+    press(panel, "menu", 1.0)  # variant
+    press(panel, "track1.plus1", 2.0)  # six-card -> five-card
+    panel.tap("menu", 3.0, hold=1.5)
+    assert panel.mode == "confirm"
+    assert press(panel, "menu", 4.0) == [
+        {"op": "new_game", "variant": "five-card", "preset": "acc", "mode": "guided"}
+    ]
 
 
 def test_keyboard_taps_match_button_gestures() -> None:

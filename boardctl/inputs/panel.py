@@ -182,10 +182,9 @@ class Panel:
                 out += self.commit(track)
         timing = self.timing
         if self._confirm_since is not None and t >= self._confirm_since + timing.confirm_timeout:
-            self._confirm_since = None
-            self._new_game = {"op": "new_game"}
+            self._cancel_confirm()
         if self._settings is not None and t >= self._settings.since + timing.settings_timeout:
-            self._settings = None
+            out += self._cancel_settings()
         return out
 
     def deadline(self) -> float | None:
@@ -321,8 +320,11 @@ class Panel:
                 return []
             return [{"op": "undo"}]
         if button.role == "undo" and level == 1:
-            self._settings = None
-            self._confirm_since = None
+            if self._settings is not None:
+                return self._cancel_settings()
+            if self._confirm_since is not None:
+                self._cancel_confirm()
+                return []
             return [{"op": "redo"}] if not self.cancel_pending() else []
         if button.role == "menu" and level == 2 and self._settings is None:
             self.cancel_pending()
@@ -346,11 +348,9 @@ class Panel:
             if level > 0:
                 return []
             if self._settings is not None:
-                self._settings = None  # leave without changes
-                return []
+                return self._cancel_settings()
             if self._confirm_since is not None:
-                self._confirm_since = None
-                self._new_game = {"op": "new_game"}
+                self._cancel_confirm()
                 return []
             return [] if self.cancel_pending() else [{"op": "undo"}]
         # menu
@@ -389,6 +389,20 @@ class Panel:
             return [{"op": "set", "key": "brightness", "value": settings.values[name]}]
         return []
 
+    def _cancel_confirm(self) -> None:
+        self._confirm_since = None
+        self._new_game = {"op": "new_game"}
+
+    def _cancel_settings(self) -> list[Command]:
+        """Leave settings mode without changes (a previewed brightness goes back)."""
+        settings = self._settings
+        assert settings is not None
+        self._settings = None
+        before = settings.original.get("brightness")
+        if before is not None and settings.values.get("brightness") != before:
+            return [{"op": "set", "key": "brightness", "value": before}]
+        return []
+
     def _leave_settings(self, t: float) -> list[Command]:
         settings = self._settings
         assert settings is not None
@@ -400,8 +414,13 @@ class Panel:
         }
         changed.pop("brightness", None)
         if "variant" in changed or "target" in changed:
-            game = {k: settings.values.get(k) for k in ("variant", "target", "preset", "mode")}
-            self._new_game = {"op": "new_game", **{k: v for k, v in game.items() if v is not None}}
+            # a new game: the variant and target only if changed (a new variant brings its
+            # own target), the preset and mode as now set
+            game = {k: v for k, v in changed.items() if k in ("variant", "target")}
+            for key in ("preset", "mode"):
+                if settings.values.get(key) is not None:
+                    game[key] = settings.values[key]
+            self._new_game = {"op": "new_game", **game}
             self._confirm_since = t
             return []
         return [{"op": "set", "key": name, "value": value} for name, value in changed.items()]
