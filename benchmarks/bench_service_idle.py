@@ -82,6 +82,10 @@ def start(tmp: Path, link: str, device: str | None) -> tuple[subprocess.Popen[by
 
 
 def main() -> None:
+    load = os.getloadavg()
+    print(
+        f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)"
+    )
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--starts", type=int, default=5)

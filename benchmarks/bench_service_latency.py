@@ -23,6 +23,7 @@ counted separately.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -69,6 +70,10 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def main() -> None:
+    load = os.getloadavg()
+    print(
+        f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)"
+    )
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=1000)
     parser.add_argument("--link", choices=("serial", "null"), default="serial")
