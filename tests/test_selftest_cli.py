@@ -235,3 +235,12 @@ def test_over_a_serial_link_to_the_firmware(
     assert ", 131 LEDs, colour order GRB" in out
     assert "set LED_COUNT = 256 in firmware/config.py" in out
     assert writes >= 10  # the sweep reached the strip
+
+
+def test_without_a_device_the_pico_is_found_by_usb_id(
+    pins: MockFactory, recording: dict[str, Any]
+) -> None:
+    quick = ["--hold", "0", "--delay", "0", "--no-inputs"]
+    main(["selftest", "--layout", "two-61", "--link", "serial", *quick])
+    assert recording["options"]["vid_pid"] == "2E8A:0005"
+    assert "path" not in recording["options"]

@@ -64,31 +64,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from boardctl.board.frame import blank_frame
     from boardctl.board.layout import load_layout
     from boardctl.hardware.selftest import SelfTest, layout_steps
-    from boardctl.link import open_link
+    from boardctl.service.app import open_led_link
     from boardctl.service.config import load_config
 
     config = load_config(args.config)
     kind = "null" if args.only_inputs else (args.link or config.link.kind)
-    options: dict[str, Any] = {}
-    if kind in ("serial", "adalight"):
-        device = args.device or config.link.device
-        vid_pid = getattr(config.link, "vid_pid", None)
-        if device:
-            options["path"] = device
-        elif vid_pid:
-            options["vid_pid"] = vid_pid  # found by USB id
-        options["baud"] = config.link.baudrate
-    if kind == "serial":
-        options["budget_ma"] = config.board.power_budget_ma
+    link_config = dataclasses.replace(config.link, kind=kind)
+    if args.device:
+        link_config = dataclasses.replace(link_config, device=args.device)
+    config = dataclasses.replace(config, link=link_config)
     layout = load_layout(args.layout or config.board.layout)
     level = args.brightness or config.board.brightness
     print(f"layout {layout.name}: {layout.led_count} LEDs; link {kind}")
 
     watch = None if args.no_inputs else _open_inputs(config, len(layout.tracks))
-    link = open_link(kind, **options)
+    link = open_led_link(config)  # as the service opens it
     test = SelfTest(
         link,
         led_count=layout.led_count,
