@@ -121,6 +121,7 @@ class Panel:
     _settings: _Settings | None = None
     _confirm_since: float | None = None
     _new_game: Command = field(default_factory=lambda: {"op": "new_game"})
+    pending_at: float | None = None  # when a pending amount last changed (None: none pending)
 
     def __post_init__(self) -> None:
         self._pending = [0] * self.tracks
@@ -145,6 +146,7 @@ class Panel:
             return []
         self._pending[track] = max(0, self._pending[track] + steps)
         self._active_at[track] = t
+        self._pending_changed(t)
         return []
 
     def tap(self, name: str, t: float, *, hold: float = 0.0) -> list[Command]:
@@ -239,22 +241,29 @@ class Panel:
             return "settings"
         return "confirm" if self._confirm_since is not None else "entry"
 
+    def _pending_changed(self, t: float) -> None:
+        self.pending_at = t if any(self._pending) else None
+
     def set_tracks(self, tracks: int) -> None:
         """The game now has ``tracks`` tracks (after a new game); pending entries are dropped."""
         self.tracks = tracks
         self._pending = [0] * tracks
         self._active_at = [0.0] * tracks
+        self.pending_at = None
 
     def cancel_pending(self) -> bool:
         """Drop every pending amount; True if there was one."""
         had = any(self._pending)
         self._pending = [0] * self.tracks
+        self.pending_at = None
         return had
 
     def commit(self, track: int) -> list[Command]:
         """Commit ``track``'s pending amount now (one peg command, or nothing)."""
         points = self._pending[track]
         self._pending[track] = 0
+        if not any(self._pending):
+            self.pending_at = None
         if points == 0:
             return []
         return [{"op": "peg", "track": track, "points": points}]
@@ -302,6 +311,7 @@ class Panel:
             return []
         self._pending[track] += ADDS[button.role]
         self._active_at[track] = t
+        self._pending_changed(t)
         if button.role == "encoder_push":
             return self.commit(track)
         return []
@@ -317,7 +327,9 @@ class Panel:
             self._pending[track] = max(0, self._pending[track] - ADDS[button.role])
             if self._pending[track]:
                 self._pending[track] = 0
+                self._pending_changed(t)
                 return []
+            self._pending_changed(t)
             return [{"op": "undo"}]
         if button.role == "undo" and level == 1:
             if self._settings is not None:

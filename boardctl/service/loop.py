@@ -287,6 +287,9 @@ class ServiceLoop:
             for i, track in enumerate(base.tracks)
         )
         extra = {**base.extra, **self.panel.overlay()}
+        if self.panel.pending_at is not None:
+            # when the pending amount last changed: a renderer may start its blink "on" there
+            extra["pending_at"] = self.panel.pending_at
         error_at = self._error_at if self._error_at is not None else base.error_at
         return dataclasses.replace(base, tracks=tracks, extra=extra, error_at=error_at)
 
