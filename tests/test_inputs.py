@@ -345,10 +345,10 @@ def test_pending_at_follows_the_last_change_of_a_pending_amount() -> None:
     assert panel.pending_at is None
     panel.edge("track1.plus1", True, 1.0)
     assert panel.pending_at == 1.0
-    panel.turn(1, 1, 1.5)
-    assert panel.pending_at == 1.5
-    panel.edge("track1.plus1", False, 1.6)
-    assert panel.tick(3.1) == [{"op": "peg", "track": 0, "points": 1}]
-    assert panel.pending_at == 1.5  # track 2 still pending
+    panel.edge("track1.plus1", False, 1.2)
+    panel.turn(1, 1, 2.0)
+    assert panel.pending_at == 2.0
+    assert panel.tick(2.7) == [{"op": "peg", "track": 0, "points": 1}]
+    assert panel.pending_at == 2.0  # track 2 still pending
     assert panel.tick(3.5) == [{"op": "peg", "track": 1, "points": 1}]
     assert panel.pending_at is None
