@@ -63,6 +63,15 @@ def test_edges_inside_the_lockout_keep_postponing_the_settle() -> None:
     assert d.poll(0.060) == [(False, 0.06)]
 
 
+def test_a_settled_level_counts_even_when_no_poll_ran_before_the_next_edge() -> None:
+    d = Debouncer(0.02)
+    assert d.edge(True, 0.0) == [(True, 0.0)]
+    assert d.edge(False, 0.1) == [(False, 0.1)]
+    assert d.edge(True, 0.11) == []  # too soon after the release: settles at 0.13
+    # a busy loop polls late; the release edge arrives first
+    assert d.edge(False, 0.2) == [(True, 0.13), (False, 0.2)]
+
+
 def test_a_new_press_after_a_quiet_line_counts_at_once() -> None:
     d = Debouncer(0.02)
     d.edge(True, 0.0)
@@ -139,8 +148,8 @@ def test_two_tracks_pressing_at_once_both_count() -> None:
     panel = Panel(tracks=2)
     panel.edge("track1.plus1", True, 0.0)
     panel.edge("track2.plus1", True, 0.0)
-    panel.edge("track2.plus1", False, 0.05)  # chatter on track 2 ...
-    panel.edge("track2.plus1", True, 0.051)
+    panel.edge("track2.plus1", False, 0.005)  # chatter on track 2 ...
+    panel.edge("track2.plus1", True, 0.006)
     panel.edge("track1.plus1", False, 0.1)
     panel.edge("track2.plus1", False, 0.1)
     assert panel.pending == (1, 1)
