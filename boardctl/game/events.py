@@ -49,7 +49,7 @@ def check_command(command: Any) -> dict[str, Any]:
     if not isinstance(command, Mapping):
         raise EntryError(f"a command must be an object with an 'op', not {command!r}")
     op = command.get("op")
-    if op not in OPS:
+    if not isinstance(op, str) or op not in OPS:
         raise EntryError(f"unknown op {op!r} (known: {', '.join(OPS)})")
     allowed = OPS[op]
     for key in command:
