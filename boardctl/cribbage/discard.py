@@ -71,12 +71,18 @@ def rank_discards(
     players), the other three crib cards being unseen cards.
     """
     held = parse_cards(cards)
-    if keep is None:
-        keep = {6: 4, 5: 3}.get(len(held), 0)
-    if keep not in (3, 4) or not 1 <= len(held) - keep <= 2:
+    if keep is not None and keep not in (3, 4):
+        raise CardError(f"a hand keeps 4 cards (3 in the five-card game), not {keep}")
+    if keep is not None and not 1 <= len(held) - keep <= 2:
+        raise CardError(
+            f"to keep {keep} cards, give {keep + 2} (two to the crib) or {keep + 1} (one to the"
+            f" crib); got {len(held)} cards"
+        )
+    keep = keep or {6: 4, 5: 3}.get(len(held), 0)
+    if not keep:
         raise CardError(
             f"give the 6 cards dealt (or 5 in the five-card game) to choose a discard;"
-            f" got {len(held)} cards" + (f" to keep {keep}" if keep else "")
+            f" got {len(held)} cards"
         )
     seen = set(held)
     unseen = [card for card in DECK if card not in seen]
