@@ -28,7 +28,7 @@ from itertools import combinations, combinations_with_replacement
 from math import comb
 
 from boardctl.cribbage.cards import DECK, JACK, Card, parse_cards
-from boardctl.cribbage.fast import RANK_WEIGHT, code_points, hand_total
+from boardctl.cribbage.fast import RANK_WEIGHT, code_points, hand_total, rank_code
 from boardctl.errors import CardError
 
 CRIB_FLUSH_POINTS = 5
@@ -114,7 +114,7 @@ def crib_mean(discard: tuple[Card, ...], unseen: list[Card]) -> float:
         suit_count[card.suit] += 1
     present = [rank for rank in range(1, 14) if rank_count[rank]]
     # Fifteens, pairs and runs: over multisets of other crib ranks and the starter rank.
-    base_code = sum(RANK_WEIGHT[card.rank] for card in discard)
+    base_code = rank_code(card.rank for card in discard)
     weighted = 0
     for others in combinations_with_replacement(present, k):
         ways = 1
