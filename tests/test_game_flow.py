@@ -296,7 +296,12 @@ def test_corrections_and_muggins() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
     keeper.apply(peg(0, 10, "hand"))
     keeper.apply(peg(0, -4, "correction"))
-    assert keeper.state.tracks[0].front == 6 and keeper.state.tracks[0].back == 10
+    assert keeper.state.tracks[0].front == 6 and keeper.state.tracks[0].back == 0  # taken back
+    keeper.apply(peg(0, 5, "hand"))
+    keeper.apply(peg(0, -2, "correction"))
+    assert (keeper.state.tracks[0].front, keeper.state.tracks[0].back) == (9, 6)  # back stays
+    keeper.apply(peg(0, -4, "correction"))
+    assert (keeper.state.tracks[0].front, keeper.state.tracks[0].back) == (5, 5)  # never ahead
     rejected(keeper, peg(0, -7, "correction"), "below 0")
     rejected(keeper, peg(0, 0, "correction"), "changes nothing")
     rejected(keeper, peg(1, 3, "muggins"), "muggins is off")

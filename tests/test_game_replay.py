@@ -85,6 +85,8 @@ def test_replay_of_the_journal_equals_the_live_state(
                 events.append(keeper.apply(_command(keeper, step))["event"])
             except EntryError:
                 assert keeper.state == before  # a refusal changes nothing
+            state = keeper.state
+            assert all(0 <= t.back <= t.front <= state.target for t in state.tracks)
         live_machine, live_status = keeper.machine, keeper.status()
         live_history = keeper.history()
         keeper.close()

@@ -319,13 +319,19 @@ def _over_message(state: GameState) -> str:
 
 
 def _with_points(state: GameState, track: int, points: int) -> GameState:
-    """Move a track's pegs by ``points``; end the game if it reaches the target."""
+    """Move a track's pegs by ``points``; end the game if it reaches the target.
+
+    Forwards, the back peg leapfrogs to where the front peg was. Backwards (a
+    correction), the front peg is taken back and the back peg stays put, unless
+    it would now be ahead of the front peg: the dim peg never leads.
+    """
     if points == 0:
         return state
     old = state.tracks[track]
     front = min(old.front + points, state.target)
+    back = old.front if points > 0 else min(old.back, front)
     tracks = list(state.tracks)
-    tracks[track] = TrackState(front, old.front, old.game_points)
+    tracks[track] = TrackState(front, back, old.game_points)
     state = state.evolve(tracks=tuple(tracks))
     if front >= state.target:
         state = _game_won(state, track)
