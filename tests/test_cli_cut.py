@@ -43,7 +43,9 @@ def test_cut_without_a_seat_draws(tmp_path: Path, capsys: pytest.CaptureFixture[
         }
 
 
-@pytest.mark.parametrize(("seat", "message"), [("0", "start at 1"), ("3", "seat")])
+@pytest.mark.parametrize(
+    ("seat", "message"), [("0", "start at 1"), ("3", "seats 1-2 counted from 1")]
+)
 def test_bad_seats_are_refused_and_change_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: str, message: str
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -316,7 +317,9 @@ def test_commands_are_checked() -> None:
     rejected(keeper, {"op": "peg", "track": 0, "points": 2, "colour": "red"}, "unknown field")
     rejected(keeper, {"op": "peg", "track": 0, "points": "2"}, "whole number")
     rejected(keeper, {"op": "peg", "track": True, "points": 2}, "whole number")
-    rejected(keeper, {"op": "cut", "dealer": 2}, "seat 0-1")
+    message = "no track with index 2: this game has 2 tracks, index 0 (Track 1) to 1 (Track 2)"
+    rejected(keeper, {"op": "peg", "track": 2, "points": 2}, re.escape(message))
+    rejected(keeper, {"op": "cut", "dealer": 2}, re.escape("seat index 0-1 (seats 1-2 counted"))
     keeper.apply({"op": "cut", "dealer": 0})
     rejected(keeper, {"op": "peg", "track": 0, "points": 2, "kind": "bonus"}, "unknown kind")
     rejected(keeper, {"op": "set", "key": "colour", "value": 1}, "unknown setting")

@@ -437,7 +437,10 @@ def _cut(state: GameState, event: dict[str, Any], choose: Chooser) -> Plan:
         dealer = choose(players)
     dealer = whole(dealer, "dealer")
     if not 0 <= dealer < players:
-        raise EntryError(f"dealer must be a seat 0-{players - 1}, not {dealer}")
+        raise EntryError(
+            f"dealer must be a seat index 0-{players - 1} (seats 1-{players} counted from 1),"
+            f" not {dealer}"
+        )
     new = _start_deals(state, dealer)
     return Plan({"op": "cut", "dealer": dealer, "drawn": bool(event.get("drawn", drawn))}, new)
 
@@ -507,7 +510,10 @@ def _peg(state: GameState, event: dict[str, Any], limits: Limits) -> Plan:
     tracks = len(state.tracks)
     track = whole(event.get("track"), "track")
     if not 0 <= track < tracks:
-        raise EntryError(f"track must be 0-{tracks - 1}, not {track}")
+        raise EntryError(
+            f"there is no track with index {track}: this game has {tracks} tracks, index 0"
+            f" ({_name(state, 0)}) to {tracks - 1} ({_name(state, tracks - 1)})"
+        )
     points = whole(event.get("points"), "points")
     kind = event.get("kind") or _infer_kind(state, points, limits)
     if kind not in KINDS:
