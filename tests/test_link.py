@@ -315,3 +315,17 @@ def test_show_survives_a_port_that_fails_mid_write(device: FakeDevice) -> None:
         )
     finally:
         link.close()
+
+
+def test_a_second_link_waits_for_the_port(device: FakeDevice) -> None:
+    first = open_link("serial", path=device.path)
+    try:
+        assert device.wait_for(lambda: first.connected)
+        second = open_link("serial", path=device.path, backoff_min=0.05, backoff_max=0.1)
+        time.sleep(0.3)
+        assert not second.connected and second.state == "waiting"
+        first.close()
+        assert device.wait_for(lambda: second.connected)
+        second.close()
+    finally:
+        first.close()

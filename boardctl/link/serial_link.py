@@ -182,7 +182,11 @@ class SerialBackend:
         if path is None:
             raise OSError(f"no USB serial device {self.vid_pid} found")
         port = serial.Serial(
-            path, self.baud, timeout=self.heartbeat, write_timeout=self.write_timeout
+            path,
+            self.baud,
+            timeout=self.heartbeat,
+            write_timeout=self.write_timeout,
+            exclusive=True,  # a second boardctl gets "waiting", not interleaved frames
         )
         self.port_name = path
         return port
