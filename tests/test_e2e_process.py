@@ -36,6 +36,9 @@ class Service:
         self.notify.settimeout(10)
         self.proc: subprocess.Popen[bytes] | None = None
 
+    def use_link(self, text: str) -> None:
+        self.config.write_text(f'{text}\n[game]\nmode = "guided"\n[inputs]\ncommit_idle = 0.5\n')
+
     def start(self) -> float:
         """Start the service; return the seconds until READY=1."""
         env = {
@@ -163,3 +166,25 @@ def test_a_bad_config_file_is_reported_with_its_key(service: Service) -> None:
     )
     assert result.returncode == 1
     assert f"boardctl: error: {service.config}: unknown key 'inputs.commit_idel'" in result.stderr
+
+
+def test_sigterm_leaves_the_score_on_the_leds(service: Service) -> None:
+    firmware = str(REPO / "firmware")
+    sys.path.insert(0, firmware)
+    try:
+        from emulator import PtyDevice
+
+        with PtyDevice(led_count=256) as device:
+            service.use_link(f'[link]\nkind = "serial"\ndevice = "{device.path}"')
+            service.start()
+            service.press("track1.plus1")  # the cut
+            service.press("menu")
+            service.enter(2, 3)
+            shown = bytes.fromhex(service.ask("frame")["rgb"])
+            assert device.wait_for(shown, timeout=5.0)
+            service.press("track2.plus5")  # pending when the stop comes: not kept
+            assert service.kill(signal.SIGTERM) == 0
+            time.sleep(0.3)
+            assert device.pixels() == shown  # the committed score stays lit
+    finally:
+        sys.path.remove(firmware)

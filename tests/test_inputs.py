@@ -63,6 +63,15 @@ def test_edges_inside_the_lockout_keep_postponing_the_settle() -> None:
     assert d.poll(0.060) == [(False, 0.06)]
 
 
+def test_a_settled_level_counts_even_when_no_poll_ran_before_the_next_edge() -> None:
+    d = Debouncer(0.02)
+    assert d.edge(True, 0.0) == [(True, 0.0)]
+    assert d.edge(False, 0.1) == [(False, 0.1)]
+    assert d.edge(True, 0.11) == []  # too soon after the release: settles at 0.13
+    # a busy loop polls late; the release edge arrives first
+    assert d.edge(False, 0.2) == [(True, 0.13), (False, 0.2)]
+
+
 def test_a_new_press_after_a_quiet_line_counts_at_once() -> None:
     d = Debouncer(0.02)
     d.edge(True, 0.0)
@@ -139,8 +148,8 @@ def test_two_tracks_pressing_at_once_both_count() -> None:
     panel = Panel(tracks=2)
     panel.edge("track1.plus1", True, 0.0)
     panel.edge("track2.plus1", True, 0.0)
-    panel.edge("track2.plus1", False, 0.05)  # chatter on track 2 ...
-    panel.edge("track2.plus1", True, 0.051)
+    panel.edge("track2.plus1", False, 0.005)  # chatter on track 2 ...
+    panel.edge("track2.plus1", True, 0.006)
     panel.edge("track1.plus1", False, 0.1)
     panel.edge("track2.plus1", False, 0.1)
     assert panel.pending == (1, 1)
@@ -257,7 +266,7 @@ def test_settings_mode_cycles_values_and_applies_them_as_set_commands() -> None:
     assert panel.mode == "confirm"
     assert panel.overlay()["confirm"]["target"] == 61
     assert press(panel, "menu", 7.0) == [
-        {"op": "new_game", "variant": "six-card", "target": 61, "preset": "acc", "mode": "free"}
+        {"op": "new_game", "target": 61, "preset": "acc", "mode": "free"}
     ]
     assert panel.mode == "entry"
 
@@ -279,7 +288,7 @@ def test_settings_that_need_no_new_game_are_set_commands() -> None:
 
 
 def test_settings_left_with_undo_or_timeout_change_nothing() -> None:
-    current = {"target": 121, "mode": "guided"}
+    current = {"target": 121, "mode": "guided", "brightness": 128}
     panel = Panel(tracks=2, current_settings=lambda: current)
     panel.tap("menu", 0.0, hold=2.0)
     press(panel, "track1.plus1", 1.0)
@@ -289,6 +298,26 @@ def test_settings_left_with_undo_or_timeout_change_nothing() -> None:
     press(panel, "track1.plus1", 4.0)
     assert run_until(panel, 4.0 + T.settings_timeout) == []
     assert panel.mode == "entry"
+    # a previewed brightness goes back; holding undo here is not a redo
+    panel.tap("menu", 100.0, hold=2.0)
+    for t in (101.0, 102.0, 103.0):
+        press(panel, "menu", t)  # to brightness
+    assert press(panel, "track1.plus1", 104.0) == [{"op": "set", "key": "brightness", "value": 192}]
+    assert panel.tap("undo", 105.0, hold=1.5) == [{"op": "set", "key": "brightness", "value": 128}]
+    assert panel.mode == "entry"
+
+
+def test_a_new_variant_in_settings_starts_a_game_with_its_own_target() -> None:
+    current = {"target": 121, "variant": "six-card", "preset": "acc", "mode": "guided"}
+    panel = Panel(tracks=2, current_settings=lambda: current)
+    panel.tap("menu", 0.0, hold=1.5)
+    press(panel, "menu", 1.0)  # variant
+    press(panel, "track1.plus1", 2.0)  # six-card -> five-card
+    panel.tap("menu", 3.0, hold=1.5)
+    assert panel.mode == "confirm"
+    assert press(panel, "menu", 4.0) == [
+        {"op": "new_game", "variant": "five-card", "preset": "acc", "mode": "guided"}
+    ]
 
 
 def test_keyboard_taps_match_button_gestures() -> None:
@@ -318,3 +347,17 @@ def test_button_names() -> None:
             assert bad in str(exc)
         else:
             raise AssertionError(bad)
+
+
+def test_pending_at_follows_the_last_change_of_a_pending_amount() -> None:
+    panel = Panel(tracks=2)
+    assert panel.pending_at is None
+    panel.edge("track1.plus1", True, 1.0)
+    assert panel.pending_at == 1.0
+    panel.edge("track1.plus1", False, 1.2)
+    panel.turn(1, 1, 2.0)
+    assert panel.pending_at == 2.0
+    assert panel.tick(2.7) == [{"op": "peg", "track": 0, "points": 1}]
+    assert panel.pending_at == 2.0  # track 2 still pending
+    assert panel.tick(3.5) == [{"op": "peg", "track": 1, "points": 1}]
+    assert panel.pending_at is None

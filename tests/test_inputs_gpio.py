@@ -111,6 +111,16 @@ def test_buttons_are_pulled_up_inputs_on_the_configured_pins(mock_factory: MockF
     assert rig.inputs.buttons["menu"].closed
 
 
+def test_inputs_start_no_threads(mock_factory: MockFactory) -> None:
+    """No polling: gpiozero.Button would start a hold thread per button (0.1 s wake-ups)."""
+    import threading
+
+    before = threading.active_count()
+    rig = Rig(mock_factory)
+    assert threading.active_count() == before
+    rig.inputs.close()
+
+
 def test_chattering_presses_on_mock_pins_count_once_each(mock_factory: MockFactory) -> None:
     rig = Rig(mock_factory)
     plus1 = rig.config.pins.tracks[0].plus1

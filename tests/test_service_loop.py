@@ -260,3 +260,45 @@ def test_posts_from_other_threads_wake_the_sleeping_loop(
     loop.post(("call", done.set))
     assert done.wait(2)
     assert not loop.stopping
+
+
+def test_a_game_the_layout_cannot_show_is_refused_before_it_is_journalled() -> None:
+    from boardctl.service.app import layout_check
+
+    loop, _link, _clock, _ = make_loop()
+    loop.validate = layout_check(builtin_layout("two-121"), loop.keeper)
+    loop.start()
+    seq = loop.keeper.status()["seq"]
+    with pytest.raises(EntryError, match=r"has 2 tracks; a five-player game needs 5"):
+        loop.handle_request({"op": "new_game", "variant": "five-player"})
+    with pytest.raises(EntryError, match="a game to 200 does not fit"):
+        loop.handle_request({"op": "set", "key": "target", "value": 200})
+    assert loop.keeper.status()["seq"] == seq
+    loop.handle_request({"op": "new_game", "variant": "five-card"})  # fits: 2 tracks to 61
+    assert loop.keeper.status()["target"] == 61
+    loop.close()
+
+
+def test_a_journal_the_layout_cannot_show_keeps_the_service_up() -> None:
+    keeper = Scorekeeper.memory({"variant": "three-player", "mode": "free"})
+    layout = builtin_layout("two-121")
+    link = RecordingLink()
+    loop = ServiceLoop(keeper, OverlayRenderer(Renderer(layout), layout), link, panel=Panel(3))
+    loop.start()  # no exception: a red warning instead of the game
+    frame = link.frames[-1]
+    assert frame[3 * layout.led_of(0, 0) : 3 * layout.led_of(0, 0) + 3] == bytes((220, 0, 0))
+    loop.execute({"op": "new_game", "variant": "six-card"})
+    loop.run_once(max_wait=0)
+    assert link.frames[-1] != frame
+    loop.close()
+
+
+def test_a_configured_game_must_fit_the_configured_layout() -> None:
+    from boardctl.errors import ConfigError
+    from boardctl.service.app import check_config_fits
+    from boardctl.service.config import parse_config
+
+    config = parse_config({"game": {"variant": "three-player"}}, "board.toml")
+    with pytest.raises(ConfigError, match=r"board\.toml: game\.variant 'three-player'"):
+        check_config_fits(config, builtin_layout("two-121"))
+    check_config_fits(config, builtin_layout("three-121"))

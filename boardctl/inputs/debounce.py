@@ -38,12 +38,17 @@ class Debouncer:
 
     def edge(self, pressed: bool, t: float) -> list[Transition]:
         """A raw edge to ``pressed`` at time ``t``; returns the accepted transitions."""
+        out: list[Transition] = []
+        due = self.deadline()
+        if due is not None and t >= due:
+            # the line had settled before this edge and no poll ran in time: take it then
+            out += self._accept(due)
         quiet = t - self._last_edge >= self.lockout and t - self._last_accept >= self.lockout
         self._raw = pressed
         self._last_edge = t
         if pressed != self.pressed and quiet:
-            return self._accept(t)
-        return []
+            out += self._accept(t)
+        return out
 
     def deadline(self) -> float | None:
         """When :meth:`poll` must run to settle a level, or None."""

@@ -1,8 +1,12 @@
 """gpiozero devices for the configured pins, feeding raw events to a callback.
 
-Buttons are ``gpiozero.Button(pin, pull_up=True, bounce_time=None)``: the
-debounce is ours (:mod:`boardctl.inputs.debounce`), done in the service loop
-with the time each edge was seen. Rotary encoders are
+Buttons are ``gpiozero.DigitalInputDevice(pin, pull_up=True,
+bounce_time=None)``: a ``Button`` without its hold thread. (``gpiozero.Button``
+starts one thread per button that wakes every 0.1 s to look for a hold: ten
+buttons meant a hundred wake-ups a second on an idle board. Holds are timed by
+the service loop instead.) The debounce is ours too
+(:mod:`boardctl.inputs.debounce`), done in the service loop with the time each
+edge was seen. Rotary encoders are
 ``gpiozero.RotaryEncoder(a, b, max_steps=0)``, whose quadrature decoding
 already ignores contact bounce. gpiozero calls us from its own threads; we
 only stamp the time and hand the event on (the callback puts it on the
@@ -73,7 +77,7 @@ class Inputs:
         factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        from gpiozero import Button, RotaryEncoder
+        from gpiozero import DigitalInputDevice, RotaryEncoder
 
         self._devices: list[Any] = []
         self.buttons: dict[str, Any] = {}
@@ -94,9 +98,11 @@ class Inputs:
             for name, pin in named:
                 if pin is None:
                     continue
-                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=factory)
-                button.when_pressed = self._edge_handler(name, True)
-                button.when_released = self._edge_handler(name, False)
+                button = DigitalInputDevice(
+                    pin, pull_up=True, bounce_time=None, pin_factory=factory
+                )
+                button.when_activated = self._edge_handler(name, True)
+                button.when_deactivated = self._edge_handler(name, False)
                 self._devices.append(button)
                 self.buttons[name] = button
             for track, table in enumerate(pins.tracks[:tracks]):
@@ -130,7 +136,7 @@ class Inputs:
         button = self.buttons.get(name)
         if button is None or button.closed:
             return None
-        return bool(button.is_pressed)
+        return bool(button.is_active)
 
     def close(self) -> None:
         """Release every pin."""

@@ -121,6 +121,7 @@ class Panel:
     _settings: _Settings | None = None
     _confirm_since: float | None = None
     _new_game: Command = field(default_factory=lambda: {"op": "new_game"})
+    pending_at: float | None = None  # when a pending amount last changed (None: none pending)
 
     def __post_init__(self) -> None:
         self._pending = [0] * self.tracks
@@ -145,6 +146,7 @@ class Panel:
             return []
         self._pending[track] = max(0, self._pending[track] + steps)
         self._active_at[track] = t
+        self._pending_changed(t)
         return []
 
     def tap(self, name: str, t: float, *, hold: float = 0.0) -> list[Command]:
@@ -182,10 +184,9 @@ class Panel:
                 out += self.commit(track)
         timing = self.timing
         if self._confirm_since is not None and t >= self._confirm_since + timing.confirm_timeout:
-            self._confirm_since = None
-            self._new_game = {"op": "new_game"}
+            self._cancel_confirm()
         if self._settings is not None and t >= self._settings.since + timing.settings_timeout:
-            self._settings = None
+            out += self._cancel_settings()
         return out
 
     def deadline(self) -> float | None:
@@ -240,22 +241,29 @@ class Panel:
             return "settings"
         return "confirm" if self._confirm_since is not None else "entry"
 
+    def _pending_changed(self, t: float) -> None:
+        self.pending_at = t if any(self._pending) else None
+
     def set_tracks(self, tracks: int) -> None:
         """The game now has ``tracks`` tracks (after a new game); pending entries are dropped."""
         self.tracks = tracks
         self._pending = [0] * tracks
         self._active_at = [0.0] * tracks
+        self.pending_at = None
 
     def cancel_pending(self) -> bool:
         """Drop every pending amount; True if there was one."""
         had = any(self._pending)
         self._pending = [0] * self.tracks
+        self.pending_at = None
         return had
 
     def commit(self, track: int) -> list[Command]:
         """Commit ``track``'s pending amount now (one peg command, or nothing)."""
         points = self._pending[track]
         self._pending[track] = 0
+        if not any(self._pending):
+            self.pending_at = None
         if points == 0:
             return []
         return [{"op": "peg", "track": track, "points": points}]
@@ -303,6 +311,7 @@ class Panel:
             return []
         self._pending[track] += ADDS[button.role]
         self._active_at[track] = t
+        self._pending_changed(t)
         if button.role == "encoder_push":
             return self.commit(track)
         return []
@@ -318,11 +327,16 @@ class Panel:
             self._pending[track] = max(0, self._pending[track] - ADDS[button.role])
             if self._pending[track]:
                 self._pending[track] = 0
+                self._pending_changed(t)
                 return []
+            self._pending_changed(t)
             return [{"op": "undo"}]
         if button.role == "undo" and level == 1:
-            self._settings = None
-            self._confirm_since = None
+            if self._settings is not None:
+                return self._cancel_settings()
+            if self._confirm_since is not None:
+                self._cancel_confirm()
+                return []
             return [{"op": "redo"}] if not self.cancel_pending() else []
         if button.role == "menu" and level == 2 and self._settings is None:
             self.cancel_pending()
@@ -346,11 +360,9 @@ class Panel:
             if level > 0:
                 return []
             if self._settings is not None:
-                self._settings = None  # leave without changes
-                return []
+                return self._cancel_settings()
             if self._confirm_since is not None:
-                self._confirm_since = None
-                self._new_game = {"op": "new_game"}
+                self._cancel_confirm()
                 return []
             return [] if self.cancel_pending() else [{"op": "undo"}]
         # menu
@@ -389,6 +401,20 @@ class Panel:
             return [{"op": "set", "key": "brightness", "value": settings.values[name]}]
         return []
 
+    def _cancel_confirm(self) -> None:
+        self._confirm_since = None
+        self._new_game = {"op": "new_game"}
+
+    def _cancel_settings(self) -> list[Command]:
+        """Leave settings mode without changes (a previewed brightness goes back)."""
+        settings = self._settings
+        assert settings is not None
+        self._settings = None
+        before = settings.original.get("brightness")
+        if before is not None and settings.values.get("brightness") != before:
+            return [{"op": "set", "key": "brightness", "value": before}]
+        return []
+
     def _leave_settings(self, t: float) -> list[Command]:
         settings = self._settings
         assert settings is not None
@@ -400,8 +426,13 @@ class Panel:
         }
         changed.pop("brightness", None)
         if "variant" in changed or "target" in changed:
-            game = {k: settings.values.get(k) for k in ("variant", "target", "preset", "mode")}
-            self._new_game = {"op": "new_game", **{k: v for k, v in game.items() if v is not None}}
+            # a new game: the variant and target only if changed (a new variant brings its
+            # own target), the preset and mode as now set
+            game = {k: v for k, v in changed.items() if k in ("variant", "target")}
+            for key in ("preset", "mode"):
+                if settings.values.get(key) is not None:
+                    game[key] = settings.values[key]
+            self._new_game = {"op": "new_game", **game}
             self._confirm_since = t
             return []
         return [{"op": "set", "key": name, "value": value} for name, value in changed.items()]

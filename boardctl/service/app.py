@@ -74,12 +74,81 @@ def open_led_link(config: Config) -> Any:
     return open_link(config.link.kind, **options)
 
 
-def terminal_display(layout: Any, stream: Any = None) -> Callable[[BoardView, Frame], None]:
-    """Draw each new frame as the virtual board on the terminal."""
+def layout_check(layout: Any, keeper: Any) -> Callable[[dict[str, Any]], None]:
+    """Refuse a new game or target the board's layout cannot show (before it is journalled)."""
+    from boardctl.errors import EntryError
+    from boardctl.game.setup import setup_from_command
+
+    def check(command: dict[str, Any]) -> None:
+        op = command.get("op")
+        value = command.get("value")
+        if op == "new_game":
+            try:
+                setup = setup_from_command(command, base=keeper.state.setup)
+            except EntryError:
+                return  # the engine refuses it with its own message
+            tracks, target, what = setup.tracks, setup.target, f"a {setup.variant_name} game"
+        elif op == "set" and command.get("key") == "target" and type(value) is int:
+            tracks, target, what = len(keeper.state.tracks), value, "this game"
+        else:
+            return
+        name = getattr(layout, "name", "?")
+        if tracks > len(layout.tracks):
+            raise EntryError(
+                f"the board ({name}) has {len(layout.tracks)} tracks; {what} needs {tracks}"
+            )
+        if target > layout.hole_count:
+            raise EntryError(
+                f"the board ({name}) has {layout.hole_count} holes per track; "
+                f"a game to {target} does not fit"
+            )
+
+    return check
+
+
+def check_config_fits(config: Config, layout: Any) -> None:
+    """The configured first game must fit the configured layout."""
+    from boardctl.cribbage.variants import get_variant
+    from boardctl.errors import ConfigError
+
+    variant = get_variant(config.game.variant)
+    target = config.game.target or variant.target
+    if variant.tracks > len(layout.tracks) or target > layout.hole_count:
+        raise ConfigError(
+            f"{config.source}: game.variant {config.game.variant!r} to {target} needs "
+            f"{variant.tracks} tracks of {target} holes, but board.layout "
+            f"{config.board.layout!r} has {len(layout.tracks)} of {layout.hole_count}"
+        )
+
+
+class _Notes(logging.Handler):
+    """Keeps the last log lines, shown under the virtual board instead of over it."""
+
+    def __init__(self, keep: int = 3) -> None:
+        super().__init__(logging.INFO)
+        self.keep = keep
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines = [*self.lines, record.getMessage()][-self.keep :]
+
+
+def terminal_display(layout: Any, stream: Any = None) -> tuple[Any, Callable[[], None]]:
+    """Draw each new frame as the virtual board on the terminal.
+
+    Returns the display and a function that undoes its logging change: while
+    the board is drawn, log lines are shown under it rather than on stderr.
+    """
     from boardctl.board.terminal import draw_board
     from boardctl.service.keys import HELP
 
     out = stream or sys.stdout
+    notes = _Notes()
+    root = logging.getLogger()
+    quieted = [h for h in root.handlers if isinstance(h, logging.StreamHandler)]
+    for handler in quieted:
+        root.removeHandler(handler)
+    root.addHandler(notes)
 
     def display(view: BoardView, frame: Frame) -> None:
         text = draw_board(view, frame, layout)
@@ -89,10 +158,16 @@ def terminal_display(layout: Any, stream: Any = None) -> Callable[[BoardView, Fr
             note = f"settings: {mode['item']} = {mode['value']}"
         elif mode:
             note = "new game? m = yes, u = no"
-        out.write(f"\x1b[H\x1b[J{text}\n{note}\n{HELP}\n")
+        log_lines = "".join(f"{line}\n" for line in notes.lines)
+        out.write(f"\x1b[H\x1b[J{text}\n{note}\n{HELP}\n{log_lines}")
         out.flush()
 
-    return display
+    def restore() -> None:
+        root.removeHandler(notes)
+        for handler in quieted:
+            root.addHandler(handler)
+
+    return display, restore
 
 
 @dataclass
@@ -136,10 +211,11 @@ def build(
 
     closers: list[Callable[[], None]] = []
     try:
+        layout = load_board_layout(config.board.layout)
+        check_config_fits(config, layout)
         journal.parent.mkdir(parents=True, exist_ok=True)
         keeper = Scorekeeper.open(journal, setup=game_setup(config))
         closers.append(keeper.close)
-        layout = load_board_layout(config.board.layout)
         overlay = OverlayRenderer(make_renderer(layout, config, config.board.brightness), layout)
         if link is None:
             link = open_led_link(config)
@@ -152,7 +228,10 @@ def build(
             mock = isinstance(factory, MockFactory)
         if display == "auto":
             display = "terminal" if mock and sys.stdout.isatty() else "none"
-        show = terminal_display(layout) if display == "terminal" else None
+        show = None
+        if display == "terminal":
+            show, restore_logging = terminal_display(layout)
+            closers.append(restore_logging)
 
         def on_brightness(level: int) -> None:
             overlay.inner = make_renderer(layout, config, level)
@@ -175,6 +254,7 @@ def build(
             notifier=notifier or Notifier(),
             display=show,
             on_brightness=on_brightness,
+            validate=layout_check(layout, keeper),
         )
         loop.brightness = config.board.brightness
         closers.append(loop.close)

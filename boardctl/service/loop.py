@@ -90,6 +90,7 @@ class ServiceLoop:
         display: Display | None = None,
         on_brightness: Callable[[int], None] | None = None,
         new_game_defaults: dict[str, Any] | None = None,
+        validate: Callable[[Command], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.keeper = keeper
@@ -100,6 +101,8 @@ class ServiceLoop:
         self.clock = clock
         self._on_brightness = on_brightness
         self.new_game_defaults = dict(new_game_defaults or {})
+        # raises EntryError for a command the board cannot show (e.g. too many tracks)
+        self.validate = validate
         self.selector = selectors.DefaultSelector()
         self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -155,6 +158,8 @@ class ServiceLoop:
         if op == "new_game":
             command = {**self.new_game_defaults, **command}
         try:
+            if self.validate is not None:
+                self.validate(command)
             result = self.keeper.apply(command)
         except EntryError:
             self._error_at = self.clock()
@@ -282,6 +287,9 @@ class ServiceLoop:
             for i, track in enumerate(base.tracks)
         )
         extra = {**base.extra, **self.panel.overlay()}
+        if self.panel.pending_at is not None:
+            # when the pending amount last changed: a renderer may start its blink "on" there
+            extra["pending_at"] = self.panel.pending_at
         error_at = self._error_at if self._error_at is not None else base.error_at
         return dataclasses.replace(base, tracks=tracks, extra=extra, error_at=error_at)
 

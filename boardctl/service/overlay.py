@@ -8,7 +8,10 @@ The board has no screen, so the panel's modes are shown with holes:
   with the current choice bright amber (on a one-track layout the choices
   use track 1's holes from 61 on);
 - new-game confirm: the game stays on the board and every start hole and the
-  status LED blink red, twice a second.
+  status LED blink red, twice a second;
+- a game the layout cannot show (a journal from another board, a layout
+  changed in the config): the start holes and the status LED stay red, and
+  the service keeps running so the owner can start a game that fits.
 
 :class:`OverlayRenderer` wraps the board renderer, so the service loop still
 sees one renderer with ``render`` and ``next_change``.
@@ -16,9 +19,11 @@ sees one renderer with ``render`` and ``next_change``.
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any, Protocol
 
+from boardctl.errors import LayoutError
 from boardctl.service.loop import Frame, Renderer
 from boardctl.view import BoardView
 
@@ -28,6 +33,8 @@ AMBER_DIM = bytes((30, 16, 0))
 AMBER = bytes((230, 120, 0))
 RED = bytes((220, 0, 0))
 CONFIRM_STEP = 0.25  # seconds on, seconds off
+
+log = logging.getLogger(__name__)
 
 
 class LayoutLike(Protocol):
@@ -48,23 +55,38 @@ class OverlayRenderer:
     def __init__(self, inner: Renderer, layout: LayoutLike) -> None:
         self.inner = inner
         self.layout = layout
+        self._unfit: str | None = None
 
     def render(self, view: BoardView, now: float) -> Frame:
         settings = view.extra.get("settings")
         if isinstance(settings, dict):
             return self._settings(settings)
-        frame = self.inner.render(view, now)
+        try:
+            frame = self.inner.render(view, now)
+        except LayoutError as exc:
+            if str(exc) != self._unfit:
+                self._unfit = str(exc)
+                log.error("cannot show this game: %s", exc)
+            frame = bytes(3 * self.layout.led_count)
+            return self._paint(frame, self._confirm_leds(), RED)
         if view.extra.get("confirm") and _blink_on(now):
-            out = bytearray(frame)
-            for led in self._confirm_leds():
-                out[3 * led : 3 * led + 3] = RED
-            return bytes(out)
+            return self._paint(frame, self._confirm_leds(), RED)
         return frame
+
+    @staticmethod
+    def _paint(frame: Frame, leds: list[int], rgb: bytes) -> Frame:
+        out = bytearray(frame)
+        for led in leds:
+            out[3 * led : 3 * led + 3] = rgb
+        return bytes(out)
 
     def next_change(self, view: BoardView, now: float) -> float | None:
         if isinstance(view.extra.get("settings"), dict):
             return None
-        inner = self.inner.next_change(view, now)
+        try:
+            inner = self.inner.next_change(view, now)
+        except LayoutError:
+            return None
         if view.extra.get("confirm"):
             step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
             return step if inner is None else min(inner, step)

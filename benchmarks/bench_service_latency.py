@@ -1,0 +1,170 @@
+"""Button edge -> frame written to the LED link: latency over 1,000 presses.
+
+The whole service in one process, as ``boardctl run`` builds it: MockFactory
+pins (gpiozero calls back on the pressing thread, as a GPIO edge thread
+would), the engine with its SQLite journal, the renderer, and the real serial
+link writing to the firmware controller running behind a pty. The clock
+starts just before ``pin.drive_low()`` and stops when ``link.show()`` has
+written the frame.
+
+Each cycle is three presses: +1 (a pending entry appears), encoder push (the
+commit: a journal write, then the frame) and undo (another journal write).
+The +1 and the commit act on the press edge; undo acts on the release edge
+(a long hold would mean redo), so its clock starts at the release.
+
+A pending entry blinks (0.3 s on, 0.3 s off, in phase with the renderer's
+clock): a +1 pressed during the "off" half changes no LED until the blink
+turns on, so its figure is the blink, not the service. Those presses are
+counted separately.
+
+    PYTHONPATH=. python benchmarks/bench_service_latency.py [--presses 1000] [--link serial|null]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "firmware"))
+
+from boardctl.link import open_link  # noqa: E402
+from boardctl.service import app  # noqa: E402
+from boardctl.service.config import parse_config  # noqa: E402
+
+
+class TimedLink:
+    """Wraps a link: notes when each frame has been written."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.shown = threading.Event()
+        self.at = 0.0
+
+    def show(self, frame: bytes) -> None:
+        self.inner.show(frame)
+        self.at = time.perf_counter()
+        self.shown.set()
+
+    def set_brightness(self, level: int) -> None:
+        self.inner.set_brightness(level)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    load = os.getloadavg()
+    print(
+        f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)"
+    )
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=1000)
+    parser.add_argument("--link", choices=("serial", "null"), default="serial")
+    args = parser.parse_args()
+
+    factory = MockFactory()
+    Device.pin_factory = factory
+    config = parse_config(
+        {"game": {"mode": "free"}, "inputs": {"debounce": 0.0005, "commit_idle": 60.0}}
+    )
+    device = None
+    if args.link == "serial":
+        from emulator import PtyDevice
+
+        device = PtyDevice(led_count=256)
+        device.plug()
+        inner = open_link("serial", path=device.path)
+        deadline = time.monotonic() + 5
+        while not inner.connected and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        inner = open_link("null")
+    link = TimedLink(inner)
+    with tempfile.TemporaryDirectory() as tmp:
+        board = app.build(
+            config,
+            journal=Path(tmp) / "journal.sqlite",
+            socket_path=Path(tmp) / "control.sock",
+            display="none",
+            link=link,
+            factory=factory,
+            keyboard=False,
+        )
+        thread = threading.Thread(target=board.loop.run, daemon=True)
+        thread.start()
+        time.sleep(0.2)
+        pins = config.pins
+        buttons = {
+            "+1": factory.pin(pins.tracks[0].plus1),
+            "commit": factory.pin(pins.tracks[0].encoder_push),
+            "undo": factory.pin(pins.undo),
+        }
+        results: dict[str, list[float]] = {name: [] for name in buttons}
+        blink_delayed: list[float] = []
+        count = 0
+        while count < args.presses:
+            for name, pin in buttons.items():
+                if count >= args.presses:
+                    break
+                if name == "undo":
+                    pin.drive_low()
+                    time.sleep(0.002)
+                link.shown.clear()
+                start = time.perf_counter()
+                if name == "undo":
+                    pin.drive_high()
+                else:
+                    pin.drive_low()
+                if not link.shown.wait(2):
+                    raise SystemExit(f"no frame after a {name} press")
+                elapsed = (link.at - start) * 1000
+                if name == "+1" and elapsed > 50:
+                    blink_delayed.append(elapsed)
+                else:
+                    results[name].append(elapsed)
+                time.sleep(0.002)
+                if name != "undo":
+                    pin.drive_high()
+                time.sleep(0.002)
+                count += 1
+        board.loop.stop()
+        thread.join(5)
+        board.close()
+    if device is not None:
+        device.close()
+    every = [v for values in results.values() for v in values]
+    if blink_delayed:
+        print(
+            f"{len(blink_delayed)} +1 presses fell in the pending blink's off half: first "
+            f"frame after p50={statistics.median(blink_delayed):.0f} ms (the blink, not counted)"
+        )
+    print(f"button edge -> frame written ({args.link} link), {len(every)} frames, ms:")
+    rows = [("all presses", every), *results.items()]
+    for name, values in rows:
+        if not values:
+            continue
+        print(
+            f"  {name:<12} n={len(values):>4}  p50={statistics.median(values):.3f}"
+            f"  p99={percentile(values, 99):.3f}  max={max(values):.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

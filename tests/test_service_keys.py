@@ -1,0 +1,87 @@
+"""The virtual board: keyboard keys, the terminal drawing, --print-config."""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import selectors
+import tomllib
+from typing import Any
+
+import pytest
+
+from boardctl.board import Renderer, builtin_layout
+from boardctl.cli import main
+from boardctl.service.app import terminal_display
+from boardctl.service.config import Config, parse_config
+from boardctl.service.keys import HELP, KEYMAP, Keyboard, events_for
+from boardctl.view import BoardView, TrackView
+
+
+def test_keys_map_to_button_gestures() -> None:
+    assert events_for("1qa") == [
+        ("tap", "track1.plus1", 0),
+        ("tap", "track1.plus5", 0),
+        ("tap", "track1.encoder_push", 0),
+    ]
+    assert events_for("3x") == [("tap", "track3.plus1", 0), ("turn", 1, -1)]
+    assert events_for("uUm MN") == [
+        ("tap", "undo", 0),
+        ("tap", "undo", 1),
+        ("tap", "menu", 0),
+        ("tap", "menu", 0),
+        ("tap", "menu", 1),
+        ("tap", "menu", 2),
+    ]
+    assert events_for("?!\x1b[A") == []  # unknown keys do nothing
+    for key in KEYMAP:
+        assert key == " " or key in HELP  # the help line lists every key
+
+
+def test_keyboard_reads_keys_from_its_fd_and_stops_at_end_of_input() -> None:
+    read, write = os.pipe()
+    selector = selectors.DefaultSelector()
+    posted: list[tuple[Any, ...]] = []
+    keyboard = Keyboard(selector, posted.append, fd=read)
+    os.write(write, b"2w")
+    for key, mask in selector.select(1):
+        key.data(mask)
+    assert posted == [("tap", "track2.plus1", 0), ("tap", "track2.plus5", 0)]
+    os.close(write)
+    for key, mask in selector.select(1):
+        key.data(mask)
+    assert read not in selector.get_map()
+    keyboard.close()
+    os.close(read)
+    selector.close()
+
+
+def test_terminal_display_draws_the_board_and_shows_log_lines_under_it() -> None:
+    layout = builtin_layout("two-61")
+    out = io.StringIO()
+    display, restore = terminal_display(layout, out)
+    try:
+        logging.getLogger("boardctl.test").warning("entry refused: 19 is not a possible count")
+        view = BoardView(61, (TrackView("Ann", 7, 2), TrackView("Bo", 0, 0)))
+        display(view, Renderer(layout).render(view, 0.0))
+    finally:
+        restore()
+    text = out.getvalue()
+    assert text.startswith("\x1b[H\x1b[J")
+    assert "Ann" in text and "Bo" in text
+    assert HELP in text
+    assert text.rstrip().endswith("entry refused: 19 is not a possible count")
+
+
+def test_print_config_prints_every_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--print-config"]) == 0
+    parsed = parse_config(tomllib.loads(capsys.readouterr().out))
+    defaults = Config()
+    assert (parsed.board, parsed.link, parsed.game, parsed.inputs, parsed.pins) == (
+        defaults.board,
+        defaults.link,
+        defaults.game,
+        defaults.inputs,
+        defaults.pins,
+    )
