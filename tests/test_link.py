@@ -315,3 +315,39 @@ def test_show_survives_a_port_that_fails_mid_write(device: FakeDevice) -> None:
         )
     finally:
         link.close()
+
+
+def test_a_second_link_waits_for_the_port(device: FakeDevice) -> None:
+    first = open_link("serial", path=device.path)
+    try:
+        assert device.wait_for(lambda: first.connected)
+        second = open_link("serial", path=device.path, backoff_min=0.05, backoff_max=0.1)
+        time.sleep(0.3)
+        assert not second.connected and second.state == "waiting"
+        first.close()
+        assert device.wait_for(lambda: second.connected)
+        second.close()
+    finally:
+        first.close()
+
+
+def test_an_unexpected_error_in_the_reader_reopens_the_port(
+    device: FakeDevice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boardctl.link.serial_link import PicoLink
+
+    calls = []
+
+    def flaky(self: PicoLink, data: bytes) -> None:
+        calls.append(data)
+        if len(calls) == 1:
+            raise RuntimeError("a bug")
+
+    monkeypatch.setattr(PicoLink, "_on_data", flaky)
+    link = open_link("serial", path=device.path, backoff_min=0.05, backoff_max=0.1)
+    try:
+        assert device.wait_for(lambda: link.connected)
+        device.send(p.encode(p.PING, 0, p.ping_payload(1)))
+        assert device.wait_for(lambda: link.connects == 2 and link.connected)
+    finally:
+        link.close()

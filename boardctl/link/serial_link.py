@@ -182,7 +182,11 @@ class SerialBackend:
         if path is None:
             raise OSError(f"no USB serial device {self.vid_pid} found")
         port = serial.Serial(
-            path, self.baud, timeout=self.heartbeat, write_timeout=self.write_timeout
+            path,
+            self.baud,
+            timeout=self.heartbeat,
+            write_timeout=self.write_timeout,
+            exclusive=True,  # a second boardctl gets "waiting", not interleaved frames
         )
         self.port_name = path
         return port
@@ -212,6 +216,10 @@ class SerialBackend:
             except OSError as exc:
                 if not self._closed.is_set():
                     self._set_state("lost", f"{self.port_name}: {exc}", logging.WARNING)
+            except Exception:  # a bug here must not leave the LEDs without a link
+                log.exception("LED link (%s): unexpected error, reopening the port", self.kind)
+                self.state = "lost"
+                self._closed.wait(self.backoff_max)
             finally:
                 with self._lock:
                     self._port = None
