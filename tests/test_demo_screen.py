@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from boardctl.board.frame import Frame, pixel
+from boardctl.board.glyphs import printable
 from boardctl.cli import build_parser
 from boardctl.demo.game import DemoGame
 from boardctl.demo.runner import run_demo
@@ -22,7 +23,6 @@ from boardctl.demo.screen import (
     TextTable,
     clip,
     layout_for,
-    printable,
     wrap,
 )
 from boardctl.errors import BoardError

@@ -206,3 +206,15 @@ def test_cli_draws_the_current_game_from_the_journal(
     assert capsys.readouterr().out == out
     assert main(["snapshot", "--journal", str(tmp_path / "none.sqlite"), "--text"]) == 1
     assert "no journal at" in capsys.readouterr().err
+
+
+def test_cli_text_board_on_an_ascii_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
+    assert main(["snapshot", "--demo", "skunk", "--text", "--color", "none"]) == 0
+    sys.stdout.flush()
+    text = raw.getvalue().decode("ascii")
+    assert text.startswith("two-121 . game to 121 . phase over")
+    assert "Alice      .  ..... ....." in text

@@ -148,10 +148,12 @@ def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
     layout = load_layout(args.layout or ("three-121" if len(view.tracks) == 3 else "two-121"))
     frame = Renderer(layout, brightness=args.brightness).render(view, now)
     if args.text:
+        from boardctl.board.glyphs import printable
         from boardctl.board.terminal import draw_board
 
         text = draw_board(view, frame, layout, color=args.color)
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        text = text if text.endswith("\n") else text + "\n"
+        sys.stdout.write(printable(text, getattr(sys.stdout, "encoding", None)))
     if args.file:
         from boardctl.board.snapshot import save_png
 

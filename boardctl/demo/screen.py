@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO, cast
 
+from boardctl.board.glyphs import printable
 from boardctl.errors import BoardError
 from boardctl.view import BoardView, TrackView
 
@@ -226,22 +227,6 @@ class TerminalTable:
         self.stream.write(printable("".join(out), getattr(self.stream, "encoding", None)))
         self.stream.flush()
         self._drawn = True
-
-
-# Stand-ins for the board's and the log's symbols on a terminal that cannot show them.
-_PLAIN = str.maketrans({"·": ".", "●": "o", "→": "->", "…": "..."})
-
-
-def printable(text: str, encoding: str | None) -> str:
-    """``text`` as ``encoding`` can print it: symbols replaced, anything else as ``?``."""
-    codec = encoding or "utf-8"
-    try:
-        text.encode(codec)
-    except UnicodeEncodeError:
-        return text.translate(_PLAIN).encode(codec, "replace").decode(codec)
-    except LookupError:
-        return text.encode("ascii", "replace").decode("ascii")
-    return text
 
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
