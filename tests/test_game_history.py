@@ -81,3 +81,16 @@ def test_history_says_where_next_led() -> None:
         "next: the play",
         "next: the show",
     ]
+
+
+def test_history_reads_the_journal_the_config_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "elsewhere.sqlite"
+    _journal(path)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[service]\njournal = "{path}"\n')
+    assert main(["history", "--config", str(config)]) == 0
+    assert "next: game 2" in capsys.readouterr().out
+    assert main(["snapshot", "--config", str(config), "--text", "--color", "none"]) == 0
+    assert "game to 121 · phase play · Ann deals" in capsys.readouterr().out  # the loser deals

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 NAME = "history"
 HELP = "list the journal's events with their times (this game, or --all)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options: --json, --all, --journal PATH."""
+    """Options: --json, --all, --journal PATH, --config PATH."""
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
         "--all", action="store_true", dest="all_games", help="every event, not just this game's"
@@ -17,9 +18,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal",
         metavar="PATH",
-        help="journal file (default: $STATE_DIRECTORY/journal.sqlite or "
-        "~/.local/state/boardctl/journal.sqlite)",
+        help="journal file (default: the service's, found as `boardctl status` finds it)",
     )
+    parser.add_argument(
+        "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
+    )
+
+
+def service_journal(config: str | None = None) -> Path:
+    """The journal the CLI verbs read: configured, systemd's, the system service's, the user's."""
+    from boardctl.service.config import load_config
+    from boardctl.service.paths import client_journal
+
+    return client_journal(load_config(config))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,10 +38,9 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from boardctl.game.history import format_history
-    from boardctl.game.journal import default_journal_path
     from boardctl.game.keeper import Scorekeeper
 
-    path = args.journal or default_journal_path()
+    path = args.journal or service_journal(args.config)
     with Scorekeeper.open(path, readonly=True) as keeper:
         rows = keeper.history(all_games=args.all_games)
     if args.json:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardctl.errors import ConfigError
@@ -64,6 +65,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " what is drawn when no source is given and that journal exists)",
     )
     parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="configuration file that names the service's journal (default"
+        " /etc/boardctl/config.toml)",
+    )
+    parser.add_argument(
         "--layout",
         help="built-in layout name or layout file (default two-121, three-121 for three tracks)",
     )
@@ -87,7 +94,7 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
 
     from boardctl.board.demo import demo_view
     from boardctl.board.viewjson import view_from_dict
-    from boardctl.game.journal import default_journal_path
+    from boardctl.cli.cmd_history import service_journal
 
     if args.state:
         data, source = _read_state(args.state)
@@ -95,16 +102,16 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
         now = data.get("now") if isinstance(data, dict) else None
         when = float(now) if isinstance(now, int | float) else time.monotonic()
         return view, when if args.at is None else args.at
-    if args.demo is None and (args.journal is not None or default_journal_path().exists()):
-        view = _journal_view(args.journal or None)
-        return view, time.monotonic() if args.at is None else args.at
-    name = args.demo or "mid-game"
     if args.demo is None:
+        journal = Path(args.journal) if args.journal else service_journal(args.config)
+        if args.journal is not None or journal.exists():
+            return _journal_view(journal), time.monotonic() if args.at is None else args.at
         print(
-            f"boardctl: no journal at {default_journal_path()} and no --state given,"
-            f" drawing the demo position {name!r}",
+            f"boardctl: no journal at {journal} and no --state given,"
+            " drawing the demo position 'mid-game'",
             file=sys.stderr,
         )
+    name = args.demo or "mid-game"
     view, when = demo_view(name)
     return view, when if args.at is None else args.at
 
@@ -126,7 +133,7 @@ def _read_state(text: str) -> tuple[object, str]:
         raise ConfigError(f"{source}: not valid JSON ({exc})") from exc
 
 
-def _journal_view(path: str | None) -> BoardView:
+def _journal_view(path: Path) -> BoardView:
     """The board view of the journal's current game, read without writing."""
     from boardctl.game.keeper import Scorekeeper
 
