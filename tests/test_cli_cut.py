@@ -5,9 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 from boardctl.cli import main
 from boardctl.game.keeper import Scorekeeper
+from boardctl.service.config import parse_config
+from tests.test_e2e import FAST, RecordingLink, Rig
+from tests.test_e2e import mock_factory as mock_factory  # the fixture
 
 
 def _cli(folder: Path, *args: str) -> list[str]:
@@ -61,3 +65,18 @@ def test_a_second_cut_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(_cli(tmp_path, "cut", "1")) == 0
     assert main(_cli(tmp_path, "cut", "2")) == 1
     assert "already chosen" in capsys.readouterr().err
+
+
+def test_cut_through_the_running_service(
+    tmp_path: Path, mock_factory: MockFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = parse_config({**FAST, "game": {"mode": "guided"}})
+    rig = Rig(tmp_path, mock_factory, config, RecordingLink())
+    try:
+        where = ["--socket", str(rig.board.socket), "--journal", str(rig.board.journal)]
+        assert main(["cut", "2", *where]) == 0
+        assert rig.status()["dealer"] == 1 and rig.status()["phase"] == "deal"
+        assert main(["cut", *where]) == 1  # already chosen
+        assert "already chosen" in capsys.readouterr().err
+    finally:
+        rig.close()
