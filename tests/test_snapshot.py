@@ -218,3 +218,23 @@ def test_cli_text_board_on_an_ascii_terminal(monkeypatch: pytest.MonkeyPatch) ->
     text = raw.getvalue().decode("ascii")
     assert text.startswith("two-121 . game to 121 . phase over")
     assert "Alice      .  ..... ....." in text
+
+
+def test_cli_state_from_standard_input_takes_the_status_json(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    from boardctl.game.keeper import Scorekeeper
+
+    keeper = Scorekeeper.memory({"variant": "six-card", "names": ["Ann", "Bo"]})
+    keeper.apply({"op": "cut", "dealer": 1})
+    keeper.apply({"op": "peg", "track": 0, "points": 4, "kind": "correction"})
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(keeper.status())))
+    assert main(["snapshot", "--state", "-", "--text", "--color", "none"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("two-121 · game to 121 · phase deal · Bo deals")
+    assert "Ann        a  ...A." in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("{oops"))
+    assert main(["snapshot", "--state", "-", "--text"]) == 1
+    assert "standard input: not valid JSON" in capsys.readouterr().err

@@ -54,7 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument(
         "--state",
         metavar="JSON",
-        help="a board view as JSON (target, tracks, ...): a file, or the JSON text itself",
+        help="a board view as JSON (target, tracks, ...): a file, - for standard input (e.g."
+        " `boardctl status --json`), or the JSON text itself",
     )
     source.add_argument(
         "--journal",
@@ -117,14 +118,16 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
 
 
 def _read_state(text: str) -> tuple[object, str]:
-    """The JSON of ``--state`` (inline when it starts with ``{``, else a file) and its name."""
+    """The JSON of ``--state`` (inline when it starts with ``{``, ``-`` for stdin, else a file)."""
     import json
 
     inline = text.lstrip().startswith("{")
-    source = "--state" if inline else text
+    source = "--state" if inline else "standard input" if text == "-" else text
     try:
         if inline:
             return json.loads(text), source
+        if text == "-":
+            return json.load(sys.stdin), source
         with open(text, encoding="utf-8") as handle:
             return json.load(handle), source
     except OSError as exc:
