@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
 import pytest
@@ -88,5 +89,20 @@ def test_wrong_cards_are_rejected(text: str) -> None:
 def test_keep_must_leave_one_or_two_for_the_crib() -> None:
     with pytest.raises(CardError, match="keep 4"):
         rank_discards("5H JH 6C 7D", dealer=True, keep=4)
-    with pytest.raises(CardError, match="keep 2"):
+    with pytest.raises(CardError, match=r"keeps 4 cards .* not 2"):
         rank_discards("5H JH 6C 7D", dealer=True, keep=2)
+
+
+@pytest.mark.parametrize(
+    ("cards", "keep", "message"),
+    [
+        ("5H JH 6C 7D", None, "give the 6 cards dealt (or 5 in the five-card game)"),
+        ("5H JH 6C 7D KS 2C 3C", None, "got 7 cards"),
+        ("5H JH 6C 7D KS 2C", 3, "to keep 3 cards, give 5 (two to the crib) or 4 (one"),
+        ("5H JH 6C 7D", 4, "to keep 4 cards, give 6 (two to the crib) or 5"),
+        ("5H JH 6C 7D KS 2C", 2, "a hand keeps 4 cards (3 in the five-card game), not 2"),
+    ],
+)
+def test_wrong_card_counts_say_what_to_give(cards: str, keep: int | None, message: str) -> None:
+    with pytest.raises(CardError, match=re.escape(message)):
+        rank_discards(cards, dealer=True, keep=keep)

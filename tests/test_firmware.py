@@ -55,7 +55,7 @@ def test_the_firmware_protocol_is_the_package_protocol() -> None:
     assert Path(firmware_protocol.__file__).read_bytes() == Path(p.__file__).read_bytes()
 
 
-@settings(max_examples=200)
+@settings(deadline=None, max_examples=200)
 @given(
     st.integers(1, 300),
     st.integers(0, 255),
@@ -89,7 +89,7 @@ def test_full_white_is_clamped_even_when_the_host_asks_for_more() -> None:
     assert ledctl.estimate_ma(sum(pixels), 256, 55) <= 900
 
 
-@settings(max_examples=100)
+@settings(deadline=None, max_examples=100)
 @given(
     st.lists(
         st.tuples(st.integers(0, 40), st.binary(min_size=3, max_size=30)),

@@ -322,6 +322,8 @@ def test_commands_are_checked() -> None:
     rejected(keeper, {"op": "new_game", "mode": "lazy"}, "mode")
     rejected(keeper, {"op": "new_game", "names": ["a", "b", "c"]}, "3 names")
     rejected(keeper, "peg", "object")  # type: ignore[arg-type]
+    rejected(keeper, {"op": {}}, "unknown op")  # from a JSON client: not a name at all
+    rejected(keeper, {"op": ["peg"]}, "unknown op")
 
 
 def test_random_cut_is_recorded_so_replay_is_exact() -> None:

@@ -34,7 +34,7 @@ def test_history_table_shows_this_game_with_times(
     assert main(["history", "--journal", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2  # the game started by "next", and one entry
-    assert lines[0].split()[0] == "8" and "next" in lines[0]
+    assert lines[0].split()[0] == "8" and "next: game 2" in lines[0]
     assert "Ann +2 (pegging)" in lines[1] and lines[1].rstrip().endswith("2-0")
     assert time.strftime("%Y-%m-%d") in lines[1]
 
@@ -50,12 +50,13 @@ def test_history_json_of_every_game(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert (
         rows[0]["text"] == "new game: six-card to 121, guided, preset acc, match to 5 game points"
     )
-    assert rows[1]["text"] == "first dealer: seat 0 (set), Ann deals"
+    assert rows[1]["text"] == "first dealer: seat 1 (set), Ann deals"
     assert rows[2]["text"] == "Ann +2 (heels)"
     assert rows[4]["scores"] == [2, 0]
     assert rows[4]["text"] == "undo: Bob +3 (pegging)"
     assert rows[5]["scores"] == [2, 120] and rows[6]["phase"] == "over"
     assert rows[7]["game"] == 2 and rows[8]["scores"] == [2, 0]
+    assert rows[7]["text"] == "next: game 2"
     assert all(abs(row["at"] - time.time()) < 600 for row in rows)
 
 
@@ -67,3 +68,16 @@ def test_history_without_a_journal_is_a_clear_error(
     err = capsys.readouterr().err
     assert "no journal at" in err and str(tmp_path / "journal.sqlite") in err
     assert not (tmp_path / "journal.sqlite").exists()
+
+
+def test_history_says_where_next_led() -> None:
+    keeper = Scorekeeper.memory({"variant": "six-card"})
+    keeper.apply({"op": "cut", "dealer": 1})
+    keeper.apply({"op": "next"})
+    keeper.apply({"op": "next"})
+    texts = [row["text"] for row in keeper.history()]
+    assert texts[-3:] == [
+        "first dealer: seat 2 (set), Track 2 deals",
+        "next: the play",
+        "next: the show",
+    ]

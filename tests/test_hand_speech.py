@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from boardctl.cribbage import score_hand
+from boardctl.cribbage import DECK, Card, score_hand
 from boardctl.cribbage.speech import number_words, say_count
 
 
@@ -16,9 +18,27 @@ from boardctl.cribbage.speech import number_words, say_count
         (
             "3H 3C 4H 4S",
             "5D",
-            "fifteen two, fifteen four, a pair is six, a pair is eight,"
-            " and four runs of three is twenty",
+            "fifteen two, fifteen four, and a double double run is twenty",
         ),
+        ("2H 2D 3C 3S", "4H", "a double double run is sixteen"),
+        ("3H 4D 5C 5S", "9H", "a double run of three is eight"),
+        (
+            "3H 3D 3C 4S",
+            "5H",
+            "fifteen two, fifteen four, fifteen six, and a triple run of three is twenty-one",
+        ),
+        (
+            "3H 4D 5C 6S",
+            "6H",
+            "fifteen two, fifteen four, fifteen six, and a double run of four is sixteen",
+        ),
+        (
+            "9H 9D 2C 3S",
+            "4H",
+            "fifteen two, fifteen four, a pair is six, and a run of three is nine",
+        ),
+        ("9H 9D KC KS", "4H", "a pair is two, and another pair is four"),
+        ("9H 9D KC KS", "9S", "three of a kind is six, and a pair is eight"),
         ("2H 4H 6H 8H", "KH", "a flush is five"),
         ("TD KS AC JH", "8H", "one for his nobs is one"),
         ("2H 4D 6S 8C", "TH", "nothing: zero"),
@@ -46,3 +66,20 @@ def test_number_words() -> None:
         "twenty-nine",
         "thirty-one",
     ]
+
+
+@given(st.lists(st.sampled_from(DECK), min_size=4, max_size=5, unique=True), st.booleans())
+def test_every_count_climbs_to_the_total(cards: list[Card], crib: bool) -> None:
+    """Each phrase ends with a larger running total, and the last one is the hand's total."""
+    score = score_hand(cards[:-1], cards[-1], crib=crib)
+    said = say_count(score)
+    if score.total == 0:
+        assert said == "nothing: zero"
+        return
+    words = {number_words(n): n for n in range(30)}
+    totals = [
+        words[phrase.split(" is ")[-1] if " is " in phrase else phrase.split()[-1]]
+        for phrase in said.replace(", and ", ", ").split(", ")
+    ]
+    assert totals == sorted(set(totals))
+    assert totals[-1] == score.total

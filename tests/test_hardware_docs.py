@@ -166,3 +166,16 @@ def test_a_stale_block_is_found_and_rewritten(tmp_path: Path) -> None:
     assert docs.write_sections(tmp_path) == ["wiring.md:pins"]
     assert docs.stale_sections(tmp_path) == []
     assert wiring.read_text(encoding="utf-8") == text
+
+
+def test_command_line_check_and_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for section in docs.SECTIONS:
+        source = HARDWARE / section.document
+        (tmp_path / section.document).write_text(source.read_text(encoding="utf-8"))
+    assert docs.main(["--check", "--dir", str(tmp_path)]) == 0
+    power = tmp_path / "power.md"
+    power.write_text(power.read_text(encoding="utf-8").replace("| 64/255 (25%) |", "| 1/255 |", 1))
+    assert docs.main(["--dir", str(tmp_path)]) == 1  # --check is the default
+    assert "stale: power.md:power" in capsys.readouterr().err
+    assert docs.main(["--write", "--dir", str(tmp_path)]) == 0
+    assert docs.main(["--check", "--dir", str(tmp_path)]) == 0

@@ -30,6 +30,13 @@ def test_open_link_kinds_and_errors() -> None:
         open_link("null", colour="red")
     with pytest.raises(ConfigError, match="VID:PID in hex"):
         open_link("serial", vid_pid="pico")
+    with pytest.raises(ConfigError, match="power budget must be 0"):
+        open_link("serial", path="/nonexistent", budget_ma=-5)
+    with pytest.raises(ConfigError, match="mA per LED must be 1-255"):
+        open_link("serial", path="/nonexistent", led_ma=0)
+    huge = open_link("serial", path="/nonexistent", budget_ma=100000.0)
+    assert huge.budget_ma == 0xFFFF
+    huge.close()
 
 
 def test_null_and_recording_links() -> None:
@@ -240,5 +247,107 @@ def test_adalight_link_sends_packets_and_refreshes(device: FakeDevice) -> None:
         link.set_brightness(128)
         dimmed = adalight_packet(frame, 128)
         assert device.wait_for(lambda: dimmed in bytes(device.received))
+    finally:
+        link.close()
+
+
+def test_a_nak_storm_does_not_become_a_resend_loop(device: FakeDevice) -> None:
+    link = open_link("serial", path=device.path, heartbeat=5.0)
+    try:
+        frame = bytes(range(60))
+        link.show(frame)
+        assert device.wait_for(lambda: p.FULL in kinds(device))
+        time.sleep(0.15)
+        before = kinds(device).count(p.FULL)
+        nak = p.encode(p.NAK, 0, p.nak_payload(0, p.NAK_CORRUPT))
+        started = time.monotonic()
+        for _ in range(50):
+            device.send(nak)
+            time.sleep(0.004)
+        assert device.wait_for(lambda: link.naks == 50)
+        time.sleep(0.15)  # the last deferred resend is due by now
+        elapsed = time.monotonic() - started
+        resent = kinds(device).count(p.FULL) - before
+        assert 1 <= resent <= elapsed / 0.1 + 2  # at most one per 0.1 s
+        assert device.messages()[-1].kind == p.FULL  # the last request was honoured
+        assert device.messages()[-1].payload == frame
+    finally:
+        link.close()
+
+
+def test_the_pico_is_found_by_usb_id(device: FakeDevice, monkeypatch: pytest.MonkeyPatch) -> None:
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(
+        list_ports,
+        "comports",
+        lambda: [SimpleNamespace(device=device.path, vid=0x2E8A, pid=0x0005)],
+    )
+    link = open_link("serial")  # no path: by USB id 2E8A:0005
+    try:
+        assert device.wait_for(lambda: p.HELLO in kinds(device))
+        assert link.port_name == device.path and link.connected
+    finally:
+        link.close()
+
+
+def test_show_survives_a_port_that_fails_mid_write(device: FakeDevice) -> None:
+    link = open_link("serial", path=device.path)
+    try:
+        assert device.wait_for(lambda: link.connected)
+        link.show(bytes(30))
+        real_port = link._port
+
+        class Broken:
+            def write(self, data: bytes) -> int:
+                raise OSError(5, "Input/output error")
+
+        link._port = Broken()
+        link.show(bytes([1]) * 30)  # no exception
+        link._port = real_port
+        assert link.encoder.device_frame is None  # the next frame goes out in full
+        link.show(bytes([2]) * 30)
+        wanted = p.Message(p.FULL, 0, bytes([2]) * 30)
+        assert device.wait_for(
+            lambda: any(
+                (m.kind, m.payload) == (wanted.kind, wanted.payload) for m in device.messages()
+            )
+        )
+    finally:
+        link.close()
+
+
+def test_a_second_link_waits_for_the_port(device: FakeDevice) -> None:
+    first = open_link("serial", path=device.path)
+    try:
+        assert device.wait_for(lambda: first.connected)
+        second = open_link("serial", path=device.path, backoff_min=0.05, backoff_max=0.1)
+        time.sleep(0.3)
+        assert not second.connected and second.state == "waiting"
+        first.close()
+        assert device.wait_for(lambda: second.connected)
+        second.close()
+    finally:
+        first.close()
+
+
+def test_an_unexpected_error_in_the_reader_reopens_the_port(
+    device: FakeDevice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boardctl.link.serial_link import PicoLink
+
+    calls = []
+
+    def flaky(self: PicoLink, data: bytes) -> None:
+        calls.append(data)
+        if len(calls) == 1:
+            raise RuntimeError("a bug")
+
+    monkeypatch.setattr(PicoLink, "_on_data", flaky)
+    link = open_link("serial", path=device.path, backoff_min=0.05, backoff_max=0.1)
+    try:
+        assert device.wait_for(lambda: link.connected)
+        device.send(p.encode(p.PING, 0, p.ping_payload(1)))
+        assert device.wait_for(lambda: link.connects == 2 and link.connected)
     finally:
         link.close()

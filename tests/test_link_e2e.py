@@ -100,7 +100,7 @@ def test_a_firmware_reset_gets_the_full_frame_again(device: object, link: PicoLi
     hellos = link.hellos
     device.reset()  # blank, and a new HELLO
     assert device.wait_for(frames[-1], timeout=1.0)
-    assert link.hellos == hellos + 1
+    assert link.hellos >= hellos + 1  # (the answer to its own HELLO may come late too)
     assert device.controller.applied >= 1
 
 

@@ -13,6 +13,7 @@ from boardctl.board.power import (
     limit_power,
     power_scale,
 )
+from boardctl.errors import ConfigError
 
 
 def test_estimate_of_a_dark_strip_is_controller_plus_idle() -> None:
@@ -55,7 +56,7 @@ def test_budget_below_the_fixed_draw_blanks_the_frame() -> None:
 
 
 def test_negative_figures_are_refused() -> None:
-    with pytest.raises(ValueError, match="idle_ma_per_led"):
+    with pytest.raises(ConfigError, match="idle_ma_per_led"):
         PowerBudget(idle_ma_per_led=-1)
 
 

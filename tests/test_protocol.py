@@ -55,11 +55,13 @@ def test_crc_is_crc16_ccitt_false_and_matches_the_pure_version() -> None:
     assert p.crc16_pure(b"123456789") == 0x29B1
 
 
+@settings(deadline=None)
 @given(st.binary(max_size=2000))
 def test_crc_c_and_pure_agree(data: bytes) -> None:
     assert p.crc16(data) == p.crc16_pure(data)
 
 
+@settings(deadline=None)
 @given(st.binary(max_size=3000))
 def test_cobs_round_trip_has_no_zero(data: bytes) -> None:
     encoded = p.cobs_encode(data)
@@ -68,6 +70,7 @@ def test_cobs_round_trip_has_no_zero(data: bytes) -> None:
     assert p.cobs_decode(encoded) == data
 
 
+@settings(deadline=None)
 @given(seqs, st.integers(0, 255), st.tuples(*[st.integers(0, 255)] * 3), st.integers(0, 0xFFFF))
 def test_hello_round_trip(seq: int, version: int, firmware: tuple[int, int, int], n: int) -> None:
     order = ["GRB", "RGB", "BRG", "GRBW"][n % 4]
@@ -75,11 +78,13 @@ def test_hello_round_trip(seq: int, version: int, firmware: tuple[int, int, int]
     assert p.parse_hello(message.payload) == (version, firmware, n, order)
 
 
+@settings(deadline=None)
 @given(seqs, rgb_frames)
 def test_full_round_trip(seq: int, frame: bytes) -> None:
     assert p.parse_full(wire_roundtrip(p.FULL, seq, frame).payload) == frame
 
 
+@settings(deadline=None)
 @given(seqs, runs_strategy)
 def test_delta_round_trip(seq: int, runs: list[tuple[int, bytes]]) -> None:
     parsed = p.parse_runs(wire_roundtrip(p.DELTA, seq, p.delta_payload(runs)).payload)
@@ -96,6 +101,7 @@ def test_delta_round_trip(seq: int, runs: list[tuple[int, bytes]]) -> None:
     assert got == expected
 
 
+@settings(deadline=None)
 @given(seqs, st.integers(0, 255), st.integers(0, 0xFFFF), st.integers(1, 255))
 def test_brightness_round_trip(seq: int, level: int, budget: int, led_ma: int) -> None:
     payload = p.brightness_payload(level, budget, led_ma)
@@ -106,6 +112,7 @@ def test_brightness_round_trip(seq: int, level: int, budget: int, led_ma: int) -
     )
 
 
+@settings(deadline=None)
 @given(seqs, st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF))
 def test_ping_pong_round_trip(seq: int, token: int, applied: int, bad: int) -> None:
     assert p.parse_ping(wire_roundtrip(p.PING, seq, p.ping_payload(token)).payload) == token
@@ -113,6 +120,7 @@ def test_ping_pong_round_trip(seq: int, token: int, applied: int, bad: int) -> N
     assert p.parse_pong(pong.payload) == (token, applied, bad)
 
 
+@settings(deadline=None)
 @given(seqs, st.integers(0, 255), st.integers(0, 255), st.text("abc xyz:0123", max_size=60))
 def test_nak_and_error_round_trip(seq: int, expected: int, code: int, text: str) -> None:
     assert p.parse_nak(wire_roundtrip(p.NAK, seq, p.nak_payload(expected, code)).payload) == (

@@ -19,7 +19,7 @@ from boardctl.board.render import (
     Renderer,
 )
 from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILLION, YELLOW, Theme, scaled
-from boardctl.errors import LayoutError
+from boardctl.errors import ConfigError, LayoutError
 from boardctl.view import BoardView, TrackView
 
 LAYOUT = builtin_layout("two-121")
@@ -221,7 +221,7 @@ def test_global_brightness_scales_and_keeps_faint_things_on() -> None:
     assert hole(half, 0, 45) == tuple((v * 128 + 127) // 255 for v in ORANGE)
     assert all((h == 0) == (f == 0) for h, f in zip(half, full, strict=True))
     assert not any(Renderer(LAYOUT, brightness=0).render(view, 0.0))
-    with pytest.raises(ValueError, match="brightness"):
+    with pytest.raises(ConfigError, match="brightness"):
         Renderer(LAYOUT, brightness=300)
 
 

@@ -164,3 +164,45 @@ def test_readme_picture_is_the_mid_game_demo() -> None:
     for led, xy in picture.leds.items():
         colour = pixel(frame, led)
         assert image.getpixel(xy) == (display_colour(colour) if any(colour) else HOLE), led
+
+
+def test_cli_inline_state_and_its_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    inline = json.dumps({"target": 121, "tracks": [{"front": 5}, {"front": 9, "back": 3}]})
+    assert main(["snapshot", "--state", inline, "--text", "--color", "none"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("game\n")  # the shell prompt starts on a line of its own
+    assert "track 2    .  ..b.. ...B." in out
+    assert main(["snapshot", "--state", "{bad", "--text"]) == 1
+    assert "--state: not valid JSON" in capsys.readouterr().err
+    for tracks, message in [
+        ([{"front": 500}], "tracks[0].front 500 is not a score 0-121"),
+        ([{"front": 5, "back": -1}], "tracks[0].back -1 is not a score 0-121"),
+        ([{"front": 5, "back": 9}], "tracks[0].back 9 is ahead of front"),
+    ]:
+        bad = json.dumps({"target": 121, "tracks": tracks})
+        assert main(["snapshot", "--state", bad, "--text"]) == 1
+        assert message in capsys.readouterr().err
+
+
+def test_cli_draws_the_current_game_from_the_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.game.keeper import Scorekeeper
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    assert main(["snapshot", "--text", "--color", "none"]) == 0
+    assert "drawing the demo position 'mid-game'" in capsys.readouterr().err  # no journal yet
+    with Scorekeeper.open(setup={"players": 3, "names": ["Ann", "Bo", "Cy"]}) as keeper:
+        keeper.apply({"op": "cut", "dealer": 1})
+        keeper.apply({"op": "peg", "track": 2, "points": 7, "kind": "correction"})
+    png = tmp_path / "game.png"
+    assert main(["snapshot", str(png), "--text", "--color", "none"]) == 0  # three tracks: three-121
+    out = capsys.readouterr().out
+    assert out.startswith("three-121 · game to 121 · phase deal · Bo deals")
+    assert "Cy         c  ..... .C..." in out
+    assert Image.open(png).size[0] > 500
+    journal = tmp_path / "journal.sqlite"
+    assert main(["snapshot", "--journal", str(journal), "--text", "--color", "none"]) == 0
+    assert capsys.readouterr().out == out
+    assert main(["snapshot", "--journal", str(tmp_path / "none.sqlite"), "--text"]) == 1
+    assert "no journal at" in capsys.readouterr().err

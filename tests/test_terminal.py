@@ -27,6 +27,7 @@ def board(name: str, color: str) -> str:
 @pytest.mark.parametrize("name", ["pending", "double-skunk", "match-point"])
 def test_plain_board_matches_the_golden_text(name: str) -> None:
     text = board(name, "none")
+    assert "\x1b" not in text  # plain means no escape codes at all
     assert text == golden_text(f"terminal-{name}.txt", text)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from boardctl.view import BoardView
+
 ROW_HOLES = 30
 GROUP_HOLES = 5
 LINE_NAMES = ("skunk", "double skunk", "triple skunk")
@@ -49,3 +51,15 @@ def board_lines(target: int) -> list[Line]:
 def line_before_row(row: list[int], lines: list[Line]) -> list[Line]:
     """Lines that fall just before the first hole of ``row``."""
     return [line for line in lines if row and line.hole == row[0]]
+
+
+def caption_parts(view: BoardView) -> list[str]:
+    """The words above a drawn board: target, phase, who deals, who counts, who won."""
+    parts = [f"game to {view.target}", f"phase {view.phase}"]
+    if view.dealer is not None:
+        parts.append(f"{view.tracks[view.dealer].name} deals")
+    if view.to_count is not None and view.phase != "over":
+        parts.append(f"{view.tracks[view.to_count].name} to count")
+    if view.winner is not None:
+        parts.append(f"{view.tracks[view.winner].name} wins")
+    return parts

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boardctl.board.frame import Frame
+from boardctl.errors import ConfigError
 
 #: WS2812B at full white, per LED (mA); WLED's default.
 MA_PER_LED_WHITE = 55.0
@@ -38,7 +39,9 @@ class PowerBudget:
     def __post_init__(self) -> None:
         for name in ("limit_ma", "ma_per_channel", "idle_ma_per_led", "controller_ma"):
             if getattr(self, name) < 0:
-                raise ValueError(f"{name} must not be negative")
+                raise ConfigError(
+                    f"power budget {name} must not be negative, not {getattr(self, name)}"
+                )
 
     def fixed_ma(self, led_count: int) -> float:
         """What the controller and the idle LEDs draw whatever the colours."""

@@ -37,7 +37,7 @@ from boardctl.board.geometry import board_lines
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.power import PowerBudget, limit_power
 from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
-from boardctl.errors import LayoutError
+from boardctl.errors import ConfigError, LayoutError
 from boardctl.view import BoardView
 
 #: Pending entry blink: on for the first half of each period (seconds).
@@ -181,7 +181,7 @@ class Renderer:
     def set_brightness(self, level: int) -> None:
         """Global brightness 0..255 for the frames rendered from now on."""
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
-            raise ValueError(f"brightness must be a whole number 0-255, not {level!r}")
+            raise ConfigError(f"brightness must be a whole number 0-255, not {level!r}")
         self.brightness = level
         self._table = None
         if level != 255:

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.frame import RGB, Frame, pixel
-from boardctl.board.geometry import GROUP_HOLES, board_lines, board_rows, line_before_row
+from boardctl.board.geometry import (
+    GROUP_HOLES,
+    board_lines,
+    board_rows,
+    caption_parts,
+    line_before_row,
+)
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.theme import display_colour
 from boardctl.errors import BoardError
@@ -104,15 +110,7 @@ class Picture:
         self.height = y + 8 * s
 
     def _title(self) -> str:
-        view = self.view
-        parts = [f"game to {view.target}", f"phase {view.phase}"]
-        if view.dealer is not None:
-            parts.append(f"{view.tracks[view.dealer].name} deals")
-        if view.to_count is not None and view.phase != "over":
-            parts.append(f"{view.tracks[view.to_count].name} to count")
-        if view.winner is not None:
-            parts.append(f"{view.tracks[view.winner].name} wins")
-        return "  ·  ".join(parts)
+        return "  ·  ".join(caption_parts(self.view))
 
     def _score(self, t: int) -> str:
         view = self.view

@@ -25,7 +25,13 @@ import sys
 from typing import Literal, TextIO
 
 from boardctl.board.frame import RGB, Frame, pixel
-from boardctl.board.geometry import GROUP_HOLES, board_lines, board_rows, line_before_row
+from boardctl.board.geometry import (
+    GROUP_HOLES,
+    board_lines,
+    board_rows,
+    caption_parts,
+    line_before_row,
+)
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.theme import display_colour
 from boardctl.view import BoardView
@@ -230,13 +236,8 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
 
 
 def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter) -> str:
-    parts = [f"{layout.name}", f"game to {view.target}", f"phase {view.phase}"]
-    if view.dealer is not None:
-        parts.append(f"{view.tracks[view.dealer].name} deals")
-    if view.to_count is not None and view.phase != "over":
-        parts.append(f"{view.tracks[view.to_count].name} to count")
+    parts = [layout.name, *caption_parts(view)]
     if view.winner is not None:
-        parts.append(f"{view.tracks[view.winner].name} wins")
         for t in range(len(view.tracks)):
             failed = view.line_failed(t)
             if failed:

@@ -71,6 +71,11 @@ def view_from_dict(data: object, *, source: str = "state") -> BoardView:
         if not isinstance(name, str):
             raise fail(f"tracks[{i}].name must be text")
         numbers = {k: whole(raw[k], f"tracks[{i}].{k}") for k in _TRACK_INTS if k in raw}
+        for key in ("front", "back"):
+            if not 0 <= numbers.get(key, 0) <= target:
+                raise fail(f"tracks[{i}].{key} {numbers[key]} is not a score 0-{target}")
+        if numbers.get("back", 0) > numbers.get("front", 0):
+            raise fail(f"tracks[{i}].back {numbers['back']} is ahead of front (the peg behind)")
         tracks.append(TrackView(name=name, **numbers))
     phase = data.get("phase", "play")
     if phase not in PHASES:

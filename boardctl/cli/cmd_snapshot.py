@@ -2,13 +2,15 @@
 
 Examples::
 
+    boardctl snapshot board.png                      # the current game, from the journal
+    boardctl snapshot board.png --journal game.sqlite
     boardctl snapshot board.png --demo mid-game      # a demonstration position
     boardctl snapshot board.png --state view.json    # a board view saved as JSON
+    boardctl snapshot board.png --state '{"target": 121, "tracks": [{"front": 5}]}'
     boardctl snapshot --demo skunk --text            # the virtual board in the terminal
 
 The position comes from :func:`view_from_args`; :func:`emit` draws any
-:class:`~boardctl.view.BoardView`, so other sources (the journal) plug in
-there.
+:class:`~boardctl.view.BoardView`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     from boardctl.view import BoardView
 
 NAME = "snapshot"
-HELP = "draw the board as a PNG picture (or as text) from a demo position or a state file"
+HELP = "draw the board as a PNG picture (or as text): the current game, a demo or a state"
 
 DEMO_NAMES = (
     "new-game",
@@ -49,10 +51,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"a demonstration position (default mid-game; one of {', '.join(DEMO_NAMES)})",
     )
     source.add_argument(
-        "--state", metavar="JSON_FILE", help="a board view as JSON (target, tracks, ...)"
+        "--state",
+        metavar="JSON",
+        help="a board view as JSON (target, tracks, ...): a file, or the JSON text itself",
+    )
+    source.add_argument(
+        "--journal",
+        nargs="?",
+        const="",
+        metavar="PATH",
+        help="the current game of a journal (default: the service's journal; this is also"
+        " what is drawn when no source is given and that journal exists)",
     )
     parser.add_argument(
-        "--layout", default="two-121", help="built-in layout name or layout file (two-121)"
+        "--layout",
+        help="built-in layout name or layout file (default two-121, three-121 for three tracks)",
     )
     parser.add_argument(
         "--at", type=float, metavar="SECONDS", help="monotonic time to draw (animations)"
@@ -70,29 +83,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
     """The position to draw and the time to draw it at."""
-    import json
     import time
 
     from boardctl.board.demo import demo_view
     from boardctl.board.viewjson import view_from_dict
+    from boardctl.game.journal import default_journal_path
 
     if args.state:
-        try:
-            with open(args.state, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except OSError as exc:
-            raise ConfigError(f"{args.state}: cannot read ({exc.strerror or exc})") from exc
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{args.state}: not valid JSON ({exc})") from exc
-        view = view_from_dict(data, source=args.state)
+        data, source = _read_state(args.state)
+        view = view_from_dict(data, source=source)
         now = data.get("now") if isinstance(data, dict) else None
         when = float(now) if isinstance(now, int | float) else time.monotonic()
         return view, when if args.at is None else args.at
+    if args.demo is None and (args.journal is not None or default_journal_path().exists()):
+        view = _journal_view(args.journal or None)
+        return view, time.monotonic() if args.at is None else args.at
     name = args.demo or "mid-game"
     if args.demo is None:
-        print(f"boardctl: no --state given, drawing the demo position {name!r}", file=sys.stderr)
+        print(
+            f"boardctl: no journal at {default_journal_path()} and no --state given,"
+            f" drawing the demo position {name!r}",
+            file=sys.stderr,
+        )
     view, when = demo_view(name)
     return view, when if args.at is None else args.at
+
+
+def _read_state(text: str) -> tuple[object, str]:
+    """The JSON of ``--state`` (inline when it starts with ``{``, else a file) and its name."""
+    import json
+
+    inline = text.lstrip().startswith("{")
+    source = "--state" if inline else text
+    try:
+        if inline:
+            return json.loads(text), source
+        with open(text, encoding="utf-8") as handle:
+            return json.load(handle), source
+    except OSError as exc:
+        raise ConfigError(f"{text}: cannot read ({exc.strerror or exc})") from exc
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{source}: not valid JSON ({exc})") from exc
+
+
+def _journal_view(path: str | None) -> BoardView:
+    """The board view of the journal's current game, read without writing."""
+    from boardctl.game.keeper import Scorekeeper
+
+    with Scorekeeper.open(path, readonly=True) as keeper:
+        return keeper.view()
 
 
 def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
@@ -106,12 +145,13 @@ def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
         raise ConfigError(f"--brightness must be 0-255, not {args.brightness}")
     if not 1 <= args.scale <= 8:
         raise ConfigError(f"--scale must be 1-8, not {args.scale}")
-    layout = load_layout(args.layout)
+    layout = load_layout(args.layout or ("three-121" if len(view.tracks) == 3 else "two-121"))
     frame = Renderer(layout, brightness=args.brightness).render(view, now)
     if args.text:
         from boardctl.board.terminal import draw_board
 
-        sys.stdout.write(draw_board(view, frame, layout, color=args.color))
+        text = draw_board(view, frame, layout, color=args.color)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
     if args.file:
         from boardctl.board.snapshot import save_png
 

@@ -36,7 +36,7 @@ from itertools import combinations_with_replacement
 from math import comb
 
 from boardctl.cribbage.cards import JACK
-from boardctl.cribbage.fast import RANK_WEIGHT, code_points
+from boardctl.cribbage.fast import code_points, rank_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,7 @@ def pattern_counts(
     jacks = mult[JACK]
     m_s = mult[starter]
     ways = hand_ways * (4 - m_s)
-    base = code_points(sum(RANK_WEIGHT[r] for r in hand) + RANK_WEIGHT[starter])
+    base = code_points(rank_code((*hand, starter)))
     nobs = 0
     if jacks and starter != JACK:
         others = hand_ways // (comb(4, jacks) * comb(4, m_s))

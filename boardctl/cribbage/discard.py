@@ -28,7 +28,7 @@ from itertools import combinations, combinations_with_replacement
 from math import comb
 
 from boardctl.cribbage.cards import DECK, JACK, Card, parse_cards
-from boardctl.cribbage.fast import RANK_WEIGHT, code_points, hand_total
+from boardctl.cribbage.fast import RANK_WEIGHT, code_points, hand_total, rank_code
 from boardctl.errors import CardError
 
 CRIB_FLUSH_POINTS = 5
@@ -71,12 +71,18 @@ def rank_discards(
     players), the other three crib cards being unseen cards.
     """
     held = parse_cards(cards)
-    if keep is None:
-        keep = {6: 4, 5: 3}.get(len(held), 0)
-    if keep not in (3, 4) or not 1 <= len(held) - keep <= 2:
+    if keep is not None and keep not in (3, 4):
+        raise CardError(f"a hand keeps 4 cards (3 in the five-card game), not {keep}")
+    if keep is not None and not 1 <= len(held) - keep <= 2:
+        raise CardError(
+            f"to keep {keep} cards, give {keep + 2} (two to the crib) or {keep + 1} (one to the"
+            f" crib); got {len(held)} cards"
+        )
+    keep = keep or {6: 4, 5: 3}.get(len(held), 0)
+    if not keep:
         raise CardError(
             f"give the 6 cards dealt (or 5 in the five-card game) to choose a discard;"
-            f" got {len(held)} cards" + (f" to keep {keep}" if keep else "")
+            f" got {len(held)} cards"
         )
     seen = set(held)
     unseen = [card for card in DECK if card not in seen]
@@ -108,7 +114,7 @@ def crib_mean(discard: tuple[Card, ...], unseen: list[Card]) -> float:
         suit_count[card.suit] += 1
     present = [rank for rank in range(1, 14) if rank_count[rank]]
     # Fifteens, pairs and runs: over multisets of other crib ranks and the starter rank.
-    base_code = sum(RANK_WEIGHT[card.rank] for card in discard)
+    base_code = rank_code(card.rank for card in discard)
     weighted = 0
     for others in combinations_with_replacement(present, k):
         ways = 1

@@ -1,9 +1,11 @@
 """The count as players say it: "fifteen two, fifteen four, and a pair is six".
 
 Fifteens are called one by one with the running total; pairs are grouped by
-rank ("a pair", "three of a kind", "four of a kind"), runs by length ("two
-runs of three"); then the flush and "one for his nobs", each followed by the
-running total.
+rank ("a pair", "another pair", "three of a kind", "four of a kind"); runs
+that share a pair or three of a kind are said as one, the way players say
+them ("a double run of three is eight", "a triple run is fifteen", "a double
+double run is sixteen"); then the flush and "one for his nobs", each followed
+by the running total.
 """
 
 from __future__ import annotations
@@ -56,19 +58,22 @@ def say_count(score: HandScore) -> str:
         if item.kind == "fifteen":
             running += item.points
             phrases.append(f"fifteen {number_words(running)}")
+    runs = [item for item in score.items if item.kind == "run"]
+    run_ranks = {card.rank for item in runs for card in item.cards}
     pair_ranks = Counter(item.cards[0].rank for item in score.items if item.kind == "pair")
+    said_a_pair = False
     for rank in sorted(pair_ranks):
+        if rank in run_ranks:
+            continue  # said with the runs: "a double run"
         pairs = pair_ranks[rank]
         cards = {1: 2, 3: 3, 6: 4}[pairs]
         running += 2 * pairs
-        phrases.append(f"{_GROUP[cards]} is {number_words(running)}")
-    runs = [item for item in score.items if item.kind == "run"]
+        group = "another pair" if cards == 2 and said_a_pair else _GROUP[cards]
+        said_a_pair = said_a_pair or cards == 2
+        phrases.append(f"{group} is {number_words(running)}")
     if runs:
-        length = len(runs[0].cards)
-        running += score.runs
-        many = _HOW_MANY[len(runs)]
-        noun = "run" if len(runs) == 1 else "runs"
-        phrases.append(f"{many} {noun} of {number_words(length)} is {number_words(running)}")
+        running += score.runs + sum(2 * pair_ranks[rank] for rank in run_ranks)
+        phrases.append(f"{_runs_phrase(len(runs), len(runs[0].cards))} is {number_words(running)}")
     if score.flush:
         running += score.flush
         phrases.append(f"a flush is {number_words(running)}")
@@ -80,3 +85,13 @@ def say_count(score: HandScore) -> str:
     if len(phrases) == 1 or phrases[-1].startswith("fifteen"):
         return ", ".join(phrases)
     return ", ".join(phrases[:-1]) + ", and " + phrases[-1]
+
+
+def _runs_phrase(runs: int, length: int) -> str:
+    """``(2, 3)`` -> ``a double run of three``: the runs with the pairs inside them."""
+    if runs == 1:
+        return f"a run of {number_words(length)}"
+    if runs == 4:
+        return "a double double run"
+    name = {2: "double", 3: "triple"}[runs]
+    return f"a {name} run of {number_words(length)}"

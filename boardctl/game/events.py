@@ -49,7 +49,7 @@ def check_command(command: Any) -> dict[str, Any]:
     if not isinstance(command, Mapping):
         raise EntryError(f"a command must be an object with an 'op', not {command!r}")
     op = command.get("op")
-    if op not in OPS:
+    if not isinstance(op, str) or op not in OPS:
         raise EntryError(f"unknown op {op!r} (known: {', '.join(OPS)})")
     allowed = OPS[op]
     for key in command:
@@ -81,7 +81,9 @@ def describe(event: Mapping[str, Any], names: tuple[str, ...] = ()) -> str:
         return f"{name(event.get('track'))} {sign}{points} ({event.get('kind')})"
     if op == "cut":
         how = "drawn" if event.get("drawn") else "set"
-        return f"first dealer: seat {event.get('dealer')} ({how})"
+        dealer = event.get("dealer")
+        seat = dealer + 1 if isinstance(dealer, int) else dealer  # seats count from 1, as tracks do
+        return f"first dealer: seat {seat} ({how})"
     if op == "new_game":
         match = event.get("match")
         length = f"match to {match} game points" if match else "one game"

@@ -38,10 +38,15 @@ def history_row(entry: Entry) -> dict[str, Any]:
     }
 
 
+_NEXT_PHASE = {"play": "the play", "show": "the show"}  # otherwise "next" began a game
+
+
 def _text(entry: Entry, names: tuple[str, ...]) -> str:
     text = describe(entry.event, names)
     if entry.event.get("op") == "cut" and entry.after.dealer_track is not None:
         text += f", {names[entry.after.dealer_track]} deals"
+    if entry.event.get("op") == "next":
+        text += ": " + _NEXT_PHASE.get(entry.after.phase, f"game {entry.after.game_number}")
     if entry.undid is not None:
         text += f": {describe(entry.undid, names)}"
     return text

@@ -349,7 +349,13 @@ def write_sections(folder: Path = HARDWARE_DIR) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``--check`` (default) or ``--write``."""
     parser = argparse.ArgumentParser(prog="python -m boardctl.hardware.docs")
-    parser.add_argument("--write", action="store_true", help="rewrite the generated blocks")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument(
+        "--check",
+        action="store_true",
+        help="report stale blocks, exit 1 if any (the default)",
+    )
+    action.add_argument("--write", action="store_true", help="rewrite the generated blocks")
     parser.add_argument("--dir", type=Path, default=HARDWARE_DIR, help="the hardware folder")
     args = parser.parse_args(argv)
     if args.write:

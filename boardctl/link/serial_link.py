@@ -24,6 +24,7 @@ from boardctl.link.encoder import FrameEncoder
 log = logging.getLogger("boardctl.link")
 
 PICO_MICROPYTHON = "2E8A:0005"  # Raspberry Pi Pico running MicroPython (USB CDC)
+MIN_FULL_GAP = 0.1  # seconds between full frames resent on the controller's request
 
 
 def parse_vid_pid(text: str) -> tuple[int, int]:
@@ -144,6 +145,15 @@ class SerialBackend:
     def _on_idle(self, now: float) -> None:
         """Called at least every ``heartbeat`` seconds while connected."""
 
+    def _tick(self, now: float) -> None:
+        """Called (under the lock) after every read, or read timeout."""
+        if now - self._last_tx >= self.heartbeat:
+            self._on_idle(now)
+
+    def _read_timeout(self, now: float) -> float:
+        """How long the next read may wait for the device."""
+        return self.heartbeat
+
     # --- machinery -------------------------------------------------------------
 
     def _set_state(self, state: str, detail: str, level: int = logging.INFO) -> None:
@@ -172,7 +182,11 @@ class SerialBackend:
         if path is None:
             raise OSError(f"no USB serial device {self.vid_pid} found")
         port = serial.Serial(
-            path, self.baud, timeout=self.heartbeat, write_timeout=self.write_timeout
+            path,
+            self.baud,
+            timeout=self.heartbeat,
+            write_timeout=self.write_timeout,
+            exclusive=True,  # a second boardctl gets "waiting", not interleaved frames
         )
         self.port_name = path
         return port
@@ -202,6 +216,10 @@ class SerialBackend:
             except OSError as exc:
                 if not self._closed.is_set():
                     self._set_state("lost", f"{self.port_name}: {exc}", logging.WARNING)
+            except Exception:  # a bug here must not leave the LEDs without a link
+                log.exception("LED link (%s): unexpected error, reopening the port", self.kind)
+                self.state = "lost"
+                self._closed.wait(self.backoff_max)
             finally:
                 with self._lock:
                     self._port = None
@@ -210,16 +228,17 @@ class SerialBackend:
 
     def _read_loop(self, port: Any) -> None:
         while not self._closed.is_set():
+            timeout = self._read_timeout(time.monotonic())
+            if port.timeout != timeout:
+                port.timeout = timeout
             data = port.read(1)
             if data:
                 waiting = port.in_waiting
                 if waiting:
                     data += port.read(waiting)
                 self._on_data(bytes(data))
-            now = time.monotonic()
-            if now - self._last_tx >= self.heartbeat:
-                with self._lock:
-                    self._on_idle(now)
+            with self._lock:
+                self._tick(time.monotonic())
 
 
 class PicoLink(SerialBackend):
@@ -237,12 +256,16 @@ class PicoLink(SerialBackend):
         self,
         *,
         full_every: float = 10.0,
-        budget_ma: int = 0,
+        budget_ma: float = 0,
         led_ma: int = 55,
         **options: Any,
     ) -> None:
-        protocol.brightness_payload(0, budget_ma, led_ma)  # validates both
-        self.budget_ma = budget_ma
+        if budget_ma < 0:
+            raise ConfigError(f"power budget must be 0 (none) or more mA, not {budget_ma}")
+        budget = min(round(budget_ma), 0xFFFF)  # above 65 A: the controller's own limit rules
+        if not 1 <= led_ma <= 255:
+            raise ConfigError(f"mA per LED must be 1-255, not {led_ma}")
+        self.budget_ma = budget
         self.led_ma = led_ma
         self.encoder = FrameEncoder(full_every=full_every)
         self.decoder = protocol.Decoder()
@@ -254,6 +277,7 @@ class PicoLink(SerialBackend):
         self.hellos = 0
         self._ping_token = 0
         self._count_warned = False
+        self._full_wanted = False
         super().__init__(**options)
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
@@ -282,10 +306,31 @@ class PicoLink(SerialBackend):
         self.encoder.invalidate()
 
     def _resend_full(self) -> None:
+        """Send the whole frame again, at most every MIN_FULL_GAP seconds (a noisy line
+        NAKing every frame must not turn into a resend loop)."""
+        now = time.monotonic()
         with self._lock:
             self.encoder.invalidate()
-            if self._frame is not None and self.state == "connected":
-                self._write(self._frame_bytes(self._frame, time.monotonic()))
+            if now - self.encoder.last_full < MIN_FULL_GAP:
+                self._full_wanted = True  # sent by _tick when the gap has passed
+            elif self._frame is not None and self.state == "connected":
+                self._write(self._frame_bytes(self._frame, now))
+
+    def _full_due(self, now: float) -> bool:
+        if self.encoder.device_frame is not None:  # a FULL went out meanwhile (show)
+            self._full_wanted = False
+        return self._full_wanted and now - self.encoder.last_full >= MIN_FULL_GAP
+
+    def _tick(self, now: float) -> None:
+        if self._full_due(now) and self._frame is not None and self.state == "connected":
+            self._full_wanted = False
+            self._write(self._frame_bytes(self._frame, now))
+        super()._tick(now)
+
+    def _read_timeout(self, now: float) -> float:
+        if self._full_wanted:
+            return max(0.01, MIN_FULL_GAP - (now - self.encoder.last_full))
+        return self.heartbeat
 
     def _on_data(self, data: bytes) -> None:
         for message in self.decoder.feed(data):

@@ -243,4 +243,36 @@ controller.feed(b"\x00" + p.encode(p.FULL, 0, good))
 controller.step()
 check(controller.pixels() == good, "a good frame after garbage shows exactly")
 
+# --- main.py: the Pico's entry point, with the USB port and the loop stood in for -----
+
+
+class Stop(Exception):
+    pass
+
+
+usb = MemoryStream()
+hw.UsbStream = lambda: usb
+ledctl.BOOT_MS = 100
+
+
+def run_briefly(self, wait_ms=20):
+    usb.inbox = p.encode(p.FULL, 0, b"\x07" * 3 * 4)
+    for _ in range(3):
+        self.step()
+        self.stream.wait(wait_ms)
+    raise Stop()
+
+
+ledctl.Controller.run = run_briefly
+try:
+    import main  # noqa: F401  (runs main())
+
+    check(False, "main.py returned")
+except Stop:
+    pass
+(dog,) = machine.watchdogs
+check(dog.timeout == 5000 and dog.feeds == 3, "main.py arms the watchdog and the loop feeds it")
+(hello,) = [m for m in p.Decoder().feed(usb.sent) if m.kind == p.HELLO]
+check(p.parse_hello(hello.payload)[2:] == (256, "GRB"), "main.py uses config.py")
+
 print("micropython firmware checks passed:", len(passed))

@@ -1,6 +1,7 @@
 """A stand-in for MicroPython's ``machine`` module: records what the firmware does."""
 
 log = []
+watchdogs = []  # every WDT made
 
 
 class Pin:
@@ -24,6 +25,7 @@ class WDT:
     def __init__(self, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
+        watchdogs.append(self)
 
     def feed(self):
         self.feeds += 1
