@@ -271,3 +271,34 @@ def test_parse_request_accepts_only_well_typed_requests(request: dict[str, Any])
         for key, value in parsed.items():
             if key not in ("op", "id"):
                 assert isinstance(value, spec[key][0])
+
+
+def test_a_flood_of_requests_is_answered_in_batches_between_other_work(server: Server) -> None:
+    sock = connect(server.server.path)
+    count = control.MAX_BATCH * 5 + 3
+    sock.sendall(b'{"op":"ping"}\n' * count)
+    replies = lines(sock, count)
+    assert len(replies) == count and all(r["ok"] for r in replies)
+    sock.close()
+
+
+def test_one_read_answers_at_most_a_batch(tmp_path: Path) -> None:
+    selector = selectors.DefaultSelector()
+    handled: list[dict[str, Any]] = []
+    server = ControlServer(tmp_path / "c.sock", handled.append, selector)
+    sock = connect(server.path)
+    for key, mask in selector.select(1):
+        key.data(mask)  # accept
+    sock.sendall(b'{"op":"ping"}\n' * (control.MAX_BATCH * 2))
+    time_limit = time.monotonic() + 2
+    while not handled and time.monotonic() < time_limit:
+        for key, mask in selector.select(0.1):
+            key.data(mask)
+    assert len(handled) == control.MAX_BATCH  # the rest waits for the next loop turn
+    assert server.deadline() == float("-inf")  # ... which comes at once
+    server.tick(0.0)
+    assert len(handled) == control.MAX_BATCH * 2
+    assert server.deadline() != float("-inf")
+    sock.close()
+    server.close()
+    selector.close()

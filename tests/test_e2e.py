@@ -114,10 +114,12 @@ class Rig:
         assert done.wait(5)
         return result
 
-    def wait_for(self, check: Callable[[], bool], timeout: float = 5.0) -> None:
+    def wait_for(self, check: Callable[[], bool], timeout: float = 10.0) -> None:
         deadline = time.monotonic() + timeout
         while not check():
-            assert time.monotonic() < deadline, "timed out"
+            assert time.monotonic() < deadline, (
+                f"timed out: pending {self.loop.panel.pending}, status {self.status()}"
+            )
             time.sleep(0.01)
 
     def close(self) -> None:

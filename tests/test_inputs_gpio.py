@@ -189,6 +189,21 @@ def test_encoder_quadrature_turns_and_push_commits(mock_factory: MockFactory) ->
     assert rig.commands == [{"op": "peg", "track": 0, "points": 3}]
 
 
+def test_edges_are_stamped_and_queued_under_the_loops_lock(mock_factory: MockFactory) -> None:
+    """The loop reads its clock under the same lock, so no stamped edge is ever unseen."""
+    import threading
+
+    lock = threading.Lock()
+    seen: list[bool] = []
+    inputs = Inputs(
+        Config().pins, 2, lambda event: seen.append(lock.locked()), factory=mock_factory, lock=lock
+    )
+    mock_factory.pin(Config().pins.tracks[0].plus1).drive_low()
+    mock_factory.pin(Config().pins.tracks[0].plus1).drive_high()
+    assert seen == [True, True]
+    inputs.close()
+
+
 def test_unwired_pins_make_no_device(mock_factory: MockFactory) -> None:
     config = parse_config(
         {"pins": {"undo": False, "track1": {"encoder_a": False, "encoder_b": False}}}

@@ -302,3 +302,34 @@ def test_a_configured_game_must_fit_the_configured_layout() -> None:
     with pytest.raises(ConfigError, match=r"board\.toml: game\.variant 'three-player'"):
         check_config_fits(config, builtin_layout("two-121"))
     check_config_fits(config, builtin_layout("three-121"))
+
+
+def test_a_journal_failure_flashes_the_error_and_the_loop_goes_on() -> None:
+    from boardctl.errors import JournalError
+
+    loop, _link, _clock, _ = make_loop()
+    loop.start()
+
+    def broken(command: dict[str, Any]) -> dict[str, Any]:
+        raise JournalError("disk full")
+
+    loop.keeper.apply = broken  # type: ignore[method-assign]
+    loop.post(("tap", "track1.encoder_push", 0))
+    loop.post(("tap", "track1.plus1", 0))
+    loop.post(("tap", "track1.encoder_push", 0))
+    loop.run_once(max_wait=0)
+    assert loop.view().error_at is not None
+    assert not loop.stopping
+    loop.close()
+
+
+def test_a_display_that_fails_is_dropped_not_fatal() -> None:
+    loop, link, _clock, _ = make_loop()
+
+    def gone(view: Any, frame: bytes) -> None:
+        raise BrokenPipeError("terminal closed")
+
+    loop.display = gone
+    loop.start()
+    assert loop.display is None and link.frames
+    loop.close()

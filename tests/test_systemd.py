@@ -50,6 +50,11 @@ def test_unit_has_the_required_service_settings() -> None:
     assert int(opts["WatchdogSec"][0]) > 0
     assert "boardctl run" in opts["ExecStart"][0]
     assert "--display none" in opts["ExecStart"][0]
+    # lgpio writes its notification pipes to the working directory or $LG_WD: a writable one
+    assert opts["WorkingDirectory"] == ["/run/boardctl"]
+    assert "LG_WD=/run/boardctl" in opts["Environment"]
+    # gpiozero reads the Pi's revision from /proc/device-tree or /proc/cpuinfo
+    assert "ProcSubset" not in opts or opts["ProcSubset"] == ["all"]
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     parser.read_string(UNIT.read_text())
     assert parser["Install"]["WantedBy"] == "multi-user.target"

@@ -56,15 +56,12 @@ class Debouncer:
             return None
         return max(self._last_edge, self._last_accept) + self.lockout
 
-    def poll(self, t: float, level: bool | None = None) -> list[Transition]:
+    def poll(self, t: float) -> list[Transition]:
         """Settle the level if the line has been quiet long enough by ``t``.
 
-        ``level`` is the line's level read now, when the caller can read it:
-        it wins over the last edge seen, since an edge may still be on its
-        way to us (queued by another thread) when the timer runs.
+        The caller must have passed every edge up to ``t`` first (the service
+        loop polls with a time read before it took the queued edges).
         """
-        if level is not None:
-            self._raw = level
         due = self.deadline()
         if due is not None and t >= due:
             return self._accept(t)

@@ -18,6 +18,7 @@ falls back to gpiozero's ``MockFactory`` and says so once.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import logging
 import os
@@ -76,6 +77,7 @@ class Inputs:
         *,
         factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
+        lock: Any = None,
     ) -> None:
         from gpiozero import DigitalInputDevice, RotaryEncoder
 
@@ -84,6 +86,9 @@ class Inputs:
         self.encoders: dict[int, Any] = {}
         self._sink = sink
         self._clock = clock
+        # Stamping an edge and queueing it happen under ``lock``, so a reader that takes
+        # the lock and reads the clock knows every edge stamped before then is queued.
+        self._lock = lock if lock is not None else contextlib.nullcontext()
         try:
             named: list[tuple[str, int | None]] = [
                 (button_id("undo"), pins.undo),
@@ -121,22 +126,17 @@ class Inputs:
 
     def _edge_handler(self, name: str, pressed: bool) -> Callable[[], None]:
         def handler() -> None:
-            self._sink(("edge", name, pressed, self._clock()))
+            with self._lock:
+                self._sink(("edge", name, pressed, self._clock()))
 
         return handler
 
     def _turn_handler(self, track: int, steps: int) -> Callable[[], None]:
         def handler() -> None:
-            self._sink(("turn", track, steps, self._clock()))
+            with self._lock:
+                self._sink(("turn", track, steps, self._clock()))
 
         return handler
-
-    def level(self, name: str) -> bool | None:
-        """Whether button ``name`` is pressed right now (None if there is no such button)."""
-        button = self.buttons.get(name)
-        if button is None or button.closed:
-            return None
-        return bool(button.is_active)
 
     def close(self) -> None:
         """Release every pin."""

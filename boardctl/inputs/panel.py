@@ -161,18 +161,14 @@ class Panel:
             threshold = self._next_threshold(button)
         return out + self._release(button, t, duration=hold)
 
-    def tick(self, t: float, level: Callable[[str], bool | None] | None = None) -> list[Command]:
+    def tick(self, t: float) -> list[Command]:
         """Run the timers due at ``t`` (debounce settling, holds, commits, timeouts).
 
-        ``level(name)``, if given, reads a button's line now (see
-        :meth:`Debouncer.poll`); None where it cannot.
+        Every edge stamped before ``t`` must have been passed in already.
         """
         out: list[Command] = []
-        for name, button in self._buttons.items():
-            now_level = None
-            if level is not None and button.debouncer.deadline() is not None:
-                now_level = level(name)
-            for pressed, when in button.debouncer.poll(t, now_level):
+        for button in self._buttons.values():
+            for pressed, when in button.debouncer.poll(t):
                 out += self._press(button, when) if pressed else self._release(button, when)
             threshold = self._next_threshold(button)
             while threshold is not None and t >= threshold[1]:

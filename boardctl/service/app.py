@@ -259,9 +259,10 @@ def build(
         loop.brightness = config.board.brightness
         closers.append(loop.close)
         board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
-        board.inputs = Inputs(config.pins, MAX_TRACKS, loop.post, factory=factory)
+        board.inputs = Inputs(
+            config.pins, MAX_TRACKS, loop.post, factory=factory, lock=loop.edge_lock
+        )
         closers.append(board.inputs.close)
-        loop.read_level = board.inputs.level
         board.control = ControlServer(socket_path, loop.handle_request, loop.selector)
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)

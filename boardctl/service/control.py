@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 MAX_LINE = 64 * 1024  # bytes in one request line
 MAX_OUTPUT = 1024 * 1024  # unread reply bytes before a client is dropped
 MAX_CLIENTS = 16
+MAX_BATCH = 32  # requests answered per client per loop turn: a flood cannot starve the buttons
 CLIENT_TIMEOUT = 30.0  # seconds without a complete request
 SOCKET_MODE = 0o660
 
@@ -206,6 +207,9 @@ class ControlServer:
             self._flush(client)
 
     def _read(self, client: _Client) -> None:
+        if b"\n" in client.inbox:  # a backlog: answer it before reading more
+            self._serve(client)
+            return
         try:
             data = client.sock.recv(65536)
         except BlockingIOError:
@@ -219,14 +223,21 @@ class ControlServer:
                 self._drop(client)
             return
         client.inbox += data
-        while b"\n" in client.inbox:
-            line, _, rest = bytes(client.inbox).partition(b"\n")
-            client.inbox = bytearray(rest)
+        self._serve(client)
+
+    def _serve(self, client: _Client) -> None:
+        """Answer up to :data:`MAX_BATCH` complete request lines of ``client``."""
+        for _ in range(MAX_BATCH):
+            end = client.inbox.find(b"\n")
+            if end < 0:
+                break
+            line = bytes(client.inbox[:end])
+            del client.inbox[: end + 1]
             client.last_seen = self._clock()
             self._reply(client, self.answer(line))
             if client.sock.fileno() < 0:
                 return
-        if len(client.inbox) > MAX_LINE:
+        if b"\n" not in client.inbox and len(client.inbox) > MAX_LINE:
             self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
             client.closing = True
             client.inbox.clear()
@@ -290,15 +301,19 @@ class ControlServer:
 
     # --- timers ---------------------------------------------------------------
     def deadline(self) -> float | None:
-        """When the oldest idle client must be dropped."""
+        """Now if a client has requests waiting, else when the oldest idle one is dropped."""
         if not self._clients:
             return None
+        if any(b"\n" in c.inbox for c in self._clients.values()):
+            return float("-inf")
         return min(c.last_seen for c in self._clients.values()) + CLIENT_TIMEOUT
 
     def tick(self, now: float) -> None:
-        """Drop clients idle for longer than :data:`CLIENT_TIMEOUT`."""
+        """Answer waiting requests; drop clients idle for longer than :data:`CLIENT_TIMEOUT`."""
         for client in list(self._clients.values()):
-            if now - client.last_seen >= CLIENT_TIMEOUT:
+            if b"\n" in client.inbox:
+                self._serve(client)
+            elif now - client.last_seen >= CLIENT_TIMEOUT:
                 self._drop(client)
 
     @property

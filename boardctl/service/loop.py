@@ -23,6 +23,7 @@ import logging
 import os
 import queue
 import selectors
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -126,8 +127,10 @@ class ServiceLoop:
         self.renders = 0
         self.wakeups = 0
         self.on_frame: Callable[[Frame], None] | None = None  # for benchmarks and tests
-        # reads a button's line now (set when real or mock pins are attached)
-        self.read_level: Callable[[str], bool | None] | None = None
+        # Input callbacks stamp and queue an edge under this lock; the loop reads the
+        # clock under it before taking the queue, so it never settles a debounce at a
+        # time before an edge that is stamped but not yet handled.
+        self.edge_lock = threading.Lock()
 
     # --- thread-safe entry points ------------------------------------------------
     def post(self, event: tuple[Any, ...]) -> None:
@@ -161,7 +164,7 @@ class ServiceLoop:
             if self.validate is not None:
                 self.validate(command)
             result = self.keeper.apply(command)
-        except EntryError:
+        except BoardError:  # refused, or the journal could not take it: flash the error
             self._error_at = self.clock()
             raise
         self._refresh_base()
@@ -312,7 +315,11 @@ class ServiceLoop:
             if self.on_frame is not None:
                 self.on_frame(frame)
             if self.display is not None:
-                self.display(view, frame)
+                try:
+                    self.display(view, frame)
+                except OSError as exc:  # the terminal went away: carry on headless
+                    log.warning("terminal display stopped: %s", exc)
+                    self.display = None
         status = status_line(self.keeper.status())
         if status != self._status:
             self._status = status
@@ -351,9 +358,10 @@ class ServiceLoop:
         for key, mask in self.selector.select(timeout):
             key.data(mask)
         self.wakeups += 1
+        with self.edge_lock:
+            now = self.clock()
         self._handle_events()
-        now = self.clock()
-        self._run_commands(self.panel.tick(now, self.read_level))
+        self._run_commands(self.panel.tick(now))
         for tick in self._tickers:
             tick(now)
         if self._error_at is not None and now - self._error_at > 5.0:
