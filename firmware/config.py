@@ -5,7 +5,9 @@ LED_COUNT = 256  # LEDs on the strip
 COLOR_ORDER = "GRB"  # the strip's byte order: GRB for WS2812B, RGB for some others
 BUDGET_MA = 2000  # the strip's power budget in mA, enforced whatever the host asks
 LED_MA = 55  # mA one LED draws at full white (WLED's default for WS2812B)
-STATUS_PIXEL = -1  # strip LED that blinks red while the host is silent (-1: none)
+# Strip LED that blinks red while the host is silent (-1: none); 255 is the
+# status LED of the two-121 layout.
+STATUS_PIXEL = 255
 
 LINK = "usb"  # "usb" (USB CDC, the default) or "uart"
 UART_ID = 0

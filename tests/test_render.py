@@ -351,3 +351,13 @@ def test_brightness_can_change_at_run_time() -> None:
 def test_views_naming_missing_tracks_are_refused() -> None:
     with pytest.raises(ValueError, match="winner 2 is not a track index"):
         R.render(two((0, 0), (0, 0), winner=2), 0.0)
+
+
+@pytest.mark.parametrize("pending_at", [12.0, 12.31, 12.62, 100.05])
+def test_a_new_pending_amount_shows_at_once(pending_at: float) -> None:
+    view = dataclasses.replace(two((45, 40), (20, 12), pending=6), extra={"pending_at": pending_at})
+    led = LAYOUT.led_of(0, 51)
+    assert any(pixel(R.render(view, pending_at), led))  # lit the moment it changed
+    assert any(pixel(R.render(view, pending_at + 0.29), led))
+    assert not any(pixel(R.render(view, pending_at + 0.31), led))  # then it blinks
+    assert R.next_change(view, pending_at) == pytest.approx(pending_at + 0.3)

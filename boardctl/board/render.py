@@ -337,12 +337,16 @@ class Renderer:
 
         # Pending entries blink ahead of the front peg.
         if view.phase != "over" and view.winner is None:
+            # The blink starts "on" when the pending amount last changed, so a
+            # press shows at once; without that time, blink on a fixed beat.
+            pending_at = view.extra.get("pending_at")
+            origin = float(pending_at) if isinstance(pending_at, int | float) else 0.0
             for t, track_view in enumerate(view.tracks):
                 if not track_view.pending:
                     continue
                 hole = clamp(track_view.front + track_view.pending)
                 if hole != clamp(track_view.front) and clock.pattern(
-                    0.0, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
+                    origin, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
                 ):
                     put(tracks[t].holes[hole], self._tracks[t].pending)
 

@@ -23,7 +23,7 @@ POWER_5V_PINS = (2, 4)
 POWER_3V3_PINS = (1, 17)
 
 ROLE_TEXT: dict[str, str] = {
-    "undo": "Undo button (long press: undo; shared)",
+    "undo": "Undo button (press: undo; hold: redo; shared)",
     "menu": "Menu button (next phase, settings, new game; shared)",
     "plus1": "+1 button",
     "plus5": "+5 button",

@@ -59,7 +59,7 @@ class SerialBackend:
         *,
         path: str | None = None,
         vid_pid: str = PICO_MICROPYTHON,
-        baud: int = 115200,
+        baud: int = 1_000_000,
         heartbeat: float = 1.0,
         backoff_min: float = 0.25,
         backoff_max: float = 5.0,

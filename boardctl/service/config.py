@@ -69,7 +69,7 @@ class PinsConfig:
 class BoardConfig:
     layout: str = "two-121"
     brightness: int = 128
-    power_budget_ma: int = 2500
+    power_budget_ma: int = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ class LinkConfig:
     kind: str = "serial"
     device: str = ""
     vid_pid: str = "2E8A:0005"
-    baudrate: int = 115200
+    baudrate: int = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
