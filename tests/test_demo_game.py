@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 
 import pytest
 
@@ -150,6 +151,30 @@ def test_pegging_go_and_last_card_are_pegging_entries() -> None:
     assert go_points, "no go or last card in a whole game"
     plays = [line for line in lines if " plays " in line and parse_marker(line)]
     assert kinds["pegging"] == len(go_points) + len(plays)
+
+
+@pytest.mark.parametrize("variant", SUPPORTED)
+def test_the_player_who_pegs_the_go_does_not_say_go_to_themselves(variant: str) -> None:
+    seen_after_own_card = False
+    for seed in range(4):
+        lines = play(seed, variant).result.lines
+        for before, line in pairwise(lines):
+            pegged = re.match(r"(\w+): one for (the go|last card)\.", line)
+            if not pegged:
+                continue
+            name = pegged.group(1)
+            assert before != f"{name}: go.", (seed, before, line)
+            said = re.match(r"(\w+): go\.$", before)
+            played = re.match(r"(\w+) plays ", before)
+            assert said or played, (seed, before, line)
+            if said:
+                assert said.group(1) != name
+            elif pegged.group(2) == "the go":
+                assert played and played.group(1) == name
+                seen_after_own_card = True
+    if variant == "six-card":
+        # "Bob: go. Alice plays A (count 29). Alice: one for the go." happens.
+        assert seen_after_own_card
 
 
 def test_some_seed_counts_out_and_the_later_counts_are_not_entered() -> None:

@@ -317,9 +317,14 @@ class DemoGame:
             self.say("One count only in this game: the cards left are not played.")
 
     def record(self, state: PlayState, events: Sequence[PlayEvent]) -> None:
-        """Log and peg what PlayState says happened."""
-        for event in events:
+        """Log and peg what PlayState says happened.
+
+        A player who cannot lay a card after everyone else has said go does
+        not say go to themselves: they just peg one for the go.
+        """
+        for index, event in enumerate(events):
             name = self.names[event.seat]
+            following = events[index + 1] if index + 1 < len(events) else None
             if event.kind == "card":
                 assert event.card is not None
                 text = f"{name} plays {self.card(event.card)} (count {event.count})"
@@ -331,7 +336,8 @@ class DemoGame:
                 else:
                     self.say(f"{text}.", BEATS["card"])
             elif event.kind == "go":
-                self.say(f"{name}: go.", BEATS["go"])
+                if following is None or (following.kind, following.seat) != ("last", event.seat):
+                    self.say(f"{name}: go.", BEATS["go"])
             elif event.kind == "last":
                 what = "last card" if state.done else "the go"
                 self.peg(
