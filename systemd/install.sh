@@ -5,7 +5,8 @@
 #
 # What it does: installs python3-venv and the distribution's GPIO libraries,
 # creates the system user "boardctl" (groups gpio and dialout), a virtualenv in
-# /opt/boardctl/venv with boardctl installed from this checkout, a commented
+# /opt/boardctl/venv with boardctl installed from this checkout (the command
+# linked into /usr/local/bin), a commented
 # default /etc/boardctl/config.toml (kept if present), the udev rule for the
 # Pico (hardware/99-boardctl.rules), and enables and starts boardctl.service.
 # Run it again to upgrade. DRY_RUN=1 prints the commands instead of running them.
@@ -17,6 +18,7 @@ VENV="$PREFIX/venv"
 UNIT_DIR=${UNIT_DIR:-/etc/systemd/system}
 CONFIG_DIR=${CONFIG_DIR:-/etc/boardctl}
 UDEV_DIR=${UDEV_DIR:-/etc/udev/rules.d}
+BIN_DIR=${BIN_DIR:-/usr/local/bin}
 SERVICE_USER=boardctl
 
 run() {
@@ -51,6 +53,9 @@ fi
 run install -d -m 0755 "$PREFIX"
 run python3 -m venv --system-site-packages "$VENV"
 run "$VENV/bin/pip" install --quiet --upgrade "$SRC"
+# The boardctl command for everyone (status, peg, ...), from the virtualenv.
+run install -d -m 0755 "$BIN_DIR"
+run ln -sf "$VENV/bin/boardctl" "$BIN_DIR/boardctl"
 
 # Configuration: a commented file with every default, never overwritten.
 run install -d -m 0755 "$CONFIG_DIR"

@@ -122,6 +122,8 @@ def test_install_script_plan(tmp_path: Path) -> None:
     assert f"/opt/boardctl/venv/bin/pip install --quiet --upgrade {REPO}" in plan
     assert f"{REPO}/systemd/boardctl.service /etc/systemd/system/boardctl.service" in plan
     assert "systemctl enable boardctl.service" in plan
+    # The verbs the docs give (boardctl status, ...) are on every user's PATH.
+    assert "ln -sf /opt/boardctl/venv/bin/boardctl /usr/local/bin/boardctl" in plan
     assert "boardctl run --print-config" in plan
     if (REPO / "hardware" / "99-boardctl.rules").exists():
         assert "/etc/udev/rules.d/99-boardctl.rules" in plan
