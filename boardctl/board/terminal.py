@@ -40,6 +40,8 @@ ColorMode = Literal["auto", "truecolor", "256", "none"]
 
 TRACK_LETTERS = "ABCDEF"
 NAME_WIDTH = 10
+# Columns left beside the holes in an 80-column terminal (the rows take 59).
+NOTES_WIDTH = 80 - 59
 #: Raw channel value above which plain text calls an LED lit.
 PLAIN_LIT = 32
 _RESET = "\x1b[0m"
@@ -117,6 +119,10 @@ def draw_board(
     lines = board_lines(target)
     out = [_header(view, frame, layout, painter)]
     out.append(" " * (NAME_WIDTH + 1) + "start " + _ruler())
+    notes = [
+        _spread(_beside(view, frame, layout, painter, t), len(rows))
+        for t in range(len(view.tracks))
+    ]
     for r, row in enumerate(rows):
         for line in line_before_row(row, lines):
             out.append(_line_separator(line.index, line.hole, frame, layout, painter))
@@ -131,9 +137,7 @@ def draw_board(
             label = f"{row[0]}-{row[-1]}" if len(row) > 1 else "game"
             body = "".join(glyphs)
             pad = " " * (_row_width() - len(row) - max(0, (len(row) - 1) // GROUP_HOLES))
-            text = f"{name:<{NAME_WIDTH}} {start}  {body}{pad}   {label:<7}"
-            if r == 0:
-                text += _beside(view, frame, layout, painter, t)
+            text = f"{name:<{NAME_WIDTH}} {start}  {body}{pad}   {label:<7}" + notes[t][r]
             out.append(text.rstrip())
     text = "\n".join(out) + "\n"
     return _merge_escapes(text) if painter.mode != "none" else text
@@ -212,7 +216,26 @@ def _line_separator(index: int, hole: int, frame: Frame, layout: Layout, painter
     return " " * (NAME_WIDTH + 4) + (f"{lamp} {text}" if lamp else text)
 
 
-def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t: int) -> str:
+def _visible_len(text: str) -> int:
+    return len(_ESCAPE.sub("", text))
+
+
+def _spread(parts: list[str], rows: int) -> list[str]:
+    """The notes beside a track, packed onto its rows so that no line passes NOTES_WIDTH.
+
+    What does not fit goes on the last row (only a board of very few rows).
+    """
+    out = [""] * rows
+    r = 0
+    for part in parts:
+        piece = "  " + part
+        if out[r] and _visible_len(out[r] + piece) > NOTES_WIDTH and r < rows - 1:
+            r += 1
+        out[r] += piece
+    return out
+
+
+def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t: int) -> list[str]:
     """Score, back peg, dealer, whose count, pending and game points of track ``t``."""
     track_view = view.tracks[t]
     track = layout.tracks[t]
@@ -225,6 +248,9 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
         parts.append(f"{painter.led(frame, track.dealer, 'C')} to count".lstrip())
     if view.winner == t:
         parts.append("WINNER")
+    failed = view.line_failed(t) if view.winner is not None else 0
+    if failed:
+        parts.append(("skunked", "double-skunked", "triple-skunked")[failed - 1])
     if view.match_target or track_view.game_points:
         lamps = "".join(painter.led(frame, led, "o") for led in track.game_points)
         of = f"/{view.match_target}" if view.match_target else ""
@@ -232,17 +258,11 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
         parts.append(f"{lamps} {games}" if lamps else games)
         if view.match_winner == t:
             parts.append("MATCH")
-    return "  " + "  ".join(parts)
+    return parts
 
 
 def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter) -> str:
     parts = [layout.name, *caption_parts(view)]
-    if view.winner is not None:
-        for t in range(len(view.tracks)):
-            failed = view.line_failed(t)
-            if failed:
-                kind = ("skunked", "double-skunked", "triple-skunked")[failed - 1]
-                parts.append(f"{view.tracks[t].name} {kind}")
     status = ""
     if layout.status is not None:
         status = f"status {painter.led(frame, layout.status, '!')}"
