@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import selectors
 import tomllib
 from typing import Any
@@ -17,6 +18,8 @@ from boardctl.service.app import terminal_display
 from boardctl.service.config import Config, parse_config
 from boardctl.service.keys import HELP, KEYMAP, Keyboard, events_for
 from boardctl.view import BoardView, TrackView
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def test_keys_map_to_button_gestures() -> None:
@@ -72,6 +75,33 @@ def test_terminal_display_draws_the_board_and_shows_log_lines_under_it() -> None
     assert "Ann" in text and "Bo" in text
     assert HELP in text
     assert text.rstrip().endswith("entry refused: 19 is not a possible count")
+
+
+def test_terminal_display_fits_an_80x24_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    layout = builtin_layout("two-121")
+    out = io.StringIO()
+    display, restore = terminal_display(layout, out)
+    try:
+        for n in range(4):  # more than are kept, one of them very long
+            logging.getLogger("boardctl.test").warning("line %d %s", n, "waiting: " * 30)
+        view = BoardView(
+            121,
+            (TrackView("Ann", 47, 40, pending=12), TrackView("Bo", 3, 0)),
+            phase="show",
+            dealer=0,
+            to_count=0,
+        )
+        display(view, Renderer(layout).render(view, 0.0))
+    finally:
+        restore()
+    lines = out.getvalue().removeprefix("\x1b[H\x1b[J").split("\n")
+    assert lines[-1] == ""  # ends with a newline
+    lines = [ANSI.sub("", line) for line in lines[:-1]]
+    assert len(lines) <= 23, lines  # the cursor ends on the last row, nothing scrolls
+    assert max(len(line) for line in lines) <= 80, lines
+    assert lines[-1].startswith("line 3 waiting:") and lines[-1].endswith("…")
 
 
 def test_print_config_prints_every_default(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Callable
@@ -133,6 +134,11 @@ class _Notes(logging.Handler):
         self.lines = [*self.lines, record.getMessage()][-self.keep :]
 
 
+def _clip(line: str, width: int) -> str:
+    """``line`` cut to ``width`` characters, with an ellipsis if it was longer."""
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
 def terminal_display(layout: Any, stream: Any = None) -> tuple[Any, Callable[[], None]]:
     """Draw each new frame as the virtual board on the terminal.
 
@@ -158,7 +164,9 @@ def terminal_display(layout: Any, stream: Any = None) -> tuple[Any, Callable[[],
             note = f"settings: {mode['item']} = {mode['value']}"
         elif mode:
             note = "new game? m = yes, u = no"
-        log_lines = "".join(f"{line}\n" for line in notes.lines)
+        # A long log line (a missing serial device) must not wrap and scroll the board away.
+        width = max(20, shutil.get_terminal_size().columns - 1)
+        log_lines = "".join(f"{_clip(line, width)}\n" for line in notes.lines)
         out.write(f"\x1b[H\x1b[J{text}\n{note}\n{HELP}\n{log_lines}")
         out.flush()
 

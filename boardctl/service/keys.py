@@ -51,8 +51,8 @@ KEYMAP.update(
 )
 
 HELP = (
-    "keys: 1/2/3 +1 · q/w/e +5 · a/s/d commit · z/x/c -1 · u undo · U redo · "
-    "m next · M settings · N new game · Ctrl-C quit"
+    "keys: 1/2/3 +1 · q/w/e +5 · a/s/d commit · z/x/c -1 · u undo · U redo\n"
+    "      m next · M settings · N new game · Ctrl-C quit"
 )
 
 
