@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
 
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
@@ -17,3 +22,19 @@ DATA = Path(__file__).resolve().parent / "data"
 def repo_root() -> Path:
     """The repository's top folder."""
     return REPO
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[MockFactory]:
+    """A fresh MockFactory as gpiozero's default pin factory, restored afterwards."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    saved = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        Device.pin_factory = saved

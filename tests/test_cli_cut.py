@@ -11,7 +11,6 @@ from boardctl.cli import main
 from boardctl.game.keeper import Scorekeeper
 from boardctl.service.config import parse_config
 from tests.test_e2e import FAST, RecordingLink, Rig
-from tests.test_e2e import mock_factory as mock_factory  # the fixture
 
 
 def _cli(folder: Path, *args: str) -> list[str]:

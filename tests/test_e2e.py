@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.board import builtin_layout
@@ -32,18 +31,6 @@ class RecordingLink:
 
     def close(self) -> None:
         pass
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 class Rig:

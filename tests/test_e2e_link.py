@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.board import builtin_layout
@@ -31,18 +30,6 @@ def device() -> Iterator[Any]:
             yield dev
     finally:
         sys.path.remove(str(FIRMWARE))
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 def test_three_presses_light_hole_3_of_track_1_on_the_firmware_strip(

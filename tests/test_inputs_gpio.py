@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,19 +11,6 @@ from gpiozero.pins.mock import MockFactory
 from boardctl.inputs.gpio import InputEvent, Inputs, pin_factory
 from boardctl.inputs.panel import Panel
 from boardctl.service.config import Config, parse_config
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    """A fresh MockFactory as gpiozero's default, restored afterwards."""
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 class Clock:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.board.frame import blank_frame, pixel
@@ -25,18 +23,6 @@ class RecordingSink:
 
     def show(self, frame: bytes) -> None:
         self.frames.append(frame)
-
-
-@pytest.fixture
-def pins() -> Iterator[MockFactory]:
-    old = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = old
 
 
 def lit(frame: bytes) -> list[int]:
@@ -84,11 +70,11 @@ def test_steps_outside_the_strip_are_refused() -> None:
         SelfTest(RecordingSink(), led_count=9, steps=[LedStep(9, "hole 9")])
 
 
-def test_button_pressed_during_the_sweep_is_reported_at_once(pins: MockFactory) -> None:
+def test_button_pressed_during_the_sweep_is_reported_at_once(mock_factory: MockFactory) -> None:
     sink = RecordingSink()
     lines: list[str] = []
     with InputWatch({"track1.plus1": 17, "undo": 5}) as watch:
-        button_pin = pins.pin(17)
+        button_pin = mock_factory.pin(17)
 
         def sleep(_seconds: float) -> None:
             # The player presses +1 while the second LED is lit.
@@ -110,7 +96,7 @@ def test_button_pressed_during_the_sweep_is_reported_at_once(pins: MockFactory) 
     assert not any("undo" in line for line in lines)
 
 
-def test_wait_for_inputs_stops_once_every_input_was_seen(pins: MockFactory) -> None:
+def test_wait_for_inputs_stops_once_every_input_was_seen(mock_factory: MockFactory) -> None:
     lines: list[str] = []
     with InputWatch({"undo": 5, "menu": 6}, {"track1.encoder": (22, 23)}) as watch:
         test = SelfTest(
@@ -120,21 +106,21 @@ def test_wait_for_inputs_stops_once_every_input_was_seen(pins: MockFactory) -> N
             events=watch.events,
             report=lines.append,
         )
-        pins.pin(5).drive_low()
+        mock_factory.pin(5).drive_low()
         # One detent clockwise: A falls, B falls, A rises, B rises.
-        a, b = pins.pin(22), pins.pin(23)
+        a, b = mock_factory.pin(22), mock_factory.pin(23)
         for pin, level in ((a, 0), (b, 0), (a, 1), (b, 1)):
             pin.drive_low() if level == 0 else pin.drive_high()
         missing = test.wait_for_inputs(watch.names, timeout=0.3)
         assert missing == ["menu"]
-        pins.pin(6).drive_low()
+        mock_factory.pin(6).drive_low()
         assert test.wait_for_inputs(watch.names, timeout=5.0) == []
     assert "input: undo (GPIO5) pressed" in lines
     assert "input: track1.encoder (GPIO22/23) turned clockwise" in lines
     assert "input: menu (GPIO6) pressed" in lines
 
 
-def test_input_watch_releases_its_pins(pins: MockFactory) -> None:
+def test_input_watch_releases_its_pins(mock_factory: MockFactory) -> None:
     watch = InputWatch({"undo": 5})
     watch.close()
     # The pin is free again: opening it once more does not raise.

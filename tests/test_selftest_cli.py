@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 import boardctl.link
@@ -38,18 +36,6 @@ class RecordingLink:
 
 
 @pytest.fixture
-def pins() -> Iterator[MockFactory]:
-    old = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = old
-
-
-@pytest.fixture
 def recording(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     opened: dict[str, Any] = {}
 
@@ -67,7 +53,7 @@ def lit(frame: bytes) -> list[int]:
 
 
 def test_lights_every_led_of_the_layout_in_order(
-    pins: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
+    mock_factory: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     quick = ["--delay", "0", "--hold", "0", "--wait", "0"]
     status = main(
@@ -92,7 +78,7 @@ def test_lights_every_led_of_the_layout_in_order(
 
 
 def test_serial_link_gets_the_device_and_baud_rate(
-    pins: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
+    mock_factory: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     serial = ["--link", "serial", "--device", "/dev/ttyX"]
     main(["selftest", "--layout", "two-61", *serial, "--delay", "0", "--hold", "0", "--no-inputs"])
@@ -106,7 +92,7 @@ def test_serial_link_gets_the_device_and_baud_rate(
 
 @pytest.mark.parametrize("kind", ["serial", "adalight"])
 def test_link_options_are_ones_the_real_links_accept(
-    pins: MockFactory,
+    mock_factory: MockFactory,
     kind: str,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -162,7 +148,7 @@ def press_everything(
 
 
 def test_reports_each_button_and_ends_when_all_were_seen(
-    pins: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
+    mock_factory: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     track1, track2 = DEFAULT_PINS["track1"], DEFAULT_PINS["track2"]
     buttons = [DEFAULT_PINS["shared"]["undo"], DEFAULT_PINS["shared"]["menu"]]
@@ -171,7 +157,7 @@ def test_reports_each_button_and_ends_when_all_were_seen(
     encoders = [(t["encoder_a"], t["encoder_b"]) for t in (track1, track2)]
     buttons_int = [b for b in buttons if b is not None]
     encoders_int = [(a, b) for a, b in encoders if a is not None and b is not None]
-    thread = press_everything(pins, buttons_int, encoders_int)
+    thread = press_everything(mock_factory, buttons_int, encoders_int)
     started = time.monotonic()
     status = main(
         ["selftest", "--layout", "two-61", "--only-inputs", "--wait", "10"],
@@ -200,14 +186,14 @@ def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_unknown_layout_is_a_clear_error(
-    pins: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
+    mock_factory: MockFactory, recording: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["selftest", "--layout", "/nonexistent/board.toml", "--no-inputs"]) == 1
     assert "boardctl: error: /nonexistent/board.toml" in capsys.readouterr().err
 
 
 def test_over_a_serial_link_to_the_firmware(
-    pins: MockFactory, capsys: pytest.CaptureFixture[str]
+    mock_factory: MockFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """End to end: the real serial link, a pty, the firmware's controller on CPython."""
     import sys
@@ -238,7 +224,7 @@ def test_over_a_serial_link_to_the_firmware(
 
 
 def test_without_a_device_the_pico_is_found_by_usb_id(
-    pins: MockFactory, recording: dict[str, Any]
+    mock_factory: MockFactory, recording: dict[str, Any]
 ) -> None:
     quick = ["--hold", "0", "--delay", "0", "--no-inputs"]
     main(["selftest", "--layout", "two-61", "--link", "serial", *quick])
