@@ -118,3 +118,14 @@ def test_paths_follow_systemd_then_user_defaults(tmp_path: Path) -> None:
     assert str(paths.runtime_dir({"HOME": "/h"})).startswith("/tmp/boardctl-")
     custom = parse_config({"service": {"journal": str(tmp_path / "j.db")}})
     assert paths.journal_path(custom, env) == tmp_path / "j.db"
+
+
+def test_inputs_defaults_are_the_panels_timing_defaults() -> None:
+    # [inputs] is copied field by field into the panel's Timing (kept apart so the
+    # CLI verbs that read the config do not import the panel): same fields, same defaults.
+    from dataclasses import asdict
+
+    from boardctl.inputs.panel import Timing
+    from boardctl.service.config import InputsConfig
+
+    assert asdict(InputsConfig()) == asdict(Timing())
