@@ -97,9 +97,12 @@ def test_each_variant_plays_to_a_winner_at_the_target(variant: str, seed: int) -
     assert all(s < target for t, s in enumerate(result.scores) if t != result.winner)
     assert result.game_points == state.won_points >= 1
     winner_name = played.track_names[result.winner]
-    assert result.lines[-1].startswith(f"{winner_name} wins (")
-    assert f"takes {result.game_points} game point" in result.lines[-1]
-    assert ("skunk" in result.lines[-1]) == (result.lines_failed > 0)
+    team = len(VARIANTS[variant].teams[result.winner]) > 1  # "Alice & Carol win", plural
+    wins, takes = ("win", "take") if team else ("wins", "takes")
+    assert result.lines[-1].startswith(f"{winner_name} {wins} (")
+    assert f"{takes} {result.game_points} game point" in result.lines[-1]
+    assert ("no skunk" in result.lines[-1]) == (result.lines_failed == 0)
+    assert "skunk" in result.lines[-1]  # the last line always says whether it was a skunk
 
 
 @pytest.mark.parametrize("variant", SUPPORTED)

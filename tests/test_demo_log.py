@@ -61,5 +61,8 @@ def test_result_line_names_winner_skunk_and_game_points() -> None:
         "Bob wins (Bob 121, Alice 84): a skunk. Bob takes 3 game points."
     )
     assert result_line("Alice", [("Alice", 61), ("Bob", 50)], 0, 1) == (
-        "Alice wins (Alice 61, Bob 50). Alice takes 1 game point."
+        "Alice wins (Alice 61, Bob 50): no skunk. Alice takes 1 game point."
+    )
+    assert result_line("Ann & Cy", [("Ann & Cy", 121), ("Bo & Di", 95)], 0, 2, team=True) == (
+        "Ann & Cy win (Ann & Cy 121, Bo & Di 95): no skunk. Ann & Cy take 2 game points."
     )

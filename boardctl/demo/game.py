@@ -387,7 +387,11 @@ class DemoGame:
             self.say("")
             self.say(
                 log.result_line(
-                    self.track_names[winner], scores, result.lines_failed, result.game_points
+                    self.track_names[winner],
+                    scores,
+                    result.lines_failed,
+                    result.game_points,
+                    team=len(self.variant.teams[winner]) > 1,
                 ),
                 BEATS["end"],
             )

@@ -109,19 +109,24 @@ def scored(text: str, name: str, points: int, total: int, style: Style) -> str:
 
 
 # --- results ---------------------------------------------------------------
-_LINE_NAMES = ("", "a skunk", "a double skunk", "a triple skunk")
+_LINE_NAMES = ("no skunk", "a skunk", "a double skunk", "a triple skunk")
 
 
 def result_line(
-    winner: str, scores: Sequence[tuple[str, int]], lines_failed: int, game_points: int
+    winner: str,
+    scores: Sequence[tuple[str, int]],
+    lines_failed: int,
+    game_points: int,
+    *,
+    team: bool = False,
 ) -> str:
     """The last line of a game: who won, by how much, skunk or not, the game points.
 
-    ``lines_failed`` is the most skunk lines any loser failed to cross.
+    ``lines_failed`` is the most skunk lines any loser failed to cross; ``team``:
+    the winner is a team of players ("Alice & Carol take ...").
     """
     score_text = ", ".join(f"{name} {score}" for name, score in scores)
-    won = f"{winner} wins ({score_text})"
-    if lines_failed:
-        won += f": {_LINE_NAMES[min(lines_failed, 3)]}"
+    wins, takes = ("win", "take") if team else ("wins", "takes")
+    won = f"{winner} {wins} ({score_text}): {_LINE_NAMES[min(max(lines_failed, 0), 3)]}"
     plural = "" if game_points == 1 else "s"
-    return f"{won}. {winner} takes {game_points} game point{plural}."
+    return f"{won}. {winner} {takes} {game_points} game point{plural}."
