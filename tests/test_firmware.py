@@ -190,3 +190,46 @@ def test_hw_shim_drives_neopixel_in_the_strip_colour_order(
     assert strip.pixels.shown == b"\x02\x01\x03\x05\x04\x06"
     assert strip.pixels.writes == 1
     monkeypatch.delitem(sys.modules, "hw")
+
+
+def test_usb_stream_turns_off_ctrl_c_before_reading_and_reads_binary_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """hw.UsbStream: ``micropython.kbd_intr(-1)`` first, so 0x03 in a frame is data."""
+    import io
+
+    calls: list[tuple[str, object]] = []
+    fakes = REPO / "tests" / "micropython" / "fakes"
+    for name in ("machine", "neopixel"):
+        module = types.ModuleType(name)
+        exec((fakes / f"{name}.py").read_text(), module.__dict__)
+        monkeypatch.setitem(sys.modules, name, module)
+    micropython = types.ModuleType("micropython")
+    micropython.kbd_intr = lambda char: calls.append(("kbd_intr", char))  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "micropython", micropython)
+    wire = io.BytesIO(b"\x03\x00ab\x03")  # Ctrl-C bytes inside the stream
+
+    class Poll:
+        def register(self, stream: object, mask: int) -> None:
+            calls.append(("register", mask))
+
+        def poll(self, ms: int) -> list[int]:
+            return [1] if wire.tell() < len(wire.getvalue()) else []
+
+    select = types.ModuleType("select")
+    select.POLLIN = 1  # type: ignore[attr-defined]
+    select.poll = Poll  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "select", select)
+    out = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(wire))
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out))
+    monkeypatch.delitem(sys.modules, "hw", raising=False)
+    hw = importlib.import_module("hw")
+    stream = hw.UsbStream(limit=3)
+    assert calls[0] == ("kbd_intr", -1)
+    assert stream.read() == b"\x03\x00a"  # at most ``limit`` bytes a call
+    assert stream.read() == b"b\x03"
+    assert stream.read() is None  # nothing waiting: no blocking
+    stream.write(b"\x00\x01")
+    assert out.getvalue() == b"\x00\x01"
+    monkeypatch.delitem(sys.modules, "hw")
