@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -137,3 +138,20 @@ def test_docstring_examples_run() -> None:
 def test_every_line_fits_an_80_column_terminal(name: str) -> None:
     for line in board(name, "none").splitlines():
         assert len(line) <= 80, line
+
+
+def test_a_single_game_won_is_not_called_a_match() -> None:
+    view = BoardView(
+        121,
+        (TrackView("Ann", 121, 110, game_points=2), TrackView("Bo", 100, 95)),
+        phase="over",
+        winner=0,
+        match_target=0,
+        match_winner=0,
+    )
+    text = draw_board(view, Renderer(LAYOUT).render(view, 0.0), LAYOUT, color="none")
+    assert "WINNER" in text and "games 2" in text
+    assert "MATCH" not in text
+    in_a_match = replace(view, match_target=7)
+    text = draw_board(in_a_match, Renderer(LAYOUT).render(in_a_match, 0.0), LAYOUT, color="none")
+    assert "games 2/7" in text and "MATCH" in text

@@ -256,7 +256,7 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
         of = f"/{view.match_target}" if view.match_target else ""
         games = f"games {track_view.game_points}{of}"
         parts.append(f"{lamps} {games}" if lamps else games)
-        if view.match_winner == t:
+        if view.match_winner == t and view.match_target:  # a single game is no match
             parts.append("MATCH")
     return parts
 
