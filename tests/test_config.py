@@ -129,3 +129,19 @@ def test_inputs_defaults_are_the_panels_timing_defaults() -> None:
     from boardctl.service.config import InputsConfig
 
     assert asdict(InputsConfig()) == asdict(Timing())
+
+
+def test_link_options_leave_the_baud_rate_to_the_link_unless_configured() -> None:
+    from boardctl.service.config import link_options
+
+    adalight = parse_config({"link": {"kind": "adalight"}}, "c.toml")
+    assert link_options(adalight) == {"vid_pid": "2E8A:0005"}  # AdalightLink: 115,200
+    uart = parse_config({"link": {"device": "/dev/serial0", "baudrate": 921600}}, "c.toml")
+    assert link_options(uart) == {"path": "/dev/serial0", "baud": 921600, "budget_ma": 2000}
+    assert link_options(uart, "adalight", "/dev/ttyUSB0") == {
+        "path": "/dev/ttyUSB0",
+        "baud": 921600,
+    }
+    assert link_options(uart, "null") == {}
+    with pytest.raises(ConfigError, match=r"link\.baudrate must be 0 \(the link's default\)"):
+        parse_config({"link": {"baudrate": 100}}, "c.toml")

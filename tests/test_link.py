@@ -240,6 +240,7 @@ def test_adalight_link_sends_packets_and_refreshes(device: FakeDevice) -> None:
     link = open_link("adalight", path=device.path, refresh=0.1)
     try:
         assert device.wait_for(lambda: link.connected)
+        assert link.baud == 115_200  # WLED's and the Adalight sketches' speed, not the Pico's
         frame = b"\x10\x20\x30" * 4
         link.show(frame)
         packet = adalight_packet(frame)

@@ -51,22 +51,14 @@ def _link_settings(args: argparse.Namespace) -> tuple[str, dict[str, Any], str, 
 
     Command-line options win over the service's configuration file.
     """
-    from boardctl.service.config import load_config
+    from boardctl.service.config import link_options, load_config
 
     config = load_config(args.config)
-    kind = config.link.kind
-    options: dict[str, Any] = {"baud": config.link.baudrate}
-    if config.link.device:
-        options["path"] = config.link.device
+    kind = args.link or config.link.kind
+    options = link_options(config, kind, args.device)
     layout = config.board.layout
     brightness = int(config.board.brightness)
     power_ma = float(config.board.power_budget_ma)
-    if args.link:
-        kind = args.link
-    if args.device:
-        options["path"] = args.device
-    if kind in ("null", "recording"):
-        options.clear()
     return kind, options, layout, brightness, power_ma
 
 

@@ -400,6 +400,7 @@ class AdalightLink(SerialBackend):
 
     def __init__(self, *, refresh: float = 1.0, **options: Any) -> None:
         options.setdefault("heartbeat", refresh)
+        options.setdefault("baud", 115_200)
         super().__init__(**options)
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:

@@ -62,17 +62,9 @@ def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
 def open_led_link(config: Config) -> Any:
     """The LED link of ``[link]``; it reconnects by itself, so a missing Pico is fine."""
     from boardctl.link import open_link
+    from boardctl.service.config import link_options
 
-    options: dict[str, Any] = {}
-    if config.link.kind in ("serial", "adalight"):
-        if config.link.device:
-            options["path"] = config.link.device
-        else:
-            options["vid_pid"] = config.link.vid_pid
-        options["baud"] = config.link.baudrate
-    if config.link.kind == "serial":
-        options["budget_ma"] = config.board.power_budget_ma
-    return open_link(config.link.kind, **options)
+    return open_link(config.link.kind, **link_options(config))
 
 
 def layout_check(layout: Any, keeper: Any) -> Callable[[dict[str, Any]], None]:

@@ -77,7 +77,7 @@ class LinkConfig:
     kind: str = "serial"
     device: str = ""
     vid_pid: str = "2E8A:0005"
-    baudrate: int = 1_000_000
+    baudrate: int = 0  # 0: the link's own (1,000,000 for the controller's UART, 115,200 Adalight)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +157,12 @@ def _vid_pid(value: Any) -> str | None:
     return None if ok else "must be a USB id VVVV:PPPP in hex, e.g. 2E8A:0005"
 
 
+def _baudrate(value: Any) -> str | None:
+    if value == 0 or 300 <= value <= 10_000_000:
+        return None
+    return "must be 0 (the link's default) or 300..10000000"
+
+
 def _target(value: Any) -> str | None:
     return None if value == 0 or 31 <= value <= 1000 else "must be 0 (the variant's) or 31..1000"
 
@@ -172,7 +178,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "kind": _one_of(*LINK_KINDS),
             "device": None,
             "vid_pid": _vid_pid,
-            "baudrate": _between(300, 10_000_000),
+            "baudrate": _baudrate,
         },
     ),
     "game": (
@@ -377,3 +383,22 @@ def _toml_value(value: object) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     return repr(value)
+
+
+def link_options(
+    config: Config, kind: str | None = None, device: str | None = None
+) -> dict[str, Any]:
+    """The options ``open_link`` needs for ``[link]`` (``kind`` and ``device`` override it)."""
+    kind = kind or config.link.kind
+    options: dict[str, Any] = {}
+    if kind in ("serial", "adalight"):
+        path = device or config.link.device
+        if path:
+            options["path"] = path
+        else:
+            options["vid_pid"] = config.link.vid_pid
+        if config.link.baudrate:
+            options["baud"] = config.link.baudrate
+    if kind == "serial":
+        options["budget_ma"] = config.board.power_budget_ma
+    return options
