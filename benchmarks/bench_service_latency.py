@@ -14,8 +14,9 @@ would mean redo), so its clock starts at the release.
 
 The service sends the frame of an entry first and then writes it to the
 journal (an fsync) before it handles anything else; the script also notes
-when that write has returned (edge -> durable) and waits for the loop to be
-idle again before the next press, so each press is timed on its own.
+when that write has returned (edge -> durable) and waits for the loop (and
+the emulated controller, a thread of this process) to be idle again before
+the next press, so each press is timed on its own, as presses by hand are.
 
 A pending entry blinks (0.3 s on, 0.3 s off, in phase with the renderer's
 clock): a +1 pressed during the "off" half changes no LED until the blink
@@ -137,6 +138,11 @@ def main() -> None:
             board.loop.post(("call", idle.set))
             if not idle.wait(2):
                 raise SystemExit("the loop did not come back")
+            # the emulated controller is a thread of this process (one GIL with the
+            # service), unlike a real Pico: let it finish the last frame too
+            frame = board.loop.frame
+            if device is not None and frame is not None and not device.wait_for(frame, 2):
+                raise SystemExit("the controller did not show the last frame")
 
         pins = config.pins
         buttons = {
