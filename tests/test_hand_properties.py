@@ -15,7 +15,9 @@ deals = st.tuples(st.integers(3, 4), st.permutations(DECK))
 def test_fast_total_equals_itemised_total(deal: tuple[int, list[Card]], crib: bool) -> None:
     size, deck = deal
     hand, starter = deck[:size], deck[size]
-    assert hand_total(hand, starter, crib) == score_hand(hand, starter, crib=crib).total
+    score = score_hand(hand, starter, crib=crib)
+    assert hand_total(hand, starter, crib) == score.total
+    assert score.total == sum(item.points for item in score.items)  # the independent itemiser
 
 
 @settings(max_examples=300)

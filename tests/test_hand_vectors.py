@@ -35,3 +35,5 @@ def test_hand_vector(vector: dict[str, Any]) -> None:
     assert got == want, _explain(score)
     fast = hand_total(parse_cards(vector["hand"]), parse_cards(vector["starter"])[0], crib)
     assert fast == vector["total"], _explain(score)
+    itemised = sum(item.points for item in score.items)
+    assert itemised == vector["total"], _explain(score)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, product
 
 from boardctl.cribbage.cards import JACK, Card, check_distinct, parse_card, parse_cards
+from boardctl.cribbage.fast import hand_total
 from boardctl.errors import CardError
 
 HAND_SIZES = (3, 4)
@@ -33,14 +35,26 @@ class ScoreItem:
         return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandScore:
-    """The itemised count of one hand or crib with its starter."""
+    """The count of one hand or crib with its starter.
+
+    ``total`` comes from the fast table scorer (:mod:`boardctl.cribbage.fast`);
+    the itemised breakdown (``items`` and the per-kind properties) is worked
+    out by listing every combination, on first use only. The two are
+    independent implementations of the counting rules, and the tests check
+    that they agree.
+    """
 
     hand: tuple[Card, ...]
     starter: Card
     crib: bool
-    items: tuple[ScoreItem, ...]
+    total: int
+
+    @cached_property
+    def items(self) -> tuple[ScoreItem, ...]:
+        """Every scoring combination, in the order players count them."""
+        return itemise(self.hand, self.starter, crib=self.crib)
 
     def points_for(self, kind: str) -> int:
         """Points of one kind (``fifteen``, ``pair``, ``run``, ``flush`` or ``nobs``)."""
@@ -71,11 +85,6 @@ class HandScore:
         """One for his nobs (the jack of the starter's suit in hand)."""
         return self.points_for("nobs")
 
-    @property
-    def total(self) -> int:
-        """The whole count."""
-        return sum(item.points for item in self.items)
-
     def as_dict(self) -> dict[str, object]:
         """JSON-ready form with the breakdown and the total."""
         return {
@@ -104,15 +113,24 @@ def check_hand(hand: Sequence[Card], starter: Card) -> None:
 def score_hand(
     hand: str | Iterable[str | Card], starter: str | Card, *, crib: bool = False
 ) -> HandScore:
-    """Score ``hand`` (3 or 4 cards) with ``starter``, itemised; ``crib=True`` for the crib.
+    """Score ``hand`` (3 or 4 cards) with ``starter``; ``crib=True`` for the crib.
 
     >>> score_hand("5H 5C 5S JD", "5D").total
     29
     """
-    cards = tuple(parse_cards(hand, unique=False))
-    cut = parse_card(starter)
+    if isinstance(starter, Card) and isinstance(hand, tuple | list):
+        cards = tuple(c if isinstance(c, Card) else parse_card(c) for c in hand)
+        cut = starter
+    else:
+        cards = tuple(parse_cards(hand, unique=False))
+        cut = parse_card(starter)
     check_hand(cards, cut)
-    five = (*cards, cut)
+    return HandScore(cards, cut, crib, hand_total(cards, cut, crib))
+
+
+def itemise(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> tuple[ScoreItem, ...]:
+    """Every scoring combination of a checked hand with its starter, item by item."""
+    five = (*hand, starter)
     items: list[ScoreItem] = []
     for size in range(2, 6):
         for combo in combinations(five, size):
@@ -122,14 +140,14 @@ def score_hand(
         if a.rank == b.rank:
             items.append(ScoreItem("pair", (a, b), 2))
     items.extend(_runs(five))
-    flush = _flush_points(cards, cut, crib)
+    flush = _flush_points(hand, starter, crib)
     if flush:
-        suited = (*cards, cut) if flush > len(cards) else cards
+        suited = five if flush > len(hand) else tuple(hand)
         items.append(ScoreItem("flush", suited, flush))
-    for card in cards:
-        if card.rank == JACK and card.suit == cut.suit:
+    for card in hand:
+        if card.rank == JACK and card.suit == starter.suit:
             items.append(ScoreItem("nobs", (card,), 1))
-    return HandScore(cards, cut, crib, tuple(items))
+    return tuple(items)
 
 
 def _runs(five: Sequence[Card]) -> list[ScoreItem]:
