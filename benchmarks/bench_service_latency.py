@@ -8,9 +8,15 @@ starts just before ``pin.drive_low()`` and stops when ``link.show()`` has
 written the frame.
 
 Each cycle is three presses: +1 (a pending entry appears), encoder push (the
-commit: a journal write, then the frame) and undo (another journal write).
-The +1 and the commit act on the press edge; undo acts on the release edge
-(a long hold would mean redo), so its clock starts at the release.
+commit: a journal write) and undo (another journal write). The +1 and the
+commit act on the press edge; undo acts on the release edge (a long hold
+would mean redo), so its clock starts at the release.
+
+The service sends the frame of an entry first and then writes it to the
+journal (an fsync) before it handles anything else; the script also notes
+when that write has returned (edge -> durable) and waits for the loop (and
+the emulated controller, a thread of this process) to be idle again before
+the next press, so each press is timed on its own, as presses by hand are.
 
 A pending entry blinks (0.3 s on, 0.3 s off, in phase with the renderer's
 clock): a +1 pressed during the "off" half changes no LED until the blink
@@ -64,6 +70,20 @@ class TimedLink:
         self.inner.close()
 
 
+class TimedJournal:
+    """Wraps a journal's ``append``: notes when each event is durably written."""
+
+    def __init__(self, journal: Any) -> None:
+        self.append_inner = journal.append
+        self.at = 0.0
+        journal.append = self.append
+
+    def append(self, *args: Any, **kwargs: Any) -> Any:
+        record = self.append_inner(*args, **kwargs)
+        self.at = time.perf_counter()
+        return record
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
@@ -107,9 +127,23 @@ def main() -> None:
             factory=factory,
             keyboard=False,
         )
+        journal = TimedJournal(board.loop.keeper.journal)
         thread = threading.Thread(target=board.loop.run, daemon=True)
         thread.start()
         time.sleep(0.2)
+
+        def settle() -> None:
+            """Wait until the loop has handled everything before (the journal write too)."""
+            idle = threading.Event()
+            board.loop.post(("call", idle.set))
+            if not idle.wait(2):
+                raise SystemExit("the loop did not come back")
+            # the emulated controller is a thread of this process (one GIL with the
+            # service), unlike a real Pico: let it finish the last frame too
+            frame = board.loop.frame
+            if device is not None and frame is not None and not device.wait_for(frame, 2):
+                raise SystemExit("the controller did not show the last frame")
+
         pins = config.pins
         buttons = {
             "+1": factory.pin(pins.tracks[0].plus1),
@@ -117,6 +151,7 @@ def main() -> None:
             "undo": factory.pin(pins.undo),
         }
         results: dict[str, list[float]] = {name: [] for name in buttons}
+        durable: dict[str, list[float]] = {"commit": [], "undo": []}
         blink_delayed: list[float] = []
         count = 0
         while count < args.presses:
@@ -126,7 +161,9 @@ def main() -> None:
                 if name == "undo":
                     pin.drive_low()
                     time.sleep(0.002)
+                settle()
                 link.shown.clear()
+                written = journal.at
                 start = time.perf_counter()
                 if name == "undo":
                     pin.drive_high()
@@ -139,6 +176,11 @@ def main() -> None:
                     blink_delayed.append(elapsed)
                 else:
                     results[name].append(elapsed)
+                if name in durable:
+                    settle()
+                    if journal.at == written:
+                        raise SystemExit(f"a {name} press wrote nothing to the journal")
+                    durable[name].append((journal.at - start) * 1000)
                 time.sleep(0.002)
                 if name != "undo":
                     pin.drive_high()
@@ -158,8 +200,14 @@ def main() -> None:
     print(f"button edge -> frame written ({args.link} link), {len(every)} frames, ms:")
     rows = [("all presses", every), *results.items()]
     for name, values in rows:
-        if not values:
-            continue
+        report(name, values)
+    print("button edge -> event durably in the journal (after the frame), ms:")
+    for name, values in durable.items():
+        report(name, values)
+
+
+def report(name: str, values: list[float]) -> None:
+    if values:
         print(
             f"  {name:<12} n={len(values):>4}  p50={statistics.median(values):.3f}"
             f"  p99={percentile(values, 99):.3f}  max={max(values):.3f}"

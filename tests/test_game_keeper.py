@@ -108,3 +108,13 @@ def test_limits_are_pluggable() -> None:
     keeper.apply({"op": "peg", "track": 0, "points": 3, "kind": "pegging"})
     with pytest.raises(EntryError, match="1-3"):
         keeper.apply({"op": "peg", "track": 0, "points": 4, "kind": "pegging"})
+
+
+def test_warm_up_derives_every_limit_once() -> None:
+    from boardctl.game.limits import RulesLimits, warm_up
+
+    limits = RulesLimits()
+    warm_up(limits)
+    assert limits._max_play == 14
+    assert set(limits._hands) == {(3, False), (3, True), (4, False), (4, True)}
+    assert 19 not in limits._hands[(4, False)] and 29 in limits._hands[(4, True)]

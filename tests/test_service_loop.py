@@ -310,15 +310,27 @@ def test_a_journal_failure_flashes_the_error_and_the_loop_goes_on() -> None:
     loop, _link, _clock, _ = make_loop()
     loop.start()
 
-    def broken(command: dict[str, Any]) -> dict[str, Any]:
-        raise JournalError("disk full")
+    class Unsaved:
+        def __init__(self, command: dict[str, Any]) -> None:
+            self.inner = prepare(command)
 
-    loop.keeper.apply = broken  # type: ignore[method-assign]
+        def view(self) -> Any:
+            return self.inner.view()
+
+        def commit(self) -> dict[str, Any]:
+            raise JournalError("disk full")
+
+        def abort(self) -> None:
+            self.inner.abort()
+
+    prepare = loop.keeper.prepare
+    loop.keeper.prepare = Unsaved  # type: ignore[method-assign,assignment]
     loop.post(("tap", "track1.encoder_push", 0))
     loop.post(("tap", "track1.plus1", 0))
     loop.post(("tap", "track1.encoder_push", 0))
     loop.run_once(max_wait=0)
     assert loop.view().error_at is not None
+    assert loop.view().tracks[0].front == 0
     assert not loop.stopping
     loop.close()
 

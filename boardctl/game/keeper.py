@@ -3,7 +3,10 @@
 Every state change of the board goes through :meth:`Scorekeeper.apply`
 (control socket, buttons, demo). An accepted command is folded into the
 state only after its event is durably in the journal; a rejected one raises
-:class:`~boardctl.errors.EntryError` and changes nothing.
+:class:`~boardctl.errors.EntryError` and changes nothing. The service uses the
+two steps behind ``apply``: :meth:`Scorekeeper.prepare` checks a command and
+computes the new state (shown on the LEDs at once), then
+:meth:`Pending.commit` journals it and makes it the keeper's state.
 
     >>> keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
     >>> keeper.apply({"op": "peg", "track": 1, "points": 12, "kind": "hand"})["seq"]
@@ -160,17 +163,40 @@ class Scorekeeper:
     # --- the one way to change state ------------------------------------------
 
     def apply(self, command: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate, journal and apply one command.
+        """Validate, journal and apply one command: ``prepare(command).commit()``.
 
         Returns ``{"ok": True, "seq", "event", "status"}``. Raises
         :class:`EntryError` (state unchanged) if the command is refused and
         :class:`JournalError` if it could not be made durable (state unchanged).
+        """
+        return self.prepare(command).commit()
+
+    def prepare(self, command: Mapping[str, Any]) -> Pending:
+        """Validate ``command`` and compute its effect, changing nothing yet.
+
+        Raises :class:`EntryError` if the command is refused (``error_at`` is
+        set). The returned :class:`Pending` shows the new state (``.state``,
+        ``.view()``) so a board can display it at once; the keeper itself
+        keeps the last durable state until :meth:`Pending.commit` has written
+        the event to the journal.
         """
         try:
             plan = self._machine.plan(command, choose=self._choose)
         except EntryError:
             self.error_at = time.monotonic()
             raise
+        over_at = self.over_at
+        if plan.state.winner is None:
+            over_at = None
+        elif self._machine.state.winner is None:
+            over_at = time.monotonic()
+        return Pending(self, plan, over_at)
+
+    def _commit(self, pending: Pending) -> dict[str, Any]:
+        """Journal a prepared command durably, then fold it in (see :meth:`Pending.commit`)."""
+        if pending.base_seq != self._seq:
+            raise EntryError("the game changed since this entry was checked; enter it again")
+        plan = pending.plan
         if self._journal is not None:
             snapshot = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
@@ -179,14 +205,11 @@ class Scorekeeper:
             seq, at, event = record.seq, record.at, record.event
         else:
             seq, at, event = self._seq + 1, time.time(), plan.event
-        was_over = self._machine.state.winner is not None
         self._machine.commit(plan)
         self._remember(seq, at, event, plan)
         self._changed()
-        if not was_over and plan.state.winner is not None:
-            self.over_at = time.monotonic()
-        elif plan.state.winner is None:
-            self.over_at = None
+        self._view = pending._view  # the board view of the new state, if already built
+        self.over_at = pending.over_at
         return {"ok": True, "seq": seq, "event": event, "status": self.status()}
 
     def _remember(self, seq: int, at: float, event: dict[str, Any], plan: Plan) -> None:
@@ -291,3 +314,58 @@ class Scorekeeper:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class Pending:
+    """A command the state machine accepted, not yet in the journal.
+
+    ``state`` and :meth:`view` are what the board will show once it is
+    committed; the keeper still holds the last durable state. Call
+    :meth:`commit` (journal, then fold in) or :meth:`abort` (drop it), before
+    anything else changes the keeper.
+    """
+
+    __slots__ = ("_keeper", "_view", "base_seq", "done", "over_at", "plan")
+
+    def __init__(self, keeper: Scorekeeper, plan: Plan, over_at: float | None) -> None:
+        self._keeper = keeper
+        self.plan = plan
+        self.over_at = over_at
+        self.base_seq = keeper.seq
+        self.done = False
+        self._view: BoardView | None = None
+
+    @property
+    def state(self) -> GameState:
+        """The game state once this command is committed."""
+        return self.plan.state
+
+    @property
+    def base_view(self) -> BoardView:
+        """The board view of :attr:`state` (without error and game-end times)."""
+        if self._view is None:
+            self._view = board_view(self.plan.state)
+        return self._view
+
+    def view(self) -> BoardView:
+        """What the board shows once this command is committed."""
+        error_at = self._keeper.error_at
+        if error_at is None and self.over_at is None:
+            return self.base_view
+        return replace(self.base_view, error_at=error_at, over_at=self.over_at)
+
+    def commit(self) -> dict[str, Any]:
+        """Write the event durably, then make it the keeper's state; return ``apply``'s result.
+
+        Raises :class:`JournalError` if the write fails: the keeper keeps its
+        last durable state and this entry may be aborted.
+        """
+        if self.done:
+            raise EntryError("this entry was already committed or dropped")
+        result = self._keeper._commit(self)
+        self.done = True
+        return result
+
+    def abort(self) -> None:
+        """Drop the entry: nothing was written, the keeper is unchanged (idempotent)."""
+        self.done = True

@@ -49,3 +49,15 @@ class RulesLimits:
 
 
 DEFAULT_LIMITS: Limits = RulesLimits()
+
+
+def warm_up(limits: Limits = DEFAULT_LIMITS) -> None:
+    """Work out every limit now, so that no entry waits for it later.
+
+    A long-running service calls this once, off the input path; the first
+    hand count would otherwise pay for deriving the possible counts.
+    """
+    limits.max_play_points()
+    for cards in (3, 4):
+        for crib in (False, True):
+            limits.hand_scores(cards, crib=crib)

@@ -13,11 +13,13 @@ import os
 import shutil
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boardctl.game.limits import warm_up
 from boardctl.inputs.panel import Panel, Timing
 from boardctl.service.config import MAX_TRACKS, Config
 from boardctl.service.loop import Frame, ServiceLoop
@@ -297,6 +299,9 @@ def serve(board: Board) -> int:
             board.socket,
             "mock" if board.mock_pins else "GPIO",
         )
+        # Derive the rules limits (possible counts, largest pegging score) in
+        # the background, so the first entry does not wait for them.
+        threading.Thread(target=warm_up, name="warm-limits", daemon=True).start()
         loop.run()
     finally:
         board.close()

@@ -13,6 +13,14 @@ Everything that changes the game runs in the thread that calls
 After every change the view is rebuilt; a frame is rendered only when the
 view changed or an animation step is due, and written to the link only when
 it differs from the last one.
+
+A command is shown before it is journalled, and journalled before anything
+else is handled: :meth:`ServiceLoop.execute` checks it (the keeper's
+``prepare``), sends the frame of the new state, then writes the event
+durably (``commit``, an fsync); only then does the loop reply to a control
+client, update systemd's status or take the next input. If the write fails
+the keeper keeps its last durable state and that is rendered again, with the
+error flashed: the board never keeps a score the journal does not have.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from boardctl.errors import BoardError, ControlError, EntryError
+from boardctl.errors import BoardError, ControlError, EntryError, JournalError
 from boardctl.inputs.panel import Command, Panel
 from boardctl.service.notify import Notifier
 from boardctl.view import BoardView
@@ -38,10 +46,19 @@ log = logging.getLogger(__name__)
 Frame = bytes
 
 
+class PendingEntry(Protocol):
+    """A checked command not yet journalled (``boardctl.game.keeper.Pending``)."""
+
+    def view(self) -> BoardView: ...
+    def commit(self) -> dict[str, Any]: ...
+    def abort(self) -> None: ...
+
+
 class Keeper(Protocol):
     """The scorekeeping engine (``boardctl.game.keeper.Scorekeeper``)."""
 
     def apply(self, command: dict[str, Any]) -> dict[str, Any]: ...
+    def prepare(self, command: dict[str, Any]) -> PendingEntry: ...
     def view(self) -> BoardView: ...
     def status(self) -> dict[str, Any]: ...
     def history(self) -> list[dict[str, Any]]: ...
@@ -163,11 +180,24 @@ class ServiceLoop:
         try:
             if self.validate is not None:
                 self.validate(command)
-            result = self.keeper.apply(command)
-        except BoardError:  # refused, or the journal could not take it: flash the error
+            pending = self.keeper.prepare(command)
+        except BoardError:  # refused: flash the error
             self._error_at = self.clock()
             raise
+        self._show_base(pending.view())
+        self.refresh(self.clock())  # the frame first: the press shows at once ...
+        try:
+            result = pending.commit()  # ... then the durable write, before anything else
+        except BaseException as exc:
+            pending.abort()
+            self._error_at = self.clock()
+            self._refresh_base()  # the last durable state, shown again
+            self.refresh(self.clock())
+            if isinstance(exc, BoardError):
+                log.error("entry not saved, the last saved score is shown again: %s", exc)
+            raise
         self._refresh_base()
+        self._update_status()
         return result
 
     def handle_request(self, request: dict[str, Any]) -> Any:
@@ -272,13 +302,18 @@ class ServiceLoop:
                 self.execute(self.button_command(command))
             except EntryError as exc:
                 log.warning("entry refused: %s", exc)
+            except JournalError:
+                pass  # execute logged it and shows the last saved score
             except BoardError as exc:
                 log.error("command %s failed: %s", command, exc)
 
     def _refresh_base(self) -> None:
-        self._base_view = self.keeper.view()
-        if len(self._base_view.tracks) != self.panel.tracks:
-            self.panel.set_tracks(len(self._base_view.tracks))
+        self._show_base(self.keeper.view())
+
+    def _show_base(self, view: BoardView) -> None:
+        self._base_view = view
+        if len(view.tracks) != self.panel.tracks:
+            self.panel.set_tracks(len(view.tracks))
 
     # --- the view and the frame ---------------------------------------------------
     def view(self) -> BoardView:
@@ -320,11 +355,15 @@ class ServiceLoop:
                 except OSError as exc:  # the terminal went away: carry on headless
                     log.warning("terminal display stopped: %s", exc)
                     self.display = None
+        self._update_status()
+        return True
+
+    def _update_status(self) -> None:
+        """Tell systemd the (durable) score when its line changed."""
         status = status_line(self.keeper.status())
         if status != self._status:
             self._status = status
             self.notifier.status(status)
-        return True
 
     @property
     def frame(self) -> Frame | None:
