@@ -77,18 +77,22 @@ def test_terminal_display_draws_the_board_and_shows_log_lines_under_it() -> None
     assert text.rstrip().endswith("entry refused: 19 is not a possible count")
 
 
-def test_terminal_display_fits_an_80x24_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("layout_name", ["two-121", "three-121", "two-61"])
+def test_terminal_display_fits_an_80x24_terminal(
+    monkeypatch: pytest.MonkeyPatch, layout_name: str
+) -> None:
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("LINES", "24")
-    layout = builtin_layout("two-121")
+    layout = builtin_layout(layout_name)
+    tracks = (TrackView("Ann", 47, 40, pending=12), TrackView("Bo", 3, 0), TrackView("Cy", 9, 4))
     out = io.StringIO()
     display, restore = terminal_display(layout, out)
     try:
         for n in range(4):  # more than are kept, one of them very long
             logging.getLogger("boardctl.test").warning("line %d %s", n, "waiting: " * 30)
         view = BoardView(
-            121,
-            (TrackView("Ann", 47, 40, pending=12), TrackView("Bo", 3, 0)),
+            layout.hole_count,
+            tracks[: len(layout.tracks)],
             phase="show",
             dealer=0,
             to_count=0,
@@ -101,7 +105,9 @@ def test_terminal_display_fits_an_80x24_terminal(monkeypatch: pytest.MonkeyPatch
     lines = [ANSI.sub("", line) for line in lines[:-1]]
     assert len(lines) <= 23, lines  # the cursor ends on the last row, nothing scrolls
     assert max(len(line) for line in lines) <= 80, lines
-    assert lines[-1].startswith("line 3 waiting:") and lines[-1].endswith("…")
+    assert "keys:" in "".join(lines)
+    if len(layout.tracks) == 2:  # room left for log lines: the latest ones, clipped
+        assert lines[-1].startswith("line 3 waiting:") and lines[-1].endswith("…")
 
 
 def test_print_config_prints_every_default(capsys: pytest.CaptureFixture[str]) -> None:

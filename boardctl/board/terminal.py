@@ -14,7 +14,7 @@ light (comet, error flash, failed line), ``.`` dark hole.
 >>> view = BoardView(61, (TrackView("Ann", 7, 2), TrackView("Bo", 0, 0)))
 >>> text = draw_board(view, Renderer(layout).render(view, 0.0), layout, color="none")
 >>> print(text.splitlines()[2])
-Ann        .  .a... .A... ..... ..... ..... .....   1-30       7  back 2
+Ann        .  .a... .A... ..... ..... ..... .....   1-30      7  back 2
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ ColorMode = Literal["auto", "truecolor", "256", "none"]
 
 TRACK_LETTERS = "ABCDEF"
 NAME_WIDTH = 10
-# Columns left beside the holes in an 80-column terminal (the rows take 59).
-NOTES_WIDTH = 80 - 59
+# Columns left beside the holes in an 80-column terminal (the rows take 58).
+NOTES_WIDTH = 80 - 58
 #: Raw channel value above which plain text calls an LED lit.
 PLAIN_LIT = 32
 _RESET = "\x1b[0m"
@@ -137,7 +137,7 @@ def draw_board(
             label = f"{row[0]}-{row[-1]}" if len(row) > 1 else "game"
             body = "".join(glyphs)
             pad = " " * (_row_width() - len(row) - max(0, (len(row) - 1) // GROUP_HOLES))
-            text = f"{name:<{NAME_WIDTH}} {start}  {body}{pad}   {label:<7}" + notes[t][r]
+            text = f"{name:<{NAME_WIDTH}} {start}  {body}{pad}   {label:<6}" + notes[t][r]
             out.append(text.rstrip())
     text = "\n".join(out) + "\n"
     return _merge_escapes(text) if painter.mode != "none" else text

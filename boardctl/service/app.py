@@ -158,10 +158,15 @@ def terminal_display(layout: Any, stream: Any = None) -> tuple[Any, Callable[[],
             note = f"settings: {mode['item']} = {mode['value']}"
         elif mode:
             note = "new game? m = yes, u = no"
-        # A long log line (a missing serial device) must not wrap and scroll the board away.
-        width = max(20, shutil.get_terminal_size().columns - 1)
-        log_lines = "".join(f"{_clip(line, width)}\n" for line in notes.lines)
-        out.write(f"\x1b[H\x1b[J{text}\n{note}\n{HELP}\n{log_lines}")
+        # Nothing may wrap or scroll the board away: long log lines (a missing serial
+        # device) are clipped, and only as many are shown as the terminal has rows left.
+        size = shutil.get_terminal_size()
+        width = max(20, size.columns - 1)
+        head = f"{text}{note}\n{HELP}\n"
+        room = max(0, size.lines - 1 - head.count("\n"))
+        shown = notes.lines[len(notes.lines) - room :] if room else []
+        log_lines = "".join(f"{_clip(line, width)}\n" for line in shown)
+        out.write(f"\x1b[H\x1b[J{head}{log_lines}")
         out.flush()
 
     def restore() -> None:
