@@ -111,16 +111,20 @@ def test_layout_for_each_board() -> None:
         layout_for(5, 121)
 
 
-@pytest.mark.parametrize(("columns", "rows"), [(80, 24), (120, 40)])
+@pytest.mark.parametrize(
+    ("columns", "rows", "variant"),
+    [(80, 24, "six-card"), (120, 40, "six-card"), (80, 24, "three-player")],
+)
 def test_terminal_screen_fits_and_shows_the_board_and_the_latest_lines(
-    columns: int, rows: int
+    columns: int, rows: int, variant: str
 ) -> None:
     stream = FakeTerminal()
-    table = TerminalTable(stream, Pacer(0), Board("two-121"), color="256")
-    game = DemoGame(seed=9, table=table)
+    board = Board("three-121" if variant == "three-player" else "two-121")
+    table = TerminalTable(stream, Pacer(0), board, color="256")
+    game = DemoGame(seed=9, variant=variant, table=table)
     game.play()
     screen = table.screen(columns, rows)
-    assert len(screen) <= rows
+    assert len(screen) <= rows - 1  # a newline follows each row: one more would scroll
     assert all(len(ESCAPE.sub("", row)) <= columns for row in screen)
     text = "\n".join(ESCAPE.sub("", row) for row in screen)
     assert "skunk line (91)" in text

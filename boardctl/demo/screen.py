@@ -202,20 +202,27 @@ class TerminalTable:
         self.redraw(time.monotonic() + SETTLED)
 
     def screen(self, columns: int, rows: int, now: float | None = None) -> list[str]:
-        """The rows to show: the board, a blank row, then as many recent log rows as fit."""
+        """The rows to show: the board, a blank row, then as many recent log rows as fit.
+
+        At most ``rows - 1`` rows: each is followed by a newline, and the cursor's row
+        must not scroll the board's top off the screen. A tall board (three tracks)
+        drops the blank row to keep three log rows.
+        """
         top = (
             self.board.draw(self.view, color=self.color, now=now).rstrip("\n").split("\n")
             if self.view
             else []
         )
         top = [clip(row, columns) for row in top]
-        room = max(rows - len(top) - 2, 3)
+        free = rows - 1 - len(top)
+        gap = [""] if free > 3 else []
+        room = max(free - len(gap), 1)
         wrapped: list[str] = []
         for line in reversed(self.lines):
             wrapped[:0] = wrap(line, columns)
             if len(wrapped) >= room:
                 break
-        return [*top, "", *wrapped[-room:]]
+        return [*top, *gap, *wrapped[-room:]]
 
     def redraw(self, now: float | None = None) -> None:
         """Draw the screen from the top-left corner, clearing what was left from before."""
