@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import sys
 import textwrap
 import time
 from collections import deque
@@ -326,8 +325,3 @@ def is_terminal(stream: TextIO) -> bool:
     """Whether ``stream`` is an interactive terminal."""
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
-
-
-def default_stream() -> TextIO:
-    """Standard output."""
-    return sys.stdout
