@@ -317,7 +317,9 @@ def test_commands_are_checked() -> None:
     rejected(keeper, {"op": "peg", "track": 0, "points": 2, "colour": "red"}, "unknown field")
     rejected(keeper, {"op": "peg", "track": 0, "points": "2"}, "whole number")
     rejected(keeper, {"op": "peg", "track": True, "points": 2}, "whole number")
-    message = "no track with index 2: this game has 2 tracks, index 0 (Track 1) to 1 (Track 2)"
+    message = (
+        "no track 3 (index 2): this game has 2 tracks, 1 (Track 1) to 2 (Track 2), index 0 to 1"
+    )
     rejected(keeper, {"op": "peg", "track": 2, "points": 2}, re.escape(message))
     rejected(keeper, {"op": "cut", "dealer": 2}, re.escape("seat index 0-1 (seats 1-2 counted"))
     keeper.apply({"op": "cut", "dealer": 0})

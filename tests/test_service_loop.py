@@ -183,6 +183,9 @@ def test_control_requests_share_the_buttons_checks() -> None:
     assert loop.handle_request({"op": "press", "button": "track2.plus1"})["pending"] == [0, 1]
     with pytest.raises(ControlError, match="unknown button"):
         loop.handle_request({"op": "press", "button": "track9.fire"})
+    with pytest.raises(ControlError, match="track1 to track2"):
+        loop.handle_request({"op": "press", "button": "track3.plus1"})
+    assert loop.handle_request({"op": "status"})["pending"] == [0, 1]  # nothing changed
     frame = loop.handle_request({"op": "frame"})
     assert frame["leds"] == 256 and len(frame["rgb"]) == 256 * 6
     assert loop.handle_request({"op": "set", "key": "brightness", "value": 40}) == {

@@ -414,7 +414,9 @@ def _advance(state: GameState) -> GameState:
     if phase == "free":
         raise EntryError("free mode has no phases (set mode to guided to use next)")
     if phase == "cut":
-        raise EntryError("cut for the first dealer first (op cut)")
+        raise EntryError(
+            "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the board)"
+        )
     if phase == "deal":
         return state.evolve(flow="play")
     if phase == "play":
@@ -511,8 +513,9 @@ def _peg(state: GameState, event: dict[str, Any], limits: Limits) -> Plan:
     track = whole(event.get("track"), "track")
     if not 0 <= track < tracks:
         raise EntryError(
-            f"there is no track with index {track}: this game has {tracks} tracks, index 0"
-            f" ({_name(state, 0)}) to {tracks - 1} ({_name(state, tracks - 1)})"
+            f"there is no track {track + 1} (index {track}): this game has {tracks} tracks, "
+            f"1 ({_name(state, 0)}) to {tracks} ({_name(state, tracks - 1)}), "
+            f"index 0 to {tracks - 1}"
         )
     points = whole(event.get("points"), "points")
     kind = event.get("kind") or _infer_kind(state, points, limits)
@@ -523,7 +526,10 @@ def _peg(state: GameState, event: dict[str, Any], limits: Limits) -> Plan:
     guided = state.phase != "free"
     name = _name(state, track)
     if guided and state.phase == "cut" and kind != "correction":
-        raise EntryError("cut for the first dealer first (op cut), or set mode free")
+        raise EntryError(
+            "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the "
+            "board), or set mode free"
+        )
     new = state
     if kind == "pegging":
         limit = limits.max_play_points() + 1  # one card's score plus the go or last card

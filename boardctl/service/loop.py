@@ -233,12 +233,17 @@ class ServiceLoop:
         from boardctl.inputs.panel import parse_button_id
 
         try:
-            parse_button_id(name)
+            _role, track = parse_button_id(name)
         except ValueError:
             raise ControlError(
                 f"unknown button {name!r} (undo, menu, trackN.plus1, trackN.plus5, "
                 "trackN.encoder_push)"
             ) from None
+        if track is not None and track >= self.panel.tracks:
+            raise ControlError(
+                f"there is no button {name!r}: this game has {self.panel.tracks} tracks "
+                f"(track1 to track{self.panel.tracks})"
+            )
         if hold not in (0, 1, 2):
             raise ControlError(f"hold must be 0 (short), 1 (long) or 2 (very long), not {hold}")
         timing = self.panel.timing
