@@ -348,3 +348,18 @@ def test_a_display_that_fails_is_dropped_not_fatal() -> None:
     loop.start()
     assert loop.display is None and link.frames
     loop.close()
+
+
+def test_status_says_whether_the_led_link_is_connected() -> None:
+    from boardctl.service.verbs import format_status
+
+    loop, link, _clock, _renderer = make_loop()
+    loop.start()
+    link.kind = "serial"  # type: ignore[attr-defined]
+    link.connected = False  # type: ignore[attr-defined]
+    status = loop.handle_request({"op": "status"})
+    assert status["link"] == {"kind": "serial", "connected": False}
+    assert "LED link (serial): NOT connected" in format_status(status)
+    link.connected = True  # type: ignore[attr-defined]
+    status = loop.handle_request({"op": "status"})
+    assert format_status(status).endswith("LED link (serial): connected")

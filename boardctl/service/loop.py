@@ -210,6 +210,10 @@ class ServiceLoop:
             status["pending"] = list(self.panel.pending)
             if self.brightness is not None:
                 status["brightness"] = self.brightness
+            status["link"] = {
+                "kind": str(getattr(self.link, "kind", "unknown")),
+                "connected": bool(getattr(self.link, "connected", True)),
+            }
             return status
         if op == "frame":
             frame = self._frame or b""

@@ -117,6 +117,10 @@ def format_status(status: dict[str, Any]) -> str:
             f"{track.get('name', ''):<{width}}  {track.get('front', 0):>3}  "
             f"(back {track.get('back', 0):>3})  {'  '.join(notes)}".rstrip()
         )
+    link = status.get("link")
+    if isinstance(link, dict):
+        state = "connected" if link.get("connected") else "NOT connected: the LEDs may be dark"
+        lines.append(f"LED link ({link.get('kind', '?')}): {state}")
     return "\n".join(lines)
 
 
