@@ -37,7 +37,6 @@ _ONES = [
     "nineteen",
 ]
 _GROUP = ("", "", "a pair", "three of a kind", "four of a kind")
-_HOW_MANY = ("", "a", "two", "three", "four", "five", "six", "seven", "eight")
 
 
 def number_words(n: int) -> str:
