@@ -250,10 +250,8 @@ class ServiceLoop:
             )
         if hold not in (0, 1, 2):
             raise ControlError(f"hold must be 0 (short), 1 (long) or 2 (very long), not {hold}")
-        timing = self.panel.timing
-        seconds = (0.0, timing.long_press, timing.very_long_press)[hold]
         refused: list[str] = []
-        for command in self.panel.tap(name, self.clock(), hold=seconds):
+        for command in self._tap(name, hold):
             try:
                 self.execute(self.button_command(command))
             except EntryError as exc:
@@ -261,6 +259,12 @@ class ServiceLoop:
         if refused:
             raise EntryError("; ".join(refused))
         return {"pending": list(self.panel.pending), "mode": self.panel.mode}
+
+    def _tap(self, name: str, hold: int) -> list[Command]:
+        """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
+        timing = self.panel.timing
+        seconds = (0.0, timing.long_press, timing.very_long_press)[hold]
+        return self.panel.tap(name, self.clock(), hold=seconds)
 
     def current_settings(self) -> dict[str, Any]:
         """The values settings mode starts from."""
@@ -449,9 +453,7 @@ class ServiceLoop:
                 when = event[3] if len(event) > 3 else self.clock()
                 self._run_commands(self.panel.turn(event[1], event[2], when))
             elif kind == "tap":  # a keyboard key: ("tap", button, hold level 0/1/2)
-                timing = self.panel.timing
-                hold = (0.0, timing.long_press, timing.very_long_press)[event[2]]
-                self._run_commands(self.panel.tap(event[1], self.clock(), hold=hold))
+                self._run_commands(self._tap(event[1], event[2]))
             elif kind == "call":
                 event[1]()
 
