@@ -226,8 +226,6 @@ class ServiceLoop:
             return items[-limit:] if isinstance(limit, int) and limit > 0 else items
         try:
             return self.execute(request)
-        except EntryError:
-            raise
         except BoardError:
             raise
         except (TypeError, ValueError, KeyError) as exc:
