@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 
 Frame = bytes
 
+ERROR_KEPT = 5.0  # seconds a refusal stays in the view (the renderer flashes it for less)
+
 
 class PendingEntry(Protocol):
     """A checked command not yet journalled (``boardctl.game.keeper.Pending``)."""
@@ -414,7 +416,7 @@ class ServiceLoop:
         self._run_commands(self.panel.tick(now))
         for tick in self._tickers:
             tick(now)
-        if self._error_at is not None and now - self._error_at > 5.0:
+        if self._error_at is not None and now - self._error_at > ERROR_KEPT:
             self._error_at = None
         self.refresh(now)
         if self._next_watchdog is not None and now >= self._next_watchdog:
@@ -426,7 +428,7 @@ class ServiceLoop:
         times = [self.panel.deadline(), self._next_render, self._next_watchdog]
         times += [deadline() for deadline in self._timers]
         if self._error_at is not None:
-            times.append(self._error_at + 5.0)
+            times.append(self._error_at + ERROR_KEPT)
         due = [t for t in times if t is not None]
         if not self._events.empty():
             return 0.0
