@@ -9,8 +9,9 @@ from gpiozero.pins.mock import MockFactory
 
 from boardctl.cli import main
 from boardctl.game.keeper import Scorekeeper
+from boardctl.link import RecordingLink
 from boardctl.service.config import parse_config
-from tests.test_e2e import FAST, RecordingLink, Rig
+from tests.test_e2e import FAST, Rig
 
 
 def _cli(folder: Path, *args: str) -> list[str]:

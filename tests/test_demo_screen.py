@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from boardctl.board.frame import Frame, pixel
+from boardctl.board.frame import pixel
 from boardctl.board.glyphs import printable
 from boardctl.cli import build_parser
 from boardctl.demo.game import DemoGame
@@ -26,6 +26,7 @@ from boardctl.demo.screen import (
     wrap,
 )
 from boardctl.errors import BoardError
+from boardctl.link import RecordingLink
 
 ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -37,16 +38,6 @@ class FakeTerminal(io.StringIO):
 
     def isatty(self) -> bool:
         return True
-
-
-class RecordingLink:
-    """Keeps every frame it is shown."""
-
-    def __init__(self) -> None:
-        self.frames: list[Frame] = []
-
-    def show(self, frame: Frame) -> None:
-        self.frames.append(frame)
 
 
 def test_pacer_scales_beats_and_speed_zero_never_sleeps() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -13,24 +14,9 @@ from gpiozero.pins.mock import MockFactory
 
 from boardctl.board import builtin_layout
 from boardctl.game.keeper import Scorekeeper
+from boardctl.link import RecordingLink
 from boardctl.service import app
 from boardctl.service.config import Config, parse_config
-
-
-class RecordingLink:
-    """Remembers the frames shown (stands for the LED link where no pty is needed)."""
-
-    def __init__(self) -> None:
-        self.frames: list[bytes] = []
-
-    def show(self, frame: bytes) -> None:
-        self.frames.append(frame)
-
-    def set_brightness(self, level: float) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 class Rig:
@@ -123,14 +109,21 @@ FAST = {"inputs": {"commit_idle": 0.3, "debounce": 0.002, "long_press": 0.4}}
 BOUNCY = {"inputs": {"commit_idle": 0.3, "debounce": 0.05, "long_press": 0.6}}
 
 
-@pytest.fixture
-def rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
-    config = parse_config({**FAST, "game": {"mode": "free"}})
-    r = Rig(tmp_path, mock_factory, config, RecordingLink())
+@contextlib.contextmanager
+def free_rig(tmp_path: Path, factory: MockFactory, inputs: dict[str, Any]) -> Iterator[Rig]:
+    """A running free-mode board with the ``inputs`` timings, closed afterwards."""
+    config = parse_config({**inputs, "game": {"mode": "free"}})
+    r = Rig(tmp_path, factory, config, RecordingLink())
     try:
         yield r
     finally:
         r.close()
+
+
+@pytest.fixture
+def rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
+    with free_rig(tmp_path, mock_factory, FAST) as r:
+        yield r
 
 
 def lit_colour(frame: bytes, led: int) -> tuple[int, int, int]:
@@ -139,12 +132,8 @@ def lit_colour(frame: bytes, led: int) -> tuple[int, int, int]:
 
 @pytest.fixture
 def bouncy_rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
-    config = parse_config({**BOUNCY, "game": {"mode": "free"}})
-    r = Rig(tmp_path, mock_factory, config, RecordingLink())
-    try:
+    with free_rig(tmp_path, mock_factory, BOUNCY) as r:
         yield r
-    finally:
-        r.close()
 
 
 def test_three_bouncy_presses_then_the_idle_commit_light_hole_3(bouncy_rig: Rig) -> None:

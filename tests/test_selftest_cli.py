@@ -14,25 +14,12 @@ from boardctl.board.frame import blank_frame, pixel
 from boardctl.board.layout import builtin_layout
 from boardctl.cli import main
 from boardctl.hardware.selftest import colour_check_frame
+from boardctl.link import RecordingLink
 from boardctl.service.config import DEFAULT_PINS
 
 
-class RecordingLink:
-    connected = True
+class PicoLink(RecordingLink):
     device = ((1, 2, 3), 131, "RGB")  # what a Pico's HELLO says
-
-    def __init__(self) -> None:
-        self.frames: list[bytes] = []
-        self.closed = False
-
-    def show(self, frame: bytes) -> None:
-        self.frames.append(frame)
-
-    def set_brightness(self, level: float) -> None:
-        pass
-
-    def close(self) -> None:
-        self.closed = True
 
 
 @pytest.fixture
@@ -40,7 +27,7 @@ def recording(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     opened: dict[str, Any] = {}
 
     def fake_open_link(kind: str, **options: Any) -> RecordingLink:
-        opened.update(kind=kind, options=options, link=RecordingLink())
+        opened.update(kind=kind, options=options, link=PicoLink())
         link: RecordingLink = opened["link"]
         return link
 

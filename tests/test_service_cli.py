@@ -11,18 +11,13 @@ from gpiozero.pins.mock import MockFactory
 
 from boardctl.cli import main
 from boardctl.game.keeper import Scorekeeper
-from boardctl.service.config import parse_config
-from tests.test_e2e import FAST, RecordingLink, Rig
+from tests.test_e2e import FAST, Rig, free_rig
 
 
 @pytest.fixture
 def rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
-    config = parse_config({**FAST, "game": {"mode": "free"}})
-    r = Rig(tmp_path, mock_factory, config, RecordingLink())
-    try:
+    with free_rig(tmp_path, mock_factory, FAST) as r:
         yield r
-    finally:
-        r.close()
 
 
 def cli(rig_or_dir: Rig | Path, *args: str) -> list[str]:

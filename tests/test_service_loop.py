@@ -14,26 +14,10 @@ from boardctl.board import Renderer, builtin_layout
 from boardctl.errors import ControlError, EntryError
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.panel import Panel
+from boardctl.link import RecordingLink
 from boardctl.service.loop import ServiceLoop, status_line
 from boardctl.service.notify import Notifier
 from boardctl.service.overlay import OverlayRenderer
-
-
-class RecordingLink:
-    """A link double: remembers every frame shown."""
-
-    def __init__(self) -> None:
-        self.frames: list[bytes] = []
-        self.closed = False
-
-    def show(self, frame: bytes) -> None:
-        self.frames.append(frame)
-
-    def set_brightness(self, level: float) -> None:
-        pass
-
-    def close(self) -> None:
-        self.closed = True
 
 
 class Clock:
@@ -356,10 +340,10 @@ def test_status_says_whether_the_led_link_is_connected() -> None:
     loop, link, _clock, _renderer = make_loop()
     loop.start()
     link.kind = "serial"  # type: ignore[attr-defined]
-    link.connected = False  # type: ignore[attr-defined]
+    link.connected = False
     status = loop.handle_request({"op": "status"})
     assert status["link"] == {"kind": "serial", "connected": False}
     assert "LED link (serial): NOT connected" in format_status(status)
-    link.connected = True  # type: ignore[attr-defined]
+    link.connected = True
     status = loop.handle_request({"op": "status"})
     assert format_status(status).endswith("LED link (serial): connected")
