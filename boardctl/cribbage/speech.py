@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from boardctl.cribbage.hand import HandScore
+from boardctl.cribbage.play import PAIR_NAMES
 
 _ONES = [
     "zero",
@@ -36,7 +37,6 @@ _ONES = [
     "eighteen",
     "nineteen",
 ]
-_GROUP = ("", "", "a pair", "three of a kind", "four of a kind")
 
 
 def number_words(n: int) -> str:
@@ -67,7 +67,7 @@ def say_count(score: HandScore) -> str:
         pairs = pair_ranks[rank]
         cards = {1: 2, 3: 3, 6: 4}[pairs]
         running += 2 * pairs
-        group = "another pair" if cards == 2 and said_a_pair else _GROUP[cards]
+        group = "another pair" if cards == 2 and said_a_pair else PAIR_NAMES[cards]
         said_a_pair = said_a_pair or cards == 2
         phrases.append(f"{group} is {number_words(running)}")
     if runs:
