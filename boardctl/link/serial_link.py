@@ -102,14 +102,14 @@ class SerialBackend:
         frame = bytes(frame)
         with self._lock:
             self._frame = frame
-            if self._port is not None and self.state == "connected":
+            if self.connected:
                 self._write(self._frame_bytes(frame, time.monotonic()))
 
     def set_brightness(self, level: float) -> None:
         level = check_level(level)
         with self._lock:
             self.brightness = level
-            if self._port is not None and self.state == "connected":
+            if self.connected:
                 self._write(self._brightness_bytes())
 
     def close(self) -> None:
