@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -243,15 +243,7 @@ def build(
         def on_brightness(level: int) -> None:
             overlay.inner = make_renderer(layout, config, level)
 
-        inputs_cfg = config.inputs
-        timing = Timing(
-            commit_idle=inputs_cfg.commit_idle,
-            debounce=inputs_cfg.debounce,
-            long_press=inputs_cfg.long_press,
-            very_long_press=inputs_cfg.very_long_press,
-            confirm_timeout=inputs_cfg.confirm_timeout,
-            settings_timeout=inputs_cfg.settings_timeout,
-        )
+        timing = Timing(**asdict(config.inputs))  # the same fields (tested)
         panel = Panel(tracks=len(keeper.view().tracks), timing=timing)
         loop = ServiceLoop(
             keeper,
