@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ControlError
-from boardctl.service.client import ServiceDown, request
-from boardctl.service.control import encode
 
 
 def add_target_options(parser: Any) -> None:
@@ -55,7 +53,8 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     commands are applied to the journal directly (the same engine, so the
     same checks and messages); the service replays them when it starts.
     """
-    from boardctl.service.control import READ_ONLY, parse_request
+    from boardctl.service.client import ServiceDown, request
+    from boardctl.service.control import READ_ONLY, encode, parse_request
 
     socket_file, journal = _paths(args)
     parse_request(encode(command))  # the same checks as the service's
