@@ -6,11 +6,11 @@ import argparse
 
 NAME = "peg"
 HELP = "peg POINTS on TRACK (1-based), e.g. `boardctl peg 1 12 --kind hand`"
-KINDS = ("pegging", "hand", "crib", "heels", "muggins", "correction", "last")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """TRACK POINTS [--kind KIND]."""
+    from boardctl.game.events import KINDS
     from boardctl.service.verbs import add_target_options
 
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
