@@ -64,9 +64,6 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 LINE_SHOWN_LEVEL = 1.0
 
 
-#: Times closer than this to an animation edge count as past it (float rounding).
-
-
 class _Clock:
     """Answers "is this animation on at ``now``?" and remembers the next edge."""
 
