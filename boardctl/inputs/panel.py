@@ -154,11 +154,7 @@ class Panel:
         button = self._button(name)
         if button.down_at is not None:
             return []
-        out = self._press(button, t)
-        threshold = self._next_threshold(button)
-        while threshold is not None and t + hold >= threshold[1]:
-            out += self._held(button, threshold[0], t)
-            threshold = self._next_threshold(button)
+        out = self._press(button, t) + self._holds(button, t + hold, t)
         return out + self._release(button, t, duration=hold)
 
     def tick(self, t: float) -> list[Command]:
@@ -170,10 +166,7 @@ class Panel:
         for button in self._buttons.values():
             for pressed, when in button.debouncer.poll(t):
                 out += self._press(button, when) if pressed else self._release(button, when)
-            threshold = self._next_threshold(button)
-            while threshold is not None and t >= threshold[1]:
-                out += self._held(button, threshold[0], t)
-                threshold = self._next_threshold(button)
+            out += self._holds(button, t, t)
         for track in range(self.tracks):
             due = self._commit_due(track)
             if due is not None and t >= due:
@@ -282,6 +275,15 @@ class Panel:
         if button.level < 2 and button.role == "menu":
             return 2, button.down_at + self.timing.very_long_press
         return None
+
+    def _holds(self, button: _Button, until: float, t: float) -> list[Command]:
+        """Act at ``t`` on every hold level ``button`` reaches by ``until``."""
+        out: list[Command] = []
+        threshold = self._next_threshold(button)
+        while threshold is not None and until >= threshold[1]:
+            out += self._held(button, threshold[0], t)
+            threshold = self._next_threshold(button)
+        return out
 
     def _commit_due(self, track: int) -> float | None:
         if self._pending[track] == 0:
