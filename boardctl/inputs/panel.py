@@ -330,12 +330,7 @@ class Panel:
             self._pending_changed(t)
             return [{"op": "undo"}]
         if button.role == "undo" and level == 1:
-            if self._settings is not None:
-                return self._cancel_settings()
-            if self._confirm_since is not None:
-                self._cancel_confirm()
-                return []
-            return [{"op": "redo"}] if not self.cancel_pending() else []
+            return self._undo_button("redo")
         if button.role == "menu" and level == 2 and self._settings is None:
             self.cancel_pending()
             self._confirm_since = t
@@ -355,14 +350,7 @@ class Panel:
                 self._active_at[button.track] = t
             return []
         if button.role == "undo":
-            if level > 0:
-                return []
-            if self._settings is not None:
-                return self._cancel_settings()
-            if self._confirm_since is not None:
-                self._cancel_confirm()
-                return []
-            return [] if self.cancel_pending() else [{"op": "undo"}]
+            return [] if level > 0 else self._undo_button("undo")
         # menu
         if level >= 2:
             return []  # the very long press already asked for a confirm
@@ -386,6 +374,16 @@ class Panel:
         for track in range(self.tracks):
             commands += self.commit(track)
         return [*commands, {"op": "next"}]
+
+    def _undo_button(self, op: str) -> list[Command]:
+        """The undo button, short (``op`` undo) or held (redo): leave settings or the
+        confirm, else drop the pending amounts, else ``op``."""
+        if self._settings is not None:
+            return self._cancel_settings()
+        if self._confirm_since is not None:
+            self._cancel_confirm()
+            return []
+        return [] if self.cancel_pending() else [{"op": op}]
 
     def _cycle(self, step: int, t: float) -> list[Command]:
         settings = self._settings
