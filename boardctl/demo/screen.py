@@ -107,9 +107,9 @@ class Board:
     def __init__(
         self, layout: str, *, brightness: int = 255, power_ma: float | None = None
     ) -> None:
-        from boardctl.board import LAYOUT_NAMES, PowerBudget, Renderer, builtin_layout, load_layout
+        from boardctl.board import PowerBudget, Renderer, load_layout
 
-        self.layout = builtin_layout(layout) if layout in LAYOUT_NAMES else load_layout(layout)
+        self.layout = load_layout(layout)  # a built-in name or a file
         power = None if power_ma is None else PowerBudget(limit_ma=power_ma)
         self.renderer = Renderer(self.layout, brightness=brightness, power=power)
 

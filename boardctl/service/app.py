@@ -44,15 +44,6 @@ def game_setup(config: Config) -> dict[str, Any]:
     return setup
 
 
-def load_board_layout(name: str) -> Any:
-    """A built-in layout by name, or a layout file by path."""
-    from boardctl.board import LAYOUT_NAMES, builtin_layout, load_layout
-
-    if name in LAYOUT_NAMES:
-        return builtin_layout(name)
-    return load_layout(name)
-
-
 def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
     """The board renderer at ``brightness`` (0-255) within the power budget."""
     from boardctl.board import PowerBudget, Renderer
@@ -212,13 +203,14 @@ def build(
     keyboard: bool | None = None,
 ) -> Board:
     """Open every part; on failure, close what was opened and re-raise."""
+    from boardctl.board import load_layout
     from boardctl.game.keeper import Scorekeeper
     from boardctl.inputs.gpio import Inputs, pin_factory
     from boardctl.service.control import ControlServer
 
     closers: list[Callable[[], None]] = []
     try:
-        layout = load_board_layout(config.board.layout)
+        layout = load_layout(config.board.layout)  # a built-in name or a file
         check_config_fits(config, layout)
         journal.parent.mkdir(parents=True, exist_ok=True)
         keeper = Scorekeeper.open(journal, setup=game_setup(config))
