@@ -215,7 +215,8 @@ def build(
         journal.parent.mkdir(parents=True, exist_ok=True)
         keeper = Scorekeeper.open(journal, setup=game_setup(config))
         closers.append(keeper.close)
-        overlay = OverlayRenderer(make_renderer(layout, config, config.board.brightness), layout)
+        renderer = make_renderer(layout, config, config.board.brightness)
+        overlay = OverlayRenderer(renderer, layout)
         if link is None:
             link = open_led_link(config)
             closers.append(link.close)
@@ -232,9 +233,6 @@ def build(
             show, restore_logging = terminal_display(layout)
             closers.append(restore_logging)
 
-        def on_brightness(level: int) -> None:
-            overlay.inner = make_renderer(layout, config, level)
-
         timing = Timing(**asdict(config.inputs))  # the same fields (tested)
         panel = Panel(tracks=len(keeper.view().tracks), timing=timing)
         loop = ServiceLoop(
@@ -244,7 +242,7 @@ def build(
             panel=panel,
             notifier=notifier or Notifier(),
             display=show,
-            on_brightness=on_brightness,
+            on_brightness=renderer.set_brightness,
             validate=layout_check(layout, keeper),
         )
         loop.brightness = config.board.brightness
