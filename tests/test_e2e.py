@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from boardctl.board import builtin_layout
+from boardctl.board import builtin_layout, pixel
 from boardctl.game.keeper import Scorekeeper
 from boardctl.link import RecordingLink
 from boardctl.service import app
@@ -126,10 +126,6 @@ def rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
         yield r
 
 
-def lit_colour(frame: bytes, led: int) -> tuple[int, int, int]:
-    return (frame[3 * led], frame[3 * led + 1], frame[3 * led + 2])
-
-
 @pytest.fixture
 def bouncy_rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
     with free_rig(tmp_path, mock_factory, BOUNCY) as r:
@@ -146,8 +142,8 @@ def test_three_bouncy_presses_then_the_idle_commit_light_hole_3(bouncy_rig: Rig)
     rig.wait_for(lambda: rig.status()["tracks"][0]["front"] == 3)
     rig.sync()
     frame = rig.link.frames[-1]
-    hole3 = lit_colour(frame, layout.led_of(0, 3))
-    other = lit_colour(frame, layout.led_of(1, 3))
+    hole3 = pixel(frame, layout.led_of(0, 3))
+    other = pixel(frame, layout.led_of(1, 3))
     assert max(hole3) > 0 and other == (0, 0, 0)
     # the journal holds exactly one entry: 3 points for track 1
     with Scorekeeper.open(rig.board.journal, readonly=True) as keeper:

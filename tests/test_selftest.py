@@ -15,14 +15,7 @@ from boardctl.hardware.selftest import (
     colour_check_frame,
     sweep_frame,
 )
-
-
-class RecordingSink:
-    def __init__(self) -> None:
-        self.frames: list[bytes] = []
-
-    def show(self, frame: bytes) -> None:
-        self.frames.append(frame)
+from boardctl.link import RecordingLink
 
 
 def lit(frame: bytes) -> list[int]:
@@ -45,7 +38,7 @@ def test_colour_check_is_red_green_blue_on_the_first_leds() -> None:
 
 
 def test_sweep_shows_each_led_in_the_given_order_then_blanks() -> None:
-    sink = RecordingSink()
+    sink = RecordingLink()
     order = [4, 0, 7, 2]
     lines: list[str] = []
     sleeps: list[float] = []
@@ -67,11 +60,11 @@ def test_sweep_shows_each_led_in_the_given_order_then_blanks() -> None:
 
 def test_steps_outside_the_strip_are_refused() -> None:
     with pytest.raises(ValueError, match="hole 9: LED 9 is outside"):
-        SelfTest(RecordingSink(), led_count=9, steps=[LedStep(9, "hole 9")])
+        SelfTest(RecordingLink(), led_count=9, steps=[LedStep(9, "hole 9")])
 
 
 def test_button_pressed_during_the_sweep_is_reported_at_once(mock_factory: MockFactory) -> None:
-    sink = RecordingSink()
+    sink = RecordingLink()
     lines: list[str] = []
     with InputWatch({"track1.plus1": 17, "undo": 5}) as watch:
         button_pin = mock_factory.pin(17)
@@ -100,7 +93,7 @@ def test_wait_for_inputs_stops_once_every_input_was_seen(mock_factory: MockFacto
     lines: list[str] = []
     with InputWatch({"undo": 5, "menu": 6}, {"track1.encoder": (22, 23)}) as watch:
         test = SelfTest(
-            RecordingSink(),
+            RecordingLink(),
             led_count=1,
             steps=[],
             events=watch.events,

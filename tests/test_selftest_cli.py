@@ -16,6 +16,7 @@ from boardctl.cli import main
 from boardctl.hardware.selftest import colour_check_frame
 from boardctl.link import RecordingLink
 from boardctl.service.config import DEFAULT_PINS
+from tests.test_selftest import lit
 
 
 class PicoLink(RecordingLink):
@@ -33,10 +34,6 @@ def recording(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     monkeypatch.setattr(boardctl.link, "open_link", fake_open_link)
     return opened
-
-
-def lit(frame: bytes) -> list[int]:
-    return [i for i in range(len(frame) // 3) if pixel(frame, i) != (0, 0, 0)]
 
 
 def test_lights_every_led_of_the_layout_in_order(
