@@ -154,7 +154,8 @@ class ServiceLoop:
     # --- thread-safe entry points ------------------------------------------------
     def post(self, event: tuple[Any, ...]) -> None:
         """Queue an event from any thread: ("edge", name, pressed, t), ("turn", track,
-        steps, t), ("tap", name, hold level 0/1/2) or ("stop",)."""
+        steps, t), ("tap", name, hold level 0/1/2), ("call", function) (run in the
+        loop's thread) or ("stop",)."""
         self._events.put(event)
         with contextlib.suppress(BlockingIOError, OSError):
             os.write(self._wake_w, b"\0")
