@@ -43,6 +43,13 @@ def _new_game_command(setup: GameSetup | Mapping[str, Any]) -> dict[str, Any]:
     return {"op": "new_game", **body}
 
 
+def _with_times(view: BoardView, error_at: float | None, over_at: float | None) -> BoardView:
+    """``view`` with the time of the last rejection and of the game's end, if any."""
+    if error_at is None and over_at is None:
+        return view
+    return replace(view, error_at=error_at, over_at=over_at)
+
+
 class Scorekeeper:
     """Game state kept by folding journalled events. Not thread-safe: one owner."""
 
@@ -269,9 +276,7 @@ class Scorekeeper:
         """What the board shows now (with the time of the last rejection and game end)."""
         if self._view is None:
             self._view = board_view(self._machine.state)
-        if self.error_at is None and self.over_at is None:
-            return self._view
-        return replace(self._view, error_at=self.error_at, over_at=self.over_at)
+        return _with_times(self._view, self.error_at, self.over_at)
 
     def status(self) -> dict[str, Any]:
         """The state as JSON-able data (a fresh dict the caller may keep)."""
@@ -349,10 +354,7 @@ class Pending:
 
     def view(self) -> BoardView:
         """What the board shows once this command is committed."""
-        error_at = self._keeper.error_at
-        if error_at is None and self.over_at is None:
-            return self.base_view
-        return replace(self.base_view, error_at=error_at, over_at=self.over_at)
+        return _with_times(self.base_view, self._keeper.error_at, self.over_at)
 
     def commit(self) -> dict[str, Any]:
         """Write the event durably, then make it the keeper's state; return ``apply``'s result.
