@@ -13,9 +13,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from boardctl.cribbage import cards
 from boardctl.cribbage.speech import number_words
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_SYMBOLS = dict(zip(cards.SUIT_LETTERS, cards.SUIT_SYMBOLS, strict=True))  # "S" -> "♠"
 
 
 @dataclass(frozen=True, slots=True)
