@@ -45,9 +45,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "firmware"))
 
+from boardctl.config import parse_config  # noqa: E402
 from boardctl.link import open_link  # noqa: E402
 from boardctl.service import app  # noqa: E402
-from boardctl.service.config import parse_config  # noqa: E402
 
 
 class TimedLink:

@@ -8,9 +8,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.cli import main
+from boardctl.config import parse_config
 from boardctl.game.keeper import Scorekeeper
 from boardctl.link import RecordingLink
-from boardctl.service.config import parse_config
 from tests.test_e2e import FAST, Rig
 
 

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.errors import ConfigError
-from boardctl.service import paths
-from boardctl.service.config import (
+from boardctl.config import (
     DEFAULT_PINS,
     Config,
     default_config_text,
     load_config,
     parse_config,
 )
+from boardctl.errors import ConfigError
+from boardctl.service import paths
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -25,7 +25,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_missing_default_file_means_all_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from boardctl.service import config as module
+    from boardctl import config as module
 
     monkeypatch.setattr(module, "DEFAULT_CONFIG_PATH", tmp_path / "absent.toml")
     config = load_config()
@@ -125,14 +125,14 @@ def test_inputs_defaults_are_the_panels_timing_defaults() -> None:
     # CLI verbs that read the config do not import the panel): same fields, same defaults.
     from dataclasses import asdict
 
+    from boardctl.config import InputsConfig
     from boardctl.inputs.panel import Timing
-    from boardctl.service.config import InputsConfig
 
     assert asdict(InputsConfig()) == asdict(Timing())
 
 
 def test_link_options_leave_the_baud_rate_to_the_link_unless_configured() -> None:
-    from boardctl.service.config import link_options
+    from boardctl.config import link_options
 
     adalight = parse_config({"link": {"kind": "adalight"}}, "c.toml")
     assert link_options(adalight) == {"vid_pid": "2E8A:0005"}  # AdalightLink: 115,200

@@ -13,10 +13,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.board import builtin_layout, pixel
+from boardctl.config import Config, parse_config
 from boardctl.game.keeper import Scorekeeper
 from boardctl.link import RecordingLink
 from boardctl.service import app
-from boardctl.service.config import Config, parse_config
 
 
 class Rig:

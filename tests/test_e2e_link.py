@@ -13,8 +13,8 @@ from gpiozero.pins.mock import MockFactory
 
 from boardctl.board import builtin_layout
 from boardctl.board.theme import DEFAULT_THEME
+from boardctl.config import parse_config
 from boardctl.game.keeper import Scorekeeper
-from boardctl.service.config import parse_config
 from tests.test_e2e import FAST, Rig
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"

@@ -9,6 +9,7 @@ import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout, load_layout
 from boardctl.board.power import PowerBudget
+from boardctl.config import DEFAULT_PINS, BoardConfig
 from boardctl.hardware import docs
 from boardctl.hardware.drawing import layout_svg
 from boardctl.hardware.pinout import (
@@ -20,7 +21,6 @@ from boardctl.hardware.pinout import (
     parse_wiring_table,
     wiring_table,
 )
-from boardctl.service.config import DEFAULT_PINS, BoardConfig
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 

@@ -8,9 +8,9 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from boardctl.config import Config, parse_config
 from boardctl.inputs.gpio import InputEvent, Inputs, pin_factory
 from boardctl.inputs.panel import Panel
-from boardctl.service.config import Config, parse_config
 
 
 class Clock:

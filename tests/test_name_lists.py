@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from boardctl.board.demo import DEMOS
 from boardctl.cli.cmd_snapshot import DEMO_NAMES
+from boardctl.config import LINK_KINDS
 from boardctl.link import KINDS
-from boardctl.service.config import LINK_KINDS
 
 
 def test_config_link_kinds_are_the_links_kinds() -> None:

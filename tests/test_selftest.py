@@ -138,9 +138,9 @@ def test_module_example_runs() -> None:
 
 
 def test_input_names_are_the_service_button_names() -> None:
+    from boardctl.config import Config
     from boardctl.hardware.selftest import input_pins
     from boardctl.inputs.panel import parse_button_id
-    from boardctl.service.config import Config
 
     pins = Config().pins
     buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:2])

@@ -13,9 +13,9 @@ import boardctl.link
 from boardctl.board.frame import blank_frame, pixel
 from boardctl.board.layout import builtin_layout
 from boardctl.cli import main
+from boardctl.config import DEFAULT_PINS
 from boardctl.hardware.selftest import colour_check_frame
 from boardctl.link import RecordingLink
-from boardctl.service.config import DEFAULT_PINS
 from tests.test_selftest import lit
 
 

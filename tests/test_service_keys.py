@@ -14,8 +14,8 @@ import pytest
 
 from boardctl.board import Renderer, builtin_layout
 from boardctl.cli import main
+from boardctl.config import Config, parse_config
 from boardctl.service.app import terminal_display
-from boardctl.service.config import Config, parse_config
 from boardctl.service.keys import HELP, KEYMAP, Keyboard, events_for
 from boardctl.view import BoardView, TrackView
 

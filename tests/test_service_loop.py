@@ -281,9 +281,9 @@ def test_a_journal_the_layout_cannot_show_keeps_the_service_up() -> None:
 
 
 def test_a_configured_game_must_fit_the_configured_layout() -> None:
+    from boardctl.config import parse_config
     from boardctl.errors import ConfigError
     from boardctl.service.app import check_config_fits
-    from boardctl.service.config import parse_config
 
     config = parse_config({"game": {"variant": "three-player"}}, "board.toml")
     with pytest.raises(ConfigError, match=r"board\.toml: game\.variant 'three-player'"):

@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def service_journal(config: str | None = None) -> Path:
     """The journal the CLI verbs read: configured, systemd's, the system service's, the user's."""
-    from boardctl.service.config import load_config
+    from boardctl.config import load_config
     from boardctl.service.paths import client_journal
 
     return client_journal(load_config(config))

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     """Build the board from the configuration and serve until SIGTERM."""
     from pathlib import Path
 
-    from boardctl.service.config import default_config_text, load_config
+    from boardctl.config import default_config_text, load_config
 
     if args.print_config:
         print(default_config_text(), end="")

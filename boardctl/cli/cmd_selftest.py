@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
     from boardctl.board.frame import blank_frame
     from boardctl.board.layout import load_layout
+    from boardctl.config import load_config
     from boardctl.hardware.selftest import SelfTest, layout_steps
     from boardctl.service.app import open_led_link
-    from boardctl.service.config import load_config
 
     config = load_config(args.config)
     kind = "null" if args.only_inputs else (args.link or config.link.kind)

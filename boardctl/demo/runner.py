@@ -51,7 +51,7 @@ def _link_settings(args: argparse.Namespace) -> tuple[str, dict[str, Any], str, 
 
     Command-line options win over the service's configuration file.
     """
-    from boardctl.service.config import link_options, load_config
+    from boardctl.config import link_options, load_config
 
     config = load_config(args.config)
     kind = args.link or config.link.kind

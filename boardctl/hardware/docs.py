@@ -71,8 +71,8 @@ def figures_agree(documented: str, generated: str) -> bool:
 
 def pins_section() -> str:
     """The wiring table, from the service's default pins."""
+    from boardctl.config import DEFAULT_PINS
     from boardctl.hardware.pinout import wiring_table
-    from boardctl.service.config import DEFAULT_PINS
 
     return wiring_table(DEFAULT_PINS)
 
@@ -227,8 +227,8 @@ def power_section() -> str:
     from boardctl.board.layout import builtin_layout
     from boardctl.board.power import PowerBudget, estimate_ma, limit_power
     from boardctl.board.render import Renderer
+    from boardctl.config import BoardConfig
     from boardctl.hardware.pico import firmware_settings
-    from boardctl.service.config import BoardConfig
     from boardctl.view import BoardView, TrackView
 
     config = BoardConfig()

@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from boardctl.config import PinsConfig
 from boardctl.inputs.panel import button_id
-from boardctl.service.config import PinsConfig
 
 log = logging.getLogger(__name__)
 

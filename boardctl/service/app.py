@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boardctl.config import MAX_TRACKS, Config
 from boardctl.game.limits import warm_up
 from boardctl.inputs.panel import Panel, Timing
-from boardctl.service.config import MAX_TRACKS, Config
 from boardctl.service.loop import Frame, ServiceLoop
 from boardctl.service.notify import Notifier
 from boardctl.service.overlay import OverlayRenderer
@@ -54,8 +54,8 @@ def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
 
 def open_led_link(config: Config) -> Any:
     """The LED link of ``[link]``; it reconnects by itself, so a missing Pico is fine."""
+    from boardctl.config import link_options
     from boardctl.link import open_link
-    from boardctl.service.config import link_options
 
     return open_link(config.link.kind, **link_options(config))
 

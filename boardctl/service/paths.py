@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from boardctl.service.config import Config
+from boardctl.config import Config
 
 JOURNAL_NAME = "journal.sqlite"
 SOCKET_NAME = "control.sock"

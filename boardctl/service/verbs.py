@@ -34,8 +34,8 @@ def add_target_options(parser: Any) -> None:
 
 
 def _paths(args: Any) -> tuple[Path, Path]:
+    from boardctl.config import load_config
     from boardctl.service import paths
-    from boardctl.service.config import load_config
 
     config = load_config(getattr(args, "config", None))
     socket_file = Path(args.socket) if getattr(args, "socket", None) else None
