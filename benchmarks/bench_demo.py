@@ -21,8 +21,7 @@ import time
 from collections.abc import Callable
 
 from boardctl.cribbage.cards import DECK, Card
-from boardctl.cribbage.pegging import PlayState
-from boardctl.cribbage.play import score_play
+from boardctl.cribbage.play import PlayState, score_play
 from boardctl.demo.game import DemoGame, discard_advice
 from boardctl.demo.players import PlayContext, Player
 from boardctl.demo.screen import Pacer, TextTable

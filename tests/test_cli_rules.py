@@ -121,7 +121,7 @@ def test_score_cold_start_imports_little() -> None:
     code = (
         "import sys; from boardctl.cli import main; main(['score','5H','5C','5S','JD','5D']);"
         "heavy = [m for m in ('boardctl.cribbage.census', 'boardctl.cribbage.discard',"
-        " 'boardctl.cribbage.pegging', 'sqlite3', 'serial', 'gpiozero') if m in sys.modules];"
+        " 'boardctl.cribbage.validation', 'sqlite3', 'serial', 'gpiozero') if m in sys.modules];"
         "print(heavy, file=sys.stderr)"
     )
     result = subprocess.run(

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from boardctl.cribbage import DECK, Card, PlayState, get_variant, score_play
 from boardctl.cribbage.awards import heels_points, opening_points
-from boardctl.cribbage.pegging import PlayEvent
+from boardctl.cribbage.play import PlayEvent
 from boardctl.cribbage.validation import max_play_points
 from boardctl.errors import PlayError
 

@@ -29,8 +29,7 @@ if TYPE_CHECKING:
     )
     from boardctl.cribbage.fast import hand_total
     from boardctl.cribbage.hand import HandScore, ScoreItem, score_hand
-    from boardctl.cribbage.pegging import PlayEvent, PlayState
-    from boardctl.cribbage.play import PlayScore, score_play
+    from boardctl.cribbage.play import PlayEvent, PlayScore, PlayState, score_play
 
 _LAZY: dict[str, str] = {
     "DECK": "cards",
@@ -45,8 +44,8 @@ _LAZY: dict[str, str] = {
     "hand_total": "fast",
     "PlayScore": "play",
     "score_play": "play",
-    "PlayEvent": "pegging",
-    "PlayState": "pegging",
+    "PlayEvent": "play",
+    "PlayState": "play",
     "heels_points": "awards",
     "opening_points": "awards",
 }

@@ -1,24 +1,45 @@
-"""Points for one card laid in the play (pegging), within one count.
+"""The play (pegging): points for a card laid, and the state of the play for 2-6 players.
 
-The last card of a sequence scores: 2 for making the count 15, 2 for making
-31; 2/6/12 for a pair, three or four of a kind with the cards just before
-it; one per card for the longest run (3 or more distinct consecutive ranks,
-in any order) that it completes with the cards just before it. A pair and a
-run can never both score on one card. "Go" and "last card" belong to the
-state of the play (:mod:`boardctl.cribbage.pegging`), not to this function.
+Points for one card, within one count (:func:`score_play`): 2 for making the
+count 15, 2 for making 31; 2/6/12 for a pair, three or four of a kind with the
+cards just before it; one per card for the longest run (3 or more distinct
+consecutive ranks, in any order) that it completes with the cards just before
+it. A pair and a run can never both score on one card.
+
+The state of the play (:class:`PlayState`): seats are numbered 0..players-1
+clockwise; play passes to the left (seat + 1). The player left of the dealer
+leads. On their turn a player must lay a card if one fits (count stays <= 31);
+otherwise they say "go" and lay nothing more in that count. When nobody can
+lay a card, the last player to lay one pegs 1 for last card, and the count
+starts again from 0 with the player on their left. A card that makes exactly
+31 scores 2 and ends the count at once with no extra point for last (never 3).
+The last card of the whole play scores 1 for last unless it made 31.
+
+With ``single_count=True`` (the two-player five-card game) the play is one
+count only: it ends at 31 or when nobody can go on, and cards left in hand
+are not played.
+
+>>> state = PlayState(["7H 8S", "KC 5D"], dealer=1)
+>>> [event.points for event in state.play("7H")]
+[0]
+>>> state.play("KC")[0].count
+17
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from boardctl.cribbage.cards import Card, parse_cards
+from boardctl.cribbage.cards import Card, check_distinct, format_cards, parse_card, parse_cards
+from boardctl.cribbage.variants import Variant
 from boardctl.errors import PlayError
 
 MAX_COUNT = 31
 PAIR_POINTS = (0, 0, 2, 6, 12)
 PAIR_NAMES = ("", "", "a pair", "three of a kind", "four of a kind")
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+LAST_CARD_POINTS = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +99,195 @@ def _run_length(ranks: list[int]) -> int:
         if len(set(tail)) == length and max(tail) - min(tail) == length - 1:
             best = length
     return best
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent:
+    """Something that happened in the play.
+
+    ``kind`` is ``"card"`` (``seat`` laid ``card``), ``"go"`` (``seat`` could not
+    lay a card) or ``"last"`` (``seat`` pegs for the last card of a count).
+    ``count`` is the running count after the event (the count that ended, for
+    ``"last"``); ``points`` and ``reasons`` are what ``seat`` pegs for it.
+    """
+
+    kind: str
+    seat: int
+    card: Card | None
+    count: int
+    points: int
+    reasons: tuple[str, ...] = ()
+
+
+class PlayState:
+    """The state of the play for one deal: mutable, one method call per action."""
+
+    def __init__(
+        self,
+        hands: Sequence[str | Iterable[str | Card]],
+        *,
+        dealer: int = 0,
+        single_count: bool = False,
+    ) -> None:
+        if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+            raise PlayError(f"the play needs {MIN_PLAYERS}-{MAX_PLAYERS} hands, got {len(hands)}")
+        self.hands: list[list[Card]] = [parse_cards(hand) for hand in hands]
+        check_distinct([card for hand in self.hands for card in hand])
+        players = len(self.hands)
+        if not 0 <= dealer < players:
+            raise PlayError(f"dealer seat {dealer} is not one of the seats 0-{players - 1}")
+        self.players = players
+        self.dealer = dealer
+        self.single_count = single_count
+        self.count = 0
+        self.pile: list[Card] = []
+        self.history: list[PlayEvent] = []
+        self.points = [0] * players
+        self.last_player: int | None = None
+        self.said_go: set[int] = set()
+        self.done = False
+        self.turn: int | None = None
+        self._next_turn_from((dealer + 1) % players)
+        if self.turn is None:
+            self.done = True
+
+    @classmethod
+    def for_variant(
+        cls, variant: Variant, hands: Sequence[str | Iterable[str | Card]], *, dealer: int = 0
+    ) -> PlayState:
+        """A play for ``variant`` (its number of seats and its single-count rule)."""
+        if len(hands) != variant.players:
+            raise PlayError(f"{variant.name} has {variant.players} players, got {len(hands)} hands")
+        return cls(hands, dealer=dealer, single_count=variant.single_count)
+
+    # --- queries -------------------------------------------------------------
+    def legal_plays(self, seat: int | None = None) -> list[Card]:
+        """Cards ``seat`` (default: the player to move) may lay now without passing 31."""
+        if self.done:
+            return []
+        who = self._seat(seat)
+        if who in self.said_go:
+            return []
+        room = MAX_COUNT - self.count
+        return [card for card in self.hands[who] if card.value <= room]
+
+    def can_play(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (default: the player to move) has a card that fits."""
+        return bool(self.legal_plays(seat))
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still in hand, all seats together."""
+        return sum(len(hand) for hand in self.hands)
+
+    # --- actions -------------------------------------------------------------
+    def play(self, card: str | Card, seat: int | None = None) -> tuple[PlayEvent, ...]:
+        """Lay ``card`` for ``seat`` (default: the player to move); return what it scored.
+
+        The result holds the card's event and, if the card ended the count or the
+        play, the ``"last"`` event that followed. Raises :class:`PlayError`
+        (changing nothing) if the play is over, it is not ``seat``'s turn, the
+        card is not in that hand, or it would take the count past 31.
+        """
+        laid = parse_card(card)
+        who = self._require_turn(seat)
+        hand = self.hands[who]
+        if laid not in hand:
+            raise PlayError(
+                f"seat {who} does not hold {laid} (holds {format_cards(hand) or 'no cards'})"
+            )
+        if self.count + laid.value > MAX_COUNT:
+            raise PlayError(
+                f"{laid} would make the count {self.count + laid.value}: it may not pass 31"
+                f" (the count is {self.count})"
+            )
+        hand.remove(laid)
+        self.pile.append(laid)
+        scored = score_ranks([c.rank for c in self.pile])
+        self.count = scored.count
+        self.last_player = who
+        event = PlayEvent("card", who, laid, self.count, scored.points, scored.reasons)
+        events = [self._record(event)]
+        if self.count == MAX_COUNT:
+            events.extend(self._end_count())
+        else:
+            events.extend(self._advance(who))
+        return tuple(events)
+
+    def go(self, seat: int | None = None) -> tuple[PlayEvent, ...]:
+        """``seat`` (default: the player to move) says go; return the events it caused.
+
+        Raises :class:`PlayError` if that player can still lay a card.
+        """
+        who = self._require_turn(seat)
+        playable = self.legal_plays(who)
+        if playable:
+            raise PlayError(
+                f"seat {who} cannot say go: {format_cards(playable)} fits"
+                f" (the count is {self.count}); a player must play if they can"
+            )
+        self.said_go.add(who)
+        events = [self._record(PlayEvent("go", who, None, self.count, 0))]
+        events.extend(self._advance(who))
+        return tuple(events)
+
+    # --- internals -----------------------------------------------------------
+    def _seat(self, seat: int | None) -> int:
+        if seat is None:
+            if self.turn is None:
+                raise PlayError("the play is over: nobody is to play")
+            return self.turn
+        if not 0 <= seat < self.players:
+            raise PlayError(f"seat {seat} is not one of the seats 0-{self.players - 1}")
+        return seat
+
+    def _require_turn(self, seat: int | None) -> int:
+        if self.done or self.turn is None:
+            raise PlayError("the play is over: start the show")
+        who = self._seat(seat)
+        if who != self.turn:
+            raise PlayError(f"it is seat {self.turn}'s turn, not seat {who}'s")
+        return who
+
+    def _record(self, event: PlayEvent) -> PlayEvent:
+        self.history.append(event)
+        self.points[event.seat] += event.points
+        return event
+
+    def _next_turn_from(self, start: int) -> None:
+        """Give the turn to the first seat from ``start`` clockwise still in the count."""
+        self.turn = None
+        for step in range(self.players):
+            seat = (start + step) % self.players
+            if self.hands[seat] and seat not in self.said_go:
+                self.turn = seat
+                return
+
+    def _advance(self, after: int) -> list[PlayEvent]:
+        self._next_turn_from((after + 1) % self.players)
+        if self.turn is None:
+            return self._end_count()
+        return []
+
+    def _end_count(self) -> list[PlayEvent]:
+        events: list[PlayEvent] = []
+        last = self.last_player
+        if last is not None and self.count < MAX_COUNT:
+            events.append(
+                self._record(
+                    PlayEvent(
+                        "last", last, None, self.count, LAST_CARD_POINTS, ("last card for 1",)
+                    )
+                )
+            )
+        self.count = 0
+        self.pile = []
+        self.said_go = set()
+        self.turn = None
+        if self.single_count or last is None:
+            self.done = True
+            return events
+        self._next_turn_from((last + 1) % self.players)
+        if self.turn is None:
+            self.done = True
+        return events

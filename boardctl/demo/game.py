@@ -1,7 +1,7 @@
 """The demo driver: computer players play a whole game through the scorekeeping engine.
 
 Real cards are shuffled and dealt (:mod:`.dealer`), the players discard on the
-rules engine's advice and lay cards through :class:`~boardctl.cribbage.pegging.PlayState`
+rules engine's advice and lay cards through :class:`~boardctl.cribbage.play.PlayState`
 (:mod:`.players`), and every point goes to the board as the same
 ``Scorekeeper.apply`` command the buttons send: ``cut``, ``next`` and ``peg``
 with kind ``heels``, ``pegging`` (go and last card too), ``hand`` and ``crib``.
@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 from boardctl.cribbage.cards import DECK, RANK_LETTERS, SUIT_LETTERS, Card
 from boardctl.cribbage.discard import rank_discards
 from boardctl.cribbage.hand import score_hand
-from boardctl.cribbage.pegging import PlayEvent, PlayState
-from boardctl.cribbage.play import score_play
+from boardctl.cribbage.play import PlayEvent, PlayState, score_play
 from boardctl.cribbage.speech import say_count
 from boardctl.cribbage.variants import Variant, get_variant
 from boardctl.demo import log
