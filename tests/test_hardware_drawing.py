@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 import pytest
 
+from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
 from boardctl.hardware.drawing import layout_svg
 from boardctl.hardware.geometry import (
     PITCH_MM,
+    BoardGeometry,
+    Spot,
+    adjacent,
     board_geometry,
     injection_leds,
     skunk_lines,
+    start_gap,
     strip_pieces,
     track_rows,
 )
@@ -176,3 +182,76 @@ def test_a_dark_led_between_groups_is_a_gap_not_a_new_row() -> None:
     assert geo.spots[t2[6]].x == pytest.approx(x[6])  # tracks still line up
     # One piece of strip per track (plus the start hole on it): no jumper inside a row.
     assert strip_pieces(geo) == [(0, 23), (30, 53)]
+
+
+# --- every drilled hole over its LED ------------------------------------------------------
+
+DRILL_TOLERANCE_MM = 0.5
+
+
+def real_led_places(geo: BoardGeometry) -> dict[int, tuple[float, float]]:
+    """Where each LED really is once the strip is laid: along each uncut piece,
+    one pitch apart in a straight line from the piece's first used LED, the
+    direction given by the piece's last used LED. Not taken from the drawing's
+    own placement of the LEDs in between."""
+    places: dict[int, tuple[float, float]] = {}
+    for first, last in strip_pieces(geo):
+        a, b = geo.spots[first], geo.spots[last]
+        span = last - first
+        length = math.dist((a.x, a.y), (b.x, b.y))
+        ux, uy = ((b.x - a.x) / length, (b.y - a.y) / length) if span else (0.0, 0.0)
+        for led in range(first, last + 1):
+            if led in geo.spots:
+                k = (led - first) * PITCH_MM
+                places[led] = (a.x + k * ux, a.y + k * uy)
+    return places
+
+
+@pytest.mark.parametrize("name", LAYOUT_NAMES)
+def test_every_drilled_hole_is_within_half_a_millimetre_of_its_led(name: str) -> None:
+    geo = board_geometry(builtin_layout(name))
+    real = real_led_places(geo)
+    assert set(real) == set(geo.spots)
+    for led, spot in geo.spots.items():
+        off = math.dist((spot.x, spot.y), real[led])
+        assert off <= DRILL_TOLERANCE_MM, f"{name}: LED {led} ({spot.label}) drawn {off:.2f} mm off"
+
+
+@pytest.mark.parametrize("name", LAYOUT_NAMES)
+def test_the_start_hole_is_the_next_led_of_hole_1s_piece(name: str) -> None:
+    layout = builtin_layout(name)
+    geo = board_geometry(layout)
+    pieces = strip_pieces(geo)
+    for track in layout.tracks:
+        start, hole1 = track.holes[0], track.holes[1]
+        assert abs(start - hole1) == 1  # every built-in layout lays them in a row
+        assert any(lo <= min(start, hole1) and max(start, hole1) <= hi for lo, hi in pieces)
+        a, b = geo.spots[start], geo.spots[hole1]
+        assert math.dist((a.x, a.y), (b.x, b.y)) == pytest.approx(PITCH_MM, abs=0.01)
+        assert a.x < b.x and a.y == b.y  # left of hole 1, in its row
+
+
+@pytest.mark.parametrize("name", LAYOUT_NAMES)
+def test_no_jumper_where_the_strip_would_simply_lie(name: str) -> None:
+    # A cut between two consecutive LEDs drawn under two pitches apart serves
+    # nothing: the strip would lie there uncut, so the holes must match it.
+    geo = board_geometry(builtin_layout(name))
+    for a, b in geo.strip_path():
+        if b.led == a.led + 1 and math.dist((a.x, a.y), (b.x, b.y)) < 2 * PITCH_MM:
+            assert adjacent(a, b), f"LED {a.led} -> {b.led}"
+
+
+def test_adjacency_has_no_slack() -> None:
+    here = Spot(0, 0.0, 0.0, "hole")
+    assert adjacent(here, Spot(1, PITCH_MM, 0.0, "hole"))
+    assert adjacent(here, Spot(2, 2 * PITCH_MM, 0.0, "hole"))  # a dark LED between
+    assert not adjacent(here, Spot(1, 1.5 * PITCH_MM, 0.0, "hole"))  # the old start hole
+    assert not adjacent(here, Spot(1, PITCH_MM + 0.5, 0.0, "hole"))
+    assert not adjacent(here, Spot(2, PITCH_MM, 0.0, "hole"))
+
+
+def test_start_gap_follows_the_strip() -> None:
+    assert start_gap((0, 1, 2), 1) == 1
+    assert start_gap((31, 30, 29), -1) == 1
+    assert start_gap((0, 2, 3), 1) == 2  # a dark LED between start and hole 1
+    assert start_gap((50, 1, 2), 1) == 1  # on a piece of its own

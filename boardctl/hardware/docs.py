@@ -222,6 +222,28 @@ def layouts_section() -> str:
     return "\n".join(out)
 
 
+#: Where the layout files are, relative to ``hardware/``: the package's own
+#: copy, the one the code loads (there is no second copy in ``hardware/``).
+LAYOUT_FILES = "../boardctl/board/layouts"
+
+
+def layout_files_section() -> str:
+    """The table of the built-in layout files, linking to the package's files."""
+    from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
+
+    rows = [
+        "| layout | file | what it is | LEDs | drawing |",
+        "|---|---|---|---|---|",
+    ]
+    for name in LAYOUT_NAMES:
+        layout = builtin_layout(name)
+        rows.append(
+            f"| `{name}` | [{name}.toml]({LAYOUT_FILES}/{name}.toml) | {layout.description} "
+            f"| {layout.led_count} | [drawings/{name}.svg](drawings/{name}.svg) |"
+        )
+    return "\n".join(rows) + "\n"
+
+
 def power_section() -> str:
     """What the limiter allows on the reference layout at each brightness."""
     from boardctl.board.layout import builtin_layout
@@ -286,6 +308,7 @@ def power_section() -> str:
 
 
 SECTIONS: tuple[Section, ...] = (
+    Section("README.md", "layout-files", layout_files_section),
     Section("wiring.md", "pico-uart", pico_uart_section),
     Section("wiring.md", "pico-data", pico_data_section),
     Section("wiring.md", "pins", pins_section),

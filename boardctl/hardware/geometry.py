@@ -14,7 +14,8 @@ physical arrangement follows from how the strip is laid:
   board. Columns in a street are aligned by hole number;
 - the game hole, when it is alone on a piece of strip, sits right after the
   track's last row, as on a wooden board;
-- the start hole sits left of the first street; skunk-line marker LEDs sit on
+- the start hole is the LED next to hole 1 on the same uncut piece, one
+  pitch (6.94 mm) left of it (two with a dark LED between); skunk-line marker LEDs sit on
   their line above its street; dealer, game-point and status LEDs sit in a
   panel below the streets.
 
@@ -24,6 +25,7 @@ Distances are millimetres. The hole pitch is the LED pitch of the strip
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -155,6 +157,19 @@ def track_rows(holes: Sequence[int], track: int) -> list[Row]:
     return rows
 
 
+def start_gap(holes: Sequence[int], step: int) -> int:
+    """How many pitches the start hole sits left of hole 1.
+
+    The start hole is normally the LED just before hole 1 on the same uncut
+    piece (one pitch to its left), or two before it with a dark LED between;
+    on a piece of its own it is still drawn one pitch to the left.
+    """
+    for gap in (1, 2):
+        if holes[0] == holes[1] - gap * step:
+            return gap
+    return 1
+
+
 def skunk_lines(target: int) -> dict[str, int]:
     """Line holes for a game to ``target`` by marker key (skunk, double, triple).
 
@@ -212,10 +227,12 @@ def board_geometry(layout: LayoutLike) -> BoardGeometry:
             label = f"track {row.track + 1} hole {hole}"
             geo.spots[led] = Spot(led, x, y, "hole", row.track, hole, label)
     for t, track in enumerate(layout.tracks):
-        _x, y = hole_xy(t, 0, street_first[0])
+        first_row = next(r for r in rows if r.track == t)
+        x1, y = hole_xy(t, first_row.street, first_row.first_hole)
+        gap = start_gap(track.holes, first_row.step)
         label = f"track {t + 1} start hole"
         geo.spots[track.holes[0]] = Spot(
-            track.holes[0], left - 1.5 * PITCH_MM, y, "start", t, 0, label
+            track.holes[0], x1 - gap * PITCH_MM, y, "start", t, 0, label
         )
 
     for key, hole in skunk_lines(layout.hole_count).items():
@@ -236,7 +253,7 @@ def board_geometry(layout: LayoutLike) -> BoardGeometry:
                 track.dealer, left, y, "dealer", t, None, f"track {t + 1} dealer LED"
             )
         for i, led in enumerate(track.game_points):
-            x = left + (3 + 1.5 * i) * PITCH_MM
+            x = left + (3 + i) * PITCH_MM
             label = f"track {t + 1} game point {i + 1}"
             geo.spots[led] = Spot(led, x, y, "game_point", t, None, label)
     panel_bottom = panel_top + track_count * TRACK_SPACING_MM
@@ -269,10 +286,20 @@ def strip_pieces(geo: BoardGeometry) -> list[tuple[int, int]]:
     return pieces
 
 
+#: How far (mm) two LEDs' places may differ from a whole number of pitches and
+#: still be one uncut piece: rounding only, since the geometry is exact.
+PLACE_EPSILON_MM = 0.01
+
+
 def adjacent(a: Spot, b: Spot) -> bool:
-    """Whether two used LEDs lie on one uncut piece of strip (dark LEDs between allowed)."""
+    """Whether two used LEDs lie on one uncut piece of strip (dark LEDs between allowed).
+
+    On an uncut piece the LEDs are exactly one pitch apart, so two LEDs ``span``
+    indices apart are ``span`` pitches apart, no more, no less. Anything else
+    is a cut joined by a wire jumper.
+    """
     span = abs(b.led - a.led)
-    return abs(a.x - b.x) + abs(a.y - b.y) <= (span + 0.6) * PITCH_MM
+    return abs(math.dist((a.x, a.y), (b.x, b.y)) - span * PITCH_MM) <= PLACE_EPSILON_MM
 
 
 def injection_leds(geo: BoardGeometry, *, max_span: int = LEDS_PER_METRE) -> list[int]:
