@@ -302,3 +302,18 @@ def test_one_read_answers_at_most_a_batch(tmp_path: Path) -> None:
     sock.close()
     server.close()
     selector.close()
+
+
+def test_a_client_turned_away_is_told_too_many_clients_not_broken_pipe(server: Server) -> None:
+    held = []
+    for _ in range(control.MAX_CLIENTS):
+        sock = connect(server.server.path)
+        sock.sendall(b'{"op":"ping"}\n')
+        assert lines(sock, 1)[0]["ok"]
+        held.append(sock)
+    for _ in range(20):  # the refusal races the request: try it often
+        with pytest.raises(ControlError, match="too many clients") as caught:
+            client.request(server.server.path, {"op": "ping"})
+        assert "pipe" not in str(caught.value).lower()
+    for sock in held:
+        sock.close()

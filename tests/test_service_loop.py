@@ -347,3 +347,24 @@ def test_status_says_whether_the_led_link_is_connected() -> None:
     link.connected = True
     status = loop.handle_request({"op": "status"})
     assert format_status(status).endswith("LED link (serial): connected")
+
+
+def test_an_unread_notify_socket_does_not_freeze_the_loop(tmp_path: Path) -> None:
+    """systemd not reading its socket: every entry still commits and reaches the LEDs."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify"))  # never read
+    loop, link, _, _ = make_loop(notifier=Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify")}))
+    loop.start()
+    done = threading.Event()
+
+    def enter() -> None:
+        for _ in range(40):  # each entry changes the STATUS= line
+            loop.execute({"op": "peg", "track": 0, "points": 1})
+        done.set()
+
+    threading.Thread(target=enter, daemon=True).start()
+    assert done.wait(10), "the loop froze on an unread notify socket"
+    assert loop.keeper.status()["tracks"][0]["front"] == 40
+    assert link.frames
+    loop.close()
+    sock.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 from pathlib import Path
 
 from boardctl.service.notify import Notifier
@@ -63,3 +64,38 @@ def test_watchdog_for_another_pid_is_ignored() -> None:
     assert Notifier(env).watchdog_interval is None
     env["WATCHDOG_PID"] = str(os.getpid())
     assert Notifier(env).watchdog_interval == 2.0
+
+
+def test_an_unread_notify_socket_never_blocks_the_sender(tmp_path: Path) -> None:
+    """systemd busy (or stuck): the datagrams queue up, and the loop must not wait for it."""
+    sock, path = listener(tmp_path)  # bound, never read
+    notifier = Notifier({"NOTIFY_SOCKET": path})
+    done = threading.Event()
+
+    def flood() -> None:
+        for i in range(200):  # far more than the socket's queue (max_dgram_qlen, 10)
+            notifier.status(f"Ann {i}")
+        done.set()
+
+    threading.Thread(target=flood, daemon=True).start()
+    assert done.wait(5), "Notifier.status blocked on a full notify socket"
+    sock.close()
+
+
+def test_fields_not_sent_on_a_full_socket_go_with_the_next_datagram(tmp_path: Path) -> None:
+    sock, path = listener(tmp_path)
+    notifier = Notifier({"NOTIFY_SOCKET": path})
+    sent = [notifier.status(f"n {i}") for i in range(50)]
+    assert not all(sent)  # the queue filled up
+    assert notifier.ready("up") is False  # still full: READY=1 is kept until it can go
+    while True:  # systemd catches up
+        sock.settimeout(0.2)
+        try:
+            sock.recv(4096)
+        except TimeoutError:
+            break
+    assert notifier.watchdog()
+    last = sock.recv(4096).decode().split("\n")
+    assert "READY=1" in last and "STATUS=up" in last and "WATCHDOG=1" in last
+    notifier.close()
+    sock.close()

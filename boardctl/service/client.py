@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -37,7 +38,9 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
                 f"{path}: permission denied; add yourself to the service's group "
                 "(sudo usermod -aG boardctl $USER, then log in again)"
             ) from None
-        sock.sendall(encode(message))
+        # Turned away before it read the request: its reason is waiting to be read.
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            sock.sendall(encode(message))
         reply = _read_line(sock, path)
     except TimeoutError:
         raise ControlError(f"{path}: the service did not answer within {timeout} s") from None
@@ -59,7 +62,10 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
 def _read_line(sock: socket.socket, path: Path) -> bytes:
     data = bytearray()
     while b"\n" not in data:
-        chunk = sock.recv(65536)
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            chunk = b""
         if not chunk:
             raise ControlError(f"{path}: the service closed the connection without answering")
         data += chunk

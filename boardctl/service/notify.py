@@ -5,6 +5,11 @@ The protocol is one datagram to the Unix socket named by ``$NOTIFY_SOCKET``
 few lines instead of adding a dependency (python-systemd needs libsystemd
 headers to build; the sdnotify package is no shorter than this). Outside
 systemd ``$NOTIFY_SOCKET`` is unset and every call does nothing.
+
+The socket is non-blocking: the service loop never waits for systemd. A
+datagram that does not fit (systemd has not read the last ten or so) is not
+lost: its fields are kept, newest value per key, and go out with the next
+datagram that fits (the watchdog ping sends them at the latest).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ class Notifier:
         elif address.startswith("/"):
             self._address = address
         self._socket: socket.socket | None = None
+        self._unsent: dict[str, str] = {}  # KEY -> value not yet delivered (socket was full)
         usec = env.get("WATCHDOG_USEC", "")
         pid = env.get("WATCHDOG_PID", "")
         watchdog = usec.isdigit() and int(usec) > 0 and (not pid or pid == str(os.getpid()))
@@ -38,18 +44,29 @@ class Notifier:
         return self._address is not None
 
     def send(self, *fields: str) -> bool:
-        """Send ``KEY=value`` fields in one datagram; False if it could not be sent."""
+        """Send ``KEY=value`` fields in one datagram, never waiting; False if not sent now.
+
+        Fields that could not be sent are kept and sent with the next datagram.
+        """
         if self._address is None:
             return False
-        message = "\n".join(fields).encode("utf-8", "replace")
+        for item in fields:
+            key, _, value = item.partition("=")
+            self._unsent.pop(key, None)  # re-inserted last: the newest value, in order
+            self._unsent[key] = value
+        message = "\n".join(f"{k}={v}" for k, v in self._unsent.items()).encode("utf-8", "replace")
         try:
             if self._socket is None:
                 self._socket = socket.socket(
-                    socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
+                    socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC | socket.SOCK_NONBLOCK
                 )
             self._socket.sendto(message, self._address)
+        except BlockingIOError:
+            return False  # systemd is behind: keep the fields for the next datagram
         except OSError:
+            self._unsent.clear()  # no listener (or gone): nothing to keep
             return False
+        self._unsent.clear()
         return True
 
     def ready(self, status: str = "") -> bool:
