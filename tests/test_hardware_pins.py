@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
+from boardctl.config import DEFAULT_PINS
 from boardctl.hardware import docs
 from boardctl.hardware.pinout import (
     HEADER_PIN,
@@ -17,7 +18,6 @@ from boardctl.hardware.pinout import (
     SHUTDOWN_GPIO,
     kept_free_table,
 )
-from boardctl.service.config import DEFAULT_PINS
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 

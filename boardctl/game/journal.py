@@ -30,7 +30,7 @@ import os
 import sqlite3
 import time
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -502,6 +502,44 @@ class Journal:
             with contextlib.suppress(OSError):
                 old.unlink()
         return target
+
+    def append_all(self, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
+        """Append many ``(event, at)`` pairs in one durable transaction; return the last seq.
+
+        For importing a game record or building a test journal: all or none
+        of the events are written. No snapshots are stored (a resume then
+        replays from the first event).
+        """
+        if self.readonly:
+            raise JournalError(f"journal {self.path} is open read-only")
+        seq, crc = self._last_seq, self._last_crc
+        rows = []
+        for event, at in events:
+            body = encode_event(event)
+            seq += 1
+            crc = row_crc(seq, float(at), body, crc)
+            rows.append((seq, float(at), body, crc))
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany("INSERT INTO events (seq, at, body, crc) VALUES (?, ?, ?, ?)", rows)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.IntegrityError as exc:
+            raise JournalError(
+                f"journal {self.path} was written by another process; reopen it"
+            ) from exc
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
+        self._last_seq, self._last_crc = seq, crc
+        self._appended += len(rows)
+        if self._mark is not None and rows:
+            self._mark.write(Mark(seq, crc, rows[-1][1]))
+        return seq
 
     def close(self) -> None:
         """Close the file (idempotent); a service's writer backs it up first."""
