@@ -12,6 +12,7 @@ import pytest
 
 from boardctl.board import Renderer, builtin_layout
 from boardctl.errors import ControlError, EntryError
+from boardctl.game.commands import parse_board_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.panel import Panel
 from boardctl.link import RecordingLink
@@ -140,7 +141,7 @@ def test_finish_leaves_the_committed_score_on_the_leds_without_pending() -> None
     loop, link, _clock, _ = make_loop()
     layout = builtin_layout("two-121")
     loop.start()
-    loop.execute({"op": "peg", "track": 1, "points": 7})
+    loop.execute(parse_board_command({"op": "peg", "track": 1, "points": 7}))
     loop.post(("tap", "track1.plus1", 0))
     loop.run_once(max_wait=0)
     assert loop.panel.pending == (1, 0)
@@ -274,7 +275,7 @@ def test_a_journal_the_layout_cannot_show_keeps_the_service_up() -> None:
     loop.start()  # no exception: a red warning instead of the game
     frame = link.frames[-1]
     assert frame[3 * layout.led_of(0, 0) : 3 * layout.led_of(0, 0) + 3] == bytes((220, 0, 0))
-    loop.execute({"op": "new_game", "variant": "six-card"})
+    loop.execute(parse_board_command({"op": "new_game", "variant": "six-card"}))
     loop.run_once(max_wait=0)
     assert link.frames[-1] != frame
     loop.close()

@@ -37,7 +37,16 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from boardctl.errors import BoardError, ControlError, EntryError, JournalError
-from boardctl.inputs.panel import Command, Panel
+from boardctl.game.commands import (
+    BoardCommand,
+    Brightness,
+    Command,
+    Cut,
+    Next,
+    Peg,
+    parse_board_command,
+)
+from boardctl.inputs.panel import Panel
 from boardctl.service.notify import Notifier
 from boardctl.view import BoardView
 
@@ -59,8 +68,8 @@ class PendingEntry(Protocol):
 class Keeper(Protocol):
     """The scorekeeping engine (``boardctl.game.keeper.Scorekeeper``)."""
 
-    def apply(self, command: dict[str, Any]) -> dict[str, Any]: ...
-    def prepare(self, command: dict[str, Any]) -> PendingEntry: ...
+    def apply(self, command: Command) -> dict[str, Any]: ...
+    def prepare(self, command: Command) -> PendingEntry: ...
     def view(self) -> BoardView: ...
     def status(self) -> dict[str, Any]: ...
     def history(self) -> list[dict[str, Any]]: ...
@@ -109,7 +118,6 @@ class ServiceLoop:
         notifier: Notifier | None = None,
         display: Display | None = None,
         on_brightness: Callable[[int], None] | None = None,
-        new_game_defaults: dict[str, Any] | None = None,
         validate: Callable[[Command], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -120,7 +128,6 @@ class ServiceLoop:
         self.display = display
         self.clock = clock
         self._on_brightness = on_brightness
-        self.new_game_defaults = dict(new_game_defaults or {})
         # raises EntryError for a command the board cannot show (e.g. too many tracks)
         self.validate = validate
         self.selector = selectors.DefaultSelector()
@@ -173,13 +180,10 @@ class ServiceLoop:
         self._tickers.append(tick)
 
     # --- commands -------------------------------------------------------------
-    def execute(self, command: Command) -> dict[str, Any]:
+    def execute(self, command: BoardCommand) -> dict[str, Any]:
         """Apply one command as the buttons and the control socket do; raise on refusal."""
-        op = command.get("op")
-        if op == "set" and command.get("key") == "brightness":
-            return self._set_brightness(command.get("value"))
-        if op == "new_game":
-            command = {**self.new_game_defaults, **command}
+        if isinstance(command, Brightness):
+            return self._set_brightness(command.level)
         try:
             if self.validate is not None:
                 self.validate(command)
@@ -227,12 +231,7 @@ class ServiceLoop:
             items = self.keeper.history()
             limit = request.get("limit")
             return items[-limit:] if isinstance(limit, int) and limit > 0 else items
-        try:
-            return self.execute(request)
-        except BoardError:
-            raise
-        except (TypeError, ValueError, KeyError) as exc:
-            raise ControlError(f"{op}: {exc}") from None
+        return self.execute(parse_board_command(request))
 
     def _press(self, name: str, hold: int) -> dict[str, Any]:
         from boardctl.inputs.panel import parse_button_id
@@ -261,7 +260,7 @@ class ServiceLoop:
             raise EntryError("; ".join(refused))
         return {"pending": list(self.panel.pending), "mode": self.panel.mode}
 
-    def _tap(self, name: str, hold: int) -> list[Command]:
+    def _tap(self, name: str, hold: int) -> list[BoardCommand]:
         """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
         timing = self.panel.timing
         seconds = (0.0, timing.long_press, timing.very_long_press)[hold]
@@ -274,18 +273,14 @@ class ServiceLoop:
         values["brightness"] = self.brightness
         return values
 
-    def _set_brightness(self, value: Any) -> dict[str, Any]:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
-            raise EntryError(f"brightness must be a whole number 0-255, not {value!r}")
+    def _set_brightness(self, value: int) -> dict[str, Any]:
         self.brightness = value
         if self._on_brightness is not None:
             self._on_brightness(self.brightness)
         self._view_key = None  # force a render
         return {"brightness": self.brightness}
 
-    def button_command(self, command: Command) -> Command:
+    def button_command(self, command: BoardCommand) -> BoardCommand:
         """What a button command means in the current phase of a guided game.
 
         Buttons cannot name every engine command, so the phase decides: during
@@ -293,24 +288,24 @@ class ServiceLoop:
         the dealer at random; during the show, ``next`` with nothing pending
         enters a count of 0 for the track whose count is due.
         """
-        op = command.get("op")
-        if op not in ("peg", "next"):
+        if not isinstance(command, Peg | Next):
             return command
         status = self.keeper.status()
         phase = status.get("phase")
         if phase == "cut":
-            if op == "next":
-                return {"op": "cut"}
+            if isinstance(command, Next):
+                return Cut()
             from boardctl.cribbage.variants import get_variant
 
             teams = get_variant(str(status.get("variant"))).teams
-            track = int(command["track"])
-            return {"op": "cut", "dealer": teams[track][0] if track < len(teams) else track}
-        if phase == "show" and op == "next" and status.get("to_count") is not None:
-            return {"op": "peg", "track": status["to_count"], "points": 0}
+            track = command.track
+            return Cut(teams[track][0] if track < len(teams) else track)
+        to_count = status.get("to_count")
+        if phase == "show" and isinstance(command, Next) and isinstance(to_count, int):
+            return Peg(to_count, 0)
         return command
 
-    def _run_commands(self, commands: list[Command]) -> None:
+    def _run_commands(self, commands: list[BoardCommand]) -> None:
         for command in commands:
             try:
                 self.execute(self.button_command(command))
