@@ -10,7 +10,8 @@ from gpiozero.pins.mock import MockFactory
 
 from boardctl.config import Config, parse_config
 from boardctl.game.commands import BoardCommand, Peg, Undo
-from boardctl.inputs.gpio import InputEvent, Inputs, pin_factory
+from boardctl.inputs.events import Edge, InputEvent, Turn
+from boardctl.inputs.gpio import Inputs, pin_factory
 from boardctl.inputs.panel import Panel
 
 
@@ -51,11 +52,12 @@ class Rig:
 
     def flush(self) -> None:
         while self.events:
-            kind, who, what, t = self.events.pop(0)
-            if kind == "edge":
-                self.commands += self.panel.edge(who, what, t)
-            else:
-                self.commands += self.panel.turn(who, what, t)
+            event = self.events.pop(0)
+            if isinstance(event, Edge):
+                self.commands += self.panel.edge(event.button, event.pressed, event.at)
+            elif isinstance(event, Turn):
+                assert event.at is not None
+                self.commands += self.panel.turn(event.track, event.steps, event.at)
 
     def run_until(self, end: float) -> None:
         for _ in range(1000):

@@ -129,7 +129,7 @@ def terminal_display(layout: Any, stream: Any = None) -> tuple[Any, Callable[[],
     the board is drawn, log lines are shown under it rather than on stderr.
     """
     from boardctl.board.terminal import draw_board
-    from boardctl.service.keys import HELP
+    from boardctl.inputs.keys import HELP
 
     out = stream or sys.stdout
     notes = _Notes()
@@ -242,6 +242,7 @@ def build(
             display=show,
             on_brightness=renderer.set_brightness,
             validate=layout_check(layout, keeper),
+            link_kind=config.link.kind,
         )
         loop.brightness = config.board.brightness
         closers.append(loop.close)
@@ -256,7 +257,7 @@ def build(
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
         if keyboard:
-            from boardctl.service.keys import Keyboard
+            from boardctl.inputs.keys import Keyboard
 
             board.keyboard = Keyboard(loop.selector, loop.post)
             closers.append(board.keyboard.close)
