@@ -50,6 +50,7 @@ sys.path.insert(0, str(REPO / "firmware"))
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.link import open_link  # noqa: E402
 from boardctl.service import app  # noqa: E402
+from boardctl.service.loop import Call  # noqa: E402
 
 
 class TimedLink:
@@ -141,7 +142,7 @@ def main() -> None:
         def settle() -> None:
             """Wait until the loop has handled everything before (the journal write too)."""
             idle = threading.Event()
-            board.loop.post(("call", idle.set))
+            board.loop.post(Call(idle.set))
             if not idle.wait(2):
                 raise SystemExit("the loop did not come back")
             # the emulated controller is a thread of this process (one GIL with the

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from boardctl.board.viewjson import view_to_dict
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 
 DATA = Path(__file__).parent / "data" / "journal_v0_1"
@@ -61,8 +62,8 @@ def test_old_journal_read_only(journal: Path) -> None:
 def test_old_journal_takes_new_entries(journal: Path) -> None:
     """The resumed game goes on: redo brings back the undone count, then seat 3's is due."""
     with Scorekeeper.open(journal) as keeper:
-        keeper.apply({"op": "redo"})
-        result = keeper.apply({"op": "peg", "track": 0, "points": 4})
+        keeper.apply(parse_command({"op": "redo"}))
+        result = keeper.apply(parse_command({"op": "peg", "track": 0, "points": 4}))
         assert result["seq"] == 73
         assert [t["front"] for t in keeper.status()["tracks"]] == [13, 12]
         assert keeper.status()["counting_seat"] == 3

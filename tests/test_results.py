@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from boardctl.cli import main
 from boardctl.demo.game import DemoGame
 from boardctl.errors import EntryError, ResultsError
+from boardctl.game.commands import parse_command
 from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.simulate import random_command
@@ -42,11 +43,15 @@ def demo_journal(path: Path, seeds: range, *, undo_wins: bool = True) -> None:
         names = ("Ann", "Bo") if seed % 2 else ("Cy", "Ann")
         DemoGame(seed=seed, names=names, keeper=keeper).play()
         if undo_wins and seed % 3 == 0:
-            keeper.apply({"op": "undo"})  # the winning count is taken back...
-            keeper.apply({"op": "redo"})  # ...and put back: the game ends at the redo
+            keeper.apply(parse_command({"op": "undo"}))  # the winning count is taken back...
+            keeper.apply(
+                parse_command({"op": "redo"})
+            )  # ...and put back: the game ends at the redo
         if undo_wins and seed % 3 == 1:
-            keeper.apply({"op": "undo"})  # taken back, and the board moves on: no result
-            keeper.apply({"op": "new_game"})
+            keeper.apply(
+                parse_command({"op": "undo"})
+            )  # taken back, and the board moves on: no result
+            keeper.apply(parse_command({"op": "new_game"}))
     save(keeper, path)
 
 

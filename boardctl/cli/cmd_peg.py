@@ -10,7 +10,7 @@ HELP = "peg POINTS on TRACK (1-based), e.g. `boardctl peg 1 12 --kind hand`"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """TRACK POINTS [--kind KIND]."""
-    from boardctl.game.events import KINDS
+    from boardctl.game.entries import KINDS
     from boardctl.service.verbs import add_target_options
 
     parser.add_argument("track", type=int, help="track number, 1 = the first track")

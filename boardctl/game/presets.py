@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any
 
 from boardctl.errors import EntryError
+from boardctl.game.jsontypes import JsonValue
+
+PresetValue = int | bool  # a number of game points, or triple_wins_match
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +48,7 @@ class Preset:
         """True when this result wins the match outright (a casual triple skunk)."""
         return self.triple_wins_match and lines_failed(target, loser_score) >= 3
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The preset as JSON-able data."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
@@ -76,10 +78,10 @@ PRESETS: dict[str, Preset] = {
 }
 
 DEFAULT_PRESET = "acc"
-_VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
+VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
 
 
-def get_preset(name: str, points: Mapping[str, Any] | None = None) -> Preset:
+def get_preset(name: str, points: Mapping[str, PresetValue] | None = None) -> Preset:
     """The preset called ``name``, with custom ``points`` applied (custom only)."""
     try:
         preset = PRESETS[name]
@@ -93,20 +95,20 @@ def get_preset(name: str, points: Mapping[str, Any] | None = None) -> Preset:
     return preset
 
 
-def custom_preset(points: Mapping[str, Any], base: Preset | None = None) -> Preset:
+def custom_preset(points: Mapping[str, object], base: Preset | None = None) -> Preset:
     """A custom preset from a mapping of ``win``/``skunk``/``double``/``triple``/``lurch``."""
     preset = base or PRESETS["custom"]
-    changes: dict[str, Any] = {}
+    changes: dict[str, PresetValue] = {}
     for key, value in points.items():
-        if key not in _VALUE_KEYS:
-            raise EntryError(f"unknown preset value {key!r} (known: {', '.join(_VALUE_KEYS)})")
+        if key not in VALUE_KEYS:
+            raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
         if key == "triple_wins_match":
             if not isinstance(value, bool):
                 raise EntryError("triple_wins_match must be true or false")
         elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
             raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
         changes[key] = value
-    new = replace(preset, name="custom", **changes)
+    new = replace(preset, name="custom", **changes)  # type: ignore[arg-type]
     if new.win < 1:
         raise EntryError("a win must be worth at least 1 game point")
     return new

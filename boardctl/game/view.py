@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from boardctl.game.jsontypes import JsonValue
 from boardctl.game.presets import lines_failed
 from boardctl.game.state import GameState
 from boardctl.view import BoardView, TrackView
+
+Status = dict[str, JsonValue]  # the state as JSON (``boardctl status --json``)
 
 
 def board_view(state: GameState) -> BoardView:
@@ -39,7 +40,7 @@ def board_view(state: GameState) -> BoardView:
     )
 
 
-def status_dict(state: GameState) -> dict[str, Any]:
+def status_dict(state: GameState) -> Status:
     """The state as JSON-able data (``boardctl status --json``)."""
     names = state.setup.track_names()
     return {

@@ -1,8 +1,9 @@
 """What the buttons mean: pending entries, gestures, settings and new-game confirm.
 
 A pure state machine with an explicit clock. Raw edges go in (from gpiozero,
-from a test, or synthetic taps from the keyboard); engine commands come out as
-the same JSON-able dicts the control socket sends, and the loop applies them.
+from a test, or synthetic taps from the keyboard); commands come out as the
+typed commands of :mod:`boardctl.game.commands` (the control socket's are
+parsed into the same), and the loop applies them.
 
 Per track (``track`` is 0-based):
 
@@ -37,9 +38,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardctl.game.commands import BoardCommand, Brightness, NewGame, Next, Peg, Redo, Set, Undo
 from boardctl.inputs.debounce import Debouncer
 
-Command = dict[str, Any]
+Command = BoardCommand
 
 TRACK_ROLES = ("plus1", "plus5", "encoder_push")
 SHARED_ROLES = ("undo", "menu")
@@ -120,7 +122,7 @@ class Panel:
     _active_at: list[float] = field(default_factory=list)
     _settings: _Settings | None = None
     _confirm_since: float | None = None
-    _new_game: Command = field(default_factory=lambda: {"op": "new_game"})
+    _new_game: NewGame = field(default_factory=NewGame)
     pending_at: float | None = None  # when a pending amount last changed (None: none pending)
 
     def __post_init__(self) -> None:
@@ -220,7 +222,7 @@ class Panel:
                 }
             }
         if self._confirm_since is not None:
-            return {"confirm": dict(self._new_game)}
+            return {"confirm": self._new_game.to_json()}
         return {}
 
     @property
@@ -255,7 +257,7 @@ class Panel:
             self.pending_at = None
         if points == 0:
             return []
-        return [{"op": "peg", "track": track, "points": points}]
+        return [Peg(track, points)]
 
     # --- internals -----------------------------------------------------------
     def _button(self, name: str) -> _Button:
@@ -328,9 +330,9 @@ class Panel:
                 self._pending_changed(t)
                 return []
             self._pending_changed(t)
-            return [{"op": "undo"}]
+            return [Undo()]
         if button.role == "undo" and level == 1:
-            return self._undo_button("redo")
+            return self._undo_button(Redo())
         if button.role == "menu" and level == 2 and self._settings is None:
             self.cancel_pending()
             self._confirm_since = t
@@ -350,13 +352,13 @@ class Panel:
                 self._active_at[button.track] = t
             return []
         if button.role == "undo":
-            return [] if level > 0 else self._undo_button("undo")
+            return [] if level > 0 else self._undo_button(Undo())
         # menu
         if level >= 2:
             return []  # the very long press already asked for a confirm
         if self._confirm_since is not None:
             self._confirm_since = None
-            command, self._new_game = self._new_game, {"op": "new_game"}
+            command, self._new_game = self._new_game, NewGame()
             return [command]
         long = held >= self.timing.long_press
         if self._settings is not None:
@@ -373,17 +375,17 @@ class Panel:
         commands: list[Command] = []
         for track in range(self.tracks):
             commands += self.commit(track)
-        return [*commands, {"op": "next"}]
+        return [*commands, Next()]
 
-    def _undo_button(self, op: str) -> list[Command]:
-        """The undo button, short (``op`` undo) or held (redo): leave settings or the
-        confirm, else drop the pending amounts, else ``op``."""
+    def _undo_button(self, command: Undo | Redo) -> list[Command]:
+        """The undo button, short (undo) or held (redo): leave settings or the
+        confirm, else drop the pending amounts, else ``command``."""
         if self._settings is not None:
             return self._cancel_settings()
         if self._confirm_since is not None:
             self._cancel_confirm()
             return []
-        return [] if self.cancel_pending() else [{"op": op}]
+        return [] if self.cancel_pending() else [command]
 
     def _cycle(self, step: int, t: float) -> list[Command]:
         settings = self._settings
@@ -394,12 +396,12 @@ class Panel:
         settings.values[name] = choices[(index + step) % len(choices)]
         settings.since = t
         if name == "brightness":  # seen at once, so the owner can judge it
-            return [{"op": "set", "key": "brightness", "value": settings.values[name]}]
+            return [Brightness(settings.values[name])]
         return []
 
     def _cancel_confirm(self) -> None:
         self._confirm_since = None
-        self._new_game = {"op": "new_game"}
+        self._new_game = NewGame()
 
     def _cancel_settings(self) -> list[Command]:
         """Leave settings mode without changes (a previewed brightness goes back)."""
@@ -408,7 +410,7 @@ class Panel:
         self._settings = None
         before = settings.original.get("brightness")
         if before is not None and settings.values.get("brightness") != before:
-            return [{"op": "set", "key": "brightness", "value": before}]
+            return [Brightness(before)]
         return []
 
     def _leave_settings(self, t: float) -> list[Command]:
@@ -424,14 +426,16 @@ class Panel:
         if "variant" in changed or "target" in changed:
             # a new game: the variant and target only if changed (a new variant brings its
             # own target), the preset and mode as now set
-            game = {k: v for k, v in changed.items() if k in ("variant", "target")}
-            for key in ("preset", "mode"):
-                if settings.values.get(key) is not None:
-                    game[key] = settings.values[key]
-            self._new_game = {"op": "new_game", **game}
+            values = settings.values
+            self._new_game = NewGame(
+                variant=changed.get("variant"),
+                target=changed.get("target"),
+                preset=values.get("preset"),
+                mode=values.get("mode"),
+            )
             self._confirm_since = t
             return []
-        return [{"op": "set", "key": name, "value": value} for name, value in changed.items()]
+        return [Set(name, value) for name, value in changed.items()]
 
 
 def _index_of(choices: tuple[Any, ...], value: Any) -> int:

@@ -1,6 +1,6 @@
 """Fold the journal's events into finished games, with the engine's own state machine.
 
-Every event is planned and committed by :class:`~boardctl.game.state.Machine`
+Every event is planned and committed by :class:`~boardctl.game.machine.Machine`
 exactly as the scorekeeper replays it, so the rules (game points, skunks,
 match ends, undo and redo) are the engine's and are not written twice. Beside
 the machine, the fold keeps the same undo and redo stacks as the scorekeeper
@@ -30,9 +30,11 @@ from typing import Any
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
+from boardctl.game.commands import parse_command
 from boardctl.game.journal import Journal, Record
+from boardctl.game.machine import Machine
 from boardctl.game.presets import lines_failed
-from boardctl.game.state import GameState, Machine
+from boardctl.game.state import GameState
 from boardctl.results.model import FORMAT, GameResult
 
 #: The kinds of entry that count a hand or a crib (the show).
@@ -133,7 +135,7 @@ def played_games(
     for record, crc in rows:
         before = machine.state
         try:
-            plan = machine.plan(record.event)
+            plan = machine.plan(parse_command(record.event))
         except EntryError as exc:
             raise JournalError(
                 f"{path}: event {record.seq} cannot be replayed ({exc}); "

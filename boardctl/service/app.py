@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.config import MAX_TRACKS, Config
+from boardctl.game.commands import Command, NewGame
 from boardctl.game.limits import warm_up
 from boardctl.inputs.panel import Panel, Timing
 from boardctl.service.loop import Frame, ServiceLoop
@@ -30,18 +31,16 @@ from boardctl.view import BoardView
 log = logging.getLogger("boardctl")
 
 
-def game_setup(config: Config) -> dict[str, Any]:
+def game_setup(config: Config) -> NewGame:
     """The first game of a new journal, from ``[game]``."""
     game = config.game
-    setup: dict[str, Any] = {
-        "variant": game.variant,
-        "preset": game.preset,
-        "mode": game.mode,
-        "match": game.match,
-    }
-    if game.target:
-        setup["target"] = game.target
-    return setup
+    return NewGame(
+        variant=game.variant,
+        preset=game.preset,
+        mode=game.mode,
+        match=game.match,
+        target=game.target or None,
+    )
 
 
 def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
@@ -60,22 +59,21 @@ def open_led_link(config: Config) -> Any:
     return open_link(config.link.kind, **link_options(config))
 
 
-def layout_check(layout: Any, keeper: Any) -> Callable[[dict[str, Any]], None]:
+def layout_check(layout: Any, keeper: Any) -> Callable[[Command], None]:
     """Refuse a new game or target the board's layout cannot show (before it is journalled)."""
     from boardctl.errors import EntryError
-    from boardctl.game.setup import setup_from_command
+    from boardctl.game.commands import NewGame, Set
+    from boardctl.game.setup import setup_with
 
-    def check(command: dict[str, Any]) -> None:
-        op = command.get("op")
-        value = command.get("value")
-        if op == "new_game":
+    def check(command: Command) -> None:
+        if isinstance(command, NewGame):
             try:
-                setup = setup_from_command(command, base=keeper.state.setup)
+                setup = setup_with(command, base=keeper.state.setup)
             except EntryError:
                 return  # the engine refuses it with its own message
             tracks, target, what = setup.tracks, setup.target, f"a {setup.variant_name} game"
-        elif op == "set" and command.get("key") == "target" and type(value) is int:
-            tracks, target, what = len(keeper.state.tracks), value, "this game"
+        elif isinstance(command, Set) and command.key == "target" and type(command.value) is int:
+            tracks, target, what = len(keeper.state.tracks), command.value, "this game"
         else:
             return
         name = getattr(layout, "name", "?")
@@ -131,7 +129,7 @@ def terminal_display(layout: Any, stream: Any = None) -> tuple[Any, Callable[[],
     the board is drawn, log lines are shown under it rather than on stderr.
     """
     from boardctl.board.terminal import draw_board
-    from boardctl.service.keys import HELP
+    from boardctl.inputs.keys import HELP
 
     out = stream or sys.stdout
     notes = _Notes()
@@ -246,6 +244,7 @@ def build(
             display=show,
             on_brightness=renderer.set_brightness,
             validate=layout_check(layout, keeper),
+            link_kind=config.link.kind,
         )
         loop.brightness = config.board.brightness
         closers.append(loop.close)
@@ -260,7 +259,7 @@ def build(
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
         if keyboard:
-            from boardctl.service.keys import Keyboard
+            from boardctl.inputs.keys import Keyboard
 
             board.keyboard = Keyboard(loop.selector, loop.post)
             closers.append(board.keyboard.close)

@@ -22,7 +22,8 @@ def _describe(path: Path) -> str:
     try:
         with Scorekeeper.open(path, readonly=True) as keeper:
             status = keeper.status()
-            last = keeper.history()[-1]["at"] if keeper.seq else None
+            at = keeper.history()[-1]["at"] if keeper.seq else None
+            last = at if isinstance(at, (int, float)) else None
     except JournalError as exc:
         return f"unreadable ({exc})"
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(last)) if last else "empty"

@@ -81,8 +81,10 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
             f"{op} {command.get('button') or command.get('key')}: needs the running service "
             "(for a lasting brightness, set board.brightness in the config)"
         )
+    from boardctl.game.commands import parse_command
+
     with Scorekeeper.open(journal) as keeper:
-        return keeper.apply(command), False
+        return keeper.apply(parse_command(command)), False
 
 
 def format_status(status: dict[str, Any]) -> str:
