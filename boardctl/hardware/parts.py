@@ -76,6 +76,56 @@ PROTECTION: tuple[Part, ...] = (
     Part("C1", "10 nF ceramic", "KEMET C315C103K5R5TA", "filters the divider (about 55 us)", 0.2),
 )
 
+#: The level shifter between the Pico and the strip, its decoupling, the
+#: strip's capacitor, and the UART option's diode.
+LEVEL_SHIFTER: tuple[Part, ...] = (
+    Part(
+        "U2",
+        "74AHCT125 quad buffer, DIP-14",
+        "Texas Instruments SN74AHCT125N",
+        "lifts the Pico's 3.3 V data to 5 V (TTL inputs: V_IH 2.0 V)",
+        0.6,
+    ),
+    Part("C3", "100 nF ceramic", "KEMET C320C104K5R5TA", "U2's decoupling, pins 14-7", 0.2),
+    Part(
+        "R7",
+        "330 Ohm",
+        "Yageo CFR-25JB-52-330R",
+        "in series with the strip's DIN: damps ringing, limits current into an unpowered strip",
+        0.05,
+    ),
+    Part(
+        "R8",
+        "10 kOhm",
+        "Yageo CFR-25JB-52-10K",
+        "pull-down on U2's input: the strip stays dark while the Pico is unplugged or booting",
+        0.05,
+    ),
+    Part(
+        "C2",
+        "1000 uF 16 V electrolytic",
+        "Panasonic EEU-FR1C102",
+        "across the strip's supply where it enters: inrush and current steps",
+        0.6,
+    ),
+    Part(
+        "D3",
+        "Schottky 1 A 20 V",
+        "1N5817 (onsemi, Vishay)",
+        "UART link only: +5 V into the Pico's VSYS, so USB never back-feeds the supply",
+        0.15,
+    ),
+)
+
+#: Per wired button or encoder contact (off the perfboard, at the Pi's header).
+BUTTON_SERIES = Part(
+    "RB",
+    "1 kOhm",
+    "Yageo CFR-25JB-52-1K",
+    "in series with each button and encoder line: limits the current of a static discharge",
+    0.05,
+)
+
 #: The supply's highest trimmed voltage, and the ripple on top of it.
 SUPPLY_MAX_V = 5.2
 SUPPLY_RIPPLE_V = 0.1
