@@ -251,6 +251,19 @@ def layout_files_section() -> str:
     return "\n".join(rows) + "\n"
 
 
+def protection_section() -> str:
+    """The input protection's parts and its trip voltage."""
+    from boardctl.hardware.parts import PROTECTION, parts_table, trip_range, trip_voltage
+
+    low, high = trip_range()
+    return (
+        parts_table(PROTECTION)
+        + "\n"
+        + f"Trip voltage: {trip_voltage():.2f} V nominal (2.495 V x (1 + R1/R2)), "
+        f"{low:.2f}-{high:.2f} V over the parts' tolerances.\n"
+    )
+
+
 def power_section() -> str:
     """What the limiter allows on the reference layout at each brightness."""
     from boardctl.board.layout import builtin_layout
@@ -323,6 +336,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("wiring.md", "injection", injection_section),
     Section("geometry.md", "layouts", layouts_section),
     Section("power.md", "power", power_section, exact=False),
+    Section("power.md", "protection", protection_section),
     Section("bringup.md", "firmware", firmware_section),
 )
 
