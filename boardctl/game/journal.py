@@ -39,6 +39,7 @@ from typing import Any
 from boardctl.errors import JournalError, SchemaError
 from boardctl.game import integrity
 from boardctl.game.integrity import Damage, Mark, MarkWriter
+from boardctl.game.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,10 @@ def row_crc(seq: int, at: float, body: str, previous: int) -> int:
     return zlib.crc32(f"{seq}\x1f{at!r}\x1f{body}".encode(), previous)
 
 
+class JournalChanged(JournalError):
+    """Another process appended to the journal: re-read it (the entry was not saved)."""
+
+
 def list_backups(journal: Path) -> list[Path]:
     """The backups of ``journal``, oldest first."""
     folder = journal.parent / BACKUP_DIR
@@ -136,19 +141,42 @@ class Journal:
         self.damage: Damage | None = None  # damage found at open (or still standing)
         self.backup_on_close = False  # the service sets it: a backup at every clean shutdown
         self._mark: MarkWriter | None = None
+        self._lock: WriterLock | None = None
         self._opened_seq = 0
         self._appended = 0
 
     # --- opening -------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, readonly: bool = False) -> Journal:
+    def open(
+        cls, path: str | os.PathLike[str], *, readonly: bool = False, owner: str = "cli"
+    ) -> Journal:
         """Open (or, unless ``readonly``, create) the journal at ``path``.
 
-        Raises :class:`SchemaError` for a newer schema (the file is not
-        touched) and :class:`JournalError` for anything unreadable.
+        A writer first takes the journal's writer lock as ``owner``
+        (:mod:`boardctl.game.lock`; ``"service"`` waits for a short-lived
+        writer, anything else does not wait), held until :meth:`close`.
+        Raises :class:`~boardctl.game.lock.JournalBusy` if another writer has
+        it, :class:`SchemaError` for a newer schema (the file is not touched)
+        and :class:`JournalError` for anything unreadable.
         """
         path = Path(path)
+        lock: WriterLock | None = None
+        if not readonly:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalError(f"cannot create the folder for journal {path}: {exc}") from exc
+            lock = WriterLock.acquire(path, owner)
+        try:
+            return cls._open_locked(path, readonly=readonly, lock=lock)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+
+    @classmethod
+    def _open_locked(cls, path: Path, *, readonly: bool, lock: WriterLock | None) -> Journal:
         try:
             exists = path.exists() and path.stat().st_size > 0
         except OSError as exc:
@@ -159,14 +187,7 @@ class Journal:
         found = None if readonly else cls._look_for_damage(path)
         if exists:
             cls._check_version(path)
-        if readonly:
-            connection = cls._reader(path)
-        else:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise JournalError(f"cannot create the folder for journal {path}: {exc}") from exc
-            connection = cls._connect(path, str(path))
+        connection = cls._reader(path) if readonly else cls._connect(path, str(path))
         journal = cls(path, connection, readonly=readonly)
         try:
             if not readonly:
@@ -176,6 +197,7 @@ class Journal:
             if not readonly:
                 journal._opened_seq = journal._stored_seq()
                 journal._mark = MarkWriter(path)
+                journal._lock = lock
         except BaseException:
             connection.close()
             raise
@@ -457,8 +479,8 @@ class Journal:
                         db.execute("ROLLBACK")
                     raise
         except sqlite3.IntegrityError as exc:
-            raise JournalError(
-                f"journal {self.path} was written by another process; reopen it"
+            raise JournalChanged(
+                f"journal {self.path} was written by another process; entry not saved"
             ) from exc
         except sqlite3.Error as exc:
             raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
@@ -515,6 +537,9 @@ class Journal:
             self._mark.close()
             self._mark = None
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> Journal:
         return self

@@ -27,7 +27,7 @@ from typing import Any
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.history import Entry, history_row
 from boardctl.game.integrity import add_damage_report, backup_at_game_end, with_damage_sign
-from boardctl.game.journal import Journal, Record, default_journal_path
+from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path
 from boardctl.game.limits import Limits
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import Chooser, GameState, Machine, Plan
@@ -87,6 +87,7 @@ class Scorekeeper:
         limits: Limits | None = None,
         choose: Chooser | None = None,
         full_replay: bool = False,
+        owner: str = "cli",
     ) -> Scorekeeper:
         """Open (or create) the journal at ``path`` and replay it.
 
@@ -97,7 +98,7 @@ class Scorekeeper:
         snapshot taken at the start of the current game plus the events
         since (``full_replay`` folds every event from the first instead).
         """
-        journal = Journal.open(path or default_journal_path(), readonly=readonly)
+        journal = Journal.open(path or default_journal_path(), readonly=readonly, owner=owner)
         keeper = cls(Machine(limits=limits), journal, choose=choose)
         try:
             keeper._resume(full=full_replay)
@@ -209,7 +210,11 @@ class Scorekeeper:
             snapshot = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
                 snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
-            record = self._journal.append(plan.event, snapshot=snapshot)
+            try:
+                record = self._journal.append(plan.event, snapshot=snapshot)
+            except JournalChanged as exc:
+                self.refresh()  # take in what the other writer wrote, and carry on
+                raise EntryError(f"{exc}; the board now shows the journal, enter it again") from exc
             seq, at, event = record.seq, record.at, record.event
         else:
             seq, at, event = self._seq + 1, time.time(), plan.event

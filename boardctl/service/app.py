@@ -213,7 +213,7 @@ def build(
         layout = load_layout(config.board.layout)  # a built-in name or a file
         check_config_fits(config, layout)
         journal.parent.mkdir(parents=True, exist_ok=True)
-        keeper = Scorekeeper.open(journal, setup=game_setup(config))
+        keeper = Scorekeeper.open(journal, setup=game_setup(config), owner="service")
         closers.append(keeper.close)
         if keeper.journal is not None:
             keeper.journal.backup_on_close = True  # a backup at every clean shutdown

@@ -81,8 +81,9 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
             f"{op} {command.get('button') or command.get('key')}: needs the running service "
             "(for a lasting brightness, set board.brightness in the config)"
         )
-    with Scorekeeper.open(journal) as keeper:
-        return keeper.apply(command), False
+    from boardctl.service.handoff import apply_or_hand_over
+
+    return apply_or_hand_over(socket_file, journal, command)  # direct only if no one else writes
 
 
 def format_status(status: dict[str, Any]) -> str:
