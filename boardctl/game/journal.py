@@ -38,6 +38,7 @@ from typing import Any
 
 from boardctl.errors import JournalError, SchemaError
 from boardctl.game import integrity
+from boardctl.game.diagnose import environment_problem
 from boardctl.game.integrity import Damage, Mark, MarkWriter
 from boardctl.game.lock import WriterLock
 
@@ -123,10 +124,20 @@ def _writer_absent(path: Path) -> bool:
 
 
 def _damaged(path: Path, exc: BaseException) -> JournalError:
+    """Damage, unless the surroundings explain the error (read-only, full, permissions)."""
+    problem = environment_problem(path, exc)
+    if problem is not None:
+        return JournalError(f"cannot use journal {path}: {problem}")
     return JournalError(
         f"journal {path} is damaged or unreadable ({exc}); move it aside to start afresh "
         "or restore a backup"
     )
+
+
+def _cannot(what: str, path: Path, exc: BaseException) -> JournalError:
+    """``cannot <what> journal <path>: <reason and fix>`` (or SQLite's own words)."""
+    problem = environment_problem(path, exc)
+    return JournalError(f"cannot {what} journal {path}: {problem or exc}")
 
 
 class Journal:
@@ -166,7 +177,7 @@ class Journal:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise JournalError(f"cannot create the folder for journal {path}: {exc}") from exc
+                raise _cannot("create the folder for", path, exc) from exc
             lock = WriterLock.acquire(path, owner)
         try:
             return cls._open_locked(path, readonly=readonly, lock=lock)
@@ -180,7 +191,7 @@ class Journal:
         try:
             exists = path.exists() and path.stat().st_size > 0
         except OSError as exc:
-            raise JournalError(f"cannot reach journal {path}: {exc}") from exc
+            raise _cannot("reach", path, exc) from exc
         if readonly and not exists:
             raise JournalError(f"no journal at {path} (is the service set up? try --journal PATH)")
         # Before SQLite opens anything (even a reader may add an empty -wal).
@@ -208,7 +219,7 @@ class Journal:
         try:
             found = integrity.check_before_open(path)
         except (OSError, sqlite3.Error) as exc:
-            raise JournalError(f"cannot check journal {path} for damage: {exc}") from exc
+            raise _cannot("check for damage", path, exc) from exc
         if found is not None:
             log.error("%s", found.summary())
         return found
@@ -227,7 +238,7 @@ class Journal:
                 target, uri=uri, isolation_level=None, timeout=5.0, check_same_thread=False
             )
         except sqlite3.Error as exc:
-            raise JournalError(f"cannot open journal {path}: {exc}") from exc
+            raise _cannot("open", path, exc) from exc
 
     @classmethod
     def _reader(cls, path: Path) -> sqlite3.Connection:
@@ -483,7 +494,7 @@ class Journal:
                 f"journal {self.path} was written by another process; entry not saved"
             ) from exc
         except sqlite3.Error as exc:
-            raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
+            raise _cannot("write", self.path, exc) from exc
         self._last_seq, self._last_crc = seq, crc
         self._appended += 1
         if self._mark is not None:

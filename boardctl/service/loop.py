@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from boardctl.errors import BoardError, ControlError, EntryError, JournalError
-from boardctl.game.integrity import damage_prefix
+from boardctl.game.integrity import journal_status_line
 from boardctl.inputs.panel import Command, Panel
 from boardctl.service.notify import Notifier
 from boardctl.view import BoardView
@@ -95,7 +95,7 @@ def status_line(status: dict[str, Any]) -> str:
     if winner is not None and 0 <= winner < len(tracks):
         phase = f"{tracks[winner].get('name', '?')} won"
     line = " · ".join([*parts, str(phase), f"target {status.get('target', '?')}"])
-    return damage_prefix(status) + line
+    return journal_status_line(status, line)
 
 
 class ServiceLoop:
@@ -322,6 +322,11 @@ class ServiceLoop:
                 pass  # execute logged it and shows the last saved score
             except BoardError as exc:
                 log.error("command %s failed: %s", command, exc)
+
+    def keeper_changed(self) -> None:
+        """The keeper now shows another game (a journal that could not be opened opened)."""
+        self._refresh_base()
+        self.refresh(self.clock())
 
     def _refresh_base(self) -> None:
         self._show_base(self.keeper.view())
