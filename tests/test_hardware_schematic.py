@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from boardctl.config import DEFAULT_PINS
 from boardctl.hardware.circuit import DATA_3V3, DATA_5V, DIN, build_circuit, nets
 from boardctl.hardware.perfboard import COLUMNS, PADS, PLACES, ROWS, perfboard_svg
 from boardctl.hardware.pico import firmware_settings, pico_pin
 from boardctl.hardware.pinout import HEADER_PIN
 from boardctl.hardware.schematic import render_schematic, schematic_svg
-from boardctl.service.config import DEFAULT_PINS
 
 DRAWINGS = Path(__file__).resolve().parent.parent / "hardware" / "drawings"
 SVG = "{http://www.w3.org/2000/svg}"

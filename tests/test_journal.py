@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.errors import JournalError, SchemaError
+from boardctl.errors import EntryError, JournalError, SchemaError
 from boardctl.game.commands import parse_command
 from boardctl.game.journal import (
     APPLICATION_ID,
@@ -24,6 +24,7 @@ from boardctl.game.journal import (
     row_crc,
 )
 from boardctl.game.keeper import Scorekeeper
+from boardctl.game.lock import JournalBusy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -168,17 +169,38 @@ def test_reader_follows_a_writer(tmp_path: Path) -> None:
     writer.close()
 
 
-def test_a_second_writer_is_refused_not_forked(tmp_path: Path) -> None:
+def test_a_second_writer_is_refused_at_open_naming_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    first = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"}, owner="service")
+    with pytest.raises(JournalBusy, match=rf"in use by the boardctl service \(pid {os.getpid()}\)"):
+        Scorekeeper.open(path)
+    with pytest.raises(JournalBusy, match="only one service may use a journal"):
+        Scorekeeper.open(path, owner="service")
+    with Scorekeeper.open(path, readonly=True) as reader:  # readers need no lock
+        assert reader.seq == 1
+    first.apply(parse_command({"op": "peg", "track": 0, "points": 5}))
+    first.close()
+    with Scorekeeper.open(path) as after:  # released on close
+        assert after.seq == 2
+
+
+def test_a_journal_changed_under_its_writer_is_re_read_and_the_writer_carries_on(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "journal.sqlite"
     first = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"})
-    second = Scorekeeper.open(path)
-    first.apply(parse_command({"op": "peg", "track": 0, "points": 5}))
-    state = second.state
-    with pytest.raises(JournalError, match="another process"):
+    assert first.journal is not None and first.journal._lock is not None
+    first.journal._lock.release()  # as if the lock were bypassed (another machine, NFS, ...)
+    with Scorekeeper.open(path) as second:
         second.apply(parse_command({"op": "peg", "track": 1, "points": 5}))
-    assert second.state == state
+    with pytest.raises(EntryError, match="written by another process; entry not saved"):
+        first.apply(parse_command({"op": "peg", "track": 0, "points": 3}))
+    assert [t["front"] for t in first.status()["tracks"]] == [0, 5]  # re-read: it shows
+    for _ in range(3):  # and it goes on: no wedge
+        first.apply(parse_command({"op": "peg", "track": 0, "points": 1}))
     first.close()
-    second.close()
+    with Scorekeeper.open(path, readonly=True) as reader:
+        assert [t["front"] for t in reader.status()["tracks"]] == [3, 5] and reader.seq == 5
 
 
 def test_default_journal_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

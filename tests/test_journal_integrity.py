@@ -289,3 +289,18 @@ def test_the_leds_show_the_damage_sign_until_a_new_game(tmp_path: Path) -> None:
         keeper.apply(parse_command({"op": "new_game"}))
         frame = draw.render(keeper.view(), 0.0)
         assert frame[3 * start : 3 * start + 3] != overlay.PURPLE
+
+
+def test_restore_refuses_while_a_service_holds_the_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli import main
+
+    path = tmp_path / "journal.sqlite"
+    with Scorekeeper.open(path, setup=FREE, owner="service") as keeper:
+        assert keeper.journal is not None
+        keeper.journal.backup("manual")
+        where = ["--journal", str(path), "--socket", str(tmp_path / "none.sock")]
+        assert main(["restore", "1", *where]) == 1  # no socket yet, but the lock is held
+        assert "in use by the boardctl service" in capsys.readouterr().err
+    assert not list(tmp_path.glob("replaced-*"))

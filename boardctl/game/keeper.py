@@ -28,7 +28,7 @@ from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import Command, NewGame, parse_command
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.integrity import add_damage_report, backup_at_game_end, with_damage_sign
-from boardctl.game.journal import Journal, Record, default_journal_path
+from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
@@ -101,6 +101,7 @@ class Scorekeeper:
         full_replay: bool = False,
         clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
+        owner: str = "cli",
     ) -> Scorekeeper:
         """Open (or create) the journal at ``path`` and replay it.
 
@@ -113,7 +114,7 @@ class Scorekeeper:
         ``clock`` stamps refusals and game ends in the view (monotonic
         seconds), ``wall_clock`` the journal's events (Unix seconds).
         """
-        journal = Journal.open(path or default_journal_path(), readonly=readonly)
+        journal = Journal.open(path or default_journal_path(), readonly=readonly, owner=owner)
         keeper = cls(
             Machine(limits=limits), journal, choose=choose, clock=clock, wall_clock=wall_clock
         )
@@ -247,9 +248,13 @@ class Scorekeeper:
             snapshot = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
                 snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
-            record = self._journal.append(
-                plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot
-            )
+            try:
+                record = self._journal.append(
+                    plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot
+                )
+            except JournalChanged as exc:
+                self.refresh()  # take in what the other writer wrote, and carry on
+                raise EntryError(f"{exc}; the board now shows the journal, enter it again") from exc
             seq, at = record.seq, record.at
         else:
             seq, at = self._seq + 1, self._wall_clock()

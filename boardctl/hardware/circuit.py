@@ -254,7 +254,7 @@ def build_circuit(
 ) -> list[Component]:
     """The whole circuit, from the default pins and the firmware's settings."""
     if pins is None:
-        from boardctl.service.config import DEFAULT_PINS
+        from boardctl.config import DEFAULT_PINS
 
         pins = DEFAULT_PINS
     if settings is None:

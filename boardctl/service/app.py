@@ -202,19 +202,17 @@ def build(
 ) -> Board:
     """Open every part; on failure, close what was opened and re-raise."""
     from boardctl.board import load_layout
-    from boardctl.game.keeper import Scorekeeper
     from boardctl.inputs.gpio import Inputs, pin_factory
     from boardctl.service.control import ControlServer
+    from boardctl.service.fault import JournalKeeper
 
     closers: list[Callable[[], None]] = []
     try:
         layout = load_layout(config.board.layout)  # a built-in name or a file
         check_config_fits(config, layout)
-        journal.parent.mkdir(parents=True, exist_ok=True)
-        keeper = Scorekeeper.open(journal, setup=game_setup(config))
+        # The journal's scorekeeper, or a stand-in showing the fault until it opens.
+        keeper = JournalKeeper(journal, game_setup(config))
         closers.append(keeper.close)
-        if keeper.journal is not None:
-            keeper.journal.backup_on_close = True  # a backup at every clean shutdown
         renderer = make_renderer(layout, config, config.board.brightness)
         overlay = OverlayRenderer(renderer, layout)
         if link is None:
@@ -247,6 +245,8 @@ def build(
             link_kind=config.link.kind,
         )
         loop.brightness = config.board.brightness
+        keeper.on_reopen = loop.keeper_changed
+        loop.add_timer(keeper.deadline, keeper.tick)
         closers.append(loop.close)
         board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
         board.inputs = Inputs(

@@ -155,7 +155,14 @@ class ControlServer:
         selector.register(self._listener, selectors.EVENT_READ, self._accept)
 
     def _bind(self) -> socket.socket:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ControlError(
+                f"cannot create the folder {self.path.parent} for the control socket "
+                f"({exc.strerror}: {exc.filename}); set service.socket / --socket to a "
+                "writable place"
+            ) from None
         if self.path.exists() or self.path.is_symlink():
             probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             probe.settimeout(0.5)

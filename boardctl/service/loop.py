@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from boardctl.game.commands import BoardCommand
-from boardctl.game.integrity import damage_prefix
+from boardctl.game.integrity import journal_status_line
 from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
 from boardctl.inputs.panel import Panel
 from boardctl.link.base import Link
@@ -100,7 +100,7 @@ def status_line(status: dict[str, Any]) -> str:
     if winner is not None and 0 <= winner < len(tracks):
         phase = f"{tracks[winner].get('name', '?')} won"
     line = " · ".join([*parts, str(phase), f"target {status.get('target', '?')}"])
-    return damage_prefix(status) + line
+    return journal_status_line(status, line)
 
 
 class ServiceLoop:
@@ -231,6 +231,10 @@ class ServiceLoop:
         if at_once:
             self.refresh(self.clock())
         self._update_status()
+
+    def keeper_changed(self) -> None:
+        """The keeper now shows another game (a journal that could not be opened opened)."""
+        self.show_durable(at_once=True)
 
     def flash_error(self) -> None:
         """Flash the error in the view (for :data:`ERROR_KEPT` seconds)."""

@@ -76,10 +76,15 @@ def restore(args: Any, which: str) -> str:
             "then restore, then start it again"
         )
     backup = _choose(journal, which)
+    from boardctl.game.lock import WriterLock
+
+    lock = WriterLock.acquire(journal)  # JournalBusy names a service that has not its socket yet
     try:
         kept = restore_backup(journal, backup)
     except OSError as exc:
         raise JournalError(f"cannot restore {backup} as {journal}: {exc}") from exc
+    finally:
+        lock.release()
     done = f"restored {backup.name} as {journal}: {_describe(journal)}"
     if kept is not None:
         done += f"\nthe journal it replaced is kept in {kept}"

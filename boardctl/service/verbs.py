@@ -81,10 +81,9 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
             f"{op} {command.get('button') or command.get('key')}: needs the running service "
             "(for a lasting brightness, set board.brightness in the config)"
         )
-    from boardctl.game.commands import parse_command
+    from boardctl.service.handoff import apply_or_hand_over
 
-    with Scorekeeper.open(journal) as keeper:
-        return keeper.apply(parse_command(command)), False
+    return apply_or_hand_over(socket_file, journal, command)  # direct only if no one else writes
 
 
 def format_status(status: dict[str, Any]) -> str:
