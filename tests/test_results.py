@@ -17,8 +17,8 @@ from boardctl.demo.game import DemoGame
 from boardctl.errors import EntryError, ResultsError
 from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
+from boardctl.game.roster import members
 from boardctl.game.simulate import random_command
-from boardctl.results.derive import members
 from boardctl.results.export import read_csv, read_jsonl, read_results, write_csv, write_jsonl
 from boardctl.results.model import FIELDS, FORMAT, GameResult
 from boardctl.results.source import load_games, parse_since

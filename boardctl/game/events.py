@@ -33,12 +33,13 @@ OPS: dict[str, tuple[str, ...]] = {
         "muggins",
         "names",
         "points",
+        "roster",
     ),
     "set": ("key", "value"),
 }
 
 #: Keys a ``set`` command may change.
-SETTINGS = ("mode", "muggins", "preset", "points", "match", "target", "names")
+SETTINGS = ("mode", "muggins", "preset", "points", "match", "target", "names", "roster")
 
 
 def check_command(command: Any) -> dict[str, Any]:

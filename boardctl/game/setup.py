@@ -14,6 +14,7 @@ from typing import Any
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 from boardctl.errors import EntryError, VariantError
 from boardctl.game.presets import DEFAULT_PRESET, Preset, get_preset
+from boardctl.game.roster import check_roster, on_roster
 
 MODES = ("guided", "free")
 MAX_TARGET = 999  # a sanity bound; the board layout decides what it can show
@@ -42,6 +43,7 @@ class GameSetup:
     muggins: bool = False
     names: tuple[str, ...] = ()
     points: tuple[tuple[str, Any], ...] = ()
+    roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.roster)
 
     @property
     def variant(self) -> Variant:
@@ -82,6 +84,8 @@ class GameSetup:
             data["names"] = list(self.names)
         if self.points:
             data["points"] = dict(self.points)
+        if self.roster:
+            data["roster"] = list(self.roster)
         return data
 
 
@@ -183,7 +187,8 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
     if not isinstance(muggins, bool):
         raise EntryError(f"muggins must be true or false, not {muggins!r}")
     names_raw = command.get("names", list(base.names) if name == base.variant_name else [])
-    names = check_names(names_raw, variant.tracks)
+    roster = check_roster(command.get("roster", list(base.roster)))
+    names = on_roster(check_names(names_raw, variant.tracks), roster, variant.teams)
     _variant(name, target, muggins)
     return GameSetup(
         variant_name=name,
@@ -194,4 +199,5 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
         muggins=muggins,
         names=names,
         points=points,
+        roster=roster,
     )

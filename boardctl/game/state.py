@@ -22,6 +22,7 @@ from boardctl.errors import EntryError
 from boardctl.game.events import KINDS, SETTINGS, check_command, whole
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.presets import get_preset
+from boardctl.game.roster import check_roster, on_roster
 from boardctl.game.setup import (
     GameSetup,
     check_match,
@@ -485,8 +486,12 @@ def _set(state: GameState, event: dict[str, Any]) -> Plan:
             raise EntryError("the target can only change before anyone scores; start a new game")
         setup_from_command({"target": target}, base=setup)  # validates against the variant
         setup = replace(setup, target=target)
+    elif key == "roster":
+        setup = replace(setup, roster=check_roster(value))
+        setup = replace(setup, names=on_roster(setup.names, setup.roster, setup.variant.teams))
+        value = list(setup.roster)
     else:  # names
-        names = check_names(value, setup.tracks)
+        names = on_roster(check_names(value, setup.tracks), setup.roster, setup.variant.teams)
         setup = replace(setup, names=names)
         value = list(names)
     return Plan({"op": "set", "key": key, "value": value}, state.evolve(setup=setup))

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +31,7 @@ from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.journal import Journal, Record
 from boardctl.game.presets import lines_failed
+from boardctl.game.roster import members
 from boardctl.game.state import GameState, Machine
 from boardctl.results.model import FORMAT, GameResult
 
@@ -100,21 +100,6 @@ def iso_time(at: float) -> str:
     """A Unix time as UTC ISO 8601 to the millisecond: ``2026-12-01T10:03:12.345Z``."""
     moment = datetime.datetime.fromtimestamp(round(at, 3), datetime.UTC)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def members(name: str, size: int) -> tuple[str, ...]:
-    """The players of a track named ``name`` with ``size`` seats.
-
-    A partnership track is named after its players, ``"Alice & Carol"`` or
-    ``"Alice, Carol & Erin"`` (as the demo and the board name teams); a name
-    that does not split into ``size`` players is the team's own name.
-    """
-    if size <= 1:
-        return (name,)
-    parts = tuple(part.strip() for part in re.split(r",|&", name))
-    if len(parts) == size and all(parts):
-        return parts
-    return (name,)
 
 
 def journal_rows(journal: Journal) -> Iterator[tuple[Record, int]]:
