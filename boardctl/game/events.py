@@ -34,6 +34,7 @@ OPS: dict[str, tuple[str, ...]] = {
         "names",
         "points",
         "roster",
+        "best_of",
     ),
     "set": ("key", "value"),
 }

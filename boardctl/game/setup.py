@@ -13,6 +13,7 @@ from typing import Any
 
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 from boardctl.errors import EntryError, VariantError
+from boardctl.game.matches import check_best_of, wins_needed
 from boardctl.game.presets import DEFAULT_PRESET, Preset, get_preset
 from boardctl.game.roster import check_roster, on_roster
 
@@ -44,6 +45,7 @@ class GameSetup:
     names: tuple[str, ...] = ()
     points: tuple[tuple[str, Any], ...] = ()
     roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.roster)
+    best_of: int = 0  # a match of this many games (boardctl.game.matches); 0 = by game points
 
     @property
     def variant(self) -> Variant:
@@ -86,6 +88,8 @@ class GameSetup:
             data["points"] = dict(self.points)
         if self.roster:
             data["roster"] = list(self.roster)
+        if self.best_of:
+            data["best_of"] = self.best_of
         return data
 
 
@@ -183,6 +187,11 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
     get_preset(preset_name, raw_points)  # validates
     points = tuple(sorted(raw_points.items())) if raw_points else ()
     match = check_match(command.get("match", base.match))
+    best_of = check_best_of(command.get("best_of", 0 if "match" in command else base.best_of))
+    if best_of:  # a best-of match is won with more than half of its games
+        if "match" in command and match != wins_needed(best_of):
+            raise EntryError(f"match {match} and best_of {best_of} disagree; give one of them")
+        match = wins_needed(best_of)
     muggins = command.get("muggins", base.muggins)
     if not isinstance(muggins, bool):
         raise EntryError(f"muggins must be true or false, not {muggins!r}")
@@ -200,4 +209,5 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
         names=names,
         points=points,
         roster=roster,
+        best_of=best_of,
     )

@@ -21,6 +21,7 @@ from typing import Any
 from boardctl.errors import EntryError
 from boardctl.game.events import KINDS, SETTINGS, check_command, whole
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
+from boardctl.game.matches import check_best_of, parse_match, wins_needed
 from boardctl.game.presets import get_preset
 from boardctl.game.roster import check_roster, on_roster
 from boardctl.game.setup import (
@@ -347,11 +348,12 @@ def _game_won(state: GameState, winner: int) -> GameState:
     best_loser = max(others) if others else 0
     points = preset.game_points(setup.target, best_loser)
     tracks = list(state.tracks)
-    tracks[winner] = replace(tracks[winner], game_points=tracks[winner].game_points + points)
+    tally = 1 if setup.best_of else points  # best of N: each game counts one, whatever the skunk
+    tracks[winner] = replace(tracks[winner], game_points=tracks[winner].game_points + tally)
     match_over = (
         setup.match == 0
         or tracks[winner].game_points >= setup.match
-        or preset.ends_match(setup.target, best_loser)
+        or (not setup.best_of and preset.ends_match(setup.target, best_loser))
     )
     return state.evolve(
         tracks=tuple(tracks),
@@ -475,11 +477,13 @@ def _set(state: GameState, event: dict[str, Any]) -> Plan:
         setup = replace(setup, preset_name="custom", points=tuple(sorted(value.items())))
         value = dict(setup.points)
     elif key == "match":
-        match = check_match(value)
+        fields = parse_match(value)
+        best_of = check_best_of(fields.get("best_of", 0))
+        match = wins_needed(best_of) if best_of else check_match(fields["match"])
         top = max(t.game_points for t in state.tracks)
         if match and state.winner is None and top >= match:
             raise EntryError(f"match {match} is not above the game points already won ({top})")
-        setup = replace(setup, match=match)
+        setup = replace(setup, match=match, best_of=best_of)
     elif key == "target":
         target = check_target(whole(value, "target"))
         if state.started:

@@ -30,6 +30,7 @@ from typing import Any
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.journal import Journal, Record
+from boardctl.game.matches import match_text
 from boardctl.game.presets import lines_failed
 from boardctl.game.roster import members
 from boardctl.game.state import GameState, Machine
@@ -185,11 +186,6 @@ def _teams(variant: str) -> tuple[tuple[int, ...], ...]:
     return get_variant(variant).teams
 
 
-def match_format(setup_match: int) -> str:
-    """How a match is decided: ``single`` (one game) or ``points:N``."""
-    return "single" if setup_match == 0 else f"points:{setup_match}"
-
-
 def _played(game: _Game, state: GameState, board: str, *, final: bool) -> PlayedGame:
     assert state.winner is not None and game.won is not None
     setup = state.setup
@@ -216,7 +212,7 @@ def _played(game: _Game, state: GameState, board: str, *, final: bool) -> Played
         target=setup.target,
         mode=setup.mode,
         preset=setup.preset_name,
-        match_format=match_format(setup.match),
+        match_format=match_text(setup.match, setup.best_of),
         names=names,
         players=players,
         scores=scores,

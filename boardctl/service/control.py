@@ -68,6 +68,7 @@ OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "preset": (_STR, False),
         "mode": (_STR, False),
         "match": (_INT, False),
+        "best_of": (_INT, False),
     },
     "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
     "press": {"button": (_STR, True), "hold": (_INT, False)},
