@@ -169,6 +169,10 @@ def results(draw: st.DrawFn) -> GameResult:
         seq=draw(ints),
         crc=draw(st.text()),
         final=draw(st.booleans()),
+        confirm=draw(st.booleans()),
+        confirmed=tuple(draw(st.lists(st.integers(0, 4), max_size=tracks))),
+        key=draw(st.text()),
+        hmac=draw(st.text()),
     )
 
 

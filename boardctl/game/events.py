@@ -35,12 +35,24 @@ OPS: dict[str, tuple[str, ...]] = {
         "points",
         "roster",
         "best_of",
+        "confirm_result",
     ),
     "set": ("key", "value"),
+    "confirm": ("track",),
 }
 
 #: Keys a ``set`` command may change.
-SETTINGS = ("mode", "muggins", "preset", "points", "match", "target", "names", "roster")
+SETTINGS = (
+    "mode",
+    "muggins",
+    "preset",
+    "points",
+    "match",
+    "target",
+    "names",
+    "roster",
+    "confirm_result",
+)
 
 
 def check_command(command: Any) -> dict[str, Any]:

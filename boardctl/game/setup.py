@@ -46,6 +46,7 @@ class GameSetup:
     points: tuple[tuple[str, Any], ...] = ()
     roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.roster)
     best_of: int = 0  # a match of this many games (boardctl.game.matches); 0 = by game points
+    confirm_result: bool = False  # a finished game waits for each side's confirm (confirm.py)
 
     @property
     def variant(self) -> Variant:
@@ -90,6 +91,8 @@ class GameSetup:
             data["roster"] = list(self.roster)
         if self.best_of:
             data["best_of"] = self.best_of
+        if self.confirm_result:
+            data["confirm_result"] = True
         return data
 
 
@@ -197,6 +200,9 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
         raise EntryError(f"muggins must be true or false, not {muggins!r}")
     names_raw = command.get("names", list(base.names) if name == base.variant_name else [])
     roster = check_roster(command.get("roster", list(base.roster)))
+    confirm_result = command.get("confirm_result", base.confirm_result)
+    if not isinstance(confirm_result, bool):
+        raise EntryError(f"confirm_result must be true or false, not {confirm_result!r}")
     names = on_roster(check_names(names_raw, variant.tracks), roster, variant.teams)
     _variant(name, target, muggins)
     return GameSetup(
@@ -210,4 +216,5 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
         points=points,
         roster=roster,
         best_of=best_of,
+        confirm_result=confirm_result,
     )

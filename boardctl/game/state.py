@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from boardctl.errors import EntryError
+from boardctl.game.confirm import check_open, confirmed
 from boardctl.game.events import KINDS, SETTINGS, check_command, whole
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.matches import check_best_of, parse_match, wins_needed
@@ -71,6 +72,7 @@ class GameState:
     game_number: int = 1
     match_number: int = 1
     match_winner: int | None = None
+    confirmed: tuple[int, ...] = ()  # tracks that confirmed the finished game (confirm.py)
 
     @classmethod
     def initial(cls, setup: GameSetup | None = None) -> GameState:
@@ -95,6 +97,7 @@ class GameState:
         game_number: Any = _KEEP,
         match_number: Any = _KEEP,
         match_winner: Any = _KEEP,
+        confirmed: Any = _KEEP,
     ) -> GameState:
         """A copy with some fields changed (:func:`dataclasses.replace`, spelled out for speed)."""
         return GameState(
@@ -112,6 +115,7 @@ class GameState:
             self.game_number if game_number is _KEEP else game_number,
             self.match_number if match_number is _KEEP else match_number,
             self.match_winner if match_winner is _KEEP else match_winner,
+            self.confirmed if confirmed is _KEEP else confirmed,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -131,6 +135,7 @@ class GameState:
             "game_number": self.game_number,
             "match_number": self.match_number,
             "match_winner": self.match_winner,
+            "confirmed": list(self.confirmed),
         }
 
     @classmethod
@@ -142,6 +147,7 @@ class GameState:
             if len(tracks) != setup.tracks:
                 raise ValueError("wrong number of tracks")
             values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
+            values["confirmed"] = tuple(int(t) for t in data.get("confirmed", ()))  # newer field
         except (KeyError, TypeError, ValueError) as exc:
             raise EntryError(f"malformed state data ({exc})") from None
         return cls(setup=setup, tracks=tracks, **values)
@@ -197,7 +203,7 @@ class GameState:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
-_NESTED = ("setup", "tracks")
+_NESTED = ("setup", "tracks", "confirmed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +273,7 @@ class Machine:
         event = check_command(command)
         op = event["op"]
         state = self.state
+        check_open(state, op)
         if op == "undo":
             if not self.past:
                 raise EntryError("nothing to undo (this is the start of the game)")
@@ -286,6 +293,9 @@ class Machine:
             return Plan({"op": "next"}, _advance(state))
         if op == "cut":
             return _cut(state, event, choose or random.randrange)
+        if op == "confirm":
+            track = whole(event.get("track"), "track")
+            return Plan({"op": "confirm", "track": track}, confirmed(state, track))
         if op == "set":
             return _set(state, event)
         return _peg(state, event, self.limits)
@@ -460,10 +470,11 @@ def _set(state: GameState, event: dict[str, Any]) -> Plan:
     setup = state.setup
     if key == "mode":
         setup = replace(setup, mode=check_mode(value))
-    elif key == "muggins":
+    elif key in ("muggins", "confirm_result"):
         if not isinstance(value, bool):
-            raise EntryError(f"muggins must be true or false, not {value!r}")
-        setup = replace(setup, muggins=value)
+            raise EntryError(f"{key} must be true or false, not {value!r}")
+        flag: dict[str, Any] = {key: value}
+        setup = replace(setup, **flag)
     elif key == "preset":
         if not isinstance(value, str):
             raise EntryError(f"preset must be a name, not {value!r}")

@@ -29,6 +29,7 @@ from typing import Any
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
+from boardctl.game.confirm import settled
 from boardctl.game.journal import Journal, Record
 from boardctl.game.matches import match_text
 from boardctl.game.presets import lines_failed
@@ -230,7 +231,11 @@ def _played(game: _Game, state: GameState, board: str, *, final: bool) -> Played
         won_seq=game.won[0],
         seq=game.last[0],
         crc=f"{game.last[1]:08x}",
-        final=final,
+        final=settled(state) if setup.confirm_result else final,
+        confirm=setup.confirm_result,
+        confirmed=state.confirmed,
+        key="",
+        hmac="",
     )
     entries = tuple(entry for entry in game.done if entry is not None)
     return PlayedGame(result, entries, tuple(seat_players), teams)

@@ -71,6 +71,7 @@ OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "best_of": (_INT, False),
     },
     "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
+    "confirm": {"track": (_INT, True)},
     "press": {"button": (_STR, True), "hold": (_INT, False)},
     "frame": {},
 }
