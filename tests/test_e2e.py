@@ -106,8 +106,8 @@ class Rig:
 # Short timings keep the tests fast. Bounce itself is tested with exact edge times in
 # test_inputs_gpio.py; here chatter is only added where the debounce is long enough
 # (50 ms) that a busy machine cannot stretch it past the lockout.
-FAST = {"inputs": {"commit_idle": 0.3, "debounce": 0.002, "long_press": 0.4}}
-BOUNCY = {"inputs": {"commit_idle": 0.3, "debounce": 0.05, "long_press": 0.6}}
+FAST = {"inputs": {"commit_idle": 0.8, "debounce": 0.002, "long_press": 0.4}}
+BOUNCY = {"inputs": {"commit_idle": 0.8, "debounce": 0.05, "long_press": 0.6}}
 
 
 @contextlib.contextmanager

@@ -27,6 +27,8 @@ def _expected() -> dict[str, Any]:
 
 
 def _seen(keeper: Scorekeeper) -> dict[str, Any]:
+    """What the keeper shows, as 0.1 wrote it down: status fields added since are left out
+    (every field 0.1 had must be there with the same value)."""
     history = keeper.history(all_games=True)
     for row in history:
         del row["at"], row["time"]
@@ -36,6 +38,8 @@ def _seen(keeper: Scorekeeper) -> dict[str, Any]:
             {"status": keeper.status(), "view": view_to_dict(keeper.view()), "history": history}
         )
     )
+    known = _expected()["status"]
+    seen["status"] = {key: value for key, value in seen["status"].items() if key in known}
     return seen
 
 

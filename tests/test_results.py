@@ -18,8 +18,8 @@ from boardctl.errors import EntryError, ResultsError
 from boardctl.game.commands import parse_command
 from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
+from boardctl.game.roster import members
 from boardctl.game.simulate import random_command
-from boardctl.results.derive import members
 from boardctl.results.export import read_csv, read_jsonl, read_results, write_csv, write_jsonl
 from boardctl.results.model import FIELDS, FORMAT, GameResult
 from boardctl.results.source import load_games, parse_since
@@ -174,6 +174,10 @@ def results(draw: st.DrawFn) -> GameResult:
         seq=draw(ints),
         crc=draw(st.text()),
         final=draw(st.booleans()),
+        confirm=draw(st.booleans()),
+        confirmed=tuple(draw(st.lists(st.integers(0, 4), max_size=tracks))),
+        key=draw(st.text()),
+        hmac=draw(st.text()),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 NAME = "set"
-HELP = "change a setting: mode, preset, match, target, muggins, names, brightness"
+HELP = "change a setting: mode, preset, match, target, muggins, names, roster, brightness"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_value(key: str, text: str) -> object:
     """``"121"`` -> 121, ``"true"`` -> True, names -> a list; anything else stays text."""
-    if key == "names":
+    if key in ("names", "roster"):
         return [name.strip() for name in text.split(",")]
     lowered = text.strip().lower()
     if lowered in ("true", "yes", "on"):

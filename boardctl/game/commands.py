@@ -26,6 +26,8 @@ from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import EntryError
 from boardctl.game.entries import KINDS
 from boardctl.game.jsontypes import JsonValue
+from boardctl.game.matches import check_best_of
+from boardctl.game.roster import check_roster
 from boardctl.game.settings import SETTINGS
 from boardctl.game.setup import (
     PresetPoints,
@@ -119,6 +121,9 @@ class NewGame:
     muggins: bool | None = None
     names: tuple[str, ...] | None = None
     points: PresetPoints | None = None
+    roster: tuple[str, ...] | None = None
+    best_of: int | None = None
+    confirm_result: bool | None = None
 
     def to_json(self) -> Json:
         data: Json = {"op": self.op}
@@ -130,6 +135,8 @@ class NewGame:
             data["names"] = list(self.names)
         if self.points is not None:
             data["points"] = dict(self.points)
+        if self.roster is not None:
+            data["roster"] = list(self.roster)
         return data
 
 
@@ -156,11 +163,32 @@ class Brightness:
         return {"op": self.op, "key": "brightness", "value": self.level}
 
 
-Command = Peg | Undo | Redo | Next | Cut | NewGame | Set
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """``track`` signs off the finished game (with ``confirm_result`` on)."""
+
+    op: ClassVar[str] = "confirm"
+    track: int
+
+    def to_json(self) -> Json:
+        return {"op": self.op, "track": self.track}
+
+
+Command = Peg | Undo | Redo | Next | Cut | NewGame | Set | Confirm
 BoardCommand = Command | Brightness  # what the buttons and the control socket may ask
 
 
-_NEW_GAME_SCALARS = ("variant", "players", "target", "mode", "preset", "match", "muggins")
+_NEW_GAME_SCALARS = (
+    "variant",
+    "players",
+    "target",
+    "mode",
+    "preset",
+    "match",
+    "muggins",
+    "best_of",
+    "confirm_result",
+)
 
 
 def _peg(data: Mapping[str, object]) -> Peg:
@@ -205,6 +233,11 @@ def _new_game(data: Mapping[str, object]) -> NewGame:
         raise EntryError(f"muggins must be true or false, not {muggins!r}")
     names = data.get("names")
     points = data.get("points")
+    roster = data.get("roster")
+    best_of = data.get("best_of")
+    confirm_result = data.get("confirm_result")
+    if confirm_result is not None and not isinstance(confirm_result, bool):
+        raise EntryError(f"confirm_result must be true or false, not {confirm_result!r}")
     return NewGame(
         variant=variant,
         players=players,
@@ -215,6 +248,9 @@ def _new_game(data: Mapping[str, object]) -> NewGame:
         muggins=muggins,
         names=None if names is None else check_name_list(names),
         points=None if points is None else check_points(points),
+        roster=None if roster is None else check_roster(roster),
+        best_of=None if best_of is None else check_best_of(best_of),
+        confirm_result=confirm_result,
     )
 
 
@@ -244,8 +280,9 @@ _PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, 
     "redo": (lambda _: Redo(), ()),
     "next": (lambda _: Next(), ()),
     "cut": (_cut, ("dealer", "drawn")),
-    "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points")),
+    "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster")),
     "set": (_set, ("key", "value")),
+    "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), ("track",)),
 }
 
 #: Every operation of the engine, with the fields it may carry.

@@ -58,11 +58,12 @@ def _game_won(state: GameState, winner: int) -> GameState:
     best_loser = max(others) if others else 0
     points = preset.game_points(setup.target, best_loser)
     tracks = list(state.tracks)
-    tracks[winner] = replace(tracks[winner], game_points=tracks[winner].game_points + points)
+    tally = 1 if setup.best_of else points  # best of N: each game counts one, whatever the skunk
+    tracks[winner] = replace(tracks[winner], game_points=tracks[winner].game_points + tally)
     match_over = (
         setup.match == 0
         or tracks[winner].game_points >= setup.match
-        or preset.ends_match(setup.target, best_loser)
+        or (not setup.best_of and preset.ends_match(setup.target, best_loser))
     )
     return state.evolve(
         tracks=tuple(tracks),

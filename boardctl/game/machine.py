@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from boardctl.errors import EntryError
 from boardctl.game import entries, flow, settings
-from boardctl.game.commands import Command, Cut, NewGame, Next, Peg, Redo, Set, Undo
+from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Redo, Set, Undo
+from boardctl.game.confirm import check_open, confirmed
 from boardctl.game.flow import Chooser
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.setup import setup_with
@@ -94,6 +95,7 @@ class Machine:
         handler = HANDLERS.get(type(command))
         if handler is None:
             raise EntryError(f"not a command: {command!r} (JSON goes through parse_command)")
+        check_open(self.state, command.op)
         return handler(self, command, choose or random.randrange)
 
 
@@ -121,6 +123,9 @@ def _new_game(machine: Machine, command: NewGame, choose: Chooser) -> Plan:
         muggins=setup.muggins,
         names=setup.names or None,
         points=setup.points or None,
+        roster=setup.roster or None,
+        best_of=setup.best_of or None,
+        confirm_result=setup.confirm_result or None,
     )
     return Plan(event, flow.new_match(machine.state, setup), reset=True)
 
@@ -148,6 +153,10 @@ def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
     return Plan(Peg(entry.track, entry.points, entry.kind), entries.enter(entry))
 
 
+def _confirm(machine: Machine, command: Confirm, choose: Chooser) -> Plan:
+    return Plan(command, confirmed(machine.state, command.track))
+
+
 #: The handler of each command type.
 HANDLERS: dict[type, Callable[..., Plan]] = {
     Undo: _undo,
@@ -157,6 +166,7 @@ HANDLERS: dict[type, Callable[..., Plan]] = {
     Cut: _cut,
     Set: _set,
     Peg: _peg,
+    Confirm: _confirm,
 }
 
 

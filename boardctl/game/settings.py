@@ -12,7 +12,9 @@ from dataclasses import replace
 
 from boardctl.errors import EntryError
 from boardctl.game.jsontypes import JsonValue
+from boardctl.game.matches import check_best_of, parse_match, wins_needed
 from boardctl.game.presets import get_preset
+from boardctl.game.roster import check_roster, on_roster
 from boardctl.game.setup import (
     GameSetup,
     check_fits,
@@ -57,11 +59,25 @@ def _points(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 
 
 def _match(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
-    match = check_match(value)
+    fields = parse_match(value)
+    best_of = check_best_of(fields.get("best_of", 0))
+    match = wins_needed(best_of) if best_of else check_match(fields["match"])
     top = max(t.game_points for t in state.tracks)
     if match and state.winner is None and top >= match:
         raise EntryError(f"match {match} is not above the game points already won ({top})")
-    return replace(state.setup, match=match), value
+    return replace(state.setup, match=match, best_of=best_of), value
+
+
+def _confirm_result(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    if not isinstance(value, bool):
+        raise EntryError(f"confirm_result must be true or false, not {value!r}")
+    return replace(state.setup, confirm_result=value), value
+
+
+def _roster(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    setup = replace(state.setup, roster=check_roster(value))
+    setup = replace(setup, names=on_roster(setup.names, setup.roster, setup.variant.teams))
+    return setup, list(setup.roster)
 
 
 def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
@@ -74,8 +90,9 @@ def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 
 
 def _names(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
-    names = check_names(value, state.setup.tracks)
-    return replace(state.setup, names=names), list(names)
+    setup = state.setup
+    names = on_roster(check_names(value, setup.tracks), setup.roster, setup.variant.teams)
+    return replace(setup, names=names), list(names)
 
 
 #: Keys a ``set`` command may change, each with its check.
@@ -87,6 +104,8 @@ SETTERS: dict[str, Setter] = {
     "match": _match,
     "target": _target,
     "names": _names,
+    "roster": _roster,
+    "confirm_result": _confirm_result,
 }
 SETTINGS = tuple(SETTERS)
 

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 from boardctl.errors import EntryError, VariantError
 from boardctl.game.jsontypes import JsonValue
+from boardctl.game.matches import check_best_of, wins_needed
 from boardctl.game.presets import DEFAULT_PRESET, VALUE_KEYS, Preset, PresetValue, get_preset
+from boardctl.game.roster import check_roster, on_roster
 
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
@@ -52,6 +54,9 @@ class GameSetup:
     muggins: bool = False
     names: tuple[str, ...] = ()
     points: PresetPoints = ()
+    roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.roster)
+    best_of: int = 0  # a match of this many games (boardctl.game.matches); 0 = by game points
+    confirm_result: bool = False  # a finished game waits for each side's confirm (confirm.py)
 
     @property
     def variant(self) -> Variant:
@@ -92,6 +97,12 @@ class GameSetup:
             data["names"] = list(self.names)
         if self.points:
             data["points"] = dict(self.points)
+        if self.roster:
+            data["roster"] = list(self.roster)
+        if self.best_of:
+            data["best_of"] = self.best_of
+        if self.confirm_result:
+            data["confirm_result"] = True
         return data
 
 
@@ -220,19 +231,35 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
         points = base.points
     get_preset(preset_name, dict(points or ()))  # validates
     muggins = base.muggins if cmd.muggins is None else cmd.muggins
-    names = check_names(
-        cmd.names if cmd.names is not None else (base.names if same else ()), variant.tracks
+    roster = base.roster if cmd.roster is None else cmd.roster
+    names = on_roster(
+        check_names(
+            cmd.names if cmd.names is not None else (base.names if same else ()), variant.tracks
+        ),
+        roster,
+        variant.teams,
     )
+    match = base.match if cmd.match is None else cmd.match
+    best_of = (
+        cmd.best_of if cmd.best_of is not None else (0 if cmd.match is not None else base.best_of)
+    )
+    if best_of:  # a best-of match is won with more than half of its games
+        if cmd.match is not None and cmd.match != wins_needed(best_of):
+            raise EntryError(f"match {cmd.match} and best_of {best_of} disagree; give one of them")
+        match = wins_needed(best_of)
     _variant(name, target, muggins)
     return GameSetup(
         variant_name=name,
         target=target,
         mode=base.mode if cmd.mode is None else cmd.mode,
         preset_name=preset_name,
-        match=base.match if cmd.match is None else cmd.match,
+        match=match,
         muggins=muggins,
         names=names,
         points=points or (),
+        roster=roster,
+        best_of=best_of,
+        confirm_result=base.confirm_result if cmd.confirm_result is None else cmd.confirm_result,
     )
 
 
@@ -262,4 +289,7 @@ def setup_from_dict(data: object) -> GameSetup:
         muggins=muggins,
         names=check_names(data.get("names", []), VARIANTS[name].tracks),
         points=points,
+        roster=check_roster(data.get("roster", [])),
+        best_of=check_best_of(data.get("best_of", 0)),
+        confirm_result=data.get("confirm_result") is True,
     )

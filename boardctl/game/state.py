@@ -57,6 +57,7 @@ class GameState:
     game_number: int = 1
     match_number: int = 1
     match_winner: int | None = None
+    confirmed: tuple[int, ...] = ()  # tracks that confirmed the finished game (confirm.py)
 
     @classmethod
     def initial(cls, setup: GameSetup | None = None) -> GameState:
@@ -81,6 +82,7 @@ class GameState:
         game_number: int | _Keep = _KEEP,
         match_number: int | _Keep = _KEEP,
         match_winner: int | _Keep | None = _KEEP,
+        confirmed: tuple[int, ...] | _Keep = _KEEP,
     ) -> GameState:
         """A copy with some fields changed (:func:`dataclasses.replace`, spelled out for speed)."""
         return GameState(
@@ -98,6 +100,7 @@ class GameState:
             self.game_number if game_number is _KEEP else game_number,
             self.match_number if match_number is _KEEP else match_number,
             self.match_winner if match_winner is _KEEP else match_winner,
+            self.confirmed if confirmed is _KEEP else confirmed,
         )
 
     def to_dict(self) -> dict[str, JsonValue]:
@@ -117,6 +120,7 @@ class GameState:
             "game_number": self.game_number,
             "match_number": self.match_number,
             "match_winner": self.match_winner,
+            "confirmed": list(self.confirmed),
         }
 
     @classmethod
@@ -129,7 +133,9 @@ class GameState:
                 raise EntryError("wrong number of tracks")
             tracks = tuple(TrackState(*_ints(row, 3)) for row in rows)
             values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
-            state = cls(setup, tracks, **values)  # type: ignore[arg-type]
+            confirmed = data.get("confirmed", [])  # a newer field: older snapshots lack it
+            count = len(confirmed) if isinstance(confirmed, list) else -1
+            state = cls(setup, tracks, **values, confirmed=_ints(confirmed, count))  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError) as exc:
             raise EntryError(f"malformed state data ({exc})") from None
         return state
@@ -196,4 +202,4 @@ def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
-_NESTED = ("setup", "tracks")
+_NESTED = ("setup", "tracks", "confirmed")

@@ -60,6 +60,7 @@ def status_dict(state: GameState) -> Status:
         "preset_points": state.setup.preset.to_dict(),
         "muggins": state.setup.muggins,
         "match_target": state.setup.match,
+        "best_of": state.setup.best_of,
         "match_winner": state.match_winner,
         "game_number": state.game_number,
         "match_number": state.match_number,

@@ -68,8 +68,10 @@ OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "preset": (_STR, False),
         "mode": (_STR, False),
         "match": (_INT, False),
+        "best_of": (_INT, False),
     },
     "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
+    "confirm": {"track": (_INT, True)},
     "press": {"button": (_STR, True), "hold": (_INT, False)},
     "frame": {},
 }

@@ -96,7 +96,9 @@ def format_status(status: dict[str, Any]) -> str:
         f"game {status.get('game_number', 1)}"
     )
     match = status.get("match_target") or 0
-    if match:
+    if status.get("best_of"):
+        head += f" of a best-of-{status['best_of']} match (first to {match} wins)"
+    elif match:
         head += f" of a match to {match}"
     lines = [head]
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
