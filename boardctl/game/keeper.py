@@ -28,7 +28,7 @@ from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import Command, NewGame, parse_command
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.journal import Journal, Record, default_journal_path
-from boardctl.game.jsontypes import JsonValue
+from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.setup import GameSetup
@@ -39,7 +39,7 @@ from boardctl.view import BoardView
 SetupLike = GameSetup | NewGame | Mapping[str, JsonValue] | None
 SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
 Clock = Callable[[], float]
-Result = dict[str, JsonValue]  # what apply returns: ok, seq, the event and the status (JSON)
+Result = JsonObject  # what apply returns: ok, seq, the event and the status (JSON)
 
 
 def _new_game_command(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:

@@ -251,7 +251,9 @@ def build(
             config.pins, MAX_TRACKS, loop.post, factory=factory, lock=loop.edge_lock
         )
         closers.append(board.inputs.close)
-        board.control = ControlServer(socket_path, loop.handle_request, loop.selector)
+        board.control = ControlServer(
+            socket_path, loop.handle_request, loop.selector, watch=loop.watch
+        )
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
         if keyboard is None:
