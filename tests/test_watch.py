@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from boardctl.board import Renderer, builtin_layout
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.cli import main
 from boardctl.game.commands import Peg, Undo
 from boardctl.game.keeper import Scorekeeper
@@ -26,7 +27,6 @@ from boardctl.link import RecordingLink
 from boardctl.service import client
 from boardctl.service.control import ControlServer
 from boardctl.service.loop import ServiceLoop
-from boardctl.service.overlay import OverlayRenderer
 from boardctl.service.requests import PROTOCOL_VERSION
 
 

@@ -10,7 +10,7 @@ HELP = "print every state change and committed entry of the running board (JSON 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: --count, --timeout, --config, --socket."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument(
         "--count",
@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     """Watch the service's control socket and print each message as one JSON line."""
     import json
 
+    from boardctl.cli.verbs import socket_path
     from boardctl.service.client import watch
-    from boardctl.service.verbs import socket_path
 
     for printed, message in enumerate(watch(socket_path(args), timeout=args.timeout), 1):
         print(json.dumps(message, separators=(",", ":"), ensure_ascii=False), flush=True)

@@ -16,6 +16,19 @@ from dataclasses import dataclass, fields, replace
 
 from boardctl.errors import EntryError
 from boardctl.game.jsontypes import JsonValue
+from boardctl.view import lines_failed, skunk_lines
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "VALUE_KEYS",
+    "Preset",
+    "PresetValue",
+    "custom_preset",
+    "get_preset",
+    "lines_failed",
+    "skunk_lines",
+]
 
 PresetValue = int | bool  # a number of game points, or triple_wins_match
 
@@ -51,16 +64,6 @@ class Preset:
     def to_dict(self) -> dict[str, JsonValue]:
         """The preset as JSON-able data."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def skunk_lines(target: int) -> tuple[int, int, int]:
-    """Skunk, double and triple skunk lines of a game to ``target``."""
-    return (target - 30, target - 60, target - 90)
-
-
-def lines_failed(target: int, score: int) -> int:
-    """How many lines (0-3) a loser with ``score`` failed to cross."""
-    return sum(1 for line in skunk_lines(target) if line > 0 and score < line)
 
 
 PRESETS: dict[str, Preset] = {

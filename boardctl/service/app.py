@@ -15,17 +15,17 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.config import MAX_TRACKS, Config
 from boardctl.game.commands import Command, NewGame
 from boardctl.game.limits import warm_up
-from boardctl.inputs.panel import Panel, Timing
+from boardctl.inputs.panel import Panel
 from boardctl.service.loop import Frame, ServiceLoop
 from boardctl.service.notify import Notifier
-from boardctl.service.overlay import OverlayRenderer
 from boardctl.view import BoardView
 
 log = logging.getLogger("boardctl")
@@ -231,8 +231,7 @@ def build(
             show, restore_logging = terminal_display(layout)
             closers.append(restore_logging)
 
-        timing = Timing(**asdict(config.inputs))  # the same fields (tested)
-        panel = Panel(tracks=len(keeper.view().tracks), timing=timing)
+        panel = Panel(tracks=len(keeper.view().tracks), timing=config.inputs)
         loop = ServiceLoop(
             keeper,
             overlay,

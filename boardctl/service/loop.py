@@ -34,8 +34,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from boardctl.board.overlay import Frame, Renderer
 from boardctl.game.commands import BoardCommand
 from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
 from boardctl.inputs.panel import Panel
@@ -48,8 +49,6 @@ from boardctl.service.watch import Watch
 from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
-
-Frame = bytes
 
 ERROR_KEPT = 5.0  # seconds a refusal stays in the view (the renderer flashes it for less)
 
@@ -64,13 +63,6 @@ __all__ = [
     "Stop",
     "status_line",
 ]
-
-
-class Renderer(Protocol):
-    """The board renderer (``boardctl.board.Renderer``)."""
-
-    def render(self, view: BoardView, now: float) -> Frame: ...
-    def next_change(self, view: BoardView, now: float) -> float | None: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,6 @@ import math
 from typing import Any, Protocol
 
 from boardctl.errors import LayoutError
-from boardctl.service.loop import Frame, Renderer
 from boardctl.view import BoardView
 
 WHITE_DIM = bytes((24, 24, 24))
@@ -35,6 +34,16 @@ RED = bytes((220, 0, 0))
 CONFIRM_STEP = 0.25  # seconds on, seconds off
 
 log = logging.getLogger(__name__)
+
+
+Frame = bytes
+
+
+class Renderer(Protocol):
+    """A board renderer (:class:`boardctl.board.Renderer`): a frame for a view at a time."""
+
+    def render(self, view: BoardView, now: float) -> Frame: ...
+    def next_change(self, view: BoardView, now: float) -> float | None: ...
 
 
 class LayoutLike(Protocol):
