@@ -24,6 +24,7 @@ __all__ = [
     "VALUE_KEYS",
     "Preset",
     "PresetValue",
+    "check_value",
     "custom_preset",
     "get_preset",
     "lines_failed",
@@ -98,19 +99,23 @@ def get_preset(name: str, points: Mapping[str, PresetValue] | None = None) -> Pr
     return preset
 
 
+def check_value(key: str, value: object) -> PresetValue:
+    """One custom preset value: game points 0-99, or ``triple_wins_match`` true/false."""
+    if key not in VALUE_KEYS:
+        raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
+    if key == "triple_wins_match":
+        if not isinstance(value, bool):
+            raise EntryError("triple_wins_match must be true or false")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+        raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
+    return value
+
+
 def custom_preset(points: Mapping[str, object], base: Preset | None = None) -> Preset:
     """A custom preset from a mapping of ``win``/``skunk``/``double``/``triple``/``lurch``."""
     preset = base or PRESETS["custom"]
-    changes: dict[str, PresetValue] = {}
-    for key, value in points.items():
-        if key not in VALUE_KEYS:
-            raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
-        if key == "triple_wins_match":
-            if not isinstance(value, bool):
-                raise EntryError("triple_wins_match must be true or false")
-        elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
-            raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
-        changes[key] = value
+    changes = {key: check_value(key, value) for key, value in points.items()}
     new = replace(preset, name="custom", **changes)  # type: ignore[arg-type]
     if new.win < 1:
         raise EntryError("a win must be worth at least 1 game point")

@@ -78,6 +78,7 @@ class Stop:
 
 
 LoopEvent = InputEvent | Call | Stop
+ViewKey = tuple[BoardView, tuple[tuple[str, str], ...], int | None]  # decides a new render
 
 
 Display = Callable[[BoardView, Frame], None]
@@ -138,7 +139,7 @@ class ServiceLoop:
             link_kind=link_kind,
         )
         self.watch = Watch()  # the control socket's watchers (boardctl.service.watch)
-        self._watched_key: Any = None
+        self._watched_key: ViewKey | None = None
         self.dispatcher.committed.append(self._announce_event)
         self._timers: list[Callable[[], float | None]] = []
         self._tickers: list[Callable[[float], None]] = []
@@ -146,7 +147,7 @@ class ServiceLoop:
         self._stopping = False
         self._base_view = base
         self._view: BoardView | None = None
-        self._view_key: Any = None
+        self._view_key: ViewKey | None = None
         self._frame: Frame | None = None
         self._next_render: float | None = None
         self._next_watchdog: float | None = None
@@ -227,7 +228,7 @@ class ServiceLoop:
         """A new watcher's snapshot shows ``view``: no need to announce it again."""
         self._watched_key = self._key(view)
 
-    def _key(self, view: BoardView) -> Any:
+    def _key(self, view: BoardView) -> ViewKey:
         """What decides whether a view needs a new render (and the watchers a new state)."""
         return (view, tuple(sorted((k, repr(v)) for k, v in view.extra.items())), self.brightness)
 
