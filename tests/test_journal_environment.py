@@ -23,13 +23,14 @@ from types import SimpleNamespace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from boardctl.board import overlay
 from boardctl.cli import main
 from boardctl.errors import ControlError, JournalError
 from boardctl.game import diagnose
 from boardctl.game.commands import parse_command
 from boardctl.game.integrity import FAULT_KEY
 from boardctl.game.keeper import Scorekeeper
-from boardctl.service import client, overlay
+from boardctl.service import client
 from boardctl.service.loop import status_line
 from tests.test_e2e import FAST, free_rig
 

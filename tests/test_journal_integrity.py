@@ -195,8 +195,8 @@ def test_backups_at_game_end_and_on_a_service_close_keep_the_last_ten(tmp_path: 
 
 
 def test_status_and_the_systemd_line_carry_the_report(tmp_path: Path) -> None:
+    from boardctl.cli.verbs import format_status
     from boardctl.service.loop import status_line
-    from boardctl.service.verbs import format_status
 
     path = live_copy(tmp_path)
     Path(f"{path}-wal").unlink()
@@ -275,7 +275,7 @@ def test_restore_refuses_while_the_service_runs(
 
 def test_the_leds_show_the_damage_sign_until_a_new_game(tmp_path: Path) -> None:
     from boardctl.board import Renderer, builtin_layout
-    from boardctl.service import overlay
+    from boardctl.board import overlay
 
     assert overlay.DAMAGE_KEY == DAMAGE_KEY
     layout = builtin_layout("two-121")

@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 
 from boardctl.board import Renderer, builtin_layout
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.events import Tap
 from boardctl.inputs.panel import Panel
 from boardctl.service.control import ControlServer
 from boardctl.service.loop import ServiceLoop
 from boardctl.service.notify import Notifier
-from boardctl.service.overlay import OverlayRenderer
 
 LAYOUT = builtin_layout("two-121")
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from boardctl.board import Renderer, builtin_layout
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.errors import ControlError, EntryError
 from boardctl.game.commands import parse_board_command
 from boardctl.game.keeper import Scorekeeper
@@ -19,7 +20,6 @@ from boardctl.inputs.panel import Panel
 from boardctl.link import RecordingLink
 from boardctl.service.loop import Call, ServiceLoop, status_line
 from boardctl.service.notify import Notifier
-from boardctl.service.overlay import OverlayRenderer
 
 
 class Clock:
@@ -337,7 +337,7 @@ def test_a_display_that_fails_is_dropped_not_fatal() -> None:
 
 
 def test_status_says_whether_the_led_link_is_connected() -> None:
-    from boardctl.service.verbs import format_status
+    from boardctl.cli.verbs import format_status
 
     loop, link, _clock, _renderer = make_loop()
     loop.start()

@@ -10,7 +10,7 @@ HELP = "confirm the finished game's result for TRACK (1-based), when confirm_res
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """TRACK."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
     add_target_options(parser)
@@ -18,8 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Send one confirm command."""
+    from boardctl.cli.verbs import send
     from boardctl.errors import ControlError
-    from boardctl.service.verbs import send
 
     if args.track < 1:
         raise ControlError(f"track numbers start at 1, not {args.track}")

@@ -10,7 +10,7 @@ HELP = "change a setting: mode, preset, match, target, muggins, names, roster, b
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """KEY VALUE."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("key", help="mode, preset, match, target, muggins, names or brightness")
     parser.add_argument(
@@ -36,6 +36,6 @@ def parse_value(key: str, text: str) -> object:
 
 def run(args: argparse.Namespace) -> int:
     """Send one set command."""
-    from boardctl.service.verbs import send
+    from boardctl.cli.verbs import send
 
     return send(args, {"op": "set", "key": args.key, "value": parse_value(args.key, args.value)})

@@ -58,33 +58,34 @@ class Peg:
 
 
 @dataclass(frozen=True, slots=True)
-class Undo:
+class _Bare:
+    """A command without fields: its JSON is its ``op``."""
+
+    op: ClassVar[str]
+
+    def to_json(self) -> Json:
+        return {"op": self.op}
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(_Bare):
     """Take back the last change of this game."""
 
     op: ClassVar[str] = "undo"
 
-    def to_json(self) -> Json:
-        return {"op": self.op}
-
 
 @dataclass(frozen=True, slots=True)
-class Redo:
+class Redo(_Bare):
     """Bring back the last change undone."""
 
     op: ClassVar[str] = "redo"
 
-    def to_json(self) -> Json:
-        return {"op": self.op}
-
 
 @dataclass(frozen=True, slots=True)
-class Next:
+class Next(_Bare):
     """Guided: the next phase; after a game: the next game (or a new match)."""
 
     op: ClassVar[str] = "next"
-
-    def to_json(self) -> Json:
-        return {"op": self.op}
 
 
 @dataclass(frozen=True, slots=True)

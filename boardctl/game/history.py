@@ -7,10 +7,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from boardctl.game.commands import Command, Cut, NewGame, Next, Peg, Set
-from boardctl.game.jsontypes import JsonValue
+from boardctl.game.jsontypes import JsonObject
 from boardctl.game.state import GameState
 
-Row = dict[str, JsonValue]
+Row = JsonObject
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boardctl.errors import JournalError
+
 if TYPE_CHECKING:
     from boardctl.game.journal import Journal
     from boardctl.view import BoardView
@@ -428,7 +430,7 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
     """
     tail = _tail(backup)
     if tail is None:
-        raise OSError(f"{backup} is not a readable journal backup")
+        raise JournalError(f"{backup} is not a readable journal backup")
     found = [p for p in (Path(f"{journal}{s}") for s in ("", "-wal", "-mark")) if p.exists()]
     folder = set_aside(journal, found, label="replaced") if found else None
     temporary = journal.with_name(journal.name + ".restoring")

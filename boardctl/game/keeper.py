@@ -29,7 +29,7 @@ from boardctl.game.commands import Command, NewGame, parse_command
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.integrity import add_damage_report, backup_at_game_end, with_damage_sign
 from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path
-from boardctl.game.jsontypes import JsonValue
+from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.setup import GameSetup
@@ -40,7 +40,7 @@ from boardctl.view import BoardView
 SetupLike = GameSetup | NewGame | Mapping[str, JsonValue] | None
 SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
 Clock = Callable[[], float]
-Result = dict[str, JsonValue]  # what apply returns: ok, seq, the event and the status (JSON)
+Result = JsonObject  # what apply returns: ok, seq, the event and the status (JSON)
 
 
 def _new_game_command(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:

@@ -9,7 +9,7 @@ refused writer gets. Roles:
   service on the same journal is refused at once, naming the first.
 - ``cli`` (any other writer): a CLI verb writing directly because no service
   answers. It never waits: while someone else holds the lock, the verb
-  sends its entry to the service instead (see ``boardctl.service.verbs``).
+  sends its entry to the service instead (see ``boardctl.cli.verbs``).
 
 A service that finds a short-lived writer holding the lock waits for it
 (up to :data:`SERVICE_WAIT` seconds), then reads what it wrote.

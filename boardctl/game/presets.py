@@ -16,6 +16,20 @@ from dataclasses import dataclass, fields, replace
 
 from boardctl.errors import EntryError
 from boardctl.game.jsontypes import JsonValue
+from boardctl.view import lines_failed, skunk_lines
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "VALUE_KEYS",
+    "Preset",
+    "PresetValue",
+    "check_value",
+    "custom_preset",
+    "get_preset",
+    "lines_failed",
+    "skunk_lines",
+]
 
 PresetValue = int | bool  # a number of game points, or triple_wins_match
 
@@ -53,16 +67,6 @@ class Preset:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def skunk_lines(target: int) -> tuple[int, int, int]:
-    """Skunk, double and triple skunk lines of a game to ``target``."""
-    return (target - 30, target - 60, target - 90)
-
-
-def lines_failed(target: int, score: int) -> int:
-    """How many lines (0-3) a loser with ``score`` failed to cross."""
-    return sum(1 for line in skunk_lines(target) if line > 0 and score < line)
-
-
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
@@ -95,19 +99,23 @@ def get_preset(name: str, points: Mapping[str, PresetValue] | None = None) -> Pr
     return preset
 
 
+def check_value(key: str, value: object) -> PresetValue:
+    """One custom preset value: game points 0-99, or ``triple_wins_match`` true/false."""
+    if key not in VALUE_KEYS:
+        raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
+    if key == "triple_wins_match":
+        if not isinstance(value, bool):
+            raise EntryError("triple_wins_match must be true or false")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+        raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
+    return value
+
+
 def custom_preset(points: Mapping[str, object], base: Preset | None = None) -> Preset:
     """A custom preset from a mapping of ``win``/``skunk``/``double``/``triple``/``lurch``."""
     preset = base or PRESETS["custom"]
-    changes: dict[str, PresetValue] = {}
-    for key, value in points.items():
-        if key not in VALUE_KEYS:
-            raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
-        if key == "triple_wins_match":
-            if not isinstance(value, bool):
-                raise EntryError("triple_wins_match must be true or false")
-        elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
-            raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
-        changes[key] = value
+    changes = {key: check_value(key, value) for key, value in points.items()}
     new = replace(preset, name="custom", **changes)  # type: ignore[arg-type]
     if new.win < 1:
         raise EntryError("a win must be worth at least 1 game point")

@@ -17,7 +17,7 @@ from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_v
 from boardctl.errors import EntryError, VariantError
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.matches import check_best_of, wins_needed
-from boardctl.game.presets import DEFAULT_PRESET, VALUE_KEYS, Preset, PresetValue, get_preset
+from boardctl.game.presets import DEFAULT_PRESET, Preset, PresetValue, check_value, get_preset
 from boardctl.game.roster import check_roster, on_roster
 
 if TYPE_CHECKING:
@@ -177,17 +177,7 @@ def check_points(points: object) -> PresetPoints:
     """Validate the shape of custom preset values: an object of numbers (or true/false)."""
     if not isinstance(points, Mapping):
         raise EntryError('points must be an object such as {"win": 1, "skunk": 2}')
-    pairs: list[tuple[str, PresetValue]] = []
-    for key, value in points.items():
-        if key not in VALUE_KEYS:
-            raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
-        if key == "triple_wins_match":
-            if not isinstance(value, bool):
-                raise EntryError("triple_wins_match must be true or false")
-        elif isinstance(value, bool) or not isinstance(value, int):
-            raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
-        pairs.append((key, value))
-    return tuple(sorted(pairs))
+    return tuple(sorted((str(key), check_value(str(key), value)) for key, value in points.items()))
 
 
 def check_fits(variant_name: str, target: int, muggins: bool) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from boardctl.game.jsontypes import JsonValue
+from boardctl.game.jsontypes import JsonObject
 from boardctl.game.presets import lines_failed
 from boardctl.game.state import GameState
 from boardctl.view import BoardView, TrackView
 
-Status = dict[str, JsonValue]  # the state as JSON (``boardctl status --json``)
+Status = JsonObject  # the state as JSON (``boardctl status --json``)
 
 
 def board_view(state: GameState) -> BoardView:

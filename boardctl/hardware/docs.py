@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from boardctl.errors import HardwareError
 from boardctl.hardware.geometry import (
     LEDS_PER_METRE,
     board_geometry,
@@ -117,7 +118,7 @@ def pico_uart_section() -> str:
     uart, tx, rx, baud = (settings[k] for k in ("UART_ID", "UART_TX", "UART_RX", "UART_BAUD"))
     for gp, role in ((tx, "TX"), (rx, "RX")):
         if not isinstance(gp, int) or PICO_UART.get(gp) != (uart, role):
-            raise ValueError(f"firmware/config.py: GP{gp} is not UART{uart} {role}")
+            raise HardwareError(f"firmware/config.py: GP{gp} is not UART{uart} {role}")
     tx_pin, rx_pin = pico_pin(tx), pico_pin(rx)
     rows = [
         "| Pi (header pin) | Pico (pin) |",
@@ -356,7 +357,7 @@ def read_block(text: str, name: str) -> str:
     """The body of block ``name`` in a document's ``text``."""
     m = _pattern(name).search(text)
     if m is None:
-        raise ValueError(f"no generated block {name!r} (markers missing)")
+        raise HardwareError(f"no generated block {name!r} (markers missing)")
     return m.group(2)
 
 

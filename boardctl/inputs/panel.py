@@ -38,42 +38,32 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardctl.config import SHARED_PINS
+from boardctl.config import InputsConfig as Timing
+from boardctl.cribbage.variants import VARIANTS
+from boardctl.errors import InputError
 from boardctl.game.commands import BoardCommand, Brightness, NewGame, Next, Peg, Redo, Set, Undo
+from boardctl.game.presets import PRESETS
+from boardctl.game.setup import MODES
 from boardctl.inputs.debounce import Debouncer
 
 Command = BoardCommand
 
-TRACK_ROLES = ("plus1", "plus5", "encoder_push")
-SHARED_ROLES = ("undo", "menu")
+#: What each track button adds to the pending amount (an encoder push commits it).
 ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
+TRACK_BUTTONS = tuple(ADDS)  # a track's buttons (its encoder's contacts are not buttons)
+SHARED_BUTTONS = SHARED_PINS
 
 # Settings shown in settings mode, in order, with the values they cycle through.
 SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
     "target": (121, 61),
-    "variant": (
-        "six-card",
-        "five-card",
-        "three-player",
-        "four-player",
-        "five-player",
-        "six-player",
-    ),
-    "preset": ("acc", "casual", "lurch"),
+    "variant": tuple(VARIANTS),
+    "preset": tuple(name for name in PRESETS if name != "custom"),  # custom needs values
     "brightness": (16, 32, 64, 128, 192, 255),
-    "mode": ("guided", "free"),
+    "mode": MODES,
 }
 
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """Gesture timings in seconds (``[inputs]`` in the configuration)."""
-
-    commit_idle: float = 1.5
-    debounce: float = 0.02
-    long_press: float = 1.0
-    very_long_press: float = 4.0
-    confirm_timeout: float = 10.0
-    settings_timeout: float = 60.0
+__all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "button_id", "parse_button_id"]
 
 
 def button_id(role: str, track: int | None = None) -> str:
@@ -83,14 +73,14 @@ def button_id(role: str, track: int | None = None) -> str:
 
 def parse_button_id(name: str) -> tuple[str, int | None]:
     """``"track2.plus5"`` -> ``("plus5", 1)``; ``"menu"`` -> ``("menu", None)``."""
-    if name in SHARED_ROLES:
+    if name in SHARED_BUTTONS:
         return name, None
     head, _, role = name.partition(".")
-    if head.startswith("track") and head[5:].isdigit() and role in TRACK_ROLES:
+    if head.startswith("track") and head[5:].isdigit() and role in TRACK_BUTTONS:
         track = int(head[5:]) - 1
         if track >= 0:
             return role, track
-    raise ValueError(f"unknown button {name!r}")
+    raise InputError(f"unknown button {name!r}")
 
 
 @dataclass(slots=True)

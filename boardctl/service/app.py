@@ -15,18 +15,25 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.config import MAX_TRACKS, Config
 from boardctl.game.commands import Command, NewGame
 from boardctl.game.limits import warm_up
-from boardctl.inputs.panel import Panel, Timing
+from boardctl.inputs.panel import Panel
 from boardctl.service.loop import Frame, ServiceLoop
 from boardctl.service.notify import Notifier
-from boardctl.service.overlay import OverlayRenderer
 from boardctl.view import BoardView
+
+if TYPE_CHECKING:
+    from boardctl.board import Renderer
+    from boardctl.board.layout import Layout
+    from boardctl.game.keeper import Scorekeeper
+    from boardctl.link import Link
+    from boardctl.service.fault import JournalKeeper
 
 log = logging.getLogger("boardctl")
 
@@ -43,7 +50,7 @@ def game_setup(config: Config) -> NewGame:
     )
 
 
-def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
+def make_renderer(layout: Layout, config: Config, brightness: int) -> Renderer:
     """The board renderer at ``brightness`` (0-255) within the power budget."""
     from boardctl.board import PowerBudget, Renderer
 
@@ -51,7 +58,7 @@ def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
     return Renderer(layout, brightness=brightness, power=power)
 
 
-def open_led_link(config: Config) -> Any:
+def open_led_link(config: Config) -> Link:
     """The LED link of ``[link]``; it reconnects by itself, so a missing Pico is fine."""
     from boardctl.config import link_options
     from boardctl.link import open_link
@@ -59,7 +66,7 @@ def open_led_link(config: Config) -> Any:
     return open_link(config.link.kind, **link_options(config))
 
 
-def layout_check(layout: Any, keeper: Any) -> Callable[[Command], None]:
+def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callable[[Command], None]:
     """Refuse a new game or target the board's layout cannot show (before it is journalled)."""
     from boardctl.errors import EntryError
     from boardctl.game.commands import NewGame, Set
@@ -90,7 +97,7 @@ def layout_check(layout: Any, keeper: Any) -> Callable[[Command], None]:
     return check
 
 
-def check_config_fits(config: Config, layout: Any) -> None:
+def check_config_fits(config: Config, layout: Layout) -> None:
     """The configured first game must fit the configured layout."""
     from boardctl.cribbage.variants import get_variant
     from boardctl.errors import ConfigError
@@ -122,7 +129,9 @@ def _clip(line: str, width: int) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def terminal_display(layout: Any, stream: Any = None) -> tuple[Any, Callable[[], None]]:
+def terminal_display(
+    layout: Layout, stream: TextIO | None = None
+) -> tuple[Callable[[BoardView, Frame], None], Callable[[], None]]:
     """Draw each new frame as the virtual board on the terminal.
 
     Returns the display and a function that undoes its logging change: while
@@ -174,7 +183,7 @@ class Board:
     config: Config
     journal: Path
     socket: Path
-    layout: Any
+    layout: Layout
     mock_pins: bool
     inputs: Any = None
     control: Any = None
@@ -196,7 +205,7 @@ def build(
     socket_path: Path,
     display: str = "auto",
     notifier: Notifier | None = None,
-    link: Any = None,
+    link: Link | None = None,
     factory: Any = None,
     keyboard: bool | None = None,
 ) -> Board:
@@ -231,8 +240,7 @@ def build(
             show, restore_logging = terminal_display(layout)
             closers.append(restore_logging)
 
-        timing = Timing(**asdict(config.inputs))  # the same fields (tested)
-        panel = Panel(tracks=len(keeper.view().tracks), timing=timing)
+        panel = Panel(tracks=len(keeper.view().tracks), timing=config.inputs)
         loop = ServiceLoop(
             keeper,
             overlay,
@@ -253,7 +261,9 @@ def build(
             config.pins, MAX_TRACKS, loop.post, factory=factory, lock=loop.edge_lock
         )
         closers.append(board.inputs.close)
-        board.control = ControlServer(socket_path, loop.handle_request, loop.selector)
+        board.control = ControlServer(
+            socket_path, loop.handle_request, loop.selector, watch=loop.watch
+        )
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
         if keyboard is None:

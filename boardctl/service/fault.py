@@ -27,6 +27,7 @@ from boardctl.game.history import Row
 from boardctl.game.integrity import FAULT_KEY
 from boardctl.game.keeper import Pending, Result, Scorekeeper, SetupLike
 from boardctl.game.lock import SERVICE, JournalBusy
+from boardctl.game.state import GameState
 from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
@@ -131,7 +132,7 @@ class JournalKeeper:
         return self.inner.history() if self.inner is not None else []
 
     @property
-    def state(self) -> Any:
+    def state(self) -> GameState:
         return self._shown().state
 
     @property

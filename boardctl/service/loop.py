@@ -34,8 +34,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from boardctl.board.overlay import Frame, Renderer
 from boardctl.game.commands import BoardCommand
 from boardctl.game.integrity import journal_status_line
 from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
@@ -45,11 +46,10 @@ from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, 
 from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
 from boardctl.service.settings import BoardSettings
+from boardctl.service.watch import Watch
 from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
-
-Frame = bytes
 
 ERROR_KEPT = 5.0  # seconds a refusal stays in the view (the renderer flashes it for less)
 
@@ -66,13 +66,6 @@ __all__ = [
 ]
 
 
-class Renderer(Protocol):
-    """The board renderer (``boardctl.board.Renderer``)."""
-
-    def render(self, view: BoardView, now: float) -> Frame: ...
-    def next_change(self, view: BoardView, now: float) -> float | None: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Call:
     """Run ``function`` in the loop's thread (tests, benchmarks, other threads' requests)."""
@@ -86,6 +79,7 @@ class Stop:
 
 
 LoopEvent = InputEvent | Call | Stop
+ViewKey = tuple[BoardView, tuple[tuple[str, str], ...], int | None]  # decides a new render
 
 
 Display = Callable[[BoardView, Frame], None]
@@ -142,15 +136,20 @@ class ServiceLoop:
             link,
             tap=self._tap,
             frame=lambda: self._frame,
+            view=self.view,
+            watched=self._watched,
             link_kind=link_kind,
         )
+        self.watch = Watch()  # the control socket's watchers (boardctl.service.watch)
+        self._watched_key: ViewKey | None = None
+        self.dispatcher.committed.append(self._announce_event)
         self._timers: list[Callable[[], float | None]] = []
         self._tickers: list[Callable[[float], None]] = []
         self._error_at: float | None = None
         self._stopping = False
         self._base_view = base
         self._view: BoardView | None = None
-        self._view_key: Any = None
+        self._view_key: ViewKey | None = None
         self._frame: Frame | None = None
         self._next_render: float | None = None
         self._next_watchdog: float | None = None
@@ -212,6 +211,29 @@ class ServiceLoop:
     def validate(self, check: Validate | None) -> None:
         self.dispatcher.validate = check
 
+    def _announce_event(self, command: BoardCommand, result: Result) -> None:
+        """A command was journalled: the watchers get its event, then the board after it."""
+        if not self.watch.watchers:
+            return
+        self.watch.publish(lambda: {"event": result["event"], "seq": result["seq"]})
+        view = self.view()
+        self._watched_key = self._key(view)
+        self.watch.publish(lambda: {"state": self.requests.state(view)})
+
+    def _announce_state(self) -> None:
+        """Tell the watchers what the board shows, if it changed since they were last told."""
+        if self.watch.watchers and self._view_key != self._watched_key:
+            self._watched_key = self._view_key
+            self.watch.publish(lambda: {"state": self.requests.state()})
+
+    def _watched(self, view: BoardView) -> None:
+        """A new watcher's snapshot shows ``view``: no need to announce it again."""
+        self._watched_key = self._key(view)
+
+    def _key(self, view: BoardView) -> ViewKey:
+        """What decides whether a view needs a new render (and the watchers a new state)."""
+        return (view, tuple(sorted((k, repr(v)) for k, v in view.extra.items())), self.brightness)
+
     def _tap(self, name: str, hold: int) -> list[BoardCommand]:
         """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
         timing = self.panel.timing
@@ -268,7 +290,7 @@ class ServiceLoop:
     def refresh(self, now: float, *, force: bool = False) -> bool:
         """Render and send a frame if the view changed or an animation is due."""
         view = self.view()
-        key = (view, tuple(sorted((k, repr(v)) for k, v in view.extra.items())), self.brightness)
+        key = self._key(view)
         due = self._next_render is not None and now >= self._next_render
         if not force and key == self._view_key and not due:
             return False
@@ -340,6 +362,7 @@ class ServiceLoop:
         if self._error_at is not None and now - self._error_at > ERROR_KEPT:
             self._error_at = None
         self.refresh(now)
+        self._announce_state()
         if self._next_watchdog is not None and now >= self._next_watchdog:
             self.notifier.watchdog()
             interval = self.notifier.watchdog_interval or 1.0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from boardctl.board.viewjson import view_to_dict
 from boardctl.errors import ControlError, EntryError
 from boardctl.game.commands import BoardCommand, parse_board_command
 from boardctl.inputs.panel import Panel, parse_button_id
@@ -19,6 +20,7 @@ from boardctl.link.base import Link
 from boardctl.service.buttons import button_command
 from boardctl.service.dispatch import Dispatcher
 from boardctl.service.settings import BoardSettings
+from boardctl.view import BoardView
 
 #: The control protocol's version (``ping`` and ``watch`` say it; docs/control-protocol.md).
 PROTOCOL_VERSION = 1
@@ -38,6 +40,8 @@ class Requests:
         *,
         tap: Tap,
         frame: Callable[[], bytes | None],
+        view: Callable[[], BoardView],
+        watched: Callable[[BoardView], None] = lambda view: None,
         link_kind: str = "unknown",
     ) -> None:
         self.dispatcher = dispatcher
@@ -48,12 +52,15 @@ class Requests:
         self.link_kind = link_kind
         self._tap = tap
         self._frame = frame
+        self._view = view
+        self._watched = watched  # told the view a new watcher's snapshot shows
         self._readers: dict[str, Callable[[Mapping[str, Any]], Any]] = {
             "ping": lambda _: {"pong": True, "protocol": PROTOCOL_VERSION},
             "status": lambda _: self.status(),
             "frame": lambda _: self._frame_reply(),
             "press": lambda r: self.press(r["button"], r.get("hold", 0)),
             "history": self._history,
+            "watch": lambda _: {"protocol": PROTOCOL_VERSION, **self.state(snapshot=True)},
         }
 
     def handle(self, request: Mapping[str, Any]) -> Any:
@@ -71,6 +78,13 @@ class Requests:
             status["brightness"] = self.settings.brightness
         status["link"] = {"kind": self.link_kind, "connected": bool(self.link.connected)}
         return status
+
+    def state(self, view: BoardView | None = None, *, snapshot: bool = False) -> dict[str, Any]:
+        """What a watcher is told when the board changes: the status and the view (now)."""
+        view = view or self._view()
+        if snapshot:
+            self._watched(view)
+        return {"status": self.status(), "view": view_to_dict(view)}
 
     def _frame_reply(self) -> dict[str, Any]:
         frame = self._frame() or b""

@@ -32,8 +32,8 @@ def _describe(path: Path) -> str:
 
 def list_text(args: Any) -> str:
     """The backups, numbered, oldest first, each with its entries, time and score."""
+    from boardctl.cli.verbs import _paths
     from boardctl.game.journal import list_backups
-    from boardctl.service.verbs import _paths
 
     _, journal = _paths(args)
     backups = list_backups(journal)
@@ -59,9 +59,9 @@ def _choose(journal: Path, which: str) -> Path:
 
 def restore(args: Any, which: str) -> str:
     """Restore backup ``which``; refuse while the service runs. Returns what was done."""
+    from boardctl.cli.verbs import _paths
     from boardctl.game.integrity import restore_backup
     from boardctl.service.client import ServiceDown, request
-    from boardctl.service.verbs import _paths
 
     socket_file, journal = _paths(args)
     try:

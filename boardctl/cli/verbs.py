@@ -46,6 +46,11 @@ def _paths(args: Any) -> tuple[Path, Path]:
     )
 
 
+def socket_path(args: Any) -> Path:
+    """The control socket the verbs talk to (``--socket``, else the service's)."""
+    return _paths(args)[0]
+
+
 def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     """Send ``command`` to the service; returns (result, True if the service answered).
 

@@ -30,7 +30,6 @@ import math
 from typing import Any, Protocol
 
 from boardctl.errors import LayoutError
-from boardctl.service.loop import Frame, Renderer
 from boardctl.view import BoardView
 
 WHITE_DIM = bytes((24, 24, 24))
@@ -45,6 +44,16 @@ FAULT_KEY = "journal_fault"  # boardctl.game.integrity.FAULT_KEY
 CONFIRM_STEP = 0.25  # seconds on, seconds off
 
 log = logging.getLogger(__name__)
+
+
+Frame = bytes
+
+
+class Renderer(Protocol):
+    """A board renderer (:class:`boardctl.board.Renderer`): a frame for a view at a time."""
+
+    def render(self, view: BoardView, now: float) -> Frame: ...
+    def next_change(self, view: BoardView, now: float) -> float | None: ...
 
 
 class LayoutLike(Protocol):
