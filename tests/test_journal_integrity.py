@@ -274,8 +274,7 @@ def test_restore_refuses_while_the_service_runs(
 
 
 def test_the_leds_show_the_damage_sign_until_a_new_game(tmp_path: Path) -> None:
-    from boardctl.board import Renderer, builtin_layout
-    from boardctl.board import overlay
+    from boardctl.board import Renderer, builtin_layout, overlay
 
     assert overlay.DAMAGE_KEY == DAMAGE_KEY
     layout = builtin_layout("two-121")
