@@ -26,7 +26,12 @@ from typing import Any
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.history import Entry, history_row
-from boardctl.game.integrity import add_damage_report, backup_at_game_end, with_damage_sign
+from boardctl.game.integrity import (
+    add_damage_report,
+    backup_at_game_end,
+    settle_failed_write,
+    with_damage_sign,
+)
 from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path
 from boardctl.game.limits import Limits
 from boardctl.game.setup import GameSetup
@@ -215,6 +220,15 @@ class Scorekeeper:
             except JournalChanged as exc:
                 self.refresh()  # take in what the other writer wrote, and carry on
                 raise EntryError(f"{exc}; the board now shows the journal, enter it again") from exc
+            except JournalError:
+                if settle_failed_write(self, pending.base_seq, plan.event):
+                    return {
+                        "ok": True,
+                        "seq": self._seq,
+                        "event": plan.event,
+                        "status": self.status(),
+                    }
+                raise
             seq, at, event = record.seq, record.at, record.event
         else:
             seq, at, event = self._seq + 1, time.time(), plan.event

@@ -35,7 +35,7 @@ def apply_or_hand_over(
     while True:
         try:
             with Scorekeeper.open(journal) as keeper:
-                return keeper.apply(command), False
+                return _apply_once(keeper, command), False
         except JournalBusy as exc:
             if busy is None:
                 print(f"boardctl: {exc}; waiting for the service to answer ...", file=sys.stderr)
@@ -53,3 +53,10 @@ def apply_or_hand_over(
                 "Nothing was written; check `systemctl status boardctl`"
             )
         time.sleep(_POLL)
+
+
+def _apply_once(keeper: Any, command: dict[str, Any]) -> Any:
+    """Apply ``command`` to the journal directly, honouring its request id (see ``once``)."""
+    from boardctl.service.once import exactly_once
+
+    return exactly_once(keeper.apply, keeper)(dict(command))
