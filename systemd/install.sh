@@ -52,7 +52,10 @@ fi
 # The virtualenv sees the system site-packages, so the apt GPIO libraries work.
 run install -d -m 0755 "$PREFIX"
 run python3 -m venv --system-site-packages "$VENV"
-run "$VENV/bin/pip" install --quiet --upgrade "$SRC"
+# Pinned, hash-checked dependencies (systemd/requirements.txt), never "whatever is newest";
+# then boardctl itself from this checkout, built with the pinned setuptools.
+run "$VENV/bin/pip" install --quiet --require-hashes --no-deps -r "$SRC/systemd/requirements.txt"
+run "$VENV/bin/pip" install --quiet --no-deps --no-build-isolation --upgrade "$SRC"
 # The boardctl command for everyone (status, peg, ...), from the virtualenv.
 run install -d -m 0755 "$BIN_DIR"
 run ln -sf "$VENV/bin/boardctl" "$BIN_DIR/boardctl"
@@ -76,6 +79,8 @@ if [ -f "$SRC/hardware/99-boardctl.rules" ]; then
 fi
 
 run install -m 0644 "$SRC/systemd/boardctl.service" "$UNIT_DIR/boardctl.service"
+# Shows the fault sign on the LEDs when systemd gives up restarting the service.
+run install -m 0644 "$SRC/systemd/boardctl-fault.service" "$UNIT_DIR/boardctl-fault.service"
 run systemctl daemon-reload
 run systemctl enable boardctl.service
 run systemctl restart boardctl.service
