@@ -169,3 +169,4 @@ def test_cli_confirm_without_the_service(
     assert "already confirmed" in capsys.readouterr().err
     with Scorekeeper.open(journal, readonly=True) as keeper:
         assert keeper.state.confirmed == (1,)
+        assert keeper.history()[-1]["text"] == "Bo confirms the result"

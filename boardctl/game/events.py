@@ -107,4 +107,6 @@ def describe(event: Mapping[str, Any], names: tuple[str, ...] = ()) -> str:
         )
     if op == "set":
         return f"set {event.get('key')} = {event.get('value')!r}"
+    if op == "confirm":
+        return f"{name(event.get('track'))} confirms the result"
     return str(op)
