@@ -192,9 +192,8 @@ def test_install_uses_pinned_hash_checked_requirements(tmp_path: Path) -> None:
 
 
 def test_fault_sign_sends_the_sign_even_with_a_broken_config(tmp_path: Path) -> None:
-    from boardctl.board.overlay import VERMILION
-
     from boardctl.board import builtin_layout
+    from boardctl.board.overlay import VERMILION
     from boardctl.link import RecordingLink
     from boardctl.service.fault_sign import fault_frame, show_fault_sign
 

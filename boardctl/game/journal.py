@@ -412,6 +412,30 @@ class Journal:
             self._last_seq, self._last_crc = seq, crc
             yield record
 
+    def event_rows(self) -> list[tuple[int, float, dict[str, Any], int]]:
+        """Every event not yet read as ``(seq, time, event, chained crc)``, checked.
+
+        The same rows as :meth:`records` with each row's checksum, decoded in
+        one pass (about three times faster, for readers of a whole journal).
+        A row that is not a JSON object is named as :meth:`records` names it.
+        """
+        rows = self._rows()
+        try:
+            events = json.loads("[" + ",".join(body for _, _, body, _ in rows) + "]")
+        except ValueError:
+            events = None
+        if (
+            not isinstance(events, list)
+            or len(events) != len(rows)
+            or not all(isinstance(event, dict) for event in events)
+        ):  # a damaged row: decode one by one to name it
+            events = [self._record(seq, at, body).event for seq, at, body, _ in rows]
+        if rows:
+            self._last_seq, self._last_crc = rows[-1][0], rows[-1][3]
+        return [
+            (seq, at, event, crc) for (seq, at, _, crc), event in zip(rows, events, strict=True)
+        ]
+
     def resume(self) -> tuple[dict[str, Any] | None, list[Record]]:
         """Check every event; return the latest snapshot and the events from its own on.
 

@@ -34,8 +34,8 @@ def fault_frame(layout: Any) -> bytes:
 def show_fault_sign(config_path: str | None = None, *, link: Any = None) -> str:
     """Send the fault frame on the configured link (the defaults if the config is broken)."""
     from boardctl.board import load_layout
-    from boardctl.service.app import open_led_link
     from boardctl.config import Config, load_config
+    from boardctl.service.app import open_led_link
 
     try:
         config = load_config(config_path)
