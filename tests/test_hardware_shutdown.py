@@ -74,3 +74,9 @@ def test_an_explicit_no_wins(tmp_path: Path) -> None:
     result = plan(tmp_path, BOARDCTL_SHUTDOWN_BUTTON="no", BOARDCTL_OVERLAYFS="no")
     assert "gpio-shutdown" not in result.stdout and OVERLAY not in result.stdout
 
+
+def test_bringup_documents_both() -> None:
+    text = (REPO / "hardware" / "bringup.md").read_text(encoding="utf-8")
+    assert f"dtoverlay=gpio-shutdown,gpio_pin={SHUTDOWN_GPIO}" in text
+    assert "LABEL=BOARDCTL /var/lib/boardctl ext4" in text
+    assert "do_overlayfs" in text
