@@ -87,8 +87,10 @@ def kept_free_section() -> str:
 
 def pico_data_section() -> str:
     """Pico -> level shifter -> strip: the data pin comes from the firmware's settings."""
+    from boardctl.hardware.parts import LEVEL_SHIFTER
     from boardctl.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
 
+    part = {p.ref: p for p in LEVEL_SHIFTER}
     gp = firmware_settings()["LED_PIN"]
     pin = pico_pin(gp)
     ground = nearest_pico_ground(pin)
@@ -99,11 +101,13 @@ def pico_data_section() -> str:
         f"| the strip data pin, `LED_PIN = {gp}` in `firmware/config.py` |",
         f"| Pico **GND** (pin {ground}) | 74AHCT125 **GND** (pin 7) and the GND bus "
         "| one short ground |",
+        f"| 74AHCT125 **1A** (pin 2) | **{part['R8'].value}** (R8) -> GND "
+        "| pull-down: the strip stays dark while the Pico is unplugged or booting |",
         "| 74AHCT125 **1OE** (pin 1) | GND | output enable is active low: always on |",
         "| 74AHCT125 **2OE, 3OE, 4OE** (pins 4, 10, 13) | +5 V | unused channels switched off |",
         "| 74AHCT125 **2A, 3A, 4A** (pins 5, 9, 12) | GND | unused inputs never left floating |",
-        "| 74AHCT125 **1Y** (pin 3) | **330 ohm** resistor -> strip **DIN** "
-        "| put the resistor at the strip end of the wire |",
+        f"| 74AHCT125 **1Y** (pin 3) | **{part['R7'].value}** (R7) -> strip **DIN** "
+        "| R7 sits on the perfboard: mount the perfboard near the strip's input |",
         "| GND bus | strip **GND**, beside the data wire "
         "| twist data and GND together; keep it under 50 cm |",
     ]
