@@ -1,9 +1,12 @@
 """The generated parts of the build guide in ``hardware/*.md``.
 
-Some figures in the guide must never drift from the code: the pin table (from
-the service's default configuration), the power figures (from the renderer
-and its limiter), the layout summaries and injection points (from the layout
-files). Each lives in its document between two markers::
+Some figures in the guide must never drift from the code: the pin tables (from
+the service's default configuration and :mod:`boardctl.hardware.pinout`), the
+power figures (from the renderer and its limiter), the protection's parts
+(:mod:`boardctl.hardware.parts`), the layout summaries, injection points and
+cut lists (from the layout files), the per-build table and the bill of
+materials (:mod:`boardctl.hardware.bom`). Each lives in its document between
+two markers::
 
     <!-- begin generated: NAME -->
     ...
