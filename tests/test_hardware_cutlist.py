@@ -147,3 +147,12 @@ def test_real_gaps_holes_sit_over_their_leds_too(name: str) -> None:
     real = real_led_places(geo)
     for led, spot in geo.spots.items():
         assert math.dist((spot.x, spot.y), real[led]) <= DRILL_TOLERANCE_MM
+
+
+def test_geometry_guide_states_the_jumper_lengths_of_the_code() -> None:
+    found = [j for n in LAYOUT_NAMES for j in jumpers(board_geometry(builtin_layout(n)))]
+    longest = max(j.straight_mm for j in found)
+    street_change = jumpers(board_geometry(builtin_layout("two-121")))[0]
+    text = " ".join((HARDWARE / "geometry.md").read_text(encoding="utf-8").split())
+    assert f"{street_change.wire_mm} mm for a street change" in text
+    assert f"up to {round(longest, -1):.0f} mm from one track's end" in text
