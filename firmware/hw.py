@@ -110,6 +110,13 @@ class StatusLed:
         self.pin.value(on)
 
 
+def ctrl_c(enabled: bool) -> None:
+    """Let a 0x03 byte on the USB port interrupt the running script, or not."""
+    import micropython
+
+    micropython.kbd_intr(3 if enabled else -1)
+
+
 def watchdog(timeout_ms: int) -> "object":
     """The hardware watchdog: the Pico resets unless fed within ``timeout_ms``."""
     return machine.WDT(timeout=timeout_ms)
