@@ -22,6 +22,8 @@ def run_micropython(script: Path, *args: str) -> subprocess.CompletedProcess[str
             str(RUNNER),
             "--mount",
             f"{REPO / 'firmware'}=/fw",
+            "--file",
+            f"{REPO / 'boardctl/link/protocol.py'}=/fw/protocol.py",
             "--mount",
             f"{REPO / 'tests/micropython/fakes'}=/fakes",
             "--mount",

@@ -25,8 +25,8 @@ from tests.test_e2e import FAST, Rig
 
 pytestmark = pytest.mark.rp2040
 
-sys.modules.setdefault("protocol", p)  # the firmware's `import protocol`, on CPython
 sys.path.insert(0, str(REPO / "firmware"))
+importlib.import_module("emulator")  # (provides the firmware's `import protocol`)
 ledctl = importlib.import_module("ledctl")
 
 LEDS = 256

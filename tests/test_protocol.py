@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from boardctl.errors import BoardError, ProtocolError
 from boardctl.link import protocol as p
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA
 
 VECTORS = json.loads((DATA / "protocol_vectors.json").read_text())
 
@@ -37,12 +37,6 @@ def wire_roundtrip(kind: int, seq: int, payload: bytes) -> p.Message:
     assert len(messages) == 1
     assert messages[0] == p.Message(kind, seq, payload)
     return messages[0]
-
-
-def test_the_package_and_the_firmware_share_one_protocol_file() -> None:
-    host = (REPO / "boardctl" / "link" / "protocol.py").read_bytes()
-    firmware = (REPO / "firmware" / "protocol.py").read_bytes()
-    assert host == firmware, "copy boardctl/link/protocol.py to firmware/protocol.py"
 
 
 def test_protocol_error_is_the_package_error() -> None:

@@ -1,7 +1,7 @@
 """The wire protocol between boardctl and the LED controller (a Pico running MicroPython).
 
-This one file runs on CPython and on MicroPython: ``boardctl/link/protocol.py`` and
-``firmware/protocol.py`` are byte-identical (a test checks it). So it uses only what
+This one file runs on CPython and on MicroPython: it is the Pico's ``protocol.py`` too,
+deployed from here by ``firmware/package.json`` (no copy is kept). So it uses only what
 MicroPython 1.27 has: no ``__future__``, no ``typing``, no dataclasses; annotations
 appear only in signatures and simple assignments, which MicroPython parses and ignores.
 
