@@ -34,6 +34,7 @@ def main() -> None:
         ledctl.boot_pattern(frame, time.ticks_diff(time.ticks_ms(), start))
         strip.show(frame)
         time.sleep_ms(20)
+    stream: "ledctl.Stream"  # noqa: UP037 (ledctl.Stream exists for mypy only)
     if config.LINK == "uart":
         stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
     else:

@@ -82,7 +82,8 @@ def _load_error() -> "type[ValueError]":
     try:
         from boardctl.errors import ProtocolError as found
 
-        return found
+        error: "type[ValueError]" = found  # noqa: UP037 (MicroPython: never evaluated)
+        return error
     except ImportError:
 
         class ProtocolError(ValueError):
@@ -118,16 +119,16 @@ def crc16_pure(data: bytes, crc: int = 0xFFFF) -> int:
 try:
     import binascii
 
-    # CPython's crc_hqx is the same polynomial, computed in C.
-    _HAS_CRC_HQX = hasattr(binascii, "crc_hqx")
+    # CPython's crc_hqx is the same polynomial, computed in C (MicroPython has none).
+    _CRC_HQX = getattr(binascii, "crc_hqx", None)
 except ImportError:
-    _HAS_CRC_HQX = False
+    _CRC_HQX = None
 
 
 def crc16(data: bytes) -> int:
     """CRC-16/CCITT-FALSE of ``data`` (check value of ``b"123456789"`` is 0x29B1)."""
-    if _HAS_CRC_HQX:
-        return binascii.crc_hqx(data, 0xFFFF)
+    if _CRC_HQX is not None:
+        return int(_CRC_HQX(data, 0xFFFF))
     return crc16_pure(data, 0xFFFF)
 
 
