@@ -13,6 +13,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from boardctl.errors import ConfigError, ProtocolError
@@ -65,6 +66,8 @@ class SerialBackend:
         backoff_max: float = 5.0,
         write_timeout: float = 0.2,
         brightness: int = 255,
+        clock: Callable[[], float] = time.monotonic,
+        start: bool = True,
     ) -> None:
         if path is None:
             parse_vid_pid(vid_pid)  # a bad id is a configuration error, found now
@@ -80,6 +83,7 @@ class SerialBackend:
         self.backoff_max = backoff_max
         self.write_timeout = write_timeout
         self.brightness = check_level(brightness)
+        self.clock = clock  # seconds, monotonic: every time the link reads goes through it
         self.state = "starting"
         self.port_name: str | None = None
         self.connects = 0
@@ -90,7 +94,8 @@ class SerialBackend:
         self._closed = threading.Event()
         self._last_tx = 0.0
         self._thread = threading.Thread(target=self._run, name=f"link-{self.kind}", daemon=True)
-        self._thread.start()
+        if start:  # (tests may drive it by hand instead: attach() a port, then poll())
+            self._thread.start()
 
     # --- public --------------------------------------------------------------
 
@@ -103,7 +108,7 @@ class SerialBackend:
         with self._lock:
             self._frame = frame
             if self.connected:
-                self._write(self._frame_bytes(frame, time.monotonic()))
+                self._write(self._frame_bytes(frame, self.clock()))
 
     def set_brightness(self, level: float) -> None:
         level = check_level(level)
@@ -118,7 +123,8 @@ class SerialBackend:
         if port is not None:
             with contextlib.suppress(AttributeError, OSError):
                 port.cancel_read()
-        self._thread.join(5)
+        if self._thread.is_alive():
+            self._thread.join(5)
         self._set_state("closed", "")
 
     def __enter__(self) -> SerialBackend:
@@ -168,7 +174,7 @@ class SerialBackend:
             return
         try:
             port.write(data)
-            self._last_tx = time.monotonic()
+            self._last_tx = self.clock()
         except OSError as exc:  # includes serial.SerialException and its timeout
             self._on_write_failed(exc)
 
@@ -205,14 +211,9 @@ class SerialBackend:
                 continue
             backoff = self.backoff_min
             try:
-                with self._lock:
-                    self._port = port
-                    self.connects += 1
-                    self._set_state("connected", str(self.port_name))
-                    self._write(self._greeting())
-                    if self._frame is not None:
-                        self._write(self._frame_bytes(self._frame, time.monotonic()))
-                self._read_loop(port)
+                self.attach(port)
+                while not self._closed.is_set():
+                    self.poll(port)
             except OSError as exc:
                 if not self._closed.is_set():
                     self._set_state("lost", f"{self.port_name}: {exc}", logging.WARNING)
@@ -226,19 +227,29 @@ class SerialBackend:
                     with contextlib.suppress(OSError):
                         port.close()
 
-    def _read_loop(self, port: Any) -> None:
-        while not self._closed.is_set():
-            timeout = self._read_timeout(time.monotonic())
-            if port.timeout != timeout:
-                port.timeout = timeout
-            data = port.read(1)
-            if data:
-                waiting = port.in_waiting
-                if waiting:
-                    data += port.read(waiting)
-                self._on_data(bytes(data))
-            with self._lock:
-                self._tick(time.monotonic())
+    def attach(self, port: Any) -> None:
+        """Start talking to an open ``port``: greet the device, send the frame."""
+        with self._lock:
+            self._port = port
+            self.connects += 1
+            self._set_state("connected", str(self.port_name))
+            self._write(self._greeting())
+            if self._frame is not None:
+                self._write(self._frame_bytes(self._frame, self.clock()))
+
+    def poll(self, port: Any) -> None:
+        """One read (waiting at most the read timeout), then the timers."""
+        timeout = self._read_timeout(self.clock())
+        if port.timeout != timeout:
+            port.timeout = timeout
+        data = port.read(1)
+        if data:
+            waiting = port.in_waiting
+            if waiting:
+                data += port.read(waiting)
+            self._on_data(bytes(data))
+        with self._lock:
+            self._tick(self.clock())
 
 
 class PicoLink(SerialBackend):
@@ -308,7 +319,7 @@ class PicoLink(SerialBackend):
     def _resend_full(self) -> None:
         """Send the whole frame again, at most every MIN_FULL_GAP seconds (a noisy line
         NAKing every frame must not turn into a resend loop)."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             self.encoder.invalidate()
             if now - self.encoder.last_full < MIN_FULL_GAP:
@@ -407,7 +418,7 @@ class AdalightLink(SerialBackend):
         return adalight_packet(frame, self.brightness) if frame else b""
 
     def _brightness_bytes(self) -> bytes:
-        return self._frame_bytes(self._frame, time.monotonic()) if self._frame else b""
+        return self._frame_bytes(self._frame, self.clock()) if self._frame else b""
 
     def _on_idle(self, now: float) -> None:
         if self._frame:
