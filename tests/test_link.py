@@ -215,7 +215,7 @@ def manual_link(**options: object) -> tuple[PicoLink, FakePort, ManualClock]:
     return link, port, clock
 
 
-def test_serial_link_greets_resends_on_nak_and_pings_when_idle() -> None:
+def test_serial_link_greets_resends_on_nak_and_pings_every_heartbeat() -> None:
     link, port, clock = manual_link(heartbeat=1.0, budget_ma=1500)
     assert [m.kind for m in port.messages()] == [p.HELLO, p.BRIGHTNESS]
     bright = port.messages()[1]
@@ -224,24 +224,49 @@ def test_serial_link_greets_resends_on_nak_and_pings_when_idle() -> None:
     frame = bytes(range(30))
     link.show(frame)
     assert port.messages()[-1].kind == p.FULL
-    port.inbox += p.encode(p.NAK, 0, p.nak_payload(3, p.NAK_CORRUPT))
+    link.poll(port)
+    assert port.messages()[-1].kind == p.PING  # the first heartbeat
+    port.inbox += p.encode(p.NAK, 0, p.nak_payload(3, p.NAK_NEED_FULL))
     clock.now += 0.2
     link.poll(port)
-    assert port.messages()[-1] == p.Message(p.FULL, 3, frame)  # the whole frame again
+    assert port.messages()[-1].payload == frame  # the whole frame again
+    count = len(port.sent)
     link.poll(port)
-    assert port.messages()[-1].kind == p.FULL  # nothing new before the heartbeat is due
+    assert len(port.sent) == count  # nothing new before the heartbeat is due
     clock.now += 1.0
+    link.show(bytes(30))  # frames flowing do not hold the heartbeat back
     link.poll(port)
     assert port.messages()[-1].kind == p.PING
     link.set_brightness(40)
     assert port.messages()[-1].kind == p.BRIGHTNESS and port.messages()[-1].payload[0] == 40
-    clock.now += 10.0  # full_every: the whole frame, instead of a PING
+    clock.now += 10.0  # full_every: the whole frame, then the PING
     link.poll(port)
-    assert port.messages()[-1] == p.Message(p.FULL, 6, frame)
+    assert [m.kind for m in port.messages()[-2:]] == [p.FULL, p.PING]
     seqs = [m.seq for m in port.messages()]
     assert seqs == list(range(len(seqs)))  # no gaps
     link.close()
     assert not link.connected
+
+
+def test_a_link_that_delivers_nothing_is_not_connected_and_says_so_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="boardctl.link")
+    link, port, clock = manual_link(heartbeat=1.0)
+    link.show(bytes(30))
+    nak = p.encode(p.NAK, 0, p.nak_payload(0, p.NAK_CORRUPT))
+    for _ in range(40):  # 4 s of NAKs, never a PONG
+        port.inbox += nak
+        link.poll(port)
+        clock.now += 0.1
+    assert link.state == "silent" and not link.connected
+    silent = [r for r in caplog.records if "silent" in r.getMessage()]
+    assert len(silent) == 1 and "no answer from the controller" in silent[0].getMessage()
+    pings = [m for m in port.messages() if m.kind == p.PING]
+    assert len(pings) >= 4  # still trying, once a second
+    port.inbox += p.encode(p.PONG, 0, p.pong_payload(pings[-1].seq, 1, 40))
+    link.poll(port)
+    assert link.connected and link.state == "connected"
 
 
 def test_a_nak_storm_does_not_become_a_resend_loop() -> None:
@@ -277,11 +302,11 @@ def test_serial_link_refuses_a_controller_of_another_protocol_version(
 ) -> None:
     caplog.set_level(logging.INFO, logger="boardctl.link")
     link, port, _clock = manual_link()
-    port.inbox += p.encode(p.HELLO, 0, p.hello_payload(2, (2, 0, 0), 256, "GRB"))
+    port.inbox += p.encode(p.HELLO, 0, p.hello_payload(3, (3, 0, 0), 256, "GRB"))
     link.poll(port)
     assert link.state == "incompatible" and not link.connected
-    assert "speaks link protocol 2" in str(link.error)
-    assert "flash the firmware" in caplog.text
+    assert "speaks link protocol 3" in str(link.error)
+    assert "boardctl firmware install" in caplog.text
     before = len(port.sent)
     link.show(bytes(30))  # not sent, and no exception
     assert p.FULL not in [m.kind for m in p.Decoder().feed(bytes(port.sent[before:]))]
@@ -399,3 +424,14 @@ def test_an_unexpected_error_in_the_reader_reopens_the_port(
         assert device.wait_for(lambda: link.connects == 2 and link.connected)
     finally:
         link.close()
+
+
+def test_an_old_firmware_speaking_protocol_1_is_refused_clearly() -> None:
+    link, port, _clock = manual_link()
+    hello = p.hello_payload(p.LEGACY_VERSION, (1, 0, 0), 256, "GRB")
+    port.inbox += p.encode_legacy(p.HELLO, 0, hello)
+    link.poll(port)
+    assert link.state == "incompatible" and not link.connected
+    assert "speaks link protocol 1 (an older firmware)" in str(link.error)
+    assert "boardctl firmware install" in str(link.error)
+    link.close()

@@ -107,14 +107,14 @@ class SerialBackend:
         frame = bytes(frame)
         with self._lock:
             self._frame = frame
-            if self.connected:
+            if self._writable():
                 self._write(self._frame_bytes(frame, self.clock()))
 
     def set_brightness(self, level: float) -> None:
         level = check_level(level)
         with self._lock:
             self.brightness = level
-            if self.connected:
+            if self._writable():
                 self._write(self._brightness_bytes())
 
     def close(self) -> None:
@@ -134,6 +134,10 @@ class SerialBackend:
         self.close()
 
     # --- hooks for the back-ends -----------------------------------------------
+
+    def _writable(self) -> bool:
+        """Whether frames should be written now."""
+        return self.connected
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
         raise NotImplementedError
@@ -286,9 +290,13 @@ class PicoLink(SerialBackend):
         self.pongs = 0
         self.device_bad = 0
         self.hellos = 0
+        self.legacy = 0  # frames in protocol 1's form (an old firmware)
+        self.silence = 3 * options.get("heartbeat", 1.0) + 0.5  # no PONG this long: silent
         self._ping_token = 0
         self._count_warned = False
         self._full_wanted = False
+        self._last_ping = float("-inf")
+        self._last_answer = 0.0  # when the controller last proved it gets our frames
         super().__init__(**options)
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
@@ -307,7 +315,12 @@ class PicoLink(SerialBackend):
     def _brightness_bytes(self) -> bytes:
         return self.encoder.brightness(self.brightness, self.budget_ma, self.led_ma)
 
+    def _writable(self) -> bool:
+        # Silent: the port is open but nothing comes back; keep sending, to recover.
+        return self._port is not None and self.state in ("connected", "silent")
+
     def _greeting(self) -> bytes:
+        self._last_answer = self.clock()
         self.decoder = protocol.Decoder()
         self.encoder.invalidate()
         led_count = len(self._frame) // 3 if self._frame is not None else 0
@@ -324,7 +337,7 @@ class PicoLink(SerialBackend):
             self.encoder.invalidate()
             if now - self.encoder.last_full < MIN_FULL_GAP:
                 self._full_wanted = True  # sent by _tick when the gap has passed
-            elif self._frame is not None and self.state == "connected":
+            elif self._frame is not None and self._writable():
                 self._write(self._frame_bytes(self._frame, now))
 
     def _full_due(self, now: float) -> bool:
@@ -333,10 +346,28 @@ class PicoLink(SerialBackend):
         return self._full_wanted and now - self.encoder.last_full >= MIN_FULL_GAP
 
     def _tick(self, now: float) -> None:
-        if self._full_due(now) and self._frame is not None and self.state == "connected":
+        if self._full_due(now) and self._frame is not None and self._writable():
             self._full_wanted = False
             self._write(self._frame_bytes(self._frame, now))
-        super()._tick(now)
+        # A PING every heartbeat even while frames flow: its PONG is the proof that the
+        # controller gets what we send (NAKs alone are not).
+        if now - self._last_ping >= self.heartbeat:
+            self._on_idle(now)
+        silent = now - self._last_answer > self.silence
+        if silent and self.state == "connected":
+            self._set_state(
+                "silent",
+                f"no answer from the controller for {self.silence:.1f} s "
+                f"({self.naks} NAKs so far): frames may not arrive",
+                logging.WARNING,
+            )
+        elif not silent and self.state == "silent":
+            self._set_state("connected", str(self.port_name))
+
+    def _answered(self) -> None:
+        self._last_answer = self.clock()
+        if self.state == "silent":
+            self._set_state("connected", str(self.port_name))
 
     def _read_timeout(self, now: float) -> float:
         if self._full_wanted:
@@ -350,8 +381,25 @@ class PicoLink(SerialBackend):
             except ProtocolError as exc:
                 log.warning("LED link: ignored a malformed %r: %s", message, exc)
 
+    def _old_firmware(self, message: protocol.Message) -> None:
+        """A frame in protocol 1's form: an old firmware (or, rarely, noise that passed
+        protocol 1's CRC-16: so a HELLO, or three frames, decide)."""
+        self.legacy += 1
+        if message.kind == protocol.HELLO or self.legacy >= 3:
+            text = (
+                f"the LED controller speaks link protocol {protocol.LEGACY_VERSION} "
+                f"(an older firmware), but this boardctl speaks protocol "
+                f"{protocol.PROTOCOL_VERSION}: install the firmware with "
+                "`boardctl firmware install` (see firmware/README.md)"
+            )
+            self.error = text
+            self._set_state("incompatible", text, logging.ERROR)
+
     def _handle(self, message: protocol.Message) -> None:
         kind = message.kind
+        if message.version != protocol.PROTOCOL_VERSION:
+            self._old_firmware(message)
+            return
         if kind == protocol.HELLO:
             version, firmware, count, order = protocol.parse_hello(message.payload)
             self.hellos += 1
@@ -372,6 +420,7 @@ class PicoLink(SerialBackend):
                 )
             self.device = device
             self._count_warned = False
+            self._answered()
             with self._lock:
                 self._set_state("connected", str(self.port_name))
                 self._write(self._brightness_bytes())
@@ -383,6 +432,7 @@ class PicoLink(SerialBackend):
             _token, _applied, bad = protocol.parse_pong(message.payload)
             self.pongs += 1
             self.device_bad = bad
+            self._answered()
         elif kind == protocol.ERROR:
             code, text = protocol.parse_error(message.payload)
             if code == protocol.ERR_VERSION:
@@ -392,14 +442,14 @@ class PicoLink(SerialBackend):
                 log.warning("LED controller reports: %s", text)
 
     def _on_idle(self, now: float) -> None:
-        if self.state != "connected":
+        if not self._writable():
             return
         frame = self._frame
         if frame is not None and now - self.encoder.last_full >= self.encoder.full_every:
             self._write(self.encoder.full(frame, now))
-        else:
-            self._ping_token = (self._ping_token + 1) & 0xFFFF
-            self._write(self.encoder.ping(self._ping_token))
+        self._ping_token = (self._ping_token + 1) & 0xFFFF
+        self._last_ping = now
+        self._write(self.encoder.ping(self._ping_token))
 
 
 class AdalightLink(SerialBackend):
