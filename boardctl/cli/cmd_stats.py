@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.rules_options import add_rules_options, scoring_from
+
 NAME = "stats"
 HELP = "exact score distribution over every hand and starter: boardctl stats hands [--crib]"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``hands``, ``--crib``, ``--cards``."""
+    """``hands``, ``--crib``, ``--cards``, ``--rules``, ``--house-rules``."""
     parser.add_argument("what", choices=["hands"], help="what to count (hands)")
     parser.add_argument("--crib", action="store_true", help="crib rules (flush only with 5)")
     parser.add_argument(
         "--cards", type=int, choices=[3, 4], default=4, help="cards in hand (3: five-card game)"
     )
+    add_rules_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print ``SCORE COUNT`` from 0 to the maximum, then the mean."""
     from boardctl.cribbage.census import census
 
-    result = census(args.cards, crib=args.crib)
+    result = census(args.cards, crib=args.crib, scoring=scoring_from(args))
     for score, count in result.rows():
         print(f"{score} {count}")
     print(f"mean {result.mean:.4f}")

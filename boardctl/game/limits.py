@@ -2,13 +2,17 @@
 
 The state machine never types a score set in; it asks a :class:`Limits`
 object. :class:`RulesLimits` (the default) derives the sets from the rules
-engine's scorer (``boardctl.cribbage.validation``); tests may pass any other
-object with the same two methods.
+engine's scorer (``boardctl.cribbage.validation``) under the rules in force
+(a :class:`~boardctl.cribbage.scoring.Scoring`; ACC by default); tests may
+pass any other object with the same two methods.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
+
+from boardctl.cribbage.scoring import ACC, Scoring
 
 
 class Limits(Protocol):
@@ -24,9 +28,10 @@ class Limits(Protocol):
 
 
 class RulesLimits:
-    """Limits derived from the cribbage scorer (imported on first use, then cached)."""
+    """Limits derived from the cribbage scorer under ``scoring`` (on first use, then cached)."""
 
-    def __init__(self) -> None:
+    def __init__(self, scoring: Scoring = ACC) -> None:
+        self.scoring = scoring
         self._hands: dict[tuple[int, bool], frozenset[int]] = {}
         self._max_play: int | None = None
 
@@ -36,7 +41,7 @@ class RulesLimits:
         if key not in self._hands:
             from boardctl.cribbage.validation import possible_scores
 
-            self._hands[key] = possible_scores(cards, crib=crib)
+            self._hands[key] = possible_scores(cards, crib=crib, scoring=self.scoring)
         return self._hands[key]
 
     def max_play_points(self) -> int:
@@ -44,11 +49,33 @@ class RulesLimits:
         if self._max_play is None:
             from boardctl.cribbage.validation import max_play_points
 
-            self._max_play = max_play_points()
+            self._max_play = max_play_points(self.scoring)
         return self._max_play
 
 
 DEFAULT_LIMITS: Limits = RulesLimits()
+_BY_SCORING: dict[Scoring, RulesLimits] = {ACC: DEFAULT_LIMITS}  # type: ignore[dict-item]
+
+
+def rules_limits(scoring: Scoring) -> RulesLimits:
+    """The (shared) :class:`RulesLimits` of ``scoring``."""
+    limits = _BY_SCORING.get(scoring)
+    if limits is None:
+        limits = _BY_SCORING[scoring] = RulesLimits(scoring)
+    return limits
+
+
+def limits_for(limits: Limits, house_rules: Iterable[str]) -> Limits:
+    """The limits under ``house_rules``: rules-derived limits follow them; others stay as given.
+
+    A test's own :class:`Limits` object is used as it is, whatever the rules.
+    """
+    if not isinstance(limits, RulesLimits):
+        return limits
+    from boardctl.cribbage.rules import scoring_for
+
+    scoring = scoring_for(tuple(house_rules))
+    return limits if limits.scoring == scoring else rules_limits(scoring)
 
 
 def warm_up(limits: Limits = DEFAULT_LIMITS) -> None:
