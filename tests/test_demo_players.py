@@ -120,3 +120,19 @@ def test_a_point_for_a_card_after_a_go_can_win() -> None:
     ctx = dataclasses.replace(base, go_bonus=1)  # someone said go: any card laid pegs 1
     assert all(player().rate(card, ctx) >= 1000 for card in ctx.legal)
     assert all(player().rate(card, base) < 1000 for card in base.legal)
+
+
+@pytest.mark.parametrize("rules", ["czech", "polish"])
+def test_demo_games_play_through_under_other_rules(rules: str) -> None:
+    from boardctl.demo.game import DemoGame
+
+    lines: list[str] = []
+    for seed in range(3):
+        game = DemoGame(seed=seed, variant="six-card", rules=rules)
+        result = game.play()
+        assert game.state.setup.rules == rules  # the engine checked every entry under them
+        assert max(t.front for t in game.state.tracks) == game.state.target
+        lines += result.lines
+    said = "\n".join(lines)
+    assert ("run of two" in said) == (rules == "czech")
+    assert ("go for one" in said) == (rules == "polish")

@@ -18,6 +18,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", help="skunk points: acc, casual, lurch, ...")
     parser.add_argument("--mode", choices=("guided", "free"), help="guided phases or free pegging")
     parser.add_argument("--match", type=int, help="game points that win the match (0 = one game)")
+    parser.add_argument(
+        "--rules", help="rule set: acc, polish, finnish, czech, english (see `boardctl rules`)"
+    )
+    parser.add_argument(
+        "--house-rules", help="house rules instead of the rule set's own (comma list, or none)"
+    )
     add_target_options(parser)
 
 
@@ -26,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.service.verbs import send
 
     command: dict[str, object] = {"op": "new_game"}
-    for key in ("variant", "players", "target", "preset", "mode", "match"):
+    for key in ("variant", "players", "target", "preset", "mode", "match", "rules", "house_rules"):
         value = getattr(args, key)
         if value is not None:
             command[key] = value

@@ -204,7 +204,8 @@ class DemoGame:
                 "variant": variant.name,
                 "target": variant.target,
                 "mode": "guided",
-                "preset": "acc",
+                "preset": self.rules.preset,
+                "rules": self.rules.name,
                 "match": 0,
                 "names": list(self.track_names),
             }

@@ -116,6 +116,7 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
             game = DemoGame(
                 seed=seed + played,
                 variant=variant.name,
+                rules=getattr(args, "rules", "acc"),
                 names=names,
                 keeper=keeper,
                 table=table,

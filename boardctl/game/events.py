@@ -33,12 +33,14 @@ OPS: dict[str, tuple[str, ...]] = {
         "muggins",
         "names",
         "points",
+        "rules",
+        "house_rules",
     ),
     "set": ("key", "value"),
 }
 
 #: Keys a ``set`` command may change.
-SETTINGS = ("mode", "muggins", "preset", "points", "match", "target", "names")
+SETTINGS = ("mode", "muggins", "preset", "points", "match", "target", "names", "house_rules")
 
 
 def check_command(command: Any) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 from boardctl.errors import EntryError, VariantError
+from boardctl.game.house import muggins_for, rules_of_command
 from boardctl.game.presets import DEFAULT_PRESET, Preset, get_preset
 
 MODES = ("guided", "free")
@@ -42,6 +43,8 @@ class GameSetup:
     muggins: bool = False
     names: tuple[str, ...] = ()
     points: tuple[tuple[str, Any], ...] = ()
+    rules: str = "acc"  # a rule set of boardctl.cribbage.rules (old journals: acc)
+    house_rules: tuple[str, ...] = ()  # the house rules in force (the set's own, or as set)
 
     @property
     def variant(self) -> Variant:
@@ -82,6 +85,8 @@ class GameSetup:
             data["names"] = list(self.names)
         if self.points:
             data["points"] = dict(self.points)
+        data["rules"] = self.rules
+        data["house_rules"] = list(self.house_rules)
         return data
 
 
@@ -170,7 +175,8 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
     default_target = base.target if name == base.variant_name else variant.target
     target = check_target(_int(command, "target", default_target))
     mode = check_mode(command.get("mode", base.mode))
-    preset_name = command.get("preset", base.preset_name)
+    rules, house_rules, rules_preset = rules_of_command(command, base.rules, base.house_rules)
+    preset_name = command.get("preset", rules_preset or base.preset_name)
     if not isinstance(preset_name, str):
         raise EntryError(f"preset must be a name, not {preset_name!r}")
     raw_points = command.get("points", dict(base.points) if preset_name == "custom" else None)
@@ -182,6 +188,7 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
     muggins = command.get("muggins", base.muggins)
     if not isinstance(muggins, bool):
         raise EntryError(f"muggins must be true or false, not {muggins!r}")
+    muggins = muggins_for(house_rules, muggins)
     names_raw = command.get("names", list(base.names) if name == base.variant_name else [])
     names = check_names(names_raw, variant.tracks)
     _variant(name, target, muggins)
@@ -194,4 +201,6 @@ def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None
         muggins=muggins,
         names=names,
         points=points,
+        rules=rules,
+        house_rules=house_rules,
     )

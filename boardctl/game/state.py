@@ -19,8 +19,9 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from boardctl.errors import EntryError
+from boardctl.game import house
 from boardctl.game.events import KINDS, SETTINGS, check_command, whole
-from boardctl.game.limits import DEFAULT_LIMITS, Limits
+from boardctl.game.limits import DEFAULT_LIMITS, Limits, limits_for
 from boardctl.game.presets import get_preset
 from boardctl.game.setup import (
     GameSetup,
@@ -343,14 +344,15 @@ def _game_won(state: GameState, winner: int) -> GameState:
     setup = state.setup
     preset = setup.preset
     others = [t.front for i, t in enumerate(state.tracks) if i != winner]
-    best_loser = max(others) if others else 0
-    points = preset.game_points(setup.target, best_loser)
+    best_loser = house.skunk_loser(others, setup.house_rules)
+    fractions = house.fraction_lines(setup.house_rules)
+    points = preset.game_points(setup.target, best_loser, fractions=fractions)
     tracks = list(state.tracks)
     tracks[winner] = replace(tracks[winner], game_points=tracks[winner].game_points + points)
     match_over = (
         setup.match == 0
         or tracks[winner].game_points >= setup.match
-        or preset.ends_match(setup.target, best_loser)
+        or preset.ends_match(setup.target, best_loser, fractions=fractions)
     )
     return state.evolve(
         tracks=tuple(tracks),
@@ -460,7 +462,12 @@ def _set(state: GameState, event: dict[str, Any]) -> Plan:
     elif key == "muggins":
         if not isinstance(value, bool):
             raise EntryError(f"muggins must be true or false, not {value!r}")
+        house.check_muggins_change(setup.house_rules, value, state.started)
         setup = replace(setup, muggins=value)
+    elif key == "house_rules":
+        rules = house.house_rules_value(value)
+        setup = replace(setup, house_rules=rules, muggins=house.muggins_for(rules, setup.muggins))
+        value = list(rules)
     elif key == "preset":
         if not isinstance(value, str):
             raise EntryError(f"preset must be a name, not {value!r}")
@@ -507,6 +514,7 @@ def _infer_kind(state: GameState, points: int, limits: Limits) -> str:
 
 
 def _peg(state: GameState, event: dict[str, Any], limits: Limits) -> Plan:
+    limits = limits_for(limits, state.setup.house_rules)  # the rules in force
     if state.winner is not None:
         raise EntryError(_over_message(state))
     tracks = len(state.tracks)
@@ -610,7 +618,7 @@ def _count_done(state: GameState) -> GameState:
         return state.evolve(count_index=state.count_index + 1)
     assert state.dealer is not None
     return state.evolve(
-        dealer=(state.dealer + 1) % state.setup.players,
+        dealer=house.next_dealer(state.dealer, state.setup.players, state.setup.house_rules),
         flow="deal",
         deal=state.deal + 1,
         count_index=0,

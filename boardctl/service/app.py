@@ -41,6 +41,10 @@ def game_setup(config: Config) -> dict[str, Any]:
     }
     if game.target:
         setup["target"] = game.target
+    if game.rules != "acc":  # a rule set brings its game points unless [game] preset names others
+        setup["rules"] = game.rules
+        if game.preset == "acc":
+            del setup["preset"]
     return setup
 
 

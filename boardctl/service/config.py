@@ -87,6 +87,7 @@ class GameConfig:
     preset: str = "acc"
     mode: str = "guided"
     match: int = 0
+    rules: str = "acc"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +149,12 @@ def _variant(value: Any) -> str | None:
     return None if value in VARIANTS else f"must be one of {', '.join(VARIANTS)}"
 
 
+def _rules(value: Any) -> str | None:
+    from boardctl.cribbage.rules import RULE_SETS
+
+    return None if value in RULE_SETS else f"must be one of {', '.join(RULE_SETS)}"
+
+
 def _vid_pid(value: Any) -> str | None:
     vid, _, pid = str(value).partition(":")
     try:
@@ -189,6 +196,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "preset": None,
             "mode": _one_of(*GAME_MODES),
             "match": _between(0, 99),
+            "rules": _rules,
         },
     ),
     "inputs": (

@@ -68,6 +68,8 @@ OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "preset": (_STR, False),
         "mode": (_STR, False),
         "match": (_INT, False),
+        "rules": (_STR, False),
+        "house_rules": ((str, list), False),
     },
     "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
     "press": {"button": (_STR, True), "hold": (_INT, False)},
