@@ -28,6 +28,8 @@ from boardctl.cribbage import census as census_module  # noqa: E402
 from boardctl.cribbage import fast as fast_module  # noqa: E402
 from boardctl.cribbage.census import census  # noqa: E402
 from boardctl.cribbage.discard import rank_discards  # noqa: E402
+from boardctl.cribbage.rules import scoring_of  # noqa: E402
+from boardctl.cribbage.scoring import ACC, Scoring  # noqa: E402
 from boardctl.cribbage.validation import max_play_points, possible_scores  # noqa: E402
 
 
@@ -65,10 +67,10 @@ def _subprocess_median(argv: list[str], repeat: int) -> float:
     return statistics.median(times)
 
 
-def _cold_census(hand_size: int, crib: bool) -> None:
+def _cold_census(hand_size: int, crib: bool, scoring: Scoring = ACC) -> None:
     fast_module._BASE.clear()  # measure the tables' fill too, as a fresh process would
     census_module._SHAPES.clear()
-    census(hand_size, crib=crib)
+    census(hand_size, crib=crib, scoring=scoring)
 
 
 def _status_without_service(py: str, repeat: int) -> float:
@@ -105,8 +107,11 @@ def main() -> None:
     for label, size, crib in (("hand", 4, False), ("crib", 4, True), ("3-card", 3, False)):
         seconds = _median(lambda s=size, c=crib: _cold_census(s, c), args.repeat)
         print(f"census {label:6} in process (cold table): {seconds:.3f} s")
+    czech = scoring_of("czech")
+    seconds = _median(lambda: _cold_census(4, False, czech), args.repeat)
+    print(f"census hand, czech rules, in process (cold table): {seconds:.3f} s")
     py = sys.executable
-    for extra in ([], ["--crib"], ["--cards", "3"]):
+    for extra in ([], ["--crib"], ["--cards", "3"], ["--rules", "czech"]):
         argv = [py, "-m", "boardctl", "stats", "hands", *extra]
         seconds = _subprocess_median(argv, args.repeat)
         print(f"boardctl stats hands {' '.join(extra):10} wall: {seconds:.3f} s")

@@ -203,5 +203,7 @@ def test_rules_json_and_one_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and [r["name"] for r in data["rule_sets"]] == ["czech"]
     assert "runs-of-two" in data["rule_sets"][0]["house_rules"]
     assert data["rule_sets"][0]["sources"][0]["file"] == "004_4ca21f183942aac8.txt"
+    status, _, err = _run(capsys, "rules", "swedish")
+    assert status == 1 and "neither a rule set" in err and "go-per-card" in err
     status, out, _ = _run(capsys, "rules", "go-per-card")
     assert status == 0 and "000_562e268744d8605c.txt:127" in out and "czech" not in out

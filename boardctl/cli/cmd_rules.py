@@ -25,14 +25,20 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS, get_rule_set
+    from boardctl.errors import RuleSetError
 
     sets = list(RULE_SETS.values())
     rules = list(HOUSE_RULES.values())
     if args.name is not None:
         if args.name in HOUSE_RULES:
             sets, rules = [], [HOUSE_RULES[args.name]]
-        else:
+        elif args.name in RULE_SETS:
             sets, rules = [get_rule_set(args.name)], []
+        else:
+            raise RuleSetError(
+                f"{args.name!r} is neither a rule set ({', '.join(RULE_SETS)})"
+                f" nor a house rule ({', '.join(HOUSE_RULES)})"
+            )
     if args.json:
         print(json.dumps(_as_json(sets, rules), ensure_ascii=False, indent=1))
         return 0
