@@ -130,7 +130,7 @@ def test_demo_games_play_through_under_other_rules(rules: str) -> None:
     for seed in range(3):
         game = DemoGame(seed=seed, variant="six-card", rules=rules)
         result = game.play()
-        assert game.state.setup.rules == rules  # the engine checked every entry under them
+        assert game.state.setup.rules == result.rules == rules  # the engine checked every entry
         assert max(t.front for t in game.state.tracks) == game.state.target
         lines += result.lines
     said = "\n".join(lines)

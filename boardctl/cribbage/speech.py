@@ -73,10 +73,15 @@ def say_count(score: HandScore) -> str:
     blocks: dict[int, list[int]] = {}  # lowest rank of a block of runs -> its runs' lengths
     for item in runs:
         blocks.setdefault(min(card.rank for card in item.cards), []).append(len(item.cards))
+    said_runs: set[str] = set()
     for low, lengths in sorted(blocks.items()):
         ranks = range(low, low + lengths[0])
         running += sum(lengths) + sum(2 * pair_ranks[rank] for rank in ranks)
-        phrases.append(f"{_runs_phrase(len(lengths), lengths[0])} is {number_words(running)}")
+        phrase = _runs_phrase(len(lengths), lengths[0])
+        if phrase in said_runs and phrase.startswith("a run"):  # runs of two: 3 4 8 9
+            phrase = "another" + phrase[1:]
+        said_runs.add(phrase)
+        phrases.append(f"{phrase} is {number_words(running)}")
     if score.flush:
         running += score.flush
         phrases.append(f"a flush is {number_words(running)}")

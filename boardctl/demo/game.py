@@ -55,6 +55,7 @@ class DemoResult:
     winner: int | None = None  # track
     scores: tuple[int, ...] = ()
     game_points: int = 0
+    rules: str = "acc"
     lines_failed: int = 0
     deals: int = 0
 
@@ -147,7 +148,7 @@ class DemoGame:
             for name in self.names
         ]
         self.track_names = team_names(self.variant, self.names)
-        self.result = DemoResult(seed=seed, variant=self.variant.name)
+        self.result = DemoResult(seed=seed, variant=self.variant.name, rules=self.rules.name)
 
     # --- output --------------------------------------------------------------
     def say(self, text: str, beats: float = 0.0) -> None:

@@ -162,5 +162,7 @@ def _epilogue(result: DemoResult, out: TextIO) -> None:
     again = f"boardctl demo --seed {result.seed}"
     if result.variant != "six-card":
         again += f" --variant {result.variant}"
+    if result.rules != "acc":
+        again += f" --rules {result.rules}"
     out.write(f"Replay this game: {again}\n")
     out.flush()
