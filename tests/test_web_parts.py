@@ -68,6 +68,20 @@ def test_allowed_hosts_are_the_addresses_and_names_with_the_port() -> None:
     assert "evil.example:8121" not in hosts
 
 
+def test_state_dir_prefers_config_then_systemd_then_the_system_unit(tmp_path: Path) -> None:
+    from boardctl.web.config import state_dir
+
+    system = tmp_path / "var-lib-boardctl-web"
+    plain = parse_web_config({})
+    env = {"HOME": str(tmp_path / "home")}
+    assert state_dir(plain, env, system=system) == tmp_path / "home/.local/state/boardctl-web"
+    system.mkdir()
+    assert state_dir(plain, env, system=system) == system
+    assert state_dir(plain, {**env, "STATE_DIRECTORY": "/sd:/x"}, system=system) == Path("/sd")
+    configured = parse_web_config({"web": {"state": str(tmp_path / "s")}})
+    assert state_dir(configured, env, system=system) == tmp_path / "s"
+
+
 # --- pairing ----------------------------------------------------------------------
 def test_a_code_pairs_once_and_the_token_checks(tmp_path: Path) -> None:
     pairing = Pairing(tmp_path)

@@ -151,13 +151,22 @@ def with_overrides(
     return config
 
 
-def state_dir(config: WebConfig, env: dict[str, str] | None = None) -> Path:
-    """Where the tokens live: ``web.state``, systemd's ``$STATE_DIRECTORY``, or per user."""
+SYSTEM_STATE = Path("/var/lib/boardctl-web")
+
+
+def state_dir(
+    config: WebConfig, env: dict[str, str] | None = None, *, system: Path = SYSTEM_STATE
+) -> Path:
+    """Where the tokens live: ``web.state``, systemd's ``$STATE_DIRECTORY``, the system
+    unit's ``/var/lib/boardctl-web`` when it exists (so ``sudo boardctl web pair`` pairs
+    for the running unit), else per user."""
     env = dict(os.environ) if env is None else env
     if config.state:
         return Path(config.state)
     if env.get("STATE_DIRECTORY"):
         return Path(env["STATE_DIRECTORY"].split(":", 1)[0])
+    if system.is_dir():
+        return system
     base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local/state")
     return Path(base) / "boardctl-web"
 
