@@ -323,3 +323,20 @@ def test_screenshots_at_phone_and_desktop_widths(
         if os.environ.get("BOARDCTL_DOCS_IMAGES") == "1":
             shutil.copy(path, REPO / "docs" / "images" / f"web-{name}.png")
         page.close()
+
+
+def test_the_page_reconnects_after_a_restart_of_the_web_process(
+    browser: Browser, board: tuple[Service, WebProcess]
+) -> None:
+    service, web = board
+    page = open_page(browser, web)
+    service.ask("cut", dealer=0)
+    service.ask("peg", track=0, points=2)
+    expect(front(page, 0)).to_have_text("2")
+    web.close()
+    expect(page.locator("#conn")).to_contain_text("reconnecting")
+    service.ask("peg", track=1, points=3)  # while the page's server is away
+    web.start()
+    expect(page.locator("#conn")).to_have_text("live (checked 4× a second)")
+    expect(front(page, 1)).to_have_text("3")
+    page.close()

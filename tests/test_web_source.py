@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +92,7 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(asyncio.wait_for(body(), 20))
 
 
-async def take(stream: AsyncIterator[Snapshot], n: int = 1) -> list[Snapshot]:
+async def take(stream: AsyncGenerator[Snapshot, None], n: int = 1) -> list[Snapshot]:
     return [await asyncio.wait_for(anext(stream), 5) for _ in range(n)]
 
 

@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -194,7 +194,7 @@ class Source:
         frame = await self.request({"op": "frame"})
         return Snapshot(status, str(frame.get("rgb", "")), via)
 
-    async def watch(self) -> AsyncIterator[Snapshot]:
+    async def watch(self) -> AsyncGenerator[Snapshot, None]:
         """Yield the board at once, then at every change, for ever (see the module)."""
         pause = RETRY_FIRST
         down = False
