@@ -20,7 +20,10 @@ headless ``chromium``. What is measured:
    set by the page when the SVG board first has its LEDs, from navigation start.
 3. **web process idle**: CPU and RSS of ``boardctl web`` over ``--idle`` s with
    no page open (nothing polls), and with one page open (polling).
-4. **20 watchers**: edge -> frame on the link (the buttons' own latency, for
+4. **the watch path**: a stand-in service that has the planned ``watch``
+   stream writes a line per change; the clock runs from that write to the
+   page's change (the web process, server-sent events and the page).
+5. **20 watchers**: edge -> frame on the link (the buttons' own latency, for
    the commit and undo presses, which always change the LEDs) with no page
    and with 20 event streams open on the web process (it polls once for all).
 
@@ -215,6 +218,46 @@ def edge_to_page(bench: Bench, browser: Any, presses: int, poll: float) -> list[
     return out
 
 
+def watch_path(bench: Bench, browser: Any, changes: int) -> list[float]:
+    """Watch line written -> page updated, against a stand-in service that has ``watch``.
+
+    The service of this version has no ``watch`` request; the stand-in (the
+    tests' fake control socket) streams a line per change as the planned
+    request will, so this times the rest of the path: web process, SSE, page.
+    """
+    import asyncio
+
+    from tests.test_web_source import FakeService
+
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    fake = FakeService(bench.tmp / "watch.sock", watch=True)
+    asyncio.run_coroutine_threadsafe(fake.start(), loop).result(5)
+    real, bench.socket = bench.socket, fake.path
+    try:
+        bench.start_web(10.0)  # a poll would never come in time: only the stream counts
+        page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+        page.goto(bench.url + "/")
+        page.wait_for_selector("#board circle")
+        page.wait_for_function("() => document.querySelectorAll('.track').length > 0")
+        page.evaluate(OBSERVE)
+        out = []
+        for i in range(changes):
+            seen = page.evaluate("window.__changes.length")
+            epoch = time.time()
+            loop.call_soon_threadsafe(fake.change, i + 1)
+            page.wait_for_function("(n) => window.__changes.length > n", arg=seen, timeout=5000)
+            out.append(page.evaluate(f"window.__changes[{seen}]") - epoch * 1000)
+            time.sleep(random.uniform(0.01, 0.05))
+        page.close()
+    finally:
+        bench.socket = real
+        bench.stop_web()
+        asyncio.run_coroutine_threadsafe(fake.stop(), loop).result(5)
+        loop.call_soon_threadsafe(loop.stop)
+    return out
+
+
 def page_load(bench: Bench, browser: Any, loads: int) -> list[float]:
     bench.start_web(0.25)
     out = []
@@ -290,7 +333,7 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=0.25)
     parser.add_argument("--idle", type=float, default=30.0)
     parser.add_argument("--loads", type=int, default=20)
-    parser.add_argument("--only", choices=("page", "watchers"), help="run one part only")
+    parser.add_argument("--only", choices=("page", "watch", "watchers"), help="run one part only")
     args = parser.parse_args()
     load = os.getloadavg()
     print(
@@ -300,9 +343,12 @@ def main() -> None:
         bench = Bench(Path(tmp))
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            if args.only != "watchers":
+            if args.only == "watch":
+                values = watch_path(bench, browser, args.presses)
+                print(f"watch line -> page updated (a stand-in with watch): {summary(values)}")
+            elif args.only != "watchers":
                 page_parts(bench, browser, args)
-            if args.only != "page":
+            if args.only in (None, "watchers"):
                 watcher_part(bench, args)
         finally:
             browser.close()
@@ -313,6 +359,8 @@ def page_parts(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
     for poll in (args.poll, 0.02):
         values = edge_to_page(bench, browser, args.presses, poll)
         print(f"button edge -> page updated, polling every {poll} s: {summary(values)}")
+    values = watch_path(bench, browser, args.presses)
+    print(f"watch line -> page updated (a stand-in service with watch): {summary(values)}")
     print(f"page load -> first board drawn: {summary(page_load(bench, browser, args.loads))}")
     bench.start_web(args.poll)
     assert bench.web is not None
