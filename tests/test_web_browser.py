@@ -315,8 +315,14 @@ def test_screenshots_at_phone_and_desktop_widths(
     for name, (width, height) in shots.items():
         page = open_page(browser, web, width, height)
         expect(front(page, 1)).to_have_text(expected)
+        pair(page, web)
         page.click("#history-box summary")
         expect(page.locator("#history li").first).to_be_attached()
+        page.click("#tools summary")  # the hand scorer: tap four cards and the starter
+        for card in ("5H", "5C", "5S", "JD", "5D"):
+            page.click(f"[data-card='{card}']")
+        page.click("#count-btn")
+        expect(page.locator("#tool-out .said")).to_contain_text("twenty-nine")
         path = ARTEFACTS / f"web-{name}.png"
         page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 10_000

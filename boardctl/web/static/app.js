@@ -364,15 +364,20 @@ const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
 
 function buildDeck() {
   const deck = $("deck");
+  const names = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   for (const [suit, symbol] of SUITS) {
+    const row = el("div", "suit");
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", names[suit]);
+    deck.append(row);
     for (const rank of RANKS) {
       const b = el("button", `card s${suit}`, `${rank}${symbol}`);
       b.type = "button";
       b.dataset.card = `${rank}${suit}`;
       b.setAttribute("aria-pressed", "false");
-      b.setAttribute("aria-label", `${rank} of ${{ S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[suit]}`);
+      b.setAttribute("aria-label", `${rank} of ${names[suit]}`);
       b.addEventListener("click", () => toggleCard(b));
-      deck.append(b);
+      row.append(b);
     }
   }
 }
