@@ -265,6 +265,14 @@ def test_pairing_then_names_set_on_the_page_reach_the_service_and_unpair_revokes
     expect(page.locator(".track .name").first).to_have_text("Ann")
     assert [t["name"] for t in service.ask("status")["tracks"]] == ["Ann", "Bob"]
 
+    page.select_option("#preset", "casual")
+    page.click("[data-set=preset]")
+    page.fill("#brightness", "40")
+    page.click("[data-set=brightness]")
+    expect(page.locator("#brightness")).to_have_value("40")
+    status = service.ask("status")
+    assert status["preset"] == "casual" and status["brightness"] == 40
+
     page.click("[data-cut='0']")  # the cut: Ann deals
     expect(page.locator(".track.dealer .name")).to_contain_text("Ann")
     page.fill("#points-0", "40")  # a refused entry shows the engine's reason
@@ -345,4 +353,25 @@ def test_the_page_reconnects_after_a_restart_of_the_web_process(
     web.start()
     expect(page.locator("#conn")).to_have_text("live (checked 4× a second)")
     expect(front(page, 1)).to_have_text("3")
+    page.close()
+
+
+def test_the_card_tools_count_a_hand_and_rank_discards(
+    browser: Browser, board: tuple[Service, WebProcess]
+) -> None:
+    _, web = board
+    page = open_page(browser, web)
+    page.click("#tools summary")
+    for card in ("5H", "JH", "6C", "7D", "KS", "2C"):
+        page.click(f"[data-card='{card}']")
+    expect(page.locator("#chosen")).to_have_text("5H JH 6C 7D KS 2C")
+    page.click("#discard-btn")
+    rows = page.locator("#tool-out tr")
+    expect(rows).to_have_count(7)  # a header and the six best of the 15 discards
+    expect(rows.nth(1).locator("td").first).to_have_text("JH KS")  # as boardctl discard --dealer
+    page.click("#clear-btn")
+    for card in ("5H", "5C"):
+        page.click(f"[data-card='{card}']")
+    page.click("#count-btn")
+    expect(page.locator("#tool-out .error")).to_contain_text("got 2 cards")
     page.close()
