@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from boardctl.cribbage import DECK, Card, hand_total, score_hand  # noqa: E402
+from boardctl.cribbage import census as census_module  # noqa: E402
 from boardctl.cribbage import fast as fast_module  # noqa: E402
 from boardctl.cribbage.census import census  # noqa: E402
 from boardctl.cribbage.discard import rank_discards  # noqa: E402
@@ -58,7 +59,8 @@ def _subprocess_median(argv: list[str], repeat: int) -> float:
 
 
 def _cold_census(hand_size: int, crib: bool) -> None:
-    fast_module._BASE.clear()  # measure the table fill too, as a fresh process would
+    fast_module._BASE.clear()  # measure the tables' fill too, as a fresh process would
+    census_module._SHAPES.clear()
     census(hand_size, crib=crib)
 
 

@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import pi_class
+
 REPO = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -90,7 +92,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--link", choices=("null", "serial"), default="null")
+    pi_class.add_options(parser)
     args = parser.parse_args()
+    code = pi_class.rerun(args)
+    if code is not None:
+        sys.exit(code)
     device = None
     if args.link == "serial":
         sys.path.insert(0, str(REPO / "firmware"))

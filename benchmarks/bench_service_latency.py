@@ -24,6 +24,7 @@ turns on, so its figure is the blink, not the service. Those presses are
 counted separately.
 
     PYTHONPATH=. python benchmarks/bench_service_latency.py [--presses 1000] [--link serial|null]
+        [--burn N] [--pi-class 8]
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pi_class
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
@@ -97,7 +99,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=1000)
     parser.add_argument("--link", choices=("serial", "null"), default="serial")
+    pi_class.add_options(parser)
     args = parser.parse_args()
+    code = pi_class.rerun(args)
+    if code is not None:
+        sys.exit(code)
 
     factory = MockFactory()
     Device.pin_factory = factory

@@ -163,6 +163,69 @@ def preexec(group: PiClass | None) -> Callable[[], None] | None:
     return None if group is None else group.join
 
 
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """``--pi-class X`` and ``--burn N``, for a benchmark that :func:`rerun` runs again."""
+    parser.add_argument(
+        "--pi-class",
+        type=float,
+        metavar="X",
+        default=0.0,
+        help="run inside a calibrated cgroup that makes one core X times slower (root)",
+    )
+    parser.add_argument(
+        "--burn",
+        type=int,
+        metavar="N",
+        default=0,
+        help="run N CPU-burning neighbour processes meanwhile (a busy machine)",
+    )
+
+
+def rerun(args: argparse.Namespace) -> int | None:
+    """Run this script again under ``--pi-class``/``--burn``; ``None`` when neither is asked.
+
+    The script is started once more without those options (inside the group
+    when ``--pi-class`` is set, beside ``--burn`` busy loops), and its exit
+    status is returned for the caller to exit with.
+    """
+    if not args.pi_class and not args.burn:
+        return None
+    argv = [sys.executable, *_without_options(sys.argv)]
+    burners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burn)
+    ]
+    try:
+        if args.burn:
+            print(f"with {args.burn} CPU-burning neighbour process(es) on {os.cpu_count()} cores")
+        if not args.pi_class:
+            return subprocess.run(argv).returncode
+        with pi_class(args.pi_class) as group:
+            print(
+                f"Pi-class: one core, quota {group.quota_us} us per {group.period_us} us; "
+                f"a fixed workload runs {group.ratio:.2f}x slower than on a free core "
+                f"({group.free_workload_s * 1000:.0f} ms free)",
+                flush=True,
+            )
+            return group.popen(argv).wait()
+    finally:
+        for proc in burners:
+            proc.kill()
+            proc.wait()
+
+
+def _without_options(argv: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--pi-class", "--burn"):
+            skip = True
+        elif not arg.startswith(("--pi-class=", "--burn=")):
+            out.append(arg)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--slowdown", type=float, default=8.0)

@@ -23,18 +23,18 @@ DEFAULT_CONFIG_PATH = Path("/etc/boardctl/config.toml")
 
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
-# pull-ups). ``None`` = not wired. GPIO 14/15 (UART to the Pico), 2/3 (I2C)
-# and 7-11 (SPI) are left free; GPIO 4 and 25 are spare.
+# pull-ups). ``None`` = not wired. The pins kept free (I2S, PWM audio, UART,
+# I2C, the shutdown button, the HAT EEPROM) are listed in boardctl.hardware.pinout.
 TRACK_ROLES = ("plus1", "plus5", "encoder_a", "encoder_b", "encoder_push")
 SHARED_ROLES = ("undo", "menu")
 
 DEFAULT_PINS: dict[str, dict[str, int | None]] = {
     "shared": {"undo": 5, "menu": 6},
-    "track1": {"plus1": 17, "plus5": 27, "encoder_a": 22, "encoder_b": 23, "encoder_push": 24},
-    "track2": {"plus1": 16, "plus5": 20, "encoder_a": 19, "encoder_b": 26, "encoder_push": 21},
+    "track1": {"plus1": 4, "plus5": 27, "encoder_a": 22, "encoder_b": 23, "encoder_push": 24},
+    "track2": {"plus1": 25, "plus5": 8, "encoder_a": 10, "encoder_b": 9, "encoder_push": 11},
     "track3": {
-        "plus1": 12,
-        "plus5": 13,
+        "plus1": 7,
+        "plus5": 26,
         "encoder_a": None,
         "encoder_b": None,
         "encoder_push": None,

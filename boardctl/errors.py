@@ -68,3 +68,7 @@ class ConfigError(BoardError, ValueError):
 
 class ControlError(BoardError, RuntimeError):
     """A control-socket request failed."""
+
+
+class ResultsError(BoardError, ValueError):
+    """A result row, an export or a board key is malformed, or fails verification."""

@@ -58,13 +58,13 @@ def test_values_are_read(tmp_path: Path) -> None:
         write(
             tmp_path,
             '[inputs]\ncommit_idle = 2\n[game]\nvariant = "five-card"\n'
-            "[pins]\nundo = false\n[pins.track2]\nplus5 = 4\n",
+            "[pins]\nundo = false\n[pins.track2]\nplus5 = 16\n",
         )
     )
     assert config.inputs.commit_idle == 2.0 and isinstance(config.inputs.commit_idle, float)
     assert config.game.variant == "five-card"
     assert config.pins.undo is None
-    assert config.pins.tracks[1].plus5 == 4
+    assert config.pins.tracks[1].plus5 == 16
     assert config.pins.tracks[1].plus1 == DEFAULT_PINS["track2"]["plus1"]
 
 
@@ -101,8 +101,9 @@ def test_bad_files_name_the_key_and_the_file(tmp_path: Path, text: str, needle: 
 def test_default_pin_table_has_no_pin_twice_and_avoids_bus_pins() -> None:
     pins = [p for table in DEFAULT_PINS.values() for p in table.values() if p is not None]
     assert len(pins) == len(set(pins))
-    reserved = {0, 1, 2, 3, 7, 8, 9, 10, 11, 14, 15}  # ID EEPROM, I2C, SPI, UART to the Pico
-    assert not reserved & set(pins)
+    from boardctl.hardware.pinout import KEPT_FREE, RESERVED
+
+    assert not (set(RESERVED) | set(KEPT_FREE)) & set(pins)
 
 
 def test_paths_follow_systemd_then_user_defaults(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ def test_wiring_doc_pin_table_equals_the_default_config() -> None:
 
 def test_a_changed_default_pin_would_be_caught() -> None:
     changed = {group: dict(roles) for group, roles in DEFAULT_PINS.items()}
-    changed["track1"]["plus1"] = 4
+    changed["track1"]["plus1"] = 16
     documented = parse_wiring_table((HARDWARE / "wiring.md").read_text(encoding="utf-8"))
     assert parse_wiring_table(wiring_table(changed)) != documented
 

@@ -3,19 +3,28 @@
 Scoring all 12,994,800 hands one by one is far too slow in Python, so the
 census works on ranks and counts the suits:
 
-1. Every multiset of hand ranks (each rank at most four times) and every
-   starter rank is visited once (1,820 x 13 for four-card hands).
-2. Fifteens, pairs and runs depend only on the five ranks; they come from
-   :func:`boardctl.cribbage.fast.code_points`.
-3. The number of real hands behind a rank pattern is the product of
-   ``C(4, m)`` over the hand's rank multiplicities ``m``, times ``4 - m_s``
-   starters (``m_s`` = hand cards of the starter's rank).
+1. Every multiset of the five ranks (hand and starter; each rank at most four
+   times: 6,175 of them, or 1,820 of four ranks for three-card hands) is
+   visited once, by a walk over the ranks in order (:func:`_walk`). The walk
+   carries the subset-sum polynomial of the card values as one integer (a
+   byte per power of x: adding a card of value v is ``p + (p << 8 v)``), so
+   the fifteens are read off the coefficient of x**15; pairs add
+   ``m (m - 1)`` per rank; runs close when a rank is missing (length times
+   the product of the multiplicities, from ``scoring.run_min`` cards up).
+2. The walk tallies each multiset by (rank points, shape), where the shape is
+   how many non-jack ranks occur once, twice, three or four times, and how
+   many jacks. The number of real deals, and which of them carry a flush or
+   nobs, depend on the shape alone, so each shape is worked out once
+   (:func:`_shape_table`), summing over the starter's rank:
+3. The number of real hands behind a (hand ranks, starter rank) pattern is
+   the product of ``C(4, m)`` over the hand's rank multiplicities ``m``,
+   times ``4 - m_s`` starters (``m_s`` = hand cards of the starter's rank).
 4. Flush and nobs are counted combinatorially over the suit choices:
 
    - a flush needs all hand ranks distinct; the hand can be any of 4 suits;
      the starter then shares the suit in 1 way if its rank is not in the hand
      (5 points, or hand size + 1) and differs in 3 ways (hand size points,
-     none in a crib);
+     none in a crib unless ``scoring.crib_four_flush``);
    - nobs: with ``j`` jacks in hand and a non-jack starter rank held ``m_s``
      times in hand, summing ``|jack suits - suits of the starter's rank|``
      over all suit choices gives
@@ -32,11 +41,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
 from math import comb
 
 from boardctl.cribbage.cards import JACK
 from boardctl.cribbage.fast import code_points, rank_code
+from boardctl.cribbage.scoring import ACC, Scoring
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,27 +84,142 @@ def _c3(n: int) -> int:
     return comb(3, n) if n >= 0 else 0
 
 
+_BITS = 8  # bits per coefficient of the subset-sum polynomial (at most 2**5 subsets)
+_MASK = (1 << (_BITS * 16)) - 1  # coefficients of x**0 .. x**15
+_FIFTEEN = 15 * _BITS
+_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+_JACK_SLOT = 6 * 5  # the jack's multiplicity sits above the four non-jack counters
+
+
 def census(
-    hand_size: int = 4, *, crib: bool = False, ranks: Iterable[int] = range(1, 14)
+    hand_size: int = 4,
+    *,
+    crib: bool = False,
+    ranks: Iterable[int] = range(1, 14),
+    scoring: Scoring = ACC,
 ) -> Census:
-    """Count every (hand, starter) by score; ``ranks`` may restrict the deck (for tests)."""
-    rank_list = sorted(set(ranks))
+    """Count every (hand, starter) by score; ``ranks`` may restrict the deck (for tests).
+
+    Fifteens, pairs and runs are worked out once per multiset of the
+    ``hand_size + 1`` ranks, by a walk over the ranks in order that carries
+    the subset-sum polynomial of the values (fifteens), the pairs and the open
+    run; each multiset is then tallied by its shape, which fixes the number of
+    real deals and their flush and nobs points (:func:`_shape_counts`).
+    """
+    allowed = tuple(rank in set(ranks) for rank in range(14))
+    tally: dict[tuple[int, int], int] = {}
+    _walk(1, hand_size + 1, 1, 0, 0, 1, 0, allowed, scoring.run_min, tally)
+    flush_in_crib = scoring.crib_four_flush or not crib
     counts: Counter[int] = Counter()
-    for hand in combinations_with_replacement(rank_list, hand_size):
-        if max(hand.count(rank) for rank in hand) > 4:
-            continue
-        for starter in rank_list:
-            if hand.count(starter) < 4:
-                pattern_counts(hand, starter, crib, counts)
+    for (base, shape), multisets in tally.items():
+        for extra, ways in _shape_counts(shape, hand_size, flush_in_crib):
+            counts[base + extra] += ways * multisets
     return Census(hand_size, crib, {score: n for score, n in sorted(counts.items()) if n})
 
 
+def _walk(
+    rank: int,
+    left: int,
+    poly: int,
+    points: int,
+    run_len: int,
+    run_mult: int,
+    shape: int,
+    allowed: tuple[bool, ...],
+    run_min: int,
+    tally: dict[tuple[int, int], int],
+) -> None:
+    """Visit every multiset of ``left`` more ranks from ``rank`` up (each at most 4 times).
+
+    ``poly`` is the subset-sum polynomial of the values so far (one byte per
+    power of x up to 15); ``points`` holds pairs and the closed runs; the open
+    run is ``run_len`` ranks long with ``run_mult`` ways to pick one card of
+    each. ``shape`` packs how many non-jack ranks occur once, twice, ... (six
+    bits each) and the jack's multiplicity above them.
+    """
+    if left == 0 or rank == 14:
+        if left:
+            return
+        if run_len >= run_min:
+            points += run_len * run_mult
+        key = (points + 2 * ((poly >> _FIFTEEN) & 0xFF), shape)
+        tally[key] = tally.get(key, 0) + 1
+        return
+    # This rank not held: the open run closes.
+    closed = points + run_len * run_mult if run_len >= run_min else points
+    _walk(rank + 1, left, poly, closed, 0, 1, shape, allowed, run_min, tally)
+    if not allowed[rank]:
+        return
+    value_shift = _VALUES[rank] * _BITS
+    slot = _JACK_SLOT if rank == JACK else 0
+    for held in range(1, min(4, left) + 1):
+        poly = (poly + (poly << value_shift)) & _MASK
+        mark = held if slot else 1 << (6 * held)
+        _walk(
+            rank + 1,
+            left - held,
+            poly,
+            points + held * (held - 1),
+            run_len + 1,
+            run_mult * held,
+            shape + (mark << slot),
+            allowed,
+            run_min,
+            tally,
+        )
+
+
+def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
+    """``(points over the rank points, deals)`` for every multiset of one shape."""
+    return _SHAPES.get((shape, hand_size, flush_in_crib)) or _shape_table(
+        shape, hand_size, flush_in_crib
+    )
+
+
+_SHAPES: dict[tuple[int, int, bool], list[tuple[int, int]]] = {}
+
+
+def _shape_table(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
+    jacks = shape >> _JACK_SLOT
+    mults = [held for held in range(1, 5) for _ in range((shape >> (6 * held)) & 0x3F)]
+    # One representative multiset of this shape: non-jack ranks 1, 2, ... then the jacks.
+    hand_ranks: list[int] = []
+    for rank, held in enumerate(mults, start=1):
+        hand_ranks.extend([rank] * held)
+    hand_ranks.extend([JACK] * jacks)
+    counts: Counter[int] = Counter()
+    for starter in sorted(set(hand_ranks)):
+        hand = list(hand_ranks)
+        hand.remove(starter)
+        _suit_counts(hand, starter, flush_in_crib, 0, counts)
+    table = sorted((extra, ways) for extra, ways in counts.items() if ways)
+    _SHAPES[(shape, hand_size, flush_in_crib)] = table
+    return table
+
+
 def pattern_counts(
-    hand: Sequence[int], starter: int, crib: bool, counts: Counter[int] | None = None
+    hand: Sequence[int],
+    starter: int,
+    crib: bool,
+    counts: Counter[int] | None = None,
+    *,
+    scoring: Scoring = ACC,
 ) -> Counter[int]:
-    """Add to ``counts`` the scores of every real deal with these hand ranks and starter rank."""
+    """Add to ``counts`` the scores of every real deal with these hand ranks and starter rank.
+
+    The census of one pattern on its own (the tests check it against scoring
+    every suit choice); :func:`census` tallies shapes instead.
+    """
     if counts is None:
         counts = Counter()
+    base = code_points(rank_code((*hand, starter)), scoring.run_min)
+    return _suit_counts(hand, starter, scoring.crib_four_flush or not crib, base, counts)
+
+
+def _suit_counts(
+    hand: Sequence[int], starter: int, flush_in_crib: bool, base: int, counts: Counter[int]
+) -> Counter[int]:
+    """Add the deals of these hand ranks and starter rank at ``base`` plus flush and nobs."""
     hand_size = len(hand)
     mult = Counter(hand)
     hand_ways = 1
@@ -104,7 +228,6 @@ def pattern_counts(
     jacks = mult[JACK]
     m_s = mult[starter]
     ways = hand_ways * (4 - m_s)
-    base = code_points(rank_code((*hand, starter)))
     nobs = 0
     if jacks and starter != JACK:
         others = hand_ways // (comb(4, jacks) * comb(4, m_s))
@@ -114,7 +237,7 @@ def pattern_counts(
         nobs_in_five = five_suited if jacks else 0
         counts[base + hand_size + 2] += nobs_in_five
         counts[base + hand_size + 1] += five_suited - nobs_in_five
-        counts[base + (0 if crib else hand_size)] += 12
+        counts[base + (hand_size if flush_in_crib else 0)] += 12
         ways -= five_suited + 12
         nobs -= nobs_in_five
     counts[base + 1] += nobs

@@ -16,11 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from boardctl.cribbage.cards import JACK, Card
+from boardctl.cribbage.scoring import ACC, Scoring
 
 RANK_WEIGHT: tuple[int, ...] = (0, *(5 ** (rank - 1) for rank in range(1, 14)))
 """``RANK_WEIGHT[rank]``: the amount a card of that rank adds to a multiset code."""
 
 _BASE: dict[int, int] = {}
+_BASE_RUNS_OF_TWO: dict[int, int] = {}
+_TABLES = {3: _BASE, 2: _BASE_RUNS_OF_TWO}
 
 
 def rank_code(ranks: Iterable[int]) -> int:
@@ -37,8 +40,11 @@ def ranks_of_code(code: int) -> list[int]:
     return ranks
 
 
-def rank_points(ranks: Sequence[int]) -> int:
-    """Points for fifteens, pairs and runs among ``ranks`` (the suit-free part of a count)."""
+def rank_points(ranks: Sequence[int], run_min: int = 3) -> int:
+    """Points for fifteens, pairs and runs among ``ranks`` (the suit-free part of a count).
+
+    Runs score from ``run_min`` cards up (3; 2 under runs of two).
+    """
     ways = [1] + [0] * 15
     counts = [0] * 15
     for rank in ranks:
@@ -58,25 +64,30 @@ def rank_points(ranks: Sequence[int]) -> int:
         while counts[rank + length]:
             multiplicity *= counts[rank + length]
             length += 1
-        if length >= 3:
+        if length >= run_min:
             points += length * multiplicity
         rank += length
     return points
 
 
-def code_points(code: int) -> int:
-    """:func:`rank_points` of a multiset code, from the lazily filled table."""
-    points = _BASE.get(code)
+def code_points(code: int, run_min: int = 3) -> int:
+    """:func:`rank_points` of a multiset code, from a lazily filled table (one per run_min)."""
+    table = _TABLES[run_min]
+    points = table.get(code)
     if points is None:
-        points = _BASE[code] = rank_points(ranks_of_code(code))
+        points = table[code] = rank_points(ranks_of_code(code), run_min)
     return points
 
 
-def hand_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
+def hand_total(
+    hand: Sequence[Card], starter: Card, crib: bool = False, scoring: Scoring = ACC
+) -> int:
     """Total of a hand (3 or 4 distinct cards) with the starter; no breakdown, no input checks.
 
     Use :func:`boardctl.cribbage.score_hand` for checked input and the itemised count.
     """
+    if scoring is not ACC:
+        return _total(hand, starter, crib, scoring)
     s_rank, s_suit = starter
     code = RANK_WEIGHT[s_rank]
     first_suit = hand[0][1]
@@ -97,3 +108,21 @@ def hand_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
         elif not crib:
             points += len(hand)
     return points + nobs
+
+
+def _total(hand: Sequence[Card], starter: Card, crib: bool, scoring: Scoring) -> int:
+    """:func:`hand_total` under any :class:`Scoring` (runs of two, the crib's four-card flush)."""
+    s_rank, s_suit = starter
+    code = RANK_WEIGHT[s_rank]
+    first_suit = hand[0][1]
+    flush = all(suit == first_suit for _, suit in hand)
+    nobs = any(rank == JACK and suit == s_suit for rank, suit in hand)
+    for rank, _ in hand:
+        code += RANK_WEIGHT[rank]
+    points = code_points(code, scoring.run_min) + nobs
+    if flush:
+        if s_suit == first_suit:
+            points += len(hand) + 1
+        elif scoring.crib_four_flush or not crib:
+            points += len(hand)
+    return points

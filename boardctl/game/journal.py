@@ -23,22 +23,30 @@ the replay that lets :meth:`Journal.resume` skip decoding older events.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import sqlite3
 import time
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from boardctl.errors import JournalError, SchemaError
+from boardctl.game import integrity
+from boardctl.game.integrity import Damage, Mark, MarkWriter
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 FILE_NAME = "journal.sqlite"
+BACKUP_DIR = "backups"
+BACKUPS_KEPT = 10
 _SCHEMA = (
     """
 CREATE TABLE events (
@@ -89,6 +97,15 @@ def row_crc(seq: int, at: float, body: str, previous: int) -> int:
     return zlib.crc32(f"{seq}\x1f{at!r}\x1f{body}".encode(), previous)
 
 
+def list_backups(journal: Path) -> list[Path]:
+    """The backups of ``journal``, oldest first."""
+    folder = journal.parent / BACKUP_DIR
+    try:
+        return sorted(folder.glob("journal-*.sqlite"))
+    except OSError:
+        return []
+
+
 def _uri(path: Path, mode: str) -> str:
     """An SQLite URI for ``path`` (percent-encoded) opened with ``mode=...``."""
     return f"{path.absolute().as_uri()}?mode={mode}"
@@ -116,6 +133,11 @@ class Journal:
         self._db = connection
         self._last_seq = 0
         self._last_crc = 0
+        self.damage: Damage | None = None  # damage found at open (or still standing)
+        self.backup_on_close = False  # the service sets it: a backup at every clean shutdown
+        self._mark: MarkWriter | None = None
+        self._opened_seq = 0
+        self._appended = 0
 
     # --- opening -------------------------------------------------------------
 
@@ -133,6 +155,8 @@ class Journal:
             raise JournalError(f"cannot reach journal {path}: {exc}") from exc
         if readonly and not exists:
             raise JournalError(f"no journal at {path} (is the service set up? try --journal PATH)")
+        # Before SQLite opens anything (even a reader may add an empty -wal).
+        found = None if readonly else cls._look_for_damage(path)
         if exists:
             cls._check_version(path)
         if readonly:
@@ -148,10 +172,31 @@ class Journal:
             if not readonly:
                 journal._prepare()
             journal._check_pages()
+            journal.damage = found or integrity.read_notice(path)
+            if not readonly:
+                journal._opened_seq = journal._stored_seq()
+                journal._mark = MarkWriter(path)
         except BaseException:
             connection.close()
             raise
         return journal
+
+    @staticmethod
+    def _look_for_damage(path: Path) -> Damage | None:
+        try:
+            found = integrity.check_before_open(path)
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(f"cannot check journal {path} for damage: {exc}") from exc
+        if found is not None:
+            log.error("%s", found.summary())
+        return found
+
+    def _stored_seq(self) -> int:
+        try:
+            row = self._db.execute("SELECT max(seq) FROM events").fetchone()
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from exc
+        return int(row[0] or 0)
 
     @staticmethod
     def _connect(path: Path, target: str, *, uri: bool = False) -> sqlite3.Connection:
@@ -418,10 +463,95 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
         self._last_seq, self._last_crc = seq, crc
+        self._appended += 1
+        if self._mark is not None:
+            self._mark.write(Mark(seq, crc, at))
+        if snapshot is not None and self.damage is not None and self._started_after_damage():
+            integrity.clear_notice(self.path)  # a new game: the sign goes, the copies stay
+            self.damage = None
         return Record(seq, at, json.loads(body))
 
+    def _started_after_damage(self) -> bool:
+        """A game start the players chose (not the first game of a journal rebuilt empty)."""
+        return self._opened_seq > 0 or self._appended > 1
+
+    # --- backups ---------------------------------------------------------------
+
+    def backup(self, reason: str = "manual") -> Path:
+        """A consistent copy in ``backups/`` (SQLite's backup API); keep the last few."""
+        folder = self.path.parent / BACKUP_DIR
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        target = folder / f"journal-{stamp}-{self._last_seq:06d}-{reason}.sqlite"
+        temporary = target.with_suffix(".tmp")
+        try:
+            folder.mkdir(mode=0o750, exist_ok=True)
+            copy = sqlite3.connect(temporary)
+            try:
+                self._db.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            finally:
+                copy.close()
+            with temporary.open("rb") as file:
+                os.fsync(file.fileno())
+            os.replace(temporary, target)
+        except (OSError, sqlite3.Error) as exc:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise JournalError(f"cannot back up journal {self.path} into {folder}: {exc}") from exc
+        for old in list_backups(self.path)[:-BACKUPS_KEPT]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+        return target
+
+    def append_all(self, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
+        """Append many ``(event, at)`` pairs in one durable transaction; return the last seq.
+
+        For importing a game record or building a test journal: all or none
+        of the events are written. No snapshots are stored (a resume then
+        replays from the first event).
+        """
+        if self.readonly:
+            raise JournalError(f"journal {self.path} is open read-only")
+        seq, crc = self._last_seq, self._last_crc
+        rows = []
+        for event, at in events:
+            body = encode_event(event)
+            seq += 1
+            crc = row_crc(seq, float(at), body, crc)
+            rows.append((seq, float(at), body, crc))
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany("INSERT INTO events (seq, at, body, crc) VALUES (?, ?, ?, ?)", rows)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.IntegrityError as exc:
+            raise JournalError(
+                f"journal {self.path} was written by another process; reopen it"
+            ) from exc
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
+        self._last_seq, self._last_crc = seq, crc
+        self._appended += len(rows)
+        if self._mark is not None and rows:
+            self._mark.write(Mark(seq, crc, rows[-1][1]))
+        return seq
+
     def close(self) -> None:
-        """Close the file (idempotent)."""
+        """Close the file (idempotent); a service's writer backs it up first."""
+        if self.backup_on_close and not self.readonly:
+            self.backup_on_close = False
+            try:
+                self.backup("shutdown")
+            except JournalError as exc:
+                log.warning("%s", exc)
+        if self._mark is not None:
+            self._mark.close()
+            self._mark = None
         self._db.close()
 
     def __enter__(self) -> Journal:

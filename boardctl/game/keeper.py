@@ -26,6 +26,7 @@ from typing import Any
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.history import Entry, history_row
+from boardctl.game.integrity import add_damage_report, backup_at_game_end, with_damage_sign
 from boardctl.game.journal import Journal, Record, default_journal_path
 from boardctl.game.limits import Limits
 from boardctl.game.setup import GameSetup
@@ -212,11 +213,14 @@ class Scorekeeper:
             seq, at, event = record.seq, record.at, record.event
         else:
             seq, at, event = self._seq + 1, time.time(), plan.event
+        ended = plan.state.winner is not None and self._machine.state.winner is None
         self._machine.commit(plan)
         self._remember(seq, at, event, plan)
         self._changed()
         self._view = pending._view  # the board view of the new state, if already built
         self.over_at = pending.over_at
+        if ended:
+            backup_at_game_end(self._journal)
         return {"ok": True, "seq": seq, "event": event, "status": self.status()}
 
     def _remember(self, seq: int, at: float, event: dict[str, Any], plan: Plan) -> None:
@@ -276,7 +280,8 @@ class Scorekeeper:
         """What the board shows now (with the time of the last rejection and game end)."""
         if self._view is None:
             self._view = board_view(self._machine.state)
-        return _with_times(self._view, self.error_at, self.over_at)
+        view = with_damage_sign(self._view, self._journal)
+        return _with_times(view, self.error_at, self.over_at)
 
     def status(self) -> dict[str, Any]:
         """The state as JSON-able data (a fresh dict the caller may keep)."""
@@ -286,6 +291,7 @@ class Scorekeeper:
         status["seq"] = self._seq
         status["undo"] = len(self._machine.past)
         status["redo"] = len(self._machine.future)
+        add_damage_report(status, self._journal)
         return status
 
     def history(self, *, all_games: bool = False) -> list[dict[str, Any]]:
@@ -354,7 +360,8 @@ class Pending:
 
     def view(self) -> BoardView:
         """What the board shows once this command is committed."""
-        return _with_times(self.base_view, self._keeper.error_at, self.over_at)
+        view = with_damage_sign(self.base_view, self._keeper.journal)
+        return _with_times(view, self._keeper.error_at, self.over_at)
 
     def commit(self) -> dict[str, Any]:
         """Write the event durably, then make it the keeper's state; return ``apply``'s result.

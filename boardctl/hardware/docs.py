@@ -77,6 +77,13 @@ def pins_section() -> str:
     return wiring_table(DEFAULT_PINS)
 
 
+def kept_free_section() -> str:
+    """The pins the default table leaves free, and why."""
+    from boardctl.hardware.pinout import kept_free_table
+
+    return kept_free_table()
+
+
 def pico_data_section() -> str:
     """Pico -> level shifter -> strip: the data pin comes from the firmware's settings."""
     from boardctl.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
@@ -312,6 +319,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("wiring.md", "pico-uart", pico_uart_section),
     Section("wiring.md", "pico-data", pico_data_section),
     Section("wiring.md", "pins", pins_section),
+    Section("wiring.md", "kept-free", kept_free_section),
     Section("wiring.md", "injection", injection_section),
     Section("geometry.md", "layouts", layouts_section),
     Section("power.md", "power", power_section, exact=False),

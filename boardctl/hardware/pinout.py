@@ -19,6 +19,37 @@ HEADER_PIN: dict[int, int] = {
     6: 31, 12: 32, 13: 33, 19: 35, 16: 36, 26: 37, 20: 38, 21: 40,
 }  # fmt: skip
 GROUND_PINS = (6, 9, 14, 20, 25, 30, 34, 39)
+
+#: Never wired: the HAT ID EEPROM's I2C bus (ID_SD, ID_SC), which the Pi's boot
+#: firmware reads on every Pi with a 40-pin header.
+RESERVED: dict[int, str] = {
+    0: "ID_SD: the HAT ID EEPROM's I2C data (the Pi reads it at boot)",
+    1: "ID_SC: the HAT ID EEPROM's I2C clock (the Pi reads it at boot)",
+}
+
+#: The GPIO of the shutdown button (``dtoverlay=gpio-shutdown``): GPIO3 is the
+#: only pin that also wakes a halted Pi (Zero, Zero 2 W, 3, 4).
+SHUTDOWN_GPIO = 3
+
+#: Kept free by the default pins, for what the board may use next.
+KEPT_FREE: dict[int, str] = {
+    2: "I2C1 SDA; a fixed 1.8 kOhm pull-up to 3.3 V on the Pi's board",
+    SHUTDOWN_GPIO: "I2C1 SCL, fixed 1.8 kOhm pull-up; the shutdown/wake button",
+    12: "PWM0: PWM audio or a buzzer",
+    13: "PWM1: PWM audio (second channel)",
+    14: "UART TXD: the UART link to the Pico",
+    15: "UART RXD: the UART link to the Pico",
+    16: "UART0 CTS: hardware flow control for the UART link",
+    17: "UART0 RTS: hardware flow control for the UART link",
+    18: "I2S BCLK (PCM_CLK): an I2S amplifier or DAC",
+    19: "I2S LRCLK (PCM_FS)",
+    20: "I2S DIN (PCM_DIN): a microphone, if ever",
+    21: "I2S DOUT (PCM_DOUT)",
+}
+
+#: The pins an I2S amplifier (e.g. a MAX98357A) needs, and the PWM audio pins.
+I2S_PINS = (18, 19, 21)
+PWM_AUDIO_PINS = (12, 13)
 POWER_5V_PINS = (2, 4)
 POWER_3V3_PINS = (1, 17)
 
@@ -90,6 +121,14 @@ def wiring_table(pins: Mapping[str, Mapping[str, int | None]]) -> str:
             f"| `pins.{key}` | {_role_text(key, role)} | GPIO{bcm} | {header} "
             f"| {nearest_ground(header)} | {_wire_to(role)} |"
         )
+    return "\n".join(lines) + "\n"
+
+
+def kept_free_table() -> str:
+    """The Markdown table of the pins the defaults leave alone, and why."""
+    lines = ["| BCM GPIO | header pin | kept for |", "|---|---|---|"]
+    for bcm, why in sorted({**RESERVED, **KEPT_FREE}.items()):
+        lines.append(f"| GPIO{bcm} | {HEADER_PIN[bcm]} | {why} |")
     return "\n".join(lines) + "\n"
 
 

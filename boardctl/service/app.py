@@ -215,6 +215,8 @@ def build(
         journal.parent.mkdir(parents=True, exist_ok=True)
         keeper = Scorekeeper.open(journal, setup=game_setup(config))
         closers.append(keeper.close)
+        if keeper.journal is not None:
+            keeper.journal.backup_on_close = True  # a backup at every clean shutdown
         renderer = make_renderer(layout, config, config.board.brightness)
         overlay = OverlayRenderer(renderer, layout)
         if link is None:

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from boardctl.errors import BoardError, ControlError, EntryError, JournalError
+from boardctl.game.integrity import damage_prefix
 from boardctl.inputs.panel import Command, Panel
 from boardctl.service.notify import Notifier
 from boardctl.view import BoardView
@@ -93,7 +94,8 @@ def status_line(status: dict[str, Any]) -> str:
     winner = status.get("winner")
     if winner is not None and 0 <= winner < len(tracks):
         phase = f"{tracks[winner].get('name', '?')} won"
-    return " · ".join([*parts, str(phase), f"target {status.get('target', '?')}"])
+    line = " · ".join([*parts, str(phase), f"target {status.get('target', '?')}"])
+    return damage_prefix(status) + line
 
 
 class ServiceLoop:

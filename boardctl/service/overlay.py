@@ -12,6 +12,9 @@ The board has no screen, so the panel's modes are shown with holes:
 - a game the layout cannot show (a journal from another board, a layout
   changed in the config): the start holes and the status LED stay red, and
   the service keeps running so the owner can start a game that fits.
+- a damaged journal recovered (``journal_damage`` in the view, see
+  :mod:`boardctl.game.integrity`): the start holes and the status LED stay
+  reddish purple until a new game starts.
 
 :class:`OverlayRenderer` wraps the board renderer, so the service loop still
 sees one renderer with ``render`` and ``next_change``.
@@ -32,6 +35,8 @@ WHITE = bytes((200, 200, 200))
 AMBER_DIM = bytes((30, 16, 0))
 AMBER = bytes((230, 120, 0))
 RED = bytes((220, 0, 0))
+PURPLE = bytes((204, 121, 167))  # Okabe-Ito reddish purple: the journal was damaged
+DAMAGE_KEY = "journal_damage"  # boardctl.game.integrity.DAMAGE_KEY
 CONFIRM_STEP = 0.25  # seconds on, seconds off
 
 log = logging.getLogger(__name__)
@@ -71,6 +76,8 @@ class OverlayRenderer:
             return self._paint(frame, self._confirm_leds(), RED)
         if view.extra.get("confirm") and _blink_on(now):
             return self._paint(frame, self._confirm_leds(), RED)
+        if view.extra.get(DAMAGE_KEY):
+            return self._paint(frame, self._confirm_leds(), PURPLE)
         return frame
 
     @staticmethod

@@ -116,6 +116,9 @@ def format_status(status: dict[str, Any]) -> str:
             f"{track.get('name', ''):<{width}}  {track.get('front', 0):>3}  "
             f"(back {track.get('back', 0):>3})  {'  '.join(notes)}".rstrip()
         )
+    from boardctl.game.integrity import damage_lines
+
+    lines += damage_lines(status)
     link = status.get("link")
     if isinstance(link, dict):
         state = "connected" if link.get("connected") else "NOT connected: the LEDs may be dark"

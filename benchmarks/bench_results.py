@@ -1,0 +1,79 @@
+"""Measure ``boardctl results`` (and ``stats players``) over a 200-game journal, whole process.
+
+Run from the repository root::
+
+    PYTHONPATH=. python benchmarks/bench_results.py [--games 200] [--runs 7]
+
+Builds a journal of ``--games`` demo games (real cards, six players taking
+turns in pairs, written in one transaction), then runs each command as a new
+process ``--runs`` times and prints the median and the fastest wall time. For
+comparison it also times opening the same journal with a full
+``Scorekeeper`` (which derives the rules tables on the first hand count).
+Target: each command <= 0.3 s whole process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from boardctl.demo.game import DemoGame
+from boardctl.game.journal import Journal
+from boardctl.game.keeper import Scorekeeper
+
+PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+
+
+def season(path: Path, games: int) -> int:
+    """``games`` demo games between pairs of :data:`PLAYERS` into a new journal; its events."""
+    keeper = Scorekeeper.memory()
+    for number in range(games):
+        first = PLAYERS[number % len(PLAYERS)]
+        second = PLAYERS[(number // len(PLAYERS) + number + 1) % len(PLAYERS)]
+        if second == first:
+            second = PLAYERS[(number + 2) % len(PLAYERS)]
+        DemoGame(seed=number, names=(first, second), keeper=keeper).play()
+    rows = keeper.history(all_games=True)
+    with Journal.open(path) as journal:
+        journal.append_all((row["event"], row["at"]) for row in rows)
+    return len(rows)
+
+
+def timed(argv: list[str], runs: int) -> tuple[float, float]:
+    """Median and fastest wall time of ``argv`` as a new process."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "journal.sqlite"
+        events = season(path, args.games)
+        print(f"journal: {args.games} games, {events} events")
+        cli = [sys.executable, "-m", "boardctl"]
+        commands = {
+            "results --csv": [*cli, "results", "--csv", "--journal", str(path)],
+            "history --all (full Scorekeeper replay, for comparison)": [
+                *cli, "history", "--all", "--json", "--journal", str(path)
+            ],
+        }  # fmt: skip
+        for name, argv in commands.items():
+            median, best = timed(argv, args.runs)
+            print(f"{name}: median {median:.3f} s, fastest {best:.3f} s (target <= 0.3 s)")
+
+
+if __name__ == "__main__":
+    main()

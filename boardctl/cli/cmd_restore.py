@@ -1,0 +1,33 @@
+"""``boardctl restore``: list the journal's backups, or bring one back."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "restore"
+HELP = "list the journal's automatic backups, or bring one back (the service must be stopped)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options: BACKUP (a number from the list or a file name), --config, --socket, --journal."""
+    from boardctl.service.verbs import add_target_options
+
+    parser.add_argument(
+        "backup",
+        nargs="?",
+        metavar="BACKUP",
+        help="the number shown by `boardctl restore`, or a backup's file name; "
+        "without it, list the backups",
+    )
+    add_target_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the backups, or restore one while the service is stopped."""
+    from boardctl.service.restore import list_text, restore
+
+    if args.backup is None:
+        print(list_text(args))
+        return 0
+    print(restore(args, args.backup))
+    return 0

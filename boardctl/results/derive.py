@@ -1,0 +1,255 @@
+"""Fold the journal's events into finished games, with the engine's own state machine.
+
+Every event is planned and committed by :class:`~boardctl.game.state.Machine`
+exactly as the scorekeeper replays it, so the rules (game points, skunks,
+match ends, undo and redo) are the engine's and are not written twice. Beside
+the machine, the fold keeps the same undo and redo stacks as the scorekeeper
+(which event an undo takes back), so a game's score entries are the ones that
+stand in its final state: an undone entry is gone, a redone one is back.
+
+A game *finishes* when a track reaches the target; an undo may take that back,
+and the game then goes on. A game counts once the board leaves it (``next``
+or ``new_game``: the undo stacks are cleared, it is ``final``), or, for the
+last game of the journal, as it stands (not yet ``final``). A game left
+before anyone won gives no result.
+
+The events were checked when they were written and the journal's chained
+checksum proves they are the same events, so the fold checks no counts
+against the rules tables (:class:`ReplayLimits`): it costs a few microseconds
+an event and never the ~0.3 s of deriving the tables.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardctl.cribbage.variants import get_variant
+from boardctl.errors import EntryError, JournalError
+from boardctl.game.journal import Journal, Record
+from boardctl.game.presets import lines_failed
+from boardctl.game.state import GameState, Machine
+from boardctl.results.model import FORMAT, GameResult
+
+#: The kinds of entry that count a hand or a crib (the show).
+SHOW_KINDS = ("hand", "crib")
+
+
+class ReplayLimits:
+    """Limits that refuse no count: the journal's events were checked when written."""
+
+    def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
+        """Every count is possible."""
+        return _ANY_COUNT
+
+    def max_play_points(self) -> int:
+        """No pegging entry is too large."""
+        return 1_000
+
+
+_ANY_COUNT = frozenset(range(1_000))
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A score entry that stands in a game's final state.
+
+    ``deal`` is the deal it was entered in (0 before the first deal and in
+    free mode); ``seat`` is the seat that counted a hand or crib in the
+    guided show, or the only seat of a one-player track, else None.
+    ``scores`` is every track's score just after it.
+    """
+
+    seq: int
+    at: float
+    track: int
+    points: int
+    kind: str
+    deal: int
+    seat: int | None
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game: its result, the entries that stand, and who sat where."""
+
+    result: GameResult
+    entries: tuple[Entry, ...]
+    seat_players: tuple[str, ...]  # the player at each seat (a team's name if not known)
+    teams: tuple[tuple[int, ...], ...]  # the seats of each track
+
+
+@dataclass
+class _Game:
+    """The game being folded."""
+
+    first_seq: int
+    start_at: float
+    done: list[Entry | None] = field(default_factory=list)  # what undo would take back
+    undone: list[Entry | None] = field(default_factory=list)  # what redo would bring back
+    won: tuple[int, float] | None = None  # the event that made the game over, and its time
+    last: tuple[int, int] = (0, 0)  # the game's last event and its chained checksum
+
+
+def iso_time(at: float) -> str:
+    """A Unix time as UTC ISO 8601 to the millisecond: ``2026-12-01T10:03:12.345Z``."""
+    moment = datetime.datetime.fromtimestamp(round(at, 3), datetime.UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def members(name: str, size: int) -> tuple[str, ...]:
+    """The players of a track named ``name`` with ``size`` seats.
+
+    A partnership track is named after its players, ``"Alice & Carol"`` or
+    ``"Alice, Carol & Erin"`` (as the demo and the board name teams); a name
+    that does not split into ``size`` players is the team's own name.
+    """
+    if size <= 1:
+        return (name,)
+    parts = tuple(part.strip() for part in re.split(r",|&", name))
+    if len(parts) == size and all(parts):
+        return parts
+    return (name,)
+
+
+def journal_rows(journal: Journal) -> Iterator[tuple[Record, int]]:
+    """Every event of ``journal`` with the chained checksum after it (checked as read)."""
+    for record in journal.records():
+        yield record, journal.last_crc
+
+
+def played_games(
+    rows: Iterable[tuple[Record, int]], *, board: str, path: str = "journal"
+) -> list[PlayedGame]:
+    """Every finished game in ``rows`` (events with their chained checksums), in order."""
+    machine = Machine(limits=ReplayLimits())
+    games: list[PlayedGame] = []
+    game: _Game | None = None
+    for record, crc in rows:
+        before = machine.state
+        try:
+            plan = machine.plan(record.event)
+        except EntryError as exc:
+            raise JournalError(
+                f"{path}: event {record.seq} cannot be replayed ({exc}); "
+                "the file is damaged or from an incompatible boardctl"
+            ) from exc
+        if plan.reset:
+            if game is not None and before.winner is not None:
+                games.append(_played(game, before, board, final=True))
+            game = _Game(record.seq, record.at)
+        machine.commit(plan)
+        if game is None:  # events before the first game (none are written today)
+            continue
+        _fold(game, plan.move, plan.reset, record, before, machine.state)
+        game.last = (record.seq, crc)
+    if game is not None and machine.state.winner is not None:
+        games.append(_played(game, machine.state, board, final=False))
+    return games
+
+
+def _fold(
+    game: _Game, move: str, reset: bool, record: Record, before: GameState, after: GameState
+) -> None:
+    """Keep the undo and redo stacks as the scorekeeper does, and when the game was won."""
+    if move == "undo":
+        game.undone.append(game.done.pop())
+    elif move == "redo":
+        game.done.append(game.undone.pop())
+    elif not reset:
+        game.done.append(_entry(record, before, after))
+        game.undone.clear()
+    if after.winner is None:
+        game.won = None
+    elif before.winner is None or reset:
+        game.won = (record.seq, record.at)
+
+
+def _entry(record: Record, before: GameState, after: GameState) -> Entry | None:
+    event = record.event
+    if event.get("op") != "peg":
+        return None
+    kind = str(event["kind"])
+    track = int(event["track"])
+    setup = before.setup
+    team = _teams(setup.variant_name)[track]
+    seat: int | None = team[0] if len(team) == 1 else None
+    if kind in SHOW_KINDS and setup.mode == "guided":
+        # The engine moves a hand count entered in the play on to the show first.
+        show = before if before.phase == "show" else before.evolve(flow="show", count_index=0)
+        seat = show.counting_seat
+    return Entry(
+        record.seq,
+        record.at,
+        track,
+        int(event["points"]),
+        kind,
+        before.deal,
+        seat,
+        tuple([t.front for t in after.tracks]),
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _teams(variant: str) -> tuple[tuple[int, ...], ...]:
+    return get_variant(variant).teams
+
+
+def match_format(setup_match: int) -> str:
+    """How a match is decided: ``single`` (one game) or ``points:N``."""
+    return "single" if setup_match == 0 else f"points:{setup_match}"
+
+
+def _played(game: _Game, state: GameState, board: str, *, final: bool) -> PlayedGame:
+    assert state.winner is not None and game.won is not None
+    setup = state.setup
+    variant = setup.variant
+    names = setup.track_names()
+    teams = variant.teams
+    players = tuple(members(names[i], len(team)) for i, team in enumerate(teams))
+    seat_players = ["" for _ in range(setup.players)]
+    for track, team in enumerate(teams):
+        for index, seat in enumerate(team):
+            who = players[track]
+            seat_players[seat] = who[index] if len(who) == len(team) else who[0]
+    scores = tuple(t.front for t in state.tracks)
+    winner = state.winner
+    best_loser = max((s for i, s in enumerate(scores) if i != winner), default=0)
+    setup_data: dict[str, Any] = setup.to_dict()
+    result = GameResult(
+        format=FORMAT,
+        board=board,
+        match=state.match_number,
+        game=state.game_number,
+        variant=setup.variant_name,
+        rules=str(setup_data.get("rules", "acc")),
+        target=setup.target,
+        mode=setup.mode,
+        preset=setup.preset_name,
+        match_format=match_format(setup.match),
+        names=names,
+        players=players,
+        scores=scores,
+        winner=winner,
+        winner_name=names[winner],
+        spread=scores[winner] - best_loser,
+        skunk=lines_failed(setup.target, best_loser),
+        game_points=state.won_points,
+        match_points=tuple(t.game_points for t in state.tracks),
+        match_winner=state.match_winner,
+        deals=state.deal,
+        start=iso_time(game.start_at),
+        end=iso_time(game.won[1]),
+        first_seq=game.first_seq,
+        won_seq=game.won[0],
+        seq=game.last[0],
+        crc=f"{game.last[1]:08x}",
+        final=final,
+    )
+    entries = tuple(entry for entry in game.done if entry is not None)
+    return PlayedGame(result, entries, tuple(seat_players), teams)

@@ -1,0 +1,123 @@
+"""Results as CSV or JSON lines, and back: the stable export of ``boardctl results``.
+
+CSV: one header row with the field names of :data:`~.model.FIELDS` in order,
+then one row per game. Whole numbers are written in decimal, ``true`` and
+``false`` for yes/no, an empty cell for "none", and the per-track lists as
+compact JSON arrays (``["Alice","Bob"]``, ``[121,97]``). JSON lines: one
+:meth:`~.model.GameResult.to_dict` object per line. Reading either gives back
+exactly the results written (a tested round trip).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO
+
+from boardctl.errors import ResultsError
+from boardctl.results.model import FIELDS, GameResult, field_type
+
+
+def _cell(name: str, value: Any) -> str:
+    kind = field_type(name)
+    if value is None:
+        return ""
+    if kind == "bool":
+        return "true" if value else "false"
+    if kind in ("ints", "strs", "teams"):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return str(value)
+
+
+def _value(name: str, cell: str) -> Any:
+    kind = field_type(name)
+    try:
+        if kind in ("int", "int?"):
+            return None if cell == "" and kind == "int?" else int(cell)
+        if kind == "bool":
+            if cell not in ("true", "false"):
+                raise ValueError(f"not true or false: {cell!r}")
+            return cell == "true"
+        if kind in ("ints", "strs", "teams"):
+            return json.loads(cell)
+    except ValueError as exc:
+        raise ResultsError(f"result column {name}: {exc}") from None
+    return cell
+
+
+def result_row(result: GameResult) -> list[str]:
+    """One CSV row (the cells in :data:`FIELDS` order)."""
+    data = result.to_dict()
+    return [_cell(name, data[name]) for name in FIELDS]
+
+
+def write_csv(results: Iterable[GameResult], out: TextIO) -> None:
+    """The header, then one row per result (RFC 4180 quoting, ``\\r\\n`` line ends)."""
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(FIELDS)
+    for result in results:
+        writer.writerow(result_row(result))
+
+
+def read_csv(text: TextIO) -> Iterator[GameResult]:
+    """The results of a CSV export; :class:`ResultsError` for a wrong header or cell."""
+    reader = csv.reader(text)
+    header = next(reader, None)
+    if header is None:
+        return
+    if tuple(header) != FIELDS:
+        raise ResultsError(
+            "not a boardctl results CSV of this format: the header must be " + ",".join(FIELDS)
+        )
+    for number, row in enumerate(reader, start=2):
+        if len(row) != len(FIELDS):
+            raise ResultsError(f"results CSV line {number}: {len(row)} cells, not {len(FIELDS)}")
+        yield GameResult.from_dict(
+            {name: _value(name, cell) for name, cell in zip(FIELDS, row, strict=True)}
+        )
+
+
+def write_jsonl(results: Iterable[GameResult], out: TextIO) -> None:
+    """One compact JSON object per line."""
+    for result in results:
+        out.write(json.dumps(result.to_dict(), separators=(",", ":"), ensure_ascii=False))
+        out.write("\n")
+
+
+def read_jsonl(text: TextIO) -> Iterator[GameResult]:
+    """The results of a JSON-lines export (blank lines skipped)."""
+    for number, line in enumerate(text, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            raise ResultsError(f"results line {number} is not JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise ResultsError(f"results line {number} is not a JSON object")
+        yield GameResult.from_dict(data)
+
+
+def read_results(text: str) -> list[GameResult]:
+    """Results from CSV or JSON-lines text (told apart by the first character)."""
+    stream = io.StringIO(text)
+    if text.lstrip().startswith("{"):
+        return list(read_jsonl(stream))
+    return list(read_csv(stream))
+
+
+def format_table(results: Iterable[GameResult]) -> str:
+    """A plain-text table for people: one line per game."""
+    lines = []
+    for r in results:
+        scores = "-".join(str(s) for s in r.scores)
+        skunk = ("", " skunk", " double skunk", " triple skunk")[r.skunk]
+        flag = "" if r.final else "  (not final)"
+        lines.append(
+            f"{r.end[:16].replace('T', ' ')}  match {r.match} game {r.game}  "
+            f"{' v '.join(r.names)}  {scores}  {r.winner_name} by {r.spread}{skunk}, "
+            f"{r.game_points} game point{'s' if r.game_points != 1 else ''}{flag}"
+        )
+    return "\n".join(lines) if lines else "no finished games"

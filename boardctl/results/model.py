@@ -1,0 +1,169 @@
+"""One game's result: the stable, documented format of ``boardctl results``.
+
+A :class:`GameResult` is flat, immutable, JSON-able data. Its fields (names,
+order and types) are the CSV columns and JSON fields documented in
+``docs/results.md``; :data:`FORMAT` is the format's version, written in every
+row. A field is never renamed or retyped within a format version; a new
+field is added at the end and bumps the version.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from boardctl.errors import ResultsError
+
+#: Version of the result format (the ``format`` field of every row).
+FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How one finished game ended, with the journal rows that prove it.
+
+    Lists hold one item per track (a player, or a team in the partnership
+    games). ``players`` names the members of each track; ``winner`` and
+    ``match_winner`` are track indices (0-based). Times are UTC, ISO 8601 to
+    the millisecond.
+    """
+
+    format: int
+    board: str
+    match: int
+    game: int
+    variant: str
+    rules: str
+    target: int
+    mode: str
+    preset: str
+    match_format: str
+    names: tuple[str, ...]
+    players: tuple[tuple[str, ...], ...]
+    scores: tuple[int, ...]
+    winner: int
+    winner_name: str
+    spread: int
+    skunk: int
+    game_points: int
+    match_points: tuple[int, ...]
+    match_winner: int | None
+    deals: int
+    start: str
+    end: str
+    first_seq: int
+    won_seq: int
+    seq: int
+    crc: str
+    final: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-able data (lists for the per-track tuples)."""
+        data = asdict(self)
+        for name in _LISTS:
+            data[name] = _listed(data[name])
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
+        """Rebuild a result from :meth:`to_dict` data; :class:`ResultsError` if malformed."""
+        missing = [name for name in FIELDS if name not in data]
+        if missing:
+            raise ResultsError(f"a result row lacks {', '.join(missing)}")
+        extra = [name for name in data if name not in FIELDS]
+        if extra:
+            raise ResultsError(f"a result row has unknown fields {', '.join(map(str, extra))}")
+        values = {name: _checked(name, data[name]) for name in FIELDS}
+        if values["format"] != FORMAT:
+            raise ResultsError(
+                f"result format {values['format']} is not the one this boardctl reads ({FORMAT})"
+            )
+        return cls(**values)
+
+    def canonical(self) -> bytes:
+        """The canonical bytes of the result: compact JSON, sorted keys, UTF-8."""
+        return json.dumps(
+            self.to_dict(), separators=(",", ":"), sort_keys=True, ensure_ascii=False
+        ).encode()
+
+
+#: The field names, in column order.
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameResult))
+
+# Each field's type, as the readers check it: a scalar type, "ints"/"strs" for
+# per-track lists, "teams" for a list of lists of names; "int?" may be None.
+_TYPES: dict[str, str] = {
+    "format": "int",
+    "board": "str",
+    "match": "int",
+    "game": "int",
+    "variant": "str",
+    "rules": "str",
+    "target": "int",
+    "mode": "str",
+    "preset": "str",
+    "match_format": "str",
+    "names": "strs",
+    "players": "teams",
+    "scores": "ints",
+    "winner": "int",
+    "winner_name": "str",
+    "spread": "int",
+    "skunk": "int",
+    "game_points": "int",
+    "match_points": "ints",
+    "match_winner": "int?",
+    "deals": "int",
+    "start": "str",
+    "end": "str",
+    "first_seq": "int",
+    "won_seq": "int",
+    "seq": "int",
+    "crc": "str",
+    "final": "bool",
+}
+_LISTS = tuple(name for name, kind in _TYPES.items() if kind in ("strs", "ints", "teams"))
+
+
+def field_type(name: str) -> str:
+    """The type of field ``name``: int, int?, str, bool, ints, strs or teams."""
+    return _TYPES[name]
+
+
+def _listed(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_listed(item) for item in value]
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _checked(name: str, value: Any) -> Any:
+    kind = _TYPES[name]
+    ok: bool
+    if kind == "int":
+        ok = _is_int(value)
+    elif kind == "int?":
+        ok = value is None or _is_int(value)
+    elif kind == "str":
+        ok = isinstance(value, str)
+    elif kind == "bool":
+        ok = isinstance(value, bool)
+    elif kind == "ints":
+        ok = isinstance(value, list | tuple) and all(_is_int(v) for v in value)
+    elif kind == "strs":
+        ok = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+    else:  # teams
+        ok = isinstance(value, list | tuple) and all(
+            isinstance(team, list | tuple) and all(isinstance(v, str) for v in team)
+            for team in value
+        )
+        if ok:
+            return tuple(tuple(team) for team in value)
+    if not ok:
+        raise ResultsError(f"result field {name} must be {kind}, not {value!r}")
+    return tuple(value) if kind in ("ints", "strs") else value

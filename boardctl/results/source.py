@@ -1,0 +1,64 @@
+"""The finished games of a journal file, and the filters ``boardctl results`` offers."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from boardctl.errors import ResultsError
+from boardctl.game.journal import Journal
+from boardctl.results.board import board_id
+from boardctl.results.derive import PlayedGame, journal_rows, played_games
+
+
+def load_games(path: str | os.PathLike[str], *, board: str | None = None) -> list[PlayedGame]:
+    """Every finished game of the journal at ``path`` (read-only; every checksum checked).
+
+    ``board`` overrides the board id (see :mod:`.board`).
+    """
+    path = Path(path)
+    with Journal.open(path, readonly=True) as journal:
+        return played_games(
+            journal_rows(journal), board=board or board_id(path.parent), path=str(path)
+        )
+
+
+def parse_since(text: str) -> str:
+    """A ``--since`` date or time (ISO 8601, UTC unless it says otherwise) as a result time."""
+    try:
+        moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ResultsError(
+            f"--since {text!r} is not a date (use 2026-12-01 or 2026-12-01T18:00)"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    moment = moment.astimezone(datetime.UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def player_key(name: str) -> str:
+    """How player names are compared: case and spacing do not matter."""
+    return " ".join(name.split()).casefold()
+
+
+def select(
+    games: Iterable[PlayedGame], *, since: str | None = None, player: str | None = None
+) -> list[PlayedGame]:
+    """Games that ended at or after ``since`` (a :func:`parse_since` time) with ``player`` in."""
+    wanted = None if player is None else player_key(player)
+    chosen = []
+    for game in games:
+        result = game.result
+        if since is not None and result.end < since:
+            continue
+        if (
+            wanted is not None
+            and not any(player_key(name) == wanted for team in result.players for name in team)
+            and not any(player_key(name) == wanted for name in result.names)
+        ):
+            continue
+        chosen.append(game)
+    return chosen

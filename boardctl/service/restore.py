@@ -1,0 +1,85 @@
+"""What ``boardctl restore`` does: list the backups, and bring one back safely.
+
+Backups are written by the service (:meth:`boardctl.game.journal.Journal.backup`)
+at every game end and at every clean shutdown, the last few kept in
+``backups/`` beside the journal. Restoring refuses while a service has the
+journal; the journal it replaces is copied aside first, never deleted.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from boardctl.errors import ControlError, JournalError
+
+
+def _describe(path: Path) -> str:
+    from boardctl.game.keeper import Scorekeeper
+    from boardctl.service.loop import status_line
+
+    try:
+        with Scorekeeper.open(path, readonly=True) as keeper:
+            status = keeper.status()
+            last = keeper.history()[-1]["at"] if keeper.seq else None
+    except JournalError as exc:
+        return f"unreadable ({exc})"
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(last)) if last else "empty"
+    return f"{status['seq']} entries, last {when}: {status_line(status)}"
+
+
+def list_text(args: Any) -> str:
+    """The backups, numbered, oldest first, each with its entries, time and score."""
+    from boardctl.game.journal import list_backups
+    from boardctl.service.verbs import _paths
+
+    _, journal = _paths(args)
+    backups = list_backups(journal)
+    if not backups:
+        return f"no backups of {journal} yet (one is made at every game end and clean shutdown)"
+    lines = [f"backups of {journal} (restore one with `boardctl restore N`):"]
+    for number, path in enumerate(backups, 1):
+        lines.append(f"{number:3d}  {path.name}  {_describe(path)}")
+    return "\n".join(lines)
+
+
+def _choose(journal: Path, which: str) -> Path:
+    from boardctl.game.journal import list_backups
+
+    backups = list_backups(journal)
+    if which.isdigit() and 1 <= int(which) <= len(backups):
+        return backups[int(which) - 1]
+    for path in backups:
+        if which in (path.name, str(path)):
+            return path
+    raise ControlError(f"no backup {which!r}; `boardctl restore` lists them ({len(backups)})")
+
+
+def restore(args: Any, which: str) -> str:
+    """Restore backup ``which``; refuse while the service runs. Returns what was done."""
+    from boardctl.game.integrity import restore_backup
+    from boardctl.service.client import ServiceDown, request
+    from boardctl.service.verbs import _paths
+
+    socket_file, journal = _paths(args)
+    try:
+        request(socket_file, {"op": "ping"}, timeout=2.0)
+    except ServiceDown:
+        pass
+    except ControlError:
+        raise ControlError(f"{socket_file}: a service seems to be running; stop it first") from None
+    else:
+        raise ControlError(
+            "the boardctl service is running; stop it first (sudo systemctl stop boardctl), "
+            "then restore, then start it again"
+        )
+    backup = _choose(journal, which)
+    try:
+        kept = restore_backup(journal, backup)
+    except OSError as exc:
+        raise JournalError(f"cannot restore {backup} as {journal}: {exc}") from exc
+    done = f"restored {backup.name} as {journal}: {_describe(journal)}"
+    if kept is not None:
+        done += f"\nthe journal it replaced is kept in {kept}"
+    return done

@@ -1,0 +1,175 @@
+"""Play cues on a buzzer without ever holding up the service loop.
+
+:class:`CuePlayer` owns one worker thread. :meth:`CuePlayer.play` only hands
+the cue over and returns at once; the worker plays its notes, and a newer
+cue cuts the one playing short (a commit click right after a refusal buzz
+is not queued behind it). Volume (0-1), mute and quiet hours decide whether
+a cue sounds at all.
+
+The output is a :class:`ToneOutput`: :class:`TonalBuzzerOutput` is a piezo on
+a Pi pin through gpiozero's ``TonalBuzzer`` (PWM at the note's frequency, duty
+cycle by volume); tests use the same class on gpiozero's mock PWM pins.
+"""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from boardctl.errors import ConfigError
+from boardctl.sound.cues import CUES, HIGHEST, LOWEST, MID_TONE
+
+
+class ToneOutput(Protocol):
+    """Something that sounds one tone at a time."""
+
+    def tone(self, frequency: float | None, volume: float) -> None:
+        """Sound ``frequency`` Hz at ``volume`` (0-1), or go silent for ``None``."""
+
+    def close(self) -> None:
+        """Go silent and release the hardware."""
+
+
+class TonalBuzzerOutput:
+    """A piezo buzzer on a GPIO pin (gpiozero ``TonalBuzzer``, two octaves around A5)."""
+
+    def __init__(self, pin: int, *, pin_factory: Any = None) -> None:
+        from gpiozero import TonalBuzzer
+        from gpiozero.tones import Tone
+
+        self.buzzer = TonalBuzzer(
+            pin, mid_tone=Tone.from_frequency(MID_TONE), octaves=2, pin_factory=pin_factory
+        )
+
+    def tone(self, frequency: float | None, volume: float) -> None:
+        if frequency is None or volume <= 0:
+            self.buzzer.stop()
+            return
+        pwm = self.buzzer.pwm_device  # as TonalBuzzer.play(), with the duty cycle by volume
+        pwm.pin.frequency = min(max(frequency, LOWEST), HIGHEST)
+        pwm.value = 0.5 * min(volume, 1.0)  # duty 50 % is the loudest
+
+    def close(self) -> None:
+        self.buzzer.close()
+
+
+@dataclass(frozen=True, slots=True)
+class QuietHours:
+    """A daily span (``22:00-08:00`` may pass midnight) when cues stay silent."""
+
+    start: datetime.time
+    end: datetime.time
+
+    @classmethod
+    def parse(cls, text: str, *, key: str = "sound.quiet_hours") -> QuietHours | None:
+        """``"22:00-08:00"`` -> a span; ``""`` -> ``None`` (never quiet)."""
+        if not text.strip():
+            return None
+        try:
+            first, second = text.split("-")
+            return cls(datetime.time.fromisoformat(first.strip()), _time(second.strip()))
+        except ValueError:
+            raise ConfigError(
+                f"{key}: {text!r} is not a span of the day like '22:00-08:00'"
+            ) from None
+
+    def __contains__(self, moment: datetime.time) -> bool:
+        if self.start <= self.end:
+            return self.start <= moment < self.end
+        return moment >= self.start or moment < self.end
+
+
+def _time(text: str) -> datetime.time:
+    return datetime.time(0, 0) if text == "24:00" else datetime.time.fromisoformat(text)
+
+
+def _local_time() -> datetime.time:
+    return datetime.datetime.now().time()
+
+
+class CuePlayer:
+    """Plays named cues on ``output`` in a worker thread (see the module docstring)."""
+
+    def __init__(
+        self,
+        output: ToneOutput,
+        *,
+        volume: float = 1.0,
+        muted: bool = False,
+        quiet_hours: QuietHours | None = None,
+        local_time: Callable[[], datetime.time] = _local_time,
+        tempo: float = 1.0,
+    ) -> None:
+        self.output = output
+        self.volume = volume
+        self.muted = muted
+        self.quiet_hours = quiet_hours
+        self._local_time = local_time
+        self._tempo = tempo
+        self._wake = threading.Condition()
+        self._next: str | None = None
+        self._generation = 0
+        self._closed = False
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread = threading.Thread(target=self._run, name="boardctl-buzzer", daemon=True)
+        self._thread.start()
+
+    def audible(self) -> bool:
+        """Whether a cue would sound now (not muted, volume above 0, outside quiet hours)."""
+        if self.muted or self.volume <= 0:
+            return False
+        return self.quiet_hours is None or self._local_time() not in self.quiet_hours
+
+    def play(self, name: str) -> bool:
+        """Start cue ``name`` (cutting short the one playing); ``False`` if silent now."""
+        if name not in CUES:
+            raise ConfigError(f"no cue named {name!r} (known: {', '.join(CUES)})")
+        if not self.audible():
+            return False
+        with self._wake:
+            self._next = name
+            self._generation += 1
+            self._idle.clear()
+            self._wake.notify()
+        return True
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until nothing plays (for tests and a clean exit)."""
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        """Stop the worker and release the output."""
+        with self._wake:
+            self._closed = True
+            self._generation += 1
+            self._wake.notify()
+        self._thread.join(2)
+        self.output.close()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while self._next is None and not self._closed:
+                    self._idle.set()
+                    self._wake.wait()
+                if self._closed:
+                    self.output.tone(None, 0)
+                    self._idle.set()
+                    return
+                name, generation, self._next = self._next, self._generation, None
+            self._play(name, generation)
+
+    def _play(self, name: str | None, generation: int) -> None:
+        assert name is not None
+        for note in CUES[name]:
+            self.output.tone(note.frequency, self.volume)
+            with self._wake:
+                if self._wake.wait_for(
+                    lambda: self._generation != generation, note.seconds * self._tempo
+                ):
+                    return  # cut short: the next cue (or close) takes over
+        self.output.tone(None, 0)

@@ -1,0 +1,140 @@
+"""Speech back-ends: say a phrase without ever holding up the service loop.
+
+:class:`SpeechQueue` keeps at most a few phrases and speaks them in a worker
+thread through a :class:`Voice`; a phrase marked ``interrupt`` (a new entry,
+a refusal) cuts short the one being spoken and drops those waiting, so the
+board never talks about an entry that has already been taken back.
+
+:class:`EspeakVoice` runs ``espeak-ng`` (Debian package ``espeak-ng``) to the
+default sound device (USB audio or an I2S amplifier, see hardware/); it can
+also write a WAV file (:meth:`EspeakVoice.render`), which the tests measure
+with sox. :class:`NullVoice` says nothing (the default).
+"""
+
+from __future__ import annotations
+
+import collections
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+from typing import Protocol
+
+from boardctl.errors import ConfigError
+
+MAX_WAITING = 4  # phrases queued behind the one spoken; older ones are dropped
+
+
+class Voice(Protocol):
+    """Something that speaks a phrase to its end, or stops when told."""
+
+    def speak(self, text: str) -> None:
+        """Say ``text``; return when done or stopped."""
+
+    def stop(self) -> None:
+        """Cut the phrase being said short (from another thread)."""
+
+
+class NullVoice:
+    """Says nothing."""
+
+    def speak(self, text: str) -> None:
+        del text
+
+    def stop(self) -> None:
+        pass
+
+
+class EspeakVoice:
+    """``espeak-ng`` speaking to the default audio device."""
+
+    def __init__(
+        self,
+        *,
+        command: str = "espeak-ng",
+        voice: str = "en",
+        words_per_minute: int = 165,
+        volume: float = 1.0,
+    ) -> None:
+        path = shutil.which(command)
+        if path is None:
+            raise ConfigError(
+                f"sound.voice: {command!r} is not installed (sudo apt install espeak-ng)"
+            )
+        self.argv = [path, "-v", voice, "-s", str(words_per_minute)]
+        self.argv += ["-a", str(round(200 * min(max(volume, 0.0), 1.0)))]
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    def speak(self, text: str) -> None:
+        with self._lock:
+            self._process = subprocess.Popen(
+                [*self.argv, "--", text], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            process = self._process
+        process.wait()
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._process is not None and self._process.poll() is None:
+                self._process.kill()
+
+    def render(self, text: str, path: Path) -> Path:
+        """Write ``text`` spoken to the WAV file ``path`` (for tests and docs)."""
+        subprocess.run([*self.argv, "-w", str(path), "--", text], check=True)
+        return path
+
+
+class SpeechQueue:
+    """Speaks phrases in order in a worker thread; ``interrupt`` cuts the queue short."""
+
+    def __init__(self, voice: Voice) -> None:
+        self.voice = voice
+        self._waiting: collections.deque[str] = collections.deque(maxlen=MAX_WAITING)
+        self._wake = threading.Condition()
+        self._speaking = False
+        self._closed = False
+        self.spoken: list[str] = []  # every phrase handed to the voice, in order (a log)
+        self._thread = threading.Thread(target=self._run, name="boardctl-speech", daemon=True)
+        self._thread.start()
+
+    def say(self, text: str, *, interrupt: bool = False) -> None:
+        """Queue ``text``; with ``interrupt`` stop what is said and drop what waits."""
+        if not text:
+            return
+        with self._wake:
+            if interrupt:
+                self._waiting.clear()
+                if self._speaking:
+                    self.voice.stop()
+            self._waiting.append(text)
+            self._wake.notify()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until nothing is said or waiting."""
+        with self._wake:
+            return self._wake.wait_for(lambda: not self._waiting and not self._speaking, timeout)
+
+    def close(self) -> None:
+        """Stop speaking and end the worker."""
+        with self._wake:
+            self._closed = True
+            self._waiting.clear()
+            if self._speaking:
+                self.voice.stop()
+            self._wake.notify_all()
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                self._speaking = False
+                self._wake.notify_all()
+                while not self._waiting and not self._closed:
+                    self._wake.wait()
+                if self._closed:
+                    return
+                text = self._waiting.popleft()
+                self._speaking = True
+                self.spoken.append(text)
+            self.voice.speak(text)
