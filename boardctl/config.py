@@ -117,7 +117,7 @@ class MqttConfig:
     key_file: str = ""
     username: str = ""
     password_file: str = ""  # one line; kept out of this file so it may stay world-readable
-    board_id: str = ""  # "": the board-id file beside the journal, else derived from the machine
+    board_id: str = ""  # "": the results' board id (the board-id file beside the journal, ...)
     prefix: str = "boardctl"
     discovery: bool = True
     discovery_prefix: str = "homeassistant"

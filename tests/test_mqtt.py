@@ -95,6 +95,53 @@ def test_results_follow_the_journal_through_undo_and_next(tmp_path: Path) -> Non
     assert [r["id"] for r in results] == starts[:2]
 
 
+def test_the_feed_read_event_by_event_equals_the_results_of_the_whole_journal(
+    tmp_path: Path,
+) -> None:
+    """Two matches to 5 game points and a single game, read as they are written."""
+    from boardctl.results.source import load_games
+
+    path = tmp_path / "journal.sqlite"
+    feed = ResultFeed(path, "b1")
+    with Scorekeeper.open(path, setup={**SETUP, "match": 5}) as keeper:
+
+        def step(command: dict[str, Any]) -> None:
+            keeper.apply(command)
+            feed.refresh()
+
+        for match in range(2):
+            if match:
+                step({"op": "new_game", "variant": "six-card", "mode": "free", "match": 5})
+            for game in range(3):
+                if keeper.status()["match_winner"] is not None:
+                    break
+                if game:
+                    step({"op": "next"})
+                winner = (match + game) % 2
+                loser = (20,) if game % 2 == 0 else (20, 20)  # a skunk (3 GP), then 2 GP
+                for points in loser:
+                    step({"op": "peg", "track": 1 - winner, "points": points})
+                for points in (20, 20, 20, 1):
+                    step({"op": "peg", "track": winner, "points": points})
+        step({"op": "new_game", "variant": "six-card", "mode": "free", "match": 0})
+        win(keeper, 1, 40)
+        feed.refresh()
+    whole = [g.result.to_dict() for g in load_games(path, board="b1")]
+    # each match: A by a skunk (3), B (2), A by a skunk (3): A has 6 and the match
+    assert [(r["match"], r["game"], r["game_points"]) for r in whole] == [
+        (1, 1, 3),
+        (1, 2, 2),
+        (1, 3, 3),
+        (2, 1, 3),
+        (2, 2, 2),
+        (2, 3, 3),
+        (3, 1, 2),
+    ]
+    assert [{k: v for k, v in r.items() if k != "id"} for r in feed.results.values()] == whole
+    assert [r["final"] for r in feed.results.values()] == [True] * 6 + [False]
+    feed.close()
+
+
 def test_acks_survive_a_restart_and_a_torn_file_means_publish_again(tmp_path: Path) -> None:
     path = tmp_path / "acks.json"
     acks = Acks(path)
