@@ -18,11 +18,12 @@ VERSION = 1
 
 
 class Acks:
-    """The acknowledged digests, saved on every change (a few per game: cheap)."""
+    """The acknowledged digests; :meth:`flush` saves them (once per batch of acknowledgements)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.digests: dict[str, str] = self._load()
+        self.dirty = False
 
     def _load(self) -> dict[str, str]:
         try:
@@ -43,7 +44,12 @@ class Acks:
             return
         else:
             self.digests[game] = digest
-        self.save()
+        self.dirty = True
+
+    def flush(self) -> None:
+        """Save if anything changed since the last save."""
+        if self.dirty:
+            self.save()
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -55,6 +61,7 @@ class Acks:
                 file.flush()
                 os.fsync(file.fileno())
             os.replace(name, self.path)
+            self.dirty = False
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(name)

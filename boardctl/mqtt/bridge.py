@@ -93,6 +93,7 @@ class Bridge:
         self._sync_token = ""
         self._sub_mid: int | None = None
         self._on_broker: dict[str, str | None] = {}  # read back after a connection
+        self._acked_now: set[str] = set()  # acknowledged during this connection
         self._discovery = discovery.Discovery(
             board, config.prefix, config.discovery_prefix, config.config_url
         )
@@ -123,8 +124,13 @@ class Bridge:
                     self._results()
                     continue
                 self._handle(event)
+                with contextlib.suppress(queue.Empty):
+                    while not self._stop.is_set():  # the whole batch, then one save
+                        self._handle(self._events.get_nowait())
+                self._acks.flush()
         finally:
             self._leave()
+            self._acks.flush()
             watcher.join(timeout=2)
             self._feed.close()
 
@@ -260,6 +266,7 @@ class Bridge:
         done = self._inflight.pop(mid, None)
         if done is not None:
             self._acks.acknowledged(*done)
+            self._acked_now.add(done[0])
 
     # --- the broker -------------------------------------------------------------
     def _on_connect(self, reason: Any) -> None:
@@ -269,6 +276,7 @@ class Bridge:
         log.info("connected to %s:%s", self.config.host, port(self.config))
         self._connected = True
         self._inflight.clear()
+        self._acked_now.clear()
         self._tracks = 0
         self._availability()
         self._publish_state()
@@ -310,7 +318,9 @@ class Bridge:
             value = digest(record)
             if self._on_broker.get(game) == value:
                 self._acks.acknowledged(game, value)
-            elif game not in inflight:
+            elif game not in inflight and not (
+                game in self._acked_now and self._acks.digests.get(game) == value
+            ):
                 self._publish_result(game, record, value)
         self._on_broker = {}
 
