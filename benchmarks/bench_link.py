@@ -27,6 +27,8 @@ import time
 import tty
 from pathlib import Path
 
+from boardctl.game.commands import parse_command
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -121,7 +123,7 @@ def bench_send() -> tuple[float, float, int]:
 def bench_peg_moves() -> tuple[list[int], int]:
     rng = random.Random(11)
     keeper = Scorekeeper.memory()
-    keeper.apply({"op": "new_game", "mode": "free"})
+    keeper.apply(parse_command({"op": "new_game", "mode": "free"}))
     renderer = Renderer(builtin_layout("two-121"))
     encoder = FrameEncoder(full_every=1e9)
     previous = renderer.render(keeper.view(), 0.0)
@@ -129,10 +131,12 @@ def bench_peg_moves() -> tuple[list[int], int]:
     sizes = []
     for _ in range(300):
         if keeper.status()["winner"] is not None:
-            keeper.apply({"op": "new_game", "mode": "free"})
+            keeper.apply(parse_command({"op": "new_game", "mode": "free"}))
             previous = renderer.render(keeper.view(), 0.0)
             encoder.frame(previous, 0.0)
-        keeper.apply({"op": "peg", "track": rng.randrange(2), "points": rng.randint(1, 12)})
+        keeper.apply(
+            parse_command({"op": "peg", "track": rng.randrange(2), "points": rng.randint(1, 12)})
+        )
         frame = renderer.render(keeper.view(), 0.0)
         if changed_runs(previous, frame):
             sizes.append(len(encoder.frame(frame, 0.0)))

@@ -66,6 +66,7 @@ def main() -> None:
         cli = [sys.executable, "-m", "boardctl"]
         commands = {
             "results --csv": [*cli, "results", "--csv", "--journal", str(path)],
+            "stats players": [*cli, "stats", "players", "--journal", str(path)],
             "history --all (full Scorekeeper replay, for comparison)": [
                 *cli, "history", "--all", "--json", "--journal", str(path)
             ],

@@ -50,6 +50,7 @@ sys.path.insert(0, str(REPO / "firmware"))
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.link import open_link  # noqa: E402
 from boardctl.service import app  # noqa: E402
+from boardctl.service.loop import Call  # noqa: E402
 
 
 class TimedLink:
@@ -91,11 +92,23 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def main() -> None:
-    load = os.getloadavg()
-    print(
-        f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)"
-    )
+def _open_link(kind: str) -> tuple[Any, Any]:
+    """The emulated controller (serial) or None, and a connected link to it."""
+    if kind != "serial":
+        return None, open_link("null")
+    from emulator import PtyDevice
+
+    device = PtyDevice(led_count=256)
+    device.plug()
+    inner = open_link("serial", path=device.path)
+    deadline = time.monotonic() + 5
+    while not inner.connected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return device, inner
+
+
+def parse_args() -> argparse.Namespace:
+    """The options; under ``--pi-class``/``--burn`` the script runs again and exits here."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=1000)
     parser.add_argument("--link", choices=("serial", "null"), default="serial")
@@ -104,24 +117,21 @@ def main() -> None:
     code = pi_class.rerun(args)
     if code is not None:
         sys.exit(code)
+    return args
 
+
+def main() -> None:
+    args = parse_args()
+    load = os.getloadavg()
+    print(
+        f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)"
+    )
     factory = MockFactory()
     Device.pin_factory = factory
     config = parse_config(
         {"game": {"mode": "free"}, "inputs": {"debounce": 0.0005, "commit_idle": 60.0}}
     )
-    device = None
-    if args.link == "serial":
-        from emulator import PtyDevice
-
-        device = PtyDevice(led_count=256)
-        device.plug()
-        inner = open_link("serial", path=device.path)
-        deadline = time.monotonic() + 5
-        while not inner.connected and time.monotonic() < deadline:
-            time.sleep(0.01)
-    else:
-        inner = open_link("null")
+    device, inner = _open_link(args.link)
     link = TimedLink(inner)
     with tempfile.TemporaryDirectory() as tmp:
         board = app.build(
@@ -141,7 +151,7 @@ def main() -> None:
         def settle() -> None:
             """Wait until the loop has handled everything before (the journal write too)."""
             idle = threading.Event()
-            board.loop.post(("call", idle.set))
+            board.loop.post(Call(idle.set))
             if not idle.wait(2):
                 raise SystemExit("the loop did not come back")
             # the emulated controller is a thread of this process (one GIL with the
@@ -197,13 +207,23 @@ def main() -> None:
         board.close()
     if device is not None:
         device.close()
+    summarize(args.link, results, durable, blink_delayed)
+
+
+def summarize(
+    kind: str,
+    results: dict[str, list[float]],
+    durable: dict[str, list[float]],
+    blink_delayed: list[float],
+) -> None:
+    """Print the figures."""
     every = [v for values in results.values() for v in values]
     if blink_delayed:
         print(
             f"{len(blink_delayed)} +1 presses fell in the pending blink's off half: first "
             f"frame after p50={statistics.median(blink_delayed):.0f} ms (the blink, not counted)"
         )
-    print(f"button edge -> frame written ({args.link} link), {len(every)} frames, ms:")
+    print(f"button edge -> frame written ({kind} link), {len(every)} frames, ms:")
     rows = [("all presses", every), *results.items()]
     for name, values in rows:
         report(name, values)

@@ -11,9 +11,8 @@ hardware wiring guide is written from (BCM GPIO numbers).
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +24,7 @@ DEFAULT_CONFIG_PATH = Path("/etc/boardctl/config.toml")
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
 # pull-ups). ``None`` = not wired. The pins kept free (I2S, PWM audio, UART,
 # I2C, the shutdown button, the HAT EEPROM) are listed in boardctl.hardware.pinout.
-TRACK_ROLES = ("plus1", "plus5", "encoder_a", "encoder_b", "encoder_push")
-SHARED_ROLES = ("undo", "menu")
+SHARED_PINS = ("undo", "menu")  # the buttons every track shares (also the panel's)
 
 DEFAULT_PINS: dict[str, dict[str, int | None]] = {
     "shared": {"undo": 5, "menu": 6},
@@ -41,8 +39,6 @@ DEFAULT_PINS: dict[str, dict[str, int | None]] = {
     },
 }
 MAX_TRACKS = 3
-LINK_KINDS = ("serial", "adalight", "null", "recording")
-GAME_MODES = ("guided", "free")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +50,9 @@ class TrackPins:
     encoder_a: int | None = None
     encoder_b: int | None = None
     encoder_push: int | None = None
+
+
+TRACK_PINS = tuple(f.name for f in fields(TrackPins))  # the inputs wired per track
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +90,8 @@ class GameConfig:
 
 @dataclass(frozen=True, slots=True)
 class InputsConfig:
+    """Gesture timings in seconds: ``[inputs]``, and the panel's ``Timing``."""
+
     commit_idle: float = 1.5
     debounce: float = 0.02
     long_press: float = 1.0
@@ -156,17 +157,22 @@ def _between(low: float, high: float) -> Check:
     return check
 
 
-def _one_of(*choices: str) -> Check:
-    def check(value: Any) -> str | None:
-        return None if value in choices else f"must be one of {', '.join(choices)}"
-
-    return check
-
-
 def _variant(value: Any) -> str | None:
     from boardctl.cribbage.variants import VARIANTS
 
     return None if value in VARIANTS else f"must be one of {', '.join(VARIANTS)}"
+
+
+def _link_kind(value: Any) -> str | None:
+    from boardctl.link import KINDS
+
+    return None if value in KINDS else f"must be one of {', '.join(KINDS)}"
+
+
+def _mode(value: Any) -> str | None:
+    from boardctl.game.setup import MODES
+
+    return None if value in MODES else f"must be one of {', '.join(MODES)}"
 
 
 def _vid_pid(value: Any) -> str | None:
@@ -209,7 +215,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
     "link": (
         LinkConfig,
         {
-            "kind": _one_of(*LINK_KINDS),
+            "kind": _link_kind,
             "device": None,
             "vid_pid": _vid_pid,
             "baudrate": _baudrate,
@@ -221,7 +227,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "variant": _variant,
             "target": _target,
             "preset": None,
-            "mode": _one_of(*GAME_MODES),
+            "mode": _mode,
             "match": _between(0, 99),
         },
     ),
@@ -245,15 +251,15 @@ def _type_name(kind: type) -> str:
     return {int: "an integer", float: "a number", str: "a string", bool: "true or false"}[kind]
 
 
-def _coerce(value: Any, kind: type) -> Any:
-    """The value as ``kind``, or raise TypeError (bool is never an int here)."""
+def _coerce(value: Any, kind: type, where: str, source: str) -> Any:
+    """The value as ``kind``, or a :class:`ConfigError` (bool is never an int here)."""
     if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     if kind is int and isinstance(value, int) and not isinstance(value, bool):
         return value
     if kind in (str, bool) and isinstance(value, kind):
         return value
-    raise TypeError
+    raise ConfigError(f"{source}: {where} must be {_type_name(kind)}, not {value!r}")
 
 
 def _section(
@@ -268,12 +274,7 @@ def _section(
             known = ", ".join(checks)
             raise ConfigError(f"{source}: unknown key {where!r} (known keys in [{name}]: {known})")
         kind = type(getattr(defaults, key))
-        try:
-            value = _coerce(value, kind)
-        except TypeError:
-            raise ConfigError(
-                f"{source}: {where} must be {_type_name(kind)}, not {value!r}"
-            ) from None
+        value = _coerce(value, kind, where, source)
         check = checks[key]
         problem = check(value) if check else None
         if problem:
@@ -300,21 +301,21 @@ def _pins(raw: Mapping[str, Any], source: str) -> PinsConfig:
     tracks = [dict(DEFAULT_PINS[f"track{i + 1}"]) for i in range(MAX_TRACKS)]
     track_names = [f"track{i + 1}" for i in range(MAX_TRACKS)]
     for key, value in raw.items():
-        if key in SHARED_ROLES:
+        if key in SHARED_PINS:
             shared[key] = _pin(value, f"pins.{key}", source)
         elif key in track_names:
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: pins.{key} must be a table ([pins.{key}])")
             table = tracks[track_names.index(key)]
             for role, pin in value.items():
-                if role not in TRACK_ROLES:
+                if role not in TRACK_PINS:
                     raise ConfigError(
                         f"{source}: unknown key 'pins.{key}.{role}' "
-                        f"(known keys: {', '.join(TRACK_ROLES)})"
+                        f"(known keys: {', '.join(TRACK_PINS)})"
                     )
                 table[role] = _pin(pin, f"pins.{key}.{role}", source)
         else:
-            known = ", ".join((*SHARED_ROLES, *track_names))
+            known = ", ".join((*SHARED_PINS, *track_names))
             raise ConfigError(f"{source}: unknown key 'pins.{key}' (known keys in [pins]: {known})")
     used: dict[int, str] = {}
     named = [(f"pins.{k}", v) for k, v in shared.items()] + [
@@ -381,6 +382,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         return Config(source=f"{file} (missing: all defaults)")
     except OSError as exc:
         raise ConfigError(f"{file}: cannot read the configuration ({exc.strerror})") from None
+    import tomllib  # only when there is a file to read (the CLI's start-up stays light)
+
     try:
         data = tomllib.loads(text.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -399,13 +402,13 @@ def default_config_text() -> str:
             lines.append(f"{key} = {_toml_value(getattr(section, key))}")
         lines.append("")
     lines.append("[pins]  # BCM GPIO numbers; false = not wired")
-    for role in SHARED_ROLES:
+    for role in SHARED_PINS:
         lines.append(f"{role} = {_toml_value(DEFAULT_PINS['shared'][role])}")
     for i in range(MAX_TRACKS):
         name = f"track{i + 1}"
         lines.append("")
         lines.append(f"[pins.{name}]")
-        for role in TRACK_ROLES:
+        for role in TRACK_PINS:
             lines.append(f"{role} = {_toml_value(DEFAULT_PINS[name][role])}")
     return "\n".join(lines) + "\n"
 

@@ -47,9 +47,21 @@ class SchemaError(JournalError):
     """The journal was written by a newer boardctl; it is left untouched."""
 
 
+class OptionError(BoardError, ValueError):
+    """A value given to boardctl is out of range (a brightness, a colour mode, ...)."""
+
+
 # --- board rendering -------------------------------------------------------
 class LayoutError(BoardError, ValueError):
     """A layout file is malformed; the message names the file and the key."""
+
+
+class ViewError(BoardError, ValueError):
+    """A board view that does not hold together (a dealer that is not a track, ...)."""
+
+
+class FrameError(BoardError, ValueError):
+    """A frame of the wrong size: frames are 3 bytes (RGB) per LED of one strip."""
 
 
 # --- link and firmware protocol --------------------------------------------
@@ -72,3 +84,16 @@ class ControlError(BoardError, RuntimeError):
 
 class ResultsError(BoardError, ValueError):
     """A result row, an export or a board key is malformed, or fails verification."""
+
+
+class InputError(BoardError, ValueError):
+    """An unknown button or input name."""
+
+
+# --- demo and hardware -----------------------------------------------------
+class DemoError(BoardError, ValueError):
+    """The demo game was asked for something the cards cannot do."""
+
+
+class HardwareError(BoardError, ValueError):
+    """A wiring table, pin or LED strip description that cannot be built."""

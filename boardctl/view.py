@@ -16,6 +16,20 @@ from typing import Any
 PHASES = ("cut", "deal", "play", "show", "over", "free")
 
 
+def skunk_lines(target: int) -> tuple[int, int, int]:
+    """Skunk, double and triple skunk lines of a game to ``target`` (target-30, -60, -90).
+
+    A line at or below 0 does not exist (see :func:`lines_failed`); a drawn board
+    shows only the lines inside its track (:func:`boardctl.board.geometry.board_lines`).
+    """
+    return (target - 30, target - 60, target - 90)
+
+
+def lines_failed(target: int, score: int) -> int:
+    """How many lines (0-3: skunk, double, triple) a loser with ``score`` failed to cross."""
+    return sum(1 for line in skunk_lines(target) if line > 0 and score < line)
+
+
 @dataclass(frozen=True, slots=True)
 class TrackView:
     """One track: a player or a team.
@@ -55,11 +69,10 @@ class BoardView:
     @property
     def skunk_lines(self) -> tuple[int, int, int]:
         """Skunk, double-skunk and triple-skunk lines (target-30, -60, -90)."""
-        return (self.target - 30, self.target - 60, self.target - 90)
+        return skunk_lines(self.target)
 
     def line_failed(self, track: int) -> int:
         """At game end, lines a loser failed to cross (0 none, 1 skunk, 2 double, 3 triple)."""
         if self.winner is None or track == self.winner:
             return 0
-        score = self.tracks[track].front
-        return sum(1 for line in self.skunk_lines if line > 0 and score < line)
+        return lines_failed(self.target, self.tracks[track].front)

@@ -102,9 +102,10 @@ def recount(path: Path) -> list[dict[str, Any]]:
             assert snap is not None or op == "new_game"
             if op == "new_game":
                 setup = dict(event)
+                setup.setdefault("names", [f"Track {i + 1}" for i in range(setup["players"])])
                 match += 1
                 game = 1
-                points = (0,) * len(setup["names"])
+                points = (0,) * setup["players"]
             else:
                 assert snap is not None
                 if snap.match_over:
@@ -134,6 +135,8 @@ def recount(path: Path) -> list[dict[str, Any]]:
             future = []
             if op == "peg":
                 snap = _peg(snap, event, seq, at, setup)
+            elif op == "set" and event["key"] == "names":
+                setup["names"] = event["value"]  # (undo of a set is not recounted here)
         last = (seq, crc)
     close(final=False)
     return results

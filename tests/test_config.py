@@ -121,17 +121,6 @@ def test_paths_follow_systemd_then_user_defaults(tmp_path: Path) -> None:
     assert paths.journal_path(custom, env) == tmp_path / "j.db"
 
 
-def test_inputs_defaults_are_the_panels_timing_defaults() -> None:
-    # [inputs] is copied field by field into the panel's Timing (kept apart so the
-    # CLI verbs that read the config do not import the panel): same fields, same defaults.
-    from dataclasses import asdict
-
-    from boardctl.config import InputsConfig
-    from boardctl.inputs.panel import Timing
-
-    assert asdict(InputsConfig()) == asdict(Timing())
-
-
 def test_link_options_leave_the_baud_rate_to_the_link_unless_configured() -> None:
     from boardctl.config import link_options
 

@@ -17,6 +17,7 @@ from boardctl.config import Config, parse_config
 from boardctl.game.keeper import Scorekeeper
 from boardctl.link import RecordingLink
 from boardctl.service import app
+from boardctl.service.loop import Call
 
 
 class Rig:
@@ -51,7 +52,7 @@ class Rig:
     def sync(self) -> None:
         """Wait until the loop has handled everything posted so far."""
         done = threading.Event()
-        self.loop.post(("call", done.set))
+        self.loop.post(Call(done.set))
         assert done.wait(5)
 
     def press(self, name: str, *, hold: float = 0.008, bounce: bool = False) -> None:
@@ -83,7 +84,7 @@ class Rig:
             result.update(self.loop.keeper.status())
             done.set()
 
-        self.loop.post(("call", read))
+        self.loop.post(Call(read))
         assert done.wait(5)
         return result
 
@@ -105,8 +106,8 @@ class Rig:
 # Short timings keep the tests fast. Bounce itself is tested with exact edge times in
 # test_inputs_gpio.py; here chatter is only added where the debounce is long enough
 # (50 ms) that a busy machine cannot stretch it past the lockout.
-FAST = {"inputs": {"commit_idle": 0.3, "debounce": 0.002, "long_press": 0.4}}
-BOUNCY = {"inputs": {"commit_idle": 0.3, "debounce": 0.05, "long_press": 0.6}}
+FAST = {"inputs": {"commit_idle": 0.8, "debounce": 0.002, "long_press": 0.4}}
+BOUNCY = {"inputs": {"commit_idle": 0.8, "debounce": 0.05, "long_press": 0.6}}
 
 
 @contextlib.contextmanager

@@ -9,21 +9,24 @@ import pytest
 
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import EntryError
+from boardctl.game.commands import Command, Peg, parse_command
 from boardctl.game.keeper import Scorekeeper
 
 
-def peg(track: int, points: int, kind: str | None = None) -> dict[str, Any]:
-    command: dict[str, Any] = {"op": "peg", "track": track, "points": points}
-    if kind:
-        command["kind"] = kind
-    return command
+def peg(track: int, points: int, kind: str | None = None) -> Peg:
+    return Peg(track, points, kind)
 
 
-def rejected(keeper: Scorekeeper, command: dict[str, Any], match: str = "") -> str:
+def typed(command: Command | dict[str, Any]) -> Command:
+    """A command, from its JSON form if need be (as the control socket parses it)."""
+    return parse_command(command) if isinstance(command, dict) else command
+
+
+def rejected(keeper: Scorekeeper, command: Command | dict[str, Any], match: str = "") -> str:
     """Apply a command that must be refused; check nothing changed; return the reason."""
     state, machine_past = keeper.state, list(keeper.machine.past)
     with pytest.raises(EntryError, match=match) as info:
-        keeper.apply(command)
+        keeper.apply(typed(command))
     assert keeper.state == state
     assert keeper.machine.past == machine_past
     return str(info.value)
@@ -38,7 +41,7 @@ def test_cut_then_deal_heels_play_show_and_next_deal() -> None:
     assert keeper.state.phase == "cut"
     rejected(keeper, peg(0, 2), "cut")
     rejected(keeper, {"op": "next"}, "cut")
-    keeper.apply({"op": "cut", "dealer": 1})
+    keeper.apply(parse_command({"op": "cut", "dealer": 1}))
     state = keeper.state
     assert (state.phase, state.dealer, state.dealer_track, state.deal) == ("deal", 1, 1, 1)
     rejected(keeper, {"op": "cut", "dealer": 0}, "already")
@@ -46,14 +49,14 @@ def test_cut_then_deal_heels_play_show_and_next_deal() -> None:
     rejected(keeper, peg(1, 3, "heels"), "worth 2")
     keeper.apply(peg(1, 2, "heels"))
     rejected(keeper, peg(1, 2, "heels"), "already")
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
     assert keeper.state.phase == "play"
     keeper.apply(peg(0, 2))  # kind inferred: pegging
     keeper.apply(peg(1, 3, "pegging"))
     keeper.apply(peg(0, 1))
     assert fronts(keeper) == [3, 5]
     assert keeper.state.tracks[0].back == 2
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
     state = keeper.state
     assert (state.phase, state.to_count, state.crib_due) == ("show", 0, False)
     rejected(keeper, peg(0, 2, "pegging"), "play is over")
@@ -77,7 +80,7 @@ def test_cut_then_deal_heels_play_show_and_next_deal() -> None:
 
 def test_pegging_in_deal_starts_the_play_and_a_hand_count_ends_it() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card"})
-    keeper.apply({"op": "cut", "dealer": 0})
+    keeper.apply(parse_command({"op": "cut", "dealer": 0}))
     keeper.apply(peg(1, 2))
     assert keeper.state.phase == "play"
     keeper.apply(peg(1, 2, "pegging"))
@@ -90,7 +93,7 @@ def test_pegging_limit_comes_from_the_rules() -> None:
     from boardctl.cribbage.validation import max_play_points
 
     keeper = Scorekeeper.memory({"variant": "six-card"})
-    keeper.apply({"op": "cut", "dealer": 0})
+    keeper.apply(parse_command({"op": "cut", "dealer": 0}))
     limit = max_play_points() + 1  # one card plus the go or last card
     keeper.apply(peg(0, limit))
     rejected(keeper, peg(0, limit + 1), f"1-{limit}")
@@ -101,9 +104,9 @@ def test_pegging_limit_comes_from_the_rules() -> None:
 @pytest.mark.parametrize("count", [19, 25, 26, 27, 30, -1])
 def test_impossible_counts_are_refused(count: int) -> None:
     keeper = Scorekeeper.memory({"variant": "six-card"})
-    keeper.apply({"op": "cut", "dealer": 0})
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "cut", "dealer": 0}))
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     rejected(keeper, peg(1, count, "hand"), "not a possible")
     keeper.apply(peg(1, 29, "hand"))
     keeper.apply(peg(0, 28, "hand"))
@@ -115,11 +118,11 @@ def test_five_card_three_for_last_once_and_three_card_hands() -> None:
 
     keeper = Scorekeeper.memory({"variant": "five-card"})
     assert keeper.state.target == 61
-    keeper.apply({"op": "cut", "dealer": 0})
+    keeper.apply(parse_command({"op": "cut", "dealer": 0}))
     assert fronts(keeper) == [0, 3]  # the non-dealer pegs three for last at the start
     rejected(keeper, peg(1, 3, "last"), "already")
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     three_card = possible_scores(3)
     too_big = max(three_card) + 1
     rejected(keeper, peg(1, too_big, "hand"), "not a possible 3-card hand")
@@ -153,20 +156,20 @@ def test_undo_and_redo_across_phase_boundaries() -> None:
     ]
     states = [keeper.state]
     for command in commands:
-        keeper.apply(command)
+        keeper.apply(typed(command))
         states.append(keeper.state)
     assert keeper.state.dealer == 1 and keeper.state.phase == "play"
     for expected in reversed(states[:-1]):
-        keeper.apply({"op": "undo"})
+        keeper.apply(parse_command({"op": "undo"}))
         assert keeper.state == expected
     assert keeper.state.phase == "cut"
     rejected(keeper, {"op": "undo"}, "start of the game")
     for expected in states[1:]:
-        keeper.apply({"op": "redo"})
+        keeper.apply(parse_command({"op": "redo"}))
         assert keeper.state == expected
     rejected(keeper, {"op": "redo"}, "nothing to redo")
     for _ in range(2):
-        keeper.apply({"op": "undo"})
+        keeper.apply(parse_command({"op": "undo"}))
     assert keeper.state.crib_due
     keeper.apply(peg(0, 4, "crib"))  # a new entry drops the redo stack
     rejected(keeper, {"op": "redo"}, "nothing to redo")
@@ -175,16 +178,16 @@ def test_undo_and_redo_across_phase_boundaries() -> None:
 
 def test_undo_reverses_a_win_but_not_past_the_start_of_a_game() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "match": 5})
-    keeper.apply({"op": "cut", "dealer": 0})
+    keeper.apply(parse_command({"op": "cut", "dealer": 0}))
     keeper.apply(peg(1, 120, "correction"))
     keeper.apply(peg(1, 2))
     assert keeper.state.winner == 1
-    keeper.apply({"op": "undo"})
+    keeper.apply(parse_command({"op": "undo"}))
     assert keeper.state.winner is None
     assert fronts(keeper) == [0, 120]
     assert keeper.state.tracks[1].game_points == 0
-    keeper.apply({"op": "redo"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "redo"}))
+    keeper.apply(parse_command({"op": "next"}))
     assert keeper.state.game_number == 2
     rejected(keeper, {"op": "undo"}, "start of the game")
 
@@ -195,7 +198,7 @@ def test_whole_scripted_game_for_each_variant(name: str) -> None:
     variant = VARIANTS[name]
     keeper = Scorekeeper.memory({"variant": name})
     players, target = variant.players, variant.target
-    keeper.apply({"op": "cut", "dealer": players - 1})
+    keeper.apply(parse_command({"op": "cut", "dealer": players - 1}))
     dealer = players - 1
     deals = 0
     pattern = [4, 7, 2, 12, 8, 5, 10, 6, 3, 9]
@@ -204,7 +207,7 @@ def test_whole_scripted_game_for_each_variant(name: str) -> None:
         deals += 1
         assert keeper.state.dealer == dealer
         assert keeper.state.deal == deals
-        keeper.apply({"op": "next"})
+        keeper.apply(parse_command({"op": "next"}))
         for seat_offset in range(1, players + 1):  # the play: one peg per seat
             seat = (dealer + seat_offset) % players
             keeper.apply(peg(variant.team_of(seat), 1 + seat_offset % 3))
@@ -212,7 +215,7 @@ def test_whole_scripted_game_for_each_variant(name: str) -> None:
                 break
         if keeper.state.winner is not None:
             break
-        keeper.apply({"op": "next"})
+        keeper.apply(parse_command({"op": "next"}))
         order = [(dealer + k) % players for k in range(1, players + 1)]
         for seat in order:
             assert keeper.state.counting_seat == seat
@@ -245,9 +248,9 @@ def test_whole_scripted_game_for_each_variant(name: str) -> None:
 
 def test_three_or_more_players_count_from_the_dealers_left() -> None:
     keeper = Scorekeeper.memory({"variant": "three-player", "names": ["A", "B", "C"]})
-    keeper.apply({"op": "cut", "dealer": 1})
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "cut", "dealer": 1}))
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     assert keeper.state.to_count == 2
     rejected(keeper, peg(0, 4, "hand"), "C counts first")
     keeper.apply(peg(2, 4, "hand"))
@@ -263,10 +266,10 @@ def test_three_or_more_players_count_from_the_dealers_left() -> None:
 def test_partners_share_a_track() -> None:
     keeper = Scorekeeper.memory({"variant": "four-player"})
     assert len(keeper.state.tracks) == 2
-    keeper.apply({"op": "cut", "dealer": 3})
+    keeper.apply(parse_command({"op": "cut", "dealer": 3}))
     assert keeper.state.dealer_track == 1
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     counted = []
     for _ in range(4):
         track = keeper.state.to_count
@@ -306,7 +309,7 @@ def test_corrections_and_muggins() -> None:
     rejected(keeper, peg(0, -7, "correction"), "below 0")
     rejected(keeper, peg(0, 0, "correction"), "changes nothing")
     rejected(keeper, peg(1, 3, "muggins"), "muggins is off")
-    keeper.apply({"op": "set", "key": "muggins", "value": True})
+    keeper.apply(parse_command({"op": "set", "key": "muggins", "value": True}))
     keeper.apply(peg(1, 3, "muggins"))
     assert keeper.state.tracks[1].front == 3
     rejected(keeper, peg(1, 30, "muggins"), "claim")
@@ -322,7 +325,7 @@ def test_commands_are_checked() -> None:
     )
     rejected(keeper, {"op": "peg", "track": 2, "points": 2}, re.escape(message))
     rejected(keeper, {"op": "cut", "dealer": 2}, re.escape("seat index 0-1 (seats 1-2 counted"))
-    keeper.apply({"op": "cut", "dealer": 0})
+    keeper.apply(parse_command({"op": "cut", "dealer": 0}))
     rejected(keeper, {"op": "peg", "track": 0, "points": 2, "kind": "bonus"}, "unknown kind")
     rejected(keeper, {"op": "set", "key": "colour", "value": 1}, "unknown setting")
     rejected(keeper, {"op": "new_game", "variant": "seven-card"}, "unknown variant")
@@ -331,35 +334,36 @@ def test_commands_are_checked() -> None:
     rejected(keeper, {"op": "new_game", "preset": "pub"}, "unknown preset")
     rejected(keeper, {"op": "new_game", "mode": "lazy"}, "mode")
     rejected(keeper, {"op": "new_game", "names": ["a", "b", "c"]}, "3 names")
-    rejected(keeper, "peg", "object")  # type: ignore[arg-type]
+    with pytest.raises(EntryError, match="object"):
+        parse_command("peg")
     rejected(keeper, {"op": {}}, "unknown op")  # from a JSON client: not a name at all
     rejected(keeper, {"op": ["peg"]}, "unknown op")
 
 
 def test_random_cut_is_recorded_so_replay_is_exact() -> None:
     keeper = Scorekeeper.memory({"variant": "five-player"}, choose=lambda n: n - 2)
-    event = keeper.apply({"op": "cut"})["event"]
+    event = keeper.apply(parse_command({"op": "cut"}))["event"]
     assert event == {"op": "cut", "dealer": 3, "drawn": True}
     assert keeper.state.dealer == 3
 
 
 def test_settings_change_through_events() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card"})
-    keeper.apply({"op": "set", "key": "names", "value": ["Ann", "Bob"]})
-    keeper.apply({"op": "set", "key": "target", "value": 61})
-    keeper.apply({"op": "set", "key": "preset", "value": "casual"})
-    keeper.apply({"op": "set", "key": "match", "value": 7})
-    keeper.apply({"op": "set", "key": "points", "value": {"win": 1, "skunk": 3}})
+    keeper.apply(parse_command({"op": "set", "key": "names", "value": ["Ann", "Bob"]}))
+    keeper.apply(parse_command({"op": "set", "key": "target", "value": 61}))
+    keeper.apply(parse_command({"op": "set", "key": "preset", "value": "casual"}))
+    keeper.apply(parse_command({"op": "set", "key": "match", "value": 7}))
+    keeper.apply(parse_command({"op": "set", "key": "points", "value": {"win": 1, "skunk": 3}}))
     status = keeper.status()
     assert (status["target"], status["preset"], status["match_target"]) == (61, "custom", 7)
     assert status["preset_points"]["skunk"] == 3
     assert [t["name"] for t in status["tracks"]] == ["Ann", "Bob"]
-    keeper.apply({"op": "set", "key": "mode", "value": "free"})
+    keeper.apply(parse_command({"op": "set", "key": "mode", "value": "free"}))
     keeper.apply(peg(0, 5))
     rejected(keeper, {"op": "set", "key": "target", "value": 121}, "before anyone scores")
-    keeper.apply({"op": "set", "key": "mode", "value": "guided"})
+    keeper.apply(parse_command({"op": "set", "key": "mode", "value": "guided"}))
     assert keeper.state.phase == "cut"
-    keeper.apply({"op": "undo"})
+    keeper.apply(parse_command({"op": "undo"}))
     assert keeper.state.phase == "free"
 
 
@@ -374,9 +378,9 @@ def test_free_mode_infers_a_crib_when_only_a_crib_can_make_the_count() -> None:
 @pytest.mark.parametrize("phase_steps", [0, 1])
 def test_a_crib_count_before_the_show_is_refused_cleanly(phase_steps: int) -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "names": ["Ann", "Bob"]})
-    keeper.apply({"op": "cut", "dealer": 1})
+    keeper.apply(parse_command({"op": "cut", "dealer": 1}))
     for _ in range(phase_steps):
-        keeper.apply({"op": "next"})
+        keeper.apply(parse_command({"op": "next"}))
     assert keeper.state.phase == ("deal", "play")[phase_steps]
     reason = rejected(keeper, peg(1, 8, "crib"), "no crib count is due")
     assert keeper.state.phase in reason

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.cli import main
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 
 
@@ -16,14 +17,14 @@ def _journal(path: Path) -> None:
     with Scorekeeper.open(
         path, setup={"variant": "six-card", "names": ["Ann", "Bob"], "match": 5}
     ) as keeper:
-        keeper.apply({"op": "cut", "dealer": 0})
-        keeper.apply({"op": "peg", "track": 0, "points": 2, "kind": "heels"})
-        keeper.apply({"op": "peg", "track": 1, "points": 3})
-        keeper.apply({"op": "undo"})
-        keeper.apply({"op": "peg", "track": 1, "points": 120, "kind": "correction"})
-        keeper.apply({"op": "peg", "track": 1, "points": 1})
-        keeper.apply({"op": "next"})  # the next game
-        keeper.apply({"op": "peg", "track": 0, "points": 2})
+        keeper.apply(parse_command({"op": "cut", "dealer": 0}))
+        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 2, "kind": "heels"}))
+        keeper.apply(parse_command({"op": "peg", "track": 1, "points": 3}))
+        keeper.apply(parse_command({"op": "undo"}))
+        keeper.apply(parse_command({"op": "peg", "track": 1, "points": 120, "kind": "correction"}))
+        keeper.apply(parse_command({"op": "peg", "track": 1, "points": 1}))
+        keeper.apply(parse_command({"op": "next"}))  # the next game
+        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 2}))
 
 
 def test_history_table_shows_this_game_with_times(
@@ -72,9 +73,9 @@ def test_history_without_a_journal_is_a_clear_error(
 
 def test_history_says_where_next_led() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card"})
-    keeper.apply({"op": "cut", "dealer": 1})
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "cut", "dealer": 1}))
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     texts = [row["text"] for row in keeper.history()]
     assert texts[-3:] == [
         "first dealer: seat 2 (set), Track 2 deals",

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.errors import EntryError, JournalError
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.view import BoardView
 
@@ -27,8 +28,8 @@ def test_memory_keeper_plays_and_reports() -> None:
     keeper = Scorekeeper.memory(
         {"variant": "six-card", "names": ["Ann", "Bob"]}, limits=FactsLimits()
     )
-    keeper.apply({"op": "cut", "dealer": 0})
-    result = keeper.apply({"op": "peg", "track": 1, "points": 2, "kind": "pegging"})
+    keeper.apply(parse_command({"op": "cut", "dealer": 0}))
+    result = keeper.apply(parse_command({"op": "peg", "track": 1, "points": 2, "kind": "pegging"}))
     assert result["ok"] is True
     assert result["event"] == {"op": "peg", "track": 1, "points": 2, "kind": "pegging"}
     status = keeper.status()
@@ -44,9 +45,9 @@ def test_memory_keeper_plays_and_reports() -> None:
 
 def test_rejected_entry_changes_nothing() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card"}, limits=FactsLimits())
-    keeper.apply({"op": "cut", "dealer": 1})
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "cut", "dealer": 1}))
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     before_state, before_status = keeper.state, keeper.status()
     for bad in (
         {"op": "peg", "track": 0, "points": 19, "kind": "hand"},
@@ -56,7 +57,7 @@ def test_rejected_entry_changes_nothing() -> None:
         {"op": "fly"},
     ):
         with pytest.raises(EntryError):
-            keeper.apply(bad)
+            keeper.apply(parse_command(bad))
         assert keeper.state == before_state
         assert keeper.status() == before_status
     assert keeper.view().error_at is not None
@@ -72,14 +73,14 @@ def test_journal_resume_equals_live(tmp_path: Path) -> None:
         {"op": "undo"},
         {"op": "peg", "track": 1, "points": 4},
     ):
-        keeper.apply(command)
+        keeper.apply(parse_command(command))
     live, machine = keeper.state, keeper.machine
     keeper.close()
     with Scorekeeper.open(path, limits=FactsLimits(), readonly=True) as again:
         assert again.state == live
         assert again.machine == machine
         with pytest.raises(JournalError):
-            again.apply({"op": "undo"})
+            again.apply(parse_command({"op": "undo"}))
 
 
 def test_default_limits_come_from_the_rules_engine() -> None:
@@ -95,8 +96,10 @@ def test_default_limits_come_from_the_rules_engine() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
     for impossible in (19, 25, 26, 27, 30):
         with pytest.raises(EntryError, match="not a possible"):
-            keeper.apply({"op": "peg", "track": 0, "points": impossible, "kind": "hand"})
-    keeper.apply({"op": "peg", "track": 0, "points": 29, "kind": "hand"})
+            keeper.apply(
+                parse_command({"op": "peg", "track": 0, "points": impossible, "kind": "hand"})
+            )
+    keeper.apply(parse_command({"op": "peg", "track": 0, "points": 29, "kind": "hand"}))
 
 
 def test_limits_are_pluggable() -> None:
@@ -105,9 +108,9 @@ def test_limits_are_pluggable() -> None:
             return 2
 
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"}, limits=Strict())
-    keeper.apply({"op": "peg", "track": 0, "points": 3, "kind": "pegging"})
+    keeper.apply(parse_command({"op": "peg", "track": 0, "points": 3, "kind": "pegging"}))
     with pytest.raises(EntryError, match="1-3"):
-        keeper.apply({"op": "peg", "track": 0, "points": 4, "kind": "pegging"})
+        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 4, "kind": "pegging"}))
 
 
 def test_warm_up_derives_every_limit_once() -> None:

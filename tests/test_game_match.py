@@ -7,21 +7,19 @@ from typing import Any
 import pytest
 
 from boardctl.errors import EntryError
+from boardctl.game.commands import Peg, parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.presets import PRESETS, lines_failed, skunk_lines
 
 
-def peg(track: int, points: int, kind: str | None = None) -> dict[str, Any]:
-    command: dict[str, Any] = {"op": "peg", "track": track, "points": points}
-    if kind:
-        command["kind"] = kind
-    return command
+def peg(track: int, points: int, kind: str | None = None) -> Peg:
+    return Peg(track, points, kind)
 
 
 def guided_at(scores: list[int], *, dealer: int = 0, **setup: Any) -> Scorekeeper:
     """A guided game cut with ``dealer`` and tracks moved to ``scores`` by corrections."""
     keeper = Scorekeeper.memory({"variant": "six-card", **setup})
-    keeper.apply({"op": "cut", "dealer": dealer})
+    keeper.apply(parse_command({"op": "cut", "dealer": dealer}))
     for track, score in enumerate(scores):
         if score:
             keeper.apply(peg(track, score, "correction"))
@@ -41,8 +39,8 @@ def finish(loser_score: int, *, target: int = 121, **setup: Any) -> Scorekeeper:
 
 def test_non_dealer_counts_out_before_the_dealer_counts() -> None:
     keeper = guided_at([119, 116], dealer=0)
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     keeper.apply(peg(1, 6, "hand"))  # 116 + 6 passes 121: the non-dealer wins
     state = keeper.state
     assert (state.phase, state.winner) == ("over", 1)
@@ -65,7 +63,7 @@ def test_his_heels_wins_the_game() -> None:
 
 def test_a_win_during_the_play() -> None:
     keeper = guided_at([100, 118], dealer=0)
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
     keeper.apply(peg(0, 2))
     keeper.apply(peg(1, 3))
     assert keeper.state.winner == 1
@@ -76,14 +74,14 @@ def test_a_win_during_the_play() -> None:
 
 def test_the_crib_count_can_win() -> None:
     keeper = guided_at([110, 60], dealer=1)
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     keeper.apply(peg(0, 4, "hand"))
     keeper.apply(peg(1, 4, "hand"))
     keeper.apply(peg(1, 0, "crib"))
     assert keeper.state.dealer == 0  # the deal passed
-    keeper.apply({"op": "next"})
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
+    keeper.apply(parse_command({"op": "next"}))
     keeper.apply(peg(1, 2, "hand"))
     keeper.apply(peg(0, 2, "hand"))
     keeper.apply(peg(0, 6, "crib"))
@@ -166,7 +164,7 @@ def test_match_totals_winner_and_loser_deals_next() -> None:
     assert (state.winner, state.won_points, state.match_winner) == (0, 2, None)
     with pytest.raises(EntryError, match="game is over"):
         keeper.apply(peg(1, 1))
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
     state = keeper.state
     assert state.game_number == 2
     assert state.dealer == 1  # the loser deals first
@@ -175,7 +173,7 @@ def test_match_totals_winner_and_loser_deals_next() -> None:
     keeper.apply(peg(1, 121, "correction"))  # Bob wins, Ann at 0: 3 game points
     assert keeper.state.won_points == 3
     assert keeper.state.match_winner is None
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
     assert keeper.state.dealer == 0
     keeper.apply(peg(0, 10, "correction"))
     keeper.apply(peg(1, 121, "correction"))
@@ -187,7 +185,7 @@ def test_match_totals_winner_and_loser_deals_next() -> None:
     assert keeper.view().match_winner == 1
     with pytest.raises(EntryError, match="match is over"):
         keeper.apply(peg(0, 1))
-    keeper.apply({"op": "next"})  # a new match with the same setup
+    keeper.apply(parse_command({"op": "next"}))  # a new match with the same setup
     state = keeper.state
     assert (state.phase, state.game_number, state.match_number) == ("cut", 1, 2)
     assert [t.game_points for t in state.tracks] == [0, 0]
@@ -201,27 +199,29 @@ def test_loser_deals_next_with_three_tracks() -> None:
     keeper.apply(peg(1, 121, "correction"))
     # The best loser (50) decides the margin: skunked (< 91) -> 3 under ACC.
     assert keeper.state.won_points == 3
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
     assert keeper.state.dealer == 2
 
 
 def test_one_game_match_and_new_game_resets() -> None:
     keeper = finish(100, preset="lurch")
     assert keeper.state.match_winner == 0
-    keeper.apply({"op": "new_game", "variant": "four-player", "target": 61, "mode": "guided"})
+    keeper.apply(
+        parse_command({"op": "new_game", "variant": "four-player", "target": 61, "mode": "guided"})
+    )
     state = keeper.state
     assert (state.target, len(state.tracks), state.phase) == (61, 2, "cut")
     assert state.setup.players == 4
     assert state.setup.preset_name == "lurch"  # unchanged settings carry over
     assert [t.game_points for t in state.tracks] == [0, 0]
     with pytest.raises(EntryError, match="start of the game"):
-        keeper.apply({"op": "undo"})
+        keeper.apply(parse_command({"op": "undo"}))
 
 
 def test_match_length_cannot_drop_below_points_won() -> None:
     keeper = finish(100, match=9)
-    keeper.apply({"op": "next"})
+    keeper.apply(parse_command({"op": "next"}))
     with pytest.raises(EntryError, match="not above"):
-        keeper.apply({"op": "set", "key": "match", "value": 2})
-    keeper.apply({"op": "set", "key": "match", "value": 3})
+        keeper.apply(parse_command({"op": "set", "key": "match", "value": 2}))
+    keeper.apply(parse_command({"op": "set", "key": "match", "value": 3}))
     assert keeper.state.setup.match == 3

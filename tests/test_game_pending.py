@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardctl.errors import EntryError, JournalError
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.simulate import random_command
 from boardctl.game.view import board_view
@@ -124,14 +125,14 @@ def test_a_refused_command_is_refused_by_prepare_and_flashes() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
     before, seq = keeper.state, keeper.seq
     with pytest.raises(EntryError, match="19"):
-        keeper.prepare({"op": "peg", "track": 0, "points": 19, "kind": "hand"})
+        keeper.prepare(parse_command({"op": "peg", "track": 0, "points": 19, "kind": "hand"}))
     assert keeper.state == before and keeper.seq == seq
     assert keeper.view().error_at is not None
 
 
 def test_a_pending_entry_is_shown_but_not_kept_until_committed() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
-    pending = keeper.prepare({"op": "peg", "track": 1, "points": 6})
+    pending = keeper.prepare(parse_command({"op": "peg", "track": 1, "points": 6}))
     assert pending.view().tracks[1].front == 6
     assert keeper.view().tracks[1].front == 0
     assert keeper.status()["tracks"][1]["front"] == 0
@@ -146,13 +147,13 @@ def test_a_pending_entry_is_shown_but_not_kept_until_committed() -> None:
 
 def test_an_entry_prepared_before_another_change_is_not_committed() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
-    first = keeper.prepare({"op": "peg", "track": 0, "points": 3})
-    second = keeper.prepare({"op": "peg", "track": 0, "points": 4})
+    first = keeper.prepare(parse_command({"op": "peg", "track": 0, "points": 3}))
+    second = keeper.prepare(parse_command({"op": "peg", "track": 0, "points": 4}))
     first.commit()
     with pytest.raises(EntryError, match="changed since"):
         second.commit()
     assert keeper.state.tracks[0].front == 3 and keeper.seq == 2
-    aborted = keeper.prepare({"op": "peg", "track": 0, "points": 5})
+    aborted = keeper.prepare(parse_command({"op": "peg", "track": 0, "points": 5}))
     aborted.abort()
     with pytest.raises(EntryError, match="dropped"):
         aborted.commit()
@@ -161,9 +162,9 @@ def test_an_entry_prepared_before_another_change_is_not_committed() -> None:
 
 def test_a_winning_entry_shows_the_game_end_before_it_is_kept() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free", "target": 61})
-    keeper.apply({"op": "peg", "track": 0, "points": 29, "kind": "hand"})
-    keeper.apply({"op": "peg", "track": 0, "points": 29, "kind": "hand"})
-    pending = keeper.prepare({"op": "peg", "track": 0, "points": 3})
+    keeper.apply(parse_command({"op": "peg", "track": 0, "points": 29, "kind": "hand"}))
+    keeper.apply(parse_command({"op": "peg", "track": 0, "points": 29, "kind": "hand"}))
+    pending = keeper.prepare(parse_command({"op": "peg", "track": 0, "points": 3}))
     assert pending.state.winner == 0
     assert pending.view().over_at is not None
     assert keeper.view().over_at is None
@@ -174,22 +175,24 @@ def test_a_winning_entry_shows_the_game_end_before_it_is_kept() -> None:
 def test_a_failed_journal_write_keeps_the_last_durable_state(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     keeper = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"})
-    keeper.apply({"op": "peg", "track": 0, "points": 4})
+    keeper.apply(parse_command({"op": "peg", "track": 0, "points": 4}))
     machine_before = repr(keeper.machine)
     state, seq, history = keeper.state, keeper.seq, keeper.history()
     failing = break_journal(keeper)
-    pending = keeper.prepare({"op": "peg", "track": 1, "points": 7})
+    pending = keeper.prepare(parse_command({"op": "peg", "track": 1, "points": 7}))
     with pytest.raises(JournalError, match="disk is full"):
         pending.commit()
     pending.abort()
     with pytest.raises(JournalError):
-        keeper.apply({"op": "new_game", "variant": "five-card"})  # with a snapshot: BEGIN fails
+        keeper.apply(
+            parse_command({"op": "new_game", "variant": "five-card"})
+        )  # with a snapshot: BEGIN fails
     assert failing.writes == 2
     assert keeper.state == state and keeper.seq == seq and repr(keeper.machine) == machine_before
     assert keeper.history() == history
     assert keeper.view().tracks[1].front == 0
     mend_journal(keeper, failing)
-    assert keeper.apply({"op": "peg", "track": 1, "points": 2})["seq"] == seq + 1
+    assert keeper.apply(parse_command({"op": "peg", "track": 1, "points": 2}))["seq"] == seq + 1
     keeper.close()
     with Scorekeeper.open(path) as resumed:
         assert [t.front for t in resumed.state.tracks] == [4, 2]

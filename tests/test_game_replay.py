@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardctl.errors import EntryError
-from boardctl.game.events import KINDS
+from boardctl.game.commands import Command, parse_command
+from boardctl.game.entries import KINDS
 from boardctl.game.keeper import Scorekeeper
+from boardctl.game.machine import Machine, replay
 from boardctl.game.simulate import random_command
-from boardctl.game.state import Machine, replay
 
 pegs = st.fixed_dictionaries(
     {
@@ -64,10 +65,10 @@ steps = st.lists(
 )
 
 
-def _command(keeper: Scorekeeper, step: dict[str, Any]) -> dict[str, Any]:
+def _command(keeper: Scorekeeper, step: dict[str, Any]) -> Command:
     if "driven" in step:
         return random_command(keeper.state, random.Random(step["driven"]))
-    return step
+    return parse_command(step)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,7 +98,7 @@ def test_replay_of_the_journal_equals_the_live_state(
         with Scorekeeper.open(path, readonly=True, full_replay=True) as again:
             assert again.machine == live_machine
             assert again.history() == live_history
-        assert replay(events) == live_machine
+        assert replay([parse_command(e) for e in events]) == live_machine
 
 
 @settings(max_examples=40, deadline=None)
@@ -105,14 +106,14 @@ def test_replay_of_the_journal_equals_the_live_state(
 def test_undo_all_then_redo_all_is_the_identity(seed: int, count: int) -> None:
     rng = random.Random(seed)
     machine = Machine()
-    machine.apply({"op": "new_game", "variant": "six-card"})
+    machine.apply(parse_command({"op": "new_game", "variant": "six-card"}))
     for _ in range(count):
         with contextlib.suppress(EntryError):
             machine.apply(random_command(machine.state, rng, mistakes=0.0))
     end, depth = machine.state, len(machine.past)
     for _ in range(depth):
-        machine.apply({"op": "undo"})
+        machine.apply(parse_command({"op": "undo"}))
     assert not machine.past
     for _ in range(depth):
-        machine.apply({"op": "redo"})
+        machine.apply(parse_command({"op": "redo"}))
     assert machine.state == end

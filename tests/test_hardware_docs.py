@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout, load_layout
-from boardctl.board.power import PowerBudget
+from boardctl.board.power import MA_PER_LED_WHITE, PowerBudget
 from boardctl.config import DEFAULT_PINS, BoardConfig
 from boardctl.hardware import docs
 from boardctl.hardware.drawing import layout_svg
@@ -88,7 +88,7 @@ def test_power_figures_stay_within_the_budget() -> None:
         if "full white" in cells[1]:
             assert before > budget, "the worst case must need the limiter"
             assert cells[4] != "1 (not limited)"
-    assert PowerBudget().ma_per_channel * 3 == pytest.approx(55)
+    assert PowerBudget().ma_per_channel * 3 == pytest.approx(MA_PER_LED_WHITE) == 60
 
 
 @pytest.mark.parametrize("name", LAYOUT_NAMES)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardctl.game.commands import BoardCommand, Brightness, NewGame, Next, Peg, Redo, Set, Undo
 from boardctl.inputs.debounce import Debouncer
 from boardctl.inputs.panel import Panel, Timing, parse_button_id
 
 T = Timing()  # commit_idle 1.5, debounce 0.02, long 1.0, very long 4.0
 
 
-def press(panel: Panel, name: str, t: float, duration: float = 0.1) -> list[dict[str, object]]:
+def press(panel: Panel, name: str, t: float, duration: float = 0.1) -> list[BoardCommand]:
     """A clean press and release, running the timers in between."""
     out = panel.edge(name, True, t)
     out += panel.tick(t + duration)
@@ -19,9 +20,9 @@ def press(panel: Panel, name: str, t: float, duration: float = 0.1) -> list[dict
     return out
 
 
-def run_until(panel: Panel, end: float) -> list[dict[str, object]]:
+def run_until(panel: Panel, end: float) -> list[BoardCommand]:
     """Run the timers at each deadline up to ``end``, as the service loop does."""
-    out: list[dict[str, object]] = []
+    out: list[BoardCommand] = []
     for _ in range(1000):
         due = panel.deadline()
         if due is None or due > end:
@@ -120,7 +121,7 @@ def test_three_presses_commit_as_one_peg_after_the_idle_time() -> None:
     last_activity = 0.6 + 0.1
     assert panel.deadline() == last_activity + T.commit_idle
     assert panel.tick(last_activity + T.commit_idle - 0.01) == []
-    assert panel.tick(last_activity + T.commit_idle) == [{"op": "peg", "track": 0, "points": 3}]
+    assert panel.tick(last_activity + T.commit_idle) == [Peg(0, 3)]
     assert panel.pending == (0, 0)
     assert panel.deadline() is None
 
@@ -132,7 +133,7 @@ def test_plus5_and_encoder_turns_add_to_pending_and_push_commits_at_once() -> No
     panel.turn(1, 1, 0.3)
     panel.turn(1, -1, 0.4)
     assert panel.pending == (0, 6)
-    assert panel.edge("track2.encoder_push", True, 0.5) == [{"op": "peg", "track": 1, "points": 6}]
+    assert panel.edge("track2.encoder_push", True, 0.5) == [Peg(1, 6)]
     panel.edge("track2.encoder_push", False, 0.6)
     assert run_until(panel, 10.0) == []
 
@@ -154,8 +155,7 @@ def test_two_tracks_pressing_at_once_both_count() -> None:
     panel.edge("track2.plus1", False, 0.1)
     assert panel.pending == (1, 1)
     out = run_until(panel, 5.0)
-    assert sorted(c["track"] for c in out) == [0, 1]  # type: ignore[type-var]
-    assert all(c["points"] == 1 for c in out)
+    assert sorted(out, key=lambda c: c.to_json()["track"]) == [Peg(0, 1), Peg(1, 1)]
 
 
 def test_a_press_in_progress_holds_back_the_commit() -> None:
@@ -165,7 +165,7 @@ def test_a_press_in_progress_holds_back_the_commit() -> None:
     assert panel.tick(1.6) == []  # 1.6 > 0.1 + 1.5, but a press is in progress
     panel.edge("track1.plus1", False, 1.5)
     assert panel.tick(2.99) == []
-    assert panel.tick(3.0) == [{"op": "peg", "track": 0, "points": 2}]
+    assert panel.tick(3.0) == [Peg(0, 2)]
 
 
 def test_a_button_held_forever_adds_at_most_one_entry() -> None:
@@ -179,7 +179,7 @@ def test_a_button_held_forever_adds_at_most_one_entry() -> None:
     assert panel.pending == (0, 0)
     assert panel.deadline() is None  # and nothing more, ever, while it stays down
     press(panel, "track2.plus1", 4000.0)  # the other track still works
-    assert run_until(panel, 4100.0) == [{"op": "peg", "track": 1, "points": 1}]
+    assert run_until(panel, 4100.0) == [Peg(1, 1)]
 
 
 def test_long_press_on_a_track_button_undoes_the_last_entry() -> None:
@@ -187,7 +187,7 @@ def test_long_press_on_a_track_button_undoes_the_last_entry() -> None:
     panel.edge("track1.plus5", True, 0.0)
     assert panel.pending == (5, 0)
     assert panel.tick(0.99) == []
-    assert panel.tick(1.0) == [{"op": "undo"}]
+    assert panel.tick(1.0) == [Undo()]
     assert panel.pending == (0, 0)
     assert panel.edge("track1.plus5", False, 2.0) == []
     assert run_until(panel, 10.0) == []
@@ -199,14 +199,14 @@ def test_undo_button_cancels_pending_first_then_undoes() -> None:
     press(panel, "track1.plus1", 0.0)
     assert press(panel, "undo", 0.5) == []
     assert panel.pending == (0, 0)
-    assert press(panel, "undo", 1.0) == [{"op": "undo"}]
+    assert press(panel, "undo", 1.0) == [Undo()]
 
 
 def test_undo_held_is_redo() -> None:
     panel = Panel(tracks=2)
     panel.edge("undo", True, 0.0)
     assert panel.deadline() == 1.0
-    assert panel.tick(1.0) == [{"op": "redo"}]
+    assert panel.tick(1.0) == [Redo()]
     assert panel.edge("undo", False, 1.5) == []
 
 
@@ -214,7 +214,7 @@ def test_menu_short_commits_pending_then_advances_the_phase() -> None:
     panel = Panel(tracks=2)
     press(panel, "track2.plus1", 0.0)
     out = press(panel, "menu", 0.3, 0.2)
-    assert out == [{"op": "peg", "track": 1, "points": 1}, {"op": "next"}]
+    assert out == [Peg(1, 1), Next()]
 
 
 def test_menu_very_long_asks_for_a_confirm_then_a_press_starts_a_new_game() -> None:
@@ -227,7 +227,7 @@ def test_menu_very_long_asks_for_a_confirm_then_a_press_starts_a_new_game() -> N
     assert panel.edge("menu", False, 6.0) == []  # releasing does not confirm
     assert press(panel, "track1.plus1", 6.5) == []  # track buttons do nothing now
     assert panel.pending == (0, 0)
-    assert press(panel, "menu", 7.0) == [{"op": "new_game"}]
+    assert press(panel, "menu", 7.0) == [NewGame()]
     assert panel.mode == "entry"
 
 
@@ -257,7 +257,7 @@ def test_settings_mode_cycles_values_and_applies_them_as_set_commands() -> None:
     press(panel, "menu", 3.0)  # preset
     press(panel, "menu", 4.0)  # brightness
     assert panel.overlay()["settings"]["item"] == "brightness"
-    assert press(panel, "track2.plus1", 5.0) == [{"op": "set", "key": "brightness", "value": 64}]
+    assert press(panel, "track2.plus1", 5.0) == [Brightness(64)]
     press(panel, "menu", 5.5)  # mode
     press(panel, "track1.plus1", 5.7)  # guided -> free
     out = panel.tap("menu", 6.0, hold=1.2)
@@ -265,9 +265,7 @@ def test_settings_mode_cycles_values_and_applies_them_as_set_commands() -> None:
     assert out == []
     assert panel.mode == "confirm"
     assert panel.overlay()["confirm"]["target"] == 61
-    assert press(panel, "menu", 7.0) == [
-        {"op": "new_game", "target": 61, "preset": "acc", "mode": "free"}
-    ]
+    assert press(panel, "menu", 7.0) == [NewGame(target=61, preset="acc", mode="free")]
     assert panel.mode == "entry"
 
 
@@ -282,8 +280,8 @@ def test_settings_that_need_no_new_game_are_set_commands() -> None:
         press(panel, "menu", t)  # brightness, then mode
     press(panel, "track2.plus1", 6.0)  # guided -> free (backwards, wraps)
     assert panel.tap("menu", 7.0, hold=1.5) == [
-        {"op": "set", "key": "preset", "value": "casual"},
-        {"op": "set", "key": "mode", "value": "free"},
+        Set("preset", "casual"),
+        Set("mode", "free"),
     ]
 
 
@@ -302,8 +300,8 @@ def test_settings_left_with_undo_or_timeout_change_nothing() -> None:
     panel.tap("menu", 100.0, hold=2.0)
     for t in (101.0, 102.0, 103.0):
         press(panel, "menu", t)  # to brightness
-    assert press(panel, "track1.plus1", 104.0) == [{"op": "set", "key": "brightness", "value": 192}]
-    assert panel.tap("undo", 105.0, hold=1.5) == [{"op": "set", "key": "brightness", "value": 128}]
+    assert press(panel, "track1.plus1", 104.0) == [Brightness(192)]
+    assert panel.tap("undo", 105.0, hold=1.5) == [Brightness(128)]
     assert panel.mode == "entry"
 
 
@@ -315,9 +313,7 @@ def test_a_new_variant_in_settings_starts_a_game_with_its_own_target() -> None:
     press(panel, "track1.plus1", 2.0)  # six-card -> five-card
     panel.tap("menu", 3.0, hold=1.5)
     assert panel.mode == "confirm"
-    assert press(panel, "menu", 4.0) == [
-        {"op": "new_game", "variant": "five-card", "preset": "acc", "mode": "guided"}
-    ]
+    assert press(panel, "menu", 4.0) == [NewGame(variant="five-card", preset="acc", mode="guided")]
 
 
 def test_keyboard_taps_match_button_gestures() -> None:
@@ -325,9 +321,9 @@ def test_keyboard_taps_match_button_gestures() -> None:
     panel.tap("track3.plus5", 0.0)
     panel.tap("track3.plus1", 0.1)
     assert panel.pending == (0, 0, 6)
-    assert panel.tap("track3.encoder_push", 0.2) == [{"op": "peg", "track": 2, "points": 6}]
-    assert panel.tap("undo", 0.3) == [{"op": "undo"}]
-    assert panel.tap("undo", 0.4, hold=1.0) == [{"op": "redo"}]
+    assert panel.tap("track3.encoder_push", 0.2) == [Peg(2, 6)]
+    assert panel.tap("undo", 0.3) == [Undo()]
+    assert panel.tap("undo", 0.4, hold=1.0) == [Redo()]
 
 
 def test_buttons_of_tracks_beyond_the_game_are_ignored() -> None:
@@ -357,7 +353,7 @@ def test_pending_at_follows_the_last_change_of_a_pending_amount() -> None:
     panel.edge("track1.plus1", False, 1.2)
     panel.turn(1, 1, 2.0)
     assert panel.pending_at == 2.0
-    assert panel.tick(2.7) == [{"op": "peg", "track": 0, "points": 1}]
+    assert panel.tick(2.7) == [Peg(0, 1)]
     assert panel.pending_at == 2.0  # track 2 still pending
-    assert panel.tick(3.5) == [{"op": "peg", "track": 1, "points": 1}]
+    assert panel.tick(3.5) == [Peg(1, 1)]
     assert panel.pending_at is None

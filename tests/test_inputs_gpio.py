@@ -9,7 +9,9 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.config import Config, parse_config
-from boardctl.inputs.gpio import InputEvent, Inputs, pin_factory
+from boardctl.game.commands import BoardCommand, Peg, Undo
+from boardctl.inputs.events import Edge, InputEvent, Turn
+from boardctl.inputs.gpio import Inputs, pin_factory
 from boardctl.inputs.panel import Panel
 
 
@@ -29,7 +31,7 @@ class Rig:
         self.clock = Clock()
         self.events: list[InputEvent] = []
         self.panel = Panel(tracks=2)
-        self.commands: list[dict[str, Any]] = []
+        self.commands: list[BoardCommand] = []
         self.inputs = Inputs(
             self.config.pins, 2, self.events.append, factory=factory, clock=self.clock
         )
@@ -50,11 +52,12 @@ class Rig:
 
     def flush(self) -> None:
         while self.events:
-            kind, who, what, t = self.events.pop(0)
-            if kind == "edge":
-                self.commands += self.panel.edge(who, what, t)
-            else:
-                self.commands += self.panel.turn(who, what, t)
+            event = self.events.pop(0)
+            if isinstance(event, Edge):
+                self.commands += self.panel.edge(event.button, event.pressed, event.at)
+            elif isinstance(event, Turn):
+                assert event.at is not None
+                self.commands += self.panel.turn(event.track, event.steps, event.at)
 
     def run_until(self, end: float) -> None:
         for _ in range(1000):
@@ -118,7 +121,7 @@ def test_chattering_presses_on_mock_pins_count_once_each(mock_factory: MockFacto
     # gpiozero saw every bounce; the panel counted three presses
     assert len(rig.pin(plus1).states) > 20
     rig.run_until(10.0)
-    assert rig.commands == [{"op": "peg", "track": 0, "points": 3}]
+    assert rig.commands == [Peg(0, 3)]
 
 
 def test_a_button_stuck_down_never_adds_more_than_one_entry(mock_factory: MockFactory) -> None:
@@ -127,8 +130,8 @@ def test_a_button_stuck_down_never_adds_more_than_one_entry(mock_factory: MockFa
     rig.drive(plus5, chatter(0.0, True, bounces=5, gap=0.001))
     rig.run_until(3600.0)
     assert rig.panel.pending == (0, 0)
-    assert rig.commands.count({"op": "undo"}) <= 1
-    assert not any(c["op"] == "peg" for c in rig.commands)
+    assert rig.commands.count(Undo()) <= 1
+    assert not any(isinstance(c, Peg) for c in rig.commands)
     assert rig.panel.deadline() is None  # no timer left running for a stuck button
 
 
@@ -150,7 +153,10 @@ def test_two_tracks_pressing_at_the_same_instant_both_count(mock_factory: MockFa
     rig.flush()
     assert rig.panel.pending == (1, 1)
     rig.run_until(5.0)
-    assert sorted((c["track"], c["points"]) for c in rig.commands) == [(0, 1), (1, 1)]
+    assert sorted((c.track, c.points) for c in rig.commands if isinstance(c, Peg)) == [
+        (0, 1),
+        (1, 1),
+    ]
 
 
 def test_encoder_quadrature_turns_and_push_commits(mock_factory: MockFactory) -> None:
@@ -172,7 +178,7 @@ def test_encoder_quadrature_turns_and_push_commits(mock_factory: MockFactory) ->
     assert rig.panel.pending == (3, 0)
     rig.drive(track.encoder_push, chatter(0.5, True, bounces=2, gap=0.001))
     rig.drive(track.encoder_push, [(0.7, False)])
-    assert rig.commands == [{"op": "peg", "track": 0, "points": 3}]
+    assert rig.commands == [Peg(0, 3)]
 
 
 def test_edges_are_stamped_and_queued_under_the_loops_lock(mock_factory: MockFactory) -> None:

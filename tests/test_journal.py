@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.errors import JournalError, SchemaError
+from boardctl.errors import EntryError, JournalError, SchemaError
+from boardctl.game.commands import parse_command
 from boardctl.game.journal import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -23,6 +24,7 @@ from boardctl.game.journal import (
     row_crc,
 )
 from boardctl.game.keeper import Scorekeeper
+from boardctl.game.lock import JournalBusy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,7 +38,7 @@ def play(keeper: Scorekeeper) -> None:
         {"op": "undo"},
         {"op": "peg", "track": 0, "points": 3},
     ):
-        keeper.apply(command)
+        keeper.apply(parse_command(command))
 
 
 def test_new_journal_uses_wal_full_sync_and_a_schema_version(tmp_path: Path) -> None:
@@ -66,7 +68,7 @@ def test_resume_gives_the_exact_state(tmp_path: Path) -> None:
     assert again.state == live
     assert again.machine == machine
     assert again.history() == history
-    again.apply({"op": "undo"})  # the undo stack survived the restart
+    again.apply(parse_command({"op": "undo"}))  # the undo stack survived the restart
     assert again.state.tracks[0].front == 0
     again.close()
 
@@ -142,7 +144,7 @@ def test_reader_follows_a_writer(tmp_path: Path) -> None:
     writer = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"})
     reader = Scorekeeper.open(path, readonly=True)
     assert reader.state == writer.state
-    writer.apply({"op": "peg", "track": 0, "points": 5})
+    writer.apply(parse_command({"op": "peg", "track": 0, "points": 5}))
     assert reader.refresh() is True
     assert reader.state == writer.state
     assert reader.refresh() is False
@@ -160,24 +162,45 @@ def test_reader_follows_a_writer(tmp_path: Path) -> None:
         env={"PYTHONPATH": str(ROOT)},
     ).stdout
     assert json.loads(out)["tracks"][0]["front"] == 5
-    writer.apply({"op": "peg", "track": 1, "points": 2})
+    writer.apply(parse_command({"op": "peg", "track": 1, "points": 2}))
     reader.refresh()
     assert reader.status()["tracks"][1]["front"] == 2
     reader.close()
     writer.close()
 
 
-def test_a_second_writer_is_refused_not_forked(tmp_path: Path) -> None:
+def test_a_second_writer_is_refused_at_open_naming_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    first = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"}, owner="service")
+    with pytest.raises(JournalBusy, match=rf"in use by the boardctl service \(pid {os.getpid()}\)"):
+        Scorekeeper.open(path)
+    with pytest.raises(JournalBusy, match="only one service may use a journal"):
+        Scorekeeper.open(path, owner="service")
+    with Scorekeeper.open(path, readonly=True) as reader:  # readers need no lock
+        assert reader.seq == 1
+    first.apply(parse_command({"op": "peg", "track": 0, "points": 5}))
+    first.close()
+    with Scorekeeper.open(path) as after:  # released on close
+        assert after.seq == 2
+
+
+def test_a_journal_changed_under_its_writer_is_re_read_and_the_writer_carries_on(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "journal.sqlite"
     first = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"})
-    second = Scorekeeper.open(path)
-    first.apply({"op": "peg", "track": 0, "points": 5})
-    state = second.state
-    with pytest.raises(JournalError, match="another process"):
-        second.apply({"op": "peg", "track": 1, "points": 5})
-    assert second.state == state
+    assert first.journal is not None and first.journal._lock is not None
+    first.journal._lock.release()  # as if the lock were bypassed (another machine, NFS, ...)
+    with Scorekeeper.open(path) as second:
+        second.apply(parse_command({"op": "peg", "track": 1, "points": 5}))
+    with pytest.raises(EntryError, match="written by another process; entry not saved"):
+        first.apply(parse_command({"op": "peg", "track": 0, "points": 3}))
+    assert [t["front"] for t in first.status()["tracks"]] == [0, 5]  # re-read: it shows
+    for _ in range(3):  # and it goes on: no wedge
+        first.apply(parse_command({"op": "peg", "track": 0, "points": 1}))
     first.close()
-    second.close()
+    with Scorekeeper.open(path, readonly=True) as reader:
+        assert [t["front"] for t in reader.status()["tracks"]] == [3, 5] and reader.seq == 5
 
 
 def test_default_journal_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -225,7 +248,7 @@ def test_reader_without_write_access_to_the_folder() -> None:
     folder = Path(tempfile.mkdtemp(prefix="boardctl-state-"))  # pytest's tmp_path is 0700
     path = folder / "journal.sqlite"
     writer = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"})
-    writer.apply({"op": "peg", "track": 1, "points": 7})
+    writer.apply(parse_command({"op": "peg", "track": 1, "points": 7}))
     code = (
         "import sys; from boardctl.game.keeper import Scorekeeper;"
         "k = Scorekeeper.open(sys.argv[1], readonly=True);"
@@ -252,12 +275,12 @@ def test_reader_without_write_access_to_the_folder() -> None:
 def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     keeper = Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free"})
-    keeper.apply({"op": "peg", "track": 0, "points": 5})
+    keeper.apply(parse_command({"op": "peg", "track": 0, "points": 5}))
     state, seq = keeper.state, keeper.seq
     assert keeper.journal is not None
     keeper.journal._db.close()  # the disk went away
     with pytest.raises(JournalError, match="cannot write"):
-        keeper.apply({"op": "peg", "track": 0, "points": 3})
+        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 3}))
     assert keeper.state == state and keeper.seq == seq
     with Scorekeeper.open(path, readonly=True) as again:
         assert again.state == state
@@ -302,10 +325,12 @@ def test_snapshots_are_only_a_checked_cache(tmp_path: Path, damage: str) -> None
     """A snapshot that is missing, damaged or of another format is ignored: full replay."""
     path = tmp_path / "journal.sqlite"
     with Scorekeeper.open(path, setup={"variant": "six-card", "match": 9}) as keeper:
-        keeper.apply({"op": "cut", "dealer": 0})
-        keeper.apply({"op": "peg", "track": 0, "points": 121, "kind": "correction"})
-        keeper.apply({"op": "next"})  # game 2 starts: a snapshot is stored with this event
-        keeper.apply({"op": "peg", "track": 1, "points": 2})
+        keeper.apply(parse_command({"op": "cut", "dealer": 0}))
+        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 121, "kind": "correction"}))
+        keeper.apply(
+            parse_command({"op": "next"})
+        )  # game 2 starts: a snapshot is stored with this event
+        keeper.apply(parse_command({"op": "peg", "track": 1, "points": 2}))
         live, history = keeper.machine, keeper.history()
     raw = sqlite3.connect(path)
     assert raw.execute("SELECT seq FROM snapshots").fetchall() == [(1,), (4,)]

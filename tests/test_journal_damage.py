@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from boardctl.errors import JournalError
+from boardctl.game.commands import parse_command
 from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
+from boardctl.game.machine import replay
 from boardctl.game.simulate import play_random
-from boardctl.game.state import replay
 
 EVENTS = 60
 
@@ -66,7 +67,7 @@ def _outcome(
         return "error"
     assert seq == len(stored)
     assert stored == events[: len(stored)], "recovered events are not a prefix of those written"
-    assert state == replay(stored).state
+    assert state == replay([parse_command(e) for e in stored]).state
     return f"prefix {len(stored)}"
 
 

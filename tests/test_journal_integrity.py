@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.game import integrity
+from boardctl.game.commands import parse_command
 from boardctl.game.integrity import DAMAGE_KEY, scan_wal
 from boardctl.game.journal import Journal, Record, encode_event, list_backups, row_crc
 from boardctl.game.keeper import Scorekeeper
@@ -30,7 +31,7 @@ def live_copy(folder: Path, entries: int = ENTRIES) -> Path:
     source = folder / "live" / "journal.sqlite"
     keeper = Scorekeeper.open(source, setup=FREE)
     for i in range(entries):
-        keeper.apply({"op": "peg", "track": i % 2, "points": 1})
+        keeper.apply(parse_command({"op": "peg", "track": i % 2, "points": 1}))
     target = folder / "state" / "journal.sqlite"
     target.parent.mkdir()
     for suffix in ("", "-wal", "-mark"):
@@ -96,9 +97,9 @@ def test_the_report_stands_over_a_restart_until_a_new_game(tmp_path: Path) -> No
     with Scorekeeper.open(path, setup=FREE) as keeper:  # a restart: still shown, not re-reported
         assert DAMAGE_KEY in keeper.status()
         assert len(list(path.parent.glob("damaged-*"))) == 1
-        keeper.apply({"op": "peg", "track": 0, "points": 2})
+        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 2}))
         assert DAMAGE_KEY in keeper.status()
-        keeper.apply({"op": "new_game"})
+        keeper.apply(parse_command({"op": "new_game"}))
         assert DAMAGE_KEY not in keeper.status()
         assert DAMAGE_KEY not in keeper.view().extra
     with Scorekeeper.open(path) as keeper:
@@ -175,9 +176,13 @@ def test_backups_at_game_end_and_on_a_service_close_keep_the_last_ten(tmp_path: 
     with Scorekeeper.open(path, setup={"variant": "six-card", "mode": "free", "target": 61}) as k:
         for game in range(12):
             for _ in range(5):
-                k.apply({"op": "peg", "track": game % 2, "points": 12, "kind": "hand"})
-            k.apply({"op": "peg", "track": game % 2, "points": 1})  # 61: a win, a backup
-            k.apply({"op": "new_game"})
+                k.apply(
+                    parse_command({"op": "peg", "track": game % 2, "points": 12, "kind": "hand"})
+                )
+            k.apply(
+                parse_command({"op": "peg", "track": game % 2, "points": 1})
+            )  # 61: a win, a backup
+            k.apply(parse_command({"op": "new_game"}))
         seq = k.seq
         assert k.journal is not None
         k.journal.backup_on_close = True
@@ -190,8 +195,8 @@ def test_backups_at_game_end_and_on_a_service_close_keep_the_last_ten(tmp_path: 
 
 
 def test_status_and_the_systemd_line_carry_the_report(tmp_path: Path) -> None:
+    from boardctl.cli.verbs import format_status
     from boardctl.service.loop import status_line
-    from boardctl.service.verbs import format_status
 
     path = live_copy(tmp_path)
     Path(f"{path}-wal").unlink()
@@ -213,10 +218,10 @@ def test_restore_lists_brings_back_and_keeps_what_it_replaced(
     assert main(["restore", *where]) == 0
     assert "no backups" in capsys.readouterr().out
     with Scorekeeper.open(path, setup=FREE) as keeper:
-        keeper.apply({"op": "peg", "track": 0, "points": 7})
+        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 7}))
         assert keeper.journal is not None
         keeper.journal.backup("manual")
-        keeper.apply({"op": "peg", "track": 1, "points": 9})
+        keeper.apply(parse_command({"op": "peg", "track": 1, "points": 9}))
     assert main(["restore", *where]) == 0
     listing = capsys.readouterr().out
     assert "  1  journal-" in listing and "2 entries" in listing and "Track 1 7" in listing
@@ -269,8 +274,7 @@ def test_restore_refuses_while_the_service_runs(
 
 
 def test_the_leds_show_the_damage_sign_until_a_new_game(tmp_path: Path) -> None:
-    from boardctl.board import Renderer, builtin_layout
-    from boardctl.service import overlay
+    from boardctl.board import Renderer, builtin_layout, overlay
 
     assert overlay.DAMAGE_KEY == DAMAGE_KEY
     layout = builtin_layout("two-121")
@@ -281,6 +285,21 @@ def test_the_leds_show_the_damage_sign_until_a_new_game(tmp_path: Path) -> None:
     with Scorekeeper.open(path, setup=FREE) as keeper:
         frame = draw.render(keeper.view(), 0.0)
         assert frame[3 * start : 3 * start + 3] == overlay.PURPLE
-        keeper.apply({"op": "new_game"})
+        keeper.apply(parse_command({"op": "new_game"}))
         frame = draw.render(keeper.view(), 0.0)
         assert frame[3 * start : 3 * start + 3] != overlay.PURPLE
+
+
+def test_restore_refuses_while_a_service_holds_the_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli import main
+
+    path = tmp_path / "journal.sqlite"
+    with Scorekeeper.open(path, setup=FREE, owner="service") as keeper:
+        assert keeper.journal is not None
+        keeper.journal.backup("manual")
+        where = ["--journal", str(path), "--socket", str(tmp_path / "none.sock")]
+        assert main(["restore", "1", *where]) == 1  # no socket yet, but the lock is held
+        assert "in use by the boardctl service" in capsys.readouterr().err
+    assert not list(tmp_path.glob("replaced-*"))

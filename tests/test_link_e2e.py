@@ -15,6 +15,7 @@ import pytest
 
 from boardctl.board.layout import builtin_layout
 from boardctl.board.render import Renderer
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.link import open_link
 from boardctl.link.serial_link import PicoLink
@@ -45,14 +46,18 @@ def game_frames(count: int, seed: int = 3) -> Iterator[bytes]:
     """Frames of a game in progress: random pegging rendered on the two-121 board."""
     rng = random.Random(seed)
     keeper = Scorekeeper.memory()
-    keeper.apply({"op": "new_game", "mode": "free"})
+    keeper.apply(parse_command({"op": "new_game", "mode": "free"}))
     renderer = Renderer(builtin_layout("two-121"))
     for _ in range(count):
         status = keeper.status()
         if status["winner"] is not None:
-            keeper.apply({"op": "new_game", "mode": "free"})
+            keeper.apply(parse_command({"op": "new_game", "mode": "free"}))
         track = rng.randrange(2)
-        keeper.apply({"op": "peg", "track": track, "points": rng.randint(1, 12), "kind": "hand"})
+        keeper.apply(
+            parse_command(
+                {"op": "peg", "track": track, "points": rng.randint(1, 12), "kind": "hand"}
+            )
+        )
         yield renderer.render(keeper.view(), now=0.0)
 
 

@@ -13,6 +13,7 @@ from boardctl.board.layout import builtin_layout
 from boardctl.board.render import Renderer
 from boardctl.board.terminal import draw_board
 from boardctl.errors import EntryError
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.simulate import random_command
 
@@ -32,7 +33,9 @@ def test_random_engine_games_render(
     renderer = Renderer(layout)
     keeper = Scorekeeper.memory()
     keeper.apply(
-        {"op": "new_game", "target": target, "variant": variant, "players": players, "match": 3}
+        parse_command(
+            {"op": "new_game", "target": target, "variant": variant, "players": players, "match": 3}
+        )
     )
     rng = random.Random(f"{variant}-{players}")
     seen_over = False

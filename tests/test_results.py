@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 from boardctl.cli import main
 from boardctl.demo.game import DemoGame
 from boardctl.errors import EntryError, ResultsError
+from boardctl.game.commands import parse_command
 from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
+from boardctl.game.roster import members
 from boardctl.game.simulate import random_command
-from boardctl.results.derive import members
 from boardctl.results.export import read_csv, read_jsonl, read_results, write_csv, write_jsonl
 from boardctl.results.model import FIELDS, FORMAT, GameResult
 from boardctl.results.source import load_games, parse_since
@@ -42,11 +43,15 @@ def demo_journal(path: Path, seeds: range, *, undo_wins: bool = True) -> None:
         names = ("Ann", "Bo") if seed % 2 else ("Cy", "Ann")
         DemoGame(seed=seed, names=names, keeper=keeper).play()
         if undo_wins and seed % 3 == 0:
-            keeper.apply({"op": "undo"})  # the winning count is taken back...
-            keeper.apply({"op": "redo"})  # ...and put back: the game ends at the redo
+            keeper.apply(parse_command({"op": "undo"}))  # the winning count is taken back...
+            keeper.apply(
+                parse_command({"op": "redo"})
+            )  # ...and put back: the game ends at the redo
         if undo_wins and seed % 3 == 1:
-            keeper.apply({"op": "undo"})  # taken back, and the board moves on: no result
-            keeper.apply({"op": "new_game"})
+            keeper.apply(
+                parse_command({"op": "undo"})
+            )  # taken back, and the board moves on: no result
+            keeper.apply(parse_command({"op": "new_game"}))
     save(keeper, path)
 
 
@@ -169,6 +174,10 @@ def results(draw: st.DrawFn) -> GameResult:
         seq=draw(ints),
         crc=draw(st.text()),
         final=draw(st.booleans()),
+        confirm=draw(st.booleans()),
+        confirmed=tuple(draw(st.lists(st.integers(0, 4), max_size=tracks))),
+        key=draw(st.text()),
+        hmac=draw(st.text()),
     )
 
 

@@ -10,6 +10,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.cli import main
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from tests.test_e2e import FAST, Rig, free_rig
 
@@ -86,7 +87,7 @@ def test_with_the_service_down_status_reads_and_commands_write_the_journal(
 ) -> None:
     journal = tmp_path / "j.sqlite"
     with Scorekeeper.open(journal, setup={"variant": "six-card", "mode": "free"}) as keeper:
-        keeper.apply({"op": "peg", "track": 1, "points": 9})
+        keeper.apply(parse_command({"op": "peg", "track": 1, "points": 9}))
     assert main(cli(tmp_path, "status")) == 0
     captured = capsys.readouterr()
     assert "Track 2    9  (back   0)" in captured.out

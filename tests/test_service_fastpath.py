@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 
 from boardctl.board import Renderer, builtin_layout
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.game.keeper import Scorekeeper
+from boardctl.inputs.events import Tap
 from boardctl.inputs.panel import Panel
 from boardctl.service.control import ControlServer
 from boardctl.service.loop import ServiceLoop
 from boardctl.service.notify import Notifier
-from boardctl.service.overlay import OverlayRenderer
 
 LAYOUT = builtin_layout("two-121")
 
@@ -161,11 +162,11 @@ def test_a_control_entry_is_shown_then_journalled_then_acknowledged(board: Board
 
 def test_button_presses_are_each_journalled_before_the_next_is_handled(board: Board) -> None:
     seq = board.keeper.seq
-    board.loop.post(("tap", "track1.plus1", 0))
-    board.loop.post(("tap", "track1.encoder_push", 0))  # commit 1 on track 1
-    board.loop.post(("tap", "track2.plus5", 0))
-    board.loop.post(("tap", "track2.encoder_push", 0))  # commit 5 on track 2
-    board.loop.post(("tap", "undo", 0))  # takes back the 5
+    board.loop.post(Tap("track1.plus1"))
+    board.loop.post(Tap("track1.encoder_push"))  # commit 1 on track 1
+    board.loop.post(Tap("track2.plus5"))
+    board.loop.post(Tap("track2.encoder_push"))  # commit 5 on track 2
+    board.loop.post(Tap("undo"))  # takes back the 5
     board.loop.run_once(max_wait=0)
     entries = [step for step in board.order if step == "frame" or step.startswith("journal")]
     assert entries[-6:] == [
@@ -207,8 +208,8 @@ def test_a_failed_write_shows_the_last_saved_score_again_and_is_not_acknowledged
     assert after != saved  # the old score, with the error flash on top
 
     with caplog.at_level(logging.ERROR, logger="boardctl.service.loop"):
-        board.loop.post(("tap", "track2.plus1", 0))
-        board.loop.post(("tap", "track2.encoder_push", 0))
+        board.loop.post(Tap("track2.plus1"))
+        board.loop.post(Tap("track2.encoder_push"))
         board.loop.run_once(max_wait=0)
     assert "entry not saved" in caplog.text and "disk is full" in caplog.text
     assert board.keeper.seq == seq and not lit(board.frames[-1], 1, 1)

@@ -8,15 +8,15 @@ import os
 import re
 import selectors
 import tomllib
-from typing import Any
 
 import pytest
 
 from boardctl.board import Renderer, builtin_layout
 from boardctl.cli import main
 from boardctl.config import Config, parse_config
+from boardctl.inputs.events import InputEvent, Tap, Turn
+from boardctl.inputs.keys import HELP, KEYMAP, Keyboard, events_for
 from boardctl.service.app import terminal_display
-from boardctl.service.keys import HELP, KEYMAP, Keyboard, events_for
 from boardctl.view import BoardView, TrackView
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -24,18 +24,18 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 def test_keys_map_to_button_gestures() -> None:
     assert events_for("1qa") == [
-        ("tap", "track1.plus1", 0),
-        ("tap", "track1.plus5", 0),
-        ("tap", "track1.encoder_push", 0),
+        Tap("track1.plus1"),
+        Tap("track1.plus5"),
+        Tap("track1.encoder_push"),
     ]
-    assert events_for("3x") == [("tap", "track3.plus1", 0), ("turn", 1, -1)]
+    assert events_for("3x") == [Tap("track3.plus1"), Turn(1, -1)]
     assert events_for("uUm MN") == [
-        ("tap", "undo", 0),
-        ("tap", "undo", 1),
-        ("tap", "menu", 0),
-        ("tap", "menu", 0),
-        ("tap", "menu", 1),
-        ("tap", "menu", 2),
+        Tap("undo"),
+        Tap("undo", 1),
+        Tap("menu"),
+        Tap("menu"),
+        Tap("menu", 1),
+        Tap("menu", 2),
     ]
     assert events_for("?!\x1b[A") == []  # unknown keys do nothing
     for key in KEYMAP:
@@ -45,12 +45,12 @@ def test_keys_map_to_button_gestures() -> None:
 def test_keyboard_reads_keys_from_its_fd_and_stops_at_end_of_input() -> None:
     read, write = os.pipe()
     selector = selectors.DefaultSelector()
-    posted: list[tuple[Any, ...]] = []
+    posted: list[InputEvent] = []
     keyboard = Keyboard(selector, posted.append, fd=read)
     os.write(write, b"2w")
     for key, mask in selector.select(1):
         key.data(mask)
-    assert posted == [("tap", "track2.plus1", 0), ("tap", "track2.plus5", 0)]
+    assert posted == [Tap("track2.plus1"), Tap("track2.plus5")]
     os.close(write)
     for key, mask in selector.select(1):
         key.data(mask)

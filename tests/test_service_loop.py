@@ -11,13 +11,15 @@ from typing import Any
 import pytest
 
 from boardctl.board import Renderer, builtin_layout
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.errors import ControlError, EntryError
+from boardctl.game.commands import parse_board_command
 from boardctl.game.keeper import Scorekeeper
+from boardctl.inputs.events import Edge, Tap
 from boardctl.inputs.panel import Panel
 from boardctl.link import RecordingLink
-from boardctl.service.loop import ServiceLoop, status_line
+from boardctl.service.loop import Call, ServiceLoop, status_line
 from boardctl.service.notify import Notifier
-from boardctl.service.overlay import OverlayRenderer
 
 
 class Clock:
@@ -80,10 +82,10 @@ def test_three_presses_commit_once_and_light_hole_3() -> None:
     layout = builtin_layout("two-121")
     loop.start()
     for _i in range(3):
-        loop.post(("edge", "track1.plus1", True, clock.now))
+        loop.post(Edge("track1.plus1", True, clock.now))
         loop.run_once(max_wait=0)
         clock.now += 0.1
-        loop.post(("edge", "track1.plus1", False, clock.now))
+        loop.post(Edge("track1.plus1", False, clock.now))
         loop.run_once(max_wait=0)
         clock.now += 0.2
     assert loop.panel.pending == (3, 0)
@@ -114,7 +116,7 @@ def test_nothing_is_rendered_while_nothing_changes() -> None:
 def test_a_pending_entry_blinks_and_the_loop_wakes_only_for_its_deadlines() -> None:
     loop, _link, clock, _ = make_loop()
     loop.start()
-    loop.post(("edge", "track2.plus5", True, clock.now))
+    loop.post(Edge("track2.plus5", True, clock.now))
     loop.run_once(max_wait=0)
     timeout = loop._timeout(clock.now)
     assert timeout is not None and 0 < timeout <= 1.0  # blink step or long-press threshold
@@ -124,9 +126,9 @@ def test_a_pending_entry_blinks_and_the_loop_wakes_only_for_its_deadlines() -> N
 def test_a_refused_button_entry_flashes_the_error_and_changes_nothing() -> None:
     loop, _link, clock, _ = make_loop()
     loop.start()
-    loop.post(("tap", "track1.plus5", 0))
+    loop.post(Tap("track1.plus5"))
     for _ in range(7):
-        loop.post(("tap", "track1.plus5", 0))
+        loop.post(Tap("track1.plus5"))
     loop.run_once(max_wait=0)
     assert loop.panel.pending == (40, 0)
     clock.now += 2
@@ -140,8 +142,8 @@ def test_finish_leaves_the_committed_score_on_the_leds_without_pending() -> None
     loop, link, _clock, _ = make_loop()
     layout = builtin_layout("two-121")
     loop.start()
-    loop.execute({"op": "peg", "track": 1, "points": 7})
-    loop.post(("tap", "track1.plus1", 0))
+    loop.execute(parse_board_command({"op": "peg", "track": 1, "points": 7}))
+    loop.post(Tap("track1.plus1"))
     loop.run_once(max_wait=0)
     assert loop.panel.pending == (1, 0)
     loop.stop()
@@ -184,20 +186,20 @@ def test_guided_buttons_pick_the_dealer_and_enter_zero_counts() -> None:
     loop, _link, clock, _ = make_loop({"variant": "six-card", "mode": "guided"})
     loop.start()
     assert loop.keeper.status()["phase"] == "cut"
-    loop.post(("tap", "track2.plus1", 0))  # track 2 won the cut
+    loop.post(Tap("track2.plus1"))  # track 2 won the cut
     loop.run_once(max_wait=0)
     clock.now += 2
     loop.run_once(max_wait=0)
     status = loop.keeper.status()
     assert status["dealer"] == 1 and status["phase"] == "deal"
-    loop.post(("tap", "menu", 0))  # dealt: to the play
+    loop.post(Tap("menu"))  # dealt: to the play
     loop.run_once(max_wait=0)
     assert loop.keeper.status()["phase"] == "play"
-    loop.post(("tap", "menu", 0))  # play over: to the show
+    loop.post(Tap("menu"))  # play over: to the show
     loop.run_once(max_wait=0)
     status = loop.keeper.status()
     assert status["phase"] == "show" and status["to_count"] == 0
-    loop.post(("tap", "menu", 0))  # the non-dealer's hand counts nothing
+    loop.post(Tap("menu"))  # the non-dealer's hand counts nothing
     loop.run_once(max_wait=0)
     assert loop.keeper.status()["to_count"] == 1
     loop.close()
@@ -207,13 +209,13 @@ def test_settings_mode_is_drawn_instead_of_the_game() -> None:
     loop, link, _clock, _ = make_loop()
     layout = builtin_layout("two-121")
     loop.start()
-    loop.post(("tap", "menu", 1))
+    loop.post(Tap("menu", 1))
     loop.run_once(max_wait=0)
     assert loop.panel.mode == "settings"
     frame = link.frames[-1]
     assert lit(frame, layout.led_of(0, 1)) and lit(frame, layout.led_of(0, 5))
     assert not lit(frame, layout.led_of(0, 6))
-    loop.post(("tap", "undo", 0))
+    loop.post(Tap("undo"))
     loop.run_once(max_wait=0)
     assert loop.panel.mode == "entry"
     loop.close()
@@ -244,7 +246,7 @@ def test_posts_from_other_threads_wake_the_sleeping_loop(
 ) -> None:
     loop, _link = running
     done = threading.Event()
-    loop.post(("call", done.set))
+    loop.post(Call(done.set))
     assert done.wait(2)
     assert not loop.stopping
 
@@ -274,7 +276,7 @@ def test_a_journal_the_layout_cannot_show_keeps_the_service_up() -> None:
     loop.start()  # no exception: a red warning instead of the game
     frame = link.frames[-1]
     assert frame[3 * layout.led_of(0, 0) : 3 * layout.led_of(0, 0) + 3] == bytes((220, 0, 0))
-    loop.execute({"op": "new_game", "variant": "six-card"})
+    loop.execute(parse_board_command({"op": "new_game", "variant": "six-card"}))
     loop.run_once(max_wait=0)
     assert link.frames[-1] != frame
     loop.close()
@@ -312,9 +314,9 @@ def test_a_journal_failure_flashes_the_error_and_the_loop_goes_on() -> None:
 
     prepare = loop.keeper.prepare
     loop.keeper.prepare = Unsaved  # type: ignore[method-assign,assignment]
-    loop.post(("tap", "track1.encoder_push", 0))
-    loop.post(("tap", "track1.plus1", 0))
-    loop.post(("tap", "track1.encoder_push", 0))
+    loop.post(Tap("track1.encoder_push"))
+    loop.post(Tap("track1.plus1"))
+    loop.post(Tap("track1.encoder_push"))
     loop.run_once(max_wait=0)
     assert loop.view().error_at is not None
     assert loop.view().tracks[0].front == 0
@@ -335,11 +337,11 @@ def test_a_display_that_fails_is_dropped_not_fatal() -> None:
 
 
 def test_status_says_whether_the_led_link_is_connected() -> None:
-    from boardctl.service.verbs import format_status
+    from boardctl.cli.verbs import format_status
 
     loop, link, _clock, _renderer = make_loop()
     loop.start()
-    link.kind = "serial"  # type: ignore[attr-defined]
+    loop.requests.link_kind = "serial"
     link.connected = False
     status = loop.handle_request({"op": "status"})
     assert status["link"] == {"kind": "serial", "connected": False}
@@ -359,7 +361,7 @@ def test_an_unread_notify_socket_does_not_freeze_the_loop(tmp_path: Path) -> Non
 
     def enter() -> None:
         for _ in range(40):  # each entry changes the STATUS= line
-            loop.execute({"op": "peg", "track": 0, "points": 1})
+            loop.execute(parse_board_command({"op": "peg", "track": 0, "points": 1}))
         done.set()
 
     threading.Thread(target=enter, daemon=True).start()

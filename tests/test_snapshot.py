@@ -17,6 +17,7 @@ from boardctl.board.render import Renderer
 from boardctl.board.snapshot import HOLE, Picture, PictureError, draw_png, save_png
 from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILLION, display_colour
 from boardctl.cli import main
+from boardctl.game.commands import parse_command
 from boardctl.view import BoardView, TrackView
 
 LAYOUT = builtin_layout("two-121")
@@ -193,8 +194,8 @@ def test_cli_draws_the_current_game_from_the_journal(
     assert main(["snapshot", "--text", "--color", "none"]) == 0
     assert "drawing the demo position 'mid-game'" in capsys.readouterr().err  # no journal yet
     with Scorekeeper.open(setup={"players": 3, "names": ["Ann", "Bo", "Cy"]}) as keeper:
-        keeper.apply({"op": "cut", "dealer": 1})
-        keeper.apply({"op": "peg", "track": 2, "points": 7, "kind": "correction"})
+        keeper.apply(parse_command({"op": "cut", "dealer": 1}))
+        keeper.apply(parse_command({"op": "peg", "track": 2, "points": 7, "kind": "correction"}))
     png = tmp_path / "game.png"
     assert main(["snapshot", str(png), "--text", "--color", "none"]) == 0  # three tracks: three-121
     out = capsys.readouterr().out
@@ -228,8 +229,8 @@ def test_cli_state_from_standard_input_takes_the_status_json(
     from boardctl.game.keeper import Scorekeeper
 
     keeper = Scorekeeper.memory({"variant": "six-card", "names": ["Ann", "Bo"]})
-    keeper.apply({"op": "cut", "dealer": 1})
-    keeper.apply({"op": "peg", "track": 0, "points": 4, "kind": "correction"})
+    keeper.apply(parse_command({"op": "cut", "dealer": 1}))
+    keeper.apply(parse_command({"op": "peg", "track": 0, "points": 4, "kind": "correction"}))
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(keeper.status())))
     assert main(["snapshot", "--state", "-", "--text", "--color", "none"]) == 0
     out = capsys.readouterr().out

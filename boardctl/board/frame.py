@@ -7,6 +7,8 @@ A frame is ``bytes`` of length ``3 * led_count``: LED ``i`` is
 
 from __future__ import annotations
 
+from boardctl.errors import FrameError
+
 Frame = bytes
 RGB = tuple[int, int, int]
 
@@ -34,7 +36,7 @@ def changed_runs(old: Frame, new: Frame, *, max_gap: int = 2) -> list[tuple[int,
     with these runs gives ``new`` exactly.
     """
     if len(old) != len(new):
-        raise ValueError(f"frames differ in length ({len(old)} != {len(new)} bytes)")
+        raise FrameError(f"frames differ in length ({len(old)} != {len(new)} bytes)")
     if old == new:
         return []
     count = len(new) // 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardctl.view import BoardView
+from boardctl.view import BoardView, skunk_lines
 
 ROW_HOLES = 30
 GROUP_HOLES = 5
@@ -44,8 +44,7 @@ def board_lines(target: int) -> list[Line]:
     A line is drawn only if it lies inside the track after hole 1 (any score
     crosses a line at hole 1), so a game to 61 shows just its skunk line at 31.
     """
-    lines = (target - 30, target - 60, target - 90)
-    return [Line(i, hole) for i, hole in enumerate(lines) if 1 < hole < target]
+    return [Line(i, hole) for i, hole in enumerate(skunk_lines(target)) if 1 < hole < target]
 
 
 def line_before_row(row: list[int], lines: list[Line]) -> list[Line]:

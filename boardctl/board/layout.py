@@ -271,38 +271,7 @@ class _Parser:
             )
         covered_by: dict[int, int] = {}
         for s, segment in enumerate(segments):
-            key = f"{where} segments[{s}]"
-            if not isinstance(segment, dict):
-                raise self.fail(f"{key} must be an inline table {{ from_hole, to_hole, ... }}")
-            self.check_keys(segment, _SEGMENT_KEYS, key)
-            for required in ("from_hole", "to_hole", "first_led"):
-                if required not in segment:
-                    raise self.fail(f"{key} {required} is missing")
-            first = self.integer(segment["from_hole"], f"{key} from_hole", minimum=1)
-            last = self.integer(segment["to_hole"], f"{key} to_hole", minimum=1)
-            led0 = self.integer(segment["first_led"], f"{key} first_led")
-            step = self.integer(segment.get("step", 1), f"{key} step")
-            if first > last:
-                raise self.fail(
-                    f"{key}: from_hole {first} is after to_hole {last}; "
-                    "holes run upwards, use a negative step for a strip running backwards"
-                )
-            if last > hole_count:
-                raise self.fail(
-                    f"{key}: to_hole {last} is beyond the {hole_count} holes of a track; "
-                    "fix to_hole or the top-level holes"
-                )
-            if step == 0:
-                raise self.fail(f"{key}: step is 0; use 1 (or -1 for a strip running backwards)")
-            for hole in range(first, last + 1):
-                if hole in covered_by:
-                    raise self.fail(
-                        f"{key}: hole {hole} is also in segments[{covered_by[hole]}]; "
-                        "each hole belongs to one segment"
-                    )
-                covered_by[hole] = s
-                led = led0 + (hole - first) * step
-                holes[hole] = self.use_led(led, key, f"track {index + 1} hole {hole}")
+            self.segment(segment, f"{where} segments[{s}]", s, index, holes, covered_by)
         missing = [h for h in range(1, hole_count + 1) if holes[h] is None]
         if missing:
             raise self.fail(
@@ -324,6 +293,49 @@ class _Parser:
             dealer=dealer,
             game_points=game_points,
         )
+
+    def segment(
+        self,
+        segment: object,
+        key: str,
+        s: int,
+        index: int,
+        holes: list[int | None],
+        covered_by: dict[int, int],
+    ) -> None:
+        """Place one ``segments`` entry's LEDs into ``holes`` (``covered_by``: hole -> entry)."""
+        hole_count = len(holes) - 1
+        if not isinstance(segment, dict):
+            raise self.fail(f"{key} must be an inline table {{ from_hole, to_hole, ... }}")
+        self.check_keys(segment, _SEGMENT_KEYS, key)
+        for required in ("from_hole", "to_hole", "first_led"):
+            if required not in segment:
+                raise self.fail(f"{key} {required} is missing")
+        first = self.integer(segment["from_hole"], f"{key} from_hole", minimum=1)
+        last = self.integer(segment["to_hole"], f"{key} to_hole", minimum=1)
+        led0 = self.integer(segment["first_led"], f"{key} first_led")
+        step = self.integer(segment.get("step", 1), f"{key} step")
+        if first > last:
+            raise self.fail(
+                f"{key}: from_hole {first} is after to_hole {last}; "
+                "holes run upwards, use a negative step for a strip running backwards"
+            )
+        if last > hole_count:
+            raise self.fail(
+                f"{key}: to_hole {last} is beyond the {hole_count} holes of a track; "
+                "fix to_hole or the top-level holes"
+            )
+        if step == 0:
+            raise self.fail(f"{key}: step is 0; use 1 (or -1 for a strip running backwards)")
+        for hole in range(first, last + 1):
+            if hole in covered_by:
+                raise self.fail(
+                    f"{key}: hole {hole} is also in segments[{covered_by[hole]}]; "
+                    "each hole belongs to one segment"
+                )
+            covered_by[hole] = s
+            led = led0 + (hole - first) * step
+            holes[hole] = self.use_led(led, key, f"track {index + 1} hole {hole}")
 
 
 def _ranges(numbers: list[int]) -> str:

@@ -4,11 +4,11 @@ The current a frame draws is estimated per colour channel::
 
     mA = controller_ma + idle_ma_per_led * LEDs + sum(r + g + b) / 255 * ma_per_channel
 
-With the WS2812B figure of 55 mA per LED at full white (18.33 mA per channel),
-this is WLED's ``sum(r+g+b) * 55 / 765`` plus 1 mA idle per LED. If the
-estimate is over the budget, every channel is scaled down by the same factor
-(rounding down), so the estimate of the result is at or under the budget and
-no LED gets brighter.
+With the WS2812B worst case of 60 mA per LED at full white (20 mA per channel),
+this is WLED's ``sum(r+g+b) * 55 / 765`` with 60 in place of WLED's 55, plus
+1 mA idle per LED. If the estimate is over the budget, every channel is scaled
+down by the same factor (rounding down), so the estimate of the result is at or
+under the budget and no LED gets brighter.
 
 Defaults suit a 5 V 3 A supply shared with a Raspberry Pi Zero 2 W: 3000 mA
 minus 600 mA for the Pi (peak, Wi-Fi busy) minus a 400 mA margin leaves
@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from boardctl.board.frame import Frame
 from boardctl.errors import ConfigError
 
-#: WS2812B at full white, per LED (mA); WLED's default.
-MA_PER_LED_WHITE = 55.0
+#: WS2812B at full white, per LED (mA): the worst case of the datasheets (3 x 20 mA;
+#: WLED assumes 55). The power budget is planned on it.
+MA_PER_LED_WHITE = 60.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,14 +30,15 @@ What the board shows, drawn in this order (later wins):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from boardctl.board.frame import RGB, Frame
 from boardctl.board.geometry import board_lines
-from boardctl.board.layout import LINE_KEYS, Layout
+from boardctl.board.layout import LINE_KEYS, Layout, TrackLayout
 from boardctl.board.power import PowerBudget, limit_power
 from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
-from boardctl.errors import ConfigError, LayoutError
+from boardctl.errors import ConfigError, LayoutError, ViewError
 from boardctl.view import BoardView
 
 #: Pending entry blink: on for the first half of each period (seconds).
@@ -126,6 +127,28 @@ def _floor_index(now: float, origin: float, step: float) -> int:
     while k > 0 and origin + k * step > now:
         k -= 1
     return k
+
+
+class _Canvas:
+    """One frame being painted: the frame, the view, the clock and the tracks shown."""
+
+    __slots__ = ("clock", "frame", "lines", "target", "tracks", "view")
+
+    def __init__(
+        self, frame: bytearray, view: BoardView, clock: _Clock, tracks: tuple[TrackLayout, ...]
+    ) -> None:
+        self.frame = frame
+        self.view = view
+        self.clock = clock
+        self.tracks = tracks
+        self.target = view.target
+        self.lines = [(line.index, line.hole) for line in board_lines(view.target)]
+
+    def put(self, led: int, rgb: bytes) -> None:
+        self.frame[3 * led : 3 * led + 3] = rgb
+
+    def clamp(self, score: int) -> int:
+        return 0 if score < 0 else self.target if score > self.target else score
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,130 +266,134 @@ class Renderer:
         for key in ("dealer", "to_count", "winner", "match_winner"):
             index = getattr(view, key)
             if index is not None and not 0 <= index < len(view.tracks):
-                raise ValueError(
+                raise ViewError(
                     f"view {key} {index} is not a track index (0-{len(view.tracks) - 1})"
                 )
 
     # ------------------------------------------------------------------
     def _draw(self, frame: bytearray, view: BoardView, clock: _Clock) -> None:
-        layout = self.layout
-        theme = self.theme
-        target = view.target
-        tracks = layout.tracks[: len(view.tracks)]
+        """Paint every layer, bottom first: a later layer's LEDs cover an earlier one's."""
+        canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
+        for layer in _LAYERS:
+            layer(self, canvas)
 
-        def put(led: int, rgb: bytes) -> None:
-            frame[3 * led : 3 * led + 3] = rgb
+    # --- the layers, in painting order (see _LAYERS) -----------------------------
+    def _status_layer(self, c: _Canvas) -> None:
+        """The status LED: the renderer's status colour."""
+        if self.layout.status is not None:
+            c.put(self.layout.status, self._status)
 
-        def clamp(score: int) -> int:
-            return 0 if score < 0 else target if score > target else score
-
-        if layout.status is not None:
-            put(layout.status, self._status)
-
-        # Skunk lines, faint at all times.
-        lines = [(line.index, line.hole) for line in board_lines(target)]
-        for i, line in lines:
-            markers = layout.markers.get(LINE_KEYS[i])
+    def _lines_layer(self, c: _Canvas) -> None:
+        """Skunk lines, faint at all times."""
+        for i, line in c.lines:
+            markers = self.layout.markers.get(LINE_KEYS[i])
             if markers:
                 for led in markers:
-                    put(led, self._line_faint[i])
+                    c.put(led, self._line_faint[i])
             else:
-                for track in tracks:
-                    put(track.holes[line], self._line_faint[i])
+                for track in c.tracks:
+                    c.put(track.holes[line], self._line_faint[i])
 
-        # Lines failed at game end: the deepest blinks, shallower ones stay lit.
+    def _failed_lines_layer(self, c: _Canvas) -> None:
+        """Lines failed at game end: the deepest blinks, shallower ones stay lit."""
+        view, clock, lines, markers = c.view, c.clock, c.lines, self.layout.markers
         failures = [min(view.line_failed(t), len(lines)) for t in range(len(view.tracks))]
-        if any(failures):
-            blinking = clock.window(view.over_at, LINE_BLINK_SECONDS)
-            deepest_overall = max(failures)
-            for t, failed in enumerate(failures):
-                for i, line in lines:
-                    if (
-                        i < failed
-                        and not layout.markers.get(LINE_KEYS[i])
-                        and self._line_on(i, failed, blinking, view, clock)
-                    ):
-                        put(tracks[t].holes[line], self._line_shown[i])
-            for i, _line in lines:
-                markers = layout.markers.get(LINE_KEYS[i])
-                if (
-                    markers
-                    and i < deepest_overall
-                    and self._line_on(i, deepest_overall, blinking, view, clock)
-                ):
-                    for led in markers:
-                        put(led, self._line_shown[i])
+        if not any(failures):
+            return
+        blinking = clock.window(view.over_at, LINE_BLINK_SECONDS)
+        for t, failed in enumerate(failures):
+            for i, line in lines:
+                shown = i < failed and not markers.get(LINE_KEYS[i])
+                if shown and self._line_on(i, failed, blinking, view, clock):
+                    c.put(c.tracks[t].holes[line], self._line_shown[i])
+        deepest = max(failures)
+        for i, _line in lines:
+            leds = markers.get(LINE_KEYS[i])
+            if leds and i < deepest and self._line_on(i, deepest, blinking, view, clock):
+                for led in leds:
+                    c.put(led, self._line_shown[i])
 
-        # Pegs.
-        for t, track_view in enumerate(view.tracks):
-            holes = tracks[t].holes
+    def _pegs_layer(self, c: _Canvas) -> None:
+        """Each track's back and front peg (and the trail behind, if the theme has one)."""
+        for t, track_view in enumerate(c.view.tracks):
+            holes = c.tracks[t].holes
             colours = self._tracks[t]
-            back = clamp(track_view.back)
-            front = clamp(track_view.front)
-            if theme.trail:
+            back = c.clamp(track_view.back)
+            if self.theme.trail:
                 for hole in range(1, back):
-                    put(holes[hole], colours.trail)
-            put(holes[back], colours.back)
-            put(holes[front], colours.front)
+                    c.put(holes[hole], colours.trail)
+            c.put(holes[back], colours.back)
+            c.put(holes[c.clamp(track_view.front)], colours.front)
 
-        # Dealer and whose count it is.
+    def _dealer_layer(self, c: _Canvas) -> None:
+        """The dealer's LED, lit; the LED of the track whose count is due, blinking."""
+        view = c.view
         counting = view.to_count if view.phase != "over" else None
         for t in range(len(view.tracks)):
-            dealer_led = tracks[t].dealer
+            dealer_led = c.tracks[t].dealer
             if dealer_led is None:
                 continue
             if t == counting:
-                if clock.pattern(0.0, (COUNT_PERIOD / 2, COUNT_PERIOD / 2)):
-                    put(dealer_led, self._tracks[t].dealer)
+                if c.clock.pattern(0.0, (COUNT_PERIOD / 2, COUNT_PERIOD / 2)):
+                    c.put(dealer_led, self._tracks[t].dealer)
             elif t == view.dealer:
-                put(dealer_led, self._tracks[t].dealer)
+                c.put(dealer_led, self._tracks[t].dealer)
 
-        # Match game points.
+    def _game_points_layer(self, c: _Canvas) -> None:
+        """Match game points, one LED each (or in proportion for long matches)."""
+        view = c.view
         for t, track_view in enumerate(view.tracks):
-            leds = tracks[t].game_points
-            colour = (
-                self._tracks[t].game_point_won
-                if view.match_winner == t
-                else self._tracks[t].game_point
-            )
+            leds = c.tracks[t].game_points
+            colours = self._tracks[t]
+            colour = colours.game_point_won if view.match_winner == t else colours.game_point
             for led in leds[: self._lit_game_points(track_view.game_points, view, len(leds))]:
-                put(led, colour)
+                c.put(led, colour)
 
-        # Pending entries blink ahead of the front peg.
-        if view.phase != "over" and view.winner is None:
-            # The blink starts "on" when the pending amount last changed, so a
-            # press shows at once; without that time, blink on a fixed beat.
-            pending_at = view.extra.get("pending_at")
-            origin = float(pending_at) if isinstance(pending_at, int | float) else 0.0
-            for t, track_view in enumerate(view.tracks):
-                if not track_view.pending:
-                    continue
-                hole = clamp(track_view.front + track_view.pending)
-                if hole != clamp(track_view.front) and clock.pattern(
-                    origin, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
-                ):
-                    put(tracks[t].holes[hole], self._tracks[t].pending)
+    def _pending_layer(self, c: _Canvas) -> None:
+        """Pending entries blink ahead of the front peg.
 
-        # The winner's comet.
-        if view.winner is not None and clock.window(view.over_at, CHASE_SECONDS):
-            assert view.over_at is not None
-            step = clock.steps(view.over_at, CHASE_FPS)
-            holes = tracks[view.winner].holes
-            chase = self._tracks[view.winner].chase
-            head = (step * CHASE_HOLES_PER_FRAME) % target
-            for k, rgb in enumerate(chase):
-                hole = head - k
-                if 1 <= hole < target:
-                    put(holes[hole], rgb)
+        The blink starts "on" when the pending amount last changed, so a press
+        shows at once; without that time, it blinks on a fixed beat.
+        """
+        view = c.view
+        if view.phase == "over" or view.winner is not None:
+            return
+        pending_at = view.extra.get("pending_at")
+        origin = float(pending_at) if isinstance(pending_at, int | float) else 0.0
+        for t, track_view in enumerate(view.tracks):
+            if not track_view.pending:
+                continue
+            hole = c.clamp(track_view.front + track_view.pending)
+            if hole != c.clamp(track_view.front) and c.clock.pattern(
+                origin, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
+            ):
+                c.put(c.tracks[t].holes[hole], self._tracks[t].pending)
 
-        # Error flash.
-        if clock.window(view.error_at, ERROR_SECONDS):
-            assert view.error_at is not None
-            if clock.pattern(view.error_at, (ERROR_STEP, ERROR_STEP)):
-                if layout.status is not None:
-                    put(layout.status, self._error)
-                for track in tracks:
-                    put(track.holes[0], self._error)
+    def _comet_layer(self, c: _Canvas) -> None:
+        """The winner's comet, running round the winner's track for a while."""
+        view, target = c.view, c.view.target
+        if view.winner is None or not c.clock.window(view.over_at, CHASE_SECONDS):
+            return
+        assert view.over_at is not None
+        step = c.clock.steps(view.over_at, CHASE_FPS)
+        holes = c.tracks[view.winner].holes
+        head = (step * CHASE_HOLES_PER_FRAME) % target
+        for k, rgb in enumerate(self._tracks[view.winner].chase):
+            hole = head - k
+            if 1 <= hole < target:
+                c.put(holes[hole], rgb)
+
+    def _error_layer(self, c: _Canvas) -> None:
+        """The error flash: the status LED and every start hole, red."""
+        error_at = c.view.error_at
+        if not c.clock.window(error_at, ERROR_SECONDS):
+            return
+        assert error_at is not None
+        if c.clock.pattern(error_at, (ERROR_STEP, ERROR_STEP)):
+            if self.layout.status is not None:
+                c.put(self.layout.status, self._error)
+            for track in c.tracks:
+                c.put(track.holes[0], self._error)
 
     @staticmethod
     def _lit_game_points(points: int, view: BoardView, led_count: int) -> int:
@@ -384,3 +411,17 @@ class Renderer:
             return True
         assert view.over_at is not None
         return clock.pattern(view.over_at, LINE_PATTERNS[failed])
+
+
+#: The layers of a frame, bottom first.
+_LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
+    Renderer._status_layer,
+    Renderer._lines_layer,
+    Renderer._failed_lines_layer,
+    Renderer._pegs_layer,
+    Renderer._dealer_layer,
+    Renderer._game_points_layer,
+    Renderer._pending_layer,
+    Renderer._comet_layer,
+    Renderer._error_layer,
+)

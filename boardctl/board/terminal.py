@@ -34,6 +34,7 @@ from boardctl.board.geometry import (
 )
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.theme import display_colour
+from boardctl.errors import OptionError
 from boardctl.view import BoardView
 
 ColorMode = Literal["auto", "truecolor", "256", "none"]
@@ -51,7 +52,7 @@ _DARK: RGB = (70, 70, 70)
 def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
     """``auto`` -> ``truecolor``, ``256`` or ``none`` from the environment."""
     if mode not in ("auto", "truecolor", "256", "none"):
-        raise ValueError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
+        raise OptionError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
     if mode != "auto":
         return mode
     stream = stream or sys.stdout

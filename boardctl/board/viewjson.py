@@ -46,57 +46,72 @@ def view_to_dict(view: BoardView) -> dict[str, Any]:
 
 def view_from_dict(data: object, *, source: str = "state") -> BoardView:
     """Build a :class:`BoardView` from a dict; errors name ``source`` and the key."""
-
-    def fail(message: str) -> ConfigError:
-        return ConfigError(f"{source}: {message}")
-
-    def whole(value: object, key: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise fail(f"{key} must be a whole number, not {value!r}")
-        return value
-
+    check = _Checker(source)
     if not isinstance(data, dict):
-        raise fail("a board state must be a JSON object with target and tracks")
+        raise check.fail("a board state must be a JSON object with target and tracks")
     if "target" not in data:
-        raise fail("target is missing (the game hole, e.g. 121)")
-    target = whole(data["target"], "target")
+        raise check.fail("target is missing (the game hole, e.g. 121)")
+    target = check.whole(data["target"], "target")
     raw_tracks = data.get("tracks")
     if not isinstance(raw_tracks, list) or not raw_tracks:
-        raise fail("tracks must be a list of {name, front, back, ...} objects")
-    tracks = []
-    for i, raw in enumerate(raw_tracks):
-        if not isinstance(raw, dict):
-            raise fail(f"tracks[{i}] must be an object")
-        name = raw.get("name", f"track {i + 1}")
-        if not isinstance(name, str):
-            raise fail(f"tracks[{i}].name must be text")
-        numbers = {k: whole(raw[k], f"tracks[{i}].{k}") for k in _TRACK_INTS if k in raw}
-        for key in ("front", "back"):
-            if not 0 <= numbers.get(key, 0) <= target:
-                raise fail(f"tracks[{i}].{key} {numbers[key]} is not a score 0-{target}")
-        if numbers.get("back", 0) > numbers.get("front", 0):
-            raise fail(f"tracks[{i}].back {numbers['back']} is ahead of front (the peg behind)")
-        tracks.append(TrackView(name=name, **numbers))
+        raise check.fail("tracks must be a list of {name, front, back, ...} objects")
+    tracks = tuple(check.track(raw, i, target) for i, raw in enumerate(raw_tracks))
     phase = data.get("phase", "play")
     if phase not in PHASES:
-        raise fail(f"phase {phase!r} is not one of {', '.join(PHASES)}")
-    options: dict[str, Any] = {}
-    for key in _OPTIONAL_TRACK_INDEX:
-        value = data.get(key)
-        if value is not None:
-            index = whole(value, key)
-            if not 0 <= index < len(tracks):
-                raise fail(f"{key} {index} is not a track index (0-{len(tracks) - 1})")
-            options[key] = index
-    for key in _OPTIONAL_TIMES:
-        value = data.get(key)
-        if value is not None:
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise fail(f"{key} must be a time in seconds, not {value!r}")
-            options[key] = float(value)
-    if "match_target" in data:
-        options["match_target"] = whole(data["match_target"], "match_target")
+        raise check.fail(f"phase {phase!r} is not one of {', '.join(PHASES)}")
     extra = data.get("extra", {})
     if not isinstance(extra, dict):
-        raise fail("extra must be an object")
-    return BoardView(target=target, tracks=tuple(tracks), phase=phase, extra=extra, **options)
+        raise check.fail("extra must be an object")
+    options = check.options(data, len(tracks))
+    return BoardView(target=target, tracks=tracks, phase=phase, extra=extra, **options)
+
+
+class _Checker:
+    """The checks of :func:`view_from_dict`, each error naming the source and the key."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, message: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {message}")
+
+    def whole(self, value: object, key: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{key} must be a whole number, not {value!r}")
+        return value
+
+    def track(self, raw: object, i: int, target: int) -> TrackView:
+        if not isinstance(raw, dict):
+            raise self.fail(f"tracks[{i}] must be an object")
+        name = raw.get("name", f"track {i + 1}")
+        if not isinstance(name, str):
+            raise self.fail(f"tracks[{i}].name must be text")
+        numbers = {k: self.whole(raw[k], f"tracks[{i}].{k}") for k in _TRACK_INTS if k in raw}
+        for key in ("front", "back"):
+            if not 0 <= numbers.get(key, 0) <= target:
+                raise self.fail(f"tracks[{i}].{key} {numbers[key]} is not a score 0-{target}")
+        if numbers.get("back", 0) > numbers.get("front", 0):
+            raise self.fail(
+                f"tracks[{i}].back {numbers['back']} is ahead of front (the peg behind)"
+            )
+        return TrackView(name=name, **numbers)
+
+    def options(self, data: dict[str, Any], tracks: int) -> dict[str, Any]:
+        """The optional track indexes, times and match target."""
+        options: dict[str, Any] = {}
+        for key in _OPTIONAL_TRACK_INDEX:
+            value = data.get(key)
+            if value is not None:
+                index = self.whole(value, key)
+                if not 0 <= index < tracks:
+                    raise self.fail(f"{key} {index} is not a track index (0-{tracks - 1})")
+                options[key] = index
+        for key in _OPTIONAL_TIMES:
+            value = data.get(key)
+            if value is not None:
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise self.fail(f"{key} must be a time in seconds, not {value!r}")
+                options[key] = float(value)
+        if "match_target" in data:
+            options["match_target"] = self.whole(data["match_target"], "match_target")
+        return options

@@ -10,7 +10,7 @@ HELP = "choose the first dealer: `boardctl cut` draws at random, `boardctl cut 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """[SEAT]."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument(
         "seat",
@@ -24,8 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Send one cut command."""
+    from boardctl.cli.verbs import send
     from boardctl.errors import ControlError
-    from boardctl.service.verbs import send
 
     command: dict[str, object] = {"op": "cut"}
     if args.seat is not None:

@@ -8,11 +8,12 @@ NAME = "demo"
 HELP = "watch computer players play a whole game on the virtual board (or the LEDs)"
 
 DISPLAYS = ("terminal", "none", "leds")
-LINK_KINDS = ("serial", "adalight", "null", "recording")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``boardctl demo``."""
+    from boardctl.cli.choices import Names
+
     parser.add_argument(
         "--seed",
         type=int,
@@ -64,7 +65,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="service config file for the link and layout (default /etc/boardctl/config.toml)",
     )
     leds.add_argument(
-        "--link", choices=LINK_KINDS, default=None, help="link kind (default from config)"
+        "--link",
+        choices=Names("boardctl.link", "KINDS"),
+        metavar="KIND",
+        default=None,
+        help="link kind: %(choices)s (default from config)",
     )
     leds.add_argument("--device", default=None, help="serial device (default: found by USB id)")
 

@@ -5,29 +5,41 @@ from __future__ import annotations
 import argparse
 
 NAME = "new-game"
-HELP = "start a new game: --variant, --players, --target, --preset, --mode, --match"
+HELP = "start a new game: --variant, --players, --target, --preset, --mode, --match N|best-of-N"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The game's setup; anything left out stays as in the current game."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.choices import Names
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("--variant", help="six-card, five-card, three-player, four-player, ...")
     parser.add_argument("--players", type=int, help="2-6 (picks the usual variant)")
     parser.add_argument("--target", type=int, help="121 or 61 (or any 31-999)")
     parser.add_argument("--preset", help="skunk points: acc, casual, lurch, ...")
-    parser.add_argument("--mode", choices=("guided", "free"), help="guided phases or free pegging")
-    parser.add_argument("--match", type=int, help="game points that win the match (0 = one game)")
+    parser.add_argument(
+        "--mode",
+        choices=Names("boardctl.game.setup", "MODES"),
+        metavar="MODE",
+        help="%(choices)s: guided phases or free pegging",
+    )
+    parser.add_argument(
+        "--match", help="N game points win the match (0 = one game), or best-of-N games"
+    )
     add_target_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Send one new_game command."""
-    from boardctl.service.verbs import send
+    from boardctl.cli.verbs import send
 
     command: dict[str, object] = {"op": "new_game"}
-    for key in ("variant", "players", "target", "preset", "mode", "match"):
+    for key in ("variant", "players", "target", "preset", "mode"):
         value = getattr(args, key)
         if value is not None:
             command[key] = value
+    if args.match is not None:
+        from boardctl.game.matches import parse_match
+
+        command.update(parse_match(args.match))
     return send(args, command)

@@ -10,23 +10,24 @@ HELP = "peg POINTS on TRACK (1-based), e.g. `boardctl peg 1 12 --kind hand`"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """TRACK POINTS [--kind KIND]."""
-    from boardctl.game.events import KINDS
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.choices import Names
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
     parser.add_argument("points", type=int, help="points to peg")
     parser.add_argument(
         "--kind",
-        choices=KINDS,
-        help="what the points are for (default: what the guided phase expects)",
+        choices=Names("boardctl.game.entries", "KINDS"),
+        metavar="KIND",
+        help="what the points are for: %(choices)s (default: what the guided phase expects)",
     )
     add_target_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Send one peg command."""
+    from boardctl.cli.verbs import send
     from boardctl.errors import ControlError
-    from boardctl.service.verbs import send
 
     if args.track < 1:
         raise ControlError(f"track numbers start at 1, not {args.track}")

@@ -10,7 +10,7 @@ HELP = "list the journal's automatic backups, or bring one back (the service mus
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: BACKUP (a number from the list or a file name), --config, --socket, --journal."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument(
         "backup",

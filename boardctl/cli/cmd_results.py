@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 NAME = "results"
-HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --player"
+HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Output format, filters, and where the journal is."""
+    """Output format, filters, signing and verifying, and where the journal is."""
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="CSV with a header row (docs/results.md)")
     form.add_argument("--jsonl", action="store_true", help="one JSON object per line")
+    form.add_argument(
+        "--verify",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="check the HMAC of every row of a CSV or JSON-lines export (FILE, or - for stdin)",
+    )
     parser.add_argument("--since", metavar="DATE", help="games ended on or after DATE (UTC)")
     parser.add_argument("--player", metavar="NAME", help="games NAME played in (any case)")
+    parser.add_argument(
+        "--key",
+        metavar="FILE",
+        help="board key that signs (default: board.key beside the journal, if readable) "
+        "or verifies the rows",
+    )
     parser.add_argument(
         "--board-id", metavar="ID", help="the board id to write (default: see docs/results.md)"
     )
@@ -28,21 +43,72 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    """Derive the results from the journal and print them."""
-    import sys
+def _journal(args: argparse.Namespace) -> Path:
+    if args.journal is not None:
+        return Path(args.journal)
+    from boardctl.cli.cmd_history import service_journal
 
+    return service_journal(args.config)
+
+
+def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
+    from boardctl.errors import ResultsError
+    from boardctl.results.sign import KEY_FILE, read_key
+
+    if args.key is not None:
+        return read_key(Path(args.key))
+    default = journal.parent / KEY_FILE
+    if not default.exists():
+        return None
+    try:
+        return read_key(default)
+    except ResultsError as exc:
+        print(f"boardctl: the results are not signed: {exc}", file=sys.stderr)
+        return None
+
+
+def verify(args: argparse.Namespace) -> int:
+    """Check every row of an export against the key; 0 only if every row verifies."""
+    from boardctl.errors import ResultsError
+    from boardctl.results.export import read_results
+    from boardctl.results.sign import KEY_FILE, check, read_key
+
+    if args.key is None and args.journal is None:
+        raise ResultsError("--verify needs the board's key: --key FILE")
+    key = read_key(Path(args.key) if args.key else Path(args.journal).parent / KEY_FILE)
+    try:
+        text = sys.stdin.read() if args.verify == "-" else Path(args.verify).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"cannot read {args.verify}: {exc}") from None
+    rows = read_results(text)
+    failed = 0
+    for number, result in enumerate(rows, start=1):
+        what = f"row {number}: match {result.match} game {result.game}, {' v '.join(result.names)}"
+        problem = check(result, key)
+        if problem is None:
+            print(f"ok      {what}")
+        else:
+            failed += 1
+            print(f"FAILED  {what}: {problem}")
+    print(f"{len(rows) - failed} of {len(rows)} rows verify")
+    return 0 if rows and not failed else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    """Derive the results from the journal and print them (signed when a key is at hand)."""
+    if args.verify is not None:
+        return verify(args)
     from boardctl.results.export import format_table, write_csv, write_jsonl
+    from boardctl.results.sign import sign
     from boardctl.results.source import load_games, parse_since, select
 
     since = None if args.since is None else parse_since(args.since)
-    path = args.journal
-    if path is None:
-        from boardctl.cli.cmd_history import service_journal
-
-        path = service_journal(args.config)
+    path = _journal(args)
     games = select(load_games(path, board=args.board_id), since=since, player=args.player)
     results = [game.result for game in games]
+    key = _signing_key(args, path) if args.csv or args.jsonl else None
+    if key is not None:
+        results = [sign(result, key) for result in results]
     if args.csv:
         write_csv(results, sys.stdout)
     elif args.jsonl:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 
 NAME = "set"
-HELP = "change a setting: mode, preset, match, target, muggins, names, brightness"
+HELP = "change a setting: mode, preset, match, target, muggins, names, roster, brightness"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """KEY VALUE."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("key", help="mode, preset, match, target, muggins, names or brightness")
     parser.add_argument(
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_value(key: str, text: str) -> object:
     """``"121"`` -> 121, ``"true"`` -> True, names -> a list; anything else stays text."""
-    if key == "names":
+    if key in ("names", "roster"):
         return [name.strip() for name in text.split(",")]
     lowered = text.strip().lower()
     if lowered in ("true", "yes", "on"):
@@ -36,6 +36,6 @@ def parse_value(key: str, text: str) -> object:
 
 def run(args: argparse.Namespace) -> int:
     """Send one set command."""
-    from boardctl.service.verbs import send
+    from boardctl.cli.verbs import send
 
     return send(args, {"op": "set", "key": args.key, "value": parse_value(args.key, args.value)})

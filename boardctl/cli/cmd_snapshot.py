@@ -28,28 +28,20 @@ if TYPE_CHECKING:
 NAME = "snapshot"
 HELP = "draw the board as a PNG picture (or as text): the current game, a demo or a state"
 
-DEMO_NAMES = (
-    "new-game",
-    "mid-game",
-    "pending",
-    "rejected",
-    "skunk",
-    "double-skunk",
-    "match-point",
-)
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Output file, source of the position, layout and look."""
+    from boardctl.cli.choices import Names
+
     parser.add_argument("file", nargs="?", help="PNG file to write (omit with --text)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--demo",
         nargs="?",
         const="mid-game",
-        choices=DEMO_NAMES,
+        choices=Names("boardctl.board.demo", "DEMOS"),
         metavar="NAME",
-        help=f"a demonstration position (default mid-game; one of {', '.join(DEMO_NAMES)})",
+        help="a demonstration position (default mid-game; one of %(choices)s)",
     )
     source.add_argument(
         "--state",

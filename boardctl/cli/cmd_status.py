@@ -10,7 +10,7 @@ HELP = "show the score, phase and dealer (--json for scripts)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: --json, --config, --socket, --journal."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
     add_target_options(parser)
@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from boardctl.service.verbs import call, format_status
+    from boardctl.cli.verbs import call, format_status
 
     status, live = call(args, {"op": "status"})
     if args.json:

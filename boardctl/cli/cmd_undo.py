@@ -10,13 +10,13 @@ HELP = "take back the last entry"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Only the target options."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     add_target_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Send the command."""
-    from boardctl.service.verbs import send
+    from boardctl.cli.verbs import send
 
     return send(args, {"op": "undo"})

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from boardctl.cribbage.variants import Variant
+from boardctl.errors import DemoError
 
 C = TypeVar("C")
 
@@ -47,7 +48,7 @@ class Dealer(Generic[C]):
 
     def __init__(self, pack: Sequence[C], *, seed: int | None = None) -> None:
         if len(pack) < 2 * MIN_PACKET:
-            raise ValueError(f"a pack of {len(pack)} cards is too small to cut")
+            raise DemoError(f"a pack of {len(pack)} cards is too small to cut")
         self._pack = tuple(pack)
         self.random = random.Random(seed)
 
@@ -66,7 +67,7 @@ class Dealer(Generic[C]):
     def cut_for_deal(self, players: int, rank: Callable[[C], int]) -> CutForDeal[C]:
         """Each player cuts a card; the lowest ``rank`` deals, tied lowest players cut again."""
         if players < 2:
-            raise ValueError("a cut for deal needs at least two players")
+            raise DemoError("a cut for deal needs at least two players")
         contenders = list(range(players))
         rounds: list[tuple[tuple[int, C], ...]] = []
         while True:
@@ -115,5 +116,5 @@ class Dealer(Generic[C]):
         The top card of the lower packet is the starter.
         """
         if not stock:
-            raise ValueError("no cards left to cut for the starter")
+            raise DemoError("no cards left to cut for the starter")
         return stock[self.cut_point(len(stock))] if len(stock) > 1 else stock[0]

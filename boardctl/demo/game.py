@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boardctl.cribbage.cards import DECK, RANK_LETTERS, SUIT_LETTERS, Card
 from boardctl.cribbage.discard import rank_discards
@@ -25,6 +25,7 @@ from boardctl.demo import log
 from boardctl.demo.dealer import Dealer
 from boardctl.demo.players import PlayContext, Player
 from boardctl.errors import BoardError
+from boardctl.game.commands import Command, Cut, NewGame, Next, Peg
 
 if TYPE_CHECKING:
     from boardctl.demo.screen import Table
@@ -158,7 +159,7 @@ class DemoGame:
         return cards_text(cards, self.style)
 
     # --- the engine ----------------------------------------------------------
-    def apply(self, command: dict[str, Any]) -> None:
+    def apply(self, command: Command) -> None:
         """Send one command to the engine and show the new board."""
         self.keeper.apply(command)
         if self.table is not None:
@@ -179,7 +180,7 @@ class DemoGame:
         Raises :class:`GameOver` when this entry wins the game.
         """
         track = self.variant.team_of(seat)
-        self.apply({"op": "peg", "track": track, "points": points, "kind": kind})
+        self.apply(Peg(track, points, kind))
         if points:
             text = log.scored(text, self.track_names[track], points, self.front(track), self.style)
         self.say(text, beats)
@@ -191,15 +192,14 @@ class DemoGame:
         """Play the whole game; return how it ended."""
         variant = self.variant
         self.apply(
-            {
-                "op": "new_game",
-                "variant": variant.name,
-                "target": variant.target,
-                "mode": "guided",
-                "preset": "acc",
-                "match": 0,
-                "names": list(self.track_names),
-            }
+            NewGame(
+                variant=variant.name,
+                target=variant.target,
+                mode="guided",
+                preset="acc",
+                match=0,
+                names=tuple(self.track_names),
+            )
         )
         opponents = " v ".join(self.track_names)
         self.say(f"{variant.title}: {opponents} (seed {self.seed}).", BEATS["title"])
@@ -221,7 +221,7 @@ class DemoGame:
         first = cut.dealer
         self.say(f"{self.names[first]} cuts lowest and deals first.", BEATS["deal"])
         before = [t.front for t in self.state.tracks]
-        self.apply({"op": "cut", "dealer": first})
+        self.apply(Cut(first))
         # The five-card game: the engine gives the non-dealer three for last at the start.
         for track, old in enumerate(before):
             gained = self.front(track) - old
@@ -284,9 +284,9 @@ class DemoGame:
         )
         if starter.rank == 11:
             self.peg(dealer_seat, 2, "heels", f"His heels: {dealer_name} pegs two.", BEATS["go"])
-        self.apply({"op": "next"})  # the deal is done: the play
+        self.apply(Next())  # the deal is done: the play
         self.the_play(by_seat, dealer_seat)
-        self.apply({"op": "next"})  # the play is over: the show
+        self.apply(Next())  # the play is over: the show
         self.the_show(by_seat, _sorted(crib), starter, dealer_seat)
 
     def the_play(self, hands: list[list[Card]], dealer_seat: int) -> None:

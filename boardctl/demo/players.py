@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from boardctl.errors import DemoError
+
 
 class CardLike(Protocol):
     """What the strategy needs of a card: its rank, 1 (ace) to 13 (king)."""
@@ -74,12 +76,12 @@ class Player(Generic[C]):
         for option in self._discard_advice(cards, own_crib, count):
             if len(option) == count:
                 return tuple(option)
-        raise ValueError(f"no discard advice for {len(cards)} cards throwing {count}")
+        raise DemoError(f"no discard advice for {len(cards)} cards throwing {count}")
 
     def play(self, context: PlayContext[C]) -> C:
         """The card to lay: points now, then safety, then keep low cards for later."""
         if not context.legal:
-            raise ValueError("no legal card to play (the player should say go)")
+            raise DemoError("no legal card to play (the player should say go)")
         return max(context.legal, key=lambda card: (self.rate(card, context), -self._order(card)))
 
     def rate(self, card: C, context: PlayContext[C]) -> float:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from boardctl.game.events import describe
+from boardctl.game.commands import Command, Cut, NewGame, Next, Peg, Set
+from boardctl.game.jsontypes import JsonObject
 from boardctl.game.state import GameState
+
+Row = JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,21 +19,45 @@ class Entry:
 
     seq: int
     at: float
-    event: dict[str, Any]
+    event: Command
     after: GameState
-    undid: dict[str, Any] | None = None  # for undo and redo: the event undone or redone
+    undid: Command | None = None  # for undo and redo: the event undone or redone
 
 
-def history_row(entry: Entry) -> dict[str, Any]:
+def describe(event: Command, names: tuple[str, ...] = ()) -> str:
+    """One readable line for an event, e.g. ``"Track 1 +3 (pegging)"``."""
+
+    def name(track: int) -> str:
+        return names[track] if 0 <= track < len(names) else f"track {track}"
+
+    if isinstance(event, Peg):
+        sign = "+" if event.points >= 0 else ""
+        return f"{name(event.track)} {sign}{event.points} ({event.kind})"
+    if isinstance(event, Cut):
+        how = "drawn" if event.drawn else "set"
+        seat = None if event.dealer is None else event.dealer + 1  # seats count from 1
+        return f"first dealer: seat {seat} ({how})"
+    if isinstance(event, NewGame):
+        length = f"match to {event.match} game points" if event.match else "one game"
+        return (
+            f"new game: {event.variant} to {event.target}, "
+            f"{event.mode}, preset {event.preset}, {length}"
+        )
+    if isinstance(event, Set):
+        return f"set {event.key} = {event.value!r}"
+    return event.op
+
+
+def history_row(entry: Entry) -> Row:
     """One JSON-able row: seq, time, op, readable text, the event and the scores after it."""
     names = entry.after.setup.track_names()
     return {
         "seq": entry.seq,
         "at": entry.at,
         "time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.at)),
-        "op": entry.event.get("op"),
+        "op": entry.event.op,
         "text": _text(entry, names),
-        "event": entry.event,
+        "event": entry.event.to_json(),
         "game": entry.after.game_number,
         "phase": entry.after.phase,
         "scores": [t.front for t in entry.after.tracks],
@@ -43,20 +69,20 @@ _NEXT_PHASE = {"play": "the play", "show": "the show"}  # otherwise "next" began
 
 def _text(entry: Entry, names: tuple[str, ...]) -> str:
     text = describe(entry.event, names)
-    if entry.event.get("op") == "cut" and entry.after.dealer_track is not None:
+    if isinstance(entry.event, Cut) and entry.after.dealer_track is not None:
         text += f", {names[entry.after.dealer_track]} deals"
-    if entry.event.get("op") == "next":
+    if isinstance(entry.event, Next):
         text += ": " + _NEXT_PHASE.get(entry.after.phase, f"game {entry.after.game_number}")
     if entry.undid is not None:
         text += f": {describe(entry.undid, names)}"
     return text
 
 
-def format_history(rows: Iterable[dict[str, Any]]) -> str:
+def format_history(rows: Iterable[Mapping[str, object]]) -> str:
     """A plain-text table of history rows, one line each."""
     lines = []
     for row in rows:
-        scores = "-".join(str(s) for s in row["scores"])
+        scores = "-".join(str(s) for s in row["scores"])  # type: ignore[attr-defined]
         lines.append(f"{row['seq']:>6}  {row['time']}  {row['text']:<48}  {scores}")
     if not lines:
         return "no events yet"

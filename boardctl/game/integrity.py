@@ -42,12 +42,15 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boardctl.errors import JournalError
+
 if TYPE_CHECKING:
     from boardctl.game.journal import Journal
     from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
 DAMAGE_KEY = "journal_damage"  # in BoardView.extra and the status: the recovery report
+FAULT_KEY = "journal_fault"  # in BoardView.extra and the status: the journal cannot be opened
 
 WAL_MAGIC = (0x377F0682, 0x377F0683)  # little- / big-endian checksums
 _WAL_HEADER = 32
@@ -89,7 +92,7 @@ def scan_wal(path: Path) -> WalScan | None:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return None
+        return None  # (any other error: the caller says it cannot check)
     if len(data) < _WAL_HEADER:
         return None
     magic, _version, page_size, _ckpt, salt1, salt2, c0, c1 = struct.unpack(
@@ -374,23 +377,34 @@ def add_damage_report(status: dict[str, Any], journal: Journal | None) -> None:
         status[DAMAGE_KEY] = journal.damage.to_dict()
 
 
-def damage_prefix(status: dict[str, Any]) -> str:
-    """``JOURNAL DAMAGED ... | `` before systemd's STATUS= line while a report stands."""
+def journal_status_line(status: dict[str, Any], line: str) -> str:
+    """systemd's STATUS= line: the fault alone, or the damage report before the score."""
+    fault = status.get(FAULT_KEY)
+    if fault:
+        return f"JOURNAL FAULT, entries refused: {fault}"
     report = status.get(DAMAGE_KEY)
     if not isinstance(report, dict):
-        return ""
-    return f"JOURNAL DAMAGED, {report.get('recovered')} entries recovered (boardctl status) | "
+        return line
+    recovered = report.get("recovered")
+    return f"JOURNAL DAMAGED, {recovered} entries recovered (boardctl status) | {line}"
 
 
 def damage_lines(status: dict[str, Any]) -> list[str]:
-    """The report as ``boardctl status`` prints it."""
+    """A journal fault or damage report as ``boardctl status`` prints it."""
+    lines = []
+    fault = status.get(FAULT_KEY)
+    if fault:
+        lines += [
+            f"JOURNAL FAULT: {fault}",
+            "  (the service is up, shows the fault sign, refuses entries and retries the journal)",
+        ]
     report = status.get(DAMAGE_KEY)
-    if not isinstance(report, dict):
-        return []
-    return [
-        f"WARNING: {report.get('summary', 'journal damaged')}",
-        "  (`boardctl restore` lists the backups; this notice goes when a new game starts)",
-    ]
+    if isinstance(report, dict):
+        lines += [
+            f"WARNING: {report.get('summary', 'journal damaged')}",
+            "  (`boardctl restore` lists the backups; this notice goes when a new game starts)",
+        ]
+    return lines
 
 
 def backup_at_game_end(journal: Journal | None) -> None:
@@ -416,7 +430,7 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
     """
     tail = _tail(backup)
     if tail is None:
-        raise OSError(f"{backup} is not a readable journal backup")
+        raise JournalError(f"{backup} is not a readable journal backup")
     found = [p for p in (Path(f"{journal}{s}") for s in ("", "-wal", "-mark")) if p.exists()]
     folder = set_aside(journal, found, label="replaced") if found else None
     temporary = journal.with_name(journal.name + ".restoring")

@@ -38,7 +38,9 @@ from typing import Any
 
 from boardctl.errors import JournalError, SchemaError
 from boardctl.game import integrity
+from boardctl.game.diagnose import environment_problem
 from boardctl.game.integrity import Damage, Mark, MarkWriter
+from boardctl.game.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +99,10 @@ def row_crc(seq: int, at: float, body: str, previous: int) -> int:
     return zlib.crc32(f"{seq}\x1f{at!r}\x1f{body}".encode(), previous)
 
 
+class JournalChanged(JournalError):
+    """Another process appended to the journal: re-read it (the entry was not saved)."""
+
+
 def list_backups(journal: Path) -> list[Path]:
     """The backups of ``journal``, oldest first."""
     folder = journal.parent / BACKUP_DIR
@@ -118,10 +124,20 @@ def _writer_absent(path: Path) -> bool:
 
 
 def _damaged(path: Path, exc: BaseException) -> JournalError:
+    """Damage, unless the surroundings explain the error (read-only, full, permissions)."""
+    problem = environment_problem(path, exc)
+    if problem is not None:
+        return JournalError(f"cannot use journal {path}: {problem}")
     return JournalError(
         f"journal {path} is damaged or unreadable ({exc}); move it aside to start afresh "
         "or restore a backup"
     )
+
+
+def _cannot(what: str, path: Path, exc: BaseException) -> JournalError:
+    """``cannot <what> journal <path>: <reason and fix>`` (or SQLite's own words)."""
+    problem = environment_problem(path, exc)
+    return JournalError(f"cannot {what} journal {path}: {problem or exc}")
 
 
 class Journal:
@@ -136,37 +152,53 @@ class Journal:
         self.damage: Damage | None = None  # damage found at open (or still standing)
         self.backup_on_close = False  # the service sets it: a backup at every clean shutdown
         self._mark: MarkWriter | None = None
+        self._lock: WriterLock | None = None
         self._opened_seq = 0
         self._appended = 0
 
     # --- opening -------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, readonly: bool = False) -> Journal:
+    def open(
+        cls, path: str | os.PathLike[str], *, readonly: bool = False, owner: str = "cli"
+    ) -> Journal:
         """Open (or, unless ``readonly``, create) the journal at ``path``.
 
-        Raises :class:`SchemaError` for a newer schema (the file is not
-        touched) and :class:`JournalError` for anything unreadable.
+        A writer first takes the journal's writer lock as ``owner``
+        (:mod:`boardctl.game.lock`; ``"service"`` waits for a short-lived
+        writer, anything else does not wait), held until :meth:`close`.
+        Raises :class:`~boardctl.game.lock.JournalBusy` if another writer has
+        it, :class:`SchemaError` for a newer schema (the file is not touched)
+        and :class:`JournalError` for anything unreadable.
         """
         path = Path(path)
+        lock: WriterLock | None = None
+        if not readonly:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise _cannot("create the folder for", path, exc) from exc
+            lock = WriterLock.acquire(path, owner)
+        try:
+            return cls._open_locked(path, readonly=readonly, lock=lock)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+
+    @classmethod
+    def _open_locked(cls, path: Path, *, readonly: bool, lock: WriterLock | None) -> Journal:
         try:
             exists = path.exists() and path.stat().st_size > 0
         except OSError as exc:
-            raise JournalError(f"cannot reach journal {path}: {exc}") from exc
+            raise _cannot("reach", path, exc) from exc
         if readonly and not exists:
             raise JournalError(f"no journal at {path} (is the service set up? try --journal PATH)")
         # Before SQLite opens anything (even a reader may add an empty -wal).
         found = None if readonly else cls._look_for_damage(path)
         if exists:
             cls._check_version(path)
-        if readonly:
-            connection = cls._reader(path)
-        else:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise JournalError(f"cannot create the folder for journal {path}: {exc}") from exc
-            connection = cls._connect(path, str(path))
+        connection = cls._reader(path) if readonly else cls._connect(path, str(path))
         journal = cls(path, connection, readonly=readonly)
         try:
             if not readonly:
@@ -176,6 +208,7 @@ class Journal:
             if not readonly:
                 journal._opened_seq = journal._stored_seq()
                 journal._mark = MarkWriter(path)
+                journal._lock = lock
         except BaseException:
             connection.close()
             raise
@@ -186,7 +219,7 @@ class Journal:
         try:
             found = integrity.check_before_open(path)
         except (OSError, sqlite3.Error) as exc:
-            raise JournalError(f"cannot check journal {path} for damage: {exc}") from exc
+            raise _cannot("check for damage", path, exc) from exc
         if found is not None:
             log.error("%s", found.summary())
         return found
@@ -205,7 +238,7 @@ class Journal:
                 target, uri=uri, isolation_level=None, timeout=5.0, check_same_thread=False
             )
         except sqlite3.Error as exc:
-            raise JournalError(f"cannot open journal {path}: {exc}") from exc
+            raise _cannot("open", path, exc) from exc
 
     @classmethod
     def _reader(cls, path: Path) -> sqlite3.Connection:
@@ -457,11 +490,11 @@ class Journal:
                         db.execute("ROLLBACK")
                     raise
         except sqlite3.IntegrityError as exc:
-            raise JournalError(
-                f"journal {self.path} was written by another process; reopen it"
+            raise JournalChanged(
+                f"journal {self.path} was written by another process; entry not saved"
             ) from exc
         except sqlite3.Error as exc:
-            raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
+            raise _cannot("write", self.path, exc) from exc
         self._last_seq, self._last_crc = seq, crc
         self._appended += 1
         if self._mark is not None:
@@ -553,6 +586,9 @@ class Journal:
             self._mark.close()
             self._mark = None
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> Journal:
         return self

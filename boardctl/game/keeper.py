@@ -8,8 +8,9 @@ two steps behind ``apply``: :meth:`Scorekeeper.prepare` checks a command and
 computes the new state (shown on the LEDs at once), then
 :meth:`Pending.commit` journals it and makes it the keeper's state.
 
-    >>> keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
-    >>> keeper.apply({"op": "peg", "track": 1, "points": 12, "kind": "hand"})["seq"]
+    >>> from boardctl.game.commands import NewGame, Peg
+    >>> keeper = Scorekeeper.memory(NewGame(variant="six-card", mode="free"))
+    >>> keeper.apply(Peg(track=1, points=12, kind="hand"))["seq"]
     2
     >>> keeper.status()["tracks"][1]["front"]
     12
@@ -19,29 +20,36 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from types import TracebackType
-from typing import Any
 
 from boardctl.errors import EntryError, JournalError
-from boardctl.game.history import Entry, history_row
+from boardctl.game.commands import Command, NewGame, parse_command
+from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.integrity import add_damage_report, backup_at_game_end, with_damage_sign
-from boardctl.game.journal import Journal, Record, default_journal_path
+from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path
+from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
+from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.setup import GameSetup
-from boardctl.game.state import Chooser, GameState, Machine, Plan
-from boardctl.game.view import board_view, status_dict
+from boardctl.game.state import GameState
+from boardctl.game.view import Status, board_view, status_dict
 from boardctl.view import BoardView
 
-SetupLike = GameSetup | Mapping[str, Any] | None
+SetupLike = GameSetup | NewGame | Mapping[str, JsonValue] | None
 SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
+Clock = Callable[[], float]
+Result = JsonObject  # what apply returns: ok, seq, the event and the status (JSON)
 
 
-def _new_game_command(setup: GameSetup | Mapping[str, Any]) -> dict[str, Any]:
+def _new_game_command(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:
+    if isinstance(setup, NewGame):
+        return setup
     body = setup.to_dict() if isinstance(setup, GameSetup) else dict(setup)
-    body.pop("op", None)
-    return {"op": "new_game", **body}
+    command = parse_command({**body, "op": "new_game"})
+    assert isinstance(command, NewGame)
+    return command
 
 
 def _with_times(view: BoardView, error_at: float | None, over_at: float | None) -> BoardView:
@@ -61,17 +69,21 @@ class Scorekeeper:
         *,
         choose: Chooser | None = None,
         keep_all: bool = False,
+        clock: Clock = time.monotonic,
+        wall_clock: Clock = time.time,
     ) -> None:
         self._machine = machine
         self._journal = journal
         self._choose = choose
+        self._clock = clock  # when an entry was refused, when a game ended (views)
+        self._wall_clock = wall_clock  # the time of an event in a memory keeper
         self._seq = 0
         self._game: list[Entry] = []
-        self._done: list[dict[str, Any]] = []  # events undo would take back, last on top
-        self._undone: list[dict[str, Any]] = []  # events redo would bring back
+        self._done: list[Command] = []  # events undo would take back, last on top
+        self._undone: list[Command] = []  # events redo would bring back
         self._all: list[Entry] | None = [] if keep_all else None
         self._view: BoardView | None = None
-        self._status: dict[str, Any] | None = None
+        self._status: Status | None = None
         self.error_at: float | None = None
         self.over_at: float | None = None
 
@@ -87,6 +99,9 @@ class Scorekeeper:
         limits: Limits | None = None,
         choose: Chooser | None = None,
         full_replay: bool = False,
+        clock: Clock = time.monotonic,
+        wall_clock: Clock = time.time,
+        owner: str = "cli",
     ) -> Scorekeeper:
         """Open (or create) the journal at ``path`` and replay it.
 
@@ -96,9 +111,13 @@ class Scorekeeper:
         Every event's checksum is verified; the state is rebuilt from the
         snapshot taken at the start of the current game plus the events
         since (``full_replay`` folds every event from the first instead).
+        ``clock`` stamps refusals and game ends in the view (monotonic
+        seconds), ``wall_clock`` the journal's events (Unix seconds).
         """
-        journal = Journal.open(path or default_journal_path(), readonly=readonly)
-        keeper = cls(Machine(limits=limits), journal, choose=choose)
+        journal = Journal.open(path or default_journal_path(), readonly=readonly, owner=owner)
+        keeper = cls(
+            Machine(limits=limits), journal, choose=choose, clock=clock, wall_clock=wall_clock
+        )
         try:
             keeper._resume(full=full_replay)
             if setup is not None and keeper._seq == 0 and not readonly:
@@ -115,9 +134,18 @@ class Scorekeeper:
         *,
         limits: Limits | None = None,
         choose: Chooser | None = None,
+        clock: Clock = time.monotonic,
+        wall_clock: Clock = time.time,
     ) -> Scorekeeper:
         """A scorekeeper without a journal (tests, demo); keeps every event in memory."""
-        keeper = cls(Machine(limits=limits), None, choose=choose, keep_all=True)
+        keeper = cls(
+            Machine(limits=limits),
+            None,
+            choose=choose,
+            keep_all=True,
+            clock=clock,
+            wall_clock=wall_clock,
+        )
         if setup is not None:
             keeper.apply(_new_game_command(setup))
         return keeper
@@ -142,20 +170,31 @@ class Scorekeeper:
             return
         self._machine = Machine(state, limits=self._machine.limits)
         first = records[0]
-        self._remember(first.seq, first.at, first.event, Plan(first.event, state, reset=True))
+        event = self._parse(first)
+        self._remember(first.seq, first.at, event, Plan(event, state, reset=True))
         self._replay(records[1:])
+
+    def _parse(self, record: Record) -> Command:
+        """A journalled event as a command (the journal's JSON edge)."""
+        try:
+            return parse_command(record.event)
+        except EntryError as exc:
+            raise self._unreplayable(record, exc) from exc
+
+    def _unreplayable(self, record: Record, exc: EntryError) -> JournalError:
+        return JournalError(
+            f"journal {self.path}: event {record.seq} cannot be replayed "
+            f"({exc}); the file is damaged or from an incompatible boardctl"
+        )
 
     def _replay(self, records: Iterable[Record] | None = None) -> None:
         assert self._journal is not None
         machine = self._machine
         for record in self._journal.records() if records is None else records:
             try:
-                plan = machine.plan(record.event)
+                plan = machine.plan(self._parse(record))
             except EntryError as exc:
-                raise JournalError(
-                    f"journal {self._journal.path}: event {record.seq} cannot be replayed "
-                    f"({exc}); the file is damaged or from an incompatible boardctl"
-                ) from exc
+                raise self._unreplayable(record, exc) from exc
             machine.commit(plan)
             self._remember(record.seq, record.at, plan.event, plan)
         self._changed()
@@ -170,7 +209,7 @@ class Scorekeeper:
 
     # --- the one way to change state ------------------------------------------
 
-    def apply(self, command: Mapping[str, Any]) -> dict[str, Any]:
+    def apply(self, command: Command) -> Result:
         """Validate, journal and apply one command: ``prepare(command).commit()``.
 
         Returns ``{"ok": True, "seq", "event", "status"}``. Raises
@@ -179,7 +218,7 @@ class Scorekeeper:
         """
         return self.prepare(command).commit()
 
-    def prepare(self, command: Mapping[str, Any]) -> Pending:
+    def prepare(self, command: Command) -> Pending:
         """Validate ``command`` and compute its effect, changing nothing yet.
 
         Raises :class:`EntryError` if the command is refused (``error_at`` is
@@ -191,16 +230,16 @@ class Scorekeeper:
         try:
             plan = self._machine.plan(command, choose=self._choose)
         except EntryError:
-            self.error_at = time.monotonic()
+            self.error_at = self._clock()
             raise
         over_at = self.over_at
         if plan.state.winner is None:
             over_at = None
         elif self._machine.state.winner is None:
-            over_at = time.monotonic()
+            over_at = self._clock()
         return Pending(self, plan, over_at)
 
-    def _commit(self, pending: Pending) -> dict[str, Any]:
+    def _commit(self, pending: Pending) -> Result:
         """Journal a prepared command durably, then fold it in (see :meth:`Pending.commit`)."""
         if pending.base_seq != self._seq:
             raise EntryError("the game changed since this entry was checked; enter it again")
@@ -209,21 +248,27 @@ class Scorekeeper:
             snapshot = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
                 snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
-            record = self._journal.append(plan.event, snapshot=snapshot)
-            seq, at, event = record.seq, record.at, record.event
+            try:
+                record = self._journal.append(
+                    plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot
+                )
+            except JournalChanged as exc:
+                self.refresh()  # take in what the other writer wrote, and carry on
+                raise EntryError(f"{exc}; the board now shows the journal, enter it again") from exc
+            seq, at = record.seq, record.at
         else:
-            seq, at, event = self._seq + 1, time.time(), plan.event
+            seq, at = self._seq + 1, self._wall_clock()
         ended = plan.state.winner is not None and self._machine.state.winner is None
         self._machine.commit(plan)
-        self._remember(seq, at, event, plan)
+        self._remember(seq, at, plan.event, plan)
         self._changed()
         self._view = pending._view  # the board view of the new state, if already built
         self.over_at = pending.over_at
         if ended:
             backup_at_game_end(self._journal)
-        return {"ok": True, "seq": seq, "event": event, "status": self.status()}
+        return {"ok": True, "seq": seq, "event": plan.event.to_json(), "status": self.status()}
 
-    def _remember(self, seq: int, at: float, event: dict[str, Any], plan: Plan) -> None:
+    def _remember(self, seq: int, at: float, event: Command, plan: Plan) -> None:
         """Keep the entry for history, tracking which event an undo or redo concerns."""
         self._seq = seq
         undid = None
@@ -283,7 +328,7 @@ class Scorekeeper:
         view = with_damage_sign(self._view, self._journal)
         return _with_times(view, self.error_at, self.over_at)
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> Status:
         """The state as JSON-able data (a fresh dict the caller may keep)."""
         if self._status is None:
             self._status = status_dict(self._machine.state)
@@ -294,7 +339,7 @@ class Scorekeeper:
         add_damage_report(status, self._journal)
         return status
 
-    def history(self, *, all_games: bool = False) -> list[dict[str, Any]]:
+    def history(self, *, all_games: bool = False) -> list[Row]:
         """This game's events (or every event) as readable JSON-able rows."""
         if not all_games:
             return [history_row(e) for e in self._game]
@@ -363,7 +408,7 @@ class Pending:
         view = with_damage_sign(self.base_view, self._keeper.journal)
         return _with_times(view, self._keeper.error_at, self.over_at)
 
-    def commit(self) -> dict[str, Any]:
+    def commit(self) -> Result:
         """Write the event durably, then make it the keeper's state; return ``apply``'s result.
 
         Raises :class:`JournalError` if the write fails: the keeper keeps its

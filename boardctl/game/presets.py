@@ -13,9 +13,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any
 
 from boardctl.errors import EntryError
+from boardctl.game.jsontypes import JsonValue
+from boardctl.view import lines_failed, skunk_lines
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "VALUE_KEYS",
+    "Preset",
+    "PresetValue",
+    "check_value",
+    "custom_preset",
+    "get_preset",
+    "lines_failed",
+    "skunk_lines",
+]
+
+PresetValue = int | bool  # a number of game points, or triple_wins_match
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,19 +62,9 @@ class Preset:
         """True when this result wins the match outright (a casual triple skunk)."""
         return self.triple_wins_match and lines_failed(target, loser_score) >= 3
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The preset as JSON-able data."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def skunk_lines(target: int) -> tuple[int, int, int]:
-    """Skunk, double and triple skunk lines of a game to ``target``."""
-    return (target - 30, target - 60, target - 90)
-
-
-def lines_failed(target: int, score: int) -> int:
-    """How many lines (0-3) a loser with ``score`` failed to cross."""
-    return sum(1 for line in skunk_lines(target) if line > 0 and score < line)
 
 
 PRESETS: dict[str, Preset] = {
@@ -76,10 +82,10 @@ PRESETS: dict[str, Preset] = {
 }
 
 DEFAULT_PRESET = "acc"
-_VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
+VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
 
 
-def get_preset(name: str, points: Mapping[str, Any] | None = None) -> Preset:
+def get_preset(name: str, points: Mapping[str, PresetValue] | None = None) -> Preset:
     """The preset called ``name``, with custom ``points`` applied (custom only)."""
     try:
         preset = PRESETS[name]
@@ -93,20 +99,24 @@ def get_preset(name: str, points: Mapping[str, Any] | None = None) -> Preset:
     return preset
 
 
-def custom_preset(points: Mapping[str, Any], base: Preset | None = None) -> Preset:
+def check_value(key: str, value: object) -> PresetValue:
+    """One custom preset value: game points 0-99, or ``triple_wins_match`` true/false."""
+    if key not in VALUE_KEYS:
+        raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
+    if key == "triple_wins_match":
+        if not isinstance(value, bool):
+            raise EntryError("triple_wins_match must be true or false")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+        raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
+    return value
+
+
+def custom_preset(points: Mapping[str, object], base: Preset | None = None) -> Preset:
     """A custom preset from a mapping of ``win``/``skunk``/``double``/``triple``/``lurch``."""
     preset = base or PRESETS["custom"]
-    changes: dict[str, Any] = {}
-    for key, value in points.items():
-        if key not in _VALUE_KEYS:
-            raise EntryError(f"unknown preset value {key!r} (known: {', '.join(_VALUE_KEYS)})")
-        if key == "triple_wins_match":
-            if not isinstance(value, bool):
-                raise EntryError("triple_wins_match must be true or false")
-        elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
-            raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
-        changes[key] = value
-    new = replace(preset, name="custom", **changes)
+    changes = {key: check_value(key, value) for key, value in points.items()}
+    new = replace(preset, name="custom", **changes)  # type: ignore[arg-type]
     if new.win < 1:
         raise EntryError("a win must be worth at least 1 game point")
     return new

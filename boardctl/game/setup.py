@@ -1,7 +1,9 @@
 """How a match is set up: variant, players, target, mode, preset, match length.
 
 A :class:`GameSetup` is plain immutable data built from a ``new_game``
-command (see :func:`setup_from_command`) and stored in the journal as a dict.
+command (see :func:`setup_with`) and stored in the journal as a dict.
+The checks of single values (:func:`whole`, :func:`check_mode`, ...) live
+here too, for the commands' parser and the engine alike.
 """
 
 from __future__ import annotations
@@ -9,12 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 from boardctl.errors import EntryError, VariantError
-from boardctl.game.presets import DEFAULT_PRESET, Preset, get_preset
+from boardctl.game.jsontypes import JsonValue
+from boardctl.game.matches import check_best_of, wins_needed
+from boardctl.game.presets import DEFAULT_PRESET, Preset, PresetValue, check_value, get_preset
+from boardctl.game.roster import check_roster, on_roster
 
+if TYPE_CHECKING:
+    from boardctl.game.commands import NewGame
+
+#: A custom preset's values as sorted ``(name, value)`` pairs.
+PresetPoints = tuple[tuple[str, PresetValue], ...]
+
+#: guided (phases cut, deal, play, show) or free (any entry, any order).
 MODES = ("guided", "free")
 MAX_TARGET = 999  # a sanity bound; the board layout decides what it can show
 DEFAULT_FOR_PLAYERS = {
@@ -41,7 +53,10 @@ class GameSetup:
     match: int = 0
     muggins: bool = False
     names: tuple[str, ...] = ()
-    points: tuple[tuple[str, Any], ...] = ()
+    points: PresetPoints = ()
+    roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.roster)
+    best_of: int = 0  # a match of this many games (boardctl.game.matches); 0 = by game points
+    confirm_result: bool = False  # a finished game waits for each side's confirm (confirm.py)
 
     @property
     def variant(self) -> Variant:
@@ -67,9 +82,9 @@ class GameSetup:
         """A name per track (given names, else "Track 1", "Track 2", ...)."""
         return _track_names(self.names, self.tracks)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """The setup as a JSON-able ``new_game`` command body."""
-        data: dict[str, Any] = {
+        data: dict[str, JsonValue] = {
             "variant": self.variant_name,
             "players": self.players,
             "target": self.target,
@@ -82,6 +97,12 @@ class GameSetup:
             data["names"] = list(self.names)
         if self.points:
             data["points"] = dict(self.points)
+        if self.roster:
+            data["roster"] = list(self.roster)
+        if self.best_of:
+            data["best_of"] = self.best_of
+        if self.confirm_result:
+            data["confirm_result"] = True
         return data
 
 
@@ -92,7 +113,7 @@ def _track_names(names: tuple[str, ...], tracks: int) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _preset(name: str, points: tuple[tuple[str, Any], ...]) -> Preset:
+def _preset(name: str, points: PresetPoints) -> Preset:
     return get_preset(name, dict(points))
 
 
@@ -104,10 +125,10 @@ def _variant(name: str, target: int, muggins: bool) -> Variant:
         raise EntryError(str(exc)) from None
 
 
-def _int(data: Mapping[str, Any], key: str, default: int) -> int:
-    value = data.get(key, default)
+def whole(value: object, what: str) -> int:
+    """``value`` as an int, rejecting bools, floats and text."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EntryError(f"{key} must be a whole number, not {value!r}")
+        raise EntryError(f"{what} must be a whole number, not {value!r}")
     return value
 
 
@@ -118,14 +139,14 @@ def check_target(target: int) -> int:
     return target
 
 
-def check_mode(mode: Any) -> str:
+def check_mode(mode: object) -> str:
     """Validate a mode name."""
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise EntryError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    return str(mode)
+    return mode
 
 
-def check_match(match: Any) -> int:
+def check_match(match: object) -> int:
     """Validate a match length in game points (0 = one game)."""
     if isinstance(match, bool) or not isinstance(match, int) or not 0 <= match <= 99:
         raise EntryError(
@@ -134,64 +155,131 @@ def check_match(match: Any) -> int:
     return match
 
 
-def check_names(names: Any, tracks: int) -> tuple[str, ...]:
-    """Validate track names (one short string per track, or fewer)."""
+def check_name_list(names: object) -> tuple[str, ...]:
+    """Validate the shape of track names: a list of strings."""
     if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
         raise EntryError("names must be a list of strings, one per track")
-    if len(names) > tracks:
-        raise EntryError(f"{len(names)} names given for {tracks} tracks")
-    cleaned = tuple(n.strip()[:24] for n in names)
+    return tuple(names)
+
+
+def check_names(names: object, tracks: int) -> tuple[str, ...]:
+    """Validate track names (one short string per track, or fewer)."""
+    given = check_name_list(names)
+    if len(given) > tracks:
+        raise EntryError(f"{len(given)} names given for {tracks} tracks")
+    cleaned = tuple(n.strip()[:24] for n in given)
     if any(not n for n in cleaned):
         raise EntryError("a track name may not be empty")
     return cleaned
 
 
-def setup_from_command(command: Mapping[str, Any], base: GameSetup | None = None) -> GameSetup:
-    """Build a setup from a ``new_game`` command; missing keys come from ``base``.
+def check_points(points: object) -> PresetPoints:
+    """Validate the shape of custom preset values: an object of numbers (or true/false)."""
+    if not isinstance(points, Mapping):
+        raise EntryError('points must be an object such as {"win": 1, "skunk": 2}')
+    return tuple(sorted((str(key), check_value(str(key), value)) for key, value in points.items()))
+
+
+def check_fits(variant_name: str, target: int, muggins: bool) -> None:
+    """Refuse a target or muggins setting the variant does not allow."""
+    _variant(variant_name, target, muggins)
+
+
+def _variant_for(cmd: NewGame, base: GameSetup) -> str:
+    """The variant a new game asks for: named, picked by ``players``, or kept."""
+    players, name = cmd.players, cmd.variant
+    if name is None:
+        if players is None:
+            return base.variant_name
+        name = DEFAULT_FOR_PLAYERS.get(players)
+        if name is None:
+            raise EntryError(f"players must be 2-6, not {players!r}")
+    if name not in VARIANTS:
+        raise EntryError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+    variant = VARIANTS[name]
+    if players is not None and players != variant.players:
+        raise EntryError(f"variant {name!r} is for {variant.players} players, not {players!r}")
+    return name
+
+
+def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
+    """The setup of a ``new_game`` command; fields it leaves out come from ``base``.
 
     ``players`` alone picks the usual variant for that many players; a
     variant and a contradicting player count are rejected.
     """
     base = base or GameSetup()
-    players = command.get("players")
-    name = command.get("variant")
-    if name is None:
-        if players is None:
-            name = base.variant_name
-        else:
-            name = DEFAULT_FOR_PLAYERS.get(players) if isinstance(players, int) else None
-            if name is None:
-                raise EntryError(f"players must be 2-6, not {players!r}")
-    if not isinstance(name, str) or name not in VARIANTS:
-        raise EntryError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+    name = _variant_for(cmd, base)
     variant = VARIANTS[name]
-    if players is not None and players != variant.players:
-        raise EntryError(f"variant {name!r} is for {variant.players} players, not {players!r}")
-    default_target = base.target if name == base.variant_name else variant.target
-    target = check_target(_int(command, "target", default_target))
-    mode = check_mode(command.get("mode", base.mode))
-    preset_name = command.get("preset", base.preset_name)
-    if not isinstance(preset_name, str):
-        raise EntryError(f"preset must be a name, not {preset_name!r}")
-    raw_points = command.get("points", dict(base.points) if preset_name == "custom" else None)
-    if raw_points is not None and not isinstance(raw_points, Mapping):
-        raise EntryError('points must be an object such as {"win": 1, "skunk": 2}')
-    get_preset(preset_name, raw_points)  # validates
-    points = tuple(sorted(raw_points.items())) if raw_points else ()
-    match = check_match(command.get("match", base.match))
-    muggins = command.get("muggins", base.muggins)
-    if not isinstance(muggins, bool):
-        raise EntryError(f"muggins must be true or false, not {muggins!r}")
-    names_raw = command.get("names", list(base.names) if name == base.variant_name else [])
-    names = check_names(names_raw, variant.tracks)
+    same = name == base.variant_name
+    target = check_target(
+        cmd.target if cmd.target is not None else (base.target if same else variant.target)
+    )
+    preset_name = base.preset_name if cmd.preset is None else cmd.preset
+    points = cmd.points
+    if points is None and preset_name == "custom":
+        points = base.points
+    get_preset(preset_name, dict(points or ()))  # validates
+    muggins = base.muggins if cmd.muggins is None else cmd.muggins
+    roster = base.roster if cmd.roster is None else cmd.roster
+    names = on_roster(
+        check_names(
+            cmd.names if cmd.names is not None else (base.names if same else ()), variant.tracks
+        ),
+        roster,
+        variant.teams,
+    )
+    match = base.match if cmd.match is None else cmd.match
+    best_of = (
+        cmd.best_of if cmd.best_of is not None else (0 if cmd.match is not None else base.best_of)
+    )
+    if best_of:  # a best-of match is won with more than half of its games
+        if cmd.match is not None and cmd.match != wins_needed(best_of):
+            raise EntryError(f"match {cmd.match} and best_of {best_of} disagree; give one of them")
+        match = wins_needed(best_of)
     _variant(name, target, muggins)
     return GameSetup(
         variant_name=name,
         target=target,
-        mode=mode,
+        mode=base.mode if cmd.mode is None else cmd.mode,
         preset_name=preset_name,
         match=match,
         muggins=muggins,
         names=names,
+        points=points or (),
+        roster=roster,
+        best_of=best_of,
+        confirm_result=base.confirm_result if cmd.confirm_result is None else cmd.confirm_result,
+    )
+
+
+def setup_from_dict(data: object) -> GameSetup:
+    """The setup stored by :meth:`GameSetup.to_dict` (a journal snapshot); strict."""
+    if not isinstance(data, Mapping):
+        raise EntryError(f"a setup must be an object, not {data!r}")
+    name = data.get("variant")
+    if not isinstance(name, str) or name not in VARIANTS:
+        raise EntryError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+    preset_name = data.get("preset")
+    if not isinstance(preset_name, str):
+        raise EntryError(f"preset must be a name, not {preset_name!r}")
+    muggins = data.get("muggins")
+    if not isinstance(muggins, bool):
+        raise EntryError(f"muggins must be true or false, not {muggins!r}")
+    target = check_target(whole(data.get("target"), "target"))
+    points = check_points(data.get("points", {}))
+    get_preset(preset_name, dict(points))
+    _variant(name, target, muggins)
+    return GameSetup(
+        variant_name=name,
+        target=target,
+        mode=check_mode(data.get("mode")),
+        preset_name=preset_name,
+        match=check_match(data.get("match")),
+        muggins=muggins,
+        names=check_names(data.get("names", []), VARIANTS[name].tracks),
         points=points,
+        roster=check_roster(data.get("roster", [])),
+        best_of=check_best_of(data.get("best_of", 0)),
+        confirm_result=data.get("confirm_result") is True,
     )

@@ -8,8 +8,9 @@ about cards, only about the phases of a guided game.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
 
+from boardctl.game.commands import Command, Cut, Next, Peg, Redo, Undo
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.state import GameState
 
@@ -20,7 +21,7 @@ def random_command(
     *,
     limits: Limits | None = None,
     mistakes: float = 0.05,
-) -> dict[str, Any]:
+) -> Command:
     """A next command for ``state``: usually the natural one, sometimes undo, redo or a mistake."""
     limits = limits or DEFAULT_LIMITS
     tracks = len(state.tracks)
@@ -28,21 +29,21 @@ def random_command(
     if roll < mistakes:
         return _mistake(state, rng, limits)
     if roll < mistakes + 0.04:
-        return {"op": rng.choice(("undo", "redo"))}
+        return rng.choice((Undo, Redo))()
     phase = state.phase
     if phase == "over":
-        return {"op": "next"}
+        return Next()
     if phase == "cut":
-        return {"op": "cut", "dealer": rng.randrange(state.setup.players)}
+        return Cut(rng.randrange(state.setup.players))
     if phase == "deal":
         if not state.heels and state.dealer_track is not None and rng.random() < 1 / 13:
-            return {"op": "peg", "track": state.dealer_track, "points": 2, "kind": "heels"}
-        return {"op": "next"}
+            return Peg(state.dealer_track, 2, "heels")
+        return Next()
     if phase == "play":
         if rng.random() < 0.2:
-            return {"op": "next"}
+            return Next()
         points = rng.choice((1, 1, 2, 2, 2, 3, 4, 6))
-        return {"op": "peg", "track": rng.randrange(tracks), "points": points, "kind": "pegging"}
+        return Peg(rng.randrange(tracks), points, "pegging")
     if phase == "show":
         crib = state.crib_due
         variant = state.setup.variant
@@ -50,35 +51,36 @@ def random_command(
         possible = sorted(limits.hand_scores(cards, crib=crib))
         points = min(rng.choice(possible), rng.choice(possible))  # lower counts are commoner
         kind = "crib" if crib else "hand"
-        return {"op": "peg", "track": state.to_count, "points": points, "kind": kind}
+        assert state.to_count is not None
+        return Peg(state.to_count, points, kind)
     # free mode
     if rng.random() < 0.7:
         points = rng.randint(1, 4)
-        return {"op": "peg", "track": rng.randrange(tracks), "points": points, "kind": "pegging"}
+        return Peg(rng.randrange(tracks), points, "pegging")
     points = rng.choice(sorted(limits.hand_scores(state.setup.variant.hand_size)))
-    return {"op": "peg", "track": rng.randrange(tracks), "points": points, "kind": "hand"}
+    return Peg(rng.randrange(tracks), points, "hand")
 
 
-def _mistake(state: GameState, rng: random.Random, limits: Limits) -> dict[str, Any]:
+def _mistake(state: GameState, rng: random.Random, limits: Limits) -> Command:
     """A command the state machine should usually refuse."""
     tracks = len(state.tracks)
     choice = rng.randrange(5)
     if choice == 0:
         impossible = sorted(set(range(35)) - limits.hand_scores(state.setup.variant.hand_size))
-        return {"op": "peg", "track": 0, "points": rng.choice(impossible), "kind": "hand"}
+        return Peg(0, rng.choice(impossible), "hand")
     if choice == 1:
         points = limits.max_play_points() + 2
-        return {"op": "peg", "track": rng.randrange(tracks), "points": points, "kind": "pegging"}
+        return Peg(rng.randrange(tracks), points, "pegging")
     if choice == 2:
-        return {"op": "peg", "track": tracks, "points": 1, "kind": "pegging"}
+        return Peg(tracks, 1, "pegging")
     if choice == 3:
-        return {"op": "next"}
-    return {"op": "peg", "track": rng.randrange(tracks), "points": 3, "kind": "heels"}
+        return Next()
+    return Peg(rng.randrange(tracks), 3, "heels")
 
 
 def play_random(
-    apply: Any,
-    state_of: Any,
+    apply: Callable[[Command], object],
+    state_of: Callable[[], GameState],
     rng: random.Random,
     count: int,
     *,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from boardctl.game.jsontypes import JsonObject
 from boardctl.game.presets import lines_failed
 from boardctl.game.state import GameState
 from boardctl.view import BoardView, TrackView
+
+Status = JsonObject  # the state as JSON (``boardctl status --json``)
 
 
 def board_view(state: GameState) -> BoardView:
@@ -39,7 +40,7 @@ def board_view(state: GameState) -> BoardView:
     )
 
 
-def status_dict(state: GameState) -> dict[str, Any]:
+def status_dict(state: GameState) -> Status:
     """The state as JSON-able data (``boardctl status --json``)."""
     names = state.setup.track_names()
     return {
@@ -59,6 +60,7 @@ def status_dict(state: GameState) -> dict[str, Any]:
         "preset_points": state.setup.preset.to_dict(),
         "muggins": state.setup.muggins,
         "match_target": state.setup.match,
+        "best_of": state.setup.best_of,
         "match_winner": state.match_winner,
         "game_number": state.game_number,
         "match_number": state.match_number,

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from boardctl.errors import HardwareError
 from boardctl.hardware.geometry import (
     LEDS_PER_METRE,
     board_geometry,
@@ -117,7 +118,7 @@ def pico_uart_section() -> str:
     uart, tx, rx, baud = (settings[k] for k in ("UART_ID", "UART_TX", "UART_RX", "UART_BAUD"))
     for gp, role in ((tx, "TX"), (rx, "RX")):
         if not isinstance(gp, int) or PICO_UART.get(gp) != (uart, role):
-            raise ValueError(f"firmware/config.py: GP{gp} is not UART{uart} {role}")
+            raise HardwareError(f"firmware/config.py: GP{gp} is not UART{uart} {role}")
     tx_pin, rx_pin = pico_pin(tx), pico_pin(rx)
     rows = [
         "| Pi (header pin) | Pico (pin) |",
@@ -251,6 +252,19 @@ def layout_files_section() -> str:
     return "\n".join(rows) + "\n"
 
 
+def protection_section() -> str:
+    """The input protection's parts and its trip voltage."""
+    from boardctl.hardware.parts import PROTECTION, parts_table, trip_range, trip_voltage
+
+    low, high = trip_range()
+    return (
+        parts_table(PROTECTION)
+        + "\n"
+        + f"Trip voltage: {trip_voltage():.2f} V nominal (2.495 V x (1 + R1/R2)), "
+        f"{low:.2f}-{high:.2f} V over the parts' tolerances.\n"
+    )
+
+
 def power_section() -> str:
     """What the limiter allows on the reference layout at each brightness."""
     from boardctl.board.layout import builtin_layout
@@ -323,6 +337,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("wiring.md", "injection", injection_section),
     Section("geometry.md", "layouts", layouts_section),
     Section("power.md", "power", power_section, exact=False),
+    Section("power.md", "protection", protection_section),
     Section("bringup.md", "firmware", firmware_section),
 )
 
@@ -342,7 +357,7 @@ def read_block(text: str, name: str) -> str:
     """The body of block ``name`` in a document's ``text``."""
     m = _pattern(name).search(text)
     if m is None:
-        raise ValueError(f"no generated block {name!r} (markers missing)")
+        raise HardwareError(f"no generated block {name!r} (markers missing)")
     return m.group(2)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from boardctl.errors import HardwareError
+
 FIRMWARE_CONFIG = Path(__file__).resolve().parents[2] / "firmware" / "config.py"
 
 # Pico GPn -> physical pin of the 40-pin module (GP23-25 are not on the edge).
@@ -43,7 +45,7 @@ def firmware_settings(path: Path = FIRMWARE_CONFIG) -> dict[str, object]:
 def pico_pin(gp: object) -> int:
     """The physical pin of ``GPn``; ValueError for a pin not on the module's edge."""
     if not isinstance(gp, int) or gp not in PICO_PIN:
-        raise ValueError(f"GP{gp} is not a GPIO on the Pico's edge")
+        raise HardwareError(f"GP{gp} is not a GPIO on the Pico's edge")
     return PICO_PIN[gp]
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from boardctl.errors import HardwareError
+
 # BCM GPIO number -> physical pin on the 40-pin header (same on every Pi with
 # a 40-pin header: Zero, Zero 2 W, 3, 4, 5).
 HEADER_PIN: dict[int, int] = {
@@ -90,7 +92,7 @@ def pin_assignments(pins: Mapping[str, Mapping[str, int | None]]) -> list[tuple[
             if bcm is None:
                 continue
             if bcm not in HEADER_PIN:
-                raise ValueError(f"GPIO {bcm} ({group}.{role}) is not on the 40-pin header")
+                raise HardwareError(f"GPIO {bcm} ({group}.{role}) is not on the 40-pin header")
             key = role if group == "shared" else f"{group}.{role}"
             rows.append((key, role, bcm))
     return rows
@@ -144,6 +146,6 @@ def parse_wiring_table(markdown: str) -> dict[str, tuple[int, int]]:
             continue
         key = m["key"]
         if key in found:
-            raise ValueError(f"pins.{key} appears twice in the wiring table")
+            raise HardwareError(f"pins.{key} appears twice in the wiring table")
         found[key] = (int(m["bcm"]), int(m["pin"]))
     return found

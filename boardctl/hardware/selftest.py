@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from boardctl.board.frame import RGB, Frame, blank_frame
+from boardctl.errors import HardwareError
 
 WHITE: RGB = (255, 255, 255)
 COLOUR_CHECK: tuple[RGB, RGB, RGB] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -57,7 +58,7 @@ class LedStep:
 def sweep_frame(led_count: int, index: int, colour: RGB = WHITE) -> Frame:
     """A frame with only LED ``index`` lit in ``colour``."""
     if not 0 <= index < led_count:
-        raise ValueError(f"LED {index} is outside the strip (0..{led_count - 1})")
+        raise HardwareError(f"LED {index} is outside the strip (0..{led_count - 1})")
     out = bytearray(blank_frame(led_count))
     out[3 * index : 3 * index + 3] = bytes(colour)
     return bytes(out)
@@ -93,10 +94,10 @@ class SelfTest:
         colour: RGB = WHITE,
     ) -> None:
         if led_count < 1:
-            raise ValueError("the strip needs at least one LED")
+            raise HardwareError("the strip needs at least one LED")
         for step in steps:
             if not 0 <= step.index < led_count:
-                raise ValueError(
+                raise HardwareError(
                     f"{step.label}: LED {step.index} is outside the strip (0..{led_count - 1})"
                 )
         self.sink = sink

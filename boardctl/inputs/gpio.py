@@ -27,12 +27,11 @@ from collections.abc import Callable
 from typing import Any
 
 from boardctl.config import PinsConfig
+from boardctl.inputs.events import Edge, InputEvent, Turn
 from boardctl.inputs.panel import button_id
 
 log = logging.getLogger(__name__)
 
-# ("edge", button name, pressed, time) or ("turn", track, steps, time)
-InputEvent = tuple[str, Any, Any, float]
 Sink = Callable[[InputEvent], None]
 
 
@@ -127,14 +126,14 @@ class Inputs:
     def _edge_handler(self, name: str, pressed: bool) -> Callable[[], None]:
         def handler() -> None:
             with self._lock:
-                self._sink(("edge", name, pressed, self._clock()))
+                self._sink(Edge(name, pressed, self._clock()))
 
         return handler
 
     def _turn_handler(self, track: int, steps: int) -> Callable[[], None]:
         def handler() -> None:
             with self._lock:
-                self._sink(("turn", track, steps, self._clock()))
+                self._sink(Turn(track, steps, self._clock()))
 
         return handler
 

@@ -1,8 +1,9 @@
 """What the buttons mean: pending entries, gestures, settings and new-game confirm.
 
 A pure state machine with an explicit clock. Raw edges go in (from gpiozero,
-from a test, or synthetic taps from the keyboard); engine commands come out as
-the same JSON-able dicts the control socket sends, and the loop applies them.
+from a test, or synthetic taps from the keyboard); commands come out as the
+typed commands of :mod:`boardctl.game.commands` (the control socket's are
+parsed into the same), and the loop applies them.
 
 Per track (``track`` is 0-based):
 
@@ -37,41 +38,32 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardctl.config import SHARED_PINS
+from boardctl.config import InputsConfig as Timing
+from boardctl.cribbage.variants import VARIANTS
+from boardctl.errors import InputError
+from boardctl.game.commands import BoardCommand, Brightness, NewGame, Next, Peg, Redo, Set, Undo
+from boardctl.game.presets import PRESETS
+from boardctl.game.setup import MODES
 from boardctl.inputs.debounce import Debouncer
 
-Command = dict[str, Any]
+Command = BoardCommand
 
-TRACK_ROLES = ("plus1", "plus5", "encoder_push")
-SHARED_ROLES = ("undo", "menu")
+#: What each track button adds to the pending amount (an encoder push commits it).
 ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
+TRACK_BUTTONS = tuple(ADDS)  # a track's buttons (its encoder's contacts are not buttons)
+SHARED_BUTTONS = SHARED_PINS
 
 # Settings shown in settings mode, in order, with the values they cycle through.
 SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
     "target": (121, 61),
-    "variant": (
-        "six-card",
-        "five-card",
-        "three-player",
-        "four-player",
-        "five-player",
-        "six-player",
-    ),
-    "preset": ("acc", "casual", "lurch"),
+    "variant": tuple(VARIANTS),
+    "preset": tuple(name for name in PRESETS if name != "custom"),  # custom needs values
     "brightness": (16, 32, 64, 128, 192, 255),
-    "mode": ("guided", "free"),
+    "mode": MODES,
 }
 
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """Gesture timings in seconds (``[inputs]`` in the configuration)."""
-
-    commit_idle: float = 1.5
-    debounce: float = 0.02
-    long_press: float = 1.0
-    very_long_press: float = 4.0
-    confirm_timeout: float = 10.0
-    settings_timeout: float = 60.0
+__all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "button_id", "parse_button_id"]
 
 
 def button_id(role: str, track: int | None = None) -> str:
@@ -81,14 +73,14 @@ def button_id(role: str, track: int | None = None) -> str:
 
 def parse_button_id(name: str) -> tuple[str, int | None]:
     """``"track2.plus5"`` -> ``("plus5", 1)``; ``"menu"`` -> ``("menu", None)``."""
-    if name in SHARED_ROLES:
+    if name in SHARED_BUTTONS:
         return name, None
     head, _, role = name.partition(".")
-    if head.startswith("track") and head[5:].isdigit() and role in TRACK_ROLES:
+    if head.startswith("track") and head[5:].isdigit() and role in TRACK_BUTTONS:
         track = int(head[5:]) - 1
         if track >= 0:
             return role, track
-    raise ValueError(f"unknown button {name!r}")
+    raise InputError(f"unknown button {name!r}")
 
 
 @dataclass(slots=True)
@@ -120,7 +112,7 @@ class Panel:
     _active_at: list[float] = field(default_factory=list)
     _settings: _Settings | None = None
     _confirm_since: float | None = None
-    _new_game: Command = field(default_factory=lambda: {"op": "new_game"})
+    _new_game: NewGame = field(default_factory=NewGame)
     pending_at: float | None = None  # when a pending amount last changed (None: none pending)
 
     def __post_init__(self) -> None:
@@ -220,7 +212,7 @@ class Panel:
                 }
             }
         if self._confirm_since is not None:
-            return {"confirm": dict(self._new_game)}
+            return {"confirm": self._new_game.to_json()}
         return {}
 
     @property
@@ -255,7 +247,7 @@ class Panel:
             self.pending_at = None
         if points == 0:
             return []
-        return [{"op": "peg", "track": track, "points": points}]
+        return [Peg(track, points)]
 
     # --- internals -----------------------------------------------------------
     def _button(self, name: str) -> _Button:
@@ -328,9 +320,9 @@ class Panel:
                 self._pending_changed(t)
                 return []
             self._pending_changed(t)
-            return [{"op": "undo"}]
+            return [Undo()]
         if button.role == "undo" and level == 1:
-            return self._undo_button("redo")
+            return self._undo_button(Redo())
         if button.role == "menu" and level == 2 and self._settings is None:
             self.cancel_pending()
             self._confirm_since = t
@@ -350,13 +342,13 @@ class Panel:
                 self._active_at[button.track] = t
             return []
         if button.role == "undo":
-            return [] if level > 0 else self._undo_button("undo")
+            return [] if level > 0 else self._undo_button(Undo())
         # menu
         if level >= 2:
             return []  # the very long press already asked for a confirm
         if self._confirm_since is not None:
             self._confirm_since = None
-            command, self._new_game = self._new_game, {"op": "new_game"}
+            command, self._new_game = self._new_game, NewGame()
             return [command]
         long = held >= self.timing.long_press
         if self._settings is not None:
@@ -373,17 +365,17 @@ class Panel:
         commands: list[Command] = []
         for track in range(self.tracks):
             commands += self.commit(track)
-        return [*commands, {"op": "next"}]
+        return [*commands, Next()]
 
-    def _undo_button(self, op: str) -> list[Command]:
-        """The undo button, short (``op`` undo) or held (redo): leave settings or the
-        confirm, else drop the pending amounts, else ``op``."""
+    def _undo_button(self, command: Undo | Redo) -> list[Command]:
+        """The undo button, short (undo) or held (redo): leave settings or the
+        confirm, else drop the pending amounts, else ``command``."""
         if self._settings is not None:
             return self._cancel_settings()
         if self._confirm_since is not None:
             self._cancel_confirm()
             return []
-        return [] if self.cancel_pending() else [{"op": op}]
+        return [] if self.cancel_pending() else [command]
 
     def _cycle(self, step: int, t: float) -> list[Command]:
         settings = self._settings
@@ -394,12 +386,12 @@ class Panel:
         settings.values[name] = choices[(index + step) % len(choices)]
         settings.since = t
         if name == "brightness":  # seen at once, so the owner can judge it
-            return [{"op": "set", "key": "brightness", "value": settings.values[name]}]
+            return [Brightness(settings.values[name])]
         return []
 
     def _cancel_confirm(self) -> None:
         self._confirm_since = None
-        self._new_game = {"op": "new_game"}
+        self._new_game = NewGame()
 
     def _cancel_settings(self) -> list[Command]:
         """Leave settings mode without changes (a previewed brightness goes back)."""
@@ -408,7 +400,7 @@ class Panel:
         self._settings = None
         before = settings.original.get("brightness")
         if before is not None and settings.values.get("brightness") != before:
-            return [{"op": "set", "key": "brightness", "value": before}]
+            return [Brightness(before)]
         return []
 
     def _leave_settings(self, t: float) -> list[Command]:
@@ -424,14 +416,16 @@ class Panel:
         if "variant" in changed or "target" in changed:
             # a new game: the variant and target only if changed (a new variant brings its
             # own target), the preset and mode as now set
-            game = {k: v for k, v in changed.items() if k in ("variant", "target")}
-            for key in ("preset", "mode"):
-                if settings.values.get(key) is not None:
-                    game[key] = settings.values[key]
-            self._new_game = {"op": "new_game", **game}
+            values = settings.values
+            self._new_game = NewGame(
+                variant=changed.get("variant"),
+                target=changed.get("target"),
+                preset=values.get("preset"),
+                mode=values.get("mode"),
+            )
             self._confirm_since = t
             return []
-        return [{"op": "set", "key": name, "value": value} for name, value in changed.items()]
+        return [Set(name, value) for name, value in changed.items()]
 
 
 def _index_of(choices: tuple[Any, ...], value: Any) -> int:

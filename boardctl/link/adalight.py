@@ -6,11 +6,13 @@ A packet is ``b"Ada"``, the LED count minus one as ``hi lo``, the checksum
 
 from __future__ import annotations
 
+from boardctl.errors import ConfigError, FrameError
+
 
 def adalight_header(led_count: int) -> bytes:
     """The 6-byte header for ``led_count`` LEDs (1-65536)."""
     if not 1 <= led_count <= 0x10000:
-        raise ValueError(f"Adalight carries 1-65536 LEDs, not {led_count}")
+        raise ConfigError(f"Adalight carries 1-65536 LEDs, not {led_count}")
     hi, lo = (led_count - 1) >> 8, (led_count - 1) & 0xFF
     return bytes((0x41, 0x64, 0x61, hi, lo, hi ^ lo ^ 0x55))
 
@@ -26,5 +28,5 @@ def scale_frame(frame: bytes, level: int) -> bytes:
 def adalight_packet(frame: bytes, level: int = 255) -> bytes:
     """One Adalight packet showing ``frame`` (RGB per LED) at brightness ``level``."""
     if len(frame) % 3 or not frame:
-        raise ValueError(f"a frame is RGB per LED, not {len(frame)} bytes")
+        raise FrameError(f"a frame is RGB per LED, not {len(frame)} bytes")
     return adalight_header(len(frame) // 3) + scale_frame(frame, level)

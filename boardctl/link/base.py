@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Protocol, runtime_checkable
 
+from boardctl.errors import OptionError
+
 
 @runtime_checkable
 class Link(Protocol):
@@ -30,9 +32,9 @@ class Link(Protocol):
 
 
 def check_level(level: float) -> int:
-    """``level`` as a whole brightness 0-255, or a ValueError that says what is wrong."""
+    """``level`` as a whole brightness 0-255, or an OptionError (a ValueError) saying why."""
     if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 255:
-        raise ValueError(f"brightness must be a number 0-255, not {level!r}")
+        raise OptionError(f"brightness must be a number 0-255, not {level!r}")
     return round(level)
 
 

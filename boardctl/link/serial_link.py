@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any
 
-from boardctl.errors import ConfigError, ProtocolError
+from boardctl.errors import ConfigError, LinkError, ProtocolError
 from boardctl.link import protocol
 from boardctl.link.adalight import adalight_packet
 from boardctl.link.base import check_level
@@ -180,7 +180,7 @@ class SerialBackend:
 
         path = self.path or find_port(self.vid_pid)
         if path is None:
-            raise OSError(f"no USB serial device {self.vid_pid} found")
+            raise LinkError(f"no USB serial device {self.vid_pid} found")
         port = serial.Serial(
             path,
             self.baud,

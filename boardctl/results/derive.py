@@ -1,6 +1,6 @@
 """Fold the journal's events into finished games, with the engine's own state machine.
 
-Every event is planned and committed by :class:`~boardctl.game.state.Machine`
+Every event is planned and committed by :class:`~boardctl.game.machine.Machine`
 exactly as the scorekeeper replays it, so the rules (game points, skunks,
 match ends, undo and redo) are the engine's and are not written twice. Beside
 the machine, the fold keeps the same undo and redo stacks as the scorekeeper
@@ -23,16 +23,20 @@ from __future__ import annotations
 
 import datetime
 import functools
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
+from boardctl.game.commands import parse_command
+from boardctl.game.confirm import settled
 from boardctl.game.journal import Journal, Record
+from boardctl.game.machine import Machine
+from boardctl.game.matches import match_text
 from boardctl.game.presets import lines_failed
-from boardctl.game.state import GameState, Machine
+from boardctl.game.roster import members
+from boardctl.game.state import GameState
 from boardctl.results.model import FORMAT, GameResult
 
 #: The kinds of entry that count a hand or a crib (the show).
@@ -102,21 +106,6 @@ def iso_time(at: float) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def members(name: str, size: int) -> tuple[str, ...]:
-    """The players of a track named ``name`` with ``size`` seats.
-
-    A partnership track is named after its players, ``"Alice & Carol"`` or
-    ``"Alice, Carol & Erin"`` (as the demo and the board name teams); a name
-    that does not split into ``size`` players is the team's own name.
-    """
-    if size <= 1:
-        return (name,)
-    parts = tuple(part.strip() for part in re.split(r",|&", name))
-    if len(parts) == size and all(parts):
-        return parts
-    return (name,)
-
-
 def journal_rows(journal: Journal) -> Iterator[tuple[Record, int]]:
     """Every event of ``journal`` with the chained checksum after it (checked as read)."""
     for record in journal.records():
@@ -133,7 +122,7 @@ def played_games(
     for record, crc in rows:
         before = machine.state
         try:
-            plan = machine.plan(record.event)
+            plan = machine.plan(parse_command(record.event))
         except EntryError as exc:
             raise JournalError(
                 f"{path}: event {record.seq} cannot be replayed ({exc}); "
@@ -200,11 +189,6 @@ def _teams(variant: str) -> tuple[tuple[int, ...], ...]:
     return get_variant(variant).teams
 
 
-def match_format(setup_match: int) -> str:
-    """How a match is decided: ``single`` (one game) or ``points:N``."""
-    return "single" if setup_match == 0 else f"points:{setup_match}"
-
-
 def _played(game: _Game, state: GameState, board: str, *, final: bool) -> PlayedGame:
     assert state.winner is not None and game.won is not None
     setup = state.setup
@@ -231,7 +215,7 @@ def _played(game: _Game, state: GameState, board: str, *, final: bool) -> Played
         target=setup.target,
         mode=setup.mode,
         preset=setup.preset_name,
-        match_format=match_format(setup.match),
+        match_format=match_text(setup.match, setup.best_of),
         names=names,
         players=players,
         scores=scores,
@@ -249,7 +233,11 @@ def _played(game: _Game, state: GameState, board: str, *, final: bool) -> Played
         won_seq=game.won[0],
         seq=game.last[0],
         crc=f"{game.last[1]:08x}",
-        final=final,
+        final=settled(state) if setup.confirm_result else final,
+        confirm=setup.confirm_result,
+        confirmed=state.confirmed,
+        key="",
+        hmac="",
     )
     entries = tuple(entry for entry in game.done if entry is not None)
     return PlayedGame(result, entries, tuple(seat_players), teams)

@@ -38,7 +38,7 @@ def _value(name: str, cell: str) -> Any:
             return None if cell == "" and kind == "int?" else int(cell)
         if kind == "bool":
             if cell not in ("true", "false"):
-                raise ValueError(f"not true or false: {cell!r}")
+                raise ResultsError(f"result column {name}: not true or false: {cell!r}")
             return cell == "true"
         if kind in ("ints", "strs", "teams"):
             return json.loads(cell)

@@ -58,6 +58,10 @@ class GameResult:
     seq: int
     crc: str
     final: bool
+    confirm: bool
+    confirmed: tuple[int, ...]
+    key: str
+    hmac: str
 
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON-able data (lists for the per-track tuples)."""
@@ -83,10 +87,10 @@ class GameResult:
         return cls(**values)
 
     def canonical(self) -> bytes:
-        """The canonical bytes of the result: compact JSON, sorted keys, UTF-8."""
-        return json.dumps(
-            self.to_dict(), separators=(",", ":"), sort_keys=True, ensure_ascii=False
-        ).encode()
+        """The bytes an HMAC signs: compact JSON with sorted keys, UTF-8, ``hmac`` left empty."""
+        data = self.to_dict()
+        data["hmac"] = ""
+        return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
 
 
 #: The field names, in column order.
@@ -123,6 +127,10 @@ _TYPES: dict[str, str] = {
     "seq": "int",
     "crc": "str",
     "final": "bool",
+    "confirm": "bool",
+    "confirmed": "ints",
+    "key": "str",
+    "hmac": "str",
 }
 _LISTS = tuple(name for name, kind in _TYPES.items() if kind in ("strs", "ints", "teams"))
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from boardctl.errors import ResultsError
 from boardctl.game.journal import Journal
+from boardctl.game.roster import player_key
 from boardctl.results.board import board_id
 from boardctl.results.derive import PlayedGame, journal_rows, played_games
 
@@ -37,11 +38,6 @@ def parse_since(text: str) -> str:
         moment = moment.replace(tzinfo=datetime.UTC)
     moment = moment.astimezone(datetime.UTC)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def player_key(name: str) -> str:
-    """How player names are compared: case and spacing do not matter."""
-    return " ".join(name.split()).casefold()
 
 
 def select(

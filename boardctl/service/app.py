@@ -15,36 +15,42 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.config import MAX_TRACKS, Config
+from boardctl.game.commands import Command, NewGame
 from boardctl.game.limits import warm_up
-from boardctl.inputs.panel import Panel, Timing
+from boardctl.inputs.panel import Panel
 from boardctl.service.loop import Frame, ServiceLoop
 from boardctl.service.notify import Notifier
-from boardctl.service.overlay import OverlayRenderer
 from boardctl.view import BoardView
+
+if TYPE_CHECKING:
+    from boardctl.board import Renderer
+    from boardctl.board.layout import Layout
+    from boardctl.game.keeper import Scorekeeper
+    from boardctl.link import Link
+    from boardctl.service.fault import JournalKeeper
 
 log = logging.getLogger("boardctl")
 
 
-def game_setup(config: Config) -> dict[str, Any]:
+def game_setup(config: Config) -> NewGame:
     """The first game of a new journal, from ``[game]``."""
     game = config.game
-    setup: dict[str, Any] = {
-        "variant": game.variant,
-        "preset": game.preset,
-        "mode": game.mode,
-        "match": game.match,
-    }
-    if game.target:
-        setup["target"] = game.target
-    return setup
+    return NewGame(
+        variant=game.variant,
+        preset=game.preset,
+        mode=game.mode,
+        match=game.match,
+        target=game.target or None,
+    )
 
 
-def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
+def make_renderer(layout: Layout, config: Config, brightness: int) -> Renderer:
     """The board renderer at ``brightness`` (0-255) within the power budget."""
     from boardctl.board import PowerBudget, Renderer
 
@@ -52,7 +58,7 @@ def make_renderer(layout: Any, config: Config, brightness: int) -> Any:
     return Renderer(layout, brightness=brightness, power=power)
 
 
-def open_led_link(config: Config) -> Any:
+def open_led_link(config: Config) -> Link:
     """The LED link of ``[link]``; it reconnects by itself, so a missing Pico is fine."""
     from boardctl.config import link_options
     from boardctl.link import open_link
@@ -60,22 +66,21 @@ def open_led_link(config: Config) -> Any:
     return open_link(config.link.kind, **link_options(config))
 
 
-def layout_check(layout: Any, keeper: Any) -> Callable[[dict[str, Any]], None]:
+def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callable[[Command], None]:
     """Refuse a new game or target the board's layout cannot show (before it is journalled)."""
     from boardctl.errors import EntryError
-    from boardctl.game.setup import setup_from_command
+    from boardctl.game.commands import NewGame, Set
+    from boardctl.game.setup import setup_with
 
-    def check(command: dict[str, Any]) -> None:
-        op = command.get("op")
-        value = command.get("value")
-        if op == "new_game":
+    def check(command: Command) -> None:
+        if isinstance(command, NewGame):
             try:
-                setup = setup_from_command(command, base=keeper.state.setup)
+                setup = setup_with(command, base=keeper.state.setup)
             except EntryError:
                 return  # the engine refuses it with its own message
             tracks, target, what = setup.tracks, setup.target, f"a {setup.variant_name} game"
-        elif op == "set" and command.get("key") == "target" and type(value) is int:
-            tracks, target, what = len(keeper.state.tracks), value, "this game"
+        elif isinstance(command, Set) and command.key == "target" and type(command.value) is int:
+            tracks, target, what = len(keeper.state.tracks), command.value, "this game"
         else:
             return
         name = getattr(layout, "name", "?")
@@ -92,7 +97,7 @@ def layout_check(layout: Any, keeper: Any) -> Callable[[dict[str, Any]], None]:
     return check
 
 
-def check_config_fits(config: Config, layout: Any) -> None:
+def check_config_fits(config: Config, layout: Layout) -> None:
     """The configured first game must fit the configured layout."""
     from boardctl.cribbage.variants import get_variant
     from boardctl.errors import ConfigError
@@ -124,14 +129,16 @@ def _clip(line: str, width: int) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def terminal_display(layout: Any, stream: Any = None) -> tuple[Any, Callable[[], None]]:
+def terminal_display(
+    layout: Layout, stream: TextIO | None = None
+) -> tuple[Callable[[BoardView, Frame], None], Callable[[], None]]:
     """Draw each new frame as the virtual board on the terminal.
 
     Returns the display and a function that undoes its logging change: while
     the board is drawn, log lines are shown under it rather than on stderr.
     """
     from boardctl.board.terminal import draw_board
-    from boardctl.service.keys import HELP
+    from boardctl.inputs.keys import HELP
 
     out = stream or sys.stdout
     notes = _Notes()
@@ -176,7 +183,7 @@ class Board:
     config: Config
     journal: Path
     socket: Path
-    layout: Any
+    layout: Layout
     mock_pins: bool
     inputs: Any = None
     control: Any = None
@@ -198,25 +205,23 @@ def build(
     socket_path: Path,
     display: str = "auto",
     notifier: Notifier | None = None,
-    link: Any = None,
+    link: Link | None = None,
     factory: Any = None,
     keyboard: bool | None = None,
 ) -> Board:
     """Open every part; on failure, close what was opened and re-raise."""
     from boardctl.board import load_layout
-    from boardctl.game.keeper import Scorekeeper
     from boardctl.inputs.gpio import Inputs, pin_factory
     from boardctl.service.control import ControlServer
+    from boardctl.service.fault import JournalKeeper
 
     closers: list[Callable[[], None]] = []
     try:
         layout = load_layout(config.board.layout)  # a built-in name or a file
         check_config_fits(config, layout)
-        journal.parent.mkdir(parents=True, exist_ok=True)
-        keeper = Scorekeeper.open(journal, setup=game_setup(config))
+        # The journal's scorekeeper, or a stand-in showing the fault until it opens.
+        keeper = JournalKeeper(journal, game_setup(config))
         closers.append(keeper.close)
-        if keeper.journal is not None:
-            keeper.journal.backup_on_close = True  # a backup at every clean shutdown
         renderer = make_renderer(layout, config, config.board.brightness)
         overlay = OverlayRenderer(renderer, layout)
         if link is None:
@@ -235,8 +240,7 @@ def build(
             show, restore_logging = terminal_display(layout)
             closers.append(restore_logging)
 
-        timing = Timing(**asdict(config.inputs))  # the same fields (tested)
-        panel = Panel(tracks=len(keeper.view().tracks), timing=timing)
+        panel = Panel(tracks=len(keeper.view().tracks), timing=config.inputs)
         loop = ServiceLoop(
             keeper,
             overlay,
@@ -246,21 +250,26 @@ def build(
             display=show,
             on_brightness=renderer.set_brightness,
             validate=layout_check(layout, keeper),
+            link_kind=config.link.kind,
         )
         loop.brightness = config.board.brightness
+        keeper.on_reopen = loop.keeper_changed
+        loop.add_timer(keeper.deadline, keeper.tick)
         closers.append(loop.close)
         board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
         board.inputs = Inputs(
             config.pins, MAX_TRACKS, loop.post, factory=factory, lock=loop.edge_lock
         )
         closers.append(board.inputs.close)
-        board.control = ControlServer(socket_path, loop.handle_request, loop.selector)
+        board.control = ControlServer(
+            socket_path, loop.handle_request, loop.selector, watch=loop.watch
+        )
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
         if keyboard:
-            from boardctl.service.keys import Keyboard
+            from boardctl.inputs.keys import Keyboard
 
             board.keyboard = Keyboard(loop.selector, loop.post)
             closers.append(board.keyboard.close)

@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import socket
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -24,20 +25,8 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
     :class:`ControlError` with the service's message when it refuses.
     """
     path = Path(path)
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
-    sock.settimeout(timeout)
+    sock = _connect(path, timeout)
     try:
-        try:
-            sock.connect(str(path))
-        except (FileNotFoundError, ConnectionRefusedError) as exc:
-            raise ServiceDown(
-                f"the boardctl service is not running ({path}: {exc.strerror})"
-            ) from None
-        except PermissionError:
-            raise ControlError(
-                f"{path}: permission denied; add yourself to the service's group "
-                "(sudo usermod -aG boardctl $USER, then log in again)"
-            ) from None
         # Turned away before it read the request: its reason is waiting to be read.
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             sock.sendall(encode(message))
@@ -48,6 +37,60 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
         raise ControlError(f"{path}: {exc.strerror or exc}") from None
     finally:
         sock.close()
+    return _result(reply, path)
+
+
+def watch(
+    path: str | os.PathLike[str], *, timeout: float | None = None
+) -> Generator[Any, None, None]:
+    """Watch the running board: first the snapshot (``protocol``, ``n``, ``status``,
+    ``view``), then every stream message (``{"n", "event", "seq"}`` or ``{"n", "state"}``).
+
+    ``timeout`` (seconds) bounds the wait for each message (None: wait for ever).
+    """
+    path = Path(path)
+    sock = _connect(path, 5.0 if timeout is None else timeout)
+    try:
+        sock.sendall(encode({"op": "watch"}))
+        buffer = bytearray()
+        yield _result(_next_line(sock, path, buffer), path)
+        sock.settimeout(timeout)
+        while True:
+            line = _next_line(sock, path, buffer)
+            try:
+                yield json.loads(line)
+            except ValueError:
+                raise ControlError(f"{path}: the service sent a malformed stream line") from None
+    except TimeoutError:
+        raise ControlError(f"{path}: nothing from the service within {timeout} s") from None
+    finally:
+        sock.close()
+
+
+def _connect(path: Path, timeout: float | None) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(str(path))
+    except (FileNotFoundError, ConnectionRefusedError) as exc:
+        sock.close()
+        raise ServiceDown(f"the boardctl service is not running ({path}: {exc.strerror})") from None
+    except PermissionError:
+        sock.close()
+        raise ControlError(
+            f"{path}: permission denied; add yourself to the service's group "
+            "(sudo usermod -aG boardctl $USER, then log in again)"
+        ) from None
+    except TimeoutError:
+        sock.close()
+        raise ControlError(f"{path}: the service did not answer within {timeout} s") from None
+    except OSError as exc:
+        sock.close()
+        raise ControlError(f"{path}: {exc.strerror or exc}") from None
+    return sock
+
+
+def _result(reply: bytes, path: Path) -> Any:
     try:
         answer = json.loads(reply)
     except ValueError:
@@ -57,6 +100,21 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
     if not answer["ok"]:
         raise ControlError(str(answer.get("error", "refused")))
     return answer.get("result")
+
+
+def _next_line(sock: socket.socket, path: Path, buffer: bytearray) -> bytes:
+    """The next line of a stream (``buffer`` keeps what came after it)."""
+    while b"\n" not in buffer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ControlError(f"{path}: the service closed the connection")
+        buffer += chunk
+        if len(buffer) > 64 * MAX_LINE:
+            raise ControlError(f"{path}: line too long")
+    end = buffer.index(b"\n")
+    line = bytes(buffer[:end])
+    del buffer[: end + 1]
+    return line
 
 
 def _read_line(sock: socket.socket, path: Path) -> bytes:

@@ -13,13 +13,18 @@ one line, in order::
 gesture, exactly as if pressed on the board: ``{"op": "press", "button":
 "track1.plus1", "hold": 0}``, hold 0 short, 1 long, 2 very long) and the
 read-only ``status``, ``history``, ``frame`` (the LEDs now, as hex RGB) and
-``ping``. A request may carry an ``id``, echoed in the reply.
+``ping``, and ``watch``, which turns the connection into a stream of every
+state change and committed event (:mod:`boardctl.service.watch`). A request
+may carry an ``id``, echoed in the reply. The versioned protocol is written
+down in ``docs/control-protocol.md``.
 
 The server lives in the service loop (one thread, a ``selectors`` selector):
 it never blocks on a client. A line longer than :data:`MAX_LINE` bytes, a
 client that does not read its replies, too many clients, or a client idle
 for :data:`CLIENT_TIMEOUT` seconds is dropped; nothing a client sends can
-stop the service. The socket file is mode 0660: the service user and its
+stop the service. Watching clients are never dropped for being idle, but are
+dropped when :data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes of their
+stream wait unsent. The socket file is mode 0660: the service user and its
 group may use it.
 """
 
@@ -38,7 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boardctl.errors import ControlError
+from boardctl.errors import BoardError, ControlError
+from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +74,13 @@ OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "preset": (_STR, False),
         "mode": (_STR, False),
         "match": (_INT, False),
+        "best_of": (_INT, False),
     },
     "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
+    "confirm": {"track": (_INT, True)},
     "press": {"button": (_STR, True), "hold": (_INT, False)},
     "frame": {},
+    "watch": {},
 }
 READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
@@ -133,6 +142,7 @@ class _Client:
     outbox: bytearray = field(default_factory=bytearray)
     last_seen: float = 0.0
     closing: bool = False
+    watching: bool = False
 
 
 class ControlServer:
@@ -145,17 +155,28 @@ class ControlServer:
         selector: selectors.BaseSelector,
         *,
         clock: Callable[[], float] = time.monotonic,
+        watch: Watch | None = None,
+        watch_buffer: int = MAX_WATCH_BUFFER,
     ) -> None:
         self.path = Path(path)
         self._handler = handler
         self._selector = selector
         self._clock = clock
+        self._watch = watch
+        self._watch_buffer = watch_buffer
         self._clients: dict[int, _Client] = {}
         self._listener = self._bind()
         selector.register(self._listener, selectors.EVENT_READ, self._accept)
 
     def _bind(self) -> socket.socket:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ControlError(
+                f"cannot create the folder {self.path.parent} for the control socket "
+                f"({exc.strerror}: {exc.filename}); set service.socket / --socket to a "
+                "writable place"
+            ) from None
         if self.path.exists() or self.path.is_symlink():
             probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             probe.settimeout(0.5)
@@ -234,9 +255,12 @@ class ControlServer:
             line = bytes(client.inbox[:end])
             del client.inbox[: end + 1]
             client.last_seen = self._clock()
-            self._reply(client, self.answer(line))
+            reply, watch = self._answer(line)
+            self._reply(client, reply)
             if client.sock.fileno() < 0:
                 return
+            if watch:
+                self._subscribe(client)
         if b"\n" not in client.inbox and len(client.inbox) > MAX_LINE:
             self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
             client.closing = True
@@ -245,16 +269,26 @@ class ControlServer:
 
     def answer(self, line: bytes) -> dict[str, Any]:
         """The reply to one request line (never raises)."""
-        from boardctl.errors import BoardError
+        return self._answer(line)[0]
 
+    def _answer(self, line: bytes) -> tuple[dict[str, Any], bool]:
+        """The reply, and whether the client now watches (an accepted ``watch``)."""
         reply: dict[str, Any]
         request_id: Any = None
+        watch = False
         try:
             if len(line) > MAX_LINE:
                 raise ControlError(f"request longer than {MAX_LINE} bytes")
             request = parse_request(line)
             request_id = request.pop("id", None)
-            reply = {"ok": True, "result": self._handler(request)}
+            if request["op"] == "watch" and self._watch is None:
+                raise ControlError("watch: this server has no stream to watch")
+            result = self._handler(request)
+            if request["op"] == "watch":
+                assert self._watch is not None
+                result = {**result, "n": self._watch.n}
+                watch = True
+            reply = {"ok": True, "result": result}
         except BoardError as exc:
             reply = {"ok": False, "error": str(exc)}
         except Exception as exc:  # a bug must not take the board down
@@ -262,7 +296,26 @@ class ControlServer:
             reply = {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
         if request_id is not None:
             reply["id"] = request_id
-        return reply
+        return reply, watch
+
+    def _subscribe(self, client: _Client) -> None:
+        assert self._watch is not None
+        client.watching = True
+        self._watch.subscribe(client.sock.fileno(), lambda line: self._push(client, line))
+
+    def _push(self, client: _Client, line: bytes) -> None:
+        """One stream line for a watcher; a watcher too far behind is dropped."""
+        if client.sock.fileno() < 0:
+            return
+        client.outbox += line
+        if len(client.outbox) > self._watch_buffer:
+            log.warning(
+                "control client does not read its watch stream (%d bytes waiting); dropping it",
+                len(client.outbox),
+            )
+            self._drop(client)
+            return
+        self._flush(client)
 
     def _reply(self, client: _Client, reply: dict[str, Any]) -> None:
         client.outbox += encode(reply)
@@ -295,6 +348,8 @@ class ControlServer:
         if fd < 0:
             return
         self._clients.pop(fd, None)
+        if client.watching and self._watch is not None:
+            self._watch.unsubscribe(fd)
         with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(client.sock)
         client.sock.close()
@@ -306,14 +361,15 @@ class ControlServer:
             return None
         if any(b"\n" in c.inbox for c in self._clients.values()):
             return float("-inf")
-        return min(c.last_seen for c in self._clients.values()) + CLIENT_TIMEOUT
+        idle = [c.last_seen for c in self._clients.values() if not c.watching]
+        return min(idle) + CLIENT_TIMEOUT if idle else None
 
     def tick(self, now: float) -> None:
         """Answer waiting requests; drop clients idle for longer than :data:`CLIENT_TIMEOUT`."""
         for client in list(self._clients.values()):
             if b"\n" in client.inbox:
                 self._serve(client)
-            elif now - client.last_seen >= CLIENT_TIMEOUT:
+            elif not client.watching and now - client.last_seen >= CLIENT_TIMEOUT:
                 self._drop(client)
 
     @property

@@ -14,13 +14,12 @@ After every change the view is rebuilt; a frame is rendered only when the
 view changed or an animation step is due, and written to the link only when
 it differs from the last one.
 
-A command is shown before it is journalled, and journalled before anything
-else is handled: :meth:`ServiceLoop.execute` checks it (the keeper's
-``prepare``), sends the frame of the new state, then writes the event
-durably (``commit``, an fsync); only then does the loop reply to a control
-client, update systemd's status or take the next input. If the write fails
-the keeper keeps its last durable state and that is rendered again, with the
-error flashed: the board never keeps a score the journal does not have.
+The loop keeps the selector, the event queue, the timers and the render
+throttle. What a command does is :mod:`boardctl.service.dispatch` (shown at
+once, journalled before anything else), what a button means in the phase is
+:mod:`boardctl.service.buttons`, the control requests are
+:mod:`boardctl.service.requests` and the board's own settings
+:mod:`boardctl.service.settings`.
 """
 
 from __future__ import annotations
@@ -34,53 +33,53 @@ import selectors
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
-from boardctl.errors import BoardError, ControlError, EntryError, JournalError
-from boardctl.game.integrity import damage_prefix
-from boardctl.inputs.panel import Command, Panel
+from boardctl.board.overlay import Frame, Renderer
+from boardctl.game.commands import BoardCommand
+from boardctl.game.integrity import journal_status_line
+from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
+from boardctl.inputs.panel import Panel
+from boardctl.link.base import Link
+from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, Validate
 from boardctl.service.notify import Notifier
+from boardctl.service.requests import Requests
+from boardctl.service.settings import BoardSettings
+from boardctl.service.watch import Watch
 from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
 
-Frame = bytes
-
 ERROR_KEPT = 5.0  # seconds a refusal stays in the view (the renderer flashes it for less)
 
-
-class PendingEntry(Protocol):
-    """A checked command not yet journalled (``boardctl.game.keeper.Pending``)."""
-
-    def view(self) -> BoardView: ...
-    def commit(self) -> dict[str, Any]: ...
-    def abort(self) -> None: ...
-
-
-class Keeper(Protocol):
-    """The scorekeeping engine (``boardctl.game.keeper.Scorekeeper``)."""
-
-    def apply(self, command: dict[str, Any]) -> dict[str, Any]: ...
-    def prepare(self, command: dict[str, Any]) -> PendingEntry: ...
-    def view(self) -> BoardView: ...
-    def status(self) -> dict[str, Any]: ...
-    def history(self) -> list[dict[str, Any]]: ...
-    def close(self) -> None: ...
+__all__ = [
+    "Call",
+    "Frame",
+    "Keeper",
+    "LoopEvent",
+    "PendingEntry",
+    "Renderer",
+    "ServiceLoop",
+    "Stop",
+    "status_line",
+]
 
 
-class Renderer(Protocol):
-    """The board renderer (``boardctl.board.Renderer``)."""
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Run ``function`` in the loop's thread (tests, benchmarks, other threads' requests)."""
 
-    def render(self, view: BoardView, now: float) -> Frame: ...
-    def next_change(self, view: BoardView, now: float) -> float | None: ...
+    function: Callable[[], object]
 
 
-class Link(Protocol):
-    """The LED link (``boardctl.link.open_link(...)``)."""
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Finish the loop (posted by the signal handlers)."""
 
-    def show(self, frame: Frame) -> None: ...
-    def set_brightness(self, level: float) -> None: ...
-    def close(self) -> None: ...
+
+LoopEvent = InputEvent | Call | Stop
+ViewKey = tuple[BoardView, tuple[tuple[str, str], ...], int | None]  # decides a new render
 
 
 Display = Callable[[BoardView, Frame], None]
@@ -95,7 +94,7 @@ def status_line(status: dict[str, Any]) -> str:
     if winner is not None and 0 <= winner < len(tracks):
         phase = f"{tracks[winner].get('name', '?')} won"
     line = " · ".join([*parts, str(phase), f"target {status.get('target', '?')}"])
-    return damage_prefix(status) + line
+    return journal_status_line(status, line)
 
 
 class ServiceLoop:
@@ -111,9 +110,9 @@ class ServiceLoop:
         notifier: Notifier | None = None,
         display: Display | None = None,
         on_brightness: Callable[[int], None] | None = None,
-        new_game_defaults: dict[str, Any] | None = None,
-        validate: Callable[[Command], None] | None = None,
+        validate: Validate | None = None,
         clock: Callable[[], float] = time.monotonic,
+        link_kind: str = "unknown",
     ) -> None:
         self.keeper = keeper
         self.renderer = renderer
@@ -121,25 +120,36 @@ class ServiceLoop:
         self.notifier = notifier or Notifier({})
         self.display = display
         self.clock = clock
-        self._on_brightness = on_brightness
-        self.new_game_defaults = dict(new_game_defaults or {})
-        # raises EntryError for a command the board cannot show (e.g. too many tracks)
-        self.validate = validate
         self.selector = selectors.DefaultSelector()
-        self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self._events: queue.SimpleQueue[LoopEvent] = queue.SimpleQueue()
         self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.selector.register(self._wake_r, selectors.EVENT_READ, self._drain_wake)
         base = keeper.view()
         self.panel = panel or Panel(tracks=len(base.tracks))
-        self.panel.current_settings = self.current_settings
-        self.brightness: int | None = None
+        self.settings = BoardSettings(on_brightness)
+        self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
+        self.dispatcher = Dispatcher(keeper, self, self.settings, validate=validate)
+        self.requests = Requests(
+            self.dispatcher,
+            self.panel,
+            self.settings,
+            link,
+            tap=self._tap,
+            frame=lambda: self._frame,
+            view=self.view,
+            watched=self._watched,
+            link_kind=link_kind,
+        )
+        self.watch = Watch()  # the control socket's watchers (boardctl.service.watch)
+        self._watched_key: ViewKey | None = None
+        self.dispatcher.committed.append(self._announce_event)
         self._timers: list[Callable[[], float | None]] = []
         self._tickers: list[Callable[[float], None]] = []
         self._error_at: float | None = None
         self._stopping = False
         self._base_view = base
         self._view: BoardView | None = None
-        self._view_key: Any = None
+        self._view_key: ViewKey | None = None
         self._frame: Frame | None = None
         self._next_render: float | None = None
         self._next_watchdog: float | None = None
@@ -154,17 +164,17 @@ class ServiceLoop:
         self.edge_lock = threading.Lock()
 
     # --- thread-safe entry points ------------------------------------------------
-    def post(self, event: tuple[Any, ...]) -> None:
-        """Queue an event from any thread: ("edge", name, pressed, t), ("turn", track,
-        steps, t), ("tap", name, hold level 0/1/2), ("call", function) (run in the
-        loop's thread) or ("stop",)."""
+    def post(self, event: LoopEvent) -> None:
+        """Queue an event from any thread: an input (:class:`~boardctl.inputs.events.Edge`,
+        :class:`~boardctl.inputs.events.Turn`, :class:`~boardctl.inputs.events.Tap`),
+        a :class:`Call` (run in the loop's thread) or :class:`Stop`."""
         self._events.put(event)
         with contextlib.suppress(BlockingIOError, OSError):
             os.write(self._wake_w, b"\0")
 
     def stop(self) -> None:
         """Ask the loop to finish (safe from a signal handler)."""
-        self.post(("stop",))
+        self.post(Stop())
 
     # --- extension points -----------------------------------------------------
     def add_timer(
@@ -174,157 +184,87 @@ class ServiceLoop:
         self._timers.append(deadline)
         self._tickers.append(tick)
 
-    # --- commands -------------------------------------------------------------
-    def execute(self, command: Command) -> dict[str, Any]:
+    # --- commands (see boardctl.service.dispatch and .requests) ----------------------
+    def execute(self, command: BoardCommand) -> Result:
         """Apply one command as the buttons and the control socket do; raise on refusal."""
-        op = command.get("op")
-        if op == "set" and command.get("key") == "brightness":
-            return self._set_brightness(command.get("value"))
-        if op == "new_game":
-            command = {**self.new_game_defaults, **command}
-        try:
-            if self.validate is not None:
-                self.validate(command)
-            pending = self.keeper.prepare(command)
-        except BoardError:  # refused: flash the error
-            self._error_at = self.clock()
-            raise
-        self._show_base(pending.view())
-        self.refresh(self.clock())  # the frame first: the press shows at once ...
-        try:
-            result = pending.commit()  # ... then the durable write, before anything else
-        except BaseException as exc:
-            pending.abort()
-            self._error_at = self.clock()
-            self._refresh_base()  # the last durable state, shown again
-            self.refresh(self.clock())
-            if isinstance(exc, BoardError):
-                log.error("entry not saved, the last saved score is shown again: %s", exc)
-            raise
-        self._refresh_base()
-        self._update_status()
-        return result
+        return self.dispatcher.execute(command)
 
     def handle_request(self, request: dict[str, Any]) -> Any:
         """A control-socket request (already checked by the protocol)."""
-        op = request["op"]
-        if op == "ping":
-            return {"pong": True}
-        if op == "status":
-            status = dict(self.keeper.status())
-            status["pending"] = list(self.panel.pending)
-            if self.brightness is not None:
-                status["brightness"] = self.brightness
-            status["link"] = {
-                "kind": str(getattr(self.link, "kind", "unknown")),
-                "connected": bool(getattr(self.link, "connected", True)),
-            }
-            return status
-        if op == "frame":
-            frame = self._frame or b""
-            return {"leds": len(frame) // 3, "rgb": frame.hex()}
-        if op == "press":
-            return self._press(request["button"], request.get("hold", 0))
-        if op == "history":
-            items = self.keeper.history()
-            limit = request.get("limit")
-            return items[-limit:] if isinstance(limit, int) and limit > 0 else items
-        try:
-            return self.execute(request)
-        except BoardError:
-            raise
-        except (TypeError, ValueError, KeyError) as exc:
-            raise ControlError(f"{op}: {exc}") from None
+        return self.requests.handle(request)
 
-    def _press(self, name: str, hold: int) -> dict[str, Any]:
-        from boardctl.inputs.panel import parse_button_id
+    @property
+    def brightness(self) -> int | None:
+        """The LED brightness set on the running board (None: the configured one)."""
+        return self.settings.brightness
 
-        try:
-            _role, track = parse_button_id(name)
-        except ValueError:
-            raise ControlError(
-                f"unknown button {name!r} (undo, menu, trackN.plus1, trackN.plus5, "
-                "trackN.encoder_push)"
-            ) from None
-        if track is not None and track >= self.panel.tracks:
-            raise ControlError(
-                f"there is no button {name!r}: this game has {self.panel.tracks} tracks "
-                f"(track1 to track{self.panel.tracks})"
-            )
-        if hold not in (0, 1, 2):
-            raise ControlError(f"hold must be 0 (short), 1 (long) or 2 (very long), not {hold}")
-        refused: list[str] = []
-        for command in self._tap(name, hold):
-            try:
-                self.execute(self.button_command(command))
-            except EntryError as exc:
-                refused.append(str(exc))
-        if refused:
-            raise EntryError("; ".join(refused))
-        return {"pending": list(self.panel.pending), "mode": self.panel.mode}
+    @brightness.setter
+    def brightness(self, level: int | None) -> None:
+        self.settings.brightness = level
 
-    def _tap(self, name: str, hold: int) -> list[Command]:
+    @property
+    def validate(self) -> Validate | None:
+        """The check of commands against the board's layout."""
+        return self.dispatcher.validate
+
+    @validate.setter
+    def validate(self, check: Validate | None) -> None:
+        self.dispatcher.validate = check
+
+    def _announce_event(self, command: BoardCommand, result: Result) -> None:
+        """A command was journalled: the watchers get its event, then the board after it."""
+        if not self.watch.watchers:
+            return
+        self.watch.publish(lambda: {"event": result["event"], "seq": result["seq"]})
+        view = self.view()
+        self._watched_key = self._key(view)
+        self.watch.publish(lambda: {"state": self.requests.state(view)})
+
+    def _announce_state(self) -> None:
+        """Tell the watchers what the board shows, if it changed since they were last told."""
+        if self.watch.watchers and self._view_key != self._watched_key:
+            self._watched_key = self._view_key
+            self.watch.publish(lambda: {"state": self.requests.state()})
+
+    def _watched(self, view: BoardView) -> None:
+        """A new watcher's snapshot shows ``view``: no need to announce it again."""
+        self._watched_key = self._key(view)
+
+    def _key(self, view: BoardView) -> ViewKey:
+        """What decides whether a view needs a new render (and the watchers a new state)."""
+        return (view, tuple(sorted((k, repr(v)) for k, v in view.extra.items())), self.brightness)
+
+    def _tap(self, name: str, hold: int) -> list[BoardCommand]:
         """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
         timing = self.panel.timing
         seconds = (0.0, timing.long_press, timing.very_long_press)[hold]
         return self.panel.tap(name, self.clock(), hold=seconds)
 
-    def current_settings(self) -> dict[str, Any]:
-        """The values settings mode starts from."""
-        status = self.keeper.status()
-        values = {k: status.get(k) for k in ("target", "variant", "preset", "mode")}
-        values["brightness"] = self.brightness
-        return values
+    # --- the screen the dispatcher shows on ------------------------------------------
+    def show_now(self, view: BoardView) -> None:
+        """Show a state not yet durable, at once (a press lights before its fsync)."""
+        self._show_base(view)
+        self.refresh(self.clock())
 
-    def _set_brightness(self, value: Any) -> dict[str, Any]:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
-            raise EntryError(f"brightness must be a whole number 0-255, not {value!r}")
-        self.brightness = value
-        if self._on_brightness is not None:
-            self._on_brightness(self.brightness)
-        self._view_key = None  # force a render
-        return {"brightness": self.brightness}
-
-    def button_command(self, command: Command) -> Command:
-        """What a button command means in the current phase of a guided game.
-
-        Buttons cannot name every engine command, so the phase decides: during
-        the cut, a track's entry means "this track deals" and ``next`` draws
-        the dealer at random; during the show, ``next`` with nothing pending
-        enters a count of 0 for the track whose count is due.
-        """
-        op = command.get("op")
-        if op not in ("peg", "next"):
-            return command
-        status = self.keeper.status()
-        phase = status.get("phase")
-        if phase == "cut":
-            if op == "next":
-                return {"op": "cut"}
-            from boardctl.cribbage.variants import get_variant
-
-            teams = get_variant(str(status.get("variant"))).teams
-            track = int(command["track"])
-            return {"op": "cut", "dealer": teams[track][0] if track < len(teams) else track}
-        if phase == "show" and op == "next" and status.get("to_count") is not None:
-            return {"op": "peg", "track": status["to_count"], "points": 0}
-        return command
-
-    def _run_commands(self, commands: list[Command]) -> None:
-        for command in commands:
-            try:
-                self.execute(self.button_command(command))
-            except EntryError as exc:
-                log.warning("entry refused: %s", exc)
-            except JournalError:
-                pass  # execute logged it and shows the last saved score
-            except BoardError as exc:
-                log.error("command %s failed: %s", command, exc)
-
-    def _refresh_base(self) -> None:
+    def show_durable(self, *, at_once: bool = False) -> None:
+        """Show the keeper's durable state: after a commit (at the next refresh), or
+        ``at_once`` again after a failed one."""
         self._show_base(self.keeper.view())
+        if at_once:
+            self.refresh(self.clock())
+        self._update_status()
+
+    def keeper_changed(self) -> None:
+        """The keeper now shows another game (a journal that could not be opened opened)."""
+        self.show_durable(at_once=True)
+
+    def flash_error(self) -> None:
+        """Flash the error in the view (for :data:`ERROR_KEPT` seconds)."""
+        self._error_at = self.clock()
+
+    def redraw(self) -> None:
+        """Render again at the next refresh even if the view is unchanged."""
+        self._view_key = None
 
     def _show_base(self, view: BoardView) -> None:
         self._base_view = view
@@ -350,7 +290,7 @@ class ServiceLoop:
     def refresh(self, now: float, *, force: bool = False) -> bool:
         """Render and send a frame if the view changed or an animation is due."""
         view = self.view()
-        key = (view, tuple(sorted((k, repr(v)) for k, v in view.extra.items())), self.brightness)
+        key = self._key(view)
         due = self._next_render is not None and now >= self._next_render
         if not force and key == self._view_key and not due:
             return False
@@ -416,12 +356,13 @@ class ServiceLoop:
         with self.edge_lock:
             now = self.clock()
         self._handle_events()
-        self._run_commands(self.panel.tick(now))
+        self.dispatcher.run_buttons(self.panel.tick(now))
         for tick in self._tickers:
             tick(now)
         if self._error_at is not None and now - self._error_at > ERROR_KEPT:
             self._error_at = None
         self.refresh(now)
+        self._announce_state()
         if self._next_watchdog is not None and now >= self._next_watchdog:
             self.notifier.watchdog()
             interval = self.notifier.watchdog_interval or 1.0
@@ -447,18 +388,22 @@ class ServiceLoop:
                 event = self._events.get_nowait()
             except queue.Empty:
                 return
-            kind = event[0]
-            if kind == "stop":
-                self._stopping = True
-            elif kind == "edge":
-                self._run_commands(self.panel.edge(event[1], event[2], event[3]))
-            elif kind == "turn":
-                when = event[3] if len(event) > 3 else self.clock()
-                self._run_commands(self.panel.turn(event[1], event[2], when))
-            elif kind == "tap":  # a keyboard key: ("tap", button, hold level 0/1/2)
-                self._run_commands(self._tap(event[1], event[2]))
-            elif kind == "call":
-                event[1]()
+            self._handle(event)
+
+    def _handle(self, event: LoopEvent) -> None:
+        panel, run = self.panel, self.dispatcher.run_buttons
+        if isinstance(event, Edge):
+            run(panel.edge(event.button, event.pressed, event.at))
+        elif isinstance(event, Turn):
+            run(
+                panel.turn(event.track, event.steps, self.clock() if event.at is None else event.at)
+            )
+        elif isinstance(event, Tap):  # a keyboard key
+            run(self._tap(event.button, event.hold))
+        elif isinstance(event, Call):
+            event.function()
+        else:
+            self._stopping = True
 
     @property
     def stopping(self) -> bool:

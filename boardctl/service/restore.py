@@ -22,7 +22,8 @@ def _describe(path: Path) -> str:
     try:
         with Scorekeeper.open(path, readonly=True) as keeper:
             status = keeper.status()
-            last = keeper.history()[-1]["at"] if keeper.seq else None
+            at = keeper.history()[-1]["at"] if keeper.seq else None
+            last = at if isinstance(at, (int, float)) else None
     except JournalError as exc:
         return f"unreadable ({exc})"
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(last)) if last else "empty"
@@ -31,8 +32,8 @@ def _describe(path: Path) -> str:
 
 def list_text(args: Any) -> str:
     """The backups, numbered, oldest first, each with its entries, time and score."""
+    from boardctl.cli.verbs import _paths
     from boardctl.game.journal import list_backups
-    from boardctl.service.verbs import _paths
 
     _, journal = _paths(args)
     backups = list_backups(journal)
@@ -58,9 +59,9 @@ def _choose(journal: Path, which: str) -> Path:
 
 def restore(args: Any, which: str) -> str:
     """Restore backup ``which``; refuse while the service runs. Returns what was done."""
+    from boardctl.cli.verbs import _paths
     from boardctl.game.integrity import restore_backup
     from boardctl.service.client import ServiceDown, request
-    from boardctl.service.verbs import _paths
 
     socket_file, journal = _paths(args)
     try:
@@ -75,10 +76,15 @@ def restore(args: Any, which: str) -> str:
             "then restore, then start it again"
         )
     backup = _choose(journal, which)
+    from boardctl.game.lock import WriterLock
+
+    lock = WriterLock.acquire(journal)  # JournalBusy names a service that has not its socket yet
     try:
         kept = restore_backup(journal, backup)
     except OSError as exc:
         raise JournalError(f"cannot restore {backup} as {journal}: {exc}") from exc
+    finally:
+        lock.release()
     done = f"restored {backup.name} as {journal}: {_describe(journal)}"
     if kept is not None:
         done += f"\nthe journal it replaced is kept in {kept}"

@@ -46,6 +46,11 @@ def _paths(args: Any) -> tuple[Path, Path]:
     )
 
 
+def socket_path(args: Any) -> Path:
+    """The control socket the verbs talk to (``--socket``, else the service's)."""
+    return _paths(args)[0]
+
+
 def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     """Send ``command`` to the service; returns (result, True if the service answered).
 
@@ -81,8 +86,9 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
             f"{op} {command.get('button') or command.get('key')}: needs the running service "
             "(for a lasting brightness, set board.brightness in the config)"
         )
-    with Scorekeeper.open(journal) as keeper:
-        return keeper.apply(command), False
+    from boardctl.service.handoff import apply_or_hand_over
+
+    return apply_or_hand_over(socket_file, journal, command)  # direct only if no one else writes
 
 
 def format_status(status: dict[str, Any]) -> str:
@@ -95,7 +101,9 @@ def format_status(status: dict[str, Any]) -> str:
         f"game {status.get('game_number', 1)}"
     )
     match = status.get("match_target") or 0
-    if match:
+    if status.get("best_of"):
+        head += f" of a best-of-{status['best_of']} match (first to {match} wins)"
+    elif match:
         head += f" of a match to {match}"
     lines = [head]
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])

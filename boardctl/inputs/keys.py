@@ -30,23 +30,24 @@ import tty
 from collections.abc import Callable
 from typing import Any
 
+from boardctl.inputs.events import InputEvent, Tap, Turn
 from boardctl.inputs.panel import button_id
 
-# key -> event for the loop: ("tap", button, hold level 0/1/2) or ("turn", track, steps)
-KEYMAP: dict[str, tuple[Any, ...]] = {}
+# key -> event for the loop: a tap (hold level 0/1/2) or an encoder step back
+KEYMAP: dict[str, InputEvent] = {}
 for _track, _keys in enumerate(("1qaz", "2wsx", "3edc")):
-    KEYMAP[_keys[0]] = ("tap", button_id("plus1", _track), 0)
-    KEYMAP[_keys[1]] = ("tap", button_id("plus5", _track), 0)
-    KEYMAP[_keys[2]] = ("tap", button_id("encoder_push", _track), 0)
-    KEYMAP[_keys[3]] = ("turn", _track, -1)
+    KEYMAP[_keys[0]] = Tap(button_id("plus1", _track))
+    KEYMAP[_keys[1]] = Tap(button_id("plus5", _track))
+    KEYMAP[_keys[2]] = Tap(button_id("encoder_push", _track))
+    KEYMAP[_keys[3]] = Turn(_track, -1)
 KEYMAP.update(
     {
-        "u": ("tap", "undo", 0),
-        "U": ("tap", "undo", 1),
-        "m": ("tap", "menu", 0),
-        " ": ("tap", "menu", 0),
-        "M": ("tap", "menu", 1),
-        "N": ("tap", "menu", 2),
+        "u": Tap("undo"),
+        "U": Tap("undo", 1),
+        "m": Tap("menu"),
+        " ": Tap("menu"),
+        "M": Tap("menu", 1),
+        "N": Tap("menu", 2),
     }
 )
 
@@ -56,7 +57,7 @@ HELP = (
 )
 
 
-def events_for(text: str) -> list[tuple[Any, ...]]:
+def events_for(text: str) -> list[InputEvent]:
     """The loop events for the keys in ``text`` (unknown keys are ignored)."""
     return [KEYMAP[ch] for ch in text if ch in KEYMAP]
 
@@ -67,7 +68,7 @@ class Keyboard:
     def __init__(
         self,
         selector: selectors.BaseSelector,
-        post: Callable[[tuple[Any, ...]], None],
+        post: Callable[[InputEvent], None],
         *,
         fd: int | None = None,
     ) -> None:

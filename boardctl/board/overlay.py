@@ -14,7 +14,10 @@ The board has no screen, so the panel's modes are shown with holes:
   the service keeps running so the owner can start a game that fits.
 - a damaged journal recovered (``journal_damage`` in the view, see
   :mod:`boardctl.game.integrity`): the start holes and the status LED stay
-  reddish purple until a new game starts.
+  reddish purple until a new game starts;
+- a journal that cannot be opened (``journal_fault``, see
+  :mod:`boardctl.service.fault`): the board dark, the start holes and the
+  status LED steady vermilion, until the journal opens.
 
 :class:`OverlayRenderer` wraps the board renderer, so the service loop still
 sees one renderer with ``render`` and ``next_change``.
@@ -27,7 +30,6 @@ import math
 from typing import Any, Protocol
 
 from boardctl.errors import LayoutError
-from boardctl.service.loop import Frame, Renderer
 from boardctl.view import BoardView
 
 WHITE_DIM = bytes((24, 24, 24))
@@ -36,10 +38,22 @@ AMBER_DIM = bytes((30, 16, 0))
 AMBER = bytes((230, 120, 0))
 RED = bytes((220, 0, 0))
 PURPLE = bytes((204, 121, 167))  # Okabe-Ito reddish purple: the journal was damaged
+VERMILION = bytes((213, 94, 0))  # Okabe-Ito vermilion: the journal cannot be opened
 DAMAGE_KEY = "journal_damage"  # boardctl.game.integrity.DAMAGE_KEY
+FAULT_KEY = "journal_fault"  # boardctl.game.integrity.FAULT_KEY
 CONFIRM_STEP = 0.25  # seconds on, seconds off
 
 log = logging.getLogger(__name__)
+
+
+Frame = bytes
+
+
+class Renderer(Protocol):
+    """A board renderer (:class:`boardctl.board.Renderer`): a frame for a view at a time."""
+
+    def render(self, view: BoardView, now: float) -> Frame: ...
+    def next_change(self, view: BoardView, now: float) -> float | None: ...
 
 
 class LayoutLike(Protocol):
@@ -66,6 +80,8 @@ class OverlayRenderer:
         settings = view.extra.get("settings")
         if isinstance(settings, dict):
             return self._settings(settings)
+        if view.extra.get(FAULT_KEY):  # no score is known: dark, and the fault sign
+            return self._paint(bytes(3 * self.layout.led_count), self._confirm_leds(), VERMILION)
         try:
             frame = self.inner.render(view, now)
         except LayoutError as exc:

@@ -1,0 +1,47 @@
+"""Choices of an option read from the table that defines them, only when needed.
+
+Every verb's options are built at start-up, and the tables behind some
+choices (the link kinds, the entry kinds, the demo positions) live in modules
+that take a while to import. :class:`Names` stands in for such a list: argparse
+asks it only when it checks a value or prints help, so the table is written
+once and ``boardctl score`` still starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+
+class Names(Sequence[str]):
+    """The names of ``module.attribute`` (a tuple, or a dict's keys), imported on first use."""
+
+    def __init__(self, module: str, attribute: str) -> None:
+        self._where = (module, attribute)
+        self._names: tuple[str, ...] | None = None
+
+    def _get(self) -> tuple[str, ...]:
+        if self._names is None:
+            module, attribute = self._where
+            self._names = tuple(getattr(importlib.import_module(module), attribute))
+        return self._names
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._get()[index]
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._get()
+
+    def __repr__(self) -> str:
+        return f"Names({self._where[0]}.{self._where[1]})"

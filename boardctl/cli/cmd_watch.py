@@ -1,0 +1,43 @@
+"""``boardctl watch``: print every change of the running board as it happens (JSON lines)."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "watch"
+HELP = "print every state change and committed entry of the running board (JSON lines)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options: --count, --timeout, --config, --socket."""
+    from boardctl.cli.verbs import add_target_options
+
+    parser.add_argument(
+        "--count",
+        type=int,
+        default=0,
+        metavar="N",
+        help="stop after N lines (the snapshot counts as one; default: never)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="give up when nothing comes for this long (default: wait for ever)",
+    )
+    add_target_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Watch the service's control socket and print each message as one JSON line."""
+    import json
+
+    from boardctl.cli.verbs import socket_path
+    from boardctl.service.client import watch
+
+    for printed, message in enumerate(watch(socket_path(args), timeout=args.timeout), 1):
+        print(json.dumps(message, separators=(",", ":"), ensure_ascii=False), flush=True)
+        if args.count and printed >= args.count:
+            break
+    return 0

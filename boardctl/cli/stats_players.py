@@ -1,0 +1,36 @@
+"""``boardctl stats players``: every player's record and head to head, from the journal."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``stats players`` (ignored by ``stats hands``)."""
+    parser.add_argument("--json", action="store_true", help="players: print JSON")
+    parser.add_argument("--since", metavar="DATE", help="players: games ended on or after DATE")
+    parser.add_argument("--player", metavar="NAME", help="players: only games NAME played in")
+    parser.add_argument("--journal", metavar="PATH", help="players: the journal file to read")
+    parser.add_argument("--config", metavar="PATH", help="players: configuration file")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Derive the records from the journal's finished games and print them."""
+    import json
+
+    from boardctl.results.records import format_records, records
+    from boardctl.results.source import load_games, parse_since, select
+
+    path = args.journal
+    if path is None:
+        from boardctl.cli.cmd_history import service_journal
+
+        path = service_journal(args.config)
+    since = None if args.since is None else parse_since(args.since)
+    games = select(load_games(path, board="-"), since=since, player=args.player)
+    recs = records(games)
+    if args.json:
+        print(json.dumps(recs.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(format_records(recs))
+    return 0

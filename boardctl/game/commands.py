@@ -1,0 +1,324 @@
+"""Commands and events: small frozen dataclasses, parsed from JSON once at the edges.
+
+A *command* comes from the control socket, the buttons, the CLI or the demo;
+the engine turns an accepted command into an *event*: the same type with
+every default filled in (the inferred kind of an entry, the drawn dealer, the
+whole setup of a new game). The journal stores events as JSON; replay parses
+them back with :func:`parse_command` and folds them.
+
+:func:`parse_command` checks the shape (a known ``op``, known fields, the
+types of the values); what depends on the game (is this track due, is that
+count possible) is checked by the engine against the state.
+
+    >>> parse_command({"op": "peg", "track": 0, "points": 3})
+    Peg(track=0, points=3, kind=None)
+    >>> Peg(0, 3, "pegging").to_json()
+    {'op': 'peg', 'track': 0, 'points': 3, 'kind': 'pegging'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from boardctl.cribbage.variants import VARIANTS
+from boardctl.errors import EntryError
+from boardctl.game.entries import KINDS
+from boardctl.game.jsontypes import JsonValue
+from boardctl.game.matches import check_best_of
+from boardctl.game.roster import check_roster
+from boardctl.game.settings import SETTINGS
+from boardctl.game.setup import (
+    PresetPoints,
+    check_match,
+    check_mode,
+    check_name_list,
+    check_points,
+    whole,
+)
+
+Json = dict[str, JsonValue]
+
+
+@dataclass(frozen=True, slots=True)
+class Peg:
+    """Score ``points`` on ``track``; ``kind`` None = inferred from the phase."""
+
+    op: ClassVar[str] = "peg"
+    track: int
+    points: int
+    kind: str | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {"op": self.op, "track": self.track, "points": self.points}
+        if self.kind is not None:
+            data["kind"] = self.kind
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class _Bare:
+    """A command without fields: its JSON is its ``op``."""
+
+    op: ClassVar[str]
+
+    def to_json(self) -> Json:
+        return {"op": self.op}
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(_Bare):
+    """Take back the last change of this game."""
+
+    op: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Redo(_Bare):
+    """Bring back the last change undone."""
+
+    op: ClassVar[str] = "redo"
+
+
+@dataclass(frozen=True, slots=True)
+class Next(_Bare):
+    """Guided: the next phase; after a game: the next game (or a new match)."""
+
+    op: ClassVar[str] = "next"
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """The first dealer (a seat); ``dealer`` None = a random draw, recorded in the event."""
+
+    op: ClassVar[str] = "cut"
+    dealer: int | None = None
+    drawn: bool | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {"op": self.op}
+        if self.dealer is not None:
+            data["dealer"] = self.dealer
+        if self.drawn is not None:
+            data["drawn"] = self.drawn
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A new match; every field left None keeps the current setting.
+
+    ``points`` holds a custom preset's values as sorted pairs (``()`` = given empty).
+    """
+
+    op: ClassVar[str] = "new_game"
+    variant: str | None = None
+    players: int | None = None
+    target: int | None = None
+    mode: str | None = None
+    preset: str | None = None
+    match: int | None = None
+    muggins: bool | None = None
+    names: tuple[str, ...] | None = None
+    points: PresetPoints | None = None
+    roster: tuple[str, ...] | None = None
+    best_of: int | None = None
+    confirm_result: bool | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {"op": self.op}
+        for key in _NEW_GAME_SCALARS:
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        if self.names is not None:
+            data["names"] = list(self.names)
+        if self.points is not None:
+            data["points"] = dict(self.points)
+        if self.roster is not None:
+            data["roster"] = list(self.roster)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Set:
+    """Change one setting of the match (see :data:`~boardctl.game.settings.SETTINGS`)."""
+
+    op: ClassVar[str] = "set"
+    key: str
+    value: JsonValue
+
+    def to_json(self) -> Json:
+        return {"op": self.op, "key": self.key, "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Brightness:
+    """A board setting the engine does not keep: LED brightness 0-255 (``set brightness``)."""
+
+    op: ClassVar[str] = "set"
+    level: int
+
+    def to_json(self) -> Json:
+        return {"op": self.op, "key": "brightness", "value": self.level}
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """``track`` signs off the finished game (with ``confirm_result`` on)."""
+
+    op: ClassVar[str] = "confirm"
+    track: int
+
+    def to_json(self) -> Json:
+        return {"op": self.op, "track": self.track}
+
+
+Command = Peg | Undo | Redo | Next | Cut | NewGame | Set | Confirm
+BoardCommand = Command | Brightness  # what the buttons and the control socket may ask
+
+
+_NEW_GAME_SCALARS = (
+    "variant",
+    "players",
+    "target",
+    "mode",
+    "preset",
+    "match",
+    "muggins",
+    "best_of",
+    "confirm_result",
+)
+
+
+def _peg(data: Mapping[str, object]) -> Peg:
+    kind = data.get("kind") or None  # "" too: inferred
+    track = whole(data.get("track"), "track")
+    points = whole(data.get("points"), "points")
+    if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
+        raise EntryError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+    return Peg(track, points, kind)
+
+
+def _cut(data: Mapping[str, object]) -> Cut:
+    dealer = data.get("dealer")
+    drawn = data.get("drawn")
+    return Cut(
+        None if dealer is None else whole(dealer, "dealer"),
+        None if "drawn" not in data else bool(drawn),
+    )
+
+
+def _optional_str(data: Mapping[str, object], key: str, message: str) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise EntryError(message.format(value=value))
+    return value
+
+
+def _new_game(data: Mapping[str, object]) -> NewGame:
+    players = data.get("players")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise EntryError(f"players must be 2-6, not {players!r}")
+    variant = data.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise EntryError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    target = data.get("target")
+    mode = data.get("mode")
+    match = data.get("match")
+    muggins = data.get("muggins")
+    if muggins is not None and not isinstance(muggins, bool):
+        raise EntryError(f"muggins must be true or false, not {muggins!r}")
+    names = data.get("names")
+    points = data.get("points")
+    roster = data.get("roster")
+    best_of = data.get("best_of")
+    confirm_result = data.get("confirm_result")
+    if confirm_result is not None and not isinstance(confirm_result, bool):
+        raise EntryError(f"confirm_result must be true or false, not {confirm_result!r}")
+    return NewGame(
+        variant=variant,
+        players=players,
+        target=None if target is None else whole(target, "target"),
+        mode=None if mode is None else check_mode(mode),
+        preset=_optional_str(data, "preset", "preset must be a name, not {value!r}"),
+        match=None if match is None else check_match(match),
+        muggins=muggins,
+        names=None if names is None else check_name_list(names),
+        points=None if points is None else check_points(points),
+        roster=None if roster is None else check_roster(roster),
+        best_of=None if best_of is None else check_best_of(best_of),
+        confirm_result=confirm_result,
+    )
+
+
+def _set(data: Mapping[str, object]) -> Set:
+    key = data.get("key")
+    if not isinstance(key, str) or key not in SETTINGS:
+        raise EntryError(f"unknown setting {key!r} (known: {', '.join(SETTINGS)})")
+    if "value" not in data:
+        raise EntryError(f"set {key}: a value is required")
+    return Set(key, _json_value(data["value"]))
+
+
+def _json_value(value: object) -> JsonValue:
+    """``value`` as JSON data (what the control socket and the journal carry)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list | tuple):
+        return [_json_value(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    raise EntryError(f"{value!r} is not a JSON value")
+
+
+_PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, ...]]] = {
+    "peg": (_peg, ("track", "points", "kind")),
+    "undo": (lambda _: Undo(), ()),
+    "redo": (lambda _: Redo(), ()),
+    "next": (lambda _: Next(), ()),
+    "cut": (_cut, ("dealer", "drawn")),
+    "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster")),
+    "set": (_set, ("key", "value")),
+    "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), ("track",)),
+}
+
+#: Every operation of the engine, with the fields it may carry.
+OPS: dict[str, tuple[str, ...]] = {op: fields for op, (_, fields) in _PARSERS.items()}
+
+
+def parse_command(data: object) -> Command:
+    """The command a JSON object stands for; raise :class:`EntryError` saying what is wrong.
+
+    The object needs a known ``op`` and only that op's fields (see :data:`OPS`).
+    """
+    if not isinstance(data, Mapping):
+        raise EntryError(f"a command must be an object with an 'op', not {data!r}")
+    op = data.get("op")
+    if not isinstance(op, str) or op not in _PARSERS:
+        raise EntryError(f"unknown op {op!r} (known: {', '.join(OPS)})")
+    parse, allowed = _PARSERS[op]
+    for key in data:
+        if key != "op" and key not in allowed:
+            fields = ", ".join(allowed) or "none"
+            raise EntryError(f"unknown field {key!r} for {op} (fields: {fields})")
+    return parse(data)
+
+
+def parse_board_command(data: object) -> BoardCommand:
+    """:func:`parse_command`, plus ``set brightness`` (which the service keeps, not the engine)."""
+    if isinstance(data, Mapping) and data.get("op") == "set" and data.get("key") == "brightness":
+        return Brightness(check_brightness(data.get("value")))
+    return parse_command(data)
+
+
+def check_brightness(value: object) -> int:
+    """A brightness 0-255 (digits in text are accepted, as the CLI sends them)."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
+        raise EntryError(f"brightness must be a whole number 0-255, not {value!r}")
+    return value

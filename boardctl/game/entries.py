@@ -1,0 +1,187 @@
+"""Score entries (``peg``): one check per kind of entry, in one table.
+
+Each check gets the entry against the state and returns the state after it
+(points added, the guided position moved on) or raises
+:class:`~boardctl.errors.EntryError` saying why the entry is refused. The
+possible counts come from the rules engine through
+:class:`~boardctl.game.limits.Limits`; the values of his heels and three for
+last from :mod:`boardctl.cribbage.awards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from boardctl.cribbage.awards import HEELS_POINTS, THREE_FOR_LAST_POINTS
+from boardctl.errors import EntryError
+from boardctl.game.flow import count_done, over_message, with_points
+from boardctl.game.limits import Limits
+from boardctl.game.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """An entry being checked: ``points`` for ``track``, of ``kind``, against ``state``."""
+
+    state: GameState
+    track: int
+    points: int
+    kind: str
+    limits: Limits
+
+    @property
+    def guided(self) -> bool:
+        return self.state.phase != "free"
+
+    @property
+    def name(self) -> str:
+        return self.state.track_name(self.track)
+
+
+def _pegging(entry: Entry) -> GameState:
+    state, points = entry.state, entry.points
+    limit = entry.limits.max_play_points() + 1  # one card's score plus the go or last card
+    if not 1 <= points <= limit:
+        raise EntryError(f"a pegging entry is 1-{limit} points, not {points}")
+    if entry.guided:
+        if state.phase == "show":
+            raise EntryError("the play is over; enter the counts of the show")
+        if state.flow != "play":
+            state = state.evolve(flow="play")
+    return with_points(state, entry.track, points)
+
+
+def _count(entry: Entry) -> GameState:
+    """A hand or crib count: a possible count; guided, only the one that is due."""
+    state, points, kind = entry.state, entry.points, entry.kind
+    crib = kind == "crib"
+    variant = state.setup.variant
+    cards = variant.crib_size if crib else variant.hand_size
+    possible = entry.limits.hand_scores(cards, crib=crib)
+    if points not in possible:
+        what = "crib" if crib else f"{cards}-card hand"
+        raise EntryError(
+            f"{points} is not a possible {what} count (0-{max(possible)}, not every number)"
+        )
+    if not entry.guided:
+        return with_points(state, entry.track, points)
+    if state.phase in ("deal", "play") and not crib:
+        state = state.evolve(flow="show", count_index=0)  # the play is over
+    due = state.to_count
+    if due is None:
+        raise EntryError(
+            f"no {kind} count is due in the {state.phase} phase: "
+            "the show starts with the non-dealer's hand"
+        )
+    due_name = state.track_name(due)
+    if state.crib_due != crib:
+        what = "crib" if state.crib_due else "hand"
+        raise EntryError(f"{due_name}'s {what} count is due, not a {kind} count")
+    if entry.track != due:
+        what = "crib" if crib else "hand"
+        raise EntryError(f"{due_name} counts first: {entry.name} is not due to count a {what}")
+    new = with_points(state, entry.track, points)
+    return count_done(new) if new.winner is None else new
+
+
+def _heels(entry: Entry) -> GameState:
+    state = entry.state
+    if entry.points != HEELS_POINTS:
+        raise EntryError(f"his heels is worth {HEELS_POINTS}, not {entry.points}")
+    if state.dealer_track is not None and entry.track != state.dealer_track:
+        raise EntryError(f"his heels goes to the dealer's track, not {entry.name}")
+    if entry.guided:
+        if state.heels:
+            raise EntryError("his heels was already pegged this deal")
+        if state.phase == "show":
+            raise EntryError("his heels is pegged when the starter is cut, before the show")
+        state = state.evolve(heels=True)
+    return with_points(state, entry.track, entry.points)
+
+
+def _last(entry: Entry) -> GameState:
+    state = entry.state
+    variant = state.setup.variant
+    if not variant.three_for_last:
+        raise EntryError(f"three for last belongs to the five-card game, not {variant.name}")
+    if entry.points != THREE_FOR_LAST_POINTS:
+        raise EntryError(f"three for last is worth {THREE_FOR_LAST_POINTS}, not {entry.points}")
+    if state.last_done:
+        raise EntryError("three for last was already pegged this game")
+    return with_points(state.evolve(last_done=True), entry.track, entry.points)
+
+
+def _muggins(entry: Entry) -> GameState:
+    setup, limits = entry.state.setup, entry.limits
+    if not setup.muggins:
+        raise EntryError("muggins is off for this match (set muggins true to allow claims)")
+    variant = setup.variant
+    top = max(limits.hand_scores(variant.crib_size, crib=True))
+    top = max(top, *limits.hand_scores(variant.hand_size))
+    if not 1 <= entry.points <= top:
+        raise EntryError(f"a muggins claim is 1-{top} points, not {entry.points}")
+    return with_points(entry.state, entry.track, entry.points)
+
+
+def _correction(entry: Entry) -> GameState:
+    points = entry.points
+    if points == 0:
+        raise EntryError("a correction of 0 changes nothing")
+    front = entry.state.tracks[entry.track].front
+    if front + points < 0:
+        raise EntryError(f"a correction of {points} would take {entry.name} below 0 (at {front})")
+    return with_points(entry.state, entry.track, points)
+
+
+#: Each kind of score entry and its check. ``last`` is the five-card game's "three for last".
+CHECKS: dict[str, Callable[[Entry], GameState]] = {
+    "pegging": _pegging,
+    "hand": _count,
+    "crib": _count,
+    "heels": _heels,
+    "muggins": _muggins,
+    "correction": _correction,
+    "last": _last,
+}
+KINDS = tuple(CHECKS)
+
+
+def infer_kind(state: GameState, points: int, limits: Limits) -> str:
+    """The kind of an entry given without one: from the phase (and, in free mode, the size)."""
+    phase = state.phase
+    if phase == "show":
+        return "crib" if state.crib_due else "hand"
+    if phase == "free" and points > limits.max_play_points() + 1:
+        variant = state.setup.variant
+        if points not in limits.hand_scores(variant.hand_size) and points in limits.hand_scores(
+            variant.crib_size, crib=True
+        ):
+            return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
+        return "hand"
+    return "pegging"
+
+
+def peg(state: GameState, track: int, points: int, kind: str | None, limits: Limits) -> Entry:
+    """Check an entry's track and phase; the :class:`Entry` to hand to ``CHECKS[kind]``."""
+    if state.winner is not None:
+        raise EntryError(over_message(state))
+    tracks = len(state.tracks)
+    if not 0 <= track < tracks:
+        raise EntryError(
+            f"there is no track {track + 1} (index {track}): this game has {tracks} tracks, "
+            f"1 ({state.track_name(0)}) to {tracks} ({state.track_name(tracks - 1)}), "
+            f"index 0 to {tracks - 1}"
+        )
+    kind = kind or infer_kind(state, points, limits)
+    if state.phase == "cut" and kind != "correction":
+        raise EntryError(
+            "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the "
+            "board), or set mode free"
+        )
+    return Entry(state, track, points, kind, limits)
+
+
+def enter(entry: Entry) -> GameState:
+    """The state after a checked entry (raises :class:`EntryError` if its kind's check fails)."""
+    return CHECKS[entry.kind](entry)

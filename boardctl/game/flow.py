@@ -1,0 +1,173 @@
+"""The moves of a game: pegs moving, a game won, deals, the show, the next game.
+
+Pure functions from a :class:`~boardctl.game.state.GameState` to the next;
+the engine's handlers (:mod:`boardctl.game.machine`) call them. Who gets the
+points pegged outside the play and the show (three for last) is asked of
+:mod:`boardctl.cribbage.awards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from boardctl.cribbage.awards import opening_points
+from boardctl.errors import EntryError
+from boardctl.game.setup import GameSetup
+from boardctl.game.state import GameState, TrackState
+
+Chooser = Callable[[int], int]  # picks 0 .. n-1 (the random draw of the cut)
+
+
+def over_message(state: GameState) -> str:
+    """Why nothing more is entered in a won game, and what to do."""
+    assert state.winner is not None
+    if state.match_winner is not None:
+        return (
+            f"the match is over ({state.track_name(state.match_winner)} won); "
+            "send next for a new match or new_game"
+        )
+    return f"the game is over ({state.track_name(state.winner)} won); send next for the next game"
+
+
+def with_points(state: GameState, track: int, points: int) -> GameState:
+    """Move a track's pegs by ``points``; end the game if it reaches the target.
+
+    Forwards, the back peg leapfrogs to where the front peg was. Backwards (a
+    correction), the front peg is taken back and the back peg stays put, unless
+    it would now be ahead of the front peg: the dim peg never leads.
+    """
+    if points == 0:
+        return state
+    old = state.tracks[track]
+    front = min(old.front + points, state.target)
+    back = old.front if points > 0 else min(old.back, front)
+    tracks = list(state.tracks)
+    tracks[track] = TrackState(front, back, old.game_points)
+    state = state.evolve(tracks=tuple(tracks))
+    if front >= state.target:
+        state = _game_won(state, track)
+    return state
+
+
+def _game_won(state: GameState, winner: int) -> GameState:
+    """Score the game for ``winner``: game points per preset, match winner, next dealer."""
+    setup = state.setup
+    preset = setup.preset
+    others = [t.front for i, t in enumerate(state.tracks) if i != winner]
+    best_loser = max(others) if others else 0
+    points = preset.game_points(setup.target, best_loser)
+    tracks = list(state.tracks)
+    tally = 1 if setup.best_of else points  # best of N: each game counts one, whatever the skunk
+    tracks[winner] = replace(tracks[winner], game_points=tracks[winner].game_points + tally)
+    match_over = (
+        setup.match == 0
+        or tracks[winner].game_points >= setup.match
+        or (not setup.best_of and preset.ends_match(setup.target, best_loser))
+    )
+    return state.evolve(
+        tracks=tuple(tracks),
+        winner=winner,
+        won_points=points,
+        next_dealer=_loser_seat(state, winner),
+        match_winner=winner if match_over else None,
+    )
+
+
+def _loser_seat(state: GameState, winner: int) -> int | None:
+    """The seat that deals first next game: a player of the lowest losing track.
+
+    Ties and team tracks go to the first such seat clockwise from the dealer's left.
+    """
+    players = state.setup.players
+    start = 0 if state.dealer is None else state.dealer + 1
+    losers = [i for i in range(len(state.tracks)) if i != winner]
+    if not losers:
+        return None
+    low = min(state.tracks[i].front for i in losers)
+    for offset in range(players):
+        seat = (start + offset) % players
+        track = state.track_of(seat)
+        if track != winner and state.tracks[track].front == low:
+            return seat
+    return None  # pragma: no cover - every track has a seat
+
+
+def start_deals(state: GameState, dealer: int) -> GameState:
+    """The first deal of a game with ``dealer``, with the points pegged at its start."""
+    state = state.evolve(dealer=dealer, flow="deal", deal=1, count_index=0, heels=False)
+    if state.setup.mode == "guided" and not state.last_done:
+        for seat, points in opening_points(state.setup.variant, dealer).items():
+            state = state.evolve(last_done=True)  # three for last: once per game
+            state = with_points(state, state.track_of(seat), points)
+    return state
+
+
+def new_match(state: GameState, setup: GameSetup) -> GameState:
+    """A fresh match with ``setup``, numbered after ``state``'s."""
+    return GameState.initial(setup).evolve(match_number=state.match_number + 1)
+
+
+def next_game(state: GameState) -> GameState:
+    """After a game: the next game of the match (loser deals), or a new match."""
+    if state.match_winner is not None:
+        return new_match(state, state.setup)
+    tracks = tuple(TrackState(game_points=t.game_points) for t in state.tracks)
+    fresh = GameState(
+        setup=state.setup,
+        tracks=tracks,
+        game_number=state.game_number + 1,
+        match_number=state.match_number,
+    )
+    if state.next_dealer is None:
+        return fresh
+    return start_deals(fresh, state.next_dealer)
+
+
+def advance(state: GameState) -> GameState:
+    """``next`` during a game: deal -> play -> show."""
+    phase = state.phase
+    if phase == "free":
+        raise EntryError("free mode has no phases (set mode to guided to use next)")
+    if phase == "cut":
+        raise EntryError(
+            "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the board)"
+        )
+    if phase == "deal":
+        return state.evolve(flow="play")
+    if phase == "play":
+        return state.evolve(flow="show", count_index=0)
+    track = state.to_count
+    assert track is not None
+    what = "crib" if state.crib_due else "hand"
+    raise EntryError(f"enter {state.track_name(track)}'s {what} count first (0 allowed)")
+
+
+def cut(state: GameState, dealer: int | None, choose: Chooser) -> tuple[GameState, int]:
+    """The first dealer: ``dealer``, or drawn with ``choose``; returns the state and the seat."""
+    if state.winner is not None:
+        raise EntryError(over_message(state))
+    if state.flow != "cut":
+        raise EntryError("the first dealer is already chosen (undo the cut to change it)")
+    players = state.setup.players
+    seat = choose(players) if dealer is None else dealer
+    if not 0 <= seat < players:
+        raise EntryError(
+            f"dealer must be a seat index 0-{players - 1} (seats 1-{players} counted from 1),"
+            f" not {seat}"
+        )
+    return start_deals(state, seat), seat
+
+
+def count_done(state: GameState) -> GameState:
+    """One count of the show is entered: the next count, or the next deal after the crib."""
+    if not state.crib_due:
+        return state.evolve(count_index=state.count_index + 1)
+    assert state.dealer is not None
+    return state.evolve(
+        dealer=(state.dealer + 1) % state.setup.players,
+        flow="deal",
+        deal=state.deal + 1,
+        count_index=0,
+        heels=False,
+    )

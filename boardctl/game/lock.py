@@ -1,0 +1,120 @@
+"""One writer per journal: an advisory lock on ``<journal>-lock``, held from open to close.
+
+The lock is ``flock(2)`` on a small file beside the journal; the kernel
+releases it when the holder exits, even after ``kill -9``, so it is never
+stale. The file names the holder (``<pid> <role>``) for the message a
+refused writer gets. Roles:
+
+- ``service``: the board service, holding it for its whole life. A second
+  service on the same journal is refused at once, naming the first.
+- ``cli`` (any other writer): a CLI verb writing directly because no service
+  answers. It never waits: while someone else holds the lock, the verb
+  sends its entry to the service instead (see ``boardctl.cli.verbs``).
+
+A service that finds a short-lived writer holding the lock waits for it
+(up to :data:`SERVICE_WAIT` seconds), then reads what it wrote.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from pathlib import Path
+
+from boardctl.errors import JournalError
+
+SERVICE = "service"
+SERVICE_WAIT = 10.0  # seconds a starting service waits for a CLI write to finish
+_POLL = 0.02
+
+
+class JournalBusy(JournalError):
+    """Another process holds the journal's writer lock."""
+
+    def __init__(self, message: str, *, pid: int | None, role: str) -> None:
+        super().__init__(message)
+        self.pid = pid
+        self.role = role
+
+
+def lock_path(journal: Path) -> Path:
+    return Path(f"{journal}-lock")
+
+
+def _holder(path: Path) -> tuple[int | None, str]:
+    try:
+        words = path.read_text(encoding="ascii", errors="replace").split()
+    except OSError:
+        return None, "?"
+    if len(words) >= 2 and words[0].isdigit():
+        return int(words[0]), words[1]
+    return None, "?"
+
+
+class WriterLock:
+    """The writer lock of one journal; :meth:`acquire` it, :meth:`release` it (idempotent)."""
+
+    def __init__(self, journal: Path, fd: int, role: str) -> None:
+        self.journal = journal
+        self.role = role
+        self._fd: int | None = fd
+
+    @classmethod
+    def acquire(cls, journal: Path, role: str = "cli", *, wait: float | None = None) -> WriterLock:
+        """Take the lock or raise :class:`JournalBusy` naming the holder.
+
+        ``wait`` (default: :data:`SERVICE_WAIT` for a service, 0 otherwise) is
+        how long to wait for a holder that is not a service.
+        """
+        path = lock_path(journal)
+        if wait is None:
+            wait = SERVICE_WAIT if role == SERVICE else 0.0
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o660)
+        except OSError as exc:
+            from boardctl.game.diagnose import environment_problem
+
+            reason = environment_problem(journal, exc) or exc.strerror
+            raise JournalError(f"cannot use journal {journal}: {reason}") from exc
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                pid, holder = _holder(path)
+                if holder == SERVICE or time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise _busy(journal, pid, holder) from None
+                time.sleep(_POLL)
+            except OSError as exc:
+                os.close(fd)
+                raise JournalError(f"cannot lock {path}: {exc.strerror}") from exc
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {role}\n".encode(), 0)
+        return cls(journal, fd, role)
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._fd, 0)  # unlock comes with close
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+        self._fd = None
+
+
+def _busy(journal: Path, pid: int | None, role: str) -> JournalBusy:
+    who = f"pid {pid}" if pid is not None else "another process"
+    if role == SERVICE:
+        message = (
+            f"journal {journal} is in use by the boardctl service ({who}); "
+            "only one service may use a journal: stop that one first, or give this one "
+            "another journal (--journal / service.journal)"
+        )
+    else:
+        message = f"journal {journal} is being written by another boardctl ({who}); try again"
+    return JournalBusy(message, pid=pid, role=role)

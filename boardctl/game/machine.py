@@ -1,0 +1,178 @@
+"""The state machine: commands in, events and states out, with undo and redo.
+
+:class:`Machine` folds commands into a :class:`~boardctl.game.state.GameState`
+and keeps the undo and redo stacks (undo and redo are events too, so replay
+rebuilds the stacks exactly). It dispatches on the command's type through
+:data:`HANDLERS`, one small handler per command. Nothing here does I/O.
+
+    >>> from boardctl.game.commands import NewGame, Peg
+    >>> m = Machine()
+    >>> _ = m.apply(NewGame(variant="six-card", mode="free"))
+    >>> _ = m.apply(Peg(0, 3, "pegging"))
+    >>> m.state.tracks[0].front
+    3
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from boardctl.errors import EntryError
+from boardctl.game import entries, flow, settings
+from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Redo, Set, Undo
+from boardctl.game.confirm import check_open, confirmed
+from boardctl.game.flow import Chooser
+from boardctl.game.limits import DEFAULT_LIMITS, Limits
+from boardctl.game.setup import setup_with
+from boardctl.game.state import GameState
+
+__all__ = ["HANDLERS", "Chooser", "Machine", "Plan", "replay"]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """An accepted command as its event, and what it does, not yet committed.
+
+    ``reset`` clears the undo and redo stacks (a new game starts); ``move``
+    is ``"undo"``, ``"redo"`` or ``"do"``.
+    """
+
+    event: Command
+    state: GameState
+    move: str = "do"
+    reset: bool = False
+
+
+class Machine:
+    """Folds commands into a :class:`GameState`, with undo and redo stacks.
+
+    :meth:`plan` validates a command and computes its effect without changing
+    anything; :meth:`commit` makes a plan current; :meth:`apply` does both.
+    """
+
+    def __init__(self, state: GameState | None = None, *, limits: Limits | None = None) -> None:
+        self.state = state or GameState.initial().evolve(match_number=0)
+        self.limits = limits or DEFAULT_LIMITS
+        self.past: list[GameState] = []
+        self.future: list[GameState] = []
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Machine):
+            return NotImplemented
+        return (self.state, self.past, self.future) == (other.state, other.past, other.future)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Machine({self.state!r}, past={len(self.past)}, future={len(self.future)})"
+
+    def apply(self, command: Command, *, choose: Chooser | None = None) -> Command:
+        """Validate and apply a command; return the event recorded."""
+        plan = self.plan(command, choose=choose)
+        self.commit(plan)
+        return plan.event
+
+    def commit(self, plan: Plan) -> None:
+        """Make a plan's state current and update the undo/redo stacks."""
+        if plan.move == "undo":
+            self.future.append(self.state)
+            self.past.pop()
+        elif plan.move == "redo":
+            self.past.append(self.state)
+            self.future.pop()
+        elif plan.reset:
+            self.past.clear()
+            self.future.clear()
+        else:
+            self.past.append(self.state)
+            self.future.clear()
+        self.state = plan.state
+
+    def plan(self, command: Command, *, choose: Chooser | None = None) -> Plan:
+        """Validate ``command`` against the current state; raise :class:`EntryError` if refused."""
+        handler = HANDLERS.get(type(command))
+        if handler is None:
+            raise EntryError(f"not a command: {command!r} (JSON goes through parse_command)")
+        check_open(self.state, command.op)
+        return handler(self, command, choose or random.randrange)
+
+
+def _undo(machine: Machine, command: Undo, choose: Chooser) -> Plan:
+    if not machine.past:
+        raise EntryError("nothing to undo (this is the start of the game)")
+    return Plan(command, machine.past[-1], move="undo")
+
+
+def _redo(machine: Machine, command: Redo, choose: Chooser) -> Plan:
+    if not machine.future:
+        raise EntryError("nothing to redo")
+    return Plan(command, machine.future[-1], move="redo")
+
+
+def _new_game(machine: Machine, command: NewGame, choose: Chooser) -> Plan:
+    setup = setup_with(command, base=machine.state.setup)
+    event = NewGame(
+        variant=setup.variant_name,
+        players=setup.players,
+        target=setup.target,
+        mode=setup.mode,
+        preset=setup.preset_name,
+        match=setup.match,
+        muggins=setup.muggins,
+        names=setup.names or None,
+        points=setup.points or None,
+        roster=setup.roster or None,
+        best_of=setup.best_of or None,
+        confirm_result=setup.confirm_result or None,
+    )
+    return Plan(event, flow.new_match(machine.state, setup), reset=True)
+
+
+def _next(machine: Machine, command: Next, choose: Chooser) -> Plan:
+    state = machine.state
+    if state.winner is not None:
+        return Plan(command, flow.next_game(state), reset=True)
+    return Plan(command, flow.advance(state))
+
+
+def _cut(machine: Machine, command: Cut, choose: Chooser) -> Plan:
+    state, dealer = flow.cut(machine.state, command.dealer, choose)
+    drawn = command.dealer is None if command.drawn is None else command.drawn
+    return Plan(Cut(dealer, drawn), state)
+
+
+def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:
+    state, value = settings.change(machine.state, command.key, command.value)
+    return Plan(Set(command.key, value), state)
+
+
+def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
+    entry = entries.peg(machine.state, command.track, command.points, command.kind, machine.limits)
+    return Plan(Peg(entry.track, entry.points, entry.kind), entries.enter(entry))
+
+
+def _confirm(machine: Machine, command: Confirm, choose: Chooser) -> Plan:
+    return Plan(command, confirmed(machine.state, command.track))
+
+
+#: The handler of each command type.
+HANDLERS: dict[type, Callable[..., Plan]] = {
+    Undo: _undo,
+    Redo: _redo,
+    NewGame: _new_game,
+    Next: _next,
+    Cut: _cut,
+    Set: _set,
+    Peg: _peg,
+    Confirm: _confirm,
+}
+
+
+def replay(events: Iterable[Command], *, limits: Limits | None = None) -> Machine:
+    """Fold ``events`` from a fresh machine (the journal's replay)."""
+    machine = Machine(limits=limits)
+    for event in events:
+        machine.commit(machine.plan(event))
+    return machine

@@ -1,0 +1,116 @@
+"""The ``set`` command: one check per setting of the match, in one table.
+
+Each setter gets the state and the JSON value and returns the new setup and
+the value as recorded in the event (names trimmed, custom points complete),
+or raises :class:`~boardctl.errors.EntryError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from boardctl.errors import EntryError
+from boardctl.game.jsontypes import JsonValue
+from boardctl.game.matches import check_best_of, parse_match, wins_needed
+from boardctl.game.presets import get_preset
+from boardctl.game.roster import check_roster, on_roster
+from boardctl.game.setup import (
+    GameSetup,
+    check_fits,
+    check_match,
+    check_mode,
+    check_names,
+    check_points,
+    check_target,
+    whole,
+)
+from boardctl.game.state import GameState
+
+Setter = Callable[[GameState, JsonValue], tuple[GameSetup, JsonValue]]
+
+
+def _mode(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    return replace(state.setup, mode=check_mode(value)), value
+
+
+def _muggins(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    if not isinstance(value, bool):
+        raise EntryError(f"muggins must be true or false, not {value!r}")
+    return replace(state.setup, muggins=value), value
+
+
+def _preset(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    if not isinstance(value, str):
+        raise EntryError(f"preset must be a name, not {value!r}")
+    setup = state.setup
+    points = setup.points if value == "custom" else ()
+    get_preset(value, dict(points))
+    return replace(setup, preset_name=value, points=points), value
+
+
+def _points(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    if not isinstance(value, Mapping):
+        raise EntryError('points must be an object such as {"win": 1, "skunk": 2}')
+    points = check_points(value)
+    get_preset("custom", dict(points))
+    setup = replace(state.setup, preset_name="custom", points=points)
+    return setup, dict(setup.points)
+
+
+def _match(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    fields = parse_match(value)
+    best_of = check_best_of(fields.get("best_of", 0))
+    match = wins_needed(best_of) if best_of else check_match(fields["match"])
+    top = max(t.game_points for t in state.tracks)
+    if match and state.winner is None and top >= match:
+        raise EntryError(f"match {match} is not above the game points already won ({top})")
+    return replace(state.setup, match=match, best_of=best_of), value
+
+
+def _confirm_result(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    if not isinstance(value, bool):
+        raise EntryError(f"confirm_result must be true or false, not {value!r}")
+    return replace(state.setup, confirm_result=value), value
+
+
+def _roster(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    setup = replace(state.setup, roster=check_roster(value))
+    setup = replace(setup, names=on_roster(setup.names, setup.roster, setup.variant.teams))
+    return setup, list(setup.roster)
+
+
+def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    target = check_target(whole(value, "target"))
+    if state.started:
+        raise EntryError("the target can only change before anyone scores; start a new game")
+    setup = state.setup
+    check_fits(setup.variant_name, target, setup.muggins)
+    return replace(setup, target=target), value
+
+
+def _names(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    setup = state.setup
+    names = on_roster(check_names(value, setup.tracks), setup.roster, setup.variant.teams)
+    return replace(setup, names=names), list(names)
+
+
+#: Keys a ``set`` command may change, each with its check.
+SETTERS: dict[str, Setter] = {
+    "mode": _mode,
+    "muggins": _muggins,
+    "preset": _preset,
+    "points": _points,
+    "match": _match,
+    "target": _target,
+    "names": _names,
+    "roster": _roster,
+    "confirm_result": _confirm_result,
+}
+SETTINGS = tuple(SETTERS)
+
+
+def change(state: GameState, key: str, value: JsonValue) -> tuple[GameState, JsonValue]:
+    """The state after ``set key value``, and the value the event records."""
+    setup, recorded = SETTERS[key](state, value)
+    return state.evolve(setup=setup), recorded

@@ -1,0 +1,240 @@
+"""Player records: per player and head to head, over the finished games.
+
+A pure function of :class:`~.derive.PlayedGame` values. A player is a name
+as the roster spells it (compared whatever its case and spacing). In a
+partnership game each partner is credited with the team's result; hands and
+cribs go to the seat that counted them (guided mode), pegging to the track,
+so in a partnership game it is the team's pegging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from boardctl.game.presets import lines_failed
+from boardctl.game.roster import player_key
+from boardctl.results.derive import PlayedGame
+
+#: The big counts of a hand or crib that club side pots pay for.
+BIG_HANDS = (24, 28, 29)
+
+
+def _ratio(total: int, count: int) -> float | None:
+    return None if count == 0 else total / count
+
+
+@dataclass
+class PlayerRecord:
+    """One player's record. Averages are None when there is nothing to average."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    game_points: int = 0
+    skunks_given: int = 0
+    skunks_taken: int = 0
+    spread_total: int = 0
+    hands: int = 0
+    hand_points: int = 0
+    cribs: int = 0
+    crib_points: int = 0
+    deals: int = 0
+    pegging_points: int = 0
+    big_hands: dict[int, int] = field(default_factory=lambda: dict.fromkeys(BIG_HANDS, 0))
+
+    @property
+    def win_percent(self) -> float | None:
+        """Wins per hundred games."""
+        return None if self.games == 0 else 100 * self.wins / self.games
+
+    @property
+    def average_spread(self) -> float | None:
+        """Own score minus the best opponent's, per game (negative in a loss)."""
+        return _ratio(self.spread_total, self.games)
+
+    @property
+    def average_hand(self) -> float | None:
+        """Points per hand counted (one hand a deal)."""
+        return _ratio(self.hand_points, self.hands)
+
+    @property
+    def average_crib(self) -> float | None:
+        """Points per crib counted (the dealer's)."""
+        return _ratio(self.crib_points, self.cribs)
+
+    @property
+    def average_pegging(self) -> float | None:
+        """Pegging points per deal (guided games; the team's in a partnership)."""
+        return _ratio(self.pegging_points, self.deals)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able, with the averages."""
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_percent": self.win_percent,
+            "game_points": self.game_points,
+            "skunks_given": self.skunks_given,
+            "skunks_taken": self.skunks_taken,
+            "average_spread": self.average_spread,
+            "average_hand": self.average_hand,
+            "average_crib": self.average_crib,
+            "average_pegging": self.average_pegging,
+            "hands": self.hands,
+            "cribs": self.cribs,
+            "deals": self.deals,
+            "big_hands": {str(points): n for points, n in self.big_hands.items()},
+        }
+
+
+@dataclass
+class HeadToHead:
+    """Two players on opposite tracks: games, wins and game points of each, ``first``'s spread."""
+
+    first: str
+    second: str
+    games: int = 0
+    first_wins: int = 0
+    second_wins: int = 0
+    first_points: int = 0
+    second_points: int = 0
+    spread_total: int = 0
+
+    @property
+    def average_spread(self) -> float | None:
+        """``first``'s score minus ``second``'s, per game."""
+        return _ratio(self.spread_total, self.games)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able, with the average spread."""
+        return {
+            "first": self.first,
+            "second": self.second,
+            "games": self.games,
+            "first_wins": self.first_wins,
+            "second_wins": self.second_wins,
+            "first_points": self.first_points,
+            "second_points": self.second_points,
+            "average_spread": self.average_spread,
+        }
+
+
+@dataclass
+class Records:
+    """Every player's record (by :func:`player_key`) and every pairing's, in first-seen order."""
+
+    players: dict[str, PlayerRecord] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], HeadToHead] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able: ``players`` and ``head_to_head`` lists."""
+        return {
+            "players": [p.to_dict() for p in self.players.values()],
+            "head_to_head": [h.to_dict() for h in self.pairs.values()],
+        }
+
+
+def records(games: Iterable[PlayedGame]) -> Records:
+    """Every player's record and every head-to-head over ``games``."""
+    out = Records()
+    for game in games:
+        _add_game(out, game)
+    return out
+
+
+def _player(out: Records, name: str) -> PlayerRecord:
+    key = player_key(name)
+    if key not in out.players:
+        out.players[key] = PlayerRecord(name)
+    return out.players[key]
+
+
+def _add_game(out: Records, game: PlayedGame) -> None:
+    result = game.result
+    scores = result.scores
+    for track, team in enumerate(result.players):
+        won = track == result.winner
+        best_other = max((s for t, s in enumerate(scores) if t != track), default=0)
+        pegging = sum(e.points for e in game.entries if e.track == track and e.kind == "pegging")
+        for name in team:
+            record = _player(out, name)
+            record.games += 1
+            record.wins += won
+            record.game_points += result.game_points if won else 0
+            record.skunks_given += won and result.skunk > 0
+            record.skunks_taken += not won and lines_failed(result.target, scores[track]) > 0
+            record.spread_total += scores[track] - best_other
+            if result.deals:
+                record.deals += result.deals
+                record.pegging_points += pegging
+    for entry in game.entries:
+        if entry.kind not in ("hand", "crib") or entry.seat is None:
+            continue
+        record = _player(out, game.seat_players[entry.seat])
+        if entry.kind == "hand":
+            record.hands += 1
+            record.hand_points += entry.points
+        else:
+            record.cribs += 1
+            record.crib_points += entry.points
+        if entry.points in record.big_hands:
+            record.big_hands[entry.points] += 1
+    _add_pairs(out, game)
+
+
+def _add_pairs(out: Records, game: PlayedGame) -> None:
+    result = game.result
+    tracks = result.players
+    for track, team in enumerate(tracks):
+        for other in range(track + 1, len(tracks)):
+            for first in team:
+                for second in tracks[other]:
+                    key = (player_key(first), player_key(second))
+                    flip = key[0] > key[1]
+                    a, b = (other, track) if flip else (track, other)
+                    pair_key = (key[1], key[0]) if flip else key
+                    if pair_key not in out.pairs:
+                        names = (second, first) if flip else (first, second)
+                        out.pairs[pair_key] = HeadToHead(*names)
+                    pair = out.pairs[pair_key]
+                    pair.games += 1
+                    pair.first_wins += result.winner == a
+                    pair.second_wins += result.winner == b
+                    pair.first_points += result.game_points if result.winner == a else 0
+                    pair.second_points += result.game_points if result.winner == b else 0
+                    pair.spread_total += result.scores[a] - result.scores[b]
+
+
+def _num(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_records(recs: Records) -> str:
+    """Plain-text tables: players (most wins first), then head to head."""
+    if not recs.players:
+        return "no finished games"
+    head = (
+        f"{'player':<16} {'games':>5} {'wins':>5} {'win%':>5} {'gp':>4} {'sk+':>4} {'sk-':>4} "
+        f"{'spread':>6} {'hand':>5} {'crib':>5} {'peg':>5} {'24':>3} {'28':>3} {'29':>3}"
+    )
+    lines = [head]
+    ranked = sorted(recs.players.values(), key=lambda p: (-p.wins, -p.game_points, p.name))
+    for p in ranked:
+        lines.append(
+            f"{p.name:<16.16} {p.games:>5} {p.wins:>5} {_num(p.win_percent, 0):>5} "
+            f"{p.game_points:>4} {p.skunks_given:>4} {p.skunks_taken:>4} "
+            f"{_num(p.average_spread):>6} {_num(p.average_hand):>5} {_num(p.average_crib):>5} "
+            f"{_num(p.average_pegging):>5} {p.big_hands[24]:>3} {p.big_hands[28]:>3} "
+            f"{p.big_hands[29]:>3}"
+        )
+    lines.append("")
+    lines.append("head to head (games, wins, game points, average spread of the first):")
+    for h in sorted(recs.pairs.values(), key=lambda h: (h.first.casefold(), h.second.casefold())):
+        lines.append(
+            f"{h.first} v {h.second}: {h.games} game{'s' if h.games != 1 else ''}, "
+            f"{h.first_wins}-{h.second_wins}, game points {h.first_points}-{h.second_points}, "
+            f"spread {_num(h.average_spread)}"
+        )
+    return "\n".join(lines)

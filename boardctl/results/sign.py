@@ -1,0 +1,89 @@
+"""The board key and the HMAC-SHA256 that signs a result.
+
+``boardctl key init`` writes a random 256-bit key to ``board.key`` in the
+board's state folder (mode 0600, hex on one line). A signed result carries
+the key's id (``key``, so a verifier knows which key it needs) and
+``hmac``: HMAC-SHA256 under the key of :meth:`GameResult.canonical` (the
+result as compact JSON with sorted keys and ``hmac`` empty). Whoever holds
+a copy of the key file (a club director) can check a row anywhere; any
+change to any field makes it fail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from dataclasses import replace
+from pathlib import Path
+
+from boardctl.errors import ResultsError
+from boardctl.results.model import GameResult
+
+KEY_FILE = "board.key"
+KEY_BYTES = 32
+_ID_LABEL = b"boardctl key id\x00"
+
+
+def key_id(key: bytes) -> str:
+    """A short public name for a key: ``k-`` and 12 hex digits of a labelled SHA-256."""
+    return "k-" + hashlib.sha256(_ID_LABEL + key).hexdigest()[:12]
+
+
+def write_key(path: Path, *, force: bool = False) -> bytes:
+    """Write a new random key to ``path`` (mode 0600); an existing key stays unless ``force``."""
+    key = secrets.token_bytes(KEY_BYTES)
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, flags, 0o600)
+    except FileExistsError:
+        raise ResultsError(
+            f"{path} already holds a board key (results signed with it would no longer verify "
+            "with a new one); use --force to replace it"
+        ) from None
+    except OSError as exc:
+        raise ResultsError(f"cannot write the board key {path}: {exc}") from exc
+    with os.fdopen(fd, "w", encoding="ascii") as file:
+        os.fchmod(file.fileno(), 0o600)  # also when the file existed (--force) or umask differs
+        file.write(key.hex() + "\n")
+        file.flush()
+        os.fsync(file.fileno())
+    return key
+
+
+def read_key(path: Path) -> bytes:
+    """The key in ``path``; :class:`ResultsError` if it cannot be read or is not a key."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"cannot read the board key {path}: {exc}") from None
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) != KEY_BYTES:
+        raise ResultsError(f"{path} is not a board key ({KEY_BYTES * 2} hex digits)")
+    return key
+
+
+def _mac(result: GameResult, key: bytes) -> str:
+    return hmac.new(key, result.canonical(), hashlib.sha256).hexdigest()
+
+
+def sign(result: GameResult, key: bytes) -> GameResult:
+    """``result`` with the key's id and its HMAC."""
+    named = replace(result, key=key_id(key), hmac="")
+    return replace(named, hmac=_mac(named, key))
+
+
+def check(result: GameResult, key: bytes) -> str | None:
+    """Why ``result`` fails verification under ``key``, or None if it verifies."""
+    if not result.hmac:
+        return "not signed"
+    if result.key != key_id(key):
+        return f"signed with key {result.key or '?'}, not {key_id(key)}"
+    if not hmac.compare_digest(result.hmac, _mac(result, key)):
+        return "the HMAC does not match: the row was changed"
+    return None

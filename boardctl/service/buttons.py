@@ -1,0 +1,31 @@
+"""What a button command means in the current phase of a guided game.
+
+Buttons cannot name every engine command, so the phase decides: during the
+cut, a track's entry means "this track deals" and ``next`` draws the dealer
+at random; during the show, ``next`` with nothing pending enters a count of 0
+for the track whose count is due.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from boardctl.cribbage.variants import get_variant
+from boardctl.game.commands import BoardCommand, Cut, Next, Peg
+
+
+def button_command(command: BoardCommand, status: Mapping[str, object]) -> BoardCommand:
+    """``command`` from the panel as the engine should get it, given the ``status`` now."""
+    if not isinstance(command, Peg | Next):
+        return command
+    phase = status.get("phase")
+    if phase == "cut":
+        if isinstance(command, Next):
+            return Cut()
+        teams = get_variant(str(status.get("variant"))).teams
+        track = command.track
+        return Cut(teams[track][0] if track < len(teams) else track)
+    to_count = status.get("to_count")
+    if phase == "show" and isinstance(command, Next) and isinstance(to_count, int):
+        return Peg(to_count, 0)
+    return command

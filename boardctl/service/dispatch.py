@@ -1,0 +1,129 @@
+"""Running a command: checked, shown at once, journalled, then answered.
+
+A command is shown before it is journalled, and journalled before anything
+else is handled: :meth:`Dispatcher.execute` checks it (the keeper's
+``prepare``), has the screen show the new state, then writes the event
+durably (``commit``, an fsync); only then does the loop reply to a control
+client, update systemd's status or take the next input. If the write fails
+the keeper keeps its last durable state and that is shown again, with the
+error flashed: the board never keeps a score the journal does not have.
+
+Every committed command is passed on to the :attr:`Dispatcher.committed`
+listeners (the control socket's watchers) with its result.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from boardctl.errors import BoardError, EntryError, JournalError
+from boardctl.game.commands import BoardCommand, Brightness, Command
+from boardctl.service.buttons import button_command
+from boardctl.service.settings import BoardSettings
+from boardctl.view import BoardView
+
+log = logging.getLogger(__name__)
+
+Result = dict[str, Any]  # the keeper's result (JSON): ok, seq, event, status
+
+
+class PendingEntry(Protocol):
+    """A checked command not yet journalled (``boardctl.game.keeper.Pending``)."""
+
+    def view(self) -> BoardView: ...
+    def commit(self) -> Result: ...
+    def abort(self) -> None: ...
+
+
+class Keeper(Protocol):
+    """The scorekeeping engine (``boardctl.game.keeper.Scorekeeper``)."""
+
+    def apply(self, command: Command) -> Result: ...
+    def prepare(self, command: Command) -> PendingEntry: ...
+    def view(self) -> BoardView: ...
+    def status(self) -> dict[str, Any]: ...
+    def history(self) -> list[dict[str, Any]]: ...
+    def close(self) -> None: ...
+
+
+class Screen(Protocol):
+    """What the dispatcher asks of the board (the service loop)."""
+
+    def show_now(self, view: BoardView) -> None:
+        """Show ``view`` (a state not yet durable) on the LEDs at once."""
+
+    def show_durable(self, *, at_once: bool = False) -> None:
+        """Show the keeper's durable state: after a commit, or ``at_once`` after a failed write."""
+
+    def flash_error(self) -> None:
+        """Flash the error: an entry was refused or not saved."""
+
+    def redraw(self) -> None:
+        """Render again at the next turn even if the view is unchanged (a new brightness)."""
+
+
+Validate = Callable[[Command], None]  # raises EntryError for what the board cannot show
+
+
+class Dispatcher:
+    """Runs the commands of the buttons and of the control socket."""
+
+    def __init__(
+        self,
+        keeper: Keeper,
+        screen: Screen,
+        settings: BoardSettings,
+        *,
+        validate: Validate | None = None,
+    ) -> None:
+        self.keeper = keeper
+        self.screen = screen
+        self.settings = settings
+        self.validate = validate
+        self.committed: list[Callable[[Command, Result], None]] = []
+
+    def execute(self, command: BoardCommand) -> Result:
+        """Apply one command; raise :class:`BoardError` on refusal (the board flashes)."""
+        if isinstance(command, Brightness):
+            result = self.settings.set_brightness(command.level)
+            self.screen.redraw()
+            return result
+        screen = self.screen
+        try:
+            if self.validate is not None:
+                self.validate(command)
+            pending = self.keeper.prepare(command)
+        except BoardError:
+            screen.flash_error()
+            raise
+        screen.show_now(pending.view())  # the frame first: the press shows at once ...
+        try:
+            result = pending.commit()  # ... then the durable write, before anything else
+        except BaseException as exc:
+            pending.abort()
+            screen.flash_error()
+            screen.show_durable(at_once=True)  # the last durable state, shown again
+            if isinstance(exc, BoardError):
+                log.error("entry not saved, the last saved score is shown again: %s", exc)
+            raise
+        screen.show_durable()
+        for listener in self.committed:
+            listener(command, result)
+        return result
+
+    def run_buttons(self, commands: list[BoardCommand]) -> list[str]:
+        """Apply the panel's commands as the phase means them; return the refusals."""
+        refused: list[str] = []
+        for command in commands:
+            try:
+                self.execute(button_command(command, self.keeper.status()))
+            except EntryError as exc:
+                log.warning("entry refused: %s", exc)
+                refused.append(str(exc))
+            except JournalError:
+                pass  # execute logged it and shows the last saved score
+            except BoardError as exc:
+                log.error("command %s failed: %s", command, exc)
+        return refused

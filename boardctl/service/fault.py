@@ -1,0 +1,148 @@
+"""The service's scorekeeper, also while the journal cannot be opened.
+
+A journal on a read-only or full file system, with the wrong permissions or
+damaged, must not make the service crash-loop dark behind a stale frame.
+:class:`JournalKeeper` is what the service loop holds: the journal's
+:class:`~boardctl.game.keeper.Scorekeeper` once it opens; until then a
+stand-in that refuses every entry with the reason, shows the fault sign on
+the LEDs (``journal_fault`` in the view: the board dark, start holes and
+status LED vermilion), puts the reason in ``status`` and systemd's
+``STATUS=``, and retries the journal every :data:`RETRY` seconds (space
+freed, file system remounted, permissions fixed). When it opens, the loop
+is told and the board shows the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from boardctl.errors import JournalError
+from boardctl.game.commands import Command
+from boardctl.game.history import Row
+from boardctl.game.integrity import FAULT_KEY
+from boardctl.game.keeper import Pending, Result, Scorekeeper, SetupLike
+from boardctl.game.lock import SERVICE, JournalBusy
+from boardctl.game.state import GameState
+from boardctl.view import BoardView
+
+log = logging.getLogger(__name__)
+
+RETRY = 2.0  # seconds between attempts to open the journal
+
+
+class JournalKeeper:
+    """The journal's scorekeeper, or a refusing stand-in until the journal opens."""
+
+    def __init__(
+        self,
+        path: Path,
+        setup: SetupLike,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        opener: Callable[[], Scorekeeper] | None = None,
+    ) -> None:
+        self.path = path
+        self._setup = setup
+        self._clock = clock
+        self._opener = opener or self._open_service_journal
+        self.inner: Scorekeeper | None = None
+        self.fault: str | None = None
+        self._standin: Scorekeeper | None = None
+        self._next_try: float | None = None
+        self.on_reopen: Callable[[], None] | None = None  # the loop shows the game again
+        self.try_open()
+
+    def _open_service_journal(self) -> Scorekeeper:
+        keeper = Scorekeeper.open(self.path, setup=self._setup, owner="service")
+        if keeper.journal is not None:
+            keeper.journal.backup_on_close = True  # a backup at every clean shutdown
+        return keeper
+
+    def try_open(self) -> bool:
+        """Open the journal now; True if it is open. A second service is not retried."""
+        if self.inner is not None:
+            return True
+        try:
+            self.inner = self._opener()
+        except JournalBusy as exc:
+            if exc.role == SERVICE:
+                raise  # another service has it: this one must not start
+            self._faulted(str(exc))
+            return False
+        except JournalError as exc:
+            self._faulted(str(exc))
+            return False
+        if self.fault is not None:
+            log.warning("journal %s opened; entries are taken again", self.path)
+        self.fault, self._next_try, self._standin = None, None, None
+        return True
+
+    def _faulted(self, reason: str) -> None:
+        if reason != self.fault:
+            log.error("%s; entries are refused, retrying every %.0f s", reason, RETRY)
+        self.fault = reason
+        self._next_try = self._clock() + RETRY
+        if self._standin is None:
+            self._standin = Scorekeeper.memory(self._setup)
+
+    # --- the loop's timer -----------------------------------------------------
+    def deadline(self) -> float | None:
+        return self._next_try
+
+    def tick(self, now: float) -> None:
+        due = self._next_try is not None and now >= self._next_try
+        if due and self.try_open() and self.on_reopen is not None:
+            self.on_reopen()
+
+    # --- the Keeper protocol --------------------------------------------------
+    def _live(self) -> Scorekeeper:
+        if self.inner is None:
+            raise JournalError(f"{self.fault}; nothing was recorded")
+        return self.inner
+
+    def _shown(self) -> Scorekeeper:
+        keeper = self.inner or self._standin
+        assert keeper is not None
+        return keeper
+
+    def apply(self, command: Command) -> Result:
+        return self._live().apply(command)
+
+    def prepare(self, command: Command) -> Pending:
+        return self._live().prepare(command)
+
+    def view(self) -> BoardView:
+        view = self._shown().view()
+        if self.fault is None:
+            return view
+        return replace(view, extra={**view.extra, FAULT_KEY: self.fault})
+
+    def status(self) -> dict[str, Any]:
+        status = self._shown().status()
+        if self.fault is not None:
+            status[FAULT_KEY] = self.fault
+        return status
+
+    def history(self) -> list[Row]:
+        return self.inner.history() if self.inner is not None else []
+
+    @property
+    def state(self) -> GameState:
+        return self._shown().state
+
+    @property
+    def journal(self) -> Any:
+        return None if self.inner is None else self.inner.journal
+
+    @property
+    def seq(self) -> int:
+        return self._shown().seq
+
+    def close(self) -> None:
+        if self.inner is not None:
+            self.inner.close()

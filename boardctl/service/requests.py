@@ -1,0 +1,122 @@
+"""The control socket's requests, answered by the running board.
+
+The engine's commands go to the :class:`~boardctl.service.dispatch.Dispatcher`
+(parsed once, here, from the request's JSON); ``press`` is a button gesture
+exactly as if pressed on the board; ``status``, ``history``, ``frame`` and
+``ping`` only read. ``watch`` is served by the control server itself (see
+:mod:`boardctl.service.watch`). The protocol: ``docs/control-protocol.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from boardctl.board.viewjson import view_to_dict
+from boardctl.errors import ControlError, EntryError
+from boardctl.game.commands import BoardCommand, parse_board_command
+from boardctl.inputs.panel import Panel, parse_button_id
+from boardctl.link.base import Link
+from boardctl.service.buttons import button_command
+from boardctl.service.dispatch import Dispatcher
+from boardctl.service.settings import BoardSettings
+from boardctl.view import BoardView
+
+#: The control protocol's version (``ping`` and ``watch`` say it; docs/control-protocol.md).
+PROTOCOL_VERSION = 1
+
+Tap = Callable[[str, int], list[BoardCommand]]  # a whole press: button, hold level 0/1/2
+
+
+class Requests:
+    """Answers one control request at a time (in the loop's thread)."""
+
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        panel: Panel,
+        settings: BoardSettings,
+        link: Link,
+        *,
+        tap: Tap,
+        frame: Callable[[], bytes | None],
+        view: Callable[[], BoardView],
+        watched: Callable[[BoardView], None] = lambda view: None,
+        link_kind: str = "unknown",
+    ) -> None:
+        self.dispatcher = dispatcher
+        self.keeper = dispatcher.keeper
+        self.panel = panel
+        self.settings = settings
+        self.link = link
+        self.link_kind = link_kind
+        self._tap = tap
+        self._frame = frame
+        self._view = view
+        self._watched = watched  # told the view a new watcher's snapshot shows
+        self._readers: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+            "ping": lambda _: {"pong": True, "protocol": PROTOCOL_VERSION},
+            "status": lambda _: self.status(),
+            "frame": lambda _: self._frame_reply(),
+            "press": lambda r: self.press(r["button"], r.get("hold", 0)),
+            "history": self._history,
+            "watch": lambda _: {"protocol": PROTOCOL_VERSION, **self.state(snapshot=True)},
+        }
+
+    def handle(self, request: Mapping[str, Any]) -> Any:
+        """The result of a request already checked by the control protocol."""
+        reader = self._readers.get(request["op"])
+        if reader is not None:
+            return reader(request)
+        return self.dispatcher.execute(parse_board_command(request))
+
+    def status(self) -> dict[str, Any]:
+        """The engine's status plus what only the running board knows."""
+        status = dict(self.keeper.status())
+        status["pending"] = list(self.panel.pending)
+        if self.settings.brightness is not None:
+            status["brightness"] = self.settings.brightness
+        status["link"] = {"kind": self.link_kind, "connected": bool(self.link.connected)}
+        return status
+
+    def state(self, view: BoardView | None = None, *, snapshot: bool = False) -> dict[str, Any]:
+        """What a watcher is told when the board changes: the status and the view (now)."""
+        view = view or self._view()
+        if snapshot:
+            self._watched(view)
+        return {"status": self.status(), "view": view_to_dict(view)}
+
+    def _frame_reply(self) -> dict[str, Any]:
+        frame = self._frame() or b""
+        return {"leds": len(frame) // 3, "rgb": frame.hex()}
+
+    def _history(self, request: Mapping[str, Any]) -> Any:
+        items = self.keeper.history()
+        limit = request.get("limit")
+        return items[-limit:] if isinstance(limit, int) and limit > 0 else items
+
+    def press(self, name: str, hold: int) -> dict[str, Any]:
+        """A button gesture from the socket; refusals come back as one error."""
+        try:
+            _role, track = parse_button_id(name)
+        except ValueError:
+            raise ControlError(
+                f"unknown button {name!r} (undo, menu, trackN.plus1, trackN.plus5, "
+                "trackN.encoder_push)"
+            ) from None
+        if track is not None and track >= self.panel.tracks:
+            raise ControlError(
+                f"there is no button {name!r}: this game has {self.panel.tracks} tracks "
+                f"(track1 to track{self.panel.tracks})"
+            )
+        if hold not in (0, 1, 2):
+            raise ControlError(f"hold must be 0 (short), 1 (long) or 2 (very long), not {hold}")
+        refused: list[str] = []
+        for command in self._tap(name, hold):
+            try:
+                self.dispatcher.execute(button_command(command, self.keeper.status()))
+            except EntryError as exc:
+                refused.append(str(exc))
+        if refused:
+            raise EntryError("; ".join(refused))
+        return {"pending": list(self.panel.pending), "mode": self.panel.mode}

@@ -1,0 +1,36 @@
+"""The board's own settings: the LED brightness, and the values settings mode starts from.
+
+The engine keeps the game's settings (variant, target, preset, mode); the
+brightness is the service's alone (``set brightness`` from the socket, the
+brightness item of settings mode), applied to the renderer at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from boardctl.game.jsontypes import JsonValue
+
+#: The game's settings that settings mode shows, read from the engine's status.
+GAME_SETTINGS = ("target", "variant", "preset", "mode")
+
+
+class BoardSettings:
+    """The brightness now (None = the renderer's own) and who to tell when it changes."""
+
+    def __init__(self, on_brightness: Callable[[int], None] | None = None) -> None:
+        self.brightness: int | None = None
+        self.on_brightness = on_brightness
+
+    def set_brightness(self, level: int) -> dict[str, JsonValue]:
+        """Change the brightness (0-255, checked by the command's parser); the reply."""
+        self.brightness = level
+        if self.on_brightness is not None:
+            self.on_brightness(level)
+        return {"brightness": level}
+
+    def current(self, status: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
+        """The values settings mode starts from."""
+        values = {key: status.get(key) for key in GAME_SETTINGS}
+        values["brightness"] = self.brightness
+        return values
