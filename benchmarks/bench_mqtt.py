@@ -39,6 +39,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from boardctl.game.commands import parse_command  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.mqtt.acks import Acks  # noqa: E402
 from tests.mqtt_broker import Broker  # noqa: E402
@@ -184,7 +185,9 @@ def catch_up(broker: Broker, tmp: Path, results: int) -> dict[str, Any]:
         for track, points in ((1 - n % 2, 20), (n % 2, 20), (n % 2, 20), (n % 2, 20), (n % 2, 1)):
             events.append({"op": "peg", "track": track, "points": points})
         events.append({"op": "next"})
-    stored = [keeper.apply(event)["event"] for event in events]  # as the engine journals them
+    stored = [
+        keeper.apply(parse_command(event))["event"] for event in events
+    ]  # as the engine journals them
     with Scorekeeper.open(journal, setup=SETUP) as opened:
         assert opened.journal is not None
         opened.journal.append_all((e, at + i) for i, e in enumerate(stored))

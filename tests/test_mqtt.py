@@ -25,6 +25,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from boardctl.config import MqttConfig, parse_config
 from boardctl.errors import ConfigError
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.view import status_dict
 from boardctl.mqtt import discovery, topics
@@ -38,13 +39,18 @@ UNIT = REPO / "systemd" / "boardctl-mqtt.service"
 SETUP = {"variant": "six-card", "mode": "free", "target": 61}
 
 
+def apply(keeper: Scorekeeper, data: dict[str, Any]) -> Any:
+    """A command as the control socket and the CLI give it: JSON, parsed once."""
+    return keeper.apply(parse_command(data))
+
+
 def win(keeper: Scorekeeper, track: int, loser_points: int) -> None:
     """One game: the loser's points, then the winner's 61."""
     for chunk in [20] * (loser_points // 20) + [loser_points % 20]:
         if chunk:
-            keeper.apply({"op": "peg", "track": 1 - track, "points": chunk})
+            apply(keeper, {"op": "peg", "track": 1 - track, "points": chunk})
     for points in (20, 20, 20, 1):
-        keeper.apply({"op": "peg", "track": track, "points": points})
+        apply(keeper, {"op": "peg", "track": track, "points": points})
 
 
 # --- results from the journal ----------------------------------------------------
@@ -53,7 +59,7 @@ def win(keeper: Scorekeeper, track: int, loser_points: int) -> None:
 def test_results_follow_the_journal_through_undo_and_next(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     with Scorekeeper.open(path, setup=SETUP) as keeper:
-        keeper.apply({"op": "set", "key": "names", "value": ["Ann", "Bob"]})
+        apply(keeper, {"op": "set", "key": "names", "value": ["Ann", "Bob"]})
         win(keeper, 0, 20)
         feed = ResultFeed(path, "b1")
         assert feed.refresh()
@@ -65,13 +71,13 @@ def test_results_follow_the_journal_through_undo_and_next(tmp_path: Path) -> Non
             False,
         )
         assert (only["game_points"], only["spread"], only["names"]) == (3, 41, ["Ann", "Bob"])
-        keeper.apply({"op": "undo"})  # the winning entry taken back: no result any more
+        apply(keeper, {"op": "undo"})  # the winning entry taken back: no result any more
         assert feed.refresh() and feed.results == {}
-        keeper.apply({"op": "peg", "track": 1, "points": 20})  # Bob to 40
-        keeper.apply({"op": "peg", "track": 0, "points": 1})  # Ann wins 61-40: no skunk
-        keeper.apply({"op": "next"})
+        apply(keeper, {"op": "peg", "track": 1, "points": 20})  # Bob to 40
+        apply(keeper, {"op": "peg", "track": 0, "points": 1})  # Ann wins 61-40: no skunk
+        apply(keeper, {"op": "next"})
         win(keeper, 1, 45)
-        keeper.apply({"op": "next"})
+        apply(keeper, {"op": "next"})
         assert feed.refresh()
         feed.close()
         results = finished_results(path, "b1")
@@ -106,7 +112,7 @@ def test_the_feed_read_event_by_event_equals_the_results_of_the_whole_journal(
     with Scorekeeper.open(path, setup={**SETUP, "match": 5}) as keeper:
 
         def step(command: dict[str, Any]) -> None:
-            keeper.apply(command)
+            apply(keeper, command)
             feed.refresh()
 
         for match in range(2):
@@ -296,7 +302,7 @@ def test_a_bridge_without_its_service_publishes_the_journal_and_withdraws_an_und
         assert probe.wait(lambda seen: json.loads(seen.get(topic, b"null") or b"null") == game)
         assert probe.wait(lambda seen: seen.get("boardctl/b1/availability") == b"offline")
         assert probe.wait(lambda seen: digest(game) in Acks(paths.acks).digests.values())
-        keeper.apply({"op": "undo"})  # the service is down: the CLI writes the journal
+        apply(keeper, {"op": "undo"})  # the service is down: the CLI writes the journal
         assert probe.wait(lambda seen: seen.get(topic) == b"")  # withdrawn
         assert probe.wait(lambda seen: Acks(paths.acks).digests == {})
     finally:
@@ -314,7 +320,7 @@ def test_catch_up_after_the_bridge_was_away_and_decommission(
     with Scorekeeper.open(journal, setup=SETUP) as keeper:
         for n in range(6):
             win(keeper, n % 2, 20 + n)
-            keeper.apply({"op": "next"})
+            apply(keeper, {"op": "next"})
     paths = Paths(tmp_path / "no-service.sock", journal, tmp_path / "acks.json")
     bridge = Bridge(config_for(broker), paths, "b1")
     thread = threading.Thread(target=bridge.run)

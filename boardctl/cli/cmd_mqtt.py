@@ -10,7 +10,7 @@ HELP = "publish this board's state and results on an MQTT broker (docs/mqtt.md)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``run`` (default) or ``decommission``; where the board and the broker are."""
-    from boardctl.service.verbs import add_target_options
+    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument(
         "action",

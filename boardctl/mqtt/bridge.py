@@ -74,13 +74,11 @@ class Bridge:
         board: str,
         *,
         client_factory: Callable[[MqttConfig, str], mqtt.Client] = make_client,
-        poll: float = 0.1,
     ) -> None:
         self.config = config
         self.paths = paths
         self.board = board
         self.prefix = config.prefix
-        self._poll = poll
         self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._feed = ResultFeed(paths.journal, board)
@@ -158,7 +156,7 @@ class Bridge:
         """The watcher thread: statuses onto the queue; a service that is down, retried."""
         while not self._stop.is_set():
             try:
-                for status in watch(self.paths.socket, self._stop, poll=self._poll):
+                for status in watch(self.paths.socket, self._stop):
                     self._events.put(("status", status))
             except ServiceDown as exc:
                 self._events.put(("down", str(exc)))

@@ -1,9 +1,12 @@
-"""The bridge's one way to the board: the control socket, read-only.
+"""The bridge's one way to the board: the control socket's ``watch`` stream, read-only.
 
-:func:`watch` yields the board's status each time it changes. It asks the
-service for its ``watch`` stream (docs/service.md); a service that answers
-"unknown op" (one without the stream) is polled with ``status`` instead, so
-the bridge works with either. Nothing here changes the board.
+:func:`watch` yields the board's status (exactly what ``status`` answers) now
+and after every change, from the stream of docs/control-protocol.md: the
+reply's snapshot, then each ``state`` line (an ``event`` line is always
+followed by a ``state`` line, so it needs nothing). A gap in the numbering
+means lines were lost (the service drops a watcher that falls behind): the
+stream ends with :class:`ServiceDown` and the bridge watches again for a new
+snapshot. Nothing here changes the board.
 """
 
 from __future__ import annotations
@@ -16,112 +19,64 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ControlError
-from boardctl.service.client import ServiceDown, request
+from boardctl.service.client import ServiceDown
 from boardctl.service.control import encode
 
-POLL = 0.1  # seconds between status requests when the service has no watch stream
 _READ = 65536
+WAKE = 1.0  # seconds between looks at ``stop`` while the board is quiet
 
 
-def status(path: Path) -> dict[str, Any]:
-    """The board's status now (raises :class:`ServiceDown` when it is not running)."""
-    result = request(path, {"op": "status"})
-    if not isinstance(result, dict):
-        raise ControlError(f"{path}: the service sent a malformed status")
-    return result
-
-
-def watch(path: Path, stop: threading.Event, *, poll: float = POLL) -> Iterator[dict[str, Any]]:
+def watch(path: Path, stop: threading.Event) -> Iterator[dict[str, Any]]:
     """The status now, then again after every change, until ``stop`` is set.
 
-    Raises :class:`ServiceDown` when the service is not (or no longer) running.
+    Raises :class:`ServiceDown` when the service is not (or no longer) running
+    or the stream has a gap.
     """
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
     try:
-        sock, first = _open_watch(path)
-    except _NoWatch:
-        yield from _poll(path, stop, poll)
-        return
-    try:
-        yield from _stream(sock, first, path, stop)
+        yield from _stream(sock, path, stop)
+    except (FileNotFoundError, ConnectionRefusedError) as exc:
+        raise ServiceDown(f"the boardctl service is not running ({path}: {exc.strerror})") from None
+    except OSError as exc:
+        raise ServiceDown(f"{path}: the watch stream ended ({exc})") from None
     finally:
         sock.close()
 
 
-class _NoWatch(Exception):
-    """The service has no ``watch`` request."""
-
-
-def _open_watch(path: Path) -> tuple[socket.socket, dict[str, Any]]:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+def _stream(sock: socket.socket, path: Path, stop: threading.Event) -> Iterator[dict[str, Any]]:
     sock.settimeout(5.0)
-    try:
-        sock.connect(str(path))
-        sock.sendall(encode({"op": "watch"}))
-        first = _line(sock, bytearray())
-    except (FileNotFoundError, ConnectionRefusedError) as exc:
-        sock.close()
-        raise ServiceDown(f"the boardctl service is not running ({path}: {exc.strerror})") from None
-    except OSError as exc:
-        sock.close()
-        raise ServiceDown(f"{path}: {exc}") from None
-    reply = _decode(first, path)
-    if not reply.get("ok"):
-        sock.close()
-        if "unknown op" in str(reply.get("error", "")):
-            raise _NoWatch
-        raise ControlError(f"{path}: watch refused: {reply.get('error')}")
-    sock.settimeout(1.0)  # wakes the reader to look at ``stop``
-    return sock, reply  # the first reply carries the snapshot
-
-
-def _stream(
-    sock: socket.socket, first: dict[str, Any], path: Path, stop: threading.Event
-) -> Iterator[dict[str, Any]]:
+    sock.connect(str(path))
+    sock.sendall(encode({"op": "watch"}))
     buffer = bytearray()
-    message: dict[str, Any] | None = first
-    last: dict[str, Any] | None = None
+    reply = _decode(_line(sock, buffer), path)
+    if not reply.get("ok"):
+        raise ControlError(f"{path}: watch refused: {reply.get('error')}")
+    snapshot = reply.get("result")
+    if not isinstance(snapshot, dict) or not isinstance(snapshot.get("status"), dict):
+        raise ControlError(f"{path}: the watch reply has no snapshot")
+    n = snapshot.get("n")
+    yield snapshot["status"]
+    sock.settimeout(WAKE)
     while not stop.is_set():
-        if message is not None:
-            found = _status_of(message)
-            current = found if found is not None else status(path)
-            if current != last:
-                last = current
-                yield current
         try:
             message = _decode(_line(sock, buffer), path)
         except TimeoutError:
-            message = None
-        except OSError as exc:
-            raise ServiceDown(f"{path}: the watch stream ended ({exc})") from None
-
-
-def _status_of(message: dict[str, Any]) -> dict[str, Any] | None:
-    """The status carried by a watch line, if it carries one."""
-    for candidate in (message.get("status"), message.get("result")):
-        if isinstance(candidate, dict):
-            if "tracks" in candidate:
-                return candidate
-            inner = candidate.get("status")
-            if isinstance(inner, dict) and "tracks" in inner:
-                return inner
-    return None
-
-
-def _poll(path: Path, stop: threading.Event, poll: float) -> Iterator[dict[str, Any]]:
-    last: dict[str, Any] | None = None
-    while not stop.is_set():
-        current = status(path)
-        if current != last:
-            last = current
-            yield current
-        stop.wait(poll)
+            continue
+        if "n" not in message:  # a reply to a request (none are sent)
+            continue
+        if isinstance(n, int) and message["n"] != n + 1:
+            raise ServiceDown(f"{path}: the watch stream skipped from {n} to {message['n']}")
+        n = message["n"]
+        state = message.get("state")
+        if isinstance(state, dict) and isinstance(state.get("status"), dict):
+            yield state["status"]
 
 
 def _line(sock: socket.socket, buffer: bytearray) -> bytes:
     while b"\n" not in buffer:
         chunk = sock.recv(_READ)
         if not chunk:
-            raise ConnectionResetError("closed by the service")
+            raise ServiceDown("the service closed the watch stream")
         buffer += chunk
     end = buffer.index(b"\n")
     line = bytes(buffer[:end])
