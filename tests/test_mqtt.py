@@ -161,6 +161,18 @@ def test_acks_survive_a_restart_and_a_torn_file_means_publish_again(tmp_path: Pa
     assert Acks(path).digests == {}
 
 
+def test_a_board_id_that_cannot_be_a_topic_level_is_refused(tmp_path: Path) -> None:
+    from boardctl.cli import main
+    from boardctl.mqtt.errors import MqttError
+
+    (tmp_path / "board-id").write_text("room 2/table 4\n")
+    with pytest.raises(MqttError, match="topic level"):
+        topics.check_level("room 2/table 4")
+    assert topics.check_level("room2-table4") == "room2-table4"
+    code = main(["mqtt", "--journal", str(tmp_path / "journal.sqlite"), "--socket", "/nonexistent"])
+    assert code == 1  # refused before anything connects
+
+
 def test_the_mqtt_section_is_checked() -> None:
     config = parse_config({"mqtt": {"host": "broker.club", "tls": True, "board_id": "table-3"}})
     assert config.mqtt.board_id == "table-3" and config.mqtt.tls
@@ -339,6 +351,34 @@ def test_catch_up_after_the_bridge_was_away_and_decommission(
     time.sleep(0.5)
     left.close()
     assert {t: p for t, p in left.seen.items() if "b1" in t} == {}
+
+
+def test_standings_collect_every_board_and_follow_a_withdrawal(broker: Broker) -> None:
+    from boardctl.standings.collect import collect
+
+    config = config_for(broker)
+    record = {"names": ["Ann", "Bob"], "scores": [121, 90], "winner": 0, "game_points": 2}
+    for board, game in (("b1", "1-aa"), ("b2", "1-bb"), ("b2", "9-cc")):
+        body = json.dumps({**record, "id": game, "board": board}).encode()
+        probe = Probe(broker, "x")
+        probe.client.publish(
+            topics.result("boardctl", board, game), body, 1, True
+        ).wait_for_publish(5)
+        probe.close()
+    assert set(collect(config)) == {("b1", "1-aa"), ("b2", "1-bb"), ("b2", "9-cc")}
+    seen: list[int] = []
+
+    def follow(results: dict[tuple[str, str], Any]) -> bool:
+        seen.append(len(results))
+        if len(seen) == 1:  # the retained ones are in: withdraw one
+            withdraw = Probe(broker, "x")
+            topic = topics.result("boardctl", "b2", "9-cc")
+            withdraw.client.publish(topic, b"", 1, True).wait_for_publish(5)
+            withdraw.close()
+        return len(seen) < 2
+
+    collect(config, follow=follow)
+    assert seen == [3, 2]
 
 
 # --- the unit ---------------------------------------------------------------------

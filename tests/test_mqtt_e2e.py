@@ -132,6 +132,15 @@ def retained(broker: Broker, pattern: str, seconds: float = 2.0) -> dict[str, by
     return found
 
 
+def publish(broker: Broker, topic: str, payload: bytes, *, retain: bool = False) -> None:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"pub-{time.monotonic_ns()}")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+    client.loop_stop()
+    client.disconnect()
+
+
 def wait_for(check: Callable[[], bool], seconds: float) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -225,3 +234,15 @@ def test_an_evening_of_five_boards_survives_broker_and_bridge_crashes(
     assert wait_for(states_match, 15)
     online = retained(broker, "boardctl/+/availability", 0.5)
     assert all(online[f"boardctl/{b.id}/availability"] == b"online" for b in boards)
+
+    configs = retained(broker, "homeassistant/#", 0.5)
+    for b in boards:
+        assert f"homeassistant/sensor/{b.id}/track2_score/config" in configs
+        assert f"homeassistant/event/{b.id}/game/config" in configs
+        assert f"homeassistant/sensor/{b.id}/track3_score/config" not in configs
+    # Home Assistant starts afresh (its discovery messages gone) and announces itself
+    gone = "homeassistant/sensor/table-2/phase/config"
+    publish(broker, gone, b"", retain=True)
+    assert gone not in retained(broker, "homeassistant/#", 0.5)
+    publish(broker, "homeassistant/status", b"online")
+    assert wait_for(lambda: gone in retained(broker, "homeassistant/#", 0.5), 10)

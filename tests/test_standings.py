@@ -260,3 +260,26 @@ def test_csv_and_json_carry_the_table(played: list[Game]) -> None:
     document = json.loads(render.json_text(rows, games=len(played)))
     assert document["games"] == len(played) and len(document["standings"]) == len(rows)
     assert len(render.table(rows).splitlines()) == len(rows) + 1
+
+
+def test_the_command_line_adds_ranks_and_schedules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli import main
+
+    manual = str(tmp_path / "manual.jsonl")
+    assert main(["standings", "--manual", manual, "add", "Ann=121", "Bob=80"]) == 0
+    assert main(["standings", "--manual", manual, "add", "Bob=121", "Cat=100", "--end", "T2"]) == 0
+    assert main(["standings", "--manual", manual, "add", "Bob=100", "Cat=99"]) == 1  # no winner
+    capsys.readouterr()
+    empty = str(tmp_path / "none.jsonl")
+    assert main(["standings", "--manual", manual, "--from", empty, "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["player"], r["game_points"], r["wins"]) for r in rows] == [
+        ("Ann", "3", "1"),
+        ("Bob", "2", "1"),
+        ("Cat", "0", "0"),
+    ]
+    assert main(["standings", "schedule", "Ann", "Bob", "Cat", "--boards", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("board 1:") == 3 and out.count("bye:") == 3

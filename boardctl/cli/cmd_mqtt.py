@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.config import load_config
     from boardctl.mqtt.bridge import Bridge, Paths, decommission
     from boardctl.mqtt.records import board_id
+    from boardctl.mqtt.topics import check_level
     from boardctl.service import paths
 
     logging.basicConfig(
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     journal = Path(args.journal) if args.journal else paths.client_journal(config)
     socket_file = Path(args.socket) if args.socket else paths.client_socket(config)
-    board = args.board or config.mqtt.board_id or board_id(journal)
+    board = check_level(args.board or config.mqtt.board_id or board_id(journal))
     if args.action == "decommission":
         count = decommission(config.mqtt, board, results=args.results)
         print(f"removed {count} retained messages of board {board}")
