@@ -9,6 +9,9 @@
 # linked into /usr/local/bin), a commented
 # default /etc/boardctl/config.toml (kept if present), the udev rule for the
 # Pico (hardware/99-boardctl.rules), and enables and starts boardctl.service.
+# It asks (default no) whether to add the shutdown button and the read-only
+# overlay root; BOARDCTL_SHUTDOWN_BUTTON=yes/no and BOARDCTL_OVERLAYFS=yes/no
+# answer without asking.
 # Run it again to upgrade. DRY_RUN=1 prints the commands instead of running them.
 set -eu
 
@@ -52,7 +55,10 @@ fi
 # The virtualenv sees the system site-packages, so the apt GPIO libraries work.
 run install -d -m 0755 "$PREFIX"
 run python3 -m venv --system-site-packages "$VENV"
-run "$VENV/bin/pip" install --quiet --upgrade "$SRC"
+# Pinned, hash-checked dependencies (systemd/requirements.txt), never "whatever is newest";
+# then boardctl itself from this checkout, built with the pinned setuptools.
+run "$VENV/bin/pip" install --quiet --require-hashes --no-deps -r "$SRC/systemd/requirements.txt"
+run "$VENV/bin/pip" install --quiet --no-deps --no-build-isolation --upgrade "$SRC"
 # The boardctl command for everyone (status, peg, ...), from the virtualenv.
 run install -d -m 0755 "$BIN_DIR"
 run ln -sf "$VENV/bin/boardctl" "$BIN_DIR/boardctl"
@@ -75,7 +81,46 @@ if [ -f "$SRC/hardware/99-boardctl.rules" ]; then
     run udevadm trigger --subsystem-match=tty
 fi
 
+# Optional, asked (never forced): a shutdown/wake button, the read-only root.
+# Without a terminal the answer is no, unless BOARDCTL_SHUTDOWN_BUTTON=yes or
+# BOARDCTL_OVERLAYFS=yes says otherwise (hardware/bringup.md section 6).
+ask() {  # ask QUESTION ANSWER: ANSWER (yes/no) if set, else the terminal's, else no
+    case "${2:-}" in
+        yes | no) [ "$2" = yes ]; return ;;
+    esac
+    [ -t 0 ] || return 1
+    printf '%s [y/N] ' "$1"
+    read -r reply || return 1
+    case "$reply" in [yY]*) return 0 ;; *) return 1 ;; esac
+}
+BOOT_CONFIG=${BOOT_CONFIG:-/boot/firmware/config.txt}
+STATE_DIR=${STATE_DIR:-/var/lib/boardctl}
+[ -e "$BOOT_CONFIG" ] || [ ! -e /boot/config.txt ] || BOOT_CONFIG=/boot/config.txt
+SHUTDOWN_GPIO=$(PYTHONPATH="$SRC" python3 -c \
+    'from boardctl.hardware.pinout import SHUTDOWN_GPIO; print(SHUTDOWN_GPIO)')
+if ask "Shutdown button on GPIO$SHUTDOWN_GPIO (press: clean shutdown; press again: wake)?" \
+    "${BOARDCTL_SHUTDOWN_BUTTON:-}"; then
+    if grep -qs '^dtoverlay=gpio-shutdown' "$BOOT_CONFIG"; then
+        echo "install.sh: $BOOT_CONFIG already has a gpio-shutdown line; left as it is"
+    else
+        run sh -c "echo 'dtoverlay=gpio-shutdown,gpio_pin=$SHUTDOWN_GPIO' >> '$BOOT_CONFIG'"
+        echo "install.sh: the shutdown button works after the next reboot"
+    fi
+fi
+if ask "Read-only root file system (overlay), the journal on its own partition?" \
+    "${BOARDCTL_OVERLAYFS:-}"; then
+    if mountpoint -q "$STATE_DIR"; then
+        run raspi-config nonint do_overlayfs 0
+        echo "install.sh: the root file system is read-only after the next reboot"
+    else
+        echo "install.sh: $STATE_DIR is not a partition of its own: overlay not enabled" >&2
+        echo "  (it would keep the score journal in RAM; see hardware/bringup.md section 6)" >&2
+    fi
+fi
+
 run install -m 0644 "$SRC/systemd/boardctl.service" "$UNIT_DIR/boardctl.service"
+# Shows the fault sign on the LEDs when systemd gives up restarting the service.
+run install -m 0644 "$SRC/systemd/boardctl-fault.service" "$UNIT_DIR/boardctl-fault.service"
 run systemctl daemon-reload
 run systemctl enable boardctl.service
 run systemctl restart boardctl.service

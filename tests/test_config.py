@@ -116,7 +116,8 @@ def test_paths_follow_systemd_then_user_defaults(tmp_path: Path) -> None:
         "/home/ann/.local/state/boardctl/journal.sqlite"
     )
     assert paths.socket_path(config, user) == Path("/run/user/1000/boardctl/control.sock")
-    assert str(paths.runtime_dir({"HOME": "/h"})).startswith("/tmp/boardctl-")
+    # no predictable shared /tmp path that another user could create first
+    assert paths.runtime_dir({"HOME": "/h"}) == Path("/h/.local/state/boardctl/run")
     custom = parse_config({"service": {"journal": str(tmp_path / "j.db")}})
     assert paths.journal_path(custom, env) == tmp_path / "j.db"
 

@@ -118,7 +118,7 @@ def test_signed_rows_verify_and_any_change_fails(tmp_path: Path) -> None:
     assert check(result, key) == "not signed"
     assert (check(signed, bytes(32)) or "").startswith(f"signed with key {key_id(key)}, not k-")
     for change in ({"spread": signed.spread + 1}, {"names": ("Ann", "Bob")},
-                   {"end": signed.end[:-2] + "9Z"}, {"confirmed": (0,)}):  # fmt: skip
+                   {"end": "2000-01-01T00:00:00.000Z"}, {"confirmed": (0,)}):  # fmt: skip
         assert (
             check(replace(signed, **change), key) == "the HMAC does not match: the row was changed"
         )
@@ -176,3 +176,4 @@ def test_cli_confirm_without_the_service(
     assert "already confirmed" in capsys.readouterr().err
     with Scorekeeper.open(journal, readonly=True) as keeper:
         assert keeper.state.confirmed == (1,)
+        assert keeper.history()[-1]["text"] == "Bo confirms the result"

@@ -27,3 +27,24 @@ def test_append_all_continues_the_chain_as_append_does(tmp_path: Path) -> None:
         assert read.last_crc == expected[1]
         with pytest.raises(JournalError, match="read-only"):
             read.append_all(EVENTS)
+
+
+def test_event_rows_are_the_records_with_their_checksums(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal.open(path) as journal:
+        journal.append_all([*EVENTS, *EVENTS])
+    with Journal.open(path, readonly=True) as one, Journal.open(path, readonly=True) as fast:
+        expected = []
+        for record in one.records():
+            expected.append((record.seq, record.at, record.event, one.last_crc))
+        assert fast.event_rows() == expected
+        assert (fast.last_seq, fast.last_crc) == (one.last_seq, one.last_crc)
+        assert fast.event_rows() == []  # nothing new since
+
+
+def test_event_rows_name_a_row_that_is_not_an_object(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal.open(path) as journal:  # checksummed, but not an event: a list
+        journal.append_all([EVENTS[0], ([1, 2], 3.0)])  # type: ignore[list-item]
+    with Journal.open(path, readonly=True) as journal, pytest.raises(JournalError, match="event 2"):
+        journal.event_rows()

@@ -44,6 +44,15 @@ class Board:
         assert self.keeper.journal is not None
         self.db = self.keeper.journal._db
         self.keeper.journal._db = self  # type: ignore[assignment]
+        reopen = self.keeper.journal.reopen
+
+        def reopen_through_this(journal: Any = self.keeper.journal) -> None:
+            journal._db = self.db  # it closes the real connection, not this stand-in
+            reopen()  # a failed write reconnects: the new connection goes through here too
+            self.db = journal._db
+            journal._db = self
+
+        self.keeper.journal.reopen = reopen_through_this  # type: ignore[method-assign]
         self.fail_writes = False
         self.reply_waiting: list[bool] = []
         self.loop = ServiceLoop(

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -119,7 +120,8 @@ def test_install_script_plan(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     plan = result.stdout
     assert "python3 -m venv --system-site-packages /opt/boardctl/venv" in plan
-    assert f"/opt/boardctl/venv/bin/pip install --quiet --upgrade {REPO}" in plan
+    pip = "/opt/boardctl/venv/bin/pip install --quiet"
+    assert f"{pip} --no-deps --no-build-isolation --upgrade {REPO}" in plan
     assert f"{REPO}/systemd/boardctl.service /etc/systemd/system/boardctl.service" in plan
     assert "systemctl enable boardctl.service" in plan
     # The verbs the docs give (boardctl status, ...) are on every user's PATH.
@@ -139,3 +141,67 @@ def test_install_script_is_valid_posix_sh() -> None:
 @pytest.mark.parametrize("key", ["ProtectSystem", "NoNewPrivileges", "PrivateNetwork"])
 def test_hardening_keys_are_set(key: str) -> None:
     assert unit_options()[key][0] in ("yes", "strict")
+
+
+def test_a_missing_config_file_means_defaults_the_unit_does_not_insist_on_one() -> None:
+    text = UNIT.read_text()
+    start = next(line for line in text.splitlines() if line.startswith("ExecStart="))
+    assert "--config" not in start  # boardctl run reads /etc/boardctl/config.toml if present
+
+
+def test_the_restart_limit_ends_in_the_fault_sign() -> None:
+    text = UNIT.read_text()
+    assert "StartLimitIntervalSec=0" not in text  # was: restart for ever
+    assert re.search(r"^StartLimitBurst=\d+$", text, re.M)
+    assert "OnFailure=boardctl-fault.service" in text
+    fault = (REPO / "systemd" / "boardctl-fault.service").read_text()
+    assert "ExecStart=/opt/boardctl/venv/bin/boardctl fault-sign" in fault
+
+
+def test_install_uses_pinned_hash_checked_requirements(tmp_path: Path) -> None:
+    from packaging.requirements import Requirement
+
+    result = subprocess.run(
+        ["sh", str(INSTALL)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "DRY_RUN": "1", "CONFIG_DIR": str(tmp_path / "etc")},
+    )
+    plan = result.stdout
+    assert f"--require-hashes --no-deps -r {REPO}/systemd/requirements.txt" in plan
+    assert f"--no-deps --no-build-isolation --upgrade {REPO}" in plan
+    assert "boardctl-fault.service" in plan
+    pins: dict[str, str] = {}
+    for line in (REPO / "systemd" / "requirements.txt").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        spec, _, digest = line.partition(" --hash=sha256:")
+        assert re.fullmatch(r"[0-9a-f]{64}", digest), line
+        name, version = spec.split("==")
+        pins[name.lower()] = version
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    for text in project["dependencies"]:
+        requirement = Requirement(text)
+        assert requirement.name.lower() in pins, text  # every runtime dependency is pinned
+        assert requirement.specifier.contains(pins[requirement.name.lower()]), text
+    build = tomllib.loads((REPO / "pyproject.toml").read_text())["build-system"]["requires"]
+    for text in build:
+        requirement = Requirement(text)
+        assert requirement.specifier.contains(pins[requirement.name.lower()]), text
+
+
+def test_fault_sign_sends_the_sign_even_with_a_broken_config(tmp_path: Path) -> None:
+    from boardctl.board import builtin_layout
+    from boardctl.board.overlay import VERMILION
+    from boardctl.link import RecordingLink
+    from boardctl.service.fault_sign import fault_frame, show_fault_sign
+
+    broken = tmp_path / "config.toml"
+    broken.write_text("[board]\nbrightness = 'very'\n")
+    link = RecordingLink()
+    assert "fault sign sent" in show_fault_sign(str(broken), link=link)
+    layout = builtin_layout("two-121")
+    assert link.frames == [fault_frame(layout)]
+    start = layout.led_of(0, 0)
+    assert link.frames[0][3 * start : 3 * start + 3] == VERMILION

@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--socket",
         metavar="PATH",
         help="control socket (default $RUNTIME_DIRECTORY/control.sock, "
-        "$XDG_RUNTIME_DIR/boardctl/control.sock or /tmp/boardctl-$UID/control.sock)",
+        "$XDG_RUNTIME_DIR/boardctl/control.sock or ~/.local/state/boardctl/run/control.sock)",
     )
     parser.add_argument(
         "--print-config",

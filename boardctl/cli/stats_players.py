@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardctl.results.derive import PlayedGame
+    from boardctl.results.records import Records
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -12,6 +18,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--player", metavar="NAME", help="players: only games NAME played in")
     parser.add_argument("--journal", metavar="PATH", help="players: the journal file to read")
     parser.add_argument("--config", metavar="PATH", help="players: configuration file")
+    parser.add_argument(
+        "--png", metavar="FILE", help="players: also draw a game's peg tracks and the win %% bars"
+    )
+    parser.add_argument(
+        "--game",
+        type=int,
+        metavar="N",
+        help="players: the game the picture shows, N-th of the games selected (default: the last)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,8 +44,24 @@ def run(args: argparse.Namespace) -> int:
     since = None if args.since is None else parse_since(args.since)
     games = select(load_games(path, board="-"), since=since, player=args.player)
     recs = records(games)
+    if args.png:
+        _picture(args, games, recs)
     if args.json:
         print(json.dumps(recs.to_dict(), indent=2, ensure_ascii=False))
     else:
         print(format_records(recs))
     return 0
+
+
+def _picture(args: argparse.Namespace, games: list[PlayedGame], recs: Records) -> None:
+    from boardctl.errors import ResultsError
+    from boardctl.results.charts import SeasonChart, save_chart
+
+    game = None
+    if games:
+        number = len(games) if args.game is None else args.game
+        if not 1 <= number <= len(games):
+            raise ResultsError(f"--game {number}: there are {len(games)} games (1-{len(games)})")
+        game = games[number - 1]
+    path = save_chart(SeasonChart(game, recs), args.png)
+    print(f"wrote {path}", file=sys.stderr)

@@ -63,6 +63,12 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
     socket_file, journal = _paths(args)
     parse_request(encode(command))  # the same checks as the service's
+    op = command["op"]
+    needs_service = op == "press" or (op == "set" and command.get("key") == "brightness")
+    if op not in READ_ONLY and not needs_service:
+        from boardctl.service.retry import send_once
+
+        return send_once(socket_file, journal, command)  # one request id, retried: applied once
     try:
         return request(socket_file, command), True
     except ServiceDown:

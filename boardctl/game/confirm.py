@@ -34,7 +34,9 @@ def settled(state: GameState) -> bool:
 
 def check_open(state: GameState, op: str) -> None:
     """Refuse what a settled result or an awaited confirmation does not allow."""
-    if op in AFTER_SETTLED and op == "next" and awaiting(state):
+    if state.winner is None or not state.setup.confirm_result:
+        return  # the common case, on every command: nothing to check
+    if op == "next" and awaiting(state):
         names = state.setup.track_names()
         wait = ", ".join(names[t] for t in awaiting(state))
         raise EntryError(f"the result waits for {wait} to confirm it (confirm TRACK)")

@@ -445,3 +445,26 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
     write_mark(journal, Mark(seq, crc, at or 0.0))
     clear_notice(journal)
     return folder
+
+
+def settle_failed_write(keeper: Any, base_seq: int, event: dict[str, Any]) -> bool:
+    """After a failed append: reopen, read on; True if the entry is in the journal after all.
+
+    The keeper then holds exactly what the file holds (the board and the
+    journal agree, on the next start too); False means it is not there.
+    """
+    journal = keeper.journal
+    if journal is None:
+        return False
+    from boardctl.errors import JournalError
+
+    try:
+        journal.reopen()
+        keeper.refresh()
+    except JournalError as exc:
+        log.error("after a failed write the journal cannot be read again: %s", exc)
+        return False
+    if keeper.seq == base_seq + 1 and keeper.history()[-1]["event"] == event:
+        log.warning("the write reported an error, but the entry is in the journal: kept")
+        return True
+    return False

@@ -44,20 +44,23 @@ from boardctl.game.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: events.request (the id of the request that wrote the row)
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 FILE_NAME = "journal.sqlite"
 BACKUP_DIR = "backups"
 BACKUPS_KEPT = 10
+_REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
 _SCHEMA = (
     """
 CREATE TABLE events (
     seq  INTEGER PRIMARY KEY,  -- 1, 2, 3, ... without gaps
     at   REAL    NOT NULL,     -- wall-clock time (Unix seconds)
     body TEXT    NOT NULL,     -- the event as compact JSON
-    crc  INTEGER NOT NULL      -- CRC-32 of seq, at and body, chained over earlier rows
+    crc  INTEGER NOT NULL,     -- CRC-32 of seq, at and body, chained over earlier rows
+    request TEXT               -- the request id that wrote it (a repeat writes nothing)
 )
 """,
+    _REQUEST_INDEX,
     """
 CREATE TABLE snapshots (
     seq  INTEGER PRIMARY KEY,  -- the event after which this state holds (a game start)
@@ -97,6 +100,14 @@ def encode_event(event: Mapping[str, Any]) -> str:
 def row_crc(seq: int, at: float, body: str, previous: int) -> int:
     """The checksum stored with a row, chained from the previous row's."""
     return zlib.crc32(f"{seq}\x1f{at!r}\x1f{body}".encode(), previous)
+
+
+def _migrate(db: sqlite3.Connection, version: int) -> None:
+    """Bring an older journal up to :data:`SCHEMA_VERSION` (inside the caller's transaction)."""
+    if version < 2:  # 1 -> 2: the request id column; old rows have none
+        db.execute("ALTER TABLE events ADD COLUMN request TEXT")
+        db.execute(_REQUEST_INDEX)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
 class JournalChanged(JournalError):
@@ -155,6 +166,7 @@ class Journal:
         self._lock: WriterLock | None = None
         self._opened_seq = 0
         self._appended = 0
+        self._request: str | None = None  # the request id the next append records
 
     # --- opening -------------------------------------------------------------
 
@@ -327,6 +339,8 @@ class Journal:
                         db.execute(statement)
                     db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                elif version < SCHEMA_VERSION:
+                    _migrate(db, version)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -398,6 +412,30 @@ class Journal:
             self._last_seq, self._last_crc = seq, crc
             yield record
 
+    def event_rows(self) -> list[tuple[int, float, dict[str, Any], int]]:
+        """Every event not yet read as ``(seq, time, event, chained crc)``, checked.
+
+        The same rows as :meth:`records` with each row's checksum, decoded in
+        one pass (about three times faster, for readers of a whole journal).
+        A row that is not a JSON object is named as :meth:`records` names it.
+        """
+        rows = self._rows()
+        try:
+            events = json.loads("[" + ",".join(body for _, _, body, _ in rows) + "]")
+        except ValueError:
+            events = None
+        if (
+            not isinstance(events, list)
+            or len(events) != len(rows)
+            or not all(isinstance(event, dict) for event in events)
+        ):  # a damaged row: decode one by one to name it
+            events = [self._record(seq, at, body).event for seq, at, body, _ in rows]
+        if rows:
+            self._last_seq, self._last_crc = rows[-1][0], rows[-1][3]
+        return [
+            (seq, at, event, crc) for (seq, at, _, crc), event in zip(rows, events, strict=True)
+        ]
+
     def resume(self) -> tuple[dict[str, Any] | None, list[Record]]:
         """Check every event; return the latest snapshot and the events from its own on.
 
@@ -465,21 +503,18 @@ class Journal:
         body = encode_event(event)
         seq = self._last_seq + 1
         crc = row_crc(seq, at, body, self._last_crc)
+        row = (seq, at, body, crc, self._request)
+        self._request = None  # one request, one event
+        insert = "INSERT INTO events (seq, at, body, crc, request) VALUES (?, ?, ?, ?, ?)"
         db = self._db
         try:
             if snapshot is None:
-                db.execute(
-                    "INSERT INTO events (seq, at, body, crc) VALUES (?, ?, ?, ?)",
-                    (seq, at, body, crc),
-                )
+                db.execute(insert, row)
             else:
                 state = encode_event(snapshot)
                 db.execute("BEGIN IMMEDIATE")
                 try:
-                    db.execute(
-                        "INSERT INTO events (seq, at, body, crc) VALUES (?, ?, ?, ?)",
-                        (seq, at, body, crc),
-                    )
+                    db.execute(insert, row)
                     db.execute(
                         "INSERT INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
                         (seq, state, zlib.crc32(state.encode(), crc)),
@@ -503,6 +538,40 @@ class Journal:
             integrity.clear_notice(self.path)  # a new game: the sign goes, the copies stay
             self.damage = None
         return Record(seq, at, json.loads(body))
+
+    def reopen(self) -> None:
+        """A new connection after a failed write, so that what is read is what the file holds.
+
+        After an fsync error SQLite's connection and the file may disagree:
+        the frames of the failed commit can be in the WAL, invisible now and
+        replayed by the next process to open it. Closing the connection (it
+        checkpoints what it knows and drops the rest of the WAL if it can)
+        and opening a fresh one settles it either way; the caller then reads
+        on from :attr:`last_seq` to learn whether the entry is there.
+        """
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db = self._connect(self.path, str(self.path))
+        try:
+            self._db.execute("PRAGMA synchronous=FULL")
+        except sqlite3.Error as exc:
+            raise _cannot("reopen", self.path, exc) from exc
+
+    # --- request ids (exactly once) ------------------------------------------------
+
+    def tag_next(self, request: str | None) -> None:
+        """Record ``request`` (a client's request id) with the next event appended."""
+        self._request = request
+
+    def find_request(self, request: str) -> Record | None:
+        """The event written by ``request``, if any (a repeat must not write again)."""
+        try:
+            row = self._db.execute(
+                "SELECT seq, at, body FROM events WHERE request = ?", (request,)
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise _cannot("read", self.path, exc) from exc
+        return None if row is None else self._record(int(row[0]), float(row[1]), row[2])
 
     def _started_after_damage(self) -> bool:
         """A game start the players chose (not the first game of a journal rebuilt empty)."""

@@ -27,7 +27,12 @@ from types import TracebackType
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import Command, NewGame, parse_command
 from boardctl.game.history import Entry, Row, history_row
-from boardctl.game.integrity import add_damage_report, backup_at_game_end, with_damage_sign
+from boardctl.game.integrity import (
+    add_damage_report,
+    backup_at_game_end,
+    settle_failed_write,
+    with_damage_sign,
+)
 from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path
 from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
@@ -255,6 +260,15 @@ class Scorekeeper:
             except JournalChanged as exc:
                 self.refresh()  # take in what the other writer wrote, and carry on
                 raise EntryError(f"{exc}; the board now shows the journal, enter it again") from exc
+            except JournalError:
+                if settle_failed_write(self, pending.base_seq, plan.event.to_json()):
+                    return {
+                        "ok": True,
+                        "seq": self._seq,
+                        "event": plan.event.to_json(),
+                        "status": self.status(),
+                    }
+                raise
             seq, at = record.seq, record.at
         else:
             seq, at = self._seq + 1, self._wall_clock()

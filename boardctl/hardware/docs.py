@@ -1,9 +1,12 @@
 """The generated parts of the build guide in ``hardware/*.md``.
 
-Some figures in the guide must never drift from the code: the pin table (from
-the service's default configuration), the power figures (from the renderer
-and its limiter), the layout summaries and injection points (from the layout
-files). Each lives in its document between two markers::
+Some figures in the guide must never drift from the code: the pin tables (from
+the service's default configuration and :mod:`boardctl.hardware.pinout`), the
+power figures (from the renderer and its limiter), the protection's parts
+(:mod:`boardctl.hardware.parts`), the layout summaries, injection points and
+cut lists (from the layout files), the per-build table and the bill of
+materials (:mod:`boardctl.hardware.bom`). Each lives in its document between
+two markers::
 
     <!-- begin generated: NAME -->
     ...
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardctl.errors import HardwareError
+from boardctl.hardware.bom import Build
 from boardctl.hardware.geometry import (
     LEDS_PER_METRE,
     board_geometry,
@@ -87,8 +91,10 @@ def kept_free_section() -> str:
 
 def pico_data_section() -> str:
     """Pico -> level shifter -> strip: the data pin comes from the firmware's settings."""
+    from boardctl.hardware.parts import LEVEL_SHIFTER
     from boardctl.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
 
+    part = {p.ref: p for p in LEVEL_SHIFTER}
     gp = firmware_settings()["LED_PIN"]
     pin = pico_pin(gp)
     ground = nearest_pico_ground(pin)
@@ -99,11 +105,13 @@ def pico_data_section() -> str:
         f"| the strip data pin, `LED_PIN = {gp}` in `firmware/config.py` |",
         f"| Pico **GND** (pin {ground}) | 74AHCT125 **GND** (pin 7) and the GND bus "
         "| one short ground |",
+        f"| 74AHCT125 **1A** (pin 2) | **{part['R8'].value}** (R8) -> GND "
+        "| pull-down: the strip stays dark while the Pico is unplugged or booting |",
         "| 74AHCT125 **1OE** (pin 1) | GND | output enable is active low: always on |",
         "| 74AHCT125 **2OE, 3OE, 4OE** (pins 4, 10, 13) | +5 V | unused channels switched off |",
         "| 74AHCT125 **2A, 3A, 4A** (pins 5, 9, 12) | GND | unused inputs never left floating |",
-        "| 74AHCT125 **1Y** (pin 3) | **330 ohm** resistor -> strip **DIN** "
-        "| put the resistor at the strip end of the wire |",
+        f"| 74AHCT125 **1Y** (pin 3) | **{part['R7'].value}** (R7) -> strip **DIN** "
+        "| R7 sits on the perfboard: mount the perfboard near the strip's input |",
         "| GND bus | strip **GND**, beside the data wire "
         "| twist data and GND together; keep it under 50 cm |",
     ]
@@ -159,39 +167,94 @@ def firmware_section() -> str:
 def injection_section() -> str:
     """Strip pieces and power feed points of every built-in layout."""
     from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
+    from boardctl.hardware.cutlist import metres_to_buy, real_gaps
 
     lines = [
-        "| layout | LEDs | strip to buy | pieces (jumpers) | feed 5 V + GND at |",
-        "|---|---|---|---|---|",
+        "| layout | LEDs | strip to buy | with real gaps | pieces (jumpers) | feed 5 V + GND at |",
+        "|---|---|---|---|---|---|",
     ]
     for name in LAYOUT_NAMES:
         layout = builtin_layout(name)
         geo = board_geometry(layout)
+        gapped = real_gaps(layout)
         roles = layout.roles()
         pieces = strip_pieces(geo)
         feeds = "; ".join(f"LED {led} ({roles.get(led, 'unused')})" for led in injection_leds(geo))
-        metres = -(-layout.led_count // LEDS_PER_METRE)
         lines.append(
-            f"| `{name}` | {layout.led_count} | {metres} m | {len(pieces)} "
-            f"({len(pieces) - 1}) | {feeds} |"
+            f"| `{name}` | {layout.led_count} | {metres_to_buy(geo)} m "
+            f"| {gapped.led_count} LEDs, {metres_to_buy(board_geometry(gapped))} m "
+            f"| {len(pieces)} ({len(pieces) - 1}) | {feeds} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def cut_list_section() -> str:
+    """The cut list of every built-in layout."""
+    from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
+    from boardctl.hardware.cutlist import cut_list_table
+
+    out = []
+    for name in LAYOUT_NAMES:
+        layout = builtin_layout(name)
+        out += [f"#### `{name}`", "", cut_list_table(layout, layout.roles())]
+    return "\n".join(out)
+
+
+def _builds() -> list[tuple[str, Build]]:
+    from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
+    from boardctl.config import DEFAULT_PINS
+
+    return [(name, Build(builtin_layout(name), DEFAULT_PINS)) for name in LAYOUT_NAMES]
+
+
+def builds_section() -> str:
+    """What each built-in layout needs: strip (also with real gaps), inputs, cost."""
+    from boardctl.hardware.bom import total_usd
+    from boardctl.hardware.cutlist import real_gaps
+
+    lines = [
+        "| layout | LEDs | strip (1 m lengths) | real gaps: LEDs | real gaps: strip "
+        "| buttons | KY-040 | 1 kOhm series resistors | about (USD) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, build in _builds():
+        lines.append(
+            f"| `{name}` | {build.layout.led_count} | {build.strip_metres()} m "
+            f"| {real_gaps(build.layout).led_count} | {build.gaps_strip_metres()} m "
+            f"| {build.buttons()} | {build.encoders()} | {build.lines()} "
+            f"| {total_usd(build):.0f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def bom_section() -> str:
+    """The bill of materials of every built-in layout."""
+    from boardctl.hardware.bom import bom_table
+
+    out = []
+    for name, build in _builds():
+        out += [f"### `{name}`", "", bom_table(build)]
+    return "\n".join(out)
 
 
 def layouts_section() -> str:
     """A summary of every built-in layout's arrangement on the board."""
     from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
+    from boardctl.hardware.cutlist import metres_to_buy, real_gaps
     from boardctl.hardware.geometry import skunk_lines
 
     out: list[str] = []
     for name in LAYOUT_NAMES:
         layout = builtin_layout(name)
         geo = board_geometry(layout)
+        gapped = real_gaps(layout)
         streets = max(r.street for r in geo.rows) + 1
         out.append(f"### `{name}`: {layout.description}")
         out.append("")
         out.append(
-            f"- {layout.led_count} LEDs ({layout.led_count / LEDS_PER_METRE:.2f} m of strip), "
+            f"- {layout.led_count} LEDs ({layout.led_count / LEDS_PER_METRE:.2f} m of strip, "
+            f"{metres_to_buy(geo)} m to buy; with real gaps {gapped.led_count} LEDs, "
+            f"{metres_to_buy(board_geometry(gapped))} m to buy), "
             f"colour order {layout.color_order}; {len(layout.tracks)} tracks of "
             f"{layout.hole_count} holes in {streets} streets; drawing "
             f"[drawings/{name}.svg](drawings/{name}.svg), about "
@@ -335,6 +398,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("wiring.md", "pins", pins_section),
     Section("wiring.md", "kept-free", kept_free_section),
     Section("wiring.md", "injection", injection_section),
+    Section("wiring.md", "cut-list", cut_list_section),
+    Section("parts.md", "builds", builds_section),
+    Section("parts.md", "bom", bom_section),
     Section("geometry.md", "layouts", layouts_section),
     Section("power.md", "power", power_section, exact=False),
     Section("power.md", "protection", protection_section),

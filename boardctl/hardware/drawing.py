@@ -104,7 +104,10 @@ def render_svg(geo: BoardGeometry) -> str:
     for row in geo.rows:
         spots = [s for s in geo.spots.values() if s.kind == "hole" and s.track == row.track]
         in_row = [s for s in spots if row.first_hole <= (s.hole or 0) <= row.last_hole]
-        x0 = min(s.x for s in in_row) - PITCH_MM / 2
+        # The start hole lies on the first row's piece: the channel runs under it too.
+        starts = [s for s in geo.spots.values() if s.kind == "start" and s.track == row.track]
+        on_piece = [s for s in starts if row.first_hole == 1 and s.y == in_row[0].y]
+        x0 = min(s.x for s in in_row + on_piece) - PITCH_MM / 2
         x1 = max(s.x for s in in_row) + PITCH_MM / 2
         y = in_row[0].y
         out.append(

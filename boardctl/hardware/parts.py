@@ -27,8 +27,8 @@ class Part:
 PROTECTION: tuple[Part, ...] = (
     Part(
         "F1",
-        "fuse 5 A fast, 5 x 20 mm",
-        "Littelfuse 0217005.HXP (0217004.HXP, 4 A, for a 3 A supply)",
+        "fuse 4 A fast, 5 x 20 mm (5 A for a 4 A supply)",
+        "Littelfuse 0217004.HXP (0217005.HXP for 5 A)",
         "opens when the crowbar or the clamp shorts the input, and on a short in the wiring",
         0.5,
     ),

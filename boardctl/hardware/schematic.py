@@ -203,7 +203,7 @@ def render_schematic(components: Sequence[Component]) -> str:
             8,
             16,
             "Pins with the same net label are connected. Generated from the default pin table "
-            "(boardctl/service/config.py), firmware/config.py and boardctl/hardware/parts.py: "
+            "(boardctl/config.py), firmware/config.py and boardctl/hardware/parts.py: "
             "python -m boardctl.hardware.schematic hardware/drawings",
             size=2.4,
         ),

@@ -21,9 +21,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from boardctl.game.journal import Journal, Record
+from boardctl.game.journal import Journal
 from boardctl.results.board import board_id as _board_id
-from boardctl.results.derive import journal_rows, played_games
+from boardctl.results.derive import Row, journal_rows, played_games
 from boardctl.results.model import GameResult
 
 
@@ -50,7 +50,7 @@ class ResultFeed:
         self.path = Path(journal_path)
         self.board = board
         self._journal: Journal | None = None
-        self._match: list[tuple[Record, int]] = []  # the current match's events
+        self._match: list[Row] = []  # the current match's events (seq, at, event, crc)
         self._matches_before = 0  # new_game events before the current match
         self._starts: dict[int, int] = {}  # first event of each game -> its chained checksum
         self._done: dict[str, dict[str, Any]] = {}  # results of earlier matches (final)
@@ -68,20 +68,21 @@ class ResultFeed:
         rows = list(journal_rows(self._journal))
         if not rows:
             return False
-        for record, crc in rows:
-            op = record.event.get("op")
+        for row in rows:
+            seq, _, event, crc = row
+            op = event.get("op")
             if op == "new_game" and self._match:
-                self._done.update(self._fold([*self._match, (record, crc)]))
+                self._done.update(self._fold([*self._match, row]))
                 self._matches_before += 1
                 self._match = []
             if op in ("new_game", "next"):
-                self._starts[record.seq] = crc
-            self._match.append((record, crc))
+                self._starts[seq] = crc
+            self._match.append(row)
         before = self.results
         self.results = {**self._done, **self._fold(self._match)}
         return before != self.results
 
-    def _fold(self, rows: list[tuple[Record, int]]) -> dict[str, dict[str, Any]]:
+    def _fold(self, rows: list[Row]) -> dict[str, dict[str, Any]]:
         out = {}
         for game in played_games(rows, board=self.board, path=str(self.path)):
             result: GameResult = game.result

@@ -23,16 +23,16 @@ from __future__ import annotations
 
 import datetime
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import parse_command
 from boardctl.game.confirm import settled
-from boardctl.game.journal import Journal, Record
-from boardctl.game.machine import Machine
+from boardctl.game.journal import Journal
+from boardctl.game.machine import Machine, Plan
 from boardctl.game.matches import match_text
 from boardctl.game.presets import lines_failed
 from boardctl.game.roster import members
@@ -58,8 +58,7 @@ class ReplayLimits:
 _ANY_COUNT = frozenset(range(1_000))
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """A score entry that stands in a game's final state.
 
     ``deal`` is the deal it was entered in (0 before the first deal and in
@@ -106,61 +105,61 @@ def iso_time(at: float) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def journal_rows(journal: Journal) -> Iterator[tuple[Record, int]]:
+#: A journal row: sequence number, time, event, chained checksum.
+Row = tuple[int, float, dict[str, Any], int]
+
+
+def journal_rows(journal: Journal) -> list[Row]:
     """Every event of ``journal`` with the chained checksum after it (checked as read)."""
-    for record in journal.records():
-        yield record, journal.last_crc
+    return journal.event_rows()
 
 
-def played_games(
-    rows: Iterable[tuple[Record, int]], *, board: str, path: str = "journal"
-) -> list[PlayedGame]:
+def played_games(rows: Iterable[Row], *, board: str, path: str = "journal") -> list[PlayedGame]:
     """Every finished game in ``rows`` (events with their chained checksums), in order."""
     machine = Machine(limits=ReplayLimits())
     games: list[PlayedGame] = []
     game: _Game | None = None
-    for record, crc in rows:
+    for seq, at, event, crc in rows:
         before = machine.state
         try:
-            plan = machine.plan(parse_command(record.event))
+            plan = machine.plan(parse_command(event))
         except EntryError as exc:
             raise JournalError(
-                f"{path}: event {record.seq} cannot be replayed ({exc}); "
+                f"{path}: event {seq} cannot be replayed ({exc}); "
                 "the file is damaged or from an incompatible boardctl"
             ) from exc
         if plan.reset:
             if game is not None and before.winner is not None:
                 games.append(_played(game, before, board, final=True))
-            game = _Game(record.seq, record.at)
+            game = _Game(seq, at)
         machine.commit(plan)
         if game is None:  # events before the first game (none are written today)
             continue
-        _fold(game, plan.move, plan.reset, record, before, machine.state)
-        game.last = (record.seq, crc)
+        _fold(game, plan, (seq, at, event, crc), before, machine.state)
+        game.last = (seq, crc)
     if game is not None and machine.state.winner is not None:
         games.append(_played(game, machine.state, board, final=False))
     return games
 
 
-def _fold(
-    game: _Game, move: str, reset: bool, record: Record, before: GameState, after: GameState
-) -> None:
+def _fold(game: _Game, plan: Plan, row: Row, before: GameState, after: GameState) -> None:
     """Keep the undo and redo stacks as the scorekeeper does, and when the game was won."""
+    move, reset = plan.move, plan.reset
     if move == "undo":
         game.undone.append(game.done.pop())
     elif move == "redo":
         game.done.append(game.undone.pop())
     elif not reset:
-        game.done.append(_entry(record, before, after))
+        game.done.append(_entry(row, before, after))
         game.undone.clear()
     if after.winner is None:
         game.won = None
     elif before.winner is None or reset:
-        game.won = (record.seq, record.at)
+        game.won = (row[0], row[1])
 
 
-def _entry(record: Record, before: GameState, after: GameState) -> Entry | None:
-    event = record.event
+def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
+    seq, at, event, _ = row
     if event.get("op") != "peg":
         return None
     kind = str(event["kind"])
@@ -173,8 +172,8 @@ def _entry(record: Record, before: GameState, after: GameState) -> Entry | None:
         show = before if before.phase == "show" else before.evolve(flow="show", count_index=0)
         seat = show.counting_seat
     return Entry(
-        record.seq,
-        record.at,
+        seq,
+        at,
         track,
         int(event["points"]),
         kind,

@@ -214,6 +214,7 @@ def build(
     from boardctl.inputs.gpio import Inputs, pin_factory
     from boardctl.service.control import ControlServer
     from boardctl.service.fault import JournalKeeper
+    from boardctl.service.once import exactly_once
 
     closers: list[Callable[[], None]] = []
     try:
@@ -261,9 +262,8 @@ def build(
             config.pins, MAX_TRACKS, loop.post, factory=factory, lock=loop.edge_lock
         )
         closers.append(board.inputs.close)
-        board.control = ControlServer(
-            socket_path, loop.handle_request, loop.selector, watch=loop.watch
-        )
+        handler = exactly_once(loop.handle_request, keeper)  # request ids: no repeats
+        board.control = ControlServer(socket_path, handler, loop.selector, watch=loop.watch)
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
         if keyboard is None:

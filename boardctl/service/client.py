@@ -18,6 +18,10 @@ class ServiceDown(ControlError):
     """No service answers on the control socket."""
 
 
+class NoAnswer(ControlError):
+    """The request was sent but no reply came: it may or may not have been applied."""
+
+
 def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: float = 5.0) -> Any:
     """Send one request and return its ``result``.
 
@@ -32,7 +36,7 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
             sock.sendall(encode(message))
         reply = _read_line(sock, path)
     except TimeoutError:
-        raise ControlError(f"{path}: the service did not answer within {timeout} s") from None
+        raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None
     except OSError as exc:
         raise ControlError(f"{path}: {exc.strerror or exc}") from None
     finally:
@@ -125,7 +129,7 @@ def _read_line(sock: socket.socket, path: Path) -> bytes:
         except ConnectionResetError:
             chunk = b""
         if not chunk:
-            raise ControlError(f"{path}: the service closed the connection without answering")
+            raise NoAnswer(f"{path}: the service closed the connection without answering")
         data += chunk
         if len(data) > 64 * MAX_LINE:
             raise ControlError(f"{path}: reply too long")

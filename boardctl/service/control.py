@@ -15,8 +15,10 @@ gesture, exactly as if pressed on the board: ``{"op": "press", "button":
 read-only ``status``, ``history``, ``frame`` (the LEDs now, as hex RGB) and
 ``ping``, and ``watch``, which turns the connection into a stream of every
 state change and committed event (:mod:`boardctl.service.watch`). A request
-may carry an ``id``, echoed in the reply. The versioned protocol is written
-down in ``docs/control-protocol.md``.
+may carry an ``id``, echoed in the reply, and a ``request_id`` (a string): a
+repeat of a request whose id is already in the journal returns the first
+result and writes nothing (:mod:`boardctl.service.once`). The versioned
+protocol is written down in ``docs/control-protocol.md``.
 
 The server lives in the service loop (one thread, a ``selectors`` selector):
 it never blocks on a client. A line longer than :data:`MAX_LINE` bytes, a
@@ -112,7 +114,7 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         raise ControlError(f"unknown op {op!r}; known: {', '.join(OPS)}")
     spec = OPS[op]
     for key, value in request.items():
-        if key in ("op", "id"):
+        if key in ("op", "id", "request_id"):  # request_id: see boardctl.service.once
             continue
         if key not in spec:
             allowed = ", ".join(spec) or "none"

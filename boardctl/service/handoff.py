@@ -26,7 +26,6 @@ def apply_or_hand_over(
     socket_file: Path, journal: Path, command: dict[str, Any], *, wait: float = HANDOFF_WAIT
 ) -> tuple[Any, bool]:
     """Apply ``command`` to the journal, or hand it to the service; (result, True if sent)."""
-    from boardctl.game.commands import parse_command
     from boardctl.game.keeper import Scorekeeper
     from boardctl.game.lock import JournalBusy
     from boardctl.service.client import ServiceDown, request
@@ -36,7 +35,7 @@ def apply_or_hand_over(
     while True:
         try:
             with Scorekeeper.open(journal) as keeper:
-                return keeper.apply(parse_command(command)), False
+                return _apply_once(keeper, command), False
         except JournalBusy as exc:
             if busy is None:
                 print(f"boardctl: {exc}; waiting for the service to answer ...", file=sys.stderr)
@@ -54,3 +53,11 @@ def apply_or_hand_over(
                 "Nothing was written; check `systemctl status boardctl`"
             )
         time.sleep(_POLL)
+
+
+def _apply_once(keeper: Any, command: dict[str, Any]) -> Any:
+    """Apply ``command`` to the journal directly, honouring its request id (see ``once``)."""
+    from boardctl.game.commands import parse_command
+    from boardctl.service.once import exactly_once
+
+    return exactly_once(lambda request: keeper.apply(parse_command(request)), keeper)(dict(command))

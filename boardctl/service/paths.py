@@ -3,7 +3,8 @@
 systemd sets ``$STATE_DIRECTORY`` and ``$RUNTIME_DIRECTORY`` for the unit
 (``StateDirectory=``/``RuntimeDirectory=``); outside systemd the per-user
 defaults are ``~/.local/state/boardctl`` and ``$XDG_RUNTIME_DIR/boardctl``
-(or ``/tmp/boardctl-$UID``). Configured paths win over both.
+(or ``~/.local/state/boardctl/run``, never a guessable shared ``/tmp`` path).
+Configured paths win over both.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
         return Path(_first_dir(env["RUNTIME_DIRECTORY"]))
     if env.get("XDG_RUNTIME_DIR"):
         return Path(env["XDG_RUNTIME_DIR"]) / "boardctl"
-    return Path(f"/tmp/boardctl-{os.getuid()}")
+    # Not a predictable shared /tmp path (anyone could create it first): the user's own state.
+    return state_dir(env) / "run"
 
 
 def journal_path(config: Config, env: Mapping[str, str] | None = None) -> Path:

@@ -1,0 +1,25 @@
+"""``boardctl fault-sign``: the fault sign on the LEDs, for when the service failed."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "fault-sign"
+HELP = "show the fault sign on the LEDs (run by boardctl-fault.service when the service failed)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options: --config."""
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="configuration file (default /etc/boardctl/config.toml; unreadable = defaults)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Send one frame: the board dark, start holes and status LED vermilion; the Pico keeps it."""
+    from boardctl.service.fault_sign import show_fault_sign
+
+    print(show_fault_sign(args.config))
+    return 0
