@@ -263,8 +263,12 @@ class Bridge:
     def _on_ack(self, mid: int) -> None:
         done = self._inflight.pop(mid, None)
         if done is not None:
-            self._acks.acknowledged(*done)
-            self._acked_now.add(done[0])
+            game, value = done
+            self._acks.acknowledged(game, value)
+            self._acked_now.add(game)
+            record = self._feed.results.get(game)
+            if (None if record is None else digest(record)) != value:
+                self._results()  # it changed while in flight (final now): send the new one
 
     # --- the broker -------------------------------------------------------------
     def _on_connect(self, reason: Any) -> None:
