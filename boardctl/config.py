@@ -107,6 +107,26 @@ class ServiceConfig:
     socket: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class MqttConfig:
+    """The MQTT bridge (``boardctl mqtt``, docs/mqtt.md) and ``boardctl standings``."""
+
+    host: str = "localhost"
+    port: int = 0  # 0: 1883, or 8883 with TLS
+    tls: bool = False
+    ca_file: str = ""  # "": the system's certificate authorities
+    cert_file: str = ""  # a client certificate, for brokers that ask for one
+    key_file: str = ""
+    username: str = ""
+    password_file: str = ""  # one line; kept out of this file so it may stay world-readable
+    board_id: str = ""  # "": the results' board id (the board-id file beside the journal, ...)
+    prefix: str = "boardctl"
+    discovery: bool = True
+    discovery_prefix: str = "homeassistant"
+    keepalive: int = 30
+    config_url: str = ""  # shown in Home Assistant's device page
+
+
 def _default_pins() -> PinsConfig:
     shared = DEFAULT_PINS["shared"]
     tracks = tuple(TrackPins(**DEFAULT_PINS[f"track{i + 1}"]) for i in range(MAX_TRACKS))
@@ -122,6 +142,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     inputs: InputsConfig = field(default_factory=InputsConfig)
     service: ServiceConfig = field(default_factory=ServiceConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
     pins: PinsConfig = field(default_factory=_default_pins)
     source: str = "(defaults)"
 
@@ -180,6 +201,19 @@ def _target(value: Any) -> str | None:
     return None if value == 0 or 31 <= value <= 1000 else "must be 0 (the variant's) or 31..1000"
 
 
+def _topic_level(value: Any) -> str | None:
+    bad = not value or any(c in value for c in "+#/\0") or value != value.strip()
+    return "must be one MQTT topic level (no '/', '+', '#', or spaces at the ends)" if bad else None
+
+
+_MQTT_CHECKS: dict[str, Check] = {
+    "port": _between(0, 65535),
+    "keepalive": _between(5, 3600),
+    "board_id": lambda v: None if v == "" else _topic_level(v),
+    "prefix": _topic_level,
+    "discovery_prefix": _topic_level,
+}
+
 _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
     "board": (
         BoardConfig,
@@ -217,6 +251,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
         },
     ),
     "service": (ServiceConfig, {"journal": None, "socket": None}),
+    "mqtt": (MqttConfig, {name: _MQTT_CHECKS.get(name) for name in MqttConfig.__slots__}),
 }
 
 

@@ -1,0 +1,70 @@
+"""``boardctl mqtt``: bridge this board to an MQTT broker (live state, results, discovery)."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "mqtt"
+HELP = "publish this board's state and results on an MQTT broker (docs/mqtt.md)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``run`` (default) or ``decommission``; where the board and the broker are."""
+    from boardctl.cli.verbs import add_target_options
+
+    parser.add_argument(
+        "action",
+        nargs="?",
+        choices=["run", "decommission"],
+        default="run",
+        help="run the bridge (default), or remove this board from the broker",
+    )
+    parser.add_argument("--board", metavar="ID", help="board id (default: [mqtt] board_id)")
+    parser.add_argument(
+        "--acks",
+        metavar="PATH",
+        help="acknowledged results file (default: mqtt-acks.json beside the journal)",
+    )
+    parser.add_argument(
+        "--results",
+        action="store_true",
+        help="decommission: also remove the board's retained results",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every connection")
+    add_target_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the bridge until SIGTERM or Ctrl-C; or decommission the board."""
+    import logging
+    import signal
+    import sys
+    from pathlib import Path
+
+    from boardctl.config import load_config
+    from boardctl.mqtt.bridge import Bridge, Paths, decommission
+    from boardctl.mqtt.records import board_id
+    from boardctl.mqtt.topics import check_level
+    from boardctl.service import paths
+
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="boardctl mqtt: %(message)s",
+        stream=sys.stderr,
+    )
+    config = load_config(args.config)
+    journal = Path(args.journal) if args.journal else paths.client_journal(config)
+    socket_file = Path(args.socket) if args.socket else paths.client_socket(config)
+    board = check_level(args.board or config.mqtt.board_id or board_id(journal))
+    if args.action == "decommission":
+        count = decommission(config.mqtt, board, results=args.results)
+        print(f"removed {count} retained messages of board {board}")
+        return 0
+    acks = Path(args.acks) if args.acks else journal.parent / "mqtt-acks.json"
+    bridge = Bridge(config.mqtt, Paths(socket_file, journal, acks), board)
+    signal.signal(signal.SIGTERM, lambda *_: bridge.stop())
+    try:
+        bridge.run()
+    except KeyboardInterrupt:
+        bridge.stop()
+    return 0

@@ -1,0 +1,68 @@
+"""Which results the broker has acknowledged: a small JSON file, replaced atomically.
+
+``{"version": 1, "results": {game id: digest}}``: the digest of the payload the
+broker acknowledged (PUBACK) for each game. A result whose digest differs (or
+that is missing) is published again, so a result reaches the broker at least
+once whatever crashes when; consumers deduplicate by game id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+VERSION = 1
+
+
+class Acks:
+    """The acknowledged digests; :meth:`flush` saves them (once per batch of acknowledgements)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.digests: dict[str, str] = self._load()
+        self.dirty = False
+
+    def _load(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}  # missing or torn: publishing everything again is always safe
+        results = data.get("results") if isinstance(data, dict) else None
+        if not isinstance(results, dict) or data.get("version") != VERSION:
+            return {}
+        return {str(k): str(v) for k, v in results.items()}
+
+    def acknowledged(self, game: str, digest: str | None) -> None:
+        """The broker has ``game`` with ``digest`` (``None``: it has removed it)."""
+        if digest is None:
+            if self.digests.pop(game, None) is None:
+                return
+        elif self.digests.get(game) == digest:
+            return
+        else:
+            self.digests[game] = digest
+        self.dirty = True
+
+    def flush(self) -> None:
+        """Save if anything changed since the last save."""
+        if self.dirty:
+            self.save()
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = json.dumps({"version": VERSION, "results": self.digests}, sort_keys=True)
+        fd, name = tempfile.mkstemp(dir=self.path.parent, prefix=".acks-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(data)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(name, self.path)
+            self.dirty = False
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            raise

@@ -1,0 +1,376 @@
+"""``boardctl mqtt``: the board's state and results on the broker, from the journal.
+
+Three threads, one owner of the data:
+
+- the *watcher* follows the board's status over the control socket
+  (:func:`boardctl.mqtt.service.watch`);
+- paho's network thread connects, reconnects and reads acknowledgements;
+- the bridge's own loop (:meth:`Bridge.run`) does everything else.
+
+The first two only put events on one queue, so the state, the result feed and
+the acknowledgements belong to one thread and need no lock (and a paho
+callback never waits for the bridge).
+
+Results come from the journal (:class:`~boardctl.mqtt.records.ResultFeed`),
+never from the stream: on every (re)connection each result the broker has not
+acknowledged (:class:`~boardctl.mqtt.acks.Acks`) is published again, then the
+bridge reads back its board's retained results and republishes any the broker
+lost (a broker restarted without its persistence file). At least once; the
+game id makes duplicates harmless. The board itself never waits for any of
+this: the bridge only reads the socket and the journal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boardctl.config import MAX_TRACKS, MqttConfig
+from boardctl.errors import BoardError
+from boardctl.mqtt import discovery, topics
+from boardctl.mqtt.acks import Acks
+from boardctl.mqtt.broker import make_client, port
+from boardctl.mqtt.records import ResultFeed, digest
+from boardctl.mqtt.service import watch
+from boardctl.service.client import ServiceDown
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+
+log = logging.getLogger(__name__)
+
+HA_STATUS = "homeassistant/status"
+TICK = 1.0  # seconds: the journal is read at least this often, whatever the socket says
+
+
+def encode(payload: Any) -> bytes:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Paths:
+    """Where the bridge finds the board and keeps its acknowledgements."""
+
+    socket: Path
+    journal: Path
+    acks: Path
+
+
+class Bridge:
+    """One board's bridge to one broker."""
+
+    def __init__(
+        self,
+        config: MqttConfig,
+        paths: Paths,
+        board: str,
+        *,
+        client_factory: Callable[[MqttConfig, str], mqtt.Client] = make_client,
+    ) -> None:
+        self.config = config
+        self.paths = paths
+        self.board = board
+        self.prefix = config.prefix
+        self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._feed = ResultFeed(paths.journal, board)
+        self._acks = Acks(paths.acks)
+        self._inflight: dict[int, tuple[str, str | None]] = {}  # mid -> (game, digest)
+        self._status: dict[str, Any] | None = None
+        self._service_up: bool | None = None
+        self._connected = False
+        self._tracks = 0  # tracks the discovery messages were sent for
+        self._sync_token = ""
+        self._sub_mid: int | None = None
+        self._on_broker: dict[str, str | None] = {}  # read back after a connection
+        self._acked_now: set[str] = set()  # acknowledged during this connection
+        self._discovery = discovery.Discovery(
+            board, config.prefix, config.discovery_prefix, config.config_url
+        )
+        self.client = client_factory(config, f"boardctl-{board}-{secrets.token_hex(3)}")
+        self.client.will_set(
+            topics.availability(self.prefix, board), topics.OFFLINE, qos=1, retain=True
+        )
+        self.client.on_connect = lambda c, u, f, rc, p: self._events.put(("connect", rc))
+        self.client.on_disconnect = lambda c, u, f, rc, p: self._events.put(("disconnect", rc))
+        self.client.on_publish = lambda c, u, mid, rc, p: self._events.put(("ack", mid))
+        self.client.on_subscribe = lambda c, u, mid, rcs, p: self._events.put(("suback", mid))
+        self.client.on_message = lambda c, u, msg: self._events.put(
+            ("message", msg.topic, bytes(msg.payload))
+        )
+
+    # --- running ----------------------------------------------------------------
+    def run(self) -> None:
+        """Connect and bridge until :meth:`stop`; leave "offline" on the broker."""
+        self.client.connect_async(self.config.host, port(self.config), self.config.keepalive)
+        self.client.loop_start()
+        watcher = threading.Thread(target=self._watch, name="boardctl-mqtt-watch", daemon=True)
+        watcher.start()
+        try:
+            while not self._stop.is_set():
+                try:
+                    event = self._events.get(timeout=TICK)
+                except queue.Empty:
+                    self._results()
+                    continue
+                self._handle(event)
+                with contextlib.suppress(queue.Empty):
+                    while not self._stop.is_set():  # the whole batch, then one save
+                        self._handle(self._events.get_nowait())
+                self._acks.flush()
+        finally:
+            self._leave()
+            self._acks.flush()
+            watcher.join(timeout=2)
+            self._feed.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._events.put(("stop",))
+
+    def _leave(self) -> None:
+        if self._connected:
+            info = self.client.publish(
+                topics.availability(self.prefix, self.board), topics.OFFLINE, qos=1, retain=True
+            )
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout=2)
+            # acknowledgements that came in before that one: remember them
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    event = self._events.get_nowait()
+                    if event[0] == "ack":
+                        self._on_ack(event[1])
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _watch(self) -> None:
+        """The watcher thread: statuses onto the queue; a service that is down, retried."""
+        while not self._stop.is_set():
+            try:
+                for status in watch(self.paths.socket, self._stop):
+                    self._events.put(("status", status))
+            except ServiceDown as exc:
+                self._events.put(("down", str(exc)))
+            except BoardError as exc:
+                log.warning("control socket: %s", exc)
+                self._events.put(("down", str(exc)))
+            self._stop.wait(1.0)
+
+    def _handle(self, event: tuple[Any, ...]) -> None:
+        kind = event[0]
+        if kind == "status":
+            self._on_status(event[1])
+        elif kind == "down":
+            self._on_down(event[1])
+        elif kind == "connect":
+            self._on_connect(event[1])
+        elif kind == "disconnect":
+            self._connected = False
+            self._inflight.clear()
+            log.info("broker connection lost (%s); reconnecting", event[1])
+        elif kind == "ack":
+            self._on_ack(event[1])
+        elif kind == "suback":
+            if event[1] == self._sub_mid:
+                self._publish(topics.sync(self.prefix, self.board, self._sync_token), b"", qos=1)
+        elif kind == "message":
+            self._on_message(event[1], event[2])
+
+    # --- the board ------------------------------------------------------------
+    def _on_status(self, status: dict[str, Any]) -> None:
+        previous, self._status = self._status, status
+        if self._service_up is not True:
+            self._service_up = True
+            self._availability()
+        self._publish_state()
+        if previous is not None:
+            for message in discovery.game_events(previous, status):
+                self._publish(topics.event(self.prefix, self.board), encode(message), qos=1)
+        if len(status.get("tracks") or []) != self._tracks:
+            self._announce()
+        if previous is None or previous.get("seq") != status.get("seq"):
+            self._results()
+
+    def _on_down(self, reason: str) -> None:
+        if self._service_up is not False:
+            log.warning("%s", reason)
+            self._service_up = False
+            self._availability()
+        self._results()  # the CLI may write the journal while the service is down
+
+    def _availability(self) -> None:
+        online = self._service_up is not False
+        self._publish(
+            topics.availability(self.prefix, self.board),
+            topics.ONLINE if online else topics.OFFLINE,
+            qos=1,
+            retain=True,
+        )
+
+    def _publish_state(self) -> None:
+        if self._status is not None:
+            self._publish(
+                topics.state(self.prefix, self.board), encode(self._status), qos=0, retain=True
+            )
+
+    def _announce(self) -> None:
+        """Home Assistant discovery for the current number of tracks (and removal of others)."""
+        if not self.config.discovery or not self._connected or self._status is None:
+            return
+        tracks = len((self._status or {}).get("tracks") or [])
+        messages = self._discovery.messages(tracks)
+        for topic in self._discovery.messages(MAX_TRACKS):
+            if topic not in messages:
+                self._publish(topic, b"", qos=1, retain=True)
+        for topic, payload in messages.items():
+            self._publish(topic, discovery.encode(payload), qos=1, retain=True)
+        self._tracks = tracks
+
+    # --- results ----------------------------------------------------------------
+    def _results(self) -> None:
+        """Read new journal events; publish every result the broker does not have yet."""
+        try:
+            self._feed.refresh()
+        except BoardError as exc:
+            log.error("journal: %s", exc)
+            return
+        if not self._connected:
+            return
+        inflight = {game for game, _ in self._inflight.values()}
+        for game, record in self._feed.results.items():
+            value = digest(record)
+            if self._acks.digests.get(game) != value and game not in inflight:
+                self._publish_result(game, record, value)
+        for game in list(self._acks.digests):
+            if game not in self._feed.results and game not in inflight:
+                self._publish_result(game, None, None)  # an undone win: withdraw it
+
+    def _publish_result(self, game: str, record: dict[str, Any] | None, value: str | None) -> None:
+        payload = b"" if record is None else encode(record)
+        mid = self._publish(topics.result(self.prefix, self.board, game), payload, 1, True)
+        if mid is not None:
+            self._inflight[mid] = (game, value)
+
+    def _on_ack(self, mid: int) -> None:
+        done = self._inflight.pop(mid, None)
+        if done is not None:
+            game, value = done
+            self._acks.acknowledged(game, value)
+            self._acked_now.add(game)
+            record = self._feed.results.get(game)
+            if (None if record is None else digest(record)) != value:
+                self._results()  # it changed while in flight (final now): send the new one
+
+    # --- the broker -------------------------------------------------------------
+    def _on_connect(self, reason: Any) -> None:
+        if getattr(reason, "is_failure", False):
+            log.error("broker refused the connection: %s", reason)
+            return
+        log.info("connected to %s:%s", self.config.host, port(self.config))
+        self._connected = True
+        self._inflight.clear()
+        self._acked_now.clear()
+        self._tracks = 0
+        self._availability()
+        self._publish_state()
+        self._announce()
+        self._results()  # the fast path: whatever is not acknowledged
+        # then read back what the broker holds, in case it lost retained results
+        self._on_broker = {}
+        self._sync_token = secrets.token_hex(8)
+        _, self._sub_mid = self.client.subscribe(
+            [
+                (topics.results(self.prefix, self.board), 1),
+                (topics.sync(self.prefix, self.board, self._sync_token), 1),
+                (HA_STATUS, 1),
+            ]
+        )
+
+    def _on_message(self, topic: str, payload: bytes) -> None:
+        if topic == HA_STATUS:
+            if payload.strip().lower() == b"online":
+                self._tracks = 0
+                self._announce()
+                self._publish_state()
+            return
+        if topic == topics.sync(self.prefix, self.board, self._sync_token):
+            self._reconcile()
+            return
+        parsed = topics.parse_result(self.prefix, topic)
+        if parsed is not None and parsed[0] == self.board:
+            try:
+                self._on_broker[parsed[1]] = digest(json.loads(payload)) if payload else None
+            except ValueError:
+                self._on_broker[parsed[1]] = None
+
+    def _reconcile(self) -> None:
+        """The broker's retained results are all in: republish what it lacks."""
+        self.client.unsubscribe(topics.results(self.prefix, self.board))
+        inflight = {game for game, _ in self._inflight.values()}
+        for game, record in self._feed.results.items():
+            value = digest(record)
+            if self._on_broker.get(game) == value:
+                self._acks.acknowledged(game, value)
+            elif game not in inflight and not (
+                game in self._acked_now and self._acks.digests.get(game) == value
+            ):
+                self._publish_result(game, record, value)
+        self._on_broker = {}
+
+    def _publish(
+        self, topic: str, payload: bytes | str, qos: int, retain: bool = False
+    ) -> int | None:
+        """Publish if connected; the message id, or None when not sent."""
+        if not self._connected:
+            return None
+        info = self.client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc != 0:
+            return None
+        return int(info.mid)
+
+
+def decommission(config: MqttConfig, board: str, *, results: bool = False) -> int:
+    """Remove the board from the broker: discovery, state, availability (and results).
+
+    Returns the number of retained messages cleared.
+    """
+    client = make_client(config, f"boardctl-{board}-retire-{secrets.token_hex(3)}")
+    cleared: list[str] = []
+    done = threading.Event()
+    result_topics: set[str] = set()
+
+    def on_message(c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
+        if msg.retain and msg.payload:
+            result_topics.add(msg.topic)
+
+    client.on_message = on_message
+    client.connect(config.host, port(config), config.keepalive)
+    client.loop_start()
+    try:
+        if results:
+            client.subscribe(topics.results(config.prefix, board), 1)
+            done.wait(1.0)  # the retained results arrive at once
+        disc = discovery.Discovery(board, config.prefix, config.discovery_prefix)
+        wanted = [
+            *disc.removals(MAX_TRACKS),
+            topics.state(config.prefix, board),
+            topics.availability(config.prefix, board),
+            *sorted(result_topics),
+        ]
+        infos = [client.publish(topic, b"", qos=1, retain=True) for topic in wanted]
+        for topic, info in zip(wanted, infos, strict=True):
+            info.wait_for_publish(timeout=5)
+            cleared.append(topic)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    return len(cleared)

@@ -1,0 +1,129 @@
+"""Home Assistant MQTT discovery: one retained config message per entity.
+
+Topics are ``<discovery prefix>/<component>/<node>/<object>/config`` with the
+node the board id (letters, digits, ``_`` and ``-`` only, as Home Assistant
+asks). Payloads use Home Assistant's documented abbreviations (``stat_t`` for
+``state_topic`` and so on) to keep the retained messages small. Every
+entity reads the board's retained state topic with a template, and shares the
+availability topic and one device block. An empty retained payload removes an
+entity (decommission).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from boardctl import __version__
+from boardctl.mqtt import topics
+
+MODEL = "boardctl electronic cribbage board"
+MANUFACTURER = "boardctl"
+EVENT_TYPES = ("game_over", "skunk")
+
+
+def node_id(board: str) -> str:
+    """The board id as a discovery node id (anything else becomes ``_``)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", board)
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    """The discovery messages of one board."""
+
+    board: str
+    prefix: str = "boardctl"
+    discovery_prefix: str = "homeassistant"
+    config_url: str = ""
+
+    def topic(self, component: str, obj: str) -> str:
+        return f"{self.discovery_prefix}/{component}/{node_id(self.board)}/{obj}/config"
+
+    def device(self) -> dict[str, Any]:
+        device: dict[str, Any] = {
+            "ids": [f"boardctl_{node_id(self.board)}"],
+            "name": f"Cribbage board {self.board}",
+            "mdl": MODEL,
+            "mf": MANUFACTURER,
+            "sw": __version__,
+        }
+        if self.config_url:
+            device["cu"] = self.config_url
+        return device
+
+    def _entity(self, obj: str, name: str, icon: str) -> dict[str, Any]:
+        return {
+            "name": name,
+            "uniq_id": f"boardctl_{node_id(self.board)}_{obj}",
+            "avty_t": topics.availability(self.prefix, self.board),
+            "dev": self.device(),
+            "ic": icon,
+        }
+
+    def _sensor(self, obj: str, name: str, template: str, icon: str) -> dict[str, Any]:
+        return {
+            **self._entity(obj, name, icon),
+            "stat_t": topics.state(self.prefix, self.board),
+            "val_tpl": template,
+        }
+
+    def messages(self, tracks: int) -> dict[str, dict[str, Any]]:
+        """Every config topic and its payload, for a game of ``tracks`` tracks."""
+        out: dict[str, dict[str, Any]] = {}
+        for i in range(tracks):
+            obj = f"track{i + 1}_score"
+            template = f"{{{{ value_json.tracks[{i}].front }}}}"
+            out[self.topic("sensor", obj)] = {
+                **self._sensor(obj, f"Track {i + 1} score", template, "mdi:counter"),
+                "stat_cla": "measurement",
+            }
+        out[self.topic("sensor", "phase")] = self._sensor(
+            "phase", "Phase", "{{ value_json.phase }}", "mdi:cards-playing-outline"
+        )
+        out[self.topic("sensor", "dealer")] = self._sensor(
+            "dealer", "Dealer", _track_name("dealer"), "mdi:cards"
+        )
+        out[self.topic("sensor", "to_count")] = self._sensor(
+            "to_count", "Whose count", _track_name("to_count"), "mdi:hand-pointing-right"
+        )
+        out[self.topic("event", "game")] = {
+            **self._entity("game", "Game", "mdi:trophy"),
+            "stat_t": topics.event(self.prefix, self.board),
+            "evt_typ": list(EVENT_TYPES),
+        }
+        return out
+
+    def removals(self, tracks: int) -> list[str]:
+        """The config topics to clear (an empty retained payload) when the board is retired."""
+        return list(self.messages(tracks))
+
+
+def _track_name(key: str) -> str:
+    """A template for the name of the track ``value_json[key]`` points at ("none" if none)."""
+    return (
+        f"{{{{ value_json.tracks[value_json.{key}].name "
+        f"if value_json.{key} is not none else 'none' }}}}"
+    )
+
+
+def encode(payload: Mapping[str, Any]) -> bytes:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def game_events(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The event entity's messages for a status change: game over, and skunk when there is one."""
+    winner = after.get("winner")
+    if winner is None or (before is not None and before.get("winner") is not None):
+        return []
+    tracks = after.get("tracks") or []
+    names = [str(t.get("name", "")) for t in tracks]
+    scores = [int(t.get("front", 0)) for t in tracks]
+    lines = max((int(t.get("lines_failed", 0)) for t in tracks), default=0)
+    common = {"winner": names[winner] if winner < len(names) else str(winner), "scores": scores}
+    events = [{"event_type": "game_over", **common}]
+    if lines:
+        events.append({"event_type": "skunk", "level": lines, **common})
+    return events

@@ -1,0 +1,96 @@
+"""The top-quarter cut and a seeded play-off bracket with byes.
+
+The cut takes the best quarter of the standings (rounded up, at least two).
+The bracket has the next power of two of places; seeds are placed so that
+seed 1 and 2 can meet only in the final (1 v 8, 4 v 5, 2 v 7, 3 v 6 for eight),
+and the places beyond the field are byes, which fall to the top seeds. Each
+match is best of 3 or 5: the first to 2 (or 3) wins of the games the two
+played in the play-offs goes through.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from boardctl.standings.errors import StandingsError
+from boardctl.standings.games import Game
+from boardctl.standings.table import Row, player_key
+
+BEST_OF = (3, 5)
+BYE = "(bye)"  # the other side of a seed that goes through without playing
+
+
+def cut_size(entrants: int) -> int:
+    """How many qualify from ``entrants``: a quarter, rounded up, at least two."""
+    return min(entrants, max(2, math.ceil(entrants / 4)))
+
+
+def cut(rows: Sequence[Row]) -> list[str]:
+    """The qualifiers, best first."""
+    if len(rows) < 2:
+        raise StandingsError("a play-off needs at least two players in the standings")
+    return [row.player for row in rows[: cut_size(len(rows))]]
+
+
+def seed_order(size: int) -> list[int]:
+    """The seeds (1-based) in bracket order for ``size`` places, a power of two."""
+    if size < 1 or size & (size - 1):
+        raise StandingsError(f"a bracket has a power of two of places, not {size}")
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [s for seed in order for s in (seed, total - seed)]
+    return order
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One play-off match: a player is :data:`BYE`, or ``None`` while not yet known."""
+
+    round: int
+    first: str | None
+    second: str | None
+    first_wins: int
+    second_wins: int
+    winner: str | None
+
+
+def bracket(seeds: Sequence[str], games: Iterable[Game], *, best_of: int = 3) -> list[list[Match]]:
+    """Every round of the bracket for ``seeds`` (best first), filled in from ``games``."""
+    if best_of not in BEST_OF:
+        raise StandingsError(f"play-off matches are best of 3 or 5, not {best_of}")
+    if len(seeds) < 2:
+        raise StandingsError("a bracket needs at least two players")
+    if len({player_key(s) for s in seeds}) != len(seeds) or BYE in seeds:
+        raise StandingsError(f"the seeds must be different players (and none called {BYE})")
+    size = 1 << (len(seeds) - 1).bit_length()
+    need = best_of // 2 + 1
+    played = list(games)
+    slots: list[str | None] = [seeds[s - 1] if s <= len(seeds) else BYE for s in seed_order(size)]
+    rounds: list[list[Match]] = []
+    number = 1
+    while len(slots) > 1:
+        matches = [
+            _match(number, slots[i], slots[i + 1], played, need) for i in range(0, len(slots), 2)
+        ]
+        rounds.append(matches)
+        slots = [m.winner for m in matches]
+        number += 1
+    return rounds
+
+
+def _match(number: int, a: str | None, b: str | None, games: list[Game], need: int) -> Match:
+    if a == BYE or b == BYE:
+        return Match(number, a, b, 0, 0, a if b == BYE else b)
+    if a is None or b is None:
+        return Match(number, a, b, 0, 0, None)  # waits for an earlier match
+    wins = {player_key(a): 0, player_key(b): 0}
+    for game in games:
+        keys = [player_key(n) for n in game.names]
+        # games after the match was decided do not count
+        if len(keys) == 2 and set(keys) == set(wins) and max(wins.values()) < need:
+            wins[keys[game.winner]] += 1
+    first, second = wins[player_key(a)], wins[player_key(b)]
+    return Match(number, a, b, first, second, a if first >= need else b if second >= need else None)

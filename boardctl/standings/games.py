@@ -1,0 +1,105 @@
+"""A finished game as the standings see it, read from a result record.
+
+A record is the JSON a board's bridge publishes (``boardctl/<board>/results/<id>``)
+or a game entered by hand (:mod:`.store`); the fields used are ``id``,
+``board``, ``names``, ``scores``, ``winner``, ``game_points``, ``end`` and,
+when present, ``skunk`` (otherwise worked out from the scores and ``target``).
+The same game seen twice (a broker delivers at least once) is one game:
+:func:`dedupe` keeps the last copy of each ``(board, id)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from boardctl.standings.errors import StandingsError
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One finished game: who played on which track, the scores and the winner."""
+
+    board: str
+    id: str
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    winner: int
+    game_points: int
+    skunk: int = 0
+    end: str = ""
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.board, self.id)
+
+    def margin(self, track: int) -> int:
+        """The spread for ``track``: the winner's lead over the best loser, a loser's deficit."""
+        if track == self.winner:
+            best = max((s for i, s in enumerate(self.scores) if i != self.winner), default=0)
+            return self.scores[self.winner] - best
+        return self.scores[track] - self.scores[self.winner]
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "board": self.board,
+            "names": list(self.names),
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "winner_name": self.names[self.winner],
+            "spread": self.margin(self.winner),
+            "skunk": self.skunk,
+            "game_points": self.game_points,
+            "end": self.end,
+            "final": True,
+        }
+
+
+def _int(record: Mapping[str, Any], key: str) -> int:
+    value = record.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StandingsError(f"result {record.get('id')!r}: {key} must be a whole number")
+    return value
+
+
+def from_record(record: Mapping[str, Any]) -> Game:
+    """The game of one result record; :class:`StandingsError` if it is not one."""
+    if not isinstance(record, Mapping):
+        raise StandingsError("a result must be a JSON object")
+    names = record.get("names")
+    scores = record.get("scores")
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise StandingsError(f"result {record.get('id')!r}: names must be a list of names")
+    if (
+        not isinstance(scores, list)
+        or len(scores) != len(names)
+        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores)
+    ):
+        raise StandingsError(f"result {record.get('id')!r}: scores must be one number per name")
+    if len(names) < 2 or len({n.casefold() for n in names}) != len(names):
+        raise StandingsError(f"result {record.get('id')!r}: needs two or more different names")
+    winner = _int(record, "winner")
+    if not 0 <= winner < len(names) or scores[winner] != max(scores):
+        raise StandingsError(f"result {record.get('id')!r}: the winner must have the top score")
+    points = _int(record, "game_points")
+    skunk = record.get("skunk", 0)
+    return Game(
+        board=str(record.get("board", "")),
+        id=str(record.get("id", "")),
+        names=tuple(n.strip() for n in names),
+        scores=tuple(scores),
+        winner=winner,
+        game_points=max(points, 0),
+        skunk=skunk if isinstance(skunk, int) and not isinstance(skunk, bool) else 0,
+        end=str(record.get("end", "")),
+    )
+
+
+def dedupe(games: Iterable[Game]) -> list[Game]:
+    """Each ``(board, id)`` once (the last copy), in order of end time then board and id."""
+    seen: dict[tuple[str, str], Game] = {}
+    for game in games:
+        seen[game.key] = game
+    return sorted(seen.values(), key=lambda g: (g.end, g.board, g.id))

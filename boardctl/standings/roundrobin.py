@@ -1,0 +1,63 @@
+"""A round-robin schedule by the circle method, spread over the club's boards.
+
+With N players (one more, a *bye*, when N is odd) there are N-1 rounds; in
+each, player 0 stays put and the others turn one place round the circle, so
+every pair meets exactly once and everyone plays (or sits out) once a round.
+A round with more games than boards is played in *waves* (wave 1 on boards
+1..B, then wave 2 ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from boardctl.standings.errors import StandingsError
+from boardctl.standings.table import player_key
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One game of the schedule (``board`` from 1)."""
+
+    round: int
+    wave: int
+    board: int
+    first: str
+    second: str
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    games: tuple[Pairing, ...]
+    bye: str | None
+
+
+def schedule(players: Sequence[str], boards: int) -> list[Round]:
+    """The rounds for ``players`` over ``boards`` boards."""
+    names = [p.strip() for p in players]
+    if len(names) < 2:
+        raise StandingsError("a round robin needs at least two players")
+    if len({player_key(n) for n in names}) != len(names) or not all(names):
+        raise StandingsError("the players' names must be different and not empty")
+    if boards < 1:
+        raise StandingsError("a round robin needs at least one board")
+    circle: list[str | None] = [*names, None] if len(names) % 2 else list(names)
+    n = len(circle)
+    rounds: list[Round] = []
+    for number in range(1, n):
+        pairs: list[tuple[str, str]] = []
+        bye: str | None = None
+        for i in range(n // 2):
+            a, b = circle[i], circle[n - 1 - i]
+            if a is None or b is None:
+                bye = b if a is None else a
+                continue
+            pairs.append((a, b) if number % 2 or i else (b, a))  # the fixed player alternates seats
+        games = tuple(
+            Pairing(number, k // boards + 1, k % boards + 1, a, b) for k, (a, b) in enumerate(pairs)
+        )
+        rounds.append(Round(number, games, bye))
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    return rounds

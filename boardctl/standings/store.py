@@ -1,0 +1,102 @@
+"""Games played on a wooden board, entered by hand: one JSON line each, appended.
+
+A line is a result record as a board's bridge publishes it (``board`` is
+what the director typed, ``wood`` by default; ``id`` is ``manual-`` and a
+digest of the line, so the same game entered once is one game).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from boardctl.game.presets import get_preset, lines_failed
+from boardctl.standings.errors import StandingsError
+from boardctl.standings.games import Game, from_record
+
+
+def default_path() -> Path:
+    """``$XDG_STATE_HOME/boardctl/standings-manual.jsonl`` (or ``~/.local/state/...``)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "boardctl" / "standings-manual.jsonl"
+
+
+def parse_entry(text: str) -> tuple[str, int]:
+    """``NAME=SCORE`` (e.g. ``Ann=121``) as a name and a score."""
+    name, sep, score = text.rpartition("=")
+    if not sep or not name.strip() or not score.strip().isdigit():
+        raise StandingsError(f"{text!r}: write each player as NAME=SCORE, e.g. Ann=121")
+    return name.strip(), int(score)
+
+
+def manual_game(
+    entries: Sequence[tuple[str, int]],
+    *,
+    target: int = 121,
+    board: str = "wood",
+    end: str | None = None,
+) -> Game:
+    """A hand-entered game: the top score wins, ACC game points (3 for a skunk, else 2)."""
+    if len(entries) < 2:
+        raise StandingsError("a game needs two or more players (NAME=SCORE each)")
+    scores = [score for _, score in entries]
+    top = max(scores)
+    if scores.count(top) != 1 or top != target:
+        raise StandingsError(f"exactly one player must have the target score {target}")
+    best_loser = max(s for s in scores if s != top)
+    skunk = lines_failed(target, best_loser)
+    acc = get_preset("acc")  # ACC scoring: 2 for a win, 3 for a skunk (of any depth)
+    when = end or datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z"
+    )
+    record: dict[str, Any] = {
+        "board": board,
+        "names": [name for name, _ in entries],
+        "scores": scores,
+        "winner": scores.index(top),
+        "game_points": acc.skunk if skunk else acc.win,
+        "skunk": skunk,
+        "target": target,
+        "end": when,
+    }
+    body = json.dumps(record, sort_keys=True, ensure_ascii=False)
+    record["id"] = "manual-" + hashlib.sha256(body.encode()).hexdigest()[:12]
+    return from_record(record)
+
+
+def add(path: Path, game: Game) -> None:
+    """Append ``game`` to the file (one durable line)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(game.to_record(), ensure_ascii=False, sort_keys=True) + "\n"
+    with path.open("a", encoding="utf-8") as file:
+        file.write(line)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def load(path: Path) -> list[Game]:
+    """Every game of a JSON-lines file of results (missing file: none)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise StandingsError(f"{path}: cannot read it ({exc.strerror})") from None
+    games = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise StandingsError(f"{path}:{number}: not a JSON result") from None
+        try:
+            games.append(from_record(record))
+        except StandingsError as exc:
+            raise StandingsError(f"{path}:{number}: {exc}") from None
+    return games
