@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import socket
 import statistics
 import subprocess
@@ -125,23 +124,23 @@ def main() -> int:
         print("whole process, service down:")
         report("python -c pass", timed([sys.executable, "-c", "pass"], args.repeats))
         report("boardctl status", timed([*BOARDCTL, "status", *direct], args.repeats))
-        report(
-            "boardctl history",
-            timed([*BOARDCTL, "history", "--journal", str(journal)], args.repeats),
-        )
+        for extra in ([], ["--all"]):
+            report(
+                " ".join(["boardctl history", *extra]),
+                timed([*BOARDCTL, "history", *extra, *direct], args.repeats),
+            )
         report("boardctl peg 1 1 (direct write)", timed([*BOARDCTL, "peg", "1", "1", *direct], 3))
-        backup = tmp / "before-service.sqlite"
-        shutil.copy(journal, backup)
         proc, sock, ready = start_service(tmp, journal)
         try:
             via = ["--socket", str(sock), "--journal", str(journal)]
             print(f"whole process, service running (READY=1 after {ready:.2f} s):")
             report("boardctl status", timed([*BOARDCTL, "status", *via], args.repeats))
             report("boardctl peg 1 1", timed([*BOARDCTL, "peg", "1", "1", *via], 3))
-            report(
-                "boardctl history",
-                timed([*BOARDCTL, "history", "--journal", str(journal)], args.repeats),
-            )
+            for extra in ([], ["--all"]):  # through the socket: the service has it replayed
+                report(
+                    " ".join(["boardctl history", *extra]),
+                    timed([*BOARDCTL, "history", *extra, "--socket", str(sock)], args.repeats),
+                )
         finally:
             proc.terminate()
             proc.wait(30)

@@ -105,3 +105,23 @@ def test_status_without_service_or_journal_says_so(
 ) -> None:
     assert main(cli(tmp_path, "status")) == 1
     assert "not running and there is no journal" in capsys.readouterr().err
+
+
+def test_history_asks_the_running_service(
+    rig: Rig, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(cli(rig, "peg", "1", "7")) == 0
+    assert main(cli(rig, "new-game")) == 0
+    assert main(cli(rig, "peg", "2", "3")) == 0
+    capsys.readouterr()
+    # the service's own journal path is not given: only the socket can answer
+    config = tmp_path / "elsewhere.toml"
+    config.write_text(f'[service]\njournal = "{tmp_path / "no-such.sqlite"}"\n')
+    where = ["--socket", str(rig.board.socket), "--config", str(config)]
+    assert main(["history", "--json", *where]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["op"] for r in rows] == ["new_game", "peg"]  # this game
+    assert main(["history", "--json", "--all", *where]) == 0
+    every = json.loads(capsys.readouterr().out)
+    assert every[-2:] == rows and len(every) > len(rows)  # every game's, this one's last
+    assert [r["event"].get("points") for r in every if r["op"] == "peg"] == [7, 3]

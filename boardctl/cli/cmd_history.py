@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 NAME = "history"
 HELP = "list the journal's events with their times (this game, or --all)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options: --json, --all, --journal PATH, --config PATH."""
+    """Options: --json, --all, --journal PATH, --socket PATH, --config PATH."""
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
         "--all", action="store_true", dest="all_games", help="every event, not just this game's"
@@ -18,7 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal",
         metavar="PATH",
-        help="journal file (default: the service's, found as `boardctl status` finds it)",
+        help="read this journal file (default: ask the running service, else read its journal)",
+    )
+    parser.add_argument(
+        "--socket", metavar="PATH", help="the service's control socket (default: the running one's)"
     )
     parser.add_argument(
         "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
@@ -34,17 +38,31 @@ def service_journal(config: str | None = None) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the journal read-only, replay it and print its events."""
+    """Ask the running service for the events (it has them replayed), else read the journal."""
     import json
 
     from boardctl.game.history import format_history
-    from boardctl.game.keeper import Scorekeeper
 
-    path = args.journal or service_journal(args.config)
-    with Scorekeeper.open(path, readonly=True) as keeper:
-        rows = keeper.history(all_games=args.all_games)
+    rows = None if args.journal else _from_service(args)
+    if rows is None:
+        from boardctl.game.keeper import Scorekeeper
+
+        path = args.journal or service_journal(args.config)
+        with Scorekeeper.open(path, readonly=True) as keeper:
+            rows = keeper.history(all_games=args.all_games)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         print(format_history(rows))
     return 0
+
+
+def _from_service(args: argparse.Namespace) -> Any:
+    """The service's history rows, or ``None`` when no service answers on its socket."""
+    from boardctl.cli.verbs import socket_path
+    from boardctl.service.client import ServiceDown, request
+
+    try:
+        return request(socket_path(args), {"op": "history", "all": args.all_games})
+    except ServiceDown:
+        return None

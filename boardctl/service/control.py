@@ -63,7 +63,7 @@ _STR = (str,)
 OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "ping": {},
     "status": {},
-    "history": {"limit": (_INT, False)},
+    "history": {"limit": (_INT, False), "all": ((bool,), False)},
     "peg": {"track": (_INT, True), "points": (_INT, True), "kind": (_STR, False)},
     "undo": {},
     "redo": {},

@@ -128,8 +128,8 @@ class JournalKeeper:
             status[FAULT_KEY] = self.fault
         return status
 
-    def history(self) -> list[Row]:
-        return self.inner.history() if self.inner is not None else []
+    def history(self, *, all_games: bool = False) -> list[Row]:
+        return self.inner.history(all_games=all_games) if self.inner is not None else []
 
     @property
     def state(self) -> GameState:

@@ -91,7 +91,7 @@ class Requests:
         return {"leds": len(frame) // 3, "rgb": frame.hex()}
 
     def _history(self, request: Mapping[str, Any]) -> Any:
-        items = self.keeper.history()
+        items = self.keeper.history(all_games=request.get("all") is True)
         limit = request.get("limit")
         return items[-limit:] if isinstance(limit, int) and limit > 0 else items
 
