@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -40,7 +41,8 @@ class Server:
         if op == "peg" and request["points"] > 29:
             raise EntryError(f"{request['points']} points is more than any count")
         if op == "history":
-            return [{"seq": i, "text": "x" * 200} for i in range(5)]
+            rows = 10_000 if request.get("all") else 5  # all: about 2 MB, over MAX_OUTPUT
+            return [{"seq": i, "text": "x" * 200} for i in range(rows)]
         if op == "redo":
             raise RuntimeError("a bug in the engine")
         return {"echo": request}
@@ -316,4 +318,27 @@ def test_a_client_turned_away_is_told_too_many_clients_not_broken_pipe(server: S
             client.request(server.server.path, {"op": "ping"})
         assert "pipe" not in str(caught.value).lower()
     for sock in held:
+        sock.close()
+
+
+def test_one_reply_larger_than_the_output_limit_is_delivered(server: Server) -> None:
+    rows = client.request(server.server.path, {"op": "history", "all": True})
+    assert len(rows) == 10_000
+    assert len(json.dumps(rows)) > control.MAX_OUTPUT
+
+
+def test_a_client_that_leaves_large_replies_unread_is_dropped(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    sock = connect(server.server.path)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            for _ in range(4):  # each reply about 2 MB; none is read
+                sock.sendall(b'{"op": "history", "all": true}\n')
+                time.sleep(0.2)
+        time.sleep(0.3)
+        assert "does not read its replies; dropping it" in caplog.text
+        assert client.request(server.server.path, {"op": "ping"}) is not None  # others go on
+    finally:
         sock.close()

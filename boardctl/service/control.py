@@ -51,7 +51,7 @@ from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
 log = logging.getLogger(__name__)
 
 MAX_LINE = 64 * 1024  # bytes in one request line
-MAX_OUTPUT = 1024 * 1024  # unread reply bytes before a client is dropped
+MAX_OUTPUT = 1024 * 1024  # unread bytes of earlier replies before a client is dropped
 MAX_CLIENTS = 16
 MAX_BATCH = 32  # requests answered per client per loop turn: a flood cannot starve the buttons
 CLIENT_TIMEOUT = 30.0  # seconds without a complete request
@@ -322,8 +322,11 @@ class ControlServer:
         self._flush(client)
 
     def _reply(self, client: _Client, reply: dict[str, Any]) -> None:
+        # One large reply (every game's history) is fine; a client that leaves earlier
+        # replies unread while it asks for more is not.
+        unread = len(client.outbox)
         client.outbox += encode(reply)
-        if len(client.outbox) > MAX_OUTPUT:
+        if unread > MAX_OUTPUT:
             log.warning("control client does not read its replies; dropping it")
             self._drop(client)
             return
