@@ -52,7 +52,7 @@ def main() -> None:
         watchdog=hw.watchdog(config.WATCHDOG_MS),
         boot_ms=0,
     )
-    controller.run()
+    controller.run(wait_ms=2)
 
 
 main()
