@@ -26,6 +26,36 @@ def reorder(dst: ptr8, src: ptr8, size: int, r: int, g: int, b: int):
         i += 3
 
 
+@micropython.viper
+def cobs_into(src: ptr8, n: int, dst: ptr8) -> int:
+    i = 0
+    o = 0
+    while i < n:
+        code = src[i]
+        if code == 0:
+            return -1
+        stop = i + code
+        if stop > n:
+            return -2
+        i += 1
+        while i < stop:
+            dst[o] = src[i]
+            o += 1
+            i += 1
+        if code != 0xFF and i < n:
+            dst[o] = 0
+            o += 1
+    return o
+
+
+@micropython.viper
+def scale_bytes(out: ptr8, frame: ptr8, size: int, factor: int):
+    i = 0
+    while i < size:
+        out[i] = frame[i] * factor // 65280
+        i += 1
+
+
 @micropython.native
 def fill(buffer, one, limit: int, readinto, poll) -> int:
     size = 0
@@ -55,11 +85,43 @@ def fill(buffer: bytearray, one: bytearray, limit: int, readinto: "object", poll
     return size
 
 
+def cobs_into(src: bytes, n: int, dst: bytearray) -> int:
+    """COBS-decode ``src[:n]`` into ``dst``: its length, or -1 / -2 for a 0x00 byte / a block
+    running past the end (``protocol.cobs_decode``'s two errors)."""
+    raise NotImplementedError  # only the compiled one (in _FAST) is ever used
+
+
+scale_bytes = None  # the compiled one only (ledctl has the plain one)
+
 try:
-    exec(_FAST)  # replaces reorder() and fill() where the emitters exist
+    exec(_FAST)  # replaces reorder(), cobs_into(), scale_bytes() and fill() where they compile
     FAST = True
 except Exception:  # SyntaxError, ValueError or NameError, by interpreter
     FAST = False
+
+
+class CobsDecoder:
+    """``protocol.cobs_decode`` in compiled code, into one preallocated buffer."""
+
+    def __init__(self, size: int, error: "type[ValueError]") -> None:
+        self.out = bytearray(size)
+        self.error = error
+
+    def __call__(self, data: bytes) -> bytes:
+        if len(data) > len(self.out):
+            raise self.error("COBS block runs past the end of the frame")
+        size = cobs_into(data, len(data), self.out)
+        if size == -1:
+            raise self.error("COBS block holds a 0x00 byte")
+        if size < 0:
+            raise self.error("COBS block runs past the end of the frame")
+        return bytes(self.out[:size])
+
+
+def speed_up(protocol: "object", max_frame: int) -> None:
+    """On the Pico, let the protocol module use the compiled COBS decoder."""
+    if FAST:
+        protocol.cobs_decode = CobsDecoder(max_frame, protocol.ProtocolError)  # type: ignore[attr-defined]
 
 
 def order_offsets(color_order: str) -> "tuple[int, int, int]":
