@@ -20,7 +20,7 @@ from boardctl.link.serial_link import AdalightLink, PicoLink, find_port, parse_v
 
 
 def test_open_link_kinds_and_errors() -> None:
-    assert KINDS == ("serial", "adalight", "null", "recording")
+    assert KINDS == ("serial", "adalight", "null", "recording", "ddp")
     null = open_link("null", device="/dev/ttyACM0", baudrate=115200)
     assert isinstance(null, NullLink) and isinstance(null, Link)
     assert isinstance(open_link("recording"), RecordingLink)

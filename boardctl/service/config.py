@@ -41,7 +41,7 @@ DEFAULT_PINS: dict[str, dict[str, int | None]] = {
     },
 }
 MAX_TRACKS = 3
-LINK_KINDS = ("serial", "adalight", "null", "recording")
+LINK_KINDS = ("serial", "adalight", "null", "recording", "ddp")
 GAME_MODES = ("guided", "free")
 
 
