@@ -11,6 +11,118 @@ import time
 import machine
 import neopixel
 
+# The hot loops, compiled to machine code on the Pico (@micropython.viper / .native, which
+# the compiler handles: they are not attributes of the module). Where those emitters are
+# missing (the WebAssembly build, CPython with fakes) the same loops run as plain Python;
+# exec, since viper's ptr8 annotations are not Python elsewhere.
+_FAST = """
+@micropython.viper
+def reorder(dst: ptr8, src: ptr8, size: int, r: int, g: int, b: int):
+    i = 0
+    while i < size:
+        dst[i + r] = src[i]
+        dst[i + g] = src[i + 1]
+        dst[i + b] = src[i + 2]
+        i += 3
+
+
+@micropython.viper
+def cobs_into(src: ptr8, n: int, dst: ptr8) -> int:
+    i = 0
+    o = 0
+    while i < n:
+        code = src[i]
+        if code == 0:
+            return -1
+        stop = i + code
+        if stop > n:
+            return -2
+        i += 1
+        while i < stop:
+            dst[o] = src[i]
+            o += 1
+            i += 1
+        if code != 0xFF and i < n:
+            dst[o] = 0
+            o += 1
+    return o
+
+
+@micropython.viper
+def scale_bytes(out: ptr8, frame: ptr8, size: int, factor: int):
+    i = 0
+    while i < size:
+        out[i] = frame[i] * factor // 65280
+        i += 1
+
+
+@micropython.native
+def fill(buffer, one, limit: int, readinto, poll) -> int:
+    size = 0
+    while size < limit and poll(0):
+        readinto(one)
+        buffer[size] = one[0]
+        size += 1
+    return size
+"""
+
+
+def reorder(dst: bytearray, src: bytearray, size: int, r: int, g: int, b: int) -> None:
+    """``dst`` = ``src`` (RGB) in the strip's byte order (R at ``r``, G at ``g``, B at ``b``)."""
+    for i in range(0, size, 3):
+        dst[i + r] = src[i]
+        dst[i + g] = src[i + 1]
+        dst[i + b] = src[i + 2]
+
+
+def fill(buffer: bytearray, one: bytearray, limit: int, readinto: "object", poll: "object") -> int:
+    """Move what a stream holds into ``buffer``, one byte at a time, at most ``limit``."""
+    size = 0
+    while size < limit and poll(0):  # type: ignore[operator]
+        readinto(one)  # type: ignore[operator]
+        buffer[size] = one[0]
+        size += 1
+    return size
+
+
+def cobs_into(src: bytes, n: int, dst: bytearray) -> int:
+    """COBS-decode ``src[:n]`` into ``dst``: its length, or -1 / -2 for a 0x00 byte / a block
+    running past the end (``protocol.cobs_decode``'s two errors)."""
+    raise NotImplementedError  # only the compiled one (in _FAST) is ever used
+
+
+scale_bytes = None  # the compiled one only (ledctl has the plain one)
+
+try:
+    exec(_FAST)  # replaces reorder(), cobs_into(), scale_bytes() and fill() where they compile
+    FAST = True
+except Exception:  # SyntaxError, ValueError or NameError, by interpreter
+    FAST = False
+
+
+class CobsDecoder:
+    """``protocol.cobs_decode`` in compiled code, into one preallocated buffer."""
+
+    def __init__(self, size: int, error: "type[ValueError]") -> None:
+        self.out = bytearray(size)
+        self.error = error
+
+    def __call__(self, data: bytes) -> bytes:
+        if len(data) > len(self.out):
+            raise self.error("COBS block runs past the end of the frame")
+        size = cobs_into(data, len(data), self.out)
+        if size == -1:
+            raise self.error("COBS block holds a 0x00 byte")
+        if size < 0:
+            raise self.error("COBS block runs past the end of the frame")
+        return bytes(self.out[:size])
+
+
+def speed_up(protocol: "object", max_frame: int) -> None:
+    """On the Pico, let the protocol module use the compiled COBS decoder."""
+    if FAST:
+        protocol.cobs_decode = CobsDecoder(max_frame, protocol.ProtocolError)  # type: ignore[attr-defined]
+
 
 def order_offsets(color_order: str) -> "tuple[int, int, int]":
     """Where R, G and B go within one LED's bytes, e.g. GRB -> (1, 0, 2)."""
@@ -29,12 +141,8 @@ class NeoStrip:
         self.offsets = order_offsets(color_order)
 
     def show(self, rgb: bytearray) -> None:
-        buf = self.pixels.buf
         r, g, b = self.offsets
-        for base in range(0, 3 * self.led_count, 3):
-            buf[base + r] = rgb[base]
-            buf[base + g] = rgb[base + 1]
-            buf[base + b] = rgb[base + 2]
+        reorder(self.pixels.buf, rgb, 3 * self.led_count, r, g, b)
         self.pixels.write()
 
 
@@ -48,18 +156,18 @@ class UsbStream:
 
         micropython.kbd_intr(-1)
         self.limit = limit
+        self.buffer = bytearray(limit)  # preallocated: no allocation per byte
+        self.one = bytearray(1)
         self.input = sys.stdin.buffer
         self.output = sys.stdout.buffer
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
 
     def read(self) -> "bytes | None":
-        data = bytearray()
-        read = self.input.read
-        poll = self.poller.poll
-        while len(data) < self.limit and poll(0):
-            data.extend(read(1))
-        return bytes(data) if data else None
+        # stdin says only *whether* a byte waits, not how many, and a longer read would
+        # block: so one byte at a time, into a preallocated buffer.
+        size = fill(self.buffer, self.one, self.limit, self.input.readinto, self.poller.poll)  # type: ignore[union-attr]
+        return bytes(self.buffer[:size]) if size else None
 
     def write(self, data: bytes) -> None:
         self.output.write(data)

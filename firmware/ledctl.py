@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     class Watchdog(Protocol):
         def feed(self) -> None: ...
 
+    class Scale(Protocol):
+        def __call__(self, out: bytearray, frame: bytearray, size: int, factor: int) -> None: ...
+
 
 FIRMWARE_VERSION = (2, 0, 0)
 LINK_LOST_MS = 3000  # host silent for longer than this: show the "link lost" sign
@@ -73,6 +76,12 @@ def power_scale(total: int, led_count: int, led_ma: int, budget_ma: int) -> int:
     return available * 256 // (total * led_ma // 765 + 1)
 
 
+def scale_bytes(out: bytearray, frame: bytearray, size: int, factor: int) -> None:
+    """``out[i] = frame[i] * factor // 65280``: brightness x power scale (255 x 256 = 1)."""
+    for i in range(size):
+        out[i] = frame[i] * factor // 65280
+
+
 def boot_pattern(out: bytearray, elapsed_ms: int, length_ms: int = BOOT_MS) -> None:
     """The boot pattern at ``elapsed_ms``: one dim blue dot running along the strip."""
     size = len(out)
@@ -102,6 +111,7 @@ class Controller:
         status_pixel: int = -1,
         watchdog: "Watchdog | None" = None,
         boot_ms: int = BOOT_MS,
+        scale: "Scale | None" = None,
     ) -> None:
         self.stream = stream
         self.strip = strip
@@ -114,6 +124,7 @@ class Controller:
         self.status_pixel = status_pixel if 0 <= status_pixel < led_count else -1
         self.watchdog = watchdog
         self.boot_ms = boot_ms
+        self.scale = scale or scale_bytes  # (hw.scale_bytes on the Pico: compiled)
         self.frame = bytearray(3 * led_count)  # as the host sent it
         self.out = bytearray(3 * led_count)  # what the strip shows
         self.brightness = 255
@@ -298,8 +309,7 @@ class Controller:
             if factor >= 255 * 256:
                 out[0:size] = frame
             else:
-                for i in range(size):
-                    out[i] = frame[i] * factor // 65280
+                self.scale(out, frame, size, factor)
         if self.sign_shown():
             base = 3 * self.status_pixel
             out[base] = LOST_SIGN[0]

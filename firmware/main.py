@@ -15,6 +15,7 @@ import time  # noqa: E402
 import config  # noqa: E402
 import hw  # noqa: E402
 import ledctl  # noqa: E402
+import protocol  # noqa: E402
 
 
 def main() -> None:
@@ -35,6 +36,7 @@ def main() -> None:
         strip.show(frame)
         time.sleep_ms(20)
     stream: "ledctl.Stream"  # noqa: UP037 (ledctl.Stream exists for mypy only)
+    hw.speed_up(protocol, 6 * config.LED_COUNT + 16)  # compiled COBS decoding
     if config.LINK == "uart":
         stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
     else:
@@ -51,8 +53,9 @@ def main() -> None:
         status_pixel=config.STATUS_PIXEL,
         watchdog=hw.watchdog(config.WATCHDOG_MS),
         boot_ms=0,
+        scale=hw.scale_bytes,  # compiled on the Pico (None elsewhere: ledctl's own)
     )
-    controller.run()
+    controller.run(wait_ms=2)
 
 
 main()

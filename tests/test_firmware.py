@@ -212,6 +212,7 @@ def test_hw_shim_drives_neopixel_in_the_strip_colour_order(
         module = types.ModuleType(name)
         exec((fakes / f"{name}.py").read_text(), module.__dict__)
         monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setitem(sys.modules, "micropython", types.ModuleType("micropython"))
     monkeypatch.delitem(sys.modules, "hw", raising=False)
     hw = importlib.import_module("hw")
     assert hw.order_offsets("GRB") == (1, 0, 2)

@@ -16,11 +16,11 @@ from boardctl.link import KINDS, Link, NullLink, RecordingLink, open_link
 from boardctl.link import protocol as p
 from boardctl.link.adalight import adalight_header, adalight_packet, scale_frame
 from boardctl.link.encoder import FrameEncoder
-from boardctl.link.serial_link import PicoLink, find_port, parse_vid_pid
+from boardctl.link.serial_link import AdalightLink, PicoLink, find_port, parse_vid_pid
 
 
 def test_open_link_kinds_and_errors() -> None:
-    assert KINDS == ("serial", "adalight", "null", "recording")
+    assert KINDS == ("serial", "adalight", "null", "recording", "ddp")
     null = open_link("null", device="/dev/ttyACM0", baudrate=115200)
     assert isinstance(null, NullLink) and isinstance(null, Link)
     assert isinstance(open_link("recording"), RecordingLink)
@@ -435,3 +435,42 @@ def test_an_old_firmware_speaking_protocol_1_is_refused_clearly() -> None:
     assert "speaks link protocol 1 (an older firmware)" in str(link.error)
     assert "boardctl firmware install" in str(link.error)
     link.close()
+
+
+def test_adalight_sends_zeros_before_the_first_frame_after_any_open() -> None:
+    clock = ManualClock()
+    link = AdalightLink(path="/dev/fake", clock=clock, start=False)
+    port = FakePort()
+    link.attach(port)
+    frame = b"\xb0\xb1\xb2" * 4  # WLED's baud-rate command bytes, inside a packet
+    packet = adalight_packet(frame)
+    link.show(frame)
+    assert bytes(port.sent) == bytes(len(packet)) + packet  # a torn packet is finished first
+    link.show(frame)
+    assert bytes(port.sent) == bytes(len(packet)) + packet * 2  # not again while open
+    again = FakePort()
+    link.attach(again)  # reopened: the frame goes out again, zeros first
+    assert bytes(again.sent) == bytes(len(packet)) + packet
+    link.close()
+
+
+def test_adalight_opens_without_raising_dtr_and_rts_the_pico_link_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import serial
+
+    opened: list[tuple[object, object]] = []
+
+    class Port:
+        def __init__(self, port: object, baud: int, **options: object) -> None:
+            assert port is None  # not opened before the lines are set
+            self.dtr: object = None
+            self.rts: object = None
+
+        def open(self) -> None:
+            opened.append((self.dtr, self.rts))
+
+    monkeypatch.setattr(serial, "Serial", Port)
+    AdalightLink(path="/dev/fake", start=False)._open()
+    PicoLink(path="/dev/fake", start=False)._open()
+    assert opened == [(False, False), (None, None)]  # (None: pyserial raises them on open)

@@ -321,3 +321,20 @@ def test_vectors_streams_and_rejects() -> None:
     for vector in VECTORS["rejects"]:
         with pytest.raises(ProtocolError):
             p.decode(bytes.fromhex(vector["encoded"]))
+
+
+def test_multi_bit_damage_never_yields_a_wrong_frame() -> None:
+    """A small run of benchmarks/bench_corruption.py's trial (10 M there)."""
+    import random
+
+    rng = random.Random(7)
+    payload = p.delta_payload([(17, b"\x10\x20\x30"), (140, b"\x00\x00\x00")])
+    wire = p.encode(p.DELTA, 9, payload)
+    sent = p.Message(p.DELTA, 9, payload)
+    for _ in range(20_000):
+        damaged = bytearray(wire)
+        for _ in range(rng.randint(2, 16)):
+            bit = rng.randrange(8 * len(damaged))
+            damaged[bit >> 3] ^= 1 << (bit & 7)
+        for message in p.Decoder().feed(bytes(damaged)):
+            assert message == sent or message.version != p.PROTOCOL_VERSION

@@ -4,6 +4,7 @@
 
 - ``serial``: the boardctl LED controller (``firmware/``) over USB CDC or a UART,
 - ``adalight``: a WLED device or an Adalight Arduino sketch,
+- ``ddp``: a WLED controller on the network (DDP over UDP; ``device`` = its address),
 - ``null``: no LEDs,
 - ``recording``: keeps every frame, for tests.
 
@@ -23,7 +24,7 @@ from typing import Any
 from boardctl.errors import ConfigError
 from boardctl.link.base import Link, NullLink, RecordingLink
 
-KINDS = ("serial", "adalight", "null", "recording")
+KINDS = ("serial", "adalight", "null", "recording", "ddp")
 SERIAL_OPTIONS = ("path", "baud", "vid_pid")
 
 __all__ = ["KINDS", "Link", "NullLink", "RecordingLink", "open_link"]
@@ -54,6 +55,10 @@ def open_link(kind: str, **options: Any) -> Link:
         from boardctl.link.serial_link import AdalightLink
 
         factory = AdalightLink
+    elif kind == "ddp":
+        from boardctl.link.ddp import DdpLink
+
+        factory = DdpLink
     else:
         raise ConfigError(f"unknown LED link {kind!r}: choose one of {', '.join(KINDS)}")
     try:

@@ -54,6 +54,7 @@ class SerialBackend:
     """Connection management shared by the serial back-ends (see the module docstring)."""
 
     kind = "serial"
+    quiet_lines = False  # keep DTR/RTS low when opening (the Pico's CDC wants DTR: it is up)
 
     def __init__(
         self,
@@ -192,12 +193,17 @@ class SerialBackend:
         if path is None:
             raise LinkError(f"no USB serial device {self.vid_pid} found")
         port = serial.Serial(
-            path,
+            None,  # opened below, once the modem lines are set
             self.baud,
             timeout=self.heartbeat,
             write_timeout=self.write_timeout,
             exclusive=True,  # a second boardctl gets "waiting", not interleaved frames
         )
+        port.port = path
+        if self.quiet_lines:  # open without raising DTR/RTS (an ESP32 dev board resets on it)
+            port.dtr = False
+            port.rts = False
+        port.open()
         self.port_name = path
         return port
 
@@ -458,14 +464,31 @@ class AdalightLink(SerialBackend):
     on the host. Default ``baud`` 115200 (WLED's)."""
 
     kind = "adalight"
+    quiet_lines = True
 
     def __init__(self, *, refresh: float = 1.0, **options: Any) -> None:
         options.setdefault("heartbeat", refresh)
         options.setdefault("baud", 115_200)
+        self._flush = True
         super().__init__(**options)
 
+    def _greeting(self) -> bytes:
+        self._flush = True  # a (re)open: the device may hold a torn packet of ours
+        return b""
+
+    def _on_write_failed(self, exc: OSError) -> None:
+        self._flush = True  # part of a packet may be on the wire
+
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
-        return adalight_packet(frame, self.brightness) if frame else b""
+        if not frame:
+            return b""
+        packet = adalight_packet(frame, self.brightness)
+        if self._flush:
+            # Zeros finish any partial packet (its header said this many bytes) and are
+            # ignored between packets; WLED would take 0xB0-0xB7 there as baud commands.
+            self._flush = False
+            return bytes(len(packet)) + packet
+        return packet
 
     def _brightness_bytes(self) -> bytes:
         return self._frame_bytes(self._frame, self.clock()) if self._frame else b""

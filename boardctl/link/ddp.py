@@ -1,0 +1,161 @@
+"""DDP (Distributed Display Protocol): frames to a WLED controller on the network.
+
+One datagram to UDP port 4048 carries a 10-byte header and up to 480 LEDs (1,440 bytes of
+RGB); a frame of more LEDs takes several, and the last one has the *push* flag, which makes
+the controller show the frame. The header: flags (0x40 = version 1, 0x01 = push), a
+sequence number 1-15, the data type (0x0B: RGB, 8 bits a channel), the destination (1: the
+default output), the data offset in bytes (u32) and the data length (u16), big-endian.
+
+``DdpLink`` sends a frame when it changes and again every ``refresh`` seconds (WLED leaves
+its realtime mode after a few seconds without data). UDP says nothing back, so ``connected``
+means "datagrams are leaving": True until a send fails. Brightness is applied on the host.
+The systemd unit has no network by default: see docs/link.md for the override.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable
+
+from boardctl.errors import ConfigError
+from boardctl.link.adalight import scale_frame
+from boardctl.link.base import check_level
+
+log = logging.getLogger("boardctl.link")
+
+DDP_PORT = 4048
+LEDS_PER_DATAGRAM = 480
+FLAG_VERSION_1 = 0x40
+FLAG_PUSH = 0x01
+TYPE_RGB24 = 0x0B
+DESTINATION_DEFAULT = 1
+
+
+def ddp_datagrams(frame: bytes, sequence: int) -> list[bytes]:
+    """The datagrams that show ``frame`` (RGB per LED), sequence number 1-15."""
+    if len(frame) % 3 or not frame:
+        raise ConfigError(f"a frame is RGB per LED, not {len(frame)} bytes")
+    size = 3 * LEDS_PER_DATAGRAM
+    out = []
+    for offset in range(0, len(frame), size):
+        data = frame[offset : offset + size]
+        last = offset + size >= len(frame)
+        header = bytes(
+            (
+                FLAG_VERSION_1 | (FLAG_PUSH if last else 0),
+                sequence & 0x0F,
+                TYPE_RGB24,
+                DESTINATION_DEFAULT,
+            )
+        )
+        header += offset.to_bytes(4, "big") + len(data).to_bytes(2, "big")
+        out.append(header + data)
+    return out
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``"wled.local"`` or ``"192.168.1.50:4048"`` -> ``(host, port)``."""
+    host, _, port = text.rpartition(":") if ":" in text else (text, "", str(DDP_PORT))
+    try:
+        number = int(port)
+    except ValueError:
+        number = -1
+    if not host or not 0 < number < 65536:
+        raise ConfigError(f"DDP address {text!r} is not HOST or HOST:PORT")
+    return host, number
+
+
+class DdpLink:
+    """A WLED controller over DDP (``path``/``device`` = ``HOST[:PORT]``)."""
+
+    kind = "ddp"
+
+    def __init__(
+        self,
+        *,
+        path: str | None = None,
+        refresh: float = 1.0,
+        brightness: int = 255,
+        clock: Callable[[], float] = time.monotonic,
+        start: bool = True,
+        **_serial: object,  # (a config's baud rate or USB id means nothing here)
+    ) -> None:
+        if not path:
+            raise ConfigError("the ddp LED link needs the controller's address: device = HOST")
+        self.address = parse_address(path)
+        self.refresh = refresh
+        self.brightness = check_level(brightness)
+        self.clock = clock
+        self.sent = 0  # datagrams sent
+        self.error: str | None = None
+        self._frame: bytes | None = None
+        self._sequence = 0
+        self._last_send = float("-inf")
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._thread = threading.Thread(target=self._run, name="link-ddp", daemon=True)
+        if start:
+            self._thread.start()
+
+    @property
+    def connected(self) -> bool:
+        return not self._closed.is_set() and self.error is None
+
+    def show(self, frame: bytes) -> None:
+        frame = bytes(frame)
+        with self._lock:
+            changed = frame != self._frame
+            self._frame = frame
+            if changed:
+                self._send()
+
+    def set_brightness(self, level: float) -> None:
+        with self._lock:
+            self.brightness = check_level(level)
+            if self._frame is not None:
+                self._send()
+
+    def tick(self) -> None:
+        """Resend the frame if ``refresh`` seconds passed (the thread calls this)."""
+        with self._lock:
+            if self._frame is not None and self.clock() - self._last_send >= self.refresh:
+                self._send()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+        self._socket.close()
+
+    def __enter__(self) -> DdpLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _send(self) -> None:
+        if self._frame is None or not self._frame:
+            return
+        self._sequence = self._sequence % 15 + 1
+        frame = scale_frame(self._frame, self.brightness)
+        try:
+            for datagram in ddp_datagrams(frame, self._sequence):
+                self._socket.sendto(datagram, self.address)
+                self.sent += 1
+        except OSError as exc:  # no route, name not found, no network permission
+            if self.error is None:
+                log.warning("LED link (ddp): %s:%d: %s", *self.address, exc)
+            self.error = str(exc)
+        else:
+            if self.error is not None:
+                log.info("LED link (ddp): sending to %s:%d again", *self.address)
+            self.error = None
+        self._last_send = self.clock()
+
+    def _run(self) -> None:
+        while not self._closed.wait(min(self.refresh, 0.25)):
+            self.tick()

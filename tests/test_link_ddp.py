@@ -1,0 +1,104 @@
+"""The DDP back-end against a UDP listener on 127.0.0.1 that decodes what arrives."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from boardctl.errors import ConfigError
+from boardctl.link import open_link
+from boardctl.link.adalight import scale_frame
+from boardctl.link.ddp import DdpLink, ddp_datagrams, parse_address
+
+
+class Listener:
+    """A WLED stand-in: receives DDP datagrams and assembles the frames they push."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(2.0)
+        self.port = self.sock.getsockname()[1]
+        self.pixels = bytearray()
+        self.headers: list[bytes] = []
+
+    def frame(self) -> bytes:
+        """Read datagrams until one with the push flag; the whole frame so far."""
+        while True:
+            data = self.sock.recv(2048)
+            header, payload = data[:10], data[10:]
+            self.headers.append(header)
+            assert header[0] & 0xC0 == 0x40 and header[2] == 0x0B and header[3] == 1
+            offset = int.from_bytes(header[4:8], "big")
+            assert int.from_bytes(header[8:10], "big") == len(payload) <= 1440
+            if len(self.pixels) < offset + len(payload):
+                self.pixels.extend(bytes(offset + len(payload) - len(self.pixels)))
+            self.pixels[offset : offset + len(payload)] = payload
+            if header[0] & 0x01:
+                return bytes(self.pixels)
+
+    def nothing(self) -> bool:
+        self.sock.settimeout(0.05)
+        try:
+            self.sock.recv(2048)
+        except TimeoutError:
+            return True
+        finally:
+            self.sock.settimeout(2.0)
+        return False
+
+
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    udp = Listener()
+    yield udp
+    udp.sock.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_frames_of_600_leds_arrive_in_two_datagrams_on_change_and_every_second(
+    listener: Listener,
+) -> None:
+    clock = Clock()
+    link = open_link("ddp", device=f"127.0.0.1:{listener.port}", clock=clock, start=False)
+    assert isinstance(link, DdpLink) and link.connected
+    frame = bytes(i % 251 for i in range(3 * 600))
+    link.show(frame)
+    assert listener.frame() == frame
+    first, second = listener.headers
+    assert first[0] == 0x40 and second[0] == 0x41  # push only on the last datagram
+    assert int.from_bytes(second[4:8], "big") == 1440  # 480 LEDs in the first
+    assert first[1] == second[1] == 1  # one sequence number per frame
+    link.show(frame)
+    assert listener.nothing()  # unchanged: not sent again at once
+    clock.now += 0.5
+    link.tick()
+    assert listener.nothing()
+    clock.now += 0.6  # a second since the last send: resent, WLED stays in realtime mode
+    link.tick()
+    assert listener.frame() == frame and listener.headers[-1][1] == 2
+    link.set_brightness(128)
+    assert listener.frame() == scale_frame(frame, 128)  # brightness on the host
+    link.close()
+    assert not link.connected
+
+
+def test_the_sequence_number_runs_1_to_15() -> None:
+    assert [ddp_datagrams(b"\x01\x02\x03", n)[0][1] for n in (1, 15)] == [1, 15]
+
+
+def test_bad_addresses_are_config_errors() -> None:
+    assert parse_address("wled.local") == ("wled.local", 4048)
+    assert parse_address("10.0.0.7:4049") == ("10.0.0.7", 4049)
+    for bad in ("", ":4048", "host:port", "host:70000"):
+        with pytest.raises(ConfigError):
+            open_link("ddp", device=bad, start=False)
