@@ -178,7 +178,7 @@ def test_each_mistake_names_the_key_and_the_fix(old: str, new: str, expected: st
 
 
 def test_a_layout_without_tracks() -> None:
-    text = "holes = 5\n[strip]\nled_count = 4\n"
+    text = "holes = 5\n[strip]\nled_count = 8\n"
     assert "no [[track]] tables" in _error(text)
 
 

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import LayoutError
+from boardctl.link.protocol import MAX_LEDS
 
 #: Built-in layouts shipped as package data (``boardctl/board/layouts/``).
 LAYOUT_NAMES = ("two-121", "three-121", "two-61")
@@ -129,6 +130,9 @@ def builtin_layout(name: str) -> Layout:
 def load_layout(path: str | Path) -> Layout:
     """Load and validate a layout file; a built-in name is accepted too."""
     text_path = str(path)
+    if not text_path.strip():
+        known = ", ".join(LAYOUT_NAMES)
+        raise LayoutError(f"the layout is empty; give a built-in name ({known}) or a layout file")
     if text_path in LAYOUT_NAMES:
         return builtin_layout(text_path)
     p = Path(path)
@@ -167,11 +171,21 @@ class _Parser:
                 choices = ", ".join(sorted(known))
                 raise self.fail(f"{where}: unknown key {key!r} (known keys: {choices})")
 
-    def integer(self, value: object, key: str, *, minimum: int | None = None) -> int:
+    def integer(
+        self,
+        value: object,
+        key: str,
+        *,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        why: str = "",
+    ) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(f"{key} must be a whole number, not {value!r}")
         if minimum is not None and value < minimum:
             raise self.fail(f"{key} must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:  # checked before anything is allocated
+            raise self.fail(f"{key} must be at most {maximum}{why}, not {value}")
         return value
 
     def use_led(self, led: int, key: str, what: str) -> int:
@@ -208,7 +222,13 @@ class _Parser:
         self.check_keys(strip, _STRIP_KEYS, "[strip]")
         if "led_count" not in strip:
             raise self.fail("[strip] led_count is missing; give the number of LEDs on the strip")
-        self.led_count = self.integer(strip["led_count"], "[strip] led_count", minimum=1)
+        self.led_count = self.integer(
+            strip["led_count"],
+            "[strip] led_count",
+            minimum=1,
+            maximum=MAX_LEDS,
+            why=" (the most the link protocol to the controller carries)",
+        )
         order = strip.get("color_order", "GRB")
         if not isinstance(order, str) or order.upper() not in COLOR_ORDERS:
             raise self.fail(
@@ -216,7 +236,13 @@ class _Parser:
             )
         if "holes" not in data:
             raise self.fail("holes is missing; give the number of holes per track, e.g. 121")
-        hole_count = self.integer(data["holes"], "holes", minimum=2)
+        hole_count = self.integer(
+            data["holes"],
+            "holes",
+            minimum=2,
+            maximum=self.led_count - 1,
+            why=f" (each hole and the start hole needs an LED of the {self.led_count})",
+        )
         raw_tracks = data.get("track")
         if not isinstance(raw_tracks, list) or not raw_tracks:
             raise self.fail("no [[track]] tables; add one per player or team")

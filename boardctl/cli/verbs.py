@@ -62,7 +62,7 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     from boardctl.service.control import READ_ONLY, encode, parse_request
 
     socket_file, journal = _paths(args)
-    parse_request(encode(command))  # the same checks as the service's
+    command = parse_request(encode(command))  # the same checks (and cleaning) as the service's
     op = command["op"]
     needs_service = op == "press" or (op == "set" and command.get("key") == "brightness")
     if op not in READ_ONLY and not needs_service:

@@ -106,6 +106,7 @@ def check_config_fits(config: Config, layout: Layout) -> None:
     from boardctl.cribbage.variants import get_variant
     from boardctl.errors import ConfigError
 
+    check_game_names(config)
     variant = get_variant(config.game.variant)
     target = config.game.target or variant.target
     if variant.tracks > len(layout.tracks) or target > layout.hole_count:
@@ -114,6 +115,30 @@ def check_config_fits(config: Config, layout: Layout) -> None:
             f"{variant.tracks} tracks of {target} holes, but board.layout "
             f"{config.board.layout!r} has {len(layout.tracks)} of {layout.hole_count}"
         )
+
+
+def check_game_names(config: Config) -> None:
+    """``[game]`` preset and variant must exist: say so naming the file and the key."""
+    from boardctl.cribbage.variants import get_variant
+    from boardctl.errors import BoardError, ConfigError
+    from boardctl.game.presets import get_preset
+
+    for key, check in (("variant", get_variant), ("preset", get_preset)):
+        try:
+            check(getattr(config.game, key))
+        except BoardError as exc:
+            raise ConfigError(f"{config.source}: game.{key}: {exc}") from None
+
+
+def load_board_layout(config: Config) -> Any:
+    """``board.layout`` loaded; an error names the configuration file and the key."""
+    from boardctl.board import load_layout
+    from boardctl.errors import ConfigError, LayoutError
+
+    try:
+        return load_layout(config.board.layout)  # a built-in name or a file
+    except LayoutError as exc:
+        raise ConfigError(f"{config.source}: board.layout {config.board.layout!r}: {exc}") from None
 
 
 class _Notes(logging.Handler):
@@ -214,7 +239,6 @@ def build(
     keyboard: bool | None = None,
 ) -> Board:
     """Open every part; on failure, close what was opened and re-raise."""
-    from boardctl.board import load_layout
     from boardctl.inputs.gpio import Inputs, pin_factory
     from boardctl.service.control import ControlServer
     from boardctl.service.fault import JournalKeeper
@@ -222,7 +246,7 @@ def build(
 
     closers: list[Callable[[], None]] = []
     try:
-        layout = load_layout(config.board.layout)  # a built-in name or a file
+        layout = load_board_layout(config)
         check_config_fits(config, layout)
         # The journal's scorekeeper, or a stand-in showing the fault until it opens.
         keeper = JournalKeeper(journal, game_setup(config))

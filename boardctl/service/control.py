@@ -111,6 +111,9 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         raise ControlError("not a JSON request (nested too deeply)") from None
     if not isinstance(request, dict):
         raise ControlError('a request must be a JSON object such as {"op": "status"}')
+    from boardctl.service.text import clean
+
+    request = {key: clean(value) for key, value in request.items()}  # no control characters
     op = request.get("op")
     if not isinstance(op, str) or op not in OPS:
         raise ControlError(f"unknown op {op!r}; known: {', '.join(OPS)}")

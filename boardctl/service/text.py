@@ -1,0 +1,31 @@
+"""Text from outside (control socket, CLI) made safe to store and to print.
+
+A player name is printed by ``boardctl status`` and ``history`` on other
+users' terminals and drawn by the virtual board; an escape sequence in it
+(``\\x1b[2J``) would clear their screens. Control characters (Unicode
+category Cc: C0, DEL, C1) are dropped from every string of a request at the
+edge, before the engine sees it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters."""
+    if text.isprintable():
+        return text
+    return "".join(c for c in text if unicodedata.category(c) != "Cc")
+
+
+def clean(value: Any) -> Any:
+    """Every string in ``value`` (a JSON value) through :func:`printable`."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [clean(v) for v in value]
+    if isinstance(value, dict):
+        return {printable(k) if isinstance(k, str) else k: clean(v) for k, v in value.items()}
+    return value
