@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.cli import main
-from boardctl.errors import EntryError, ResultsError
+from boardctl.errors import BoardError, EntryError, ResultsError
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.export import read_csv, write_csv
 from boardctl.results.sign import check, key_id, read_key, sign, write_key
@@ -170,3 +170,17 @@ def test_cli_confirm_without_the_service(
     with Scorekeeper.open(journal, readonly=True) as keeper:
         assert keeper.state.confirmed == (1,)
         assert keeper.history()[-1]["text"] == "Bo confirms the result"
+
+
+def test_config_confirm_result_starts_the_first_game_with_it(tmp_path: Path) -> None:
+    from boardctl.service.app import game_setup
+    from boardctl.service.config import load_config
+
+    config = tmp_path / "config.toml"
+    config.write_text("[game]\nconfirm_result = true\n")
+    setup = game_setup(load_config(str(config)))
+    keeper = Scorekeeper.memory(setup)
+    assert keeper.state.setup.confirm_result
+    config.write_text('[game]\nconfirm_result = "yes"\n')
+    with pytest.raises(BoardError, match="confirm_result"):
+        load_config(str(config))

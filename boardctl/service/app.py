@@ -39,6 +39,8 @@ def game_setup(config: Config) -> dict[str, Any]:
         "mode": game.mode,
         "match": game.match,
     }
+    if game.confirm_result:
+        setup["confirm_result"] = True
     if game.target:
         setup["target"] = game.target
     return setup

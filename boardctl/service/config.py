@@ -87,6 +87,7 @@ class GameConfig:
     preset: str = "acc"
     mode: str = "guided"
     match: int = 0
+    confirm_result: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +190,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "preset": None,
             "mode": _one_of(*GAME_MODES),
             "match": _between(0, 99),
+            "confirm_result": None,
         },
     ),
     "inputs": (
