@@ -165,6 +165,7 @@ def test_cli_confirm_without_the_service(
         finish(keeper)
     target = ["--journal", str(journal), "--socket", str(tmp_path / "none.sock")]
     assert main(["confirm", "2", *target]) == 0
+    assert "waiting for Ann to confirm" in capsys.readouterr().out
     assert main(["confirm", "2", *target]) == 1
     assert "already confirmed" in capsys.readouterr().err
     with Scorekeeper.open(journal, readonly=True) as keeper:

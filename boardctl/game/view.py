@@ -60,6 +60,8 @@ def status_dict(state: GameState) -> dict[str, Any]:
         "muggins": state.setup.muggins,
         "match_target": state.setup.match,
         "best_of": state.setup.best_of,
+        "confirm_result": state.setup.confirm_result,
+        "confirmed": list(state.confirmed),
         "match_winner": state.match_winner,
         "game_number": state.game_number,
         "match_number": state.match_number,

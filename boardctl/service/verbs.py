@@ -99,6 +99,9 @@ def format_status(status: dict[str, Any]) -> str:
         head += f" of a best-of-{status['best_of']} match (first to {match} wins)"
     elif match:
         head += f" of a match to {match}"
+    if status.get("confirm_result") and winner is not None:
+        waiting = [t.get("name", "") for i, t in enumerate(tracks) if i not in status["confirmed"]]
+        head += f" · waiting for {', '.join(waiting)} to confirm" if waiting else " · confirmed"
     lines = [head]
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
     pending = status.get("pending") or []
