@@ -87,6 +87,7 @@ class GameConfig:
     mode: str = "guided"
     match: int = 0
     rules: str = "acc"
+    confirm_result: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +238,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "mode": _mode,
             "match": _between(0, 99),
             "rules": _rules,
+            "confirm_result": None,
         },
     ),
     "inputs": (

@@ -17,10 +17,10 @@ import pytest
 
 from boardctl.board.layout import load_layout, parse_layout
 from boardctl.cli import main
+from boardctl.config import load_config
 from boardctl.errors import ConfigError, LayoutError
 from boardctl.link.protocol import MAX_LEDS
 from boardctl.service import app
-from boardctl.service.config import load_config
 from boardctl.service.control import parse_request
 
 LAYOUT = """

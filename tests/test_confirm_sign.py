@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.cli import main
-from boardctl.errors import EntryError, ResultsError
+from boardctl.errors import BoardError, EntryError, ResultsError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.export import read_csv, write_csv
@@ -172,8 +172,23 @@ def test_cli_confirm_without_the_service(
         finish(keeper)
     target = ["--journal", str(journal), "--socket", str(tmp_path / "none.sock")]
     assert main(["confirm", "2", *target]) == 0
+    assert "waiting for Ann to confirm" in capsys.readouterr().out
     assert main(["confirm", "2", *target]) == 1
     assert "already confirmed" in capsys.readouterr().err
     with Scorekeeper.open(journal, readonly=True) as keeper:
         assert keeper.state.confirmed == (1,)
         assert keeper.history()[-1]["text"] == "Bo confirms the result"
+
+
+def test_config_confirm_result_starts_the_first_game_with_it(tmp_path: Path) -> None:
+    from boardctl.config import load_config
+    from boardctl.service.app import game_setup
+
+    config = tmp_path / "config.toml"
+    config.write_text("[game]\nconfirm_result = true\n")
+    setup = game_setup(load_config(str(config)))
+    keeper = Scorekeeper.memory(setup)
+    assert keeper.state.setup.confirm_result
+    config.write_text('[game]\nconfirm_result = "yes"\n')
+    with pytest.raises(BoardError, match="confirm_result"):
+        load_config(str(config))

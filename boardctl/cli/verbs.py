@@ -113,6 +113,9 @@ def format_status(status: dict[str, Any]) -> str:
         head += f" of a match to {match}"
     if status.get("rules_label", "acc") != "acc":
         head += f" · rules {status['rules_label']}"
+    if status.get("confirm_result") and winner is not None:
+        waiting = [t.get("name", "") for i, t in enumerate(tracks) if i not in status["confirmed"]]
+        head += f" · waiting for {', '.join(waiting)} to confirm" if waiting else " · confirmed"
     lines = [head]
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
     pending = status.get("pending") or []

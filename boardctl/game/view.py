@@ -66,6 +66,8 @@ def status_dict(state: GameState) -> Status:
         "rules_label": rules_label(state.setup.rules, state.setup.house_rules),
         "match_target": state.setup.match,
         "best_of": state.setup.best_of,
+        "confirm_result": state.setup.confirm_result,
+        "confirmed": list(state.confirmed),
         "match_winner": state.match_winner,
         "game_number": state.game_number,
         "match_number": state.match_number,

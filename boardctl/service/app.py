@@ -51,6 +51,7 @@ def game_setup(config: Config) -> NewGame:
         match=game.match,
         target=game.target or None,
         rules=rules,
+        confirm_result=True if game.confirm_result else None,
     )
 
 
