@@ -19,6 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.errors import ControlError, EntryError
+from boardctl.game.commands import OPS as ENGINE_OPS
+from boardctl.game.commands import parse_board_command
 from boardctl.service import client, control
 from boardctl.service.control import ControlServer, parse_request
 
@@ -116,11 +118,13 @@ def test_several_requests_on_one_connection_keep_order_and_ids(server: Server) -
         (b"[1, 2]\n", "must be a JSON object"),
         (b'{"op": 3}\n', "unknown op 3"),
         (b'{"op": "format_disk"}\n', "unknown op 'format_disk'"),
-        (b'{"op": "peg", "track": "one", "points": 2}\n', "'track' must be an integer"),
-        (b'{"op": "peg", "track": true, "points": 2}\n', "'track' must be an integer"),
-        (b'{"op": "peg", "track": 0}\n', "missing field 'points'"),
+        (b'{"op": "peg", "track": "one", "points": 2}\n', "peg: track must be a whole number"),
+        (b'{"op": "peg", "track": true, "points": 2}\n', "peg: track must be a whole number"),
+        (b'{"op": "peg", "track": 0}\n', "peg: points must be a whole number, not None"),
         (b'{"op": "peg", "track": 0, "points": 1, "evil": 1}\n', "unknown field 'evil'"),
-        (b'{"op": "set", "key": "mode", "value": null}\n', "'value' must be"),
+        (b'{"op": "set", "key": "colour", "value": 1}\n', "set: unknown setting 'colour'"),
+        (b'{"op": "press", "button": 3}\n', "press: 'button' must be a string"),
+        (b'{"op": "history", "all": 1}\n', "history: 'all' must be true/false"),
         (b'{"op": "redo"}\n', "internal error: RuntimeError"),
         (b"1e999999\n", "must be a JSON object"),
         (b"[" * 100000 + b"\n", "request longer than"),
@@ -260,7 +264,7 @@ def test_any_bytes_give_a_reply_never_an_exception(line: bytes) -> None:
         | st.integers()
         | st.floats()
         | st.text(max_size=5)
-        | st.sampled_from(list(control.OPS)),
+        | st.sampled_from([*control.SERVICE_OPS, *ENGINE_OPS]),
     )
 )
 def test_parse_request_accepts_only_well_typed_requests(request: dict[str, Any]) -> None:
@@ -269,10 +273,14 @@ def test_parse_request_accepts_only_well_typed_requests(request: dict[str, Any])
     except ControlError as exc:
         assert str(exc)
     else:
-        spec = control.OPS[parsed["op"]]
-        for key, value in parsed.items():
-            if key not in ("op", "id"):
-                assert isinstance(value, spec[key][0])
+        if parsed["op"] in control.SERVICE_OPS:
+            spec = control.SERVICE_OPS[parsed["op"]]
+            for key, value in parsed.items():
+                if key not in ("op", "id"):
+                    assert isinstance(value, spec[key][0])
+        else:  # an engine command: exactly what the engine's parser takes
+            command = {k: v for k, v in parsed.items() if k != "id"}
+            assert parse_board_command(command).op == parsed["op"]
 
 
 def test_a_flood_of_requests_is_answered_in_batches_between_other_work(server: Server) -> None:

@@ -209,7 +209,7 @@ def test_commands_need_the_pages_origin_and_a_paired_token(tmp_path: Path) -> No
         code, reply = await post(good, {"op": "peg", "track": 0, "points": 40})
         assert code == 409 and reply["error"] == "a hand counts 0-29 points, not 40"
         code, reply = await post(good, {"op": "peg", "track": "x", "points": 1})
-        assert code == 400 and "'track' must be an integer" in reply["error"]
+        assert code == 400 and "track must be a whole number" in reply["error"]
         code, reply = await post(good, {"op": "press", "button": "undo"})
         assert code == 400
         assert [r["op"] for r in fake.requests].count("peg") == 2

@@ -59,33 +59,25 @@ SOCKET_MODE = 0o660
 
 _INT = (int,)
 _STR = (str,)
-# op -> {field: (allowed types, required)}
-OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+# The service's own requests: op -> {field: (allowed types, required)}. The engine's commands
+# (peg, undo, redo, next, cut, new_game, set, confirm) are checked by the engine's own parser,
+# boardctl.game.commands.parse_board_command, so their fields are written down once.
+SERVICE_OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "ping": {},
     "status": {},
     "history": {"limit": (_INT, False), "all": ((bool,), False)},
-    "peg": {"track": (_INT, True), "points": (_INT, True), "kind": (_STR, False)},
-    "undo": {},
-    "redo": {},
-    "next": {},
-    "cut": {"dealer": ((int, type(None)), False)},
-    "new_game": {
-        "target": (_INT, False),
-        "variant": (_STR, False),
-        "players": (_INT, False),
-        "preset": (_STR, False),
-        "mode": (_STR, False),
-        "match": (_INT, False),
-        "best_of": (_INT, False),
-        "rules": (_STR, False),
-        "house_rules": ((str, list), False),
-    },
-    "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
-    "confirm": {"track": (_INT, True)},
     "press": {"button": (_STR, True), "hold": (_INT, False)},
     "frame": {},
     "watch": {},
 }
+
+
+def _ops() -> tuple[str, ...]:
+    from boardctl.game.commands import OPS as ENGINE_OPS
+
+    return (*SERVICE_OPS, *ENGINE_OPS)
+
+
 READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
 
@@ -115,9 +107,12 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
 
     request = {key: clean(value) for key, value in request.items()}  # no control characters
     op = request.get("op")
-    if not isinstance(op, str) or op not in OPS:
-        raise ControlError(f"unknown op {op!r}; known: {', '.join(OPS)}")
-    spec = OPS[op]
+    if not isinstance(op, str) or op not in _ops():
+        raise ControlError(f"unknown op {op!r}; known: {', '.join(_ops())}")
+    if op not in SERVICE_OPS:
+        _check_command(request)
+        return request
+    spec = SERVICE_OPS[op]
     for key, value in request.items():
         if key in ("op", "id", "request_id"):  # request_id: see boardctl.service.once
             continue
@@ -132,6 +127,18 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         if required and key not in request:
             raise ControlError(f"{op}: missing field {key!r}")
     return request
+
+
+def _check_command(request: dict[str, Any]) -> None:
+    """An engine command's shape, by the engine's own parser (its values are checked later)."""
+    from boardctl.errors import EntryError
+    from boardctl.game.commands import parse_board_command
+
+    command = {k: v for k, v in request.items() if k not in ("id", "request_id")}
+    try:
+        parse_board_command(command)
+    except EntryError as exc:
+        raise ControlError(f"{request['op']}: {exc}") from None
 
 
 def encode(message: dict[str, Any]) -> bytes:
