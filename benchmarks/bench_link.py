@@ -214,6 +214,8 @@ def bench_firmware_micropython() -> dict[str, int] | str:
                 str(runner),
                 "--mount",
                 f"{REPO / 'firmware'}=/fw",
+                "--file",
+                f"{REPO / 'boardctl/link/protocol.py'}=/fw/protocol.py",
                 "--mount",
                 f"{REPO / 'tests/micropython/fakes'}=/fakes",
                 str(script),

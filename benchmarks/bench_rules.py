@@ -28,6 +28,8 @@ from boardctl.cribbage import census as census_module  # noqa: E402
 from boardctl.cribbage import fast as fast_module  # noqa: E402
 from boardctl.cribbage.census import census  # noqa: E402
 from boardctl.cribbage.discard import rank_discards  # noqa: E402
+from boardctl.cribbage.rules import scoring_of  # noqa: E402
+from boardctl.cribbage.scoring import ACC, Scoring  # noqa: E402
 from boardctl.cribbage.validation import max_play_points, possible_scores  # noqa: E402
 
 
@@ -53,15 +55,46 @@ def _subprocess_median(argv: list[str], repeat: int) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(argv, env=env, cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            argv,
+            env=env,
+            cwd=REPO,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
-def _cold_census(hand_size: int, crib: bool) -> None:
+def _cold_census(hand_size: int, crib: bool, scoring: Scoring = ACC) -> None:
     fast_module._BASE.clear()  # measure the tables' fill too, as a fresh process would
     census_module._SHAPES.clear()
-    census(hand_size, crib=crib)
+    census(hand_size, crib=crib, scoring=scoring)
+
+
+def _status_without_service(py: str, repeat: int) -> float:
+    """``boardctl status`` reading a short journal (a deal with hand counts) with no service."""
+    import tempfile
+
+    from boardctl.game.keeper import Scorekeeper
+
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = Path(tmp) / "journal.sqlite"
+        with Scorekeeper.open(journal, setup={"variant": "six-card"}) as keeper:
+            for command in (
+                {"op": "cut", "dealer": 0},
+                {"op": "peg", "track": 1, "points": 2, "kind": "pegging"},
+                {"op": "peg", "track": 0, "points": 1, "kind": "pegging"},
+                {"op": "next"},
+                {"op": "peg", "track": 1, "points": 8, "kind": "hand"},
+                {"op": "peg", "track": 0, "points": 12, "kind": "hand"},
+                {"op": "peg", "track": 0, "points": 4, "kind": "crib"},
+            ):
+                keeper.apply(command)
+        argv = [py, "-m", "boardctl", "status", "--journal", str(journal)]
+        argv += ["--socket", str(Path(tmp) / "none.sock")]
+        return _subprocess_median(argv, repeat)
 
 
 def main() -> None:
@@ -74,8 +107,11 @@ def main() -> None:
     for label, size, crib in (("hand", 4, False), ("crib", 4, True), ("3-card", 3, False)):
         seconds = _median(lambda s=size, c=crib: _cold_census(s, c), args.repeat)
         print(f"census {label:6} in process (cold table): {seconds:.3f} s")
+    czech = scoring_of("czech")
+    seconds = _median(lambda: _cold_census(4, False, czech), args.repeat)
+    print(f"census hand, czech rules, in process (cold table): {seconds:.3f} s")
     py = sys.executable
-    for extra in ([], ["--crib"], ["--cards", "3"]):
+    for extra in ([], ["--crib"], ["--cards", "3"], ["--rules", "czech"]):
         argv = [py, "-m", "boardctl", "stats", "hands", *extra]
         seconds = _subprocess_median(argv, args.repeat)
         print(f"boardctl stats hands {' '.join(extra):10} wall: {seconds:.3f} s")
@@ -123,6 +159,16 @@ def main() -> None:
     start = time.perf_counter()
     max_play_points.cache_clear()
     print(f"max_play_points() = {max_play_points()}: {time.perf_counter() - start:.3f} s")
+
+    code = (
+        "from boardctl.game.limits import RulesLimits, warm_up;"
+        "from boardctl.cribbage.rules import RULE_SETS, scoring_of;"
+        "[warm_up(RulesLimits(scoring_of(name))) for name in RULE_SETS]"
+    )
+    seconds = _subprocess_median([py, "-c", code], max(args.repeat, 11))
+    print(f"every rule set's limits, fresh process: {seconds:.3f} s (shipped tables)")
+    seconds = _status_without_service(py, max(args.repeat, 11))
+    print(f"boardctl status, no service (journal): {seconds:.3f} s")
 
     argv = [py, "-m", "boardctl", "score", "5H", "5C", "5S", "JD", "5D"]
     seconds = _subprocess_median(argv, max(args.repeat, 11))

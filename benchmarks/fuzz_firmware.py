@@ -254,6 +254,8 @@ def fuzz_micropython(streams: int, seed: int) -> str:
                 str(REPO / "tests" / "micropython" / "run.mjs"),
                 "--mount",
                 f"{REPO / 'firmware'}=/fw",
+                "--file",
+                f"{REPO / 'boardctl/link/protocol.py'}=/fw/protocol.py",
                 str(script),
                 str(streams),
                 str(seed),

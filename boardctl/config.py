@@ -86,6 +86,7 @@ class GameConfig:
     preset: str = "acc"
     mode: str = "guided"
     match: int = 0
+    rules: str = "acc"
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,12 @@ def _mode(value: Any) -> str | None:
     return None if value in MODES else f"must be one of {', '.join(MODES)}"
 
 
+def _rules(value: Any) -> str | None:
+    from boardctl.cribbage.rules import RULE_SETS
+
+    return None if value in RULE_SETS else f"must be one of {', '.join(RULE_SETS)}"
+
+
 def _vid_pid(value: Any) -> str | None:
     vid, _, pid = str(value).partition(":")
     try:
@@ -229,6 +236,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "preset": None,
             "mode": _mode,
             "match": _between(0, 99),
+            "rules": _rules,
         },
     ),
     "inputs": (

@@ -30,6 +30,10 @@ class VariantError(RulesError, ValueError):
     """An unknown or inconsistent game variant."""
 
 
+class RuleSetError(RulesError, ValueError):
+    """An unknown rule set or house rule."""
+
+
 # --- scorekeeping ----------------------------------------------------------
 class GameError(BoardError):
     """The scorekeeping engine refused something."""

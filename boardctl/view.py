@@ -25,9 +25,21 @@ def skunk_lines(target: int) -> tuple[int, int, int]:
     return (target - 30, target - 60, target - 90)
 
 
-def lines_failed(target: int, score: int) -> int:
-    """How many lines (0-3: skunk, double, triple) a loser with ``score`` failed to cross."""
+def lines_failed(target: int, score: int, *, fractions: bool = False) -> int:
+    """How many lines (0-3: skunk, double, triple) a loser with ``score`` failed to cross.
+
+    With ``fractions`` (house rule ``fraction-lines``, seed 003: "fails to meet
+    3/4 the target", "doesn't reach the half") there are two lines, at 3/4 and
+    1/2 of the target.
+    """
+    if fractions:
+        return (4 * score < 3 * target) + (2 * score < target)
     return sum(1 for line in skunk_lines(target) if line > 0 and score < line)
+
+
+def fraction_lines(target: int) -> tuple[int, int]:
+    """The lowest scores that escape the 3/4 and 1/2 lines of ``target`` (91 and 61 at 121)."""
+    return (-(-3 * target // 4), -(-target // 2))
 
 
 @dataclass(frozen=True, slots=True)

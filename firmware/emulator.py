@@ -16,12 +16,19 @@ folder on ``sys.path`` and::
 
 import os
 import select
+import sys
 import tempfile
 import threading
 import time
 import tty
 
-import ledctl
+from boardctl.link import protocol
+
+# The firmware's ``import protocol`` is the package's module (one file, deployed by
+# reference: see package.json); on CPython it comes from boardctl.
+sys.modules.setdefault("protocol", protocol)
+
+import ledctl  # noqa: E402
 
 
 class MonotonicClock:

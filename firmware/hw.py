@@ -94,7 +94,7 @@ class Clock:
     """MicroPython's wrapping millisecond ticks."""
 
     def ticks_ms(self) -> int:
-        return time.ticks_ms()
+        return time.ticks_ms()  # type: ignore[return-value]  # (ticks as plain ints)
 
     def ticks_diff(self, a: int, b: int) -> int:
         return time.ticks_diff(a, b)
@@ -110,7 +110,14 @@ class StatusLed:
         self.pin.value(on)
 
 
-def watchdog(timeout_ms: int) -> "object":
+def ctrl_c(enabled: bool) -> None:
+    """Let a 0x03 byte on the USB port interrupt the running script, or not."""
+    import micropython
+
+    micropython.kbd_intr(3 if enabled else -1)
+
+
+def watchdog(timeout_ms: int) -> "machine.WDT":
     """The hardware watchdog: the Pico resets unless fed within ``timeout_ms``."""
     return machine.WDT(timeout=timeout_ms)
 

@@ -16,7 +16,32 @@ CPython's).
 
 import protocol
 
-FIRMWARE_VERSION = (1, 0, 0)
+# mypy treats this as true (firmware/mypy.ini: always_true); MicroPython and CPython
+# skip the block, and annotations naming its classes are never evaluated.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Stream(Protocol):
+        def read(self) -> "bytes | None": ...
+        def write(self, data: bytes) -> None: ...
+        def wait(self, ms: int) -> None: ...
+
+    class Strip(Protocol):
+        def show(self, rgb: bytearray) -> None: ...
+
+    class Clock(Protocol):
+        def ticks_ms(self) -> int: ...
+        def ticks_diff(self, a: int, b: int) -> int: ...
+
+    class Light(Protocol):
+        def value(self, on: int) -> None: ...
+
+    class Watchdog(Protocol):
+        def feed(self) -> None: ...
+
+
+FIRMWARE_VERSION = (2, 0, 0)
 LINK_LOST_MS = 3000  # host silent for longer than this: show the "link lost" sign
 BOOT_MS = 1000  # length of the boot pattern (cut short by the first frame)
 BLINK_PERIOD_MS = 1000  # "link lost": status LED on for BLINK_ON_MS of every period
@@ -66,16 +91,16 @@ class Controller:
 
     def __init__(
         self,
-        stream: "object",
-        strip: "object",
-        clock: "object",
+        stream: "Stream",
+        strip: "Strip",
+        clock: "Clock",
         led_count: int = 256,
         color_order: str = "GRB",
         budget_ma: int = 2000,
         led_ma: int = 55,
-        status: "object" = None,
+        status: "Light | None" = None,
         status_pixel: int = -1,
-        watchdog: "object" = None,
+        watchdog: "Watchdog | None" = None,
         boot_ms: int = BOOT_MS,
     ) -> None:
         self.stream = stream
@@ -99,6 +124,8 @@ class Controller:
         self.applied = 0
         self.bad = 0  # bad frames: corrupt, too long, wrong payload, unknown kind
         self.gaps = 0  # sequence gaps seen (lost frames)
+        self.synced = False  # a FULL arrived since boot and since the last gap
+        self.refused = 0  # DELTAs refused for want of a FULL
         self.host_seen = False
         now = clock.ticks_ms()
         self.started = now
@@ -142,30 +169,29 @@ class Controller:
         self.last_rx = self.clock.ticks_ms()
         self.host_seen = True
         kind = message.kind
+        if message.version != protocol.PROTOCOL_VERSION:
+            self.old_host(message)
+            return
         if kind == protocol.HELLO:
-            self.expect = (message.seq + 1) & 0xFF
-            try:
-                version, _host, _count, _order = protocol.parse_hello(message.payload)
-            except ValueError:
-                self.reject()
-                return
-            if version != protocol.PROTOCOL_VERSION:
-                text = "firmware speaks protocol " + str(protocol.PROTOCOL_VERSION)
-                text += ", host speaks " + str(version) + ": update one of them"
-                self.send(protocol.ERROR, protocol.error_payload(protocol.ERR_VERSION, text))
-                return
-            self.send(protocol.HELLO, self.hello_payload())
+            self.hello(message)
             return
         gap = self.expect >= 0 and message.seq != self.expect
         self.expect = (message.seq + 1) & 0xFF
         if gap:
             self.gaps += 1
+            self.synced = False  # a frame was lost: no DELTA applies until a FULL
             self.nak(protocol.NAK_GAP)
         try:
             if kind == protocol.FULL:
                 self.apply_full(protocol.parse_full(message.payload))
+                self.synced = True
             elif kind == protocol.DELTA:
-                self.apply_runs(protocol.parse_runs(message.payload))
+                runs = protocol.parse_runs(message.payload)
+                if self.synced:
+                    self.apply_runs(runs)
+                else:  # on a blank or stale base it would be a wrong frame: ask for a FULL
+                    self.refused += 1
+                    self.nak(protocol.NAK_NEED_FULL)
             elif kind == protocol.BRIGHTNESS:
                 level, budget, led_ma = protocol.parse_brightness(message.payload)
                 self.brightness = level
@@ -177,6 +203,35 @@ class Controller:
                 self.send(protocol.PONG, protocol.pong_payload(token, self.applied, self.bad))
         except ValueError:
             self.reject()
+
+    def hello(self, message: "protocol.Message") -> None:
+        self.expect = (message.seq + 1) & 0xFF
+        try:
+            version, _host, _count, _order = protocol.parse_hello(message.payload)
+        except ValueError:
+            self.reject()
+            return
+        if version != protocol.PROTOCOL_VERSION:
+            self.send(protocol.ERROR, self.version_error(version))
+            return
+        self.send(protocol.HELLO, self.hello_payload())
+
+    def version_error(self, version: int) -> bytes:
+        text = "firmware speaks protocol " + str(protocol.PROTOCOL_VERSION)
+        text += ", host speaks " + str(version) + ": update boardctl or the firmware"
+        return protocol.error_payload(protocol.ERR_VERSION, text)
+
+    def old_host(self, message: "protocol.Message") -> None:
+        """A frame in protocol 1's form: never applied; a HELLO gets an ERROR the old
+        host can read (in its own form), so it says why instead of seeing noise."""
+        self.bad += 1
+        if message.kind == protocol.HELLO:
+            wire = protocol.encode_legacy(protocol.ERROR, self.seq, self.version_error(1))
+            self.seq = (self.seq + 1) & 0xFF
+            try:  # noqa: SIM105 (MicroPython has no contextlib)
+                self.stream.write(wire)
+            except OSError:
+                pass
 
     def reject(self) -> None:
         self.bad += 1

@@ -4,11 +4,17 @@ Hold the BOOTSEL button during the boot pattern (about one second after power-up
 get the REPL instead, e.g. to update these files with ``mpremote``.
 """
 
-import time
+import micropython
 
-import config
-import hw
-import ledctl
+# First of all: the host may be sending already (the USB port is up before this script
+# runs), and a 0x03 in its frames must not stop the script while it imports and boots.
+micropython.kbd_intr(-1)
+
+import time  # noqa: E402
+
+import config  # noqa: E402
+import hw  # noqa: E402
+import ledctl  # noqa: E402
 
 
 def main() -> None:
@@ -22,11 +28,13 @@ def main() -> None:
         if hw.safe_mode():
             strip.show(bytearray(3 * config.LED_COUNT))
             status.value(1)
+            hw.ctrl_c(True)  # the REPL, for mpremote
             print("boardctl LED controller: safe mode, REPL left free")
             return
         ledctl.boot_pattern(frame, time.ticks_diff(time.ticks_ms(), start))
         strip.show(frame)
         time.sleep_ms(20)
+    stream: "ledctl.Stream"  # noqa: UP037 (ledctl.Stream exists for mypy only)
     if config.LINK == "uart":
         stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
     else:

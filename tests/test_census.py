@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
 from math import comb
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardctl.cribbage import DECK, score_hand
 from boardctl.cribbage.census import census, pattern_counts
+from boardctl.cribbage.rules import RULE_SETS, scoring_of
+from boardctl.cribbage.scoring import Scoring
 from tests.conftest import DATA
 
 TABLE = json.loads((DATA / "distribution.json").read_text())
@@ -90,3 +94,74 @@ def test_random_full_deck_sample_scores_are_in_the_census() -> None:
         five = rng.sample(DECK, 5)
         total = score_hand(five[:4], five[4]).total
         assert result.counts.get(total, 0) > 0
+
+
+SCORINGS = [
+    Scoring(),
+    Scoring(run_min=2),
+    Scoring(crib_four_flush=True),
+    Scoring(run_min=2, crib_four_flush=True),
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(SCORINGS), st.sampled_from([3, 4]), st.booleans())
+def test_census_totals_every_deal_under_every_rule_set(
+    scoring: Scoring, hand_size: int, crib: bool
+) -> None:
+    result = census(hand_size, crib=crib, scoring=scoring)
+    assert result.total == comb(52, hand_size) * (52 - hand_size)
+    assert result.total == (12_994_800 if hand_size == 4 else 1_082_900)
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_census_of_each_rule_set_sums_to_every_deal(name: str) -> None:
+    for crib in (False, True):
+        assert census(4, crib=crib, scoring=scoring_of(name)).total == 12_994_800
+
+
+def test_acc_census_is_the_published_table_whatever_object_names_it() -> None:
+    for name in ("acc", "finnish", "english", "polish"):  # none of these changes the show
+        result = census(4, scoring=scoring_of(name))
+        assert {str(score): count for score, count in result.rows()} == TABLE["hand"]
+
+
+@pytest.mark.parametrize("scoring", SCORINGS[1:], ids=str)
+@pytest.mark.parametrize(
+    ("ranks", "hand_size", "crib"),
+    [({4, 5, 6, 11}, 4, False), ({4, 5, 6, 11}, 4, True), ({1, 2, 3, 11, 13}, 3, True)],
+)
+def test_census_under_other_rules_equals_one_by_one_scoring_on_reduced_decks(
+    scoring: Scoring, ranks: set[int], hand_size: int, crib: bool
+) -> None:
+    deck = [card for card in DECK if card.rank in ranks]
+    expected: Counter[int] = Counter()
+    for hand in combinations(deck, hand_size):
+        for starter in deck:
+            if starter not in hand:
+                expected[score_hand(hand, starter, crib=crib, scoring=scoring).total] += 1
+    assert census(hand_size, crib=crib, ranks=ranks, scoring=scoring).counts == dict(expected)
+
+
+@pytest.mark.parametrize("scoring", SCORINGS, ids=str)
+def test_the_walk_equals_summing_every_rank_pattern(scoring: Scoring) -> None:
+    """The full deck: tallying shapes gives what the per-pattern counts give (23,647 patterns)."""
+    for crib in (False, True):
+        summed: Counter[int] = Counter()
+        for hand in combinations_with_replacement(range(1, 14), 4):
+            if max(hand.count(rank) for rank in hand) > 4:
+                continue
+            for starter in range(1, 14):
+                if hand.count(starter) < 4:
+                    pattern_counts(hand, starter, crib, summed, scoring=scoring)
+        assert census(4, crib=crib, scoring=scoring).counts == {
+            s: n for s, n in summed.items() if n
+        }
+
+
+def test_czech_distribution_has_runs_of_two() -> None:
+    czech = census(4, scoring=scoring_of("czech"))
+    acc = census(4)
+    assert czech.max_score == 32 and czech.counts[32] == 240
+    assert czech.mean > acc.mean
+    assert 19 in czech.possible() and 19 not in acc.possible()

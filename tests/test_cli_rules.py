@@ -136,3 +136,74 @@ def test_discard_one_card_with_keep_four(capsys: pytest.CaptureFixture[str]) -> 
     options = json.loads(out)
     assert status == 0 and len(options) == 5
     assert all(len(o["discard"]) == 1 for o in options)
+
+
+def test_stats_under_czech_rules_is_the_exact_runs_of_two_distribution(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from boardctl.cribbage.census import census
+    from boardctl.cribbage.rules import scoring_of
+
+    status, out, _ = _run(capsys, "stats", "hands", "--rules", "czech")
+    rows = dict(line.split() for line in out.splitlines())
+    expected = census(4, scoring=scoring_of("czech"))
+    assert status == 0 and rows.pop("mean") == f"{expected.mean:.4f}"
+    assert {int(k): int(v) for k, v in rows.items()} == {s: n for s, n in expected.rows()}
+    assert sum(int(v) for v in rows.values()) == 12_994_800 and max(map(int, rows)) == 32
+
+
+def test_stats_house_rules_replace_the_rule_sets(capsys: pytest.CaptureFixture[str]) -> None:
+    _, czech, _ = _run(capsys, "stats", "hands", "--crib", "--rules", "czech")
+    _, alone, _ = _run(capsys, "stats", "hands", "--crib", "--house-rules", "crib-four-flush")
+    _, plain, _ = _run(capsys, "stats", "hands", "--crib")
+    assert czech != alone != plain
+    assert "32 " not in alone and "32 240" in czech
+
+
+def test_score_and_discard_take_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "score", "--rules", "czech", "7H", "7C", "8S", "8D", "7D")
+    assert status == 0 and out.splitlines()[-1] == "total 32"
+    assert "six runs of two is thirty-two" in out
+    _, acc, _ = _run(capsys, "score", "7H", "7C", "8S", "8D", "7D")
+    assert acc.splitlines()[-1] == "total 20"
+    status, out, _ = _run(
+        capsys, "discard", "--json", "--rules", "czech", "3H", "4H", *["9C", "QD", "AS", "2S"]
+    )
+    assert status == 0 and len(json.loads(out)) == 15
+
+
+def test_unknown_rule_set_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, "stats", "hands", "--rules", "swedish")
+    assert status == 1 and "unknown rule set 'swedish'" in err and "czech" in err
+    status, _, err = _run(
+        capsys, "score", "--house-rules", "runs-of-nine", *["5H", "5C", "5S", "JD", "5D"]
+    )
+    assert status == 1 and "unknown house rule" in err
+
+
+def test_rules_lists_every_rule_set_and_house_rule_with_its_seed_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS
+
+    status, out, _ = _run(capsys, "rules")
+    assert status == 0
+    for rule_set in RULE_SETS.values():
+        assert f"  {rule_set.name} " in out
+    for rule in HOUSE_RULES.values():
+        assert f"  {rule.name} " in out
+        for source in rule.sources:
+            assert f"{source.cite()}: " in out
+    assert "004_4ca21f183942aac8.txt:28" in out and "Za posloupnost (run) dvou karet" in out
+
+
+def test_rules_json_and_one_name(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "rules", "--json", "czech")
+    data = json.loads(out)
+    assert status == 0 and [r["name"] for r in data["rule_sets"]] == ["czech"]
+    assert "runs-of-two" in data["rule_sets"][0]["house_rules"]
+    assert data["rule_sets"][0]["sources"][0]["file"] == "004_4ca21f183942aac8.txt"
+    status, _, err = _run(capsys, "rules", "swedish")
+    assert status == 1 and "neither a rule set" in err and "go-per-card" in err
+    status, out, _ = _run(capsys, "rules", "go-per-card")
+    assert status == 0 and "000_562e268744d8605c.txt:127" in out and "czech" not in out

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from boardctl.cribbage.cards import Card, parse_card, parse_cards
 from boardctl.cribbage.discard import rank_discards
 from boardctl.cribbage.play import score_play
+from boardctl.cribbage.rules import scoring_of
 from boardctl.demo.game import discard_advice
 from boardctl.demo.players import PlayContext, Player
 
@@ -93,3 +96,43 @@ def test_no_legal_card_is_an_error() -> None:
 def test_choices_are_deterministic() -> None:
     ctx = context("9C 9D 9H 9S")  # four equal ranks: the card order decides
     assert len({player().play(ctx) for _ in range(5)}) == 1
+
+
+def test_players_follow_the_rules_in_force() -> None:
+    czech = scoring_of("czech")
+    runs_of_two: Player[Card] = Player(
+        "Test",
+        play_points=lambda pile: score_play(pile, scoring=czech).points,
+        discard_advice=lambda cards, own, count: discard_advice(cards, own, count, czech),
+        order=lambda card: card.ordinal,
+    )
+    # After a 3, a 4 is a run of two (2) under the Czech rules; under ACC it invites a run.
+    assert runs_of_two.play(context("4D 9C", "3H")) == parse_card("4D")
+    assert player().play(context("4D 9C", "3H")) == parse_card("9C")
+    cards = parse_cards("3H 4H 9C QD AS 2S")
+    assert runs_of_two.discard(cards, own_crib=True, count=2) == (
+        rank_discards(cards, dealer=True, scoring=czech)[0].discard
+    )
+
+
+def test_a_point_for_a_card_after_a_go_can_win() -> None:
+    base = context("9D 2C", "KS KH", me=120, target=121)
+    ctx = dataclasses.replace(base, go_bonus=1)  # someone said go: any card laid pegs 1
+    assert all(player().rate(card, ctx) >= 1000 for card in ctx.legal)
+    assert all(player().rate(card, base) < 1000 for card in base.legal)
+
+
+@pytest.mark.parametrize("rules", ["czech", "polish"])
+def test_demo_games_play_through_under_other_rules(rules: str) -> None:
+    from boardctl.demo.game import DemoGame
+
+    lines: list[str] = []
+    for seed in range(3):
+        game = DemoGame(seed=seed, variant="six-card", rules=rules)
+        result = game.play()
+        assert game.state.setup.rules == result.rules == rules  # the engine checked every entry
+        assert max(t.front for t in game.state.tracks) == game.state.target
+        lines += result.lines
+    said = "\n".join(lines)
+    assert ("run of two" in said) == (rules == "czech")
+    assert ("go for one" in said) == (rules == "polish")

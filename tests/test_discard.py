@@ -9,6 +9,7 @@ import pytest
 
 from boardctl.cribbage import DECK, Card, hand_total, parse_cards, score_hand
 from boardctl.cribbage.discard import crib_mean, hand_mean, rank_discards
+from boardctl.cribbage.rules import scoring_of
 from boardctl.errors import CardError
 
 
@@ -106,3 +107,33 @@ def test_keep_must_leave_one_or_two_for_the_crib() -> None:
 def test_wrong_card_counts_say_what_to_give(cards: str, keep: int | None, message: str) -> None:
     with pytest.raises(CardError, match=re.escape(message)):
         rank_discards(cards, dealer=True, keep=keep)
+
+
+@pytest.mark.parametrize(
+    ("held", "discard"),
+    [("JH 3H 4H 9C QD AS", "3H 4H"), ("5H JH 6C 7D KS", "6C"), ("4H 6H 5C", "4H 6H")],
+)
+def test_crib_mean_under_czech_rules_equals_scoring_every_crib(held: str, discard: str) -> None:
+    czech = scoring_of("czech")
+    cards = parse_cards(held)
+    unseen = [card for card in DECK if card not in cards]
+    laid = tuple(parse_cards(discard))
+    total, deals = 0, 0
+    for opponent in combinations(unseen, 4 - len(laid)):
+        for starter in unseen:
+            if starter not in opponent:
+                total += hand_total([*laid, *opponent], starter, True, czech)
+                deals += 1
+    assert crib_mean(laid, unseen, czech) == pytest.approx(total / deals, abs=1e-9)
+    assert crib_mean(laid, unseen, czech) > crib_mean(laid, unseen)  # runs of two, crib flushes
+
+
+def test_advice_follows_the_rules() -> None:
+    czech = scoring_of("czech")
+    cards = parse_cards("5H JH 6C 7D KS 2C")
+    unseen = [card for card in DECK if card not in cards]
+    keep = tuple(parse_cards("5H JH 6C 7D"))
+    brute = sum(score_hand(keep, s, scoring=czech).total for s in unseen) / 46
+    assert hand_mean(keep, unseen, czech) == pytest.approx(brute, abs=1e-12)
+    best = rank_discards(cards, dealer=True, scoring=czech)[0]
+    assert best.hand == pytest.approx(hand_mean(best.keep, unseen, czech))

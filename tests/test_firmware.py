@@ -6,7 +6,6 @@ import importlib
 import json
 import sys
 import types
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,8 +16,8 @@ from boardctl.link import protocol as p
 from tests.conftest import DATA, REPO
 
 sys.path.insert(0, str(REPO / "firmware"))
+emulator = importlib.import_module("emulator")  # (first: it provides `import protocol`)
 ledctl = importlib.import_module("ledctl")
-emulator = importlib.import_module("emulator")
 
 VECTORS = json.loads((DATA / "protocol_vectors.json").read_text())
 
@@ -48,11 +47,12 @@ def test_firmware_vectors_on_cpython() -> None:
         assert strip.rgb == pixels
         assert controller.bad == vector["bad"], vector["name"]
         assert controller.applied == vector["applied"], vector["name"]
+        assert controller.refused == vector["refused"], vector["name"]
 
 
-def test_the_firmware_protocol_is_the_package_protocol() -> None:
-    firmware_protocol = importlib.import_module("protocol")
-    assert Path(firmware_protocol.__file__).read_bytes() == Path(p.__file__).read_bytes()
+def test_the_firmware_imports_the_package_protocol() -> None:
+    assert importlib.import_module("protocol") is p
+    assert ledctl.protocol is p
 
 
 @settings(deadline=None, max_examples=200)
@@ -134,7 +134,39 @@ def test_hello_ping_nak_gap_and_version_error() -> None:
     controller.feed(p.encode(p.HELLO, 11, p.hello_payload(7, (9, 0, 0), 8, "RGB")))
     (error,) = sent(stream)
     code, text = p.parse_error(error.payload)
-    assert code == p.ERR_VERSION and "protocol 1" in text and "7" in text
+    assert code == p.ERR_VERSION and "protocol 2" in text and "7" in text
+
+
+def test_deltas_are_refused_after_boot_and_after_a_gap_until_a_full_arrives() -> None:
+    controller, stream, _strip, _clock = make(4)
+    sent(stream)
+    delta = p.delta_payload([(1, b"\x05\x05\x05")])
+    assert emulator.pump(controller, p.encode(p.DELTA, 0, delta)) == bytes(12)  # not drawn
+    (nak,) = sent(stream)
+    assert p.parse_nak(nak.payload) == (1, p.NAK_NEED_FULL) and controller.refused == 1
+    base = bytes(range(1, 13))
+    assert emulator.pump(controller, p.encode(p.FULL, 1, base)) == base
+    want = base[:3] + b"\x05\x05\x05" + base[6:]
+    assert emulator.pump(controller, p.encode(p.DELTA, 2, delta)) == want
+    sent(stream)
+    other = p.delta_payload([(3, b"\x07\x07\x07")])
+    assert emulator.pump(controller, p.encode(p.DELTA, 4, other)) == want  # seq 3 was lost
+    reasons = [p.parse_nak(m.payload)[1] for m in sent(stream)]
+    assert reasons == [p.NAK_GAP, p.NAK_NEED_FULL] and controller.refused == 2
+    assert emulator.pump(controller, p.encode(p.FULL, 5, base)) == base  # a FULL: in sync
+
+
+def test_an_old_host_gets_an_error_it_can_read() -> None:
+    controller, stream, _strip, _clock = make(4)
+    sent(stream)
+    hello = p.hello_payload(p.LEGACY_VERSION, (0, 1, 0), 4, "RGB")
+    emulator.pump(controller, p.encode_legacy(p.HELLO, 0, hello))
+    emulator.pump(controller, p.encode_legacy(p.FULL, 1, bytes([9]) * 12))
+    assert controller.applied == 0 and controller.pixels() == bytes(12)
+    (error,) = sent(stream)
+    assert error.version == p.LEGACY_VERSION and error.kind == p.ERROR  # in protocol 1's form
+    code, text = p.parse_error(error.payload)
+    assert code == p.ERR_VERSION and "firmware speaks protocol 2, host speaks 1" in text
 
 
 def test_link_lost_keeps_the_frame_and_blinks_the_status() -> None:

@@ -22,6 +22,8 @@ def run_micropython(script: Path, *args: str) -> subprocess.CompletedProcess[str
             str(RUNNER),
             "--mount",
             f"{REPO / 'firmware'}=/fw",
+            "--file",
+            f"{REPO / 'boardctl/link/protocol.py'}=/fw/protocol.py",
             "--mount",
             f"{REPO / 'tests/micropython/fakes'}=/fakes",
             "--mount",
@@ -49,7 +51,7 @@ def test_the_runner_reports_a_failing_check(tmp_path: Path) -> None:
     script.write_text(
         "import sys, protocol\n"
         "assert sys.implementation.name == 'micropython'\n"
-        "assert protocol.crc16(b'123456789') == 0x29B1\n"
+        "assert protocol.crc32(b'123456789') == 0xCBF43926\n"
         "assert 1 + 1 == 3, 'arithmetic'\n"
     )
     result = run_micropython(script)

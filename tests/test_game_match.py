@@ -134,7 +134,7 @@ def test_lines_and_presets_follow_the_target() -> None:
     assert skunk_lines(61) == (31, 1, -29)
     assert [lines_failed(121, s) for s in (91, 90, 61, 60, 31, 30)] == [0, 1, 1, 2, 2, 3]
     assert [lines_failed(61, s) for s in (31, 30, 1, 0)] == [0, 1, 1, 2]
-    assert set(PRESETS) == {"acc", "casual", "lurch", "custom"}
+    assert set(PRESETS) == {"acc", "casual", "lurch", "custom", "finnish", "czech", "english"}
 
 
 def test_casual_triple_skunk_wins_the_match() -> None:

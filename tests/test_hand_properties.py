@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.cribbage import DECK, Card, hand_total, score_hand
+from boardctl.cribbage.scoring import Scoring
 
 deals = st.tuples(st.integers(3, 4), st.permutations(DECK))
 
@@ -54,3 +55,48 @@ def test_any_suit_change_changes_only_flush_and_nobs(
     b = score_hand(resuited[:size], resuited[size], crib=crib)
     assert (a.fifteens, a.pairs, a.runs) == (b.fifteens, b.pairs, b.runs)
     assert a.total - a.flush - a.nobs == b.total - b.flush - b.nobs
+
+
+OTHER_RULES = st.sampled_from(
+    [Scoring(run_min=2), Scoring(crib_four_flush=True), Scoring(run_min=2, crib_four_flush=True)]
+)
+
+
+@settings(max_examples=400)
+@given(deals, st.booleans(), OTHER_RULES)
+def test_fast_total_equals_itemised_total_under_other_rules(
+    deal: tuple[int, list[Card]], crib: bool, scoring: Scoring
+) -> None:
+    size, deck = deal
+    hand, starter = deck[:size], deck[size]
+    score = score_hand(hand, starter, crib=crib, scoring=scoring)
+    assert hand_total(hand, starter, crib, scoring) == score.total
+    assert score.total == sum(item.points for item in score.items)
+
+
+@settings(max_examples=300)
+@given(deals, st.booleans())
+def test_acc_scoring_object_changes_nothing(deal: tuple[int, list[Card]], crib: bool) -> None:
+    size, deck = deal
+    hand, starter = deck[:size], deck[size]
+    default = score_hand(hand, starter, crib=crib)
+    named = score_hand(hand, starter, crib=crib, scoring=Scoring())
+    assert (default.total, default.items) == (named.total, named.items)
+
+
+@settings(max_examples=300)
+@given(deals, st.booleans())
+def test_runs_of_two_add_exactly_the_two_card_runs(
+    deal: tuple[int, list[Card]], crib: bool
+) -> None:
+    """Under runs of two a count gains 2 x (ways to pick it) per block of exactly two ranks."""
+    size, deck = deal
+    hand, starter = deck[:size], deck[size]
+    ranks = [card.rank for card in (*hand, starter)]
+    gain = 0
+    for low in range(1, 13):
+        block = [low, low + 1]
+        if all(r in ranks for r in block) and low - 1 not in ranks and low + 2 not in ranks:
+            gain += 2 * ranks.count(low) * ranks.count(low + 1)
+    acc = score_hand(hand, starter, crib=crib).total
+    assert score_hand(hand, starter, crib=crib, scoring=Scoring(run_min=2)).total == acc + gain

@@ -27,7 +27,7 @@ def _expected() -> dict[str, Any]:
 
 
 def _seen(keeper: Scorekeeper) -> dict[str, Any]:
-    """What the keeper shows, as 0.1 wrote it down: status fields added since are left out
+    """What the keeper shows, as 0.1 wrote it down: fields added since are left out
     (every field 0.1 had must be there with the same value)."""
     history = keeper.history(all_games=True)
     for row in history:
@@ -38,8 +38,15 @@ def _seen(keeper: Scorekeeper) -> dict[str, Any]:
             {"status": keeper.status(), "view": view_to_dict(keeper.view()), "history": history}
         )
     )
-    known = _expected()["status"]
-    seen["status"] = {key: value for key, value in seen["status"].items() if key in known}
+    return _as_known(seen, _expected())
+
+
+def _as_known(seen: Any, known: Any) -> Any:
+    """``seen`` with only the keys ``known`` has, at every level (fields added since 0.1 go)."""
+    if isinstance(seen, dict) and isinstance(known, dict):
+        return {k: _as_known(v, known[k]) for k, v in seen.items() if k in known}
+    if isinstance(seen, list) and isinstance(known, list) and len(seen) == len(known):
+        return [_as_known(a, b) for a, b in zip(seen, known, strict=True)]
     return seen
 
 

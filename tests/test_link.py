@@ -16,7 +16,7 @@ from boardctl.link import KINDS, Link, NullLink, RecordingLink, open_link
 from boardctl.link import protocol as p
 from boardctl.link.adalight import adalight_header, adalight_packet, scale_frame
 from boardctl.link.encoder import FrameEncoder
-from boardctl.link.serial_link import find_port, parse_vid_pid
+from boardctl.link.serial_link import PicoLink, find_port, parse_vid_pid
 
 
 def test_open_link_kinds_and_errors() -> None:
@@ -170,51 +170,147 @@ def kinds(device: FakeDevice) -> list[int]:
     return [m.kind for m in device.messages()]
 
 
-def test_serial_link_greets_resends_on_nak_and_pings_when_idle(device: FakeDevice) -> None:
-    link = open_link("serial", path=device.path, heartbeat=0.1, budget_ma=1500)
-    try:
-        assert device.wait_for(lambda: p.BRIGHTNESS in kinds(device))
-        assert kinds(device)[:2] == [p.HELLO, p.BRIGHTNESS]
-        bright = next(m for m in device.messages() if m.kind == p.BRIGHTNESS)
-        assert p.parse_brightness(bright.payload) == (255, 1500, 55)
-        assert link.connected
-        frame = bytes(range(30))
-        link.show(frame)
-        assert device.wait_for(lambda: p.FULL in kinds(device))
-        count = kinds(device).count(p.FULL)
-        device.send(p.encode(p.NAK, 0, p.nak_payload(3, p.NAK_CORRUPT)))
-        assert device.wait_for(lambda: kinds(device).count(p.FULL) == count + 1)
-        assert device.messages()[-1].payload == frame  # the whole frame again
-        assert device.wait_for(lambda: p.PING in kinds(device), timeout=1.0)
-        link.set_brightness(40)
-        assert device.wait_for(
-            lambda: any(m.kind == p.BRIGHTNESS and m.payload[0] == 40 for m in device.messages())
-        )
-        seqs = [m.seq for m in device.messages()]
-        assert seqs == [i & 0xFF for i in range(len(seqs))]  # no gaps
-    finally:
-        link.close()
+class ManualClock:
+    """Seconds that pass only when told to."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FakePort:
+    """A serial port in memory: ``inbox`` is what the device says, ``sent`` what the host wrote.
+    ``read`` never waits (a read timeout is the test advancing the clock)."""
+
+    def __init__(self) -> None:
+        self.timeout = 0.0
+        self.inbox = bytearray()
+        self.sent = bytearray()
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.inbox)
+
+    def read(self, size: int = 1) -> bytes:
+        data = bytes(self.inbox[:size])
+        del self.inbox[:size]
+        return data
+
+    def write(self, data: bytes) -> int:
+        self.sent.extend(data)
+        return len(data)
+
+    def messages(self) -> list[p.Message]:
+        return p.Decoder().feed(bytes(self.sent))
+
+
+def manual_link(**options: object) -> tuple[PicoLink, FakePort, ManualClock]:
+    """A PicoLink without its thread, on a manual clock, attached to a FakePort."""
+    clock = ManualClock()
+    link = PicoLink(path="/dev/fake", clock=clock, start=False, **options)
+    port = FakePort()
+    link.attach(port)
+    return link, port, clock
+
+
+def test_serial_link_greets_resends_on_nak_and_pings_every_heartbeat() -> None:
+    link, port, clock = manual_link(heartbeat=1.0, budget_ma=1500)
+    assert [m.kind for m in port.messages()] == [p.HELLO, p.BRIGHTNESS]
+    bright = port.messages()[1]
+    assert p.parse_brightness(bright.payload) == (255, 1500, 55)
+    assert link.connected
+    frame = bytes(range(30))
+    link.show(frame)
+    assert port.messages()[-1].kind == p.FULL
+    link.poll(port)
+    assert port.messages()[-1].kind == p.PING  # the first heartbeat
+    port.inbox += p.encode(p.NAK, 0, p.nak_payload(3, p.NAK_NEED_FULL))
+    clock.now += 0.2
+    link.poll(port)
+    assert port.messages()[-1].payload == frame  # the whole frame again
+    count = len(port.sent)
+    link.poll(port)
+    assert len(port.sent) == count  # nothing new before the heartbeat is due
+    clock.now += 1.0
+    link.show(bytes(30))  # frames flowing do not hold the heartbeat back
+    link.poll(port)
+    assert port.messages()[-1].kind == p.PING
+    link.set_brightness(40)
+    assert port.messages()[-1].kind == p.BRIGHTNESS and port.messages()[-1].payload[0] == 40
+    clock.now += 10.0  # full_every: the whole frame, then the PING
+    link.poll(port)
+    assert [m.kind for m in port.messages()[-2:]] == [p.FULL, p.PING]
+    seqs = [m.seq for m in port.messages()]
+    assert seqs == list(range(len(seqs)))  # no gaps
+    link.close()
     assert not link.connected
 
 
-def test_serial_link_refuses_a_controller_of_another_protocol_version(
-    device: FakeDevice, caplog: pytest.LogCaptureFixture
+def test_a_link_that_delivers_nothing_is_not_connected_and_says_so_once(
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger="boardctl.link")
-    link = open_link("serial", path=device.path)
-    try:
-        assert device.wait_for(lambda: p.HELLO in kinds(device))
-        device.send(p.encode(p.HELLO, 0, p.hello_payload(2, (2, 0, 0), 256, "GRB")))
-        assert device.wait_for(lambda: link.state == "incompatible")
-        assert not link.connected
-        assert "speaks link protocol 2" in str(link.error)
-        assert "flash the firmware" in caplog.text
-        before = len(device.received)
-        link.show(bytes(30))  # not sent, and no exception
-        time.sleep(0.1)
-        assert p.FULL not in p.Decoder().feed(bytes(device.received[before:]))
-    finally:
-        link.close()
+    link, port, clock = manual_link(heartbeat=1.0)
+    link.show(bytes(30))
+    nak = p.encode(p.NAK, 0, p.nak_payload(0, p.NAK_CORRUPT))
+    for _ in range(40):  # 4 s of NAKs, never a PONG
+        port.inbox += nak
+        link.poll(port)
+        clock.now += 0.1
+    assert link.state == "silent" and not link.connected
+    silent = [r for r in caplog.records if "silent" in r.getMessage()]
+    assert len(silent) == 1 and "no answer from the controller" in silent[0].getMessage()
+    pings = [m for m in port.messages() if m.kind == p.PING]
+    assert len(pings) >= 4  # still trying, once a second
+    port.inbox += p.encode(p.PONG, 0, p.pong_payload(pings[-1].seq, 1, 40))
+    link.poll(port)
+    assert link.connected and link.state == "connected"
+
+
+def test_a_nak_storm_does_not_become_a_resend_loop() -> None:
+    link, port, clock = manual_link(heartbeat=5.0)
+    frame = bytes(range(60))
+    link.show(frame)
+    fulls = lambda: [m for m in port.messages() if m.kind == p.FULL]  # noqa: E731
+    assert len(fulls()) == 1
+    clock.now += 0.15
+    nak = p.encode(p.NAK, 0, p.nak_payload(0, p.NAK_CORRUPT))
+    sent_at = []
+    for _ in range(50):  # 50 NAKs over 0.2 s
+        port.inbox += nak
+        count = len(fulls())
+        link.poll(port)
+        if len(fulls()) > count:
+            sent_at.append(clock.now)
+        clock.now += 0.004
+    assert link.naks == 50
+    assert len(sent_at) == 2  # 0.2 s of NAKs: a resend now, one more 0.1 s later
+    assert sent_at[1] - sent_at[0] >= 0.1
+    assert port.timeout < 0.1  # the reader wakes when the deferred resend is due
+    clock.now += 0.1
+    link.poll(port)
+    assert len(fulls()) == 4  # the last request was honoured
+    assert fulls()[-1].payload == frame
+    link.poll(port)
+    assert len(fulls()) == 4 and port.timeout == 5.0  # and no more
+
+
+def test_serial_link_refuses_a_controller_of_another_protocol_version(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="boardctl.link")
+    link, port, _clock = manual_link()
+    port.inbox += p.encode(p.HELLO, 0, p.hello_payload(3, (3, 0, 0), 256, "GRB"))
+    link.poll(port)
+    assert link.state == "incompatible" and not link.connected
+    assert "speaks link protocol 3" in str(link.error)
+    assert "boardctl firmware install" in caplog.text
+    before = len(port.sent)
+    link.show(bytes(30))  # not sent, and no exception
+    assert p.FULL not in [m.kind for m in p.Decoder().feed(bytes(port.sent[before:]))]
+    link.close()
 
 
 def test_serial_link_without_a_device_never_raises_and_logs_once(
@@ -248,30 +344,6 @@ def test_adalight_link_sends_packets_and_refreshes(device: FakeDevice) -> None:
         link.set_brightness(128)
         dimmed = adalight_packet(frame, 128)
         assert device.wait_for(lambda: dimmed in bytes(device.received))
-    finally:
-        link.close()
-
-
-def test_a_nak_storm_does_not_become_a_resend_loop(device: FakeDevice) -> None:
-    link = open_link("serial", path=device.path, heartbeat=5.0)
-    try:
-        frame = bytes(range(60))
-        link.show(frame)
-        assert device.wait_for(lambda: p.FULL in kinds(device))
-        time.sleep(0.15)
-        before = kinds(device).count(p.FULL)
-        nak = p.encode(p.NAK, 0, p.nak_payload(0, p.NAK_CORRUPT))
-        started = time.monotonic()
-        for _ in range(50):
-            device.send(nak)
-            time.sleep(0.004)
-        assert device.wait_for(lambda: link.naks == 50)
-        time.sleep(0.15)  # the last deferred resend is due by now
-        elapsed = time.monotonic() - started
-        resent = kinds(device).count(p.FULL) - before
-        assert 1 <= resent <= elapsed / 0.1 + 2  # at most one per 0.1 s
-        assert device.messages()[-1].kind == p.FULL  # the last request was honoured
-        assert device.messages()[-1].payload == frame
     finally:
         link.close()
 
@@ -352,3 +424,14 @@ def test_an_unexpected_error_in_the_reader_reopens_the_port(
         assert device.wait_for(lambda: link.connects == 2 and link.connected)
     finally:
         link.close()
+
+
+def test_an_old_firmware_speaking_protocol_1_is_refused_clearly() -> None:
+    link, port, _clock = manual_link()
+    hello = p.hello_payload(p.LEGACY_VERSION, (1, 0, 0), 256, "GRB")
+    port.inbox += p.encode_legacy(p.HELLO, 0, hello)
+    link.poll(port)
+    assert link.state == "incompatible" and not link.connected
+    assert "speaks link protocol 1 (an older firmware)" in str(link.error)
+    assert "boardctl firmware install" in str(link.error)
+    link.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,8 +11,11 @@ from hypothesis import strategies as st
 from boardctl.cribbage import DECK, Card, PlayState, get_variant, score_play
 from boardctl.cribbage.awards import heels_points, opening_points
 from boardctl.cribbage.play import PlayEvent
+from boardctl.cribbage.scoring import Scoring
 from boardctl.cribbage.validation import max_play_points
 from boardctl.errors import PlayError
+
+POLISH = Scoring(go_per_card=True)
 
 
 def test_score_play_reasons() -> None:
@@ -186,3 +191,46 @@ def test_heels_and_three_for_last() -> None:
     assert opening_points(get_variant("five-card"), dealer=0) == {1: 3}
     assert opening_points(get_variant("five-card"), dealer=1) == {0: 3}
     assert opening_points(get_variant("six-card"), dealer=0) == {}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data(), st.integers(2, 6), st.booleans())
+def test_a_point_per_card_after_a_go_against_acc(
+    data: st.DataObject, players: int, single: bool
+) -> None:
+    """The same plays under polish and ACC: polish adds 1 per card laid after a go that does not
+    make 31, and drops the last-card point of a count that such a card ended."""
+    seed = data.draw(st.integers(0, 2**32))
+    rng = random.Random(seed)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    size = 4 if players <= 3 else 5
+    hands = [deck[i * size : (i + 1) * size] for i in range(players)]
+    dealer = rng.randrange(players)
+    polish = PlayState(hands, dealer=dealer, single_count=single, scoring=POLISH)
+    acc = PlayState(hands, dealer=dealer, single_count=single)
+    go_cards = dropped_lasts = 0
+    last_after_go = False  # the last card laid pegged a go point under polish
+    while not acc.done:
+        assert polish.turn == acc.turn and polish.count == acc.count
+        legal = acc.legal_plays()
+        if legal:
+            card = legal[rng.randrange(len(legal))]
+            last_after_go = bool(acc.said_go) and acc.count + card.value < 31
+            go_cards += last_after_go
+            polish_events, acc_events = polish.play(card), acc.play(card)
+        else:
+            polish_events, acc_events = polish.go(), acc.go()
+        if any(e.kind == "last" for e in acc_events) and last_after_go:
+            dropped_lasts += 1
+            assert not any(e.kind == "last" for e in polish_events)
+    assert polish.done
+    assert sum(polish.points) == sum(acc.points) + go_cards - dropped_lasts
+
+
+def test_runs_of_two_in_the_play() -> None:
+    czech = Scoring(run_min=2)
+    assert score_play("3H 4S", scoring=czech).reasons == ("a run of 2 for 2",)
+    assert score_play("3H 5S 4D", scoring=czech).points == 3
+    assert score_play("4H 4S 5D", scoring=czech).points == 2  # the 5 and the last 4
+    assert score_play("3H 4S").points == 0

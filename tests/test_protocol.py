@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from boardctl.errors import BoardError, ProtocolError
 from boardctl.link import protocol as p
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA
 
 VECTORS = json.loads((DATA / "protocol_vectors.json").read_text())
 
@@ -37,12 +37,6 @@ def wire_roundtrip(kind: int, seq: int, payload: bytes) -> p.Message:
     assert len(messages) == 1
     assert messages[0] == p.Message(kind, seq, payload)
     return messages[0]
-
-
-def test_the_package_and_the_firmware_share_one_protocol_file() -> None:
-    host = (REPO / "boardctl" / "link" / "protocol.py").read_bytes()
-    firmware = (REPO / "firmware" / "protocol.py").read_bytes()
-    assert host == firmware, "copy boardctl/link/protocol.py to firmware/protocol.py"
 
 
 def test_protocol_error_is_the_package_error() -> None:
@@ -214,9 +208,29 @@ def test_every_single_bit_error_in_the_vectors_is_caught() -> None:
 
 
 def test_version_mismatch_says_what_to_do() -> None:
-    p.check_version(p.PROTOCOL_VERSION, (1, 0, 0))
-    with pytest.raises(ProtocolError, match=r"speaks link protocol 2.*flash the firmware"):
-        p.check_version(2, (1, 4, 0))
+    p.check_version(p.PROTOCOL_VERSION, (2, 0, 0))
+    with pytest.raises(ProtocolError, match=r"speaks link protocol 3.*boardctl firmware install"):
+        p.check_version(3, (3, 4, 0))
+
+
+def test_crc32_is_the_standard_one_and_matches_the_pure_version() -> None:
+    assert p.crc32(b"123456789") == 0xCBF43926  # CRC-32/ISO-HDLC check value
+    assert p.crc32_pure(b"123456789") == 0xCBF43926
+    assert p.crc32(b"") == 0
+
+
+@settings(deadline=None)
+@given(st.binary(max_size=1000))
+def test_crc32_c_and_pure_agree(data: bytes) -> None:
+    assert p.crc32(data) == p.crc32_pure(data)
+
+
+def test_a_protocol_1_frame_is_recognised_as_one_never_as_protocol_2() -> None:
+    wire = p.encode_legacy(p.HELLO, 0, p.hello_payload(1, (1, 0, 0), 256, "GRB"))
+    (message,) = p.Decoder().feed(wire)
+    assert message.version == p.LEGACY_VERSION == 1 and message.kind == p.HELLO
+    (current,) = p.Decoder().feed(p.encode(p.HELLO, 0, b"\x02\x02\x00\x00\x01\x00RGB"))
+    assert current.version == p.PROTOCOL_VERSION == 2
 
 
 def test_bad_payloads_are_rejected_with_reasons() -> None:
@@ -248,6 +262,8 @@ def test_an_endless_frame_is_dropped_and_the_next_one_decodes() -> None:
 
 
 def test_vectors_crc() -> None:
+    for vector in VECTORS["crc32"]:
+        assert p.crc32(bytes.fromhex(vector["data"])) == vector["crc"]
     for vector in VECTORS["crc16"]:
         assert p.crc16(bytes.fromhex(vector["data"])) == vector["crc"]
 
@@ -300,6 +316,7 @@ def test_vectors_streams_and_rejects() -> None:
         decoder = p.Decoder()
         got = decoder.feed(bytes.fromhex(vector["stream"]))
         assert [m.kind for m in got] == vector["kinds"], vector["name"]
+        assert [m.version for m in got] == vector["versions"], vector["name"]
         assert decoder.bad == vector["bad"], vector["name"]
     for vector in VECTORS["rejects"]:
         with pytest.raises(ProtocolError):

@@ -6,7 +6,9 @@ import subprocess
 import sys
 
 from boardctl.cribbage import score_hand, score_play
+from boardctl.cribbage.rules import scoring_of
 from boardctl.cribbage.validation import max_play_points, possible_scores
+from boardctl.game.limits import DEFAULT_LIMITS, RulesLimits, limits_for
 from tests.conftest import REPO
 
 
@@ -45,3 +47,32 @@ def test_nothing_is_computed_at_import() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     )
     assert out.stdout.strip() == "ok"
+
+
+def test_limits_follow_the_rules() -> None:
+    czech = scoring_of("czech")
+    assert max_play_points(czech) == 14  # a run of two never beats four of a kind at 15 or 31
+    hands = possible_scores(4, scoring=czech)
+    assert 19 in hands and 32 in hands and max(hands) == 32
+    assert set(range(33)) - hands == {25, 26, 27, 30, 31}
+    assert possible_scores(4, crib=True, scoring=czech) == hands
+    limits = RulesLimits(czech)
+    assert limits.hand_scores(4) == hands and limits.max_play_points() == 14
+
+
+def test_engine_limits_for_house_rules() -> None:
+    assert limits_for(DEFAULT_LIMITS, ()) is DEFAULT_LIMITS
+    czech = limits_for(DEFAULT_LIMITS, ("runs-of-two", "crib-four-flush"))
+    assert isinstance(czech, RulesLimits) and czech.scoring == scoring_of("czech")
+    assert limits_for(DEFAULT_LIMITS, ("runs-of-two", "crib-four-flush")) is czech  # shared
+    assert limits_for(DEFAULT_LIMITS, ("deal-right",)) is DEFAULT_LIMITS  # no scoring change
+
+    class Fixed:
+        def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
+            return frozenset({0})
+
+        def max_play_points(self) -> int:
+            return 1
+
+    fixed = Fixed()
+    assert limits_for(fixed, ("runs-of-two",)) is fixed  # a test's own limits stay as given

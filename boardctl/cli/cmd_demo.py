@@ -28,6 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="six-card (default), five-card, three-player, four-player, five-player, six-player",
     )
     parser.add_argument(
+        "--rules",
+        default="acc",
+        metavar="R",
+        help="rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)",
+    )
+    parser.add_argument(
         "--speed",
         type=float,
         default=None,

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.rules_options import add_rules_options, scoring_from
+
 NAME = "discard"
 HELP = "rank the ways to discard to the crib: boardctl discard 5H JH 6C 7D KS 2C --dealer"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Cards, whose crib it is, ``--json``."""
+    """Cards, whose crib it is, ``--json``, ``--rules``, ``--house-rules``."""
     parser.add_argument(
         "cards", nargs="+", metavar="CARD", help="the 6 cards dealt (5 in the five-card game)"
     )
@@ -25,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="cards to keep (default 4 of 6, 3 of 5; --keep 4 with 5 cards: one to the crib)",
     )
     parser.add_argument("--json", action="store_true", help="print the ranking as JSON")
+    add_rules_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
 
     from boardctl.cribbage.discard import rank_discards
 
-    options = rank_discards(" ".join(args.cards), dealer=not args.pone, keep=args.keep)
+    options = rank_discards(
+        " ".join(args.cards), dealer=not args.pone, keep=args.keep, scoring=scoring_from(args)
+    )
     if not (args.dealer or args.pone):
         options.sort(key=lambda option: -option.hand)
     if args.json:

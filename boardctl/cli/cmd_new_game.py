@@ -26,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--match", help="N game points win the match (0 = one game), or best-of-N games"
     )
+    parser.add_argument(
+        "--rules", help="rule set: acc, polish, finnish, czech, english (see `boardctl rules`)"
+    )
+    parser.add_argument(
+        "--house-rules", help="house rules instead of the rule set's own (comma list, or none)"
+    )
     add_target_options(parser)
 
 
@@ -34,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.cli.verbs import send
 
     command: dict[str, object] = {"op": "new_game"}
-    for key in ("variant", "players", "target", "preset", "mode"):
+    for key in ("variant", "players", "target", "preset", "mode", "rules", "house_rules"):
         value = getattr(args, key)
         if value is not None:
             command[key] = value

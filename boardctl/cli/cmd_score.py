@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.rules_options import add_rules_options, scoring_from
+
 NAME = "score"
 HELP = "count a hand or crib: boardctl score 5H 5C 5S JD 5D (the last card is the starter)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Cards, ``--crib`` and ``--json``."""
+    """Cards, ``--crib``, ``--json``, ``--rules`` and ``--house-rules``."""
     parser.add_argument(
         "cards",
         nargs="+",
@@ -18,6 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--crib", action="store_true", help="score as the crib (flush only with 5)")
     parser.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+    add_rules_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         raise CardError(
             f"give 4 hand cards and the starter (or 3 and the starter), got {len(cards)} cards"
         )
-    score = score_hand(cards[:-1], cards[-1], crib=args.crib)
+    score = score_hand(cards[:-1], cards[-1], crib=args.crib, scoring=scoring_from(args))
     if args.json:
         print(json.dumps(score.as_dict(), ensure_ascii=False))
         return 0

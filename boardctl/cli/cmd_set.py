@@ -38,4 +38,6 @@ def run(args: argparse.Namespace) -> int:
     """Send one set command."""
     from boardctl.cli.verbs import send
 
-    return send(args, {"op": "set", "key": args.key, "value": parse_value(args.key, args.value)})
+    key = "house_rules" if args.key == "house-rules" else args.key
+    value = args.value if key == "house_rules" else parse_value(key, args.value)
+    return send(args, {"op": "set", "key": key, "value": value})

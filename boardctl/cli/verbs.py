@@ -111,6 +111,8 @@ def format_status(status: dict[str, Any]) -> str:
         head += f" of a best-of-{status['best_of']} match (first to {match} wins)"
     elif match:
         head += f" of a match to {match}"
+    if status.get("rules_label", "acc") != "acc":
+        head += f" · rules {status['rules_label']}"
     lines = [head]
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
     pending = status.get("pending") or []

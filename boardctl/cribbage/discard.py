@@ -29,9 +29,11 @@ from math import comb
 
 from boardctl.cribbage.cards import DECK, JACK, Card, parse_cards
 from boardctl.cribbage.fast import RANK_WEIGHT, code_points, hand_total, rank_code
+from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.errors import CardError
 
 CRIB_FLUSH_POINTS = 5
+CRIB_FOUR_FLUSH_POINTS = 4  # only with scoring.crib_four_flush (no crib exception)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +64,13 @@ class DiscardOption:
 
 
 def rank_discards(
-    cards: str | Iterable[str | Card], *, dealer: bool, keep: int | None = None
+    cards: str | Iterable[str | Card],
+    *,
+    dealer: bool,
+    keep: int | None = None,
+    scoring: Scoring = ACC,
 ) -> list[DiscardOption]:
-    """Every discard, best first for ``dealer`` or the non-dealer.
+    """Every discard, best first for ``dealer`` or the non-dealer, under ``scoring``'s rules.
 
     ``keep`` defaults to 4 of 6 cards or 3 of 5 (two-player games: two cards to
     the crib); ``keep=4`` with 5 cards ranks one-card discards (three to six
@@ -91,19 +97,23 @@ def rank_discards(
         kept = tuple(card for card in held if card not in discard)
         options.append(
             DiscardOption(
-                kept, discard, hand_mean(kept, unseen), crib_mean(discard, unseen), dealer
+                kept,
+                discard,
+                hand_mean(kept, unseen, scoring),
+                crib_mean(discard, unseen, scoring),
+                dealer,
             )
         )
     options.sort(key=lambda option: (-option.net, -option.hand))
     return options
 
 
-def hand_mean(keep: tuple[Card, ...], unseen: list[Card]) -> float:
+def hand_mean(keep: tuple[Card, ...], unseen: list[Card], scoring: Scoring = ACC) -> float:
     """Mean hand count of ``keep`` over every starter in ``unseen``."""
-    return sum(hand_total(keep, starter) for starter in unseen) / len(unseen)
+    return sum(hand_total(keep, starter, False, scoring) for starter in unseen) / len(unseen)
 
 
-def crib_mean(discard: tuple[Card, ...], unseen: list[Card]) -> float:
+def crib_mean(discard: tuple[Card, ...], unseen: list[Card], scoring: Scoring = ACC) -> float:
     """Mean crib count: ``discard``, then random unseen cards up to four, then a random starter."""
     n = len(unseen)
     k = 4 - len(discard)  # crib cards that are not ours
@@ -115,6 +125,7 @@ def crib_mean(discard: tuple[Card, ...], unseen: list[Card]) -> float:
     present = [rank for rank in range(1, 14) if rank_count[rank]]
     # Fifteens, pairs and runs: over multisets of other crib ranks and the starter rank.
     base_code = rank_code(card.rank for card in discard)
+    run_min = scoring.run_min
     weighted = 0
     for others in combinations_with_replacement(present, k):
         ways = 1
@@ -128,13 +139,15 @@ def crib_mean(discard: tuple[Card, ...], unseen: list[Card]) -> float:
         for s in present:
             starters = rank_count[s] - others.count(s)
             if starters > 0:
-                weighted += ways * starters * code_points(code + RANK_WEIGHT[s])
+                weighted += ways * starters * code_points(code + RANK_WEIGHT[s], run_min)
     mean = weighted / (comb(n, k) * (n - k))
     # Flush: the discards of one suit, and the other crib cards and the starter too.
     first = discard[0].suit
     if all(card.suit == first for card in discard):
         u = suit_count[first]
         mean += CRIB_FLUSH_POINTS * comb(u, k) / comb(n, k) * max(u - k, 0) / (n - k)
+        if scoring.crib_four_flush:  # the starter of another suit: four points
+            mean += CRIB_FOUR_FLUSH_POINTS * comb(u, k) / comb(n, k) * (n - u) / (n - k)
     # Nobs: a jack in the crib of the starter's suit. By symmetry the starter is of
     # a given suit with probability (unseen of that suit) / (unseen); an unseen jack
     # is in the crib with probability k / n, and then the starter matches it with

@@ -5,6 +5,8 @@ each fifteen (2), each pair (2), each distinct run (1 per card), the flush and
 nobs. Hands of 4 cards (six-card game) and 3 cards (five-card game) are
 scored; a hand flush is one point per hand card, one more with the starter; a
 crib scores a flush only when every card including the starter shares a suit.
+Under a :class:`~boardctl.cribbage.scoring.Scoring` with ``run_min=2`` runs
+score from two cards, and with ``crib_four_flush`` a crib flushes like a hand.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from itertools import combinations, product
 
 from boardctl.cribbage.cards import JACK, Card, check_distinct, parse_card, parse_cards
 from boardctl.cribbage.fast import hand_total
+from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.errors import CardError
 
 HAND_SIZES = (3, 4)
@@ -50,11 +53,12 @@ class HandScore:
     starter: Card
     crib: bool
     total: int
+    scoring: Scoring = ACC
 
     @cached_property
     def items(self) -> tuple[ScoreItem, ...]:
         """Every scoring combination, in the order players count them."""
-        return itemise(self.hand, self.starter, crib=self.crib)
+        return itemise(self.hand, self.starter, crib=self.crib, scoring=self.scoring)
 
     def points_for(self, kind: str) -> int:
         """Points of one kind (``fifteen``, ``pair``, ``run``, ``flush`` or ``nobs``)."""
@@ -111,9 +115,15 @@ def check_hand(hand: Sequence[Card], starter: Card) -> None:
 
 
 def score_hand(
-    hand: str | Iterable[str | Card], starter: str | Card, *, crib: bool = False
+    hand: str | Iterable[str | Card],
+    starter: str | Card,
+    *,
+    crib: bool = False,
+    scoring: Scoring = ACC,
 ) -> HandScore:
     """Score ``hand`` (3 or 4 cards) with ``starter``; ``crib=True`` for the crib.
+
+    ``scoring`` selects the rules (:mod:`boardctl.cribbage.rules`; ACC by default).
 
     >>> score_hand("5H 5C 5S JD", "5D").total
     29
@@ -125,10 +135,12 @@ def score_hand(
         cards = tuple(parse_cards(hand, unique=False))
         cut = parse_card(starter)
     check_hand(cards, cut)
-    return HandScore(cards, cut, crib, hand_total(cards, cut, crib))
+    return HandScore(cards, cut, crib, hand_total(cards, cut, crib, scoring), scoring)
 
 
-def itemise(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> tuple[ScoreItem, ...]:
+def itemise(
+    hand: Sequence[Card], starter: Card, *, crib: bool = False, scoring: Scoring = ACC
+) -> tuple[ScoreItem, ...]:
     """Every scoring combination of a checked hand with its starter, item by item."""
     five = (*hand, starter)
     items: list[ScoreItem] = []
@@ -139,8 +151,8 @@ def itemise(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> tuple
     for a, b in combinations(five, 2):
         if a.rank == b.rank:
             items.append(ScoreItem("pair", (a, b), 2))
-    items.extend(_runs(five))
-    flush = _flush_points(hand, starter, crib)
+    items.extend(_runs(five, scoring.run_min))
+    flush = _flush_points(hand, starter, crib and not scoring.crib_four_flush)
     if flush:
         suited = five if flush > len(hand) else tuple(hand)
         items.append(ScoreItem("flush", suited, flush))
@@ -150,8 +162,8 @@ def itemise(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> tuple
     return tuple(items)
 
 
-def _runs(five: Sequence[Card]) -> list[ScoreItem]:
-    """Every distinct run of 3 or more (one card per rank of the longest consecutive block)."""
+def _runs(five: Sequence[Card], run_min: int = 3) -> list[ScoreItem]:
+    """Every distinct run of ``run_min`` or more (one card per rank of the longest block)."""
     by_rank: dict[int, list[Card]] = {}
     for card in five:
         by_rank.setdefault(card.rank, []).append(card)
@@ -164,7 +176,7 @@ def _runs(five: Sequence[Card]) -> list[ScoreItem]:
         end = rank
         while end + 1 in by_rank:
             end += 1
-        if end - rank + 1 >= 3:
+        if end - rank + 1 >= run_min:
             columns = [by_rank[r] for r in range(rank, end + 1)]
             for run in product(*columns):
                 items.append(ScoreItem("run", run, len(run)))
@@ -173,6 +185,7 @@ def _runs(five: Sequence[Card]) -> list[ScoreItem]:
 
 
 def _flush_points(hand: Sequence[Card], starter: Card, crib: bool) -> int:
+    """Flush points; ``crib`` means the crib exception (no four-card flush) applies."""
     suit = hand[0].suit
     if any(card.suit != suit for card in hand):
         return 0

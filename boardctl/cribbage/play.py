@@ -19,6 +19,12 @@ With ``single_count=True`` (the two-player five-card game) the play is one
 count only: it ends at 31 or when nobody can go on, and cards left in hand
 are not played.
 
+The rules in force come as a :class:`~boardctl.cribbage.scoring.Scoring`
+(ACC by default): with ``run_min=2`` a run scores from two cards (2, plus 1
+per further card); with ``go_per_card`` every card laid after someone said go
+in that count pegs 1 more ("go for 1"; not a card making 31, which has its 2),
+and that point stands for the last card too (no separate last-card point).
+
 >>> state = PlayState(["7H 8S", "KC 5D"], dealer=1)
 >>> [event.points for event in state.play("7H")]
 [0]
@@ -32,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from boardctl.cribbage.cards import Card, check_distinct, format_cards, parse_card, parse_cards
+from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.cribbage.variants import Variant
 from boardctl.errors import PlayError
 
@@ -40,6 +47,7 @@ PAIR_POINTS = (0, 0, 2, 6, 12)
 PAIR_NAMES = ("", "", "a pair", "three of a kind", "four of a kind")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 LAST_CARD_POINTS = 1
+GO_CARD_POINTS = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +59,11 @@ class PlayScore:
     count: int
 
 
-def score_play(cards_in_count: str | Iterable[str | Card]) -> PlayScore:
+def score_play(cards_in_count: str | Iterable[str | Card], *, scoring: Scoring = ACC) -> PlayScore:
     """Points for the last of ``cards_in_count`` (the cards laid since the last reset, in order).
+
+    A point for a card after a go belongs to the state of the play
+    (:class:`PlayState`), not to this function.
 
     >>> score_play("7H 8S").reasons
     ('fifteen for 2',)
@@ -60,11 +71,14 @@ def score_play(cards_in_count: str | Iterable[str | Card]) -> PlayScore:
     cards = parse_cards(cards_in_count)
     if not cards:
         raise PlayError("no card has been played in this count")
-    return score_ranks([card.rank for card in cards])
+    return score_ranks([card.rank for card in cards], scoring.run_min)
 
 
-def score_ranks(ranks: list[int]) -> PlayScore:
-    """:func:`score_play` on ranks only (1 = ace ... 13 = king); suits never matter in the play."""
+def score_ranks(ranks: list[int], run_min: int = 3) -> PlayScore:
+    """:func:`score_play` on ranks only (1 = ace ... 13 = king); suits never matter in the play.
+
+    Runs score from ``run_min`` cards (3; 2 under runs of two).
+    """
     count = sum(rank if rank < 10 else 10 for rank in ranks)
     if count > MAX_COUNT:
         raise PlayError(f"the count would be {count}: it may not pass {MAX_COUNT}")
@@ -84,17 +98,17 @@ def score_ranks(ranks: list[int]) -> PlayScore:
         points += PAIR_POINTS[same]
         reasons.append(f"{PAIR_NAMES[same]} for {PAIR_POINTS[same]}")
     else:
-        run = _run_length(ranks)
+        run = _run_length(ranks, run_min)
         if run:
             points += run
             reasons.append(f"a run of {run} for {run}")
     return PlayScore(points, tuple(reasons), count)
 
 
-def _run_length(ranks: list[int]) -> int:
-    """Length of the longest run (>= 3) formed by the last cards, or 0."""
+def _run_length(ranks: list[int], run_min: int = 3) -> int:
+    """Length of the longest run (>= ``run_min``) formed by the last cards, or 0."""
     best = 0
-    for length in range(3, len(ranks) + 1):
+    for length in range(run_min, len(ranks) + 1):
         tail = ranks[-length:]
         if len(set(tail)) == length and max(tail) - min(tail) == length - 1:
             best = length
@@ -128,6 +142,7 @@ class PlayState:
         *,
         dealer: int = 0,
         single_count: bool = False,
+        scoring: Scoring = ACC,
     ) -> None:
         if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
             raise PlayError(f"the play needs {MIN_PLAYERS}-{MAX_PLAYERS} hands, got {len(hands)}")
@@ -139,6 +154,8 @@ class PlayState:
         self.players = players
         self.dealer = dealer
         self.single_count = single_count
+        self.scoring = scoring
+        self._go_point_given = False  # the last card laid pegged its go point (go_per_card)
         self.count = 0
         self.pile: list[Card] = []
         self.history: list[PlayEvent] = []
@@ -153,12 +170,17 @@ class PlayState:
 
     @classmethod
     def for_variant(
-        cls, variant: Variant, hands: Sequence[str | Iterable[str | Card]], *, dealer: int = 0
+        cls,
+        variant: Variant,
+        hands: Sequence[str | Iterable[str | Card]],
+        *,
+        dealer: int = 0,
+        scoring: Scoring = ACC,
     ) -> PlayState:
         """A play for ``variant`` (its number of seats and its single-count rule)."""
         if len(hands) != variant.players:
             raise PlayError(f"{variant.name} has {variant.players} players, got {len(hands)} hands")
-        return cls(hands, dealer=dealer, single_count=variant.single_count)
+        return cls(hands, dealer=dealer, single_count=variant.single_count, scoring=scoring)
 
     # --- queries -------------------------------------------------------------
     def legal_plays(self, seat: int | None = None) -> list[Card]:
@@ -174,6 +196,11 @@ class PlayState:
     def can_play(self, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the player to move) has a card that fits."""
         return bool(self.legal_plays(seat))
+
+    @property
+    def go_bonus(self) -> int:
+        """Points any card laid now adds for the go (``go_per_card``; not for a card making 31)."""
+        return GO_CARD_POINTS if self.scoring.go_per_card and self.said_go else 0
 
     @property
     def cards_left(self) -> int:
@@ -203,10 +230,15 @@ class PlayState:
             )
         hand.remove(laid)
         self.pile.append(laid)
-        scored = score_ranks([c.rank for c in self.pile])
+        scored = score_ranks([c.rank for c in self.pile], self.scoring.run_min)
         self.count = scored.count
         self.last_player = who
-        event = PlayEvent("card", who, laid, self.count, scored.points, scored.reasons)
+        points, reasons = scored.points, scored.reasons
+        self._go_point_given = bool(self.go_bonus) and self.count < MAX_COUNT
+        if self._go_point_given:
+            points += GO_CARD_POINTS
+            reasons = (*reasons, f"go for {GO_CARD_POINTS}")
+        event = PlayEvent("card", who, laid, self.count, points, reasons)
         events = [self._record(event)]
         if self.count == MAX_COUNT:
             events.extend(self._end_count())
@@ -272,7 +304,7 @@ class PlayState:
     def _end_count(self) -> list[PlayEvent]:
         events: list[PlayEvent] = []
         last = self.last_player
-        if last is not None and self.count < MAX_COUNT:
+        if last is not None and self.count < MAX_COUNT and not self._go_point_given:
             events.append(
                 self._record(
                     PlayEvent(
@@ -283,6 +315,7 @@ class PlayState:
         self.count = 0
         self.pile = []
         self.said_go = set()
+        self._go_point_given = False
         self.turn = None
         if self.single_count or last is None:
             self.done = True

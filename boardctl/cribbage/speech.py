@@ -70,9 +70,18 @@ def say_count(score: HandScore) -> str:
         group = "another pair" if cards == 2 and said_a_pair else PAIR_NAMES[cards]
         said_a_pair = said_a_pair or cards == 2
         phrases.append(f"{group} is {number_words(running)}")
-    if runs:
-        running += score.runs + sum(2 * pair_ranks[rank] for rank in run_ranks)
-        phrases.append(f"{_runs_phrase(len(runs), len(runs[0].cards))} is {number_words(running)}")
+    blocks: dict[int, list[int]] = {}  # lowest rank of a block of runs -> its runs' lengths
+    for item in runs:
+        blocks.setdefault(min(card.rank for card in item.cards), []).append(len(item.cards))
+    said_runs: set[str] = set()
+    for low, lengths in sorted(blocks.items()):
+        ranks = range(low, low + lengths[0])
+        running += sum(lengths) + sum(2 * pair_ranks[rank] for rank in ranks)
+        phrase = _runs_phrase(len(lengths), lengths[0])
+        if phrase in said_runs and phrase.startswith("a run"):  # runs of two: 3 4 8 9
+            phrase = "another" + phrase[1:]
+        said_runs.add(phrase)
+        phrases.append(f"{phrase} is {number_words(running)}")
     if score.flush:
         running += score.flush
         phrases.append(f"a flush is {number_words(running)}")
@@ -90,7 +99,9 @@ def _runs_phrase(runs: int, length: int) -> str:
     """``(2, 3)`` -> ``a double run of three``: the runs with the pairs inside them."""
     if runs == 1:
         return f"a run of {number_words(length)}"
-    if runs == 4:
+    if runs == 4 and length >= 3:
         return "a double double run"
-    name = {2: "double", 3: "triple"}[runs]
+    name = {2: "double", 3: "triple", 4: "quadruple"}.get(runs)
+    if name is None:  # runs of two only: 7 7 7 8 8 is six runs of two
+        return f"{number_words(runs)} runs of {number_words(length)}"
     return f"a {name} run of {number_words(length)}"

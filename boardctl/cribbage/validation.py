@@ -12,21 +12,24 @@ from functools import cache
 
 from boardctl.cribbage.cards import DECK, Card
 from boardctl.cribbage.play import MAX_COUNT, score_play
+from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.errors import RulesError
 
 
 @cache
-def possible_scores(hand_size: int = 4, *, crib: bool = False) -> frozenset[int]:
+def possible_scores(
+    hand_size: int = 4, *, crib: bool = False, scoring: Scoring = ACC
+) -> frozenset[int]:
     """Every score a hand of ``hand_size`` (3 or 4) cards, or a crib, can make with the starter."""
     if hand_size not in (3, 4):
         raise RulesError(f"hands have 3 or 4 cards, not {hand_size}")
     from boardctl.cribbage.census import census
 
-    return census(hand_size, crib=crib).possible()
+    return census(hand_size, crib=crib, scoring=scoring).possible()
 
 
 @cache
-def max_play_points() -> int:
+def max_play_points(scoring: Scoring = ACC) -> int:
     """The largest score of one card in the play (go and last card excluded).
 
     The last card's points are the sum of three parts: pairs (from the block of
@@ -42,7 +45,7 @@ def max_play_points() -> int:
     tails: list[list[int]] = []
     for rank in range(1, 14):
         tails.extend([rank] * size for size in range(1, 5))
-    for length in range(3, 14):
+    for length in range(scoring.run_min, 14):
         for low in range(1, 15 - length):
             tails.append(list(range(low, low + length)))
     best = 0
@@ -56,7 +59,7 @@ def max_play_points() -> int:
             prefix = _cards_summing_to(before, used)
             if prefix is None:
                 continue
-            best = max(best, score_play(prefix + cards).points)
+            best = max(best, score_play(prefix + cards, scoring=scoring).points)
     return best
 
 

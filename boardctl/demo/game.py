@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 from boardctl.cribbage.cards import DECK, RANK_LETTERS, SUIT_LETTERS, Card
 from boardctl.cribbage.discard import rank_discards
 from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.play import PlayEvent, PlayState, score_play
+from boardctl.cribbage.rules import get_rule_set, scoring_for
+from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.cribbage.speech import say_count
 from boardctl.cribbage.variants import Variant, get_variant
 from boardctl.demo import log
@@ -53,6 +56,7 @@ class DemoResult:
     winner: int | None = None  # track
     scores: tuple[int, ...] = ()
     game_points: int = 0
+    rules: str = "acc"
     lines_failed: int = 0
     deals: int = 0
 
@@ -83,18 +87,20 @@ def team_names(variant: Variant, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(name if len(name) <= 24 else name[:24] for name in out)
 
 
-def discard_advice(cards: Sequence[Card], own_crib: bool, count: int) -> list[tuple[Card, ...]]:
+def discard_advice(
+    cards: Sequence[Card], own_crib: bool, count: int, scoring: Scoring = ACC
+) -> list[tuple[Card, ...]]:
     """Ways to throw ``count`` cards to the crib, best first: the rules engine's advice.
 
     ``own_crib`` is True when the crib belongs to the player's side (the
     dealer, or the dealer's partner).
     """
-    options = rank_discards(cards, dealer=own_crib, keep=len(cards) - count)
+    options = rank_discards(cards, dealer=own_crib, keep=len(cards) - count, scoring=scoring)
     return [tuple(option.discard) for option in options]
 
 
-def _play_points(pile: Sequence[Card]) -> int:
-    return score_play(pile).points
+def _play_points(pile: Sequence[Card], scoring: Scoring = ACC) -> int:
+    return score_play(pile, scoring=scoring).points
 
 
 class DemoGame:
@@ -113,8 +119,11 @@ class DemoGame:
         keeper: Scorekeeper | None = None,
         table: Table | None = None,
         style: log.Style | None = None,
+        rules: str = "acc",
     ) -> None:
         self.variant = get_variant(variant)
+        self.rules = get_rule_set(rules)
+        self.scoring = scoring_for(self.rules.house_rules)
         players = self.variant.players
         chosen = list(names or ())[:players]
         chosen += [n for n in NAMES if n not in chosen][: players - len(chosen)]
@@ -133,14 +142,14 @@ class DemoGame:
         self.players: list[Player[Card]] = [
             Player(
                 name,
-                play_points=_play_points,
-                discard_advice=discard_advice,
+                play_points=partial(_play_points, scoring=self.scoring),
+                discard_advice=partial(discard_advice, scoring=self.scoring),
                 order=lambda card: card.ordinal,
             )
             for name in self.names
         ]
         self.track_names = team_names(self.variant, self.names)
-        self.result = DemoResult(seed=seed, variant=self.variant.name)
+        self.result = DemoResult(seed=seed, variant=self.variant.name, rules=self.rules.name)
 
     # --- output --------------------------------------------------------------
     def say(self, text: str, beats: float = 0.0) -> None:
@@ -196,7 +205,8 @@ class DemoGame:
                 variant=variant.name,
                 target=variant.target,
                 mode="guided",
-                preset="acc",
+                preset=self.rules.preset,
+                rules=self.rules.name,
                 match=0,
                 names=tuple(self.track_names),
             )
@@ -291,7 +301,9 @@ class DemoGame:
 
     def the_play(self, hands: list[list[Card]], dealer_seat: int) -> None:
         """The play through PlayState, every point pegged as it is scored."""
-        state = PlayState.for_variant(self.variant, [list(h) for h in hands], dealer=dealer_seat)
+        state = PlayState.for_variant(
+            self.variant, [list(h) for h in hands], dealer=dealer_seat, scoring=self.scoring
+        )
         self.say(f"The play: {self.names[state.turn or 0]} leads.")
         target = self.variant.target
         while not state.done and state.turn is not None:
@@ -310,6 +322,7 @@ class DemoGame:
                 my_score=self.front(track),
                 best_other_score=max(others, default=0),
                 target=target,
+                go_bonus=state.go_bonus,
             )
             self.record(state, state.play(self.players[seat].play(context), seat))
         if self.variant.single_count and state.cards_left:
@@ -354,7 +367,7 @@ class DemoGame:
         order = [(dealer_seat + offset) % players for offset in range(1, players + 1)]
         counts = [(seat, hands[seat], False) for seat in order] + [(dealer_seat, crib, True)]
         for index, (seat, cards, is_crib) in enumerate(counts):
-            score = score_hand(cards, starter, crib=is_crib)
+            score = score_hand(cards, starter, crib=is_crib, scoring=self.scoring)
             whose = f"{self.names[seat]}'s crib" if is_crib else self.names[seat]
             said = say_count(score)
             text = f"{whose}: {self.cards(cards)}: {said}."

@@ -40,6 +40,7 @@ class PlayContext(Generic[C]):
     my_score: int
     best_other_score: int  # the leading opponent's score
     target: int
+    go_bonus: int = 0  # points any card laid now adds for the go (a point per card after a go)
 
 
 # Weights of the pegging heuristic, in points.
@@ -54,8 +55,9 @@ class Player(Generic[C]):
     """A computer player with a name and a sensible, deterministic strategy.
 
     ``play_points(pile)`` is the rules engine's score for the last card of
-    ``pile`` (pairs, runs, 15, 31); ``discard_advice(cards, own_crib, count)``
-    returns the rules engine's ways to throw ``count`` cards, best first.
+    ``pile`` (pairs, runs, 15, 31) under the rules in force; ``discard_advice(cards,
+    own_crib, count)`` returns the rules engine's ways to throw ``count`` cards,
+    best first, under the same rules.
     """
 
     def __init__(
@@ -88,10 +90,12 @@ class Player(Generic[C]):
         """How good laying ``card`` is now, in points (higher is better)."""
         pile = [*context.pile, card]
         points = self._play_points(pile)
+        count = context.count + pip_value(card)
+        if count < 31:
+            points += context.go_bonus
         # Points that win the game are worth everything.
         if context.my_score + points >= context.target:
             return 1000.0 + points
-        count = context.count + pip_value(card)
         value = float(points)
         behind = context.my_score < context.best_other_score
         if not context.pile:

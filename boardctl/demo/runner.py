@@ -116,6 +116,7 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
             game = DemoGame(
                 seed=seed + played,
                 variant=variant.name,
+                rules=getattr(args, "rules", "acc"),
                 names=names,
                 keeper=keeper,
                 table=table,
@@ -161,5 +162,7 @@ def _epilogue(result: DemoResult, out: TextIO) -> None:
     again = f"boardctl demo --seed {result.seed}"
     if result.variant != "six-card":
         again += f" --variant {result.variant}"
+    if result.rules != "acc":
+        again += f" --rules {result.rules}"
     out.write(f"Replay this game: {again}\n")
     out.flush()

@@ -25,6 +25,7 @@ from typing import ClassVar
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import EntryError
 from boardctl.game.entries import KINDS
+from boardctl.game.house import house_rules_value
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.matches import check_best_of
 from boardctl.game.roster import check_roster
@@ -125,6 +126,8 @@ class NewGame:
     roster: tuple[str, ...] | None = None
     best_of: int | None = None
     confirm_result: bool | None = None
+    rules: str | None = None
+    house_rules: tuple[str, ...] | None = None
 
     def to_json(self) -> Json:
         data: Json = {"op": self.op}
@@ -138,6 +141,8 @@ class NewGame:
             data["points"] = dict(self.points)
         if self.roster is not None:
             data["roster"] = list(self.roster)
+        if self.house_rules is not None:
+            data["house_rules"] = list(self.house_rules)
         return data
 
 
@@ -189,6 +194,7 @@ _NEW_GAME_SCALARS = (
     "muggins",
     "best_of",
     "confirm_result",
+    "rules",
 )
 
 
@@ -237,6 +243,7 @@ def _new_game(data: Mapping[str, object]) -> NewGame:
     roster = data.get("roster")
     best_of = data.get("best_of")
     confirm_result = data.get("confirm_result")
+    house_rules = data.get("house_rules")
     if confirm_result is not None and not isinstance(confirm_result, bool):
         raise EntryError(f"confirm_result must be true or false, not {confirm_result!r}")
     return NewGame(
@@ -252,6 +259,8 @@ def _new_game(data: Mapping[str, object]) -> NewGame:
         roster=None if roster is None else check_roster(roster),
         best_of=None if best_of is None else check_best_of(best_of),
         confirm_result=confirm_result,
+        rules=_optional_str(data, "rules", "rules must be a rule set's name, not {value!r}"),
+        house_rules=None if house_rules is None else house_rules_value(house_rules),
     )
 
 
@@ -281,7 +290,7 @@ _PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, 
     "redo": (lambda _: Redo(), ()),
     "next": (lambda _: Next(), ()),
     "cut": (_cut, ("dealer", "drawn")),
-    "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster")),
+    "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster", "house_rules")),
     "set": (_set, ("key", "value")),
     "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), ("track",)),
 }

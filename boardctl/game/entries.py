@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from boardctl.cribbage.awards import HEELS_POINTS, THREE_FOR_LAST_POINTS
 from boardctl.errors import EntryError
 from boardctl.game.flow import count_done, over_message, with_points
-from boardctl.game.limits import Limits
+from boardctl.game.limits import Limits, limits_for
 from boardctl.game.state import GameState
 
 
@@ -164,6 +164,7 @@ def infer_kind(state: GameState, points: int, limits: Limits) -> str:
 
 def peg(state: GameState, track: int, points: int, kind: str | None, limits: Limits) -> Entry:
     """Check an entry's track and phase; the :class:`Entry` to hand to ``CHECKS[kind]``."""
+    limits = limits_for(limits, state.setup.house_rules)  # the rules in force
     if state.winner is not None:
         raise EntryError(over_message(state))
     tracks = len(state.tracks)

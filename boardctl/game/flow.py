@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from boardctl.cribbage.awards import opening_points
 from boardctl.errors import EntryError
+from boardctl.game import house
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState, TrackState
 
@@ -55,15 +56,16 @@ def _game_won(state: GameState, winner: int) -> GameState:
     setup = state.setup
     preset = setup.preset
     others = [t.front for i, t in enumerate(state.tracks) if i != winner]
-    best_loser = max(others) if others else 0
-    points = preset.game_points(setup.target, best_loser)
+    best_loser = house.skunk_loser(others, setup.house_rules)
+    fractions = house.fraction_lines(setup.house_rules)
+    points = preset.game_points(setup.target, best_loser, fractions=fractions)
     tracks = list(state.tracks)
     tally = 1 if setup.best_of else points  # best of N: each game counts one, whatever the skunk
     tracks[winner] = replace(tracks[winner], game_points=tracks[winner].game_points + tally)
     match_over = (
         setup.match == 0
         or tracks[winner].game_points >= setup.match
-        or (not setup.best_of and preset.ends_match(setup.target, best_loser))
+        or (not setup.best_of and preset.ends_match(setup.target, best_loser, fractions=fractions))
     )
     return state.evolve(
         tracks=tuple(tracks),
@@ -165,7 +167,7 @@ def count_done(state: GameState) -> GameState:
         return state.evolve(count_index=state.count_index + 1)
     assert state.dealer is not None
     return state.evolve(
-        dealer=(state.dealer + 1) % state.setup.players,
+        dealer=house.next_dealer(state.dealer, state.setup.players, state.setup.house_rules),
         flow="deal",
         deal=state.deal + 1,
         count_index=0,

@@ -1,14 +1,21 @@
 """Which counts are possible: the validation limits the state machine asks for.
 
 The state machine never types a score set in; it asks a :class:`Limits`
-object. :class:`RulesLimits` (the default) derives the sets from the rules
-engine's scorer (``boardctl.cribbage.validation``); tests may pass any other
-object with the same two methods.
+object. :class:`RulesLimits` (the default) gives the sets the rules engine's
+scorer derives (``boardctl.cribbage.validation``) under the rules in force
+(a :class:`~boardctl.cribbage.scoring.Scoring`; ACC by default). They are
+read from the tables shipped in :mod:`boardctl.cribbage.derived` (generated
+from the scorer and checked against the census by the tests), so no process
+spends time deriving them; a combination missing there would be derived on
+first use. Tests may pass any other object with the same two methods.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
+
+from boardctl.cribbage.scoring import ACC, Scoring
 
 
 class Limits(Protocol):
@@ -24,38 +31,71 @@ class Limits(Protocol):
 
 
 class RulesLimits:
-    """Limits derived from the cribbage scorer (imported on first use, then cached)."""
+    """Limits derived from the cribbage scorer under ``scoring`` (on first use, then cached)."""
 
-    def __init__(self) -> None:
+    def __init__(self, scoring: Scoring = ACC) -> None:
+        self.scoring = scoring
         self._hands: dict[tuple[int, bool], frozenset[int]] = {}
         self._max_play: int | None = None
 
     def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
-        """Possible hand or crib counts, from ``possible_scores``."""
+        """Possible hand or crib counts (shipped table, else ``possible_scores``)."""
         key = (cards, crib)
         if key not in self._hands:
-            from boardctl.cribbage.validation import possible_scores
+            from boardctl.cribbage.derived import HAND_SCORES
 
-            self._hands[key] = possible_scores(cards, crib=crib)
+            found = HAND_SCORES.get((*self.scoring.show_key, cards, crib))
+            if found is None:
+                from boardctl.cribbage.validation import possible_scores
+
+                found = possible_scores(cards, crib=crib, scoring=self.scoring)
+            self._hands[key] = found
         return self._hands[key]
 
     def max_play_points(self) -> int:
-        """The largest single-card score in the play, from ``max_play_points``."""
+        """The largest single-card score in the play (shipped table, else the search)."""
         if self._max_play is None:
-            from boardctl.cribbage.validation import max_play_points
+            from boardctl.cribbage.derived import MAX_PLAY
 
-            self._max_play = max_play_points()
+            found = MAX_PLAY.get(self.scoring.run_min)
+            if found is None:
+                from boardctl.cribbage.validation import max_play_points
+
+                found = max_play_points(self.scoring)
+            self._max_play = found
         return self._max_play
 
 
 DEFAULT_LIMITS: Limits = RulesLimits()
+_BY_SCORING: dict[Scoring, RulesLimits] = {ACC: DEFAULT_LIMITS}  # type: ignore[dict-item]
+
+
+def rules_limits(scoring: Scoring) -> RulesLimits:
+    """The (shared) :class:`RulesLimits` of ``scoring``."""
+    limits = _BY_SCORING.get(scoring)
+    if limits is None:
+        limits = _BY_SCORING[scoring] = RulesLimits(scoring)
+    return limits
+
+
+def limits_for(limits: Limits, house_rules: Iterable[str]) -> Limits:
+    """The limits under ``house_rules``: rules-derived limits follow them; others stay as given.
+
+    A test's own :class:`Limits` object is used as it is, whatever the rules.
+    """
+    if not isinstance(limits, RulesLimits):
+        return limits
+    from boardctl.cribbage.rules import scoring_for
+
+    scoring = scoring_for(tuple(house_rules))
+    return limits if limits.scoring == scoring else rules_limits(scoring)
 
 
 def warm_up(limits: Limits = DEFAULT_LIMITS) -> None:
-    """Work out every limit now, so that no entry waits for it later.
+    """Look every limit up now, so that no entry waits for it later.
 
-    A long-running service calls this once, off the input path; the first
-    hand count would otherwise pay for deriving the possible counts.
+    With the shipped tables this costs well under a millisecond; it matters
+    only for a combination of rules the tables lack (then derived here).
     """
     limits.max_play_points()
     for cards in (3, 4):

@@ -126,6 +126,8 @@ def _new_game(machine: Machine, command: NewGame, choose: Chooser) -> Plan:
         roster=setup.roster or None,
         best_of=setup.best_of or None,
         confirm_result=setup.confirm_result or None,
+        rules=setup.rules,
+        house_rules=setup.house_rules,
     )
     return Plan(event, flow.new_match(machine.state, setup), reset=True)
 

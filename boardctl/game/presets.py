@@ -50,17 +50,22 @@ class Preset:
     lurch: int = 0
     triple_wins_match: bool = False
 
-    def game_points(self, target: int, loser_score: int) -> int:
-        """Game points the winner earns when the best loser has ``loser_score``."""
-        failed = lines_failed(target, loser_score)
+    def game_points(self, target: int, loser_score: int, *, fractions: bool = False) -> int:
+        """Game points the winner earns when the loser has ``loser_score``.
+
+        ``fractions``: the lines sit at 3/4 and 1/2 of the target (house rule
+        ``fraction-lines``) instead of 30, 60 and 90 below it.
+        """
+        failed = lines_failed(target, loser_score, fractions=fractions)
         points = (self.win, self.skunk, self.double, self.triple)[failed]
         if self.lurch and loser_score * 2 < target:
             points = max(points, self.lurch)
         return points
 
-    def ends_match(self, target: int, loser_score: int) -> bool:
+    def ends_match(self, target: int, loser_score: int, *, fractions: bool = False) -> bool:
         """True when this result wins the match outright (a casual triple skunk)."""
-        return self.triple_wins_match and lines_failed(target, loser_score) >= 3
+        failed = lines_failed(target, loser_score, fractions=fractions)
+        return self.triple_wins_match and failed >= 3
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The preset as JSON-able data."""
@@ -78,6 +83,14 @@ PRESETS: dict[str, Preset] = {
         Preset("lurch", win=1, skunk=1, double=1, triple=1, lurch=2),
         # Custom starts as casual without the match rule; change it with "points".
         Preset("custom", win=1, skunk=2, double=3, triple=4),
+        # Seed rule sets (boardctl.cribbage.rules cites the text of each).
+        # Finnish: a match point a game, 2 for a skunk, 3 for a double (4 by local
+        # agreement: custom), and a triple skunk wins the match.
+        Preset("finnish", win=1, skunk=2, double=3, triple=3, triple_wins_match=True),
+        # Czech: a point a game, 2 when the winner leads by more than 30.
+        Preset("czech", win=1, skunk=2, double=2, triple=2),
+        # English: lurched or skunked is a double game, a double skunk a quadruple game.
+        Preset("english", win=1, skunk=2, double=4, triple=4),
     )
 }
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from boardctl.errors import EntryError
+from boardctl.game import house
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.matches import check_best_of, parse_match, wins_needed
 from boardctl.game.presets import get_preset
@@ -37,7 +38,14 @@ def _mode(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 def _muggins(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
     if not isinstance(value, bool):
         raise EntryError(f"muggins must be true or false, not {value!r}")
+    house.check_muggins_change(state.setup.house_rules, value, state.started)
     return replace(state.setup, muggins=value), value
+
+
+def _house_rules(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
+    rules = house.house_rules_value(value)
+    muggins = house.muggins_for(rules, state.setup.muggins)
+    return replace(state.setup, house_rules=rules, muggins=muggins), list(rules)
 
 
 def _preset(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
@@ -106,6 +114,7 @@ SETTERS: dict[str, Setter] = {
     "names": _names,
     "roster": _roster,
     "confirm_result": _confirm_result,
+    "house_rules": _house_rules,
 }
 SETTINGS = tuple(SETTERS)
 

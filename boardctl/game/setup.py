@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 from boardctl.errors import EntryError, VariantError
+from boardctl.game.house import house_rules_value, muggins_for, rules_of_command
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.matches import check_best_of, wins_needed
 from boardctl.game.presets import DEFAULT_PRESET, Preset, PresetValue, check_value, get_preset
@@ -57,6 +58,8 @@ class GameSetup:
     roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.roster)
     best_of: int = 0  # a match of this many games (boardctl.game.matches); 0 = by game points
     confirm_result: bool = False  # a finished game waits for each side's confirm (confirm.py)
+    rules: str = "acc"  # a rule set of boardctl.cribbage.rules (old journals: acc)
+    house_rules: tuple[str, ...] = ()  # the house rules in force (the set's own, or as set)
 
     @property
     def variant(self) -> Variant:
@@ -103,6 +106,8 @@ class GameSetup:
             data["best_of"] = self.best_of
         if self.confirm_result:
             data["confirm_result"] = True
+        data["rules"] = self.rules
+        data["house_rules"] = list(self.house_rules)
         return data
 
 
@@ -215,12 +220,18 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     target = check_target(
         cmd.target if cmd.target is not None else (base.target if same else variant.target)
     )
-    preset_name = base.preset_name if cmd.preset is None else cmd.preset
+    chosen = {
+        k: v for k, v in (("rules", cmd.rules), ("house_rules", cmd.house_rules)) if v is not None
+    }
+    if cmd.preset is not None:
+        chosen["preset"] = cmd.preset
+    rules, house_rules, rules_preset = rules_of_command(chosen, base.rules, base.house_rules)
+    preset_name = cmd.preset if cmd.preset is not None else (rules_preset or base.preset_name)
     points = cmd.points
     if points is None and preset_name == "custom":
         points = base.points
     get_preset(preset_name, dict(points or ()))  # validates
-    muggins = base.muggins if cmd.muggins is None else cmd.muggins
+    muggins = muggins_for(house_rules, base.muggins if cmd.muggins is None else cmd.muggins)
     roster = base.roster if cmd.roster is None else cmd.roster
     names = on_roster(
         check_names(
@@ -250,6 +261,8 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
         roster=roster,
         best_of=best_of,
         confirm_result=base.confirm_result if cmd.confirm_result is None else cmd.confirm_result,
+        rules=rules,
+        house_rules=house_rules,
     )
 
 
@@ -282,4 +295,15 @@ def setup_from_dict(data: object) -> GameSetup:
         roster=check_roster(data.get("roster", [])),
         best_of=check_best_of(data.get("best_of", 0)),
         confirm_result=data.get("confirm_result") is True,
+        rules=_stored_rules(data.get("rules", "acc")),
+        house_rules=house_rules_value(data.get("house_rules", [])),
     )
+
+
+def _stored_rules(value: object) -> str:
+    """A stored rule-set name (journals before rule sets have none: acc)."""
+    from boardctl.cribbage.rules import RULE_SETS
+
+    if not isinstance(value, str) or value not in RULE_SETS:
+        raise EntryError(f"unknown rule set {value!r} (known: {', '.join(RULE_SETS)})")
+    return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from boardctl.game.house import fraction_lines, rules_label
 from boardctl.game.jsontypes import JsonObject
 from boardctl.game.presets import lines_failed
 from boardctl.game.state import GameState
@@ -30,6 +31,7 @@ def board_view(state: GameState) -> BoardView:
             "variant": state.setup.variant_name,
             "mode": state.setup.mode,
             "preset": state.setup.preset_name,
+            "rules": rules_label(state.setup.rules, state.setup.house_rules),
             "game_number": state.game_number,
             "deal": state.deal,
             "dealer_seat": state.dealer,
@@ -59,6 +61,9 @@ def status_dict(state: GameState) -> Status:
         "preset": state.setup.preset_name,
         "preset_points": state.setup.preset.to_dict(),
         "muggins": state.setup.muggins,
+        "rules": state.setup.rules,
+        "house_rules": list(state.setup.house_rules),
+        "rules_label": rules_label(state.setup.rules, state.setup.house_rules),
         "match_target": state.setup.match,
         "best_of": state.setup.best_of,
         "match_winner": state.match_winner,
@@ -82,4 +87,5 @@ def _lines_failed(state: GameState, track: int) -> int:
     """At game end, the lines (0-3: skunk, double, triple) a losing track failed to cross."""
     if state.winner is None or track == state.winner:
         return 0
-    return lines_failed(state.target, state.tracks[track].front)
+    fractions = fraction_lines(state.setup.house_rules)
+    return lines_failed(state.target, state.tracks[track].front, fractions=fractions)

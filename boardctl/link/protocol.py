@@ -1,7 +1,7 @@
 """The wire protocol between boardctl and the LED controller (a Pico running MicroPython).
 
-This one file runs on CPython and on MicroPython: ``boardctl/link/protocol.py`` and
-``firmware/protocol.py`` are byte-identical (a test checks it). So it uses only what
+This one file runs on CPython and on MicroPython: it is the Pico's ``protocol.py`` too,
+deployed from here by ``firmware/package.json`` (no copy is kept). So it uses only what
 MicroPython 1.27 has: no ``__future__``, no ``typing``, no dataclasses; annotations
 appear only in signatures and simple assignments, which MicroPython parses and ignores.
 
@@ -12,11 +12,17 @@ A frame on the wire::
 ``type`` is one message kind (below), ``seq`` a sequence number (0-255, wrapping) per
 sender, ``length`` the payload's length (u16, big-endian). COBS removes every 0x00, so
 0x00 only ever delimits frames: a receiver resynchronises at the next 0x00 after any
-garbage. ``check`` is the CRC-16/CCITT-FALSE of the COBS bytes as they are on the wire,
-in three bytes ``0x80 | crc >> 14``, ``0x80 | (crc >> 7) & 0x7F``, ``0x80 | crc & 0x7F``
-(never 0x00). Taking the CRC over the encoded bytes means a damaged COBS code byte is a
-plain one-bit error to the CRC, which a CRC always catches; the length field catches a
+garbage. ``check`` is the CRC-32 (IEEE 802.3, ``binascii.crc32``: C code on CPython and
+MicroPython alike) of the COBS bytes as they are on the wire, in five bytes
+``0x80 | crc >> 28``, then ``0x80 | (crc >> 21) & 0x7F``, ``>> 14``, ``>> 7`` and ``crc & 0x7F``
+likewise (never 0x00). Taking the CRC over the encoded bytes means a damaged COBS code byte is
+a plain one-bit error to the CRC, which a CRC always catches; the length field catches a
 frame cut in two by a byte damaged into 0x00.
+
+Protocol 1 used a CRC-16 in three check bytes. A frame that fails the CRC-32 but passes
+protocol 1's check is decoded as a ``Message`` of ``version`` 1, so each side can say
+clearly that the other speaks the old protocol (the controller answers in protocol 1's
+form, so an old host can show the reason) instead of dropping everything as noise.
 
 Payloads (all integers big-endian):
 
@@ -30,12 +36,15 @@ BRIGHTNESS  level u8 (0-255), power budget mA u16 (0 = controller's own limit),
             mA per LED at full white u8 (WLED's default is 55).
 PING        token u16.
 PONG        token u16, frames applied u16 (wrapping), bad frames u16 (wrapping).
-NAK         next expected seq u8, reason u8 (``NAK_*``).
+NAK         next expected seq u8, reason u8 (``NAK_*``); ``NAK_NEED_FULL``: the
+            controller refused a DELTA because it has no base to apply it to (after
+            boot or a sequence gap): send a FULL.
 ERROR       code u8 (``ERR_*``), ASCII text.
 =========== ======================================================================
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+LEGACY_VERSION = 1  # CRC-16 checks; recognised only to say it is not spoken
 
 # Message kinds.
 HELLO = 0x01
@@ -64,6 +73,7 @@ NAK_GAP = 2  # a sequence number was skipped: some frame was lost
 NAK_TOO_LONG = 3  # no delimiter within the longest legal frame
 NAK_BAD_PAYLOAD = 4  # the payload does not fit its message kind
 NAK_UNKNOWN = 5  # unknown message kind
+NAK_NEED_FULL = 6  # DELTA refused: no base frame since boot or a gap; send a FULL
 
 # ERROR codes.
 ERR_VERSION = 1  # protocol versions differ
@@ -71,7 +81,8 @@ ERR_OTHER = 2
 
 DELIMITER = b"\x00"
 HEADER_LEN = 4  # type, seq, length
-CHECK_LEN = 3  # the CRC in three bytes of 7, 7 and 2 bits, each with its top bit set
+CHECK_LEN = 5  # the CRC-32 in five bytes of 4, 7, 7, 7 and 7 bits, each with its top bit set
+LEGACY_CHECK_LEN = 3  # protocol 1: a CRC-16 in three bytes of 2, 7 and 7 bits
 MAX_RUN = 255  # LEDs per DELTA run
 MAX_LEDS = 4096  # largest strip the protocol describes
 
@@ -82,7 +93,8 @@ def _load_error() -> "type[ValueError]":
     try:
         from boardctl.errors import ProtocolError as found
 
-        return found
+        error: "type[ValueError]" = found  # noqa: UP037 (MicroPython: never evaluated)
+        return error
     except ImportError:
 
         class ProtocolError(ValueError):
@@ -118,17 +130,57 @@ def crc16_pure(data: bytes, crc: int = 0xFFFF) -> int:
 try:
     import binascii
 
-    # CPython's crc_hqx is the same polynomial, computed in C.
-    _HAS_CRC_HQX = hasattr(binascii, "crc_hqx")
+    # CPython's crc_hqx is the same polynomial, computed in C (MicroPython has none).
+    _CRC_HQX = getattr(binascii, "crc_hqx", None)
+    _CRC32 = getattr(binascii, "crc32", None)  # CPython and MicroPython: C code
 except ImportError:
-    _HAS_CRC_HQX = False
+    _CRC_HQX = None
+    _CRC32 = None
 
 
 def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE of ``data`` (check value of ``b"123456789"`` is 0x29B1)."""
-    if _HAS_CRC_HQX:
-        return binascii.crc_hqx(data, 0xFFFF)
+    """CRC-16/CCITT-FALSE of ``data`` (protocol 1's check; ``b"123456789"`` gives 0x29B1)."""
+    if _CRC_HQX is not None:
+        return int(_CRC_HQX(data, 0xFFFF))
     return crc16_pure(data, 0xFFFF)
+
+
+def _make_crc32_table() -> "list[int]":
+    table = []
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
+        table.append(crc)
+    return table
+
+
+def crc32_pure(data: bytes) -> int:
+    """CRC-32 (IEEE 802.3) in plain Python, for an interpreter without ``binascii.crc32``."""
+    table = _make_crc32_table()
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = (crc >> 8) ^ table[(crc ^ byte) & 0xFF]
+    return crc ^ 0xFFFFFFFF
+
+
+def crc32(data: bytes) -> int:
+    """CRC-32 (IEEE 802.3) of ``data``; the check value of ``b"123456789"`` is 0xCBF43926."""
+    if _CRC32 is not None:
+        return int(_CRC32(data)) & 0xFFFFFFFF
+    return crc32_pure(data)
+
+
+def _check_bytes(crc: int) -> bytes:
+    return bytes(
+        (
+            0x80 | (crc >> 28),
+            0x80 | ((crc >> 21) & 0x7F),
+            0x80 | ((crc >> 14) & 0x7F),
+            0x80 | ((crc >> 7) & 0x7F),
+            0x80 | (crc & 0x7F),
+        )
+    )
 
 
 def cobs_encode(data: bytes) -> bytes:
@@ -175,13 +227,22 @@ def cobs_decode(data: bytes) -> bytes:
     return bytes(out)
 
 
-def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
-    """One message as wire bytes, delimiters included."""
+def _body(kind: int, seq: int, payload: bytes) -> bytes:
     size = len(payload)
     if size > 0xFFFF:
         raise ProtocolError(f"payload of {size} bytes is over 65535")
-    body = bytes((kind & 0xFF, seq & 0xFF, size >> 8, size & 0xFF)) + bytes(payload)
-    encoded = cobs_encode(body)
+    return bytes((kind & 0xFF, seq & 0xFF, size >> 8, size & 0xFF)) + bytes(payload)
+
+
+def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
+    """One message as wire bytes, delimiters included."""
+    encoded = cobs_encode(_body(kind, seq, payload))
+    return DELIMITER + encoded + _check_bytes(crc32(encoded)) + DELIMITER
+
+
+def encode_legacy(kind: int, seq: int, payload: bytes = b"") -> bytes:
+    """One message in protocol 1's form (CRC-16): only to tell an old peer why not."""
+    encoded = cobs_encode(_body(kind, seq, payload))
     crc = crc16(encoded)
     check = bytes((0x80 | (crc >> 14), 0x80 | ((crc >> 7) & 0x7F), 0x80 | (crc & 0x7F)))
     return DELIMITER + encoded + check + DELIMITER
@@ -190,19 +251,36 @@ def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
 class Message:
     """A verified message: its ``kind``, sequence number ``seq`` and raw ``payload``."""
 
-    def __init__(self, kind: int, seq: int, payload: bytes) -> None:
+    def __init__(
+        self, kind: int, seq: int, payload: bytes, version: int = PROTOCOL_VERSION
+    ) -> None:
         self.kind = kind
         self.seq = seq
         self.payload = payload
+        self.version = version  # LEGACY_VERSION: a frame in protocol 1's form
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Message):
             return False
-        return self.kind == other.kind and self.seq == other.seq and self.payload == other.payload
+        return (
+            self.kind == other.kind
+            and self.seq == other.seq
+            and self.payload == other.payload
+            and self.version == other.version
+        )
 
     def __repr__(self) -> str:
         name = KIND_NAMES.get(self.kind, str(self.kind))
         return f"Message({name}, seq={self.seq}, {len(self.payload)} bytes)"
+
+
+def _checked_body(encoded: bytes) -> bytes:
+    body = cobs_decode(encoded)
+    if len(body) < HEADER_LEN:
+        raise ProtocolError(f"frame body of {len(body)} bytes is too short")
+    if (body[2] << 8) | body[3] != len(body) - HEADER_LEN:
+        raise ProtocolError("frame length field does not match its size")
+    return body
 
 
 def verify(frame: bytes) -> bytes:
@@ -210,21 +288,34 @@ def verify(frame: bytes) -> bytes:
     delimiters); raises ProtocolError if any check fails."""
     if len(frame) < HEADER_LEN + 1 + CHECK_LEN:
         raise ProtocolError(f"frame of {len(frame)} bytes is too short")
-    c0 = frame[-3]
-    c1 = frame[-2]
-    c2 = frame[-1]
-    if (c0 & 0xFC) != 0x80 or not (c1 & 0x80) or not (c2 & 0x80):
+    c0 = frame[-5]
+    if (c0 & 0xF0) != 0x80 or not (frame[-4] & frame[-3] & frame[-2] & frame[-1] & 0x80):
         raise ProtocolError("frame check bytes are malformed")
-    crc = ((c0 & 0x03) << 14) | ((c1 & 0x7F) << 7) | (c2 & 0x7F)
+    crc = (
+        ((c0 & 0x0F) << 28)
+        | ((frame[-4] & 0x7F) << 21)
+        | ((frame[-3] & 0x7F) << 14)
+        | ((frame[-2] & 0x7F) << 7)
+        | (frame[-1] & 0x7F)
+    )
+    encoded = frame[:-5]
+    if crc32(encoded) != crc:
+        raise ProtocolError("frame fails its CRC check")
+    return _checked_body(encoded)
+
+
+def verify_legacy(frame: bytes) -> bytes:
+    """Like :func:`verify` for a frame in protocol 1's form (CRC-16 in three bytes)."""
+    if len(frame) < HEADER_LEN + 1 + LEGACY_CHECK_LEN:
+        raise ProtocolError(f"frame of {len(frame)} bytes is too short")
+    c0 = frame[-3]
+    if (c0 & 0xFC) != 0x80 or not (frame[-2] & frame[-1] & 0x80):
+        raise ProtocolError("frame check bytes are malformed")
+    crc = ((c0 & 0x03) << 14) | ((frame[-2] & 0x7F) << 7) | (frame[-1] & 0x7F)
     encoded = frame[:-3]
     if crc16(encoded) != crc:
         raise ProtocolError("frame fails its CRC check")
-    body = cobs_decode(encoded)
-    if len(body) < HEADER_LEN:
-        raise ProtocolError(f"frame body of {len(body)} bytes is too short")
-    if (body[2] << 8) | body[3] != len(body) - HEADER_LEN:
-        raise ProtocolError("frame length field does not match its size")
-    return body
+    return _checked_body(encoded)
 
 
 def decode(encoded: bytes) -> Message:
@@ -288,16 +379,21 @@ class Decoder:
             if len(chunk) > self.max_len:
                 self._reject(NAK_TOO_LONG, f"frame longer than {self.max_len} bytes")
                 continue
+            version = PROTOCOL_VERSION
             try:
                 body = verify(chunk)
             except ProtocolError as exc:
-                self._reject(NAK_CORRUPT, str(exc))
-                continue
+                try:  # an old peer? (rare: only when the CRC-32 failed)
+                    body = verify_legacy(chunk)
+                    version = LEGACY_VERSION
+                except ProtocolError:
+                    self._reject(NAK_CORRUPT, str(exc))
+                    continue
             if body[0] not in KIND_NAMES:
                 self._reject(NAK_UNKNOWN, f"unknown message kind 0x{body[0]:02x}")
                 continue
             self.good += 1
-            messages.append(Message(body[0], body[1], body[HEADER_LEN:]))
+            messages.append(Message(body[0], body[1], body[HEADER_LEN:], version))
         return messages
 
     def _keep(self, tail: bytes) -> None:
@@ -366,7 +462,7 @@ def check_version(protocol: int, firmware: "tuple[int, int, int]") -> None:
             + str(protocol)
             + ", but this boardctl speaks protocol "
             + str(PROTOCOL_VERSION)
-            + ": flash the firmware from this boardctl's firmware/ folder"
+            + ": install the firmware with `boardctl firmware install`"
             + " (see firmware/README.md)"
         )
 

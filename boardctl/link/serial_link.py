@@ -13,6 +13,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from boardctl.errors import ConfigError, LinkError, ProtocolError
@@ -65,6 +66,8 @@ class SerialBackend:
         backoff_max: float = 5.0,
         write_timeout: float = 0.2,
         brightness: int = 255,
+        clock: Callable[[], float] = time.monotonic,
+        start: bool = True,
     ) -> None:
         if path is None:
             parse_vid_pid(vid_pid)  # a bad id is a configuration error, found now
@@ -80,6 +83,7 @@ class SerialBackend:
         self.backoff_max = backoff_max
         self.write_timeout = write_timeout
         self.brightness = check_level(brightness)
+        self.clock = clock  # seconds, monotonic: every time the link reads goes through it
         self.state = "starting"
         self.port_name: str | None = None
         self.connects = 0
@@ -90,7 +94,8 @@ class SerialBackend:
         self._closed = threading.Event()
         self._last_tx = 0.0
         self._thread = threading.Thread(target=self._run, name=f"link-{self.kind}", daemon=True)
-        self._thread.start()
+        if start:  # (tests may drive it by hand instead: attach() a port, then poll())
+            self._thread.start()
 
     # --- public --------------------------------------------------------------
 
@@ -102,14 +107,14 @@ class SerialBackend:
         frame = bytes(frame)
         with self._lock:
             self._frame = frame
-            if self.connected:
-                self._write(self._frame_bytes(frame, time.monotonic()))
+            if self._writable():
+                self._write(self._frame_bytes(frame, self.clock()))
 
     def set_brightness(self, level: float) -> None:
         level = check_level(level)
         with self._lock:
             self.brightness = level
-            if self.connected:
+            if self._writable():
                 self._write(self._brightness_bytes())
 
     def close(self) -> None:
@@ -118,7 +123,8 @@ class SerialBackend:
         if port is not None:
             with contextlib.suppress(AttributeError, OSError):
                 port.cancel_read()
-        self._thread.join(5)
+        if self._thread.is_alive():
+            self._thread.join(5)
         self._set_state("closed", "")
 
     def __enter__(self) -> SerialBackend:
@@ -128,6 +134,10 @@ class SerialBackend:
         self.close()
 
     # --- hooks for the back-ends -----------------------------------------------
+
+    def _writable(self) -> bool:
+        """Whether frames should be written now."""
+        return self.connected
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
         raise NotImplementedError
@@ -168,7 +178,7 @@ class SerialBackend:
             return
         try:
             port.write(data)
-            self._last_tx = time.monotonic()
+            self._last_tx = self.clock()
         except OSError as exc:  # includes serial.SerialException and its timeout
             self._on_write_failed(exc)
 
@@ -205,14 +215,9 @@ class SerialBackend:
                 continue
             backoff = self.backoff_min
             try:
-                with self._lock:
-                    self._port = port
-                    self.connects += 1
-                    self._set_state("connected", str(self.port_name))
-                    self._write(self._greeting())
-                    if self._frame is not None:
-                        self._write(self._frame_bytes(self._frame, time.monotonic()))
-                self._read_loop(port)
+                self.attach(port)
+                while not self._closed.is_set():
+                    self.poll(port)
             except OSError as exc:
                 if not self._closed.is_set():
                     self._set_state("lost", f"{self.port_name}: {exc}", logging.WARNING)
@@ -226,19 +231,29 @@ class SerialBackend:
                     with contextlib.suppress(OSError):
                         port.close()
 
-    def _read_loop(self, port: Any) -> None:
-        while not self._closed.is_set():
-            timeout = self._read_timeout(time.monotonic())
-            if port.timeout != timeout:
-                port.timeout = timeout
-            data = port.read(1)
-            if data:
-                waiting = port.in_waiting
-                if waiting:
-                    data += port.read(waiting)
-                self._on_data(bytes(data))
-            with self._lock:
-                self._tick(time.monotonic())
+    def attach(self, port: Any) -> None:
+        """Start talking to an open ``port``: greet the device, send the frame."""
+        with self._lock:
+            self._port = port
+            self.connects += 1
+            self._set_state("connected", str(self.port_name))
+            self._write(self._greeting())
+            if self._frame is not None:
+                self._write(self._frame_bytes(self._frame, self.clock()))
+
+    def poll(self, port: Any) -> None:
+        """One read (waiting at most the read timeout), then the timers."""
+        timeout = self._read_timeout(self.clock())
+        if port.timeout != timeout:
+            port.timeout = timeout
+        data = port.read(1)
+        if data:
+            waiting = port.in_waiting
+            if waiting:
+                data += port.read(waiting)
+            self._on_data(bytes(data))
+        with self._lock:
+            self._tick(self.clock())
 
 
 class PicoLink(SerialBackend):
@@ -275,9 +290,13 @@ class PicoLink(SerialBackend):
         self.pongs = 0
         self.device_bad = 0
         self.hellos = 0
+        self.legacy = 0  # frames in protocol 1's form (an old firmware)
+        self.silence = 3 * options.get("heartbeat", 1.0) + 0.5  # no PONG this long: silent
         self._ping_token = 0
         self._count_warned = False
         self._full_wanted = False
+        self._last_ping = float("-inf")
+        self._last_answer = 0.0  # when the controller last proved it gets our frames
         super().__init__(**options)
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
@@ -296,7 +315,12 @@ class PicoLink(SerialBackend):
     def _brightness_bytes(self) -> bytes:
         return self.encoder.brightness(self.brightness, self.budget_ma, self.led_ma)
 
+    def _writable(self) -> bool:
+        # Silent: the port is open but nothing comes back; keep sending, to recover.
+        return self._port is not None and self.state in ("connected", "silent")
+
     def _greeting(self) -> bytes:
+        self._last_answer = self.clock()
         self.decoder = protocol.Decoder()
         self.encoder.invalidate()
         led_count = len(self._frame) // 3 if self._frame is not None else 0
@@ -308,12 +332,12 @@ class PicoLink(SerialBackend):
     def _resend_full(self) -> None:
         """Send the whole frame again, at most every MIN_FULL_GAP seconds (a noisy line
         NAKing every frame must not turn into a resend loop)."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             self.encoder.invalidate()
             if now - self.encoder.last_full < MIN_FULL_GAP:
                 self._full_wanted = True  # sent by _tick when the gap has passed
-            elif self._frame is not None and self.state == "connected":
+            elif self._frame is not None and self._writable():
                 self._write(self._frame_bytes(self._frame, now))
 
     def _full_due(self, now: float) -> bool:
@@ -322,10 +346,28 @@ class PicoLink(SerialBackend):
         return self._full_wanted and now - self.encoder.last_full >= MIN_FULL_GAP
 
     def _tick(self, now: float) -> None:
-        if self._full_due(now) and self._frame is not None and self.state == "connected":
+        if self._full_due(now) and self._frame is not None and self._writable():
             self._full_wanted = False
             self._write(self._frame_bytes(self._frame, now))
-        super()._tick(now)
+        # A PING every heartbeat even while frames flow: its PONG is the proof that the
+        # controller gets what we send (NAKs alone are not).
+        if now - self._last_ping >= self.heartbeat:
+            self._on_idle(now)
+        silent = now - self._last_answer > self.silence
+        if silent and self.state == "connected":
+            self._set_state(
+                "silent",
+                f"no answer from the controller for {self.silence:.1f} s "
+                f"({self.naks} NAKs so far): frames may not arrive",
+                logging.WARNING,
+            )
+        elif not silent and self.state == "silent":
+            self._set_state("connected", str(self.port_name))
+
+    def _answered(self) -> None:
+        self._last_answer = self.clock()
+        if self.state == "silent":
+            self._set_state("connected", str(self.port_name))
 
     def _read_timeout(self, now: float) -> float:
         if self._full_wanted:
@@ -339,8 +381,25 @@ class PicoLink(SerialBackend):
             except ProtocolError as exc:
                 log.warning("LED link: ignored a malformed %r: %s", message, exc)
 
+    def _old_firmware(self, message: protocol.Message) -> None:
+        """A frame in protocol 1's form: an old firmware (or, rarely, noise that passed
+        protocol 1's CRC-16: so a HELLO, or three frames, decide)."""
+        self.legacy += 1
+        if message.kind == protocol.HELLO or self.legacy >= 3:
+            text = (
+                f"the LED controller speaks link protocol {protocol.LEGACY_VERSION} "
+                f"(an older firmware), but this boardctl speaks protocol "
+                f"{protocol.PROTOCOL_VERSION}: install the firmware with "
+                "`boardctl firmware install` (see firmware/README.md)"
+            )
+            self.error = text
+            self._set_state("incompatible", text, logging.ERROR)
+
     def _handle(self, message: protocol.Message) -> None:
         kind = message.kind
+        if message.version != protocol.PROTOCOL_VERSION:
+            self._old_firmware(message)
+            return
         if kind == protocol.HELLO:
             version, firmware, count, order = protocol.parse_hello(message.payload)
             self.hellos += 1
@@ -361,6 +420,7 @@ class PicoLink(SerialBackend):
                 )
             self.device = device
             self._count_warned = False
+            self._answered()
             with self._lock:
                 self._set_state("connected", str(self.port_name))
                 self._write(self._brightness_bytes())
@@ -372,6 +432,7 @@ class PicoLink(SerialBackend):
             _token, _applied, bad = protocol.parse_pong(message.payload)
             self.pongs += 1
             self.device_bad = bad
+            self._answered()
         elif kind == protocol.ERROR:
             code, text = protocol.parse_error(message.payload)
             if code == protocol.ERR_VERSION:
@@ -381,14 +442,14 @@ class PicoLink(SerialBackend):
                 log.warning("LED controller reports: %s", text)
 
     def _on_idle(self, now: float) -> None:
-        if self.state != "connected":
+        if not self._writable():
             return
         frame = self._frame
         if frame is not None and now - self.encoder.last_full >= self.encoder.full_every:
             self._write(self.encoder.full(frame, now))
-        else:
-            self._ping_token = (self._ping_token + 1) & 0xFFFF
-            self._write(self.encoder.ping(self._ping_token))
+        self._ping_token = (self._ping_token + 1) & 0xFFFF
+        self._last_ping = now
+        self._write(self.encoder.ping(self._ping_token))
 
 
 class AdalightLink(SerialBackend):
@@ -407,7 +468,7 @@ class AdalightLink(SerialBackend):
         return adalight_packet(frame, self.brightness) if frame else b""
 
     def _brightness_bytes(self) -> bytes:
-        return self._frame_bytes(self._frame, time.monotonic()) if self._frame else b""
+        return self._frame_bytes(self._frame, self.clock()) if self._frame else b""
 
     def _on_idle(self, now: float) -> None:
         if self._frame:

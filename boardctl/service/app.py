@@ -41,12 +41,16 @@ log = logging.getLogger("boardctl")
 def game_setup(config: Config) -> NewGame:
     """The first game of a new journal, from ``[game]``."""
     game = config.game
+    rules = game.rules if game.rules != "acc" else None
+    # a rule set brings its game points unless [game] preset names others
+    preset = None if rules is not None and game.preset == "acc" else game.preset
     return NewGame(
         variant=game.variant,
-        preset=game.preset,
+        preset=preset,
         mode=game.mode,
         match=game.match,
         target=game.target or None,
+        rules=rules,
     )
 
 

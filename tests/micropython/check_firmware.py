@@ -76,9 +76,11 @@ def sent_messages(stream):
 # --- protocol vectors ----------------------------------------------------------
 
 check(VECTORS["protocol_version"] == p.PROTOCOL_VERSION, "protocol version")
+for v in VECTORS["crc32"]:
+    check(p.crc32(unhex(v["data"])) == v["crc"], "crc32 " + v["data"][:16])
+    check(p.crc32_pure(unhex(v["data"])) == v["crc"], "pure crc32 " + v["data"][:16])
 for v in VECTORS["crc16"]:
     check(p.crc16(unhex(v["data"])) == v["crc"], "crc16 " + v["data"][:16])
-    check(p.crc16_pure(unhex(v["data"])) == v["crc"], "pure crc16 " + v["data"][:16])
 for v in VECTORS["cobs"]:
     check(p.cobs_encode(unhex(v["data"])) == unhex(v["encoded"]), "cobs encode " + v["data"][:8])
     check(p.cobs_decode(unhex(v["encoded"])) == unhex(v["data"]), "cobs decode " + v["data"][:8])
@@ -107,6 +109,7 @@ for v in VECTORS["streams"]:
     got = decoder.feed(unhex(v["stream"]))
     check([m.kind for m in got] == v["kinds"], "stream kinds: " + v["name"])
     check(decoder.bad == v["bad"], "stream bad count: " + v["name"])
+    check([m.version for m in got] == v["versions"], "stream versions: " + v["name"])
 for v in VECTORS["rejects"]:
     try:
         p.decode(unhex(v["encoded"]))
@@ -117,7 +120,7 @@ try:
     p.check_version(9, (1, 0, 0))
     check(False, "version mismatch raises")
 except p.ProtocolError as exc:
-    check("flash the firmware" in str(exc), "version mismatch message")
+    check("boardctl firmware install" in str(exc), "version mismatch message")
 
 # Every single-bit error in a frame is caught, on this interpreter too.
 for v in VECTORS["messages"]:
@@ -140,6 +143,7 @@ for v in VECTORS["firmware"]:
     check(strip.pixels.shown == unhex(v["grb"]), "GRB strip buffer: " + v["name"])
     check(controller.bad == v["bad"], "bad count: " + v["name"])
     check(controller.applied == v["applied"], "applied count: " + v["name"])
+    check(controller.refused == v["refused"], "refused count: " + v["name"])
 
 # --- colour order, HELLO, PING, NAK -------------------------------------------
 

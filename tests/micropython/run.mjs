@@ -1,9 +1,11 @@
 // Run a Python script under a real MicroPython (the WebAssembly build from npm).
 //
-//   node run.mjs [--mount HOST_DIR=MP_DIR]... SCRIPT.py [ARG]...
+//   node run.mjs [--mount HOST_DIR=MP_DIR]... [--file HOST_FILE=MP_FILE]... SCRIPT.py [ARG]...
 //
 // Each --mount copies the .py and .json files of HOST_DIR into MP_DIR inside the
-// interpreter's filesystem and puts MP_DIR on sys.path. sys.argv is [SCRIPT, ARG...].
+// interpreter's filesystem and puts MP_DIR on sys.path; each --file copies one file
+// (e.g. boardctl/link/protocol.py to /fw/protocol.py, as firmware/package.json deploys it).
+// sys.argv is [SCRIPT, ARG...].
 // Exit status 0 when the script finishes, 1 when it raises (the traceback goes to stderr).
 import fs from "node:fs";
 import path from "node:path";
@@ -16,9 +18,9 @@ const { loadMicroPython } = await import(
 
 const args = process.argv.slice(2);
 const mounts = [];
-while (args[0] === "--mount") {
-  const [hostDir, mpDir] = args[1].split("=");
-  mounts.push([hostDir, mpDir]);
+const files = [];
+while (args[0] === "--mount" || args[0] === "--file") {
+  (args[0] === "--mount" ? mounts : files).push(args[1].split("="));
   args.splice(0, 2);
 }
 if (args.length < 1) {
@@ -54,6 +56,10 @@ for (const [hostDir, mpDir] of mounts) {
     }
   }
   paths.push(mpDir);
+}
+for (const [hostFile, mpFile] of files) {
+  mkdirs(path.posix.dirname(mpFile));
+  mp.FS.writeFile(mpFile, fs.readFileSync(hostFile));
 }
 
 const prelude =

@@ -1,0 +1,97 @@
+"""The firmware's speed on the emulated RP2040 (tests/rp2040/), in emulated time.
+
+    PYTHONPATH=. python benchmarks/bench_chip.py [--frames 20] [--link usb|uart]
+
+1. FULL and DELTA frames of 256 LEDs, one at a time: from the last byte of the frame
+   reaching the chip (USB: the host's CDC FIFO drained into the device; UART: the last
+   byte into the RX FIFO) to the last bit of the refresh that shows it on the LED pin.
+   p50 and max, against the strip's own refresh (6,144 bits at 800 kbit/s: ~7.7 ms).
+2. A burst of 10 different FULL frames written back to back: which ones the pin shows
+   (in order?), and what the firmware's PONG says it applied.
+
+Emulated time counts the RP2040's cycles at 125 MHz without flash wait states (XIP cache
+misses cost nothing here), so a real Pico is somewhat slower. rp2040js runs at about
+0.4x real time: 20 frames of each kind take about a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from boardctl.board.frame import changed_runs  # noqa: E402
+from boardctl.link import protocol as p  # noqa: E402
+from tests.rp2040.chip import Chip, Host  # noqa: E402
+
+LEDS = 256
+
+
+def rgb(k: int) -> bytes:
+    """A dim frame (within the power budget), different for every ``k``."""
+    return bytes(v for i in range(LEDS) for v in ((i + k) % 9, (i * k) % 7, (i + 3 * k) % 5))
+
+
+def timed(chip: Chip, host: Host, kind: int, payload: bytes, want: bytes) -> float:
+    """ms from the last byte arriving to the last bit of the refresh showing ``want``."""
+    arrivals = len(chip.rx_done)
+    frames = len(chip.frames)
+    host.send(kind, payload)
+    shown = chip.frame_showing(want, emu_s=5, after=frames)
+    assert chip.wait(lambda: len(chip.rx_done) > arrivals, 1)
+    return (shown.end_ns - chip.rx_done[arrivals]) / 1e6
+
+
+def summary(name: str, values: list[float]) -> str:
+    p50, top = statistics.median(values), max(values)
+    return f"{name}: p50 {p50:.1f} ms, max {top:.1f} ms ({len(values)} frames)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--frames", type=int, default=20)
+    parser.add_argument("--link", choices=("usb", "uart"), default="usb")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, Chip(Path(tmp), link=args.link) as chip:
+        chip.message(p.HELLO, emu_s=5)
+        host = Host(chip)
+        host.hello()
+        chip.message(p.HELLO, after=1)
+        fulls, deltas = [], []
+        for k in range(args.frames):
+            fulls.append(timed(chip, host, p.FULL, rgb(k), rgb(k)))
+        current = rgb(args.frames - 1)
+        for k in range(args.frames):
+            new = bytearray(current)
+            new[3 * (k % LEDS) : 3 * (k % LEDS) + 3] = b"\x09\x09\x09"  # a peg moves:
+            new[3 * ((k + 40) % LEDS)] ^= 1  # two LEDs change
+            payload = p.delta_payload(changed_runs(current, bytes(new)))
+            deltas.append(timed(chip, host, p.DELTA, payload, bytes(new)))
+            current = bytes(new)
+        refresh = chip.frames[-1].end_ns - chip.frames[-1].start_ns
+        print(f"{args.link}: one refresh of {LEDS} LEDs on the pin: {refresh / 1e6:.2f} ms")
+        print(summary("FULL, last byte in -> last bit out", fulls))
+        print(summary("DELTA (a peg move), last byte in -> last bit out", deltas))
+        # A burst: 10 FULL frames back to back.
+        burst = [rgb(100 + k) for k in range(10)]
+        mark = len(chip.frames)
+        before = len(chip.messages)
+        for f in burst:
+            host.send(p.FULL, f)
+        chip.frame_showing(burst[-1], emu_s=10, after=mark)
+        shown = [burst.index(f.rgb) for f in chip.frames[mark:] if f.rgb in burst]
+        host.send(p.PING, p.ping_payload(1))
+        pong = chip.message(p.PONG, after=before)
+        print(
+            f"burst of 10 FULL frames: the pin showed frames {shown} (in order: "
+            f"{shown == sorted(shown)}); PONG: applied {p.parse_pong(pong.payload)[1]}"
+        )
+
+
+if __name__ == "__main__":
+    main()

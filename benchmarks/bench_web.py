@@ -1,0 +1,391 @@
+"""The phone page: button edge -> page updated, page load, idle cost, 20 watchers.
+
+The service runs in this process as ``boardctl run`` builds it (MockFactory
+pins, the engine and its journal, the renderer, a null link that notes when
+each frame is written); ``boardctl web`` runs as its own process on the
+service's control socket, as under systemd; Playwright drives Debian's
+headless ``chromium``. What is measured:
+
+1. **edge -> page**: the clock starts at ``pin.drive_low()`` (or
+   ``drive_high()`` for undo, which acts on release) and stops when the page's
+   score text changes (a MutationObserver in the page notes
+   ``performance.timeOrigin + performance.now()``; same machine, same clock).
+   Each cycle is +1 (a pending amount appears), commit (the peg moves, a
+   journal write) and undo (it moves back), with a random pause so presses
+   fall anywhere in the poll period. The service in
+   this version has no ``watch`` request, so the page is fed by the polling
+   fallback: the figure is bounded by the poll period (``--poll``, 0.25 s by
+   default, and a run at 0.02 s shows what is left without it).
+2. **page load -> first board drawn**: ``performance.mark("board-drawn")``,
+   set by the page when the SVG board first has its LEDs, from navigation start.
+3. **web process idle**: CPU and RSS of ``boardctl web`` over ``--idle`` s with
+   no page open (nothing polls), and with one page open (polling).
+4. **the watch path**: a stand-in service that has the planned ``watch``
+   stream writes a line per change; the clock runs from that write to the
+   page's change (the web process, server-sent events and the page).
+5. **20 watchers**: edge -> frame on the link (the buttons' own latency, for
+   the commit and undo presses, which always change the LEDs) with no page
+   and with 20 event streams open on the web process (it polls once for all).
+
+    PYTHONPATH=. python benchmarks/bench_web.py [--presses 200] [--poll 0.25] [--idle 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from boardctl.link import open_link  # noqa: E402
+from boardctl.service import app  # noqa: E402
+from boardctl.web.config import config_module  # noqa: E402
+
+CYCLE = ("+1", "commit", "undo")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+OBSERVE = """() => {
+  window.__changes = [];
+  const box = document.getElementById('tracks');
+  new MutationObserver(() => window.__changes.push(performance.timeOrigin + performance.now()))
+    .observe(box, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+class TimedLink:
+    """A null link that notes when each frame was written."""
+
+    def __init__(self) -> None:
+        self.inner = open_link("null")
+        self.shown = threading.Event()
+        self.at = 0.0
+
+    def show(self, frame: bytes) -> None:
+        self.inner.show(frame)
+        self.at = time.perf_counter()
+        self.shown.set()
+
+    def set_brightness(self, level: int) -> None:
+        self.inner.set_brightness(level)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def summary(values: list[float]) -> str:
+    return (
+        f"n={len(values)} p50={statistics.median(values):.1f} p99={percentile(values, 99):.1f} "
+        f"max={max(values):.1f} ms"
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Bench:
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.factory = MockFactory()
+        Device.pin_factory = self.factory
+        self.config = config_module().parse_config(
+            {"game": {"mode": "free"}, "inputs": {"debounce": 0.0005, "commit_idle": 60.0}}
+        )
+        self.link = TimedLink()
+        self.socket = tmp / "control.sock"
+        self.board = app.build(
+            self.config,
+            journal=tmp / "journal.sqlite",
+            socket_path=self.socket,
+            display="none",
+            link=self.link,
+            factory=self.factory,
+            keyboard=False,
+        )
+        self.thread = threading.Thread(target=self.board.loop.run, daemon=True)
+        self.thread.start()
+        pins = self.config.pins
+        self.pins = {
+            "+1": self.factory.pin(pins.tracks[0].plus1),
+            "commit": self.factory.pin(pins.tracks[0].encoder_push),
+            "undo": self.factory.pin(pins.undo),
+        }
+        self.web: subprocess.Popen[bytes] | None = None
+        self.url = ""
+
+    def start_web(self, poll: float) -> None:
+        self.stop_web()
+        port = free_port()
+        web_config = self.tmp / "web.toml"
+        web_config.write_text(f"[web]\nport = {port}\npoll_interval = {poll}\n")
+        command = [sys.executable, "-m", "boardctl", "web", "serve", "--web-config"]
+        command += [str(web_config), "--socket", str(self.socket), "--state", str(self.tmp)]
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        self.web = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise SystemExit("boardctl web did not start")
+
+    def stop_web(self) -> None:
+        if self.web is not None:
+            self.web.terminate()
+            self.web.wait(10)
+            self.web = None
+
+    def settle(self) -> None:
+        idle = threading.Event()
+        self.board.loop.post(("call", idle.set))
+        if not idle.wait(2):
+            raise SystemExit("the loop did not come back")
+
+    def press(self, which: str) -> tuple[float, float | None]:
+        """One press; returns (edge epoch s, edge -> frame ms or None: no LED changed).
+
+        A +1 pressed in the pending blink's "off" half changes no LED until the
+        blink turns on; commit (the peg moves) and undo always change the LEDs.
+        """
+        pin = self.pins[which]
+        self.settle()
+        if which == "undo":  # undo acts on release (held long, it would redo)
+            pin.drive_low()
+            time.sleep(0.002)
+            self.settle()
+        self.link.shown.clear()
+        epoch, start = time.time(), time.perf_counter()
+        if which == "undo":
+            pin.drive_high()
+        else:
+            pin.drive_low()
+        shown = self.link.shown.wait(0.05 if which == "+1" else 2)
+        frame_ms = (self.link.at - start) * 1000 if shown else None
+        if which != "undo":
+            time.sleep(0.002)
+            pin.drive_high()
+        if frame_ms is None and which != "+1":
+            raise SystemExit(f"no frame after a {which} press")
+        return epoch, frame_ms
+
+    def close(self) -> None:
+        self.stop_web()
+        self.board.loop.stop()
+        self.thread.join(5)
+        self.board.close()
+
+
+def edge_to_page(bench: Bench, browser: Any, presses: int, poll: float) -> list[float]:
+    bench.start_web(poll)
+    page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page.goto(bench.url + "/")
+    page.wait_for_selector("#board circle")
+    page.wait_for_function("document.querySelectorAll('.track').length > 0")
+    page.evaluate(OBSERVE)
+    out = []
+    for i in range(presses):
+        seen = page.evaluate("window.__changes.length")
+        epoch, _ = bench.press(CYCLE[i % 3])
+        page.wait_for_function(f"window.__changes.length > {seen}", timeout=5000)
+        changed = page.evaluate(f"window.__changes[{seen}]")
+        out.append(changed - epoch * 1000)
+        time.sleep(random.uniform(0.01, poll + 0.05))
+    page.close()
+    return out
+
+
+def watch_path(bench: Bench, browser: Any, changes: int) -> list[float]:
+    """Watch line written -> page updated, against a stand-in service that has ``watch``.
+
+    The service of this version has no ``watch`` request; the stand-in (the
+    tests' fake control socket) streams a line per change as the planned
+    request will, so this times the rest of the path: web process, SSE, page.
+    """
+    import asyncio
+
+    from tests.test_web_source import FakeService
+
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    fake = FakeService(bench.tmp / "watch.sock", watch=True)
+    asyncio.run_coroutine_threadsafe(fake.start(), loop).result(5)
+    real, bench.socket = bench.socket, fake.path
+    try:
+        bench.start_web(10.0)  # a poll would never come in time: only the stream counts
+        page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+        page.goto(bench.url + "/")
+        page.wait_for_selector("#board circle")
+        page.wait_for_function("() => document.querySelectorAll('.track').length > 0")
+        page.evaluate(OBSERVE)
+        out = []
+        for i in range(changes):
+            seen = page.evaluate("window.__changes.length")
+            epoch = time.time()
+            loop.call_soon_threadsafe(fake.change, i + 1)
+            page.wait_for_function("(n) => window.__changes.length > n", arg=seen, timeout=5000)
+            out.append(page.evaluate(f"window.__changes[{seen}]") - epoch * 1000)
+            time.sleep(random.uniform(0.01, 0.05))
+        page.close()
+    finally:
+        bench.socket = real
+        bench.stop_web()
+        asyncio.run_coroutine_threadsafe(fake.stop(), loop).result(5)
+        loop.call_soon_threadsafe(loop.stop)
+    return out
+
+
+def page_load(bench: Bench, browser: Any, loads: int) -> list[float]:
+    bench.start_web(0.25)
+    out = []
+    for _ in range(loads):
+        page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+        page.goto(bench.url + "/")
+        page.wait_for_function("performance.getEntriesByName('board-drawn').length > 0")
+        out.append(page.evaluate("performance.getEntriesByName('board-drawn')[0].startTime"))
+        page.close()
+    return out
+
+
+def cpu_rss(pid: int, seconds: float) -> tuple[float, float]:
+    """CPU % of one core over ``seconds`` and RSS in MB at the end."""
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def cpu() -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    before, start = cpu(), time.monotonic()
+    time.sleep(seconds)
+    used, elapsed = cpu() - before, time.monotonic() - start
+    rss = 0.0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1]) / 1024
+    return 100 * used / elapsed, rss
+
+
+WATCHERS = """
+import selectors, socket, sys
+host, count = sys.argv[1], int(sys.argv[2])
+address, port = host.split(":")
+selector = selectors.DefaultSelector()
+for _ in range(count):
+    s = socket.create_connection((address, int(port)))
+    s.sendall(f"GET /events HTTP/1.1\\r\\nHost: {host}\\r\\n\\r\\n".encode())
+    selector.register(s, selectors.EVENT_READ)
+print("open", flush=True)
+while True:
+    for key, _ in selector.select():
+        if not key.fileobj.recv(65536):
+            sys.exit(0)
+"""
+
+
+def watchers(url: str, count: int) -> subprocess.Popen[str]:
+    """``count`` open event streams, read by another process (as phones would)."""
+    host = url.removeprefix("http://")
+    command = [sys.executable, "-c", WATCHERS, host, str(count)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "open"
+    return proc
+
+
+def button_latency(bench: Bench, presses: int) -> list[float]:
+    out = []
+    for i in range(presses):
+        _, frame_ms = bench.press(CYCLE[i % 3])
+        if CYCLE[i % 3] != "+1":
+            assert frame_ms is not None
+            out.append(frame_ms)
+        time.sleep(random.uniform(0.005, 0.05))
+    return out
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=200)
+    parser.add_argument("--poll", type=float, default=0.25)
+    parser.add_argument("--idle", type=float, default=30.0)
+    parser.add_argument("--loads", type=int, default=20)
+    parser.add_argument("--only", choices=("page", "watch", "watchers"), help="run one part only")
+    args = parser.parse_args()
+    load = os.getloadavg()
+    print(
+        f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)"
+    )
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        bench = Bench(Path(tmp))
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            if args.only == "watch":
+                values = watch_path(bench, browser, args.presses)
+                print(f"watch line -> page updated (a stand-in with watch): {summary(values)}")
+            elif args.only != "watchers":
+                page_parts(bench, browser, args)
+            if args.only in (None, "watchers"):
+                watcher_part(bench, args)
+        finally:
+            browser.close()
+            bench.close()
+
+
+def page_parts(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
+    for poll in (args.poll, 0.02):
+        values = edge_to_page(bench, browser, args.presses, poll)
+        print(f"button edge -> page updated, polling every {poll} s: {summary(values)}")
+    values = watch_path(bench, browser, args.presses)
+    print(f"watch line -> page updated (a stand-in service with watch): {summary(values)}")
+    print(f"page load -> first board drawn: {summary(page_load(bench, browser, args.loads))}")
+    bench.start_web(args.poll)
+    assert bench.web is not None
+    time.sleep(2)
+    cpu, rss = cpu_rss(bench.web.pid, args.idle)
+    print(f"web process, no page open, {args.idle:.0f} s: CPU {cpu:.2f} %, RSS {rss:.1f} MB")
+    page = browser.new_page()
+    page.goto(bench.url + "/")
+    page.wait_for_selector("#board circle")
+    cpu, rss = cpu_rss(bench.web.pid, args.idle)
+    print(f"web, one page open (polling): CPU {cpu:.2f} %, RSS {rss:.1f} MB")
+    page.close()
+
+
+def watcher_part(bench: Bench, args: argparse.Namespace) -> None:
+    bench.start_web(args.poll)
+    alone = button_latency(bench, args.presses)
+    phones = watchers(bench.url, 20)
+    time.sleep(1)
+    crowded = button_latency(bench, args.presses)
+    phones.terminate()
+    phones.wait(5)
+    print(f"button edge -> frame, no page open: {summary(alone)}")
+    print(f"button edge -> frame, 20 pages watching: {summary(crowded)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""``boardctl firmware install``: copy the LED controller's files onto the Pico with mpremote.
+
+The files are the ones ``firmware/package.json`` names (the protocol module straight from
+``boardctl/link/``), copied in one ``mpremote`` session with ``main.py`` last, then the
+Pico is reset. The Pico must leave its REPL free: a fresh MicroPython, or the firmware in
+safe mode (hold BOOTSEL during the boot pattern), and boardctl must not hold the port.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "firmware"
+HELP = "install the LED controller firmware on the Pico (needs mpremote)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    install = sub.add_parser("install", help="copy the firmware files onto the Pico, then reset it")
+    install.add_argument(
+        "--port", default="auto", help="the Pico's serial port (default: mpremote's auto)"
+    )
+    install.add_argument(
+        "--firmware", metavar="DIR", help="the firmware/ folder (default: this checkout's)"
+    )
+    install.add_argument("--mpremote", metavar="CMD", help="the mpremote program to run")
+    install.add_argument(
+        "--dry-run", action="store_true", help="print the mpremote command, run nothing"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import shlex
+    from pathlib import Path
+
+    from boardctl.link.install import install_command, run_install
+
+    folder = Path(args.firmware) if args.firmware else None
+    command = install_command(args.port, folder, args.mpremote)
+    print(shlex.join(command))
+    if args.dry_run:
+        return 0
+    run_install(command)
+    print("firmware installed; the Pico restarts with the new files")
+    return 0

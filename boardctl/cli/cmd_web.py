@@ -1,0 +1,94 @@
+"""``boardctl web``: the board on a phone (serve the page, pair and unpair phones)."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "web"
+HELP = "the live board page for phones on the local network: serve, pair, unpair, phones"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``[serve|pair|unpair|phones] [ID]`` and the options."""
+    parser.add_argument(
+        "action",
+        nargs="?",
+        default="serve",
+        choices=["serve", "pair", "unpair", "phones"],
+        help="serve the page (default); pair: print a code for a phone; "
+        "unpair [ID]: revoke every phone (or one); phones: list the paired phones",
+    )
+    parser.add_argument("ident", nargs="?", metavar="ID", help="unpair: the phone's id only")
+    parser.add_argument(
+        "--web-config", metavar="PATH", help="the page's settings (default /etc/boardctl/web.toml)"
+    )
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="the board's configuration (default /etc/boardctl/config.toml)",
+    )
+    parser.add_argument("--socket", metavar="PATH", help="the service's control socket")
+    parser.add_argument(
+        "--listen",
+        metavar="ADDR",
+        action="append",
+        help="an address to listen on (repeat for more; default 127.0.0.1)",
+    )
+    parser.add_argument("--port", type=int, help="the port (default 8121)")
+    parser.add_argument("--state", metavar="DIR", help="where the phones' tokens are kept")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve, or manage the paired phones."""
+    from dataclasses import replace
+
+    from boardctl.web.config import load_web_config, state_dir, with_overrides
+    from boardctl.web.pairing import CODE_TTL, Pairing
+
+    config = with_overrides(load_web_config(args.web_config), listen=args.listen, port=args.port)
+    if args.state:
+        config = replace(config, state=args.state)
+    pairing = Pairing(state_dir(config))
+    if args.action == "pair":
+        code = pairing.new_code()
+        print(
+            f"pairing code: {code}  (enter it on the phone's page within {CODE_TTL / 60:.0f} min)"
+        )
+        return 0
+    if args.action == "unpair":
+        gone = pairing.revoke(args.ident)
+        print(f"revoked {gone} phone{'s' if gone != 1 else ''}: they are read-only again")
+        return 0
+    if args.action == "phones":
+        phones = pairing.phones()
+        for phone in phones:
+            print(f"{phone['id']}  {phone['label']}")
+        if not phones:
+            print("no phone is paired (boardctl web pair)")
+        return 0
+    return _serve(args, config, pairing)
+
+
+def _serve(args: argparse.Namespace, config: object, pairing: object) -> int:
+    import logging
+    from pathlib import Path
+
+    from boardctl.board.layout import load_layout
+    from boardctl.service import paths
+    from boardctl.web.config import WebConfig, board_settings
+    from boardctl.web.pairing import Pairing
+    from boardctl.web.source import Source
+
+    try:
+        from boardctl.web.server import serve
+    except ImportError as exc:
+        from boardctl.errors import ConfigError
+
+        raise ConfigError(f"the page needs aiohttp: pip install 'boardctl[web]' ({exc})") from None
+    assert isinstance(config, WebConfig) and isinstance(pairing, Pairing)
+    logging.basicConfig(level=logging.INFO, format="boardctl web: %(message)s")
+    main, layout_name = board_settings(args.config)
+    socket_path = Path(args.socket) if args.socket else paths.client_socket(main)
+    source = Source(socket_path, poll_interval=config.poll_interval)
+    serve(config, source, load_layout(layout_name), pairing)
+    return 0

@@ -1,0 +1,35 @@
+"""The ``--rules NAME`` and ``--house-rules LIST`` options of score, stats and discard.
+
+Names are checked when the verb runs, so building the parser imports nothing
+of the rules engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardctl.cribbage.scoring import Scoring
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--rules`` and ``--house-rules``."""
+    parser.add_argument(
+        "--rules",
+        metavar="NAME",
+        help="rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)",
+    )
+    parser.add_argument(
+        "--house-rules",
+        metavar="LIST",
+        help="house rules instead of the rule set's own, e.g. runs-of-two,crib-four-flush (none)",
+    )
+
+
+def scoring_from(args: argparse.Namespace) -> Scoring:
+    """The scoring switches the options select."""
+    from boardctl.cribbage.rules import scoring_for, selected
+
+    _, house_rules = selected(args.rules, args.house_rules)
+    return scoring_for(house_rules)

@@ -1,0 +1,385 @@
+"""Rule sets and house rules as data: one table, each rule with the seed text that says so.
+
+The five seed texts of the project (``shared/seeds/``) describe cribbage as
+people play it in Poland (000 in English, 002 in Polish), Finland (001),
+England (003, after the American Cribbage Congress) and the Czech lands
+(004). Where one says something else than the ACC rules (the default), the
+difference is a named :class:`HouseRule` that can be set alone; a
+:class:`RuleSet` is a named group of house rules plus the game points
+(a preset of :mod:`boardctl.game.presets`) that text uses.
+
+Nothing branches on a rule set's name: the scorers read a
+:class:`~boardctl.cribbage.scoring.Scoring` (:func:`scoring_for`), and the
+engine asks whether a house rule is in force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from boardctl.cribbage.scoring import ACC, Scoring
+from boardctl.errors import RuleSetError
+
+SEEDS = {
+    "000": "000_562e268744d8605c.txt",
+    "001": "001_9bc4fb5861c3f883.txt",
+    "002": "002_05c6dab3e8445d48.txt",
+    "003": "003_6e10374a21cda67d.txt",
+    "004": "004_4ca21f183942aac8.txt",
+}
+"""Seed texts by number: 000/002 Polish (English, Polish), 001 Finnish, 003 English, 004 Czech."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a seed text says so: its file, the line, its own words, and a translation."""
+
+    seed: str  # key of SEEDS
+    line: int
+    words: str
+    english: str = ""
+
+    @property
+    def file(self) -> str:
+        """The seed's file name."""
+        return SEEDS[self.seed]
+
+    def cite(self) -> str:
+        """``004_4ca21f183942aac8.txt:28``."""
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """One difference from the ACC rules, settable alone."""
+
+    name: str
+    title: str
+    sources: tuple[Source, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A seed's whole rules: its house rules and its game points preset."""
+
+    name: str
+    title: str
+    house_rules: tuple[str, ...]
+    preset: str
+    sources: tuple[Source, ...]
+    note: str = ""
+
+
+HOUSE_RULES: dict[str, HouseRule] = {
+    rule.name: rule
+    for rule in (
+        HouseRule(
+            "go-per-card",
+            "after a go, every card the others can still lay pegs 1 (2 for 31 instead)",
+            (
+                Source(
+                    "000",
+                    127,
+                    "You can get per 1 p. if the opponent has not the movement , it can happen"
+                    " more than once e.g. 25 pips , the enemy has K,Q and we have 2 and 2 , we get"
+                    " 1p. for the first 2 , again 1 p. for the second 2 and for the pair of twos"
+                    " 2 p.",
+                ),
+                Source(
+                    "002",
+                    123,
+                    "Więc można jeśli rywal nie ma ruchu zdobyć po 1 pkt , więcej niż 1 raz np."
+                    " jest 25 oczek , rywal ma K,D, a my mamy 2 i 2 , dostaniemy 1pkt , za pierwszą"
+                    " 2 , znowu 1 pkt za drugą dwójkę , i jeszcze za parę dwójek 2 pkt.",
+                    "So if the opponent cannot move one can score 1 point more than once, e.g."
+                    " the count is 25, the opponent has K, Q and we have 2 and 2: 1 point for the"
+                    " first 2, 1 again for the second, and 2 more for the pair of twos.",
+                ),
+                Source(
+                    "000",
+                    122,
+                    "if he has A and 2 he scores double amount Per 1 p. if he only has 4 and"
+                    " gives it , he certainly scores 2 p. , for 31 pips . But then he has not"
+                    " scored 1 p.",
+                ),
+            ),
+        ),
+        HouseRule(
+            "runs-of-two",
+            "runs score from two cards, in the play and the show (2, plus 1 per further card)",
+            (
+                Source(
+                    "004",
+                    15,
+                    "2peg za vyložení postupky dvou po sobě jdoucích karet plus 1peg za každou"
+                    " kartu postupky navíc a to i v případě, že karty nebyly neseny v přímé"
+                    " posloupnosti. (Odkryje-li např jeden hráč trojku a druhý čtyřku, připočte si"
+                    " druhý hráč 2peg. První hráč pokračuje šestkou, druhý hráč dává pětku a"
+                    " připíše si 4peg.)",
+                    "2 pegs for laying a run of two consecutive cards, plus 1 peg for every"
+                    " further card of the run, even if they were not laid in order. (If one player"
+                    " lays a three and the other a four, the second pegs 2. The first goes on with"
+                    " a six, the second lays a five and pegs 4.)",
+                ),
+                Source(
+                    "004",
+                    28,
+                    "Za posloupnost (run) dvou karet 2peg plus za každou další kartu navíc 1peg.",
+                    "For a run of two cards 2 pegs, plus 1 peg for each further card.",
+                ),
+            ),
+        ),
+        HouseRule(
+            "deal-right",
+            "the deal passes to the dealer's right (counting still starts at the dealer's left)",
+            (
+                Source(
+                    "004",
+                    23,
+                    "V dalším kole se rozdávajícím stává hráč po jeho pravici.",
+                    "In the next round the player on the dealer's right becomes the dealer.",
+                ),
+                Source(
+                    "004",
+                    21,
+                    "Zde začíná hráč po levé straně rozdávajícího (ten, co začínal hru) počítat"
+                    " pegy z karet ve své ruce",
+                    "Here the player on the dealer's left (who began the play) starts counting"
+                    " the pegs of the cards in hand",
+                ),
+            ),
+        ),
+        HouseRule(
+            "skunk-any-opponent",
+            "with three or more tracks the skunk counts against the lowest loser",
+            (
+                Source(
+                    "004",
+                    34,
+                    "V případě, že hrají tři hráči, vítěz s náskokem nad 30 bodů, získává 2 body i"
+                    " když jeden z jeho soupeřů je už za „skun line“ (stav nad 90 pegů)",
+                    "When three play, a winner leading by more than 30 points gets 2 points even"
+                    " if one of the opponents is already past the skunk line (over 90 pegs)",
+                ),
+            ),
+        ),
+        HouseRule(
+            "muggins-standing",
+            "muggins is always on: points a player misses may be claimed by an opponent",
+            (
+                Source(
+                    "004",
+                    21,
+                    "Když hráč přehlídne nějaké své pegy, možnost získat tyto pegy má protihráč,"
+                    " který si toho všimne.",
+                    "When a player overlooks some of their pegs, the opponent who notices may"
+                    " take them.",
+                ),
+            ),
+        ),
+        HouseRule(
+            "muggins-declared",
+            "muggins is chosen before the game begins: it cannot be switched once pegs move",
+            (
+                Source(
+                    "001",
+                    43,
+                    "Muggins (tunnetaan myös nimellä cut-throat) on yleisesti käytetty mutta"
+                    " valinnainen sääntö, joka on ilmoitettava ennen pelin alkua.",
+                    "Muggins (also known as cut-throat) is a common but optional rule, which must"
+                    " be declared before the game begins.",
+                ),
+            ),
+        ),
+        HouseRule(
+            "crib-four-flush",
+            "a crib of four cards of one suit scores 4 like a hand (no crib exception)",
+            (
+                Source(
+                    "004",
+                    29,
+                    "Za čtyři nebo pět karet v jedné barvě (flush) 4 nebo 5peg.",
+                    "For four or five cards of one suit (flush) 4 or 5 pegs.",
+                ),
+            ),
+        ),
+        HouseRule(
+            "fraction-lines",
+            "skunk lines are fractions of the target: 3/4 (skunk) and 1/2 (double skunk)",
+            (
+                Source(
+                    "003",
+                    48,
+                    "Some variations play “skunk” or double game, which means if the loser fails"
+                    " to meet 3/4 the target point the winner wins a double game. And, if the"
+                    " player doesn’t reach the half of the target score, it’s a “double skunk” or"
+                    " quadruple game.",
+                ),
+            ),
+        ),
+    )
+}
+
+POINTS_SOURCES: dict[str, tuple[Source, ...]] = {
+    "finnish": (
+        Source(
+            "001",
+            49,
+            "cribbagen kaksinpelissä pelaaja saa yhden ottelupisteen ottelun voittamisesta. [...]"
+            " (saavuttaa 121 pistettä ennen kuin vastustaja tekee 91 pistettä), kyseinen pelaaja"
+            " voittaa kaksi ottelupistettä [...] (saavuttaa 121 pistettä ennen kuin vastustaja"
+            " saavuttaa 61), hän saa pelistä kolme tai neljä ottelupistettä riippuen"
+            " paikallisesta sopimuksesta. Jos pelaaja kolminkertaistaa vastustajansa (saavuttaa"
+            " 121 pistettä ennen kuin vastustaja saavuttaa 31 pistettä), hän voittaa ottelun"
+            " automaattisesti.",
+            "In two-player cribbage a player gets one match point for winning a game. [...]"
+            " (reaches 121 before the opponent makes 91) that player wins two match points [...]"
+            " (reaches 121 before the opponent reaches 61) three or four match points by local"
+            " agreement. A triple skunk (121 before the opponent reaches 31) wins the match"
+            " outright.",
+        ),
+        Source(
+            "001",
+            47,
+            "ottelu (paljolti tenniksen tapaan) koostuu useammasta kuin yhdestä pelistä, usein"
+            " parittomasta numerosta.",
+            "A match (much as in tennis) is more than one game, often an odd number of them.",
+        ),
+    ),
+    "czech": (
+        Source(
+            "004",
+            31,
+            "Vítěz získává bod za hru, který se zaznačí na herní desce. V případě, že vítěz vyhrál"
+            " s náskokem vyšším jak 30 pegů (na herní desce při stavu 90 pegů je tzv. skun line),"
+            " vítěz získává 2 body do celkového hodnocení.",
+            "The winner gets a point for the game. If the winner won by a lead of more than 30"
+            " pegs (the skunk line is at 90 on the board), the winner gets 2 points.",
+        ),
+    ),
+    "english": (
+        Source(
+            "003",
+            48,
+            "If one player goes out before the other reaches half the target score, the loser is"
+            " said to be “lurched,” and the winner scores for 2 games rather than just 1. Some"
+            " variations play “skunk” or double game [...] “double skunk” or quadruple game.",
+        ),
+    ),
+}
+"""The seed text behind the game points presets that the rule sets use (values in presets.py)."""
+
+RULE_SETS: dict[str, RuleSet] = {
+    rule_set.name: rule_set
+    for rule_set in (
+        RuleSet(
+            "acc",
+            "American Cribbage Congress rules (the default)",
+            (),
+            "acc",
+            (
+                Source(
+                    "003",
+                    1,
+                    "From the American Cribbage Congress Rules of Cribbage: straight (or run),"
+                    " single: Sequence of three or more consecutive cards in any order during the"
+                    " play of the cards",
+                ),
+            ),
+        ),
+        RuleSet(
+            "polish",
+            "Polish rules (seeds 000 and 002): a point for every card after a go",
+            ("go-per-card",),
+            "acc",
+            HOUSE_RULES["go-per-card"].sources[:2],
+            "the Polish texts play the five-card game to 61 (--variant five-card) and say"
+            " nothing of game points, so the ACC's apply",
+        ),
+        RuleSet(
+            "finnish",
+            "Finnish rules (seed 001): one match point a game, triple skunk wins the match",
+            ("muggins-declared",),
+            "finnish",
+            POINTS_SOURCES["finnish"],
+            "a double skunk is 3 match points here, 4 by local agreement (preset custom);"
+            " a match is usually an odd number of games: best of N is `match` (N + 1) / 2",
+        ),
+        RuleSet(
+            "czech",
+            "Czech rules (seed 004): runs of two, deal to the right, flush with no crib exception",
+            (
+                "runs-of-two",
+                "deal-right",
+                "skunk-any-opponent",
+                "muggins-standing",
+                "crib-four-flush",
+            ),
+            "czech",
+            (HOUSE_RULES["runs-of-two"].sources[1], *POINTS_SOURCES["czech"]),
+        ),
+        RuleSet(
+            "english",
+            "English rules (seed 003): skunk lines at 3/4 and 1/2 of the target",
+            ("fraction-lines",),
+            "english",
+            POINTS_SOURCES["english"],
+        ),
+    )
+}
+
+DEFAULT_RULES = "acc"
+
+
+def get_rule_set(name: str) -> RuleSet:
+    """The rule set called ``name``, with an error listing the known names."""
+    try:
+        return RULE_SETS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(RULE_SETS)
+        raise RuleSetError(f"unknown rule set {name!r} (known: {known})") from None
+
+
+def check_house_rules(names: Iterable[object]) -> tuple[str, ...]:
+    """Validate house rule names; return them in table order, each once."""
+    given = list(names)
+    for name in given:
+        if not isinstance(name, str) or name not in HOUSE_RULES:
+            known = ", ".join(HOUSE_RULES)
+            raise RuleSetError(f"unknown house rule {name!r} (known: {known})")
+    return tuple(rule for rule in HOUSE_RULES if rule in given)
+
+
+@lru_cache(maxsize=32)
+def scoring_for(house_rules: tuple[str, ...] | frozenset[str]) -> Scoring:
+    """The scoring switches of a set of house rules (ACC's own object when none applies)."""
+    scoring = Scoring(
+        run_min=2 if "runs-of-two" in house_rules else 3,
+        crib_four_flush="crib-four-flush" in house_rules,
+        go_per_card="go-per-card" in house_rules,
+    )
+    return ACC if scoring == ACC else scoring
+
+
+def scoring_of(name: str) -> Scoring:
+    """The scoring switches of the rule set called ``name``."""
+    return scoring_for(get_rule_set(name).house_rules)
+
+
+def parse_house_rules(text: str) -> tuple[str, ...]:
+    """``"runs-of-two,deal-right"`` (commas or spaces; ``none`` or empty for none) -> names."""
+    names = [name for name in text.replace(",", " ").split() if name != "none"]
+    return check_house_rules(names)
+
+
+def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str, ...]]:
+    """A rule set name and its house rules, from ``--rules`` and ``--house-rules`` options.
+
+    ``house_rules`` (when given) replaces the rule set's own list.
+    """
+    rule_set = get_rule_set(rules or DEFAULT_RULES)
+    if house_rules is None:
+        return rule_set.name, rule_set.house_rules
+    return rule_set.name, parse_house_rules(house_rules)

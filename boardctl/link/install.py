@@ -1,0 +1,52 @@
+"""Copying the LED controller's files onto a Pico with ``mpremote`` (the ``firmware`` extra)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from boardctl.errors import LinkError
+from boardctl.link.firmware import firmware_files
+
+
+def find_mpremote(program: str | None = None) -> str:
+    """The mpremote to run: ``program``, else the first on PATH, else the one beside
+    this Python (a virtualenv's ``bin/``)."""
+    if program:
+        return program
+    found = shutil.which("mpremote")
+    if found is None:
+        beside = Path(sys.executable).parent / "mpremote"
+        found = str(beside) if os.access(beside, os.X_OK) else None
+    if found is None:
+        raise LinkError(
+            "mpremote is not installed: pip install 'boardctl[firmware]' (or pip install mpremote)"
+        )
+    return found
+
+
+def install_command(
+    port: str = "auto", firmware_dir: Path | None = None, program: str | None = None
+) -> list[str]:
+    """One mpremote session: connect, copy every file (``main.py`` last), reset."""
+    command = [find_mpremote(program), "connect", port]
+    for source, name in firmware_files(firmware_dir):
+        command += ["cp", str(source), f":{name}", "+"]
+    return [*command, "reset"]
+
+
+def run_install(command: list[str]) -> None:
+    """Run ``command``; a LinkError that says what to check if mpremote fails."""
+    try:
+        result = subprocess.run(command, check=False)
+    except OSError as exc:
+        raise LinkError(f"cannot run {command[0]}: {exc}") from None
+    if result.returncode != 0:
+        raise LinkError(
+            f"mpremote failed (exit status {result.returncode}): stop boardctl first "
+            "(sudo systemctl stop boardctl), and start the Pico in safe mode (hold BOOTSEL "
+            "during the boot pattern) so that its REPL is free"
+        )

@@ -1,0 +1,81 @@
+"""The board for the page: where each LED sits, and the colour it shows now.
+
+The page draws the same picture as ``boardctl snapshot`` (rows of 30 holes in
+groups of five, skunk lines between the rows, dealer and game-point LEDs), as
+SVG: :func:`board_plan` takes every LED's position from
+:class:`~boardctl.board.snapshot.Picture` for the configured layout, and
+:func:`led_colours` gives each LED its colour from the service's ``frame``
+(what the strip shows this moment), lifted for a screen as in the PNG
+pictures. So the page shows exactly what the LEDs show: pegs, pending
+entry, dealer, skunk-line markers, error flash, game points.
+
+Scores and names are live text on the page (read by screen readers), so the
+plan leaves out the picture's title and score captions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardctl.board.layout import Layout
+from boardctl.board.snapshot import Picture
+from boardctl.board.theme import display_colour
+from boardctl.board.viewjson import view_from_dict
+
+
+class _PagePicture(Picture):
+    """The PNG's geometry without its title and score captions (the page writes those)."""
+
+    def _title(self) -> str:
+        return ""
+
+    def _score(self, t: int) -> str:
+        return ""
+
+
+def plan_key(status: dict[str, Any]) -> tuple[Any, ...]:
+    """What the plan depends on: a new plan is sent only when this changes."""
+    tracks = status.get("tracks") or []
+    return (status.get("target"), tuple(str(t.get("name", "")) for t in tracks))
+
+
+def board_plan(layout: Layout, status: dict[str, Any]) -> dict[str, Any]:
+    """Positions for the SVG: ``w``, ``h``, ``r``, ``leds`` [[led, x, y]], ``rules``, ``labels``."""
+    view = view_from_dict(
+        {
+            "target": status["target"],
+            "tracks": [{"name": str(t.get("name", ""))} for t in status["tracks"]],
+            "phase": "play",
+        },
+        source="status",
+    )
+    picture = _PagePicture(layout, view, scale=1)
+    leds = [[led, x, y] for led, (x, y) in sorted(picture.leds.items())]
+    labels = [[x, y, text] for (x, y), text in picture.texts if text]
+    return {
+        "w": picture.width,
+        "h": picture.height,
+        "r": picture.radius,
+        "leds": leds,
+        "rules": [list(rule) for rule in picture.rules],
+        "labels": labels,
+        "layout": layout.name,
+        "status": layout.status,
+    }
+
+
+def led_colours(rgb: str, count: int) -> list[str]:
+    """Each LED's screen colour (``"#rrggbb"``), ``""`` for a dark LED."""
+    try:
+        data = bytes.fromhex(rgb)
+    except ValueError:
+        data = b""
+    out = []
+    for i in range(count):
+        r, g, b = data[3 * i : 3 * i + 3] or b"\0\0\0"
+        if r or g or b:
+            lr, lg, lb = display_colour((r, g, b))
+            out.append(f"#{lr:02x}{lg:02x}{lb:02x}")
+        else:
+            out.append("")
+    return out

@@ -1,0 +1,142 @@
+"""One watch of the board, fanned out to every open page.
+
+The :class:`Hub` runs :meth:`Source.watch <boardctl.web.source.Source.watch>`
+only while at least one page is connected (and for :data:`LINGER` seconds
+after the last one leaves, so a reload does not restart it), turns each
+snapshot into the message the page draws, and hands it to every page's
+queue. A page that does not keep up never slows the others or the board:
+its queue holds :data:`QUEUE` messages and, when full, the oldest is dropped
+(each message is a whole state, so the newest is all a late page needs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from boardctl.board.layout import Layout
+from boardctl.board.viewjson import view_from_dict
+from boardctl.errors import BoardError
+from boardctl.web.board import board_plan, led_colours, plan_key
+from boardctl.web.source import Snapshot, Source
+
+log = logging.getLogger(__name__)
+
+QUEUE = 8
+LINGER = 2.0
+
+Message = dict[str, Any]
+
+
+class Hub:
+    """The latest state of the board and the queues of the pages watching it."""
+
+    def __init__(self, source: Source, layout: Layout, *, linger: float = LINGER) -> None:
+        self.source = source
+        self.layout = layout
+        self.linger = linger
+        self.latest: Message | None = None
+        self.plan: dict[str, Any] | None = None
+        self.refusal: dict[str, Any] | None = None
+        self._queues: set[asyncio.Queue[Message]] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._stop: asyncio.TimerHandle | None = None
+        self._plan_key: tuple[Any, ...] | None = None
+
+    @property
+    def watchers(self) -> int:
+        return len(self._queues)
+
+    def subscribe(self) -> asyncio.Queue[Message]:
+        """A queue of messages for one page; the latest state is in it at once."""
+        queue: asyncio.Queue[Message] = asyncio.Queue(QUEUE)
+        self._queues.add(queue)
+        if self._stop is not None:
+            self._stop.cancel()
+            self._stop = None
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        if self.latest is not None:
+            queue.put_nowait(self.latest)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[Message]) -> None:
+        self._queues.discard(queue)
+        if not self._queues and self._stop is None:
+            self._stop = asyncio.get_running_loop().call_later(self.linger, self._halt)
+
+    def _halt(self) -> None:
+        self._stop = None
+        if not self._queues and self._task is not None:
+            self._task.cancel()
+            self._task = None
+            self.latest = None  # a page that comes later gets a fresh state
+
+    async def close(self) -> None:
+        if self._stop is not None:
+            self._stop.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        try:
+            async for snap in self.source.watch():
+                if snap.notice:
+                    self.note_refusal(snap.notice, publish=False)
+                self.publish(snap)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not leave the pages hanging silently
+            log.exception("watching the board failed")
+            raise
+
+    # --- messages -------------------------------------------------------------
+    def publish(self, snap: Snapshot) -> None:
+        """Make ``snap`` the latest state and queue it for every page."""
+        if snap.status is not None:
+            self._update_plan(snap.status)
+        previous = self.latest or {}
+        message: Message = {
+            "up": snap.up,
+            "via": snap.via,
+            "reason": snap.reason,
+            "status": snap.status if snap.up else previous.get("status"),
+            "leds": led_colours(snap.rgb, self.layout.led_count)
+            if snap.up
+            else previous.get("leds", []),
+            "plan": self.plan["key"] if self.plan else "",
+            "refusal": self.refusal,
+            "t": time.time(),
+        }
+        self._send(message)
+
+    def _send(self, message: Message) -> None:
+        self.latest = message
+        for queue in self._queues:
+            if queue.full():
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    queue.get_nowait()
+            queue.put_nowait(message)
+
+    def note_refusal(self, text: str, *, publish: bool = True) -> None:
+        """Remember the last refusal (shown on every page with its reason)."""
+        self.refusal = {"text": text, "at": time.time()}
+        if publish and self.latest is not None:
+            self._send({**self.latest, "refusal": self.refusal, "t": time.time()})
+
+    def _update_plan(self, status: dict[str, Any]) -> None:
+        key = plan_key(status)
+        if key == self._plan_key:
+            return
+        try:
+            view_from_dict(status, source="status")
+            self.plan = {**board_plan(self.layout, status), "key": repr(key)}
+        except (BoardError, KeyError, IndexError) as exc:
+            log.warning("the board cannot be drawn for this status: %s", exc)
+            self.plan = None
+        self._plan_key = key

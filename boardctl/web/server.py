@@ -1,0 +1,343 @@
+"""The web server: one page, its assets, a live event stream and a small JSON API.
+
+Routes (all under the host names the page may be reached by):
+
+==========================  ===============================================
+``GET /`` and the assets    the page (``static/``, under 100 KB, no CDN)
+``GET /events``             server-sent events: ``plan`` (where the LEDs
+                            sit) when it changes, then one state per change
+``GET /api/state``          the latest state once, with ``paired``
+``GET /api/history``        the game's events, newest first, itemised
+``GET /api/score``          ``?cards=5H 5C 5S JD 5D&crib=0``: count a hand
+``GET /api/discard``        ``?cards=...&dealer=1``: rank the discards
+``POST /api/pair``          ``{"code": "123456"}`` -> ``{"id", "token"}``
+``POST /api/command``       one control-socket command, paired phones only
+==========================  ===============================================
+
+Safety: every request must name an allowed host (the listen addresses, the
+configured host names, ``localhost``), which stops DNS rebinding; a POST must
+come from the page's own origin (``Origin`` equal to ``http://<Host>``) with a
+JSON body; a command needs a paired phone's token in ``X-Board-Token`` (a
+custom header, so a cross-site form or image cannot send it). Responses
+carry a strict Content-Security-Policy. A command is checked with the
+control socket's own ``parse_request`` and then sent to the service, whose
+engine applies its checks and gives its messages: the page has no second way
+to change the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from boardctl.board.layout import Layout
+from boardctl.errors import BoardError, ConfigError, ControlError
+from boardctl.service.control import parse_request
+from boardctl.web import tools
+from boardctl.web.config import WebConfig
+from boardctl.web.hub import Hub
+from boardctl.web.pairing import Pairing, PairingError
+from boardctl.web.source import ServiceGone, Source
+
+log = logging.getLogger(__name__)
+
+#: Control-socket ops a paired phone may send (``press`` stays with the buttons).
+COMMAND_OPS = frozenset({"peg", "undo", "redo", "next", "cut", "new_game", "set"})
+TOKEN_HEADER = "X-Board-Token"
+KEEPALIVE = 15.0
+STOP_TIMEOUT = 3.0
+MAX_BODY = 16 * 1024
+
+ASSETS = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/app.css": ("app.css", "text/css; charset=utf-8"),
+    "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
+    "/icon.svg": ("icon.svg", "image/svg+xml"),
+}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+HUB = web.AppKey("hub", Hub)
+SOURCE = web.AppKey("source", Source)
+PAIRING = web.AppKey("pairing", Pairing)
+HOSTS: web.AppKey[frozenset[str]] = web.AppKey("hosts")
+CHOICES: web.AppKey[dict[str, list[str]]] = web.AppKey("choices")
+
+
+class Streams:
+    """The open event streams' tasks (ended at shutdown)."""
+
+    def __init__(self) -> None:
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+
+STREAMS = web.AppKey("streams", Streams)
+
+
+def asset_bytes() -> dict[str, bytes]:
+    """The page's files, by name."""
+    folder = resources.files("boardctl.web").joinpath("static")
+    return {name: folder.joinpath(name).read_bytes() for name, _ in ASSETS.values()}
+
+
+def allowed_hosts(config: WebConfig) -> frozenset[str]:
+    """``Host`` headers the page answers: its addresses and names, with the port."""
+    names = [*config.listen, *config.hostnames, "localhost"]
+    hosts = set()
+    for name in names:
+        shown = f"[{name}]" if ":" in name else name
+        hosts.add(f"{shown}:{config.port}".lower())
+        if config.port == 80:
+            hosts.add(shown.lower())
+    return frozenset(hosts)
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"ok": False, "error": message}, status=status)
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Host check on every request; same-origin JSON for every POST; security headers."""
+    host = request.headers.get("Host", "").lower()
+    if host not in request.app[HOSTS]:
+        return _error(421, f"unknown host {host!r}: open the page by the board's address")
+    if request.method not in ("GET", "HEAD"):
+        origin = request.headers.get("Origin")
+        if origin != f"http://{host}":
+            return _error(403, "refused: the request does not come from this page")
+        if request.content_type != "application/json":
+            return _error(415, "send JSON (Content-Type: application/json)")
+    response = await handler(request)
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def paired(request: web.Request) -> bool:
+    return request.app[PAIRING].check(request.headers.get(TOKEN_HEADER))
+
+
+async def _json_body(request: web.Request) -> dict[str, Any]:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise ControlError(f"request body over {MAX_BODY} bytes")
+    try:
+        body = await request.json()
+    except ValueError:
+        raise ControlError("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise ControlError("the request body must be a JSON object")
+    return body
+
+
+# --- handlers -------------------------------------------------------------------
+def make_asset_handler(body: bytes, content_type: str) -> Handler:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        return web.Response(
+            body=body, headers={"Content-Type": content_type, "Cache-Control": "no-cache"}
+        )
+
+    return handler
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """Server-sent events: the plan when it changes, then every state."""
+    hub = request.app[HUB]
+    response = web.StreamResponse(
+        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+    )
+    await response.prepare(request)
+    queue = hub.subscribe()
+    sent_plan = None
+    task = asyncio.current_task()
+    assert task is not None
+    request.app[STREAMS].tasks.add(task)
+    try:
+        await response.write(b"retry: 1000\n\n")
+        while True:
+            try:
+                message = await asyncio.wait_for(queue.get(), KEEPALIVE)
+            except TimeoutError:
+                await response.write(b": still here\n\n")
+                continue
+            plan = hub.plan
+            if plan is not None and plan["key"] != sent_plan:
+                await response.write(b"event: plan\ndata: " + _dump(plan) + b"\n\n")
+                sent_plan = plan["key"]
+            await response.write(b"data: " + _dump(message) + b"\n\n")
+    except (ConnectionResetError, RuntimeError):
+        pass  # the page went away
+    finally:
+        hub.unsubscribe(queue)
+        request.app[STREAMS].tasks.discard(task)
+    return response
+
+
+def _dump(data: Any) -> bytes:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+async def state(request: web.Request) -> web.Response:
+    hub = request.app[HUB]
+    latest = hub.latest
+    if latest is None:
+        try:
+            snap = await request.app[SOURCE].snapshot()
+            hub.publish(snap)
+            latest = hub.latest
+        except ControlError as exc:
+            latest = {"up": False, "reason": str(exc)}
+    body = {**(latest or {}), "paired": paired(request), "board": hub.plan}
+    return web.json_response({**body, "choices": request.app[CHOICES]})
+
+
+async def history(request: web.Request) -> web.Response:
+    try:
+        rows = await request.app[SOURCE].request({"op": "history"})
+    except ControlError as exc:
+        return _error(503, str(exc))
+    return web.json_response({"ok": True, "rows": tools.history_rows(rows)})
+
+
+async def score(request: web.Request) -> web.Response:
+    cards = request.query.get("cards", "")
+    crib = request.query.get("crib", "0") in ("1", "true")
+    try:
+        return web.json_response({"ok": True, "score": tools.score(cards, crib=crib)})
+    except BoardError as exc:
+        return _error(400, str(exc))
+
+
+async def discard(request: web.Request) -> web.Response:
+    cards = request.query.get("cards", "")
+    dealer = request.query.get("dealer", "1") in ("1", "true")
+    try:
+        options = await asyncio.to_thread(tools.advise, cards, dealer=dealer)
+    except BoardError as exc:
+        return _error(400, str(exc))
+    return web.json_response({"ok": True, "options": options})
+
+
+async def pair(request: web.Request) -> web.Response:
+    try:
+        body = await _json_body(request)
+        label = request.headers.get("User-Agent", "")[:80]
+        ident, token = request.app[PAIRING].redeem(str(body.get("code", "")), label)
+    except PairingError as exc:
+        await asyncio.sleep(0.5)  # a guess costs time
+        return _error(403, str(exc))
+    except ControlError as exc:
+        return _error(400, str(exc))
+    log.info("a phone was paired (id %s)", ident)
+    return web.json_response({"ok": True, "id": ident, "token": token})
+
+
+async def command(request: web.Request) -> web.Response:
+    """One control-socket command from a paired phone, with the service's checks and words."""
+    if not paired(request):
+        return _error(401, "this phone is not paired: run 'boardctl web pair' and enter the code")
+    try:
+        body = await _json_body(request)
+        message = parse_request(json.dumps(body))  # the control socket's own checks
+    except ControlError as exc:
+        return _error(400, str(exc))
+    if message["op"] not in COMMAND_OPS:
+        return _error(400, f"{message['op']!r} is not a command the page sends")
+    message.pop("id", None)
+    try:
+        result = await request.app[SOURCE].request(message)
+    except ServiceGone as exc:
+        return _error(503, str(exc))
+    except ControlError as exc:
+        request.app[HUB].note_refusal(str(exc))
+        return _error(409, str(exc))
+    return web.json_response({"ok": True, "result": result})
+
+
+async def _on_shutdown(app: web.Application) -> None:
+    """End the open event streams, so a stop does not wait for the pages to leave."""
+    for task in list(app[STREAMS].tasks):
+        task.cancel()
+
+
+async def _on_cleanup(app: web.Application) -> None:
+    await app[HUB].close()
+    app[SOURCE].close()
+
+
+def make_app(
+    config: WebConfig, source: Source, layout: Layout, pairing: Pairing
+) -> web.Application:
+    """The application (tests run it on a port of their own)."""
+    app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
+    app[SOURCE] = source
+    app[HUB] = Hub(source, layout)
+    app[PAIRING] = pairing
+    app[HOSTS] = allowed_hosts(config)
+    app[CHOICES] = tools.choices()
+    app[STREAMS] = Streams()
+    files = asset_bytes()
+    for path, (name, content_type) in ASSETS.items():
+        app.router.add_get(path, make_asset_handler(files[name], content_type))
+    app.router.add_get("/events", events)
+    app.router.add_get("/api/state", state)
+    app.router.add_get("/api/history", history)
+    app.router.add_get("/api/score", score)
+    app.router.add_get("/api/discard", discard)
+    app.router.add_post("/api/pair", pair)
+    app.router.add_post("/api/command", command)
+    app.on_shutdown.append(_on_shutdown)
+    app.on_cleanup.append(_on_cleanup)
+    return app
+
+
+def serve(config: WebConfig, source: Source, layout: Layout, pairing: Pairing) -> None:
+    """Serve until SIGTERM or SIGINT, then stop within a few seconds whatever the pages do."""
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(_serve(make_app(config, source, layout, pairing), config))
+    finally:
+        loop.close()
+
+
+async def _serve(app: web.Application, config: WebConfig) -> None:
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    try:
+        for host in config.listen:
+            await web.TCPSite(runner, host, config.port).start()
+    except OSError as exc:
+        await runner.cleanup()
+        where = f"{', '.join(config.listen)} port {config.port}"
+        raise ConfigError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    urls = ", ".join(f"http://{h}/" for h in sorted(allowed_hosts(config)) if "localhost" not in h)
+    log.warning(
+        "serving the board on %s (read-only until a phone is paired: boardctl web pair)", urls
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    try:
+        await asyncio.wait_for(runner.cleanup(), STOP_TIMEOUT)
+    except TimeoutError:
+        log.warning("stopped without waiting for every page to leave")

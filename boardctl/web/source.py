@@ -1,0 +1,269 @@
+"""The web process's one way to the board: the service's control socket.
+
+Everything the page shows and every change it asks for goes through
+:class:`Source`, the only code in :mod:`boardctl.web` that talks to the
+service. It speaks the control socket's JSON lines (docs/service.md):
+
+- :meth:`Source.request` sends one request (``status``, ``history``, ``peg``,
+  ``set``, ...) and returns its ``result``, or raises the service's refusal as
+  :class:`~boardctl.errors.ControlError` with the service's own message;
+- :meth:`Source.watch` yields a :class:`Snapshot` (``status`` plus the LEDs'
+  colours) each time the board changes.
+
+``watch`` first asks the service for its ``watch`` stream (``{"op": "watch"}``,
+answered by one JSON line per state change or committed event, the first a
+snapshot). Each line is taken as "the board changed": the status it carries
+is used, and whatever it does not carry (the LEDs, or the status itself) is
+fetched with ``status``/``frame`` requests. When the service answers
+``unknown op 'watch'`` (a service without the stream), ``watch`` switches by
+itself to polling ``status`` and ``frame`` every ``poll_interval`` seconds,
+yielding only when something changed. The web server runs ``watch`` only
+while a page is open, so an unwatched board costs nothing. When the service
+goes away (a restart), ``watch`` yields one "down" snapshot, retries with a
+growing pause, and asks for the stream again once the service is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from boardctl.errors import ControlError
+
+LINE_LIMIT = 16 * 1024 * 1024  # a long game's history is one reply line
+RETRY_FIRST = 0.1
+RETRY_MAX = 2.0
+
+
+class ServiceGone(ControlError):
+    """The service is not running or closed the connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The board as the service has it: ``status`` (``None`` = service down) and the LEDs.
+
+    ``via`` says how it arrived: ``"watch"`` (the service's stream), ``"poll"``
+    (the fallback) or ``"down"``; ``notice`` is a refusal or error the watch
+    stream reported, if any.
+    """
+
+    status: dict[str, Any] | None
+    rgb: str = ""
+    via: str = "down"
+    reason: str = ""
+    notice: str = ""
+
+    @property
+    def up(self) -> bool:
+        return self.status is not None
+
+
+class _Connection:
+    """One control-socket connection; requests on it are answered in order."""
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._lock = asyncio.Lock()
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        reader, writer = self._reader, self._writer
+        if reader is None or writer is None or writer.is_closing():
+            reader, writer = await open_socket(self.path, self.timeout)
+            self._reader, self._writer = reader, writer
+        return reader, writer
+
+    async def ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send ``message``; return the whole reply object."""
+        async with self._lock:
+            for attempt in (1, 2):  # a connection the service dropped (idle) is opened again
+                reader, writer = await self._open()
+                try:
+                    writer.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+                    await writer.drain()
+                    line = await asyncio.wait_for(reader.readline(), self.timeout)
+                except (OSError, TimeoutError, ValueError) as exc:
+                    self.close()
+                    if attempt == 2:
+                        raise ServiceGone(f"the boardctl service did not answer ({exc})") from None
+                    continue
+                if line:
+                    return decode(line)
+                self.close()
+                if attempt == 2:
+                    raise ServiceGone("the boardctl service closed the connection")
+        raise ServiceGone("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self._reader = self._writer = None
+
+
+async def open_socket(
+    path: Path, timeout: float
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection to the control socket, or :class:`ServiceGone`."""
+    try:
+        return await asyncio.wait_for(
+            asyncio.open_unix_connection(str(path), limit=LINE_LIMIT), timeout
+        )
+    except (OSError, TimeoutError) as exc:
+        raise ServiceGone(f"the boardctl service is not running ({path}: {exc})") from None
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """One reply line as an object (a malformed line is a :class:`ControlError`)."""
+    try:
+        reply = json.loads(line)
+    except ValueError:
+        raise ControlError("the service sent a malformed reply") from None
+    if not isinstance(reply, dict):
+        raise ControlError("the service sent a malformed reply")
+    return reply
+
+
+def result_of(reply: dict[str, Any]) -> Any:
+    """A reply's ``result``; a refusal raises :class:`ControlError` with the service's words."""
+    if not reply.get("ok", False):
+        raise ControlError(str(reply.get("error", "refused")))
+    return reply.get("result")
+
+
+def _unknown_op(reply: dict[str, Any]) -> bool:
+    return reply.get("ok") is False and str(reply.get("error", "")).startswith("unknown op")
+
+
+def _status_in(line: dict[str, Any]) -> dict[str, Any] | None:
+    """The status a watch line carries, wherever the stream puts it."""
+    for candidate in (line, line.get("result"), line.get("status")):
+        if isinstance(candidate, dict):
+            if isinstance(candidate.get("tracks"), list):
+                return candidate
+            inner = candidate.get("status")
+            if isinstance(inner, dict) and isinstance(inner.get("tracks"), list):
+                return inner
+    return None
+
+
+def _rgb_in(line: dict[str, Any]) -> str | None:
+    for candidate in (line, line.get("result"), line.get("frame")):
+        if isinstance(candidate, dict) and isinstance(candidate.get("rgb"), str):
+            return str(candidate["rgb"])
+    return None
+
+
+def _notice_in(line: dict[str, Any]) -> str:
+    for key in ("refused", "refusal", "error"):
+        value = line.get(key)
+        if isinstance(value, str) and line.get("ok") is not False:
+            return value
+        if isinstance(value, dict) and isinstance(value.get("error"), str):
+            return str(value["error"])
+    return ""
+
+
+class Source:
+    """The control socket at ``path``, as requests and as a stream of snapshots."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, poll_interval: float = 0.25, timeout: float = 5.0
+    ) -> None:
+        self.path = Path(path)
+        self.poll_interval = poll_interval
+        self.timeout = timeout
+        self.mode = "auto"  # "watch" once the service streams, "poll" after "unknown op"
+        self._requests = _Connection(self.path, timeout)
+
+    async def request(self, message: dict[str, Any]) -> Any:
+        """The ``result`` of one request; raises the service's refusal or :class:`ServiceGone`."""
+        return result_of(await self._requests.ask(message))
+
+    async def snapshot(self, via: str = "poll") -> Snapshot:
+        """The board now, from ``status`` and ``frame``."""
+        status = await self.request({"op": "status"})
+        frame = await self.request({"op": "frame"})
+        return Snapshot(status, str(frame.get("rgb", "")), via)
+
+    async def watch(self) -> AsyncGenerator[Snapshot, None]:
+        """Yield the board at once, then at every change, for ever (see the module)."""
+        pause = RETRY_FIRST
+        down = False
+        while True:
+            try:
+                stream = self._poll() if self.mode == "poll" else self._stream()
+                async for snap in stream:
+                    down, pause = False, RETRY_FIRST
+                    yield snap
+                if self.mode == "poll":
+                    continue  # the service has no watch: poll from now on
+                raise ServiceGone("the boardctl service closed the watch stream")
+            except ControlError as exc:
+                self._requests.close()
+                if not down:
+                    yield Snapshot(None, via="down", reason=str(exc))
+                down = True
+                self.mode = "auto"  # the service may come back with (or without) a watch
+                await asyncio.sleep(pause)
+                pause = min(RETRY_MAX, pause * 2)
+
+    async def _stream(self) -> AsyncIterator[Snapshot]:
+        """The service's ``watch`` stream; returns at once if the service has none."""
+        reader, writer = await open_socket(self.path, self.timeout)
+        try:
+            writer.write(b'{"op":"watch"}\n')
+            await writer.drain()
+            last: Snapshot | None = None
+            while True:
+                try:
+                    line = await reader.readline()
+                except (OSError, ValueError) as exc:
+                    raise ServiceGone(f"the watch stream broke ({exc})") from None
+                if not line:
+                    return
+                reply = decode(line)
+                if _unknown_op(reply):
+                    self.mode = "poll"
+                    return
+                if reply.get("ok") is False and not _notice_in(reply):
+                    raise ControlError(str(reply.get("error", "watch refused")))
+                self.mode = "watch"
+                snap = await self._from_line(reply)
+                if snap != last or snap.notice:
+                    last = snap
+                    yield snap
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError, RuntimeError):
+                await writer.wait_closed()
+
+    async def _from_line(self, line: dict[str, Any]) -> Snapshot:
+        status = _status_in(line)
+        if status is None:
+            status = await self.request({"op": "status"})
+        rgb = _rgb_in(line)
+        if rgb is None:
+            rgb = str((await self.request({"op": "frame"})).get("rgb", ""))
+        return Snapshot(status, rgb, "watch", notice=_notice_in(line))
+
+    async def _poll(self) -> AsyncIterator[Snapshot]:
+        """``status`` and ``frame`` every ``poll_interval`` s; yields only on a change."""
+        last: Snapshot | None = None
+        while True:
+            snap = await self.snapshot("poll")
+            if snap != last:
+                last = snap
+                yield snap
+            await asyncio.sleep(self.poll_interval)
+
+    def close(self) -> None:
+        self._requests.close()

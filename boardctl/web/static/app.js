@@ -1,0 +1,480 @@
+// The board page: live state over server-sent events, commands as JSON POSTs.
+// No framework, no external files: everything the page needs is served by the board.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const TOKEN_KEY = "boardctl-token";
+const HOLE = "#26190f";
+const WOOD = "#795232";
+const INK = "#f6ead0";
+const $ = (id) => document.getElementById(id);
+
+let token = localStorage.getItem(TOKEN_KEY) || "";
+let paired = false;
+let plan = null;
+let portrait = null;
+let last = null;
+let choices = null;
+let shownSeq = null;
+let scoreText = "";
+const circles = new Map();
+const picked = [];
+
+// --- talking to the board -------------------------------------------------------
+async function command(op, fields = {}) {
+  const response = await fetch("/api/command", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Board-Token": token },
+    body: JSON.stringify({ op, ...fields }),
+  });
+  const reply = await response.json().catch(() => ({ ok: false, error: "no reply" }));
+  if (response.status === 401) setPaired(false);
+  if (!reply.ok) showRefusal({ text: reply.error, at: Date.now() / 1000 });
+  return reply;
+}
+
+async function refreshSession() {
+  try {
+    const response = await fetch("/api/state", { headers: { "X-Board-Token": token } });
+    const data = await response.json();
+    choices = data.choices || choices;
+    fillChoices();
+    setPaired(Boolean(data.paired));
+    if (data.board && !plan) drawPlan(data.board);
+    if (data.status) update(data);
+  } catch (err) {
+    /* the stream's own retry shows the connection state */
+  }
+}
+
+function connect() {
+  const events = new EventSource("/events");
+  events.addEventListener("plan", (e) => drawPlan(JSON.parse(e.data)));
+  events.onmessage = (e) => update(JSON.parse(e.data));
+  events.onopen = () => setConn("live", "ok");
+  events.onerror = () => setConn("connection lost: reconnecting…", "bad");
+}
+
+// --- the score ------------------------------------------------------------------
+function setConn(text, kind) {
+  const el = $("conn");
+  el.textContent = text;
+  el.className = "conn " + kind;
+}
+
+function update(message) {
+  if (!message.up) {
+    setConn("the board service is not running: reconnecting…", "bad");
+  } else {
+    setConn(message.via === "watch" ? "live" : "live (checked 4× a second)", "ok");
+  }
+  if (message.refusal) showRefusal(message.refusal);
+  if (!message.status) return;
+  last = message.status;
+  showScore(last);
+  if (message.leds) paint(message.leds);
+  if (last.seq !== shownSeq) {
+    shownSeq = last.seq;
+    fillSettings(last);
+    if ($("history-box").open) loadHistory();
+  }
+}
+
+function trackNotes(s, i) {
+  const notes = [];
+  if (s.to_count === i && s.phase !== "over") notes.push("to count now");
+  const pending = (s.pending || [])[i];
+  if (pending && s.winner == null) notes.push(`+${pending} being entered`);
+  if (s.winner === i) notes.push("won the game");
+  const failed = s.tracks[i].lines_failed || 0;
+  if (failed) notes.push(["", "skunked", "double skunked", "triple skunked"][failed]);
+  return notes;
+}
+
+function showScore(s) {
+  const colours = (choices && choices.colours) || [];
+  const parts = s.tracks.map((t, i) => {
+    const games = s.match_target ? `, ${t.game_points} of ${s.match_target} game points` : "";
+    return { t, i, notes: trackNotes(s, i), games };
+  });
+  const text = JSON.stringify([parts, s.phase, s.target]);
+  if (text === scoreText) return;
+  scoreText = text;
+  const box = $("tracks");
+  box.replaceChildren(
+    ...parts.map(({ t, i, notes, games }) => {
+      const card = el("div", "track");
+      card.style.setProperty("--c", colours[i % colours.length] || INK);
+      const head = el("p", "name", t.name);
+      if (s.dealer === i) {
+        const mark = el("span", "crib", " ◆ crib");
+        mark.setAttribute("aria-hidden", "true");
+        head.append(mark, el("span", "sr-only", ", deals: the crib is theirs"));
+      }
+      const big = el("p", "front", String(t.front));
+      big.setAttribute("aria-label", `${t.name}: ${t.front}`);
+      const back = el("p", "back", `back peg ${t.back}${games}`);
+      const note = el("p", "notes", notes.join(" · "));
+      card.append(head, big, back, note);
+      if (s.winner === i) card.classList.add("won");
+      if (s.dealer === i) card.classList.add("dealer");
+      return card;
+    }),
+  );
+  const match = s.match_target ? ` · match to ${s.match_target}` : "";
+  $("game").textContent =
+    `Game ${s.game_number} · ${s.variant} to ${s.target} · ${s.mode} · ${phaseWords(s)}${match}`;
+  buildPegs(s);
+}
+
+function phaseWords(s) {
+  if (s.winner != null) return `${s.tracks[s.winner].name} won`;
+  return { cut: "cut for deal", deal: "the deal", play: "the play", show: "the show" }[s.phase]
+    || s.phase;
+}
+
+function showRefusal(refusal) {
+  const box = $("refusal");
+  const when = new Date(refusal.at * 1000).toLocaleTimeString();
+  box.textContent = `Refused (${when}): ${refusal.text}`;
+  box.hidden = false;
+}
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+// --- the board as SVG ------------------------------------------------------------
+function drawPlan(p) {
+  plan = p;
+  portrait = null;
+  layoutBoard();
+}
+
+function layoutBoard() {
+  if (!plan) return;
+  const tall = window.innerWidth < 700;
+  if (tall === portrait) return;
+  portrait = tall;
+  const at = (x, y) => (tall ? [y, x] : [x, y]);
+  let [x0, y0] = [0, 0];
+  let [w, h] = at(plan.w, plan.h);
+  const spots = new Map(plan.leds.map(([led, x, y]) => [led, at(x, y)]));
+  if (tall) {  // held upright, the board needs no captions: crop to the holes
+    const holes = [...spots].filter(([led]) => led !== plan.status).map(([, xy]) => xy);
+    const xs = holes.map(([x]) => x);
+    const ys = holes.map(([, y]) => y);
+    const m = 3 * plan.r;
+    [x0, y0] = [Math.min(...xs) - m, Math.min(...ys) - m];
+    [w, h] = [Math.max(...xs) + m - x0, Math.max(...ys) + m - y0];
+    if (spots.has(plan.status)) spots.set(plan.status, [x0 + w - m, y0 + h - m]);
+  }
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "the board: holes lit as on the LEDs");
+  svg.classList.toggle("tall", tall);
+  svg.append(shape("rect", { x: x0, y: y0, width: w, height: h, rx: 8, fill: WOOD }));
+  for (const [x0, x1, y] of plan.rules) {
+    const [ax, ay] = at(x0, y);
+    const [bx, by] = at(x1, y);
+    svg.append(shape("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "rule" }));
+  }
+  if (!tall) {
+    for (const [x, y, text] of plan.labels) {
+      const label = shape("text", { x, y: y + 10, class: "label" });
+      label.textContent = text;
+      svg.append(label);
+    }
+  }
+  circles.clear();
+  for (const [led, [cx, cy]] of spots) {
+    const c = shape("circle", { cx, cy, r: plan.r, fill: HOLE });
+    circles.set(led, c);
+    svg.append(c);
+  }
+  $("board").replaceChildren(svg);
+  if (lastLeds) paint(lastLeds);
+}
+
+let lastLeds = null;
+function paint(leds) {
+  lastLeds = leds;
+  if (circles.size && !performance.getEntriesByName("board-drawn").length) {
+    performance.mark("board-drawn");  // page load -> first board with its LEDs (benchmarks)
+  }
+  for (const [led, c] of circles) {
+    const colour = leds[led] || "";
+    c.setAttribute("fill", colour || HOLE);
+    c.classList.toggle("lit", Boolean(colour));
+  }
+}
+
+function shape(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+// --- entries ---------------------------------------------------------------------
+let pegsFor = "";
+function buildPegs(s) {
+  const key = JSON.stringify([s.tracks.map((t) => t.name), s.phase === "cut"]);
+  if (key === pegsFor) return;
+  pegsFor = key;
+  if (s.phase === "cut") {  // the first dealer: as a track's first press on the board
+    const row = el("div", "row");
+    s.tracks.forEach((t, i) => {
+      const b = el("button", null, `${t.name} deals`);
+      Object.assign(b, { type: "button" });
+      b.dataset.cmd = "cut";
+      b.dataset.cut = String(i);
+      b.addEventListener("click", () => command("cut", { dealer: i }));
+      row.append(b);
+    });
+    const draw = el("button", null, "Draw for deal");
+    draw.dataset.cmd = "cut";
+    draw.addEventListener("click", () => command("cut"));
+    row.append(draw);
+    $("pegs").replaceChildren(row);
+    setPaired(paired);
+    return;
+  }
+  const kinds = (choices && choices.kinds) || [];
+  $("pegs").replaceChildren(
+    ...s.tracks.map((t, i) => {
+      const row = el("form", "peg row");
+      const label = el("label", null, t.name);
+      label.htmlFor = `points-${i}`;
+      const points = el("input");
+      Object.assign(points, { type: "number", value: 2, id: `points-${i}` });  // the engine checks
+      points.setAttribute("inputmode", "numeric");
+      const kind = el("select");
+      kind.id = `kind-${i}`;
+      kind.setAttribute("aria-label", `kind of entry for ${t.name}`);
+      kind.append(new Option("kind: auto", ""));
+      for (const k of kinds) kind.append(new Option(k, k));
+      const go = el("button", null, "Peg");
+      go.setAttribute("aria-label", `Peg for ${t.name}`);
+      go.type = "submit";
+      go.dataset.cmd = "peg";
+      row.append(label, points, kind, go);
+      row.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const fields = { track: i, points: Number(points.value) };
+        if (kind.value) fields.kind = kind.value;
+        command("peg", fields);
+      });
+      return row;
+    }),
+  );
+  setPaired(paired);
+}
+
+function setPaired(value) {
+  paired = value;
+  document.querySelectorAll("[data-op], [data-set], [data-cmd], #new-game").forEach((b) => {
+    b.disabled = !paired;
+  });
+  $("readonly").hidden = paired;
+  $("pair-form").hidden = paired;
+  $("paired").hidden = !paired;
+}
+
+function fillChoices() {
+  if (!choices) return;
+  const fill = (id, values) => {
+    const select = $(id);
+    if (select.options.length) return;
+    for (const v of values) select.append(new Option(v, v));
+  };
+  fill("preset", choices.presets);
+  fill("mode", choices.modes);
+  fill("variant", choices.variants);
+}
+
+function fillSettings(s) {
+  const names = $("names");
+  const inputs = names.querySelectorAll("input");
+  if (inputs.length !== s.tracks.length) {
+    names.replaceChildren(el("legend", null, "Names"));
+    s.tracks.forEach((t, i) => {
+      const label = el("label", null, `Track ${i + 1} `);
+      const input = el("input");
+      Object.assign(input, { id: `name-${i}`, maxLength: 24, value: t.name });
+      label.append(input);
+      names.append(label);
+    });
+  } else {
+    s.tracks.forEach((t, i) => {
+      if (document.activeElement !== inputs[i]) inputs[i].value = t.name;
+    });
+  }
+  const set = (id, value) => {
+    if (document.activeElement !== $(id) && value != null) $(id).value = value;
+  };
+  set("target", s.target);
+  set("preset", s.preset);
+  set("match", s.match_target);
+  set("mode", s.mode);
+  set("variant", s.variant);
+  set("brightness", s.brightness);
+}
+
+function settingValue(key) {
+  if (key === "names") {
+    return [...$("names").querySelectorAll("input")].map((i) => i.value);
+  }
+  const value = $(key).value;
+  return ["target", "match", "brightness"].includes(key) ? Number(value) : value;
+}
+
+// --- history -----------------------------------------------------------------------
+async function loadHistory() {
+  const reply = await (await fetch("/api/history")).json().catch(() => ({ rows: [] }));
+  const list = $("history");
+  list.replaceChildren(
+    ...(reply.rows || []).map((row) => {
+      const item = el("li", null);
+      item.append(el("span", "when", row.time), el("span", "what", row.text),
+        el("span", "scores", row.scores.join("–")));
+      if (row.count) item.append(countBlock(row.count));
+      return item;
+    }),
+  );
+}
+
+function countBlock(count) {
+  const box = el("div", "count");
+  const list = el("ul");
+  for (const item of count.items) {
+    list.append(el("li", null, `${item.kind} ${item.cards.join(" ")}: ${item.points}`));
+  }
+  box.append(el("p", "cards", `${count.hand.join(" ")} · starter ${count.starter}`), list,
+    el("p", "said", `“${count.said}” — ${count.total}`));
+  return box;
+}
+
+// --- the card tools ---------------------------------------------------------------
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
+
+function buildDeck() {
+  const deck = $("deck");
+  const names = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  for (const [suit, symbol] of SUITS) {
+    const row = el("div", "suit");
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", names[suit]);
+    deck.append(row);
+    for (const rank of RANKS) {
+      const b = el("button", `card s${suit}`, `${rank}${symbol}`);
+      b.type = "button";
+      b.dataset.card = `${rank}${suit}`;
+      b.setAttribute("aria-pressed", "false");
+      b.setAttribute("aria-label", `${rank} of ${names[suit]}`);
+      b.addEventListener("click", () => toggleCard(b));
+      row.append(b);
+    }
+  }
+}
+
+function toggleCard(b) {
+  const at = picked.indexOf(b.dataset.card);
+  if (at >= 0) picked.splice(at, 1);
+  else if (picked.length < 6) picked.push(b.dataset.card);
+  b.setAttribute("aria-pressed", String(at < 0 && picked.includes(b.dataset.card)));
+  showPicked();
+}
+
+function showPicked() {
+  const text = picked.length === 5
+    ? `${picked.slice(0, 4).join(" ")} · starter ${picked[4]}` : picked.join(" ");
+  $("chosen").textContent = text || "none";
+}
+
+async function runTool(path, params) {
+  const reply = await (await fetch(`${path}?${new URLSearchParams(params)}`)).json();
+  const out = $("tool-out");
+  if (!reply.ok) {
+    out.replaceChildren(el("p", "error", reply.error));
+    return;
+  }
+  if (reply.score) {
+    out.replaceChildren(countBlock(reply.score));
+    return;
+  }
+  const table = el("table");
+  const head = el("tr");
+  for (const h of ["lay away", "keep", "hand", "crib", "net"]) head.append(el("th", null, h));
+  table.append(head);
+  for (const o of reply.options.slice(0, 6)) {
+    const row = el("tr");
+    for (const v of [o.discard.join(" "), o.keep.join(" "), o.hand.toFixed(2),
+      o.crib.toFixed(2), o.net.toFixed(2)]) row.append(el("td", null, v));
+    table.append(row);
+  }
+  out.replaceChildren(table);
+}
+
+// --- wiring ---------------------------------------------------------------------------
+function wire() {
+  document.querySelectorAll("[data-op]").forEach((b) => {
+    b.addEventListener("click", () => command(b.dataset.op));
+  });
+  document.querySelectorAll("[data-set]").forEach((b) => {
+    b.addEventListener("click", () =>
+      command("set", { key: b.dataset.set, value: settingValue(b.dataset.set) }));
+  });
+  $("new-game").addEventListener("click", () => {
+    if (confirm(`Start a new game of ${$("variant").value}? This one ends here.`)) {
+      command("new_game", { variant: $("variant").value });
+    }
+  });
+  $("pair-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const response = await fetch("/api/pair", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: $("code").value }),
+    });
+    const reply = await response.json();
+    $("pair-msg").textContent = reply.ok ? "Paired." : reply.error;
+    if (reply.ok) {
+      token = reply.token;
+      localStorage.setItem(TOKEN_KEY, token);
+      setPaired(true);
+    }
+  });
+  $("forget").addEventListener("click", () => {
+    localStorage.removeItem(TOKEN_KEY);
+    token = "";
+    setPaired(false);
+  });
+  $("history-box").addEventListener("toggle", () => {
+    if ($("history-box").open) loadHistory();
+  });
+  $("count-btn").addEventListener("click", () =>
+    runTool("/api/score", { cards: picked.join(" "), crib: $("crib").checked ? 1 : 0 }));
+  $("discard-btn").addEventListener("click", () =>
+    runTool("/api/discard", { cards: picked.join(" "), dealer: $("dealer").checked ? 1 : 0 }));
+  $("clear-btn").addEventListener("click", () => {
+    picked.length = 0;
+    document.querySelectorAll(".card").forEach((b) => b.setAttribute("aria-pressed", "false"));
+    showPicked();
+    $("tool-out").replaceChildren();
+  });
+  window.addEventListener("resize", layoutBoard);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refreshSession();
+  });
+  setInterval(refreshSession, 30000);
+}
+
+buildDeck();
+wire();
+setPaired(false);
+refreshSession().then(connect);

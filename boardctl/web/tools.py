@@ -1,0 +1,78 @@
+"""The page's card tools and history rows, from the rules engine (pure functions).
+
+- :func:`score` counts a hand or crib the way ``boardctl score`` does, item by
+  item and as players say it;
+- :func:`advise` ranks the discards as ``boardctl discard`` does;
+- :func:`history_rows` turns the service's ``history`` into the page's list,
+  itemising a hand or crib when its event names the cards (``"cards"``: the
+  hand then the starter), as ``boardctl score`` would.
+
+Bad cards raise :class:`~boardctl.errors.CardError` with the engine's message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardctl.cribbage.cards import parse_cards
+from boardctl.cribbage.discard import rank_discards
+from boardctl.cribbage.hand import score_hand
+from boardctl.cribbage.speech import say_count
+from boardctl.errors import CardError
+
+MAX_OPTIONS = 15  # discards listed (6 cards: all 15)
+
+
+def score(cards: str, *, crib: bool = False) -> dict[str, Any]:
+    """The count of ``cards`` (hand then starter, 4+1 or 3+1)."""
+    parsed = parse_cards(cards)
+    if len(parsed) not in (4, 5):
+        raise CardError(
+            f"give 4 hand cards and the starter (or 3 and the starter), got {len(parsed)} cards"
+        )
+    result = score_hand(parsed[:-1], parsed[-1], crib=crib)
+    return {**result.as_dict(), "said": say_count(result)}
+
+
+def advise(cards: str, *, dealer: bool) -> list[dict[str, Any]]:
+    """Every discard of the dealt ``cards``, best first for the dealer or the pone."""
+    return [option.as_dict() for option in rank_discards(cards, dealer=dealer)][:MAX_OPTIONS]
+
+
+def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The page's history, newest first, with hands and cribs itemised where cards are known."""
+    rows = []
+    for item in reversed(history):
+        event = item.get("event") if isinstance(item.get("event"), dict) else {}
+        row = {
+            "seq": item.get("seq"),
+            "time": str(item.get("time", ""))[-8:],
+            "text": str(item.get("text", "")),
+            "scores": item.get("scores", []),
+        }
+        cards = event.get("cards") if isinstance(event, dict) else None
+        if isinstance(cards, list | str) and cards:
+            text = " ".join(cards) if isinstance(cards, list) else cards
+            try:
+                row["count"] = score(text, crib=event.get("kind") == "crib")
+            except CardError as exc:
+                row["count_error"] = str(exc)
+        rows.append(row)
+    return rows
+
+
+def choices() -> dict[str, list[str]]:
+    """What the page's menus offer, from the tables the engine checks against."""
+    from boardctl.board.theme import DEFAULT_THEME
+    from boardctl.cribbage.variants import VARIANTS
+    from boardctl.game.entries import KINDS
+    from boardctl.game.presets import PRESETS
+    from boardctl.game.setup import MODES
+
+    return {
+        "variants": list(VARIANTS),
+        "presets": list(PRESETS),
+        "modes": list(MODES),
+        "kinds": list(KINDS),
+        "colours": ["#{:02x}{:02x}{:02x}".format(*c) for c in DEFAULT_THEME.tracks],
+    }

@@ -1,0 +1,116 @@
+// Runs the emulated Pico (pico.mjs) and bridges it to this process:
+//   stdin       -> the device's link (USB CDC or UART0 RX), raw bytes
+//   stdout      <- what the device sends on that link, raw bytes
+//   --events FD <- one JSON line per event (below), emulated times in ns
+//   --control FD-> one JSON line per command: {"cmd": "bootsel", "pressed": false},
+//                  {"cmd": "hang"}, {"cmd": "stop"}
+//
+// Events: "time" (every --tick-ms of emulated time), "usb-connected", "rx-done" (the
+// last byte written so far has reached the device), "ws2812" (a frame on the LED pin:
+// start, duration, bits, GRB hex, bit timings), "status-led", "watchdog-reset", "end".
+//
+// usage: node bridge.mjs --bin IMAGE --fs FS.img [--link usb|uart] [--bootsel]
+//        [--events FD] [--control FD] [--max-emu-s 600] [--tick-ms 20]
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { Pico } from './pico.mjs';
+
+const argv = process.argv.slice(2);
+const args = {};
+for (let i = 0; i < argv.length; i++) {
+  if (!argv[i].startsWith('--')) continue;
+  const next = argv[i + 1];
+  args[argv[i].slice(2)] = next !== undefined && !next.startsWith('--') ? next : true;
+}
+const link = args.link ?? 'usb';
+const maxEmuNs = Number(args['max-emu-s'] ?? 600) * 1e9;
+const tickNs = Number(args['tick-ms'] ?? 20) * 1e6;
+const pico = new Pico({ bin: args.bin, fs: args.fs, bootsel: !!args.bootsel });
+
+const events = args.events ? fs.createWriteStream(null, { fd: Number(args.events) }) : null;
+const emit = (obj) => events && events.write(JSON.stringify(obj) + '\n');
+
+let stopped = false;
+let rxWaiting = false; // bytes were written and have not all reached the device yet
+process.stdin.on('data', (chunk) => {
+  if (link === 'uart') pico.sendUART(chunk);
+  else pico.sendUSB(chunk);
+  rxWaiting = true;
+});
+process.stdin.on('end', () => (stopped = true));
+if (args.control) {
+  const control = readline.createInterface({ input: fs.createReadStream(null, { fd: Number(args.control) }) });
+  control.on('line', (line) => {
+    const command = JSON.parse(line);
+    if (command.cmd === 'bootsel') pico.setBootsel(!!command.pressed);
+    else if (command.cmd === 'hang') pico.hang();
+    else if (command.cmd === 'stop') stopped = true;
+    emit({ event: 'done', cmd: command.cmd, t_ns: pico.nanos });
+  });
+}
+
+const sent = { out: 0, frames: 0, resets: 0, led: 0 };
+let connectedSent = false;
+let nextTick = 0;
+
+function flush() {
+  const out = link === 'uart' ? pico.uartOut : pico.cdcOut;
+  if (out.length > sent.out) {
+    process.stdout.write(Buffer.from(out.slice(sent.out)));
+    sent.out = out.length;
+  }
+  if (!connectedSent && pico.cdcConnected) {
+    connectedSent = true;
+    emit({ event: 'usb-connected', t_ns: pico.nanos });
+  }
+  while (sent.resets < pico.resets.length) {
+    emit({ event: 'watchdog-reset', t_ns: pico.resets[sent.resets++] });
+    connectedSent = false;
+  }
+  while (sent.led < pico.statusLed.length) {
+    const [t, on] = pico.statusLed[sent.led++];
+    emit({ event: 'status-led', t_ns: t, on });
+  }
+  if (rxWaiting && pico.pending === 0 && pico.cdc.txFIFO.itemCount === 0) {
+    rxWaiting = false;
+    emit({ event: 'rx-done', t_ns: pico.nanos });
+  }
+  const frames = pico.ws.frames;
+  while (sent.frames < frames.length) {
+    const f = frames[sent.frames++];
+    emit({
+      event: 'ws2812',
+      t_ns: f.end,
+      start_ns: f.start,
+      nbits: f.nbits,
+      hex: Buffer.from(f.bytes).toString('hex'),
+      t0h: f.t0h,
+      t1h: f.t1h,
+      period: f.period,
+    });
+  }
+  frames.length = 0; // (keeps memory flat in long runs)
+  sent.frames = 0;
+  if (pico.nanos >= nextTick) {
+    nextTick = pico.nanos + tickNs;
+    emit({ event: 'time', t_ns: pico.nanos });
+  }
+}
+
+function loop() {
+  // Short slices while bytes are in flight (for fine arrival times), longer ones idle.
+  pico.run(rxWaiting ? 2e5 : 2e6);
+  flush();
+  if (stopped || pico.nanos >= maxEmuNs) {
+    emit({ event: 'end', t_ns: pico.nanos, resets: pico.resets.length });
+    const finish = () => {
+      if (process.stdout.writableLength === 0) process.exit(0);
+      process.stdout.once('drain', () => process.exit(0));
+    };
+    if (events) events.end(finish);
+    else finish();
+    return;
+  }
+  setImmediate(loop);
+}
+loop();

@@ -1,0 +1,345 @@
+"""The emulated Pico from Python: its flash, its link, its LED pin, in emulated time.
+
+``Chip`` builds a littlefs image of the firmware (the files ``firmware/manifest.py``
+names, with the protocol module from ``boardctl/link/``), boots the stock MicroPython
+RP2040 image on rp2040js (``bridge.mjs``), and collects what comes back: the link's
+bytes and messages, every frame decoded from the WS2812 pin, status LED changes and
+watchdog resets, each stamped with the chip's emulated time::
+
+    with Chip(tmp_path, link="usb") as chip:
+        chip.wait(lambda: chip.messages, emu_s=3)     # the controller's HELLO
+        chip.send(protocol.encode(protocol.FULL, 0, rgb))
+        assert chip.wait(lambda: chip.frames and chip.frames[-1].rgb == rgb)
+
+``wait`` gives up after ``emu_s`` seconds of *emulated* time (the emulator runs at
+about 0.4x real time here, so that is roughly 2.5 ``emu_s`` of wall time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import threading
+import time
+import tty
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from boardctl.link import protocol
+from boardctl.link.firmware import firmware_files
+
+RIG = Path(__file__).resolve().parent
+IMAGE = RIG / "image" / "micropython-v1.28.0-RPI_PICO.bin"
+BRIDGE = RIG / "bridge.mjs"
+RP2040JS = RIG / "node_modules" / "rp2040js"
+# MicroPython's RPI_PICO littlefs2 file system: 352 blocks of 4 KiB at flash 0xA0000.
+FS_GEOMETRY = {
+    "block_size": 4096,
+    "block_count": 352,
+    "read_size": 32,
+    "prog_size": 32,
+    "lookahead_size": 32,
+    "name_max": 255,
+    "disk_version": 0x00020001,
+}
+
+
+def configured(text: str, overrides: dict[str, object]) -> str:
+    """``config.py`` with ``NAME = value`` lines replaced (``repr`` of each value)."""
+    for name, value in overrides.items():
+        text, count = re.subn(rf"^{name} = .*$", f"{name} = {value!r}", text, flags=re.M)
+        if count != 1:
+            raise KeyError(f"config.py has no line {name} = ...")
+    return text
+
+
+def flash_image(out: Path, overrides: dict[str, object] | None = None) -> Path:
+    """A littlefs image holding the firmware's files, as ``mpremote cp`` leaves them."""
+    import littlefs
+
+    fs = littlefs.LittleFS(**FS_GEOMETRY)
+    for source, name in firmware_files():
+        text = source.read_text()
+        if name == "config.py":
+            text = configured(text, overrides or {})
+        with fs.open(name, "w") as fh:
+            fh.write(text)
+    out.write_bytes(bytes(fs.context.buffer))
+    return out
+
+
+def grb_to_rgb(grb: bytes) -> bytes:
+    """The RGB bytes of a GRB strip buffer."""
+    out = bytearray(len(grb))
+    out[0::3] = grb[1::3]
+    out[1::3] = grb[0::3]
+    out[2::3] = grb[2::3]
+    return bytes(out)
+
+
+@dataclass(frozen=True)
+class PinFrame:
+    """One refresh decoded from the LED pin: its bytes in the strip's (GRB) order."""
+
+    start_ns: int
+    end_ns: int  # the last bit's falling edge
+    grb: bytes
+    t0h_ns: tuple[int, int]  # shortest and longest high time of a 0 bit
+    t1h_ns: tuple[int, int]
+
+    @property
+    def rgb(self) -> bytes:
+        return grb_to_rgb(self.grb)
+
+
+class Chip:
+    """One emulated Pico running the firmware (see the module docstring)."""
+
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        link: str = "usb",
+        bootsel: bool = False,
+        config: dict[str, object] | None = None,
+        on_output: Callable[[bytes], None] | None = None,
+    ) -> None:
+        node = shutil.which("node")
+        if node is None:
+            raise RuntimeError("node is needed for the emulated Pico (see .ci/run)")
+        if not RP2040JS.is_dir():
+            raise RuntimeError("run: npm ci --prefix tests/rp2040")
+        overrides = dict(config or {})
+        if link == "uart":
+            overrides.setdefault("LINK", "uart")
+        self.link = link
+        self.on_output = on_output  # called with every chunk the device sends
+        fs = flash_image(workdir / f"fs-{os.getpid()}-{id(self)}.img", overrides)
+        self.output = bytearray()  # every byte the device sent on the link
+        self.messages: list[protocol.Message] = []
+        self.frames: list[PinFrame] = []
+        self.rx_done: list[int] = []  # when the bytes written so far had all arrived
+        self.status_led: list[tuple[int, int]] = []
+        self.resets: list[int] = []
+        self.now_ns = 0
+        self.ended = False
+        self._decoder = protocol.Decoder()
+        self._changed = threading.Condition()
+        self._send_lock = threading.Lock()
+        events_r, events_w = os.pipe()
+        control_r, control_w = os.pipe()
+        command = [node, str(BRIDGE), "--bin", str(IMAGE), "--fs", str(fs), "--link", link]
+        command += ["--events", str(events_w), "--control", str(control_r)]
+        if bootsel:
+            command.append("--bootsel")
+        self._proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            pass_fds=(events_w, control_r),
+        )
+        os.close(events_w)
+        os.close(control_r)
+        self._control: IO[bytes] = os.fdopen(control_w, "wb", buffering=0)
+        self._threads = [
+            threading.Thread(target=self._read_link, daemon=True),
+            threading.Thread(target=self._read_events, args=(events_r,), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    # --- talking to it ----------------------------------------------------------
+
+    def send(self, data: bytes) -> None:
+        """Bytes to the device's link (USB CDC or UART RX)."""
+        stdin = self._proc.stdin
+        assert stdin is not None
+        with self._send_lock:
+            stdin.write(data)
+            stdin.flush()
+
+    def command(self, cmd: str, **fields: Any) -> None:
+        """A command to the rig: ``bootsel`` (``pressed=``), ``hang``, ``stop``."""
+        self._control.write(json.dumps({"cmd": cmd, **fields}).encode() + b"\n")
+
+    def wait(self, condition: Callable[[], object], emu_s: float = 5.0) -> bool:
+        """Wait until ``condition()`` is true (checked at every event), at most ``emu_s``
+        seconds of emulated time; False if it never was."""
+        with self._changed:
+            end = self.now_ns + int(emu_s * 1e9)
+            wall_end = time.monotonic() + 30 + 5 * emu_s  # if the emulator stalls
+            while True:
+                if condition():
+                    return True
+                if self.now_ns >= end or self.ended or time.monotonic() > wall_end:
+                    return False
+                self._changed.wait(1.0)
+
+    def run_for(self, emu_s: float) -> None:
+        """Let ``emu_s`` seconds of emulated time pass."""
+        end = self.now_ns + int(emu_s * 1e9)
+        self.wait(lambda: self.now_ns >= end, emu_s + 1)
+
+    def message(self, kind: int, after: int = 0, emu_s: float = 5.0) -> protocol.Message:
+        """The first message of ``kind`` from the device at index ``after`` or later."""
+
+        def found() -> protocol.Message | None:
+            return next((m for m in self.messages[after:] if m.kind == kind), None)
+
+        if not self.wait(found, emu_s):
+            names = [protocol.KIND_NAMES[m.kind] for m in self.messages[after:]]
+            raise AssertionError(f"no {protocol.KIND_NAMES[kind]} from the device; got {names}")
+        result = found()
+        assert result is not None
+        return result
+
+    def frame_showing(self, rgb: bytes, emu_s: float = 5.0, after: int = 0) -> PinFrame:
+        """The first refresh on the pin (index ``after`` or later) showing ``rgb``."""
+
+        def found() -> PinFrame | None:
+            return next((f for f in self.frames[after:] if f.rgb == rgb), None)
+
+        if not self.wait(found, emu_s):
+            last = self.frames[-1].rgb.hex() if self.frames else "nothing"
+            raise AssertionError(f"the pin never showed the frame; last: {last[:96]}...")
+        result = found()
+        assert result is not None
+        return result
+
+    def close(self) -> None:
+        self._control.close()  # (node waits for a pending read of it before it can exit)
+        if self._proc.poll() is None:
+            try:
+                stdin = self._proc.stdin
+                assert stdin is not None
+                stdin.close()  # end of input: the bridge stops
+                self._proc.wait(10)
+            except (OSError, subprocess.TimeoutExpired):
+                self._proc.kill()
+                self._proc.wait()
+        for thread in self._threads:
+            thread.join(5)
+
+    def __enter__(self) -> Chip:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the readers --------------------------------------------------------------
+
+    def _read_link(self) -> None:
+        stdout = self._proc.stdout
+        assert stdout is not None
+        while data := os.read(stdout.fileno(), 65536):
+            if self.on_output is not None:
+                self.on_output(data)
+            with self._changed:
+                self.output.extend(data)
+                self.messages.extend(self._decoder.feed(data))
+                self._changed.notify_all()
+
+    def _read_events(self, fd: int) -> None:
+        with os.fdopen(fd, "r") as events:
+            for line in events:
+                self._event(json.loads(line))
+        with self._changed:
+            self.ended = True
+            self._changed.notify_all()
+
+    def _event(self, event: dict[str, Any]) -> None:
+        with self._changed:
+            self.now_ns = max(self.now_ns, int(event["t_ns"]))
+            kind = event["event"]
+            if kind == "ws2812":
+                self.frames.append(
+                    PinFrame(
+                        int(event["start_ns"]),
+                        int(event["t_ns"]),
+                        bytes.fromhex(event["hex"]),
+                        tuple(event["t0h"]),
+                        tuple(event["t1h"]),
+                    )
+                )
+            elif kind == "rx-done":
+                self.rx_done.append(int(event["t_ns"]))
+            elif kind == "status-led":
+                self.status_led.append((int(event["t_ns"]), int(event["on"])))
+            elif kind == "watchdog-reset":
+                self.resets.append(int(event["t_ns"]))
+            elif kind == "end":
+                self.ended = True
+            self._changed.notify_all()
+
+
+class Host:
+    """The host's side of the protocol, by hand: numbered messages to a chip."""
+
+    def __init__(self, chip: Chip) -> None:
+        self.chip = chip
+        self.seq = 0
+
+    def send(self, kind: int, payload: bytes = b"") -> bytes:
+        wire = protocol.encode(kind, self.seq, payload)
+        self.seq = (self.seq + 1) & 0xFF
+        self.chip.send(wire)
+        return wire
+
+    def hello(self, led_count: int = 256) -> bytes:
+        payload = protocol.hello_payload(protocol.PROTOCOL_VERSION, (0, 1, 0), led_count, "RGB")
+        return self.send(protocol.HELLO, payload)
+
+
+class PtyPort:
+    """A pseudo-terminal in front of a chip's link: what a host writes to ``path`` goes to
+    the chip, what the chip sends comes out of ``path`` (a USB CDC port, as the host sees it).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        self.slave = slave
+        self.path = path
+        path.symlink_to(os.ttyname(slave))
+        self.chip: Chip | None = None
+        self.from_host = bytearray()  # every byte the host wrote
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._forward, daemon=True)
+
+    def attach(self, chip: Chip) -> None:
+        self.chip = chip
+        self._thread.start()
+
+    def write(self, data: bytes) -> None:
+        """Bytes from the chip to the host (``Chip(on_output=port.write)``)."""
+        with contextlib.suppress(OSError):
+            os.write(self.master, data)
+
+    def _forward(self) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            if data and self.chip is not None:
+                self.from_host.extend(data)
+                self.chip.send(data)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(2)
+        for fd in (self.master, self.slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.path.unlink(missing_ok=True)

@@ -1,0 +1,248 @@
+// An emulated Raspberry Pi Pico for the firmware tests: rp2040js running the stock
+// MicroPython RP2040 image (image/), with the firmware's files on littlefs in flash.
+//
+// - the link: USB CDC (a host-side CDC driver) or UART0 at 1 Mbaud (paced, one byte
+//   per 10 us, never overrunning the 32-byte RX FIFO);
+// - the LED pin: its edges, in emulated nanoseconds, decoded as WS2812 bits into frames;
+// - the watchdog: a real chip reset (rp2040js only calls a hook), keeping flash, the
+//   reset reason and the scratch registers, with emulated time carried on;
+// - BOOTSEL held or released, and a hang of the main loop (for the watchdog).
+//
+// rp2040js 1.4.1 is pinned exactly (package.json): the workarounds below patch its
+// internals. What it does not model is listed in tests/rp2040/README.md.
+import { readFileSync } from 'node:fs';
+import { ConsoleLogger, LogLevel, RP2040, USBCDC } from 'rp2040js';
+import { bootromB1 } from './image/bootrom-b1.mjs';
+
+export const FS_OFFSET = 0xa0000; // RPI_PICO: 2 MiB flash, the last 1408 KiB are littlefs
+const STATUS_LED_PIN = 25;
+const UART_BYTE_NS = 10_000; // 1 Mbaud, 10 bits per byte
+const HANG_ADDRESS = 0x20041ff0; // top of SCRATCH_Y: two bytes for a `b .` loop
+
+export class WS2812Decoder {
+  // Pin edges (ns) -> frames of bytes. A high time over `threshold` is a 1 bit; a low
+  // time over `latch` ends the frame (the WS2812 latches after 50 us low).
+  constructor(threshold = 625, latch = 50_000) {
+    this.threshold = threshold;
+    this.latch = latch;
+    this.frames = [];
+    this.cur = null;
+    this.rise = null;
+    this.lastRise = null;
+    this.lastFall = null;
+  }
+
+  edge(t, high) {
+    if (high) {
+      if (this.lastFall !== null && t - this.lastFall > this.latch) this.flush();
+      if (this.cur && this.lastRise !== null) {
+        const period = t - this.lastRise;
+        this.cur.pmin = Math.min(this.cur.pmin, period);
+        this.cur.pmax = Math.max(this.cur.pmax, period);
+      }
+      this.rise = t;
+      this.lastRise = t;
+    } else if (this.rise !== null) {
+      const high = t - this.rise;
+      if (!this.cur) this.cur = { start: this.rise, bits: [], t0h: [1e9, 0], t1h: [1e9, 0], pmin: 1e9, pmax: 0 };
+      const bit = high > this.threshold ? 1 : 0;
+      const range = bit ? this.cur.t1h : this.cur.t0h;
+      range[0] = Math.min(range[0], high);
+      range[1] = Math.max(range[1], high);
+      this.cur.bits.push(bit);
+      this.cur.end = t;
+      this.lastFall = t;
+      this.rise = null;
+    }
+  }
+
+  poll(now) {
+    if (this.cur && this.lastFall !== null && now - this.lastFall > this.latch) this.flush();
+  }
+
+  flush() {
+    if (!this.cur) return;
+    const { bits } = this.cur;
+    const bytes = new Uint8Array(bits.length >> 3);
+    for (let i = 0; i < bytes.length; i++) {
+      let b = 0;
+      for (let j = 0; j < 8; j++) b = (b << 1) | bits[8 * i + j];
+      bytes[i] = b;
+    }
+    const { start, end, t0h, t1h, pmin, pmax } = this.cur;
+    this.frames.push({ start, end, nbits: bits.length, bytes, t0h, t1h, period: [pmin, pmax] });
+    this.cur = null;
+    this.lastRise = null;
+  }
+}
+
+// rp2040js's PL011 keeps TXINTR asserted for ever, so machine.UART() hangs in an
+// interrupt storm. A real PL011 raises it on a FIFO level transition; TX is instant
+// here, so raise it once per byte written to the data register.
+function patchUART(uart) {
+  const proto = Object.getPrototypeOf(uart);
+  if (proto.boardctlPatched) return;
+  proto.boardctlPatched = true;
+  const TXINTR = 1 << 5;
+  proto.checkInterrupts = function () {
+    this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
+  };
+  const write = proto.writeUint32;
+  proto.writeUint32 = function (offset, value) {
+    write.call(this, offset, value);
+    if (offset === 0 /* UARTDR */) {
+      this.interruptStatus |= TXINTR;
+      this.checkInterrupts();
+    }
+  };
+}
+
+export class Pico {
+  constructor({ bin, fs, ledPin = 0, bootsel = false }) {
+    this.binImage = readFileSync(bin);
+    this.fsImage = fs ? readFileSync(fs) : null;
+    this.ledPin = ledPin;
+    this.bootsel = bootsel;
+    this.cdcOut = []; // bytes from the device over USB CDC
+    this.uartOut = []; // bytes from the device on UART0 TX
+    this.cdcPending = []; // bytes to the device over USB CDC
+    this.uartPending = [];
+    this.uartNext = 0;
+    this.ws = new WS2812Decoder();
+    this.resets = []; // emulated times of the watchdog resets
+    this.statusLed = []; // [t_ns, level] of every change of GP25
+    this.flash = null;
+    this.clock = null;
+    this.timeBase = 0;
+    this.boot();
+  }
+
+  boot() {
+    // A fresh chip at every reset; emulated time goes on from timeBase.
+    this.timeBase += this.clock ? this.clock.nanos : 0;
+    const mcu = new RP2040();
+    const clock = mcu.clock;
+    const base = this.timeBase;
+    this.clock = clock;
+    mcu.logger = new ConsoleLogger(LogLevel.Error);
+    mcu.loadBootrom(bootromB1);
+    if (this.flash) {
+      mcu.flash.set(this.flash);
+    } else {
+      mcu.flash.set(this.binImage, 0);
+      if (this.fsImage) mcu.flash.set(this.fsImage, FS_OFFSET);
+    }
+    this.flash = mcu.flash; // rp2040js's reset() would fill flash with 0xff: keep ours
+    // BOOTSEL pulls QSPI_SS low. rp2040js resets the pad with its input disabled (reads
+    // as pressed); enable it and drive it.
+    this.qspiSS = mcu.qspi[1];
+    this.qspiSS.padValue |= 0x40;
+    this.qspiSS.setInputValue(!this.bootsel);
+    mcu.gpio[this.ledPin].addListener((state) => this.ws.edge(base + clock.nanos, state === 1));
+    mcu.gpio[STATUS_LED_PIN].addListener((state) => this.statusLed.push([base + clock.nanos, state === 1 ? 1 : 0]));
+    const wd = mcu.findPeripheral(0x40058000);
+    if (this.carry) {
+      wd.reason = this.carry.reason;
+      wd.scratchData.set(this.carry.scratch);
+    }
+    wd.onWatchdogTrigger = () => {
+      // After a timeout rp2040js's Timer32 alarm reschedules 0 ns ahead for ever; the
+      // chip is being reset anyway: stop it.
+      wd.alarm.enable = false;
+      wd.timer.enable = false;
+      this.resetRequested = true;
+      this.carry = { reason: wd.reason, scratch: Uint32Array.from(wd.scratchData) };
+    };
+    this.cdc = new USBCDC(mcu.usbCtrl);
+    this.cdcConnected = false;
+    this.cdc.onDeviceConnected = () => (this.cdcConnected = true);
+    this.cdc.onSerialData = (data) => {
+      for (const b of data) this.cdcOut.push(b);
+    };
+    this.cdcPending = []; // a reset drops the USB connection and what was in flight
+    patchUART(mcu.uart[0]);
+    mcu.uart[0].onByte = (b) => this.uartOut.push(b);
+    mcu.core.PC = 0x10000000;
+    this.mcu = mcu;
+    this.resetRequested = false;
+  }
+
+  get nanos() {
+    return this.timeBase + this.clock.nanos;
+  }
+
+  setBootsel(pressed) {
+    this.bootsel = pressed;
+    this.qspiSS.setInputValue(!pressed);
+  }
+
+  hang() {
+    // The main loop stops for good (as a bug would stop it): the core spins on a
+    // `b .` instruction; interrupts still run, nothing feeds the watchdog.
+    this.mcu.writeUint16(HANG_ADDRESS, 0xe7fe);
+    this.mcu.core.PC = HANG_ADDRESS;
+    this.mcu.core.waiting = false;
+  }
+
+  // Run the chip for `nanos` of emulated time.
+  run(nanos) {
+    const end = this.nanos + nanos;
+    while (this.nanos < end) {
+      const mcu = this.mcu;
+      const clock = this.clock;
+      const localEnd = end - this.timeBase;
+      const cycleNanos = 1e9 / mcu.clkSys;
+      for (let n = 0; n < 10000 && !this.resetRequested; ) {
+        if (mcu.core.waiting) {
+          const d = clock.nanosToNextAlarm;
+          if (d <= 0) {
+            clock.tick(cycleNanos);
+            n += 1;
+          } else {
+            clock.tick(Math.min(d, localEnd - clock.nanos + 1));
+            n += 100;
+          }
+        } else {
+          clock.tick(mcu.core.executeInstruction() * cycleNanos);
+          n++;
+        }
+      }
+      if (this.resetRequested) {
+        this.resets.push(this.nanos);
+        this.boot();
+        continue;
+      }
+      this.pump();
+    }
+    this.ws.poll(this.nanos);
+  }
+
+  // Bytes still on their way to the device.
+  get pending() {
+    return this.cdcPending.length + this.uartPending.length;
+  }
+
+  pump() {
+    // USB: keep the host side's 512-byte FIFO topped up. Until the device has enumerated
+    // there is no port to write to: what the host wrote meanwhile is lost.
+    if (!this.cdcConnected) this.cdcPending.length = 0;
+    const fifo = this.cdc.txFIFO;
+    while (this.cdcPending.length && fifo.itemCount < fifo.size) {
+      this.cdc.sendSerialByte(this.cdcPending.shift());
+    }
+    // UART: one byte per character time, never overrunning the RX FIFO.
+    const uart = this.mcu.uart[0];
+    while (this.uartPending.length && this.nanos >= this.uartNext && !uart.rxFIFO.full) {
+      uart.feedByte(this.uartPending.shift());
+      this.uartNext = Math.max(this.uartNext, this.nanos - UART_BYTE_NS) + UART_BYTE_NS;
+    }
+  }
+
+  sendUSB(bytes) {
+    for (const b of bytes) this.cdcPending.push(b);
+  }
+
+  sendUART(bytes) {
+    for (const b of bytes) this.uartPending.push(b);
+  }
+}

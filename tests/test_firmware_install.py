@@ -1,0 +1,98 @@
+"""``boardctl firmware install``: the files of firmware/package.json copied by one mpremote
+session, main.py last. mpremote is a fake on PATH here that records its arguments (the
+emulated Pico does not model flash writes, so a real copy is not tested)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from boardctl.cli import main
+from boardctl.errors import ConfigError, LinkError
+from boardctl.link.firmware import firmware_files
+from boardctl.link.install import find_mpremote, install_command
+from tests.conftest import REPO
+
+
+def fake_mpremote(folder: Path, status: int = 0) -> Path:
+    """An ``mpremote`` that writes its arguments as JSON next to itself."""
+    program = folder / "mpremote"
+    program.write_text(
+        "#!/usr/bin/env python3\n"
+        "import json, pathlib, sys\n"
+        "pathlib.Path(sys.argv[0]).with_suffix('.json').write_text(json.dumps(sys.argv[1:]))\n"
+        f"sys.exit({status})\n"
+    )
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    return program
+
+
+def test_the_package_json_names_the_files_with_the_protocol_by_reference() -> None:
+    files = firmware_files()
+    names = [name for _source, name in files]
+    assert names[-1] == "main.py"  # last: the controller starts at the next boot
+    assert sorted(names) == ["config.py", "hw.py", "ledctl.py", "main.py", "protocol.py"]
+    sources = dict((name, source) for source, name in files)
+    assert sources["protocol.py"] == REPO / "boardctl" / "link" / "protocol.py"
+    assert not (REPO / "firmware" / "protocol.py").exists()  # no copy is kept
+    package = json.loads((REPO / "firmware" / "package.json").read_text())
+    assert {name for name, _url in package["urls"]} == set(names)  # the mip form of the list
+
+
+def test_install_runs_one_mpremote_session_main_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_mpremote(tmp_path)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    assert main(["firmware", "install", "--port", "/dev/ttyACM0"]) == 0
+    argv = json.loads((tmp_path / "mpremote.json").read_text())
+    assert argv[:2] == ["connect", "/dev/ttyACM0"] and argv[-1] == "reset"
+    copies = [argv[i + 1 : i + 3] for i, word in enumerate(argv) if word == "cp"]
+    assert [target for _source, target in copies] == [
+        ":protocol.py",
+        ":hw.py",
+        ":ledctl.py",
+        ":config.py",
+        ":main.py",
+    ]
+    for source, target in copies:
+        assert Path(source).name == target[1:] and Path(source).is_file()
+    assert argv.count("+") == len(copies)  # one session: each cp ended by "+"
+    assert "firmware installed" in capsys.readouterr().out
+
+
+def test_a_failing_mpremote_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_mpremote(tmp_path, status=1)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    assert main(["firmware", "install"]) == 1
+    assert "safe mode" in capsys.readouterr().err
+
+
+def test_dry_run_prints_and_runs_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = fake_mpremote(tmp_path)
+    assert main(["firmware", "install", "--dry-run", "--mpremote", str(program)]) == 0
+    assert not (tmp_path / "mpremote.json").exists()
+    out = capsys.readouterr().out
+    assert out.startswith(f"{program} connect auto cp ") and out.rstrip().endswith("+ reset")
+
+
+def test_missing_mpremote_and_a_wrong_folder_say_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr("sys.executable", str(tmp_path / "python3"))
+    with pytest.raises(LinkError, match=r"pip install 'boardctl\[firmware\]'"):
+        find_mpremote()
+    with pytest.raises(ConfigError, match="not a firmware folder"):
+        install_command("auto", tmp_path, "mpremote")
+    (tmp_path / "package.json").write_text('{"urls": [["a.py", "a.py"]]}')
+    with pytest.raises(ConfigError, match="names files that are not there"):
+        install_command("auto", tmp_path, "mpremote")
