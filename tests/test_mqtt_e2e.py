@@ -2,8 +2,9 @@
 
 Five ``boardctl run --display none`` services (mock pins) each with its
 ``boardctl mqtt`` bridge play a round-robin evening through their buttons
-(the control socket's ``press``). The broker is killed (kill -9, so it loses
-every retained message) and restarted mid-evening; a bridge is killed and
+(the control socket's ``press``; the players' names are set over the socket).
+The broker is killed (kill -9, so it loses every retained message) and
+restarted mid-evening; a bridge is killed (its last will says "offline") and
 restarted. At the end ``boardctl standings`` has every game exactly once,
 equal to the five journals' results, and the retained states equal each
 board's status.
@@ -195,7 +196,14 @@ def test_an_evening_of_five_boards_survives_broker_and_bridge_crashes(
     assert time.monotonic() - started < 10
     broker.start()
 
+    availability = "boardctl/table-1/availability"
+    assert wait_for(  # reconnected to the restarted broker
+        lambda: retained(broker, availability, 0.3).get(availability) == b"online", 15
+    )
     boards[0].kill_bridge()
+    assert wait_for(  # the last will: the broker says it for the bridge killed mid-connection
+        lambda: retained(broker, availability, 0.3).get(availability) == b"offline", 10
+    )
     play_round(2)
     boards[0].start_bridge()
 
@@ -246,3 +254,9 @@ def test_an_evening_of_five_boards_survives_broker_and_bridge_crashes(
     assert gone not in retained(broker, "homeassistant/#", 0.5)
     publish(broker, "homeassistant/status", b"online")
     assert wait_for(lambda: gone in retained(broker, "homeassistant/#", 0.5), 10)
+
+    boards[1].bridge.send_signal(signal.SIGTERM)  # a clean stop says offline itself
+    assert boards[1].bridge.wait(10) == 0
+    assert retained(broker, "boardctl/table-2/availability", 0.3) == {
+        "boardctl/table-2/availability": b"offline"
+    }
