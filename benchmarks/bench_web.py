@@ -53,9 +53,11 @@ from gpiozero.pins.mock import MockFactory
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench_service_latency import TimedLink  # noqa: E402
+
+from boardctl.config import parse_config  # noqa: E402
 from boardctl.link import open_link  # noqa: E402
 from boardctl.service import app  # noqa: E402
-from boardctl.web.config import config_module  # noqa: E402
 
 CYCLE = ("+1", "commit", "undo")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -65,26 +67,6 @@ OBSERVE = """() => {
   new MutationObserver(() => window.__changes.push(performance.timeOrigin + performance.now()))
     .observe(box, {subtree: true, childList: true, characterData: true});
 }"""
-
-
-class TimedLink:
-    """A null link that notes when each frame was written."""
-
-    def __init__(self) -> None:
-        self.inner = open_link("null")
-        self.shown = threading.Event()
-        self.at = 0.0
-
-    def show(self, frame: bytes) -> None:
-        self.inner.show(frame)
-        self.at = time.perf_counter()
-        self.shown.set()
-
-    def set_brightness(self, level: int) -> None:
-        self.inner.set_brightness(level)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -110,10 +92,10 @@ class Bench:
         self.tmp = tmp
         self.factory = MockFactory()
         Device.pin_factory = self.factory
-        self.config = config_module().parse_config(
+        self.config = parse_config(
             {"game": {"mode": "free"}, "inputs": {"debounce": 0.0005, "commit_idle": 60.0}}
         )
-        self.link = TimedLink()
+        self.link = TimedLink(open_link("null"))
         self.socket = tmp / "control.sock"
         self.board = app.build(
             self.config,
