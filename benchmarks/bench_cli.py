@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -93,57 +94,69 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
     pi_class.add_options(parser)
     args = parser.parse_args()
-    code = pi_class.rerun(args)
-    if code is not None:
-        return code
+    with tempfile.TemporaryDirectory() as name:
+        if args.pi_class or args.burn:  # the journal is built at full speed, then timed slowly
+            prebuilt = Path(name) / "prebuilt.sqlite"
+            build_journal(prebuilt, args.games)
+            code = pi_class.rerun(args, ["--prebuilt", str(prebuilt)])
+            assert code is not None
+            return code
+        return run(args, Path(name))
+
+
+def run(args: argparse.Namespace, tmp: Path) -> int:
+    """Build (or copy) the journal, then time every verb; see the module docstring."""
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
-    with tempfile.TemporaryDirectory() as name:
-        tmp = Path(name)
-        (tmp / "none.toml").write_text("")
-        journal = tmp / "journal.sqlite"
+    (tmp / "none.toml").write_text("")
+    journal = tmp / "journal.sqlite"
+    if args.prebuilt:
+        shutil.copyfile(args.prebuilt, journal)
+        seconds = 0.0
+    else:
         seconds = build_journal(journal, args.games)
-        events = subprocess.run(
-            [*BOARDCTL, "history", "--all", "--json", "--journal", str(journal)],
+    events = subprocess.run(
+        [*BOARDCTL, "history", "--all", "--json", "--journal", str(journal)],
+        env=ENV,
+        capture_output=True,
+        check=True,
+    ).stdout.count(b'"seq"')
+    print(f"journal: {args.games} games, {events} events, built in {seconds:.1f} s")
+    # a new game, dealt, so that `peg` has somewhere to go
+    for verb in (["next"], ["cut", "1"]):
+        subprocess.run(
+            [*BOARDCTL, *verb, "--journal", str(journal), "--socket", str(tmp / "no.sock")],
             env=ENV,
-            capture_output=True,
             check=True,
-        ).stdout.count(b'"seq"')
-        print(f"journal: {args.games} games, {events} events, built in {seconds:.1f} s")
-        # a new game, dealt, so that `peg` has somewhere to go
-        for verb in (["next"], ["cut", "1"]):
-            subprocess.run(
-                [*BOARDCTL, *verb, "--journal", str(journal), "--socket", str(tmp / "no.sock")],
-                env=ENV,
-                check=True,
-                capture_output=True,
-            )
-        direct = ["--journal", str(journal), "--socket", str(tmp / "no.sock")]
-        print("whole process, service down:")
-        report("python -c pass", timed([sys.executable, "-c", "pass"], args.repeats))
-        report("boardctl status", timed([*BOARDCTL, "status", *direct], args.repeats))
-        for extra in ([], ["--all"]):
+            capture_output=True,
+        )
+    direct = ["--journal", str(journal), "--socket", str(tmp / "no.sock")]
+    print("whole process, service down:")
+    report("python -c pass", timed([sys.executable, "-c", "pass"], args.repeats))
+    report("boardctl status", timed([*BOARDCTL, "status", *direct], args.repeats))
+    for extra in ([], ["--all"]):
+        report(
+            " ".join(["boardctl history", *extra]),
+            timed([*BOARDCTL, "history", *extra, *direct], args.repeats),
+        )
+    report("boardctl peg 1 1 (direct write)", timed([*BOARDCTL, "peg", "1", "1", *direct], 3))
+    proc, sock, ready = start_service(tmp, journal)
+    try:
+        via = ["--socket", str(sock)]  # the service answers; no journal named
+        print(f"whole process, service running (READY=1 after {ready:.2f} s):")
+        report("boardctl status", timed([*BOARDCTL, "status", *via], args.repeats))
+        report("boardctl peg 1 1", timed([*BOARDCTL, "peg", "1", "1", *via], 3))
+        for extra in ([], ["--all"]):  # through the socket: the service has it replayed
             report(
                 " ".join(["boardctl history", *extra]),
-                timed([*BOARDCTL, "history", *extra, *direct], args.repeats),
+                timed([*BOARDCTL, "history", *extra, "--socket", str(sock)], args.repeats),
             )
-        report("boardctl peg 1 1 (direct write)", timed([*BOARDCTL, "peg", "1", "1", *direct], 3))
-        proc, sock, ready = start_service(tmp, journal)
-        try:
-            via = ["--socket", str(sock), "--journal", str(journal)]
-            print(f"whole process, service running (READY=1 after {ready:.2f} s):")
-            report("boardctl status", timed([*BOARDCTL, "status", *via], args.repeats))
-            report("boardctl peg 1 1", timed([*BOARDCTL, "peg", "1", "1", *via], 3))
-            for extra in ([], ["--all"]):  # through the socket: the service has it replayed
-                report(
-                    " ".join(["boardctl history", *extra]),
-                    timed([*BOARDCTL, "history", *extra, "--socket", str(sock)], args.repeats),
-                )
-        finally:
-            proc.terminate()
-            proc.wait(30)
+    finally:
+        proc.terminate()
+        proc.wait(30)
     return 0
 
 

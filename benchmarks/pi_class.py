@@ -181,16 +181,17 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def rerun(args: argparse.Namespace) -> int | None:
+def rerun(args: argparse.Namespace, extra: Sequence[str] = ()) -> int | None:
     """Run this script again under ``--pi-class``/``--burn``; ``None`` when neither is asked.
 
     The script is started once more without those options (inside the group
     when ``--pi-class`` is set, beside ``--burn`` busy loops), and its exit
-    status is returned for the caller to exit with.
+    status is returned for the caller to exit with. ``extra`` arguments are
+    added to the second run (e.g. a file the first run prepared at full speed).
     """
     if not args.pi_class and not args.burn:
         return None
-    argv = [sys.executable, *_without_options(sys.argv)]
+    argv = [sys.executable, *_without_options(sys.argv), *extra]
     burners = [
         subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burn)
     ]
