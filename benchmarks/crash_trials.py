@@ -40,6 +40,9 @@ def main() -> int:
             harness.trial()
             if done % 500 == 0:
                 print(f"  {done} trials ...", flush=True)
+        # a kill -9 is a torn last write at worst: never reported as damage
+        false_alarms = list(Path(tmp).glob("damaged-*"))
+        assert not false_alarms, f"damage reported after a plain kill -9: {false_alarms}"
     stats = harness.stats
     elapsed = time.perf_counter() - start
     print(
