@@ -44,6 +44,28 @@ def random_runs(rng: random.Random) -> list[tuple[int, bytes]]:
     return runs
 
 
+class Sync:
+    """The reference model's view of sequence numbers: DELTAs apply only after a FULL
+    with no gap since (protocol 2)."""
+
+    def __init__(self) -> None:
+        self.expect = -1
+        self.synced = False
+
+    def see(self, kind: int, seq: int) -> bool:
+        """Note a valid message; True if it may change the frame."""
+        if kind == p.HELLO:
+            self.expect = (seq + 1) & 0xFF
+            return False
+        if self.expect >= 0 and seq != self.expect:
+            self.synced = False
+        self.expect = (seq + 1) & 0xFF
+        if kind == p.FULL:
+            self.synced = True
+            return True
+        return kind == p.DELTA and self.synced
+
+
 def model_apply(frame: bytearray, kind: int, payload: bytes) -> None:
     """What a valid message must do to the frame (reference model)."""
     if kind == p.FULL:
@@ -110,6 +132,7 @@ def fuzz(streams: int, seed: int) -> dict[str, int]:
                 stream, strip, clock, led_count=LEDS, budget_ma=rng.choice([0, 500, 2000])
             )
             model = bytearray(3 * LEDS)
+            sync = Sync()
             seq = 0
         flavour = rng.randrange(3)
         if flavour == 0:
@@ -123,8 +146,9 @@ def fuzz(streams: int, seed: int) -> dict[str, int]:
             if flavour == 1:
                 stats["valid"] += 1
                 exact = True
-                for kind, payload in messages:
-                    model_apply(model, kind, payload)
+                for i, (kind, payload) in enumerate(messages):
+                    if sync.see(kind, (seq - len(messages) + i) & 0xFF):
+                        model_apply(model, kind, payload)
             else:
                 data = damage(rng, data)
                 stats["damaged"] += 1
@@ -144,6 +168,7 @@ def fuzz(streams: int, seed: int) -> dict[str, int]:
             raise AssertionError(f"stream {n}: frame differs from the model")
         if not exact:
             model[:] = controller.frame  # resync the model after damage
+            sync.expect, sync.synced = controller.expect, controller.synced
         stats["streams"] += 1
     if controller is not None:
         stats["bad_frames"] += controller.bad

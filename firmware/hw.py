@@ -218,6 +218,19 @@ class StatusLed:
         self.pin.value(on)
 
 
+_feeder: "list[object]" = []  # the timer that feeds the watchdog in update mode
+
+
+def keep_fed(dog: "machine.WDT", timeout_ms: int) -> None:
+    """Feed the watchdog from a timer, four times a timeout, from now on (update mode)."""
+    dog.feed()
+    period = max(10, timeout_ms // 4)
+    timer = machine.Timer(
+        -1, mode=machine.Timer.PERIODIC, period=period, callback=lambda _timer: dog.feed()
+    )
+    _feeder.append(timer)
+
+
 def ctrl_c(enabled: bool) -> None:
     """Let a 0x03 byte on the USB port interrupt the running script, or not."""
     import micropython

@@ -137,6 +137,7 @@ class Controller:
         self.gaps = 0  # sequence gaps seen (lost frames)
         self.synced = False  # a FULL arrived since boot and since the last gap
         self.refused = 0  # DELTAs refused for want of a FULL
+        self.leaving = False  # the host asked for the REPL (UPDATE)
         self.host_seen = False
         now = clock.ticks_ms()
         self.started = now
@@ -212,6 +213,8 @@ class Controller:
             elif kind == protocol.PING:
                 token = protocol.parse_ping(message.payload)
                 self.send(protocol.PONG, protocol.pong_payload(token, self.applied, self.bad))
+            elif kind == protocol.UPDATE and message.payload == protocol.UPDATE_KEY:
+                self.leaving = True  # run() returns: main.py leaves the REPL free
         except ValueError:
             self.reject()
 
@@ -349,7 +352,7 @@ class Controller:
             self.watchdog.feed()
 
     def run(self, wait_ms: int = 20) -> None:
-        """The firmware's main loop: never returns."""
-        while True:
+        """The firmware's main loop: returns only when the host sent UPDATE."""
+        while not self.leaving:
             self.step()
             self.stream.wait(wait_ms)

@@ -41,6 +41,7 @@ def main() -> None:
         stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
     else:
         stream = hw.UsbStream()
+    dog = hw.watchdog(config.WATCHDOG_MS)
     controller = ledctl.Controller(
         stream,
         strip,
@@ -51,11 +52,16 @@ def main() -> None:
         led_ma=config.LED_MA,
         status=status,
         status_pixel=config.STATUS_PIXEL,
-        watchdog=hw.watchdog(config.WATCHDOG_MS),
+        watchdog=dog,
         boot_ms=0,
         scale=hw.scale_bytes,  # compiled on the Pico (None elsewhere: ledctl's own)
     )
     controller.run(wait_ms=2)
+    # The host sent UPDATE (boardctl firmware install): the REPL, for mpremote. The
+    # watchdog cannot be stopped once armed, so a timer feeds it until the next reset.
+    hw.keep_fed(dog, config.WATCHDOG_MS)
+    hw.ctrl_c(True)
+    print("boardctl LED controller: update mode, REPL left free")
 
 
 main()

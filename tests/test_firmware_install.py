@@ -1,18 +1,21 @@
-"""``boardctl firmware install``: the files of firmware/package.json copied by one mpremote
-session, main.py last. mpremote is a fake on PATH here that records its arguments (the
-emulated Pico does not model flash writes, so a real copy is not tested)."""
+"""``boardctl firmware install``: an UPDATE message to the running controller, then the files
+of firmware/package.json copied by one mpremote session, main.py last. mpremote is a fake on
+PATH here that records its arguments (the emulated Pico does not model flash writes, so a
+real copy is not tested; tests/test_firmware_rp2040.py checks that UPDATE frees the REPL)."""
 
 from __future__ import annotations
 
 import json
 import os
 import stat
+import tty
 from pathlib import Path
 
 import pytest
 
 from boardctl.cli import main
 from boardctl.errors import ConfigError, LinkError
+from boardctl.link import protocol as p
 from boardctl.link.firmware import firmware_files
 from boardctl.link.install import find_mpremote, install_command
 from tests.conftest import REPO
@@ -48,9 +51,20 @@ def test_install_runs_one_mpremote_session_main_last(
 ) -> None:
     fake_mpremote(tmp_path)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
-    assert main(["firmware", "install", "--port", "/dev/ttyACM0"]) == 0
+    controller_fd, port_fd = os.openpty()  # the Pico's port, as the host sees it
+    tty.setraw(port_fd)
+    port = os.ttyname(port_fd)
+    try:
+        assert main(["firmware", "install", "--port", port]) == 0
+        os.set_blocking(controller_fd, False)
+        heard = p.Decoder().feed(os.read(controller_fd, 4096))
+    finally:
+        os.close(controller_fd)
+        os.close(port_fd)
+    # First the running controller is asked for its REPL (UPDATE), then mpremote copies.
+    assert heard == [p.Message(p.UPDATE, 0, p.UPDATE_KEY)]
     argv = json.loads((tmp_path / "mpremote.json").read_text())
-    assert argv[:2] == ["connect", "/dev/ttyACM0"] and argv[-1] == "reset"
+    assert argv[:2] == ["connect", port] and argv[-1] == "reset"
     copies = [argv[i + 1 : i + 3] for i, word in enumerate(argv) if word == "cp"]
     assert [target for _source, target in copies] == [
         ":protocol.py",
@@ -70,8 +84,10 @@ def test_a_failing_mpremote_is_a_clear_error(
 ) -> None:
     fake_mpremote(tmp_path, status=1)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
-    assert main(["firmware", "install"]) == 1
+    assert main(["firmware", "install", "--no-update-mode"]) == 1
     assert "safe mode" in capsys.readouterr().err
+    assert main(["firmware", "install", "--port", str(tmp_path / "no-such-port")]) == 1
+    assert "stop boardctl first" in capsys.readouterr().err  # the port would not open
 
 
 def test_dry_run_prints_and_runs_nothing(

@@ -208,6 +208,22 @@ def test_a_hung_firmware_is_reset_by_its_watchdog_and_shows_the_frame_resent(
     assert frame.end_ns - chip.resets[0] < 3e9
 
 
+def test_update_frees_the_repl_for_mpremote_and_the_watchdog_stays_fed(usb: Booted) -> None:
+    chip = usb.chip
+    resets = len(chip.resets)
+    mark = len(chip.output)
+    usb.host.send(p.UPDATE, b"not the key")  # a frame that is not the request: ignored
+    usb.host.send(p.PING, p.ping_payload(5))
+    chip.message(p.PONG, after=len(chip.messages))
+    usb.host.send(p.UPDATE, p.UPDATE_KEY)
+    assert chip.wait(lambda: b"update mode, REPL left free" in chip.output[mark:], emu_s=2)
+    chip.run_for(2.5)  # over twice the rig's 1 s watchdog: a timer feeds it now
+    assert len(chip.resets) == resets
+    mark = len(chip.output)
+    chip.send(b"\r\nprint(6 * 7)\r\n")
+    assert chip.wait(lambda: b"42" in chip.output[mark:], emu_s=3)
+
+
 def test_the_uart_link_carries_frames_too(uart: Booted) -> None:
     assert p.parse_hello(uart.hello.payload)[2:] == (LEDS, "GRB")
     rgb = pattern(4)

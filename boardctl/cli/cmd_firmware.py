@@ -2,8 +2,8 @@
 
 The files are the ones ``firmware/package.json`` names (the protocol module straight from
 ``boardctl/link/``), copied in one ``mpremote`` session with ``main.py`` last, then the
-Pico is reset. The Pico must leave its REPL free: a fresh MicroPython, or the firmware in
-safe mode (hold BOOTSEL during the boot pattern), and boardctl must not hold the port.
+Pico is reset. First the running controller is asked (the link's UPDATE message) to leave
+its REPL free, so no BOOTSEL is needed; boardctl's service must not hold the port.
 """
 
 from __future__ import annotations
@@ -27,19 +27,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     install.add_argument(
         "--dry-run", action="store_true", help="print the mpremote command, run nothing"
     )
+    install.add_argument(
+        "--no-update-mode",
+        action="store_true",
+        help="do not ask the running controller for its REPL first (it is in safe mode)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     import shlex
     from pathlib import Path
 
-    from boardctl.link.install import install_command, run_install
+    from boardctl.link.install import install_command, request_update_mode, run_install
 
     folder = Path(args.firmware) if args.firmware else None
     command = install_command(args.port, folder, args.mpremote)
     print(shlex.join(command))
     if args.dry_run:
         return 0
+    if not args.no_update_mode:
+        request_update_mode(args.port)
     run_install(command)
     print("firmware installed; the Pico restarts with the new files")
     return 0

@@ -38,6 +38,30 @@ def install_command(
     return [*command, "reset"]
 
 
+def request_update_mode(port: str, baud: int = 1_000_000, settle: float = 0.5) -> None:
+    """Ask a running controller to leave its REPL free (the UPDATE message), so that
+    mpremote can copy files without BOOTSEL. A Pico already at its REPL ignores it."""
+    import time
+
+    import serial
+
+    from boardctl.link import protocol
+    from boardctl.link.serial_link import PICO_MICROPYTHON, find_port
+
+    path = find_port(PICO_MICROPYTHON) if port == "auto" else port
+    if path is None:
+        raise LinkError(f"no Pico (USB {PICO_MICROPYTHON}) found: pass --port")
+    try:
+        with serial.Serial(path, baud, timeout=0.2, write_timeout=1.0, exclusive=True) as link:
+            link.write(protocol.encode(protocol.UPDATE, 0, protocol.UPDATE_KEY))
+            link.flush()
+    except OSError as exc:
+        raise LinkError(
+            f"cannot open {path} ({exc}): stop boardctl first (sudo systemctl stop boardctl)"
+        ) from None
+    time.sleep(settle)  # the controller stops and prints its update-mode line
+
+
 def run_install(command: list[str]) -> None:
     """Run ``command``; a LinkError that says what to check if mpremote fails."""
     try:

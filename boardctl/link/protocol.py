@@ -40,6 +40,8 @@ NAK         next expected seq u8, reason u8 (``NAK_*``); ``NAK_NEED_FULL``: the
             controller refused a DELTA because it has no base to apply it to (after
             boot or a sequence gap): send a FULL.
 ERROR       code u8 (``ERR_*``), ASCII text.
+UPDATE      ``UPDATE_KEY``: the controller stops and leaves the REPL free for
+            ``mpremote`` (``boardctl firmware install``), until the next reset.
 =========== ======================================================================
 """
 
@@ -55,6 +57,8 @@ PING = 0x05
 PONG = 0x06
 NAK = 0x07
 ERROR = 0x08
+UPDATE = 0x09
+UPDATE_KEY = b"boardctl firmware install"  # (no stray frame can mean it)
 
 KIND_NAMES = {
     HELLO: "HELLO",
@@ -65,6 +69,7 @@ KIND_NAMES = {
     PONG: "PONG",
     NAK: "NAK",
     ERROR: "ERROR",
+    UPDATE: "UPDATE",
 }
 
 # NAK reasons.

@@ -174,7 +174,7 @@ class Chip:
         seconds of emulated time; False if it never was."""
         with self._changed:
             end = self.now_ns + int(emu_s * 1e9)
-            wall_end = time.monotonic() + 30 + 5 * emu_s  # if the emulator stalls
+            wall_end = time.monotonic() + 60 + 10 * emu_s  # the emulator stalled, or a busy machine
             while True:
                 if condition():
                     return True
