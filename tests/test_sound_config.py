@@ -128,3 +128,17 @@ def test_the_docs_cue_table_is_the_cues_table() -> None:
     assert set(WHEN) == set(CUES)
     text = (Path(__file__).parent.parent / "docs" / "sound.md").read_text()
     assert cue_table() in text
+
+
+def test_a_buzzer_on_plain_mock_pins_gets_a_mock_pwm_pin(tmp_path: Path) -> None:
+    plain = MockFactory(revision="902120")  # the virtual board's pins: no PWM by default
+    try:
+        built = board(tmp_path, plain, parse_config({"sound": {"buzzer": 13}}))
+        try:
+            assert isinstance(built.sound, Announcer) and built.sound.cues is not None
+            assert built.sound.cues.play("commit")
+            assert built.sound.cues.wait_idle(5)
+        finally:
+            built.close()
+    finally:
+        plain.reset()
