@@ -103,6 +103,22 @@ class InputsConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class SoundConfig:
+    """``[sound]``: a buzzer on a Pi pin and a voice; the default is silent (nothing wired)."""
+
+    buzzer: int | None = None  # BCM GPIO of a piezo (through a transistor), None = none
+    volume: float = 1.0
+    mute: bool = False
+    quiet_hours: str = ""  # e.g. "22:00-08:00": no cue and no word then
+    voice: str = "none"  # "none" or "espeak" (espeak-ng to the default sound device)
+    voice_name: str = "en"
+    words_per_minute: int = 165
+
+
+VOICES = ("none", "espeak")
+
+
+@dataclass(frozen=True, slots=True)
 class ServiceConfig:
     journal: str = ""
     socket: str = ""
@@ -144,6 +160,7 @@ class Config:
     inputs: InputsConfig = field(default_factory=InputsConfig)
     service: ServiceConfig = field(default_factory=ServiceConfig)
     mqtt: MqttConfig = field(default_factory=MqttConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     pins: PinsConfig = field(default_factory=_default_pins)
     source: str = "(defaults)"
 
@@ -196,6 +213,20 @@ def _baudrate(value: Any) -> str | None:
     if value == 0 or 300 <= value <= 10_000_000:
         return None
     return "must be 0 (the link's default) or 300..10000000"
+
+
+def _voice(value: Any) -> str | None:
+    return None if value in VOICES else f"must be one of {', '.join(VOICES)}"
+
+
+def _quiet_hours(value: Any) -> str | None:
+    from boardctl.sound.buzzer import QuietHours
+
+    try:
+        QuietHours.parse(value)
+    except ConfigError:
+        return "must be empty or a span of the day like '22:00-08:00'"
+    return None
 
 
 def _target(value: Any) -> str | None:
@@ -254,6 +285,18 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
     ),
     "service": (ServiceConfig, {"journal": None, "socket": None}),
     "mqtt": (MqttConfig, {name: _MQTT_CHECKS.get(name) for name in MqttConfig.__slots__}),
+    "sound": (
+        SoundConfig,
+        {
+            "buzzer": None,  # a pin: read by _sound
+            "volume": _between(0.0, 1.0),
+            "mute": None,
+            "quiet_hours": _quiet_hours,
+            "voice": _voice,
+            "voice_name": None,
+            "words_per_minute": _between(80, 450),
+        },
+    ),
 }
 
 
@@ -303,6 +346,33 @@ def _pin(value: Any, where: str, source: str) -> int | None:
     if not 2 <= value <= 27:
         raise ConfigError(f"{source}: {where} must be a BCM GPIO number 2..27 (got {value})")
     return value
+
+
+def _sound(raw: Mapping[str, Any], source: str) -> SoundConfig:
+    """``[sound]``: ``buzzer`` is a pin (or false), the rest as any section's keys."""
+    rest = {key: value for key, value in raw.items() if key != "buzzer"}
+    values = _section(rest, "sound", source)
+    if "buzzer" in raw:
+        values["buzzer"] = _pin(raw["buzzer"], "sound.buzzer", source)
+    return SoundConfig(**values)
+
+
+def _check_buzzer_pin(config: Config) -> None:
+    """The buzzer may not share a pin with a button."""
+    pin = config.sound.buzzer
+    if pin is None:
+        return
+    pins = config.pins
+    named = [("pins.undo", pins.undo), ("pins.menu", pins.menu)] + [
+        (f"pins.track{i + 1}.{role}", getattr(table, role))
+        for i, table in enumerate(pins.tracks)
+        for role in TRACK_PINS
+    ]
+    for where, used in named:
+        if used == pin:
+            raise ConfigError(
+                f"{config.source}: sound.buzzer uses GPIO {pin}, already used by {where}"
+            )
 
 
 def _pins(raw: Mapping[str, Any], source: str) -> PinsConfig:
@@ -359,6 +429,8 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: 'pins' must be a table ([pins])")
             sections["pins"] = _pins(value, source)
+        elif name == "sound" and isinstance(value, dict):
+            sections["sound"] = _sound(value, source)
         elif name in _SECTIONS:
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: {name!r} must be a table ([{name}])")
@@ -368,6 +440,7 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
             known = ", ".join([*_SECTIONS, "pins"])
             raise ConfigError(f"{source}: unknown section or key {name!r} (known: {known})")
     config = Config(source=source, **sections)
+    _check_buzzer_pin(config)
     if config.inputs.very_long_press <= config.inputs.long_press:
         raise ConfigError(
             f"{source}: inputs.very_long_press ({config.inputs.very_long_press}) must be longer "

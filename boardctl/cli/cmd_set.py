@@ -5,14 +5,19 @@ from __future__ import annotations
 import argparse
 
 NAME = "set"
-HELP = "change a setting: mode, preset, match, target, muggins, names, roster, brightness"
+HELP = (
+    "change a setting: mode, preset, match, target, muggins, names, roster, brightness, "
+    "volume, mute"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """KEY VALUE."""
     from boardctl.cli.verbs import add_target_options
 
-    parser.add_argument("key", help="mode, preset, match, target, muggins, names or brightness")
+    parser.add_argument(
+        "key", help="mode, preset, match, target, muggins, names, brightness, volume or mute"
+    )
     parser.add_argument(
         "value", help="the new value (numbers and true/false are read as such; names: Ann,Bob)"
     )

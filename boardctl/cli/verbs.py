@@ -3,7 +3,7 @@
 When no service answers on the control socket, :func:`call` falls back to the
 journal itself: ``status`` and ``history`` read it, commands are applied to it
 through the same engine (same checks, same messages), and the service resumes
-from it when it starts. ``press`` and ``set brightness`` need the service.
+from it when it starts. ``press`` and ``set brightness`` / ``volume`` / ``mute`` need the service.
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ControlError
+
+#: ``set`` keys the running service keeps (not the journal): they need the service.
+SERVICE_KEPT = ("brightness", "volume", "mute")
 
 
 def add_target_options(parser: Any) -> None:
@@ -64,7 +67,7 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     socket_file, journal = _paths(args)
     command = parse_request(encode(command))  # the same checks (and cleaning) as the service's
     op = command["op"]
-    needs_service = op == "press" or (op == "set" and command.get("key") == "brightness")
+    needs_service = op == "press" or (op == "set" and command.get("key") in SERVICE_KEPT)
     if op not in READ_ONLY and not needs_service:
         from boardctl.service.retry import send_once
 
@@ -87,10 +90,10 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
             if op == "history":
                 return keeper.history(), False
             raise ControlError(f"{op}: needs the running service")
-    if op == "press" or (op == "set" and command.get("key") == "brightness"):
+    if op == "press" or (op == "set" and command.get("key") in SERVICE_KEPT):
         raise ControlError(
             f"{op} {command.get('button') or command.get('key')}: needs the running service "
-            "(for a lasting brightness, set board.brightness in the config)"
+            "(for a lasting value, set board.brightness or sound.volume / sound.mute in the config)"
         )
     from boardctl.service.handoff import apply_or_hand_over
 

@@ -219,6 +219,7 @@ class Board:
     control: Any = None
     keyboard: Any = None
     factory: Any = None
+    sound: Any = None  # the announcer of [sound] (boardctl.sound), None when nothing is wired
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
@@ -291,6 +292,7 @@ def build(
             config.pins, MAX_TRACKS, loop.post, factory=factory, lock=loop.edge_lock
         )
         closers.append(board.inputs.close)
+        board.sound = _sound(config, keeper, loop, factory, closers)
         handler = exactly_once(loop.handle_request, keeper)  # request ids: no repeats
         board.control = ControlServer(socket_path, handler, loop.selector, watch=loop.watch)
         loop.add_timer(board.control.deadline, board.control.tick)
@@ -309,6 +311,27 @@ def build(
         raise
     board._closers = closers
     return board
+
+
+def _sound(
+    config: Config, keeper: Any, loop: ServiceLoop, factory: Any, closers: list[Callable[[], None]]
+) -> Any:
+    """The announcer of ``[sound]`` listening to the loop's commands, or None (silent)."""
+    from boardctl.sound.setup import wired
+
+    if not wired(config.sound):
+        return None  # nothing wired: no sound object, no thread
+    from boardctl.sound.announcer import attach
+    from boardctl.sound.gesture import ScoreGesture
+    from boardctl.sound.setup import build_announcer
+
+    announcer = build_announcer(config.sound, status=keeper.status, pin_factory=factory)
+    if announcer is not None:
+        attach(announcer, loop.dispatcher)
+        loop.settings.on_sound = announcer.apply_setting  # set volume / set mute
+        loop.input_listeners.append(ScoreGesture(loop.panel, announcer.say_score))
+        closers.append(announcer.close)
+    return announcer
 
 
 def serve(board: Board) -> int:

@@ -83,6 +83,8 @@ class Dispatcher:
         self.settings = settings
         self.validate = validate
         self.committed: list[Callable[[Command, Result], None]] = []
+        # told of every refusal and failed write, after the flash (e.g. boardctl.sound)
+        self.refused: list[Callable[[BoardCommand, BoardError], None]] = []
 
     def execute(self, command: BoardCommand) -> Result:
         """Apply one command; raise :class:`BoardError` on refusal (the board flashes)."""
@@ -95,8 +97,9 @@ class Dispatcher:
             if self.validate is not None:
                 self.validate(command)
             pending = self.keeper.prepare(command)
-        except BoardError:
+        except BoardError as exc:
             screen.flash_error()
+            self._refused(command, exc)
             raise
         screen.show_now(pending.view())  # the frame first: the press shows at once ...
         try:
@@ -107,11 +110,16 @@ class Dispatcher:
             screen.show_durable(at_once=True)  # the last durable state, shown again
             if isinstance(exc, BoardError):
                 log.error("entry not saved, the last saved score is shown again: %s", exc)
+                self._refused(command, exc)
             raise
         screen.show_durable()
         for listener in self.committed:
             listener(command, result)
         return result
+
+    def _refused(self, command: BoardCommand, error: BoardError) -> None:
+        for listener in self.refused:
+            listener(command, error)
 
     def run_buttons(self, commands: list[BoardCommand]) -> list[str]:
         """Apply the panel's commands as the phase means them; return the refusals."""

@@ -143,6 +143,8 @@ class ServiceLoop:
         self.watch = Watch()  # the control socket's watchers (boardctl.service.watch)
         self._watched_key: ViewKey | None = None
         self.dispatcher.committed.append(self._announce_event)
+        # told of every input before the panel takes it (e.g. boardctl.sound's score gesture)
+        self.input_listeners: list[Callable[[InputEvent], None]] = []
         self._timers: list[Callable[[], float | None]] = []
         self._tickers: list[Callable[[float], None]] = []
         self._error_at: float | None = None
@@ -392,6 +394,9 @@ class ServiceLoop:
 
     def _handle(self, event: LoopEvent) -> None:
         panel, run = self.panel, self.dispatcher.run_buttons
+        if not isinstance(event, Call | Stop):
+            for listener in self.input_listeners:
+                listener(event)
         if isinstance(event, Edge):
             run(panel.edge(event.button, event.pressed, event.at))
         elif isinstance(event, Turn):

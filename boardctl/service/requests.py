@@ -20,6 +20,7 @@ from boardctl.link.base import Link
 from boardctl.service.buttons import button_command
 from boardctl.service.dispatch import Dispatcher
 from boardctl.service.settings import BoardSettings
+from boardctl.sound.settings import SOUND_SETTINGS
 from boardctl.view import BoardView
 
 #: The control protocol's version (``ping`` and ``watch`` say it; docs/control-protocol.md).
@@ -68,6 +69,8 @@ class Requests:
         reader = self._readers.get(request["op"])
         if reader is not None:
             return reader(request)
+        if request["op"] == "set" and request.get("key") in SOUND_SETTINGS:
+            return self.settings.set_sound(request["key"], request.get("value"))
         return self.dispatcher.execute(parse_board_command(request))
 
     def status(self) -> dict[str, Any]:
@@ -76,6 +79,7 @@ class Requests:
         status["pending"] = list(self.panel.pending)
         if self.settings.brightness is not None:
             status["brightness"] = self.settings.brightness
+        status.update(self.settings.sound)  # volume / mute set at run time
         status["link"] = {"kind": self.link_kind, "connected": bool(self.link.connected)}
         return status
 

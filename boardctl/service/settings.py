@@ -1,14 +1,17 @@
-"""The board's own settings: the LED brightness, and the values settings mode starts from.
+"""The board's own settings: the LED brightness, the sound, and what settings mode starts from.
 
 The engine keeps the game's settings (variant, target, preset, mode); the
 brightness is the service's alone (``set brightness`` from the socket, the
-brightness item of settings mode), applied to the renderer at once.
+brightness item of settings mode), applied to the renderer at once; so are the
+sound's volume and mute (``set volume 0.5``, ``set mute true``), applied to
+:mod:`boardctl.sound` when it is wired.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from boardctl.errors import EntryError
 from boardctl.game.jsontypes import JsonValue
 
 #: The game's settings that settings mode shows, read from the engine's status.
@@ -21,6 +24,21 @@ class BoardSettings:
     def __init__(self, on_brightness: Callable[[int], None] | None = None) -> None:
         self.brightness: int | None = None
         self.on_brightness = on_brightness
+        self.sound: dict[str, float | bool] = {}  # volume / mute set at run time
+        self.on_sound: Callable[[str, float | bool], None] | None = None  # set when wired
+
+    def set_sound(self, key: str, value: object) -> dict[str, JsonValue]:
+        """``set volume`` / ``set mute``: checked, applied to the sound; the reply."""
+        from boardctl.sound.settings import check_sound_setting
+
+        checked = check_sound_setting(key, value)
+        if self.on_sound is None:
+            raise EntryError(
+                f"set {key}: no sound is wired (configure sound.buzzer or sound.voice)"
+            )
+        self.sound[key] = checked
+        self.on_sound(key, checked)
+        return {key: checked}
 
     def set_brightness(self, level: int) -> dict[str, JsonValue]:
         """Change the brightness (0-255, checked by the command's parser); the reply."""

@@ -61,10 +61,15 @@ class EspeakVoice:
             raise ConfigError(
                 f"sound.voice: {command!r} is not installed (sudo apt install espeak-ng)"
             )
-        self.argv = [path, "-v", voice, "-s", str(words_per_minute)]
-        self.argv += ["-a", str(round(200 * min(max(volume, 0.0), 1.0)))]
+        self.base_argv = [path, "-v", voice, "-s", str(words_per_minute)]
+        self.volume = volume  # 0-1, may change at run time (``set volume``)
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
+
+    @property
+    def argv(self) -> list[str]:
+        """The espeak-ng command line at the volume now (amplitude 0-200)."""
+        return [*self.base_argv, "-a", str(round(200 * min(max(self.volume, 0.0), 1.0)))]
 
     def speak(self, text: str) -> None:
         with self._lock:

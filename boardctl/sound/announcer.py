@@ -1,0 +1,238 @@
+"""Turn what the service does into cues and phrases, without ever delaying a press.
+
+:class:`Announcer` listens to the dispatcher (``Dispatcher.committed`` and
+``Dispatcher.refused``): each call runs in the service loop's thread and only
+builds a short string and hands a cue name and phrases over to the
+:class:`~boardctl.sound.buzzer.CuePlayer` and the
+:class:`~boardctl.sound.voice.SpeechQueue`, whose own threads sound them. The
+loop never waits for a tone or a word.
+
+What is announced (the cues are :data:`boardctl.sound.cues.CUES`):
+
+- a committed entry: the ``commit`` click and "Alice twelve, one-oh-three";
+  crossing the skunk line: the ``skunk_line`` figure and "Alice is past the
+  skunk line"; the win: the ``win`` fanfare and the winner with every score;
+- undo / redo: their figures, then every score;
+- ``next``, a cut, a new game: the ``next`` tick and whose count is due;
+- a refusal: the cue of its class (:class:`~boardctl.refusals.Refusal`) and its
+  meaning in the quick-reference card's words;
+- the score on request (:meth:`Announcer.say_score`).
+
+Peg events carry no cards (a ``peg`` is a track and its points), so an entry
+is said as points and score; :func:`boardctl.sound.phrases.entry` says the
+count in words ("fifteen two, fifteen four and a pair is six") once an event
+carries the cards.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from boardctl.errors import JournalError
+from boardctl.refusals import Refusal
+from boardctl.sound import phrases
+from boardctl.sound.buzzer import CuePlayer, QuietHours
+from boardctl.sound.cues import refusal_cue
+from boardctl.sound.voice import SpeechQueue
+from boardctl.view import lines_failed, skunk_lines
+
+log = logging.getLogger(__name__)
+
+Status = Mapping[str, Any]
+
+
+# --- fallback classification ----------------------------------------------------
+# FALLBACK: until every EntryError the engine raises carries its class (an attribute
+# ``refusal`` holding a boardctl.refusals.Refusal), the class is guessed from the type
+# and the message here. An error that carries its class is never guessed.
+_MESSAGE_CLASSES: tuple[tuple[Refusal, tuple[str, ...]], ...] = (
+    (Refusal.GAME_OVER, ("game is over", "has been won", "next game", "game over")),
+    (Refusal.NOT_YOUR_TURN, ("counts first", "is not due", "count is due", "not due to")),
+    (Refusal.IMPOSSIBLE, ("not a possible", "no hand or crib")),
+    (Refusal.TOO_MANY_POINTS, ("pegging entry is", "more than one")),
+    (Refusal.NO_SUCH_TRACK, ("tracks;", "there is no track", "no such track")),
+)
+
+
+def classify(error: BaseException) -> Refusal:
+    """The refusal class of ``error``: its own ``refusal`` if it has one (fallback: guessed)."""
+    own = getattr(error, "refusal", None)
+    if isinstance(own, Refusal):
+        return own
+    if isinstance(error, JournalError | OSError):
+        return Refusal.STORAGE
+    text = str(error).lower()
+    for refusal, needles in _MESSAGE_CLASSES:
+        if any(needle in text for needle in needles):
+            return refusal
+    return Refusal.OTHER
+
+
+# --- the announcer ----------------------------------------------------------------
+def _names(status: Status) -> list[str]:
+    return [str(t.get("name", f"Track {i + 1}")) for i, t in enumerate(status.get("tracks") or [])]
+
+
+def _fronts(status: Status) -> list[int]:
+    return [int(t.get("front", 0)) for t in status.get("tracks") or []]
+
+
+class Announcer:
+    """Cues on ``cues`` and phrases on ``speech`` (either may be ``None``: not wired)."""
+
+    def __init__(
+        self,
+        cues: CuePlayer | None = None,
+        speech: SpeechQueue | None = None,
+        *,
+        status: Callable[[], Status] | None = None,
+        muted: bool = False,
+        quiet_hours: QuietHours | None = None,
+        local_time: Callable[[], datetime.time] | None = None,
+    ) -> None:
+        self.cues = cues
+        self.speech = speech
+        self.muted = muted
+        self.quiet_hours = quiet_hours
+        self._local_time = local_time or (lambda: datetime.datetime.now().time())
+        self._status = status
+        self._last: Status | None = status() if status is not None else None
+
+    def close(self) -> None:
+        """Stop both workers and release the buzzer."""
+        if self.speech is not None:
+            self.speech.close()
+        if self.cues is not None:
+            self.cues.close()
+
+    # --- settings kept by the service (``set volume`` / ``set mute``) --------------
+    def set_volume(self, volume: float) -> None:
+        if self.cues is not None:
+            self.cues.volume = volume
+        if self.speech is not None and hasattr(self.speech.voice, "volume"):
+            self.speech.voice.volume = volume
+
+    def set_mute(self, muted: bool) -> None:
+        self.muted = muted
+        if self.cues is not None:
+            self.cues.muted = muted
+
+    def apply_setting(self, key: str, value: float | bool) -> None:
+        """A setting changed at run time (``BoardSettings.on_sound``): volume or mute."""
+        if key == "volume":
+            self.set_volume(float(value))
+        elif key == "mute":
+            self.set_mute(bool(value))
+
+    def _audible(self) -> bool:
+        """Whether speech may sound now (not muted, outside quiet hours)."""
+        if self.muted:
+            return False
+        return self.quiet_hours is None or self._local_time() not in self.quiet_hours
+
+    # --- sounding ------------------------------------------------------------------
+    def _cue(self, name: str) -> None:
+        if self.cues is not None:
+            self.cues.play(name)
+
+    def _say(self, lines: list[str]) -> None:
+        if self.speech is None or not lines or not self._audible():
+            return
+        self.speech.say(lines[0], interrupt=True)  # a new event: the old phrase is stale
+        for line in lines[1:]:
+            self.speech.say(line)
+
+    # --- listeners -------------------------------------------------------------------
+    def committed(self, command: object, result: Mapping[str, Any]) -> None:
+        """A command was journalled (``Dispatcher.committed``): its cue and its words."""
+        status = result.get("status")
+        if not isinstance(status, Mapping) and self._status is not None:
+            status = self._status()
+        if not isinstance(status, Mapping):
+            return
+        before, self._last = self._last, status
+        event = result.get("event") or {}
+        try:
+            cue, lines = self._describe(event, before, status)
+        except (KeyError, IndexError, TypeError, ValueError) as exc:  # never break the loop
+            log.warning("sound: cannot announce %s: %s", event, exc)
+            return
+        self._cue(cue)
+        self._say(lines)
+
+    def refused(self, command: object, error: BaseException) -> None:
+        """An entry was refused or not saved (``Dispatcher.refused``): its class's cue."""
+        reason = classify(error)
+        self._cue(refusal_cue(reason))
+        self._say([phrases.refusal(reason)])
+
+    def say_score(self) -> None:
+        """The score on request: every track, front peg first (no cue)."""
+        status = self._status() if self._status is not None else self._last
+        if status is None or self.speech is None or not self._audible():
+            return
+        pairs = list(zip(_names(status), _fronts(status), strict=True))
+        self.speech.say(phrases.scores(pairs), interrupt=True)
+
+    # --- what an event means ---------------------------------------------------------
+    def _describe(
+        self, event: Mapping[str, Any], before: Status | None, after: Status
+    ) -> tuple[str, list[str]]:
+        op = event.get("op")
+        names, fronts = _names(after), _fronts(after)
+        pairs = list(zip(names, fronts, strict=True))
+        if op in ("undo", "redo"):
+            return str(op), [f"{'Undone' if op == 'undo' else 'Redone'}. {phrases.scores(pairs)}"]
+        winner = after.get("winner")
+        if isinstance(winner, int) and (before is None or before.get("winner") != winner):
+            target = int(after.get("target", 121))
+            losers = [f for i, f in enumerate(fronts) if i != winner]
+            skunk = max((lines_failed(target, f) for f in losers), default=0)
+            return "win", [phrases.win(names[winner], pairs, skunk=skunk)]
+        if op == "peg":
+            return self._peg(event, before, after, names, fronts)
+        return "next", self._whose_turn(after, names, always=op in ("next", "cut"))
+
+    def _peg(
+        self,
+        event: Mapping[str, Any],
+        before: Status | None,
+        after: Status,
+        names: list[str],
+        fronts: list[int],
+    ) -> tuple[str, list[str]]:
+        track, points = int(event["track"]), int(event.get("points", 0))
+        lines = [phrases.entry(names[track], points, fronts[track])]
+        cue = "commit"
+        line = skunk_lines(int(after.get("target", 121)))[0]
+        was = _fronts(before)[track] if before is not None and track < len(_fronts(before)) else 0
+        if line > 0 and was < line <= fronts[track]:
+            cue = "skunk_line"
+            lines.append(phrases.skunk_line(names[track]))
+        return cue, lines + self._whose_turn(after, names, always=False, before=before)
+
+    @staticmethod
+    def _whose_turn(
+        after: Status, names: list[str], *, always: bool, before: Status | None = None
+    ) -> list[str]:
+        """Whose count is due in the show (when it changed, or ``always``)."""
+        due = after.get("to_count")
+        if after.get("phase") != "show" or not isinstance(due, int) or due >= len(names):
+            return []
+        crib = bool(after.get("crib_due"))
+        same = before is not None and before.get("to_count") == due
+        if not always and same and before is not None and bool(before.get("crib_due")) == crib:
+            return []
+        return [phrases.to_count(names[due], crib=crib)]
+
+
+def attach(announcer: Announcer, dispatcher: Any) -> None:
+    """Listen to a :class:`~boardctl.service.dispatch.Dispatcher`'s commits and refusals."""
+    dispatcher.committed.append(announcer.committed)
+    dispatcher.refused.append(announcer.refused)
+
+
+__all__ = ["Announcer", "attach", "classify"]

@@ -1,0 +1,33 @@
+"""The score on request: a gesture the panel leaves free.
+
+Turning a track's encoder back (anticlockwise) while nothing is pending on
+that track does nothing on the LEDs (a pending amount never goes below 0), so
+with sound wired it asks the board to say the score. The virtual board's
+keyboard sends the same turn (its "encoder back" key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from boardctl.inputs.events import InputEvent, Turn
+from boardctl.inputs.panel import Panel
+
+
+def asks_for_score(panel: Panel, event: InputEvent) -> bool:
+    """Whether ``event`` (not yet given to ``panel``) is the score gesture."""
+    if not isinstance(event, Turn) or event.steps >= 0 or panel.mode != "entry":
+        return False
+    return 0 <= event.track < panel.tracks and panel.pending[event.track] == 0
+
+
+class ScoreGesture:
+    """An input listener (``ServiceLoop.input_listeners``) that calls ``say_score``."""
+
+    def __init__(self, panel: Panel, say_score: Callable[[], None]) -> None:
+        self.panel = panel
+        self.say_score = say_score
+
+    def __call__(self, event: InputEvent) -> None:
+        if asks_for_score(self.panel, event):
+            self.say_score()

@@ -1,0 +1,66 @@
+"""Build the sound of ``[sound]``: nothing at all unless a buzzer or a voice is configured."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from boardctl.config import SoundConfig
+from boardctl.errors import ConfigError
+from boardctl.sound.announcer import Announcer, Status
+from boardctl.sound.buzzer import CuePlayer, QuietHours, TonalBuzzerOutput
+from boardctl.sound.voice import EspeakVoice, SpeechQueue, Voice
+
+
+def wired(config: SoundConfig) -> bool:
+    """Whether ``[sound]`` asks for any sound at all (the default does not)."""
+    return config.buzzer is not None or config.voice != "none"
+
+
+def _buzzer(pin: int, pin_factory: Any) -> TonalBuzzerOutput:
+    """The piezo on ``pin``; on mock pins (no Pi) a mock PWM pin, so the virtual board runs."""
+    from gpiozero.exc import GPIOZeroError
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    mock = isinstance(pin_factory, MockFactory)
+    plain = mock and not issubclass(pin_factory.pin_class, MockPWMPin)
+    before = pin_factory.pin_class if mock else None
+    try:
+        if plain:
+            pin_factory.pin_class = MockPWMPin  # only while the buzzer's pin is made
+        return TonalBuzzerOutput(pin, pin_factory=pin_factory)
+    except GPIOZeroError as exc:
+        raise ConfigError(f"sound.buzzer: GPIO {pin} cannot play tones ({exc})") from None
+    finally:
+        if plain:
+            pin_factory.pin_class = before
+
+
+def build_announcer(
+    config: SoundConfig,
+    *,
+    status: Callable[[], Status] | None = None,
+    pin_factory: Any = None,
+    voice: Voice | None = None,
+) -> Announcer | None:
+    """The announcer of ``config``, or ``None`` (no object, no thread) when nothing is wired.
+
+    ``voice`` replaces the configured back-end (tests pass a recording one).
+    """
+    if not wired(config) and voice is None:
+        return None
+    quiet = QuietHours.parse(config.quiet_hours)
+    cues = None
+    if config.buzzer is not None:
+        output = _buzzer(config.buzzer, pin_factory)
+        cues = CuePlayer(output, volume=config.volume, muted=config.mute, quiet_hours=quiet)
+    speech = None
+    if voice is None and config.voice == "espeak":
+        voice = EspeakVoice(
+            voice=config.voice_name,
+            words_per_minute=config.words_per_minute,
+            volume=config.volume,
+        )
+    if voice is not None:
+        speech = SpeechQueue(voice)
+    return Announcer(cues, speech, status=status, muted=config.mute, quiet_hours=quiet)

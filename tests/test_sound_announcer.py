@@ -1,0 +1,313 @@
+"""The announcer in the service: every entry heard, refusals by class, and no press delayed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from boardctl.board import Renderer, builtin_layout
+from boardctl.board.overlay import OverlayRenderer
+from boardctl.config import Config, SoundConfig, parse_config
+from boardctl.errors import EntryError, JournalError
+from boardctl.game.commands import Peg
+from boardctl.game.keeper import Scorekeeper
+from boardctl.inputs.events import Tap, Turn
+from boardctl.inputs.panel import Panel
+from boardctl.link import RecordingLink
+from boardctl.refusals import Refusal
+from boardctl.service import app
+from boardctl.service.loop import ServiceLoop
+from boardctl.sound import phrases
+from boardctl.sound.announcer import Announcer, attach, classify
+from boardctl.sound.buzzer import CuePlayer, TonalBuzzerOutput
+from boardctl.sound.gesture import ScoreGesture
+from boardctl.sound.setup import build_announcer
+from boardctl.sound.voice import SpeechQueue
+from tests.test_sound_buzzer import BUZZER_PIN, RecordingPWMPin, expected, tones
+
+PHRASE_SECONDS = 1.0  # the slow voice's time per phrase: far longer than a press may take
+
+
+class SlowVoice:
+    """Takes a second per phrase (unless stopped) and records what it was given."""
+
+    def __init__(self) -> None:
+        self.spoken: list[str] = []
+        self._stop = threading.Event()
+
+    def speak(self, text: str) -> None:
+        self.spoken.append(text)
+        self._stop.clear()
+        self._stop.wait(PHRASE_SECONDS)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+class RecordingQueue(SpeechQueue):
+    """A speech queue that logs every phrase handed to it (spoken or later cut short)."""
+
+    def __init__(self, voice: Any) -> None:
+        super().__init__(voice)
+        self.said: list[str] = []
+
+    def say(self, text: str, *, interrupt: bool = False) -> None:
+        self.said.append(text)
+        super().say(text, interrupt=interrupt)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    factory = MockFactory(revision="902120", pin_class=RecordingPWMPin)
+    try:
+        yield factory
+    finally:
+        factory.reset()
+
+
+def rig(
+    factory: MockFactory, setup: dict[str, Any]
+) -> tuple[ServiceLoop, Announcer, RecordingQueue, Clock]:
+    keeper = Scorekeeper.memory(setup)
+    layout = builtin_layout("two-121")
+    clock = Clock()
+    loop = ServiceLoop(
+        keeper,
+        OverlayRenderer(Renderer(layout), layout),
+        RecordingLink(),
+        panel=Panel(tracks=2),
+        clock=clock,
+    )
+    cues = CuePlayer(TonalBuzzerOutput(BUZZER_PIN, pin_factory=factory), tempo=0.05)
+    speech = RecordingQueue(SlowVoice())
+    announcer = Announcer(cues, speech, status=keeper.status)
+    attach(announcer, loop.dispatcher)
+    loop.start()
+    return loop, announcer, speech, clock
+
+
+def enter(loop: ServiceLoop, clock: Clock, track: int, points: int) -> float:
+    """Press +5 / +1 for ``points``, wait out the commit; the seconds the committing turn took."""
+    for button, step in (("plus5", 5), ("plus1", 1)):
+        for _ in range(points // step if step == 5 else points % 5):
+            loop.post(Tap(f"track{track + 1}.{button}"))
+            loop.run_once(max_wait=0)
+    clock.now += loop.panel.timing.commit_idle + 0.01
+    started = time.perf_counter()
+    loop.run_once(max_wait=0)
+    return time.perf_counter() - started
+
+
+def test_a_whole_game_is_announced_and_no_press_waits_for_speech(factory: MockFactory) -> None:
+    loop, announcer, speech, clock = rig(factory, {"variant": "six-card", "mode": "free"})
+    try:
+        entries = [(0, 12), (1, 7)] * 9 + [(0, 12)]  # track 1 reaches 120 after 10 entries
+        turns: list[float] = []
+        expected_said: list[str] = []
+        for track, points in entries:
+            turns.append(enter(loop, clock, track, points))
+            front = loop.keeper.status()["tracks"][track]["front"]
+            expected_said.append(phrases.entry(f"Track {track + 1}", points, front))
+        turns.append(enter(loop, clock, 0, 1))  # 121: the win
+        status = loop.keeper.status()
+        assert status["winner"] == 0
+        said_entries = [s for s in speech.said if s.startswith("Track") and "," in s]
+        assert said_entries[: len(expected_said)] == expected_said  # every entry, in order
+        assert "Track 1 is past the skunk line" in speech.said
+        win = phrases.win("Track 1", [("Track 1", 121), ("Track 2", 63)], skunk=1)
+        assert speech.said[-1] == win
+        # 21 committed entries, each phrase would take a second: the loop never waited
+        assert max(turns) < 0.25 * PHRASE_SECONDS, turns
+        assert sum(turns) < PHRASE_SECONDS
+        assert announcer.cues is not None and announcer.cues.wait_idle(5)
+        pin = factory.pin(BUZZER_PIN)
+        fanfare = expected("win")[1:]  # (the click it cut short may sound right before it)
+        assert tones(pin)[-len(fanfare) :] == fanfare  # the fanfare last
+    finally:
+        announcer.close()
+        loop.close()
+
+
+def test_a_commit_clicks_and_a_refusal_sounds_its_class(factory: MockFactory) -> None:
+    loop, announcer, speech, clock = rig(factory, {"variant": "six-card", "mode": "guided"})
+    pin = factory.pin(BUZZER_PIN)
+    cues = announcer.cues
+    assert cues is not None
+    try:
+        loop.post(Tap("track1.plus1"))  # the cut: track 1 deals
+        loop.run_once(max_wait=0)
+        clock.now += 2
+        loop.run_once(max_wait=0)
+        loop.post(Tap("menu"))  # to the play
+        loop.run_once(max_wait=0)
+        assert cues.wait_idle(5)
+        pin.played.clear()
+        enter(loop, clock, 1, 2)  # a pegging entry
+        assert cues.wait_idle(5)
+        assert tones(pin) == expected("commit")
+        assert speech.said[-1] == "Track 2 two, two"
+        loop.post(Tap("menu"))  # to the show: track 2 counts first
+        loop.run_once(max_wait=0)
+        assert speech.said[-1] == "Track 2 to count"
+        assert cues.wait_idle(5)
+        pin.played.clear()
+        with pytest.raises(EntryError):
+            loop.execute(Peg(0, 8, "hand"))  # the dealer's hand before the pone's
+        assert cues.wait_idle(5)
+        assert tones(pin) == expected("refusal.not_your_turn")
+        assert speech.said[-1] == phrases.refusal(Refusal.NOT_YOUR_TURN)
+        pin.played.clear()
+        with pytest.raises(EntryError):
+            loop.execute(Peg(1, 19, "hand"))  # no hand counts 19
+        assert cues.wait_idle(5)
+        assert tones(pin) == expected("refusal.impossible")
+    finally:
+        announcer.close()
+        loop.close()
+
+
+def test_undo_and_redo_have_their_figures_and_the_score_is_said_on_request(
+    factory: MockFactory,
+) -> None:
+    loop, announcer, speech, clock = rig(factory, {"variant": "six-card", "mode": "free"})
+    pin = factory.pin(BUZZER_PIN)
+    cues = announcer.cues
+    assert cues is not None
+    try:
+        enter(loop, clock, 0, 6)
+        for op in ("undo", "redo"):
+            assert cues.wait_idle(5)
+            pin.played.clear()
+            loop.post(Tap("undo", hold=1 if op == "redo" else 0))
+            loop.run_once(max_wait=0)
+            assert cues.wait_idle(5)
+            assert tones(pin) == expected(op)
+        assert speech.said[-1] == "Redone. Track 1 six, Track 2 zero."
+        announcer.say_score()
+        assert speech.said[-1] == "Track 1 six, Track 2 zero."
+    finally:
+        announcer.close()
+        loop.close()
+
+
+def test_mute_and_quiet_hours_silence_cues_and_words(factory: MockFactory) -> None:
+    loop, announcer, speech, clock = rig(factory, {"variant": "six-card", "mode": "free"})
+    try:
+        announcer.set_mute(True)
+        enter(loop, clock, 0, 3)
+        assert speech.said == []
+        announcer.set_mute(False)
+        announcer.set_volume(0.25)
+        assert announcer.cues is not None and announcer.cues.volume == 0.25
+        enter(loop, clock, 0, 3)
+        assert speech.said == ["Track 1 three, six"]
+    finally:
+        announcer.close()
+        loop.close()
+
+
+@pytest.mark.parametrize(
+    ("error", "refusal"),
+    [
+        (EntryError("7 is not a possible crib count (0-29, not every number)"), Refusal.IMPOSSIBLE),
+        (EntryError("Ann counts first: Bob is not due to count a hand"), Refusal.NOT_YOUR_TURN),
+        (EntryError("a pegging entry is 1-15 points, not 19"), Refusal.TOO_MANY_POINTS),
+        (EntryError("the board (two-121) has 2 tracks; a x game needs 3"), Refusal.NO_SUCH_TRACK),
+        (JournalError("disk full"), Refusal.STORAGE),
+        (EntryError("unknown op 'fly'"), Refusal.OTHER),
+    ],
+)
+def test_the_fallback_classifies_the_engines_messages(error: Exception, refusal: Refusal) -> None:
+    assert classify(error) is refusal
+
+
+def test_a_class_the_error_carries_wins_over_the_message() -> None:
+    error = EntryError("a pegging entry is 1-15 points, not 19")
+    error.refusal = Refusal.GAME_OVER  # type: ignore[attr-defined]
+    assert classify(error) is Refusal.GAME_OVER
+
+
+def test_nothing_is_built_by_default(tmp_path: Path) -> None:
+    assert build_announcer(SoundConfig()) is None
+    before = {t.name for t in threading.enumerate()}
+    factory = MockFactory(revision="902120")
+    board = app.build(
+        Config(),
+        journal=tmp_path / "journal.sqlite",
+        socket_path=tmp_path / "control.sock",
+        display="none",
+        link=RecordingLink(),
+        factory=factory,
+        keyboard=False,
+    )
+    try:
+        assert board.sound is None
+        assert board.loop.dispatcher.refused == []
+        names = {t.name for t in threading.enumerate()} - before
+        assert not names & {"boardctl-buzzer", "boardctl-speech"}
+    finally:
+        board.close()
+        factory.reset()
+
+
+def test_a_configured_buzzer_is_wired_into_the_service(tmp_path: Path) -> None:
+    factory = MockFactory(revision="902120", pin_class=RecordingPWMPin)
+    config = parse_config({"sound": {"buzzer": BUZZER_PIN, "volume": 0.5}})
+    board = app.build(
+        config,
+        journal=tmp_path / "journal.sqlite",
+        socket_path=tmp_path / "control.sock",
+        display="none",
+        link=RecordingLink(),
+        factory=factory,
+        keyboard=False,
+    )
+    try:
+        announcer = board.sound
+        assert isinstance(announcer, Announcer) and announcer.cues is not None
+        assert announcer.speech is None  # voice = "none"
+        with pytest.raises(EntryError):
+            board.loop.execute(Peg(0, 99))
+        assert announcer.cues.wait_idle(5)
+        pin = factory.pin(BUZZER_PIN)
+        assert tones(pin)[-2:] != [None]  # something sounded
+        assert max(duty for _, _, duty in pin.played) == pytest.approx(0.25)  # volume 0.5
+    finally:
+        board.close()
+        factory.reset()
+
+
+def test_turning_an_encoder_back_with_nothing_pending_says_the_score(
+    factory: MockFactory,
+) -> None:
+    loop, announcer, speech, clock = rig(factory, {"variant": "six-card", "mode": "free"})
+    loop.input_listeners.append(ScoreGesture(loop.panel, announcer.say_score))
+    try:
+        enter(loop, clock, 1, 4)
+        loop.post(Turn(0, -1))  # nothing pending on track 1: the gesture
+        loop.run_once(max_wait=0)
+        assert speech.said[-1] == "Track 1 zero, Track 2 four."
+        assert loop.panel.pending == (0, 0) and loop.keeper.status()["seq"] == 2  # no change
+        said = len(speech.said)
+        loop.post(Turn(0, 2))
+        loop.post(Turn(0, -1))  # takes back one of the two pending: an entry, not the gesture
+        loop.run_once(max_wait=0)
+        assert loop.panel.pending == (1, 0)
+        assert len(speech.said) == said
+    finally:
+        announcer.close()
+        loop.close()
