@@ -521,5 +521,8 @@ def link_options(
         if config.link.baudrate:
             options["baud"] = config.link.baudrate
     if kind == "serial":
+        from boardctl.board.power import MA_PER_LED_WHITE
+
         options["budget_ma"] = config.board.power_budget_ma
+        options["led_ma"] = round(MA_PER_LED_WHITE)  # the firmware's limiter counts the same
     return options

@@ -4,7 +4,7 @@ LED_PIN = 0  # GPIO driving the strip's data line (through a 3.3 V -> 5 V level 
 LED_COUNT = 256  # LEDs on the strip
 COLOR_ORDER = "GRB"  # the strip's byte order: GRB for WS2812B, RGB for some others
 BUDGET_MA = 2000  # the strip's power budget in mA, enforced whatever the host asks
-LED_MA = 55  # mA one LED draws at full white (WLED's default for WS2812B)
+LED_MA = 60  # mA one LED draws at full white (the host limiter's figure, boardctl/board/power.py)
 # Strip LED that blinks red while the host is silent (-1: none); 255 is the
 # status LED of the two-121 layout.
 STATUS_PIXEL = 255

@@ -106,7 +106,7 @@ class Controller:
         led_count: int = 256,
         color_order: str = "GRB",
         budget_ma: int = 2000,
-        led_ma: int = 55,
+        led_ma: int = 60,
         status: "Light | None" = None,
         status_pixel: int = -1,
         watchdog: "Watchdog | None" = None,

@@ -123,12 +123,18 @@ def test_paths_follow_systemd_then_user_defaults(tmp_path: Path) -> None:
 
 
 def test_link_options_leave_the_baud_rate_to_the_link_unless_configured() -> None:
+    from boardctl.board.power import MA_PER_LED_WHITE
     from boardctl.config import link_options
 
     adalight = parse_config({"link": {"kind": "adalight"}}, "c.toml")
     assert link_options(adalight) == {"vid_pid": "2E8A:0005"}  # AdalightLink: 115,200
     uart = parse_config({"link": {"device": "/dev/serial0", "baudrate": 921600}}, "c.toml")
-    assert link_options(uart) == {"path": "/dev/serial0", "baud": 921600, "budget_ma": 2000}
+    assert link_options(uart) == {
+        "path": "/dev/serial0",
+        "baud": 921600,
+        "budget_ma": 2000,
+        "led_ma": round(MA_PER_LED_WHITE),  # the firmware's limiter counts as the host's
+    }
     assert link_options(uart, "adalight", "/dev/ttyUSB0") == {
         "path": "/dev/ttyUSB0",
         "baud": 921600,

@@ -219,7 +219,7 @@ def test_serial_link_greets_resends_on_nak_and_pings_every_heartbeat() -> None:
     link, port, clock = manual_link(heartbeat=1.0, budget_ma=1500)
     assert [m.kind for m in port.messages()] == [p.HELLO, p.BRIGHTNESS]
     bright = port.messages()[1]
-    assert p.parse_brightness(bright.payload) == (255, 1500, 55)
+    assert p.parse_brightness(bright.payload) == (255, 1500, 60)
     assert link.connected
     frame = bytes(range(30))
     link.show(frame)

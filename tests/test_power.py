@@ -88,3 +88,22 @@ def test_limited_frame_fits_and_is_never_brighter(frame: bytes, budget: PowerBud
 def test_limiting_twice_changes_nothing_more(frame: bytes, budget: PowerBudget) -> None:
     once = limit_power(frame, budget)
     assert limit_power(once, budget) == once
+
+
+def test_the_pico_and_the_link_count_the_same_milliamps_per_led_as_the_host() -> None:
+    """One figure per LED for both power limiters (the firmware cannot import the package)."""
+    import inspect
+    import re
+    from pathlib import Path
+
+    from boardctl.board.power import MA_PER_LED_WHITE
+    from boardctl.config import link_options, parse_config
+    from boardctl.link.serial_link import PicoLink
+
+    firmware = (Path(__file__).resolve().parent.parent / "firmware" / "config.py").read_text()
+    found = re.search(r"^LED_MA = (\d+)", firmware, re.MULTILINE)
+    assert found is not None
+    assert int(found.group(1)) == round(MA_PER_LED_WHITE)
+    assert link_options(parse_config({}), "serial")["led_ma"] == round(MA_PER_LED_WHITE)
+    default = inspect.signature(PicoLink.__init__).parameters["led_ma"].default
+    assert default == round(MA_PER_LED_WHITE)

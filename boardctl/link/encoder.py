@@ -55,7 +55,7 @@ class FrameEncoder:
         self.device_frame = frame
         return self._encode(protocol.DELTA, payload)
 
-    def brightness(self, level: int, budget_ma: int = 0, led_ma: int = 55) -> bytes:
+    def brightness(self, level: int, budget_ma: int = 0, led_ma: int = 60) -> bytes:
         """A BRIGHTNESS message."""
         return self._encode(
             protocol.BRIGHTNESS, protocol.brightness_payload(level, budget_ma, led_ma)

@@ -521,7 +521,7 @@ def parse_full(payload: bytes) -> bytes:
     return bytes(payload)
 
 
-def brightness_payload(level: int, budget_ma: int = 0, led_ma: int = 55) -> bytes:
+def brightness_payload(level: int, budget_ma: int = 0, led_ma: int = 60) -> bytes:
     """BRIGHTNESS: level 0-255, power budget in mA (0 = none from the host), mA per LED."""
     if not 0 <= level <= 255:
         raise ProtocolError(f"brightness {level} is out of range 0-255")

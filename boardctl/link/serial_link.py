@@ -278,7 +278,7 @@ class PicoLink(SerialBackend):
         *,
         full_every: float = 10.0,
         budget_ma: float = 0,
-        led_ma: int = 55,
+        led_ma: int = 60,
         **options: Any,
     ) -> None:
         if budget_ma < 0:
