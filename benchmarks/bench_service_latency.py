@@ -24,7 +24,12 @@ turns on, so its figure is the blink, not the service. Those presses are
 counted separately.
 
     PYTHONPATH=. python benchmarks/bench_service_latency.py [--presses 1000] [--link serial|null]
-        [--burn N] [--pi-class 8]
+        [--burn N] [--pi-class 8] [--sound]
+
+``--sound`` wires the sound as a board with a buzzer and a voice has it: a buzzer on
+GPIO12 (a mock PWM pin) playing every cue, and a voice that takes a second per phrase
+(a stand-in for espeak-ng, cut short by the next event), so the figures show whether a
+press ever waits for sound.
 """
 
 from __future__ import annotations
@@ -107,11 +112,47 @@ def _open_link(kind: str) -> tuple[Any, Any]:
     return device, inner
 
 
+class SlowVoice:
+    """Speaks each phrase for a second (or until stopped), as espeak-ng would take."""
+
+    def __init__(self) -> None:
+        self.phrases = 0
+        self._stop = threading.Event()
+
+    def speak(self, text: str) -> None:
+        self.phrases += 1
+        self._stop.clear()
+        self._stop.wait(1.0)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _config(sound: bool) -> Any:
+    """Free mode, no commit timeout; with ``sound``, a buzzer on GPIO12."""
+    raw: dict[str, Any] = {
+        "game": {"mode": "free"},
+        "inputs": {"debounce": 0.0005, "commit_idle": 60.0},
+    }
+    if sound:
+        raw["sound"] = {"buzzer": 12}
+    return parse_config(raw)
+
+
+def _slow_voice(board: Any) -> None:
+    """Give the board's announcer (if sound is wired) the slow voice."""
+    from boardctl.sound.voice import SpeechQueue
+
+    if board.sound is not None:
+        board.sound.speech = SpeechQueue(SlowVoice())
+
+
 def parse_args() -> argparse.Namespace:
     """The options; under ``--pi-class``/``--burn`` the script runs again and exits here."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=1000)
     parser.add_argument("--link", choices=("serial", "null"), default="serial")
+    parser.add_argument("--sound", action="store_true", help="a buzzer and a slow voice wired")
     pi_class.add_options(parser)
     args = parser.parse_args()
     code = pi_class.rerun(args)
@@ -128,9 +169,7 @@ def main() -> None:
     )
     factory = MockFactory()
     Device.pin_factory = factory
-    config = parse_config(
-        {"game": {"mode": "free"}, "inputs": {"debounce": 0.0005, "commit_idle": 60.0}}
-    )
+    config = _config(args.sound)
     device, inner = _open_link(args.link)
     link = TimedLink(inner)
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,6 +182,7 @@ def main() -> None:
             factory=factory,
             keyboard=False,
         )
+        _slow_voice(board)
         journal = TimedJournal(board.loop.keeper.journal)
         thread = threading.Thread(target=board.loop.run, daemon=True)
         thread.start()
@@ -207,7 +247,8 @@ def main() -> None:
         board.close()
     if device is not None:
         device.close()
-    summarize(args.link, results, durable, blink_delayed)
+    kind = f"{args.link} link, sound wired" if args.sound else f"{args.link} link"
+    summarize(kind, results, durable, blink_delayed)
 
 
 def summarize(
@@ -223,7 +264,7 @@ def summarize(
             f"{len(blink_delayed)} +1 presses fell in the pending blink's off half: first "
             f"frame after p50={statistics.median(blink_delayed):.0f} ms (the blink, not counted)"
         )
-    print(f"button edge -> frame written ({kind} link), {len(every)} frames, ms:")
+    print(f"button edge -> frame written ({kind}), {len(every)} frames, ms:")
     rows = [("all presses", every), *results.items()]
     for name, values in rows:
         report(name, values)

@@ -152,8 +152,10 @@ def test_a_commit_clicks_and_a_refusal_sounds_its_class(factory: MockFactory) ->
         loop.run_once(max_wait=0)
         clock.now += 2
         loop.run_once(max_wait=0)
+        assert speech.said[-1] == "Track 1 deals"
         loop.post(Tap("menu"))  # to the play
         loop.run_once(max_wait=0)
+        assert speech.said[-1] == "The play"
         assert cues.wait_idle(5)
         pin.played.clear()
         enter(loop, clock, 1, 2)  # a pegging entry
@@ -227,6 +229,9 @@ def test_mute_and_quiet_hours_silence_cues_and_words(factory: MockFactory) -> No
         (EntryError("Ann counts first: Bob is not due to count a hand"), Refusal.NOT_YOUR_TURN),
         (EntryError("a pegging entry is 1-15 points, not 19"), Refusal.TOO_MANY_POINTS),
         (EntryError("the board (two-121) has 2 tracks; a x game needs 3"), Refusal.NO_SUCH_TRACK),
+        (EntryError("the game is over (Ann won); send next for the next game"), Refusal.GAME_OVER),
+        (EntryError("the match is over (Ann won); send next for a new match"), Refusal.GAME_OVER),
+        (EntryError("there is no track 6: this game has 2 tracks"), Refusal.NO_SUCH_TRACK),
         (JournalError("disk full"), Refusal.STORAGE),
         (EntryError("unknown op 'fly'"), Refusal.OTHER),
     ],

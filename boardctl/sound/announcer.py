@@ -49,7 +49,7 @@ Status = Mapping[str, Any]
 # ``refusal`` holding a boardctl.refusals.Refusal), the class is guessed from the type
 # and the message here. An error that carries its class is never guessed.
 _MESSAGE_CLASSES: tuple[tuple[Refusal, tuple[str, ...]], ...] = (
-    (Refusal.GAME_OVER, ("game is over", "has been won", "next game", "game over")),
+    (Refusal.GAME_OVER, ("game is over", "match is over", "has been won", "game over")),
     (Refusal.NOT_YOUR_TURN, ("counts first", "is not due", "count is due", "not due to")),
     (Refusal.IMPOSSIBLE, ("not a possible", "no hand or crib")),
     (Refusal.TOO_MANY_POINTS, ("pegging entry is", "more than one")),
@@ -194,7 +194,7 @@ class Announcer:
             return "win", [phrases.win(names[winner], pairs, skunk=skunk)]
         if op == "peg":
             return self._peg(event, before, after, names, fronts)
-        return "next", self._whose_turn(after, names, always=op in ("next", "cut"))
+        return "next", self._phase(str(op), after, names)
 
     def _peg(
         self,
@@ -213,6 +213,18 @@ class Announcer:
             cue = "skunk_line"
             lines.append(phrases.skunk_line(names[track]))
         return cue, lines + self._whose_turn(after, names, always=False, before=before)
+
+    def _phase(self, op: str, after: Status, names: list[str]) -> list[str]:
+        """A cut, ``next`` or a new game: what the board moved on to."""
+        lines = [phrases.new_game()] if op == "new_game" else []
+        if op not in ("cut", "next", "new_game"):
+            return lines
+        phase, dealer = after.get("phase"), after.get("dealer")
+        if phase == "deal" and isinstance(dealer, int) and dealer < len(names):
+            lines.append(phrases.deals(names[dealer]))
+        elif phase == "play":
+            lines.append(phrases.the_play())
+        return lines + self._whose_turn(after, names, always=True)
 
     @staticmethod
     def _whose_turn(

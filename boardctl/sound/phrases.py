@@ -41,6 +41,21 @@ def to_count(name: str, *, crib: bool = False) -> str:
     return f"{name}'s crib" if crib else f"{name} to count"
 
 
+def deals(name: str) -> str:
+    """Who deals the next hand."""
+    return f"{name} deals"
+
+
+def the_play() -> str:
+    """The play begins (guided games)."""
+    return "The play"
+
+
+def new_game() -> str:
+    """A new game has started."""
+    return "New game"
+
+
 def refusal(reason: Refusal) -> str:
     """Why an entry was refused (the quick-reference card's words)."""
     return f"Refused: {MEANINGS[reason]}."
