@@ -24,7 +24,10 @@ What the board shows, drawn in this order (later wins):
   :data:`LINE_BLINK_SECONDS`, then stays lit; a comet runs along the
   winner's track for :data:`CHASE_SECONDS` (time-limited, then steady);
 * for :data:`ERROR_SECONDS` after a rejected entry the status LED and the
-  start holes flash the error colour three times.
+  start holes flash the error colour three times; for
+  :data:`~boardctl.board.signs.SIGN_SECONDS` the refusal's sign (the first
+  holes of every track, as many as :data:`~boardctl.board.signs.SIGN_HOLES`
+  gives its class in ``extra["refusal"]``) stays lit in the error colour.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from boardctl.board.frame import RGB, Frame
 from boardctl.board.geometry import board_lines
 from boardctl.board.layout import LINE_KEYS, Layout, TrackLayout
 from boardctl.board.power import PowerBudget, limit_power
+from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, refusal_from
 from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError, ViewError
 from boardctl.view import BoardView
@@ -383,6 +387,18 @@ class Renderer:
             if 1 <= hole < target:
                 c.put(holes[hole], rgb)
 
+    def _sign_layer(self, c: _Canvas) -> None:
+        """The refusal's sign: the first holes of every track, steady in the error colour."""
+        view = c.view
+        refusal = refusal_from(view.extra.get("refusal"))
+        if refusal is None or not SIGN_HOLES[refusal]:
+            return
+        if not c.clock.window(view.error_at, SIGN_SECONDS):
+            return
+        for track in c.tracks:
+            for hole in range(1, min(SIGN_HOLES[refusal], len(track.holes) - 1) + 1):
+                c.put(track.holes[hole], self._error)
+
     def _error_layer(self, c: _Canvas) -> None:
         """The error flash: the status LED and every start hole, red."""
         error_at = c.view.error_at
@@ -423,5 +439,6 @@ _LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
     Renderer._game_points_layer,
     Renderer._pending_layer,
     Renderer._comet_layer,
+    Renderer._sign_layer,
     Renderer._error_layer,
 )
