@@ -171,9 +171,15 @@ CHECKS: dict[str, Callable[[Entry], GameState]] = {
 KINDS = tuple(CHECKS)
 
 
-def infer_kind(state: GameState, points: int, limits: Limits) -> str:
-    """The kind of an entry given without one: from the phase (and, in free mode, the size)."""
+def infer_kind(state: GameState, points: int, limits: Limits, track: int | None = None) -> str:
+    """The kind of an entry given without one: from the phase (and, in free mode, the size).
+
+    In the deal phase the dealer's track entering exactly his heels' value is his heels
+    (the starter is a jack): no card has been played, so the play cannot have scored it.
+    """
     phase = state.phase
+    if phase == "deal" and is_heels(state, points, track):
+        return "heels"
     if phase == "show":
         return "crib" if state.crib_due else "hand"
     if phase == "free" and points > limits.max_play_points() + 1:
@@ -184,6 +190,16 @@ def infer_kind(state: GameState, points: int, limits: Limits) -> str:
             return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
         return "hand"
     return "pegging"
+
+
+def is_heels(state: GameState, points: int, track: int | None) -> bool:
+    """Whether ``points`` on ``track`` in the deal phase is his heels (not yet pegged this deal)."""
+    return (
+        points == HEELS_POINTS
+        and not state.heels
+        and track is not None
+        and track == state.dealer_track
+    )
 
 
 def peg(state: GameState, track: int, points: int, kind: str | None, limits: Limits) -> Entry:
@@ -198,7 +214,7 @@ def peg(state: GameState, track: int, points: int, kind: str | None, limits: Lim
             f"index 0 to {tracks - 1}",
             Refusal.NO_SUCH_TRACK,
         )
-    kind = kind or infer_kind(state, points, limits)
+    kind = kind or infer_kind(state, points, limits, track)
     if state.phase == "cut" and kind != "correction":
         raise EntryError(
             "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the "
