@@ -65,3 +65,24 @@ def test_only_the_dealers_first_two_in_the_deal_is_heels() -> None:
     )
     with pytest.raises(EntryError):
         _dealt(0).apply(parse_command({"op": "peg", "track": 1, "points": 2, "kind": "heels"}))
+
+
+def test_a_count_the_play_cannot_peg_is_the_first_count_of_the_show() -> None:
+    keeper = _dealt(1)  # track 2 deals: track 1's hand is counted first
+    keeper.apply(parse_command({"op": "next"}))  # to the play
+    keeper.apply(parse_command({"op": "peg", "track": 0, "points": 2}))  # a fifteen
+    # the menu press ending the play is forgotten: 16 is more than one play can peg
+    event = keeper.apply(parse_command({"op": "peg", "track": 0, "points": 16}))["event"]
+    assert event == {"op": "peg", "track": 0, "points": 16, "kind": "hand"}
+    status = keeper.status()
+    assert status["phase"] == "show" and status["to_count"] == 1
+    # the dealer's 16 in the play is not due first: refused with the not-your-turn sign
+    other = _dealt(1)
+    other.apply(parse_command({"op": "next"}))
+    with pytest.raises(EntryError) as caught:
+        other.apply(parse_command({"op": "peg", "track": 1, "points": 16}))
+    assert caught.value.refusal.value == "not_your_turn"
+    assert other.status()["phase"] == "play"  # refused: nothing changed
+    with pytest.raises(EntryError) as impossible:  # 19 is no hand: the pegging limit says why
+        other.apply(parse_command({"op": "peg", "track": 0, "points": 19}))
+    assert impossible.value.refusal.value == "too_many_points"

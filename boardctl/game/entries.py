@@ -176,10 +176,14 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
 
     In the deal phase the dealer's track entering exactly his heels' value is his heels
     (the starter is a jack): no card has been played, so the play cannot have scored it.
+    In the deal or the play, an amount the play cannot peg at once that a hand can score is
+    the first count of the show (the menu press that ends the play was forgotten).
     """
     phase = state.phase
     if phase == "deal" and is_heels(state, points, track):
         return "heels"
+    if phase in ("deal", "play") and _beyond_the_play(state, points, limits):
+        return "hand"  # the menu press that ends the play was forgotten: the show's first count
     if phase == "show":
         return "crib" if state.crib_due else "hand"
     if phase == "free" and points > limits.max_play_points() + 1:
@@ -190,6 +194,12 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
             return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
         return "hand"
     return "pegging"
+
+
+def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
+    """Whether ``points`` is more than the play can peg at once but a possible hand count."""
+    hand = state.setup.variant.hand_size
+    return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
 
 
 def is_heels(state: GameState, points: int, track: int | None) -> bool:
