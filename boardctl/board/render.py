@@ -16,8 +16,10 @@ What the board shows, drawn in this order (later wins):
   0..target;
 * the dealer's dealer LED steady; in the guided show, the dealer LED of the
   track whose count is due blinks (1 s period);
-* match game points on the game-point LEDs, one per point (in proportion when
-  the match needs more points than there are LEDs; all full once it is won);
+* match game points on the game-point LEDs, one per point; with more points than
+  LEDs a blinking LED counts two (count the lit LEDs, the blinking ones twice:
+  three LEDs show up to 6, all a match to 7 needs before it is won); in proportion
+  only when even that is too few; all full once the match is won;
 * a pending entry blinks ahead of (or, if negative, behind) the front peg;
 * at game end, the deepest line each loser failed to cross blinks (skunk:
   even 1 Hz blink; double: two short flashes; triple: three) for
@@ -57,6 +59,8 @@ CHASE_SECONDS = 4.0
 CHASE_FPS = 20
 CHASE_HOLES_PER_FRAME = 3
 CHASE_TAIL = (1.0, 0.5, 0.25, 0.12, 0.06)
+#: A game-point LED worth two points blinks with this period (seconds).
+GAME_POINT_PERIOD = 1.0
 #: How long the failed line blinks after the game ends before staying lit.
 LINE_BLINK_SECONDS = 30.0
 #: Blink rhythms of a failed line (alternating on/off durations, starting on).
@@ -344,14 +348,22 @@ class Renderer:
                 c.put(dealer_led, self._tracks[t].dealer)
 
     def _game_points_layer(self, c: _Canvas) -> None:
-        """Match game points, one LED each (or in proportion for long matches)."""
+        """Match game points: one LED each, a blinking LED two (or in proportion, long matches)."""
         view = c.view
         for t, track_view in enumerate(view.tracks):
             leds = c.tracks[t].game_points
             colours = self._tracks[t]
-            colour = colours.game_point_won if view.match_winner == t else colours.game_point
-            for led in leds[: self._lit_game_points(track_view.game_points, view, len(leds))]:
-                c.put(led, colour)
+            if view.match_winner == t:
+                for led in leds:
+                    c.put(led, colours.game_point_won)
+                continue
+            lit, doubled = game_point_leds(track_view.game_points, view.match_target, len(leds))
+            blink_on = doubled == 0 or c.clock.pattern(
+                0.0, (GAME_POINT_PERIOD / 2, GAME_POINT_PERIOD / 2)
+            )
+            for i, led in enumerate(leds[:lit]):
+                if i >= doubled or blink_on:
+                    c.put(led, colours.game_point)
 
     def _pending_layer(self, c: _Canvas) -> None:
         """Pending entries blink ahead of the front peg.
@@ -412,21 +424,30 @@ class Renderer:
                 c.put(track.holes[0], self._error)
 
     @staticmethod
-    def _lit_game_points(points: int, view: BoardView, led_count: int) -> int:
-        """How many game-point LEDs to light: one per point, or in proportion
-        to ``match_target`` when the match needs more points than there are LEDs."""
-        points = max(0, points)
-        if view.match_target > led_count:
-            return min(led_count, points * led_count // view.match_target)
-        return min(led_count, points)
-
-    @staticmethod
     def _line_on(index: int, failed: int, blinking: bool, view: BoardView, clock: _Clock) -> bool:
         """Whether line ``index`` shows at game end for a loser who failed ``failed`` lines."""
         if index != failed - 1 or not blinking:
             return True
         assert view.over_at is not None
         return clock.pattern(view.over_at, LINE_PATTERNS[failed])
+
+
+def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int, int]:
+    """How many game-point LEDs light, and how many of them (the first) blink, worth two.
+
+    Up to ``led_count`` points: one steady LED each. Up to twice that: every LED
+    lit, the first ``points - led_count`` blinking (count the lit LEDs, the
+    blinking ones twice). A match whose points before the win (``match_target - 1``)
+    pass even that lights in proportion, steady.
+    """
+    points = max(0, points)
+    if led_count == 0:
+        return 0, 0
+    if match_target - 1 > 2 * led_count:
+        return min(led_count, points * led_count // match_target), 0
+    if points <= led_count:
+        return points, 0
+    return led_count, min(led_count, points - led_count)
 
 
 #: The layers of a frame, bottom first.
