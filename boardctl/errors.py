@@ -8,6 +8,8 @@ wrong and what to do about it.
 
 from __future__ import annotations
 
+from boardctl.refusals import Refusal
+
 
 class BoardError(Exception):
     """Root of every error boardctl raises on purpose."""
@@ -40,7 +42,18 @@ class GameError(BoardError):
 
 
 class EntryError(GameError, ValueError):
-    """A score entry was rejected; the game state is unchanged."""
+    """A score entry was rejected; the game state is unchanged.
+
+    ``refusal`` is the class of the refusal (:class:`boardctl.refusals.Refusal`):
+    the board shows each class with its own sign, so the raiser names it.
+    """
+
+    def __init__(self, message: str, refusal: Refusal = Refusal.OTHER) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.refusal))
 
 
 class JournalError(GameError, OSError):
@@ -101,3 +114,12 @@ class DemoError(BoardError, ValueError):
 
 class HardwareError(BoardError, ValueError):
     """A wiring table, pin or LED strip description that cannot be built."""
+
+
+def refusal_of(exc: BaseException) -> Refusal:
+    """The refusal class of an error the board shows: an entry's own, storage for the journal."""
+    if isinstance(exc, EntryError):
+        return exc.refusal
+    if isinstance(exc, JournalError):
+        return Refusal.STORAGE
+    return Refusal.OTHER

@@ -96,7 +96,9 @@ def test_pegging_limit_comes_from_the_rules() -> None:
     keeper.apply(parse_command({"op": "cut", "dealer": 0}))
     limit = max_play_points() + 1  # one card plus the go or last card
     keeper.apply(peg(0, limit))
-    rejected(keeper, peg(0, limit + 1), f"1-{limit}")
+    rejected(keeper, peg(0, limit + 1, "pegging"), f"1-{limit}")
+    # without a kind, a possible hand count past the limit is the show's first count (not due)
+    rejected(keeper, peg(0, limit + 1), "counts first")
     rejected(keeper, peg(0, 0), "1-")
     rejected(keeper, peg(0, -1), "1-")
 

@@ -24,7 +24,8 @@ def _journal(path: Path) -> None:
         keeper.apply(parse_command({"op": "peg", "track": 1, "points": 120, "kind": "correction"}))
         keeper.apply(parse_command({"op": "peg", "track": 1, "points": 1}))
         keeper.apply(parse_command({"op": "next"}))  # the next game
-        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 2}))
+        # Ann deals: a 2 without a kind in the deal would be his heels
+        keeper.apply(parse_command({"op": "peg", "track": 0, "points": 2, "kind": "pegging"}))
 
 
 def test_history_table_shows_this_game_with_times(

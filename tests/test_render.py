@@ -180,8 +180,9 @@ def test_game_points_and_match_winner() -> None:
     ]
     assert [any(pixel(frame, led)) for led in LAYOUT.tracks[1].game_points] == [True, False, False]
     won = R.render(BoardView(121, tracks, match_target=7, match_winner=0), 0.0)
-    # 2 of 7 points on 3 LEDs: none full yet for B's 1 point, A's LEDs full as the winner
-    assert [any(pixel(won, led)) for led in LAYOUT.tracks[1].game_points] == [False] * 3
+    # B's 1 point of 7 lights one LED (a blinking one would count two); A's are full as the winner
+    assert [any(pixel(won, led)) for led in LAYOUT.tracks[1].game_points] == [True, False, False]
+    assert all(pixel(won, led) == ORANGE for led in LAYOUT.tracks[0].game_points)
 
 
 def test_game_points_fill_in_proportion_for_long_matches() -> None:

@@ -68,7 +68,7 @@ def test_serial_link_gets_the_device_and_baud_rate(
     main(["selftest", "--layout", "two-61", *serial, "--delay", "0", "--hold", "0", "--no-inputs"])
     assert recording["kind"] == "serial"
     # no baud: the link's own (USB CDC ignores it; the UART default is the firmware's)
-    assert recording["options"] == {"path": "/dev/ttyX", "budget_ma": 2000}
+    assert recording["options"] == {"path": "/dev/ttyX", "budget_ma": 2000, "led_ma": 60}
     out = capsys.readouterr().out
     assert "LED controller: firmware 1.2.3, 131 LEDs, colour order RGB" in out
     assert "LED_COUNT" not in out  # two-61 has 131 LEDs

@@ -91,7 +91,7 @@ def test_with_the_service_down_status_reads_and_commands_write_the_journal(
     assert main(cli(tmp_path, "status")) == 0
     captured = capsys.readouterr()
     assert "Track 2    9  (back   0)" in captured.out
-    assert "service is not running" in captured.err
+    assert "read from the journal" in captured.err
     assert main(cli(tmp_path, "peg", "1", "4")) == 0
     assert "written to the journal directly" in capsys.readouterr().err
     with Scorekeeper.open(journal, readonly=True) as keeper:
@@ -104,7 +104,7 @@ def test_status_without_service_or_journal_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(cli(tmp_path, "status")) == 1
-    assert "not running and there is no journal" in capsys.readouterr().err
+    assert "there is no journal at" in capsys.readouterr().err
 
 
 def test_history_asks_the_running_service(

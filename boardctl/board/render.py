@@ -16,15 +16,20 @@ What the board shows, drawn in this order (later wins):
   0..target;
 * the dealer's dealer LED steady; in the guided show, the dealer LED of the
   track whose count is due blinks (1 s period);
-* match game points on the game-point LEDs, one per point (in proportion when
-  the match needs more points than there are LEDs; all full once it is won);
+* match game points on the game-point LEDs, one per point; with more points than
+  LEDs a blinking LED counts two (count the lit LEDs, the blinking ones twice:
+  three LEDs show up to 6, all a match to 7 needs before it is won); in proportion
+  only when even that is too few; all full once the match is won;
 * a pending entry blinks ahead of (or, if negative, behind) the front peg;
 * at game end, the deepest line each loser failed to cross blinks (skunk:
   even 1 Hz blink; double: two short flashes; triple: three) for
   :data:`LINE_BLINK_SECONDS`, then stays lit; a comet runs along the
   winner's track for :data:`CHASE_SECONDS` (time-limited, then steady);
 * for :data:`ERROR_SECONDS` after a rejected entry the status LED and the
-  start holes flash the error colour three times.
+  start holes flash the error colour three times; for
+  :data:`~boardctl.board.signs.SIGN_SECONDS` the refusal's sign (the first
+  holes of every track, as many as :data:`~boardctl.board.signs.SIGN_HOLES`
+  gives its class in ``extra["refusal"]``) stays lit in the error colour.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from boardctl.board.frame import RGB, Frame
 from boardctl.board.geometry import board_lines
 from boardctl.board.layout import LINE_KEYS, Layout, TrackLayout
 from boardctl.board.power import PowerBudget, limit_power
+from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, refusal_from
 from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError, ViewError
 from boardctl.view import BoardView
@@ -53,6 +59,8 @@ CHASE_SECONDS = 4.0
 CHASE_FPS = 20
 CHASE_HOLES_PER_FRAME = 3
 CHASE_TAIL = (1.0, 0.5, 0.25, 0.12, 0.06)
+#: A game-point LED worth two points blinks with this period (seconds).
+GAME_POINT_PERIOD = 1.0
 #: How long the failed line blinks after the game ends before staying lit.
 LINE_BLINK_SECONDS = 30.0
 #: Blink rhythms of a failed line (alternating on/off durations, starting on).
@@ -340,14 +348,22 @@ class Renderer:
                 c.put(dealer_led, self._tracks[t].dealer)
 
     def _game_points_layer(self, c: _Canvas) -> None:
-        """Match game points, one LED each (or in proportion for long matches)."""
+        """Match game points: one LED each, a blinking LED two (or in proportion, long matches)."""
         view = c.view
         for t, track_view in enumerate(view.tracks):
             leds = c.tracks[t].game_points
             colours = self._tracks[t]
-            colour = colours.game_point_won if view.match_winner == t else colours.game_point
-            for led in leds[: self._lit_game_points(track_view.game_points, view, len(leds))]:
-                c.put(led, colour)
+            if view.match_winner == t:
+                for led in leds:
+                    c.put(led, colours.game_point_won)
+                continue
+            lit, doubled = game_point_leds(track_view.game_points, view.match_target, len(leds))
+            blink_on = doubled == 0 or c.clock.pattern(
+                0.0, (GAME_POINT_PERIOD / 2, GAME_POINT_PERIOD / 2)
+            )
+            for i, led in enumerate(leds[:lit]):
+                if i >= doubled or blink_on:
+                    c.put(led, colours.game_point)
 
     def _pending_layer(self, c: _Canvas) -> None:
         """Pending entries blink ahead of the front peg.
@@ -383,6 +399,18 @@ class Renderer:
             if 1 <= hole < target:
                 c.put(holes[hole], rgb)
 
+    def _sign_layer(self, c: _Canvas) -> None:
+        """The refusal's sign: the first holes of every track, steady in the error colour."""
+        view = c.view
+        refusal = refusal_from(view.extra.get("refusal"))
+        if refusal is None or not SIGN_HOLES[refusal]:
+            return
+        if not c.clock.window(view.error_at, SIGN_SECONDS):
+            return
+        for track in c.tracks:
+            for hole in range(1, min(SIGN_HOLES[refusal], len(track.holes) - 1) + 1):
+                c.put(track.holes[hole], self._error)
+
     def _error_layer(self, c: _Canvas) -> None:
         """The error flash: the status LED and every start hole, red."""
         error_at = c.view.error_at
@@ -396,21 +424,30 @@ class Renderer:
                 c.put(track.holes[0], self._error)
 
     @staticmethod
-    def _lit_game_points(points: int, view: BoardView, led_count: int) -> int:
-        """How many game-point LEDs to light: one per point, or in proportion
-        to ``match_target`` when the match needs more points than there are LEDs."""
-        points = max(0, points)
-        if view.match_target > led_count:
-            return min(led_count, points * led_count // view.match_target)
-        return min(led_count, points)
-
-    @staticmethod
     def _line_on(index: int, failed: int, blinking: bool, view: BoardView, clock: _Clock) -> bool:
         """Whether line ``index`` shows at game end for a loser who failed ``failed`` lines."""
         if index != failed - 1 or not blinking:
             return True
         assert view.over_at is not None
         return clock.pattern(view.over_at, LINE_PATTERNS[failed])
+
+
+def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int, int]:
+    """How many game-point LEDs light, and how many of them (the first) blink, worth two.
+
+    Up to ``led_count`` points: one steady LED each. Up to twice that: every LED
+    lit, the first ``points - led_count`` blinking (count the lit LEDs, the
+    blinking ones twice). A match whose points before the win (``match_target - 1``)
+    pass even that lights in proportion, steady.
+    """
+    points = max(0, points)
+    if led_count == 0:
+        return 0, 0
+    if match_target - 1 > 2 * led_count:
+        return min(led_count, points * led_count // match_target), 0
+    if points <= led_count:
+        return points, 0
+    return led_count, min(led_count, points - led_count)
 
 
 #: The layers of a frame, bottom first.
@@ -423,5 +460,6 @@ _LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
     Renderer._game_points_layer,
     Renderer._pending_layer,
     Renderer._comet_layer,
+    Renderer._sign_layer,
     Renderer._error_layer,
 )

@@ -5,7 +5,10 @@ are drawn between the rows, the scores, dealer, game points and pending
 entries stand beside the first row. Lit holes take the frame's colours
 (24-bit "truecolor", else the 256-colour palette); without colour the pegs
 are letters: ``A`` front peg, ``a`` back peg, ``+`` pending, ``*`` other
-light (comet, error flash, failed line), ``.`` dark hole.
+light (comet, error flash, failed line), ``.`` dark hole. While a refusal is
+in the view (``extra["refused"]``) its reason stands under the board, in at
+most :data:`REASON_ROWS` rows of :data:`SCREEN_COLUMNS`, so three tracks
+with the reason still fit an 80x24 terminal.
 
 >>> from boardctl.board.layout import builtin_layout
 >>> from boardctl.board.render import Renderer
@@ -22,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import textwrap
 from typing import Literal, TextIO
 
 from boardctl.board.frame import RGB, Frame, pixel
@@ -33,16 +37,22 @@ from boardctl.board.geometry import (
     line_before_row,
 )
 from boardctl.board.layout import LINE_KEYS, Layout
+from boardctl.board.signs import SIGN_HOLES, refusal_from
 from boardctl.board.theme import display_colour
 from boardctl.errors import OptionError
+from boardctl.refusals import MEANINGS, Refusal
 from boardctl.view import BoardView
 
 ColorMode = Literal["auto", "truecolor", "256", "none"]
 
 TRACK_LETTERS = "ABCDEF"
 NAME_WIDTH = 10
+#: The width the board is drawn for (the header and the reason keep to it).
+SCREEN_COLUMNS = 80
 # Columns left beside the holes in an 80-column terminal (the rows take 58).
-NOTES_WIDTH = 80 - 58
+NOTES_WIDTH = SCREEN_COLUMNS - 58
+#: Rows the reason of a refusal may take under the board.
+REASON_ROWS = 2
 #: Raw channel value above which plain text calls an LED lit.
 PLAIN_LIT = 32
 _RESET = "\x1b[0m"
@@ -140,6 +150,7 @@ def draw_board(
             pad = " " * (_row_width() - len(row) - max(0, (len(row) - 1) // GROUP_HOLES))
             text = f"{name:<{NAME_WIDTH}} {start}  {body}{pad}   {label:<6}" + notes[t][r]
             out.append(text.rstrip())
+    out.extend(refusal_rows(view))
     text = "\n".join(out) + "\n"
     return _merge_escapes(text) if painter.mode != "none" else text
 
@@ -262,9 +273,32 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
     return parts
 
 
+def refusal_rows(view: BoardView) -> list[str]:
+    """The reason of the refusal in the view, wrapped to the screen (none: no rows)."""
+    reason = view.extra.get("refused")
+    refusal = refusal_from(view.extra.get("refusal"))
+    if not reason and refusal is None:
+        return []
+    sign = SIGN_HOLES[refusal] if refusal is not None else 0
+    head = f"REFUSED ({sign} lit)" if sign else "REFUSED"
+    text = f"{head}: {reason or MEANINGS[refusal or Refusal.OTHER]}"
+    rows = textwrap.wrap(text, SCREEN_COLUMNS, subsequent_indent="  ")
+    if len(rows) > REASON_ROWS:
+        rows = [*rows[: REASON_ROWS - 1], _cut(" ".join(rows[REASON_ROWS - 1 :]), SCREEN_COLUMNS)]
+    return rows
+
+
+def _cut(text: str, columns: int) -> str:
+    return text if len(text) <= columns else text[: columns - 1] + "~"
+
+
 def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter) -> str:
     parts = [layout.name, *caption_parts(view)]
     status = ""
+    room = SCREEN_COLUMNS
     if layout.status is not None:
         status = f"status {painter.led(frame, layout.status, '!')}"
+        room -= len("   status !")
+    while len(parts) > 2 and len(" · ".join(parts)) > room:
+        parts.pop(0)  # the layout's name goes first, then the target: the phase stays
     return " · ".join(parts) + (f"   {status}" if status else "")

@@ -25,9 +25,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_value(key: str, text: str) -> object:
-    """``"121"`` -> 121, ``"true"`` -> True, names -> a list; anything else stays text."""
+    """``"121"`` -> 121, ``"true"`` -> True, names -> a list, ``{...}`` -> an object (JSON);
+    anything else stays text."""
     if key in ("names", "roster"):
         return [name.strip() for name in text.split(",")]
+    if text.lstrip().startswith("{"):  # points: '{"win": 1, "skunk": 2}'
+        import json
+
+        try:
+            return json.loads(text)
+        except ValueError:
+            from boardctl.errors import OptionError
+
+            raise OptionError(f"set {key}: {text!r} is not a JSON object") from None
     lowered = text.strip().lower()
     if lowered in ("true", "yes", "on"):
         return True

@@ -1,11 +1,20 @@
-"""``boardctl status``: the score, from the service (or the journal when it is down)."""
+"""``boardctl status``: the score, from the service (or the journal when it is down).
+
+Beside the score it says what the board shows without words: which count is
+due (a hand or the crib, and whose), who was skunked, and who won the game
+and the match. ``--journal PATH`` reads that journal, even while a service
+runs (the service's own journal is read through the service).
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 NAME = "status"
 HELP = "show the score, phase and dealer (--json for scripts)"
+
+LINE_WORDS = ("skunked", "double-skunked", "triple-skunked")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,18 +25,68 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_options(parser)
 
 
+def summary_lines(status: dict[str, Any]) -> list[str]:
+    """What is due and how the game ended, in words (none for a game in the play)."""
+    tracks = status.get("tracks") or []
+
+    def name(index: object) -> str:
+        if isinstance(index, int) and 0 <= index < len(tracks):
+            return str(tracks[index].get("name", f"track {index + 1}"))
+        return "?"
+
+    lines = []
+    to_count = status.get("to_count")
+    if status.get("winner") is None and isinstance(to_count, int):
+        what = "the crib" if status.get("crib_due") else "a hand"
+        lines.append(f"to count: {what}, {name(to_count)}'s")
+    winner = status.get("winner")
+    if isinstance(winner, int):
+        points = status.get("won_points")
+        paid = f" ({points} game point{'s' if points != 1 else ''})" if points else ""
+        lines.append(f"game won by {name(winner)}{paid}")
+        for i, track in enumerate(tracks):
+            failed = int(track.get("lines_failed") or 0)
+            if i != winner and failed:
+                lines.append(f"{name(i)} {LINE_WORDS[min(failed, 3) - 1]}")
+    match_winner = status.get("match_winner")
+    if isinstance(match_winner, int) and status.get("match_target"):
+        lines.append(f"match won by {name(match_winner)}")
+    return lines
+
+
+def _status(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
+    """From ``--journal`` when given (read-only, a service may run), else the service."""
+    from boardctl.cli.verbs import call
+
+    if getattr(args, "journal", None):
+        from pathlib import Path
+
+        from boardctl.errors import ControlError
+        from boardctl.game.keeper import Scorekeeper
+
+        journal = Path(args.journal)
+        if not journal.exists():
+            raise ControlError(f"there is no journal at {journal}")
+        with Scorekeeper.open(journal, readonly=True) as keeper:
+            return dict(keeper.status()), False
+    status, live = call(args, {"op": "status"})
+    return status, live
+
+
 def run(args: argparse.Namespace) -> int:
     """Ask the service (or read the journal) and print."""
     import json
     import sys
 
-    from boardctl.cli.verbs import call, format_status
+    from boardctl.cli.verbs import format_status
 
-    status, live = call(args, {"op": "status"})
+    status, live = _status(args)
     if args.json:
         print(json.dumps(status, indent=2, ensure_ascii=False))
     else:
-        print(format_status(status))
-        if not live:
+        print("\n".join([format_status(status), *summary_lines(status)]))
+        if getattr(args, "journal", None):
+            print(f"(read from the journal {args.journal}, not from a service)", file=sys.stderr)
+        elif not live:
             print("(the service is not running: read from the journal)", file=sys.stderr)
     return 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from boardctl.errors import EntryError
+from boardctl.refusals import Refusal
 
 if TYPE_CHECKING:
     from boardctl.game.state import GameState
@@ -41,7 +42,10 @@ def check_open(state: GameState, op: str) -> None:
         wait = ", ".join(names[t] for t in awaiting(state))
         raise EntryError(f"the result waits for {wait} to confirm it (confirm TRACK)")
     if settled(state) and op not in AFTER_SETTLED:
-        raise EntryError("the result is confirmed by every side; send next for the next game")
+        raise EntryError(
+            "the result is confirmed by every side; send next for the next game",
+            Refusal.GAME_OVER,
+        )
 
 
 def confirmed(state: GameState, track: int) -> GameState:
@@ -52,7 +56,9 @@ def confirmed(state: GameState, track: int) -> GameState:
         raise EntryError("there is no result to confirm: the game is not over")
     tracks = len(state.tracks)
     if not 0 <= track < tracks:
-        raise EntryError(f"there is no track {track + 1}: this game has {tracks} tracks")
+        raise EntryError(
+            f"there is no track {track + 1}: this game has {tracks} tracks", Refusal.NO_SUCH_TRACK
+        )
     if track in state.confirmed:
         raise EntryError(f"{state.setup.track_names()[track]} has already confirmed the result")
     return state.evolve(confirmed=tuple(sorted((*state.confirmed, track))))

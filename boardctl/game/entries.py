@@ -18,6 +18,7 @@ from boardctl.errors import EntryError
 from boardctl.game.flow import count_done, over_message, with_points
 from boardctl.game.limits import Limits, limits_for
 from boardctl.game.state import GameState
+from boardctl.refusals import Refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +44,14 @@ def _pegging(entry: Entry) -> GameState:
     state, points = entry.state, entry.points
     limit = entry.limits.max_play_points() + 1  # one card's score plus the go or last card
     if not 1 <= points <= limit:
-        raise EntryError(f"a pegging entry is 1-{limit} points, not {points}")
+        raise EntryError(
+            f"a pegging entry is 1-{limit} points, not {points}", Refusal.TOO_MANY_POINTS
+        )
     if entry.guided:
         if state.phase == "show":
-            raise EntryError("the play is over; enter the counts of the show")
+            raise EntryError(
+                "the play is over; enter the counts of the show", Refusal.NOT_YOUR_TURN
+            )
         if state.flow != "play":
             state = state.evolve(flow="play")
     return with_points(state, entry.track, points)
@@ -62,7 +67,8 @@ def _count(entry: Entry) -> GameState:
     if points not in possible:
         what = "crib" if crib else f"{cards}-card hand"
         raise EntryError(
-            f"{points} is not a possible {what} count (0-{max(possible)}, not every number)"
+            f"{points} is not a possible {what} count (0-{max(possible)}, not every number)",
+            Refusal.IMPOSSIBLE,
         )
     if not entry.guided:
         return with_points(state, entry.track, points)
@@ -72,15 +78,21 @@ def _count(entry: Entry) -> GameState:
     if due is None:
         raise EntryError(
             f"no {kind} count is due in the {state.phase} phase: "
-            "the show starts with the non-dealer's hand"
+            "the show starts with the non-dealer's hand",
+            Refusal.NOT_YOUR_TURN,
         )
     due_name = state.track_name(due)
     if state.crib_due != crib:
         what = "crib" if state.crib_due else "hand"
-        raise EntryError(f"{due_name}'s {what} count is due, not a {kind} count")
+        raise EntryError(
+            f"{due_name}'s {what} count is due, not a {kind} count", Refusal.NOT_YOUR_TURN
+        )
     if entry.track != due:
         what = "crib" if crib else "hand"
-        raise EntryError(f"{due_name} counts first: {entry.name} is not due to count a {what}")
+        raise EntryError(
+            f"{due_name} counts first: {entry.name} is not due to count a {what}",
+            Refusal.NOT_YOUR_TURN,
+        )
     new = with_points(state, entry.track, points)
     return count_done(new) if new.winner is None else new
 
@@ -88,14 +100,21 @@ def _count(entry: Entry) -> GameState:
 def _heels(entry: Entry) -> GameState:
     state = entry.state
     if entry.points != HEELS_POINTS:
-        raise EntryError(f"his heels is worth {HEELS_POINTS}, not {entry.points}")
+        raise EntryError(
+            f"his heels is worth {HEELS_POINTS}, not {entry.points}", Refusal.IMPOSSIBLE
+        )
     if state.dealer_track is not None and entry.track != state.dealer_track:
-        raise EntryError(f"his heels goes to the dealer's track, not {entry.name}")
+        raise EntryError(
+            f"his heels goes to the dealer's track, not {entry.name}", Refusal.NOT_YOUR_TURN
+        )
     if entry.guided:
         if state.heels:
-            raise EntryError("his heels was already pegged this deal")
+            raise EntryError("his heels was already pegged this deal", Refusal.IMPOSSIBLE)
         if state.phase == "show":
-            raise EntryError("his heels is pegged when the starter is cut, before the show")
+            raise EntryError(
+                "his heels is pegged when the starter is cut, before the show",
+                Refusal.NOT_YOUR_TURN,
+            )
         state = state.evolve(heels=True)
     return with_points(state, entry.track, entry.points)
 
@@ -106,9 +125,12 @@ def _last(entry: Entry) -> GameState:
     if not variant.three_for_last:
         raise EntryError(f"three for last belongs to the five-card game, not {variant.name}")
     if entry.points != THREE_FOR_LAST_POINTS:
-        raise EntryError(f"three for last is worth {THREE_FOR_LAST_POINTS}, not {entry.points}")
+        raise EntryError(
+            f"three for last is worth {THREE_FOR_LAST_POINTS}, not {entry.points}",
+            Refusal.IMPOSSIBLE,
+        )
     if state.last_done:
-        raise EntryError("three for last was already pegged this game")
+        raise EntryError("three for last was already pegged this game", Refusal.IMPOSSIBLE)
     return with_points(state.evolve(last_done=True), entry.track, entry.points)
 
 
@@ -120,7 +142,9 @@ def _muggins(entry: Entry) -> GameState:
     top = max(limits.hand_scores(variant.crib_size, crib=True))
     top = max(top, *limits.hand_scores(variant.hand_size))
     if not 1 <= entry.points <= top:
-        raise EntryError(f"a muggins claim is 1-{top} points, not {entry.points}")
+        raise EntryError(
+            f"a muggins claim is 1-{top} points, not {entry.points}", Refusal.IMPOSSIBLE
+        )
     return with_points(entry.state, entry.track, entry.points)
 
 
@@ -147,9 +171,19 @@ CHECKS: dict[str, Callable[[Entry], GameState]] = {
 KINDS = tuple(CHECKS)
 
 
-def infer_kind(state: GameState, points: int, limits: Limits) -> str:
-    """The kind of an entry given without one: from the phase (and, in free mode, the size)."""
+def infer_kind(state: GameState, points: int, limits: Limits, track: int | None = None) -> str:
+    """The kind of an entry given without one: from the phase (and, in free mode, the size).
+
+    In the deal phase the dealer's track entering exactly his heels' value is his heels
+    (the starter is a jack): no card has been played, so the play cannot have scored it.
+    In the deal or the play, an amount the play cannot peg at once that a hand can score is
+    the first count of the show (the menu press that ends the play was forgotten).
+    """
     phase = state.phase
+    if phase == "deal" and is_heels(state, points, track):
+        return "heels"
+    if phase in ("deal", "play") and _beyond_the_play(state, points, limits):
+        return "hand"  # the menu press that ends the play was forgotten: the show's first count
     if phase == "show":
         return "crib" if state.crib_due else "hand"
     if phase == "free" and points > limits.max_play_points() + 1:
@@ -162,19 +196,36 @@ def infer_kind(state: GameState, points: int, limits: Limits) -> str:
     return "pegging"
 
 
+def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
+    """Whether ``points`` is more than the play can peg at once but a possible hand count."""
+    hand = state.setup.variant.hand_size
+    return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
+
+
+def is_heels(state: GameState, points: int, track: int | None) -> bool:
+    """Whether ``points`` on ``track`` in the deal phase is his heels (not yet pegged this deal)."""
+    return (
+        points == HEELS_POINTS
+        and not state.heels
+        and track is not None
+        and track == state.dealer_track
+    )
+
+
 def peg(state: GameState, track: int, points: int, kind: str | None, limits: Limits) -> Entry:
     """Check an entry's track and phase; the :class:`Entry` to hand to ``CHECKS[kind]``."""
     limits = limits_for(limits, state.setup.house_rules)  # the rules in force
     if state.winner is not None:
-        raise EntryError(over_message(state))
+        raise EntryError(over_message(state), Refusal.GAME_OVER)
     tracks = len(state.tracks)
     if not 0 <= track < tracks:
         raise EntryError(
             f"there is no track {track + 1} (index {track}): this game has {tracks} tracks, "
             f"1 ({state.track_name(0)}) to {tracks} ({state.track_name(tracks - 1)}), "
-            f"index 0 to {tracks - 1}"
+            f"index 0 to {tracks - 1}",
+            Refusal.NO_SUCH_TRACK,
         )
-    kind = kind or infer_kind(state, points, limits)
+    kind = kind or infer_kind(state, points, limits, track)
     if state.phase == "cut" and kind != "correction":
         raise EntryError(
             "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the "

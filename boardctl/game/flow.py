@@ -16,6 +16,7 @@ from boardctl.errors import EntryError
 from boardctl.game import house
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState, TrackState
+from boardctl.refusals import Refusal
 
 Chooser = Callable[[int], int]  # picks 0 .. n-1 (the random draw of the cut)
 
@@ -142,13 +143,15 @@ def advance(state: GameState) -> GameState:
     track = state.to_count
     assert track is not None
     what = "crib" if state.crib_due else "hand"
-    raise EntryError(f"enter {state.track_name(track)}'s {what} count first (0 allowed)")
+    raise EntryError(
+        f"enter {state.track_name(track)}'s {what} count first (0 allowed)", Refusal.NOT_YOUR_TURN
+    )
 
 
 def cut(state: GameState, dealer: int | None, choose: Chooser) -> tuple[GameState, int]:
     """The first dealer: ``dealer``, or drawn with ``choose``; returns the state and the seat."""
     if state.winner is not None:
-        raise EntryError(over_message(state))
+        raise EntryError(over_message(state), Refusal.GAME_OVER)
     if state.flow != "cut":
         raise EntryError("the first dealer is already chosen (undo the cut to change it)")
     players = state.setup.players

@@ -76,6 +76,7 @@ def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callabl
     from boardctl.errors import EntryError
     from boardctl.game.commands import NewGame, Set
     from boardctl.game.setup import setup_with
+    from boardctl.refusals import Refusal
 
     def check(command: Command) -> None:
         if isinstance(command, NewGame):
@@ -91,7 +92,8 @@ def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callabl
         name = getattr(layout, "name", "?")
         if tracks > len(layout.tracks):
             raise EntryError(
-                f"the board ({name}) has {len(layout.tracks)} tracks; {what} needs {tracks}"
+                f"the board ({name}) has {len(layout.tracks)} tracks; {what} needs {tracks}",
+                Refusal.NO_SUCH_TRACK,
             )
         if target > layout.hole_count:
             raise EntryError(

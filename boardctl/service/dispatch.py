@@ -18,8 +18,9 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from boardctl.errors import BoardError, EntryError, JournalError
+from boardctl.errors import BoardError, EntryError, JournalError, refusal_of
 from boardctl.game.commands import BoardCommand, Brightness, Command
+from boardctl.refusals import Refusal
 from boardctl.service.buttons import button_command
 from boardctl.service.settings import BoardSettings
 from boardctl.view import BoardView
@@ -57,8 +58,9 @@ class Screen(Protocol):
     def show_durable(self, *, at_once: bool = False) -> None:
         """Show the keeper's durable state: after a commit, or ``at_once`` after a failed write."""
 
-    def flash_error(self) -> None:
-        """Flash the error: an entry was refused or not saved."""
+    def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
+        """Flash the error with the sign of its ``refusal`` class: an entry was refused or not
+        saved (``reason`` says why, in words, for a screen)."""
 
     def redraw(self) -> None:
         """Render again at the next turn even if the view is unchanged (a new brightness)."""
@@ -98,7 +100,7 @@ class Dispatcher:
                 self.validate(command)
             pending = self.keeper.prepare(command)
         except BoardError as exc:
-            screen.flash_error()
+            screen.flash_error(refusal_of(exc), str(exc))
             self._refused(command, exc)
             raise
         screen.show_now(pending.view())  # the frame first: the press shows at once ...
@@ -106,7 +108,7 @@ class Dispatcher:
             result = pending.commit()  # ... then the durable write, before anything else
         except BaseException as exc:
             pending.abort()
-            screen.flash_error()
+            screen.flash_error(refusal_of(exc), str(exc))
             screen.show_durable(at_once=True)  # the last durable state, shown again
             if isinstance(exc, BoardError):
                 log.error("entry not saved, the last saved score is shown again: %s", exc)

@@ -42,6 +42,7 @@ from boardctl.game.integrity import journal_status_line
 from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
 from boardctl.inputs.panel import Panel
 from boardctl.link.base import Link
+from boardctl.refusals import Refusal
 from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, Validate
 from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
@@ -148,6 +149,7 @@ class ServiceLoop:
         self._timers: list[Callable[[], float | None]] = []
         self._tickers: list[Callable[[float], None]] = []
         self._error_at: float | None = None
+        self._refusal: tuple[Refusal, str] = (Refusal.OTHER, "")
         self._stopping = False
         self._base_view = base
         self._view: BoardView | None = None
@@ -260,9 +262,11 @@ class ServiceLoop:
         """The keeper now shows another game (a journal that could not be opened opened)."""
         self.show_durable(at_once=True)
 
-    def flash_error(self) -> None:
-        """Flash the error in the view (for :data:`ERROR_KEPT` seconds)."""
+    def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
+        """Flash the error and its class's sign in the view (for :data:`ERROR_KEPT` seconds):
+        ``extra["refusal"]`` is the class, ``extra["refused"]`` the reason in words."""
         self._error_at = self.clock()
+        self._refusal = (refusal, reason)
 
     def redraw(self) -> None:
         """Render again at the next refresh even if the view is unchanged."""
@@ -286,6 +290,8 @@ class ServiceLoop:
         if self.panel.pending_at is not None:
             # when the pending amount last changed: a renderer may start its blink "on" there
             extra["pending_at"] = self.panel.pending_at
+        if self._error_at is not None:
+            extra["refusal"], extra["refused"] = self._refusal[0].value, self._refusal[1]
         error_at = self._error_at if self._error_at is not None else base.error_at
         return dataclasses.replace(base, tracks=tracks, extra=extra, error_at=error_at)
 

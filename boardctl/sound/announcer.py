@@ -31,7 +31,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from boardctl.errors import JournalError
+from boardctl.errors import refusal_of
 from boardctl.refusals import Refusal
 from boardctl.sound import phrases
 from boardctl.sound.buzzer import CuePlayer, QuietHours
@@ -59,10 +59,10 @@ _MESSAGE_CLASSES: tuple[tuple[Refusal, tuple[str, ...]], ...] = (
 
 def classify(error: BaseException) -> Refusal:
     """The refusal class of ``error``: its own ``refusal`` if it has one (fallback: guessed)."""
-    own = getattr(error, "refusal", None)
-    if isinstance(own, Refusal):
+    own = refusal_of(error)  # the engine's own class (storage for the journal)
+    if own is not Refusal.OTHER:
         return own
-    if isinstance(error, JournalError | OSError):
+    if isinstance(error, OSError):
         return Refusal.STORAGE
     text = str(error).lower()
     for refusal, needles in _MESSAGE_CLASSES:
