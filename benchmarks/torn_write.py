@@ -19,7 +19,10 @@ write, truncate and unlink, and with each write torn at every 512-byte
 sector boundary inside it. The model: everything before the cut reached the
 disk, the write at the cut reached it up to a sector boundary, nothing after
 did (the ``-shm`` index is never on disk; file creation is taken as
-durable). Each image is opened read-write with ``Scorekeeper.open``, as the
+durable). Two more families: each file exactly as at its own last fsync
+(after each fsync and unlink), and, after each write to the database or
+``-wal``, one earlier write of that file since its last fsync lost (the
+disk reordered them). Each image is opened read-write with ``Scorekeeper.open``, as the
 service opens it, and checked:
 
 - *acknowledged lost*: an entry acknowledged before the cut is missing
@@ -176,14 +179,19 @@ def images(ops: list[Op]) -> Iterator[Image]:
     """
     disk: Disk = {}
     synced: Disk = {}
+    pending: dict[str, list[Op]] = {}  # each file's writes and truncates since its last fsync
     acknowledged = 0
     for index, op in enumerate(ops):
         if op.code == "A":
             acknowledged = op.number
         if op.code == "S":
             synced[op.file] = bytearray(disk.get(op.file, b""))
+            pending[op.file] = []
         if op.code == "U":
             synced.pop(op.file, None)
+            pending[op.file] = []
+        if op.code in ("W", "T"):
+            pending.setdefault(op.file, []).append(op)
         if op.code == "W":
             first = (op.number // SECTOR + 1) * SECTOR
             for boundary in range(first, op.number + len(op.data), SECTOR):
@@ -198,6 +206,23 @@ def images(ops: list[Op]) -> Iterator[Image]:
         if op.code in ("S", "U"):
             files = {name: bytes(synced.get(name, b"")) for name in disk}
             yield Image(files, acknowledged, f"step {index} ({op.code} {op.file}), synced only")
+        if op.code == "W" and op.file != "mark":
+            yield from _one_missing(disk, synced, pending[op.file], acknowledged, index)
+
+
+def _one_missing(
+    disk: Disk, synced: Disk, since_sync: list[Op], acknowledged: int, index: int
+) -> Iterator[Image]:
+    """The disk after step ``index`` with one earlier unsynced write of the same file lost."""
+    for lost in range(len(since_sync) - 1):  # (the last one lost is the plain cut before it)
+        name = since_sync[lost].file
+        content: Disk = {name: bytearray(synced.get(name, b""))}
+        for number, op in enumerate(since_sync):
+            if number != lost:
+                _apply(content, op)
+        files = {other: bytes(data) for other, data in disk.items()}
+        files[name] = bytes(content[name])
+        yield Image(files, acknowledged, f"after step {index}, unsynced write {lost} lost")
 
 
 @dataclass(slots=True)

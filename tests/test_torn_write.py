@@ -2,8 +2,8 @@
 
 A child appends entries under an LD_PRELOAD shim that records the journal's
 writes and fsyncs; every power-cut image (each step, each write torn at
-each 512-byte sector, each file as of its last fsync) is opened as the
-service opens it.
+each 512-byte sector, each file as of its last fsync, one unsynced write
+lost) is opened as the service opens it.
 """
 
 from __future__ import annotations
