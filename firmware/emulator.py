@@ -21,6 +21,7 @@ import tempfile
 import threading
 import time
 import tty
+from typing import Any
 
 from boardctl.link import protocol
 
@@ -150,8 +151,9 @@ def pump(controller: ledctl.Controller, data: bytes) -> bytes:
 class PtyDevice:
     """The controller logic running in a thread behind a pty, reachable at ``path``."""
 
-    def __init__(self, led_count: int = 256, path: "str | None" = None, **options: object) -> None:
+    def __init__(self, led_count: int = 256, path: "str | None" = None, **options: Any) -> None:
         self.led_count = led_count
+        # Forwarded as they are to ledctl.Controller (its keyword arguments).
         self.options = options
         self._tmp = None
         if path is None:

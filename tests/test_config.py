@@ -24,7 +24,9 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_missing_default_file_means_all_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_missing_default_file_means_all_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from boardctl import config as module
 
     monkeypatch.setattr(module, "DEFAULT_CONFIG_PATH", tmp_path / "absent.toml")

@@ -12,6 +12,7 @@ import pytest
 from boardctl.cli import main
 from boardctl.errors import BoardError, EntryError, ResultsError
 from boardctl.game.commands import parse_command
+from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.export import read_csv, write_csv
 from boardctl.results.sign import check, key_id, read_key, sign, write_key
@@ -26,10 +27,15 @@ def finish(keeper: Scorekeeper, winner: int = 0) -> None:
 
 
 def confirming(path: Path | None = None) -> Scorekeeper:
-    setup = {"variant": "six-card", "mode": "free", "names": ["Ann", "Bo"]}
+    setup: dict[str, JsonValue] = {"variant": "six-card", "mode": "free", "names": ["Ann", "Bo"]}
     keeper = Scorekeeper.open(path, setup=setup) if path else Scorekeeper.memory(setup)
     keeper.apply(parse_command({"op": "set", "key": "confirm_result", "value": True}))
     return keeper
+
+
+def confirmed(keeper: Scorekeeper) -> tuple[int, ...]:
+    """The sides that confirmed, read afresh (each ``apply`` changes the keeper's state)."""
+    return keeper.state.confirmed
 
 
 def test_a_finished_game_waits_for_each_side() -> None:
@@ -45,17 +51,17 @@ def test_a_finished_game_waits_for_each_side() -> None:
     keeper.apply(
         parse_command({"op": "undo"})
     )  # a confirmation can be taken back before both are in
-    assert keeper.state.confirmed == ()
+    assert confirmed(keeper) == ()
     keeper.apply(parse_command({"op": "confirm", "track": 1}))
     with pytest.raises(EntryError, match="waits for Ann"):
         keeper.apply(parse_command({"op": "next"}))
     keeper.apply(parse_command({"op": "confirm", "track": 0}))
-    assert keeper.state.confirmed == (0, 1)
+    assert confirmed(keeper) == (0, 1)
     for command in ({"op": "undo"}, {"op": "set", "key": "names", "value": ["X", "Y"]}):
         with pytest.raises(EntryError, match="confirmed by every side"):
             keeper.apply(parse_command(command))
     keeper.apply(parse_command({"op": "next"}))
-    assert keeper.state.confirmed == () and keeper.state.winner is None
+    assert confirmed(keeper) == () and keeper.state.winner is None
 
 
 def test_without_confirm_result_there_is_nothing_to_confirm() -> None:

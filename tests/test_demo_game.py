@@ -93,11 +93,13 @@ def test_each_variant_plays_to_a_winner_at_the_target(variant: str, seed: int) -
     target = VARIANTS[variant].target
     assert state.phase == "over"
     assert result.winner == state.winner
-    assert result.scores[result.winner] == target
-    assert all(s < target for t, s in enumerate(result.scores) if t != result.winner)
+    winner = result.winner
+    assert winner is not None
+    assert result.scores[winner] == target
+    assert all(s < target for t, s in enumerate(result.scores) if t != winner)
     assert result.game_points == state.won_points >= 1
-    winner_name = played.track_names[result.winner]
-    team = len(VARIANTS[variant].teams[result.winner]) > 1  # "Alice & Carol win", plural
+    winner_name = played.track_names[winner]
+    team = len(VARIANTS[variant].teams[winner]) > 1  # "Alice & Carol win", plural
     wins, takes = ("win", "take") if team else ("wins", "takes")
     assert result.lines[-1].startswith(f"{winner_name} {wins} (")
     assert f"{takes} {result.game_points} game point" in result.lines[-1]

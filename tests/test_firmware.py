@@ -6,6 +6,7 @@ import importlib
 import json
 import sys
 import types
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,11 +19,16 @@ from tests.conftest import DATA, REPO
 sys.path.insert(0, str(REPO / "firmware"))
 emulator = importlib.import_module("emulator")  # (first: it provides `import protocol`)
 ledctl = importlib.import_module("ledctl")
+if TYPE_CHECKING:
+    from emulator import ManualClock, MemoryStream, RecordingStrip
+    from ledctl import Controller
 
 VECTORS = json.loads((DATA / "protocol_vectors.json").read_text())
 
 
-def make(led_count: int = 8, **options: object) -> tuple:
+def make(
+    led_count: int = 8, **options: Any
+) -> tuple[Controller, MemoryStream, RecordingStrip, ManualClock]:
     stream = emulator.MemoryStream()
     strip = emulator.RecordingStrip(led_count)
     clock = emulator.ManualClock()
@@ -31,7 +37,7 @@ def make(led_count: int = 8, **options: object) -> tuple:
     return controller, stream, strip, clock
 
 
-def sent(stream: object) -> list[p.Message]:
+def sent(stream: MemoryStream) -> list[p.Message]:
     messages = p.Decoder().feed(bytes(stream.sent))
     stream.sent.clear()
     return messages

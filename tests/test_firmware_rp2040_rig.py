@@ -18,7 +18,7 @@ RIG = Path(__file__).resolve().parent / "rp2040"
 
 def test_the_carried_image_and_boot_rom_match_their_sha256() -> None:
     lines = (RIG / "image" / "SHA256SUMS").read_text().splitlines()
-    sums = dict(reversed(line.split("  ")) for line in lines)
+    sums = {name: digest for digest, name in (line.split("  ") for line in lines)}
     assert set(sums) == {"micropython-v1.28.0-RPI_PICO.bin", "bootrom-b1.mjs"}
     for name, digest in sums.items():
         assert hashlib.sha256((RIG / "image" / name).read_bytes()).hexdigest() == digest, name

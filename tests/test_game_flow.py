@@ -145,7 +145,7 @@ def test_three_for_last_belongs_to_the_five_card_game() -> None:
 
 def test_undo_and_redo_across_phase_boundaries() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card"})
-    commands = [
+    commands: list[Command | dict[str, Any]] = [
         {"op": "cut", "dealer": 0},
         peg(0, 2, "heels"),
         {"op": "next"},
@@ -238,10 +238,12 @@ def test_whole_scripted_game_for_each_variant(name: str) -> None:
         dealer = (dealer + 1) % players
     state = keeper.state
     assert state.phase == "over"
-    assert state.tracks[state.winner].front == target
-    assert all(t.front < target for i, t in enumerate(state.tracks) if i != state.winner)
-    assert state.match_winner == state.winner  # one-game match by default
-    assert state.tracks[state.winner].game_points >= 2  # ACC: 2 or 3
+    winner = state.winner
+    assert winner is not None
+    assert state.tracks[winner].front == target
+    assert all(t.front < target for i, t in enumerate(state.tracks) if i != winner)
+    assert state.match_winner == winner  # one-game match by default
+    assert state.tracks[winner].game_points >= 2  # ACC: 2 or 3
     rejected(keeper, peg(0, 1), "over")
     total = sum(row["event"].get("points", 0) for row in keeper.history() if row["op"] == "peg")
     total += 3 if variant.three_for_last else 0  # pegged by the cut, not by an entry

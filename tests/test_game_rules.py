@@ -32,7 +32,8 @@ def play(commands: Iterable[Mapping[str, Any]], keeper: Scorekeeper | None = Non
 
 def status(keeper: Scorekeeper) -> dict[str, Any]:
     """``boardctl status --json`` of the keeper's state."""
-    return json.loads(json.dumps(status_dict(keeper.state)))
+    seen: dict[str, Any] = json.loads(json.dumps(status_dict(keeper.state)))
+    return seen
 
 
 def peg(track: int, points: int, kind: str) -> dict[str, Any]:

@@ -102,7 +102,8 @@ def test_geometry_places_every_led_once() -> None:
     h2 = geo.spots[layout.tracks[0].holes[2]]
     assert h2.x - h1.x == pytest.approx(PITCH_MM)
     h60, h61 = (geo.spots[layout.tracks[0].holes[h]] for h in (60, 61))
-    assert (h61.x - h60.x, h61.y) == (pytest.approx(PITCH_MM), h60.y)
+    assert h61.x - h60.x == pytest.approx(PITCH_MM)
+    assert h61.y == h60.y
 
 
 def test_strip_pieces_and_power_injection() -> None:

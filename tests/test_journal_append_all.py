@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from boardctl.errors import JournalError
 from boardctl.game.journal import Journal
 
-EVENTS = [({"op": "next"}, 1.5), ({"op": "peg", "track": 0, "points": 2, "kind": "pegging"}, 2.25)]
+EVENTS: list[tuple[dict[str, Any], float]] = [
+    ({"op": "next"}, 1.5),
+    ({"op": "peg", "track": 0, "points": 2, "kind": "pegging"}, 2.25),
+]
 
 
 def test_append_all_continues_the_chain_as_append_does(tmp_path: Path) -> None:

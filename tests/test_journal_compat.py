@@ -38,7 +38,8 @@ def _seen(keeper: Scorekeeper) -> dict[str, Any]:
             {"status": keeper.status(), "view": view_to_dict(keeper.view()), "history": history}
         )
     )
-    return _as_known(seen, _expected())
+    known: dict[str, Any] = _as_known(seen, _expected())
+    return known
 
 
 def _as_known(seen: Any, known: Any) -> Any:

@@ -105,7 +105,7 @@ def test_an_injected_enospc_is_reported_as_a_full_disk(
         stats = real(path)  # type: ignore[arg-type]
         return SimpleNamespace(f_flag=stats.f_flag, f_bavail=0, f_frsize=stats.f_frsize)
 
-    monkeypatch.setattr(diagnose.os, "statvfs", full)
+    monkeypatch.setattr(os, "statvfs", full)  # the module diagnose calls it from
     problem = diagnose.environment_problem(tmp_path / "journal.sqlite", OSError(28, "full"))
     assert problem is not None and "is full" in problem and f"df -h {tmp_path}" in problem
 

@@ -41,7 +41,7 @@ def live_copy(folder: Path, entries: int = ENTRIES) -> Path:
 
 
 def frame_offset(wal: Path, frame: int) -> int:
-    page_size = struct.unpack(">I", wal.read_bytes()[8:12])[0]
+    page_size: int = struct.unpack(">I", wal.read_bytes()[8:12])[0]
     return 32 + (frame - 1) * (24 + page_size)
 
 

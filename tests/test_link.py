@@ -7,7 +7,9 @@ import os
 import threading
 import time
 import tty
+from collections.abc import Callable
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,20 @@ from boardctl.link import protocol as p
 from boardctl.link.adalight import adalight_header, adalight_packet, scale_frame
 from boardctl.link.encoder import FrameEncoder
 from boardctl.link.serial_link import AdalightLink, PicoLink, find_port, parse_vid_pid
+
+
+def open_pico(**options: Any) -> PicoLink:
+    """``open_link("serial", ...)``, as the PicoLink it is."""
+    link = open_link("serial", **options)
+    assert isinstance(link, PicoLink)
+    return link
+
+
+def open_adalight(**options: Any) -> AdalightLink:
+    """``open_link("adalight", ...)``, as the AdalightLink it is."""
+    link = open_link("adalight", **options)
+    assert isinstance(link, AdalightLink)
+    return link
 
 
 def test_open_link_kinds_and_errors() -> None:
@@ -34,7 +50,7 @@ def test_open_link_kinds_and_errors() -> None:
         open_link("serial", path="/nonexistent", budget_ma=-5)
     with pytest.raises(ConfigError, match="mA per LED must be 1-255"):
         open_link("serial", path="/nonexistent", led_ma=0)
-    huge = open_link("serial", path="/nonexistent", budget_ma=100000.0)
+    huge = open_pico(path="/nonexistent", budget_ma=100000.0)
     assert huge.budget_ma == 0xFFFF
     huge.close()
 
@@ -144,7 +160,7 @@ class FakeDevice:
     def messages(self) -> list[p.Message]:
         return p.Decoder().feed(bytes(self.received))
 
-    def wait_for(self, predicate: object, timeout: float = 2.0) -> bool:
+    def wait_for(self, predicate: Callable[[], bool], timeout: float = 2.0) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if predicate():
@@ -206,7 +222,7 @@ class FakePort:
         return p.Decoder().feed(bytes(self.sent))
 
 
-def manual_link(**options: object) -> tuple[PicoLink, FakePort, ManualClock]:
+def manual_link(**options: Any) -> tuple[PicoLink, FakePort, ManualClock]:
     """A PicoLink without its thread, on a manual clock, attached to a FakePort."""
     clock = ManualClock()
     link = PicoLink(path="/dev/fake", clock=clock, start=False, **options)
@@ -273,7 +289,10 @@ def test_a_nak_storm_does_not_become_a_resend_loop() -> None:
     link, port, clock = manual_link(heartbeat=5.0)
     frame = bytes(range(60))
     link.show(frame)
-    fulls = lambda: [m for m in port.messages() if m.kind == p.FULL]  # noqa: E731
+
+    def fulls() -> list[p.Message]:
+        return [m for m in port.messages() if m.kind == p.FULL]
+
     assert len(fulls()) == 1
     clock.now += 0.15
     nak = p.encode(p.NAK, 0, p.nak_payload(0, p.NAK_CORRUPT))
@@ -318,7 +337,7 @@ def test_serial_link_without_a_device_never_raises_and_logs_once(
 ) -> None:
     caplog.set_level(logging.INFO, logger="boardctl.link")
     missing = f"{tmp_path}/no-such-tty"
-    link = open_link("serial", path=missing, backoff_min=0.01, backoff_max=0.04)
+    link = open_pico(path=missing, backoff_min=0.01, backoff_max=0.04)
     started = time.monotonic()
     for _ in range(100):
         link.show(bytes(30))
@@ -333,7 +352,7 @@ def test_serial_link_without_a_device_never_raises_and_logs_once(
 
 
 def test_adalight_link_sends_packets_and_refreshes(device: FakeDevice) -> None:
-    link = open_link("adalight", path=device.path, refresh=0.1)
+    link = open_adalight(path=device.path, refresh=0.1)
     try:
         assert device.wait_for(lambda: link.connected)
         assert link.baud == 115_200  # WLED's and the Adalight sketches' speed, not the Pico's
@@ -356,7 +375,7 @@ def test_the_pico_is_found_by_usb_id(device: FakeDevice, monkeypatch: pytest.Mon
         "comports",
         lambda: [SimpleNamespace(device=device.path, vid=0x2E8A, pid=0x0005)],
     )
-    link = open_link("serial")  # no path: by USB id 2E8A:0005
+    link = open_pico()  # no path: by USB id 2E8A:0005
     try:
         assert device.wait_for(lambda: p.HELLO in kinds(device))
         assert link.port_name == device.path and link.connected
@@ -365,7 +384,7 @@ def test_the_pico_is_found_by_usb_id(device: FakeDevice, monkeypatch: pytest.Mon
 
 
 def test_show_survives_a_port_that_fails_mid_write(device: FakeDevice) -> None:
-    link = open_link("serial", path=device.path)
+    link = open_pico(path=device.path)
     try:
         assert device.wait_for(lambda: link.connected)
         link.show(bytes(30))
@@ -391,10 +410,10 @@ def test_show_survives_a_port_that_fails_mid_write(device: FakeDevice) -> None:
 
 
 def test_a_second_link_waits_for_the_port(device: FakeDevice) -> None:
-    first = open_link("serial", path=device.path)
+    first = open_pico(path=device.path)
     try:
         assert device.wait_for(lambda: first.connected)
-        second = open_link("serial", path=device.path, backoff_min=0.05, backoff_max=0.1)
+        second = open_pico(path=device.path, backoff_min=0.05, backoff_max=0.1)
         time.sleep(0.3)
         assert not second.connected and second.state == "waiting"
         first.close()
@@ -417,7 +436,7 @@ def test_an_unexpected_error_in_the_reader_reopens_the_port(
             raise RuntimeError("a bug")
 
     monkeypatch.setattr(PicoLink, "_on_data", flaky)
-    link = open_link("serial", path=device.path, backoff_min=0.05, backoff_max=0.1)
+    link = open_pico(path=device.path, backoff_min=0.05, backoff_max=0.1)
     try:
         assert device.wait_for(lambda: link.connected)
         device.send(p.encode(p.PING, 0, p.ping_payload(1)))

@@ -10,6 +10,7 @@ import random
 import sys
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -23,19 +24,21 @@ from tests.conftest import REPO
 
 sys.path.insert(0, str(REPO / "firmware"))
 emulator = importlib.import_module("emulator")
+if TYPE_CHECKING:
+    from emulator import PtyDevice
 
 LEDS = 256  # the two-121 layout
 
 
 @pytest.fixture
-def device() -> Iterator[object]:
+def device() -> Iterator[PtyDevice]:
     # budget_ma=0: no clamping, so the pixels must equal the rendered frame exactly.
     with emulator.PtyDevice(led_count=LEDS, budget_ma=0) as pty_device:
         yield pty_device
 
 
 @pytest.fixture
-def link(device: object) -> Iterator[PicoLink]:
+def link(device: PtyDevice) -> Iterator[PicoLink]:
     serial_link = open_link("serial", path=device.path, backoff_min=0.1, backoff_max=0.4)
     assert isinstance(serial_link, PicoLink)
     yield serial_link
@@ -61,20 +64,21 @@ def game_frames(count: int, seed: int = 3) -> Iterator[bytes]:
         yield renderer.render(keeper.view(), now=0.0)
 
 
-def test_rendered_frames_reach_the_pixels(device: object, link: PicoLink) -> None:
+def test_rendered_frames_reach_the_pixels(device: PtyDevice, link: PicoLink) -> None:
     frames = list(game_frames(40))
     assert all(len(frame) == 3 * LEDS for frame in frames)
     for frame in frames:
         link.show(frame)
         assert device.wait_for(frame, timeout=1.0)
     controller = device.controller
+    assert controller is not None
     assert controller.bad == 0 and controller.gaps == 0
     assert controller.applied >= len(frames)
     assert link.connected
 
 
 def test_a_pulled_cable_is_recovered_within_a_second(
-    device: object, link: PicoLink, caplog: pytest.LogCaptureFixture
+    device: PtyDevice, link: PicoLink, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="boardctl.link")
     frames = game_frames(3)
@@ -97,7 +101,7 @@ def test_a_pulled_cable_is_recovered_within_a_second(
     assert sum("waiting" in m for m in messages) == 1  # one line, however many retries
 
 
-def test_a_firmware_reset_gets_the_full_frame_again(device: object, link: PicoLink) -> None:
+def test_a_firmware_reset_gets_the_full_frame_again(device: PtyDevice, link: PicoLink) -> None:
     frames = list(game_frames(5))
     for frame in frames:
         link.show(frame)
@@ -106,10 +110,10 @@ def test_a_firmware_reset_gets_the_full_frame_again(device: object, link: PicoLi
     device.reset()  # blank, and a new HELLO
     assert device.wait_for(frames[-1], timeout=1.0)
     assert link.hellos >= hellos + 1  # (the answer to its own HELLO may come late too)
-    assert device.controller.applied >= 1
+    assert device.controller is not None and device.controller.applied >= 1
 
 
-def test_garbage_on_the_line_is_dropped_and_repaired(device: object, link: PicoLink) -> None:
+def test_garbage_on_the_line_is_dropped_and_repaired(device: PtyDevice, link: PicoLink) -> None:
     frames = list(game_frames(2))
     link.show(frames[0])
     assert device.wait_for(frames[0], timeout=1.0)
@@ -118,7 +122,7 @@ def test_garbage_on_the_line_is_dropped_and_repaired(device: object, link: PicoL
         link._port.write(b"\x13\x37\xfe\x01\x00\x99\x42")
     link.show(frames[1])
     assert device.wait_for(frames[1], timeout=1.0)
-    assert device.controller.bad >= 1
+    assert device.controller is not None and device.controller.bad >= 1
     deadline = time.monotonic() + 1.0
     while link.naks == 0 and time.monotonic() < deadline:
         time.sleep(0.01)

@@ -26,6 +26,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from boardctl.config import MqttConfig, parse_config
 from boardctl.errors import ConfigError
 from boardctl.game.commands import parse_command
+from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.view import status_dict
 from boardctl.mqtt import discovery, topics
@@ -36,7 +37,7 @@ from tests.mqtt_broker import Broker, have_mosquitto
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "boardctl-mqtt.service"
-SETUP = {"variant": "six-card", "mode": "free", "target": 61}
+SETUP: dict[str, JsonValue] = {"variant": "six-card", "mode": "free", "target": 61}
 
 
 def apply(keeper: Scorekeeper, data: dict[str, Any]) -> Any:
@@ -92,7 +93,7 @@ def test_results_follow_the_journal_through_undo_and_next(tmp_path: Path) -> Non
     from boardctl.game.journal import Journal
 
     with Journal.open(path, readonly=True) as journal:
-        starts = []
+        starts: list[str] = []
         for record in journal.records():
             if record.event["op"] in ("new_game", "next") and (
                 record.event["op"] == "new_game" or starts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -277,7 +278,7 @@ def test_vectors_cobs() -> None:
 
 def test_vectors_messages() -> None:
     assert VECTORS["protocol_version"] == p.PROTOCOL_VERSION
-    parsers = {
+    parsers: dict[str, Callable[[bytes], object]] = {
         "hello": lambda b: p.parse_hello(b),
         "brightness": lambda b: p.parse_brightness(b),
         "ping": lambda b: p.parse_ping(b),

@@ -137,7 +137,7 @@ def test_four_player_game_has_teams(tmp_path: Path) -> None:
 
 # --- the exports ------------------------------------------------------------------
 
-names = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=24)
+names = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=24)
 ints = st.integers(-(10**6), 10**6)
 
 

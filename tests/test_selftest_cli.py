@@ -187,7 +187,7 @@ def test_over_a_serial_link_to_the_firmware(
     firmware = str(Path(__file__).resolve().parent.parent / "firmware")
     sys.path.insert(0, firmware)
     try:
-        from emulator import PtyDevice  # type: ignore[import-not-found]
+        from emulator import PtyDevice
     finally:
         sys.path.remove(firmware)
     # A controller set up for 131 LEDs while the layout has 256: the self-test says so.

@@ -81,6 +81,10 @@ class Board:
         return self.db.in_transaction
 
     # the link
+    @property
+    def connected(self) -> bool:
+        return True
+
     def show(self, frame: bytes) -> None:
         self.order.append("frame")
         self.frames.append(frame)

@@ -13,7 +13,7 @@ import pytest
 from boardctl.board import Renderer, builtin_layout
 from boardctl.board.overlay import OverlayRenderer
 from boardctl.errors import ControlError, EntryError
-from boardctl.game.commands import parse_board_command
+from boardctl.game.commands import Command, parse_board_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.events import Edge, Tap
 from boardctl.inputs.panel import Panel
@@ -222,7 +222,12 @@ def test_settings_mode_is_drawn_instead_of_the_game() -> None:
 
 
 def test_status_line_names_the_winner() -> None:
-    status = {"target": 61, "phase": "over", "winner": 1, "tracks": [{"name": "A", "front": 40}]}
+    status: dict[str, Any] = {
+        "target": 61,
+        "phase": "over",
+        "winner": 1,
+        "tracks": [{"name": "A", "front": 40}],
+    }
     status["tracks"].append({"name": "B", "front": 61})
     assert status_line(status) == "A 40 · B 61 · B won · target 61"
 
@@ -255,7 +260,9 @@ def test_a_game_the_layout_cannot_show_is_refused_before_it_is_journalled() -> N
     from boardctl.service.app import layout_check
 
     loop, _link, _clock, _ = make_loop()
-    loop.validate = layout_check(builtin_layout("two-121"), loop.keeper)
+    keeper = loop.keeper
+    assert isinstance(keeper, Scorekeeper)
+    loop.validate = layout_check(builtin_layout("two-121"), keeper)
     loop.start()
     seq = loop.keeper.status()["seq"]
     with pytest.raises(EntryError, match=r"has 2 tracks; a five-player game needs 5"):
@@ -300,7 +307,7 @@ def test_a_journal_failure_flashes_the_error_and_the_loop_goes_on() -> None:
     loop.start()
 
     class Unsaved:
-        def __init__(self, command: dict[str, Any]) -> None:
+        def __init__(self, command: Command) -> None:
             self.inner = prepare(command)
 
         def view(self) -> Any:
@@ -313,7 +320,7 @@ def test_a_journal_failure_flashes_the_error_and_the_loop_goes_on() -> None:
             self.inner.abort()
 
     prepare = loop.keeper.prepare
-    loop.keeper.prepare = Unsaved  # type: ignore[method-assign,assignment]
+    loop.keeper.prepare = Unsaved  # type: ignore[method-assign]
     loop.post(Tap("track1.encoder_push"))
     loop.post(Tap("track1.plus1"))
     loop.post(Tap("track1.encoder_push"))

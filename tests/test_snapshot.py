@@ -6,6 +6,7 @@ import itertools
 import json
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import Image
@@ -52,8 +53,8 @@ def test_png_pixels_at_known_holes(tmp_path: Path, scale: int) -> None:
     assert image.size == (picture.width, picture.height)
 
     def at(led: int) -> tuple[int, int, int]:
-        colour: tuple[int, int, int] = image.getpixel(picture.leds[led])
-        return colour
+        # Pillow types a pixel as any band layout; an RGB image's is three ints.
+        return cast("tuple[int, int, int]", image.getpixel(picture.leds[led]))
 
     assert at(LAYOUT.led_of(0, 67)) == display_colour(ORANGE)  # Alice's front peg
     assert at(LAYOUT.led_of(1, 82)) == display_colour(SKY_BLUE)  # Bob's front peg

@@ -15,6 +15,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
@@ -24,6 +25,9 @@ from boardctl.link import protocol as p  # noqa: E402
 
 emulator = importlib.import_module("emulator")
 ledctl = importlib.import_module("ledctl")
+if TYPE_CHECKING:
+    from emulator import ManualClock, MemoryStream, RecordingStrip
+    from ledctl import Controller
 
 OUT = Path(__file__).resolve().parent / "protocol_vectors.json"
 CRC_DATA = ["313233343536373839", "", "00", "ffffffff", bytes(range(32)).hex()]
@@ -31,7 +35,9 @@ COBS_DATA = ["00", "0000", "001100", "11220033", "11223344", "", "01" * 253, "01
 COBS_DATA += ["01" * 255, "00" + "01" * 254, "01" * 254 + "00", "00" * 3]
 
 
-def message(name: str, kind: int, seq: int, payload: bytes, fields: dict[str, object]) -> dict:
+def message(
+    name: str, kind: int, seq: int, payload: bytes, fields: dict[str, object]
+) -> dict[str, object]:
     wire = p.encode(kind, seq, payload)
     return {
         "name": name,
@@ -49,7 +55,9 @@ def body_frame(body: bytes) -> bytes:
     return encoded + p._check_bytes(p.crc32(encoded))
 
 
-def firmware_vector(name: str, stream: bytes, led_count: int = 8, budget: int = 2000) -> dict:
+def firmware_vector(
+    name: str, stream: bytes, led_count: int = 8, budget: int = 2000
+) -> dict[str, object]:
     controller, _stream, _strip, _clock = make(led_count, budget)
     pixels = emulator.pump(controller, stream)
     grb = bytes(
@@ -68,7 +76,9 @@ def firmware_vector(name: str, stream: bytes, led_count: int = 8, budget: int = 
     }
 
 
-def make(led_count: int, budget: int) -> tuple:
+def make(
+    led_count: int, budget: int
+) -> tuple[Controller, MemoryStream, RecordingStrip, ManualClock]:
     stream = emulator.MemoryStream()
     strip = emulator.RecordingStrip(led_count)
     clock = emulator.ManualClock()
@@ -78,7 +88,7 @@ def make(led_count: int, budget: int) -> tuple:
     return controller, stream, strip, clock
 
 
-def streams() -> list[dict]:
+def streams() -> list[dict[str, object]]:
     out = []
     cases = [
         (
@@ -115,7 +125,7 @@ def streams() -> list[dict]:
     return out
 
 
-def rejects() -> list[dict]:
+def rejects() -> list[dict[str, object]]:
     good = body_frame(bytes((p.PING, 5, 0, 2, 0x12, 0x34)))
     bad_crc = bytearray(good)
     bad_crc[3] ^= 0x10

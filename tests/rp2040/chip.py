@@ -40,7 +40,7 @@ IMAGE = RIG / "image" / "micropython-v1.28.0-RPI_PICO.bin"
 BRIDGE = RIG / "bridge.mjs"
 RP2040JS = RIG / "node_modules" / "rp2040js"
 # MicroPython's RPI_PICO littlefs2 file system: 352 blocks of 4 KiB at flash 0xA0000.
-FS_GEOMETRY = {
+FS_GEOMETRY: dict[str, Any] = {  # keyword arguments of littlefs.LittleFS
     "block_size": 4096,
     "block_count": 352,
     "read_size": 32,

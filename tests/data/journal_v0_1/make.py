@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.viewjson import view_to_dict
+from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 
 HERE = Path(__file__).resolve().parent
@@ -135,7 +136,7 @@ def main() -> int:
     with Scorekeeper.open(journal, setup=setup, choose=lambda n: 1) as keeper:
         for index, command in enumerate(COMMANDS):
             try:
-                keeper.apply(command)
+                keeper.apply(parse_command(command))
             except Exception:
                 print(f"command {index} {command} refused", keeper.status(), file=sys.stderr)
                 raise

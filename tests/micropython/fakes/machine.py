@@ -1,19 +1,19 @@
 """A stand-in for MicroPython's ``machine`` module: records what the firmware does."""
 
-log = []
-watchdogs = []  # every WDT made
+log: "list[tuple[object, ...]]" = []
+watchdogs: "list[WDT]" = []  # every WDT made
 
 
 class Pin:
     OUT = 1
     IN = 0
 
-    def __init__(self, ident, mode=-1):
+    def __init__(self, ident: object, mode: int = -1) -> None:
         self.ident = ident
         self.mode = mode
         self.level = 0
 
-    def value(self, level=None):
+    def value(self, level: "int | None" = None) -> "int | None":
         if level is None:
             return self.level
         self.level = level
@@ -22,27 +22,34 @@ class Pin:
 
 
 class WDT:
-    def __init__(self, timeout=5000):
+    def __init__(self, timeout: int = 5000) -> None:
         self.timeout = timeout
         self.feeds = 0
         watchdogs.append(self)
 
-    def feed(self):
+    def feed(self) -> None:
         self.feeds += 1
 
 
 class UART:
-    def __init__(self, ident, baudrate=115200, tx=None, rx=None, rxbuf=256):
+    def __init__(
+        self,
+        ident: int,
+        baudrate: int = 115200,
+        tx: object = None,
+        rx: object = None,
+        rxbuf: int = 256,
+    ) -> None:
         self.ident = ident
         self.baudrate = baudrate
         self.inbox = b""
         self.sent = b""
 
-    def read(self):
+    def read(self) -> "bytes | None":
         data = self.inbox
         self.inbox = b""
         return data or None
 
-    def write(self, data):
+    def write(self, data: bytes) -> int:
         self.sent += bytes(data)
         return len(data)

@@ -4,7 +4,7 @@
 class NeoPixel:
     ORDER = (1, 0, 2, 3)
 
-    def __init__(self, pin, n, bpp=3, timing=1):
+    def __init__(self, pin: object, n: int, bpp: int = 3, timing: int = 1) -> None:
         self.pin = pin
         self.n = n
         self.bpp = bpp
@@ -12,6 +12,6 @@ class NeoPixel:
         self.writes = 0
         self.shown = bytes(self.buf)
 
-    def write(self):
+    def write(self) -> None:
         self.writes += 1
         self.shown = bytes(self.buf)
