@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from boardctl.board import Renderer, builtin_layout
@@ -51,7 +53,12 @@ def test_golden_frames_of_game_points_in_a_match_to_7(points: int) -> None:
     view = _view(points)
     on = renderer.render(view, 0.1)
     off = renderer.render(view, 0.1 + GAME_POINT_PERIOD / 2)
-    actual = {"layout": "two-121", "now": 0.1, "view": view_to_dict(view), "lit": _lit(on, LAYOUT)}
+    actual: dict[str, Any] = {
+        "layout": "two-121",
+        "now": 0.1,
+        "view": view_to_dict(view),
+        "lit": _lit(on, LAYOUT),
+    }
     stored = golden_json(f"frame-game-points-{points}-of-7.json", actual)
     assert view_from_dict(stored["view"]) == view
     differences = frame_differences(stored["lit"], actual["lit"])

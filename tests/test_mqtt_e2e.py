@@ -255,8 +255,10 @@ def test_an_evening_of_five_boards_survives_broker_and_bridge_crashes(
     publish(broker, "homeassistant/status", b"online")
     assert wait_for(lambda: gone in retained(broker, "homeassistant/#", 0.5), 10)
 
-    boards[1].bridge.send_signal(signal.SIGTERM)  # a clean stop says offline itself
-    assert boards[1].bridge.wait(10) == 0
+    bridge = boards[1].bridge
+    assert bridge is not None
+    bridge.send_signal(signal.SIGTERM)  # a clean stop says offline itself
+    assert bridge.wait(10) == 0
     assert retained(broker, "boardctl/table-2/availability", 0.3) == {
         "boardctl/table-2/availability": b"offline"
     }

@@ -113,7 +113,7 @@ def test_golden_frame_of_each_refusal_sign(refusal: Refusal) -> None:
     layout = builtin_layout("two-121")
     view, now = _sign_view(refusal), 10.1  # the flash's first "on" step
     frame = Renderer(layout).render(view, now)
-    actual = {
+    actual: dict[str, Any] = {
         "layout": "two-121",
         "now": now,
         "view": view_to_dict(view),

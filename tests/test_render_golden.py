@@ -8,6 +8,8 @@ Regenerate after an intended change: see ``tests/golden/__init__.py``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from boardctl.board.demo import DEMOS
@@ -84,7 +86,7 @@ def test_golden_frame(case: str) -> None:
     layout_name, view, now = CASES[case]
     layout = builtin_layout(layout_name)
     frame = Renderer(layout).render(view, now)
-    actual = {
+    actual: dict[str, Any] = {
         "layout": layout_name,
         "now": now,
         "view": view_to_dict(view),

@@ -242,7 +242,7 @@ def test_the_fallback_classifies_the_engines_messages(error: Exception, refusal:
 
 def test_a_class_the_error_carries_wins_over_the_message() -> None:
     error = EntryError("a pegging entry is 1-15 points, not 19")
-    error.refusal = Refusal.GAME_OVER  # type: ignore[attr-defined]
+    error.refusal = Refusal.GAME_OVER
     assert classify(error) is Refusal.GAME_OVER
 
 

@@ -121,7 +121,7 @@ def test_volume_sets_the_duty_cycle(factory: MockFactory) -> None:
 
 def test_muted_and_zero_volume_are_silent(factory: MockFactory) -> None:
     for kwargs in ({"muted": True}, {"volume": 0.0}):
-        player = CuePlayer(TonalBuzzerOutput(BUZZER_PIN, pin_factory=factory), **kwargs)  # type: ignore[arg-type]
+        player = CuePlayer(TonalBuzzerOutput(BUZZER_PIN, pin_factory=factory), **kwargs)
         pin = factory.pin(BUZZER_PIN)
         pin.played.clear()
         try:
