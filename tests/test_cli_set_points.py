@@ -58,3 +58,12 @@ def test_game_over_messages_name_the_menu_and_cli_verbs() -> None:
     with pytest.raises(EntryError) as over:
         match.apply(parse_command({"op": "peg", "track": 1, "points": 2}))
     assert "boardctl new-game" in str(over.value) and "new_game" not in str(over.value)
+
+
+def test_new_game_points_from_the_cli(tmp_path: Path) -> None:
+    where = ["--journal", str(tmp_path / "j.sqlite"), "--socket", str(tmp_path / "none.sock")]
+    assert main(["new-game", "--points", '{"win": 1, "skunk": 2}', *where]) == 0
+    with Scorekeeper.open(tmp_path / "j.sqlite", readonly=True) as keeper:
+        status = keeper.status()
+    assert status["preset"] == "custom"
+    assert (status["preset_points"]["win"], status["preset_points"]["skunk"]) == (1, 2)

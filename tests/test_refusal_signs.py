@@ -250,7 +250,7 @@ def test_layout_errors_say_how_to_fix_them() -> None:
 
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
     check = layout_check(builtin_layout("two-121"), keeper)
-    with pytest.raises(EntryError, match="set board.layout in the config.*restart the service"):
+    with pytest.raises(EntryError, match=r"set board\.layout in the config.*restart the service"):
         check(parse_command({"op": "new_game", "players": 3}))
     with pytest.raises(LayoutError) as caught:
         load_layout("three-12l")

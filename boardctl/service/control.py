@@ -77,6 +77,7 @@ OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "mode": (_STR, False),
         "match": (_INT, False),
         "best_of": (_INT, False),
+        "points": ((dict,), False),
     },
     "set": {"key": (_STR, True), "value": ((str, int, float, bool, list, dict), True)},
     "confirm": {"track": (_INT, True)},
