@@ -241,3 +241,18 @@ def test_the_demo_screen_keeps_the_reason_and_a_log_row_in_80x24_with_three_trac
     assert len(screen) <= 23 and all(len(row) <= 80 for row in screen)
     assert any(row.startswith("REFUSED (1 lit): 19 is not a possible") for row in screen)
     assert screen[-1] == "the latest line"
+
+
+def test_layout_errors_say_how_to_fix_them() -> None:
+    from boardctl.board import load_layout
+    from boardctl.board.layout import LAYOUT_NAMES
+    from boardctl.errors import LayoutError
+
+    keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
+    check = layout_check(builtin_layout("two-121"), keeper)
+    with pytest.raises(EntryError, match=r"set board\.layout in the config.*restart the service"):
+        check(parse_command({"op": "new_game", "players": 3}))
+    with pytest.raises(LayoutError) as caught:
+        load_layout("three-12l")
+    assert "board.layout" in str(caught.value)
+    assert all(name in str(caught.value) for name in LAYOUT_NAMES)

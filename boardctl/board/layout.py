@@ -139,7 +139,11 @@ def load_layout(path: str | Path) -> Layout:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise LayoutError(f"{p}: cannot read layout file ({exc.strerror or exc})") from exc
+        hint = ""
+        if p.suffix != ".toml" and "/" not in text_path:  # meant as a built-in name
+            known = ", ".join(LAYOUT_NAMES)
+            hint = f"; not a built-in layout either (board.layout: one of {known}, or a file)"
+        raise LayoutError(f"{p}: cannot read layout file ({exc.strerror or exc}){hint}") from exc
     return parse_layout(text, source=str(p))
 
 

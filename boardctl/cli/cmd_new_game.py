@@ -32,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--house-rules", help="house rules instead of the rule set's own (comma list, or none)"
     )
+    parser.add_argument(
+        "--points",
+        metavar="JSON",
+        help='game points of the custom preset, e.g. \'{"win": 1, "skunk": 2}\'',
+    )
     add_target_options(parser)
 
 
@@ -48,4 +53,9 @@ def run(args: argparse.Namespace) -> int:
         from boardctl.game.matches import parse_match
 
         command.update(parse_match(args.match))
+    if args.points is not None:
+        from boardctl.cli.cmd_set import parse_value
+
+        command["points"] = parse_value("points", args.points)
+        command.setdefault("preset", "custom")  # points are the custom preset's
     return send(args, command)

@@ -43,7 +43,7 @@ def check_open(state: GameState, op: str) -> None:
         raise EntryError(f"the result waits for {wait} to confirm it (confirm TRACK)")
     if settled(state) and op not in AFTER_SETTLED:
         raise EntryError(
-            "the result is confirmed by every side; send next for the next game",
+            "the result is confirmed by every side; press menu (boardctl next) for the next game",
             Refusal.GAME_OVER,
         )
 

@@ -27,9 +27,10 @@ def over_message(state: GameState) -> str:
     if state.match_winner is not None:
         return (
             f"the match is over ({state.track_name(state.match_winner)} won); "
-            "send next for a new match or new_game"
+            "press menu (boardctl next) for a new match, or boardctl new-game"
         )
-    return f"the game is over ({state.track_name(state.winner)} won); send next for the next game"
+    winner = state.track_name(state.winner)
+    return f"the game is over ({winner} won); press menu (boardctl next) for the next game"
 
 
 def with_points(state: GameState, track: int, points: int) -> GameState:

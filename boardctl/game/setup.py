@@ -235,7 +235,11 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     roster = base.roster if cmd.roster is None else cmd.roster
     names = on_roster(
         check_names(
-            cmd.names if cmd.names is not None else (base.names if same else ()), variant.tracks
+            # names stay with the tracks: kept by a new game with as many tracks
+            cmd.names
+            if cmd.names is not None
+            else (base.names if base.tracks == variant.tracks else ()),
+            variant.tracks,
         ),
         roster,
         variant.teams,

@@ -54,6 +54,22 @@ ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
 TRACK_BUTTONS = tuple(ADDS)  # a track's buttons (its encoder's contacts are not buttons)
 SHARED_BUTTONS = SHARED_PINS
 
+#: Every gesture of the panel and what it does, as the quick-reference card prints it
+#: (``boardctl card``); the behaviour is the :class:`Panel` below, described in
+#: docs/service.md.
+GESTURES: tuple[tuple[str, str], ...] = (
+    ("+1 / +5", "add 1 / 5 to the track's pending amount (blinks ahead of the peg)"),
+    ("encoder turn", "+1 / -1 pending per click"),
+    ("encoder push", "commit the pending amount now"),
+    ("no press for a moment", "the pending amount commits by itself"),
+    ("track button held", "undo: take back the press, the pending amount or the last entry"),
+    ("undo, short", "cancel every pending amount, or undo the last entry"),
+    ("undo, held", "redo"),
+    ("menu, short", "commit what is pending, then the next phase (in the show: a count of 0)"),
+    ("menu, held and released", "settings mode: menu next setting, track 1 +1 / track 2 +1 choose"),
+    ("menu, held long", "new game: start holes blink red; menu confirms, undo cancels"),
+)
+
 # Settings shown in settings mode, in order, with the values they cycle through.
 SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
     "target": (121, 61),

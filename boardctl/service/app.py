@@ -92,7 +92,9 @@ def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callabl
         name = getattr(layout, "name", "?")
         if tracks > len(layout.tracks):
             raise EntryError(
-                f"the board ({name}) has {len(layout.tracks)} tracks; {what} needs {tracks}",
+                f"the board ({name}) has {len(layout.tracks)} tracks; {what} needs {tracks}: "
+                "set board.layout in the config to a layout with enough tracks (e.g. three-121) "
+                "and restart the service",
                 Refusal.NO_SUCH_TRACK,
             )
         if target > layout.hole_count:

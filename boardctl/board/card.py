@@ -1,0 +1,86 @@
+"""The quick-reference card: every gesture and every LED sign, for the board's lid.
+
+The text comes from the tables the code runs on: the panel's gestures
+(:data:`boardctl.inputs.panel.GESTURES`), the refusal signs
+(:func:`boardctl.board.signs.legend`) and :data:`OTHER_SIGNS` for the board's
+other signs, so the card cannot drift from the board. :func:`draw_card` draws
+it with Pillow (4 x 6 in at 300 dpi); :func:`save_card` writes PNG and PDF.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from boardctl.board.signs import legend
+
+#: The card's size: 4 x 6 in at 300 dots per inch.
+DPI = 300
+SIZE = (4 * DPI, 6 * DPI)
+MARGIN = 60
+COLUMNS = 76  # characters per line at the body font size
+
+#: The board's signs other than the refusals (renderer and overlay), as the card says them.
+OTHER_SIGNS: tuple[tuple[str, str], ...] = (
+    ("dealer LED steady", "this track deals (owns the crib)"),
+    ("dealer LED blinking", "this track counts now"),
+    ("hole blinking ahead of a peg", "an amount pending, not yet committed"),
+    ("game-point LEDs", "one a game point; a blinking one counts two"),
+    ("skunk line blinking at the end", "the loser failed it: 1 blink skunk, 2 double, 3 triple"),
+    ("comet along a track", "this track won the game"),
+    ("start holes blinking red", "new game? menu confirms, undo cancels"),
+    ("start holes steady purple", "the journal was damaged and recovered"),
+    ("board dark, start holes vermilion", "the journal cannot be opened: nothing is saved"),
+)
+
+
+def card_lines() -> list[tuple[str, str]]:
+    """The card as (style, text) lines: ``title``, ``head`` or ``body``."""
+    from boardctl.inputs.panel import GESTURES
+
+    lines: list[tuple[str, str]] = [("title", "boardctl: quick reference")]
+    lines.append(("head", "Buttons"))
+    lines += [("body", f"{gesture}: {meaning}") for gesture, meaning in GESTURES]
+    lines.append(("head", "Refused: start holes flash, holes 1-N stay lit"))
+    for refusal, sign, meaning in legend():
+        lines.append(("body", f"{refusal.value.replace('_', ' ')}: {sign}; {meaning}"))
+    lines.append(("head", "Other signs"))
+    lines += [("body", f"{sign}: {meaning}") for sign, meaning in OTHER_SIGNS]
+    return lines
+
+
+def card_text() -> str:
+    """The card's words, one line each (what the picture shows)."""
+    return "\n".join(text for _style, text in card_lines()) + "\n"
+
+
+def draw_card() -> Any:
+    """The card as a Pillow image (white, black text)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("RGB", SIZE, "white")
+    draw = ImageDraw.Draw(image)
+    fonts = {
+        "title": ImageFont.load_default(size=56),
+        "head": ImageFont.load_default(size=40),
+        "body": ImageFont.load_default(size=28),
+    }
+    y = MARGIN
+    for style, text in card_lines():
+        if style == "head":
+            y += 18
+        rows = textwrap.wrap(text, COLUMNS, subsequent_indent="    ") if style == "body" else [text]
+        for row in rows:
+            draw.text((MARGIN, y), row, fill="black", font=fonts[style])
+            y += {"title": 70, "head": 50, "body": 34}[style]
+    return image
+
+
+def save_card(path: Path) -> list[Path]:
+    """Write the card as PNG and PDF next to each other (``path`` without its suffix)."""
+    image = draw_card()
+    png, pdf = path.with_suffix(".png"), path.with_suffix(".pdf")
+    image.save(png, dpi=(DPI, DPI))
+    image.save(pdf, resolution=float(DPI))
+    return [png, pdf]
