@@ -77,6 +77,7 @@ def _status_without_service(py: str, repeat: int) -> float:
     """``boardctl status`` reading a short journal (a deal with hand counts) with no service."""
     import tempfile
 
+    from boardctl.game.commands import parse_command
     from boardctl.game.keeper import Scorekeeper
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,7 +92,7 @@ def _status_without_service(py: str, repeat: int) -> float:
                 {"op": "peg", "track": 0, "points": 12, "kind": "hand"},
                 {"op": "peg", "track": 0, "points": 4, "kind": "crib"},
             ):
-                keeper.apply(command)
+                keeper.apply(parse_command(command))
         argv = [py, "-m", "boardctl", "status", "--journal", str(journal)]
         argv += ["--socket", str(Path(tmp) / "none.sock")]
         return _subprocess_median(argv, repeat)

@@ -25,11 +25,11 @@ ANALYZE = shutil.which("systemd-analyze")
 NEEDS_ANALYZE = "systemd-analyze is missing: install the systemd package (apt-get install systemd)"
 
 
-def unit_options() -> dict[str, list[str]]:
-    """``Key -> [values]`` of the [Service] section (keys may repeat)."""
+def unit_options(unit: Path = UNIT) -> dict[str, list[str]]:
+    """``Key -> [values]`` of a unit's [Service] section (keys may repeat)."""
     values: dict[str, list[str]] = {}
     section = ""
-    for raw in UNIT.read_text().splitlines():
+    for raw in unit.read_text().splitlines():
         line = raw.strip()
         if line.startswith("["):
             section = line

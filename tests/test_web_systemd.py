@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.test_systemd import unit_options
+
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "boardctl-web.service"
 MAIN = REPO / "systemd" / "boardctl.service"
@@ -19,17 +21,7 @@ ANALYZE = shutil.which("systemd-analyze")
 NEEDS_ANALYZE = "systemd-analyze is missing: install the systemd package (apt-get install systemd)"
 
 
-def options(unit: Path) -> dict[str, list[str]]:
-    values: dict[str, list[str]] = {}
-    section = ""
-    for raw in unit.read_text().splitlines():
-        line = raw.strip()
-        if line.startswith("["):
-            section = line
-        elif line and not line.startswith("#") and section == "[Service]":
-            key, _, value = line.partition("=")
-            values.setdefault(key, []).append(value)
-    return values
+options = unit_options  # the same [Service] reader as the main unit's tests
 
 
 def test_the_page_unit_has_the_lan_and_nothing_else() -> None:
