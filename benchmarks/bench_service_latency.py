@@ -71,6 +71,10 @@ class TimedLink:
         self.at = time.perf_counter()
         self.shown.set()
 
+    @property
+    def connected(self) -> bool:
+        return bool(self.inner.connected)
+
     def set_brightness(self, level: int) -> None:
         self.inner.set_brightness(level)
 
