@@ -337,15 +337,26 @@ def test_serial_link_without_a_device_never_raises_and_logs_once(
 ) -> None:
     caplog.set_level(logging.INFO, logger="boardctl.link")
     missing = f"{tmp_path}/no-such-tty"
-    link = open_pico(path=missing, backoff_min=0.01, backoff_max=0.04)
+    waits: list[float] = []
+    tried = threading.Event()
+
+    def wait(seconds: float) -> bool:  # the backoff, recorded instead of slept
+        waits.append(seconds)
+        if len(waits) >= 8:
+            tried.set()
+            return True  # as if closed meanwhile
+        return False
+
+    link = open_pico(path=missing, backoff_min=0.01, backoff_max=0.04, wait=wait)
     started = time.monotonic()
     for _ in range(100):
         link.show(bytes(30))
     assert time.monotonic() - started < 0.1  # show() does not wait for the device
-    time.sleep(0.4)
+    assert tried.wait(5)
     link.close()
     assert not link.connected
-    assert 4 <= link.attempts <= 20  # backs off instead of spinning
+    assert waits == [0.01, 0.02, 0.04, 0.04, 0.04, 0.04, 0.04, 0.04]  # doubling, then capped
+    assert link.attempts == 8  # one open per wait: backs off instead of spinning
     waiting = [r for r in caplog.records if "waiting" in r.getMessage()]
     assert len(waiting) == 1 and missing in waiting[0].getMessage()
     assert "closed" in caplog.records[-1].getMessage()
@@ -414,7 +425,7 @@ def test_a_second_link_waits_for_the_port(device: FakeDevice) -> None:
     try:
         assert device.wait_for(lambda: first.connected)
         second = open_pico(path=device.path, backoff_min=0.05, backoff_max=0.1)
-        time.sleep(0.3)
+        assert device.wait_for(lambda: second.attempts >= 2)  # refused, and tried again
         assert not second.connected and second.state == "waiting"
         first.close()
         assert device.wait_for(lambda: second.connected)

@@ -68,6 +68,7 @@ class SerialBackend:
         write_timeout: float = 0.2,
         brightness: int = 255,
         clock: Callable[[], float] = time.monotonic,
+        wait: Callable[[float], bool] | None = None,
         start: bool = True,
     ) -> None:
         if path is None:
@@ -93,6 +94,9 @@ class SerialBackend:
         self._port: Any = None
         self._lock = threading.RLock()  # guards _port, _frame and every write
         self._closed = threading.Event()
+        # Waits between reconnect attempts: True = the link was closed meanwhile (tests inject
+        # one that returns at once, so backoff is checked without sleeping).
+        self._wait = wait or self._closed.wait
         self._last_tx = 0.0
         self._thread = threading.Thread(target=self._run, name=f"link-{self.kind}", daemon=True)
         if start:  # (tests may drive it by hand instead: attach() a port, then poll())
@@ -216,7 +220,8 @@ class SerialBackend:
             except (OSError, ValueError) as exc:
                 where = self.path or f"USB {self.vid_pid}"
                 self._set_state("waiting", f"{where}: {exc}; retrying", logging.WARNING)
-                self._closed.wait(backoff)
+                if self._wait(backoff):
+                    break
                 backoff = min(backoff * 2, self.backoff_max)
                 continue
             backoff = self.backoff_min
