@@ -38,3 +38,17 @@ def mock_factory() -> Iterator[MockFactory]:
     finally:
         factory.reset()
         Device.pin_factory = saved
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    """A Zero 2 W MockFactory whose PWM pins record every tone (the sound tests' buzzer)."""
+    from gpiozero.pins.mock import MockFactory
+
+    from tests.test_sound_buzzer import RecordingPWMPin
+
+    factory = MockFactory(revision="902120", pin_class=RecordingPWMPin)
+    try:
+        yield factory
+    finally:
+        factory.reset()

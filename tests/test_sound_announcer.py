@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +67,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    factory = MockFactory(revision="902120", pin_class=RecordingPWMPin)
-    try:
-        yield factory
-    finally:
-        factory.reset()
 
 
 def rig(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,15 +29,6 @@ class RecordingPWMPin(MockPWMPin):  # type: ignore[misc]
         changed: bool = super()._change_state(value)
         self.played.append((time.monotonic(), self._frequency, float(value)))
         return changed
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    factory = MockFactory(revision="902120", pin_class=RecordingPWMPin)
-    try:
-        yield factory
-    finally:
-        factory.reset()
 
 
 def tones(pin: RecordingPWMPin) -> list[float | None]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from boardctl.link import RecordingLink
 from boardctl.service import app
 from boardctl.sound.announcer import Announcer
 from boardctl.sound.settings import check_sound_setting
-from tests.test_sound_buzzer import BUZZER_PIN, RecordingPWMPin
+from tests.test_sound_buzzer import BUZZER_PIN
 
 
 def test_the_default_is_silent() -> None:
@@ -67,15 +66,6 @@ def test_sound_settings_are_checked() -> None:
     for key, bad in (("volume", 2), ("volume", "loud"), ("volume", True), ("mute", 3)):
         with pytest.raises(EntryError, match=key):
             check_sound_setting(key, bad)
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    factory = MockFactory(revision="902120", pin_class=RecordingPWMPin)
-    try:
-        yield factory
-    finally:
-        factory.reset()
 
 
 def board(tmp_path: Path, factory: MockFactory, config: Config) -> app.Board:
