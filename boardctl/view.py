@@ -16,25 +16,34 @@ from typing import Any
 PHASES = ("cut", "deal", "play", "show", "over", "free")
 
 
-def skunk_lines(target: int) -> tuple[int, int, int]:
-    """Skunk, double and triple skunk lines of a game to ``target`` (target-30, -60, -90).
+def skunk_lines(target: int, *, fractions: bool = False) -> tuple[int, ...]:
+    """The skunk lines of a game to ``target``: the lowest score that escapes each.
+
+    By default skunk, double and triple skunk at target-30, -60, -90 (91, 61, 31
+    at 121). With ``fractions`` (house rule ``fraction-lines``, seed 003: the
+    loser "fails to meet 3/4 the target", "doesn't reach the half") two lines,
+    skunk at 3/4 and double skunk at 1/2 of the target (91, 61 at 121; 46, 31
+    at 61). This is the one place the lines are computed: the engine scores by
+    them (:func:`lines_failed`) and puts them in the view, and the LEDs, the
+    virtual board and the pictures draw what the view says.
 
     A line at or below 0 does not exist (see :func:`lines_failed`); a drawn board
     shows only the lines inside its track (:func:`boardctl.board.geometry.board_lines`).
     """
+    if fractions:
+        return fraction_lines(target)
     return (target - 30, target - 60, target - 90)
 
 
-def lines_failed(target: int, score: int, *, fractions: bool = False) -> int:
+def lines_failed(
+    target: int, score: int, *, fractions: bool = False, lines: tuple[int, ...] | None = None
+) -> int:
     """How many lines (0-3: skunk, double, triple) a loser with ``score`` failed to cross.
 
-    With ``fractions`` (house rule ``fraction-lines``, seed 003: "fails to meet
-    3/4 the target", "doesn't reach the half") there are two lines, at 3/4 and
-    1/2 of the target.
+    The lines are ``lines`` when given (a view's), else :func:`skunk_lines`.
     """
-    if fractions:
-        return (4 * score < 3 * target) + (2 * score < target)
-    return sum(1 for line in skunk_lines(target) if line > 0 and score < line)
+    shown = skunk_lines(target, fractions=fractions) if lines is None else lines
+    return sum(1 for line in shown if line > 0 and score < line)
 
 
 def fraction_lines(target: int) -> tuple[int, int]:
@@ -76,15 +85,16 @@ class BoardView:
     match_winner: int | None = None
     error_at: float | None = None  # when an entry was last rejected
     over_at: float | None = None  # when the game ended
+    lines: tuple[int, ...] | None = None  # the skunk lines (None: target-30, -60, -90)
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
-    def skunk_lines(self) -> tuple[int, int, int]:
-        """Skunk, double-skunk and triple-skunk lines (target-30, -60, -90)."""
-        return skunk_lines(self.target)
+    def skunk_lines(self) -> tuple[int, ...]:
+        """Skunk, double-skunk (and triple-skunk) lines: ``lines``, else target-30, -60, -90."""
+        return skunk_lines(self.target) if self.lines is None else self.lines
 
     def line_failed(self, track: int) -> int:
         """At game end, lines a loser failed to cross (0 none, 1 skunk, 2 double, 3 triple)."""
         if self.winner is None or track == self.winner:
             return 0
-        return lines_failed(self.target, self.tracks[track].front)
+        return lines_failed(self.target, self.tracks[track].front, lines=self.skunk_lines)

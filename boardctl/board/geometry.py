@@ -3,7 +3,8 @@
 Pictures of the board (terminal and PNG) lay the holes out like a wooden
 board's streets: the start hole, then rows of 30 holes (1-30, 31-60, ...),
 then the game hole on a row of its own. With lines at 31, 61 and 91 the skunk
-lines fall between rows, where a wooden board draws them.
+lines fall between rows, where a wooden board draws them; a line elsewhere
+(46 in a game to 61 under ``fraction-lines``) falls inside its row.
 """
 
 from __future__ import annotations
@@ -38,18 +39,30 @@ def board_rows(target: int) -> list[list[int]]:
     return rows
 
 
-def board_lines(target: int) -> list[Line]:
+def board_lines(target: int, lines: tuple[int, ...] | None = None) -> list[Line]:
     """The skunk lines drawn on a board to ``target``: skunk, double, triple.
 
-    A line is drawn only if it lies inside the track after hole 1 (any score
-    crosses a line at hole 1), so a game to 61 shows just its skunk line at 31.
+    ``lines`` are the view's (:attr:`boardctl.view.BoardView.skunk_lines`, set
+    by the engine from the rule set); without them target-30, -60, -90. A line
+    is drawn only if it lies inside the track after hole 1 (any score crosses a
+    line at hole 1), so a game to 61 under the ACC rules shows just its skunk
+    line at 31 (under ``fraction-lines`` its lines at 46 and 31).
     """
-    return [Line(i, hole) for i, hole in enumerate(skunk_lines(target)) if 1 < hole < target]
+    holes = skunk_lines(target) if lines is None else lines
+    return [Line(i, hole) for i, hole in enumerate(holes) if 1 < hole < target]
 
 
-def line_before_row(row: list[int], lines: list[Line]) -> list[Line]:
-    """Lines that fall just before the first hole of ``row``."""
-    return [line for line in lines if row and line.hole == row[0]]
+def view_lines(view: BoardView) -> list[Line]:
+    """The skunk lines drawn for ``view`` (the lines the engine put in it)."""
+    return board_lines(view.target, view.skunk_lines)
+
+
+def lines_in_row(row: list[int], lines: list[Line]) -> list[Line]:
+    """Lines whose first hole past the line lies in ``row``, in hole order."""
+    return sorted(
+        (line for line in lines if row and row[0] <= line.hole <= row[-1]),
+        key=lambda line: line.hole,
+    )
 
 
 def caption_parts(view: BoardView) -> list[str]:

@@ -8,7 +8,8 @@ service renders nothing while nothing changes (it returns ``None`` then).
 What the board shows, drawn in this order (later wins):
 
 * status LED faint green (powered, idle);
-* skunk lines (target-30, -60, -90, those after hole 1) faint at all times,
+* skunk lines (the view's, from the rule set: target-30, -60, -90, or 3/4
+  and 1/2 of the target under ``fraction-lines``; those after hole 1) faint at all times,
   on their marker LEDs if the layout has them, else by tinting the line hole
   (the first hole past the line) on every track;
 * per track: optional faint trail, back peg dim, front peg bright (a front
@@ -39,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from boardctl.board.frame import RGB, Frame
-from boardctl.board.geometry import board_lines
+from boardctl.board.geometry import view_lines
 from boardctl.board.layout import LINE_KEYS, Layout, TrackLayout
 from boardctl.board.power import PowerBudget, limit_power
 from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, refusal_from
@@ -150,7 +151,7 @@ class _Canvas:
         self.clock = clock
         self.tracks = tracks
         self.target = view.target
-        self.lines = [(line.index, line.hole) for line in board_lines(view.target)]
+        self.lines = [(line.index, line.hole) for line in view_lines(view)]
 
     def put(self, led: int, rgb: bytes) -> None:
         self.frame[3 * led : 3 * led + 3] = rgb

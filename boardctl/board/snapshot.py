@@ -19,10 +19,10 @@ from typing import Any
 from boardctl.board.frame import RGB, Frame, pixel
 from boardctl.board.geometry import (
     GROUP_HOLES,
-    board_lines,
     board_rows,
     caption_parts,
-    line_before_row,
+    lines_in_row,
+    view_lines,
 )
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.theme import display_colour
@@ -49,6 +49,7 @@ class Picture:
     leds: dict[int, tuple[int, int]] = field(default_factory=dict)  # LED -> centre
     texts: list[tuple[tuple[int, int], str]] = field(default_factory=list)
     rules: list[tuple[int, int, int]] = field(default_factory=list)  # x0, x1, y of painted lines
+    ticks: list[tuple[int, int, int]] = field(default_factory=list)  # x, y0, y1: lines in a row
     width: int = 0
     height: int = 0
 
@@ -67,7 +68,7 @@ class Picture:
         view, layout = self.view, self.layout
         ntracks = len(view.tracks)
         rows = board_rows(view.target)
-        lines = board_lines(view.target)
+        lines = view_lines(view)
 
         def hole_x(n: int) -> int:
             return first_hole_x + n * pitch + (n // GROUP_HOLES) * group_gap
@@ -76,9 +77,15 @@ class Picture:
         y = 40 * s
         self.texts.append(((8 * s, 12 * s), self._title()))
         for r, row in enumerate(rows):
-            for line in line_before_row(row, lines):
+            for line in lines_in_row(row, lines):
                 band = y + 7 * s
-                self.rules.append((first_hole_x - pitch // 2, hole_x(29) + pitch // 2, band))
+                column = row.index(line.hole)
+                if column == 0:  # between the rows: a painted rule across the board
+                    self.rules.append((first_hole_x - pitch // 2, hole_x(29) + pitch // 2, band))
+                else:  # inside the row: a painted tick down the rows, before its hole
+                    x = (hole_x(column - 1) + hole_x(column)) // 2
+                    bottom = band + 7 * s + ntracks * pitch
+                    self.ticks.append((x, band, bottom))
                 for i, led in enumerate(layout.markers.get(LINE_KEYS[line.index], ())):
                     self.leds[led] = (left - i * pitch, band)
                 label = ("skunk", "double skunk", "triple skunk")[line.index]
@@ -146,6 +153,8 @@ def draw_png(view: BoardView, frame: Frame, layout: Layout, *, scale: int = 2) -
     font = _font(11 * scale)
     for x0, x1, y in picture.rules:
         draw.line([(x0, y), (x1, y)], fill=PAINT, width=max(1, scale))
+    for x, y0, y1 in picture.ticks:
+        draw.line([(x, y0), (x, y1)], fill=PAINT, width=max(1, scale))
     rad = picture.radius
     glow = rad * 8 // 5
     for led, (x, y) in picture.leds.items():  # light spilling onto the wood around lit holes

@@ -31,10 +31,10 @@ from typing import Literal, TextIO
 from boardctl.board.frame import RGB, Frame, pixel
 from boardctl.board.geometry import (
     GROUP_HOLES,
-    board_lines,
     board_rows,
     caption_parts,
-    line_before_row,
+    lines_in_row,
+    view_lines,
 )
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.signs import SIGN_HOLES, refusal_from
@@ -127,7 +127,7 @@ def draw_board(
     painter = _Painter(resolve_color_mode(color))
     target = view.target
     rows = board_rows(target)
-    lines = board_lines(target)
+    lines = view_lines(view)
     out = [_header(view, frame, layout, painter)]
     out.append(" " * (NAME_WIDTH + 1) + "start " + _ruler())
     notes = [
@@ -135,8 +135,9 @@ def draw_board(
         for t in range(len(view.tracks))
     ]
     for r, row in enumerate(rows):
-        for line in line_before_row(row, lines):
-            out.append(_line_separator(line.index, line.hole, frame, layout, painter))
+        for line in lines_in_row(row, lines):
+            column = row.index(line.hole)
+            out.append(_line_separator(line.index, line.hole, column, frame, layout, painter))
         for t, track_view in enumerate(view.tracks):
             glyphs = []
             for n, hole in enumerate(row):
@@ -220,12 +221,26 @@ def _hole(
     return "*" if lit else "."
 
 
-def _line_separator(index: int, hole: int, frame: Frame, layout: Layout, painter: _Painter) -> str:
+def _line_separator(
+    index: int, hole: int, column: int, frame: Frame, layout: Layout, painter: _Painter
+) -> str:
+    """The line drawn above the row it falls in: between rows, or pointing into the row.
+
+    A line at a row's first hole is a rule ``-- skunk line (91) --``; a line
+    inside a row (46 in a game to 61 under ``fraction-lines``) is a ``v`` above
+    the first hole past it (the row also has a ``|`` there when it is a group's
+    first hole).
+    """
     names = ("skunk line", "double skunk line", "triple skunk line")
     markers = layout.markers.get(LINE_KEYS[index], ())
     lamp = " ".join(painter.led(frame, led, "!") for led in markers)
-    text = f"-- {names[index]} ({hole}) --"
-    return " " * (NAME_WIDTH + 4) + (f"{lamp} {text}" if lamp else text)
+    indent = " " * (NAME_WIDTH + 4)
+    if column == 0:
+        text = f"-- {names[index]} ({hole}) --"
+        return indent + (f"{lamp} {text}" if lamp else text)
+    offset = column + column // GROUP_HOLES
+    text = f"v {names[index]} ({hole})"
+    return indent + " " * offset + (f"{text} {lamp}" if lamp else text)
 
 
 def _visible_len(text: str) -> int:

@@ -1,13 +1,15 @@
 """Board views to and from JSON-friendly dicts (for ``--state`` files and golden tests).
 
 The dict has the :class:`~boardctl.view.BoardView` fields, with ``tracks`` a
-list of ``{name, front, back, game_points, pending}`` dicts; anything but
+list of ``{name, front, back, game_points, pending}`` dicts and ``lines`` the
+skunk lines (null or missing: target-30, -60, -90); anything but
 ``target`` and ``tracks`` may be left out. The engine's ``status()`` JSON is
 accepted as it is.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from boardctl.errors import ConfigError
@@ -40,6 +42,7 @@ def view_to_dict(view: BoardView) -> dict[str, Any]:
         "match_winner": view.match_winner,
         "error_at": view.error_at,
         "over_at": view.over_at,
+        "lines": None if view.lines is None else list(view.lines),
         "extra": dict(view.extra),
     }
 
@@ -114,4 +117,17 @@ class _Checker:
                 options[key] = float(value)
         if "match_target" in data:
             options["match_target"] = self.whole(data["match_target"], "match_target")
+        if data.get("lines") is not None:
+            options["lines"] = self.lines(data["lines"])
         return options
+
+    def lines(self, value: object) -> tuple[int, ...]:
+        """The skunk lines: at most three whole numbers, each below the one before."""
+        if not isinstance(value, list) or len(value) > 3:
+            raise self.fail(
+                f"lines must be a list of at most 3 scores (skunk, double, triple), not {value!r}"
+            )
+        lines = tuple(self.whole(line, f"lines[{i}]") for i, line in enumerate(value))
+        if any(b >= a for a, b in pairwise(lines)):
+            raise self.fail(f"lines {list(lines)} must go down: skunk, then double, then triple")
+        return lines

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from boardctl.game.house import fraction_lines, rules_label
 from boardctl.game.jsontypes import JsonObject
-from boardctl.game.presets import lines_failed
 from boardctl.game.state import GameState
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, lines_failed, skunk_lines
 
 Status = JsonObject  # the state as JSON (``boardctl status --json``)
 
@@ -27,6 +26,7 @@ def board_view(state: GameState) -> BoardView:
         winner=state.winner,
         match_target=state.setup.match,
         match_winner=state.match_winner,
+        lines=game_lines(state),
         extra={
             "variant": state.setup.variant_name,
             "mode": state.setup.mode,
@@ -72,6 +72,7 @@ def status_dict(state: GameState) -> Status:
         "game_number": state.game_number,
         "match_number": state.match_number,
         "deal": state.deal,
+        "lines": list(game_lines(state)),
         "tracks": [
             {
                 "name": names[i],
@@ -85,9 +86,13 @@ def status_dict(state: GameState) -> Status:
     }
 
 
+def game_lines(state: GameState) -> tuple[int, ...]:
+    """The skunk lines of the game under its house rules (the view and the status show them)."""
+    return skunk_lines(state.target, fractions=fraction_lines(state.setup.house_rules))
+
+
 def _lines_failed(state: GameState, track: int) -> int:
     """At game end, the lines (0-3: skunk, double, triple) a losing track failed to cross."""
     if state.winner is None or track == state.winner:
         return 0
-    fractions = fraction_lines(state.setup.house_rules)
-    return lines_failed(state.target, state.tracks[track].front, fractions=fractions)
+    return lines_failed(state.target, state.tracks[track].front, lines=game_lines(state))
