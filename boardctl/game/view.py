@@ -38,6 +38,7 @@ def board_view(state: GameState) -> BoardView:
             "counting_seat": state.counting_seat,
             "crib_due": state.crib_due,
             "won_points": state.won_points,
+            **({"ask": _ask(state)} if state.ask is not None else {}),
         },
     )
 
@@ -72,6 +73,7 @@ def status_dict(state: GameState) -> Status:
         "game_number": state.game_number,
         "match_number": state.match_number,
         "deal": state.deal,
+        "ask": _ask(state),
         "tracks": [
             {
                 "name": names[i],
@@ -83,6 +85,14 @@ def status_dict(state: GameState) -> Status:
             for i, t in enumerate(state.tracks)
         ],
     }
+
+
+def _ask(state: GameState) -> JsonObject | None:
+    """What the board asks about the last entry (None: nothing): see ``entries.ask_about``."""
+    ask = state.ask
+    if ask is None:
+        return None
+    return {"track": ask.track, "points": ask.points, "kind": ask.kind, "other": ask.other}
 
 
 def _lines_failed(state: GameState, track: int) -> int:
