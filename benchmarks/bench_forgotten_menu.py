@@ -13,9 +13,12 @@ or the play is forgotten with probability ``--forget``.
 
 The simulated player reacts to the board only: when an entry is refused (the
 board's sign), the slip is noticed, and the player undoes the entries made
-since the forgotten press, presses menu and enters them again. An entry is
-counted *misfiled* when the journal keeps it under another kind or track than
-the one the cards gave it, and no refusal led to its being put right.
+since the forgotten press, presses menu and enters them again. When the board
+asks about an entry (the white start hole, ``status["ask"]``), the player, who knows
+what the entry was, answers: undo held (``refile``) if it is the other kind,
+nothing otherwise. An entry is counted *misfiled* when the journal keeps it
+under another kind or track than the one the cards gave it, and neither a
+refusal nor a question of the board led to its being put right.
 """
 
 from __future__ import annotations
@@ -33,14 +36,16 @@ sys.path.insert(0, str(REPO))
 
 import boardctl.demo.game as demo_game  # noqa: E402
 from boardctl.errors import EntryError  # noqa: E402
-from boardctl.game.commands import Brightness, Command, Cut, Next, Peg, Undo  # noqa: E402
+from boardctl.game.commands import Brightness, Command, Cut, Next, Peg, Redo, Undo  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.service.buttons import button_command  # noqa: E402
 
 Step = tuple[str, int, int, str]  # ("peg", track, points, true kind) or ("next", 0, 0, "")
 
 
-def _first_cards(cards: object, own_crib: bool, count: int) -> list[tuple[object, ...]]:
+def _first_cards(
+    cards: object, own_crib: bool, count: int, **_rules: object
+) -> list[tuple[object, ...]]:
     return [tuple(list(cards)[:count])]  # type: ignore[call-overload]
 
 
@@ -69,6 +74,8 @@ class Tally:
     forgotten: int = 0
     noticed: int = 0  # slips the board refused, then put right
     stuck: int = 0  # refused even after the fix (entered with its kind instead)
+    asked: int = 0  # entries the board asked about
+    moved: int = 0  # of which the player filed as the other kind (undo held)
     misfiled: Counter[str] = field(default_factory=Counter)
 
 
@@ -99,7 +106,7 @@ def replay(dealer: int, steps: list[Step], rng: random.Random, forget: float, ta
         else:
             tally.entries += 1
         try:
-            event = _send(board, step)
+            event = _send(board, step, tally)
         except EntryError:
             if since:
                 tally.noticed += 1
@@ -128,15 +135,31 @@ def _same_position(board: Scorekeeper, truth: Scorekeeper) -> bool:
     return same and [t.front for t in a.tracks] == [t.front for t in b.tracks]
 
 
-def _send(board: Scorekeeper, step: Step) -> Event:
-    """One entry as the panel sends it: a count of 0 in the show is a menu press."""
-    op, track, points, _kind = step
+def _send(board: Scorekeeper, step: Step, tally: Tally) -> Event:
+    """One entry as the panel sends it: a count of 0 in the show is a menu press.
+
+    If the board then asks about it, the player answers as the cards say.
+    """
+    op, track, points, kind = step
     command: Command = Next() if op == "next" or points == 0 else Peg(track, points)
+    event = _press(board, command)
+    ask = board.status().get("ask")
+    if isinstance(ask, dict) and event is not None:
+        tally.asked += 1
+        if ask["other"] == kind:  # the player knows better: undo held files it so
+            tally.moved += 1
+            moved = _press(board, Redo())
+            assert moved is not None and moved["op"] == "refile"
+            event = {**moved, "op": "peg"}
+    return event
+
+
+def _press(board: Scorekeeper, command: Command) -> Event:
     pressed = button_command(command, board.status())
     assert not isinstance(pressed, Brightness)
     result = board.apply(pressed)
     event = result["event"]
-    return event if isinstance(event, dict) and event.get("op") == "peg" else None
+    return event if isinstance(event, dict) and event.get("op") in ("peg", "refile") else None
 
 
 def _with_kind(board: Scorekeeper, step: Step) -> Event:
@@ -160,7 +183,7 @@ def _put_right(
             board.apply(Next())  # the press that was forgotten
             continue
         try:
-            event = _send(board, entry)
+            event = _send(board, entry, tally)
         except EntryError:
             tally.stuck += 1
             event = _with_kind(board, entry)
@@ -197,11 +220,18 @@ def main() -> None:
         action="store_true",
         help="without the engine's rule that a count the play cannot peg starts the show",
     )
+    parser.add_argument(
+        "--no-ask", action="store_true", help="without the board's questions (as before them)"
+    )
     args = parser.parse_args()
     if args.baseline:
         from boardctl.game import entries
 
         entries._beyond_the_play = lambda state, points, limits: False
+    if args.no_ask:
+        from boardctl.game import entries
+
+        entries.ask_about = lambda entry: None
     rng = random.Random(args.seed)
     tally = Tally()
     started = time.perf_counter()
@@ -213,6 +243,7 @@ def main() -> None:
     print(f"games {tally.games}, entries {tally.entries}, menu presses forgotten {tally.forgotten}")
     print(f"slips the board refused (its sign shown) and put right: {tally.noticed}")
     print(f"entries refused again after the fix (entered with their kind): {tally.stuck}")
+    print(f"entries the board asked about: {tally.asked} (filed as the other kind: {tally.moved})")
     print(f"entries misfiled without the board noticing: {total}")
     for case, count in tally.misfiled.most_common():
         print(f"  {case}: {count}")

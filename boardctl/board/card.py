@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from boardctl.board.signs import legend
+from boardctl.board.signs import ASK_MEANING, ASK_SIGN, legend
 
 #: The card's size: 4 x 6 in at 300 dots per inch.
 DPI = 300
@@ -29,6 +29,7 @@ OTHER_SIGNS: tuple[tuple[str, str], ...] = (
     ("game-point LEDs", "one a game point; a blinking one counts two"),
     ("skunk line blinking at the end", "the loser failed it: 1 blink skunk, 2 double, 3 triple"),
     ("comet along a track", "this track won the game"),
+    (ASK_SIGN, ASK_MEANING),
     ("start holes blinking red", "new game? menu confirms, undo cancels"),
     ("start holes steady purple", "the journal was damaged and recovered"),
     ("board dark, start holes vermilion", "the journal cannot be opened: nothing is saved"),

@@ -43,7 +43,7 @@ from boardctl.board.frame import RGB, Frame
 from boardctl.board.geometry import view_lines
 from boardctl.board.layout import LINE_KEYS, Layout, TrackLayout
 from boardctl.board.power import PowerBudget, limit_power
-from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, refusal_from
+from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, ask_track, refusal_from
 from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError, ViewError
 from boardctl.view import BoardView
@@ -412,6 +412,16 @@ class Renderer:
             for hole in range(1, min(SIGN_HOLES[refusal], len(track.holes) - 1) + 1):
                 c.put(track.holes[hole], self._error)
 
+    def _ask_layer(self, c: _Canvas) -> None:
+        """The board asks about the last entry: that track's start hole and the status LED,
+        steady white while it asks (:data:`~boardctl.board.signs.ASK_SIGN`)."""
+        track = ask_track(c.view.extra.get("ask"))
+        if track is None or not 0 <= track < len(c.tracks):
+            return
+        if self.layout.status is not None:
+            c.put(self.layout.status, _ASK_WHITE)
+        c.put(c.tracks[track].holes[0], _ASK_WHITE)
+
     def _error_layer(self, c: _Canvas) -> None:
         """The error flash: the status LED and every start hole, red."""
         error_at = c.view.error_at
@@ -451,6 +461,8 @@ def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int
     return led_count, min(led_count, points - led_count)
 
 
+_ASK_WHITE = bytes(WHITE)  # the sign of a question (signs.ASK_SIGN)
+
 #: The layers of a frame, bottom first.
 _LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
     Renderer._status_layer,
@@ -462,5 +474,6 @@ _LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
     Renderer._pending_layer,
     Renderer._comet_layer,
     Renderer._sign_layer,
+    Renderer._ask_layer,
     Renderer._error_layer,
 )

@@ -48,3 +48,20 @@ def sign_text(refusal: Refusal) -> str:
 def legend() -> list[tuple[Refusal, str, str]]:
     """Each refusal class with its sign and its meaning, in the order of the list."""
     return [(refusal, sign_text(refusal), MEANINGS[refusal]) for refusal in Refusal]
+
+
+#: The board asks about the last entry (``extra["ask"]``, see
+#: :func:`boardctl.game.entries.ask_about`): the asked track's start hole and the status
+#: LED light steady white until the next entry or press answers (steady: a restart shows
+#: the same frame, and nothing animates while the board waits).
+ASK_SIGN = "a start hole and the status LED steady white"
+ASK_MEANING = "the board asks: pegging or a hand count? heels or pegging? (undo held)"
+
+
+def ask_track(value: object) -> int | None:
+    """The track a view's ``extra["ask"]`` asks about (None: the board asks nothing)."""
+    if isinstance(value, dict):
+        track = value.get("track")
+        if isinstance(track, int) and not isinstance(track, bool):
+            return track
+    return None

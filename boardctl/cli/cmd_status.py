@@ -39,6 +39,13 @@ def summary_lines(status: dict[str, Any]) -> list[str]:
     if status.get("winner") is None and isinstance(to_count, int):
         what = "the crib" if status.get("crib_due") else "a hand"
         lines.append(f"to count: {what}, {name(to_count)}'s")
+    ask = status.get("ask")
+    if isinstance(ask, dict):  # the board's white blink (boardctl.game.entries.ask_about)
+        lines.append(
+            f"the board asks: is {name(ask.get('track'))}'s {ask.get('points')} "
+            f"{ask.get('kind')} or {ask.get('other')}? (undo held on the board files it as "
+            f"{ask.get('other')}; the next entry keeps it)"
+        )
     winner = status.get("winner")
     if isinstance(winner, int):
         points = status.get("won_points")

@@ -180,7 +180,29 @@ class Confirm:
         return {"op": self.op, "track": self.track}
 
 
-Command = Peg | Undo | Redo | Next | Cut | NewGame | Set | Confirm
+@dataclass(frozen=True, slots=True)
+class Refile:
+    """The board asked about the last entry: file it as ``kind`` (None: the other kind offered).
+
+    A ``kind`` equal to the one it was filed as keeps it (and ends the question). The event
+    records the kind and the entry (``track``, ``points``) it refiled.
+    """
+
+    op: ClassVar[str] = "refile"
+    kind: str | None = None
+    track: int | None = None
+    points: int | None = None
+
+    def to_json(self) -> Json:
+        data: Json = {"op": self.op}
+        for key in ("kind", "track", "points"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        return data
+
+
+Command = Peg | Undo | Redo | Next | Cut | NewGame | Set | Confirm | Refile
 BoardCommand = Command | Brightness  # what the buttons and the control socket may ask
 
 
@@ -205,6 +227,18 @@ def _peg(data: Mapping[str, object]) -> Peg:
     if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
         raise EntryError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
     return Peg(track, points, kind)
+
+
+def _refile(data: Mapping[str, object]) -> Refile:
+    kind = data.get("kind") or None
+    if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
+        raise EntryError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+    track, points = data.get("track"), data.get("points")
+    return Refile(
+        kind,
+        None if track is None else whole(track, "track"),
+        None if points is None else whole(points, "points"),
+    )
 
 
 def _cut(data: Mapping[str, object]) -> Cut:
@@ -293,6 +327,7 @@ _PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, 
     "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster", "house_rules")),
     "set": (_set, ("key", "value")),
     "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), ("track",)),
+    "refile": (_refile, ("kind", "track", "points")),
 }
 
 #: Every operation of the engine, with the fields it may carry.

@@ -17,7 +17,7 @@ from boardctl.cribbage.awards import HEELS_POINTS, THREE_FOR_LAST_POINTS
 from boardctl.errors import EntryError
 from boardctl.game.flow import count_done, over_message, with_points
 from boardctl.game.limits import Limits, limits_for
-from boardctl.game.state import GameState
+from boardctl.game.state import Ask, GameState
 from boardctl.refusals import Refusal
 
 
@@ -52,8 +52,8 @@ def _pegging(entry: Entry) -> GameState:
             raise EntryError(
                 "the play is over; enter the counts of the show", Refusal.NOT_YOUR_TURN
             )
-        if state.flow != "play":
-            state = state.evolve(flow="play")
+        if state.flow != "play" or not state.pegged:
+            state = state.evolve(flow="play", pegged=True)
     return with_points(state, entry.track, points)
 
 
@@ -194,6 +194,38 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
             return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
         return "hand"
     return "pegging"
+
+
+def ask_about(entry: Entry) -> Ask | None:
+    """Whether the board asks about an entry of the kind it infers, and what the other kind is.
+
+    The board asks when the amount fits both what the phase says and what a forgotten
+    menu press would make it (whether the kind was given or inferred: the journal's
+    events carry it, and a replay must ask the same):
+
+    - his heels in the deal (the dealer's 2 before any card is played) could be the
+      dealer's first pegging with the press that starts the play forgotten;
+    - a pegging entry in the play, once the play has pegged anything (its last card
+      always scores, so the first entry of a play never ends it), on the track whose
+      hand is counted first, of an amount a hand can score, could be that first count
+      with the press that ends the play forgotten.
+
+    Amounts the play cannot peg at once are not asked about: they are the show's first
+    count (:func:`infer_kind`).
+    """
+    state, points, track = entry.state, entry.points, entry.track
+    if not entry.guided or state.dealer is None:
+        return None
+    if entry.kind != infer_kind(state, points, entry.limits, track):
+        return None
+    if entry.kind == "heels":
+        return Ask(track, points, "heels", "pegging")
+    if entry.kind != "pegging" or state.phase != "play" or not state.pegged:
+        return None
+    first = state.track_of((state.dealer + 1) % state.setup.players)
+    if track != first or points not in entry.limits.hand_scores(state.setup.variant.hand_size):
+        return None
+    return Ask(track, points, "pegging", "hand")
 
 
 def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:

@@ -99,7 +99,9 @@ def _loser_seat(state: GameState, winner: int) -> int | None:
 
 def start_deals(state: GameState, dealer: int) -> GameState:
     """The first deal of a game with ``dealer``, with the points pegged at its start."""
-    state = state.evolve(dealer=dealer, flow="deal", deal=1, count_index=0, heels=False)
+    state = state.evolve(
+        dealer=dealer, flow="deal", deal=1, count_index=0, heels=False, pegged=False
+    )
     if state.setup.mode == "guided" and not state.last_done:
         for seat, points in opening_points(state.setup.variant, dealer).items():
             state = state.evolve(last_done=True)  # three for last: once per game
@@ -176,4 +178,5 @@ def count_done(state: GameState) -> GameState:
         deal=state.deal + 1,
         count_index=0,
         heels=False,
+        pegged=False,
     )

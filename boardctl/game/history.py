@@ -6,7 +6,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Set
+from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Refile, Set
 from boardctl.game.jsontypes import JsonObject
 from boardctl.game.state import GameState
 
@@ -45,6 +45,8 @@ def describe(event: Command, names: tuple[str, ...] = ()) -> str:
         )
     if isinstance(event, Set):
         return f"set {event.key} = {event.value!r}"
+    if isinstance(event, Refile) and event.track is not None:
+        return f"{name(event.track)} {event.points}: filed as {event.kind} (the board asked)"
     if isinstance(event, Confirm):
         return f"{name(event.track)} confirms the result"
     return event.op

@@ -17,11 +17,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from boardctl.errors import EntryError
 from boardctl.game import entries, flow, settings
-from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Redo, Set, Undo
+from boardctl.game.commands import (
+    Command,
+    Confirm,
+    Cut,
+    NewGame,
+    Next,
+    Peg,
+    Redo,
+    Refile,
+    Set,
+    Undo,
+)
 from boardctl.game.confirm import check_open, confirmed
 from boardctl.game.flow import Chooser
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
@@ -96,7 +107,10 @@ class Machine:
         if handler is None:
             raise EntryError(f"not a command: {command!r} (JSON goes through parse_command)")
         check_open(self.state, command.op)
-        return handler(self, command, choose or random.randrange)
+        plan: Plan = handler(self, command, choose or random.randrange)
+        if plan.state.ask is not None and plan.move == "do" and not isinstance(command, Peg):
+            plan = replace(plan, state=plan.state.evolve(ask=None))  # any other change answers
+        return plan
 
 
 def _undo(machine: Machine, command: Undo, choose: Chooser) -> Plan:
@@ -152,7 +166,34 @@ def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:
 
 def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
     entry = entries.peg(machine.state, command.track, command.points, command.kind, machine.limits)
-    return Plan(Peg(entry.track, entry.points, entry.kind), entries.enter(entry))
+    state = entries.enter(entry)
+    return Plan(
+        Peg(entry.track, entry.points, entry.kind), state.evolve(ask=entries.ask_about(entry))
+    )
+
+
+def _refile(machine: Machine, command: Refile, choose: Chooser) -> Plan:
+    """File the entry the board asks about as the other kind (or keep it: its own kind)."""
+    ask = machine.state.ask
+    if ask is None or not machine.past:
+        raise EntryError("the board is not asking about an entry: there is nothing to refile")
+    kind = command.kind or ask.other
+    if kind not in (ask.kind, ask.other):
+        raise EntryError(
+            f"the board asks whether {machine.state.track_name(ask.track)}'s {ask.points} is "
+            f"{ask.kind} or {ask.other}, not {kind}"
+        )
+    if (command.track, command.points) not in ((None, None), (ask.track, ask.points)):
+        raise EntryError(
+            f"the entry asked about is {ask.points} on track {ask.track + 1}, "
+            f"not {command.points} on track {(command.track or 0) + 1}"
+        )
+    event = Refile(kind, ask.track, ask.points)
+    if kind == ask.kind:  # kept as filed: the question is answered
+        return Plan(event, machine.state.evolve(ask=None))
+    base = machine.past[-1]  # the state before the entry asked about
+    entry = entries.peg(base, ask.track, ask.points, kind, machine.limits)
+    return Plan(event, entries.enter(entry).evolve(ask=None))
 
 
 def _confirm(machine: Machine, command: Confirm, choose: Chooser) -> Plan:
@@ -169,6 +210,7 @@ HANDLERS: dict[type, Callable[..., Plan]] = {
     Set: _set,
     Peg: _peg,
     Confirm: _confirm,
+    Refile: _refile,
 }
 
 

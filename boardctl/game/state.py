@@ -34,6 +34,23 @@ class TrackState:
 
 
 @dataclass(frozen=True, slots=True)
+class Ask:
+    """The board asks about the last entry: ``points`` on ``track`` filed as ``kind``.
+
+    One press (``refile``) files it as ``other`` instead; anything else keeps it
+    (:func:`boardctl.game.entries.ask_about` says when the board asks).
+    """
+
+    track: int
+    points: int
+    kind: str
+    other: str
+
+    def to_list(self) -> list[JsonValue]:
+        return [self.track, self.points, self.kind, self.other]
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Everything the board knows, as immutable data.
 
@@ -58,6 +75,8 @@ class GameState:
     match_number: int = 1
     match_winner: int | None = None
     confirmed: tuple[int, ...] = ()  # tracks that confirmed the finished game (confirm.py)
+    pegged: bool = False  # a pegging entry was made in this deal's play
+    ask: Ask | None = None  # the board asks about the last entry (entries.ask_about)
 
     @classmethod
     def initial(cls, setup: GameSetup | None = None) -> GameState:
@@ -83,6 +102,8 @@ class GameState:
         match_number: int | _Keep = _KEEP,
         match_winner: int | _Keep | None = _KEEP,
         confirmed: tuple[int, ...] | _Keep = _KEEP,
+        pegged: bool | _Keep = _KEEP,
+        ask: Ask | _Keep | None = _KEEP,
     ) -> GameState:
         """A copy with some fields changed (:func:`dataclasses.replace`, spelled out for speed)."""
         return GameState(
@@ -101,6 +122,8 @@ class GameState:
             self.match_number if match_number is _KEEP else match_number,
             self.match_winner if match_winner is _KEEP else match_winner,
             self.confirmed if confirmed is _KEEP else confirmed,
+            self.pegged if pegged is _KEEP else pegged,
+            self.ask if ask is _KEEP else ask,
         )
 
     def to_dict(self) -> dict[str, JsonValue]:
@@ -121,6 +144,8 @@ class GameState:
             "match_number": self.match_number,
             "match_winner": self.match_winner,
             "confirmed": list(self.confirmed),
+            "pegged": self.pegged,
+            "ask": None if self.ask is None else self.ask.to_list(),
         }
 
     @classmethod
@@ -135,7 +160,14 @@ class GameState:
             values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
             confirmed = data.get("confirmed", [])  # a newer field: older snapshots lack it
             count = len(confirmed) if isinstance(confirmed, list) else -1
-            state = cls(setup, tracks, **values, confirmed=_ints(confirmed, count))  # type: ignore[arg-type]
+            state = cls(
+                setup,
+                tracks,
+                **values,  # type: ignore[arg-type]
+                confirmed=_ints(confirmed, count),
+                pegged=data.get("pegged") is True,  # newer fields: older snapshots lack them
+                ask=_ask(data.get("ask")),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise EntryError(f"malformed state data ({exc})") from None
         return state
@@ -194,6 +226,18 @@ class GameState:
         return self.setup.track_names()[track]
 
 
+def _ask(value: JsonValue) -> Ask | None:
+    """An :class:`Ask` from its snapshot list (None: the board asks nothing)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 4:
+        raise EntryError(f"malformed ask {value!r}")
+    track, points, kind, other = value
+    if not isinstance(kind, str) or not isinstance(other, str):
+        raise EntryError(f"malformed ask {value!r}")
+    return Ask(whole(track, "ask track"), whole(points, "ask points"), kind, other)
+
+
 def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
     """``count`` whole numbers from a JSON list."""
     if not isinstance(row, list) or len(row) != count:
@@ -202,4 +246,4 @@ def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
-_NESTED = ("setup", "tracks", "confirmed")
+_NESTED = ("setup", "tracks", "confirmed", "pegged", "ask")

@@ -38,6 +38,7 @@ def board_view(state: GameState) -> BoardView:
             "counting_seat": state.counting_seat,
             "crib_due": state.crib_due,
             "won_points": state.won_points,
+            **({"ask": _ask(state)} if state.ask is not None else {}),
         },
     )
 
@@ -73,6 +74,7 @@ def status_dict(state: GameState) -> Status:
         "match_number": state.match_number,
         "deal": state.deal,
         "lines": list(game_lines(state)),
+        "ask": _ask(state),
         "tracks": [
             {
                 "name": names[i],
@@ -89,6 +91,14 @@ def status_dict(state: GameState) -> Status:
 def game_lines(state: GameState) -> tuple[int, ...]:
     """The skunk lines of the game under its house rules (the view and the status show them)."""
     return skunk_lines(state.target, fractions=fraction_lines(state.setup.house_rules))
+
+
+def _ask(state: GameState) -> JsonObject | None:
+    """What the board asks about the last entry (None: nothing): see ``entries.ask_about``."""
+    ask = state.ask
+    if ask is None:
+        return None
+    return {"track": ask.track, "points": ask.points, "kind": ask.kind, "other": ask.other}
 
 
 def _lines_failed(state: GameState, track: int) -> int:

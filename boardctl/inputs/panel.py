@@ -64,7 +64,7 @@ GESTURES: tuple[tuple[str, str], ...] = (
     ("no press for a moment", "the pending amount commits by itself"),
     ("track button held", "undo: take back the press, the pending amount or the last entry"),
     ("undo, short", "cancel every pending amount, or undo the last entry"),
-    ("undo, held", "redo"),
+    ("undo, held", "redo; when the board asks (white start hole): the entry is the other kind"),
     ("menu, short", "commit what is pending, then the next phase (in the show: a count of 0)"),
     ("menu, held and released", "settings mode: menu next setting, track 1 +1 / track 2 +1 choose"),
     ("menu, held long", "new game: start holes blink red; menu confirms, undo cancels"),
