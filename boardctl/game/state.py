@@ -58,6 +58,7 @@ class GameState:
     match_number: int = 1
     match_winner: int | None = None
     confirmed: tuple[int, ...] = ()  # tracks that confirmed the finished game (confirm.py)
+    starter: str | None = None  # the deal's starter card, once an entry named it (shown.py)
 
     @classmethod
     def initial(cls, setup: GameSetup | None = None) -> GameState:
@@ -83,6 +84,7 @@ class GameState:
         match_number: int | _Keep = _KEEP,
         match_winner: int | _Keep | None = _KEEP,
         confirmed: tuple[int, ...] | _Keep = _KEEP,
+        starter: str | _Keep | None = _KEEP,
     ) -> GameState:
         """A copy with some fields changed (:func:`dataclasses.replace`, spelled out for speed)."""
         return GameState(
@@ -101,11 +103,12 @@ class GameState:
             self.match_number if match_number is _KEEP else match_number,
             self.match_winner if match_winner is _KEEP else match_winner,
             self.confirmed if confirmed is _KEEP else confirmed,
+            self.starter if starter is _KEEP else starter,
         )
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The state as JSON-able data (a journal snapshot); :meth:`from_dict` reverses it."""
-        return {
+        data: dict[str, JsonValue] = {
             "setup": self.setup.to_dict(),
             "tracks": [[t.front, t.back, t.game_points] for t in self.tracks],
             "flow": self.flow,
@@ -122,6 +125,9 @@ class GameState:
             "match_winner": self.match_winner,
             "confirmed": list(self.confirmed),
         }
+        if self.starter is not None:  # a newer field, kept only when known
+            data["starter"] = self.starter
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, JsonValue]) -> GameState:
@@ -135,7 +141,10 @@ class GameState:
             values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
             confirmed = data.get("confirmed", [])  # a newer field: older snapshots lack it
             count = len(confirmed) if isinstance(confirmed, list) else -1
-            state = cls(setup, tracks, **values, confirmed=_ints(confirmed, count))  # type: ignore[arg-type]
+            starter = data.get("starter")
+            if starter is not None and not isinstance(starter, str):
+                raise EntryError(f"a starter must be a card, not {starter!r}")
+            state = cls(setup, tracks, **values, confirmed=_ints(confirmed, count), starter=starter)  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError) as exc:
             raise EntryError(f"malformed state data ({exc})") from None
         return state
@@ -202,4 +211,4 @@ def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
-_NESTED = ("setup", "tracks", "confirmed")
+_NESTED = ("setup", "tracks", "confirmed", "starter")
