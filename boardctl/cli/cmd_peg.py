@@ -1,25 +1,52 @@
-"""``boardctl peg TRACK POINTS``: enter points for a track, as the buttons do."""
+"""``boardctl peg TRACK [POINTS]``: enter points for a track, as the buttons do, or a count's cards.
+
+``--hand``/``--crib`` name the cards of a count and ``--starter`` the cut card;
+the engine checks them against the scorer and fills in the points when they
+are left out (``boardctl peg 2 --hand 5H 5D JS QC --starter 5S``).
+"""
 
 from __future__ import annotations
 
 import argparse
 
 NAME = "peg"
-HELP = "peg POINTS on TRACK (1-based), e.g. `boardctl peg 1 12 --kind hand`"
+HELP = (
+    "peg POINTS on TRACK (1-based), e.g. `boardctl peg 1 12 --kind hand`, "
+    "or a count's cards: `boardctl peg 2 --hand 5H 5D JS QC --starter 5S`"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """TRACK POINTS [--kind KIND]."""
+    """TRACK [POINTS] [--kind KIND] [--hand CARD... | --crib CARD...] [--starter CARD]."""
     from boardctl.cli.choices import Names
     from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
-    parser.add_argument("points", type=int, help="points to peg")
+    parser.add_argument(
+        "points",
+        type=int,
+        nargs="?",
+        help="points to peg (may be left out with --hand or --crib: the cards' count)",
+    )
     parser.add_argument(
         "--kind",
         choices=Names("boardctl.game.entries", "KINDS"),
         metavar="KIND",
         help="what the points are for: %(choices)s (default: what the guided phase expects)",
+    )
+    cards = parser.add_mutually_exclusive_group()
+    cards.add_argument(
+        "--hand",
+        nargs="+",
+        metavar="CARD",
+        help="the hand counted (4 cards, 3 in the five-card game), e.g. 5H 5D JS QC",
+    )
+    cards.add_argument("--crib", nargs="+", metavar="CARD", help="the crib counted (4 cards)")
+    parser.add_argument(
+        "--starter",
+        metavar="CARD",
+        help="the starter (cut card), e.g. 5S; may be left out once the deal's is entered;"
+        " with --kind heels, the jack",
     )
     add_target_options(parser)
 
@@ -31,7 +58,30 @@ def run(args: argparse.Namespace) -> int:
 
     if args.track < 1:
         raise ControlError(f"track numbers start at 1, not {args.track}")
-    command: dict[str, object] = {"op": "peg", "track": args.track - 1, "points": args.points}
-    if args.kind:
-        command["kind"] = args.kind
+    command: dict[str, object] = {"op": "peg", "track": args.track - 1}
+    if args.points is not None:
+        command["points"] = args.points
+    kind = args.kind
+    shown = args.hand if args.hand is not None else args.crib
+    if shown is not None:
+        counted = "hand" if args.hand is not None else "crib"
+        if kind not in (None, counted):
+            raise ControlError(f"--{counted} names a {counted}'s cards, not a {kind} entry")
+        kind = counted
+        command["cards"] = _cards(shown)
+    if args.starter is not None:
+        from boardctl.cribbage.cards import format_card, parse_card
+
+        command["starter"] = format_card(parse_card(args.starter))
+    if args.points is None and shown is None and args.starter is None:
+        raise ControlError("give the POINTS, or the cards counted (--hand or --crib)")
+    if kind:
+        command["kind"] = kind
     return send(args, command)
+
+
+def _cards(tokens: list[str]) -> list[str]:
+    """Card texts (``5h``, ``10d``, ``J♠``; spaces or commas) in their short form (``5H``)."""
+    from boardctl.cribbage.cards import format_card, parse_cards
+
+    return [format_card(card) for card in parse_cards(" ".join(tokens), unique=False)]

@@ -11,7 +11,7 @@ types of the values); what depends on the game (is this track due, is that
 count possible) is checked by the engine against the state.
 
     >>> parse_command({"op": "peg", "track": 0, "points": 3})
-    Peg(track=0, points=3, kind=None)
+    Peg(track=0, points=3, kind=None, cards=None, starter=None)
     >>> Peg(0, 3, "pegging").to_json()
     {'op': 'peg', 'track': 0, 'points': 3, 'kind': 'pegging'}
 """
@@ -44,17 +44,31 @@ Json = dict[str, JsonValue]
 
 @dataclass(frozen=True, slots=True)
 class Peg:
-    """Score ``points`` on ``track``; ``kind`` None = inferred from the phase."""
+    """Score ``points`` on ``track``; ``kind`` None = inferred from the phase.
+
+    A hand or crib count may name its ``cards`` (short forms such as ``5H``) and
+    the ``starter``; his heels may name its ``starter`` (a jack). The engine
+    checks them against the scorer (:mod:`boardctl.game.shown`); with cards,
+    ``points`` None = the cards' count. An event always has its points.
+    """
 
     op: ClassVar[str] = "peg"
     track: int
-    points: int
+    points: int | None
     kind: str | None = None
+    cards: tuple[str, ...] | None = None
+    starter: str | None = None
 
     def to_json(self) -> Json:
-        data: Json = {"op": self.op, "track": self.track, "points": self.points}
+        data: Json = {"op": self.op, "track": self.track}
+        if self.points is not None:
+            data["points"] = self.points
         if self.kind is not None:
             data["kind"] = self.kind
+        if self.cards is not None:
+            data["cards"] = list(self.cards)
+        if self.starter is not None:
+            data["starter"] = self.starter
         return data
 
 
@@ -223,10 +237,27 @@ _NEW_GAME_SCALARS = (
 def _peg(data: Mapping[str, object]) -> Peg:
     kind = data.get("kind") or None  # "" too: inferred
     track = whole(data.get("track"), "track")
-    points = whole(data.get("points"), "points")
+    cards = _cards(data.get("cards"))
+    starter = data.get("starter")
+    if starter is not None and not isinstance(starter, str):
+        raise EntryError(f"starter must be a card such as 5S, not {starter!r}")
+    points = data.get("points")
+    if points is not None or (cards is None and starter is None):
+        points = whole(points, "points")
     if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
         raise EntryError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-    return Peg(track, points, kind)
+    return Peg(track, points, kind, cards, starter)
+
+
+def _cards(value: object) -> tuple[str, ...] | None:
+    """A peg's ``cards``: a list of card texts, or one text (``"5H 5D JS QC"``)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
+        raise EntryError(f'cards must be a list of cards such as ["5H", "JS"], not {value!r}')
+    return tuple(value)
 
 
 def _refile(data: Mapping[str, object]) -> Refile:
@@ -319,7 +350,7 @@ def _json_value(value: object) -> JsonValue:
 
 
 _PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, ...]]] = {
-    "peg": (_peg, ("track", "points", "kind")),
+    "peg": (_peg, ("track", "points", "kind", "cards", "starter")),
     "undo": (lambda _: Undo(), ()),
     "redo": (lambda _: Redo(), ()),
     "next": (lambda _: Next(), ()),

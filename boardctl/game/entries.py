@@ -244,9 +244,8 @@ def is_heels(state: GameState, points: int, track: int | None) -> bool:
     )
 
 
-def peg(state: GameState, track: int, points: int, kind: str | None, limits: Limits) -> Entry:
-    """Check an entry's track and phase; the :class:`Entry` to hand to ``CHECKS[kind]``."""
-    limits = limits_for(limits, state.setup.house_rules)  # the rules in force
+def check_track(state: GameState, track: int) -> None:
+    """Refuse any entry once the game is won, and an entry for a track the game lacks."""
     if state.winner is not None:
         raise EntryError(over_message(state), Refusal.GAME_OVER)
     tracks = len(state.tracks)
@@ -257,6 +256,12 @@ def peg(state: GameState, track: int, points: int, kind: str | None, limits: Lim
             f"index 0 to {tracks - 1}",
             Refusal.NO_SUCH_TRACK,
         )
+
+
+def peg(state: GameState, track: int, points: int, kind: str | None, limits: Limits) -> Entry:
+    """Check an entry's track and phase; the :class:`Entry` to hand to ``CHECKS[kind]``."""
+    limits = limits_for(limits, state.setup.house_rules)  # the rules in force
+    check_track(state, track)
     kind = kind or infer_kind(state, points, limits, track)
     if state.phase == "cut" and kind != "correction":
         raise EntryError(

@@ -31,8 +31,9 @@ def describe(event: Command, names: tuple[str, ...] = ()) -> str:
         return names[track] if 0 <= track < len(names) else f"track {track}"
 
     if isinstance(event, Peg):
-        sign = "+" if event.points >= 0 else ""
-        return f"{name(event.track)} {sign}{event.points} ({event.kind})"
+        points = event.points or 0
+        sign = "+" if points >= 0 else ""
+        return f"{name(event.track)} {sign}{points} ({event.kind}{_shown(event)})"
     if isinstance(event, Cut):
         how = "drawn" if event.drawn else "set"
         seat = None if event.dealer is None else event.dealer + 1  # seats count from 1
@@ -52,10 +53,39 @@ def describe(event: Command, names: tuple[str, ...] = ()) -> str:
     return event.op
 
 
+def _shown(event: Peg) -> str:
+    """The cards an entry named: ``: 5H 5D JS QC, starter 5S`` (or nothing)."""
+    if event.cards is not None:
+        return f": {' '.join(event.cards)}, starter {event.starter}"
+    if event.starter is not None:
+        return f": starter {event.starter}"
+    return ""
+
+
+def counted(event: Peg, state: GameState) -> JsonObject | None:
+    """A count's breakdown from the cards its event names, under the game's rules (or None).
+
+    The items, the per-kind points, the total and the count as players say it
+    (``fifteen two, fifteen four, and a pair is six``).
+    """
+    if event.cards is None or event.starter is None or event.kind not in ("hand", "crib"):
+        return None
+    from boardctl.cribbage.hand import score_hand
+    from boardctl.cribbage.rules import scoring_for
+    from boardctl.cribbage.speech import say_count
+
+    scoring = scoring_for(state.setup.house_rules)
+    score = score_hand(event.cards, event.starter, crib=event.kind == "crib", scoring=scoring)
+    return {**score.as_dict(), "said": say_count(score)}
+
+
 def history_row(entry: Entry) -> Row:
-    """One JSON-able row: seq, time, op, readable text, the event and the scores after it."""
+    """One JSON-able row: seq, time, op, readable text, the event and the scores after it.
+
+    A hand or crib entry that named its cards has its ``count`` too (:func:`counted`).
+    """
     names = entry.after.setup.track_names()
-    return {
+    row: Row = {
         "seq": entry.seq,
         "at": entry.at,
         "time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.at)),
@@ -66,6 +96,11 @@ def history_row(entry: Entry) -> Row:
         "phase": entry.after.phase,
         "scores": [t.front for t in entry.after.tracks],
     }
+    if isinstance(entry.event, Peg) and entry.event.cards is not None:
+        count = counted(entry.event, entry.after)
+        if count is not None:
+            row["count"] = count
+    return row
 
 
 _NEXT_PHASE = {"play": "the play", "show": "the show"}  # otherwise "next" began a game

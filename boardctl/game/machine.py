@@ -37,6 +37,7 @@ from boardctl.game.confirm import check_open, confirmed
 from boardctl.game.flow import Chooser
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.setup import setup_with
+from boardctl.game.shown import check_shown, with_starter
 from boardctl.game.state import GameState
 
 __all__ = ["HANDLERS", "Chooser", "Machine", "Plan", "replay"]
@@ -165,11 +166,18 @@ def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:
 
 
 def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
-    entry = entries.peg(machine.state, command.track, command.points, command.kind, machine.limits)
-    state = entries.enter(entry)
-    return Plan(
-        Peg(entry.track, entry.points, entry.kind), state.evolve(ask=entries.ask_about(entry))
-    )
+    before, points, kind = machine.state, command.points, command.kind
+    cards = starter = None
+    if command.cards is not None or command.starter is not None:
+        entries.check_track(before, command.track)
+        shown = check_shown(before, points, kind, command.cards, command.starter)
+        points, kind, cards, starter = shown.points, shown.kind, shown.cards, shown.starter
+    if points is None:
+        raise EntryError("points must be a whole number, not None (or name the cards counted)")
+    entry = entries.peg(before, command.track, points, kind, machine.limits)
+    state = with_starter(before, entries.enter(entry), starter)
+    ask = entries.ask_about(entry) if cards is None else None  # named cards leave no doubt
+    return Plan(Peg(entry.track, entry.points, entry.kind, cards, starter), state.evolve(ask=ask))
 
 
 def _refile(machine: Machine, command: Refile, choose: Chooser) -> Plan:

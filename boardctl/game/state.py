@@ -77,6 +77,7 @@ class GameState:
     confirmed: tuple[int, ...] = ()  # tracks that confirmed the finished game (confirm.py)
     pegged: bool = False  # a pegging entry was made in this deal's play
     ask: Ask | None = None  # the board asks about the last entry (entries.ask_about)
+    starter: str | None = None  # the deal's starter card, once an entry named it (shown.py)
 
     @classmethod
     def initial(cls, setup: GameSetup | None = None) -> GameState:
@@ -104,6 +105,7 @@ class GameState:
         confirmed: tuple[int, ...] | _Keep = _KEEP,
         pegged: bool | _Keep = _KEEP,
         ask: Ask | _Keep | None = _KEEP,
+        starter: str | _Keep | None = _KEEP,
     ) -> GameState:
         """A copy with some fields changed (:func:`dataclasses.replace`, spelled out for speed)."""
         return GameState(
@@ -124,11 +126,12 @@ class GameState:
             self.confirmed if confirmed is _KEEP else confirmed,
             self.pegged if pegged is _KEEP else pegged,
             self.ask if ask is _KEEP else ask,
+            self.starter if starter is _KEEP else starter,
         )
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The state as JSON-able data (a journal snapshot); :meth:`from_dict` reverses it."""
-        return {
+        data: dict[str, JsonValue] = {
             "setup": self.setup.to_dict(),
             "tracks": [[t.front, t.back, t.game_points] for t in self.tracks],
             "flow": self.flow,
@@ -147,6 +150,9 @@ class GameState:
             "pegged": self.pegged,
             "ask": None if self.ask is None else self.ask.to_list(),
         }
+        if self.starter is not None:  # a newer field, kept only when known
+            data["starter"] = self.starter
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, JsonValue]) -> GameState:
@@ -160,6 +166,9 @@ class GameState:
             values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
             confirmed = data.get("confirmed", [])  # a newer field: older snapshots lack it
             count = len(confirmed) if isinstance(confirmed, list) else -1
+            starter = data.get("starter")
+            if starter is not None and not isinstance(starter, str):
+                raise EntryError(f"a starter must be a card, not {starter!r}")
             state = cls(
                 setup,
                 tracks,
@@ -167,6 +176,7 @@ class GameState:
                 confirmed=_ints(confirmed, count),
                 pegged=data.get("pegged") is True,  # newer fields: older snapshots lack them
                 ask=_ask(data.get("ask")),
+                starter=starter,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EntryError(f"malformed state data ({exc})") from None
@@ -246,4 +256,4 @@ def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
-_NESTED = ("setup", "tracks", "confirmed", "pegged", "ask")
+_NESTED = ("setup", "tracks", "confirmed", "pegged", "ask", "starter")

@@ -16,7 +16,9 @@ before anyone won gives no result.
 The events were checked when they were written and the journal's chained
 checksum proves they are the same events, so the fold checks no counts
 against the rules tables (:class:`ReplayLimits`): it costs a few microseconds
-an event and never the ~0.3 s of deriving the tables.
+an event and never the ~0.3 s of deriving the tables. (A hand or crib entered
+with its cards is scored again by the engine's own check, with the table
+scorer: microseconds too.)
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ class Entry(NamedTuple):
     ``deal`` is the deal it was entered in (0 before the first deal and in
     free mode); ``seat`` is the seat that counted a hand or crib in the
     guided show, or the only seat of a one-player track, else None.
-    ``scores`` is every track's score just after it.
+    ``scores`` is every track's score just after it. ``cards`` and ``starter``
+    are the cards a hand or crib entry named (empty when only points were
+    entered); its points are then their count, checked again by the fold.
     """
 
     seq: int
@@ -75,6 +79,8 @@ class Entry(NamedTuple):
     deal: int
     seat: int | None
     scores: tuple[int, ...]
+    cards: tuple[str, ...] = ()  # a hand or crib entered with its cards (then ``starter`` too)
+    starter: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +186,8 @@ def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
         before.deal,
         seat,
         tuple([t.front for t in after.tracks]),
+        tuple(str(card) for card in event.get("cards") or ()),
+        str(event.get("starter") or ""),
     )
 
 

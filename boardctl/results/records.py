@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from boardctl.game.presets import lines_failed
 from boardctl.game.roster import player_key
-from boardctl.results.derive import PlayedGame
+from boardctl.results.derive import Entry, PlayedGame
 
 #: The big counts of a hand or crib that club side pots pay for.
 BIG_HANDS = (24, 28, 29)
@@ -22,6 +22,34 @@ BIG_HANDS = (24, 28, 29)
 
 def _ratio(total: int, count: int) -> float | None:
     return None if count == 0 else total / count
+
+
+@dataclass(frozen=True)
+class BigHand:
+    """A hand or crib of 24, 28 or 29 entered with its cards: the side pot's proof."""
+
+    points: int
+    kind: str
+    cards: tuple[str, ...]
+    starter: str
+    match: int
+    game: int
+    seq: int
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able."""
+        return {
+            "points": self.points,
+            "kind": self.kind,
+            "cards": list(self.cards),
+            "starter": self.starter,
+            "match": self.match,
+            "game": self.game,
+            "seq": self.seq,
+        }
+
+    def __str__(self) -> str:
+        return f"{self.points} ({self.kind} {' '.join(self.cards)}, starter {self.starter})"
 
 
 @dataclass
@@ -42,6 +70,7 @@ class PlayerRecord:
     deals: int = 0
     pegging_points: int = 0
     big_hands: dict[int, int] = field(default_factory=lambda: dict.fromkeys(BIG_HANDS, 0))
+    big_hand_cards: list[BigHand] = field(default_factory=list)  # those entered with their cards
 
     @property
     def win_percent(self) -> float | None:
@@ -86,6 +115,7 @@ class PlayerRecord:
             "cribs": self.cribs,
             "deals": self.deals,
             "big_hands": {str(points): n for points, n in self.big_hands.items()},
+            "big_hand_cards": [hand.to_dict() for hand in self.big_hand_cards],
         }
 
 
@@ -181,7 +211,16 @@ def _add_game(out: Records, game: PlayedGame) -> None:
             record.crib_points += entry.points
         if entry.points in record.big_hands:
             record.big_hands[entry.points] += 1
+            if entry.cards:  # the fold checked that the cards count these points
+                record.big_hand_cards.append(_big_hand(entry, game))
     _add_pairs(out, game)
+
+
+def _big_hand(entry: Entry, game: PlayedGame) -> BigHand:
+    result = game.result
+    return BigHand(
+        entry.points, entry.kind, entry.cards, entry.starter, result.match, result.game, entry.seq
+    )
 
 
 def _add_pairs(out: Records, game: PlayedGame) -> None:
@@ -229,6 +268,11 @@ def format_records(recs: Records) -> str:
             f"{_num(p.average_pegging):>5} {p.big_hands[24]:>3} {p.big_hands[28]:>3} "
             f"{p.big_hands[29]:>3}"
         )
+    shown = [(p.name, hand) for p in ranked for hand in p.big_hand_cards]
+    if shown:
+        lines.append("")
+        lines.append("big hands entered with their cards:")
+        lines.extend(f"{name}: {hand}, game {hand.game} (seq {hand.seq})" for name, hand in shown)
     lines.append("")
     lines.append("head to head (games, wins, game points, average spread of the first):")
     for h in sorted(recs.pairs.values(), key=lambda h: (h.first.casefold(), h.second.casefold())):

@@ -4,8 +4,9 @@
   item and as players say it;
 - :func:`advise` ranks the discards as ``boardctl discard`` does;
 - :func:`history_rows` turns the service's ``history`` into the page's list,
-  itemising a hand or crib when its event names the cards (``"cards"``: the
-  hand then the starter), as ``boardctl score`` would.
+  itemising a hand or crib when its event names the cards: the row's ``count``
+  (the engine's, under the game's rules), else the event's ``"cards"`` and
+  ``"starter"`` counted as ``boardctl score`` would.
 
 Bad cards raise :class:`~boardctl.errors.CardError` with the engine's message.
 """
@@ -51,8 +52,12 @@ def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "scores": item.get("scores", []),
         }
         cards = event.get("cards") if isinstance(event, dict) else None
-        if isinstance(cards, list | str) and cards:
+        if isinstance(item.get("count"), dict):  # the engine's count, under the game's rules
+            row["count"] = item["count"]
+        elif isinstance(cards, list | str) and cards:
             text = " ".join(cards) if isinstance(cards, list) else cards
+            if isinstance(event.get("starter"), str):  # the starter is named apart
+                text += " " + event["starter"]
             try:
                 row["count"] = score(text, crib=event.get("kind") == "crib")
             except CardError as exc:

@@ -1,0 +1,148 @@
+"""The cards of a count: a hand or crib entry that names its cards, checked by the scorer.
+
+A ``peg`` may name the cards it counts (``cards``: the hand or the crib, and
+``starter``). The engine then checks them before the entry's own checks:
+
+- every card is a card, the hand has the variant's hand size (4, or 3 in the
+  five-card game) and the crib its crib size (4), and no card appears twice
+  among them and the starter;
+- in a guided game the starter is the deal's: once an entry of the deal has
+  named it (a hand, a crib, or his heels with its jack), a later one must name
+  the same card or leave it out (then the deal's starter is taken);
+- the points are the scorer's count of those cards under the game's rules
+  (:func:`boardctl.cribbage.rules.scoring_for` of its house rules). Points left
+  out are filled in with that count; other points are refused, naming the count.
+
+The event then records the points, the kind, the cards and the starter in
+their short form (``TD``, ``5H``). In free mode the board knows no deals, so the
+starter is checked against nothing but the entry's own cards.
+
+His heels may name its starter (a jack) and nothing else: that records the
+deal's starter for the counts of the show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardctl.errors import CardError, EntryError
+from boardctl.game.state import GameState
+from boardctl.refusals import Refusal
+
+COUNT_KINDS = ("hand", "crib")
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An entry's cards after their checks: what the event records."""
+
+    points: int
+    kind: str
+    cards: tuple[str, ...] | None
+    starter: str
+
+
+def check_shown(
+    state: GameState,
+    points: int | None,
+    kind: str | None,
+    cards: tuple[str, ...] | None,
+    starter: str | None,
+) -> Shown:
+    """Check an entry's cards against ``state``; the points, kind and cards to record.
+
+    Raises :class:`EntryError` (the state is unchanged) saying what is wrong.
+    """
+    if cards is None:
+        return _heels_starter(state, points, kind, starter)
+    kind = kind or _count_kind(state, len(cards))
+    if kind not in COUNT_KINDS:
+        raise EntryError(f"only a hand or crib count names its cards, not a {kind} entry")
+    from boardctl.cribbage.cards import format_card, parse_card
+    from boardctl.cribbage.hand import score_hand
+    from boardctl.cribbage.rules import scoring_for
+
+    crib = kind == "crib"
+    variant = state.setup.variant
+    size = variant.crib_size if crib else variant.hand_size
+    if len(cards) != size:
+        raise EntryError(
+            f"a {kind} in the {variant.name} game has {size} cards, not {len(cards)}"
+            f" ({' '.join(cards) or 'none'}); the starter is given apart"
+        )
+    try:
+        hand = [parse_card(card) for card in cards]
+        cut = parse_card(_starter_of(state, starter))
+        score = score_hand(hand, cut, crib=crib, scoring=scoring_for(state.setup.house_rules))
+    except CardError as exc:
+        raise EntryError(str(exc)) from None
+    shown = " ".join(format_card(card) for card in hand)
+    if points is not None and points != score.total:
+        raise EntryError(
+            f"{shown} with the starter {format_card(cut)} count {score.total} as a {kind},"
+            f" not {points}: enter {score.total} (or leave the points out)",
+            Refusal.IMPOSSIBLE,
+        )
+    return Shown(score.total, kind, tuple(shown.split()), format_card(cut))
+
+
+def with_starter(before: GameState, after: GameState, starter: str | None) -> GameState:
+    """``after`` remembering the deal's starter (guided), forgotten once the deal passes on."""
+    if after.deal != before.deal or after.game_number != before.game_number:
+        return after if after.starter is None else after.evolve(starter=None)
+    if starter is None or before.phase == "free" or after.starter == starter:
+        return after
+    return after.evolve(starter=starter)
+
+
+def _count_kind(state: GameState, cards: int) -> str:
+    """The kind of a count given without one: the show's due count, else by its size."""
+    if state.phase == "show":
+        return "crib" if state.crib_due else "hand"
+    variant = state.setup.variant
+    return "crib" if cards == variant.crib_size != variant.hand_size else "hand"
+
+
+def _starter_of(state: GameState, starter: str | None) -> str:
+    """The entry's starter, checked against the deal's (guided); the deal's if left out."""
+    known = None if state.phase == "free" else state.starter
+    if starter is None:
+        if known is None:
+            raise EntryError("name the starter card too (the cut card the hands count with)")
+        return known
+    if known is not None:
+        from boardctl.cribbage.cards import parse_card
+
+        if parse_card(starter) != parse_card(known):
+            raise EntryError(
+                f"the starter of this deal is {known} (an earlier entry named it), not {starter}"
+                "; undo that entry to change it"
+            )
+    return starter
+
+
+def _heels_starter(
+    state: GameState, points: int | None, kind: str | None, starter: str | None
+) -> Shown:
+    """An entry naming only a starter: his heels (a jack), or a count with the deal's starter."""
+    from boardctl.cribbage.awards import HEELS_POINTS
+    from boardctl.cribbage.cards import JACK, format_card, parse_card
+
+    assert starter is not None
+    if kind is None and state.phase == "deal" and points in (None, HEELS_POINTS):
+        kind = "heels"
+    if kind != "heels":
+        raise EntryError("a starter alone goes with his heels; a hand or crib names its cards too")
+    try:
+        card = parse_card(starter)
+    except CardError as exc:
+        raise EntryError(str(exc)) from None
+    if card.rank != JACK:
+        raise EntryError(
+            f"his heels is a jack turned as the starter, not {format_card(card)}",
+            Refusal.IMPOSSIBLE,
+        )
+    known = None if state.phase == "free" else state.starter
+    if known is not None and parse_card(known) != card:
+        raise EntryError(f"the starter of this deal is {known}, not {format_card(card)}")
+    return Shown(HEELS_POINTS if points is None else points, kind, None, format_card(card))
