@@ -102,11 +102,16 @@ class InputsConfig:
     settings_timeout: float = 60.0
 
 
+PICO_BUZZER = "pico"  # sound.buzzer: a piezo on the LED controller, played over the link
+
+
 @dataclass(frozen=True, slots=True)
 class SoundConfig:
-    """``[sound]``: a buzzer on a Pi pin and a voice; the default is silent (nothing wired)."""
+    """``[sound]``: a buzzer (on a Pi pin or the Pico) and a voice; the default is silent."""
 
-    buzzer: int | None = None  # BCM GPIO of a piezo (through a transistor), None = none
+    # BCM GPIO of a piezo (through a transistor), PICO_BUZZER (one on the LED controller's
+    # BUZZER_PIN), or None = none
+    buzzer: int | str | None = None
     volume: float = 1.0
     mute: bool = False
     quiet_hours: str = ""  # e.g. "22:00-08:00": no cue and no word then
@@ -353,15 +358,36 @@ def _sound(raw: Mapping[str, Any], source: str) -> SoundConfig:
     rest = {key: value for key, value in raw.items() if key != "buzzer"}
     values = _section(rest, "sound", source)
     if "buzzer" in raw:
-        values["buzzer"] = _pin(raw["buzzer"], "sound.buzzer", source)
+        values["buzzer"] = _buzzer(raw["buzzer"], source)
     return SoundConfig(**values)
+
+
+def _buzzer(value: Any, source: str) -> int | str | None:
+    """``sound.buzzer``: a Pi pin, ``"pico"`` (the LED controller's piezo) or false."""
+    if value == PICO_BUZZER:
+        return PICO_BUZZER
+    if isinstance(value, str):
+        raise ConfigError(
+            f"{source}: sound.buzzer must be a BCM GPIO number (2..27), "
+            f'"{PICO_BUZZER}" (a piezo on the LED controller) or false, not {value!r}'
+        )
+    return _pin(value, "sound.buzzer", source)
+
+
+def _check_pico_buzzer(config: Config) -> None:
+    """A piezo on the LED controller needs the serial link to that controller."""
+    if config.sound.buzzer == PICO_BUZZER and config.link.kind != "serial":
+        raise ConfigError(
+            f'{config.source}: sound.buzzer = "{PICO_BUZZER}" plays on the boardctl LED '
+            f'controller: it needs link.kind = "serial", not "{config.link.kind}"'
+        )
 
 
 def _check_buzzer_pin(config: Config) -> None:
     """The buzzer may not share a pin with a button."""
     pin = config.sound.buzzer
-    if pin is None:
-        return
+    if not isinstance(pin, int):
+        return  # none, or on the LED controller
     pins = config.pins
     named = [("pins.undo", pins.undo), ("pins.menu", pins.menu)] + [
         (f"pins.track{i + 1}.{role}", getattr(table, role))
@@ -441,6 +467,7 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
             raise ConfigError(f"{source}: unknown section or key {name!r} (known: {known})")
     config = Config(source=source, **sections)
     _check_buzzer_pin(config)
+    _check_pico_buzzer(config)
     if config.inputs.very_long_press <= config.inputs.long_press:
         raise ConfigError(
             f"{source}: inputs.very_long_press ({config.inputs.very_long_press}) must be longer "

@@ -15,4 +15,8 @@ UART_BAUD = 1000000
 UART_TX = 16
 UART_RX = 17
 
+# GPIO of a piezo for the sound cues, through a transistor (hardware/wiring.md); -1: none.
+# It only sounds when the host sends tones ([sound] buzzer = "pico" in boardctl's config).
+BUZZER_PIN = 15
+
 WATCHDOG_MS = 5000  # hardware watchdog (the RP2040 allows at most 8388 ms)

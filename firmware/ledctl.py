@@ -12,6 +12,8 @@ CPython's).
 - ``clock``: ``ticks_ms()`` and ``ticks_diff(a, b)`` like MicroPython's ``time``.
 - ``status`` (optional): ``value(on)``, the Pico's own LED.
 - ``watchdog`` (optional): ``feed()``.
+- ``buzzer`` (optional): ``play(level, steps, now)`` and ``update(now)``, the piezo that
+  plays TONE messages (``buzzer.py``).
 """
 
 import protocol
@@ -43,8 +45,12 @@ if TYPE_CHECKING:
     class Scale(Protocol):
         def __call__(self, out: bytearray, frame: bytearray, size: int, factor: int) -> None: ...
 
+    class Tones(Protocol):
+        def play(self, level: int, steps: "list[tuple[int, int]]", now: int) -> None: ...
+        def update(self, now: int) -> None: ...
 
-FIRMWARE_VERSION = (2, 0, 0)
+
+FIRMWARE_VERSION = (2, 1, 0)  # 2.1: TONE (protocol.TONE_FIRMWARE)
 LINK_LOST_MS = 3000  # host silent for longer than this: show the "link lost" sign
 BOOT_MS = 1000  # length of the boot pattern (cut short by the first frame)
 BLINK_PERIOD_MS = 1000  # "link lost": status LED on for BLINK_ON_MS of every period
@@ -112,6 +118,7 @@ class Controller:
         watchdog: "Watchdog | None" = None,
         boot_ms: int = BOOT_MS,
         scale: "Scale | None" = None,
+        buzzer: "Tones | None" = None,
     ) -> None:
         self.stream = stream
         self.strip = strip
@@ -125,6 +132,8 @@ class Controller:
         self.watchdog = watchdog
         self.boot_ms = boot_ms
         self.scale = scale or scale_bytes  # (hw.scale_bytes on the Pico: compiled)
+        self.buzzer = buzzer  # None: no piezo wired (a TONE gets an ERROR, once)
+        self.tone_refused = False
         self.frame = bytearray(3 * led_count)  # as the host sent it
         self.out = bytearray(3 * led_count)  # what the strip shows
         self.brightness = 255
@@ -215,6 +224,8 @@ class Controller:
                 self.send(protocol.PONG, protocol.pong_payload(token, self.applied, self.bad))
             elif kind == protocol.UPDATE and message.payload == protocol.UPDATE_KEY:
                 self.leaving = True  # run() returns: main.py leaves the REPL free
+            elif kind == protocol.TONE:
+                self.tone(protocol.parse_tone(message.payload))
         except ValueError:
             self.reject()
 
@@ -229,6 +240,15 @@ class Controller:
             self.send(protocol.ERROR, self.version_error(version))
             return
         self.send(protocol.HELLO, self.hello_payload())
+
+    def tone(self, tone: "tuple[int, list[tuple[int, int]]]") -> None:
+        """A TONE for the buzzer; with none wired, an ERROR (once) saying so."""
+        if self.buzzer is not None:
+            self.buzzer.play(tone[0], tone[1], self.clock.ticks_ms())
+        elif not self.tone_refused:
+            self.tone_refused = True
+            text = "no buzzer wired: set BUZZER_PIN in the controller's config.py"
+            self.send(protocol.ERROR, protocol.error_payload(protocol.ERR_NO_BUZZER, text))
 
     def version_error(self, version: int) -> bytes:
         text = "firmware speaks protocol " + str(protocol.PROTOCOL_VERSION)
@@ -329,6 +349,8 @@ class Controller:
             self.feed(data)
         now = self.clock.ticks_ms()
         diff = self.clock.ticks_diff
+        if self.buzzer is not None:
+            self.buzzer.update(now)
         if self.booting:
             if diff(now, self.started) >= self.boot_ms:
                 self.booting = False

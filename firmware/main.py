@@ -12,6 +12,7 @@ micropython.kbd_intr(-1)
 
 import time  # noqa: E402
 
+import buzzer  # noqa: E402
 import config  # noqa: E402
 import hw  # noqa: E402
 import ledctl  # noqa: E402
@@ -42,6 +43,8 @@ def main() -> None:
     else:
         stream = hw.UsbStream()
     dog = hw.watchdog(config.WATCHDOG_MS)
+    # None when BUZZER_PIN is -1 (or missing: a config.py from before the buzzer)
+    piezo = buzzer.open_buzzer(getattr(config, "BUZZER_PIN", -1), clock)
     controller = ledctl.Controller(
         stream,
         strip,
@@ -55,8 +58,11 @@ def main() -> None:
         watchdog=dog,
         boot_ms=0,
         scale=hw.scale_bytes,  # compiled on the Pico (None elsewhere: ledctl's own)
+        buzzer=piezo,
     )
     controller.run(wait_ms=2)
+    if piezo is not None:
+        piezo.silence()
     # The host sent UPDATE (boardctl firmware install): the REPL, for mpremote. The
     # watchdog cannot be stopped once armed, so a timer feeds it until the next reset.
     hw.keep_fed(dog, config.WATCHDOG_MS)

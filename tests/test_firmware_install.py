@@ -38,7 +38,14 @@ def test_the_package_json_names_the_files_with_the_protocol_by_reference() -> No
     files = firmware_files()
     names = [name for _source, name in files]
     assert names[-1] == "main.py"  # last: the controller starts at the next boot
-    assert sorted(names) == ["config.py", "hw.py", "ledctl.py", "main.py", "protocol.py"]
+    assert sorted(names) == [
+        "buzzer.py",
+        "config.py",
+        "hw.py",
+        "ledctl.py",
+        "main.py",
+        "protocol.py",
+    ]
     sources = dict((name, source) for source, name in files)
     assert sources["protocol.py"] == REPO / "boardctl" / "link" / "protocol.py"
     assert not (REPO / "firmware" / "protocol.py").exists()  # no copy is kept
@@ -70,6 +77,7 @@ def test_install_runs_one_mpremote_session_main_last(
         ":protocol.py",
         ":hw.py",
         ":ledctl.py",
+        ":buzzer.py",
         ":config.py",
         ":main.py",
     ]

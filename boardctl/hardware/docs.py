@@ -141,6 +141,36 @@ def pico_uart_section() -> str:
     return "\n".join(rows) + "\n"
 
 
+def pico_buzzer_section() -> str:
+    """The optional piezo on the Pico: its pin comes from the firmware's settings."""
+    from boardctl.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
+
+    settings = firmware_settings()
+    gp = settings["BUZZER_PIN"]
+    if gp == -1:
+        return "No piezo: `BUZZER_PIN = -1` in `firmware/config.py`.\n"
+    taken = {settings["LED_PIN"]: "LED_PIN", settings["UART_TX"]: "UART_TX"}
+    taken[settings["UART_RX"]] = "UART_RX"
+    if gp in taken:
+        raise HardwareError(f"firmware/config.py: BUZZER_PIN GP{gp} is {taken[gp]} too")
+    pin = pico_pin(gp)
+    if not isinstance(gp, int):  # (pico_pin has refused anything else)
+        raise HardwareError(f"firmware/config.py: BUZZER_PIN {gp!r} is not a GPIO number")
+    channel = "AB"[gp & 1]
+    rows = [
+        "| from | to | notes |",
+        "|---|---|---|",
+        f"| Pico **GP{gp}** (pin {pin}) | **1 kOhm** -> NPN transistor **base** "
+        f"| `BUZZER_PIN = {gp}` in `firmware/config.py`: the RP2040's PWM slice "
+        f"{(gp >> 1) & 7}, channel {channel} |",
+        "| Pico **VBUS** (pin 40) | piezo **+** | 5 V from the USB cable |",
+        "| piezo **-** | NPN **collector** | with a **1 kOhm** resistor across the piezo "
+        "(a piezo is a capacitor: it needs a path to discharge between pulses) |",
+        f"| NPN **emitter** | Pico **GND** (pin {nearest_pico_ground(pin)}) | |",
+    ]
+    return "\n".join(rows) + "\n"
+
+
 def firmware_section() -> str:
     """The firmware settings each built-in layout needs."""
     from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
@@ -395,6 +425,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("README.md", "layout-files", layout_files_section),
     Section("wiring.md", "pico-uart", pico_uart_section),
     Section("wiring.md", "pico-data", pico_data_section),
+    Section("wiring.md", "pico-buzzer", pico_buzzer_section),
     Section("wiring.md", "pins", pins_section),
     Section("wiring.md", "kept-free", kept_free_section),
     Section("wiring.md", "injection", injection_section),

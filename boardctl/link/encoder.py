@@ -64,3 +64,7 @@ class FrameEncoder:
     def ping(self, token: int) -> bytes:
         """A PING (heartbeat) message."""
         return self._encode(protocol.PING, protocol.ping_payload(token))
+
+    def tone(self, level: int, steps: list[tuple[int, int]]) -> bytes:
+        """A TONE message for the controller's buzzer."""
+        return self._encode(protocol.TONE, protocol.tone_payload(level, steps))

@@ -42,6 +42,12 @@ NAK         next expected seq u8, reason u8 (``NAK_*``); ``NAK_NEED_FULL``: the
 ERROR       code u8 (``ERR_*``), ASCII text.
 UPDATE      ``UPDATE_KEY``: the controller stops and leaves the REPL free for
             ``mpremote`` (``boardctl firmware install``), until the next reset.
+TONE        level u8 (the piezo's PWM duty: 255 = 50 %, the loudest), then 0 to
+            ``MAX_TONE_STEPS`` steps of frequency u16 Hz (0 = a rest, else
+            ``MIN_TONE_HZ``-``MAX_TONE_HZ``) and length u16 ms (1-``MAX_STEP_MS``).
+            The controller plays them on its buzzer pin, timed by its own clock; a
+            new TONE cuts the one playing short, and one with no steps is silence.
+            Firmware older than ``TONE_FIRMWARE`` does not know it.
 =========== ======================================================================
 """
 
@@ -59,6 +65,7 @@ NAK = 0x07
 ERROR = 0x08
 UPDATE = 0x09
 UPDATE_KEY = b"boardctl firmware install"  # (no stray frame can mean it)
+TONE = 0x0A
 
 KIND_NAMES = {
     HELLO: "HELLO",
@@ -70,6 +77,7 @@ KIND_NAMES = {
     NAK: "NAK",
     ERROR: "ERROR",
     UPDATE: "UPDATE",
+    TONE: "TONE",
 }
 
 # NAK reasons.
@@ -83,6 +91,7 @@ NAK_NEED_FULL = 6  # DELTA refused: no base frame since boot or a gap; send a FU
 # ERROR codes.
 ERR_VERSION = 1  # protocol versions differ
 ERR_OTHER = 2
+ERR_NO_BUZZER = 3  # a TONE, but the controller has no buzzer pin set
 
 DELIMITER = b"\x00"
 HEADER_LEN = 4  # type, seq, length
@@ -90,6 +99,11 @@ CHECK_LEN = 5  # the CRC-32 in five bytes of 4, 7, 7, 7 and 7 bits, each with it
 LEGACY_CHECK_LEN = 3  # protocol 1: a CRC-16 in three bytes of 2, 7 and 7 bits
 MAX_RUN = 255  # LEDs per DELTA run
 MAX_LEDS = 4096  # largest strip the protocol describes
+MAX_TONE_STEPS = 16  # steps in one TONE (the longest cue has 8)
+MIN_TONE_HZ = 20
+MAX_TONE_HZ = 20000
+MAX_STEP_MS = 10000  # one step lasts at most 10 s
+TONE_FIRMWARE = (2, 1, 0)  # the first firmware version that plays TONE
 
 
 def _load_error() -> "type[ValueError]":
@@ -586,3 +600,40 @@ def parse_error(payload: bytes) -> "tuple[int, str]":
     if len(payload) < 1:
         raise ProtocolError("ERROR payload is empty")
     return (payload[0], bytes(payload[1:]).decode())
+
+
+def tone_payload(level: int, steps: "list[tuple[int, int]]") -> bytes:
+    """TONE: ``level`` 0-255 (255 = 50 % duty) and ``[(hz, ms), ...]``; ``hz`` 0 is a rest."""
+    if not 0 <= level <= 255:
+        raise ProtocolError(f"tone level {level} is out of range 0-255")
+    if len(steps) > MAX_TONE_STEPS:
+        raise ProtocolError(f"{len(steps)} tone steps are more than {MAX_TONE_STEPS}")
+    out = bytearray((level,))
+    for hz, ms in steps:
+        _check_step(hz, ms)
+        out.extend(_u16(hz))
+        out.extend(_u16(ms))
+    return bytes(out)
+
+
+def _check_step(hz: int, ms: int) -> None:
+    if hz != 0 and not MIN_TONE_HZ <= hz <= MAX_TONE_HZ:
+        raise ProtocolError(
+            f"tone of {hz} Hz is out of range {MIN_TONE_HZ}-{MAX_TONE_HZ} (0 = a rest)"
+        )
+    if not 1 <= ms <= MAX_STEP_MS:
+        raise ProtocolError(f"tone step of {ms} ms is out of range 1-{MAX_STEP_MS}")
+
+
+def parse_tone(payload: bytes) -> "tuple[int, list[tuple[int, int]]]":
+    """``(level, [(hz, ms), ...])`` of a TONE payload."""
+    size = len(payload)
+    if size < 1 or (size - 1) % 4 or (size - 1) // 4 > MAX_TONE_STEPS:
+        raise ProtocolError(f"TONE payload must be 1 + 4 x (0-{MAX_TONE_STEPS}) bytes, got {size}")
+    steps = []
+    for index in range(1, size, 4):
+        hz = (payload[index] << 8) | payload[index + 1]
+        ms = (payload[index + 2] << 8) | payload[index + 3]
+        _check_step(hz, ms)
+        steps.append((hz, ms))
+    return (payload[0], steps)

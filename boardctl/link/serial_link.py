@@ -308,7 +308,30 @@ class PicoLink(SerialBackend):
         self._full_wanted = False
         self._last_ping = float("-inf")
         self._last_answer = 0.0  # when the controller last proved it gets our frames
+        self._tone_warned = False
         super().__init__(**options)
+
+    def play_tones(self, level: int, steps: list[tuple[int, int]]) -> bool:
+        """Send one TONE to the controller's buzzer (``[(Hz, ms), ...]``, 0 Hz a rest;
+        level 0-255). False, and nothing sent, while no controller has said HELLO or
+        its firmware predates TONE: a cue is never sent late. Bad steps: ProtocolError."""
+        protocol.tone_payload(level, steps)  # bad steps raise here, before the lock
+        with self._lock:
+            if not self._writable() or self.device is None:
+                return False
+            firmware = self.device[0]
+            if firmware < protocol.TONE_FIRMWARE:
+                if not self._tone_warned:
+                    self._tone_warned = True
+                    log.warning(
+                        "LED controller firmware %d.%d.%d has no buzzer (TONE needs %d.%d.%d): "
+                        "update it with `boardctl firmware install`",
+                        *firmware,
+                        *protocol.TONE_FIRMWARE,
+                    )
+                return False
+            self._write(self.encoder.tone(level, steps))
+            return True
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
         if self.device is not None and not self._count_warned:

@@ -329,7 +329,9 @@ def _sound(
     from boardctl.sound.gesture import ScoreGesture
     from boardctl.sound.setup import build_announcer
 
-    announcer = build_announcer(config.sound, status=keeper.status, pin_factory=factory)
+    announcer = build_announcer(
+        config.sound, status=keeper.status, pin_factory=factory, link=loop.link
+    )
     if announcer is not None:
         attach(announcer, loop.dispatcher)
         loop.settings.on_sound = announcer.apply_setting  # set volume / set mute

@@ -3,7 +3,8 @@
 :class:`Announcer` listens to the dispatcher (``Dispatcher.committed`` and
 ``Dispatcher.refused``): each call runs in the service loop's thread and only
 builds a short string and hands a cue name and phrases over to the
-:class:`~boardctl.sound.buzzer.CuePlayer` and the
+:class:`~boardctl.sound.buzzer.CuePlayer` (or the Pico's piezo,
+:class:`~boardctl.sound.pico.PicoCues`) and the
 :class:`~boardctl.sound.voice.SpeechQueue`, whose own threads sound them. The
 loop never waits for a tone or a word.
 
@@ -34,7 +35,7 @@ from typing import Any
 from boardctl.errors import refusal_of
 from boardctl.refusals import Refusal
 from boardctl.sound import phrases
-from boardctl.sound.buzzer import CuePlayer, QuietHours
+from boardctl.sound.buzzer import CueGate, QuietHours
 from boardctl.sound.cues import refusal_cue
 from boardctl.sound.voice import SpeechQueue
 from boardctl.view import lines_failed, skunk_lines
@@ -85,7 +86,7 @@ class Announcer:
 
     def __init__(
         self,
-        cues: CuePlayer | None = None,
+        cues: CueGate | None = None,
         speech: SpeechQueue | None = None,
         *,
         status: Callable[[], Status] | None = None,

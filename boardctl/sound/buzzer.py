@@ -9,6 +9,10 @@ a cue sounds at all.
 The output is a :class:`ToneOutput`: :class:`TonalBuzzerOutput` is a piezo on
 a Pi pin through gpiozero's ``TonalBuzzer`` (PWM at the note's frequency, duty
 cycle by volume); tests use the same class on gpiozero's mock PWM pins.
+
+:class:`CueGate` is what both buzzer back-ends share (this one, and a piezo on
+the LED controller, :class:`boardctl.sound.pico.PicoCues`): the volume, mute and
+quiet hours that decide whether a cue sounds at all.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from boardctl.errors import ConfigError
-from boardctl.sound.cues import CUES, HIGHEST, LOWEST, MID_TONE
+from boardctl.sound.cues import CUES, MID_TONE, playable
 
 
 class ToneOutput(Protocol):
@@ -49,7 +53,7 @@ class TonalBuzzerOutput:
             self.buzzer.stop()
             return
         pwm = self.buzzer.pwm_device  # as TonalBuzzer.play(), with the duty cycle by volume
-        pwm.pin.frequency = min(max(frequency, LOWEST), HIGHEST)
+        pwm.pin.frequency = playable(frequency)
         pwm.value = 0.5 * min(volume, 1.0)  # duty 50 % is the loudest
 
     def close(self) -> None:
@@ -90,7 +94,48 @@ def _local_time() -> datetime.time:
     return datetime.datetime.now().time()
 
 
-class CuePlayer:
+class CueGate:
+    """Whether a cue sounds now (volume, mute, quiet hours); ``play`` and ``close`` are
+    the back-end's."""
+
+    def __init__(
+        self,
+        *,
+        volume: float = 1.0,
+        muted: bool = False,
+        quiet_hours: QuietHours | None = None,
+        local_time: Callable[[], datetime.time] = _local_time,
+    ) -> None:
+        self.volume = volume
+        self.muted = muted
+        self.quiet_hours = quiet_hours
+        self._local_time = local_time
+
+    def audible(self) -> bool:
+        """Whether a cue would sound now (not muted, volume above 0, outside quiet hours)."""
+        if self.muted or self.volume <= 0:
+            return False
+        return self.quiet_hours is None or self._local_time() not in self.quiet_hours
+
+    def sounds(self, name: str) -> bool:
+        """Whether cue ``name`` should sound now; a ConfigError for an unknown cue."""
+        if name not in CUES:
+            raise ConfigError(f"no cue named {name!r} (known: {', '.join(CUES)})")
+        return self.audible()
+
+    def play(self, name: str) -> bool:
+        """Start cue ``name`` (cutting short the one playing); ``False`` if silent now."""
+        raise NotImplementedError
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until nothing plays on the Pi's side (for tests and a clean exit)."""
+        return True
+
+    def close(self) -> None:
+        """Go silent and release the buzzer."""
+
+
+class CuePlayer(CueGate):
     """Plays named cues on ``output`` in a worker thread (see the module docstring)."""
 
     def __init__(
@@ -103,11 +148,8 @@ class CuePlayer:
         local_time: Callable[[], datetime.time] = _local_time,
         tempo: float = 1.0,
     ) -> None:
+        super().__init__(volume=volume, muted=muted, quiet_hours=quiet_hours, local_time=local_time)
         self.output = output
-        self.volume = volume
-        self.muted = muted
-        self.quiet_hours = quiet_hours
-        self._local_time = local_time
         self._tempo = tempo
         self._wake = threading.Condition()
         self._next: str | None = None
@@ -118,17 +160,9 @@ class CuePlayer:
         self._thread = threading.Thread(target=self._run, name="boardctl-buzzer", daemon=True)
         self._thread.start()
 
-    def audible(self) -> bool:
-        """Whether a cue would sound now (not muted, volume above 0, outside quiet hours)."""
-        if self.muted or self.volume <= 0:
-            return False
-        return self.quiet_hours is None or self._local_time() not in self.quiet_hours
-
     def play(self, name: str) -> bool:
         """Start cue ``name`` (cutting short the one playing); ``False`` if silent now."""
-        if name not in CUES:
-            raise ConfigError(f"no cue named {name!r} (known: {', '.join(CUES)})")
-        if not self.audible():
+        if not self.sounds(name):
             return False
         with self._wake:
             self._next = name

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from boardctl.config import SoundConfig
+from boardctl.config import PICO_BUZZER, SoundConfig
 from boardctl.errors import ConfigError
 from boardctl.sound.announcer import Announcer, Status
-from boardctl.sound.buzzer import CuePlayer, QuietHours, TonalBuzzerOutput
+from boardctl.sound.buzzer import CueGate, CuePlayer, QuietHours, TonalBuzzerOutput
+from boardctl.sound.pico import PicoCues
 from boardctl.sound.voice import EspeakVoice, SpeechQueue, Voice
 
 
@@ -42,16 +43,20 @@ def build_announcer(
     status: Callable[[], Status] | None = None,
     pin_factory: Any = None,
     voice: Voice | None = None,
+    link: object = None,
 ) -> Announcer | None:
     """The announcer of ``config``, or ``None`` (no object, no thread) when nothing is wired.
 
-    ``voice`` replaces the configured back-end (tests pass a recording one).
+    ``voice`` replaces the configured back-end (tests pass a recording one); ``link``
+    is the LED link, which carries the cues of ``buzzer = "pico"``.
     """
     if not wired(config) and voice is None:
         return None
     quiet = QuietHours.parse(config.quiet_hours)
-    cues = None
-    if config.buzzer is not None:
+    cues: CueGate | None = None
+    if config.buzzer == PICO_BUZZER:
+        cues = PicoCues(link, volume=config.volume, muted=config.mute, quiet_hours=quiet)
+    elif isinstance(config.buzzer, int):
         output = _buzzer(config.buzzer, pin_factory)
         cues = CuePlayer(output, volume=config.volume, muted=config.mute, quiet_hours=quiet)
     speech = None

@@ -290,5 +290,12 @@ except Stop:
 check(dog.timeout == 5000 and dog.feeds == 3, "main.py arms the watchdog and the loop feeds it")
 (hello,) = [m for m in p.Decoder().feed(usb.sent) if m.kind == p.HELLO]
 check(p.parse_hello(hello.payload)[2:] == (256, "GRB"), "main.py uses config.py")
+import config  # noqa: E402
+
+(pwm,) = machine.pwms
+check(
+    pwm.pin.ident == config.BUZZER_PIN and pwm.duty == 0,
+    "main.py opens the buzzer on BUZZER_PIN, silent",
+)
 
 print("micropython firmware checks passed:", len(passed))

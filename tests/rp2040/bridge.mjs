@@ -7,10 +7,11 @@
 //
 // Events: "time" (every --tick-ms of emulated time), "usb-connected", "rx-done" (the
 // last byte written so far has reached the device), "ws2812" (a frame on the LED pin:
-// start, duration, bits, GRB hex, bit timings), "status-led", "watchdog-reset", "end".
+// start, duration, bits, GRB hex, bit timings), "tone" (a tone on the buzzer pin: start,
+// end, mean period and high time, cycles), "status-led", "watchdog-reset", "end".
 //
 // usage: node bridge.mjs --bin IMAGE --fs FS.img [--link usb|uart] [--bootsel]
-//        [--events FD] [--control FD] [--max-emu-s 600] [--tick-ms 20]
+//        [--events FD] [--control FD] [--max-emu-s 600] [--tick-ms 20] [--tone-pin N]
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { Pico } from './pico.mjs';
@@ -25,7 +26,12 @@ for (let i = 0; i < argv.length; i++) {
 const link = args.link ?? 'usb';
 const maxEmuNs = Number(args['max-emu-s'] ?? 600) * 1e9;
 const tickNs = Number(args['tick-ms'] ?? 20) * 1e6;
-const pico = new Pico({ bin: args.bin, fs: args.fs, bootsel: !!args.bootsel });
+const pico = new Pico({
+  bin: args.bin,
+  fs: args.fs,
+  bootsel: !!args.bootsel,
+  tonePin: Number(args['tone-pin'] ?? -1),
+});
 
 const events = args.events ? fs.createWriteStream(null, { fd: Number(args.events) }) : null;
 const emit = (obj) => events && events.write(JSON.stringify(obj) + '\n');
@@ -49,7 +55,7 @@ if (args.control) {
   });
 }
 
-const sent = { out: 0, frames: 0, resets: 0, led: 0 };
+const sent = { out: 0, frames: 0, resets: 0, led: 0, tones: 0 };
 let connectedSent = false;
 let nextTick = 0;
 
@@ -89,11 +95,18 @@ function flush() {
       period: f.period,
     });
   }
+  const tones = pico.tone.tones;
+  while (sent.tones < tones.length) {
+    const tone = tones[sent.tones++];
+    emit({ event: 'tone', t_ns: tone.end, start_ns: tone.start, period_ns: tone.period, high_ns: tone.high, cycles: tone.cycles });
+  }
+  tones.length = 0;
+  sent.tones = 0;
   frames.length = 0; // (keeps memory flat in long runs)
   sent.frames = 0;
   if (pico.nanos >= nextTick) {
     nextTick = pico.nanos + tickNs;
-    emit({ event: 'time', t_ns: pico.nanos });
+    emit({ event: 'time', t_ns: pico.nanos, tone_level: pico.tone.level });
   }
 }
 

@@ -3,8 +3,9 @@
 ``Chip`` builds a littlefs image of the firmware (the files ``firmware/manifest.py``
 names, with the protocol module from ``boardctl/link/``), boots the stock MicroPython
 RP2040 image on rp2040js (``bridge.mjs``), and collects what comes back: the link's
-bytes and messages, every frame decoded from the WS2812 pin, status LED changes and
-watchdog resets, each stamped with the chip's emulated time::
+bytes and messages, every frame decoded from the WS2812 pin, every tone decoded from the
+buzzer pin (``BUZZER_PIN``), status LED changes and watchdog resets, each stamped with
+the chip's emulated time::
 
     with Chip(tmp_path, link="usb") as chip:
         chip.wait(lambda: chip.messages, emu_s=3)     # the controller's HELLO
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from boardctl.hardware.pico import firmware_settings
 from boardctl.link import protocol
 from boardctl.link.firmware import firmware_files
 
@@ -99,6 +101,29 @@ class PinFrame:
         return grb_to_rgb(self.grb)
 
 
+@dataclass(frozen=True)
+class PinTone:
+    """One tone decoded from the buzzer pin: a run of PWM cycles of one period."""
+
+    start_ns: int  # its first rising edge
+    end_ns: int  # the end of its last cycle
+    period_ns: float  # mean period
+    high_ns: float  # mean high time
+    cycles: int
+
+    @property
+    def hz(self) -> float:
+        return 1e9 / self.period_ns
+
+    @property
+    def duty(self) -> float:
+        return self.high_ns / self.period_ns
+
+    @property
+    def ms(self) -> float:
+        return (self.end_ns - self.start_ns) / 1e6
+
+
 class Chip:
     """One emulated Pico running the firmware (see the module docstring)."""
 
@@ -125,6 +150,8 @@ class Chip:
         self.output = bytearray()  # every byte the device sent on the link
         self.messages: list[protocol.Message] = []
         self.frames: list[PinFrame] = []
+        self.tones: list[PinTone] = []  # from the buzzer pin
+        self.tone_level = 0  # the buzzer pin's level at the last "time" event
         self.rx_done: list[int] = []  # when the bytes written so far had all arrived
         self.status_led: list[tuple[int, int]] = []
         self.resets: list[int] = []
@@ -137,6 +164,8 @@ class Chip:
         control_r, control_w = os.pipe()
         command = [node, str(BRIDGE), "--bin", str(IMAGE), "--fs", str(fs), "--link", link]
         command += ["--events", str(events_w), "--control", str(control_r)]
+        tone_pin = overrides.get("BUZZER_PIN", firmware_settings()["BUZZER_PIN"])
+        command += ["--tone-pin", str(tone_pin)]
         if bootsel:
             command.append("--bootsel")
         self._proc = subprocess.Popen(
@@ -268,6 +297,18 @@ class Chip:
                         tuple(event["t1h"]),
                     )
                 )
+            elif kind == "tone":
+                self.tones.append(
+                    PinTone(
+                        int(event["start_ns"]),
+                        int(event["t_ns"]),
+                        float(event["period_ns"]),
+                        float(event["high_ns"]),
+                        int(event["cycles"]),
+                    )
+                )
+            elif kind == "time":
+                self.tone_level = int(event.get("tone_level", 0))
             elif kind == "rx-done":
                 self.rx_done.append(int(event["t_ns"]))
             elif kind == "status-led":

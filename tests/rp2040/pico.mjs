@@ -4,6 +4,7 @@
 // - the link: USB CDC (a host-side CDC driver) or UART0 at 1 Mbaud (paced, one byte
 //   per 10 us, never overrunning the 32-byte RX FIFO);
 // - the LED pin: its edges, in emulated nanoseconds, decoded as WS2812 bits into frames;
+// - the buzzer pin (PWM): its edges decoded into tones (runs of equal periods);
 // - the watchdog: a real chip reset (rp2040js only calls a hook), keeping flash, the
 //   reset reason and the scratch registers, with emulated time carried on;
 // - BOOTSEL held or released, and a hang of the main loop (for the watchdog).
@@ -76,6 +77,69 @@ export class WS2812Decoder {
   }
 }
 
+export class ToneDecoder {
+  // PWM pin edges (ns) -> tones: runs of cycles whose periods agree within `tolerance`.
+  // A tone ends when the period changes or no rising edge comes for over twice its
+  // period (the duty went to 0: a rest, or the end of the figure).
+  constructor(tolerance = 0.01) {
+    this.tolerance = tolerance;
+    this.tones = [];
+    this.cur = null;
+    this.lastRise = null;
+    this.lastFall = null;
+    this.level = 0;
+  }
+
+  edge(t, high) {
+    this.level = high ? 1 : 0;
+    if (!high) {
+      this.lastFall = t;
+      return;
+    }
+    const rise = this.lastRise;
+    this.lastRise = t;
+    if (rise === null || this.lastFall === null || this.lastFall < rise) return;
+    const period = t - rise; // one whole cycle: rise, fall, rise
+    if (this.cur && Math.abs(period - this.cur.first) > this.tolerance * this.cur.first) this.flush();
+    if (!this.cur) this.cur = { start: rise, first: period, periods: 0, highs: 0, cycles: 0 };
+    this.cur.periods += period;
+    this.cur.highs += this.lastFall - rise;
+    this.cur.cycles += 1;
+    this.cur.end = t;
+  }
+
+  poll(now) {
+    const cur = this.cur;
+    if (cur && now - this.lastRise > 2 * cur.first) {
+      // The last rise began one more cycle (its fall came, the next rise did not: the
+      // duty went to 0 at that wrap).
+      if (this.lastFall > this.lastRise) {
+        cur.highs += this.lastFall - this.lastRise;
+        cur.periods += cur.periods / cur.cycles;
+        cur.cycles += 1;
+        cur.end = this.lastRise + cur.first;
+      }
+      this.flush();
+      this.lastRise = null;
+    } else if (!cur && this.lastRise !== null && now - this.lastRise > 50e6) {
+      this.lastRise = null; // a lone pulse long ago: no cycle to pair it with
+    }
+  }
+
+  flush() {
+    const cur = this.cur;
+    if (!cur) return;
+    this.tones.push({
+      start: cur.start,
+      end: cur.end,
+      period: cur.periods / cur.cycles,
+      high: cur.highs / cur.cycles,
+      cycles: cur.cycles,
+    });
+    this.cur = null;
+  }
+}
+
 // rp2040js's PL011 keeps TXINTR asserted for ever, so machine.UART() hangs in an
 // interrupt storm. A real PL011 raises it on a FIFO level transition; TX is instant
 // here, so raise it once per byte written to the data register.
@@ -98,7 +162,7 @@ function patchUART(uart) {
 }
 
 export class Pico {
-  constructor({ bin, fs, ledPin = 0, bootsel = false }) {
+  constructor({ bin, fs, ledPin = 0, bootsel = false, tonePin = -1 }) {
     this.binImage = readFileSync(bin);
     this.fsImage = fs ? readFileSync(fs) : null;
     this.ledPin = ledPin;
@@ -109,6 +173,8 @@ export class Pico {
     this.uartPending = [];
     this.uartNext = 0;
     this.ws = new WS2812Decoder();
+    this.tonePin = tonePin;
+    this.tone = new ToneDecoder();
     this.resets = []; // emulated times of the watchdog resets
     this.statusLed = []; // [t_ns, level] of every change of GP25
     this.flash = null;
@@ -139,6 +205,11 @@ export class Pico {
     this.qspiSS.padValue |= 0x40;
     this.qspiSS.setInputValue(!this.bootsel);
     mcu.gpio[this.ledPin].addListener((state) => this.ws.edge(base + clock.nanos, state === 1));
+    if (this.tonePin >= 0) {
+      this.tone.flush(); // a reset silences the PWM
+      this.tone.lastRise = null;
+      mcu.gpio[this.tonePin].addListener((state) => this.tone.edge(base + clock.nanos, state === 1));
+    }
     mcu.gpio[STATUS_LED_PIN].addListener((state) => this.statusLed.push([base + clock.nanos, state === 1 ? 1 : 0]));
     const wd = mcu.findPeripheral(0x40058000);
     if (this.carry) {
@@ -215,6 +286,7 @@ export class Pico {
       this.pump();
     }
     this.ws.poll(this.nanos);
+    this.tone.poll(this.nanos);
   }
 
   // Bytes still on their way to the device.

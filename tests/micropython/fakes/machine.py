@@ -53,3 +53,30 @@ class UART:
     def write(self, data: bytes) -> int:
         self.sent += bytes(data)
         return len(data)
+
+
+pwms: "list[PWM]" = []  # every PWM made
+
+
+class PWM:
+    """Records every change as ``(hz, duty_u16)`` in ``changes``."""
+
+    def __init__(self, pin: Pin) -> None:
+        self.pin = pin
+        self.hz = 0
+        self.duty = 0
+        self.changes: list[tuple[int, int]] = []
+        pwms.append(self)
+
+    def freq(self, value: "int | None" = None) -> "int | None":
+        if value is None:
+            return self.hz
+        self.hz = value
+        return None
+
+    def duty_u16(self, value: "int | None" = None) -> "int | None":
+        if value is None:
+            return self.duty
+        self.duty = value
+        self.changes.append((self.hz, value))
+        return None

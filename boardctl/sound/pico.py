@@ -1,0 +1,76 @@
+"""Cues on a piezo wired to the LED controller (the Pico): one TONE message per cue.
+
+``[sound] buzzer = "pico"``. :class:`PicoCues` turns a cue of
+:data:`boardctl.sound.cues.CUES` (the same table the ``TonalBuzzer`` back-end
+plays) into its ``(Hz, ms)`` steps and sends them over the LED link in one
+TONE message; the Pico plays them on its hardware PWM, timed by its own clock,
+so neither the Pi's load nor its scheduler can stretch a note. No thread on the
+Pi: :meth:`PicoCues.play` writes about 40 bytes to the serial port from the
+caller's thread, as :meth:`~boardctl.link.base.Link.show` writes a frame. A
+newer cue cuts the one playing short (the controller starts each TONE at once).
+
+A cue is never sent late: while the controller is not connected (or its
+firmware predates TONE) the cue is dropped, not queued.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from boardctl.errors import ConfigError
+from boardctl.sound.buzzer import CueGate, QuietHours, _local_time
+from boardctl.sound.cues import tone_steps
+
+
+@runtime_checkable
+class ToneLink(Protocol):
+    """A link that can carry tones to the controller's buzzer (``PicoLink``)."""
+
+    def play_tones(self, level: int, steps: list[tuple[int, int]]) -> bool:
+        """Send one TONE (level 0-255, ``(Hz, ms)`` steps); False if it cannot go now."""
+        ...
+
+
+def tone_level(volume: float) -> int:
+    """A TONE's level (0-255: 255 is a 50 % duty cycle, the loudest) for ``volume`` 0-1."""
+    return round(255 * min(max(volume, 0.0), 1.0))
+
+
+class PicoCues(CueGate):
+    """Named cues as TONE messages on ``link`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        link: object,
+        *,
+        volume: float = 1.0,
+        muted: bool = False,
+        quiet_hours: QuietHours | None = None,
+        local_time: Callable[[], datetime.time] = _local_time,
+    ) -> None:
+        if not isinstance(link, ToneLink):
+            raise ConfigError(
+                'sound.buzzer = "pico" plays on the boardctl LED controller: it needs the '
+                f'serial link to it (link.kind = "serial"), not {type(link).__name__}'
+            )
+        super().__init__(volume=volume, muted=muted, quiet_hours=quiet_hours, local_time=local_time)
+        self.link = link
+        self.sent = 0  # cues handed to the link
+        self.dropped = 0  # cues that could not go (no controller, or an old firmware)
+
+    def play(self, name: str) -> bool:
+        """Send cue ``name`` to the controller; ``False`` if silent now or not sent."""
+        if not self.sounds(name):
+            return False
+        if self.link.play_tones(tone_level(self.volume), tone_steps(name)):
+            self.sent += 1
+            return True
+        self.dropped += 1
+        return False
+
+    def close(self) -> None:
+        """Silence the piezo (an empty TONE) if the link is still up; the link is the
+        service's to close."""
+        self.link.play_tones(0, [])
