@@ -9,6 +9,8 @@ The board has no screen, so the panel's modes are shown with holes:
   use track 1's holes from 61 on);
 - new-game confirm: the game stays on the board and every start hole and the
   status LED blink red, twice a second;
+- a second undo from the buttons asking for its confirm (``undo_confirm``,
+  see :mod:`boardctl.inputs.panel`): the same blink in blue;
 - a game the layout cannot show (a journal from another board, a layout
   changed in the config): the start holes and the status LED stay red, and
   the service keeps running so the owner can start a game that fits.
@@ -39,6 +41,8 @@ AMBER = bytes((230, 120, 0))
 RED = bytes((220, 0, 0))
 PURPLE = bytes((204, 121, 167))  # Okabe-Ito reddish purple: the journal was damaged
 VERMILION = bytes((213, 94, 0))  # Okabe-Ito vermilion: the journal cannot be opened
+BLUE = bytes((0, 114, 178))  # Okabe-Ito blue: a second undo asks for its confirm
+UNDO_KEY = "undo_confirm"  # boardctl.inputs.panel.Panel.overlay
 DAMAGE_KEY = "journal_damage"  # boardctl.game.integrity.DAMAGE_KEY
 FAULT_KEY = "journal_fault"  # boardctl.game.integrity.FAULT_KEY
 CONFIRM_STEP = 0.25  # seconds on, seconds off
@@ -92,6 +96,8 @@ class OverlayRenderer:
             return self._paint(frame, self._confirm_leds(), RED)
         if view.extra.get("confirm") and _blink_on(now):
             return self._paint(frame, self._confirm_leds(), RED)
+        if view.extra.get(UNDO_KEY) and _blink_on(now):
+            return self._paint(frame, self._confirm_leds(), BLUE)
         if view.extra.get(DAMAGE_KEY):
             return self._paint(frame, self._confirm_leds(), PURPLE)
         return frame
@@ -110,7 +116,7 @@ class OverlayRenderer:
             inner = self.inner.next_change(view, now)
         except LayoutError:
             return None
-        if view.extra.get("confirm"):
+        if view.extra.get("confirm") or view.extra.get(UNDO_KEY):
             step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
             return step if inner is None else min(inner, step)
         return inner
