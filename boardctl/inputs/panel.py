@@ -25,6 +25,11 @@ blue): a menu press confirms it, undo or ``confirm_timeout`` cancels it, and
 a track press or an encoder turn cancels it and counts as usual. So a
 contact shorting again and again erases at most one entry.
 
+While a finished game's result waits for each side's confirmation
+(``[game] confirm_result``; :attr:`Panel.signoff` says which sides have
+confirmed), a press of any of a track's buttons is that side's
+``confirm`` (and held, as any track button, undo takes it back).
+
 Shared buttons:
 
 - ``undo``: short press cancels every pending amount, or undoes the last entry;
@@ -55,6 +60,7 @@ from boardctl.errors import InputError
 from boardctl.game.commands import (
     BoardCommand,
     Brightness,
+    Confirm,
     NewGame,
     Next,
     Peg,
@@ -93,6 +99,7 @@ GESTURES: tuple[tuple[str, str], ...] = (
     ("menu, held and released", "settings mode: menu next setting, track 1 +1 / track 2 +1 choose"),
     ("menu, held long", "new game: start holes blink red; menu confirms, undo cancels"),
     ("2nd undo in a row", "start holes blink blue; menu confirms, undo cancels"),
+    ("track button at game end", "confirm the result (its start hole blinks, then steady green)"),
 )
 
 # Settings shown in settings mode, in order, with the values they cycle through.
@@ -141,6 +148,10 @@ class _Settings:
     since: float = 0.0
 
 
+def _no_result_waits() -> tuple[int, ...] | None:
+    return None
+
+
 @dataclass(slots=True)
 class Panel:
     """The button state machine. Feed it edges and ticks; apply what it returns."""
@@ -148,6 +159,9 @@ class Panel:
     tracks: int
     timing: Timing = field(default_factory=Timing)
     current_settings: Callable[[], dict[str, Any]] = dict
+    #: While a finished game's result waits for confirmation: the tracks that have confirmed
+    #: (None: no result waits). The service wires it to the engine's state.
+    signoff: Callable[[], tuple[int, ...] | None] = _no_result_waits
     _buttons: dict[str, _Button] = field(default_factory=dict)
     _pending: list[int] = field(default_factory=list)
     _active_at: list[float] = field(default_factory=list)
@@ -265,6 +279,9 @@ class Panel:
             out["confirm"] = self._new_game.to_json()
         if self._undo_ask_since is not None:
             out["undo_confirm"] = True
+        confirmed = self.signoff()
+        if confirmed is not None:
+            out["signoff"] = list(confirmed)
         return out
 
     @property
@@ -361,6 +378,8 @@ class Panel:
         if self._confirm_since is not None:
             return []
         self._undo_ask_since = None  # a track press carries on: the asked undo is dropped
+        if self.signoff() is not None:
+            return [Confirm(track)]  # the result waits: this side signs it off
         self._pending[track] += ADDS[button.role]
         self._active_at[track] = t
         self._pending_changed(t)
