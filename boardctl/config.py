@@ -100,6 +100,7 @@ class InputsConfig:
     very_long_press: float = 4.0
     confirm_timeout: float = 10.0
     settings_timeout: float = 60.0
+    stuck_after: float = 10.0  # a contact held longer is stuck: ignored until released
 
 
 PICO_BUZZER = "pico"  # sound.buzzer: a piezo on the LED controller, played over the link
@@ -286,6 +287,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "very_long_press": _between(0.5, 30.0),
             "confirm_timeout": _between(1.0, 600.0),
             "settings_timeout": _between(1.0, 3600.0),
+            "stuck_after": _between(2.0, 600.0),
         },
     ),
     "service": (ServiceConfig, {"journal": None, "socket": None}),
@@ -472,6 +474,11 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
         raise ConfigError(
             f"{source}: inputs.very_long_press ({config.inputs.very_long_press}) must be longer "
             f"than inputs.long_press ({config.inputs.long_press})"
+        )
+    if config.inputs.stuck_after <= config.inputs.very_long_press:
+        raise ConfigError(
+            f"{source}: inputs.stuck_after ({config.inputs.stuck_after}) must be longer "
+            f"than inputs.very_long_press ({config.inputs.very_long_press})"
         )
     return config
 

@@ -7,8 +7,14 @@ The board has no screen, so the panel's modes are shown with holes:
   one bright white, and track 2's first holes, one per choice of that setting
   with the current choice bright amber (on a one-track layout the choices
   use track 1's holes from 61 on);
+- a finished game's result waiting for each side's confirmation
+  (``signoff``: the tracks that confirmed, see :mod:`boardctl.inputs.panel`):
+  the start hole of each side that confirmed steady bluish green, of each
+  side awaited blinking bluish green (not while a refusal's sign shows);
 - new-game confirm: the game stays on the board and every start hole and the
   status LED blink red, twice a second;
+- a second undo from the buttons asking for its confirm (``undo_confirm``,
+  see :mod:`boardctl.inputs.panel`): the same blink in blue;
 - a game the layout cannot show (a journal from another board, a layout
   changed in the config): the start holes and the status LED stay red, and
   the service keeps running so the owner can start a game that fits.
@@ -39,6 +45,10 @@ AMBER = bytes((230, 120, 0))
 RED = bytes((220, 0, 0))
 PURPLE = bytes((204, 121, 167))  # Okabe-Ito reddish purple: the journal was damaged
 VERMILION = bytes((213, 94, 0))  # Okabe-Ito vermilion: the journal cannot be opened
+BLUE = bytes((0, 114, 178))  # Okabe-Ito blue: a second undo asks for its confirm
+UNDO_KEY = "undo_confirm"  # boardctl.inputs.panel.Panel.overlay
+GREEN = bytes((0, 158, 115))  # Okabe-Ito bluish green: this side confirmed the result
+SIGNOFF_KEY = "signoff"  # boardctl.inputs.panel.Panel.overlay: the tracks that confirmed
 DAMAGE_KEY = "journal_damage"  # boardctl.game.integrity.DAMAGE_KEY
 FAULT_KEY = "journal_fault"  # boardctl.game.integrity.FAULT_KEY
 CONFIRM_STEP = 0.25  # seconds on, seconds off
@@ -92,9 +102,21 @@ class OverlayRenderer:
             return self._paint(frame, self._confirm_leds(), RED)
         if view.extra.get("confirm") and _blink_on(now):
             return self._paint(frame, self._confirm_leds(), RED)
+        if view.extra.get(UNDO_KEY) and _blink_on(now):
+            return self._paint(frame, self._confirm_leds(), BLUE)
         if view.extra.get(DAMAGE_KEY):
             return self._paint(frame, self._confirm_leds(), PURPLE)
+        signoff = view.extra.get(SIGNOFF_KEY)
+        if isinstance(signoff, list) and not view.extra.get("refusal"):
+            return self._paint(frame, self._signoff_leds(view, signoff, now), GREEN)
         return frame
+
+    def _signoff_leds(self, view: BoardView, confirmed: list[Any], now: float) -> list[int]:
+        """The start holes lit for a waiting result: the sides that confirmed, and the
+        awaited ones in the blink's "on" steps."""
+        tracks = range(min(len(view.tracks), len(self.layout.tracks)))
+        lit = [t for t in tracks if t in confirmed or _blink_on(now)]
+        return [self.layout.led_of(track, 0) for track in lit]
 
     @staticmethod
     def _paint(frame: Frame, leds: list[int], rgb: bytes) -> Frame:
@@ -110,7 +132,7 @@ class OverlayRenderer:
             inner = self.inner.next_change(view, now)
         except LayoutError:
             return None
-        if view.extra.get("confirm"):
+        if view.extra.get("confirm") or view.extra.get(UNDO_KEY) or _awaited(view):
             step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
             return step if inner is None else min(inner, step)
         return inner
@@ -140,6 +162,14 @@ class OverlayRenderer:
             led = layout.status
             frame[3 * led : 3 * led + 3] = AMBER
         return bytes(frame)
+
+
+def _awaited(view: BoardView) -> bool:
+    """A result waits for a side that has not confirmed yet (its start hole blinks)."""
+    confirmed = view.extra.get(SIGNOFF_KEY)
+    if not isinstance(confirmed, list):
+        return False
+    return any(track not in confirmed for track in range(len(view.tracks)))
 
 
 def _blink_on(now: float) -> bool:

@@ -12,7 +12,7 @@ key                   button
 ``z`` ``x`` ``c``     encoder one step back (-1 pending) on track 1, 2, 3
 ``u``                 undo (short press)
 ``U``                 redo (undo held)
-``m`` or space        menu short press: next phase (confirm a new game)
+``m`` or space        menu short press: next phase (confirm a new game or a 2nd undo)
 ``M``                 menu long press: settings mode (again: apply)
 ``N``                 menu very long press: new game (asks for a confirm)
 Ctrl-C                stop the service

@@ -14,7 +14,21 @@ Per track (``track`` is 0-based):
 - holding any track button for ``long_press`` seconds means undo: it takes
   back what the press added, then cancels the track's pending amount if
   there is one, else undoes the last entry. A held (or stuck) button acts
-  once, then nothing until it is released.
+  once, then nothing until it is released; held past ``stuck_after``
+  seconds it is taken as a stuck contact: logged once and ignored until
+  it is released.
+
+Undo from the buttons is guarded against a flaky contact: the first undo
+acts at once, but another one before any new entry from the buttons only
+*asks* (:meth:`Panel.overlay` has ``undo_confirm``, the start holes blink
+blue): a menu press confirms it, undo or ``confirm_timeout`` cancels it, and
+a track press or an encoder turn cancels it and counts as usual. So a
+contact shorting again and again erases at most one entry.
+
+While a finished game's result waits for each side's confirmation
+(``[game] confirm_result``; :attr:`Panel.signoff` says which sides have
+confirmed), a press of any of a track's buttons is that side's
+``confirm`` (and held, as any track button, undo takes it back).
 
 Shared buttons:
 
@@ -34,6 +48,7 @@ commands. Undo or ``settings_timeout`` leaves without changes.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,12 +57,27 @@ from boardctl.config import SHARED_PINS
 from boardctl.config import InputsConfig as Timing
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import InputError
-from boardctl.game.commands import BoardCommand, Brightness, NewGame, Next, Peg, Redo, Set, Undo
+from boardctl.game.commands import (
+    BoardCommand,
+    Brightness,
+    Confirm,
+    NewGame,
+    Next,
+    Peg,
+    Redo,
+    Set,
+    Undo,
+)
 from boardctl.game.presets import PRESETS
 from boardctl.game.setup import MODES
 from boardctl.inputs.debounce import Debouncer
 
 Command = BoardCommand
+
+log = logging.getLogger(__name__)
+
+#: The hold level of a contact held past ``stuck_after``: ignored until released.
+STUCK = 3
 
 #: What each track button adds to the pending amount (an encoder push commits it).
 ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
@@ -68,6 +98,8 @@ GESTURES: tuple[tuple[str, str], ...] = (
     ("menu, short", "commit what is pending, then the next phase (in the show: a count of 0)"),
     ("menu, held and released", "settings mode: menu next setting, track 1 +1 / track 2 +1 choose"),
     ("menu, held long", "new game: start holes blink red; menu confirms, undo cancels"),
+    ("2nd undo in a row", "start holes blink blue; menu confirms, undo cancels"),
+    ("track button at game end", "confirm the result (its start hole blinks, then steady green)"),
 )
 
 # Settings shown in settings mode, in order, with the values they cycle through.
@@ -105,7 +137,7 @@ class _Button:
     track: int | None
     debouncer: Debouncer
     down_at: float | None = None
-    level: int = 0  # 0 pressed, 1 long fired, 2 very long fired
+    level: int = 0  # 0 pressed, 1 long fired, 2 very long fired, STUCK held past stuck_after
 
 
 @dataclass(slots=True)
@@ -116,6 +148,10 @@ class _Settings:
     since: float = 0.0
 
 
+def _no_result_waits() -> tuple[int, ...] | None:
+    return None
+
+
 @dataclass(slots=True)
 class Panel:
     """The button state machine. Feed it edges and ticks; apply what it returns."""
@@ -123,12 +159,17 @@ class Panel:
     tracks: int
     timing: Timing = field(default_factory=Timing)
     current_settings: Callable[[], dict[str, Any]] = dict
+    #: While a finished game's result waits for confirmation: the tracks that have confirmed
+    #: (None: no result waits). The service wires it to the engine's state.
+    signoff: Callable[[], tuple[int, ...] | None] = _no_result_waits
     _buttons: dict[str, _Button] = field(default_factory=dict)
     _pending: list[int] = field(default_factory=list)
     _active_at: list[float] = field(default_factory=list)
     _settings: _Settings | None = None
     _confirm_since: float | None = None
     _new_game: NewGame = field(default_factory=NewGame)
+    _undo_guard: bool = False  # an undo from the buttons, and no entry from them since
+    _undo_ask_since: float | None = None  # another undo waits for its confirm since then
     pending_at: float | None = None  # when a pending amount last changed (None: none pending)
 
     def __post_init__(self) -> None:
@@ -142,7 +183,7 @@ class Panel:
         out: list[Command] = []
         for level, when in button.debouncer.edge(pressed, t):
             out += self._press(button, when) if level else self._release(button, when)
-        return out
+        return self._noted(out)
 
     def turn(self, track: int, steps: int, t: float) -> list[Command]:
         """An encoder on ``track`` turned ``steps`` detents (+ clockwise)."""
@@ -152,6 +193,7 @@ class Panel:
             return self._cycle(1 if steps > 0 else -1, t) if steps else []
         if self._confirm_since is not None:
             return []
+        self._undo_ask_since = None  # a turn carries on: the asked undo is dropped
         self._pending[track] = max(0, self._pending[track] + steps)
         self._active_at[track] = t
         self._pending_changed(t)
@@ -163,7 +205,7 @@ class Panel:
         if button.down_at is not None:
             return []
         out = self._press(button, t) + self._holds(button, t + hold, t)
-        return out + self._release(button, t, duration=hold)
+        return self._noted(out + self._release(button, t, duration=hold))
 
     def tick(self, t: float) -> list[Command]:
         """Run the timers due at ``t`` (debounce settling, holds, commits, timeouts).
@@ -182,9 +224,12 @@ class Panel:
         timing = self.timing
         if self._confirm_since is not None and t >= self._confirm_since + timing.confirm_timeout:
             self._cancel_confirm()
+        asked = self._undo_ask_since
+        if asked is not None and t >= asked + timing.confirm_timeout:
+            self._undo_ask_since = None
         if self._settings is not None and t >= self._settings.since + timing.settings_timeout:
             out += self._cancel_settings()
-        return out
+        return self._noted(out)
 
     def deadline(self) -> float | None:
         """The next time :meth:`tick` has something to do, or None."""
@@ -202,6 +247,8 @@ class Panel:
                 times.append(due)
         if self._confirm_since is not None:
             times.append(self._confirm_since + self.timing.confirm_timeout)
+        if self._undo_ask_since is not None:
+            times.append(self._undo_ask_since + self.timing.confirm_timeout)
         if self._settings is not None:
             times.append(self._settings.since + self.timing.settings_timeout)
         return min(times) if times else None
@@ -227,16 +274,29 @@ class Panel:
                     "choices": len(SETTING_CHOICES[name]),
                 }
             }
+        out: dict[str, Any] = {}
         if self._confirm_since is not None:
-            return {"confirm": self._new_game.to_json()}
-        return {}
+            out["confirm"] = self._new_game.to_json()
+        if self._undo_ask_since is not None:
+            out["undo_confirm"] = True
+        confirmed = self.signoff()
+        if confirmed is not None:
+            out["signoff"] = list(confirmed)
+        return out
 
     @property
     def mode(self) -> str:
-        """``"entry"``, ``"settings"`` or ``"confirm"``."""
+        """``"entry"``, ``"settings"``, ``"confirm"`` (a new game) or ``"undo_confirm"``."""
         if self._settings is not None:
             return "settings"
-        return "confirm" if self._confirm_since is not None else "entry"
+        if self._confirm_since is not None:
+            return "confirm"
+        return "undo_confirm" if self._undo_ask_since is not None else "entry"
+
+    @property
+    def stuck(self) -> tuple[str, ...]:
+        """The buttons held past ``stuck_after`` and ignored until released."""
+        return tuple(button_id(b.role, b.track) for b in self._buttons.values() if b.level >= STUCK)
 
     def _pending_changed(self, t: float) -> None:
         self.pending_at = t if any(self._pending) else None
@@ -247,6 +307,8 @@ class Panel:
         self._pending = [0] * tracks
         self._active_at = [0.0] * tracks
         self.pending_at = None
+        self._undo_guard = False
+        self._undo_ask_since = None
 
     def cancel_pending(self) -> bool:
         """Drop every pending amount; True if there was one."""
@@ -276,13 +338,13 @@ class Panel:
 
     def _next_threshold(self, button: _Button) -> tuple[int, float] | None:
         """The next hold level this pressed button reaches, and when."""
-        if button.down_at is None:
+        if button.down_at is None or button.level >= STUCK:
             return None
         if button.level < 1:
             return 1, button.down_at + self.timing.long_press
         if button.level < 2 and button.role == "menu":
             return 2, button.down_at + self.timing.very_long_press
-        return None
+        return STUCK, button.down_at + self.timing.stuck_after
 
     def _holds(self, button: _Button, until: float, t: float) -> list[Command]:
         """Act at ``t`` on every hold level ``button`` reaches by ``until``."""
@@ -315,6 +377,9 @@ class Panel:
             return []
         if self._confirm_since is not None:
             return []
+        self._undo_ask_since = None  # a track press carries on: the asked undo is dropped
+        if self.signoff() is not None:
+            return [Confirm(track)]  # the result waits: this side signs it off
         self._pending[track] += ADDS[button.role]
         self._active_at[track] = t
         self._pending_changed(t)
@@ -326,6 +391,13 @@ class Panel:
         if button.level >= level:
             return []
         button.level = level
+        if level == STUCK:
+            log.warning(
+                "button %s held for %g s: ignored until it is released (stuck or shorted?)",
+                button_id(button.role, button.track),
+                self.timing.stuck_after,
+            )
+            return []
         track = button.track
         if track is not None:
             if level != 1 or track >= self.tracks or self.mode != "entry":
@@ -336,10 +408,12 @@ class Panel:
                 self._pending_changed(t)
                 return []
             self._pending_changed(t)
-            return [Undo()]
+            return self._undo(t)
         if button.role == "undo" and level == 1:
-            return self._undo_button(Redo())
+            return self._undo_button(Redo(), t)
         if button.role == "menu" and level == 2 and self._settings is None:
+            if self._undo_ask_since is not None:
+                return []  # the release confirms the asked undo
             self.cancel_pending()
             self._confirm_since = t
         return []
@@ -357,9 +431,14 @@ class Panel:
             if button.track < self.tracks:
                 self._active_at[button.track] = t
             return []
+        if level >= STUCK:
+            return []  # a stuck contact let go: nothing to do but take presses again
         if button.role == "undo":
-            return [] if level > 0 else self._undo_button(Undo())
+            return [] if level > 0 else self._undo_button(Undo(), t)
         # menu
+        if self._undo_ask_since is not None:
+            self._undo_ask_since = None
+            return [Undo()]  # the asked undo, confirmed (the guard stays: the next one asks)
         if level >= 2:
             return []  # the very long press already asked for a confirm
         if self._confirm_since is not None:
@@ -383,15 +462,36 @@ class Panel:
             commands += self.commit(track)
         return [*commands, Next()]
 
-    def _undo_button(self, command: Undo | Redo) -> list[Command]:
-        """The undo button, short (undo) or held (redo): leave settings or the
-        confirm, else drop the pending amounts, else ``command``."""
+    def _undo_button(self, command: Undo | Redo, t: float) -> list[Command]:
+        """The undo button, short (undo) or held (redo): leave settings, the
+        confirm or the asked undo, else drop the pending amounts, else ``command``."""
         if self._settings is not None:
             return self._cancel_settings()
         if self._confirm_since is not None:
             self._cancel_confirm()
             return []
-        return [] if self.cancel_pending() else [command]
+        if self._undo_ask_since is not None:
+            self._undo_ask_since = None
+            return []
+        if self.cancel_pending():
+            return []
+        return self._undo(t) if isinstance(command, Undo) else [command]
+
+    def _undo(self, t: float) -> list[Command]:
+        """An undo from the buttons: the first at once; another one before any new
+        entry from the buttons only asks for a confirm (a flaky contact erases one)."""
+        if not self._undo_guard:
+            self._undo_guard = True
+            return [Undo()]
+        self._undo_ask_since = t
+        return []
+
+    def _noted(self, out: list[Command]) -> list[Command]:
+        """``out``, after noting that an entry (anything but undo, redo and brightness)
+        lifts the undo guard."""
+        if any(not isinstance(command, Undo | Redo | Brightness) for command in out):
+            self._undo_guard = False
+        return out
 
     def _cycle(self, step: int, t: float) -> list[Command]:
         settings = self._settings

@@ -190,6 +190,10 @@ def terminal_display(
             note = f"settings: {mode['item']} = {mode['value']}"
         elif mode:
             note = "new game? m = yes, u = no"
+        elif view.extra.get("undo_confirm"):
+            note = "undo again? m = yes, u = no"
+        elif isinstance(view.extra.get("signoff"), list):
+            note = "confirm the result: each side presses one of its buttons"
         # Nothing may wrap or scroll the board away: long log lines (a missing serial
         # device) are clipped, and only as many are shown as the terminal has rows left.
         size = shutil.get_terminal_size()

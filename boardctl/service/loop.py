@@ -43,6 +43,7 @@ from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
 from boardctl.inputs.panel import Panel
 from boardctl.link.base import Link
 from boardctl.refusals import Refusal
+from boardctl.service.buttons import waiting_signoff
 from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, Validate
 from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
@@ -129,6 +130,7 @@ class ServiceLoop:
         self.panel = panel or Panel(tracks=len(base.tracks))
         self.settings = BoardSettings(on_brightness)
         self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
+        self.panel.signoff = lambda: waiting_signoff(self._base_view, self.keeper.status)
         self.dispatcher = Dispatcher(keeper, self, self.settings, validate=validate)
         self.requests = Requests(
             self.dispatcher,
