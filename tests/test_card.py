@@ -47,3 +47,19 @@ def test_the_readme_picture_is_the_card() -> None:
     with Image.open(root / "docs" / "images" / "card.png") as stored:
         assert stored.convert("RGB").tobytes() == draw_card().tobytes()
     assert "docs/images/card.png" in (root / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_card_into_a_missing_folder_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.board.card import save_card
+    from boardctl.board.snapshot import PictureError
+    from boardctl.errors import BoardError
+
+    missing = tmp_path / "no-such-folder" / "lid"
+    with pytest.raises(PictureError, match="cannot write the card") as caught:
+        save_card(missing)
+    assert isinstance(caught.value, BoardError) and isinstance(caught.value, RuntimeError)
+    assert main(["card", str(missing)]) == 1
+    assert "lid.png: cannot write the card (No such file or directory)" in capsys.readouterr().err
+    assert not missing.parent.exists()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -188,3 +189,26 @@ def test_a_state_with_bad_lines_is_refused_with_the_key() -> None:
     ):
         with pytest.raises(ConfigError, match=words):
             view_from_dict({**base, "lines": bad})
+
+
+def test_the_docs_picture_is_the_english_demo_on_the_painted_board() -> None:
+    """docs/images/board-english-61.png is ``snapshot --demo english-61 --layout two-61``."""
+    from PIL import Image
+
+    from boardctl.board.demo import DEMOS
+    from boardctl.board.snapshot import HOLE
+    from boardctl.board.theme import display_colour
+
+    layout = builtin_layout("two-61")
+    view, now = DEMOS["english-61"]
+    assert view.skunk_lines == (46, 31) and view.line_failed(1) == 1
+    path = Path(__file__).resolve().parent.parent / "docs" / "images" / "board-english-61.png"
+    image = Image.open(path).convert("RGB")
+    frame = Renderer(layout).render(view, now)
+    picture = Picture(layout, view, scale=2)
+    assert image.size == (picture.width, picture.height)
+    for led, xy in picture.leds.items():
+        colour = pixel(frame, led)
+        assert image.getpixel(xy) == (display_colour(colour) if any(colour) else HOLE), led
+    # the loser's hole 46 (the skunk line he failed) is lit in the skunk colour
+    assert bytes(pixel(frame, layout.led_of(1, 46))) == bytes(DEFAULT_THEME.lines[0])

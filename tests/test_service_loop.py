@@ -214,7 +214,7 @@ def test_settings_mode_is_drawn_instead_of_the_game() -> None:
     assert loop.panel.mode == "settings"
     frame = link.frames[-1]
     assert lit(frame, layout.led_of(0, 1)) and lit(frame, layout.led_of(0, 5))
-    assert not lit(frame, layout.led_of(0, 6))
+    assert lit(frame, layout.led_of(0, 6)) and not lit(frame, layout.led_of(0, 7))  # 6 settings
     loop.post(Tap("undo"))
     loop.run_once(max_wait=0)
     assert loop.panel.mode == "entry"

@@ -2,8 +2,9 @@
 
 The text comes from the tables the code runs on: the panel's gestures
 (:data:`boardctl.inputs.panel.GESTURES`), the refusal signs
-(:func:`boardctl.board.signs.legend`) and :data:`OTHER_SIGNS` for the board's
-other signs, so the card cannot drift from the board. :func:`draw_card` draws
+(:func:`boardctl.board.signs.legend`), the rule sets' signs in settings mode
+(:func:`boardctl.board.rulesign.rule_legend`) and :data:`OTHER_SIGNS` for the
+board's other signs, so the card cannot drift from the board. :func:`draw_card` draws
 it with Pillow (4 x 6 in at 300 dpi); :func:`save_card` writes PNG and PDF.
 """
 
@@ -13,6 +14,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from boardctl.board.rulesign import rule_legend
 from boardctl.board.signs import ASK_MEANING, ASK_SIGN, legend
 
 #: The card's size: 4 x 6 in at 300 dots per inch.
@@ -46,6 +48,8 @@ def card_lines() -> list[tuple[str, str]]:
     lines.append(("head", "Refused: start holes flash, holes 1-N stay lit"))
     for refusal, sign, meaning in legend():
         lines.append(("body", f"{refusal.value.replace('_', ' ')}: {sign}; {meaning}"))
+    lines.append(("head", "Rule set (settings, last item): holes 1-N of track 2"))
+    lines.append(("body", "; ".join(f"{name}: {sign}" for name, sign, _title in rule_legend())))
     lines.append(("head", "Other signs"))
     lines += [("body", f"{sign}: {meaning}") for sign, meaning in OTHER_SIGNS]
     return lines
@@ -74,14 +78,19 @@ def draw_card() -> Any:
         rows = textwrap.wrap(text, COLUMNS, subsequent_indent="    ") if style == "body" else [text]
         for row in rows:
             draw.text((MARGIN, y), row, fill="black", font=fonts[style])
-            y += {"title": 70, "head": 50, "body": 34}[style]
+            y += {"title": 70, "head": 50, "body": 32}[style]
     return image
 
 
 def save_card(path: Path) -> list[Path]:
     """Write the card as PNG and PDF next to each other (``path`` without its suffix)."""
+    from boardctl.board.snapshot import PictureError
+
     image = draw_card()
     png, pdf = path.with_suffix(".png"), path.with_suffix(".pdf")
-    image.save(png, dpi=(DPI, DPI))
-    image.save(pdf, resolution=float(DPI))
+    try:
+        image.save(png, dpi=(DPI, DPI))
+        image.save(pdf, resolution=float(DPI))
+    except OSError as exc:
+        raise PictureError(f"{png}: cannot write the card ({exc.strerror or exc})") from None
     return [png, pdf]

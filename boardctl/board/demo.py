@@ -8,7 +8,7 @@ README picture. Each demo is a view and the monotonic time to show it at
 from __future__ import annotations
 
 from boardctl.errors import ConfigError
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, skunk_lines
 
 #: The time every demo is shown at (seconds, monotonic clock).
 DEMO_NOW = 1000.0
@@ -91,6 +91,21 @@ DEMOS: dict[str, tuple[BoardView, float]] = {
             match_target=7,
             match_winner=0,
             over_at=DEMO_NOW - 60.0,
+        ),
+        DEMO_NOW,
+    ),
+    # An English game to 61 (fraction-lines: skunk at 46, double at 31): Alice won
+    # with Bob at 40, past 31 but short of 46 (a skunk; under ACC no skunk), which blinks.
+    "english-61": (
+        BoardView(
+            61,
+            _two((61, 55), (40, 36)),
+            phase="over",
+            dealer=1,
+            winner=0,
+            over_at=DEMO_NOW - 10.0,
+            lines=skunk_lines(61, fractions=True),
+            extra={"rules": "english"},
         ),
         DEMO_NOW,
     ),

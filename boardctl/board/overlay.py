@@ -3,10 +3,12 @@
 The board has no screen, so the panel's modes are shown with holes:
 
 - settings mode: the board goes dark except for track 1's first holes, one
-  per setting (target, variant, preset, brightness, mode) with the current
-  one bright white, and track 2's first holes, one per choice of that setting
-  with the current choice bright amber (on a one-track layout the choices
-  use track 1's holes from 61 on);
+  per setting (target, variant, preset, brightness, mode, rules) with the
+  current one bright white, and track 2's first holes, one per choice of that
+  setting with the current choice bright amber (on a one-track layout the
+  choices use track 1's holes from 61 on); on the rules item the chosen rule
+  set lights the first 1-5 of those holes in its own colour
+  (:mod:`boardctl.board.rulesign`);
 - a finished game's result waiting for each side's confirmation
   (``signoff``: the tracks that confirmed, see :mod:`boardctl.inputs.panel`):
   the start hole of each side that confirmed steady bluish green, of each
@@ -35,6 +37,7 @@ import logging
 import math
 from typing import Any, Protocol
 
+from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
 from boardctl.errors import LayoutError
 from boardctl.view import BoardView
 
@@ -158,6 +161,11 @@ class OverlayRenderer:
         track, first = (1, 1) if len(layout.tracks) > 1 else (0, 61)
         for i in range(choices):
             put(track, first + i, AMBER if i == choice else AMBER_DIM)
+        if settings.get("item") == "rules":  # the rule set's sign over its choice holes
+            name = str(settings.get("value"))
+            colour = rule_sign_colour(name)
+            for i in range(rule_sign_holes(name) if colour is not None else 0):
+                put(track, first + i, colour or AMBER)
         if layout.status is not None:
             led = layout.status
             frame[3 * led : 3 * led + 3] = AMBER

@@ -26,11 +26,13 @@ import os
 import re
 import sys
 import textwrap
+from dataclasses import dataclass
 from typing import Literal, TextIO
 
 from boardctl.board.frame import RGB, Frame, pixel
 from boardctl.board.geometry import (
     GROUP_HOLES,
+    Line,
     board_rows,
     caption_parts,
     lines_in_row,
@@ -57,6 +59,29 @@ REASON_ROWS = 2
 PLAIN_LIT = 32
 _RESET = "\x1b[0m"
 _DARK: RGB = (70, 70, 70)
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How large the board is drawn (:mod:`boardctl.board.screen` picks one for the terminal).
+
+    ``columns`` is the width the header, the notes and the reason keep to;
+    ``name_width`` the column of track names (longer names are shortened, a
+    team's ``Alice & Carol`` to ``Alic&Carol``); ``hole_width`` 2 puts a space
+    after every hole (the large board); with ``game_row`` False the game hole
+    ends the last row instead of a row of its own (a row per track saved);
+    ``detail`` adds a line with the rule set, the skunk lines and the match.
+    The default is the 80-column board of ``boardctl snapshot --text``.
+    """
+
+    columns: int = SCREEN_COLUMNS
+    name_width: int = NAME_WIDTH
+    hole_width: int = 1
+    game_row: bool = True
+    detail: bool = False
+
+
+DEFAULT_STYLE = Style()
 
 
 def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
@@ -121,39 +146,91 @@ class _Painter:
 
 
 def draw_board(
-    view: BoardView, frame: Frame, layout: Layout, *, color: ColorMode | str = "auto"
+    view: BoardView,
+    frame: Frame,
+    layout: Layout,
+    *,
+    color: ColorMode | str = "auto",
+    style: Style = DEFAULT_STYLE,
 ) -> str:
     """The board as text: ``frame`` (rendered from ``view`` on ``layout``) drawn."""
     painter = _Painter(resolve_color_mode(color))
-    target = view.target
-    rows = board_rows(target)
+    rows = drawn_rows(view.target, style)
     lines = view_lines(view)
-    out = [_header(view, frame, layout, painter)]
-    out.append(" " * (NAME_WIDTH + 1) + "start " + _ruler())
-    notes = [
-        _spread(_beside(view, frame, layout, painter, t), len(rows))
+    body_width = max(_body_width(row, style) for row in rows)
+    out = [_header(view, frame, layout, painter, style.columns)]
+    if style.detail:
+        out.append(_cut(detail_line(view), style.columns))
+    out.append(" " * (style.name_width + 1) + "start " + _ruler(style))
+    notes_width = style.columns - (style.name_width + body_width + 13)
+    spread = [
+        _spread(_beside(view, frame, layout, painter, t), len(rows), notes_width)
         for t in range(len(view.tracks))
     ]
+    notes = [rows_notes for rows_notes, _left in spread]
+    names = [fit_name(track.name, style.name_width) for track in view.tracks]
     for r, row in enumerate(rows):
         for line in lines_in_row(row, lines):
-            column = row.index(line.hole)
-            out.append(_line_separator(line.index, line.hole, column, frame, layout, painter))
-        for t, track_view in enumerate(view.tracks):
+            out.append(_line_separator(line, row.index(line.hole), frame, layout, painter, style))
+        for t in range(len(view.tracks)):
             glyphs = []
             for n, hole in enumerate(row):
                 if n and n % GROUP_HOLES == 0:
                     glyphs.append("|" if any(line.hole == hole for line in lines) else " ")
                 glyphs.append(_hole(view, frame, layout, painter, t, hole))
-            name = track_view.name[:NAME_WIDTH]
+                glyphs.append(" " * (style.hole_width - 1))
             start = _hole(view, frame, layout, painter, t, 0) if r == 0 else " "
             label = f"{row[0]}-{row[-1]}" if len(row) > 1 else "game"
-            body = "".join(glyphs)
-            pad = " " * (_row_width() - len(row) - max(0, (len(row) - 1) // GROUP_HOLES))
-            text = f"{name:<{NAME_WIDTH}} {start}  {body}{pad}   {label:<6}" + notes[t][r]
-            out.append(text.rstrip())
-    out.extend(refusal_rows(view))
+            pad = " " * (body_width - _body_width(row, style))
+            text = f"{names[t]:<{style.name_width}} {start}  {''.join(glyphs)}{pad}   {label:<6}"
+            out.append((text + notes[t][r]).rstrip())
+    for t, (_rows_notes, left) in enumerate(spread):  # notes with no room beside the rows
+        if left:
+            out.append(f"{names[t]:<{style.name_width}}    " + "  ".join(left))
+    out.extend(refusal_rows(view, style.columns))
     text = "\n".join(out) + "\n"
     return _merge_escapes(text) if painter.mode != "none" else text
+
+
+def drawn_rows(target: int, style: Style = DEFAULT_STYLE) -> list[list[int]]:
+    """The rows of holes drawn: rows of 30, the game hole alone or ending the last row."""
+    rows = board_rows(target)
+    if not style.game_row and len(rows) > 1:
+        rows = [*rows[:-2], rows[-2] + rows[-1]]
+    return rows
+
+
+def _body_width(row: list[int], style: Style) -> int:
+    """Columns the holes of ``row`` take (a gap or a line's bar between groups of five)."""
+    return len(row) * style.hole_width + max(0, (len(row) - 1) // GROUP_HOLES)
+
+
+def fit_name(name: str, width: int) -> str:
+    """``name`` in ``width`` columns: as it is, a team's members shortened alike, or cut.
+
+    >>> fit_name("Alice & Carol", 10), fit_name("Bo", 10), fit_name("Bartholomew", 6)
+    ('Alic&Carol', 'Bo', 'Bartho')
+    """
+    if len(name) <= width:
+        return name
+    members = [part.strip() for part in name.split("&")]
+    if len(members) < 2 or width < 2 * len(members) - 1:
+        return name[:width]
+    room = width - (len(members) - 1)  # one "&" between members
+    while sum(map(len, members)) > room:
+        longest = max(range(len(members)), key=lambda i: len(members[i]))
+        members[longest] = members[longest][:-1]
+    return "&".join(members)
+
+
+def detail_line(view: BoardView) -> str:
+    """The large board's extra line: the rule set, the skunk lines, the match."""
+    names = ("skunk", "double", "triple")
+    lines = ", ".join(f"{names[line.index]} {line.hole}" for line in view_lines(view)) or "none"
+    parts = [f"rules {view.extra.get('rules') or 'acc'}", f"skunk lines: {lines}"]
+    if view.match_target:
+        parts.append(f"match to {view.match_target} game points")
+    return " · ".join(parts)
 
 
 _ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
@@ -189,13 +266,10 @@ def _merge_escapes(text: str) -> str:
     return "".join(out)
 
 
-def _row_width() -> int:
-    return 30 + 30 // GROUP_HOLES - 1
-
-
-def _ruler() -> str:
+def _ruler(style: Style) -> str:
     """Column numbers of the first hole of each group (1, 6, 11, ...)."""
-    return "".join(f"{n:<{GROUP_HOLES + 1}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
+    group = GROUP_HOLES * style.hole_width + 1
+    return "".join(f"{n:<{group}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
 
 
 def _hole(
@@ -222,7 +296,7 @@ def _hole(
 
 
 def _line_separator(
-    index: int, hole: int, column: int, frame: Frame, layout: Layout, painter: _Painter
+    line: Line, column: int, frame: Frame, layout: Layout, painter: _Painter, style: Style
 ) -> str:
     """The line drawn above the row it falls in: between rows, or pointing into the row.
 
@@ -232,14 +306,14 @@ def _line_separator(
     first hole).
     """
     names = ("skunk line", "double skunk line", "triple skunk line")
-    markers = layout.markers.get(LINE_KEYS[index], ())
+    markers = layout.markers.get(LINE_KEYS[line.index], ())
     lamp = " ".join(painter.led(frame, led, "!") for led in markers)
-    indent = " " * (NAME_WIDTH + 4)
+    indent = " " * (style.name_width + 4)
     if column == 0:
-        text = f"-- {names[index]} ({hole}) --"
+        text = f"-- {names[line.index]} ({line.hole}) --"
         return indent + (f"{lamp} {text}" if lamp else text)
-    offset = column + column // GROUP_HOLES
-    text = f"v {names[index]} ({hole})"
+    offset = column * style.hole_width + column // GROUP_HOLES
+    text = f"v {names[line.index]} ({line.hole})"
     return indent + " " * offset + (f"{text} {lamp}" if lamp else text)
 
 
@@ -247,19 +321,24 @@ def _visible_len(text: str) -> int:
     return len(_ESCAPE.sub("", text))
 
 
-def _spread(parts: list[str], rows: int) -> list[str]:
-    """The notes beside a track, packed onto its rows so that no line passes NOTES_WIDTH.
+def _spread(parts: list[str], rows: int, width: int = NOTES_WIDTH) -> tuple[list[str], list[str]]:
+    """The notes beside a track, packed onto its rows so that no line passes ``width``.
 
-    What does not fit goes on the last row (only a board of very few rows).
+    Returns the notes of each row and those left over (a board of very few
+    rows: they go on a line of their own under the board).
     """
     out = [""] * rows
+    left: list[str] = []
     r = 0
     for part in parts:
         piece = "  " + part
-        if out[r] and _visible_len(out[r] + piece) > NOTES_WIDTH and r < rows - 1:
+        while out[r] and _visible_len(out[r] + piece) > width and r < rows - 1:
             r += 1
-        out[r] += piece
-    return out
+        if out[r] and _visible_len(out[r] + piece) > width:
+            left.append(part)
+        else:
+            out[r] += piece
+    return out, left
 
 
 def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t: int) -> list[str]:
@@ -288,8 +367,8 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
     return parts
 
 
-def refusal_rows(view: BoardView) -> list[str]:
-    """The reason of the refusal in the view, wrapped to the screen (none: no rows)."""
+def refusal_rows(view: BoardView, columns: int = SCREEN_COLUMNS) -> list[str]:
+    """The reason of the refusal in the view, wrapped to ``columns`` (none: no rows)."""
     reason = view.extra.get("refused")
     refusal = refusal_from(view.extra.get("refusal"))
     if not reason and refusal is None:
@@ -297,9 +376,9 @@ def refusal_rows(view: BoardView) -> list[str]:
     sign = SIGN_HOLES[refusal] if refusal is not None else 0
     head = f"REFUSED ({sign} lit)" if sign else "REFUSED"
     text = f"{head}: {reason or MEANINGS[refusal or Refusal.OTHER]}"
-    rows = textwrap.wrap(text, SCREEN_COLUMNS, subsequent_indent="  ")
+    rows = textwrap.wrap(text, columns, subsequent_indent="  ")
     if len(rows) > REASON_ROWS:
-        rows = [*rows[: REASON_ROWS - 1], _cut(" ".join(rows[REASON_ROWS - 1 :]), SCREEN_COLUMNS)]
+        rows = [*rows[: REASON_ROWS - 1], _cut(" ".join(rows[REASON_ROWS - 1 :]), columns)]
     return rows
 
 
@@ -307,10 +386,10 @@ def _cut(text: str, columns: int) -> str:
     return text if len(text) <= columns else text[: columns - 1] + "~"
 
 
-def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter) -> str:
+def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, columns: int) -> str:
     parts = [layout.name, *caption_parts(view)]
     status = ""
-    room = SCREEN_COLUMNS
+    room = columns
     if layout.status is not None:
         status = f"status {painter.led(frame, layout.status, '!')}"
         room -= len("   status !")

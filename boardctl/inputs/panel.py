@@ -41,8 +41,8 @@ Shared buttons:
 In settings mode (shown on the LEDs through :meth:`Panel.overlay`), a menu
 short press moves to the next setting, track 1's +1 picks the next value and
 track 2's +1 the previous one (brightness shows at once); a long menu press
-applies the changes: a new variant or target starts a new game (after the
-new-game confirm), the skunk preset and guided/free mode are ``set``
+applies the changes: a new variant, target or rule set starts a new game (after
+the new-game confirm), the skunk preset and guided/free mode are ``set``
 commands. Undo or ``settings_timeout`` leaves without changes.
 """
 
@@ -55,6 +55,7 @@ from typing import Any
 
 from boardctl.config import SHARED_PINS
 from boardctl.config import InputsConfig as Timing
+from boardctl.cribbage.rules import RULE_SETS
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import InputError
 from boardctl.game.commands import (
@@ -109,6 +110,7 @@ SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
     "preset": tuple(name for name in PRESETS if name != "custom"),  # custom needs values
     "brightness": (16, 32, 64, 128, 192, 255),
     "mode": MODES,
+    "rules": tuple(RULE_SETS),  # shown by boardctl.board.rulesign; a change is a new game
 }
 
 __all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "button_id", "parse_button_id"]
@@ -529,15 +531,17 @@ class Panel:
             if name in SETTING_CHOICES and value != settings.original.get(name)
         }
         changed.pop("brightness", None)
-        if "variant" in changed or "target" in changed:
-            # a new game: the variant and target only if changed (a new variant brings its
-            # own target), the preset and mode as now set
+        if "variant" in changed or "target" in changed or "rules" in changed:
+            # a new game: the variant, target and rule set only if changed (a new variant
+            # brings its own target, a new rule set its own preset unless one was chosen),
+            # the preset and mode as now set
             values = settings.values
             self._new_game = NewGame(
                 variant=changed.get("variant"),
                 target=changed.get("target"),
-                preset=values.get("preset"),
+                preset=changed.get("preset") if "rules" in changed else values.get("preset"),
                 mode=values.get("mode"),
+                rules=changed.get("rules"),
             )
             self._confirm_since = t
             return []

@@ -24,7 +24,7 @@ from boardctl.config import MAX_TRACKS, Config
 from boardctl.game.commands import Command, NewGame
 from boardctl.game.limits import warm_up
 from boardctl.inputs.panel import Panel
-from boardctl.service.loop import Frame, ServiceLoop
+from boardctl.service.loop import Call, Frame, ServiceLoop
 from boardctl.service.notify import Notifier
 from boardctl.view import BoardView
 
@@ -158,23 +158,21 @@ class _Notes(logging.Handler):
         self.lines = [*self.lines, record.getMessage()][-self.keep :]
 
 
-def _clip(line: str, width: int) -> str:
-    """``line`` cut to ``width`` characters, with an ellipsis if it was longer."""
-    return line if len(line) <= width else line[: width - 1] + "…"
-
-
 def terminal_display(
     layout: Layout, stream: TextIO | None = None
 ) -> tuple[Callable[[BoardView, Frame], None], Callable[[], None]]:
-    """Draw each new frame as the virtual board on the terminal.
+    """Draw each new frame (and each change of what the board says) on the terminal.
 
+    The board is sized to the terminal (:func:`boardctl.board.screen.compose`).
     Returns the display and a function that undoes its logging change: while
     the board is drawn, log lines are shown under it rather than on stderr.
     """
-    from boardctl.board.terminal import draw_board
+    from boardctl.board.screen import compose
+    from boardctl.board.terminal import resolve_color_mode
     from boardctl.inputs.keys import HELP
 
     out = stream or sys.stdout
+    color = resolve_color_mode("auto", out)
     notes = _Notes()
     root = logging.getLogger()
     quieted = [h for h in root.handlers if isinstance(h, logging.StreamHandler)]
@@ -182,8 +180,9 @@ def terminal_display(
         root.removeHandler(handler)
     root.addHandler(notes)
 
+    last = [""]
+
     def display(view: BoardView, frame: Frame) -> None:
-        text = draw_board(view, frame, layout)
         mode = view.extra.get("settings") or view.extra.get("confirm")
         note = ""
         if isinstance(mode, dict) and "item" in mode:
@@ -194,15 +193,25 @@ def terminal_display(
             note = "undo again? m = yes, u = no"
         elif isinstance(view.extra.get("signoff"), list):
             note = "confirm the result: each side presses one of its buttons"
-        # Nothing may wrap or scroll the board away: long log lines (a missing serial
-        # device) are clipped, and only as many are shown as the terminal has rows left.
+        # Nothing may wrap or scroll the board away: the board is sized to the terminal
+        # (boardctl.board.screen), long log lines (a missing serial device) are clipped,
+        # and only as many are shown as the terminal has rows left.
         size = shutil.get_terminal_size()
-        width = max(20, size.columns - 1)
-        head = f"{text}{note}\n{HELP}\n"
-        room = max(0, size.lines - 1 - head.count("\n"))
-        shown = notes.lines[len(notes.lines) - room :] if room else []
-        log_lines = "".join(f"{_clip(line, width)}\n" for line in shown)
-        out.write(f"\x1b[H\x1b[J{head}{log_lines}")
+        screen = compose(
+            view,
+            frame,
+            layout,
+            columns=size.columns,
+            lines=size.lines,
+            note=note,
+            help_lines=HELP.split("\n"),
+            logs=notes.lines,
+            color=color,
+        )
+        if screen == last[0]:
+            return  # the same screen: nothing to redraw
+        last[0] = screen
+        out.write(f"\x1b[H\x1b[J{screen}")
         out.flush()
 
     def restore() -> None:
@@ -344,6 +353,11 @@ def _sound(
     return announcer
 
 
+def resized(loop: ServiceLoop) -> None:
+    """The terminal changed size: draw the virtual board again (from a signal handler)."""
+    loop.post(Call(loop.redraw))
+
+
 def serve(board: Board) -> int:
     """Run until SIGTERM or SIGINT; leave the score on the LEDs; exit status 0."""
     loop = board.loop
@@ -352,6 +366,8 @@ def serve(board: Board) -> int:
         loop.stop()
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    if loop.display is not None:  # a resized terminal gets the board that fits it at once
+        previous[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, lambda *_: resized(loop))
     try:
         log.info(
             "serving: journal %s, control socket %s, %s pins",

@@ -304,23 +304,28 @@ class ServiceLoop:
         due = self._next_render is not None and now >= self._next_render
         if not force and key == self._view_key and not due:
             return False
+        view_changed = key != self._view_key
         self._view_key = key
         self._view = view
         frame = self.renderer.render(view, now)
         self.renders += 1
         self._next_render = self.renderer.next_change(view, now)
-        if frame != self._frame or force:
+        frame_changed = frame != self._frame or force
+        if frame_changed:
             self._frame = frame
             self.link.show(frame)
             self.frames_sent += 1
             if self.on_frame is not None:
                 self.on_frame(frame)
-            if self.display is not None:
-                try:
-                    self.display(view, frame)
-                except OSError as exc:  # the terminal went away: carry on headless
-                    log.warning("terminal display stopped: %s", exc)
-                    self.display = None
+        if self.display is not None and (frame_changed or view_changed):
+            # the virtual board also shows words the LEDs do not (names, the pending amount,
+            # the refusal's reason, the confirm prompt): a changed view is drawn even when
+            # its frame is the same, so no label outlives what it says
+            try:
+                self.display(view, frame)
+            except OSError as exc:  # the terminal went away: carry on headless
+                log.warning("terminal display stopped: %s", exc)
+                self.display = None
         self._update_status()
         return True
 

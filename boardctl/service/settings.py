@@ -1,6 +1,6 @@
 """The board's own settings: the LED brightness, the sound, and what settings mode starts from.
 
-The engine keeps the game's settings (variant, target, preset, mode); the
+The engine keeps the game's settings (variant, target, preset, mode, rule set); the
 brightness is the service's alone (``set brightness`` from the socket, the
 brightness item of settings mode), applied to the renderer at once; so are the
 sound's volume and mute (``set volume 0.5``, ``set mute true``), applied to
@@ -15,7 +15,7 @@ from boardctl.errors import EntryError
 from boardctl.game.jsontypes import JsonValue
 
 #: The game's settings that settings mode shows, read from the engine's status.
-GAME_SETTINGS = ("target", "variant", "preset", "mode")
+GAME_SETTINGS = ("target", "variant", "preset", "mode", "rules")
 
 
 class BoardSettings:

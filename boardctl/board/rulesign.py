@@ -1,0 +1,56 @@
+"""The rule set on the LEDs: how settings mode says which rules a game is played by.
+
+In settings mode, on the ``rules`` item, the choices track (track 2; track 1
+from hole 61 on a one-track board) lights its first holes in the rule set's
+colour: one hole for the first rule set of
+:data:`boardctl.cribbage.rules.RULE_SETS` (ACC), two for the second, and so
+on, with the holes of the other choices dim amber. A player counts the lit
+holes, and the colour says the same (Okabe-Ito colours, so the count alone
+tells them apart for any eye). The overlay, the legend in ``docs/board.md``
+and the quick-reference card (``boardctl card``) all read :data:`RULE_COLOURS`
+and :func:`rule_sign_holes`.
+"""
+
+from __future__ import annotations
+
+from boardctl.board.theme import BLUE, BLUISH_GREEN, REDDISH_PURPLE, VERMILLION
+from boardctl.cribbage.rules import RULE_SETS
+
+RGB = tuple[int, int, int]
+
+#: Each rule set's colour on the LEDs, and its name in words.
+RULE_COLOURS: dict[str, tuple[RGB, str]] = {
+    "acc": ((200, 200, 200), "white"),
+    "polish": (VERMILLION, "vermillion"),
+    "finnish": (BLUE, "blue"),
+    "czech": (BLUISH_GREEN, "bluish green"),
+    "english": (REDDISH_PURPLE, "reddish purple"),
+}
+
+
+def rule_sign_holes(name: str) -> int:
+    """How many holes the rule set ``name`` lights (its place in the table, from 1; 0 unknown)."""
+    names = list(RULE_SETS)
+    return names.index(name) + 1 if name in names else 0
+
+
+def rule_sign_colour(name: str) -> bytes | None:
+    """The rule set's LED colour as frame bytes (None: no such rule set)."""
+    colour = RULE_COLOURS.get(name)
+    return bytes(colour[0]) if colour is not None else None
+
+
+def rule_sign_text(name: str) -> str:
+    """The sign in words, for the legend and the card: ``3 blue`` (holes 1-3 lit blue)."""
+    return f"{rule_sign_holes(name)} {RULE_COLOURS[name][1]}"
+
+
+def rule_legend() -> list[tuple[str, str, str]]:
+    """Each rule set with its sign and its title's head, in the order of the settings' choices.
+
+    The head is the title up to its colon: ``English rules (seed 003)``.
+    """
+    return [
+        (name, rule_sign_text(name), rule_set.title.split(":")[0])
+        for name, rule_set in RULE_SETS.items()
+    ]

@@ -1,0 +1,152 @@
+"""The virtual board's whole screen, sized to the terminal it is drawn on.
+
+:func:`compose` puts the board (:func:`boardctl.board.terminal.draw_board`),
+a note (settings mode, the new-game confirm), the key help and the latest log
+lines on a terminal of ``columns`` x ``lines`` without wrapping or scrolling
+(the cursor ends on the last row). It picks the largest board that fits
+(:data:`STYLES`, tried in order):
+
+- ``large``: a space after every hole, full names (up to 24 columns), a
+  line with the rule set, the skunk lines and the match (three tracks: from 106 x 26);
+- ``normal``: the 80 x 24 board; a wider terminal widens the name column and
+  the notes, so long names show whole;
+- ``compact``: the game hole ends the last row instead of a row of its own
+  (one row per track saved: three tracks with a two-row refusal reason and
+  the help fit 80 x 24), the help on one line if need be;
+- ``narrow``: the compact board with the names in 6 columns.
+
+When not even that fits, the screen says so, with the size it needs, and
+shows the score in words instead of a garbled board.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from boardctl.board.frame import Frame
+from boardctl.board.layout import Layout
+from boardctl.board.terminal import ColorMode, Style, draw_board, refusal_rows
+from boardctl.view import BoardView
+
+#: The key help on one line, for a screen with no room for the two-line help.
+SHORT_HELP = "keys 123:+1 qwe:+5 asd:commit zxc:-1 u:undo U:redo m:next M:settings N:new"
+
+LARGE_NAMES = 24  # the widest name column of the large board
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """A board drawn for a terminal: which style, its rows, and what it needed."""
+
+    style: str  # large, normal, compact, narrow; "too-small" when none fits
+    rows: list[str]
+    help: list[str]
+
+
+def styles(view: BoardView, columns: int) -> list[tuple[str, Style]]:
+    """The board styles to try for ``view`` on ``columns`` columns, largest first."""
+    longest = max((len(track.name) for track in view.tracks), default=0)
+    wide_names = max(10, min(longest, 10 + max(0, columns - 80)))
+    normal = Style(columns=max(columns, 1), name_width=wide_names)
+    large = replace(normal, name_width=max(10, min(longest, LARGE_NAMES)), hole_width=2)
+    return [
+        ("large", replace(large, detail=True)),
+        ("normal", normal),
+        ("compact", replace(normal, game_row=False)),
+        ("narrow", replace(normal, game_row=False, name_width=6)),
+    ]
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _width(rows: Sequence[str]) -> int:
+    return max((len(_ANSI.sub("", row)) for row in rows), default=0)
+
+
+def fit(
+    view: BoardView,
+    frame: Frame,
+    layout: Layout,
+    *,
+    columns: int,
+    lines: int,
+    reserved: int = 0,
+    help_lines: Sequence[str] = (),
+    color: ColorMode | str = "auto",
+) -> Fitted:
+    """The largest board (with the help) that fits ``columns`` x ``lines``.
+
+    ``reserved`` rows are kept free for a note; the last row is left for the
+    cursor. Each style is drawn and measured, so what is chosen fits exactly;
+    the compact boards fall back to the one-line help.
+    """
+    room = lines - 1 - reserved
+    full = list(help_lines)
+    short = [SHORT_HELP] if help_lines else []
+    need = (0, 0)
+    for name, style in styles(view, columns):
+        rows = draw_board(view, frame, layout, color=color, style=style).rstrip("\n").split("\n")
+        for help_rows in (full, short) if name in ("compact", "narrow") else (full,):
+            need = (max(_width(rows), _width(help_rows)), len(rows) + len(help_rows))
+            if need[0] <= columns and need[1] <= room:
+                return Fitted(name, rows, help_rows)
+    return Fitted("too-small", too_small(view, layout, columns, room, need), [])
+
+
+def too_small(
+    view: BoardView, layout: Layout, columns: int, room: int, need: tuple[int, int]
+) -> list[str]:
+    """What a terminal too small for any board shows: why, the size needed, the score."""
+    width, height = need
+    tracks = len(view.tracks)
+    message = (
+        f"The terminal ({columns}x{room + 1}) is too small for the virtual board: "
+        f"{layout.name} with {tracks} tracks needs at least {width}x{height + 1}. "
+        "Make the window larger; the game goes on (boardctl status shows it)."
+    )
+    out = textwrap.wrap(message, max(columns, 10))
+    score = " · ".join(
+        f"{t.name} {t.front}" + (f" (+{t.pending} pending)" if t.pending else "")
+        for t in view.tracks
+    )
+    out.append(f"{score} · {view.phase}")
+    out.extend(refusal_rows(view, max(columns, 10)))
+    return [_clip(row, columns) for row in out[: max(room, 1)]]
+
+
+def _clip(row: str, columns: int) -> str:
+    return row if len(row) <= columns else row[: max(columns - 1, 0)] + "…"
+
+
+def compose(
+    view: BoardView,
+    frame: Frame,
+    layout: Layout,
+    *,
+    columns: int,
+    lines: int,
+    note: str = "",
+    help_lines: Sequence[str] = (),
+    logs: Sequence[str] = (),
+    color: ColorMode | str = "auto",
+) -> str:
+    """The whole screen: the board that fits, the note, the help, then the latest logs."""
+    notes = [_clip(note, columns)] if note else []
+    fitted = fit(
+        view,
+        frame,
+        layout,
+        columns=columns,
+        lines=lines,
+        reserved=len(notes),
+        help_lines=help_lines,
+        color=color,
+    )
+    head = [*fitted.rows, *notes, *fitted.help]
+    room = max(0, lines - 1 - len(head))
+    shown = list(logs)[len(logs) - room :] if room else []
+    return "".join(f"{row}\n" for row in [*head, *(_clip(line, columns - 1) for line in shown)])
