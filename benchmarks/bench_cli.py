@@ -1,21 +1,34 @@
-"""The CLI verbs players and owners use, timed as whole processes.
+"""The CLI verbs players and owners use, timed as whole processes, as installed.
 
 Builds a journal of ``--games`` finished games (computer players through the
-engine: ``boardctl demo --journal J --games N``), then times, as whole
-processes from ``fork`` to exit (median and max of ``--repeats`` runs):
+engine: ``boardctl demo --journal J --games N``) and a virtualenv with
+boardctl installed in it the way ``systemd/install.sh`` does (``pip install``
+of this checkout, not editable: an editable install adds an import hook to
+every Python start), with a configuration file like the one ``install.sh``
+writes (``boardctl run --print-config``: every key at its default) whose
+``[service]`` points at this benchmark's socket and journal. Then it times,
+as whole processes from ``fork`` to exit, ``--repeats`` runs each:
 
-- ``python -c pass`` (the floor any Python command pays);
-- with the service down: ``boardctl status``, ``history``, ``peg`` (a
-  direct write to the journal);
-- with the service running (``boardctl run --display none``, mock pins, on
-  the same journal): ``status``, ``peg`` and ``history`` through the
-  control socket.
+- ``python -c pass`` of that virtualenv (the floor any Python command pays);
+- with the service running (``boardctl run --display none``, mock pins):
+  ``boardctl status``, ``peg 1 1`` (each followed by an untimed ``undo``) and
+  ``history`` through the control socket, both as a user types them (the
+  installed ``boardctl`` script, which reads the configuration file to find
+  the socket) and with ``--socket PATH`` (no configuration file read);
+- with the service down: the same verbs on the journal itself (``peg`` a
+  direct write).
 
-``--pi-class 8`` runs the whole script (the verbs and the service with it)
-inside a cgroup that gives it one core at 1/8 of its speed (see
-``pi_class.py``); ``--burn N`` adds N CPU-burning neighbours.
+Each figure is the fastest run (the one least disturbed by other work on the
+machine) and the median, in wall time, and the least CPU time (user + system,
+from ``wait4``) of the runs, which other work disturbs less; the load average
+is printed before and after.
 
-    PYTHONPATH=. python benchmarks/bench_cli.py [--games 200] [--repeats 7] [--pi-class 8]
+``--pi-class 8`` runs the timing (the verbs and the service with it) inside a
+cgroup that gives it one core at 1/8 of its speed (see ``pi_class.py``); the
+journal and the virtualenv are built first at full speed. ``--burn N`` adds N
+CPU-burning neighbours.
+
+    python benchmarks/bench_cli.py [--games 200] [--repeats 9] [--pi-class 8]
 """
 
 from __future__ import annotations
@@ -36,19 +49,34 @@ import pi_class
 
 REPO = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "GPIOZERO_PIN_FACTORY": "mock"}
-BOARDCTL = [sys.executable, "-m", "boardctl"]
+BOARDCTL = [sys.executable, "-m", "boardctl"]  # the development tree (the service, the demo)
+INSTALL_FILES = ("pyproject.toml", "README.md", "LICENSE")
 
 
-def timed(argv: Sequence[str], repeats: int) -> tuple[float, float]:
-    """Median and max wall seconds of ``argv`` run ``repeats`` times (each must succeed)."""
-    times = []
+def cpu_timed(argv: Sequence[str], repeats: int, after: Sequence[str] = ()) -> tuple[float, ...]:
+    """(fastest, median) wall and the least CPU seconds of ``argv``, run ``repeats`` times."""
+    env = {k: v for k, v in ENV.items() if k != "PYTHONPATH"}  # the installed copy only
+    runs = []
     for _ in range(repeats):
         start = time.perf_counter()
-        done = subprocess.run(argv, env=ENV, capture_output=True)
-        times.append(time.perf_counter() - start)
-        if done.returncode != 0:
-            raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.decode()}")
-    return statistics.median(times), max(times)
+        pid = os.posix_spawn(argv[0], list(argv), env, file_actions=_quiet())
+        _, status, usage = os.wait4(pid, 0)
+        wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            done = subprocess.run(argv, env=env, capture_output=True, text=True)
+            raise SystemExit(f"{' '.join(argv)} failed: {done.stderr}")
+        runs.append((wall, usage.ru_utime + usage.ru_stime))
+        if after:
+            subprocess.run(after, env=env, check=True, capture_output=True)
+    walls = [wall for wall, _ in runs]
+    return min(walls), statistics.median(walls), min(cpu for _, cpu in runs)
+
+
+def _quiet() -> list[tuple[int, int, str, int, int]]:
+    return [
+        (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+    ]
 
 
 def build_journal(path: Path, games: int) -> float:
@@ -56,13 +84,25 @@ def build_journal(path: Path, games: int) -> float:
     start = time.perf_counter()
     argv = [*BOARDCTL, "demo", "--journal", str(path), "--games", str(games)]
     argv += ["--display", "none", "--speed", "0", "--seed", "1"]
-    subprocess.run(
-        argv,
-        env=ENV,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    subprocess.run(argv, env=ENV, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def build_venv(where: Path) -> Path:
+    """A virtualenv with boardctl installed from a copy of this checkout; its ``bin``."""
+    source = where / "source"
+    source.mkdir(parents=True)
+    for name in INSTALL_FILES:
+        shutil.copy(REPO / name, source / name)
+    shutil.copytree(REPO / "boardctl", source / "boardctl", ignore=_no_cache)
+    subprocess.run([sys.executable, "-m", "venv", str(where / "venv")], check=True)
+    pip = [str(where / "venv" / "bin" / "pip"), "install", "--quiet", "--no-deps"]
+    subprocess.run([*pip, str(source)], check=True, env={**os.environ, "PIP_NO_WARN": "1"})
+    return where / "venv" / "bin"
+
+
+def _no_cache(folder: str, names: list[str]) -> list[str]:
+    return [n for n in names if n == "__pycache__"]
 
 
 def start_service(tmp: Path, journal: Path) -> tuple[subprocess.Popen[bytes], Path, float]:
@@ -85,79 +125,91 @@ def start_service(tmp: Path, journal: Path) -> tuple[subprocess.Popen[bytes], Pa
     return proc, sock, time.perf_counter() - began
 
 
-def report(name: str, figures: tuple[float, float]) -> None:
-    median, worst = figures
-    print(f"  {name:<34} median {median * 1000:7.1f} ms   max {worst * 1000:7.1f} ms")
+def report(name: str, figures: tuple[float, ...]) -> None:
+    fastest, median, cpu = figures
+    print(
+        f"  {name:<44} fastest {fastest * 1000:7.1f} ms   median {median * 1000:7.1f} ms"
+        f"   CPU {cpu * 1000:6.1f} ms",
+        flush=True,
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
     pi_class.add_options(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
-        if args.pi_class or args.burn:  # the journal is built at full speed, then timed slowly
-            prebuilt = Path(name) / "prebuilt.sqlite"
-            build_journal(prebuilt, args.games)
+        tmp = Path(name)
+        prebuilt = args.prebuilt or tmp / "prebuilt"
+        if args.prebuilt is None:  # the journal and the virtualenv, at full speed
+            prebuilt.mkdir()
+            seconds = build_journal(prebuilt / "journal.sqlite", args.games)
+            build_venv(prebuilt)
+            print(f"journal: {args.games} games built in {seconds:.1f} s", flush=True)
+        if args.pi_class or args.burn:
             code = pi_class.rerun(args, ["--prebuilt", str(prebuilt)])
             assert code is not None
             return code
-        return run(args, Path(name))
+        return run(args, tmp, prebuilt)
 
 
-def run(args: argparse.Namespace, tmp: Path) -> int:
-    """Build (or copy) the journal, then time every verb; see the module docstring."""
-    load = os.getloadavg()
-    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
+    """Copy the journal, then time every verb; see the module docstring."""
+    print(f"load average before: {_load()}", flush=True)
     (tmp / "none.toml").write_text("")
     journal = tmp / "journal.sqlite"
-    if args.prebuilt:
-        shutil.copyfile(args.prebuilt, journal)
-        seconds = 0.0
-    else:
-        seconds = build_journal(journal, args.games)
+    shutil.copyfile(prebuilt / "journal.sqlite", journal)
+    bin_dir = prebuilt / "venv" / "bin"
+    boardctl = [str(bin_dir / "boardctl")]
     events = subprocess.run(
-        [*BOARDCTL, "history", "--all", "--json", "--journal", str(journal)],
-        env=ENV,
+        [*boardctl, "history", "--all", "--json", "--journal", str(journal)],
         capture_output=True,
         check=True,
     ).stdout.count(b'"seq"')
-    print(f"journal: {args.games} games, {events} events, built in {seconds:.1f} s")
-    # a new game, dealt, so that `peg` has somewhere to go
-    for verb in (["next"], ["cut", "1"]):
-        subprocess.run(
-            [*BOARDCTL, *verb, "--journal", str(journal), "--socket", str(tmp / "no.sock")],
-            env=ENV,
-            check=True,
-            capture_output=True,
-        )
-    direct = ["--journal", str(journal), "--socket", str(tmp / "no.sock")]
-    print("whole process, service down:")
-    report("python -c pass", timed([sys.executable, "-c", "pass"], args.repeats))
-    report("boardctl status", timed([*BOARDCTL, "status", *direct], args.repeats))
-    for extra in ([], ["--all"]):
-        report(
-            " ".join(["boardctl history", *extra]),
-            timed([*BOARDCTL, "history", *extra, *direct], args.repeats),
-        )
-    report("boardctl peg 1 1 (direct write)", timed([*BOARDCTL, "peg", "1", "1", *direct], 3))
-    proc, sock, ready = start_service(tmp, journal)
+    print(f"journal: {events} events; verbs from {bin_dir} (installed, not editable)")
+    sock = tmp / "control.sock"
+    config = tmp / "config.toml"
+    text = subprocess.run([*boardctl, "run", "--print-config"], capture_output=True, check=True)
+    config.write_text(
+        text.stdout.decode()
+        .replace('journal = ""', f'journal = "{journal}"')
+        .replace('socket = ""', f'socket = "{sock}"')
+    )
+    as_typed = ["--config", str(config)]  # /etc/boardctl/config.toml, as install.sh writes it
+    for verb in (["next"], ["cut", "1"]):  # a new game, dealt: `peg` has somewhere to go
+        subprocess.run([*boardctl, *verb, *as_typed], check=True, capture_output=True)
+    repeats = args.repeats
+    print("whole process, service down (the journal read, or written directly):")
+    report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))
+    _verbs(boardctl, as_typed, repeats)
+    proc, _, ready = start_service(tmp, journal)
     try:
-        via = ["--socket", str(sock)]  # the service answers; no journal named
         print(f"whole process, service running (READY=1 after {ready:.2f} s):")
-        report("boardctl status", timed([*BOARDCTL, "status", *via], args.repeats))
-        report("boardctl peg 1 1", timed([*BOARDCTL, "peg", "1", "1", *via], 3))
-        for extra in ([], ["--all"]):  # through the socket: the service has it replayed
-            report(
-                " ".join(["boardctl history", *extra]),
-                timed([*BOARDCTL, "history", *extra, "--socket", str(sock)], args.repeats),
-            )
+        report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))
+        _verbs(boardctl, as_typed, repeats)
+        via = ["--socket", str(sock)]  # no configuration file read
+        for verb in (["status"], ["peg", "1", "1"], ["history"]):
+            after = [*boardctl, "undo", *via] if verb[0] == "peg" else ()
+            name = " ".join(["boardctl", *verb, "--socket S"])
+            report(name, cpu_timed([*boardctl, *verb, *via], repeats, after))
     finally:
         proc.terminate()
         proc.wait(30)
+    print(f"load average after: {_load()}")
     return 0
+
+
+def _verbs(boardctl: list[str], where: list[str], repeats: int) -> None:
+    for verb in (["status"], ["peg", "1", "1"], ["history"], ["history", "--all"]):
+        after = [*boardctl, "undo", *where] if verb[0] == "peg" else ()
+        report(" ".join(["boardctl", *verb]), cpu_timed([*boardctl, *verb, *where], repeats, after))
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

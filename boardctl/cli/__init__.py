@@ -20,28 +20,77 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import sys
-from collections.abc import Sequence
-from types import ModuleType
 
 from boardctl import __version__
 from boardctl.errors import BoardError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, sized to the terminal without importing :mod:`shutil`.
+
+    argparse builds a formatter for every option it adds (to check it), and
+    its default asks ``shutil.get_terminal_size``; ``shutil`` pulls in the
+    compression modules, a few milliseconds per command on a Pi for a width
+    only help text uses. The same width, read the same way: ``$COLUMNS``,
+    else the terminal's, else 80.
+    """
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
 
 def _module_names() -> list[str]:
     """The sub-command modules' names (``cmd_...``), sorted, without importing them."""
+    import pkgutil
+
     return sorted(i.name for i in pkgutil.iter_modules(__path__) if i.name.startswith("cmd_"))
+
+
+def _verb_module(verb: str) -> ModuleType | None:
+    """The module of ``verb``, or ``None`` when there is no such verb (nothing else is read)."""
+    name = "cmd_" + verb.replace("-", "_")
+    if not name.isidentifier():
+        return None
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{__name__}.{name}":
+            return None
+        raise
 
 
 def _command_modules(verb: str | None = None) -> list[ModuleType]:
     """The module of ``verb`` alone when there is one, else every sub-command module."""
-    names = _module_names()
-    if verb is not None:
-        name = "cmd_" + verb.replace("-", "_")
-        if name in names:
-            names = [name]
-    return [importlib.import_module(f"{__name__}.{name}") for name in names]
+    module = _verb_module(verb) if verb is not None else None
+    if module is not None:
+        return [module]
+    return [importlib.import_module(f"{__name__}.{name}") for name in _module_names()]
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -49,12 +98,15 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boardctl",
         description="Electronic cribbage pegboard: rules, scorekeeping and LEDs.",
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"boardctl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     verb = argv[0] if argv and not argv[0].startswith("-") else None
     for module in _command_modules(verb):
-        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(
+            module.NAME, help=module.HELP, description=module.HELP, formatter_class=_Formatter
+        )
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser

@@ -10,8 +10,12 @@ once and ``boardctl score`` still starts fast.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Sequence
-from typing import overload
+from collections.abc import Sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 
 class Names(Sequence[str]):
@@ -27,11 +31,7 @@ class Names(Sequence[str]):
             self._names = tuple(getattr(importlib.import_module(module), attribute))
         return self._names
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+    def __getitem__(self, index: Any) -> Any:  # int -> str, slice -> Sequence[str]
         return self._get()[index]
 
     def __len__(self) -> int:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from pathlib import Path
+    from typing import Any
 
 NAME = "history"
 HELP = "list the journal's events with their times (this game, or --all)"
@@ -31,17 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def service_journal(config: str | None = None) -> Path:
     """The journal the CLI verbs read: configured, systemd's, the system service's, the user's."""
-    from boardctl.config import load_config
+    from boardctl.cli.verbs import service_section
     from boardctl.service.paths import client_journal
 
-    return client_journal(load_config(config))
+    return client_journal(service_section(config))
 
 
 def run(args: argparse.Namespace) -> int:
     """Ask the running service for the events (it has them replayed), else read the journal."""
     import json
-
-    from boardctl.game.history import format_history
 
     rows = None if args.journal else _from_service(args)
     if rows is None:
@@ -66,3 +68,14 @@ def _from_service(args: argparse.Namespace) -> Any:
         return request(socket_path(args), {"op": "history", "all": args.all_games})
     except ServiceDown:
         return None
+
+
+def format_history(rows: Iterable[Mapping[str, object]]) -> str:
+    """A plain-text table of history rows, one line each."""
+    lines = []
+    for row in rows:
+        scores = "-".join(str(s) for s in row["scores"])  # type: ignore[attr-defined]
+        lines.append(f"{row['seq']:>6}  {row['time']}  {row['text']:<48}  {scores}")
+    if not lines:
+        return "no events yet"
+    return "\n".join(lines)

@@ -9,7 +9,10 @@ runs (the service's own journal is read through the service).
 from __future__ import annotations
 
 import argparse
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "status"
 HELP = "show the score, phase and dealer (--json for scripts)"

@@ -8,15 +8,24 @@ from it when it starts. ``press`` and ``set brightness`` / ``volume`` / ``mute``
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
-from typing import Any
 
 from boardctl.errors import ControlError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+    from typing import Any
+
+    from boardctl.config_file import ServiceSection
+
 #: ``set`` keys the running service keeps (not the journal): they need the service.
 SERVICE_KEPT = ("brightness", "volume", "mute")
+
+#: The status keys of a journal notice (``boardctl.game.integrity.FAULT_KEY`` and
+#: ``DAMAGE_KEY``; a test checks they agree): only a status with one imports the module.
+NOTICE_KEYS = ("journal_fault", "journal_damage")
 
 
 def add_target_options(parser: Any) -> None:
@@ -36,68 +45,116 @@ def add_target_options(parser: Any) -> None:
     )
 
 
-def _paths(args: Any) -> tuple[Path, Path]:
-    from boardctl.config import load_config
+_SECTIONS: dict[str | None, ServiceSection] = {}
+
+
+def service_section(config: str | None) -> ServiceSection:
+    """``[service]`` of the configuration file, read once per process (see ``config_file``)."""
+    if config not in _SECTIONS:
+        from boardctl.config_file import service_section as read
+
+        _SECTIONS[config] = read(config)
+    return _SECTIONS[config]
+
+
+def socket_path(args: Any) -> str:
+    """The control socket the verbs talk to (``--socket``, else the service's)."""
+    given = getattr(args, "socket", None)
+    if given:
+        return str(given)
     from boardctl.service import paths
 
-    config = load_config(getattr(args, "config", None))
-    socket_file = Path(args.socket) if getattr(args, "socket", None) else None
-    journal = Path(args.journal) if getattr(args, "journal", None) else None
-    return (
-        socket_file or paths.client_socket(config),
-        journal or paths.client_journal(config),
-    )
+    return paths.client_socket_name(service_section(getattr(args, "config", None)))
 
 
-def socket_path(args: Any) -> Path:
-    """The control socket the verbs talk to (``--socket``, else the service's)."""
-    return _paths(args)[0]
+def journal_path(args: Any) -> Path:
+    """The journal the verbs read or write when no service answers (``--journal``, else its)."""
+    from pathlib import Path
+
+    given = getattr(args, "journal", None)
+    if given:
+        return Path(given)
+    from boardctl.service import paths
+
+    return paths.client_journal(service_section(getattr(args, "config", None)))
+
+
+def _paths(args: Any) -> tuple[Path, Path]:
+    """The socket and the journal, both as paths."""
+    from pathlib import Path
+
+    return Path(socket_path(args)), journal_path(args)
+
+
+def needs_service(command: dict[str, Any]) -> bool:
+    """A request only the running service can answer (a press; a value it keeps)."""
+    op = command.get("op")
+    return op == "press" or (op == "set" and command.get("key") in SERVICE_KEPT)
+
+
+def checked(command: dict[str, Any]) -> dict[str, Any]:
+    """``command`` through the service's own checks (and cleaning), here in the process."""
+    from boardctl.service.control import encode, parse_request
+
+    return parse_request(encode(command))
 
 
 def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     """Send ``command`` to the service; returns (result, True if the service answered).
 
-    When no service is running, read-only requests read the journal and
-    commands are applied to the journal directly (the same engine, so the
-    same checks and messages); the service replays them when it starts.
+    A running service checks the request itself (the same checks and messages
+    as here), so nothing else is imported on the way to it. When no service
+    is running, the request is checked here first; then read-only requests
+    read the journal and commands are applied to the journal directly (the
+    same engine, so the same checks and messages); the service replays them
+    when it starts.
     """
     from boardctl.service.client import ServiceDown, request
-    from boardctl.service.control import READ_ONLY, encode, parse_request
+    from boardctl.service.wire import READ_ONLY
 
-    socket_file, journal = _paths(args)
-    command = parse_request(encode(command))  # the same checks (and cleaning) as the service's
-    op = command["op"]
-    needs_service = op == "press" or (op == "set" and command.get("key") in SERVICE_KEPT)
-    if op not in READ_ONLY and not needs_service:
+    socket_file = socket_path(args)
+    if command.get("op") not in READ_ONLY and not needs_service(command):
         from boardctl.service.retry import send_once
 
-        return send_once(socket_file, journal, command)  # one request id, retried: applied once
+        def direct(command: dict[str, Any]) -> tuple[Any, bool]:
+            from pathlib import Path
+
+            from boardctl.service.handoff import apply_or_hand_over
+
+            # checked here first; its request id kept: an entry the service got is not repeated
+            return apply_or_hand_over(Path(socket_file), journal_path(args), checked(command))
+
+        return send_once(socket_file, None, command, direct=direct)  # one id, retried: once
     try:
         return request(socket_file, command), True
     except ServiceDown:
         pass
-    from boardctl.game.keeper import Scorekeeper
+    return _without_service(args, checked(command))
+
+
+def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
+    """A read-only request answered from the journal; the others need the service."""
+    from boardctl.service.wire import READ_ONLY
 
     op = command["op"]
     if op in READ_ONLY:
+        journal = journal_path(args)
         if not journal.exists():
             raise ControlError(
                 f"the boardctl service is not running and there is no journal at {journal}"
             )
+        from boardctl.game.keeper import Scorekeeper
+
         with Scorekeeper.open(journal, readonly=True) as keeper:
             if op == "status":
                 return keeper.status(), False
             if op == "history":
                 return keeper.history(), False
             raise ControlError(f"{op}: needs the running service")
-    if op == "press" or (op == "set" and command.get("key") in SERVICE_KEPT):
-        raise ControlError(
-            f"{op} {command.get('button') or command.get('key')}: needs the running service "
-            "(for a lasting value, set board.brightness or sound.volume / sound.mute in the config)"
-        )
-    from boardctl.service.handoff import apply_or_hand_over
-
-    return apply_or_hand_over(socket_file, journal, command)  # direct only if no one else writes
+    raise ControlError(
+        f"{op} {command.get('button') or command.get('key')}: needs the running service "
+        "(for a lasting value, set board.brightness or sound.volume / sound.mute in the config)"
+    )
 
 
 def format_status(status: dict[str, Any]) -> str:
@@ -138,9 +195,10 @@ def format_status(status: dict[str, Any]) -> str:
             f"{track.get('name', ''):<{width}}  {track.get('front', 0):>3}  "
             f"(back {track.get('back', 0):>3})  {'  '.join(notes)}".rstrip()
         )
-    from boardctl.game.integrity import damage_lines
+    if any(key in status for key in NOTICE_KEYS):
+        from boardctl.game.integrity import damage_lines
 
-    lines += damage_lines(status)
+        lines += damage_lines(status)
     link = status.get("link")
     if isinstance(link, dict):
         state = "connected" if link.get("connected") else "NOT connected: the LEDs may be dark"

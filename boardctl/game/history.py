@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Refile, Set
@@ -115,14 +114,3 @@ def _text(entry: Entry, names: tuple[str, ...]) -> str:
     if entry.undid is not None:
         text += f": {describe(entry.undid, names)}"
     return text
-
-
-def format_history(rows: Iterable[Mapping[str, object]]) -> str:
-    """A plain-text table of history rows, one line each."""
-    lines = []
-    for row in rows:
-        scores = "-".join(str(s) for s in row["scores"])  # type: ignore[attr-defined]
-        lines.append(f"{row['seq']:>6}  {row['time']}  {row['text']:<48}  {scores}")
-    if not lines:
-        return "no events yet"
-    return "\n".join(lines)

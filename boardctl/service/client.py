@@ -1,17 +1,23 @@
-"""Talk to a running service over its control socket (used by the CLI verbs)."""
+"""Talk to a running service over its control socket (used by the CLI verbs).
+
+A verb that the service answers runs this module, :mod:`boardctl.service.wire`
+and the standard library's ``json`` and ``socket``: nothing of the engine, the
+server or ``pathlib`` (``tests/test_cli_lean.py`` keeps it so).
+"""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import socket
-from collections.abc import Generator
-from pathlib import Path
-from typing import Any
 
 from boardctl.errors import ControlError
-from boardctl.service.control import MAX_LINE, encode
+from boardctl.service.wire import MAX_LINE, encode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Generator
+    from typing import Any
 
 
 class ServiceDown(ControlError):
@@ -28,12 +34,13 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
     Raises :class:`ServiceDown` when nobody listens on ``path`` and
     :class:`ControlError` with the service's message when it refuses.
     """
-    path = Path(path)
+    path = os.fspath(path)
     sock = _connect(path, timeout)
     try:
-        # Turned away before it read the request: its reason is waiting to be read.
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        try:  # noqa: SIM105 (contextlib is one more import for every verb)
             sock.sendall(encode(message))
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # turned away before it read the request: its reason is waiting to be read
         reply = _read_line(sock, path)
     except TimeoutError:
         raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None
@@ -52,7 +59,7 @@ def watch(
 
     ``timeout`` (seconds) bounds the wait for each message (None: wait for ever).
     """
-    path = Path(path)
+    path = os.fspath(path)
     sock = _connect(path, 5.0 if timeout is None else timeout)
     try:
         sock.sendall(encode({"op": "watch"}))
@@ -71,11 +78,11 @@ def watch(
         sock.close()
 
 
-def _connect(path: Path, timeout: float | None) -> socket.socket:
+def _connect(path: str, timeout: float | None) -> socket.socket:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
     sock.settimeout(timeout)
     try:
-        sock.connect(str(path))
+        sock.connect(path)
     except (FileNotFoundError, ConnectionRefusedError) as exc:
         sock.close()
         raise ServiceDown(f"the boardctl service is not running ({path}: {exc.strerror})") from None
@@ -94,7 +101,7 @@ def _connect(path: Path, timeout: float | None) -> socket.socket:
     return sock
 
 
-def _result(reply: bytes, path: Path) -> Any:
+def _result(reply: bytes, path: str) -> Any:
     try:
         answer = json.loads(reply)
     except ValueError:
@@ -106,7 +113,7 @@ def _result(reply: bytes, path: Path) -> Any:
     return answer.get("result")
 
 
-def _next_line(sock: socket.socket, path: Path, buffer: bytearray) -> bytes:
+def _next_line(sock: socket.socket, path: str, buffer: bytearray) -> bytes:
     """The next line of a stream (``buffer`` keeps what came after it)."""
     while b"\n" not in buffer:
         chunk = sock.recv(65536)
@@ -121,7 +128,7 @@ def _next_line(sock: socket.socket, path: Path, buffer: bytearray) -> bytes:
     return line
 
 
-def _read_line(sock: socket.socket, path: Path) -> bytes:
+def _read_line(sock: socket.socket, path: str) -> bytes:
     data = bytearray()
     while b"\n" not in data:
         try:

@@ -47,10 +47,12 @@ from typing import Any
 
 from boardctl.errors import BoardError, ControlError
 from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
+from boardctl.service.wire import MAX_LINE as MAX_LINE
+from boardctl.service.wire import READ_ONLY as READ_ONLY
+from boardctl.service.wire import encode as encode
 
 log = logging.getLogger(__name__)
 
-MAX_LINE = 64 * 1024  # bytes in one request line
 MAX_OUTPUT = 1024 * 1024  # unread bytes of earlier replies before a client is dropped
 MAX_CLIENTS = 16
 MAX_BATCH = 32  # requests answered per client per loop turn: a flood cannot starve the buttons
@@ -76,9 +78,6 @@ def _ops() -> tuple[str, ...]:
     from boardctl.game.commands import OPS as ENGINE_OPS
 
     return (*SERVICE_OPS, *ENGINE_OPS)
-
-
-READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
 
 def _type_names(types: tuple[type, ...]) -> str:
@@ -139,11 +138,6 @@ def _check_command(request: dict[str, Any]) -> None:
         parse_board_command(command)
     except EntryError as exc:
         raise ControlError(f"{request['op']}: {exc}") from None
-
-
-def encode(message: dict[str, Any]) -> bytes:
-    """One reply or request as a JSON line."""
-    return json.dumps(message, separators=(",", ":"), default=str).encode() + b"\n"
 
 
 Handler = Callable[[dict[str, Any]], Any]  # returns the result; raises BoardError on refusal

@@ -5,18 +5,41 @@ systemd sets ``$STATE_DIRECTORY`` and ``$RUNTIME_DIRECTORY`` for the unit
 defaults are ``~/.local/state/boardctl`` and ``$XDG_RUNTIME_DIR/boardctl``
 (or ``~/.local/state/boardctl/run``, never a guessable shared ``/tmp`` path).
 Configured paths win over both.
+
+The lookups are done on strings (:func:`client_socket_name`,
+:func:`client_journal_name`): a CLI verb the service answers finds its
+socket without importing :mod:`pathlib`; the functions returning a
+:class:`~pathlib.Path` wrap them.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from pathlib import Path
 
-from boardctl.config import Config
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Protocol
+
+    class _Service(Protocol):
+        @property
+        def journal(self) -> str: ...
+        @property
+        def socket(self) -> str: ...
+
+    class Config(Protocol):
+        """What is read here of a configuration: ``boardctl.config.Config`` or the CLI's
+        ``boardctl.config_file.ServiceSection`` (``[service]`` alone)."""
+
+        @property
+        def service(self) -> _Service: ...
+
 
 JOURNAL_NAME = "journal.sqlite"
 SOCKET_NAME = "control.sock"
+SYSTEM_SOCKET_NAME = "/run/boardctl/" + SOCKET_NAME
+SYSTEM_JOURNAL_NAME = "/var/lib/boardctl/" + JOURNAL_NAME
 
 
 def _first_dir(value: str) -> str:
@@ -24,60 +47,82 @@ def _first_dir(value: str) -> str:
     return value.split(":", 1)[0]
 
 
+def _state_dir(env: Mapping[str, str]) -> str:
+    if env.get("STATE_DIRECTORY"):
+        return _first_dir(env["STATE_DIRECTORY"])
+    if env.get("XDG_STATE_HOME"):
+        return os.path.join(env["XDG_STATE_HOME"], "boardctl")
+    return os.path.join(env.get("HOME") or os.path.expanduser("~"), ".local", "state", "boardctl")
+
+
+def _runtime_dir(env: Mapping[str, str]) -> str:
+    if env.get("RUNTIME_DIRECTORY"):
+        return _first_dir(env["RUNTIME_DIRECTORY"])
+    if env.get("XDG_RUNTIME_DIR"):
+        return os.path.join(env["XDG_RUNTIME_DIR"], "boardctl")
+    # Not a predictable shared /tmp path (anyone could create it first): the user's own state.
+    return os.path.join(_state_dir(env), "run")
+
+
+def _journal(config: Config, env: Mapping[str, str]) -> str:
+    return config.service.journal or os.path.join(_state_dir(env), JOURNAL_NAME)
+
+
+def _socket(config: Config, env: Mapping[str, str]) -> str:
+    return config.service.socket or os.path.join(_runtime_dir(env), SOCKET_NAME)
+
+
+def client_socket_name(config: Config, env: Mapping[str, str] | None = None) -> str:
+    """The socket a CLI verb talks to: configured, systemd's, the system service's, the user's."""
+    env = os.environ if env is None else env
+    if config.service.socket or env.get("RUNTIME_DIRECTORY"):
+        return _socket(config, env)
+    if os.path.exists(SYSTEM_SOCKET_NAME):
+        return SYSTEM_SOCKET_NAME
+    return _socket(config, env)
+
+
+def client_journal_name(config: Config, env: Mapping[str, str] | None = None) -> str:
+    """The journal a CLI verb reads when no service answers (same order as the socket)."""
+    env = os.environ if env is None else env
+    if config.service.journal or env.get("STATE_DIRECTORY"):
+        return _journal(config, env)
+    if os.path.exists(SYSTEM_JOURNAL_NAME):
+        return SYSTEM_JOURNAL_NAME
+    return _journal(config, env)
+
+
 def state_dir(env: Mapping[str, str] | None = None) -> Path:
     """The directory for the journal."""
-    env = os.environ if env is None else env
-    if env.get("STATE_DIRECTORY"):
-        return Path(_first_dir(env["STATE_DIRECTORY"]))
-    if env.get("XDG_STATE_HOME"):
-        return Path(env["XDG_STATE_HOME"]) / "boardctl"
-    return Path(env.get("HOME") or Path.home()) / ".local" / "state" / "boardctl"
+    return _path(_state_dir(os.environ if env is None else env))
 
 
 def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
     """The directory for the control socket."""
-    env = os.environ if env is None else env
-    if env.get("RUNTIME_DIRECTORY"):
-        return Path(_first_dir(env["RUNTIME_DIRECTORY"]))
-    if env.get("XDG_RUNTIME_DIR"):
-        return Path(env["XDG_RUNTIME_DIR"]) / "boardctl"
-    # Not a predictable shared /tmp path (anyone could create it first): the user's own state.
-    return state_dir(env) / "run"
+    return _path(_runtime_dir(os.environ if env is None else env))
 
 
 def journal_path(config: Config, env: Mapping[str, str] | None = None) -> Path:
     """The journal file: ``service.journal`` or ``<state dir>/journal.sqlite``."""
-    if config.service.journal:
-        return Path(config.service.journal)
-    return state_dir(env) / JOURNAL_NAME
+    return _path(_journal(config, os.environ if env is None else env))
 
 
 def socket_path(config: Config, env: Mapping[str, str] | None = None) -> Path:
     """The control socket: ``service.socket`` or ``<runtime dir>/control.sock``."""
-    if config.service.socket:
-        return Path(config.service.socket)
-    return runtime_dir(env) / SOCKET_NAME
-
-
-SYSTEM_SOCKET = Path("/run/boardctl") / SOCKET_NAME
-SYSTEM_JOURNAL = Path("/var/lib/boardctl") / JOURNAL_NAME
+    return _path(_socket(config, os.environ if env is None else env))
 
 
 def client_socket(config: Config, env: Mapping[str, str] | None = None) -> Path:
-    """The socket a CLI verb talks to: configured, systemd's, the system service's, the user's."""
-    env = os.environ if env is None else env
-    if config.service.socket or env.get("RUNTIME_DIRECTORY"):
-        return socket_path(config, env)
-    if SYSTEM_SOCKET.exists():
-        return SYSTEM_SOCKET
-    return socket_path(config, env)
+    """:func:`client_socket_name` as a path."""
+    return _path(client_socket_name(config, env))
 
 
 def client_journal(config: Config, env: Mapping[str, str] | None = None) -> Path:
-    """The journal a CLI verb reads when no service answers (same order as the socket)."""
-    env = os.environ if env is None else env
-    if config.service.journal or env.get("STATE_DIRECTORY"):
-        return journal_path(config, env)
-    if SYSTEM_JOURNAL.exists():
-        return SYSTEM_JOURNAL
-    return journal_path(config, env)
+    """:func:`client_journal_name` as a path."""
+    return _path(client_journal_name(config, env))
+
+
+def _path(name: str) -> Path:
+    from pathlib import Path
+
+    return Path(name)

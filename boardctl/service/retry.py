@@ -10,22 +10,36 @@ entry *may* have been recorded, never that it failed.
 
 from __future__ import annotations
 
+import os
 import sys
-import uuid
-from pathlib import Path
-from typing import Any
 
 from boardctl.errors import ControlError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
 
 ATTEMPTS = 3  # each waits up to the client's timeout (5 s)
 
 
-def send_once(socket_file: Path, journal: Path, command: dict[str, Any]) -> tuple[Any, bool]:
-    """Send ``command`` with a request id; (result, True if the service answered)."""
-    from boardctl.service.client import NoAnswer, ServiceDown, request
-    from boardctl.service.handoff import apply_or_hand_over
+def send_once(
+    socket_file: str | os.PathLike[str],
+    journal: Path | None,
+    command: dict[str, Any],
+    *,
+    direct: Callable[[dict[str, Any]], tuple[Any, bool]] | None = None,
+) -> tuple[Any, bool]:
+    """Send ``command`` with a request id; (result, True if the service answered).
 
-    command = {**command, "request_id": command.get("request_id") or uuid.uuid4().hex}
+    When no service answers, ``direct`` is called with the command (its
+    request id set); by default it is applied to ``journal`` (or handed over
+    to a starting service) by :func:`~boardctl.service.handoff.apply_or_hand_over`.
+    """
+    from boardctl.service.client import NoAnswer, ServiceDown, request
+
+    command = {**command, "request_id": command.get("request_id") or os.urandom(16).hex()}
     last: NoAnswer | None = None
     for attempt in range(ATTEMPTS):
         try:
@@ -37,7 +51,7 @@ def send_once(socket_file: Path, journal: Path, command: dict[str, Any]) -> tupl
             )
             continue
         except ServiceDown:
-            result, live = apply_or_hand_over(socket_file, journal, command)
+            result, live = _direct(socket_file, journal, command, direct)
         else:
             live = True
         if isinstance(result, dict) and result.get("repeated"):
@@ -49,3 +63,19 @@ def send_once(socket_file: Path, journal: Path, command: dict[str, Any]) -> tupl
         f"{last}; the entry may have been recorded: `boardctl status` shows it "
         "(entering it again could count it twice)"
     )
+
+
+def _direct(
+    socket_file: str | os.PathLike[str],
+    journal: Path | None,
+    command: dict[str, Any],
+    direct: Callable[[dict[str, Any]], tuple[Any, bool]] | None,
+) -> tuple[Any, bool]:
+    if direct is not None:
+        return direct(command)
+    from pathlib import Path
+
+    from boardctl.service.handoff import apply_or_hand_over
+
+    assert journal is not None, "send_once needs a journal or a direct writer"
+    return apply_or_hand_over(Path(socket_file), journal, command)

@@ -1,0 +1,150 @@
+"""A verb the running service answers stays lean: no engine, no SQLite, no full config.
+
+``boardctl status``/``peg``/``history`` run as their own processes here (``python -S``,
+so that nothing but boardctl and the standard library is imported: a virtualenv's
+editable-install hook would import ``pathlib`` before boardctl starts), talk to a
+real service on its socket, and list ``sys.modules`` on the way out. Each heavy
+module below cost a Pi a noticeable part of a second (docs/performance.md); a
+change that brings one back into such a verb fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from boardctl.config import ServiceConfig, default_config_text, load_config
+from boardctl.config_file import SERVICE_KEYS, service_section
+from boardctl.errors import ConfigError
+from boardctl.game import integrity
+from boardctl.game.keeper import Scorekeeper
+from tests.test_e2e import FAST, Rig, free_rig
+
+REPO = Path(__file__).resolve().parent.parent
+
+#: Modules a verb the service answers must not import (a name, or a package and all of it).
+HEAVY = (
+    "boardctl.game",  # the engine, the journal
+    "boardctl.cribbage",  # the rules
+    "boardctl.config",  # every section's dataclasses and checks ([service] is read alone)
+    "boardctl.service.control",  # the server: selectors' loop, logging, the engine's parser
+    "sqlite3",
+    "dataclasses",
+    "inspect",
+    "logging",
+    "pathlib",
+    "shutil",
+    "uuid",
+)
+#: Only a configuration file to read brings these (tomllib needs typing).
+CONFIG_ONLY = ("tomllib", "typing")
+
+CHECK = """
+import sys
+from boardctl.cli import main
+code = main(sys.argv[1:])
+print("MODULES " + ",".join(sorted(sys.modules)))
+sys.exit(code)
+"""
+
+
+def heavy(modules: list[str], names: tuple[str, ...] = HEAVY) -> list[str]:
+    return [m for m in modules if any(m == h or m.startswith(h + ".") for h in names)]
+
+
+def verb(*argv: str) -> tuple[str, list[str]]:
+    """Run ``boardctl ARGV`` in a fresh ``python -S``; (its output, the modules it had)."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", CHECK, *argv],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    out, _, modules = done.stdout.rpartition("MODULES ")
+    return out, modules.strip().split(",")
+
+
+@pytest.fixture
+def rig(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Rig]:
+    with free_rig(tmp_path, mock_factory, FAST) as r:
+        yield r
+
+
+def test_status_peg_and_history_through_the_service_import_nothing_heavy(rig: Rig) -> None:
+    where = ["--socket", str(rig.board.socket)]
+    out, modules = verb("peg", "1", "3", *where)
+    assert "Track 1    3  (back   0)" in out
+    assert heavy(modules, HEAVY + CONFIG_ONLY) == []
+    for argv in (["status"], ["status", "--json"], ["history"], ["undo"], ["history", "--json"]):
+        out, modules = verb(*argv, *where)
+        assert out.strip()
+        assert heavy(modules, HEAVY + CONFIG_ONLY) == [], argv
+    assert rig.status()["tracks"][0]["front"] == 0  # the undo reached the service
+
+
+def test_with_the_installed_configuration_file_only_tomllib_is_added(
+    rig: Rig, tmp_path: Path
+) -> None:
+    # the file `install.sh` writes (every key at its default), pointing at this service
+    text = default_config_text().replace('socket = ""', f'socket = "{rig.board.socket}"')
+    config = tmp_path / "config.toml"
+    config.write_text(text)
+    out, modules = verb("status", "--json", "--config", str(config))
+    assert json.loads(out)["tracks"][0]["name"] == "Track 1"
+    assert "tomllib" in modules
+    assert heavy(modules) == []
+
+
+def test_the_check_sees_a_heavy_import(tmp_path: Path) -> None:
+    # with no service, status reads the journal: the engine and SQLite are loaded, and seen
+    journal = tmp_path / "j.sqlite"
+    Scorekeeper.open(journal).close()
+    _, modules = verb("status", "--journal", str(journal), "--socket", str(tmp_path / "none"))
+    assert "sqlite3" in heavy(modules) and "boardctl.game.keeper" in heavy(modules)
+
+
+def test_the_lean_readers_agree_with_their_sources() -> None:
+    assert tuple(f.name for f in fields(ServiceConfig)) == SERVICE_KEYS
+    from boardctl.cli.verbs import NOTICE_KEYS
+
+    assert (integrity.FAULT_KEY, integrity.DAMAGE_KEY) == NOTICE_KEYS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "# only comments\n",
+        default_config_text(),
+        '[service]\njournal = "/j.sqlite"\nsocket = "/s.sock"\n',
+        'service.socket = "/dotted.sock"\n',
+        "[service]\nsocket = 3\n",
+        '[service]\nsockett = "/typo"\n',
+        'service = "not a table"\n',
+        "[service\n",
+        b"\xff".decode("latin-1"),
+    ],
+)
+def test_service_section_reads_service_as_load_config_does(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="latin-1")
+    try:
+        full: object = load_config(path).service
+    except ConfigError as exc:
+        full = str(exc)
+    try:
+        section = service_section(path)
+        lean: object = ServiceConfig(journal=section.journal, socket=section.socket)
+    except ConfigError as exc:
+        lean = str(exc)
+    assert lean == full
