@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from boardctl.standings.bracket import Match, bracket, cut
+from boardctl.standings.bracket import Match, bracket, cut, cut_size
 from boardctl.standings.errors import StandingsError
 from boardctl.standings.games import Game, dedupe
 from boardctl.standings.table import Row, standings
@@ -35,6 +35,7 @@ class Report:
             "by": self.by,
             "best_of": self.best_of,
             "standings": [asdict(row) for row in self.rows],
+            "cut": cut_size(len(self.rows)) if len(self.rows) >= 2 else 0,
             "bracket": None
             if self.bracket is None
             else [[asdict(m) for m in r] for r in self.bracket],
