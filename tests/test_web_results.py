@@ -149,6 +149,8 @@ def test_the_feed_waits_for_the_broker_and_follows_its_results(
         while len(feed.results) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert feed.error == ""
-        assert sorted(r["id"] for r in feed.results) == sorted(r["id"] for r in season[:3])
+        assert sorted(str(r["id"]) for r in feed.results) == sorted(
+            str(r["id"]) for r in season[:3]
+        )
     finally:
         broker.close()
