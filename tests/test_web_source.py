@@ -2,8 +2,8 @@
 
 The fake speaks the control socket's JSON lines on a real Unix socket: with
 the planned ``watch`` stream, or without it (``unknown op``), so both paths
-of :meth:`Source.watch` are exercised; the real service (no ``watch`` in this
-version) is used by the browser tests.
+of :meth:`Source.watch` are exercised, and as the protocol writes it (event
+lines, then state lines); the real service is used by the browser tests.
 """
 
 from __future__ import annotations
@@ -88,6 +88,34 @@ class FakeService:
             self._send(writer, {"event": {"op": "peg"}, "status": status(front), **extra})
 
 
+class ProtocolService(FakeService):
+    """The ``watch`` stream as docs/control-protocol.md writes it: event lines, then state lines."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, watch=True)
+        self.n = 0
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while line := await reader.readline():
+            request = json.loads(line)
+            self.requests.append(request)
+            if request["op"] == "watch":
+                self.watchers.append(writer)
+                snap = {"protocol": 1, "n": self.n, "status": status(self.front), "view": {}}
+                self._send(writer, {"ok": True, "result": snap})
+                continue
+            self._send(writer, self.reply(request))
+        writer.close()
+
+    def change(self, front: int, **extra: Any) -> None:
+        self.front = front
+        for writer in self.watchers:
+            self._send(writer, {"n": self.n + 1, "event": {"op": "peg"}, "seq": front})
+            state = {"status": status(front), "view": {}}
+            self._send(writer, {"n": self.n + 2, "state": state})
+        self.n += 2
+
+
 def run(body: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(asyncio.wait_for(body(), 20))
 
@@ -114,6 +142,30 @@ def test_watch_uses_the_services_stream(tmp_path: Path) -> None:
         assert third.notice == "a pegging entry is 1-15 points, not 40"
         ops = [r["op"] for r in fake.requests]
         assert ops.count("watch") == 1 and "status" not in ops  # the stream carried the status
+        await stream.aclose()
+        source.close()
+        await fake.stop()
+
+    run(body)
+
+
+def test_watch_reads_the_protocols_event_and_state_lines(tmp_path: Path) -> None:
+    async def body() -> None:
+        fake = ProtocolService(tmp_path / "c.sock")
+        await fake.start()
+        source = Source(fake.path, poll_interval=10)
+        stream = source.watch()
+        (first,) = await take(stream)
+        assert first.via == "watch" and first.status is not None
+        assert first.status["tracks"][0]["front"] == 0
+        fake.change(7)
+        fake.change(9)
+        second, third = await take(stream, 2)  # one snapshot per change, none for the event
+        assert second.status is not None and second.status["tracks"][0]["front"] == 7
+        assert third.status is not None and third.status["tracks"][0]["front"] == 9
+        ops = [r["op"] for r in fake.requests]
+        assert "status" not in ops  # the state lines carried the status
+        assert ops.count("frame") == 3  # the LEDs: once for the snapshot and once per state
         await stream.aclose()
         source.close()
         await fake.stop()

@@ -33,6 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the play-offs began at TIME: rank the games before, bracket the games after",
     )
     parser.add_argument("--best-of", type=int, choices=[3, 5], default=3, help="play-off matches")
+    parser.add_argument(
+        "--by",
+        choices=["entrant", "player"],
+        default="entrant",
+        help="rank each track's entrant (a player or a team: default) or credit every partner",
+    )
     parser.add_argument("--follow", action="store_true", help="print again after every new result")
     parser.add_argument(
         "--timeout", type=float, default=10.0, help="seconds to wait for the broker"
@@ -111,32 +117,29 @@ def _print(args: argparse.Namespace, games: list[object]) -> None:
     import json
 
     from boardctl.standings import render
-    from boardctl.standings.bracket import bracket, cut
-    from boardctl.standings.games import Game, dedupe
-    from boardctl.standings.table import standings
+    from boardctl.standings.games import Game
+    from boardctl.standings.report import report
 
-    counted = dedupe(g for g in games if isinstance(g, Game))
-    if args.since:
-        counted = [g for g in counted if g.end >= args.since]
+    done = report(
+        (g for g in games if isinstance(g, Game)),
+        by=args.by,
+        since=args.since or "",
+        playoffs_since=args.playoffs_since or "",
+        best_of=args.best_of,
+    )
     if args.games:
-        for game in counted:
+        for game in done.games:
             print(json.dumps(game.to_record(), ensure_ascii=False, sort_keys=True))
         return
-    playoff = None
-    if args.playoffs_since:
-        before = [g for g in counted if g.end < args.playoffs_since]
-        after = [g for g in counted if g.end >= args.playoffs_since]
-        rows = standings(before)
-        playoff = bracket(cut(rows), after, best_of=args.best_of)
-    else:
-        rows = standings(counted)
+    rows = list(done.rows)
+    playoff = None if done.bracket is None else [list(r) for r in done.bracket]
     if args.csv:
         print(render.csv_text(rows), end="")
     elif args.json:
-        print(render.json_text(rows, games=len(counted), bracket=playoff))
+        print(render.json_text(rows, games=len(done.games), bracket=playoff))
     else:
         print(render.table(rows))
-        print(f"({len(counted)} games)")
+        print(f"({len(done.games)} games)")
         if playoff is not None:
             print()
             print(render.bracket_text(playoff, args.best_of))

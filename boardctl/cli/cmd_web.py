@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardctl.web.results import ResultsFeed
 
 NAME = "web"
 HELP = "the live board page for phones on the local network: serve, pair, unpair, phones"
@@ -90,5 +94,28 @@ def _serve(args: argparse.Namespace, config: object, pairing: object) -> int:
     main, layout_name = board_settings(args.config)
     socket_path = Path(args.socket) if args.socket else paths.client_socket(main)
     source = Source(socket_path, poll_interval=config.poll_interval)
-    serve(config, source, load_layout(layout_name), pairing)
+    feed, board = _results(config, main)
+    serve(config, source, load_layout(layout_name), pairing, feed=feed, board=board)
     return 0
+
+
+def _results(config: object, main: object) -> tuple[ResultsFeed | None, str]:
+    """The broker's results for the pages (``web.results = "mqtt"``) and this board's id."""
+    from boardctl.config import Config
+    from boardctl.errors import ConfigError
+    from boardctl.results.board import board_id
+    from boardctl.service import paths
+    from boardctl.web.config import WebConfig
+    from boardctl.web.results import ResultsFeed
+
+    assert isinstance(config, WebConfig) and isinstance(main, Config)
+    if config.results != "mqtt":
+        return None, ""
+    try:
+        import paho.mqtt.client  # noqa: F401
+    except ImportError as exc:
+        raise ConfigError(
+            f"results from the broker need paho-mqtt: pip install 'boardctl[mqtt]' ({exc})"
+        ) from None
+    board = main.mqtt.board_id or board_id(paths.client_journal(main).parent)
+    return ResultsFeed(main.mqtt), board

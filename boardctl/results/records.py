@@ -9,12 +9,14 @@ so in a partnership game it is the team's pegging.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from boardctl.game.presets import lines_failed
 from boardctl.game.roster import player_key
 from boardctl.results.derive import Entry, PlayedGame
+from boardctl.results.model import GameResult
 
 #: The big counts of a hand or crib that club side pots pay for.
 BIG_HANDS = (24, 28, 29)
@@ -172,6 +174,18 @@ def records(games: Iterable[PlayedGame]) -> Records:
     for game in games:
         _add_game(out, game)
     return out
+
+
+def records_of_results(results: Iterable[GameResult]) -> Records:
+    """The records that results alone give (a consumer of the results that has no journal).
+
+    Games, wins, game points, skunks, spread and head to head are as
+    :func:`records` counts them; the hand, crib and pegging figures need the
+    journal's entries, so they stay empty (None).
+    """
+    return records(
+        PlayedGame(dataclasses.replace(result, deals=0), (), (), ()) for result in results
+    )
 
 
 def _player(out: Records, name: str) -> PlayerRecord:

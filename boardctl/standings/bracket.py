@@ -5,7 +5,9 @@ The bracket has the next power of two of places; seeds are placed so that
 seed 1 and 2 can meet only in the final (1 v 8, 4 v 5, 2 v 7, 3 v 6 for eight),
 and the places beyond the field are byes, which fall to the top seeds. Each
 match is best of 3 or 5: the first to 2 (or 3) wins of the games the two
-played in the play-offs goes through.
+played in the play-offs goes through. A seed is a player or a team (``Ann &
+Cat``): a game counts for a match when its two entrants are the match's two,
+whatever the order of the partners' names.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from boardctl.standings.errors import StandingsError
-from boardctl.standings.games import Game
-from boardctl.standings.table import Row, player_key
+from boardctl.standings.games import Game, entrant_key, split_team
+from boardctl.standings.table import Row
 
 BEST_OF = (3, 5)
 BYE = "(bye)"  # the other side of a seed that goes through without playing
@@ -63,7 +65,7 @@ def bracket(seeds: Sequence[str], games: Iterable[Game], *, best_of: int = 3) ->
         raise StandingsError(f"play-off matches are best of 3 or 5, not {best_of}")
     if len(seeds) < 2:
         raise StandingsError("a bracket needs at least two players")
-    if len({player_key(s) for s in seeds}) != len(seeds) or BYE in seeds:
+    if len({_key(s) for s in seeds}) != len(seeds) or BYE in seeds:
         raise StandingsError(f"the seeds must be different players (and none called {BYE})")
     size = 1 << (len(seeds) - 1).bit_length()
     need = best_of // 2 + 1
@@ -81,16 +83,20 @@ def bracket(seeds: Sequence[str], games: Iterable[Game], *, best_of: int = 3) ->
     return rounds
 
 
+def _key(seed: str) -> str:
+    return entrant_key(split_team(seed))
+
+
 def _match(number: int, a: str | None, b: str | None, games: list[Game], need: int) -> Match:
     if a == BYE or b == BYE:
         return Match(number, a, b, 0, 0, a if b == BYE else b)
     if a is None or b is None:
         return Match(number, a, b, 0, 0, None)  # waits for an earlier match
-    wins = {player_key(a): 0, player_key(b): 0}
+    wins = {_key(a): 0, _key(b): 0}
     for game in games:
-        keys = [player_key(n) for n in game.names]
+        keys = game.entrants
         # games after the match was decided do not count
         if len(keys) == 2 and set(keys) == set(wins) and max(wins.values()) < need:
             wins[keys[game.winner]] += 1
-    first, second = wins[player_key(a)], wins[player_key(b)]
+    first, second = wins[_key(a)], wins[_key(b)]
     return Match(number, a, b, first, second, a if first >= need else b if second >= need else None)

@@ -3,23 +3,31 @@
 A record is the JSON a board's bridge publishes (``boardctl/<board>/results/<id>``)
 or a game entered by hand (:mod:`.store`); the fields used are ``id``,
 ``board``, ``names``, ``scores``, ``winner``, ``game_points``, ``end`` and,
-when present, ``skunk`` (otherwise worked out from the scores and ``target``).
+when present, ``skunk`` and ``players`` (each track's members: one player, or
+the partners of a team). A record without ``players`` (an older one, or typed
+by hand) reads a track named ``Ann & Cat`` or ``Al, Bea & Cy`` as that team.
 The same game seen twice (a broker delivers at least once) is one game:
 :func:`dedupe` keeps the last copy of each ``(board, id)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boardctl.game.roster import player_key
 from boardctl.standings.errors import StandingsError
 
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One finished game: who played on which track, the scores and the winner."""
+    """One finished game: who played on which track, the scores and the winner.
+
+    ``teams`` holds each track's members (empty: read from the names, see
+    :func:`split_team`).
+    """
 
     board: str
     id: str
@@ -29,10 +37,20 @@ class Game:
     game_points: int
     skunk: int = 0
     end: str = ""
+    teams: tuple[tuple[str, ...], ...] = ()
 
     @property
     def key(self) -> tuple[str, str]:
         return (self.board, self.id)
+
+    def members(self, track: int) -> tuple[str, ...]:
+        """The players of ``track``: one, or a team's partners."""
+        return self.teams[track] if self.teams else split_team(self.names[track])
+
+    @property
+    def entrants(self) -> tuple[str, ...]:
+        """Each track's entrant as compared (:func:`entrant_key`)."""
+        return tuple(entrant_key(self.members(t)) for t in range(len(self.names)))
 
     def margin(self, track: int) -> int:
         """The spread for ``track``: the winner's lead over the best loser, a loser's deficit."""
@@ -46,6 +64,7 @@ class Game:
             "id": self.id,
             "board": self.board,
             "names": list(self.names),
+            "players": [list(self.members(t)) for t in range(len(self.names))],
             "scores": list(self.scores),
             "winner": self.winner,
             "winner_name": self.names[self.winner],
@@ -55,6 +74,42 @@ class Game:
             "end": self.end,
             "final": True,
         }
+
+
+def split_team(name: str) -> tuple[str, ...]:
+    """``Ann & Cat`` -> (Ann, Cat), ``Al, Bea & Cy`` -> three; any other name is one player."""
+    parts = tuple(part.strip() for part in re.split(r",|&", name))
+    return parts if len(parts) > 1 and all(parts) else (name.strip(),)
+
+
+def entrant_key(members: Sequence[str]) -> str:
+    """How entrants are compared: a player by :func:`player_key`, a team by its set of players.
+
+    ``Ann & Cat`` and ``cat & ann`` are the same team; ``Ann`` alone is another entrant.
+    """
+    return " & ".join(sorted(player_key(m) for m in members))
+
+
+def _teams(record: Mapping[str, Any], count: int) -> tuple[tuple[str, ...], ...]:
+    """The record's ``players`` (one list of names per track), or read from its names."""
+    teams = record.get("players")
+    if teams is None:
+        return tuple(split_team(str(n)) for n in record["names"])
+    if (
+        not isinstance(teams, list)
+        or len(teams) != count
+        or not all(
+            isinstance(team, list) and team and all(isinstance(n, str) and n.strip() for n in team)
+            for team in teams
+        )
+    ):
+        raise StandingsError(
+            f"result {record.get('id')!r}: players must be one list of names per track"
+        )
+    keys = [player_key(n) for team in teams for n in team]
+    if len(set(keys)) != len(keys):
+        raise StandingsError(f"result {record.get('id')!r}: a player is on two tracks")
+    return tuple(tuple(n.strip() for n in team) for team in teams)
 
 
 def _int(record: Mapping[str, Any], key: str) -> int:
@@ -94,6 +149,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
         game_points=max(points, 0),
         skunk=skunk if isinstance(skunk, int) and not isinstance(skunk, bool) else 0,
         end=str(record.get("end", "")),
+        teams=_teams(record, len(names)),
     )
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from boardctl.game.roster import player_key
 from boardctl.standings.errors import StandingsError
-from boardctl.standings.table import player_key
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,24 +4,36 @@ In ACC play a win earns the winner the game's points (2, or 3 for a skunk;
 the board's preset worked them out) and a loss earns nothing; *spread* is the
 sum of margins, plus for a win and minus for a loss. Ties that survive all
 three keys share a place (1, 2, 2, 4) and are listed by name.
+
+Who is ranked (``by``):
+
+- ``"entrant"`` (the default): each track of a game is one entrant, a player
+  or, in a partnership game, the team, known by its set of players (``Ann &
+  Cat`` is ``Cat & Ann``). That is how a partners (doubles) event ranks: the
+  pair enters, plays and qualifies as one.
+- ``"player"``: every partner is credited with the team's game, win, game
+  points, spread and skunks, as a club league with changing partners keeps
+  individual standings (and as ``boardctl stats players`` credits partners).
+  In a singles field both ways give the same table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from boardctl.standings.games import Game
+from boardctl.game.roster import player_key, team_name
+from boardctl.standings.errors import StandingsError
+from boardctl.standings.games import Game, entrant_key
 
+BY = ("entrant", "player")
 
-def player_key(name: str) -> str:
-    """How names are compared: case and spacing do not matter."""
-    return " ".join(name.split()).casefold()
+__all__ = ["BY", "Row", "player_key", "standings"]
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One player's line in the standings."""
+    """One entrant's line in the standings (``player`` is a player's or a team's name)."""
 
     place: int
     player: str
@@ -48,12 +60,25 @@ class _Tally:
     skunks_taken: int = 0
 
 
-def standings(games: Iterable[Game]) -> list[Row]:
-    """The ranked standings of every player in ``games`` (each game counted once as given)."""
+def _credited(game: Game, by: str) -> Iterator[tuple[int, str, str]]:
+    """(track, key, shown name) for everyone a game counts for."""
+    for track in range(len(game.names)):
+        members = game.members(track)
+        if by == "player":
+            for name in members:
+                yield track, player_key(name), name
+        else:
+            yield track, entrant_key(members), team_name(members)
+
+
+def standings(games: Iterable[Game], *, by: str = "entrant") -> list[Row]:
+    """The ranked standings of ``games`` (each game counted once as given), see the module."""
+    if by not in BY:
+        raise StandingsError(f"standings are by entrant or by player, not {by!r}")
     tallies: dict[str, _Tally] = {}
     for game in games:
-        for track, name in enumerate(game.names):
-            tally = tallies.setdefault(player_key(name), _Tally(name))
+        for track, key, name in _credited(game, by):
+            tally = tallies.setdefault(key, _Tally(name))
             tally.games += 1
             tally.spread += game.margin(track)
             if track == game.winner:
@@ -68,8 +93,8 @@ def standings(games: Iterable[Game]) -> list[Row]:
     )
     rows: list[Row] = []
     for index, t in enumerate(order):
-        key = (-t.game_points, -t.wins, -t.spread)
-        place = rows[-1].place if rows and rows[-1].rank_key() == key else index + 1
+        rank = (-t.game_points, -t.wins, -t.spread)
+        place = rows[-1].place if rows and rows[-1].rank_key() == rank else index + 1
         rows.append(
             Row(
                 place=place,

@@ -9,6 +9,14 @@
     allow_public = false            # true allows 0.0.0.0, :: and public addresses
     state = ""                      # tokens and pairing code; "" = $STATE_DIRECTORY
     poll_interval = 0.25            # seconds between polls when the service has no watch
+    results = ""                    # "mqtt": results, records and standings from the broker
+
+    [standings]                     # the standings page (/standings), as boardctl standings
+    by = "entrant"                  # or "player": credit every partner of a team
+    since = ""                      # only games that ended at or after this time
+    playoffs_since = ""             # the play-offs began: rank before, bracket after
+    best_of = 3                     # play-off matches: 3 or 5
+    manual = ""                     # games entered by hand (boardctl standings add's file)
 
 By default the page listens on 127.0.0.1 only. A wildcard (``0.0.0.0``,
 ``::``) or a public address is refused unless ``allow_public = true``: the
@@ -39,10 +47,25 @@ class WebConfig:
     allow_public: bool = False
     state: str = ""
     poll_interval: float = 0.25
+    results: str = ""
+    standings: StandingsOptions = field(default_factory=lambda: StandingsOptions())
     source: str = field(default="(defaults)", compare=False)
 
 
-_KEYS = ("listen", "port", "hostnames", "allow_public", "state", "poll_interval")
+@dataclass(frozen=True, slots=True)
+class StandingsOptions:
+    """What the standings page ranks, as ``boardctl standings``' options (docs/standings.md)."""
+
+    by: str = "entrant"
+    since: str = ""
+    playoffs_since: str = ""
+    best_of: int = 3
+    manual: str = ""
+
+
+_KEYS = ("listen", "port", "hostnames", "allow_public", "state", "poll_interval", "results")
+RESULTS_SOURCES = ("", "mqtt")
+_STANDINGS_KEYS = ("by", "since", "playoffs_since", "best_of", "manual")
 
 
 def check_address(address: str, *, allow_public: bool, where: str = "listen") -> str:
@@ -91,17 +114,45 @@ def _value(key: str, value: Any, where: str) -> Any:
         if not isinstance(value, str):
             raise ConfigError(f"{where} must be a string, not {value!r}")
         return value
+    if key == "results":
+        if value not in RESULTS_SOURCES:
+            raise ConfigError(f'{where} must be "mqtt" or "" (no results), not {value!r}')
+        return value
     ok = isinstance(value, int | float) and not isinstance(value, bool)
     if not ok or not 0.02 <= value <= 10:
         raise ConfigError(f"{where} must be a number of seconds 0.02-10, not {value!r}")
     return float(value)
 
 
+def _standings(table: Any, source: str) -> StandingsOptions:
+    """The ``[standings]`` table."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{source}: 'standings' must be a table ([standings])")
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        where = f"{source}: standings.{key}"
+        if key not in _STANDINGS_KEYS:
+            known = ", ".join(_STANDINGS_KEYS)
+            raise ConfigError(f"{where}: unknown key (known keys in [standings]: {known})")
+        if key == "best_of":
+            if value not in (3, 5) or isinstance(value, bool):
+                raise ConfigError(f"{where} must be 3 or 5, not {value!r}")
+        elif key == "by":
+            if value not in ("entrant", "player"):
+                raise ConfigError(f'{where} must be "entrant" or "player", not {value!r}')
+        elif not isinstance(value, str):
+            raise ConfigError(f"{where} must be a string, not {value!r}")
+        values[key] = value
+    return StandingsOptions(**values)
+
+
 def parse_web_config(data: dict[str, Any], source: str = "(web config)") -> WebConfig:
     """Check a parsed ``web.toml`` and fill in the defaults."""
-    unknown = [k for k in data if k != "web"]
+    unknown = [k for k in data if k not in ("web", "standings")]
     if unknown:
-        raise ConfigError(f"{source}: unknown section or key {unknown[0]!r} (known: web)")
+        raise ConfigError(
+            f"{source}: unknown section or key {unknown[0]!r} (known: web, standings)"
+        )
     table = data.get("web", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: 'web' must be a table ([web])")
@@ -111,6 +162,8 @@ def parse_web_config(data: dict[str, Any], source: str = "(web config)") -> WebC
         if key not in _KEYS:
             raise ConfigError(f"{where}: unknown key (known keys in [web]: {', '.join(_KEYS)})")
         values[key] = _value(key, value, where)
+    if "standings" in data:
+        values["standings"] = _standings(data["standings"], source)
     config = WebConfig(source=source, **values)
     for address in config.listen:
         check_address(address, allow_public=config.allow_public, where=f"{source}: web.listen")

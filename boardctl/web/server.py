@@ -12,7 +12,14 @@ Routes (all under the host names the page may be reached by):
 ``GET /api/discard``        ``?cards=...&dealer=1``: rank the discards
 ``POST /api/pair``          ``{"code": "123456"}`` -> ``{"id", "token"}``
 ``POST /api/command``       one control-socket command, paired phones only
+``GET /standings``          the standings page (a projector), live
+``GET /api/results``        this board's results and its players' records
+``GET /api/standings``      the ACC standings of every board's games
+``GET /results/events``     server-sent events: the results' version
 ==========================  ===============================================
+
+Results, records and standings come from the club's MQTT broker
+(:mod:`boardctl.web.results`) when ``web.results = "mqtt"``.
 
 Safety: every request must name an allowed host (the listen addresses, the
 configured host names, ``localhost``), which stops DNS rebinding; a POST must
@@ -44,6 +51,7 @@ from boardctl.web import tools
 from boardctl.web.config import WebConfig
 from boardctl.web.hub import Hub
 from boardctl.web.pairing import Pairing, PairingError
+from boardctl.web.results import Changes, ResultsFeed, board_document, standings_document
 from boardctl.web.source import ServiceGone, Source
 
 log = logging.getLogger(__name__)
@@ -61,6 +69,8 @@ ASSETS = {
     "/app.css": ("app.css", "text/css; charset=utf-8"),
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
+    "/standings": ("standings.html", "text/html; charset=utf-8"),
+    "/standings.js": ("standings.js", "text/javascript; charset=utf-8"),
 }
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -77,7 +87,11 @@ HUB = web.AppKey("hub", Hub)
 SOURCE = web.AppKey("source", Source)
 PAIRING = web.AppKey("pairing", Pairing)
 HOSTS: web.AppKey[frozenset[str]] = web.AppKey("hosts")
-CHOICES: web.AppKey[dict[str, list[str]]] = web.AppKey("choices")
+CHOICES: web.AppKey[dict[str, Any]] = web.AppKey("choices")
+CONFIG = web.AppKey("config", WebConfig)
+CHANGES = web.AppKey("changes", Changes)
+FEED: web.AppKey[ResultsFeed | None] = web.AppKey("feed")
+BOARD: web.AppKey[str] = web.AppKey("board")
 
 
 class Streams:
@@ -191,6 +205,64 @@ async def events(request: web.Request) -> web.StreamResponse:
     return response
 
 
+async def result_events(request: web.Request) -> web.StreamResponse:
+    """Server-sent events: one message (the results' version) whenever the results change."""
+    changes = request.app[CHANGES]
+    response = web.StreamResponse(
+        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+    )
+    await response.prepare(request)
+    queue = changes.subscribe()
+    task = asyncio.current_task()
+    assert task is not None
+    request.app[STREAMS].tasks.add(task)
+    try:
+        await response.write(b"retry: 1000\n\n")
+        while True:
+            try:
+                message = await asyncio.wait_for(queue.get(), KEEPALIVE)
+            except TimeoutError:
+                await response.write(b": still here\n\n")
+                continue
+            await response.write(b"data: " + _dump(message) + b"\n\n")
+    except (ConnectionResetError, RuntimeError):
+        pass
+    finally:
+        changes.unsubscribe(queue)
+        request.app[STREAMS].tasks.discard(task)
+    return response
+
+
+def _no_results(request: web.Request) -> web.Response | None:
+    feed = request.app[FEED]
+    if feed is None:
+        return _error(
+            404, 'results are not configured: set results = "mqtt" in web.toml (docs/web.md)'
+        )
+    return None
+
+
+async def results(request: web.Request) -> web.Response:
+    """This board's results and player records, from the broker."""
+    missing = _no_results(request)
+    feed = request.app[FEED]
+    if missing is not None or feed is None:
+        return missing or _error(404, "no results")
+    document = board_document(feed.results, request.app[BOARD])
+    return web.json_response({"ok": True, "error": feed.error, **document})
+
+
+async def standings_api(request: web.Request) -> web.Response:
+    """Every board's standings, ranked as ``boardctl standings`` ranks them."""
+    missing = _no_results(request)
+    feed = request.app[FEED]
+    if missing is not None or feed is None:
+        return missing or _error(404, "no results")
+    options = request.app[CONFIG].standings
+    document = await asyncio.to_thread(standings_document, feed.results, options)
+    return web.json_response({**document, "source_error": feed.error})
+
+
 def _dump(data: Any) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -205,7 +277,12 @@ async def state(request: web.Request) -> web.Response:
             latest = hub.latest
         except ControlError as exc:
             latest = {"up": False, "reason": str(exc)}
-    body = {**(latest or {}), "paired": paired(request), "board": hub.plan}
+    body = {
+        **(latest or {}),
+        "paired": paired(request),
+        "board": hub.plan,
+        "results": request.app[FEED] is not None,
+    }
     return web.json_response({**body, "choices": request.app[CHOICES]})
 
 
@@ -283,11 +360,35 @@ async def _on_cleanup(app: web.Application) -> None:
     app[SOURCE].close()
 
 
+async def _on_startup(app: web.Application) -> None:
+    """Follow the broker's results, if configured (the feed's thread calls back into the loop)."""
+    feed = app[FEED]
+    if feed is None:
+        return
+    loop = asyncio.get_running_loop()
+    changes = app[CHANGES]
+    feed.start(lambda: loop.call_soon_threadsafe(changes.changed, feed.error))
+
+
 def make_app(
-    config: WebConfig, source: Source, layout: Layout, pairing: Pairing
+    config: WebConfig,
+    source: Source,
+    layout: Layout,
+    pairing: Pairing,
+    *,
+    feed: ResultsFeed | None = None,
+    board: str = "",
 ) -> web.Application:
-    """The application (tests run it on a port of their own)."""
+    """The application (tests run it on a port of their own).
+
+    ``feed`` brings the results from the broker (None: the page has none);
+    ``board`` is this board's id among them.
+    """
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
+    app[CONFIG] = config
+    app[FEED] = feed
+    app[BOARD] = board
+    app[CHANGES] = Changes()
     app[SOURCE] = source
     app[HUB] = Hub(source, layout)
     app[PAIRING] = pairing
@@ -304,16 +405,29 @@ def make_app(
     app.router.add_get("/api/discard", discard)
     app.router.add_post("/api/pair", pair)
     app.router.add_post("/api/command", command)
+    app.router.add_get("/api/results", results)
+    app.router.add_get("/api/standings", standings_api)
+    app.router.add_get("/results/events", result_events)
+    app.on_startup.append(_on_startup)
     app.on_shutdown.append(_on_shutdown)
     app.on_cleanup.append(_on_cleanup)
     return app
 
 
-def serve(config: WebConfig, source: Source, layout: Layout, pairing: Pairing) -> None:
+def serve(
+    config: WebConfig,
+    source: Source,
+    layout: Layout,
+    pairing: Pairing,
+    *,
+    feed: ResultsFeed | None = None,
+    board: str = "",
+) -> None:
     """Serve until SIGTERM or SIGINT, then stop within a few seconds whatever the pages do."""
     loop = asyncio.new_event_loop()
+    app = make_app(config, source, layout, pairing, feed=feed, board=board)
     try:
-        loop.run_until_complete(_serve(make_app(config, source, layout, pairing), config))
+        loop.run_until_complete(_serve(app, config))
     finally:
         loop.close()
 

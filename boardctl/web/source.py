@@ -145,7 +145,7 @@ def _unknown_op(reply: dict[str, Any]) -> bool:
 
 def _status_in(line: dict[str, Any]) -> dict[str, Any] | None:
     """The status a watch line carries, wherever the stream puts it."""
-    for candidate in (line, line.get("result"), line.get("status")):
+    for candidate in (line, line.get("result"), line.get("state"), line.get("status")):
         if isinstance(candidate, dict):
             if isinstance(candidate.get("tracks"), list):
                 return candidate
@@ -160,6 +160,15 @@ def _rgb_in(line: dict[str, Any]) -> str | None:
         if isinstance(candidate, dict) and isinstance(candidate.get("rgb"), str):
             return str(candidate["rgb"])
     return None
+
+
+def _announces_only(line: dict[str, Any]) -> bool:
+    """A stream line that names a journalled event and carries no state.
+
+    The service follows each such line at once with a ``state`` line (the
+    board after the event), so the event line itself needs no snapshot.
+    """
+    return "event" in line and _status_in(line) is None and not _notice_in(line)
 
 
 def _notice_in(line: dict[str, Any]) -> str:
@@ -237,6 +246,8 @@ class Source:
                 if reply.get("ok") is False and not _notice_in(reply):
                     raise ControlError(str(reply.get("error", "watch refused")))
                 self.mode = "watch"
+                if _announces_only(reply):
+                    continue  # an event line: the state line after it has the board
                 snap = await self._from_line(reply)
                 if snap != last or snap.notice:
                     last = snap

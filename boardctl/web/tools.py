@@ -66,9 +66,14 @@ def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def choices() -> dict[str, list[str]]:
-    """What the page's menus offer, from the tables the engine checks against."""
+def choices() -> dict[str, Any]:
+    """What the page's menus offer, from the tables the engine checks against.
+
+    ``rule_sets`` and ``house_rules`` map each name the status gives to its
+    title (``boardctl rules``' words), for the page's rules line.
+    """
     from boardctl.board.theme import DEFAULT_THEME
+    from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS
     from boardctl.cribbage.variants import VARIANTS
     from boardctl.game.entries import KINDS
     from boardctl.game.presets import PRESETS
@@ -80,4 +85,6 @@ def choices() -> dict[str, list[str]]:
         "modes": list(MODES),
         "kinds": list(KINDS),
         "colours": ["#{:02x}{:02x}{:02x}".format(*c) for c in DEFAULT_THEME.tracks],
+        "rule_sets": {name: rule.title for name, rule in RULE_SETS.items()},
+        "house_rules": {name: rule.title for name, rule in HOUSE_RULES.items()},
     }

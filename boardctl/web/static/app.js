@@ -17,6 +17,7 @@ let last = null;
 let choices = null;
 let shownSeq = null;
 let scoreText = "";
+let resultsOn = false;
 const circles = new Map();
 const picked = [];
 
@@ -40,6 +41,7 @@ async function refreshSession() {
     choices = data.choices || choices;
     fillChoices();
     setPaired(Boolean(data.paired));
+    resultsOn = Boolean(data.results);
     if (data.board && !plan) drawPlan(data.board);
     if (data.status) update(data);
   } catch (err) {
@@ -71,6 +73,7 @@ function update(message) {
   if (message.refusal) showRefusal(message.refusal);
   if (!message.status) return;
   last = message.status;
+  $("rules").textContent = rulesWords(last);
   showScore(last);
   if (message.leds) paint(message.leds);
   if (last.seq !== shownSeq) {
@@ -125,6 +128,19 @@ function showScore(s) {
   $("game").textContent =
     `Game ${s.game_number} · ${s.variant} to ${s.target} · ${s.mode} · ${phaseWords(s)}${match}`;
   buildPegs(s);
+}
+
+function rulesWords(s) {
+  const sets = (choices && choices.rule_sets) || {};
+  const house = (choices && choices.house_rules) || {};
+  const name = s.rules || "acc";
+  const title = sets[name] ? ` (${sets[name]})` : "";
+  const own = (s.house_rules || []).map((r) => (house[r] ? `${r}: ${house[r]}` : r));
+  const extra = own.length ? own.join("; ") : "none";
+  const p = s.preset_points || {};
+  const points = p.win != null ? ` · game points (${s.preset}): win ${p.win}, skunk ${p.skunk}` +
+    (p.double !== p.skunk ? `, double skunk ${p.double}` : "") : "";
+  return `Rules: ${name}${title} · house rules: ${extra}${points} · muggins ${s.muggins ? "on" : "off"}`;
 }
 
 function phaseWords(s) {
@@ -358,6 +374,49 @@ function countBlock(count) {
   return box;
 }
 
+// --- results and player records (from the club's broker) --------------------------------
+async function loadResults() {
+  const note = $("results-note");
+  if (!resultsOn) {
+    note.textContent = "Results come from the club's MQTT broker: not configured on this board.";
+    return;
+  }
+  const reply = await (await fetch("/api/results")).json().catch(() => ({ ok: false }));
+  if (!reply.ok) {
+    note.textContent = reply.error || "no results";
+    return;
+  }
+  note.textContent = reply.error ? `Broker: ${reply.error}` :
+    `${reply.games} finished game${reply.games === 1 ? "" : "s"} on this board.`;
+  fillTable($("results"), ["when", "players", "scores", "winner", "spread", "GP"],
+    reply.results.map((r) => [r.end.slice(0, 16).replace("T", " "), r.names.join(" v "),
+      r.scores.join("–"), r.winner + (r.skunk ? " (skunk)" : ""), `+${r.spread}`,
+      String(r.game_points) + (r.final ? "" : " (not final)")]));
+  const num = (v, d = 1) => (v == null ? "–" : v.toFixed(d));
+  fillTable($("players"), ["#", "player", "games", "wins", "win %", "GP", "Sk+", "Sk−", "spread"],
+    reply.players.map((p, i) => [String(i + 1), p.name, String(p.games), String(p.wins),
+      num(p.win_percent, 0), String(p.game_points), String(p.skunks_given),
+      String(p.skunks_taken), num(p.average_spread)]));
+}
+
+function fillTable(table, heads, rows) {
+  const head = el("tr");
+  for (const h of heads) head.append(el("th", null, h));
+  table.replaceChildren(head, ...rows.map((cells) => {
+    const tr = el("tr");
+    for (const c of cells) tr.append(el("td", null, c));
+    return tr;
+  }));
+}
+
+function followResults() {
+  if (!resultsOn) return;
+  const events = new EventSource("/results/events");
+  events.onmessage = () => {
+    if ($("results-box").open) loadResults();
+  };
+}
+
 // --- the card tools ---------------------------------------------------------------
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
@@ -457,6 +516,9 @@ function wire() {
   $("history-box").addEventListener("toggle", () => {
     if ($("history-box").open) loadHistory();
   });
+  $("results-box").addEventListener("toggle", () => {
+    if ($("results-box").open) loadResults();
+  });
   $("count-btn").addEventListener("click", () =>
     runTool("/api/score", { cards: picked.join(" "), crib: $("crib").checked ? 1 : 0 }));
   $("discard-btn").addEventListener("click", () =>
@@ -477,4 +539,7 @@ function wire() {
 buildDeck();
 wire();
 setPaired(false);
-refreshSession().then(connect);
+refreshSession().then(() => {
+  connect();
+  followResults();
+});

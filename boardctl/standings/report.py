@@ -1,0 +1,78 @@
+"""The standings of a set of games as ``boardctl standings`` and the standings page show them.
+
+One function for both: count every game once, keep those since a time, rank
+them (:mod:`.table`), and, once the play-offs have begun, rank the games
+before and fill a bracket (:mod:`.bracket`) from the games after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from boardctl.standings.bracket import Match, bracket, cut, cut_size
+from boardctl.standings.errors import StandingsError
+from boardctl.standings.games import Game, dedupe
+from boardctl.standings.table import Row, standings
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The games counted, the ranked rows, and the bracket (None before the play-offs)."""
+
+    games: tuple[Game, ...]
+    rows: tuple[Row, ...]
+    bracket: tuple[tuple[Match, ...], ...] | None
+    by: str = "entrant"
+    best_of: int = 3
+
+    def to_dict(self) -> dict[str, Any]:
+        """The page's document: as ``boardctl standings --json``, with the games' outline."""
+        return {
+            "format": 1,
+            "games": len(self.games),
+            "by": self.by,
+            "best_of": self.best_of,
+            "standings": [asdict(row) for row in self.rows],
+            "cut": cut_size(len(self.rows)) if len(self.rows) >= 2 else 0,
+            "bracket": None
+            if self.bracket is None
+            else [[asdict(m) for m in r] for r in self.bracket],
+            "latest": [game.to_record() for game in reversed(self.games[-10:])],
+        }
+
+
+def report(
+    games: Iterable[Game],
+    *,
+    by: str = "entrant",
+    since: str = "",
+    playoffs_since: str = "",
+    best_of: int = 3,
+) -> Report:
+    """The standings of ``games`` (each ``(board, id)`` once), see the module."""
+    counted = dedupe(games)
+    if since:
+        counted = [g for g in counted if g.end >= since]
+    playoff: Sequence[Sequence[Match]] | None = None
+    if playoffs_since:
+        if by == "player" and any(
+            len(g.members(t)) > 1 for g in counted for t in range(len(g.names))
+        ):
+            raise StandingsError(
+                "partnership play-offs are between teams: rank by entrant (leave out --by player)"
+            )
+        before = [g for g in counted if g.end < playoffs_since]
+        after = [g for g in counted if g.end >= playoffs_since]
+        rows = standings(before, by=by)
+        playoff = bracket(cut(rows), after, best_of=best_of)
+    else:
+        rows = standings(counted, by=by)
+    return Report(
+        tuple(counted),
+        tuple(rows),
+        None if playoff is None else tuple(tuple(r) for r in playoff),
+        by,
+        best_of,
+    )

@@ -1,0 +1,196 @@
+"""Results, player records and standings for the pages, from the club's MQTT broker.
+
+The web process never reads the journal (its unit cannot). The board's MQTT
+bridge (``boardctl mqtt``) already publishes every finished game's result from
+the journal, retained, one topic per game (docs/mqtt.md); :class:`ResultsFeed`
+follows those topics as ``boardctl standings --follow`` does (the same
+:func:`~boardctl.standings.collect.collect`), in a thread of its own, and
+tells the server whenever they change. From what it holds, the pure functions
+below build what the pages show:
+
+- :func:`board_document`: this board's results, newest first, and the player
+  records of ``boardctl stats players`` that results alone give (games, wins,
+  win %, game points, skunks, spread, head to head; the hand, crib and pegging
+  figures need the journal's entries and are left to ``stats players``);
+- :func:`standings_document`: the ACC standings of every board's games (and the
+  games entered by hand), with the bracket once the play-offs have begun, as
+  ``boardctl standings`` ranks them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from boardctl.config import MqttConfig
+from boardctl.errors import BoardError
+from boardctl.results.model import GameResult
+from boardctl.results.records import records_of_results
+from boardctl.standings import store
+from boardctl.standings.games import Game, from_record
+from boardctl.standings.report import report
+from boardctl.web.config import StandingsOptions
+
+Results = dict[tuple[str, str], dict[str, Any]]  # (board, game id) -> record, as collect's
+
+log = logging.getLogger(__name__)
+
+RETRY_FIRST = 1.0
+RETRY_MAX = 15.0
+LATEST = 20  # results listed on the board's page
+
+
+class Changes:
+    """The results' version, fanned out to the open pages (each message: the new version)."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.error = ""
+        self._queues: set[asyncio.Queue[dict[str, Any]]] = set()
+
+    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(4)
+        self._queues.add(queue)
+        queue.put_nowait(self.message())
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self._queues.discard(queue)
+
+    def message(self) -> dict[str, Any]:
+        return {"version": self.version, "error": self.error}
+
+    def changed(self, error: str) -> None:
+        """The results changed (in the event loop's thread)."""
+        self.version += 1
+        self.error = error
+        for queue in self._queues:
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(self.message())
+
+
+class ResultsFeed:
+    """Every board's retained results on the broker, followed for ever in a daemon thread."""
+
+    def __init__(self, config: MqttConfig, *, timeout: float = 10.0) -> None:
+        self.config = config
+        self.timeout = timeout
+        self.error = "waiting for the broker"
+        self._results: Results = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._pause = RETRY_FIRST
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        """A copy of the records now, in no particular order."""
+        with self._lock:
+            return list(self._results.values())
+
+    def start(self, changed: Callable[[], object]) -> None:
+        """Follow the broker; ``changed()`` is called (from the thread) after every change."""
+        self._thread = threading.Thread(
+            target=self._run, args=(changed,), name="results", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, changed: Callable[[], object]) -> None:
+        from boardctl.standings.collect import collect  # paho: the mqtt extra
+
+        self._pause = RETRY_FIRST
+
+        def follow(results: Results) -> bool:
+            with self._lock:
+                self._results = dict(results)
+            self.error = ""
+            self._pause = RETRY_FIRST  # the broker answered: a later outage starts short again
+            changed()
+            return True
+
+        while True:
+            try:
+                collect(self.config, timeout=self.timeout, follow=follow)
+            except (BoardError, OSError) as exc:
+                self.error = str(exc)
+                log.warning("results: %s (again in %.0f s)", exc, self._pause)
+                changed()
+            time.sleep(self._pause)
+            self._pause = min(RETRY_MAX, self._pause * 2)
+
+
+def _result(record: Mapping[str, Any]) -> GameResult | None:
+    try:
+        return GameResult.from_dict({k: v for k, v in record.items() if k != "id"})
+    except BoardError:
+        return None  # another format: the standings may still read it
+
+
+def board_document(records: Iterable[Mapping[str, Any]], board: str) -> dict[str, Any]:
+    """This board's results (newest first) and its players' records."""
+    mine = [r for r in records if not board or r.get("board") == board]
+    mine.sort(key=lambda r: (str(r.get("end", "")), str(r.get("id", ""))), reverse=True)
+    pairs = [(rec, result) for rec in mine if (result := _result(rec)) is not None]
+    results = [result for _, result in pairs]
+    rows = [
+        {
+            "id": str(rec.get("id", "")),
+            "end": result.end,
+            "game": result.game,
+            "match": result.match,
+            "rules": result.rules,
+            "names": list(result.names),
+            "scores": list(result.scores),
+            "winner": result.winner_name,
+            "spread": result.spread,
+            "skunk": result.skunk,
+            "game_points": result.game_points,
+            "final": result.final,
+            "signed": bool(result.hmac),
+        }
+        for rec, result in pairs[:LATEST]
+    ]
+    found = records_of_results(results)
+    players = sorted(found.players.values(), key=lambda p: (-p.wins, -p.game_points, p.name))
+    return {
+        "board": board,
+        "games": len(results),
+        "results": rows,
+        "players": [p.to_dict() for p in players],
+        "head_to_head": [h.to_dict() for h in found.pairs.values()],
+    }
+
+
+def manual_games(options: StandingsOptions) -> list[Game]:
+    """The games entered by hand, if the page is told where they are."""
+    return store.load(Path(options.manual)) if options.manual else []
+
+
+def standings_document(
+    records: Iterable[Mapping[str, Any]], options: StandingsOptions
+) -> dict[str, Any]:
+    """The ACC standings of every board's games and the hand-entered ones (see the module)."""
+    games: list[Game] = []
+    skipped = 0
+    for record in records:
+        try:
+            games.append(from_record(record))
+        except BoardError:
+            skipped += 1
+    try:
+        games += manual_games(options)
+        done = report(
+            games,
+            by=options.by,
+            since=options.since,
+            playoffs_since=options.playoffs_since,
+            best_of=options.best_of,
+        )
+    except BoardError as exc:
+        return {"ok": False, "error": str(exc)}
+    return {"ok": True, **done.to_dict(), "skipped": skipped}

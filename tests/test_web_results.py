@@ -1,0 +1,156 @@
+"""The pages' results, records and standings documents, from results as the broker holds them."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from boardctl.demo.game import DemoGame
+from boardctl.errors import ConfigError
+from boardctl.game.keeper import Scorekeeper
+from boardctl.results.records import records
+from boardctl.results.source import load_games
+from boardctl.standings import store
+from boardctl.standings.games import from_record
+from boardctl.standings.report import report
+from boardctl.web.config import StandingsOptions, parse_web_config
+from boardctl.web.results import Changes, board_document, standings_document
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]]:
+    """Six demo games on one board (real cards), as the bridge publishes their results."""
+    path = tmp_path_factory.mktemp("season") / "journal.sqlite"
+    with Scorekeeper.open(path) as keeper:
+        for seed in range(6):
+            DemoGame(seed=seed, keeper=keeper).play()
+    return [{"id": f"{g.result.first_seq}", **g.result.to_dict()} for g in load_games(path)]
+
+
+def test_the_board_document_lists_this_boards_results_and_the_records(
+    season: list[dict[str, object]], tmp_path: Path
+) -> None:
+    other = {**season[0], "board": "elsewhere", "id": "other"}
+    document = board_document([*season, other], str(season[0]["board"]))
+    assert document["games"] == len(season)  # the other board's game is not this board's
+    ends = [row["end"] for row in document["results"]]
+    assert ends == sorted(ends, reverse=True)
+    # the records are those of stats players for the same games, less what needs the entries
+    path = tmp_path / "j.sqlite"
+    with Scorekeeper.open(path) as keeper:
+        for seed in range(6):
+            DemoGame(seed=seed, keeper=keeper).play()
+    full = records(load_games(path)).players
+    for row in document["players"]:
+        mine = full[str(row["name"]).casefold()]
+        assert (row["games"], row["wins"], row["game_points"]) == (
+            mine.games,
+            mine.wins,
+            mine.game_points,
+        )
+        assert (row["skunks_given"], row["skunks_taken"]) == (mine.skunks_given, mine.skunks_taken)
+        assert row["average_spread"] == mine.average_spread
+        assert row["average_hand"] is None and row["average_pegging"] is None
+    assert board_document([{"id": "bad", "format": 99}], "")["games"] == 0
+
+
+def test_the_standings_document_ranks_as_the_command_does(
+    season: list[dict[str, object]], tmp_path: Path
+) -> None:
+    manual = tmp_path / "manual.jsonl"
+    store.add(manual, store.manual_game([("Zed", 121), ("Alice", 60)], end="2099-01-01"))
+    options = StandingsOptions(manual=str(manual))
+    document = standings_document([*season, {"id": "junk"}], options)
+    games = [from_record(r) for r in season] + store.load(manual)
+    expected = report(games).to_dict()
+    assert document["ok"] and document["skipped"] == 1
+    assert document["standings"] == expected["standings"] and document["games"] == len(games)
+    assert document["latest"][0]["names"] == ["Zed", "Alice"]  # newest first
+    late = standings_document(season, StandingsOptions(playoffs_since="2099-01-01"))
+    assert late["bracket"] is not None and late["cut"] >= 2
+    broken = standings_document(season, StandingsOptions(manual=str(tmp_path)))
+    assert broken["ok"] is False and "cannot read" in broken["error"]
+
+
+def test_the_standings_section_of_web_toml_is_checked() -> None:
+    config = parse_web_config(
+        {"web": {"results": "mqtt"}, "standings": {"by": "player", "best_of": 5}}
+    )
+    assert config.results == "mqtt" and config.standings == StandingsOptions(by="player", best_of=5)
+    for bad in (
+        {"web": {"results": "journal"}},
+        {"standings": {"best_of": 4}},
+        {"standings": {"by": "seat"}},
+        {"standings": {"since": 2026}},
+        {"standings": {"colour": "red"}},
+        {"standings": "all"},
+    ):
+        with pytest.raises(ConfigError):
+            parse_web_config(bad)
+
+
+def test_changes_reach_every_page_and_a_late_one_gets_the_newest() -> None:
+    import asyncio
+
+    async def body() -> None:
+        changes = Changes()
+        reader, late = changes.subscribe(), changes.subscribe()
+        assert (await reader.get())["version"] == 0
+        changes.changed("")
+        assert (await reader.get())["version"] == 1  # a page that reads sees every change
+        for _ in range(9):
+            changes.changed("")
+        changes.changed("the broker is away")
+        seen = []
+        while not late.empty():
+            seen.append(late.get_nowait())
+        assert len(seen) <= 4  # a page that does not read holds a few, the newest last
+        assert seen[-1] == {"version": 11, "error": "the broker is away"}
+        changes.unsubscribe(late)
+        changes.changed("")
+        assert late.empty()
+
+    asyncio.run(body())
+
+
+def test_the_feed_waits_for_the_broker_and_follows_its_results(
+    season: list[dict[str, object]], tmp_path: Path
+) -> None:
+    """A real mosquitto: the feed says the broker is away, then takes every retained result."""
+    import json
+    import threading
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from boardctl.config import MqttConfig
+    from boardctl.web.results import ResultsFeed
+    from tests.mqtt_broker import Broker, have_mosquitto
+
+    assert have_mosquitto(), "this test needs mosquitto (apt-get install mosquitto)"
+    broker = Broker(tmp_path / "broker")
+    feed = ResultsFeed(MqttConfig(host="127.0.0.1", port=broker.port), timeout=2.0)
+    seen = threading.Event()
+    feed.start(seen.set)
+    try:
+        assert seen.wait(10) and "cannot reach the MQTT broker" in feed.error
+        broker.start()
+        client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        client.connect("127.0.0.1", broker.port)
+        client.loop_start()
+        for record in season[:3]:
+            topic = f"boardctl/{record['board']}/results/{record['id']}"
+            client.publish(topic, json.dumps(record), qos=1, retain=True).wait_for_publish(5)
+        client.loop_stop()
+        client.disconnect()
+        deadline = time.monotonic() + 30
+        while len(feed.results) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert feed.error == ""
+        assert sorted(str(r["id"]) for r in feed.results) == sorted(
+            str(r["id"]) for r in season[:3]
+        )
+    finally:
+        broker.close()
