@@ -14,7 +14,7 @@ from boardctl.board import Renderer, builtin_layout
 from boardctl.board.overlay import OverlayRenderer
 from boardctl.config import Config, SoundConfig, parse_config
 from boardctl.errors import EntryError, JournalError
-from boardctl.game.commands import Peg
+from boardctl.game.commands import Cut, Next, Peg
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.events import Tap, Turn
 from boardctl.inputs.panel import Panel
@@ -167,6 +167,49 @@ def test_a_commit_clicks_and_a_refusal_sounds_its_class(factory: MockFactory) ->
             loop.execute(Peg(1, 19, "hand"))  # no hand counts 19
         assert cues.wait_idle(5)
         assert tones(pin) == expected("refusal.impossible")
+    finally:
+        announcer.close()
+        loop.close()
+
+
+def test_a_count_entered_with_its_cards_is_said_in_words(factory: MockFactory) -> None:
+    loop, announcer, speech, _clock = rig(
+        factory, {"variant": "six-card", "mode": "guided", "names": ["Alice", "Bob"]}
+    )
+    try:
+        loop.execute(Cut(dealer=0))
+        loop.execute(Peg(0, None, starter="JD"))  # his heels, naming its jack
+        assert speech.said[-1] == "Alice, two for his heels, two"
+        loop.execute(Next())
+        loop.execute(Next())
+        loop.execute(Peg(1, None, cards=("5H", "5C", "KD", "2S")))  # the deal's starter: JD
+        assert speech.said[-3:] == [
+            "Bob, fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten",
+            "Bob ten.",
+            "Alice to count",
+        ]
+        loop.execute(Peg(0, 0, "hand"))  # points only
+        assert speech.said[-2:] == ["Alice zero, two", "Alice's crib"]
+        loop.execute(Peg(0, None, cards=("AH", "2D", "3S", "KC")))
+        assert speech.said[-2:] == [
+            "Alice's crib, fifteen two, fifteen four, and a run of three is seven",
+            "Alice nine.",
+        ]
+    finally:
+        announcer.close()
+        loop.close()
+
+
+def test_the_count_said_follows_the_games_rules(factory: MockFactory) -> None:
+    loop, announcer, speech, _clock = rig(
+        factory, {"variant": "six-card", "mode": "free", "house_rules": ["runs-of-two"]}
+    )
+    try:
+        loop.execute(Peg(0, None, "hand", ("AH", "2D", "7S", "KC"), "QC"))
+        assert speech.said[-2:] == [
+            "Track 1, a run of two is two, and another run of two is four",
+            "Track 1 four.",
+        ]
     finally:
         announcer.close()
         loop.close()

@@ -47,6 +47,33 @@ def test_an_entry_with_cards_says_the_count() -> None:
     assert "a pair" in said and "a run of three" in said
 
 
+COUNTS = [
+    ("5H 5C KD 2S", "AC", False, "Alice, fifteen two, fifteen four, and a pair is six"),
+    ("2H 3D 4S 9C", "5S", False, "Alice, fifteen two, and a run of four is six"),
+    ("7H 8H 9H", "AC", False, "Alice, fifteen two, a run of three is five, and a flush is eight"),
+    ("4H 6H 8H QH", "AS", False, "Alice, fifteen two, fifteen four, and a flush is eight"),
+    ("4H 6H 8H QH", "AH", True, "Alice's crib, fifteen two, fifteen four, and a flush is nine"),
+    ("4H 6H 8H QH", "AS", True, "Alice's crib, fifteen two, fifteen four"),  # no four-card flush
+    ("3H 6C 9D JS", "2S", False, "Alice, fifteen two, fifteen four, and one for his nobs is five"),
+    ("2H 4C 8D QS", "KH", False, "Alice, nothing: zero"),
+]
+
+
+@pytest.mark.parametrize(("hand", "starter", "crib", "words"), COUNTS)
+def test_a_count_with_its_cards_is_said_as_players_count_it(
+    hand: str, starter: str, crib: bool, words: str
+) -> None:
+    count = score_hand(hand, starter, crib=crib)
+    assert phrases.counted("Alice", 103, count) == [words, "Alice one-oh-three."]
+
+
+def test_his_heels_three_for_last_and_corrections_are_named() -> None:
+    assert phrases.entry("Bob", 2, 23, kind="heels") == "Bob, two for his heels, twenty-three"
+    assert phrases.entry("Ann", 3, 3, kind="last") == "Ann, three for last, three"
+    assert phrases.entry("Ann", -2, 41, kind="correction") == "Ann minus two, forty-one"
+    assert phrases.entry("Ann", 2, 41, kind="pegging") == "Ann two, forty-one"
+
+
 def test_refusals_and_the_win_are_said() -> None:
     assert "no hand or crib" in phrases.refusal(Refusal.IMPOSSIBLE)
     said = phrases.win("Bob", [("Bob", 121), ("Alice", 88)], skunk=1)
@@ -116,6 +143,10 @@ def sox_stat(path: Path) -> dict[str, float]:
     "text",
     [
         phrases.entry("Alice", 12, 103),
+        COUNTS[0][3],
+        COUNTS[2][3],
+        phrases.counted("Alice", 103, score_hand("3H 6C 9D JS", "2S"))[0],
+        phrases.entry("Bob", 2, 23, kind="heels"),
         phrases.to_count("Bob", crib=True),
         phrases.refusal(Refusal.NOT_YOUR_TURN),
         phrases.win("Bob", [("Bob", 121), ("Alice", 88)], skunk=1),

@@ -10,7 +10,8 @@ loop never waits for a tone or a word.
 
 What is announced (the cues are :data:`boardctl.sound.cues.CUES`):
 
-- a committed entry: the ``commit`` click and "Alice twelve, one-oh-three";
+- a committed entry: the ``commit`` click and "Alice twelve, one-oh-three"
+  (with its cards, the count in words);
   crossing the skunk line: the ``skunk_line`` figure and "Alice is past the
   skunk line"; the win: the ``win`` fanfare and the winner with every score;
 - undo / redo: their figures, then every score;
@@ -19,10 +20,11 @@ What is announced (the cues are :data:`boardctl.sound.cues.CUES`):
   meaning in the quick-reference card's words;
 - the score on request (:meth:`Announcer.say_score`).
 
-Peg events carry no cards (a ``peg`` is a track and its points), so an entry
-is said as points and score; :func:`boardctl.sound.phrases.entry` says the
-count in words ("fifteen two, fifteen four and a pair is six") once an event
-carries the cards.
+A hand or crib entered with its cards (a ``peg`` event with ``cards`` and
+``starter``) is said as players count it, under the game's rules: "Alice,
+fifteen two, fifteen four, and a pair is six", then "Alice one-oh-three.";
+an entry of points only as "Alice twelve, one-oh-three"; his heels as "Bob,
+two for his heels, twenty-three".
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from boardctl.cribbage.hand import HandScore, score_hand
+from boardctl.cribbage.rules import scoring_for
 from boardctl.errors import refusal_of
 from boardctl.refusals import Refusal
 from boardctl.sound import phrases
@@ -79,6 +83,16 @@ def _names(status: Status) -> list[str]:
 
 def _fronts(status: Status) -> list[int]:
     return [int(t.get("front", 0)) for t in status.get("tracks") or []]
+
+
+def _count(event: Mapping[str, Any], status: Status) -> HandScore | None:
+    """The count of a hand or crib event that names its cards, under the game's house rules."""
+    cards, starter, kind = event.get("cards"), event.get("starter"), event.get("kind")
+    if not isinstance(cards, list) or not isinstance(starter, str) or kind not in ("hand", "crib"):
+        return None
+    house_rules = status.get("house_rules") or ()
+    scoring = scoring_for(tuple(str(rule) for rule in house_rules))
+    return score_hand([str(card) for card in cards], starter, crib=kind == "crib", scoring=scoring)
 
 
 class Announcer:
@@ -206,7 +220,12 @@ class Announcer:
         fronts: list[int],
     ) -> tuple[str, list[str]]:
         track, points = int(event["track"]), int(event.get("points", 0))
-        lines = [phrases.entry(names[track], points, fronts[track])]
+        count = _count(event, after)
+        if count is not None:
+            lines = phrases.counted(names[track], fronts[track], count)
+        else:
+            kind = event.get("kind")
+            lines = [phrases.entry(names[track], points, fronts[track], kind=kind)]
         cue = "commit"
         line = skunk_lines(int(after.get("target", 121)))[0]
         was = _fronts(before)[track] if before is not None and track < len(_fronts(before)) else 0

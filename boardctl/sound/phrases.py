@@ -1,9 +1,10 @@
 """What the board says, in the words players use at the table.
 
 Pure functions from what happened to a phrase: "Alice, fifteen two, fifteen
-four and a pair is six" when the cards were entered, "Alice twelve,
-one-oh-three" when only the points were; whose count is next; why an entry
-was refused; the score on request.
+four, and a pair is six" when the cards were entered (then "Alice
+one-oh-three."), "Alice twelve, one-oh-three" when only the points were, "Bob,
+two for his heels, twenty-three"; whose count is next; why an entry was
+refused; the score on request.
 """
 
 from __future__ import annotations
@@ -29,11 +30,40 @@ def score_words(score: int) -> str:
     return f"{head} {number_words(rest)}" if rest >= 20 else f"{head}-{number_words(rest)}"
 
 
-def entry(name: str, points: int, front: int, *, count: HandScore | None = None) -> str:
-    """An entry recorded: the count in words with the cards, else the points and the score."""
+def points_words(points: int) -> str:
+    """An entry's points: ``twelve``; a correction below zero ``minus two``."""
+    return f"minus {number_words(-points)}" if points < 0 else number_words(points)
+
+
+#: Entries players name rather than count: "two for his heels", "three for last".
+NAMED_ENTRIES = {"heels": "for his heels", "last": "for last"}
+
+
+def entry(
+    name: str, points: int, front: int, *, count: HandScore | None = None, kind: str | None = None
+) -> str:
+    """An entry recorded: the count in words with the cards, else the points and the score.
+
+    With the cards, the count as players say it: "Alice, fifteen two, fifteen
+    four, and a pair is six" (a crib: "Alice's crib, ..."); the score follows as
+    its own phrase (:func:`scores`). His heels and three for last are named:
+    "Alice, two for his heels, twenty-three".
+    """
     if count is not None:
-        return f"{name}, {say_count(count)}"
-    return f"{name} {number_words(points)}, {score_words(front)}"
+        whose = f"{name}'s crib" if count.crib else name
+        return f"{whose}, {say_count(count)}"
+    named = NAMED_ENTRIES.get(kind or "")
+    if named is not None:
+        return f"{name}, {points_words(points)} {named}, {score_words(front)}"
+    return f"{name} {points_words(points)}, {score_words(front)}"
+
+
+def counted(name: str, front: int, count: HandScore) -> list[str]:
+    """A count entered with its cards: the count in words, then the new score.
+
+    ``["Alice, fifteen two, fifteen four, and a pair is six", "Alice one-oh-three."]``
+    """
+    return [entry(name, count.total, front, count=count), scores([(name, front)])]
 
 
 def to_count(name: str, *, crib: bool = False) -> str:
