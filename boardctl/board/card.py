@@ -21,7 +21,9 @@ from boardctl.board.signs import ASK_MEANING, ASK_SIGN, legend
 DPI = 300
 SIZE = (4 * DPI, 6 * DPI)
 MARGIN = 60
-COLUMNS = 76  # characters per line at the body font size
+COLUMNS = 76  # characters per line at the body font size BODY_SIZE
+BODY_SIZE = 28  # body font size in pixels; smaller (to MIN_BODY_SIZE) if the text would not fit
+MIN_BODY_SIZE = 20
 
 #: The board's signs other than the refusals (renderer and overlay), as the card says them.
 OTHER_SIGNS: tuple[tuple[str, str], ...] = (
@@ -60,25 +62,46 @@ def card_text() -> str:
     return "\n".join(text for _style, text in card_lines()) + "\n"
 
 
-def draw_card() -> Any:
-    """The card as a Pillow image (white, black text)."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    image = Image.new("RGB", SIZE, "white")
-    draw = ImageDraw.Draw(image)
-    fonts = {
-        "title": ImageFont.load_default(size=56),
-        "head": ImageFont.load_default(size=40),
-        "body": ImageFont.load_default(size=28),
-    }
+def _rows(body: int) -> list[tuple[str, str, int]]:
+    """The card's rows as (style, text, y) at body font size ``body`` (wrapped to fit)."""
+    columns = COLUMNS * BODY_SIZE // body
+    rows: list[tuple[str, str, int]] = []
     y = MARGIN
     for style, text in card_lines():
         if style == "head":
             y += 18
-        rows = textwrap.wrap(text, COLUMNS, subsequent_indent="    ") if style == "body" else [text]
-        for row in rows:
-            draw.text((MARGIN, y), row, fill="black", font=fonts[style])
-            y += {"title": 70, "head": 50, "body": 32}[style]
+        wrapped = (
+            textwrap.wrap(text, columns, subsequent_indent="    ") if style == "body" else [text]
+        )
+        for row in wrapped:
+            rows.append((style, row, y))
+            y += {"title": 70, "head": 50, "body": body + 4}[style]
+    return rows
+
+
+def _fitting_rows() -> tuple[int, list[tuple[str, str, int]]]:
+    """The largest body size (down from :data:`BODY_SIZE`) whose rows fit the card."""
+    for body in range(BODY_SIZE, MIN_BODY_SIZE, -1):
+        rows = _rows(body)
+        if rows[-1][2] + body + 4 <= SIZE[1] - MARGIN:
+            return body, rows
+    return MIN_BODY_SIZE, _rows(MIN_BODY_SIZE)
+
+
+def draw_card() -> Any:
+    """The card as a Pillow image (white, black text), the body text as large as fits."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("RGB", SIZE, "white")
+    draw = ImageDraw.Draw(image)
+    body, rows = _fitting_rows()
+    fonts = {
+        "title": ImageFont.load_default(size=56),
+        "head": ImageFont.load_default(size=40),
+        "body": ImageFont.load_default(size=body),
+    }
+    for style, text, y in rows:
+        draw.text((MARGIN, y), text, fill="black", font=fonts[style])
     return image
 
 

@@ -21,7 +21,7 @@ RGB = tuple[int, int, int]
 #: Each rule set's colour on the LEDs, and its name in words.
 RULE_COLOURS: dict[str, tuple[RGB, str]] = {
     "acc": ((200, 200, 200), "white"),
-    "polish": (VERMILLION, "vermillion"),
+    "polish": (VERMILLION, "vermilion"),
     "finnish": (BLUE, "blue"),
     "czech": (BLUISH_GREEN, "bluish green"),
     "english": (REDDISH_PURPLE, "reddish purple"),

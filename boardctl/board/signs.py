@@ -40,9 +40,9 @@ def sign_text(refusal: Refusal) -> str:
     """The sign in words, for the legend and the card."""
     holes = SIGN_HOLES[refusal]
     if not holes:
-        return "start holes flash vermillion, no hole lit"
+        return "start holes flash vermilion, no hole lit"
     lit = "hole 1" if holes == 1 else f"holes 1-{holes}"
-    return f"start holes flash vermillion, {lit} lit vermillion"
+    return f"start holes flash vermilion, {lit} lit vermilion"
 
 
 def legend() -> list[tuple[Refusal, str, str]]:
