@@ -347,3 +347,48 @@ def test_the_phone_pages_history_itemises_the_counts_entered_with_cards(tmp_path
     event = {"op": "peg", "kind": "hand", "cards": ["5H", "5C", "5S", "JD"], "starter": "5D"}
     (row,) = tools.history_rows([{"seq": 1, "text": "", "event": event, "scores": [29]}])
     assert row["count"]["total"] == 29
+
+
+def test_the_cut_names_the_deals_starter(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Scorekeeper.open(path, setup={"names": ["Alice", "Bob"]}) as keeper:
+        first = keeper.apply(Cut(dealer=0, starter="5s"))["event"]
+        assert first == {"op": "cut", "dealer": 0, "drawn": False, "starter": "5S"}
+        assert (
+            keeper.history()[-1]["text"]
+            == "first dealer: seat 1 (set), Alice deals, the starter 5S"
+        )
+        with pytest.raises(EntryError, match="already 5S"):
+            keeper.apply(Cut(starter="6H"))
+        keeper.apply(Next())
+        keeper.apply(Next())
+        assert keeper.apply(Peg(1, None, cards=("5H", "TD", "JS", "QC")))["event"]["points"] == 18
+        keeper.apply(Peg(0, 0, "hand"))
+        keeper.apply(Peg(0, 0, "crib"))  # the deal passes to Bob: its starter is not known
+        with pytest.raises(EntryError, match="is not a card"):
+            keeper.apply(Cut(starter="11S"))
+        alone = keeper.apply(parse_command({"op": "cut", "starter": "jd"}))["event"]
+        assert alone == {"op": "cut", "starter": "JD"}  # no heels pegged: that is an entry
+        assert keeper.history()[-1]["text"] == "the starter: JD"
+        assert [t.front for t in keeper.state.tracks] == [0, 18]
+        with pytest.raises(EntryError, match="already chosen"):
+            keeper.apply(Cut())  # without a starter: the first dealer's cut, as before
+        state = keeper.state
+    with Scorekeeper.open(path) as again:
+        assert again.state == state and again.state.starter == "JD"
+    free = free_keeper()
+    with pytest.raises(EntryError, match="free mode knows no deals"):
+        free.apply(Cut(starter="5S"))
+
+
+def test_the_command_line_cut_names_the_starter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Scorekeeper.open(tmp_path / "j.sqlite", setup={"names": ["Alice", "Bob"]}):
+        pass
+    assert main(_cli(tmp_path, "cut", "1")) == 0
+    assert main(_cli(tmp_path, "cut", "--starter", "5x")) == 1
+    assert "'5x' is not a card" in capsys.readouterr().err
+    assert main(_cli(tmp_path, "cut", "--starter", "10d")) == 0
+    with Scorekeeper.open(tmp_path / "j.sqlite") as keeper:
+        assert keeper.state.starter == "TD"

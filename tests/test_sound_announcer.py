@@ -195,6 +195,8 @@ def test_a_count_entered_with_its_cards_is_said_in_words(factory: MockFactory) -
             "Alice's crib, fifteen two, fifteen four, and a run of three is seven",
             "Alice nine.",
         ]
+        loop.execute(Cut(starter="5S"))  # Bob's deal: its starter named alone
+        assert speech.said[-1] == "The starter: the five of spades"
     finally:
         announcer.close()
         loop.close()

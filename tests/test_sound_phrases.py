@@ -67,6 +67,11 @@ def test_a_count_with_its_cards_is_said_as_players_count_it(
     assert phrases.counted("Alice", 103, count) == [words, "Alice one-oh-three."]
 
 
+def test_the_starter_is_named() -> None:
+    assert phrases.starter("5S") == "The starter: the five of spades"
+    assert phrases.starter("JD") == "The starter: the jack of diamonds"
+
+
 def test_his_heels_three_for_last_and_corrections_are_named() -> None:
     assert phrases.entry("Bob", 2, 23, kind="heels") == "Bob, two for his heels, twenty-three"
     assert phrases.entry("Ann", 3, 3, kind="last") == "Ann, three for last, three"

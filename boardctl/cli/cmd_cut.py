@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 
 NAME = "cut"
-HELP = "choose the first dealer: `boardctl cut` draws at random, `boardctl cut 2` sets seat 2"
+HELP = (
+    "choose the first dealer: `boardctl cut` draws at random, `boardctl cut 2` sets seat 2;"
+    " `boardctl cut --starter 5S` names the deal's starter"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """[SEAT]."""
+    """[SEAT] [--starter CARD]."""
     from boardctl.cli.verbs import add_target_options
 
     parser.add_argument(
@@ -18,6 +21,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         help="the dealer's seat, 1 = the first player (partners: seats alternate between"
         " the tracks); leave out for a random draw",
+    )
+    parser.add_argument(
+        "--starter",
+        metavar="CARD",
+        help="the deal's starter card, e.g. 5S (alone once the dealer is known: the deal's"
+        " hand and crib counts then need only their cards)",
     )
     add_target_options(parser)
 
@@ -32,4 +41,8 @@ def run(args: argparse.Namespace) -> int:
         if args.seat < 1:
             raise ControlError(f"seat numbers start at 1, not {args.seat}")
         command["dealer"] = args.seat - 1
+    if args.starter is not None:
+        from boardctl.cribbage.cards import format_card, parse_card
+
+        command["starter"] = format_card(parse_card(args.starter))
     return send(args, command)

@@ -105,11 +105,17 @@ class Next(_Bare):
 
 @dataclass(frozen=True, slots=True)
 class Cut:
-    """The first dealer (a seat); ``dealer`` None = a random draw, recorded in the event."""
+    """The first dealer (a seat); ``dealer`` None = a random draw, recorded in the event.
+
+    ``starter`` names the deal's starter card (guided games): with the first
+    dealer's cut, or alone once the dealer is known (the event then has no
+    ``dealer``); the hand and crib counts of the deal then need only their cards.
+    """
 
     op: ClassVar[str] = "cut"
     dealer: int | None = None
     drawn: bool | None = None
+    starter: str | None = None
 
     def to_json(self) -> Json:
         data: Json = {"op": self.op}
@@ -117,6 +123,8 @@ class Cut:
             data["dealer"] = self.dealer
         if self.drawn is not None:
             data["drawn"] = self.drawn
+        if self.starter is not None:
+            data["starter"] = self.starter
         return data
 
 
@@ -275,9 +283,13 @@ def _refile(data: Mapping[str, object]) -> Refile:
 def _cut(data: Mapping[str, object]) -> Cut:
     dealer = data.get("dealer")
     drawn = data.get("drawn")
+    starter = data.get("starter")
+    if starter is not None and not isinstance(starter, str):
+        raise EntryError(f"starter must be a card such as 5S, not {starter!r}")
     return Cut(
         None if dealer is None else whole(dealer, "dealer"),
         None if "drawn" not in data else bool(drawn),
+        starter,
     )
 
 
@@ -354,7 +366,7 @@ _PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, 
     "undo": (lambda _: Undo(), ()),
     "redo": (lambda _: Redo(), ()),
     "next": (lambda _: Next(), ()),
-    "cut": (_cut, ("dealer", "drawn")),
+    "cut": (_cut, ("dealer", "drawn", "starter")),
     "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster", "house_rules")),
     "set": (_set, ("key", "value")),
     "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), ("track",)),

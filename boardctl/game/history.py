@@ -33,6 +33,8 @@ def describe(event: Command, names: tuple[str, ...] = ()) -> str:
         points = event.points or 0
         sign = "+" if points >= 0 else ""
         return f"{name(event.track)} {sign}{points} ({event.kind}{_shown(event)})"
+    if isinstance(event, Cut) and event.dealer is None and event.starter is not None:
+        return f"the starter: {event.starter}"
     if isinstance(event, Cut):
         how = "drawn" if event.drawn else "set"
         seat = None if event.dealer is None else event.dealer + 1  # seats count from 1
@@ -107,8 +109,11 @@ _NEXT_PHASE = {"play": "the play", "show": "the show"}  # otherwise "next" began
 
 def _text(entry: Entry, names: tuple[str, ...]) -> str:
     text = describe(entry.event, names)
-    if isinstance(entry.event, Cut) and entry.after.dealer_track is not None:
-        text += f", {names[entry.after.dealer_track]} deals"
+    if isinstance(entry.event, Cut) and entry.event.dealer is not None:
+        if entry.after.dealer_track is not None:
+            text += f", {names[entry.after.dealer_track]} deals"
+        if entry.event.starter is not None:
+            text += f", the starter {entry.event.starter}"
     if isinstance(entry.event, Next):
         text += ": " + _NEXT_PHASE.get(entry.after.phase, f"game {entry.after.game_number}")
     if entry.undid is not None:

@@ -37,7 +37,7 @@ from boardctl.game.confirm import check_open, confirmed
 from boardctl.game.flow import Chooser
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.setup import setup_with
-from boardctl.game.shown import check_shown, with_starter
+from boardctl.game.shown import check_shown, record_starter, with_starter
 from boardctl.game.state import GameState
 
 __all__ = ["HANDLERS", "Chooser", "Machine", "Plan", "replay"]
@@ -155,9 +155,15 @@ def _next(machine: Machine, command: Next, choose: Chooser) -> Plan:
 
 
 def _cut(machine: Machine, command: Cut, choose: Chooser) -> Plan:
-    state, dealer = flow.cut(machine.state, command.dealer, choose)
+    before, starter = machine.state, command.starter
+    if starter is not None and command.dealer is None and before.flow != "cut":
+        state, starter = record_starter(before, starter)  # the dealer is known: the starter only
+        return Plan(Cut(starter=starter), state)
+    state, dealer = flow.cut(before, command.dealer, choose)
     drawn = command.dealer is None if command.drawn is None else command.drawn
-    return Plan(Cut(dealer, drawn), state)
+    if starter is not None:
+        state, starter = record_starter(state, starter)
+    return Plan(Cut(dealer, drawn, starter), state)
 
 
 def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:

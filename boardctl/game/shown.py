@@ -18,7 +18,8 @@ their short form (``TD``, ``5H``). In free mode the board knows no deals, so the
 starter is checked against nothing but the entry's own cards.
 
 His heels may name its starter (a jack) and nothing else: that records the
-deal's starter for the counts of the show.
+deal's starter for the counts of the show; so does ``cut`` with a ``starter``
+(:func:`record_starter`), with the first dealer's cut or alone later.
 """
 
 from __future__ import annotations
@@ -93,6 +94,33 @@ def with_starter(before: GameState, after: GameState, starter: str | None) -> Ga
     if starter is None or before.phase == "free" or after.starter == starter:
         return after
     return after.evolve(starter=starter)
+
+
+def record_starter(state: GameState, starter: str) -> tuple[GameState, str]:
+    """The state knowing the deal's starter (``cut`` with a starter); the card's short form.
+
+    Guided games only, before the deal's starter is known; his heels is still
+    pegged as an entry of its own.
+    """
+    from boardctl.cribbage.cards import format_card, parse_card
+    from boardctl.game.flow import over_message
+
+    if state.winner is not None:
+        raise EntryError(over_message(state), Refusal.GAME_OVER)
+    if state.phase == "free":
+        raise EntryError(
+            "free mode knows no deals: name the starter with each count (peg --starter)"
+        )
+    try:
+        card = format_card(parse_card(starter))
+    except CardError as exc:
+        raise EntryError(str(exc)) from None
+    if state.starter is not None:
+        raise EntryError(
+            f"the starter of this deal is already {state.starter}; undo the entry that named it"
+            " to change it"
+        )
+    return state.evolve(starter=card), card
 
 
 def _count_kind(state: GameState, cards: int) -> str:

@@ -209,6 +209,11 @@ class Announcer:
             return "win", [phrases.win(names[winner], pairs, skunk=skunk)]
         if op == "peg":
             return self._peg(event, before, after, names, fronts)
+        starter = event.get("starter")
+        if op == "cut" and isinstance(starter, str):
+            if "dealer" not in event:  # the deal's starter named, nothing else
+                return "next", [phrases.starter(starter)]
+            return "next", [*self._phase("cut", after, names), phrases.starter(starter)]
         return "next", self._phase(str(op), after, names)
 
     def _peg(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from boardctl.cribbage.cards import parse_card
 from boardctl.cribbage.hand import HandScore
 from boardctl.cribbage.speech import number_words, say_count
 from boardctl.refusals import MEANINGS, Refusal
@@ -74,6 +75,11 @@ def to_count(name: str, *, crib: bool = False) -> str:
 def deals(name: str) -> str:
     """Who deals the next hand."""
     return f"{name} deals"
+
+
+def starter(card: str) -> str:
+    """The deal's starter named (``cut --starter``): "The starter: the five of spades"."""
+    return f"The starter: the {parse_card(card).name}"
 
 
 def the_play() -> str:
