@@ -97,4 +97,7 @@ class BoardView:
         """At game end, lines a loser failed to cross (0 none, 1 skunk, 2 double, 3 triple)."""
         if self.winner is None or track == self.winner:
             return 0
+        given = self.extra.get("lines_failed")  # the engine's, under the house rules in force
+        if isinstance(given, list) and track < len(given) and isinstance(given[track], int):
+            return int(given[track])
         return lines_failed(self.target, self.tracks[track].front, lines=self.skunk_lines)

@@ -197,7 +197,7 @@ def test_loser_deals_next_with_three_tracks() -> None:
     keeper.apply(peg(0, 50, "correction"))
     keeper.apply(peg(2, 20, "correction"))
     keeper.apply(peg(1, 121, "correction"))
-    # The best loser (50) decides the margin: skunked (< 91) -> 3 under ACC.
+    # The lowest loser (20) decides the margin: triple-skunked (< 31) -> 3 under ACC.
     assert keeper.state.won_points == 3
     keeper.apply(parse_command({"op": "next"}))
     assert keeper.state.dealer == 2

@@ -148,7 +148,7 @@ def test_czech_skunk_counts_against_any_opponent() -> None:
     alone = _three_player_win("czech", (100, 95))
     assert status(alone)["won_points"] == 1  # nobody under the line
     acc = _three_player_win("acc", (100, 80))
-    assert status(acc)["won_points"] == 2  # ACC: a plain win (the best loser is past 91)
+    assert status(acc)["won_points"] == 3  # every rule set: the lowest loser (80) is skunked
 
 
 def test_english_lines_are_fractions_of_the_target() -> None:

@@ -153,7 +153,8 @@ HOUSE_RULES: dict[str, HouseRule] = {
         ),
         HouseRule(
             "skunk-any-opponent",
-            "with three or more tracks the skunk counts against the lowest loser",
+            "with three or more tracks the skunk counts against the lowest loser"
+            " (the measure of every rule set)",
             (
                 Source(
                     "004",

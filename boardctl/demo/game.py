@@ -392,7 +392,7 @@ class DemoGame:
         result.winner = winner
         result.scores = tuple(t.front for t in view.tracks)
         result.game_points = int(self.state.won_points)
-        result.lines_failed = max((view.line_failed(t) for t in range(len(view.tracks))), default=0)
+        result.lines_failed = int(self.keeper.status()["skunk"] or 0)  # the skunk paid for
         if winner is not None:
             ranked = sorted(range(len(view.tracks)), key=lambda t: -view.tracks[t].front)
             scores = [(self.track_names[t], view.tracks[t].front) for t in ranked]

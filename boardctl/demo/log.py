@@ -123,7 +123,7 @@ def result_line(
 ) -> str:
     """The last line of a game: who won, by how much, skunk or not, the game points.
 
-    ``lines_failed`` is the most skunk lines any loser failed to cross; ``team``:
+    ``lines_failed`` is the skunk the winner is paid for (the lowest loser's lines); ``team``:
     the winner is a team of players ("Alice & Carol take ...").
     """
     score_text = ", ".join(f"{name} {score}" for name, score in scores)

@@ -58,16 +58,16 @@ def _game_won(state: GameState, winner: int) -> GameState:
     setup = state.setup
     preset = setup.preset
     others = [t.front for i, t in enumerate(state.tracks) if i != winner]
-    best_loser = house.skunk_loser(others, setup.house_rules)
+    loser = house.skunk_loser(others, setup.house_rules)  # the lowest loser (seed 004:34)
     fractions = house.fraction_lines(setup.house_rules)
-    points = preset.game_points(setup.target, best_loser, fractions=fractions)
+    points = preset.game_points(setup.target, loser, fractions=fractions)
     tracks = list(state.tracks)
     tally = 1 if setup.best_of else points  # best of N: each game counts one, whatever the skunk
     tracks[winner] = replace(tracks[winner], game_points=tracks[winner].game_points + tally)
     match_over = (
         setup.match == 0
         or tracks[winner].game_points >= setup.match
-        or (not setup.best_of and preset.ends_match(setup.target, best_loser, fractions=fractions))
+        or (not setup.best_of and preset.ends_match(setup.target, loser, fractions=fractions))
     )
     return state.evolve(
         tracks=tuple(tracks),

@@ -4,8 +4,8 @@ The rules themselves are data in :mod:`boardctl.cribbage.rules`; this module
 turns a ``new_game`` command or a ``set house_rules`` value into checked
 names (refusals are :class:`~boardctl.errors.EntryError`), and answers the
 engine's few questions: who deals next, which loser the skunk is measured
-against, whether the lines are fractions of the target, and whether muggins
-may change. Scoring switches reach the limits through
+against (and how many lines that skunk is), whether the lines are fractions
+of the target, and whether muggins may change. Scoring switches reach the limits through
 :func:`boardctl.game.limits.limits_for`.
 """
 
@@ -82,16 +82,26 @@ def next_dealer(dealer: int, players: int, house_rules: Sequence[str]) -> int:
     return (dealer + step) % players
 
 
-def skunk_loser(loser_scores: Sequence[int], house_rules: Sequence[str]) -> int:
-    """The loser's score the skunk lines are measured against.
+def skunk_loser(loser_scores: Sequence[int], house_rules: Sequence[str] = ()) -> int:
+    """The loser's score the skunk lines are measured against: the lowest loser's.
 
-    The best loser (the winner must beat every track), or under
-    ``skunk-any-opponent`` the lowest (seed 004: a skunk "even if one of his
-    opponents is already past the skunk line").
+    With three or more tracks the winner gets the skunk "even if one of his
+    opponents is already past the skunk line" (seed 004:34, the house rule
+    ``skunk-any-opponent``): this is the measure of every rule set, so every
+    label, status line, result and award names the same skunk. ``house_rules``
+    is kept for the callers; no rule changes the measure.
     """
-    if not loser_scores:
-        return 0
-    return min(loser_scores) if ANY_OPPONENT in house_rules else max(loser_scores)
+    return min(loser_scores) if loser_scores else 0
+
+
+def skunk_paid(
+    target: int, scores: Sequence[int], winner: int, house_rules: Sequence[str] = ()
+) -> int:
+    """The lines (0-3: skunk, double, triple) the winner is paid for: the lowest loser's."""
+    from boardctl.view import lines_failed
+
+    loser = skunk_loser([s for i, s in enumerate(scores) if i != winner], house_rules)
+    return lines_failed(target, loser, fractions=fraction_lines(house_rules))
 
 
 def fraction_lines(house_rules: Sequence[str]) -> bool:

@@ -5,8 +5,9 @@ Lines sit at ``target - 30`` (skunk), ``target - 60`` (double skunk) and
 ``target - 90`` (triple skunk); a line at or below 0 does not exist. The UK
 "lurch" doubles the game when the loser is under half the target.
 
-With three or more tracks the margin is taken against the best loser: the
-winner must have beaten every other track by the margin.
+With three or more tracks the margin is taken against the lowest loser (seed
+004:34: the winner gets the skunk "even if one of his opponents is already past
+the skunk line"; :func:`boardctl.game.house.skunk_loser`).
 """
 
 from __future__ import annotations

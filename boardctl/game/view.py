@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardctl.game.house import fraction_lines, rules_label
+from boardctl.game.house import fraction_lines, rules_label, skunk_paid
 from boardctl.game.jsontypes import JsonObject
 from boardctl.game.state import GameState
 from boardctl.view import BoardView, TrackView, lines_failed, skunk_lines
@@ -38,6 +38,8 @@ def board_view(state: GameState) -> BoardView:
             "counting_seat": state.counting_seat,
             "crib_due": state.crib_due,
             "won_points": state.won_points,
+            "skunk": _skunk(state),
+            "lines_failed": [_lines_failed(state, i) for i in range(len(state.tracks))],
             **({"ask": _ask(state)} if state.ask is not None else {}),
         },
     )
@@ -56,6 +58,7 @@ def status_dict(state: GameState) -> Status:
         "crib_due": state.crib_due,
         "winner": state.winner,
         "won_points": state.won_points,
+        "skunk": _skunk(state),
         "variant": state.setup.variant_name,
         "players": state.setup.players,
         "mode": state.setup.mode,
@@ -99,6 +102,14 @@ def _ask(state: GameState) -> JsonObject | None:
     if ask is None:
         return None
     return {"track": ask.track, "points": ask.points, "kind": ask.kind, "other": ask.other}
+
+
+def _skunk(state: GameState) -> int:
+    """At game end, the lines the winner was paid for (the lowest loser's); else 0."""
+    if state.winner is None:
+        return 0
+    scores = [t.front for t in state.tracks]
+    return skunk_paid(state.target, scores, state.winner, state.setup.house_rules)
 
 
 def _lines_failed(state: GameState, track: int) -> int:

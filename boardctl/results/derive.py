@@ -33,10 +33,10 @@ from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import parse_command
 from boardctl.game.confirm import settled
+from boardctl.game.house import skunk_paid
 from boardctl.game.journal import Journal
 from boardctl.game.machine import Machine, Plan
 from boardctl.game.matches import match_text
-from boardctl.game.presets import lines_failed
 from boardctl.game.roster import members
 from boardctl.game.state import GameState
 from boardctl.results.model import FORMAT, GameResult
@@ -229,7 +229,7 @@ def _played(game: _Game, state: GameState, board: str, *, final: bool) -> Played
         winner=winner,
         winner_name=names[winner],
         spread=scores[winner] - best_loser,
-        skunk=lines_failed(setup.target, best_loser),
+        skunk=skunk_paid(setup.target, scores, winner, setup.house_rules),
         game_points=state.won_points,
         match_points=tuple(t.game_points for t in state.tracks),
         match_winner=state.match_winner,

@@ -205,7 +205,9 @@ class Announcer:
         if isinstance(winner, int) and (before is None or before.get("winner") != winner):
             target = int(after.get("target", 121))
             losers = [f for i, f in enumerate(fronts) if i != winner]
-            skunk = max((lines_failed(target, f) for f in losers), default=0)
+            skunk = after.get("skunk")  # the skunk the winner is paid for (the lowest loser's)
+            if not isinstance(skunk, int):
+                skunk = max((lines_failed(target, f) for f in losers), default=0)
             return "win", [phrases.win(names[winner], pairs, skunk=skunk)]
         if op == "peg":
             return self._peg(event, before, after, names, fronts)

@@ -48,8 +48,7 @@ def manual_game(
     top = max(scores)
     if scores.count(top) != 1 or top != target:
         raise StandingsError(f"exactly one player must have the target score {target}")
-    best_loser = max(s for s in scores if s != top)
-    skunk = lines_failed(target, best_loser)
+    skunk = lines_failed(target, min(s for s in scores if s != top))  # the lowest loser's
     acc = get_preset("acc")  # ACC scoring: 2 for a win, 3 for a skunk (of any depth)
     when = end or datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds").replace(
         "+00:00", "Z"
