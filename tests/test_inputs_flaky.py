@@ -364,3 +364,51 @@ def test_a_stuck_contact_logs_once_is_ignored_until_released_then_works(
         assert len(caplog.records) == 1  # one line in all
     finally:
         board.close()
+
+
+# --- a refused entry is no entry ------------------------------------------------------------
+def test_an_entry_the_engine_refuses_does_not_lift_the_guard() -> None:
+    panel = Panel(tracks=2)
+    assert press(panel, "undo", 0.0) == [Undo()]
+    press(panel, "track1.plus1", 1.0)
+    assert run_until(panel, 5.0) == [Peg(0, 1)]
+    panel.refused(Peg(0, 1))  # the service reports the refusal right after
+    assert press(panel, "undo", 6.0) == []  # still guarded: it asks
+    assert panel.mode == "undo_confirm"
+
+
+def test_a_refusal_after_the_panels_next_call_changes_nothing() -> None:
+    panel = Panel(tracks=2)
+    press(panel, "undo", 0.0)
+    press(panel, "track1.plus1", 1.0)
+    assert run_until(panel, 5.0) == [Peg(0, 1)]
+    panel.tick(5.5)  # the next loop turn: that entry was accepted
+    panel.refused(Peg(0, 1))
+    assert press(panel, "undo", 6.0) == [Undo()]
+
+
+def test_through_the_pins_a_refused_entry_between_two_undos_erases_no_second_entry(
+    zero2w: MockFactory,
+) -> None:
+    from boardctl.errors import EntryError
+    from boardctl.game.commands import Command
+
+    def no_sevens(command: Command) -> None:  # the layout check's hook, refusing 7s
+        if isinstance(command, Peg) and command.points == 7:
+            raise EntryError("no sevens on this board")
+
+    board = Board(zero2w)
+    board.loop.validate = no_sevens
+    try:
+        t = _ten_entries(board) + 2.0
+        board.short("undo", t, 0.1)  # one entry erased
+        assert board.fronts() == [0, 27]
+        for name in ("track1.plus5", "track1.plus1", "track1.plus1", "track1.encoder_push"):
+            t += 0.3
+            board.short(name, t, 0.1)
+        assert "no sevens" in board.loop.view().extra["refused"]
+        board.short("undo", t + 1.0, 0.1)  # no entry came between: it asks
+        board.advance(t + 30.0)
+        assert board.fronts() == [0, 27]
+    finally:
+        board.close()

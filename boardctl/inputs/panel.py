@@ -22,8 +22,10 @@ Undo from the buttons is guarded against a flaky contact: the first undo
 acts at once, but another one before any new entry from the buttons only
 *asks* (:meth:`Panel.overlay` has ``undo_confirm``, the start holes blink
 blue): a menu press confirms it, undo or ``confirm_timeout`` cancels it, and
-a track press or an encoder turn cancels it and counts as usual. So a
-contact shorting again and again erases at most one entry.
+a track press or an encoder turn cancels it and counts as usual. An entry
+the engine refuses (or cannot save) lifts nothing: the service reports it to
+:meth:`Panel.refused`. So a contact shorting again and again erases at most
+one entry.
 
 While a finished game's result waits for each side's confirmation
 (``[game] confirm_result``; :attr:`Panel.signoff` says which sides have
@@ -172,6 +174,7 @@ class Panel:
     _new_game: NewGame = field(default_factory=NewGame)
     _undo_guard: bool = False  # an undo from the buttons, and no entry from them since
     _undo_ask_since: float | None = None  # another undo waits for its confirm since then
+    _rearm: bool = False  # the entries just returned lifted the guard (a refusal puts it back)
     pending_at: float | None = None  # when a pending amount last changed (None: none pending)
 
     def __post_init__(self) -> None:
@@ -182,6 +185,7 @@ class Panel:
     def edge(self, name: str, pressed: bool, t: float) -> list[Command]:
         """A raw edge of button ``name`` (see :func:`button_id`) at time ``t``."""
         button = self._button(name)
+        self._rearm = False
         out: list[Command] = []
         for level, when in button.debouncer.edge(pressed, t):
             out += self._press(button, when) if level else self._release(button, when)
@@ -189,6 +193,7 @@ class Panel:
 
     def turn(self, track: int, steps: int, t: float) -> list[Command]:
         """An encoder on ``track`` turned ``steps`` detents (+ clockwise)."""
+        self._rearm = False
         if not 0 <= track < self.tracks:
             return []
         if self._settings is not None:
@@ -204,6 +209,7 @@ class Panel:
     def tap(self, name: str, t: float, *, hold: float = 0.0) -> list[Command]:
         """A whole press held for ``hold`` seconds, without debounce (keyboard keys)."""
         button = self._button(name)
+        self._rearm = False
         if button.down_at is not None:
             return []
         out = self._press(button, t) + self._holds(button, t + hold, t)
@@ -214,6 +220,7 @@ class Panel:
 
         Every edge stamped before ``t`` must have been passed in already.
         """
+        self._rearm = False
         out: list[Command] = []
         for button in self._buttons.values():
             for pressed, when in button.debouncer.poll(t):
@@ -492,8 +499,19 @@ class Panel:
         """``out``, after noting that an entry (anything but undo, redo and brightness)
         lifts the undo guard."""
         if any(not isinstance(command, Undo | Redo | Brightness) for command in out):
+            self._rearm = self._undo_guard
             self._undo_guard = False
         return out
+
+    def refused(self, command: BoardCommand, error: object = None) -> None:
+        """A command was refused or not saved (the dispatcher's listener). If the commands
+        the panel last returned lifted the undo guard, it comes back: a refused entry is
+        no entry. Any refusal before the panel's next call counts, so a control request
+        refused just after an accepted button entry also brings it back: the next button
+        undo then asks once more than needed, never once less."""
+        if self._rearm and not isinstance(command, Undo | Redo | Brightness):
+            self._undo_guard = True
+            self._rearm = False
 
     def _cycle(self, step: int, t: float) -> list[Command]:
         settings = self._settings

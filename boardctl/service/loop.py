@@ -132,6 +132,7 @@ class ServiceLoop:
         self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
         self.panel.signoff = lambda: waiting_signoff(self._base_view, self.keeper.status)
         self.dispatcher = Dispatcher(keeper, self, self.settings, validate=validate)
+        self.dispatcher.refused.append(self.panel.refused)  # a refused entry lifts no undo guard
         self.requests = Requests(
             self.dispatcher,
             self.panel,
