@@ -91,6 +91,8 @@ class GameConfig:
     match: int = 0
     rules: str = "acc"
     confirm_result: bool = False
+    # the custom preset's game points, e.g. {win = 1, skunk = 2}: sorted (name, value) pairs
+    points: tuple[tuple[str, int | bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +241,10 @@ def _quiet_hours(value: Any) -> str | None:
 
 
 def _target(value: Any) -> str | None:
-    return None if value == 0 or 31 <= value <= 1000 else "must be 0 (the variant's) or 31..1000"
+    from boardctl.game.targets import MAX_TARGET, MIN_TARGET, TARGET_RANGE
+
+    ok = value == 0 or MIN_TARGET <= value <= MAX_TARGET
+    return None if ok else f"must be 0 (the variant's) or {TARGET_RANGE}"
 
 
 def _topic_level(value: Any) -> str | None:
@@ -279,6 +284,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "match": _between(0, 99),
             "rules": _rules,
             "confirm_result": None,
+            "points": None,  # a table: read by _game
         },
     ),
     "inputs": (
@@ -340,6 +346,30 @@ def _pin(value: Any, where: str, source: str) -> int | None:
     if not 2 <= value <= 27:
         raise ConfigError(f"{source}: {where} must be a BCM GPIO number 2..27 (got {value})")
     return value
+
+
+def _game(raw: Mapping[str, Any], source: str) -> GameConfig:
+    """``[game]``: ``points`` is a table of the custom preset's values, the rest as any keys."""
+    rest = {key: value for key, value in raw.items() if key != "points"}
+    values = _section(rest, "game", source)
+    if "points" in raw:
+        from boardctl.errors import EntryError
+        from boardctl.game.presets import get_preset
+        from boardctl.game.setup import check_points
+
+        preset = values.get("preset", "custom")
+        if preset not in ("custom", "acc"):  # acc: the default, left out
+            raise ConfigError(
+                f"{source}: game.points are the custom preset's values; set game.preset = "
+                f'"custom" or leave it out (got preset {preset!r})'
+            )
+        try:
+            points = check_points(raw["points"])
+            get_preset("custom", dict(points))
+        except EntryError as exc:
+            raise ConfigError(f"{source}: game.points: {exc}") from None
+        values["points"] = points
+    return GameConfig(**values)
 
 
 def _sound(raw: Mapping[str, Any], source: str) -> SoundConfig:
@@ -448,6 +478,8 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
             sections["sound"] = _sound(value, source)
         elif name == "service" and isinstance(value, dict):  # as the CLI verbs read it alone
             sections["service"] = ServiceConfig(**service_values(value, source))
+        elif name == "game" and isinstance(value, dict):
+            sections["game"] = _game(value, source)
         elif name in _SECTIONS:
             if not isinstance(value, dict):
                 raise not_a_table(source, name)
@@ -507,6 +539,8 @@ def default_config_text() -> str:
 
 
 def _toml_value(value: object) -> str:
+    if isinstance(value, tuple):  # (name, value) pairs: an inline table
+        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value) + "}"
     if value is None:
         return "false"
     if isinstance(value, bool):

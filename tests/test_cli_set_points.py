@@ -51,7 +51,7 @@ def test_game_over_messages_name_the_menu_and_cli_verbs() -> None:
     keeper.apply(parse_command({"op": "peg", "track": 0, "points": 61, "kind": "correction"}))
     with pytest.raises(EntryError) as game:
         keeper.apply(parse_command({"op": "peg", "track": 1, "points": 2}))
-    assert "press menu (boardctl next)" in str(game.value)
+    assert "press menu (`boardctl next`)" in str(game.value)
     assert "new_game" not in str(game.value) and "send next" not in str(game.value)
     match = Scorekeeper.memory({"variant": "six-card", "mode": "free", "target": 61, "match": 2})
     match.apply(parse_command({"op": "peg", "track": 0, "points": 61, "kind": "correction"}))

@@ -15,7 +15,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--variant", help="six-card, five-card, three-player, four-player, ...")
     parser.add_argument("--players", type=int, help="2-6 (picks the usual variant)")
-    parser.add_argument("--target", type=int, help="121 or 61 (or any 31-999)")
+    from boardctl.game.targets import TARGET_HELP
+
+    parser.add_argument("--target", type=int, help=TARGET_HELP)
     parser.add_argument("--preset", help="skunk points: acc, casual, lurch, ...")
     parser.add_argument(
         "--mode",

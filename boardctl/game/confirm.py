@@ -40,10 +40,10 @@ def check_open(state: GameState, op: str) -> None:
     if op == "next" and awaiting(state):
         names = state.setup.track_names()
         wait = ", ".join(names[t] for t in awaiting(state))
-        raise EntryError(f"the result waits for {wait} to confirm it (confirm TRACK)")
+        raise EntryError(f"the result waits for {wait} to confirm it (`boardctl confirm TRACK`)")
     if settled(state) and op not in AFTER_SETTLED:
         raise EntryError(
-            "the result is confirmed by every side; press menu (boardctl next) for the next game",
+            "the result is confirmed by every side; press menu (`boardctl next`) for the next game",
             Refusal.GAME_OVER,
         )
 
@@ -51,7 +51,9 @@ def check_open(state: GameState, op: str) -> None:
 def confirmed(state: GameState, track: int) -> GameState:
     """``state`` with ``track``'s confirmation; :class:`EntryError` if it is not due."""
     if not state.setup.confirm_result:
-        raise EntryError("results need no confirmation (set confirm_result true to ask for it)")
+        raise EntryError(
+            "results need no confirmation (`boardctl set confirm_result true` asks for it)"
+        )
     if state.winner is None:
         raise EntryError("there is no result to confirm: the game is not over")
     tracks = len(state.tracks)

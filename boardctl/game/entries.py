@@ -137,7 +137,7 @@ def _last(entry: Entry) -> GameState:
 def _muggins(entry: Entry) -> GameState:
     setup, limits = entry.state.setup, entry.limits
     if not setup.muggins:
-        raise EntryError("muggins is off for this match (set muggins true to allow claims)")
+        raise EntryError("muggins is off for this game (`boardctl set muggins true` allows claims)")
     variant = setup.variant
     top = max(limits.hand_scores(variant.crib_size, crib=True))
     top = max(top, *limits.hand_scores(variant.hand_size))

@@ -25,12 +25,14 @@ def over_message(state: GameState) -> str:
     """Why nothing more is entered in a won game, and what to do."""
     assert state.winner is not None
     if state.match_winner is not None:
+        single = state.setup.match == 0  # one game, not a match
+        what = "game" if single else "match"
         return (
-            f"the match is over ({state.track_name(state.match_winner)} won); "
-            "press menu (boardctl next) for a new match, or boardctl new-game"
+            f"the {what} is over ({state.track_name(state.match_winner)} won); "
+            f"press menu (`boardctl next`) for a new {what}, or `boardctl new-game`"
         )
     winner = state.track_name(state.winner)
-    return f"the game is over ({winner} won); press menu (boardctl next) for the next game"
+    return f"the game is over ({winner} won); press menu (`boardctl next`) for the next game"
 
 
 def with_points(state: GameState, track: int, points: int) -> GameState:
@@ -134,7 +136,9 @@ def advance(state: GameState) -> GameState:
     """``next`` during a game: deal -> play -> show."""
     phase = state.phase
     if phase == "free":
-        raise EntryError("free mode has no phases (set mode to guided to use next)")
+        raise EntryError(
+            "free mode has no phases (`boardctl set mode guided`, then `boardctl next`)"
+        )
     if phase == "cut":
         raise EntryError(
             "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the board)"

@@ -120,5 +120,6 @@ def check_muggins_change(house_rules: Sequence[str], value: bool, started: bool)
         raise EntryError("muggins is a standing rule under these house rules (muggins-standing)")
     if MUGGINS_DECLARED in house_rules and started:
         raise EntryError(
-            "muggins is declared before the game begins (muggins-declared); start a new game"
+            "muggins is declared before the game begins (muggins-declared); start a new game "
+            "(`boardctl new-game`)"
         )

@@ -21,9 +21,11 @@ from boardctl.game.setup import (
     check_fits,
     check_match,
     check_mode,
+    check_name_list,
     check_names,
     check_points,
     check_target,
+    seat_names,
     whole,
 )
 from boardctl.game.state import GameState
@@ -91,7 +93,10 @@ def _roster(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
     target = check_target(whole(value, "target"))
     if state.started:
-        raise EntryError("the target can only change before anyone scores; start a new game")
+        raise EntryError(
+            "the target can only change before anyone scores; start a new game "
+            "(`boardctl new-game --target N`)"
+        )
     setup = state.setup
     check_fits(setup.variant_name, target, setup.muggins)
     return replace(setup, target=target), value
@@ -99,7 +104,8 @@ def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 
 def _names(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
     setup = state.setup
-    names = on_roster(check_names(value, setup.tracks), setup.roster, setup.variant.teams)
+    given = seat_names(check_name_list(value), setup.variant)  # four names: two teams
+    names = on_roster(check_names(given, setup.tracks), setup.roster, setup.variant.teams)
     return replace(setup, names=names), list(names)
 
 

@@ -19,7 +19,8 @@ from boardctl.game.house import house_rules_value, muggins_for, rules_of_command
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.matches import check_best_of, wins_needed
 from boardctl.game.presets import DEFAULT_PRESET, Preset, PresetValue, check_value, get_preset
-from boardctl.game.roster import check_roster, on_roster
+from boardctl.game.roster import check_roster, on_roster, team_name
+from boardctl.game.targets import MAX_TARGET, MIN_TARGET, TARGET_RANGE
 
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
@@ -29,7 +30,6 @@ PresetPoints = tuple[tuple[str, PresetValue], ...]
 
 #: guided (phases cut, deal, play, show) or free (any entry, any order).
 MODES = ("guided", "free")
-MAX_TARGET = 999  # a sanity bound; the board layout decides what it can show
 DEFAULT_FOR_PLAYERS = {
     2: "six-card",
     3: "three-player",
@@ -139,8 +139,8 @@ def whole(value: object, what: str) -> int:
 
 def check_target(target: int) -> int:
     """Validate a game target (any target from 31 up that the board can show)."""
-    if not 31 <= target <= MAX_TARGET:
-        raise EntryError(f"target {target} is out of range (use 61 or 121; 31-{MAX_TARGET})")
+    if not MIN_TARGET <= target <= MAX_TARGET:
+        raise EntryError(f"target {target} is out of range (use 61 or 121; {TARGET_RANGE})")
     return target
 
 
@@ -165,6 +165,18 @@ def check_name_list(names: object) -> tuple[str, ...]:
     if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
         raise EntryError("names must be a list of strings, one per track")
     return tuple(names)
+
+
+def seat_names(names: tuple[str, ...], variant: Variant) -> tuple[str, ...]:
+    """A name per seat made into a name per team: four names in partnerships make two teams.
+
+    Seats 0 and 2 are a team, so ``Alice, Bob, Carol, Dave`` name the tracks
+    ``Alice & Carol`` and ``Bob & Dave`` (six players: ``Al, Cy & Ed``). Other
+    counts are track names already and stay as they are.
+    """
+    if len(names) != variant.players or variant.players == variant.tracks:
+        return names
+    return tuple(team_name([names[seat].strip() for seat in team]) for team in variant.teams)
 
 
 def check_names(names: object, tracks: int) -> tuple[str, ...]:
@@ -236,7 +248,7 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     names = on_roster(
         check_names(
             # names stay with the tracks: kept by a new game with as many tracks
-            cmd.names
+            seat_names(cmd.names, variant)
             if cmd.names is not None
             else (base.names if base.tracks == variant.tracks else ()),
             variant.tracks,

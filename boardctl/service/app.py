@@ -44,9 +44,12 @@ def game_setup(config: Config) -> NewGame:
     rules = game.rules if game.rules != "acc" else None
     # a rule set brings its game points unless [game] preset names others
     preset = None if rules is not None and game.preset == "acc" else game.preset
+    if game.points:  # [game] points are the custom preset's values
+        preset = "custom"
     return NewGame(
         variant=game.variant,
         preset=preset,
+        points=game.points or None,
         mode=game.mode,
         match=game.match,
         target=game.target or None,
