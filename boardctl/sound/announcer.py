@@ -190,7 +190,8 @@ class Announcer:
         if isinstance(winner, int) and (before is None or before.get("winner") != winner):
             target = int(after.get("target", 121))
             losers = [f for i, f in enumerate(fronts) if i != winner]
-            skunk = max((lines_failed(target, f) for f in losers), default=0)
+            lines = _lines(after)
+            skunk = max((lines_failed(target, f, lines=lines) for f in losers), default=0)
             return "win", [phrases.win(names[winner], pairs, skunk=skunk)]
         if op == "peg":
             return self._peg(event, before, after, names, fronts)
@@ -207,7 +208,7 @@ class Announcer:
         track, points = int(event["track"]), int(event.get("points", 0))
         lines = [phrases.entry(names[track], points, fronts[track])]
         cue = "commit"
-        line = skunk_lines(int(after.get("target", 121)))[0]
+        line = _lines(after)[0]
         was = _fronts(before)[track] if before is not None and track < len(_fronts(before)) else 0
         if line > 0 and was < line <= fronts[track]:
             cue = "skunk_line"
@@ -248,3 +249,11 @@ def attach(announcer: Announcer, dispatcher: Any) -> None:
 
 
 __all__ = ["Announcer", "attach", "classify"]
+
+
+def _lines(status: Status) -> tuple[int, ...]:
+    """The game's skunk lines as the engine gives them (``lines``), else target-30, -60, -90."""
+    given = status.get("lines")
+    if isinstance(given, list | tuple) and given and all(isinstance(x, int) for x in given):
+        return tuple(given)
+    return skunk_lines(int(status.get("target", 121)))
