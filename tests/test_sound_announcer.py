@@ -14,7 +14,7 @@ from boardctl.board import Renderer, builtin_layout
 from boardctl.board.overlay import OverlayRenderer
 from boardctl.config import Config, SoundConfig, parse_config
 from boardctl.errors import EntryError, JournalError
-from boardctl.game.commands import Cut, Next, Peg
+from boardctl.game.commands import Cut, NewGame, Next, Peg
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.events import Tap, Turn
 from boardctl.inputs.panel import Panel
@@ -349,6 +349,32 @@ def test_turning_an_encoder_back_with_nothing_pending_says_the_score(
         loop.run_once(max_wait=0)
         assert loop.panel.pending == (1, 0)
         assert len(speech.said) == said
+    finally:
+        announcer.close()
+        loop.close()
+
+
+def test_the_announcer_says_the_rule_sets_skunk_lines(factory: MockFactory) -> None:
+    # an English game to 61 (fraction-lines): the skunk line is 46, the double 31
+    loop, announcer, speech, clock = rig(factory, {"variant": "five-card", "mode": "free"})
+    try:
+        loop.execute(NewGame(rules="english", target=61, mode="free"))
+        assert loop.keeper.status()["lines"] == [46, 31]
+        for points in (12, 12, 8):  # track 2 to 32: past 31, not the skunk line here
+            enter(loop, clock, 1, points)
+        assert not any("past the skunk line" in said for said in speech.said)
+        for points in (12, 12, 12):
+            enter(loop, clock, 0, points)
+        assert not any("past the skunk line" in said for said in speech.said)
+        enter(loop, clock, 0, 12)  # track 1 from 36 to 48: past 46, the skunk line
+        assert "Track 1 is past the skunk line" in speech.said
+        enter(loop, clock, 1, 8)  # 40: short of 46
+        enter(loop, clock, 0, 12)
+        enter(loop, clock, 0, 1)  # 61: the win, track 2 skunked by the English lines
+        assert loop.keeper.status()["tracks"][1]["lines_failed"] == 1
+        assert speech.said[-1] == phrases.win(
+            "Track 1", [("Track 1", 61), ("Track 2", 40)], skunk=1
+        )
     finally:
         announcer.close()
         loop.close()

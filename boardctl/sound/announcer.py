@@ -207,7 +207,8 @@ class Announcer:
             losers = [f for i, f in enumerate(fronts) if i != winner]
             skunk = after.get("skunk")  # the skunk the winner is paid for (the lowest loser's)
             if not isinstance(skunk, int):
-                skunk = max((lines_failed(target, f) for f in losers), default=0)
+                lines = _lines(after)
+                skunk = max((lines_failed(target, f, lines=lines) for f in losers), default=0)
             return "win", [phrases.win(names[winner], pairs, skunk=skunk)]
         if op == "peg":
             return self._peg(event, before, after, names, fronts)
@@ -234,7 +235,7 @@ class Announcer:
             kind = event.get("kind")
             lines = [phrases.entry(names[track], points, fronts[track], kind=kind)]
         cue = "commit"
-        line = skunk_lines(int(after.get("target", 121)))[0]
+        line = _lines(after)[0]
         was = _fronts(before)[track] if before is not None and track < len(_fronts(before)) else 0
         if line > 0 and was < line <= fronts[track]:
             cue = "skunk_line"
@@ -275,3 +276,11 @@ def attach(announcer: Announcer, dispatcher: Any) -> None:
 
 
 __all__ = ["Announcer", "attach", "classify"]
+
+
+def _lines(status: Status) -> tuple[int, ...]:
+    """The game's skunk lines as the engine gives them (``lines``), else target-30, -60, -90."""
+    given = status.get("lines")
+    if isinstance(given, list | tuple) and given and all(isinstance(x, int) for x in given):
+        return tuple(given)
+    return skunk_lines(int(status.get("target", 121)))
