@@ -14,7 +14,10 @@ as whole processes from ``fork`` to exit, ``--repeats`` runs each:
   ``boardctl status``, ``peg 1 1`` (each followed by an untimed ``undo``) and
   ``history`` through the control socket, both as a user types them (the
   installed ``boardctl`` script, which reads the configuration file to find
-  the socket) and with ``--socket PATH`` (no configuration file read);
+  the socket; in a login session, whose ``$XDG_RUNTIME_DIR`` keeps the checked
+  ``[service]`` of an unchanged file, so the file is parsed by the first run
+  only) and with ``--socket PATH`` (no configuration file read), and
+  ``status`` without ``$XDG_RUNTIME_DIR`` (the file parsed every time);
 - with the service down: the same verbs on the journal itself (``peg`` a
   direct write).
 
@@ -53,9 +56,16 @@ BOARDCTL = [sys.executable, "-m", "boardctl"]  # the development tree (the servi
 INSTALL_FILES = ("pyproject.toml", "README.md", "LICENSE")
 
 
-def cpu_timed(argv: Sequence[str], repeats: int, after: Sequence[str] = ()) -> tuple[float, ...]:
-    """(fastest, median) wall and the least CPU seconds of ``argv``, run ``repeats`` times."""
-    env = {k: v for k, v in ENV.items() if k != "PYTHONPATH"}  # the installed copy only
+def cpu_timed(
+    argv: Sequence[str], repeats: int, after: Sequence[str] = (), *, runtime: Path | None = None
+) -> tuple[float, ...]:
+    """(fastest, median) wall and the least CPU seconds of ``argv``, run ``repeats`` times.
+
+    ``runtime`` is the ``$XDG_RUNTIME_DIR`` of a login session (default: none).
+    """
+    env = {k: v for k, v in ENV.items() if k not in ("PYTHONPATH", "XDG_RUNTIME_DIR")}
+    if runtime is not None:
+        env["XDG_RUNTIME_DIR"] = str(runtime)
     runs = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -179,22 +189,26 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
         .replace('socket = ""', f'socket = "{sock}"')
     )
     as_typed = ["--config", str(config)]  # /etc/boardctl/config.toml, as install.sh writes it
+    session = tmp / "user-run"  # a login session's $XDG_RUNTIME_DIR (/run/user/UID)
+    session.mkdir(mode=0o700)
     for verb in (["next"], ["cut", "1"]):  # a new game, dealt: `peg` has somewhere to go
         subprocess.run([*boardctl, *verb, *as_typed], check=True, capture_output=True)
     repeats = args.repeats
     print("whole process, service down (the journal read, or written directly):")
     report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))
-    _verbs(boardctl, as_typed, repeats)
+    _verbs(boardctl, as_typed, repeats, session)
     proc, _, ready = start_service(tmp, journal)
     try:
         print(f"whole process, service running (READY=1 after {ready:.2f} s):")
         report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))
-        _verbs(boardctl, as_typed, repeats)
+        _verbs(boardctl, as_typed, repeats, session)
         via = ["--socket", str(sock)]  # no configuration file read
         for verb in (["status"], ["peg", "1", "1"], ["history"]):
             after = [*boardctl, "undo", *via] if verb[0] == "peg" else ()
             name = " ".join(["boardctl", *verb, "--socket S"])
             report(name, cpu_timed([*boardctl, *verb, *via], repeats, after))
+        name = "boardctl status, no $XDG_RUNTIME_DIR"
+        report(name, cpu_timed([*boardctl, "status", *as_typed], repeats))
     finally:
         proc.terminate()
         proc.wait(30)
@@ -202,10 +216,11 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
     return 0
 
 
-def _verbs(boardctl: list[str], where: list[str], repeats: int) -> None:
+def _verbs(boardctl: list[str], where: list[str], repeats: int, session: Path) -> None:
     for verb in (["status"], ["peg", "1", "1"], ["history"], ["history", "--all"]):
         after = [*boardctl, "undo", *where] if verb[0] == "peg" else ()
-        report(" ".join(["boardctl", *verb]), cpu_timed([*boardctl, *verb, *where], repeats, after))
+        argv = [*boardctl, *verb, *where]
+        report(" ".join(["boardctl", *verb]), cpu_timed(argv, repeats, after, runtime=session))
 
 
 def _load() -> str:

@@ -11,6 +11,9 @@ Pi). The other sections are checked where they are used: by the service when
 it starts, and by the verbs that read them (``run``, ``selftest``, ``mqtt``,
 ``demo``, ``standings``).
 
+A checked ``[service]`` is remembered per user (see "remembering" below), so an
+unchanged file is parsed once, not by every verb.
+
 The messages every key check shares are written here, once.
 """
 
@@ -116,7 +119,24 @@ class ServiceSection:
 
 
 def service_section(path: str | os.PathLike[str] | None = None) -> ServiceSection:
-    """``[service]`` of the file at ``path`` (default :data:`DEFAULT_CONFIG_PATH`), checked."""
+    """``[service]`` of the file at ``path`` (default :data:`DEFAULT_CONFIG_PATH`), checked.
+
+    A checked result is remembered in the user's runtime directory (below),
+    so an unchanged file is not parsed again.
+    """
+    file = os.fspath(path if path is not None else DEFAULT_CONFIG_PATH)
+    key = _stat_key(file)
+    if key is not None:
+        known = _remembered(key)
+        if known is not None:
+            return ServiceSection(*known, source=file)
+    section = _read_service(path)
+    if key is not None:
+        _remember(key, section)
+    return section
+
+
+def _read_service(path: str | os.PathLike[str] | None) -> ServiceSection:
     data, source = read_document(path)
     if not data or "service" not in data:
         return ServiceSection(source=source)
@@ -124,3 +144,67 @@ def service_section(path: str | os.PathLike[str] | None = None) -> ServiceSectio
     if not isinstance(raw, dict):
         raise not_a_table(source, "service")
     return ServiceSection(source=source, **service_values(raw, source))
+
+
+# --- remembering a checked [service] ---------------------------------------------
+# Parsing TOML imports tomllib (and typing, datetime): more than the rest of a verb the
+# service answers, on a Pi. The last file's checked [service] is kept in
+# $XDG_RUNTIME_DIR/boardctl/config-service.json (the user's own tmpfs directory, mode 0700;
+# nothing is kept without it), keyed by the file's absolute path, device, inode, size,
+# modification and change times: any write to the file, or another file put in its place,
+# changes the key, and the file is read again. Only a file that passed the checks is kept.
+
+CACHE_NAME = "config-service.json"
+
+
+def _cache_file() -> str | None:
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    return os.path.join(runtime, "boardctl", CACHE_NAME) if runtime else None
+
+
+def _stat_key(file: str) -> str | None:
+    try:
+        st = os.stat(file)
+    except OSError:
+        return None  # missing (all defaults) or unreadable: read_document says which
+    path = os.path.abspath(file)
+    return f"{path}|{st.st_dev}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}"
+
+
+def _remembered(key: str) -> tuple[str, str] | None:
+    cache = _cache_file()
+    if cache is None:
+        return None
+    import json
+
+    try:
+        with open(cache, encoding="utf-8") as handle:
+            kept = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(kept, dict) or kept.get("key") != key:
+        return None
+    journal, socket = kept.get("journal"), kept.get("socket")
+    if not isinstance(journal, str) or not isinstance(socket, str):
+        return None
+    return journal, socket
+
+
+def _remember(key: str, section: ServiceSection) -> None:
+    cache = _cache_file()
+    if cache is None:
+        return
+    import json
+
+    text = json.dumps({"key": key, "journal": section.journal, "socket": section.socket})
+    temporary = f"{cache}.{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(cache), mode=0o700, exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, cache)
+    except OSError:  # not kept: the file is read again next time
+        import contextlib
+
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)

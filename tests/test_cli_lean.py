@@ -42,6 +42,7 @@ HEAVY = (
     "logging",
     "pathlib",
     "shutil",
+    "socket",  # the module's enums of every flag: the client uses _socket, its C core
     "uuid",
 )
 #: Only a configuration file to read brings these (tomllib needs typing).
@@ -60,11 +61,17 @@ def heavy(modules: list[str], names: tuple[str, ...] = HEAVY) -> list[str]:
     return [m for m in modules if any(m == h or m.startswith(h + ".") for h in names)]
 
 
-def verb(*argv: str) -> tuple[str, list[str]]:
-    """Run ``boardctl ARGV`` in a fresh ``python -S``; (its output, the modules it had)."""
+def verb(*argv: str, runtime: Path | None = None) -> tuple[str, list[str]]:
+    """Run ``boardctl ARGV`` in a fresh ``python -S``; (its output, the modules it had).
+
+    ``runtime`` is the process's ``$XDG_RUNTIME_DIR`` (none by default: nothing remembered).
+    """
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    if runtime is not None:
+        env["XDG_RUNTIME_DIR"] = str(runtime)
     done = subprocess.run(
         [sys.executable, "-S", "-c", CHECK, *argv],
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        env={**env, "PYTHONPATH": str(REPO)},
         capture_output=True,
         text=True,
         timeout=60,
@@ -103,6 +110,43 @@ def test_with_the_installed_configuration_file_only_tomllib_is_added(
     assert json.loads(out)["tracks"][0]["name"] == "Track 1"
     assert "tomllib" in modules
     assert heavy(modules) == []
+
+
+def test_an_unchanged_configuration_is_parsed_once_per_user(rig: Rig, tmp_path: Path) -> None:
+    runtime = tmp_path / "user-run"
+    runtime.mkdir(mode=0o700)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        default_config_text().replace('socket = ""', f'socket = "{rig.board.socket}"')
+    )
+    _, first = verb("status", "--config", str(config), runtime=runtime)
+    out, again = verb("status", "--config", str(config), runtime=runtime)
+    assert "tomllib" in first and "Track 1" in out
+    assert heavy(again, HEAVY + CONFIG_ONLY) == []  # read from what the first run kept
+    # any change to the file is read again: here it names a socket nobody listens on
+    elsewhere = tmp_path / "elsewhere"
+    config.write_text(f'[service]\nsocket = "{elsewhere}.sock"\njournal = "{elsewhere}.sqlite"\n')
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "boardctl", "status", "--config", str(config)],
+        env={**os.environ, "PYTHONPATH": str(REPO), "XDG_RUNTIME_DIR": str(runtime)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert f"not running and there is no journal at {elsewhere}.sqlite" in done.stderr
+    # and a broken file is refused every time, never remembered as good
+    config.write_text("[service]\nsocket = 3\n")
+    for _ in range(2):
+        broken = subprocess.run(
+            [sys.executable, "-S", "-m", "boardctl", "status", "--config", str(config)],
+            env={**os.environ, "PYTHONPATH": str(REPO), "XDG_RUNTIME_DIR": str(runtime)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert broken.returncode == 1
+        assert "service.socket must be a string, not 3" in broken.stderr
 
 
 def test_the_check_sees_a_heavy_import(tmp_path: Path) -> None:

@@ -1,15 +1,19 @@
 """Talk to a running service over its control socket (used by the CLI verbs).
 
 A verb that the service answers runs this module, :mod:`boardctl.service.wire`
-and the standard library's ``json`` and ``socket``: nothing of the engine, the
-server or ``pathlib`` (``tests/test_cli_lean.py`` keeps it so).
+and the standard library's ``json`` and ``_socket``: nothing of the engine, the
+server or ``pathlib`` (``tests/test_cli_lean.py`` keeps it so). ``_socket`` is
+the C module under :mod:`socket`, the same socket objects and errors; the
+``socket`` module itself builds enums of every address family and flag at
+import, which costs a verb on a Pi more than the whole request.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import socket
+from _socket import AF_UNIX, SOCK_CLOEXEC, SOCK_STREAM
+from _socket import socket as Socket
 
 from boardctl.errors import ControlError
 from boardctl.service.wire import MAX_LINE, encode
@@ -78,8 +82,8 @@ def watch(
         sock.close()
 
 
-def _connect(path: str, timeout: float | None) -> socket.socket:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+def _connect(path: str, timeout: float | None) -> Socket:
+    sock = Socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)
     sock.settimeout(timeout)
     try:
         sock.connect(path)
@@ -113,7 +117,7 @@ def _result(reply: bytes, path: str) -> Any:
     return answer.get("result")
 
 
-def _next_line(sock: socket.socket, path: str, buffer: bytearray) -> bytes:
+def _next_line(sock: Socket, path: str, buffer: bytearray) -> bytes:
     """The next line of a stream (``buffer`` keeps what came after it)."""
     while b"\n" not in buffer:
         chunk = sock.recv(65536)
@@ -128,7 +132,7 @@ def _next_line(sock: socket.socket, path: str, buffer: bytearray) -> bytes:
     return line
 
 
-def _read_line(sock: socket.socket, path: str) -> bytes:
+def _read_line(sock: Socket, path: str) -> bytes:
     data = bytearray()
     while b"\n" not in data:
         try:
