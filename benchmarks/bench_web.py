@@ -11,23 +11,21 @@ headless ``chromium``. What is measured:
    score text changes (a MutationObserver in the page notes
    ``performance.timeOrigin + performance.now()``; same machine, same clock).
    Each cycle is +1 (a pending amount appears), commit (the peg moves, a
-   journal write) and undo (it moves back), with a random pause so presses
-   fall anywhere in the poll period. The service in
-   this version has no ``watch`` request, so the page is fed by the polling
-   fallback: the figure is bounded by the poll period (``--poll``, 0.25 s by
-   default, and a run at 0.02 s shows what is left without it).
+   journal write) and undo (it moves back), with a random pause between
+   presses. The page is fed by the service's ``watch`` stream: service ->
+   ``boardctl web`` (a ``state`` line, then a ``frame`` request for the LEDs)
+   -> server-sent events -> the page's DOM.
 2. **page load -> first board drawn**: ``performance.mark("board-drawn")``,
    set by the page when the SVG board first has its LEDs, from navigation start.
 3. **web process idle**: CPU and RSS of ``boardctl web`` over ``--idle`` s with
-   no page open (nothing polls), and with one page open (polling).
-4. **the watch path**: a stand-in service that has the planned ``watch``
-   stream writes a line per change; the clock runs from that write to the
-   page's change (the web process, server-sent events and the page).
-5. **20 watchers**: edge -> frame on the link (the buttons' own latency, for
+   no page open, and with one page open on a board nobody touches; and with
+   ``results = "mqtt"`` following a real mosquitto (``--only results``).
+4. **20 watchers**: edge -> frame on the link (the buttons' own latency, for
    the commit and undo presses, which always change the LEDs) with no page
-   and with 20 event streams open on the web process (it polls once for all).
+   and with 20 event streams open on the web process (one watch serves them).
 
-    PYTHONPATH=. python benchmarks/bench_web.py [--presses 200] [--poll 0.25] [--idle 30]
+    PYTHONPATH=. python benchmarks/bench_web.py [--presses 200] [--idle 30] [--loads 20]
+        [--only page|load|idle|results|watchers]
 """
 
 from __future__ import annotations
@@ -58,6 +56,7 @@ from bench_service_latency import TimedLink  # noqa: E402
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.link import open_link  # noqa: E402
 from boardctl.service import app  # noqa: E402
+from boardctl.service.loop import Call  # noqa: E402
 
 CYCLE = ("+1", "commit", "undo")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -117,13 +116,18 @@ class Bench:
         self.web: subprocess.Popen[bytes] | None = None
         self.url = ""
 
-    def start_web(self, poll: float) -> None:
+    def start_web(self, broker_port: int = 0) -> None:
+        """``boardctl web`` on the service's socket (with ``broker_port``: results from it)."""
         self.stop_web()
         port = free_port()
         web_config = self.tmp / "web.toml"
-        web_config.write_text(f"[web]\nport = {port}\npoll_interval = {poll}\n")
+        main_config = self.tmp / "config.toml"
+        results = '\nresults = "mqtt"' if broker_port else ""
+        web_config.write_text(f"[web]\nport = {port}{results}\n")
+        main_config.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = {broker_port or 1883}\n')
         command = [sys.executable, "-m", "boardctl", "web", "serve", "--web-config"]
         command += [str(web_config), "--socket", str(self.socket), "--state", str(self.tmp)]
+        command += ["--config", str(main_config)]
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         self.web = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
         self.url = f"http://127.0.0.1:{port}"
@@ -143,7 +147,7 @@ class Bench:
 
     def settle(self) -> None:
         idle = threading.Event()
-        self.board.loop.post(("call", idle.set))
+        self.board.loop.post(Call(idle.set))
         if not idle.wait(2):
             raise SystemExit("the loop did not come back")
 
@@ -181,12 +185,21 @@ class Bench:
         self.board.close()
 
 
-def edge_to_page(bench: Bench, browser: Any, presses: int, poll: float) -> list[float]:
-    bench.start_web(poll)
+BOARD_DRAWN = "performance.getEntriesByName('board-drawn').length > 0"
+
+
+def open_page(bench: Bench, browser: Any) -> Any:
+    """A phone-sized page with the board drawn (the page's own mark, whatever its markup)."""
     page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
     page.goto(bench.url + "/")
-    page.wait_for_selector("#board circle")
+    page.wait_for_function(BOARD_DRAWN)
     page.wait_for_function("document.querySelectorAll('.track').length > 0")
+    return page
+
+
+def edge_to_page(bench: Bench, browser: Any, presses: int) -> list[float]:
+    bench.start_web()
+    page = open_page(bench, browser)
     page.evaluate(OBSERVE)
     out = []
     for i in range(presses):
@@ -195,58 +208,18 @@ def edge_to_page(bench: Bench, browser: Any, presses: int, poll: float) -> list[
         page.wait_for_function(f"window.__changes.length > {seen}", timeout=5000)
         changed = page.evaluate(f"window.__changes[{seen}]")
         out.append(changed - epoch * 1000)
-        time.sleep(random.uniform(0.01, poll + 0.05))
+        time.sleep(random.uniform(0.01, 0.06))
     page.close()
     return out
 
 
-def watch_path(bench: Bench, browser: Any, changes: int) -> list[float]:
-    """Watch line written -> page updated, against a stand-in service that has ``watch``.
-
-    The service of this version has no ``watch`` request; the stand-in (the
-    tests' fake control socket) streams a line per change as the planned
-    request will, so this times the rest of the path: web process, SSE, page.
-    """
-    import asyncio
-
-    from tests.test_web_source import FakeService
-
-    loop = asyncio.new_event_loop()
-    threading.Thread(target=loop.run_forever, daemon=True).start()
-    fake = FakeService(bench.tmp / "watch.sock", watch=True)
-    asyncio.run_coroutine_threadsafe(fake.start(), loop).result(5)
-    real, bench.socket = bench.socket, fake.path
-    try:
-        bench.start_web(10.0)  # a poll would never come in time: only the stream counts
-        page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-        page.goto(bench.url + "/")
-        page.wait_for_selector("#board circle")
-        page.wait_for_function("() => document.querySelectorAll('.track').length > 0")
-        page.evaluate(OBSERVE)
-        out = []
-        for i in range(changes):
-            seen = page.evaluate("window.__changes.length")
-            epoch = time.time()
-            loop.call_soon_threadsafe(fake.change, i + 1)
-            page.wait_for_function("(n) => window.__changes.length > n", arg=seen, timeout=5000)
-            out.append(page.evaluate(f"window.__changes[{seen}]") - epoch * 1000)
-            time.sleep(random.uniform(0.01, 0.05))
-        page.close()
-    finally:
-        bench.socket = real
-        bench.stop_web()
-        asyncio.run_coroutine_threadsafe(fake.stop(), loop).result(5)
-        loop.call_soon_threadsafe(loop.stop)
-    return out
-
-
 def page_load(bench: Bench, browser: Any, loads: int) -> list[float]:
-    bench.start_web(0.25)
+    bench.start_web()
     out = []
     for _ in range(loads):
         page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
         page.goto(bench.url + "/")
-        page.wait_for_function("performance.getEntriesByName('board-drawn').length > 0")
+        page.wait_for_function(BOARD_DRAWN)
         out.append(page.evaluate("performance.getEntriesByName('board-drawn')[0].startTime"))
         page.close()
     return out
@@ -312,10 +285,9 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=200)
-    parser.add_argument("--poll", type=float, default=0.25)
     parser.add_argument("--idle", type=float, default=30.0)
     parser.add_argument("--loads", type=int, default=20)
-    parser.add_argument("--only", choices=("page", "watch", "watchers"), help="run one part only")
+    parser.add_argument("--only", choices=PARTS, help="run one part only")
     args = parser.parse_args()
     load = os.getloadavg()
     print(
@@ -325,40 +297,57 @@ def main() -> None:
         bench = Bench(Path(tmp))
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            if args.only == "watch":
-                values = watch_path(bench, browser, args.presses)
-                print(f"watch line -> page updated (a stand-in with watch): {summary(values)}")
-            elif args.only != "watchers":
-                page_parts(bench, browser, args)
-            if args.only in (None, "watchers"):
-                watcher_part(bench, args)
+            for part in PARTS:
+                if args.only in (None, part):
+                    RUN[part](bench, browser, args)
         finally:
             browser.close()
             bench.close()
+        load = os.getloadavg()
+        print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
-def page_parts(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
-    for poll in (args.poll, 0.02):
-        values = edge_to_page(bench, browser, args.presses, poll)
-        print(f"button edge -> page updated, polling every {poll} s: {summary(values)}")
-    values = watch_path(bench, browser, args.presses)
-    print(f"watch line -> page updated (a stand-in service with watch): {summary(values)}")
+def page_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
+    values = edge_to_page(bench, browser, args.presses)
+    print(f"button edge -> page updated (watch stream): {summary(values)}")
+
+
+def load_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
     print(f"page load -> first board drawn: {summary(page_load(bench, browser, args.loads))}")
-    bench.start_web(args.poll)
+
+
+def idle_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
+    bench.start_web()
     assert bench.web is not None
     time.sleep(2)
     cpu, rss = cpu_rss(bench.web.pid, args.idle)
     print(f"web process, no page open, {args.idle:.0f} s: CPU {cpu:.2f} %, RSS {rss:.1f} MB")
-    page = browser.new_page()
-    page.goto(bench.url + "/")
-    page.wait_for_selector("#board circle")
+    page = open_page(bench, browser)
+    time.sleep(2)
     cpu, rss = cpu_rss(bench.web.pid, args.idle)
-    print(f"web, one page open (polling): CPU {cpu:.2f} %, RSS {rss:.1f} MB")
+    print(f"web, one page open, board untouched: CPU {cpu:.2f} %, RSS {rss:.1f} MB")
     page.close()
 
 
-def watcher_part(bench: Bench, args: argparse.Namespace) -> None:
-    bench.start_web(args.poll)
+def results_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
+    """Idle cost with ``results = "mqtt"``: paho and its thread, following a real mosquitto."""
+    from tests.mqtt_broker import Broker
+
+    broker = Broker(bench.tmp / "broker")
+    broker.start()
+    try:
+        bench.start_web(broker.port)
+        assert bench.web is not None
+        time.sleep(2)
+        cpu, rss = cpu_rss(bench.web.pid, args.idle)
+        print(f"web with results from the broker, no page open: CPU {cpu:.2f} %, RSS {rss:.1f} MB")
+    finally:
+        bench.stop_web()
+        broker.close()
+
+
+def watcher_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
+    bench.start_web()
     alone = button_latency(bench, args.presses)
     phones = watchers(bench.url, 20)
     time.sleep(1)
@@ -367,6 +356,16 @@ def watcher_part(bench: Bench, args: argparse.Namespace) -> None:
     phones.wait(5)
     print(f"button edge -> frame, no page open: {summary(alone)}")
     print(f"button edge -> frame, 20 pages watching: {summary(crowded)}")
+
+
+PARTS = ("page", "load", "idle", "results", "watchers")
+RUN = {
+    "page": page_part,
+    "load": load_part,
+    "idle": idle_part,
+    "results": results_part,
+    "watchers": watcher_part,
+}
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 ``boardctl run --display none`` (mock pins, null link) and ``boardctl web`` run
 as subprocesses; Playwright drives Debian's ``chromium`` (``executable_path``,
-no browser download). The service here has no ``watch`` request, so the page
-is fed by the polling fallback (every 50 ms in these tests).
+no browser download). The page follows the service's ``watch`` stream (the
+polling fallback, for a service without it, is tested in test_web_source.py).
 
 Screenshots go to ``$BOARDCTL_ARTEFACTS`` (default ``build/artefacts``), and
 to ``docs/images/`` when ``BOARDCTL_DOCS_IMAGES=1``.

@@ -25,16 +25,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from boardctl.config import MqttConfig
 from boardctl.errors import BoardError
-from boardctl.results.model import GameResult
-from boardctl.results.records import records_of_results
-from boardctl.standings import store
-from boardctl.standings.games import Game, from_record
-from boardctl.standings.report import report
 from boardctl.web.config import StandingsOptions
+
+if TYPE_CHECKING:  # imported when first used: a page without results does not load them
+    from boardctl.config import MqttConfig
+    from boardctl.results.model import GameResult
+    from boardctl.standings.games import Game
 
 Results = dict[tuple[str, str], dict[str, Any]]  # (board, game id) -> record, as collect's
 
@@ -125,6 +124,8 @@ class ResultsFeed:
 
 
 def _result(record: Mapping[str, Any]) -> GameResult | None:
+    from boardctl.results.model import GameResult
+
     try:
         return GameResult.from_dict({k: v for k, v in record.items() if k != "id"})
     except BoardError:
@@ -133,6 +134,8 @@ def _result(record: Mapping[str, Any]) -> GameResult | None:
 
 def board_document(records: Iterable[Mapping[str, Any]], board: str) -> dict[str, Any]:
     """This board's results (newest first) and its players' records."""
+    from boardctl.results.records import records_of_results
+
     mine = [r for r in records if not board or r.get("board") == board]
     mine.sort(key=lambda r: (str(r.get("end", "")), str(r.get("id", ""))), reverse=True)
     pairs = [(rec, result) for rec in mine if (result := _result(rec)) is not None]
@@ -168,6 +171,8 @@ def board_document(records: Iterable[Mapping[str, Any]], board: str) -> dict[str
 
 def manual_games(options: StandingsOptions) -> list[Game]:
     """The games entered by hand, if the page is told where they are."""
+    from boardctl.standings import store
+
     return store.load(Path(options.manual)) if options.manual else []
 
 
@@ -175,6 +180,9 @@ def standings_document(
     records: Iterable[Mapping[str, Any]], options: StandingsOptions
 ) -> dict[str, Any]:
     """The ACC standings of every board's games and the hand-entered ones (see the module)."""
+    from boardctl.standings.games import from_record
+    from boardctl.standings.report import report
+
     games: list[Game] = []
     skipped = 0
     for record in records:
