@@ -63,7 +63,9 @@ def test_each_cue_plays_its_steps_on_the_pwm_pin(usb: Booted, name: str) -> None
     assert tones[0].start_ns - chip.rx_done[arrivals] < 20e6  # the first note at once
     for tone, (hz, ms) in zip(tones, notes, strict=True):
         assert abs(tone.hz - hz) <= 0.002 * hz  # the PWM's divider: within 0.2 %
-        assert abs(tone.duty - 0.5) < 0.01  # full volume: a 50 % duty cycle
+        # Full volume: a 50 % duty cycle. The pin's edges are seen at the emulator's event
+        # steps, which a busy host can shift: a mean high time 1.2 % long was seen once.
+        assert abs(tone.duty - 0.5) < 0.02
         # A new frequency takes effect at a wrap of the counter, and the cycle where the
         # period changes is not counted: a note may sound up to two periods short.
         assert ms - 2000 / hz - 0.3 <= tone.ms <= ms + LATE_MS, (hz, ms, tone.ms)
