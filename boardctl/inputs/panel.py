@@ -102,7 +102,7 @@ GESTURES: tuple[tuple[str, str], ...] = (
     ("menu, held and released", "settings mode: menu next setting, track 1 +1 / track 2 +1 choose"),
     ("menu, held long", "new game: start holes blink red; menu confirms, undo cancels"),
     ("2nd undo in a row", "start holes blink blue; menu confirms, undo cancels"),
-    ("track button at game end", "confirm the result (its start hole blinks, then steady green)"),
+    ("track button at game end", "confirm: its start hole blinks green, then steady"),
 )
 
 # Settings shown in settings mode, in order, with the values they cycle through.
