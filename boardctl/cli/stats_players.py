@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from boardctl.results.derive import PlayedGame
+    from boardctl.results.model import PlayedGame
     from boardctl.results.records import Records
 
 

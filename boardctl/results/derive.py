@@ -27,7 +27,7 @@ import datetime
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
@@ -39,7 +39,7 @@ from boardctl.game.machine import Machine, Plan
 from boardctl.game.matches import match_text
 from boardctl.game.roster import members
 from boardctl.game.state import GameState
-from boardctl.results.model import FORMAT, GameResult
+from boardctl.results.model import FORMAT, Entry, GameResult, PlayedGame
 
 #: The kinds of entry that count a hand or a crib (the show).
 SHOW_KINDS = ("hand", "crib")
@@ -58,39 +58,6 @@ class ReplayLimits:
 
 
 _ANY_COUNT = frozenset(range(1_000))
-
-
-class Entry(NamedTuple):
-    """A score entry that stands in a game's final state.
-
-    ``deal`` is the deal it was entered in (0 before the first deal and in
-    free mode); ``seat`` is the seat that counted a hand or crib in the
-    guided show, or the only seat of a one-player track, else None.
-    ``scores`` is every track's score just after it. ``cards`` and ``starter``
-    are the cards a hand or crib entry named (empty when only points were
-    entered); its points are then their count, checked again by the fold.
-    """
-
-    seq: int
-    at: float
-    track: int
-    points: int
-    kind: str
-    deal: int
-    seat: int | None
-    scores: tuple[int, ...]
-    cards: tuple[str, ...] = ()  # a hand or crib entered with its cards (then ``starter`` too)
-    starter: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
-    """A finished game: its result, the entries that stand, and who sat where."""
-
-    result: GameResult
-    entries: tuple[Entry, ...]
-    seat_players: tuple[str, ...]  # the player at each seat (a team's name if not known)
-    teams: tuple[tuple[int, ...], ...]  # the seats of each track
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from boardctl.errors import ResultsError
 
@@ -175,3 +175,36 @@ def _checked(name: str, value: Any) -> Any:
     if not ok:
         raise ResultsError(f"result field {name} must be {kind}, not {value!r}")
     return tuple(value) if kind in ("ints", "strs") else value
+
+
+class Entry(NamedTuple):
+    """A score entry that stands in a game's final state.
+
+    ``deal`` is the deal it was entered in (0 before the first deal and in
+    free mode); ``seat`` is the seat that counted a hand or crib in the
+    guided show, or the only seat of a one-player track, else None.
+    ``scores`` is every track's score just after it. ``cards`` and ``starter``
+    are the cards a hand or crib entry named (empty when only points were
+    entered); its points are then their count, checked again by the fold.
+    """
+
+    seq: int
+    at: float
+    track: int
+    points: int
+    kind: str
+    deal: int
+    seat: int | None
+    scores: tuple[int, ...]
+    cards: tuple[str, ...] = ()  # a hand or crib entered with its cards (then ``starter`` too)
+    starter: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game: its result, the entries that stand, and who sat where."""
+
+    result: GameResult
+    entries: tuple[Entry, ...]
+    seat_players: tuple[str, ...]  # the player at each seat (a team's name if not known)
+    teams: tuple[tuple[int, ...], ...]  # the seats of each track

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 
 from boardctl.game.presets import lines_failed
 from boardctl.game.roster import player_key
-from boardctl.results.derive import Entry, PlayedGame
-from boardctl.results.model import GameResult
+from boardctl.results.model import Entry, GameResult, PlayedGame
 
 #: The big counts of a hand or crib that club side pots pay for.
 BIG_HANDS = (24, 28, 29)
