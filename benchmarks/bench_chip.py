@@ -7,7 +7,8 @@
    byte into the RX FIFO) to the last bit of the refresh that shows it on the LED pin.
    p50 and max, against the strip's own refresh (6,144 bits at 800 kbit/s: ~7.7 ms).
 2. A burst of 10 different FULL frames written back to back: which ones the pin shows
-   (in order?), and what the firmware's PONG says it applied.
+   (in order?), and what the firmware's PONG says it applied and drew (the rest were
+   superseded, on purpose: a newer frame was applied before the strip was free).
 
 Emulated time counts the RP2040's cycles at 125 MHz without flash wait states (XIP cache
 misses cost nothing here), so a real Pico is somewhat slower. rp2040js runs at about
@@ -87,9 +88,11 @@ def main() -> None:
         shown = [burst.index(f.rgb) for f in chip.frames[mark:] if f.rgb in burst]
         host.send(p.PING, p.ping_payload(1))
         pong = chip.message(p.PONG, after=before)
+        applied, drawn = p.parse_pong(pong.payload)[1], p.parse_pong_drawn(pong.payload)
         print(
             f"burst of 10 FULL frames: the pin showed frames {shown} (in order: "
-            f"{shown == sorted(shown)}); PONG: applied {p.parse_pong(pong.payload)[1]}"
+            f"{shown == sorted(shown)}); PONG since boot: applied {applied}, drawn {drawn}, "
+            f"superseded {applied - drawn}"
         )
 
 

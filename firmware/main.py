@@ -36,7 +36,7 @@ def main() -> None:
         strip.show(frame)
         time.sleep_ms(20)
     stream: "ledctl.Stream"  # noqa: UP037 (ledctl.Stream exists for mypy only)
-    hw.speed_up(protocol, 6 * config.LED_COUNT + 16)  # compiled COBS decoding
+    hw.speed_up(protocol)  # compiled COBS decoding and 0x00 search
     if config.LINK == "uart":
         stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
     else:
@@ -55,8 +55,10 @@ def main() -> None:
         watchdog=dog,
         boot_ms=0,
         scale=hw.scale_bytes,  # compiled on the Pico (None elsewhere: ledctl's own)
+        total=hw.total_bytes,
+        tidy=hw.tidy,  # the GC, when the link is quiet
     )
-    controller.run(wait_ms=2)
+    controller.run(wait_ms=10)  # (a frame ends the wait at once: poll wakes on input)
     # The host sent UPDATE (boardctl firmware install): the REPL, for mpremote. The
     # watchdog cannot be stopped once armed, so a timer feeds it until the next reset.
     hw.keep_fed(dog, config.WATCHDOG_MS)

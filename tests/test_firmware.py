@@ -246,7 +246,22 @@ def test_usb_stream_turns_off_ctrl_c_before_reading_and_reads_binary_bytes(
     micropython = types.ModuleType("micropython")
     micropython.kbd_intr = lambda char: calls.append(("kbd_intr", char))  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "micropython", micropython)
-    wire = io.BytesIO(b"\x03\x00ab\x03")  # Ctrl-C bytes inside the stream
+    frames = [
+        p.encode(p.FULL, 3, bytes([3, 0, 3]) * 200),  # Ctrl-C bytes inside the frame
+        p.encode(p.PING, 4, p.ping_payload(0x0303)),
+    ]
+    wire = io.BytesIO(b"\x03junk" + b"".join(frames))  # garbage before the first frame
+    reads: list[int] = []
+
+    class Raw:  # sys.stdin.buffer: no read-ahead, so Poll below sees what is left
+        def readinto(self, buffer: Any) -> int:
+            reads.append(len(buffer))
+            data = wire.read(len(buffer))
+            buffer[: len(data)] = data
+            return len(data)
+
+    class Stdin:
+        buffer = Raw()
 
     class Poll:
         def register(self, stream: object, mask: int) -> None:
@@ -260,15 +275,27 @@ def test_usb_stream_turns_off_ctrl_c_before_reading_and_reads_binary_bytes(
     select.poll = Poll  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "select", select)
     out = io.BytesIO()
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(wire))
+    monkeypatch.setattr(sys, "stdin", Stdin())
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out))
     monkeypatch.delitem(sys.modules, "hw", raising=False)
     hw = importlib.import_module("hw")
-    stream = hw.UsbStream(limit=3)
+    stream = hw.UsbStream(limit=1024)
     assert calls[0] == ("kbd_intr", -1)
-    assert stream.read() == b"\x03\x00a"  # at most ``limit`` bytes a call
-    assert stream.read() == b"b\x03"
+    got = stream.read()
+    assert got is not None and bytes(got) == wire.getvalue()  # every byte, 0x03 as data
+    # Between frames byte by byte (polling first); within a frame the header, then what
+    # the frame is sure to hold, in one call each: not one call per byte.
+    assert reads[:5] == [1] * 5  # the garbage
+    assert len(reads) <= 5 + 2 * 4, reads
+    assert max(reads) >= len(frames[0]) - 14
     assert stream.read() is None  # nothing waiting: no blocking
+    small = hw.UsbStream(limit=16)  # at most ``limit`` bytes a call, frames cut anywhere
+    wire.seek(0)
+    pieces = []
+    while (piece := small.read()) is not None:
+        assert len(piece) <= 16
+        pieces.append(bytes(piece))
+    assert b"".join(pieces) == wire.getvalue()
     stream.write(b"\x00\x01")
     assert out.getvalue() == b"\x00\x01"
     monkeypatch.delitem(sys.modules, "hw")
