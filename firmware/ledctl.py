@@ -50,7 +50,7 @@ if TYPE_CHECKING:
         def __call__(self) -> None: ...
 
 
-FIRMWARE_VERSION = (2, 0, 0)
+FIRMWARE_VERSION = (2, 1, 0)  # 2.1: FULL frames in chunks (protocol.CHUNKS_SINCE)
 LINK_LOST_MS = 3000  # host silent for longer than this: show the "link lost" sign
 BOOT_MS = 1000  # length of the boot pattern (cut short by the first frame)
 BLINK_PERIOD_MS = 1000  # "link lost": status LED on for BLINK_ON_MS of every period
@@ -148,6 +148,14 @@ class Controller:
         self.brightness = 255
         self.host_budget_ma = 0
         self.decoder = protocol.Decoder(6 * led_count + 16)
+        # A FULL frame arriving in chunks (FULL_CHUNK): put together here, applied whole.
+        self.staging = bytearray(3 * led_count)
+        self.blank = bytes(3 * led_count)
+        self.chunk_seen = bytearray(256)
+        self.no_chunks = bytes(256)
+        self.chunk_id = -1  # the frame being put together (-1: none)
+        self.chunk_count = 0
+        self.chunks_left = 0
         self.seq = 0  # our own sequence numbers
         self.expect = -1  # next sequence number expected from the host (-1: any)
         self.applied = 0
@@ -214,12 +222,16 @@ class Controller:
             self.synced = False  # a frame was lost: no DELTA applies until a FULL
             self.nak(protocol.NAK_GAP)
         try:
-            if kind == protocol.FULL:
+            if kind == protocol.FULL_CHUNK:
+                self.chunk(payload)
+            elif kind == protocol.FULL:
                 if len(payload) % 3:
                     protocol.parse_full(payload)  # (raises: not whole RGB triples)
+                self.chunk_id = -1  # (a newer frame: the one in chunks is abandoned)
                 self.apply_full(payload)
                 self.synced = True
             elif kind == protocol.DELTA:
+                self.chunk_id = -1
                 protocol.check_runs(payload)
                 if self.synced:
                     self.apply_delta(payload)
@@ -234,6 +246,8 @@ class Controller:
                 self.dirty = True
             elif kind == protocol.PING:
                 token = protocol.parse_ping(payload)
+                if self.chunk_id >= 0:
+                    self.send_missing()  # (its last chunk may have been lost)
                 pong = protocol.pong_payload(token, self.applied, self.bad, self.drawn)
                 self.send(protocol.PONG, pong)
             elif kind == protocol.UPDATE and bytes(payload) == protocol.UPDATE_KEY:
@@ -294,6 +308,43 @@ class Controller:
             stop = min(size, first + len(rgb))
             self.frame[first:stop] = rgb[0 : stop - first]
         self.frame_applied()
+
+    def chunk(self, payload: "protocol.Buffer") -> None:
+        """One chunk of a FULL frame: kept; the frame applied once every chunk is in."""
+        frame_id, index, count, first, rgb = protocol.parse_chunk(payload)
+        if frame_id != self.chunk_id or count != self.chunk_count:  # a new frame
+            self.chunk_id = frame_id
+            self.chunk_count = count
+            self.chunks_left = count
+            self.chunk_seen[0:256] = self.no_chunks
+            self.staging[0 : len(self.staging)] = self.blank
+            self.synced = False  # the host counts on this frame: no DELTA until it is whole
+        if not self.chunk_seen[index]:
+            self.chunk_seen[index] = 1
+            self.chunks_left -= 1
+            size = len(self.staging)
+            start = 3 * first
+            if start < size:  # (LEDs past the end of this strip are dropped)
+                stop = min(size, start + len(rgb))
+                self.staging[start:stop] = rgb[0 : stop - start]
+        if self.chunks_left == 0:
+            self.chunk_id = -1
+            self.frame[0 : len(self.frame)] = self.staging
+            self.synced = True
+            self.frame_applied()
+            self.send(protocol.CHUNKS, protocol.chunks_payload(frame_id, []))
+        elif not self.missing_after(index):  # the last one the host sent, as far as we know
+            self.send_missing()
+
+    def missing_after(self, index: int) -> bool:
+        seen = self.chunk_seen
+        return any(not seen[later] for later in range(index + 1, self.chunk_count))
+
+    def send_missing(self) -> None:
+        """CHUNKS: which chunks of the frame being put together are still missing."""
+        seen = self.chunk_seen
+        missing = [i for i in range(self.chunk_count) if not seen[i]]
+        self.send(protocol.CHUNKS, protocol.chunks_payload(self.chunk_id, missing))
 
     def apply_delta(self, payload: "protocol.Buffer") -> None:
         """The runs of a checked DELTA payload (``protocol.check_runs``), straight from it."""

@@ -407,3 +407,39 @@ def test_pong_carries_frames_drawn_when_the_controller_counts_them(
     assert p.parse_pong_drawn(new) == drawn and p.parse_pong_drawn(old) == -1
     with pytest.raises(ProtocolError):
         p.parse_pong(new[:7])
+
+
+@settings(deadline=None)
+@given(st.integers(0, 255), st.integers(1, 250), st.integers(1, 80), st.data())
+def test_full_chunks_cover_the_frame_once_each_with_its_own_check(
+    frame_id: int, leds: int, per_chunk: int, data: st.DataObject
+) -> None:
+    rgb = data.draw(st.binary(min_size=3 * leds, max_size=3 * leds))
+    payloads = p.full_chunks(frame_id, rgb, per_chunk)
+    rebuilt = bytearray(len(rgb))
+    for n, payload in enumerate(payloads):
+        message = wire_roundtrip(p.FULL_CHUNK, n & 0xFF, payload)
+        got_id, index, count, first, part = p.parse_chunk(message.payload)
+        assert (got_id, index, count) == (frame_id, n, len(payloads))
+        assert 1 <= len(part) // 3 <= per_chunk and not any(
+            rebuilt[3 * first : 3 * first + len(part)]
+        )
+        rebuilt[3 * first : 3 * first + len(part)] = part
+    assert rebuilt == rgb
+
+
+@given(st.integers(0, 255), st.lists(st.integers(0, 254), max_size=20))
+def test_chunks_messages_round_trip(frame_id: int, missing: list[int]) -> None:
+    message = wire_roundtrip(p.CHUNKS, 1, p.chunks_payload(frame_id, missing))
+    assert p.parse_chunks(message.payload) == (frame_id, missing)
+
+
+def test_chunk_payloads_out_of_range_are_errors() -> None:
+    with pytest.raises(ProtocolError):
+        p.chunk_payload(0, 2, 2, 0, b"\x01\x02\x03")
+    with pytest.raises(ProtocolError):
+        p.chunk_payload(0, 0, 1, 0, b"\x01\x02")
+    with pytest.raises(ProtocolError):
+        p.parse_chunk(b"\x00\x03\x02\x00\x00\x01\x02\x03")  # index past the count
+    with pytest.raises(ProtocolError):
+        p.full_chunks(0, bytes(3 * 300), 1)  # 300 chunks

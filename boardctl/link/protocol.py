@@ -43,6 +43,16 @@ NAK         next expected seq u8, reason u8 (``NAK_*``); ``NAK_NEED_FULL``: the
 ERROR       code u8 (``ERR_*``), ASCII text.
 UPDATE      ``UPDATE_KEY``: the controller stops and leaves the REPL free for
             ``mpremote`` (``boardctl firmware install``), until the next reset.
+FULL_CHUNK  frame id u8 (wrapping), chunk index u8, chunk count u8 (1-255), first LED
+            u16, RGB bytes (1 LED or more). The chunks of one id together are one FULL
+            frame (LEDs no chunk covers are dark): the controller applies it when it
+            has every chunk, all at once; a FULL or DELTA in between abandons it.
+CHUNKS      frame id u8, the indices u8 of its chunks still missing (none: the frame
+            is complete and applied). Sent by the controller when a frame completes,
+            when a chunk arrives with others missing but none after it (the last of
+            what the host sent), and with the PONG to a PING while one is incomplete;
+            the host resends just those chunks.
+
 =========== ======================================================================
 """
 
@@ -60,6 +70,12 @@ NAK = 0x07
 ERROR = 0x08
 UPDATE = 0x09
 UPDATE_KEY = b"boardctl firmware install"  # (no stray frame can mean it)
+# A FULL frame in chunks, each with its own check, so one damaged byte costs one chunk.
+# (0x0A-0x0F are left free for other messages.)
+FULL_CHUNK = 0x10
+CHUNKS = 0x11
+CHUNK_LEDS = 32  # LEDs per chunk the host sends by default
+CHUNKS_SINCE = (2, 1, 0)  # the firmware version from which a controller takes FULL_CHUNK
 
 KIND_NAMES = {
     HELLO: "HELLO",
@@ -71,6 +87,8 @@ KIND_NAMES = {
     NAK: "NAK",
     ERROR: "ERROR",
     UPDATE: "UPDATE",
+    FULL_CHUNK: "FULL_CHUNK",
+    CHUNKS: "CHUNKS",
 }
 
 # NAK reasons.
@@ -644,6 +662,58 @@ def check_runs(payload: "Buffer") -> None:
             start = (payload[index] << 8) | payload[index + 1]
             raise ProtocolError(f"DELTA run at LED {start} cut short")
         index += 3 + 3 * count
+
+
+def chunk_payload(frame_id: int, index: int, count: int, first: int, rgb: bytes) -> bytes:
+    """FULL_CHUNK: chunk ``index`` of ``count`` of frame ``frame_id``, from LED ``first``."""
+    if not 0 <= index < count <= 255:
+        raise ProtocolError(f"chunk {index} of {count} is out of range (count 1-255)")
+    if not rgb or len(rgb) % 3:
+        raise ProtocolError(f"chunk of {len(rgb)} bytes is not whole RGB triples")
+    if not 0 <= first <= 0xFFFF:
+        raise ProtocolError(f"chunk start {first} is out of range 0-65535")
+    return bytes((frame_id & 0xFF, index, count)) + _u16(first) + bytes(rgb)
+
+
+def parse_chunk(payload: "Buffer") -> "tuple[int, int, int, int, Buffer]":
+    """``(frame_id, index, count, first_led, rgb)`` of a FULL_CHUNK payload (``rgb`` a
+    slice of it: a view if it is one)."""
+    size = len(payload)
+    if size < 8 or (size - 5) % 3:
+        raise ProtocolError(f"FULL_CHUNK payload of {size} bytes is not a header and RGB triples")
+    index = payload[1]
+    count = payload[2]
+    if index >= count:
+        raise ProtocolError(f"chunk {index} of {count} is out of range")
+    return (payload[0], index, count, (payload[3] << 8) | payload[4], payload[5:])
+
+
+def full_chunks(frame_id: int, rgb: bytes, leds: int = CHUNK_LEDS) -> "list[bytes]":
+    """The FULL_CHUNK payloads of one frame, ``leds`` LEDs each (the last one shorter)."""
+    step = 3 * max(1, leds)
+    count = max(1, (len(rgb) + step - 1) // step)
+    if count > 255:
+        raise ProtocolError(f"a frame of {len(rgb) // 3} LEDs needs {count} chunks (at most 255)")
+    if not rgb:
+        raise ProtocolError("a frame of no LEDs has no chunks")
+    return [
+        chunk_payload(
+            frame_id, index, count, index * step // 3, rgb[index * step : (index + 1) * step]
+        )
+        for index in range(count)
+    ]
+
+
+def chunks_payload(frame_id: int, missing: "list[int]") -> bytes:
+    """CHUNKS: the chunks of ``frame_id`` still missing (none: complete)."""
+    return bytes((frame_id & 0xFF,)) + bytes(missing)
+
+
+def parse_chunks(payload: "Buffer") -> "tuple[int, list[int]]":
+    """``(frame_id, missing)`` of a CHUNKS payload."""
+    if len(payload) < 1:
+        raise ProtocolError("CHUNKS payload is empty")
+    return (payload[0], list(payload[1:]))
 
 
 def parse_full(payload: "Buffer") -> bytes:
