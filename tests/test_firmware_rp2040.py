@@ -295,7 +295,7 @@ def test_safe_mode_with_bootsel_then_a_watchdog_reset_boots_the_controller(
 def board_on_chip(tmp_path: Path, mock_factory: MockFactory) -> Iterator[tuple[Rig, Chip]]:
     """``boardctl run`` (the service, mock buttons) -> serial link over a pty -> the chip."""
     port = PtyPort(tmp_path / "leds")
-    with Chip(tmp_path, on_output=port.write) as chip:
+    with Chip(tmp_path, on_output=port.write, config={"WATCHDOG_MS": 1000}) as chip:
         port.attach(chip)
         config = parse_config(
             {
@@ -328,3 +328,15 @@ def test_a_scripted_game_from_the_buttons_reaches_the_pin(
         # The renderer's frame, after its power limiter, exactly as the strip shows it.
         chip.frame_showing(bytes(sent), emu_s=5)
     assert rig.loop.link.connected
+    # The firmware hangs: its watchdog resets the chip, the link hears the new HELLO and
+    # resends the whole frame, and the pin shows the score again.
+    final = rig.loop.frame
+    assert final is not None
+    shown = bytes(final)
+    hellos = sum(1 for m in chip.messages if m.kind == p.HELLO)
+    chip.command("hang")
+    assert chip.wait(lambda: chip.resets, emu_s=3)
+    mark = len(chip.frames)
+    assert chip.wait(lambda: sum(m.kind == p.HELLO for m in chip.messages) > hellos, emu_s=5)
+    frame = chip.frame_showing(shown, emu_s=5, after=mark)
+    assert frame.start_ns > chip.resets[0]
