@@ -527,3 +527,11 @@ def test_the_encoder_sends_a_full_frame_in_chunks_and_resends_only_those_missed(
     assert not encoder.chunks_pending(1.1)  # after a DELTA, only a FULL would help
     whole = FrameEncoder()  # chunk_leds 0: whole FULL frames
     assert [m.kind for m in p.Decoder().feed(whole.frame(frame, 0.0))] == [p.FULL]
+
+
+def test_full_frames_go_in_chunks_on_a_uart_and_whole_over_usb_by_default() -> None:
+    assert PicoLink(path="/dev/fake", start=False).chunk_leds == 0  # USB CDC
+    assert PicoLink(path="/dev/fake", baud=1_000_000, start=False).chunk_leds == p.CHUNK_LEDS
+    assert PicoLink(path="/dev/fake", chunk_leds=16, start=False).chunk_leds == 16
+    with pytest.raises(ConfigError):
+        PicoLink(path="/dev/fake", chunk_leds=-1, start=False)

@@ -272,7 +272,8 @@ class PicoLink(SerialBackend):
 
     Options: ``path`` (e.g. ``/dev/boardctl-leds``) or ``vid_pid`` (default
     ``2E8A:0005``), ``baud`` (UART only), ``full_every`` seconds between full frames,
-    ``chunk_leds`` LEDs per FULL_CHUNK (0: FULL frames whole),
+    ``chunk_leds`` LEDs per FULL_CHUNK (0: FULL frames whole; default 32 with a ``baud``,
+    i.e. a UART, and 0 over USB, whose own CRC and retries leave no damaged bytes),
     ``heartbeat`` seconds between PINGs when idle, ``budget_ma`` and ``led_ma`` (the
     power budget the controller enforces, on top of its own), ``brightness``.
     """
@@ -283,7 +284,7 @@ class PicoLink(SerialBackend):
         self,
         *,
         full_every: float = 10.0,
-        chunk_leds: int = protocol.CHUNK_LEDS,
+        chunk_leds: int | None = None,
         budget_ma: float = 0,
         led_ma: int = 60,
         **options: Any,
@@ -295,6 +296,9 @@ class PicoLink(SerialBackend):
             raise ConfigError(f"mA per LED must be 1-255, not {led_ma}")
         self.budget_ma = budget
         self.led_ma = led_ma
+        if chunk_leds is None:  # chunks on a UART (bit errors); USB checks and retries itself
+            uart = "baud" in options or "baudrate" in options
+            chunk_leds = protocol.CHUNK_LEDS if uart else 0
         if not 0 <= chunk_leds <= 4096:
             raise ConfigError(f"LEDs per FULL chunk must be 0 (whole) to 4096, not {chunk_leds}")
         self.chunk_leds = chunk_leds  # once the controller says it takes chunks
