@@ -1,13 +1,14 @@
 """The firmware's speed on the emulated RP2040 (tests/rp2040/), in emulated time.
 
-    PYTHONPATH=. python benchmarks/bench_chip.py [--frames 20] [--link usb|uart]
+    PYTHONPATH=. python benchmarks/bench_chip.py [--frames 20] [--link usb|uart] [--chunk-leds N]
 
 1. FULL and DELTA frames of 256 LEDs, one at a time: from the last byte of the frame
    reaching the chip (USB: the host's CDC FIFO drained into the device; UART: the last
    byte into the RX FIFO) to the last bit of the refresh that shows it on the LED pin.
    p50 and max, against the strip's own refresh (6,144 bits at 800 kbit/s: ~7.7 ms).
 2. A burst of 10 different FULL frames written back to back: which ones the pin shows
-   (in order?), and what the firmware's PONG says it applied.
+   (in order?), and what the firmware's PONG says it applied and drew (the rest were
+   superseded, on purpose: a newer frame was applied before the strip was free).
 
 Emulated time counts the RP2040's cycles at 125 MHz without flash wait states (XIP cache
 misses cost nothing here), so a real Pico is somewhat slower. rp2040js runs at about
@@ -37,11 +38,21 @@ def rgb(k: int) -> bytes:
     return bytes(v for i in range(LEDS) for v in ((i + k) % 9, (i * k) % 7, (i + 3 * k) % 5))
 
 
-def timed(chip: Chip, host: Host, kind: int, payload: bytes, want: bytes) -> float:
-    """ms from the last byte arriving to the last bit of the refresh showing ``want``."""
+def timed(
+    chip: Chip, host: Host, kind: int, payload: bytes, want: bytes, chunk_leds: int = 0
+) -> float:
+    """ms from the last byte arriving to the last bit of the refresh showing ``want`` (a
+    FULL as FULL_CHUNK messages of ``chunk_leds`` LEDs, written at once, if that is set)."""
     arrivals = len(chip.rx_done)
     frames = len(chip.frames)
-    host.send(kind, payload)
+    if kind == p.FULL and chunk_leds:
+        wire = b""
+        for chunk in p.full_chunks(host.seq, payload, chunk_leds):
+            wire += p.encode(p.FULL_CHUNK, host.seq, chunk)
+            host.seq = (host.seq + 1) & 0xFF
+        chip.send(wire)
+    else:
+        host.send(kind, payload)
     shown = chip.frame_showing(want, emu_s=5, after=frames)
     assert chip.wait(lambda: len(chip.rx_done) > arrivals, 1)
     return (shown.end_ns - chip.rx_done[arrivals]) / 1e6
@@ -56,6 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--frames", type=int, default=20)
     parser.add_argument("--link", choices=("usb", "uart"), default="usb")
+    parser.add_argument("--chunk-leds", type=int, default=0, help="FULL as FULL_CHUNKs (0: whole)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, Chip(Path(tmp), link=args.link) as chip:
         chip.message(p.HELLO, emu_s=5)
@@ -64,7 +76,7 @@ def main() -> None:
         chip.message(p.HELLO, after=1)
         fulls, deltas = [], []
         for k in range(args.frames):
-            fulls.append(timed(chip, host, p.FULL, rgb(k), rgb(k)))
+            fulls.append(timed(chip, host, p.FULL, rgb(k), rgb(k), args.chunk_leds))
         current = rgb(args.frames - 1)
         for k in range(args.frames):
             new = bytearray(current)
@@ -75,7 +87,8 @@ def main() -> None:
             current = bytes(new)
         refresh = chip.frames[-1].end_ns - chip.frames[-1].start_ns
         print(f"{args.link}: one refresh of {LEDS} LEDs on the pin: {refresh / 1e6:.2f} ms")
-        print(summary("FULL, last byte in -> last bit out", fulls))
+        how = f" in chunks of {args.chunk_leds} LEDs" if args.chunk_leds else ""
+        print(summary(f"FULL{how}, last byte in -> last bit out", fulls))
         print(summary("DELTA (a peg move), last byte in -> last bit out", deltas))
         # A burst: 10 FULL frames back to back.
         burst = [rgb(100 + k) for k in range(10)]
@@ -87,9 +100,11 @@ def main() -> None:
         shown = [burst.index(f.rgb) for f in chip.frames[mark:] if f.rgb in burst]
         host.send(p.PING, p.ping_payload(1))
         pong = chip.message(p.PONG, after=before)
+        applied, drawn = p.parse_pong(pong.payload)[1], p.parse_pong_drawn(pong.payload)
         print(
             f"burst of 10 FULL frames: the pin showed frames {shown} (in order: "
-            f"{shown == sorted(shown)}); PONG: applied {p.parse_pong(pong.payload)[1]}"
+            f"{shown == sorted(shown)}); PONG since boot: applied {applied}, drawn {drawn}, "
+            f"superseded {applied - drawn}"
         )
 
 

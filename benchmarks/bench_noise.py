@@ -1,6 +1,7 @@
 """Noise on the link: bit errors both ways, a wrong frame never shown, quick recovery.
 
     PYTHONPATH=. python benchmarks/bench_noise.py [--seconds 5] [--rates 1e-3,3e-3,5e-3,1e-2]
+        [--chunk-leds 32]
 
 The host's ``PicoLink`` talks through a pseudo-terminal to a proxy that flips every bit
 passing in either direction with probability RATE, and on through a second pty to the
@@ -8,7 +9,10 @@ firmware's controller (``firmware/emulator.py``'s ``PtyDevice``: the controller 
 CPython). The host shows a new frame every 50 ms (a lit LED walking along the strip: DELTAs)
 for ``--seconds``; the strip is sampled every 2 ms. A sample is *wrong* if it equals none
 of the frames the host has shown (stale, an earlier frame, is not wrong). Then the noise
-stops, and the time until the strip shows the last frame is measured.
+stops, and the time until the strip shows the last frame is measured. Before that, still in
+the noise, the host shows one dense frame (every LED lit: a FULL of 782 bytes, or FULL_CHUNK
+messages of ``--chunk-leds`` LEDs; 0 sends it whole) and the time until the strip shows it is
+measured (at most 10 s).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ sys.path.insert(0, str(REPO / "firmware"))
 from emulator import PtyDevice  # noqa: E402
 
 from boardctl.link import open_link  # noqa: E402
+from boardctl.link import protocol as p  # noqa: E402
 
 LEDS = 256
 
@@ -82,8 +87,24 @@ def frame(k: int) -> bytes:
     return bytes(out)
 
 
-def trial(rate: float, seconds: float, seed: int) -> tuple[float, float, int]:
-    """(longest wrong stretch in s, time to the right frame after the noise in s, samples)."""
+DENSE = bytes((i * 37 + 11) % 200 + 1 for i in range(3 * LEDS))  # every LED lit
+
+
+def until(device: PtyDevice, want: bytes, limit: float) -> float:
+    """Seconds until the strip shows ``want`` (inf after ``limit``)."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        if device.pixels() == want:
+            return time.monotonic() - start
+        time.sleep(0.002)
+    return float("inf")
+
+
+def trial(
+    rate: float, seconds: float, seed: int, chunk_leds: int
+) -> tuple[float, float, float, int]:
+    """(longest wrong stretch in s, time to the right frame after the noise in s, time to
+    the dense FULL in the noise in s, samples)."""
     with tempfile.TemporaryDirectory() as tmp, PtyDevice(led_count=LEDS, budget_ma=0) as device:
         master, slave = os.openpty()
         tty.setraw(slave)
@@ -92,7 +113,7 @@ def trial(rate: float, seconds: float, seed: int) -> tuple[float, float, int]:
         device_fd = os.open(device.path, os.O_RDWR | os.O_NOCTTY)
         tty.setraw(device_fd)
         proxy = NoisyProxy(master, device_fd, rate, seed)
-        link = open_link("serial", path=str(link_path))
+        link = open_link("serial", path=str(link_path), chunk_leds=chunk_leds)
         shown: set[bytes] = {bytes(3 * LEDS)}
         longest = wrong_since = 0.0
         wrong = False
@@ -116,34 +137,37 @@ def trial(rate: float, seconds: float, seed: int) -> tuple[float, float, int]:
             else:
                 wrong = False
             time.sleep(0.002)
+        shown.add(DENSE)
+        link.show(DENSE)
+        dense = until(device, DENSE, 10.0)
+        wrong_at_end = device.pixels() not in shown
+        link.show(frame(k))  # the last frame, in the noise (as the walk's were)
+        shown.add(frame(k))
+        time.sleep(0.05)
         proxy.noisy = False
-        quiet = time.monotonic()
-        last = frame(k - 1)
-        recovered = float("inf")
-        while time.monotonic() - quiet < 10:
-            if device.pixels() == last:
-                recovered = time.monotonic() - quiet
-                break
-            time.sleep(0.002)
+        recovered = until(device, frame(k), 10.0)
+        if wrong_at_end:
+            longest = float("inf")  # (a wrong frame at the end of the noise: flagged)
         link.close()
         proxy.stop.set()
         proxy.thread.join(1)
         for fd in (master, slave, device_fd):
             os.close(fd)
-    return longest, recovered, samples
+    return longest, recovered, dense, samples
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rates", default="1e-3,3e-3,5e-3,1e-2")
+    parser.add_argument("--chunk-leds", type=int, default=p.CHUNK_LEDS, help="0: FULL frames whole")
     args = parser.parse_args()
     for index, rate in enumerate(float(r) for r in args.rates.split(",")):
-        longest, recovered, samples = trial(rate, args.seconds, seed=index)
+        longest, recovered, dense, samples = trial(rate, args.seconds, index, args.chunk_leds)
         print(
             f"bit error rate {rate:g} both ways, {args.seconds:g} s: longest wrong frame shown "
-            f"{longest * 1000:.0f} ms ({samples} samples); right frame {recovered:.2f} s "
-            "after the noise stopped"
+            f"{longest * 1000:.0f} ms ({samples} samples); dense FULL shown in the noise "
+            f"after {dense:.2f} s; right frame {recovered:.2f} s after the noise stopped"
         )
 
 

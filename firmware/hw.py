@@ -11,6 +11,10 @@ import time
 import machine
 import neopixel
 
+TYPE_CHECKING = False  # (mypy: true; firmware/mypy.ini)
+if TYPE_CHECKING:
+    import protocol
+
 # The hot loops, compiled to machine code on the Pico (@micropython.viper / .native, which
 # the compiler handles: they are not attributes of the module). Where those emitters are
 # missing (the WebAssembly build, CPython with fakes) the same loops run as plain Python;
@@ -56,14 +60,50 @@ def scale_bytes(out: ptr8, frame: ptr8, size: int, factor: int):
         i += 1
 
 
-@micropython.native
-def fill(buffer, one, limit: int, readinto, poll) -> int:
-    size = 0
-    while size < limit and poll(0):
-        readinto(one)
-        buffer[size] = one[0]
-        size += 1
-    return size
+@micropython.viper
+def find_zero(buf: ptr8, start: int, end: int) -> int:
+    i = start
+    while i < end:
+        if buf[i] == 0:
+            return i
+        i += 1
+    return -1
+
+
+@micropython.viper
+def frame_size_at_least(prefix: ptr8, end: int) -> int:
+    # protocol.frame_size_at_least, compiled (the same steps: see there).
+    got = 0
+    index = 0
+    length = 0
+    while index < end and got < 4:
+        code = prefix[index]
+        if code == 0:
+            return 0
+        stop = index + code
+        index += 1
+        while index < stop and index < end and got < 4:
+            if got >= 2:
+                length = (length << 8) | prefix[index]
+            got += 1
+            index += 1
+        if got < 4 and index == stop and code != 0xFF:
+            if got >= 2:
+                length = length << 8
+            got += 1
+    if got < 4:
+        return 0
+    return 4 + length + 1 + 5 + 1
+
+
+@micropython.viper
+def total_bytes(frame: ptr8, size: int) -> int:
+    i = 0
+    total = 0
+    while i < size:
+        total += frame[i]
+        i += 1
+    return total
 """
 
 
@@ -75,53 +115,49 @@ def reorder(dst: bytearray, src: bytearray, size: int, r: int, g: int, b: int) -
         dst[i + b] = src[i + 2]
 
 
-def fill(buffer: bytearray, one: bytearray, limit: int, readinto: "object", poll: "object") -> int:
-    """Move what a stream holds into ``buffer``, one byte at a time, at most ``limit``."""
-    size = 0
-    while size < limit and poll(0):  # type: ignore[operator]
-        readinto(one)  # type: ignore[operator]
-        buffer[size] = one[0]
-        size += 1
-    return size
-
-
 def cobs_into(src: bytes, n: int, dst: bytearray) -> int:
     """COBS-decode ``src[:n]`` into ``dst``: its length, or -1 / -2 for a 0x00 byte / a block
-    running past the end (``protocol.cobs_decode``'s two errors)."""
+    running past the end (``protocol.cobs_into``'s results)."""
     raise NotImplementedError  # only the compiled one (in _FAST) is ever used
 
 
-scale_bytes = None  # the compiled one only (ledctl has the plain one)
+def find_zero(buf: bytes, start: int, end: int) -> int:
+    """The first 0x00 in ``buf[start:end]``, or -1 (``protocol.find_zero``)."""
+    raise NotImplementedError  # only the compiled one (in _FAST) is ever used
+
+
+def frame_size_at_least(prefix: "protocol.Buffer", end: int) -> int:
+    """``protocol.frame_size_at_least(prefix[:end])``."""
+    raise NotImplementedError  # only the compiled one (in _FAST) is ever used
+
+
+scale_bytes = None  # the compiled ones only (ledctl has the plain ones)
+total_bytes = None
 
 try:
-    exec(_FAST)  # replaces reorder(), cobs_into(), scale_bytes() and fill() where they compile
+    exec(_FAST)  # replaces reorder(), cobs_into(), find_zero(), scale_bytes(), total_bytes()
     FAST = True
 except Exception:  # SyntaxError, ValueError or NameError, by interpreter
     FAST = False
 
 
-class CobsDecoder:
-    """``protocol.cobs_decode`` in compiled code, into one preallocated buffer."""
-
-    def __init__(self, size: int, error: "type[ValueError]") -> None:
-        self.out = bytearray(size)
-        self.error = error
-
-    def __call__(self, data: bytes) -> bytes:
-        if len(data) > len(self.out):
-            raise self.error("COBS block runs past the end of the frame")
-        size = cobs_into(data, len(data), self.out)
-        if size == -1:
-            raise self.error("COBS block holds a 0x00 byte")
-        if size < 0:
-            raise self.error("COBS block runs past the end of the frame")
-        return bytes(self.out[:size])
-
-
-def speed_up(protocol: "object", max_frame: int) -> None:
-    """On the Pico, let the protocol module use the compiled COBS decoder."""
+def speed_up(protocol: "object") -> None:
+    """On the Pico, let the protocol module use the compiled COBS decoding and 0x00 search."""
     if FAST:
-        protocol.cobs_decode = CobsDecoder(max_frame, protocol.ProtocolError)  # type: ignore[attr-defined]
+        protocol.cobs_into = cobs_into  # type: ignore[attr-defined]
+        protocol.find_zero = find_zero  # type: ignore[attr-defined]
+
+
+TIDY_FREE = 96 * 1024  # collect garbage, when the link is quiet, below this much free heap
+
+
+def tidy() -> None:
+    """Collect garbage if the heap is half used, at a quiet moment (a collection of the
+    Pico's heap takes ~9 ms; left to itself it would run in the middle of some frame)."""
+    import gc
+
+    if gc.mem_free() < TIDY_FREE:
+        gc.collect()
 
 
 def order_offsets(color_order: str) -> "tuple[int, int, int]":
@@ -146,8 +182,33 @@ class NeoStrip:
         self.pixels.write()
 
 
+def _size_at_least(prefix: "protocol.Buffer", end: int) -> int:
+    import protocol
+
+    return protocol.frame_size_at_least(bytes(prefix[:end]))
+
+
+# The fewest bytes a frame has after its opening 0x00, but its closing one: COBS code
+# byte and 4 header bytes (a 0x00 there is a code byte, in its place), 5 check bytes.
+_SHORTEST = 10
+# Where UsbStream is in the byte stream.
+_OUT = 0  # between frames: read only what poll says is there
+_HEAD = 1  # after a frame's opening 0x00: its header, then its length, are on their way
+_TAIL = 2  # the frame's last bytes, up to its closing 0x00, are on their way
+
+
 class UsbStream:
-    """The USB CDC serial port, binary-safe: Ctrl-C no longer interrupts the firmware."""
+    """The USB CDC serial port, binary-safe: Ctrl-C no longer interrupts the firmware.
+
+    MicroPython's ``sys.stdin`` says only *whether* a byte waits, never how many, and a
+    longer read blocks until it has them all; one byte at a time costs a ``poll`` and a
+    call each (~50 us on the chip). So the stream reads frames as the protocol lays them
+    out: byte by byte between frames, then, once a frame's header is in, as many bytes in
+    one call as the frame is sure to have still (``protocol.frame_size_at_least``), then
+    byte by byte to its closing 0x00. A frame is written whole by the host, so those bytes
+    are on their way; only a host stopping in the middle of a frame (a USB cable pulled
+    then) would keep the read waiting, until the host sends again or the watchdog resets.
+    """
 
     def __init__(self, limit: int = 1024) -> None:
         import select
@@ -155,19 +216,55 @@ class UsbStream:
         import micropython
 
         micropython.kbd_intr(-1)
+        self.at_least = frame_size_at_least if FAST else _size_at_least
         self.limit = limit
-        self.buffer = bytearray(limit)  # preallocated: no allocation per byte
-        self.one = bytearray(1)
+        self.buffer = bytearray(limit)  # preallocated: no allocation per frame
+        self.view = memoryview(self.buffer)
+        self.state = _OUT
+        self.need = 0  # bytes the frame in hand still has for sure (before its tail)
         self.input = sys.stdin.buffer
         self.output = sys.stdout.buffer
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
 
-    def read(self) -> "bytes | None":
-        # stdin says only *whether* a byte waits, not how many, and a longer read would
-        # block: so one byte at a time, into a preallocated buffer.
-        size = fill(self.buffer, self.one, self.limit, self.input.readinto, self.poller.poll)  # type: ignore[union-attr]
-        return bytes(self.buffer[:size]) if size else None
+    def read(self) -> "memoryview | None":
+        view = self.view
+        buffer = self.buffer
+        readinto = self.input.readinto  # type: ignore[union-attr]
+        poll = self.poller.poll
+        n = 0
+        limit = self.limit
+        while n < limit:
+            if self.need > 0:  # bytes of the frame that are on their way: one call
+                got = readinto(view[n : n + min(self.need, limit - n)])
+                if not got:
+                    break
+                n += got
+                self.need -= got
+                continue
+            state = self.state
+            if state == _HEAD:  # after an opening 0x00: the shortest frame, header included
+                if n + _SHORTEST > limit:
+                    break
+                got = readinto(view[n : n + _SHORTEST]) or 0
+                n += got
+                if got != _SHORTEST:
+                    break  # (a stand-in stream at its end)
+                at_least = self.at_least(view[n - _SHORTEST : n], _SHORTEST)
+                if at_least:  # all but the closing 0x00 (read on its own, to see it)
+                    self.need = at_least - _SHORTEST - 1
+                    self.state = _TAIL
+                else:
+                    self.state = _OUT  # not a frame's start: garbage
+                continue
+            if state == _OUT and not poll(0):
+                break
+            if not readinto(view[n : n + 1]):
+                break
+            n += 1
+            if buffer[n - 1] == 0:  # a closing delimiter, or an opening one
+                self.state = _OUT if state == _TAIL else _HEAD
+        return view[:n] if n else None
 
     def write(self, data: bytes) -> None:
         self.output.write(data)
@@ -179,17 +276,20 @@ class UsbStream:
 class UartStream:
     """A hardware UART, for a Pi wired to the Pico's RX/TX pins."""
 
-    def __init__(self, uart_id: int, baud: int, tx: int, rx: int) -> None:
+    def __init__(self, uart_id: int, baud: int, tx: int, rx: int, limit: int = 1024) -> None:
         import select
 
         self.uart = machine.UART(
             uart_id, baudrate=baud, tx=machine.Pin(tx), rx=machine.Pin(rx), rxbuf=4096
         )
+        self.buffer = bytearray(limit)  # preallocated: no allocation per read
+        self.view = memoryview(self.buffer)
         self.poller = select.poll()
         self.poller.register(self.uart, select.POLLIN)
 
-    def read(self) -> "bytes | None":
-        return self.uart.read()
+    def read(self) -> "memoryview | None":
+        n = self.uart.readinto(self.buffer)
+        return self.view[:n] if n else None
 
     def write(self, data: bytes) -> None:
         self.uart.write(data)

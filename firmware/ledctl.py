@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import Protocol
 
     class Stream(Protocol):
-        def read(self) -> "bytes | None": ...
+        def read(self) -> "protocol.Buffer | None": ...
         def write(self, data: bytes) -> None: ...
         def wait(self, ms: int) -> None: ...
 
@@ -49,13 +49,21 @@ if TYPE_CHECKING:
         def play(self, level: int, steps: "list[tuple[int, int]]", now: int) -> None: ...
         def update(self, now: int) -> None: ...
 
+    class Total(Protocol):
+        def __call__(self, frame: bytearray, size: int) -> int: ...
 
-FIRMWARE_VERSION = (2, 1, 0)  # 2.1: TONE (protocol.TONE_FIRMWARE)
+    class Tidy(Protocol):
+        def __call__(self) -> None: ...
+
+
+FIRMWARE_VERSION = (2, 1, 0)  # 2.1: TONE (protocol.TONE_FIRMWARE), FULL in chunks (CHUNKS_SINCE)
 LINK_LOST_MS = 3000  # host silent for longer than this: show the "link lost" sign
 BOOT_MS = 1000  # length of the boot pattern (cut short by the first frame)
 BLINK_PERIOD_MS = 1000  # "link lost": status LED on for BLINK_ON_MS of every period
 BLINK_ON_MS = 100
 IDLE_MA_PER_LED = 1  # WLED's estimate: every LED draws about 1 mA even when dark
+KEEP_MS = 50  # housekeeping at least this often, even while frames flow
+QUIET_MS = 20  # the link quiet this long after a frame: time to tidy up (the Pico's GC)
 LOST_SIGN = (48, 0, 0)  # colour of the status pixel while the link is lost
 BOOT_COLOUR = (0, 0, 40)
 
@@ -86,6 +94,11 @@ def scale_bytes(out: bytearray, frame: bytearray, size: int, factor: int) -> Non
     """``out[i] = frame[i] * factor // 65280``: brightness x power scale (255 x 256 = 1)."""
     for i in range(size):
         out[i] = frame[i] * factor // 65280
+
+
+def total_bytes(frame: bytearray, size: int) -> int:
+    """The sum of ``frame[:size]`` (the power estimate's input)."""
+    return sum(frame) if size == len(frame) else sum(frame[:size])
 
 
 def boot_pattern(out: bytearray, elapsed_ms: int, length_ms: int = BOOT_MS) -> None:
@@ -119,6 +132,8 @@ class Controller:
         boot_ms: int = BOOT_MS,
         scale: "Scale | None" = None,
         buzzer: "Tones | None" = None,
+        total: "Total | None" = None,
+        tidy: "Tidy | None" = None,
     ) -> None:
         self.stream = stream
         self.strip = strip
@@ -134,14 +149,28 @@ class Controller:
         self.scale = scale or scale_bytes  # (hw.scale_bytes on the Pico: compiled)
         self.buzzer = buzzer  # None: no piezo wired (a TONE gets an ERROR, once)
         self.tone_refused = False
+        self.total = total or total_bytes  # (hw.total_bytes on the Pico: compiled)
+        self.tidy = tidy  # run when the link is quiet after frames (hw.tidy: the GC)
+        self.untidy = False  # frames handled since the last tidy
         self.frame = bytearray(3 * led_count)  # as the host sent it
         self.out = bytearray(3 * led_count)  # what the strip shows
         self.brightness = 255
         self.host_budget_ma = 0
         self.decoder = protocol.Decoder(6 * led_count + 16)
+        # A FULL frame arriving in chunks (FULL_CHUNK): put together here, applied whole.
+        self.staging = bytearray(3 * led_count)
+        self.blank = bytes(3 * led_count)
+        self.chunk_seen = bytearray(256)
+        self.no_chunks = bytes(256)
+        self.chunk_id = -1  # the frame being put together (-1: none)
+        self.chunk_count = 0
+        self.chunks_left = 0
         self.seq = 0  # our own sequence numbers
         self.expect = -1  # next sequence number expected from the host (-1: any)
         self.applied = 0
+        self.pending = False  # a frame applied that no refresh has shown yet
+        self.drawn = 0  # frames applied and shown (applied = drawn + superseded + pending)
+        self.superseded = 0  # frames applied, then replaced by a newer one before a refresh
         self.bad = 0  # bad frames: corrupt, too long, wrong payload, unknown kind
         self.gaps = 0  # sequence gaps seen (lost frames)
         self.synced = False  # a FULL arrived since boot and since the last gap
@@ -151,6 +180,7 @@ class Controller:
         now = clock.ticks_ms()
         self.started = now
         self.last_rx = now
+        self.kept = now  # the last housekeeping (watchdog, link lost, status LED)
         self.booting = True
         self.lost = False
         self.status_on = False
@@ -171,68 +201,75 @@ class Controller:
             pass  # nobody listening (USB unplugged): the host resyncs on its HELLO
         self.seq = (self.seq + 1) & 0xFF
 
-    def feed(self, data: bytes) -> None:
+    def feed(self, data: "protocol.Buffer") -> None:
         """Process bytes from the link (any amount, any split)."""
         before = self.decoder.bad
-        messages = self.decoder.feed(data)
+        self.decoder.each(data, self.handle)
         errors = self.decoder.errors
         self.bad += self.decoder.bad - before
-        for message in messages:
-            self.handle(message)
         if errors:
             self.nak(errors[-1])
 
     def nak(self, reason: int) -> None:
         self.send(protocol.NAK, protocol.nak_payload(self.expect & 0xFF, reason))
 
-    def handle(self, message: "protocol.Message") -> None:
-        """Act on one verified message from the host."""
+    def handle(self, kind: int, seq: int, payload: "protocol.Buffer", version: int) -> None:
+        """Act on one verified message from the host (``payload``: a view into the
+        decoder's buffer, valid during this call)."""
         self.last_rx = self.clock.ticks_ms()
         self.host_seen = True
-        kind = message.kind
-        if message.version != protocol.PROTOCOL_VERSION:
-            self.old_host(message)
+        if version != protocol.PROTOCOL_VERSION:
+            self.old_host(kind)
             return
         if kind == protocol.HELLO:
-            self.hello(message)
+            self.hello(seq, payload)
             return
-        gap = self.expect >= 0 and message.seq != self.expect
-        self.expect = (message.seq + 1) & 0xFF
+        gap = self.expect >= 0 and seq != self.expect
+        self.expect = (seq + 1) & 0xFF
         if gap:
             self.gaps += 1
             self.synced = False  # a frame was lost: no DELTA applies until a FULL
             self.nak(protocol.NAK_GAP)
         try:
-            if kind == protocol.FULL:
-                self.apply_full(protocol.parse_full(message.payload))
+            if kind == protocol.FULL_CHUNK:
+                self.chunk(payload)
+            elif kind == protocol.FULL:
+                if len(payload) % 3:
+                    protocol.parse_full(payload)  # (raises: not whole RGB triples)
+                self.chunk_id = -1  # (a newer frame: the one in chunks is abandoned)
+                self.apply_full(payload)
                 self.synced = True
             elif kind == protocol.DELTA:
-                runs = protocol.parse_runs(message.payload)
+                self.chunk_id = -1
+                protocol.check_runs(payload)
                 if self.synced:
-                    self.apply_runs(runs)
+                    self.apply_delta(payload)
                 else:  # on a blank or stale base it would be a wrong frame: ask for a FULL
                     self.refused += 1
                     self.nak(protocol.NAK_NEED_FULL)
             elif kind == protocol.BRIGHTNESS:
-                level, budget, led_ma = protocol.parse_brightness(message.payload)
+                level, budget, led_ma = protocol.parse_brightness(payload)
                 self.brightness = level
                 self.host_budget_ma = budget
                 self.led_ma = led_ma
                 self.dirty = True
             elif kind == protocol.PING:
-                token = protocol.parse_ping(message.payload)
-                self.send(protocol.PONG, protocol.pong_payload(token, self.applied, self.bad))
-            elif kind == protocol.UPDATE and message.payload == protocol.UPDATE_KEY:
+                token = protocol.parse_ping(payload)
+                if self.chunk_id >= 0:
+                    self.send_missing()  # (its last chunk may have been lost)
+                pong = protocol.pong_payload(token, self.applied, self.bad, self.drawn)
+                self.send(protocol.PONG, pong)
+            elif kind == protocol.UPDATE and bytes(payload) == protocol.UPDATE_KEY:
                 self.leaving = True  # run() returns: main.py leaves the REPL free
             elif kind == protocol.TONE:
-                self.tone(protocol.parse_tone(message.payload))
+                self.tone(protocol.parse_tone(payload))
         except ValueError:
             self.reject()
 
-    def hello(self, message: "protocol.Message") -> None:
-        self.expect = (message.seq + 1) & 0xFF
+    def hello(self, seq: int, payload: "protocol.Buffer") -> None:
+        self.expect = (seq + 1) & 0xFF
         try:
-            version, _host, _count, _order = protocol.parse_hello(message.payload)
+            version, _host, _count, _order = protocol.parse_hello(payload)
         except ValueError:
             self.reject()
             return
@@ -255,11 +292,11 @@ class Controller:
         text += ", host speaks " + str(version) + ": update boardctl or the firmware"
         return protocol.error_payload(protocol.ERR_VERSION, text)
 
-    def old_host(self, message: "protocol.Message") -> None:
+    def old_host(self, kind: int) -> None:
         """A frame in protocol 1's form: never applied; a HELLO gets an ERROR the old
         host can read (in its own form), so it says why instead of seeing noise."""
         self.bad += 1
-        if message.kind == protocol.HELLO:
+        if kind == protocol.HELLO:
             wire = protocol.encode_legacy(protocol.ERROR, self.seq, self.version_error(1))
             self.seq = (self.seq + 1) & 0xFF
             try:  # noqa: SIM105 (MicroPython has no contextlib)
@@ -273,7 +310,7 @@ class Controller:
 
     # --- frame ---------------------------------------------------------------
 
-    def apply_full(self, rgb: bytes) -> None:
+    def apply_full(self, rgb: "protocol.Buffer") -> None:
         size = len(self.frame)
         if len(rgb) >= size:
             self.frame[0:size] = rgb[0:size]
@@ -292,8 +329,64 @@ class Controller:
             self.frame[first:stop] = rgb[0 : stop - first]
         self.frame_applied()
 
+    def chunk(self, payload: "protocol.Buffer") -> None:
+        """One chunk of a FULL frame: kept; the frame applied once every chunk is in."""
+        frame_id, index, count, first, rgb = protocol.parse_chunk(payload)
+        if frame_id != self.chunk_id or count != self.chunk_count:  # a new frame
+            self.chunk_id = frame_id
+            self.chunk_count = count
+            self.chunks_left = count
+            self.chunk_seen[0:256] = self.no_chunks
+            self.staging[0 : len(self.staging)] = self.blank
+            self.synced = False  # the host counts on this frame: no DELTA until it is whole
+        if not self.chunk_seen[index]:
+            self.chunk_seen[index] = 1
+            self.chunks_left -= 1
+            size = len(self.staging)
+            start = 3 * first
+            if start < size:  # (LEDs past the end of this strip are dropped)
+                stop = min(size, start + len(rgb))
+                self.staging[start:stop] = rgb[0 : stop - start]
+        if self.chunks_left == 0:
+            self.chunk_id = -1
+            self.frame[0 : len(self.frame)] = self.staging
+            self.synced = True
+            self.frame_applied()
+            self.send(protocol.CHUNKS, protocol.chunks_payload(frame_id, []))
+        elif not self.missing_after(index):  # the last one the host sent, as far as we know
+            self.send_missing()
+
+    def missing_after(self, index: int) -> bool:
+        seen = self.chunk_seen
+        return any(not seen[later] for later in range(index + 1, self.chunk_count))
+
+    def send_missing(self) -> None:
+        """CHUNKS: which chunks of the frame being put together are still missing."""
+        seen = self.chunk_seen
+        missing = [i for i in range(self.chunk_count) if not seen[i]]
+        self.send(protocol.CHUNKS, protocol.chunks_payload(self.chunk_id, missing))
+
+    def apply_delta(self, payload: "protocol.Buffer") -> None:
+        """The runs of a checked DELTA payload (``protocol.check_runs``), straight from it."""
+        frame = self.frame
+        size = len(frame)
+        index = 0
+        end = len(payload)
+        while index < end:
+            first = 3 * ((payload[index] << 8) | payload[index + 1])
+            count = 3 * payload[index + 2]
+            index += 3
+            if first < size:  # (LEDs past the end of this strip are dropped)
+                stop = min(size, first + count)
+                frame[first:stop] = payload[index : index + stop - first]
+            index += count
+        self.frame_applied()
+
     def frame_applied(self) -> None:
         self.applied += 1
+        if self.pending:
+            self.superseded += 1  # the one before was never drawn: this one replaces it
+        self.pending = True
         self.booting = False
         self.dirty = True
 
@@ -322,7 +415,7 @@ class Controller:
         else:
             frame = self.frame
             level = self.brightness
-            total = (sum(frame) * level + 254) // 255
+            total = (self.total(frame, size) * level + 254) // 255
             budget = self.budget()
             if budget > 0 and self.sign_shown():
                 # Room for the "link lost" pixel, drawn over the scaled frame.
@@ -339,18 +432,32 @@ class Controller:
             out[base + 1] = LOST_SIGN[1]
             out[base + 2] = LOST_SIGN[2]
         self.strip.show(out)
+        if self.pending:
+            self.pending = False
+            self.drawn += 1
 
     # --- loop ----------------------------------------------------------------
 
     def step(self) -> None:
         """Read what arrived, act on it, refresh the strip and the status LED if needed."""
         data = self.stream.read()
-        if data:
-            self.feed(data)
         now = self.clock.ticks_ms()
         diff = self.clock.ticks_diff
         if self.buzzer is not None:
             self.buzzer.update(now)
+        if data:
+            self.feed(data)
+            self.untidy = True
+            if self.dirty:  # the frame first, the housekeeping after it
+                self.dirty = False
+                self.render(now)
+            if self.decoder.size and diff(now, self.kept) < KEEP_MS:
+                return  # in the middle of a frame: its next bytes first (UART: ~10 us each)
+        self.kept = now
+        quiet = diff(now, self.last_rx) >= QUIET_MS
+        if not data and self.untidy and quiet and self.tidy is not None:
+            self.untidy = False
+            self.tidy()
         if self.booting:
             if diff(now, self.started) >= self.boot_ms:
                 self.booting = False

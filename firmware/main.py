@@ -37,7 +37,7 @@ def main() -> None:
         strip.show(frame)
         time.sleep_ms(20)
     stream: "ledctl.Stream"  # noqa: UP037 (ledctl.Stream exists for mypy only)
-    hw.speed_up(protocol, 6 * config.LED_COUNT + 16)  # compiled COBS decoding
+    hw.speed_up(protocol)  # compiled COBS decoding and 0x00 search
     if config.LINK == "uart":
         stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
     else:
@@ -59,8 +59,12 @@ def main() -> None:
         boot_ms=0,
         scale=hw.scale_bytes,  # compiled on the Pico (None elsewhere: ledctl's own)
         buzzer=piezo,
+        total=hw.total_bytes,
+        tidy=hw.tidy,  # the GC, when the link is quiet
     )
-    controller.run(wait_ms=2)
+    # (a frame ends the wait at once: poll wakes on input; a piezo's notes are timed
+    # by these steps, so with one wired the loop looks every 2 ms)
+    controller.run(wait_ms=2 if piezo is not None else 10)
     if piezo is not None:
         piezo.silence()
     # The host sent UPDATE (boardctl firmware install): the REPL, for mpremote. The

@@ -246,7 +246,22 @@ def test_usb_stream_turns_off_ctrl_c_before_reading_and_reads_binary_bytes(
     micropython = types.ModuleType("micropython")
     micropython.kbd_intr = lambda char: calls.append(("kbd_intr", char))  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "micropython", micropython)
-    wire = io.BytesIO(b"\x03\x00ab\x03")  # Ctrl-C bytes inside the stream
+    frames = [
+        p.encode(p.FULL, 3, bytes([3, 0, 3]) * 200),  # Ctrl-C bytes inside the frame
+        p.encode(p.PING, 4, p.ping_payload(0x0303)),
+    ]
+    wire = io.BytesIO(b"\x03junk" + b"".join(frames))  # garbage before the first frame
+    reads: list[int] = []
+
+    class Raw:  # sys.stdin.buffer: no read-ahead, so Poll below sees what is left
+        def readinto(self, buffer: Any) -> int:
+            reads.append(len(buffer))
+            data = wire.read(len(buffer))
+            buffer[: len(data)] = data
+            return len(data)
+
+    class Stdin:
+        buffer = Raw()
 
     class Poll:
         def register(self, stream: object, mask: int) -> None:
@@ -260,15 +275,94 @@ def test_usb_stream_turns_off_ctrl_c_before_reading_and_reads_binary_bytes(
     select.poll = Poll  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "select", select)
     out = io.BytesIO()
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(wire))
+    monkeypatch.setattr(sys, "stdin", Stdin())
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out))
     monkeypatch.delitem(sys.modules, "hw", raising=False)
     hw = importlib.import_module("hw")
-    stream = hw.UsbStream(limit=3)
+    stream = hw.UsbStream(limit=1024)
     assert calls[0] == ("kbd_intr", -1)
-    assert stream.read() == b"\x03\x00a"  # at most ``limit`` bytes a call
-    assert stream.read() == b"b\x03"
+    got = stream.read()
+    assert got is not None and bytes(got) == wire.getvalue()  # every byte, 0x03 as data
+    # Between frames byte by byte (polling first); within a frame the header, then what
+    # the frame is sure to hold, in one call each: not one call per byte.
+    assert reads[:5] == [1] * 5  # the garbage
+    assert len(reads) <= 5 + 2 * 4, reads
+    assert max(reads) >= len(frames[0]) - 14
     assert stream.read() is None  # nothing waiting: no blocking
+    small = hw.UsbStream(limit=16)  # at most ``limit`` bytes a call, frames cut anywhere
+    wire.seek(0)
+    pieces = []
+    while (piece := small.read()) is not None:
+        assert len(piece) <= 16
+        pieces.append(bytes(piece))
+    assert b"".join(pieces) == wire.getvalue()
     stream.write(b"\x00\x01")
     assert out.getvalue() == b"\x00\x01"
     monkeypatch.delitem(sys.modules, "hw")
+
+
+@settings(deadline=None, max_examples=100)
+@given(st.integers(1, 40), st.integers(1, 9), st.randoms(use_true_random=False), st.data())
+def test_a_full_frame_in_chunks_is_applied_whole_in_any_order(
+    led_count: int, per_chunk: int, rng: Any, data: st.DataObject
+) -> None:
+    """FULL_CHUNK: nothing of the new frame shows until every chunk is in, whatever their
+    order; then all of it (never a mix of old and new: a stale frame, not a wrong one)."""
+    controller, stream, _strip, _clock = make(led_count)
+    old = data.draw(st.binary(min_size=3 * led_count, max_size=3 * led_count))
+    new = data.draw(st.binary(min_size=3 * led_count, max_size=3 * led_count))
+    assert emulator.pump(controller, p.encode(p.FULL, 0, old)) == old
+    chunks = p.full_chunks(7, new, per_chunk)
+    order = list(range(len(chunks)))
+    rng.shuffle(order)
+    sent(stream)
+    for n, index in enumerate(order):
+        shown = emulator.pump(controller, p.encode(p.FULL_CHUNK, n + 1, chunks[index]))
+        assert shown == (new if n == len(order) - 1 else old)
+    assert controller.synced and controller.applied == 2
+    done = [m for m in sent(stream) if m.kind == p.CHUNKS]
+    assert p.parse_chunks(done[-1].payload) == (7, [])  # complete
+
+
+def test_a_damaged_chunk_costs_only_that_chunk() -> None:
+    controller, stream, _strip, _clock = make(8)
+    old = bytes(range(24))
+    new = bytes(range(100, 124))
+    emulator.pump(controller, p.encode(p.FULL, 0, old))
+    sent(stream)
+    chunks = [p.encode(p.FULL_CHUNK, 1 + i, c) for i, c in enumerate(p.full_chunks(3, new, 2))]
+    damaged = bytearray(chunks[1])
+    damaged[8] ^= 0x40  # one bad bit
+    assert damaged[8] != 0  # (not a delimiter: one bad frame)
+    delta = p.encode(p.DELTA, 5, p.delta_payload([(0, b"\x01\x02\x03")]))
+    stream_bytes = chunks[0] + bytes(damaged) + chunks[2] + chunks[3]
+    assert emulator.pump(controller, stream_bytes) == old  # stale, never part new
+    said = sent(stream)
+    missing = [p.parse_chunks(m.payload) for m in said if m.kind == p.CHUNKS]
+    assert missing == [(3, [1])]  # after the last chunk: which one to resend
+    assert controller.bad == 1 and not controller.synced
+    # A PING while the frame is incomplete asks again (its last chunk may be the lost one).
+    emulator.pump(controller, p.encode(p.PING, 5, p.ping_payload(1)))
+    kinds = [m.kind for m in sent(stream)]
+    assert kinds == [p.CHUNKS, p.PONG]
+    assert emulator.pump(controller, p.encode(p.FULL_CHUNK, 6, p.full_chunks(3, new, 2)[1])) == new
+    assert p.parse_chunks(next(m for m in sent(stream) if m.kind == p.CHUNKS).payload) == (3, [])
+    # A DELTA while chunks are missing is refused and abandons them: a chunk resent late
+    # starts that frame again instead of completing it on top of the DELTA.
+    emulator.pump(controller, chunks[0])
+    assert emulator.pump(controller, delta) == new and controller.refused == 1
+    emulator.pump(controller, chunks[1] + chunks[2] + chunks[3])
+    assert controller.pixels() == new and not controller.synced
+
+
+def test_bad_chunks_are_rejected_and_change_nothing() -> None:
+    controller, stream, _strip, _clock = make(4)
+    base = bytes(range(12))
+    emulator.pump(controller, p.encode(p.FULL, 0, base))
+    for seq, payload in enumerate(
+        [b"\x01\x02\x02\x00\x00\x01\x02\x03", b"\x01\x00\x01\x00\x00\x01\x02", b"\x01\x00"], 1
+    ):
+        assert emulator.pump(controller, p.encode(p.FULL_CHUNK, seq, payload)) == base
+    assert controller.bad == 3 and controller.chunk_id == -1
+    reasons = [p.parse_nak(m.payload)[1] for m in sent(stream) if m.kind == p.NAK]
+    assert reasons == [p.NAK_BAD_PAYLOAD] * 3

@@ -170,6 +170,32 @@ def test_the_firmware_keeps_its_own_power_limit_whatever_the_host_asks(usb: Boot
     assert frame.rgb == bytes([frame.rgb[0]]) * (3 * LEDS)  # scaled evenly, still white
 
 
+def test_a_full_frame_in_chunks_shows_only_whole_and_a_damaged_chunk_is_resent_alone(
+    usb: Booted,
+) -> None:
+    chip = usb.chip
+    old = pattern(7)
+    usb.show(old)
+    new = pattern(8)
+    chunks = p.full_chunks(9, new, 64)  # four chunks of 64 LEDs
+    mark = len(chip.frames)
+    said = len(chip.messages)
+    for index, payload in enumerate(chunks):
+        wire = bytearray(p.encode(p.FULL_CHUNK, usb.host.seq, payload))
+        usb.host.seq = (usb.host.seq + 1) & 0xFF
+        if index == 1:
+            wire[40] = wire[40] ^ 0x40 or 0x41  # one damaged byte (never a 0x00)
+        chip.send(bytes(wire))
+    reply = chip.message(p.CHUNKS, after=said)
+    assert p.parse_chunks(reply.payload) == (9, [1])  # just the damaged one is missing
+    chip.run_for(0.05)
+    assert all(f.rgb == old for f in chip.frames[mark:])  # the old frame, never a mix
+    usb.host.send(p.FULL_CHUNK, chunks[1])  # the one chunk again
+    chip.frame_showing(new, emu_s=3, after=mark)
+    done = chip.message(p.CHUNKS, after=chip.messages.index(reply) + 1)
+    assert p.parse_chunks(done.payload) == (9, [])
+
+
 def test_link_lost_after_silence_keeps_the_score_and_shows_the_sign(usb: Booted) -> None:
     chip = usb.chip
     rgb = pattern(3)
@@ -269,7 +295,7 @@ def test_safe_mode_with_bootsel_then_a_watchdog_reset_boots_the_controller(
 def board_on_chip(tmp_path: Path, mock_factory: MockFactory) -> Iterator[tuple[Rig, Chip]]:
     """``boardctl run`` (the service, mock buttons) -> serial link over a pty -> the chip."""
     port = PtyPort(tmp_path / "leds")
-    with Chip(tmp_path, on_output=port.write) as chip:
+    with Chip(tmp_path, on_output=port.write, config={"WATCHDOG_MS": 1000}) as chip:
         port.attach(chip)
         config = parse_config(
             {
@@ -302,3 +328,15 @@ def test_a_scripted_game_from_the_buttons_reaches_the_pin(
         # The renderer's frame, after its power limiter, exactly as the strip shows it.
         chip.frame_showing(bytes(sent), emu_s=5)
     assert rig.loop.link.connected
+    # The firmware hangs: its watchdog resets the chip, the link hears the new HELLO and
+    # resends the whole frame, and the pin shows the score again.
+    final = rig.loop.frame
+    assert final is not None
+    shown = bytes(final)
+    hellos = sum(1 for m in chip.messages if m.kind == p.HELLO)
+    chip.command("hang")
+    assert chip.wait(lambda: chip.resets, emu_s=3)
+    mark = len(chip.frames)
+    assert chip.wait(lambda: sum(m.kind == p.HELLO for m in chip.messages) > hellos, emu_s=5)
+    frame = chip.frame_showing(shown, emu_s=5, after=mark)
+    assert frame.start_ns > chip.resets[0]

@@ -257,7 +257,8 @@ def test_serial_link_greets_resends_on_nak_and_pings_every_heartbeat() -> None:
     assert port.messages()[-1].kind == p.BRIGHTNESS and port.messages()[-1].payload[0] == 40
     clock.now += 10.0  # full_every: the whole frame, then the PING
     link.poll(port)
-    assert [m.kind for m in port.messages()[-2:]] == [p.FULL, p.PING]
+    # (with a HELLO before the PING: this device never answered ours, so it is asked again)
+    assert [m.kind for m in port.messages()[-3:]] == [p.FULL, p.HELLO, p.PING]
     seqs = [m.seq for m in port.messages()]
     assert seqs == list(range(len(seqs)))  # no gaps
     link.close()
@@ -504,3 +505,33 @@ def test_adalight_opens_without_raising_dtr_and_rts_the_pico_link_with(
     AdalightLink(path="/dev/fake", start=False)._open()
     PicoLink(path="/dev/fake", start=False)._open()
     assert opened == [(False, False), (None, None)]  # (None: pyserial raises them on open)
+
+
+def test_the_encoder_sends_a_full_frame_in_chunks_and_resends_only_those_missed() -> None:
+    encoder = FrameEncoder(chunk_leds=64)
+    frame = bytes(range(256)) * 3  # 256 LEDs: four chunks
+    messages = p.Decoder().feed(encoder.frame(frame, 0.0))
+    assert [m.kind for m in messages] == [p.FULL_CHUNK] * 4
+    frame_id = p.parse_chunk(messages[0].payload)[0]
+    assert encoder.chunks_pending(0.5) and not encoder.chunks_pending(3.0)  # CHUNK_WAIT
+    resent = p.Decoder().feed(encoder.resend_chunks(frame_id, [2], 0.9))
+    assert encoder.chunks_pending(3.5)  # the controller is putting it together: waits on
+    assert [m.payload for m in resent] == [messages[2].payload]  # that chunk, a new seq
+    assert resent[0].seq == (messages[3].seq + 1) & 0xFF
+    assert encoder.resend_chunks((frame_id + 1) & 0xFF, [2], 0.9) == b""  # not the last one
+    encoder.chunks_done(frame_id)
+    assert not encoder.chunks_pending(0.5) and encoder.resend_chunks(frame_id, [2], 1) == b""
+    encoder.frame(frame, 1.0)  # (a new chunked FULL)
+    changed = frame[:3] + b"\x09" + frame[4:]
+    assert [m.kind for m in p.Decoder().feed(encoder.frame(changed, 1.1))] == [p.DELTA]
+    assert not encoder.chunks_pending(1.1)  # after a DELTA, only a FULL would help
+    whole = FrameEncoder()  # chunk_leds 0: whole FULL frames
+    assert [m.kind for m in p.Decoder().feed(whole.frame(frame, 0.0))] == [p.FULL]
+
+
+def test_full_frames_go_in_chunks_on_a_uart_and_whole_over_usb_by_default() -> None:
+    assert PicoLink(path="/dev/fake", start=False).chunk_leds == 0  # USB CDC
+    assert PicoLink(path="/dev/fake", baud=1_000_000, start=False).chunk_leds == p.CHUNK_LEDS
+    assert PicoLink(path="/dev/fake", chunk_leds=16, start=False).chunk_leds == 16
+    with pytest.raises(ConfigError):
+        PicoLink(path="/dev/fake", chunk_leds=-1, start=False)

@@ -339,3 +339,107 @@ def test_multi_bit_damage_never_yields_a_wrong_frame() -> None:
             damaged[bit >> 3] ^= 1 << (bit & 7)
         for message in p.Decoder().feed(bytes(damaged)):
             assert message == sent or message.version != p.PROTOCOL_VERSION
+
+
+@settings(deadline=None)
+@given(st.sampled_from(sorted(p.KIND_NAMES)), seqs, st.binary(max_size=1200))
+def test_the_frame_length_guess_is_never_more_than_the_frame(
+    kind: int, seq: int, payload: bytes
+) -> None:
+    """``frame_size_at_least``: what the firmware reads in one call after a frame's header
+    is never past the frame's end, and is the frame exactly when no run reaches 254 bytes."""
+    rest = p.encode(kind, seq, payload)[1:]  # after the opening delimiter
+    guesses = [p.frame_size_at_least(rest[:k]) for k in range(len(rest) + 1)]
+    assert all(guess <= len(rest) for guess in guesses)
+    assert guesses[1] == 0 and guesses[5] > 0  # known at the latest from 5 bytes
+    assert all(guess in (0, guesses[5]) for guess in guesses)
+    body = p._body(kind, seq, payload)
+    if all(len(run) < 254 for run in body.split(b"\0")):
+        assert guesses[5] == len(rest)
+
+
+def test_the_frame_length_guess_says_nothing_for_garbage() -> None:
+    assert p.frame_size_at_least(b"\x05\x02\x00") == 0  # a 0x00 inside: not a frame's start
+    assert p.frame_size_at_least(b"\x02") == 0
+
+
+@settings(deadline=None)
+@given(st.binary(max_size=40), st.integers(1, 97))
+def test_each_hands_payload_views_as_feed_hands_messages(junk: bytes, cut: int) -> None:
+    wire = junk + b"".join(
+        p.encode(p.DELTA, seq, p.delta_payload([(seq, bytes([seq, 0, 1]))])) for seq in range(5)
+    )
+    whole = p.Decoder().feed(wire)
+    seen: list[p.Message] = []
+    decoder = p.Decoder()
+    for start in range(0, len(wire), cut):  # any split, views copied at once
+        decoder.each(
+            wire[start : start + cut],
+            lambda kind, seq, payload, version: seen.append(
+                p.Message(kind, seq, bytes(payload), version)
+            ),
+        )
+    assert seen == whole and [m.seq for m in seen][-5:] == [0, 1, 2, 3, 4]
+
+
+@settings(deadline=None)
+@given(st.binary(max_size=60))
+def test_check_runs_accepts_exactly_what_parse_runs_does(payload: bytes) -> None:
+    try:
+        p.parse_runs(payload)
+    except ProtocolError:
+        with pytest.raises(ProtocolError):
+            p.check_runs(payload)
+    else:
+        p.check_runs(payload)
+
+
+@given(
+    st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF)
+)
+def test_pong_carries_frames_drawn_when_the_controller_counts_them(
+    token: int, applied: int, bad: int, drawn: int
+) -> None:
+    old = p.pong_payload(token, applied, bad)
+    new = p.pong_payload(token, applied, bad, drawn)
+    assert len(old) == 6 and new[:6] == old
+    assert p.parse_pong(new) == p.parse_pong(old) == (token, applied, bad)
+    assert p.parse_pong_drawn(new) == drawn and p.parse_pong_drawn(old) == -1
+    with pytest.raises(ProtocolError):
+        p.parse_pong(new[:7])
+
+
+@settings(deadline=None)
+@given(st.integers(0, 255), st.integers(1, 250), st.integers(1, 80), st.data())
+def test_full_chunks_cover_the_frame_once_each_with_its_own_check(
+    frame_id: int, leds: int, per_chunk: int, data: st.DataObject
+) -> None:
+    rgb = data.draw(st.binary(min_size=3 * leds, max_size=3 * leds))
+    payloads = p.full_chunks(frame_id, rgb, per_chunk)
+    rebuilt = bytearray(len(rgb))
+    for n, payload in enumerate(payloads):
+        message = wire_roundtrip(p.FULL_CHUNK, n & 0xFF, payload)
+        got_id, index, count, first, part = p.parse_chunk(message.payload)
+        assert (got_id, index, count) == (frame_id, n, len(payloads))
+        assert 1 <= len(part) // 3 <= per_chunk and not any(
+            rebuilt[3 * first : 3 * first + len(part)]
+        )
+        rebuilt[3 * first : 3 * first + len(part)] = part
+    assert rebuilt == rgb
+
+
+@given(st.integers(0, 255), st.lists(st.integers(0, 254), max_size=20))
+def test_chunks_messages_round_trip(frame_id: int, missing: list[int]) -> None:
+    message = wire_roundtrip(p.CHUNKS, 1, p.chunks_payload(frame_id, missing))
+    assert p.parse_chunks(message.payload) == (frame_id, missing)
+
+
+def test_chunk_payloads_out_of_range_are_errors() -> None:
+    with pytest.raises(ProtocolError):
+        p.chunk_payload(0, 2, 2, 0, b"\x01\x02\x03")
+    with pytest.raises(ProtocolError):
+        p.chunk_payload(0, 0, 1, 0, b"\x01\x02")
+    with pytest.raises(ProtocolError):
+        p.parse_chunk(b"\x00\x03\x02\x00\x00\x01\x02\x03")  # index past the count
+    with pytest.raises(ProtocolError):
+        p.full_chunks(0, bytes(3 * 300), 1)  # 300 chunks

@@ -2,7 +2,10 @@
 
 Pure bookkeeping, no I/O: remembers what the controller has, sends a DELTA when it is
 smaller than a FULL frame, and a FULL frame when one is due (first frame, after a
-reconnect, a controller HELLO or NAK, and every ``full_every`` seconds).
+reconnect, a controller HELLO or NAK, and every ``full_every`` seconds). With
+``chunk_leds`` set (a controller that takes them), a FULL frame goes out in FULL_CHUNK
+messages of that many LEDs, each with its own check, and the chunks the controller says it
+missed are resent alone.
 """
 
 from __future__ import annotations
@@ -10,12 +13,20 @@ from __future__ import annotations
 from boardctl.board.frame import changed_runs
 from boardctl.link import protocol
 
+CHUNK_WAIT = 3.0  # s: how long a FULL in chunks waits for the controller's CHUNKS (3 PINGs)
+
 
 class FrameEncoder:
     """Wire bytes for each message the host sends, with its own sequence numbers."""
 
-    def __init__(self, *, full_every: float = 10.0) -> None:
+    def __init__(self, *, full_every: float = 10.0, chunk_leds: int = 0) -> None:
         self.full_every = full_every
+        self.chunk_leds = chunk_leds  # 0: FULL frames whole
+        self.frame_id = 0
+        self.chunk_set: tuple[int, list[bytes]] | None = None  # the last FULL sent in chunks
+        self.chunk_sent = float("-inf")
+        self.chunk_heard = False
+        self.chunk_token: int | None = None
         self.seq = 0
         self.device_frame: bytes | None = None  # what the controller shows, as far as we know
         self.last_full = float("-inf")
@@ -37,10 +48,49 @@ class FrameEncoder:
         )
 
     def full(self, frame: bytes, now: float) -> bytes:
-        """A FULL message for ``frame``."""
+        """A FULL message for ``frame`` (or its FULL_CHUNK messages)."""
         self.device_frame = frame
         self.last_full = now
-        return self._encode(protocol.FULL, frame)
+        if self.chunk_leds <= 0 or not frame:
+            self.chunk_set = None
+            return self._encode(protocol.FULL, frame)
+        self.frame_id = (self.frame_id + 1) & 0xFF
+        payloads = protocol.full_chunks(self.frame_id, frame, self.chunk_leds)
+        self.chunk_set = (self.frame_id, payloads)
+        self.chunk_sent = now
+        self.chunk_heard = False  # a CHUNKS about it came back
+        self.chunk_token = None  # the first PING after it
+        return b"".join(self._encode(protocol.FULL_CHUNK, payload) for payload in payloads)
+
+    def chunks_pending(self, now: float) -> bool:
+        """A FULL in chunks went out (or the controller last asked for some of its chunks)
+        under CHUNK_WAIT ago and is not known complete: the controller will say which chunks
+        it missed (CHUNKS)."""
+        return self.chunk_set is not None and now - self.chunk_sent < CHUNK_WAIT
+
+    def resend_chunks(self, frame_id: int, missing: list[int], now: float) -> bytes:
+        """The chunks of the last chunked FULL that the controller missed (b"" if that frame
+        is not the last one sent, or a DELTA followed it: then only a FULL helps). The
+        controller is putting it together: it waits another CHUNK_WAIT."""
+        if self.chunk_set is None or self.chunk_set[0] != frame_id:
+            return b""
+        self.chunk_sent = now
+        self.chunk_heard = True
+        payloads = self.chunk_set[1]
+        return b"".join(
+            self._encode(protocol.FULL_CHUNK, payloads[i]) for i in missing if i < len(payloads)
+        )
+
+    def chunks_done(self, frame_id: int) -> None:
+        """The controller has every chunk of ``frame_id`` (CHUNKS with none missing)."""
+        if self.chunk_set is not None and self.chunk_set[0] == frame_id:
+            self.chunk_set = None
+
+    def unheard(self, token: int) -> bool:
+        """The PONG to the first PING after a chunked FULL came without a CHUNKS about it:
+        the controller got none of its chunks (it says CHUNKS before that PONG when it has
+        some, and on completion): only a FULL again helps."""
+        return self.chunk_set is not None and self.chunk_token == token and not self.chunk_heard
 
     def frame(self, frame: bytes, now: float) -> bytes:
         """The smallest message bringing the controller to ``frame`` (b"" if it has it)."""
@@ -53,6 +103,7 @@ class FrameEncoder:
         if len(payload) >= len(frame):
             return self.full(frame, now)
         self.device_frame = frame
+        self.chunk_set = None  # (a resent chunk would now restart that frame: no more)
         return self._encode(protocol.DELTA, payload)
 
     def brightness(self, level: int, budget_ma: int = 0, led_ma: int = 60) -> bytes:

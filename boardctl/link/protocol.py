@@ -35,7 +35,8 @@ DELTA       runs: start LED u16, count u8 (1-255), then ``3 * count`` RGB bytes.
 BRIGHTNESS  level u8 (0-255), power budget mA u16 (0 = controller's own limit),
             mA per LED at full white u8 (WLED's default is 55).
 PING        token u16.
-PONG        token u16, frames applied u16 (wrapping), bad frames u16 (wrapping).
+PONG        token u16, frames applied u16 (wrapping), bad frames u16 (wrapping),
+            optionally frames drawn u16 (wrapping; applied - drawn were superseded).
 NAK         next expected seq u8, reason u8 (``NAK_*``); ``NAK_NEED_FULL``: the
             controller refused a DELTA because it has no base to apply it to (after
             boot or a sequence gap): send a FULL.
@@ -48,6 +49,16 @@ TONE        level u8 (the piezo's PWM duty: 255 = 50 %, the loudest), then 0 to
             The controller plays them on its buzzer pin, timed by its own clock; a
             new TONE cuts the one playing short, and one with no steps is silence.
             Firmware older than ``TONE_FIRMWARE`` does not know it.
+FULL_CHUNK  frame id u8 (wrapping), chunk index u8, chunk count u8 (1-255), first LED
+            u16, RGB bytes (1 LED or more). The chunks of one id together are one FULL
+            frame (LEDs no chunk covers are dark): the controller applies it when it
+            has every chunk, all at once; a FULL or DELTA in between abandons it.
+CHUNKS      frame id u8, the indices u8 of its chunks still missing (none: the frame
+            is complete and applied). Sent by the controller when a frame completes,
+            when a chunk arrives with others missing but none after it (the last of
+            what the host sent), and with the PONG to a PING while one is incomplete;
+            the host resends just those chunks.
+
 =========== ======================================================================
 """
 
@@ -66,6 +77,12 @@ ERROR = 0x08
 UPDATE = 0x09
 UPDATE_KEY = b"boardctl firmware install"  # (no stray frame can mean it)
 TONE = 0x0A
+# A FULL frame in chunks, each with its own check, so one damaged byte costs one chunk.
+# (0x0B-0x0F are left free for other messages.)
+FULL_CHUNK = 0x10
+CHUNKS = 0x11
+CHUNK_LEDS = 32  # LEDs per chunk the host sends by default
+CHUNKS_SINCE = (2, 1, 0)  # the firmware version from which a controller takes FULL_CHUNK
 
 KIND_NAMES = {
     HELLO: "HELLO",
@@ -78,6 +95,8 @@ KIND_NAMES = {
     ERROR: "ERROR",
     UPDATE: "UPDATE",
     TONE: "TONE",
+    FULL_CHUNK: "FULL_CHUNK",
+    CHUNKS: "CHUNKS",
 }
 
 # NAK reasons.
@@ -123,6 +142,15 @@ def _load_error() -> "type[ValueError]":
 
 
 ProtocolError = _load_error()
+
+# mypy reads this block (it is true to it); MicroPython and CPython skip it, and the
+# annotation naming Handler is a string, never evaluated.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Buffer = bytes | bytearray | memoryview
+    Handler = Callable[[int, int, Buffer, int], None]
 
 
 def _make_crc_table() -> "list[int]":
@@ -174,7 +202,7 @@ def _make_crc32_table() -> "list[int]":
     return table
 
 
-def crc32_pure(data: bytes) -> int:
+def crc32_pure(data: "Buffer") -> int:
     """CRC-32 (IEEE 802.3) in plain Python, for an interpreter without ``binascii.crc32``."""
     table = _make_crc32_table()
     crc = 0xFFFFFFFF
@@ -183,7 +211,7 @@ def crc32_pure(data: bytes) -> int:
     return crc ^ 0xFFFFFFFF
 
 
-def crc32(data: bytes) -> int:
+def crc32(data: "Buffer") -> int:
     """CRC-32 (IEEE 802.3) of ``data``; the check value of ``b"123456789"`` is 0xCBF43926."""
     if _CRC32 is not None:
         return int(_CRC32(data)) & 0xFFFFFFFF
@@ -227,23 +255,83 @@ def cobs_encode(data: bytes) -> bytes:
     return bytes(out)
 
 
+def cobs_into(src: "Buffer", n: int, dst: bytearray) -> int:
+    """COBS-decode ``src[:n]`` into ``dst`` (at least ``n`` bytes long, no allocation): the
+    decoded length, or -1 for a block holding 0x00, -2 for a block running past the end.
+    (The firmware swaps in a compiled copy, ``hw.cobs_into``.)"""
+    index = 0
+    out = 0
+    while index < n:
+        code = src[index]
+        if code == 0:
+            return -1
+        stop = index + code
+        if stop > n:
+            return -2
+        size = code - 1
+        dst[out : out + size] = src[index + 1 : stop]
+        out += size
+        index = stop
+        if code != 0xFF and index < n:
+            dst[out] = 0
+            out += 1
+    return out
+
+
 def cobs_decode(data: bytes) -> bytes:
     """Undo :func:`cobs_encode`; raises ProtocolError on a malformed block."""
-    out = bytearray()
+    out = bytearray(len(data))
+    size = cobs_into(data, len(data), out)
+    if size == -1:
+        raise ProtocolError("COBS block holds a 0x00 byte")
+    if size < 0:
+        raise ProtocolError("COBS block runs past the end of the frame")
+    return bytes(out[:size])
+
+
+def find_zero(buf: "Buffer", start: int, end: int) -> int:
+    """The index of the first 0x00 in ``buf[start:end]``, or -1. (The firmware swaps in a
+    compiled copy, ``hw.find_zero``: MicroPython's ``find`` is slow and has no memoryview.)"""
+    try:
+        return int(buf.find(DELIMITER, start, end))  # type: ignore[union-attr]
+    except AttributeError:  # a memoryview (CPython), or a bytearray without find (MicroPython)
+        index = start
+        while index < end:
+            if buf[index] == 0:
+                return index
+            index += 1
+        return -1
+
+
+def frame_size_at_least(prefix: "Buffer") -> int:
+    """From the first bytes of a frame after its opening delimiter: the fewest bytes the
+    rest of it can hold (COBS part, check and closing delimiter, ``prefix`` included), once
+    the prefix holds the header's length field; 0 before that (or for no frame at all).
+
+    COBS adds at least one code byte to the body: so a whole frame is never shorter, and
+    exactly this long when no run in it reaches 254 bytes. The firmware reads that many
+    bytes in one call once it knows the figure (``hw.UsbStream``).
+    """
+    header = bytearray(HEADER_LEN)
+    got = 0
     index = 0
-    end = len(data)
-    while index < end:
-        code = data[index]
+    end = len(prefix)
+    while index < end and got < HEADER_LEN:
+        code = prefix[index]
         if code == 0:
-            raise ProtocolError("COBS block holds a 0x00 byte")
+            return 0
         stop = index + code
-        if stop > end:
-            raise ProtocolError("COBS block runs past the end of the frame")
-        out.extend(data[index + 1 : stop])
-        index = stop
-        if code != 0xFF and index < end:
-            out.append(0)
-    return bytes(out)
+        index += 1
+        while index < stop and index < end and got < HEADER_LEN:
+            header[got] = prefix[index]
+            got += 1
+            index += 1
+        if got < HEADER_LEN and index == stop and code != 0xFF:
+            got += 1  # the block's implied 0x00 (header was zero-filled)
+    if got < HEADER_LEN:
+        return 0
+    body = HEADER_LEN + ((header[2] << 8) | header[3])
+    return body + 1 + CHECK_LEN + 1
 
 
 def _body(kind: int, seq: int, payload: bytes) -> bytes:
@@ -295,32 +383,53 @@ class Message:
 
 def _checked_body(encoded: bytes) -> bytes:
     body = cobs_decode(encoded)
-    if len(body) < HEADER_LEN:
-        raise ProtocolError(f"frame body of {len(body)} bytes is too short")
-    if (body[2] << 8) | body[3] != len(body) - HEADER_LEN:
-        raise ProtocolError("frame length field does not match its size")
+    _check_header(body, len(body))
     return body
+
+
+def _check_header(body: "Buffer", size: int) -> None:
+    if size < HEADER_LEN:
+        raise ProtocolError(f"frame body of {size} bytes is too short")
+    if (body[2] << 8) | body[3] != size - HEADER_LEN:
+        raise ProtocolError("frame length field does not match its size")
+
+
+def verify_into(frame: "Buffer", n: int, body: bytearray) -> int:
+    """Check the frame ``frame[:n]`` (without its delimiters) and decode its body
+    ``type | seq | length | payload`` into ``body`` (at least ``n`` bytes; nothing is
+    allocated but small views): the body's length. Raises ProtocolError if a check fails."""
+    if n < HEADER_LEN + 1 + CHECK_LEN:
+        raise ProtocolError(f"frame of {n} bytes is too short")
+    c0 = frame[n - 5]
+    if (c0 & 0xF0) != 0x80 or not (
+        frame[n - 4] & frame[n - 3] & frame[n - 2] & frame[n - 1]
+    ) & 0x80:
+        raise ProtocolError("frame check bytes are malformed")
+    crc = (
+        ((c0 & 0x0F) << 28)
+        | ((frame[n - 4] & 0x7F) << 21)
+        | ((frame[n - 3] & 0x7F) << 14)
+        | ((frame[n - 2] & 0x7F) << 7)
+        | (frame[n - 1] & 0x7F)
+    )
+    encoded = memoryview(frame)[: n - 5]
+    if crc32(encoded) != crc:
+        raise ProtocolError("frame fails its CRC check")
+    size = cobs_into(encoded, n - 5, body)
+    if size == -1:
+        raise ProtocolError("COBS block holds a 0x00 byte")
+    if size < 0:
+        raise ProtocolError("COBS block runs past the end of the frame")
+    _check_header(body, size)
+    return size
 
 
 def verify(frame: bytes) -> bytes:
     """The checked body ``type | seq | length | payload`` of one frame (without its
     delimiters); raises ProtocolError if any check fails."""
-    if len(frame) < HEADER_LEN + 1 + CHECK_LEN:
-        raise ProtocolError(f"frame of {len(frame)} bytes is too short")
-    c0 = frame[-5]
-    if (c0 & 0xF0) != 0x80 or not (frame[-4] & frame[-3] & frame[-2] & frame[-1] & 0x80):
-        raise ProtocolError("frame check bytes are malformed")
-    crc = (
-        ((c0 & 0x0F) << 28)
-        | ((frame[-4] & 0x7F) << 21)
-        | ((frame[-3] & 0x7F) << 14)
-        | ((frame[-2] & 0x7F) << 7)
-        | (frame[-1] & 0x7F)
-    )
-    encoded = frame[:-5]
-    if crc32(encoded) != crc:
-        raise ProtocolError("frame fails its CRC check")
-    return _checked_body(encoded)
+    body = bytearray(len(frame))
+    size = verify_into(frame, len(frame), body)
+    return bytes(body[:size])
 
 
 def verify_legacy(frame: bytes) -> bytes:
@@ -358,11 +467,17 @@ class Decoder:
     ``feed(data)`` returns the messages completed by ``data``; a frame that fails
     its checks is dropped and counted in ``bad`` (its reason in ``last_error``);
     ``errors`` collects the NAK reasons of the dropped frames since the last feed.
+    ``each(data, handler)`` does the same without building messages: it calls
+    ``handler(kind, seq, payload, version)`` for every verified frame at once, with
+    ``payload`` a view into a buffer the next frame reuses (the firmware's way: its
+    buffers are allocated once, here, so a frame costs no allocation but small views).
     """
 
     def __init__(self, max_payload: int = 3 * MAX_LEDS) -> None:
         self.max_len = max_encoded_len(max_payload)
-        self.buffer = b""
+        self.buffer = bytearray(self.max_len)  # a frame cut across reads, so far
+        self.size = 0
+        self.body = bytearray(self.max_len)  # the decoded body of the frame in hand
         self.overflow = False
         self.good = 0
         self.bad = 0
@@ -376,54 +491,70 @@ class Decoder:
 
     def feed(self, data: bytes) -> "list[Message]":
         messages = []
+
+        def keep(kind: int, seq: int, payload: "Buffer", version: int) -> None:
+            messages.append(Message(kind, seq, bytes(payload), version))
+
+        self.each(data, keep)
+        return messages
+
+    def each(self, data: "Buffer", handler: "Handler") -> None:
         self.errors = []
-        data = bytes(data)
-        start = 0
         end = len(data)
+        view = memoryview(data)
+        start = 0
         while start < end:
-            zero = data.find(b"\x00", start)
+            zero = find_zero(data, start, end)
             if zero < 0:
-                self._keep(data[start:])
+                self._keep(view, start, end)
                 break
             if self.overflow:
                 self.overflow = False
-                self.buffer = b""
-                start = zero + 1
-                continue
-            chunk = self.buffer + data[start:zero] if self.buffer else data[start:zero]
-            self.buffer = b""
+                self.size = 0
+            elif self.size:
+                if self._keep(view, start, zero):
+                    self._frame(self.buffer, self.size, handler)
+                self.size = 0
+            elif zero > start:
+                self._frame(view[start:zero], zero - start, handler)
             start = zero + 1
-            if not chunk:
-                continue
-            if len(chunk) > self.max_len:
-                self._reject(NAK_TOO_LONG, f"frame longer than {self.max_len} bytes")
-                continue
-            version = PROTOCOL_VERSION
-            try:
-                body = verify(chunk)
-            except ProtocolError as exc:
-                try:  # an old peer? (rare: only when the CRC-32 failed)
-                    body = verify_legacy(chunk)
-                    version = LEGACY_VERSION
-                except ProtocolError:
-                    self._reject(NAK_CORRUPT, str(exc))
-                    continue
-            if body[0] not in KIND_NAMES:
-                self._reject(NAK_UNKNOWN, f"unknown message kind 0x{body[0]:02x}")
-                continue
-            self.good += 1
-            messages.append(Message(body[0], body[1], body[HEADER_LEN:], version))
-        return messages
 
-    def _keep(self, tail: bytes) -> None:
+    def _keep(self, view: memoryview, start: int, stop: int) -> bool:
+        """Add ``view[start:stop]`` to the frame in hand; False if that makes it too long."""
         if self.overflow:
-            return
-        if len(self.buffer) + len(tail) > self.max_len:
+            return False
+        size = self.size + stop - start
+        if size > self.max_len:
             self.overflow = True
-            self.buffer = b""
+            self.size = 0
+            self._reject(NAK_TOO_LONG, f"frame longer than {self.max_len} bytes")
+            return False
+        self.buffer[self.size : size] = view[start:stop]
+        self.size = size
+        return True
+
+    def _frame(self, frame: "Buffer", n: int, handler: "Handler") -> None:
+        if n > self.max_len:
             self._reject(NAK_TOO_LONG, f"frame longer than {self.max_len} bytes")
             return
-        self.buffer = self.buffer + tail
+        version = PROTOCOL_VERSION
+        body = self.body
+        try:
+            size = verify_into(frame, n, body)
+        except ProtocolError as exc:
+            try:  # an old peer? (rare: only when the CRC-32 failed)
+                body = bytearray(verify_legacy(bytes(frame[:n])))
+                size = len(body)
+                version = LEGACY_VERSION
+            except ProtocolError:
+                self._reject(NAK_CORRUPT, str(exc))
+                return
+        kind = body[0]
+        if kind not in KIND_NAMES:
+            self._reject(NAK_UNKNOWN, f"unknown message kind 0x{kind:02x}")
+            return
+        self.good += 1
+        handler(kind, body[1], memoryview(body)[HEADER_LEN:size], version)
 
 
 # --- payloads ----------------------------------------------------------------
@@ -433,7 +564,7 @@ def _u16(value: int) -> bytes:
     return bytes(((value >> 8) & 0xFF, value & 0xFF))
 
 
-def _need(payload: bytes, size: int, what: str) -> None:
+def _need(payload: "Buffer", size: int, what: str) -> None:
     if len(payload) != size:
         raise ProtocolError(f"{what} payload must be {size} bytes, got {len(payload)}")
 
@@ -454,7 +585,7 @@ def hello_payload(
     )
 
 
-def parse_hello(payload: bytes) -> "tuple[int, tuple[int, int, int], int, str]":
+def parse_hello(payload: "Buffer") -> "tuple[int, tuple[int, int, int], int, str]":
     """``(protocol, (major, minor, patch), led_count, color_order)`` of a HELLO."""
     if not 7 <= len(payload) <= 14:
         raise ProtocolError(f"HELLO payload must be 7-14 bytes, got {len(payload)}")
@@ -506,7 +637,7 @@ def delta_payload(runs: "list[tuple[int, bytes]]") -> bytes:
     return bytes(out)
 
 
-def parse_runs(payload: bytes) -> "list[tuple[int, bytes]]":
+def parse_runs(payload: "Buffer") -> "list[tuple[int, bytes]]":
     """The runs of a DELTA payload; raises ProtocolError unless it is exactly whole runs."""
     runs = []
     index = 0
@@ -528,7 +659,78 @@ def parse_runs(payload: bytes) -> "list[tuple[int, bytes]]":
     return runs
 
 
-def parse_full(payload: bytes) -> bytes:
+def check_runs(payload: "Buffer") -> None:
+    """Raise ProtocolError unless a DELTA payload is exactly whole runs (``parse_runs``'s
+    checks, without building the runs: the firmware applies them from the payload)."""
+    index = 0
+    end = len(payload)
+    if end == 0:
+        raise ProtocolError("DELTA payload is empty")
+    while index < end:
+        if index + 3 > end:
+            raise ProtocolError("DELTA run header cut short")
+        count = payload[index + 2]
+        if count == 0:
+            raise ProtocolError("DELTA run of zero LEDs")
+        if index + 3 + 3 * count > end:
+            start = (payload[index] << 8) | payload[index + 1]
+            raise ProtocolError(f"DELTA run at LED {start} cut short")
+        index += 3 + 3 * count
+
+
+def chunk_payload(frame_id: int, index: int, count: int, first: int, rgb: bytes) -> bytes:
+    """FULL_CHUNK: chunk ``index`` of ``count`` of frame ``frame_id``, from LED ``first``."""
+    if not 0 <= index < count <= 255:
+        raise ProtocolError(f"chunk {index} of {count} is out of range (count 1-255)")
+    if not rgb or len(rgb) % 3:
+        raise ProtocolError(f"chunk of {len(rgb)} bytes is not whole RGB triples")
+    if not 0 <= first <= 0xFFFF:
+        raise ProtocolError(f"chunk start {first} is out of range 0-65535")
+    return bytes((frame_id & 0xFF, index, count)) + _u16(first) + bytes(rgb)
+
+
+def parse_chunk(payload: "Buffer") -> "tuple[int, int, int, int, Buffer]":
+    """``(frame_id, index, count, first_led, rgb)`` of a FULL_CHUNK payload (``rgb`` a
+    slice of it: a view if it is one)."""
+    size = len(payload)
+    if size < 8 or (size - 5) % 3:
+        raise ProtocolError(f"FULL_CHUNK payload of {size} bytes is not a header and RGB triples")
+    index = payload[1]
+    count = payload[2]
+    if index >= count:
+        raise ProtocolError(f"chunk {index} of {count} is out of range")
+    return (payload[0], index, count, (payload[3] << 8) | payload[4], payload[5:])
+
+
+def full_chunks(frame_id: int, rgb: bytes, leds: int = CHUNK_LEDS) -> "list[bytes]":
+    """The FULL_CHUNK payloads of one frame, ``leds`` LEDs each (the last one shorter)."""
+    step = 3 * max(1, leds)
+    count = max(1, (len(rgb) + step - 1) // step)
+    if count > 255:
+        raise ProtocolError(f"a frame of {len(rgb) // 3} LEDs needs {count} chunks (at most 255)")
+    if not rgb:
+        raise ProtocolError("a frame of no LEDs has no chunks")
+    return [
+        chunk_payload(
+            frame_id, index, count, index * step // 3, rgb[index * step : (index + 1) * step]
+        )
+        for index in range(count)
+    ]
+
+
+def chunks_payload(frame_id: int, missing: "list[int]") -> bytes:
+    """CHUNKS: the chunks of ``frame_id`` still missing (none: complete)."""
+    return bytes((frame_id & 0xFF,)) + bytes(missing)
+
+
+def parse_chunks(payload: "Buffer") -> "tuple[int, list[int]]":
+    """``(frame_id, missing)`` of a CHUNKS payload."""
+    if len(payload) < 1:
+        raise ProtocolError("CHUNKS payload is empty")
+    return (payload[0], list(payload[1:]))
+
+
+def parse_full(payload: "Buffer") -> bytes:
     """The RGB bytes of a FULL payload (whole RGB triples)."""
     if len(payload) % 3:
         raise ProtocolError(f"FULL payload of {len(payload)} bytes is not whole RGB triples")
@@ -546,7 +748,7 @@ def brightness_payload(level: int, budget_ma: int = 0, led_ma: int = 60) -> byte
     return bytes((level,)) + _u16(budget_ma) + bytes((led_ma,))
 
 
-def parse_brightness(payload: bytes) -> "tuple[int, int, int]":
+def parse_brightness(payload: "Buffer") -> "tuple[int, int, int]":
     """``(level, budget_ma, led_ma)`` of a BRIGHTNESS payload."""
     _need(payload, 4, "BRIGHTNESS")
     if payload[3] == 0:
@@ -559,19 +761,24 @@ def ping_payload(token: int) -> bytes:
     return _u16(token & 0xFFFF)
 
 
-def parse_ping(payload: bytes) -> int:
+def parse_ping(payload: "Buffer") -> int:
     _need(payload, 2, "PING")
     return (payload[0] << 8) | payload[1]
 
 
-def pong_payload(token: int, applied: int, bad: int) -> bytes:
-    """PONG: the PING's token, frames applied and bad frames seen (both wrap at 65536)."""
-    return _u16(token & 0xFFFF) + _u16(applied & 0xFFFF) + _u16(bad & 0xFFFF)
+def pong_payload(token: int, applied: int, bad: int, drawn: int = -1) -> bytes:
+    """PONG: the PING's token, frames applied and bad frames seen (both wrap at 65536);
+    with ``drawn`` (wrapping too), the frames applied that the strip has shown: the rest
+    were superseded by a newer frame before a refresh (a controller that counts them
+    sends it; 6-byte PONGs from one that does not stay valid)."""
+    out = _u16(token & 0xFFFF) + _u16(applied & 0xFFFF) + _u16(bad & 0xFFFF)
+    return out + _u16(drawn & 0xFFFF) if drawn >= 0 else out
 
 
-def parse_pong(payload: bytes) -> "tuple[int, int, int]":
+def parse_pong(payload: "Buffer") -> "tuple[int, int, int]":
     """``(token, applied, bad)`` of a PONG payload."""
-    _need(payload, 6, "PONG")
+    if len(payload) != 8:
+        _need(payload, 6, "PONG")
     return (
         (payload[0] << 8) | payload[1],
         (payload[2] << 8) | payload[3],
@@ -579,12 +786,18 @@ def parse_pong(payload: bytes) -> "tuple[int, int, int]":
     )
 
 
+def parse_pong_drawn(payload: "Buffer") -> int:
+    """The frames drawn that a PONG reports, or -1 if it does not say."""
+    parse_pong(payload)
+    return (payload[6] << 8) | payload[7] if len(payload) == 8 else -1
+
+
 def nak_payload(expected_seq: int, reason: int) -> bytes:
     """NAK: the sequence number the sender expected next and why (``NAK_*``)."""
     return bytes((expected_seq & 0xFF, reason & 0xFF))
 
 
-def parse_nak(payload: bytes) -> "tuple[int, int]":
+def parse_nak(payload: "Buffer") -> "tuple[int, int]":
     """``(expected_seq, reason)`` of a NAK payload."""
     _need(payload, 2, "NAK")
     return (payload[0], payload[1])
@@ -595,7 +808,7 @@ def error_payload(code: int, text: str) -> bytes:
     return bytes((code & 0xFF,)) + text.encode()[:200]
 
 
-def parse_error(payload: bytes) -> "tuple[int, str]":
+def parse_error(payload: "Buffer") -> "tuple[int, str]":
     """``(code, text)`` of an ERROR payload."""
     if len(payload) < 1:
         raise ProtocolError("ERROR payload is empty")

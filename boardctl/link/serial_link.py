@@ -272,6 +272,8 @@ class PicoLink(SerialBackend):
 
     Options: ``path`` (e.g. ``/dev/boardctl-leds``) or ``vid_pid`` (default
     ``2E8A:0005``), ``baud`` (UART only), ``full_every`` seconds between full frames,
+    ``chunk_leds`` LEDs per FULL_CHUNK (0: FULL frames whole; default 32 with a ``baud``,
+    i.e. a UART, and 0 over USB, whose own CRC and retries leave no damaged bytes),
     ``heartbeat`` seconds between PINGs when idle, ``budget_ma`` and ``led_ma`` (the
     power budget the controller enforces, on top of its own), ``brightness``.
     """
@@ -282,6 +284,7 @@ class PicoLink(SerialBackend):
         self,
         *,
         full_every: float = 10.0,
+        chunk_leds: int | None = None,
         budget_ma: float = 0,
         led_ma: int = 60,
         **options: Any,
@@ -293,6 +296,12 @@ class PicoLink(SerialBackend):
             raise ConfigError(f"mA per LED must be 1-255, not {led_ma}")
         self.budget_ma = budget
         self.led_ma = led_ma
+        if chunk_leds is None:  # chunks on a UART (bit errors); USB checks and retries itself
+            uart = "baud" in options or "baudrate" in options
+            chunk_leds = protocol.CHUNK_LEDS if uart else 0
+        if not 0 <= chunk_leds <= 4096:
+            raise ConfigError(f"LEDs per FULL chunk must be 0 (whole) to 4096, not {chunk_leds}")
+        self.chunk_leds = chunk_leds  # once the controller says it takes chunks
         self.encoder = FrameEncoder(full_every=full_every)
         self.decoder = protocol.Decoder()
         self.device: tuple[tuple[int, int, int], int, str] | None = None
@@ -453,6 +462,8 @@ class PicoLink(SerialBackend):
                     order,
                 )
             self.device = device
+            chunks = firmware >= protocol.CHUNKS_SINCE
+            self.encoder.chunk_leds = self.chunk_leds if chunks else 0
             self._count_warned = False
             self._answered()
             with self._lock:
@@ -460,13 +471,16 @@ class PicoLink(SerialBackend):
                 self._write(self._brightness_bytes())
             self._resend_full()
         elif kind == protocol.NAK:
-            self.naks += 1
-            self._resend_full()
+            self._on_nak(message)
+        elif kind == protocol.CHUNKS:
+            self._on_chunks(message)
         elif kind == protocol.PONG:
-            _token, _applied, bad = protocol.parse_pong(message.payload)
+            token, _applied, bad = protocol.parse_pong(message.payload)
             self.pongs += 1
             self.device_bad = bad
             self._answered()
+            if self.encoder.unheard(token):
+                self._resend_full()
         elif kind == protocol.ERROR:
             code, text = protocol.parse_error(message.payload)
             if code == protocol.ERR_VERSION:
@@ -475,14 +489,51 @@ class PicoLink(SerialBackend):
             else:
                 log.warning("LED controller reports: %s", text)
 
+    def _on_nak(self, message: protocol.Message) -> None:
+        self.naks += 1
+        _expected, reason = protocol.parse_nak(message.payload)
+        now = self.clock()
+        if reason != protocol.NAK_NEED_FULL and self.encoder.chunks_pending(now):
+            # A chunk was hit: the controller's CHUNKS will say which; a PING now (at most
+            # every MIN_FULL_GAP) asks for it at once, in case the last chunk was the one.
+            if now - self._last_ping >= MIN_FULL_GAP:
+                with self._lock:
+                    if self._writable():
+                        self._ping(now)
+            return
+        self._resend_full()
+
+    def _on_chunks(self, message: protocol.Message) -> None:
+        frame_id, missing = protocol.parse_chunks(message.payload)
+        self._answered()
+        if self.encoder.chunk_set is not None and self.encoder.chunk_set[0] == frame_id:
+            self.encoder.chunk_heard = True
+        if not missing:
+            self.encoder.chunks_done(frame_id)
+            return
+        with self._lock:
+            resend = self.encoder.resend_chunks(frame_id, missing, self.clock())
+            if resend and self._writable():
+                self._write(resend)
+        if not resend:  # it is putting an older frame together: send today's
+            self._resend_full()
+
     def _on_idle(self, now: float) -> None:
         if not self._writable():
             return
         frame = self._frame
         if frame is not None and now - self.encoder.last_full >= self.encoder.full_every:
             self._write(self.encoder.full(frame, now))
+        if self.device is None:  # its HELLO has not come (lost on a noisy line): ask again
+            led_count = len(frame) // 3 if frame is not None else 0
+            self._write(self.encoder.hello(led_count))
+        self._ping(now)
+
+    def _ping(self, now: float) -> None:
         self._ping_token = (self._ping_token + 1) & 0xFFFF
         self._last_ping = now
+        if self.encoder.chunk_set is not None and self.encoder.chunk_token is None:
+            self.encoder.chunk_token = self._ping_token  # its PONG tells whether chunks came
         self._write(self.encoder.ping(self._ping_token))
 
 
