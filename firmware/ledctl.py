@@ -46,6 +46,8 @@ if TYPE_CHECKING:
         def __call__(self, out: bytearray, frame: bytearray, size: int, factor: int) -> None: ...
 
     class Tones(Protocol):
+        playing: bool
+
         def play(self, level: int, steps: "list[tuple[int, int]]", now: int) -> None: ...
         def update(self, now: int) -> None: ...
 
@@ -455,7 +457,8 @@ class Controller:
                 return  # in the middle of a frame: its next bytes first (UART: ~10 us each)
         self.kept = now
         quiet = diff(now, self.last_rx) >= QUIET_MS
-        if not data and self.untidy and quiet and self.tidy is not None:
+        playing = self.buzzer is not None and self.buzzer.playing  # a GC would stretch a note
+        if not data and self.untidy and quiet and self.tidy is not None and not playing:
             self.untidy = False
             self.tidy()
         if self.booting:

@@ -838,7 +838,7 @@ def _check_step(hz: int, ms: int) -> None:
         raise ProtocolError(f"tone step of {ms} ms is out of range 1-{MAX_STEP_MS}")
 
 
-def parse_tone(payload: bytes) -> "tuple[int, list[tuple[int, int]]]":
+def parse_tone(payload: "Buffer") -> "tuple[int, list[tuple[int, int]]]":
     """``(level, [(hz, ms), ...])`` of a TONE payload."""
     size = len(payload)
     if size < 1 or (size - 1) % 4 or (size - 1) // 4 > MAX_TONE_STEPS:
