@@ -175,44 +175,39 @@ def make_asset_handler(body: bytes, content_type: str) -> Handler:
 async def events(request: web.Request) -> web.StreamResponse:
     """Server-sent events: the plan when it changes, then every state."""
     hub = request.app[HUB]
-    response = web.StreamResponse(
-        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
-    )
-    await response.prepare(request)
-    queue = hub.subscribe()
     sent_plan = None
-    task = asyncio.current_task()
-    assert task is not None
-    request.app[STREAMS].tasks.add(task)
-    try:
-        await response.write(b"retry: 1000\n\n")
-        while True:
-            try:
-                message = await asyncio.wait_for(queue.get(), KEEPALIVE)
-            except TimeoutError:
-                await response.write(b": still here\n\n")
-                continue
-            plan = hub.plan
-            if plan is not None and plan["key"] != sent_plan:
-                await response.write(b"event: plan\ndata: " + _dump(plan) + b"\n\n")
-                sent_plan = plan["key"]
-            await response.write(b"data: " + _dump(message) + b"\n\n")
-    except (ConnectionResetError, RuntimeError):
-        pass  # the page went away
-    finally:
-        hub.unsubscribe(queue)
-        request.app[STREAMS].tasks.discard(task)
-    return response
+
+    def plan_first() -> bytes:
+        nonlocal sent_plan
+        plan = hub.plan
+        if plan is None or plan["key"] == sent_plan:
+            return b""
+        sent_plan = plan["key"]
+        return b"event: plan\ndata: " + _dump(plan) + b"\n\n"
+
+    return await _stream(request, hub.subscribe, hub.unsubscribe, plan_first)
 
 
 async def result_events(request: web.Request) -> web.StreamResponse:
     """Server-sent events: one message (the results' version) whenever the results change."""
     changes = request.app[CHANGES]
+    return await _stream(request, changes.subscribe, changes.unsubscribe, lambda: b"")
+
+
+async def _stream(
+    request: web.Request,
+    subscribe: Callable[[], asyncio.Queue[Any]],
+    unsubscribe: Callable[[asyncio.Queue[Any]], None],
+    before: Callable[[], bytes],
+) -> web.StreamResponse:
+    """Write each message of a ``subscribe``d queue as a server-sent event (``before`` it:
+    what that returns), a keep-alive comment when nothing came for a while, until the page
+    goes."""
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
     )
     await response.prepare(request)
-    queue = changes.subscribe()
+    queue = subscribe()
     task = asyncio.current_task()
     assert task is not None
     request.app[STREAMS].tasks.add(task)
@@ -224,11 +219,11 @@ async def result_events(request: web.Request) -> web.StreamResponse:
             except TimeoutError:
                 await response.write(b": still here\n\n")
                 continue
-            await response.write(b"data: " + _dump(message) + b"\n\n")
+            await response.write(before() + b"data: " + _dump(message) + b"\n\n")
     except (ConnectionResetError, RuntimeError):
-        pass
+        pass  # the page went away
     finally:
-        changes.unsubscribe(queue)
+        unsubscribe(queue)
         request.app[STREAMS].tasks.discard(task)
     return response
 
