@@ -206,3 +206,12 @@ def test_a_reader_never_writes_a_readout(tmp_path: Path, journal: Path) -> None:
         assert keeper.status()["seq"] == 6
     done, _ = run(*down(tmp_path, journal, "status"))
     assert done.returncode == 0 and not path.exists()
+
+
+def test_a_direct_entry_leaves_the_readout_of_its_own_event(tmp_path: Path, journal: Path) -> None:
+    done, _ = run(*down(tmp_path, journal, "peg", "1", "4", "--kind", "pegging"))
+    assert done.returncode == 0, done.stderr
+    done, modules = run(*down(tmp_path, journal, "status", "--json"))
+    shown = json.loads(done.stdout.rpartition("MODULES ")[0])
+    assert shown == replayed(journal)[0] and shown["tracks"][0]["front"] == 6
+    assert heavy(modules, ENGINE) == []

@@ -383,12 +383,14 @@ class Scorekeeper:
         journal = self._journal
         if journal is None:
             return
-        if journal.holds_lock and self._seq == journal.last_seq:
-            status = self.status()
-            for key in (DAMAGE_KEY, FAULT_KEY):  # shown from the journal's notice, not kept
-                status.pop(key, None)
-            readout.write(journal.path, self._seq, journal.last_crc, status, self.history())
-        journal.close()
+        try:
+            if journal.holds_lock and self._seq == journal.last_seq:
+                status = self.status()
+                for key in (DAMAGE_KEY, FAULT_KEY):  # shown from the journal's notice, not kept
+                    status.pop(key, None)
+                readout.write(journal.path, self._seq, journal.last_crc, status, self.history())
+        finally:
+            journal.close()
 
     def __enter__(self) -> Scorekeeper:
         return self
