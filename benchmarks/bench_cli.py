@@ -19,7 +19,10 @@ as whole processes from ``fork`` to exit, ``--repeats`` runs each:
   only) and with ``--socket PATH`` (no configuration file read), and
   ``status`` without ``$XDG_RUNTIME_DIR`` (the file parsed every time);
 - with the service down: the same verbs on the journal itself (``peg`` a
-  direct write).
+  direct write): ``status`` and ``history`` read the checked readout the last
+  writer left (the untimed ``undo``; see ``boardctl/game/readout.py``), and
+  ``status`` once more without it (the journal replayed by the engine, as
+  after a writer that did not close: a crash).
 
 Each figure is the fastest run (the one least disturbed by other work on the
 machine) and the median, in wall time, and the least CPU time (user + system,
@@ -197,6 +200,11 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
     print("whole process, service down (the journal read, or written directly):")
     report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))
     _verbs(boardctl, as_typed, repeats, session)
+    readout = Path(f"{journal}-readout")
+    readout.unlink()
+    name = "boardctl status, no readout (replayed)"
+    gone = ["rm", "-f", str(readout)]
+    report(name, cpu_timed([*boardctl, "status", *as_typed], repeats, gone, runtime=session))
     proc, _, ready = start_service(tmp, journal)
     try:
         print(f"whole process, service running (READY=1 after {ready:.2f} s):")

@@ -150,9 +150,10 @@ def test_an_unchanged_configuration_is_parsed_once_per_user(rig: Rig, tmp_path: 
 
 
 def test_the_check_sees_a_heavy_import(tmp_path: Path) -> None:
-    # with no service, status reads the journal: the engine and SQLite are loaded, and seen
+    # with no service and no readout, status replays the journal: the engine is loaded, and seen
     journal = tmp_path / "j.sqlite"
     Scorekeeper.open(journal).close()
+    Path(f"{journal}-readout").unlink()  # (tests/test_cli_readout.py: the lean path)
     _, modules = verb("status", "--journal", str(journal), "--socket", str(tmp_path / "none"))
     assert "sqlite3" in heavy(modules) and "boardctl.game.keeper" in heavy(modules)
 

@@ -46,12 +46,16 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     rows = None if args.journal else _from_service(args)
-    if rows is None:
+    if rows is None and not args.all_games:
+        from boardctl.cli.verbs import journal_name, read_journal
+
+        rows = read_journal(journal_name(args), "history")
+    elif rows is None:
         from boardctl.game.keeper import Scorekeeper
 
         path = args.journal or service_journal(args.config)
         with Scorekeeper.open(path, readonly=True) as keeper:
-            rows = keeper.history(all_games=args.all_games)
+            rows = keeper.history(all_games=True)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:

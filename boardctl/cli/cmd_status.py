@@ -66,19 +66,17 @@ def summary_lines(status: dict[str, Any]) -> list[str]:
 
 def _status(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
     """From ``--journal`` when given (read-only, a service may run), else the service."""
-    from boardctl.cli.verbs import call
+    from boardctl.cli.verbs import call, read_journal
 
     if getattr(args, "journal", None):
-        from pathlib import Path
+        import os
 
         from boardctl.errors import ControlError
-        from boardctl.game.keeper import Scorekeeper
 
-        journal = Path(args.journal)
-        if not journal.exists():
+        journal = str(args.journal)
+        if not os.path.exists(journal):
             raise ControlError(f"there is no journal at {journal}")
-        with Scorekeeper.open(journal, readonly=True) as keeper:
-            return dict(keeper.status()), False
+        return dict(read_journal(journal, "status")), False
     status, live = call(args, {"op": "status"})
     return status, live
 

@@ -67,16 +67,39 @@ def socket_path(args: Any) -> str:
     return paths.client_socket_name(service_section(getattr(args, "config", None)))
 
 
-def journal_path(args: Any) -> Path:
+def journal_name(args: Any) -> str:
     """The journal the verbs read or write when no service answers (``--journal``, else its)."""
-    from pathlib import Path
-
     given = getattr(args, "journal", None)
     if given:
-        return Path(given)
+        return str(given)
     from boardctl.service import paths
 
-    return paths.client_journal(service_section(getattr(args, "config", None)))
+    return paths.client_journal_name(service_section(getattr(args, "config", None)))
+
+
+def journal_path(args: Any) -> Path:
+    """:func:`journal_name` as a path."""
+    from pathlib import Path
+
+    return Path(journal_name(args))
+
+
+def read_journal(journal: str, op: str) -> Any:
+    """``status`` or ``history`` (this game's) of ``journal``, read-only.
+
+    From the readout the last writer left (:mod:`boardctl.game.readout`:
+    every event's checksum checked, no engine imported) when it is the
+    journal's, else by replaying the journal with the engine.
+    """
+    from boardctl.game.readout import read
+
+    shown = read(journal)
+    if shown is not None:
+        return shown[0] if op == "status" else shown[1]
+    from boardctl.game.keeper import Scorekeeper
+
+    with Scorekeeper.open(journal, readonly=True) as keeper:
+        return keeper.status() if op == "status" else keeper.history()
 
 
 def _paths(args: Any) -> tuple[Path, Path]:
@@ -129,6 +152,8 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
         return request(socket_file, command), True
     except ServiceDown:
         pass
+    if command == {"op": "status"}:  # nothing in it to check: the journal's status
+        return _without_service(args, command)
     return _without_service(args, checked(command))
 
 
@@ -138,19 +163,16 @@ def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
     op = command["op"]
     if op in READ_ONLY:
-        journal = journal_path(args)
-        if not journal.exists():
+        import os
+
+        journal = journal_name(args)
+        if not os.path.exists(journal):
             raise ControlError(
                 f"the boardctl service is not running and there is no journal at {journal}"
             )
-        from boardctl.game.keeper import Scorekeeper
-
-        with Scorekeeper.open(journal, readonly=True) as keeper:
-            if op == "status":
-                return keeper.status(), False
-            if op == "history":
-                return keeper.history(), False
-            raise ControlError(f"{op}: needs the running service")
+        if op in ("status", "history"):
+            return read_journal(journal, op), False
+        raise ControlError(f"{op}: needs the running service")
     raise ControlError(
         f"{op} {command.get('button') or command.get('key')}: needs the running service "
         "(for a lasting value, set board.brightness or sound.volume / sound.mute in the config)"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Refile, Set
 from boardctl.game.jsontypes import JsonObject
+from boardctl.game.readout import row_time
 from boardctl.game.state import GameState
 
 Row = JsonObject
@@ -89,7 +89,7 @@ def history_row(entry: Entry) -> Row:
     row: Row = {
         "seq": entry.seq,
         "at": entry.at,
-        "time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.at)),
+        "time": row_time(entry.at),
         "op": entry.event.op,
         "text": _text(entry, names),
         "event": entry.event.to_json(),

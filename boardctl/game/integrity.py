@@ -246,7 +246,9 @@ class Damage:
 
 
 def notice_path(journal: Path) -> Path:
-    return Path(f"{journal}-damage")
+    from boardctl.game.journal_file import NOTICE_SUFFIX
+
+    return Path(f"{journal}{NOTICE_SUFFIX}")
 
 
 def read_notice(journal: Path) -> Damage | None:

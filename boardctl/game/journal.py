@@ -36,16 +36,19 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from boardctl.errors import JournalError, SchemaError
-from boardctl.game import integrity
-from boardctl.game.diagnose import environment_problem
+from boardctl.errors import JournalError
+from boardctl.game import integrity, journal_file
 from boardctl.game.integrity import Damage, Mark, MarkWriter
+from boardctl.game.journal_file import APPLICATION_ID as APPLICATION_ID
+from boardctl.game.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
+from boardctl.game.journal_file import cannot as _cannot
+from boardctl.game.journal_file import checked_rows, select_rows
+from boardctl.game.journal_file import damaged as _damaged
+from boardctl.game.journal_file import row_crc as row_crc
 from boardctl.game.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # 2: events.request (the id of the request that wrote the row)
-APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 FILE_NAME = "journal.sqlite"
 BACKUP_DIR = "backups"
 BACKUPS_KEPT = 10
@@ -97,11 +100,6 @@ def encode_event(event: Mapping[str, Any]) -> str:
     return json.dumps(event, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
-def row_crc(seq: int, at: float, body: str, previous: int) -> int:
-    """The checksum stored with a row, chained from the previous row's."""
-    return zlib.crc32(f"{seq}\x1f{at!r}\x1f{body}".encode(), previous)
-
-
 def _migrate(db: sqlite3.Connection, version: int) -> None:
     """Bring an older journal up to :data:`SCHEMA_VERSION` (inside the caller's transaction)."""
     if version < 2:  # 1 -> 2: the request id column; old rows have none
@@ -121,34 +119,6 @@ def list_backups(journal: Path) -> list[Path]:
         return sorted(folder.glob("journal-*.sqlite"))
     except OSError:
         return []
-
-
-def _uri(path: Path, mode: str) -> str:
-    """An SQLite URI for ``path`` (percent-encoded) opened with ``mode=...``."""
-    return f"{path.absolute().as_uri()}?mode={mode}"
-
-
-def _writer_absent(path: Path) -> bool:
-    """True when no WAL file holds uncheckpointed events (no writer is running)."""
-    wal = Path(f"{path}-wal")
-    return not wal.exists() or wal.stat().st_size == 0
-
-
-def _damaged(path: Path, exc: BaseException) -> JournalError:
-    """Damage, unless the surroundings explain the error (read-only, full, permissions)."""
-    problem = environment_problem(path, exc)
-    if problem is not None:
-        return JournalError(f"cannot use journal {path}: {problem}")
-    return JournalError(
-        f"journal {path} is damaged or unreadable ({exc}); move it aside to start afresh "
-        "or restore a backup"
-    )
-
-
-def _cannot(what: str, path: Path, exc: BaseException) -> JournalError:
-    """``cannot <what> journal <path>: <reason and fix>`` (or SQLite's own words)."""
-    problem = environment_problem(path, exc)
-    return JournalError(f"cannot {what} journal {path}: {problem or exc}")
 
 
 class Journal:
@@ -243,80 +213,10 @@ class Journal:
             raise _damaged(self.path, exc) from exc
         return int(row[0] or 0)
 
-    @staticmethod
-    def _connect(path: Path, target: str, *, uri: bool = False) -> sqlite3.Connection:
-        try:
-            return sqlite3.connect(
-                target, uri=uri, isolation_level=None, timeout=5.0, check_same_thread=False
-            )
-        except sqlite3.Error as exc:
-            raise _cannot("open", path, exc) from exc
-
-    @classmethod
-    def _reader(cls, path: Path) -> sqlite3.Connection:
-        """A read-only connection, also for a user who may not write beside the file.
-
-        Such a reader cannot create the WAL index; when no writer is about (no
-        WAL file) the database is complete and unchanging, so it is read as
-        immutable instead.
-        """
-        connection = cls._connect(path, _uri(path, "ro"), uri=True)
-        try:
-            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.OperationalError:
-            connection.close()
-            if not _writer_absent(path):
-                raise JournalError(
-                    f"cannot read journal {path} while the service writes it "
-                    "(no permission to share it; ask the service, or run as its user)"
-                ) from None
-            connection = cls._connect(path, _uri(path, "ro&immutable=1"), uri=True)
-        except sqlite3.Error as exc:
-            connection.close()
-            raise _damaged(path, exc) from exc
-        return connection
-
-    @staticmethod
-    def _check_version(path: Path) -> None:
-        """Read the schema version without changing the file; refuse what we cannot use.
-
-        The file header is read first, as plain bytes (nothing is created
-        beside the file); then SQLite itself, read-only, sees any newer
-        header still in the WAL.
-        """
-        try:
-            with path.open("rb") as file:
-                header = file.read(100)
-        except OSError as exc:
-            raise JournalError(f"cannot read journal {path}: {exc}") from exc
-        if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
-            raise JournalError(f"{path} is not a boardctl journal (not an SQLite file)")
-        Journal._refuse(
-            path,
-            int.from_bytes(header[60:64], "big"),
-            int.from_bytes(header[68:72], "big"),
-            tables=False,
-        )
-        probe = Journal._reader(path)
-        try:
-            version = probe.execute("PRAGMA user_version").fetchone()[0]
-            app_id = probe.execute("PRAGMA application_id").fetchone()[0]
-            tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        except sqlite3.Error as exc:
-            raise _damaged(path, exc) from exc
-        finally:
-            probe.close()
-        Journal._refuse(path, version, app_id, tables=bool(tables))
-
-    @staticmethod
-    def _refuse(path: Path, version: int, app_id: int, *, tables: bool) -> None:
-        if version > SCHEMA_VERSION:
-            raise SchemaError(
-                f"journal {path} has schema version {version}, newer than this boardctl "
-                f"understands ({SCHEMA_VERSION}); upgrade boardctl (the file was not changed)"
-            )
-        if (version or tables) and app_id != APPLICATION_ID:
-            raise JournalError(f"{path} is an SQLite file but not a boardctl journal")
+    _connect = staticmethod(journal_file.connect)
+    _reader = staticmethod(journal_file.reader)
+    _check_version = staticmethod(journal_file.check_version)
+    _refuse = staticmethod(journal_file.refuse)
 
     def _prepare(self) -> None:
         """WAL mode, full sync, and the schema for a new file."""
@@ -358,43 +258,14 @@ class Journal:
 
     def _check_pages(self) -> None:
         """SQLite's own structural check (about a millisecond for 10,000 events)."""
-        try:
-            result = [row[0] for row in self._db.execute("PRAGMA quick_check").fetchall()]
-        except sqlite3.Error as exc:
-            raise _damaged(self.path, exc) from exc
-        if result != ["ok"]:
-            raise _damaged(self.path, ValueError("; ".join(map(str, result[:3]))))
+        journal_file.check_pages(self._db, self.path)
 
     # --- reading -------------------------------------------------------------
 
     def _rows(self) -> list[tuple[int, float, str, int]]:
         """Rows not yet read, checked (sequence without gaps, chained checksum)."""
-        try:
-            rows = self._db.execute(
-                "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq",
-                (self._last_seq,),
-            ).fetchall()
-        except sqlite3.Error as exc:
-            raise _damaged(self.path, exc) from exc
-        seq, crc = self._last_seq, self._last_crc
-        checked = []
-        for row_seq, at, body, stored in rows:
-            if row_seq != seq + 1:
-                raise JournalError(
-                    f"journal {self.path}: event {seq + 1} is missing (next is {row_seq}); "
-                    "the file is damaged — move it aside or restore a backup"
-                )
-            if not isinstance(body, str) or not isinstance(at, float):
-                raise _damaged(self.path, ValueError(f"event {row_seq} has a malformed row"))
-            crc = row_crc(row_seq, at, body, crc)
-            if crc != stored:
-                raise JournalError(
-                    f"journal {self.path}: checksum mismatch at event {row_seq}; the file "
-                    "is damaged — move it aside or restore a backup"
-                )
-            seq = row_seq
-            checked.append((seq, at, body, crc))
-        return checked
+        rows = select_rows(self._db, self.path, self._last_seq)
+        return checked_rows(rows, self.path, self._last_seq, self._last_crc)
 
     def _record(self, seq: int, at: float, body: str) -> Record:
         try:
@@ -642,6 +513,11 @@ class Journal:
         if self._mark is not None and rows:
             self._mark.write(Mark(seq, crc, rows[-1][1]))
         return seq
+
+    @property
+    def holds_lock(self) -> bool:
+        """True for a writer that has the journal open (it holds the writer lock)."""
+        return self._lock is not None
 
     def close(self) -> None:
         """Close the file (idempotent); a service's writer backs it up first."""

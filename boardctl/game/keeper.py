@@ -25,9 +25,12 @@ from dataclasses import replace
 from types import TracebackType
 
 from boardctl.errors import EntryError, JournalError
+from boardctl.game import readout
 from boardctl.game.commands import Command, NewGame, parse_command
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.integrity import (
+    DAMAGE_KEY,
+    FAULT_KEY,
     add_damage_report,
     backup_at_game_end,
     settle_failed_write,
@@ -370,9 +373,24 @@ class Scorekeeper:
     # --- closing ----------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the journal (idempotent)."""
-        if self._journal is not None:
-            self._journal.close()
+        """Close the journal (idempotent); a writer first leaves its readout beside it.
+
+        The readout (:mod:`boardctl.game.readout`) is this status and this
+        game's history, for ``status`` and ``history`` to show without the
+        engine while no service runs; it is written only when the keeper
+        holds exactly what the journal holds.
+        """
+        journal = self._journal
+        if journal is None:
+            return
+        try:
+            if journal.holds_lock and self._seq == journal.last_seq:
+                status = self.status()
+                for key in (DAMAGE_KEY, FAULT_KEY):  # shown from the journal's notice, not kept
+                    status.pop(key, None)
+                readout.write(journal.path, self._seq, journal.last_crc, status, self.history())
+        finally:
+            journal.close()
 
     def __enter__(self) -> Scorekeeper:
         return self
