@@ -639,21 +639,12 @@ def delta_payload(runs: "list[tuple[int, bytes]]") -> bytes:
 
 def parse_runs(payload: "Buffer") -> "list[tuple[int, bytes]]":
     """The runs of a DELTA payload; raises ProtocolError unless it is exactly whole runs."""
+    check_runs(payload)
     runs = []
     index = 0
-    end = len(payload)
-    if end == 0:
-        raise ProtocolError("DELTA payload is empty")
-    while index < end:
-        if index + 3 > end:
-            raise ProtocolError("DELTA run header cut short")
+    while index < len(payload):
         start = (payload[index] << 8) | payload[index + 1]
-        count = payload[index + 2]
-        if count == 0:
-            raise ProtocolError("DELTA run of zero LEDs")
-        stop = index + 3 + 3 * count
-        if stop > end:
-            raise ProtocolError(f"DELTA run at LED {start} cut short")
+        stop = index + 3 + 3 * payload[index + 2]
         runs.append((start, bytes(payload[index + 3 : stop])))
         index = stop
     return runs
