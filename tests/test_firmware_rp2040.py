@@ -9,6 +9,7 @@ their own chips. Times are the chip's emulated time.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 from collections.abc import Iterator
@@ -294,17 +295,26 @@ def test_safe_mode_with_bootsel_then_a_watchdog_reset_boots_the_controller(
 @pytest.fixture
 def board_on_chip(tmp_path: Path, mock_factory: MockFactory) -> Iterator[tuple[Rig, Chip]]:
     """``boardctl run`` (the service, mock buttons) -> serial link over a pty -> the chip."""
+    with service_on_chip(
+        tmp_path, mock_factory, {"board": {"brightness": 255}}, {"WATCHDOG_MS": 1000}
+    ) as pair:
+        yield pair
+
+
+@contextlib.contextmanager
+def service_on_chip(
+    tmp_path: Path,
+    mock_factory: MockFactory,
+    settings: dict[str, object],
+    chip_config: dict[str, object] | None = None,
+) -> Iterator[tuple[Rig, Chip]]:
+    """The service in free mode with ``settings`` (config sections), its serial link over a
+    pty to an emulated chip with ``chip_config`` (the firmware's config.py values)."""
     port = PtyPort(tmp_path / "leds")
-    with Chip(tmp_path, on_output=port.write, config={"WATCHDOG_MS": 1000}) as chip:
+    with Chip(tmp_path, on_output=port.write, config=chip_config) as chip:
         port.attach(chip)
-        config = parse_config(
-            {
-                **FAST,
-                "game": {"mode": "free"},
-                "board": {"brightness": 255},
-                "link": {"kind": "serial", "device": str(port.path)},
-            }
-        )
+        link = {"kind": "serial", "device": str(port.path)}
+        config = parse_config({**FAST, "game": {"mode": "free"}, "link": link, **settings})
         rig = Rig(tmp_path, mock_factory, config, link=None)
         try:
             yield rig, chip

@@ -16,12 +16,11 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from boardctl.config import parse_config
 from boardctl.link import protocol as p
 from boardctl.sound.cues import CUES, tone_steps
-from tests.rp2040.chip import Chip, PinTone, PtyPort
-from tests.test_e2e import FAST, Rig
-from tests.test_firmware_rp2040 import Booted, pattern
+from tests.rp2040.chip import Chip, PinTone
+from tests.test_e2e import Rig
+from tests.test_firmware_rp2040 import Booted, pattern, service_on_chip
 
 pytestmark = pytest.mark.rp2040
 
@@ -152,23 +151,8 @@ def test_a_malformed_tone_is_naked_and_plays_nothing(usb: Booted) -> None:
 @pytest.fixture
 def board_on_chip(tmp_path: Path, mock_factory: MockFactory) -> Iterator[tuple[Rig, Chip]]:
     """``boardctl run`` with ``buzzer = "pico"`` -> serial link over a pty -> the chip."""
-    port = PtyPort(tmp_path / "leds")
-    with Chip(tmp_path, on_output=port.write) as chip:
-        port.attach(chip)
-        config = parse_config(
-            {
-                **FAST,
-                "game": {"mode": "free"},
-                "link": {"kind": "serial", "device": str(port.path)},
-                "sound": {"buzzer": "pico"},
-            }
-        )
-        rig = Rig(tmp_path, mock_factory, config, link=None)
-        try:
-            yield rig, chip
-        finally:
-            rig.close()
-            port.close()
+    with service_on_chip(tmp_path, mock_factory, {"sound": {"buzzer": "pico"}}) as pair:
+        yield pair
 
 
 def test_a_commit_from_the_buttons_clicks_on_the_chip_s_buzzer(
