@@ -28,6 +28,8 @@ def run_micropython(script: Path, *args: str) -> subprocess.CompletedProcess[str
             f"{REPO / 'tests/micropython/fakes'}=/fakes",
             "--mount",
             f"{REPO / 'tests/data'}=/data",
+            "--mount",
+            f"{REPO / 'tests/micropython'}=/checks",
             str(script),
             *args,
         ],

@@ -13,6 +13,7 @@ import sys
 import buzzer
 import ledctl
 import machine
+from doubles import ManualClock, MemoryStream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,34 +30,6 @@ def check(condition: object, what: str) -> None:
     if not condition:
         raise AssertionError(what)
     checks += 1
-
-
-class ManualClock:
-    def __init__(self) -> None:
-        self.now = 0
-
-    def ticks_ms(self) -> int:
-        return self.now
-
-    def ticks_diff(self, a: int, b: int) -> int:
-        return a - b
-
-
-class MemoryStream:
-    def __init__(self) -> None:
-        self.inbox = b""
-        self.sent = b""
-
-    def read(self) -> "bytes | None":
-        data = self.inbox
-        self.inbox = b""
-        return data or None
-
-    def write(self, data: bytes) -> None:
-        self.sent += bytes(data)
-
-    def wait(self, ms: int) -> None:
-        pass
 
 
 class NullStrip:

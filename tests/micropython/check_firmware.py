@@ -12,6 +12,7 @@ import random
 import hw
 import ledctl
 import machine
+from doubles import ManualClock, MemoryStream
 
 # mypy treats this as true (TYPE_CHECKING = False, as in firmware/ledctl.py): MicroPython
 # skips the block, and annotations naming its types are never evaluated. The firmware's
@@ -38,34 +39,6 @@ def check(condition: object, what: str) -> None:
 
 def unhex(text: str) -> bytes:
     return bytes.fromhex(text)
-
-
-class ManualClock:
-    def __init__(self) -> None:
-        self.now = 0
-
-    def ticks_ms(self) -> int:
-        return self.now
-
-    def ticks_diff(self, a: int, b: int) -> int:
-        return a - b
-
-
-class MemoryStream:
-    def __init__(self) -> None:
-        self.inbox = b""
-        self.sent = b""
-
-    def read(self) -> "bytes | None":
-        data = self.inbox
-        self.inbox = b""
-        return data or None
-
-    def write(self, data: bytes) -> None:
-        self.sent += bytes(data)
-
-    def wait(self, ms: int) -> None:
-        pass
 
 
 def make(
