@@ -16,6 +16,7 @@ from boardctl.errors import EntryError
 from boardctl.game.commands import Cut, Next, Peg, Undo, parse_command
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
+from boardctl.refusals import Refusal
 
 HOUSE_RULES = st.sampled_from([(), ("runs-of-two",), ("crib-four-flush",)])
 
@@ -162,8 +163,9 @@ def test_the_deals_starter_is_kept_checked_and_filled_in() -> None:
     assert keeper.state.starter == "5S"
     with pytest.raises(EntryError, match=r"starter of this deal is 5S .* not 6H"):
         keeper.apply(Peg(0, None, cards=("2H", "3D", "4S", "9C"), starter="6H"))
-    with pytest.raises(EntryError, match="duplicate card 5S"):
+    with pytest.raises(EntryError, match="5S is this deal's starter") as caught:
         keeper.apply(Peg(0, None, cards=("2H", "3D", "4S", "5S")))  # the deal's starter
+    assert caught.value.refusal is Refusal.IMPOSSIBLE
     second = keeper.apply(Peg(0, None, cards=("2H", "3D", "4S", "9C")))["event"]
     assert second["starter"] == "5S" and second["points"] == 6
     crib = keeper.apply(Peg(0, None, cards=("AH", "AD", "KS", "KC")))["event"]

@@ -37,7 +37,7 @@ from boardctl.game.confirm import check_open, confirmed
 from boardctl.game.flow import Chooser
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.setup import setup_with
-from boardctl.game.shown import check_shown, record_starter, with_starter
+from boardctl.game.shown import Shown, check_shown, record_starter, with_shown
 from boardctl.game.state import GameState
 
 __all__ = ["HANDLERS", "Chooser", "Machine", "Plan", "replay"]
@@ -174,6 +174,7 @@ def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:
 def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
     before, points, kind = machine.state, command.points, command.kind
     cards = starter = None
+    shown: Shown | None = None
     if command.cards is not None or command.starter is not None:
         entries.check_track(before, command.track)
         shown = check_shown(before, points, kind, command.cards, command.starter)
@@ -181,7 +182,7 @@ def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
     if points is None:
         raise EntryError("points must be a whole number, not None (or name the cards counted)")
     entry = entries.peg(before, command.track, points, kind, machine.limits)
-    state = with_starter(before, entries.enter(entry), starter)
+    state = with_shown(before, entries.enter(entry), entry.track, shown)
     ask = entries.ask_about(entry) if cards is None else None  # named cards leave no doubt
     return Plan(Peg(entry.track, entry.points, entry.kind, cards, starter), state.evolve(ask=ask))
 
@@ -207,7 +208,8 @@ def _refile(machine: Machine, command: Refile, choose: Chooser) -> Plan:
         return Plan(event, machine.state.evolve(ask=None))
     base = machine.past[-1]  # the state before the entry asked about
     entry = entries.peg(base, ask.track, ask.points, kind, machine.limits)
-    return Plan(event, entries.enter(entry).evolve(ask=None))
+    state = with_shown(base, entries.enter(entry), entry.track, None)  # it named no cards
+    return Plan(event, state.evolve(ask=None))
 
 
 def _confirm(machine: Machine, command: Confirm, choose: Chooser) -> Plan:

@@ -9,13 +9,17 @@ A ``peg`` may name the cards it counts (``cards``: the hand or the crib, and
 - in a guided game the starter is the deal's: once an entry of the deal has
   named it (a hand, a crib, or his heels with its jack), a later one must name
   the same card or leave it out (then the deal's starter is taken);
+- in a guided game a card is in one hand or the crib of a deal: a card another
+  count of the deal named (kept in ``GameState.counted``), or the deal's
+  starter, is refused naming where it is (refusal class ``impossible``: no
+  deal holds those cards);
 - the points are the scorer's count of those cards under the game's rules
   (:func:`boardctl.cribbage.rules.scoring_for` of its house rules). Points left
   out are filled in with that count; other points are refused, naming the count.
 
 The event then records the points, the kind, the cards and the starter in
 their short form (``TD``, ``5H``). In free mode the board knows no deals, so the
-starter is checked against nothing but the entry's own cards.
+starter and the cards are checked against nothing but the entry's own cards.
 
 His heels may name its starter (a jack) and nothing else: that records the
 deal's starter for the counts of the show; so does ``cut`` with a ``starter``
@@ -27,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boardctl.errors import CardError, EntryError
-from boardctl.game.state import GameState
+from boardctl.game.state import Counted, GameState
 from boardctl.refusals import Refusal
 
 COUNT_KINDS = ("hand", "crib")
@@ -74,6 +78,7 @@ def check_shown(
     try:
         hand = [parse_card(card) for card in cards]
         cut = parse_card(_starter_of(state, starter))
+        _check_dealt(state, [format_card(card) for card in hand])
         score = score_hand(hand, cut, crib=crib, scoring=scoring_for(state.setup.house_rules))
     except CardError as exc:
         raise EntryError(str(exc)) from None
@@ -87,13 +92,22 @@ def check_shown(
     return Shown(score.total, kind, tuple(shown.split()), format_card(cut))
 
 
-def with_starter(before: GameState, after: GameState, starter: str | None) -> GameState:
-    """``after`` remembering the deal's starter (guided), forgotten once the deal passes on."""
+def with_shown(before: GameState, after: GameState, track: int, shown: Shown | None) -> GameState:
+    """``after`` remembering the deal's starter and counted cards (guided).
+
+    Both are forgotten once the deal passes on (after the crib, or with a new game).
+    """
     if after.deal != before.deal or after.game_number != before.game_number:
-        return after if after.starter is None else after.evolve(starter=None)
-    if starter is None or before.phase == "free" or after.starter == starter:
+        if after.starter is None and not after.counted:
+            return after
+        return after.evolve(starter=None, counted=())
+    if shown is None or before.phase == "free":
         return after
-    return after.evolve(starter=starter)
+    if after.starter != shown.starter:
+        after = after.evolve(starter=shown.starter)
+    if shown.cards is not None:
+        after = after.evolve(counted=(*after.counted, Counted(track, shown.kind, shown.cards)))
+    return after
 
 
 def record_starter(state: GameState, starter: str) -> tuple[GameState, str]:
@@ -121,6 +135,27 @@ def record_starter(state: GameState, starter: str) -> tuple[GameState, str]:
             " to change it"
         )
     return state.evolve(starter=card), card
+
+
+def _check_dealt(state: GameState, cards: list[str]) -> None:
+    """Refuse a card the deal already holds elsewhere: another count's, or its starter (guided)."""
+    if state.phase == "free":
+        return
+    for card in cards:
+        if card == state.starter:
+            raise EntryError(
+                f"{card} is this deal's starter (an earlier entry named it), so it is in no hand"
+                " or crib; undo that entry to change it",
+                Refusal.IMPOSSIBLE,
+            )
+        for count in state.counted:
+            if card in count.cards:
+                raise EntryError(
+                    f"{card} is already in {state.track_name(count.track)}'s {count.kind}"
+                    f" ({' '.join(count.cards)}), counted this deal: a card is in one hand or"
+                    " the crib only; undo that entry to change it",
+                    Refusal.IMPOSSIBLE,
+                )
 
 
 def _count_kind(state: GameState, cards: int) -> str:

@@ -51,6 +51,18 @@ class Ask:
 
 
 @dataclass(frozen=True, slots=True)
+class Counted:
+    """A count of the current deal that named its cards: ``track``'s ``kind`` (shown.py)."""
+
+    track: int
+    kind: str
+    cards: tuple[str, ...]
+
+    def to_list(self) -> list[JsonValue]:
+        return [self.track, self.kind, list(self.cards)]
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Everything the board knows, as immutable data.
 
@@ -78,6 +90,7 @@ class GameState:
     pegged: bool = False  # a pegging entry was made in this deal's play
     ask: Ask | None = None  # the board asks about the last entry (entries.ask_about)
     starter: str | None = None  # the deal's starter card, once an entry named it (shown.py)
+    counted: tuple[Counted, ...] = ()  # the deal's counts that named their cards (shown.py)
 
     @classmethod
     def initial(cls, setup: GameSetup | None = None) -> GameState:
@@ -106,6 +119,7 @@ class GameState:
         pegged: bool | _Keep = _KEEP,
         ask: Ask | _Keep | None = _KEEP,
         starter: str | _Keep | None = _KEEP,
+        counted: tuple[Counted, ...] | _Keep = _KEEP,
     ) -> GameState:
         """A copy with some fields changed (:func:`dataclasses.replace`, spelled out for speed)."""
         return GameState(
@@ -127,6 +141,7 @@ class GameState:
             self.pegged if pegged is _KEEP else pegged,
             self.ask if ask is _KEEP else ask,
             self.starter if starter is _KEEP else starter,
+            self.counted if counted is _KEEP else counted,
         )
 
     def to_dict(self) -> dict[str, JsonValue]:
@@ -152,6 +167,8 @@ class GameState:
         }
         if self.starter is not None:  # a newer field, kept only when known
             data["starter"] = self.starter
+        if self.counted:  # newer still, kept only when a count of the deal named its cards
+            data["counted"] = [count.to_list() for count in self.counted]
         return data
 
     @classmethod
@@ -177,6 +194,7 @@ class GameState:
                 pegged=data.get("pegged") is True,  # newer fields: older snapshots lack them
                 ask=_ask(data.get("ask")),
                 starter=starter,
+                counted=_counted(data.get("counted")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EntryError(f"malformed state data ({exc})") from None
@@ -248,6 +266,25 @@ def _ask(value: JsonValue) -> Ask | None:
     return Ask(whole(track, "ask track"), whole(points, "ask points"), kind, other)
 
 
+def _counted(value: JsonValue) -> tuple[Counted, ...]:
+    """The deal's counts with their cards from their snapshot lists (none when absent)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise EntryError(f"malformed counts {value!r}")
+    counted = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 3:
+            raise EntryError(f"malformed count {item!r}")
+        track, kind, cards = item
+        if not isinstance(kind, str) or not isinstance(cards, list):
+            raise EntryError(f"malformed count {item!r}")
+        if not all(isinstance(card, str) for card in cards):
+            raise EntryError(f"malformed count {item!r}")
+        counted.append(Counted(whole(track, "count track"), kind, tuple(map(str, cards))))
+    return tuple(counted)
+
+
 def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
     """``count`` whole numbers from a JSON list."""
     if not isinstance(row, list) or len(row) != count:
@@ -256,4 +293,4 @@ def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
-_NESTED = ("setup", "tracks", "confirmed", "pegged", "ask", "starter")
+_NESTED = ("setup", "tracks", "confirmed", "pegged", "ask", "starter", "counted")
