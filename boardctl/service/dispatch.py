@@ -9,7 +9,10 @@ the keeper keeps its last durable state and that is shown again, with the
 error flashed: the board never keeps a score the journal does not have.
 
 Every committed command is passed on to the :attr:`Dispatcher.committed`
-listeners (the control socket's watchers) with its result.
+listeners (the control socket's watchers, the sound) with its result, and
+every refusal to the :attr:`Dispatcher.refused` ones, only once the frame
+showing it has been sent: a cue never reaches the LED controller before the
+frame it goes with.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ class Screen(Protocol):
         """Show ``view`` (a state not yet durable) on the LEDs at once."""
 
     def show_durable(self, *, at_once: bool = False) -> None:
-        """Show the keeper's durable state: after a commit, or ``at_once`` after a failed write."""
+        """Show the keeper's durable state; ``at_once``: render and send its frame now."""
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
         """Flash the error with the sign of its ``refusal`` class: an entry was refused or not
@@ -101,6 +104,7 @@ class Dispatcher:
             pending = self.keeper.prepare(command)
         except BoardError as exc:
             screen.flash_error(refusal_of(exc), str(exc))
+            screen.show_durable(at_once=True)  # the refusal's sign on the LEDs, then its cue
             self._refused(command, exc)
             raise
         screen.show_now(pending.view())  # the frame first: the press shows at once ...
@@ -114,7 +118,7 @@ class Dispatcher:
                 log.error("entry not saved, the last saved score is shown again: %s", exc)
                 self._refused(command, exc)
             raise
-        screen.show_durable()
+        screen.show_durable(at_once=True)  # every frame of the entry sent, then its cue
         for listener in self.committed:
             listener(command, result)
         return result

@@ -254,8 +254,8 @@ class ServiceLoop:
         self.refresh(self.clock())
 
     def show_durable(self, *, at_once: bool = False) -> None:
-        """Show the keeper's durable state: after a commit (at the next refresh), or
-        ``at_once`` again after a failed one."""
+        """Show the keeper's durable state: at the next refresh, or ``at_once`` (after a
+        commit or a refusal, so that its frame is sent before the listeners' cues)."""
         self._show_base(self.keeper.view())
         if at_once:
             self.refresh(self.clock())

@@ -1,7 +1,9 @@
 """Turn what the service does into cues and phrases, without ever delaying a press.
 
 :class:`Announcer` listens to the dispatcher (``Dispatcher.committed`` and
-``Dispatcher.refused``): each call runs in the service loop's thread and only
+``Dispatcher.refused``, told once the frame showing the entry or the refusal's
+sign has been sent, so a cue never reaches the LED controller ahead of the
+light it goes with): each call runs in the service loop's thread and only
 builds a short string and hands a cue name and phrases over to the
 :class:`~boardctl.sound.buzzer.CuePlayer` (or the Pico's piezo,
 :class:`~boardctl.sound.pico.PicoCues`) and the
