@@ -23,9 +23,15 @@ headless ``chromium``. What is measured:
 4. **20 watchers**: edge -> frame on the link (the buttons' own latency, for
    the commit and undo presses, which always change the LEDs) with no page
    and with 20 event streams open on the web process (one watch serves them).
+5. **records**: a second service in this process over a
+   journal of ``--games`` demo games (as bench_results.py builds it): the
+   control socket's ``records`` request from the first ask to the records
+   ready (the service's reader thread folds the whole journal), again after a
+   few new events (only those are folded), and edge -> frame of the buttons
+   while the reader folds the whole journal, beside the same presses without.
 
     PYTHONPATH=. python benchmarks/bench_web.py [--presses 200] [--idle 30] [--loads 20]
-        [--only page|load|idle|results|watchers]
+        [--games 200] [--only page|load|idle|results|watchers|records]
 """
 
 from __future__ import annotations
@@ -87,7 +93,7 @@ def free_port() -> int:
 
 
 class Bench:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, journal: Path | None = None) -> None:
         self.tmp = tmp
         self.factory = MockFactory()
         Device.pin_factory = self.factory
@@ -98,7 +104,7 @@ class Bench:
         self.socket = tmp / "control.sock"
         self.board = app.build(
             self.config,
-            journal=tmp / "journal.sqlite",
+            journal=journal or tmp / "journal.sqlite",
             socket_path=self.socket,
             display="none",
             link=self.link,
@@ -287,6 +293,7 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--idle", type=float, default=30.0)
     parser.add_argument("--loads", type=int, default=20)
+    parser.add_argument("--games", type=int, default=200, help="records: games in the journal")
     parser.add_argument("--only", choices=PARTS, help="run one part only")
     args = parser.parse_args()
     load = os.getloadavg()
@@ -358,13 +365,82 @@ def watcher_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
     print(f"button edge -> frame, 20 pages watching: {summary(crowded)}")
 
 
-PARTS = ("page", "load", "idle", "results", "watchers")
+def ask(path: Path, message: dict[str, Any]) -> Any:
+    """One control-socket request; its result."""
+    import json
+
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(str(path))
+        s.sendall(json.dumps(message).encode() + b"\n")
+        reply = json.loads(s.makefile("rb").readline())
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def records_ready(bench: Bench, *, press: bool = False) -> tuple[float, list[float]]:
+    """ms from the first ``records`` ask to the records ready (asked every 5 ms), and the
+    edge -> frame ms of the commit and undo presses made meanwhile (``press``)."""
+    start = time.perf_counter()
+    latencies: list[float] = []
+    presses = 0
+    while not ask(bench.socket, {"op": "records"})["ready"]:
+        if press and bench.board.loop.requests.records._answer is None:
+            _, frame_ms = bench.press(CYCLE[presses % 3])
+            if frame_ms is not None and CYCLE[presses % 3] != "+1":
+                latencies.append(frame_ms)
+            presses += 1
+        time.sleep(0.005)
+    return (time.perf_counter() - start) * 1000, latencies
+
+
+def records_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
+    """The ``records`` request over a season's journal: whole, incremental, and the buttons."""
+    from bench_results import season
+
+    from boardctl.service.records import JournalRecords
+
+    folder = bench.tmp / "records"
+    folder.mkdir()
+    events = season(folder / "journal.sqlite", args.games)
+    board = Bench(folder, journal=folder / "journal.sqlite")
+    ask(board.socket, {"op": "new_game", "mode": "free"})  # the presses peg (the last game is over)
+    requests = board.board.loop.requests
+    whole, again, during = [], [], []
+    try:
+        for _ in range(5):
+            requests.records.close()
+            requests.records = JournalRecords(folder / "journal.sqlite")  # a fresh reader
+            whole.append(records_ready(board)[0])
+            for which in CYCLE:
+                board.press(which)
+            again.append(records_ready(board)[0])
+        for _ in range(max(1, args.presses // 20)):
+            requests.records.close()
+            requests.records = JournalRecords(folder / "journal.sqlite")
+            during += records_ready(board, press=True)[1]
+        alone = button_latency(board, max(len(during) * 3 // 2, 3))
+    finally:
+        board.close()
+    print(
+        f"records over {args.games} games ({events} events), first ask -> ready: "
+        f"median {statistics.median(whole):.0f} ms, fastest {min(whole):.0f} ms"
+    )
+    print(
+        f"records after a +1, commit and undo (2 new events), ask -> ready: "
+        f"median {statistics.median(again):.1f} ms, fastest {min(again):.1f} ms"
+    )
+    print(f"button edge -> frame while the reader folds the journal: {summary(during)}")
+    print(f"button edge -> frame, the same service, no fold: {summary(alone)}")
+
+
+PARTS = ("page", "load", "idle", "results", "watchers", "records")
 RUN = {
     "page": page_part,
     "load": load_part,
     "idle": idle_part,
     "results": results_part,
     "watchers": watcher_part,
+    "records": records_part,
 }
 
 

@@ -225,3 +225,38 @@ def test_the_manifest_makes_it_installable() -> None:
     assert manifest["display"] == "standalone"
     assert manifest["start_url"] == "/"
     assert manifest["icons"]
+
+
+# --- lean imports -----------------------------------------------------------------
+LEAN_CHECK = """
+import sys
+from boardctl.web.lean import prepare
+prepare()
+import aiohttp.connector, asyncio.sslproto, frozenlist
+print(aiohttp.connector.ssl is None, asyncio.sslproto.ssl is None, "ssl" in sys.modules)
+print(frozenlist.FrozenList.__module__, any("stdc++" in line for line in open("/proc/self/maps")))
+import ssl  # the results' MQTT client may still use TLS
+print(ssl.create_default_context().protocol.name)
+"""
+
+
+def test_the_server_libraries_load_without_tls_contexts_or_cpp() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", LEAN_CHECK], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[0] == "True True False"  # no TLS contexts built, ssl not loaded
+    assert out[1] == "frozenlist False"  # the pure-Python frozenlist, no libstdc++ mapped
+    assert out[2] == "PROTOCOL_TLS_CLIENT"  # ssl importable again afterwards
+
+
+def test_lean_imports_leave_already_imported_modules_alone() -> None:
+    import sys
+
+    from boardctl.web.lean import prepare
+
+    ssl_before = sys.modules.get("ssl")
+    prepare()
+    assert sys.modules.get("ssl") is ssl_before

@@ -74,6 +74,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, config: object, pairing: object) -> int:
+    from boardctl.web.lean import prepare
+
+    prepare()  # first: asyncio and aiohttp without the TLS contexts plain HTTP never uses
     import logging
     from pathlib import Path
 

@@ -89,30 +89,56 @@ def journal_rows(journal: Journal) -> list[Row]:
 
 def played_games(rows: Iterable[Row], *, board: str, path: str = "journal") -> list[PlayedGame]:
     """Every finished game in ``rows`` (events with their chained checksums), in order."""
-    machine = Machine(limits=ReplayLimits())
-    games: list[PlayedGame] = []
-    game: _Game | None = None
-    for seq, at, event, crc in rows:
-        before = machine.state
-        try:
-            plan = machine.plan(parse_command(event))
-        except EntryError as exc:
-            raise JournalError(
-                f"{path}: event {seq} cannot be replayed ({exc}); "
-                "the file is damaged or from an incompatible boardctl"
-            ) from exc
-        if plan.reset:
-            if game is not None and before.winner is not None:
-                games.append(_played(game, before, board, final=True))
-            game = _Game(seq, at)
-        machine.commit(plan)
-        if game is None:  # events before the first game (none are written today)
-            continue
-        _fold(game, plan, (seq, at, event, crc), before, machine.state)
-        game.last = (seq, crc)
-    if game is not None and machine.state.winner is not None:
-        games.append(_played(game, machine.state, board, final=False))
-    return games
+    fold = GameFold(board=board, path=path)
+    fold.add(rows)
+    return fold.games()
+
+
+class GameFold:
+    """:func:`played_games`, fed a journal's rows a batch at a time (a reader that follows it).
+
+    ``add(rows)`` folds the next rows (in order, after those already added);
+    ``games()`` is then every finished game so far, as :func:`played_games`
+    gives for all the rows added.
+    """
+
+    def __init__(self, *, board: str, path: str = "journal") -> None:
+        self.board = board
+        self.path = path
+        self.seq = 0  # the last row added
+        self._machine = Machine(limits=ReplayLimits())
+        self._final: list[PlayedGame] = []  # the games the board has left
+        self._game: _Game | None = None
+
+    def add(self, rows: Iterable[Row]) -> None:
+        """Fold the next ``rows``."""
+        machine = self._machine
+        for seq, at, event, crc in rows:
+            before = machine.state
+            try:
+                plan = machine.plan(parse_command(event))
+            except EntryError as exc:
+                raise JournalError(
+                    f"{self.path}: event {seq} cannot be replayed ({exc}); "
+                    "the file is damaged or from an incompatible boardctl"
+                ) from exc
+            if plan.reset:
+                if self._game is not None and before.winner is not None:
+                    self._final.append(_played(self._game, before, self.board, final=True))
+                self._game = _Game(seq, at)
+            machine.commit(plan)
+            self.seq = seq
+            if self._game is None:  # events before the first game (none are written today)
+                continue
+            _fold(self._game, plan, (seq, at, event, crc), before, machine.state)
+            self._game.last = (seq, crc)
+
+    def games(self) -> list[PlayedGame]:
+        """The finished games so far: those left, then the last one if it is over (not final)."""
+        state = self._machine.state
+        if self._game is None or state.winner is None:
+            return list(self._final)
+        return [*self._final, _played(self._game, state, self.board, final=False)]
 
 
 def _fold(game: _Game, plan: Plan, row: Row, before: GameState, after: GameState) -> None:

@@ -12,9 +12,10 @@ one line, in order::
 ``redo``, ``next``, ``cut``, ``new_game``, ``set``), ``press`` (a button
 gesture, exactly as if pressed on the board: ``{"op": "press", "button":
 "track1.plus1", "hold": 0}``, hold 0 short, 1 long, 2 very long) and the
-read-only ``status``, ``history``, ``frame`` (the LEDs now, as hex RGB) and
-``ping``, and ``watch``, which turns the connection into a stream of every
-state change and committed event (:mod:`boardctl.service.watch`). A request
+read-only ``status``, ``history``, ``frame`` (the LEDs now, as hex RGB),
+``records`` (every player's record from the journal) and ``ping``, and
+``watch``, which turns the connection into a stream of every state change and
+committed event (:mod:`boardctl.service.watch`). A request
 may carry an ``id``, echoed in the reply, and a ``request_id`` (a string): a
 repeat of a request whose id is already in the journal returns the first
 result and writes nothing (:mod:`boardctl.service.once`). The versioned
@@ -71,6 +72,7 @@ SERVICE_OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "press": {"button": (_STR, True), "hold": (_INT, False)},
     "frame": {},
     "watch": {},
+    "records": {},
 }
 
 

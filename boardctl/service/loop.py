@@ -439,6 +439,7 @@ class ServiceLoop:
 
     def close(self) -> None:
         """Release the loop's own file descriptors."""
+        self.requests.close()
         self.selector.close()
         for fd in (self._wake_r, self._wake_w):
             with contextlib.suppress(OSError):

@@ -3,8 +3,10 @@
 The engine's commands go to the :class:`~boardctl.service.dispatch.Dispatcher`
 (parsed once, here, from the request's JSON); ``press`` is a button gesture
 exactly as if pressed on the board; ``status``, ``history``, ``frame`` and
-``ping`` only read. ``watch`` is served by the control server itself (see
-:mod:`boardctl.service.watch`). The protocol: ``docs/control-protocol.md``.
+``ping`` only read, and so does ``records`` (every player's record, from the
+journal: :mod:`boardctl.service.records`). ``watch`` is served by the control
+server itself (see :mod:`boardctl.service.watch`). The protocol:
+``docs/control-protocol.md``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from boardctl.inputs.panel import Panel, parse_button_id
 from boardctl.link.base import Link
 from boardctl.service.buttons import button_command
 from boardctl.service.dispatch import Dispatcher
+from boardctl.service.records import JournalRecords
 from boardctl.service.settings import BoardSettings
 from boardctl.sound.settings import SOUND_SETTINGS
 from boardctl.view import BoardView
@@ -55,12 +58,15 @@ class Requests:
         self._frame = frame
         self._view = view
         self._watched = watched  # told the view a new watcher's snapshot shows
+        # the journal's file (Scorekeeper.path); a keeper without one has no records
+        self.records = JournalRecords(getattr(self.keeper, "path", None))
         self._readers: dict[str, Callable[[Mapping[str, Any]], Any]] = {
             "ping": lambda _: {"pong": True, "protocol": PROTOCOL_VERSION},
             "status": lambda _: self.status(),
             "frame": lambda _: self._frame_reply(),
             "press": lambda r: self.press(r["button"], r.get("hold", 0)),
             "history": self._history,
+            "records": lambda _: self.records.reply(int(self.keeper.status()["seq"])),
             "watch": lambda _: {"protocol": PROTOCOL_VERSION, **self.state(snapshot=True)},
         }
 
@@ -89,6 +95,10 @@ class Requests:
         if snapshot:
             self._watched(view)
         return {"status": self.status(), "view": view_to_dict(view)}
+
+    def close(self) -> None:
+        """Stop what answers the requests in the background (the records' reader)."""
+        self.records.close()
 
     def _frame_reply(self) -> dict[str, Any]:
         frame = self._frame() or b""

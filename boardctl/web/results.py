@@ -11,7 +11,8 @@ below build what the pages show:
 - :func:`board_document`: this board's results, newest first, and the player
   records of ``boardctl stats players`` that results alone give (games, wins,
   win %, game points, skunks, spread, head to head; the hand, crib and pegging
-  figures need the journal's entries and are left to ``stats players``);
+  figures need the journal's entries: the page has them from the service's
+  ``records`` request, and these only for a service without it);
 - :func:`standings_document`: the ACC standings of every board's games (and the
   games entered by hand), with the bracket once the play-offs have begun, as
   ``boardctl standings`` ranks them.

@@ -15,11 +15,14 @@ Routes (all under the host names the page may be reached by):
 ``GET /standings``          the standings page (a projector), live
 ``GET /api/results``        this board's results and its players' records
 ``GET /api/standings``      the ACC standings of every board's games
+``GET /api/records``        every player's record, from the board's journal
 ``GET /results/events``     server-sent events: the results' version
 ==========================  ===============================================
 
-Results, records and standings come from the club's MQTT broker
-(:mod:`boardctl.web.results`) when ``web.results = "mqtt"``.
+Results and standings come from the club's MQTT broker
+(:mod:`boardctl.web.results`) when ``web.results = "mqtt"``; the players'
+records (with the hand, crib and pegging figures and the big hands) from the
+service's ``records`` request, answered from its journal.
 
 Safety: every request must name an allowed host (the listen addresses, the
 configured host names, ``localhost``), which stops DNS rebinding; a POST must
@@ -62,6 +65,7 @@ TOKEN_HEADER = "X-Board-Token"
 KEEPALIVE = 15.0
 STOP_TIMEOUT = 3.0
 MAX_BODY = 16 * 1024
+RECORDS_WAIT = 15.0  # seconds a page waits for the service to fold its journal
 
 ASSETS = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -258,6 +262,28 @@ async def standings_api(request: web.Request) -> web.Response:
     return web.json_response({**document, "source_error": feed.error})
 
 
+async def records(request: web.Request) -> web.Response:
+    """Every player's record, from the service's journal (``records``: the same as
+    ``boardctl stats players --json``), asked again while the service still folds it."""
+    source = request.app[SOURCE]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + RECORDS_WAIT
+    pause = 0.01
+    while True:
+        try:
+            result = await source.request({"op": "records"})
+        except ServiceGone as exc:
+            return _error(503, str(exc))
+        except ControlError as exc:  # an older service says "unknown op", or the journal's error
+            return _error(502, str(exc))
+        if result.get("ready"):
+            return web.json_response({"ok": True, **result})
+        if loop.time() > deadline:
+            return _error(503, "the board is still reading its journal: try again in a moment")
+        await asyncio.sleep(pause)
+        pause = min(0.2, pause * 2)
+
+
 def _dump(data: Any) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -402,6 +428,7 @@ def make_app(
     app.router.add_post("/api/command", command)
     app.router.add_get("/api/results", results)
     app.router.add_get("/api/standings", standings_api)
+    app.router.add_get("/api/records", records)
     app.router.add_get("/results/events", result_events)
     app.on_startup.append(_on_startup)
     app.on_shutdown.append(_on_shutdown)

@@ -18,6 +18,7 @@ let choices = null;
 let shownSeq = null;
 let scoreText = "";
 let resultsOn = false;
+let recordsKey = null;
 const circles = new Map();
 const picked = [];
 
@@ -80,6 +81,11 @@ function update(message) {
     shownSeq = last.seq;
     fillSettings(last);
     if ($("history-box").open) loadHistory();
+  }
+  const key = JSON.stringify([last.match_number, last.game_number, last.winner]);
+  if (key !== recordsKey) {  // a game ended, or was taken back: the records change
+    recordsKey = key;
+    if ($("results-box").open) loadResults();
   }
 }
 
@@ -374,29 +380,56 @@ function countBlock(count) {
   return box;
 }
 
-// --- results and player records (from the club's broker) --------------------------------
+// --- results (from the club's broker) and player records (from the board's journal) ----
+async function getJSON(url) {
+  return (await fetch(url)).json().catch(() => ({ ok: false }));
+}
+
 async function loadResults() {
   const note = $("results-note");
+  const [reply, recs] = await Promise.all([
+    resultsOn ? getJSON("/api/results") : { ok: false },
+    getJSON("/api/records"),
+  ]);
   if (!resultsOn) {
     note.textContent = "Results come from the club's MQTT broker: not configured on this board.";
-    return;
-  }
-  const reply = await (await fetch("/api/results")).json().catch(() => ({ ok: false }));
-  if (!reply.ok) {
+  } else if (!reply.ok) {
     note.textContent = reply.error || "no results";
-    return;
+  } else {
+    note.textContent = reply.error ? `Broker: ${reply.error}` :
+      `${reply.games} finished game${reply.games === 1 ? "" : "s"} on this board.`;
+    fillTable($("results"), ["when", "players", "scores", "winner", "spread", "GP"],
+      reply.results.map((r) => [r.end.slice(0, 16).replace("T", " "), r.names.join(" v "),
+        r.scores.join("–"), r.winner + (r.skunk ? " (skunk)" : ""), `+${r.spread}`,
+        String(r.game_points) + (r.final ? "" : " (not final)")]));
   }
-  note.textContent = reply.error ? `Broker: ${reply.error}` :
-    `${reply.games} finished game${reply.games === 1 ? "" : "s"} on this board.`;
-  fillTable($("results"), ["when", "players", "scores", "winner", "spread", "GP"],
-    reply.results.map((r) => [r.end.slice(0, 16).replace("T", " "), r.names.join(" v "),
-      r.scores.join("–"), r.winner + (r.skunk ? " (skunk)" : ""), `+${r.spread}`,
-      String(r.game_points) + (r.final ? "" : " (not final)")]));
+  showRecords(recs, reply);
+}
+
+function showRecords(recs, reply) {
+  // The journal's records (as boardctl stats players); else those the broker's results give.
+  const full = Boolean(recs.ok);
+  const players = full ? [...recs.players] : (reply.ok ? reply.players : []);
+  players.sort((a, b) => b.wins - a.wins || b.game_points - a.game_points ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  $("records-note").textContent = full ?
+    `From the board's journal: ${recs.games} finished game${recs.games === 1 ? "" : "s"}.` :
+    (recs.error || "The board's records are not available.");
   const num = (v, d = 1) => (v == null ? "–" : v.toFixed(d));
-  fillTable($("players"), ["#", "player", "games", "wins", "win %", "GP", "Sk+", "Sk−", "spread"],
-    reply.players.map((p, i) => [String(i + 1), p.name, String(p.games), String(p.wins),
-      num(p.win_percent, 0), String(p.game_points), String(p.skunks_given),
-      String(p.skunks_taken), num(p.average_spread)]));
+  const heads = ["#", "player", "games", "wins", "win %", "GP", "Sk+", "Sk−", "spread"];
+  const more = full ? ["hand", "crib", "peg", "24", "28", "29"] : [];
+  fillTable($("players"), [...heads, ...more], players.map((p, i) => {
+    const row = [String(i + 1), p.name, String(p.games), String(p.wins), num(p.win_percent, 0),
+      String(p.game_points), String(p.skunks_given), String(p.skunks_taken), num(p.average_spread)];
+    if (!full) return row;
+    return [...row, num(p.average_hand), num(p.average_crib), num(p.average_pegging),
+      ...["24", "28", "29"].map((n) => String(p.big_hands[n]))];
+  }));
+  const big = $("big-hands");
+  big.replaceChildren(...players.flatMap((p) => p.big_hand_cards ? p.big_hand_cards.map((h) =>
+    el("li", null, `${p.name}: ${h.points} (${h.kind} ${h.cards.join(" ")}, ` +
+      `starter ${h.starter}), game ${h.game}`)) : []));
+  $("big-hands-box").hidden = big.childElementCount === 0;
 }
 
 function fillTable(table, heads, rows) {

@@ -1,0 +1,97 @@
+"""The ``records`` request: every player's record, from the service's own journal.
+
+The same records as ``boardctl stats players`` (:func:`boardctl.results.records.records`
+over the journal's finished games, folded by
+:class:`~boardctl.results.derive.GameFold` as ``played_games`` folds them), for
+a client that may not read the journal itself: the web page, whose unit has no
+access to the state directory.
+
+Folding a season's journal takes a quarter of a second here (200 games), far
+too long to keep the buttons waiting, so the loop never folds: a thread of its
+own reads the rows written since its last read (a read-only connection kept
+open) and folds only those, then publishes the records. A request answers at
+once: the records if they are as new as the journal (``ready`` true), else
+``{"ready": false}`` while the thread catches up (the client asks again a
+moment later). After the first read, only the new events are folded (the
+records are then counted again over the games: milliseconds).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boardctl.errors import BoardError, ControlError
+
+if TYPE_CHECKING:
+    from boardctl.game.journal import Journal
+    from boardctl.results.derive import GameFold
+
+
+class JournalRecords:
+    """The records of the journal at ``path`` (None: a board without a journal)."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self._path = None if path is None else Path(path)
+        self._lock = threading.Lock()
+        self._answer: dict[str, Any] | None = None
+        self._seq = -1  # the last event the answer counts
+        self._error = ""
+        self._reader: threading.Thread | None = None
+        self._journal: Journal | None = None
+        self._fold: GameFold | None = None
+        self._closed = False
+
+    def reply(self, seq: int) -> dict[str, Any]:
+        """The records up to event ``seq`` (the journal's last), or not ready yet (above)."""
+        if self._path is None:
+            raise ControlError("records: this board keeps no journal")
+        with self._lock:
+            if self._error:
+                error, self._error = self._error, ""
+                raise ControlError(f"records: {error}")
+            if self._answer is not None and self._seq >= seq:
+                return {"ready": True, **self._answer}
+            if not self._closed and (self._reader is None or not self._reader.is_alive()):
+                self._reader = threading.Thread(target=self._read, name="records", daemon=True)
+                self._reader.start()
+            return {"ready": False, "seq": max(self._seq, 0), "events": seq}
+
+    def _read(self) -> None:
+        """Fold the rows written since the last read and publish the records (a thread)."""
+        from boardctl.game.journal import Journal
+        from boardctl.results.derive import GameFold
+        from boardctl.results.records import records
+
+        assert self._path is not None
+        try:
+            if self._journal is None or self._fold is None:
+                self._journal = Journal.open(self._path, readonly=True)
+                self._fold = GameFold(board="-", path=str(self._path))
+            self._fold.add(self._journal.event_rows())
+            games = self._fold.games()
+            seq = self._fold.seq
+            answer = {"seq": seq, "games": len(games), **records(games).to_dict()}
+        except BoardError as exc:
+            with self._lock:
+                self._error = str(exc)
+                self._drop_journal()
+            return
+        with self._lock:
+            self._answer, self._seq = answer, seq
+
+    def _drop_journal(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = self._fold = None
+
+    def close(self) -> None:
+        """Wait for a read under way, then close the read-only connection."""
+        with self._lock:
+            self._closed = True
+            reader = self._reader
+        if reader is not None:
+            reader.join(10)
+        with self._lock:
+            self._drop_journal()
