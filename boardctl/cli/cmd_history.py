@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Iterable, Mapping
     from pathlib import Path
     from typing import Any
