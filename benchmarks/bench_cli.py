@@ -12,7 +12,9 @@ as whole processes from ``fork`` to exit, ``--repeats`` runs each:
 - ``python -c pass`` of that virtualenv (the floor any Python command pays);
 - with the service running (``boardctl run --display none``, mock pins):
   ``boardctl status``, ``peg 1 1`` (each followed by an untimed ``undo``) and
-  ``history`` through the control socket, both as a user types them (the
+  ``history`` through the control socket (and ``history --all``: its first run
+  after the start on its own, then the runs answered from the rows the service
+  kept), both as a user types them (the
   installed ``boardctl`` script, which reads the configuration file to find
   the socket; in a login session, whose ``$XDG_RUNTIME_DIR`` keeps the checked
   ``[service]`` of an unchanged file, so the file is parsed by the first run
@@ -208,6 +210,10 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
     proc, _, ready = start_service(tmp, journal)
     try:
         print(f"whole process, service running (READY=1 after {ready:.2f} s):")
+        # the first `history --all` after a start replays the journal in the service; later
+        # ones are answered from the finished games' rows it then keeps (boardctl/game/past.py)
+        first = [*boardctl, "history", "--all", *as_typed]
+        report("boardctl history --all, first after start", cpu_timed(first, 1, runtime=session))
         report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))
         _verbs(boardctl, as_typed, repeats, session)
         via = ["--socket", str(sock)]  # no configuration file read

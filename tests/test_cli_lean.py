@@ -44,6 +44,9 @@ HEAVY = (
     "shutil",
     "socket",  # the module's enums of every flag: the client uses _socket, its C core
     "uuid",
+    "argparse",  # a plain line is read without it (boardctl.cli.quick)
+    "gettext",
+    "locale",
 )
 #: Only a configuration file to read brings these (tomllib needs typing).
 CONFIG_ONLY = ("tomllib", "typing")

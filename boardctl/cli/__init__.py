@@ -11,58 +11,26 @@ defines::
 Modules are discovered by file name (``new-game`` is ``cmd_new_game``), so
 adding a verb touches no other file. A command line naming a verb imports
 that verb's module only; ``boardctl --help`` (or an unknown verb) imports them
-all to list them. Command modules keep heavy imports inside ``run`` so that
+all to list them. A plain line is read without argparse
+(:mod:`boardctl.cli.quick`, from the verb's own ``add_arguments``, exactly as
+argparse reads it); anything else goes to argparse (:mod:`boardctl.cli.parser`).
+Command modules keep heavy imports inside ``run`` so that
 start-up stays fast (a cold ``boardctl score`` must stay well under 0.3 s on
 a Pi).
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import os
 import sys
+from types import SimpleNamespace
 
-from boardctl import __version__
 from boardctl.errors import BoardError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Sequence
     from types import ModuleType
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter, sized to the terminal without importing :mod:`shutil`.
-
-    argparse builds a formatter for every option it adds (to check it), and
-    its default asks ``shutil.get_terminal_size``; ``shutil`` pulls in the
-    compression modules, a few milliseconds per command on a Pi for a width
-    only help text uses. The same width, read the same way: ``$COLUMNS``,
-    else the terminal's, else 80.
-    """
-
-    def __init__(
-        self,
-        prog: str,
-        indent_increment: int = 2,
-        max_help_position: int = 24,
-        width: int | None = None,
-    ) -> None:
-        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
-
-
-def _columns() -> int:
-    try:
-        columns = int(os.environ.get("COLUMNS", ""))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns if columns > 0 else 80
 
 
 def _module_names() -> list[str]:
@@ -78,49 +46,59 @@ def _verb_module(verb: str) -> ModuleType | None:
     if not name.isidentifier():
         return None
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        return _import(f"{__name__}.{name}")
     except ModuleNotFoundError as exc:
         if exc.name == f"{__name__}.{name}":
             return None
         raise
 
 
-def _command_modules(verb: str | None = None) -> list[ModuleType]:
+def command_modules(verb: str | None = None) -> list[ModuleType]:
     """The module of ``verb`` alone when there is one, else every sub-command module."""
     module = _verb_module(verb) if verb is not None else None
     if module is not None:
         return [module]
-    return [importlib.import_module(f"{__name__}.{name}") for name in _module_names()]
+    return [_import(f"{__name__}.{name}") for name in _module_names()]
+
+
+def _import(name: str) -> ModuleType:
+    """The module ``name`` (``__import__``: :mod:`importlib` imports :mod:`warnings`)."""
+    __import__(name)
+    return sys.modules[name]
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser: for the verb ``argv`` names, else with every sub-command."""
-    parser = argparse.ArgumentParser(
-        prog="boardctl",
-        description="Electronic cribbage pegboard: rules, scorekeeping and LEDs.",
-        formatter_class=_Formatter,
-    )
-    parser.add_argument("--version", action="version", version=f"boardctl {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    verb = argv[0] if argv and not argv[0].startswith("-") else None
-    for module in _command_modules(verb):
-        p = sub.add_parser(
-            module.NAME, help=module.HELP, description=module.HELP, formatter_class=_Formatter
-        )
-        module.add_arguments(p)
-        p.set_defaults(_run=module.run)
-    return parser
+    from boardctl.cli.parser import build_parser as build
+
+    return build(argv)
+
+
+def quick_args(argv: Sequence[str]) -> SimpleNamespace | None:
+    """What argparse would make of a plain line (:mod:`boardctl.cli.quick`), else ``None``."""
+    from boardctl.cli import quick
+
+    module = _verb_module(argv[0]) if argv and not argv[0].startswith("-") else None
+    if module is None or argv[0] != module.NAME:
+        return None
+    spec = quick.spec_of(module.add_arguments)
+    values = None if spec is None else quick.parse(spec, argv[1:])
+    if values is None:
+        return None
+    return SimpleNamespace(**{"command": module.NAME, **values, "_run": module.run})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
     if argv is None:
         argv = sys.argv[1:]
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if getattr(args, "_run", None) is None:
-        parser.print_help()
-        return 2
+    args: SimpleNamespace | argparse.Namespace | None = quick_args(argv)
+    if args is None:
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        if getattr(args, "_run", None) is None:
+            parser.print_help()
+            return 2
     try:
         return int(args._run(args))
     except BoardError as exc:

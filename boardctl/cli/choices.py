@@ -9,7 +9,7 @@ once and ``boardctl score`` still starts fast.
 
 from __future__ import annotations
 
-import importlib
+import sys
 from collections.abc import Sequence
 
 TYPE_CHECKING = False
@@ -28,7 +28,8 @@ class Names(Sequence[str]):
     def _get(self) -> tuple[str, ...]:
         if self._names is None:
             module, attribute = self._where
-            self._names = tuple(getattr(importlib.import_module(module), attribute))
+            __import__(module)  # (importlib would import warnings for every verb)
+            self._names = tuple(getattr(sys.modules[module], attribute))
         return self._names
 
     def __getitem__(self, index: Any) -> Any:  # int -> str, slice -> Sequence[str]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "confirm"
 HELP = "confirm the finished game's result for TRACK (1-based), when confirm_result is on"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Iterable, Mapping
     from pathlib import Path
     from typing import Any
+
+#: Seconds ``--all`` waits for the service: its first answer after a start replays the whole
+#: journal (about 3 s for 200 games on a Pi Zero 2 W), which must never time out.
+ALL_TIMEOUT = 300.0
 
 NAME = "history"
 HELP = "list the journal's events with their times (this game, or --all)"
@@ -68,8 +71,9 @@ def _from_service(args: argparse.Namespace) -> Any:
     from boardctl.cli.verbs import socket_path
     from boardctl.service.client import ServiceDown, request
 
+    timeout = ALL_TIMEOUT if args.all_games else 5.0
     try:
-        return request(socket_path(args), {"op": "history", "all": args.all_games})
+        return request(socket_path(args), {"op": "history", "all": args.all_games}, timeout=timeout)
     except ServiceDown:
         return None
 

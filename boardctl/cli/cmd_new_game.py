@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "new-game"
 HELP = "start a new game: --variant, --players, --target, --preset, --mode, --match N|best-of-N"

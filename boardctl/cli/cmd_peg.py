@@ -7,7 +7,9 @@ are left out (``boardctl peg 2 --hand 5H 5D JS QC --starter 5S``).
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "peg"
 HELP = (

@@ -8,10 +8,9 @@ runs (the service's own journal is read through the service).
 
 from __future__ import annotations
 
-import argparse
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
 NAME = "status"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "watch"
 HELP = "print every state change and committed entry of the running board (JSON lines)"

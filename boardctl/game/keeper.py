@@ -40,6 +40,7 @@ from boardctl.game.journal import Journal, JournalChanged, Record, default_journ
 from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
+from boardctl.game.past import PastGames
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState
 from boardctl.game.view import Status, board_view, status_dict
@@ -90,6 +91,7 @@ class Scorekeeper:
         self._done: list[Command] = []  # events undo would take back, last on top
         self._undone: list[Command] = []  # events redo would bring back
         self._all: list[Entry] | None = [] if keep_all else None
+        self._past: PastGames | None = None  # a writer's finished games' rows, once asked
         self._view: BoardView | None = None
         self._status: Status | None = None
         self.error_at: float | None = None
@@ -302,6 +304,8 @@ class Scorekeeper:
             self._undone = []
         entry = Entry(seq, at, event, self._machine.state, undid)
         if plan.reset:
+            if self._past is not None and self._game:
+                self._past.add([history_row(e) for e in self._game])
             self._game = []
         self._game.append(entry)
         if self._all is not None:
@@ -362,13 +366,22 @@ class Scorekeeper:
             return [history_row(e) for e in self._game]
         if self._all is not None:
             return [history_row(e) for e in self._all]
+        if self._past is not None:
+            return self._past.rows() + [history_row(e) for e in self._game]
         assert self._journal is not None
         full = Scorekeeper(Machine(limits=self._machine.limits), None, keep_all=True)
         with Journal.open(self._journal.path, readonly=True) as journal:
             full._journal = journal
             full._resume(full=True)
         assert full._all is not None
-        return [history_row(e) for e in full._all]
+        rows = [history_row(e) for e in full._all]
+        if self._journal.holds_lock and full._seq == self._seq:  # no other writer: keep them
+            first = self._game[0].seq if self._game else self._seq + 1
+            self._past = PastGames()
+            self._past.add(
+                [row for row in rows if isinstance(row["seq"], int) and row["seq"] < first]
+            )
+        return rows
 
     # --- closing ----------------------------------------------------------------
 
@@ -384,13 +397,25 @@ class Scorekeeper:
         if journal is None:
             return
         try:
-            if journal.holds_lock and self._seq == journal.last_seq:
-                status = self.status()
-                for key in (DAMAGE_KEY, FAULT_KEY):  # shown from the journal's notice, not kept
-                    status.pop(key, None)
-                readout.write(journal.path, self._seq, journal.last_crc, status, self.history())
+            self.write_readout()
         finally:
             journal.close()
+
+    def write_readout(self) -> bool:
+        """Replace the readout beside the journal (no fsync); True if it was written.
+
+        Only a writer that holds exactly what the journal holds writes it; a
+        reader checks it against the journal's chained checksums and replays
+        the journal when it is stale, torn or missing, so the service may
+        rewrite it after commits without touching their durability.
+        """
+        journal = self._journal
+        if journal is None or not journal.holds_lock or self._seq != journal.last_seq:
+            return False
+        status = self.status()
+        for key in (DAMAGE_KEY, FAULT_KEY):  # shown from the journal's notice, not kept
+            status.pop(key, None)
+        return readout.write(journal.path, self._seq, journal.last_crc, status, self.history())
 
     def __enter__(self) -> Scorekeeper:
         return self

@@ -71,8 +71,12 @@ def write(
     crc: int,
     status: dict[str, Any],
     rows: list[dict[str, Any]],
-) -> None:
-    """Replace the readout (a temporary file renamed over it); a failure only loses the shortcut."""
+) -> bool:
+    """Replace the readout (a temporary file renamed over it); a failure only loses the shortcut.
+
+    True if it was replaced. Not synced: a readout lost or torn by a power
+    cut fails its checksum, or names an earlier event, and is not used.
+    """
     target = readout_path(journal)
     temporary = f"{target}.tmp"
     try:
@@ -87,6 +91,8 @@ def write(
             os.unlink(temporary)
         except OSError:
             pass
+        return False
+    return True
 
 
 def decode(data: bytes, crc: int) -> dict[str, Any] | None:
