@@ -3,6 +3,11 @@
 LED_PIN = 0  # GPIO driving the strip's data line (through a 3.3 V -> 5 V level shifter)
 LED_COUNT = 256  # LEDs on the strip
 COLOR_ORDER = "GRB"  # the strip's byte order: GRB for WS2812B, RGB for some others
+# How the strip's bits are made: "pio" (a PIO state machine fed by DMA; the CPU and its
+# interrupts stay free during a refresh) or "bitstream" (MicroPython's neopixel: the CPU
+# times every bit with the interrupts off, 7.7 ms for 256 LEDs; only with LINK = "usb",
+# since a UART's 32-byte receive FIFO overflows in 0.32 ms meanwhile and bytes are lost).
+STRIP_DRIVER = "pio"
 BUDGET_MA = 2000  # the strip's power budget in mA, enforced whatever the host asks
 LED_MA = 60  # mA one LED draws at full white (the host limiter's figure, boardctl/board/power.py)
 # Strip LED that blinks red while the host is silent (-1: none); 255 is the

@@ -169,7 +169,12 @@ def order_offsets(color_order: str) -> "tuple[int, int, int]":
 
 
 class NeoStrip:
-    """A WS2812 strip on one GPIO, fed RGB frames and writing them in its own byte order."""
+    """A WS2812 strip on one GPIO, fed RGB frames and writing them in its own byte order.
+
+    MicroPython's ``neopixel`` (``machine.bitstream``): the CPU times the bits with the
+    interrupts off for the whole refresh (``config.STRIP_DRIVER = "bitstream"``; the PIO
+    and DMA driver is ``ws2812.PioStrip``).
+    """
 
     def __init__(self, pin: int, led_count: int, color_order: str = "GRB") -> None:
         self.pixels = neopixel.NeoPixel(machine.Pin(pin), led_count)
@@ -179,7 +184,10 @@ class NeoStrip:
     def show(self, rgb: bytearray) -> None:
         r, g, b = self.offsets
         reorder(self.pixels.buf, rgb, 3 * self.led_count, r, g, b)
-        self.pixels.write()
+        self.pixels.write()  # (machine.bitstream: returns when the refresh is out)
+
+    def wait(self) -> None:
+        """Nothing to wait for: ``show()`` returns once the refresh has gone out."""
 
 
 def _size_at_least(prefix: "protocol.Buffer", end: int) -> int:
@@ -288,7 +296,12 @@ class UartStream:
         self.poller.register(self.uart, select.POLLIN)
 
     def read(self) -> "memoryview | None":
-        n = self.uart.readinto(self.buffer)
+        # What has arrived, and no more: a longer readinto() would wait out the UART's
+        # inter-character timeout (at least 1 ms) after the last byte.
+        n = self.uart.any()
+        if not n:
+            return None
+        n = self.uart.readinto(self.view[: min(n, len(self.buffer))]) or 0
         return self.view[:n] if n else None
 
     def write(self, data: bytes) -> None:

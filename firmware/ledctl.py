@@ -8,7 +8,10 @@ CPython's).
 - ``stream``: ``read() -> bytes | None`` (never blocks), ``write(data)``,
   ``wait(ms)`` (sleep until input arrives or ``ms`` pass).
 - ``strip``: ``show(rgb)`` with ``rgb`` a bytearray of ``3 * led_count`` bytes in
-  R, G, B order (the strip applies its own colour order).
+  R, G, B order (the strip applies its own colour order); optionally ``ready()`` (False
+  while a refresh is still going out: the controller renders only when it is True, and
+  frames applied meanwhile supersede each other) and ``free_in_ms()`` (how long until it
+  is; the loop waits no longer than that for input).
 - ``clock``: ``ticks_ms()`` and ``ticks_diff(a, b)`` like MicroPython's ``time``.
 - ``status`` (optional): ``value(on)``, the Pico's own LED.
 - ``watchdog`` (optional): ``feed()``.
@@ -31,6 +34,12 @@ if TYPE_CHECKING:
 
     class Strip(Protocol):
         def show(self, rgb: bytearray) -> None: ...
+
+    class Ready(Protocol):
+        def __call__(self) -> bool: ...
+
+    class FreeIn(Protocol):
+        def __call__(self) -> int: ...
 
     class Clock(Protocol):
         def ticks_ms(self) -> int: ...
@@ -139,6 +148,9 @@ class Controller:
     ) -> None:
         self.stream = stream
         self.strip = strip
+        # A strip that refreshes in the background (ws2812.PioStrip) says when it is free.
+        self.strip_ready: Ready | None = getattr(strip, "ready", None)
+        self.strip_free_in: FreeIn | None = getattr(strip, "free_in_ms", None)
         self.clock = clock
         self.led_count = led_count
         self.color_order = color_order
@@ -409,6 +421,11 @@ class Controller:
     def sign_shown(self) -> bool:
         return self.lost and self.status_on and self.status_pixel >= 0
 
+    def can_show(self) -> bool:
+        """True unless the strip is still sending the last refresh out."""
+        ready = self.strip_ready
+        return ready is None or ready()
+
     def render(self, now: int) -> None:
         out = self.out
         size = len(out)
@@ -450,7 +467,7 @@ class Controller:
         if data:
             self.feed(data)
             self.untidy = True
-            if self.dirty:  # the frame first, the housekeeping after it
+            if self.dirty and self.can_show():  # the frame first, the housekeeping after it
                 self.dirty = False
                 self.render(now)
             if self.decoder.size and diff(now, self.kept) < KEEP_MS:
@@ -477,7 +494,7 @@ class Controller:
                 self.status.value(1 if on else 0)
             if self.status_pixel >= 0:
                 self.dirty = True
-        if self.dirty:
+        if self.dirty and self.can_show():
             self.dirty = False
             self.render(now)
         if self.watchdog is not None:
@@ -487,4 +504,12 @@ class Controller:
         """The firmware's main loop: returns only when the host sent UPDATE."""
         while not self.leaving:
             self.step()
-            self.stream.wait(wait_ms)
+            self.stream.wait(self.wait_ms(wait_ms))
+
+    def wait_ms(self, most: int) -> int:
+        """How long the loop may wait for input: ``most``, or less while a frame waits for
+        the strip to finish its refresh."""
+        free_in = self.strip_free_in
+        if self.dirty and free_in is not None:
+            return min(most, free_in())
+        return most

@@ -17,10 +17,21 @@ import config  # noqa: E402
 import hw  # noqa: E402
 import ledctl  # noqa: E402
 import protocol  # noqa: E402
+import ws2812  # noqa: E402
+
+
+def open_strip() -> "hw.NeoStrip | ws2812.PioStrip":
+    """The strip, driven as config.STRIP_DRIVER says (a config.py from before: PIO)."""
+    driver = getattr(config, "STRIP_DRIVER", "pio")
+    if driver == "bitstream":
+        return hw.NeoStrip(config.LED_PIN, config.LED_COUNT, config.COLOR_ORDER)
+    if driver != "pio":
+        raise ValueError("STRIP_DRIVER " + repr(driver) + ' is neither "pio" nor "bitstream"')
+    return ws2812.PioStrip(config.LED_PIN, config.LED_COUNT, config.COLOR_ORDER)
 
 
 def main() -> None:
-    strip = hw.NeoStrip(config.LED_PIN, config.LED_COUNT, config.COLOR_ORDER)
+    strip = open_strip()
     clock = hw.Clock()
     status = hw.StatusLed()
     # The boot pattern, during which a person may hold BOOTSEL to keep the REPL.
@@ -29,6 +40,7 @@ def main() -> None:
     while time.ticks_diff(time.ticks_ms(), start) < ledctl.BOOT_MS:
         if hw.safe_mode():
             strip.show(bytearray(3 * config.LED_COUNT))
+            strip.wait()  # (gone out before the REPL starts)
             status.value(1)
             hw.ctrl_c(True)  # the REPL, for mpremote
             print("boardctl LED controller: safe mode, REPL left free")
@@ -67,6 +79,7 @@ def main() -> None:
     controller.run(wait_ms=2 if piezo is not None else 10)
     if piezo is not None:
         piezo.silence()
+    strip.wait()
     # The host sent UPDATE (boardctl firmware install): the REPL, for mpremote. The
     # watchdog cannot be stopped once armed, so a timer feeds it until the next reset.
     hw.keep_fed(dog, config.WATCHDOG_MS)

@@ -232,6 +232,69 @@ controller.feed(b"\x00" + p.encode(p.FULL, 0, good))
 controller.step()
 check(controller.pixels() == good, "a good frame after garbage shows exactly")
 
+# --- the PIO + DMA strip: the strip's bytes to the DMA, two buffers, one refresh at a time --
+
+import rp2  # noqa: E402  (tests/micropython/fakes/rp2.py)
+import ws2812  # noqa: E402
+
+us = [1000]  # the strip's and the DMA's microsecond clock, moved by hand
+
+
+def ticks() -> int:
+    return us[0]
+
+
+real_ticks = rp2.ticks_us
+rp2.ticks_us = ticks
+pio = ws2812.PioStrip(0, 4, "GRB", ticks_us=ticks)
+dma = pio.dma
+(sm,) = rp2.machines
+check(sm.settings["freq"] == 8_000_000 and sm.running, "PIO strip: a state machine at 8 MHz")
+check(
+    pio.ctrl["size"] == 0 and pio.ctrl["treq_sel"] == 0,
+    "PIO strip: byte DMA paced by TX0",
+)
+pio.show(bytearray(range(12)))
+check(dma.sent[-1] == bytes([1, 0, 2, 4, 3, 5, 7, 6, 8, 10, 9, 11]), "PIO strip: GRB to the DMA")
+check(dma.write is sm, "PIO strip: the DMA writes the state machine's TX FIFO")
+check(not pio.ready() and pio.free_in_ms() >= 1, "PIO strip: busy while its bits go out")
+us[0] += 12 * 10  # the DMA is done, the last bits are out: the latch is not
+check(not dma.active() and not pio.ready(), "PIO strip: waits for the latch")
+us[0] += ws2812.LATCH_US + ws2812.SLACK_US
+check(pio.ready() and pio.free_in_ms() == 0, "PIO strip: ready after the latch")
+pio.show(bytearray(12))
+check(dma.reads[-1] is not dma.reads[-2], "PIO strip: the next frame in the other buffer")
+us[0] += 10**9  # long idle: the ticks wrapped
+check(pio.ready(), "PIO strip: ready after the ticks wrapped")
+# The controller never starts a refresh while one runs: frames applied meanwhile are
+# superseded by the newer one, which goes out once the strip is free.
+us[0] += 10**6
+stream = MemoryStream()
+clock = ManualClock()
+controller = ledctl.Controller(stream, pio, clock, led_count=4, boot_ms=0)
+controller.step()  # (the first, dark frame)
+us[0] += pio.busy_us
+shown = len(dma.sent)
+controller.feed(p.encode(p.FULL, 0, bytes([1] * 12)))
+controller.step()
+check(len(dma.sent) == shown + 1, "PIO strip: a frame starts a refresh at once")
+controller.feed(p.encode(p.FULL, 1, bytes([2] * 12)))
+controller.step()
+controller.feed(p.encode(p.FULL, 2, bytes([3] * 12)))
+controller.step()
+check(len(dma.sent) == shown + 1, "PIO strip: no refresh started while one runs")
+check(0 < controller.wait_ms(10) <= 1, "PIO strip: the loop waits only until the strip is free")
+us[0] += pio.busy_us
+controller.step()
+check(dma.sent[-1] == bytes([3] * 12), "PIO strip: the newest frame next")
+check(
+    (controller.applied, controller.drawn, controller.superseded) == (3, 2, 1),
+    "PIO strip: every frame drawn or superseded",
+)
+check(controller.wait_ms(10) == 10, "PIO strip: nothing waiting, the loop waits as asked")
+rp2.ticks_us = real_ticks
+rp2.machines.clear()
+
 # --- main.py: the Pico's entry point, with the USB port and the loop stood in for -----
 
 
@@ -261,6 +324,11 @@ except Stop:
     pass
 (dog,) = machine.watchdogs
 check(dog.timeout == 5000 and dog.feeds == 3, "main.py arms the watchdog and the loop feeds it")
+(sm,) = rp2.machines
+check(
+    sm.settings["sideset_base"].ident == 0 and sm.running,
+    "main.py drives the strip on LED_PIN with PIO (STRIP_DRIVER's default)",
+)
 (hello,) = [m for m in p.Decoder().feed(usb.sent) if m.kind == p.HELLO]
 check(p.parse_hello(hello.payload)[2:] == (256, "GRB"), "main.py uses config.py")
 import config  # noqa: E402

@@ -8,7 +8,8 @@
 // Events: "time" (every --tick-ms of emulated time), "usb-connected", "rx-done" (the
 // last byte written so far has reached the device), "ws2812" (a frame on the LED pin:
 // start, duration, bits, GRB hex, bit timings), "tone" (a tone on the buzzer pin: start,
-// end, mean period and high time, cycles), "status-led", "watchdog-reset", "end".
+// end, mean period and high time, cycles), "status-led", "watchdog-reset", "uart-overrun"
+// (a byte lost at UART0's full RX FIFO), "end".
 //
 // usage: node bridge.mjs --bin IMAGE --fs FS.img [--link usb|uart] [--bootsel]
 //        [--events FD] [--control FD] [--max-emu-s 600] [--tick-ms 20] [--tone-pin N]
@@ -55,7 +56,7 @@ if (args.control) {
   });
 }
 
-const sent = { out: 0, frames: 0, resets: 0, led: 0, tones: 0 };
+const sent = { out: 0, frames: 0, resets: 0, led: 0, tones: 0, overruns: 0 };
 let connectedSent = false;
 let nextTick = 0;
 
@@ -72,6 +73,9 @@ function flush() {
   while (sent.resets < pico.resets.length) {
     emit({ event: 'watchdog-reset', t_ns: pico.resets[sent.resets++] });
     connectedSent = false;
+  }
+  while (sent.overruns < pico.uartOverruns.length) {
+    emit({ event: 'uart-overrun', t_ns: pico.uartOverruns[sent.overruns++] });
   }
   while (sent.led < pico.statusLed.length) {
     const [t, on] = pico.statusLed[sent.led++];

@@ -155,6 +155,7 @@ class Chip:
         self.rx_done: list[int] = []  # when the bytes written so far had all arrived
         self.status_led: list[tuple[int, int]] = []
         self.resets: list[int] = []
+        self.uart_lost: list[int] = []  # when a byte was lost at UART0's full RX FIFO
         self.now_ns = 0
         self.ended = False
         self._decoder = protocol.Decoder()
@@ -315,6 +316,8 @@ class Chip:
                 self.status_led.append((int(event["t_ns"]), int(event["on"])))
             elif kind == "watchdog-reset":
                 self.resets.append(int(event["t_ns"]))
+            elif kind == "uart-overrun":
+                self.uart_lost.append(int(event["t_ns"]))
             elif kind == "end":
                 self.ended = True
             self._changed.notify_all()

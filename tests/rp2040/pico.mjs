@@ -1,8 +1,10 @@
 // An emulated Raspberry Pi Pico for the firmware tests: rp2040js running the stock
 // MicroPython RP2040 image (image/), with the firmware's files on littlefs in flash.
 //
-// - the link: USB CDC (a host-side CDC driver) or UART0 at 1 Mbaud (paced, one byte
-//   per 10 us, never overrunning the 32-byte RX FIFO);
+// - the link: USB CDC (a host-side CDC driver) or UART0 at 1 Mbaud: a byte comes off
+//   the wire every 10 us of emulated time whether or not the 32-byte RX FIFO has room;
+//   one arriving at a full FIFO is lost and flags an overrun, as on the PL011;
+// - PIO stepped in emulated time (its clock divider and delays), DMA paced by its DREQs;
 // - the LED pin: its edges, in emulated nanoseconds, decoded as WS2812 bits into frames;
 // - the buzzer pin (PWM): its edges decoded into tones (runs of equal periods);
 // - the watchdog: a real chip reset (rp2040js only calls a hook), keeping flash, the
@@ -18,6 +20,8 @@ import { bootromB1 } from './image/bootrom-b1.mjs';
 export const FS_OFFSET = 0xa0000; // RPI_PICO: 2 MiB flash, the last 1408 KiB are littlefs
 const STATUS_LED_PIN = 25;
 const UART_BYTE_NS = 10_000; // 1 Mbaud, 10 bits per byte
+const UART_OE = 1 << 11; // UARTDR: overrun error (with the first byte read after it)
+const UART_OEINTR = 1 << 10; // UARTRIS: overrun interrupt
 const HANG_ADDRESS = 0x20041ff0; // top of SCRATCH_Y: two bytes for a `b .` loop
 
 export class WS2812Decoder {
@@ -161,6 +165,68 @@ function patchUART(uart) {
   };
 }
 
+// rp2040js runs PIO in setTimeout batches of 1000 steps, ignoring the clock divider and
+// the delay cycles: unrelated to emulated time. Here every state machine steps on its own
+// clock alarm instead (as the DMA and the timers do): one instruction, then the next one
+// (1 + its delay) x CLKDIV system cycles later; pin edges get the emulated time of the
+// instruction that made them. A machine stalled on its FIFOs (an autopull `out` or a
+// `pull` with the TX FIFO empty, a push with the RX FIFO full) sleeps until the CPU or
+// the DMA moves a word through that FIFO; one waiting on a pin or an IRQ looks every
+// PIO cycle.
+const PIO_CTRL = 0x000;
+const FIFO_WAITS = new Set([2, 3, 5]); // rp2040js WaitType: rxFIFO, txFIFO, Out
+
+function pioCycleNs(sm) {
+  const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
+  return (div * 1e9) / sm.rp2040.clkSys;
+}
+
+function clockPIO(mcu) {
+  const wake = (sm, cycles) => {
+    if (sm.enabled && !sm.alarm.scheduled) sm.alarm.schedule(cycles * pioCycleNs(sm));
+  };
+  const step = (sm) => {
+    sm.alarm.scheduled = false; // (rp2040js's clock leaves it set on a fired alarm)
+    if (!sm.enabled) return; // (enabling it again wakes it: CTRL below)
+    const before = sm.cycles;
+    sm.step();
+    sm.pio.checkChangedPins();
+    if (sm.waiting) {
+      if (FIFO_WAITS.has(sm.waitType)) return; // asleep until its FIFO moves
+      sm.alarm.schedule(pioCycleNs(sm));
+      return;
+    }
+    sm.alarm.schedule(Math.max(1, sm.cycles - before) * pioCycleNs(sm));
+  };
+  for (const pio of mcu.pio) {
+    for (const sm of pio.machines) {
+      sm.alarm = mcu.clock.createAlarm(() => step(sm));
+      // A word through a FIFO may end a stall: the stalled instruction completes now,
+      // the next one comes after its delay.
+      for (const name of ['writeFIFO', 'readFIFO']) {
+        const original = sm[name];
+        sm[name] = function (...args) {
+          const stalled = this.waiting;
+          const result = original.apply(this, args);
+          if (stalled && !this.waiting) {
+            this.pio.checkChangedPins();
+            wake(this, 1 + Math.max(0, this.waitDelay));
+          }
+          return result;
+        };
+      }
+    }
+    pio.run = function () {
+      for (const sm of this.machines) wake(sm, 1);
+    };
+    const write = pio.writeUint32;
+    pio.writeUint32 = function (offset, value) {
+      write.call(this, offset, value);
+      if (offset === PIO_CTRL) this.run(); // newly enabled (or restarted) machines
+    };
+  }
+}
+
 export class Pico {
   constructor({ bin, fs, ledPin = 0, bootsel = false, tonePin = -1 }) {
     this.binImage = readFileSync(bin);
@@ -170,8 +236,10 @@ export class Pico {
     this.cdcOut = []; // bytes from the device over USB CDC
     this.uartOut = []; // bytes from the device on UART0 TX
     this.cdcPending = []; // bytes to the device over USB CDC
-    this.uartPending = [];
-    this.uartNext = 0;
+    this.uartPending = []; // bytes on their way to UART0 RX, one per 10 us on the wire
+    this.uartHead = 0; // (the next of them)
+    this.uartOverruns = []; // emulated times of the bytes lost at a full RX FIFO
+    this.uartDropped = 0; // bytes that reached a UART not enabled yet (during a boot)
     this.ws = new WS2812Decoder();
     this.tonePin = tonePin;
     this.tone = new ToneDecoder();
@@ -233,9 +301,15 @@ export class Pico {
     this.cdcPending = []; // a reset drops the USB connection and what was in flight
     patchUART(mcu.uart[0]);
     mcu.uart[0].onByte = (b) => this.uartOut.push(b);
+    clockPIO(mcu);
+    // The UART wire: after a reset the byte in flight goes on arriving.
+    this.uartAlarm = clock.createAlarm(() => this.uartArrive());
+    this.uartWireEnd = 0;
+    this.uartOverrun = false;
     mcu.core.PC = 0x10000000;
     this.mcu = mcu;
     this.resetRequested = false;
+    this.uartKick();
   }
 
   get nanos() {
@@ -291,7 +365,7 @@ export class Pico {
 
   // Bytes still on their way to the device.
   get pending() {
-    return this.cdcPending.length + this.uartPending.length;
+    return this.cdcPending.length + this.uartPending.length - this.uartHead;
   }
 
   pump() {
@@ -302,12 +376,39 @@ export class Pico {
     while (this.cdcPending.length && fifo.itemCount < fifo.size) {
       this.cdc.sendSerialByte(this.cdcPending.shift());
     }
-    // UART: one byte per character time, never overrunning the RX FIFO.
+  }
+
+  // UART0 RX at the wire: the next byte ends its 10 bits 10 us after the one before it
+  // (or after now, if the line was idle), whatever the FIFO holds.
+  uartKick() {
+    if (this.uartHead >= this.uartPending.length || this.uartAlarm.scheduled) return;
+    const now = this.clock.nanos;
+    this.uartAlarm.schedule(Math.max(this.uartWireEnd, now) + UART_BYTE_NS - now);
+  }
+
+  uartArrive() {
+    this.uartAlarm.scheduled = false; // (rp2040js's clock leaves it set on a fired alarm)
     const uart = this.mcu.uart[0];
-    while (this.uartPending.length && this.nanos >= this.uartNext && !uart.rxFIFO.full) {
-      uart.feedByte(this.uartPending.shift());
-      this.uartNext = Math.max(this.uartNext, this.nanos - UART_BYTE_NS) + UART_BYTE_NS;
+    const byte = this.uartPending[this.uartHead++];
+    if (this.uartHead > 65536) {
+      this.uartPending = this.uartPending.slice(this.uartHead);
+      this.uartHead = 0;
     }
+    this.uartWireEnd = this.clock.nanos;
+    if (!uart.enabled || !uart.rxEnabled) {
+      this.uartDropped += 1; // nobody listening yet: the byte is gone
+    } else if (uart.rxFIFO.full) {
+      // PL011: the FIFO keeps its contents, the byte in the shift register is lost, the
+      // overrun error is flagged (UARTRIS.OERIS; UARTDR.OE with the next byte read).
+      this.uartOverruns.push(this.nanos);
+      this.uartOverrun = true;
+      uart.interruptStatus |= UART_OEINTR;
+      uart.checkInterrupts();
+    } else {
+      uart.feedByte(byte | (this.uartOverrun ? UART_OE : 0));
+      this.uartOverrun = false;
+    }
+    this.uartKick();
   }
 
   sendUSB(bytes) {
@@ -316,5 +417,6 @@ export class Pico {
 
   sendUART(bytes) {
     for (const b of bytes) this.uartPending.push(b);
+    this.uartKick();
   }
 }
