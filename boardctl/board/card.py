@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.rulesign import rule_legend
-from boardctl.board.signs import ASK_MEANING, ASK_SIGN, legend
+from boardctl.board.signs import ASK_MEANING, ASK_SIGN, STUCK_MEANING, STUCK_SIGN, legend
 
 #: The card's size: 4 x 6 in at 300 dots per inch.
 DPI = 300
@@ -37,6 +37,7 @@ OTHER_SIGNS: tuple[tuple[str, str], ...] = (
     ("start holes blinking red", "new game? menu confirms, undo cancels"),
     ("start holes steady purple", "the journal was damaged and recovered"),
     ("board dark, start holes vermilion", "the journal cannot be opened: nothing is saved"),
+    (STUCK_SIGN, STUCK_MEANING),
 )
 
 

@@ -25,7 +25,11 @@ The board has no screen, so the panel's modes are shown with holes:
   reddish purple until a new game starts;
 - a journal that cannot be opened (``journal_fault``, see
   :mod:`boardctl.service.fault`): the board dark, the start holes and the
-  status LED steady vermilion, until the journal opens.
+  status LED steady vermilion, until the journal opens;
+- a stuck button (``stuck``: the names of the contacts held past
+  ``[inputs] stuck_after``, see :mod:`boardctl.inputs.panel`): its places
+  (:func:`boardctl.board.signs.stuck_places`) double-flash yellow over
+  everything else, in every mode, until it is released.
 
 :class:`OverlayRenderer` wraps the board renderer, so the service loop still
 sees one renderer with ``render`` and ``next_change``.
@@ -38,6 +42,7 @@ import math
 from typing import Any, Protocol
 
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
+from boardctl.board.signs import STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
 from boardctl.view import BoardView
 
@@ -54,6 +59,8 @@ GREEN = bytes((0, 158, 115))  # Okabe-Ito bluish green: this side confirmed the 
 SIGNOFF_KEY = "signoff"  # boardctl.inputs.panel.Panel.overlay: the tracks that confirmed
 DAMAGE_KEY = "journal_damage"  # boardctl.game.integrity.DAMAGE_KEY
 FAULT_KEY = "journal_fault"  # boardctl.game.integrity.FAULT_KEY
+STUCK_KEY = "stuck"  # boardctl.inputs.panel.Panel.overlay: the buttons held past stuck_after
+YELLOW = bytes(STUCK_COLOUR)
 CONFIRM_STEP = 0.25  # seconds on, seconds off
 
 log = logging.getLogger(__name__)
@@ -90,6 +97,25 @@ class OverlayRenderer:
         self._unfit: str | None = None
 
     def render(self, view: BoardView, now: float) -> Frame:
+        frame = self._render(view, now)
+        stuck = view.extra.get(STUCK_KEY)
+        if isinstance(stuck, list) and stuck and stuck_on(now):
+            return self._paint(frame, self._stuck_leds(stuck), YELLOW)
+        return frame
+
+    def _stuck_leds(self, names: list[Any]) -> list[int]:
+        layout = self.layout
+        status = layout.status
+        leds: list[int] = []
+        for name in names:
+            for place in stuck_places(str(name), len(layout.tracks), status is not None):
+                if place is None:
+                    leds += [] if status is None else [status]
+                else:
+                    leds.append(layout.led_of(*place))
+        return leds
+
+    def _render(self, view: BoardView, now: float) -> Frame:
         settings = view.extra.get("settings")
         if isinstance(settings, dict):
             return self._settings(settings)
@@ -129,6 +155,13 @@ class OverlayRenderer:
         return bytes(out)
 
     def next_change(self, view: BoardView, now: float) -> float | None:
+        inner = self._next_change(view, now)
+        if view.extra.get(STUCK_KEY):
+            flash = stuck_next(now)
+            return flash if inner is None else min(inner, flash)
+        return inner
+
+    def _next_change(self, view: BoardView, now: float) -> float | None:
         if isinstance(view.extra.get("settings"), dict):
             return None
         try:

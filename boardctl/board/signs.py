@@ -65,3 +65,66 @@ def ask_track(value: object) -> int | None:
         if isinstance(track, int) and not isinstance(track, bool):
             return track
     return None
+
+
+#: A contact held past ``[inputs] stuck_after`` (``extra["stuck"]``: the names of
+#: :attr:`boardctl.inputs.panel.Panel.stuck`): the panel ignores it until it is released,
+#: and the board names it in yellow, double-flashing (two 0.1 s flashes a second: no other
+#: sign blinks so), over whatever else is lit, until it is released.
+STUCK_COLOUR = (240, 228, 66)  # Okabe-Ito yellow (boardctl.board.theme.YELLOW)
+STUCK_PERIOD = 1.0
+STUCK_FLASHES = ((0.0, 0.1), (0.2, 0.3))  # (on, off) within each period
+#: The hole of its own track a stuck track button lights with the start hole (0: the start
+#: hole alone).
+STUCK_HOLES = {"plus1": 1, "plus5": 5, "encoder_push": 0}
+STUCK_SIGN = (
+    "yellow double flash on a start hole (with hole 1: its +1, hole 5: its +5, alone: its push)"
+    " or the status LED (undo; with every start hole: menu)"
+)
+STUCK_MEANING = "that button is stuck: ignored until released"
+
+
+def stuck_on(now: float) -> bool:
+    """Whether the stuck sign's double flash is lit at ``now``."""
+    phase = now % STUCK_PERIOD
+    return any(on <= phase < off for on, off in STUCK_FLASHES)
+
+
+def stuck_next(now: float) -> float:
+    """When the stuck sign's double flash next turns on or off after ``now``."""
+    start = now - now % STUCK_PERIOD
+    edges = [start + t for flash in STUCK_FLASHES for t in flash] + [start + STUCK_PERIOD]
+    return min(edge for edge in edges if edge > now)
+
+
+def stuck_places(name: str, tracks: int, status: bool) -> list[tuple[int, int] | None]:
+    """Where a stuck button's sign is: ``(track, hole)`` pairs, ``None`` for the status LED.
+
+    A track button lights its track's start hole and :data:`STUCK_HOLES`; undo the status
+    LED (every track's hole 1 on a layout with none), menu the status LED and every start
+    hole. A name the board does not have lights nothing.
+    """
+    head, _, role = name.partition(".")
+    if role in STUCK_HOLES and head.startswith("track") and head[5:].isdigit():
+        track = int(head[5:]) - 1
+        if not 0 <= track < tracks:
+            return []
+        hole = STUCK_HOLES[role]
+        return [(track, 0), (track, hole)] if hole else [(track, 0)]
+    starts: list[tuple[int, int] | None] = [(track, 0) for track in range(tracks)]
+    if name == "undo":
+        return [None] if status else [(track, 1) for track in range(tracks)]
+    if name == "menu":
+        return [None, *starts] if status else starts
+    return []
+
+
+def stuck_line(names: object) -> str:
+    """The stuck buttons in words, for ``boardctl status`` (empty: none is stuck)."""
+    if not isinstance(names, list | tuple) or not names:
+        return ""
+    which = ", ".join(str(name) for name in names)
+    return (
+        f"stuck button: {which}: held past stuck_after and ignored until released"
+        " (the board shows it double-flashing yellow)"
+    )

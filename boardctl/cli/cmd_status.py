@@ -60,6 +60,10 @@ def summary_lines(status: dict[str, Any]) -> list[str]:
     match_winner = status.get("match_winner")
     if isinstance(match_winner, int) and status.get("match_target"):
         lines.append(f"match won by {name(match_winner)}")
+    if status.get("stuck"):  # the running board's stuck contacts (boardctl.board.signs)
+        from boardctl.board.signs import stuck_line
+
+        lines.append(stuck_line(status["stuck"]))
     return lines
 
 

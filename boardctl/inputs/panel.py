@@ -269,7 +269,15 @@ class Panel:
         return tuple(self._pending)
 
     def overlay(self) -> dict[str, Any]:
-        """Extra things for the LEDs (``BoardView.extra``): settings or a confirm prompt."""
+        """Extra things for the LEDs (``BoardView.extra``): settings or a confirm prompt,
+        and the buttons stuck (``stuck``, in every mode)."""
+        out = self._mode_overlay()
+        stuck = self.stuck
+        if stuck:
+            out["stuck"] = list(stuck)
+        return out
+
+    def _mode_overlay(self) -> dict[str, Any]:
         if self._settings is not None:
             names = list(SETTING_CHOICES)
             name = names[self._settings.item]

@@ -83,6 +83,8 @@ class Requests:
         """The engine's status plus what only the running board knows."""
         status = dict(self.keeper.status())
         status["pending"] = list(self.panel.pending)
+        if self.panel.stuck:  # a contact held past stuck_after (the LEDs' yellow double flash)
+            status["stuck"] = list(self.panel.stuck)
         if self.settings.brightness is not None:
             status["brightness"] = self.settings.brightness
         status.update(self.settings.sound)  # volume / mute set at run time

@@ -1,0 +1,54 @@
+"""``boardctl refile [KIND]``: file the entry the board asks about as the other kind.
+
+When the board asks about the last entry (its white start hole: a pegging
+entry that could be the show's first count, his heels that could be the
+dealer's first pegging; ``ask`` in ``boardctl status``), holding undo on the
+board files it as the other kind. This verb does the same through the control
+socket (``{"op": "refile"}``), or, with the service down, in the journal; the
+engine's checks and messages are the same. ``KIND`` names the kind to file it
+as: the other kind offered (the default) or its own kind, which keeps it and
+ends the question. ``--track``/``--points`` may name the entry, to refile it
+only if it is still the one asked about.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "refile"
+HELP = "file the entry the board asks about (white start hole) as the other kind"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """[KIND] [--track N] [--points P] and the target options."""
+    from boardctl.cli.verbs import add_target_options
+
+    parser.add_argument(
+        "kind",
+        nargs="?",
+        help="the kind to file it as (default: the other kind the board offers;"
+        " the kind it was filed as keeps it)",
+    )
+    parser.add_argument(
+        "--track", type=int, help="the track of the entry asked about (1-based), as a check"
+    )
+    parser.add_argument("--points", type=int, help="its points, as a check")
+    add_target_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Send one refile command."""
+    from boardctl.cli.verbs import send
+    from boardctl.errors import ControlError
+
+    command: dict[str, object] = {"op": "refile"}
+    if args.kind:
+        command["kind"] = args.kind
+    if (args.track is None) != (args.points is None):
+        raise ControlError("name the entry asked about with both --track and --points, or neither")
+    if args.track is not None:
+        if args.track < 1:
+            raise ControlError(f"track numbers start at 1, not {args.track}")
+        command["track"] = args.track - 1
+        command["points"] = args.points
+    return send(args, command)
