@@ -8,7 +8,9 @@ wrong and what to do about it.
 
 from __future__ import annotations
 
-from boardctl.refusals import Refusal
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # imported when used: a CLI verb the service answers needs no refusal classes
+    from boardctl.refusals import Refusal
 
 
 class BoardError(Exception):
@@ -48,9 +50,13 @@ class EntryError(GameError, ValueError):
     the board shows each class with its own sign, so the raiser names it.
     """
 
-    def __init__(self, message: str, refusal: Refusal = Refusal.OTHER) -> None:
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
         super().__init__(message)
-        self.refusal = refusal
+        if refusal is None:
+            from boardctl.refusals import Refusal
+
+            refusal = Refusal.OTHER
+        self.refusal: Refusal = refusal
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (str(self), self.refusal))
@@ -118,6 +124,8 @@ class HardwareError(BoardError, ValueError):
 
 def refusal_of(exc: BaseException) -> Refusal:
     """The refusal class of an error the board shows: an entry's own, storage for the journal."""
+    from boardctl.refusals import Refusal
+
     if isinstance(exc, EntryError):
         return exc.refusal
     if isinstance(exc, JournalError):

@@ -47,6 +47,7 @@ HEAVY = (
     "argparse",  # a plain line is read without it (boardctl.cli.quick)
     "gettext",
     "locale",
+    "boardctl.refusals",  # the refusal classes (an enum): only an entry refused needs them
 )
 #: Only a configuration file to read brings these (tomllib needs typing).
 CONFIG_ONLY = ("tomllib", "typing")
