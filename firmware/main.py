@@ -73,6 +73,7 @@ def main() -> None:
         buzzer=piezo,
         total=hw.total_bytes,
         tidy=hw.tidy,  # the GC, when the link is quiet
+        apply=hw.apply_runs,  # compiled on the Pico (None elsewhere: ledctl's own)
     )
     # (a frame ends the wait at once: poll wakes on input; a piezo's notes are timed
     # by these steps, so with one wired the loop looks every 2 ms)

@@ -114,8 +114,8 @@ class PioStrip:
         buffer = self.buffers[self.back]
         r, g, b = self.offsets
         hw.reorder(buffer, rgb, self.size, r, g, b)  # (not the buffer the DMA reads)
-        while not self.ready():
-            pass
+        if self.busy:  # (the controller asked ready() already: then it is not)
+            self.wait()
         self.dma.config(read=buffer, write=self.sm, count=self.size, ctrl=self.ctrl, trigger=True)
         self.started = self.ticks_us()
         self.busy = True
