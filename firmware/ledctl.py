@@ -478,7 +478,11 @@ class Controller:
         if data:
             self.feed(data)
             self.untidy = True
-            if self.dirty and self.can_show():  # the frame first, the housekeeping after it
+            # The frame first, the housekeeping after it; while the next frame is coming in,
+            # only a frame waiting to be shown starts a refresh (one begun for anything else
+            # would hold the strip when that frame is complete).
+            waiting = self.pending or not self.decoder.size
+            if self.dirty and waiting and self.can_show():
                 self.dirty = False
                 self.render(now)
             if self.decoder.size and diff(now, self.kept) < KEEP_MS:
@@ -505,7 +509,9 @@ class Controller:
                 self.status.value(1 if on else 0)
             if self.status_pixel >= 0:
                 self.dirty = True
-        if self.dirty and self.can_show():
+        # (housekeeping's own refresh waits too while a frame is coming in, and the frame
+        # shows this state as well)
+        if self.dirty and self.can_show() and not (data and self.decoder.size):
             self.dirty = False
             self.render(now)
         if self.watchdog is not None:

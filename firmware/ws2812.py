@@ -103,10 +103,11 @@ class PioStrip:
         return True
 
     def free_in_ms(self) -> int:
-        """Milliseconds until ``ready()`` (0: now)."""
+        """Whole milliseconds until ``ready()``, rounded down (0: now, or within 1 ms: the
+        loop then looks again at once rather than oversleep)."""
         if self.ready():
             return 0
-        return max(0, self.busy_us - self.elapsed_us()) // 1000 + 1
+        return max(0, self.busy_us - self.elapsed_us()) // 1000
 
     def show(self, rgb: bytearray) -> None:
         """Start a refresh showing ``rgb`` (RGB per LED) and return; if the one before is
