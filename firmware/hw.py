@@ -97,6 +97,26 @@ def frame_size_at_least(prefix: ptr8, end: int) -> int:
 
 
 @micropython.viper
+def apply_runs(frame: ptr8, size: int, payload: ptr8, end: int):
+    # ledctl.Controller.apply_delta's steps, compiled (the runs checked by protocol.check_runs).
+    index = 0
+    while index < end:
+        first = 3 * ((payload[index] << 8) | payload[index + 1])
+        count = 3 * payload[index + 2]
+        index += 3
+        stop = first + count
+        if stop > size:
+            stop = size
+        i = first
+        j = index
+        while i < stop:
+            frame[i] = payload[j]
+            i += 1
+            j += 1
+        index += count
+
+
+@micropython.viper
 def total_bytes(frame: ptr8, size: int) -> int:
     i = 0
     total = 0
@@ -133,9 +153,10 @@ def frame_size_at_least(prefix: "protocol.Buffer", end: int) -> int:
 
 scale_bytes = None  # the compiled ones only (ledctl has the plain ones)
 total_bytes = None
+apply_runs = None
 
 try:
-    exec(_FAST)  # replaces reorder(), cobs_into(), find_zero(), scale_bytes(), total_bytes()
+    exec(_FAST)  # replaces reorder(), cobs_into(), find_zero(), scale_bytes(), total_bytes(), ...
     FAST = True
 except Exception:  # SyntaxError, ValueError or NameError, by interpreter
     FAST = False
@@ -292,6 +313,10 @@ class UartStream:
         )
         self.buffer = bytearray(limit)  # preallocated: no allocation per read
         self.view = memoryview(self.buffer)
+        self.limit = limit
+        # The views of the buffer's first n bytes, each made the first time it is needed:
+        # a read hands one out without allocating (a garbage collection costs ~10 ms).
+        self.views: list[memoryview | None] = [None] * (limit + 1)
         self.poller = select.poll()
         self.poller.register(self.uart, select.POLLIN)
 
@@ -301,8 +326,13 @@ class UartStream:
         n = self.uart.any()
         if not n:
             return None
-        n = self.uart.readinto(self.view[: min(n, len(self.buffer))]) or 0
-        return self.view[:n] if n else None
+        n = self.uart.readinto(self.buffer, min(n, self.limit)) or 0
+        if not n:
+            return None
+        view = self.views[n]
+        if view is None:
+            view = self.views[n] = self.view[:n]
+        return view
 
     def write(self, data: bytes) -> None:
         self.uart.write(data)

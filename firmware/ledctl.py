@@ -63,6 +63,11 @@ if TYPE_CHECKING:
     class Total(Protocol):
         def __call__(self, frame: bytearray, size: int) -> int: ...
 
+    class Apply(Protocol):
+        def __call__(
+            self, frame: bytearray, size: int, payload: "protocol.Buffer", end: int
+        ) -> None: ...
+
     class Tidy(Protocol):
         def __call__(self) -> None: ...
 
@@ -145,6 +150,7 @@ class Controller:
         buzzer: "Tones | None" = None,
         total: "Total | None" = None,
         tidy: "Tidy | None" = None,
+        apply: "Apply | None" = None,
     ) -> None:
         self.stream = stream
         self.strip = strip
@@ -165,6 +171,7 @@ class Controller:
         self.tone_refused = False
         self.total = total or total_bytes  # (hw.total_bytes on the Pico: compiled)
         self.tidy = tidy  # run when the link is quiet after frames (hw.tidy: the GC)
+        self.apply = apply  # a DELTA's runs into the frame (hw.apply_runs: compiled)
         self.untidy = False  # frames handled since the last tidy
         self.frame = bytearray(3 * led_count)  # as the host sent it
         self.out = bytearray(3 * led_count)  # what the strip shows
@@ -384,6 +391,10 @@ class Controller:
         """The runs of a checked DELTA payload (``protocol.check_runs``), straight from it."""
         frame = self.frame
         size = len(frame)
+        if self.apply is not None:  # the same steps, compiled
+            self.apply(frame, size, payload, len(payload))
+            self.frame_applied()
+            return
         index = 0
         end = len(payload)
         while index < end:
@@ -467,7 +478,11 @@ class Controller:
         if data:
             self.feed(data)
             self.untidy = True
-            if self.dirty and self.can_show():  # the frame first, the housekeeping after it
+            # The frame first, the housekeeping after it; while the next frame is coming in,
+            # only a frame waiting to be shown starts a refresh (one begun for anything else
+            # would hold the strip when that frame is complete).
+            waiting = self.pending or not self.decoder.size
+            if self.dirty and waiting and self.can_show():
                 self.dirty = False
                 self.render(now)
             if self.decoder.size and diff(now, self.kept) < KEEP_MS:
@@ -494,7 +509,9 @@ class Controller:
                 self.status.value(1 if on else 0)
             if self.status_pixel >= 0:
                 self.dirty = True
-        if self.dirty and self.can_show():
+        # (housekeeping's own refresh waits too while a frame is coming in, and the frame
+        # shows this state as well)
+        if self.dirty and self.can_show() and not (data and self.decoder.size):
             self.dirty = False
             self.render(now)
         if self.watchdog is not None:

@@ -10,6 +10,7 @@ import micropython
 # runs), and a 0x03 in its frames must not stop the script while it imports and boots.
 micropython.kbd_intr(-1)
 
+import gc  # noqa: E402
 import time  # noqa: E402
 
 import buzzer  # noqa: E402
@@ -57,6 +58,9 @@ def main() -> None:
     dog = hw.watchdog(config.WATCHDOG_MS)
     # None when BUZZER_PIN is -1 (or missing: a config.py from before the buzzer)
     piezo = buzzer.open_buzzer(getattr(config, "BUZZER_PIN", -1), clock)
+    # What the imports and the boot pattern left behind (~10 ms), collected before the
+    # controller says HELLO: not in the middle of the host's first frames.
+    gc.collect()
     controller = ledctl.Controller(
         stream,
         strip,
@@ -73,6 +77,7 @@ def main() -> None:
         buzzer=piezo,
         total=hw.total_bytes,
         tidy=hw.tidy,  # the GC, when the link is quiet
+        apply=hw.apply_runs,  # compiled on the Pico (None elsewhere: ledctl's own)
     )
     # (a frame ends the wait at once: poll wakes on input; a piezo's notes are timed
     # by these steps, so with one wired the loop looks every 2 ms)

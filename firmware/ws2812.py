@@ -103,10 +103,11 @@ class PioStrip:
         return True
 
     def free_in_ms(self) -> int:
-        """Milliseconds until ``ready()`` (0: now)."""
+        """Whole milliseconds until ``ready()``, rounded down (0: now, or within 1 ms: the
+        loop then looks again at once rather than oversleep)."""
         if self.ready():
             return 0
-        return max(0, self.busy_us - self.elapsed_us()) // 1000 + 1
+        return max(0, self.busy_us - self.elapsed_us()) // 1000
 
     def show(self, rgb: bytearray) -> None:
         """Start a refresh showing ``rgb`` (RGB per LED) and return; if the one before is
@@ -114,8 +115,8 @@ class PioStrip:
         buffer = self.buffers[self.back]
         r, g, b = self.offsets
         hw.reorder(buffer, rgb, self.size, r, g, b)  # (not the buffer the DMA reads)
-        while not self.ready():
-            pass
+        if self.busy:  # (the controller asked ready() already: then it is not)
+            self.wait()
         self.dma.config(read=buffer, write=self.sm, count=self.size, ctrl=self.ctrl, trigger=True)
         self.started = self.ticks_us()
         self.busy = True

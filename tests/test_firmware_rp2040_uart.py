@@ -58,8 +58,12 @@ def stream() -> tuple[list[tuple[int, bytes]], list[bytes]]:
         moved = bytearray(full)
         moved[3 * k : 3 * k + 3] = b"\x09\x09\x09"
         moved[3 * (k + 40)] ^= 1
+        runs = changed_runs(full, bytes(moved))
+        # and a run across the strip's end, one past it: cut there, dropped
+        runs += [(LEDS - 1, bytes([k, 1, 2]) + b"\x05" * 6), (LEDS + 10, b"\x07\x07\x07")]
+        moved[-3:] = bytes([k, 1, 2])
         messages.append((p.FULL, full))
-        messages.append((p.DELTA, p.delta_payload(changed_runs(full, bytes(moved)))))
+        messages.append((p.DELTA, p.delta_payload(runs)))
         states += [full, bytes(moved)]
     white = b"\xc0" * (3 * LEDS)
     messages.append((p.FULL, white))
