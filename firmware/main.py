@@ -17,6 +17,7 @@ import config  # noqa: E402
 import hw  # noqa: E402
 import ledctl  # noqa: E402
 import protocol  # noqa: E402
+import usb  # noqa: E402
 
 
 def main() -> None:
@@ -41,7 +42,18 @@ def main() -> None:
     if config.LINK == "uart":
         stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
     else:
-        stream = hw.UsbStream()
+        # The firmware's own USB CDC port (usb.py): the host sees the port go and come
+        # back once, now; usb.builtin() gives MicroPython's (and the REPL) back.
+        stream = usb.open_stream()
+    try:
+        run(stream, strip, clock, status)
+    finally:
+        usb.builtin()  # UPDATE, or an error: the REPL on the USB port, for mpremote
+    print("boardctl LED controller: update mode, REPL left free")
+
+
+def run(stream: "ledctl.Stream", strip: hw.NeoStrip, clock: hw.Clock, status: hw.StatusLed) -> None:
+    """The controller on ``stream`` until the host sends UPDATE."""
     dog = hw.watchdog(config.WATCHDOG_MS)
     # None when BUZZER_PIN is -1 (or missing: a config.py from before the buzzer)
     piezo = buzzer.open_buzzer(getattr(config, "BUZZER_PIN", -1), clock)
@@ -71,7 +83,6 @@ def main() -> None:
     # watchdog cannot be stopped once armed, so a timer feeds it until the next reset.
     hw.keep_fed(dog, config.WATCHDOG_MS)
     hw.ctrl_c(True)
-    print("boardctl LED controller: update mode, REPL left free")
 
 
 main()

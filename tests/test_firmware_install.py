@@ -45,6 +45,7 @@ def test_the_package_json_names_the_files_with_the_protocol_by_reference() -> No
         "ledctl.py",
         "main.py",
         "protocol.py",
+        "usb.py",
     ]
     sources = dict((name, source) for source, name in files)
     assert sources["protocol.py"] == REPO / "boardctl" / "link" / "protocol.py"
@@ -76,6 +77,7 @@ def test_install_runs_one_mpremote_session_main_last(
     assert [target for _source, target in copies] == [
         ":protocol.py",
         ":hw.py",
+        ":usb.py",
         ":ledctl.py",
         ":buzzer.py",
         ":config.py",
