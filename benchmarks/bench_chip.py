@@ -4,9 +4,10 @@
         [--strip-driver pio|bitstream]
 
 1. FULL and DELTA frames of 256 LEDs, one at a time: from the last byte of the frame
-   reaching the chip (USB: the host's CDC FIFO drained into the device; UART: the last
-   byte off the wire) to the last bit of the refresh that shows it on the LED pin.
-   p50 and max, against the strip's own refresh (6,144 bits at 800 kbit/s: ~7.7 ms).
+   reaching the chip (USB: the packet holding it in the device's endpoint buffer; UART:
+   the last byte off the wire) to the last bit of the refresh that shows it on the LED
+   pin, p50 and max, against the strip's own refresh (6,144 bits at 800 kbit/s: ~7.7 ms);
+   and from the host's write (the chip's time when the rig got the bytes).
 2. A burst of 10 different FULL frames written back to back: which ones the pin shows
    (in order?), and what the firmware's PONG says it applied and drew (the rest were
    superseded, on purpose: a newer frame was applied before the strip was free).
@@ -41,10 +42,12 @@ def rgb(k: int) -> bytes:
 
 def timed(
     chip: Chip, host: Host, kind: int, payload: bytes, want: bytes, chunk_leds: int = 0
-) -> float:
-    """ms from the last byte arriving to the last bit of the refresh showing ``want`` (a
-    FULL as FULL_CHUNK messages of ``chunk_leds`` LEDs, written at once, if that is set)."""
+) -> tuple[float, float]:
+    """ms from the last byte arriving, and from the host's write, to the last bit of the
+    refresh showing ``want`` (a FULL as FULL_CHUNK messages of ``chunk_leds`` LEDs,
+    written at once, if that is set)."""
     arrivals = len(chip.rx_done)
+    writes = len(chip.rx_start)
     frames = len(chip.frames)
     if kind == p.FULL and chunk_leds:
         wire = b""
@@ -55,13 +58,20 @@ def timed(
     else:
         host.send(kind, payload)
     shown = chip.frame_showing(want, emu_s=5, after=frames)
-    assert chip.wait(lambda: len(chip.rx_done) > arrivals, 1)
-    return (shown.end_ns - chip.rx_done[arrivals]) / 1e6
+    assert chip.wait(lambda: len(chip.rx_done) > arrivals and len(chip.rx_start) > writes, 1)
+    return (shown.end_ns - chip.rx_done[arrivals]) / 1e6, (
+        shown.end_ns - chip.rx_start[writes]
+    ) / 1e6
 
 
-def summary(name: str, values: list[float]) -> str:
-    p50, top = statistics.median(values), max(values)
-    return f"{name}: p50 {p50:.1f} ms, max {top:.1f} ms ({len(values)} frames)"
+def summary(name: str, times: list[tuple[float, float]]) -> str:
+    arrived = [t[0] for t in times]
+    written = [t[1] for t in times]
+    return (
+        f"{name}: last byte in -> last bit out p50 {statistics.median(arrived):.1f} ms, max "
+        f"{max(arrived):.1f} ms; host's write -> last bit out p50 "
+        f"{statistics.median(written):.1f} ms, max {max(written):.1f} ms ({len(times)} frames)"
+    )
 
 
 def main() -> None:
@@ -101,8 +111,8 @@ def main() -> None:
         refresh = chip.frames[-1].end_ns - chip.frames[-1].start_ns
         print(f"{args.link}: one refresh of {LEDS} LEDs on the pin: {refresh / 1e6:.2f} ms")
         how = f" in chunks of {args.chunk_leds} LEDs" if args.chunk_leds else ""
-        print(summary(f"FULL{how}, last byte in -> last bit out", fulls))
-        print(summary("DELTA (a peg move), last byte in -> last bit out", deltas))
+        print(summary(f"FULL{how}", fulls))
+        print(summary("DELTA (a peg move)", deltas))
         # A burst: 10 FULL frames back to back.
         burst = [rgb(100 + k) for k in range(10)]
         mark = len(chip.frames)

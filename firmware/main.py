@@ -18,6 +18,7 @@ import config  # noqa: E402
 import hw  # noqa: E402
 import ledctl  # noqa: E402
 import protocol  # noqa: E402
+import usb  # noqa: E402
 import ws2812  # noqa: E402
 
 
@@ -54,7 +55,23 @@ def main() -> None:
     if config.LINK == "uart":
         stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
     else:
-        stream = hw.UsbStream()
+        # The firmware's own USB CDC port (usb.py): the host sees the port go and come
+        # back once, now; usb.builtin() gives MicroPython's (and the REPL) back.
+        stream = usb.open_stream()
+    try:
+        run(stream, strip, clock, status)
+    finally:
+        usb.builtin()  # UPDATE, or an error: the REPL on the USB port, for mpremote
+    print("boardctl LED controller: update mode, REPL left free")
+
+
+def run(
+    stream: "ledctl.Stream",
+    strip: "hw.NeoStrip | ws2812.PioStrip",
+    clock: hw.Clock,
+    status: hw.StatusLed,
+) -> None:
+    """The controller on ``stream`` until the host sends UPDATE."""
     dog = hw.watchdog(config.WATCHDOG_MS)
     # None when BUZZER_PIN is -1 (or missing: a config.py from before the buzzer)
     piezo = buzzer.open_buzzer(getattr(config, "BUZZER_PIN", -1), clock)
@@ -89,7 +106,6 @@ def main() -> None:
     # watchdog cannot be stopped once armed, so a timer feeds it until the next reset.
     hw.keep_fed(dog, config.WATCHDOG_MS)
     hw.ctrl_c(True)
-    print("boardctl LED controller: update mode, REPL left free")
 
 
 main()

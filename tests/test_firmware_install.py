@@ -45,6 +45,7 @@ def test_the_package_json_names_the_files_with_the_protocol_by_reference() -> No
         "ledctl.py",
         "main.py",
         "protocol.py",
+        "usb.py",
         "ws2812.py",
     ]
     sources = dict((name, source) for source, name in files)
@@ -78,6 +79,7 @@ def test_install_runs_one_mpremote_session_main_last(
         ":protocol.py",
         ":hw.py",
         ":ws2812.py",
+        ":usb.py",
         ":ledctl.py",
         ":buzzer.py",
         ":config.py",

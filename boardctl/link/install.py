@@ -38,9 +38,15 @@ def install_command(
     return [*command, "reset"]
 
 
-def request_update_mode(port: str, baud: int = 1_000_000, settle: float = 0.5) -> None:
+def request_update_mode(
+    port: str, baud: int = 1_000_000, settle: float = 0.5, gone: float = 1.0, back: float = 10.0
+) -> None:
     """Ask a running controller to leave its REPL free (the UPDATE message), so that
-    mpremote can copy files without BOOTSEL. A Pico already at its REPL ignores it."""
+    mpremote can copy files without BOOTSEL. A Pico already at its REPL ignores it.
+
+    The controller's USB port is its own (firmware/usb.py): for UPDATE it gives the port
+    back to MicroPython, so the port goes and comes back; wait for that (``gone`` seconds
+    for it to go, an older firmware's port stays; ``back`` for it to return)."""
     import time
 
     import serial
@@ -59,7 +65,27 @@ def request_update_mode(port: str, baud: int = 1_000_000, settle: float = 0.5) -
         raise LinkError(
             f"cannot open {path} ({exc}): stop boardctl first (sudo systemctl stop boardctl)"
         ) from None
+    wait_for_port_back(path, gone, back)
     time.sleep(settle)  # the controller stops and prints its update-mode line
+
+
+def wait_for_port_back(path: str, gone: float, back: float, poll: float = 0.02) -> bool:
+    """Wait up to ``gone`` seconds for ``path`` to vanish, then up to ``back`` for it to
+    return: True if it went and came back, False if it never went. LinkError if it went
+    and did not come back."""
+    import time
+
+    deadline = time.monotonic() + gone
+    while os.path.exists(path):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(poll)
+    deadline = time.monotonic() + back
+    while not os.path.exists(path):
+        if time.monotonic() >= deadline:
+            raise LinkError(f"{path} went away after UPDATE and did not come back in {back:g} s")
+        time.sleep(poll)
+    return True
 
 
 def run_install(command: list[str]) -> None:

@@ -5,7 +5,10 @@
 //   --control FD-> one JSON line per command: {"cmd": "bootsel", "pressed": false},
 //                  {"cmd": "hang"}, {"cmd": "stop"}
 //
-// Events: "time" (every --tick-ms of emulated time), "usb-connected", "rx-done" (the
+// Events: "time" (every --tick-ms of emulated time), "usb-connected" (the port enumerated:
+// VID, PID, strings, interfaces, endpoints, line coding read back, descriptors),
+// "usb-disconnected", "rx-start" (bytes written after all before had arrived: the
+// host's write, as the chip's clock saw it), "rx-done" (the
 // last byte written so far has reached the device), "ws2812" (a frame on the LED pin:
 // start, duration, bits, GRB hex, bit timings), "tone" (a tone on the buzzer pin: start,
 // end, mean period and high time, cycles), "status-led", "watchdog-reset", "uart-overrun"
@@ -40,6 +43,7 @@ const emit = (obj) => events && events.write(JSON.stringify(obj) + '\n');
 let stopped = false;
 let rxWaiting = false; // bytes were written and have not all reached the device yet
 process.stdin.on('data', (chunk) => {
+  if (!rxWaiting) emit({ event: 'rx-start', t_ns: pico.nanos });
   if (link === 'uart') pico.sendUART(chunk);
   else pico.sendUSB(chunk);
   rxWaiting = true;
@@ -56,8 +60,7 @@ if (args.control) {
   });
 }
 
-const sent = { out: 0, frames: 0, resets: 0, led: 0, tones: 0, overruns: 0 };
-let connectedSent = false;
+const sent = { out: 0, frames: 0, resets: 0, led: 0, tones: 0, usb: 0, overruns: 0 };
 let nextTick = 0;
 
 function flush() {
@@ -66,13 +69,9 @@ function flush() {
     process.stdout.write(Buffer.from(out.slice(sent.out)));
     sent.out = out.length;
   }
-  if (!connectedSent && pico.cdcConnected) {
-    connectedSent = true;
-    emit({ event: 'usb-connected', t_ns: pico.nanos });
-  }
+  while (sent.usb < pico.usbEvents.length) emit(pico.usbEvents[sent.usb++]);
   while (sent.resets < pico.resets.length) {
     emit({ event: 'watchdog-reset', t_ns: pico.resets[sent.resets++] });
-    connectedSent = false;
   }
   while (sent.overruns < pico.uartOverruns.length) {
     emit({ event: 'uart-overrun', t_ns: pico.uartOverruns[sent.overruns++] });
@@ -81,7 +80,7 @@ function flush() {
     const [t, on] = pico.statusLed[sent.led++];
     emit({ event: 'status-led', t_ns: t, on });
   }
-  if (rxWaiting && pico.pending === 0 && pico.cdc.txFIFO.itemCount === 0) {
+  if (rxWaiting && pico.pending === 0) {
     rxWaiting = false;
     emit({ event: 'rx-done', t_ns: pico.nanos });
   }

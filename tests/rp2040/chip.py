@@ -135,6 +135,7 @@ class Chip:
         bootsel: bool = False,
         config: dict[str, object] | None = None,
         on_output: Callable[[bytes], None] | None = None,
+        on_usb: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         node = shutil.which("node")
         if node is None:
@@ -146,6 +147,7 @@ class Chip:
             overrides.setdefault("LINK", "uart")
         self.link = link
         self.on_output = on_output  # called with every chunk the device sends
+        self.on_usb = on_usb  # called with every usb-connected / usb-disconnected event
         fs = flash_image(workdir / f"fs-{os.getpid()}-{id(self)}.img", overrides)
         self.output = bytearray()  # every byte the device sent on the link
         self.messages: list[protocol.Message] = []
@@ -153,9 +155,14 @@ class Chip:
         self.tones: list[PinTone] = []  # from the buzzer pin
         self.tone_level = 0  # the buzzer pin's level at the last "time" event
         self.rx_done: list[int] = []  # when the bytes written so far had all arrived
+        self.rx_start: list[int] = []  # when bytes were written after all before arrived
         self.status_led: list[tuple[int, int]] = []
         self.resets: list[int] = []
         self.uart_lost: list[int] = []  # when a byte was lost at UART0's full RX FIFO
+        # The host's view of the USB port: every "usb-connected" (what enumeration read:
+        # vid, pid, strings, comm/data interfaces, epIn/epOut, lineCoding, descriptors)
+        # and "usb-disconnected" event, in order
+        self.usb: list[dict[str, Any]] = []
         self.now_ns = 0
         self.ended = False
         self._decoder = protocol.Decoder()
@@ -310,10 +317,16 @@ class Chip:
                 )
             elif kind == "time":
                 self.tone_level = int(event.get("tone_level", 0))
+            elif kind == "rx-start":
+                self.rx_start.append(int(event["t_ns"]))
             elif kind == "rx-done":
                 self.rx_done.append(int(event["t_ns"]))
             elif kind == "status-led":
                 self.status_led.append((int(event["t_ns"]), int(event["on"])))
+            elif kind in ("usb-connected", "usb-disconnected"):
+                self.usb.append(event)
+                if self.on_usb is not None:
+                    self.on_usb(event)
             elif kind == "watchdog-reset":
                 self.resets.append(int(event["t_ns"]))
             elif kind == "uart-overrun":
@@ -344,18 +357,46 @@ class Host:
 class PtyPort:
     """A pseudo-terminal in front of a chip's link: what a host writes to ``path`` goes to
     the chip, what the chip sends comes out of ``path`` (a USB CDC port, as the host sees it).
+
+    ``usb_event`` (``Chip(on_usb=port.usb_event)``) makes it follow the USB port as a Linux
+    host's device node does: gone (pty closed: the host's reads fail, ``path`` removed) when
+    the device disconnects, a new one when it is enumerated again.
     """
 
     def __init__(self, path: Path) -> None:
-        self.master, slave = os.openpty()
-        tty.setraw(slave)
-        self.slave = slave
         self.path = path
-        path.symlink_to(os.ttyname(slave))
+        self.master = self.slave = -1
+        self.plug()
+        self.plugs = 0  # times the port came back after it had gone
         self.chip: Chip | None = None
         self.from_host = bytearray()  # every byte the host wrote
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._forward, daemon=True)
+
+    def plug(self) -> None:
+        """The port (a new pty behind ``path``)."""
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        self.path.unlink(missing_ok=True)
+        self.path.symlink_to(os.ttyname(slave))
+        self.master, self.slave = master, slave
+
+    def unplug(self) -> None:
+        """No port: ``path`` removed, the pty closed (the host's reads and writes fail)."""
+        self.path.unlink(missing_ok=True)
+        master, slave = self.master, self.slave
+        self.master = self.slave = -1
+        for fd in (master, slave):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+    def usb_event(self, event: dict[str, Any]) -> None:
+        if event["event"] == "usb-disconnected" and self.master >= 0:
+            self.unplug()
+        elif event["event"] == "usb-connected" and self.master < 0:
+            self.plug()
+            self.plugs += 1
 
     def attach(self, chip: Chip) -> None:
         self.chip = chip
@@ -368,13 +409,15 @@ class PtyPort:
 
     def _forward(self) -> None:
         while not self._stop.is_set():
-            ready, _, _ = select.select([self.master], [], [], 0.05)
-            if not ready:
+            master = self.master
+            if master < 0:
+                time.sleep(0.01)
                 continue
             try:
-                data = os.read(self.master, 65536)
-            except OSError:
-                return
+                ready, _, _ = select.select([master], [], [], 0.05)
+                data = os.read(master, 65536) if ready else b""
+            except (OSError, ValueError):  # unplugged meanwhile
+                continue
             if data and self.chip is not None:
                 self.from_host.extend(data)
                 self.chip.send(data)
@@ -383,7 +426,4 @@ class PtyPort:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(2)
-        for fd in (self.master, self.slave):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self.path.unlink(missing_ok=True)
+        self.unplug()

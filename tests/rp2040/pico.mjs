@@ -14,8 +14,9 @@
 // rp2040js 1.4.1 is pinned exactly (package.json): the workarounds below patch its
 // internals. What it does not model is listed in tests/rp2040/README.md.
 import { readFileSync } from 'node:fs';
-import { ConsoleLogger, LogLevel, RP2040, USBCDC } from 'rp2040js';
+import { ConsoleLogger, LogLevel, RP2040 } from 'rp2040js';
 import { bootromB1 } from './image/bootrom-b1.mjs';
+import { UsbHost } from './usbhost.mjs';
 
 export const FS_OFFSET = 0xa0000; // RPI_PICO: 2 MiB flash, the last 1408 KiB are littlefs
 const STATUS_LED_PIN = 25;
@@ -235,7 +236,7 @@ export class Pico {
     this.bootsel = bootsel;
     this.cdcOut = []; // bytes from the device over USB CDC
     this.uartOut = []; // bytes from the device on UART0 TX
-    this.cdcPending = []; // bytes to the device over USB CDC
+    this.usbEvents = []; // the host's view of the USB port: connected (descriptors), disconnected
     this.uartPending = []; // bytes on their way to UART0 RX, one per 10 us on the wire
     this.uartHead = 0; // (the next of them)
     this.uartOverruns = []; // emulated times of the bytes lost at a full RX FIFO
@@ -292,13 +293,23 @@ export class Pico {
       this.resetRequested = true;
       this.carry = { reason: wd.reason, scratch: Uint32Array.from(wd.scratchData) };
     };
-    this.cdc = new USBCDC(mcu.usbCtrl);
+    // The USB host (usbhost.mjs): enumerates the device again whenever it reconnects. A
+    // reset drops the USB connection and what was in flight.
+    if (this.cdcConnected) this.usbEvents.push({ event: 'usb-disconnected', t_ns: this.nanos });
     this.cdcConnected = false;
-    this.cdc.onDeviceConnected = () => (this.cdcConnected = true);
-    this.cdc.onSerialData = (data) => {
-      for (const b of data) this.cdcOut.push(b);
-    };
-    this.cdcPending = []; // a reset drops the USB connection and what was in flight
+    this.usbHost = new UsbHost(mcu, {
+      onConnected: (info) => {
+        this.cdcConnected = true;
+        this.usbEvents.push({ event: 'usb-connected', t_ns: base + clock.nanos, ...info });
+      },
+      onDisconnected: () => {
+        this.cdcConnected = false;
+        this.usbEvents.push({ event: 'usb-disconnected', t_ns: base + clock.nanos });
+      },
+      onData: (data) => {
+        for (const b of data) this.cdcOut.push(b);
+      },
+    });
     patchUART(mcu.uart[0]);
     mcu.uart[0].onByte = (b) => this.uartOut.push(b);
     clockPIO(mcu);
@@ -365,17 +376,14 @@ export class Pico {
 
   // Bytes still on their way to the device.
   get pending() {
-    return this.cdcPending.length + this.uartPending.length - this.uartHead;
+    return this.usbHost.pending + this.uartPending.length - this.uartHead;
   }
 
   pump() {
-    // USB: keep the host side's 512-byte FIFO topped up. Until the device has enumerated
-    // there is no port to write to: what the host wrote meanwhile is lost.
-    if (!this.cdcConnected) this.cdcPending.length = 0;
-    const fifo = this.cdc.txFIFO;
-    while (this.cdcPending.length && fifo.itemCount < fifo.size) {
-      this.cdc.sendSerialByte(this.cdcPending.shift());
-    }
+    // USB: the host's transfers, packet by packet as the device arms its buffer. Until the
+    // device has enumerated there is no port to write to: what the host wrote meanwhile is lost.
+    // (UART0 RX runs on its own alarm, at the wire's pace: uartKick.)
+    this.usbHost.pump();
   }
 
   // UART0 RX at the wire: the next byte ends its 10 bits 10 us after the one before it
@@ -412,7 +420,7 @@ export class Pico {
   }
 
   sendUSB(bytes) {
-    for (const b of bytes) this.cdcPending.push(b);
+    this.usbHost.write(bytes); // one write, one transfer
   }
 
   sendUART(bytes) {
