@@ -28,7 +28,8 @@ headless ``chromium``. What is measured:
    control socket's ``records`` request from the first ask to the records
    ready (the service's reader thread folds the whole journal), again after a
    few new events (only those are folded), and edge -> frame of the buttons
-   while the reader folds the whole journal, beside the same presses without.
+   while the reader folds the whole journal, beside the same presses without;
+   and the memory the reader keeps (tracemalloc).
 
     PYTHONPATH=. python benchmarks/bench_web.py [--presses 200] [--idle 30] [--loads 20]
         [--games 200] [--only page|load|idle|results|watchers|records]
@@ -419,6 +420,7 @@ def records_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
             requests.records = JournalRecords(folder / "journal.sqlite")
             during += records_ready(board, press=True)[1]
         alone = button_latency(board, max(len(during) * 3 // 2, 3))
+        kept, peak = records_memory(board, folder / "journal.sqlite")
     finally:
         board.close()
     print(
@@ -431,6 +433,26 @@ def records_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
     )
     print(f"button edge -> frame while the reader folds the journal: {summary(during)}")
     print(f"button edge -> frame, the same service, no fold: {summary(alone)}")
+    print(f"memory the reader keeps (its fold and the answer): {kept:.1f} MB, peak {peak:.1f} MB")
+
+
+def records_memory(bench: Bench, journal: Path) -> tuple[float, float]:
+    """MB the service keeps after a records request (tracemalloc), and the peak meanwhile."""
+    import gc
+    import tracemalloc
+
+    from boardctl.service.records import JournalRecords
+
+    requests = bench.board.loop.requests
+    requests.records.close()
+    gc.collect()
+    tracemalloc.start()
+    requests.records = JournalRecords(journal)
+    records_ready(bench)
+    gc.collect()
+    kept, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return kept / 2**20, peak / 2**20
 
 
 PARTS = ("page", "load", "idle", "results", "watchers", "records")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -150,6 +151,7 @@ def test_a_board_without_a_journal_has_no_records() -> None:
 
 def test_a_journal_the_reader_cannot_open_is_reported_then_tried_again(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
+    switch = sys.getswitchinterval()
     recs = JournalRecords(path)
     assert recs.reply(3)["ready"] is False  # starts the reader, which finds no journal
     deadline = time.monotonic() + 10
@@ -165,6 +167,7 @@ def test_a_journal_the_reader_cannot_open_is_reported_then_tried_again(tmp_path:
         time.sleep(0.01)
     assert reply["games"] == 1 and reply["players"][0]["big_hands"]["29"] == 1
     recs.close()
+    assert sys.getswitchinterval() == switch  # the reader's 1 ms was for its read only
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,9 @@ records are then counted again over the games: milliseconds).
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,9 @@ from boardctl.errors import BoardError, ControlError
 if TYPE_CHECKING:
     from boardctl.game.journal import Journal
     from boardctl.results.derive import GameFold
+
+CHUNK = 64  # rows folded between two chances for the loop's thread (about a millisecond here)
+SWITCH = 0.001  # Python's switch interval while the reader runs (seconds; the default is 0.005)
 
 
 class JournalRecords:
@@ -59,7 +64,21 @@ class JournalRecords:
             return {"ready": False, "seq": max(self._seq, 0), "events": seq}
 
     def _read(self) -> None:
-        """Fold the rows written since the last read and publish the records (a thread)."""
+        """Fold the rows written since the last read and publish the records (a thread).
+
+        While it runs, Python's switch interval is 1 ms instead of 5: a thread
+        that wants the interpreter (the loop, after a press) waits at most that
+        long for a computing thread to give it up.
+        """
+        assert self._path is not None
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, SWITCH))  # the loop waits 1 ms, not 5, for a turn
+        try:
+            self._fold_and_publish()
+        finally:
+            sys.setswitchinterval(switch)
+
+    def _fold_and_publish(self) -> None:
         from boardctl.game.journal import Journal
         from boardctl.results.derive import GameFold
         from boardctl.results.records import records
@@ -69,7 +88,7 @@ class JournalRecords:
             if self._journal is None or self._fold is None:
                 self._journal = Journal.open(self._path, readonly=True)
                 self._fold = GameFold(board="-", path=str(self._path))
-            self._fold.add(self._journal.event_rows())
+            self._fold_new_rows(self._journal, self._fold)
             games = self._fold.games()
             seq = self._fold.seq
             answer = {"seq": seq, "games": len(games), **records(games).to_dict()}
@@ -80,6 +99,25 @@ class JournalRecords:
             return
         with self._lock:
             self._answer, self._seq = answer, seq
+
+    @staticmethod
+    def _fold_new_rows(journal: Journal, fold: GameFold) -> None:
+        """Fold the rows not yet read, letting the loop's thread in every :data:`CHUNK` rows.
+
+        Rows are decoded one at a time (not in one C call that would hold the
+        interpreter for the whole journal), and a batch of folded rows is
+        followed by ``time.sleep(0)``: the loop, if it waits for the
+        interpreter (a button was pressed), gets it at once instead of after
+        Python's 5 ms switch interval.
+        """
+        rows: list[tuple[int, float, dict[str, Any], int]] = []
+        for record in journal.records():
+            rows.append((record.seq, record.at, record.event, journal.last_crc))
+            if len(rows) == CHUNK:
+                fold.add(rows)
+                rows.clear()
+                time.sleep(0)
+        fold.add(rows)
 
     def _drop_journal(self) -> None:
         if self._journal is not None:
