@@ -1,7 +1,8 @@
 """The Pico's hardware behind the small interfaces ``ledctl.Controller`` expects.
 
 Every ``machine``, ``neopixel``, ``select`` and ``sys.stdin`` call of the firmware is in
-this file, so ``ledctl`` imports and runs on CPython. The tests run this file too, under
+this file (and in ``ws2812.py``, the strip by PIO and DMA), so ``ledctl`` imports and runs
+on CPython. The tests run this file too, under
 a real MicroPython with fake ``machine`` and ``neopixel`` modules.
 """
 

@@ -4,8 +4,8 @@
 names, with the protocol module from ``boardctl/link/``), boots the stock MicroPython
 RP2040 image on rp2040js (``bridge.mjs``), and collects what comes back: the link's
 bytes and messages, every frame decoded from the WS2812 pin, every tone decoded from the
-buzzer pin (``BUZZER_PIN``), status LED changes and watchdog resets, each stamped with
-the chip's emulated time::
+buzzer pin (``BUZZER_PIN``), status LED changes, watchdog resets and bytes lost at UART0's
+full RX FIFO (``uart_lost``), each stamped with the chip's emulated time::
 
     with Chip(tmp_path, link="usb") as chip:
         chip.wait(lambda: chip.messages, emu_s=3)     # the controller's HELLO
