@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,9 @@ from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Peg, Redo, Undo
 from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
+from boardctl.service.client import request
+from boardctl.service.wire import Encoded, encode
+from tests.test_e2e import FAST, free_rig
 
 
 def replayed(path: Path) -> list[dict[str, object]]:
@@ -108,3 +112,40 @@ def test_any_play_after_the_first_ask_is_answered_as_the_replay(
         keeper.history(all_games=True)
         play(keeper, after)
         assert same(keeper.history(all_games=True)) == same(replayed(path))
+
+
+def test_the_encoded_rows_are_the_rows(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Scorekeeper.open(path, setup=NewGame(variant="six-card", mode="free")) as keeper:
+        play(keeper, [*GAME, NewGame(variant="six-card", mode="free")])
+        first = keeper.history_json()  # the first: replayed, then kept
+        play(keeper, [*GAME, NewGame(variant="five-card", mode="free"), Peg(0, 3, "pegging")])
+        for text in (first, keeper.history_json()):
+            assert isinstance(text, bytes)
+        assert same(json.loads(keeper.history_json())) == same(replayed(path))
+
+
+def test_a_reply_with_encoded_rows_is_the_same_line() -> None:
+    rows = [{"seq": 1, "text": "Ålice +2 (pegging)", "scores": [2, 0]}]
+    plain = encode({"ok": True, "result": rows})
+    spliced = encode({"ok": True, "result": Encoded(json.dumps(rows).encode())})
+    assert spliced.endswith(b"\n") and spliced.count(b"\n") == 1
+    assert json.loads(spliced) == json.loads(plain)
+    assert json.loads(encode({"result": Encoded(b"[]")})) == {"result": []}
+
+
+def test_history_all_through_the_service_is_the_replay(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    with free_rig(tmp_path, mock_factory, FAST) as rig:
+        for _ in range(2):
+            request(rig.board.socket, {"op": "peg", "track": 0, "points": 3, "kind": "pegging"})
+            request(rig.board.socket, {"op": "new_game", "variant": "six-card", "mode": "free"})
+        request(rig.board.socket, {"op": "peg", "track": 1, "points": 2, "kind": "pegging"})
+        for _ in range(2):  # the first replays, the second is from the kept rows
+            rows = request(rig.board.socket, {"op": "history", "all": True})
+            assert [r["seq"] for r in rows] == list(range(1, len(rows) + 1))
+        last = request(rig.board.socket, {"op": "history", "all": True, "limit": 2})
+        assert last == rows[-2:]
+        journal = rig.board.journal
+    assert same(rows) == same(replayed(journal))

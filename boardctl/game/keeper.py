@@ -40,7 +40,7 @@ from boardctl.game.journal import Journal, JournalChanged, Record, default_journ
 from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
-from boardctl.game.past import PastGames
+from boardctl.game.past import PastGames, encoded
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState
 from boardctl.game.view import Status, board_view, status_dict
@@ -382,6 +382,15 @@ class Scorekeeper:
                 [row for row in rows if isinstance(row["seq"], int) and row["seq"] < first]
             )
         return rows
+
+    def history_json(self) -> bytes:
+        """Every event's row as one JSON list: ``history(all_games=True)``, encoded.
+
+        From the finished games' rows a writer keeps, without decoding them.
+        """
+        if self._past is None:
+            return encoded(self.history(all_games=True))
+        return self._past.encoded([history_row(e) for e in self._game])
 
     # --- closing ----------------------------------------------------------------
 

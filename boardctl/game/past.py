@@ -5,20 +5,26 @@ journal only ever grow at the end: those of a finished game never change.
 The service's scorekeeper used to replay the whole journal for every
 ``history --all`` (0.4 s here for 200 games, about 3 s on a Pi Zero 2 W, with
 the board's loop waiting); once asked, it keeps the finished games' rows
-here instead, one compact JSON text per game (about 2.4 MB for 200 games;
-the rows as Python objects would be five times that), adds each game as the
-next one starts, and answers from them and the current game's entries.
+here instead, one compact JSON text per game (about 2.9 MB for 200 games;
+the rows as Python objects would be four times that), adds each game as the
+next one starts, and answers from them and the current game's entries: as
+rows, or as the JSON text the control socket sends (:meth:`PastGames.encoded`,
+no decoding). A row's local ``time`` is kept as the service made it (its own
+time zone, as when it made the row for the reply).
 """
 
 from __future__ import annotations
 
 import json
 
-from boardctl.game.readout import row_time
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boardctl.game.history import Row
+
+
+def encoded(rows: list[Row]) -> bytes:
+    """Rows as compact JSON text (what the control socket would send for them)."""
+    return json.dumps(rows, separators=(",", ":"), ensure_ascii=False, default=str).encode()
 
 
 class PastGames:
@@ -28,19 +34,18 @@ class PastGames:
         self._games: list[bytes] = []
 
     def add(self, rows: list[Row]) -> None:
-        """Keep the rows of one more finished game (their local ``time`` is made when read)."""
-        kept = [{key: value for key, value in row.items() if key != "time"} for row in rows]
-        self._games.append(json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode())
+        """Keep the rows of one more finished game, as they are (their ``time`` too)."""
+        if rows:
+            self._games.append(encoded(rows)[1:-1])  # the rows, without the list's brackets
 
     def rows(self) -> list[Row]:
         """Every kept row, as :func:`~boardctl.game.history.history_row` made it."""
-        out: list[Row] = []
-        for text in self._games:
-            out += [
-                {"seq": r["seq"], "at": r["at"], "time": row_time(r["at"]), **r}
-                for r in json.loads(text)
-            ]
-        return out
+        return list(json.loads(b"[" + b",".join(self._games) + b"]")) if self._games else []
+
+    def encoded(self, rows: list[Row]) -> bytes:
+        """Every kept row and then ``rows`` (the current game's), as one JSON list."""
+        tail = encoded(rows)[1:-1] if rows else b""
+        return b"[" + b",".join([*self._games, *([tail] if tail else [])]) + b"]"
 
     @property
     def size(self) -> int:

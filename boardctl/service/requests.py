@@ -23,6 +23,7 @@ from boardctl.service.buttons import button_command
 from boardctl.service.dispatch import Dispatcher
 from boardctl.service.records import JournalRecords
 from boardctl.service.settings import BoardSettings
+from boardctl.service.wire import Encoded
 from boardctl.sound.settings import SOUND_SETTINGS
 from boardctl.view import BoardView
 
@@ -107,8 +108,11 @@ class Requests:
         return {"leds": len(frame) // 3, "rgb": frame.hex()}
 
     def _history(self, request: Mapping[str, Any]) -> Any:
-        items = self.keeper.history(all_games=request.get("all") is True)
         limit = request.get("limit")
+        every = getattr(self.keeper, "history_json", None)
+        if request.get("all") is True and limit is None and every is not None:
+            return Encoded(every())  # the kept rows, sent as they are (boardctl.game.past)
+        items = self.keeper.history(all_games=request.get("all") is True)
         return items[-limit:] if isinstance(limit, int) and limit > 0 else items
 
     def press(self, name: str, hold: int) -> dict[str, Any]:

@@ -20,6 +20,20 @@ MAX_LINE = 64 * 1024  # bytes in one request line
 READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
 
+class Encoded(bytes):
+    """A reply's ``result`` already encoded as JSON text: put into the line as it is.
+
+    ``history --all`` sends megabytes of rows the service keeps encoded
+    (:mod:`boardctl.game.past`); decoding them only to encode them again
+    was most of its time.
+    """
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One reply or request as a JSON line."""
+    result = message.get("result")
+    if isinstance(result, Encoded):
+        rest = {key: value for key, value in message.items() if key != "result"}
+        head = json.dumps(rest, separators=(",", ":"), default=str).encode()
+        return head[:-1] + (b',"result":' if rest else b'"result":') + result + b"}\n"
     return json.dumps(message, separators=(",", ":"), default=str).encode() + b"\n"
