@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +13,7 @@ from hypothesis import settings
 
 if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
+    from playwright.sync_api import Browser
 
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
@@ -21,6 +23,8 @@ settings.register_profile("boardctl", deadline=None)
 settings.load_profile("boardctl")
 
 REPO = Path(__file__).resolve().parent.parent
+# Debian's chromium, which the PyPI playwright package drives (no browser download)
+CHROMIUM = os.environ.get("BOARDCTL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -58,3 +62,17 @@ def factory() -> Iterator[MockFactory]:
         yield factory
     finally:
         factory.reset()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """A real headless Chromium (playwright imported here: only the browser tests pay for it)."""
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), (
+        f"no chromium at {CHROMIUM}: apt-get install chromium (bash .ci/run does)"
+    )
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()

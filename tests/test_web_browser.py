@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.test_e2e_process import Service
 
 REPO = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("BOARDCTL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTEFACTS = Path(os.environ.get("BOARDCTL_ARTEFACTS", REPO / "build" / "artefacts"))
 
 
@@ -156,17 +155,6 @@ class WebProcess:
                 self.stderr = self.proc.stderr.read().decode()
                 self.proc.stderr.close()
         assert code == 0, self.stderr
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), (
-        f"no chromium at {CHROMIUM}: apt-get install chromium (bash .ci/run does)"
-    )
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -18,22 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from boardctl.results.records import records
 from boardctl.results.source import load_games
-from tests.test_web_browser import ARTEFACTS, CHROMIUM, REPO, BoardService, WebProcess, open_page
+from tests.test_web_browser import ARTEFACTS, REPO, BoardService, WebProcess, open_page
 from tests.test_web_records import season
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

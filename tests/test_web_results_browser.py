@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from boardctl.results.records import records_of_results
 from boardctl.results.source import load_games
@@ -27,7 +27,7 @@ from boardctl.standings.games import from_record
 from boardctl.standings.report import report
 from tests.mqtt_broker import Broker, have_mosquitto
 from tests.test_mqtt_e2e import Board, env
-from tests.test_web_browser import ARTEFACTS, CHROMIUM, REPO, BoardService, WebProcess
+from tests.test_web_browser import ARTEFACTS, REPO, BoardService, WebProcess
 
 pytestmark = pytest.mark.slow
 
@@ -65,14 +65,6 @@ def club(tmp_path: Path) -> Iterator[tuple[ResultsBoard, WebProcess]]:
             web.proc.wait(10)
         board.close()
         broker.close()
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 def journal_results(board: ResultsBoard) -> list[Any]:
