@@ -102,6 +102,7 @@ class UsbCdcStream:
         self.r = 0
         self.w = 0
         self.busy = False  # an OUT transfer is submitted (into [w, ...))
+        self.asked = 0  # the bytes it asked for
         self.state = _OUT  # where the bytes up to w are in the frame layout
         self.need = 0  # bytes of the frame in hand before its closing 0x00, for sure
         self.head = bytearray(_SHORTEST)  # a frame's first bytes after its 0x00
@@ -207,6 +208,7 @@ class UsbCdcStream:
             return  # back-pressure: the host waits until read() frees the buffer
         length = min(transfer_size(self._committed(), self.packet), room)
         self.busy = True  # (before: the transfer may end before submit_xfer returns)
+        self.asked = length
         try:
             ok = self.usbd.submit_xfer(self.ep_out, self.view[w : w + length])
         except OSError:  # a bus reset meanwhile: the endpoint is closed
@@ -303,6 +305,11 @@ class UsbCdcStream:
             if result == 0:  # XFER_RESULT_SUCCESS
                 self._scan(self.w, self.w + n)
                 self.w += n
+                if n < self.asked and self.state != _OUT:
+                    # A short packet: the host's write is over in the middle of what
+                    # looked like a frame (garbage, or a write cut short), so nothing of
+                    # it is surely on its way: one packet at a time to the next 0x00.
+                    self.state = _OUT
             self.busy = False
             self._submit()
         elif ep == self.ep_in:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from boardctl.link import protocol as p
@@ -208,6 +208,13 @@ def test_the_stream_replaces_the_builtin_port_with_the_same_descriptors(
     ),
     garbage=st.binary(max_size=40),
     reads=st.lists(st.booleans(), min_size=1, max_size=50),
+)
+# Garbage whose "header" promises a long frame, then a frame of exactly one packet: the
+# garbage's write ended on a short packet, so its promise must not size the next transfer.
+@example(
+    writes=[([p.encode(p.DELTA, 0, b"")], True)],
+    garbage=b"\x00\x01\x01\x01\x02@\x01\x01\x01\x01\x01",
+    reads=[False],
 )
 def test_every_byte_arrives_in_order_and_no_transfer_waits_for_bytes_never_sent(
     usb: types.ModuleType,
