@@ -74,6 +74,11 @@ class JournalReader(Generic[T]):
                 self._reader.start()
             return None, self._seq
 
+    def reading(self) -> bool:
+        """True while the thread reads the journal."""
+        with self._lock:
+            return self._reader is not None and self._reader.is_alive()
+
     def _read(self) -> None:
         """Catch up with the journal and publish the answer (a thread).
 
