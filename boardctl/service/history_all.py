@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from boardctl.errors import ControlError
 from boardctl.service.records import JournalReader
 from boardctl.service.wire import Encoded
 
@@ -65,9 +66,20 @@ class PastRows(JournalReader[Kept]):
         as JSON text, or not ready yet (``{"ready": false}``)."""
         start = game_start(current, seq)
         kept, read = self._ask(lambda answer, _seq: answer.start == start)
+        if kept is None and read == seq and seq > 0:
+            # the reader has every event the board has, yet another current game: asking
+            # again would never help (a journal that is not the one the board holds)
+            raise ControlError(
+                f"history: the journal's current game starts at event {self._start()}, "
+                f"the board's at {start}"
+            )
         if kept is None:
             return {"ready": False, "seq": max(read, 0), "events": seq}
         return Encoded(kept.past.encoded(current))
+
+    def _start(self) -> int:
+        with self._lock:
+            return -1 if self._answer is None else self._answer.start
 
     def _catch_up(self, path: Path) -> tuple[Kept, int]:
         from boardctl.game.journal import Journal

@@ -114,7 +114,8 @@ class Requests:
     def _history(self, request: Mapping[str, Any]) -> Any:
         limit = request.get("limit")
         every = request.get("all") is True
-        if every and getattr(self.keeper, "path", None) is not None:
+        opened = getattr(self.keeper, "inner", self.keeper) is not None  # not a fault's keeper
+        if every and opened and getattr(self.keeper, "path", None) is not None:
             # the finished games' rows from the reader's thread, then this game's
             answer = self.past.reply(self.keeper.history(), int(self.keeper.status()["seq"]))
             if limit is None or not isinstance(answer, Encoded):
