@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.errors import ControlError
+from boardctl.game import lock
 from boardctl.game.commands import Command, NewGame, Peg
 from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
@@ -204,3 +205,19 @@ def test_a_press_during_the_first_history_all_reaches_the_frame_promptly(
     assert max(latencies) < 0.1, latencies  # a frame within 100 ms, while the replay takes longer
     assert replay > max(latencies)
     assert same(rows) == same(replayed(journal))
+
+
+def test_while_the_journal_is_held_by_another_writer_history_all_answers_at_once(
+    tmp_path: Path, mock_factory: MockFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lock, "SERVICE_WAIT", 0.1)  # the service gives up waiting at once
+    path = tmp_path / "state" / "journal.sqlite"
+    path.parent.mkdir()
+    with Scorekeeper.open(path, setup=NewGame(mode="free")) as writer:
+        play(writer, GAME)  # the journal has events, but the service cannot open it
+        with free_rig(tmp_path, mock_factory, FAST) as rig:
+            assert getattr(rig.loop.keeper, "inner", 0) is None  # the fault's stand-in keeper
+            began = time.monotonic()
+            rows = request_ready(rig.board.socket, {"op": "history", "all": True}, timeout=5)
+            assert time.monotonic() - began < 2
+            assert rows == rig.loop.keeper.history(all_games=True)
