@@ -22,7 +22,7 @@ from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Peg, Redo, Undo
 from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
-from boardctl.service.client import request
+from boardctl.service.client import request, request_ready
 from boardctl.service.wire import Encoded, encode
 from tests.test_e2e import FAST, free_rig
 
@@ -143,9 +143,9 @@ def test_history_all_through_the_service_is_the_replay(
             request(rig.board.socket, {"op": "new_game", "variant": "six-card", "mode": "free"})
         request(rig.board.socket, {"op": "peg", "track": 1, "points": 2, "kind": "pegging"})
         for _ in range(2):  # the first replays, the second is from the kept rows
-            rows = request(rig.board.socket, {"op": "history", "all": True})
+            rows = request_ready(rig.board.socket, {"op": "history", "all": True})
             assert [r["seq"] for r in rows] == list(range(1, len(rows) + 1))
-        last = request(rig.board.socket, {"op": "history", "all": True, "limit": 2})
+        last = request_ready(rig.board.socket, {"op": "history", "all": True, "limit": 2})
         assert last == rows[-2:]
         journal = rig.board.journal
     assert same(rows) == same(replayed(journal))

@@ -383,6 +383,13 @@ class Scorekeeper:
             )
         return rows
 
+    def keep_past(self) -> PastGames:
+        """From now on keep the rows of each game as the next one starts (its own, or a
+        reader's: a read-only keeper replaying the journal from its first event); returns them."""
+        if self._past is None:
+            self._past = PastGames()
+        return self._past
+
     def history_json(self) -> bytes:
         """Every event's row as one JSON list: ``history(all_games=True)``, encoded.
 

@@ -11,6 +11,10 @@ next one starts, and answers from them and the current game's entries: as
 rows, or as the JSON text the control socket sends (:meth:`PastGames.encoded`,
 no decoding). A row's local ``time`` is kept as the service made it (its own
 time zone, as when it made the row for the reply).
+
+The service builds them off its loop: a thread replays the journal on a
+read-only connection of its own (:mod:`boardctl.service.history_all`), so the
+first ``history --all`` after a start holds up no button press.
 """
 
 from __future__ import annotations
@@ -46,6 +50,17 @@ class PastGames:
         """Every kept row and then ``rows`` (the current game's), as one JSON list."""
         tail = encoded(rows)[1:-1] if rows else b""
         return b"[" + b",".join([*self._games, *([tail] if tail else [])]) + b"]"
+
+    def copy(self) -> PastGames:
+        """The games kept so far (the texts are shared: they never change)."""
+        kept = PastGames()
+        kept._games = list(self._games)
+        return kept
+
+    @property
+    def games(self) -> int:
+        """Games kept."""
+        return len(self._games)
 
     @property
     def size(self) -> int:

@@ -55,6 +55,30 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
     return _result(reply, path)
 
 
+def request_ready(
+    path: str | os.PathLike[str], message: dict[str, Any], *, timeout: float = 5.0
+) -> Any:
+    """:func:`request`, asked again while the service answers ``{"ready": false}``.
+
+    A request the service answers from a thread of its own (``history`` with
+    ``all``, ``records``) is not ready while that thread reads the journal;
+    this waits (10 ms, then up to 0.1 s between asks) for at most ``timeout``
+    seconds in all.
+    """
+    from time import monotonic, sleep
+
+    deadline = monotonic() + timeout
+    pause = 0.01
+    while True:
+        result = request(path, message, timeout=max(deadline - monotonic(), 0.1))
+        if not (isinstance(result, dict) and result.get("ready") is False):
+            return result
+        if monotonic() + pause > deadline:
+            raise NoAnswer(f"{os.fspath(path)}: the service was not ready within {timeout} s")
+        sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
 def watch(
     path: str | os.PathLike[str], *, timeout: float | None = None
 ) -> Generator[Any, None, None]:

@@ -22,49 +22,65 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from boardctl.errors import BoardError, ControlError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from boardctl.game.journal import Journal
     from boardctl.results.derive import GameFold
 
 CHUNK = 64  # rows folded between two chances for the loop's thread (about a millisecond here)
+T = TypeVar("T")
 SWITCH = 0.001  # Python's switch interval while the reader runs (seconds; the default is 0.005)
 
 
-class JournalRecords:
-    """The records of the journal at ``path`` (None: a board without a journal)."""
+class JournalReader(Generic[T]):
+    """Something made from the journal at ``path`` by a thread of its own (None: no journal).
+
+    The thread reads on a read-only connection it keeps open between reads
+    (:meth:`_catch_up`, in a subclass, reads what was written since and
+    returns what it makes of it, with the last event it counts); the loop
+    only looks at what was published (:meth:`_ask`), never waits for it.
+    ``name`` names the request in errors.
+    """
+
+    name = "reader"
 
     def __init__(self, path: str | Path | None) -> None:
         self._path = None if path is None else Path(path)
         self._lock = threading.Lock()
-        self._answer: dict[str, Any] | None = None
+        self._answer: T | None = None
         self._seq = -1  # the last event the answer counts
         self._error = ""
         self._reader: threading.Thread | None = None
-        self._journal: Journal | None = None
-        self._fold: GameFold | None = None
         self._closed = False
 
-    def reply(self, seq: int) -> dict[str, Any]:
-        """The records up to event ``seq`` (the journal's last), or not ready yet (above)."""
+    def _ask(self, current: Callable[[T, int], bool]) -> tuple[T | None, int]:
+        """The published answer if ``current(answer, its seq)``, else None (the thread is
+        started to catch up); and the last event published (-1: none yet)."""
         if self._path is None:
-            raise ControlError("records: this board keeps no journal")
+            raise ControlError(f"{self.name}: this board keeps no journal")
         with self._lock:
             if self._error:
                 error, self._error = self._error, ""
-                raise ControlError(f"records: {error}")
-            if self._answer is not None and self._seq >= seq:
-                return {"ready": True, **self._answer}
+                raise ControlError(f"{self.name}: {error}")
+            if self._answer is not None and current(self._answer, self._seq):
+                return self._answer, self._seq
             if not self._closed and (self._reader is None or not self._reader.is_alive()):
-                self._reader = threading.Thread(target=self._read, name="records", daemon=True)
+                self._reader = threading.Thread(target=self._read, name=self.name, daemon=True)
                 self._reader.start()
-            return {"ready": False, "seq": max(self._seq, 0), "events": seq}
+            return None, self._seq
+
+    def reading(self) -> bool:
+        """True while the thread reads the journal."""
+        with self._lock:
+            return self._reader is not None and self._reader.is_alive()
 
     def _read(self) -> None:
-        """Fold the rows written since the last read and publish the records (a thread).
+        """Catch up with the journal and publish the answer (a thread).
 
         While it runs, Python's switch interval is 1 ms instead of 5: a thread
         that wants the interpreter (the loop, after a press) waits at most that
@@ -74,31 +90,65 @@ class JournalRecords:
         switch = sys.getswitchinterval()
         sys.setswitchinterval(min(switch, SWITCH))  # the loop waits 1 ms, not 5, for a turn
         try:
-            self._fold_and_publish()
+            try:
+                answer, seq = self._catch_up(self._path)
+            except BoardError as exc:
+                with self._lock:
+                    self._error = str(exc)
+                    self._drop_journal()
+                return
+            with self._lock:
+                self._answer, self._seq = answer, seq
         finally:
             sys.setswitchinterval(switch)
 
-    def _fold_and_publish(self) -> None:
+    def _catch_up(self, path: Path) -> tuple[T, int]:
+        """Read what was written since the last read; the answer and its last event."""
+        raise NotImplementedError
+
+    def _drop_journal(self) -> None:
+        """Close the read-only connection (the next read opens it again)."""
+
+    def close(self) -> None:
+        """Wait for a read under way, then close the read-only connection."""
+        with self._lock:
+            self._closed = True
+            reader = self._reader
+        if reader is not None:
+            reader.join(10)
+        with self._lock:
+            self._drop_journal()
+
+
+class JournalRecords(JournalReader[dict[str, Any]]):
+    """The records of the journal at ``path`` (None: a board without a journal)."""
+
+    name = "records"
+
+    def __init__(self, path: str | Path | None) -> None:
+        super().__init__(path)
+        self._journal: Journal | None = None
+        self._fold: GameFold | None = None
+
+    def reply(self, seq: int) -> dict[str, Any]:
+        """The records up to event ``seq`` (the journal's last), or not ready yet (above)."""
+        answer, read = self._ask(lambda _answer, counted: counted >= seq)
+        if answer is not None:
+            return {"ready": True, **answer}
+        return {"ready": False, "seq": max(read, 0), "events": seq}
+
+    def _catch_up(self, path: Path) -> tuple[dict[str, Any], int]:
         from boardctl.game.journal import Journal
         from boardctl.results.derive import GameFold
         from boardctl.results.records import records
 
-        assert self._path is not None
-        try:
-            if self._journal is None or self._fold is None:
-                self._journal = Journal.open(self._path, readonly=True)
-                self._fold = GameFold(board="-", path=str(self._path))
-            self._fold_new_rows(self._journal, self._fold)
-            games = self._fold.games()
-            seq = self._fold.seq
-            answer = {"seq": seq, "games": len(games), **records(games).to_dict()}
-        except BoardError as exc:
-            with self._lock:
-                self._error = str(exc)
-                self._drop_journal()
-            return
-        with self._lock:
-            self._answer, self._seq = answer, seq
+        if self._journal is None or self._fold is None:
+            self._journal = Journal.open(path, readonly=True)
+            self._fold = GameFold(board="-", path=str(path))
+        self._fold_new_rows(self._journal, self._fold)
+        games = self._fold.games()
+        seq = self._fold.seq
+        return {"seq": seq, "games": len(games), **records(games).to_dict()}, seq
 
     @staticmethod
     def _fold_new_rows(journal: Journal, fold: GameFold) -> None:
@@ -123,13 +173,3 @@ class JournalRecords:
         if self._journal is not None:
             self._journal.close()
         self._journal = self._fold = None
-
-    def close(self) -> None:
-        """Wait for a read under way, then close the read-only connection."""
-        with self._lock:
-            self._closed = True
-            reader = self._reader
-        if reader is not None:
-            reader.join(10)
-        with self._lock:
-            self._drop_journal()

@@ -11,6 +11,7 @@ server itself (see :mod:`boardctl.service.watch`). The protocol:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,6 +22,7 @@ from boardctl.inputs.panel import Panel, parse_button_id
 from boardctl.link.base import Link
 from boardctl.service.buttons import button_command
 from boardctl.service.dispatch import Dispatcher
+from boardctl.service.history_all import PastRows
 from boardctl.service.records import JournalRecords
 from boardctl.service.settings import BoardSettings
 from boardctl.service.wire import Encoded
@@ -61,6 +63,7 @@ class Requests:
         self._watched = watched  # told the view a new watcher's snapshot shows
         # the journal's file (Scorekeeper.path); a keeper without one has no records
         self.records = JournalRecords(getattr(self.keeper, "path", None))
+        self.past = PastRows(getattr(self.keeper, "path", None))  # history --all, off the loop
         self._readers: dict[str, Callable[[Mapping[str, Any]], Any]] = {
             "ping": lambda _: {"pong": True, "protocol": PROTOCOL_VERSION},
             "status": lambda _: self.status(),
@@ -102,6 +105,7 @@ class Requests:
     def close(self) -> None:
         """Stop what answers the requests in the background (the records' reader)."""
         self.records.close()
+        self.past.close()
 
     def _frame_reply(self) -> dict[str, Any]:
         frame = self._frame() or b""
@@ -109,10 +113,16 @@ class Requests:
 
     def _history(self, request: Mapping[str, Any]) -> Any:
         limit = request.get("limit")
-        every = getattr(self.keeper, "history_json", None)
-        if request.get("all") is True and limit is None and every is not None:
-            return Encoded(every())  # the kept rows, sent as they are (boardctl.game.past)
-        items = self.keeper.history(all_games=request.get("all") is True)
+        every = request.get("all") is True
+        opened = getattr(self.keeper, "inner", self.keeper) is not None  # not a fault's keeper
+        if every and opened and getattr(self.keeper, "path", None) is not None:
+            # the finished games' rows from the reader's thread, then this game's
+            answer = self.past.reply(self.keeper.history(), int(self.keeper.status()["seq"]))
+            if limit is None or not isinstance(answer, Encoded):
+                return answer  # the rows as JSON text, or {"ready": false}
+            items = json.loads(answer)
+            return items[-limit:] if isinstance(limit, int) and limit > 0 else items
+        items = self.keeper.history(all_games=every)  # a keeper without a journal keeps them all
         return items[-limit:] if isinstance(limit, int) and limit > 0 else items
 
     def press(self, name: str, hold: int) -> dict[str, Any]:
