@@ -108,6 +108,9 @@ class Rig:
 # (50 ms) that a busy machine cannot stretch it past the lockout.
 FAST = {"inputs": {"commit_idle": 0.8, "debounce": 0.002, "long_press": 0.4}}
 BOUNCY = {"inputs": {"commit_idle": 0.8, "debounce": 0.05, "long_press": 0.6}}
+# For tests whose every entry ends with its own commit: room for a busy machine, so that a slow
+# press is never read as held and a count is never committed half-entered.
+STEADY = {"inputs": {"commit_idle": 5.0, "debounce": 0.002, "long_press": 1.0}}
 
 
 @contextlib.contextmanager
@@ -155,7 +158,7 @@ def test_three_bouncy_presses_then_the_idle_commit_light_hole_3(bouncy_rig: Rig)
 def test_a_whole_guided_game_entered_through_buttons(
     tmp_path: Path, mock_factory: MockFactory
 ) -> None:
-    config = parse_config({**FAST, "game": {"mode": "guided", "variant": "six-card"}})
+    config = parse_config({**STEADY, "game": {"mode": "guided", "variant": "six-card"}})
     rig = Rig(tmp_path, mock_factory, config, RecordingLink())
     try:
         rig.press("track1.plus1")  # the cut: track 1 deals first
