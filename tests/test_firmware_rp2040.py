@@ -246,9 +246,7 @@ def test_update_frees_the_repl_for_mpremote_and_the_watchdog_stays_fed(usb: Boot
     assert chip.wait(lambda: b"update mode, REPL left free" in chip.output[mark:], emu_s=2)
     chip.run_for(2.5)  # over twice the rig's 1 s watchdog: a timer feeds it now
     assert len(chip.resets) == resets
-    mark = len(chip.output)
-    chip.send(b"\r\nprint(6 * 7)\r\n")
-    assert chip.wait(lambda: b"42" in chip.output[mark:], emu_s=3)
+    assert chip.repl(b"print(6 * 7)", b"42")
 
 
 def test_the_uart_link_carries_frames_too(uart: Booted) -> None:
@@ -277,9 +275,7 @@ def test_safe_mode_with_bootsel_then_a_watchdog_reset_boots_the_controller(
         assert chip.frames and chip.frames[-1].grb == bytes(3 * LEDS)  # the strip is cleared
         assert chip.status_led and chip.status_led[-1][1] == 1  # the Pico's LED is on
         assert not chip.messages  # no controller: no HELLO
-        mark = len(chip.output)
-        chip.send(b"\r\nprint(6 * 7)\r\n")  # the REPL is free (for mpremote)
-        assert chip.wait(lambda: b"42" in chip.output[mark:], emu_s=3)
+        assert chip.repl(b"print(6 * 7)", b"42")  # the REPL is free (for mpremote)
         # Release BOOTSEL, then let an unfed watchdog reset the chip: it comes back up
         # as the controller and says HELLO.
         chip.command("bootsel", pressed=False)

@@ -66,8 +66,10 @@ def test_each_cue_plays_its_steps_on_the_pwm_pin(usb: Booted, name: str) -> None
         # steps, which a busy host can shift: a mean high time 1.2 % long was seen once.
         assert abs(tone.duty - 0.5) < 0.02
         # A new frequency takes effect at a wrap of the counter, and the cycle where the
-        # period changes is not counted: a note may sound up to two periods short.
-        assert ms - 2000 / hz - 0.3 <= tone.ms <= ms + LATE_MS, (hz, ms, tone.ms)
+        # period changes is not counted: a note may sound up to two periods short. And the
+        # steps are timed in whole milliseconds (time.ticks_ms): a step that began late in
+        # its millisecond ends on the tick, up to 1 ms short.
+        assert ms - 2000 / hz - 1.0 <= tone.ms <= ms + LATE_MS, (hz, ms, tone.ms)
     # Rests are silences of their length; notes that follow each other have no gap.
     index = 0
     for (hz, _ms), following in itertools.pairwise(steps):
