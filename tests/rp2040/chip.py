@@ -205,9 +205,9 @@ class Chip:
     def repl(self, line: bytes, answer: bytes, emu_s: float = 3.0) -> bool:
         """Type ``line`` at MicroPython's REPL; True once ``answer`` is in the output.
 
-        The rig's USB host sometimes holds the first write to MicroPython's own port after
-        its REPL has started until the next write (2 of 12 runs of the safe-mode check; the
-        cause is not found, see README.md): a bare Enter, as a person would press it, goes
+        The rig's USB host sometimes holds a write to MicroPython's own port, for about a
+        second or until the next write (2 of 12 runs of the safe-mode check; the cause is not
+        found, see README.md): a bare Enter, as a person would press it, goes
         once an emulated second until the answer comes.
         """
         mark = len(self.output)
