@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from boardctl.board import Renderer, builtin_layout
 from boardctl.board.frame import pixel
 from boardctl.board.render import GAME_POINT_PERIOD, game_point_leds
-from boardctl.board.viewjson import view_from_dict, view_to_dict
+from boardctl.board.viewjson import view_from_dict
 from boardctl.view import BoardView, TrackView
-from tests.golden import golden_json
-from tests.test_render_golden import _lit, frame_differences
+from tests.test_render_golden import golden_frame
 
 LAYOUT = builtin_layout("two-121")
 
@@ -53,15 +50,10 @@ def test_golden_frames_of_game_points_in_a_match_to_7(points: int) -> None:
     view = _view(points)
     on = renderer.render(view, 0.1)
     off = renderer.render(view, 0.1 + GAME_POINT_PERIOD / 2)
-    actual: dict[str, Any] = {
-        "layout": "two-121",
-        "now": 0.1,
-        "view": view_to_dict(view),
-        "lit": _lit(on, LAYOUT),
-    }
-    stored = golden_json(f"frame-game-points-{points}-of-7.json", actual)
+    stored, differences = golden_frame(
+        f"frame-game-points-{points}-of-7.json", "two-121", LAYOUT, view, 0.1, on
+    )
     assert view_from_dict(stored["view"]) == view
-    differences = frame_differences(stored["lit"], actual["lit"])
     assert not differences, "\n".join(differences)
     steady = min(points, 3) - max(0, points - 3)
     assert sum(_leds(on, 0)) == min(points, 3)

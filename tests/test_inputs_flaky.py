@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from boardctl.board import Renderer, builtin_layout
 from boardctl.board.frame import pixel
 from boardctl.board.overlay import BLUE, RED, OverlayRenderer
-from boardctl.board.viewjson import view_from_dict, view_to_dict
+from boardctl.board.viewjson import view_from_dict
 from boardctl.config import Config, parse_config
 from boardctl.errors import ConfigError
 from boardctl.game.commands import BoardCommand, Brightness, Peg, Redo, Undo
@@ -31,9 +31,8 @@ from boardctl.inputs.panel import GESTURES, Panel, Timing
 from boardctl.link import RecordingLink
 from boardctl.service.loop import ServiceLoop
 from boardctl.view import BoardView, TrackView
-from tests.golden import golden_json
 from tests.test_inputs import press, run_until
-from tests.test_render_golden import _lit, frame_differences
+from tests.test_render_golden import golden_frame
 
 T = Timing()  # long_press 1.0, confirm_timeout 10.0, stuck_after 10.0
 
@@ -177,15 +176,10 @@ def test_golden_frame_of_the_asked_undo() -> None:
     renderer = OverlayRenderer(Renderer(layout), layout)
     now = 20.1  # the blink's "on" step
     frame = renderer.render(view, now)
-    actual: dict[str, Any] = {
-        "layout": "two-121",
-        "now": now,
-        "view": view_to_dict(view),
-        "lit": _lit(frame, layout),
-    }
-    stored = golden_json("frame-sign-undo-confirm.json", actual)
+    stored, differences = golden_frame(
+        "frame-sign-undo-confirm.json", "two-121", layout, view, now, frame
+    )
     assert view_from_dict(stored["view"]) == view
-    differences = frame_differences(stored["lit"], actual["lit"])
     assert not differences, "\n".join(differences)
     starts = [layout.led_of(track, 0) for track in range(2)]
     assert layout.status is not None

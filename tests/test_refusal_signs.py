@@ -18,7 +18,7 @@ from boardctl.board.overlay import OverlayRenderer
 from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, legend, refusal_from
 from boardctl.board.terminal import SCREEN_COLUMNS, draw_board
 from boardctl.board.theme import DEFAULT_THEME
-from boardctl.board.viewjson import view_from_dict, view_to_dict
+from boardctl.board.viewjson import view_from_dict
 from boardctl.errors import EntryError, JournalError, refusal_of
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
@@ -29,8 +29,7 @@ from boardctl.refusals import MEANINGS, Refusal
 from boardctl.service.app import layout_check
 from boardctl.service.loop import ServiceLoop
 from boardctl.view import BoardView, TrackView
-from tests.golden import golden_json
-from tests.test_render_golden import _lit, frame_differences
+from tests.test_render_golden import golden_frame
 
 ERROR = bytes(DEFAULT_THEME.error)
 
@@ -113,16 +112,11 @@ def test_golden_frame_of_each_refusal_sign(refusal: Refusal) -> None:
     layout = builtin_layout("two-121")
     view, now = _sign_view(refusal), 10.1  # the flash's first "on" step
     frame = Renderer(layout).render(view, now)
-    actual: dict[str, Any] = {
-        "layout": "two-121",
-        "now": now,
-        "view": view_to_dict(view),
-        "lit": _lit(frame, layout),
-    }
-    stored = golden_json(f"frame-sign-{refusal.value}.json", actual)
+    stored, differences = golden_frame(
+        f"frame-sign-{refusal.value}.json", "two-121", layout, view, now, frame
+    )
     assert view_from_dict(stored["view"]) == view
     assert stored["view"]["extra"]["refusal"] == refusal.value
-    differences = frame_differences(stored["lit"], actual["lit"])
     assert not differences, "\n".join(differences)
     holes = SIGN_HOLES[refusal]
     for track in range(2):

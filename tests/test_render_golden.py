@@ -81,22 +81,30 @@ def frame_differences(expected: list[list[object]], actual: list[list[object]]) 
     return lines
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_golden_frame(case: str) -> None:
-    layout_name, view, now = CASES[case]
-    layout = builtin_layout(layout_name)
-    frame = Renderer(layout).render(view, now)
+def golden_frame(
+    file: str, layout_name: str, layout: Layout, view: BoardView, now: float, frame: bytes
+) -> tuple[dict[str, Any], list[str]]:
+    """The golden record ``file`` of ``frame`` (``view`` at ``now`` on ``layout``), and the
+    LEDs that differ from it (the file is written when missing or regenerated)."""
     actual: dict[str, Any] = {
         "layout": layout_name,
         "now": now,
         "view": view_to_dict(view),
         "lit": _lit(frame, layout),
     }
-    stored = golden_json(f"frame-{case}.json", actual)
+    stored = golden_json(file, actual)
+    return stored, frame_differences(stored["lit"], actual["lit"])
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden_frame(case: str) -> None:
+    layout_name, view, now = CASES[case]
+    layout = builtin_layout(layout_name)
+    frame = Renderer(layout).render(view, now)
+    stored, differences = golden_frame(f"frame-{case}.json", layout_name, layout, view, now, frame)
     assert stored["layout"] == layout_name
     assert view_from_dict(stored["view"]) == view, "the position changed: regenerate the file"
     assert stored["now"] == now
-    differences = frame_differences(stored["lit"], actual["lit"])
     assert not differences, f"{case}: {len(differences)} LEDs differ\n" + "\n".join(differences)
 
 

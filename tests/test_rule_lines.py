@@ -22,7 +22,7 @@ from boardctl.board.render import Renderer
 from boardctl.board.snapshot import Picture
 from boardctl.board.terminal import draw_board
 from boardctl.board.theme import DEFAULT_THEME, scaled
-from boardctl.board.viewjson import view_from_dict, view_to_dict
+from boardctl.board.viewjson import view_from_dict
 from boardctl.cli.cmd_status import summary_lines
 from boardctl.errors import ConfigError
 from boardctl.game.commands import parse_command
@@ -30,8 +30,8 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.game.presets import get_preset
 from boardctl.game.view import status_dict
 from boardctl.view import BoardView, TrackView, lines_failed, skunk_lines
-from tests.golden import golden_json, golden_text
-from tests.test_render_golden import _lit, frame_differences
+from tests.golden import golden_text
+from tests.test_render_golden import golden_frame
 
 # (rules, target, the loser's score, layout): a finished game whose lines differ by rule set
 GAMES = {
@@ -132,15 +132,10 @@ def test_golden_frames_of_the_lines(name: str) -> None:
     view, layout_name = game_view(name)
     layout = builtin_layout(layout_name)
     frame = Renderer(layout).render(view, NOW)
-    actual: dict[str, Any] = {
-        "layout": layout_name,
-        "now": NOW,
-        "view": view_to_dict(view),
-        "lit": _lit(frame, layout),
-    }
-    stored = golden_json(f"frame-lines-{name}.json", actual)
+    stored, differences = golden_frame(
+        f"frame-lines-{name}.json", layout_name, layout, view, NOW, frame
+    )
     assert view_from_dict(stored["view"]) == view, "the position changed: regenerate the file"
-    differences = frame_differences(stored["lit"], actual["lit"])
     assert not differences, f"{name}: {len(differences)} LEDs differ\n" + "\n".join(differences)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -20,7 +19,7 @@ from gpiozero.pins.mock import MockFactory
 from boardctl.board import Renderer, builtin_layout
 from boardctl.board.frame import pixel
 from boardctl.board.overlay import GREEN, OverlayRenderer
-from boardctl.board.viewjson import view_from_dict, view_to_dict
+from boardctl.board.viewjson import view_from_dict
 from boardctl.cli import main
 from boardctl.config import parse_config
 from boardctl.game.commands import Confirm, Peg, Undo, parse_command
@@ -31,11 +30,10 @@ from boardctl.results.export import read_csv, read_jsonl
 from boardctl.service.buttons import result_signoff
 from boardctl.service.loop import Call
 from boardctl.view import BoardView, TrackView
-from tests.golden import golden_json
 from tests.test_e2e import FAST, Rig
 from tests.test_inputs import press, run_until
 from tests.test_inputs_flaky import Board, zero2w  # noqa: F401 (a fixture)
-from tests.test_render_golden import _lit, frame_differences
+from tests.test_render_golden import golden_frame
 
 WIN = parse_command({"op": "peg", "track": 0, "points": 121, "kind": "correction"})
 WIN_61 = parse_command({"op": "peg", "track": 0, "points": 61, "kind": "correction"})
@@ -93,16 +91,11 @@ def test_golden_frame_of_a_result_waiting_for_one_side() -> None:
     renderer = OverlayRenderer(Renderer(layout), layout)
     view, now = _signoff_view([1]), 60.1  # Bo confirmed, Ann awaited; the blink's "on" step
     frame = renderer.render(view, now)
-    actual: dict[str, Any] = {
-        "layout": "two-121",
-        "now": now,
-        "view": view_to_dict(view),
-        "lit": _lit(frame, layout),
-    }
-    stored = golden_json("frame-sign-signoff.json", actual)
+    stored, differences = golden_frame(
+        "frame-sign-signoff.json", "two-121", layout, view, now, frame
+    )
     assert view_from_dict(stored["view"]) == view
     assert stored["view"]["extra"]["signoff"] == [1]
-    differences = frame_differences(stored["lit"], actual["lit"])
     assert not differences, "\n".join(differences)
     ann, bo = layout.led_of(0, 0), layout.led_of(1, 0)
     assert bytes(pixel(frame, ann)) == GREEN and bytes(pixel(frame, bo)) == GREEN
