@@ -130,25 +130,23 @@ def test_an_unchanged_configuration_is_parsed_once_per_user(rig: Rig, tmp_path: 
     # any change to the file is read again: here it names a socket nobody listens on
     elsewhere = tmp_path / "elsewhere"
     config.write_text(f'[service]\nsocket = "{elsewhere}.sock"\njournal = "{elsewhere}.sqlite"\n')
-    done = subprocess.run(
-        [sys.executable, "-S", "-m", "boardctl", "status", "--config", str(config)],
-        env={**os.environ, "PYTHONPATH": str(REPO), "XDG_RUNTIME_DIR": str(runtime)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 1
-    assert f"not running and there is no journal at {elsewhere}.sqlite" in done.stderr
-    # and a broken file is refused every time, never remembered as good
-    config.write_text("[service]\nsocket = 3\n")
-    for _ in range(2):
-        broken = subprocess.run(
+
+    def status() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
             [sys.executable, "-S", "-m", "boardctl", "status", "--config", str(config)],
             env={**os.environ, "PYTHONPATH": str(REPO), "XDG_RUNTIME_DIR": str(runtime)},
             capture_output=True,
             text=True,
             timeout=60,
         )
+
+    done = status()
+    assert done.returncode == 1
+    assert f"not running and there is no journal at {elsewhere}.sqlite" in done.stderr
+    # and a broken file is refused every time, never remembered as good
+    config.write_text("[service]\nsocket = 3\n")
+    for _ in range(2):
+        broken = status()
         assert broken.returncode == 1
         assert "service.socket must be a string, not 3" in broken.stderr
 
