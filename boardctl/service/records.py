@@ -36,6 +36,27 @@ CHUNK = 64  # rows folded between two chances for the loop's thread (about a mil
 T = TypeVar("T")
 SWITCH = 0.001  # Python's switch interval while the reader runs (seconds; the default is 0.005)
 
+# The interval is the process's: readers running at once (records, history --all) share one
+# shortening, and the last to finish puts back what was there before the first began.
+_switch_lock = threading.Lock()
+_switch_users = 0
+_switch_before = 0.0
+
+
+def _short_switch(start: bool) -> None:
+    """A reader starts (``start``) or ends its read: shorten the switch interval, or restore it."""
+    global _switch_users, _switch_before
+    with _switch_lock:
+        if start:
+            if _switch_users == 0:
+                _switch_before = sys.getswitchinterval()
+                sys.setswitchinterval(min(_switch_before, SWITCH))
+            _switch_users += 1
+        else:
+            _switch_users -= 1
+            if _switch_users == 0:
+                sys.setswitchinterval(_switch_before)
+
 
 class JournalReader(Generic[T]):
     """Something made from the journal at ``path`` by a thread of its own (None: no journal).
@@ -87,8 +108,7 @@ class JournalReader(Generic[T]):
         long for a computing thread to give it up.
         """
         assert self._path is not None
-        switch = sys.getswitchinterval()
-        sys.setswitchinterval(min(switch, SWITCH))  # the loop waits 1 ms, not 5, for a turn
+        _short_switch(True)  # the loop waits 1 ms, not 5, for a turn
         try:
             try:
                 answer, seq = self._catch_up(self._path)
@@ -100,7 +120,7 @@ class JournalReader(Generic[T]):
             with self._lock:
                 self._answer, self._seq = answer, seq
         finally:
-            sys.setswitchinterval(switch)
+            _short_switch(False)
 
     def _catch_up(self, path: Path) -> tuple[T, int]:
         """Read what was written since the last read; the answer and its last event."""
