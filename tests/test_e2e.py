@@ -20,13 +20,47 @@ from boardctl.service import app
 from boardctl.service.loop import Call
 
 
-class Rig:
-    """A whole board (app.build) served by a background thread, pressed through pins."""
+class ManualClock:
+    """A monotonic clock that moves only when a test advances it.
 
-    def __init__(self, tmp_path: Path, factory: MockFactory, config: Config, link: Any) -> None:
+    A board built on it times every press, hold, debounce and commit by the test's own
+    steps, so a busy machine that stalls the test thread cannot stretch a press into a
+    long press or split a count in two.
+    """
+
+    def __init__(self) -> None:
+        self._now = time.monotonic()
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self._now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._now += seconds
+
+
+class Rig:
+    """A whole board (app.build) served by a background thread, pressed through pins.
+
+    With ``clock`` (a :class:`ManualClock`), time on the board passes only in :meth:`press`
+    and :meth:`elapse`; without it, the board runs on the wall clock.
+    """
+
+    def __init__(
+        self,
+        tmp_path: Path,
+        factory: MockFactory,
+        config: Config,
+        link: Any,
+        *,
+        clock: ManualClock | None = None,
+    ) -> None:
         self.config = config
         self.factory = factory
         self.link = link
+        self.clock = clock
         self.board = app.build(
             config,
             journal=tmp_path / "state" / "journal.sqlite",
@@ -35,6 +69,7 @@ class Rig:
             link=link,  # None: the configured link (see test_e2e_link.py)
             factory=factory,
             keyboard=False,
+            clock=clock or time.monotonic,
         )
         self.loop = self.board.loop
         self.thread = threading.Thread(target=self.loop.run, daemon=True)
@@ -55,17 +90,28 @@ class Rig:
         self.loop.post(Call(done.set))
         assert done.wait(5)
 
+    def elapse(self, seconds: float) -> None:
+        """Let ``seconds`` pass on the board: on the manual clock, or by sleeping."""
+        if self.clock is None:
+            time.sleep(seconds)
+            return
+        self.sync()  # every edge so far is handled at the time it was made
+        self.clock.advance(seconds)
+        self.sync()  # the loop has run its timers at the new time
+
     def press(self, name: str, *, hold: float = 0.008, bounce: bool = False) -> None:
         pin = self.pin(name)
         pin.drive_low()
         if bounce:  # contact chatter, as a real switch does (much shorter than the debounce)
             pin.drive_high()
             pin.drive_low()
-        time.sleep(hold)
+        self.elapse(hold)
         pin.drive_high()
         if bounce:
             pin.drive_low()
             pin.drive_high()
+        if self.clock is not None:  # the release settles before the next press
+            self.clock.advance(self.config.inputs.debounce)
         self.sync()
 
     def enter(self, track: int, points: int) -> None:
@@ -89,12 +135,13 @@ class Rig:
         return result
 
     def wait_for(self, check: Callable[[], bool], timeout: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout
+        """Let time pass until ``check()`` holds (on the manual clock, in 50 ms steps)."""
+        deadline = time.monotonic() + (timeout if self.clock is None else 6 * timeout)
         while not check():
             assert time.monotonic() < deadline, (
                 f"timed out: pending {self.loop.panel.pending}, status {self.status()}"
             )
-            time.sleep(0.01)
+            self.elapse(0.01 if self.clock is None else 0.05)
 
     def close(self) -> None:
         self.loop.stop()
@@ -159,7 +206,7 @@ def test_a_whole_guided_game_entered_through_buttons(
     tmp_path: Path, mock_factory: MockFactory
 ) -> None:
     config = parse_config({**STEADY, "game": {"mode": "guided", "variant": "six-card"}})
-    rig = Rig(tmp_path, mock_factory, config, RecordingLink())
+    rig = Rig(tmp_path, mock_factory, config, RecordingLink(), clock=ManualClock())
     try:
         rig.press("track1.plus1")  # the cut: track 1 deals first
         rig.wait_for(lambda: rig.status()["phase"] == "deal")

@@ -26,7 +26,7 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.link import RecordingLink
 from boardctl.refusals import Refusal
 from boardctl.service.loop import Call
-from tests.test_e2e import Rig
+from tests.test_e2e import ManualClock, Rig
 
 WHITE = (255, 255, 255)
 ERROR = tuple(DEFAULT_THEME.error)
@@ -153,7 +153,7 @@ def test_a_four_player_partnership_game_through_the_panel(
             "game": {"mode": "guided", "variant": "four-player", "match": 3},
         }
     )
-    rig = Rig(tmp_path, mock_factory, config, RecordingLink())
+    rig = Rig(tmp_path, mock_factory, config, RecordingLink(), clock=ManualClock())
     try:
         _execute(rig, Set("names", ["Alice", "Bob", "Carol", "Dave"]))
         names = [t["name"] for t in rig.status()["tracks"]]

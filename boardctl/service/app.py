@@ -14,6 +14,7 @@ import shutil
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -259,8 +260,13 @@ def build(
     link: Link | None = None,
     factory: Any = None,
     keyboard: bool | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Board:
-    """Open every part; on failure, close what was opened and re-raise."""
+    """Open every part; on failure, close what was opened and re-raise.
+
+    ``clock`` times the buttons, the loop's deadlines and the control clients (tests pass a
+    clock they advance themselves, so no timing depends on how busy the machine is).
+    """
     from boardctl.inputs.gpio import Inputs, pin_factory
     from boardctl.service.control import ControlServer
     from boardctl.service.fault import JournalKeeper
@@ -272,7 +278,7 @@ def build(
         layout = load_board_layout(config)
         check_config_fits(config, layout)
         # The journal's scorekeeper, or a stand-in showing the fault until it opens.
-        keeper = JournalKeeper(journal, game_setup(config))
+        keeper = JournalKeeper(journal, game_setup(config), clock=clock)
         closers.append(keeper.close)
         renderer = make_renderer(layout, config, config.board.brightness)
         overlay = OverlayRenderer(renderer, layout)
@@ -303,6 +309,7 @@ def build(
             on_brightness=renderer.set_brightness,
             validate=layout_check(layout, keeper),
             link_kind=config.link.kind,
+            clock=clock,
         )
         loop.brightness = config.board.brightness
         keeper.on_reopen = loop.keeper_changed
@@ -312,12 +319,14 @@ def build(
         closers.append(loop.close)
         board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
         board.inputs = Inputs(
-            config.pins, MAX_TRACKS, loop.post, factory=factory, lock=loop.edge_lock
+            config.pins, MAX_TRACKS, loop.post, factory=factory, clock=clock, lock=loop.edge_lock
         )
         closers.append(board.inputs.close)
         board.sound = _sound(config, keeper, loop, factory, closers)
         handler = exactly_once(loop.handle_request, keeper)  # request ids: no repeats
-        board.control = ControlServer(socket_path, handler, loop.selector, watch=loop.watch)
+        board.control = ControlServer(
+            socket_path, handler, loop.selector, clock=clock, watch=loop.watch
+        )
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
         if keyboard is None:
