@@ -111,7 +111,7 @@ class Rig:
             pin.drive_low()
             pin.drive_high()
         if self.clock is not None:  # the release settles before the next press
-            self.clock.advance(self.config.inputs.debounce)
+            self.clock.advance(2 * self.config.inputs.debounce)
         self.sync()
 
     def enter(self, track: int, points: int) -> None:
