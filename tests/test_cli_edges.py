@@ -126,11 +126,14 @@ def test_every_setting_the_help_and_the_docs_list_is_accepted_end_to_end(
     (set_row,) = [line for line in service_doc.splitlines() if "| `boardctl set KEY" in line]
     protocol = (REPO / "docs" / "control-protocol.md").read_text(encoding="utf-8")
     (protocol_row,) = [line for line in protocol.splitlines() if '"op": "set"' in line]
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (readme_row,) = [line for line in readme.splitlines() if "| `boardctl set KEY" in line]
     for key in keys:
         assert re.search(rf"\b{key}\b", help_text), key
         spelled = (key, key.replace("_", "-"))
         assert any(f"`{s}`" in set_row for s in spelled), f"docs/service.md lacks {key}"
         assert f"`{key}`" in protocol_row, f"docs/control-protocol.md lacks {key}"
+        assert any(re.search(rf"\b{s}\b", readme_row) for s in spelled), f"README lacks {key}"
     for key in keys:
         done = boardctl(board, "set", key, SAMPLES[key])
         assert done.returncode == 0, (key, done.stderr)
