@@ -344,3 +344,46 @@ def test_a_partnership_game_then_singles_takes_the_names_afresh(board: Service) 
     before = board.ask("status")
     refused(boardctl(board, "new-game", "--names", "Alice,Zed"), "'Zed' is not on the roster")
     assert board.ask("status") == before
+
+
+# --- issue 26.8: fault-sign says whether the LEDs got the sign --------------------------------
+
+
+@pytest.fixture
+def controller() -> Iterator[Any]:
+    """The LED controller's firmware behind a pty (``firmware/emulator.py``)."""
+    sys.path.insert(0, str(REPO / "firmware"))
+    try:
+        from emulator import PtyDevice
+
+        with PtyDevice(led_count=256) as device:
+            yield device
+    finally:
+        sys.path.remove(str(REPO / "firmware"))
+
+
+def fault_sign(tmp_path: Path, link: str) -> subprocess.CompletedProcess[str]:
+    config = tmp_path / "fault.toml"
+    config.write_text(f"[link]\n{link}\n")
+    command = [sys.executable, "-m", "boardctl", "fault-sign", "--config", str(config)]
+    return subprocess.run(command, env=env(), capture_output=True, text=True, timeout=60)
+
+
+def test_fault_sign_shows_the_sign_on_the_controller_and_says_so(
+    tmp_path: Path, controller: Any
+) -> None:
+    from boardctl.board import builtin_layout
+    from boardctl.service.fault_sign import fault_frame
+
+    done = fault_sign(tmp_path, f'kind = "serial"\ndevice = "{controller.path}"')
+    assert done.returncode == 0, done.stderr
+    assert "fault sign shown on the LEDs (serial link, layout two-121)" in done.stdout
+    frame = fault_frame(builtin_layout("two-121"))
+    assert controller.wait_for(frame + bytes(3 * 256 - len(frame)), timeout=10)
+
+
+def test_fault_sign_without_a_controller_says_it_failed_and_exits_1(tmp_path: Path) -> None:
+    done = fault_sign(tmp_path, f'kind = "serial"\ndevice = "{tmp_path / "no-such-tty"}"')
+    refused(done, "fault sign not shown: the LED link (serial) did not connect within 5 s")
+    assert "shown on the LEDs" not in done.stdout + done.stderr
+    refused(fault_sign(tmp_path, 'kind = "null"'), "fault sign not shown: link.kind is null")
