@@ -387,3 +387,29 @@ def test_fault_sign_without_a_controller_says_it_failed_and_exits_1(tmp_path: Pa
     refused(done, "fault sign not shown: the LED link (serial) did not connect within 5 s")
     assert "shown on the LEDs" not in done.stdout + done.stderr
     refused(fault_sign(tmp_path, 'kind = "null"'), "fault sign not shown: link.kind is null")
+
+
+# --- issue 26.8: selftest on a machine without GPIO claims no keyboard ------------------------
+
+
+def test_selftest_without_gpio_says_the_inputs_are_not_tested_and_reads_no_keys(
+    tmp_path: Path,
+) -> None:
+    assert not list(Path("/dev").glob("gpiochip*")), "this test needs a machine without GPIO"
+    config = tmp_path / "null.toml"
+    config.write_text('[link]\nkind = "null"\n')
+    plain = {k: v for k, v in env().items() if k != "GPIOZERO_PIN_FACTORY"}  # the fallback
+    command = [sys.executable, "-m", "boardctl", "selftest", "--config", str(config)]
+    command += ["--delay", "0", "--hold", "0"]  # the default --wait (60 s) would show a wait
+    done = subprocess.run(
+        command, env=plain, input="uuu\n", capture_output=True, text=True, timeout=45
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said
+    assert "inputs not tested" in said and "using mock pins" in said
+    assert "keyboard" not in said and "press every button" not in said
+    assert "LED  255  (256/256)" in done.stdout  # the LEDs were tested
+    only = subprocess.run(
+        [*command, "--only-inputs"], env=plain, capture_output=True, text=True, timeout=45
+    )
+    refused(only, "no GPIO on this machine: there are no inputs to test")
