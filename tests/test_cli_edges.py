@@ -96,6 +96,19 @@ def test_set_volume_and_mute_reach_the_running_boards_sound(board: Service) -> N
     assert board.ask("status")["mute"] is False
 
 
+def test_the_sound_commands_the_docs_show_run_as_written(board: Service) -> None:
+    texts = [(REPO / name).read_text(encoding="utf-8") for name in ("README.md", "docs/sound.md")]
+    commands = sorted(
+        {c for text in texts for c in re.findall(r"set (?:volume|mute) [^\s`]+", text)}
+    )
+    assert "set volume 0.5" in commands and "set mute true" in commands
+    for command in commands:
+        words = command.strip("`").split()
+        done = boardctl(board, *words)
+        assert done.returncode == 0, (command, done.stderr)
+        assert board.ask("status")[words[1]] == {"0.5": 0.5, "true": True}[words[2]]
+
+
 SAMPLES = {  # a value each setting takes, as typed after `boardctl set KEY`
     "mode": "free",
     "muggins": "false",
