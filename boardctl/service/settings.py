@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from boardctl.errors import EntryError
 from boardctl.sound.settings import SOUND_SETTINGS as SOUND_SETTINGS
+from boardctl.sound.settings import check_sound_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # this module is read by every CLI verb that sends a command: kept light
@@ -41,8 +42,6 @@ def check_setting_request(request: Mapping[str, object]) -> None:
         raise EntryError(f"unknown setting {key!r} (known: {', '.join(setting_keys())})")
     check_fields(request, "set")
     if key in SOUND_SETTINGS:
-        from boardctl.sound.settings import check_sound_setting
-
         check_sound_setting(key, request.get("value"))
 
 
@@ -57,8 +56,6 @@ class BoardSettings:
 
     def set_sound(self, key: str, value: object) -> dict[str, JsonValue]:
         """``set volume`` / ``set mute``: checked, applied to the sound; the reply."""
-        from boardctl.sound.settings import check_sound_setting
-
         checked = check_sound_setting(key, value)
         if self.on_sound is None:
             raise EntryError(
