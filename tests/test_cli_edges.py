@@ -314,6 +314,10 @@ def test_watch_refuses_a_timeout_that_is_not_a_number_of_seconds(
     refused(boardctl(board, "watch", "--timeout", value), "--timeout must be a number of seconds")
 
 
+def test_watch_refuses_a_negative_count(board: Service) -> None:
+    refused(boardctl(board, "watch", "--count", "-1"), "--count must be 0 (never stop) or more")
+
+
 def test_an_unanswered_entry_is_asked_three_times_and_counted_once(board: Service) -> None:
     assert board.proc is not None
     board.proc.send_signal(signal.SIGSTOP)  # a stalled service: connections wait, unanswered
