@@ -62,6 +62,8 @@ def read_document(
         return tomllib.loads(text.decode("utf-8")), file
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise _error(f"{file}: not valid TOML ({exc})") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise _error(f"{file}: not a configuration (its values are nested too deeply)") from None
 
 
 def type_name(kind: type) -> str:

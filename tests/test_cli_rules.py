@@ -193,8 +193,25 @@ def test_rules_lists_every_rule_set_and_house_rule_with_its_seed_line(
     for rule in HOUSE_RULES.values():
         assert f"  {rule.name} " in out
         for source in rule.sources:
-            assert f"{source.cite()}: " in out
-    assert "004_4ca21f183942aac8.txt:28" in out and "Za posloupnost (run) dvou karet" in out
+            assert f"{source.title()}:" in " ".join(out.split())
+    assert "Czech: “Cribbage” from a Czech card-game page (2 to 6 players), line 28:" in out
+    assert "Za posloupnost (run) dvou karet" in out
+    assert ".txt" not in out  # the seeds' file names are for the docs (--json keeps them)
+
+
+def test_every_seed_has_a_title_naming_its_language() -> None:
+    from boardctl.cribbage.rules import SEED_TITLES, SEEDS
+
+    assert set(SEED_TITLES) == set(SEEDS)
+    languages = {key: title.split(":")[0].split()[0] for key, title in SEED_TITLES.items()}
+    assert languages == {
+        "000": "Polish",  # "Polish rules in English"
+        "001": "Finnish",
+        "002": "Polish",
+        "003": "English",
+        "004": "Czech",
+    }
+    assert "in English" in SEED_TITLES["000"]
 
 
 def test_rules_json_and_one_name(capsys: pytest.CaptureFixture[str]) -> None:
@@ -202,8 +219,11 @@ def test_rules_json_and_one_name(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert status == 0 and [r["name"] for r in data["rule_sets"]] == ["czech"]
     assert "runs-of-two" in data["rule_sets"][0]["house_rules"]
-    assert data["rule_sets"][0]["sources"][0]["file"] == "004_4ca21f183942aac8.txt"
+    first = data["rule_sets"][0]["sources"][0]
+    assert first["file"] == "004_4ca21f183942aac8.txt" and first["line"] == 28
+    assert first["cite"] == "004_4ca21f183942aac8.txt:28" and first["title"].startswith("Czech:")
     status, _, err = _run(capsys, "rules", "swedish")
     assert status == 1 and "neither a rule set" in err and "go-per-card" in err
     status, out, _ = _run(capsys, "rules", "go-per-card")
-    assert status == 0 and "000_562e268744d8605c.txt:127" in out and "czech" not in out
+    assert status == 0 and "Polish rules in English (a translation of seed 002), line 127" in out
+    assert "czech" not in out

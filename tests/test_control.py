@@ -23,6 +23,8 @@ from boardctl.game.commands import OPS as ENGINE_OPS
 from boardctl.game.commands import parse_board_command
 from boardctl.service import client, control
 from boardctl.service.control import ControlServer, parse_request
+from boardctl.service.settings import setting_keys
+from boardctl.sound.settings import SOUND_SETTINGS, check_sound_setting
 
 
 class Server:
@@ -264,7 +266,7 @@ def test_any_bytes_give_a_reply_never_an_exception(line: bytes) -> None:
         | st.integers()
         | st.floats()
         | st.text(max_size=5)
-        | st.sampled_from([*control.SERVICE_OPS, *ENGINE_OPS]),
+        | st.sampled_from([*control.SERVICE_OPS, *ENGINE_OPS, *setting_keys()]),
     )
 )
 def test_parse_request_accepts_only_well_typed_requests(request: dict[str, Any]) -> None:
@@ -278,9 +280,34 @@ def test_parse_request_accepts_only_well_typed_requests(request: dict[str, Any])
             for key, value in parsed.items():
                 if key not in ("op", "id"):
                     assert isinstance(value, spec[key][0])
+        elif parsed["op"] == "set" and parsed.get("key") in SOUND_SETTINGS:  # the board's own
+            assert set(parsed) <= {"op", "key", "value", "id"}
+            check_sound_setting(parsed["key"], parsed.get("value"))
         else:  # an engine command: exactly what the engine's parser takes
             command = {k: v for k, v in parsed.items() if k != "id"}
             assert parse_board_command(command).op == parsed["op"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["names", "roster", "request_id", "id", "kind"]),
+    st.text(st.characters(blacklist_categories=()), max_size=6),  # lone surrogates too
+)
+def test_every_string_that_passes_the_edge_is_unicode_text_and_the_rest_is_refused(
+    field: str, text: str
+) -> None:
+    request: dict[str, Any] = {"op": "new_game" if field in ("names", "roster") else "peg"}
+    request.update({"track": 0, "points": 1} if request["op"] == "peg" else {})
+    request[field] = [text, "B"] if field in ("names", "roster") else text
+    line = json.dumps(request)  # JSON spells a lone surrogate as an escape: "\ud800"
+    lone = any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+    try:
+        parsed = parse_request(line)
+    except ControlError as exc:  # a lone surrogate, or a name or kind refused for its shape
+        assert ("is not Unicode text" in str(exc)) == lone, exc
+    else:
+        assert not lone
+        json.dumps(parsed, ensure_ascii=False).encode()  # what the journal stores: UTF-8
 
 
 def test_a_flood_of_requests_is_answered_in_batches_between_other_work(server: Server) -> None:

@@ -200,7 +200,7 @@ def test_fault_sign_sends_the_sign_even_with_a_broken_config(tmp_path: Path) -> 
     broken = tmp_path / "config.toml"
     broken.write_text("[board]\nbrightness = 'very'\n")
     link = RecordingLink()
-    assert "fault sign sent" in show_fault_sign(str(broken), link=link)
+    assert "fault sign shown" in show_fault_sign(str(broken), link=link)
     layout = builtin_layout("two-121")
     assert link.frames == [fault_frame(layout)]
     start = layout.led_of(0, 0)

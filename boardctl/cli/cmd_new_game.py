@@ -7,7 +7,10 @@ if TYPE_CHECKING:
     import argparse
 
 NAME = "new-game"
-HELP = "start a new game: --variant, --players, --target, --preset, --mode, --match N|best-of-N"
+HELP = (
+    "start a new game: --variant, --players, --names, --target, --preset, --mode, "
+    "--match N|best-of-N"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--house-rules", help="house rules instead of the rule set's own (comma list, or none)"
     )
     parser.add_argument(
+        "--names",
+        metavar="NAMES",
+        help="the players, Ann,Bob (four in partnerships make two teams); left out: a game "
+        "seated as the last one keeps its names, any other starts with none",
+    )
+    parser.add_argument(
         "--points",
         metavar="JSON",
         help='game points of the custom preset, e.g. \'{"win": 1, "skunk": 2}\'',
@@ -57,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         from boardctl.game.matches import parse_match
 
         command.update(parse_match(args.match))
+    if args.names is not None:
+        from boardctl.cli.cmd_set import parse_value
+
+        command["names"] = parse_value("names", args.names)
     if args.points is not None:
         from boardctl.cli.cmd_set import parse_value
 

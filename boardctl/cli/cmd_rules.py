@@ -79,7 +79,8 @@ def _rule_set_lines(rule_set: RuleSet) -> list[str]:
 
 
 def _source_lines(source: Source) -> list[str]:
-    lines = _wrapped(f'{source.cite()}: "{source.words}"', 12)
+    lines = _wrapped(f"{source.title()}:", 12)
+    lines.extend(_wrapped(f'"{source.words}"', 14))
     if source.english:
         lines.extend(_wrapped(f'(in English: "{source.english}")', 14))
     return lines
@@ -94,7 +95,10 @@ def _as_json(sets: list[RuleSet], rules: list[HouseRule]) -> dict[str, object]:
     from dataclasses import asdict
 
     def sources(item: RuleSet | HouseRule) -> list[dict[str, object]]:
-        return [{**asdict(s), "file": s.file} for s in item.sources]
+        return [
+            {**asdict(s), "title": s.title(), "file": s.file, "cite": s.cite()}
+            for s in item.sources
+        ]
 
     return {
         "rule_sets": [{**asdict(r), "sources": sources(r)} for r in sets],

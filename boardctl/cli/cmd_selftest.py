@@ -83,6 +83,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"layout {layout.name}: {layout.led_count} LEDs; link {kind}")
 
     watch = None if args.no_inputs else _open_inputs(config, len(layout.tracks))
+    if watch is None and args.only_inputs:
+        from boardctl.errors import HardwareError
+
+        raise HardwareError("no GPIO on this machine: there are no inputs to test")
     link = open_led_link(config)  # as the service opens it
     test = SelfTest(
         link,
@@ -117,13 +121,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _open_inputs(config: Any, tracks: int) -> Any:
-    """The input watch for the configured pins of the layout's tracks."""
+    """The input watch for the configured pins of the layout's tracks; None when no GPIO
+    exists here (mock pins that nothing outside this process can press: not tested)."""
+    from gpiozero import Device
+
     from boardctl.hardware.selftest import InputWatch, input_pins
     from boardctl.inputs.gpio import pin_factory
 
+    driven = Device.pin_factory is not None  # a program embedding this one drives its pins
     factory, mock = pin_factory()
-    if mock:
-        print("no GPIO on this machine: mock pins (nothing to press)")
+    if mock and not driven:
+        print("no GPIO on this machine: mock pins, which nothing can press; inputs not tested")
+        return None
     pins = config.pins
     buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:tracks])
     return InputWatch(buttons, encoders, pin_factory=factory)

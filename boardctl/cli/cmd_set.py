@@ -7,23 +7,33 @@ if TYPE_CHECKING:
     import argparse
 
 NAME = "set"
-HELP = (
-    "change a setting: mode, preset, match, target, muggins, names, roster, brightness, "
-    "volume, mute"
-)
+HELP = "change a setting of the game or of the board, as settings mode on the board does"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """KEY VALUE."""
     from boardctl.cli.verbs import add_target_options
 
-    parser.add_argument(
-        "key", help="mode, preset, match, target, muggins, names, brightness, volume or mute"
-    )
+    parser.add_argument("key", help=_keys_help(parser))
     parser.add_argument(
         "value", help="the new value (numbers and true/false are read as such; names: Ann,Bob)"
     )
     add_target_options(parser)
+
+
+def _keys_help(parser: object) -> str | None:
+    """The keys, from the tables that define them (read for argparse's help only)."""
+    from boardctl.cli.quick import Spec
+
+    if isinstance(parser, Spec):
+        return None  # a plain line is read without help: the engine's tables stay unread
+    from boardctl.service.settings import BOARD_SETTINGS, setting_keys
+
+    game = [key for key in setting_keys() if key not in BOARD_SETTINGS]
+    return (
+        f"a setting of the game ({', '.join(game)}) or of the "
+        f"running board ({', '.join(BOARD_SETTINGS)}: kept until the service restarts)"
+    )
 
 
 def parse_value(key: str, text: str) -> object:

@@ -38,6 +38,14 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.cli.verbs import socket_path
     from boardctl.service.client import watch
 
+    if args.timeout is not None and not 0 < args.timeout < float("inf"):  # nan fails both
+        from boardctl.errors import OptionError
+
+        raise OptionError(f"--timeout must be a number of seconds above 0, not {args.timeout}")
+    if args.count < 0:
+        from boardctl.errors import OptionError
+
+        raise OptionError(f"--count must be 0 (never stop) or more, not {args.count}")
     for printed, message in enumerate(watch(socket_path(args), timeout=args.timeout), 1):
         print(json.dumps(message, separators=(",", ":"), ensure_ascii=False), flush=True)
         if args.count and printed >= args.count:

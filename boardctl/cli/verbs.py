@@ -20,9 +20,6 @@ if TYPE_CHECKING:
 
     from boardctl.config_file import ServiceSection
 
-#: ``set`` keys the running service keeps (not the journal): they need the service.
-SERVICE_KEPT = ("brightness", "volume", "mute")
-
 #: The status keys of a journal notice (``boardctl.game.integrity.FAULT_KEY`` and
 #: ``DAMAGE_KEY``; a test checks they agree): only a status with one imports the module.
 NOTICE_KEYS = ("journal_fault", "journal_damage")
@@ -112,7 +109,11 @@ def _paths(args: Any) -> tuple[Path, Path]:
 def needs_service(command: dict[str, Any]) -> bool:
     """A request only the running service can answer (a press; a value it keeps)."""
     op = command.get("op")
-    return op == "press" or (op == "set" and command.get("key") in SERVICE_KEPT)
+    if op != "set":
+        return op == "press"
+    from boardctl.service.settings import BOARD_SETTINGS
+
+    return command.get("key") in BOARD_SETTINGS
 
 
 def checked(command: dict[str, Any]) -> dict[str, Any]:

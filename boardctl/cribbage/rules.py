@@ -31,6 +31,16 @@ SEEDS = {
 }
 """Seed texts by number: 000/002 Polish (English, Polish), 001 Finnish, 003 English, 004 Czech."""
 
+#: Each seed's title for players: its language and where it comes from (the files' names are
+#: for the docs and the tests, which cite file:line).
+SEED_TITLES = {
+    "000": "Polish rules in English (a translation of seed 002)",
+    "001": "Finnish: Wikipedia's “Rules of cribbage” in Finnish",
+    "002": "Polish: “Zasady gry” from a Polish home page",
+    "003": "English: a rules summary after the American Cribbage Congress and Wikipedia",
+    "004": "Czech: “Cribbage” from a Czech card-game page (2 to 6 players)",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Source:
@@ -47,8 +57,12 @@ class Source:
         return SEEDS[self.seed]
 
     def cite(self) -> str:
-        """``004_4ca21f183942aac8.txt:28``."""
+        """``004_4ca21f183942aac8.txt:28`` (for the docs)."""
         return f"{self.file}:{self.line}"
+
+    def title(self) -> str:
+        """``Czech: “Cribbage” from a Czech card-game page (2 to 6 players), line 28``."""
+        return f"{SEED_TITLES[self.seed]}, line {self.line}"
 
 
 @dataclass(frozen=True, slots=True)

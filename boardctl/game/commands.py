@@ -387,17 +387,24 @@ def parse_command(data: object) -> Command:
     op = data.get("op")
     if not isinstance(op, str) or op not in _PARSERS:
         raise EntryError(f"unknown op {op!r} (known: {', '.join(OPS)})")
-    parse, allowed = _PARSERS[op]
+    parse, _ = _PARSERS[op]
+    check_fields(data, op)
+    return parse(data)
+
+
+def check_fields(data: Mapping[str, object], op: str) -> None:
+    """Refuse a field that ``op`` (one of :data:`OPS`) does not take."""
+    allowed = OPS[op]
     for key in data:
         if key != "op" and key not in allowed:
             fields = ", ".join(allowed) or "none"
             raise EntryError(f"unknown field {key!r} for {op} (fields: {fields})")
-    return parse(data)
 
 
 def parse_board_command(data: object) -> BoardCommand:
     """:func:`parse_command`, plus ``set brightness`` (which the service keeps, not the engine)."""
     if isinstance(data, Mapping) and data.get("op") == "set" and data.get("key") == "brightness":
+        check_fields(data, "set")
         return Brightness(check_brightness(data.get("value")))
     return parse_command(data)
 

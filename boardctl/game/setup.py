@@ -219,6 +219,11 @@ def _variant_for(cmd: NewGame, base: GameSetup) -> str:
     return name
 
 
+def _seated_alike(before: Variant, after: Variant) -> bool:
+    """Whether a game of ``after`` seats its players on the tracks as ``before`` did."""
+    return before.tracks == after.tracks and before.players == after.players
+
+
 def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     """The setup of a ``new_game`` command; fields it leaves out come from ``base``.
 
@@ -247,10 +252,11 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     roster = base.roster if cmd.roster is None else cmd.roster
     names = on_roster(
         check_names(
-            # names stay with the tracks: kept by a new game with as many tracks
+            # names stay with the tracks: kept by a new game seated alike (as many tracks
+            # and players: "Alice & Carol" is no name for a singles track)
             seat_names(cmd.names, variant)
             if cmd.names is not None
-            else (base.names if base.tracks == variant.tracks else ()),
+            else (base.names if _seated_alike(base.variant, variant) else ()),
             variant.tracks,
         ),
         roster,

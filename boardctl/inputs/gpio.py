@@ -61,7 +61,7 @@ def pin_factory() -> tuple[Any, bool]:
                 return Device._default_pin_factory(), False
         except Exception as exc:  # gpiozero raises BadPinFactory after trying all
             reason = f"no usable GPIO library ({exc})"
-    log.warning("%s: using mock pins; the keyboard stands in for the buttons", reason)
+    log.warning("%s: using mock pins (no button on this machine can be read)", reason)
     return MockFactory(), True
 
 

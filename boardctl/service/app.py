@@ -336,6 +336,8 @@ def build(
 
             board.keyboard = Keyboard(loop.selector, loop.post)
             closers.append(board.keyboard.close)
+            if mock:
+                log.warning("mock pins: the keyboard stands in for the buttons")
     except BaseException:
         for closer in reversed(closers):
             with contextlib.suppress(Exception):

@@ -25,9 +25,11 @@ The server lives in the service loop (one thread, a ``selectors`` selector):
 it never blocks on a client. A line longer than :data:`MAX_LINE` bytes, a
 client that does not read its replies, too many clients, or a client idle
 for :data:`CLIENT_TIMEOUT` seconds is dropped; nothing a client sends can
-stop the service. Watching clients are never dropped for being idle, but are
-dropped when :data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes of their
-stream wait unsent. The socket file is mode 0660: the service user and its
+stop the service. Watching clients are counted apart from the clients that
+send requests, with a cap of their own (:data:`MAX_WATCHERS`): however many
+watch, a command still gets through. They are never dropped for being idle,
+but are dropped when :data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes
+of their stream wait unsent. The socket file is mode 0660: the service user and its
 group may use it.
 """
 
@@ -55,7 +57,8 @@ from boardctl.service.wire import encode as encode
 log = logging.getLogger(__name__)
 
 MAX_OUTPUT = 1024 * 1024  # unread bytes of earlier replies before a client is dropped
-MAX_CLIENTS = 16
+MAX_CLIENTS = 16  # connections that send requests (a watcher is counted apart)
+MAX_WATCHERS = 32  # connections turned into a watch stream: they never take a command's place
 MAX_BATCH = 32  # requests answered per client per loop turn: a flood cannot starve the buttons
 CLIENT_TIMEOUT = 30.0  # seconds without a complete request
 SOCKET_MODE = 0o660
@@ -137,6 +140,12 @@ def _check_command(request: dict[str, Any]) -> None:
 
     command = {k: v for k, v in request.items() if k not in ("id", "request_id")}
     try:
+        if command["op"] == "set":
+            from boardctl.service.settings import SOUND_SETTINGS, check_setting_request
+
+            check_setting_request(command)  # the board's keys too: brightness, volume, mute
+            if command.get("key") in SOUND_SETTINGS:
+                return
         parse_board_command(command)
     except EntryError as exc:
         raise ControlError(f"{request['op']}: {exc}") from None
@@ -211,7 +220,7 @@ class ControlServer:
         finally:
             os.umask(old_umask)
         os.chmod(self.path, SOCKET_MODE)
-        sock.listen(MAX_CLIENTS)
+        sock.listen(MAX_CLIENTS + MAX_WATCHERS)
         sock.setblocking(False)
         return sock
 
@@ -222,7 +231,7 @@ class ControlServer:
         except OSError:
             return
         sock.setblocking(False)
-        if len(self._clients) >= MAX_CLIENTS:
+        if self.clients - self.watchers >= MAX_CLIENTS:
             with contextlib.suppress(OSError):
                 sock.send(encode({"ok": False, "error": "too many clients; try again"}))
             sock.close()
@@ -266,6 +275,9 @@ class ControlServer:
             del client.inbox[: end + 1]
             client.last_seen = self._clock()
             reply, watch = self._answer(line)
+            if watch is False:  # refused for want of a watcher's place: nothing more to do here
+                client.closing = True
+                client.inbox.clear()
             self._reply(client, reply)
             if client.sock.fileno() < 0:
                 return
@@ -281,11 +293,12 @@ class ControlServer:
         """The reply to one request line (never raises)."""
         return self._answer(line)[0]
 
-    def _answer(self, line: bytes) -> tuple[dict[str, Any], bool]:
-        """The reply, and whether the client now watches (an accepted ``watch``)."""
+    def _answer(self, line: bytes) -> tuple[dict[str, Any], bool | None]:
+        """The reply, and whether the client now watches: True (an accepted ``watch``),
+        False (a ``watch`` refused because :data:`MAX_WATCHERS` watch), else None."""
         reply: dict[str, Any]
         request_id: Any = None
-        watch = False
+        watch: bool | None = None
         try:
             if len(line) > MAX_LINE:
                 raise ControlError(f"request longer than {MAX_LINE} bytes")
@@ -293,6 +306,9 @@ class ControlServer:
             request_id = request.pop("id", None)
             if request["op"] == "watch" and self._watch is None:
                 raise ControlError("watch: this server has no stream to watch")
+            if request["op"] == "watch" and self.watchers >= MAX_WATCHERS:
+                watch = False
+                raise ControlError(f"watch: too many watchers ({MAX_WATCHERS}); try again later")
             result = self._handler(request)
             if request["op"] == "watch":
                 assert self._watch is not None
@@ -387,7 +403,13 @@ class ControlServer:
 
     @property
     def clients(self) -> int:
+        """Open connections, watchers included."""
         return len(self._clients)
+
+    @property
+    def watchers(self) -> int:
+        """Connections that watch (counted apart: :data:`MAX_WATCHERS`)."""
+        return sum(c.watching for c in self._clients.values())
 
     def close(self) -> None:
         """Stop listening and remove the socket file."""

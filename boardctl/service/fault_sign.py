@@ -5,17 +5,23 @@ When systemd gives up restarting the board service (``StartLimitBurst=``),
 but for the start holes and the status LED, steady vermilion (the same sign
 as a journal that cannot be opened), so the players see at once that the
 score is not being kept. A broken configuration falls back to the defaults
-here: the sign must show whatever made the service fail.
+here: the sign must show whatever made the service fail. The sign counts as
+shown only when the link connected (and a Pico answered its HELLO) within
+:data:`CONNECT_WAIT` seconds; otherwise :class:`~boardctl.errors.LinkError`
+says that it was not shown, and why.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
-from boardctl.errors import BoardError
+from boardctl.errors import BoardError, LinkError
 
 log = logging.getLogger(__name__)
+
+CONNECT_WAIT = 5.0  # seconds for the LED link to connect (a Pico found, opened, answering)
 
 
 def fault_frame(layout: Any) -> bytes:
@@ -31,8 +37,13 @@ def fault_frame(layout: Any) -> bytes:
     return bytes(frame)
 
 
-def show_fault_sign(config_path: str | None = None, *, link: Any = None) -> str:
-    """Send the fault frame on the configured link (the defaults if the config is broken)."""
+def show_fault_sign(
+    config_path: str | None = None, *, link: Any = None, wait: float = CONNECT_WAIT
+) -> str:
+    """Send the fault frame on the configured link (the defaults if the config is broken).
+
+    Raises :class:`LinkError` when the frame did not reach the LEDs.
+    """
     from boardctl.board import load_layout
     from boardctl.config import Config, load_config
     from boardctl.service.app import open_led_link
@@ -47,12 +58,33 @@ def show_fault_sign(config_path: str | None = None, *, link: Any = None) -> str:
     except BoardError as exc:
         log.warning("%s; using the default layout for the fault sign", exc)
         layout = load_layout(Config().board.layout)
+    if config.link.kind == "null" and link is None:
+        raise LinkError("fault sign not shown: link.kind is null (no LEDs to show it on)")
     own = link is None
     if own:
         link = open_led_link(config)
+    frame = fault_frame(layout)
     try:
-        link.show(fault_frame(layout))
+        link.show(frame)  # kept by the link: written as soon as it connects
+        if not _answering(link, wait):
+            state = getattr(link, "error", None) or getattr(link, "state", "not connected")
+            raise LinkError(
+                f"fault sign not shown: the LED link ({config.link.kind}) did not connect "
+                f"within {wait:g} s ({state}); check the controller's cable and link.device"
+            )
     finally:
         if own:
             link.close()
-    return f"fault sign sent to the LEDs ({config.link.kind} link, layout {layout.name})"
+    return f"fault sign shown on the LEDs ({config.link.kind} link, layout {layout.name})"
+
+
+def _answering(link: Any, wait: float) -> bool:
+    """Whether ``link`` connects within ``wait`` seconds (a Pico: and says HELLO)."""
+    deadline = time.monotonic() + wait
+    while True:
+        # a Pico's link knows the controller once it answered (.device); other links connect
+        if link.connected and getattr(link, "device", True) is not None:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)

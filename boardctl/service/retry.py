@@ -46,9 +46,11 @@ def send_once(
             result = request(socket_file, command)
         except NoAnswer as exc:
             last = exc
-            print(
-                f"boardctl: {exc}; asking again ({attempt + 2} of {ATTEMPTS}) ...", file=sys.stderr
-            )
+            if attempt + 1 < ATTEMPTS:  # the last one is not followed by another
+                print(
+                    f"boardctl: {exc}; asking again ({attempt + 2} of {ATTEMPTS}) ...",
+                    file=sys.stderr,
+                )
             continue
         except ServiceDown:
             result, live = _direct(socket_file, journal, command, direct)

@@ -9,13 +9,40 @@ sound's volume and mute (``set volume 0.5``, ``set mute true``), applied to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 from boardctl.errors import EntryError
-from boardctl.game.jsontypes import JsonValue
+from boardctl.sound.settings import SOUND_SETTINGS as SOUND_SETTINGS
+from boardctl.sound.settings import check_sound_setting
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # this module is read by every CLI verb that sends a command: kept light
+    from collections.abc import Callable, Mapping
+
+    from boardctl.game.jsontypes import JsonValue
 
 #: The game's settings that settings mode shows, read from the engine's status.
 GAME_SETTINGS = ("target", "variant", "preset", "mode", "rules")
+
+#: The ``set`` keys the running board keeps itself (not journalled; until the service restarts).
+BOARD_SETTINGS = ("brightness", *SOUND_SETTINGS)
+
+
+def setting_keys() -> tuple[str, ...]:
+    """Every key ``set`` takes: the game's (the engine's table of setters), then the board's."""
+    from boardctl.game.settings import SETTINGS
+
+    return (*SETTINGS, *BOARD_SETTINGS)
+
+
+def check_setting_request(request: Mapping[str, object]) -> None:
+    """A ``set`` request's key and fields; a board setting's value too (the game checks its own)."""
+    from boardctl.game.commands import check_fields
+
+    key = request.get("key")
+    if not isinstance(key, str) or key not in setting_keys():
+        raise EntryError(f"unknown setting {key!r} (known: {', '.join(setting_keys())})")
+    check_fields(request, "set")
+    if key in SOUND_SETTINGS:
+        check_sound_setting(key, request.get("value"))
 
 
 class BoardSettings:
@@ -29,8 +56,6 @@ class BoardSettings:
 
     def set_sound(self, key: str, value: object) -> dict[str, JsonValue]:
         """``set volume`` / ``set mute``: checked, applied to the sound; the reply."""
-        from boardctl.sound.settings import check_sound_setting
-
         checked = check_sound_setting(key, value)
         if self.on_sound is None:
             raise EntryError(

@@ -4,7 +4,9 @@ A player name is printed by ``boardctl status`` and ``history`` on other
 users' terminals and drawn by the virtual board; an escape sequence in it
 (``\\x1b[2J``) would clear their screens. Control characters (Unicode
 category Cc: C0, DEL, C1) are dropped from every string of a request at the
-edge, before the engine sees it.
+edge, before the engine sees it. A string that is not Unicode text (a lone
+surrogate such as ``"\\ud800"``, which JSON can spell but UTF-8 cannot store)
+is refused there with a :class:`~boardctl.errors.ControlError`.
 """
 
 from __future__ import annotations
@@ -12,11 +14,19 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from boardctl.errors import ControlError
+
 
 def printable(text: str) -> str:
-    """``text`` without control characters."""
+    """``text`` without control characters; a lone surrogate is refused."""
     if text.isprintable():
         return text
+    for c in text:
+        if unicodedata.category(c) == "Cs":
+            raise ControlError(
+                f"{text[:40]!r} is not Unicode text (a lone surrogate, \\u{ord(c):04x}); "
+                "send UTF-8 text"
+            )
     return "".join(c for c in text if unicodedata.category(c) != "Cc")
 
 
