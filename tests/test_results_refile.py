@@ -25,7 +25,7 @@ Ledger = tuple[tuple[int, str, int], ...]
 
 
 def play(variant: str, seed: int) -> tuple[list[dict[str, Any]], Machine, Ledger, int]:
-    """A won guided game with random slips, refiles, undos and redos.
+    """A won guided game with random slips, refiles, undos, redos, muggins and corrections.
 
     Beside the engine, an independent ledger of the entries that stand is kept with
     its own undo and redo stacks of whole snapshots. Returns the events, the machine,
@@ -33,7 +33,9 @@ def play(variant: str, seed: int) -> tuple[list[dict[str, Any]], Machine, Ledger
     """
     rng = random.Random(seed)
     machine = Machine()
-    events = [machine.apply(NewGame(variant=variant, mode="guided", match=0)).to_json()]
+    events = [
+        machine.apply(NewGame(variant=variant, mode="guided", match=0, muggins=True)).to_json()
+    ]
     ledger: Ledger = ()
     past: list[Ledger] = []
     future: list[Ledger] = []
@@ -41,8 +43,12 @@ def play(variant: str, seed: int) -> tuple[list[dict[str, Any]], Machine, Ledger
     while machine.state.winner is None:
         state = machine.state
         command: Command
-        if state.ask is not None and rng.random() < 0.6:
+        roll = rng.random()
+        if state.ask is not None and roll < 0.6:
             command = Refile()
+        elif roll < 0.04:  # a muggins claim, or a correction of a miscount
+            kind = rng.choice(("muggins", "correction"))
+            command = Peg(rng.randrange(len(state.tracks)), rng.choice((-2, 1, 2, 4)), kind)
         else:
             command = random_command(state, rng)
         try:
@@ -103,8 +109,10 @@ def test_the_folds_totals_by_track_and_kind_equal_the_replayed_games(
     assert game.result.scores == tuple(t.front for t in machine.state.tracks)
 
 
-def test_random_games_refile_often_enough_to_matter() -> None:
-    assert sum(play("six-card", seed)[3] for seed in range(20)) >= 10
+def test_random_games_refile_and_claim_muggins_often_enough_to_matter() -> None:
+    games = [play("six-card", seed) for seed in range(20)]
+    assert sum(refiled for _, _, _, refiled in games) >= 10
+    assert sum(kind == "muggins" for _, _, ledger, _ in games for _, kind, _ in ledger) >= 10
 
 
 def journal_of(tmp_path: Path, commands: list[dict[str, Any]]) -> Path:
