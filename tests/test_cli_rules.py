@@ -49,6 +49,23 @@ def test_score_crib_flag(capsys: pytest.CaptureFixture[str]) -> None:
 def test_score_three_card_hand(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(capsys, "score", "2H", "4H", "8H", "KH")
     assert status == 0 and out.splitlines()[-1] == "total 4"
+    assert out.splitlines()[0] == (
+        "4 cards: a 3-card hand (the five-card game) with the starter KH; "
+        "a 4-card hand needs its starter as a 5th card"
+    )
+
+
+def test_score_with_five_cards_says_nothing_of_three_card_hands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = _run(capsys, "score", "2H", "4H", "8H", "QH", "KH")
+    assert out.splitlines()[0] == "hand 2H 4H 8H QH  starter KH"
+
+
+def test_score_refuses_a_four_card_crib(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "score", "--crib", "2H", "4H", "8H", "KH")
+    assert status == 1 and out == ""
+    assert "a crib holds 4 cards (every variant): give its 4 cards and the starter" in err
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,13 @@ import pytest
 from boardctl.board import Renderer, builtin_layout
 from boardctl.board.frame import pixel
 from boardctl.board.render import GAME_POINT_PERIOD, game_point_leds
+from boardctl.board.terminal import draw_board
 from boardctl.board.viewjson import view_from_dict
+from boardctl.game.commands import NewGame, Peg
+from boardctl.game.machine import Machine
+from boardctl.game.presets import PRESETS
+from boardctl.game.state import GameState
+from boardctl.game.view import board_view
 from boardctl.view import BoardView, TrackView
 from tests.test_render_golden import golden_frame
 
@@ -61,3 +67,57 @@ def test_golden_frames_of_game_points_in_a_match_to_7(points: int) -> None:
     assert _leds(on, 1) == _leds(off, 1) == [True, False, False]
     blinking = points > 3
     assert (renderer.next_change(view, 0.1) is not None) == blinking
+
+
+# --- every preset and every outcome: the LEDs say what the preset paid ------------------------
+OUTCOMES = {"win": 100, "skunk": 80, "double skunk": 50, "triple skunk": 20}  # the loser's score
+FORMATS = {"single": {"match": 0}, "to 7": {"match": 7}, "best of 3": {"best_of": 3}}
+
+
+def _finished(preset: str, loser: int, match: dict[str, int]) -> GameState:
+    machine = Machine()
+    machine.apply(NewGame(variant="six-card", mode="free", preset=preset, **match))  # type: ignore[arg-type]
+    machine.apply(Peg(1, loser, "correction"))
+    machine.apply(Peg(0, 121, "correction"))
+    return machine.state
+
+
+def _read(view: BoardView, track: int) -> tuple[int, bool]:
+    """What a player reads on a track's game-point LEDs (blinking ones twice), and whether
+    they are all lit at full (the match winner's sign)."""
+    renderer = Renderer(LAYOUT)
+    on = _leds(renderer.render(view, 0.1), track)
+    off = _leds(renderer.render(view, 0.1 + GAME_POINT_PERIOD / 2), track)
+    frame = renderer.render(view, 0.1)
+    full = all(max(pixel(frame, led)) > 200 for led in LAYOUT.tracks[track].game_points)
+    return sum(on) + sum(a and not b for a, b in zip(on, off, strict=True)), full
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("outcome", OUTCOMES)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_game_point_leds_show_what_the_preset_paid(preset: str, outcome: str, fmt: str) -> None:
+    loser = OUTCOMES[outcome]
+    state = _finished(preset, loser, FORMATS[fmt])
+    paid = PRESETS[preset].game_points(121, loser)
+    assert state.winner == 0 and state.won_points == paid
+    view = board_view(state)
+    reading, full = _read(view, 0)
+    if fmt == "best of 3":  # each game counts one toward the match, whatever the skunk
+        assert (reading, full) == (1, False)
+    elif state.match_winner == 0 and fmt == "to 7":  # the match is won: every LED at full
+        assert paid >= 7 or PRESETS[preset].triple_wins_match
+        assert full
+    else:
+        assert reading == paid, f"{preset} {outcome} {fmt}: read {reading}, paid {paid}"
+        assert full == (fmt == "single" and paid >= 3)  # a single game's points shine at full
+    assert _read(view, 1) == (0, False)  # the loser won nothing
+
+
+def test_a_single_two_point_win_lights_two_game_point_leds_on_the_virtual_board() -> None:
+    view = board_view(_finished("acc", 100, {"match": 0}))
+    frame = Renderer(LAYOUT).render(view, 0.1)
+    text = draw_board(view, frame, LAYOUT, color="none")
+    games = [row for row in text.splitlines() if "games" in row]
+    assert len(games) == 1 and games[0].startswith("Track 1 ")
+    assert games[0].endswith("oo. games 2")  # was ooo: every LED lit for a 2-point win

@@ -93,6 +93,8 @@ def test_runs_of_two_are_said_block_by_block() -> None:
     said = say_count(score_hand("3H 4C 8S 9D", "KD", scoring=czech))
     assert said == "fifteen two, a run of two is four, and another run of two is six"
     said = say_count(score_hand("7H 7C 8S 8D", "7D", scoring=czech))
-    assert said.endswith("and six runs of two is thirty-two")
+    assert said.endswith(
+        "three of a kind is eighteen, a pair is twenty, and six runs of two is thirty-two"
+    )
     said = say_count(score_hand("2H 3C 5S 6D", "7D", scoring=czech))
     assert said.endswith("a run of two is six, and a run of three is nine")

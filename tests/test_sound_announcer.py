@@ -179,7 +179,10 @@ def test_a_count_entered_with_its_cards_is_said_in_words(factory: MockFactory) -
     try:
         loop.execute(Cut(dealer=0))
         loop.execute(Peg(0, None, starter="JD"))  # his heels, naming its jack
-        assert speech.said[-1] == "Alice, two for his heels, two"
+        assert speech.said[-2:] == [
+            "Alice, two for his heels, two",
+            "Alice's two: his heels or pegging? Hold undo for pegging.",  # the board asks
+        ]
         loop.execute(Next())
         loop.execute(Next())
         loop.execute(Peg(1, None, cards=("5H", "5C", "KD", "2S")))  # the deal's starter: JD
@@ -197,6 +200,34 @@ def test_a_count_entered_with_its_cards_is_said_in_words(factory: MockFactory) -
         ]
         loop.execute(Cut(starter="5S"))  # Bob's deal: its starter named alone
         assert speech.said[-1] == "The starter: the five of spades"
+    finally:
+        announcer.close()
+        loop.close()
+
+
+def test_the_boards_question_is_said_once_with_its_answer(factory: MockFactory) -> None:
+    loop, announcer, speech, clock = rig(
+        factory, {"variant": "six-card", "mode": "guided", "names": ["Alice", "Bob"]}
+    )
+    question = "Bob's two: his heels or pegging? Hold undo for pegging."
+    try:
+        loop.execute(Cut(dealer=1))
+        enter(loop, clock, 1, 2)  # Bob's 2 in the deal: his heels, or the play's first peg?
+        assert loop.keeper.status()["ask"] is not None
+        assert speech.said[-2:] == ["Bob, two for his heels, two", question]
+        clock.now += 1
+        loop.redraw()
+        loop.run_once(max_wait=0)  # the board goes on asking, silently
+        loop.post(Tap("undo", hold=1))  # undo held: file it as pegging
+        loop.run_once(max_wait=0)
+        status = loop.keeper.status()
+        assert status["ask"] is None and status["phase"] == "play"
+        enter(loop, clock, 1, 3)  # Bob pegs on: the board asks nothing
+        assert speech.said[-1] == "Bob three, five"
+        assert speech.said.count(question) == 1
+        assert phrases.ask("Alice", 4, "pegging", "hand") == (
+            "Alice's four: pegging or a hand count? Hold undo for hand."
+        )
     finally:
         announcer.close()
         loop.close()

@@ -11,12 +11,12 @@ import pytest
 
 from boardctl.board import Renderer, builtin_layout
 from boardctl.board.overlay import OverlayRenderer
-from boardctl.board.screen import SHORT_HELP, compose, fit
+from boardctl.board.screen import SHORT_HELP, compose, fit, mode_note
 from boardctl.board.terminal import fit_name
-from boardctl.game.commands import Set
+from boardctl.game.commands import Cut, Peg, Set
 from boardctl.game.keeper import Scorekeeper
-from boardctl.inputs.events import Tap
-from boardctl.inputs.keys import HELP, KEYMAP
+from boardctl.inputs.events import InputEvent, Tap
+from boardctl.inputs.keys import HELP, KEYMAP, events_for
 from boardctl.inputs.panel import Panel
 from boardctl.link import RecordingLink
 from boardctl.refusals import Refusal
@@ -39,13 +39,13 @@ class Clock:
 class Screen:
     """A service loop drawing the virtual board into a string, on a fake clock."""
 
-    def __init__(self) -> None:
+    def __init__(self, setup: dict[str, Any] | None = None) -> None:
         self.layout = builtin_layout("two-121")
         self.out = io.StringIO()
         self.display, self.restore = terminal_display(self.layout, self.out)
         self.clock = Clock()
         self.link = RecordingLink()
-        keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
+        keeper = Scorekeeper.memory(setup or {"variant": "six-card", "mode": "free"})
         self.loop = ServiceLoop(
             keeper,
             OverlayRenderer(Renderer(self.layout), self.layout),
@@ -56,7 +56,7 @@ class Screen:
         )
         self.loop.start()
 
-    def at(self, now: float, *events: Tap) -> None:
+    def at(self, now: float, *events: InputEvent) -> None:
         """Post ``events`` at ``now`` and run one turn of the loop."""
         self.clock.now = now
         for event in events:
@@ -137,6 +137,59 @@ def test_a_refusal_leaves_with_its_sign(screen: Screen) -> None:
     screen.at(100.0 + ERROR_KEPT + 0.1)
     assert len(screen.link.frames) == frames
     assert "REFUSED" not in screen.text
+
+
+def test_a_refusals_log_line_leaves_once_a_later_entry_is_taken(screen: Screen) -> None:
+    screen.at(100.0, *events_for("u"))  # nothing to undo: refused, and logged under the board
+    screen.loop.redraw()  # the log line came after the refusal's frame: the next drawing has it
+    screen.at(100.1)
+    assert "entry refused: nothing to undo" in screen.text
+    screen.at(100.2, *events_for("1a"))  # +1 on track 1, committed: a good entry
+    assert screen.loop.keeper.status()["tracks"][0]["front"] == 1
+    assert "entry refused" not in screen.text
+    screen.loop.redraw()
+    screen.at(100.3)
+    assert "entry refused" not in screen.text
+
+
+def test_the_board_asks_its_question_in_words_with_the_keys_that_answer_it() -> None:
+    board = Screen({"variant": "six-card", "mode": "guided", "names": ["Alice", "Bob"]})
+    try:
+        board.loop.execute(Cut(1))  # Bob deals
+        board.loop.execute(Peg(1, 2))  # his heels? or his first pegging, the press forgotten
+        board.at(100.0)
+        rows = board.text.splitlines()
+        assert "the board asks: is Bob's 2 heels or pegging?" in rows
+        assert "U (undo held) = pegging · the next entry keeps heels · u takes it back" in rows
+        assert any("U = pegging" in row for row in rows)  # the key help while it asks
+        assert not any("U redo" in row for row in rows)
+        board.at(100.2, *events_for("U"))  # undo held: file it as pegging
+        status = board.loop.keeper.status()
+        assert status["ask"] is None and status["phase"] == "play"
+        rows = board.text.splitlines()
+        assert not any("the board asks" in row for row in rows)
+        assert HELP_LINES[0] in rows  # "U redo" again
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize(("lines", "help_row"), [(24, "U = hand"), (21, "U:hand m:next")])
+def test_the_question_and_its_key_fit_the_terminal_while_the_board_asks(
+    lines: int, help_row: str
+) -> None:
+    layout = builtin_layout("three-121")
+    ask = {"track": 0, "points": 4, "kind": "pegging", "other": "hand"}
+    names = ("Alice & Carol", "Bob & Dave", "Erin & Frank")
+    view = BoardView(121, tuple(TrackView(n, 30, 26) for n in names), extra={"ask": ask})
+    frame = OverlayRenderer(Renderer(layout), layout).render(view, 0.0)
+    text = compose(
+        view, frame, layout, columns=80, lines=lines, note=mode_note(view), help_lines=HELP_LINES
+    )
+    rows = _rows(text)
+    assert "the board asks: is Alice & Carol's 4 pegging or hand?" in rows
+    assert "U (undo held) = hand · the next entry keeps pegging · u takes it back" in rows
+    assert any(help_row in row for row in rows) and not any("redo" in row for row in rows)
+    assert len(rows) <= lines - 1 and all(len(row) <= 80 for row in rows)
 
 
 def test_the_same_screen_is_not_written_twice(screen: Screen) -> None:

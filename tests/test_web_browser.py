@@ -363,3 +363,20 @@ def test_the_card_tools_count_a_hand_and_rank_discards(
     page.click("#count-btn")
     expect(page.locator("#tool-out .error")).to_contain_text("got 2 cards")
     page.close()
+
+
+def test_the_cut_cards_entered_on_the_page_choose_the_dealer(
+    browser: Browser, board: tuple[Service, WebProcess]
+) -> None:
+    service, web = board
+    page = open_page(browser, web)
+    pair(page, web)
+    page.fill("#cut-cards", "3H 3S")  # a tie for the lowest
+    page.click("#pegs form button[type=submit]")
+    expect(page.locator("#refusal")).to_contain_text("cut again")
+    assert service.ask("status")["phase"] == "cut"
+    page.fill("#cut-cards", "QH 3S")
+    page.click("#pegs form button[type=submit]")
+    expect(page.locator(".track.dealer .name")).to_contain_text("Track 2")
+    assert service.ask("status")["dealer_seat"] == 1
+    page.close()

@@ -349,12 +349,17 @@ class Renderer:
                 c.put(dealer_led, self._tracks[t].dealer)
 
     def _game_points_layer(self, c: _Canvas) -> None:
-        """Match game points: one LED each, a blinking LED two (or in proportion, long matches)."""
+        """Game points: one LED each, a blinking LED two (or in proportion, long matches).
+
+        The winner of a match lights every LED at full; the winner of a single game
+        (no match) shows the game points it won, at full: the LEDs never say more.
+        """
         view = c.view
         for t, track_view in enumerate(view.tracks):
             leds = c.tracks[t].game_points
             colours = self._tracks[t]
-            if view.match_winner == t:
+            won = view.match_winner == t
+            if won and view.match_target:
                 for led in leds:
                     c.put(led, colours.game_point_won)
                 continue
@@ -362,9 +367,10 @@ class Renderer:
             blink_on = doubled == 0 or c.clock.pattern(
                 0.0, (GAME_POINT_PERIOD / 2, GAME_POINT_PERIOD / 2)
             )
+            colour = colours.game_point_won if won else colours.game_point
             for i, led in enumerate(leds[:lit]):
                 if i >= doubled or blink_on:
-                    c.put(led, colours.game_point)
+                    c.put(led, colour)
 
     def _pending_layer(self, c: _Canvas) -> None:
         """Pending entries blink ahead of the front peg.

@@ -17,6 +17,11 @@ lines on a terminal of ``columns`` x ``lines`` without wrapping or scrolling
 
 When not even that fits, the screen says so, with the size it needs, and
 shows the score in words instead of a garbled board.
+
+:func:`mode_note` says in words what the board's mode signs ask of the players
+(settings mode, a confirm, the board's question about the last entry); while
+the board asks, the key help names what the redo key (``U``, undo held) does
+then: it files the entry as the other kind.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from boardctl.board.frame import Frame
 from boardctl.board.layout import Layout
+from boardctl.board.signs import ask_question
 from boardctl.board.terminal import ColorMode, Style, draw_board, refusal_rows
 from boardctl.view import BoardView
 
@@ -35,6 +41,56 @@ from boardctl.view import BoardView
 SHORT_HELP = "keys 123:+1 qwe:+5 asd:commit zxc:-1 u:undo U:redo m:next M:settings N:new"
 
 LARGE_NAMES = 24  # the widest name column of the large board
+
+
+def _asked(view: BoardView) -> dict[str, object] | None:
+    """The board's question about the last entry (``extra["ask"]``), if it asks one."""
+    ask = view.extra.get("ask")
+    if isinstance(ask, dict) and isinstance(ask.get("track"), int):
+        return ask
+    return None
+
+
+def mode_note(view: BoardView) -> str:
+    """What the board's mode asks of the players, in words (lines apart by ``\\n``; "": none).
+
+    The settings item and value, the new-game or undo confirm, the result's sign-off,
+    or the board's question about the last entry and how to answer it.
+    """
+    mode = view.extra.get("settings") or view.extra.get("confirm")
+    if isinstance(mode, dict) and "item" in mode:
+        return f"settings: {mode['item']} = {mode['value']}"
+    if mode:
+        return "new game? m = yes, u = no"
+    if view.extra.get("undo_confirm"):
+        return "undo again? m = yes, u = no"
+    if isinstance(view.extra.get("signoff"), list):
+        return "confirm the result: each side presses one of its buttons"
+    ask = _asked(view)
+    if ask is None:
+        return ""
+    track = ask["track"]
+    assert isinstance(track, int)
+    name = view.tracks[track].name if track < len(view.tracks) else f"track {track + 1}"
+    kind, other = ask.get("kind"), ask.get("other")
+    question = ask_question(name, ask.get("points"), kind, other)
+    return (
+        f"the board asks: {question}\n"
+        f"U (undo held) = {other} · the next entry keeps {kind} · u takes it back"
+    )
+
+
+def key_help(view: BoardView, help_lines: Sequence[str]) -> tuple[list[str], str]:
+    """The key help (full and :data:`SHORT_HELP`) for ``view``: while the board asks about
+    the last entry, ``U`` names the kind it files the entry as instead of redo."""
+    ask = _asked(view)
+    if ask is None:
+        return list(help_lines), SHORT_HELP
+    other = str(ask.get("other"))
+    return (
+        [line.replace("U redo", f"U = {other}") for line in help_lines],
+        SHORT_HELP.replace("U:redo", f"U:{other}"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +141,8 @@ def fit(
     the compact boards fall back to the one-line help.
     """
     room = lines - 1 - reserved
-    full = list(help_lines)
-    short = [SHORT_HELP] if help_lines else []
+    full, short_help = key_help(view, help_lines)
+    short = [short_help] if help_lines else []
     need = (0, 0)
     for name, style in styles(view, columns):
         rows = draw_board(view, frame, layout, color=color, style=style).rstrip("\n").split("\n")
@@ -134,8 +190,9 @@ def compose(
     logs: Sequence[str] = (),
     color: ColorMode | str = "auto",
 ) -> str:
-    """The whole screen: the board that fits, the note, the help, then the latest logs."""
-    notes = [_clip(note, columns)] if note else []
+    """The whole screen: the board that fits, the note (its lines), the help, then the
+    latest logs."""
+    notes = [_clip(line, columns) for line in note.split("\n")] if note else []
     fitted = fit(
         view,
         frame,

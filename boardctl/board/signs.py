@@ -58,6 +58,11 @@ ASK_SIGN = "a start hole and the status LED steady white"
 ASK_MEANING = "the board asks: pegging or a hand count? heels or pegging? (undo held)"
 
 
+def ask_question(name: str, points: object, kind: object, other: object) -> str:
+    """The board's question in words: "is Bob's 2 heels or pegging?"."""
+    return f"is {name}'s {points} {kind} or {other}?"
+
+
 def ask_track(value: object) -> int | None:
     """The track a view's ``extra["ask"]`` asks about (None: the board asks nothing)."""
     if isinstance(value, dict):

@@ -1,4 +1,5 @@
-"""``boardctl cut [SEAT]``: choose the first dealer of a guided game, by a draw or by hand."""
+"""``boardctl cut [SEAT]``: choose the first dealer of a guided game, by a draw, by hand, or
+by the cards the players cut (``--cards``: the lowest deals)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ if TYPE_CHECKING:
 
 NAME = "cut"
 HELP = (
-    "choose the first dealer: `boardctl cut` draws at random, `boardctl cut 2` sets seat 2;"
+    "choose the first dealer: `boardctl cut` draws at random, `boardctl cut 2` sets seat 2,"
+    " `boardctl cut --cards QH 3S` takes the cut cards (lowest deals);"
     " `boardctl cut --starter 5S` names the deal's starter"
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """[SEAT] [--starter CARD]."""
+    """[SEAT] [--cards CARD ...] [--starter CARD]."""
     from boardctl.cli.verbs import add_target_options
 
     parser.add_argument(
@@ -23,6 +25,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         help="the dealer's seat, 1 = the first player (partners: seats alternate between"
         " the tracks); leave out for a random draw",
+    )
+    parser.add_argument(
+        "--cards",
+        nargs="+",
+        metavar="CARD",
+        help="the cards the players cut, one per player in seat order, e.g. QH 3S: the lowest"
+        " deals (ace low); a tie for the lowest is refused (cut again)",
     )
     parser.add_argument(
         "--starter",
@@ -43,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
         if args.seat < 1:
             raise ControlError(f"seat numbers start at 1, not {args.seat}")
         command["dealer"] = args.seat - 1
+    if args.cards is not None:
+        if args.seat is not None:
+            raise ControlError("give the dealer's seat or the cut cards (--cards), not both")
+        command["cards"] = list(args.cards)
     if args.starter is not None:
         from boardctl.cribbage.cards import format_card, parse_card
 

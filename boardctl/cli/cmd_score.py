@@ -1,4 +1,10 @@
-"""``boardctl score CARDS...``: count a hand or crib (the last card is the starter)."""
+"""``boardctl score CARDS...``: count a hand or crib (the last card is the starter).
+
+Five cards are a four-card hand (or crib) and its starter; four cards are the five-card
+game's three-card hand and its starter, and the output says so first (a four-card hand
+typed without its starter would otherwise count silently as something else); a crib
+always holds four cards, so ``--crib`` with four cards is refused.
+"""
 
 from __future__ import annotations
 
@@ -37,11 +43,20 @@ def run(args: argparse.Namespace) -> int:
         raise CardError(
             f"give 4 hand cards and the starter (or 3 and the starter), got {len(cards)} cards"
         )
+    if len(cards) == 4 and args.crib:
+        raise CardError(
+            "a crib holds 4 cards (every variant): give its 4 cards and the starter, got 4 cards"
+        )
     score = score_hand(cards[:-1], cards[-1], crib=args.crib, scoring=scoring_from(args))
     if args.json:
         print(json.dumps(score.as_dict(), ensure_ascii=False))
         return 0
     what = "crib" if args.crib else "hand"
+    if len(cards) == 4:  # a 4-card hand with its starter forgotten would count wrong: say it
+        print(
+            f"4 cards: a 3-card hand (the five-card game) with the starter {score.starter}; "
+            "a 4-card hand needs its starter as a 5th card"
+        )
     print(f"{what} {' '.join(map(str, score.hand))}  starter {score.starter}")
     for item in score.items:
         print(f"  {item.kind:8} {' '.join(map(str, item.cards)):15} {item.points:2}")

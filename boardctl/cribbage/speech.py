@@ -4,15 +4,15 @@ Fifteens are called one by one with the running total; pairs are grouped by
 rank ("a pair", "another pair", "three of a kind", "four of a kind"); runs
 that share a pair or three of a kind are said as one, the way players say
 them ("a double run of three is eight", "a triple run is fifteen", "a double
-double run is sixteen"); then the flush and "one for his nobs", each followed
-by the running total.
+double run is sixteen"); runs of two (the Czech rule) are said apart from the
+pairs; then the flush and "one for his nobs", each followed by the running
+total. Every phrase is made from the scorer's own breakdown
+(:func:`count_phrases`), so the numbers said add up to the total.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
-from boardctl.cribbage.hand import HandScore
+from boardctl.cribbage.hand import HandScore, ScoreItem
 from boardctl.cribbage.play import PAIR_NAMES
 
 _ONES = [
@@ -49,45 +49,65 @@ def number_words(n: int) -> str:
     return tens if n % 10 == 0 else f"{tens}-{_ONES[n % 10]}"
 
 
-def say_count(score: HandScore) -> str:
-    """The whole count in words, ending with the total."""
-    phrases: list[str] = []
-    running = 0
-    for item in score.items:
-        if item.kind == "fifteen":
-            running += item.points
-            phrases.append(f"fifteen {number_words(running)}")
-    runs = [item for item in score.items if item.kind == "run"]
-    run_ranks = {card.rank for item in runs for card in item.cards}
-    pair_ranks = Counter(item.cards[0].rank for item in score.items if item.kind == "pair")
+def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
+    """The count as players say it, phrase by phrase, each with the scorer's items it counts.
+
+    Every item of ``score.items`` is in exactly one phrase, so the running totals said
+    are sums of the scorer's own breakdown. Fifteens come one by one; pairs by rank;
+    runs of three or more with the pairs inside them as one phrase ("a double run of
+    three": the two runs and the pair); runs of two (the Czech rule) never take their
+    pairs in (7 7 7 8 8 is "three of a kind", "a pair", then "six runs of two"); then
+    the flush and his nobs.
+    """
+    items = score.items
+    out: list[tuple[str, tuple[ScoreItem, ...]]] = [
+        ("fifteen", (item,)) for item in items if item.kind == "fifteen"
+    ]
+    long_runs = [item for item in items if item.kind == "run" and len(item.cards) >= 3]
+    folded = {card.rank for item in long_runs for card in item.cards}  # said with the runs
+    pairs: dict[int, list[ScoreItem]] = {}
+    for item in items:
+        if item.kind == "pair":
+            pairs.setdefault(item.cards[0].rank, []).append(item)
     said_a_pair = False
-    for rank in sorted(pair_ranks):
-        if rank in run_ranks:
-            continue  # said with the runs: "a double run"
-        pairs = pair_ranks[rank]
-        cards = {1: 2, 3: 3, 6: 4}[pairs]
-        running += 2 * pairs
-        group = "another pair" if cards == 2 and said_a_pair else PAIR_NAMES[cards]
+    for rank, group in sorted(pairs.items()):
+        if rank in folded:
+            continue
+        cards = {1: 2, 3: 3, 6: 4}[len(group)]
+        out.append(("another pair" if cards == 2 and said_a_pair else PAIR_NAMES[cards], (*group,)))
         said_a_pair = said_a_pair or cards == 2
-        phrases.append(f"{group} is {number_words(running)}")
-    blocks: dict[int, list[int]] = {}  # lowest rank of a block of runs -> its runs' lengths
-    for item in runs:
-        blocks.setdefault(min(card.rank for card in item.cards), []).append(len(item.cards))
+    blocks: dict[int, list[ScoreItem]] = {}  # lowest rank of a block of runs -> its runs
+    for item in items:
+        if item.kind == "run":
+            blocks.setdefault(min(card.rank for card in item.cards), []).append(item)
     said_runs: set[str] = set()
-    for low, lengths in sorted(blocks.items()):
-        ranks = range(low, low + lengths[0])
-        running += sum(lengths) + sum(2 * pair_ranks[rank] for rank in ranks)
-        phrase = _runs_phrase(len(lengths), lengths[0])
+    for low, runs in sorted(blocks.items()):
+        length = len(runs[0].cards)
+        phrase = _runs_phrase(len(runs), length)
         if phrase in said_runs and phrase.startswith("a run"):  # runs of two: 3 4 8 9
             phrase = "another" + phrase[1:]
         said_runs.add(phrase)
-        phrases.append(f"{phrase} is {number_words(running)}")
-    if score.flush:
-        running += score.flush
-        phrases.append(f"a flush is {number_words(running)}")
-    if score.nobs:
-        running += score.nobs
-        phrases.append(f"one for his nobs is {number_words(running)}")
+        inside: list[ScoreItem] = []
+        if length >= 3:
+            for rank in range(low, low + length):
+                inside.extend(pairs.get(rank, ()))
+        out.append((phrase, (*runs, *inside)))
+    for kind, phrase in (("flush", "a flush"), ("nobs", "one for his nobs")):
+        named = tuple(item for item in items if item.kind == kind)
+        if named:
+            out.append((phrase, named))
+    return out
+
+
+def say_count(score: HandScore) -> str:
+    """The whole count in words (:func:`count_phrases`), each phrase with the running
+    total of the scorer's items, ending with the total."""
+    phrases: list[str] = []
+    running = 0
+    for phrase, items in count_phrases(score):
+        running += sum(item.points for item in items)
+        said = number_words(running)
+        phrases.append(f"fifteen {said}" if phrase == "fifteen" else f"{phrase} is {said}")
     if not phrases:
         return "nothing: zero"
     if len(phrases) == 1 or phrases[-1].startswith("fifteen"):
@@ -102,6 +122,6 @@ def _runs_phrase(runs: int, length: int) -> str:
     if runs == 4 and length >= 3:
         return "a double double run"
     name = {2: "double", 3: "triple", 4: "quadruple"}.get(runs)
-    if name is None:  # runs of two only: 7 7 7 8 8 is six runs of two
+    if name is None or length == 2:  # runs of two: 7 7 7 8 8 is six runs of two
         return f"{number_words(runs)} runs of {number_words(length)}"
     return f"a {name} run of {number_words(length)}"

@@ -107,15 +107,19 @@ class Next(_Bare):
 class Cut:
     """The first dealer (a seat); ``dealer`` None = a random draw, recorded in the event.
 
-    ``starter`` names the deal's starter card (guided games): with the first
-    dealer's cut, or alone once the dealer is known (the event then has no
-    ``dealer``); the hand and crib counts of the deal then need only their cards.
+    ``cards`` are the cards the players cut for the deal, one per seat in seat order:
+    the lowest deals (ace low), a tie for the lowest is refused ("cut again"); the
+    event records them with the dealer they make. ``starter`` names the deal's
+    starter card (guided games): with the first dealer's cut, or alone once the
+    dealer is known (the event then has no ``dealer``); the hand and crib counts of
+    the deal then need only their cards.
     """
 
     op: ClassVar[str] = "cut"
     dealer: int | None = None
     drawn: bool | None = None
     starter: str | None = None
+    cards: tuple[str, ...] | None = None
 
     def to_json(self) -> Json:
         data: Json = {"op": self.op}
@@ -125,6 +129,8 @@ class Cut:
             data["drawn"] = self.drawn
         if self.starter is not None:
             data["starter"] = self.starter
+        if self.cards is not None:
+            data["cards"] = list(self.cards)
         return data
 
 
@@ -290,6 +296,7 @@ def _cut(data: Mapping[str, object]) -> Cut:
         None if dealer is None else whole(dealer, "dealer"),
         None if "drawn" not in data else bool(drawn),
         starter,
+        _cards(data.get("cards")),
     )
 
 
@@ -366,7 +373,7 @@ _PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, 
     "undo": (lambda _: Undo(), ()),
     "redo": (lambda _: Redo(), ()),
     "next": (lambda _: Next(), ()),
-    "cut": (_cut, ("dealer", "drawn", "starter")),
+    "cut": (_cut, ("dealer", "drawn", "starter", "cards")),
     "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster", "house_rules")),
     "set": (_set, ("key", "value")),
     "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), ("track",)),

@@ -8,11 +8,12 @@ points pegged outside the play and the show (three for last) is asked of
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from boardctl.cribbage.awards import opening_points
-from boardctl.errors import EntryError
+from boardctl.cribbage.cards import parse_cards
+from boardctl.errors import CardError, EntryError
 from boardctl.game import house
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState, TrackState
@@ -155,13 +156,26 @@ def advance(state: GameState) -> GameState:
     )
 
 
-def cut(state: GameState, dealer: int | None, choose: Chooser) -> tuple[GameState, int]:
-    """The first dealer: ``dealer``, or drawn with ``choose``; returns the state and the seat."""
+def cut(
+    state: GameState,
+    dealer: int | None,
+    choose: Chooser,
+    cards: Sequence[str] | None = None,
+) -> tuple[GameState, int]:
+    """The first dealer: ``dealer``, the lowest of the cut ``cards``, or drawn with
+    ``choose``; returns the state and the seat."""
     if state.winner is not None:
         raise EntryError(over_message(state), Refusal.GAME_OVER)
     if state.flow != "cut":
         raise EntryError("the first dealer is already chosen (undo the cut to change it)")
     players = state.setup.players
+    if cards is not None:
+        lowest = lowest_cut(cards, players)
+        if dealer is not None and dealer != lowest:
+            raise EntryError(
+                f"the cut cards make seat {lowest + 1} the dealer, not seat {dealer + 1}"
+            )
+        dealer = lowest
     seat = choose(players) if dealer is None else dealer
     if not 0 <= seat < players:
         raise EntryError(
@@ -169,6 +183,29 @@ def cut(state: GameState, dealer: int | None, choose: Chooser) -> tuple[GameStat
             f" not {seat}"
         )
     return start_deals(state, seat), seat
+
+
+def lowest_cut(cards: Sequence[str], players: int) -> int:
+    """The seat that cut the lowest card (ace low; suits do not count): it deals first.
+
+    ``cards`` holds one card per seat, in seat order. A tie for the lowest is refused:
+    those players cut again.
+    """
+    try:
+        cut_cards = parse_cards(cards)
+    except CardError as exc:
+        raise EntryError(f"the cut: {exc}") from None
+    if len(cut_cards) != players:
+        raise EntryError(
+            f"the cut takes one card per player in seat order: {players} cards, "
+            f"not {len(cut_cards)}"
+        )
+    low = min(card.rank for card in cut_cards)
+    seats = [seat for seat, card in enumerate(cut_cards) if card.rank == low]
+    if len(seats) > 1:
+        tied = " and ".join(f"seat {seat + 1} ({cards[seat]})" for seat in seats)
+        raise EntryError(f"{tied} tie for the lowest card: cut again")
+    return seats[0]
 
 
 def count_done(state: GameState) -> GameState:

@@ -38,6 +38,9 @@ def describe(event: Command, names: tuple[str, ...] = ()) -> str:
     if isinstance(event, Cut):
         how = "drawn" if event.drawn else "set"
         seat = None if event.dealer is None else event.dealer + 1  # seats count from 1
+        if event.cards is not None:
+            cut = ", ".join(f"seat {n} {card}" for n, card in enumerate(event.cards, start=1))
+            how = f"cut: {cut}; the lowest deals"
         return f"first dealer: seat {seat} ({how})"
     if isinstance(event, NewGame):
         length = f"match to {event.match} game points" if event.match else "one game"

@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from boardctl.cribbage.cards import format_card, parse_cards
 from boardctl.errors import EntryError
 from boardctl.game import entries, flow, settings
 from boardctl.game.commands import (
@@ -156,14 +157,18 @@ def _next(machine: Machine, command: Next, choose: Chooser) -> Plan:
 
 def _cut(machine: Machine, command: Cut, choose: Chooser) -> Plan:
     before, starter = machine.state, command.starter
-    if starter is not None and command.dealer is None and before.flow != "cut":
+    alone = command.dealer is None and command.cards is None
+    if starter is not None and alone and before.flow != "cut":
         state, starter = record_starter(before, starter)  # the dealer is known: the starter only
         return Plan(Cut(starter=starter), state)
-    state, dealer = flow.cut(before, command.dealer, choose)
-    drawn = command.dealer is None if command.drawn is None else command.drawn
+    cards = command.cards
+    state, dealer = flow.cut(before, command.dealer, choose, cards)
+    drawn = command.dealer is None and cards is None if command.drawn is None else command.drawn
     if starter is not None:
         state, starter = record_starter(state, starter)
-    return Plan(Cut(dealer, drawn, starter), state)
+    if cards is not None:
+        cards = tuple(format_card(card) for card in parse_cards(cards))  # as the cards print
+    return Plan(Cut(dealer, drawn, starter, cards), state)
 
 
 def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:

@@ -11,7 +11,8 @@ key                   button
 ``a`` ``s`` ``d``     commit now (encoder push) on track 1, 2, 3
 ``z`` ``x`` ``c``     encoder one step back (-1 pending) on track 1, 2, 3
 ``u``                 undo (short press)
-``U``                 redo (undo held)
+``U``                 redo (undo held); while the board asks about the
+                      last entry: file it as the other kind (refile)
 ``m`` or space        menu short press: next phase (confirm a new game or a 2nd undo)
 ``M``                 menu long press: settings mode (again: apply)
 ``N``                 menu very long press: new game (asks for a confirm)

@@ -5,7 +5,10 @@ exactly as the scorekeeper replays it, so the rules (game points, skunks,
 match ends, undo and redo) are the engine's and are not written twice. Beside
 the machine, the fold keeps the same undo and redo stacks as the scorekeeper
 (which event an undo takes back), so a game's score entries are the ones that
-stand in its final state: an undone entry is gone, a redone one is back.
+stand in its final state: an undone entry is gone, a redone one is back, and
+an entry the board asked about and a ``refile`` filed as the other kind stands
+as that kind (counted to the seat the engine then credits), until an undo
+takes the refile back.
 
 A game *finishes* when a track reaches the target; an undo may take that back,
 and the game then goes on. A game counts once the board leaves it (``next``
@@ -60,14 +63,25 @@ class ReplayLimits:
 _ANY_COUNT = frozenset(range(1_000))
 
 
+@dataclass(frozen=True, slots=True)
+class _Refiled:
+    """A step that filed the last standing entry as another kind: ``entry`` as it now stands."""
+
+    entry: Entry
+
+
+#: One step of a game, as undo takes it back: an entry made, an entry refiled, or neither.
+_Step = Entry | _Refiled | None
+
+
 @dataclass
 class _Game:
     """The game being folded."""
 
     first_seq: int
     start_at: float
-    done: list[Entry | None] = field(default_factory=list)  # what undo would take back
-    undone: list[Entry | None] = field(default_factory=list)  # what redo would bring back
+    done: list[_Step] = field(default_factory=list)  # what undo would take back
+    undone: list[_Step] = field(default_factory=list)  # what redo would bring back
     won: tuple[int, float] | None = None  # the event that made the game over, and its time
     last: tuple[int, int] = (0, 0)  # the game's last event and its chained checksum
 
@@ -126,11 +140,13 @@ class GameFold:
                 if self._game is not None and before.winner is not None:
                     self._final.append(_played(self._game, before, self.board, final=True))
                 self._game = _Game(seq, at)
+            base = machine.past[-1] if machine.past else before  # the state before the last step
             machine.commit(plan)
             self.seq = seq
             if self._game is None:  # events before the first game (none are written today)
                 continue
-            _fold(self._game, plan, (seq, at, event, crc), before, machine.state)
+            step = _step(self._game, (seq, at, event, crc), base, before, machine.state)
+            _fold(self._game, plan, step, (seq, at), before, machine.state)
             self._game.last = (seq, crc)
 
     def games(self) -> list[PlayedGame]:
@@ -141,7 +157,41 @@ class GameFold:
         return [*self._final, _played(self._game, state, self.board, final=False)]
 
 
-def _fold(game: _Game, plan: Plan, row: Row, before: GameState, after: GameState) -> None:
+def _step(game: _Game, row: Row, base: GameState, before: GameState, after: GameState) -> _Step:
+    """What a "do" event does to the standing entries: a new entry, a refiled one, or nothing.
+
+    A refile that changes the kind re-enters the entry asked about (the last one standing)
+    from ``base``, the state before it, as the engine does.
+    """
+    event, crc = row[2], row[3]
+    if event.get("op") != "refile" or before.ask is None or event["kind"] == before.ask.kind:
+        return _entry(row, before, after)
+    asked = _standing(game.done)[-1]
+    peg = {"op": "peg", "track": event["track"], "points": event["points"], "kind": event["kind"]}
+    refiled = _entry((asked.seq, asked.at, peg, crc), base, after)
+    assert refiled is not None
+    return _Refiled(refiled)
+
+
+def _standing(steps: Iterable[_Step]) -> list[Entry]:
+    """The entries that stand after ``steps``, in the order they were made."""
+    entries: list[Entry] = []
+    for step in steps:
+        if isinstance(step, _Refiled):
+            entries[-1] = step.entry
+        elif step is not None:
+            entries.append(step)
+    return entries
+
+
+def _fold(
+    game: _Game,
+    plan: Plan,
+    step: _Step,
+    when: tuple[int, float],
+    before: GameState,
+    after: GameState,
+) -> None:
     """Keep the undo and redo stacks as the scorekeeper does, and when the game was won."""
     move, reset = plan.move, plan.reset
     if move == "undo":
@@ -149,12 +199,12 @@ def _fold(game: _Game, plan: Plan, row: Row, before: GameState, after: GameState
     elif move == "redo":
         game.done.append(game.undone.pop())
     elif not reset:
-        game.done.append(_entry(row, before, after))
+        game.done.append(step)
         game.undone.clear()
     if after.winner is None:
         game.won = None
     elif before.winner is None or reset:
-        game.won = (row[0], row[1])
+        game.won = when
 
 
 def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
@@ -239,5 +289,4 @@ def _played(game: _Game, state: GameState, board: str, *, final: bool) -> Played
         key="",
         hmac="",
     )
-    entries = tuple(entry for entry in game.done if entry is not None)
-    return PlayedGame(result, entries, tuple(seat_players), teams)
+    return PlayedGame(result, tuple(_standing(game.done)), tuple(seat_players), teams)

@@ -4,7 +4,8 @@ A pure function of :class:`~.derive.PlayedGame` values. A player is a name
 as the roster spells it (compared whatever its case and spacing). In a
 partnership game each partner is credited with the team's result; hands and
 cribs go to the seat that counted them (guided mode), pegging to the track,
-so in a partnership game it is the team's pegging.
+so in a partnership game it is the team's pegging. The five-card game's
+three-card hands are averaged apart from the four-card hands of the others.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from boardctl.cribbage.variants import get_variant
 from boardctl.game.presets import lines_failed
 from boardctl.game.roster import player_key
 from boardctl.results.model import Entry, GameResult, PlayedGame
@@ -64,8 +66,10 @@ class PlayerRecord:
     skunks_given: int = 0
     skunks_taken: int = 0
     spread_total: int = 0
-    hands: int = 0
+    hands: int = 0  # four-card hands
     hand_points: int = 0
+    three_card_hands: int = 0  # the five-card game's hands
+    three_card_hand_points: int = 0
     cribs: int = 0
     crib_points: int = 0
     deals: int = 0
@@ -85,8 +89,13 @@ class PlayerRecord:
 
     @property
     def average_hand(self) -> float | None:
-        """Points per hand counted (one hand a deal)."""
+        """Points per four-card hand counted (one hand a deal)."""
         return _ratio(self.hand_points, self.hands)
+
+    @property
+    def average_three_card_hand(self) -> float | None:
+        """Points per three-card hand counted (the five-card game)."""
+        return _ratio(self.three_card_hand_points, self.three_card_hands)
 
     @property
     def average_crib(self) -> float | None:
@@ -110,9 +119,11 @@ class PlayerRecord:
             "skunks_taken": self.skunks_taken,
             "average_spread": self.average_spread,
             "average_hand": self.average_hand,
+            "average_three_card_hand": self.average_three_card_hand,
             "average_crib": self.average_crib,
             "average_pegging": self.average_pegging,
             "hands": self.hands,
+            "three_card_hands": self.three_card_hands,
             "cribs": self.cribs,
             "deals": self.deals,
             "big_hands": {str(points): n for points, n in self.big_hands.items()},
@@ -212,11 +223,15 @@ def _add_game(out: Records, game: PlayedGame) -> None:
             if result.deals:
                 record.deals += result.deals
                 record.pegging_points += pegging
+    three_cards = get_variant(result.variant).hand_size == 3
     for entry in game.entries:
         if entry.kind not in ("hand", "crib") or entry.seat is None:
             continue
         record = _player(out, game.seat_players[entry.seat])
-        if entry.kind == "hand":
+        if entry.kind == "hand" and three_cards:
+            record.three_card_hands += 1
+            record.three_card_hand_points += entry.points
+        elif entry.kind == "hand":
             record.hands += 1
             record.hand_points += entry.points
         else:
@@ -269,7 +284,8 @@ def format_records(recs: Records) -> str:
         return "no finished games"
     head = (
         f"{'player':<16} {'games':>5} {'wins':>5} {'win%':>5} {'gp':>4} {'sk+':>4} {'sk-':>4} "
-        f"{'spread':>6} {'hand':>5} {'crib':>5} {'peg':>5} {'24':>3} {'28':>3} {'29':>3}"
+        f"{'spread':>6} {'hand':>5} {'hand3':>5} {'crib':>5} {'peg':>5} "
+        f"{'24':>3} {'28':>3} {'29':>3}"
     )
     lines = [head]
     ranked = sorted(recs.players.values(), key=lambda p: (-p.wins, -p.game_points, p.name))
@@ -277,7 +293,8 @@ def format_records(recs: Records) -> str:
         lines.append(
             f"{p.name:<16.16} {p.games:>5} {p.wins:>5} {_num(p.win_percent, 0):>5} "
             f"{p.game_points:>4} {p.skunks_given:>4} {p.skunks_taken:>4} "
-            f"{_num(p.average_spread):>6} {_num(p.average_hand):>5} {_num(p.average_crib):>5} "
+            f"{_num(p.average_spread):>6} {_num(p.average_hand):>5} "
+            f"{_num(p.average_three_card_hand):>5} {_num(p.average_crib):>5} "
             f"{_num(p.average_pegging):>5} {p.big_hands[24]:>3} {p.big_hands[28]:>3} "
             f"{p.big_hands[29]:>3}"
         )

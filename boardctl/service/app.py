@@ -161,6 +161,21 @@ class _Notes(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         self.lines = [*self.lines, record.getMessage()][-self.keep :]
 
+    def drop_refusals(self) -> None:
+        """Forget the refusals' lines (a later entry or press was taken: they are stale)."""
+        self.lines = [line for line in self.lines if not line.startswith(REFUSAL_LINES)]
+
+
+#: The log lines of a refused entry (boardctl.service.dispatch), shown under the virtual
+#: board until the game next changes.
+REFUSAL_LINES = ("entry refused: ", "entry not saved")
+
+
+def _game_key(view: BoardView) -> tuple[object, ...]:
+    """What a taken entry or press changes in the view (the pegs, the phase, the deal)."""
+    pegs = tuple((t.front, t.back, t.game_points) for t in view.tracks)
+    return (pegs, view.phase, view.extra.get("deal"), view.extra.get("game_number"))
+
 
 def terminal_display(
     layout: Layout, stream: TextIO | None = None
@@ -171,7 +186,7 @@ def terminal_display(
     Returns the display and a function that undoes its logging change: while
     the board is drawn, log lines are shown under it rather than on stderr.
     """
-    from boardctl.board.screen import compose
+    from boardctl.board.screen import compose, mode_note
     from boardctl.board.terminal import resolve_color_mode
     from boardctl.inputs.keys import HELP
 
@@ -185,18 +200,14 @@ def terminal_display(
     root.addHandler(notes)
 
     last = [""]
+    game: list[tuple[object, ...] | None] = [None]  # the game as last drawn
 
     def display(view: BoardView, frame: Frame) -> None:
-        mode = view.extra.get("settings") or view.extra.get("confirm")
-        note = ""
-        if isinstance(mode, dict) and "item" in mode:
-            note = f"settings: {mode['item']} = {mode['value']}"
-        elif mode:
-            note = "new game? m = yes, u = no"
-        elif view.extra.get("undo_confirm"):
-            note = "undo again? m = yes, u = no"
-        elif isinstance(view.extra.get("signoff"), list):
-            note = "confirm the result: each side presses one of its buttons"
+        key = _game_key(view)
+        if key != game[0]:
+            if game[0] is not None:
+                notes.drop_refusals()  # the game moved on: a refusal's log line is stale
+            game[0] = key
         # Nothing may wrap or scroll the board away: the board is sized to the terminal
         # (boardctl.board.screen), long log lines (a missing serial device) are clipped,
         # and only as many are shown as the terminal has rows left.
@@ -207,7 +218,7 @@ def terminal_display(
             layout,
             columns=size.columns,
             lines=size.lines,
-            note=note,
+            note=mode_note(view),
             help_lines=HELP.split("\n"),
             logs=notes.lines,
             color=color,

@@ -16,6 +16,9 @@ What is announced (the cues are :data:`boardctl.sound.cues.CUES`):
   (with its cards, the count in words);
   crossing the skunk line: the ``skunk_line`` figure and "Alice is past the
   skunk line"; the win: the ``win`` fanfare and the winner with every score;
+- an entry the board asks about (:func:`boardctl.game.entries.ask_about`): after its
+  words, the question once, with its answer: "Bob's two: his heels or pegging? Hold
+  undo for pegging.";
 - undo / redo: their figures, then every score;
 - ``next``, a cut, a new game: the ``next`` tick and whose count is due;
 - a refusal: the cue of its class (:class:`~boardctl.refusals.Refusal`) and its
@@ -242,7 +245,9 @@ class Announcer:
         if line > 0 and was < line <= fronts[track]:
             cue = "skunk_line"
             lines.append(phrases.skunk_line(names[track]))
-        return cue, lines + self._whose_turn(after, names, always=False, before=before)
+        return cue, lines + self._whose_turn(after, names, always=False, before=before) + _ask(
+            after, names
+        )
 
     def _phase(self, op: str, after: Status, names: list[str]) -> list[str]:
         """A cut, ``next`` or a new game: what the board moved on to."""
@@ -278,6 +283,16 @@ def attach(announcer: Announcer, dispatcher: Any) -> None:
 
 
 __all__ = ["Announcer", "attach", "classify"]
+
+
+def _ask(status: Status, names: list[str]) -> list[str]:
+    """The board's question about the entry just made, if it asks one (``status["ask"]``)."""
+    ask = status.get("ask")
+    if not isinstance(ask, Mapping) or not isinstance(ask.get("track"), int):
+        return []
+    track = int(ask["track"])
+    name = names[track] if track < len(names) else f"Track {track + 1}"
+    return [phrases.ask(name, int(ask["points"]), str(ask["kind"]), str(ask["other"]))]
 
 
 def _lines(status: Status) -> tuple[int, ...]:

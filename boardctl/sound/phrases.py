@@ -4,7 +4,7 @@ Pure functions from what happened to a phrase: "Alice, fifteen two, fifteen
 four, and a pair is six" when the cards were entered (then "Alice
 one-oh-three."), "Alice twelve, one-oh-three" when only the points were, "Bob,
 two for his heels, twenty-three"; whose count is next; why an entry was
-refused; the score on request.
+refused; the board's question about the last entry; the score on request.
 """
 
 from __future__ import annotations
@@ -65,6 +65,17 @@ def counted(name: str, front: int, count: HandScore) -> list[str]:
     ``["Alice, fifteen two, fifteen four, and a pair is six", "Alice one-oh-three."]``
     """
     return [entry(name, count.total, front, count=count), scores([(name, front)])]
+
+
+#: How an entry's kind is said in the board's question.
+KIND_WORDS = {"heels": "his heels", "hand": "a hand count", "crib": "the crib"}
+
+
+def ask(name: str, points: int, kind: str, other: str) -> str:
+    """The board's question about the last entry and how to answer it (said once):
+    "Bob's two: his heels or pegging? Hold undo for pegging."."""
+    said, other_said = KIND_WORDS.get(kind, kind), KIND_WORDS.get(other, other)
+    return f"{name}'s {points_words(points)}: {said} or {other_said}? Hold undo for {other}."
 
 
 def to_count(name: str, *, crib: bool = False) -> str:

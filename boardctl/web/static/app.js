@@ -261,7 +261,19 @@ function buildPegs(s) {
     draw.dataset.cmd = "cut";
     draw.addEventListener("click", () => command("cut"));
     row.append(draw);
-    $("pegs").replaceChildren(row);
+    const cut = el("form", "row");  // the cut cards, one per player in seat order: lowest deals
+    const cards = el("input");
+    Object.assign(cards, { id: "cut-cards", placeholder: "cut cards in seat order: QH 3S" });
+    cards.setAttribute("aria-label", "cut cards, one per player in seat order (lowest deals)");
+    const go = el("button", null, "Cut");
+    Object.assign(go, { type: "submit" });
+    go.dataset.cmd = "cut";
+    cut.append(cards, go);
+    cut.addEventListener("submit", (e) => {
+      e.preventDefault();
+      command("cut", { cards: cards.value.split(/[\s,]+/).filter(Boolean) });
+    });
+    $("pegs").replaceChildren(row, cut);
     setPaired(paired);
     return;
   }
