@@ -22,7 +22,7 @@ from boardctl.config import parse_config
 from boardctl.link import protocol as p
 from tests.conftest import REPO
 from tests.rp2040.chip import Chip, Host, PinFrame, PtyPort
-from tests.test_e2e import FAST, Rig
+from tests.test_e2e import FAST, ManualClock, Rig
 
 pytestmark = pytest.mark.rp2040
 
@@ -312,7 +312,7 @@ def service_on_chip(
         port.attach(chip)
         link = {"kind": "serial", "device": str(port.path)}
         config = parse_config({**FAST, "game": {"mode": "free"}, "link": link, **settings})
-        rig = Rig(tmp_path, mock_factory, config, link=None)
+        rig = Rig(tmp_path, mock_factory, config, link=None, clock=ManualClock())
         try:
             yield rig, chip
         finally:
