@@ -122,6 +122,7 @@ function update(message) {
   last = message.status;
   $("rules").textContent = rulesWords(last);
   showScore(last);
+  showAsk(last);
   if (message.leds) paint(message.leds);
   if (last.seq !== shownSeq) {
     shownSeq = last.seq;
@@ -180,7 +181,6 @@ function showScore(s) {
   $("game").textContent =
     `Game ${s.game_number} · ${s.variant} to ${s.target} · ${s.mode} · ${phaseWords(s)}${match}`;
   buildPegs(s);
-  showAsk(s);
 }
 
 // The board's question (its white start hole): an entry that fits the phase and a
