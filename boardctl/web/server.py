@@ -53,6 +53,7 @@ from boardctl.errors import BoardError, ConfigError, ControlError
 from boardctl.service.control import parse_request
 from boardctl.web import tools
 from boardctl.web.config import WebConfig
+from boardctl.web.gate import Gate, GatedSite
 from boardctl.web.hub import Hub
 from boardctl.web.pairing import Pairing, PairingError
 from boardctl.web.results import Changes, ResultsFeed, board_document, standings_document
@@ -158,10 +159,17 @@ def paired(request: web.Request) -> bool:
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
+    """The JSON object a POST carries, read within ``header_timeout`` seconds (else ``408``)."""
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise ControlError(f"request body over {MAX_BODY} bytes")
+    wait = request.app[CONFIG].header_timeout
     try:
-        body = await request.json()
+        body = await asyncio.wait_for(request.json(), wait)
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(
+            text=f"the request body did not arrive within {wait:g} s",
+            headers={"Connection": "close"},
+        ) from None
     except ValueError:
         raise ControlError("the request body is not JSON") from None
     if not isinstance(body, dict):
@@ -341,7 +349,8 @@ async def pair(request: web.Request) -> web.Response:
     try:
         body = await _json_body(request)
         label = request.headers.get("User-Agent", "")[:80]
-        ident, token = request.app[PAIRING].redeem(str(body.get("code", "")), label)
+        code, address = str(body.get("code", "")), request.remote or ""
+        ident, token = request.app[PAIRING].redeem(code, label, address)
     except PairingError as exc:
         await asyncio.sleep(0.5)  # a guess costs time
         return _error(403, str(exc))
@@ -491,11 +500,19 @@ def serve(
 
 
 async def _serve(app: web.Application, config: WebConfig) -> None:
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+    runner = web.AppRunner(
+        app,
+        access_log=None,
+        shutdown_timeout=1.0,
+        keepalive_timeout=config.idle_timeout,
+        lingering_time=1.0,
+    )
     await runner.setup()
+    gate = Gate(config.connections_per_address, config.header_timeout)
+    gate.install(asyncio.get_running_loop())
     try:
         for host in config.listen:
-            await web.TCPSite(runner, host, config.port).start()
+            await GatedSite(runner, host, config.port, gate).start()
     except OSError as exc:
         await runner.cleanup()
         where = f"{', '.join(config.listen)} port {config.port}"
