@@ -8,15 +8,17 @@ command carrying the request id the page made for that tap.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.test_web_browser import BoardService, WebProcess, open_page, pair
+from tests.test_web_browser import ARTEFACTS, REPO, BoardService, WebProcess, open_page, pair
 
 PHONE = {"width": 390, "height": 844}
 
@@ -32,6 +34,16 @@ def board(tmp_path: Path) -> Iterator[tuple[BoardService, WebProcess]]:
     finally:
         web.close()
         service.close()
+
+
+def keep_picture(page: Page, selector: str, name: str) -> None:
+    """A picture of one part of the page (``docs/images/`` too with BOARDCTL_DOCS_IMAGES=1)."""
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTEFACTS / name
+    page.locator(selector).screenshot(path=str(path))
+    assert path.stat().st_size > 2_000
+    if os.environ.get("BOARDCTL_DOCS_IMAGES") == "1":
+        shutil.copy(path, REPO / "docs" / "images" / name)
 
 
 def journal_requests(service: BoardService) -> dict[int, str | None]:
@@ -61,6 +73,7 @@ def test_a_refusal_shows_beside_the_control_in_view_on_a_phone(
     above = page.locator("#refusal").bounding_box()  # up with the score: out of view here
     assert above is not None and above["y"] + above["height"] < 0, above
     assert service.ask("status")["tracks"][0]["front"] == 0  # nothing was written
+    keep_picture(page, "#entry", "web-refusal.png")
     page.close()
 
 
@@ -98,6 +111,7 @@ def test_the_boards_question_is_shown_in_words_and_answered_with_a_button(
     expect(answers).to_have_text(["It is pegging", "Keep it as heels"])
     expect(answers.first).to_be_disabled()  # unpaired: read-only
     pair(page, web)
+    keep_picture(page, "#entry", "web-ask.png")
     seq = service.ask("status")["seq"]
     answers.first.click()
     expect(page.locator("#ask")).to_be_hidden()

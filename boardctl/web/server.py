@@ -402,7 +402,8 @@ async def command(request: web.Request) -> web.Response:
                 "ok": False,
                 "confirmed": False,
                 "request_id": rid,
-                "error": f"not confirmed ({why}: {exc}); asking again with the same request id",
+                "why": why,
+                "error": f"not confirmed ({why}: {exc}); ask again with the same request id",
             },
             status=202 if sent else 503,
         )

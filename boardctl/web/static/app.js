@@ -62,8 +62,8 @@ async function command(op, fields = {}, control = null) {
       }
       return reply;
     }
-    const why = (reply && reply.error) || "no reply from the board's page server";
-    notify(control, "wait", `Not confirmed yet (try ${attempt}: ${why}). ` +
+    const why = (reply && reply.why) || "no reply from the page's server";
+    notify(control, "wait", `Not confirmed yet (${why}; try ${attempt}). ` +
       "Asking again with the same request id: it counts once.");
     await sleep(pause);
   }
