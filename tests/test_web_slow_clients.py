@@ -240,3 +240,20 @@ def test_a_half_sent_body_is_answered_408_and_closed(tmp_path: Path) -> None:
         s.close()
         assert answer.startswith(b"HTTP/1.1 408"), answer
         assert b"did not arrive within 2 s" in answer
+
+
+def test_a_kept_alive_connection_that_sends_half_a_second_request_is_closed(
+    tmp_path: Path,
+) -> None:
+    for _, web in guarded_board(tmp_path, "header_timeout = 2\nidle_timeout = 2\n"):
+        s = socket.create_connection(("127.0.0.1", web.port), timeout=30)
+        host = f"127.0.0.1:{web.port}"
+        s.sendall(f"GET /api/state HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        first = s.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200"), first
+        s.sendall(f"GET /api/state HTTP/1.1\r\nHost: {host}\r\nX-Slow: ".encode())
+        rest = b""
+        while chunk := s.recv(65536):  # the rest of the first reply, then the server closes
+            rest += chunk
+        s.close()
+        assert b"HTTP/1.1 200" not in rest  # the half-sent second request was never answered
