@@ -10,7 +10,9 @@ SIGCONT the journal holds exactly one peg and the page shows it once.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.test_web_browser import BoardService, WebProcess, front, open_page, pair
+from tests.test_web_page_words import journal_requests
 
 
 @pytest.fixture
@@ -58,6 +61,11 @@ def test_one_tap_while_the_service_is_stopped_is_counted_once(
     service, web = board
     assert service.proc is not None
     page = ready_to_peg(browser, service, web)
+    sent: list[dict[str, Any]] = []  # every try the page makes, as it went out
+    page.on(
+        "request",
+        lambda r: sent.append(json.loads(r.post_data or "{}")) if "/api/command" in r.url else None,
+    )
     seq = service.ask("status")["seq"]
     os.kill(service.proc.pid, signal.SIGSTOP)
     stopped = time.monotonic()
@@ -80,6 +88,11 @@ def test_one_tap_while_the_service_is_stopped_is_counted_once(
     texts = rows.all_inner_texts()
     assert sum("Ann" in t and "2" in t for t in texts if "peg" in t.lower()) == 1, texts
     expect(front(page, 0)).to_have_text("2")  # still once, after the page's last try
+    ids = {body["request_id"] for body in sent}
+    assert len(ids) == 1 and re.fullmatch("[0-9a-f]{32}", next(iter(ids))), sent
+    if stall > 10:
+        assert len(sent) >= 2  # the page asked again after "not confirmed", with the same id
+    assert journal_requests(service)[pegs[0]["seq"]] in ids  # the journal keeps the page's id
     page.close()
 
 
