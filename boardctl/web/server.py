@@ -32,7 +32,9 @@ custom header, so a cross-site form or image cannot send it). Responses
 carry a strict Content-Security-Policy. A command is checked with the
 control socket's own ``parse_request`` and then sent to the service, whose
 engine applies its checks and gives its messages: the page has no second way
-to change the game.
+to change the game. Every command carries the ``request_id`` the page made for
+the tap; the reply says whether the entry is confirmed (:func:`command`).
+Connections go through :mod:`boardctl.web.gate` (timeouts, a cap per address).
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ service. It speaks the control socket's JSON lines (docs/service.md):
 
 - :meth:`Source.request` sends one request (``status``, ``history``, ``peg``,
   ``set``, ...) and returns its ``result``, or raises the service's refusal as
-  :class:`~boardctl.errors.ControlError` with the service's own message;
+  :class:`~boardctl.errors.ControlError` with the service's own message
+  (:class:`NoAnswer`: sent, not answered; a write is sent again only with its
+  ``request_id``);
 - :meth:`Source.watch` yields a :class:`Snapshot` (``status`` plus the LEDs'
   colours) each time the board changes.
 
