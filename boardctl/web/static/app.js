@@ -346,7 +346,7 @@ function buildPegs(s) {
     cut.append(cards, go);
     cut.addEventListener("submit", (e) => {
       e.preventDefault();
-      command("cut", { cards: cards.value.split(/[\s,]+/).filter(Boolean) });
+      command("cut", { cards: cards.value.split(/[\s,]+/).filter(Boolean) }, go);
     });
     $("pegs").replaceChildren(row, cut);
     setPaired(paired);
