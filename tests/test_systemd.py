@@ -191,6 +191,15 @@ def test_install_uses_pinned_hash_checked_requirements(tmp_path: Path) -> None:
         assert requirement.specifier.contains(pins[requirement.name.lower()]), text
 
 
+def test_the_units_let_the_service_open_every_kind_of_led_controller_port() -> None:
+    # The Pico (ttyACM), a UART (ttyAMA, ttyS) and WLED boards on USB-serial chips (ttyUSB).
+    for unit in ("boardctl.service", "boardctl-fault.service"):
+        text = (REPO / "systemd" / unit).read_text()
+        assert re.search(r"^DevicePolicy=closed$", text, re.M), unit
+        allowed = set(re.findall(r"^DeviceAllow=char-(\S+) rw$", text, re.M))
+        assert {"ttyACM", "ttyAMA", "ttyS", "ttyUSB"} <= allowed, unit
+
+
 def pinned() -> dict[str, str]:
     """systemd/requirements.txt's pins, by lower-case name."""
     pins: dict[str, str] = {}
