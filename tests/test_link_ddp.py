@@ -102,3 +102,74 @@ def test_bad_addresses_are_config_errors() -> None:
     for bad in ("", ":4048", "host:port", "host:70000"):
         with pytest.raises(ConfigError):
             open_link("ddp", device=bad, start=False)
+
+
+class CountingResolver:
+    """Looks a name up as the link asks, counting; answers from ``answers`` in turn (an
+    OSError is raised), the last one for ever."""
+
+    def __init__(self, *answers: tuple[str, int] | OSError) -> None:
+        self.answers = list(answers)
+        self.calls = 0
+
+    def __call__(self, host: str, port: int) -> tuple[str, int]:
+        assert host == "wled.local"
+        answer = self.answers[min(self.calls, len(self.answers) - 1)]
+        self.calls += 1
+        if isinstance(answer, OSError):
+            raise answer
+        return answer
+
+
+def test_the_name_is_resolved_once_when_the_link_opens_not_per_datagram(
+    listener: Listener,
+) -> None:
+    resolver = CountingResolver(("127.0.0.1", listener.port))
+    link = DdpLink(path="wled.local", clock=Clock(), start=False, resolve=resolver)
+    assert resolver.calls == 1  # at open
+    for n in range(30):
+        frame = bytes((n, 1, 2)) * 600  # 600 LEDs: two datagrams a frame
+        link.show(frame)
+        assert listener.frame() == frame
+        link.tick()
+    assert link.sent == 60 and resolver.calls == 1  # 60 datagrams, one lookup
+    link.close()
+
+
+def test_a_failed_send_makes_the_links_thread_look_the_name_up_again(
+    listener: Listener,
+) -> None:
+    # The name first resolves to an address the socket may not send to (broadcast without
+    # SO_BROADCAST: EACCES), then (the board got a new address) to the listener.
+    resolver = CountingResolver(("255.255.255.255", 4048), ("127.0.0.1", listener.port))
+    link = DdpLink(path="wled.local", clock=Clock(), start=False, resolve=resolver)
+    frame = bytes(range(30))
+    link.show(frame)
+    assert not link.connected and link.error and resolver.calls == 1
+    link.show(bytes(reversed(frame)))  # show() never looks up: the thread does
+    assert resolver.calls == 1 and listener.nothing()
+    link.tick()  # the link's thread: a new lookup, then the frame at once
+    assert resolver.calls == 2 and link.connected
+    assert listener.frame() == bytes(reversed(frame))
+    link.tick()
+    assert resolver.calls == 2
+    link.close()
+
+
+def test_a_name_that_does_not_resolve_at_open_is_looked_up_by_the_thread_not_show(
+    listener: Listener, caplog: pytest.LogCaptureFixture
+) -> None:
+    unknown = socket.gaierror("Name or service not known")
+    resolver = CountingResolver(unknown, unknown)
+    link = DdpLink(path="wled.local", clock=Clock(), start=False, resolve=resolver)
+    assert not link.connected and "not known" in caplog.text
+    for n in range(10):
+        link.show(bytes((n, 0, 0)))
+    assert resolver.calls == 1 and listener.nothing()
+    resolver.answers.append(("127.0.0.1", listener.port))
+    link.tick()  # still failing: a second lookup, logged once
+    link.tick()  # resolves: the last frame goes out
+    assert resolver.calls == 3 and link.connected
+    assert listener.frame() == bytes((9, 0, 0))
+    assert caplog.text.count("not known") == 1
+    link.close()
