@@ -1,0 +1,206 @@
+"""The Adalight back-end over a real pty, read by WLED's own Adalight parser (tests/wled.py,
+``handleSerial()`` of wled00/wled_serial.cpp): 4 to 1,500 LEDs, brightness, the zeros that
+finish a torn packet, WLED's command bytes inside pixels, and a line drained at 115,200 baud
+(11,520 bytes a second), which the link must never outrun, and on which ``show()`` never
+waits."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import sys
+import termios
+import threading
+import time
+import tty
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from boardctl.link import open_link
+from boardctl.link.adalight import adalight_packet, scale_frame
+from boardctl.link.serial_link import AdalightLink
+from tests.wled import AdalightReceiver, Strip
+
+BAUD = 115_200
+LINE_RATE = BAUD / 10  # bytes a second: 8N1 is ten bits a byte
+
+
+class Line:
+    """The WLED end of a pty: reads what the link writes, at most ``rate`` bytes a second
+    (None: as fast as it comes), and hands every byte to WLED's parser."""
+
+    def __init__(self, leds: int, rate: float | None = None) -> None:
+        self.controller_fd, self.port_fd = os.openpty()
+        tty.setraw(self.port_fd)
+        self.path = os.ttyname(self.port_fd)
+        self.strip = Strip(leds)
+        self.wled = AdalightReceiver(self.strip)
+        self.rate = rate
+        self.received = 0
+        self._changed = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        start = time.monotonic()
+        while not self._stop.is_set():
+            most = 65536
+            if self.rate is not None:  # what the line has carried by now
+                most = int((time.monotonic() - start) * self.rate) - self.received
+                if most <= 0:
+                    time.sleep(0.002)
+                    continue
+            ready, _, _ = select.select([self.controller_fd], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self.controller_fd, min(most, 65536))
+            except OSError:
+                return
+            with self._changed:
+                self.wled.feed(data)
+                self.received += len(data)
+                self._changed.notify_all()
+
+    def wait_for(self, condition: Callable[[], bool], timeout: float = 20.0) -> bool:
+        with self._changed:
+            return self._changed.wait_for(condition, timeout)
+
+    def shows(self, frame: bytes) -> Callable[[], bool]:
+        return lambda: bool(self.strip.shows) and self.strip.shows[-1] == frame
+
+    def written(self) -> int:
+        """Every byte the link wrote: those read, and those still waiting in the pty."""
+        waiting = fcntl.ioctl(self.controller_fd, termios.FIONREAD, b"\0\0\0\0")
+        return self.received + int.from_bytes(waiting, sys.byteorder)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        os.close(self.controller_fd)
+        os.close(self.port_fd)
+
+
+@pytest.fixture
+def lines() -> Iterator[Callable[..., Line]]:
+    made: list[Line] = []
+
+    def make(leds: int, rate: float | None = None) -> Line:
+        made.append(Line(leds, rate))
+        return made[-1]
+
+    yield make
+    for line in made:
+        line.close()
+
+
+def adalight(line: Line, **options: object) -> AdalightLink:
+    link = open_link("adalight", device=line.path, **options)
+    assert isinstance(link, AdalightLink)
+    return link
+
+
+@pytest.mark.parametrize("leds", [4, 256, 1500])
+def test_wleds_parser_shows_exactly_the_frame_the_link_sends(
+    lines: Callable[..., Line], leds: int
+) -> None:
+    line = lines(leds)
+    link = adalight(line)
+    try:
+        frame = bytes((7 * i) % 256 for i in range(3 * leds))
+        link.show(frame)
+        assert line.wait_for(line.shows(frame))
+        link.set_brightness(100)
+        assert line.wait_for(line.shows(scale_frame(frame, 100)))  # brightness on the host
+        assert line.wled.commands == [] and line.wled.header_rejects == 0
+    finally:
+        link.close()
+
+
+def test_wleds_command_bytes_inside_pixels_are_pixels(lines: Callable[..., Line]) -> None:
+    line = lines(8)
+    link = adalight(line)
+    try:
+        # WLED's baud-rate commands, 'v', 'l', 'L', '{', 'I' and a TPM2 start byte
+        frame = bytes([0xB0, 0xB3, 0xB7, *b"vlL", *b"{I", 0xC9, *b"Ada"]) + bytes(12)
+        link.show(frame)
+        assert line.wait_for(line.shows(frame))
+        assert line.wled.commands == []
+    finally:
+        link.close()
+
+
+def test_the_zeros_after_an_open_finish_a_torn_packet_and_wled_takes_no_command(
+    lines: Callable[..., Line],
+) -> None:
+    line = lines(256)
+    # A packet torn off by the last session: its header and a third of its pixels.
+    torn = adalight_packet(bytes([0xB5]) * 768)[:262]
+    line.wled.feed(torn)
+    assert line.wled.state.startswith("Data_")  # WLED waits for the rest of the pixels
+    link = adalight(line)
+    try:
+        frame = bytes([0xB1, 0x20, 0x30]) * 256
+        link.show(frame)
+        assert line.wait_for(line.shows(frame))
+        # The zeros made the torn packet whole (one frame of it, then dark), and were then
+        # ignored between packets: never taken as 0xB0-0xB7 baud commands.
+        assert line.strip.shows[0] == bytes([0xB5]) * 256 + bytes(512)
+        assert line.wled.commands == [] and line.wled.header_rejects == 0
+    finally:
+        link.close()
+
+
+def test_a_line_at_115200_baud_is_never_outrun_and_the_newest_frame_wins(
+    lines: Callable[..., Line],
+) -> None:
+    line = lines(256, rate=LINE_RATE)
+    started = time.monotonic()
+    link = adalight(line, baud=BAUD)
+    try:
+        shown = []
+        for burst in range(4):  # the winner's comet: far more frames than the line carries
+            for step in range(15):
+                frame = bytes([burst + 1, step, 40]) * 256
+                link.show(frame)
+                shown.append(frame)
+            assert line.wait_for(line.shows(shown[-1]))
+        elapsed = time.monotonic() - started
+        packet = len(adalight_packet(shown[0]))
+        # Never more than the line carries: the first zeros and packet, then line rate.
+        assert line.written() <= 2 * packet + elapsed * LINE_RATE
+        assert link.write_failures == 0  # no write timed out: nothing piled up in the port
+        assert link.superseded > 0  # frames the line had no time for were replaced
+        # Every frame WLED showed is one the service drew, in order (the first: the zeros'
+        # blank, since the line was fresh).
+        drawn = [show for show in line.strip.shows if any(show)]
+        assert all(show in shown for show in drawn)
+        assert [shown.index(show) for show in drawn] == sorted(shown.index(s) for s in drawn)
+        assert line.wled.commands == [] and line.wled.header_rejects == 0
+    finally:
+        link.close()
+
+
+def test_show_never_waits_on_the_line(lines: Callable[..., Line]) -> None:
+    line = lines(256, rate=LINE_RATE)
+    link = adalight(line, baud=BAUD)
+    done = threading.Event()
+
+    def service_loop() -> None:
+        for n in range(100):
+            link.show(bytes([n, 1, 2]) * 256)
+            link.set_brightness(200)
+        done.set()
+
+    try:
+        # The link's port held, as by a write stuck on a full line: the loop still runs.
+        with link._lock:
+            loop = threading.Thread(target=service_loop, daemon=True)
+            loop.start()
+            assert done.wait(10), "show() waited for the port"
+        assert line.wait_for(line.shows(scale_frame(bytes([99, 1, 2]) * 256, 200)))
+    finally:
+        link.close()

@@ -1,0 +1,163 @@
+"""WLED's receiving side, for the link tests: decoders that take the same states and steps
+as WLED's own parsers, written again in Python, so that the link back-ends are checked
+against what a WLED board does with their bytes, not against our own idea of the format.
+
+- Adalight: ``wled00/wled_serial.cpp``, ``handleSerial()`` (Aircoookie/WLED at 00dbdc2):
+  the ``AdaState`` machine one byte at a time (``Header_A``, ``Header_d``, ``Header_a``,
+  ``Header_CountHi``, ``Header_CountLo``, ``Header_CountCheck``, ``Data_Red``,
+  ``Data_Green``, ``Data_Blue``, and the TPM2 states), with the single-byte commands that
+  ``Header_A`` acts on (0xB0-0xB7 baud rates, ``v``, ``l``, ``L``, ``{``, ``I``) recorded.
+- DDP: ``wled00/e131.cpp``, ``handleDDPPacket()`` (Aircoookie/WLED at 043947f), reached from
+  ``handleE131Packet()`` for DDP datagrams, with the header fields of ``e131_packet_t``
+  (flags, sequenceNum, dataType, destination, channelOffset u32, dataLen u16, big-endian)
+  and ``setRealtimePixel()`` (``wled00/udp.cpp``).
+
+Both write pixels through ``setRealtimePixel`` as WLED's defaults have it (no offset, no
+gamma correction for realtime data, the whole strip) and record every ``strip.show()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Strip:
+    """The WLED strip: ``length`` LEDs, RGB; ``shows`` holds the pixels at every show."""
+
+    length: int
+    pixels: bytearray = field(init=False)
+    shows: list[bytes] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.pixels = bytearray(3 * self.length)
+
+    def set_realtime_pixel(self, i: int, r: int, g: int, b: int) -> None:
+        """``setRealtimePixel``: LEDs past the strip's length are dropped."""
+        if i < self.length:
+            self.pixels[3 * i : 3 * i + 3] = bytes((r, g, b))
+
+    def show(self) -> None:
+        self.shows.append(bytes(self.pixels))
+
+
+class AdalightReceiver:
+    """``handleSerial()``'s Adalight/TPM2 state machine, fed the bytes of the serial line."""
+
+    def __init__(self, strip: Strip) -> None:
+        self.strip = strip
+        self.state = "Header_A"
+        self.count = 0  # uint16_t
+        self.pixel = 0  # uint16_t
+        self.check = 0
+        self.red = 0
+        self.green = 0
+        self.commands: list[int] = []  # bytes Header_A acted on that are not 'A' (baud, 'v', ...)
+        self.header_rejects = 0  # Header_CountCheck mismatches
+
+    def feed(self, data: bytes) -> None:
+        for byte in data:
+            self.step(byte)
+
+    def step(self, nxt: int) -> None:  # noqa: C901 (one branch per AdaState, as in WLED)
+        state = self.state
+        if state == "Header_A":
+            if nxt == ord("A"):
+                self.state = "Header_d"
+            elif nxt == 0xC9:  # TPM2 start byte
+                self.state = "TPM2_Header_Type"
+            elif nxt in b"IvlL{" or 0xB0 <= nxt <= 0xB7:
+                self.commands.append(nxt)  # improv, version, LED dumps, JSON, baud rate
+        elif state == "Header_d":
+            self.state = "Header_a" if nxt == ord("d") else "Header_A"
+        elif state == "Header_a":
+            self.state = "Header_CountHi" if nxt == ord("a") else "Header_A"
+        elif state == "Header_CountHi":
+            self.pixel = 0
+            self.count = (nxt * 0x100) & 0xFFFF
+            self.check = nxt
+            self.state = "Header_CountLo"
+        elif state == "Header_CountLo":
+            self.count = (self.count + nxt + 1) & 0xFFFF
+            self.check = self.check ^ nxt ^ 0x55
+            self.state = "Header_CountCheck"
+        elif state == "Header_CountCheck":
+            if self.check == nxt:
+                self.state = "Data_Red"
+            else:
+                self.header_rejects += 1
+                self.state = "Header_A"
+        elif state == "TPM2_Header_Type":
+            self.state = "TPM2_Header_CountHi" if nxt == 0xDA else "Header_A"
+        elif state == "TPM2_Header_CountHi":
+            self.pixel = 0
+            self.count = (nxt * 0x100) // 3
+            self.state = "TPM2_Header_CountLo"
+        elif state == "TPM2_Header_CountLo":
+            self.count = (self.count + nxt // 3) & 0xFFFF
+            self.state = "Data_Red"
+        elif state == "Data_Red":
+            self.red = nxt
+            self.state = "Data_Green"
+        elif state == "Data_Green":
+            self.green = nxt
+            self.state = "Data_Blue"
+        elif state == "Data_Blue":
+            self.strip.set_realtime_pixel(self.pixel, self.red, self.green, nxt)
+            self.pixel = (self.pixel + 1) & 0xFFFF
+            self.count = (self.count - 1) & 0xFFFF
+            if self.count > 0:
+                self.state = "Data_Red"
+            else:  # realtimeLock(..., REALTIME_MODE_ADALIGHT), then strip.show()
+                self.strip.show()
+                self.state = "Header_A"
+
+
+DDP_PUSH_FLAG = 0x01
+DDP_TIMECODE_FLAG = 0x10
+DDP_TYPE_RGBW32 = 0x1A
+
+
+class DdpReceiver:
+    """``handleDDPPacket()``: one datagram at a time. ``skip_out_of_sequence`` is WLED's
+    ``e131SkipOutOfSequence`` setting (off by default); ``dmx_address`` its DMXAddress."""
+
+    def __init__(
+        self, strip: Strip, skip_out_of_sequence: bool = False, dmx_address: int = 1
+    ) -> None:
+        self.strip = strip
+        self.skip_out_of_sequence = skip_out_of_sequence
+        self.dmx_address = dmx_address
+        self.last_push_seq = 0  # e131LastSequenceNumber[0]
+        self.rejected = 0  # late datagrams of an earlier frame, dropped
+        self.short = 0  # datagrams whose dataLen runs past their end (WLED reads on)
+
+    def handle(self, datagram: bytes) -> None:
+        flags, sequence_num, data_type = datagram[0], datagram[1], datagram[2]
+        channel_offset = int.from_bytes(datagram[4:8], "big")
+        data_len = int.from_bytes(datagram[8:10], "big")
+        data = datagram[10:]
+        last = self.last_push_seq
+        if self.skip_out_of_sequence and last:
+            sn = sequence_num & 0xF
+            if sn and (
+                (last > 5 and last - 5 < sn < last) or (last <= 5 and not last <= sn <= 10 + last)
+            ):
+                self.rejected += 1
+                return
+        per_led = 4 if data_type == DDP_TYPE_RGBW32 else 3
+        start = channel_offset // per_led + self.dmx_address // per_led
+        stop = (start + data_len // per_led) & 0xFFFF  # uint16_t
+        c = 4 if flags & DDP_TIMECODE_FLAG else 0
+        if c + (stop - start) * per_led > len(data):
+            self.short += 1
+        for i in range(start, stop):
+            rgb = data[c : c + 3]
+            if len(rgb) == 3:
+                self.strip.set_realtime_pixel(i, rgb[0], rgb[1], rgb[2])
+            c += per_led
+        if flags & DDP_PUSH_FLAG:  # e131NewData: the main loop shows the strip
+            self.strip.show()
+            sn = sequence_num & 0xF
+            if sn:
+                self.last_push_seq = sn
