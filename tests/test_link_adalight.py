@@ -6,14 +6,8 @@ waits."""
 
 from __future__ import annotations
 
-import fcntl
-import os
-import select
-import sys
-import termios
 import threading
 import time
-import tty
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -21,75 +15,18 @@ import pytest
 from boardctl.link import open_link
 from boardctl.link.adalight import adalight_packet, scale_frame
 from boardctl.link.serial_link import AdalightLink
-from tests.wled import AdalightReceiver, Strip
+from tests.wled import SerialLine as Line
 
 BAUD = 115_200
 LINE_RATE = BAUD / 10  # bytes a second: 8N1 is ten bits a byte
-
-
-class Line:
-    """The WLED end of a pty: reads what the link writes, at most ``rate`` bytes a second
-    (None: as fast as it comes), and hands every byte to WLED's parser."""
-
-    def __init__(self, leds: int, rate: float | None = None) -> None:
-        self.controller_fd, self.port_fd = os.openpty()
-        tty.setraw(self.port_fd)
-        self.path = os.ttyname(self.port_fd)
-        self.strip = Strip(leds)
-        self.wled = AdalightReceiver(self.strip)
-        self.rate = rate
-        self.received = 0
-        self._changed = threading.Condition()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._read, daemon=True)
-        self._thread.start()
-
-    def _read(self) -> None:
-        start = time.monotonic()
-        while not self._stop.is_set():
-            most = 65536
-            if self.rate is not None:  # what the line has carried by now
-                most = int((time.monotonic() - start) * self.rate) - self.received
-                if most <= 0:
-                    time.sleep(0.002)
-                    continue
-            ready, _, _ = select.select([self.controller_fd], [], [], 0.05)
-            if not ready:
-                continue
-            try:
-                data = os.read(self.controller_fd, min(most, 65536))
-            except OSError:
-                return
-            with self._changed:
-                self.wled.feed(data)
-                self.received += len(data)
-                self._changed.notify_all()
-
-    def wait_for(self, condition: Callable[[], bool], timeout: float = 20.0) -> bool:
-        with self._changed:
-            return self._changed.wait_for(condition, timeout)
-
-    def shows(self, frame: bytes) -> Callable[[], bool]:
-        return lambda: bool(self.strip.shows) and self.strip.shows[-1] == frame
-
-    def written(self) -> int:
-        """Every byte the link wrote: those read, and those still waiting in the pty."""
-        waiting = fcntl.ioctl(self.controller_fd, termios.FIONREAD, b"\0\0\0\0")
-        return self.received + int.from_bytes(waiting, sys.byteorder)
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(2)
-        os.close(self.controller_fd)
-        os.close(self.port_fd)
 
 
 @pytest.fixture
 def lines() -> Iterator[Callable[..., Line]]:
     made: list[Line] = []
 
-    def make(leds: int, rate: float | None = None) -> Line:
-        made.append(Line(leds, rate))
+    def make(leds: int, baud: int | None = None) -> Line:
+        made.append(Line(leds, baud))
         return made[-1]
 
     yield make
@@ -148,7 +85,7 @@ def test_the_zeros_after_an_open_finish_a_torn_packet_and_wled_takes_no_command(
         assert line.wait_for(line.shows(frame))
         # The zeros made the torn packet whole (one frame of it, then dark), and were then
         # ignored between packets: never taken as 0xB0-0xB7 baud commands.
-        assert line.strip.shows[0] == bytes([0xB5]) * 256 + bytes(512)
+        assert line.shown[0][1] == bytes([0xB5]) * 256 + bytes(512)
         assert line.wled.commands == [] and line.wled.header_rejects == 0
     finally:
         link.close()
@@ -157,7 +94,7 @@ def test_the_zeros_after_an_open_finish_a_torn_packet_and_wled_takes_no_command(
 def test_a_line_at_115200_baud_is_never_outrun_and_the_newest_frame_wins(
     lines: Callable[..., Line],
 ) -> None:
-    line = lines(256, rate=LINE_RATE)
+    line = lines(256, baud=BAUD)
     started = time.monotonic()
     link = adalight(line, baud=BAUD)
     try:
@@ -176,7 +113,7 @@ def test_a_line_at_115200_baud_is_never_outrun_and_the_newest_frame_wins(
         assert link.superseded > 0  # frames the line had no time for were replaced
         # Every frame WLED showed is one the service drew, in order (the first: the zeros'
         # blank, since the line was fresh).
-        drawn = [show for show in line.strip.shows if any(show)]
+        drawn = [pixels for _at, pixels in line.shown if any(pixels)]
         assert all(show in shown for show in drawn)
         assert [shown.index(show) for show in drawn] == sorted(shown.index(s) for s in drawn)
         assert line.wled.commands == [] and line.wled.header_rejects == 0
@@ -185,7 +122,7 @@ def test_a_line_at_115200_baud_is_never_outrun_and_the_newest_frame_wins(
 
 
 def test_show_never_waits_on_the_line(lines: Callable[..., Line]) -> None:
-    line = lines(256, rate=LINE_RATE)
+    line = lines(256, baud=BAUD)
     link = adalight(line, baud=BAUD)
     done = threading.Event()
 

@@ -14,10 +14,21 @@ against what a WLED board does with their bytes, not against our own idea of the
 
 Both write pixels through ``setRealtimePixel`` as WLED's defaults have it (no offset, no
 gamma correction for realtime data, the whole strip) and record every ``strip.show()``.
+``SerialLine`` is a WLED board's serial line on a pty, read at the line's rate (the tests and
+benchmarks/bench_service_latency.py use it).
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
+import select
+import sys
+import termios
+import threading
+import time
+import tty
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -161,3 +172,75 @@ class DdpReceiver:
             sn = sequence_num & 0xF
             if sn:
                 self.last_push_seq = sn
+
+
+class SerialLine:
+    """A WLED board's serial line on a pty: ``path`` is the port the link opens; the far end
+    is read at most ``baud`` / 10 bytes a second (8N1; None: as fast as it comes; an idle
+    line saves nothing up) by WLED's Adalight parser. ``shown`` holds
+    ``(time.perf_counter(), pixels)`` of every show."""
+
+    def __init__(self, leds: int, baud: int | None = None) -> None:
+        self.controller_fd, self.port_fd = os.openpty()
+        tty.setraw(self.port_fd)
+        self.path = os.ttyname(self.port_fd)
+        self.strip = Strip(leds)
+        self.wled = AdalightReceiver(self.strip)
+        self.rate = baud / 10 if baud else None
+        self.received = 0
+        self.shown: list[tuple[float, bytes]] = []
+        self._changed = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _ready(self, timeout: float) -> bool:
+        return bool(select.select([self.controller_fd], [], [], timeout)[0])
+
+    def _read(self) -> None:
+        start = time.monotonic()
+        idle = True
+        while not self._stop.is_set():
+            if not self._ready(0):  # the line is idle
+                idle = True
+                if not self._ready(0.05):
+                    continue
+            most = 65536
+            if self.rate is not None:  # what the line has carried by now
+                if idle:  # the rate counts from the first byte
+                    start = time.monotonic() - self.received / self.rate
+                    idle = False
+                most = int((time.monotonic() - start) * self.rate) - self.received
+                if most <= 0:
+                    time.sleep(0.001)
+                    continue
+            try:
+                data = os.read(self.controller_fd, min(most, 65536))
+            except OSError:
+                return
+            with self._changed:
+                before = len(self.strip.shows)
+                self.wled.feed(data)
+                self.received += len(data)
+                now = time.perf_counter()
+                self.shown += [(now, pixels) for pixels in self.strip.shows[before:]]
+                self._changed.notify_all()
+
+    def wait_for(self, condition: Callable[[], bool], timeout: float = 20.0) -> bool:
+        with self._changed:
+            return self._changed.wait_for(condition, timeout)
+
+    def shows(self, pixels: bytes) -> Callable[[], bool]:
+        """A condition: WLED's last show is ``pixels``."""
+        return lambda: bool(self.shown) and self.shown[-1][1] == pixels
+
+    def written(self) -> int:
+        """Every byte the link wrote: those read, and those still waiting in the pty."""
+        waiting = fcntl.ioctl(self.controller_fd, termios.FIONREAD, b"\0\0\0\0")
+        return self.received + int.from_bytes(waiting, sys.byteorder)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        os.close(self.controller_fd)
+        os.close(self.port_fd)
