@@ -222,6 +222,7 @@ def test_a_frame_torn_by_a_lost_datagram_is_whole_again_at_the_next_refresh() ->
         old = bytes((1, 2, 3)) * 1500
         link.show(old)
         assert wled.frame() == old
+        assert isinstance(link, DdpLink)
         new = bytes((9, 8, 7)) * 1500
         wled.drop = 1  # the first datagram of the next frame is lost
         link.show(new)
