@@ -24,7 +24,8 @@ class BuildWithFirmware(build_py):
         if getattr(self, "editable_mode", False):
             return  # an editable install reads the checkout's firmware/ itself
         target = Path(self.build_lib) / "boardctl" / "firmware"
-        target.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(target, ignore_errors=True)  # (no file of an earlier build lingers)
+        target.mkdir(parents=True)
         urls = json.loads((SOURCE / "package.json").read_text())["urls"]
         local = [url for _name, url in urls if not url.startswith("../")]
         for name in ["package.json", *local]:

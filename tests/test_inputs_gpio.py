@@ -291,3 +291,16 @@ def test_the_service_exits_non_zero_when_a_gpio_chip_has_no_pin_factory(
     err = capsys.readouterr().err
     assert "boardctl: error: GPIO chips /dev/gpiochip0 found" in err
     assert not (tmp_path / "s.sock").exists()
+
+
+def test_a_named_pin_factory_that_does_not_load_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    saved = Device.pin_factory
+    Device.pin_factory = None
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # not installed here
+    try:
+        with pytest.raises(GpioError, match="GPIOZERO_PIN_FACTORY=lgpio"):
+            pin_factory(chips=lambda: [])
+    finally:
+        Device.pin_factory = saved

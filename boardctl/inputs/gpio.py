@@ -61,8 +61,12 @@ def pin_factory(
 
     if Device.pin_factory is not None:
         return Device.pin_factory, isinstance(Device.pin_factory, MockFactory)
-    if os.environ.get("GPIOZERO_PIN_FACTORY"):
-        factory = Device._default_pin_factory()
+    named = os.environ.get("GPIOZERO_PIN_FACTORY")
+    if named:
+        try:
+            factory = Device._default_pin_factory()
+        except Exception as exc:  # BadPinFactory, or the library's own import error
+            raise GpioError(f"GPIOZERO_PIN_FACTORY={named}: {exc}") from exc
         return factory, isinstance(factory, MockFactory)
     found = (chips or gpio_chips)()
     if not found:
