@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -25,8 +26,8 @@ LINE_RATE = BAUD / 10  # bytes a second: 8N1 is ten bits a byte
 def lines() -> Iterator[Callable[..., Line]]:
     made: list[Line] = []
 
-    def make(leds: int, baud: int | None = None) -> Line:
-        made.append(Line(leds, baud))
+    def make(leds: int, baud: int | None = None, link: Path | None = None) -> Line:
+        made.append(Line(leds, baud, link))
         return made[-1]
 
     yield make
@@ -86,6 +87,26 @@ def test_the_zeros_after_an_open_finish_a_torn_packet_and_wled_takes_no_command(
         # The zeros made the torn packet whole (one frame of it, then dark), and were then
         # ignored between packets: never taken as 0xB0-0xB7 baud commands.
         assert line.shown[0][1] == bytes([0xB5]) * 256 + bytes(512)
+        assert line.wled.commands == [] and line.wled.header_rejects == 0
+    finally:
+        link.close()
+
+
+def test_after_a_reconnect_mid_packet_the_zeros_finish_it_and_the_frame_follows(
+    lines: Callable[..., Line], tmp_path: Path
+) -> None:
+    line = lines(1500, baud=BAUD, link=tmp_path / "ttyUSB0")  # 4,506-byte packets: 0.39 s
+    link = adalight(line, baud=BAUD, backoff_min=0.05, backoff_max=0.1)
+    try:
+        first = bytes((1, 2, 3)) * 1500
+        link.show(first)
+        assert line.wait_for(line.shows(first))
+        second = bytes((0xB2, 0x76, 0x7B)) * 1500  # a baud command, 'v' and '{' in every LED
+        link.show(second)
+        assert line.wait_for(lambda: line.wled.state.startswith("Data_") and line.wled.pixel > 100)
+        line.replug()  # the cable pulled mid-packet: WLED waits for the rest of it
+        assert line.wait_for(line.shows(second))
+        assert link.connects == 2
         assert line.wled.commands == [] and line.wled.header_rejects == 0
     finally:
         link.close()

@@ -30,6 +30,7 @@ import time
 import tty
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -178,12 +179,15 @@ class SerialLine:
     """A WLED board's serial line on a pty: ``path`` is the port the link opens; the far end
     is read at most ``baud`` / 10 bytes a second (8N1; None: as fast as it comes; an idle
     line saves nothing up) by WLED's Adalight parser. ``shown`` holds
-    ``(time.perf_counter(), pixels)`` of every show."""
+    ``(time.perf_counter(), pixels)`` of every show. With ``link`` (a path), the port is a
+    symlink there, and ``replug()`` pulls the cable and plugs it in again (a new pty; the
+    bytes on their way are lost, WLED keeps its parser's state)."""
 
-    def __init__(self, leds: int, baud: int | None = None) -> None:
-        self.controller_fd, self.port_fd = os.openpty()
-        tty.setraw(self.port_fd)
-        self.path = os.ttyname(self.port_fd)
+    def __init__(self, leds: int, baud: int | None = None, link: Path | None = None) -> None:
+        self.link = link
+        self.controller_fd = self.port_fd = -1
+        self._plug()
+        self.path = str(link) if link is not None else os.ttyname(self.port_fd)
         self.strip = Strip(leds)
         self.wled = AdalightReceiver(self.strip)
         self.rate = baud / 10 if baud else None
@@ -194,8 +198,38 @@ class SerialLine:
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
 
+    def _plug(self) -> None:
+        controller, port = os.openpty()
+        tty.setraw(port)
+        if self.link is not None:
+            self.link.unlink(missing_ok=True)
+            self.link.symlink_to(os.ttyname(port))
+        self.controller_fd, self.port_fd = controller, port
+
+    def _unplug(self) -> None:
+        controller, port = self.controller_fd, self.port_fd
+        self.controller_fd = self.port_fd = -1
+        for fd in (controller, port):
+            if fd >= 0:
+                os.close(fd)
+
+    def replug(self) -> None:
+        """The cable out and in again: the link's port fails, then opens anew."""
+        with self._changed:
+            self._unplug()
+        time.sleep(0.1)  # (long enough for the link to see its port fail)
+        with self._changed:
+            self._plug()
+
     def _ready(self, timeout: float) -> bool:
-        return bool(select.select([self.controller_fd], [], [], timeout)[0])
+        fd = self.controller_fd
+        if fd < 0:
+            time.sleep(timeout)
+            return False
+        try:
+            return bool(select.select([fd], [], [], timeout)[0])
+        except (OSError, ValueError):  # unplugged meanwhile
+            return False
 
     def _read(self) -> None:
         start = time.monotonic()
@@ -214,11 +248,11 @@ class SerialLine:
                 if most <= 0:
                     time.sleep(0.001)
                     continue
-            try:
-                data = os.read(self.controller_fd, min(most, 65536))
-            except OSError:
-                return
             with self._changed:
+                try:
+                    data = os.read(self.controller_fd, min(most, 65536))
+                except OSError:  # unplugged
+                    continue
                 before = len(self.strip.shows)
                 self.wled.feed(data)
                 self.received += len(data)
@@ -242,5 +276,4 @@ class SerialLine:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(2)
-        os.close(self.controller_fd)
-        os.close(self.port_fd)
+        self._unplug()
