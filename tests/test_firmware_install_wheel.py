@@ -60,7 +60,7 @@ def fresh_venv(folder: Path, wheel: Path) -> Path:
     return folder / "bin"
 
 
-def test_the_wheel_carries_the_firmware_and_the_sdist_the_board_folders(tmp_path: Path) -> None:
+def test_the_wheel_carries_the_firmware_files_as_firmware_holds_them(tmp_path: Path) -> None:
     wheel = build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     carried = {n.removeprefix("boardctl/firmware/") for n in names if "/firmware/" in n}
