@@ -37,9 +37,10 @@ from boardctl.config import MAX_TRACKS, MqttConfig
 from boardctl.errors import BoardError
 from boardctl.mqtt import discovery, topics
 from boardctl.mqtt.acks import Acks
-from boardctl.mqtt.broker import make_client, port
+from boardctl.mqtt.broker import connect, make_client, port, unreachable
 from boardctl.mqtt.records import ResultFeed, digest
 from boardctl.mqtt.service import watch
+from boardctl.results.sign import KEY_FILE, read_key
 from boardctl.service.client import ServiceDown
 
 if TYPE_CHECKING:
@@ -62,6 +63,20 @@ class Paths:
     socket: Path
     journal: Path
     acks: Path
+    key: Path | None = None  # the board key; None: board.key beside the journal, if there
+
+
+def board_key(paths: Paths) -> bytes | None:
+    """The key that signs the results, if the board has one (an unreadable one is logged)."""
+    path = paths.key or paths.journal.parent / KEY_FILE
+    if paths.key is None and not path.exists():
+        log.warning("no board key (%s): results go out unsigned (boardctl key init)", path)
+        return None
+    try:
+        return read_key(path)
+    except BoardError as exc:
+        log.error("results go out unsigned: %s", exc)
+        return None
 
 
 class Bridge:
@@ -81,7 +96,7 @@ class Bridge:
         self.prefix = config.prefix
         self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._stop = threading.Event()
-        self._feed = ResultFeed(paths.journal, board)
+        self._feed = ResultFeed(paths.journal, board, board_key(paths))
         self._acks = Acks(paths.acks)
         self._inflight: dict[int, tuple[str, str | None]] = {}  # mid -> (game, digest)
         self._status: dict[str, Any] | None = None
@@ -91,6 +106,7 @@ class Bridge:
         self._sync_token = ""
         self._sub_mid: int | None = None
         self._on_broker: dict[str, str | None] = {}  # read back after a connection
+        self._synced = False  # the broker's retained results were read back on this connection
         self._acked_now: set[str] = set()  # acknowledged during this connection
         self._discovery = discovery.Discovery(
             board, config.prefix, config.discovery_prefix, config.config_url
@@ -284,8 +300,10 @@ class Bridge:
         self._publish_state()
         self._announce()
         self._results()  # the fast path: whatever is not acknowledged
-        # then read back what the broker holds, in case it lost retained results
+        # then read back what the broker holds: results it lost, and results it
+        # holds that the journal does not (withdrawn while it was away, or not ours)
         self._on_broker = {}
+        self._synced = False
         self._sync_token = secrets.token_hex(8)
         _, self._sub_mid = self.client.subscribe(
             [
@@ -306,15 +324,33 @@ class Bridge:
             self._reconcile()
             return
         parsed = topics.parse_result(self.prefix, topic)
-        if parsed is not None and parsed[0] == self.board:
-            try:
-                self._on_broker[parsed[1]] = digest(json.loads(payload)) if payload else None
-            except ValueError:
-                self._on_broker[parsed[1]] = None
+        if parsed is None or parsed[0] != self.board:
+            return
+        game = parsed[1]
+        value = _payload_digest(payload)
+        if not self._synced:
+            self._on_broker[game] = value
+            return
+        # after the read-back, every change under our topics is checked at once
+        if game in {g for g, _ in self._inflight.values()}:
+            return
+        record = self._feed.results.get(game)
+        if record is None:
+            if value is not None:
+                log.warning("withdrawing %s: the journal holds no such result", topic)
+                self._publish_result(game, None, None)
+        elif value != digest(record):
+            log.warning("republishing %s: the broker held another payload", topic)
+            self._publish_result(game, record, digest(record))
 
     def _reconcile(self) -> None:
-        """The broker's retained results are all in: republish what it lacks."""
-        self.client.unsubscribe(topics.results(self.prefix, self.board))
+        """The broker's retained results are all in: make them the journal's.
+
+        Republishes what the broker lacks or holds otherwise, and withdraws what
+        it holds that the journal does not (an undone win whose withdrawal a
+        restarted broker lost, or a record the bridge never published).
+        """
+        self._synced = True
         inflight = {game for game, _ in self._inflight.values()}
         for game, record in self._feed.results.items():
             value = digest(record)
@@ -324,6 +360,10 @@ class Bridge:
                 game in self._acked_now and self._acks.digests.get(game) == value
             ):
                 self._publish_result(game, record, value)
+        for game, held in self._on_broker.items():
+            if held is not None and game not in self._feed.results and game not in inflight:
+                log.warning("withdrawing result %s: the journal holds no such result", game)
+                self._publish_result(game, None, None)
         self._on_broker = {}
 
     def _publish(
@@ -338,27 +378,40 @@ class Bridge:
         return int(info.mid)
 
 
+def _payload_digest(payload: bytes) -> str | None:
+    """The digest of a retained payload (None: empty, a withdrawal; "?": not a record)."""
+    if not payload:
+        return None
+    try:
+        record = json.loads(payload)
+    except ValueError:
+        return "?"
+    return digest(record) if isinstance(record, dict) else "?"
+
+
 def decommission(config: MqttConfig, board: str, *, results: bool = False) -> int:
     """Remove the board from the broker: discovery, state, availability (and results).
 
-    Returns the number of retained messages cleared.
+    Returns the number of retained messages cleared; :class:`MqttError` if the
+    broker cannot be reached, refuses the connection or does not acknowledge.
     """
     client = make_client(config, f"boardctl-{board}-retire-{secrets.token_hex(3)}")
-    cleared: list[str] = []
-    done = threading.Event()
-    result_topics: set[str] = set()
-
-    def on_message(c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
-        if msg.retain and msg.payload:
-            result_topics.add(msg.topic)
-
-    client.on_message = on_message
-    client.connect(config.host, port(config), config.keepalive)
+    events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+    token = secrets.token_hex(8)
+    marker = topics.sync(config.prefix, board, token)
+    client.on_connect = lambda c, u, f, rc, p: events.put(("connect", rc))
+    client.on_subscribe = lambda c, u, mid, rcs, p: events.put(("suback", rcs))
+    client.on_message = lambda c, u, m: events.put(("message", (m.topic, bytes(m.payload))))
+    connect(client, config)
     client.loop_start()
+    result_topics: set[str] = set()
     try:
+        _until(events, config, "connect", result_topics)
         if results:
-            client.subscribe(topics.results(config.prefix, board), 1)
-            done.wait(1.0)  # the retained results arrive at once
+            client.subscribe([(topics.results(config.prefix, board), 1), (marker, 1)])
+            _until(events, config, "suback", result_topics)
+            client.publish(marker, b"", qos=1)
+            _until(events, config, marker, result_topics)  # every retained result is in
         disc = discovery.Discovery(board, config.prefix, config.discovery_prefix)
         wanted = [
             *disc.removals(MAX_TRACKS),
@@ -367,10 +420,35 @@ def decommission(config: MqttConfig, board: str, *, results: bool = False) -> in
             *sorted(result_topics),
         ]
         infos = [client.publish(topic, b"", qos=1, retain=True) for topic in wanted]
-        for topic, info in zip(wanted, infos, strict=True):
-            info.wait_for_publish(timeout=5)
-            cleared.append(topic)
+        for info in infos:
+            info.wait_for_publish(timeout=DECOMMISSION_WAIT)
+            if not info.is_published():
+                raise unreachable(config, "it did not acknowledge the removals")
     finally:
         client.disconnect()
         client.loop_stop()
-    return len(cleared)
+    return len(wanted)
+
+
+DECOMMISSION_WAIT = 10.0  # seconds for each answer of the broker
+
+
+def _until(
+    events: queue.SimpleQueue[tuple[str, Any]], config: MqttConfig, wanted: str, found: set[str]
+) -> None:
+    """Wait for the ``wanted`` event (or the message on that topic); results seen are filed."""
+    while True:
+        try:
+            kind, value = events.get(timeout=DECOMMISSION_WAIT)
+        except queue.Empty:
+            raise unreachable(config, f"no answer within {DECOMMISSION_WAIT:.0f} s") from None
+        if kind == "connect" and getattr(value, "is_failure", False):
+            raise unreachable(config, f"it refused the connection: {value}")
+        if kind == "message":
+            topic, payload = value
+            if topic == wanted:
+                return
+            if payload:
+                found.add(topic)
+        elif kind == wanted:
+            return
