@@ -72,7 +72,11 @@ class Broker:
                     capture_output=True,
                 )
             (folder / "acl").write_text(acl)
-            lines += ["allow_anonymous false", f"password_file {passwords}", f"acl_file {folder}/acl"]
+            lines += [
+                "allow_anonymous false",
+                f"password_file {passwords}",
+                f"acl_file {folder}/acl",
+            ]
         self.config.write_text("\n".join(lines) + "\n")
         self.proc: subprocess.Popen[bytes] | None = None
 

@@ -402,9 +402,20 @@ def test_a_follower_away_while_a_result_was_withdrawn_rebuilds_its_view(
     (tmp_path / "none.jsonl").write_text("")
     out = tmp_path / "follow.out"
     follower = subprocess.Popen(
-        [sys.executable, "-m", "boardctl", "standings", "--follow", "--count-unverified",
-         "--config", str(config), "--manual", str(tmp_path / "none.jsonl"),
-         "--keyring", str(tmp_path / "keys.json")],  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "boardctl",
+            "standings",
+            "--follow",
+            "--count-unverified",
+            "--config",
+            str(config),
+            "--manual",
+            str(tmp_path / "none.jsonl"),
+            "--keyring",
+            str(tmp_path / "keys.json"),
+        ],
         env={**os.environ, "PYTHONPATH": str(REPO)},
         stdout=out.open("wb"),
         stderr=subprocess.DEVNULL,
