@@ -230,7 +230,8 @@ def test_result_records_are_checked() -> None:
         {"names": "AB"},
         {"game_points": 1_000_000},  # forged: more than any preset gives
         {"game_points": 4, "preset": "acc"},  # ACC gives 3 at most
-        {"game_points": 0},
+        {"game_points": 0, "preset": "acc"},
+        {"game_points": 100},
         {"scores": [1_000_000, 80]},
         {"scores": [121, 121]},  # two on the top score
         {"target": 121, "scores": [120, 80]},  # the winner short of the target

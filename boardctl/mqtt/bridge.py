@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 HA_STATUS = "homeassistant/status"
 TICK = 1.0  # seconds: the journal is read at least this often, whatever the socket says
+MAX_CORRECTIONS = 5  # live corrections of one game's topic per connection
 
 
 def encode(payload: Any) -> bytes:
@@ -107,6 +108,7 @@ class Bridge:
         self._sub_mid: int | None = None
         self._on_broker: dict[str, str | None] = {}  # read back after a connection
         self._synced = False  # the broker's retained results were read back on this connection
+        self._corrected: dict[str, int] = {}  # live corrections per game on this connection
         self._acked_now: set[str] = set()  # acknowledged during this connection
         self._discovery = discovery.Discovery(
             board, config.prefix, config.discovery_prefix, config.config_url
@@ -304,6 +306,7 @@ class Bridge:
         # holds that the journal does not (withdrawn while it was away, or not ours)
         self._on_broker = {}
         self._synced = False
+        self._corrected = {}
         self._sync_token = secrets.token_hex(8)
         _, self._sub_mid = self.client.subscribe(
             [
@@ -335,6 +338,18 @@ class Bridge:
         if game in {g for g, _ in self._inflight.values()}:
             return
         record = self._feed.results.get(game)
+        if value == (None if record is None else digest(record)):
+            return
+        self._corrected[game] = self._corrected.get(game, 0) + 1
+        if self._corrected[game] > MAX_CORRECTIONS:  # not a fight without end
+            if self._corrected[game] == MAX_CORRECTIONS + 1:
+                log.error(
+                    "another client keeps writing %s: does another board use the id %s? "
+                    "(left alone until the next connection)",
+                    topic,
+                    self.board,
+                )
+            return
         if record is None:
             if value is not None:
                 log.warning("withdrawing %s: the journal holds no such result", topic)

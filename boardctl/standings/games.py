@@ -135,7 +135,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
     :data:`MAX_TARGET` at most), the winner alone on the target when the
     record names it, the spread and the winner's name as the scores and names
     give them, a skunk of 0-3 and game points of 1 up to the preset's largest
-    value (:data:`MAX_GAME_POINTS` for a custom preset or none named).
+    value (0-:data:`MAX_GAME_POINTS` for a custom preset or none named).
     """
     if not isinstance(record, Mapping):
         raise StandingsError("a result must be a JSON object")
@@ -172,9 +172,12 @@ def from_record(record: Mapping[str, Any]) -> Game:
                                  f"{MAX_TARGET})")  # fmt: skip
     points = _int(record, "game_points")
     preset = PRESETS.get(str(record.get("preset", "")))
-    most = MAX_GAME_POINTS if preset is None or preset.name == "custom" else _most(preset.name)
-    if not 1 <= points <= most:
-        raise StandingsError(f"{what}: game points must be 1-{most}")
+    if preset is None or preset.name == "custom":  # a custom skunk may be worth 0-99
+        least, most = 0, MAX_GAME_POINTS
+    else:
+        least, most = 1, _most(preset.name)
+    if not least <= points <= most:
+        raise StandingsError(f"{what}: game points must be {least}-{most}")
     skunk = record.get("skunk", 0)
     if isinstance(skunk, bool) or not isinstance(skunk, int) or not 0 <= skunk <= MAX_SKUNK:
         raise StandingsError(f"{what}: skunk must be 0-{MAX_SKUNK}")
