@@ -488,3 +488,26 @@ def test_decommission_without_a_broker_is_a_clear_error(
     assert main(args) == 1
     err = capsys.readouterr().err
     assert "cannot reach the MQTT broker 127.0.0.1" in err and "Traceback" not in err
+
+
+def test_the_directors_keys_are_checked_and_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    keys = tmp_path / "board-keys.json"
+    good = tmp_path / "board.key"
+    key = write_key(good)
+    (tmp_path / "bad.key").write_text("not a key\n")
+    assert main(["key", "add", "t1", str(tmp_path / "bad.key"), "--keyring", str(keys)]) == 1
+    assert "is not a board key" in capsys.readouterr().err and not keys.exists()
+    assert main(["key", "add", "room 2/t1", str(good), "--keyring", str(keys)]) == 1
+    assert "cannot be an MQTT topic level" in capsys.readouterr().err
+    assert main(["key", "add", "t1", "--keyring", str(keys)]) == 1
+    assert "key add BOARD FILE" in capsys.readouterr().err
+    assert main(["key", "add", "t1", str(good), "--keyring", str(keys)]) == 0
+    assert main(["key", "list", "--keyring", str(keys)]) == 0
+    from boardctl.results.sign import key_id
+
+    assert capsys.readouterr().out.endswith(f"t1  {key_id(key)}\n")
+    keys.write_text('{"version": 1, "keys": {"t1": "abc"}}')
+    assert main(["key", "list", "--keyring", str(keys)]) == 1
+    assert "is not a file of board keys" in capsys.readouterr().err
