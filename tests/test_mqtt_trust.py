@@ -511,3 +511,23 @@ def test_the_directors_keys_are_checked_and_listed(
     keys.write_text('{"version": 1, "keys": {"t1": "abc"}}')
     assert main(["key", "list", "--keyring", str(keys)]) == 1
     assert "is not a file of board keys" in capsys.readouterr().err
+
+
+def test_a_bridge_that_cannot_read_its_journal_withdraws_nothing(
+    tmp_path: Path, started: list[Broker | Board]
+) -> None:
+    """A wrong --journal (or a damaged journal) must not wipe the board's results."""
+    broker = Broker(tmp_path / "broker")
+    broker.start()
+    started.append(broker)
+    board = Board(tmp_path / "b1", broker, "b1")
+    started.append(board)
+    win(board.keeper, 0, 30)
+    board.start()
+    assert wait_for(lambda: in_sync(board, broker) and len(board.results()) == 1)
+    board.stop()
+    held = board.on_broker(snapshot(broker))
+    board.journal = tmp_path / "elsewhere" / "journal.sqlite"  # the bridge is pointed wrong
+    board.start()
+    assert wait_for(lambda: "the journal cannot be read" in board.log.read_text())
+    assert board.on_broker(snapshot(broker)) == held

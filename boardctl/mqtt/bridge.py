@@ -268,7 +268,7 @@ class Bridge:
             value = digest(record)
             if self._acks.digests.get(game) != value and game not in inflight:
                 self._publish_result(game, record, value)
-        for game in list(self._acks.digests):
+        for game in list(self._acks.digests) if self._feed.read else []:
             if game not in self._feed.results and game not in inflight:
                 self._publish_result(game, None, None)  # an undone win: withdraw it
 
@@ -340,6 +340,8 @@ class Bridge:
         record = self._feed.results.get(game)
         if value == (None if record is None else digest(record)):
             return
+        if record is None and not self._feed.read:
+            return  # the journal cannot be read now: never withdraw on a guess
         self._corrected[game] = self._corrected.get(game, 0) + 1
         if self._corrected[game] > MAX_CORRECTIONS:  # not a fight without end
             if self._corrected[game] == MAX_CORRECTIONS + 1:
@@ -375,6 +377,12 @@ class Bridge:
                 game in self._acked_now and self._acks.digests.get(game) == value
             ):
                 self._publish_result(game, record, value)
+        if not self._feed.read:  # no journal, or a damaged one: never withdraw on a guess
+            log.warning(
+                "the journal cannot be read: results it may not hold are left on the broker"
+            )
+            self._on_broker = {}
+            return
         for game, held in self._on_broker.items():
             if held is not None and game not in self._feed.results and game not in inflight:
                 log.warning("withdrawing result %s: the journal holds no such result", game)

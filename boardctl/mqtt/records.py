@@ -57,17 +57,20 @@ class ResultFeed:
         self._starts: dict[int, int] = {}  # first event of each game -> its chained checksum
         self._done: dict[str, dict[str, Any]] = {}  # results of earlier matches (final)
         self.results: dict[str, dict[str, Any]] = {}
+        self.read = False  # the journal exists and its last reading succeeded
 
     def refresh(self) -> bool:
         """Read the events written since the last call; True if :attr:`results` changed.
 
         A journal that does not exist yet has no results (the service creates it).
         """
+        self.read = False
         if self._journal is None:
             if not self.path.exists():
                 return False
             self._journal = Journal.open(self.path, readonly=True)
         rows = list(journal_rows(self._journal))
+        self.read = True
         if not rows:
             return False
         for row in rows:
