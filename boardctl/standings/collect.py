@@ -23,6 +23,7 @@ from boardctl.config import MqttConfig
 from boardctl.mqtt import topics
 from boardctl.mqtt.broker import connect, make_client, unreachable
 from boardctl.standings.errors import StandingsError
+from boardctl.standings.verify import MAX_PAYLOAD
 
 Messages = dict[tuple[str, str], bytes]  # (board, game id) -> the retained payload
 
@@ -82,8 +83,8 @@ def collect(
             elif (parsed := topics.parse_result(config.prefix, topic)) is not None:
                 target = held if building is None else building
                 before = target.get(parsed)
-                if payload:
-                    target[parsed] = payload
+                if payload:  # one too large is kept only as long as it takes to say so
+                    target[parsed] = payload[: MAX_PAYLOAD + 1]
                 else:
                     target.pop(parsed, None)
                 if (

@@ -70,7 +70,7 @@ class Checked:
 def decode(board: str, game_id: str, payload: bytes) -> dict[str, Any]:
     """The record of one retained message; :class:`BoardError` saying why it is bad."""
     if len(payload) > MAX_PAYLOAD:
-        raise BoardError(f"{len(payload)} bytes, more than a result's {MAX_PAYLOAD}")
+        raise BoardError(f"larger than a result may be ({MAX_PAYLOAD} bytes)")
     try:
         record = json.loads(payload)
     except (ValueError, UnicodeDecodeError):
