@@ -31,7 +31,8 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.game.view import status_dict
 from boardctl.mqtt import discovery, topics
 from boardctl.mqtt.acks import Acks
-from boardctl.mqtt.bridge import Bridge, Paths, decommission
+from boardctl.mqtt.bridge import Bridge, Paths
+from boardctl.mqtt.decommission import decommission
 from boardctl.mqtt.records import ResultFeed, digest, finished_results
 from tests.mqtt_broker import Broker, have_mosquitto
 
