@@ -423,10 +423,10 @@ def test_a_follower_away_while_a_result_was_withdrawn_rebuilds_its_view(
     try:
 
         def last_count() -> str:
-            lines = [x for x in out.read_text().splitlines() if x.endswith("games)")]
+            lines = [x for x in out.read_text().splitlines() if x.startswith("(")]
             return lines[-1] if lines else ""
 
-        assert wait_for(lambda: last_count() == "(2 games)")
+        assert wait_for(lambda: last_count() == "(2 games, 2 unverified)")
         follower.send_signal(signal.SIGSTOP)
         gone = next(iter(held))
         if restart == "keep-alive":
@@ -443,7 +443,7 @@ def test_a_follower_away_while_a_result_was_withdrawn_rebuilds_its_view(
                     publish(broker, topic, payload)
             publish(broker, gone, b"")
         follower.send_signal(signal.SIGCONT)
-        assert wait_for(lambda: last_count() == "(1 games)", 40), out.read_text()
+        assert wait_for(lambda: last_count() == "(1 games, 1 unverified)", 40), out.read_text()
     finally:
         follower.send_signal(signal.SIGCONT)
         follower.terminate()

@@ -186,7 +186,9 @@ def _print(args: argparse.Namespace, games: list[Game], checked: Checked | None)
         print(render.json_text(rows, games=len(done.games), bracket=playoff, apart=apart))
     else:
         print(render.table(rows))
-        print(f"({len(done.games)} games)")
+        unverified = {a.game.key for a in checked.unverified} if checked else set()
+        counted = sum(g.key in unverified for g in done.games) if args.count_unverified else 0
+        print(f"({len(done.games)} games" + (f", {counted} unverified)" if counted else ")"))
         if playoff is not None:
             print()
             print(render.bracket_text(playoff, args.best_of))
