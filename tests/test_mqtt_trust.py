@@ -59,11 +59,14 @@ def win(keeper: Scorekeeper, track: int, loser: int) -> None:
 
 
 def snapshot(
-    broker: Broker, pattern: str = "boardctl/+/results/+", user: tuple[str, str] | None = None
+    broker: Broker,
+    pattern: str = "boardctl/+/results/+",
+    user: tuple[str, str] | None = None,
+    marker: str = "",
 ) -> dict[str, bytes]:
     """Every retained message on ``pattern`` now: complete when our own marker comes back."""
     events: queue.SimpleQueue[tuple[str, str, bytes]] = queue.SimpleQueue()
-    marker = f"boardctl/_standings/sync/{secrets.token_hex(6)}"
+    marker = marker or f"boardctl/_standings/sync/{secrets.token_hex(6)}"
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"snap-{secrets.token_hex(4)}")
     if user is not None:
         client.username_pw_set(*user)
@@ -260,7 +263,7 @@ def test_a_user_per_board_and_an_acl_keep_each_board_to_its_own_topics(
     """docs/mqtt.md's mosquitto set-up: password file, ACL, one user per board."""
     acl = (REPO / "docs" / "mqtt.md").read_text().split("<!-- acl -->")[1]
     acl = acl.split("```")[1].removeprefix("text\n")
-    users = {"b1": "pw-b1", "b2": "pw-b2", "director": "pw-director"}
+    users = {"b1": "pw-b1", "b2": "pw-b2", "director": "pw-director", "homeassistant": "pw-ha"}
     broker = Broker(tmp_path / "broker", users=users, acl=acl)
     broker.start()
     started.append(broker)
@@ -276,6 +279,16 @@ def test_a_user_per_board_and_an_acl_keep_each_board_to_its_own_topics(
         return snapshot(broker, user=director)
 
     assert wait_for(lambda: all(b.on_broker(everything()) == b.results() for b in boards))
+    # discovery (the bridge sends it once its service runs; none runs here): b1 may write its
+    # own node's config topics, not b2's, and Home Assistant's user reads them
+    home = ("homeassistant", users["homeassistant"])
+    b1 = ("b1", users["b1"])
+    publish(broker, "homeassistant/sensor/b1/phase/config", b'{"name":"Phase"}', user=b1)
+    publish(broker, "homeassistant/sensor/b2/phase/config", b'{"name":"Forged"}', user=b1)
+    configs = snapshot(broker, "homeassistant/#", user=home, marker="homeassistant/status")
+    assert set(configs) == {"homeassistant/sensor/b1/phase/config"}
+    states = snapshot(broker, "boardctl/+/availability", user=home, marker="homeassistant/status")
+    assert states == {f"boardctl/{b}/availability": b"offline" for b in ("b1", "b2")}
     # b1 tries to write b2's topic: the broker drops it (b2's real result stays)
     real_b2 = boards[1].results()
     forged = {**next(iter(real_b2.values())), "game_points": 3}
