@@ -544,3 +544,25 @@ def test_a_bridge_that_cannot_read_its_journal_withdraws_nothing(
     board.start()
     assert wait_for(lambda: "the journal cannot be read" in board.log.read_text())
     assert board.on_broker(snapshot(broker)) == held
+
+
+def test_a_client_that_keeps_writing_a_boards_topic_is_corrected_five_times_then_logged(
+    tmp_path: Path, started: list[Broker | Board]
+) -> None:
+    """Two bridges must not fight for ever (a second board given the same id)."""
+    broker = Broker(tmp_path / "broker")
+    broker.start()
+    started.append(broker)
+    board = Board(tmp_path / "b1", broker, "b1")
+    started.append(board)
+    board.start()
+    assert wait_for(lambda: "connected to" in board.log.read_text())
+    assert wait_for(lambda: in_sync(board, broker))
+    topic = "boardctl/b1/results/5-0"
+    for _ in range(5):  # each one withdrawn at once
+        publish(broker, topic, b'{"board":"b1","id":"5-0"}')
+        assert wait_for(lambda: in_sync(board, broker)), board.log.read_text()
+    publish(broker, topic, b'{"board":"b1","id":"5-0"}')
+    assert wait_for(lambda: "another client keeps writing boardctl/b1/results/5-0" in
+                    board.log.read_text())  # fmt: skip
+    assert topic in snapshot(broker)  # left alone until the next connection
