@@ -26,7 +26,7 @@ from types import TracebackType
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game import readout
-from boardctl.game.commands import Command, NewGame, parse_command
+from boardctl.game.commands import Command, NewGame, Set, parse_command
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.integrity import (
     DAMAGE_KEY,
@@ -41,6 +41,7 @@ from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.past import PastGames, encoded
+from boardctl.game.roster import check_distinct
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState
 from boardctl.game.view import Status, board_view, status_dict
@@ -239,6 +240,11 @@ class Scorekeeper:
         """
         try:
             plan = self._machine.plan(command, choose=self._choose)
+            if (isinstance(command, Set) and command.key == "names") or (
+                isinstance(command, NewGame) and command.names is not None
+            ):
+                setup = plan.state.setup
+                check_distinct(setup.names, setup.variant.teams)
         except EntryError:
             self.error_at = self._clock()
             raise

@@ -100,6 +100,29 @@ def read_jsonl(text: TextIO) -> Iterator[GameResult]:
         yield GameResult.from_dict(data)
 
 
+def read_rows(text: str) -> list[dict[str, Any]]:
+    """The rows of an export or of the broker's records, as data, to verify.
+
+    JSON lines (a broker's record carries its game ``id`` besides the result's
+    fields) are kept as written, so a verifier checks exactly what it was
+    given; CSV rows are read as results.
+    """
+    if not text.lstrip().startswith("{"):
+        return [result.to_dict() for result in read_csv(io.StringIO(text))]
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            raise ResultsError(f"results line {number} is not JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise ResultsError(f"results line {number} is not a JSON object")
+        rows.append(data)
+    return rows
+
+
 def read_results(text: str) -> list[GameResult]:
     """Results from CSV or JSON-lines text (told apart by the first character)."""
     stream = io.StringIO(text)

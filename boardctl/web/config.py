@@ -20,6 +20,8 @@
     playoffs_since = ""             # the play-offs began: rank before, bracket after
     best_of = 3                     # play-off matches: 3 or 5
     manual = ""                     # games entered by hand (boardctl standings add's file)
+    keyring = ""                    # the board keys (boardctl key add); "" = its default place
+    count_unverified = false        # true: count unsigned results too (marked), as the command
 
 By default the page listens on 127.0.0.1 only. A wildcard (``0.0.0.0``,
 ``::``) or a public address is refused unless ``allow_public = true``: the
@@ -67,6 +69,8 @@ class StandingsOptions:
     playoffs_since: str = ""
     best_of: int = 3
     manual: str = ""
+    keyring: str = ""
+    count_unverified: bool = False
 
 
 _KEYS = (
@@ -82,7 +86,15 @@ _KEYS = (
     "connections_per_address",
 )
 RESULTS_SOURCES = ("", "mqtt")
-_STANDINGS_KEYS = ("by", "since", "playoffs_since", "best_of", "manual")
+_STANDINGS_KEYS = (
+    "by",
+    "since",
+    "playoffs_since",
+    "best_of",
+    "manual",
+    "keyring",
+    "count_unverified",
+)
 
 
 def check_address(address: str, *, allow_public: bool, where: str = "listen") -> str:
@@ -163,6 +175,9 @@ def _standings(table: Any, source: str) -> StandingsOptions:
         if key == "best_of":
             if value not in (3, 5) or isinstance(value, bool):
                 raise ConfigError(f"{where} must be 3 or 5, not {value!r}")
+        elif key == "count_unverified":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where} must be true or false, not {value!r}")
         elif key == "by":
             if value not in ("entrant", "player"):
                 raise ConfigError(f'{where} must be "entrant" or "player", not {value!r}')

@@ -487,7 +487,7 @@ async function loadResults() {
       `${reply.games} finished game${reply.games === 1 ? "" : "s"} on this board.`;
     fillTable($("results"), ["when", "players", "scores", "winner", "spread", "GP"],
       reply.results.map((r) => [r.end.slice(0, 16).replace("T", " "), r.names.join(" v "),
-        r.scores.join("–"), r.winner + (r.skunk ? " (skunk)" : ""), `+${r.spread}`,
+        r.scores.join("–"), r.winner + (["", " (skunk)", " (double skunk)", " (triple skunk)"][r.skunk] || ""), `+${r.spread}`,
         String(r.game_points) + (r.final ? "" : " (not final)")]));
   }
   showRecords(recs, reply);
