@@ -1,0 +1,178 @@
+"""A real Home Assistant core for the tests: installed by .ci/homeassistant.sh, driven by its APIs.
+
+:func:`install` runs the install script (cached: a second each warm run) and returns the
+interpreter of Home Assistant's own virtualenv, or raises :class:`NoPython313`.
+:class:`HomeAssistant` starts ``python -m homeassistant`` on a fresh config folder with a free
+127.0.0.1 port and onboards it through its REST API like the frontend does; :class:`Session`
+talks to it with the access token (REST and the websocket API, through aiohttp).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import subprocess
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from tests.mqtt_broker import free_port
+
+REPO = Path(__file__).resolve().parent.parent
+INSTALL = REPO / ".ci" / "homeassistant.sh"
+NO_PYTHON = 3  # the install script's exit status where no Python 3.13 exists
+USER, PASSWORD = "ci", "boardctl-ci-password"
+
+
+class NoPython313(Exception):
+    """No Python 3.13 on this machine: Home Assistant 2025.4 cannot run."""
+
+
+def install() -> str:
+    """The python of Home Assistant's cached virtualenv (installed first when missing)."""
+    done = subprocess.run(["bash", str(INSTALL)], capture_output=True, text=True, timeout=1800)
+    if done.returncode == NO_PYTHON:
+        raise NoPython313(done.stderr.strip())
+    if done.returncode != 0:
+        raise RuntimeError(f"{INSTALL.name} failed:\n{done.stderr}")
+    return done.stdout.strip()
+
+
+class HomeAssistant:
+    """``python -m homeassistant --config <folder> --skip-pip``, HTTP on 127.0.0.1 only."""
+
+    def __init__(self, python: str, folder: Path) -> None:
+        self.python = python
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.client_id = f"{self.url}/"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "configuration.yaml").write_text(
+            "homeassistant:\n  name: boardctl CI\n  latitude: 0\n  longitude: 0\n"
+            "  elevation: 0\n  unit_system: metric\n  time_zone: UTC\n  country: GB\n"
+            f"http:\n  server_host: 127.0.0.1\n  server_port: {self.port}\n"
+            "api:\nconfig:\nonboarding:\nwebsocket_api:\n"
+        )
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.started = 0.0
+
+    def start(self) -> None:
+        self.started = time.monotonic()
+        command = [self.python, "-m", "homeassistant", "--config", str(self.folder), "--skip-pip"]
+        self.proc = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=(self.folder / "stderr.log").open("ab")
+        )
+
+    def log(self) -> str:
+        path = self.folder / "home-assistant.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    async def onboard(self, http: aiohttp.ClientSession, timeout: float) -> Session:
+        """Wait for the HTTP server, create the owner, trade the code for a token."""
+        onboarding = await _poll(lambda: _get_json(http, f"{self.url}/api/onboarding"), timeout)
+        assert {"step": "user", "done": False} in onboarding, onboarding
+        user = {"name": "CI", "username": USER, "password": PASSWORD, "language": "en"}
+        async with http.post(
+            f"{self.url}/api/onboarding/users", json={**user, "client_id": self.client_id}
+        ) as reply:
+            assert reply.status == 200, await reply.text()
+            code = (await reply.json())["auth_code"]
+        token = {"grant_type": "authorization_code", "code": code, "client_id": self.client_id}
+        async with http.post(f"{self.url}/auth/token", data=token) as reply:
+            assert reply.status == 200, await reply.text()
+            access = (await reply.json())["access_token"]
+        return Session(http, self.url, access)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+class Session:
+    """An onboarded Home Assistant: REST with the bearer token, and the websocket API."""
+
+    def __init__(self, http: aiohttp.ClientSession, url: str, token: str) -> None:
+        self.http = http
+        self.url = url
+        self.token = token
+        self.headers = {"Authorization": f"Bearer {token}"}
+
+    async def get(self, path: str) -> Any:
+        async with self.http.get(f"{self.url}{path}", headers=self.headers) as reply:
+            assert reply.status == 200, f"GET {path}: {reply.status} {await reply.text()}"
+            return await reply.json()
+
+    async def post(self, path: str, body: dict[str, Any]) -> Any:
+        async with self.http.post(f"{self.url}{path}", headers=self.headers, json=body) as reply:
+            assert reply.status == 200, f"POST {path}: {reply.status} {await reply.text()}"
+            return await reply.json()
+
+    async def wait_running(self, timeout: float) -> None:
+        """Until Home Assistant says it has started (``/api/config``'s state ``RUNNING``)."""
+
+        async def running() -> bool | None:
+            return True if (await self.get("/api/config"))["state"] == "RUNNING" else None
+
+        await _poll(running, timeout)
+
+    async def states(self, prefix: str) -> dict[str, dict[str, Any]]:
+        """The current state objects of the entities whose ids start with ``prefix``."""
+        states = await self.get("/api/states")
+        return {s["entity_id"]: s for s in states if s["entity_id"].startswith(prefix)}
+
+    async def add_mqtt(self, port: int) -> dict[str, Any]:
+        """The MQTT integration through its config flow, as a user adds it in the frontend."""
+        flow = await self.post("/api/config/config_entries/flow", {"handler": "mqtt"})
+        assert (flow["type"], flow["step_id"]) == ("form", "broker"), flow
+        body = {"broker": "127.0.0.1", "port": port}
+        entry: dict[str, Any] = await self.post(
+            f"/api/config/config_entries/flow/{flow['flow_id']}", body
+        )
+        assert entry["type"] == "create_entry", entry
+        return entry
+
+    async def state_changes(self) -> AsyncIterator[dict[str, Any]]:
+        """Every ``state_changed`` event's data from now on (websocket ``subscribe_events``)."""
+        async with self.http.ws_connect(f"{self.url}/api/websocket") as ws:
+            assert (await ws.receive_json())["type"] == "auth_required"
+            await ws.send_json({"type": "auth", "access_token": self.token})
+            assert (await ws.receive_json())["type"] == "auth_ok"
+            await ws.send_json({"id": 1, "type": "subscribe_events", "event_type": "state_changed"})
+            assert (await ws.receive_json())["success"] is True
+            while True:
+                message = await ws.receive_json()
+                if message.get("type") == "event":
+                    yield message["event"]["data"]
+
+
+async def _get_json(http: aiohttp.ClientSession, url: str) -> Any:
+    async with http.get(url) as reply:
+        if reply.status != 200:
+            return None
+        return json.loads(await reply.text())
+
+
+async def _poll(read: Callable[[], Any], timeout: float) -> Any:
+    """``await read()`` until it returns something other than None (connection refused = None)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = await read()
+        except aiohttp.ClientConnectionError:
+            value = None
+        if value is not None:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"nothing within {timeout} s")
+        await asyncio.sleep(0.25)

@@ -1,0 +1,218 @@
+"""A real Home Assistant follows a board through ``boardctl mqtt`` and a real mosquitto.
+
+Home Assistant core (pinned in .ci/homeassistant.sh, its own virtualenv on Python 3.13) starts on a
+fresh config folder, is onboarded through its REST API and gets the MQTT integration through its
+own config flow against the test broker. A ``boardctl run`` service (mock pins) named "Table 4"
+and its bridge then play a skunked game entered with ``boardctl peg``; the test watches Home
+Assistant's ``state_changed`` events (websocket API) for the six entities the docs promise, their
+values, the ``game_over`` and ``skunk`` events and the entities going unavailable when the bridge
+is killed. CI runs it as its own stage (``-m homeassistant``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiohttp
+import pytest
+
+from tests.homeassistant import HomeAssistant, NoPython313, Session, install
+from tests.mqtt_broker import Broker, have_mosquitto
+from tests.test_e2e_process import REPO, Service
+
+pytestmark = [pytest.mark.slow, pytest.mark.homeassistant]
+
+DEVICE = "cribbage_board_table_4"
+TRACKS = [f"sensor.{DEVICE}_track_{n}_score" for n in (1, 2)]
+PHASE, DEALER, TO_COUNT = (f"sensor.{DEVICE}_{name}" for name in ("phase", "dealer", "whose_count"))
+GAME = f"event.{DEVICE}_game"
+ENTITIES = {*TRACKS, PHASE, DEALER, TO_COUNT, GAME}
+SLOW = 300.0  # seconds: Home Assistant starts slowly on a busy 2-core machine
+T = TypeVar("T")
+
+
+class Changes:
+    """Home Assistant's ``state_changed`` events, kept as they arrive, and a wait for one."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+        self.arrived = asyncio.Event()
+
+    async def follow(self, session: Session) -> None:
+        async for data in session.state_changes():
+            self.seen.append(data)
+            self.arrived.set()
+
+    def latest(self) -> dict[str, str]:
+        """Each entity's newest state."""
+        return {c["entity_id"]: c["new_state"]["state"] for c in self.seen if c["new_state"]}
+
+    async def wait(self, find: Callable[[], T | None], what: str) -> T:
+        try:
+            async with asyncio.timeout(SLOW):
+                while True:
+                    self.arrived.clear()
+                    if (found := find()) is not None:
+                        return found
+                    await self.arrived.wait()
+        except TimeoutError:
+            raise AssertionError(f"{what}: not within {SLOW} s; last: {self.latest()}") from None
+
+
+def sensors(status: dict[str, Any]) -> dict[str, str]:
+    """The sensors' states the board's status should give (the discovery templates' meaning)."""
+
+    def name(index: int | None) -> str:
+        return "none" if index is None else str(status["tracks"][index]["name"])
+
+    return {
+        TRACKS[0]: str(status["tracks"][0]["front"]),
+        TRACKS[1]: str(status["tracks"][1]["front"]),
+        PHASE: str(status["phase"]),
+        DEALER: name(status["dealer"]),
+        TO_COUNT: name(status["to_count"]),
+    }
+
+
+def matches(changes: Changes, expected: dict[str, str]) -> bool | None:
+    latest = changes.latest()
+    return True if all(latest.get(k) == v for k, v in expected.items()) else None
+
+
+def peg(service: Service, track: int, points: int) -> None:
+    """``boardctl peg TRACK POINTS`` against the service's socket."""
+    command = [sys.executable, "-m", "boardctl", "peg", str(track), str(points)]
+    command += ["--config", str(service.config), "--socket", str(service.socket)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    subprocess.run(command, env=env, check=True, capture_output=True, timeout=60)
+
+
+@pytest.fixture
+def home_assistant(tmp_path: Path) -> Iterator[HomeAssistant]:
+    try:
+        python = install()
+    except NoPython313 as reason:
+        pytest.skip(str(reason))
+    ha = HomeAssistant(python, tmp_path / "homeassistant")
+    ha.start()
+    try:
+        yield ha
+    finally:
+        ha.stop()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    assert have_mosquitto(), "these tests need mosquitto (apt-get install mosquitto)"
+    broker = Broker(tmp_path / "broker")
+    broker.start()
+    yield broker
+    broker.close()
+
+
+@pytest.fixture
+def board(tmp_path: Path, broker: Broker) -> Iterator[Service]:
+    (tmp_path / "board").mkdir()
+    service = Service(tmp_path / "board")
+    service.config.write_text(
+        '[link]\nkind = "null"\n[game]\nmode = "free"\ntarget = 61\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\nboard_id = "Table 4"\n'
+    )
+    yield service
+    service.close()
+
+
+@contextlib.asynccontextmanager
+async def following(session: Session) -> AsyncIterator[Changes]:
+    changes = Changes()
+    task = asyncio.create_task(changes.follow(session))
+    try:
+        yield changes
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def test_home_assistant_shows_the_board_its_events_and_its_bridge_going_away(
+    home_assistant: HomeAssistant, broker: Broker, board: Service, tmp_path: Path
+) -> None:
+    bridge_log = tmp_path / "bridge.log"
+
+    async def scenario() -> None:
+        async with aiohttp.ClientSession() as http:
+            session = await home_assistant.onboard(http, SLOW)
+            await session.wait_running(SLOW)
+            async with following(session) as changes:
+                await session.add_mqtt(broker.port)
+                await asyncio.to_thread(board.start)
+                board.ask("set", key="names", value=["Ann", "Bob"])
+                command = [sys.executable, "-m", "boardctl", "mqtt", "--config", str(board.config)]
+                command += ["--socket", str(board.socket), "--journal", str(board.journal)]
+                env = {**os.environ, "PYTHONPATH": str(REPO)}
+                bridge = subprocess.Popen(command, env=env, stderr=bridge_log.open("ab"))
+                try:
+                    await play(session, changes, bridge)
+                finally:
+                    if bridge.poll() is None:
+                        bridge.kill()
+                        bridge.wait(10)
+
+    async def play(session: Session, changes: Changes, bridge: subprocess.Popen[bytes]) -> None:
+        # the six entities, with the ids the docs promise, showing the board's status
+        await changes.wait(lambda: matches(changes, sensors(board.ask("status"))), "entities")
+        found = await session.states(f"sensor.{DEVICE}")
+        found |= await session.states(f"event.{DEVICE}")
+        assert set(found) == ENTITIES
+        name = found[TRACKS[0]]["attributes"]["friendly_name"]
+        assert name == "Cribbage board Table 4 Track 1 score"
+        docs = (REPO / "docs" / "mqtt.md").read_text()
+        assert all(f"`{entity}`" in docs for entity in ENTITIES), "docs/mqtt.md names them"
+
+        await asyncio.to_thread(peg, board, 1, 12)
+        after = sensors(board.ask("status"))
+        assert after[TRACKS[0]] == "12"
+        await changes.wait(lambda: matches(changes, after), "the peg's score")
+
+        for points in (20, 20, 21):  # Bob wins 61 to 12: a skunk
+            await asyncio.to_thread(peg, board, 2, points)
+        status = board.ask("status")
+        assert status["winner"] == 1
+        level = status["tracks"][0]["lines_failed"]
+        assert level >= 1
+
+        def events() -> list[dict[str, Any]] | None:
+            fired = [
+                c["new_state"]["attributes"]
+                for c in changes.seen
+                if c["entity_id"] == GAME and c["new_state"]
+                if c["new_state"]["attributes"].get("event_type")
+            ]
+            return fired if len(fired) >= 2 else None
+
+        fired = await changes.wait(events, "the game_over and skunk events")
+        assert [e["event_type"] for e in fired] == ["game_over", "skunk"]
+        assert all(e["winner"] == "Bob" and e["scores"] == [12, 61] for e in fired)
+        assert fired[1]["level"] == level
+        await changes.wait(lambda: matches(changes, sensors(board.ask("status"))), "final status")
+
+        bridge.kill()  # its last will: the broker says "offline" for it
+        bridge.wait(10)
+        gone = dict.fromkeys(ENTITIES, "unavailable")
+        await changes.wait(lambda: matches(changes, gone), "unavailable after the bridge died")
+
+    asyncio.run(scenario())
+    mqtt_complaints = re.findall(
+        r"^.* (?:WARNING|ERROR) .*\[homeassistant\.components\.mqtt[^\]]*\].*$",
+        home_assistant.log(),
+        re.MULTILINE,
+    )
+    assert mqtt_complaints == []
