@@ -4,28 +4,37 @@
 interpreter of Home Assistant's own virtualenv, or raises :class:`NoPython313`.
 :class:`HomeAssistant` starts ``python -m homeassistant`` on a fresh config folder with a free
 127.0.0.1 port and onboards it through its REST API like the frontend does; :class:`Session`
-talks to it with the access token (REST and the websocket API, through aiohttp).
+talks to it with the access token (REST and the websocket API, through aiohttp), and
+:class:`Changes` keeps its ``state_changed`` events for a test to wait on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 
 from tests.mqtt_broker import free_port
 
+if TYPE_CHECKING:
+    from tests.test_e2e_process import Service
+
 REPO = Path(__file__).resolve().parent.parent
+SLOW = 300.0  # seconds to wait for anything: Home Assistant starts slowly on a busy 2-core machine
 INSTALL = REPO / ".ci" / "homeassistant.sh"
 NO_PYTHON = 3  # the install script's exit status where no Python 3.13 exists
 USER, PASSWORD = "ci", "boardctl-ci-password"
+T = TypeVar("T")
 
 
 class NoPython313(Exception):
@@ -154,6 +163,62 @@ class Session:
                 message = await ws.receive_json()
                 if message.get("type") == "event":
                     yield message["event"]["data"]
+
+
+class Changes:
+    """Home Assistant's ``state_changed`` events, kept as they arrive, and a wait for one."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+        self.arrived = asyncio.Event()
+        self.ended = False
+
+    async def follow(self, session: Session) -> None:
+        try:
+            async for data in session.state_changes():
+                self.seen.append(data)
+                self.arrived.set()
+        finally:
+            self.ended = True  # Home Assistant closed the websocket (or died)
+            self.arrived.set()
+
+    def latest(self) -> dict[str, str]:
+        """Each entity's newest state."""
+        return {c["entity_id"]: c["new_state"]["state"] for c in self.seen if c["new_state"]}
+
+    async def wait(self, find: Callable[[], T | None], what: str) -> T:
+        try:
+            async with asyncio.timeout(SLOW):
+                while True:
+                    self.arrived.clear()
+                    if (found := find()) is not None:
+                        return found
+                    if self.ended:
+                        raise AssertionError(f"{what}: Home Assistant's event stream ended")
+                    await self.arrived.wait()
+        except TimeoutError:
+            raise AssertionError(f"{what}: not within {SLOW} s; last: {self.latest()}") from None
+
+
+@contextlib.asynccontextmanager
+async def following(session: Session) -> AsyncIterator[Changes]:
+    """:class:`Changes` filled from the websocket while the block runs."""
+    changes = Changes()
+    task = asyncio.create_task(changes.follow(session))
+    try:
+        yield changes
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def start_bridge(service: Service, log: Path) -> subprocess.Popen[bytes]:
+    """``boardctl mqtt`` for the service (its config's ``[mqtt]``), stderr to ``log``."""
+    command = [sys.executable, "-m", "boardctl", "mqtt", "--config", str(service.config)]
+    command += ["--socket", str(service.socket), "--journal", str(service.journal)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen(command, env=env, stderr=log.open("ab"))
 
 
 async def _get_json(http: aiohttp.ClientSession, url: str) -> Any:

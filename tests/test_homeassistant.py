@@ -12,19 +12,27 @@ is killed. CI runs it as its own stage (``-m homeassistant``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.homeassistant import HomeAssistant, NoPython313, Session, install
+from tests.homeassistant import (
+    SLOW,
+    Changes,
+    HomeAssistant,
+    NoPython313,
+    Session,
+    following,
+    install,
+    start_bridge,
+)
 from tests.mqtt_broker import Broker, have_mosquitto
 from tests.test_e2e_process import REPO, Service
 
@@ -35,36 +43,6 @@ TRACKS = [f"sensor.{DEVICE}_track_{n}_score" for n in (1, 2)]
 PHASE, DEALER, TO_COUNT = (f"sensor.{DEVICE}_{name}" for name in ("phase", "dealer", "whose_count"))
 GAME = f"event.{DEVICE}_game"
 ENTITIES = {*TRACKS, PHASE, DEALER, TO_COUNT, GAME}
-SLOW = 300.0  # seconds: Home Assistant starts slowly on a busy 2-core machine
-T = TypeVar("T")
-
-
-class Changes:
-    """Home Assistant's ``state_changed`` events, kept as they arrive, and a wait for one."""
-
-    def __init__(self) -> None:
-        self.seen: list[dict[str, Any]] = []
-        self.arrived = asyncio.Event()
-
-    async def follow(self, session: Session) -> None:
-        async for data in session.state_changes():
-            self.seen.append(data)
-            self.arrived.set()
-
-    def latest(self) -> dict[str, str]:
-        """Each entity's newest state."""
-        return {c["entity_id"]: c["new_state"]["state"] for c in self.seen if c["new_state"]}
-
-    async def wait(self, find: Callable[[], T | None], what: str) -> T:
-        try:
-            async with asyncio.timeout(SLOW):
-                while True:
-                    self.arrived.clear()
-                    if (found := find()) is not None:
-                        return found
-                    await self.arrived.wait()
-        except TimeoutError:
-            raise AssertionError(f"{what}: not within {SLOW} s; last: {self.latest()}") from None
 
 
 def sensors(status: dict[str, Any]) -> dict[str, str]:
@@ -130,18 +108,6 @@ def board(tmp_path: Path, broker: Broker) -> Iterator[Service]:
     service.close()
 
 
-@contextlib.asynccontextmanager
-async def following(session: Session) -> AsyncIterator[Changes]:
-    changes = Changes()
-    task = asyncio.create_task(changes.follow(session))
-    try:
-        yield changes
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
 def test_home_assistant_shows_the_board_its_events_and_its_bridge_going_away(
     home_assistant: HomeAssistant, broker: Broker, board: Service, tmp_path: Path
 ) -> None:
@@ -155,10 +121,7 @@ def test_home_assistant_shows_the_board_its_events_and_its_bridge_going_away(
                 await session.add_mqtt(broker.port)
                 await asyncio.to_thread(board.start)
                 board.ask("set", key="names", value=["Ann", "Bob"])
-                command = [sys.executable, "-m", "boardctl", "mqtt", "--config", str(board.config)]
-                command += ["--socket", str(board.socket), "--journal", str(board.journal)]
-                env = {**os.environ, "PYTHONPATH": str(REPO)}
-                bridge = subprocess.Popen(command, env=env, stderr=bridge_log.open("ab"))
+                bridge = start_bridge(board, bridge_log)
                 try:
                     await play(session, changes, bridge)
                 finally:
