@@ -68,7 +68,7 @@ class HomeAssistant:
             "api:\nconfig:\nonboarding:\nwebsocket_api:\n"
         )
         self.proc: subprocess.Popen[bytes] | None = None
-        self.started = 0.0
+        self.started = self.answered = 0.0  # time.monotonic() of the start, of the first answer
 
     def start(self) -> None:
         self.started = time.monotonic()
@@ -84,6 +84,7 @@ class HomeAssistant:
     async def onboard(self, http: aiohttp.ClientSession, timeout: float) -> Session:
         """Wait for the HTTP server, create the owner, trade the code for a token."""
         onboarding = await _poll(lambda: _get_json(http, f"{self.url}/api/onboarding"), timeout)
+        self.answered = time.monotonic()
         assert {"step": "user", "done": False} in onboarding, onboarding
         user = {"name": "CI", "username": USER, "password": PASSWORD, "language": "en"}
         async with http.post(
@@ -170,6 +171,7 @@ class Changes:
 
     def __init__(self) -> None:
         self.seen: list[dict[str, Any]] = []
+        self.times: list[float] = []  # time.monotonic() of each one's arrival
         self.arrived = asyncio.Event()
         self.ended = False
 
@@ -177,6 +179,7 @@ class Changes:
         try:
             async for data in session.state_changes():
                 self.seen.append(data)
+                self.times.append(time.monotonic())
                 self.arrived.set()
         finally:
             self.ended = True  # Home Assistant closed the websocket (or died)
