@@ -17,7 +17,9 @@
 set -euo pipefail
 
 HA_VERSION=2025.4.4
-INTEGRATIONS="api auth config http mqtt onboarding websocket_api"
+# The integrations of the configuration.yaml that tests/homeassistant.py writes, and MQTT (the test
+# adds it through its config flow).
+INTEGRATIONS="api config http onboarding websocket_api mqtt"
 
 python=""
 for candidate in "${BOARDCTL_HA_PYTHON:-}" "$(command -v python3.13 || true)" \
@@ -52,6 +54,7 @@ if [ ! -f "$venv/complete" ]; then
         constraints=$("$venv/bin/python" -c \
             'import homeassistant, pathlib; print(pathlib.Path(homeassistant.__file__).parent / "package_constraints.txt")') &&
         "${pip[@]}" install -c "$constraints" "homeassistant==$HA_VERSION" &&
+        # shellcheck disable=SC2086
         requirements=$("$venv/bin/python" - $INTEGRATIONS <<'EOF'
 import json
 import sys
