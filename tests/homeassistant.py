@@ -83,7 +83,14 @@ class HomeAssistant:
 
     async def onboard(self, http: aiohttp.ClientSession, timeout: float) -> Session:
         """Wait for the HTTP server, create the owner, trade the code for a token."""
-        onboarding = await _poll(lambda: _get_json(http, f"{self.url}/api/onboarding"), timeout)
+
+        async def answer() -> Any:
+            if self.proc is not None and self.proc.poll() is not None:
+                stderr = (self.folder / "stderr.log").read_text(errors="replace")
+                raise RuntimeError(f"Home Assistant exited ({self.proc.returncode}):\n{stderr}")
+            return await _get_json(http, f"{self.url}/api/onboarding")
+
+        onboarding = await _poll(answer, timeout)
         self.answered = time.monotonic()
         assert {"step": "user", "done": False} in onboarding, onboarding
         user = {"name": "CI", "username": USER, "password": PASSWORD, "language": "en"}
