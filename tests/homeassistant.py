@@ -159,12 +159,26 @@ class Session:
         assert entry["type"] == "create_entry", entry
         return entry
 
-    async def state_changes(self) -> AsyncIterator[dict[str, Any]]:
-        """Every ``state_changed`` event's data from now on (websocket ``subscribe_events``)."""
+    @contextlib.asynccontextmanager
+    async def websocket(self) -> AsyncIterator[aiohttp.ClientWebSocketResponse]:
+        """The websocket API, authenticated."""
         async with self.http.ws_connect(f"{self.url}/api/websocket") as ws:
             assert (await ws.receive_json())["type"] == "auth_required"
             await ws.send_json({"type": "auth", "access_token": self.token})
             assert (await ws.receive_json())["type"] == "auth_ok"
+            yield ws
+
+    async def command(self, kind: str) -> Any:
+        """One websocket command's result (``config/device_registry/list`` ...)."""
+        async with self.websocket() as ws:
+            await ws.send_json({"id": 1, "type": kind})
+            reply = await ws.receive_json()
+            assert reply["success"] is True, reply
+            return reply["result"]
+
+    async def state_changes(self) -> AsyncIterator[dict[str, Any]]:
+        """Every ``state_changed`` event's data from now on (websocket ``subscribe_events``)."""
+        async with self.websocket() as ws:
             await ws.send_json({"id": 1, "type": "subscribe_events", "event_type": "state_changed"})
             assert (await ws.receive_json())["success"] is True
             while True:

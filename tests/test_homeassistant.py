@@ -4,9 +4,9 @@ Home Assistant core (pinned in .ci/homeassistant.sh, its own virtualenv on Pytho
 fresh config folder, is onboarded through its REST API and gets the MQTT integration through its
 own config flow against the test broker. A ``boardctl run`` service (mock pins) named "Table 4"
 and its bridge then play a skunked game entered with ``boardctl peg``; the test watches Home
-Assistant's ``state_changed`` events (websocket API) for the six entities the docs promise, their
-values, the ``game_over`` and ``skunk`` events and the entities going unavailable when the bridge
-is killed. CI runs it as its own stage (``-m homeassistant``).
+Assistant's ``state_changed`` events (websocket API) for the six entities the docs promise (and
+their device), their values, the ``game_over`` and ``skunk`` events and the entities going
+unavailable when the bridge is killed. CI runs it as its own stage (``-m homeassistant``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from typing import Any
 import aiohttp
 import pytest
 
+from boardctl import __version__
+from boardctl.mqtt.discovery import MANUFACTURER, MODEL
 from tests.homeassistant import (
     SLOW,
     Changes,
@@ -141,6 +143,10 @@ def test_home_assistant_shows_the_board_its_events_and_its_bridge_going_away(
         assert set(found) == ENTITIES
         name = found[TRACKS[0]]["attributes"]["friendly_name"]
         assert name == "Cribbage board Table 4 Track 1 score"
+        devices = await session.command("config/device_registry/list")
+        [device] = [d for d in devices if ["mqtt", "boardctl_Table_4"] in d["identifiers"]]
+        shown_as = (device["name"], device["manufacturer"], device["model"], device["sw_version"])
+        assert shown_as == ("Cribbage board Table 4", MANUFACTURER, MODEL, __version__)
         docs = (REPO / "docs" / "mqtt.md").read_text()
         assert all(f"`{entity}`" in docs for entity in ENTITIES), "docs/mqtt.md names them"
 
