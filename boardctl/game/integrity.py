@@ -37,12 +37,15 @@ import re
 import shutil
 import sqlite3
 import struct
+import tempfile
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import JournalError
+from boardctl.game.journal_file import BACKUP_DIR as BACKUP_DIR
+from boardctl.game.journal_file import MARK_SUFFIX, mark_head
 
 if TYPE_CHECKING:
     from boardctl.game.journal import Journal
@@ -144,12 +147,11 @@ class Mark:
 
     def encode(self) -> bytes:
         """A fixed-width line, so that a rewrite in place never leaves a longer old tail."""
-        line = f"boardctl-mark 1 seq={self.seq:012d} crc={self.crc:010d} at={self.at:020.6f}\n"
-        return line.encode()
+        return mark_head(self.seq, self.crc) + f"at={self.at:020.6f}\n".encode()
 
 
 def mark_path(journal: Path) -> Path:
-    return Path(f"{journal}-mark")
+    return Path(f"{journal}{MARK_SUFFIX}")
 
 
 def read_mark(journal: Path) -> Mark | None:
@@ -219,9 +221,16 @@ class Damage:
             if self.last_at is not None
             else "the start"
         )
-        return (
+        head = (
             f"journal damaged ({'; '.join(self.reasons)}): recovered {self.recovered}{of} "
-            f"entries, up to {when}; the damaged files are kept in {self.set_aside}"
+            f"entries, up to {when}"
+        )
+        if self.set_aside:
+            return f"{head}; the damaged files are kept in {self.set_aside}"
+        return (
+            f"{head}; nothing was changed: the service reports this, keeps a copy of the "
+            "damaged files and carries on from the recovered entries when it starts "
+            "(or restore a backup: boardctl restore)"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -266,33 +275,67 @@ def clear_notice(journal: Path) -> None:
         notice_path(journal).unlink()
 
 
-def _tail(journal: Path) -> tuple[int, int, float | None] | None:
-    """(last seq, its crc, its time) as SQLite reads the journal now, read-only.
+Tail = tuple[int, int, float | None, int | None]  # last seq, its crc, its time, crc at the mark
 
-    (0, 0, None) for an empty or missing journal; None when it cannot be
-    read at all (then opening it fails with its own message).
+
+def _tail(journal: Path, mark_seq: int = 0, *, untouched: bool = False) -> Tail | None:
+    """(last seq, its crc, its time, the crc of event ``mark_seq``) as SQLite reads it now.
+
+    (0, 0, None, None) for an empty or missing journal; None when it cannot be
+    read at all (then opening it fails with its own message). ``untouched``
+    (a reader): nothing beside the journal is created or changed, so a WAL
+    holding events is read from a private copy of the two files.
     """
     try:
         if journal.stat().st_size == 0:
-            return 0, 0, None
+            return 0, 0, None, None
     except FileNotFoundError:
-        return 0, 0, None
+        return 0, 0, None, None
+    wal = Path(f"{journal}-wal")
+    if untouched and wal_holds_data(wal):
+        with tempfile.TemporaryDirectory(prefix="boardctl-check-") as folder:
+            copy = Path(folder) / journal.name
+            shutil.copyfile(journal, copy)
+            shutil.copyfile(wal, f"{copy}-wal")
+            return _read_tail(f"{copy.absolute().as_uri()}?mode=ro", mark_seq)
     # Without a WAL the file is complete: read it as immutable, so nothing is created beside it.
-    mode = "ro" if Path(f"{journal}-wal").exists() else "ro&immutable=1"
+    mode = "ro" if wal.exists() and not untouched else "ro&immutable=1"
+    return _read_tail(f"{journal.absolute().as_uri()}?mode={mode}", mark_seq)
+
+
+def wal_holds_data(wal: Path) -> bool:
     try:
-        db = sqlite3.connect(f"{journal.absolute().as_uri()}?mode={mode}", uri=True)
+        return wal.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
+def _read_tail(uri: str, mark_seq: int) -> Tail | None:
+    try:
+        db = sqlite3.connect(uri, uri=True)
     except sqlite3.Error:
         return None
     try:
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if not tables:
-            return 0, 0, None  # created, no schema yet
+            return 0, 0, None, None  # created, no schema yet
         row = db.execute("SELECT seq, crc, at FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        return (int(row[0]), int(row[1]), float(row[2])) if row else (0, 0, None)
+        if not row:
+            return 0, 0, None, None
+        at_mark = db.execute("SELECT crc FROM events WHERE seq = ?", (mark_seq,)).fetchone()
+        return int(row[0]), int(row[1]), float(row[2]), None if at_mark is None else int(at_mark[0])
     except (sqlite3.Error, TypeError, ValueError):
         return None  # unreadable: open() says so
     finally:
         db.close()
+
+
+def list_backups(journal: Path) -> list[Path]:
+    """The backups of ``journal``, oldest first."""
+    try:
+        return sorted((journal.parent / BACKUP_DIR).glob("journal-*.sqlite"))
+    except OSError:
+        return []
 
 
 def set_aside(journal: Path, files: list[Path] | None = None, label: str = "damaged") -> Path:
@@ -315,6 +358,55 @@ def set_aside(journal: Path, files: list[Path] | None = None, label: str = "dama
     return folder
 
 
+def _examine(journal: Path, *, untouched: bool) -> tuple[list[str], Tail, Mark | None] | None:
+    """What is wrong with the journal's files (reasons), its tail and its mark; None: unreadable.
+
+    Read only; ``untouched`` also keeps SQLite from creating anything beside it.
+    """
+    mark = read_mark(journal)
+    marked = mark_path(journal).exists()  # (an empty mark: created, torn; not missing)
+    wal_file = Path(f"{journal}-wal")
+    wal = scan_wal(wal_file)
+    reasons: list[str] = []
+    if wal is not None and wal.damaged:
+        reasons.append(
+            f"the -wal file is damaged at frame {wal.bad_frame}: "
+            f"{wal.lost_commits} later transactions cannot be read"
+        )
+    tail = _tail(journal, mark.seq if mark is not None else 0, untouched=untouched)
+    if tail is None:
+        return None
+    seq, _, _, crc_at_mark = tail
+    database = journal.exists() and journal.stat().st_size > 0
+    if mark is not None:
+        if mark.seq > seq:
+            if not database:
+                reasons.append("the database file is empty or missing")
+            elif not wal_file.exists():
+                reasons.append("the -wal file is missing")
+            reasons.append(f"{mark.seq} entries were committed, {seq} can be read")
+        elif mark.seq > 0 and crc_at_mark != mark.crc:
+            reasons.append(
+                f"entry {mark.seq} is not the one committed (checksum differs)"
+                + ("" if mark.seq == seq else ": the journal is not the one this board wrote")
+            )
+    elif not marked:
+        backups = list_backups(journal)
+        if not database and backups:
+            reasons.append(
+                f"the database file and its -mark file are missing, though {BACKUP_DIR}/ "
+                f"holds {len(backups)} backups (the newest is {backups[-1].name})"
+            )
+        elif seq > 0 and (backups or wal_holds_data(wal_file)):
+            if wal is not None and wal.bad_frame is not None:
+                reasons.append(
+                    f"the -wal file is damaged at frame {wal.bad_frame}: "
+                    "the transactions from there on cannot be read"
+                )
+            reasons.append("the -mark file is missing: lost last entries cannot be told")
+    return reasons, tail, mark
+
+
 def check_before_open(journal: Path) -> Damage | None:
     """Look for silent damage before a writer opens ``journal``; set the files aside if found.
 
@@ -322,45 +414,54 @@ def check_before_open(journal: Path) -> Damage | None:
     into the folder), or None when the journal is whole (or only lost the
     unacknowledged last write).
     """
-    mark = read_mark(journal)
-    wal = scan_wal(Path(f"{journal}-wal"))
-    reasons: list[str] = []
-    if wal is not None and wal.damaged:
-        reasons.append(
-            f"the -wal file is damaged at frame {wal.bad_frame}: "
-            f"{wal.lost_commits} later transactions cannot be read"
-        )
+    examined = _examine(journal, untouched=False)
+    if examined is None or not examined[0]:
+        return None
+    reasons, (seq, crc, last_at, _), mark = examined
     found = [p for p in (Path(f"{journal}{s}") for s in ("", "-wal", "-mark")) if p.exists()]
-    tail = _tail(journal)
-    if tail is None:
-        return None
-    seq, crc, last_at = tail
-    if mark is not None:
-        if mark.seq > seq:
-            if journal not in found or journal.stat().st_size == 0:
-                reasons.append("the database file is empty or missing")
-            elif Path(f"{journal}-wal") not in found:
-                reasons.append("the -wal file is missing")
-            reasons.append(f"{mark.seq} entries were committed, {seq} can be read")
-        elif mark.seq == seq and mark.crc != crc and seq > 0:
-            reasons.append(f"entry {seq} is not the one committed (checksum differs)")
-    if not reasons:
-        return None
     folder = set_aside(journal, found)
     # From now on the recovered journal is the one to keep whole: the next open is clean.
     write_mark(journal, Mark(seq, crc, last_at or 0.0))
-    damage = Damage(
-        recovered=seq,
-        expected=mark.seq if mark is not None else None,
-        last_at=last_at,
-        reasons=tuple(dict.fromkeys(reasons)),
-        set_aside=str(folder),
-        found_at=time.time(),
-    )
+    damage = _report(reasons, seq, mark, last_at, str(folder))
     text = json.dumps(damage.to_dict(), indent=1)
     (folder / "report.json").write_text(text + "\n", encoding="utf-8")
     notice_path(journal).write_text(text + "\n", encoding="utf-8")
     return damage
+
+
+def check_read_only(journal: Path) -> Damage | None:
+    """The damage a writer opening ``journal`` now would report, found changing nothing.
+
+    For readers while no writer runs (``status``, ``results``, the bridge, ...):
+    the same checks as :func:`check_before_open`, with no file set aside,
+    created or rewritten; the report's ``set_aside`` is empty.
+    """
+    examined = _examine(journal, untouched=True)
+    if examined is None or not examined[0]:
+        return None
+    reasons, (seq, _, last_at, _), mark = examined
+    return _report(reasons, seq, mark, last_at, "")
+
+
+def _report(
+    reasons: list[str], seq: int, mark: Mark | None, last_at: float | None, folder: str
+) -> Damage:
+    return Damage(
+        recovered=seq,
+        expected=mark.seq if mark is not None else None,
+        last_at=last_at,
+        reasons=tuple(dict.fromkeys(reasons)),
+        set_aside=folder,
+        found_at=time.time(),
+    )
+
+
+class JournalDamaged(JournalError):
+    """A reader found damage no writer has seen yet; nothing was changed."""
+
+    def __init__(self, damage: Damage) -> None:
+        super().__init__(damage.summary())
+        self.damage = damage
 
 
 # --- what the scorekeeper shows ------------------------------------------------------
@@ -443,7 +544,7 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
         with contextlib.suppress(FileNotFoundError):
             Path(f"{journal}{stale}").unlink()
     os.replace(temporary, journal)
-    seq, crc, at = tail
+    seq, crc, at, _ = tail
     write_mark(journal, Mark(seq, crc, at or 0.0))
     clear_notice(journal)
     return folder

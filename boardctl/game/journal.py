@@ -38,19 +38,20 @@ from typing import Any
 
 from boardctl.errors import JournalError
 from boardctl.game import integrity, journal_file
+from boardctl.game.integrity import BACKUP_DIR as BACKUP_DIR
 from boardctl.game.integrity import Damage, Mark, MarkWriter
+from boardctl.game.integrity import list_backups as list_backups
 from boardctl.game.journal_file import APPLICATION_ID as APPLICATION_ID
 from boardctl.game.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
 from boardctl.game.journal_file import cannot as _cannot
 from boardctl.game.journal_file import checked_rows, select_rows
 from boardctl.game.journal_file import damaged as _damaged
 from boardctl.game.journal_file import row_crc as row_crc
-from boardctl.game.lock import WriterLock
+from boardctl.game.lock import WriterLock, writer_running
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "journal.sqlite"
-BACKUP_DIR = "backups"
 BACKUPS_KEPT = 10
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
 _SCHEMA = (
@@ -112,15 +113,6 @@ class JournalChanged(JournalError):
     """Another process appended to the journal: re-read it (the entry was not saved)."""
 
 
-def list_backups(journal: Path) -> list[Path]:
-    """The backups of ``journal``, oldest first."""
-    folder = journal.parent / BACKUP_DIR
-    try:
-        return sorted(folder.glob("journal-*.sqlite"))
-    except OSError:
-        return []
-
-
 class Journal:
     """An open journal file. Use :meth:`open`; close with :meth:`close` or ``with``."""
 
@@ -170,13 +162,15 @@ class Journal:
 
     @classmethod
     def _open_locked(cls, path: Path, *, readonly: bool, lock: WriterLock | None) -> Journal:
+        # Before SQLite opens anything (even a reader may add an empty -wal).
+        if readonly:
+            cls._refuse_unseen_damage(path)
         try:
             exists = path.exists() and path.stat().st_size > 0
         except OSError as exc:
             raise _cannot("reach", path, exc) from exc
         if readonly and not exists:
             raise JournalError(f"no journal at {path} (is the service set up? try --journal PATH)")
-        # Before SQLite opens anything (even a reader may add an empty -wal).
         found = None if readonly else cls._look_for_damage(path)
         if exists:
             cls._check_version(path)
@@ -205,6 +199,23 @@ class Journal:
         if found is not None:
             log.error("%s", found.summary())
         return found
+
+    @staticmethod
+    def _refuse_unseen_damage(path: Path) -> None:
+        """A reader while no writer runs: the writer's damage checks, changing nothing.
+
+        Raises :class:`~boardctl.game.integrity.JournalDamaged` (the report a
+        writer would give) for damage no writer has seen. While a writer runs
+        it checked the journal when it opened it, and its notice stands.
+        """
+        if writer_running(path):
+            return
+        try:
+            found = integrity.check_read_only(path)
+        except (OSError, sqlite3.Error) as exc:
+            raise _cannot("check for damage", path, exc) from exc
+        if found is not None:
+            raise integrity.JournalDamaged(found)
 
     def _stored_seq(self) -> int:
         try:

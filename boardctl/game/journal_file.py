@@ -23,7 +23,14 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 2  # 2: events.request (the id of the request that wrote the row)
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report (integrity)
+MARK_SUFFIX = "-mark"  # beside the journal: the last event the writer committed (integrity)
+BACKUP_DIR = "backups"  # beside the journal: its backups (integrity)
 _URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
+
+
+def mark_head(seq: int, crc: int) -> bytes:
+    """The start of the mark file (``boardctl.game.integrity.Mark``) naming event ``seq``."""
+    return b"boardctl-mark 1 seq=%012d crc=%010d " % (seq, crc)
 
 
 def row_crc(seq: int, at: float, body: str, previous: int) -> int:
@@ -36,6 +43,17 @@ def file_uri(path: str | os.PathLike[str], mode: str) -> str:
     raw = os.fsencode(os.path.abspath(path))
     quoted = "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in raw)
     return f"file://{quoted}?mode={mode}"
+
+
+def kept_here(path: str | os.PathLike[str]) -> bool:
+    """True if a journal is or was kept at ``path``: the file, its mark, or backups beside it.
+
+    A reader asked for a missing journal with a mark or backups beside it
+    opens it anyway, so that the damage checks say what was lost.
+    """
+    name = os.fspath(path)
+    beside = os.path.join(os.path.dirname(os.path.abspath(name)), BACKUP_DIR)
+    return any(os.path.exists(p) for p in (name, f"{name}{MARK_SUFFIX}", beside))
 
 
 def writer_absent(path: str | os.PathLike[str]) -> bool:
@@ -81,13 +99,16 @@ def connect(path: str | os.PathLike[str], target: str, *, uri: bool = False) -> 
         raise cannot("open", path, exc) from exc
 
 
-def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
+def reader(path: str | os.PathLike[str], *, still: bool = False) -> sqlite3.Connection:
     """A read-only connection, also for a user who may not write beside the file.
 
     Such a reader cannot create the WAL index; when no writer is about (no
     WAL file) the database is complete and unchanging, so it is read as
-    immutable instead.
+    immutable instead. ``still``: the caller knows no writer is about and
+    reads briefly; read as immutable at once (nothing is created beside it).
     """
+    if still:
+        return connect(path, file_uri(path, "ro&immutable=1"), uri=True)
     connection = connect(path, file_uri(path, "ro"), uri=True)
     try:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -105,7 +126,7 @@ def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
     return connection
 
 
-def check_version(path: str | os.PathLike[str]) -> None:
+def check_version(path: str | os.PathLike[str], *, still: bool = False) -> None:
     """Read the schema version without changing the file; refuse what we cannot use.
 
     The file header is read first, as plain bytes (nothing is created
@@ -125,7 +146,7 @@ def check_version(path: str | os.PathLike[str]) -> None:
         int.from_bytes(header[68:72], "big"),
         tables=False,
     )
-    probe = reader(path)
+    probe = reader(path, still=still)
     try:
         version = probe.execute("PRAGMA user_version").fetchone()[0]
         app_id = probe.execute("PRAGMA application_id").fetchone()[0]
@@ -158,15 +179,15 @@ def check_pages(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
         raise damaged(path, ValueError("; ".join(map(str, result[:3]))))
 
 
-def open_reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
+def open_reader(path: str | os.PathLike[str], *, still: bool = False) -> sqlite3.Connection:
     """``path`` opened read-only with every check of :meth:`Journal.open` for a reader.
 
     The schema version and identity (:func:`check_version`) and SQLite's
     structural check (:func:`check_pages`); the rows are checked as they are
-    read (:func:`checked_rows`).
+    read (:func:`checked_rows`). ``still``: as for :func:`reader`.
     """
-    check_version(path)
-    connection = reader(path)
+    check_version(path, still=still)
+    connection = reader(path, still=still)
     try:
         check_pages(connection, path)
     except BaseException:

@@ -118,3 +118,48 @@ def _busy(journal: Path, pid: int | None, role: str) -> JournalBusy:
     else:
         message = f"journal {journal} is being written by another boardctl ({who}); try again"
     return JournalBusy(message, pid=pid, role=role)
+
+
+def writer_running(journal: Path) -> bool:
+    """True while a process holds ``journal``'s writer lock; looked up, never taken.
+
+    Read from ``/proc/locks`` (the kernel's list of file locks), so a reader
+    neither creates the lock file nor holds up a writer that wants it. Where
+    that list cannot be read, a shared lock is tried and dropped at once.
+    """
+    path = lock_path(journal)
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return False  # no lock file: no writer has ever opened this journal
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as file:
+            table = file.read()
+    except OSError:
+        return _probe(path)
+    wanted = (os.major(stat.st_dev), os.minor(stat.st_dev), stat.st_ino)
+    for line in table.splitlines():
+        fields = line.split()  # "1: FLOCK ADVISORY WRITE <pid> <major>:<minor>:<inode> 0 EOF"
+        if len(fields) < 6 or fields[1] != "FLOCK":
+            continue  # (a waiter's line reads "1: -> FLOCK ...")
+        where = fields[5].split(":")
+        try:
+            if (int(where[0], 16), int(where[1], 16), int(where[2])) == wanted:
+                return True
+        except (IndexError, ValueError):
+            continue
+    return False
+
+
+def _probe(path: Path) -> bool:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (closing drops a lock taken)
+    return False

@@ -29,7 +29,15 @@ import os
 import time
 import zlib
 
-from boardctl.game.journal_file import NOTICE_SUFFIX, checked_rows, open_reader, select_rows
+from boardctl.game.journal_file import (
+    MARK_SUFFIX,
+    NOTICE_SUFFIX,
+    checked_rows,
+    mark_head,
+    open_reader,
+    select_rows,
+    writer_absent,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -120,16 +128,22 @@ def read(journal: str | os.PathLike[str]) -> tuple[dict[str, Any], list[dict[str
     try:
         if os.path.exists(f"{name}{NOTICE_SUFFIX}") or os.stat(name).st_size == 0:
             return None  # a damage report to show, or no journal: the engine says it
+        if not writer_absent(name):
+            return None  # events in a WAL: a writer runs, or one was stopped hard
+        with open(f"{name}{MARK_SUFFIX}", "rb") as file:
+            mark = file.read()
         with open(readout_path(name), "rb") as file:
             data = file.read()
     except OSError:
         return None
-    db = open_reader(name)
+    db = open_reader(name, still=True)  # no writer about: nothing is created beside it
     try:
         rows = checked_rows(select_rows(db, name, 0), name, 0, 0)
     finally:
         db.close()
     seq, crc = (rows[-1][0], rows[-1][3]) if rows else (0, 0)
+    if not mark.startswith(mark_head(seq, crc)):
+        return None  # the last event is not the one the writer marked: the damage checks say
     value = decode(data, crc)
     if value is None or value.get("seq") != seq or value.get("format") != FORMAT:
         return None
