@@ -71,7 +71,7 @@ class WalScan:
 
     frames: int  # frames in the valid prefix (what SQLite replays)
     commits: int  # commit frames in that prefix
-    bad_frame: int | None  # the first frame SQLite rejects (1-based), None if none
+    bad_frame: int | None  # the first frame SQLite rejects or that is cut short (1-based)
     lost_commits: int  # self-consistent commit frames of this generation after it
 
     @property
@@ -128,8 +128,9 @@ def scan_wal(path: Path) -> WalScan | None:
         elif same_generation and size_after and _checksum(body, *previous, big) == (k0, k1):
             lost += 1
         previous = (k0, k1)
-    if bad is None:
-        return WalScan(frames, commits, None, 0)
+    if bad is None:  # (a WAL ending inside a frame: that frame is the bad one)
+        torn = (len(data) - _WAL_HEADER) % frame_size != 0
+        return WalScan(frames, commits, count + 1 if torn else None, 0)
     # SQLite keeps the prefix only up to its last commit frame.
     return WalScan(frames, commits, bad, lost)
 
