@@ -157,4 +157,3 @@ def test_the_readout_never_hides_damage(tmp_path: Path) -> None:
     assert tree(path.parent) == before
     path.write_bytes(db)  # put back: shown again, from the readout
     assert boardctl(tmp_path, path, "status").stdout == good.stdout
-
