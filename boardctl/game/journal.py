@@ -41,13 +41,14 @@ from boardctl.game import integrity, journal_file
 from boardctl.game.integrity import BACKUP_DIR as BACKUP_DIR
 from boardctl.game.integrity import Damage, Mark, MarkWriter
 from boardctl.game.integrity import list_backups as list_backups
+from boardctl.game.journal_check import writer_running
 from boardctl.game.journal_file import APPLICATION_ID as APPLICATION_ID
 from boardctl.game.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
 from boardctl.game.journal_file import cannot as _cannot
 from boardctl.game.journal_file import checked_rows, select_rows
 from boardctl.game.journal_file import damaged as _damaged
 from boardctl.game.journal_file import row_crc as row_crc
-from boardctl.game.lock import WriterLock, writer_running
+from boardctl.game.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
@@ -250,7 +251,7 @@ class Journal:
         writer would give) for damage no writer has seen. While a writer runs
         it checked the journal when it opened it, and its notice stands.
         """
-        if writer_running(path):
+        if writer_running(str(path)):
             return
         try:
             found = integrity.check_read_only(path)

@@ -28,9 +28,12 @@ BACKUP_DIR = "backups"  # beside the journal: its backups (integrity)
 _URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
 
 
+MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
+
+
 def mark_head(seq: int, crc: int) -> bytes:
     """The start of the mark file (``boardctl.game.integrity.Mark``) naming event ``seq``."""
-    return b"boardctl-mark 1 seq=%012d crc=%010d " % (seq, crc)
+    return MARK_PREFIX + b"seq=%012d crc=%010d " % (seq, crc)
 
 
 def row_crc(seq: int, at: float, body: str, previous: int) -> int:
