@@ -21,6 +21,7 @@ from boardctl.cli.cmd_history import format_history
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.journal import CLOCK_JUMP, Journal
 from boardctl.game.keeper import Scorekeeper
+from boardctl.mqtt.records import finished_results
 from boardctl.results.source import load_games, parse_since, select
 
 DAY = 86400.0
@@ -75,6 +76,8 @@ def test_a_clock_400_days_back_mid_game_keeps_the_result_and_its_order(
     assert game.result.start <= game.result.end
     start_day = datetime.datetime.fromtimestamp(START, datetime.UTC).date().isoformat()
     assert select([game], since=parse_since(start_day)) == [game]  # not dropped by --since
+    (published,) = finished_results(path, board="b1")  # what the bridge sends the standings
+    assert published["start"] <= published["end"] and published["end"] >= start_day
 
 
 def test_history_shows_the_step_back_on_the_entries_made_while_behind(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ import pytest
 from boardctl.game.commands import Peg
 from boardctl.game.integrity import DAMAGE_KEY, JournalDamaged
 from boardctl.game.journal import Journal
+from boardctl.game.journal_check import writer_running
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.records import finished_results
 from tests.test_cli_lean import REPO
@@ -157,3 +158,22 @@ def test_the_readout_never_hides_damage(tmp_path: Path) -> None:
     assert tree(path.parent) == before
     path.write_bytes(db)  # put back: shown again, from the readout
     assert boardctl(tmp_path, path, "status").stdout == good.stdout
+
+
+def test_a_running_writer_is_seen_without_taking_its_lock(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    assert not writer_running(str(path))  # never opened: no lock file
+    with Scorekeeper.open(path, setup=FREE, owner="service"):
+        assert writer_running(str(path))  # held (the kernel's list of locks says so)
+        with Journal.open(path, readonly=True) as reader:  # it checked at open: not again
+            assert reader.damage is None
+    assert not writer_running(str(path))  # let go: the file is emptied
+    lock = Path(f"{path}-lock")
+    holder = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        text=True,
+        capture_output=True,
+        check=True,
+    ).stdout.strip()
+    lock.write_text(f"{holder} service\n")  # what a holder killed with kill -9 leaves
+    assert not writer_running(str(path))

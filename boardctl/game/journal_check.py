@@ -304,15 +304,31 @@ def _examine(
 def writer_running(journal: str) -> bool:
     """True while a process holds ``journal``'s writer lock; looked up, never taken.
 
-    Read from ``/proc/locks`` (the kernel's list of file locks), so a reader
-    neither creates the lock file nor holds up a writer that wants it. Where
-    that list cannot be read, a shared lock is tried and dropped at once.
+    A holder writes ``<pid> <role>`` into the lock file as it takes the lock
+    and empties it as it lets go (:mod:`boardctl.game.lock`): an empty file,
+    or a holder that no longer runs (``kill -9``), is no writer. Otherwise the
+    kernel's list of file locks (``/proc/locks``) says, so a reader neither
+    creates the lock file nor holds up a writer that wants it; where that
+    list cannot be read, a shared lock is tried and dropped at once.
     """
     path = f"{journal}-lock"  # boardctl.game.lock.lock_path
     try:
+        with open(path, "rb") as file:
+            words = file.read(64).split()
+        if not words:
+            return False  # let go (or never taken)
+        if words[0].isdigit():
+            os.kill(int(words[0]), 0)
+    except FileNotFoundError:
+        return False  # no lock file: no writer has ever opened this journal
+    except ProcessLookupError:
+        return False  # its holder has gone: the kernel let go of the lock with it
+    except (OSError, ValueError, OverflowError):
+        pass  # (another user's process, or a file this user may not read: ask the kernel)
+    try:
         stat = os.stat(path)
     except OSError:
-        return False  # no lock file: no writer has ever opened this journal
+        return False
     try:
         with open("/proc/locks", encoding="ascii", errors="replace") as file:
             table = file.read()
