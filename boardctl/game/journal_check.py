@@ -141,6 +141,14 @@ def _query_tail(db: sqlite3.Connection, mark_seq: int) -> Tail:
     return int(row[0]), int(row[1]), float(row[2]), None if at_mark is None else int(at_mark[0])
 
 
+def _scratch() -> str:
+    """Where private copies go: ``$TMPDIR``, else memory (``/dev/shm``), else ``/tmp``."""
+    given = os.environ.get("TMPDIR")
+    if given:
+        return given
+    return "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
+
+
 class Recovered:
     """Where to read ``journal`` as SQLite recovers it, changing nothing beside it (``with``).
 
@@ -159,7 +167,7 @@ class Recovered:
     def __enter__(self) -> Recovered:
         if not wal_holds_data(self.journal):
             return self
-        base = os.environ.get("TMPDIR") or "/tmp"
+        base = _scratch()
         while self._folder is None:
             folder = os.path.join(base, f"boardctl-check-{os.getpid()}-{os.urandom(4).hex()}")
             try:
@@ -172,8 +180,11 @@ class Recovered:
                 self.wal = file.read()
             self.path = os.path.join(self._folder, "journal.sqlite")
             with open(self.journal, "rb") as reading, open(self.path, "xb") as writing:
-                while chunk := reading.read(1 << 20):
-                    writing.write(chunk)
+                size, done = os.fstat(reading.fileno()).st_size, 0
+                while done < size and (
+                    sent := os.sendfile(writing.fileno(), reading.fileno(), done, size - done)
+                ):
+                    done += sent
             with open(f"{self.path}-wal", "xb") as writing:
                 writing.write(self.wal)
         except BaseException:
@@ -203,7 +214,7 @@ def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, Scan | None] | None
             return (0, 0, None, None), None
     except FileNotFoundError:
         return (0, 0, None, None), None
-    uri = file_uri(where.path, "ro&immutable=1" if where.immutable else "rw")
+    uri = file_uri(where.path, "ro&immutable=1" if where.immutable else "ro")
     try:
         db = sqlite3.connect(uri, uri=True, isolation_level=None)
     except sqlite3.Error:
@@ -212,13 +223,31 @@ def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, Scan | None] | None
         found = _query_tail(db, mark_seq)
         if where.wal is None:
             return found, None
-        db.execute("PRAGMA synchronous=OFF")  # a private copy: its checkpoint need not be durable
-        recovered = int(db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1])
+        recovered = _recovered_frames(f"{where.path}-shm", where.wal)  # (while it is open)
     except (sqlite3.Error, TypeError, ValueError):
         return None  # unreadable: opening it fails with its own message
     finally:
-        db.close()
-    return found, scan_wal(where.wal, max(recovered, 0))
+        db.close()  # (read-only: no checkpoint on close)
+    return found, scan_wal(where.wal, recovered)
+
+
+def _recovered_frames(shm: str, wal: bytes) -> int:
+    """The frames SQLite's recovery kept of ``wal``: ``mxFrame`` of the wal-index it built.
+
+    The index header (in the machine's byte order) is read only if its salts
+    are the WAL's; else 0, and every frame is summed here.
+    """
+    try:
+        with open(shm, "rb") as file:
+            head = file.read(48)
+    except OSError:
+        return 0
+    if len(head) < 48 or len(wal) < _WAL_HEADER:
+        return 0
+    version, _, _, _, _, _, frames, _, _, _, salt1, salt2, _, _ = struct.unpack("=3I2BH8I", head)
+    if version != 3007000 or (salt1, salt2) != struct.unpack_from("=2I", wal, 16):
+        return 0
+    return int(frames)
 
 
 def list_backups(journal: str) -> list[str]:
