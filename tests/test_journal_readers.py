@@ -104,6 +104,8 @@ def test_every_reader_reports_the_damage_the_service_reports_and_changes_nothing
     tmp_path: Path, damage: str
 ) -> None:
     path = live_copy(tmp_path)
+    live = tmp_path / "live" / "journal.sqlite-readout"  # the writer's readout: never shown here
+    Path(f"{path}-readout").write_bytes(live.read_bytes())
     DAMAGE[damage](path)
     state = path.parent
     before = tree(state)

@@ -163,6 +163,17 @@ class Recovered:
         self.immutable = True
         self.wal: bytes | None = None
         self._folder: str | None = None
+        self._db: sqlite3.Connection | None = None
+
+    def connection(self) -> sqlite3.Connection:
+        """A read-only connection to :attr:`path` (one, kept until leaving); may raise
+        :class:`sqlite3.Error`."""
+        if self._db is None:
+            mode = "ro&immutable=1" if self.immutable else "ro"
+            self._db = sqlite3.connect(
+                file_uri(self.path, mode), uri=True, isolation_level=None, check_same_thread=False
+            )
+        return self._db
 
     def __enter__(self) -> Recovered:
         if not wal_holds_data(self.journal):
@@ -194,6 +205,9 @@ class Recovered:
         return self
 
     def __exit__(self, *_: object) -> None:
+        if self._db is not None:
+            self._db.close()  # (read-only: no checkpoint on close)
+            self._db = None
         if self._folder is not None:
             for name in os.listdir(self._folder):
                 os.unlink(os.path.join(self._folder, name))
@@ -214,20 +228,13 @@ def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, Scan | None] | None
             return (0, 0, None, None), None
     except FileNotFoundError:
         return (0, 0, None, None), None
-    uri = file_uri(where.path, "ro&immutable=1" if where.immutable else "ro")
     try:
-        db = sqlite3.connect(uri, uri=True, isolation_level=None)
-    except sqlite3.Error:
-        return None
-    try:
-        found = _query_tail(db, mark_seq)
+        found = _query_tail(where.connection(), mark_seq)
         if where.wal is None:
             return found, None
         recovered = _recovered_frames(f"{where.path}-shm", where.wal)  # (while it is open)
     except (sqlite3.Error, TypeError, ValueError):
         return None  # unreadable: opening it fails with its own message
-    finally:
-        db.close()  # (read-only: no checkpoint on close)
     return found, scan_wal(where.wal, recovered)
 
 

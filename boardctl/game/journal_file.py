@@ -102,16 +102,13 @@ def connect(path: str | os.PathLike[str], target: str, *, uri: bool = False) -> 
         raise cannot("open", path, exc) from exc
 
 
-def reader(path: str | os.PathLike[str], *, still: bool = False) -> sqlite3.Connection:
+def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """A read-only connection, also for a user who may not write beside the file.
 
     Such a reader cannot create the WAL index; when no writer is about (no
     WAL file) the database is complete and unchanging, so it is read as
-    immutable instead. ``still``: the caller knows no writer is about and
-    reads briefly; read as immutable at once (nothing is created beside it).
+    immutable instead.
     """
-    if still:
-        return connect(path, file_uri(path, "ro&immutable=1"), uri=True)
     connection = connect(path, file_uri(path, "ro"), uri=True)
     try:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -129,13 +126,23 @@ def reader(path: str | os.PathLike[str], *, still: bool = False) -> sqlite3.Conn
     return connection
 
 
-def check_version(path: str | os.PathLike[str], *, still: bool = False) -> None:
+def check_version(path: str | os.PathLike[str]) -> None:
     """Read the schema version without changing the file; refuse what we cannot use.
 
     The file header is read first, as plain bytes (nothing is created
     beside the file); then SQLite itself, read-only, sees any newer
     header still in the WAL.
     """
+    check_header(path)
+    probe = reader(path)
+    try:
+        check_identity(probe, path)
+    finally:
+        probe.close()
+
+
+def check_header(path: str | os.PathLike[str]) -> None:
+    """The file's own header, read as bytes: an SQLite file, of a schema we can use."""
     try:
         with open(path, "rb") as file:
             header = file.read(100)
@@ -149,15 +156,16 @@ def check_version(path: str | os.PathLike[str], *, still: bool = False) -> None:
         int.from_bytes(header[68:72], "big"),
         tables=False,
     )
-    probe = reader(path, still=still)
+
+
+def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
+    """The schema version and identity as SQLite reads them (a newer header in the WAL too)."""
     try:
-        version = probe.execute("PRAGMA user_version").fetchone()[0]
-        app_id = probe.execute("PRAGMA application_id").fetchone()[0]
-        tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     except sqlite3.Error as exc:
         raise damaged(path, exc) from exc
-    finally:
-        probe.close()
     refuse(path, version, app_id, tables=bool(tables))
 
 
@@ -182,15 +190,15 @@ def check_pages(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
         raise damaged(path, ValueError("; ".join(map(str, result[:3]))))
 
 
-def open_reader(path: str | os.PathLike[str], *, still: bool = False) -> sqlite3.Connection:
+def open_reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """``path`` opened read-only with every check of :meth:`Journal.open` for a reader.
 
     The schema version and identity (:func:`check_version`) and SQLite's
     structural check (:func:`check_pages`); the rows are checked as they are
-    read (:func:`checked_rows`). ``still``: as for :func:`reader`.
+    read (:func:`checked_rows`).
     """
-    check_version(path, still=still)
-    connection = reader(path, still=still)
+    check_version(path)
+    connection = reader(path)
     try:
         check_pages(connection, path)
     except BaseException:

@@ -34,7 +34,15 @@ import time
 import zlib
 
 from boardctl.game.journal_check import Recovered, examine, writer_running
-from boardctl.game.journal_file import NOTICE_SUFFIX, checked_rows, open_reader, select_rows
+from boardctl.game.journal_file import (
+    NOTICE_SUFFIX,
+    check_header,
+    check_identity,
+    check_pages,
+    checked_rows,
+    open_reader,
+    select_rows,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -117,11 +125,11 @@ def decode(data: bytes, crc: int) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _rows(path: str, *, still: bool, named: str | None = None) -> list[Row]:
-    """Every event of the journal at ``path``, checked (errors name ``named``, else ``path``)."""
-    db = open_reader(path, still=still)
+def _rows(path: str) -> list[Row]:
+    """Every event of the journal at ``path``, checked."""
+    db = open_reader(path)
     try:
-        return checked_rows(select_rows(db, named or path, 0), named or path, 0, 0)
+        return checked_rows(select_rows(db, path, 0), path, 0, 0)
     finally:
         db.close()
 
@@ -141,13 +149,17 @@ def read(journal: str | os.PathLike[str]) -> tuple[dict[str, Any], list[dict[str
     except OSError:
         return None
     if writer_running(name):  # it checked the journal when it opened it
-        rows = _rows(name, still=False)
+        rows = _rows(name)
     else:  # the writer's damage checks first, changing nothing (a damaged journal: the engine)
         with Recovered(name) as where:
             examined = examine(name, where)
             if examined is None or examined[0]:
                 return None
-            rows = _rows(where.path, still=where.immutable, named=name)
+            check_header(name)  # the rest of a reader's checks, on the connection they used
+            db = where.connection()
+            check_identity(db, name)
+            check_pages(db, name)
+            rows = checked_rows(select_rows(db, name, 0), name, 0, 0)
     seq, crc = (rows[-1][0], rows[-1][3]) if rows else (0, 0)
     value = decode(data, crc)
     if value is None or value.get("seq") != seq or value.get("format") != FORMAT:
