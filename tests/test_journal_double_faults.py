@@ -19,6 +19,7 @@ from boardctl.game.commands import NewGame, Peg
 from boardctl.game.integrity import DAMAGE_KEY, JournalDamaged
 from boardctl.game.journal import Journal, list_backups
 from boardctl.game.keeper import Scorekeeper
+from boardctl.mqtt.records import finished_results
 from tests.test_journal_integrity import ENTRIES, FREE, flip, frame_offset, live_copy
 from tests.test_journal_readers import tree
 
@@ -98,6 +99,8 @@ def test_the_database_and_mark_deleted_beside_backups_is_reported(tmp_path: Path
     before = tree(tmp_path)
     with pytest.raises(JournalDamaged, match="backups/ holds 1 backups"):
         Journal.open(path, readonly=True)
+    with pytest.raises(JournalDamaged, match="backups/ holds 1 backups"):
+        finished_results(path, board="b1")  # the bridge reports it too, not "no journal yet"
     assert tree(tmp_path) == before
     report, kept = service_report(path)
     assert report is not None, "an empty journal started silently beside the backups"
