@@ -41,6 +41,7 @@ import logging
 import math
 from typing import Any, Protocol
 
+from boardctl.board import theme
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
 from boardctl.board.signs import STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
@@ -51,11 +52,11 @@ WHITE = bytes((200, 200, 200))
 AMBER_DIM = bytes((30, 16, 0))
 AMBER = bytes((230, 120, 0))
 RED = bytes((220, 0, 0))
-PURPLE = bytes((204, 121, 167))  # Okabe-Ito reddish purple: the journal was damaged
-VERMILION = bytes((213, 94, 0))  # Okabe-Ito vermilion: the journal cannot be opened
-BLUE = bytes((0, 114, 178))  # Okabe-Ito blue: a second undo asks for its confirm
+PURPLE = bytes(theme.REDDISH_PURPLE)  # the journal was damaged
+VERMILION = bytes(theme.VERMILION)  # the journal cannot be opened
+BLUE = bytes(theme.BLUE)  # a second undo asks for its confirm
 UNDO_KEY = "undo_confirm"  # boardctl.inputs.panel.Panel.overlay
-GREEN = bytes((0, 158, 115))  # Okabe-Ito bluish green: this side confirmed the result
+GREEN = bytes(theme.BLUISH_GREEN)  # this side confirmed the result
 SIGNOFF_KEY = "signoff"  # boardctl.inputs.panel.Panel.overlay: the tracks that confirmed
 DAMAGE_KEY = "journal_damage"  # boardctl.game.integrity.DAMAGE_KEY
 FAULT_KEY = "journal_fault"  # boardctl.game.integrity.FAULT_KEY

@@ -11,6 +11,7 @@ refusal of no named class shows the flash alone. The renderer, the legend in
 
 from __future__ import annotations
 
+from boardctl.board.theme import YELLOW
 from boardctl.refusals import MEANINGS, Refusal
 
 #: How many holes (1, 2, ... from the start hole) of every track a refusal lights.
@@ -76,7 +77,7 @@ def ask_track(value: object) -> int | None:
 #: :attr:`boardctl.inputs.panel.Panel.stuck`): the panel ignores it until it is released,
 #: and the board names it in yellow, double-flashing (two 0.1 s flashes a second: no other
 #: sign blinks so), over whatever else is lit, until it is released.
-STUCK_COLOUR = (240, 228, 66)  # Okabe-Ito yellow (boardctl.board.theme.YELLOW)
+STUCK_COLOUR = YELLOW
 STUCK_PERIOD = 1.0
 STUCK_FLASHES = ((0.0, 0.1), (0.2, 0.3))  # (on, off) within each period
 #: The hole of its own track a stuck track button lights with the start hole (0: the start
