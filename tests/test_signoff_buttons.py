@@ -27,7 +27,6 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.panel import GESTURES, Panel
 from boardctl.link import RecordingLink
 from boardctl.results.export import read_csv, read_jsonl
-from boardctl.service.buttons import result_signoff
 from boardctl.service.loop import Call
 from boardctl.view import BoardView, TrackView
 from tests.test_e2e import FAST, Rig
@@ -54,18 +53,18 @@ def test_while_a_result_waits_a_track_press_confirms_for_its_side() -> None:
     assert "signoff" not in panel.overlay()
 
 
-def test_result_signoff_reads_the_engines_status() -> None:
+def test_the_engine_says_which_sides_a_waiting_result_has_been_confirmed_by() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free", "confirm_result": True})
-    assert result_signoff(keeper.status()) is None  # not over
+    assert keeper.waiting_signoff() is None  # not over
     keeper.apply(WIN)
-    assert result_signoff(keeper.status()) == ()
+    assert keeper.waiting_signoff() == ()
     keeper.apply(Confirm(1))
-    assert result_signoff(keeper.status()) == (1,)
+    assert keeper.waiting_signoff() == (1,)
     keeper.apply(Confirm(0))
-    assert result_signoff(keeper.status()) is None  # settled: nothing waits
+    assert keeper.waiting_signoff() is None  # settled: nothing waits
     plain = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
     plain.apply(WIN)
-    assert result_signoff(plain.status()) is None  # no confirmation asked
+    assert plain.waiting_signoff() is None  # no confirmation asked
 
 
 def test_the_gesture_table_says_how_to_confirm_a_result() -> None:

@@ -24,7 +24,6 @@ from typing import Any, Protocol
 from boardctl.errors import BoardError, EntryError, JournalError, refusal_of
 from boardctl.game.commands import BoardCommand, Brightness, Command
 from boardctl.refusals import Refusal
-from boardctl.service.buttons import button_command
 from boardctl.service.settings import BoardSettings
 from boardctl.view import BoardView
 
@@ -48,6 +47,8 @@ class Keeper(Protocol):
     def prepare(self, command: Command) -> PendingEntry: ...
     def view(self) -> BoardView: ...
     def status(self) -> dict[str, Any]: ...
+    def button_command(self, command: BoardCommand) -> BoardCommand: ...
+    def waiting_signoff(self) -> tuple[int, ...] | None: ...
     def history(self, *, all_games: bool = False) -> list[dict[str, Any]]: ...
     def close(self) -> None: ...
 
@@ -128,11 +129,12 @@ class Dispatcher:
             listener(command, error)
 
     def run_buttons(self, commands: list[BoardCommand]) -> list[str]:
-        """Apply the panel's commands as the phase means them; return the refusals."""
+        """Apply the panel's commands as the phase means them (the keeper says how); return
+        the refusals."""
         refused: list[str] = []
         for command in commands:
             try:
-                self.execute(button_command(command, self.keeper.status()))
+                self.execute(self.keeper.button_command(command))
             except EntryError as exc:
                 log.warning("entry refused: %s", exc)
                 refused.append(str(exc))

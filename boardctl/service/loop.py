@@ -17,7 +17,7 @@ it differs from the last one.
 The loop keeps the selector, the event queue, the timers and the render
 throttle. What a command does is :mod:`boardctl.service.dispatch` (shown at
 once, journalled before anything else), what a button means in the phase is
-:mod:`boardctl.service.buttons`, the control requests are
+the engine's (:mod:`boardctl.game.buttons`), the control requests are
 :mod:`boardctl.service.requests` and the board's own settings
 :mod:`boardctl.service.settings`.
 """
@@ -43,7 +43,6 @@ from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
 from boardctl.inputs.panel import Panel
 from boardctl.link.base import Link
 from boardctl.refusals import Refusal
-from boardctl.service.buttons import waiting_signoff
 from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, Validate
 from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
@@ -130,7 +129,7 @@ class ServiceLoop:
         self.panel = panel or Panel(tracks=len(base.tracks))
         self.settings = BoardSettings(on_brightness)
         self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
-        self.panel.signoff = lambda: waiting_signoff(self._base_view, self.keeper.status)
+        self.panel.signoff = keeper.waiting_signoff
         self.dispatcher = Dispatcher(keeper, self, self.settings, validate=validate)
         self.dispatcher.refused.append(self.panel.refused)  # a refused entry lifts no undo guard
         self.requests = Requests(
