@@ -32,7 +32,7 @@ The board has no screen, so the panel's modes are shown with holes:
   everything else, in every mode, until it is released.
 
 :class:`OverlayRenderer` wraps the board renderer, so the service loop still
-sees one renderer with ``render`` and ``next_change``.
+sees one renderer with ``render_with_next`` (one pass for the frame and its next change).
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ class Renderer(Protocol):
 
     def render(self, view: BoardView, now: float) -> Frame: ...
     def next_change(self, view: BoardView, now: float) -> float | None: ...
+    def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]: ...
 
 
 class LayoutLike(Protocol):
@@ -98,11 +99,21 @@ class OverlayRenderer:
         self._unfit: str | None = None
 
     def render(self, view: BoardView, now: float) -> Frame:
-        frame = self._render(view, now)
+        return self.render_with_next(view, now)[0]
+
+    def next_change(self, view: BoardView, now: float) -> float | None:
+        return self.render_with_next(view, now)[1]
+
+    def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
+        """Both :meth:`render` and :meth:`next_change` in one pass (the board renders once)."""
+        frame, upcoming = self._render(view, now)
         stuck = view.extra.get(STUCK_KEY)
-        if isinstance(stuck, list) and stuck and stuck_on(now):
-            return self._paint(frame, self._stuck_leds(stuck), YELLOW)
-        return frame
+        if isinstance(stuck, list) and stuck:
+            if stuck_on(now):
+                frame = self._paint(frame, self._stuck_leds(stuck), YELLOW)
+            flash = stuck_next(now)
+            upcoming = flash if upcoming is None else min(upcoming, flash)
+        return frame, upcoming
 
     def _stuck_leds(self, names: list[Any]) -> list[int]:
         layout = self.layout
@@ -116,30 +127,37 @@ class OverlayRenderer:
                     leds.append(layout.led_of(*place))
         return leds
 
-    def _render(self, view: BoardView, now: float) -> Frame:
+    def _render(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
         settings = view.extra.get("settings")
         if isinstance(settings, dict):
-            return self._settings(settings)
-        if view.extra.get(FAULT_KEY):  # no score is known: dark, and the fault sign
-            return self._paint(bytes(3 * self.layout.led_count), self._confirm_leds(), VERMILION)
+            return self._settings(settings), None
+        fault = view.extra.get(FAULT_KEY)
         try:
-            frame = self.inner.render(view, now)
+            frame, upcoming = self.inner.render_with_next(view, now)
         except LayoutError as exc:
+            dark = bytes(3 * self.layout.led_count)
+            if fault:
+                return self._paint(dark, self._confirm_leds(), VERMILION), None
             if str(exc) != self._unfit:
                 self._unfit = str(exc)
                 log.error("cannot show this game: %s", exc)
-            frame = bytes(3 * self.layout.led_count)
-            return self._paint(frame, self._confirm_leds(), RED)
+            return self._paint(dark, self._confirm_leds(), RED), None
+        if view.extra.get("confirm") or view.extra.get(UNDO_KEY) or _awaited(view):
+            step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
+            upcoming = step if upcoming is None else min(upcoming, step)
+        if fault:  # no score is known: dark, and the fault sign
+            dark = bytes(3 * self.layout.led_count)
+            return self._paint(dark, self._confirm_leds(), VERMILION), upcoming
         if view.extra.get("confirm") and _blink_on(now):
-            return self._paint(frame, self._confirm_leds(), RED)
+            return self._paint(frame, self._confirm_leds(), RED), upcoming
         if view.extra.get(UNDO_KEY) and _blink_on(now):
-            return self._paint(frame, self._confirm_leds(), BLUE)
+            return self._paint(frame, self._confirm_leds(), BLUE), upcoming
         if view.extra.get(DAMAGE_KEY):
-            return self._paint(frame, self._confirm_leds(), PURPLE)
+            return self._paint(frame, self._confirm_leds(), PURPLE), upcoming
         signoff = view.extra.get(SIGNOFF_KEY)
         if isinstance(signoff, list) and not view.extra.get("refusal"):
-            return self._paint(frame, self._signoff_leds(view, signoff, now), GREEN)
-        return frame
+            return self._paint(frame, self._signoff_leds(view, signoff, now), GREEN), upcoming
+        return frame, upcoming
 
     def _signoff_leds(self, view: BoardView, confirmed: list[Any], now: float) -> list[int]:
         """The start holes lit for a waiting result: the sides that confirmed, and the
@@ -154,25 +172,6 @@ class OverlayRenderer:
         for led in leds:
             out[3 * led : 3 * led + 3] = rgb
         return bytes(out)
-
-    def next_change(self, view: BoardView, now: float) -> float | None:
-        inner = self._next_change(view, now)
-        if view.extra.get(STUCK_KEY):
-            flash = stuck_next(now)
-            return flash if inner is None else min(inner, flash)
-        return inner
-
-    def _next_change(self, view: BoardView, now: float) -> float | None:
-        if isinstance(view.extra.get("settings"), dict):
-            return None
-        try:
-            inner = self.inner.next_change(view, now)
-        except LayoutError:
-            return None
-        if view.extra.get("confirm") or view.extra.get(UNDO_KEY) or _awaited(view):
-            step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
-            return step if inner is None else min(inner, step)
-        return inner
 
     def _confirm_leds(self) -> list[int]:
         leds = [self.layout.led_of(track, 0) for track in range(len(self.layout.tracks))]

@@ -59,8 +59,9 @@ class Screen(Protocol):
     def show_now(self, view: BoardView) -> None:
         """Show ``view`` (a state not yet durable) on the LEDs at once."""
 
-    def show_durable(self, *, at_once: bool = False) -> None:
-        """Show the keeper's durable state; ``at_once``: render and send its frame now."""
+    def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
+        """Show the keeper's durable state; ``at_once``: render and send its frame now;
+        ``status``: the keeper's status, when the caller has it."""
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
         """Flash the error with the sign of its ``refusal`` class: an entry was refused or not
@@ -119,7 +120,9 @@ class Dispatcher:
                 log.error("entry not saved, the last saved score is shown again: %s", exc)
                 self._refused(command, exc)
             raise
-        screen.show_durable(at_once=True)  # every frame of the entry sent, then its cue
+        status = result.get("status")  # the new state's status, read once
+        # every frame of the entry sent, then its cue
+        screen.show_durable(at_once=True, status=status if isinstance(status, dict) else None)
         for listener in self.committed:
             listener(command, result)
         return result

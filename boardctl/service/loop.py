@@ -252,13 +252,14 @@ class ServiceLoop:
         self._show_base(view)
         self.refresh(self.clock())
 
-    def show_durable(self, *, at_once: bool = False) -> None:
+    def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
         """Show the keeper's durable state: at the next refresh, or ``at_once`` (after a
-        commit or a refusal, so that its frame is sent before the listeners' cues)."""
+        commit or a refusal, so that its frame is sent before the listeners' cues);
+        ``status`` is the keeper's status when the caller has it (a commit's result)."""
         self._show_base(self.keeper.view())
         if at_once:
             self.refresh(self.clock())
-        self._update_status()
+        self._update_status(status)
 
     def keeper_changed(self) -> None:
         """The keeper now shows another game (a journal that could not be opened opened)."""
@@ -307,9 +308,8 @@ class ServiceLoop:
         view_changed = key != self._view_key
         self._view_key = key
         self._view = view
-        frame = self.renderer.render(view, now)
+        frame, self._next_render = self.renderer.render_with_next(view, now)
         self.renders += 1
-        self._next_render = self.renderer.next_change(view, now)
         frame_changed = frame != self._frame or force
         if frame_changed:
             self._frame = frame
@@ -326,15 +326,16 @@ class ServiceLoop:
             except OSError as exc:  # the terminal went away: carry on headless
                 log.warning("terminal display stopped: %s", exc)
                 self.display = None
-        self._update_status()
         return True
 
-    def _update_status(self) -> None:
-        """Tell systemd the (durable) score when its line changed."""
-        status = status_line(self.keeper.status())
-        if status != self._status:
-            self._status = status
-            self.notifier.status(status)
+    def _update_status(self, status: dict[str, Any] | None = None) -> None:
+        """Tell systemd the durable score (the keeper's ``status``, read unless given) when its
+        line changed; only the durable state changes it, so a press shown before its write
+        does not read it."""
+        line = status_line(self.keeper.status() if status is None else status)
+        if line != self._status:
+            self._status = line
+            self.notifier.status(line)
 
     @property
     def frame(self) -> Frame | None:
@@ -346,6 +347,7 @@ class ServiceLoop:
         """Show the first frame and tell systemd the service is ready."""
         now = self.clock()
         self.refresh(now, force=True)
+        self._update_status()
         self.notifier.ready(self._status)
         interval = self.notifier.watchdog_interval
         if interval is not None:
