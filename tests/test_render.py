@@ -20,7 +20,7 @@ from boardctl.board.render import (
 )
 from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILION, YELLOW, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, ViewExtra
 
 LAYOUT = builtin_layout("two-121")
 R = Renderer(LAYOUT)
@@ -356,7 +356,8 @@ def test_views_naming_missing_tracks_are_refused() -> None:
 
 @pytest.mark.parametrize("pending_at", [12.0, 12.31, 12.62, 100.05])
 def test_a_new_pending_amount_shows_at_once(pending_at: float) -> None:
-    view = dataclasses.replace(two((45, 40), (20, 12), pending=6), extra={"pending_at": pending_at})
+    extra = ViewExtra(pending_at=pending_at)
+    view = dataclasses.replace(two((45, 40), (20, 12), pending=6), extra=extra)
     led = LAYOUT.led_of(0, 51)
     assert any(pixel(R.render(view, pending_at), led))  # lit the moment it changed
     assert any(pixel(R.render(view, pending_at + 0.29), led))

@@ -10,23 +10,23 @@ The board has no screen, so the panel's modes are shown with holes:
   set lights the first 1-5 of those holes in its own colour
   (:mod:`boardctl.board.rulesign`);
 - a finished game's result waiting for each side's confirmation
-  (``signoff``: the tracks that confirmed, see :mod:`boardctl.inputs.panel`):
+  (``extra.signoff``: the tracks that confirmed, see :mod:`boardctl.inputs.panel`):
   the start hole of each side that confirmed steady bluish green, of each
   side awaited blinking bluish green (not while a refusal's sign shows);
 - new-game confirm: the game stays on the board and every start hole and the
   status LED blink red, twice a second;
-- a second undo from the buttons asking for its confirm (``undo_confirm``,
+- a second undo from the buttons asking for its confirm (``extra.undo_confirm``,
   see :mod:`boardctl.inputs.panel`): the same blink in blue;
 - a game the layout cannot show (a journal from another board, a layout
   changed in the config): the start holes and the status LED stay red, and
   the service keeps running so the owner can start a game that fits.
-- a damaged journal recovered (``journal_damage`` in the view, see
+- a damaged journal recovered (``extra.journal_damage`` in the view, see
   :mod:`boardctl.game.integrity`): the start holes and the status LED stay
   reddish purple until a new game starts;
-- a journal that cannot be opened (``journal_fault``, see
+- a journal that cannot be opened (``extra.journal_fault``, see
   :mod:`boardctl.service.fault`): the board dark, the start holes and the
   status LED steady vermilion, until the journal opens;
-- a stuck button (``stuck``: the names of the contacts held past
+- a stuck button (``extra.stuck``: the names of the contacts held past
   ``[inputs] stuck_after``, see :mod:`boardctl.inputs.panel`): its places
   (:func:`boardctl.board.signs.stuck_places`) double-flash yellow over
   everything else, in every mode, until it is released.
@@ -45,7 +45,7 @@ from boardctl.board import theme
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
 from boardctl.board.signs import STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
-from boardctl.view import BoardView
+from boardctl.view import BoardView, ButtonId, SettingsShown
 
 WHITE_DIM = bytes((24, 24, 24))
 WHITE = bytes((200, 200, 200))
@@ -55,12 +55,7 @@ RED = bytes((220, 0, 0))
 PURPLE = bytes(theme.REDDISH_PURPLE)  # the journal was damaged
 VERMILION = bytes(theme.VERMILION)  # the journal cannot be opened
 BLUE = bytes(theme.BLUE)  # a second undo asks for its confirm
-UNDO_KEY = "undo_confirm"  # boardctl.inputs.panel.Panel.overlay
 GREEN = bytes(theme.BLUISH_GREEN)  # this side confirmed the result
-SIGNOFF_KEY = "signoff"  # boardctl.inputs.panel.Panel.overlay: the tracks that confirmed
-DAMAGE_KEY = "journal_damage"  # boardctl.game.integrity.DAMAGE_KEY
-FAULT_KEY = "journal_fault"  # boardctl.game.integrity.FAULT_KEY
-STUCK_KEY = "stuck"  # boardctl.inputs.panel.Panel.overlay: the buttons held past stuck_after
 YELLOW = bytes(STUCK_COLOUR)
 CONFIRM_STEP = 0.25  # seconds on, seconds off
 
@@ -107,20 +102,20 @@ class OverlayRenderer:
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
         """Both :meth:`render` and :meth:`next_change` in one pass (the board renders once)."""
         frame, upcoming = self._render(view, now)
-        stuck = view.extra.get(STUCK_KEY)
-        if isinstance(stuck, list) and stuck:
+        stuck = view.extra.stuck
+        if stuck:
             if stuck_on(now):
                 frame = self._paint(frame, self._stuck_leds(stuck), YELLOW)
             flash = stuck_next(now)
             upcoming = flash if upcoming is None else min(upcoming, flash)
         return frame, upcoming
 
-    def _stuck_leds(self, names: list[Any]) -> list[int]:
+    def _stuck_leds(self, buttons: tuple[ButtonId, ...]) -> list[int]:
         layout = self.layout
         status = layout.status
         leds: list[int] = []
-        for name in names:
-            for place in stuck_places(str(name), len(layout.tracks), status is not None):
+        for button in buttons:
+            for place in stuck_places(button, len(layout.tracks), status is not None):
                 if place is None:
                     leds += [] if status is None else [status]
                 else:
@@ -128,10 +123,10 @@ class OverlayRenderer:
         return leds
 
     def _render(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
-        settings = view.extra.get("settings")
-        if isinstance(settings, dict):
-            return self._settings(settings), None
-        fault = view.extra.get(FAULT_KEY)
+        extra = view.extra
+        if extra.settings is not None:
+            return self._settings(extra.settings), None
+        fault = extra.journal_fault
         try:
             frame, upcoming = self.inner.render_with_next(view, now)
         except LayoutError as exc:
@@ -142,24 +137,23 @@ class OverlayRenderer:
                 self._unfit = str(exc)
                 log.error("cannot show this game: %s", exc)
             return self._paint(dark, self._confirm_leds(), RED), None
-        if view.extra.get("confirm") or view.extra.get(UNDO_KEY) or _awaited(view):
+        if extra.confirm or extra.undo_confirm or _awaited(view):
             step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
             upcoming = step if upcoming is None else min(upcoming, step)
         if fault:  # no score is known: dark, and the fault sign
             dark = bytes(3 * self.layout.led_count)
             return self._paint(dark, self._confirm_leds(), VERMILION), upcoming
-        if view.extra.get("confirm") and _blink_on(now):
+        if extra.confirm and _blink_on(now):
             return self._paint(frame, self._confirm_leds(), RED), upcoming
-        if view.extra.get(UNDO_KEY) and _blink_on(now):
+        if extra.undo_confirm and _blink_on(now):
             return self._paint(frame, self._confirm_leds(), BLUE), upcoming
-        if view.extra.get(DAMAGE_KEY):
+        if extra.journal_damage:
             return self._paint(frame, self._confirm_leds(), PURPLE), upcoming
-        signoff = view.extra.get(SIGNOFF_KEY)
-        if isinstance(signoff, list) and not view.extra.get("refusal"):
-            return self._paint(frame, self._signoff_leds(view, signoff, now), GREEN), upcoming
+        if extra.signoff is not None and extra.refusal is None:
+            return self._paint(frame, self._signoff_leds(view, extra.signoff, now), GREEN), upcoming
         return frame, upcoming
 
-    def _signoff_leds(self, view: BoardView, confirmed: list[Any], now: float) -> list[int]:
+    def _signoff_leds(self, view: BoardView, confirmed: tuple[int, ...], now: float) -> list[int]:
         """The start holes lit for a waiting result: the sides that confirmed, and the
         awaited ones in the blink's "on" steps."""
         tracks = range(min(len(view.tracks), len(self.layout.tracks)))
@@ -179,7 +173,7 @@ class OverlayRenderer:
             leds.append(self.layout.status)
         return leds
 
-    def _settings(self, settings: dict[str, Any]) -> Frame:
+    def _settings(self, settings: SettingsShown) -> Frame:
         layout = self.layout
         frame = bytearray(3 * layout.led_count)
 
@@ -187,15 +181,15 @@ class OverlayRenderer:
             led = layout.led_of(track, hole)
             frame[3 * led : 3 * led + 3] = rgb
 
-        count, index = int(settings.get("count", 0)), int(settings.get("index", 0))
-        choices, choice = int(settings.get("choices", 0)), int(settings.get("choice", 0))
+        count, index = settings.count, settings.index
+        choices, choice = settings.choices, settings.choice
         for i in range(count):
             put(0, i + 1, WHITE if i == index else WHITE_DIM)
         track, first = (1, 1) if len(layout.tracks) > 1 else (0, 61)
         for i in range(choices):
             put(track, first + i, AMBER if i == choice else AMBER_DIM)
-        if settings.get("item") == "rules":  # the rule set's sign over its choice holes
-            name = str(settings.get("value"))
+        if settings.item == "rules":  # the rule set's sign over its choice holes
+            name = str(settings.value)
             colour = rule_sign_colour(name)
             for i in range(rule_sign_holes(name) if colour is not None else 0):
                 put(track, first + i, colour or AMBER)
@@ -207,8 +201,8 @@ class OverlayRenderer:
 
 def _awaited(view: BoardView) -> bool:
     """A result waits for a side that has not confirmed yet (its start hole blinks)."""
-    confirmed = view.extra.get(SIGNOFF_KEY)
-    if not isinstance(confirmed, list):
+    confirmed = view.extra.signoff
+    if confirmed is None:
         return False
     return any(track not in confirmed for track in range(len(view.tracks)))
 

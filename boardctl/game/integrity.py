@@ -43,14 +43,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import JournalError
+from boardctl.view import DAMAGE_KEY as DAMAGE_KEY  # the status's keys: see boardctl.view
+from boardctl.view import FAULT_KEY as FAULT_KEY
 
 if TYPE_CHECKING:
     from boardctl.game.journal import Journal
     from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
-DAMAGE_KEY = "journal_damage"  # in BoardView.extra and the status: the recovery report
-FAULT_KEY = "journal_fault"  # in BoardView.extra and the status: the journal cannot be opened
 
 WAL_MAGIC = (0x377F0682, 0x377F0683)  # little- / big-endian checksums
 _WAL_HEADER = 32
@@ -370,7 +370,7 @@ def with_damage_sign(view: BoardView, journal: Journal | None) -> BoardView:
     """``view`` flagged for the renderer's damage sign while a damage report stands."""
     if journal is None or journal.damage is None:
         return view
-    return replace(view, extra={**view.extra, DAMAGE_KEY: True})
+    return replace(view, extra=replace(view.extra, journal_damage=True))
 
 
 def add_damage_report(status: dict[str, Any], journal: Journal | None) -> None:

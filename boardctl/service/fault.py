@@ -120,7 +120,7 @@ class JournalKeeper:
         view = self._shown().view()
         if self.fault is None:
             return view
-        return replace(view, extra={**view.extra, FAULT_KEY: self.fault})
+        return replace(view, extra=replace(view.extra, journal_fault=self.fault))
 
     def button_command(self, command: BoardCommand) -> BoardCommand:
         return self._shown().button_command(command)

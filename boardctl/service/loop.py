@@ -33,7 +33,7 @@ import selectors
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from boardctl.board.overlay import Frame, Renderer
@@ -48,7 +48,7 @@ from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
 from boardctl.service.settings import BoardSettings
 from boardctl.service.watch import Watch
-from boardctl.view import BoardView
+from boardctl.view import BoardView, ViewExtra
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Stop:
 
 
 LoopEvent = InputEvent | Call | Stop
-ViewKey = tuple[BoardView, tuple[tuple[str, str], ...], int | None]  # decides a new render
+ViewKey = tuple[BoardView, ViewExtra, int | None]  # decides a new render
 
 
 Display = Callable[[BoardView, Frame], None]
@@ -238,7 +238,7 @@ class ServiceLoop:
 
     def _key(self, view: BoardView) -> ViewKey:
         """What decides whether a view needs a new render (and the watchers a new state)."""
-        return (view, tuple(sorted((k, repr(v)) for k, v in view.extra.items())), self.brightness)
+        return (view, view.extra, self.brightness)
 
     def _tap(self, name: str, hold: int) -> list[BoardCommand]:
         """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
@@ -267,7 +267,7 @@ class ServiceLoop:
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
         """Flash the error and its class's sign in the view (for :data:`ERROR_KEPT` seconds):
-        ``extra["refusal"]`` is the class, ``extra["refused"]`` the reason in words."""
+        ``extra.refusal`` is the class, ``extra.refused`` the reason in words."""
         self._error_at = self.clock()
         self._refusal = (refusal, reason)
 
@@ -289,12 +289,11 @@ class ServiceLoop:
             dataclasses.replace(track, pending=pending[i] if i < len(pending) else 0)
             for i, track in enumerate(base.tracks)
         )
-        extra = {**base.extra, **self.panel.overlay()}
-        if self.panel.pending_at is not None:
-            # when the pending amount last changed: a renderer may start its blink "on" there
-            extra["pending_at"] = self.panel.pending_at
+        # with the panel's modes, and when the pending amount last changed (a renderer may
+        # start its blink "on" there)
+        extra = replace(self.panel.overlay(base.extra), pending_at=self.panel.pending_at)
         if self._error_at is not None:
-            extra["refusal"], extra["refused"] = self._refusal[0].value, self._refusal[1]
+            extra = replace(extra, refusal=self._refusal[0], refused=self._refusal[1])
         error_at = self._error_at if self._error_at is not None else base.error_at
         return dataclasses.replace(base, tracks=tracks, extra=extra, error_at=error_at)
 
