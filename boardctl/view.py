@@ -17,12 +17,6 @@ from boardctl.refusals import Refusal
 # Phases of a guided game. Free mode uses only "free" and "over".
 PHASES = ("cut", "deal", "play", "show", "over", "free")
 
-#: The journal's notices, by the same name in the engine's status (``boardctl status``) and
-#: in :class:`ViewExtra`: the damage recovered (``boardctl.game.integrity``), the journal that
-#: cannot be opened (``boardctl.service.fault``).
-DAMAGE_KEY = "journal_damage"
-FAULT_KEY = "journal_fault"
-
 
 def skunk_lines(target: int, *, fractions: bool = False) -> tuple[int, ...]:
     """The skunk lines of a game to ``target``: the lowest score that escapes each.
@@ -139,6 +133,7 @@ class ViewExtra:
     pending_at: float | None = None  # when the pending amount last changed
     refusal: Refusal | None = None  # the class of the last refused entry
     refused: str = ""  # its reason, in words
+    # the journal's notices, named as in the status (boardctl.notices)
     journal_damage: bool = False  # the journal was damaged and recovered
     journal_fault: str | None = None  # the journal cannot be opened: why
 

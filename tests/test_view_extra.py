@@ -13,10 +13,9 @@ from boardctl.board.viewjson import view_from_dict, view_to_dict
 from boardctl.errors import ConfigError
 from boardctl.game.commands import Peg
 from boardctl.game.keeper import Scorekeeper
+from boardctl.notices import DAMAGE_KEY, FAULT_KEY
 from boardctl.refusals import Refusal
 from boardctl.view import (
-    DAMAGE_KEY,
-    FAULT_KEY,
     BoardView,
     ButtonId,
     Question,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from boardctl.errors import ControlError
-from boardctl.view import DAMAGE_KEY, FAULT_KEY
+from boardctl.notices import DAMAGE_KEY, FAULT_KEY
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

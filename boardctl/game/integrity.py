@@ -43,8 +43,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import JournalError
-from boardctl.view import DAMAGE_KEY as DAMAGE_KEY  # the status's keys: see boardctl.view
-from boardctl.view import FAULT_KEY as FAULT_KEY
+from boardctl.notices import DAMAGE_KEY as DAMAGE_KEY  # the status's keys: see there
+from boardctl.notices import FAULT_KEY as FAULT_KEY
 
 if TYPE_CHECKING:
     from boardctl.game.journal import Journal
