@@ -82,7 +82,14 @@ def test_status_peg_and_history_through_the_service_load_no_engine_and_no_sqlite
     out, modules = verb("peg", "1", "3", *where)
     assert "Track 1    3  (back   0)" in out
     assert heavy(modules) == []
-    for argv in (["status"], ["status", "--json"], ["history"], ["undo"], ["history", "--json"]):
+    for argv in (
+        ["status"],
+        ["status", "--json"],
+        ["history"],
+        ["undo"],
+        ["history", "--json"],
+        ["set", "brightness", "100"],
+    ):
         out, modules = verb(*argv, *where)
         assert out.strip()
         assert heavy(modules) == [], argv

@@ -14,11 +14,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """KEY VALUE."""
     from boardctl.cli.verbs import add_target_options
 
-    parser.add_argument("key", help=_keys_help())
+    parser.add_argument("key", help=_KeysHelp("a setting"))
     parser.add_argument(
         "value", help="the new value (numbers and true/false are read as such; names: Ann,Bob)"
     )
     add_target_options(parser)
+
+
+class _KeysHelp(str):
+    """The key's help, read from the engine's tables only when argparse prints it (argparse
+    expands every help with ``%``), so a ``set`` the service answers loads no engine."""
+
+    __slots__ = ()
+
+    def __mod__(self, params: object) -> str:
+        return _keys_help()
 
 
 def _keys_help() -> str:
