@@ -18,9 +18,9 @@ from boardctl.board.render import (
     LINE_BLINK_SECONDS,
     Renderer,
 )
-from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILLION, YELLOW, Theme, scaled
+from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILION, YELLOW, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, ViewExtra
 
 LAYOUT = builtin_layout("two-121")
 R = Renderer(LAYOUT)
@@ -126,9 +126,9 @@ def test_dealer_steady_and_whose_count_blinks() -> None:
 def test_error_flash_for_a_moment_after_a_rejected_entry() -> None:
     view = two((10, 5), (20, 10), error_at=100.0)
     flashes = [pixel(R.render(view, 100.0 + t), 255) for t in (0.1, 0.3, 0.6, 1.1, 1.6)]
-    assert flashes[0] == flashes[2] == flashes[3] == VERMILLION
+    assert flashes[0] == flashes[2] == flashes[3] == VERMILION
     assert flashes[1] == flashes[4] == scaled(Theme().status_idle, 0.1)
-    assert pixel(R.render(view, 100.1), 0) == VERMILLION  # start holes too
+    assert pixel(R.render(view, 100.1), 0) == VERMILION  # start holes too
     assert R.next_change(view, 100.0 + ERROR_SECONDS + 0.01) is None
 
 
@@ -140,16 +140,16 @@ def test_skunk_and_double_skunk_blink_differently() -> None:
     double_seq = [pixel(R.render(double, t), 253) for t in times]
     assert pixel(R.render(skunk, 10.1), 252) == YELLOW
     assert pixel(R.render(skunk, 10.6), 252) == scaled(YELLOW, 0.06)
-    assert pixel(R.render(double, 10.1), 253) == VERMILLION
-    assert pixel(R.render(double, 10.2), 253) == scaled(VERMILLION, 0.06)
-    assert pixel(R.render(double, 10.35), 253) == VERMILLION
+    assert pixel(R.render(double, 10.1), 253) == VERMILION
+    assert pixel(R.render(double, 10.2), 253) == scaled(VERMILION, 0.06)
+    assert pixel(R.render(double, 10.35), 253) == VERMILION
     # a double skunk also failed the skunk line: that one stays lit
     assert {pixel(R.render(double, t), 252) for t in times} == {YELLOW}
     # the rhythms differ
-    assert [c == YELLOW for c in skunk_seq] != [c == VERMILLION for c in double_seq]
+    assert [c == YELLOW for c in skunk_seq] != [c == VERMILION for c in double_seq]
     # after the blink time, the failed line stays lit and nothing animates
     late = LINE_BLINK_SECONDS + 1
-    assert pixel(R.render(double, late), 253) == VERMILLION
+    assert pixel(R.render(double, late), 253) == VERMILION
     assert R.next_change(double, late) is None
 
 
@@ -318,7 +318,7 @@ def test_following_next_change_through_a_game_end() -> None:
     assert sum(1 for t in times if t < 50.0 + CHASE_SECONDS) == CHASE_SECONDS * 20
     assert times[-1] == pytest.approx(50.0 + LINE_BLINK_SECONDS)
     assert R.next_change(view, times[-1]) is None
-    assert pixel(frames[-1][1], 253) == VERMILLION  # stays lit afterwards
+    assert pixel(frames[-1][1], 253) == VERMILION  # stays lit afterwards
 
 
 def test_package_exports_resolve_lazily() -> None:
@@ -356,7 +356,8 @@ def test_views_naming_missing_tracks_are_refused() -> None:
 
 @pytest.mark.parametrize("pending_at", [12.0, 12.31, 12.62, 100.05])
 def test_a_new_pending_amount_shows_at_once(pending_at: float) -> None:
-    view = dataclasses.replace(two((45, 40), (20, 12), pending=6), extra={"pending_at": pending_at})
+    extra = ViewExtra(pending_at=pending_at)
+    view = dataclasses.replace(two((45, 40), (20, 12), pending=6), extra=extra)
     led = LAYOUT.led_of(0, 51)
     assert any(pixel(R.render(view, pending_at), led))  # lit the moment it changed
     assert any(pixel(R.render(view, pending_at + 0.29), led))

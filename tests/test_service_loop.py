@@ -31,17 +31,29 @@ class Clock:
 
 
 class CountingRenderer(Renderer):
+    """Counts its render passes (a frame and its next change come from one pass)."""
+
     calls = 0
 
-    def render(self, view: Any, now: float) -> bytes:
+    def render_with_next(self, view: Any, now: float) -> tuple[bytes, float | None]:
         self.calls += 1
-        return super().render(view, now)
+        return super().render_with_next(view, now)
+
+
+class CountingKeeper(Scorekeeper):
+    """Counts the status dicts it builds."""
+
+    status_calls = 0
+
+    def status(self) -> dict[str, Any]:
+        self.status_calls += 1
+        return super().status()
 
 
 def make_loop(
     setup: dict[str, Any] | None = None, notifier: Notifier | None = None
 ) -> tuple[ServiceLoop, RecordingLink, Clock, CountingRenderer]:
-    keeper = Scorekeeper.memory(setup or {"variant": "six-card", "mode": "free"})
+    keeper = CountingKeeper.memory(setup or {"variant": "six-card", "mode": "free"})
     layout = builtin_layout("two-121")
     renderer = CountingRenderer(layout)
     link = RecordingLink()
@@ -110,6 +122,28 @@ def test_nothing_is_rendered_while_nothing_changes() -> None:
     assert renderer.calls == before_renders
     assert len(link.frames) == before_frames
     assert loop._timeout(clock.now) is None  # the loop would sleep until an event
+    loop.close()
+
+
+def test_a_button_peg_renders_once_a_refresh_and_reads_the_status_once() -> None:
+    loop, _link, clock, renderer = make_loop()
+    keeper = loop.keeper
+    assert isinstance(keeper, CountingKeeper)
+    loop.start()
+    renders, passes, statuses = loop.renders, renderer.calls, keeper.status_calls
+    loop.post(Edge("track1.plus5", True, clock.now))
+    loop.run_once(max_wait=0)
+    clock.now += 0.1
+    loop.post(Edge("track1.plus5", False, clock.now))
+    loop.run_once(max_wait=0)
+    assert keeper.status_calls == statuses  # a pending entry is the panel's: no status read
+    clock.now += 1.6  # past commit_idle: the entry is journalled
+    loop.run_once(max_wait=0)
+    assert keeper.state.tracks[0].front == 5 and loop.panel.pending == (0, 0)
+    assert loop.renders > renders  # pending, blinking, shown, committed ...
+    assert renderer.calls - passes == loop.renders - renders  # ... each frame one pass
+    assert keeper.status_calls - statuses == 1  # the commit's status, also systemd's line
+    assert "Track 1 5" in loop._status
     loop.close()
 
 

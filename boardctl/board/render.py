@@ -30,7 +30,7 @@ What the board shows, drawn in this order (later wins):
   start holes flash the error colour three times; for
   :data:`~boardctl.board.signs.SIGN_SECONDS` the refusal's sign (the first
   holes of every track, as many as :data:`~boardctl.board.signs.SIGN_HOLES`
-  gives its class in ``extra["refusal"]``) stays lit in the error colour.
+  gives its class in ``extra.refusal``) stays lit in the error colour.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from boardctl.board.frame import RGB, Frame
 from boardctl.board.geometry import view_lines
 from boardctl.board.layout import LINE_KEYS, Layout, TrackLayout
 from boardctl.board.power import PowerBudget, limit_power
-from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, ask_track, refusal_from
+from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS
 from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError, ViewError
 from boardctl.view import BoardView
@@ -381,8 +381,8 @@ class Renderer:
         view = c.view
         if view.phase == "over" or view.winner is not None:
             return
-        pending_at = view.extra.get("pending_at")
-        origin = float(pending_at) if isinstance(pending_at, int | float) else 0.0
+        pending_at = view.extra.pending_at
+        origin = 0.0 if pending_at is None else pending_at
         for t, track_view in enumerate(view.tracks):
             if not track_view.pending:
                 continue
@@ -409,7 +409,7 @@ class Renderer:
     def _sign_layer(self, c: _Canvas) -> None:
         """The refusal's sign: the first holes of every track, steady in the error colour."""
         view = c.view
-        refusal = refusal_from(view.extra.get("refusal"))
+        refusal = view.extra.refusal
         if refusal is None or not SIGN_HOLES[refusal]:
             return
         if not c.clock.window(view.error_at, SIGN_SECONDS):
@@ -421,8 +421,9 @@ class Renderer:
     def _ask_layer(self, c: _Canvas) -> None:
         """The board asks about the last entry: that track's start hole and the status LED,
         steady white while it asks (:data:`~boardctl.board.signs.ASK_SIGN`)."""
-        track = ask_track(c.view.extra.get("ask"))
-        if track is None or not 0 <= track < len(c.tracks):
+        ask = c.view.extra.ask
+        track = -1 if ask is None else ask.track
+        if not 0 <= track < len(c.tracks):
             return
         if self.layout.status is not None:
             c.put(self.layout.status, _ASK_WHITE)
