@@ -11,9 +11,9 @@ import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
 from boardctl.config import DEFAULT_PINS
-from boardctl.hardware import docs
-from boardctl.hardware.bom import ITEMS, Build, bom_table, total_usd
-from boardctl.hardware.cutlist import (
+from tools.hardware import docs
+from tools.hardware.bom import ITEMS, Build, bom_table, total_usd
+from tools.hardware.cutlist import (
     JUMPER_ALLOWANCE_MM,
     MIN_SPARE_LEDS,
     cut_pieces,
@@ -21,7 +21,7 @@ from boardctl.hardware.cutlist import (
     metres_to_buy,
     real_gaps,
 )
-from boardctl.hardware.geometry import LEDS_PER_METRE, PITCH_MM, board_geometry, strip_pieces
+from tools.hardware.geometry import LEDS_PER_METRE, PITCH_MM, board_geometry, strip_pieces
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 

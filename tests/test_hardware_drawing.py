@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
-from boardctl.hardware.drawing import layout_svg
-from boardctl.hardware.geometry import (
+from tools.hardware.drawing import layout_svg
+from tools.hardware.geometry import (
     PITCH_MM,
     BoardGeometry,
     Spot,

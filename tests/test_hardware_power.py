@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from boardctl.board.power import MA_PER_LED_WHITE, PowerBudget, estimate_ma
-from boardctl.hardware import docs
-from boardctl.hardware.parts import (
+from tools.hardware import docs
+from tools.hardware.parts import (
     PROTECTION,
     SUPPLY_MAX_V,
     SUPPLY_RIPPLE_V,

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from boardctl.config import DEFAULT_PINS
-from boardctl.hardware.circuit import DATA_3V3, DATA_5V, DIN, build_circuit, nets
-from boardctl.hardware.perfboard import COLUMNS, PADS, PLACES, ROWS, perfboard_svg
-from boardctl.hardware.pico import firmware_settings, pico_pin
 from boardctl.hardware.pinout import HEADER_PIN
-from boardctl.hardware.schematic import render_schematic, schematic_svg
+from tools.hardware.circuit import DATA_3V3, DATA_5V, DIN, build_circuit, nets
+from tools.hardware.perfboard import COLUMNS, PADS, PLACES, ROWS, perfboard_svg
+from tools.hardware.pico import firmware_settings, pico_pin
+from tools.hardware.schematic import render_schematic, schematic_svg
 
 DRAWINGS = Path(__file__).resolve().parent.parent / "hardware" / "drawings"
 SVG = "{http://www.w3.org/2000/svg}"
-REGENERATE = "run: python -m boardctl.hardware.schematic hardware/drawings"
+REGENERATE = "run: python -m tools.hardware.schematic hardware/drawings"
 
 
 def drawn_pins(svg: str) -> dict[tuple[str, str], str]:

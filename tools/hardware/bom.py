@@ -1,9 +1,9 @@
 """The bill of materials of each build: parts, part numbers, quantities, a cost estimate.
 
 Quantities come from the code: strip length and jumper wire from the layout
-(:mod:`boardctl.hardware.cutlist`), buttons, encoders and their series
+(:mod:`tools.hardware.cutlist`), buttons, encoders and their series
 resistors from the default pins of the tracks the layout has, and the
-perfboard's parts from :mod:`boardctl.hardware.parts`. Prices are typical
+perfboard's parts from :mod:`tools.hardware.parts`. Prices are typical
 single-quantity prices in US dollars (late 2025), for a budget, not a quote.
 """
 
@@ -13,9 +13,9 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from boardctl.hardware.cutlist import jumpers, metres_to_buy, real_gaps
-from boardctl.hardware.geometry import LayoutLike, board_geometry, injection_leds
-from boardctl.hardware.parts import BUTTON_SERIES, LEVEL_SHIFTER, PROTECTION, Part
+from tools.hardware.cutlist import jumpers, metres_to_buy, real_gaps
+from tools.hardware.geometry import LayoutLike, board_geometry, injection_leds
+from tools.hardware.parts import BUTTON_SERIES, LEVEL_SHIFTER, PROTECTION, Part
 
 ENCODER_ROLES = ("encoder_a", "encoder_b", "encoder_push")
 UART_ONLY = "UART link only"

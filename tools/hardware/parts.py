@@ -1,7 +1,7 @@
 """The parts of the circuits on the perfboard, by reference designator.
 
 One table for every part that has a designator on the schematic: the
-schematic (:mod:`boardctl.hardware.schematic`), the perfboard layout and the
+schematic (:mod:`tools.hardware.schematic`), the perfboard layout and the
 parts list of the build guide are written from it, so a value or a part
 number is written once.
 """

@@ -1,6 +1,6 @@
 """The cut list of a layout: which pieces to cut from the strip, and the jumpers between them.
 
-Worked out from the board geometry (:mod:`boardctl.hardware.geometry`): a
+Worked out from the board geometry (:mod:`tools.hardware.geometry`): a
 piece is a run of LEDs on one uncut length of strip; between two pieces three
 wires (5 V, data, GND) join the DOUT end of one to the DIN end of the next.
 The strip is sold in 1 m lengths of 144 LEDs; pieces are cut from them in
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from boardctl.hardware.geometry import (
+from tools.hardware.geometry import (
     LEDS_PER_METRE,
     BoardGeometry,
     LayoutLike,

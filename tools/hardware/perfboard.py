@@ -2,7 +2,7 @@
 
 Holes are on a 0.1" (2.54 mm) grid, numbered from the top-left corner
 (column, row), seen from the component side. Each part of the netlist
-(:mod:`boardctl.hardware.circuit`) marked ``perfboard`` has a place here; its
+(:mod:`tools.hardware.circuit`) marked ``perfboard`` has a place here; its
 pins' nets come from the netlist, so the links (one chain per net, drawn as
 wires on the underside) always join what the schematic joins. Pads are the
 points where off-board wires are soldered.
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from boardctl.hardware.circuit import (
+from tools.hardware.circuit import (
     DATA_3V3,
     DIN,
     GND,
@@ -223,8 +223,8 @@ def render_perfboard(components: Sequence[Component]) -> str:
     )
     out.append(
         f'<text x="{_f(MARGIN)}" y="{_f(height - 3.5)}" font-size="1.7">Use insulated wire '
-        "wherever a link passes over another hole. Generated from boardctl/hardware/circuit.py "
-        "(python -m boardctl.hardware.schematic hardware/drawings).</text>"
+        "wherever a link passes over another hole. Generated from tools/hardware/circuit.py "
+        "(python -m tools.hardware.schematic hardware/drawings).</text>"
     )
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -1,11 +1,11 @@
-"""The board's schematic as SVG, drawn from the netlist of :mod:`boardctl.hardware.circuit`.
+"""The board's schematic as SVG, drawn from the netlist of :mod:`tools.hardware.circuit`.
 
 A net-label schematic: every pin ends in a label naming its net, and pins
 with the same label are connected (power nets are coloured). Every part and
 pin is an SVG element with ``data-ref``/``data-pin``/``data-net``, so tests
 read the drawing back and compare it with the pin tables.
 
-``python -m boardctl.hardware.schematic DIR`` writes ``DIR/schematic.svg`` and
+``python -m tools.hardware.schematic DIR`` writes ``DIR/schematic.svg`` and
 ``DIR/perfboard.svg``.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from boardctl.hardware.circuit import GND, V3, V5, VIN, Component, Pin, build_circuit
+from tools.hardware.circuit import GND, V3, V5, VIN, Component, Pin, build_circuit
 
 ROW = 5.0  # mm between pins
 STUB = 4.0  # pin stub length
@@ -203,8 +203,8 @@ def render_schematic(components: Sequence[Component]) -> str:
             8,
             16,
             "Pins with the same net label are connected. Generated from the default pin table "
-            "(boardctl/config.py), firmware/config.py and boardctl/hardware/parts.py: "
-            "python -m boardctl.hardware.schematic hardware/drawings",
+            "(boardctl/config.py), firmware/config.py and tools/hardware/parts.py: "
+            "python -m tools.hardware.schematic hardware/drawings",
             size=2.4,
         ),
     ]
@@ -225,9 +225,9 @@ def schematic_svg() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write ``schematic.svg`` and ``perfboard.svg`` into a folder."""
-    from boardctl.hardware.perfboard import perfboard_svg
+    from tools.hardware.perfboard import perfboard_svg
 
-    parser = argparse.ArgumentParser(prog="python -m boardctl.hardware.schematic")
+    parser = argparse.ArgumentParser(prog="python -m tools.hardware.schematic")
     parser.add_argument("folder", type=Path, help="where to write the two SVG files")
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
