@@ -28,6 +28,7 @@ from pathlib import Path
 
 from boardctl.errors import HardwareError
 from tools import REPO
+from tools.hardware import power
 from tools.hardware.bom import Build
 from tools.hardware.geometry import (
     LEDS_PER_METRE,
@@ -355,7 +356,8 @@ def protection_section() -> str:
         parts_table(PROTECTION)
         + "\n"
         + f"Trip voltage: {trip_voltage():.2f} V nominal (2.495 V x (1 + R1/R2)), "
-        f"{low:.2f}-{high:.2f} V over the parts' tolerances.\n"
+        f"{low:.2f}-{high:.2f} V over the parts' tolerances (V_ref 1 % and 17 mV of drift, "
+        "R1 and R2 1 %).\n"
     )
 
 
@@ -436,6 +438,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("geometry.md", "layouts", layouts_section),
     Section("power.md", "power", power_section, exact=False),
     Section("power.md", "protection", protection_section),
+    Section("power.md", "power-layouts", power.layouts_table),
+    Section("power.md", "power-protection", power.protection_table),
+    Section("power.md", "chargers", power.chargers_table),
     Section("bringup.md", "firmware", firmware_section),
 )
 
