@@ -182,6 +182,10 @@ def wire_holes(geo: BoardGeometry) -> list[Point]:
 
 
 def dxf_text(doc: Drawing) -> str:
+    """The DXF file's text, the same for the same drawing in every process."""
+    # ezdxf lists the classes in use in the order of a set of names: fix it first.
+    for name in sorted(doc.entitydb.dxf_types_in_use()):
+        doc.classes.add_class(name)
     stream = io.StringIO()
     doc.write(stream)
     return stream.getvalue()
