@@ -145,7 +145,7 @@ def pico_uart_section() -> str:
 
 def pico_buzzer_section() -> str:
     """The optional piezo on the Pico: its pin comes from the firmware's settings."""
-    from tools.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
+    from tools.hardware.pico import PICO_VSYS, firmware_settings, nearest_pico_ground, pico_pin
 
     settings = firmware_settings()
     gp = settings["BUZZER_PIN"]
@@ -165,7 +165,9 @@ def pico_buzzer_section() -> str:
         f"| Pico **GP{gp}** (pin {pin}) | **1 kOhm** -> NPN transistor **base** "
         f"| `BUZZER_PIN = {gp}` in `firmware/config.py`: the RP2040's PWM slice "
         f"{(gp >> 1) & 7}, channel {channel} |",
-        "| Pico **VBUS** (pin 40) | piezo **+** | 5 V from the USB cable |",
+        f"| Pico **VSYS** (pin {PICO_VSYS}) | piezo **+** | about 4.7 V in both builds: from the "
+        "USB cable through the Pico's own diode, or from +5 V through D3 in the UART build "
+        "(VBUS, pin 40, is dead in the UART build) |",
         "| piezo **-** | NPN **collector** | with a **1 kOhm** resistor across the piezo "
         "(a piezo is a capacitor: it needs a path to discharge between pulses) |",
         f"| NPN **emitter** | Pico **GND** (pin {nearest_pico_ground(pin)}) | |",

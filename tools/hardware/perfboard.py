@@ -25,7 +25,9 @@ from tools.hardware.circuit import (
 )
 
 PITCH = 2.54
-COLUMNS, ROWS = 28, 20  # about 7 x 5 cm
+#: A 9 x 7 cm board, 30 x 24 holes (a size sold everywhere; the layout needs 28 x 20).
+COLUMNS, ROWS = 30, 24
+BOARD_SIZE = "9 x 7 cm"
 MARGIN = 6.0
 LEFT = 44.0  # room for the labels of the left pads
 NET_COLOURS = {V5: "#c00000", GND: "#202020", DATA_3V3: "#0072b2", DIN: "#009e73"}
@@ -39,6 +41,14 @@ class Place:
     holes: tuple[tuple[int, int], ...]
     pins: tuple[str, ...]  # pin numbers of the part, matching ``holes``
     outline: str  # "axial", "radial", "to220", "to92", "dip", "electrolytic"
+
+    @property
+    def polarity(self) -> str:
+        """The polarity mark drawn on the part: "band" (a diode's cathode), "minus"
+        (an electrolytic's - stripe), or "" (either way round)."""
+        if self.ref.startswith("D"):
+            return "band"
+        return "minus" if self.outline == "electrolytic" else ""
 
 
 def _row(ref: str, col: int, row: int, span: int, outline: str, pins: Sequence[str]) -> Place:
@@ -58,7 +68,7 @@ def _dip14(ref: str, col: int, top: int) -> Place:
 #: REF, A, K; BC557B C, B, E.
 PLACES: tuple[Place, ...] = (
     _row("D1", 2, 2, 5, "axial", ("1", "2")),
-    _row("D2", 2, 4, 5, "axial", ("1", "2")),
+    _row("D2", 2, 5, 5, "axial", ("1", "2")),  # 7.62 mm from D1: DO-201 bodies are 5.3 mm
     _row("SCR1", 9, 2, 2, "to220", ("K", "A", "G")),
     _row("R6", 9, 4, 4, "axial", ("1", "2")),
     _row("R5", 9, 6, 4, "axial", ("1", "2")),
@@ -81,12 +91,12 @@ PLACES: tuple[Place, ...] = (
 PADS: tuple[tuple[str, str, tuple[int, int]], ...] = (
     ("+5V from the bus (after F1)", V5, (0, 2)),
     ("GND from the bus", GND, (0, 4)),
-    ("Pico data (LED_PIN)", DATA_3V3, (27, 8)),
-    ("Pico GND", GND, (27, 9)),
-    ("strip DIN", DIN, (27, 12)),
-    ("strip 5V", V5, (27, 14)),
-    ("strip GND", GND, (27, 15)),
-    ("Pico VSYS (UART link only)", VSYS, (27, 17)),
+    ("Pico data (LED_PIN)", DATA_3V3, (COLUMNS - 1, 8)),
+    ("Pico GND", GND, (COLUMNS - 1, 9)),
+    ("strip DIN", DIN, (COLUMNS - 1, 12)),
+    ("strip 5V", V5, (COLUMNS - 1, 14)),
+    ("strip GND", GND, (COLUMNS - 1, 15)),
+    ("Pico VSYS (UART link only)", VSYS, (COLUMNS - 1, 17)),
 )
 
 
@@ -104,26 +114,64 @@ def hole_nets(components: Sequence[Component]) -> dict[tuple[int, int], tuple[st
     return used
 
 
-def links(components: Sequence[Component]) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
-    """The wire links: ``(net, from hole, to hole)``, one nearest-neighbour chain per net."""
-    by_net: dict[str, list[tuple[int, int]]] = {}
-    for hole, (_ref, _pin, net) in sorted(hole_nets(components).items()):
+#: Parts and pads that carry the strip's current or the crowbar's fault current:
+#: their +5 V and GND holes are joined by heavy wire of their own, never through
+#: the small parts' pins (U2's socket, C3, the crowbar's resistors).
+HEAVY_REFS = frozenset({"D1", "D2", "SCR1", "C2"})
+HEAVY_PADS = frozenset({"+5V from the bus (after F1)", "GND from the bus", "strip 5V", "strip GND"})
+HEAVY_WIRE = "18 AWG"
+
+
+def _is_heavy(ref: str, pin: str, net: str) -> bool:
+    if net not in (V5, GND):
+        return False
+    return ref in HEAVY_REFS or (ref == "PAD" and pin in HEAVY_PADS)
+
+
+Link = tuple[str, tuple[int, int], tuple[int, int], bool]
+
+
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, tuple[int, int]]:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]), b
+
+
+def links(components: Sequence[Component]) -> list[Link]:
+    """The wire links: ``(net, from hole, to hole, heavy)``. Per net, the heavy holes
+    (:data:`HEAVY_REFS`, :data:`HEAVY_PADS`) are chained nearest-neighbour in heavy
+    wire first; every other hole then joins the nearest hole already joined."""
+    by_net: dict[str, list[tuple[tuple[int, int], bool]]] = {}
+    for hole, (ref, pin, net) in sorted(hole_nets(components).items()):
         if net:
-            by_net.setdefault(net, []).append(hole)
-    out: list[tuple[str, tuple[int, int], tuple[int, int]]] = []
+            by_net.setdefault(net, []).append((hole, _is_heavy(ref, pin, net)))
+    out: list[Link] = []
     for net, holes in sorted(by_net.items()):
-        remaining = sorted(holes)
-        current = remaining.pop(0)
-        while remaining:
-            nxt = min(remaining, key=lambda h: (abs(h[0] - current[0]) + abs(h[1] - current[1]), h))
-            remaining.remove(nxt)
-            out.append((net, current, nxt))
-            current = nxt
+        heavy = [h for h, is_heavy in holes if is_heavy]
+        light = [h for h, is_heavy in holes if not is_heavy]
+        joined: list[tuple[int, int]] = []
+        if heavy:
+            current = heavy.pop(0)
+            joined.append(current)
+            while heavy:
+                nxt = min(heavy, key=lambda h: _distance(current, h))
+                heavy.remove(nxt)
+                out.append((net, current, nxt, True))
+                joined.append(nxt)
+                current = nxt
+        else:
+            joined.append(light.pop(0))
+        while light:
+            hole, near = min(
+                ((h, min(joined, key=lambda j: _distance(h, j))) for h in light),
+                key=lambda pair: (_distance(pair[0], pair[1])[0], pair[0]),
+            )
+            light.remove(hole)
+            out.append((net, near, hole, False))
+            joined.append(hole)
     return out
 
 
 def _xy(hole: tuple[int, int]) -> tuple[float, float]:
-    return LEFT + hole[0] * PITCH, MARGIN + 8.0 + hole[1] * PITCH
+    return LEFT + hole[0] * PITCH, MARGIN + 10.0 + hole[1] * PITCH
 
 
 def _f(value: float) -> str:
@@ -142,16 +190,29 @@ def _outline(place: Place) -> str:
             f'height="{_f(ya - yb - 2.4)}" {style}/>'
             f'<circle cx="{_f(xa - 0.2)}" cy="{_f((ya + yb) / 2)}" r="0.8" {style}/>'
         )
-    if place.outline == "electrolytic":
-        return f'<circle cx="{_f((x0 + x1) / 2)}" cy="{_f(y0)}" r="5" {style}/>'
+    if place.outline == "electrolytic":  # pin 1 +, pin 2 - (the stripe, on the right)
+        mid = (x0 + x1) / 2
+        return (
+            f'<circle cx="{_f(mid)}" cy="{_f(y0)}" r="5" {style}/>'
+            f'<path d="M{_f(mid + 3)},{_f(y0 - 4)} A5,5 0 0 1 {_f(mid + 3)},{_f(y0 + 4)} Z" '
+            f'fill="#555555" class="polarity" data-mark="minus" data-pin="2"/>'
+            f'<text x="{_f(x0 - 1.2)}" y="{_f(y0 - 1.2)}" font-size="2.2" text-anchor="end" '
+            f'class="polarity" data-mark="plus" data-pin="1">+</text>'
+        )
     if place.outline == "to220":
         return f'<rect x="{_f(x0 - 2.5)}" y="{_f(y0 - 4.5)}" width="10" height="3.5" {style}/>'
     if place.outline == "to92":
         return f'<path d="M{_f(x0 - 1)},{_f(y0 + 1.3)} h{_f(x1 - x0 + 2)}" {style}/>'
-    return f'<rect x="{_f(x0 + 1)}" y="{_f(y0 - 1)}" width="{_f(x1 - x0 - 2)}" height="2" {style}/>'
+    body = f'<rect x="{_f(x0 + 1)}" y="{_f(y0 - 1)}" width="{_f(x1 - x0 - 2)}" height="2" {style}/>'
+    if place.polarity == "band":  # the cathode, pin 2, at the right-hand end
+        body += (
+            f'<rect x="{_f(x1 - 2.2)}" y="{_f(y0 - 1)}" width="1" height="2" fill="#555555" '
+            f'class="polarity" data-mark="band" data-pin="2"/>'
+        )
+    return body
 
 
-def _link(net: str, a: tuple[int, int], b: tuple[int, int]) -> str:
+def _link(net: str, a: tuple[int, int], b: tuple[int, int], heavy: bool) -> str:
     """One wire link: straight between neighbouring holes, else bowed, so that it
     never seems to touch the holes it passes over."""
     (xa, ya), (xb, yb) = _xy(a), _xy(b)
@@ -164,8 +225,9 @@ def _link(net: str, a: tuple[int, int], b: tuple[int, int]) -> str:
         cx, cy = (xa + xb) / 2 - (yb - ya) * bow, (ya + yb) / 2 + (xb - xa) * bow
         shape = f"M{_f(xa)},{_f(ya)} Q{_f(cx)},{_f(cy)} {_f(xb)},{_f(yb)}"
     return (
-        f'<path d="{shape}" fill="none" stroke="{colour}" stroke-width="0.5" '
-        f'stroke-opacity="0.85" class="link" data-net={quoteattr(net)} '
+        f'<path d="{shape}" fill="none" stroke="{colour}" '
+        f'stroke-width="{"1.1" if heavy else "0.5"}" stroke-opacity="0.85" '
+        f'class="{"link heavy" if heavy else "link"}" data-net={quoteattr(net)} '
         f'data-from="{a[0]},{a[1]}" data-to="{b[0]},{b[1]}"/>'
     )
 
@@ -173,7 +235,7 @@ def _link(net: str, a: tuple[int, int], b: tuple[int, int]) -> str:
 def render_perfboard(components: Sequence[Component]) -> str:
     """The perfboard layout as SVG text (millimetre units)."""
     width = LEFT + (COLUMNS - 1) * PITCH + 50
-    height = 2 * MARGIN + 8.0 + (ROWS - 1) * PITCH + 14
+    height = 2 * MARGIN + 8.0 + (ROWS - 1) * PITCH + 18
     used = hole_nets(components)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -181,8 +243,11 @@ def render_perfboard(components: Sequence[Component]) -> str:
         f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="sans-serif">',
         "<title>boardctl perfboard layout</title>",
         f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>',
-        f'<text x="{_f(MARGIN)}" y="6" font-size="3.2">boardctl: perfboard layout, component '
-        f"side, {COLUMNS} x {ROWS} holes at 0.1 in (about 7 x 5 cm)</text>",
+        f'<text x="{_f(MARGIN)}" y="5" font-size="3.2">boardctl: perfboard layout, component '
+        f"side, {COLUMNS} x {ROWS} holes at 0.1 in ({BOARD_SIZE})</text>",
+        f'<text x="{_f(MARGIN)}" y="10" font-size="2.2">Mind the marks: the diodes\' band '
+        "(cathode) and C2's - stripe. D1 or D2 reversed shorts the supply; C2 reversed "
+        "vents.</text>",
     ]
     bx0, by0 = _xy((0, 0))
     bx1, by1 = _xy((COLUMNS - 1, ROWS - 1))
@@ -194,8 +259,8 @@ def render_perfboard(components: Sequence[Component]) -> str:
         for r in range(ROWS):
             x, y = _xy((c, r))
             out.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="0.45" fill="#c8b68a"/>')
-    for net, a, b in links(components):
-        out.append(_link(net, a, b))
+    for net, a, b, heavy in links(components):
+        out.append(_link(net, a, b, heavy))
     for place in PLACES:
         out.append(f'<g class="part" data-ref={quoteattr(place.ref)}>{_outline(place)}')
         x0, y0 = _xy(place.holes[0])
@@ -218,8 +283,14 @@ def render_perfboard(components: Sequence[Component]) -> str:
             )
     out.append(
         f'<text x="{_f(MARGIN)}" y="{_f(height - 7)}" font-size="1.7">Lines: wire links on the '
-        "underside, one chain per net (red +5 V, black GND, blue Pico data, green DIN, grey "
-        "the others); a link joins only the two holes at its ends.</text>"
+        "underside (red +5 V, black GND, blue Pico data, green DIN, grey the others); thick "
+        f"lines are {HEAVY_WIRE} wire for the strip's and the crowbar's current; a link joins "
+        "only the two holes at its ends.</text>"
+    )
+    out.append(
+        f'<text x="{_f(MARGIN)}" y="{_f(height - 10.5)}" font-size="1.7">D1, D2 (DO-201, '
+        "1.0-1.3 mm leads): drill their four holes to 1.6 mm; run +5 V and GND to C2, D1, D2 "
+        "and SCR1 in 18 AWG wire, not through U2's pins.</text>"
     )
     out.append(
         f'<text x="{_f(MARGIN)}" y="{_f(height - 3.5)}" font-size="1.7">Use insulated wire '

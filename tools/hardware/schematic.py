@@ -81,6 +81,11 @@ def _anchor(side: int) -> str:
     return "start" if side > 0 else "end"
 
 
+def is_polarised(comp: Component) -> bool:
+    """An electrolytic capacitor: pin 1 is its + lead."""
+    return comp.kind == "capacitor" and "electrolytic" in comp.value
+
+
 def _symbol(comp: Component, cx: float, cy: float) -> str:
     """The symbol of a two-pin part, centred at (cx, cy), 12 mm wide."""
     s = 'stroke="#000000" stroke-width="0.35" fill="none"'
@@ -94,6 +99,17 @@ def _symbol(comp: Component, cx: float, cy: float) -> str:
             f'<line x1="{_f(cx - 4)}" y1="{_f(cy)}" x2="{_f(cx + 4)}" y2="{_f(cy)}" {s}/>'
         )
         leads = (cx - 4, cx + 4)
+    elif comp.kind == "capacitor" and is_polarised(comp):
+        # Pin 1 (+, left): a straight plate and a "+"; pin 2 (-): the curved plate.
+        body = (
+            f'<line x1="{_f(cx - 0.8)}" y1="{_f(cy - 2.5)}" x2="{_f(cx - 0.8)}" '
+            f'y2="{_f(cy + 2.5)}" {s}/>'
+            f'<path d="M{_f(cx + 1.6)},{_f(cy - 2.5)} Q{_f(cx + 0.4)},{_f(cy)} '
+            f'{_f(cx + 1.6)},{_f(cy + 2.5)}" {s} class="polarity"/>'
+            f'<text x="{_f(cx - 2.6)}" y="{_f(cy - 1.6)}" font-size="2.4" '
+            f'class="polarity" data-pin="1">+</text>'
+        )
+        leads = (cx - 0.8, cx + 0.9)
     elif comp.kind == "capacitor":
         body = (
             f'<line x1="{_f(cx - 0.8)}" y1="{_f(cy - 2.5)}" x2="{_f(cx - 0.8)}" '
