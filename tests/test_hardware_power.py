@@ -145,3 +145,13 @@ def test_the_parts_list_names_the_gauges_the_drops_are_worked_for() -> None:
     )
     assert f"each power injection point of the strip | **{power.FEED_AWG} AWG**" in text
     assert f"(+5 V, GND, data) | {power.JUMPER_AWG} AWG" in text
+
+
+def test_the_build_guide_gives_the_code_s_bring_up_figures() -> None:
+    text = (HARDWARE / "build.md").read_text(encoding="utf-8")
+    assert docs.read_block(text, "bringup-figures") == power.bringup_table()
+    table = power.bringup_table()
+    # Dark two-121: 50 mA for the Pico and 1 mA for each of its 256 LEDs.
+    assert "about 306 mA (50 mA Pico + 1 mA x 256 dark LEDs)" in table
+    assert f"it must be {trip_range()[0]:.2f} V or more" in table
+    assert "never over 2,000 mA" in table

@@ -443,6 +443,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("power.md", "power-layouts", power.layouts_table),
     Section("power.md", "power-protection", power.protection_table),
     Section("power.md", "chargers", power.chargers_table),
+    Section("build.md", "bringup-figures", power.bringup_table),
     Section("bringup.md", "firmware", firmware_section),
 )
 

@@ -286,3 +286,45 @@ def chargers_table() -> str:
         fit = f"{budget}" if budget > idle_ma else "none: less than the dark LEDs draw"
         lines.append(f"| {c.label} | {c.example} | {verdict} | {fit} |")
     return "\n".join(lines) + "\n"
+
+
+def bringup_table() -> str:
+    """What a meter should read at each bring-up step of the build guide, per layout."""
+    low, _high = trip_range()
+    budget = PowerBudget()
+    lines = [
+        "| step | where | expect | if not |",
+        "|---|---|---|---|",
+        "| 1. supply unplugged | +5 V bus to GND, ohmmeter | climbs from a few ohms to over "
+        "1 kOhm (C2 charging) | stays under 10 ohm: D1, D2 or SCR1 in backwards, or a solder "
+        "bridge; fix before any power |",
+        f"| 2. supply on, nothing after the perfboard | +5 V bus to GND | {SUPPLY_NOMINAL_V} V "
+        f"(the official supply; {SUPPLY_MIN_V:.2f}-{SUPPLY_MAX_V} V is fine) | 0 V and F1 open: a "
+        "reversed diode or a short; about 1 V: the crowbar fired, so its trip point is low "
+        f"(it must be {low:.2f} V or more: check R1 12.4 kOhm on top, R2 10 kOhm below); above "
+        f"{SUPPLY_MAX_V} V: trim the supply down |",
+        "| 3. U2 not yet in its socket | socket pin 14 to pin 7; pin 1 (1OE); pins 4, 10, 13 "
+        "| the bus voltage; 0 V; the bus voltage | pin 14 dead: the +5 V link to the socket; "
+        "pin 1 high: its GND link |",
+        "| 4. U2 in, Pico unplugged | U2 pin 3 (1Y) to GND | 0 V (R8 holds the input low) | "
+        "a few volts: R8 missing, or U2 in backwards (notch to the left, as drawn): unplug at "
+        "once |",
+    ]
+    for name in LAYOUT_NAMES:
+        leds = builtin_layout(name).led_count
+        lines.append(
+            f"| 5. `{name}` strip connected, all dark | LED side current (a USB-C power meter, "
+            f"less the Pi's 0.1-0.6 A) | about {budget.fixed_ma(leds):.0f} mA "
+            f"({budget.controller_ma:g} mA Pico + {budget.idle_ma_per_led:g} mA x {leds} dark "
+            f"LEDs) | much more, with LEDs lit or warm: a wrong piece's 5 V and GND swapped: "
+            "unplug at once |"
+        )
+    lines += [
+        f"| 6. any frame, any brightness | LED side current | never over "
+        f"{strip_budget_ma():,.0f} mA: the limiters cap it | over it: the firmware is not "
+        "the project's (`boardctl selftest` names its version) |",
+        "| 7. the self-test running | DIN pad of LED 0 to GND | a scope: 800 kHz bursts, 0 to "
+        "the bus voltage; a meter: a small DC reading that moves as LEDs change | 0 V for ever: "
+        "the data wire, R7, or U2's 1OE; 3.3 V swings: U2 bypassed |",
+    ]
+    return "\n".join(lines) + "\n"
