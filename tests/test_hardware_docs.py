@@ -204,3 +204,11 @@ def test_layout_files_table_links_to_the_files_the_code_loads() -> None:
         packaged = resources.files("boardctl.board").joinpath("layouts", f"{name}.toml")
         assert target.read_bytes() == packaged.read_bytes()
         assert load_layout(target).tracks == builtin_layout(name).tracks
+
+
+def test_the_guides_name_the_pico_h_by_its_own_part_number() -> None:
+    # SC0915 is the plain Pico; the Pico H (headers fitted) is SC0917.
+    for path in HARDWARE.glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        assert "SC0915" not in text, path.name
+    assert "Raspberry Pi SC0917" in (HARDWARE / "parts.md").read_text(encoding="utf-8")
