@@ -206,3 +206,19 @@ def test_the_perfboard_is_a_size_that_is_sold() -> None:
 def test_the_do201_diodes_leave_room_between_their_bodies() -> None:
     rows = {p.ref: p.holes[0][1] for p in PLACES if p.ref in ("D1", "D2")}
     assert abs(rows["D1"] - rows["D2"]) * 2.54 >= 5.3 + 2.0  # two 5.3 mm bodies, 2 mm apart
+
+
+def test_the_underside_view_mirrors_every_hole_and_link() -> None:
+    root = ET.fromstring((DRAWINGS / "perfboard.svg").read_bytes())
+    top = {el.get("data-hole") for el in root.iter(f"{SVG}circle") if el.get("class") == "hole"}
+    under = {el.get("data-hole") for el in root.iter(f"{SVG}circle")
+             if el.get("class") == "underside-hole"}  # fmt: skip
+    assert top == under and top
+
+    def pairs(kind: str) -> set[tuple[str | None, str | None]]:
+        return {(el.get("data-from"), el.get("data-to")) for el in root.iter(f"{SVG}path")
+                if (el.get("class") or "").startswith(kind)}  # fmt: skip
+
+    assert pairs("link") == pairs("underside-link")
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "underside")
+    assert "scale(-1 1)" in group.get("transform", "")  # turned over left to right

@@ -232,10 +232,53 @@ def _link(net: str, a: tuple[int, int], b: tuple[int, int], heavy: bool) -> str:
     )
 
 
+def _underside(components: Sequence[Component], dy: float) -> str:
+    """The board turned over (mirrored left to right), ``dy`` below the component side:
+    the solder side's pads and the links, as the maker sees them while wiring."""
+    bx0, by0 = _xy((0, 0))
+    bx1, by1 = _xy((COLUMNS - 1, ROWS - 1))
+    axis = bx0 + bx1  # a hole at x shows at axis - x
+    out = [
+        f'<text x="{_f(MARGIN)}" y="{_f(dy + by0 - 6)}" font-size="3.2">Underside (solder side), '
+        "the board turned over left to right: wire the links here</text>",
+        f'<g class="underside" transform="translate({_f(axis)} {_f(dy)}) scale(-1 1)">',
+        f'<rect x="{_f(bx0 - 2)}" y="{_f(by0 - 2)}" width="{_f(bx1 - bx0 + 4)}" '
+        f'height="{_f(by1 - by0 + 4)}" fill="#f2e6c9" stroke="#8b6b3d" stroke-width="0.4"/>',
+    ]
+    for net, a, b, heavy in links(components):
+        out.append(_link(net, a, b, heavy).replace('class="link', 'class="underside-link'))
+    used = hole_nets(components)
+    for hole, (ref, _pin, net) in sorted(used.items()):
+        x, y = _xy(hole)
+        out.append(
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="0.8" fill="#b87333" class="underside-hole" '
+            f'data-ref={quoteattr(ref)} data-net={quoteattr(net)} data-hole="{hole[0]},{hole[1]}"/>'
+        )
+    out.append("</g>")
+    for hole, (ref, pin, _net) in sorted(used.items()):
+        x, y = _xy(hole)
+        mx = axis - x
+        if ref == "PAD":
+            anchor, dx = ("start", 1.5) if hole[0] == 0 else ("end", -1.5)
+            out.append(
+                f'<text x="{_f(mx + dx)}" y="{_f(y + dy + 0.7)}" font-size="1.8" '
+                f'text-anchor="{anchor}">{escape(pin)}</text>'
+            )
+    for place in PLACES:
+        x0, y0 = _xy(place.holes[0])
+        out.append(
+            f'<text x="{_f(axis - x0)}" y="{_f(y0 + dy - 1.5)}" font-size="1.6" '
+            f'fill="#555555">{escape(place.ref)} pin {escape(place.pins[0])}</text>'
+        )
+    return "\n".join(out)
+
+
 def render_perfboard(components: Sequence[Component]) -> str:
-    """The perfboard layout as SVG text (millimetre units)."""
+    """The perfboard layout as SVG text (millimetre units): the component side, then the
+    underside."""
     width = LEFT + (COLUMNS - 1) * PITCH + 50
-    height = 2 * MARGIN + 8.0 + (ROWS - 1) * PITCH + 18
+    side = 2 * MARGIN + 8.0 + (ROWS - 1) * PITCH + 18
+    height = 2 * side
     used = hole_nets(components)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -281,6 +324,7 @@ def render_perfboard(components: Sequence[Component]) -> str:
                 f'<text x="{_f(x + dx)}" y="{_f(y + 0.7)}" font-size="1.8" '
                 f'text-anchor="{anchor}">{escape(pin)}</text>'
             )
+    out.append(_underside(components, side))
     out.append(
         f'<text x="{_f(MARGIN)}" y="{_f(height - 7)}" font-size="1.7">Lines: wire links on the '
         "underside (red +5 V, black GND, blue Pico data, green DIN, grey the others); thick "
@@ -288,7 +332,7 @@ def render_perfboard(components: Sequence[Component]) -> str:
         "only the two holes at its ends.</text>"
     )
     out.append(
-        f'<text x="{_f(MARGIN)}" y="{_f(height - 10.5)}" font-size="1.7">D1, D2 (DO-201, '
+        f'<text x="{_f(MARGIN)}" y="{_f(side - 8)}" font-size="1.7">D1, D2 (DO-201, '
         "1.0-1.3 mm leads): drill their four holes to 1.6 mm; run +5 V and GND to C2, D1, D2 "
         "and SCR1 in 18 AWG wire, not through U2's pins.</text>"
     )
