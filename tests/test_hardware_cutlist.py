@@ -153,3 +153,10 @@ def test_geometry_guide_states_the_jumper_lengths_of_the_code() -> None:
     text = " ".join((HARDWARE / "geometry.md").read_text(encoding="utf-8").split())
     assert f"{street_change.wire_mm} mm for a street change" in text
     assert f"up to {round(longest, -1):.0f} mm from one track's end" in text
+
+
+def test_the_bom_lists_what_holds_and_finishes_the_board() -> None:
+    table = bom_table(Build(builtin_layout("two-121"), DEFAULT_PINS))
+    for needed in ("standoffs", "heat-shrink", "diffuser", "top plate", "base board",
+                   "cable gland", "heat-set inserts"):  # fmt: skip
+        assert needed in table, f"the BOM has no {needed}"
