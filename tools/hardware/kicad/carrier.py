@@ -76,8 +76,9 @@ def power_parts() -> list[Part]:
 
     LTC4365 (Analog Devices datasheet): UV and OV compare with 0.5 V. With 1 MOhm, 34.8 kOhm
     and 100 kOhm the output opens above 0.5 V x 1134.8 / 100 = 5.67 V and below
-    0.5 V x 1134.8 / 134.8 = 4.21 V; the part stands -40 V to 60 V on VIN, so a 12 V or
-    reversed supply is blocked with nothing to replace.
+    0.5 V x 1134.8 / 134.8 = 4.21 V; the part stands -40 V to 60 V on VIN and the two
+    logic-level 60 V MOSFETs (back to back: no body diode conducts either way) as much, so a
+    12 V or reversed supply is blocked with nothing to replace.
     """
     return [
         Part(
@@ -114,17 +115,17 @@ def power_parts() -> list[Part]:
         Part(
             "Q1",
             "Device:Q_NMOS",
-            "60 V N-MOSFET",
-            "Package_SO:SOIC-8_3.9x4.9mm_P1.27mm",
-            "Vishay Si4946BEY (half of the dual)",
+            "BSC028N06LS3",
+            "Package_SON:Infineon_PG-TDSON-8_6.15x5.15mm",
+            "Infineon BSC028N06LS3G",
             {"G": "GATE", "D": VIN, "S": "FET_S"},
         ),
         Part(
             "Q2",
             "Device:Q_NMOS",
-            "60 V N-MOSFET",
-            "Package_SO:SOIC-8_3.9x4.9mm_P1.27mm",
-            "Vishay Si4946BEY (the other half)",
+            "BSC028N06LS3",
+            "Package_SON:Infineon_PG-TDSON-8_6.15x5.15mm",
+            "Infineon BSC028N06LS3G",
             {"G": "GATE", "D": V5P, "S": "FET_S"},
         ),
         Part(
@@ -132,7 +133,7 @@ def power_parts() -> list[Part]:
             "Device:Polyfuse",
             "3 A hold",
             "Fuse:Fuse_Bourns_MF-RG300",
-            "Bourns MF-R300",
+            "Bourns MF-RG300",
             {"1": V5P, "2": V5},
         ),
         Part(
