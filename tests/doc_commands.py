@@ -49,6 +49,7 @@ class Documented:
     line: int  # 1-based, where the command starts
     text: str  # as written, prompt and trailing comment removed
     inline: bool  # inline code (True) or a code block line (False)
+    shown: tuple[str, ...] = ()  # the output a block shows after a "$ " prompt
 
     @property
     def where(self) -> str:
@@ -83,9 +84,22 @@ def _strip_comment(line: str) -> str:
     return line[2:].lstrip() if line.startswith("$ ") else line
 
 
-def _inline_spans(text: str) -> list[tuple[int, str]]:
-    """(offset, content) of every single-backtick code span of a paragraph."""
-    return [(match.start(), match.group(1)) for match in re.finditer(r"(?<!`)`([^`]+)`(?!`)", text)]
+def _inline_commands(text: str) -> list[tuple[int, str]]:
+    """(offset, command) of every inline boardctl command of a paragraph.
+
+    A span right after a command's, joined by `` · `` (``boardctl key init`` · ``key id``),
+    is another verb of the same program.
+    """
+    found: list[tuple[int, str]] = []
+    after_command = -1  # where the last command's span ended
+    for match in re.finditer(r"(?<!`)`([^`]+)`(?!`)", text):
+        content = " ".join(match.group(1).replace("\\|", "|").split())
+        if text[after_command : match.start()] == " · " and re.match(r"[a-z][a-z-]*( |$)", content):
+            content = "boardctl " + content
+        if _STARTS.match(content):
+            found.append((match.start(), content))
+            after_command = match.end()
+    return found
 
 
 def extract(path: Path, root: Path = ROOT) -> list[Documented]:
@@ -102,36 +116,37 @@ def extract(path: Path, root: Path = ROOT) -> list[Documented]:
         for _, text in paragraph:
             starts.append(starts[-1] + len(text) + 1)
         joined = " ".join(text for _, text in paragraph)
-        for offset, content in _inline_spans(joined):
-            content = " ".join(content.replace("\\|", "|").split())
-            if _STARTS.match(content):
-                line_index = max(i for i, start in enumerate(starts[:-1]) if start <= offset)
-                found.append(Documented(name, paragraph[line_index][0], content, True))
+        for offset, content in _inline_commands(joined):
+            line_index = max(i for i, start in enumerate(starts[:-1]) if start <= offset)
+            found.append(Documented(name, paragraph[line_index][0], content, True))
         paragraph.clear()
 
-    fenced = False
+    fenced = indented = prompted = False
     previous_blank = True
-    previous_code = False
     for number, line in enumerate(lines, start=1):
         if _FENCE.match(line):
             flush()
-            fenced = not fenced
+            fenced, prompted = not fenced, False
             continue
+        indented = line.startswith("    ") and (previous_blank or indented)
+        previous_blank = not line.strip()
         command = _strip_comment(line)
-        in_code_block = fenced or (
-            line.startswith("    ") and (previous_blank or previous_code) and _is_command(command)
-        )
-        if in_code_block:
-            if command and _is_command(command):
-                found.append(Documented(name, number, command, False))
-            previous_blank, previous_code = not line.strip(), True
+        if (fenced or indented) and _is_command(command):
+            found.append(Documented(name, number, command, False))
+            prompted = line.strip().startswith("$ ")
             continue
-        previous_code = False
+        if (fenced or indented) and prompted and not line.strip().startswith("$"):
+            last = found[-1]
+            shown = (*last.shown, line[4:] if indented else line)
+            found[-1] = Documented(last.file, last.line, last.text, False, shown)
+            continue
+        prompted = prompted and (fenced or indented)
+        if fenced:
+            continue
         if line.strip():
             paragraph.append((number, line))
         else:
             flush()
-        previous_blank = not line.strip()
     flush()
     return found
 
@@ -184,6 +199,12 @@ EXAMPLE_LINES = {
     "boardctl snapshot [FILE.png] [--demo NAME | --state FILE|JSON|- | --journal P] [--text]": (
         "boardctl snapshot board.png"
     ),
+}
+
+# Outputs a doc shows from data of its own story: only their first line is compared.
+SHOWN_FROM_OTHER_DATA = {
+    "boardctl standings --from night.jsonl": "the doc's own night of partnership games",
+    "boardctl standings --from night.jsonl --by player": "the doc's own night of partnership games",
 }
 
 # Commands that read standard input when no file is named: what they are given here.
@@ -514,6 +535,17 @@ class Result:
     ran_until_stopped: bool = False
     missing_options: tuple[str, ...] = ()
     seconds: float = 0.0
+    output: str = ""
+
+    @property
+    def shown_differs(self) -> str:
+        """Where the output the doc shows differs from the real one ('' if it does not)."""
+        shown = self.documented.shown
+        if not shown or not self.ran:
+            return ""
+        if self.documented.text in SHOWN_FROM_OTHER_DATA:
+            shown = shown[:1]  # the header; the rows are the doc's own night
+        return output_differs(shown, self.output.splitlines())
 
     @property
     def ran(self) -> bool:
@@ -523,7 +555,7 @@ class Result:
     def ok(self) -> bool:
         """Ran as the doc says: exit 0, or still running for a command that runs until stopped;
         and every option it names is one its verb's --help lists."""
-        if self.missing_options:
+        if self.missing_options or self.shown_differs:
             return False
         if not self.ran:
             return True
@@ -546,6 +578,11 @@ class Result:
             status = f"exit {self.exit}"
         if self.missing_options:
             status += "; --help does not list " + ", ".join(self.missing_options)
+        if self.documented.shown:
+            differs = self.shown_differs
+            status += (
+                f"; output differs from the doc's: {differs}" if differs else "; output as shown"
+            )
         return status
 
 
@@ -574,6 +611,32 @@ def run_command(board: VirtualBoard, command: str, until_stopped: bool) -> tuple
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
         return None, out.decode(errors="replace")
+
+
+def output_differs(shown: tuple[str, ...], actual: list[str]) -> str:
+    """The first shown line the real output does not have in its place ('' if none).
+
+    A line ``...`` in the doc stands for any lines; trailing spaces do not count.
+    """
+    actual = [line.rstrip() for line in actual]
+    while actual and not actual[-1]:
+        actual.pop()
+    parts: list[list[str]] = [[]]
+    for line in shown:
+        if line.strip() == "...":
+            parts.append([])
+        else:
+            parts[-1].append(line.rstrip())
+    head, tail = parts[0], parts[-1] if len(parts) > 1 else []
+    if actual[: len(head)] != head:
+        bad = next(i for i, line in enumerate(head) if i >= len(actual) or actual[i] != line)
+        return (
+            f"line {bad + 1} is {actual[bad] if bad < len(actual) else '(none)'!r}, "
+            f"the doc shows {head[bad]!r}"
+        )
+    if tail and actual[-len(tail) :] != tail:
+        return f"the last lines are {actual[-len(tail) :]!r}, the doc shows {tail!r}"
+    return ""
 
 
 def _first_line(output: str) -> str:
@@ -651,10 +714,10 @@ def check(folder: Path, root: Path = ROOT) -> list[Result]:
                 started = time.monotonic()
                 status, output = run_command(board, item.command, item.until_stopped)
                 seconds = time.monotonic() - started
-                ran[item.command, item.scene] = (status, _first_line(output), seconds)
-            status, line, seconds = ran[item.command, item.scene]
+                ran[item.command, item.scene] = (status, output, seconds)
+            status, output, seconds = ran[item.command, item.scene]
             missing = _help_lists(board, item.verb, text, helps) if item.verb else ()
-            outcomes[text] = (status, line, missing, seconds)
+            outcomes[text] = (status, output, missing, seconds)
         for text, item in plans.items():
             if item.reason and text not in outcomes:
                 missing = _help_lists(board, _verb_of(text), text, helps)
@@ -665,9 +728,20 @@ def check(folder: Path, root: Path = ROOT) -> list[Result]:
             demo_journal.unlink(missing_ok=True)
     results = []
     for doc in documented:
-        status, line, missing, seconds = outcomes.get(doc.text, (None, "", (), 0.0))
+        status, output, missing, seconds = outcomes.get(doc.text, (None, "", (), 0.0))
         until_stopped = plans[doc.text].until_stopped and status is None
-        results.append(Result(doc, plans[doc.text], status, line, until_stopped, missing, seconds))
+        results.append(
+            Result(
+                doc,
+                plans[doc.text],
+                status,
+                _first_line(output) if plans[doc.text].command else "",
+                until_stopped,
+                missing,
+                seconds,
+                output,
+            )
+        )
     return results
 
 
