@@ -19,6 +19,7 @@ one its verb's ``--help`` lists.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass
@@ -201,7 +202,7 @@ EXAMPLE_LINES = {
     ),
 }
 
-# Outputs a doc shows from data of its own story: only their first line is compared.
+# Outputs a doc shows from data of its own story: only their header's words are compared.
 SHOWN_FROM_OTHER_DATA = {
     "boardctl standings --from night.jsonl": "the doc's own night of partnership games",
     "boardctl standings --from night.jsonl --by player": "the doc's own night of partnership games",
@@ -229,6 +230,7 @@ NOT_HERE: list[tuple[str, str]] = [
     ),
 ]
 
+NO_JQ = "needs jq (the Debian package), which this machine does not have"
 MENTION = "names the verb in a sentence; its usage line is checked"
 # A verb's name in prose, not a command line: it needs arguments the sentence does not give.
 MENTIONS = {
@@ -353,6 +355,8 @@ def plan(text: str) -> Plan:
     for pattern, reason in NOT_HERE:
         if re.search(pattern, text):
             return Plan(text, reason=reason)
+    if re.search(r"\|\s*jq\b", text) and not shutil.which("jq"):
+        return Plan(text, reason=NO_JQ)
     command, verb = text, ""
     if is_synopsis(text):
         try:
@@ -543,9 +547,12 @@ class Result:
         shown = self.documented.shown
         if not shown or not self.ran:
             return ""
+        actual = self.output.splitlines()
         if self.documented.text in SHOWN_FROM_OTHER_DATA:
-            shown = shown[:1]  # the header; the rows are the doc's own night
-        return output_differs(shown, self.output.splitlines())
+            # the header's words (its columns are as wide as the names); the rows are the doc's
+            shown = (" ".join(shown[0].split()),)
+            actual = [" ".join(line.split()) for line in actual[:1]]
+        return output_differs(shown, actual)
 
     @property
     def ran(self) -> bool:
@@ -658,8 +665,6 @@ def _help_lists(
 
 def _prepare_files(board: VirtualBoard) -> None:
     """The example files the docs' commands name, made by the board's own commands."""
-    import shutil
-
     key = board.journal.parent / "board.key"
     if key.exists():
         shutil.copy(key, board.work / "board.key")
