@@ -59,15 +59,18 @@ class Documented:
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # boardctl as a command word: bare, a path to it, or after sudo (-u USER)
-_COMMAND_WORD = r"(?:sudo\s+(?:-u\s+\S+\s+)?)?(?:\S*bin/)?boardctl"
+_COMMAND_WORD = (
+    r"(?:sudo\s+(?:-u\s+\S+\s+)?)?(?:\S*bin/)?boardctl"
+    r"|(?:PYTHONPATH=\S+\s+)?python3?\s+-m\s+boardctl"
+)
 # ... followed by a verb or an option: not the bare name, not a message ("boardctl: error")
 _ARGUMENT = r"\s+(?:-|[a-z][a-z-]*(?:\s|$))"
-_STARTS = re.compile(r"^(?:\$\s+)?" + _COMMAND_WORD + _ARGUMENT)
-_PIPED = re.compile(r"\|\s*" + _COMMAND_WORD + _ARGUMENT)
+_STARTS = re.compile(r"^(?:\$\s+)?(?:" + _COMMAND_WORD + ")" + _ARGUMENT)
+_CHAINED = re.compile(r"(?:\||&&|;)\s*(?:" + _COMMAND_WORD + ")" + _ARGUMENT)
 
 
 def _is_command(text: str) -> bool:
-    return bool(_STARTS.match(text)) or bool(_PIPED.search(text))
+    return bool(_STARTS.match(text)) or bool(_CHAINED.search(text))
 
 
 def _strip_comment(line: str) -> str:
@@ -222,6 +225,11 @@ NOT_HERE: list[tuple[str, str]] = [
         "on an installed board: the user boardctl and /opt/boardctl (systemd/install.sh)",
     ),
     (r"^sudo boardctl", "on an installed board: root's PATH has no boardctl here"),
+    (
+        r"pip install",
+        "makes a virtualenv and installs the package in it from the checkout: "
+        "tests/test_wheel_install.py does that with the built wheel and plays the demo",
+    ),
     (
         r"^(\.venv/bin/)?boardctl run( --display none)?( &)?$",
         "starts the service: the checker's virtual board is this command "
