@@ -709,13 +709,15 @@ def check(folder: Path, root: Path = ROOT) -> list[Result]:
     had_demo_journal = demo_journal.exists()
     try:
         board.start()
-        broker_reason = board.start_broker()
+        broker_reason: str | None = None  # started for the first command that needs it
         prepared = False
         for text in to_run:
             item = plans[text]
             if item.scene != "first" and not prepared:
                 _prepare_files(board)
                 prepared = True
+            if item.scene == "broker" and broker_reason is None:
+                broker_reason = board.start_broker()
             if item.scene == "broker" and broker_reason:
                 plans[text] = Plan(text, item.command, reason=broker_reason)
                 continue

@@ -88,3 +88,28 @@ def test_the_output_a_doc_shows_is_compared_line_by_line_with_dots_for_any_lines
     assert output_differs(("b",), ["a"]) == "line 1 is 'a', the doc shows 'b'"
     assert output_differs(("a", "b"), ["a"]) == "line 2 is '(none)', the doc shows 'b'"
     assert output_differs(("a", "...", "y"), ["a", "z"]).startswith("the last lines are ['z']")
+
+
+def test_a_doc_that_disagrees_with_the_cli_fails_the_check(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    for folder in ("docs", "hardware", "firmware"):
+        (root / folder).mkdir(parents=True)
+    (root / "firmware" / "README.md").write_text("\n")
+    (root / "README.md").write_text(
+        "Peg with `boardctl peg 1 3`, not `boardctl peg 1 --bogus 3`;"
+        " `boardctl stats hands [--crib] [--nonsense]`.\n\n"
+        "```console\n$ boardctl score 5H 5C 5S JD 5D\nhand 5H 5C 5S JD  starter 5D\n...\ntotal 29\n"
+        "$ boardctl score 5H 5C 5S 5D JD\n...\ntotal 29\n```\n"
+    )
+    results = {r.documented.text: r for r in doc_commands.check(tmp_path / "board", root)}
+    pegged = results["boardctl peg 1 3"]
+    assert pegged.ok and pegged.first_line.startswith("six-card to 121 · guided · phase play")
+    bogus = results["boardctl peg 1 --bogus 3"]
+    assert not bogus.ok and bogus.exit == 2
+    synopsis = results["boardctl stats hands [--crib] [--nonsense]"]
+    assert synopsis.exit == 0 and synopsis.missing_options == ("--nonsense",)
+    assert not synopsis.ok
+    assert results["boardctl score 5H 5C 5S JD 5D"].ok  # 29, as shown
+    wrong = results["boardctl score 5H 5C 5S 5D JD"]  # the jack is the starter: 28
+    assert wrong.exit == 0 and not wrong.ok
+    assert wrong.shown_differs == "the last lines are ['total 28'], the doc shows ['total 29']"
