@@ -18,7 +18,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.test_web_browser import ARTEFACTS, REPO, BoardService, WebProcess, open_page, pair
+from tests.test_web_browser import (
+    ARTEFACTS,
+    REPO,
+    BoardService,
+    WebProcess,
+    open_page,
+    pair,
+    serving,
+)
 
 PHONE = {"width": 390, "height": 844}
 
@@ -26,14 +34,8 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[tuple[BoardService, WebProcess]]:
     service = BoardService(tmp_path)
-    web = WebProcess(tmp_path, service)
-    try:
-        service.start()
-        web.start()
-        yield service, web
-    finally:
-        web.close()
-        service.close()
+    with serving(service, WebProcess(tmp_path, service)) as pair:
+        yield pair
 
 
 def keep_picture(page: Page, selector: str, name: str) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.test_web_browser import BoardService, WebProcess, open_page
+from tests.test_web_browser import BoardService, WebProcess, open_page, serving
 
 FD_LINE = "out of file descriptors"
 
@@ -93,14 +93,8 @@ def guarded_board(
     tmp_path: Path, extra: str = "", nofile: int = 0
 ) -> Iterator[tuple[BoardService, GuardedWeb]]:
     service = BoardService(tmp_path)
-    web = GuardedWeb(tmp_path, service, extra, nofile)
-    try:
-        service.start()
-        web.start()
-        yield service, web
-    finally:
-        web.close()
-        service.close()
+    with serving(service, GuardedWeb(tmp_path, service, extra, nofile)) as pair:
+        yield pair
 
 
 def half_open(web: WebProcess, address: str, n: int) -> list[socket.socket]:

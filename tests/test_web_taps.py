@@ -22,21 +22,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.test_web_browser import BoardService, WebProcess, front, open_page, pair
+from tests.test_web_browser import BoardService, WebProcess, front, open_page, pair, serving
 from tests.test_web_page_words import journal_requests
 
 
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[tuple[BoardService, WebProcess]]:
     service = BoardService(tmp_path)
-    web = WebProcess(tmp_path, service)
-    try:
-        service.start()
-        web.start()
-        yield service, web
-    finally:
-        web.close()
-        service.close()
+    with serving(service, WebProcess(tmp_path, service)) as pair:
+        yield pair
 
 
 def pegs_after(service: BoardService, seq: int) -> list[dict[str, Any]]:

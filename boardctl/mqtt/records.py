@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.game.journal import Journal
+from boardctl.game.journal_file import kept_here
 from boardctl.results.board import board_id as _board_id
 from boardctl.results.derive import Row, journal_rows, played_games
 from boardctl.results.model import GameResult
@@ -66,7 +67,7 @@ class ResultFeed:
         """
         self.read = False
         if self._journal is None:
-            if not self.path.exists():
+            if not kept_here(self.path):  # missing, and never kept here: none yet
                 return False
             self._journal = Journal.open(self.path, readonly=True)
         rows = list(journal_rows(self._journal))
