@@ -171,6 +171,7 @@ EXAMPLES: dict[tuple[str | None, str], str | list[str]] = {
     (None, "best-of-N"): "best-of-3",
     (None, "FILE"): "board.key",
     (None, "PATH"): "manual.jsonl",
+    (None, "J"): "game.sqlite",  # a journal
     (None, "CARD"): "5S",
     (None, "KEY"): "mode",
     (None, "VALUE"): "guided",
@@ -285,7 +286,7 @@ _PLACEHOLDERS = {
     "TRACK", "POINTS", "KIND", "N", "FILE", "PATH", "CARD", "CARDS", "CARDS…", "KEY", "VALUE",
     "BOARD", "NAME", "DATE", "SEAT", "LIST", "JSON", "P", "S", "R", "V", "X", "T", "ADDR", "ID",
     "DIR", "PLAYER", "TIME", "NAME=SCORE", "<board-id>", "FILE.png", "best-of-N", "Alice,Bob,...",
-    "…", "...",
+    "…", "...", "J",
 }  # fmt: skip
 _SUBVERBS = {"stats", "key", "standings", "web", "mqtt", "firmware"}
 
@@ -327,9 +328,11 @@ def fill(text: str) -> tuple[str, str]:
         if shorter == text:
             break
         text = shorter
-    words = text.replace("<board id>", "<board-id>").split()[1:]  # after "boardctl"
+    program = re.match(_COMMAND_WORD, text)
+    assert program is not None, text
+    words = text[program.end() :].replace("<board id>", "<board-id>").split()
     verb = _verb(words)
-    out, used = ["boardctl"], dict[str, int]()
+    out, used = [program.group()], dict[str, int]()
     for word in words:
         if "|" in word:
             word = word.split("|")[0]
