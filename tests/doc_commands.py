@@ -9,11 +9,13 @@ The virtual board is a real ``boardctl run --display none`` on mock pins in a
 temporary HOME and XDG_RUNTIME_DIR, so the docs' default socket and journal
 paths apply; ``boardctl mqtt`` and ``standings`` meet a test mosquitto on the
 docs' default broker (localhost:1883) when that port is free. Before each
-command the board is put into a game state that fits it (:data:`SCENES`)
+command the board is put into a game state that fits it (:data:`SCENE_RULES`)
 through the control socket, as any client would. A usage synopsis
 (``boardctl peg TRACK POINTS [--kind KIND]``) runs in its shortest form with its
 placeholders filled from :data:`EXAMPLES`, and every option it names must be
-one its verb's ``--help`` lists.
+one its verb's ``--help`` lists. The output a block shows after a ``$ `` prompt
+must be the real one (``...`` for any lines). What cannot run here (a Pico,
+real GPIO, an installed board) is listed with the reason (:data:`NOT_HERE`).
 """
 
 from __future__ import annotations
