@@ -14,14 +14,13 @@ import pytest
 from tests import doc_commands
 from tests.doc_commands import Result, documented_commands, output_differs, plan
 
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> list[Result]:
     return doc_commands.check(tmp_path_factory.mktemp("doc-commands"))
 
 
+@pytest.mark.slow
 def test_every_documented_command_that_can_run_here_works_as_written(
     results: list[Result],
 ) -> None:
@@ -34,6 +33,7 @@ def test_every_documented_command_that_can_run_here_works_as_written(
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.slow
 def test_only_hardware_the_installed_board_the_service_itself_and_mentions_are_left_unrun(
     results: list[Result],
 ) -> None:
@@ -90,6 +90,7 @@ def test_the_output_a_doc_shows_is_compared_line_by_line_with_dots_for_any_lines
     assert output_differs(("a", "...", "y"), ["a", "z"]).startswith("the last lines are ['z']")
 
 
+@pytest.mark.slow
 def test_a_doc_that_disagrees_with_the_cli_fails_the_check(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     for folder in ("docs", "hardware", "firmware"):
