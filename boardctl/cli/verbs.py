@@ -236,7 +236,9 @@ def send(args: argparse.Namespace, command: dict[str, Any]) -> int:
     if isinstance(status, dict):
         print(format_status(status))
     elif isinstance(result, dict):
-        print(", ".join(f"{k} {v}" for k, v in result.items()))
+        # as the command line writes them: "mute true", not Python's "True"
+        words = {k: str(v).lower() if isinstance(v, bool) else v for k, v in result.items()}
+        print(", ".join(f"{k} {v}" for k, v in words.items()))
     if not live:
         print("(the service is not running: written to the journal directly)", file=sys.stderr)
     return 0
