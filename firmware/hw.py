@@ -365,13 +365,20 @@ class StatusLed:
 _feeder: "list[object]" = []  # the timer that feeds the watchdog in update mode
 
 
-def keep_fed(dog: "machine.WDT", timeout_ms: int) -> None:
-    """Feed the watchdog from a timer, four times a timeout, from now on (update mode)."""
+def keep_fed(dog: "machine.WDT", timeout_ms: int, window_ms: int) -> None:
+    """Feed the watchdog from a timer, four times a timeout, for ``window_ms`` from now
+    (update mode, safe mode); then the timer stops and the watchdog resets the Pico."""
     dog.feed()
     period = max(10, timeout_ms // 4)
-    timer = machine.Timer(
-        -1, mode=machine.Timer.PERIODIC, period=period, callback=lambda _timer: dog.feed()
-    )
+    start = time.ticks_ms()
+
+    def feed(timer: "machine.Timer") -> None:
+        if time.ticks_diff(time.ticks_ms(), start) < window_ms:
+            dog.feed()
+        else:
+            timer.deinit()  # the window is over: the watchdog resets the Pico
+
+    timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=period, callback=feed)
     _feeder.append(timer)
 
 

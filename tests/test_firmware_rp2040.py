@@ -71,8 +71,10 @@ class Booted:
 
 @pytest.fixture(scope="module")
 def usb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Booted]:
-    # A 1 s watchdog (config.py's WATCHDOG_MS), so that a hang resets the chip sooner.
-    with Chip(tmp_path_factory.mktemp("usb"), config={"WATCHDOG_MS": 1000}) as chip:
+    # A 1 s watchdog (config.py's WATCHDOG_MS), so that a hang resets the chip sooner, and
+    # a 4 s update window.
+    config: dict[str, object] = {"WATCHDOG_MS": 1000, "UPDATE_WINDOW_MS": 4000}
+    with Chip(tmp_path_factory.mktemp("usb"), config=config) as chip:
         yield Booted(chip)
 
 
@@ -256,7 +258,9 @@ def test_a_hung_firmware_is_reset_by_its_watchdog_and_shows_the_frame_resent(
     assert frame.end_ns - chip.resets[0] < 3e9
 
 
-def test_update_frees_the_repl_for_mpremote_and_the_watchdog_stays_fed(usb: Booted) -> None:
+def test_update_frees_the_repl_for_its_window_then_the_watchdog_restarts_the_controller(
+    usb: Booted,
+) -> None:
     chip = usb.chip
     resets = len(chip.resets)
     mark = len(chip.output)
@@ -264,10 +268,35 @@ def test_update_frees_the_repl_for_mpremote_and_the_watchdog_stays_fed(usb: Boot
     usb.host.send(p.PING, p.ping_payload(5))
     chip.message(p.PONG, after=len(chip.messages))
     usb.host.send(p.UPDATE, p.UPDATE_KEY)
-    assert chip.wait(lambda: b"update mode, REPL left free" in chip.output[mark:], emu_s=2)
-    chip.run_for(2.5)  # over twice the rig's 1 s watchdog: a timer feeds it now
+    asked = chip.now_ns
+    assert chip.wait(lambda: b"update mode, REPL left free for 4 s" in chip.output[mark:], emu_s=2)
+    chip.run_for(1.5)  # over the rig's 1 s watchdog: a timer feeds it now
     assert len(chip.resets) == resets
     assert chip.repl(b"print(6 * 7)", b"42")
+    # No copy comes (a failed install): at the end of the 4 s window the watchdog resets
+    # the Pico, and the controller is back, saying HELLO.
+    hellos = len(chip.messages)
+    assert chip.wait(lambda: len(chip.resets) > resets, emu_s=6)
+    window = chip.resets[resets] - asked
+    assert 4.0e9 <= window <= 4.0e9 + 0.25e9 + 1.0e9 + 0.1e9  # + a feeding period + the watchdog
+    chip.message(p.HELLO, after=hellos, emu_s=5)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [{"STRIP_DRIVER": "sparkles"}, {"LINK": "uart", "UART_ID": 7}],
+    ids=["strip", "uart"],
+)
+def test_a_strip_or_uart_that_does_not_open_ends_in_a_watchdog_reset_not_a_repl_for_ever(
+    tmp_path: Path, broken: dict[str, object]
+) -> None:
+    with Chip(tmp_path, config={"WATCHDOG_MS": 1000, **broken}) as chip:
+        assert chip.wait(lambda: b"fault, the watchdog resets the Pico" in chip.output, emu_s=4)
+        faulted = chip.now_ns
+        assert chip.wait(lambda: chip.resets, emu_s=3)
+        assert chip.resets[0] - faulted <= 1.5e9  # the configured watchdog (1 s), not a REPL
+        assert chip.wait(lambda: len(chip.resets) >= 2, emu_s=5)  # and again: never stuck
+        assert not chip.messages  # no controller: no HELLO
 
 
 def test_the_uart_link_carries_frames_too(uart: Booted) -> None:
