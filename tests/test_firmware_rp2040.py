@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from boardctl.board.layout import builtin_layout
+from boardctl.board.render import Renderer
 from boardctl.config import parse_config
 from boardctl.link import protocol as p
 from tests.conftest import REPO
@@ -397,3 +399,20 @@ def test_a_scripted_game_from_the_buttons_reaches_the_pin(
     assert chip.wait(lambda: sum(m.kind == p.HELLO for m in chip.messages) > hellos, emu_s=5)
     frame = chip.frame_showing(shown, emu_s=5, after=mark)
     assert frame.start_ns > chip.resets[0]
+
+
+def test_a_quarter_brightness_reaches_the_pin_on_the_perceptual_curve(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    settings: dict[str, object] = {"board": {"brightness": 64}}
+    with service_on_chip(tmp_path, mock_factory, settings, {"WATCHDOG_MS": 1000}) as (rig, chip):
+        chip.message(p.HELLO, emu_s=5)
+        rig.enter(1, 7)
+        rig.wait_for(lambda: rig.status()["tracks"][0]["front"] == 7)
+        loop = rig.loop
+        full = Renderer(builtin_layout("two-121")).render(loop.view(), loop.clock())
+        # Every channel on the pin is its full-brightness value on the curve, once: no
+        # second scaling by the link or the firmware (which apply none of their own).
+        want = bytes(v and max(1, round(v * (64 / 255) ** 2.2)) for v in full)
+        shown = chip.frame_showing(want, emu_s=5).rgb
+        assert 0 < max(shown) < max(full) // 4  # (a linear 25 % would be a quarter of full)
