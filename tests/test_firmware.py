@@ -219,6 +219,30 @@ def test_link_lost_keeps_the_frame_and_blinks_the_status() -> None:
     assert not controller.lost and controller.pixels() == frame and status.on == 1
 
 
+def test_goodbye_turns_the_strip_dark_and_the_silence_after_it_shows_no_sign() -> None:
+    status = emulator.RecordingStatus()
+    controller, _stream, _strip, clock = make(8, status=status, status_pixel=0)
+    frame = bytes(range(10, 34))
+    assert emulator.pump(controller, p.encode(p.FULL, 0, frame)) == frame
+    assert emulator.pump(controller, p.encode(p.GOODBYE, 1)) == bytes(24)  # a clean stop
+    for _ in range(80):  # 4 s of silence: the link is lost, and the strip stays dark
+        clock.advance(50)
+        controller.step()
+        assert controller.pixels() == bytes(24)
+    assert controller.lost
+    # The host is back (a restarted service): HELLO, FULL; a later silence (a crash, a
+    # pulled cable) keeps the score and shows the sign again.
+    emulator.pump(controller, p.encode(p.HELLO, 2, p.hello_payload(2, (0, 1, 0), 8, "GRB")))
+    assert emulator.pump(controller, p.encode(p.FULL, 3, frame)) == frame
+    seen = set()
+    for _ in range(80):
+        clock.advance(50)
+        controller.step()
+        seen.add(controller.pixels()[:3])
+        assert controller.pixels()[3:] == frame[3:]
+    assert bytes(ledctl.LOST_SIGN) in seen
+
+
 def test_boot_pattern_runs_then_yields_to_the_first_frame() -> None:
     controller, _stream, strip, clock = make(20, boot_ms=1000)
     dots = []

@@ -260,6 +260,18 @@ def test_a_hung_firmware_is_reset_by_its_watchdog_and_shows_the_frame_resent(
     assert frame.end_ns - chip.resets[0] < 3e9
 
 
+def test_goodbye_darkens_the_pin_and_the_silence_after_it_lights_no_sign(usb: Booted) -> None:
+    chip = usb.chip
+    usb.show(pattern(6))
+    mark = len(chip.frames)
+    usb.host.send(p.GOODBYE)
+    dark = chip.frame_showing(bytes(3 * LEDS), emu_s=3, after=mark)
+    chip.run_for(ledctl.LINK_LOST_MS / 1000 + 1.5)  # the link is lost meanwhile
+    assert chip.status_led[-1][0] > dark.end_ns  # (the Pico's own LED blinks: lost)
+    assert all(f.grb == bytes(3 * LEDS) for f in chip.frames[mark:])  # no red sign
+    usb.show(pattern(7))  # the host is back
+
+
 def test_update_frees_the_repl_for_its_window_then_the_watchdog_restarts_the_controller(
     usb: Booted,
 ) -> None:

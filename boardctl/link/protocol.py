@@ -49,6 +49,11 @@ TONE        level u8 (the piezo's PWM duty: 255 = 50 %, the loudest), then 0 to
             The controller plays them on its buzzer pin, timed by its own clock; a
             new TONE cuts the one playing short, and one with no steps is silence.
             Firmware older than ``TONE_FIRMWARE`` does not know it.
+GOODBYE     empty. The host stops cleanly (the service's clean stop): the controller
+            turns the strip dark and keeps it dark while the host is away, with no
+            link-lost sign, until the host talks to it again (a crash or a pulled
+            cable sends none: the score stays, with the sign). Firmware older than
+            ``GOODBYE_FIRMWARE`` NAKs it as unknown.
 FULL_CHUNK  frame id u8 (wrapping), chunk index u8, chunk count u8 (1-255), first LED
             u16, RGB bytes (1 LED or more). The chunks of one id together are one FULL
             frame (LEDs no chunk covers are dark): the controller applies it when it
@@ -77,8 +82,10 @@ ERROR = 0x08
 UPDATE = 0x09
 UPDATE_KEY = b"boardctl firmware install"  # (no stray frame can mean it)
 TONE = 0x0A
+GOODBYE = 0x0B
+GOODBYE_FIRMWARE = (2, 2, 0)  # the first firmware version that knows GOODBYE
 # A FULL frame in chunks, each with its own check, so one damaged byte costs one chunk.
-# (0x0B-0x0F are left free for other messages.)
+# (0x0C-0x0F are left free for other messages.)
 FULL_CHUNK = 0x10
 CHUNKS = 0x11
 CHUNK_LEDS = 32  # LEDs per chunk the host sends by default
@@ -95,6 +102,7 @@ KIND_NAMES = {
     ERROR: "ERROR",
     UPDATE: "UPDATE",
     TONE: "TONE",
+    GOODBYE: "GOODBYE",
     FULL_CHUNK: "FULL_CHUNK",
     CHUNKS: "CHUNKS",
 }
