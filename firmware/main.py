@@ -64,7 +64,7 @@ def main() -> None:
             raise fault
         assert strip is not None  # (mypy)
         stream: "ledctl.Stream"  # noqa: UP037 (ledctl.Stream exists for mypy only)
-        hw.speed_up(protocol)  # compiled COBS decoding and 0x00 search
+        hw.speed_up(protocol)  # compiled COBS decoding, 0x00 search and frame length guess
         if config.LINK == "uart":
             stream = hw.UartStream(config.UART_ID, config.UART_BAUD, config.UART_TX, config.UART_RX)
         else:
@@ -120,6 +120,7 @@ def run(
     # controller says HELLO: not in the middle of the host's first frames.
     gc.collect()
     dog.feed()
+    fast = hw.fast  # the compiled loops (None where viper is missing: ledctl's own)
     controller = ledctl.Controller(
         stream,
         strip,
@@ -132,11 +133,11 @@ def run(
         status_pixel=config.STATUS_PIXEL,
         watchdog=dog,
         boot_ms=0,
-        scale=hw.scale_bytes,  # compiled on the Pico (None elsewhere: ledctl's own)
+        scale=fast.scale_bytes if fast else None,
         buzzer=piezo,
-        total=hw.total_bytes,
+        total=fast.total_bytes if fast else None,
         tidy=hw.tidy,  # the GC, when the link is quiet
-        apply=hw.apply_runs,  # compiled on the Pico (None elsewhere: ledctl's own)
+        apply=fast.apply_runs if fast else None,
     )
     # (a frame ends the wait at once: poll wakes on input; a piezo's notes are timed
     # by these steps, so with one wired the loop looks every 2 ms)

@@ -413,3 +413,31 @@ def test_bad_chunks_are_rejected_and_change_nothing() -> None:
     assert controller.bad == 3 and controller.chunk_id == -1
     reasons = [p.parse_nak(m.payload)[1] for m in sent(stream) if m.kind == p.NAK]
     assert reasons == [p.NAK_BAD_PAYLOAD] * 3
+
+
+framing = importlib.import_module("framing")
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([p.FULL, p.DELTA, p.PING]), st.binary(max_size=700))),
+    st.binary(max_size=20).map(lambda junk: junk.replace(b"\0", b"\1")),  # (no frame start)
+    st.lists(st.integers(1, 300), max_size=30),
+)
+def test_the_frame_tracker_never_counts_on_a_byte_the_host_need_not_send(
+    messages: list[tuple[int, bytes]], junk: bytes, cuts: list[int]
+) -> None:
+    frames = [p.encode(kind, seq & 0xFF, payload) for seq, (kind, payload) in enumerate(messages)]
+    wire = junk + b"".join(frames)
+    ends = {len(junk) + sum(len(f) for f in frames[: k + 1]) for k in range(len(frames))}
+    tracker = framing.FrameTracker()
+    i = 0
+    for cut in [*cuts, len(wire)]:
+        end = min(len(wire), i + cut)
+        tracker.scan(wire, i, end)
+        i = end
+        following = min([e for e in ends if e >= i], default=i)
+        assert tracker.committed() <= following - i  # never past the frame it is in
+        if i == len(wire):
+            break
+    assert tracker.committed() == 0  # all read: between frames

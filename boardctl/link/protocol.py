@@ -266,7 +266,7 @@ def cobs_encode(data: bytes) -> bytes:
 def cobs_into(src: "Buffer", n: int, dst: bytearray) -> int:
     """COBS-decode ``src[:n]`` into ``dst`` (at least ``n`` bytes long, no allocation): the
     decoded length, or -1 for a block holding 0x00, -2 for a block running past the end.
-    (The firmware swaps in a compiled copy, ``hw.cobs_into``.)"""
+    (The firmware swaps in a compiled copy, ``fast.cobs_into``.)"""
     index = 0
     out = 0
     while index < n:
@@ -299,7 +299,7 @@ def cobs_decode(data: bytes) -> bytes:
 
 def find_zero(buf: "Buffer", start: int, end: int) -> int:
     """The index of the first 0x00 in ``buf[start:end]``, or -1. (The firmware swaps in a
-    compiled copy, ``hw.find_zero``: MicroPython's ``find`` is slow and has no memoryview.)"""
+    compiled copy, ``fast.find_zero``: MicroPython's ``find`` is slow and has no memoryview.)"""
     try:
         return int(buf.find(DELIMITER, start, end))  # type: ignore[union-attr]
     except AttributeError:  # a memoryview (CPython), or a bytearray without find (MicroPython)
@@ -311,19 +311,22 @@ def find_zero(buf: "Buffer", start: int, end: int) -> int:
         return -1
 
 
-def frame_size_at_least(prefix: "Buffer") -> int:
-    """From the first bytes of a frame after its opening delimiter: the fewest bytes the
-    rest of it can hold (COBS part, check and closing delimiter, ``prefix`` included), once
-    the prefix holds the header's length field; 0 before that (or for no frame at all).
+def frame_size_at_least(prefix: "Buffer", end: int = -1) -> int:
+    """From the first bytes of a frame after its opening delimiter (``prefix[:end]``, all
+    of it by default): the fewest bytes the rest of it can hold (COBS part, check and
+    closing delimiter, the prefix included), once the prefix holds the header's length
+    field; 0 before that (or for no frame at all).
 
     COBS adds at least one code byte to the body: so a whole frame is never shorter, and
     exactly this long when no run in it reaches 254 bytes. The firmware reads that many
-    bytes in one call once it knows the figure (``hw.UsbStream``).
+    bytes at once when it knows the figure (``framing.FrameTracker``; the firmware swaps in
+    a compiled copy, ``fast.frame_size_at_least``).
     """
     header = bytearray(HEADER_LEN)
     got = 0
     index = 0
-    end = len(prefix)
+    if end < 0:
+        end = len(prefix)
     while index < end and got < HEADER_LEN:
         code = prefix[index]
         if code == 0:
