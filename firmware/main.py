@@ -15,20 +15,27 @@ import machine  # noqa: E402
 # Then the watchdog, before anything that can fail (an import, config.py): from here on a
 # fault ends in a reset, never in a dark board at a REPL for ever. main() sets it to
 # config.WATCHDOG_MS once config.py is read.
-machine.WDT(timeout=8000)
+EARLY_WATCHDOG_MS = 8000
+early_dog = machine.WDT(timeout=EARLY_WATCHDOG_MS)
 
 import gc  # noqa: E402
 import time  # noqa: E402
 
-import buzzer  # noqa: E402
-import config  # noqa: E402
-import hw  # noqa: E402
-import ledctl  # noqa: E402
-import protocol  # noqa: E402
-import usb  # noqa: E402
-import ws2812  # noqa: E402
+import hw  # noqa: E402  (machine calls only)
 
 UPDATE_WINDOW_MS = 120000  # (a config.py from before UPDATE_WINDOW_MS)
+
+try:
+    import buzzer
+    import config
+    import ledctl
+    import protocol
+    import usb
+    import ws2812
+
+    broken: "Exception | None" = None
+except Exception as error:  # a config.py that does not import (a syntax error), a copy cut short
+    broken = error
 
 
 def open_strip() -> "hw.NeoStrip | ws2812.PioStrip":
@@ -153,4 +160,12 @@ def run(
     hw.ctrl_c(True)
 
 
-main()
+if broken is None:
+    main()
+else:
+    # A file does not import: the REPL, to fix it with mpremote, for the update window (safe
+    # mode cannot start without config.py); then the watchdog resets the Pico.
+    hw.keep_fed(early_dog, EARLY_WATCHDOG_MS, UPDATE_WINDOW_MS)
+    hw.ctrl_c(True)
+    print("boardctl LED controller: fault at import:", repr(broken))
+    print("boardctl LED controller: REPL left free for", UPDATE_WINDOW_MS // 1000, "s")

@@ -313,6 +313,23 @@ def test_a_strip_or_uart_that_does_not_open_ends_in_a_watchdog_reset_not_a_repl_
         assert not chip.messages  # no controller: no HELLO
 
 
+class SyntaxErrorValue:
+    """A config.py value that makes the file fail to import (its repr is no Python)."""
+
+    def __repr__(self) -> str:
+        return "256 +"
+
+
+def test_a_config_py_that_does_not_import_leaves_the_repl_free_for_the_update_window(
+    tmp_path: Path,
+) -> None:
+    with Chip(tmp_path, config={"LED_COUNT": SyntaxErrorValue()}) as chip:
+        assert chip.wait(lambda: b"fault at import: SyntaxError" in chip.output, emu_s=4)
+        chip.run_for(9)  # past the 8 s watchdog armed before the imports: a timer feeds it
+        assert not chip.resets and not chip.messages
+        assert chip.repl(b"print(6 * 7)", b"42")  # to fix config.py with mpremote
+
+
 def test_the_uart_link_carries_frames_too(uart: Booted) -> None:
     assert p.parse_hello(uart.hello.payload)[2:] == (LEDS, "GRB")
     rgb = pattern(4)
