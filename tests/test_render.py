@@ -17,6 +17,7 @@ from boardctl.board.render import (
     ERROR_SECONDS,
     LINE_BLINK_SECONDS,
     Renderer,
+    brightness_table,
 )
 from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILION, YELLOW, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError
@@ -215,11 +216,11 @@ def test_a_short_game_on_a_long_board_ends_at_its_target() -> None:
     assert hole(frame, 0, 31) == scaled(YELLOW, 0.06) or pixel(frame, 252) == scaled(YELLOW, 0.06)
 
 
-def test_global_brightness_scales_and_keeps_faint_things_on() -> None:
+def test_global_brightness_follows_the_perceptual_curve_and_keeps_faint_things_on() -> None:
     view = two((45, 40), (20, 12))
     full = R.render(view, 0.0)
     half = Renderer(LAYOUT, brightness=128).render(view, 0.0)
-    assert hole(half, 0, 45) == tuple((v * 128 + 127) // 255 for v in ORANGE)
+    assert hole(half, 0, 45) == tuple(v and max(1, round(v * (128 / 255) ** 2.2)) for v in ORANGE)
     assert all((h == 0) == (f == 0) for h, f in zip(half, full, strict=True))
     assert not any(Renderer(LAYOUT, brightness=0).render(view, 0.0))
     with pytest.raises(ConfigError, match="brightness"):
@@ -338,11 +339,29 @@ def test_lazy_export_table_matches_all() -> None:
     assert sorted(board.__all__) == sorted(board._WHERE)
 
 
+def test_a_quarter_brightness_drives_the_leds_at_a_quarter_of_perceived_lightness() -> None:
+    quarter = brightness_table(64)[255] / 255  # the duty of a full channel at 25 %
+    lightness = 116 * quarter ** (1 / 3) - 16  # CIE 1976 L* (0-100) of that light
+    assert 22 <= lightness <= 28  # a quarter (a linear 25 % would be L* 57: half)
+    assert brightness_table(64)[255] == 12 and brightness_table(186)[255] == 127
+
+
+@given(st.integers(0, 254), st.integers(0, 255))
+def test_the_brightness_curve_never_brightens_keeps_order_and_keeps_lit_channels_lit(
+    level: int, value: int
+) -> None:
+    table = brightness_table(level)
+    assert table[value] <= value
+    assert value == 0 or table[value] >= (level > 0)
+    assert table[value] <= brightness_table(level + 1)[value]
+    assert value == 255 or table[value] <= table[value + 1]
+
+
 def test_brightness_can_change_at_run_time() -> None:
     renderer = Renderer(LAYOUT)
     view = two((45, 40), (20, 12))
     renderer.set_brightness(64)
-    assert hole(renderer.render(view, 0.0), 0, 45) == tuple((v * 64 + 127) // 255 for v in ORANGE)
+    assert hole(renderer.render(view, 0.0), 0, 45) == tuple(brightness_table(64)[v] for v in ORANGE)
     renderer.set_brightness(255)
     assert hole(renderer.render(view, 0.0), 0, 45) == ORANGE
     with pytest.raises(ValueError, match="0-255"):

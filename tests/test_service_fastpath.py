@@ -96,6 +96,9 @@ class Board:
     def set_brightness(self, level: float) -> None:
         pass
 
+    def goodbye(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 

@@ -172,7 +172,7 @@ def test_a_refused_button_entry_flashes_the_error_and_changes_nothing() -> None:
     loop.close()
 
 
-def test_finish_leaves_the_committed_score_on_the_leds_without_pending() -> None:
+def test_a_clean_stop_turns_the_leds_dark_and_drops_only_the_pending_entry() -> None:
     loop, link, _clock, _ = make_loop()
     layout = builtin_layout("two-121")
     loop.start()
@@ -180,14 +180,14 @@ def test_finish_leaves_the_committed_score_on_the_leds_without_pending() -> None
     loop.post(Tap("track1.plus1"))
     loop.run_once(max_wait=0)
     assert loop.panel.pending == (1, 0)
+    assert lit(link.frames[-1], layout.led_of(1, 7))
     loop.stop()
     loop.run_once(max_wait=0)
     assert loop.stopping
     loop.finish()
-    last = link.frames[-1]
-    assert lit(last, layout.led_of(1, 7))
-    assert not lit(last, layout.led_of(0, 1))  # the pending +1 is not shown
+    assert link.goodbyes == 1 and link.frames[-1] == bytes(3 * layout.led_count)  # dark
     assert link.closed
+    assert [t["front"] for t in loop.keeper.status()["tracks"]] == [0, 7]  # kept; +1 dropped
     loop.close()
 
 

@@ -72,6 +72,11 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 }
 #: Level of a line once the game is over (failed line lit, or blink "on").
 LINE_SHOWN_LEVEL = 1.0
+#: The brightness setting is perceptual, and this is the one place it is applied: a
+#: level drives the LEDs at ``(level / 255) ** BRIGHTNESS_GAMMA`` of full, so 64 (25 %)
+#: drives them at 4.7 % and looks like a quarter (CIE L* 26), where a linear 25 % looks
+#: like half (L* 57). The link's and the firmware's own brightness stay plain factors.
+BRIGHTNESS_GAMMA = 2.2
 
 
 class _Clock:
@@ -172,10 +177,18 @@ class _TrackColours:
     chase: tuple[bytes, ...]
 
 
+def brightness_table(level: int) -> bytes:
+    """Each channel value (0-255) at brightness ``level`` (0-255), on the perceptual curve
+    (``BRIGHTNESS_GAMMA``): rounded, and a lit channel stays lit unless ``level`` is 0."""
+    factor = (level / 255) ** BRIGHTNESS_GAMMA
+    return bytes(0 if v == 0 or level == 0 else max(1, round(v * factor)) for v in range(256))
+
+
 class Renderer:
     """Renders board views onto one layout.
 
-    ``brightness`` (0..255) scales every frame; ``power``, if given, then
+    ``brightness`` (0..255) scales every frame on a perceptual curve
+    (:func:`brightness_table`); ``power``, if given, then
     limits each frame to that current budget (see :mod:`boardctl.board.power`).
 
     >>> from boardctl.board.layout import builtin_layout
@@ -212,11 +225,7 @@ class Renderer:
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
             raise ConfigError(f"brightness must be a whole number 0-255, not {level!r}")
         self.brightness = level
-        self._table = None
-        if level != 255:
-            self._table = bytes(
-                0 if v == 0 or level == 0 else max(1, (v * level + 127) // 255) for v in range(256)
-            )
+        self._table = None if level == 255 else brightness_table(level)
 
     def _track_colours(self, track: int) -> _TrackColours:
         t = self.theme

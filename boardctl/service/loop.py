@@ -354,7 +354,7 @@ class ServiceLoop:
             self._next_watchdog = now + interval
 
     def run(self) -> None:
-        """Serve until :meth:`stop`; then leave the score on the LEDs."""
+        """Serve until :meth:`stop`; then turn the LEDs dark (:meth:`finish`)."""
         self.start()
         while not self._stopping:
             self.run_once()
@@ -429,11 +429,12 @@ class ServiceLoop:
         return self._stopping
 
     def finish(self) -> None:
-        """Leave the committed score on the LEDs (pending entries are dropped)."""
+        """A clean stop: the LEDs go dark (``Link.goodbye``; the score is in the journal).
+        A crash or a lost link never gets here: the score stays on the LEDs then."""
         self.notifier.stopping()
         self.panel.cancel_pending()
         self._error_at = None
-        self.refresh(self.clock())
+        self.link.goodbye()
         self.link.close()
         self.keeper.close()
 

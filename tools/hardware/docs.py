@@ -367,7 +367,7 @@ def power_section() -> str:
     """What the limiter allows on the reference layout at each brightness."""
     from boardctl.board.layout import builtin_layout
     from boardctl.board.power import PowerBudget, estimate_ma, limit_power
-    from boardctl.board.render import Renderer
+    from boardctl.board.render import Renderer, brightness_table
     from boardctl.config import BoardConfig
     from boardctl.view import BoardView, TrackView
     from tools.hardware.pico import firmware_settings
@@ -413,7 +413,7 @@ def power_section() -> str:
                 (renderer.render(game_over, t) for t in times),
                 key=lambda f: estimate_ma(f, budget),
             ),
-            "every LED full white (worst case)": bytes([level]) * (3 * n),
+            "every LED full white (worst case)": bytes([brightness_table(level)[255]]) * (3 * n),
         }
         for label, frame in frames.items():
             before = estimate_ma(frame, budget)
