@@ -181,6 +181,7 @@ EXAMPLES: dict[tuple[str | None, str], str | list[str]] = {
     (None, "<board-id>"): "table-1",
     (None, "BOARD"): "table-1",
     (None, "NAME=SCORE"): ["Ann=121", "Bob=87"],
+    ("rules", "NAME"): "czech",
     ("peg", "CARDS…"): "5H 5D JS QC",
     ("peg", "CARDS"): "5H 5D JS QC",
     ("peg", "…"): "1 2",
