@@ -71,7 +71,7 @@ def test_the_service_holds_the_buttons_lines_through_lgpio(twin: Twin) -> None:
     info = twin.ssh("gpioinfo -c gpiochip0").stdout
     for pin in (TRACK1["plus1"], TRACK1["plus5"], TRACK2["plus1"], SHARED["menu"]):
         row = next(r for r in info.splitlines() if re.match(rf"\s*line\s+{pin}:", r))
-        assert "input" in row and "pull-up" in row and "consumer" in row, row
+        assert "input" in row and "bias=pull-up" in row and 'consumer="lg"' in row, row
 
 
 def test_a_guided_game_entered_on_the_gpio_lines_shows_in_boardctl_status(twin: Twin) -> None:

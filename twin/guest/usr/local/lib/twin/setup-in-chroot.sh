@@ -43,9 +43,6 @@ printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n/dev/vdb /var/lib/boardctl ext
 groupadd -f -r gpio
 id pi > /dev/null 2>&1 || useradd -m -s /bin/bash -G gpio,dialout,plugdev pi
 passwd -d root
-mkdir -p /etc/systemd/system/serial-getty@ttyS0.service.d
-printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --keep-baud 115200,57600,38400,9600 %%I $TERM\n' \
-    > /etc/systemd/system/serial-getty@ttyS0.service.d/autologin.conf
 systemctl enable systemd-networkd twin-board twin-gpio-sim twin-gpio-agent
 systemctl mask systemd-networkd-wait-online.service apt-daily.timer apt-daily-upgrade.timer \
     e2scrub_all.timer fstrim.timer man-db.timer
