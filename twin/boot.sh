@@ -8,7 +8,7 @@
 # are kept between boots of the same RUN_DIR: boot again after a power cut to see what the
 # guest kept. ssh: 127.0.0.1:$SSH_PORT (root, IMAGE_DIR/id_ed25519); the guest has no
 # other network (QEMU's user network with restrict=on: no route out).
-# env: SSH_PORT (2222) MEM (1024 MB) SMP (2) ACCEL (tcg; kvm where a real VMX/SVM KVM is)
+# env: SSH_PORT (2222) MEM (512 MB, a Zero 2 W's) SMP (2) ACCEL (tcg; kvm where a real VMX/SVM KVM is)
 #      CACHE (none: a write the guest has not flushed is lost when QEMU is killed)
 set -euo pipefail
 IMAGE=${1:?image folder (twin/build-image.sh)}
@@ -25,7 +25,7 @@ fi
 [ -f "$RUN/state.img" ] || mkfs.ext4 -q -L boardstate "$RUN/state.img" 256M
 rm -f "$RUN"/*.sock "$RUN/console.log"
 exec qemu-system-x86_64 -name boardctl-twin \
-    -machine "q35,accel=$ACCEL" -cpu "$CPU" -smp "${SMP:-2}" -m "${MEM:-1024}" \
+    -machine "q35,accel=$ACCEL" -cpu "$CPU" -smp "${SMP:-2}" -m "${MEM:-512}" \
     -kernel "$IMAGE/vmlinuz" -initrd "$IMAGE/initrd.img" \
     -append "root=/dev/vda rw console=ttyS0 quiet" \
     -drive "file=$RUN/root.qcow2,if=virtio,format=qcow2,cache=${CACHE:-none},aio=threads" \
