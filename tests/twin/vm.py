@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -242,3 +243,67 @@ class Twin:
     def figures_to(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.figures, indent=1) + "\n")
+
+
+# -- power cuts --------------------------------------------------------------------------------
+PEGGER = Path(__file__).with_name("guest_pegger.py")
+VENV_PYTHON = "/opt/boardctl/venv/bin/python"  # install.sh's virtualenv
+
+
+def boot_to_ready(twin: Twin) -> float:
+    """Boot; wait until boardctl is active (READY); the seconds from QEMU's start.
+
+    Keeps two figures: the host's (VM start to the first ``is-active`` seen, which includes
+    ssh's own slowness) and the guest's (kernel start to the unit's READY, from systemd).
+    """
+    start = time.monotonic()
+    twin.boot()
+
+    def active() -> bool | None:
+        state = twin.ssh("systemctl is-active boardctl", check=False).stdout.strip()
+        return True if state == "active" else None
+
+    wait_for("boardctl active after the boot", active, BOOT_TIMEOUT, every=1.0)
+    seconds = time.monotonic() - start
+    twin.figures.setdefault("vm_start_to_ready_seen_s", []).append(round(seconds, 1))
+    shown = twin.ssh("systemctl show boardctl -p ActiveEnterTimestampMonotonic").stdout
+    kernel_to_ready = int(shown.strip().split("=", 1)[1]) / 1e6
+    twin.figures.setdefault("kernel_start_to_ready_s", []).append(round(kernel_to_ready, 1))
+    return seconds
+
+
+def start_power_cut_game(twin: Twin) -> None:
+    """The pegger in the guest (flushed: it must outlive the cuts), and a new free game."""
+    with PEGGER.open("rb") as source:
+        twin.ssh("cat > /root/pegger.py && sync", stdin=source)
+    twin.ssh(f"{VENV_PYTHON} /root/pegger.py new")
+
+
+def power_cut_trial(twin: Twin, name: str, after: int, delay: float) -> int:
+    """``after`` acknowledged entries, one more in flight, QEMU killed ``delay`` s later.
+
+    Boots again, sends the entry that was in flight again with its request id, and returns
+    the board's points: exactly the entries acknowledged so far when nothing was lost or
+    counted twice (each entry is 1 point).
+    """
+    pegger = subprocess.Popen(
+        twin.ssh_command(f"{VENV_PYTHON} -u /root/pegger.py run {name}"),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert pegger.stdin is not None and pegger.stdout is not None
+    for number in range(1, after + 1):
+        pegger.stdin.write("\n")
+        pegger.stdin.flush()
+        ready, _, _ = select.select([pegger.stdout], [], [], 120)
+        assert ready, f"twin: no reply to entry {number} within 120 s"
+        assert pegger.stdout.readline().strip() == f"ack {number}"
+    pegger.stdin.write("\n")  # entry after+1: in flight when the power goes
+    pegger.stdin.flush()
+    time.sleep(delay)
+    twin.cut_power()
+    pegger.kill()
+    pegger.wait()
+    boot_to_ready(twin)
+    resent = twin.ssh(f"{VENV_PYTHON} -u /root/pegger.py resend {name} {after + 1}")
+    assert resent.stdout.strip() == f"ack {after + 1}", resent
+    return sum(int(track["front"]) for track in twin.status()["tracks"])
