@@ -24,7 +24,10 @@ as whole processes from ``fork`` to exit, ``--repeats`` runs each:
   direct write): ``status`` and ``history`` read the checked readout the last
   writer left (the untimed ``undo``; see ``boardctl/game/readout.py``), and
   ``status`` once more without it (the journal replayed by the engine, as
-  after a writer that did not close: a crash).
+  after a writer that did not close: a crash);
+- after ``kill -9`` of the service (its events still in the WAL): ``status``, which
+  first runs the service's damage checks on a private copy of the database and the
+  WAL, then reads the readout the service kept fresh.
 
 Each figure is the fastest run (the one least disturbed by other work on the
 machine) and the median, in wall time, and the least CPU time (user + system,
@@ -223,6 +226,12 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
             report(name, cpu_timed([*boardctl, *verb, *via], repeats, after))
         name = "boardctl status, no $XDG_RUNTIME_DIR"
         report(name, cpu_timed([*boardctl, "status", *as_typed], repeats))
+        time.sleep(1.0)  # the service's readout rewrite after the last commit (0.5 s quiet)
+        proc.kill()  # as a crash or power cut leaves it: the events still in the WAL
+        proc.wait(30)
+        print("whole process, service killed (kill -9: the WAL holds events):")
+        name = "boardctl status, damage checks on a copy"
+        report(name, cpu_timed([*boardctl, "status", *as_typed], repeats, runtime=session))
     finally:
         proc.terminate()
         proc.wait(30)

@@ -10,6 +10,12 @@
 3. Firmware time per frame, under MicroPython (WebAssembly build, via node) and
    CPython: parsing alone (``Decoder.feed``) and the whole controller step (parse,
    apply, brightness/power, strip buffer in GRB order).
+4. Adalight on WLED's default 115,200-baud line (a pty read at 11,520 bytes a second by
+   WLED's own Adalight parser, tests/wled.py) during a 60 fps animation (the winner's
+   comet) of 4 s: how long ``show()`` takes (the service loop's wait), the bytes a second
+   the link writes, frames superseded, write timeouts, frames WLED showed.
+
+    PYTHONPATH=. python benchmarks/bench_link.py --adalight   (section 4 alone)
 """
 
 from __future__ import annotations
@@ -264,7 +270,50 @@ def bench_firmware_cpython() -> dict[str, float]:
     return out
 
 
+def bench_adalight_comet(seconds: float = 4.0, fps: int = 60) -> None:
+    from boardctl.link.serial_link import AdalightLink
+    from tests.wled import SerialLine
+
+    line = SerialLine(LEDS, 115_200)
+    link = open_link("adalight", path=line.path)
+    assert isinstance(link, AdalightLink)
+    deadline = time.monotonic() + 5
+    while not link.connected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    waits = []
+    frames = [bytes([(n * 7) % 256, 40, n % 200]) * LEDS for n in range(int(seconds * fps))]
+    start = time.monotonic()
+    for n, frame in enumerate(frames):
+        time.sleep(max(0.0, start + n / fps - time.monotonic()))
+        began = time.perf_counter()
+        link.show(frame)
+        waits.append(time.perf_counter() - began)
+    elapsed = time.monotonic() - start
+    written = line.written()
+    line.wait_for(line.shows(frames[-1]), 5)
+    link.close()
+    line.close()
+    print(f"Adalight at 115,200 baud, {len(frames)} frames at {fps} fps over {elapsed:.1f} s:")
+    print(
+        f"  show(): median {statistics.median(waits) * 1e3:.3f} ms, "
+        f"max {max(waits) * 1e3:.3f} ms, total {sum(waits) * 1e3:.1f} ms"
+    )
+    print(
+        f"  written {written / elapsed / 1000:.1f} kB/s (the line carries 11.5 kB/s), "
+        f"{link.packets} packets, {link.superseded} frames superseded, "
+        f"{link.write_failures} write timeouts"
+    )
+    print(
+        f"  WLED's parser showed {len(line.shown)} frames; the last one is the last drawn: "
+        f"{bool(line.shown) and line.shown[-1][1] == frames[-1]}"
+    )
+
+
 def main() -> int:
+    if "--adalight" in sys.argv:
+        bench_adalight_comet()
+        return 0
+    bench_adalight_comet()
     encode_send, show, size = bench_send()
     print(f"full 256-LED frame: {size} bytes on the wire")
     print(f"  encode + write to a pty, median:         {encode_send * 1e3:.3f} ms")

@@ -42,6 +42,7 @@ sys.path.insert(0, str(REPO))
 from boardctl.game.commands import parse_command  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.mqtt.acks import Acks  # noqa: E402
+from boardctl.results.sign import KEY_FILE, write_key  # noqa: E402
 from tests.mqtt_broker import Broker  # noqa: E402
 from tests.test_e2e_process import Service  # noqa: E402
 
@@ -115,6 +116,7 @@ def latency(broker: Broker, tmp: Path, games: int) -> dict[str, Any]:
     (tmp / "lat").mkdir()
     service = Service(tmp / "lat")
     board_config(service)
+    write_key(service.journal.parent / KEY_FILE)  # the bridge signs every result
     service.start()
     bridge = subprocess.Popen(bridge_command(service, broker.port, "lat"), env=_env())
     sub = Subscriber(broker.port, "boardctl/lat/#")
@@ -192,6 +194,7 @@ def catch_up(broker: Broker, tmp: Path, results: int) -> dict[str, Any]:
         assert opened.journal is not None
         opened.journal.append_all((e, at + i) for i, e in enumerate(stored))
     made = time.monotonic() - made
+    write_key(journal.parent / KEY_FILE)  # the bridge signs every result
     acks = journal.parent / "mqtt-acks.json"
     sub = Subscriber(broker.port, "boardctl/catch/results/+")
     start = time.monotonic()

@@ -23,8 +23,13 @@ clock): a +1 pressed during the "off" half changes no LED until the blink
 turns on, so its figure is the blink, not the service. Those presses are
 counted separately.
 
-    PYTHONPATH=. python benchmarks/bench_service_latency.py [--presses 1000] [--link serial|null]
-        [--burn N] [--pi-class 8] [--sound]
+    PYTHONPATH=. python benchmarks/bench_service_latency.py [--presses 1000]
+        [--link serial|adalight|null] [--burn N] [--pi-class 8] [--sound]
+
+``--link adalight``: an Adalight link (a WLED board's) on a pty whose far end is read at
+115,200 baud (11,520 bytes a second, WLED's default line) by WLED's own Adalight parser
+(tests/wled.py); besides edge -> frame handed to the link, it prints edge -> frame shown
+by WLED (the 774-byte packet of 256 LEDs takes 67 ms on that line).
 
 ``--sound`` wires the sound as a board with a buzzer and a voice has it: a buzzer on
 GPIO12 (a mock PWM pin) playing every cue, and a voice that takes a second per phrase
@@ -65,10 +70,12 @@ class TimedLink:
         self.inner = inner
         self.shown = threading.Event()
         self.at = 0.0
+        self.frame = b""
 
     def show(self, frame: bytes) -> None:
         self.inner.show(frame)
         self.at = time.perf_counter()
+        self.frame = frame
         self.shown.set()
 
     @property
@@ -101,8 +108,45 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
+class WledLine:
+    """A WLED board's serial line at 115,200 baud (tests/wled.py), as the service's device:
+    ``wait_for`` a frame at the link's brightness, ``latency`` of a press."""
+
+    def __init__(self, leds: int, baud: int = 115_200) -> None:
+        from tests.wled import SerialLine
+
+        self.line = SerialLine(leds, baud)
+        self.path = self.line.path
+        self.link: Any = None
+
+    def wait_for(self, frame: bytes, timeout: float) -> bool:
+        from boardctl.link.adalight import scale_frame
+
+        return self.line.wait_for(
+            self.line.shows(scale_frame(frame, self.link.brightness)), timeout
+        )
+
+    def latency(self, frame: bytes, start: float) -> float:
+        """ms from ``start`` until WLED showed ``frame``."""
+        if not self.wait_for(frame, 3):
+            raise SystemExit("WLED never showed the frame of a press")
+        return (self.line.shown[-1][0] - start) * 1000
+
+    def close(self) -> None:
+        self.line.close()
+
+
 def _open_link(kind: str) -> tuple[Any, Any]:
-    """The emulated controller (serial) or None, and a connected link to it."""
+    """The emulated controller (serial), the WLED line (adalight) or None, and a connected
+    link to it."""
+    if kind == "adalight":
+        line = WledLine(256)
+        inner = open_link("adalight", path=line.path)
+        line.link = inner
+        deadline = time.monotonic() + 5
+        while not inner.connected and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return line, inner
     if kind != "serial":
         return None, open_link("null")
     from emulator import PtyDevice
@@ -155,7 +199,7 @@ def parse_args() -> argparse.Namespace:
     """The options; under ``--pi-class``/``--burn`` the script runs again and exits here."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=1000)
-    parser.add_argument("--link", choices=("serial", "null"), default="serial")
+    parser.add_argument("--link", choices=("serial", "adalight", "null"), default="serial")
     parser.add_argument("--sound", action="store_true", help="a buzzer and a slow voice wired")
     pi_class.add_options(parser)
     args = parser.parse_args()
@@ -163,6 +207,19 @@ def parse_args() -> argparse.Namespace:
     if code is not None:
         sys.exit(code)
     return args
+
+
+def settle(board: Any, device: Any) -> None:
+    """Wait until the loop has handled everything before (the journal write too)."""
+    idle = threading.Event()
+    board.loop.post(Call(idle.set))
+    if not idle.wait(2):
+        raise SystemExit("the loop did not come back")
+    # the emulated controller is a thread of this process (one GIL with the service),
+    # unlike a real Pico: let it finish the last frame too (WLED: the line idle again)
+    frame = board.loop.frame
+    if device is not None and frame is not None and not device.wait_for(frame, 3):
+        raise SystemExit("the controller did not show the last frame")
 
 
 def main() -> None:
@@ -192,18 +249,6 @@ def main() -> None:
         thread.start()
         time.sleep(0.2)
 
-        def settle() -> None:
-            """Wait until the loop has handled everything before (the journal write too)."""
-            idle = threading.Event()
-            board.loop.post(Call(idle.set))
-            if not idle.wait(2):
-                raise SystemExit("the loop did not come back")
-            # the emulated controller is a thread of this process (one GIL with the
-            # service), unlike a real Pico: let it finish the last frame too
-            frame = board.loop.frame
-            if device is not None and frame is not None and not device.wait_for(frame, 2):
-                raise SystemExit("the controller did not show the last frame")
-
         pins = config.pins
         buttons = {
             "+1": factory.pin(pins.tracks[0].plus1),
@@ -212,6 +257,7 @@ def main() -> None:
         }
         results: dict[str, list[float]] = {name: [] for name in buttons}
         durable: dict[str, list[float]] = {"commit": [], "undo": []}
+        on_wled: dict[str, list[float]] = {name: [] for name in buttons}
         blink_delayed: list[float] = []
         count = 0
         while count < args.presses:
@@ -221,7 +267,7 @@ def main() -> None:
                 if name == "undo":
                     pin.drive_low()
                     time.sleep(0.002)
-                settle()
+                settle(board, device)
                 link.shown.clear()
                 written = journal.at
                 start = time.perf_counter()
@@ -236,8 +282,10 @@ def main() -> None:
                     blink_delayed.append(elapsed)
                 else:
                     results[name].append(elapsed)
+                    if isinstance(device, WledLine):
+                        on_wled[name].append(device.latency(link.frame, start))
                 if name in durable:
-                    settle()
+                    settle(board, device)
                     if journal.at == written:
                         raise SystemExit(f"a {name} press wrote nothing to the journal")
                     durable[name].append((journal.at - start) * 1000)
@@ -253,6 +301,10 @@ def main() -> None:
         device.close()
     kind = f"{args.link} link, sound wired" if args.sound else f"{args.link} link"
     summarize(kind, results, durable, blink_delayed)
+    if args.link == "adalight":
+        print("button edge -> frame shown by WLED's parser at 115,200 baud, ms:")
+        for name, values in on_wled.items():
+            report(name, values)
 
 
 def summarize(

@@ -113,6 +113,10 @@ class InputError(BoardError, ValueError):
     """An unknown button or input name."""
 
 
+class GpioError(BoardError, OSError):
+    """The machine has GPIO chips but no gpiozero pin factory could open them."""
+
+
 # --- demo and hardware -----------------------------------------------------
 class DemoError(BoardError, ValueError):
     """The demo game was asked for something the cards cannot do."""

@@ -161,6 +161,9 @@ class Controller:
         self.led_count = led_count
         self.color_order = color_order
         self.budget_ma = budget_ma  # the controller's own limit, whatever the host asks
+        # mA per LED at full white: the controller's own figure is a floor; a host may only
+        # raise it (a tighter estimate), never lower it (led_ma(): the figure in force).
+        self.own_led_ma = led_ma
         self.led_ma = led_ma
         self.status = status
         self.status_pixel = status_pixel if 0 <= status_pixel < led_count else -1
@@ -272,7 +275,7 @@ class Controller:
                 level, budget, led_ma = protocol.parse_brightness(payload)
                 self.brightness = level
                 self.host_budget_ma = budget
-                self.led_ma = led_ma
+                self.led_ma = max(self.own_led_ma, led_ma)  # never below the firmware's own
                 self.dirty = True
             elif kind == protocol.PING:
                 token = protocol.parse_ping(payload)

@@ -95,6 +95,29 @@ def test_full_white_is_clamped_even_when_the_host_asks_for_more() -> None:
     assert ledctl.estimate_ma(sum(pixels), 256, 55) <= 900
 
 
+@settings(deadline=None, max_examples=200)
+@given(st.integers(1, 255), st.integers(0, 0xFFFF), st.integers(1, 300), st.integers(1, 5000))
+def test_a_host_can_only_tighten_the_firmwares_power_limit(
+    host_ma: int, host_budget: int, led_count: int, own_budget: int
+) -> None:
+    controller, _stream, _strip, _clock = make(led_count, budget_ma=own_budget, led_ma=60)
+    brightness = p.brightness_payload(255, host_budget, host_ma)
+    emulator.pump(controller, p.encode(p.BRIGHTNESS, 0, brightness))
+    pixels = emulator.pump(controller, p.encode(p.FULL, 1, b"\xff" * (3 * led_count)))
+    assert controller.led_ma == max(60, host_ma)
+    if own_budget > led_count:  # the LEDs' idle draw alone fits
+        # Judged by the firmware's own figure, whatever mA per LED the host claimed.
+        assert ledctl.estimate_ma(sum(pixels), led_count, 60) <= own_budget
+
+
+def test_full_white_after_a_host_says_one_milliamp_per_led_stays_within_budget() -> None:
+    controller, _stream, _strip, _clock = make(256, budget_ma=2000, led_ma=60)
+    emulator.pump(controller, p.encode(p.BRIGHTNESS, 0, p.brightness_payload(255, 0, 1)))
+    pixels = emulator.pump(controller, p.encode(p.FULL, 1, b"\xff" * 768))
+    assert 0.9 * 2000 < ledctl.estimate_ma(sum(pixels), 256, 60) <= 2000
+    assert max(pixels) < 255  # scaled, not sent as asked (about 15.6 A unscaled)
+
+
 @settings(deadline=None, max_examples=100)
 @given(
     st.lists(

@@ -1,7 +1,7 @@
 """``boardctl firmware install``: an UPDATE message to the running controller, then the files
 of firmware/package.json copied by one mpremote session, main.py last. mpremote is a fake on
-PATH here that records its arguments (the emulated Pico does not model flash writes, so a
-real copy is not tested; tests/test_firmware_rp2040.py checks that UPDATE frees the REPL)."""
+PATH here that records its arguments; tests/test_firmware_install_wheel.py runs the real one
+from the installed wheel against the emulated Pico."""
 
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ def test_install_runs_one_mpremote_session_main_last(
     # First the running controller is asked for its REPL (UPDATE), then mpremote copies.
     assert heard == [p.Message(p.UPDATE, 0, p.UPDATE_KEY)]
     argv = json.loads((tmp_path / "mpremote.json").read_text())
-    assert argv[:2] == ["connect", port] and argv[-1] == "reset"
+    # (resume: no soft reset, which would stop update mode's watchdog feeding)
+    assert argv[:3] == ["connect", port, "resume"] and argv[-1] == "reset"
     copies = [argv[i + 1 : i + 3] for i, word in enumerate(argv) if word == "cp"]
     assert [target for _source, target in copies] == [
         ":protocol.py",
@@ -109,7 +110,7 @@ def test_dry_run_prints_and_runs_nothing(
     assert main(["firmware", "install", "--dry-run", "--mpremote", str(program)]) == 0
     assert not (tmp_path / "mpremote.json").exists()
     out = capsys.readouterr().out
-    assert out.startswith(f"{program} connect auto cp ") and out.rstrip().endswith("+ reset")
+    assert out.startswith(f"{program} connect auto resume cp ") and out.rstrip().endswith("+ reset")
 
 
 def test_missing_mpremote_and_a_wrong_folder_say_what_to_do(

@@ -22,7 +22,7 @@ from boardctl.config import parse_config
 from boardctl.link import protocol as p
 from tests.conftest import REPO
 from tests.rp2040.chip import Chip, Host, PinFrame, PtyPort
-from tests.test_e2e import FAST, Rig
+from tests.test_e2e import FAST, ManualClock, Rig
 
 pytestmark = pytest.mark.rp2040
 
@@ -171,6 +171,27 @@ def test_the_firmware_keeps_its_own_power_limit_whatever_the_host_asks(usb: Boot
     assert frame.rgb == bytes([frame.rgb[0]]) * (3 * LEDS)  # scaled evenly, still white
 
 
+def test_a_host_claiming_one_milliamp_per_led_cannot_lift_the_firmwares_power_limit(
+    usb: Booted,
+) -> None:
+    usb.show(pattern(3))  # (a frame to tell the next ones from)
+    mark = len(usb.chip.frames)
+    usb.host.send(p.BRIGHTNESS, p.brightness_payload(255, 0, 1))  # would be ~15.6 A unscaled
+    usb.host.send(p.FULL, b"\xff" * (3 * LEDS))
+    assert usb.chip.wait(
+        lambda: any(f.rgb.count(f.rgb[0]) == 3 * LEDS for f in usb.chip.frames[mark:] if f.rgb[0])
+    )
+    pong_mark = len(usb.chip.messages)
+    usb.host.send(p.PING, p.ping_payload(0x25))
+    usb.chip.message(p.PONG, after=pong_mark)  # (every frame after it has been drawn)
+    shown = usb.chip.frames[mark:]
+    # Judged by the firmware's own 60 mA per LED (config.py's LED_MA): never over its budget.
+    assert max(ledctl.estimate_ma(sum(f.rgb), LEDS, 60) for f in shown) <= 2000
+    white = next(f for f in shown if f.rgb[0])
+    assert ledctl.estimate_ma(sum(white.rgb), LEDS, 60) > 0.9 * 2000
+    assert white.rgb == bytes([white.rgb[0]]) * (3 * LEDS)  # scaled evenly, still white
+
+
 def test_a_full_frame_in_chunks_shows_only_whole_and_a_damaged_chunk_is_resent_alone(
     usb: Booted,
 ) -> None:
@@ -312,7 +333,7 @@ def service_on_chip(
         port.attach(chip)
         link = {"kind": "serial", "device": str(port.path)}
         config = parse_config({**FAST, "game": {"mode": "free"}, "link": link, **settings})
-        rig = Rig(tmp_path, mock_factory, config, link=None)
+        rig = Rig(tmp_path, mock_factory, config, link=None, clock=ManualClock())
         try:
             yield rig, chip
         finally:

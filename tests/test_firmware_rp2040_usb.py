@@ -21,7 +21,7 @@ from boardctl.config import parse_config
 from boardctl.link import protocol as p
 from boardctl.link.serial_link import SerialBackend
 from tests.rp2040.chip import Chip, PtyPort
-from tests.test_e2e import FAST, Rig
+from tests.test_e2e import FAST, ManualClock, Rig
 from tests.test_firmware_rp2040 import LEDS, Booted, pattern
 
 pytestmark = pytest.mark.rp2040
@@ -224,7 +224,7 @@ def test_the_service_reopens_the_port_after_the_re_enumeration_and_the_score_sho
         port.attach(chip)
         link = {"kind": "serial", "device": str(port.path)}
         settings = parse_config({**FAST, "game": {"mode": "free"}, "link": link})
-        rig = Rig(tmp_path, mock_factory, settings, link=None)
+        rig = Rig(tmp_path, mock_factory, settings, link=None, clock=ManualClock())
         try:
             chip.message(p.HELLO, emu_s=6)
             usb_events(chip, 0, 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.config import Config, parse_config
+from boardctl.errors import GpioError
 from boardctl.game.commands import BoardCommand, Peg, Undo
 from boardctl.inputs.events import Edge, InputEvent, Turn
 from boardctl.inputs.gpio import Inputs, pin_factory
@@ -223,5 +225,82 @@ def test_pin_factory_falls_back_to_mock_pins_without_a_gpio_chip(
         assert mock and isinstance(factory, MockFactory)
         assert "no GPIO chip found" in caplog.text
         assert caplog.text.count("mock pins") == 1
+    finally:
+        Device.pin_factory = saved
+
+
+def test_pin_factory_with_a_gpio_chip_but_no_factory_logs_every_reason_and_fails(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    saved = Device.pin_factory
+    Device.pin_factory = None
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    try:
+        with caplog.at_level("WARNING"), pytest.raises(GpioError) as failed:
+            # gpiozero's own default loader, on a machine without lgpio, RPi.GPIO or pigpio
+            pin_factory(chips=lambda: ["/dev/gpiochip0"])
+    finally:
+        Device.pin_factory = saved
+    for name in ("lgpio", "rpigpio", "pigpio", "native"):
+        assert f"Falling back from {name}" in caplog.text
+        assert f"Falling back from {name}" in str(failed.value)
+    assert "/dev/gpiochip0" in str(failed.value) and "python3-lgpio" in str(failed.value)
+    assert "mock pins" not in caplog.text
+
+
+def test_pin_factory_logs_the_fallbacks_before_the_factory_that_loads(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import warnings
+
+    chosen = MockFactory()
+
+    def load() -> MockFactory:
+        warnings.warn("Falling back from lgpio: cannot open gpiochip4", stacklevel=1)
+        return chosen
+
+    saved = Device.pin_factory
+    Device.pin_factory = None
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    try:
+        with caplog.at_level("WARNING"):
+            factory, mock = pin_factory(chips=lambda: ["/dev/gpiochip0"], load=load)
+    finally:
+        Device.pin_factory = saved
+    assert factory is chosen and mock  # (the loader's MockFactory, as it returned it)
+    assert "cannot open gpiochip4" in caplog.text
+
+
+def test_the_service_exits_non_zero_when_a_gpio_chip_has_no_pin_factory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardctl.cli import main
+
+    saved = Device.pin_factory
+    Device.pin_factory = None
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr("boardctl.inputs.gpio.gpio_chips", lambda: ["/dev/gpiochip0"])
+    config = tmp_path / "config.toml"
+    config.write_text('[link]\nkind = "null"\n')
+    where = ["--journal", str(tmp_path / "j.sqlite"), "--socket", str(tmp_path / "s.sock")]
+    try:
+        code = main(["run", "--config", str(config), "--display", "none", *where])
+    finally:
+        Device.pin_factory = saved
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "boardctl: error: GPIO chips /dev/gpiochip0 found" in err
+    assert not (tmp_path / "s.sock").exists()
+
+
+def test_a_named_pin_factory_that_does_not_load_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    saved = Device.pin_factory
+    Device.pin_factory = None
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # not installed here
+    try:
+        with pytest.raises(GpioError, match="GPIOZERO_PIN_FACTORY=lgpio"):
+            pin_factory(chips=lambda: [])
     finally:
         Device.pin_factory = saved

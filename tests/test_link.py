@@ -476,12 +476,41 @@ def test_adalight_sends_zeros_before_the_first_frame_after_any_open() -> None:
     frame = b"\xb0\xb1\xb2" * 4  # WLED's baud-rate command bytes, inside a packet
     packet = adalight_packet(frame)
     link.show(frame)
+    assert not port.sent  # handed over: the link's writer sends it
+    assert link.send_pending()
     assert bytes(port.sent) == bytes(len(packet)) + packet  # a torn packet is finished first
     link.show(frame)
+    clock.now += 1
+    assert link.send_pending()
     assert bytes(port.sent) == bytes(len(packet)) + packet * 2  # not again while open
     again = FakePort()
     link.attach(again)  # reopened: the frame goes out again, zeros first
+    assert link.send_pending()
     assert bytes(again.sent) == bytes(len(packet)) + packet
+    link.close()
+
+
+def test_adalight_never_starts_a_packet_before_the_line_has_carried_the_last() -> None:
+    clock = ManualClock()
+    link = AdalightLink(path="/dev/fake", clock=clock, start=False, baud=115_200)
+    port = FakePort()
+    link.attach(port)
+    frames = [bytes([n]) * 768 for n in range(1, 6)]  # 256 LEDs: 774-byte packets
+    link.show(frames[0])
+    assert link.send_pending()  # zeros, then the packet: 1,548 bytes = 134.4 ms
+    first = len(port.sent)
+    assert first == 2 * 774
+    for frame in frames[1:]:
+        link.show(frame)  # handed over at once, each replacing the one waiting
+    assert link.superseded == 3
+    clock.now += 0.134
+    assert not link.send_pending() and len(port.sent) == first  # the line is still busy
+    clock.now += 0.001
+    assert link.send_pending()  # only the newest frame goes
+    assert bytes(port.sent[first:]) == adalight_packet(frames[-1])
+    assert link.line_free_in(clock.now) == pytest.approx(774 * 10 / 115_200)
+    assert not link.send_pending()  # nothing waiting
+    assert link.packets == 2 and link.write_failures == 0
     link.close()
 
 

@@ -31,7 +31,8 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.game.view import status_dict
 from boardctl.mqtt import discovery, topics
 from boardctl.mqtt.acks import Acks
-from boardctl.mqtt.bridge import Bridge, Paths, decommission
+from boardctl.mqtt.bridge import Bridge, Paths
+from boardctl.mqtt.decommission import decommission
 from boardctl.mqtt.records import ResultFeed, digest, finished_results
 from tests.mqtt_broker import Broker, have_mosquitto
 
@@ -243,6 +244,26 @@ def test_discovery_payloads_use_documented_keys_and_carry_the_required_ones() ->
     event = json.loads(discovery.encode(messages[disc.topic("event", "game")]))
     assert event["evt_typ"] == ["game_over", "skunk"]
     assert discovery.node_id("table 3") == "table_3"
+
+
+def test_the_entity_ids_home_assistant_makes_follow_from_the_payloads() -> None:
+    """Device name + entity name, slugified; the docs' table says the same."""
+    ids = discovery.Discovery("Table 4").entity_ids(3)
+    assert "sensor.cribbage_board_table_4_track_1_score" in ids  # the id Home Assistant made
+    assert ids == [
+        "sensor.cribbage_board_table_4_track_1_score",
+        "sensor.cribbage_board_table_4_track_2_score",
+        "sensor.cribbage_board_table_4_track_3_score",
+        "sensor.cribbage_board_table_4_phase",
+        "sensor.cribbage_board_table_4_dealer",
+        "sensor.cribbage_board_table_4_whose_count",
+        "event.cribbage_board_table_4_game",
+    ]
+    assert discovery.ha_slug("Cribbage board Tärna--2 ") == "cribbage_board_tarna_2"
+    docs = (REPO / "docs" / "mqtt.md").read_text()
+    for entity in ids[:2] + ids[3:]:
+        assert f"`{entity}`" in docs, entity
+    assert "sensor.<node>_track1_score" not in docs  # the id it never made
 
 
 def test_game_events_fire_once_at_the_win_with_the_skunk() -> None:

@@ -28,6 +28,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from boardctl.mqtt.records import finished_results
+from boardctl.results.sign import write_key
 from boardctl.standings.games import from_record
 from boardctl.standings.roundrobin import schedule
 from boardctl.standings.table import standings
@@ -59,6 +60,7 @@ class Board:
         )
         self.log = folder / "bridge.log"
         self.bridge: subprocess.Popen[bytes] | None = None
+        self.key = write_key(self.service.journal.parent / "board.key")  # the bridge signs
 
     def start_bridge(self) -> None:
         s = self.service
@@ -91,6 +93,16 @@ class Board:
             except subprocess.TimeoutExpired:
                 self.bridge.kill()
         self.service.close()
+
+
+def keyring_of(boards: list[Board]) -> Path:
+    """The director's keys: each board's added with ``boardctl key add``."""
+    path = boards[0].service.config.parent.parent / "board-keys.json"
+    for board in boards:
+        copy = board.service.journal.parent / "board.key"
+        command = ["key", "add", board.id, str(copy), "--keyring", str(path)]
+        subprocess.run([sys.executable, "-m", "boardctl", *command], env=env(), check=True)
+    return path
 
 
 def _chunks(points: int) -> list[int]:
@@ -151,9 +163,19 @@ def wait_for(check: Callable[[], bool], seconds: float) -> bool:
     return check()
 
 
-def standings_games(config: Path) -> list[dict[str, Any]]:
+def standings_games(config: Path, keys: Path) -> list[dict[str, Any]]:
     out = subprocess.run(
-        [sys.executable, "-m", "boardctl", "standings", "--games", "--config", str(config)],
+        [
+            sys.executable,
+            "-m",
+            "boardctl",
+            "standings",
+            "--games",
+            "--config",
+            str(config),
+            "--keyring",
+            str(keys),
+        ],
         env=env(),
         capture_output=True,
         text=True,
@@ -212,15 +234,26 @@ def test_an_evening_of_five_boards_survives_broker_and_bridge_crashes(
         journals += finished_results(board.service.journal, board.id)
     assert len(journals) == 3 * BOARDS and all(r["final"] for r in journals)
     config = boards[0].service.config
-    assert wait_for(lambda: len(standings_games(config)) == len(journals), 30), boards[
+    keys = keyring_of(boards)
+    assert wait_for(lambda: len(standings_games(config, keys)) == len(journals), 30), boards[
         0
     ].log.read_text()
-    counted = standings_games(config)
+    counted = standings_games(config, keys)
     assert sorted(map(key, counted)) == sorted(map(key, journals))  # each game once, as journalled
     assert len({(r["board"], r["id"]) for r in counted}) == len(counted)
 
     table = subprocess.run(
-        [sys.executable, "-m", "boardctl", "standings", "--json", "--config", str(config)],
+        [
+            sys.executable,
+            "-m",
+            "boardctl",
+            "standings",
+            "--json",
+            "--config",
+            str(config),
+            "--keyring",
+            str(keys),
+        ],
         env=env(),
         capture_output=True,
         text=True,

@@ -96,3 +96,50 @@ def test_messages_name_cli_verbs_and_say_game_for_one_game() -> None:
     free = Scorekeeper.memory(NewGame(variant="six-card", mode="free"))
     with pytest.raises(EntryError, match="`boardctl set mode guided`"):
         free.apply(Next())
+
+
+def test_the_same_player_twice_is_refused_through_the_cli_and_an_old_journal_still_reads(
+    tmp_path: Path,
+) -> None:
+    """``set names Ann,Ann`` made a result the standings cannot rank: the board refuses it."""
+    import os
+    import subprocess
+    import sys
+
+    from boardctl.game.journal import Journal
+    from tests.test_e2e_process import Service
+
+    service = Service(tmp_path)
+    try:
+        service.start()
+        before = service.ask("status")["tracks"]
+
+        def run(*words: str) -> subprocess.CompletedProcess[str]:
+            env = {**os.environ, "PYTHONPATH": str(REPO)}
+            command = [sys.executable, "-m", "boardctl", *words, "--socket", str(service.socket)]
+            return subprocess.run(command, capture_output=True, text=True, env=env, timeout=30)
+
+        for names in ("Ann,Ann", "Ann,ann ", "Ann, ANN"):
+            done = run("set", "names", names)
+            assert done.returncode != 0 and "named twice" in done.stderr, done.stderr
+            assert "Traceback" not in done.stderr
+        assert service.ask("status")["tracks"] == before  # nothing changed
+        assert run("set", "names", "Ann,Bob").returncode == 0
+    finally:
+        service.close()
+    # a journal written before the check, with the same name twice, still opens as it was
+    old = tmp_path / "old.sqlite"
+    with Journal.open(old) as journal:
+        journal.append_all(
+            [
+                ({"op": "new_game", "variant": "six-card", "mode": "free", "target": 61}, 1.0),
+                ({"op": "set", "key": "names", "value": ["Ann", "Ann"]}, 2.0),
+            ]
+        )
+    with Scorekeeper.open(old) as keeper:
+        assert [t["name"] for t in keeper.status()["tracks"]] == ["Ann", "Ann"]
+    four = Scorekeeper.memory(NewGame(variant="four-player", mode="free"))
+    with pytest.raises(EntryError, match="named twice"):
+        four.apply(Set("names", ["Ann", "Bob", "ann", "Dan"]))  # Ann on both teams
+    with pytest.raises(EntryError, match="named twice"):
+        four.apply(NewGame(names=("Ann & Bob", "Cat & Bob")))

@@ -33,7 +33,7 @@ from boardctl.sound.cues import CUES, HIGHEST, LOWEST, tone_steps
 from boardctl.sound.pico import PicoCues, tone_level
 from boardctl.sound.setup import build_announcer
 from tests.conftest import REPO
-from tests.test_e2e import FAST, Rig
+from tests.test_e2e import FAST, ManualClock, Rig
 from tests.test_sound_buzzer import expected
 
 sys.path.insert(0, str(REPO / "firmware"))
@@ -314,7 +314,7 @@ def test_the_service_sends_the_commit_click_and_the_undo_figure(
             "sound": {"buzzer": "pico", "volume": 0.5},
         }
     )
-    rig = Rig(tmp_path, mock_factory, config, link=None)
+    rig = Rig(tmp_path, mock_factory, config, link=None, clock=ManualClock())
     try:
         assert isinstance(rig.board.sound, Announcer)
         assert isinstance(rig.board.sound.cues, PicoCues)

@@ -228,6 +228,19 @@ def test_result_records_are_checked() -> None:
         {"names": ["A", "a"]},
         {"game_points": "2"},
         {"names": "AB"},
+        {"game_points": 1_000_000},  # forged: more than any preset gives
+        {"game_points": 4, "preset": "acc"},  # ACC gives 3 at most
+        {"game_points": 0, "preset": "acc"},
+        {"game_points": 100},
+        {"scores": [1_000_000, 80]},
+        {"scores": [121, 121]},  # two on the top score
+        {"target": 121, "scores": [120, 80]},  # the winner short of the target
+        {"spread": 100},  # not the scores' spread
+        {"winner_name": "B"},
+        {"skunk": 4},
+        {"names": ["A" * 101, "B"]},
+        {"names": ["A", "B", "C", "D", "E", "F", "G"], "scores": [121, 1, 1, 1, 1, 1, 1]},
+        {"final": "yes"},
     ):
         with pytest.raises(StandingsError):
             from_record({**good, **change})
@@ -272,11 +285,17 @@ def test_the_command_line_adds_ranks_and_schedules(
 
     manual = str(tmp_path / "manual.jsonl")
     assert main(["standings", "--manual", manual, "add", "Ann=121", "Bob=80"]) == 0
-    assert main(["standings", "--manual", manual, "add", "Bob=121", "Cat=100", "--end", "T2"]) == 0
+    # as docs/standings.md writes it: --manual after the game
+    assert main(["standings", "add", "Bob=121", "Cat=100", "--end", "T2", "--manual", manual]) == 0
     assert main(["standings", "--manual", manual, "add", "Bob=100", "Cat=99"]) == 1  # no winner
     capsys.readouterr()
-    empty = str(tmp_path / "none.jsonl")
-    assert main(["standings", "--manual", manual, "--from", empty, "--csv"]) == 0
+    empty = tmp_path / "none.jsonl"
+    missing = str(tmp_path / "missing.jsonl")
+    assert main(["standings", "--manual", missing, "--from", str(empty), "--csv"]) == 1
+    assert "missing.jsonl: no such file" in capsys.readouterr().err  # not silently no games
+    assert main(["standings", "--manual", manual, "--from", str(empty), "--csv"]) == 1
+    empty.write_text("")
+    assert main(["standings", "--manual", manual, "--from", str(empty), "--csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [(r["player"], r["game_points"], r["wins"]) for r in rows] == [
         ("Ann", "3", "1"),

@@ -160,6 +160,7 @@ def test_the_command_line_ranks_teams_or_players(
         team_game(2, ["Cat", "Ann"], ["Bob", "Dan"], 1, 119),
     ]
     source.write_text("".join(json.dumps(g.to_record()) + "\n" for g in played))
+    (tmp_path / "none.jsonl").write_text("")
     empty = str(tmp_path / "none.jsonl")
     assert main(["standings", "--from", str(source), "--manual", empty, "--csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))

@@ -191,6 +191,54 @@ def test_install_uses_pinned_hash_checked_requirements(tmp_path: Path) -> None:
         assert requirement.specifier.contains(pins[requirement.name.lower()]), text
 
 
+def test_the_units_let_the_service_open_every_kind_of_led_controller_port() -> None:
+    # The Pico (ttyACM), a UART (ttyAMA, ttyS) and WLED boards on USB-serial chips (ttyUSB).
+    for unit in ("boardctl.service", "boardctl-fault.service"):
+        text = (REPO / "systemd" / unit).read_text()
+        assert re.search(r"^DevicePolicy=closed$", text, re.M), unit
+        allowed = set(re.findall(r"^DeviceAllow=char-(\S+) rw$", text, re.M))
+        assert {"ttyACM", "ttyAMA", "ttyS", "ttyUSB"} <= allowed, unit
+
+
+def pinned() -> dict[str, str]:
+    """systemd/requirements.txt's pins, by lower-case name."""
+    pins: dict[str, str] = {}
+    for line in (REPO / "systemd" / "requirements.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.partition(" ")[0].split("==")
+            pins[name.lower()] = version
+    return pins
+
+
+def test_gpiozero_is_a_release_that_finds_a_pi_5s_gpio_chip_and_ci_runs_the_pin() -> None:
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    pin = pinned()["gpiozero"]
+    assert Version(pin) >= Version("2.0.1.post1")  # 2.0.1 opens gpiochip4 on a Pi 5
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    (gpiozero,) = [Requirement(t) for t in project["dependencies"] if t.startswith("gpiozero")]
+    assert not gpiozero.specifier.contains("2.0.1") and gpiozero.specifier.contains(pin)
+    assert version("gpiozero") == pin  # .ci/run installs the pins first: CI tests them
+
+
+def test_the_pi_needs_debians_lgpio_and_no_gpio_library_from_pypi() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    extras = " ".join(" ".join(v) for v in project["optional-dependencies"].values())
+    assert "RPi.GPIO" not in extras and "lgpio" not in extras
+    plan = subprocess.run(
+        ["sh", str(INSTALL)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "DRY_RUN": "1"},
+    ).stdout
+    assert "apt-get install -y --no-install-recommends python3-venv python3-lgpio" in plan
+    assert "venv --system-site-packages" in plan
+
+
 def test_fault_sign_sends_the_sign_even_with_a_broken_config(tmp_path: Path) -> None:
     from boardctl.board import builtin_layout
     from boardctl.board.overlay import VERMILION

@@ -11,6 +11,7 @@ to ``docs/images/`` when ``BOARDCTL_DOCS_IMAGES=1``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -23,7 +24,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -157,10 +158,13 @@ class WebProcess:
         assert code == 0, self.stderr
 
 
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[tuple[Service, WebProcess]]:
-    service = BoardService(tmp_path)
-    web = WebProcess(tmp_path, service)
+S = TypeVar("S", bound=Service)
+W = TypeVar("W", bound=WebProcess)
+
+
+@contextlib.contextmanager
+def serving(service: S, web: W) -> Iterator[tuple[S, W]]:
+    """Start the board's service, then its page server; close both afterwards."""
     try:
         service.start()
         web.start()
@@ -168,6 +172,13 @@ def board(tmp_path: Path) -> Iterator[tuple[Service, WebProcess]]:
     finally:
         web.close()
         service.close()
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[tuple[Service, WebProcess]]:
+    service = BoardService(tmp_path)
+    with serving(service, WebProcess(tmp_path, service)) as pair:
+        yield pair
 
 
 def open_page(browser: Browser, web: WebProcess, width: int = 390, height: int = 844) -> Page:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from boardctl.board.layout import builtin_layout
 from boardctl.errors import BoardError, CardError, ConfigError
 from boardctl.web import tools
 from boardctl.web.board import board_plan, led_colours, plan_key
 from boardctl.web.config import check_address, parse_web_config, with_overrides
-from boardctl.web.pairing import CODE_TRIES, Pairing, PairingError
+from boardctl.web.pairing import CODE_TRIES, CODE_TRIES_TOTAL, Pairing, PairingError
 from boardctl.web.server import ASSETS, allowed_hosts, asset_bytes
 
 STATUS = {"target": 121, "tracks": [{"name": "Ann"}, {"name": "Bob"}]}
@@ -99,17 +102,57 @@ def test_a_code_pairs_once_and_the_token_checks(tmp_path: Path) -> None:
     assert (tmp_path / "tokens.json").stat().st_mode & 0o777 == 0o600
 
 
-def test_wrong_codes_use_up_the_code(tmp_path: Path) -> None:
+def test_wrong_codes_from_every_address_together_use_up_the_code(tmp_path: Path) -> None:
     pairing = Pairing(tmp_path)
     code = pairing.new_code()
     wrong = "000000" if code != "000000" else "111111"
-    for _ in range(CODE_TRIES - 1):
+    addresses = [f"192.168.1.{n}" for n in range(CODE_TRIES_TOTAL)]
+    for address in addresses[:-1]:
         with pytest.raises(PairingError, match="wrong code"):
-            pairing.redeem(wrong)
+            pairing.redeem(wrong, address=address)
     with pytest.raises(PairingError, match="too many tries"):
-        pairing.redeem(wrong)
+        pairing.redeem(wrong, address=addresses[-1])
     with pytest.raises(PairingError, match="no pairing code"):
         pairing.redeem(code)  # the right code no longer works either
+
+
+def test_wrong_codes_from_one_address_do_not_void_the_code_for_another(tmp_path: Path) -> None:
+    pairing = Pairing(tmp_path)
+    code = pairing.new_code()
+    wrong = "000000" if code != "000000" else "111111"
+    for left in range(CODE_TRIES - 1, -1, -1):
+        with pytest.raises(PairingError, match=f"wrong code \\({left} tries left"):
+            pairing.redeem(wrong, address="192.168.1.66")
+    with pytest.raises(PairingError, match="too many wrong codes from this address"):
+        pairing.redeem(code, address="192.168.1.66")  # not even checked from there now
+    ident, token = pairing.redeem(code, "phone", address="192.168.1.20")
+    assert pairing.check(token) and [p["id"] for p in pairing.phones()] == [ident]
+
+
+@given(st.lists(st.sampled_from(["10.0.0.1", "10.0.0.2", "10.0.0.3", "fe80::1"]), max_size=40))
+def test_no_address_guesses_more_than_its_share_and_no_more_than_the_total(
+    guessers: list[str],
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        pairing = Pairing(folder)
+        code = pairing.new_code()
+        wrong = "000000" if code != "000000" else "111111"
+        checked: dict[str, int] = {}
+        for address in guessers:
+            try:
+                pairing.redeem(wrong, address=address)
+            except PairingError as exc:
+                if str(exc).startswith("wrong code"):  # checked (and wrong)
+                    checked[address] = checked.get(address, 0) + 1
+        assert all(n <= CODE_TRIES for n in checked.values())
+        assert sum(checked.values()) <= CODE_TRIES_TOTAL
+        void = sum(checked.values()) == CODE_TRIES_TOTAL
+        outcome = "no pairing code" if void else None
+        if outcome:
+            with pytest.raises(PairingError, match=outcome):
+                pairing.redeem(code, address="10.0.0.9")
+        else:
+            assert pairing.check(pairing.redeem(code, address="10.0.0.9")[1])
 
 
 def test_a_code_expires(tmp_path: Path) -> None:
@@ -260,3 +303,31 @@ def test_lean_imports_leave_already_imported_modules_alone() -> None:
     ssl_before = sys.modules.get("ssl")
     prepare()
     assert sys.modules.get("ssl") is ssl_before
+
+
+def test_the_gate_caps_each_address_and_logs_one_line_per_episode_of_no_descriptors(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import errno
+    import logging
+
+    from boardctl.web.gate import Gate
+
+    now = [0.0]
+    gate = Gate(per_address=3, header_timeout=10, clock=lambda: now[0])
+    assert [gate.admit("10.0.0.2") for _ in range(5)] == [True, True, True, False, False]
+    assert gate.admit("10.0.0.3")  # another address is not held by the first one's cap
+    gate.release("10.0.0.2")
+    assert gate.admit("10.0.0.2") and not gate.admit("10.0.0.2")
+    out = {"message": "socket.accept() out of system resource"}
+    out["exception"] = OSError(errno.EMFILE, "Too many open files")  # type: ignore[assignment]
+    with caplog.at_level(logging.WARNING, logger="boardctl.web.gate"):
+        for step in (0, 1, 1, 1, 15, 1):  # retried each second; 15 s < quiet (21 s): one episode
+            now[0] += step
+            assert gate.out_of_descriptors(out)
+        now[0] += gate.quiet + 0.1
+        assert gate.out_of_descriptors(out)  # a new episode
+        assert not gate.out_of_descriptors({"message": "other", "exception": ValueError()})
+    lines = [r.getMessage() for r in caplog.records]
+    assert sum("holds 3 connections" in line for line in lines) == 1
+    assert sum("out of file descriptors" in line for line in lines) == 2, lines

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, expect
 
 from boardctl.results.records import records
 from boardctl.results.source import load_games
-from tests.test_web_browser import ARTEFACTS, REPO, BoardService, WebProcess, open_page
+from tests.test_web_browser import ARTEFACTS, REPO, BoardService, WebProcess, open_page, serving
 from tests.test_web_records import season
 
 pytestmark = pytest.mark.slow
@@ -33,14 +33,8 @@ def board(tmp_path: Path) -> Iterator[tuple[BoardService, WebProcess]]:
     service = BoardService(tmp_path)
     service.journal.parent.mkdir(parents=True)
     season(service.journal)
-    web = WebProcess(tmp_path, service)
-    try:
-        service.start()
-        web.start()
-        yield service, web
-    finally:
-        web.close()
-        service.close()
+    with serving(service, WebProcess(tmp_path, service)) as pair:
+        yield pair
 
 
 def num(value: float | None, digits: int = 1) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -11,29 +12,46 @@ from boardctl.demo.game import DemoGame
 from boardctl.errors import ConfigError
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.records import records
+from boardctl.results.sign import sign_record
 from boardctl.results.source import load_games
-from boardctl.standings import store
+from boardctl.standings import keyring, store
 from boardctl.standings.games import from_record
 from boardctl.standings.report import report
 from boardctl.web.config import StandingsOptions, parse_web_config
-from boardctl.web.results import Changes, board_document, standings_document
+from boardctl.web.results import Changes, Messages, board_document, standings_document
+
+KEY = bytes(range(32))
 
 
 @pytest.fixture(scope="module")
 def season(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]]:
-    """Six demo games on one board (real cards), as the bridge publishes their results."""
+    """Six demo games on one board (real cards), as the bridge publishes them (signed)."""
     path = tmp_path_factory.mktemp("season") / "journal.sqlite"
     with Scorekeeper.open(path) as keeper:
         for seed in range(6):
             DemoGame(seed=seed, keeper=keeper).play()
-    return [{"id": f"{g.result.first_seq}", **g.result.to_dict()} for g in load_games(path)]
+    return [
+        sign_record({"id": f"{g.result.first_seq}", **g.result.to_dict()}, KEY)
+        for g in load_games(path)
+    ]
+
+
+def messages(records: list[dict[str, object]]) -> Messages:
+    """The records as the broker holds them: payloads by (board, id)."""
+    return {(str(r.get("board")), str(r.get("id"))): json.dumps(r).encode() for r in records}
+
+
+def keys_for(tmp_path: Path, board: object) -> str:
+    path = tmp_path / "board-keys.json"
+    keyring.add(path, str(board), KEY)
+    return str(path)
 
 
 def test_the_board_document_lists_this_boards_results_and_the_records(
     season: list[dict[str, object]], tmp_path: Path
 ) -> None:
     other = {**season[0], "board": "elsewhere", "id": "other"}
-    document = board_document([*season, other], str(season[0]["board"]))
+    document = board_document(messages([*season, other]), str(season[0]["board"]))
     assert document["games"] == len(season)  # the other board's game is not this board's
     ends = [row["end"] for row in document["results"]]
     assert ends == sorted(ends, reverse=True)
@@ -53,7 +71,7 @@ def test_the_board_document_lists_this_boards_results_and_the_records(
         assert (row["skunks_given"], row["skunks_taken"]) == (mine.skunks_given, mine.skunks_taken)
         assert row["average_spread"] == mine.average_spread
         assert row["average_hand"] is None and row["average_pegging"] is None
-    assert board_document([{"id": "bad", "format": 99}], "")["games"] == 0
+    assert board_document(messages([{"id": "bad", "board": "b", "format": 99}]), "")["games"] == 0
 
 
 def test_the_standings_document_ranks_as_the_command_does(
@@ -61,17 +79,36 @@ def test_the_standings_document_ranks_as_the_command_does(
 ) -> None:
     manual = tmp_path / "manual.jsonl"
     store.add(manual, store.manual_game([("Zed", 121), ("Alice", 60)], end="2099-01-01"))
-    options = StandingsOptions(manual=str(manual))
-    document = standings_document([*season, {"id": "junk"}], options)
+    keys = keys_for(tmp_path, season[0]["board"])
+    options = StandingsOptions(manual=str(manual), keyring=keys)
+    board = str(season[0]["board"])
+    junk = {(board, "junk"): b'{"names":"x"}', (board, "big"): b"[" * 5_000_000}
+    forged = {**season[0], "end": "2099-12-31T00:00:00.000Z"}  # changed after signing: fails
+    greedy = {**season[0], "id": "greedy", "game_points": 1_000_000}  # out of bounds: dropped
+    unsigned = {**season[1], "board": "other", "key": "", "hmac": ""}  # no key held: apart
+    held = {**messages(season), **junk, **messages([unsigned])}
+    held[(board, "forged")] = json.dumps({**forged, "id": "forged"}).encode()
+    held[(board, "greedy")] = json.dumps(greedy).encode()
+    held[(board, "moved")] = messages(season)[(board, str(season[2]["id"]))]  # topic disagrees
+    document = standings_document(held, options)
     games = [from_record(r) for r in season] + store.load(manual)
     expected = report(games).to_dict()
-    assert document["ok"] and document["skipped"] == 1
+    assert document["ok"] and document["skipped"] == 4 and "4 malformed" in document["note"]
     assert document["standings"] == expected["standings"] and document["games"] == len(games)
     assert document["latest"][0]["names"] == ["Zed", "Alice"]  # newest first
-    late = standings_document(season, StandingsOptions(playoffs_since="2099-01-01"))
+    apart = {(a["board"], a["id"]): a["reason"] for a in document["apart"]}
+    assert "does not match" in apart[(board, "forged")]
+    assert apart[("other", str(unsigned["id"]))] == "not signed; no key held for board other"
+    counting = standings_document(held, StandingsOptions(keyring=keys, count_unverified=True))
+    assert counting["games"] == len(season) + 1 and len(counting["apart"]) == 1
+    late = standings_document(
+        messages(season), StandingsOptions(playoffs_since="2099-01-01", keyring=keys)
+    )
     assert late["bracket"] is not None and late["cut"] >= 2
-    broken = standings_document(season, StandingsOptions(manual=str(tmp_path)))
+    broken = standings_document(messages(season), StandingsOptions(manual=str(tmp_path)))
     assert broken["ok"] is False and "cannot read" in broken["error"]
+    gone = standings_document(messages(season), StandingsOptions(manual=str(tmp_path / "no")))
+    assert gone["ok"] is False and "no such file" in gone["error"]
 
 
 def test_the_standings_section_of_web_toml_is_checked() -> None:
@@ -119,7 +156,6 @@ def test_the_feed_waits_for_the_broker_and_follows_its_results(
     season: list[dict[str, object]], tmp_path: Path
 ) -> None:
     """A real mosquitto: the feed says the broker is away, then takes every retained result."""
-    import json
     import threading
 
     import paho.mqtt.client as mqtt
@@ -149,8 +185,6 @@ def test_the_feed_waits_for_the_broker_and_follows_its_results(
         while len(feed.results) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert feed.error == ""
-        assert sorted(str(r["id"]) for r in feed.results) == sorted(
-            str(r["id"]) for r in season[:3]
-        )
+        assert sorted(game for _, game in feed.results) == sorted(str(r["id"]) for r in season[:3])
     finally:
         broker.close()

@@ -23,10 +23,11 @@ from playwright.sync_api import Browser, expect
 
 from boardctl.results.records import records_of_results
 from boardctl.results.source import load_games
+from boardctl.standings import keyring
 from boardctl.standings.games import from_record
 from boardctl.standings.report import report
 from tests.mqtt_broker import Broker, have_mosquitto
-from tests.test_mqtt_e2e import Board, env
+from tests.test_mqtt_e2e import Board, env, publish
 from tests.test_web_browser import ARTEFACTS, REPO, BoardService, WebProcess
 
 pytestmark = pytest.mark.slow
@@ -37,6 +38,7 @@ class ResultsBoard(Board):
 
     def __init__(self, folder: Path, number: int, broker: Broker) -> None:
         super().__init__(folder, number, broker)
+        self.broker = broker
         config = self.service.config.read_text()
         self.service.notify.close()
         self.service.notify_path.unlink()
@@ -51,8 +53,11 @@ def club(tmp_path: Path) -> Iterator[tuple[ResultsBoard, WebProcess]]:
     broker.start()
     board = ResultsBoard(tmp_path / "board", 1, broker)
     web = WebProcess(tmp_path, board.service)
+    keys = board.service.journal.parent / "board-keys.json"
+    keyring.add(keys, board.id, board.key)  # the director's copy of the board's key
     web.web_config.write_text(
         f'[web]\nport = {web.port}\nresults = "mqtt"\n[standings]\nby = "entrant"\n'
+        f'keyring = "{keys}"\n'
     )
     try:
         board.service.start()
@@ -80,7 +85,9 @@ def standings_cli(board: ResultsBoard) -> list[list[str]]:
     """``boardctl standings --csv`` from the same broker, as the director would run it."""
     s = board.service
     command = [sys.executable, "-m", "boardctl", "standings", "--config", str(s.config), "--csv"]
+    (s.journal.parent / "none.jsonl").write_text("")
     command += ["--manual", str(s.journal.parent / "none.jsonl")]
+    command += ["--keyring", str(s.journal.parent / "board-keys.json")]
     done = subprocess.run(command, capture_output=True, text=True, check=True, env=env())
     return [line.split(",") for line in done.stdout.splitlines()[1:]]
 
@@ -136,6 +143,19 @@ def test_results_records_rules_and_the_live_standings_page(
     assert shown[1:] == standings_cli(board)
     expect(projector.locator("#latest li").first).to_contain_text("Bob 61 – Cat 60")
     expect(page.locator("#results-note")).to_contain_text("3 finished games", timeout=15000)
+    # a forged result (unsigned, another board's topic) is shown apart, never counted
+    forged: dict[str, Any] = {"id": "1-0", "board": "rogue", "names": ["Zed", "Ann"]}
+    forged["scores"] = [61, 0]
+    forged |= {"winner": 0, "game_points": 3, "skunk": 2, "end": "2099-01-01T00:00:00.000Z"}
+    publish(board.broker, "boardctl/rogue/results/1-0", json.dumps(forged).encode(), retain=True)
+    expect(projector.locator("#apart li")).to_contain_text(
+        "rogue: Zed 61 – Ann 0 · Zed +61 · double skunk — not signed; no key held", timeout=15000
+    )
+    expect(projector.locator("#summary")).to_contain_text("3 games")
+    board.play("Dan", "Eve", 0, 0)  # a double skunk at 61
+    expect(projector.locator("#latest li").first).to_contain_text(
+        "Dan 61 – Eve 0 · Dan +61 · double skunk", timeout=15000
+    )
     projector.screenshot(path=str(_artefact("web-standings.png")), full_page=True)
     _keep("web-standings.png")
 

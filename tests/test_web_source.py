@@ -14,13 +14,14 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from boardctl.board.layout import builtin_layout
 from boardctl.web.config import parse_web_config
 from boardctl.web.pairing import Pairing
 from boardctl.web.server import make_app
-from boardctl.web.source import Snapshot, Source
+from boardctl.web.source import NoAnswer, Snapshot, Source
 
 
 def status(front: int, name: str = "Ann") -> dict[str, Any]:
@@ -225,12 +226,71 @@ def test_watch_reports_the_service_down_then_reconnects(tmp_path: Path) -> None:
     run(body)
 
 
+class MuteService(FakeService):
+    """Takes every request and answers none but the reads (a stopped service's queue)."""
+
+    def reply(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request["op"] in ("status", "frame"):
+            return super().reply(request)
+        return {}
+
+    @staticmethod
+    def _send(writer: asyncio.StreamWriter, message: dict[str, Any]) -> None:
+        if message:
+            writer.write(json.dumps(message).encode() + b"\n")
+
+
+def test_a_write_is_sent_again_only_with_its_request_id(tmp_path: Path) -> None:
+    async def body() -> None:
+        fake = MuteService(tmp_path / "c.sock", watch=False)
+        await fake.start()
+        source = Source(fake.path, timeout=0.2)
+        with pytest.raises(NoAnswer):
+            await source.request({"op": "peg", "track": 0, "points": 2})
+        assert [r["op"] for r in fake.requests] == ["peg"]  # sent once: it could count twice
+        with pytest.raises(NoAnswer):
+            await source.request({"op": "peg", "track": 0, "points": 3, "request_id": "r-1"})
+        again = [r for r in fake.requests if r.get("points") == 3]
+        assert [r["request_id"] for r in again] == ["r-1", "r-1"]  # on a new connection
+        assert await source.request({"op": "status"})  # reads still answered
+        source.close()
+        await fake.stop()
+
+    run(body)
+
+
+def test_an_unanswered_command_is_reported_not_confirmed_with_its_request_id(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        fake = MuteService(tmp_path / "c.sock", watch=False)
+        await fake.start()
+        client, token, host = await _client(tmp_path, fake, timeout=0.2)
+        headers = {"Host": host, "Origin": f"http://{host}", "X-Board-Token": token}
+        peg = {"op": "peg", "track": 0, "points": 2, "request_id": "tap-0000000000000002"}
+        response = await client.post("/api/command", json=peg, headers=headers)
+        reply = await response.json()
+        assert response.status == 202 and reply["confirmed"] is False
+        assert reply["request_id"] == peg["request_id"] and "same request id" in reply["error"]
+        await fake.stop()  # now nothing listens: not reachable, not confirmed either
+        response = await client.post("/api/command", json=peg, headers=headers)
+        assert response.status == 503 and (await response.json())["confirmed"] is False
+        sent = [r for r in fake.requests if r["op"] == "peg"]
+        assert {r["request_id"] for r in sent} == {peg["request_id"]} and len(sent) == 2
+        await client.close()
+
+    run(body)
+
+
 # --- the server's guards -----------------------------------------------------------------
-async def _client(tmp_path: Path, fake: FakeService) -> tuple[TestClient[Any, Any], str, str]:
+async def _client(
+    tmp_path: Path, fake: FakeService, timeout: float = 5.0
+) -> tuple[TestClient[Any, Any], str, str]:
     config = parse_web_config({"web": {"port": 8121}})
     pairing = Pairing(tmp_path / "web")
     _, token = pairing.redeem(pairing.new_code())
-    app = make_app(config, Source(fake.path), builtin_layout("two-121"), pairing)
+    source = Source(fake.path, timeout=timeout)
+    app = make_app(config, source, builtin_layout("two-121"), pairing)
     client: TestClient[Any, Any] = TestClient(TestServer(app))
     await client.start_server()
     return client, token, "127.0.0.1:8121"
@@ -242,7 +302,7 @@ def test_commands_need_the_pages_origin_and_a_paired_token(tmp_path: Path) -> No
         await fake.start()
         client, token, host = await _client(tmp_path, fake)
         good = {"Host": host, "Origin": f"http://{host}", "X-Board-Token": token}
-        peg = {"op": "peg", "track": 0, "points": 2}
+        peg = {"op": "peg", "track": 0, "points": 2, "request_id": "tap-0000000000000001"}
 
         async def post(headers: dict[str, str], body: Any = peg) -> tuple[int, dict[str, Any]]:
             response = await client.post("/api/command", json=body, headers=headers)
@@ -258,12 +318,16 @@ def test_commands_need_the_pages_origin_and_a_paired_token(tmp_path: Path) -> No
         code, reply = await post(good)
         assert code == 200 and reply["ok"]
         assert fake.requests[-1] == peg
-        code, reply = await post(good, {"op": "peg", "track": 0, "points": 40})
+        code, reply = await post(good, {**peg, "points": 40})
         assert code == 409 and reply["error"] == "a hand counts 0-29 points, not 40"
-        code, reply = await post(good, {"op": "peg", "track": "x", "points": 1})
+        code, reply = await post(good, {**peg, "track": "x", "points": 1})
         assert code == 400 and "track must be a whole number" in reply["error"]
-        code, reply = await post(good, {"op": "press", "button": "undo"})
+        code, reply = await post(good, {"op": "press", "button": "undo", "request_id": "x" * 16})
         assert code == 400
+        for rid in (None, "", "short", "x" * 65, "tap 0000000000000001", 12345678901234567):
+            bad = {**peg, "request_id": rid} if rid is not None else {"op": "peg", "track": 0}
+            code, reply = await post(good, bad)
+            assert code == 400 and "request_id" in reply["error"], rid
         assert [r["op"] for r in fake.requests].count("peg") == 2
         await client.close()
         await fake.stop()

@@ -39,6 +39,13 @@ def test_the_page_unit_has_the_lan_and_nothing_else() -> None:
     assert opts["User"] == ["boardctl"] and opts["Group"] == ["boardctl"]
 
 
+def test_the_page_unit_sets_its_file_limit_above_what_one_address_may_hold() -> None:
+    from boardctl.web.config import WebConfig
+
+    limit = int(options(UNIT)["LimitNOFILE"][0])
+    assert limit >= 100 * WebConfig().connections_per_address
+
+
 def test_the_main_unit_keeps_no_network() -> None:
     opts = options(MAIN)
     assert opts["PrivateNetwork"] == ["yes"]

@@ -1,7 +1,8 @@
 """``boardctl firmware install``: copy the LED controller's files onto the Pico with mpremote.
 
 The files are the ones ``firmware/package.json`` names (the protocol module straight from
-``boardctl/link/``), copied in one ``mpremote`` session with ``main.py`` last, then the
+``boardctl/link/``; an installed boardctl carries them as package data), copied in one
+``mpremote`` session with ``main.py`` last, then the
 Pico is reset. First the running controller is asked (the link's UPDATE message) to leave
 its REPL free, so no BOOTSEL is needed; boardctl's service must not hold the port.
 """
@@ -21,7 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--port", default="auto", help="the Pico's serial port (default: mpremote's auto)"
     )
     install.add_argument(
-        "--firmware", metavar="DIR", help="the firmware/ folder (default: this checkout's)"
+        "--firmware",
+        metavar="DIR",
+        help="a firmware/ folder (default: the files installed with boardctl, or this checkout's)",
     )
     install.add_argument("--mpremote", metavar="CMD", help="the mpremote program to run")
     install.add_argument(

@@ -1,4 +1,4 @@
-"""``boardctl key init``: make the board key that signs results (``key id`` names it)."""
+"""``boardctl key``: the board key that signs results, and the director's copies of them."""
 
 from __future__ import annotations
 
@@ -6,24 +6,46 @@ import argparse
 from pathlib import Path
 
 NAME = "key"
-HELP = "the board key that signs results: `boardctl key init` makes it, `key id` names it"
+HELP = (
+    "the board key that signs results: `key init` makes it, `key id` names it; "
+    "`key add BOARD FILE` gives a director a board's key"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``init`` or ``id``; where the state folder is."""
-    parser.add_argument("action", choices=["init", "id"], help="init: make the key; id: show it")
+    """``init``, ``id``, ``add`` or ``list``; where the key and the keyring are."""
+    parser.add_argument(
+        "action",
+        choices=["init", "id", "add", "list"],
+        help="init: make the key; id: show it; add BOARD FILE: a director files a board's key; "
+        "list: the boards whose keys the director holds",
+    )
+    parser.add_argument("board", nargs="?", metavar="BOARD", help="add: the board id")
+    parser.add_argument("file", nargs="?", metavar="FILE", help="add: a copy of its board.key")
     parser.add_argument("--force", action="store_true", help="init: replace an existing key")
     parser.add_argument("--key", metavar="FILE", help="the key file (default: board.key in the "
                         "board's state folder, beside the journal)")  # fmt: skip
     parser.add_argument("--journal", metavar="PATH", help="the board's journal (its folder)")
     parser.add_argument("--config", metavar="PATH", help="configuration file")
+    parser.add_argument(
+        "--keyring",
+        metavar="PATH",
+        help="add, list: the director's board keys (default "
+        "~/.local/state/boardctl/board-keys.json)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write a new key (and pin the board id beside it), or print the key's id."""
+    """Write a new key (and pin the board id beside it), print its id, or file a board's key."""
     from boardctl.results.board import ID_FILE, board_id
     from boardctl.results.sign import KEY_FILE, key_id, read_key, write_key
 
+    if args.action in ("add", "list"):
+        return _director(args)
+    if args.board is not None:
+        from boardctl.errors import OptionError
+
+        raise OptionError(f"key {args.action} takes no board id (key add BOARD FILE does)")
     if args.key is not None:
         path = Path(args.key)
     else:
@@ -43,6 +65,29 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"board key {key_id(key)} written to {path} (mode 0600), board id {board_id(path.parent)}"
     )
-    print("copy the key file to the machine that checks results: boardctl results --verify "
-          "--key FILE < results.csv")  # fmt: skip
+    print("copy the key file to the director's machine: boardctl key add "
+          f"{board_id(path.parent)} FILE")  # fmt: skip
+    return 0
+
+
+def _director(args: argparse.Namespace) -> int:
+    from boardctl.errors import OptionError
+    from boardctl.mqtt.topics import check_level
+    from boardctl.results.sign import key_id, read_key
+    from boardctl.standings import keyring
+
+    path = Path(args.keyring) if args.keyring else keyring.default_path()
+    if args.action == "list":
+        keys = keyring.load(path)
+        for board, key in sorted(keys.items()):
+            print(f"{board}  {key_id(key)}")
+        if not keys:
+            print(f"no board keys in {path} (boardctl key add BOARD FILE)")
+        return 0
+    if args.board is None or args.file is None:
+        raise OptionError("key add needs the board id and a copy of its key: key add BOARD FILE")
+    board = check_level(args.board)
+    key = read_key(Path(args.file))
+    keyring.add(path, board, key)
+    print(f"board {board}: key {key_id(key)} added to {path}")
     return 0

@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         const="-",
         metavar="FILE",
-        help="check the HMAC of every row of a CSV or JSON-lines export (FILE, or - for stdin)",
+        help="check the HMAC of every row of a CSV or JSON-lines export, or of the broker's "
+        "records (boardctl standings --records): FILE, or - for stdin",
     )
     parser.add_argument("--since", metavar="DATE", help="games ended on or after DATE (UTC)")
     parser.add_argument("--player", metavar="NAME", help="games NAME played in (any case)")
@@ -29,6 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="board key that signs (default: board.key beside the journal, if readable) "
         "or verifies the rows",
+    )
+    parser.add_argument(
+        "--keyring",
+        metavar="PATH",
+        help="--verify without --key: the director's board keys (boardctl key add)",
     )
     parser.add_argument(
         "--board-id", metavar="ID", help="the board id to write (default: see docs/results.md)"
@@ -68,23 +74,40 @@ def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
 
 
 def verify(args: argparse.Namespace) -> int:
-    """Check every row of an export against the key; 0 only if every row verifies."""
-    from boardctl.errors import ResultsError
-    from boardctl.results.export import read_results
-    from boardctl.results.sign import KEY_FILE, check, read_key
+    """Check every row of an export or of the broker's records; 0 only if every row verifies.
 
-    if args.key is None and args.journal is None:
-        raise ResultsError("--verify needs the board's key: --key FILE")
-    key = read_key(Path(args.key) if args.key else Path(args.journal).parent / KEY_FILE)
+    The key is ``--key FILE`` (or board.key beside ``--journal``); without
+    either, each row is checked with the key the director holds for its board
+    (``boardctl key add``).
+    """
+    from boardctl.errors import ResultsError
+    from boardctl.results.export import read_rows
+    from boardctl.results.sign import KEY_FILE, check_record, read_key
+    from boardctl.standings import keyring
+
+    keys: dict[str, bytes] = {}
+    key: bytes | None = None
+    if args.key is not None or args.journal is not None:
+        key = read_key(Path(args.key) if args.key else Path(args.journal).parent / KEY_FILE)
+    else:
+        keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+        if not keys:
+            raise ResultsError(
+                "--verify needs the board's key: --key FILE, or add it with boardctl key add"
+            )
     try:
         text = sys.stdin.read() if args.verify == "-" else Path(args.verify).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ResultsError(f"cannot read {args.verify}: {exc}") from None
-    rows = read_results(text)
+    rows = read_rows(text)
     failed = 0
-    for number, result in enumerate(rows, start=1):
-        what = f"row {number}: match {result.match} game {result.game}, {' v '.join(result.names)}"
-        problem = check(result, key)
+    for number, row in enumerate(rows, start=1):
+        names = row.get("names")
+        who = " v ".join(map(str, names)) if isinstance(names, list) else "?"
+        what = f"row {number}: board {row.get('board')} match {row.get('match')} game "
+        what += f"{row.get('game')}, {who}"
+        held = key if key is not None else keys.get(str(row.get("board")))
+        problem = "no key held for its board" if held is None else check_record(row, held)
         if problem is None:
             print(f"ok      {what}")
         else:

@@ -88,6 +88,7 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
     from boardctl.board.demo import demo_view
     from boardctl.board.viewjson import view_from_dict
     from boardctl.cli.cmd_history import service_journal
+    from boardctl.game.journal_file import kept_here
 
     if args.state:
         data, source = _read_state(args.state)
@@ -97,7 +98,7 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
         return view, when if args.at is None else args.at
     if args.demo is None:
         journal = Path(args.journal) if args.journal else service_journal(args.config)
-        if args.journal is not None or journal.exists():
+        if args.journal is not None or kept_here(journal):
             return _journal_view(journal), time.monotonic() if args.at is None else args.at
         print(
             f"boardctl: no journal at {journal} and no --state given,"

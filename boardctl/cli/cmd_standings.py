@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardctl.standings.games import Game
+    from boardctl.standings.verify import Checked
 
 NAME = "standings"
 HELP = "ACC standings from every board's results on the broker (add, schedule: docs/standings.md)"
+MANUAL_HELP = "games entered by hand (default: ~/.local/state/boardctl/standings-manual.jsonl)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,14 +25,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="read results from a JSON-lines file instead of the broker (repeatable)",
     )
+    parser.add_argument("--manual", metavar="PATH", help=MANUAL_HELP)
     parser.add_argument(
-        "--manual", metavar="PATH", help="games entered by hand (default: the standings file)"
+        "--keyring",
+        metavar="PATH",
+        help="the board keys that verify the results (boardctl key add; default "
+        "~/.local/state/boardctl/board-keys.json)",
+    )
+    parser.add_argument(
+        "--count-unverified",
+        action="store_true",
+        help="also count results that are not signed, or from a board whose key you have not "
+        "added (marked; results failing verification never count)",
     )
     parser.add_argument("--since", metavar="TIME", help="only games that ended at or after TIME")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--csv", action="store_true", help="CSV instead of a table")
     output.add_argument("--json", action="store_true", help="JSON (for a web page)")
     output.add_argument("--games", action="store_true", help="list the games counted (JSON lines)")
+    output.add_argument(
+        "--records",
+        action="store_true",
+        help="every readable record as the broker holds it (JSON lines, for results --verify)",
+    )
     parser.add_argument(
         "--playoffs-since",
         metavar="TIME",
@@ -49,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("--target", type=int, default=121, help="the game's target (121)")
     add.add_argument("--board", default="wood", help="which board (wood)")
     add.add_argument("--end", metavar="TIME", help="when it ended (default now)")
+    add.add_argument("--manual", metavar="PATH", default=argparse.SUPPRESS, help=MANUAL_HELP)
     plan = sub.add_parser("schedule", help="a round-robin schedule: PLAYER ... --boards N")
     plan.add_argument("players", nargs="+", metavar="PLAYER")
     plan.add_argument("--boards", type=int, default=1, help="boards in the room (1)")
@@ -68,7 +90,7 @@ def _add(args: argparse.Namespace) -> int:
 
     from boardctl.standings import store
 
-    path = Path(args.manual) if args.manual else store.default_path()
+    path = Path(args.manual) if getattr(args, "manual", None) else store.default_path()
     entries = [store.parse_entry(text) for text in args.entries]
     game = store.manual_game(entries, target=args.target, board=args.board, end=args.end)
     store.add(path, game)
@@ -85,24 +107,36 @@ def _schedule(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    import json
     import sys
     from pathlib import Path
 
     from boardctl.config import load_config
-    from boardctl.standings import store
-    from boardctl.standings.collect import Results, collect
-    from boardctl.standings.games import from_record
+    from boardctl.standings import keyring, store
+    from boardctl.standings.collect import Messages, collect
+    from boardctl.standings.verify import check
 
-    manual = store.load(Path(args.manual) if args.manual else store.default_path())
+    manual = _manual(args)
     if args.sources:
-        games = [g for source in args.sources for g in store.load(Path(source))]
-        _print(args, [*games, *manual])
+        games = [g for source in args.sources for g in store.load(Path(source), missing_ok=False)]
+        _print(args, [*games, *manual], None)
         return 0
     config = load_config(args.config).mqtt
+    keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+    said = ""
 
-    def show(results: Results) -> bool:
-        games = [from_record(record) for record in results.values()]
-        _print(args, [*games, *manual])
+    def show(messages: Messages) -> bool:
+        nonlocal said
+        checked = check(messages.items(), keys)
+        note = checked.note()
+        if note and note != said:  # said once, and again only when it changes
+            print(f"boardctl standings: {note}", file=sys.stderr)
+        said = note
+        if args.records:
+            for record in checked.records:
+                print(json.dumps(record, ensure_ascii=False, sort_keys=True))
+        else:
+            _print(args, [*checked.counted(unverified=args.count_unverified), *manual], checked)
         sys.stdout.flush()
         return True
 
@@ -113,20 +147,33 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print(args: argparse.Namespace, games: list[object]) -> None:
+def _manual(args: argparse.Namespace) -> list[Game]:
+    """The games entered by hand: a file named with --manual must exist."""
+    from pathlib import Path
+
+    from boardctl.standings import store
+
+    if args.manual:
+        return store.load(Path(args.manual), missing_ok=False)
+    return store.load(store.default_path())
+
+
+def _print(args: argparse.Namespace, games: list[Game], checked: Checked | None) -> None:
     import json
 
     from boardctl.standings import render
-    from boardctl.standings.games import Game
     from boardctl.standings.report import report
 
     done = report(
-        (g for g in games if isinstance(g, Game)),
+        games,
         by=args.by,
         since=args.since or "",
         playoffs_since=args.playoffs_since or "",
         best_of=args.best_of,
     )
+    apart = [] if checked is None else [*checked.failed, *checked.unverified]
+    if args.count_unverified and checked is not None:
+        apart = list(checked.failed)
     if args.games:
         for game in done.games:
             print(json.dumps(game.to_record(), ensure_ascii=False, sort_keys=True))
@@ -136,10 +183,15 @@ def _print(args: argparse.Namespace, games: list[object]) -> None:
     if args.csv:
         print(render.csv_text(rows), end="")
     elif args.json:
-        print(render.json_text(rows, games=len(done.games), bracket=playoff))
+        print(render.json_text(rows, games=len(done.games), bracket=playoff, apart=apart))
     else:
         print(render.table(rows))
-        print(f"({len(done.games)} games)")
+        unverified = {a.game.key for a in checked.unverified} if checked else set()
+        counted = sum(g.key in unverified for g in done.games) if args.count_unverified else 0
+        print(f"({len(done.games)} games" + (f", {counted} unverified)" if counted else ")"))
         if playoff is not None:
             print()
             print(render.bracket_text(playoff, args.best_of))
+        if apart:
+            print()
+            print(render.apart_text(apart))

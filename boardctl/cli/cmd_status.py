@@ -72,12 +72,11 @@ def _status(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
     from boardctl.cli.verbs import call, read_journal
 
     if getattr(args, "journal", None):
-        import os
-
         from boardctl.errors import ControlError
+        from boardctl.game.journal_file import kept_here
 
         journal = str(args.journal)
-        if not os.path.exists(journal):
+        if not kept_here(journal):
             raise ControlError(f"there is no journal at {journal}")
         return dict(read_journal(journal, "status")), False
     status, live = call(args, {"op": "status"})

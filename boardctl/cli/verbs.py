@@ -164,10 +164,10 @@ def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
     op = command["op"]
     if op in READ_ONLY:
-        import os
+        from boardctl.game.journal_file import kept_here
 
         journal = journal_name(args)
-        if not os.path.exists(journal):
+        if not kept_here(journal):
             raise ControlError(
                 f"the boardctl service is not running and there is no journal at {journal}"
             )

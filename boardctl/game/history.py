@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Refile, Set
+from boardctl.game.journal import span
 from boardctl.game.jsontypes import JsonObject
 from boardctl.game.readout import row_time
 from boardctl.game.state import GameState
@@ -21,6 +22,7 @@ class Entry:
     event: Command
     after: GameState
     undid: Command | None = None  # for undo and redo: the event undone or redone
+    clock: float | None = None  # the wall clock's reading when it was behind (see journal)
 
 
 def describe(event: Command, names: tuple[str, ...] = ()) -> str:
@@ -100,6 +102,8 @@ def history_row(entry: Entry) -> Row:
         "phase": entry.after.phase,
         "scores": [t.front for t in entry.after.tracks],
     }
+    if entry.clock is not None:
+        row["clock_behind"] = round(entry.at - entry.clock, 3)
     if isinstance(entry.event, Peg) and entry.event.cards is not None:
         count = counted(entry.event, entry.after)
         if count is not None:
@@ -121,4 +125,6 @@ def _text(entry: Entry, names: tuple[str, ...]) -> str:
         text += ": " + _NEXT_PHASE.get(entry.after.phase, f"game {entry.after.game_number}")
     if entry.undid is not None:
         text += f": {describe(entry.undid, names)}"
+    if entry.clock is not None:
+        text += f" [clock {span(entry.at - entry.clock)} behind: the last entry's time kept]"
     return text

@@ -21,8 +21,15 @@ these before the journal is opened for writing:
    fsync. A journal with fewer events than the mark has lost acknowledged
    entries, whatever happened to it.
 
-Damaged files are copied into a ``damaged-<UTC time>`` folder beside the
-journal before SQLite touches them, and never deleted. :class:`Damage` is
+The checks themselves, which change no file, are in
+:mod:`boardctl.game.journal_check` (kept lean for ``boardctl status``); a
+missing mark is damage too where it could hide a loss, and a journal longer
+than the mark must hold the marked event. Readers with no writer running
+run them as well (:func:`check_read_only`) and refuse a damaged journal with
+:class:`JournalDamaged`, the report a writer would give.
+
+For a writer, damaged files are copied into a ``damaged-<UTC time>`` folder
+beside the journal before SQLite touches them, and never deleted. :class:`Damage` is
 the report: kept in a notice file beside the journal (shown by ``boardctl
 status`` and the service) until the next game starts.
 """
@@ -33,16 +40,16 @@ import contextlib
 import json
 import logging
 import os
-import re
 import shutil
-import sqlite3
-import struct
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import JournalError
+from boardctl.game import journal_check
+from boardctl.game.journal_file import BACKUP_DIR as BACKUP_DIR
+from boardctl.game.journal_file import MARK_SUFFIX, mark_head
 
 if TYPE_CHECKING:
     from boardctl.game.journal import Journal
@@ -51,12 +58,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 DAMAGE_KEY = "journal_damage"  # in BoardView.extra and the status: the recovery report
 FAULT_KEY = "journal_fault"  # in BoardView.extra and the status: the journal cannot be opened
-
-WAL_MAGIC = (0x377F0682, 0x377F0683)  # little- / big-endian checksums
-_WAL_HEADER = 32
-_FRAME_HEADER = 24
-_MASK = 0xFFFFFFFF
-_MARK_RE = re.compile(rb"boardctl-mark 1 seq=(\d+) crc=(\d+) at=([\d.]+)\n")
 
 
 # --- the WAL ---------------------------------------------------------------------
@@ -68,7 +69,7 @@ class WalScan:
 
     frames: int  # frames in the valid prefix (what SQLite replays)
     commits: int  # commit frames in that prefix
-    bad_frame: int | None  # the first frame SQLite rejects (1-based), None if none
+    bad_frame: int | None  # the first frame SQLite rejects or that is cut short (1-based)
     lost_commits: int  # self-consistent commit frames of this generation after it
 
     @property
@@ -77,58 +78,14 @@ class WalScan:
         return self.lost_commits >= 2
 
 
-def _checksum(data: bytes, s0: int, s1: int, big: bool) -> tuple[int, int]:
-    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes) continued from ``s0, s1``."""
-    words = struct.unpack(f"{'>' if big else '<'}{len(data) // 4}I", data)
-    it = iter(words)
-    for x0, x1 in zip(it, it, strict=True):
-        s0 = (s0 + x0 + s1) & _MASK
-        s1 = (s1 + x1 + s0) & _MASK
-    return s0, s1
-
-
 def scan_wal(path: Path) -> WalScan | None:
     """Check every frame of the WAL at ``path``; None if there is no usable WAL header."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return None  # (any other error: the caller says it cannot check)
-    if len(data) < _WAL_HEADER:
-        return None
-    magic, _version, page_size, _ckpt, salt1, salt2, c0, c1 = struct.unpack(
-        ">8I", data[:_WAL_HEADER]
-    )
-    if magic not in WAL_MAGIC or page_size < 512 or page_size & (page_size - 1):
-        return None
-    big = bool(magic & 1)
-    header_ok = _checksum(data[:24], 0, 0, big) == (c0, c1)
-    frame_size = _FRAME_HEADER + page_size
-    count = (len(data) - _WAL_HEADER) // frame_size
-    chain: tuple[int, int] | None = (c0, c1) if header_ok else None
-    previous = (c0, c1)  # the stored checksum of the frame before
-    frames = commits = lost = 0
-    bad: int | None = None if header_ok else 1
-    for index in range(count):
-        offset = _WAL_HEADER + index * frame_size
-        head = data[offset : offset + _FRAME_HEADER]
-        _page, size_after, f1, f2, k0, k1 = struct.unpack(">6I", head)
-        body = head[:8] + data[offset + _FRAME_HEADER : offset + frame_size]
-        same_generation = (f1, f2) == (salt1, salt2)
-        if chain is not None:
-            ok = same_generation and _checksum(body, *chain, big) == (k0, k1)
-            if ok:
-                chain = (k0, k1)
-                frames += 1
-                commits += size_after != 0
-            else:
-                chain, bad = None, index + 1
-        elif same_generation and size_after and _checksum(body, *previous, big) == (k0, k1):
-            lost += 1
-        previous = (k0, k1)
-    if bad is None:
-        return WalScan(frames, commits, None, 0)
-    # SQLite keeps the prefix only up to its last commit frame.
-    return WalScan(frames, commits, bad, lost)
+    scan = journal_check.scan_wal(data)
+    return None if scan is None else WalScan(*scan)
 
 
 # --- the mark --------------------------------------------------------------------
@@ -144,24 +101,17 @@ class Mark:
 
     def encode(self) -> bytes:
         """A fixed-width line, so that a rewrite in place never leaves a longer old tail."""
-        line = f"boardctl-mark 1 seq={self.seq:012d} crc={self.crc:010d} at={self.at:020.6f}\n"
-        return line.encode()
+        return mark_head(self.seq, self.crc) + f"at={self.at:020.6f}\n".encode()
 
 
 def mark_path(journal: Path) -> Path:
-    return Path(f"{journal}-mark")
+    return Path(f"{journal}{MARK_SUFFIX}")
 
 
 def read_mark(journal: Path) -> Mark | None:
     """The mark beside ``journal``; None if absent or unreadable (e.g. torn by a power cut)."""
-    try:
-        data = mark_path(journal).read_bytes()
-    except OSError:
-        return None
-    match = _MARK_RE.fullmatch(data)
-    if match is None:
-        return None
-    return Mark(int(match[1]), int(match[2]), float(match[3]))
+    mark = journal_check.read_mark(str(journal))[1]
+    return None if mark is None else Mark(*mark)
 
 
 class MarkWriter:
@@ -169,7 +119,15 @@ class MarkWriter:
 
     def __init__(self, journal: Path) -> None:
         self.path = mark_path(journal)
+        created = not self.path.exists()
         self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+        if created:  # a missing mark is damage: its name must outlast a power cut
+            with contextlib.suppress(OSError):
+                folder = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                try:
+                    os.fsync(folder)
+                finally:
+                    os.close(folder)
 
     def write(self, mark: Mark) -> None:
         if self._fd is None:
@@ -219,9 +177,16 @@ class Damage:
             if self.last_at is not None
             else "the start"
         )
-        return (
+        head = (
             f"journal damaged ({'; '.join(self.reasons)}): recovered {self.recovered}{of} "
-            f"entries, up to {when}; the damaged files are kept in {self.set_aside}"
+            f"entries, up to {when}"
+        )
+        if self.set_aside:
+            return f"{head}; the damaged files are kept in {self.set_aside}"
+        return (
+            f"{head}; nothing was changed: the service reports this, keeps a copy of the "
+            "damaged files and carries on from the recovered entries when it starts "
+            "(or restore a backup: boardctl restore)"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -266,33 +231,9 @@ def clear_notice(journal: Path) -> None:
         notice_path(journal).unlink()
 
 
-def _tail(journal: Path) -> tuple[int, int, float | None] | None:
-    """(last seq, its crc, its time) as SQLite reads the journal now, read-only.
-
-    (0, 0, None) for an empty or missing journal; None when it cannot be
-    read at all (then opening it fails with its own message).
-    """
-    try:
-        if journal.stat().st_size == 0:
-            return 0, 0, None
-    except FileNotFoundError:
-        return 0, 0, None
-    # Without a WAL the file is complete: read it as immutable, so nothing is created beside it.
-    mode = "ro" if Path(f"{journal}-wal").exists() else "ro&immutable=1"
-    try:
-        db = sqlite3.connect(f"{journal.absolute().as_uri()}?mode={mode}", uri=True)
-    except sqlite3.Error:
-        return None
-    try:
-        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if not tables:
-            return 0, 0, None  # created, no schema yet
-        row = db.execute("SELECT seq, crc, at FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        return (int(row[0]), int(row[1]), float(row[2])) if row else (0, 0, None)
-    except (sqlite3.Error, TypeError, ValueError):
-        return None  # unreadable: open() says so
-    finally:
-        db.close()
+def list_backups(journal: Path) -> list[Path]:
+    """The backups of ``journal``, oldest first."""
+    return [Path(p) for p in journal_check.list_backups(str(journal))]
 
 
 def set_aside(journal: Path, files: list[Path] | None = None, label: str = "damaged") -> Path:
@@ -322,45 +263,58 @@ def check_before_open(journal: Path) -> Damage | None:
     into the folder), or None when the journal is whole (or only lost the
     unacknowledged last write).
     """
-    mark = read_mark(journal)
-    wal = scan_wal(Path(f"{journal}-wal"))
-    reasons: list[str] = []
-    if wal is not None and wal.damaged:
-        reasons.append(
-            f"the -wal file is damaged at frame {wal.bad_frame}: "
-            f"{wal.lost_commits} later transactions cannot be read"
-        )
+    examined = journal_check.examine(str(journal))
+    if examined is None or not examined[0]:
+        return None
+    reasons, (seq, crc, last_at, _), mark = examined
     found = [p for p in (Path(f"{journal}{s}") for s in ("", "-wal", "-mark")) if p.exists()]
-    tail = _tail(journal)
-    if tail is None:
-        return None
-    seq, crc, last_at = tail
-    if mark is not None:
-        if mark.seq > seq:
-            if journal not in found or journal.stat().st_size == 0:
-                reasons.append("the database file is empty or missing")
-            elif Path(f"{journal}-wal") not in found:
-                reasons.append("the -wal file is missing")
-            reasons.append(f"{mark.seq} entries were committed, {seq} can be read")
-        elif mark.seq == seq and mark.crc != crc and seq > 0:
-            reasons.append(f"entry {seq} is not the one committed (checksum differs)")
-    if not reasons:
-        return None
     folder = set_aside(journal, found)
     # From now on the recovered journal is the one to keep whole: the next open is clean.
     write_mark(journal, Mark(seq, crc, last_at or 0.0))
-    damage = Damage(
-        recovered=seq,
-        expected=mark.seq if mark is not None else None,
-        last_at=last_at,
-        reasons=tuple(dict.fromkeys(reasons)),
-        set_aside=str(folder),
-        found_at=time.time(),
-    )
+    damage = _report(reasons, seq, mark, last_at, str(folder))
     text = json.dumps(damage.to_dict(), indent=1)
     (folder / "report.json").write_text(text + "\n", encoding="utf-8")
     notice_path(journal).write_text(text + "\n", encoding="utf-8")
     return damage
+
+
+def check_read_only(journal: Path) -> Damage | None:
+    """The damage a writer opening ``journal`` now would report, found changing nothing.
+
+    For readers while no writer runs (``status``, ``results``, the bridge, ...):
+    the same checks as :func:`check_before_open`, with no file set aside,
+    created or rewritten; the report's ``set_aside`` is empty.
+    """
+    examined = journal_check.examine(str(journal))
+    if examined is None or not examined[0]:
+        return None
+    reasons, (seq, _, last_at, _), mark = examined
+    return _report(reasons, seq, mark, last_at, "")
+
+
+def _report(
+    reasons: list[str],
+    seq: int,
+    mark: tuple[int, int, float] | None,
+    last_at: float | None,
+    folder: str,
+) -> Damage:
+    return Damage(
+        recovered=seq,
+        expected=mark[0] if mark is not None else None,
+        last_at=last_at,
+        reasons=tuple(dict.fromkeys(reasons)),
+        set_aside=folder,
+        found_at=time.time(),
+    )
+
+
+class JournalDamaged(JournalError):
+    """A reader found damage no writer has seen yet; nothing was changed."""
+
+    def __init__(self, damage: Damage) -> None:
+        super().__init__(damage.summary())
+        self.damage = damage
 
 
 # --- what the scorekeeper shows ------------------------------------------------------
@@ -430,9 +384,11 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
     Returns the folder holding the replaced files (None if there was no
     journal). The caller makes sure no service has the journal open.
     """
-    tail = _tail(backup)
-    if tail is None:
+    with journal_check.Recovered(str(backup)) as where:
+        read = journal_check.tail(where)
+    if read is None:
         raise JournalError(f"{backup} is not a readable journal backup")
+    tail = read[0]
     found = [p for p in (Path(f"{journal}{s}") for s in ("", "-wal", "-mark")) if p.exists()]
     folder = set_aside(journal, found, label="replaced") if found else None
     temporary = journal.with_name(journal.name + ".restoring")
@@ -443,7 +399,7 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
         with contextlib.suppress(FileNotFoundError):
             Path(f"{journal}{stale}").unlink()
     os.replace(temporary, journal)
-    seq, crc, at = tail
+    seq, crc, at, _ = tail
     write_mark(journal, Mark(seq, crc, at or 0.0))
     clear_notice(journal)
     return folder

@@ -38,7 +38,10 @@ from typing import Any
 
 from boardctl.errors import JournalError
 from boardctl.game import integrity, journal_file
+from boardctl.game.integrity import BACKUP_DIR as BACKUP_DIR
 from boardctl.game.integrity import Damage, Mark, MarkWriter
+from boardctl.game.integrity import list_backups as list_backups
+from boardctl.game.journal_check import writer_running
 from boardctl.game.journal_file import APPLICATION_ID as APPLICATION_ID
 from boardctl.game.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
 from boardctl.game.journal_file import cannot as _cannot
@@ -50,7 +53,6 @@ from boardctl.game.lock import WriterLock
 log = logging.getLogger(__name__)
 
 FILE_NAME = "journal.sqlite"
-BACKUP_DIR = "backups"
 BACKUPS_KEPT = 10
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
 _SCHEMA = (
@@ -74,6 +76,18 @@ CREATE TABLE snapshots (
 )
 
 
+def span(seconds: float) -> str:
+    """A length of time as people say it: ``400 days``, ``3 hours``, ``12 s``."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("min", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def _utc(at: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
+
+
 def default_journal_path() -> Path:
     """Where the journal lives: ``$STATE_DIRECTORY/journal.sqlite`` (systemd), else
     ``$XDG_STATE_HOME/boardctl/journal.sqlite``, else ``~/.local/state/boardctl/journal.sqlite``.
@@ -86,13 +100,41 @@ def default_journal_path() -> Path:
     return base / "boardctl" / FILE_NAME
 
 
+CLOCK_KEY = "_clock"  # in a stored body: the wall clock's reading when it was behind
+CLOCK_JUMP = 1.0  # seconds behind the last event from which a clock's step back is noted
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One journal row: sequence number (from 1), wall time and the event."""
+    """One journal row: sequence number (from 1), time, the event (and a clock behind).
+
+    ``at`` never goes back from one event to the next: an event is stamped
+    with the later of the wall clock and the event before. ``clock`` is the
+    wall clock's own reading when it was :data:`CLOCK_JUMP` or more behind
+    (stepped back), else None.
+    """
 
     seq: int
     at: float
     event: dict[str, Any]
+    clock: float | None = None
+
+
+def stamp(now: float, last: float) -> tuple[float, float | None]:
+    """An event's time after one at ``last`` when the clock reads ``now``: (time, clock noted).
+
+    The time is never before ``last``; a clock :data:`CLOCK_JUMP` or more
+    behind is noted with the event (and shown by ``history``).
+    """
+    if now >= last:
+        return now, None
+    return last, (now if last - now >= CLOCK_JUMP else None)
+
+
+def _without_clock(event: dict[str, Any]) -> float | None:
+    """Take the clock's noted reading out of a stored event (the engine never sees it)."""
+    clock = event.pop(CLOCK_KEY, None)
+    return float(clock) if isinstance(clock, int | float) else None
 
 
 def encode_event(event: Mapping[str, Any]) -> str:
@@ -112,15 +154,6 @@ class JournalChanged(JournalError):
     """Another process appended to the journal: re-read it (the entry was not saved)."""
 
 
-def list_backups(journal: Path) -> list[Path]:
-    """The backups of ``journal``, oldest first."""
-    folder = journal.parent / BACKUP_DIR
-    try:
-        return sorted(folder.glob("journal-*.sqlite"))
-    except OSError:
-        return []
-
-
 class Journal:
     """An open journal file. Use :meth:`open`; close with :meth:`close` or ``with``."""
 
@@ -130,6 +163,8 @@ class Journal:
         self._db = connection
         self._last_seq = 0
         self._last_crc = 0
+        self._last_at = 0.0  # the time of the last event read or written
+        self._clock_behind = False  # the wall clock is behind the last event (logged once)
         self.damage: Damage | None = None  # damage found at open (or still standing)
         self.backup_on_close = False  # the service sets it: a backup at every clean shutdown
         self._mark: MarkWriter | None = None
@@ -170,13 +205,15 @@ class Journal:
 
     @classmethod
     def _open_locked(cls, path: Path, *, readonly: bool, lock: WriterLock | None) -> Journal:
+        # Before SQLite opens anything (even a reader may add an empty -wal).
+        if readonly:
+            cls._refuse_unseen_damage(path)
         try:
             exists = path.exists() and path.stat().st_size > 0
         except OSError as exc:
             raise _cannot("reach", path, exc) from exc
         if readonly and not exists:
             raise JournalError(f"no journal at {path} (is the service set up? try --journal PATH)")
-        # Before SQLite opens anything (even a reader may add an empty -wal).
         found = None if readonly else cls._look_for_damage(path)
         if exists:
             cls._check_version(path)
@@ -205,6 +242,23 @@ class Journal:
         if found is not None:
             log.error("%s", found.summary())
         return found
+
+    @staticmethod
+    def _refuse_unseen_damage(path: Path) -> None:
+        """A reader while no writer runs: the writer's damage checks, changing nothing.
+
+        Raises :class:`~boardctl.game.integrity.JournalDamaged` (the report a
+        writer would give) for damage no writer has seen. While a writer runs
+        it checked the journal when it opened it, and its notice stands.
+        """
+        if writer_running(str(path)):
+            return
+        try:
+            found = integrity.check_read_only(path)
+        except (OSError, sqlite3.Error) as exc:
+            raise _cannot("check for damage", path, exc) from exc
+        if found is not None:
+            raise integrity.JournalDamaged(found)
 
     def _stored_seq(self) -> int:
         try:
@@ -274,13 +328,13 @@ class Journal:
             raise _damaged(self.path, exc) from exc
         if not isinstance(event, dict):
             raise _damaged(self.path, ValueError(f"event {seq} is not an object"))
-        return Record(seq, at, event)
+        return Record(seq, at, event, _without_clock(event))
 
     def records(self) -> Iterator[Record]:
         """Every event not yet read, in order, checked (the first call reads them all)."""
         for seq, at, body, crc in self._rows():
             record = self._record(seq, at, body)
-            self._last_seq, self._last_crc = seq, crc
+            self._last_seq, self._last_crc, self._last_at = seq, crc, at
             yield record
 
     def event_rows(self) -> list[tuple[int, float, dict[str, Any], int]]:
@@ -301,8 +355,12 @@ class Journal:
             or not all(isinstance(event, dict) for event in events)
         ):  # a damaged row: decode one by one to name it
             events = [self._record(seq, at, body).event for seq, at, body, _ in rows]
+        else:
+            for (_, _, body, _), event in zip(rows, events, strict=True):
+                if CLOCK_KEY in event and f'"{CLOCK_KEY}":' in body:
+                    del event[CLOCK_KEY]
         if rows:
-            self._last_seq, self._last_crc = rows[-1][0], rows[-1][3]
+            self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return [
             (seq, at, event, crc) for (seq, at, _, crc), event in zip(rows, events, strict=True)
         ]
@@ -337,12 +395,12 @@ class Journal:
                         snapshot, first = value, index
         records = [self._record(seq, at, body) for seq, at, body, _ in rows[first:]]
         if rows:
-            self._last_seq, self._last_crc = rows[-1][0], rows[-1][3]
+            self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return snapshot, records
 
     def rewind(self) -> None:
         """Forget what was read, so that :meth:`records` starts again from the first event."""
-        self._last_seq, self._last_crc = 0, 0
+        self._last_seq, self._last_crc, self._last_at = 0, 0, 0.0
 
     @property
     def last_seq(self) -> int:
@@ -370,8 +428,8 @@ class Journal:
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
-        at = time.time() if at is None else float(at)
-        body = encode_event(event)
+        at, clock = self._stamp(time.time() if at is None else float(at))
+        body = encode_event(event if clock is None else {**event, CLOCK_KEY: clock})
         seq = self._last_seq + 1
         crc = row_crc(seq, at, body, self._last_crc)
         row = (seq, at, body, crc, self._request)
@@ -401,14 +459,32 @@ class Journal:
             ) from exc
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
-        self._last_seq, self._last_crc = seq, crc
+        self._last_seq, self._last_crc, self._last_at = seq, crc, at
         self._appended += 1
         if self._mark is not None:
             self._mark.write(Mark(seq, crc, at))
         if snapshot is not None and self.damage is not None and self._started_after_damage():
             integrity.clear_notice(self.path)  # a new game: the sign goes, the copies stay
             self.damage = None
-        return Record(seq, at, json.loads(body))
+        return self._record(seq, at, body)
+
+    def _stamp(self, now: float) -> tuple[float, float | None]:
+        """:func:`stamp` after the last event; a step back of the clock is logged once."""
+        at, clock = stamp(now, self._last_at)
+        if clock is not None and not self._clock_behind:
+            log.warning(
+                "the wall clock went back %s (it reads %s, the last entry was at %s): "
+                "entries keep the last entry's time until the clock catches up",
+                span(self._last_at - now),
+                _utc(now),
+                _utc(self._last_at),
+            )
+        if clock is not None:
+            self._clock_behind = True
+        elif now >= self._last_at and self._clock_behind:
+            log.warning("the wall clock has caught up with the journal (%s)", _utc(now))
+            self._clock_behind = False
+        return at, clock
 
     def reopen(self) -> None:
         """A new connection after a failed write, so that what is read is what the file holds.
@@ -485,13 +561,15 @@ class Journal:
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
-        seq, crc = self._last_seq, self._last_crc
+        seq, crc, last = self._last_seq, self._last_crc, self._last_at
         rows = []
-        for event, at in events:
-            body = encode_event(event)
+        for event, given in events:
+            at, clock = stamp(float(given), last)
+            body = encode_event(event if clock is None else {**event, CLOCK_KEY: clock})
             seq += 1
-            crc = row_crc(seq, float(at), body, crc)
-            rows.append((seq, float(at), body, crc))
+            crc = row_crc(seq, at, body, crc)
+            rows.append((seq, at, body, crc))
+            last = at
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -508,7 +586,7 @@ class Journal:
             ) from exc
         except sqlite3.Error as exc:
             raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
-        self._last_seq, self._last_crc = seq, crc
+        self._last_seq, self._last_crc, self._last_at = seq, crc, last
         self._appended += len(rows)
         if self._mark is not None and rows:
             self._mark.write(Mark(seq, crc, rows[-1][1]))

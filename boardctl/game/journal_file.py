@@ -23,7 +23,17 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 2  # 2: events.request (the id of the request that wrote the row)
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report (integrity)
+MARK_SUFFIX = "-mark"  # beside the journal: the last event the writer committed (integrity)
+BACKUP_DIR = "backups"  # beside the journal: its backups (integrity)
 _URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
+
+
+MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
+
+
+def mark_head(seq: int, crc: int) -> bytes:
+    """The start of the mark file (``boardctl.game.integrity.Mark``) naming event ``seq``."""
+    return MARK_PREFIX + b"seq=%012d crc=%010d " % (seq, crc)
 
 
 def row_crc(seq: int, at: float, body: str, previous: int) -> int:
@@ -36,6 +46,17 @@ def file_uri(path: str | os.PathLike[str], mode: str) -> str:
     raw = os.fsencode(os.path.abspath(path))
     quoted = "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in raw)
     return f"file://{quoted}?mode={mode}"
+
+
+def kept_here(path: str | os.PathLike[str]) -> bool:
+    """True if a journal is or was kept at ``path``: the file, its mark, or backups beside it.
+
+    A reader asked for a missing journal with a mark or backups beside it
+    opens it anyway, so that the damage checks say what was lost.
+    """
+    name = os.fspath(path)
+    beside = os.path.join(os.path.dirname(os.path.abspath(name)), BACKUP_DIR)
+    return any(os.path.exists(p) for p in (name, f"{name}{MARK_SUFFIX}", beside))
 
 
 def writer_absent(path: str | os.PathLike[str]) -> bool:
@@ -112,6 +133,16 @@ def check_version(path: str | os.PathLike[str]) -> None:
     beside the file); then SQLite itself, read-only, sees any newer
     header still in the WAL.
     """
+    check_header(path)
+    probe = reader(path)
+    try:
+        check_identity(probe, path)
+    finally:
+        probe.close()
+
+
+def check_header(path: str | os.PathLike[str]) -> None:
+    """The file's own header, read as bytes: an SQLite file, of a schema we can use."""
     try:
         with open(path, "rb") as file:
             header = file.read(100)
@@ -125,15 +156,16 @@ def check_version(path: str | os.PathLike[str]) -> None:
         int.from_bytes(header[68:72], "big"),
         tables=False,
     )
-    probe = reader(path)
+
+
+def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
+    """The schema version and identity as SQLite reads them (a newer header in the WAL too)."""
     try:
-        version = probe.execute("PRAGMA user_version").fetchone()[0]
-        app_id = probe.execute("PRAGMA application_id").fetchone()[0]
-        tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     except sqlite3.Error as exc:
         raise damaged(path, exc) from exc
-    finally:
-        probe.close()
     refuse(path, version, app_id, tables=bool(tables))
 
 

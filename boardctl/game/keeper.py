@@ -26,7 +26,7 @@ from types import TracebackType
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game import readout
-from boardctl.game.commands import Command, NewGame, parse_command
+from boardctl.game.commands import Command, NewGame, Set, parse_command
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.integrity import (
     DAMAGE_KEY,
@@ -36,11 +36,12 @@ from boardctl.game.integrity import (
     settle_failed_write,
     with_damage_sign,
 )
-from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path
+from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path, stamp
 from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.past import PastGames, encoded
+from boardctl.game.roster import check_distinct
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState
 from boardctl.game.view import Status, board_view, status_dict
@@ -181,7 +182,7 @@ class Scorekeeper:
         self._machine = Machine(state, limits=self._machine.limits)
         first = records[0]
         event = self._parse(first)
-        self._remember(first.seq, first.at, event, Plan(event, state, reset=True))
+        self._remember(first.seq, first.at, event, Plan(event, state, reset=True), first.clock)
         self._replay(records[1:])
 
     def _parse(self, record: Record) -> Command:
@@ -206,7 +207,7 @@ class Scorekeeper:
             except EntryError as exc:
                 raise self._unreplayable(record, exc) from exc
             machine.commit(plan)
-            self._remember(record.seq, record.at, plan.event, plan)
+            self._remember(record.seq, record.at, plan.event, plan, record.clock)
         self._changed()
 
     def refresh(self) -> bool:
@@ -239,6 +240,11 @@ class Scorekeeper:
         """
         try:
             plan = self._machine.plan(command, choose=self._choose)
+            if (isinstance(command, Set) and command.key == "names") or (
+                isinstance(command, NewGame) and command.names is not None
+            ):
+                setup = plan.state.setup
+                check_distinct(setup.names, setup.variant.teams)
         except EntryError:
             self.error_at = self._clock()
             raise
@@ -274,12 +280,13 @@ class Scorekeeper:
                         "status": self.status(),
                     }
                 raise
-            seq, at = record.seq, record.at
+            seq, at, clock = record.seq, record.at, record.clock
         else:
-            seq, at = self._seq + 1, self._wall_clock()
+            last = self._game[-1].at if self._game else 0.0
+            seq, (at, clock) = self._seq + 1, stamp(self._wall_clock(), last)
         ended = plan.state.winner is not None and self._machine.state.winner is None
         self._machine.commit(plan)
-        self._remember(seq, at, plan.event, plan)
+        self._remember(seq, at, plan.event, plan, clock)
         self._changed()
         self._view = pending._view  # the board view of the new state, if already built
         self.over_at = pending.over_at
@@ -287,7 +294,9 @@ class Scorekeeper:
             backup_at_game_end(self._journal)
         return {"ok": True, "seq": seq, "event": plan.event.to_json(), "status": self.status()}
 
-    def _remember(self, seq: int, at: float, event: Command, plan: Plan) -> None:
+    def _remember(
+        self, seq: int, at: float, event: Command, plan: Plan, clock: float | None = None
+    ) -> None:
         """Keep the entry for history, tracking which event an undo or redo concerns."""
         self._seq = seq
         undid = None
@@ -302,7 +311,7 @@ class Scorekeeper:
         else:
             self._done.append(event)
             self._undone = []
-        entry = Entry(seq, at, event, self._machine.state, undid)
+        entry = Entry(seq, at, event, self._machine.state, undid, clock)
         if plan.reset:
             if self._past is not None and self._game:
                 self._past.add([history_row(e) for e in self._game])

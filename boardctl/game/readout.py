@@ -12,14 +12,18 @@ does (the same code, :mod:`boardctl.game.journal_file`); the readout is
 shown only if the last event is the readout's and the readout's checksum,
 chained from that event's, holds. The chained checksum covers every event
 from the first, so the readout is then what replaying this very journal
-gave that writer. Anything else (no readout, events written since, a
-damaged readout, another boardctl version or readout format, a standing
-damage notice, an empty file) returns ``None`` and the verb replays the
-journal with the engine, as it always did; a damaged journal raises the
-same :class:`~boardctl.errors.JournalError` either way.
+gave that writer. Before that, while no writer runs, the writer's own
+damage checks (:mod:`boardctl.game.journal_check`: the WAL, the mark, the
+database; nothing changed, a WAL holding events read from a private copy)
+must find nothing: a readout never stands in for a damaged journal.
+Anything else (damage found, no readout, events written since, a damaged
+readout, another boardctl version or readout format, a standing damage
+notice, an empty file) returns ``None`` and the verb replays the journal
+with the engine, as it always did; a damaged journal raises the same
+:class:`~boardctl.errors.JournalError` either way.
 
-Only :mod:`json`, :mod:`os`, :mod:`sqlite3`, :mod:`time` and :mod:`zlib`
-are imported: not the engine, the rules tables or :mod:`pathlib`.
+Only :mod:`json`, :mod:`os`, :mod:`sqlite3`, :mod:`struct`, :mod:`time` and
+:mod:`zlib` are imported: not the engine, the rules tables or :mod:`pathlib`.
 """
 
 from __future__ import annotations
@@ -29,11 +33,22 @@ import os
 import time
 import zlib
 
-from boardctl.game.journal_file import NOTICE_SUFFIX, checked_rows, open_reader, select_rows
+from boardctl.game.journal_check import Recovered, examine, writer_running
+from boardctl.game.journal_file import (
+    NOTICE_SUFFIX,
+    check_header,
+    check_identity,
+    check_pages,
+    checked_rows,
+    open_reader,
+    select_rows,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from boardctl.game.journal_file import Row
 
 FORMAT = 1  # bump when the status or the history rows change shape
 SUFFIX = "-readout"
@@ -110,6 +125,15 @@ def decode(data: bytes, crc: int) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def _rows(path: str) -> list[Row]:
+    """Every event of the journal at ``path``, checked."""
+    db = open_reader(path)
+    try:
+        return checked_rows(select_rows(db, path, 0), path, 0, 0)
+    finally:
+        db.close()
+
+
 def read(journal: str | os.PathLike[str]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     """(status, this game's history rows) of ``journal``, checked; ``None``: replay it instead.
 
@@ -124,11 +148,18 @@ def read(journal: str | os.PathLike[str]) -> tuple[dict[str, Any], list[dict[str
             data = file.read()
     except OSError:
         return None
-    db = open_reader(name)
-    try:
-        rows = checked_rows(select_rows(db, name, 0), name, 0, 0)
-    finally:
-        db.close()
+    if writer_running(name):  # it checked the journal when it opened it
+        rows = _rows(name)
+    else:  # the writer's damage checks first, changing nothing (a damaged journal: the engine)
+        with Recovered(name) as where:
+            examined = examine(name, where)
+            if examined is None or examined[0]:
+                return None
+            check_header(name)  # the rest of a reader's checks, on the connection they used
+            db = where.connection()
+            check_identity(db, name)
+            check_pages(db, name)
+            rows = checked_rows(select_rows(db, name, 0), name, 0, 0)
     seq, crc = (rows[-1][0], rows[-1][3]) if rows else (0, 0)
     value = decode(data, crc)
     if value is None or value.get("seq") != seq or value.get("format") != FORMAT:

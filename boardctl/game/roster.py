@@ -93,3 +93,22 @@ def on_roster(
             raise EntryError(f"the track name {full!r} is over {MAX_NAME} characters")
         written.append(full)
     return tuple(written)
+
+
+def check_distinct(names: Sequence[str], teams: Sequence[Sequence[int]]) -> None:
+    """Refuse a player named on two tracks, or twice in a team (``set names Ann,Ann``).
+
+    Checked when names are entered, not when a journal is replayed, so an
+    older journal that has such names still reads.
+    """
+    seen: dict[str, str] = {}
+    for track, name in enumerate(names):
+        size = len(teams[track]) if track < len(teams) else 1
+        for player in members(name, size):
+            key = player_key(player)
+            if key in seen:
+                where = f"in {name!r}" if seen[key] == name else f"({seen[key]!r} and {name!r})"
+                raise EntryError(
+                    f"{player!r} is named twice {where}: give each track a different player"
+                )
+            seen[key] = name

@@ -12,8 +12,10 @@ already ignores contact bounce. gpiozero calls us from its own threads; we
 only stamp the time and hand the event on (the callback puts it on the
 loop's queue), so nothing slow runs there.
 
-Off a Pi (no ``/dev/gpiochip*`` or no usable GPIO library), :func:`pin_factory`
-falls back to gpiozero's ``MockFactory`` and says so once.
+Off a Pi (no ``/dev/gpiochip*``), :func:`pin_factory` falls back to gpiozero's
+``MockFactory`` and says so once. On a machine with a GPIO chip, mock pins would be a
+board with dead buttons: when no pin factory loads there, every factory's reason is
+logged and :class:`~boardctl.errors.GpioError` raised (the service exits non-zero).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from boardctl.config import PinsConfig
+from boardctl.errors import GpioError
 from boardctl.inputs.events import Edge, InputEvent, Turn
 from boardctl.inputs.panel import button_id
 
@@ -35,34 +38,63 @@ log = logging.getLogger(__name__)
 Sink = Callable[[InputEvent], None]
 
 
-def pin_factory() -> tuple[Any, bool]:
+def gpio_chips() -> list[str]:
+    """The machine's GPIO character devices."""
+    return sorted(glob.glob("/dev/gpiochip*"))
+
+
+def pin_factory(
+    chips: Callable[[], list[str]] | None = None,
+    load: Callable[[], Any] | None = None,
+) -> tuple[Any, bool]:
     """The gpiozero pin factory to use, and whether it is the mock one.
 
-    ``GPIOZERO_PIN_FACTORY`` wins when set. Otherwise a machine without a GPIO
-    character device, or whose GPIO libraries fail to load, gets mock pins.
+    ``GPIOZERO_PIN_FACTORY`` wins when set. A machine without a GPIO chip (``chips``,
+    default :func:`gpio_chips`, finds none) gets mock pins. With one, gpiozero's default
+    factories are tried in its order (``load``, default ``Device._default_pin_factory``);
+    each fallback's reason is logged, and if none loads, :class:`GpioError` is raised.
     """
+    import warnings
+
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
     if Device.pin_factory is not None:
         return Device.pin_factory, isinstance(Device.pin_factory, MockFactory)
-    if os.environ.get("GPIOZERO_PIN_FACTORY"):
-        factory = Device._default_pin_factory()
-        return factory, isinstance(factory, MockFactory)
-    reason = ""
-    if not glob.glob("/dev/gpiochip*"):
-        reason = "no GPIO chip found (/dev/gpiochip*)"
-    else:
-        import warnings
-
+    named = os.environ.get("GPIOZERO_PIN_FACTORY")
+    if named:
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return Device._default_pin_factory(), False
+            factory = Device._default_pin_factory()
+        except Exception as exc:  # BadPinFactory, or the library's own import error
+            raise GpioError(f"GPIOZERO_PIN_FACTORY={named}: {exc}") from exc
+        return factory, isinstance(factory, MockFactory)
+    found = (chips or gpio_chips)()
+    if not found:
+        log.warning(
+            "no GPIO chip found (/dev/gpiochip*): using mock pins "
+            "(no button on this machine can be read)"
+        )
+        return MockFactory(), True
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            factory = (load or Device._default_pin_factory)()
         except Exception as exc:  # gpiozero raises BadPinFactory after trying all
-            reason = f"no usable GPIO library ({exc})"
-    log.warning("%s: using mock pins (no button on this machine can be read)", reason)
-    return MockFactory(), True
+            failure: Exception | None = exc
+        else:
+            failure = None
+    reasons = [str(warning.message) for warning in caught]
+    if failure is None:
+        for reason in reasons:
+            log.warning("GPIO: %s", reason)
+        return factory, isinstance(factory, MockFactory)
+    for reason in [*reasons, str(failure)]:
+        log.error("GPIO: %s", reason)
+    raise GpioError(
+        f"GPIO chips {', '.join(found)} found, but no gpiozero pin factory could open them "
+        f"({'; '.join([*reasons, str(failure)])}); on Raspberry Pi OS install python3-lgpio "
+        "and gpiozero>=2.0.1.post1 (systemd/install.sh does both)"
+    ) from failure
 
 
 class Inputs:

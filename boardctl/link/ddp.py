@@ -9,6 +9,9 @@ default output), the data offset in bytes (u32) and the data length (u16), big-e
 ``DdpLink`` sends a frame when it changes and again every ``refresh`` seconds (WLED leaves
 its realtime mode after a few seconds without data). UDP says nothing back, so ``connected``
 means "datagrams are leaving": True until a send fails. Brightness is applied on the host.
+The host name is resolved when the link opens and again only after a failed send or lookup,
+by the link's own thread (never per datagram, never in ``show()``: with ``wled.local`` that
+would be an mDNS query per frame in the service loop).
 The systemd unit has no network by default: see docs/link.md for the override.
 """
 
@@ -56,6 +59,13 @@ def ddp_datagrams(frame: bytes, sequence: int) -> list[bytes]:
     return out
 
 
+def resolve_udp(host: str, port: int) -> tuple[str, int]:
+    """The IPv4 address ``host`` names (a DNS or mDNS lookup; an address as it is)."""
+    info = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)
+    address = info[0][4]
+    return str(address[0]), int(address[1])
+
+
 def parse_address(text: str) -> tuple[str, int]:
     """``"wled.local"`` or ``"192.168.1.50:4048"`` -> ``(host, port)``."""
     host, _, port = text.rpartition(":") if ":" in text else (text, "", str(DDP_PORT))
@@ -81,11 +91,13 @@ class DdpLink:
         brightness: int = 255,
         clock: Callable[[], float] = time.monotonic,
         start: bool = True,
+        resolve: Callable[[str, int], tuple[str, int]] = resolve_udp,
         **_serial: object,  # (a config's baud rate or USB id means nothing here)
     ) -> None:
         if not path:
             raise ConfigError("the ddp LED link needs the controller's address: device = HOST")
         self.address = parse_address(path)
+        self.resolve = resolve
         self.refresh = refresh
         self.brightness = check_level(brightness)
         self.clock = clock
@@ -97,6 +109,8 @@ class DdpLink:
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        # The resolved address; None: the link's thread looks the name up again.
+        self._target: tuple[str, int] | None = self._lookup()
         self._thread = threading.Thread(target=self._run, name="link-ddp", daemon=True)
         if start:
             self._thread.start()
@@ -120,7 +134,15 @@ class DdpLink:
                 self._send()
 
     def tick(self) -> None:
-        """Resend the frame if ``refresh`` seconds passed (the thread calls this)."""
+        """Resend the frame if ``refresh`` seconds passed, or look the host up again after a
+        failure and send it at once (the thread calls this; a lookup holds no lock)."""
+        if self._target is None:
+            target = self._lookup()
+            with self._lock:
+                self._target = target
+                if target is not None:
+                    self._send()
+            return
         with self._lock:
             if self._frame is not None and self.clock() - self._last_send >= self.refresh:
                 self._send()
@@ -137,24 +159,39 @@ class DdpLink:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _lookup(self) -> tuple[str, int] | None:
+        """The host's address (at open, and after a failure); None if the lookup failed."""
+        try:
+            return self.resolve(*self.address)
+        except OSError as exc:  # name not found, no network permission
+            self._failed(exc)
+            return None
+
+    def _failed(self, exc: OSError) -> None:
+        if self.error is None:
+            log.warning("LED link (ddp): %s:%d: %s", *self.address, exc)
+        self.error = str(exc)
+        self._target = None  # looked up again by the link's thread
+
     def _send(self) -> None:
         if self._frame is None or not self._frame:
             return
+        self._last_send = self.clock()
+        target = self._target
+        if target is None:
+            return  # the link's thread looks the name up again, then sends
         self._sequence = self._sequence % 15 + 1
         frame = scale_frame(self._frame, self.brightness)
         try:
             for datagram in ddp_datagrams(frame, self._sequence):
-                self._socket.sendto(datagram, self.address)
+                self._socket.sendto(datagram, target)
                 self.sent += 1
-        except OSError as exc:  # no route, name not found, no network permission
-            if self.error is None:
-                log.warning("LED link (ddp): %s:%d: %s", *self.address, exc)
-            self.error = str(exc)
-        else:
-            if self.error is not None:
-                log.info("LED link (ddp): sending to %s:%d again", *self.address)
-            self.error = None
-        self._last_send = self.clock()
+        except OSError as exc:  # no route, no network permission
+            self._failed(exc)
+            return
+        if self.error is not None:
+            log.info("LED link (ddp): sending to %s:%d again", *self.address)
+        self.error = None
 
     def _run(self) -> None:
         while not self._closed.wait(min(self.refresh, 0.25)):

@@ -31,8 +31,14 @@ def find_mpremote(program: str | None = None) -> str:
 def install_command(
     port: str = "auto", firmware_dir: Path | None = None, program: str | None = None
 ) -> list[str]:
-    """One mpremote session: connect, copy every file (``main.py`` last), reset."""
-    command = [find_mpremote(program), "connect", port]
+    """One mpremote session: connect, copy every file (``main.py`` last), reset.
+
+    ``resume``: no soft reset before the copies. After UPDATE the controller's REPL has a
+    timer feeding the armed watchdog and the USB port it gave back to MicroPython; a
+    soft reset would stop that timer (the watchdog then resets the Pico during the
+    copies) and re-enumerate the USB port under mpremote (which fails on the vanished
+    port: tests/test_firmware_install_wheel.py)."""
+    command = [find_mpremote(program), "connect", port, "resume"]
     for source, name in firmware_files(firmware_dir):
         command += ["cp", str(source), f":{name}", "+"]
     return [*command, "reset"]

@@ -3,8 +3,11 @@
 One background thread per link opens the port (a configured path, or the first USB
 device with the configured VID:PID), reads what the device says, sends heartbeats and
 periodic full frames, and reopens the port with backoff when the device vanishes.
-``show`` writes from the caller's thread (low latency) and never raises because the
-device is gone: the frame is remembered and sent in full on the next connection.
+``show`` never raises because the device is gone: the frame is remembered and sent in
+full on the next connection. The Pico's link writes from the caller's thread (low
+latency; its USB port takes 1 MB/s); Adalight's writes from a thread of its own, paced
+to the line's rate, the newest frame winning (a 115,200-baud line carries 15 frames of
+256 LEDs a second, fewer than the service may draw).
 """
 
 from __future__ import annotations
@@ -157,6 +160,11 @@ class SerialBackend:
     def _on_data(self, data: bytes) -> None:
         """Bytes the device sent."""
 
+    def _send_frame_on_attach(self) -> None:
+        """Called (under the lock) once the port is open and greeted: the frame, if any."""
+        if self._frame is not None:
+            self._write(self._frame_bytes(self._frame, self.clock()))
+
     def _on_idle(self, now: float) -> None:
         """Called at least every ``heartbeat`` seconds while connected."""
 
@@ -249,8 +257,7 @@ class SerialBackend:
             self.connects += 1
             self._set_state("connected", str(self.port_name))
             self._write(self._greeting())
-            if self._frame is not None:
-                self._write(self._frame_bytes(self._frame, self.clock()))
+            self._send_frame_on_attach()
 
     def poll(self, port: Any) -> None:
         """One read (waiting at most the read timeout), then the timers."""
@@ -540,7 +547,14 @@ class PicoLink(SerialBackend):
 class AdalightLink(SerialBackend):
     """A WLED device or an Adalight Arduino sketch: full frames only, resent every
     ``refresh`` seconds so the device stays in its realtime mode. Brightness is applied
-    on the host. Default ``baud`` 115200 (WLED's)."""
+    on the host. Default ``baud`` 115200 (WLED's).
+
+    ``show`` and ``set_brightness`` only hand the frame over: a writer thread of the
+    link's own sends it, never starting a packet before the line has carried the bytes
+    before it (10 bits a byte at ``baud``), so nothing piles up in the port and no
+    write times out; a frame shown meanwhile replaces the one waiting (``superseded``
+    counts them). Tests drive it by hand with ``start=False`` and ``send_pending()``.
+    """
 
     kind = "adalight"
     quiet_lines = True
@@ -549,14 +563,96 @@ class AdalightLink(SerialBackend):
         options.setdefault("heartbeat", refresh)
         options.setdefault("baud", 115_200)
         self._flush = True
-        super().__init__(**options)
+        self._pending = False  # a frame handed over that the writer has not sent
+        self._wanted = threading.Condition()  # guards _pending (never held while writing)
+        self._line_free = float("-inf")  # when the line has carried what was written
+        self.superseded = 0  # frames replaced by a newer one before they went out
+        self.packets = 0  # packets written
+        self.write_failures = 0
+        start = options.pop("start", True)
+        super().__init__(start=False, **options)
+        self._writer = threading.Thread(target=self._write_loop, name="link-adalight-writer")
+        self._writer.daemon = True
+        if start:
+            self._thread.start()
+            self._writer.start()
 
-    def _greeting(self) -> bytes:
+    # --- the caller's side: hand over, never wait --------------------------------
+
+    def show(self, frame: bytes) -> None:
+        frame = bytes(frame)
+        with self._wanted:
+            if self._pending and frame != self._frame:
+                self.superseded += 1
+            self._frame = frame
+            self._pending = True
+            self._wanted.notify()
+
+    def set_brightness(self, level: float) -> None:
+        level = check_level(level)
+        with self._wanted:
+            self.brightness = level
+            self._pending = self._frame is not None
+            self._wanted.notify()
+
+    def close(self) -> None:
+        with self._wanted:
+            self._closed.set()
+            self._wanted.notify()
+        if self._writer.is_alive():
+            self._writer.join(5)
+        super().close()
+
+    # --- the writer ---------------------------------------------------------------
+
+    def line_free_in(self, now: float) -> float:
+        """Seconds until the line has carried everything written (0: free now)."""
+        return max(0.0, self._line_free - now)
+
+    def send_pending(self) -> bool:
+        """Write the waiting frame if there is one, the port is open and the line is free;
+        True if a packet went out."""
+        with self._wanted:
+            if not self._pending or self._frame is None or not self.connected:
+                return False
+            if self.line_free_in(self.clock()) > 0:
+                return False
+            frame = self._frame
+            self._pending = False
+        with self._lock:
+            data = self._frame_bytes(frame, self.clock())
+            self._write(data)
+            now = self.clock()
+            self._line_free = max(now, self._line_free) + len(data) * 10 / self.baud
+            self.packets += 1
+        return True
+
+    def _write_loop(self) -> None:
+        while not self._closed.is_set():
+            if self.send_pending():
+                continue
+            with self._wanted:
+                if self._closed.is_set():
+                    break
+                if self._pending and self.connected:
+                    # (at most the refresh: a clock that stands still cannot stop it)
+                    delay = min(self.line_free_in(self.clock()), self.heartbeat)
+                else:
+                    delay = self.heartbeat
+                self._wanted.wait(max(delay, 0.001))
+
+    # --- hooks ----------------------------------------------------------------------
+
+    def _send_frame_on_attach(self) -> None:
         self._flush = True  # a (re)open: the device may hold a torn packet of ours
-        return b""
+        with self._wanted:
+            self._line_free = float("-inf")
+            self._pending = self._frame is not None
+            self._wanted.notify()
 
     def _on_write_failed(self, exc: OSError) -> None:
         self._flush = True  # part of a packet may be on the wire
+        self.write_failures += 1
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
         if not frame:
@@ -570,8 +666,10 @@ class AdalightLink(SerialBackend):
         return packet
 
     def _brightness_bytes(self) -> bytes:
-        return self._frame_bytes(self._frame, self.clock()) if self._frame else b""
+        return b""  # (set_brightness hands the frame to the writer instead)
 
     def _on_idle(self, now: float) -> None:
-        if self._frame:
-            self._write(self._frame_bytes(self._frame, now))
+        if self._frame:  # the refresh: the writer sends the frame again
+            with self._wanted:
+                self._pending = True
+                self._wanted.notify()

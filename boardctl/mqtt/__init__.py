@@ -5,5 +5,6 @@ the only part of boardctl that talks to the network. It reads the board
 through the control socket (:mod:`.service`) and its results from the journal
 (:mod:`.records`); the board never waits for it. :mod:`.topics` is the topic
 tree, :mod:`.discovery` the Home Assistant discovery messages, :mod:`.acks`
-the results the broker has acknowledged, :mod:`.broker` the connection.
+the results the broker has acknowledged, :mod:`.broker` the connection,
+:mod:`.decommission` takes a board off the broker.
 """

@@ -12,12 +12,17 @@ the acknowledgements belong to one thread and need no lock (and a paho
 callback never waits for the bridge).
 
 Results come from the journal (:class:`~boardctl.mqtt.records.ResultFeed`),
-never from the stream: on every (re)connection each result the broker has not
-acknowledged (:class:`~boardctl.mqtt.acks.Acks`) is published again, then the
-bridge reads back its board's retained results and republishes any the broker
-lost (a broker restarted without its persistence file). At least once; the
-game id makes duplicates harmless. The board itself never waits for any of
-this: the bridge only reads the socket and the journal.
+never from the stream, signed with the board key when the board has one. On
+every (re)connection each result the broker has not acknowledged
+(:class:`~boardctl.mqtt.acks.Acks`) is published again; then the bridge reads
+back its board's retained results and makes them the journal's: it
+republishes what the broker lost or holds otherwise, and withdraws what the
+journal does not hold (a win undone while the broker was away or came back
+from its persistence file, a record someone else put there). It stays
+subscribed, so a later change under its topics is corrected at once. Nothing
+is withdrawn while the journal cannot be read. At least once; the game id
+makes duplicates harmless. The board itself never waits for any of this: the
+bridge only reads the socket and the journal.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.broker import make_client, port
 from boardctl.mqtt.records import ResultFeed, digest
 from boardctl.mqtt.service import watch
+from boardctl.results.sign import KEY_FILE, read_key
 from boardctl.service.client import ServiceDown
 
 if TYPE_CHECKING:
@@ -49,6 +55,7 @@ log = logging.getLogger(__name__)
 
 HA_STATUS = "homeassistant/status"
 TICK = 1.0  # seconds: the journal is read at least this often, whatever the socket says
+MAX_CORRECTIONS = 5  # live corrections of one game's topic per connection
 
 
 def encode(payload: Any) -> bytes:
@@ -62,6 +69,20 @@ class Paths:
     socket: Path
     journal: Path
     acks: Path
+    key: Path | None = None  # the board key; None: board.key beside the journal, if there
+
+
+def board_key(paths: Paths) -> bytes | None:
+    """The key that signs the results, if the board has one (an unreadable one is logged)."""
+    path = paths.key or paths.journal.parent / KEY_FILE
+    if paths.key is None and not path.exists():
+        log.warning("no board key (%s): results go out unsigned (boardctl key init)", path)
+        return None
+    try:
+        return read_key(path)
+    except BoardError as exc:
+        log.error("results go out unsigned: %s", exc)
+        return None
 
 
 class Bridge:
@@ -81,7 +102,7 @@ class Bridge:
         self.prefix = config.prefix
         self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._stop = threading.Event()
-        self._feed = ResultFeed(paths.journal, board)
+        self._feed = ResultFeed(paths.journal, board, board_key(paths))
         self._acks = Acks(paths.acks)
         self._inflight: dict[int, tuple[str, str | None]] = {}  # mid -> (game, digest)
         self._status: dict[str, Any] | None = None
@@ -91,6 +112,8 @@ class Bridge:
         self._sync_token = ""
         self._sub_mid: int | None = None
         self._on_broker: dict[str, str | None] = {}  # read back after a connection
+        self._synced = False  # the broker's retained results were read back on this connection
+        self._corrected: dict[str, int] = {}  # live corrections per game on this connection
         self._acked_now: set[str] = set()  # acknowledged during this connection
         self._discovery = discovery.Discovery(
             board, config.prefix, config.discovery_prefix, config.config_url
@@ -250,7 +273,7 @@ class Bridge:
             value = digest(record)
             if self._acks.digests.get(game) != value and game not in inflight:
                 self._publish_result(game, record, value)
-        for game in list(self._acks.digests):
+        for game in list(self._acks.digests) if self._feed.read else []:
             if game not in self._feed.results and game not in inflight:
                 self._publish_result(game, None, None)  # an undone win: withdraw it
 
@@ -284,8 +307,11 @@ class Bridge:
         self._publish_state()
         self._announce()
         self._results()  # the fast path: whatever is not acknowledged
-        # then read back what the broker holds, in case it lost retained results
+        # then read back what the broker holds: results it lost, and results it
+        # holds that the journal does not (withdrawn while it was away, or not ours)
         self._on_broker = {}
+        self._synced = False
+        self._corrected = {}
         self._sync_token = secrets.token_hex(8)
         _, self._sub_mid = self.client.subscribe(
             [
@@ -306,15 +332,47 @@ class Bridge:
             self._reconcile()
             return
         parsed = topics.parse_result(self.prefix, topic)
-        if parsed is not None and parsed[0] == self.board:
-            try:
-                self._on_broker[parsed[1]] = digest(json.loads(payload)) if payload else None
-            except ValueError:
-                self._on_broker[parsed[1]] = None
+        if parsed is None or parsed[0] != self.board:
+            return
+        game = parsed[1]
+        value = _payload_digest(payload)
+        if not self._synced:
+            self._on_broker[game] = value
+            return
+        # after the read-back, every change under our topics is checked at once
+        if game in {g for g, _ in self._inflight.values()}:
+            return
+        record = self._feed.results.get(game)
+        if value == (None if record is None else digest(record)):
+            return
+        if record is None and not self._feed.read:
+            return  # the journal cannot be read now: never withdraw on a guess
+        self._corrected[game] = self._corrected.get(game, 0) + 1
+        if self._corrected[game] > MAX_CORRECTIONS:  # not a fight without end
+            if self._corrected[game] == MAX_CORRECTIONS + 1:
+                log.error(
+                    "another client keeps writing %s: does another board use the id %s? "
+                    "(left alone until the next connection)",
+                    topic,
+                    self.board,
+                )
+            return
+        if record is None:
+            if value is not None:
+                log.warning("withdrawing %s: the journal holds no such result", topic)
+                self._publish_result(game, None, None)
+        elif value != digest(record):
+            log.warning("republishing %s: the broker held another payload", topic)
+            self._publish_result(game, record, digest(record))
 
     def _reconcile(self) -> None:
-        """The broker's retained results are all in: republish what it lacks."""
-        self.client.unsubscribe(topics.results(self.prefix, self.board))
+        """The broker's retained results are all in: make them the journal's.
+
+        Republishes what the broker lacks or holds otherwise, and withdraws what
+        it holds that the journal does not (an undone win whose withdrawal a
+        restarted broker lost, or a record the bridge never published).
+        """
+        self._synced = True
         inflight = {game for game, _ in self._inflight.values()}
         for game, record in self._feed.results.items():
             value = digest(record)
@@ -324,6 +382,16 @@ class Bridge:
                 game in self._acked_now and self._acks.digests.get(game) == value
             ):
                 self._publish_result(game, record, value)
+        if not self._feed.read:  # no journal, or a damaged one: never withdraw on a guess
+            log.warning(
+                "the journal cannot be read: results it may not hold are left on the broker"
+            )
+            self._on_broker = {}
+            return
+        for game, held in self._on_broker.items():
+            if held is not None and game not in self._feed.results and game not in inflight:
+                log.warning("withdrawing result %s: the journal holds no such result", game)
+                self._publish_result(game, None, None)
         self._on_broker = {}
 
     def _publish(
@@ -338,39 +406,12 @@ class Bridge:
         return int(info.mid)
 
 
-def decommission(config: MqttConfig, board: str, *, results: bool = False) -> int:
-    """Remove the board from the broker: discovery, state, availability (and results).
-
-    Returns the number of retained messages cleared.
-    """
-    client = make_client(config, f"boardctl-{board}-retire-{secrets.token_hex(3)}")
-    cleared: list[str] = []
-    done = threading.Event()
-    result_topics: set[str] = set()
-
-    def on_message(c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
-        if msg.retain and msg.payload:
-            result_topics.add(msg.topic)
-
-    client.on_message = on_message
-    client.connect(config.host, port(config), config.keepalive)
-    client.loop_start()
+def _payload_digest(payload: bytes) -> str | None:
+    """The digest of a retained payload (None: empty, a withdrawal; "?": not a record)."""
+    if not payload:
+        return None
     try:
-        if results:
-            client.subscribe(topics.results(config.prefix, board), 1)
-            done.wait(1.0)  # the retained results arrive at once
-        disc = discovery.Discovery(board, config.prefix, config.discovery_prefix)
-        wanted = [
-            *disc.removals(MAX_TRACKS),
-            topics.state(config.prefix, board),
-            topics.availability(config.prefix, board),
-            *sorted(result_topics),
-        ]
-        infos = [client.publish(topic, b"", qos=1, retain=True) for topic in wanted]
-        for topic, info in zip(wanted, infos, strict=True):
-            info.wait_for_publish(timeout=5)
-            cleared.append(topic)
-    finally:
-        client.disconnect()
-        client.loop_stop()
-    return len(cleared)
+        record = json.loads(payload)
+    except ValueError:
+        return "?"
+    return digest(record) if isinstance(record, dict) else "?"

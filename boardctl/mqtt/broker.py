@@ -70,3 +70,16 @@ def make_client(config: MqttConfig, client_id: str) -> mqtt.Client:
     client.max_inflight_messages_set(100)
     client.max_queued_messages_set(0)
     return client
+
+
+def unreachable(config: MqttConfig, reason: object) -> MqttError:
+    """The error for a broker that cannot be reached or refuses us (one wording everywhere)."""
+    return MqttError(f"cannot reach the MQTT broker {config.host}:{port(config)} ({reason})")
+
+
+def connect(client: mqtt.Client, config: MqttConfig) -> None:
+    """Start connecting ``client`` (paho then reconnects by itself); :class:`MqttError` if not."""
+    try:
+        client.connect(config.host, port(config), config.keepalive)
+    except (OSError, ValueError) as exc:
+        raise unreachable(config, exc) from None

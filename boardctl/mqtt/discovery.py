@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -96,9 +97,33 @@ class Discovery:
         }
         return out
 
+    def entity_ids(self, tracks: int) -> list[str]:
+        """The entity ids Home Assistant makes from these messages (docs/mqtt.md).
+
+        Home Assistant names an MQTT entity that has a name after its device:
+        ``<component>.<slug of "device name" + " " + "entity name">``, slugified
+        as :func:`ha_slug` does (``Cribbage board Table 4`` and ``Track 1
+        score`` give ``sensor.cribbage_board_table_4_track_1_score``). An id
+        already taken gets ``_2``; a user can rename any of them.
+        """
+        out = []
+        for topic, payload in self.messages(tracks).items():
+            component = topic.split("/")[-4]
+            out.append(f"{component}.{ha_slug(payload['dev']['name'] + ' ' + payload['name'])}")
+        return out
+
     def removals(self, tracks: int) -> list[str]:
         """The config topics to clear (an empty retained payload) when the board is retired."""
         return list(self.messages(tracks))
+
+
+def ha_slug(text: str) -> str:
+    """Home Assistant's ``slugify`` for ASCII and accented Latin text: lower case, ``_`` between.
+
+    (Home Assistant transliterates other scripts too; such names are not covered here.)
+    """
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_") or "unknown"
 
 
 def _track_name(key: str) -> str:

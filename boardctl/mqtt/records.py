@@ -22,9 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.game.journal import Journal
+from boardctl.game.journal_file import kept_here
 from boardctl.results.board import board_id as _board_id
 from boardctl.results.derive import Row, journal_rows, played_games
 from boardctl.results.model import GameResult
+from boardctl.results.sign import sign_record
 
 
 def board_id(journal_path: Path) -> str:
@@ -46,26 +48,30 @@ def digest(record: dict[str, Any]) -> str:
 class ResultFeed:
     """Every result of one journal as ``{game id: record}``; only new events are read."""
 
-    def __init__(self, journal_path: Path, board: str) -> None:
+    def __init__(self, journal_path: Path, board: str, key: bytes | None = None) -> None:
         self.path = Path(journal_path)
         self.board = board
+        self.key = key  # the board key: every record is signed with it (docs/results.md)
         self._journal: Journal | None = None
         self._match: list[Row] = []  # the current match's events (seq, at, event, crc)
         self._matches_before = 0  # new_game events before the current match
         self._starts: dict[int, int] = {}  # first event of each game -> its chained checksum
         self._done: dict[str, dict[str, Any]] = {}  # results of earlier matches (final)
         self.results: dict[str, dict[str, Any]] = {}
+        self.read = False  # the journal exists and its last reading succeeded
 
     def refresh(self) -> bool:
         """Read the events written since the last call; True if :attr:`results` changed.
 
         A journal that does not exist yet has no results (the service creates it).
         """
+        self.read = False
         if self._journal is None:
-            if not self.path.exists():
+            if not kept_here(self.path):  # missing, and never kept here: none yet
                 return False
             self._journal = Journal.open(self.path, readonly=True)
         rows = list(journal_rows(self._journal))
+        self.read = True
         if not rows:
             return False
         for row in rows:
@@ -88,7 +94,8 @@ class ResultFeed:
             result: GameResult = game.result
             result = dataclasses.replace(result, match=result.match + self._matches_before)
             key = game_id(result.first_seq, self._starts[result.first_seq])
-            out[key] = {"id": key, **result.to_dict()}
+            record = {"id": key, **result.to_dict()}
+            out[key] = record if self.key is None else sign_record(record, self.key)
         return out
 
     def close(self) -> None:
@@ -97,9 +104,11 @@ class ResultFeed:
             self._journal = None
 
 
-def finished_results(journal_path: Path, board: str | None = None) -> list[dict[str, Any]]:
+def finished_results(
+    journal_path: Path, board: str | None = None, key: bytes | None = None
+) -> list[dict[str, Any]]:
     """Every result of the journal at ``journal_path``, in the order the games were played."""
-    feed = ResultFeed(Path(journal_path), board or board_id(Path(journal_path)))
+    feed = ResultFeed(Path(journal_path), board or board_id(Path(journal_path)), key)
     try:
         feed.refresh()
         return sorted(feed.results.values(), key=lambda r: int(r["first_seq"]))

@@ -86,9 +86,9 @@ def write_jsonl(results: Iterable[GameResult], out: TextIO) -> None:
         out.write("\n")
 
 
-def read_jsonl(text: TextIO) -> Iterator[GameResult]:
-    """The results of a JSON-lines export (blank lines skipped)."""
-    for number, line in enumerate(text, start=1):
+def _json_objects(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """The JSON object on each non-blank line; a line that is not one is an error."""
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
@@ -97,7 +97,25 @@ def read_jsonl(text: TextIO) -> Iterator[GameResult]:
             raise ResultsError(f"results line {number} is not JSON ({exc})") from None
         if not isinstance(data, dict):
             raise ResultsError(f"results line {number} is not a JSON object")
+        yield data
+
+
+def read_jsonl(text: TextIO) -> Iterator[GameResult]:
+    """The results of a JSON-lines export (blank lines skipped)."""
+    for data in _json_objects(text):
         yield GameResult.from_dict(data)
+
+
+def read_rows(text: str) -> list[dict[str, Any]]:
+    """The rows of an export or of the broker's records, as data, to verify.
+
+    JSON lines (a broker's record carries its game ``id`` besides the result's
+    fields) are kept as written, so a verifier checks exactly what it was
+    given; CSV rows are read as results.
+    """
+    if not text.lstrip().startswith("{"):
+        return [result.to_dict() for result in read_csv(io.StringIO(text))]
+    return list(_json_objects(text.splitlines()))
 
 
 def read_results(text: str) -> list[GameResult]:

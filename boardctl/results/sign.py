@@ -3,20 +3,25 @@
 ``boardctl key init`` writes a random 256-bit key to ``board.key`` in the
 board's state folder (mode 0600, hex on one line). A signed result carries
 the key's id (``key``, so a verifier knows which key it needs) and
-``hmac``: HMAC-SHA256 under the key of :meth:`GameResult.canonical` (the
-result as compact JSON with sorted keys and ``hmac`` empty). Whoever holds
-a copy of the key file (a club director) can check a row anywhere; any
-change to any field makes it fail.
+``hmac``: HMAC-SHA256 under the key of the row's canonical form
+(:func:`canonical`: every field as compact JSON with sorted keys and
+``hmac`` empty; for a :class:`GameResult` that is
+:meth:`GameResult.canonical`). A result on the broker carries its game
+``id`` too, and the HMAC covers it. Whoever holds a copy of the key file (a
+club director) can check a row anywhere; any change to any field makes it fail.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import secrets
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from boardctl.errors import ResultsError
 from boardctl.results.model import GameResult
@@ -68,22 +73,51 @@ def read_key(path: Path) -> bytes:
     return key
 
 
-def _mac(result: GameResult, key: bytes) -> str:
-    return hmac.new(key, result.canonical(), hashlib.sha256).hexdigest()
+def canonical(row: Mapping[str, Any]) -> bytes:
+    """The bytes an HMAC signs: the row as compact JSON, sorted keys, UTF-8, ``hmac`` empty."""
+    data = {**row, "hmac": ""}
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+
+
+def _mac(row: Mapping[str, Any], key: bytes) -> str:
+    return hmac.new(key, canonical(row), hashlib.sha256).hexdigest()
 
 
 def sign(result: GameResult, key: bytes) -> GameResult:
     """``result`` with the key's id and its HMAC."""
     named = replace(result, key=key_id(key), hmac="")
-    return replace(named, hmac=_mac(named, key))
+    return replace(named, hmac=_mac(named.to_dict(), key))
+
+
+def sign_record(record: Mapping[str, Any], key: bytes) -> dict[str, Any]:
+    """A result record (a result's fields and its game ``id``) with the key's id and its HMAC."""
+    named = {**record, "key": key_id(key), "hmac": ""}
+    return {**named, "hmac": _mac(named, key)}
 
 
 def check(result: GameResult, key: bytes) -> str | None:
     """Why ``result`` fails verification under ``key``, or None if it verifies."""
-    if not result.hmac:
+    return check_record(result.to_dict(), key)
+
+
+def check_record(record: Mapping[str, Any], key: bytes) -> str | None:
+    """Why a result row (an export's row, or a broker's record with its ``id``) fails, or None.
+
+    The row must be a result of this format (its fields, and ``id`` besides),
+    signed with ``key``, and unchanged.
+    """
+    try:
+        GameResult.from_dict({k: v for k, v in record.items() if k != "id"})
+    except ResultsError as exc:
+        return str(exc)
+    if "id" in record and not isinstance(record["id"], str):
+        return "its id is not text"
+    signature = record.get("hmac")
+    if not signature:
         return "not signed"
-    if result.key != key_id(key):
-        return f"signed with key {result.key or '?'}, not {key_id(key)}"
-    if not hmac.compare_digest(result.hmac, _mac(result, key)):
+    if record.get("key") != key_id(key):
+        return f"signed with key {record.get('key') or '?'}, not {key_id(key)}"
+    mac = _mac(record, key).encode()
+    if not isinstance(signature, str) or not hmac.compare_digest(signature.encode(), mac):
         return "the HMAC does not match: the row was changed"
     return None

@@ -17,8 +17,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boardctl.game.presets import PRESETS
 from boardctl.game.roster import player_key
+from boardctl.game.targets import MAX_TARGET, MIN_TARGET
 from boardctl.standings.errors import StandingsError
+
+MAX_TRACKS = 6  # the six-player game
+MAX_NAME = 100  # a track's name: a team of three of the board's 24-character names, and more
+MAX_GAME_POINTS = 99  # a custom preset's largest value (boardctl.game.presets.check_value)
+MAX_SKUNK = 3  # a triple skunk
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +45,7 @@ class Game:
     skunk: int = 0
     end: str = ""
     teams: tuple[tuple[str, ...], ...] = ()
+    final: bool = True
 
     @property
     def key(self) -> tuple[str, str]:
@@ -72,7 +80,7 @@ class Game:
             "skunk": self.skunk,
             "game_points": self.game_points,
             "end": self.end,
-            "final": True,
+            "final": self.final,
         }
 
 
@@ -120,37 +128,84 @@ def _int(record: Mapping[str, Any], key: str) -> int:
 
 
 def from_record(record: Mapping[str, Any]) -> Game:
-    """The game of one result record; :class:`StandingsError` if it is not one."""
+    """The game of one result record; :class:`StandingsError` if it is not one.
+
+    Every field is bounded by what the rules allow: two to six tracks, names
+    of at most :data:`MAX_NAME` characters, scores up to the target (a
+    :data:`MAX_TARGET` at most), the winner alone on the target when the
+    record names it, the spread and the winner's name as the scores and names
+    give them, a skunk of 0-3 and game points of 1 up to the preset's largest
+    value (0-:data:`MAX_GAME_POINTS` for a custom preset or none named).
+    """
     if not isinstance(record, Mapping):
         raise StandingsError("a result must be a JSON object")
+    what = f"result {str(record.get('id'))[:40]!r}"
     names = record.get("names")
     scores = record.get("scores")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise StandingsError(f"result {record.get('id')!r}: names must be a list of names")
+    if (
+        not isinstance(names, list)
+        or not 2 <= len(names) <= MAX_TRACKS
+        or not all(isinstance(n, str) and n.strip() and len(n) <= MAX_NAME for n in names)
+    ):
+        raise StandingsError(f"{what}: names must be a list of 2-{MAX_TRACKS} names")
     if (
         not isinstance(scores, list)
         or len(scores) != len(names)
-        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores)
+        or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_TARGET for s in scores
+        )
     ):
-        raise StandingsError(f"result {record.get('id')!r}: scores must be one number per name")
-    if len(names) < 2 or len({n.casefold() for n in names}) != len(names):
-        raise StandingsError(f"result {record.get('id')!r}: needs two or more different names")
+        raise StandingsError(f"{what}: scores must be one number 0-{MAX_TARGET} per name")
+    if len({player_key(n) for n in names}) != len(names):
+        raise StandingsError(f"{what}: needs two or more different names")
     winner = _int(record, "winner")
-    if not 0 <= winner < len(names) or scores[winner] != max(scores):
-        raise StandingsError(f"result {record.get('id')!r}: the winner must have the top score")
+    if (
+        not 0 <= winner < len(names)
+        or scores.count(scores[winner]) != 1
+        or scores[winner] != max(scores)
+    ):
+        raise StandingsError(f"{what}: the winner must have the top score, alone")
+    if "target" in record:
+        target = _int(record, "target")
+        if not MIN_TARGET <= target <= MAX_TARGET or scores[winner] != target:
+            raise StandingsError(f"{what}: the winner must be on the target ({MIN_TARGET}-"
+                                 f"{MAX_TARGET})")  # fmt: skip
     points = _int(record, "game_points")
+    preset = PRESETS.get(str(record.get("preset", "")))
+    if preset is None or preset.name == "custom":  # a custom skunk may be worth 0-99
+        least, most = 0, MAX_GAME_POINTS
+    else:
+        least, most = 1, _most(preset.name)
+    if not least <= points <= most:
+        raise StandingsError(f"{what}: game points must be {least}-{most}")
     skunk = record.get("skunk", 0)
-    return Game(
+    if isinstance(skunk, bool) or not isinstance(skunk, int) or not 0 <= skunk <= MAX_SKUNK:
+        raise StandingsError(f"{what}: skunk must be 0-{MAX_SKUNK}")
+    final = record.get("final", True)
+    if not isinstance(final, bool):
+        raise StandingsError(f"{what}: final must be true or false")
+    game = Game(
         board=str(record.get("board", "")),
         id=str(record.get("id", "")),
         names=tuple(n.strip() for n in names),
         scores=tuple(scores),
         winner=winner,
-        game_points=max(points, 0),
-        skunk=skunk if isinstance(skunk, int) and not isinstance(skunk, bool) else 0,
-        end=str(record.get("end", "")),
+        game_points=points,
+        skunk=skunk,
+        end=str(record.get("end", ""))[:40],
         teams=_teams(record, len(names)),
+        final=final,
     )
+    if "spread" in record and record["spread"] != game.margin(winner):
+        raise StandingsError(f"{what}: the spread is not the scores' ({game.margin(winner)})")
+    if "winner_name" in record and record["winner_name"] != names[winner]:
+        raise StandingsError(f"{what}: winner_name is not the winner's name")
+    return game
+
+
+def _most(preset: str) -> int:
+    p = PRESETS[preset]
+    return max(p.win, p.skunk, p.double, p.triple, p.lurch)
 
 
 def dedupe(games: Iterable[Game]) -> list[Game]:

@@ -12,6 +12,7 @@ from typing import Any
 from boardctl.standings.bracket import Match
 from boardctl.standings.roundrobin import Round
 from boardctl.standings.table import Row
+from boardctl.standings.verify import Apart
 
 COLUMNS = (
     "place",
@@ -59,7 +60,11 @@ def csv_text(rows: Sequence[Row]) -> str:
 
 
 def json_text(
-    rows: Sequence[Row], *, games: int, bracket: Sequence[Sequence[Match]] | None = None
+    rows: Sequence[Row],
+    *,
+    games: int,
+    bracket: Sequence[Sequence[Match]] | None = None,
+    apart: Sequence[Apart] = (),
 ) -> str:
     """The standings (and the bracket, if any) as one JSON document for a web page."""
     document: dict[str, Any] = {
@@ -69,6 +74,7 @@ def json_text(
     }
     if bracket is not None:
         document["bracket"] = [[asdict(m) for m in r] for r in bracket]
+    document["apart"] = [a.to_dict() for a in apart]
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
@@ -91,4 +97,14 @@ def bracket_text(rounds: Sequence[Sequence[Match]], best_of: int) -> str:
             score = f"  {m.first_wins}-{m.second_wins}" if m.first_wins or m.second_wins else ""
             through = f"  -> {m.winner}" if m.winner else ""
             lines.append(f"  {m.first or '?'} v {m.second or '?'}{score}{through}")
+    return "\n".join(lines)
+
+
+def apart_text(apart: Sequence[Apart]) -> str:
+    """The results not counted, one a line with the reason."""
+    lines = ["Not counted:"]
+    for a in apart:
+        g = a.game
+        scores = "-".join(map(str, g.scores))
+        lines.append(f"  {g.board} {g.id}: {' v '.join(g.names)} {scores}: {a.reason}")
     return "\n".join(lines)

@@ -78,12 +78,14 @@ def add(path: Path, game: Game) -> None:
         os.fsync(file.fileno())
 
 
-def load(path: Path) -> list[Game]:
-    """Every game of a JSON-lines file of results (missing file: none)."""
+def load(path: Path, *, missing_ok: bool = True) -> list[Game]:
+    """Every game of a JSON-lines file of results (a missing file: none, if ``missing_ok``)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return []
+        if missing_ok:
+            return []
+        raise StandingsError(f"{path}: no such file of results") from None
     except OSError as exc:
         raise StandingsError(f"{path}: cannot read it ({exc.strerror})") from None
     games = []

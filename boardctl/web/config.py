@@ -10,6 +10,9 @@
     state = ""                      # tokens and pairing code; "" = $STATE_DIRECTORY
     poll_interval = 0.25            # seconds between polls when the service has no watch
     results = ""                    # "mqtt": results, records and standings from the broker
+    header_timeout = 10             # seconds a client has to send a request's headers or body
+    idle_timeout = 15               # seconds an idle kept-alive connection stays open
+    connections_per_address = 32    # open connections one client address may hold
 
     [standings]                     # the standings page (/standings), as boardctl standings
     by = "entrant"                  # or "player": credit every partner of a team
@@ -17,6 +20,8 @@
     playoffs_since = ""             # the play-offs began: rank before, bracket after
     best_of = 3                     # play-off matches: 3 or 5
     manual = ""                     # games entered by hand (boardctl standings add's file)
+    keyring = ""                    # the board keys (boardctl key add); "" = its default place
+    count_unverified = false        # true: count unsigned results too (marked), as the command
 
 By default the page listens on 127.0.0.1 only. A wildcard (``0.0.0.0``,
 ``::``) or a public address is refused unless ``allow_public = true``: the
@@ -48,6 +53,9 @@ class WebConfig:
     state: str = ""
     poll_interval: float = 0.25
     results: str = ""
+    header_timeout: float = 10.0
+    idle_timeout: float = 15.0
+    connections_per_address: int = 32
     standings: StandingsOptions = field(default_factory=lambda: StandingsOptions())
     source: str = field(default="(defaults)", compare=False)
 
@@ -61,11 +69,32 @@ class StandingsOptions:
     playoffs_since: str = ""
     best_of: int = 3
     manual: str = ""
+    keyring: str = ""
+    count_unverified: bool = False
 
 
-_KEYS = ("listen", "port", "hostnames", "allow_public", "state", "poll_interval", "results")
+_KEYS = (
+    "listen",
+    "port",
+    "hostnames",
+    "allow_public",
+    "state",
+    "poll_interval",
+    "results",
+    "header_timeout",
+    "idle_timeout",
+    "connections_per_address",
+)
 RESULTS_SOURCES = ("", "mqtt")
-_STANDINGS_KEYS = ("by", "since", "playoffs_since", "best_of", "manual")
+_STANDINGS_KEYS = (
+    "by",
+    "since",
+    "playoffs_since",
+    "best_of",
+    "manual",
+    "keyring",
+    "count_unverified",
+)
 
 
 def check_address(address: str, *, allow_public: bool, where: str = "listen") -> str:
@@ -118,6 +147,15 @@ def _value(key: str, value: Any, where: str) -> Any:
         if value not in RESULTS_SOURCES:
             raise ConfigError(f'{where} must be "mqtt" or "" (no results), not {value!r}')
         return value
+    if key == "connections_per_address":
+        if isinstance(value, bool) or not isinstance(value, int) or not 4 <= value <= 1024:
+            raise ConfigError(f"{where} must be a whole number 4-1024, not {value!r}")
+        return value
+    if key in ("header_timeout", "idle_timeout"):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok or not 1 <= value <= 300:
+            raise ConfigError(f"{where} must be a number of seconds 1-300, not {value!r}")
+        return float(value)
     ok = isinstance(value, int | float) and not isinstance(value, bool)
     if not ok or not 0.02 <= value <= 10:
         raise ConfigError(f"{where} must be a number of seconds 0.02-10, not {value!r}")
@@ -137,6 +175,9 @@ def _standings(table: Any, source: str) -> StandingsOptions:
         if key == "best_of":
             if value not in (3, 5) or isinstance(value, bool):
                 raise ConfigError(f"{where} must be 3 or 5, not {value!r}")
+        elif key == "count_unverified":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where} must be true or false, not {value!r}")
         elif key == "by":
             if value not in ("entrant", "player"):
                 raise ConfigError(f'{where} must be "entrant" or "player", not {value!r}')

@@ -4,11 +4,12 @@ The page is read-only until a phone is paired. ``boardctl web pair`` makes a
 six-digit code valid for :data:`CODE_TTL` seconds (the LEDs could show it
 too: six digits fit on a track as lit holes, a later step); the phone enters
 it once and gets a long random token, which it keeps (``localStorage``) and
-sends with every change (``X-Board-Token``). A code works once and only
-:data:`CODE_TRIES` wrong guesses are allowed before it is void, so guessing
-one is a one-in-200,000 chance. ``boardctl web unpair`` revokes every token
-(or one, by its id), at once: the server reads the token file again
-whenever it changes.
+sends with every change (``X-Board-Token``). A code works once; one client
+address may guess wrong :data:`CODE_TRIES` times (then it is refused, and the
+code still works for the player's phone), and :data:`CODE_TRIES_TOTAL` wrong
+guesses in all void it, so guessing one is a one-in-50,000 chance.
+``boardctl web unpair`` revokes every token (or one, by its id), at once: the
+server reads the token file again whenever it changes.
 
 Only hashes are stored (SHA-256 of the code and of each token) in the web
 state directory, files mode 0600, replaced atomically. The CLI and the
@@ -33,7 +34,8 @@ from typing import Any
 from boardctl.errors import BoardError
 
 CODE_TTL = 600.0
-CODE_TRIES = 5
+CODE_TRIES = 5  # wrong guesses one client address may make at one code
+CODE_TRIES_TOTAL = 20  # wrong guesses from every address together before the code is void
 CODE_DIGITS = 6
 TOKENS_FILE = "tokens.json"
 CODE_FILE = "pairing.json"
@@ -121,21 +123,36 @@ class Pairing:
         return len(tokens) - len(keep)
 
     # --- the server's side --------------------------------------------------------
-    def redeem(self, code: str, label: str = "") -> tuple[str, str]:
-        """Trade a valid code for ``(id, token)``; the code is then used up."""
+    def redeem(self, code: str, label: str = "", address: str = "") -> tuple[str, str]:
+        """Trade a valid code for ``(id, token)``; the code is then used up.
+
+        ``address`` (the client's) may guess wrong :data:`CODE_TRIES` times; after
+        that its guesses are refused unchecked, and the code still works for
+        others. :data:`CODE_TRIES_TOTAL` wrong guesses in all void the code.
+        """
         pending = self._read(CODE_FILE)
         if not isinstance(pending, dict) or "hash" not in pending:
             raise PairingError("no pairing code is open: run 'boardctl web pair' on the board")
         if self.clock() > float(pending.get("expires", 0)):
             raise PairingError("the pairing code has expired: run 'boardctl web pair' again")
+        by_address = pending.get("by_address")
+        by_address = dict(by_address) if isinstance(by_address, dict) else {}
+        mine = int(by_address.get(address, 0))
+        if mine >= CODE_TRIES:
+            raise PairingError(
+                f"too many wrong codes from this address ({address or '?'}): the code is not "
+                "checked from here any more (it still works on another phone), or run "
+                "'boardctl web pair' again"
+            )
         if not hmac.compare_digest(str(pending["hash"]), _digest(str(code).strip())):
             tries = int(pending.get("tries", 0)) + 1
-            if tries >= CODE_TRIES:
+            if tries >= CODE_TRIES_TOTAL:
                 with contextlib.suppress(FileNotFoundError):
                     (self.directory / CODE_FILE).unlink()
                 raise PairingError("wrong code, too many tries: run 'boardctl web pair' again")
-            self._write(CODE_FILE, {**pending, "tries": tries})
-            raise PairingError(f"wrong code ({CODE_TRIES - tries} tries left)")
+            by_address[address] = mine + 1
+            self._write(CODE_FILE, {**pending, "tries": tries, "by_address": by_address})
+            raise PairingError(f"wrong code ({CODE_TRIES - mine - 1} tries left from here)")
         (self.directory / CODE_FILE).unlink()
         token = secrets.token_urlsafe(32)
         ident = secrets.token_hex(3)

@@ -24,7 +24,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # imported when first used: a page without results does not l
     from boardctl.results.model import GameResult
     from boardctl.standings.games import Game
 
-Results = dict[tuple[str, str], dict[str, Any]]  # (board, game id) -> record, as collect's
+Messages = dict[tuple[str, str], bytes]  # (board, game id) -> retained payload, as collect's
 
 log = logging.getLogger(__name__)
 
@@ -82,16 +82,16 @@ class ResultsFeed:
         self.config = config
         self.timeout = timeout
         self.error = "waiting for the broker"
-        self._results: Results = {}
+        self._results: Messages = {}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._pause = RETRY_FIRST
 
     @property
-    def results(self) -> list[dict[str, Any]]:
-        """A copy of the records now, in no particular order."""
+    def results(self) -> Messages:
+        """A copy of the retained results now (the payloads as sent)."""
         with self._lock:
-            return list(self._results.values())
+            return dict(self._results)
 
     def start(self, changed: Callable[[], object]) -> None:
         """Follow the broker; ``changed()`` is called (from the thread) after every change."""
@@ -105,7 +105,7 @@ class ResultsFeed:
 
         self._pause = RETRY_FIRST
 
-        def follow(results: Results) -> bool:
+        def follow(results: Messages) -> bool:
             with self._lock:
                 self._results = dict(results)
             self.error = ""
@@ -133,11 +133,24 @@ def _result(record: Mapping[str, Any]) -> GameResult | None:
         return None  # another format: the standings may still read it
 
 
-def board_document(records: Iterable[Mapping[str, Any]], board: str) -> dict[str, Any]:
-    """This board's results (newest first) and its players' records."""
-    from boardctl.results.records import records_of_results
+def keys(options: StandingsOptions) -> dict[str, bytes]:
+    """The director's board keys the page verifies with (``[standings] keyring``)."""
+    from boardctl.standings import keyring
 
-    mine = [r for r in records if not board or r.get("board") == board]
+    return keyring.load(Path(options.keyring) if options.keyring else keyring.default_path())
+
+
+def board_document(messages: Messages, board: str) -> dict[str, Any]:
+    """This board's results (newest first) and its players' records.
+
+    Each row says whether it is signed; the board's page does not verify
+    (the projector's standings page does, with the director's keys).
+    """
+    from boardctl.results.records import records_of_results
+    from boardctl.standings.verify import check
+
+    checked = check(messages.items(), {})
+    mine = [r for r in checked.records if not board or r.get("board") == board]
     mine.sort(key=lambda r: (str(r.get("end", "")), str(r.get("id", ""))), reverse=True)
     pairs = [(rec, result) for rec in mine if (result := _result(rec)) is not None]
     results = [result for _, result in pairs]
@@ -171,28 +184,24 @@ def board_document(records: Iterable[Mapping[str, Any]], board: str) -> dict[str
 
 
 def manual_games(options: StandingsOptions) -> list[Game]:
-    """The games entered by hand, if the page is told where they are."""
+    """The games entered by hand, if the page is told where they are (the file must exist)."""
     from boardctl.standings import store
 
-    return store.load(Path(options.manual)) if options.manual else []
+    return store.load(Path(options.manual), missing_ok=False) if options.manual else []
 
 
-def standings_document(
-    records: Iterable[Mapping[str, Any]], options: StandingsOptions
-) -> dict[str, Any]:
-    """The ACC standings of every board's games and the hand-entered ones (see the module)."""
-    from boardctl.standings.games import from_record
+def standings_document(messages: Messages, options: StandingsOptions) -> dict[str, Any]:
+    """The ACC standings of every board's verified games and the hand-entered ones.
+
+    Results not counted are listed apart (``apart``: each game with the
+    reason), malformed ones counted (``skipped``) and named once (``note``).
+    """
     from boardctl.standings.report import report
+    from boardctl.standings.verify import check
 
-    games: list[Game] = []
-    skipped = 0
-    for record in records:
-        try:
-            games.append(from_record(record))
-        except BoardError:
-            skipped += 1
     try:
-        games += manual_games(options)
+        checked = check(messages.items(), keys(options))
+        games = checked.counted(unverified=options.count_unverified) + manual_games(options)
         done = report(
             games,
             by=options.by,
@@ -202,4 +211,11 @@ def standings_document(
         )
     except BoardError as exc:
         return {"ok": False, "error": str(exc)}
-    return {"ok": True, **done.to_dict(), "skipped": skipped}
+    apart = checked.failed + ([] if options.count_unverified else checked.unverified)
+    return {
+        "ok": True,
+        **done.to_dict(),
+        "skipped": len(checked.bad),
+        "note": checked.note(),
+        "apart": [a.to_dict() for a in apart],
+    }

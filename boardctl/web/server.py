@@ -32,7 +32,9 @@ custom header, so a cross-site form or image cannot send it). Responses
 carry a strict Content-Security-Policy. A command is checked with the
 control socket's own ``parse_request`` and then sent to the service, whose
 engine applies its checks and gives its messages: the page has no second way
-to change the game.
+to change the game. Every command carries the ``request_id`` the page made for
+the tap; the reply says whether the entry is confirmed (:func:`command`).
+Connections go through :mod:`boardctl.web.gate` (timeouts, a cap per address).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import signal
 from collections.abc import Awaitable, Callable
 from importlib import resources
@@ -52,15 +55,18 @@ from boardctl.errors import BoardError, ConfigError, ControlError
 from boardctl.service.control import parse_request
 from boardctl.web import tools
 from boardctl.web.config import WebConfig
+from boardctl.web.gate import Gate, GatedSite
 from boardctl.web.hub import Hub
 from boardctl.web.pairing import Pairing, PairingError
 from boardctl.web.results import Changes, ResultsFeed, board_document, standings_document
-from boardctl.web.source import ServiceGone, Source
+from boardctl.web.source import NoAnswer, ServiceGone, Source
 
 log = logging.getLogger(__name__)
 
 #: Control-socket ops a paired phone may send (``press`` stays with the buttons).
-COMMAND_OPS = frozenset({"peg", "undo", "redo", "next", "cut", "new_game", "set"})
+COMMAND_OPS = frozenset({"peg", "undo", "redo", "next", "cut", "new_game", "set", "refile"})
+#: A page's request id: made in the page's script, one per tap (the service keeps up to 64).
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 TOKEN_HEADER = "X-Board-Token"
 KEEPALIVE = 15.0
 STOP_TIMEOUT = 3.0
@@ -155,10 +161,17 @@ def paired(request: web.Request) -> bool:
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
+    """The JSON object a POST carries, read within ``header_timeout`` seconds (else ``408``)."""
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise ControlError(f"request body over {MAX_BODY} bytes")
+    wait = request.app[CONFIG].header_timeout
     try:
-        body = await request.json()
+        body = await asyncio.wait_for(request.json(), wait)
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(
+            text=f"the request body did not arrive within {wait:g} s",
+            headers={"Connection": "close"},
+        ) from None
     except ValueError:
         raise ControlError("the request body is not JSON") from None
     if not isinstance(body, dict):
@@ -338,7 +351,8 @@ async def pair(request: web.Request) -> web.Response:
     try:
         body = await _json_body(request)
         label = request.headers.get("User-Agent", "")[:80]
-        ident, token = request.app[PAIRING].redeem(str(body.get("code", "")), label)
+        code, address = str(body.get("code", "")), request.remote or ""
+        ident, token = request.app[PAIRING].redeem(code, label, address)
     except PairingError as exc:
         await asyncio.sleep(0.5)  # a guess costs time
         return _error(403, str(exc))
@@ -348,12 +362,32 @@ async def pair(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "id": ident, "token": token})
 
 
+def _request_id(body: dict[str, Any]) -> str:
+    """The write's ``request_id``, made on the page for one tap (checked, never made here)."""
+    rid = body.get("request_id")
+    if not isinstance(rid, str) or not REQUEST_ID.fullmatch(rid):
+        raise ControlError(
+            "a command needs its request_id: 16-64 letters, digits, '-' or '_', made on the "
+            "page once per tap and sent again unchanged with every retry"
+        )
+    return rid
+
+
 async def command(request: web.Request) -> web.Response:
-    """One control-socket command from a paired phone, with the service's checks and words."""
+    """One control-socket command from a paired phone, with the service's checks and words.
+
+    The reply says whether the entry is confirmed: ``200`` the service answered
+    (it is in the journal; ``"repeated": true`` when an earlier try had put it
+    there), ``409`` the engine refused it and nothing was written, ``4xx`` the
+    page refused it; ``202`` it was sent and not answered, ``503`` the service
+    could not be reached: not confirmed either way, and the page asks again with
+    the same ``request_id``, which the service applies once.
+    """
     if not paired(request):
         return _error(401, "this phone is not paired: run 'boardctl web pair' and enter the code")
     try:
         body = await _json_body(request)
+        rid = _request_id(body)
         message = parse_request(json.dumps(body))  # the control socket's own checks
     except ControlError as exc:
         return _error(400, str(exc))
@@ -363,11 +397,25 @@ async def command(request: web.Request) -> web.Response:
     try:
         result = await request.app[SOURCE].request(message)
     except ServiceGone as exc:
-        return _error(503, str(exc))
+        sent = isinstance(exc, NoAnswer)
+        why = "sent, no answer yet" if sent else "the service is not reachable"
+        return web.json_response(
+            {
+                "ok": False,
+                "confirmed": False,
+                "request_id": rid,
+                "why": why,
+                "error": f"not confirmed ({why}: {exc}); ask again with the same request id",
+            },
+            status=202 if sent else 503,
+        )
     except ControlError as exc:
         request.app[HUB].note_refusal(str(exc))
         return _error(409, str(exc))
-    return web.json_response({"ok": True, "result": result})
+    repeated = isinstance(result, dict) and bool(result.get("repeated"))
+    return web.json_response(
+        {"ok": True, "confirmed": True, "request_id": rid, "repeated": repeated, "result": result}
+    )
 
 
 async def _on_shutdown(app: web.Application) -> None:
@@ -455,11 +503,19 @@ def serve(
 
 
 async def _serve(app: web.Application, config: WebConfig) -> None:
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+    runner = web.AppRunner(
+        app,
+        access_log=None,
+        shutdown_timeout=1.0,
+        keepalive_timeout=config.idle_timeout,
+        lingering_time=1.0,
+    )
     await runner.setup()
+    gate = Gate(config.connections_per_address, config.header_timeout)
+    gate.install(asyncio.get_running_loop())
     try:
         for host in config.listen:
-            await web.TCPSite(runner, host, config.port).start()
+            await GatedSite(runner, host, config.port, gate).start()
     except OSError as exc:
         await runner.cleanup()
         where = f"{', '.join(config.listen)} port {config.port}"

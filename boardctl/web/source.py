@@ -6,7 +6,9 @@ service. It speaks the control socket's JSON lines (docs/service.md):
 
 - :meth:`Source.request` sends one request (``status``, ``history``, ``peg``,
   ``set``, ...) and returns its ``result``, or raises the service's refusal as
-  :class:`~boardctl.errors.ControlError` with the service's own message;
+  :class:`~boardctl.errors.ControlError` with the service's own message
+  (:class:`NoAnswer`: sent, not answered; a write is sent again only with its
+  ``request_id``);
 - :meth:`Source.watch` yields a :class:`Snapshot` (``status`` plus the LEDs'
   colours) each time the board changes.
 
@@ -65,6 +67,23 @@ class Snapshot:
         return self.status is not None
 
 
+class NoAnswer(ServiceGone):
+    """A request was sent and no reply came in time: a write may or may not be applied."""
+
+
+#: Requests that change nothing: sent again on a new connection when a reply does not come.
+READS = frozenset({"ping", "status", "history", "frame", "records"})
+
+
+def resendable(message: dict[str, Any]) -> bool:
+    """Whether ``message`` may be sent again: a read, or a write with its ``request_id``.
+
+    The service applies a repeated ``request_id`` once (:mod:`boardctl.service.once`);
+    a write without one is never sent twice (it could be counted twice).
+    """
+    return message.get("op") in READS or isinstance(message.get("request_id"), str)
+
+
 class _Connection:
     """One control-socket connection; requests on it are answered in order."""
 
@@ -83,24 +102,37 @@ class _Connection:
         return reader, writer
 
     async def ask(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send ``message``; return the whole reply object."""
+        """Send ``message``; return the whole reply object.
+
+        With no reply in ``timeout`` seconds (or a connection the service dropped),
+        a :func:`resendable` message is sent once more on a new connection, with
+        the same ``request_id``; any other is sent once. :class:`NoAnswer` means it
+        was sent and not answered, :class:`ServiceGone` that it could not be sent.
+        """
+        attempts = 2 if resendable(message) else 1
+        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
         async with self._lock:
-            for attempt in (1, 2):  # a connection the service dropped (idle) is opened again
-                reader, writer = await self._open()
+            for attempt in range(1, attempts + 1):
                 try:
-                    writer.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+                    reader, writer = await self._open()
+                except ServiceGone as exc:
+                    if attempt == 1:
+                        raise
+                    raise NoAnswer(f"{exc}; the request sent before was not answered") from None
+                try:
+                    writer.write(data)
                     await writer.drain()
                     line = await asyncio.wait_for(reader.readline(), self.timeout)
                 except (OSError, TimeoutError, ValueError) as exc:
                     self.close()
-                    if attempt == 2:
-                        raise ServiceGone(f"the boardctl service did not answer ({exc})") from None
+                    if attempt == attempts:
+                        raise NoAnswer(f"the boardctl service did not answer ({exc})") from None
                     continue
                 if line:
                     return decode(line)
                 self.close()
-                if attempt == 2:
-                    raise ServiceGone("the boardctl service closed the connection")
+                if attempt == attempts:
+                    raise NoAnswer("the boardctl service closed the connection")
         raise ServiceGone("unreachable")  # pragma: no cover
 
     def close(self) -> None:

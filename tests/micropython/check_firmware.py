@@ -174,6 +174,19 @@ for budget in (300, 1000, 2000):
     check(estimate <= budget, "full white within " + str(budget) + " mA")
     check(estimate > budget * 8 // 10, "full white not needlessly dim at " + str(budget) + " mA")
 
+# A host's mA per LED below the firmware's own cannot loosen the limit (issue 25).
+for host_ma in (1, 30, 59):
+    controller, stream, strip, clock = make(64, budget=1000, led_ma=60)
+    controller.feed(p.encode(p.BRIGHTNESS, 0, p.brightness_payload(255, 0, host_ma)))
+    controller.feed(p.encode(p.FULL, 1, b"\xff" * 192))
+    controller.step()
+    estimate = ledctl.estimate_ma(sum(controller.pixels()), 64, 60)
+    check(estimate <= 1000, "full white within budget after led_ma " + str(host_ma))
+    check(controller.led_ma == 60, "the firmware's led_ma kept after " + str(host_ma))
+controller, stream, strip, clock = make(64, budget=1000, led_ma=60)
+controller.feed(p.encode(p.BRIGHTNESS, 0, p.brightness_payload(255, 0, 120)))
+check(controller.led_ma == 120, "a host may raise led_ma (a tighter estimate)")
+
 # --- link lost: the frame stays, the status LED blinks ----------------------------
 
 status = machine.Pin("LED", machine.Pin.OUT)

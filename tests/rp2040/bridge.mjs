@@ -14,8 +14,13 @@
 // end, mean period and high time, cycles), "status-led", "watchdog-reset", "uart-overrun"
 // (a byte lost at UART0's full RX FIFO), "end".
 //
+// --real-time: emulated time never runs ahead of the wall clock (rp2040js skips through a
+// chip's idle waits), for host programs that time themselves against the chip as against
+// a real one: mpremote's `reset` closes the port within the 100 ms the chip sleeps first.
+//
 // usage: node bridge.mjs --bin IMAGE --fs FS.img [--link usb|uart] [--bootsel]
 //        [--events FD] [--control FD] [--max-emu-s 600] [--tick-ms 20] [--tone-pin N]
+//        [--real-time]
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { Pico } from './pico.mjs';
@@ -127,6 +132,11 @@ function loop() {
     else finish();
     return;
   }
-  setImmediate(loop);
+  const ahead_ms = realTime ? (pico.nanos - startNs) / 1e6 - (performance.now() - startMs) : 0;
+  if (ahead_ms > 1) setTimeout(loop, ahead_ms);
+  else setImmediate(loop);
 }
+const realTime = !!args['real-time'];
+const startNs = pico.nanos;
+const startMs = performance.now();
 loop();

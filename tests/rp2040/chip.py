@@ -136,6 +136,7 @@ class Chip:
         config: dict[str, object] | None = None,
         on_output: Callable[[bytes], None] | None = None,
         on_usb: Callable[[dict[str, Any]], None] | None = None,
+        real_time: bool = False,
     ) -> None:
         node = shutil.which("node")
         if node is None:
@@ -176,6 +177,8 @@ class Chip:
         command += ["--tone-pin", str(tone_pin)]
         if bootsel:
             command.append("--bootsel")
+        if real_time:  # its clock never ahead of the wall clock (bridge.mjs)
+            command.append("--real-time")
         self._proc = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,

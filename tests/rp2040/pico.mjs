@@ -9,7 +9,10 @@
 // - the buzzer pin (PWM): its edges decoded into tones (runs of equal periods);
 // - the watchdog: a real chip reset (rp2040js only calls a hook), keeping flash, the
 //   reset reason and the scratch registers, with emulated time carried on;
-// - BOOTSEL held or released, and a hang of the main loop (for the watchdog).
+// - BOOTSEL held or released, and a hang of the main loop (for the watchdog);
+// - flash writes: the boot ROM's flash_range_erase and flash_range_program act on the
+//   flash image (rp2040js's SSI talks to no flash chip), so littlefs writes (mpremote cp)
+//   persist across resets.
 //
 // rp2040js 1.4.1 is pinned exactly (package.json): the workarounds below patch its
 // internals. What it does not model is listed in tests/rp2040/README.md.
@@ -148,6 +151,48 @@ export class ToneDecoder {
 // rp2040js's PL011 keeps TXINTR asserted for ever, so machine.UART() hangs in an
 // interrupt storm. A real PL011 raises it on a FIFO level transition; TX is instant
 // here, so raise it once per byte written to the data register.
+// The boot ROM's flash functions (its function table: 'RE' flash_range_erase, 'RP'
+// flash_range_program, B1 addresses), replaced by a BKPT the rig answers and a return.
+// rp2040js's SSI answers every status read and talks to no flash chip, so the ROM's own
+// code would leave the flash as it was; the other ROM flash calls (connect, exit XIP,
+// flush cache, enter XIP) run as they are and do nothing harmful.
+const ROM_FLASH_ERASE = 0x237c;
+const ROM_FLASH_PROGRAM = 0x23c4;
+const BKPT_ERASE = 0xe1;
+const BKPT_PROGRAM = 0xe2;
+const FLASH_SIZE = 2 * 1024 * 1024; // RPI_PICO
+
+function patchFlashWrites(mcu) {
+  const rom = new DataView(mcu.bootrom.buffer);
+  const table = rom.getUint16(0x14, true);
+  const found = {};
+  for (let at = table; rom.getUint16(at, true); at += 4) {
+    found[rom.getUint16(at, true)] = rom.getUint16(at + 2, true) & ~1;
+  }
+  const code = (a, b) => a.charCodeAt(0) | (b.charCodeAt(0) << 8);
+  if (found[code('R', 'E')] !== ROM_FLASH_ERASE || found[code('R', 'P')] !== ROM_FLASH_PROGRAM) {
+    throw new Error('not the B1 boot ROM: its flash functions are elsewhere');
+  }
+  for (const [at, bkpt] of [[ROM_FLASH_ERASE, BKPT_ERASE], [ROM_FLASH_PROGRAM, BKPT_PROGRAM]]) {
+    rom.setUint16(at, 0xbe00 | bkpt, true); // BKPT #bkpt
+    rom.setUint16(at + 2, 0x4770, true); // BX LR
+  }
+  mcu.onBreak = (imm) => {
+    const r = mcu.core.registers;
+    const offset = r[0] >>> 0;
+    if (imm === BKPT_ERASE) {
+      // (offset, count, block size, block command): count is a multiple of 4 KiB
+      const end = Math.min(FLASH_SIZE, offset + (r[1] >>> 0));
+      mcu.flash.fill(0xff, offset, end);
+    } else if (imm === BKPT_PROGRAM) {
+      // (offset, data, count): NOR flash programming only clears bits
+      const data = r[1] >>> 0;
+      const count = Math.min(r[2] >>> 0, FLASH_SIZE - offset);
+      for (let i = 0; i < count; i++) mcu.flash[offset + i] &= mcu.readUint8(data + i);
+    }
+  };
+}
+
 function patchUART(uart) {
   const proto = Object.getPrototypeOf(uart);
   if (proto.boardctlPatched) return;
@@ -261,6 +306,7 @@ export class Pico {
     this.clock = clock;
     mcu.logger = new ConsoleLogger(LogLevel.Error);
     mcu.loadBootrom(bootromB1);
+    patchFlashWrites(mcu);
     if (this.flash) {
       mcu.flash.set(this.flash);
     } else {

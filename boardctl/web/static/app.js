@@ -23,16 +23,62 @@ const circles = new Map();
 const picked = [];
 
 // --- talking to the board -------------------------------------------------------
-async function command(op, fields = {}) {
-  const response = await fetch("/api/command", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Board-Token": token },
-    body: JSON.stringify({ op, ...fields }),
-  });
-  const reply = await response.json().catch(() => ({ ok: false, error: "no reply" }));
-  if (response.status === 401) setPaired(false);
-  if (!reply.ok) showRefusal({ text: reply.error, at: Date.now() / 1000 });
-  return reply;
+// One tap is one entry: its request id is made here, once, and sent unchanged with every
+// try, by this page and by the server; the service applies an id once. Only a definite
+// answer ends the tries: 200 confirmed (in the board's journal), 4xx refused (nothing
+// written). 202 (sent, no answer yet), 503 (service unreachable) or no reply: not
+// confirmed, so the page asks again, with the same id, until it knows.
+function newRequestId() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);  // (randomUUID needs HTTPS; the page is plain HTTP on the LAN)
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+async function command(op, fields = {}, control = null) {
+  const body = JSON.stringify({ op, ...fields, request_id: newRequestId() });
+  for (let attempt = 1, pause = 1000; ; attempt++, pause = Math.min(4000, pause * 2)) {
+    let status = 0;
+    let reply = null;
+    try {
+      const response = await fetch("/api/command", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Board-Token": token },
+        body,
+      });
+      status = response.status;
+      reply = await response.json();
+    } catch (err) {
+      reply = null;  // the board's page server is away: not confirmed
+    }
+    if (reply && (status === 200 || (status >= 400 && status < 500))) {
+      if (status === 401) setPaired(false);
+      if (reply.ok) {
+        const once = reply.repeated ? " (an earlier try had reached it: counted once)" : "";
+        notify(control, "ok", `Recorded by the board${once}.`);
+      } else {
+        notify(control, "bad", `Refused: ${reply.error}`);
+      }
+      return reply;
+    }
+    const why = (reply && reply.why) || "no reply from the page's server";
+    notify(control, "wait", `Not confirmed yet (${why}; try ${attempt}). ` +
+      "Asking again with the same request id: it counts once.");
+    await sleep(pause);
+  }
+}
+
+// A command's outcome, shown beside the control that sent it (and scrolled into view).
+let noticeBox = null;  // kept here: a rebuilt row may take it out of the page
+function notify(control, kind, text) {
+  const box = noticeBox || (noticeBox = $("notice"));
+  box.textContent = text;
+  box.className = `notice ${kind}`;
+  box.hidden = false;
+  const anchor = control && (control.closest(".ask, .peg, .row, fieldset") || control);
+  if (anchor && box.previousElementSibling !== anchor) anchor.after(box);
+  box.scrollIntoView({ block: "nearest" });
 }
 
 async function refreshSession() {
@@ -76,6 +122,7 @@ function update(message) {
   last = message.status;
   $("rules").textContent = rulesWords(last);
   showScore(last);
+  showAsk(last);
   if (message.leds) paint(message.leds);
   if (last.seq !== shownSeq) {
     shownSeq = last.seq;
@@ -134,6 +181,34 @@ function showScore(s) {
   $("game").textContent =
     `Game ${s.game_number} · ${s.variant} to ${s.target} · ${s.mode} · ${phaseWords(s)}${match}`;
   buildPegs(s);
+}
+
+// The board's question (its white start hole): an entry that fits the phase and a
+// forgotten menu press. Answered as on the board (undo held) by a refile command.
+let askedFor = "";
+function showAsk(s) {
+  const ask = s.winner == null ? s.ask : null;
+  const key = JSON.stringify(ask || null);
+  if (key === askedFor) return;
+  askedFor = key;
+  const box = $("ask");
+  box.hidden = !ask;
+  if (!ask) return;
+  const name = (s.tracks[ask.track] || {}).name || `Track ${ask.track + 1}`;
+  $("ask-text").textContent = `The board asks: is ${name}'s ${ask.points} ${ask.kind} ` +
+    `or ${ask.other}? (On the board: undo held files it as ${ask.other}; ` +
+    `the next entry keeps it as ${ask.kind}.)`;
+  const answers = [[ask.other, `It is ${ask.other}`], [ask.kind, `Keep it as ${ask.kind}`]];
+  $("ask-buttons").replaceChildren(...answers.map(([kind, words]) => {
+    const b = el("button", null, words);
+    b.type = "button";
+    b.dataset.cmd = "refile";
+    b.dataset.kind = kind;
+    b.addEventListener("click", () =>
+      command("refile", { kind, track: ask.track, points: ask.points }, b));
+    return b;
+  }));
+  setPaired(paired);
 }
 
 function rulesWords(s) {
@@ -254,12 +329,12 @@ function buildPegs(s) {
       Object.assign(b, { type: "button" });
       b.dataset.cmd = "cut";
       b.dataset.cut = String(i);
-      b.addEventListener("click", () => command("cut", { dealer: i }));
+      b.addEventListener("click", () => command("cut", { dealer: i }, b));
       row.append(b);
     });
     const draw = el("button", null, "Draw for deal");
     draw.dataset.cmd = "cut";
-    draw.addEventListener("click", () => command("cut"));
+    draw.addEventListener("click", () => command("cut", {}, draw));
     row.append(draw);
     const cut = el("form", "row");  // the cut cards, one per player in seat order: lowest deals
     const cards = el("input");
@@ -271,7 +346,7 @@ function buildPegs(s) {
     cut.append(cards, go);
     cut.addEventListener("submit", (e) => {
       e.preventDefault();
-      command("cut", { cards: cards.value.split(/[\s,]+/).filter(Boolean) });
+      command("cut", { cards: cards.value.split(/[\s,]+/).filter(Boolean) }, go);
     });
     $("pegs").replaceChildren(row, cut);
     setPaired(paired);
@@ -300,7 +375,7 @@ function buildPegs(s) {
         e.preventDefault();
         const fields = { track: i, points: Number(points.value) };
         if (kind.value) fields.kind = kind.value;
-        command("peg", fields);
+        command("peg", fields, go);
       });
       return row;
     }),
@@ -412,7 +487,7 @@ async function loadResults() {
       `${reply.games} finished game${reply.games === 1 ? "" : "s"} on this board.`;
     fillTable($("results"), ["when", "players", "scores", "winner", "spread", "GP"],
       reply.results.map((r) => [r.end.slice(0, 16).replace("T", " "), r.names.join(" v "),
-        r.scores.join("–"), r.winner + (r.skunk ? " (skunk)" : ""), `+${r.spread}`,
+        r.scores.join("–"), r.winner + (["", " (skunk)", " (double skunk)", " (triple skunk)"][r.skunk] || ""), `+${r.spread}`,
         String(r.game_points) + (r.final ? "" : " (not final)")]));
   }
   showRecords(recs, reply);
@@ -527,15 +602,15 @@ async function runTool(path, params) {
 // --- wiring ---------------------------------------------------------------------------
 function wire() {
   document.querySelectorAll("[data-op]").forEach((b) => {
-    b.addEventListener("click", () => command(b.dataset.op));
+    b.addEventListener("click", () => command(b.dataset.op, {}, b));
   });
   document.querySelectorAll("[data-set]").forEach((b) => {
     b.addEventListener("click", () =>
-      command("set", { key: b.dataset.set, value: settingValue(b.dataset.set) }));
+      command("set", { key: b.dataset.set, value: settingValue(b.dataset.set) }, b));
   });
   $("new-game").addEventListener("click", () => {
     if (confirm(`Start a new game of ${$("variant").value}? This one ends here.`)) {
-      command("new_game", { variant: $("variant").value });
+      command("new_game", { variant: $("variant").value }, $("new-game"));
     }
   });
   $("pair-form").addEventListener("submit", async (e) => {

@@ -55,12 +55,25 @@ function showBracket(doc) {
   }));
 }
 
+const SKUNKS = ["", " · skunk", " · double skunk", " · triple skunk"];
+
+function gameLine(g) {
+  const scores = g.names.map((n, i) => `${n} ${g.scores[i]}`).join(" – ");
+  const final = g.final ? "" : " · not final";
+  return `${g.board}: ${scores} · ${g.winner_name} +${g.spread}${SKUNKS[g.skunk] || ""}${final}`;
+}
+
 function showLatest(doc) {
-  $("latest").replaceChildren(...doc.latest.map((g) => {
-    const scores = g.names.map((n, i) => `${n} ${g.scores[i]}`).join(" – ");
-    const skunk = g.skunk ? " · skunk" : "";
-    return el("li", null, `${g.board}: ${scores} · ${g.winner_name} +${g.spread}${skunk}`);
-  }));
+  $("latest").replaceChildren(...doc.latest.map((g) => el("li", null, gameLine(g))));
+}
+
+function showApart(doc) {
+  // Results that do not count (unsigned, unverified, failing): listed apart with the reason.
+  const apart = doc.apart || [];
+  $("apart-box").hidden = !apart.length && !doc.skipped;
+  $("skipped").hidden = !doc.skipped;
+  $("skipped").textContent = doc.note || "";
+  $("apart").replaceChildren(...apart.map((g) => el("li", null, `${gameLine(g)} — ${g.reason}`)));
 }
 
 async function refresh() {
@@ -81,6 +94,7 @@ async function refresh() {
   showTable(doc);
   showBracket(doc);
   showLatest(doc);
+  showApart(doc);
 }
 
 function setConn(text, kind) {

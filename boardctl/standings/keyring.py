@@ -1,0 +1,66 @@
+"""The director's keys: one board key per board id, to verify the boards' results.
+
+A JSON file ``{"version": 1, "keys": {board id: key as hex}}``, mode 0600,
+replaced atomically; ``boardctl key add BOARD FILE`` files a copy of a board's
+``board.key`` under its board id. Default place:
+``$XDG_STATE_HOME/boardctl/board-keys.json`` (or ``~/.local/state/...``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from boardctl.results.sign import KEY_BYTES
+from boardctl.standings.errors import StandingsError
+
+VERSION = 1
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "boardctl" / "board-keys.json"
+
+
+def load(path: Path) -> dict[str, bytes]:
+    """Every board's key (a missing file: none); :class:`StandingsError` if it is not a keyring."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StandingsError(f"cannot read the board keys {path}: {exc}") from None
+    try:
+        data = json.loads(text)
+        keys = data["keys"] if data.get("version") == VERSION else {"": ""}
+        out = {str(board): bytes.fromhex(value) for board, value in keys.items()}
+    except (ValueError, TypeError, AttributeError, KeyError):
+        out = {"": b""}
+    if any(len(key) != KEY_BYTES for key in out.values()):
+        raise StandingsError(f"{path} is not a file of board keys (boardctl key add writes it)")
+    return out
+
+
+def add(path: Path, board: str, key: bytes) -> None:
+    """File ``key`` for ``board`` (replacing an older one), durably."""
+    keys = load(path)
+    keys[board] = key
+    body = json.dumps(
+        {"version": VERSION, "keys": {b: k.hex() for b, k in sorted(keys.items())}}, indent=1
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=".board-keys-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            os.fchmod(file.fileno(), 0o600)
+            file.write(body + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise

@@ -1,0 +1,189 @@
+"""The page server's door: slow or greedy clients cannot take the page down.
+
+- One client address holds at most ``per_address`` open connections; one more is
+  closed at once (logged once while that address stays at its cap).
+- A new connection must send its first request's headers within
+  ``header_timeout`` seconds, or it is closed. After a reply, aiohttp's
+  keep-alive timeout (``web.idle_timeout``) closes a connection that sends no
+  complete request (nothing, or half a request) in time; a request's body has
+  ``header_timeout`` seconds too (:func:`boardctl.web.server._json_body`).
+- When ``accept`` runs out of file descriptors, asyncio retries it a second
+  later; that is logged in one line per episode, not a traceback per try. An
+  episode ends when ``accept`` has not run out for :attr:`Gate.quiet` seconds
+  (two header timeouts and one second: a flood of half-sent requests turns over
+  every header timeout, so a flood that goes on is one episode).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+log = logging.getLogger(__name__)
+
+#: ``accept`` errors that mean "no resources now" (asyncio retries them a second later).
+OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+HEADERS_END = b"\r\n\r\n"
+
+
+class Gate:
+    """Open connections by client address, and the state of the descriptor supply."""
+
+    def __init__(
+        self,
+        per_address: int,
+        header_timeout: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_address = per_address
+        self.header_timeout = header_timeout
+        self.quiet = 2 * header_timeout + 1
+        self.clock = clock
+        self.open: dict[str, int] = {}
+        self._starved_at = -float("inf")  # when accept last ran out of descriptors
+        self._at_cap: set[str] = set()
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; False: it holds its cap already."""
+        held = self.open.get(address, 0)
+        if held >= self.per_address:
+            if address not in self._at_cap:
+                self._at_cap.add(address)
+                log.warning(
+                    "%s holds %d connections: more from it are refused until some close",
+                    address,
+                    held,
+                )
+            return False
+        self.open[address] = held + 1
+        return True
+
+    def release(self, address: str) -> None:
+        held = self.open.get(address, 0) - 1
+        if held > 0:
+            self.open[address] = held
+        else:
+            self.open.pop(address, None)
+        if held <= self.per_address // 2:
+            self._at_cap.discard(address)
+
+    def out_of_descriptors(self, context: dict[str, Any]) -> bool:
+        """Whether the loop's error ``context`` is an ``accept`` out of resources (logged once)."""
+        exc = context.get("exception")
+        if not isinstance(exc, OSError) or exc.errno not in OUT_OF_RESOURCES:
+            return False
+        if "accept" not in str(context.get("message", "")):
+            return False
+        now, last = self.clock(), self._starved_at
+        self._starved_at = now
+        if now - last > self.quiet:
+            log.warning(
+                "out of file descriptors (%s) with %d connections open: new connections "
+                "wait until some close",
+                exc.strerror,
+                sum(self.open.values()),
+            )
+        return True
+
+    def install(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Route the loop's errors through :meth:`out_of_descriptors` first."""
+        previous = loop.get_exception_handler()
+
+        def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            if self.out_of_descriptors(context):
+                return
+            if previous is not None:
+                previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+
+        loop.set_exception_handler(handler)
+
+
+class Door(asyncio.Protocol):
+    """One connection: counted by address, timed until its first headers, then aiohttp's."""
+
+    def __init__(self, gate: Gate, make: Callable[[], asyncio.Protocol]) -> None:
+        self.gate = gate
+        self.make = make
+        self.inner: asyncio.Protocol | None = None
+        self.address = ""
+        self.transport: asyncio.BaseTransport | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._tail = b""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if not self.gate.admit(address):
+            assert isinstance(transport, asyncio.Transport)
+            transport.abort()
+            return
+        self.address, self.transport = address, transport
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self.gate.header_timeout, self._too_slow)
+        self.inner = self.make()
+        self.inner.connection_made(transport)
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if isinstance(self.transport, asyncio.Transport):
+            self.transport.abort()  # its headers did not come in time
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is None:
+            return
+        if self._timer is not None:
+            if HEADERS_END in self._tail + data:
+                self._timer.cancel()
+                self._timer = None
+            self._tail = (self._tail + data)[-3:]
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.inner is None:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.gate.release(self.address)
+        self.inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+
+class GatedSite(web.BaseSite):
+    """A TCP site whose connections go through a :class:`Door` of ``gate``."""
+
+    def __init__(self, runner: web.BaseRunner, host: str, port: int, gate: Gate) -> None:
+        super().__init__(runner)
+        self.host, self.port, self.gate = host, port, gate
+
+    @property
+    def name(self) -> str:
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{shown}:{self.port}"
+
+    async def start(self) -> None:
+        await super().start()
+        server = self._runner.server
+        assert server is not None
+        self._server = await asyncio.get_running_loop().create_server(
+            lambda: Door(self.gate, server), self.host, self.port, reuse_address=True
+        )
