@@ -98,3 +98,21 @@ def test_a_guided_game_entered_on_the_gpio_lines_shows_in_boardctl_status(twin: 
         once(lambda s, want=want: scores(s) == want and not any(s["pending"]))
     status = twin.status()
     assert scores(status) == [(3, 2), (3, 0)] and status["phase"] == "play"
+
+
+def test_a_gpio_chip_that_no_pin_factory_opens_stops_the_service_with_the_reasons(
+    twin: Twin,
+) -> None:
+    # Without the board's Revision line gpiozero's lgpio factory cannot tell the board, and
+    # its other factories are not installed: the service must stop, saying why, never fall
+    # back to mock pins on a board whose buttons would then be dead.
+    done = twin.ssh(
+        "unshare --mount --propagation private sh -c 'umount /proc/cpuinfo &&"
+        " timeout 300 boardctl run --display none --journal /tmp/gpio-check.sqlite"
+        " --socket /tmp/gpio-check.sock'",
+        check=False,
+        timeout=400,
+    )
+    assert done.returncode not in (0, 124), done  # 124: still running after 300 s
+    assert "GPIO chips /dev/gpiochip0 found, but no gpiozero pin factory" in done.stderr, done
+    assert "Revision" in done.stderr or "revision" in done.stderr, done
