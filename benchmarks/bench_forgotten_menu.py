@@ -38,7 +38,6 @@ import boardctl.demo.game as demo_game  # noqa: E402
 from boardctl.errors import EntryError  # noqa: E402
 from boardctl.game.commands import Brightness, Command, Cut, Next, Peg, Redo, Undo  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
-from boardctl.service.buttons import button_command  # noqa: E402
 
 Step = tuple[str, int, int, str]  # ("peg", track, points, true kind) or ("next", 0, 0, "")
 
@@ -155,7 +154,7 @@ def _send(board: Scorekeeper, step: Step, tally: Tally) -> Event:
 
 
 def _press(board: Scorekeeper, command: Command) -> Event:
-    pressed = button_command(command, board.status())
+    pressed = board.button_command(command)
     assert not isinstance(pressed, Brightness)
     result = board.apply(pressed)
     event = result["event"]

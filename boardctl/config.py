@@ -70,7 +70,7 @@ class PinsConfig:
 @dataclass(frozen=True, slots=True)
 class BoardConfig:
     layout: str = "two-121"
-    brightness: int = 128
+    brightness: int = 186  # perceptual (render.BRIGHTNESS_GAMMA): the light of a linear 128
     power_budget_ma: int = 2000
 
 

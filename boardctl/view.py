@@ -9,8 +9,10 @@ and round-trips through JSON-friendly dicts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+
+from boardctl.refusals import Refusal
 
 # Phases of a guided game. Free mode uses only "free" and "over".
 PHASES = ("cut", "deal", "play", "show", "over", "free")
@@ -52,6 +54,91 @@ def fraction_lines(target: int) -> tuple[int, int]:
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """The board asks about the last entry: is ``track``'s ``points`` ``kind`` or ``other``?
+
+    (:func:`boardctl.game.entries.ask_about` says when; one press files it as ``other``.)
+    """
+
+    track: int
+    points: int
+    kind: str
+    other: str
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonId:
+    """A button of the board: its ``role`` (``plus1``, ``undo``, ...) on ``track`` (0-based;
+    None: a shared button)."""
+
+    role: str
+    track: int | None = None
+
+    @property
+    def name(self) -> str:
+        """``"undo"``, ``"menu"`` or ``"track1.plus1"`` (1-based), as the config names it."""
+        return self.role if self.track is None else f"track{self.track + 1}.{self.role}"
+
+    @classmethod
+    def from_name(cls, name: str) -> ButtonId:
+        """``"track2.plus5"`` -> ``ButtonId("plus5", 1)``; any other name a shared button."""
+        head, _, role = name.partition(".")
+        if role and head.startswith("track") and head[5:].isdigit() and int(head[5:]) >= 1:
+            return cls(role, int(head[5:]) - 1)
+        return cls(name)
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsShown:
+    """Settings mode on the LEDs: item ``index`` of ``count`` (``item``, set to ``value``),
+    whose ``value`` is choice ``choice`` of ``choices``."""
+
+    item: str
+    index: int
+    count: int
+    value: object
+    choice: int
+    choices: int
+
+
+@dataclass(frozen=True, slots=True)
+class ViewExtra:
+    """What the board shows beside the pegs, each field "nothing" by default.
+
+    The engine notes the game (:func:`boardctl.game.view.board_view`: ``variant`` to
+    ``ask``), the panel its modes (:meth:`boardctl.inputs.panel.Panel.overlay`:
+    ``settings`` to ``stuck``), the service the pending blink's start, the refusal and the
+    journal's notices. The renderers (:mod:`boardctl.board.render`,
+    :mod:`boardctl.board.overlay`) and the virtual board read it.
+    """
+
+    variant: str = ""
+    mode: str = ""
+    preset: str = ""
+    rules: str = ""  # the rule set's label (boardctl.game.house.rules_label)
+    game_number: int = 0
+    deal: int = 0
+    dealer_seat: int | None = None
+    counting_seat: int | None = None
+    crib_due: bool = False
+    won_points: int = 0
+    skunk: int = 0  # at game end, the lines the winner was paid for
+    lines_failed: tuple[int, ...] | None = None  # at game end, per track (None: from the view)
+    ask: Question | None = None
+    settings: SettingsShown | None = None  # settings mode
+    confirm: Mapping[str, object] | None = None  # the new game a menu press would start
+    undo_confirm: bool = False  # a second undo asks for its confirm
+    signoff: tuple[int, ...] | None = None  # a result waits: the tracks that confirmed it
+    stuck: tuple[ButtonId, ...] = ()  # the buttons held past stuck_after
+    pending_at: float | None = None  # when the pending amount last changed
+    refusal: Refusal | None = None  # the class of the last refused entry
+    refused: str = ""  # its reason, in words
+    # the journal's notices, named as in the status (boardctl.notices)
+    journal_damage: bool = False  # the journal was damaged and recovered
+    journal_fault: str | None = None  # the journal cannot be opened: why
+
+
+@dataclass(frozen=True, slots=True)
 class TrackView:
     """One track: a player or a team.
 
@@ -86,7 +173,7 @@ class BoardView:
     error_at: float | None = None  # when an entry was last rejected
     over_at: float | None = None  # when the game ended
     lines: tuple[int, ...] | None = None  # the skunk lines (None: target-30, -60, -90)
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    extra: ViewExtra = field(default_factory=lambda: ViewExtra(), compare=False, hash=False)
 
     @property
     def skunk_lines(self) -> tuple[int, ...]:
@@ -97,7 +184,7 @@ class BoardView:
         """At game end, lines a loser failed to cross (0 none, 1 skunk, 2 double, 3 triple)."""
         if self.winner is None or track == self.winner:
             return 0
-        given = self.extra.get("lines_failed")  # the engine's, under the house rules in force
-        if isinstance(given, list) and track < len(given) and isinstance(given[track], int):
-            return int(given[track])
+        given = self.extra.lines_failed  # the engine's, under the house rules in force
+        if given is not None and track < len(given):
+            return given[track]
         return lines_failed(self.target, self.tracks[track].front, lines=self.skunk_lines)

@@ -25,3 +25,6 @@ UART_RX = 17
 BUZZER_PIN = 15
 
 WATCHDOG_MS = 5000  # hardware watchdog (the RP2040 allows at most 8388 ms)
+# How long update mode (boardctl firmware install) and safe mode (BOOTSEL) leave the REPL
+# free before the watchdog resets the Pico into whatever main.py is then on it.
+UPDATE_WINDOW_MS = 120000

@@ -72,7 +72,8 @@ if TYPE_CHECKING:
         def __call__(self) -> None: ...
 
 
-FIRMWARE_VERSION = (2, 1, 0)  # 2.1: TONE (protocol.TONE_FIRMWARE), FULL in chunks (CHUNKS_SINCE)
+# 2.1: TONE (protocol.TONE_FIRMWARE), FULL in chunks (CHUNKS_SINCE); 2.2: GOODBYE
+FIRMWARE_VERSION = (2, 2, 0)
 LINK_LOST_MS = 3000  # host silent for longer than this: show the "link lost" sign
 BOOT_MS = 1000  # length of the boot pattern (cut short by the first frame)
 BLINK_PERIOD_MS = 1000  # "link lost": status LED on for BLINK_ON_MS of every period
@@ -200,6 +201,7 @@ class Controller:
         self.synced = False  # a FULL arrived since boot and since the last gap
         self.refused = 0  # DELTAs refused for want of a FULL
         self.leaving = False  # the host asked for the REPL (UPDATE)
+        self.parted = False  # the host stopped cleanly (GOODBYE): dark, and no lost sign
         self.host_seen = False
         now = clock.ticks_ms()
         self.started = now
@@ -242,6 +244,7 @@ class Controller:
         decoder's buffer, valid during this call)."""
         self.last_rx = self.clock.ticks_ms()
         self.host_seen = True
+        self.parted = kind == protocol.GOODBYE  # (anything else: the host is back)
         if version != protocol.PROTOCOL_VERSION:
             self.old_host(kind)
             return
@@ -258,11 +261,7 @@ class Controller:
             if kind == protocol.FULL_CHUNK:
                 self.chunk(payload)
             elif kind == protocol.FULL:
-                if len(payload) % 3:
-                    protocol.parse_full(payload)  # (raises: not whole RGB triples)
-                self.chunk_id = -1  # (a newer frame: the one in chunks is abandoned)
-                self.apply_full(payload)
-                self.synced = True
+                self.full(payload)
             elif kind == protocol.DELTA:
                 self.chunk_id = -1
                 protocol.check_runs(payload)
@@ -287,6 +286,8 @@ class Controller:
                 self.leaving = True  # run() returns: main.py leaves the REPL free
             elif kind == protocol.TONE:
                 self.tone(protocol.parse_tone(payload))
+            elif kind == protocol.GOODBYE:
+                self.goodbye()
         except ValueError:
             self.reject()
 
@@ -301,6 +302,22 @@ class Controller:
             self.send(protocol.ERROR, self.version_error(version))
             return
         self.send(protocol.HELLO, self.hello_payload())
+
+    def full(self, payload: "protocol.Buffer") -> None:
+        if len(payload) % 3:
+            protocol.parse_full(payload)  # (raises: not whole RGB triples)
+        self.chunk_id = -1  # (a newer frame: the one in chunks is abandoned)
+        self.apply_full(payload)
+        self.synced = True
+
+    def goodbye(self) -> None:
+        """The host stopped cleanly: the strip dark, and dark it stays while the host is
+        away (no link-lost sign: ``parted``), until the host is back with a FULL."""
+        size = len(self.frame)
+        self.frame[0:size] = self.blank
+        self.chunk_id = -1
+        self.synced = False  # (its next frame is a FULL: it says HELLO first)
+        self.frame_applied()
 
     def tone(self, tone: "tuple[int, list[tuple[int, int]]]") -> None:
         """A TONE for the buzzer; with none wired, an ERROR (once) saying so."""
@@ -433,7 +450,7 @@ class Controller:
         return min(own, host)
 
     def sign_shown(self) -> bool:
-        return self.lost and self.status_on and self.status_pixel >= 0
+        return self.lost and self.status_on and self.status_pixel >= 0 and not self.parted
 
     def can_show(self) -> bool:
         """True unless the strip is still sending the last refresh out."""

@@ -17,7 +17,7 @@ and a host writes no zero-length packet after a write that is a multiple of 64 b
 (Linux's cdc-acm does not), so a transfer must never ask for more than the host is sure
 to send. Between frames a transfer asks for one packet (it ends with whatever packet
 comes); inside a frame, the frame's header says how many bytes it still has for sure
-(``protocol.frame_size_at_least``, as ``hw.UsbStream`` reads it), and the next transfer
+(``framing.FrameTracker``, as ``hw.UsbStream`` reads it), and the next transfer
 asks for as many whole packets as that covers. Several frames in a packet, a frame over
 many transfers, 0x03 bytes (plain data here: no Ctrl-C) are all just bytes. The buffer is
 lent to the controller by ``read()`` until its next call; a transfer is submitted only
@@ -29,6 +29,7 @@ import io
 import select
 import time
 
+import framing
 import hw
 import machine
 
@@ -41,11 +42,6 @@ _GET_LINE_CODING = 0x21
 _SET_CONTROL_LINE_STATE = 0x22
 _SEND_BREAK = 0x23
 _STAGE_SETUP = 1  # machine.USBDevice control_xfer_cb stages
-# The frame parser's states (as in hw.UsbStream); the fewest bytes after an opening 0x00
-_OUT = 0
-_HEAD = 1
-_TAIL = 2
-_SHORTEST = 10
 
 
 def endpoints(desc_cfg: bytes) -> "tuple[int, int, int, int]":
@@ -94,8 +90,6 @@ class UsbCdcStream:
         self.desc_cfg = bytes(builtin.desc_cfg)
         self.comm, self.ep_out, self.ep_in, self.packet = endpoints(self.desc_cfg)
         self.usbd = usbd
-        self.at_least = hw.frame_size_at_least if hw.FAST else hw._size_at_least
-        self.find_zero = hw.find_zero if hw.FAST else _find_zero
         self.size = size
         self.buffer = bytearray(size)  # OUT bytes: [r, w) not read yet, [w, ...) room
         self.view = memoryview(self.buffer)
@@ -103,10 +97,7 @@ class UsbCdcStream:
         self.w = 0
         self.busy = False  # an OUT transfer is submitted (into [w, ...))
         self.asked = 0  # the bytes it asked for
-        self.state = _OUT  # where the bytes up to w are in the frame layout
-        self.need = 0  # bytes of the frame in hand before its closing 0x00, for sure
-        self.head = bytearray(_SHORTEST)  # a frame's first bytes after its 0x00
-        self.have = 0
+        self.tracker = framing.FrameTracker()  # where the bytes up to w are in the frames
         self.tx = bytearray(out_limit)  # IN bytes waiting: [0, tx_n)
         self.tx_n = 0
         self.sending = bytearray(out_limit)  # the IN transfer under way
@@ -191,14 +182,6 @@ class UsbCdcStream:
 
     # --- inside: submitting transfers ---------------------------------------------
 
-    def _committed(self) -> int:
-        """Bytes the host is sure to send after those up to w (the frame it is in)."""
-        if self.state == _TAIL:
-            return self.need + 1
-        if self.state == _HEAD:
-            return _SHORTEST - self.have + 1
-        return 0
-
     def _submit(self) -> None:
         if self.busy or not self.configured:
             return
@@ -206,7 +189,7 @@ class UsbCdcStream:
         room = (self.size - w) // self.packet * self.packet
         if room <= 0:
             return  # back-pressure: the host waits until read() frees the buffer
-        length = min(transfer_size(self._committed(), self.packet), room)
+        length = min(transfer_size(self.tracker.committed(), self.packet), room)
         self.busy = True  # (before: the transfer may end before submit_xfer returns)
         self.asked = length
         try:
@@ -233,46 +216,6 @@ class UsbCdcStream:
         if not ok:
             self.tx_busy = False
 
-    def _scan(self, i: int, end: int) -> None:
-        """Follow the frame layout over the bytes [i, end) just received."""
-        buffer = self.buffer
-        find_zero = self.find_zero
-        while i < end:
-            state = self.state
-            if state == _TAIL:
-                if self.need > 0:  # bytes of the frame that are surely not its end
-                    k = min(self.need, end - i)
-                    i += k
-                    self.need -= k
-                    continue
-                zero = find_zero(buffer, i, end)  # type: ignore[arg-type]  # (ptr8)
-                if zero < 0:
-                    return
-                i = zero + 1
-                self.state = _OUT  # the frame's closing 0x00
-            elif state == _OUT:
-                zero = find_zero(buffer, i, end)  # type: ignore[arg-type]  # (ptr8)
-                if zero < 0:
-                    return
-                i = zero + 1
-                self.state = _HEAD  # an opening 0x00
-                self.have = 0
-            else:
-                byte = buffer[i]
-                i += 1
-                if byte == 0:  # 0x00 again: that one opens the frame
-                    self.have = 0
-                    continue
-                self.head[self.have] = byte
-                self.have += 1
-                if self.have == _SHORTEST:
-                    at_least = self.at_least(self.head, _SHORTEST)
-                    if at_least:
-                        self.need = at_least - _SHORTEST - 1
-                        self.state = _TAIL
-                    else:
-                        self.state = _OUT  # not a frame's start: garbage
-
     # --- inside: machine.USBDevice's callbacks (from the TinyUSB task) ---------------
 
     def _open(self, desc: memoryview) -> None:
@@ -286,7 +229,7 @@ class UsbCdcStream:
         self.zlp = False
         self.configured = False
         self.dtr = False
-        self.state = _OUT
+        self.tracker.lost()
 
     def _control(self, stage: int, request: memoryview) -> "bool | bytearray":
         if request[0] & 0x60 != 0x20 or request[4] != self.comm:  # class, our interface
@@ -303,13 +246,13 @@ class UsbCdcStream:
     def _xfer(self, ep: int, result: int, n: int) -> bool:
         if ep == self.ep_out:
             if result == 0:  # XFER_RESULT_SUCCESS
-                self._scan(self.w, self.w + n)
+                self.tracker.scan(self.buffer, self.w, self.w + n)
                 self.w += n
-                if n < self.asked and self.state != _OUT:
-                    # A short packet: the host's write is over in the middle of what
+                if n < self.asked:
+                    # A short packet: the host's write is over, maybe in the middle of what
                     # looked like a frame (garbage, or a write cut short), so nothing of
                     # it is surely on its way: one packet at a time to the next 0x00.
-                    self.state = _OUT
+                    self.tracker.lost()
             self.busy = False
             self._submit()
         elif ep == self.ep_in:
@@ -328,13 +271,6 @@ class _Ready(io.IOBase):
         if request == _POLL:
             return arg & _POLLIN if self.stream.ready() else 0
         return 0
-
-
-def _find_zero(buf: bytes, start: int, end: int) -> int:
-    for i in range(start, end):
-        if buf[i] == 0:
-            return i
-    return -1
 
 
 _active: "list[UsbCdcStream]" = []

@@ -32,7 +32,8 @@ class Broker:
     loses every retained message since the last save: the bridges must make up
     for it. ``persistence=False``: nothing is ever saved. ``users`` (name ->
     password) and ``acl`` (the ACL file's text) make a broker that only lets
-    those users in (a password file made by ``mosquitto_passwd``).
+    those users in (a password file made by ``mosquitto_passwd``). ``port``: that one
+    instead of a free one.
     """
 
     def __init__(
@@ -42,10 +43,11 @@ class Broker:
         persistence: bool = True,
         users: dict[str, str] | None = None,
         acl: str = "",
+        port: int | None = None,
     ) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
+        self.port = port or free_port()
         self.config = folder / "mosquitto.conf"
         self.database = folder / "mosquitto.db"
         lines = [

@@ -17,7 +17,6 @@ from boardctl.errors import EntryError
 from boardctl.game.commands import Cut, Next, Peg, Redo, Refile, Undo, parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.state import Ask, GameState
-from boardctl.service.buttons import button_command
 
 
 def _dealt(dealer: int, variant: str = "six-card") -> Scorekeeper:
@@ -132,12 +131,12 @@ def test_the_state_with_a_question_round_trips_through_its_snapshot() -> None:
 def test_undo_held_is_the_answer_only_while_the_board_asks_and_nothing_can_be_redone() -> None:
     keeper = _dealt(0)
     keeper.apply(Peg(0, 2))
-    assert button_command(Redo(), keeper.status()) == Refile()
+    assert keeper.button_command(Redo()) == Refile()
     keeper.apply(Refile())
-    assert button_command(Redo(), keeper.status()) == Redo()  # nothing asked: redo
+    assert keeper.button_command(Redo()) == Redo()  # nothing asked: redo
     keeper.apply(Undo())  # back to the question, with the refile to redo
     assert _ask(keeper) is not None
-    assert button_command(Redo(), keeper.status()) == Redo()
+    assert keeper.button_command(Redo()) == Redo()
 
 
 def test_the_sign_lights_the_asked_tracks_start_hole_and_the_status_led_white() -> None:

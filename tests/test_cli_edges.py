@@ -86,7 +86,8 @@ def test_set_volume_and_mute_reach_the_running_boards_sound(board: Service) -> N
     done = boardctl(board, "set", "volume", "0.4")
     assert done.returncode == 0, done.stderr
     assert "volume 0.4" in done.stdout
-    assert boardctl(board, "set", "mute", "true").returncode == 0
+    muted = boardctl(board, "set", "mute", "true")
+    assert muted.returncode == 0 and muted.stdout.strip() == "mute true"  # as typed, not "True"
     status = board.ask("status")
     assert status["volume"] == 0.4 and status["mute"] is True
     refused(boardctl(board, "set", "volume", "40"), "volume must be a number 0-1")

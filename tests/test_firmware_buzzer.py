@@ -256,7 +256,7 @@ def test_without_a_buzzer_a_tone_gets_one_error_saying_so() -> None:
 
 
 def test_the_firmware_config_names_a_free_buzzer_pin() -> None:
-    from boardctl.hardware.pico import PICO_PIN, firmware_settings
+    from tools.hardware.pico import PICO_PIN, firmware_settings
 
     settings = firmware_settings()
     pin = settings["BUZZER_PIN"]

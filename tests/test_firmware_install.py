@@ -41,6 +41,8 @@ def test_the_package_json_names_the_files_with_the_protocol_by_reference() -> No
     assert sorted(names) == [
         "buzzer.py",
         "config.py",
+        "fast.py",
+        "framing.py",
         "hw.py",
         "ledctl.py",
         "main.py",
@@ -78,6 +80,8 @@ def test_install_runs_one_mpremote_session_main_last(
     copies = [argv[i + 1 : i + 3] for i, word in enumerate(argv) if word == "cp"]
     assert [target for _source, target in copies] == [
         ":protocol.py",
+        ":fast.py",
+        ":framing.py",
         ":hw.py",
         ":ws2812.py",
         ":usb.py",

@@ -22,7 +22,17 @@ from tests.rp2040.chip import Chip, Host, PtyPort
 # (their package folders only: boardctl itself comes from the wheel alone).
 LENT = ("serial", "mpremote", "platformdirs", "gpiozero", "colorzero")
 PIP = [sys.executable, "-m", "pip"]
-CHIP_FILES = {"buzzer.py", "config.py", "hw.py", "ledctl.py", "main.py", "usb.py", "ws2812.py"}
+CHIP_FILES = {
+    "buzzer.py",
+    "config.py",
+    "fast.py",
+    "framing.py",
+    "hw.py",
+    "ledctl.py",
+    "main.py",
+    "usb.py",
+    "ws2812.py",
+}
 
 
 def build_wheel(out: Path) -> Path:

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from boardctl.board.layout import builtin_layout
+from boardctl.board.render import Renderer
 from boardctl.config import parse_config
 from boardctl.link import protocol as p
 from tests.conftest import REPO
@@ -71,8 +73,10 @@ class Booted:
 
 @pytest.fixture(scope="module")
 def usb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Booted]:
-    # A 1 s watchdog (config.py's WATCHDOG_MS), so that a hang resets the chip sooner.
-    with Chip(tmp_path_factory.mktemp("usb"), config={"WATCHDOG_MS": 1000}) as chip:
+    # A 1 s watchdog (config.py's WATCHDOG_MS), so that a hang resets the chip sooner, and
+    # a 4 s update window.
+    config: dict[str, object] = {"WATCHDOG_MS": 1000, "UPDATE_WINDOW_MS": 4000}
+    with Chip(tmp_path_factory.mktemp("usb"), config=config) as chip:
         yield Booted(chip)
 
 
@@ -256,7 +260,21 @@ def test_a_hung_firmware_is_reset_by_its_watchdog_and_shows_the_frame_resent(
     assert frame.end_ns - chip.resets[0] < 3e9
 
 
-def test_update_frees_the_repl_for_mpremote_and_the_watchdog_stays_fed(usb: Booted) -> None:
+def test_goodbye_darkens_the_pin_and_the_silence_after_it_lights_no_sign(usb: Booted) -> None:
+    chip = usb.chip
+    usb.show(pattern(6))
+    mark = len(chip.frames)
+    usb.host.send(p.GOODBYE)
+    dark = chip.frame_showing(bytes(3 * LEDS), emu_s=3, after=mark)
+    chip.run_for(ledctl.LINK_LOST_MS / 1000 + 1.5)  # the link is lost meanwhile
+    assert chip.status_led[-1][0] > dark.end_ns  # (the Pico's own LED blinks: lost)
+    assert all(f.grb == bytes(3 * LEDS) for f in chip.frames[mark:])  # no red sign
+    usb.show(pattern(7))  # the host is back
+
+
+def test_update_frees_the_repl_for_its_window_then_the_watchdog_restarts_the_controller(
+    usb: Booted,
+) -> None:
     chip = usb.chip
     resets = len(chip.resets)
     mark = len(chip.output)
@@ -264,10 +282,52 @@ def test_update_frees_the_repl_for_mpremote_and_the_watchdog_stays_fed(usb: Boot
     usb.host.send(p.PING, p.ping_payload(5))
     chip.message(p.PONG, after=len(chip.messages))
     usb.host.send(p.UPDATE, p.UPDATE_KEY)
-    assert chip.wait(lambda: b"update mode, REPL left free" in chip.output[mark:], emu_s=2)
-    chip.run_for(2.5)  # over twice the rig's 1 s watchdog: a timer feeds it now
+    asked = chip.now_ns
+    assert chip.wait(lambda: b"update mode, REPL left free for 4 s" in chip.output[mark:], emu_s=2)
+    chip.run_for(1.5)  # over the rig's 1 s watchdog: a timer feeds it now
     assert len(chip.resets) == resets
     assert chip.repl(b"print(6 * 7)", b"42")
+    # No copy comes (a failed install): at the end of the 4 s window the watchdog resets
+    # the Pico, and the controller is back, saying HELLO.
+    hellos = len(chip.messages)
+    assert chip.wait(lambda: len(chip.resets) > resets, emu_s=6)
+    window = chip.resets[resets] - asked
+    assert 4.0e9 <= window <= 4.0e9 + 0.25e9 + 1.0e9 + 0.1e9  # + a feeding period + the watchdog
+    chip.message(p.HELLO, after=hellos, emu_s=5)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [{"STRIP_DRIVER": "sparkles"}, {"LINK": "uart", "UART_ID": 7}],
+    ids=["strip", "uart"],
+)
+def test_a_strip_or_uart_that_does_not_open_ends_in_a_watchdog_reset_not_a_repl_for_ever(
+    tmp_path: Path, broken: dict[str, object]
+) -> None:
+    with Chip(tmp_path, config={"WATCHDOG_MS": 1000, **broken}) as chip:
+        assert chip.wait(lambda: b"fault, the watchdog resets the Pico" in chip.output, emu_s=4)
+        faulted = chip.now_ns
+        assert chip.wait(lambda: chip.resets, emu_s=3)
+        assert chip.resets[0] - faulted <= 1.5e9  # the configured watchdog (1 s), not a REPL
+        assert chip.wait(lambda: len(chip.resets) >= 2, emu_s=5)  # and again: never stuck
+        assert not chip.messages  # no controller: no HELLO
+
+
+class SyntaxErrorValue:
+    """A config.py value that makes the file fail to import (its repr is no Python)."""
+
+    def __repr__(self) -> str:
+        return "256 +"
+
+
+def test_a_config_py_that_does_not_import_leaves_the_repl_free_for_the_update_window(
+    tmp_path: Path,
+) -> None:
+    with Chip(tmp_path, config={"LED_COUNT": SyntaxErrorValue()}) as chip:
+        assert chip.wait(lambda: b"fault at import: SyntaxError" in chip.output, emu_s=4)
+        chip.run_for(9)  # past the 8 s watchdog armed before the imports: a timer feeds it
+        assert not chip.resets and not chip.messages
+        assert chip.repl(b"print(6 * 7)", b"42")  # to fix config.py with mpremote
 
 
 def test_the_uart_link_carries_frames_too(uart: Booted) -> None:
@@ -368,3 +428,20 @@ def test_a_scripted_game_from_the_buttons_reaches_the_pin(
     assert chip.wait(lambda: sum(m.kind == p.HELLO for m in chip.messages) > hellos, emu_s=5)
     frame = chip.frame_showing(shown, emu_s=5, after=mark)
     assert frame.start_ns > chip.resets[0]
+
+
+def test_a_quarter_brightness_reaches_the_pin_on_the_perceptual_curve(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    settings: dict[str, object] = {"board": {"brightness": 64}}
+    with service_on_chip(tmp_path, mock_factory, settings, {"WATCHDOG_MS": 1000}) as (rig, chip):
+        chip.message(p.HELLO, emu_s=5)
+        rig.enter(1, 7)
+        rig.wait_for(lambda: rig.status()["tracks"][0]["front"] == 7)
+        loop = rig.loop
+        full = Renderer(builtin_layout("two-121")).render(loop.view(), loop.clock())
+        # Every channel on the pin is its full-brightness value on the curve, once: no
+        # second scaling by the link or the firmware (which apply none of their own).
+        want = bytes(v and max(1, round(v * (64 / 255) ** 2.2)) for v in full)
+        shown = chip.frame_showing(want, emu_s=5).rgb
+        assert 0 < max(shown) < max(full) // 4  # (a linear 25 % would be a quarter of full)

@@ -11,9 +11,9 @@ import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
 from boardctl.config import DEFAULT_PINS
-from boardctl.hardware import docs
-from boardctl.hardware.bom import ITEMS, Build, bom_table, total_usd
-from boardctl.hardware.cutlist import (
+from tools.hardware import docs
+from tools.hardware.bom import ITEMS, Build, bom_table, total_usd
+from tools.hardware.cutlist import (
     JUMPER_ALLOWANCE_MM,
     MIN_SPARE_LEDS,
     cut_pieces,
@@ -21,7 +21,7 @@ from boardctl.hardware.cutlist import (
     metres_to_buy,
     real_gaps,
 )
-from boardctl.hardware.geometry import LEDS_PER_METRE, PITCH_MM, board_geometry, strip_pieces
+from tools.hardware.geometry import LEDS_PER_METRE, PITCH_MM, board_geometry, strip_pieces
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 
@@ -49,11 +49,8 @@ def test_jumpers_join_the_pieces_and_are_long_enough(name: str) -> None:
         (a[1], b[0]) for a, b in itertools.pairwise(pieces)
     ]
     for j in found:
-        assert j.wire_mm >= j.straight_mm + JUMPER_ALLOWANCE_MM
-        assert j.straight_mm > PITCH_MM  # never where the strip would simply lie
-    # Street changes of a two-track board pass over the other track's strip.
-    if len(geo.rows) > 2 * len(builtin_layout(name).tracks):
-        assert any(j.crosses for j in found)
+        assert j.wire_mm >= j.route_mm + JUMPER_ALLOWANCE_MM
+        assert j.route_mm > PITCH_MM  # never where the strip would simply lie
 
 
 # Worked by hand: a row of 30 holes has 5 group boundaries inside it; two-121 has
@@ -151,8 +148,15 @@ def test_real_gaps_holes_sit_over_their_leds_too(name: str) -> None:
 
 def test_geometry_guide_states_the_jumper_lengths_of_the_code() -> None:
     found = [j for n in LAYOUT_NAMES for j in jumpers(board_geometry(builtin_layout(n)))]
-    longest = max(j.straight_mm for j in found)
+    longest = max(j.wire_mm for j in found)
     street_change = jumpers(board_geometry(builtin_layout("two-121")))[0]
     text = " ".join((HARDWARE / "geometry.md").read_text(encoding="utf-8").split())
     assert f"{street_change.wire_mm} mm for a street change" in text
     assert f"up to {round(longest, -1):.0f} mm from one track's end" in text
+
+
+def test_the_bom_lists_what_holds_and_finishes_the_board() -> None:
+    table = bom_table(Build(builtin_layout("two-121"), DEFAULT_PINS))
+    for needed in ("standoffs", "heat-shrink", "diffuser", "top plate", "base board",
+                   "cable gland", "heat-set inserts"):  # fmt: skip
+        assert needed in table, f"the BOM has no {needed}"

@@ -11,8 +11,6 @@ import pytest
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout, load_layout
 from boardctl.board.power import MA_PER_LED_WHITE, PowerBudget
 from boardctl.config import DEFAULT_PINS, BoardConfig
-from boardctl.hardware import docs
-from boardctl.hardware.drawing import layout_svg
 from boardctl.hardware.pinout import (
     GROUND_PINS,
     HEADER_PIN,
@@ -22,12 +20,14 @@ from boardctl.hardware.pinout import (
     parse_wiring_table,
     wiring_table,
 )
+from tools.hardware import docs
+from tools.hardware.drawing import layout_svg
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 
 
 def test_generated_blocks_are_current() -> None:
-    assert docs.stale_sections(HARDWARE) == [], "run: python -m boardctl.hardware.docs --write"
+    assert docs.stale_sections(HARDWARE) == [], "run: python -m tools.hardware.docs --write"
 
 
 def test_wiring_doc_pin_table_equals_the_default_config() -> None:
@@ -85,9 +85,10 @@ def test_power_figures_stay_within_the_budget() -> None:
         before, after = (float(c.replace(",", "")) for c in cells[2:4])
         assert after <= budget
         assert after <= before
-        if "full white" in cells[1]:
-            assert before > budget, "the worst case must need the limiter"
-            assert cells[4] != "1 (not limited)"
+        limited = cells[4] != "1 (not limited)"
+        assert limited == (before > budget)  # the limiter acts exactly when it must
+        if "full white" in cells[1] and cells[0].startswith(("191/", "255/")):
+            assert limited, "the worst case must need the limiter"
     assert PowerBudget().ma_per_channel * 3 == pytest.approx(MA_PER_LED_WHITE) == 60
 
 
@@ -95,7 +96,7 @@ def test_power_figures_stay_within_the_budget() -> None:
 def test_drawing_is_generated_from_the_layout_and_current(name: str) -> None:
     committed = (HARDWARE / "drawings" / f"{name}.svg").read_text(encoding="utf-8")
     assert committed == layout_svg(builtin_layout(name)), (
-        "run: python -m boardctl.hardware.drawing --all hardware/drawings"
+        "run: python -m tools.hardware.drawing --all hardware/drawings"
     )
 
 
@@ -125,7 +126,7 @@ def test_drawing_has_every_hole_of_the_layout(name: str) -> None:
 
 
 def test_firmware_defaults_match_the_default_layout() -> None:
-    from boardctl.hardware.pico import firmware_settings
+    from tools.hardware.pico import firmware_settings
 
     settings = firmware_settings()
     layout = builtin_layout(BoardConfig().layout)
@@ -134,7 +135,7 @@ def test_firmware_defaults_match_the_default_layout() -> None:
 
 
 def test_firmware_settings_are_read_without_importing(tmp_path: Path) -> None:
-    from boardctl.hardware.pico import firmware_settings, pico_pin
+    from tools.hardware.pico import firmware_settings, pico_pin
 
     config = tmp_path / "config.py"
     config.write_text('import machine\nLED_PIN = 2  # data\nLINK = "uart"\nx, y = 1, 2\n')
@@ -204,3 +205,11 @@ def test_layout_files_table_links_to_the_files_the_code_loads() -> None:
         packaged = resources.files("boardctl.board").joinpath("layouts", f"{name}.toml")
         assert target.read_bytes() == packaged.read_bytes()
         assert load_layout(target).tracks == builtin_layout(name).tracks
+
+
+def test_the_guides_name_the_pico_h_by_its_own_part_number() -> None:
+    # SC0915 is the plain Pico; the Pico H (headers fitted) is SC0917.
+    for path in HARDWARE.glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        assert "SC0915" not in text, path.name
+    assert "Raspberry Pi SC0917" in (HARDWARE / "parts.md").read_text(encoding="utf-8")

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
-from boardctl.hardware.drawing import layout_svg
-from boardctl.hardware.geometry import (
+from tools.hardware.drawing import layout_svg
+from tools.hardware.geometry import (
+    PIECE_GAP_MM,
     PITCH_MM,
     BoardGeometry,
     Spot,
@@ -98,11 +99,12 @@ def test_geometry_places_every_led_once() -> None:
     h1, h31 = geo.spots[layout.tracks[0].holes[1]], geo.spots[layout.tracks[0].holes[31]]
     assert h1.x == pytest.approx(h31.x)
     assert h31.y > h1.y
-    # Hole pitch is the LED pitch, and hole 61 sits right after hole 60.
+    # Hole pitch is the LED pitch; hole 61, a piece of its own, sits after hole 60 with
+    # bare strip for both cut ends' joints between them.
     h2 = geo.spots[layout.tracks[0].holes[2]]
     assert h2.x - h1.x == pytest.approx(PITCH_MM)
     h60, h61 = (geo.spots[layout.tracks[0].holes[h]] for h in (60, 61))
-    assert h61.x - h60.x == pytest.approx(PITCH_MM)
+    assert h61.x - h60.x == pytest.approx(PITCH_MM + PIECE_GAP_MM)
     assert h61.y == h60.y
 
 

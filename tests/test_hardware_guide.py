@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from boardctl.config import DEFAULT_PINS
-from boardctl.hardware import docs
-from boardctl.hardware.circuit import DATA_3V3, GND, build_circuit, nets
-from boardctl.hardware.parts import LEVEL_SHIFTER
 from boardctl.hardware.pinout import SHUTDOWN_GPIO, pin_assignments
+from tools.hardware import docs
+from tools.hardware.circuit import DATA_3V3, GND, build_circuit, nets
+from tools.hardware.parts import LEVEL_SHIFTER
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 

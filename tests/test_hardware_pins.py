@@ -8,7 +8,6 @@ import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
 from boardctl.config import DEFAULT_PINS
-from boardctl.hardware import docs
 from boardctl.hardware.pinout import (
     HEADER_PIN,
     I2S_PINS,
@@ -18,6 +17,7 @@ from boardctl.hardware.pinout import (
     SHUTDOWN_GPIO,
     kept_free_table,
 )
+from tools.hardware import docs
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 

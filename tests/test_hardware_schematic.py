@@ -8,15 +8,33 @@ from pathlib import Path
 import pytest
 
 from boardctl.config import DEFAULT_PINS
-from boardctl.hardware.circuit import DATA_3V3, DATA_5V, DIN, build_circuit, nets
-from boardctl.hardware.perfboard import COLUMNS, PADS, PLACES, ROWS, perfboard_svg
-from boardctl.hardware.pico import firmware_settings, pico_pin
 from boardctl.hardware.pinout import HEADER_PIN
-from boardctl.hardware.schematic import render_schematic, schematic_svg
+from tools.hardware.circuit import (
+    DATA_3V3,
+    DATA_5V,
+    DIN,
+    GND,
+    V5,
+    Component,
+    build_circuit,
+    nets,
+)
+from tools.hardware.perfboard import (
+    COLUMNS,
+    HEAVY_PADS,
+    HEAVY_REFS,
+    PADS,
+    PLACES,
+    ROWS,
+    hole_nets,
+    perfboard_svg,
+)
+from tools.hardware.pico import firmware_settings, pico_pin
+from tools.hardware.schematic import render_schematic, schematic_svg
 
 DRAWINGS = Path(__file__).resolve().parent.parent / "hardware" / "drawings"
 SVG = "{http://www.w3.org/2000/svg}"
-REGENERATE = "run: python -m boardctl.hardware.schematic hardware/drawings"
+REGENERATE = "run: python -m tools.hardware.schematic hardware/drawings"
 
 
 def drawn_pins(svg: str) -> dict[tuple[str, str], str]:
@@ -103,7 +121,7 @@ def test_perfboard_links_join_exactly_the_nets_of_the_schematic() -> None:
             assert 0 <= col < COLUMNS and 0 <= row < ROWS
     joined = Joined()
     for el in root.iter(f"{SVG}path"):
-        if el.get("class") == "link":
+        if el.get("class") in ("link", "link heavy"):
             a, b = el.get("data-from", ""), el.get("data-to", "")
             assert holes[a] == holes[b] == el.get("data-net"), "a link between two nets"
             joined.join(a, b)
@@ -132,3 +150,75 @@ def test_every_perfboard_part_is_placed_and_nothing_else() -> None:
 def test_the_build_guide_shows_the_drawings(name: str) -> None:
     readme = (DRAWINGS.parent / "README.md").read_text(encoding="utf-8")
     assert f"(drawings/{name})" in readme
+
+
+def test_the_strip_and_fault_currents_never_run_through_the_small_parts_pins() -> None:
+    # The heavy links alone join the bus pads to the strip pads, D1, D2, SCR1 and C2,
+    # and no heavy link ends on U2's socket or any other small part.
+    root = ET.fromstring((DRAWINGS / "perfboard.svg").read_bytes())
+    owner = {el.get("data-hole", ""): el.get("data-ref", "") for el in root.iter(f"{SVG}circle")
+             if el.get("class") == "hole"}  # fmt: skip
+    joined = Joined()
+    for el in root.iter(f"{SVG}path"):
+        if el.get("class") == "link heavy":
+            a, b = el.get("data-from", ""), el.get("data-to", "")
+            assert {owner[a], owner[b]} <= {"PAD", *HEAVY_REFS}, (owner[a], owner[b])
+            assert el.get("data-net") in (V5, GND)
+            joined.join(a, b)
+    for net in (V5, GND):
+        heavy = {where for where, (ref, pin, n) in hole_key(build_circuit()).items()
+                 if n == net and (ref in HEAVY_REFS or pin in HEAVY_PADS)}  # fmt: skip
+        assert len({joined.find(where) for where in heavy}) == 1, net
+
+
+def hole_key(components: list[Component]) -> dict[str, tuple[str, str, str]]:
+    return {f"{c},{r}": v for (c, r), v in hole_nets(components).items()}
+
+
+def test_polarised_parts_carry_their_marks() -> None:
+    root = ET.fromstring((DRAWINGS / "perfboard.svg").read_bytes())
+    marks = {
+        (part.get("data-ref"), el.get("data-mark"), el.get("data-pin"))
+        for part in root.iter(f"{SVG}g")
+        if part.get("class") == "part"
+        for el in part.iter()
+        if "polarity" in (el.get("class") or "")
+    }
+    by_ref = {c.ref: c for c in build_circuit()}
+    for ref in ("D1", "D2", "D3"):
+        assert by_ref[ref].net_of("2") != by_ref[ref].net_of("1")
+        assert (ref, "band", "2") in marks, f"{ref} has no cathode band"
+    assert ("C2", "minus", "2") in marks and ("C2", "plus", "1") in marks
+    # C2's + lead is on +5 V; the schematic draws it polarised.
+    assert by_ref["C2"].net_of("1") == V5 and by_ref["C2"].net_of("2") == GND
+    schematic = ET.fromstring((DRAWINGS / "schematic.svg").read_bytes())
+    assert any("polarity" in (el.get("class") or "") for el in schematic.iter())
+
+
+def test_the_perfboard_is_a_size_that_is_sold() -> None:
+    # 9 x 7 cm boards have 30 x 24 holes (5 x 7 cm ones 24 x 18, too few for this layout).
+    assert (COLUMNS, ROWS) == (30, 24)
+    used = hole_nets(build_circuit())
+    assert max(c for c, _ in used) < COLUMNS and max(r for _, r in used) < ROWS
+    assert "9 x 7 cm" in perfboard_svg()
+
+
+def test_the_do201_diodes_leave_room_between_their_bodies() -> None:
+    rows = {p.ref: p.holes[0][1] for p in PLACES if p.ref in ("D1", "D2")}
+    assert abs(rows["D1"] - rows["D2"]) * 2.54 >= 5.3 + 2.0  # two 5.3 mm bodies, 2 mm apart
+
+
+def test_the_underside_view_mirrors_every_hole_and_link() -> None:
+    root = ET.fromstring((DRAWINGS / "perfboard.svg").read_bytes())
+    top = {el.get("data-hole") for el in root.iter(f"{SVG}circle") if el.get("class") == "hole"}
+    under = {el.get("data-hole") for el in root.iter(f"{SVG}circle")
+             if el.get("class") == "underside-hole"}  # fmt: skip
+    assert top == under and top
+
+    def pairs(kind: str) -> set[tuple[str | None, str | None]]:
+        return {(el.get("data-from"), el.get("data-to")) for el in root.iter(f"{SVG}path")
+                if (el.get("class") or "").startswith(kind)}  # fmt: skip
+
+    assert pairs("link") == pairs("underside-link")
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "underside")
+    assert "scale(-1 1)" in group.get("transform", "")  # turned over left to right

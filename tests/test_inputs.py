@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from boardctl.game.commands import BoardCommand, Brightness, NewGame, Next, Peg, Redo, Set, Undo
 from boardctl.inputs.debounce import Debouncer
 from boardctl.inputs.panel import Panel, Timing, parse_button_id
+from boardctl.view import SettingsShown, ViewExtra
 
 T = Timing()  # commit_idle 1.5, debounce 0.02, long 1.0, very long 4.0
 
@@ -226,7 +227,7 @@ def test_menu_very_long_asks_for_a_confirm_then_a_press_starts_a_new_game() -> N
     assert run_until(panel, 3.9) == []
     assert panel.mode == "entry"
     assert panel.tick(4.0) == []
-    assert panel.mode == "confirm" and panel.overlay() == {"confirm": {"op": "new_game"}}
+    assert panel.mode == "confirm" and panel.overlay() == ViewExtra(confirm={"op": "new_game"})
     assert panel.edge("menu", False, 6.0) == []  # releasing does not confirm
     assert press(panel, "track1.plus1", 6.5) == []  # track buttons do nothing now
     assert panel.pending == (0, 0)
@@ -246,20 +247,26 @@ def test_new_game_confirm_is_cancelled_by_undo_or_by_the_timeout() -> None:
     assert panel.mode == "entry"
 
 
+def _settings(panel: Panel) -> SettingsShown:
+    settings = panel.overlay().settings
+    assert settings is not None
+    return settings
+
+
 def test_settings_mode_cycles_values_and_applies_them_as_set_commands() -> None:
     current = {"target": 121, "variant": "six-card", "preset": "acc", "brightness": 128}
     current["mode"] = "guided"
     panel = Panel(tracks=2, current_settings=lambda: current)
     assert panel.tap("menu", 0.0, hold=1.5) == []
     assert panel.mode == "settings"
-    assert panel.overlay()["settings"]["item"] == "target"
+    assert _settings(panel).item == "target"
     assert press(panel, "track1.plus1", 1.0) == []  # target: 121 -> 61
-    assert panel.overlay()["settings"]["value"] == 61
+    assert _settings(panel).value == 61
     assert panel.pending == (0, 0)  # track buttons do not enter points here
     press(panel, "menu", 2.0)  # next setting: variant
     press(panel, "menu", 3.0)  # preset
     press(panel, "menu", 4.0)  # brightness
-    assert panel.overlay()["settings"]["item"] == "brightness"
+    assert _settings(panel).item == "brightness"
     assert press(panel, "track2.plus1", 5.0) == [Brightness(64)]
     press(panel, "menu", 5.5)  # mode
     press(panel, "track1.plus1", 5.7)  # guided -> free
@@ -267,7 +274,7 @@ def test_settings_mode_cycles_values_and_applies_them_as_set_commands() -> None:
     # a new target means a new game: it asks for the confirm first
     assert out == []
     assert panel.mode == "confirm"
-    assert panel.overlay()["confirm"]["target"] == 61
+    assert (panel.overlay().confirm or {})["target"] == 61
     assert press(panel, "menu", 7.0) == [NewGame(target=61, preset="acc", mode="free")]
     assert panel.mode == "entry"
 

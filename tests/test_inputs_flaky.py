@@ -30,7 +30,7 @@ from boardctl.inputs.gpio import Inputs
 from boardctl.inputs.panel import GESTURES, Panel, Timing
 from boardctl.link import RecordingLink
 from boardctl.service.loop import ServiceLoop
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, ViewExtra
 from tests.test_inputs import press, run_until
 from tests.test_render_golden import golden_frame
 
@@ -42,7 +42,7 @@ def test_a_second_undo_in_a_row_asks_and_menu_confirms_it() -> None:
     panel = Panel(tracks=2)
     assert press(panel, "undo", 0.0) == [Undo()]  # the first undo acts at once
     assert press(panel, "undo", 1.0) == []  # the second asks
-    assert panel.mode == "undo_confirm" and panel.overlay() == {"undo_confirm": True}
+    assert panel.mode == "undo_confirm" and panel.overlay() == ViewExtra(undo_confirm=True)
     assert press(panel, "menu", 2.0) == [Undo()]  # a deliberate, different press confirms
     assert panel.mode == "entry"
     assert press(panel, "track1.plus1", 3.0, duration=1.2) == []  # a third asks again
@@ -171,7 +171,7 @@ def test_golden_frame_of_the_asked_undo() -> None:
         (TrackView("Ann", 44, 40), TrackView("Bo", 61, 52)),
         phase="play",
         dealer=1,
-        extra={"undo_confirm": True},
+        extra=ViewExtra(undo_confirm=True),
     )
     renderer = OverlayRenderer(Renderer(layout), layout)
     now = 20.1  # the blink's "on" step
@@ -400,7 +400,7 @@ def test_through_the_pins_a_refused_entry_between_two_undos_erases_no_second_ent
         for name in ("track1.plus5", "track1.plus1", "track1.plus1", "track1.encoder_push"):
             t += 0.3
             board.short(name, t, 0.1)
-        assert "no sevens" in board.loop.view().extra["refused"]
+        assert "no sevens" in board.loop.view().extra.refused
         board.short("undo", t + 1.0, 0.1)  # no entry came between: it asks
         board.advance(t + 30.0)
         assert board.fronts() == [0, 27]

@@ -19,6 +19,7 @@ from boardctl.board.overlay import YELLOW
 from boardctl.board.signs import STUCK_MEANING, STUCK_SIGN, stuck_next, stuck_on, stuck_places
 from boardctl.cli.cmd_status import summary_lines
 from boardctl.inputs.events import Tap
+from boardctl.view import ButtonId
 from tests.test_inputs_flaky import Board
 
 LAYOUT = builtin_layout("two-121")
@@ -69,7 +70,7 @@ def test_a_stuck_button_double_flashes_yellow_where_it_is_until_released(
         assert _yellow(board) == set()  # nothing is yellow on a board at rest
         _stick(board, name, 101.0)
         assert board.loop.panel.stuck == (name,)
-        assert board.loop.view().extra["stuck"] == [name]
+        assert [button.name for button in board.loop.view().extra.stuck] == [name]
         board.advance(120.0 + ON)
         assert _yellow(board) == places
         board.advance(120.0 + OFF)
@@ -85,7 +86,7 @@ def test_a_stuck_button_double_flashes_yellow_where_it_is_until_released(
         board.loop.run_once(max_wait=0)
         board.advance(130.0 + ON)
         assert not board.loop.panel.stuck
-        assert "stuck" not in board.loop.view().extra
+        assert board.loop.view().extra.stuck == ()
         assert _yellow(board) == set()
         assert "stuck" not in board.loop.requests.status()
         assert not any("stuck" in line for line in summary_lines(board.loop.requests.status()))
@@ -114,9 +115,9 @@ def test_the_flash_timing_and_the_places_are_one_table() -> None:
     lit = [t / 100 for t in range(100) if stuck_on(t / 100)]
     assert lit == [t / 100 for t in [*range(10), *range(20, 30)]]  # two 0.1 s flashes a second
     assert [stuck_next(t) for t in (0.0, 0.1, 0.2, 0.3, 0.95)] == [0.1, 0.2, 0.3, 1.0, 1.0]
-    assert stuck_places("track3.plus5", 2, True) == []  # not a track of this board
-    assert stuck_places("undo", 2, False) == [(0, 1), (1, 1)]  # no status LED: holes 1
-    assert stuck_places("menu", 2, False) == [(0, 0), (1, 0)]
-    assert stuck_places("nonsense", 2, True) == []
+    assert stuck_places(ButtonId("plus5", 2), 2, True) == []  # not a track of this board
+    assert stuck_places(ButtonId("undo"), 2, False) == [(0, 1), (1, 1)]  # no status LED: holes 1
+    assert stuck_places(ButtonId("menu"), 2, False) == [(0, 0), (1, 0)]
+    assert stuck_places(ButtonId("nonsense"), 2, True) == []
     card = " ".join(card_text().split())
     assert f"{STUCK_SIGN}: {STUCK_MEANING}" in card

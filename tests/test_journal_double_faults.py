@@ -107,7 +107,7 @@ def test_the_database_and_mark_deleted_beside_backups_is_reported(tmp_path: Path
     assert "the database file and its -mark file are missing" in str(report["summary"])
     assert report["recovered"] == 0 and kept == 1  # the first game of an empty journal
     with Scorekeeper.open(path, owner="service") as keeper:  # shown until a chosen new game
-        assert keeper.view().extra.get(DAMAGE_KEY) is True
+        assert keeper.view().extra.journal_damage is True
 
 
 def test_a_mark_deleted_beside_backups_is_reported(tmp_path: Path) -> None:

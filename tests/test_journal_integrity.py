@@ -75,7 +75,7 @@ def test_a_bit_flipped_early_in_the_wal_is_reported_and_the_files_kept(tmp_path:
     with Scorekeeper.open(path, setup=FREE) as keeper:
         report = keeper.status()[DAMAGE_KEY]
         recovered = keeper.seq
-        assert keeper.view().extra.get(DAMAGE_KEY) is True  # the renderer's sign
+        assert keeper.view().extra.journal_damage is True  # the renderer's sign
     assert recovered < ENTRIES  # SQLite kept only the frames before the flip
     assert report["recovered"] == recovered
     assert report["expected"] == ENTRIES + 1  # the new game and every peg were committed
@@ -101,7 +101,7 @@ def test_the_report_stands_over_a_restart_until_a_new_game(tmp_path: Path) -> No
         assert DAMAGE_KEY in keeper.status()
         keeper.apply(parse_command({"op": "new_game"}))
         assert DAMAGE_KEY not in keeper.status()
-        assert DAMAGE_KEY not in keeper.view().extra
+        assert not keeper.view().extra.journal_damage
     with Scorekeeper.open(path) as keeper:
         assert DAMAGE_KEY not in keeper.status()
     assert len(list(path.parent.glob("damaged-*"))) == 1  # the copies stay
@@ -122,7 +122,7 @@ def test_a_zero_byte_database_is_reported_not_a_silent_new_game(tmp_path: Path) 
     path.write_bytes(b"")
     with Scorekeeper.open(path, setup=FREE) as keeper:
         report = keeper.status()[DAMAGE_KEY]
-        assert keeper.view().extra.get(DAMAGE_KEY) is True
+        assert keeper.view().extra.journal_damage is True
     assert report["recovered"] == 0 and report["expected"] == ENTRIES + 1
     assert "empty or missing" in report["summary"]
     assert (Path(report["set_aside"]) / path.name).read_bytes() == b""
@@ -276,7 +276,6 @@ def test_restore_refuses_while_the_service_runs(
 def test_the_leds_show_the_damage_sign_until_a_new_game(tmp_path: Path) -> None:
     from boardctl.board import Renderer, builtin_layout, overlay
 
-    assert overlay.DAMAGE_KEY == DAMAGE_KEY
     layout = builtin_layout("two-121")
     draw = overlay.OverlayRenderer(Renderer(layout), layout)
     start = layout.led_of(0, 0)

@@ -26,6 +26,7 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.link import RecordingLink
 from boardctl.refusals import Refusal
 from boardctl.service.loop import Call
+from boardctl.view import ViewExtra
 from tests.test_e2e import ManualClock, Rig
 
 WHITE = (255, 255, 255)
@@ -52,17 +53,17 @@ def _execute(rig: Rig, command: Any) -> None:
     assert done.wait(5)
 
 
-def _view_extra(rig: Rig) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _view_extra(rig: Rig) -> ViewExtra:
+    out: list[ViewExtra] = []
     done = threading.Event()
 
     def read() -> None:
-        out.update(rig.loop.view().extra)
+        out.append(rig.loop.view().extra)
         done.set()
 
     rig.loop.post(Call(read))
     assert done.wait(5)
-    return out
+    return out[0]
 
 
 def _count(rig: Rig, track: int, points: int) -> None:
@@ -113,7 +114,7 @@ def _first_deal(rig: Rig) -> None:
     assert status["to_count"] == 0 and status["tracks"][1]["front"] == 14  # seat 3 is next
     # Bob & Dave count again out of turn: refused, with the not-your-turn sign
     rig.enter(2, 8)
-    rig.wait_for(lambda: _view_extra(rig).get("refusal") == Refusal.NOT_YOUR_TURN.value)
+    rig.wait_for(lambda: _view_extra(rig).refusal == Refusal.NOT_YOUR_TURN)
     rig.sync()
     assert _sign_lit(rig, Refusal.NOT_YOUR_TURN)
     assert rig.status()["tracks"][1]["front"] == 14  # nothing changed
@@ -177,7 +178,7 @@ def test_a_four_player_partnership_game_through_the_panel(
         assert "Alice & Carol skunked" in words and "match won by Bob & Dave" in words
         # an entry after the match: refused with the game-over sign
         rig.enter(1, 3)
-        rig.wait_for(lambda: _view_extra(rig).get("refusal") == Refusal.GAME_OVER.value)
+        rig.wait_for(lambda: _view_extra(rig).refusal == Refusal.GAME_OVER)
         rig.sync()
         assert _sign_lit(rig, Refusal.GAME_OVER)
         rig.press("menu")  # a new match, with the same teams

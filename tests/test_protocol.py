@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from boardctl.errors import BoardError, ProtocolError
 from boardctl.link import protocol as p
+from boardctl.link.encoder import FrameEncoder
 from tests.conftest import DATA
 
 VECTORS = json.loads((DATA / "protocol_vectors.json").read_text())
@@ -113,6 +114,18 @@ def test_ping_pong_round_trip(seq: int, token: int, applied: int, bad: int) -> N
     assert p.parse_ping(wire_roundtrip(p.PING, seq, p.ping_payload(token)).payload) == token
     pong = wire_roundtrip(p.PONG, seq, p.pong_payload(token, applied, bad))
     assert p.parse_pong(pong.payload) == (token, applied, bad)
+
+
+@given(seqs)
+def test_goodbye_round_trip_and_the_encoder_sends_it_in_sequence(seq: int) -> None:
+    assert wire_roundtrip(p.GOODBYE, seq, b"") == p.Message(p.GOODBYE, seq, b"")
+    assert p.KIND_NAMES[p.GOODBYE] == "GOODBYE" and p.GOODBYE_FIRMWARE == (2, 2, 0)
+    encoder = FrameEncoder()
+    wire = encoder.ping(1) + encoder.goodbye()
+    assert [(m.kind, m.seq, m.payload) for m in p.Decoder().feed(wire)] == [
+        (p.PING, 0, p.ping_payload(1)),
+        (p.GOODBYE, 1, b""),
+    ]
 
 
 @settings(deadline=None)

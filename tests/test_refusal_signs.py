@@ -15,11 +15,11 @@ import pytest
 from boardctl.board import Renderer, builtin_layout
 from boardctl.board.frame import pixel
 from boardctl.board.overlay import OverlayRenderer
-from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, legend, refusal_from
+from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, legend
 from boardctl.board.terminal import SCREEN_COLUMNS, draw_board
 from boardctl.board.theme import DEFAULT_THEME
 from boardctl.board.viewjson import view_from_dict
-from boardctl.errors import EntryError, JournalError, refusal_of
+from boardctl.errors import ConfigError, EntryError, JournalError, refusal_of
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.events import Tap
@@ -28,7 +28,7 @@ from boardctl.link import RecordingLink
 from boardctl.refusals import MEANINGS, Refusal
 from boardctl.service.app import layout_check
 from boardctl.service.loop import ServiceLoop
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, ViewExtra
 from tests.test_render_golden import golden_frame
 
 ERROR = bytes(DEFAULT_THEME.error)
@@ -92,8 +92,12 @@ def test_every_class_has_its_own_sign_and_a_legend_line() -> None:
     assert [row[0] for row in rows] == list(Refusal)
     assert len({row[1] for row in rows}) == len(Refusal)
     assert all(row[2] == MEANINGS[row[0]] for row in rows)
-    assert refusal_from("storage") is Refusal.STORAGE
-    assert refusal_from("nonsense") is None and refusal_from(3) is None
+    state = {"target": 121, "tracks": [{"name": "Ann"}]}
+    stored = view_from_dict({**state, "extra": {"refusal": "storage"}})
+    assert stored.extra.refusal is Refusal.STORAGE
+    for wrong in ("nonsense", 3):
+        with pytest.raises(ConfigError, match=r"extra\.refusal"):
+            view_from_dict({**state, "extra": {"refusal": wrong}})
 
 
 def _sign_view(refusal: Refusal) -> BoardView:
@@ -103,7 +107,7 @@ def _sign_view(refusal: Refusal) -> BoardView:
         phase="play",
         dealer=1,
         error_at=10.0,
-        extra={"refusal": refusal.value, "refused": MEANINGS[refusal]},
+        extra=ViewExtra(refusal=refusal, refused=MEANINGS[refusal]),
     )
 
 
@@ -168,8 +172,8 @@ def test_a_refused_button_entry_shows_its_class_and_reason_in_the_view() -> None
     now[0] += 2
     loop.run_once(max_wait=0)
     view = loop.view()
-    assert view.extra["refusal"] == "not_your_turn"
-    assert "counts first" in view.extra["refused"]
+    assert view.extra.refusal == "not_your_turn"
+    assert "counts first" in view.extra.refused
     frame = loop.frame
     assert frame is not None
     layout = builtin_layout("two-121")
@@ -178,7 +182,7 @@ def test_a_refused_button_entry_shows_its_class_and_reason_in_the_view() -> None
     assert "REFUSED (2 lit)" in text and "counts first" in text
     now[0] += 6  # the refusal is kept five seconds, then leaves the view
     loop.run_once(max_wait=0)
-    assert "refusal" not in loop.view().extra
+    assert loop.view().extra.refusal is None
     assert "REFUSED" not in draw_board(loop.view(), loop.frame or b"", layout, color="none")
     loop.close()
 
@@ -197,7 +201,7 @@ def test_three_tracks_with_team_names_and_a_long_reason_fit_80x24() -> None:
         to_count=1,
         match_target=7,
         error_at=0.0,
-        extra={"refusal": "no_such_track", "refused": reason},
+        extra=ViewExtra(refusal=Refusal.NO_SUCH_TRACK, refused=reason),
     )
     text = draw_board(view, Renderer(layout).render(view, 0.1), layout, color="none")
     rows = text.rstrip("\n").split("\n")
@@ -228,7 +232,9 @@ def test_the_demo_screen_keeps_the_reason_and_a_log_row_in_80x24_with_three_trac
         dealer=0,
         to_count=1,
         error_at=0.0,
-        extra={"refusal": "impossible", "refused": "19 is not a possible 4-card hand count"},
+        extra=ViewExtra(
+            refusal=Refusal.IMPOSSIBLE, refused="19 is not a possible 4-card hand count"
+        ),
     )
     table.lines.extend(["one", "two", "the latest line"])
     screen = table.screen(80, 24, now=0.1)

@@ -17,10 +17,11 @@ from boardctl.board.render import (
     ERROR_SECONDS,
     LINE_BLINK_SECONDS,
     Renderer,
+    brightness_table,
 )
-from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILLION, YELLOW, Theme, scaled
+from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILION, YELLOW, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, ViewExtra
 
 LAYOUT = builtin_layout("two-121")
 R = Renderer(LAYOUT)
@@ -126,9 +127,9 @@ def test_dealer_steady_and_whose_count_blinks() -> None:
 def test_error_flash_for_a_moment_after_a_rejected_entry() -> None:
     view = two((10, 5), (20, 10), error_at=100.0)
     flashes = [pixel(R.render(view, 100.0 + t), 255) for t in (0.1, 0.3, 0.6, 1.1, 1.6)]
-    assert flashes[0] == flashes[2] == flashes[3] == VERMILLION
+    assert flashes[0] == flashes[2] == flashes[3] == VERMILION
     assert flashes[1] == flashes[4] == scaled(Theme().status_idle, 0.1)
-    assert pixel(R.render(view, 100.1), 0) == VERMILLION  # start holes too
+    assert pixel(R.render(view, 100.1), 0) == VERMILION  # start holes too
     assert R.next_change(view, 100.0 + ERROR_SECONDS + 0.01) is None
 
 
@@ -140,16 +141,16 @@ def test_skunk_and_double_skunk_blink_differently() -> None:
     double_seq = [pixel(R.render(double, t), 253) for t in times]
     assert pixel(R.render(skunk, 10.1), 252) == YELLOW
     assert pixel(R.render(skunk, 10.6), 252) == scaled(YELLOW, 0.06)
-    assert pixel(R.render(double, 10.1), 253) == VERMILLION
-    assert pixel(R.render(double, 10.2), 253) == scaled(VERMILLION, 0.06)
-    assert pixel(R.render(double, 10.35), 253) == VERMILLION
+    assert pixel(R.render(double, 10.1), 253) == VERMILION
+    assert pixel(R.render(double, 10.2), 253) == scaled(VERMILION, 0.06)
+    assert pixel(R.render(double, 10.35), 253) == VERMILION
     # a double skunk also failed the skunk line: that one stays lit
     assert {pixel(R.render(double, t), 252) for t in times} == {YELLOW}
     # the rhythms differ
-    assert [c == YELLOW for c in skunk_seq] != [c == VERMILLION for c in double_seq]
+    assert [c == YELLOW for c in skunk_seq] != [c == VERMILION for c in double_seq]
     # after the blink time, the failed line stays lit and nothing animates
     late = LINE_BLINK_SECONDS + 1
-    assert pixel(R.render(double, late), 253) == VERMILLION
+    assert pixel(R.render(double, late), 253) == VERMILION
     assert R.next_change(double, late) is None
 
 
@@ -215,11 +216,11 @@ def test_a_short_game_on_a_long_board_ends_at_its_target() -> None:
     assert hole(frame, 0, 31) == scaled(YELLOW, 0.06) or pixel(frame, 252) == scaled(YELLOW, 0.06)
 
 
-def test_global_brightness_scales_and_keeps_faint_things_on() -> None:
+def test_global_brightness_follows_the_perceptual_curve_and_keeps_faint_things_on() -> None:
     view = two((45, 40), (20, 12))
     full = R.render(view, 0.0)
     half = Renderer(LAYOUT, brightness=128).render(view, 0.0)
-    assert hole(half, 0, 45) == tuple((v * 128 + 127) // 255 for v in ORANGE)
+    assert hole(half, 0, 45) == tuple(v and max(1, round(v * (128 / 255) ** 2.2)) for v in ORANGE)
     assert all((h == 0) == (f == 0) for h, f in zip(half, full, strict=True))
     assert not any(Renderer(LAYOUT, brightness=0).render(view, 0.0))
     with pytest.raises(ConfigError, match="brightness"):
@@ -318,7 +319,7 @@ def test_following_next_change_through_a_game_end() -> None:
     assert sum(1 for t in times if t < 50.0 + CHASE_SECONDS) == CHASE_SECONDS * 20
     assert times[-1] == pytest.approx(50.0 + LINE_BLINK_SECONDS)
     assert R.next_change(view, times[-1]) is None
-    assert pixel(frames[-1][1], 253) == VERMILLION  # stays lit afterwards
+    assert pixel(frames[-1][1], 253) == VERMILION  # stays lit afterwards
 
 
 def test_package_exports_resolve_lazily() -> None:
@@ -338,11 +339,29 @@ def test_lazy_export_table_matches_all() -> None:
     assert sorted(board.__all__) == sorted(board._WHERE)
 
 
+def test_a_quarter_brightness_drives_the_leds_at_a_quarter_of_perceived_lightness() -> None:
+    quarter = brightness_table(64)[255] / 255  # the duty of a full channel at 25 %
+    lightness = 116 * quarter ** (1 / 3) - 16  # CIE 1976 L* (0-100) of that light
+    assert 22 <= lightness <= 28  # a quarter (a linear 25 % would be L* 57: half)
+    assert brightness_table(64)[255] == 12 and brightness_table(186)[255] == 127
+
+
+@given(st.integers(0, 254), st.integers(0, 255))
+def test_the_brightness_curve_never_brightens_keeps_order_and_keeps_lit_channels_lit(
+    level: int, value: int
+) -> None:
+    table = brightness_table(level)
+    assert table[value] <= value
+    assert value == 0 or table[value] >= (level > 0)
+    assert table[value] <= brightness_table(level + 1)[value]
+    assert value == 255 or table[value] <= table[value + 1]
+
+
 def test_brightness_can_change_at_run_time() -> None:
     renderer = Renderer(LAYOUT)
     view = two((45, 40), (20, 12))
     renderer.set_brightness(64)
-    assert hole(renderer.render(view, 0.0), 0, 45) == tuple((v * 64 + 127) // 255 for v in ORANGE)
+    assert hole(renderer.render(view, 0.0), 0, 45) == tuple(brightness_table(64)[v] for v in ORANGE)
     renderer.set_brightness(255)
     assert hole(renderer.render(view, 0.0), 0, 45) == ORANGE
     with pytest.raises(ValueError, match="0-255"):
@@ -356,7 +375,8 @@ def test_views_naming_missing_tracks_are_refused() -> None:
 
 @pytest.mark.parametrize("pending_at", [12.0, 12.31, 12.62, 100.05])
 def test_a_new_pending_amount_shows_at_once(pending_at: float) -> None:
-    view = dataclasses.replace(two((45, 40), (20, 12), pending=6), extra={"pending_at": pending_at})
+    extra = ViewExtra(pending_at=pending_at)
+    view = dataclasses.replace(two((45, 40), (20, 12), pending=6), extra=extra)
     led = LAYOUT.led_of(0, 51)
     assert any(pixel(R.render(view, pending_at), led))  # lit the moment it changed
     assert any(pixel(R.render(view, pending_at + 0.29), led))

@@ -15,11 +15,12 @@ from boardctl.board.card import card_text
 from boardctl.board.frame import pixel
 from boardctl.board.overlay import AMBER_DIM, OverlayRenderer
 from boardctl.board.rulesign import RULE_COLOURS, rule_legend, rule_sign_holes
+from boardctl.board.viewjson import extra_to_dict
 from boardctl.config import parse_config
 from boardctl.cribbage.rules import RULE_SETS
 from boardctl.inputs.panel import SETTING_CHOICES, Panel
 from boardctl.link import RecordingLink
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, ViewExtra
 from tests.golden import golden_json
 from tests.test_e2e import FAST, Rig
 from tests.test_render_golden import _lit, frame_differences
@@ -55,7 +56,7 @@ def test_the_legend_in_the_docs_and_on_the_card_is_the_table() -> None:
         assert f"{name}: {sign}" in card
 
 
-def _settings_on_rules(rules: str, steps: int = 0) -> tuple[Panel, dict[str, Any]]:
+def _settings_on_rules(rules: str, steps: int = 0) -> tuple[Panel, ViewExtra]:
     """A panel in settings mode, moved to the rules item, its choice moved ``steps`` on."""
     current = {"target": 121, "variant": "six-card", "preset": "acc", "mode": "guided"}
     current["rules"] = rules
@@ -66,11 +67,11 @@ def _settings_on_rules(rules: str, steps: int = 0) -> tuple[Panel, dict[str, Any
     for n in range(steps):
         panel.tap("track1.plus1", 10.0 + n)
     overlay = panel.overlay()
-    assert overlay["settings"]["item"] == "rules"
+    assert overlay.settings is not None and overlay.settings.item == "rules"
     return panel, overlay
 
 
-def _render(overlay: dict[str, Any]) -> bytes:
+def _render(overlay: ViewExtra) -> bytes:
     view = BoardView(121, (TrackView("Ann", 30, 20), TrackView("Bo", 12, 5)), extra=overlay)
     return OverlayRenderer(Renderer(LAYOUT), LAYOUT).render(view, 0.0)
 
@@ -78,7 +79,7 @@ def _render(overlay: dict[str, Any]) -> bytes:
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_the_rules_item_lights_the_rule_sets_sign(name: str) -> None:
     _panel, overlay = _settings_on_rules(name)
-    assert overlay["settings"]["value"] == name
+    assert overlay.settings is not None and overlay.settings.value == name
     frame = _render(overlay)
     holes = rule_sign_holes(name)
     colour = bytes(RULE_COLOURS[name][0])
@@ -98,20 +99,20 @@ def test_golden_frames_of_the_rule_set_signs(name: str) -> None:
     frame = _render(overlay)
     actual: dict[str, Any] = {
         "layout": "two-121",
-        "settings": overlay["settings"],
+        "settings": extra_to_dict(overlay)["settings"],
         "lit": _lit(frame, LAYOUT),
     }
     stored = golden_json(f"frame-settings-rules-{name}.json", actual)
-    assert stored["settings"] == overlay["settings"]
+    assert stored["settings"] == actual["settings"]
     differences = frame_differences(stored["lit"], actual["lit"])
     assert not differences, f"{name}: {len(differences)} LEDs differ\n" + "\n".join(differences)
 
 
 def test_choosing_a_rule_set_in_the_menu_is_a_new_game_with_its_own_points() -> None:
     panel, overlay = _settings_on_rules("acc", steps=4)
-    assert overlay["settings"]["value"] == "english"
+    assert overlay.settings is not None and overlay.settings.value == "english"
     assert panel.tap("menu", 20.0, hold=1.5) == []  # a new rule set: the new-game confirm first
-    assert panel.overlay()["confirm"]["rules"] == "english"
+    assert (panel.overlay().confirm or {})["rules"] == "english"
     (command,) = panel.tap("menu", 21.0)
     assert command.to_json() == {"op": "new_game", "mode": "guided", "rules": "english"}
 
@@ -136,7 +137,8 @@ def test_the_rule_set_through_the_menu_with_buttons(
         assert rig.loop.panel.mode == "settings"
         for _ in range(RULES_ITEM):
             press("menu")
-        assert rig.loop.panel.overlay()["settings"]["item"] == "rules"
+        settings = rig.loop.panel.overlay().settings
+        assert settings is not None and settings.item == "rules"
         assert pixel(link.frames[-1], layout.led_of(1, 1)) == RULE_COLOURS["acc"][0]
         for _ in range(4):  # acc -> polish -> finnish -> czech -> english
             press("track1.plus1")
@@ -150,6 +152,6 @@ def test_the_rule_set_through_the_menu_with_buttons(
         assert status["preset"] == "english" and status["house_rules"] == ["fraction-lines"]
         assert status["lines"] == [91, 61]
         view = rig.loop.view()
-        assert view.skunk_lines == (91, 61) and "settings" not in view.extra
+        assert view.skunk_lines == (91, 61) and view.extra.settings is None
     finally:
         rig.close()

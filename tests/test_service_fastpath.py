@@ -96,6 +96,9 @@ class Board:
     def set_brightness(self, level: float) -> None:
         pass
 
+    def goodbye(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -226,7 +229,7 @@ def test_a_failed_write_shows_the_last_saved_score_again_and_is_not_acknowledged
         board.loop.post(Tap("track2.encoder_push"))
         board.loop.run_once(max_wait=0)
     assert "entry not saved" in caplog.text and "disk is full" in caplog.text
-    assert board.keeper.seq == seq and board.loop.view().extra["refusal"] == "storage"
+    assert board.keeper.seq == seq and board.loop.view().extra.refusal == "storage"
     settled = board.loop.renderer.render(board.loop.view(), board.loop.clock() + SIGN_SECONDS)
     assert not lit(settled, 1, 1)  # once the storage sign (holes 1-6) is over: nothing kept
 

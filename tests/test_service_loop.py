@@ -31,17 +31,29 @@ class Clock:
 
 
 class CountingRenderer(Renderer):
+    """Counts its render passes (a frame and its next change come from one pass)."""
+
     calls = 0
 
-    def render(self, view: Any, now: float) -> bytes:
+    def render_with_next(self, view: Any, now: float) -> tuple[bytes, float | None]:
         self.calls += 1
-        return super().render(view, now)
+        return super().render_with_next(view, now)
+
+
+class CountingKeeper(Scorekeeper):
+    """Counts the status dicts it builds."""
+
+    status_calls = 0
+
+    def status(self) -> dict[str, Any]:
+        self.status_calls += 1
+        return super().status()
 
 
 def make_loop(
     setup: dict[str, Any] | None = None, notifier: Notifier | None = None
 ) -> tuple[ServiceLoop, RecordingLink, Clock, CountingRenderer]:
-    keeper = Scorekeeper.memory(setup or {"variant": "six-card", "mode": "free"})
+    keeper = CountingKeeper.memory(setup or {"variant": "six-card", "mode": "free"})
     layout = builtin_layout("two-121")
     renderer = CountingRenderer(layout)
     link = RecordingLink()
@@ -113,6 +125,28 @@ def test_nothing_is_rendered_while_nothing_changes() -> None:
     loop.close()
 
 
+def test_a_button_peg_renders_once_a_refresh_and_reads_the_status_once() -> None:
+    loop, _link, clock, renderer = make_loop()
+    keeper = loop.keeper
+    assert isinstance(keeper, CountingKeeper)
+    loop.start()
+    renders, passes, statuses = loop.renders, renderer.calls, keeper.status_calls
+    loop.post(Edge("track1.plus5", True, clock.now))
+    loop.run_once(max_wait=0)
+    clock.now += 0.1
+    loop.post(Edge("track1.plus5", False, clock.now))
+    loop.run_once(max_wait=0)
+    assert keeper.status_calls == statuses  # a pending entry is the panel's: no status read
+    clock.now += 1.6  # past commit_idle: the entry is journalled
+    loop.run_once(max_wait=0)
+    assert keeper.state.tracks[0].front == 5 and loop.panel.pending == (0, 0)
+    assert loop.renders > renders  # pending, blinking, shown, committed ...
+    assert renderer.calls - passes == loop.renders - renders  # ... each frame one pass
+    assert keeper.status_calls - statuses == 1  # the commit's status, also systemd's line
+    assert "Track 1 5" in loop._status
+    loop.close()
+
+
 def test_a_pending_entry_blinks_and_the_loop_wakes_only_for_its_deadlines() -> None:
     loop, _link, clock, _ = make_loop()
     loop.start()
@@ -138,7 +172,7 @@ def test_a_refused_button_entry_flashes_the_error_and_changes_nothing() -> None:
     loop.close()
 
 
-def test_finish_leaves_the_committed_score_on_the_leds_without_pending() -> None:
+def test_a_clean_stop_turns_the_leds_dark_and_drops_only_the_pending_entry() -> None:
     loop, link, _clock, _ = make_loop()
     layout = builtin_layout("two-121")
     loop.start()
@@ -146,14 +180,14 @@ def test_finish_leaves_the_committed_score_on_the_leds_without_pending() -> None
     loop.post(Tap("track1.plus1"))
     loop.run_once(max_wait=0)
     assert loop.panel.pending == (1, 0)
+    assert lit(link.frames[-1], layout.led_of(1, 7))
     loop.stop()
     loop.run_once(max_wait=0)
     assert loop.stopping
     loop.finish()
-    last = link.frames[-1]
-    assert lit(last, layout.led_of(1, 7))
-    assert not lit(last, layout.led_of(0, 1))  # the pending +1 is not shown
+    assert link.goodbyes == 1 and link.frames[-1] == bytes(3 * layout.led_count)  # dark
     assert link.closed
+    assert [t["front"] for t in loop.keeper.status()["tracks"]] == [0, 7]  # kept; +1 dropped
     loop.close()
 
 

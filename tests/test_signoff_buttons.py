@@ -11,6 +11,7 @@ service (``app.build``).
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,10 +27,10 @@ from boardctl.game.commands import Confirm, Peg, Undo, parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.panel import GESTURES, Panel
 from boardctl.link import RecordingLink
+from boardctl.refusals import Refusal
 from boardctl.results.export import read_csv, read_jsonl
-from boardctl.service.buttons import result_signoff
 from boardctl.service.loop import Call
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, TrackView, ViewExtra
 from tests.test_e2e import FAST, Rig
 from tests.test_inputs import press, run_until
 from tests.test_inputs_flaky import Board, zero2w  # noqa: F401 (a fixture)
@@ -43,7 +44,7 @@ WIN_61 = parse_command({"op": "peg", "track": 0, "points": 61, "kind": "correcti
 def test_while_a_result_waits_a_track_press_confirms_for_its_side() -> None:
     waiting: list[tuple[int, ...] | None] = [()]
     panel = Panel(tracks=2, signoff=lambda: waiting[0])
-    assert panel.overlay() == {"signoff": []}
+    assert panel.overlay() == ViewExtra(signoff=())
     assert press(panel, "track2.plus1", 0.0) == [Confirm(1)]  # at once, nothing pending
     assert panel.pending == (0, 0) and run_until(panel, 5.0) == []
     assert press(panel, "track1.encoder_push", 6.0) == [Confirm(0)]
@@ -51,21 +52,21 @@ def test_while_a_result_waits_a_track_press_confirms_for_its_side() -> None:
     waiting[0] = None  # settled: the buttons enter points again
     press(panel, "track1.plus5", 10.0)
     assert run_until(panel, 20.0) == [Peg(0, 5)]
-    assert "signoff" not in panel.overlay()
+    assert panel.overlay().signoff is None
 
 
-def test_result_signoff_reads_the_engines_status() -> None:
+def test_the_engine_says_which_sides_a_waiting_result_has_been_confirmed_by() -> None:
     keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free", "confirm_result": True})
-    assert result_signoff(keeper.status()) is None  # not over
+    assert keeper.waiting_signoff() is None  # not over
     keeper.apply(WIN)
-    assert result_signoff(keeper.status()) == ()
+    assert keeper.waiting_signoff() == ()
     keeper.apply(Confirm(1))
-    assert result_signoff(keeper.status()) == (1,)
+    assert keeper.waiting_signoff() == (1,)
     keeper.apply(Confirm(0))
-    assert result_signoff(keeper.status()) is None  # settled: nothing waits
+    assert keeper.waiting_signoff() is None  # settled: nothing waits
     plain = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
     plain.apply(WIN)
-    assert result_signoff(plain.status()) is None  # no confirmation asked
+    assert plain.waiting_signoff() is None  # no confirmation asked
 
 
 def test_the_gesture_table_says_how_to_confirm_a_result() -> None:
@@ -82,7 +83,7 @@ def _signoff_view(confirmed: list[int]) -> BoardView:
         winner=0,
         over_at=0.0,
         dealer=1,
-        extra={"signoff": confirmed},
+        extra=ViewExtra(signoff=tuple(confirmed)),
     )
 
 
@@ -105,8 +106,7 @@ def test_golden_frame_of_a_result_waiting_for_one_side() -> None:
     everyone = _signoff_view([0, 1])
     assert renderer.next_change(everyone, 60.1) is None  # nothing blinks: all steady
     assert all(bytes(pixel(renderer.render(everyone, 60.3), led)) == GREEN for led in (ann, bo))
-    plain = _signoff_view([])
-    plain.extra.clear()
+    plain = replace(_signoff_view([]), extra=ViewExtra())
     assert bytes(pixel(renderer.render(plain, 60.1), ann)) != GREEN  # no sign without a wait
 
 
@@ -114,7 +114,9 @@ def test_a_refusal_sign_is_not_hidden_by_the_signoff_sign() -> None:
     layout = builtin_layout("two-121")
     renderer = OverlayRenderer(Renderer(layout), layout)
     view = _signoff_view([1])
-    view.extra.update({"refusal": "other", "refused": "Bo has already confirmed the result"})
+    reason = "Bo has already confirmed the result"
+    extra = replace(view.extra, refusal=Refusal.OTHER, refused=reason)
+    view = replace(view, extra=extra)
     frame = renderer.render(view, 60.1)
     assert bytes(pixel(frame, layout.led_of(1, 0))) != GREEN
 
@@ -154,22 +156,22 @@ def test_a_game_played_and_signed_off_with_the_buttons_exports_the_confirmation(
         enter(1, 0, 1)  # the winning point
         status = keeper.status()
         assert (status["winner"], status["confirmed"]) == (0, [])
-        assert board.loop.view().extra["signoff"] == []
+        assert board.loop.view().extra.signoff == ()
         board.short("menu", t, 0.1)  # next is refused: the result waits
         assert keeper.status()["winner"] == 0
-        assert "waits for Ann, Bo" in board.loop.view().extra["refused"]
+        assert "waits for Ann, Bo" in board.loop.view().extra.refused
         t += 6.0  # the refusal's sign has gone (it covers the sign-off while it shows)
         board.short("track2.plus1", t, 0.1)  # Bo signs off
         t += 0.5
         assert keeper.status()["confirmed"] == [1]
-        assert board.loop.view().extra["signoff"] == [1]
+        assert board.loop.view().extra.signoff == (1,)
         layout = builtin_layout("two-121")
         frame = board.loop.frame
         assert frame is not None and bytes(pixel(frame, layout.led_of(1, 0))) == GREEN
         board.short("track1.plus5", t, 0.1)  # Ann signs off: settled
         t += 0.5
         assert keeper.status()["confirmed"] == [0, 1]
-        assert "signoff" not in board.loop.view().extra
+        assert board.loop.view().extra.signoff is None
         board.advance(t + 10.0)
         assert keeper.status()["tracks"][0]["front"] == 121  # no stray peg from the presses
     finally:
@@ -198,7 +200,7 @@ def test_the_running_service_takes_the_signoff_from_the_pins(
         # the game's end as any client enters it, then the sign-off from the pins
         rig.loop.post(Call(lambda: rig.loop.execute(WIN_61)))
         rig.wait_for(lambda: rig.status()["winner"] == 0)
-        assert rig.loop.view().extra["signoff"] == []
+        assert rig.loop.view().extra.signoff == ()
         rig.press("track2.plus1")
         rig.wait_for(lambda: rig.status()["confirmed"] == [1])
         rig.press("track1.plus1")

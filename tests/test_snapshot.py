@@ -16,7 +16,7 @@ from boardctl.board.frame import pixel
 from boardctl.board.layout import builtin_layout
 from boardctl.board.render import Renderer
 from boardctl.board.snapshot import HOLE, Picture, PictureError, draw_png, save_png
-from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILLION, display_colour
+from boardctl.board.theme import ORANGE, SKY_BLUE, VERMILION, display_colour
 from boardctl.cli import main
 from boardctl.game.commands import parse_command
 from boardctl.view import BoardView, TrackView
@@ -59,7 +59,7 @@ def test_png_pixels_at_known_holes(tmp_path: Path, scale: int) -> None:
     assert at(LAYOUT.led_of(0, 67)) == display_colour(ORANGE)  # Alice's front peg
     assert at(LAYOUT.led_of(1, 82)) == display_colour(SKY_BLUE)  # Bob's front peg
     assert at(LAYOUT.led_of(0, 59)) == display_colour(pixel(frame, LAYOUT.led_of(0, 59)))
-    assert at(LAYOUT.led_of(0, 0)) == display_colour(VERMILLION)  # error flash on the start holes
+    assert at(LAYOUT.led_of(0, 0)) == display_colour(VERMILION)  # error flash on the start holes
     assert at(LAYOUT.led_of(0, 66)) == HOLE  # dark hole
     assert at(LAYOUT.led_of(1, 121)) == HOLE
     for led in range(LAYOUT.led_count):  # every LED drawn as in the frame

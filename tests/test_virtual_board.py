@@ -22,7 +22,7 @@ from boardctl.link import RecordingLink
 from boardctl.refusals import Refusal
 from boardctl.service.app import resized, terminal_display
 from boardctl.service.loop import ERROR_KEPT, ServiceLoop
-from boardctl.view import BoardView, TrackView
+from boardctl.view import BoardView, Question, TrackView, ViewExtra
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 HELP_LINES = HELP.split("\n")
@@ -178,9 +178,9 @@ def test_the_question_and_its_key_fit_the_terminal_while_the_board_asks(
     lines: int, help_row: str
 ) -> None:
     layout = builtin_layout("three-121")
-    ask = {"track": 0, "points": 4, "kind": "pegging", "other": "hand"}
+    ask = Question(track=0, points=4, kind="pegging", other="hand")
     names = ("Alice & Carol", "Bob & Dave", "Erin & Frank")
-    view = BoardView(121, tuple(TrackView(n, 30, 26) for n in names), extra={"ask": ask})
+    view = BoardView(121, tuple(TrackView(n, 30, 26) for n in names), extra=ViewExtra(ask=ask))
     frame = OverlayRenderer(Renderer(layout), layout).render(view, 0.0)
     text = compose(
         view, frame, layout, columns=80, lines=lines, note=mode_note(view), help_lines=HELP_LINES
@@ -225,7 +225,7 @@ def _view(layout_name: str, **extra: Any) -> tuple[BoardView, bytes, Any]:
         to_count=1,
         match_target=7,
         error_at=0.0,
-        extra={"refusal": "not_your_turn", "refused": REASON, **extra},
+        extra=ViewExtra(refusal=Refusal.NOT_YOUR_TURN, refused=REASON, **extra),
     )
     return view, Renderer(layout).render(view, 0.1), layout
 

@@ -8,7 +8,7 @@ README picture. Each demo is a view and the monotonic time to show it at
 from __future__ import annotations
 
 from boardctl.errors import ConfigError
-from boardctl.view import BoardView, TrackView, skunk_lines
+from boardctl.view import BoardView, TrackView, ViewExtra, skunk_lines
 
 #: The time every demo is shown at (seconds, monotonic clock).
 DEMO_NOW = 1000.0
@@ -105,7 +105,7 @@ DEMOS: dict[str, tuple[BoardView, float]] = {
             winner=0,
             over_at=DEMO_NOW - 10.0,
             lines=skunk_lines(61, fractions=True),
-            extra={"rules": "english"},
+            extra=ViewExtra(rules="english"),
         ),
         DEMO_NOW,
     ),

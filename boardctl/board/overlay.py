@@ -10,29 +10,29 @@ The board has no screen, so the panel's modes are shown with holes:
   set lights the first 1-5 of those holes in its own colour
   (:mod:`boardctl.board.rulesign`);
 - a finished game's result waiting for each side's confirmation
-  (``signoff``: the tracks that confirmed, see :mod:`boardctl.inputs.panel`):
+  (``extra.signoff``: the tracks that confirmed, see :mod:`boardctl.inputs.panel`):
   the start hole of each side that confirmed steady bluish green, of each
   side awaited blinking bluish green (not while a refusal's sign shows);
 - new-game confirm: the game stays on the board and every start hole and the
   status LED blink red, twice a second;
-- a second undo from the buttons asking for its confirm (``undo_confirm``,
+- a second undo from the buttons asking for its confirm (``extra.undo_confirm``,
   see :mod:`boardctl.inputs.panel`): the same blink in blue;
 - a game the layout cannot show (a journal from another board, a layout
   changed in the config): the start holes and the status LED stay red, and
   the service keeps running so the owner can start a game that fits.
-- a damaged journal recovered (``journal_damage`` in the view, see
+- a damaged journal recovered (``extra.journal_damage`` in the view, see
   :mod:`boardctl.game.integrity`): the start holes and the status LED stay
   reddish purple until a new game starts;
-- a journal that cannot be opened (``journal_fault``, see
+- a journal that cannot be opened (``extra.journal_fault``, see
   :mod:`boardctl.service.fault`): the board dark, the start holes and the
   status LED steady vermilion, until the journal opens;
-- a stuck button (``stuck``: the names of the contacts held past
+- a stuck button (``extra.stuck``: the names of the contacts held past
   ``[inputs] stuck_after``, see :mod:`boardctl.inputs.panel`): its places
   (:func:`boardctl.board.signs.stuck_places`) double-flash yellow over
   everything else, in every mode, until it is released.
 
 :class:`OverlayRenderer` wraps the board renderer, so the service loop still
-sees one renderer with ``render`` and ``next_change``.
+sees one renderer with ``render_with_next`` (one pass for the frame and its next change).
 """
 
 from __future__ import annotations
@@ -41,25 +41,21 @@ import logging
 import math
 from typing import Any, Protocol
 
+from boardctl.board import theme
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
 from boardctl.board.signs import STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
-from boardctl.view import BoardView
+from boardctl.view import BoardView, ButtonId, SettingsShown
 
 WHITE_DIM = bytes((24, 24, 24))
 WHITE = bytes((200, 200, 200))
 AMBER_DIM = bytes((30, 16, 0))
 AMBER = bytes((230, 120, 0))
 RED = bytes((220, 0, 0))
-PURPLE = bytes((204, 121, 167))  # Okabe-Ito reddish purple: the journal was damaged
-VERMILION = bytes((213, 94, 0))  # Okabe-Ito vermilion: the journal cannot be opened
-BLUE = bytes((0, 114, 178))  # Okabe-Ito blue: a second undo asks for its confirm
-UNDO_KEY = "undo_confirm"  # boardctl.inputs.panel.Panel.overlay
-GREEN = bytes((0, 158, 115))  # Okabe-Ito bluish green: this side confirmed the result
-SIGNOFF_KEY = "signoff"  # boardctl.inputs.panel.Panel.overlay: the tracks that confirmed
-DAMAGE_KEY = "journal_damage"  # boardctl.game.integrity.DAMAGE_KEY
-FAULT_KEY = "journal_fault"  # boardctl.game.integrity.FAULT_KEY
-STUCK_KEY = "stuck"  # boardctl.inputs.panel.Panel.overlay: the buttons held past stuck_after
+PURPLE = bytes(theme.REDDISH_PURPLE)  # the journal was damaged
+VERMILION = bytes(theme.VERMILION)  # the journal cannot be opened
+BLUE = bytes(theme.BLUE)  # a second undo asks for its confirm
+GREEN = bytes(theme.BLUISH_GREEN)  # this side confirmed the result
 YELLOW = bytes(STUCK_COLOUR)
 CONFIRM_STEP = 0.25  # seconds on, seconds off
 
@@ -74,6 +70,7 @@ class Renderer(Protocol):
 
     def render(self, view: BoardView, now: float) -> Frame: ...
     def next_change(self, view: BoardView, now: float) -> float | None: ...
+    def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]: ...
 
 
 class LayoutLike(Protocol):
@@ -97,50 +94,66 @@ class OverlayRenderer:
         self._unfit: str | None = None
 
     def render(self, view: BoardView, now: float) -> Frame:
-        frame = self._render(view, now)
-        stuck = view.extra.get(STUCK_KEY)
-        if isinstance(stuck, list) and stuck and stuck_on(now):
-            return self._paint(frame, self._stuck_leds(stuck), YELLOW)
-        return frame
+        return self.render_with_next(view, now)[0]
 
-    def _stuck_leds(self, names: list[Any]) -> list[int]:
+    def next_change(self, view: BoardView, now: float) -> float | None:
+        return self.render_with_next(view, now)[1]
+
+    def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
+        """Both :meth:`render` and :meth:`next_change` in one pass (the board renders once)."""
+        frame, upcoming = self._render(view, now)
+        stuck = view.extra.stuck
+        if stuck:
+            if stuck_on(now):
+                frame = self._paint(frame, self._stuck_leds(stuck), YELLOW)
+            flash = stuck_next(now)
+            upcoming = flash if upcoming is None else min(upcoming, flash)
+        return frame, upcoming
+
+    def _stuck_leds(self, buttons: tuple[ButtonId, ...]) -> list[int]:
         layout = self.layout
         status = layout.status
         leds: list[int] = []
-        for name in names:
-            for place in stuck_places(str(name), len(layout.tracks), status is not None):
+        for button in buttons:
+            for place in stuck_places(button, len(layout.tracks), status is not None):
                 if place is None:
                     leds += [] if status is None else [status]
                 else:
                     leds.append(layout.led_of(*place))
         return leds
 
-    def _render(self, view: BoardView, now: float) -> Frame:
-        settings = view.extra.get("settings")
-        if isinstance(settings, dict):
-            return self._settings(settings)
-        if view.extra.get(FAULT_KEY):  # no score is known: dark, and the fault sign
-            return self._paint(bytes(3 * self.layout.led_count), self._confirm_leds(), VERMILION)
+    def _render(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
+        extra = view.extra
+        if extra.settings is not None:
+            return self._settings(extra.settings), None
+        fault = extra.journal_fault
         try:
-            frame = self.inner.render(view, now)
+            frame, upcoming = self.inner.render_with_next(view, now)
         except LayoutError as exc:
+            dark = bytes(3 * self.layout.led_count)
+            if fault:
+                return self._paint(dark, self._confirm_leds(), VERMILION), None
             if str(exc) != self._unfit:
                 self._unfit = str(exc)
                 log.error("cannot show this game: %s", exc)
-            frame = bytes(3 * self.layout.led_count)
-            return self._paint(frame, self._confirm_leds(), RED)
-        if view.extra.get("confirm") and _blink_on(now):
-            return self._paint(frame, self._confirm_leds(), RED)
-        if view.extra.get(UNDO_KEY) and _blink_on(now):
-            return self._paint(frame, self._confirm_leds(), BLUE)
-        if view.extra.get(DAMAGE_KEY):
-            return self._paint(frame, self._confirm_leds(), PURPLE)
-        signoff = view.extra.get(SIGNOFF_KEY)
-        if isinstance(signoff, list) and not view.extra.get("refusal"):
-            return self._paint(frame, self._signoff_leds(view, signoff, now), GREEN)
-        return frame
+            return self._paint(dark, self._confirm_leds(), RED), None
+        if extra.confirm or extra.undo_confirm or _awaited(view):
+            step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
+            upcoming = step if upcoming is None else min(upcoming, step)
+        if fault:  # no score is known: dark, and the fault sign
+            dark = bytes(3 * self.layout.led_count)
+            return self._paint(dark, self._confirm_leds(), VERMILION), upcoming
+        if extra.confirm and _blink_on(now):
+            return self._paint(frame, self._confirm_leds(), RED), upcoming
+        if extra.undo_confirm and _blink_on(now):
+            return self._paint(frame, self._confirm_leds(), BLUE), upcoming
+        if extra.journal_damage:
+            return self._paint(frame, self._confirm_leds(), PURPLE), upcoming
+        if extra.signoff is not None and extra.refusal is None:
+            return self._paint(frame, self._signoff_leds(view, extra.signoff, now), GREEN), upcoming
+        return frame, upcoming
 
-    def _signoff_leds(self, view: BoardView, confirmed: list[Any], now: float) -> list[int]:
+    def _signoff_leds(self, view: BoardView, confirmed: tuple[int, ...], now: float) -> list[int]:
         """The start holes lit for a waiting result: the sides that confirmed, and the
         awaited ones in the blink's "on" steps."""
         tracks = range(min(len(view.tracks), len(self.layout.tracks)))
@@ -154,32 +167,13 @@ class OverlayRenderer:
             out[3 * led : 3 * led + 3] = rgb
         return bytes(out)
 
-    def next_change(self, view: BoardView, now: float) -> float | None:
-        inner = self._next_change(view, now)
-        if view.extra.get(STUCK_KEY):
-            flash = stuck_next(now)
-            return flash if inner is None else min(inner, flash)
-        return inner
-
-    def _next_change(self, view: BoardView, now: float) -> float | None:
-        if isinstance(view.extra.get("settings"), dict):
-            return None
-        try:
-            inner = self.inner.next_change(view, now)
-        except LayoutError:
-            return None
-        if view.extra.get("confirm") or view.extra.get(UNDO_KEY) or _awaited(view):
-            step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
-            return step if inner is None else min(inner, step)
-        return inner
-
     def _confirm_leds(self) -> list[int]:
         leds = [self.layout.led_of(track, 0) for track in range(len(self.layout.tracks))]
         if self.layout.status is not None:
             leds.append(self.layout.status)
         return leds
 
-    def _settings(self, settings: dict[str, Any]) -> Frame:
+    def _settings(self, settings: SettingsShown) -> Frame:
         layout = self.layout
         frame = bytearray(3 * layout.led_count)
 
@@ -187,15 +181,15 @@ class OverlayRenderer:
             led = layout.led_of(track, hole)
             frame[3 * led : 3 * led + 3] = rgb
 
-        count, index = int(settings.get("count", 0)), int(settings.get("index", 0))
-        choices, choice = int(settings.get("choices", 0)), int(settings.get("choice", 0))
+        count, index = settings.count, settings.index
+        choices, choice = settings.choices, settings.choice
         for i in range(count):
             put(0, i + 1, WHITE if i == index else WHITE_DIM)
         track, first = (1, 1) if len(layout.tracks) > 1 else (0, 61)
         for i in range(choices):
             put(track, first + i, AMBER if i == choice else AMBER_DIM)
-        if settings.get("item") == "rules":  # the rule set's sign over its choice holes
-            name = str(settings.get("value"))
+        if settings.item == "rules":  # the rule set's sign over its choice holes
+            name = str(settings.value)
             colour = rule_sign_colour(name)
             for i in range(rule_sign_holes(name) if colour is not None else 0):
                 put(track, first + i, colour or AMBER)
@@ -207,8 +201,8 @@ class OverlayRenderer:
 
 def _awaited(view: BoardView) -> bool:
     """A result waits for a side that has not confirmed yet (its start hole blinks)."""
-    confirmed = view.extra.get(SIGNOFF_KEY)
-    if not isinstance(confirmed, list):
+    confirmed = view.extra.signoff
+    if confirmed is None:
         return False
     return any(track not in confirmed for track in range(len(view.tracks)))
 

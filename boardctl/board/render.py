@@ -30,7 +30,7 @@ What the board shows, drawn in this order (later wins):
   start holes flash the error colour three times; for
   :data:`~boardctl.board.signs.SIGN_SECONDS` the refusal's sign (the first
   holes of every track, as many as :data:`~boardctl.board.signs.SIGN_HOLES`
-  gives its class in ``extra["refusal"]``) stays lit in the error colour.
+  gives its class in ``extra.refusal``) stays lit in the error colour.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from boardctl.board.frame import RGB, Frame
 from boardctl.board.geometry import view_lines
 from boardctl.board.layout import LINE_KEYS, Layout, TrackLayout
 from boardctl.board.power import PowerBudget, limit_power
-from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS, ask_track, refusal_from
+from boardctl.board.signs import SIGN_HOLES, SIGN_SECONDS
 from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError, ViewError
 from boardctl.view import BoardView
@@ -72,6 +72,11 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 }
 #: Level of a line once the game is over (failed line lit, or blink "on").
 LINE_SHOWN_LEVEL = 1.0
+#: The brightness setting is perceptual, and this is the one place it is applied: a
+#: level drives the LEDs at ``(level / 255) ** BRIGHTNESS_GAMMA`` of full, so 64 (25 %)
+#: drives them at 4.7 % and looks like a quarter (CIE L* 26), where a linear 25 % looks
+#: like half (L* 57). The link's and the firmware's own brightness stay plain factors.
+BRIGHTNESS_GAMMA = 2.2
 
 
 class _Clock:
@@ -172,10 +177,18 @@ class _TrackColours:
     chase: tuple[bytes, ...]
 
 
+def brightness_table(level: int) -> bytes:
+    """Each channel value (0-255) at brightness ``level`` (0-255), on the perceptual curve
+    (``BRIGHTNESS_GAMMA``): rounded, and a lit channel stays lit unless ``level`` is 0."""
+    factor = (level / 255) ** BRIGHTNESS_GAMMA
+    return bytes(0 if v == 0 or level == 0 else max(1, round(v * factor)) for v in range(256))
+
+
 class Renderer:
     """Renders board views onto one layout.
 
-    ``brightness`` (0..255) scales every frame; ``power``, if given, then
+    ``brightness`` (0..255) scales every frame on a perceptual curve
+    (:func:`brightness_table`); ``power``, if given, then
     limits each frame to that current budget (see :mod:`boardctl.board.power`).
 
     >>> from boardctl.board.layout import builtin_layout
@@ -212,11 +225,7 @@ class Renderer:
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
             raise ConfigError(f"brightness must be a whole number 0-255, not {level!r}")
         self.brightness = level
-        self._table = None
-        if level != 255:
-            self._table = bytes(
-                0 if v == 0 or level == 0 else max(1, (v * level + 127) // 255) for v in range(256)
-            )
+        self._table = None if level == 255 else brightness_table(level)
 
     def _track_colours(self, track: int) -> _TrackColours:
         t = self.theme
@@ -381,8 +390,8 @@ class Renderer:
         view = c.view
         if view.phase == "over" or view.winner is not None:
             return
-        pending_at = view.extra.get("pending_at")
-        origin = float(pending_at) if isinstance(pending_at, int | float) else 0.0
+        pending_at = view.extra.pending_at
+        origin = 0.0 if pending_at is None else pending_at
         for t, track_view in enumerate(view.tracks):
             if not track_view.pending:
                 continue
@@ -409,7 +418,7 @@ class Renderer:
     def _sign_layer(self, c: _Canvas) -> None:
         """The refusal's sign: the first holes of every track, steady in the error colour."""
         view = c.view
-        refusal = refusal_from(view.extra.get("refusal"))
+        refusal = view.extra.refusal
         if refusal is None or not SIGN_HOLES[refusal]:
             return
         if not c.clock.window(view.error_at, SIGN_SECONDS):
@@ -421,8 +430,9 @@ class Renderer:
     def _ask_layer(self, c: _Canvas) -> None:
         """The board asks about the last entry: that track's start hole and the status LED,
         steady white while it asks (:data:`~boardctl.board.signs.ASK_SIGN`)."""
-        track = ask_track(c.view.extra.get("ask"))
-        if track is None or not 0 <= track < len(c.tracks):
+        ask = c.view.extra.ask
+        track = -1 if ask is None else ask.track
+        if not 0 <= track < len(c.tracks):
             return
         if self.layout.status is not None:
             c.put(self.layout.status, _ASK_WHITE)

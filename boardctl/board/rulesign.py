@@ -13,7 +13,7 @@ and :func:`rule_sign_holes`.
 
 from __future__ import annotations
 
-from boardctl.board.theme import BLUE, BLUISH_GREEN, REDDISH_PURPLE, VERMILLION
+from boardctl.board.theme import BLUE, BLUISH_GREEN, REDDISH_PURPLE, VERMILION
 from boardctl.cribbage.rules import RULE_SETS
 
 RGB = tuple[int, int, int]
@@ -21,7 +21,7 @@ RGB = tuple[int, int, int]
 #: Each rule set's colour on the LEDs, and its name in words.
 RULE_COLOURS: dict[str, tuple[RGB, str]] = {
     "acc": ((200, 200, 200), "white"),
-    "polish": (VERMILLION, "vermilion"),
+    "polish": (VERMILION, "vermilion"),
     "finnish": (BLUE, "blue"),
     "czech": (BLUISH_GREEN, "bluish green"),
     "english": (REDDISH_PURPLE, "reddish purple"),

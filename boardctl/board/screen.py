@@ -43,50 +43,40 @@ SHORT_HELP = "keys 123:+1 qwe:+5 asd:commit zxc:-1 u:undo U:redo m:next M:settin
 LARGE_NAMES = 24  # the widest name column of the large board
 
 
-def _asked(view: BoardView) -> dict[str, object] | None:
-    """The board's question about the last entry (``extra["ask"]``), if it asks one."""
-    ask = view.extra.get("ask")
-    if isinstance(ask, dict) and isinstance(ask.get("track"), int):
-        return ask
-    return None
-
-
 def mode_note(view: BoardView) -> str:
     """What the board's mode asks of the players, in words (lines apart by ``\\n``; "": none).
 
     The settings item and value, the new-game or undo confirm, the result's sign-off,
     or the board's question about the last entry and how to answer it.
     """
-    mode = view.extra.get("settings") or view.extra.get("confirm")
-    if isinstance(mode, dict) and "item" in mode:
-        return f"settings: {mode['item']} = {mode['value']}"
-    if mode:
+    extra = view.extra
+    if extra.settings is not None:
+        return f"settings: {extra.settings.item} = {extra.settings.value}"
+    if extra.confirm:
         return "new game? m = yes, u = no"
-    if view.extra.get("undo_confirm"):
+    if extra.undo_confirm:
         return "undo again? m = yes, u = no"
-    if isinstance(view.extra.get("signoff"), list):
+    if extra.signoff is not None:
         return "confirm the result: each side presses one of its buttons"
-    ask = _asked(view)
+    ask = extra.ask
     if ask is None:
         return ""
-    track = ask["track"]
-    assert isinstance(track, int)
+    track = ask.track
     name = view.tracks[track].name if track < len(view.tracks) else f"track {track + 1}"
-    kind, other = ask.get("kind"), ask.get("other")
-    question = ask_question(name, ask.get("points"), kind, other)
+    question = ask_question(name, ask.points, ask.kind, ask.other)
     return (
         f"the board asks: {question}\n"
-        f"U (undo held) = {other} · the next entry keeps {kind} · u takes it back"
+        f"U (undo held) = {ask.other} · the next entry keeps {ask.kind} · u takes it back"
     )
 
 
 def key_help(view: BoardView, help_lines: Sequence[str]) -> tuple[list[str], str]:
     """The key help (full and :data:`SHORT_HELP`) for ``view``: while the board asks about
     the last entry, ``U`` names the kind it files the entry as instead of redo."""
-    ask = _asked(view)
+    ask = view.extra.ask
     if ask is None:
         return list(help_lines), SHORT_HELP
-    other = str(ask.get("other"))
+    other = ask.other
     return (
         [line.replace("U redo", f"U = {other}") for line in help_lines],
         SHORT_HELP.replace("U:redo", f"U:{other}"),

@@ -11,7 +11,9 @@ refusal of no named class shows the flash alone. The renderer, the legend in
 
 from __future__ import annotations
 
+from boardctl.board.theme import YELLOW
 from boardctl.refusals import MEANINGS, Refusal
+from boardctl.view import ButtonId
 
 #: How many holes (1, 2, ... from the start hole) of every track a refusal lights.
 SIGN_HOLES: dict[Refusal, int] = {
@@ -28,14 +30,6 @@ SIGN_HOLES: dict[Refusal, int] = {
 SIGN_SECONDS = 4.0
 
 
-def refusal_from(value: object) -> Refusal | None:
-    """The refusal class named by a view's ``extra["refusal"]`` (None: none or unknown)."""
-    try:
-        return Refusal(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
-
-
 def sign_text(refusal: Refusal) -> str:
     """The sign in words, for the legend and the card."""
     holes = SIGN_HOLES[refusal]
@@ -50,7 +44,7 @@ def legend() -> list[tuple[Refusal, str, str]]:
     return [(refusal, sign_text(refusal), MEANINGS[refusal]) for refusal in Refusal]
 
 
-#: The board asks about the last entry (``extra["ask"]``, see
+#: The board asks about the last entry (``extra.ask``, see
 #: :func:`boardctl.game.entries.ask_about`): the asked track's start hole and the status
 #: LED light steady white until the next entry or press answers (steady: a restart shows
 #: the same frame, and nothing animates while the board waits).
@@ -63,20 +57,11 @@ def ask_question(name: str, points: object, kind: object, other: object) -> str:
     return f"is {name}'s {points} {kind} or {other}?"
 
 
-def ask_track(value: object) -> int | None:
-    """The track a view's ``extra["ask"]`` asks about (None: the board asks nothing)."""
-    if isinstance(value, dict):
-        track = value.get("track")
-        if isinstance(track, int) and not isinstance(track, bool):
-            return track
-    return None
-
-
-#: A contact held past ``[inputs] stuck_after`` (``extra["stuck"]``: the names of
+#: A contact held past ``[inputs] stuck_after`` (``extra.stuck``: the buttons of
 #: :attr:`boardctl.inputs.panel.Panel.stuck`): the panel ignores it until it is released,
 #: and the board names it in yellow, double-flashing (two 0.1 s flashes a second: no other
 #: sign blinks so), over whatever else is lit, until it is released.
-STUCK_COLOUR = (240, 228, 66)  # Okabe-Ito yellow (boardctl.board.theme.YELLOW)
+STUCK_COLOUR = YELLOW
 STUCK_PERIOD = 1.0
 STUCK_FLASHES = ((0.0, 0.1), (0.2, 0.3))  # (on, off) within each period
 #: The hole of its own track a stuck track button lights with the start hole (0: the start
@@ -102,24 +87,22 @@ def stuck_next(now: float) -> float:
     return min(edge for edge in edges if edge > now)
 
 
-def stuck_places(name: str, tracks: int, status: bool) -> list[tuple[int, int] | None]:
+def stuck_places(button: ButtonId, tracks: int, status: bool) -> list[tuple[int, int] | None]:
     """Where a stuck button's sign is: ``(track, hole)`` pairs, ``None`` for the status LED.
 
     A track button lights its track's start hole and :data:`STUCK_HOLES`; undo the status
     LED (every track's hole 1 on a layout with none), menu the status LED and every start
-    hole. A name the board does not have lights nothing.
+    hole. A button the board does not have lights nothing.
     """
-    head, _, role = name.partition(".")
-    if role in STUCK_HOLES and head.startswith("track") and head[5:].isdigit():
-        track = int(head[5:]) - 1
-        if not 0 <= track < tracks:
+    if button.track is not None:
+        if button.role not in STUCK_HOLES or not 0 <= button.track < tracks:
             return []
-        hole = STUCK_HOLES[role]
-        return [(track, 0), (track, hole)] if hole else [(track, 0)]
+        hole = STUCK_HOLES[button.role]
+        return [(button.track, 0), (button.track, hole)] if hole else [(button.track, 0)]
     starts: list[tuple[int, int] | None] = [(track, 0) for track in range(tracks)]
-    if name == "undo":
+    if button.role == "undo":
         return [None] if status else [(track, 1) for track in range(tracks)]
-    if name == "menu":
+    if button.role == "menu":
         return [None, *starts] if status else starts
     return []
 

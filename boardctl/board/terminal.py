@@ -6,7 +6,7 @@ entries stand beside the first row. Lit holes take the frame's colours
 (24-bit "truecolor", else the 256-colour palette); without colour the pegs
 are letters: ``A`` front peg, ``a`` back peg, ``+`` pending, ``*`` other
 light (comet, error flash, failed line), ``.`` dark hole. While a refusal is
-in the view (``extra["refused"]``) its reason stands under the board, in at
+in the view (``extra.refused``) its reason stands under the board, in at
 most :data:`REASON_ROWS` rows of :data:`SCREEN_COLUMNS`, so three tracks
 with the reason still fit an 80x24 terminal.
 
@@ -39,7 +39,7 @@ from boardctl.board.geometry import (
     view_lines,
 )
 from boardctl.board.layout import LINE_KEYS, Layout
-from boardctl.board.signs import SIGN_HOLES, refusal_from
+from boardctl.board.signs import SIGN_HOLES
 from boardctl.board.theme import display_colour
 from boardctl.errors import OptionError
 from boardctl.refusals import MEANINGS, Refusal
@@ -227,7 +227,7 @@ def detail_line(view: BoardView) -> str:
     """The large board's extra line: the rule set, the skunk lines, the match."""
     names = ("skunk", "double", "triple")
     lines = ", ".join(f"{names[line.index]} {line.hole}" for line in view_lines(view)) or "none"
-    parts = [f"rules {view.extra.get('rules') or 'acc'}", f"skunk lines: {lines}"]
+    parts = [f"rules {view.extra.rules or 'acc'}", f"skunk lines: {lines}"]
     if view.match_target:
         parts.append(f"match to {view.match_target} game points")
     return " · ".join(parts)
@@ -369,8 +369,8 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
 
 def refusal_rows(view: BoardView, columns: int = SCREEN_COLUMNS) -> list[str]:
     """The reason of the refusal in the view, wrapped to ``columns`` (none: no rows)."""
-    reason = view.extra.get("refused")
-    refusal = refusal_from(view.extra.get("refusal"))
+    reason = view.extra.refused
+    refusal = view.extra.refusal
     if not reason and refusal is None:
         return []
     sign = SIGN_HOLES[refusal] if refusal is not None else 0

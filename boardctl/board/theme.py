@@ -20,7 +20,7 @@ SKY_BLUE: RGB = (86, 180, 233)
 BLUISH_GREEN: RGB = (0, 158, 115)
 YELLOW: RGB = (240, 228, 66)
 BLUE: RGB = (0, 114, 178)
-VERMILLION: RGB = (213, 94, 0)
+VERMILION: RGB = (213, 94, 0)
 REDDISH_PURPLE: RGB = (204, 121, 167)
 WHITE: RGB = (255, 255, 255)
 
@@ -34,8 +34,8 @@ class Theme:
     """
 
     tracks: tuple[RGB, ...] = (ORANGE, SKY_BLUE, REDDISH_PURPLE)
-    lines: tuple[RGB, RGB, RGB] = (YELLOW, VERMILLION, REDDISH_PURPLE)  # skunk, double, triple
-    error: RGB = VERMILLION
+    lines: tuple[RGB, RGB, RGB] = (YELLOW, VERMILION, REDDISH_PURPLE)  # skunk, double, triple
+    error: RGB = VERMILION
     status_idle: RGB = BLUISH_GREEN
     front_level: float = 1.0
     back_level: float = 0.25

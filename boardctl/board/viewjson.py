@@ -9,15 +9,29 @@ accepted as it is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import asdict, fields
 from itertools import pairwise
 from typing import Any
 
 from boardctl.errors import ConfigError
-from boardctl.view import PHASES, BoardView, TrackView
+from boardctl.refusals import Refusal
+from boardctl.view import (
+    PHASES,
+    BoardView,
+    ButtonId,
+    Question,
+    SettingsShown,
+    TrackView,
+    ViewExtra,
+)
 
 _TRACK_INTS = ("front", "back", "game_points", "pending")
 _OPTIONAL_TRACK_INDEX = ("dealer", "to_count", "winner", "match_winner")
 _OPTIONAL_TIMES = ("error_at", "over_at")
+_EXTRA_DEFAULTS = {f.name: getattr(ViewExtra(), f.name) for f in fields(ViewExtra)}
+_EXTRA_FIELDS = tuple(_EXTRA_DEFAULTS)
+_GAME_FIELDS = _EXTRA_FIELDS[: _EXTRA_FIELDS.index("ask")]  # the engine's, always all there
 
 
 def view_to_dict(view: BoardView) -> dict[str, Any]:
@@ -43,8 +57,29 @@ def view_to_dict(view: BoardView) -> dict[str, Any]:
         "error_at": view.error_at,
         "over_at": view.over_at,
         "lines": None if view.lines is None else list(view.lines),
-        "extra": dict(view.extra),
+        "extra": extra_to_dict(view.extra),
     }
+
+
+def extra_to_dict(extra: ViewExtra) -> dict[str, Any]:
+    """The JSON form of ``extra``: the engine's notes on the game (the fields before ``ask``)
+    when it has any, and every other field that says something (not at its default)."""
+    out: dict[str, Any] = {}
+    noted = any(getattr(extra, name) != _EXTRA_DEFAULTS[name] for name in _GAME_FIELDS)
+    for name in _EXTRA_FIELDS:
+        value = getattr(extra, name)
+        if value == _EXTRA_DEFAULTS[name] and not (noted and name in _GAME_FIELDS):
+            continue
+        if isinstance(value, Question | SettingsShown):
+            value = asdict(value)
+        elif name == "stuck":
+            value = [button.name for button in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, Mapping):
+            value = dict(value)
+        out[name] = value
+    return out
 
 
 def view_from_dict(data: object, *, source: str = "state") -> BoardView:
@@ -62,9 +97,7 @@ def view_from_dict(data: object, *, source: str = "state") -> BoardView:
     phase = data.get("phase", "play")
     if phase not in PHASES:
         raise check.fail(f"phase {phase!r} is not one of {', '.join(PHASES)}")
-    extra = data.get("extra", {})
-    if not isinstance(extra, dict):
-        raise check.fail("extra must be an object")
+    extra = check.extra(data.get("extra", {}))
     options = check.options(data, len(tracks))
     return BoardView(target=target, tracks=tracks, phase=phase, extra=extra, **options)
 
@@ -120,6 +153,41 @@ class _Checker:
         if data.get("lines") is not None:
             options["lines"] = self.lines(data["lines"])
         return options
+
+    def extra(self, raw: object) -> ViewExtra:
+        """The view's extra from its JSON form (:func:`extra_to_dict`)."""
+        if not isinstance(raw, dict):
+            raise self.fail("extra must be an object")
+        unknown = sorted(set(raw) - set(_EXTRA_FIELDS))
+        if unknown:
+            raise self.fail(
+                f"extra has no {', '.join(unknown)} (known: {', '.join(_EXTRA_FIELDS)})"
+            )
+        values: dict[str, Any] = {}
+        try:
+            for name, value in raw.items():
+                values[name] = self._extra_field(name, value)
+        except (TypeError, ValueError) as exc:
+            raise self.fail(f"extra.{name}: {exc}") from None
+        return ViewExtra(**values)
+
+    @staticmethod
+    def _extra_field(name: str, value: Any) -> Any:
+        if value is None:
+            return None
+        if name == "ask":
+            return Question(**value)
+        if name == "settings":
+            return SettingsShown(**value)
+        if name == "stuck":
+            return tuple(ButtonId.from_name(str(button)) for button in value)
+        if name == "refusal":
+            return Refusal(value)
+        if name in ("lines_failed", "signoff"):
+            return tuple(int(item) for item in value)
+        if name == "pending_at":
+            return float(value)
+        return value
 
     def lines(self, value: object) -> tuple[int, ...]:
         """The skunk lines: at most three whole numbers, each below the one before."""

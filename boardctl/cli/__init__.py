@@ -11,18 +11,14 @@ defines::
 Modules are discovered by file name (``new-game`` is ``cmd_new_game``), so
 adding a verb touches no other file. A command line naming a verb imports
 that verb's module only; ``boardctl --help`` (or an unknown verb) imports them
-all to list them. A plain line is read without argparse
-(:mod:`boardctl.cli.quick`, from the verb's own ``add_arguments``, exactly as
-argparse reads it); anything else goes to argparse (:mod:`boardctl.cli.parser`).
-Command modules keep heavy imports inside ``run`` so that
-start-up stays fast (a cold ``boardctl score`` must stay well under 0.3 s on
-a Pi).
+all to list them (:mod:`boardctl.cli.parser`). Command modules keep the engine
+inside ``run``, so that a verb the service answers never loads it
+(docs/performance.md: <= 0.5 s at the Pi-class quota).
 """
 
 from __future__ import annotations
 
 import sys
-from types import SimpleNamespace
 
 from boardctl.errors import BoardError
 
@@ -74,31 +70,15 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return build(argv)
 
 
-def quick_args(argv: Sequence[str]) -> SimpleNamespace | None:
-    """What argparse would make of a plain line (:mod:`boardctl.cli.quick`), else ``None``."""
-    from boardctl.cli import quick
-
-    module = _verb_module(argv[0]) if argv and not argv[0].startswith("-") else None
-    if module is None or argv[0] != module.NAME:
-        return None
-    spec = quick.spec_of(module.add_arguments)
-    values = None if spec is None else quick.parse(spec, argv[1:])
-    if values is None:
-        return None
-    return SimpleNamespace(**{"command": module.NAME, **values, "_run": module.run})
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
     if argv is None:
         argv = sys.argv[1:]
-    args: SimpleNamespace | argparse.Namespace | None = quick_args(argv)
-    if args is None:
-        parser = build_parser(argv)
-        args = parser.parse_args(argv)
-        if getattr(args, "_run", None) is None:
-            parser.print_help()
-            return 2
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    if getattr(args, "_run", None) is None:
+        parser.print_help()
+        return 2
     try:
         return int(args._run(args))
     except BoardError as exc:

@@ -14,19 +14,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """KEY VALUE."""
     from boardctl.cli.verbs import add_target_options
 
-    parser.add_argument("key", help=_keys_help(parser))
+    parser.add_argument("key", help=_KeysHelp("a setting"))
     parser.add_argument(
         "value", help="the new value (numbers and true/false are read as such; names: Ann,Bob)"
     )
     add_target_options(parser)
 
 
-def _keys_help(parser: object) -> str | None:
-    """The keys, from the tables that define them (read for argparse's help only)."""
-    from boardctl.cli.quick import Spec
+class _KeysHelp(str):
+    """The key's help, read from the engine's tables only when argparse prints it (argparse
+    expands every help with ``%``), so a ``set`` the service answers loads no engine."""
 
-    if isinstance(parser, Spec):
-        return None  # a plain line is read without help: the engine's tables stay unread
+    __slots__ = ()
+
+    def __mod__(self, params: object) -> str:
+        return _keys_help()
+
+
+def _keys_help() -> str:
+    """The keys, from the tables that define them."""
     from boardctl.service.settings import BOARD_SETTINGS, setting_keys
 
     game = [key for key in setting_keys() if key not in BOARD_SETTINGS]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from boardctl.errors import ControlError
+from boardctl.notices import DAMAGE_KEY, FAULT_KEY
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,9 +21,8 @@ if TYPE_CHECKING:
 
     from boardctl.config_file import ServiceSection
 
-#: The status keys of a journal notice (``boardctl.game.integrity.FAULT_KEY`` and
-#: ``DAMAGE_KEY``; a test checks they agree): only a status with one imports the module.
-NOTICE_KEYS = ("journal_fault", "journal_damage")
+#: The status keys of a journal notice: only a status with one imports the integrity module.
+NOTICE_KEYS = (FAULT_KEY, DAMAGE_KEY)
 
 
 def add_target_options(parser: Any) -> None:
@@ -236,7 +236,9 @@ def send(args: argparse.Namespace, command: dict[str, Any]) -> int:
     if isinstance(status, dict):
         print(format_status(status))
     elif isinstance(result, dict):
-        print(", ".join(f"{k} {v}" for k, v in result.items()))
+        # as the command line writes them: "mute true", not Python's "True"
+        words = {k: str(v).lower() if isinstance(v, bool) else v for k, v in result.items()}
+        print(", ".join(f"{k} {v}" for k, v in words.items()))
     if not live:
         print("(the service is not running: written to the journal directly)", file=sys.stderr)
     return 0

@@ -72,6 +72,7 @@ class HouseRule:
     name: str
     title: str
     sources: tuple[Source, ...]
+    every_set: bool = False  # the measure of every rule set, whether or not its list names it
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,7 @@ HOUSE_RULES: dict[str, HouseRule] = {
                     " if one of the opponents is already past the skunk line (over 90 pegs)",
                 ),
             ),
+            every_set=True,  # boardctl.game.house.skunk_loser
         ),
         HouseRule(
             "muggins-standing",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from boardctl.errors import VariantError
+from boardctl.game.targets import MIN_TARGET, TARGET_RANGE
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +71,8 @@ class Variant:
             target=self.target if target is None else target,
             muggins=self.muggins if muggins is None else muggins,
         )
-        if new.target < 31:
-            raise VariantError(f"target {new.target} is too small (use 61 or 121)")
+        if new.target < MIN_TARGET:
+            raise VariantError(f"target {new.target} is too small (use 61 or 121; {TARGET_RANGE})")
         return new
 
 

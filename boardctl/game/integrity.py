@@ -50,14 +50,14 @@ from boardctl.errors import JournalError
 from boardctl.game import journal_check
 from boardctl.game.journal_file import BACKUP_DIR as BACKUP_DIR
 from boardctl.game.journal_file import MARK_SUFFIX, mark_head
+from boardctl.notices import DAMAGE_KEY as DAMAGE_KEY  # the status's keys: see there
+from boardctl.notices import FAULT_KEY as FAULT_KEY
 
 if TYPE_CHECKING:
     from boardctl.game.journal import Journal
     from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
-DAMAGE_KEY = "journal_damage"  # in BoardView.extra and the status: the recovery report
-FAULT_KEY = "journal_fault"  # in BoardView.extra and the status: the journal cannot be opened
 
 
 # --- the WAL ---------------------------------------------------------------------
@@ -324,7 +324,7 @@ def with_damage_sign(view: BoardView, journal: Journal | None) -> BoardView:
     """``view`` flagged for the renderer's damage sign while a damage report stands."""
     if journal is None or journal.damage is None:
         return view
-    return replace(view, extra={**view.extra, DAMAGE_KEY: True})
+    return replace(view, extra=replace(view.extra, journal_damage=True))
 
 
 def add_damage_report(status: dict[str, Any], journal: Journal | None) -> None:

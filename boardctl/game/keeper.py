@@ -26,7 +26,8 @@ from types import TracebackType
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game import readout
-from boardctl.game.commands import Command, NewGame, Set, parse_command
+from boardctl.game.buttons import button_meaning, result_signoff
+from boardctl.game.commands import BoardCommand, Command, NewGame, Set, parse_command
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.integrity import (
     DAMAGE_KEY,
@@ -357,6 +358,15 @@ class Scorekeeper:
             self._view = board_view(self._machine.state)
         view = with_damage_sign(self._view, self._journal)
         return _with_times(view, self.error_at, self.over_at)
+
+    def button_command(self, command: BoardCommand) -> BoardCommand:
+        """``command`` from the buttons as the phase means it (:mod:`boardctl.game.buttons`)."""
+        return button_meaning(command, self._machine.state, can_redo=bool(self._machine.future))
+
+    def waiting_signoff(self) -> tuple[int, ...] | None:
+        """The tracks that confirmed while the finished game's result waits for every side's
+        confirmation; None when no result waits (:func:`boardctl.game.buttons.result_signoff`)."""
+        return result_signoff(self._machine.state)
 
     def status(self) -> Status:
         """The state as JSON-able data (a fresh dict the caller may keep)."""

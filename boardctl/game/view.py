@@ -5,7 +5,7 @@ from __future__ import annotations
 from boardctl.game.house import fraction_lines, rules_label, skunk_paid
 from boardctl.game.jsontypes import JsonObject
 from boardctl.game.state import GameState
-from boardctl.view import BoardView, TrackView, lines_failed, skunk_lines
+from boardctl.view import BoardView, Question, TrackView, ViewExtra, lines_failed, skunk_lines
 
 Status = JsonObject  # the state as JSON (``boardctl status --json``)
 
@@ -27,21 +27,21 @@ def board_view(state: GameState) -> BoardView:
         match_target=state.setup.match,
         match_winner=state.match_winner,
         lines=game_lines(state),
-        extra={
-            "variant": state.setup.variant_name,
-            "mode": state.setup.mode,
-            "preset": state.setup.preset_name,
-            "rules": rules_label(state.setup.rules, state.setup.house_rules),
-            "game_number": state.game_number,
-            "deal": state.deal,
-            "dealer_seat": state.dealer,
-            "counting_seat": state.counting_seat,
-            "crib_due": state.crib_due,
-            "won_points": state.won_points,
-            "skunk": _skunk(state),
-            "lines_failed": [_lines_failed(state, i) for i in range(len(state.tracks))],
-            **({"ask": _ask(state)} if state.ask is not None else {}),
-        },
+        extra=ViewExtra(
+            variant=state.setup.variant_name,
+            mode=state.setup.mode,
+            preset=state.setup.preset_name,
+            rules=rules_label(state.setup.rules, state.setup.house_rules),
+            game_number=state.game_number,
+            deal=state.deal,
+            dealer_seat=state.dealer,
+            counting_seat=state.counting_seat,
+            crib_due=state.crib_due,
+            won_points=state.won_points,
+            skunk=_skunk(state),
+            lines_failed=tuple(_lines_failed(state, i) for i in range(len(state.tracks))),
+            ask=_question(state),
+        ),
     )
 
 
@@ -102,6 +102,12 @@ def _ask(state: GameState) -> JsonObject | None:
     if ask is None:
         return None
     return {"track": ask.track, "points": ask.points, "kind": ask.kind, "other": ask.other}
+
+
+def _question(state: GameState) -> Question | None:
+    """The board's question for the view (None: it asks nothing)."""
+    ask = state.ask
+    return None if ask is None else Question(ask.track, ask.points, ask.kind, ask.other)
 
 
 def _skunk(state: GameState) -> int:

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from boardctl.config import SHARED_PINS
@@ -74,6 +74,7 @@ from boardctl.game.commands import (
 from boardctl.game.presets import PRESETS
 from boardctl.game.setup import MODES
 from boardctl.inputs.debounce import Debouncer
+from boardctl.view import ButtonId, SettingsShown, ViewExtra
 
 Command = BoardCommand
 
@@ -120,19 +121,16 @@ __all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "button_id", "parse_but
 
 def button_id(role: str, track: int | None = None) -> str:
     """The name of a button: ``"undo"``, ``"menu"`` or ``"track1.plus1"`` (1-based)."""
-    return role if track is None else f"track{track + 1}.{role}"
+    return ButtonId(role, track).name
 
 
 def parse_button_id(name: str) -> tuple[str, int | None]:
     """``"track2.plus5"`` -> ``("plus5", 1)``; ``"menu"`` -> ``("menu", None)``."""
-    if name in SHARED_BUTTONS:
-        return name, None
-    head, _, role = name.partition(".")
-    if head.startswith("track") and head[5:].isdigit() and role in TRACK_BUTTONS:
-        track = int(head[5:]) - 1
-        if track >= 0:
-            return role, track
-    raise InputError(f"unknown button {name!r}")
+    button = ButtonId.from_name(name)
+    known = SHARED_BUTTONS if button.track is None else TRACK_BUTTONS
+    if button.role not in known:
+        raise InputError(f"unknown button {name!r}")
+    return button.role, button.track
 
 
 @dataclass(slots=True)
@@ -268,38 +266,32 @@ class Panel:
         """The uncommitted amount per track."""
         return tuple(self._pending)
 
-    def overlay(self) -> dict[str, Any]:
-        """Extra things for the LEDs (``BoardView.extra``): settings or a confirm prompt,
-        and the buttons stuck (``stuck``, in every mode)."""
-        out = self._mode_overlay()
-        stuck = self.stuck
-        if stuck:
-            out["stuck"] = list(stuck)
-        return out
-
-    def _mode_overlay(self) -> dict[str, Any]:
+    def overlay(self, extra: ViewExtra | None = None) -> ViewExtra:
+        """``extra`` (the view's; default: nothing) with the panel's modes for the LEDs:
+        settings, a confirm prompt or a result's sign-off, and the buttons stuck (in every
+        mode)."""
+        extra = ViewExtra() if extra is None else extra
+        stuck = self._stuck()
         if self._settings is not None:
             names = list(SETTING_CHOICES)
             name = names[self._settings.item]
-            return {
-                "settings": {
-                    "item": name,
-                    "index": self._settings.item,
-                    "count": len(names),
-                    "value": self._settings.values.get(name),
-                    "choice": _index_of(SETTING_CHOICES[name], self._settings.values.get(name)),
-                    "choices": len(SETTING_CHOICES[name]),
-                }
-            }
-        out: dict[str, Any] = {}
-        if self._confirm_since is not None:
-            out["confirm"] = self._new_game.to_json()
-        if self._undo_ask_since is not None:
-            out["undo_confirm"] = True
-        confirmed = self.signoff()
-        if confirmed is not None:
-            out["signoff"] = list(confirmed)
-        return out
+            value = self._settings.values.get(name)
+            settings = SettingsShown(
+                item=name,
+                index=self._settings.item,
+                count=len(names),
+                value=value,
+                choice=_index_of(SETTING_CHOICES[name], value),
+                choices=len(SETTING_CHOICES[name]),
+            )
+            return replace(extra, settings=settings, stuck=stuck)
+        return replace(
+            extra,
+            confirm=self._new_game.to_json() if self._confirm_since is not None else None,
+            undo_confirm=self._undo_ask_since is not None,
+            signoff=self.signoff(),
+            stuck=stuck,
+        )
 
     @property
     def mode(self) -> str:
@@ -313,7 +305,10 @@ class Panel:
     @property
     def stuck(self) -> tuple[str, ...]:
         """The buttons held past ``stuck_after`` and ignored until released."""
-        return tuple(button_id(b.role, b.track) for b in self._buttons.values() if b.level >= STUCK)
+        return tuple(button.name for button in self._stuck())
+
+    def _stuck(self) -> tuple[ButtonId, ...]:
+        return tuple(ButtonId(b.role, b.track) for b in self._buttons.values() if b.level >= STUCK)
 
     def _pending_changed(self, t: float) -> None:
         self.pending_at = t if any(self._pending) else None

@@ -26,9 +26,20 @@ class Link(Protocol):
         """Global brightness, 0-255 (applied by the device, on top of the frame)."""
         ...
 
+    def goodbye(self) -> None:
+        """A clean stop, before ``close()``: the LEDs go dark (the boardctl controller is
+        told so, and keeps them dark while no host talks to it). Without it, a closed
+        link leaves the last frame on the LEDs (a crash, a lost link: the score stays)."""
+        ...
+
     def close(self) -> None:
         """Stop; joins any background thread. The LEDs keep the last frame."""
         ...
+
+
+def dark(frame: bytes | None) -> bytes | None:
+    """A frame as long as ``frame``, every LED off (None: no frame yet)."""
+    return None if frame is None else bytes(len(frame))
 
 
 def check_level(level: float) -> int:
@@ -56,6 +67,9 @@ class NullLink:
     def set_brightness(self, level: float) -> None:
         self.brightness = check_level(level)
 
+    def goodbye(self) -> None:
+        self.frame = dark(self.frame)
+
     def close(self) -> None:
         self.closed = True
 
@@ -67,7 +81,8 @@ class NullLink:
 
 
 class RecordingLink:
-    """Records every call, for tests: ``frames``, ``brightness_levels``, ``closed``.
+    """Records every call, for tests: ``frames``, ``brightness_levels``, ``goodbyes``,
+    ``closed``.
 
     ``wait_for_frames(n)`` blocks until ``n`` frames have been shown (from any thread).
     """
@@ -75,6 +90,7 @@ class RecordingLink:
     def __init__(self) -> None:
         self.frames: list[bytes] = []
         self.brightness_levels: list[int] = []
+        self.goodbyes = 0  # (each also records the dark frame it shows)
         self.closed = False
         self._connected = True
         self._changed = threading.Condition()
@@ -98,6 +114,12 @@ class RecordingLink:
 
     def set_brightness(self, level: float) -> None:
         self.brightness_levels.append(check_level(level))
+
+    def goodbye(self) -> None:
+        self.goodbyes += 1
+        frame = dark(self.last_frame)
+        if frame is not None:
+            self.show(frame)
 
     def wait_for_frames(self, count: int, timeout: float = 1.0) -> bool:
         with self._changed:

@@ -147,6 +147,12 @@ class DdpLink:
             if self._frame is not None and self.clock() - self._last_send >= self.refresh:
                 self._send()
 
+    def goodbye(self) -> None:
+        with self._lock:
+            frame = self._frame
+        if frame is not None:
+            self.show(bytes(len(frame)))  # (WLED then leaves its realtime mode on its own)
+
     def close(self) -> None:
         self._closed.set()
         if self._thread.is_alive():

@@ -116,6 +116,10 @@ class FrameEncoder:
         """A PING (heartbeat) message."""
         return self._encode(protocol.PING, protocol.ping_payload(token))
 
+    def goodbye(self) -> bytes:
+        """A GOODBYE message: the host stops cleanly, the controller goes dark."""
+        return self._encode(protocol.GOODBYE, b"")
+
     def tone(self, level: int, steps: list[tuple[int, int]]) -> bytes:
         """A TONE message for the controller's buzzer."""
         return self._encode(protocol.TONE, protocol.tone_payload(level, steps))

@@ -49,6 +49,11 @@ TONE        level u8 (the piezo's PWM duty: 255 = 50 %, the loudest), then 0 to
             The controller plays them on its buzzer pin, timed by its own clock; a
             new TONE cuts the one playing short, and one with no steps is silence.
             Firmware older than ``TONE_FIRMWARE`` does not know it.
+GOODBYE     empty. The host stops cleanly (the service's clean stop): the controller
+            turns the strip dark and keeps it dark while the host is away, with no
+            link-lost sign, until the host talks to it again (a crash or a pulled
+            cable sends none: the score stays, with the sign). Firmware older than
+            ``GOODBYE_FIRMWARE`` NAKs it as unknown.
 FULL_CHUNK  frame id u8 (wrapping), chunk index u8, chunk count u8 (1-255), first LED
             u16, RGB bytes (1 LED or more). The chunks of one id together are one FULL
             frame (LEDs no chunk covers are dark): the controller applies it when it
@@ -77,8 +82,10 @@ ERROR = 0x08
 UPDATE = 0x09
 UPDATE_KEY = b"boardctl firmware install"  # (no stray frame can mean it)
 TONE = 0x0A
+GOODBYE = 0x0B
+GOODBYE_FIRMWARE = (2, 2, 0)  # the first firmware version that knows GOODBYE
 # A FULL frame in chunks, each with its own check, so one damaged byte costs one chunk.
-# (0x0B-0x0F are left free for other messages.)
+# (0x0C-0x0F are left free for other messages.)
 FULL_CHUNK = 0x10
 CHUNKS = 0x11
 CHUNK_LEDS = 32  # LEDs per chunk the host sends by default
@@ -95,6 +102,7 @@ KIND_NAMES = {
     ERROR: "ERROR",
     UPDATE: "UPDATE",
     TONE: "TONE",
+    GOODBYE: "GOODBYE",
     FULL_CHUNK: "FULL_CHUNK",
     CHUNKS: "CHUNKS",
 }
@@ -258,7 +266,7 @@ def cobs_encode(data: bytes) -> bytes:
 def cobs_into(src: "Buffer", n: int, dst: bytearray) -> int:
     """COBS-decode ``src[:n]`` into ``dst`` (at least ``n`` bytes long, no allocation): the
     decoded length, or -1 for a block holding 0x00, -2 for a block running past the end.
-    (The firmware swaps in a compiled copy, ``hw.cobs_into``.)"""
+    (The firmware swaps in a compiled copy, ``fast.cobs_into``.)"""
     index = 0
     out = 0
     while index < n:
@@ -291,7 +299,7 @@ def cobs_decode(data: bytes) -> bytes:
 
 def find_zero(buf: "Buffer", start: int, end: int) -> int:
     """The index of the first 0x00 in ``buf[start:end]``, or -1. (The firmware swaps in a
-    compiled copy, ``hw.find_zero``: MicroPython's ``find`` is slow and has no memoryview.)"""
+    compiled copy, ``fast.find_zero``: MicroPython's ``find`` is slow and has no memoryview.)"""
     try:
         return int(buf.find(DELIMITER, start, end))  # type: ignore[union-attr]
     except AttributeError:  # a memoryview (CPython), or a bytearray without find (MicroPython)
@@ -303,19 +311,22 @@ def find_zero(buf: "Buffer", start: int, end: int) -> int:
         return -1
 
 
-def frame_size_at_least(prefix: "Buffer") -> int:
-    """From the first bytes of a frame after its opening delimiter: the fewest bytes the
-    rest of it can hold (COBS part, check and closing delimiter, ``prefix`` included), once
-    the prefix holds the header's length field; 0 before that (or for no frame at all).
+def frame_size_at_least(prefix: "Buffer", end: int = -1) -> int:
+    """From the first bytes of a frame after its opening delimiter (``prefix[:end]``, all
+    of it by default): the fewest bytes the rest of it can hold (COBS part, check and
+    closing delimiter, the prefix included), once the prefix holds the header's length
+    field; 0 before that (or for no frame at all).
 
     COBS adds at least one code byte to the body: so a whole frame is never shorter, and
     exactly this long when no run in it reaches 254 bytes. The firmware reads that many
-    bytes in one call once it knows the figure (``hw.UsbStream``).
+    bytes at once when it knows the figure (``framing.FrameTracker``; the firmware swaps in
+    a compiled copy, ``fast.frame_size_at_least``).
     """
     header = bytearray(HEADER_LEN)
     got = 0
     index = 0
-    end = len(prefix)
+    if end < 0:
+        end = len(prefix)
     while index < end and got < HEADER_LEN:
         code = prefix[index]
         if code == 0:

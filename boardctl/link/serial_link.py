@@ -22,7 +22,7 @@ from typing import Any
 from boardctl.errors import ConfigError, LinkError, ProtocolError
 from boardctl.link import protocol
 from boardctl.link.adalight import adalight_packet
-from boardctl.link.base import check_level
+from boardctl.link.base import check_level, dark
 from boardctl.link.encoder import FrameEncoder
 
 log = logging.getLogger("boardctl.link")
@@ -125,6 +125,15 @@ class SerialBackend:
             if self._writable():
                 self._write(self._brightness_bytes())
 
+    def goodbye(self) -> None:
+        with self._lock:
+            frame = dark(self._frame)
+            if frame is None:
+                return
+            self._frame = frame
+            if self._writable():
+                self._write(self._goodbye_bytes(frame, self.clock()))
+
     def close(self) -> None:
         self._closed.set()
         port = self._port
@@ -152,6 +161,10 @@ class SerialBackend:
 
     def _brightness_bytes(self) -> bytes:
         raise NotImplementedError
+
+    def _goodbye_bytes(self, frame: bytes, now: float) -> bytes:
+        """Bytes that turn the LEDs dark for good (``frame``: the dark frame)."""
+        return self._frame_bytes(frame, now)
 
     def _greeting(self) -> bytes:
         """Bytes sent right after the port opens."""
@@ -364,6 +377,13 @@ class PicoLink(SerialBackend):
 
     def _brightness_bytes(self) -> bytes:
         return self.encoder.brightness(self.brightness, self.budget_ma, self.led_ma)
+
+    def _goodbye_bytes(self, frame: bytes, now: float) -> bytes:
+        # The dark frame (any firmware), then GOODBYE: dark it stays, with no link-lost sign.
+        data = self._frame_bytes(frame, now)
+        if self.device is not None and self.device[0] >= protocol.GOODBYE_FIRMWARE:
+            data += self.encoder.goodbye()
+        return data
 
     def _writable(self) -> bool:
         # Silent: the port is open but nothing comes back; keep sending, to recover.

@@ -174,7 +174,7 @@ REFUSAL_LINES = ("entry refused: ", "entry not saved")
 def _game_key(view: BoardView) -> tuple[object, ...]:
     """What a taken entry or press changes in the view (the pegs, the phase, the deal)."""
     pegs = tuple((t.front, t.back, t.game_points) for t in view.tracks)
-    return (pegs, view.phase, view.extra.get("deal"), view.extra.get("game_number"))
+    return (pegs, view.phase, view.extra.deal, view.extra.game_number)
 
 
 def terminal_display(

@@ -1,19 +1,16 @@
 """Talk to a running service over its control socket (used by the CLI verbs).
 
-A verb that the service answers runs this module, :mod:`boardctl.service.wire`
-and the standard library's ``json`` and ``_socket``: nothing of the engine, the
-server or ``pathlib`` (``tests/test_cli_lean.py`` keeps it so). ``_socket`` is
-the C module under :mod:`socket`, the same socket objects and errors; the
-``socket`` module itself builds enums of every address family and flag at
-import, which costs a verb on a Pi more than the whole request.
+A verb that the service answers runs this module and :mod:`boardctl.service.wire`:
+nothing of the engine or SQLite (``tests/test_cli_lean.py`` keeps it so).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from _socket import AF_UNIX, SOCK_CLOEXEC, SOCK_STREAM
-from _socket import socket as Socket
+from socket import AF_UNIX, SOCK_CLOEXEC, SOCK_STREAM
+from socket import socket as Socket
 
 from boardctl.errors import ControlError
 from boardctl.service.wire import MAX_LINE, encode
@@ -41,10 +38,9 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
     path = os.fspath(path)
     sock = _connect(path, timeout)
     try:
-        try:  # noqa: SIM105 (contextlib is one more import for every verb)
+        # turned away before it read the request: its reason is waiting to be read
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             sock.sendall(encode(message))
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # turned away before it read the request: its reason is waiting to be read
         reply = _read_line(sock, path)
     except TimeoutError:
         raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None

@@ -24,7 +24,6 @@ from typing import Any, Protocol
 from boardctl.errors import BoardError, EntryError, JournalError, refusal_of
 from boardctl.game.commands import BoardCommand, Brightness, Command
 from boardctl.refusals import Refusal
-from boardctl.service.buttons import button_command
 from boardctl.service.settings import BoardSettings
 from boardctl.view import BoardView
 
@@ -48,6 +47,8 @@ class Keeper(Protocol):
     def prepare(self, command: Command) -> PendingEntry: ...
     def view(self) -> BoardView: ...
     def status(self) -> dict[str, Any]: ...
+    def button_command(self, command: BoardCommand) -> BoardCommand: ...
+    def waiting_signoff(self) -> tuple[int, ...] | None: ...
     def history(self, *, all_games: bool = False) -> list[dict[str, Any]]: ...
     def close(self) -> None: ...
 
@@ -58,8 +59,9 @@ class Screen(Protocol):
     def show_now(self, view: BoardView) -> None:
         """Show ``view`` (a state not yet durable) on the LEDs at once."""
 
-    def show_durable(self, *, at_once: bool = False) -> None:
-        """Show the keeper's durable state; ``at_once``: render and send its frame now."""
+    def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
+        """Show the keeper's durable state; ``at_once``: render and send its frame now;
+        ``status``: the keeper's status, when the caller has it."""
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
         """Flash the error with the sign of its ``refusal`` class: an entry was refused or not
@@ -118,7 +120,9 @@ class Dispatcher:
                 log.error("entry not saved, the last saved score is shown again: %s", exc)
                 self._refused(command, exc)
             raise
-        screen.show_durable(at_once=True)  # every frame of the entry sent, then its cue
+        status = result.get("status")  # the new state's status, read once
+        # every frame of the entry sent, then its cue
+        screen.show_durable(at_once=True, status=status if isinstance(status, dict) else None)
         for listener in self.committed:
             listener(command, result)
         return result
@@ -128,11 +132,12 @@ class Dispatcher:
             listener(command, error)
 
     def run_buttons(self, commands: list[BoardCommand]) -> list[str]:
-        """Apply the panel's commands as the phase means them; return the refusals."""
+        """Apply the panel's commands as the phase means them (the keeper says how); return
+        the refusals."""
         refused: list[str] = []
         for command in commands:
             try:
-                self.execute(button_command(command, self.keeper.status()))
+                self.execute(self.keeper.button_command(command))
             except EntryError as exc:
                 log.warning("entry refused: %s", exc)
                 refused.append(str(exc))

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import JournalError
-from boardctl.game.commands import Command
+from boardctl.game.commands import BoardCommand, Command
 from boardctl.game.history import Row
 from boardctl.game.integrity import FAULT_KEY
 from boardctl.game.keeper import Pending, Result, Scorekeeper, SetupLike
@@ -120,7 +120,13 @@ class JournalKeeper:
         view = self._shown().view()
         if self.fault is None:
             return view
-        return replace(view, extra={**view.extra, FAULT_KEY: self.fault})
+        return replace(view, extra=replace(view.extra, journal_fault=self.fault))
+
+    def button_command(self, command: BoardCommand) -> BoardCommand:
+        return self._shown().button_command(command)
+
+    def waiting_signoff(self) -> tuple[int, ...] | None:
+        return self._shown().waiting_signoff()
 
     def status(self) -> dict[str, Any]:
         status = self._shown().status()

@@ -17,7 +17,7 @@ it differs from the last one.
 The loop keeps the selector, the event queue, the timers and the render
 throttle. What a command does is :mod:`boardctl.service.dispatch` (shown at
 once, journalled before anything else), what a button means in the phase is
-:mod:`boardctl.service.buttons`, the control requests are
+the engine's (:mod:`boardctl.game.buttons`), the control requests are
 :mod:`boardctl.service.requests` and the board's own settings
 :mod:`boardctl.service.settings`.
 """
@@ -33,7 +33,7 @@ import selectors
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from boardctl.board.overlay import Frame, Renderer
@@ -43,13 +43,12 @@ from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
 from boardctl.inputs.panel import Panel
 from boardctl.link.base import Link
 from boardctl.refusals import Refusal
-from boardctl.service.buttons import waiting_signoff
 from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, Validate
 from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
 from boardctl.service.settings import BoardSettings
 from boardctl.service.watch import Watch
-from boardctl.view import BoardView
+from boardctl.view import BoardView, ViewExtra
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +80,7 @@ class Stop:
 
 
 LoopEvent = InputEvent | Call | Stop
-ViewKey = tuple[BoardView, tuple[tuple[str, str], ...], int | None]  # decides a new render
+ViewKey = tuple[BoardView, ViewExtra, int | None]  # decides a new render
 
 
 Display = Callable[[BoardView, Frame], None]
@@ -130,7 +129,7 @@ class ServiceLoop:
         self.panel = panel or Panel(tracks=len(base.tracks))
         self.settings = BoardSettings(on_brightness)
         self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
-        self.panel.signoff = lambda: waiting_signoff(self._base_view, self.keeper.status)
+        self.panel.signoff = keeper.waiting_signoff
         self.dispatcher = Dispatcher(keeper, self, self.settings, validate=validate)
         self.dispatcher.refused.append(self.panel.refused)  # a refused entry lifts no undo guard
         self.requests = Requests(
@@ -239,7 +238,7 @@ class ServiceLoop:
 
     def _key(self, view: BoardView) -> ViewKey:
         """What decides whether a view needs a new render (and the watchers a new state)."""
-        return (view, tuple(sorted((k, repr(v)) for k, v in view.extra.items())), self.brightness)
+        return (view, view.extra, self.brightness)
 
     def _tap(self, name: str, hold: int) -> list[BoardCommand]:
         """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
@@ -253,13 +252,14 @@ class ServiceLoop:
         self._show_base(view)
         self.refresh(self.clock())
 
-    def show_durable(self, *, at_once: bool = False) -> None:
+    def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
         """Show the keeper's durable state: at the next refresh, or ``at_once`` (after a
-        commit or a refusal, so that its frame is sent before the listeners' cues)."""
+        commit or a refusal, so that its frame is sent before the listeners' cues);
+        ``status`` is the keeper's status when the caller has it (a commit's result)."""
         self._show_base(self.keeper.view())
         if at_once:
             self.refresh(self.clock())
-        self._update_status()
+        self._update_status(status)
 
     def keeper_changed(self) -> None:
         """The keeper now shows another game (a journal that could not be opened opened)."""
@@ -267,7 +267,7 @@ class ServiceLoop:
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
         """Flash the error and its class's sign in the view (for :data:`ERROR_KEPT` seconds):
-        ``extra["refusal"]`` is the class, ``extra["refused"]`` the reason in words."""
+        ``extra.refusal`` is the class, ``extra.refused`` the reason in words."""
         self._error_at = self.clock()
         self._refusal = (refusal, reason)
 
@@ -289,12 +289,11 @@ class ServiceLoop:
             dataclasses.replace(track, pending=pending[i] if i < len(pending) else 0)
             for i, track in enumerate(base.tracks)
         )
-        extra = {**base.extra, **self.panel.overlay()}
-        if self.panel.pending_at is not None:
-            # when the pending amount last changed: a renderer may start its blink "on" there
-            extra["pending_at"] = self.panel.pending_at
+        # with the panel's modes, and when the pending amount last changed (a renderer may
+        # start its blink "on" there)
+        extra = replace(self.panel.overlay(base.extra), pending_at=self.panel.pending_at)
         if self._error_at is not None:
-            extra["refusal"], extra["refused"] = self._refusal[0].value, self._refusal[1]
+            extra = replace(extra, refusal=self._refusal[0], refused=self._refusal[1])
         error_at = self._error_at if self._error_at is not None else base.error_at
         return dataclasses.replace(base, tracks=tracks, extra=extra, error_at=error_at)
 
@@ -308,9 +307,8 @@ class ServiceLoop:
         view_changed = key != self._view_key
         self._view_key = key
         self._view = view
-        frame = self.renderer.render(view, now)
+        frame, self._next_render = self.renderer.render_with_next(view, now)
         self.renders += 1
-        self._next_render = self.renderer.next_change(view, now)
         frame_changed = frame != self._frame or force
         if frame_changed:
             self._frame = frame
@@ -327,15 +325,16 @@ class ServiceLoop:
             except OSError as exc:  # the terminal went away: carry on headless
                 log.warning("terminal display stopped: %s", exc)
                 self.display = None
-        self._update_status()
         return True
 
-    def _update_status(self) -> None:
-        """Tell systemd the (durable) score when its line changed."""
-        status = status_line(self.keeper.status())
-        if status != self._status:
-            self._status = status
-            self.notifier.status(status)
+    def _update_status(self, status: dict[str, Any] | None = None) -> None:
+        """Tell systemd the durable score (the keeper's ``status``, read unless given) when its
+        line changed; only the durable state changes it, so a press shown before its write
+        does not read it."""
+        line = status_line(self.keeper.status() if status is None else status)
+        if line != self._status:
+            self._status = line
+            self.notifier.status(line)
 
     @property
     def frame(self) -> Frame | None:
@@ -347,6 +346,7 @@ class ServiceLoop:
         """Show the first frame and tell systemd the service is ready."""
         now = self.clock()
         self.refresh(now, force=True)
+        self._update_status()
         self.notifier.ready(self._status)
         interval = self.notifier.watchdog_interval
         if interval is not None:
@@ -354,7 +354,7 @@ class ServiceLoop:
             self._next_watchdog = now + interval
 
     def run(self) -> None:
-        """Serve until :meth:`stop`; then leave the score on the LEDs."""
+        """Serve until :meth:`stop`; then turn the LEDs dark (:meth:`finish`)."""
         self.start()
         while not self._stopping:
             self.run_once()
@@ -429,11 +429,12 @@ class ServiceLoop:
         return self._stopping
 
     def finish(self) -> None:
-        """Leave the committed score on the LEDs (pending entries are dropped)."""
+        """A clean stop: the LEDs go dark (``Link.goodbye``; the score is in the journal).
+        A crash or a lost link never gets here: the score stays on the LEDs then."""
         self.notifier.stopping()
         self.panel.cancel_pending()
         self._error_at = None
-        self.refresh(self.clock())
+        self.link.goodbye()
         self.link.close()
         self.keeper.close()
 

@@ -20,7 +20,6 @@ from boardctl.errors import ControlError, EntryError
 from boardctl.game.commands import BoardCommand, parse_board_command
 from boardctl.inputs.panel import Panel, parse_button_id
 from boardctl.link.base import Link
-from boardctl.service.buttons import button_command
 from boardctl.service.dispatch import Dispatcher
 from boardctl.service.history_all import PastRows
 from boardctl.service.records import JournalRecords
@@ -144,7 +143,7 @@ class Requests:
         refused: list[str] = []
         for command in self._tap(name, hold):
             try:
-                self.dispatcher.execute(button_command(command, self.keeper.status()))
+                self.dispatcher.execute(self.keeper.button_command(command))
             except EntryError as exc:
                 refused.append(str(exc))
         if refused:

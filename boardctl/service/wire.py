@@ -1,9 +1,8 @@
 """The control socket's line format: one JSON object per line, and its size limit.
 
 Kept apart from :mod:`boardctl.service.control` (the server) so that a CLI
-verb talking to a running service imports ``json`` and ``socket`` and little
-else: the server's selector, logging and the engine's parser stay out of the
-client's process (``tests/test_cli_lean.py`` checks it).
+verb talking to a running service loads neither the server nor the engine
+(``tests/test_cli_lean.py`` checks it).
 """
 
 from __future__ import annotations

@@ -341,8 +341,12 @@ try:
     check(False, "main.py returned")
 except Stop:
     pass
-(dog,) = machine.watchdogs
-check(dog.timeout == 5000 and dog.feeds == 3, "main.py arms the watchdog and the loop feeds it")
+first, dog = machine.watchdogs[-2:]
+check(
+    first.timeout == 8000 and first.strips_before == 0 and dog.strips_before == 0,
+    "main.py arms the watchdog before anything else, then at WATCHDOG_MS before the strip",
+)
+check(dog.timeout == 5000 and dog.feeds > 3, "the boot pattern and the loop feed the watchdog")
 (sm,) = rp2.machines
 check(
     sm.settings["sideset_base"].ident == 0 and sm.running,

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from boardctl.hardware.pico import firmware_settings
 from boardctl.link import protocol
 from boardctl.link.firmware import firmware_files
+from tools.hardware.pico import firmware_settings
 
 RIG = Path(__file__).resolve().parent
 IMAGE = RIG / "image" / "micropython-v1.28.0-RPI_PICO.bin"

@@ -23,8 +23,11 @@ class Pin:
 
 class WDT:
     def __init__(self, timeout: int = 5000) -> None:
+        import rp2
+
         self.timeout = timeout
         self.feeds = 0
+        self.strips_before = len(rp2.machines)  # PIO state machines made before it
         watchdogs.append(self)
 
     def feed(self) -> None:

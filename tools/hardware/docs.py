@@ -3,17 +3,17 @@
 Some figures in the guide must never drift from the code: the pin tables (from
 the service's default configuration and :mod:`boardctl.hardware.pinout`), the
 power figures (from the renderer and its limiter), the protection's parts
-(:mod:`boardctl.hardware.parts`), the layout summaries, injection points and
+(:mod:`tools.hardware.parts`), the layout summaries, injection points and
 cut lists (from the layout files), the per-build table and the bill of
-materials (:mod:`boardctl.hardware.bom`). Each lives in its document between
+materials (:mod:`tools.hardware.bom`). Each lives in its document between
 two markers::
 
     <!-- begin generated: NAME -->
     ...
     <!-- end generated: NAME -->
 
-``python -m boardctl.hardware.docs --write`` rewrites them;
-``python -m boardctl.hardware.docs --check`` (and the test suite) fails when
+``python -m tools.hardware.docs --write`` rewrites them;
+``python -m tools.hardware.docs --check`` (and the test suite) fails when
 one is stale.
 """
 
@@ -27,15 +27,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardctl.errors import HardwareError
-from boardctl.hardware.bom import Build
-from boardctl.hardware.geometry import (
+from tools import REPO
+from tools.hardware import power
+from tools.hardware.bom import Build
+from tools.hardware.geometry import (
     LEDS_PER_METRE,
     board_geometry,
     injection_leds,
     strip_pieces,
 )
 
-HARDWARE_DIR = Path(__file__).resolve().parents[2] / "hardware"
+HARDWARE_DIR = REPO / "hardware"
 REFERENCE_LAYOUT = "two-121"
 BRIGHTNESS_LEVELS = (64, 128, 191, 255)
 
@@ -91,8 +93,8 @@ def kept_free_section() -> str:
 
 def pico_data_section() -> str:
     """Pico -> level shifter -> strip: the data pin comes from the firmware's settings."""
-    from boardctl.hardware.parts import LEVEL_SHIFTER
-    from boardctl.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
+    from tools.hardware.parts import LEVEL_SHIFTER
+    from tools.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
 
     part = {p.ref: p for p in LEVEL_SHIFTER}
     gp = firmware_settings()["LED_PIN"]
@@ -120,7 +122,7 @@ def pico_data_section() -> str:
 
 def pico_uart_section() -> str:
     """Pi <-> Pico UART wiring, from the firmware's UART settings."""
-    from boardctl.hardware.pico import PICO_UART, firmware_settings, nearest_pico_ground, pico_pin
+    from tools.hardware.pico import PICO_UART, firmware_settings, nearest_pico_ground, pico_pin
 
     settings = firmware_settings()
     uart, tx, rx, baud = (settings[k] for k in ("UART_ID", "UART_TX", "UART_RX", "UART_BAUD"))
@@ -143,7 +145,7 @@ def pico_uart_section() -> str:
 
 def pico_buzzer_section() -> str:
     """The optional piezo on the Pico: its pin comes from the firmware's settings."""
-    from boardctl.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
+    from tools.hardware.pico import PICO_VSYS, firmware_settings, nearest_pico_ground, pico_pin
 
     settings = firmware_settings()
     gp = settings["BUZZER_PIN"]
@@ -163,7 +165,9 @@ def pico_buzzer_section() -> str:
         f"| Pico **GP{gp}** (pin {pin}) | **1 kOhm** -> NPN transistor **base** "
         f"| `BUZZER_PIN = {gp}` in `firmware/config.py`: the RP2040's PWM slice "
         f"{(gp >> 1) & 7}, channel {channel} |",
-        "| Pico **VBUS** (pin 40) | piezo **+** | 5 V from the USB cable |",
+        f"| Pico **VSYS** (pin {PICO_VSYS}) | piezo **+** | about 4.7 V in both builds: from the "
+        "USB cable through the Pico's own diode, or from +5 V through D3 in the UART build "
+        "(VBUS, pin 40, is dead in the UART build) |",
         "| piezo **-** | NPN **collector** | with a **1 kOhm** resistor across the piezo "
         "(a piezo is a capacitor: it needs a path to discharge between pulses) |",
         f"| NPN **emitter** | Pico **GND** (pin {nearest_pico_ground(pin)}) | |",
@@ -174,7 +178,7 @@ def pico_buzzer_section() -> str:
 def firmware_section() -> str:
     """The firmware settings each built-in layout needs."""
     from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
-    from boardctl.hardware.pico import firmware_settings
+    from tools.hardware.pico import firmware_settings
 
     shipped = firmware_settings()
     rows = [
@@ -197,7 +201,7 @@ def firmware_section() -> str:
 def injection_section() -> str:
     """Strip pieces and power feed points of every built-in layout."""
     from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
-    from boardctl.hardware.cutlist import metres_to_buy, real_gaps
+    from tools.hardware.cutlist import metres_to_buy, real_gaps
 
     lines = [
         "| layout | LEDs | strip to buy | with real gaps | pieces (jumpers) | feed 5 V + GND at |",
@@ -221,7 +225,7 @@ def injection_section() -> str:
 def cut_list_section() -> str:
     """The cut list of every built-in layout."""
     from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
-    from boardctl.hardware.cutlist import cut_list_table
+    from tools.hardware.cutlist import cut_list_table
 
     out = []
     for name in LAYOUT_NAMES:
@@ -239,8 +243,8 @@ def _builds() -> list[tuple[str, Build]]:
 
 def builds_section() -> str:
     """What each built-in layout needs: strip (also with real gaps), inputs, cost."""
-    from boardctl.hardware.bom import total_usd
-    from boardctl.hardware.cutlist import real_gaps
+    from tools.hardware.bom import total_usd
+    from tools.hardware.cutlist import real_gaps
 
     lines = [
         "| layout | LEDs | strip (1 m lengths) | real gaps: LEDs | real gaps: strip "
@@ -259,7 +263,7 @@ def builds_section() -> str:
 
 def bom_section() -> str:
     """The bill of materials of every built-in layout."""
-    from boardctl.hardware.bom import bom_table
+    from tools.hardware.bom import bom_table
 
     out = []
     for name, build in _builds():
@@ -270,8 +274,8 @@ def bom_section() -> str:
 def layouts_section() -> str:
     """A summary of every built-in layout's arrangement on the board."""
     from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
-    from boardctl.hardware.cutlist import metres_to_buy, real_gaps
-    from boardctl.hardware.geometry import skunk_lines
+    from tools.hardware.cutlist import metres_to_buy, real_gaps
+    from tools.hardware.geometry import skunk_lines
 
     out: list[str] = []
     for name in LAYOUT_NAMES:
@@ -347,14 +351,15 @@ def layout_files_section() -> str:
 
 def protection_section() -> str:
     """The input protection's parts and its trip voltage."""
-    from boardctl.hardware.parts import PROTECTION, parts_table, trip_range, trip_voltage
+    from tools.hardware.parts import PROTECTION, parts_table, trip_range, trip_voltage
 
     low, high = trip_range()
     return (
         parts_table(PROTECTION)
         + "\n"
         + f"Trip voltage: {trip_voltage():.2f} V nominal (2.495 V x (1 + R1/R2)), "
-        f"{low:.2f}-{high:.2f} V over the parts' tolerances.\n"
+        f"{low:.2f}-{high:.2f} V over the parts' tolerances (V_ref 1 % and 17 mV of drift, "
+        "R1 and R2 1 %).\n"
     )
 
 
@@ -362,10 +367,10 @@ def power_section() -> str:
     """What the limiter allows on the reference layout at each brightness."""
     from boardctl.board.layout import builtin_layout
     from boardctl.board.power import PowerBudget, estimate_ma, limit_power
-    from boardctl.board.render import Renderer
+    from boardctl.board.render import Renderer, brightness_table
     from boardctl.config import BoardConfig
-    from boardctl.hardware.pico import firmware_settings
     from boardctl.view import BoardView, TrackView
+    from tools.hardware.pico import firmware_settings
 
     config = BoardConfig()
     budget = PowerBudget(limit_ma=float(config.power_budget_ma))
@@ -408,7 +413,7 @@ def power_section() -> str:
                 (renderer.render(game_over, t) for t in times),
                 key=lambda f: estimate_ma(f, budget),
             ),
-            "every LED full white (worst case)": bytes([level]) * (3 * n),
+            "every LED full white (worst case)": bytes([brightness_table(level)[255]]) * (3 * n),
         }
         for label, frame in frames.items():
             before = estimate_ma(frame, budget)
@@ -435,6 +440,10 @@ SECTIONS: tuple[Section, ...] = (
     Section("geometry.md", "layouts", layouts_section),
     Section("power.md", "power", power_section, exact=False),
     Section("power.md", "protection", protection_section),
+    Section("power.md", "power-layouts", power.layouts_table),
+    Section("power.md", "power-protection", power.protection_table),
+    Section("power.md", "chargers", power.chargers_table),
+    Section("build.md", "bringup-figures", power.bringup_table),
     Section("bringup.md", "firmware", firmware_section),
 )
 
@@ -491,7 +500,7 @@ def write_sections(folder: Path = HARDWARE_DIR) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``--check`` (default) or ``--write``."""
-    parser = argparse.ArgumentParser(prog="python -m boardctl.hardware.docs")
+    parser = argparse.ArgumentParser(prog="python -m tools.hardware.docs")
     action = parser.add_mutually_exclusive_group()
     action.add_argument(
         "--check",
@@ -507,7 +516,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     stale = stale_sections(args.dir)
     for name in stale:
-        print(f"stale: {name} (run python -m boardctl.hardware.docs --write)", file=sys.stderr)
+        print(f"stale: {name} (run python -m tools.hardware.docs --write)", file=sys.stderr)
     return 1 if stale else 0
 
 

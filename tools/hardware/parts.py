@@ -1,7 +1,7 @@
 """The parts of the circuits on the perfboard, by reference designator.
 
 One table for every part that has a designator on the schematic: the
-schematic (:mod:`boardctl.hardware.schematic`), the perfboard layout and the
+schematic (:mod:`tools.hardware.schematic`), the perfboard layout and the
 parts list of the build guide are written from it, so a value or a part
 number is written once.
 """
@@ -136,9 +136,11 @@ TVS_BREAKDOWN_MIN_V = 6.45
 #: U1's reference voltage (TL431A, 25 degrees C) and the divider R1/R2.
 TL431_VREF = 2.495
 TRIP_DIVIDER_OHMS = (12_400.0, 10_000.0)
-#: The tolerance of the trip point: the TL431A's 1 % plus both resistors' 1 %,
-#: and a little over temperature.
-TRIP_TOLERANCE = 0.025
+#: The trip point's tolerances: the TL431A's initial 1 %, its drift over 0-70 C
+#: (V_I(dev), at most 17 mV) and both divider resistors' 1 %.
+TL431_TOLERANCE = 0.01
+TL431_DRIFT_V = 0.017
+RESISTOR_TOLERANCE = 0.01
 
 
 def trip_voltage() -> float:
@@ -148,9 +150,14 @@ def trip_voltage() -> float:
 
 
 def trip_range() -> tuple[float, float]:
-    """The lowest and highest trip voltage over the parts' tolerances."""
-    nominal = trip_voltage()
-    return nominal * (1 - TRIP_TOLERANCE), nominal * (1 + TRIP_TOLERANCE)
+    """The lowest and highest trip voltage, every tolerance at its worst."""
+    top, bottom = TRIP_DIVIDER_OHMS
+    ends = []
+    for sign in (-1, 1):
+        vref = TL431_VREF * (1 + sign * TL431_TOLERANCE) + sign * TL431_DRIFT_V
+        ratio = top * (1 + sign * RESISTOR_TOLERANCE) / (bottom * (1 - sign * RESISTOR_TOLERANCE))
+        ends.append(vref * (1 + ratio))
+    return ends[0], ends[1]
 
 
 def parts_table(parts: tuple[Part, ...]) -> str:

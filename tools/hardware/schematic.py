@@ -1,11 +1,11 @@
-"""The board's schematic as SVG, drawn from the netlist of :mod:`boardctl.hardware.circuit`.
+"""The board's schematic as SVG, drawn from the netlist of :mod:`tools.hardware.circuit`.
 
 A net-label schematic: every pin ends in a label naming its net, and pins
 with the same label are connected (power nets are coloured). Every part and
 pin is an SVG element with ``data-ref``/``data-pin``/``data-net``, so tests
 read the drawing back and compare it with the pin tables.
 
-``python -m boardctl.hardware.schematic DIR`` writes ``DIR/schematic.svg`` and
+``python -m tools.hardware.schematic DIR`` writes ``DIR/schematic.svg`` and
 ``DIR/perfboard.svg``.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from boardctl.hardware.circuit import GND, V3, V5, VIN, Component, Pin, build_circuit
+from tools.hardware.circuit import GND, V3, V5, VIN, Component, Pin, build_circuit
 
 ROW = 5.0  # mm between pins
 STUB = 4.0  # pin stub length
@@ -81,6 +81,11 @@ def _anchor(side: int) -> str:
     return "start" if side > 0 else "end"
 
 
+def is_polarised(comp: Component) -> bool:
+    """An electrolytic capacitor: pin 1 is its + lead."""
+    return comp.kind == "capacitor" and "electrolytic" in comp.value
+
+
 def _symbol(comp: Component, cx: float, cy: float) -> str:
     """The symbol of a two-pin part, centred at (cx, cy), 12 mm wide."""
     s = 'stroke="#000000" stroke-width="0.35" fill="none"'
@@ -94,6 +99,17 @@ def _symbol(comp: Component, cx: float, cy: float) -> str:
             f'<line x1="{_f(cx - 4)}" y1="{_f(cy)}" x2="{_f(cx + 4)}" y2="{_f(cy)}" {s}/>'
         )
         leads = (cx - 4, cx + 4)
+    elif comp.kind == "capacitor" and is_polarised(comp):
+        # Pin 1 (+, left): a straight plate and a "+"; pin 2 (-): the curved plate.
+        body = (
+            f'<line x1="{_f(cx - 0.8)}" y1="{_f(cy - 2.5)}" x2="{_f(cx - 0.8)}" '
+            f'y2="{_f(cy + 2.5)}" {s}/>'
+            f'<path d="M{_f(cx + 1.6)},{_f(cy - 2.5)} Q{_f(cx + 0.4)},{_f(cy)} '
+            f'{_f(cx + 1.6)},{_f(cy + 2.5)}" {s} class="polarity"/>'
+            f'<text x="{_f(cx - 2.6)}" y="{_f(cy - 1.6)}" font-size="2.4" '
+            f'class="polarity" data-pin="1">+</text>'
+        )
+        leads = (cx - 0.8, cx + 0.9)
     elif comp.kind == "capacitor":
         body = (
             f'<line x1="{_f(cx - 0.8)}" y1="{_f(cy - 2.5)}" x2="{_f(cx - 0.8)}" '
@@ -203,8 +219,8 @@ def render_schematic(components: Sequence[Component]) -> str:
             8,
             16,
             "Pins with the same net label are connected. Generated from the default pin table "
-            "(boardctl/config.py), firmware/config.py and boardctl/hardware/parts.py: "
-            "python -m boardctl.hardware.schematic hardware/drawings",
+            "(boardctl/config.py), firmware/config.py and tools/hardware/parts.py: "
+            "python -m tools.hardware.schematic hardware/drawings",
             size=2.4,
         ),
     ]
@@ -225,9 +241,9 @@ def schematic_svg() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write ``schematic.svg`` and ``perfboard.svg`` into a folder."""
-    from boardctl.hardware.perfboard import perfboard_svg
+    from tools.hardware.perfboard import perfboard_svg
 
-    parser = argparse.ArgumentParser(prog="python -m boardctl.hardware.schematic")
+    parser = argparse.ArgumentParser(prog="python -m tools.hardware.schematic")
     parser.add_argument("folder", type=Path, help="where to write the two SVG files")
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)

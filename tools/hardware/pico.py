@@ -11,8 +11,9 @@ import ast
 from pathlib import Path
 
 from boardctl.errors import HardwareError
+from tools import REPO
 
-FIRMWARE_CONFIG = Path(__file__).resolve().parents[2] / "firmware" / "config.py"
+FIRMWARE_CONFIG = REPO / "firmware" / "config.py"
 
 # Pico GPn -> physical pin of the 40-pin module (GP23-25 are not on the edge).
 PICO_PIN: dict[int, int] = {

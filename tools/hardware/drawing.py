@@ -7,7 +7,7 @@ points, the skunk lines, and the marker, dealer, game-point and status LEDs.
 Each LED is an SVG element with ``data-led`` (and ``data-track``/``data-hole``
 for holes), so tests and tools can read the drawing back.
 
-Run ``python -m boardctl.hardware.drawing LAYOUT [OUT.svg]`` (LAYOUT: a file
+Run ``python -m tools.hardware.drawing LAYOUT [OUT.svg]`` (LAYOUT: a file
 or a built-in name); ``--all DIR`` writes every built-in layout.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from boardctl.hardware.geometry import (
+from tools.hardware.geometry import (
     LEDS_PER_METRE,
     PITCH_MM,
     BoardGeometry,
@@ -199,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     layouts: Any = importlib.import_module("boardctl.board.layout")
     load_layout, LAYOUT_NAMES = layouts.load_layout, layouts.LAYOUT_NAMES
-    parser = argparse.ArgumentParser(prog="python -m boardctl.hardware.drawing")
+    parser = argparse.ArgumentParser(prog="python -m tools.hardware.drawing")
     parser.add_argument("layout", nargs="?", help="layout file or built-in name")
     parser.add_argument("out", nargs="?", help="output SVG (default: standard output)")
     parser.add_argument("--all", metavar="DIR", help="write DIR/<name>.svg for every built-in")

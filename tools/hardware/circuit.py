@@ -3,9 +3,9 @@
 Every part with a designator, every pin and the net it is on: the Pi's
 header pins come from the service's default pins (``DEFAULT_PINS``), the
 Pico's data and UART pins from ``firmware/config.py``, the values and part
-numbers from :mod:`boardctl.hardware.parts`. The schematic
-(:mod:`boardctl.hardware.schematic`) and the perfboard layout
-(:mod:`boardctl.hardware.perfboard`) draw this netlist, so neither can drift
+numbers from :mod:`tools.hardware.parts`. The schematic
+(:mod:`tools.hardware.schematic`) and the perfboard layout
+(:mod:`tools.hardware.perfboard`) draw this netlist, so neither can drift
 from the code.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from boardctl.hardware.parts import BUTTON_SERIES, LEVEL_SHIFTER, PROTECTION, Part
 from boardctl.hardware.pinout import HEADER_PIN, SHUTDOWN_GPIO, pin_assignments
+from tools.hardware.parts import BUTTON_SERIES, LEVEL_SHIFTER, PROTECTION, Part
 
 # Net names.
 VIN = "+5V_IN"  # the input, before the fuse
@@ -159,7 +159,7 @@ def data_path() -> list[Component]:
 
 def pico(settings: Mapping[str, object]) -> list[Component]:
     """The Pico: its data pin, ground, and the UART option's pins and supply."""
-    from boardctl.hardware.pico import PICO_VSYS, nearest_pico_ground, pico_pin
+    from tools.hardware.pico import PICO_VSYS, nearest_pico_ground, pico_pin
 
     led = settings["LED_PIN"]
     tx, rx = settings["UART_TX"], settings["UART_RX"]
@@ -258,7 +258,7 @@ def build_circuit(
 
         pins = DEFAULT_PINS
     if settings is None:
-        from boardctl.hardware.pico import firmware_settings
+        from tools.hardware.pico import firmware_settings
 
         settings = firmware_settings()
     return [*protection(), *data_path(), *pico(settings), *pi_and_inputs(pins)]

@@ -12,12 +12,14 @@ physical arrangement follows from how the strip is laid:
 - **streets**: row *k* of every track lies in street *k*, the tracks' rows
   side by side, so that equal scores line up across tracks, as on a wooden
   board. Columns in a street are aligned by hole number;
-- the game hole, when it is alone on a piece of strip, sits right after the
-  track's last row, as on a wooden board;
+- the game hole, when it is alone on a piece of strip, sits after the
+  track's last row, as on a wooden board, with room for the cut ends' solder
+  joints between the two pieces (:data:`PIECE_GAP_MM`);
 - the start hole is the LED next to hole 1 on the same uncut piece, one
   pitch (6.94 mm) left of it (two with a dark LED between); skunk-line marker LEDs sit on
-  their line above its street; dealer, game-point and status LEDs sit in a
-  panel below the streets.
+  their line above its street, half-way to the street before (a channel of
+  their own, :data:`MARKER_OFFSET_MM` from either street's row); dealer,
+  game-point and status LEDs sit in a panel below the streets.
 
 Distances are millimetres. The hole pitch is the LED pitch of the strip
 (1000/144 = 6.94 mm for a 144 LEDs/m strip): one LED under each hole.
@@ -36,8 +38,15 @@ from boardctl.board.layout import LINE_KEYS
 
 LEDS_PER_METRE = 144
 PITCH_MM = 1000 / LEDS_PER_METRE
+STRIP_WIDTH_MM = 12.0  # a 144 LEDs/m WS2812B strip
 TRACK_SPACING_MM = 14.0  # centre to centre of two tracks' rows (12 mm strip + wood)
-STREET_GAP_MM = 12.0  # extra space between streets
+STREET_GAP_MM = 16.0  # extra space between streets: room for a marker's channel
+#: A skunk-line marker's distance above its street's first row, as far from the
+#: last row of the street before (half of the 30 mm between the two rows).
+MARKER_OFFSET_MM = (TRACK_SPACING_MM + STREET_GAP_MM) / 2
+#: Bare strip left between the cut ends of two pieces in one line: one pitch
+#: (room for both pieces' pads and solder joints) plus 5 mm (their wire holes).
+PIECE_GAP_MM = PITCH_MM + 5.0
 MARGIN_MM = 14.0
 
 
@@ -192,13 +201,15 @@ def board_geometry(layout: LayoutLike) -> BoardGeometry:
 
     # Column of each hole in its street, counted in LED pitches: holes of equal
     # number line up across tracks, and a dark LED between holes leaves a gap.
-    column: dict[tuple[int, int], int] = {}
+    # A piece after another in the same street (the game hole on its own) leaves
+    # PIECE_GAP_MM of bare strip after the other's end.
+    column: dict[tuple[int, int], float] = {}
     for t, track in enumerate(layout.tracks):
         previous: Row | None = None
         for row in (r for r in rows if r.track == t):
             base = track.holes[row.first_hole]
             if previous is not None and previous.street == row.street:
-                start = column[(t, previous.last_hole)] + row.first_hole - previous.last_hole
+                start = column[(t, previous.last_hole)] + 1 + PIECE_GAP_MM / PITCH_MM
             else:
                 start = row.first_hole - street_first[row.street]
             for hole in range(row.first_hole, row.last_hole + 1):
@@ -241,9 +252,10 @@ def board_geometry(layout: LayoutLike) -> BoardGeometry:
         y_top = street_top[row.street]
         line = Line(key, hole, x, y_top, y_top + track_count * TRACK_SPACING_MM)
         geo.lines.append(line)
+        y_marker = y_top + TRACK_SPACING_MM / 2 - MARKER_OFFSET_MM
         for j, led in enumerate(layout.markers.get(key, ())):
             label = f"{key} line marker"
-            geo.spots[led] = Spot(led, x, y_top - 3.0 - j * PITCH_MM, "marker", None, None, label)
+            geo.spots[led] = Spot(led, x + j * PITCH_MM, y_marker, "marker", None, None, label)
 
     panel_top = street_top[-1] + street_height
     for t, track in enumerate(layout.tracks):
@@ -262,8 +274,7 @@ def board_geometry(layout: LayoutLike) -> BoardGeometry:
         geo.spots[layout.status] = Spot(
             layout.status, x, panel_top + TRACK_SPACING_MM / 2, "status", None, None, "status LED"
         )
-    widest = (max(column.values()) + 1) * PITCH_MM
-    geo.width = left + widest + MARGIN_MM
+    geo.width = max(s.x for s in geo.spots.values()) + PITCH_MM + MARGIN_MM
     geo.height = panel_bottom + MARGIN_MM
     return geo
 

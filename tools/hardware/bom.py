@@ -1,9 +1,9 @@
 """The bill of materials of each build: parts, part numbers, quantities, a cost estimate.
 
 Quantities come from the code: strip length and jumper wire from the layout
-(:mod:`boardctl.hardware.cutlist`), buttons, encoders and their series
+(:mod:`tools.hardware.cutlist`), buttons, encoders and their series
 resistors from the default pins of the tracks the layout has, and the
-perfboard's parts from :mod:`boardctl.hardware.parts`. Prices are typical
+perfboard's parts from :mod:`tools.hardware.parts`. Prices are typical
 single-quantity prices in US dollars (late 2025), for a budget, not a quote.
 """
 
@@ -13,9 +13,9 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from boardctl.hardware.cutlist import jumpers, metres_to_buy, real_gaps
-from boardctl.hardware.geometry import LayoutLike, board_geometry, injection_leds
-from boardctl.hardware.parts import BUTTON_SERIES, LEVEL_SHIFTER, PROTECTION, Part
+from tools.hardware.cutlist import jumpers, metres_to_buy, real_gaps
+from tools.hardware.geometry import LayoutLike, board_geometry, injection_leds
+from tools.hardware.parts import BUTTON_SERIES, LEVEL_SHIFTER, PROTECTION, Part
 
 ENCODER_ROLES = ("encoder_a", "encoder_b", "encoder_push")
 UART_ONLY = "UART link only"
@@ -103,7 +103,7 @@ ITEMS: tuple[Item, ...] = (
     Item("computers", "Raspberry Pi Zero 2 W (or Zero 2 WH, header fitted)", "Raspberry Pi SC0510",
          _one, 15.0),
     Item("computers", "microSD card, 16 GB, A1", "SanDisk SDSQUA4-016G", _one, 6.0),
-    Item("computers", "Raspberry Pi Pico (Pico H: headers fitted)", "Raspberry Pi SC0915",
+    Item("computers", "Raspberry Pi Pico (Pico H: headers fitted)", "Raspberry Pi SC0917",
          _one, 4.0),
     Item("computers", "USB cable micro-B OTG to micro-B, data", "(any data cable, 20-30 cm)",
          _one, 4.0),
@@ -120,8 +120,8 @@ ITEMS: tuple[Item, ...] = (
       for p in LEVEL_SHIFTER),
     Item("perfboard: data", "14-pin DIP socket for U2", "Mill-Max 110-43-314-41-001000",
          _one, 0.8),
-    Item("perfboard: data", "perfboard 7 x 5 cm, 0.1 in pitch", "(any FR4 perfboard)",
-         _one, 1.0),
+    Item("perfboard: data", "perfboard 9 x 7 cm (30 x 24 holes), 0.1 in pitch",
+         "(any FR4 perfboard)", _one, 1.0),
     Item("power", "Raspberry Pi 15 W USB-C power supply, 5.1 V 3 A",
          "Raspberry Pi 15W USB-C PSU (order code by plug type)", _one, 8.0),
     Item("power", "USB-C power-only receptacle, 5.1 kOhm on CC1/CC2, no PD",
@@ -149,6 +149,26 @@ ITEMS: tuple[Item, ...] = (
          lambda b: 2 * math.ceil(0.6 * b.feeds()), 0.6, "m"),
     Item("wire", "18 AWG stranded pair (supply -> fuse -> distribution point)",
          "(any 18 AWG stranded)", lambda _b: 2, 0.8, "m"),
+    Item("wire", "heat-shrink tubing assortment (every jumper and feed joint)", "(any 2:1 kit)",
+         _one, 4.0),
+    Item("woodwork", "top plate, 4 mm plywood or MDF, the board's size (woodwork/*-top.dxf)",
+         "(any)", _one, 6.0),
+    Item("woodwork", "base board, 18 mm plywood or MDF (woodwork/*-base*.dxf)", "(any)",
+         _one, 10.0),
+    Item("woodwork", "diffuser between strip and top plate: frosted film or thin white paper",
+         "(any, the board's size)", _one, 3.0),
+    Item("enclosure", "electronics box under the base board, 30 mm deep (the BAY layer)",
+         "(any, or four strips of wood and a lid)", _one, 5.0),
+    Item("enclosure", "M2.5 heat-set inserts for the bay's mounting holes", "(any M2.5 x 5 mm)",
+         lambda _b: 4, 0.2),
+    Item("enclosure", "M2.5 nylon standoffs 11 mm with screws (the Pi)", "(any M2.5 nylon kit)",
+         lambda _b: 4, 0.3),
+    Item("enclosure", "M2 nylon standoffs with screws (the Pico)", "(any M2 nylon kit)",
+         lambda _b: 4, 0.3),
+    Item("enclosure", "M3 nylon standoffs with screws (the perfboard)", "(any M3 nylon kit)",
+         lambda _b: 4, 0.3),
+    Item("enclosure", "cable gland PG7, for a supply lead through the box", "(any PG7 nylon)",
+         _one, 1.0, option=OPTIONAL),
 )  # fmt: skip
 
 

@@ -1,6 +1,6 @@
 """The cut list of a layout: which pieces to cut from the strip, and the jumpers between them.
 
-Worked out from the board geometry (:mod:`boardctl.hardware.geometry`): a
+Worked out from the board geometry (:mod:`tools.hardware.geometry`): a
 piece is a run of LEDs on one uncut length of strip; between two pieces three
 wires (5 V, data, GND) join the DOUT end of one to the DIN end of the next.
 The strip is sold in 1 m lengths of 144 LEDs; pieces are cut from them in
@@ -16,18 +16,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from boardctl.hardware.geometry import (
+from tools.hardware.geometry import (
     LEDS_PER_METRE,
     BoardGeometry,
     LayoutLike,
-    adjacent,
     board_geometry,
     strip_pieces,
     track_rows,
 )
+from tools.hardware.routes import routes
 
-#: Added to a jumper's straight length: down through the base board and back
-#: up at each end (about 10 mm each), and slack to solder and route it.
+#: Added to a jumper's length along its groove: down through the base board and
+#: back up at each end (about 10 mm each), and slack to solder it.
 JUMPER_ALLOWANCE_MM = 30.0
 #: Spare LEDs to keep beyond those a layout uses: a repair (a dead pixel, a
 #: bad cut) replaces a short piece.
@@ -40,13 +40,12 @@ class Jumper:
 
     from_led: int
     to_led: int
-    straight_mm: float  # centre to centre on the board
-    crosses: int  # other tracks' strip rows it passes over
+    route_mm: float  # wire hole to wire hole along the underside groove
 
     @property
     def wire_mm(self) -> int:
         """Length to cut each of the three wires, rounded up to 10 mm."""
-        return int(math.ceil((self.straight_mm + JUMPER_ALLOWANCE_MM) / 10) * 10)
+        return int(math.ceil((self.route_mm + JUMPER_ALLOWANCE_MM) / 10) * 10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,31 +62,11 @@ class Piece:
         return self.last_led - self.first_led + 1
 
 
-def _row_spans(geo: BoardGeometry) -> list[tuple[float, float, float]]:
-    """``(y, x_min, x_max)`` of every row of holes: where a strip lies."""
-    spans = []
-    for row in geo.rows:
-        spots = [s for s in geo.spots.values() if s.kind == "hole" and s.track == row.track
-                 and row.first_hole <= (s.hole or 0) <= row.last_hole]  # fmt: skip
-        xs = [s.x for s in spots]
-        spans.append((spots[0].y, min(xs), max(xs)))
-    return spans
-
-
 def jumpers(geo: BoardGeometry) -> list[Jumper]:
-    """Every jumper of the strip's route, in strip order, with the rows it passes over."""
-    spans = _row_spans(geo)
-    out = []
-    for a, b in geo.strip_path():
-        if adjacent(a, b):
-            continue
-        crossed = 0
-        for y, x0, x1 in spans:
-            if min(a.y, b.y) < y < max(a.y, b.y):
-                x = a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y)
-                crossed += x0 - 4 <= x <= x1 + 4
-        out.append(Jumper(a.led, b.led, math.dist((a.x, a.y), (b.x, b.y)), crossed))
-    return out
+    """Every jumper of the strip's route, in strip order, measured along its groove."""
+    return [
+        Jumper(r.from_led or 0, r.to_led, r.length_mm) for r in routes(geo) if r.kind == "jumper"
+    ]
 
 
 def cut_pieces(geo: BoardGeometry) -> list[Piece]:
@@ -194,8 +173,7 @@ def cut_list_table(layout: LayoutLike, roles: dict[int, str]) -> str:
             to, length = "(end of the strip)", ""
         else:
             to = f"LED {jumper.to_led}"
-            crossing = f", crosses {jumper.crosses} strip row(s)" if jumper.crosses else ""
-            length = f"{jumper.wire_mm} mm{crossing}"
+            length = f"{jumper.wire_mm} mm ({jumper.route_mm:.0f} mm of groove)"
         lines.append(
             f"| {n}: LEDs {piece.first_led}-{piece.last_led} | {piece.leds} | {piece.reel + 1} "
             f"| {describe(roles, piece.first_led, piece.last_led)} | {to} | {length} |"

@@ -1,0 +1,1 @@
+"""The carrier board as a KiCad project, generated from the code."""
