@@ -1,0 +1,309 @@
+"""Drive the twin VM from the host: build, boot, ssh, the GPIO lines, power off or cut.
+
+The scripts in twin/ do the work (docs/twin.md); this module runs them and waits for
+what they promise, with timeouts sized for QEMU's TCG (user space 10-50x slower than
+the host's).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+CACHE = Path(os.environ.get("BOARDCTL_TWIN_CACHE", Path.home() / ".cache" / "boardctl-twin"))
+BOOT_TIMEOUT = 600.0  # seconds to systemd's "running" under TCG on a busy 2-core host
+
+
+def build_image(twin_dir: Path) -> Path:
+    """The image's folder: built by twin/build-image.sh, or found in its cache."""
+    out = subprocess.run(
+        [str(twin_dir / "build-image.sh")], check=True, text=True, stdout=subprocess.PIPE
+    )
+    return Path(out.stdout.strip().splitlines()[-1])
+
+
+def wheel_folder(root: Path) -> Path:
+    """The pinned requirements' wheels (systemd/requirements.txt), downloaded on the host.
+
+    The VM has no network: install.sh's pip finds them here (PIP_FIND_LINKS, PIP_NO_INDEX).
+    """
+    requirements = root / "systemd" / "requirements.txt"
+    key = hashlib.sha256(requirements.read_bytes()).hexdigest()[:16]
+    folder = CACHE / f"wheels-{key}"
+    if not folder.is_dir():
+        partial = CACHE / f"wheels-{key}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        subprocess.run(
+            ["python3", "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
+             "--only-binary=:all:", "-r", str(requirements), "-d", str(partial)],
+            check=True,
+        )  # fmt: skip
+        partial.rename(folder)
+    return folder
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_for(what: str, probe: Callable[[], T | None], timeout: float, every: float = 0.5) -> T:
+    """``probe()``'s first value that is not None, asked until ``timeout`` seconds pass."""
+    end = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value is not None:
+            return value
+        if time.monotonic() > end:
+            raise TimeoutError(f"twin: no {what} within {timeout:.0f} s")
+        time.sleep(every)
+
+
+class Twin:
+    """One VM: its run folder (disks, sockets, console log) and the ways into it."""
+
+    def __init__(self, twin_dir: Path, image: Path, run: Path, *, ssh_port: int) -> None:
+        self.twin_dir, self.image, self.run, self.ssh_port = twin_dir, image, run, ssh_port
+        self.figures: dict[str, Any] = {}
+        self._gpio: socket.socket | None = None
+        self._gpio_buffer = b""
+
+    # -- power ---------------------------------------------------------------------------
+    def boot(self) -> float:
+        """Start QEMU and wait for systemd's ``running``; the seconds it took."""
+        env = dict(os.environ, SSH_PORT=str(self.ssh_port))
+        start = time.monotonic()
+        subprocess.run([str(self.twin_dir / "boot.sh"), str(self.image), str(self.run)],
+                       check=True, env=env)  # fmt: skip
+
+        def state() -> str | None:
+            done = self.ssh("systemctl is-system-running --wait", check=False, timeout=60)
+            return done.stdout.strip() if done.stdout.strip() in ("running", "degraded") else None
+
+        self.figures["system_state"] = wait_for("systemd running", state, BOOT_TIMEOUT, every=2)
+        seconds = time.monotonic() - start
+        self.figures.setdefault("boots_to_running_s", []).append(round(seconds, 1))
+        return seconds
+
+    def pid(self) -> int | None:
+        try:
+            return int((self.run / "qemu.pid").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def running(self) -> bool:
+        pid = self.pid()
+        if pid is None:
+            return False
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def poweroff(self) -> None:
+        """``systemctl poweroff`` in the guest; wait until QEMU has exited."""
+        self.close_gpio()
+        self.ssh("systemctl poweroff", check=False, timeout=30)
+        wait_for("QEMU exit", lambda: True if not self.running() else None, 300)
+
+    def cut_power(self) -> None:
+        """SIGKILL QEMU: the guest loses whatever it had not flushed to its disks."""
+        self.close_gpio()
+        pid = self.pid()
+        if pid is not None:
+            os.kill(pid, signal.SIGKILL)
+        wait_for("QEMU exit", lambda: True if not self.running() else None, 30)
+
+    def remove_run_folder(self) -> None:
+        shutil.rmtree(self.run, ignore_errors=True)
+
+    # -- ssh -----------------------------------------------------------------------------
+    def ssh_command(self, command: str) -> list[str]:
+        return [
+            "ssh", "-q", "-i", str(self.image / "id_ed25519"), "-p", str(self.ssh_port),
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "ConnectTimeout=10", "-o", "BatchMode=yes", "root@127.0.0.1", command,
+        ]  # fmt: skip
+
+    def ssh(
+        self, command: str, *, check: bool = True, timeout: float = 120, stdin: Any = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run ``command`` as root in the guest."""
+        try:
+            done = subprocess.run(
+                self.ssh_command(command), text=stdin is None, stdin=stdin,
+                capture_output=True, timeout=timeout,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            if check:
+                raise
+            return subprocess.CompletedProcess(command, 255, "", "timeout")
+        if not isinstance(done.stdout, str):
+            done = subprocess.CompletedProcess(
+                command, done.returncode, done.stdout.decode(), done.stderr.decode()
+            )
+        if check and done.returncode != 0:
+            raise AssertionError(
+                f"twin: {command!r} exited {done.returncode}\n{done.stdout}\n{done.stderr}"
+            )
+        return done
+
+    # -- installing boardctl --------------------------------------------------------------
+    def install_boardctl(self, root: Path, wheels: Path) -> None:
+        """What the docs tell a maker: the checkout on the Pi, then ``sudo sh systemd/install.sh``.
+
+        The checkout is the repository's files (as a clone has them); the pinned wheels go
+        in a folder that pip reads through PIP_FIND_LINKS, with PIP_NO_INDEX (no network).
+        """
+        files = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=root, check=True, stdout=subprocess.PIPE,
+        ).stdout  # fmt: skip
+        names = b"\0".join(n for n in files.split(b"\0") if n and (root / n.decode()).exists())
+        tar = subprocess.Popen(
+            ["tar", "-C", str(root), "--null", "-T", "-", "-cf", "-"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )  # fmt: skip
+        assert tar.stdin is not None and tar.stdout is not None
+        tar.stdin.write(names)
+        tar.stdin.close()
+        self.ssh(
+            "rm -rf /home/pi/boardctl && mkdir -p /home/pi/boardctl"
+            " && tar -x --no-same-owner -C /home/pi/boardctl && chown -R pi:pi /home/pi/boardctl",
+            stdin=tar.stdout, timeout=300,
+        )  # fmt: skip
+        assert tar.wait() == 0
+        tar = subprocess.Popen(["tar", "-C", str(wheels), "-cf", "-", "."], stdout=subprocess.PIPE)
+        self.ssh("rm -rf /home/pi/wheels && mkdir -p /home/pi/wheels"
+                 " && tar -x --no-same-owner -C /home/pi/wheels", stdin=tar.stdout)  # fmt: skip
+        assert tar.wait() == 0
+        start = time.monotonic()
+        done = self.ssh(
+            "cd /home/pi && BOARDCTL_SHUTDOWN_BUTTON=no BOARDCTL_OVERLAYFS=no"
+            " PIP_NO_INDEX=1 PIP_FIND_LINKS=/home/pi/wheels sh boardctl/systemd/install.sh",
+            check=False, timeout=1200,
+        )  # fmt: skip
+        self.figures["install_s"] = round(time.monotonic() - start, 1)
+        self.install_output = done.stdout + done.stderr
+        if done.returncode != 0:
+            raise AssertionError(f"install.sh exited {done.returncode}:\n{self.install_output}")
+
+    # -- the GPIO lines -------------------------------------------------------------------
+    def gpio(self, command: str) -> str:
+        """One command to the guest's GPIO agent (twin/guest/.../gpio-agent.py); its reply."""
+        if self._gpio is None:
+            self._gpio = socket.socket(socket.AF_UNIX)
+            self._gpio.settimeout(30)
+            self._gpio.connect(str(self.run / "gpio.sock"))
+            self._gpio_buffer = b""
+        self._gpio.sendall(command.encode() + b"\n")
+        while b"\n" not in self._gpio_buffer:
+            data = self._gpio.recv(4096)
+            if not data:
+                raise EOFError("twin: the GPIO agent's port closed")
+            self._gpio_buffer += data
+        line, self._gpio_buffer = self._gpio_buffer.split(b"\n", 1)
+        reply = line.decode().strip()
+        if not reply.startswith("ok"):
+            raise AssertionError(f"twin: gpio {command!r}: {reply}")
+        return reply[3:]
+
+    def close_gpio(self) -> None:
+        if self._gpio is not None:
+            self._gpio.close()
+            self._gpio = None
+
+    def press(self, line: int, hold: float = 0.2) -> None:
+        """Press a button wired to ``line`` (active low, as the board's buttons are)."""
+        self.gpio(f"set {line} 0")
+        time.sleep(hold)  # the contact closed for a human's press; the service times edges
+        self.gpio(f"set {line} 1")
+
+    # -- boardctl in the guest -------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        done = self.ssh("boardctl status --json", timeout=120)
+        value: dict[str, Any] = json.loads(done.stdout)
+        return value
+
+    def figures_to(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.figures, indent=1) + "\n")
+
+
+# -- power cuts --------------------------------------------------------------------------------
+PEGGER = Path(__file__).with_name("guest_pegger.py")
+VENV_PYTHON = "/opt/boardctl/venv/bin/python"  # install.sh's virtualenv
+
+
+def boot_to_ready(twin: Twin) -> float:
+    """Boot; wait until boardctl is active (READY); the seconds from QEMU's start.
+
+    Keeps two figures: the host's (VM start to the first ``is-active`` seen, which includes
+    ssh's own slowness) and the guest's (kernel start to the unit's READY, from systemd).
+    """
+    start = time.monotonic()
+    twin.boot()
+
+    def active() -> bool | None:
+        state = twin.ssh("systemctl is-active boardctl", check=False).stdout.strip()
+        return True if state == "active" else None
+
+    wait_for("boardctl active after the boot", active, BOOT_TIMEOUT, every=1.0)
+    seconds = time.monotonic() - start
+    twin.figures.setdefault("vm_start_to_ready_seen_s", []).append(round(seconds, 1))
+    shown = twin.ssh("systemctl show boardctl -p ActiveEnterTimestampMonotonic").stdout
+    kernel_to_ready = int(shown.strip().split("=", 1)[1]) / 1e6
+    twin.figures.setdefault("kernel_start_to_ready_s", []).append(round(kernel_to_ready, 1))
+    return seconds
+
+
+def start_power_cut_game(twin: Twin) -> None:
+    """The pegger in the guest (flushed: it must outlive the cuts), and a new free game."""
+    with PEGGER.open("rb") as source:
+        twin.ssh("cat > /root/pegger.py && sync", stdin=source)
+    twin.ssh(f"{VENV_PYTHON} /root/pegger.py new")
+
+
+def power_cut_trial(twin: Twin, name: str, after: int, delay: float) -> int:
+    """``after`` acknowledged entries, one more in flight, QEMU killed ``delay`` s later.
+
+    Boots again, sends the entry that was in flight again with its request id, and returns
+    the board's points: exactly the entries acknowledged so far when nothing was lost or
+    counted twice (each entry is 1 point).
+    """
+    pegger = subprocess.Popen(
+        twin.ssh_command(f"{VENV_PYTHON} -u /root/pegger.py run {name}"),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert pegger.stdin is not None and pegger.stdout is not None
+    for number in range(1, after + 1):
+        pegger.stdin.write("\n")
+        pegger.stdin.flush()
+        ready, _, _ = select.select([pegger.stdout], [], [], 120)
+        assert ready, f"twin: no reply to entry {number} within 120 s"
+        assert pegger.stdout.readline().strip() == f"ack {number}"
+    pegger.stdin.write("\n")  # entry after+1: in flight when the power goes
+    pegger.stdin.flush()
+    time.sleep(delay)
+    twin.cut_power()
+    pegger.kill()
+    pegger.wait()
+    boot_to_ready(twin)
+    resent = twin.ssh(f"{VENV_PYTHON} -u /root/pegger.py resend {name} {after + 1}")
+    assert resent.stdout.strip() == f"ack {after + 1}", resent
+    return sum(int(track["front"]) for track in twin.status()["tracks"])

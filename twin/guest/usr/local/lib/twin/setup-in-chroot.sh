@@ -1,0 +1,53 @@
+#!/bin/sh
+# Runs inside the image's chroot while twin/build-image.sh builds it.
+set -eux
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
+KVER=$(ls /lib/modules | sort -V | tail -1)
+
+# 1. gpio-sim.ko, built against the image's own kernel headers with its own gcc.
+/usr/local/src/gpio-sim/build.sh "$KVER" > /var/log/twin-gpio-sim-build.log 2>&1 \
+    || { cat /var/log/twin-gpio-sim-build.log; exit 1; }
+modinfo "/lib/modules/$KVER/updates/gpio-sim.ko" | grep -E '^(vermagic|depends)'
+apt-get purge -y linux-source-6.12 > /dev/null
+
+# 2. python3-lgpio: Raspberry Pi OS ships it from its own archive; Debian trixie has no
+#    lgpio. Build PyPI's sdist (fetched on the host: no network here; PYPI=1 links the
+#    bundled C library in) and wrap it as a package of that name, so that install.sh's
+#    `apt-get install python3-lgpio` finds it installed, as on the Pi.
+SDIST=$(ls /usr/local/src/lgpio-*.tar.gz)
+VERSION=$(basename "$SDIST" .tar.gz | sed 's/^lgpio-//')
+PKG=/tmp/python3-lgpio
+rm -rf "$PKG"
+env -u PIP_FIND_LINKS -u PIP_CERT -u PIP_INDEX_URL PYPI=1 pip3 install --quiet --break-system-packages --no-cache-dir --no-index --no-build-isolation --no-deps \
+    --target "$PKG/usr/lib/python3/dist-packages" "$SDIST"
+rm -rf "$PKG/usr/lib/python3/dist-packages/bin"
+mkdir -p "$PKG/DEBIAN"
+cat > "$PKG/DEBIAN/control" <<CONTROL
+Package: python3-lgpio
+Version: $VERSION-twin1
+Architecture: amd64
+Maintainer: boardctl twin <root@localhost>
+Depends: python3
+Description: lgpio Python module (PyPI sdist built for the boardctl twin)
+CONTROL
+dpkg-deb --root-owner-group --build "$PKG" /tmp/python3-lgpio.deb > /dev/null
+dpkg -i /tmp/python3-lgpio.deb > /dev/null
+rm -rf "$PKG" /tmp/python3-lgpio.deb "$SDIST"
+python3 -c 'import lgpio, gpiod; print("lgpio", lgpio.LGPIO_PY_VERSION, "gpiod", gpiod.__version__)'
+
+# 3. The system: a Pi's host name and user, the state partition, no package sources.
+echo raspberrypi > /etc/hostname
+printf '127.0.0.1 localhost\n127.0.1.1 raspberrypi\n' > /etc/hosts
+mkdir -p /var/lib/boardctl
+printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n/dev/vdb /var/lib/boardctl ext4 rw,nosuid,nodev 0 2\n' > /etc/fstab
+groupadd -f -r gpio
+id pi > /dev/null 2>&1 || useradd -m -s /bin/bash -G gpio,dialout,plugdev pi
+passwd -d root
+systemctl enable systemd-networkd twin-board twin-gpio-sim twin-gpio-agent
+systemctl mask systemd-networkd-wait-online.service apt-daily.timer apt-daily-upgrade.timer \
+    e2scrub_all.timer fstrim.timer man-db.timer
+# The VM has no network: apt knows no sources (apt-get update succeeds with nothing to do).
+rm -f /etc/apt/sources.list /etc/apt/sources.list.d/*
+apt-get clean
+echo 'MODULES=most' > /etc/initramfs-tools/conf.d/twin
+update-initramfs -u -k "$KVER"
