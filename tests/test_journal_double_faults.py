@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from boardctl.cli import main
 from boardctl.game import integrity
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.integrity import DAMAGE_KEY, JournalDamaged
 from boardctl.game.journal import Journal, list_backups
+from boardctl.game.journal_file import kept_here
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.records import finished_results
 from tests.test_journal_integrity import ENTRIES, FREE, flip, frame_offset, live_copy
@@ -147,3 +149,22 @@ def test_a_longer_journal_that_grew_from_ours_is_not_damage(tmp_path: Path) -> N
     integrity.write_mark(path, integrity.Mark(10, tenth[3], tenth[1]))
     report, kept = service_report(path)
     assert report is None and kept == ENTRIES + 1
+
+
+def test_another_journals_backups_beside_a_missing_journal_are_not_its_damage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = backed_up(tmp_path)
+    assert all(Path(b).name.startswith("journal-2") for b in list_backups(path))
+    typo = tmp_path / "journa.sqlite"  # a mistyped name in the same folder
+    assert list_backups(typo) == [] and not kept_here(typo)
+    where = ["--journal", str(typo), "--socket", str(tmp_path / "none.sock")]
+    assert main(["status", *where]) == 1
+    err = capsys.readouterr().err
+    assert "there is no journal at" in err and "damaged" not in err
+    # a journal of another name keeps backups of its own name, found by it alone
+    other = tmp_path / "demo.journal"
+    with Scorekeeper.open(other, setup=FREE) as keeper:
+        keeper.journal.backup("manual")  # type: ignore[union-attr]
+    assert [Path(b).name[:5] for b in list_backups(other)] == ["demo-"]
+    assert all(Path(b).name.startswith("journal-") for b in list_backups(path))

@@ -530,7 +530,7 @@ class Journal:
         """A consistent copy in ``backups/`` (SQLite's backup API); keep the last few."""
         folder = self.path.parent / BACKUP_DIR
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        target = folder / f"journal-{stamp}-{self._last_seq:06d}-{reason}.sqlite"
+        target = folder / journal_file.backup_name(self.path, stamp, self._last_seq, reason)
         temporary = target.with_suffix(".tmp")
         try:
             folder.mkdir(mode=0o750, exist_ok=True)

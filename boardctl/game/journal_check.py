@@ -17,6 +17,7 @@ import sqlite3
 import struct
 
 from boardctl.game.journal_file import BACKUP_DIR, MARK_PREFIX, MARK_SUFFIX, file_uri
+from boardctl.game.journal_file import list_backups as list_backups
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -255,17 +256,6 @@ def _recovered_frames(shm: str, wal: bytes) -> int:
     if version != 3007000 or (salt1, salt2) != struct.unpack_from("=2I", wal, 16):
         return 0
     return int(frames)
-
-
-def list_backups(journal: str) -> list[str]:
-    """The backups of ``journal``, oldest first."""
-    folder = os.path.join(os.path.dirname(os.path.abspath(journal)), BACKUP_DIR)
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    found = (n for n in names if n.startswith("journal-") and n.endswith(".sqlite"))
-    return [os.path.join(folder, n) for n in sorted(found)]
 
 
 # --- all of it -------------------------------------------------------------------------

@@ -48,15 +48,44 @@ def file_uri(path: str | os.PathLike[str], mode: str) -> str:
     return f"file://{quoted}?mode={mode}"
 
 
-def kept_here(path: str | os.PathLike[str]) -> bool:
-    """True if a journal is or was kept at ``path``: the file, its mark, or backups beside it.
+def backup_name(journal: str | os.PathLike[str], stamp: str, seq: int, reason: str) -> str:
+    """A backup's file name in ``backups/``: the journal's own name first, so that each
+    journal in a folder finds only its own backups (``journal.sqlite``: ``journal-...``)."""
+    return f"{_stem(journal)}-{stamp}-{seq:06d}-{reason}.sqlite"
 
-    A reader asked for a missing journal with a mark or backups beside it
+
+def list_backups(journal: str | os.PathLike[str]) -> list[str]:
+    """The backups of ``journal``, oldest first."""
+    name = os.fspath(journal)
+    folder = os.path.join(os.path.dirname(os.path.abspath(name)), BACKUP_DIR)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    prefix = f"{_stem(name)}-"
+    found = (
+        n
+        for n in names
+        if n.startswith(prefix) and n[len(prefix) : len(prefix) + 1].isdigit()
+        if n.endswith(".sqlite")
+    )
+    return [os.path.join(folder, n) for n in sorted(found)]
+
+
+def _stem(journal: str | os.PathLike[str]) -> str:
+    return os.path.splitext(os.path.basename(os.fspath(journal)))[0]
+
+
+def kept_here(path: str | os.PathLike[str]) -> bool:
+    """True if a journal is or was kept at ``path``: the file, its mark, or its backups.
+
+    A reader asked for a missing journal with a mark or backups of its own beside it
     opens it anyway, so that the damage checks say what was lost.
     """
     name = os.fspath(path)
-    beside = os.path.join(os.path.dirname(os.path.abspath(name)), BACKUP_DIR)
-    return any(os.path.exists(p) for p in (name, f"{name}{MARK_SUFFIX}", beside))
+    return any(os.path.exists(p) for p in (name, f"{name}{MARK_SUFFIX}")) or bool(
+        list_backups(name)
+    )
 
 
 def writer_absent(path: str | os.PathLike[str]) -> bool:
