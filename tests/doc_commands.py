@@ -715,10 +715,6 @@ def check(folder: Path, root: Path = ROOT) -> list[Result]:
     outcomes: dict[str, tuple[int | None, str, tuple[str, ...], float]] = {}
     helps: dict[str, str] = {}
     ran: dict[tuple[str, str], tuple[int | None, str, float]] = {}  # each command runs once
-    # docs/demo.md keeps a game in /tmp/demo.journal: what that makes there (the journal's
-    # files, its backups/) is removed after, or the next run would find a journal gone missing
-    made_there = ("demo.journal*", "backups", "backups/*")
-    before = {path for pattern in made_there for path in Path("/tmp").glob(pattern)}
     try:
         board.start()
         broker_reason: str | None = None  # started for the first command that needs it
@@ -751,12 +747,6 @@ def check(folder: Path, root: Path = ROOT) -> list[Result]:
                 outcomes[text] = (None, "", missing, 0.0)
     finally:
         board.close()
-        after = {path for pattern in made_there for path in Path("/tmp").glob(pattern)}
-        for made in sorted(after - before, reverse=True):  # a folder's files before it
-            if made.is_dir():
-                made.rmdir()
-            else:
-                made.unlink(missing_ok=True)
     results = []
     for doc in documented:
         status, output, missing, seconds = outcomes.get(doc.text, (None, "", (), 0.0))
