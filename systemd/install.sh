@@ -121,6 +121,8 @@ fi
 run install -m 0644 "$SRC/systemd/boardctl.service" "$UNIT_DIR/boardctl.service"
 # Shows the fault sign on the LEDs when systemd gives up restarting the service.
 run install -m 0644 "$SRC/systemd/boardctl-fault.service" "$UNIT_DIR/boardctl-fault.service"
+# On the disk before the service is enabled: a power cut after this line leaves a whole install.
+run sync
 run systemctl daemon-reload
 run systemctl enable boardctl.service
 run systemctl restart boardctl.service

@@ -124,6 +124,8 @@ def test_install_script_plan(tmp_path: Path) -> None:
     assert f"{pip} --no-deps --no-build-isolation --upgrade {REPO}" in plan
     assert f"{REPO}/systemd/boardctl.service /etc/systemd/system/boardctl.service" in plan
     assert "systemctl enable boardctl.service" in plan
+    # Everything is on the disk before the service is enabled (a power cut after install).
+    assert plan.index("+ sync\n") < plan.index("systemctl enable boardctl.service")
     # The verbs the docs give (boardctl status, ...) are on every user's PATH.
     assert "ln -sf /opt/boardctl/venv/bin/boardctl /usr/local/bin/boardctl" in plan
     assert "boardctl run --print-config" in plan
