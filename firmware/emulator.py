@@ -21,6 +21,7 @@ import tempfile
 import threading
 import time
 import tty
+from collections.abc import Callable
 from typing import Any
 
 from boardctl.link import protocol
@@ -264,9 +265,13 @@ class PtyDevice:
 
     def wait_for(self, frame: bytes, timeout: float = 1.0) -> bool:
         """Wait until the strip shows ``frame``; False if it does not within ``timeout``."""
+        return self.wait_until(lambda: self.pixels() == frame, timeout)
+
+    def wait_until(self, condition: "Callable[[], object]", timeout: float = 1.0) -> bool:
+        """Wait until ``condition()`` is true; False if it is not within ``timeout``."""
         deadline = time.monotonic() + timeout
         while True:
-            if self.pixels() == frame:
+            if condition():
                 return True
             if time.monotonic() > deadline:
                 return False

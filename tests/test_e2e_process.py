@@ -185,7 +185,7 @@ def test_sigterm_turns_the_leds_dark_and_tells_the_controller_so(service: Servic
             service.press("track2.plus5")  # pending when the stop comes: not kept
             assert service.kill(signal.SIGTERM) == 0
             assert device.wait_for(bytes(len(shown)), timeout=5.0)  # a clean stop: dark
-            controller = device.controller
-            assert controller is not None and controller.parted  # GOODBYE: no lost sign later
+            # GOODBYE follows the dark frame: no lost sign later
+            assert device.wait_until(lambda: device.controller and device.controller.parted, 5.0)
     finally:
         sys.path.remove(firmware)

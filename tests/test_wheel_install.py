@@ -5,9 +5,12 @@ tests/test_firmware_install_wheel.py)."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,8 +47,17 @@ def test_the_wheels_demo_plays_a_whole_game(venv_bin: Path, tmp_path: Path) -> N
     assert " wins (" in done.stdout and "game points" in done.stdout, done.stdout[-2000:]
 
 
+@pytest.fixture
+def short_home() -> Iterator[Path]:
+    """A home whose control socket path fits AF_UNIX's 108 bytes (pytest's paths may not)."""
+    home = Path(tempfile.mkdtemp(prefix="bc-home-"))
+    yield home
+    shutil.rmtree(home, ignore_errors=True)
+
+
 @pytest.mark.slow
-def test_the_wheels_service_runs_and_keeps_an_entry(venv_bin: Path, tmp_path: Path) -> None:
+def test_the_wheels_service_runs_and_keeps_an_entry(venv_bin: Path, short_home: Path) -> None:
+    tmp_path = short_home
     env = _env(venv_bin, tmp_path)
     boardctl = str(venv_bin / "boardctl")
     service = subprocess.Popen(

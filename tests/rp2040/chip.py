@@ -40,6 +40,7 @@ from tools.hardware.pico import firmware_settings
 RIG = Path(__file__).resolve().parent
 IMAGE = RIG / "image" / "micropython-v1.28.0-RPI_PICO.bin"
 BRIDGE = RIG / "bridge.mjs"
+STALL_S = 60.0  # wall seconds without a "time" event (every 20 emulated ms): the emulator stalled
 RP2040JS = RIG / "node_modules" / "rp2040js"
 # MicroPython's RPI_PICO littlefs2 file system: 352 blocks of 4 KiB at flash 0xA0000.
 FS_GEOMETRY: dict[str, Any] = {  # keyword arguments of littlefs.LittleFS
@@ -230,13 +231,17 @@ class Chip:
         seconds of emulated time; False if it never was."""
         with self._changed:
             end = self.now_ns + int(emu_s * 1e9)
-            wall_end = time.monotonic() + 60 + 10 * emu_s  # the emulator stalled, or a busy machine
+            # Wall time bounds only a stall: emulated time that stops moving for a minute. A
+            # busy machine slows the emulator down, it does not make the wait fail.
+            seen, moved = self.now_ns, time.monotonic()
             while True:
                 if condition():
                     return True
-                if self.now_ns >= end or self.ended or time.monotonic() > wall_end:
+                if self.now_ns >= end or self.ended or time.monotonic() - moved > STALL_S:
                     return False
                 self._changed.wait(1.0)
+                if self.now_ns != seen:
+                    seen, moved = self.now_ns, time.monotonic()
 
     def run_for(self, emu_s: float) -> None:
         """Let ``emu_s`` seconds of emulated time pass."""
