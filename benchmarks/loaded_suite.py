@@ -3,7 +3,7 @@
 The suite must pass on a busy machine: every test waits for the event it asserts or runs on
 an injected clock. This script is how that is checked:
 
-    python benchmarks/loaded_suite.py                 # the whole suite, 5 runs, 2 burners
+    python benchmarks/loaded_suite.py                 # the suite as CI runs it, 5 runs, 2 burners
     python benchmarks/loaded_suite.py --runs 3 -- tests/test_e2e.py
 
 It prints each run's result line and time, and exits non-zero if any run failed.
@@ -18,6 +18,9 @@ import subprocess
 import sys
 import time
 
+# What .ci/run's main stage passes to pytest (without arguments after --, the runs use these).
+CI_ARGS = ["-m", "not homeassistant", "-n", "auto", "--dist", "loadfile"]
+
 
 def _burn() -> None:
     """Spin forever (a process that keeps one core busy)."""
@@ -31,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burners", type=int, default=2, help="CPU burners (default 2)")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest (after --)")
     args = parser.parse_args(argv)
+    pytest_args = args.pytest_args or CI_ARGS
     burners = [multiprocessing.Process(target=_burn, daemon=True) for _ in range(args.burners)]
     for burner in burners:
         burner.start()
@@ -40,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         for run in range(1, args.runs + 1):
             start = time.monotonic()
             result = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args.pytest_args],
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *pytest_args],
                 capture_output=True,
                 text=True,
                 check=False,
