@@ -76,7 +76,7 @@ def rss_mb(pid: int) -> float:
 
 
 def peg(keeper: Scorekeeper, track: int, points: int) -> None:
-    for chunk in [20] * (points // 20) + ([points % 20] if points % 20 else []):
+    for chunk in [18] * (points // 18) + ([points % 18] if points % 18 else []):  # counts
         keeper.apply(parse_command({"op": "peg", "track": track, "points": chunk}))
 
 
