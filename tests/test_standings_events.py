@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from boardctl.cli import main
 from boardctl.config import MqttConfig
@@ -255,3 +257,33 @@ def test_season_standings_rank_every_archive_with_the_roster_keeping_players_one
         season.load_roster(bad)
     with pytest.raises(StandingsError, match="not an event"):
         archive.path_of(folder, "../x")
+
+
+@given(
+    board=st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True),
+    event=st.dates().map(lambda d: d.isoformat()),
+    first=st.integers(1, 10**9),
+    crc=st.integers(0, 2**32 - 1),
+)
+def test_a_result_topic_gives_back_its_board_event_and_game(
+    board: str, event: str, first: int, crc: int
+) -> None:
+    game = f"{first}-{crc:08x}"
+    topic = topics.result("boardctl", board, topics.slot(event, game))
+    assert topics.parse_result("boardctl", topic) == (board, f"{event}/{game}")
+    assert topics.slot_game(f"{event}/{game}") == game
+    assert topics.parse_result("boardctl", f"boardctl/{board}/results/{game}") == (board, game)
+    assert topics.parse_closed("boardctl", topics.closed("boardctl", event)) == event
+
+
+@given(at=st.integers(0, 4_000_000_000), starts=st.integers(0, 23))
+def test_the_event_of_a_moment_is_the_local_date_day_starts_hours_before(
+    at: int, starts: int
+) -> None:
+    import datetime
+
+    moment = datetime.datetime.fromtimestamp(at, datetime.UTC)
+    local = datetime.datetime.fromtimestamp(at).astimezone()
+    expected = (local - datetime.timedelta(hours=starts)).date().isoformat()
+    assert events.event_of(moment.isoformat(), starts) == expected == events.today(at, starts)
+    assert events.kept(expected, expected) and not events.kept("0001-01-01", expected)
