@@ -287,3 +287,31 @@ def test_the_event_of_a_moment_is_the_local_date_day_starts_hours_before(
     expected = (local - datetime.timedelta(hours=starts)).date().isoformat()
     assert events.event_of(moment.isoformat(), starts) == expected == events.today(at, starts)
     assert events.kept(expected, expected) and not events.kept("0001-01-01", expected)
+
+
+def test_an_upgraded_bridge_moves_its_results_from_the_old_topics_to_their_event(
+    broker: Broker, tmp_path: Path
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    with Scorekeeper.open(journal, setup=SETUP) as keeper:
+        win(keeper, 0, 20)
+        apply(keeper, {"op": "next"})
+    (game,) = finished_results(journal, "b1")
+    old = f"boardctl/b1/results/{game['id']}"  # before events, and the old acknowledgements
+    publisher = Probe(broker, "none")
+    publisher.client.publish(old, json.dumps(game), 1, True).wait_for_publish(5)
+    publisher.close()
+    acks = tmp_path / "acks.json"
+    acks.write_text(json.dumps({"version": 1, "results": {game["id"]: "0" * 16}}))
+    new = topics.result("boardctl", "b1", topics.slot(events.event_of(game["end"]), game["id"]))
+    probe = Probe(broker, "boardctl/b1/results/#")
+    bridge = Bridge(config_for(broker), Paths(tmp_path / "none.sock", journal, acks), "b1")
+    thread = run_bridge(bridge)
+    try:
+        assert probe.wait(lambda seen: seen.get(old) == b"" and seen.get(new) == json.dumps(
+            game, separators=(",", ":")).encode())  # fmt: skip
+        assert probe.wait(lambda _: json.loads(acks.read_text())["results"].keys() == {
+            topics.slot(events.event_of(game["end"]), game["id"])})  # fmt: skip
+    finally:
+        stop(bridge, thread)
+        probe.close()
