@@ -24,6 +24,7 @@ from boardctl.config import MqttConfig
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.bridge import Bridge, Paths
 from boardctl.results.sign import write_key
+from boardctl.standings import archive
 from boardctl.standings.collect import collect
 from boardctl.standings.games import Game
 from boardctl.standings.report import report
@@ -162,8 +163,12 @@ def oracle_table(boards: list[Board]) -> list[tuple[str, int, int, int, int]]:
     return [(name, *row) for name, row in order]  # type: ignore[misc]
 
 
+def config_of(broker: Broker) -> MqttConfig:
+    return MqttConfig(host="127.0.0.1", port=broker.port)
+
+
 def test_a_league_of_two_bridged_rooms_ranks_every_game_through_restarts_and_withdrawals(
-    league: tuple[Broker, list[Broker], list[Board]],
+    league: tuple[Broker, list[Broker], list[Board]], tmp_path: Path
 ) -> None:
     central, rooms, boards = league
     keys = {b.id: b.key for b in boards}
@@ -202,3 +207,15 @@ def test_a_league_of_two_bridged_rooms_ranks_every_game_through_restarts_and_wit
     shown = [(r.player, r.games, r.wins, r.game_points, r.spread) for r in table]
     assert shown == oracle_table(boards)
     assert sum(r.wins for r in table) == len(recounted(boards)) == 4 * 4
+
+    # the director closes the night on the central broker: archived, and cleared everywhere
+    # (the rooms' bridges get the closed mark through their mosquitto bridge's "in" topic)
+    nights = {slot.split("/")[0] for _, slot in collect(config_of(central))}
+    for night in nights:
+        archive.close(config_of(central), night, tmp_path / "events")
+    archived = check(
+        [m for n in nights for m in archive.load(tmp_path / "events" / f"{n}.jsonl").items()],
+        keys,
+    )
+    assert held(archived.verified) == recounted(boards)
+    assert wait_for(lambda: all(collect(config_of(b)) == {} for b in [central, *rooms]))

@@ -20,8 +20,8 @@ director's closed events and makes the broker the journal's: it publishes
 what the broker has not acknowledged, lost or holds otherwise, and withdraws
 what the journal does not hold (a win undone while the broker was away or
 came back from its persistence file, a record someone else put there) with a
-signed withdrawal record, clears results of expired events and of the old
-topics without an event, and leaves those of closed events to the director. It stays
+signed withdrawal record, and clears results of closed or expired events and
+of the old topics without an event. It stays
 subscribed, so a later change under its topics is corrected at once. Nothing
 is withdrawn while the journal cannot be read. At least once; the game id
 makes duplicates harmless. The board itself never waits for any of this: the
@@ -286,8 +286,6 @@ class Bridge:
             if self._acks.digests.get(slot) != value and slot not in inflight:
                 self._publish_result(slot, record, value)
         for slot in list(self._acks.digests) if self._feed.read else []:
-            if self._closed_slot(slot):
-                continue
             if slot not in self._slots and slot not in inflight:
                 wanted, goal = self._want(slot)  # an undone win, or an event gone: withdraw
                 if self._acks.digests.get(slot) != goal:
@@ -305,22 +303,12 @@ class Bridge:
     def _kept(self, event: str) -> bool:
         return event not in self._closed and events.kept(event, self._today, self.config.keep_days)
 
-    def _closed_slot(self, slot: str) -> bool:
-        """A result of a closed event: the director's now (it archives and clears it).
-
-        Its acknowledgement is forgotten and the broker's copy left alone.
-        """
-        if slot.rpartition("/")[0] not in self._closed:
-            return False
-        self._acks.acknowledged(slot, None)
-        return True
-
     def _want(self, slot: str) -> tuple[dict[str, Any] | None, str | None]:
         """What the broker should hold at ``slot`` (and its digest; None: nothing).
 
         The journal's result; for a game it does not hold (any more), a
-        withdrawal record while the event is kept; nothing for an expired
-        event or an old topic without an event (a closed event's: see :meth:`_closed_slot`).
+        withdrawal record while the event is kept; nothing for a closed or
+        expired event or an old topic without an event.
         """
         if slot in self._slots:
             return self._slots[slot]
@@ -400,7 +388,7 @@ class Bridge:
             self._on_broker[slot] = value
             return
         # after the read-back, every change under our topics is checked at once
-        if slot in {s for s, _ in self._inflight.values()} or self._closed_slot(slot):
+        if slot in {s for s, _ in self._inflight.values()}:
             return
         record, wanted = self._want(slot)
         if value == wanted:
@@ -449,8 +437,6 @@ class Bridge:
         # withdrawals: what the broker holds (or held, for a central broker
         # behind a mosquitto bridge) that the journal does not, or not under that event
         for slot in {*self._on_broker, *self._acks.digests} - self._slots.keys() - inflight:
-            if self._closed_slot(slot):
-                continue
             held = self._on_broker.get(slot)
             wanted, now = self._want(slot)
             if held != now:

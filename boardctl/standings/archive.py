@@ -2,20 +2,24 @@
 
 ``boardctl standings close EVENT`` (docs/standings.md):
 
-1. marks the event closed on the broker (``<prefix>/_standings/closed/<event>``,
-   retained): the boards' bridges stop publishing its results from then on;
-2. reads every retained result of the event (:func:`.collect.collect`, that
+1. reads every retained result of the event (:func:`.collect.collect`, that
    event's topics only);
-3. writes them to ``<archives>/<event>.jsonl``, one record a line exactly as
+2. writes them to ``<archives>/<event>.jsonl``, one record a line exactly as
    the board signed it (``key``, ``hmac``: the archive verifies with the
    director's board keys, as the broker's records do), merged with an
    archive already there (closing again adds late results), atomically and
    durably;
-4. clears the event's topics from the broker (an empty retained message on
+3. marks the event closed on the broker (``<prefix>/_standings/closed/<event>``,
+   retained): the boards' bridges stop publishing its results and clear
+   their own (in every room of a league, whose brokers the director does not
+   reach);
+4. reads the event again and adds to the archive what came in meanwhile;
+5. clears the event's topics from the broker (an empty retained message on
    each, withdrawal records included), waiting for each acknowledgement.
 
 The archive is written before anything is cleared: a close interrupted at any
-step is run again.
+step is run again. A game that ends during the close itself may miss the
+archive; it stays in its board's journal.
 """
 
 from __future__ import annotations
@@ -118,12 +122,16 @@ def close(
     connect(client, config)
     client.loop_start()
     try:
+        messages = collect(config, timeout=timeout, only=[event], withdrawals=True)
+        held |= {k: p for k, p in messages.items() if not is_withdrawal(p)}  # the later copy
+        write(path, check(held.items(), {}).records)
         mark = json.dumps({"event": event, "closed": _now()}).encode()
         _wait(client.publish(topics.closed(config.prefix, event), mark, qos=1, retain=True), config)
-        messages = collect(config, timeout=timeout, only=[event], withdrawals=True)
-        results = {k: p for k, p in messages.items() if not is_withdrawal(p)}
-        checked = check({**held, **results}.items(), {})  # the broker's copy is the later one
+        late = collect(config, timeout=timeout, only=[event], withdrawals=True)
+        held |= {k: p for k, p in late.items() if not is_withdrawal(p)}
+        checked = check(held.items(), {})
         write(path, checked.records)
+        messages |= late
         infos = [
             client.publish(topics.result(config.prefix, board, slot), b"", qos=1, retain=True)
             for board, slot in messages
