@@ -196,7 +196,7 @@ def catch_up(broker: Broker, tmp: Path, results: int) -> dict[str, Any]:
     made = time.monotonic() - made
     write_key(journal.parent / KEY_FILE)  # the bridge signs every result
     acks = journal.parent / "mqtt-acks.json"
-    sub = Subscriber(broker.port, "boardctl/catch/results/+")
+    sub = Subscriber(broker.port, "boardctl/catch/results/+/+")
     start = time.monotonic()
     bridge = subprocess.Popen(bridge_command(service, broker.port, "catch"), env=_env())
     try:

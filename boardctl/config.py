@@ -153,6 +153,8 @@ class MqttConfig:
     discovery_prefix: str = "homeassistant"
     keepalive: int = 30
     config_url: str = ""  # shown in Home Assistant's device page
+    day_starts: int = 6  # hours: a game ending before this counts for the evening before
+    keep_days: int = 14  # the broker keeps an event's results at most this long (docs/mqtt.md)
 
 
 def _default_pins() -> PinsConfig:
@@ -255,6 +257,8 @@ def _topic_level(value: Any) -> str | None:
 _MQTT_CHECKS: dict[str, Check] = {
     "port": _between(0, 65535),
     "keepalive": _between(5, 3600),
+    "day_starts": _between(0, 23),
+    "keep_days": _between(0, 3650),
     "board_id": lambda v: None if v == "" else _topic_level(v),
     "prefix": _topic_level,
     "discovery_prefix": _topic_level,

@@ -195,6 +195,7 @@ EXAMPLES: dict[tuple[str | None, str], str | list[str]] = {
     ("standings schedule", "PLAYER"): "Ann",
     ("standings schedule", "..."): "Bob Cat Dan",
     ("standings schedule", "N"): "2",
+    ("standings close", "DATE"): "2026-11-24",  # not tonight: the bridge's results stay
 }
 
 # Usage lines whose shortest form needs one of its optional parts: the example that runs.

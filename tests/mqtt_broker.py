@@ -33,7 +33,7 @@ class Broker:
     for it. ``persistence=False``: nothing is ever saved. ``users`` (name ->
     password) and ``acl`` (the ACL file's text) make a broker that only lets
     those users in (a password file made by ``mosquitto_passwd``). ``port``: that one
-    instead of a free one.
+    instead of a free one. ``extra``: more lines of configuration (a bridge connection).
     """
 
     def __init__(
@@ -44,6 +44,7 @@ class Broker:
         users: dict[str, str] | None = None,
         acl: str = "",
         port: int | None = None,
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
@@ -79,7 +80,7 @@ class Broker:
                 f"password_file {passwords}",
                 f"acl_file {folder}/acl",
             ]
-        self.config.write_text("\n".join(lines) + "\n")
+        self.config.write_text("\n".join([*lines, *extra]) + "\n")
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:

@@ -29,7 +29,7 @@ from boardctl.game.commands import parse_command
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.view import status_dict
-from boardctl.mqtt import discovery, topics
+from boardctl.mqtt import discovery, events, topics
 from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.bridge import Bridge, Paths
 from boardctl.mqtt.decommission import decommission
@@ -332,13 +332,16 @@ def test_a_bridge_without_its_service_publishes_the_journal_and_withdraws_an_und
     thread.start()
     try:
         (game,) = finished_results(journal, "b1")
-        topic = topics.result("boardctl", "b1", game["id"])
+        night = events.event_of(game["end"])
+        topic = topics.result("boardctl", "b1", topics.slot(night, game["id"]))
         assert probe.wait(lambda seen: json.loads(seen.get(topic, b"null") or b"null") == game)
         assert probe.wait(lambda seen: seen.get("boardctl/b1/availability") == b"offline")
         assert probe.wait(lambda seen: digest(game) in Acks(paths.acks).digests.values())
         apply(keeper, {"op": "undo"})  # the service is down: the CLI writes the journal
-        assert probe.wait(lambda seen: seen.get(topic) == b"")  # withdrawn
-        assert probe.wait(lambda seen: Acks(paths.acks).digests == {})
+        withdrawal = events.withdrawal("b1", game["id"], None)  # the board has no key here
+        assert probe.wait(lambda seen: json.loads(seen.get(topic) or b"null") == withdrawal)
+        assert probe.wait(lambda seen: Acks(paths.acks).digests == {
+            topics.slot(night, game["id"]): digest(withdrawal)})  # fmt: skip
     finally:
         bridge.stop()
         thread.join(10)
@@ -359,7 +362,7 @@ def test_catch_up_after_the_bridge_was_away_and_decommission(
     bridge = Bridge(config_for(broker), paths, "b1")
     thread = threading.Thread(target=bridge.run)
     thread.start()
-    probe = Probe(broker, "boardctl/b1/results/+")
+    probe = Probe(broker, "boardctl/b1/results/+/+")
     try:
         assert probe.wait(lambda seen: len([p for p in seen.values() if p]) == 6)
     finally:
@@ -384,17 +387,21 @@ def test_standings_collect_every_board_and_follow_a_withdrawal(broker: Broker) -
         body = json.dumps({**record, "id": game, "board": board}).encode()
         probe = Probe(broker, "x")
         probe.client.publish(
-            topics.result("boardctl", board, game), body, 1, True
+            topics.result("boardctl", board, f"2026-12-01/{game}"), body, 1, True
         ).wait_for_publish(5)
         probe.close()
-    assert set(collect(config)) == {("b1", "1-aa"), ("b2", "1-bb"), ("b2", "9-cc")}
+    assert set(collect(config)) == {
+        ("b1", "2026-12-01/1-aa"),
+        ("b2", "2026-12-01/1-bb"),
+        ("b2", "2026-12-01/9-cc"),
+    }
     seen: list[int] = []
 
     def follow(results: dict[tuple[str, str], Any]) -> bool:
         seen.append(len(results))
         if len(seen) == 1:  # the retained ones are in: withdraw one
             withdraw = Probe(broker, "x")
-            topic = topics.result("boardctl", "b2", "9-cc")
+            topic = topics.result("boardctl", "b2", "2026-12-01/9-cc")
             withdraw.client.publish(topic, b"", 1, True).wait_for_publish(5)
             withdraw.close()
         return len(seen) < 2

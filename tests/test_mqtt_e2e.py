@@ -209,7 +209,7 @@ def test_an_evening_of_five_boards_survives_broker_and_bridge_crashes(
             boards[game.board - 1].play(game.first, game.second, winner, loser_score)
 
     play_round(0)
-    assert wait_for(lambda: len(retained(broker, "boardctl/+/results/+", 0.5)) == BOARDS, 15)
+    assert wait_for(lambda: len(retained(broker, "boardctl/+/results/+/+", 0.5)) == BOARDS, 15)
 
     broker.kill()  # kill -9: every retained message since the start is lost
     assert not list(broker.folder.glob("*.db"))  # nothing was ever saved to load again

@@ -29,6 +29,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from boardctl.cli import main
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
+from boardctl.mqtt.events import event_of, is_withdrawal, today
 from boardctl.mqtt.records import finished_results
 from boardctl.results.sign import sign_record, write_key
 from tests.mqtt_broker import Broker, have_mosquitto
@@ -60,7 +61,7 @@ def win(keeper: Scorekeeper, track: int, loser: int) -> None:
 
 def snapshot(
     broker: Broker,
-    pattern: str = "boardctl/+/results/+",
+    pattern: str = "boardctl/+/results/+/+",
     user: tuple[str, str] | None = None,
     marker: str = "",
 ) -> dict[str, bytes]:
@@ -146,12 +147,17 @@ class Board:
     def results(self) -> dict[str, dict[str, Any]]:
         """What the journal holds, as the bridge publishes it: topic -> signed record."""
         return {
-            f"boardctl/{self.id}/results/{r['id']}": r
+            f"boardctl/{self.id}/results/{event_of(r['end'])}/{r['id']}": r
             for r in finished_results(self.journal, self.id, self.key)
         }
 
     def on_broker(self, held: dict[str, bytes]) -> dict[str, Any]:
-        return {t: json.loads(p) for t, p in held.items() if t.startswith(f"boardctl/{self.id}/")}
+        """The board's results on the broker (its withdrawal records left out)."""
+        return {
+            t: json.loads(p)
+            for t, p in held.items()
+            if t.startswith(f"boardctl/{self.id}/") and not is_withdrawal(p)
+        }
 
     def close(self) -> None:
         self.stop()
@@ -188,20 +194,21 @@ def test_forged_moved_and_malformed_results_never_count(
     board.start()
     assert wait_for(lambda: in_sync(board, broker)), board.log.read_text()
     (real,) = board.results().values()
+    night = event_of(real["end"])
     assert real["hmac"] and real["key"]  # the bridge signs with the board's key
 
     # a rogue client: a million game points under the board's own topic, the board's real
     # record moved to another game id, and another board's topic with b1's payload
     greedy = {**real, "id": "9-00000000", "game_points": 1_000_000, "key": "", "hmac": ""}
-    publish(broker, "boardctl/b1/results/9-00000000", json.dumps(greedy).encode())
-    publish(broker, "boardctl/b1/results/8-00000000", json.dumps(real).encode())
-    publish(broker, f"boardctl/b2/results/{real['id']}", json.dumps(real).encode())
+    publish(broker, f"boardctl/b1/results/{night}/9-00000000", json.dumps(greedy).encode())
+    publish(broker, f"boardctl/b1/results/{night}/8-00000000", json.dumps(real).encode())
+    publish(broker, f"boardctl/b2/results/{night}/{real['id']}", json.dumps(real).encode())
     # a forged record signed with a key the director does not hold for b3
     fake = sign_record({**real, "board": "b3", "id": "1-0"}, bytes(32))
-    publish(broker, "boardctl/b3/results/1-0", json.dumps(fake).encode())
+    publish(broker, f"boardctl/b3/results/{night}/1-0", json.dumps(fake).encode())
     # malformed: odd fields, and 5 MB
-    publish(broker, "boardctl/b4/results/1-0", b'{"board":"b4","id":"1-0","names":"x"}')
-    publish(broker, "boardctl/b4/results/2-0", b"[" * 5_000_000)
+    publish(broker, f"boardctl/b4/results/{night}/1-0", b'{"board":"b4","id":"1-0","names":"x"}')
+    publish(broker, f"boardctl/b4/results/{night}/2-0", b"[" * 5_000_000)
     # the bridge withdraws what its journal does not hold under its own topics, at once
     assert wait_for(lambda: in_sync(board, broker)), board.log.read_text()
 
@@ -294,7 +301,7 @@ def test_a_user_per_board_and_an_acl_keep_each_board_to_its_own_topics(
     forged = {**next(iter(real_b2.values())), "game_points": 3}
     for topic in real_b2:
         publish(broker, topic, json.dumps(forged).encode(), user=("b1", users["b1"]))
-    publish(broker, "boardctl/b2/results/7-0", b"{}", user=("b1", users["b1"]))
+    publish(broker, "boardctl/b2/results/2026-12-01/7-0", b"{}", user=("b1", users["b1"]))
     assert boards[1].on_broker(everything()) == real_b2
     # no password, a wrong one: not in
     rogue = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="nobody")
@@ -396,7 +403,7 @@ def records(count: int) -> dict[str, bytes]:
             "game_points": 2,
             "end": f"2026-12-01T19:0{n}:00.000Z",
         }
-        out[f"boardctl/b1/results/{record['id']}"] = json.dumps(record).encode()
+        out[f"boardctl/b1/results/2026-12-01/{record['id']}"] = json.dumps(record).encode()
     return out
 
 
@@ -483,7 +490,7 @@ def test_the_projector_page_feed_rebuilds_after_the_broker_restarts(
     broker.start()
     topic, payload = next(iter(held.items()))
     publish(broker, topic, payload)  # the board that still holds its game puts it back
-    assert wait_for(lambda: set(feed.results) == {("b1", "1-0")}), feed.results
+    assert wait_for(lambda: set(feed.results) == {("b1", "2026-12-01/1-0")}), feed.results
 
 
 # --- error paths ------------------------------------------------------------------------
@@ -558,11 +565,11 @@ def test_a_client_that_keeps_writing_a_boards_topic_is_corrected_five_times_then
     board.start()
     assert wait_for(lambda: "connected to" in board.log.read_text())
     assert wait_for(lambda: in_sync(board, broker))
-    topic = "boardctl/b1/results/5-0"
+    topic = f"boardctl/b1/results/{today(time.time())}/5-0"
     for _ in range(5):  # each one withdrawn at once
         publish(broker, topic, b'{"board":"b1","id":"5-0"}')
         assert wait_for(lambda: in_sync(board, broker)), board.log.read_text()
     publish(broker, topic, b'{"board":"b1","id":"5-0"}')
-    assert wait_for(lambda: "another client keeps writing boardctl/b1/results/5-0" in
+    assert wait_for(lambda: f"another client keeps writing {topic}" in
                     board.log.read_text())  # fmt: skip
     assert topic in snapshot(broker)  # left alone until the next connection

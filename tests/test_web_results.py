@@ -177,7 +177,7 @@ def test_the_feed_waits_for_the_broker_and_follows_its_results(
         client.connect("127.0.0.1", broker.port)
         client.loop_start()
         for record in season[:3]:
-            topic = f"boardctl/{record['board']}/results/{record['id']}"
+            topic = f"boardctl/{record['board']}/results/2026-12-01/{record['id']}"
             client.publish(topic, json.dumps(record), qos=1, retain=True).wait_for_publish(5)
         client.loop_stop()
         client.disconnect()
@@ -185,6 +185,7 @@ def test_the_feed_waits_for_the_broker_and_follows_its_results(
         while len(feed.results) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert feed.error == ""
-        assert sorted(game for _, game in feed.results) == sorted(str(r["id"]) for r in season[:3])
+        games = sorted(slot.split("/")[1] for _, slot in feed.results)
+        assert games == sorted(str(r["id"]) for r in season[:3])
     finally:
         broker.close()

@@ -147,7 +147,8 @@ def test_results_records_rules_and_the_live_standings_page(
     forged: dict[str, Any] = {"id": "1-0", "board": "rogue", "names": ["Zed", "Ann"]}
     forged["scores"] = [61, 0]
     forged |= {"winner": 0, "game_points": 3, "skunk": 2, "end": "2099-01-01T00:00:00.000Z"}
-    publish(board.broker, "boardctl/rogue/results/1-0", json.dumps(forged).encode(), retain=True)
+    topic = "boardctl/rogue/results/2099-01-01/1-0"
+    publish(board.broker, topic, json.dumps(forged).encode(), retain=True)
     expect(projector.locator("#apart li")).to_contain_text(
         "rogue: Zed 61 – Ann 0 · Zed +61 · double skunk — not signed; no key held", timeout=15000
     )

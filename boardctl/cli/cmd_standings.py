@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from boardctl.config import MqttConfig
     from boardctl.standings.games import Game
     from boardctl.standings.verify import Checked
 
@@ -39,6 +41,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "added (marked; results failing verification never count)",
     )
     parser.add_argument("--since", metavar="TIME", help="only games that ended at or after TIME")
+    parser.add_argument(
+        "--event",
+        dest="events",
+        metavar="DATE",
+        action="append",
+        default=[],
+        help="only this event's results (a club night, e.g. 2026-12-01; repeatable; default: "
+        "every event the broker keeps, or those since --since)",
+    )
+    parser.add_argument(
+        "--archives", metavar="DIR", help="the events' archives (~/.local/state/boardctl/events)"
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--csv", action="store_true", help="CSV instead of a table")
     output.add_argument("--json", action="store_true", help="JSON (for a web page)")
@@ -74,6 +88,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     plan = sub.add_parser("schedule", help="a round-robin schedule: PLAYER ... --boards N")
     plan.add_argument("players", nargs="+", metavar="PLAYER")
     plan.add_argument("--boards", type=int, default=1, help="boards in the room (1)")
+    close = sub.add_parser("close", help="archive an event's results and clear them: DATE")
+    close.add_argument("event", metavar="DATE")
+    league = sub.add_parser("season", help="season standings from the events' archives")
+    league.add_argument("season_events", nargs="*", metavar="DATE", help="default: every archive")
+    league.add_argument("--roster", metavar="FILE", help="players' other spellings (TOML)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,12 +101,71 @@ def run(args: argparse.Namespace) -> int:
         return _add(args)
     if args.action == "schedule":
         return _schedule(args)
+    if args.action == "close":
+        return _close(args)
+    if args.action == "season":
+        return _season(args)
     return _show(args)
 
 
-def _add(args: argparse.Namespace) -> int:
-    from pathlib import Path
+def _archives(args: argparse.Namespace) -> Path:
+    from boardctl.standings import archive
 
+    return Path(args.archives) if args.archives else archive.default_dir()
+
+
+def _close(args: argparse.Namespace) -> int:
+    from boardctl.config import load_config
+    from boardctl.standings import archive
+
+    config = load_config(args.config).mqtt
+    path, kept, cleared = archive.close(config, args.event, _archives(args), timeout=args.timeout)
+    print(f"closed {args.event}: {kept} results in {path}; {cleared} topics cleared")
+    return 0
+
+
+def _season(args: argparse.Namespace) -> int:
+    import sys
+
+    from boardctl.standings import keyring, season
+    from boardctl.standings.errors import StandingsError
+
+    folder = _archives(args)
+    events = args.season_events or season.archived(folder)
+    if not events:
+        raise StandingsError(f"no event archived in {folder} (boardctl standings close DATE)")
+    keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+    checked, _ = season.season(events, folder, keys)
+    players = season.load_roster(Path(args.roster)) if args.roster else {}
+    if note := checked.note():
+        print(f"boardctl standings: {note}", file=sys.stderr)
+    games = [*checked.counted(unverified=args.count_unverified), *_manual(args)]
+    _print(args, [season.named(g, players) for g in games], checked)
+    return 0
+
+
+def events_since(since: str, config: MqttConfig) -> list[str]:
+    """The events the broker may keep from ``since`` on (their topics only are read)."""
+    import datetime
+    import time
+
+    from boardctl.mqtt.events import event_of, today
+    from boardctl.standings.errors import StandingsError
+
+    try:
+        first = event_of(since if "T" in since else since + "T12:00:00", config.day_starts)
+    except ValueError:
+        raise StandingsError(f"--since {since!r}: write a time, e.g. 2026-12-01T19:00") from None
+    last = datetime.date.fromisoformat(today(time.time(), config.day_starts))
+    day = max(datetime.date.fromisoformat(first), last - datetime.timedelta(config.keep_days))
+    out = []
+    while day <= last:
+        out.append(day.isoformat())
+        day += datetime.timedelta(1)
+    return out
+
+
+def _add(args: argparse.Namespace) -> int:
     from boardctl.standings import store
 
     path = Path(args.manual) if getattr(args, "manual", None) else store.default_path()
@@ -109,7 +187,6 @@ def _schedule(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     import json
     import sys
-    from pathlib import Path
 
     from boardctl.config import load_config
     from boardctl.standings import keyring, store
@@ -140,17 +217,16 @@ def _show(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return True
 
+    only = args.events or (events_since(args.since, config) if args.since else [])
     if args.follow:
-        collect(config, timeout=args.timeout, follow=show)
+        collect(config, timeout=args.timeout, follow=show, only=only)
         return 0
-    show(collect(config, timeout=args.timeout))
+    show(collect(config, timeout=args.timeout, only=only))
     return 0
 
 
 def _manual(args: argparse.Namespace) -> list[Game]:
     """The games entered by hand: a file named with --manual must exist."""
-    from pathlib import Path
-
     from boardctl.standings import store
 
     if args.manual:

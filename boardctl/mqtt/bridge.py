@@ -12,13 +12,16 @@ the acknowledgements belong to one thread and need no lock (and a paho
 callback never waits for the bridge).
 
 Results come from the journal (:class:`~boardctl.mqtt.records.ResultFeed`),
-never from the stream, signed with the board key when the board has one. On
-every (re)connection each result the broker has not acknowledged
-(:class:`~boardctl.mqtt.acks.Acks`) is published again; then the bridge reads
-back its board's retained results and makes them the journal's: it
-republishes what the broker lost or holds otherwise, and withdraws what the
-journal does not hold (a win undone while the broker was away or came back
-from its persistence file, a record someone else put there). It stays
+never from the stream, signed with the board key when the board has one, each
+under its event (:mod:`boardctl.mqtt.events`): only the events the broker
+keeps (not closed by the director, at most ``keep_days`` old). On every
+(re)connection the bridge reads back its board's retained results and the
+director's closed events and makes the broker the journal's: it publishes
+what the broker has not acknowledged, lost or holds otherwise, and withdraws
+what the journal does not hold (a win undone while the broker was away or
+came back from its persistence file, a record someone else put there) with a
+signed withdrawal record, and clears results of closed or expired events and
+of the old topics without an event. It stays
 subscribed, so a later change under its topics is corrected at once. Nothing
 is withdrawn while the journal cannot be read. At least once; the game id
 makes duplicates harmless. The board itself never waits for any of this: the
@@ -33,6 +36,7 @@ import logging
 import queue
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardctl.config import MAX_TRACKS, MqttConfig
 from boardctl.errors import BoardError
-from boardctl.mqtt import discovery, topics
+from boardctl.mqtt import discovery, events, topics
 from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.broker import make_client, port
 from boardctl.mqtt.records import ResultFeed, digest
@@ -95,6 +99,7 @@ class Bridge:
         board: str,
         *,
         client_factory: Callable[[MqttConfig, str], mqtt.Client] = make_client,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.config = config
         self.paths = paths
@@ -102,9 +107,14 @@ class Bridge:
         self.prefix = config.prefix
         self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._stop = threading.Event()
-        self._feed = ResultFeed(paths.journal, board, board_key(paths))
-        self._acks = Acks(paths.acks)
-        self._inflight: dict[int, tuple[str, str | None]] = {}  # mid -> (game, digest)
+        self._key = board_key(paths)
+        self._feed = ResultFeed(paths.journal, board, self._key)
+        self._acks = Acks(paths.acks)  # by slot (<event>/<game>; an old topic's: the game id)
+        self._clock = clock
+        self._closed: set[str] = set()  # events the director closed
+        self._today = ""
+        self._slots: dict[str, tuple[dict[str, Any], str]] = {}  # the journal's kept results
+        self._inflight: dict[int, tuple[str, str | None]] = {}  # mid -> (slot, digest)
         self._status: dict[str, Any] | None = None
         self._service_up: bool | None = None
         self._connected = False
@@ -262,35 +272,65 @@ class Bridge:
     def _results(self) -> None:
         """Read new journal events; publish every result the broker does not have yet."""
         try:
-            self._feed.refresh()
+            changed = self._feed.refresh()
         except BoardError as exc:
             log.error("journal: %s", exc)
             return
-        if not self._connected:
-            return
-        inflight = {game for game, _ in self._inflight.values()}
-        for game, record in self._feed.results.items():
-            value = digest(record)
-            if self._acks.digests.get(game) != value and game not in inflight:
-                self._publish_result(game, record, value)
-        for game in list(self._acks.digests) if self._feed.read else []:
-            if game not in self._feed.results and game not in inflight:
-                self._publish_result(game, None, None)  # an undone win: withdraw it
+        now = events.today(self._clock(), self.config.day_starts)
+        if changed or now != self._today:
+            self._sort_slots(now)
+        if not self._connected or not self._synced:
+            return  # the read-back (on connection) publishes what the broker lacks
+        inflight = {slot for slot, _ in self._inflight.values()}
+        for slot, (record, value) in self._slots.items():
+            if self._acks.digests.get(slot) != value and slot not in inflight:
+                self._publish_result(slot, record, value)
+        for slot in list(self._acks.digests) if self._feed.read else []:
+            if slot not in self._slots and slot not in inflight:
+                wanted, goal = self._want(slot)  # an undone win, or an event gone: withdraw
+                if self._acks.digests.get(slot) != goal:
+                    self._publish_result(slot, wanted, goal)
 
-    def _publish_result(self, game: str, record: dict[str, Any] | None, value: str | None) -> None:
+    def _sort_slots(self, now: str) -> None:
+        """The journal's results under their events, those the broker keeps."""
+        self._today = now
+        self._slots = {}
+        for game, record in self._feed.results.items():
+            event = events.event_of(str(record["end"]), self.config.day_starts)
+            if self._kept(event):
+                self._slots[topics.slot(event, game)] = (record, digest(record))
+
+    def _kept(self, event: str) -> bool:
+        return event not in self._closed and events.kept(event, self._today, self.config.keep_days)
+
+    def _want(self, slot: str) -> tuple[dict[str, Any] | None, str | None]:
+        """What the broker should hold at ``slot`` (and its digest; None: nothing).
+
+        The journal's result; for a game it does not hold (any more), a
+        withdrawal record while the event is kept; nothing for a closed or
+        expired event or an old topic without an event.
+        """
+        if slot in self._slots:
+            return self._slots[slot]
+        event, _, game = slot.rpartition("/")
+        if event and self._kept(event):
+            record = events.withdrawal(self.board, game, self._key)
+            return record, digest(record)
+        return None, None
+
+    def _publish_result(self, slot: str, record: dict[str, Any] | None, value: str | None) -> None:
         payload = b"" if record is None else encode(record)
-        mid = self._publish(topics.result(self.prefix, self.board, game), payload, 1, True)
+        mid = self._publish(topics.result(self.prefix, self.board, slot), payload, 1, True)
         if mid is not None:
-            self._inflight[mid] = (game, value)
+            self._inflight[mid] = (slot, value)
 
     def _on_ack(self, mid: int) -> None:
         done = self._inflight.pop(mid, None)
         if done is not None:
-            game, value = done
-            self._acks.acknowledged(game, value)
-            self._acked_now.add(game)
-            record = self._feed.results.get(game)
-            if (None if record is None else digest(record)) != value:
+            slot, value = done
+            self._acks.acknowledged(slot, value)
+            self._acked_now.add(slot)
+            if self._want(slot)[1] != value:
                 self._results()  # it changed while in flight (final now): send the new one
 
     # --- the broker -------------------------------------------------------------
@@ -306,16 +346,17 @@ class Bridge:
         self._availability()
         self._publish_state()
         self._announce()
-        self._results()  # the fast path: whatever is not acknowledged
-        # then read back what the broker holds: results it lost, and results it
-        # holds that the journal does not (withdrawn while it was away, or not ours)
+        # read back what the broker holds (and the events the director closed):
+        # results it lost, and results it holds that the journal does not
+        # (withdrawn while it was away, or not ours)
         self._on_broker = {}
         self._synced = False
         self._corrected = {}
         self._sync_token = secrets.token_hex(8)
         _, self._sub_mid = self.client.subscribe(
             [
-                (topics.results(self.prefix, self.board), 1),
+                (topics.own_results(self.prefix, self.board), 1),
+                (topics.closed(self.prefix), 1),
                 (topics.sync(self.prefix, self.board, self._sync_token), 1),
                 (HA_STATUS, 1),
             ]
@@ -331,25 +372,32 @@ class Bridge:
         if topic == topics.sync(self.prefix, self.board, self._sync_token):
             self._reconcile()
             return
+        event = topics.parse_closed(self.prefix, topic)
+        if event is not None:
+            if payload and event not in self._closed:
+                self._closed.add(event)  # its results are the director's archive's now
+                self._sort_slots(self._today)
+                self._results()
+            return
         parsed = topics.parse_result(self.prefix, topic)
         if parsed is None or parsed[0] != self.board:
             return
-        game = parsed[1]
+        slot = parsed[1]
         value = _payload_digest(payload)
         if not self._synced:
-            self._on_broker[game] = value
+            self._on_broker[slot] = value
             return
         # after the read-back, every change under our topics is checked at once
-        if game in {g for g, _ in self._inflight.values()}:
+        if slot in {s for s, _ in self._inflight.values()}:
             return
-        record = self._feed.results.get(game)
-        if value == (None if record is None else digest(record)):
+        record, wanted = self._want(slot)
+        if value == wanted:
             return
-        if record is None and not self._feed.read:
+        if slot not in self._slots and not self._feed.read:
             return  # the journal cannot be read now: never withdraw on a guess
-        self._corrected[game] = self._corrected.get(game, 0) + 1
-        if self._corrected[game] > MAX_CORRECTIONS:  # not a fight without end
-            if self._corrected[game] == MAX_CORRECTIONS + 1:
+        self._corrected[slot] = self._corrected.get(slot, 0) + 1
+        if self._corrected[slot] > MAX_CORRECTIONS:  # not a fight without end
+            if self._corrected[slot] == MAX_CORRECTIONS + 1:
                 log.error(
                     "another client keeps writing %s: does another board use the id %s? "
                     "(left alone until the next connection)",
@@ -357,13 +405,11 @@ class Bridge:
                     self.board,
                 )
             return
-        if record is None:
-            if value is not None:
-                log.warning("withdrawing %s: the journal holds no such result", topic)
-                self._publish_result(game, None, None)
-        elif value != digest(record):
+        if slot in self._slots:
             log.warning("republishing %s: the broker held another payload", topic)
-            self._publish_result(game, record, digest(record))
+        else:
+            log.warning("withdrawing %s: the journal holds no such result now", topic)
+        self._publish_result(slot, record, wanted)
 
     def _reconcile(self) -> None:
         """The broker's retained results are all in: make them the journal's.
@@ -373,25 +419,32 @@ class Bridge:
         restarted broker lost, or a record the bridge never published).
         """
         self._synced = True
-        inflight = {game for game, _ in self._inflight.values()}
-        for game, record in self._feed.results.items():
-            value = digest(record)
-            if self._on_broker.get(game) == value:
-                self._acks.acknowledged(game, value)
-            elif game not in inflight and not (
-                game in self._acked_now and self._acks.digests.get(game) == value
+        self._sort_slots(events.today(self._clock(), self.config.day_starts))
+        inflight = {slot for slot, _ in self._inflight.values()}
+        for slot, (record, value) in self._slots.items():
+            if self._on_broker.get(slot) == value:
+                self._acks.acknowledged(slot, value)
+            elif slot not in inflight and not (
+                slot in self._acked_now and self._acks.digests.get(slot) == value
             ):
-                self._publish_result(game, record, value)
+                self._publish_result(slot, record, value)
         if not self._feed.read:  # no journal, or a damaged one: never withdraw on a guess
             log.warning(
                 "the journal cannot be read: results it may not hold are left on the broker"
             )
             self._on_broker = {}
             return
-        for game, held in self._on_broker.items():
-            if held is not None and game not in self._feed.results and game not in inflight:
-                log.warning("withdrawing result %s: the journal holds no such result", game)
-                self._publish_result(game, None, None)
+        # withdrawals: what the broker holds (or held, for a central broker
+        # behind a mosquitto bridge) that the journal does not, or not under that event
+        for slot in {*self._on_broker, *self._acks.digests} - self._slots.keys() - inflight:
+            held = self._on_broker.get(slot)
+            wanted, now = self._want(slot)
+            if held != now:
+                if slot in self._on_broker:
+                    log.warning("withdrawing result %s: the journal holds no such result", slot)
+                self._publish_result(slot, wanted, now)
+            else:
+                self._acks.acknowledged(slot, now)
         self._on_broker = {}
 
     def _publish(

@@ -30,7 +30,7 @@ def decommission(config: MqttConfig, board: str, *, results: bool = False) -> in
     try:
         _until(events, config, "connect", result_topics)
         if results:
-            client.subscribe([(topics.results(config.prefix, board), 1), (marker, 1)])
+            client.subscribe([(topics.own_results(config.prefix, board), 1), (marker, 1)])
             _until(events, config, "suback", result_topics)
             client.publish(marker, b"", qos=1)
             _until(events, config, marker, result_topics)  # every retained result is in

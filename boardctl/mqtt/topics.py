@@ -3,11 +3,15 @@
     <prefix>/<board>/availability        "online" / "offline" (retained; the last will)
     <prefix>/<board>/state               the board's status as JSON (retained)
     <prefix>/<board>/event               game over and skunk events (not retained)
-    <prefix>/<board>/results/<game>      one finished game's result (retained, QoS 1)
+    <prefix>/<board>/results/<event>/<game>   one finished game's result (retained, QoS 1)
     <prefix>/<board>/sync/<token>        the bridge's own marker (see Bridge)
+    <prefix>/_standings/closed/<event>   the director closed the event (retained)
 
-``<prefix>`` is ``[mqtt] prefix`` (``boardctl``), ``<board>`` the board id and
-``<game>`` the game id (:func:`boardctl.mqtt.records.game_id`).
+``<prefix>`` is ``[mqtt] prefix`` (``boardctl``), ``<board>`` the board id,
+``<event>`` the club night (:func:`boardctl.mqtt.events.event_of`) and
+``<game>`` the game id (:func:`boardctl.mqtt.records.game_id`). A *slot* is
+``<event>/<game>``; before events, a result's topic was
+``<prefix>/<board>/results/<game>`` (its slot is then the game id alone).
 """
 
 from __future__ import annotations
@@ -40,13 +44,28 @@ def event(prefix: str, board: str) -> str:
     return f"{prefix}/{board}/event"
 
 
-def result(prefix: str, board: str, game: str) -> str:
-    return f"{prefix}/{board}/results/{game}"
+def slot(event: str, game: str) -> str:
+    return f"{event}/{game}"
 
 
-def results(prefix: str, board: str = "+") -> str:
-    """The filter for one board's results, or (``board="+"``) every board's."""
-    return f"{prefix}/{board}/results/+"
+def result(prefix: str, board: str, slot: str) -> str:
+    """The topic of one result: ``slot`` is ``<event>/<game>`` (or an old topic's game id)."""
+    return f"{prefix}/{board}/results/{slot}"
+
+
+def results(prefix: str, board: str = "+", event: str = "+") -> str:
+    """The filter for one event's (``event="+"``: every event's) results of a board or all."""
+    return f"{prefix}/{board}/results/{event}/+"
+
+
+def own_results(prefix: str, board: str) -> str:
+    """Every result topic of one board, old ones included (its bridge's read-back)."""
+    return f"{prefix}/{board}/results/#"
+
+
+def closed(prefix: str, event: str = "+") -> str:
+    """The director's retained mark that ``event`` is closed (``+``: the filter for all)."""
+    return f"{prefix}/_standings/closed/{event}"
 
 
 def sync(prefix: str, board: str, token: str) -> str:
@@ -54,8 +73,21 @@ def sync(prefix: str, board: str, token: str) -> str:
 
 
 def parse_result(prefix: str, topic: str) -> tuple[str, str] | None:
-    """``(board, game)`` of a result topic, else None."""
+    """``(board, slot)`` of a result topic (an old one's slot is its game id), else None."""
     parts = topic.split("/")
-    if len(parts) == 4 and parts[0] == prefix and parts[2] == "results":
-        return parts[1], parts[3]
+    if len(parts) in (4, 5) and parts[0] == prefix and parts[2] == "results":
+        return parts[1], "/".join(parts[3:])
+    return None
+
+
+def slot_game(slot: str) -> str:
+    """The game id of a slot."""
+    return slot.rpartition("/")[2]
+
+
+def parse_closed(prefix: str, topic: str) -> str | None:
+    """The event of a closed mark's topic, else None."""
+    parts = topic.split("/")
+    if len(parts) == 4 and parts[0] == prefix and parts[1:3] == ["_standings", "closed"]:
+        return parts[3]
     return None

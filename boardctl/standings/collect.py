@@ -1,6 +1,7 @@
 """Every board's results from the broker: the retained result topics, read once or followed.
 
-After subscribing to ``<prefix>/+/results/+`` the collector publishes a marker
+After subscribing to ``<prefix>/+/results/<event>/+`` for each event it ranks
+(``+``: every event the broker keeps) the collector publishes a marker
 on a topic of its own and waits for it to come back: the broker sends the
 retained messages of a subscription before anything published after it, so
 when the marker arrives every retained result is in.
@@ -8,24 +9,27 @@ when the marker arrives every retained result is in.
 A follower rebuilds its view after every (re)connection: the retained set
 that arrives then replaces what it held, so a result withdrawn while it was
 away (a withdrawal is an empty retained message, which the broker does not
-keep) is gone from its view too. What it holds are the messages as sent;
-:mod:`.verify` decides which of them count.
+keep, or a withdrawal record) is gone from its view too. What it holds are the
+messages as sent; :mod:`.verify` decides which of them count. Only the events
+asked for cross the network: the cost is one event's results, however many
+past events the broker still keeps.
 """
 
 from __future__ import annotations
 
 import queue
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from boardctl.config import MqttConfig
 from boardctl.mqtt import topics
 from boardctl.mqtt.broker import connect, make_client, unreachable
+from boardctl.mqtt.events import is_withdrawal
 from boardctl.standings.errors import StandingsError
 from boardctl.standings.verify import MAX_PAYLOAD
 
-Messages = dict[tuple[str, str], bytes]  # (board, game id) -> the retained payload
+Messages = dict[tuple[str, str], bytes]  # (board, <event>/<game id>) -> the retained payload
 
 
 def collect(
@@ -33,8 +37,13 @@ def collect(
     *,
     timeout: float = 10.0,
     follow: Callable[[Messages], bool] | None = None,
+    only: Sequence[str] = (),
+    withdrawals: bool = False,
 ) -> Messages:
-    """Every retained result on the broker (an empty payload withdraws one).
+    """Every retained result of the events ``only`` (none named: of every event) on the broker.
+
+    An empty payload or a withdrawal record withdraws one (``withdrawals``:
+    the withdrawal records are kept, for :mod:`.archive` to clear them).
 
     With ``follow``, keeps listening after the retained ones are in and calls
     ``follow(messages)`` after each change, and after each reconnection once
@@ -66,7 +75,8 @@ def collect(
                     continue
                 marker = topics.sync(config.prefix, "_standings", secrets.token_hex(8))
                 building = {}
-                client.subscribe([(topics.results(config.prefix), 1), (marker, 1)])
+                wanted = [(topics.results(config.prefix, event=e), 1) for e in only or ["+"]]
+                client.subscribe([*wanted, (marker, 1)])
             elif kind == "suback":
                 if any(getattr(code, "is_failure", False) for code in topic):
                     raise StandingsError(f"the broker {config.host} refused the subscription")
@@ -83,10 +93,7 @@ def collect(
             elif (parsed := topics.parse_result(config.prefix, topic)) is not None:
                 target = held if building is None else building
                 before = target.get(parsed)
-                if payload:  # one too large is kept only as long as it takes to say so
-                    target[parsed] = payload[: MAX_PAYLOAD + 1]
-                else:
-                    target.pop(parsed, None)
+                _store(target, parsed, payload, withdrawals)
                 if (
                     building is None
                     and synced
@@ -98,3 +105,13 @@ def collect(
     finally:
         client.disconnect()
         client.loop_stop()
+
+
+def _store(target: Messages, key: tuple[str, str], payload: bytes, withdrawals: bool) -> None:
+    """One retained message into the view (a withdrawal removes the result)."""
+    if "/" not in key[1]:
+        return  # an old topic without an event (docs/mqtt.md: upgrading)
+    if (withdrawals and payload) or not is_withdrawal(payload):
+        target[key] = payload[: MAX_PAYLOAD + 1]  # one too large: kept until said so
+    else:
+        target.pop(key, None)

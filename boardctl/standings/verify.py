@@ -1,6 +1,6 @@
 """What the director trusts: each retained result checked against its topic and its board's key.
 
-A record on ``<prefix>/<board>/results/<id>`` is
+A record on ``<prefix>/<board>/results/<event>/<id>`` is
 
 - **bad** (dropped, counted): larger than :data:`MAX_PAYLOAD`, not a JSON
   object, a ``board`` or ``id`` that disagrees with the topic (the topic
@@ -83,9 +83,13 @@ def decode(board: str, game_id: str, payload: bytes) -> dict[str, Any]:
 
 
 def check(messages: Iterable[tuple[tuple[str, str], bytes]], keys: Mapping[str, bytes]) -> Checked:
-    """Sort ``((board, id), payload)`` messages by trust, with the director's ``keys``."""
+    """Sort ``((board, slot), payload)`` messages by trust, with the director's ``keys``.
+
+    A slot is ``<event>/<game id>`` (:func:`boardctl.mqtt.topics.slot`) or a game id.
+    """
     out = Checked()
-    for (board, game_id), payload in sorted(messages, key=lambda m: m[0]):
+    for (board, slot), payload in sorted(messages, key=lambda m: m[0]):
+        game_id = slot.rpartition("/")[2]
         where = f"{board}/{game_id[:40]}"
         try:
             record = decode(board, game_id, payload)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # imported when first used: a page without results does not l
     from boardctl.results.model import GameResult
     from boardctl.standings.games import Game
 
-Messages = dict[tuple[str, str], bytes]  # (board, game id) -> retained payload, as collect's
+Messages = dict[tuple[str, str], bytes]  # (board, <event>/<game>) -> payload, as collect's
 
 log = logging.getLogger(__name__)
 

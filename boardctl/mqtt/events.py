@@ -1,0 +1,70 @@
+"""Which event a result belongs to, how long the broker keeps it, and the withdrawal record.
+
+An *event* is a club night: the board's local date of the game's end, a game
+that ends before ``[mqtt] day_starts`` (06:00) counting for the evening
+before (``2026-12-01``). It is one topic level of every result
+(``<prefix>/<board>/results/<event>/<game>``), so the director subscribes
+only to the events it ranks. The **retention rule**: the broker holds a
+result from its game's end until the director closes its event (which
+archives and clears it, :mod:`boardctl.standings.archive`) or, at the latest,
+until ``[mqtt] keep_days`` (14) days after the event, when its board's bridge
+withdraws it. The journal keeps every game for ever.
+
+A result taken back (an undo after a win) is withdrawn with a *withdrawal*
+record on its topic, retained and signed with the board key like the result
+(``{"id", "board", "withdrawn": true, "key", "hmac"}``): unlike an empty
+retained message, which a broker does not keep, it survives to be forwarded
+by a mosquitto bridge that was down at the time, so a central broker that
+still holds the result gets it replaced (docs/mqtt.md, "A league of rooms").
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from typing import Any
+
+from boardctl.results.sign import sign_record
+
+DAY_STARTS = 6  # hours: a game that ends before 06:00 counts for the evening before
+KEEP_DAYS = 14
+
+
+def event_of(end: str, day_starts: int = DAY_STARTS) -> str:
+    """The event (``YYYY-MM-DD``, local) of a game that ended at ``end`` (ISO 8601, UTC)."""
+    moment = datetime.datetime.fromisoformat(end.replace("Z", "+00:00")).astimezone()
+    return (moment - datetime.timedelta(hours=day_starts)).date().isoformat()
+
+
+def today(now: float, day_starts: int = DAY_STARTS) -> str:
+    """The event running at the Unix time ``now``."""
+    moment = datetime.datetime.fromtimestamp(now, datetime.UTC)
+    return event_of(moment.isoformat(), day_starts)
+
+
+def kept(event: str, now_event: str, keep_days: int = KEEP_DAYS) -> bool:
+    """Whether the broker still keeps results of ``event`` on the day ``now_event``."""
+    try:
+        age = datetime.date.fromisoformat(now_event) - datetime.date.fromisoformat(event)
+    except ValueError:
+        return False
+    return age.days <= keep_days
+
+
+def withdrawal(board: str, game: str, key: bytes | None) -> dict[str, Any]:
+    """The record that withdraws ``game``'s result (signed when the board has a key)."""
+    record: dict[str, Any] = {"id": game, "board": board, "withdrawn": True}
+    return record if key is None else sign_record(record, key)
+
+
+def is_withdrawal(payload: bytes) -> bool:
+    """Whether a retained payload withdraws a result: empty, or a withdrawal record."""
+    if not payload:
+        return True
+    if b'"withdrawn"' not in payload:
+        return False
+    try:
+        record = json.loads(payload)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and record.get("withdrawn") is True

@@ -1,0 +1,156 @@
+"""Closing an event: its results archived to a file the director keeps, and cleared from the broker.
+
+``boardctl standings close EVENT`` (docs/standings.md):
+
+1. reads every retained result of the event (:func:`.collect.collect`, that
+   event's topics only);
+2. writes them to ``<archives>/<event>.jsonl``, one record a line exactly as
+   the board signed it (``key``, ``hmac``: the archive verifies with the
+   director's board keys, as the broker's records do), merged with an
+   archive already there (closing again adds late results), atomically and
+   durably;
+3. marks the event closed on the broker (``<prefix>/_standings/closed/<event>``,
+   retained): the boards' bridges stop publishing its results and clear
+   their own (in every room of a league, whose brokers the director does not
+   reach);
+4. reads the event again and adds to the archive what came in meanwhile;
+5. clears the event's topics from the broker (an empty retained message on
+   each, withdrawal records included), waiting for each acknowledgement.
+
+The archive is written before anything is cleared: a close interrupted at any
+step is run again. A game that ends during the close itself may miss the
+archive; it stays in its board's journal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import os
+import secrets
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from boardctl.config import MqttConfig
+from boardctl.mqtt import topics
+from boardctl.mqtt.broker import connect, make_client, unreachable
+from boardctl.mqtt.events import is_withdrawal
+from boardctl.standings.collect import Messages, collect
+from boardctl.standings.errors import StandingsError
+from boardctl.standings.verify import check
+
+WAIT = 10.0  # seconds for each acknowledgement of the broker
+
+
+def default_dir() -> Path:
+    """``$XDG_STATE_HOME/boardctl/events`` (or ``~/.local/state/...``)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "boardctl" / "events"
+
+
+def check_event(event: str) -> str:
+    """``event`` if it is an event's name (``YYYY-MM-DD``), else :class:`StandingsError`."""
+    try:
+        datetime.date.fromisoformat(event)
+    except ValueError:
+        raise StandingsError(f"{event!r} is not an event: write its date, 2026-12-01") from None
+    return event
+
+
+def path_of(folder: Path, event: str) -> Path:
+    return folder / f"{check_event(event)}.jsonl"
+
+
+def load(path: Path) -> Messages:
+    """An archive's records as ``(board, <event>/<id>) -> payload``, for :func:`.verify.check`."""
+    event = path.stem
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise StandingsError(f"{path}: no archive of event {event} (standings close)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StandingsError(f"{path}: cannot read it ({exc})") from None
+    out: Messages = {}
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+            board, game = str(record["board"]), str(record["id"])
+        except (ValueError, TypeError, KeyError):
+            raise StandingsError(f"{path}:{number}: not a result record") from None
+        out[(board, topics.slot(event, game))] = line.encode()
+    return out
+
+
+def write(path: Path, records: Iterable[dict[str, Any]]) -> None:
+    """``records`` as JSON lines (sorted by board and id), replacing ``path`` atomically."""
+    lines = sorted(
+        (str(r["board"]), str(r["id"]), json.dumps(r, ensure_ascii=False, sort_keys=True))
+        for r in records
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.writelines(line + "\n" for _, _, line in lines)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(name, path)
+        directory = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+
+
+def close(
+    config: MqttConfig, event: str, folder: Path, *, timeout: float = 10.0
+) -> tuple[Path, int, int]:
+    """Close ``event``: (the archive, the results in it, the topics cleared), see the module.
+
+    Malformed records (:mod:`.verify`) are not archived; they are cleared too.
+    """
+    path = path_of(folder, event)
+    held = load(path) if path.exists() else {}
+    client = make_client(config, f"boardctl-close-{secrets.token_hex(3)}")
+    connect(client, config)
+    client.loop_start()
+    try:
+        messages = collect(config, timeout=timeout, only=[event], withdrawals=True)
+        held |= {k: p for k, p in messages.items() if not is_withdrawal(p)}  # the later copy
+        write(path, check(held.items(), {}).records)
+        mark = json.dumps({"event": event, "closed": _now()}).encode()
+        _wait(client.publish(topics.closed(config.prefix, event), mark, qos=1, retain=True), config)
+        late = collect(config, timeout=timeout, only=[event], withdrawals=True)
+        held |= {k: p for k, p in late.items() if not is_withdrawal(p)}
+        checked = check(held.items(), {})
+        write(path, checked.records)
+        messages |= late
+        infos = [
+            client.publish(topics.result(config.prefix, board, slot), b"", qos=1, retain=True)
+            for board, slot in messages
+        ]
+        for info in infos:
+            _wait(info, config)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    return path, len(checked.records), len(messages)
+
+
+def _wait(info: Any, config: MqttConfig) -> None:
+    with contextlib.suppress(RuntimeError, ValueError):
+        info.wait_for_publish(timeout=WAIT)
+    if not info.is_published():
+        raise unreachable(config, "it did not acknowledge")
+
+
+def _now() -> str:
+    moment = datetime.datetime.now(datetime.UTC)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
