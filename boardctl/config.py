@@ -11,17 +11,15 @@ hardware wiring guide is written from (BCM GPIO numbers).
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from boardctl.config_file import DEFAULT_CONFIG_PATH as _DEFAULT_PATH
-from boardctl.config_file import coerce as _coerce
-from boardctl.config_file import not_a_table, read_document, service_values, unknown_key
 from boardctl.errors import ConfigError
 
-DEFAULT_CONFIG_PATH = Path(_DEFAULT_PATH)
+DEFAULT_CONFIG_PATH = Path("/etc/boardctl/config.toml")
 
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
@@ -316,6 +314,18 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
 }
 
 
+def _coerce(value: Any, kind: type, where: str, source: str) -> Any:
+    """The value as ``kind``, or a ``ConfigError`` (bool is never an int here)."""
+    if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind in (str, bool) and isinstance(value, kind):
+        return value
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+    raise ConfigError(f"{source}: {where} must be {names[kind]}, not {value!r}")
+
+
 def _section(
     raw: Mapping[str, Any], name: str, source: str
 ) -> dict[str, Any]:  # validated keyword arguments for the section's dataclass
@@ -325,9 +335,9 @@ def _section(
     for key, value in raw.items():
         where = f"{name}.{key}"
         if key not in checks:
-            raise unknown_key(source, name, key, ", ".join(checks))
-        kind = type(getattr(defaults, key))
-        value = _coerce(value, kind, where, source)
+            known = ", ".join(checks)
+            raise ConfigError(f"{source}: unknown key {where!r} (known keys in [{name}]: {known})")
+        value = _coerce(value, type(getattr(defaults, key)), where, source)
         check = checks[key]
         problem = check(value) if check else None
         if problem:
@@ -476,13 +486,11 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
             sections["pins"] = _pins(value, source)
         elif name == "sound" and isinstance(value, dict):
             sections["sound"] = _sound(value, source)
-        elif name == "service" and isinstance(value, dict):  # as the CLI verbs read it alone
-            sections["service"] = ServiceConfig(**service_values(value, source))
         elif name == "game" and isinstance(value, dict):
             sections["game"] = _game(value, source)
         elif name in _SECTIONS:
             if not isinstance(value, dict):
-                raise not_a_table(source, name)
+                raise ConfigError(f"{source}: {name!r} must be a table ([{name}])")
             cls = _SECTIONS[name][0]
             sections[name] = cls(**_section(value, name, source))
         else:
@@ -510,10 +518,23 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     ``path=None`` means :data:`DEFAULT_CONFIG_PATH`. A path given explicitly
     must exist.
     """
-    data, source = read_document(path, DEFAULT_CONFIG_PATH)
-    if data is None:
-        return Config(source=source)
-    return parse_config(data, source)
+    file = os.fspath(path if path is not None else DEFAULT_CONFIG_PATH)
+    try:
+        text = Path(file).read_bytes()
+    except FileNotFoundError:
+        if path is not None:
+            raise ConfigError(f"{file}: no such configuration file") from None
+        return Config(source=f"{file} (missing: all defaults)")
+    except OSError as exc:
+        raise ConfigError(f"{file}: cannot read the configuration ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: not valid TOML ({exc})") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        problem = "not a configuration (its values are nested too deeply)"
+        raise ConfigError(f"{file}: {problem}") from None
+    return parse_config(data, file)
 
 
 def default_config_text() -> str:

@@ -96,7 +96,7 @@ def backed_up(folder: Path) -> Path:
 
 def test_the_database_and_mark_deleted_beside_backups_is_reported(tmp_path: Path) -> None:
     path = backed_up(tmp_path)
-    for suffix in ("", "-wal", "-mark", "-readout"):
+    for suffix in ("", "-wal", "-mark"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     before = tree(tmp_path)
     with pytest.raises(JournalDamaged, match="backups/ holds 1 backups"):
@@ -130,7 +130,6 @@ def test_a_longer_journal_from_another_board_is_reported(tmp_path: Path) -> None
         for i in range(30):
             keeper.apply(Peg(track=i % 2, points=3, kind="pegging"))
     shutil.copyfile(theirs, ours)  # another board's longer journal put in its place
-    Path(f"{ours}-readout").unlink()
     with pytest.raises(JournalDamaged, match="entry 6 is not the one committed"):
         Journal.open(ours, readonly=True)
     report, kept = service_report(ours)

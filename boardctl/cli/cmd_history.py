@@ -38,10 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def service_journal(config: str | None = None) -> Path:
     """The journal the CLI verbs read: configured, systemd's, the system service's, the user's."""
-    from boardctl.cli.verbs import service_section
+    from boardctl.cli.verbs import service_config
     from boardctl.service.paths import client_journal
 
-    return client_journal(service_section(config))
+    return client_journal(service_config(config))
 
 
 def run(args: argparse.Namespace) -> int:

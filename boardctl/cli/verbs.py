@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from boardctl.config_file import ServiceSection
+    from boardctl.config import Config
 
 #: The status keys of a journal notice: only a status with one imports the integrity module.
 NOTICE_KEYS = (FAULT_KEY, DAMAGE_KEY)
@@ -42,16 +42,16 @@ def add_target_options(parser: Any) -> None:
     )
 
 
-_SECTIONS: dict[str | None, ServiceSection] = {}
+_CONFIGS: dict[str | None, Config] = {}
 
 
-def service_section(config: str | None) -> ServiceSection:
-    """``[service]`` of the configuration file, read once per process (see ``config_file``)."""
-    if config not in _SECTIONS:
-        from boardctl.config_file import service_section as read
+def service_config(config: str | None) -> Config:
+    """The configuration file at ``config`` (default: the system's), read once per process."""
+    if config not in _CONFIGS:
+        from boardctl.config import load_config
 
-        _SECTIONS[config] = read(config)
-    return _SECTIONS[config]
+        _CONFIGS[config] = load_config(config)
+    return _CONFIGS[config]
 
 
 def socket_path(args: Any) -> str:
@@ -61,7 +61,7 @@ def socket_path(args: Any) -> str:
         return str(given)
     from boardctl.service import paths
 
-    return paths.client_socket_name(service_section(getattr(args, "config", None)))
+    return paths.client_socket_name(service_config(getattr(args, "config", None)))
 
 
 def journal_name(args: Any) -> str:
@@ -71,7 +71,7 @@ def journal_name(args: Any) -> str:
         return str(given)
     from boardctl.service import paths
 
-    return paths.client_journal_name(service_section(getattr(args, "config", None)))
+    return paths.client_journal_name(service_config(getattr(args, "config", None)))
 
 
 def journal_path(args: Any) -> Path:
@@ -82,17 +82,7 @@ def journal_path(args: Any) -> Path:
 
 
 def read_journal(journal: str, op: str) -> Any:
-    """``status`` or ``history`` (this game's) of ``journal``, read-only.
-
-    From the readout the last writer left (:mod:`boardctl.game.readout`:
-    every event's checksum checked, no engine imported) when it is the
-    journal's, else by replaying the journal with the engine.
-    """
-    from boardctl.game.readout import read
-
-    shown = read(journal)
-    if shown is not None:
-        return shown[0] if op == "status" else shown[1]
+    """``status`` or ``history`` (this game's) of ``journal``, read-only, by replaying it."""
     from boardctl.game.keeper import Scorekeeper
 
     with Scorekeeper.open(journal, readonly=True) as keeper:

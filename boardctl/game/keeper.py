@@ -25,13 +25,10 @@ from dataclasses import replace
 from types import TracebackType
 
 from boardctl.errors import EntryError, JournalError
-from boardctl.game import readout
 from boardctl.game.buttons import button_meaning, result_signoff
 from boardctl.game.commands import BoardCommand, Command, NewGame, Set, parse_command
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.integrity import (
-    DAMAGE_KEY,
-    FAULT_KEY,
     add_damage_report,
     backup_at_game_end,
     settle_failed_write,
@@ -421,36 +418,10 @@ class Scorekeeper:
     # --- closing ----------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the journal (idempotent); a writer first leaves its readout beside it.
-
-        The readout (:mod:`boardctl.game.readout`) is this status and this
-        game's history, for ``status`` and ``history`` to show without the
-        engine while no service runs; it is written only when the keeper
-        holds exactly what the journal holds.
-        """
+        """Close the journal (idempotent)."""
         journal = self._journal
-        if journal is None:
-            return
-        try:
-            self.write_readout()
-        finally:
+        if journal is not None:
             journal.close()
-
-    def write_readout(self) -> bool:
-        """Replace the readout beside the journal (no fsync); True if it was written.
-
-        Only a writer that holds exactly what the journal holds writes it; a
-        reader checks it against the journal's chained checksums and replays
-        the journal when it is stale, torn or missing, so the service may
-        rewrite it after commits without touching their durability.
-        """
-        journal = self._journal
-        if journal is None or not journal.holds_lock or self._seq != journal.last_seq:
-            return False
-        status = self.status()
-        for key in (DAMAGE_KEY, FAULT_KEY):  # shown from the journal's notice, not kept
-            status.pop(key, None)
-        return readout.write(journal.path, self._seq, journal.last_crc, status, self.history())
 
     def __enter__(self) -> Scorekeeper:
         return self

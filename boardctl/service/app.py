@@ -282,7 +282,6 @@ def build(
     from boardctl.service.control import ControlServer
     from boardctl.service.fault import JournalKeeper
     from boardctl.service.once import exactly_once
-    from boardctl.service.readout_refresh import ReadoutRefresh
 
     closers: list[Callable[[], None]] = []
     try:
@@ -325,8 +324,6 @@ def build(
         loop.brightness = config.board.brightness
         keeper.on_reopen = loop.keeper_changed
         loop.add_timer(keeper.deadline, keeper.tick)
-        refresh = ReadoutRefresh(lambda: keeper.inner, loop.clock)  # status/history when down
-        loop.add_timer(refresh.deadline, refresh.tick)
         closers.append(loop.close)
         board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
         board.inputs = Inputs(
