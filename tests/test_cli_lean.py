@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 HEAVY = (
     "boardctl.game.keeper",  # the engine
     "boardctl.game.machine",
-    "boardctl.game.journal",  # the journal
+    "boardctl.store.journal",  # the journal
     "boardctl.service.control",  # the server
     "sqlite3",
 )

@@ -16,15 +16,15 @@ import pytest
 
 from boardctl.errors import EntryError, JournalError, SchemaError
 from boardctl.game.commands import parse_command
-from boardctl.game.journal import (
+from boardctl.game.keeper import Scorekeeper
+from boardctl.store.journal import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Journal,
     default_journal_path,
     row_crc,
 )
-from boardctl.game.keeper import Scorekeeper
-from boardctl.game.lock import JournalBusy
+from boardctl.store.lock import JournalBusy
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 from boardctl.cli import main
-from boardctl.game import integrity
 from boardctl.game.commands import NewGame, Peg
-from boardctl.game.integrity import DAMAGE_KEY, JournalDamaged
-from boardctl.game.journal import Journal, list_backups
-from boardctl.game.journal_file import kept_here
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.records import finished_results
+from boardctl.notices import DAMAGE_KEY
+from boardctl.store import integrity
+from boardctl.store.integrity import JournalDamaged
+from boardctl.store.journal import Journal, list_backups
+from boardctl.store.journal_file import kept_here
 from tests.test_journal_integrity import ENTRIES, FREE, flip, frame_offset, live_copy
 from tests.test_journal_readers import tree
 

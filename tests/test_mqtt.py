@@ -91,7 +91,7 @@ def test_results_follow_the_journal_through_undo_and_next(tmp_path: Path) -> Non
         first = keeper.journal
         assert first is not None
     # an independent check of the ids: each is the game's first event and its checksum
-    from boardctl.game.journal import Journal
+    from boardctl.store.journal import Journal
 
     with Journal.open(path, readonly=True) as journal:
         starts: list[str] = []

@@ -106,7 +106,7 @@ def test_the_same_player_twice_is_refused_through_the_cli_and_an_old_journal_sti
     import subprocess
     import sys
 
-    from boardctl.game.journal import Journal
+    from boardctl.store.journal import Journal
     from tests.test_e2e_process import Service
 
     service = Service(tmp_path)

@@ -28,11 +28,11 @@ from boardctl.cli import main
 from boardctl.demo.game import DemoGame
 from boardctl.errors import ControlError
 from boardctl.game.commands import Peg
-from boardctl.game.journal import Journal
 from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.derive import GameFold, played_games
 from boardctl.service.records import JournalRecords
+from boardctl.store.journal import Journal
 from boardctl.web.config import parse_web_config
 from boardctl.web.pairing import Pairing
 from boardctl.web.server import make_app

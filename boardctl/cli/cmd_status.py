@@ -73,7 +73,7 @@ def _status(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
 
     if getattr(args, "journal", None):
         from boardctl.errors import ControlError
-        from boardctl.game.journal_file import kept_here
+        from boardctl.store.journal_file import kept_here
 
         journal = str(args.journal)
         if not kept_here(journal):

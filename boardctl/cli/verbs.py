@@ -154,7 +154,7 @@ def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
     op = command["op"]
     if op in READ_ONLY:
-        from boardctl.game.journal_file import kept_here
+        from boardctl.store.journal_file import kept_here
 
         journal = journal_name(args)
         if not kept_here(journal):
@@ -209,7 +209,7 @@ def format_status(status: dict[str, Any]) -> str:
             f"(back {track.get('back', 0):>3})  {'  '.join(notes)}".rstrip()
         )
     if any(key in status for key in NOTICE_KEYS):
-        from boardctl.game.integrity import damage_lines
+        from boardctl.notices import damage_lines
 
         lines += damage_lines(status)
     link = status.get("link")

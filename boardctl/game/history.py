@@ -6,9 +6,9 @@ import time
 from dataclasses import dataclass
 
 from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Refile, Set
-from boardctl.game.journal import span
 from boardctl.game.jsontypes import JsonObject
 from boardctl.game.state import GameState
+from boardctl.store.journal import span
 
 Row = JsonObject
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"  # a row's "time", in the reader's local time

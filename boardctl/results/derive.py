@@ -37,12 +37,12 @@ from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import parse_command
 from boardctl.game.confirm import settled
 from boardctl.game.house import skunk_paid
-from boardctl.game.journal import Journal
 from boardctl.game.machine import Machine, Plan
 from boardctl.game.matches import match_text
 from boardctl.game.roster import members
 from boardctl.game.state import GameState
 from boardctl.results.model import FORMAT, Entry, GameResult, PlayedGame
+from boardctl.store.journal import Journal
 
 #: The kinds of entry that count a hand or a crib (the show).
 SHOW_KINDS = ("hand", "crib")

@@ -82,9 +82,9 @@ class PastRows(JournalReader[Kept]):
             return -1 if self._answer is None else self._answer.start
 
     def _catch_up(self, path: Path) -> tuple[Kept, int]:
-        from boardctl.game.journal import Journal
         from boardctl.game.keeper import Scorekeeper
         from boardctl.game.machine import Machine
+        from boardctl.store.journal import Journal
 
         if self._keeper is None:
             journal = Journal.open(path, readonly=True)

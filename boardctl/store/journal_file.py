@@ -1,10 +1,10 @@
 """Opening a journal file read-only and checking its rows: the journal's checks, kept lean.
 
-:class:`boardctl.game.journal.Journal` opens every journal through these
+:class:`boardctl.store.journal.Journal` opens every journal through these
 functions, and so does :mod:`boardctl.game.readout` (``boardctl status`` and
 ``history`` with the service down), which must not import the engine, the
 damage scanner or :mod:`pathlib`: only :mod:`os`, :mod:`sqlite3` and
-:mod:`zlib` are imported here, and :mod:`boardctl.game.diagnose` only to say
+:mod:`zlib` are imported here, and :mod:`boardctl.store.diagnose` only to say
 why a file cannot be used. Paths are strings or path objects alike.
 """
 
@@ -32,7 +32,7 @@ MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
 
 
 def mark_head(seq: int, crc: int) -> bytes:
-    """The start of the mark file (``boardctl.game.integrity.Mark``) naming event ``seq``."""
+    """The start of the mark file (``boardctl.store.integrity.Mark``) naming event ``seq``."""
     return MARK_PREFIX + b"seq=%012d crc=%010d " % (seq, crc)
 
 
@@ -100,7 +100,7 @@ def damaged(path: str | os.PathLike[str], exc: BaseException) -> JournalError:
     """Damage, unless the surroundings explain the error (read-only, full, permissions)."""
     from pathlib import Path
 
-    from boardctl.game.diagnose import environment_problem
+    from boardctl.store.diagnose import environment_problem
 
     problem = environment_problem(Path(path), exc)
     if problem is not None:
@@ -115,7 +115,7 @@ def cannot(what: str, path: str | os.PathLike[str], exc: BaseException) -> Journ
     """``cannot <what> journal <path>: <reason and fix>`` (or SQLite's own words)."""
     from pathlib import Path
 
-    from boardctl.game.diagnose import environment_problem
+    from boardctl.store.diagnose import environment_problem
 
     problem = environment_problem(Path(path), exc)
     return JournalError(f"cannot {what} journal {path}: {problem or exc}")
