@@ -239,7 +239,7 @@ def _quiet_hours(value: Any) -> str | None:
 
 
 def _target(value: Any) -> str | None:
-    from boardctl.game.targets import MAX_TARGET, MIN_TARGET, TARGET_RANGE
+    from boardctl.cribbage.variants import MAX_TARGET, MIN_TARGET, TARGET_RANGE
 
     ok = value == 0 or MIN_TARGET <= value <= MAX_TARGET
     return None if ok else f"must be 0 (the variant's) or {TARGET_RANGE}"
@@ -364,8 +364,7 @@ def _game(raw: Mapping[str, Any], source: str) -> GameConfig:
     values = _section(rest, "game", source)
     if "points" in raw:
         from boardctl.errors import EntryError
-        from boardctl.game.presets import get_preset
-        from boardctl.game.setup import check_points
+        from boardctl.game.setup import check_points, get_preset
 
         preset = values.get("preset", "custom")
         if preset not in ("custom", "acc"):  # acc: the default, left out

@@ -115,7 +115,7 @@ class ViewExtra:
     variant: str = ""
     mode: str = ""
     preset: str = ""
-    rules: str = ""  # the rule set's label (boardctl.game.house.rules_label)
+    rules: str = ""  # the rule set's label (boardctl.cribbage.rules.rules_label)
     game_number: int = 0
     deal: int = 0
     dealer_seat: int | None = None

@@ -25,8 +25,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from boardctl.config import MqttConfig, parse_config
 from boardctl.errors import ConfigError
+from boardctl.game import JsonValue
 from boardctl.game.commands import parse_command
-from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.view import status_dict
 from boardctl.mqtt import discovery, topics

@@ -17,7 +17,7 @@ from boardctl.demo.game import DemoGame
 from boardctl.errors import EntryError, ResultsError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.roster import members
+from boardctl.game.setup import members
 from boardctl.game.simulate import random_command
 from boardctl.results.export import read_csv, read_jsonl, read_results, write_csv, write_jsonl
 from boardctl.results.model import FIELDS, FORMAT, GameResult

@@ -239,7 +239,7 @@ def test_history_rows_itemise_a_hand_when_its_cards_are_known() -> None:
 
 def test_choices_come_from_the_engine_tables() -> None:
     from boardctl.cribbage.variants import VARIANTS
-    from boardctl.game.presets import PRESETS
+    from boardctl.game.setup import PRESETS
 
     choices = tools.choices()
     assert choices["variants"] == list(VARIANTS)

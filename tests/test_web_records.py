@@ -27,8 +27,8 @@ from boardctl.board.layout import builtin_layout
 from boardctl.cli import main
 from boardctl.demo.game import DemoGame
 from boardctl.errors import ControlError
+from boardctl.game import JsonValue
 from boardctl.game.commands import Peg
-from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.derive import GameFold, played_games
 from boardctl.service.records import JournalRecords

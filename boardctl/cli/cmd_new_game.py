@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--variant", help="six-card, five-card, three-player, four-player, ...")
     parser.add_argument("--players", type=int, help="2-6 (picks the usual variant)")
-    from boardctl.game.targets import TARGET_HELP
+    from boardctl.cribbage.variants import TARGET_HELP
 
     parser.add_argument("--target", type=int, help=TARGET_HELP)
     parser.add_argument("--preset", help="skunk points: acc, casual, lurch, ...")
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         if value is not None:
             command[key] = value
     if args.match is not None:
-        from boardctl.game.matches import parse_match
+        from boardctl.game.setup import parse_match
 
         command.update(parse_match(args.match))
     if args.names is not None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from boardctl.game import JsonObject
 from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Refile, Set
-from boardctl.game.jsontypes import JsonObject
 from boardctl.game.state import GameState
 from boardctl.store.journal import span
 

@@ -27,15 +27,14 @@ from types import TracebackType
 from typing import Any
 
 from boardctl.errors import EntryError, JournalError
+from boardctl.game import JsonObject, JsonValue
 from boardctl.game.buttons import button_meaning, result_signoff
 from boardctl.game.commands import BoardCommand, Command, NewGame, Set, parse_command
 from boardctl.game.history import Entry, Row, history_row
-from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.past import PastGames, encoded
-from boardctl.game.roster import check_distinct
-from boardctl.game.setup import GameSetup
+from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import GameState
 from boardctl.game.view import Status, board_view, status_dict
 from boardctl.notices import DAMAGE_KEY

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from boardctl.errors import ResultsError
-from boardctl.game.roster import player_key
+from boardctl.game.setup import player_key
 from boardctl.results.board import board_id
 from boardctl.results.derive import journal_rows, played_games
 from boardctl.results.model import PlayedGame

@@ -130,7 +130,7 @@ def check_game_names(config: Config) -> None:
     """``[game]`` preset and variant must exist: say so naming the file and the key."""
     from boardctl.cribbage.variants import get_variant
     from boardctl.errors import BoardError, ConfigError
-    from boardctl.game.presets import get_preset
+    from boardctl.game.setup import get_preset
 
     for key, check in (("variant", get_variant), ("preset", get_preset)):
         try:

@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # this module is read by every CLI verb that sends a command: kept light
     from collections.abc import Callable, Mapping
 
-    from boardctl.game.jsontypes import JsonValue
+    from boardctl.game import JsonValue
 
 #: The game's settings that settings mode shows, read from the engine's status.
 GAME_SETTINGS = ("target", "variant", "preset", "mode", "rules")

@@ -1,11 +1,8 @@
-"""The journal's damage checks, kept lean: what is wrong with its files, found changing nothing.
+"""The journal's damage checks: what is wrong with its files, found changing nothing.
 
 :mod:`boardctl.store.integrity` explains the checks (the WAL's frames after a
 bad one, the mark, the database) and acts on what they find for a writer
-(copies the files aside, writes the report). They live here, importing only
-:mod:`os`, :mod:`sqlite3`, :mod:`struct` and :mod:`boardctl.store.journal_file`,
-so that ``boardctl status`` with the service down (:mod:`boardctl.game.readout`)
-runs them without the engine. Nothing here creates or changes a file beside
+(copies the files aside, writes the report). Nothing here creates or changes a file beside
 the journal: a WAL holding events is read from a private copy of the
 database and the WAL, recovered there by SQLite itself.
 """

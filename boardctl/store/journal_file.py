@@ -1,11 +1,8 @@
-"""Opening a journal file read-only and checking its rows: the journal's checks, kept lean.
+"""Opening a journal file read-only and checking its rows: the journal's checks.
 
 :class:`boardctl.store.journal.Journal` opens every journal through these
-functions, and so does :mod:`boardctl.game.readout` (``boardctl status`` and
-``history`` with the service down), which must not import the engine, the
-damage scanner or :mod:`pathlib`: only :mod:`os`, :mod:`sqlite3` and
-:mod:`zlib` are imported here, and :mod:`boardctl.store.diagnose` only to say
-why a file cannot be used. Paths are strings or path objects alike.
+functions; :mod:`boardctl.store.diagnose` says why a file cannot be used.
+Paths are strings or path objects alike.
 """
 
 from __future__ import annotations
