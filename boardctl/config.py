@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -475,10 +475,17 @@ def _pins(raw: Mapping[str, Any], source: str) -> PinsConfig:
     )
 
 
-def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
-    """Validate a parsed TOML document and fill in every default."""
+def parse_config(
+    data: Mapping[str, Any], source: str = "(config)", only: Collection[str] | None = None
+) -> Config:
+    """Validate a parsed TOML document and fill in every default.
+
+    ``only`` names the sections to read (the others keep their defaults, unchecked).
+    """
     sections: dict[str, Any] = {}
     for name, value in data.items():
+        if only is not None and name not in only:
+            continue
         if name == "pins":
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: 'pins' must be a table ([pins])")
@@ -511,11 +518,14 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
     return config
 
 
-def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+def load_config(
+    path: str | os.PathLike[str] | None = None, only: Collection[str] | None = None
+) -> Config:
     """Read the configuration file; a missing file gives every default.
 
     ``path=None`` means :data:`DEFAULT_CONFIG_PATH`. A path given explicitly
-    must exist.
+    must exist. ``only``: the sections to read and check (the CLI verbs that only
+    find the service read ``[service]``; the service, its verbs and ``run`` read all).
     """
     file = os.fspath(path if path is not None else DEFAULT_CONFIG_PATH)
     try:
@@ -533,7 +543,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     except RecursionError:  # arrays or inline tables nested thousands deep
         problem = "not a configuration (its values are nested too deeply)"
         raise ConfigError(f"{file}: {problem}") from None
-    return parse_config(data, file)
+    return parse_config(data, file, only)
 
 
 def default_config_text() -> str:
@@ -574,16 +584,18 @@ def link_options(
     config: Config, kind: str | None = None, device: str | None = None
 ) -> dict[str, Any]:
     """The options ``open_link`` needs for ``[link]`` (``kind`` and ``device`` override it)."""
+    from boardctl.link import LINK_KINDS
+
     kind = kind or config.link.kind
+    entry = LINK_KINDS.get(kind)
     options: dict[str, Any] = {}
-    if kind in ("serial", "adalight"):
-        path = device or config.link.device
-        if path:
-            options["path"] = path
-        else:
-            options["vid_pid"] = config.link.vid_pid
-        if config.link.baudrate:
-            options["baud"] = config.link.baudrate
+    path = device or config.link.device
+    if entry is not None and entry.device and path:
+        options["path"] = path
+    elif entry is not None and entry.serial:
+        options["vid_pid"] = config.link.vid_pid  # found by its USB id
+    if entry is not None and entry.serial and config.link.baudrate:
+        options["baud"] = config.link.baudrate
     if kind == "serial":
         from boardctl.board.power import MA_PER_LED_WHITE
 

@@ -27,9 +27,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 #: What a verb the service answers must not import (a name, or a package and all of it).
 HEAVY = (
-    "boardctl.game.keeper",  # the engine
-    "boardctl.game.machine",
-    "boardctl.store.journal",  # the journal
+    "boardctl.game",  # the engine
+    "boardctl.cribbage",  # the rules
+    "boardctl.store",  # the journal
     "boardctl.service.control",  # the server
     "sqlite3",
 )
@@ -97,8 +97,27 @@ def test_with_the_installed_configuration_file_no_engine_is_loaded(
     config.write_text(text)
     out, modules = verb("status", "--json", "--config", str(config))
     assert json.loads(out)["tracks"][0]["name"] == "Track 1"
-    assert "boardctl.config" in modules  # the whole file was read and checked
+    assert "boardctl.config" in modules and "tomllib" in modules  # the file was read
     assert heavy(modules) == []
+
+
+def test_a_verb_checks_the_service_section_and_leaves_the_others_to_the_service(
+    rig: Rig, tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[service]\nsocket = "{rig.board.socket}"\n[sound]\nvolume = 7\n')
+    out, _ = verb("status", "--config", str(config))  # [sound] is the service's to refuse
+    assert "Track 1" in out
+    config.write_text("[service]\nsocket = 3\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "boardctl", "status", "--config", str(config)],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert f"{config}: service.socket must be a string, not 3" in done.stderr
 
 
 def test_the_check_sees_a_heavy_import(tmp_path: Path) -> None:

@@ -46,11 +46,15 @@ _CONFIGS: dict[str | None, Config] = {}
 
 
 def service_config(config: str | None) -> Config:
-    """The configuration file at ``config`` (default: the system's), read once per process."""
+    """``[service]`` of the configuration file at ``config`` (default: the system's), checked.
+
+    Read once per process. The other sections are checked where they are used: by the
+    service when it starts, and by the verbs that read them (``run``, ``selftest``, ...).
+    """
     if config not in _CONFIGS:
         from boardctl.config import load_config
 
-        _CONFIGS[config] = load_config(config)
+        _CONFIGS[config] = load_config(config, only=("service",))
     return _CONFIGS[config]
 
 
