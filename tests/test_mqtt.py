@@ -28,7 +28,7 @@ from boardctl.errors import ConfigError
 from boardctl.game import JsonValue
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.view import status_dict
+from boardctl.game.status import status_dict
 from boardctl.mqtt import discovery, topics
 from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.bridge import Bridge, Paths

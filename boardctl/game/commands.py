@@ -27,7 +27,7 @@ from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import EntryError
 from boardctl.game import JsonValue
 from boardctl.game.entries import KINDS
-from boardctl.game.settings import SETTINGS
+from boardctl.game.setters import SETTINGS
 from boardctl.game.setup import (
     PresetPoints,
     check_best_of,
@@ -176,7 +176,7 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class Set:
-    """Change one setting of the match (see :data:`~boardctl.game.settings.SETTINGS`)."""
+    """Change one setting of the match (see :data:`~boardctl.game.setters.SETTINGS`)."""
 
     op: ClassVar[str] = "set"
     key: str

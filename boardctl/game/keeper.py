@@ -36,7 +36,7 @@ from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.past import PastGames, encoded
 from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import GameState
-from boardctl.game.view import Status, board_view, status_dict
+from boardctl.game.status import Status, board_view, status_dict
 from boardctl.notices import DAMAGE_KEY
 from boardctl.store.journal import Journal, JournalChanged, Record, default_journal_path, stamp
 from boardctl.view import BoardView

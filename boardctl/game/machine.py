@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from boardctl.cribbage.cards import format_card, parse_cards
-from boardctl.game import entries, flow, settings
+from boardctl.game import entries, flow, setters
 from boardctl.game.commands import (
     Command,
     Confirm,
@@ -178,7 +178,7 @@ def _cut(machine: Machine, command: Cut, choose: Chooser) -> Plan:
 
 
 def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:
-    state, value = settings.change(machine.state, command.key, command.value)
+    state, value = setters.change(machine.state, command.key, command.value)
     return Plan(Set(command.key, value), state)
 
 

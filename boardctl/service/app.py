@@ -359,13 +359,13 @@ def _sound(
     config: Config, keeper: Any, loop: ServiceLoop, factory: Any, closers: list[Callable[[], None]]
 ) -> Any:
     """The announcer of ``[sound]`` listening to the loop's commands, or None (silent)."""
-    from boardctl.sound.setup import wired
+    from boardctl.sound.build import wired
 
     if not wired(config.sound):
         return None  # nothing wired: no sound object, no thread
     from boardctl.sound.announcer import attach
+    from boardctl.sound.build import build_announcer
     from boardctl.sound.gesture import ScoreGesture
-    from boardctl.sound.setup import build_announcer
 
     announcer = build_announcer(
         config.sound, status=keeper.status, pin_factory=factory, link=loop.link
