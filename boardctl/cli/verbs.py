@@ -11,18 +11,16 @@ from __future__ import annotations
 import sys
 
 from boardctl.errors import ControlError
-from boardctl.notices import DAMAGE_KEY, FAULT_KEY
+from boardctl.notices import damage_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
     from boardctl.config import Config
-
-#: The status keys of a journal notice: only a status with one imports the integrity module.
-NOTICE_KEYS = (FAULT_KEY, DAMAGE_KEY)
 
 
 def add_target_options(parser: Any) -> None:
@@ -212,15 +210,17 @@ def format_status(status: dict[str, Any]) -> str:
             f"{track.get('name', ''):<{width}}  {track.get('front', 0):>3}  "
             f"(back {track.get('back', 0):>3})  {'  '.join(notes)}".rstrip()
         )
-    if any(key in status for key in NOTICE_KEYS):
-        from boardctl.notices import damage_lines
-
-        lines += damage_lines(status)
+    lines += damage_lines(status)
     link = status.get("link")
     if isinstance(link, dict):
         state = "connected" if link.get("connected") else "NOT connected: the LEDs may be dark"
         lines.append(f"LED link ({link.get('kind', '?')}): {state}")
     return "\n".join(lines)
+
+
+def sender(command: dict[str, Any]) -> Callable[[argparse.Namespace], int]:
+    """The ``run`` of a verb that sends ``command`` as it is (``undo``, ``redo``, ``next``)."""
+    return lambda args: send(args, dict(command))
 
 
 def send(args: argparse.Namespace, command: dict[str, Any]) -> int:
