@@ -216,23 +216,6 @@ def check_pages(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
         raise damaged(path, ValueError("; ".join(map(str, result[:3]))))
 
 
-def open_reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
-    """``path`` opened read-only with every check of :meth:`Journal.open` for a reader.
-
-    The schema version and identity (:func:`check_version`) and SQLite's
-    structural check (:func:`check_pages`); the rows are checked as they are
-    read (:func:`checked_rows`).
-    """
-    check_version(path)
-    connection = reader(path)
-    try:
-        check_pages(connection, path)
-    except BaseException:
-        connection.close()
-        raise
-    return connection
-
-
 def select_rows(db: sqlite3.Connection, path: str | os.PathLike[str], after: int) -> list[Row]:
     """The rows after sequence number ``after``, in order, as stored (not yet checked)."""
     try:
