@@ -14,12 +14,11 @@ import os
 import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ConfigError
 
-DEFAULT_CONFIG_PATH = Path("/etc/boardctl/config.toml")
+DEFAULT_CONFIG_PATH = "/etc/boardctl/config.toml"
 
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
@@ -42,7 +41,7 @@ DEFAULT_PINS: dict[str, dict[str, int | None]] = {
 MAX_TRACKS = 3
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TrackPins:
     """The inputs of one track (``None`` = not wired)."""
 
@@ -56,7 +55,7 @@ class TrackPins:
 TRACK_PINS = tuple(f.name for f in fields(TrackPins))  # the inputs wired per track
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PinsConfig:
     """Every button and encoder pin."""
 
@@ -65,14 +64,14 @@ class PinsConfig:
     tracks: tuple[TrackPins, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BoardConfig:
     layout: str = "two-121"
     brightness: int = 186  # perceptual (render.BRIGHTNESS_GAMMA): the light of a linear 128
     power_budget_ma: int = 2000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LinkConfig:
     kind: str = "serial"
     device: str = ""
@@ -80,7 +79,7 @@ class LinkConfig:
     baudrate: int = 0  # 0: the link's own (1,000,000 for the controller's UART, 115,200 Adalight)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameConfig:
     variant: str = "six-card"
     target: int = 0
@@ -93,7 +92,7 @@ class GameConfig:
     points: tuple[tuple[str, int | bool], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class InputsConfig:
     """Gesture timings in seconds: ``[inputs]``, and the panel's ``Timing``."""
 
@@ -109,7 +108,7 @@ class InputsConfig:
 PICO_BUZZER = "pico"  # sound.buzzer: a piezo on the LED controller, played over the link
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SoundConfig:
     """``[sound]``: a buzzer (on a Pi pin or the Pico) and a voice; the default is silent."""
 
@@ -127,13 +126,13 @@ class SoundConfig:
 VOICES = ("none", "espeak")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ServiceConfig:
     journal: str = ""
     socket: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MqttConfig:
     """The MQTT bridge (``boardctl mqtt``, docs/mqtt.md) and ``boardctl standings``."""
 
@@ -159,7 +158,7 @@ def _default_pins() -> PinsConfig:
     return PinsConfig(undo=shared["undo"], menu=shared["menu"], tracks=tracks)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; ``Config()`` is every default."""
 
@@ -298,7 +297,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
         },
     ),
     "service": (ServiceConfig, {"journal": None, "socket": None}),
-    "mqtt": (MqttConfig, {name: _MQTT_CHECKS.get(name) for name in MqttConfig.__slots__}),
+    "mqtt": (MqttConfig, {f.name: _MQTT_CHECKS.get(f.name) for f in fields(MqttConfig)}),
     "sound": (
         SoundConfig,
         {
@@ -529,7 +528,8 @@ def load_config(
     """
     file = os.fspath(path if path is not None else DEFAULT_CONFIG_PATH)
     try:
-        text = Path(file).read_bytes()
+        with open(file, "rb") as handle:
+            text = handle.read()
     except FileNotFoundError:
         if path is not None:
             raise ConfigError(f"{file}: no such configuration file") from None
