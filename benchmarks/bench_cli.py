@@ -16,18 +16,12 @@ as whole processes from ``fork`` to exit, ``--repeats`` runs each:
   after the start on its own, then the runs answered from the rows the service
   kept), both as a user types them (the
   installed ``boardctl`` script, which reads the configuration file to find
-  the socket; in a login session, whose ``$XDG_RUNTIME_DIR`` keeps the checked
-  ``[service]`` of an unchanged file, so the file is parsed by the first run
-  only) and with ``--socket PATH`` (no configuration file read), and
-  ``status`` without ``$XDG_RUNTIME_DIR`` (the file parsed every time);
+  the socket) and with ``--socket PATH`` (no configuration file read);
 - with the service down: the same verbs on the journal itself (``peg`` a
-  direct write): ``status`` and ``history`` read the checked readout the last
-  writer left (the untimed ``undo``; see ``boardctl/game/readout.py``), and
-  ``status`` once more without it (the journal replayed by the engine, as
-  after a writer that did not close: a crash);
+  direct write; ``status`` and ``history`` replay the journal with the engine);
 - after ``kill -9`` of the service (its events still in the WAL): ``status``, which
   first runs the service's damage checks on a private copy of the database and the
-  WAL, then reads the readout the service kept fresh.
+  WAL, then replays the journal.
 
 Each figure is the fastest run (the one least disturbed by other work on the
 machine) and the median, in wall time, and the least CPU time (user + system,
@@ -64,16 +58,9 @@ BOARDCTL = [sys.executable, "-m", "boardctl"]  # the development tree (the servi
 INSTALL_FILES = ("pyproject.toml", "README.md", "LICENSE")
 
 
-def cpu_timed(
-    argv: Sequence[str], repeats: int, after: Sequence[str] = (), *, runtime: Path | None = None
-) -> tuple[float, ...]:
-    """(fastest, median) wall and the least CPU seconds of ``argv``, run ``repeats`` times.
-
-    ``runtime`` is the ``$XDG_RUNTIME_DIR`` of a login session (default: none).
-    """
-    env = {k: v for k, v in ENV.items() if k not in ("PYTHONPATH", "XDG_RUNTIME_DIR")}
-    if runtime is not None:
-        env["XDG_RUNTIME_DIR"] = str(runtime)
+def cpu_timed(argv: Sequence[str], repeats: int, after: Sequence[str] = ()) -> tuple[float, ...]:
+    """(fastest, median) wall and the least CPU seconds of ``argv``, run ``repeats`` times."""
+    env = {k: v for k, v in ENV.items() if k != "PYTHONPATH"}
     runs = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -197,41 +184,31 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
         .replace('socket = ""', f'socket = "{sock}"')
     )
     as_typed = ["--config", str(config)]  # /etc/boardctl/config.toml, as install.sh writes it
-    session = tmp / "user-run"  # a login session's $XDG_RUNTIME_DIR (/run/user/UID)
-    session.mkdir(mode=0o700)
     for verb in (["next"], ["cut", "1"]):  # a new game, dealt: `peg` has somewhere to go
         subprocess.run([*boardctl, *verb, *as_typed], check=True, capture_output=True)
     repeats = args.repeats
     print("whole process, service down (the journal read, or written directly):")
     report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))
-    _verbs(boardctl, as_typed, repeats, session)
-    readout = Path(f"{journal}-readout")
-    readout.unlink()
-    name = "boardctl status, no readout (replayed)"
-    gone = ["rm", "-f", str(readout)]
-    report(name, cpu_timed([*boardctl, "status", *as_typed], repeats, gone, runtime=session))
+    _verbs(boardctl, as_typed, repeats)
     proc, _, ready = start_service(tmp, journal)
     try:
         print(f"whole process, service running (READY=1 after {ready:.2f} s):")
         # the first `history --all` after a start replays the journal in the service; later
         # ones are answered from the finished games' rows it then keeps (boardctl/game/past.py)
         first = [*boardctl, "history", "--all", *as_typed]
-        report("boardctl history --all, first after start", cpu_timed(first, 1, runtime=session))
+        report("boardctl history --all, first after start", cpu_timed(first, 1))
         report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))
-        _verbs(boardctl, as_typed, repeats, session)
+        _verbs(boardctl, as_typed, repeats)
         via = ["--socket", str(sock)]  # no configuration file read
         for verb in (["status"], ["peg", "1", "1"], ["history"]):
             after = [*boardctl, "undo", *via] if verb[0] == "peg" else ()
             name = " ".join(["boardctl", *verb, "--socket S"])
             report(name, cpu_timed([*boardctl, *verb, *via], repeats, after))
-        name = "boardctl status, no $XDG_RUNTIME_DIR"
-        report(name, cpu_timed([*boardctl, "status", *as_typed], repeats))
-        time.sleep(1.0)  # the service's readout rewrite after the last commit (0.5 s quiet)
         proc.kill()  # as a crash or power cut leaves it: the events still in the WAL
         proc.wait(30)
         print("whole process, service killed (kill -9: the WAL holds events):")
         name = "boardctl status, damage checks on a copy"
-        report(name, cpu_timed([*boardctl, "status", *as_typed], repeats, runtime=session))
+        report(name, cpu_timed([*boardctl, "status", *as_typed], repeats))
     finally:
         proc.terminate()
         proc.wait(30)
@@ -239,11 +216,11 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
     return 0
 
 
-def _verbs(boardctl: list[str], where: list[str], repeats: int, session: Path) -> None:
+def _verbs(boardctl: list[str], where: list[str], repeats: int) -> None:
     for verb in (["status"], ["peg", "1", "1"], ["history"], ["history", "--all"]):
         after = [*boardctl, "undo", *where] if verb[0] == "peg" else ()
         argv = [*boardctl, *verb, *where]
-        report(" ".join(["boardctl", *verb]), cpu_timed(argv, repeats, after, runtime=session))
+        report(" ".join(["boardctl", *verb]), cpu_timed(argv, repeats, after))
 
 
 def _load() -> str:

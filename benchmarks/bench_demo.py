@@ -22,9 +22,9 @@ from collections.abc import Callable
 
 from boardctl.cribbage.cards import DECK, Card
 from boardctl.cribbage.play import PlayState, score_play
+from boardctl.demo.display import Pacer, TextTable
 from boardctl.demo.game import DemoGame, discard_advice
 from boardctl.demo.players import PlayContext, Player
-from boardctl.demo.screen import Pacer, TextTable
 
 Chooser = Callable[[PlayContext[Card]], Card]
 

@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 from boardctl.demo.game import DemoGame
-from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
+from boardctl.store.journal import Journal
 
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
 

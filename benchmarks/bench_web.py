@@ -398,7 +398,7 @@ def records_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
     """The ``records`` request over a season's journal: whole, incremental, and the buttons."""
     from bench_results import season
 
-    from boardctl.service.records import JournalRecords
+    from boardctl.service.journal_reader import JournalRecords
 
     folder = bench.tmp / "records"
     folder.mkdir()
@@ -441,7 +441,7 @@ def records_memory(bench: Bench, journal: Path) -> tuple[float, float]:
     import gc
     import tracemalloc
 
-    from boardctl.service.records import JournalRecords
+    from boardctl.service.journal_reader import JournalRecords
 
     requests = bench.board.loop.requests
     requests.records.close()

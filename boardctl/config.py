@@ -11,17 +11,14 @@ hardware wiring guide is written from (BCM GPIO numbers).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+import tomllib
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
-from boardctl.config_file import DEFAULT_CONFIG_PATH as _DEFAULT_PATH
-from boardctl.config_file import coerce as _coerce
-from boardctl.config_file import not_a_table, read_document, service_values, unknown_key
 from boardctl.errors import ConfigError
 
-DEFAULT_CONFIG_PATH = Path(_DEFAULT_PATH)
+DEFAULT_CONFIG_PATH = "/etc/boardctl/config.toml"
 
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
@@ -44,7 +41,7 @@ DEFAULT_PINS: dict[str, dict[str, int | None]] = {
 MAX_TRACKS = 3
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TrackPins:
     """The inputs of one track (``None`` = not wired)."""
 
@@ -58,7 +55,7 @@ class TrackPins:
 TRACK_PINS = tuple(f.name for f in fields(TrackPins))  # the inputs wired per track
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PinsConfig:
     """Every button and encoder pin."""
 
@@ -67,14 +64,14 @@ class PinsConfig:
     tracks: tuple[TrackPins, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BoardConfig:
     layout: str = "two-121"
     brightness: int = 186  # perceptual (render.BRIGHTNESS_GAMMA): the light of a linear 128
     power_budget_ma: int = 2000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LinkConfig:
     kind: str = "serial"
     device: str = ""
@@ -82,7 +79,7 @@ class LinkConfig:
     baudrate: int = 0  # 0: the link's own (1,000,000 for the controller's UART, 115,200 Adalight)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameConfig:
     variant: str = "six-card"
     target: int = 0
@@ -95,7 +92,7 @@ class GameConfig:
     points: tuple[tuple[str, int | bool], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class InputsConfig:
     """Gesture timings in seconds: ``[inputs]``, and the panel's ``Timing``."""
 
@@ -111,7 +108,7 @@ class InputsConfig:
 PICO_BUZZER = "pico"  # sound.buzzer: a piezo on the LED controller, played over the link
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SoundConfig:
     """``[sound]``: a buzzer (on a Pi pin or the Pico) and a voice; the default is silent."""
 
@@ -129,13 +126,13 @@ class SoundConfig:
 VOICES = ("none", "espeak")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ServiceConfig:
     journal: str = ""
     socket: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MqttConfig:
     """The MQTT bridge (``boardctl mqtt``, docs/mqtt.md) and ``boardctl standings``."""
 
@@ -163,7 +160,7 @@ def _default_pins() -> PinsConfig:
     return PinsConfig(undo=shared["undo"], menu=shared["menu"], tracks=tracks)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; ``Config()`` is every default."""
 
@@ -243,7 +240,7 @@ def _quiet_hours(value: Any) -> str | None:
 
 
 def _target(value: Any) -> str | None:
-    from boardctl.game.targets import MAX_TARGET, MIN_TARGET, TARGET_RANGE
+    from boardctl.cribbage.variants import MAX_TARGET, MIN_TARGET, TARGET_RANGE
 
     ok = value == 0 or MIN_TARGET <= value <= MAX_TARGET
     return None if ok else f"must be 0 (the variant's) or {TARGET_RANGE}"
@@ -304,7 +301,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
         },
     ),
     "service": (ServiceConfig, {"journal": None, "socket": None}),
-    "mqtt": (MqttConfig, {name: _MQTT_CHECKS.get(name) for name in MqttConfig.__slots__}),
+    "mqtt": (MqttConfig, {f.name: _MQTT_CHECKS.get(f.name) for f in fields(MqttConfig)}),
     "sound": (
         SoundConfig,
         {
@@ -320,6 +317,18 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
 }
 
 
+def _coerce(value: Any, kind: type, where: str, source: str) -> Any:
+    """The value as ``kind``, or a ``ConfigError`` (bool is never an int here)."""
+    if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind in (str, bool) and isinstance(value, kind):
+        return value
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+    raise ConfigError(f"{source}: {where} must be {names[kind]}, not {value!r}")
+
+
 def _section(
     raw: Mapping[str, Any], name: str, source: str
 ) -> dict[str, Any]:  # validated keyword arguments for the section's dataclass
@@ -329,9 +338,9 @@ def _section(
     for key, value in raw.items():
         where = f"{name}.{key}"
         if key not in checks:
-            raise unknown_key(source, name, key, ", ".join(checks))
-        kind = type(getattr(defaults, key))
-        value = _coerce(value, kind, where, source)
+            known = ", ".join(checks)
+            raise ConfigError(f"{source}: unknown key {where!r} (known keys in [{name}]: {known})")
+        value = _coerce(value, type(getattr(defaults, key)), where, source)
         check = checks[key]
         problem = check(value) if check else None
         if problem:
@@ -358,8 +367,7 @@ def _game(raw: Mapping[str, Any], source: str) -> GameConfig:
     values = _section(rest, "game", source)
     if "points" in raw:
         from boardctl.errors import EntryError
-        from boardctl.game.presets import get_preset
-        from boardctl.game.setup import check_points
+        from boardctl.game.setup import check_points, get_preset
 
         preset = values.get("preset", "custom")
         if preset not in ("custom", "acc"):  # acc: the default, left out
@@ -470,23 +478,28 @@ def _pins(raw: Mapping[str, Any], source: str) -> PinsConfig:
     )
 
 
-def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
-    """Validate a parsed TOML document and fill in every default."""
+def parse_config(
+    data: Mapping[str, Any], source: str = "(config)", only: Collection[str] | None = None
+) -> Config:
+    """Validate a parsed TOML document and fill in every default.
+
+    ``only`` names the sections to read (the others keep their defaults, unchecked).
+    """
     sections: dict[str, Any] = {}
     for name, value in data.items():
+        if only is not None and name not in only:
+            continue
         if name == "pins":
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: 'pins' must be a table ([pins])")
             sections["pins"] = _pins(value, source)
         elif name == "sound" and isinstance(value, dict):
             sections["sound"] = _sound(value, source)
-        elif name == "service" and isinstance(value, dict):  # as the CLI verbs read it alone
-            sections["service"] = ServiceConfig(**service_values(value, source))
         elif name == "game" and isinstance(value, dict):
             sections["game"] = _game(value, source)
         elif name in _SECTIONS:
             if not isinstance(value, dict):
-                raise not_a_table(source, name)
+                raise ConfigError(f"{source}: {name!r} must be a table ([{name}])")
             cls = _SECTIONS[name][0]
             sections[name] = cls(**_section(value, name, source))
         else:
@@ -508,16 +521,33 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
     return config
 
 
-def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+def load_config(
+    path: str | os.PathLike[str] | None = None, only: Collection[str] | None = None
+) -> Config:
     """Read the configuration file; a missing file gives every default.
 
     ``path=None`` means :data:`DEFAULT_CONFIG_PATH`. A path given explicitly
-    must exist.
+    must exist. ``only``: the sections to read and check (the CLI verbs that only
+    find the service read ``[service]``; the service, its verbs and ``run`` read all).
     """
-    data, source = read_document(path, DEFAULT_CONFIG_PATH)
-    if data is None:
-        return Config(source=source)
-    return parse_config(data, source)
+    file = os.fspath(path if path is not None else DEFAULT_CONFIG_PATH)
+    try:
+        with open(file, "rb") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        if path is not None:
+            raise ConfigError(f"{file}: no such configuration file") from None
+        return Config(source=f"{file} (missing: all defaults)")
+    except OSError as exc:
+        raise ConfigError(f"{file}: cannot read the configuration ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: not valid TOML ({exc})") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        problem = "not a configuration (its values are nested too deeply)"
+        raise ConfigError(f"{file}: {problem}") from None
+    return parse_config(data, file, only)
 
 
 def default_config_text() -> str:
@@ -558,16 +588,18 @@ def link_options(
     config: Config, kind: str | None = None, device: str | None = None
 ) -> dict[str, Any]:
     """The options ``open_link`` needs for ``[link]`` (``kind`` and ``device`` override it)."""
+    from boardctl.link import LINK_KINDS
+
     kind = kind or config.link.kind
+    entry = LINK_KINDS.get(kind)
     options: dict[str, Any] = {}
-    if kind in ("serial", "adalight"):
-        path = device or config.link.device
-        if path:
-            options["path"] = path
-        else:
-            options["vid_pid"] = config.link.vid_pid
-        if config.link.baudrate:
-            options["baud"] = config.link.baudrate
+    path = device or config.link.device
+    if entry is not None and entry.device and path:
+        options["path"] = path
+    elif entry is not None and entry.serial:
+        options["vid_pid"] = config.link.vid_pid  # found by its USB id
+    if entry is not None and entry.serial and config.link.baudrate:
+        options["baud"] = config.link.baudrate
     if kind == "serial":
         from boardctl.board.power import MA_PER_LED_WHITE
 

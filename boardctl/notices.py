@@ -2,9 +2,44 @@
 and as a field of :class:`boardctl.view.ViewExtra`.
 
 A leaf module, so that a CLI verb can tell a status with a notice without loading the view's
-dataclasses: the damage recovered (:mod:`boardctl.game.integrity`) and the journal that cannot
-be opened (:mod:`boardctl.service.fault`).
+dataclasses: the damage recovered (:mod:`boardctl.store.integrity`) and the journal that cannot
+be opened (:mod:`boardctl.service.fault`); and how ``boardctl status`` and systemd's STATUS=
+line put them in words.
 """
+
+from __future__ import annotations
+
+from typing import Any
 
 DAMAGE_KEY = "journal_damage"
 FAULT_KEY = "journal_fault"
+
+
+def journal_status_line(status: dict[str, Any], line: str) -> str:
+    """systemd's STATUS= line: the fault alone, or the damage report before the score."""
+    fault = status.get(FAULT_KEY)
+    if fault:
+        return f"JOURNAL FAULT, entries refused: {fault}"
+    report = status.get(DAMAGE_KEY)
+    if not isinstance(report, dict):
+        return line
+    recovered = report.get("recovered")
+    return f"JOURNAL DAMAGED, {recovered} entries recovered (boardctl status) | {line}"
+
+
+def damage_lines(status: dict[str, Any]) -> list[str]:
+    """A journal fault or damage report as ``boardctl status`` prints it."""
+    lines = []
+    fault = status.get(FAULT_KEY)
+    if fault:
+        lines += [
+            f"JOURNAL FAULT: {fault}",
+            "  (the service is up, shows the fault sign, refuses entries and retries the journal)",
+        ]
+    report = status.get(DAMAGE_KEY)
+    if isinstance(report, dict):
+        lines += [
+            f"WARNING: {report.get('summary', 'journal damaged')}",
+            "  (`boardctl restore` lists the backups; this notice goes when a new game starts)",
+        ]
+    return lines

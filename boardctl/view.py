@@ -105,7 +105,7 @@ class SettingsShown:
 class ViewExtra:
     """What the board shows beside the pegs, each field "nothing" by default.
 
-    The engine notes the game (:func:`boardctl.game.view.board_view`: ``variant`` to
+    The engine notes the game (:func:`boardctl.game.status.board_view`: ``variant`` to
     ``ask``), the panel its modes (:meth:`boardctl.inputs.panel.Panel.overlay`:
     ``settings`` to ``stuck``), the service the pending blink's start, the refusal and the
     journal's notices. The renderers (:mod:`boardctl.board.render`,
@@ -115,7 +115,7 @@ class ViewExtra:
     variant: str = ""
     mode: str = ""
     preset: str = ""
-    rules: str = ""  # the rule set's label (boardctl.game.house.rules_label)
+    rules: str = ""  # the rule set's label (boardctl.cribbage.rules.rules_label)
     game_number: int = 0
     deal: int = 0
     dealer_seat: int | None = None

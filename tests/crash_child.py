@@ -207,7 +207,7 @@ class CrashHarness:
 
 def _crc_at(path: Path, seq: int) -> int:
     """The chained checksum of event ``seq`` of a journal."""
-    from boardctl.game.journal import Journal
+    from boardctl.store.journal import Journal
 
     with Journal.open(path, readonly=True) as journal:
         if seq == 0:

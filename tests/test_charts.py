@@ -11,11 +11,11 @@ from PIL import Image
 from boardctl.board.theme import DEFAULT_THEME
 from boardctl.cli import main
 from boardctl.demo.game import DemoGame
-from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.charts import PAPER, SeasonChart, draw_chart
 from boardctl.results.records import records
 from boardctl.results.source import load_games
+from boardctl.store.journal import Journal
 
 
 @pytest.fixture(scope="module")

@@ -142,5 +142,7 @@ def test_link_options_leave_the_baud_rate_to_the_link_unless_configured() -> Non
         "baud": 921600,
     }
     assert link_options(uart, "null") == {}
+    # a network link takes the device as its address, and no serial option
+    assert link_options(uart, "ddp", "wled.local") == {"path": "wled.local"}
     with pytest.raises(ConfigError, match=r"link\.baudrate must be 0 \(the link's default\)"):
         parse_config({"link": {"baudrate": 100}}, "c.toml")

@@ -11,8 +11,8 @@ import pytest
 
 from boardctl.cli import main
 from boardctl.errors import BoardError, EntryError, ResultsError
+from boardctl.game import JsonValue
 from boardctl.game.commands import parse_command
-from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.export import read_csv, write_csv
 from boardctl.results.sign import check, key_id, read_key, sign, write_key

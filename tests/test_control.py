@@ -23,8 +23,7 @@ from boardctl.game.commands import OPS as ENGINE_OPS
 from boardctl.game.commands import parse_board_command
 from boardctl.service import client, control
 from boardctl.service.control import ControlServer, parse_request
-from boardctl.service.settings import setting_keys
-from boardctl.sound.settings import SOUND_SETTINGS, check_sound_setting
+from boardctl.service.settings import SOUND_SETTINGS, check_sound_setting, setting_keys
 
 
 class Server:

@@ -12,9 +12,7 @@ import pytest
 from boardctl.board.frame import pixel
 from boardctl.board.glyphs import printable
 from boardctl.cli import build_parser
-from boardctl.demo.game import DemoGame
-from boardctl.demo.runner import run_demo
-from boardctl.demo.screen import (
+from boardctl.demo.display import (
     BEAT,
     Board,
     LedTable,
@@ -25,6 +23,8 @@ from boardctl.demo.screen import (
     layout_for,
     wrap,
 )
+from boardctl.demo.game import DemoGame
+from boardctl.demo.runner import run_demo
 from boardctl.errors import BoardError
 from boardctl.link import RecordingLink
 

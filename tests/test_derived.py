@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from boardctl.cribbage import derive
+from boardctl.cribbage import derive_tables as derive
 from boardctl.cribbage.census import census
 from boardctl.cribbage.derived import HAND_SCORES, MAX_PLAY
 from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS, scoring_for, scoring_of

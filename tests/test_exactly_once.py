@@ -28,10 +28,10 @@ from gpiozero.pins.mock import MockFactory
 
 from boardctl.errors import ControlError
 from boardctl.game.commands import parse_command
-from boardctl.game.journal import APPLICATION_ID, SCHEMA_VERSION
 from boardctl.game.keeper import Scorekeeper
 from boardctl.service import client, retry
 from boardctl.service.handoff import apply_or_hand_over
+from boardctl.store.journal import APPLICATION_ID, SCHEMA_VERSION
 from tests.test_e2e import FAST, free_rig
 from tests.test_e2e_process import REPO, Service
 

@@ -5,6 +5,7 @@ from the installed wheel against the emulated Pico."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import stat
@@ -55,6 +56,19 @@ def test_the_package_json_names_the_files_with_the_protocol_by_reference() -> No
     assert not (REPO / "firmware" / "protocol.py").exists()  # no copy is kept
     package = json.loads((REPO / "firmware" / "package.json").read_text())
     assert {name for name, _url in package["urls"]} == set(names)  # the mip form of the list
+
+
+def test_the_package_json_version_is_the_firmwares_own() -> None:
+    # ledctl.FIRMWARE_VERSION is the source (the controller's HELLO says it); mip reads this one
+    source = (REPO / "firmware" / "ledctl.py").read_text()
+    (assigned,) = [
+        node.value
+        for node in ast.parse(source).body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "FIRMWARE_VERSION"
+    ]
+    version = ast.literal_eval(assigned)
+    package = json.loads((REPO / "firmware" / "package.json").read_text())
+    assert package["version"] == ".".join(map(str, version))
 
 
 def test_install_runs_one_mpremote_session_main_last(

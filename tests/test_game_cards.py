@@ -13,8 +13,8 @@ from boardctl.cribbage.cards import DECK, Card, format_card
 from boardctl.cribbage.hand import itemise
 from boardctl.cribbage.rules import scoring_for
 from boardctl.errors import EntryError
+from boardctl.game import JsonValue
 from boardctl.game.commands import Cut, Next, Peg, Undo, parse_command
-from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.refusals import Refusal
 

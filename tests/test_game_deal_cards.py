@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.errors import EntryError
+from boardctl.game import JsonValue
 from boardctl.game.commands import Command, Cut, Next, Peg, Redo, Refile, Undo, parse_command
-from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.machine import Machine
 from boardctl.refusals import Refusal

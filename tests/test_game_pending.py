@@ -16,7 +16,7 @@ from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.simulate import random_command
-from boardctl.game.view import board_view
+from boardctl.game.status import board_view
 
 SETUPS = [
     {"variant": "six-card", "mode": "guided"},

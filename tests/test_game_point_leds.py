@@ -11,9 +11,9 @@ from boardctl.board.terminal import draw_board
 from boardctl.board.viewjson import view_from_dict
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.machine import Machine
-from boardctl.game.presets import PRESETS
+from boardctl.game.setup import PRESETS
 from boardctl.game.state import GameState
-from boardctl.game.view import board_view
+from boardctl.game.status import board_view
 from boardctl.view import BoardView, TrackView
 from tests.test_render_golden import golden_frame
 

@@ -18,7 +18,7 @@ from boardctl.cli import main
 from boardctl.errors import EntryError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.view import status_dict
+from boardctl.game.status import status_dict
 from tests.conftest import DATA
 
 

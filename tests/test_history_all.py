@@ -24,14 +24,14 @@ from hypothesis import strategies as st
 
 from boardctl.config import parse_config
 from boardctl.errors import ControlError
-from boardctl.game import lock
 from boardctl.game.commands import Command, NewGame, Peg
-from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
 from boardctl.link import RecordingLink
 from boardctl.service.client import NoAnswer, request, request_ready
 from boardctl.service.history_all import Kept, PastRows
 from boardctl.service.wire import Encoded
+from boardctl.store import lock
+from boardctl.store.journal import Journal
 from tests.test_e2e import FAST, ManualClock, Rig, free_rig
 from tests.test_past_games import GAME, MOVES, play, replayed, same
 

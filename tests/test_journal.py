@@ -16,15 +16,15 @@ import pytest
 
 from boardctl.errors import EntryError, JournalError, SchemaError
 from boardctl.game.commands import parse_command
-from boardctl.game.journal import (
+from boardctl.game.keeper import Scorekeeper
+from boardctl.store.journal import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Journal,
     default_journal_path,
     row_crc,
 )
-from boardctl.game.keeper import Scorekeeper
-from boardctl.game.lock import JournalBusy
+from boardctl.store.lock import JournalBusy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -217,7 +217,7 @@ def test_default_journal_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 def test_pure_state_machine_does_not_import_sqlite() -> None:
     code = (
-        "import sys; import boardctl.game.state, boardctl.game.view, boardctl.game.simulate;"
+        "import sys; import boardctl.game.state, boardctl.game.status, boardctl.game.simulate;"
         "print('sqlite3' in sys.modules)"
     )
     out = subprocess.run(

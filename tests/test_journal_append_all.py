@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from boardctl.errors import JournalError
-from boardctl.game.journal import Journal
+from boardctl.store.journal import Journal
 
 EVENTS: list[tuple[dict[str, Any], float]] = [
     ({"op": "next"}, 1.5),

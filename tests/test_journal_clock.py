@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from boardctl.cli.cmd_history import format_history
 from boardctl.game.commands import NewGame, Peg
-from boardctl.game.journal import CLOCK_JUMP, Journal
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.records import finished_results
 from boardctl.results.source import load_games, parse_since, select
+from boardctl.store.journal import CLOCK_JUMP, Journal
 
 DAY = 86400.0
 START = 1_800_000_000.0  # 2027-01-15
@@ -57,7 +57,7 @@ def test_a_clock_400_days_back_mid_game_keeps_the_result_and_its_order(
 ) -> None:
     path = tmp_path / "journal.sqlite"
     clock = Clock(START)
-    with caplog.at_level(logging.WARNING, logger="boardctl.game.journal"):
+    with caplog.at_level(logging.WARNING, logger="boardctl.store.journal"):
         keeper = play_with_a_jump(path, clock)
         clock.now = START + DAY  # the clock is put right: caught up
         keeper.apply(NewGame(variant="six-card", mode="free"))

@@ -15,10 +15,10 @@ import pytest
 
 from boardctl.errors import JournalError
 from boardctl.game.commands import parse_command
-from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.machine import replay
 from boardctl.game.simulate import play_random
+from boardctl.store.journal import Journal
 
 EVENTS = 60
 

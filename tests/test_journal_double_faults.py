@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 from boardctl.cli import main
-from boardctl.game import integrity
 from boardctl.game.commands import NewGame, Peg
-from boardctl.game.integrity import DAMAGE_KEY, JournalDamaged
-from boardctl.game.journal import Journal, list_backups
-from boardctl.game.journal_file import kept_here
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.records import finished_results
+from boardctl.notices import DAMAGE_KEY
+from boardctl.store import integrity
+from boardctl.store.integrity import JournalDamaged
+from boardctl.store.journal import Journal, list_backups
+from boardctl.store.journal_file import kept_here
 from tests.test_journal_integrity import ENTRIES, FREE, flip, frame_offset, live_copy
 from tests.test_journal_readers import tree
 
@@ -96,7 +97,7 @@ def backed_up(folder: Path) -> Path:
 
 def test_the_database_and_mark_deleted_beside_backups_is_reported(tmp_path: Path) -> None:
     path = backed_up(tmp_path)
-    for suffix in ("", "-wal", "-mark", "-readout"):
+    for suffix in ("", "-wal", "-mark"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     before = tree(tmp_path)
     with pytest.raises(JournalDamaged, match="backups/ holds 1 backups"):
@@ -130,7 +131,6 @@ def test_a_longer_journal_from_another_board_is_reported(tmp_path: Path) -> None
         for i in range(30):
             keeper.apply(Peg(track=i % 2, points=3, kind="pegging"))
     shutil.copyfile(theirs, ours)  # another board's longer journal put in its place
-    Path(f"{ours}-readout").unlink()
     with pytest.raises(JournalDamaged, match="entry 6 is not the one committed"):
         Journal.open(ours, readonly=True)
     report, kept = service_report(ours)

@@ -26,12 +26,12 @@ from gpiozero.pins.mock import MockFactory
 from boardctl.board import overlay
 from boardctl.cli import main
 from boardctl.errors import ControlError, JournalError
-from boardctl.game import diagnose
 from boardctl.game.commands import parse_command
-from boardctl.game.integrity import FAULT_KEY
 from boardctl.game.keeper import Scorekeeper
+from boardctl.notices import FAULT_KEY
 from boardctl.service import client
 from boardctl.service.loop import status_line
+from boardctl.store import diagnose
 from tests.test_e2e import FAST, free_rig
 
 FREE = {"variant": "six-card", "mode": "free"}

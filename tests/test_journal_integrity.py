@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.game import integrity
 from boardctl.game.commands import parse_command
-from boardctl.game.integrity import DAMAGE_KEY, scan_wal
-from boardctl.game.journal import Journal, Record, encode_event, list_backups, row_crc
 from boardctl.game.keeper import Scorekeeper
+from boardctl.notices import DAMAGE_KEY
+from boardctl.store import integrity
+from boardctl.store.integrity import scan_wal
+from boardctl.store.journal import Journal, Record, encode_event, list_backups, row_crc
 
 ENTRIES = 40
 FREE = {"variant": "six-card", "mode": "free"}

@@ -19,11 +19,12 @@ from pathlib import Path
 import pytest
 
 from boardctl.game.commands import Peg
-from boardctl.game.integrity import DAMAGE_KEY, JournalDamaged
-from boardctl.game.journal import Journal
-from boardctl.game.journal_check import writer_running
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.records import finished_results
+from boardctl.notices import DAMAGE_KEY
+from boardctl.store.integrity import JournalDamaged
+from boardctl.store.journal import Journal
+from boardctl.store.journal_check import writer_running
 from tests.test_cli_lean import REPO
 from tests.test_journal_integrity import ENTRIES, FREE, flip, frame_offset, live_copy
 
@@ -104,8 +105,6 @@ def test_every_reader_reports_the_damage_the_service_reports_and_changes_nothing
     tmp_path: Path, damage: str
 ) -> None:
     path = live_copy(tmp_path)
-    live = tmp_path / "live" / "journal.sqlite-readout"  # the writer's readout: never shown here
-    Path(f"{path}-readout").write_bytes(live.read_bytes())
     DAMAGE[damage](path)
     state = path.parent
     before = tree(state)
@@ -142,23 +141,23 @@ def test_readers_show_a_whole_journal_left_by_a_stopped_service(tmp_path: Path) 
     assert not list(path.parent.glob("damaged-*"))
 
 
-def test_the_readout_never_hides_damage(tmp_path: Path) -> None:
-    """A service closed cleanly leaves a readout; damage since then is reported, not it."""
+def test_a_database_lost_after_a_clean_close_is_reported_and_shown_again_when_put_back(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "state" / "journal.sqlite"
     with Scorekeeper.open(path, setup=FREE) as keeper:
         for i in range(6):
             keeper.apply(Peg(track=i % 2, points=1, kind="pegging"))
-    assert Path(f"{path}-readout").exists()
     good = boardctl(tmp_path, path, "status")
     assert good.returncode == 0 and "Track 1    3" in good.stdout
     db = path.read_bytes()
-    path.write_bytes(b"")  # the database lost: the readout must not stand in for it
+    path.write_bytes(b"")  # the database lost
     before = tree(path.parent)
     done = boardctl(tmp_path, path, "status")
     assert done.returncode == 1 and "the database file is empty or missing" in done.stderr
     assert "7 entries were committed, 0 can be read" in done.stderr
     assert tree(path.parent) == before
-    path.write_bytes(db)  # put back: shown again, from the readout
+    path.write_bytes(db)  # put back: shown again
     assert boardctl(tmp_path, path, "status").stdout == good.stdout
 
 

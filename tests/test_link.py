@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from boardctl.config import link_options
 from boardctl.errors import ConfigError
-from boardctl.link import KINDS, Link, NullLink, RecordingLink, open_link
+from boardctl.link import KINDS, LINK_KINDS, Link, NullLink, RecordingLink, open_link
 from boardctl.link import protocol as p
 from boardctl.link.adalight import adalight_header, adalight_packet, scale_frame
 from boardctl.link.encoder import FrameEncoder
@@ -53,6 +54,21 @@ def test_open_link_kinds_and_errors() -> None:
     huge = open_pico(path="/nonexistent", budget_ma=100000.0)
     assert huge.budget_ma == 0xFFFF
     huge.close()
+
+
+def test_every_registered_kind_opens_a_link_of_its_own_class_from_the_config() -> None:
+    from boardctl.config import LinkConfig, parse_config
+
+    assert tuple(LINK_KINDS) == KINDS and LinkConfig().kind in KINDS
+    for kind, entry in LINK_KINDS.items():
+        device = "127.0.0.1" if kind == "ddp" else "/nonexistent/tty"
+        config = parse_config({"link": {"kind": kind, "device": device, "baudrate": 9600}})
+        link = open_link(kind, **link_options(config))
+        try:
+            assert f"{type(link).__module__}:{type(link).__name__}" == entry.factory
+            assert isinstance(link, Link)
+        finally:
+            link.close()
 
 
 def test_null_and_recording_links() -> None:
@@ -564,3 +580,13 @@ def test_full_frames_go_in_chunks_on_a_uart_and_whole_over_usb_by_default() -> N
     assert PicoLink(path="/dev/fake", chunk_leds=16, start=False).chunk_leds == 16
     with pytest.raises(ConfigError):
         PicoLink(path="/dev/fake", chunk_leds=-1, start=False)
+
+
+def test_our_hello_says_the_boardctl_version_it_is() -> None:
+    from boardctl import __version__
+
+    (message,) = p.Decoder().feed(FrameEncoder().hello(120))
+    assert message.kind == p.HELLO
+    protocol_version, version, led_count, order = p.parse_hello(message.payload)
+    assert protocol_version == p.PROTOCOL_VERSION and led_count == 120 and order == "RGB"
+    assert ".".join(map(str, version)) == __version__

@@ -16,7 +16,7 @@ from boardctl.cli import main
 from boardctl.errors import EntryError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.matches import parse_match, wins_needed
+from boardctl.game.setup import parse_match, wins_needed
 from boardctl.results.source import load_games
 
 

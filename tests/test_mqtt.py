@@ -25,10 +25,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from boardctl.config import MqttConfig, parse_config
 from boardctl.errors import ConfigError
+from boardctl.game import JsonValue
 from boardctl.game.commands import parse_command
-from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.view import status_dict
+from boardctl.game.status import status_dict
 from boardctl.mqtt import discovery, events, topics
 from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.bridge import Bridge, Paths
@@ -91,7 +91,7 @@ def test_results_follow_the_journal_through_undo_and_next(tmp_path: Path) -> Non
         first = keeper.journal
         assert first is not None
     # an independent check of the ids: each is the game's first event and its checksum
-    from boardctl.game.journal import Journal
+    from boardctl.store.journal import Journal
 
     with Journal.open(path, readonly=True) as journal:
         starts: list[str] = []

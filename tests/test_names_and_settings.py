@@ -11,10 +11,10 @@ import pytest
 from boardctl.cli import cmd_new_game
 from boardctl.cli.cmd_status import summary_lines
 from boardctl.config import parse_config
+from boardctl.cribbage.variants import TARGET_RANGE
 from boardctl.errors import ConfigError, EntryError
 from boardctl.game.commands import Cut, NewGame, Next, Peg, Set
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.targets import TARGET_RANGE
 from boardctl.results.derive import played_games
 from boardctl.service.app import game_setup
 
@@ -106,7 +106,7 @@ def test_the_same_player_twice_is_refused_through_the_cli_and_an_old_journal_sti
     import subprocess
     import sys
 
-    from boardctl.game.journal import Journal
+    from boardctl.store.journal import Journal
     from tests.test_e2e_process import Service
 
     service = Service(tmp_path)

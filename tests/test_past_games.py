@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Peg, Redo, Undo
-from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
 from boardctl.service.client import request, request_ready
 from boardctl.service.wire import Encoded, encode
+from boardctl.store.journal import Journal
 from tests.test_e2e import FAST, free_rig
 
 

@@ -222,7 +222,7 @@ def test_the_legend_in_the_docs_is_the_sign_table() -> None:
 def test_the_demo_screen_keeps_the_reason_and_a_log_row_in_80x24_with_three_tracks() -> None:
     import io
 
-    from boardctl.demo.screen import Board, Pacer, TerminalTable
+    from boardctl.demo.display import Board, Pacer, TerminalTable
 
     table = TerminalTable(io.StringIO(), Pacer(0), Board("three-121"), color="none")
     table.view = BoardView(

@@ -16,13 +16,13 @@ from boardctl.cli import main
 from boardctl.demo.game import DemoGame
 from boardctl.errors import EntryError, ResultsError
 from boardctl.game.commands import parse_command
-from boardctl.game.journal import Journal
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.roster import members
+from boardctl.game.setup import members
 from boardctl.game.simulate import random_command
 from boardctl.results.export import read_csv, read_jsonl, read_results, write_csv, write_jsonl
 from boardctl.results.model import FIELDS, FORMAT, GameResult
 from boardctl.results.source import load_games, parse_since
+from boardctl.store.journal import Journal
 from tests.results_oracle import recount
 
 COMPARED = ("match", "game", "names", "scores", "winner", "spread", "skunk", "match_points",

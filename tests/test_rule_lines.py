@@ -27,8 +27,8 @@ from boardctl.cli.cmd_status import summary_lines
 from boardctl.errors import ConfigError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.presets import get_preset
-from boardctl.game.view import status_dict
+from boardctl.game.setup import get_preset
+from boardctl.game.status import status_dict
 from boardctl.view import BoardView, TrackView, lines_failed, skunk_lines
 from tests.golden import golden_text
 from tests.test_render_golden import golden_frame

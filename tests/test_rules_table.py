@@ -20,7 +20,7 @@ from boardctl.cribbage.rules import (
 )
 from boardctl.cribbage.scoring import ACC
 from boardctl.errors import RuleSetError
-from boardctl.game.presets import PRESETS
+from boardctl.game.setup import PRESETS
 from tests.conftest import DATA, REPO
 
 ALL_SOURCES: list[Source] = [

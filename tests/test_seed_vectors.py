@@ -16,7 +16,7 @@ from boardctl.cribbage import PlayState, get_variant, opening_points, score_hand
 from boardctl.cribbage.census import census
 from boardctl.cribbage.rules import SEEDS, scoring_of
 from boardctl.cribbage.scoring import ACC, Scoring
-from boardctl.game.presets import get_preset, lines_failed
+from boardctl.game.setup import get_preset, lines_failed
 from tests.conftest import DATA
 
 VECTORS = DATA / "seed_vectors"

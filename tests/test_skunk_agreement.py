@@ -14,12 +14,11 @@ import itertools
 import pytest
 
 from boardctl.cli.cmd_status import LINE_WORDS, summary_lines
-from boardctl.cribbage.rules import RULE_SETS
+from boardctl.cribbage.rules import RULE_SETS, skunk_loser, skunk_paid
 from boardctl.demo.game import DemoGame
 from boardctl.game.commands import NewGame, Peg
-from boardctl.game.house import skunk_loser, skunk_paid
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.presets import PRESETS
+from boardctl.game.setup import PRESETS
 from boardctl.results.derive import played_games
 from boardctl.view import lines_failed
 

@@ -24,9 +24,9 @@ from boardctl.service import app
 from boardctl.service.loop import ServiceLoop
 from boardctl.sound import phrases
 from boardctl.sound.announcer import Announcer, attach, classify
+from boardctl.sound.build import build_announcer
 from boardctl.sound.buzzer import CuePlayer, TonalBuzzerOutput
 from boardctl.sound.gesture import ScoreGesture
-from boardctl.sound.setup import build_announcer
 from boardctl.sound.voice import SpeechQueue
 from tests.test_sound_buzzer import BUZZER_PIN, RecordingPWMPin, expected, tones
 

@@ -11,8 +11,8 @@ from boardctl.config import Config, SoundConfig, default_config_text, parse_conf
 from boardctl.errors import ConfigError, EntryError
 from boardctl.link import RecordingLink
 from boardctl.service import app
+from boardctl.service.settings import check_sound_setting
 from boardctl.sound.announcer import Announcer
-from boardctl.sound.settings import check_sound_setting
 from tests.test_sound_buzzer import BUZZER_PIN
 
 

@@ -28,10 +28,10 @@ from boardctl.errors import ConfigError, ProtocolError
 from boardctl.link import RecordingLink, open_link, protocol
 from boardctl.link.serial_link import PicoLink
 from boardctl.sound.announcer import Announcer
+from boardctl.sound.build import build_announcer
 from boardctl.sound.buzzer import QuietHours
 from boardctl.sound.cues import CUES, HIGHEST, LOWEST, tone_steps
 from boardctl.sound.pico import PicoCues, tone_level
-from boardctl.sound.setup import build_announcer
 from tests.conftest import REPO
 from tests.test_e2e import FAST, ManualClock, Rig
 from tests.test_sound_buzzer import expected

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from boardctl.board.layout import builtin_layout
 from boardctl.errors import BoardError, CardError, ConfigError
 from boardctl.web import tools
-from boardctl.web.board import board_plan, led_colours, plan_key
-from boardctl.web.config import check_address, parse_web_config, with_overrides
+from boardctl.web.board_leds import board_plan, led_colours, plan_key
+from boardctl.web.page_config import check_address, parse_web_config, with_overrides
 from boardctl.web.pairing import CODE_TRIES, CODE_TRIES_TOTAL, Pairing, PairingError
 from boardctl.web.server import ASSETS, allowed_hosts, asset_bytes
 
@@ -72,7 +72,7 @@ def test_allowed_hosts_are_the_addresses_and_names_with_the_port() -> None:
 
 
 def test_state_dir_prefers_config_then_systemd_then_the_system_unit(tmp_path: Path) -> None:
-    from boardctl.web.config import state_dir
+    from boardctl.web.page_config import state_dir
 
     system = tmp_path / "var-lib-boardctl-web"
     plain = parse_web_config({})
@@ -239,7 +239,7 @@ def test_history_rows_itemise_a_hand_when_its_cards_are_known() -> None:
 
 def test_choices_come_from_the_engine_tables() -> None:
     from boardctl.cribbage.variants import VARIANTS
-    from boardctl.game.presets import PRESETS
+    from boardctl.game.setup import PRESETS
 
     choices = tools.choices()
     assert choices["variants"] == list(VARIANTS)

@@ -27,16 +27,16 @@ from boardctl.board.layout import builtin_layout
 from boardctl.cli import main
 from boardctl.demo.game import DemoGame
 from boardctl.errors import ControlError
+from boardctl.game import JsonValue
 from boardctl.game.commands import Peg
-from boardctl.game.journal import Journal
-from boardctl.game.jsontypes import JsonValue
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.derive import GameFold, played_games
-from boardctl.service.records import JournalRecords
-from boardctl.web.config import parse_web_config
+from boardctl.service.journal_reader import JournalRecords
+from boardctl.store.journal import Journal
+from boardctl.web.page_config import parse_web_config
 from boardctl.web.pairing import Pairing
 from boardctl.web.server import make_app
-from boardctl.web.source import Source
+from boardctl.web.socket_source import Source
 from tests.test_e2e_process import Service
 
 BIG_HANDS_GAME: dict[str, JsonValue] = {

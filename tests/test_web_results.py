@@ -17,7 +17,7 @@ from boardctl.results.source import load_games
 from boardctl.standings import keyring, store
 from boardctl.standings.games import from_record
 from boardctl.standings.report import report
-from boardctl.web.config import StandingsOptions, parse_web_config
+from boardctl.web.page_config import StandingsOptions, parse_web_config
 from boardctl.web.results import Changes, Messages, board_document, standings_document
 
 KEY = bytes(range(32))

@@ -18,10 +18,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from boardctl.board.layout import builtin_layout
-from boardctl.web.config import parse_web_config
+from boardctl.web.page_config import parse_web_config
 from boardctl.web.pairing import Pairing
 from boardctl.web.server import make_app
-from boardctl.web.source import NoAnswer, Snapshot, Source
+from boardctl.web.socket_source import NoAnswer, Snapshot, Source
 
 
 def status(front: int, name: str = "Ann") -> dict[str, Any]:

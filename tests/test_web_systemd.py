@@ -40,7 +40,7 @@ def test_the_page_unit_has_the_lan_and_nothing_else() -> None:
 
 
 def test_the_page_unit_sets_its_file_limit_above_what_one_address_may_hold() -> None:
-    from boardctl.web.config import WebConfig
+    from boardctl.web.page_config import WebConfig
 
     limit = int(options(UNIT)["LimitNOFILE"][0])
     assert limit >= 100 * WebConfig().connections_per_address

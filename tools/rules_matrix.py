@@ -1,7 +1,7 @@
 """The rule-set matrix of README.md and docs/rules.md, generated from the rules table.
 
 Which house rule each rule set has, and its game points, live once in
-:mod:`boardctl.cribbage.rules` and :mod:`boardctl.game.presets`; the matrix in
+:mod:`boardctl.cribbage.rules` and :mod:`boardctl.game.setup`; the matrix in
 each document stands between two markers::
 
     <!-- begin generated: rule-sets -->
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from boardctl.cribbage.rules import HOUSE_RULES, POINTS_SOURCES, RULE_SETS, Source
-from boardctl.game.presets import get_preset
+from boardctl.game.setup import get_preset
 
 REPO = Path(__file__).resolve().parent.parent
 DOCUMENTS = ("README.md", "docs/rules.md")

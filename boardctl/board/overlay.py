@@ -21,7 +21,7 @@ The board has no screen, so the panel's modes are shown with holes:
   changed in the config): the start holes and the status LED stay red, and
   the service keeps running so the owner can start a game that fits.
 - a damaged journal recovered (``extra.journal_damage`` in the view, see
-  :mod:`boardctl.game.integrity`): the start holes and the status LED stay
+  :mod:`boardctl.store.integrity`): the start holes and the status LED stay
   reddish purple until a new game starts;
 - a journal that cannot be opened (``extra.journal_fault``, see
   :mod:`boardctl.service.fault`): the board dark, the start holes and the

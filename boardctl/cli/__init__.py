@@ -11,20 +11,21 @@ defines::
 Modules are discovered by file name (``new-game`` is ``cmd_new_game``), so
 adding a verb touches no other file. A command line naming a verb imports
 that verb's module only; ``boardctl --help`` (or an unknown verb) imports them
-all to list them (:mod:`boardctl.cli.parser`). Command modules keep the engine
+all to list them. Command modules keep the engine
 inside ``run``, so that a verb the service answers never loads it
 (docs/performance.md: <= 0.5 s at the Pi-class quota).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
+from boardctl import __version__
 from boardctl.errors import BoardError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Sequence
     from types import ModuleType
 
@@ -65,9 +66,18 @@ def _import(name: str) -> ModuleType:
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser: for the verb ``argv`` names, else with every sub-command."""
-    from boardctl.cli.parser import build_parser as build
-
-    return build(argv)
+    parser = argparse.ArgumentParser(
+        prog="boardctl",
+        description="Electronic cribbage pegboard: rules, scorekeeping and LEDs.",
+    )
+    parser.add_argument("--version", action="version", version=f"boardctl {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    verb = argv[0] if argv and not argv[0].startswith("-") else None
+    for module in command_modules(verb):
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import argparse
+import argparse
+
+from boardctl.cli.verbs import add_target_options, send
 
 NAME = "confirm"
 HELP = "confirm the finished game's result for TRACK (1-based), when confirm_result is on"
@@ -12,15 +12,12 @@ HELP = "confirm the finished game's result for TRACK (1-based), when confirm_res
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """TRACK."""
-    from boardctl.cli.verbs import add_target_options
-
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
     add_target_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Send one confirm command."""
-    from boardctl.cli.verbs import send
     from boardctl.errors import ControlError
 
     if args.track < 1:

@@ -3,9 +3,9 @@ by the cards the players cut (``--cards``: the lowest deals)."""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import argparse
+import argparse
+
+from boardctl.cli.verbs import add_target_options, send
 
 NAME = "cut"
 HELP = (
@@ -17,8 +17,6 @@ HELP = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """[SEAT] [--cards CARD ...] [--starter CARD]."""
-    from boardctl.cli.verbs import add_target_options
-
     parser.add_argument(
         "seat",
         type=int,
@@ -44,7 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Send one cut command."""
-    from boardctl.cli.verbs import send
     from boardctl.errors import ControlError
 
     command: dict[str, object] = {"op": "cut"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from boardctl.cli.verbs import service_config, socket_path
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -38,10 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def service_journal(config: str | None = None) -> Path:
     """The journal the CLI verbs read: configured, systemd's, the system service's, the user's."""
-    from boardctl.cli.verbs import service_section
     from boardctl.service.paths import client_journal
 
-    return client_journal(service_section(config))
+    return client_journal(service_config(config))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _from_service(args: argparse.Namespace) -> Any:
     """The service's history rows, or ``None`` when no service answers on its socket."""
-    from boardctl.cli.verbs import socket_path
     from boardctl.service.client import ServiceDown, request, request_ready
 
     ask = request_ready if args.all_games else request  # --all: built by a thread of the service

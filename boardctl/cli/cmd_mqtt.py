@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.verbs import add_target_options
+
 NAME = "mqtt"
 HELP = "publish this board's state and results on an MQTT broker (docs/mqtt.md)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``run`` (default) or ``decommission``; where the board and the broker are."""
-    from boardctl.cli.verbs import add_target_options
-
     parser.add_argument(
         "action",
         nargs="?",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import argparse
+import argparse
+
+from boardctl.cli.verbs import add_target_options, send
 
 NAME = "new-game"
 HELP = (
@@ -16,11 +16,10 @@ HELP = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The game's setup; anything left out stays as in the current game."""
     from boardctl.cli.choices import Names
-    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("--variant", help="six-card, five-card, three-player, four-player, ...")
     parser.add_argument("--players", type=int, help="2-6 (picks the usual variant)")
-    from boardctl.game.targets import TARGET_HELP
+    from boardctl.cribbage.variants import TARGET_HELP
 
     parser.add_argument("--target", type=int, help=TARGET_HELP)
     parser.add_argument("--preset", help="skunk points: acc, casual, lurch, ...")
@@ -55,15 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Send one new_game command."""
-    from boardctl.cli.verbs import send
-
     command: dict[str, object] = {"op": "new_game"}
     for key in ("variant", "players", "target", "preset", "mode", "rules", "house_rules"):
         value = getattr(args, key)
         if value is not None:
             command[key] = value
     if args.match is not None:
-        from boardctl.game.matches import parse_match
+        from boardctl.game.setup import parse_match
 
         command.update(parse_match(args.match))
     if args.names is not None:

@@ -1,24 +1,8 @@
 """``boardctl next``: advance the guided game to its next phase."""
 
-from __future__ import annotations
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import argparse
+from boardctl.cli.verbs import add_target_options, sender
 
 NAME = "next"
 HELP = "advance the guided game to its next phase"
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Only the target options."""
-    from boardctl.cli.verbs import add_target_options
-
-    add_target_options(parser)
-
-
-def run(args: argparse.Namespace) -> int:
-    """Send the command."""
-    from boardctl.cli.verbs import send
-
-    return send(args, {"op": "next"})
+add_arguments = add_target_options
+run = sender({"op": "next"})

@@ -7,9 +7,9 @@ are left out (``boardctl peg 2 --hand 5H 5D JS QC --starter 5S``).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import argparse
+import argparse
+
+from boardctl.cli.verbs import add_target_options, send
 
 NAME = "peg"
 HELP = (
@@ -21,7 +21,6 @@ HELP = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """TRACK [POINTS] [--kind KIND] [--hand CARD... | --crib CARD...] [--starter CARD]."""
     from boardctl.cli.choices import Names
-    from boardctl.cli.verbs import add_target_options
 
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
     parser.add_argument(
@@ -55,7 +54,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Send one peg command."""
-    from boardctl.cli.verbs import send
     from boardctl.errors import ControlError
 
     if args.track < 1:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.verbs import add_target_options, send
+
 NAME = "refile"
 HELP = "file the entry the board asks about (white start hole) as the other kind"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """[KIND] [--track N] [--points P] and the target options."""
-    from boardctl.cli.verbs import add_target_options
-
     parser.add_argument(
         "kind",
         nargs="?",
@@ -38,7 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Send one refile command."""
-    from boardctl.cli.verbs import send
     from boardctl.errors import ControlError
 
     command: dict[str, object] = {"op": "refile"}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.verbs import add_target_options
+
 NAME = "restore"
 HELP = "list the journal's automatic backups, or bring one back (the service must be stopped)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: BACKUP (a number from the list or a file name), --config, --socket, --journal."""
-    from boardctl.cli.verbs import add_target_options
-
     parser.add_argument(
         "backup",
         nargs="?",

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _rule_set_lines(rule_set: RuleSet) -> list[str]:
-    from boardctl.game.presets import get_preset
+    from boardctl.game.setup import get_preset
 
     preset = get_preset(rule_set.preset)
     points = f"win {preset.win}, skunk {preset.skunk}, double {preset.double}"

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from boardctl.cli.choices import Names
+
 NAME = "selftest"
 HELP = "hardware self-test: light each LED in turn, report each button as it is pressed"
-
-LINK_CHOICES = ("serial", "adalight", "null", "recording")
 
 
 def _brightness(text: str) -> int:
@@ -35,7 +35,9 @@ def _seconds(text: str) -> float:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="configuration file (default /etc/boardctl/config.toml)")
     parser.add_argument("--layout", help="layout file or built-in name (default: the config's)")
-    parser.add_argument("--link", choices=LINK_CHOICES, help="LED link (default: the config's)")
+    parser.add_argument(
+        "--link", choices=Names("boardctl.link", "KINDS"), help="LED link (default: the config's)"
+    )
     parser.add_argument("--device", help="serial device of the link (default: the config's)")
     parser.add_argument(
         "--delay", type=_seconds, default=0.05, help="seconds each LED stays lit (0.05)"

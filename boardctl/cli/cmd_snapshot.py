@@ -88,7 +88,7 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
     from boardctl.board.demo import demo_view
     from boardctl.board.viewjson import view_from_dict
     from boardctl.cli.cmd_history import service_journal
-    from boardctl.game.journal_file import kept_here
+    from boardctl.store.journal_file import kept_here
 
     if args.state:
         data, source = _read_state(args.state)

@@ -8,6 +8,8 @@ runs (the service's own journal is read through the service).
 
 from __future__ import annotations
 
+from boardctl.cli.verbs import add_target_options, call, format_status, read_journal
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -21,8 +23,6 @@ LINE_WORDS = ("skunked", "double-skunked", "triple-skunked")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: --json, --config, --socket, --journal."""
-    from boardctl.cli.verbs import add_target_options
-
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
     add_target_options(parser)
 
@@ -69,11 +69,9 @@ def summary_lines(status: dict[str, Any]) -> list[str]:
 
 def _status(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
     """From ``--journal`` when given (read-only, a service may run), else the service."""
-    from boardctl.cli.verbs import call, read_journal
-
     if getattr(args, "journal", None):
         from boardctl.errors import ControlError
-        from boardctl.game.journal_file import kept_here
+        from boardctl.store.journal_file import kept_here
 
         journal = str(args.journal)
         if not kept_here(journal):
@@ -87,8 +85,6 @@ def run(args: argparse.Namespace) -> int:
     """Ask the service (or read the journal) and print."""
     import json
     import sys
-
-    from boardctl.cli.verbs import format_status
 
     status, live = _status(args)
     if args.json:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import argparse
+import argparse
+
+from boardctl.cli.verbs import add_target_options, socket_path
 
 NAME = "watch"
 HELP = "print every state change and committed entry of the running board (JSON lines)"
@@ -12,8 +12,6 @@ HELP = "print every state change and committed entry of the running board (JSON 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options: --count, --timeout, --config, --socket."""
-    from boardctl.cli.verbs import add_target_options
-
     parser.add_argument(
         "--count",
         type=int,
@@ -35,7 +33,6 @@ def run(args: argparse.Namespace) -> int:
     """Watch the service's control socket and print each message as one JSON line."""
     import json
 
-    from boardctl.cli.verbs import socket_path
     from boardctl.service.client import watch
 
     if args.timeout is not None and not 0 < args.timeout < float("inf"):  # nan fails both

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve, or manage the paired phones."""
     from dataclasses import replace
 
-    from boardctl.web.config import load_web_config, state_dir, with_overrides
+    from boardctl.web.page_config import load_web_config, state_dir, with_overrides
     from boardctl.web.pairing import CODE_TTL, Pairing
 
     config = with_overrides(load_web_config(args.web_config), listen=args.listen, port=args.port)
@@ -82,9 +82,9 @@ def _serve(args: argparse.Namespace, config: object, pairing: object) -> int:
 
     from boardctl.board.layout import load_layout
     from boardctl.service import paths
-    from boardctl.web.config import WebConfig, board_settings
+    from boardctl.web.page_config import WebConfig, board_settings
     from boardctl.web.pairing import Pairing
-    from boardctl.web.source import Source
+    from boardctl.web.socket_source import Source
 
     try:
         from boardctl.web.server import serve
@@ -108,7 +108,7 @@ def _results(config: object, main: object) -> tuple[ResultsFeed | None, str]:
     from boardctl.errors import ConfigError
     from boardctl.results.board import board_id
     from boardctl.service import paths
-    from boardctl.web.config import WebConfig
+    from boardctl.web.page_config import WebConfig
     from boardctl.web.results import ResultsFeed
 
     assert isinstance(config, WebConfig) and isinstance(main, Config)

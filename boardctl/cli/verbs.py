@@ -11,18 +11,16 @@ from __future__ import annotations
 import sys
 
 from boardctl.errors import ControlError
-from boardctl.notices import DAMAGE_KEY, FAULT_KEY
+from boardctl.notices import damage_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
-    from boardctl.config_file import ServiceSection
-
-#: The status keys of a journal notice: only a status with one imports the integrity module.
-NOTICE_KEYS = (FAULT_KEY, DAMAGE_KEY)
+    from boardctl.config import Config
 
 
 def add_target_options(parser: Any) -> None:
@@ -42,16 +40,20 @@ def add_target_options(parser: Any) -> None:
     )
 
 
-_SECTIONS: dict[str | None, ServiceSection] = {}
+_CONFIGS: dict[str | None, Config] = {}
 
 
-def service_section(config: str | None) -> ServiceSection:
-    """``[service]`` of the configuration file, read once per process (see ``config_file``)."""
-    if config not in _SECTIONS:
-        from boardctl.config_file import service_section as read
+def service_config(config: str | None) -> Config:
+    """``[service]`` of the configuration file at ``config`` (default: the system's), checked.
 
-        _SECTIONS[config] = read(config)
-    return _SECTIONS[config]
+    Read once per process. The other sections are checked where they are used: by the
+    service when it starts, and by the verbs that read them (``run``, ``selftest``, ...).
+    """
+    if config not in _CONFIGS:
+        from boardctl.config import load_config
+
+        _CONFIGS[config] = load_config(config, only=("service",))
+    return _CONFIGS[config]
 
 
 def socket_path(args: Any) -> str:
@@ -61,7 +63,7 @@ def socket_path(args: Any) -> str:
         return str(given)
     from boardctl.service import paths
 
-    return paths.client_socket_name(service_section(getattr(args, "config", None)))
+    return paths.client_socket_name(service_config(getattr(args, "config", None)))
 
 
 def journal_name(args: Any) -> str:
@@ -71,7 +73,7 @@ def journal_name(args: Any) -> str:
         return str(given)
     from boardctl.service import paths
 
-    return paths.client_journal_name(service_section(getattr(args, "config", None)))
+    return paths.client_journal_name(service_config(getattr(args, "config", None)))
 
 
 def journal_path(args: Any) -> Path:
@@ -82,17 +84,7 @@ def journal_path(args: Any) -> Path:
 
 
 def read_journal(journal: str, op: str) -> Any:
-    """``status`` or ``history`` (this game's) of ``journal``, read-only.
-
-    From the readout the last writer left (:mod:`boardctl.game.readout`:
-    every event's checksum checked, no engine imported) when it is the
-    journal's, else by replaying the journal with the engine.
-    """
-    from boardctl.game.readout import read
-
-    shown = read(journal)
-    if shown is not None:
-        return shown[0] if op == "status" else shown[1]
+    """``status`` or ``history`` (this game's) of ``journal``, read-only, by replaying it."""
     from boardctl.game.keeper import Scorekeeper
 
     with Scorekeeper.open(journal, readonly=True) as keeper:
@@ -164,7 +156,7 @@ def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
     op = command["op"]
     if op in READ_ONLY:
-        from boardctl.game.journal_file import kept_here
+        from boardctl.store.journal_file import kept_here
 
         journal = journal_name(args)
         if not kept_here(journal):
@@ -218,15 +210,17 @@ def format_status(status: dict[str, Any]) -> str:
             f"{track.get('name', ''):<{width}}  {track.get('front', 0):>3}  "
             f"(back {track.get('back', 0):>3})  {'  '.join(notes)}".rstrip()
         )
-    if any(key in status for key in NOTICE_KEYS):
-        from boardctl.game.integrity import damage_lines
-
-        lines += damage_lines(status)
+    lines += damage_lines(status)
     link = status.get("link")
     if isinstance(link, dict):
         state = "connected" if link.get("connected") else "NOT connected: the LEDs may be dark"
         lines.append(f"LED link ({link.get('kind', '?')}): {state}")
     return "\n".join(lines)
+
+
+def sender(command: dict[str, Any]) -> Callable[[argparse.Namespace], int]:
+    """The ``run`` of a verb that sends ``command`` as it is (``undo``, ``redo``, ``next``)."""
+    return lambda args: send(args, dict(command))
 
 
 def send(args: argparse.Namespace, command: dict[str, Any]) -> int:

@@ -31,7 +31,7 @@ from boardctl.errors import BoardError
 from boardctl.game.commands import Command, Cut, NewGame, Next, Peg
 
 if TYPE_CHECKING:
-    from boardctl.demo.screen import Table
+    from boardctl.demo.display import Table
     from boardctl.game.keeper import Scorekeeper
     from boardctl.game.state import GameState
 

@@ -15,8 +15,7 @@ from typing import Any, TextIO
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.demo import log
-from boardctl.demo.game import DemoGame, DemoResult
-from boardctl.demo.screen import (
+from boardctl.demo.display import (
     Board,
     LedTable,
     Pacer,
@@ -26,6 +25,7 @@ from boardctl.demo.screen import (
     is_terminal,
     layout_for,
 )
+from boardctl.demo.game import DemoGame, DemoResult
 from boardctl.errors import BoardError
 
 # Beats the finished game stays up (the game-over animation) before the next one or the end.

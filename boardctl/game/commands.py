@@ -22,20 +22,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
+from boardctl.cribbage.rules import house_rules_value
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import EntryError
+from boardctl.game import JsonValue
 from boardctl.game.entries import KINDS
-from boardctl.game.house import house_rules_value
-from boardctl.game.jsontypes import JsonValue
-from boardctl.game.matches import check_best_of
-from boardctl.game.roster import check_roster
-from boardctl.game.settings import SETTINGS
+from boardctl.game.setters import SETTINGS
 from boardctl.game.setup import (
     PresetPoints,
+    check_best_of,
     check_match,
     check_mode,
     check_name_list,
     check_points,
+    check_roster,
     whole,
 )
 
@@ -176,7 +176,7 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class Set:
-    """Change one setting of the match (see :data:`~boardctl.game.settings.SETTINGS`)."""
+    """Change one setting of the match (see :data:`~boardctl.game.setters.SETTINGS`)."""
 
     op: ClassVar[str] = "set"
     key: str

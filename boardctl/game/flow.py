@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from boardctl.cribbage import rules as house
 from boardctl.cribbage.awards import opening_points
 from boardctl.cribbage.cards import parse_cards
 from boardctl.errors import CardError, EntryError
-from boardctl.game import house
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState, TrackState
 from boardctl.refusals import Refusal

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
+from boardctl.game import JsonObject
 from boardctl.game.commands import Command, Confirm, Cut, NewGame, Next, Peg, Refile, Set
-from boardctl.game.journal import span
-from boardctl.game.jsontypes import JsonObject
-from boardctl.game.readout import row_time
 from boardctl.game.state import GameState
+from boardctl.store.journal import span
 
 Row = JsonObject
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"  # a row's "time", in the reader's local time
+
+
+def row_time(at: float) -> str:
+    """A row's ``time``: the event's wall time in the local time zone."""
+    return time.strftime(TIME_FORMAT, time.localtime(at))
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,40 +18,35 @@ computes the new state (shown on the LEDs at once), then
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from types import TracebackType
+from typing import Any
 
 from boardctl.errors import EntryError, JournalError
-from boardctl.game import readout
+from boardctl.game import JsonObject, JsonValue
 from boardctl.game.buttons import button_meaning, result_signoff
 from boardctl.game.commands import BoardCommand, Command, NewGame, Set, parse_command
 from boardctl.game.history import Entry, Row, history_row
-from boardctl.game.integrity import (
-    DAMAGE_KEY,
-    FAULT_KEY,
-    add_damage_report,
-    backup_at_game_end,
-    settle_failed_write,
-    with_damage_sign,
-)
-from boardctl.game.journal import Journal, JournalChanged, Record, default_journal_path, stamp
-from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.past import PastGames, encoded
-from boardctl.game.roster import check_distinct
-from boardctl.game.setup import GameSetup
+from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import GameState
-from boardctl.game.view import Status, board_view, status_dict
+from boardctl.game.status import Status, board_view, status_dict
+from boardctl.notices import DAMAGE_KEY
+from boardctl.store.journal import Journal, JournalChanged, Record, default_journal_path, stamp
 from boardctl.view import BoardView
 
 SetupLike = GameSetup | NewGame | Mapping[str, JsonValue] | None
 SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
 Clock = Callable[[], float]
 Result = JsonObject  # what apply returns: ok, seq, the event and the status (JSON)
+
+log = logging.getLogger(__name__)
 
 
 def _new_game_command(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:
@@ -421,36 +416,10 @@ class Scorekeeper:
     # --- closing ----------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the journal (idempotent); a writer first leaves its readout beside it.
-
-        The readout (:mod:`boardctl.game.readout`) is this status and this
-        game's history, for ``status`` and ``history`` to show without the
-        engine while no service runs; it is written only when the keeper
-        holds exactly what the journal holds.
-        """
+        """Close the journal (idempotent)."""
         journal = self._journal
-        if journal is None:
-            return
-        try:
-            self.write_readout()
-        finally:
+        if journal is not None:
             journal.close()
-
-    def write_readout(self) -> bool:
-        """Replace the readout beside the journal (no fsync); True if it was written.
-
-        Only a writer that holds exactly what the journal holds writes it; a
-        reader checks it against the journal's chained checksums and replays
-        the journal when it is stale, torn or missing, so the service may
-        rewrite it after commits without touching their durability.
-        """
-        journal = self._journal
-        if journal is None or not journal.holds_lock or self._seq != journal.last_seq:
-            return False
-        status = self.status()
-        for key in (DAMAGE_KEY, FAULT_KEY):  # shown from the journal's notice, not kept
-            status.pop(key, None)
-        return readout.write(journal.path, self._seq, journal.last_crc, status, self.history())
 
     def __enter__(self) -> Scorekeeper:
         return self
@@ -515,3 +484,50 @@ class Pending:
     def abort(self) -> None:
         """Drop the entry: nothing was written, the keeper is unchanged (idempotent)."""
         self.done = True
+
+
+# --- what the scorekeeper does about a damaged journal -------------------------------
+
+
+def with_damage_sign(view: BoardView, journal: Journal | None) -> BoardView:
+    """``view`` flagged for the renderer's damage sign while a damage report stands."""
+    if journal is None or journal.damage is None:
+        return view
+    return replace(view, extra=replace(view.extra, journal_damage=True))
+
+
+def add_damage_report(status: dict[str, Any], journal: Journal | None) -> None:
+    """Add the standing damage report to a status dict (``boardctl status``, the socket)."""
+    if journal is not None and journal.damage is not None:
+        status[DAMAGE_KEY] = journal.damage.to_dict()
+
+
+def backup_at_game_end(journal: Journal | None) -> None:
+    """A backup when a game is won; a failure is logged, never fails the entry."""
+    if journal is None or journal.readonly:
+        return
+    try:
+        journal.backup("game-end")
+    except JournalError as exc:
+        log.warning("%s", exc)
+
+
+def settle_failed_write(keeper: Scorekeeper, base_seq: int, event: dict[str, Any]) -> bool:
+    """After a failed append: reopen, read on; True if the entry is in the journal after all.
+
+    The keeper then holds exactly what the file holds (the board and the
+    journal agree, on the next start too); False means it is not there.
+    """
+    journal = keeper.journal
+    if journal is None:
+        return False
+    try:
+        journal.reopen()
+        keeper.refresh()
+    except JournalError as exc:
+        log.error("after a failed write the journal cannot be read again: %s", exc)
+        return False
+    if keeper.seq == base_seq + 1 and keeper.history()[-1]["event"] == event:
+        log.warning("the write reported an error, but the entry is in the journal: kept")
+        return True
+    return False

@@ -1,4 +1,4 @@
-"""How a match is set up: variant, players, target, mode, preset, match length.
+"""How a match is set up: variant, players and roster, target, mode, preset, match format.
 
 A :class:`GameSetup` is plain immutable data built from a ``new_game``
 command (see :func:`setup_with`) and stored in the journal as a dict.
@@ -8,22 +8,156 @@ here too, for the commands' parser and the engine alike.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
+from boardctl.cribbage.rules import house_rules_value, muggins_for, rules_of_command
+from boardctl.cribbage.variants import (
+    DEFAULT_VARIANT,
+    MAX_TARGET,
+    MIN_TARGET,
+    TARGET_RANGE,
+    VARIANTS,
+    Variant,
+    get_variant,
+)
 from boardctl.errors import EntryError, VariantError
-from boardctl.game.house import house_rules_value, muggins_for, rules_of_command
-from boardctl.game.jsontypes import JsonValue
-from boardctl.game.matches import check_best_of, wins_needed
-from boardctl.game.presets import DEFAULT_PRESET, Preset, PresetValue, check_value, get_preset
-from boardctl.game.roster import check_roster, on_roster, team_name
-from boardctl.game.targets import MAX_TARGET, MIN_TARGET, TARGET_RANGE
+from boardctl.game import JsonValue
+from boardctl.view import lines_failed, skunk_lines
 
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
+
+# --- What a won game is worth: the skunk presets. ----------------------------------------------
+# A preset turns the final scores of a game into game points for the winner.
+# Lines sit at ``target - 30`` (skunk), ``target - 60`` (double skunk) and
+# ``target - 90`` (triple skunk); a line at or below 0 does not exist. The UK
+# "lurch" doubles the game when the loser is under half the target.
+#
+# With three or more tracks the margin is taken against the lowest loser (seed
+# 004:34: the winner gets the skunk "even if one of his opponents is already past
+# the skunk line"; :func:`boardctl.cribbage.rules.skunk_loser`).
+
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "VALUE_KEYS",
+    "Preset",
+    "PresetValue",
+    "check_value",
+    "custom_preset",
+    "get_preset",
+    "lines_failed",
+    "skunk_lines",
+]
+
+PresetValue = int | bool  # a number of game points, or triple_wins_match
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """Game points for a win, by the lines the loser failed to cross.
+
+    ``lurch`` is the value of a game whose loser is under half the target
+    (0 = no lurch rule). ``triple_wins_match`` ends the match on a triple skunk.
+    """
+
+    name: str
+    win: int
+    skunk: int
+    double: int
+    triple: int
+    lurch: int = 0
+    triple_wins_match: bool = False
+
+    def game_points(self, target: int, loser_score: int, *, fractions: bool = False) -> int:
+        """Game points the winner earns when the loser has ``loser_score``.
+
+        ``fractions``: the lines sit at 3/4 and 1/2 of the target (house rule
+        ``fraction-lines``) instead of 30, 60 and 90 below it.
+        """
+        failed = lines_failed(target, loser_score, fractions=fractions)
+        points = (self.win, self.skunk, self.double, self.triple)[failed]
+        if self.lurch and loser_score * 2 < target:
+            points = max(points, self.lurch)
+        return points
+
+    def ends_match(self, target: int, loser_score: int, *, fractions: bool = False) -> bool:
+        """True when this result wins the match outright (a casual triple skunk)."""
+        failed = lines_failed(target, loser_score, fractions=fractions)
+        return self.triple_wins_match and failed >= 3
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        """The preset as JSON-able data."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        # ACC tournament scoring: 2 for a win, 3 for a skunk, nothing more for a double.
+        Preset("acc", win=2, skunk=3, double=3, triple=3),
+        # Casual: 1 / 2 / 4, and a triple skunk wins the match.
+        Preset("casual", win=1, skunk=2, double=4, triple=4, triple_wins_match=True),
+        # UK: a single game, or a double game when the loser is "lurched".
+        Preset("lurch", win=1, skunk=1, double=1, triple=1, lurch=2),
+        # Custom starts as casual without the match rule; change it with "points".
+        Preset("custom", win=1, skunk=2, double=3, triple=4),
+        # Seed rule sets (boardctl.cribbage.rules cites the text of each).
+        # Finnish: a match point a game, 2 for a skunk, 3 for a double (4 by local
+        # agreement: custom), and a triple skunk wins the match.
+        Preset("finnish", win=1, skunk=2, double=3, triple=3, triple_wins_match=True),
+        # Czech: a point a game, 2 when the winner leads by more than 30.
+        Preset("czech", win=1, skunk=2, double=2, triple=2),
+        # English: lurched or skunked is a double game, a double skunk a quadruple game.
+        Preset("english", win=1, skunk=2, double=4, triple=4),
+    )
+}
+
+DEFAULT_PRESET = "acc"
+VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
+
+
+def get_preset(name: str, points: Mapping[str, PresetValue] | None = None) -> Preset:
+    """The preset called ``name``, with custom ``points`` applied (custom only)."""
+    try:
+        preset = PRESETS[name]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise EntryError(f"unknown preset {name!r} (known: {known})") from None
+    if points:
+        if name != "custom":
+            raise EntryError(f"points can only be set for the custom preset, not {name!r}")
+        preset = custom_preset(points, base=preset)
+    return preset
+
+
+def check_value(key: str, value: object) -> PresetValue:
+    """One custom preset value: game points 0-99, or ``triple_wins_match`` true/false."""
+    if key not in VALUE_KEYS:
+        raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
+    if key == "triple_wins_match":
+        if not isinstance(value, bool):
+            raise EntryError("triple_wins_match must be true or false")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+        raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
+    return value
+
+
+def custom_preset(points: Mapping[str, object], base: Preset | None = None) -> Preset:
+    """A custom preset from a mapping of ``win``/``skunk``/``double``/``triple``/``lurch``."""
+    preset = base or PRESETS["custom"]
+    changes = {key: check_value(key, value) for key, value in points.items()}
+    new = replace(preset, name="custom", **changes)  # type: ignore[arg-type]
+    if new.win < 1:
+        raise EntryError("a win must be worth at least 1 game point")
+    return new
+
 
 #: A custom preset's values as sorted ``(name, value)`` pairs.
 PresetPoints = tuple[tuple[str, PresetValue], ...]
@@ -55,8 +189,8 @@ class GameSetup:
     muggins: bool = False
     names: tuple[str, ...] = ()
     points: PresetPoints = ()
-    roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.roster)
-    best_of: int = 0  # a match of this many games (boardctl.game.matches); 0 = by game points
+    roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.setup)
+    best_of: int = 0  # a match of this many games (boardctl.game.setup); 0 = by game points
     confirm_result: bool = False  # a finished game waits for each side's confirm (confirm.py)
     rules: str = "acc"  # a rule set of boardctl.cribbage.rules (old journals: acc)
     house_rules: tuple[str, ...] = ()  # the house rules in force (the set's own, or as set)
@@ -329,3 +463,169 @@ def _stored_rules(value: object) -> str:
     if not isinstance(value, str) or value not in RULE_SETS:
         raise EntryError(f"unknown rule set {value!r} (known: {', '.join(RULE_SETS)})")
     return value
+
+
+# --- Match formats: one game, first to N game points, or best of N games. ----------------------
+# *Best of N* is won by the first track to win more than half of N games
+# (``wins_needed``), whatever the skunks: each game counts one toward the
+# match, and a triple skunk does not end it outright. The board's game-point
+# LEDs then show games won out of the wins needed. *To N points* counts the
+# preset's game points, as before.
+#
+# On the command line and in ``set match``: ``0`` or ``single`` (one game),
+# ``N`` or ``points-N`` (first to N game points), ``best-of-N``.
+
+
+MAX_GAMES = 99
+_BEST_OF = re.compile(r"best-?of-?(\d+)", re.IGNORECASE)
+_POINTS = re.compile(r"(?:points-?)?(\d+)", re.IGNORECASE)
+
+
+def wins_needed(best_of: int) -> int:
+    """Games a track must win to take a best-of-``best_of`` match (more than half)."""
+    return best_of // 2 + 1
+
+
+def check_best_of(value: Any) -> int:
+    """Validate a best-of length in games (0 = the match is counted in game points)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_GAMES:
+        raise EntryError(f"best_of must be 0 or the number of games (1-{MAX_GAMES}), not {value!r}")
+    return value
+
+
+def parse_match(value: Any) -> dict[str, int]:
+    """A match setting as command fields: ``{"match": N}`` or ``{"best_of": N}``.
+
+    Takes a whole number (game points, 0 = one game) or text: ``single``,
+    ``N``, ``points-N``, ``best-of-N``.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return {"match": value}
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("single", "one", "none"):
+            return {"match": 0}
+        found = _BEST_OF.fullmatch(text)
+        if found:
+            return {"best_of": int(found.group(1))}
+        found = _POINTS.fullmatch(text)
+        if found:
+            return {"match": int(found.group(1))}
+    raise EntryError(
+        f"match must be 0 or single (one game), N or points-N (first to N game points) "
+        f"or best-of-N (games), not {value!r}"
+    )
+
+
+def match_text(match: int, best_of: int) -> str:
+    """``single``, ``points:N`` or ``best-of:N`` (the ``match_format`` of a result)."""
+    if best_of:
+        return f"best-of:{best_of}"
+    return "single" if match == 0 else f"points:{match}"
+
+
+# --- The player list: names known across games, kept with the match setup. ---------------------
+# A *roster* is the list of players a board knows (``set roster``; empty by
+# default, as in every journal written before it existed). It is part of the
+# setup, so it is journalled with every game and carried from game to game.
+# When it is not empty, the track names must be its players: a one-seat track
+# is named after its player, a partnership after its players (``Alice & Carol``,
+# ``Al, Bea & Cy``); names are matched whatever their case and spacing and
+# written as the roster spells them, so ``alice`` and ``Alice`` are one player.
+
+
+MAX_PLAYERS = 200
+MAX_NAME = 24
+
+
+def player_key(name: str) -> str:
+    """How player names are compared: case and spacing do not matter."""
+    return " ".join(name.split()).casefold()
+
+
+def members(name: str, size: int) -> tuple[str, ...]:
+    """The players of a track named ``name`` with ``size`` seats.
+
+    A partnership track named ``"Alice & Carol"`` (or ``"Al, Bea & Cy"``) has
+    those players; a name that does not split into ``size`` players is the
+    team's own name, its one "player".
+    """
+    if size <= 1:
+        return (name,)
+    parts = tuple(part.strip() for part in re.split(r",|&", name))
+    if len(parts) == size and all(parts):
+        return parts
+    return (name,)
+
+
+def team_name(players: Sequence[str]) -> str:
+    """``Alice``, ``Alice & Carol``, ``Al, Bea & Cy``: a track named after its players."""
+    if len(players) == 1:
+        return players[0]
+    return f"{', '.join(players[:-1])} & {players[-1]}"
+
+
+def check_roster(value: Any) -> tuple[str, ...]:
+    """Validate a player list: distinct names (whatever their case), each 1-24 characters."""
+    if not isinstance(value, list | tuple) or not all(isinstance(n, str) for n in value):
+        raise EntryError("roster must be a list of player names")
+    names = tuple(" ".join(n.split()) for n in value)
+    if len(names) > MAX_PLAYERS:
+        raise EntryError(f"a roster holds at most {MAX_PLAYERS} players, not {len(names)}")
+    seen: dict[str, str] = {}
+    for name in names:
+        if not name or len(name) > MAX_NAME:
+            raise EntryError(f"a player's name is 1-{MAX_NAME} characters, not {name!r}")
+        if re.search(r"[,&]", name):
+            raise EntryError(f"a player's name may not contain ',' or '&' ({name!r})")
+        key = player_key(name)
+        if key in seen:
+            raise EntryError(f"{name!r} is on the roster twice (as {seen[key]!r})")
+        seen[key] = name
+    return names
+
+
+def on_roster(
+    names: tuple[str, ...], roster: tuple[str, ...], teams: Sequence[Sequence[int]]
+) -> tuple[str, ...]:
+    """Track ``names`` written as the roster spells its players; refuse a player not on it.
+
+    With an empty roster the names are free text and stay as they are.
+    """
+    if not roster:
+        return names
+    known = {player_key(name): name for name in roster}
+    written = []
+    for track, name in enumerate(names):
+        size = len(teams[track]) if track < len(teams) else 1
+        players = members(name, size)
+        unknown = [p for p in players if player_key(p) not in known]
+        if unknown:
+            raise EntryError(
+                f"{', '.join(map(repr, unknown))} {'is' if len(unknown) == 1 else 'are'} not "
+                f"on the roster ({', '.join(roster)}); add players with `boardctl set roster`"
+            )
+        full = team_name([known[player_key(p)] for p in players])
+        if len(full) > MAX_NAME:
+            raise EntryError(f"the track name {full!r} is over {MAX_NAME} characters")
+        written.append(full)
+    return tuple(written)
+
+
+def check_distinct(names: Sequence[str], teams: Sequence[Sequence[int]]) -> None:
+    """Refuse a player named on two tracks, or twice in a team (``set names Ann,Ann``).
+
+    Checked when names are entered, not when a journal is replayed, so an
+    older journal that has such names still reads.
+    """
+    seen: dict[str, str] = {}
+    for track, name in enumerate(names):
+        size = len(teams[track]) if track < len(teams) else 1
+        for player in members(name, size):
+            key = player_key(player)
+            if key in seen:
+                where = f"in {name!r}" if seen[key] == name else f"({seen[key]!r} and {name!r})"
+                raise EntryError(
+                    f"{player!r} is named twice {where}: give each track a different player"
+                )
+            seen[key] = name

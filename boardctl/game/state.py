@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from boardctl.errors import EntryError
-from boardctl.game.jsontypes import JsonValue
+from boardctl.game import JsonValue
 from boardctl.game.setup import GameSetup, setup_from_dict, whole
 
 

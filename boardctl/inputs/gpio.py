@@ -43,6 +43,15 @@ def gpio_chips() -> list[str]:
     return sorted(glob.glob("/dev/gpiochip*"))
 
 
+def default_pin_factory() -> Any:
+    """gpiozero's default pin factory (``GPIOZERO_PIN_FACTORY``, else the first that loads),
+    which :meth:`Device.ensure_pin_factory` makes every device's."""
+    from gpiozero import Device
+
+    Device.ensure_pin_factory()
+    return Device.pin_factory
+
+
 def pin_factory(
     chips: Callable[[], list[str]] | None = None,
     load: Callable[[], Any] | None = None,
@@ -51,7 +60,7 @@ def pin_factory(
 
     ``GPIOZERO_PIN_FACTORY`` wins when set. A machine without a GPIO chip (``chips``,
     default :func:`gpio_chips`, finds none) gets mock pins. With one, gpiozero's default
-    factories are tried in its order (``load``, default ``Device._default_pin_factory``);
+    factories are tried in its order (``load``, default :func:`default_pin_factory`);
     each fallback's reason is logged, and if none loads, :class:`GpioError` is raised.
     """
     import warnings
@@ -64,7 +73,7 @@ def pin_factory(
     named = os.environ.get("GPIOZERO_PIN_FACTORY")
     if named:
         try:
-            factory = Device._default_pin_factory()
+            factory = default_pin_factory()
         except Exception as exc:  # BadPinFactory, or the library's own import error
             raise GpioError(f"GPIOZERO_PIN_FACTORY={named}: {exc}") from exc
         return factory, isinstance(factory, MockFactory)
@@ -78,7 +87,7 @@ def pin_factory(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            factory = (load or Device._default_pin_factory)()
+            factory = (load or default_pin_factory)()
         except Exception as exc:  # gpiozero raises BadPinFactory after trying all
             failure: Exception | None = exc
         else:

@@ -71,8 +71,7 @@ from boardctl.game.commands import (
     Set,
     Undo,
 )
-from boardctl.game.presets import PRESETS
-from boardctl.game.setup import MODES
+from boardctl.game.setup import MODES, PRESETS
 from boardctl.inputs.debounce import Debouncer
 from boardctl.view import ButtonId, SettingsShown, ViewExtra
 

@@ -1,12 +1,11 @@
 """The LED link: the wire protocol to the Pico and the host-side back-ends.
 
-``open_link(kind, **options)`` gives a :class:`Link` of one kind:
-
-- ``serial``: the boardctl LED controller (``firmware/``) over USB CDC or a UART,
-- ``adalight``: a WLED device or an Adalight Arduino sketch,
-- ``ddp``: a WLED controller on the network (DDP over UDP; ``device`` = its address),
-- ``null``: no LEDs,
-- ``recording``: keeps every frame, for tests.
+``open_link(kind, **options)`` gives a :class:`Link` of one kind of
+:data:`LINK_KINDS`, the one registry of them (as gpiozero's
+``default_factories``: each kind names its class as ``module:Class``, imported
+when a link of that kind is opened, and the options it takes). The names
+``[link] kind`` accepts, the CLI's ``--link`` choices and
+:func:`boardctl.config.link_options` all read it.
 
 Example::
 
@@ -19,19 +18,41 @@ Example::
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from typing import Any
 
 from boardctl.errors import ConfigError
 from boardctl.link.base import Link, NullLink, RecordingLink
 
-KINDS = ("serial", "adalight", "null", "recording", "ddp")
-SERIAL_OPTIONS = ("path", "baud", "vid_pid")
 
-__all__ = ["KINDS", "Link", "NullLink", "RecordingLink", "open_link"]
+@dataclass(frozen=True, slots=True)
+class LinkKind:
+    """One kind of LED link: its class, and the options of ``[link]`` it takes."""
+
+    factory: str  # "module:Class", imported when a link of this kind is opened
+    device: bool = False  # takes ``[link] device`` (a serial port, or a network address)
+    serial: bool = False  # takes the serial port's options: its USB id, its baud rate
+
+
+LINK_KINDS: dict[str, LinkKind] = {
+    # the boardctl LED controller (firmware/) over USB CDC or a UART
+    "serial": LinkKind("boardctl.link.serial_link:PicoLink", device=True, serial=True),
+    # a WLED device or an Adalight Arduino sketch on a serial port
+    "adalight": LinkKind("boardctl.link.serial_link:AdalightLink", device=True, serial=True),
+    "null": LinkKind("boardctl.link.base:NullLink"),  # no LEDs
+    "recording": LinkKind("boardctl.link.base:RecordingLink"),  # keeps every frame, for tests
+    # a WLED controller on the network (DDP over UDP; device = its address)
+    "ddp": LinkKind("boardctl.link.ddp:DdpLink", device=True),
+}
+KINDS = tuple(LINK_KINDS)
+SERIAL_OPTIONS = ("baud", "vid_pid")
+
+__all__ = ["KINDS", "LINK_KINDS", "Link", "LinkKind", "NullLink", "RecordingLink", "open_link"]
 
 
 def open_link(kind: str, **options: Any) -> Link:
-    """A link of ``kind`` (one of ``KINDS``); serial ones connect in the background.
+    """A link of ``kind`` (one of :data:`LINK_KINDS`); serial ones connect in the background.
 
     Serial options (see ``boardctl.link.serial_link``): ``path`` (alias ``device``; empty
     or None = find the Pico by ``vid_pid``), ``baud`` (alias ``baudrate``), and more.
@@ -40,27 +61,15 @@ def open_link(kind: str, **options: Any) -> Link:
         options["path"] = options.pop("device") or None
     if "baudrate" in options:
         options["baud"] = options.pop("baudrate")
-    if kind in ("null", "recording"):
-        for key in SERIAL_OPTIONS:  # a config may name a device the null link ignores
-            options.pop(key, None)
-    if kind == "null":
-        factory: Any = NullLink
-    elif kind == "recording":
-        factory = RecordingLink
-    elif kind == "serial":
-        from boardctl.link.serial_link import PicoLink
-
-        factory = PicoLink
-    elif kind == "adalight":
-        from boardctl.link.serial_link import AdalightLink
-
-        factory = AdalightLink
-    elif kind == "ddp":
-        from boardctl.link.ddp import DdpLink
-
-        factory = DdpLink
-    else:
+    entry = LINK_KINDS.get(kind)
+    if entry is None:
         raise ConfigError(f"unknown LED link {kind!r}: choose one of {', '.join(KINDS)}")
+    # a config may name a device or a baud rate a kind ignores
+    for key in (() if entry.device else ("path",)) + (() if entry.serial else SERIAL_OPTIONS):
+        options.pop(key, None)
+    module, _, name = entry.factory.partition(":")
+    __import__(module)  # (importlib would import warnings for every verb)
+    factory: Any = getattr(sys.modules[module], name)
     try:
         link: Link = factory(**options)
     except TypeError as exc:

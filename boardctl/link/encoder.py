@@ -10,10 +10,20 @@ missed are resent alone.
 
 from __future__ import annotations
 
+from boardctl import __version__
 from boardctl.board.frame import changed_runs
 from boardctl.link import protocol
 
 CHUNK_WAIT = 3.0  # s: how long a FULL in chunks waits for the controller's CHUNKS (3 PINGs)
+
+
+def version_numbers(version: str) -> tuple[int, int, int]:
+    """``"1.2.3"`` as ``(1, 2, 3)``: a version as HELLO carries it."""
+    major, minor, patch = (int(part) for part in version.split(".")[:3])
+    return major, minor, patch
+
+
+BOARDCTL_VERSION = version_numbers(__version__)  # what our HELLO says we are
 
 
 class FrameEncoder:
@@ -40,7 +50,7 @@ class FrameEncoder:
         """Forget what the controller shows: the next frame goes out in full."""
         self.device_frame = None
 
-    def hello(self, led_count: int, version: tuple[int, int, int] = (0, 1, 0)) -> bytes:
+    def hello(self, led_count: int, version: tuple[int, int, int] = BOARDCTL_VERSION) -> bytes:
         """Our HELLO: protocol version, boardctl version, the LED count of our frames."""
         return self._encode(
             protocol.HELLO,

@@ -5,8 +5,9 @@ That file is the one list of what goes on the Pico: ``mpremote mip install`` rea
 ``firmware/``), so do ``boardctl firmware install`` and the emulated-Pico test rig.
 
 An installed boardctl (a wheel) carries them as ``boardctl/firmware/``, copied from
-``firmware/`` when the wheel is built (setup.py); a checkout (an editable install) reads
-``firmware/`` itself. A URL under ``../boardctl/`` is a module of this package.
+``firmware/`` when the wheel is built (setup.py); an editable install reads the ``firmware/``
+folder of the checkout pip installed it from (its ``direct_url.json``, PEP 610). A URL under
+``../boardctl/`` is a module of this package.
 """
 
 from __future__ import annotations
@@ -14,18 +15,35 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import boardctl
 from boardctl.errors import ConfigError
 
-PACKAGE_DIR = Path(__file__).resolve().parents[1]  # boardctl/
+PACKAGE_DIR = Path(boardctl.__file__).resolve().parent  # boardctl/
 PACKAGE_URL = "../boardctl/"  # how package.json names a module of this package
-# The wheel's copy (setup.py), else the checkout's folder (an editable install).
-INSTALLED_DIR = PACKAGE_DIR / "firmware"
-CHECKOUT_DIR = PACKAGE_DIR.parent / "firmware"
+INSTALLED_DIR = PACKAGE_DIR / "firmware"  # the wheel's copy (setup.py)
+
+
+def checkout_dir() -> Path | None:
+    """The ``firmware/`` folder of the checkout an editable install was made from, if any."""
+    from importlib.metadata import distributions
+    from urllib.parse import unquote, urlparse
+
+    for dist in distributions(name="boardctl"):  # (a checkout's own egg-info has no origin)
+        try:
+            origin = json.loads(dist.read_text("direct_url.json") or "{}")
+        except ValueError:
+            continue
+        url = urlparse(str(origin.get("url", "")))
+        if isinstance(origin.get("dir_info"), dict) and url.scheme == "file":
+            return Path(unquote(url.path)) / "firmware"
+    return None
 
 
 def default_dir() -> Path:
     """Where the firmware's files are: the installed package's, else the checkout's."""
-    return INSTALLED_DIR if (INSTALLED_DIR / "package.json").is_file() else CHECKOUT_DIR
+    if (INSTALLED_DIR / "package.json").is_file():
+        return INSTALLED_DIR
+    return checkout_dir() or INSTALLED_DIR  # (missing: firmware_files says so)
 
 
 def source_of(folder: Path, url: str) -> Path:

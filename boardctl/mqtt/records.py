@@ -21,12 +21,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from boardctl.game.journal import Journal
-from boardctl.game.journal_file import kept_here
 from boardctl.results.board import board_id as _board_id
 from boardctl.results.derive import Row, journal_rows, played_games
 from boardctl.results.model import GameResult
 from boardctl.results.sign import sign_record
+from boardctl.store.journal import Journal
+from boardctl.store.journal_file import kept_here
 
 
 def board_id(journal_path: Path) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from boardctl.board.frame import RGB
 from boardctl.board.snapshot import PictureError, _font
 from boardctl.board.theme import DEFAULT_THEME
-from boardctl.game.presets import skunk_lines
+from boardctl.game.setup import skunk_lines
 from boardctl.results.model import PlayedGame
 from boardctl.results.records import Records
 

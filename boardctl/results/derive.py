@@ -32,17 +32,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardctl.cribbage.rules import skunk_paid
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import parse_command
-from boardctl.game.confirm import settled
-from boardctl.game.house import skunk_paid
-from boardctl.game.journal import Journal
-from boardctl.game.machine import Machine, Plan
-from boardctl.game.matches import match_text
-from boardctl.game.roster import members
+from boardctl.game.machine import Machine, Plan, settled
+from boardctl.game.setup import match_text, members
 from boardctl.game.state import GameState
 from boardctl.results.model import FORMAT, Entry, GameResult, PlayedGame
+from boardctl.store.journal import Journal
 
 #: The kinds of entry that count a hand or a crib (the show).
 SHOW_KINDS = ("hand", "crib")

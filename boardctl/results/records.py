@@ -15,8 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from boardctl.cribbage.variants import get_variant
-from boardctl.game.presets import lines_failed
-from boardctl.game.roster import player_key
+from boardctl.game.setup import lines_failed, player_key
 from boardctl.results.model import Entry, GameResult, PlayedGame
 
 #: The big counts of a hand or crib that club side pots pay for.

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from boardctl.errors import ResultsError
-from boardctl.game.journal import Journal
-from boardctl.game.roster import player_key
+from boardctl.game.setup import player_key
 from boardctl.results.board import board_id
 from boardctl.results.derive import journal_rows, played_games
 from boardctl.results.model import PlayedGame
+from boardctl.store.journal import Journal
 
 
 def load_games(path: str | os.PathLike[str], *, board: str | None = None) -> list[PlayedGame]:

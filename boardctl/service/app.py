@@ -130,7 +130,7 @@ def check_game_names(config: Config) -> None:
     """``[game]`` preset and variant must exist: say so naming the file and the key."""
     from boardctl.cribbage.variants import get_variant
     from boardctl.errors import BoardError, ConfigError
-    from boardctl.game.presets import get_preset
+    from boardctl.game.setup import get_preset
 
     for key, check in (("variant", get_variant), ("preset", get_preset)):
         try:
@@ -282,7 +282,6 @@ def build(
     from boardctl.service.control import ControlServer
     from boardctl.service.fault import JournalKeeper
     from boardctl.service.once import exactly_once
-    from boardctl.service.readout_refresh import ReadoutRefresh
 
     closers: list[Callable[[], None]] = []
     try:
@@ -325,8 +324,6 @@ def build(
         loop.brightness = config.board.brightness
         keeper.on_reopen = loop.keeper_changed
         loop.add_timer(keeper.deadline, keeper.tick)
-        refresh = ReadoutRefresh(lambda: keeper.inner, loop.clock)  # status/history when down
-        loop.add_timer(refresh.deadline, refresh.tick)
         closers.append(loop.close)
         board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
         board.inputs = Inputs(
@@ -362,13 +359,13 @@ def _sound(
     config: Config, keeper: Any, loop: ServiceLoop, factory: Any, closers: list[Callable[[], None]]
 ) -> Any:
     """The announcer of ``[sound]`` listening to the loop's commands, or None (silent)."""
-    from boardctl.sound.setup import wired
+    from boardctl.sound.build import wired
 
     if not wired(config.sound):
         return None  # nothing wired: no sound object, no thread
     from boardctl.sound.announcer import attach
+    from boardctl.sound.build import build_announcer
     from boardctl.sound.gesture import ScoreGesture
-    from boardctl.sound.setup import build_announcer
 
     announcer = build_announcer(
         config.sound, status=keeper.status, pin_factory=factory, link=loop.link

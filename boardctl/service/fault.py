@@ -24,10 +24,10 @@ from typing import Any
 from boardctl.errors import JournalError
 from boardctl.game.commands import BoardCommand, Command
 from boardctl.game.history import Row
-from boardctl.game.integrity import FAULT_KEY
 from boardctl.game.keeper import Pending, Result, Scorekeeper, SetupLike
-from boardctl.game.lock import SERVICE, JournalBusy
 from boardctl.game.state import GameState
+from boardctl.notices import FAULT_KEY
+from boardctl.store.lock import SERVICE, JournalBusy
 from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """A CLI entry while no service answers: write it directly only if no one else may write.
 
-The journal has one writer at a time (:mod:`boardctl.game.lock`). When no
+The journal has one writer at a time (:mod:`boardctl.store.lock`). When no
 service answers on the control socket, a CLI verb takes the writer lock and
 applies its command to the journal itself. If the lock is held, a service is
 starting (it has read the journal but not yet opened its socket) or stopping,
@@ -27,8 +27,8 @@ def apply_or_hand_over(
 ) -> tuple[Any, bool]:
     """Apply ``command`` to the journal, or hand it to the service; (result, True if sent)."""
     from boardctl.game.keeper import Scorekeeper
-    from boardctl.game.lock import JournalBusy
     from boardctl.service.client import ServiceDown, request
+    from boardctl.store.lock import JournalBusy
 
     deadline = time.monotonic() + wait
     busy: JournalBusy | None = None

@@ -4,7 +4,7 @@ Every row of a finished game is fixed (:mod:`boardctl.game.past`), but the
 first ``history --all`` after a start must replay the whole journal to make
 them: half a second here for 200 games, about 4.6 s at the Pi-class quota,
 far too long for the loop, which must keep the LEDs following the buttons.
-So a thread of the service (:class:`~boardctl.service.records.JournalReader`,
+So a thread of the service (:class:`~boardctl.service.journal_reader.JournalReader`,
 as for the ``records`` request) replays the journal on a read-only connection
 of its own, with a read-only scorekeeper that keeps each game's rows as the
 next game starts, and publishes them with the first event of its current
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import ControlError
-from boardctl.service.records import JournalReader
+from boardctl.service.journal_reader import JournalReader
 from boardctl.service.wire import Encoded
 
 if TYPE_CHECKING:
@@ -82,9 +82,9 @@ class PastRows(JournalReader[Kept]):
             return -1 if self._answer is None else self._answer.start
 
     def _catch_up(self, path: Path) -> tuple[Kept, int]:
-        from boardctl.game.journal import Journal
         from boardctl.game.keeper import Scorekeeper
         from boardctl.game.machine import Machine
+        from boardctl.store.journal import Journal
 
         if self._keeper is None:
             journal = Journal.open(path, readonly=True)

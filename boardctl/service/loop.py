@@ -38,10 +38,10 @@ from typing import Any
 
 from boardctl.board.overlay import Frame, Renderer
 from boardctl.game.commands import BoardCommand
-from boardctl.game.integrity import journal_status_line
 from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
 from boardctl.inputs.panel import Panel
 from boardctl.link.base import Link
+from boardctl.notices import journal_status_line
 from boardctl.refusals import Refusal
 from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, Validate
 from boardctl.service.notify import Notifier

@@ -5,11 +5,6 @@ systemd sets ``$STATE_DIRECTORY`` and ``$RUNTIME_DIRECTORY`` for the unit
 defaults are ``~/.local/state/boardctl`` and ``$XDG_RUNTIME_DIR/boardctl``
 (or ``~/.local/state/boardctl/run``, never a guessable shared ``/tmp`` path).
 Configured paths win over both.
-
-The lookups are done on strings (:func:`client_socket_name`,
-:func:`client_journal_name`): a CLI verb the service answers finds its
-socket without importing :mod:`pathlib`; the functions returning a
-:class:`~pathlib.Path` wrap them.
 """
 
 from __future__ import annotations
@@ -20,20 +15,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
-    from typing import Protocol
 
-    class _Service(Protocol):
-        @property
-        def journal(self) -> str: ...
-        @property
-        def socket(self) -> str: ...
-
-    class Config(Protocol):
-        """What is read here of a configuration: ``boardctl.config.Config`` or the CLI's
-        ``boardctl.config_file.ServiceSection`` (``[service]`` alone)."""
-
-        @property
-        def service(self) -> _Service: ...
+    from boardctl.config import Config
 
 
 JOURNAL_NAME = "journal.sqlite"

@@ -4,7 +4,7 @@ The engine's commands go to the :class:`~boardctl.service.dispatch.Dispatcher`
 (parsed once, here, from the request's JSON); ``press`` is a button gesture
 exactly as if pressed on the board; ``status``, ``history``, ``frame`` and
 ``ping`` only read, and so does ``records`` (every player's record, from the
-journal: :mod:`boardctl.service.records`). ``watch`` is served by the control
+journal: :mod:`boardctl.service.journal_reader`). ``watch`` is served by the control
 server itself (see :mod:`boardctl.service.watch`). The protocol:
 ``docs/control-protocol.md``.
 """
@@ -22,10 +22,9 @@ from boardctl.inputs.panel import Panel, parse_button_id
 from boardctl.link.base import Link
 from boardctl.service.dispatch import Dispatcher
 from boardctl.service.history_all import PastRows
-from boardctl.service.records import JournalRecords
-from boardctl.service.settings import BoardSettings
+from boardctl.service.journal_reader import JournalRecords
+from boardctl.service.settings import SOUND_SETTINGS, BoardSettings
 from boardctl.service.wire import Encoded
-from boardctl.sound.settings import SOUND_SETTINGS
 from boardctl.view import BoardView
 
 #: The control protocol's version (``ping`` and ``watch`` say it; docs/control-protocol.md).

@@ -1,6 +1,6 @@
 """What ``boardctl restore`` does: list the backups, and bring one back safely.
 
-Backups are written by the service (:meth:`boardctl.game.journal.Journal.backup`)
+Backups are written by the service (:meth:`boardctl.store.journal.Journal.backup`)
 at every game end and at every clean shutdown, the last few kept in
 ``backups/`` beside the journal. Restoring refuses while a service has the
 journal; the journal it replaces is copied aside first, never deleted.
@@ -33,7 +33,7 @@ def _describe(path: Path) -> str:
 def list_text(args: Any) -> str:
     """The backups, numbered, oldest first, each with its entries, time and score."""
     from boardctl.cli.verbs import _paths
-    from boardctl.game.journal import list_backups
+    from boardctl.store.journal import list_backups
 
     _, journal = _paths(args)
     backups = list_backups(journal)
@@ -46,7 +46,7 @@ def list_text(args: Any) -> str:
 
 
 def _choose(journal: Path, which: str) -> Path:
-    from boardctl.game.journal import list_backups
+    from boardctl.store.journal import list_backups
 
     backups = list_backups(journal)
     if which.isdigit() and 1 <= int(which) <= len(backups):
@@ -60,8 +60,8 @@ def _choose(journal: Path, which: str) -> Path:
 def restore(args: Any, which: str) -> str:
     """Restore backup ``which``; refuse while the service runs. Returns what was done."""
     from boardctl.cli.verbs import _paths
-    from boardctl.game.integrity import restore_backup
     from boardctl.service.client import ServiceDown, request
+    from boardctl.store.integrity import restore_backup
 
     socket_file, journal = _paths(args)
     try:
@@ -76,7 +76,7 @@ def restore(args: Any, which: str) -> str:
             "then restore, then start it again"
         )
     backup = _choose(journal, which)
-    from boardctl.game.lock import WriterLock
+    from boardctl.store.lock import WriterLock
 
     lock = WriterLock.acquire(journal)  # JournalBusy names a service that has not its socket yet
     try:

@@ -9,18 +9,21 @@ sound's volume and mute (``set volume 0.5``, ``set mute true``), applied to
 
 from __future__ import annotations
 
+import contextlib
+
 from boardctl.errors import EntryError
-from boardctl.sound.settings import SOUND_SETTINGS as SOUND_SETTINGS
-from boardctl.sound.settings import check_sound_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # this module is read by every CLI verb that sends a command: kept light
     from collections.abc import Callable, Mapping
 
-    from boardctl.game.jsontypes import JsonValue
+    from boardctl.game import JsonValue
 
 #: The game's settings that settings mode shows, read from the engine's status.
 GAME_SETTINGS = ("target", "variant", "preset", "mode", "rules")
+
+#: The ``set`` keys the service keeps for the sound.
+SOUND_SETTINGS = ("volume", "mute")
 
 #: The ``set`` keys the running board keeps itself (not journalled; until the service restarts).
 BOARD_SETTINGS = ("brightness", *SOUND_SETTINGS)
@@ -28,7 +31,7 @@ BOARD_SETTINGS = ("brightness", *SOUND_SETTINGS)
 
 def setting_keys() -> tuple[str, ...]:
     """Every key ``set`` takes: the game's (the engine's table of setters), then the board's."""
-    from boardctl.game.settings import SETTINGS
+    from boardctl.game.setters import SETTINGS
 
     return (*SETTINGS, *BOARD_SETTINGS)
 
@@ -77,3 +80,30 @@ class BoardSettings:
         values = {key: status.get(key) for key in GAME_SETTINGS}
         values["brightness"] = self.brightness
         return values
+
+
+# --- The sound settings the running service keeps: ``set volume 0.5``, ``set mute true``. ------
+# Like the LED brightness they belong to the board, not to the game: they are
+# not journalled and last until the service restarts (the lasting values are
+# ``sound.volume`` and ``sound.mute`` in the config).
+
+
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def check_sound_setting(key: str, value: object) -> float | bool:
+    """``volume`` as a number 0-1, ``mute`` as true/false (text as the CLI sends it, too)."""
+    if key == "volume":
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                value = float(value)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise EntryError(f"volume must be a number 0-1 (0.5 is half), not {value!r}")
+        return float(value)
+    if key == "mute":
+        if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+            value = value.strip().lower() in _TRUE
+        if not isinstance(value, bool):
+            raise EntryError(f"mute must be true or false, not {value!r}")
+        return value
+    raise EntryError(f"unknown sound setting {key!r} (known: {', '.join(SOUND_SETTINGS)})")

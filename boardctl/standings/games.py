@@ -17,14 +17,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boardctl.game.presets import PRESETS
-from boardctl.game.roster import player_key
-from boardctl.game.targets import MAX_TARGET, MIN_TARGET
+from boardctl.cribbage.variants import MAX_TARGET, MIN_TARGET
+from boardctl.game.setup import PRESETS, player_key
 from boardctl.standings.errors import StandingsError
 
 MAX_TRACKS = 6  # the six-player game
 MAX_NAME = 100  # a track's name: a team of three of the board's 24-character names, and more
-MAX_GAME_POINTS = 99  # a custom preset's largest value (boardctl.game.presets.check_value)
+MAX_GAME_POINTS = 99  # a custom preset's largest value (boardctl.game.setup.check_value)
 MAX_SKUNK = 3  # a triple skunk
 
 

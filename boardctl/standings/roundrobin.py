@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from boardctl.game.roster import player_key
+from boardctl.game.setup import player_key
 from boardctl.standings.errors import StandingsError
 
 

@@ -20,7 +20,7 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from boardctl.game.roster import player_key, team_name
+from boardctl.game.setup import player_key, team_name
 from boardctl.standings import archive
 from boardctl.standings.errors import StandingsError
 from boardctl.standings.games import Game

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from boardctl.game.presets import get_preset, lines_failed
+from boardctl.game.setup import get_preset, lines_failed
 from boardctl.standings.errors import StandingsError
 from boardctl.standings.games import Game, from_record
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from boardctl.game.roster import player_key, team_name
+from boardctl.game.setup import player_key, team_name
 from boardctl.standings.errors import StandingsError
 from boardctl.standings.games import Game, entrant_key
 

@@ -1,6 +1,6 @@
 """One watch of the board, fanned out to every open page.
 
-The :class:`Hub` runs :meth:`Source.watch <boardctl.web.source.Source.watch>`
+The :class:`Hub` runs :meth:`Source.watch <boardctl.web.socket_source.Source.watch>`
 only while at least one page is connected (and for :data:`LINGER` seconds
 after the last one leaves, so a reload does not restart it), turns each
 snapshot into the message the page draws, and hands it to every page's
@@ -20,8 +20,8 @@ from typing import Any
 from boardctl.board.layout import Layout
 from boardctl.board.viewjson import view_from_dict
 from boardctl.errors import BoardError
-from boardctl.web.board import board_plan, led_colours, plan_key
-from boardctl.web.source import Snapshot, Source
+from boardctl.web.board_leds import board_plan, led_colours, plan_key
+from boardctl.web.socket_source import Snapshot, Source
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import BoardError
-from boardctl.web.config import StandingsOptions
+from boardctl.web.page_config import StandingsOptions
 
 if TYPE_CHECKING:  # imported when first used: a page without results does not load them
     from boardctl.config import MqttConfig

@@ -54,12 +54,12 @@ from boardctl.board.layout import Layout
 from boardctl.errors import BoardError, ConfigError, ControlError
 from boardctl.service.control import parse_request
 from boardctl.web import tools
-from boardctl.web.config import WebConfig
 from boardctl.web.gate import Gate, GatedSite
 from boardctl.web.hub import Hub
+from boardctl.web.page_config import WebConfig
 from boardctl.web.pairing import Pairing, PairingError
 from boardctl.web.results import Changes, ResultsFeed, board_document, standings_document
-from boardctl.web.source import NoAnswer, ServiceGone, Source
+from boardctl.web.socket_source import NoAnswer, ServiceGone, Source
 
 log = logging.getLogger(__name__)
 

@@ -76,8 +76,7 @@ def choices() -> dict[str, Any]:
     from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS
     from boardctl.cribbage.variants import VARIANTS
     from boardctl.game.entries import KINDS
-    from boardctl.game.presets import PRESETS
-    from boardctl.game.setup import MODES
+    from boardctl.game.setup import MODES, PRESETS
 
     return {
         "variants": list(VARIANTS),

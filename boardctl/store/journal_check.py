@@ -1,11 +1,8 @@
-"""The journal's damage checks, kept lean: what is wrong with its files, found changing nothing.
+"""The journal's damage checks: what is wrong with its files, found changing nothing.
 
-:mod:`boardctl.game.integrity` explains the checks (the WAL's frames after a
+:mod:`boardctl.store.integrity` explains the checks (the WAL's frames after a
 bad one, the mark, the database) and acts on what they find for a writer
-(copies the files aside, writes the report). They live here, importing only
-:mod:`os`, :mod:`sqlite3`, :mod:`struct` and :mod:`boardctl.game.journal_file`,
-so that ``boardctl status`` with the service down (:mod:`boardctl.game.readout`)
-runs them without the engine. Nothing here creates or changes a file beside
+(copies the files aside, writes the report). Nothing here creates or changes a file beside
 the journal: a WAL holding events is read from a private copy of the
 database and the WAL, recovered there by SQLite itself.
 """
@@ -16,8 +13,8 @@ import os
 import sqlite3
 import struct
 
-from boardctl.game.journal_file import BACKUP_DIR, MARK_PREFIX, MARK_SUFFIX, file_uri
-from boardctl.game.journal_file import list_backups as list_backups
+from boardctl.store.journal_file import BACKUP_DIR, MARK_PREFIX, MARK_SUFFIX, file_uri
+from boardctl.store.journal_file import list_backups as list_backups
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -331,13 +328,13 @@ def writer_running(journal: str) -> bool:
     """True while a process holds ``journal``'s writer lock; looked up, never taken.
 
     A holder writes ``<pid> <role>`` into the lock file as it takes the lock
-    and empties it as it lets go (:mod:`boardctl.game.lock`): an empty file,
+    and empties it as it lets go (:mod:`boardctl.store.lock`): an empty file,
     or a holder that no longer runs (``kill -9``), is no writer. Otherwise the
     kernel's list of file locks (``/proc/locks``) says, so a reader neither
     creates the lock file nor holds up a writer that wants it; where that
     list cannot be read, a shared lock is tried and dropped at once.
     """
-    path = f"{journal}-lock"  # boardctl.game.lock.lock_path
+    path = f"{journal}-lock"  # boardctl.store.lock.lock_path
     try:
         with open(path, "rb") as file:
             words = file.read(64).split()

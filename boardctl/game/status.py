@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from boardctl.game.house import fraction_lines, rules_label, skunk_paid
-from boardctl.game.jsontypes import JsonObject
+from boardctl.cribbage.rules import fraction_lines, rules_label, skunk_paid
+from boardctl.game import JsonObject
 from boardctl.game.state import GameState
 from boardctl.view import BoardView, Question, TrackView, ViewExtra, lines_failed, skunk_lines
 

@@ -74,7 +74,7 @@ class WriterLock:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o660)
         except OSError as exc:
-            from boardctl.game.diagnose import environment_problem
+            from boardctl.store.diagnose import environment_problem
 
             reason = environment_problem(journal, exc) or exc.strerror
             raise JournalError(f"cannot use journal {journal}: {reason}") from exc

@@ -22,7 +22,7 @@ these before the journal is opened for writing:
    entries, whatever happened to it.
 
 The checks themselves, which change no file, are in
-:mod:`boardctl.game.journal_check` (kept lean for ``boardctl status``); a
+:mod:`boardctl.store.journal_check` (kept lean for ``boardctl status``); a
 missing mark is damage too where it could hide a loss, and a journal longer
 than the mark must hold the marked event. Readers with no writer running
 run them as well (:func:`check_read_only`) and refuse a damaged journal with
@@ -30,8 +30,10 @@ run them as well (:func:`check_read_only`) and refuse a damaged journal with
 
 For a writer, damaged files are copied into a ``damaged-<UTC time>`` folder
 beside the journal before SQLite touches them, and never deleted. :class:`Damage` is
-the report: kept in a notice file beside the journal (shown by ``boardctl
-status`` and the service) until the next game starts.
+the report: kept in a notice file beside the journal until the next game starts.
+What the board does with it (the sign on the LEDs, the report in the status, the
+backups at a game's end) is the scorekeeper's (:mod:`boardctl.game.keeper`) and
+the service's.
 """
 
 from __future__ import annotations
@@ -42,20 +44,14 @@ import logging
 import os
 import shutil
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boardctl.errors import JournalError
-from boardctl.game import journal_check
-from boardctl.game.journal_file import BACKUP_DIR as BACKUP_DIR
-from boardctl.game.journal_file import MARK_SUFFIX, mark_head
-from boardctl.notices import DAMAGE_KEY as DAMAGE_KEY  # the status's keys: see there
-from boardctl.notices import FAULT_KEY as FAULT_KEY
-
-if TYPE_CHECKING:
-    from boardctl.game.journal import Journal
-    from boardctl.view import BoardView
+from boardctl.store import journal_check
+from boardctl.store.journal_file import BACKUP_DIR as BACKUP_DIR
+from boardctl.store.journal_file import MARK_SUFFIX, mark_head
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +207,7 @@ class Damage:
 
 
 def notice_path(journal: Path) -> Path:
-    from boardctl.game.journal_file import NOTICE_SUFFIX
+    from boardctl.store.journal_file import NOTICE_SUFFIX
 
     return Path(f"{journal}{NOTICE_SUFFIX}")
 
@@ -317,64 +313,6 @@ class JournalDamaged(JournalError):
         self.damage = damage
 
 
-# --- what the scorekeeper shows ------------------------------------------------------
-
-
-def with_damage_sign(view: BoardView, journal: Journal | None) -> BoardView:
-    """``view`` flagged for the renderer's damage sign while a damage report stands."""
-    if journal is None or journal.damage is None:
-        return view
-    return replace(view, extra=replace(view.extra, journal_damage=True))
-
-
-def add_damage_report(status: dict[str, Any], journal: Journal | None) -> None:
-    """Add the standing damage report to a status dict (``boardctl status``, the socket)."""
-    if journal is not None and journal.damage is not None:
-        status[DAMAGE_KEY] = journal.damage.to_dict()
-
-
-def journal_status_line(status: dict[str, Any], line: str) -> str:
-    """systemd's STATUS= line: the fault alone, or the damage report before the score."""
-    fault = status.get(FAULT_KEY)
-    if fault:
-        return f"JOURNAL FAULT, entries refused: {fault}"
-    report = status.get(DAMAGE_KEY)
-    if not isinstance(report, dict):
-        return line
-    recovered = report.get("recovered")
-    return f"JOURNAL DAMAGED, {recovered} entries recovered (boardctl status) | {line}"
-
-
-def damage_lines(status: dict[str, Any]) -> list[str]:
-    """A journal fault or damage report as ``boardctl status`` prints it."""
-    lines = []
-    fault = status.get(FAULT_KEY)
-    if fault:
-        lines += [
-            f"JOURNAL FAULT: {fault}",
-            "  (the service is up, shows the fault sign, refuses entries and retries the journal)",
-        ]
-    report = status.get(DAMAGE_KEY)
-    if isinstance(report, dict):
-        lines += [
-            f"WARNING: {report.get('summary', 'journal damaged')}",
-            "  (`boardctl restore` lists the backups; this notice goes when a new game starts)",
-        ]
-    return lines
-
-
-def backup_at_game_end(journal: Journal | None) -> None:
-    """A backup when a game is won; a failure is logged, never fails the entry."""
-    if journal is None or journal.readonly:
-        return
-    from boardctl.errors import JournalError
-
-    try:
-        journal.backup("game-end")
-    except JournalError as exc:
-        log.warning("%s", exc)
-
-
 # --- restoring a backup ------------------------------------------------------------------
 
 
@@ -403,26 +341,3 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
     write_mark(journal, Mark(seq, crc, at or 0.0))
     clear_notice(journal)
     return folder
-
-
-def settle_failed_write(keeper: Any, base_seq: int, event: dict[str, Any]) -> bool:
-    """After a failed append: reopen, read on; True if the entry is in the journal after all.
-
-    The keeper then holds exactly what the file holds (the board and the
-    journal agree, on the next start too); False means it is not there.
-    """
-    journal = keeper.journal
-    if journal is None:
-        return False
-    from boardctl.errors import JournalError
-
-    try:
-        journal.reopen()
-        keeper.refresh()
-    except JournalError as exc:
-        log.error("after a failed write the journal cannot be read again: %s", exc)
-        return False
-    if keeper.seq == base_seq + 1 and keeper.history()[-1]["event"] == event:
-        log.warning("the write reported an error, but the entry is in the journal: kept")
-        return True
-    return False

@@ -1,11 +1,8 @@
-"""Opening a journal file read-only and checking its rows: the journal's checks, kept lean.
+"""Opening a journal file read-only and checking its rows: the journal's checks.
 
-:class:`boardctl.game.journal.Journal` opens every journal through these
-functions, and so does :mod:`boardctl.game.readout` (``boardctl status`` and
-``history`` with the service down), which must not import the engine, the
-damage scanner or :mod:`pathlib`: only :mod:`os`, :mod:`sqlite3` and
-:mod:`zlib` are imported here, and :mod:`boardctl.game.diagnose` only to say
-why a file cannot be used. Paths are strings or path objects alike.
+:class:`boardctl.store.journal.Journal` opens every journal through these
+functions; :mod:`boardctl.store.diagnose` says why a file cannot be used.
+Paths are strings or path objects alike.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
 
 
 def mark_head(seq: int, crc: int) -> bytes:
-    """The start of the mark file (``boardctl.game.integrity.Mark``) naming event ``seq``."""
+    """The start of the mark file (``boardctl.store.integrity.Mark``) naming event ``seq``."""
     return MARK_PREFIX + b"seq=%012d crc=%010d " % (seq, crc)
 
 
@@ -100,7 +97,7 @@ def damaged(path: str | os.PathLike[str], exc: BaseException) -> JournalError:
     """Damage, unless the surroundings explain the error (read-only, full, permissions)."""
     from pathlib import Path
 
-    from boardctl.game.diagnose import environment_problem
+    from boardctl.store.diagnose import environment_problem
 
     problem = environment_problem(Path(path), exc)
     if problem is not None:
@@ -115,7 +112,7 @@ def cannot(what: str, path: str | os.PathLike[str], exc: BaseException) -> Journ
     """``cannot <what> journal <path>: <reason and fix>`` (or SQLite's own words)."""
     from pathlib import Path
 
-    from boardctl.game.diagnose import environment_problem
+    from boardctl.store.diagnose import environment_problem
 
     problem = environment_problem(Path(path), exc)
     return JournalError(f"cannot {what} journal {path}: {problem or exc}")
@@ -217,23 +214,6 @@ def check_pages(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
         raise damaged(path, exc) from exc
     if result != ["ok"]:
         raise damaged(path, ValueError("; ".join(map(str, result[:3]))))
-
-
-def open_reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
-    """``path`` opened read-only with every check of :meth:`Journal.open` for a reader.
-
-    The schema version and identity (:func:`check_version`) and SQLite's
-    structural check (:func:`check_pages`); the rows are checked as they are
-    read (:func:`checked_rows`).
-    """
-    check_version(path)
-    connection = reader(path)
-    try:
-        check_pages(connection, path)
-    except BaseException:
-        connection.close()
-        raise
-    return connection
 
 
 def select_rows(db: sqlite3.Connection, path: str | os.PathLike[str], after: int) -> list[Row]:

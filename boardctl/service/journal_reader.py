@@ -29,8 +29,8 @@ from boardctl.errors import BoardError, ControlError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from boardctl.game.journal import Journal
     from boardctl.results.derive import GameFold
+    from boardctl.store.journal import Journal
 
 CHUNK = 64  # rows folded between two chances for the loop's thread (about a millisecond here)
 T = TypeVar("T")
@@ -158,9 +158,9 @@ class JournalRecords(JournalReader[dict[str, Any]]):
         return {"ready": False, "seq": max(read, 0), "events": seq}
 
     def _catch_up(self, path: Path) -> tuple[dict[str, Any], int]:
-        from boardctl.game.journal import Journal
         from boardctl.results.derive import GameFold
         from boardctl.results.records import records
+        from boardctl.store.journal import Journal
 
         if self._journal is None or self._fold is None:
             self._journal = Journal.open(path, readonly=True)

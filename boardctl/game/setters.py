@@ -10,23 +10,26 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from boardctl.cribbage import rules as house
 from boardctl.errors import EntryError
-from boardctl.game import house
-from boardctl.game.jsontypes import JsonValue
-from boardctl.game.matches import check_best_of, parse_match, wins_needed
-from boardctl.game.presets import get_preset
-from boardctl.game.roster import check_roster, on_roster
+from boardctl.game import JsonValue
 from boardctl.game.setup import (
     GameSetup,
+    check_best_of,
     check_fits,
     check_match,
     check_mode,
     check_name_list,
     check_names,
     check_points,
+    check_roster,
     check_target,
+    get_preset,
+    on_roster,
+    parse_match,
     seat_names,
     whole,
+    wins_needed,
 )
 from boardctl.game.state import GameState
 

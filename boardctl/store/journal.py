@@ -37,18 +37,18 @@ from types import TracebackType
 from typing import Any
 
 from boardctl.errors import JournalError
-from boardctl.game import integrity, journal_file
-from boardctl.game.integrity import BACKUP_DIR as BACKUP_DIR
-from boardctl.game.integrity import Damage, Mark, MarkWriter
-from boardctl.game.integrity import list_backups as list_backups
-from boardctl.game.journal_check import writer_running
-from boardctl.game.journal_file import APPLICATION_ID as APPLICATION_ID
-from boardctl.game.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
-from boardctl.game.journal_file import cannot as _cannot
-from boardctl.game.journal_file import checked_rows, select_rows
-from boardctl.game.journal_file import damaged as _damaged
-from boardctl.game.journal_file import row_crc as row_crc
-from boardctl.game.lock import WriterLock
+from boardctl.store import integrity, journal_file
+from boardctl.store.integrity import BACKUP_DIR as BACKUP_DIR
+from boardctl.store.integrity import Damage, Mark, MarkWriter
+from boardctl.store.integrity import list_backups as list_backups
+from boardctl.store.journal_check import writer_running
+from boardctl.store.journal_file import APPLICATION_ID as APPLICATION_ID
+from boardctl.store.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
+from boardctl.store.journal_file import cannot as _cannot
+from boardctl.store.journal_file import checked_rows, select_rows
+from boardctl.store.journal_file import damaged as _damaged
+from boardctl.store.journal_file import row_crc as row_crc
+from boardctl.store.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
@@ -182,9 +182,9 @@ class Journal:
         """Open (or, unless ``readonly``, create) the journal at ``path``.
 
         A writer first takes the journal's writer lock as ``owner``
-        (:mod:`boardctl.game.lock`; ``"service"`` waits for a short-lived
+        (:mod:`boardctl.store.lock`; ``"service"`` waits for a short-lived
         writer, anything else does not wait), held until :meth:`close`.
-        Raises :class:`~boardctl.game.lock.JournalBusy` if another writer has
+        Raises :class:`~boardctl.store.lock.JournalBusy` if another writer has
         it, :class:`SchemaError` for a newer schema (the file is not touched)
         and :class:`JournalError` for anything unreadable.
         """
@@ -247,7 +247,7 @@ class Journal:
     def _refuse_unseen_damage(path: Path) -> None:
         """A reader while no writer runs: the writer's damage checks, changing nothing.
 
-        Raises :class:`~boardctl.game.integrity.JournalDamaged` (the report a
+        Raises :class:`~boardctl.store.integrity.JournalDamaged` (the report a
         writer would give) for damage no writer has seen. While a writer runs
         it checked the journal when it opened it, and its notice stands.
         """
