@@ -398,6 +398,42 @@ class Journal:
             self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return snapshot, records
 
+    def page(self, first: int, last: int) -> tuple[dict[str, Any] | None, list[Record]]:
+        """The latest snapshot at or before event ``first``; the events from its own to ``last``.
+
+        Without a usable snapshot: ``(None, the events from the first to last)``.
+        Only these rows are read, each checked from the stored checksum of the
+        row before them: a page of a long journal (``history --all``) costs the
+        game it starts in and the page, not the journal.
+        """
+        latest = "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1"
+        found = self._query(latest, (first,))
+        start = 1 if not found else int(found[0][0])
+        rows = self._rows_from(start, last)
+        if found and rows and zlib.crc32(found[0][1].encode(), rows[0][3]) == found[0][2]:
+            with contextlib.suppress(ValueError):
+                value = json.loads(found[0][1])
+                if isinstance(value, dict):
+                    return value, [self._record(seq, at, body) for seq, at, body, _ in rows]
+        if start > 1:  # an unusable snapshot: from the first event
+            rows = self._rows_from(1, last)
+        return None, [self._record(seq, at, body) for seq, at, body, _ in rows]
+
+    def _query(self, sql: str, parameters: tuple[int, ...]) -> list[Any]:
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from exc
+
+    def _rows_from(self, start: int, last: int) -> list[tuple[int, float, str, int]]:
+        """Rows ``start`` to ``last``, checked from the stored checksum of the row before."""
+        before = self._query("SELECT crc FROM events WHERE seq = ?", (start - 1,))
+        rows = self._query(
+            "SELECT seq, at, body, crc FROM events WHERE seq >= ? AND seq <= ? ORDER BY seq",
+            (start, last),
+        )
+        return checked_rows(rows, self.path, start - 1, int(before[0][0]) if before else 0)
+
     def rewind(self) -> None:
         """Forget what was read, so that :meth:`records` starts again from the first event."""
         self._last_seq, self._last_crc, self._last_at = 0, 0, 0.0

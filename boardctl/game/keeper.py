@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from types import TracebackType
+from typing import Any
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game import readout
@@ -41,7 +42,6 @@ from boardctl.game.journal import Journal, JournalChanged, Record, default_journ
 from boardctl.game.jsontypes import JsonObject, JsonValue
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
-from boardctl.game.past import PastGames, encoded
 from boardctl.game.roster import check_distinct
 from boardctl.game.setup import GameSetup
 from boardctl.game.state import GameState
@@ -93,7 +93,6 @@ class Scorekeeper:
         self._done: list[Command] = []  # events undo would take back, last on top
         self._undone: list[Command] = []  # events redo would bring back
         self._all: list[Entry] | None = [] if keep_all else None
-        self._past: PastGames | None = None  # a writer's finished games' rows, once asked
         self._view: BoardView | None = None
         self._status: Status | None = None
         self.error_at: float | None = None
@@ -170,21 +169,42 @@ class Scorekeeper:
             self._replay()
             return
         snapshot, records = journal.resume()
+        if not self._load(snapshot, records):  # no usable snapshot: replay from the first event
+            journal.rewind()
+            self._replay()
+
+    @classmethod
+    def from_records(
+        cls, snapshot: dict[str, Any] | None, records: list[Record], *, limits: Limits | None = None
+    ) -> Scorekeeper:
+        """A keeper without a journal that keeps every entry, made from ``records``.
+
+        ``snapshot`` (as :meth:`Journal.page` gives it) is the state after the
+        first record; None, or one this boardctl cannot use: the records are
+        the journal's from its first event (``history --all`` pages).
+        """
+        keeper = cls(Machine(limits=limits), None, keep_all=True)
+        if not keeper._load(snapshot, records):
+            keeper._replay(records)
+        return keeper
+
+    def _load(self, snapshot: dict[str, Any] | None, records: list[Record]) -> bool:
+        """Start from ``snapshot`` (the state after ``records[0]``) and replay the rest of
+        ``records``; False (nothing done) if the snapshot is missing or unusable."""
         state = None
-        if snapshot is not None and snapshot.get("format") == SNAPSHOT_FORMAT:
+        if snapshot is not None and snapshot.get("format") == SNAPSHOT_FORMAT and records:
             try:
                 state = GameState.from_dict(snapshot["state"])
             except (EntryError, KeyError, TypeError):
                 state = None
-        if state is None:  # no usable snapshot: replay from the first event
-            journal.rewind()
-            self._replay()
-            return
+        if state is None:
+            return False
         self._machine = Machine(state, limits=self._machine.limits)
         first = records[0]
         event = self._parse(first)
         self._remember(first.seq, first.at, event, Plan(event, state, reset=True), first.clock)
         self._replay(records[1:])
+        return True
 
     def _parse(self, record: Record) -> Command:
         """A journalled event as a command (the journal's JSON edge)."""
@@ -200,9 +220,11 @@ class Scorekeeper:
         )
 
     def _replay(self, records: Iterable[Record] | None = None) -> None:
-        assert self._journal is not None
         machine = self._machine
-        for record in self._journal.records() if records is None else records:
+        if records is None:
+            assert self._journal is not None
+            records = self._journal.records()
+        for record in records:
             try:
                 plan = machine.plan(self._parse(record))
             except EntryError as exc:
@@ -314,8 +336,6 @@ class Scorekeeper:
             self._undone = []
         entry = Entry(seq, at, event, self._machine.state, undid, clock)
         if plan.reset:
-            if self._past is not None and self._game:
-                self._past.add([history_row(e) for e in self._game])
             self._game = []
         self._game.append(entry)
         if self._all is not None:
@@ -380,43 +400,18 @@ class Scorekeeper:
         return status
 
     def history(self, *, all_games: bool = False) -> list[Row]:
-        """This game's events (or every event) as readable JSON-able rows."""
+        """This game's events (or every event: a replay of the journal) as JSON-able rows."""
         if not all_games:
             return [history_row(e) for e in self._game]
         if self._all is not None:
             return [history_row(e) for e in self._all]
-        if self._past is not None:
-            return self._past.rows() + [history_row(e) for e in self._game]
         assert self._journal is not None
         full = Scorekeeper(Machine(limits=self._machine.limits), None, keep_all=True)
         with Journal.open(self._journal.path, readonly=True) as journal:
             full._journal = journal
             full._resume(full=True)
         assert full._all is not None
-        rows = [history_row(e) for e in full._all]
-        if self._journal.holds_lock and full._seq == self._seq:  # no other writer: keep them
-            first = self._game[0].seq if self._game else self._seq + 1
-            self._past = PastGames()
-            self._past.add(
-                [row for row in rows if isinstance(row["seq"], int) and row["seq"] < first]
-            )
-        return rows
-
-    def keep_past(self) -> PastGames:
-        """From now on keep the rows of each game as the next one starts (its own, or a
-        reader's: a read-only keeper replaying the journal from its first event); returns them."""
-        if self._past is None:
-            self._past = PastGames()
-        return self._past
-
-    def history_json(self) -> bytes:
-        """Every event's row as one JSON list: ``history(all_games=True)``, encoded.
-
-        From the finished games' rows a writer keeps, without decoding them.
-        """
-        if self._past is None:
-            return encoded(self.history(all_games=True))
-        return self._past.encoded([history_row(e) for e in self._game])
+        return [history_row(e) for e in full._all]
 
     # --- closing ----------------------------------------------------------------
 
