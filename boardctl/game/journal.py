@@ -55,6 +55,14 @@ log = logging.getLogger(__name__)
 FILE_NAME = "journal.sqlite"
 BACKUPS_KEPT = 10
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
+_GAMES = """
+CREATE TABLE games (
+    seq   INTEGER PRIMARY KEY, -- a game start (a snapshot's event): the games finished before it
+    first INTEGER NOT NULL,    -- ... from this event on (the game start before, or 1)
+    body  TEXT    NOT NULL,    -- those games as compact JSON (a cache of the results fold)
+    crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc
+)
+"""
 _SCHEMA = (
     """
 CREATE TABLE events (
@@ -73,6 +81,7 @@ CREATE TABLE snapshots (
     crc  INTEGER NOT NULL      -- CRC-32 of body, chained from that event's crc
 )
 """,
+    _GAMES,
 )
 
 
@@ -118,6 +127,7 @@ class Record:
     at: float
     event: dict[str, Any]
     clock: float | None = None
+    crc: int = 0  # the chained checksum, where the reader gives it (:meth:`Journal.page`)
 
 
 def stamp(now: float, last: float) -> tuple[float, float | None]:
@@ -147,6 +157,8 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     if version < 2:  # 1 -> 2: the request id column; old rows have none
         db.execute("ALTER TABLE events ADD COLUMN request TEXT")
         db.execute(_REQUEST_INDEX)
+    if version < 3:  # 2 -> 3: the games table (boardctl.results.kept); rebuilt when missing
+        db.execute(_GAMES)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
@@ -260,6 +272,10 @@ class Journal:
         if found is not None:
             raise integrity.JournalDamaged(found)
 
+    def stored_seq(self) -> int:
+        """The last event stored (another process may have written it since this one read)."""
+        return self._stored_seq()
+
     def _stored_seq(self) -> int:
         try:
             row = self._db.execute("SELECT max(seq) FROM events").fetchone()
@@ -321,14 +337,14 @@ class Journal:
         rows = select_rows(self._db, self.path, self._last_seq)
         return checked_rows(rows, self.path, self._last_seq, self._last_crc)
 
-    def _record(self, seq: int, at: float, body: str) -> Record:
+    def _record(self, seq: int, at: float, body: str, crc: int = 0) -> Record:
         try:
             event = json.loads(body)
         except ValueError as exc:
             raise _damaged(self.path, exc) from exc
         if not isinstance(event, dict):
             raise _damaged(self.path, ValueError(f"event {seq} is not an object"))
-        return Record(seq, at, event, _without_clock(event))
+        return Record(seq, at, event, _without_clock(event), crc)
 
     def records(self) -> Iterator[Record]:
         """Every event not yet read, in order, checked (the first call reads them all)."""
@@ -402,9 +418,10 @@ class Journal:
         """The latest snapshot at or before event ``first``; the events from its own to ``last``.
 
         Without a usable snapshot: ``(None, the events from the first to last)``.
-        Only these rows are read, each checked from the stored checksum of the
-        row before them: a page of a long journal (``history --all``) costs the
-        game it starts in and the page, not the journal.
+        Each record carries its chained checksum. Only these rows are read, each
+        checked from the stored checksum of the row before them: a page of a
+        long journal (``history --all``) costs the game it starts in and the
+        page, not the journal.
         """
         latest = "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1"
         found = self._query(latest, (first,))
@@ -414,12 +431,12 @@ class Journal:
             with contextlib.suppress(ValueError):
                 value = json.loads(found[0][1])
                 if isinstance(value, dict):
-                    return value, [self._record(seq, at, body) for seq, at, body, _ in rows]
+                    return value, [self._record(*row) for row in rows]
         if start > 1:  # an unusable snapshot: from the first event
             rows = self._rows_from(1, last)
-        return None, [self._record(seq, at, body) for seq, at, body, _ in rows]
+        return None, [self._record(*row) for row in rows]
 
-    def _query(self, sql: str, parameters: tuple[int, ...]) -> list[Any]:
+    def _query(self, sql: str, parameters: tuple[int, ...] = ()) -> list[Any]:
         try:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as exc:
@@ -433,6 +450,54 @@ class Journal:
             (start, last),
         )
         return checked_rows(rows, self.path, start - 1, int(before[0][0]) if before else 0)
+
+    def _insert_games(self, seq: int, crc: int, first: int, body: str) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO games (seq, first, body, crc) VALUES (?, ?, ?, ?)",
+            (seq, first, body, zlib.crc32(body.encode(), crc)),
+        )
+
+    def game_rows(self) -> list[tuple[int, int, str]]:
+        """The stored ``games`` rows whose checksum chains from their event's: (seq, first,
+        body), in order (:mod:`boardctl.results.kept`; a row that does not is left out)."""
+        rows = self._query(
+            "SELECT g.seq, g.first, g.body, g.crc, e.crc FROM games g JOIN events e USING (seq) "
+            "ORDER BY g.seq",
+            (),
+        )
+        return [
+            (seq, first, body)
+            for seq, first, body, stored, crc in rows
+            if zlib.crc32(body.encode(), crc) == stored
+        ]
+
+    def store_starts(self, starts: Iterable[tuple[int, str, int, str]]) -> None:
+        """Store, in one durable transaction, ``(seq, snapshot, first, games)`` for game
+        starts read back from the journal (a journal imported or restored without them)."""
+        if self.readonly:
+            raise JournalError(f"journal {self.path} is open read-only")
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for seq, state, first, body in starts:
+                    crc = int(self._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0])
+                    db.execute(
+                        "INSERT OR REPLACE INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
+                        (seq, state, zlib.crc32(state.encode(), crc)),
+                    )
+                    self._insert_games(seq, crc, first, body)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise _cannot("write", self.path, exc) from exc
+
+    def snapshot_seqs(self) -> list[int]:
+        """The events with a snapshot stored, in order."""
+        return [int(row[0]) for row in self._query("SELECT seq FROM snapshots ORDER BY seq", ())]
 
     def rewind(self) -> None:
         """Forget what was read, so that :meth:`records` starts again from the first event."""
@@ -456,11 +521,14 @@ class Journal:
         *,
         at: float | None = None,
         snapshot: Mapping[str, Any] | None = None,
+        games: tuple[int, str] | None = None,
     ) -> Record:
         """Append one event in its own durable transaction; return its record.
 
         ``snapshot`` (the state right after the event, as JSON-able data) is
-        stored in the same transaction, so that :meth:`resume` can start there.
+        stored in the same transaction, so that :meth:`resume` can start there;
+        so is ``games`` with it (the first event they span and the games
+        finished since, as JSON text: :mod:`boardctl.results.kept`).
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
@@ -484,6 +552,8 @@ class Journal:
                         "INSERT INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
                         (seq, state, zlib.crc32(state.encode(), crc)),
                     )
+                    if games is not None:
+                        self._insert_games(seq, crc, *games)
                     db.execute("COMMIT")
                 except BaseException:
                     if db.in_transaction:

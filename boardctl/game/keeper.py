@@ -63,6 +63,24 @@ def _new_game_command(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> N
     return command
 
 
+def _games_before_start(journal: Journal) -> tuple[int, str]:
+    """The games a game start about to be written ends (:mod:`boardctl.results.kept`)."""
+    from boardctl.results.kept import games_before_start  # results are folded by the engine
+
+    return games_before_start(journal)
+
+
+def _keep_game_starts(journal: Journal) -> None:
+    """A writer's first open of a journal without snapshots or kept games (imported,
+    restored, older): store them, once, so that neither start nor results replay it all."""
+    from boardctl.results.kept import in_doubt, store_game_starts
+
+    if in_doubt(journal):
+        last = journal.last_seq
+        store_game_starts(journal)
+        assert journal.last_seq == last
+
+
 def _with_times(view: BoardView, error_at: float | None, over_at: float | None) -> BoardView:
     """``view`` with the time of the last rejection and of the game's end, if any."""
     if error_at is None and over_at is None:
@@ -131,6 +149,8 @@ class Scorekeeper:
         )
         try:
             keeper._resume(full=full_replay)
+            if not readonly:
+                _keep_game_starts(journal)
             if setup is not None and keeper._seq == 0 and not readonly:
                 keeper.apply(_new_game_command(setup))
         except BaseException:
@@ -284,12 +304,13 @@ class Scorekeeper:
             raise EntryError("the game changed since this entry was checked; enter it again")
         plan = pending.plan
         if self._journal is not None:
-            snapshot = None
+            snapshot = games = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
                 snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
+                games = _games_before_start(self._journal)
             try:
                 record = self._journal.append(
-                    plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot
+                    plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot, games=games
                 )
             except JournalChanged as exc:
                 self.refresh()  # take in what the other writer wrote, and carry on
