@@ -53,6 +53,9 @@ from boardctl.game.lock import WriterLock
 log = logging.getLogger(__name__)
 
 FILE_NAME = "journal.sqlite"
+#: Events a start reads and checks at least (more back to the current game's snapshot):
+#: every event of a journal up to about 650 games, a bounded time for a longer one.
+CHECKED_AT_START = 50_000
 BACKUPS_KEPT = 10
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
 _GAMES = """
@@ -382,33 +385,36 @@ class Journal:
         ]
 
     def resume(self) -> tuple[dict[str, Any] | None, list[Record]]:
-        """Check every event; return the latest snapshot and the events from its own on.
+        """Check the events; return the latest snapshot and the events from its own on.
 
         Without a usable snapshot: ``(None, every event)``. The snapshot's
         event is the first record returned. Only the returned events are
-        decoded, so a long journal resumes fast.
+        decoded, and only the last :data:`CHECKED_AT_START` events (or more, back
+        to the snapshot) are read and checked, chained from the stored
+        checksum of the event before them: a long journal resumes in the same
+        time as a short one (``docs/performance.md``, "Years of play").
         """
-        rows = self._rows()
+        last = self._stored_seq()
+        found = self._query(
+            "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1",
+            (last,),
+        )
+        start = max(1, last - CHECKED_AT_START + 1)
+        if found:
+            start = min(start, int(found[0][0]))
+        rows = self._rows_from(start, last)
         snapshot: dict[str, Any] | None = None
         first = 0
-        if rows:
-            try:
-                found = self._db.execute(
-                    "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1",
-                    (rows[-1][0],),
-                ).fetchone()
-            except sqlite3.Error as exc:
-                raise _damaged(self.path, exc) from exc
-            if found is not None:
-                snap_seq, body, stored = found
-                index = snap_seq - rows[0][0]
-                if 0 <= index < len(rows) and zlib.crc32(body.encode(), rows[index][3]) == stored:
-                    try:
-                        value = json.loads(body)
-                    except ValueError:
-                        value = None
+        if found and rows:
+            snap_seq, body, stored = found[0]
+            index = snap_seq - rows[0][0]
+            if 0 <= index < len(rows) and zlib.crc32(body.encode(), rows[index][3]) == stored:
+                with contextlib.suppress(ValueError):
+                    value = json.loads(body)
                     if isinstance(value, dict):
                         snapshot, first = value, index
+        if snapshot is None and start > 1:  # no usable snapshot: every event
+            rows = self._rows_from(1, last)
         records = [self._record(seq, at, body) for seq, at, body, _ in rows[first:]]
         if rows:
             self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
@@ -494,6 +500,12 @@ class Journal:
                 raise
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
+
+    def game_spans(self) -> list[tuple[int, int]]:
+        """The stored ``games`` rows' (seq, first), in order, unchecked."""
+        return [
+            (int(a), int(b)) for a, b in self._query("SELECT seq, first FROM games ORDER BY seq")
+        ]
 
     def snapshot_seqs(self) -> list[int]:
         """The events with a snapshot stored, in order."""
