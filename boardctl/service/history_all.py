@@ -17,7 +17,8 @@ events from there to the page's end (:meth:`~boardctl.game.journal.Journal.page`
 replays them and keeps the rows after ``n``. A page so costs one game and the
 page, whatever the journal's length, and the service keeps only the last page
 made. The loop answers with it when it is the page asked for (and, for the last
-page, holds every event the board has); otherwise it answers at once with
+page, holds every event the board had when the client first asked for it: buttons
+pressed meanwhile cannot keep it from ever being ready); otherwise it answers at once with
 ``{"ready": false, "seq", "events"}`` and the client asks again a moment later
 (:func:`boardctl.service.client.request_ready`).
 """
@@ -95,7 +96,8 @@ class HistoryPages(JournalReader[Page]):
         super().__init__(path)
         self._limits = limits
         self._journal: Journal | None = None
-        self._wanted = 0
+        self._wanted = -1  # the page asked for last: its after,
+        self._since = 0  # and the board's last event when it was first asked for
 
     def reply(self, after: int, seq: int) -> Any:
         """The page after event ``after`` when the board's last event is ``seq``, as JSON
@@ -103,12 +105,16 @@ class HistoryPages(JournalReader[Page]):
         if after < 0 or after > seq:
             raise ControlError(f"history: after must be an event of the journal (0 to {seq})")
         with self._lock:
-            self._wanted = after
+            if after != self._wanted:
+                self._wanted, self._since = after, seq
+            since = min(self._since, seq)  # the last page holds every event of the first ask
         page, read = self._ask(
-            lambda answer, _last: answer.after == after and (answer.more or answer.last >= seq)
+            lambda answer, _last: answer.after == after and (answer.more or answer.last >= since)
         )
         if page is None:
             return {"ready": False, "seq": max(read, 0), "events": seq}
+        with self._lock:
+            self._wanted = -1  # answered: the next ask, even for this page, is a new one
         return page.encoded()
 
     def _catch_up(self, path: Path) -> tuple[Page, int]:
