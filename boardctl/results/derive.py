@@ -174,12 +174,15 @@ class GameFold:
         """The state after the last row added."""
         return self._machine.state
 
-    def starts_game(self, event: dict[str, Any]) -> bool:
-        """True if ``event``, the next row's, starts a game (the undo stacks are cleared)."""
-        try:
-            return self._machine.plan(parse_command(event)).reset
-        except EntryError:
-            return False  # the fold names it when it is added
+    @property
+    def game_start(self) -> int:
+        """The first event of the game being folded (0: none yet)."""
+        return 0 if self._game is None else self._game.first_seq
+
+    @property
+    def final(self) -> list[PlayedGame]:
+        """The games the board has left so far."""
+        return list(self._final)
 
     def left(self) -> list[PlayedGame]:
         """The finished games so far, as if the board left the last one now (all final):

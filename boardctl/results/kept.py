@@ -175,11 +175,10 @@ def store_game_starts(journal: Journal) -> int:
     starts: list[tuple[int, str, int, str]] = []
     begin, kept = 1, 0  # the last game start, and the games finished before it
     for row in journal.event_rows():
-        if not fold.starts_game(row[2]):
-            fold.add([row])
-            continue
-        left = fold.left()
         fold.add([row])
+        if fold.game_start != row[0]:
+            continue
+        left = fold.final  # a game start: the game before it, if won, is now among them
         state = encode_event({"format": SNAPSHOT_FORMAT, "state": fold.state.to_dict()})
         starts.append((row[0], state, begin, encode_games(left[kept:])))
         begin, kept = row[0], len(left)
