@@ -189,8 +189,7 @@ def first_start(source: Path, folder: Path) -> tuple[Path, float]:
     shutil.copy(source, journal)
     proc, _, seconds = start_service(journal.parent, journal)
     stop(proc)
-    opened = source.with_name(f"{source.stem}-opened.sqlite")  # for bench_history_press.py
-    shutil.copy(journal, opened)
+    shutil.copy(journal, source.with_name(f"{source.stem}-opened.sqlite"))  # for --reuse-opened
     return journal, seconds
 
 
@@ -231,6 +230,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--build-only", action="store_true", help="build the cached journal only")
+    parser.add_argument(
+        "--reuse-opened",
+        action="store_true",
+        help="skip the imported journal's first start: use the journal a first start left",
+    )
     pi_class.add_options(parser)
     args = parser.parse_args()
     source = cached_journal(args.games)
@@ -243,9 +247,13 @@ def main() -> int:
         events = journal.stored_seq()
     print(f"machine: {machine()}; load average before: {load()}")
     print(f"journal: {args.games} games, {events} events ({source})")
+    opened = source.with_name(f"{source.stem}-opened.sqlite")
     with tempfile.TemporaryDirectory() as name:
-        own, seconds = first_start(source, Path(name))
-        print(f"start -> READY, imported (once: the game starts stored): {seconds:.3f} s")
+        if args.reuse_opened and opened.exists():
+            own = opened
+        else:
+            own, seconds = first_start(source, Path(name))
+            print(f"start -> READY, imported (once: the game starts stored): {seconds:.3f} s")
         runs = [one_run(own) for _ in range(args.runs)]
     for name in runs[0]:
         values = sorted(run[name] for run in runs)

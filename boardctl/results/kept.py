@@ -65,10 +65,11 @@ def encode_games(games: list[PlayedGame]) -> str:
     )
 
 
-def decode_games(body: str, board: str) -> list[PlayedGame]:
-    """The games of a row's text, with ``board`` as their board id."""
+def decode_games(body: str, board: str, *, entries: bool = True) -> list[PlayedGame]:
+    """The games of a row's text, with ``board`` as their board id (and no entries unless
+    ``entries``: the results alone)."""
     games = []
-    for values, entries, seats, teams in json.loads(body):
+    for values, kept, seats, teams in json.loads(body):
         values[_BOARD] = board
         for index in _TUPLES:
             values[index] = tuple(values[index])
@@ -76,7 +77,7 @@ def decode_games(body: str, board: str) -> list[PlayedGame]:
         games.append(
             PlayedGame(
                 GameResult(*values),
-                tuple(_entry(entry) for entry in entries),
+                tuple(_entry(entry) for entry in kept) if entries else (),
                 tuple(seats),
                 tuple(tuple(team) for team in teams),
             )
@@ -135,15 +136,16 @@ def games_before_start(journal: Journal) -> tuple[int, str]:
     return begin, encode_games(fold.left())
 
 
-def kept_games(journal: Journal, *, board: str) -> list[PlayedGame]:
+def kept_games(journal: Journal, *, board: str, entries: bool = True) -> list[PlayedGame]:
     """Every finished game of ``journal``, as :func:`~.derive.played_games` folds them all:
-    the kept rows, then the fold of the rest."""
+    the kept rows, then the fold of the rest (the kept ones without entries unless
+    ``entries``)."""
     games: list[PlayedGame] = []
     covered = 1  # the rows so far span the events before this one
     for seq, first, body in journal.game_rows():
         if first != covered:
             break
-        games += decode_games(body, board)
+        games += decode_games(body, board, entries=entries)
         covered = seq
     begin, fold = _fold_from(journal, covered, _END, board)
     if begin == covered:
