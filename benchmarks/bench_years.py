@@ -215,10 +215,12 @@ def one_run(own: Path) -> dict[str, float]:
                 lambda: request_ready(sock, {"op": "records"}, timeout=600)
             )
             cli = [sys.executable, "-m", "boardctl"]
-            for verb in (["results", "--csv"], ["stats", "players"]):
+            for verb, wall_name, cpu_name in (
+                (["results", "--csv"], "results --csv wall", "results --csv CPU"),
+                (["stats", "players"], "stats players wall", "stats players CPU"),
+            ):
                 wall, cpu = whole_process([*cli, *verb, "--journal", str(journal)])
-                figures[f"{' '.join(verb)} wall"] = wall
-                figures[f"{' '.join(verb)} CPU"] = cpu
+                figures[wall_name], figures[cpu_name] = wall, cpu
             figures["RSS after the reads (MB)"] = rss_mb(proc.pid)
         finally:
             stop(proc)
