@@ -463,19 +463,21 @@ class Journal:
             (seq, first, body, zlib.crc32(body.encode(), crc)),
         )
 
-    def game_rows(self) -> list[tuple[int, int, str]]:
+    def game_rows(self) -> Iterator[tuple[int, int, str]]:
         """The stored ``games`` rows whose checksum chains from their event's: (seq, first,
-        body), in order (:mod:`boardctl.results.kept`; a row that does not is left out)."""
-        rows = self._query(
-            "SELECT g.seq, g.first, g.body, g.crc, e.crc FROM games g JOIN events e USING (seq) "
-            "ORDER BY g.seq",
-            (),
-        )
-        return [
-            (seq, first, body)
-            for seq, first, body, stored, crc in rows
-            if zlib.crc32(body.encode(), crc) == stored
-        ]
+        body), in order, read a few at a time (:mod:`boardctl.results.kept`; a row that does
+        not is left out)."""
+        try:
+            cursor = self._db.execute(
+                "SELECT g.seq, g.first, g.body, g.crc, e.crc FROM games g "
+                "JOIN events e USING (seq) ORDER BY g.seq"
+            )
+            while rows := cursor.fetchmany(64):
+                for seq, first, body, stored, crc in rows:
+                    if zlib.crc32(body.encode(), crc) == stored:
+                        yield seq, first, body
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from exc
 
     def store_starts(self, starts: Iterable[tuple[int, str, int, str]]) -> None:
         """Store, in one durable transaction, ``(seq, snapshot, first, games)`` for game

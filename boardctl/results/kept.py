@@ -27,6 +27,7 @@ by a full fold (``boardctl results --full``), not by every read.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from boardctl.results.derive import GameFold
@@ -140,19 +141,24 @@ def kept_games(journal: Journal, *, board: str, entries: bool = True) -> list[Pl
     """Every finished game of ``journal``, as :func:`~.derive.played_games` folds them all:
     the kept rows, then the fold of the rest (the kept ones without entries unless
     ``entries``)."""
-    games: list[PlayedGame] = []
+    return list(each_kept_game(journal, board=board, entries=entries))
+
+
+def each_kept_game(journal: Journal, *, board: str, entries: bool = True) -> Iterator[PlayedGame]:
+    """:func:`kept_games` one at a time: only one kept row is decoded at once."""
     covered = 1  # the rows so far span the events before this one
     for seq, first, body in journal.game_rows():
         if first != covered:
             break
-        games += decode_games(body, board, entries=entries)
+        yield from decode_games(body, board, entries=entries)
         covered = seq
     begin, fold = _fold_from(journal, covered, _END, board)
     if begin == covered:
-        return [*games, *fold.games()]
+        yield from fold.games()
+        return
     if begin != 1:  # no usable snapshot where the rows end: fold every event
         begin, fold = _fold_from(journal, 0, _END, board)
-    return fold.games()
+    yield from (game for game in fold.games() if game.result.first_seq >= covered)
 
 
 def in_doubt(journal: Journal) -> bool:

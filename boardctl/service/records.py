@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from boardctl.errors import BoardError, ControlError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from boardctl.game.journal import Journal
+    from boardctl.results.model import PlayedGame
 
-CHUNK = 64  # rows folded between two chances for the loop's thread (about a millisecond here)
+CHUNK = 64  # games counted between two chances for the loop's thread
 T = TypeVar("T")
 SWITCH = 0.001  # Python's switch interval while the reader runs (seconds; the default is 0.005)
 
@@ -157,15 +158,24 @@ class JournalRecords(JournalReader[dict[str, Any]]):
 
     def _catch_up(self, path: Path) -> tuple[dict[str, Any], int]:
         from boardctl.game.journal import Journal
-        from boardctl.results.kept import kept_games
+        from boardctl.results.kept import each_kept_game
         from boardctl.results.records import records
 
         if self._journal is None:
             self._journal = Journal.open(path, readonly=True)
-        seq = self._journal.stored_seq()  # before the read: what it counts is at least this
-        games = kept_games(self._journal, board="-")
-        time.sleep(0)  # the loop, if it waits for the interpreter, gets it now
-        return {"seq": seq, "games": len(games), **records(games).to_dict()}, seq
+        journal = self._journal
+        seq = journal.stored_seq()  # before the read: what it counts is at least this
+        counted = [0]
+
+        def each() -> Iterator[PlayedGame]:
+            for number, game in enumerate(each_kept_game(journal, board="-"), 1):
+                counted[0] = number
+                if number % CHUNK == 0:
+                    time.sleep(0)  # the loop, if it waits for the interpreter, gets it now
+                yield game
+
+        recs = records(each())  # one kept row decoded at a time: the memory stays bounded
+        return {"seq": seq, "games": counted[0], **recs.to_dict()}, seq
 
     def _drop_journal(self) -> None:
         if self._journal is not None:
