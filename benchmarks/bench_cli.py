@@ -193,8 +193,7 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
     proc, _, ready = start_service(tmp, journal)
     try:
         print(f"whole process, service running (READY=1 after {ready:.2f} s):")
-        # the first `history --all` after a start replays the journal in the service; later
-        # ones are answered from the finished games' rows it then keeps (boardctl/game/past.py)
+        # `history --all` pages through the service (boardctl/service/history_all.py)
         first = [*boardctl, "history", "--all", *as_typed]
         report("boardctl history --all, first after start", cpu_timed(first, 1))
         report("python -c pass", cpu_timed([str(bin_dir / "python"), "-c", "pass"], repeats))

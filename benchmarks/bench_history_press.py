@@ -1,25 +1,24 @@
-"""Button edge -> frame written while the service answers its first ``history --all``.
+"""Button edge -> frame written while the service pages out ``history --all``.
 
 The service in one process as ``bench_service_latency.py`` builds it (MockFactory
-pins, the engine on a journal of ``--games`` demo games, the real serial link
-to the emulated controller behind a pty). Each round gives the service's
-``history --all`` reader (:mod:`boardctl.service.history_all`) a fresh start,
-as after a service start, then a client thread asks for ``history --all`` with
+pins, the engine on a journal of ``--games`` demo games or on ``--journal PATH``,
+e.g. ``bench_years.py``'s 10,000 games, the real serial link to the emulated
+controller behind a pty). Each round gives the service's ``history --all``
+reader (:mod:`boardctl.service.history_all`) a fresh start, then a client
+thread asks for ``--pages`` pages with
 :func:`~boardctl.service.client.request_ready` (as ``boardctl history --all``
 does) while this thread presses +1, the encoder push (a commit: a journal write)
 and undo on track 1 again and again, each timed from the pin's edge to the
-frame written to the link, until the client has its rows. Only presses made
-while the reader's thread was still replaying are counted. It prints the
-time of the first answer and the latency figures (p50 / p99 / max).
-``--in-loop`` answers as the service did before (the whole replay inside the
-loop), for comparison.
+frame written to the link, until the client has its pages. Only presses made
+while the reader's thread was making a page are counted. It prints the time
+of the first page and the latency figures (p50 / p99 / max).
 
 A +1 pressed in the pending blink's "off" half lights nothing until the blink
 turns on (its figure is the blink): such presses are counted apart, as in
 ``bench_service_latency.py``.
 
     PYTHONPATH=. python benchmarks/bench_history_press.py [--games 200] [--rounds 5]
-        [--link serial|null] [--in-loop] [--pi-class 8] [--burn N]
+        [--journal PATH] [--pages 20] [--link serial|null] [--pi-class 8] [--burn N]
 """
 
 from __future__ import annotations
@@ -46,9 +45,8 @@ sys.path.insert(0, str(REPO))
 
 from boardctl.service import app  # noqa: E402
 from boardctl.service.client import request_ready  # noqa: E402
-from boardctl.service.history_all import PastRows  # noqa: E402
+from boardctl.service.history_all import HistoryPages  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
-from boardctl.service.wire import Encoded  # noqa: E402
 
 
 def main() -> int:
@@ -56,16 +54,15 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--link", choices=("serial", "null"), default="serial")
-    parser.add_argument(
-        "--in-loop", action="store_true", help="replay in the loop, as before the reader (compare)"
-    )
+    parser.add_argument("--journal", type=Path, help="this journal (a copy) instead of --games")
+    parser.add_argument("--pages", type=int, default=20, help="pages the client asks a round")
     parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
     pi_class.add_options(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        journal = args.prebuilt or tmp / "journal.sqlite"
-        if args.prebuilt is None:  # the journal, at full speed
+        journal = args.prebuilt or args.journal or tmp / "journal.sqlite"
+        if args.prebuilt is None and args.journal is None:  # the journal, at full speed
             seconds = bench_cli.build_journal(journal, args.games)
             print(f"journal: {args.games} games built in {seconds:.1f} s", flush=True)
         code = pi_class.rerun(args, ["--prebuilt", str(journal)])
@@ -112,15 +109,20 @@ def run(args: argparse.Namespace, journal: Path) -> None:
     request_ready(board.socket, {"op": "new_game", "mode": "free"})
     for _ in range(args.rounds):
         requests.past.close()
-        requests.past = PastRows(board.loop.keeper.path)  # as after a start: nothing kept
-        if args.in_loop:
-            requests.past = InLoop(board.loop.keeper)  # type: ignore[assignment]
+        requests.past = HistoryPages(board.loop.keeper.path)  # as after a start
         done: list[float] = []
 
         def ask(done: list[float] = done) -> None:
+            after, first = 0, None
             began = time.perf_counter()
-            request_ready(board.socket, {"op": "history", "all": True}, timeout=300)
-            done.append(time.perf_counter() - began)
+            for _ in range(args.pages):
+                message = {"op": "history", "all": True, "after": after}
+                page = request_ready(board.socket, message, timeout=300)
+                first = first or time.perf_counter() - began
+                if page["next"] is None:
+                    break
+                after = page["next"]
+            done.append(first or 0.0)
 
         client = threading.Thread(target=ask)
         client.start()
@@ -129,7 +131,7 @@ def run(args: argparse.Namespace, journal: Path) -> None:
                 elapsed, reading = _press(board, link, name, pin, requests.past.reading)
                 if not reading:
                     continue  # no replay under way at the edge: not what this measures
-                blinked = name == "+1" and elapsed > 50 and not args.in_loop
+                blinked = name == "+1" and elapsed > 50
                 (blink if blinked else latencies).append(elapsed)
                 if elapsed > 20 and os.environ.get("DEBUG_PRESS"):
                     print(f"  slow: round {len(answers)} {name} {elapsed:.1f} ms", flush=True)
@@ -143,37 +145,13 @@ def run(args: argparse.Namespace, journal: Path) -> None:
     _summarize(args, answers, latencies, blink)
 
 
-class InLoop:
-    """``history --all`` as the service answered it before: the whole replay in the loop."""
-
-    def __init__(self, keeper: Any) -> None:
-        self.keeper = keeper
-        self.busy = False
-        getattr(keeper, "inner", keeper)._past = None  # as after a start: nothing kept
-
-    def reply(self, current: Any, seq: int) -> Any:
-        self.busy = True
-        try:
-            return Encoded(self.keeper.history_json())
-        finally:
-            self.busy = False
-
-    def reading(self) -> bool:
-        return self.busy
-
-    def close(self) -> None:
-        pass
-
-
 def _press(board: Any, link: TimedLink, name: str, pin: Any, reading: Any) -> tuple[float, bool]:
-    """One press, edge to frame written, in ms (undo acts on its release), and whether the
-    replay was under way at the edge. The loop is let finish the last press first,
-    unless it is busy replaying (``--in-loop``: that wait is what is measured)."""
+    """One press, edge to frame written, in ms (undo acts on its release), and whether a
+    page was being made at the edge. The loop is let finish the last press first."""
     if name == "undo":
         pin.drive_low()
         time.sleep(0.002)
-    if not (isinstance(board.loop.requests.past, InLoop) and reading()):
-        _settle(board)
+    _settle(board)
     link.shown.clear()
     replaying = reading()
     start = time.perf_counter()
@@ -202,16 +180,16 @@ def _summarize(
     args: argparse.Namespace, answers: list[float], latencies: list[float], blink: list[float]
 ) -> None:
     print(
-        f"first history --all after a (reader's) start, {len(answers)} rounds: "
+        f"history --all first page after a (reader's) start, {len(answers)} rounds: "
         f"median {statistics.median(answers):.3f} s, max {max(answers):.3f} s"
     )
     if blink:
         print(f"{len(blink)} +1 presses fell in the pending blink's off half (not counted)")
     if not latencies:
-        print("no press was made while the reader replayed")
+        print("no press was made while the reader made a page")
         return
     print(
-        f"button edge -> frame written ({args.link} link) during that replay, "
+        f"button edge -> frame written ({args.link} link) while pages were made, "
         f"n={len(latencies)}: p50={statistics.median(latencies):.3f} ms  "
         f"p99={percentile(latencies, 99):.3f} ms  max={max(latencies):.3f} ms"
     )

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
+import sys
+
 from boardctl.cli.verbs import service_config, socket_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
     from pathlib import Path
     from typing import Any
 
-#: Seconds ``--all`` waits for the service: its first answer after a start waits for a thread
-#: of the service to replay the whole journal (about 4.6 s for 200 games at the Pi-class quota).
-ALL_TIMEOUT = 300.0
+#: Seconds ``--all`` waits for each page from the service (a thread makes it: a game and
+#: the page, tens of milliseconds here).
+ALL_TIMEOUT = 60.0
 
 NAME = "history"
 HELP = "list the journal's events with their times (this game, or --all)"
@@ -47,9 +50,13 @@ def service_journal(config: str | None = None) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Ask the running service for the events (it has them replayed), else read the journal."""
-    import json
-
-    rows = None if args.journal else _from_service(args)
+    if args.all_games and not args.journal:
+        pages = _pages_from_service(args)
+        first = next(pages, None)
+        if first is not None:  # printed as the pages arrive
+            _print_rows(itertools.chain([first], pages), as_json=args.json)
+            return 0
+    rows = None if args.journal or args.all_games else _from_service(args)
     if rows is None and not args.all_games:
         from boardctl.cli.verbs import journal_name, read_journal
 
@@ -60,23 +67,65 @@ def run(args: argparse.Namespace) -> int:
         path = args.journal or service_journal(args.config)
         with Scorekeeper.open(path, readonly=True) as keeper:
             rows = keeper.history(all_games=True)
-    if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-    else:
-        print(format_history(rows))
+    _print_rows(iter([rows]), as_json=args.json)
     return 0
 
 
-def _from_service(args: argparse.Namespace) -> Any:
-    """The service's history rows, or ``None`` when no service answers on its socket."""
-    from boardctl.service.client import ServiceDown, request, request_ready
+def _print_rows(pages: Iterator[list[Any]], *, as_json: bool) -> None:
+    """Print pages of rows as they come: as one JSON list, or as the table."""
+    import json
 
-    ask = request_ready if args.all_games else request  # --all: built by a thread of the service
-    timeout = ALL_TIMEOUT if args.all_games else 5.0
+    printed = 0
+    for rows in pages:
+        for row in rows:
+            if as_json:
+                text = json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+                print(("[\n  " if printed == 0 else ",\n  ") + text, end="")
+            else:
+                print(format_history([row]))
+            printed += 1
+        sys.stdout.flush()
+    if as_json:
+        print("\n]" if printed else "[]")
+    elif not printed:
+        print(format_history([]))
+
+
+def _from_service(args: argparse.Namespace) -> Any:
+    """This game's rows from the service, or ``None`` when no service answers on its socket."""
+    from boardctl.service.client import ServiceDown, request
+
     try:
-        return ask(socket_path(args), {"op": "history", "all": args.all_games}, timeout=timeout)
+        return request(socket_path(args), {"op": "history"})
     except ServiceDown:
         return None
+
+
+def _pages_from_service(args: argparse.Namespace) -> Iterator[list[Any]]:
+    """Every game's rows from the service, a page at a time (nothing if no service answers).
+
+    Each page is asked for with the event it follows; asking again is safe (a read).
+    """
+    from boardctl.errors import ControlError
+    from boardctl.service.client import ServiceDown, request_ready
+
+    path = socket_path(args)
+    after: int | None = 0
+    while after is not None:
+        message = {"op": "history", "all": True, "after": after}
+        try:
+            page = request_ready(path, message, timeout=ALL_TIMEOUT)
+        except ServiceDown:
+            if after == 0:
+                return
+            raise
+        if not isinstance(page, dict) or not isinstance(page.get("rows"), list):
+            raise ControlError(f"{path}: the service sent a malformed history page")
+        following = page.get("next")
+        if following is not None and (not isinstance(following, int) or following <= after):
+            raise ControlError(f"{path}: the service sent a malformed history page")
+        yield page["rows"]
+        after = following
 
 
 def format_history(rows: Iterable[Mapping[str, object]]) -> str:

@@ -127,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
 
     since = None if args.since is None else parse_since(args.since)
     path = _journal(args)
-    games = select(load_games(path, board=args.board_id), since=since, player=args.player)
+    games = load_games(path, board=args.board_id, entries=False)  # the results alone
+    games = select(games, since=since, player=args.player)
     results = [game.result for game in games]
     key = _signing_key(args, path) if args.csv or args.jsonl else None
     if key is not None:

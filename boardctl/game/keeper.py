@@ -33,7 +33,6 @@ from boardctl.game.commands import BoardCommand, Command, NewGame, Set, parse_co
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
-from boardctl.game.past import PastGames, encoded
 from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import GameState
 from boardctl.game.status import Status, board_view, status_dict
@@ -56,6 +55,24 @@ def _new_game_command(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> N
     command = parse_command({**body, "op": "new_game"})
     assert isinstance(command, NewGame)
     return command
+
+
+def _games_before_start(journal: Journal) -> tuple[int, str]:
+    """The games a game start about to be written ends (:mod:`boardctl.results.kept`)."""
+    from boardctl.results.kept import games_before_start  # results are folded by the engine
+
+    return games_before_start(journal)
+
+
+def _keep_game_starts(journal: Journal) -> None:
+    """A writer's first open of a journal without snapshots or kept games (imported,
+    restored, older): store them, once, so that neither start nor results replay it all."""
+    from boardctl.results.kept import in_doubt, store_game_starts
+
+    if in_doubt(journal):
+        last = journal.last_seq
+        store_game_starts(journal)
+        assert journal.last_seq == last
 
 
 def _with_times(view: BoardView, error_at: float | None, over_at: float | None) -> BoardView:
@@ -88,7 +105,6 @@ class Scorekeeper:
         self._done: list[Command] = []  # events undo would take back, last on top
         self._undone: list[Command] = []  # events redo would bring back
         self._all: list[Entry] | None = [] if keep_all else None
-        self._past: PastGames | None = None  # a writer's finished games' rows, once asked
         self._view: BoardView | None = None
         self._status: Status | None = None
         self.error_at: float | None = None
@@ -127,6 +143,8 @@ class Scorekeeper:
         )
         try:
             keeper._resume(full=full_replay)
+            if not readonly:
+                _keep_game_starts(journal)
             if setup is not None and keeper._seq == 0 and not readonly:
                 keeper.apply(_new_game_command(setup))
         except BaseException:
@@ -165,21 +183,42 @@ class Scorekeeper:
             self._replay()
             return
         snapshot, records = journal.resume()
+        if not self._load(snapshot, records):  # no usable snapshot: replay from the first event
+            journal.rewind()
+            self._replay()
+
+    @classmethod
+    def from_records(
+        cls, snapshot: dict[str, Any] | None, records: list[Record], *, limits: Limits | None = None
+    ) -> Scorekeeper:
+        """A keeper without a journal that keeps every entry, made from ``records``.
+
+        ``snapshot`` (as :meth:`Journal.page` gives it) is the state after the
+        first record; None, or one this boardctl cannot use: the records are
+        the journal's from its first event (``history --all`` pages).
+        """
+        keeper = cls(Machine(limits=limits), None, keep_all=True)
+        if not keeper._load(snapshot, records):
+            keeper._replay(records)
+        return keeper
+
+    def _load(self, snapshot: dict[str, Any] | None, records: list[Record]) -> bool:
+        """Start from ``snapshot`` (the state after ``records[0]``) and replay the rest of
+        ``records``; False (nothing done) if the snapshot is missing or unusable."""
         state = None
-        if snapshot is not None and snapshot.get("format") == SNAPSHOT_FORMAT:
+        if snapshot is not None and snapshot.get("format") == SNAPSHOT_FORMAT and records:
             try:
                 state = GameState.from_dict(snapshot["state"])
             except (EntryError, KeyError, TypeError):
                 state = None
-        if state is None:  # no usable snapshot: replay from the first event
-            journal.rewind()
-            self._replay()
-            return
+        if state is None:
+            return False
         self._machine = Machine(state, limits=self._machine.limits)
         first = records[0]
         event = self._parse(first)
         self._remember(first.seq, first.at, event, Plan(event, state, reset=True), first.clock)
         self._replay(records[1:])
+        return True
 
     def _parse(self, record: Record) -> Command:
         """A journalled event as a command (the journal's JSON edge)."""
@@ -195,9 +234,11 @@ class Scorekeeper:
         )
 
     def _replay(self, records: Iterable[Record] | None = None) -> None:
-        assert self._journal is not None
         machine = self._machine
-        for record in self._journal.records() if records is None else records:
+        if records is None:
+            assert self._journal is not None
+            records = self._journal.records()
+        for record in records:
             try:
                 plan = machine.plan(self._parse(record))
             except EntryError as exc:
@@ -257,12 +298,13 @@ class Scorekeeper:
             raise EntryError("the game changed since this entry was checked; enter it again")
         plan = pending.plan
         if self._journal is not None:
-            snapshot = None
+            snapshot = games = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
                 snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
+                games = _games_before_start(self._journal)
             try:
                 record = self._journal.append(
-                    plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot
+                    plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot, games=games
                 )
             except JournalChanged as exc:
                 self.refresh()  # take in what the other writer wrote, and carry on
@@ -309,8 +351,6 @@ class Scorekeeper:
             self._undone = []
         entry = Entry(seq, at, event, self._machine.state, undid, clock)
         if plan.reset:
-            if self._past is not None and self._game:
-                self._past.add([history_row(e) for e in self._game])
             self._game = []
         self._game.append(entry)
         if self._all is not None:
@@ -375,43 +415,18 @@ class Scorekeeper:
         return status
 
     def history(self, *, all_games: bool = False) -> list[Row]:
-        """This game's events (or every event) as readable JSON-able rows."""
+        """This game's events (or every event: a replay of the journal) as JSON-able rows."""
         if not all_games:
             return [history_row(e) for e in self._game]
         if self._all is not None:
             return [history_row(e) for e in self._all]
-        if self._past is not None:
-            return self._past.rows() + [history_row(e) for e in self._game]
         assert self._journal is not None
         full = Scorekeeper(Machine(limits=self._machine.limits), None, keep_all=True)
         with Journal.open(self._journal.path, readonly=True) as journal:
             full._journal = journal
             full._resume(full=True)
         assert full._all is not None
-        rows = [history_row(e) for e in full._all]
-        if self._journal.holds_lock and full._seq == self._seq:  # no other writer: keep them
-            first = self._game[0].seq if self._game else self._seq + 1
-            self._past = PastGames()
-            self._past.add(
-                [row for row in rows if isinstance(row["seq"], int) and row["seq"] < first]
-            )
-        return rows
-
-    def keep_past(self) -> PastGames:
-        """From now on keep the rows of each game as the next one starts (its own, or a
-        reader's: a read-only keeper replaying the journal from its first event); returns them."""
-        if self._past is None:
-            self._past = PastGames()
-        return self._past
-
-    def history_json(self) -> bytes:
-        """Every event's row as one JSON list: ``history(all_games=True)``, encoded.
-
-        From the finished games' rows a writer keeps, without decoding them.
-        """
-        if self._past is None:
-            return encoded(self.history(all_games=True))
-        return self._past.encoded([history_row(e) for e in self._game])
+        return [history_row(e) for e in full._all]
 
     # --- closing ----------------------------------------------------------------
 

@@ -122,6 +122,19 @@ class GameFold:
         self._final: list[PlayedGame] = []  # the games the board has left
         self._game: _Game | None = None
 
+    @classmethod
+    def from_start(
+        cls, state: GameState, row: Row, *, board: str, path: str = "journal"
+    ) -> GameFold:
+        """A fold that begins at a game start: ``row`` (its event, already folded) and
+        ``state``, the state right after it (the snapshot stored with it)."""
+        fold = cls(board=board, path=path)
+        fold._machine = Machine(state, limits=ReplayLimits())
+        seq, at, _, crc = row
+        fold._game = _Game(seq, at, last=(seq, crc))
+        fold.seq = seq
+        return fold
+
     def add(self, rows: Iterable[Row]) -> None:
         """Fold the next ``rows``."""
         machine = self._machine
@@ -153,6 +166,29 @@ class GameFold:
         if self._game is None or state.winner is None:
             return list(self._final)
         return [*self._final, _played(self._game, state, self.board, final=False)]
+
+    @property
+    def state(self) -> GameState:
+        """The state after the last row added."""
+        return self._machine.state
+
+    @property
+    def game_start(self) -> int:
+        """The first event of the game being folded (0: none yet)."""
+        return 0 if self._game is None else self._game.first_seq
+
+    @property
+    def final(self) -> list[PlayedGame]:
+        """The games the board has left so far."""
+        return list(self._final)
+
+    def left(self) -> list[PlayedGame]:
+        """The finished games so far, as if the board left the last one now (all final):
+        what a game start about to be written ends (:mod:`boardctl.results.kept`)."""
+        state = self._machine.state
+        if self._game is None or state.winner is None:
+            return list(self._final)
+        return [*self._final, _played(self._game, state, self.board, final=True)]
 
 
 def _step(game: _Game, row: Row, base: GameState, before: GameState, after: GameState) -> _Step:

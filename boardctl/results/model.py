@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from boardctl.errors import ResultsError
@@ -65,7 +65,7 @@ class GameResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON-able data (lists for the per-track tuples)."""
-        data = asdict(self)
+        data = {name: getattr(self, name) for name in FIELDS}  # flat: no deep copy needed
         for name in _LISTS:
             data[name] = _listed(data[name])
         return data

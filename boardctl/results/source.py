@@ -10,21 +10,23 @@ from pathlib import Path
 from boardctl.errors import ResultsError
 from boardctl.game.setup import player_key
 from boardctl.results.board import board_id
-from boardctl.results.derive import journal_rows, played_games
+from boardctl.results.kept import kept_games
 from boardctl.results.model import PlayedGame
 from boardctl.store.journal import Journal
 
 
-def load_games(path: str | os.PathLike[str], *, board: str | None = None) -> list[PlayedGame]:
-    """Every finished game of the journal at ``path`` (read-only; every checksum checked).
+def load_games(
+    path: str | os.PathLike[str], *, board: str | None = None, entries: bool = True
+) -> list[PlayedGame]:
+    """Every finished game of the journal at ``path`` (read-only), from the games the
+    journal keeps and a fold of its current game (:mod:`.kept`).
 
-    ``board`` overrides the board id (see :mod:`.board`).
+    ``board`` overrides the board id (see :mod:`.board`); without ``entries`` the
+    games kept have none (their results are all ``results`` prints).
     """
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        return played_games(
-            journal_rows(journal), board=board or board_id(path.parent), path=str(path)
-        )
+        return kept_games(journal, board=board or board_id(path.parent), entries=entries)
 
 
 def parse_since(text: str) -> str:

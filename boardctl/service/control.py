@@ -71,7 +71,7 @@ _STR = (str,)
 SERVICE_OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "ping": {},
     "status": {},
-    "history": {"limit": (_INT, False), "all": ((bool,), False)},
+    "history": {"limit": (_INT, False), "all": ((bool,), False), "after": (_INT, False)},
     "press": {"button": (_STR, True), "hold": (_INT, False)},
     "frame": {},
     "watch": {},

@@ -137,10 +137,6 @@ class JournalKeeper:
     def history(self, *, all_games: bool = False) -> list[Row]:
         return self.inner.history(all_games=all_games) if self.inner is not None else []
 
-    def history_json(self) -> bytes:
-        """Every game's rows as JSON text (``history --all``)."""
-        return self.inner.history_json() if self.inner is not None else b"[]"
-
     @property
     def state(self) -> GameState:
         return self._shown().state

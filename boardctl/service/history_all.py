@@ -1,26 +1,31 @@
-"""``history --all`` in the service: the finished games' rows, built off the loop.
+"""``history --all`` in the service: every game's rows, a page at a time, built off the loop.
 
-Every row of a finished game is fixed (:mod:`boardctl.game.past`), but the
-first ``history --all`` after a start must replay the whole journal to make
-them: half a second here for 200 games, about 4.6 s at the Pi-class quota,
-far too long for the loop, which must keep the LEDs following the buttons.
-So a thread of the service (:class:`~boardctl.service.journal_reader.JournalReader`,
-as for the ``records`` request) replays the journal on a read-only connection
-of its own, with a read-only scorekeeper that keeps each game's rows as the
-next game starts, and publishes them with the first event of its current
-game. Later reads replay only the events written since (milliseconds).
+A journal of years holds hundreds of thousands of events: their rows in one
+reply would be hundreds of megabytes, kept in the service's memory and
+refused by the client (its replies are at most ``64 * MAX_LINE``). So the
+request names where it goes on, ``{"op": "history", "all": true, "after": n}``
+(0 first), and the answer is one page: the rows of at most :data:`PAGE_ROWS`
+events after event ``n`` and ``next``, the ``after`` of the next page (None:
+this page ends at the journal's last event). A page request changes nothing:
+the client may send it again.
 
-The loop answers from them when they are current, that is when the reader's
-current game is the loop's (every game before it is then among the kept
-rows): the kept rows and then the loop's own current game, whose rows come
-from the engine as for ``history`` (so an event committed while the thread
-reads is in the answer). Otherwise it answers at once with
-``{"ready": false, "seq", "events"}`` and the client asks again a moment
-later (:func:`boardctl.service.client.request_ready`).
+A page is made by a thread of the service
+(:class:`~boardctl.service.journal_reader.JournalReader`), never by the loop, which
+must keep the LEDs following the buttons: on a read-only connection of its own
+it reads the snapshot at the start of the game the page starts in and the
+events from there to the page's end (:meth:`~boardctl.store.journal.Journal.page`),
+replays them and keeps the rows after ``n``. A page so costs one game and the
+page, whatever the journal's length, and the service keeps only the last page
+made. The loop answers with it when it is the page asked for (and, for the last
+page, holds every event the board had when the client first asked for it: buttons
+pressed meanwhile cannot keep it from ever being ready); otherwise it answers at once with
+``{"ready": false, "seq", "events"}`` and the client asks again a moment later
+(:func:`boardctl.service.client.request_ready`).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,70 +37,97 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from boardctl.game.history import Row
-    from boardctl.game.keeper import Scorekeeper
     from boardctl.game.limits import Limits
-    from boardctl.game.past import PastGames
+    from boardctl.store.journal import Journal
+
+
+def encoded(rows: list[Row]) -> bytes:
+    """Rows as compact JSON text (as the control socket sends them)."""
+    return json.dumps(rows, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+
+
+#: Events per page: about 0.4 MB of rows, made in tens of milliseconds here.
+PAGE_ROWS = 1000
 
 
 @dataclass(frozen=True)
-class Kept:
-    """What the reader published: the finished games' rows, and where its current game starts."""
+class Page:
+    """The rows of the events after ``after`` up to ``last`` (``more``: the journal goes on)."""
 
-    past: PastGames
-    start: int  # the seq of the current game's first event (the next seq if there is none)
+    after: int
+    rows: bytes  # the rows as one JSON list
+    last: int
+    more: bool
+
+    def encoded(self) -> Encoded:
+        """The reply's result: ``{"next": ..., "rows": [...]}`` as JSON text."""
+        following = str(self.last).encode() if self.more else b"null"
+        return Encoded(b'{"next":' + following + b',"rows":' + self.rows + b"}")
 
 
-def game_start(rows: list[Row], seq: int) -> int:
-    """The first event of the game whose rows are ``rows`` (``seq``: the last event)."""
-    first = rows[0]["seq"] if rows else None
-    return first if isinstance(first, int) else seq + 1
+def page_of(journal: Journal, after: int, limits: Limits | None = None) -> Page:
+    """The page of ``journal``'s rows after event ``after`` (see the module)."""
+    from boardctl.game.keeper import Scorekeeper
+
+    last = after + PAGE_ROWS
+    snapshot, records = journal.page(after + 1, last)
+    keeper = Scorekeeper.from_records(snapshot, records, limits=limits)
+    rows = [row for row in keeper.history(all_games=True) if _seq(row) > after]
+    end = records[-1].seq if records else after
+    return Page(after, encoded(rows), max(end, after), more=end == last)
 
 
-class PastRows(JournalReader[Kept]):
-    """The finished games' rows of the journal at ``path`` (None: no journal)."""
+def page_rows(rows: list[Row]) -> dict[str, Any]:
+    """A reply of every row at once (a board without a journal: its rows are in memory)."""
+    return {"next": None, "rows": rows}
+
+
+def _seq(row: Row) -> int:
+    seq = row["seq"]
+    return seq if isinstance(seq, int) else 0
+
+
+class HistoryPages(JournalReader[Page]):
+    """The pages of the journal at ``path`` (None: no journal), made by a thread."""
 
     name = "history"
 
     def __init__(self, path: str | Path | None, limits: Limits | None = None) -> None:
         super().__init__(path)
         self._limits = limits
-        self._keeper: Scorekeeper | None = None
+        self._journal: Journal | None = None
+        self._wanted = -1  # the page asked for last: its after,
+        self._since = 0  # and the board's last event when it was first asked for
 
-    def reply(self, current: list[Row], seq: int) -> Any:
-        """Every row: the kept ones and ``current`` (the loop's current game, up to ``seq``)
-        as JSON text, or not ready yet (``{"ready": false}``)."""
-        start = game_start(current, seq)
-        kept, read = self._ask(lambda answer, _seq: answer.start == start)
-        if kept is None and read == seq and seq > 0:
-            # the reader has every event the board has, yet another current game: asking
-            # again would never help (a journal that is not the one the board holds)
-            raise ControlError(
-                f"history: the journal's current game starts at event {self._start()}, "
-                f"the board's at {start}"
-            )
-        if kept is None:
-            return {"ready": False, "seq": max(read, 0), "events": seq}
-        return Encoded(kept.past.encoded(current))
-
-    def _start(self) -> int:
+    def reply(self, after: int, seq: int) -> Any:
+        """The page after event ``after`` when the board's last event is ``seq``, as JSON
+        text, or not ready yet (``{"ready": false}``)."""
+        if after < 0 or after > seq:
+            raise ControlError(f"history: after must be an event of the journal (0 to {seq})")
         with self._lock:
-            return -1 if self._answer is None else self._answer.start
+            if after != self._wanted:
+                self._wanted, self._since = after, seq
+            since = min(self._since, seq)  # the last page holds every event of the first ask
+        page, read = self._ask(
+            lambda answer, _last: answer.after == after and (answer.more or answer.last >= since)
+        )
+        if page is None:
+            return {"ready": False, "seq": max(read, 0), "events": seq}
+        with self._lock:
+            self._wanted = -1  # answered: the next ask, even for this page, is a new one
+        return page.encoded()
 
-    def _catch_up(self, path: Path) -> tuple[Kept, int]:
-        from boardctl.game.keeper import Scorekeeper
-        from boardctl.game.machine import Machine
+    def _catch_up(self, path: Path) -> tuple[Page, int]:
         from boardctl.store.journal import Journal
 
-        if self._keeper is None:
-            journal = Journal.open(path, readonly=True)
-            self._keeper = Scorekeeper(Machine(limits=self._limits), journal)
-            self._keeper.keep_past()
-        keeper = self._keeper
-        keeper.refresh()  # every event not yet read: the whole journal the first time
-        kept = Kept(keeper.keep_past().copy(), game_start(keeper.history(), keeper.seq))
-        return kept, keeper.seq
+        with self._lock:
+            after = self._wanted
+        if self._journal is None:
+            self._journal = Journal.open(path, readonly=True)
+        page = page_of(self._journal, after, self._limits)
+        return page, page.last
 
     def _drop_journal(self) -> None:
-        if self._keeper is not None:
-            self._keeper.close()
-        self._keeper = None
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = None

@@ -6,14 +6,14 @@ over the journal's finished games, folded by
 a client that may not read the journal itself: the web page, whose unit has no
 access to the state directory.
 
-Folding a season's journal takes a quarter of a second here (200 games), far
-too long to keep the buttons waiting, so the loop never folds: a thread of its
-own reads the rows written since its last read (a read-only connection kept
-open) and folds only those, then publishes the records. A request answers at
-once: the records if they are as new as the journal (``ready`` true), else
-``{"ready": false}`` while the thread catches up (the client asks again a
-moment later). After the first read, only the new events are folded (the
-records are then counted again over the games: milliseconds).
+The finished games are kept in the journal (:mod:`boardctl.results.kept`): a
+read takes them and folds only the current game, and counts the records over
+them, tens of milliseconds for thousands of games, still too long to keep the
+buttons waiting, so the loop never reads: a thread of its own does (a
+read-only connection kept open), then publishes the records. A request
+answers at once: the records if they are as new as the journal (``ready``
+true), else ``{"ready": false}`` while the thread reads (the client asks again
+a moment later).
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from boardctl.errors import BoardError, ControlError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
-    from boardctl.results.derive import GameFold
+    from boardctl.results.model import PlayedGame
     from boardctl.store.journal import Journal
 
-CHUNK = 64  # rows folded between two chances for the loop's thread (about a millisecond here)
+CHUNK = 64  # games counted between two chances for the loop's thread
 T = TypeVar("T")
 SWITCH = 0.001  # Python's switch interval while the reader runs (seconds; the default is 0.005)
 
@@ -148,7 +148,6 @@ class JournalRecords(JournalReader[dict[str, Any]]):
     def __init__(self, path: str | Path | None) -> None:
         super().__init__(path)
         self._journal: Journal | None = None
-        self._fold: GameFold | None = None
 
     def reply(self, seq: int) -> dict[str, Any]:
         """The records up to event ``seq`` (the journal's last), or not ready yet (above)."""
@@ -158,38 +157,27 @@ class JournalRecords(JournalReader[dict[str, Any]]):
         return {"ready": False, "seq": max(read, 0), "events": seq}
 
     def _catch_up(self, path: Path) -> tuple[dict[str, Any], int]:
-        from boardctl.results.derive import GameFold
+        from boardctl.results.kept import each_kept_game
         from boardctl.results.records import records
         from boardctl.store.journal import Journal
 
-        if self._journal is None or self._fold is None:
+        if self._journal is None:
             self._journal = Journal.open(path, readonly=True)
-            self._fold = GameFold(board="-", path=str(path))
-        self._fold_new_rows(self._journal, self._fold)
-        games = self._fold.games()
-        seq = self._fold.seq
-        return {"seq": seq, "games": len(games), **records(games).to_dict()}, seq
+        journal = self._journal
+        seq = journal.stored_seq()  # before the read: what it counts is at least this
+        counted = [0]
 
-    @staticmethod
-    def _fold_new_rows(journal: Journal, fold: GameFold) -> None:
-        """Fold the rows not yet read, letting the loop's thread in every :data:`CHUNK` rows.
+        def each() -> Iterator[PlayedGame]:
+            for number, game in enumerate(each_kept_game(journal, board="-"), 1):
+                counted[0] = number
+                if number % CHUNK == 0:
+                    time.sleep(0)  # the loop, if it waits for the interpreter, gets it now
+                yield game
 
-        Rows are decoded one at a time (not in one C call that would hold the
-        interpreter for the whole journal), and a batch of folded rows is
-        followed by ``time.sleep(0)``: the loop, if it waits for the
-        interpreter (a button was pressed), gets it at once instead of after
-        Python's 5 ms switch interval.
-        """
-        rows: list[tuple[int, float, dict[str, Any], int]] = []
-        for record in journal.records():
-            rows.append((record.seq, record.at, record.event, journal.last_crc))
-            if len(rows) == CHUNK:
-                fold.add(rows)
-                rows.clear()
-                time.sleep(0)
-        fold.add(rows)
+        recs = records(each())  # one kept row decoded at a time: the memory stays bounded
+        return {"seq": seq, "games": counted[0], **recs.to_dict()}, seq
 
     def _drop_journal(self) -> None:
         if self._journal is not None:
             self._journal.close()
-        self._journal = self._fold = None
+        self._journal = None

@@ -11,7 +11,6 @@ server itself (see :mod:`boardctl.service.watch`). The protocol:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,10 +20,9 @@ from boardctl.game.commands import BoardCommand, parse_board_command
 from boardctl.inputs.panel import Panel, parse_button_id
 from boardctl.link.base import Link
 from boardctl.service.dispatch import Dispatcher
-from boardctl.service.history_all import PastRows
+from boardctl.service.history_all import HistoryPages, page_rows
 from boardctl.service.journal_reader import JournalRecords
 from boardctl.service.settings import SOUND_SETTINGS, BoardSettings
-from boardctl.service.wire import Encoded
 from boardctl.view import BoardView
 
 #: The control protocol's version (``ping`` and ``watch`` say it; docs/control-protocol.md).
@@ -61,7 +59,7 @@ class Requests:
         self._watched = watched  # told the view a new watcher's snapshot shows
         # the journal's file (Scorekeeper.path); a keeper without one has no records
         self.records = JournalRecords(getattr(self.keeper, "path", None))
-        self.past = PastRows(getattr(self.keeper, "path", None))  # history --all, off the loop
+        self.past = HistoryPages(getattr(self.keeper, "path", None))  # history --all, off the loop
         self._readers: dict[str, Callable[[Mapping[str, Any]], Any]] = {
             "ping": lambda _: {"pong": True, "protocol": PROTOCOL_VERSION},
             "status": lambda _: self.status(),
@@ -110,18 +108,19 @@ class Requests:
         return {"leds": len(frame) // 3, "rgb": frame.hex()}
 
     def _history(self, request: Mapping[str, Any]) -> Any:
+        if request.get("all") is True:
+            return self._history_page(request.get("after", 0))
         limit = request.get("limit")
-        every = request.get("all") is True
-        opened = getattr(self.keeper, "inner", self.keeper) is not None  # not a fault's keeper
-        if every and opened and getattr(self.keeper, "path", None) is not None:
-            # the finished games' rows from the reader's thread, then this game's
-            answer = self.past.reply(self.keeper.history(), int(self.keeper.status()["seq"]))
-            if limit is None or not isinstance(answer, Encoded):
-                return answer  # the rows as JSON text, or {"ready": false}
-            items = json.loads(answer)
-            return items[-limit:] if isinstance(limit, int) and limit > 0 else items
-        items = self.keeper.history(all_games=every)  # a keeper without a journal keeps them all
+        items = self.keeper.history()
         return items[-limit:] if isinstance(limit, int) and limit > 0 else items
+
+    def _history_page(self, after: int) -> Any:
+        """A page of every game's rows (:mod:`boardctl.service.history_all`)."""
+        opened = getattr(self.keeper, "inner", self.keeper) is not None  # not a fault's keeper
+        if opened and getattr(self.keeper, "path", None) is not None:
+            return self.past.reply(after, int(self.keeper.status()["seq"]))
+        # a keeper without a journal keeps its rows in memory: one page
+        return page_rows([r for r in self.keeper.history(all_games=True) if r["seq"] > after])
 
     def press(self, name: str, hold: int) -> dict[str, Any]:
         """A button gesture from the socket; refusals come back as one error."""

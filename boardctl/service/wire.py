@@ -22,9 +22,8 @@ READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 class Encoded(bytes):
     """A reply's ``result`` already encoded as JSON text: put into the line as it is.
 
-    ``history --all`` sends megabytes of rows the service keeps encoded
-    (:mod:`boardctl.game.past`); decoding them only to encode them again
-    was most of its time.
+    A ``history --all`` page (:mod:`boardctl.service.history_all`) is made
+    as JSON text, never decoded only to be encoded again.
     """
 
 

@@ -53,8 +53,19 @@ from boardctl.store.lock import WriterLock
 log = logging.getLogger(__name__)
 
 FILE_NAME = "journal.sqlite"
+#: Events a start reads and checks at least (more back to the current game's snapshot):
+#: every event of a journal up to about 650 games, a bounded time for a longer one.
+CHECKED_AT_START = 50_000
 BACKUPS_KEPT = 10
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
+_GAMES = """
+CREATE TABLE games (
+    seq   INTEGER PRIMARY KEY, -- a game start (a snapshot's event): the games finished before it
+    first INTEGER NOT NULL,    -- ... from this event on (the game start before, or 1)
+    body  TEXT    NOT NULL,    -- those games as compact JSON (a cache of the results fold)
+    crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc
+)
+"""
 _SCHEMA = (
     """
 CREATE TABLE events (
@@ -73,6 +84,7 @@ CREATE TABLE snapshots (
     crc  INTEGER NOT NULL      -- CRC-32 of body, chained from that event's crc
 )
 """,
+    _GAMES,
 )
 
 
@@ -118,6 +130,7 @@ class Record:
     at: float
     event: dict[str, Any]
     clock: float | None = None
+    crc: int = 0  # the chained checksum, where the reader gives it (:meth:`Journal.page`)
 
 
 def stamp(now: float, last: float) -> tuple[float, float | None]:
@@ -147,6 +160,8 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     if version < 2:  # 1 -> 2: the request id column; old rows have none
         db.execute("ALTER TABLE events ADD COLUMN request TEXT")
         db.execute(_REQUEST_INDEX)
+    if version < 3:  # 2 -> 3: the games table (boardctl.results.kept); rebuilt when missing
+        db.execute(_GAMES)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
@@ -260,6 +275,10 @@ class Journal:
         if found is not None:
             raise integrity.JournalDamaged(found)
 
+    def stored_seq(self) -> int:
+        """The last event stored (another process may have written it since this one read)."""
+        return self._stored_seq()
+
     def _stored_seq(self) -> int:
         try:
             row = self._db.execute("SELECT max(seq) FROM events").fetchone()
@@ -321,14 +340,14 @@ class Journal:
         rows = select_rows(self._db, self.path, self._last_seq)
         return checked_rows(rows, self.path, self._last_seq, self._last_crc)
 
-    def _record(self, seq: int, at: float, body: str) -> Record:
+    def _record(self, seq: int, at: float, body: str, crc: int = 0) -> Record:
         try:
             event = json.loads(body)
         except ValueError as exc:
             raise _damaged(self.path, exc) from exc
         if not isinstance(event, dict):
             raise _damaged(self.path, ValueError(f"event {seq} is not an object"))
-        return Record(seq, at, event, _without_clock(event))
+        return Record(seq, at, event, _without_clock(event), crc)
 
     def records(self) -> Iterator[Record]:
         """Every event not yet read, in order, checked (the first call reads them all)."""
@@ -366,37 +385,133 @@ class Journal:
         ]
 
     def resume(self) -> tuple[dict[str, Any] | None, list[Record]]:
-        """Check every event; return the latest snapshot and the events from its own on.
+        """Check the events; return the latest snapshot and the events from its own on.
 
         Without a usable snapshot: ``(None, every event)``. The snapshot's
         event is the first record returned. Only the returned events are
-        decoded, so a long journal resumes fast.
+        decoded, and only the last :data:`CHECKED_AT_START` events (or more, back
+        to the snapshot) are read and checked, chained from the stored
+        checksum of the event before them: a long journal resumes in the same
+        time as a short one (``docs/performance.md``, "Years of play").
         """
-        rows = self._rows()
+        last = self._stored_seq()
+        found = self._query(
+            "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1",
+            (last,),
+        )
+        start = max(1, last - CHECKED_AT_START + 1)
+        if found:
+            start = min(start, int(found[0][0]))
+        rows = self._rows_from(start, last)
         snapshot: dict[str, Any] | None = None
         first = 0
-        if rows:
-            try:
-                found = self._db.execute(
-                    "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1",
-                    (rows[-1][0],),
-                ).fetchone()
-            except sqlite3.Error as exc:
-                raise _damaged(self.path, exc) from exc
-            if found is not None:
-                snap_seq, body, stored = found
-                index = snap_seq - rows[0][0]
-                if 0 <= index < len(rows) and zlib.crc32(body.encode(), rows[index][3]) == stored:
-                    try:
-                        value = json.loads(body)
-                    except ValueError:
-                        value = None
+        if found and rows:
+            snap_seq, body, stored = found[0]
+            index = snap_seq - rows[0][0]
+            if 0 <= index < len(rows) and zlib.crc32(body.encode(), rows[index][3]) == stored:
+                with contextlib.suppress(ValueError):
+                    value = json.loads(body)
                     if isinstance(value, dict):
                         snapshot, first = value, index
+        if snapshot is None and start > 1:  # no usable snapshot: every event
+            rows = self._rows_from(1, last)
         records = [self._record(seq, at, body) for seq, at, body, _ in rows[first:]]
         if rows:
             self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return snapshot, records
+
+    def page(self, first: int, last: int) -> tuple[dict[str, Any] | None, list[Record]]:
+        """The latest snapshot at or before event ``first``; the events from its own to ``last``.
+
+        Without a usable snapshot: ``(None, the events from the first to last)``.
+        Each record carries its chained checksum. Only these rows are read, each
+        checked from the stored checksum of the row before them: a page of a
+        long journal (``history --all``) costs the game it starts in and the
+        page, not the journal.
+        """
+        latest = "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1"
+        found = self._query(latest, (first,))
+        start = 1 if not found else int(found[0][0])
+        rows = self._rows_from(start, last)
+        if found and rows and zlib.crc32(found[0][1].encode(), rows[0][3]) == found[0][2]:
+            with contextlib.suppress(ValueError):
+                value = json.loads(found[0][1])
+                if isinstance(value, dict):
+                    return value, [self._record(*row) for row in rows]
+        if start > 1:  # an unusable snapshot: from the first event
+            rows = self._rows_from(1, last)
+        return None, [self._record(*row) for row in rows]
+
+    def _query(self, sql: str, parameters: tuple[int, ...] = ()) -> list[Any]:
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from exc
+
+    def _rows_from(self, start: int, last: int) -> list[tuple[int, float, str, int]]:
+        """Rows ``start`` to ``last``, checked from the stored checksum of the row before."""
+        before = self._query("SELECT crc FROM events WHERE seq = ?", (start - 1,))
+        rows = self._query(
+            "SELECT seq, at, body, crc FROM events WHERE seq >= ? AND seq <= ? ORDER BY seq",
+            (start, last),
+        )
+        return checked_rows(rows, self.path, start - 1, int(before[0][0]) if before else 0)
+
+    def _insert_games(self, seq: int, crc: int, first: int, body: str) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO games (seq, first, body, crc) VALUES (?, ?, ?, ?)",
+            (seq, first, body, zlib.crc32(body.encode(), crc)),
+        )
+
+    def game_rows(self) -> Iterator[tuple[int, int, str]]:
+        """The stored ``games`` rows whose checksum chains from their event's: (seq, first,
+        body), in order, read a few at a time (:mod:`boardctl.results.kept`; a row that does
+        not is left out)."""
+        try:
+            cursor = self._db.execute(
+                "SELECT g.seq, g.first, g.body, g.crc, e.crc FROM games g "
+                "JOIN events e USING (seq) ORDER BY g.seq"
+            )
+            while rows := cursor.fetchmany(64):
+                for seq, first, body, stored, crc in rows:
+                    if zlib.crc32(body.encode(), crc) == stored:
+                        yield seq, first, body
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from exc
+
+    def store_starts(self, starts: Iterable[tuple[int, str, int, str]]) -> None:
+        """Store, in one durable transaction, ``(seq, snapshot, first, games)`` for game
+        starts read back from the journal (a journal imported or restored without them)."""
+        if self.readonly:
+            raise JournalError(f"journal {self.path} is open read-only")
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for seq, state, first, body in starts:
+                    crc = int(self._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0])
+                    db.execute(
+                        "INSERT OR REPLACE INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
+                        (seq, state, zlib.crc32(state.encode(), crc)),
+                    )
+                    self._insert_games(seq, crc, first, body)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise _cannot("write", self.path, exc) from exc
+
+    def game_spans(self) -> list[tuple[int, int]]:
+        """The stored ``games`` rows' (seq, first), in order, unchecked."""
+        return [
+            (int(a), int(b)) for a, b in self._query("SELECT seq, first FROM games ORDER BY seq")
+        ]
+
+    def snapshot_seqs(self) -> list[int]:
+        """The events with a snapshot stored, in order."""
+        return [int(row[0]) for row in self._query("SELECT seq FROM snapshots ORDER BY seq", ())]
 
     def rewind(self) -> None:
         """Forget what was read, so that :meth:`records` starts again from the first event."""
@@ -420,11 +535,14 @@ class Journal:
         *,
         at: float | None = None,
         snapshot: Mapping[str, Any] | None = None,
+        games: tuple[int, str] | None = None,
     ) -> Record:
         """Append one event in its own durable transaction; return its record.
 
         ``snapshot`` (the state right after the event, as JSON-able data) is
-        stored in the same transaction, so that :meth:`resume` can start there.
+        stored in the same transaction, so that :meth:`resume` can start there;
+        so is ``games`` with it (the first event they span and the games
+        finished since, as JSON text: :mod:`boardctl.results.kept`).
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
@@ -448,6 +566,8 @@ class Journal:
                         "INSERT INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
                         (seq, state, zlib.crc32(state.encode(), crc)),
                     )
+                    if games is not None:
+                        self._insert_games(seq, crc, *games)
                     db.execute("COMMIT")
                 except BaseException:
                     if db.in_transaction:

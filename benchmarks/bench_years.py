@@ -1,0 +1,272 @@
+"""Years of play: what a journal of 10, 200, 2,000 or 10,000 games costs the board (issue 32).
+
+Run from the repository root::
+
+    PYTHONPATH=. python benchmarks/bench_years.py [--games 10000] [--runs 3] [--pi-class 8]
+
+Builds a journal of ``--games`` games once: :data:`DISTINCT` demo games (real
+cards, pairs of six players) played in turn, an hour apart (cached in
+``~/.cache/boardctl-bench`` under a name made of the generator's inputs:
+games, distinct games, players, the generator's version and the journal's
+schema), written as an import writes it: no snapshots, no kept games. Then,
+each ``--runs`` times, on a fresh copy:
+
+- ``start -> READY, imported`` (the first start: the service stores the game
+  starts, once) and ``start -> READY`` (every later start);
+- ``history --all first page``: the first page through the running service,
+  asked as ``boardctl history --all`` asks (``request_ready``), and a page
+  from the middle of the journal;
+- ``results --csv`` and ``stats players``: whole process (wall and CPU);
+- ``RSS after the reads``: the service's resident memory after the history
+  pages and a ``records`` request.
+
+It prints the machine (CPU model, cores) and the load average with the
+figures. ``--pi-class N`` runs it all again under :mod:`pi_class`'s
+calibrated one-core quota (needs root); ``--burn N`` beside N busy loops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import platform
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import pi_class  # noqa: E402
+
+from boardctl.demo.game import DemoGame  # noqa: E402
+from boardctl.game.keeper import Scorekeeper  # noqa: E402
+from boardctl.service.client import request, request_ready  # noqa: E402
+from boardctl.store.journal import SCHEMA_VERSION, Journal  # noqa: E402
+
+PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+GENERATOR = 2  # bump when the games built change
+DISTINCT = 60  # demo games played (12 s for 20 here): the journal cycles through them
+CACHE = Path.home() / ".cache" / "boardctl-bench"
+ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+def pairing(number: int) -> tuple[str, str]:
+    """The two players of game ``number``."""
+    first = PLAYERS[number % len(PLAYERS)]
+    second = PLAYERS[(number // len(PLAYERS) + number + 1) % len(PLAYERS)]
+    if second == first:
+        second = PLAYERS[(number + 2) % len(PLAYERS)]
+    return first, second
+
+
+def cached_journal(games: int) -> Path:
+    """The journal of ``games`` games, built once: :data:`DISTINCT` demo games (seed = the
+    game's number, :func:`pairing`'s players) played in turn, an hour apart."""
+    key = f"{GENERATOR}-{games}-{DISTINCT}-{','.join(PLAYERS)}-schema{SCHEMA_VERSION}"
+    path = CACHE / f"years-{games}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.sqlite"
+    if path.exists():
+        return path
+    CACHE.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".part")
+    partial.unlink(missing_ok=True)
+    began = time.perf_counter()
+    played = []
+    for number in range(min(games, DISTINCT)):
+        keeper = Scorekeeper.memory()
+        DemoGame(seed=number, names=pairing(number), keeper=keeper).play()
+        played.append([(row["event"], float(row["at"])) for row in keeper.history(all_games=True)])  # type: ignore[arg-type]
+    start = 1.7e9
+    with Journal.open(partial) as journal:
+        batch: list[tuple[dict[str, object], float]] = []
+        for number in range(games):
+            events = played[number % len(played)]
+            first = events[0][1]
+            batch += [(event, start + 3600 * number + at - first) for event, at in events]  # type: ignore[misc]
+            if len(batch) > 50_000 or number == games - 1:
+                journal.append_all(batch)
+                batch = []
+    for suffix in ("-mark", "-wal", "-shm", "-lock"):
+        Path(f"{partial}{suffix}").unlink(missing_ok=True)
+    partial.rename(path)
+    print(f"built {path} in {time.perf_counter() - began:.0f} s", flush=True)
+    return path
+
+
+def machine() -> str:
+    """The CPU model and the cores this process may use."""
+    model = platform.processor() or platform.machine()
+    with contextlib_suppress():
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return f"{model}, {len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}"
+
+
+class contextlib_suppress:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return True
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def start_service(folder: Path, journal: Path) -> tuple[subprocess.Popen[bytes], Path, float]:
+    """``boardctl run`` on ``journal``; it, its socket and its seconds to READY=1."""
+    notify_path = folder / "notify"
+    notify_path.unlink(missing_ok=True)
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(notify_path))
+    notify.settimeout(1)
+    sock = folder / "control.sock"
+    (folder / "x.toml").write_text("")  # no configuration: the defaults
+    argv = [sys.executable, "-m", "boardctl", "run", "--display", "none"]
+    argv += ["--journal", str(journal), "--socket", str(sock), "--config", str(folder / "x.toml")]
+    env = {**ENV, "NOTIFY_SOCKET": str(notify_path), "WATCHDOG_USEC": "600000000"}
+    began = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stderr=(folder / "service.log").open("ab"))
+    try:
+        while True:
+            try:
+                if b"READY=1" in notify.recv(4096):
+                    break
+            except TimeoutError:
+                pass
+            if proc.poll() is not None:
+                raise SystemExit((folder / "service.log").read_text())
+    finally:
+        notify.close()
+    return proc, sock, time.perf_counter() - began
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    proc.wait(120)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def whole_process(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of ``argv`` as a new process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    subprocess.run(argv, env=ENV, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def timed(action: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    action()
+    return time.perf_counter() - began
+
+
+def first_start(source: Path, folder: Path) -> tuple[Path, float]:
+    """The imported journal's first start (the game starts stored, once): the journal as
+    the service left it (also kept beside the cached one, ``-opened``), and the seconds."""
+    journal = folder / "own" / "journal.sqlite"
+    journal.parent.mkdir()
+    shutil.copy(source, journal)
+    proc, _, seconds = start_service(journal.parent, journal)
+    stop(proc)
+    shutil.copy(journal, source.with_name(f"{source.stem}-opened.sqlite"))  # for --reuse-opened
+    return journal, seconds
+
+
+def one_run(own: Path) -> dict[str, float]:
+    """Every other figure once, on a fresh copy of the journal the service has opened."""
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        journal = folder / "journal.sqlite"
+        shutil.copy(own, journal)
+        proc, sock, figures["start -> READY"] = start_service(folder, journal)
+        try:
+            seq = int(request(sock, {"op": "status"})["seq"])
+            page = {"op": "history", "all": True, "after": 0}
+            figures["history --all first page"] = timed(
+                lambda: request_ready(sock, page, timeout=600)
+            )
+            middle = {"op": "history", "all": True, "after": seq // 2}
+            figures["history --all page at the middle"] = timed(
+                lambda: request_ready(sock, middle, timeout=600)
+            )
+            figures["records request"] = timed(
+                lambda: request_ready(sock, {"op": "records"}, timeout=600)
+            )
+            cli = [sys.executable, "-m", "boardctl"]
+            for verb, wall_name, cpu_name in (
+                (["results", "--csv"], "results --csv wall", "results --csv CPU"),
+                (["stats", "players"], "stats players wall", "stats players CPU"),
+            ):
+                wall, cpu = whole_process([*cli, *verb, "--journal", str(journal)])
+                figures[wall_name], figures[cpu_name] = wall, cpu
+            figures["RSS after the reads (MB)"] = rss_mb(proc.pid)
+        finally:
+            stop(proc)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--build-only", action="store_true", help="build the cached journal only")
+    parser.add_argument(
+        "--reuse-opened",
+        action="store_true",
+        help="skip the imported journal's first start: use the journal a first start left",
+    )
+    pi_class.add_options(parser)
+    args = parser.parse_args()
+    source = cached_journal(args.games)
+    if args.build_only:
+        return 0
+    code = pi_class.rerun(args)  # again inside the Pi-class group, the journal built already
+    if code is not None:
+        return code
+    with Journal.open(source, readonly=True) as journal:
+        events = journal.stored_seq()
+    print(f"machine: {machine()}; load average before: {load()}")
+    print(f"journal: {args.games} games, {events} events ({source})")
+    opened = source.with_name(f"{source.stem}-opened.sqlite")
+    with tempfile.TemporaryDirectory() as name:
+        if args.reuse_opened and opened.exists():
+            own = opened
+        else:
+            own, seconds = first_start(source, Path(name))
+            print(f"start -> READY, imported (once: the game starts stored): {seconds:.3f} s")
+        runs = [one_run(own) for _ in range(args.runs)]
+    for name in runs[0]:
+        values = sorted(run[name] for run in runs)
+        unit = "" if "MB" in name else " s"
+        print(
+            f"{name}: median {statistics.median(values):.3f}{unit}, "
+            f"best {values[0]:.3f}{unit}, worst {values[-1]:.3f}{unit} ({len(values)} runs)"
+        )
+    print(f"load average after: {load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""The finished games kept in the journal, so that results cost the same at game 5,000 as at 5.
+
+Folding a journal into its games (:mod:`.derive`) costs about 2 ms of CPU a
+game: 4 s at 2,000 games, half a minute on a Pi Zero 2 W. But a game the board
+has left never changes. So the writer keeps them in the journal's ``games``
+table: with every game start (an event stored with its snapshot) it stores,
+in the same transaction, the games finished since the game start before
+(:func:`games_before_start`: that one game, folded from its snapshot, a few
+milliseconds), each row chained to its event's checksum as a snapshot is.
+
+A reader (:func:`kept_games`) takes the rows in order while each one begins
+where the one before ended (the first at event 1) and its checksum holds, then
+folds only the rest of the journal from the snapshot where they end: the
+current game. A row that is missing or fails its checksum ends the kept part
+there, and the fold goes on from that game start (from the first event, if its
+snapshot is unusable): the answer is always the fold's. The writer rebuilds the
+table when it opens a journal that lacks it or where it is in doubt
+(:func:`store_game_starts`, once: a journal imported, restored, or written by
+an older boardctl). ``tests/test_results_kept.py`` checks all of it against a
+full fold.
+
+The rows are read checked against their events' stored checksums; the chain of
+every event's checksum is checked by the writer when it opens the journal and
+by a full fold (``boardctl results --full``), not by every read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from boardctl.results.derive import GameFold
+from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
+
+if TYPE_CHECKING:
+    from boardctl.game.state import GameState
+    from boardctl.store.journal import Journal, Record
+
+#: The board id kept rows are stored with (a reader puts its own in).
+KEPT_BOARD = "-"
+_BOARD = FIELDS.index("board")
+_TUPLES = tuple(
+    index
+    for index, name in enumerate(FIELDS)
+    if name in ("names", "scores", "match_points", "confirmed")
+)
+_PLAYERS = FIELDS.index("players")
+_END = 1 << 62  # past any journal's last event
+
+
+def encode_games(games: list[PlayedGame]) -> str:
+    """Games as the compact JSON text a row keeps."""
+    return json.dumps(
+        [
+            [
+                [getattr(game.result, name) for name in FIELDS],
+                [list(entry) for entry in game.entries],
+                list(game.seat_players),
+                [list(team) for team in game.teams],
+            ]
+            for game in games
+        ],
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+
+
+def decode_games(body: str, board: str, *, entries: bool = True) -> list[PlayedGame]:
+    """The games of a row's text, with ``board`` as their board id (and no entries unless
+    ``entries``: the results alone)."""
+    games = []
+    for values, kept, seats, teams in json.loads(body):
+        values[_BOARD] = board
+        for index in _TUPLES:
+            values[index] = tuple(values[index])
+        values[_PLAYERS] = tuple(tuple(team) for team in values[_PLAYERS])
+        games.append(
+            PlayedGame(
+                GameResult(*values),
+                tuple(_entry(entry) for entry in kept) if entries else (),
+                tuple(seats),
+                tuple(tuple(team) for team in teams),
+            )
+        )
+    return games
+
+
+def _entry(values: list[Any]) -> Entry:
+    values[7] = tuple(values[7])  # scores
+    values[8] = tuple(values[8])  # cards
+    return Entry(*values)
+
+
+def _state(snapshot: dict[str, Any] | None) -> GameState | None:
+    from boardctl.errors import EntryError
+    from boardctl.game.keeper import SNAPSHOT_FORMAT
+    from boardctl.game.state import GameState
+
+    if snapshot is None or snapshot.get("format") != SNAPSHOT_FORMAT:
+        return None
+    try:
+        return GameState.from_dict(snapshot["state"])
+    except (EntryError, KeyError, TypeError):
+        return None
+
+
+def _rows(records: list[Record]) -> list[tuple[int, float, dict[str, Any], int]]:
+    return [(r.seq, r.at, r.event, r.crc) for r in records]
+
+
+def _fold_from(journal: Journal, first: int, last: int, board: str) -> tuple[int, GameFold]:
+    """A fold of the journal's events from the last game start at or before ``first`` (its
+    snapshot) to ``last``; the event it began at (1: every event folded)."""
+    snapshot, records = journal.page(first, last)
+    state = _state(snapshot)
+    path = str(journal.path)
+    if state is None or not records:
+        if records and records[0].seq != 1:
+            _, records = journal.page(0, last)  # an unusable snapshot: from the first event
+        fold = GameFold(board=board, path=path)
+        fold.add(_rows(records))
+        return 1, fold
+    rows = _rows(records)
+    fold = GameFold.from_start(state, rows[0], board=board, path=path)
+    fold.add(rows[1:])
+    return rows[0][0], fold
+
+
+def games_before_start(journal: Journal) -> tuple[int, str]:
+    """For a writer about to append a game start: the first event its row spans (the last
+    game start's) and the games finished since, as the row's text."""
+    last = journal.last_seq
+    if last == 0:
+        return 1, "[]"
+    begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
+    return begin, encode_games(fold.left())
+
+
+def kept_games(journal: Journal, *, board: str, entries: bool = True) -> list[PlayedGame]:
+    """Every finished game of ``journal``, as :func:`~.derive.played_games` folds them all:
+    the kept rows, then the fold of the rest (the kept ones without entries unless
+    ``entries``)."""
+    return list(each_kept_game(journal, board=board, entries=entries))
+
+
+def each_kept_game(journal: Journal, *, board: str, entries: bool = True) -> Iterator[PlayedGame]:
+    """:func:`kept_games` one at a time: only one kept row is decoded at once."""
+    covered = 1  # the rows so far span the events before this one
+    for seq, first, body in journal.game_rows():
+        if first != covered:
+            break
+        yield from decode_games(body, board, entries=entries)
+        covered = seq
+    begin, fold = _fold_from(journal, covered, _END, board)
+    if begin == covered:
+        yield from fold.games()
+        return
+    if begin != 1:  # no usable snapshot where the rows end: fold every event
+        begin, fold = _fold_from(journal, 0, _END, board)
+    yield from (game for game in fold.games() if game.result.first_seq >= covered)
+
+
+def in_doubt(journal: Journal) -> bool:
+    """True if the kept rows do not span the journal from event 1 to its last game start
+    with a row at every stored snapshot (a writer then rebuilds them). Their checksums
+    are the readers' to check (a row that fails one is folded instead)."""
+    starts = journal.snapshot_seqs()
+    if not starts or starts[0] != 1:
+        return journal.stored_seq() > 0
+    spans = journal.game_spans()
+    return [first for _, first in spans] != [1, *starts[:-1]] or [seq for seq, _ in spans] != starts
+
+
+def store_game_starts(journal: Journal) -> int:
+    """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
+    opening a journal without them); the number of game starts stored."""
+    from boardctl.game.keeper import SNAPSHOT_FORMAT
+    from boardctl.store.journal import encode_event
+
+    journal.rewind()
+    fold = GameFold(board=KEPT_BOARD, path=str(journal.path))
+    starts: list[tuple[int, str, int, str]] = []
+    begin, kept = 1, 0  # the last game start, and the games finished before it
+    for row in journal.event_rows():
+        fold.add([row])
+        if fold.game_start != row[0]:
+            continue
+        left = fold.final  # a game start: the game before it, if won, is now among them
+        state = encode_event({"format": SNAPSHOT_FORMAT, "state": fold.state.to_dict()})
+        starts.append((row[0], state, begin, encode_games(left[kept:])))
+        begin, kept = row[0], len(left)
+    journal.store_starts(starts)
+    return len(starts)

@@ -1,0 +1,176 @@
+"""The games a journal keeps (boardctl.results.kept) are what a full fold of its events gives.
+
+Random guided games to a short target, with slips, refiles, undos, redos, new
+games and next games, written by the scorekeeper; then imported without
+snapshots, restored from a backup taken mid-way, or with a kept row damaged;
+and played on after each. Whatever happened, ``results`` and ``stats players``
+read the kept rows and fold only the rest, and must equal the full fold.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.errors import EntryError
+from boardctl.game.commands import Command, NewGame, Next, Redo, Refile, Undo
+from boardctl.game.keeper import Scorekeeper
+from boardctl.game.simulate import random_command
+from boardctl.results.derive import journal_rows, played_games
+from boardctl.results.kept import in_doubt, kept_games
+from boardctl.results.model import PlayedGame
+from boardctl.results.records import records
+from boardctl.results.source import load_games
+from boardctl.store.integrity import restore_backup
+from boardctl.store.journal import Journal
+
+SETUPS = [
+    NewGame(variant="six-card", mode="guided", target=31),
+    NewGame(variant="five-card", mode="guided", target=31, match=3),
+    NewGame(variant="three-player", mode="guided", target=31),
+]
+
+
+def play(keeper: Scorekeeper, rng: random.Random, steps: int) -> None:
+    """``steps`` random entries: mostly the simulator's, with refiles, undos and game starts."""
+    for _ in range(steps):
+        state = keeper.state
+        roll = rng.random()
+        command: Command
+        if state.ask is not None and roll < 0.5:
+            command = Refile()
+        elif roll < 0.08:
+            command = Undo()
+        elif roll < 0.11:
+            command = Redo()
+        elif roll < 0.13:
+            command = rng.choice(SETUPS)
+        elif state.winner is not None:
+            command = Next() if roll < 0.8 else rng.choice(SETUPS)
+        else:
+            command = random_command(state, rng)
+        with contextlib.suppress(EntryError):
+            keeper.apply(command)
+
+
+def full_fold(path: Path) -> list[PlayedGame]:
+    with Journal.open(path, readonly=True) as journal:
+        return played_games(journal_rows(journal), board="b", path=str(path))
+
+
+def same_as_full_fold(path: Path) -> None:
+    kept = load_games(path, board="b")
+    full = full_fold(path)
+    assert kept == full
+    assert records(kept).to_dict() == records(full).to_dict()
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    how=st.sampled_from(["written", "imported", "restored", "damaged row"]),
+)
+def test_the_kept_games_and_the_fold_of_the_rest_are_the_full_fold(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, how: str
+) -> None:
+    rng = random.Random(seed)
+    folder = tmp_path_factory.mktemp("kept")
+    path = folder / "journal.sqlite"
+    with Scorekeeper.open(path, setup=rng.choice(SETUPS)) as keeper:
+        play(keeper, rng, 150)
+        assert keeper.journal is not None
+        backup = folder / "kept-backup.sqlite"  # aside: game ends rotate the backups folder
+        shutil.copy(keeper.journal.backup(), backup)
+        play(keeper, rng, 150)
+    same_as_full_fold(path)
+    if how == "imported":  # the same events without snapshots or kept games
+        with Journal.open(path, readonly=True) as journal:
+            rows = journal.event_rows()
+        path = folder / "imported.sqlite"
+        with Journal.open(path) as journal:
+            journal.append_all((event, at) for _, at, event, _ in rows)
+        same_as_full_fold(path)  # nothing kept: every event folded
+    elif how == "restored":
+        restore_backup(path, backup)
+        same_as_full_fold(path)
+    elif how == "damaged row":
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            middle = db.execute("SELECT seq FROM games ORDER BY seq").fetchall()
+            db.execute("UPDATE games SET body = '[]' WHERE seq = ?", middle[len(middle) // 2])
+        same_as_full_fold(path)  # the fold goes on from the row before the damaged one
+    with Scorekeeper.open(path) as keeper:  # a writer opens it: the rows are rebuilt if in doubt
+        assert keeper.journal is not None and not in_doubt(keeper.journal)
+        play(keeper, rng, 100)
+    same_as_full_fold(path)
+
+
+def test_a_game_start_stores_the_games_it_ends_in_the_same_transaction(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    rng = random.Random(7)
+    with Scorekeeper.open(path, setup=SETUPS[0]) as keeper:
+        while len(full_fold(path)) < 3:
+            play(keeper, rng, 20)
+        keeper.apply(SETUPS[0])  # the game in hand, if won, is left
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            starts = [r[0] for r in db.execute("SELECT seq FROM snapshots ORDER BY seq")]
+            kept = [r[0] for r in db.execute("SELECT seq FROM games ORDER BY seq")]
+        assert kept == starts  # a row with every game start
+        with Journal.open(path, readonly=True) as journal:
+            from_rows = [g for _, _, body in journal.game_rows() for g in body_games(body)]
+        assert from_rows == [g.result.seq for g in full_fold(path)]
+
+
+def body_games(body: str) -> list[Any]:
+    from boardctl.results.kept import decode_games
+
+    return [game.result.seq for game in decode_games(body, "b")]
+
+
+def test_an_older_journal_gets_its_games_table_when_a_writer_opens_it(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    rng = random.Random(3)
+    with Scorekeeper.open(path, setup=SETUPS[0]) as keeper:
+        play(keeper, rng, 200)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # as boardctl 2 wrote it
+        db.execute("DROP TABLE games")
+        db.execute("PRAGMA user_version=2")
+    full = full_fold(path)
+    with Scorekeeper.open(path) as keeper:
+        assert keeper.journal is not None and not in_doubt(keeper.journal)
+    assert load_games(path, board="b") == full
+
+
+def test_the_kept_games_are_read_not_folded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    rng = random.Random(11)
+    with Scorekeeper.open(path, setup=SETUPS[0]) as keeper:
+        while len(full_fold(path)) < 4:
+            play(keeper, rng, 20)
+        keeper.apply(SETUPS[0])
+        play(keeper, random.Random(1), 5)
+    full = full_fold(path)
+    with Journal.open(path, readonly=True) as journal:
+        last_start = list(journal.game_rows())[-1][0]
+        events = journal.event_rows()[-1][0]
+    folded: list[int] = []
+    real_add = kept_games.__globals__["GameFold"].add
+
+    def counted_add(self: Any, rows: Any) -> None:
+        rows = list(rows)
+        folded.extend(row[0] for row in rows)
+        real_add(self, rows)
+
+    monkeypatch.setattr(kept_games.__globals__["GameFold"], "add", counted_add)
+    assert load_games(path, board="b") == full
+    assert min(folded, default=events) > last_start  # only the current game was folded
+    assert len(folded) == events - last_start
