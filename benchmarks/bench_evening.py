@@ -165,7 +165,7 @@ def main() -> None:
 
 
 def evening(folder: Path, opts: argparse.Namespace) -> None:  # noqa: C901
-    from boardctl.web.config import StandingsOptions
+    from boardctl.web.page_config import StandingsOptions
     from boardctl.web.results import ResultsFeed, standings_document
 
     broker = Broker(folder / "broker", persistence=False)

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from boardctl.game import journal as journal_module
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.kept import in_doubt
+from boardctl.store import journal as journal_module
 from boardctl.store.journal import Journal
 from tests.test_results_kept import SETUPS, play
 

@@ -34,14 +34,13 @@ from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
 from boardctl.game.setup import GameSetup, check_distinct
-from boardctl.game.state import GameState
+from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.game.status import Status, board_view, status_dict
 from boardctl.notices import DAMAGE_KEY
 from boardctl.store.journal import Journal, JournalChanged, Record, default_journal_path, stamp
 from boardctl.view import BoardView
 
 SetupLike = GameSetup | NewGame | Mapping[str, JsonValue] | None
-SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
 Clock = Callable[[], float]
 Result = JsonObject  # what apply returns: ok, seq, the event and the status (JSON)
 

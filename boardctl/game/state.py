@@ -16,6 +16,8 @@ from boardctl.errors import EntryError
 from boardctl.game import JsonValue
 from boardctl.game.setup import GameSetup, setup_from_dict, whole
 
+SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
+
 
 class _Keep(enum.Enum):
     KEEP = enum.auto()  # "leave this field as it is" in GameState.evolve

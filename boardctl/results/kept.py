@@ -94,8 +94,7 @@ def _entry(values: list[Any]) -> Entry:
 
 def _state(snapshot: dict[str, Any] | None) -> GameState | None:
     from boardctl.errors import EntryError
-    from boardctl.game.keeper import SNAPSHOT_FORMAT
-    from boardctl.game.state import GameState
+    from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 
     if snapshot is None or snapshot.get("format") != SNAPSHOT_FORMAT:
         return None
@@ -175,7 +174,7 @@ def in_doubt(journal: Journal) -> bool:
 def store_game_starts(journal: Journal) -> int:
     """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
     opening a journal without them); the number of game starts stored."""
-    from boardctl.game.keeper import SNAPSHOT_FORMAT
+    from boardctl.game.state import SNAPSHOT_FORMAT
     from boardctl.store.journal import encode_event
 
     journal.rewind()
