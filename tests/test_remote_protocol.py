@@ -39,8 +39,9 @@ def _message(
     kind: str, sender: str, secret: bytes, body: dict[str, Any], rid: str, n: int
 ) -> bytes:
     rid = rid if kind in ("cmd", "answer") else ""
-    return encode(kind, sender, game=game_id(secret), key=link_key(secret), body=body,
-                  request_id=rid, n=n)  # fmt: skip
+    return encode(
+        kind, sender, game=game_id(secret), key=link_key(secret), body=body, request_id=rid, n=n
+    )
 
 
 @given(secrets_)
@@ -86,8 +87,12 @@ def test_a_message_decodes_to_what_was_sent(
     secret: bytes, kind: str, body: dict[str, Any], rid: str, n: int, data: st.DataObject
 ) -> None:
     sender = data.draw(st.sampled_from(SENDERS[kind]))
-    message = decode(_message(kind, sender, secret, body, rid, n), key=link_key(secret),
-                     game=game_id(secret), sender=sender)  # fmt: skip
+    message = decode(
+        _message(kind, sender, secret, body, rid, n),
+        key=link_key(secret),
+        game=game_id(secret),
+        sender=sender,
+    )
     assert (message.kind, message.sender, message.n, message.body) == (kind, sender, n, body)
     assert message.request_id == (rid if kind in ("cmd", "answer") else "")
 
@@ -108,8 +113,14 @@ def test_any_change_to_a_signed_message_is_refused_as_forged(
 def test_a_message_signed_with_another_links_key_is_refused(mine: bytes, other: bytes) -> None:
     if mine == other:
         return
-    payload = encode("cmd", "guest", game=game_id(mine), key=link_key(other), body={"op": "undo"},
-                     request_id="r1")  # fmt: skip
+    payload = encode(
+        "cmd",
+        "guest",
+        game=game_id(mine),
+        key=link_key(other),
+        body={"op": "undo"},
+        request_id="r1",
+    )
     with pytest.raises(RemoteError, match="not the link's"):
         decode(payload, key=link_key(mine), game=game_id(mine))
 

@@ -252,6 +252,7 @@ class Board:
     keyboard: Any = None
     factory: Any = None
     sound: Any = None  # the announcer of [sound] (boardctl.sound), None when nothing is wired
+    remote: Any = None  # the link to a board in another home (boardctl.remote), when linked
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
@@ -340,6 +341,11 @@ def build(
         )
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
+        from boardctl.remote.service import attach
+
+        board.remote = attach(config, journal, loop, handler)  # None unless linked
+        if board.remote is not None:
+            closers.append(board.remote.close)
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
         if keyboard:

@@ -1,0 +1,166 @@
+"""The hosting board's side of a link: the joined board's commands in, the board out.
+
+Runs in the board's service (:func:`boardctl.remote.service.attach`). A paho
+thread receives the messages of the game's ``cmd`` topic; each is checked
+(:func:`boardctl.remote.protocol.decode`: signed with the link key, from the
+joined board, for this game) and anything else is refused and logged, then
+handed to the service loop, which
+
+1. answers a request id it has answered before with that first answer
+   (:class:`boardctl.remote.store.Answers`): a resend or a replay applies nothing;
+2. otherwise checks the request as the control socket does and runs it
+   through the control socket's own handler, with its request id (so the
+   journal keeps the id with the event: :mod:`boardctl.service.once`);
+3. keeps the answer durably, then publishes it on the ``answer`` topic.
+
+The board itself (what the control socket's ``watch`` stream sends: ``status``
+and ``view``) is published signed and retained on the ``state`` topic at every
+change and after every (re)connection.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from boardctl.config import MqttConfig
+from boardctl.errors import BoardError
+from boardctl.remote.pairing import Pairing
+from boardctl.remote.protocol import RemoteError, decode, encode, topic
+from boardctl.remote.store import Answers
+from boardctl.service.loop import Call, LoopEvent
+from boardctl.service.watch import Watch
+
+log = logging.getLogger(__name__)
+
+WATCH_KEY = -31  # the link's place among the watch stream's subscribers (clients use fds)
+KEEP_REFUSED = 100  # refusals remembered for status (all are logged)
+#: The board's own settings: a joined board never changes them on the host.
+BOARD_KEYS = ("brightness", "volume", "mute")
+
+
+class HostLink:
+    """The host's link (see the module); :meth:`close` ends it."""
+
+    def __init__(
+        self,
+        link: Pairing,
+        mqtt: MqttConfig,
+        *,
+        post: Callable[[LoopEvent], None],
+        handle: Callable[[dict[str, Any]], Any],
+        state: Callable[[], dict[str, Any]],
+        watch: Watch,
+        answers: Answers,
+    ) -> None:
+        from boardctl.mqtt.broker import make_client, port
+
+        self.link = link
+        self.answers = answers
+        self.refused: list[str] = []  # why each refused message was refused, latest last
+        self.connected = False
+        self._post, self._handle, self._state, self._watch = post, handle, state, watch
+        self._topics = {
+            kind: topic(mqtt.prefix, link.game, kind) for kind in ("cmd", "answer", "state", "bye")
+        }
+        self._n = 0
+        self._client = make_client(mqtt, f"boardctl-host-{link.game}")
+        self._client.on_connect = self._connected
+        self._client.on_disconnect = self._disconnected
+        self._client.on_message = self._received
+        watch.subscribe(WATCH_KEY, self._watched)
+        self._client.connect_async(mqtt.host, port(mqtt), mqtt.keepalive)
+        self._client.loop_start()
+
+    # --- the paho thread ----------------------------------------------------------
+    def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.error("remote: the broker refused the link: %s", reason)
+            return
+        self.connected = True
+        client.subscribe([(self._topics["cmd"], 1), (self._topics["bye"], 1)])
+        self._post(Call(self._publish_now))  # the board as it is now, retained
+
+    def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, p: Any) -> None:
+        self.connected = False
+
+    def _received(self, client: Any, userdata: Any, message: Any) -> None:
+        try:
+            got = decode(message.payload, key=self.link.key, game=self.link.game, sender="guest")
+        except RemoteError as exc:
+            if message.topic == self._topics["bye"] and not message.payload:
+                return  # a bye withdrawn
+            reason = str(exc)
+            self._post(Call(lambda: self._refuse(message.topic, reason)))
+            return
+        if got.kind == "bye" and message.topic == self._topics["bye"]:
+            log.warning("remote: the joined board left the game (it can join again)")
+        elif got.kind == "cmd" and message.topic == self._topics["cmd"]:
+            self._post(Call(lambda: self._apply(got.request_id, got.body)))
+        else:
+            self._post(Call(lambda: self._refuse(message.topic, f"a {got.kind} on this topic")))
+
+    # --- the service loop's thread ------------------------------------------------------
+    def _refuse(self, where: str, reason: str) -> None:
+        log.warning("remote: refused a message on %s: %s", where, reason)
+        self.refused = [*self.refused, reason][-KEEP_REFUSED:]
+
+    def _apply(self, request_id: str, body: dict[str, Any]) -> None:
+        answer = self.answers.get(request_id)
+        if answer is None:
+            answer = self._run(request_id, body)
+            self.answers.put(request_id, answer)
+        payload = encode(
+            "answer",
+            "host",
+            game=self.link.game,
+            key=self.link.key,
+            body=answer,
+            request_id=request_id,
+            n=self._next_n(),
+        )
+        self._client.publish(self._topics["answer"], payload, qos=1)
+
+    def _run(self, request_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        from boardctl.game.commands import OPS
+        from boardctl.service.control import parse_request
+
+        op = body.get("op")
+        try:
+            if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
+                raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
+            request = parse_request(json.dumps({k: v for k, v in body.items() if k != "id"}))
+            request["request_id"] = request_id
+            result = self._handle(request)
+        except BoardError as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True, "result": json.loads(json.dumps(result, default=str))}
+
+    def _watched(self, line: bytes) -> None:
+        message = json.loads(line)
+        if "state" in message:
+            self._publish(message["state"])
+
+    def _publish_now(self) -> None:
+        self._publish(self._state())
+
+    def _publish(self, state: dict[str, Any]) -> None:
+        body = json.loads(json.dumps(state, default=str))
+        payload = encode(
+            "state", "host", game=self.link.game, key=self.link.key, body=body, n=self._next_n()
+        )
+        self._client.publish(self._topics["state"], payload, qos=1, retain=True)
+
+    def _next_n(self) -> int:
+        """The next message's counter: microseconds of the wall clock, never less than +1."""
+        self._n = max(time.time_ns() // 1000, self._n + 1)
+        return self._n
+
+    def close(self) -> None:
+        self._watch.unsubscribe(WATCH_KEY)
+        self._client.disconnect()
+        self._client.loop_stop()
+        self.answers.close()

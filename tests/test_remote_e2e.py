@@ -1,0 +1,242 @@
+"""A linked game over a real mosquitto: a hosting board's service and a joined board's link.
+
+The host is a whole board (``app.build`` on mock pins, :class:`tests.test_e2e.Rig`) with a
+``remote.json`` beside its journal; the joined board is :class:`boardctl.remote.guest.GuestLink`
+with its outbox. A third client on the broker plays the forger and the replayer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from gpiozero.pins.mock import MockFactory
+from paho.mqtt.enums import CallbackAPIVersion
+
+from boardctl.config import MqttConfig, parse_config
+from boardctl.link import RecordingLink
+from boardctl.remote import pairing
+from boardctl.remote.guest import GuestLink
+from boardctl.remote.protocol import encode, link_key, topic
+from boardctl.remote.store import OUTBOX_FILE, Outbox
+from tests.mqtt_broker import Broker, have_mosquitto
+from tests.test_e2e import FAST, Rig
+
+pytestmark = pytest.mark.skipif(not have_mosquitto(), reason="needs mosquitto")
+
+SECRET = bytes(range(12))
+
+
+def wait_for(check: Callable[[], bool], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+class Linked:
+    """A broker, a hosting board and a joined board's link, on one game."""
+
+    def __init__(self, tmp_path: Path, factory: MockFactory) -> None:
+        self.broker = Broker(tmp_path / "broker")
+        self.broker.start()
+        self.mqtt = MqttConfig(host="127.0.0.1", port=self.broker.port, keepalive=5)
+        journal = tmp_path / "host" / "state" / "journal.sqlite"
+        journal.parent.mkdir(parents=True)
+        self.journal = journal
+        self.link = pairing.Pairing("host", SECRET)
+        pairing.save(pairing.path_beside(journal), self.link)
+        config = parse_config(
+            {
+                **FAST,
+                "game": {"mode": "free"},
+                "mqtt": {"host": "127.0.0.1", "port": self.broker.port, "keepalive": 5},
+            }
+        )
+        self.host = Rig(tmp_path / "host", factory, config, RecordingLink())
+        assert self.host.board.remote is not None
+        self.outbox_path = tmp_path / "guest" / OUTBOX_FILE
+        self.guest = self.join()
+
+    def join(self) -> GuestLink:
+        guest = GuestLink(pairing.Pairing("guest", SECRET), self.mqtt, Outbox(self.outbox_path))
+        wait_for(lambda: guest.connected)
+        return guest
+
+    def front(self, track: int) -> int:
+        return int(self.host.status()["tracks"][track]["front"])
+
+    def journalled(self, request_id: str) -> int:
+        with sqlite3.connect(self.journal) as db:
+            return int(
+                db.execute(
+                    "SELECT count(*) FROM events WHERE request = ?", (request_id,)
+                ).fetchone()[0]
+            )
+
+    def same_board(self) -> bool:
+        shown = self.guest.state
+        host = self.host.status()
+        if shown is None:
+            return False
+        return bool(
+            shown["status"]["tracks"] == host["tracks"] and shown["status"]["seq"] == host["seq"]
+        )
+
+    def close(self) -> None:
+        self.guest.close()
+        self.host.close()
+        self.broker.kill()
+
+
+@pytest.fixture
+def linked(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Linked]:
+    game = Linked(tmp_path, mock_factory)
+    try:
+        yield game
+    finally:
+        game.close()
+
+
+class Rogue:
+    """A third client on the broker: it hears the game's messages and sends its own."""
+
+    def __init__(self, port: int) -> None:
+        self.heard: list[tuple[str, bytes]] = []  # topic, payload
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="rogue")
+        self.client.on_message = lambda c, u, m: self.heard.append((m.topic, bytes(m.payload)))
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        done = threading.Event()
+        self.client.on_subscribe = lambda *args: done.set()
+        self.client.subscribe("boardctl/remote/#", qos=1)
+        assert done.wait(10)
+
+    def send(self, where: str, payload: bytes) -> None:
+        self.client.publish(where, payload, qos=1).wait_for_publish(10)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_peg_on_the_joined_board_is_journalled_once_by_the_host_and_both_show_it(
+    linked: Linked,
+) -> None:
+    rid = linked.guest.submit({"op": "peg", "track": 1, "points": 3})
+    wait_for(lambda: linked.guest.outbox.answer(rid) is not None)
+    answer = linked.guest.outbox.answer(rid)
+    assert answer is not None and answer["ok"] is True
+    assert linked.front(1) == 3
+    assert linked.journalled(rid) == 1
+    wait_for(linked.same_board)
+    assert linked.guest.outbox.pending() == []
+
+
+def test_a_refused_entry_is_answered_with_the_hosts_reason_and_changes_nothing(
+    linked: Linked,
+) -> None:
+    before = linked.host.status()["seq"]
+    rid = linked.guest.submit({"op": "peg", "track": 7, "points": 3})
+    wait_for(lambda: linked.guest.outbox.answer(rid) is not None)
+    answer = linked.guest.outbox.answer(rid)
+    assert answer is not None and answer["ok"] is False and "track" in answer["error"]
+    assert linked.journalled(rid) == 0
+    settings = linked.guest.submit({"op": "set", "key": "brightness", "value": 9})
+    wait_for(lambda: linked.guest.outbox.answer(settings) is not None)
+    refused = linked.guest.outbox.answer(settings)
+    assert refused is not None and "may not send" in refused["error"]
+    assert linked.host.status()["seq"] == before
+
+
+def test_forged_and_foreign_messages_are_refused_and_logged_and_replays_apply_nothing(
+    linked: Linked, caplog: pytest.LogCaptureFixture
+) -> None:
+    rogue = Rogue(linked.broker.port)
+    cmd = topic("boardctl", linked.link.game, "cmd")
+    try:
+        rid = linked.guest.submit({"op": "peg", "track": 0, "points": 2})
+        wait_for(lambda: linked.guest.outbox.answer(rid) is not None)
+        captured = next(p for t, p in rogue.heard if t == cmd)
+        before = linked.host.status()["seq"]
+        with caplog.at_level(logging.WARNING, logger="boardctl.remote"):
+            peg = {"op": "peg", "track": 0, "points": 29}
+            forged = encode(
+                "cmd",
+                "guest",
+                game=linked.link.game,
+                key=link_key(bytes(12)),
+                body=peg,
+                request_id="forged",
+            )
+            rogue.send(cmd, forged)
+            changed = json.loads(captured)
+            changed["body"]["points"] = 29
+            rogue.send(cmd, json.dumps(changed).encode())
+            rogue.send(cmd, b"peg 29")
+            rogue.send(cmd, captured)  # a replay of the joined board's own command
+            host = linked.host.board.remote
+            wait_for(lambda: len(host.refused) == 3)
+            answers = topic("boardctl", linked.link.game, "answer")
+            wait_for(lambda: sum(t == answers for t, _ in rogue.heard) >= 2)
+        assert "forged or changed" in host.refused[1]
+        assert "not the link's" in host.refused[0]
+        assert sum("refused a message" in r.getMessage() for r in caplog.records) == 3
+        assert linked.host.status()["seq"] == before  # nothing applied
+        assert linked.front(0) == 2 and linked.journalled(rid) == 1
+        replies = [json.loads(p) for t, p in rogue.heard if t == answers]
+        assert replies[0]["body"] == replies[-1]["body"]  # the replay got the first answer
+    finally:
+        rogue.close()
+
+
+def test_commands_entered_while_the_broker_is_down_arrive_once_after_it_is_back(
+    linked: Linked,
+) -> None:
+    first = linked.guest.submit({"op": "peg", "track": 0, "points": 1})
+    wait_for(lambda: linked.guest.outbox.answer(first) is not None)
+    linked.broker.kill()
+    wait_for(lambda: not linked.guest.connected)
+    ids = [linked.guest.submit({"op": "peg", "track": 1, "points": p}) for p in (2, 3, 4)]
+    assert [rid for rid, _ in linked.guest.outbox.pending()] == ids
+    linked.broker.start()
+    wait_for(lambda: linked.guest.outbox.pending() == [], seconds=60)
+    assert linked.front(0) == 1 and linked.front(1) == 9
+    assert [linked.journalled(rid) for rid in [first, *ids]] == [1, 1, 1, 1]
+    wait_for(linked.same_board)
+
+
+def test_a_joined_board_restarted_with_commands_unsent_sends_them_with_the_same_ids(
+    linked: Linked,
+) -> None:
+    linked.guest.close()
+    linked.broker.kill()  # nothing can reach the host: the entries wait in the outbox
+    guest = GuestLink(pairing.Pairing("guest", SECRET), linked.mqtt, Outbox(linked.outbox_path))
+    ids = [guest.submit({"op": "peg", "track": 0, "points": p}) for p in (5, 6)]
+    guest.close()  # a power cut: only the outbox remains
+    linked.broker.start()
+    linked.guest = linked.join()
+    wait_for(lambda: linked.guest.outbox.pending() == [], seconds=60)
+    assert linked.front(0) == 11
+    assert [linked.journalled(rid) for rid in ids] == [1, 1]
+
+
+def test_entries_made_while_the_host_is_off_are_applied_once_when_it_is_back(
+    linked: Linked, tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    config = linked.host.config
+    linked.host.close()  # the hosting board is switched off
+    ids = [linked.guest.submit({"op": "peg", "track": 1, "points": p}) for p in (4, 4)]
+    assert len(linked.guest.outbox.pending()) == 2
+    linked.host = Rig(tmp_path / "host", mock_factory, config, RecordingLink())
+    wait_for(lambda: linked.guest.outbox.pending() == [], seconds=60)
+    assert linked.front(1) == 8
+    assert [linked.journalled(rid) for rid in ids] == [1, 1]
+    wait_for(linked.same_board)
