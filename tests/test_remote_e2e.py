@@ -20,12 +20,14 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from paho.mqtt.enums import CallbackAPIVersion
 
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.config import MqttConfig, parse_config
 from boardctl.link import RecordingLink
 from boardctl.remote import pairing
-from boardctl.remote.guest import GuestLink
+from boardctl.remote.guest import GuestLink, host_view
 from boardctl.remote.protocol import encode, link_key, topic
 from boardctl.remote.store import OUTBOX_FILE, Outbox
+from boardctl.service.app import make_renderer
 from tests.mqtt_broker import Broker, have_mosquitto
 from tests.test_e2e import FAST, Rig
 
@@ -138,6 +140,13 @@ def test_a_peg_on_the_joined_board_is_journalled_once_by_the_host_and_both_show_
     assert linked.journalled(rid) == 1
     wait_for(linked.same_board)
     assert linked.guest.outbox.pending() == []
+    state = linked.guest.state
+    assert state is not None
+    board = linked.host.board
+    brightness = board.config.board.brightness
+    renderer = OverlayRenderer(make_renderer(board.layout, board.config, brightness), board.layout)
+    lit = renderer.render(host_view(state), time.monotonic())
+    wait_for(lambda: lit == linked.host.link.frames[-1])  # the host's LEDs, once settled
 
 
 def test_a_refused_entry_is_answered_with_the_hosts_reason_and_changes_nothing(

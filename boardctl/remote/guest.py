@@ -20,14 +20,21 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from boardctl.board.viewjson import view_from_dict
 from boardctl.config import MqttConfig
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import RemoteError, decode, encode, topic
 from boardctl.remote.store import Outbox
+from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
 
 RESEND_EVERY = 2.0  # seconds between resends of an unanswered command while connected
+
+
+def host_view(state: dict[str, Any]) -> BoardView:
+    """The board the host shows, from its ``state`` message (what the joined board lights)."""
+    return view_from_dict(state.get("view"), source="the host's state")
 
 
 class GuestLink:
