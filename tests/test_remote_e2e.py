@@ -25,6 +25,7 @@ from boardctl.config import MqttConfig, parse_config
 from boardctl.link import RecordingLink
 from boardctl.remote import pairing
 from boardctl.remote.guest import GuestLink, host_view
+from boardctl.remote.joined import JoinedKeeper
 from boardctl.remote.protocol import encode, link_key, topic
 from boardctl.remote.store import OUTBOX_FILE, Outbox
 from boardctl.service.app import make_renderer
@@ -249,3 +250,114 @@ def test_entries_made_while_the_host_is_off_are_applied_once_when_it_is_back(
     assert linked.front(1) == 8
     assert [linked.journalled(rid) for rid in ids] == [1, 1]
     wait_for(linked.same_board)
+
+
+class TwoBoards:
+    """Two whole boards (services on mock pins) linked through a real mosquitto."""
+
+    def __init__(self, tmp_path: Path, factory: MockFactory) -> None:
+        self.broker = Broker(tmp_path / "broker")
+        self.broker.start()
+        mqtt_section = {"host": "127.0.0.1", "port": self.broker.port, "keepalive": 5}
+        self.config = parse_config({**FAST, "game": {"mode": "free"}, "mqtt": mqtt_section})
+        self.folders = {side: tmp_path / side for side in ("host", "joined")}
+        for side, role in (("host", "host"), ("joined", "guest")):
+            where = self.folders[side] / "state" / pairing.FILE
+            where.parent.mkdir(parents=True)
+            pairing.save(where, pairing.Pairing(role, SECRET))
+        self.host = Rig(self.folders["host"], factory, self.config, RecordingLink())
+        self.joined = self.start_joined()
+
+    def start_joined(self) -> Rig:
+        rig = Rig(self.folders["joined"], MockFactory(), self.config, RecordingLink())
+        assert isinstance(rig.loop.keeper, JoinedKeeper)
+        return rig
+
+    @property
+    def keeper(self) -> JoinedKeeper:
+        keeper = self.joined.loop.keeper
+        assert isinstance(keeper, JoinedKeeper)
+        return keeper
+
+    def sent(self) -> list[str]:
+        """The request ids the joined board made, in order."""
+        with sqlite3.connect(self.folders["joined"] / "state" / OUTBOX_FILE) as db:
+            return [row[0] for row in db.execute("SELECT request_id FROM outbox ORDER BY number")]
+
+    def journalled(self, request_id: str) -> int:
+        with sqlite3.connect(self.folders["host"] / "state" / "journal.sqlite") as db:
+            query = "SELECT count(*) FROM events WHERE request = ?"
+            return int(db.execute(query, (request_id,)).fetchone()[0])
+
+    def same_lights(self) -> bool:
+        frames = self.host.link.frames, self.joined.link.frames
+        return bool(frames[0] and frames[1] and frames[0][-1] == frames[1][-1])
+
+    def close(self) -> None:
+        self.joined.close()
+        self.host.close()
+        self.broker.kill()
+
+
+@pytest.fixture
+def boards(tmp_path: Path, mock_factory: MockFactory) -> Iterator[TwoBoards]:
+    game = TwoBoards(tmp_path, mock_factory)
+    try:
+        yield game
+    finally:
+        game.close()
+
+
+def test_a_count_entered_on_the_joined_boards_buttons_is_journalled_once_by_the_host(
+    boards: TwoBoards,
+) -> None:
+    wait_for(lambda: boards.keeper.guest.state is not None)
+    boards.joined.enter(2, 7)  # +5, +1, +1 and the encoder push, on the joined board
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [] and len(boards.sent()) == 1)
+    (rid,) = boards.sent()
+    assert boards.journalled(rid) == 1
+    assert boards.host.status()["tracks"][1]["front"] == 7
+    wait_for(lambda: boards.joined.status()["tracks"][1]["front"] == 7)
+    wait_for(boards.same_lights)  # the joined board's LEDs show the host's board
+    remote = boards.joined.status()["remote"]
+    assert remote["role"] == "guest" and remote["connected"] and remote["unanswered"] == 0
+    boards.host.enter(1, 4)  # and a count on the host shows on the joined board
+    wait_for(lambda: boards.joined.status()["tracks"][0]["front"] == 4)
+    wait_for(boards.same_lights)
+
+
+def test_entries_on_the_joined_board_while_the_broker_is_down_blink_then_arrive_once(
+    boards: TwoBoards,
+) -> None:
+    wait_for(lambda: boards.keeper.guest.state is not None)
+    boards.broker.kill()
+    wait_for(lambda: not boards.keeper.guest.connected)
+    boards.joined.enter(1, 3)
+    boards.joined.enter(2, 6)
+    wait_for(lambda: len(boards.sent()) == 2)
+    shown = boards.joined.loop.view()
+    assert [t.pending for t in shown.tracks] == [3, 6]  # waiting for the host: blinking
+    assert boards.joined.status()["remote"]["unanswered"] == 2
+    boards.broker.start()
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [], seconds=60)
+    assert [boards.journalled(rid) for rid in boards.sent()] == [1, 1]
+    assert [t["front"] for t in boards.host.status()["tracks"]] == [3, 6]
+    wait_for(boards.same_lights)
+    assert [t.pending for t in boards.joined.loop.view().tracks] == [0, 0]
+
+
+def test_a_joined_board_switched_off_with_entries_unsent_sends_them_once_when_back(
+    boards: TwoBoards,
+) -> None:
+    wait_for(lambda: boards.keeper.guest.state is not None)
+    boards.broker.kill()
+    boards.joined.enter(1, 5)
+    wait_for(lambda: len(boards.sent()) == 1)
+    boards.joined.close()  # the power goes at the joined board's home
+    boards.broker.start()
+    boards.joined = boards.start_joined()
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [], seconds=60)
+    (rid,) = boards.sent()
+    assert boards.journalled(rid) == 1
+    assert boards.host.status()["tracks"][0]["front"] == 5
+    wait_for(boards.same_lights)

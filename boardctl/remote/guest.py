@@ -124,6 +124,8 @@ class GuestLink:
         self.refused.append(reason)
 
     def close(self) -> None:
+        if self._stop.is_set():
+            return
         self._stop.set()
         self._resender.join()
         self._client.disconnect()

@@ -3,7 +3,10 @@
 Nothing happens unless the board is linked (``remote.json`` beside the
 journal, made by ``boardctl remote invite``/``join``); paho-mqtt is imported
 only then. The link is read when the service starts: after ``remote invite``,
-``join`` or ``leave``, restart the service.
+``join`` or ``leave``, restart the service. A hosting board gets
+:class:`~boardctl.remote.host.HostLink` (:func:`attach`); a joined board's
+keeper becomes a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`),
+which :func:`attach` then connects to the loop.
 """
 
 from __future__ import annotations
@@ -14,37 +17,71 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from boardctl.config import Config
-    from boardctl.remote.host import HostLink
     from boardctl.service.loop import ServiceLoop
 
 log = logging.getLogger(__name__)
 
 
-def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> HostLink | None:
-    """The host's link when this board hosts a linked game, else None (with a log line why).
-
-    ``handle`` is the control socket's request handler (request ids and all).
-    """
+def _link(journal: Path) -> Any:
+    """This board's pairing, None without one (or with one that cannot be read: logged)."""
     from boardctl.remote.pairing import FILE
 
     if not (journal.parent / FILE).exists():
         return None
-    from boardctl.errors import BoardError
     from boardctl.remote import pairing
+    from boardctl.remote.protocol import RemoteError
+
+    try:
+        return pairing.load(journal.parent / FILE)
+    except RemoteError as exc:
+        log.error("remote: the link is not started: %s", exc)
+        return None
+
+
+def joined(config: Config, journal: Path, own: Any) -> Any:
+    """The keeper the service uses: ``own``, or a :class:`JoinedKeeper` around it when this
+    board has joined a host's game."""
+    link = _link(journal)
+    if link is None or link.role != "guest":
+        return own
+    from boardctl.errors import BoardError
+    from boardctl.remote.guest import GuestLink
+    from boardctl.remote.joined import JoinedKeeper
+    from boardctl.remote.store import OUTBOX_FILE, Outbox
+
+    try:
+        guest = GuestLink(link, config.mqtt, Outbox(journal.parent / OUTBOX_FILE))
+    except BoardError as exc:  # no paho-mqtt, bad TLS files, the outbox unreadable
+        log.error("remote: the link is not started, playing on this board alone: %s", exc)
+        return own
+    log.info("remote: joined game %s on %s", link.game, config.mqtt.host)
+    return JoinedKeeper(own, guest)
+
+
+def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any:
+    """The running link (its ``close`` ends it), or None when this board is not linked.
+
+    A joined board's keeper (:func:`joined`) is told to show the host's board as it comes;
+    a hosting board gets its :class:`~boardctl.remote.host.HostLink`, which runs the joined
+    board's commands through ``handle``, the control socket's handler (request ids and all).
+    """
+    from boardctl.remote.joined import JoinedKeeper
+
+    keeper = loop.keeper
+    if isinstance(keeper, JoinedKeeper):
+        from boardctl.service.loop import Call
+
+        keeper.on_change = lambda: loop.post(Call(loop.keeper_changed))
+        loop.post(Call(loop.keeper_changed))
+        return keeper.guest
+    link = _link(journal)
+    if link is None or link.role != "host":
+        return None
+    from boardctl.errors import BoardError
     from boardctl.remote.host import HostLink
     from boardctl.remote.store import ANSWERS_FILE, Answers
 
     try:
-        link = pairing.load(journal.parent / FILE)
-        if link is None:
-            return None
-        if link.role == "guest":
-            log.warning(
-                "remote: this board has joined game %s, but a joined board's service does not "
-                "yet enter its scores through the host (docs/remote.md): playing on its own",
-                link.game,
-            )
-            return None
         answers = Answers(journal.parent / ANSWERS_FILE)
         host = HostLink(
             link,
@@ -55,7 +92,7 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Hos
             watch=loop.watch,
             answers=answers,
         )
-    except BoardError as exc:  # no paho-mqtt, a damaged link file, the answers unreadable
+    except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
         log.error("remote: the link is not started: %s", exc)
         return None
     log.info("remote: hosting game %s on %s", link.game, config.mqtt.host)

@@ -280,6 +280,7 @@ def build(
     clock they advance themselves, so no timing depends on how busy the machine is).
     """
     from boardctl.inputs.gpio import Inputs, pin_factory
+    from boardctl.remote import service as remote
     from boardctl.service.control import ControlServer
     from boardctl.service.fault import JournalKeeper
     from boardctl.service.once import exactly_once
@@ -292,6 +293,7 @@ def build(
         # The journal's scorekeeper, or a stand-in showing the fault until it opens.
         keeper = JournalKeeper(journal, game_setup(config), clock=clock)
         closers.append(keeper.close)
+        keeper = remote.joined(config, journal, keeper)  # a joined board: the host's game
         renderer = make_renderer(layout, config, config.board.brightness)
         overlay = OverlayRenderer(renderer, layout)
         if link is None:
@@ -341,9 +343,7 @@ def build(
         )
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
-        from boardctl.remote.service import attach
-
-        board.remote = attach(config, journal, loop, handler)  # None unless linked
+        board.remote = remote.attach(config, journal, loop, handler)  # None unless linked
         if board.remote is not None:
             closers.append(board.remote.close)
         if keyboard is None:

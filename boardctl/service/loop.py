@@ -282,11 +282,15 @@ class ServiceLoop:
 
     # --- the view and the frame ---------------------------------------------------
     def view(self) -> BoardView:
-        """The view the board shows now: the game plus pending entries and overlays."""
+        """The view the board shows now: the game plus pending entries and overlays (the
+        panel's, added to any the keeper shows: a joined board's entries the host has not
+        confirmed, boardctl.remote.joined)."""
         base = self._base_view
         pending = self.panel.pending
         tracks = tuple(
-            dataclasses.replace(track, pending=pending[i] if i < len(pending) else 0)
+            dataclasses.replace(
+                track, pending=track.pending + (pending[i] if i < len(pending) else 0)
+            )
             for i, track in enumerate(base.tracks)
         )
         # with the panel's modes, and when the pending amount last changed (a renderer may
