@@ -14,13 +14,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
 from gpiozero.pins.mock import MockFactory
 from paho.mqtt.enums import CallbackAPIVersion
 
-from boardctl.board.overlay import OverlayRenderer
+from boardctl.board import pixel
+from boardctl.board.overlay import WHITE, OverlayRenderer
+from boardctl.cli.verbs import format_status
 from boardctl.config import MqttConfig, parse_config
 from boardctl.link import RecordingLink
 from boardctl.remote import pairing
@@ -28,6 +31,7 @@ from boardctl.remote.guest import GuestLink, host_view
 from boardctl.remote.joined import JoinedKeeper
 from boardctl.remote.protocol import encode, link_key, topic
 from boardctl.remote.store import OUTBOX_FILE, Outbox
+from boardctl.service import client
 from boardctl.service.app import make_renderer
 from tests.mqtt_broker import Broker, have_mosquitto
 from tests.test_e2e import FAST, Rig
@@ -293,6 +297,12 @@ class TwoBoards:
         frames = self.host.link.frames, self.joined.link.frames
         return bool(frames[0] and frames[1] and frames[0][-1] == frames[1][-1])
 
+    def status(self, side: str) -> dict[str, Any]:
+        """What ``boardctl status`` gets from the board's control socket."""
+        answer = client.request(self.folders[side] / "run" / "control.sock", {"op": "status"})
+        assert isinstance(answer, dict)
+        return answer
+
     def close(self) -> None:
         self.joined.close()
         self.host.close()
@@ -319,7 +329,7 @@ def test_a_count_entered_on_the_joined_boards_buttons_is_journalled_once_by_the_
     assert boards.host.status()["tracks"][1]["front"] == 7
     wait_for(lambda: boards.joined.status()["tracks"][1]["front"] == 7)
     wait_for(boards.same_lights)  # the joined board's LEDs show the host's board
-    remote = boards.joined.status()["remote"]
+    remote = boards.status("joined")["remote"]
     assert remote["role"] == "guest" and remote["connected"] and remote["unanswered"] == 0
     boards.host.enter(1, 4)  # and a count on the host shows on the joined board
     wait_for(lambda: boards.joined.status()["tracks"][0]["front"] == 4)
@@ -337,7 +347,7 @@ def test_entries_on_the_joined_board_while_the_broker_is_down_blink_then_arrive_
     wait_for(lambda: len(boards.sent()) == 2)
     shown = boards.joined.loop.view()
     assert [t.pending for t in shown.tracks] == [3, 6]  # waiting for the host: blinking
-    assert boards.joined.status()["remote"]["unanswered"] == 2
+    assert boards.status("joined")["remote"]["unanswered"] == 2
     boards.broker.start()
     wait_for(lambda: boards.keeper.guest.outbox.pending() == [], seconds=60)
     assert [boards.journalled(rid) for rid in boards.sent()] == [1, 1]
@@ -361,3 +371,41 @@ def test_a_joined_board_switched_off_with_entries_unsent_sends_them_once_when_ba
     assert boards.journalled(rid) == 1
     assert boards.host.status()["tracks"][0]["front"] == 5
     wait_for(boards.same_lights)
+
+
+def test_the_joined_board_shows_the_link_lost_sign_while_the_host_is_away(
+    boards: TwoBoards, tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    wait_for(lambda: boards.keeper.guest.reachable)
+    assert not boards.joined.loop.view().extra.link_lost
+    boards.host.close()  # the host's home switches its board off
+    wait_for(lambda: boards.joined.loop.view().extra.link_lost)
+    status = boards.status("joined")
+    assert status["remote"]["link_lost"] is True
+    assert "LINK LOST (cannot reach the host)" in format_status(status)
+    layout = boards.joined.board.layout
+    starts = [layout.led_of(track, 0) for track in range(len(layout.tracks))]
+    wait_for(
+        lambda: all(pixel(boards.joined.link.frames[-1], led) == tuple(WHITE) for led in starts)
+    )
+    boards.joined.enter(1, 2)  # entered while the host is away: kept, sent when it is back
+    boards.host = Rig(boards.folders["host"], mock_factory, boards.config, RecordingLink())
+    wait_for(lambda: not boards.joined.loop.view().extra.link_lost)
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [])
+    assert boards.host.status()["tracks"][0]["front"] == 2
+    wait_for(boards.same_lights)
+    assert "host reachable" in format_status(boards.status("joined"))
+    wait_for(lambda: boards.status("host")["remote"]["joined_online"])
+    host_line = format_status(boards.status("host"))
+    assert "hosted here, on the broker; the joined board online" in host_line
+
+
+def test_the_joined_board_shows_the_link_lost_sign_while_the_broker_is_away(
+    boards: TwoBoards,
+) -> None:
+    wait_for(lambda: boards.keeper.guest.reachable)
+    boards.broker.kill()
+    wait_for(lambda: boards.joined.loop.view().extra.link_lost)
+    assert "cannot reach the broker" in format_status(boards.status("joined"))
+    boards.broker.start()
+    wait_for(lambda: not boards.joined.loop.view().extra.link_lost, seconds=60)

@@ -15,15 +15,18 @@ for another game or from the wrong side are refused and logged.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from boardctl.board.viewjson import view_from_dict
 from boardctl.config import MqttConfig
+from boardctl.remote.broker import Connection
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import RemoteError, decode, encode, topic
+from boardctl.remote.protocol import RemoteError, decode, encode
 from boardctl.remote.store import Outbox
 from boardctl.view import BoardView
 
@@ -32,37 +35,71 @@ log = logging.getLogger(__name__)
 RESEND_EVERY = 2.0  # seconds between resends of an unanswered command while connected
 
 
-def host_view(state: dict[str, Any]) -> BoardView:
-    """The board the host shows, from its ``state`` message (what the joined board lights)."""
-    return view_from_dict(state.get("view"), source="the host's state")
+def host_view(state: dict[str, Any], now: float | None = None) -> BoardView:
+    """The board the host shows, from its ``state`` message (what the joined board lights).
+
+    With ``now`` (this board's clock when the state came), the view's times (an error's
+    flash, the game's end, a pending amount's blink) are moved from the host's clock to it.
+    """
+    view = view_from_dict(state.get("view"), source="the host's state")
+    clock = state.get("clock")
+    if now is None or not isinstance(clock, int | float):
+        return view
+    shift = now - clock
+
+    def moved(at: float | None) -> float | None:
+        return None if at is None else at + shift
+
+    extra = dataclasses.replace(view.extra, pending_at=moved(view.extra.pending_at))
+    return dataclasses.replace(
+        view, error_at=moved(view.error_at), over_at=moved(view.over_at), extra=extra
+    )
 
 
 class GuestLink:
     """The joined board's link (see the module); :meth:`close` ends it."""
 
-    def __init__(self, link: Pairing, mqtt: MqttConfig, outbox: Outbox) -> None:
-        from boardctl.mqtt.broker import make_client, port
-
+    def __init__(
+        self,
+        link: Pairing,
+        mqtt: MqttConfig,
+        outbox: Outbox,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.link = link
         self.outbox = outbox
         self.state: dict[str, Any] | None = None  # the host's board, as last received
+        self.received_at = 0.0  # this board's clock when it came
         self.refused: list[str] = []
         self.connected = False
-        self.on_state: Callable[[dict[str, Any]], None] = lambda state: None
+        self.host_online = False  # the host's hello is on the broker
+        self.on_change: Callable[[], None] = lambda: None  # a state, the host's presence
         self.on_answer: Callable[[str, dict[str, Any]], None] = lambda rid, answer: None
+        self._clock = clock
         self._n = -1  # the counter of the state held
-        self._topics = {
-            kind: topic(mqtt.prefix, link.game, kind) for kind in ("cmd", "answer", "state", "bye")
-        }
         self._stop = threading.Event()
-        self._client = make_client(mqtt, f"boardctl-guest-{link.game}")
-        self._client.on_connect = self._connected
-        self._client.on_disconnect = self._disconnected
-        self._client.on_message = self._received
-        self._client.connect_async(mqtt.host, port(mqtt), mqtt.keepalive)
-        self._client.loop_start()
+        self._broker = Connection(
+            link,
+            mqtt,
+            "guest",
+            on_connect=self._connected,
+            on_disconnect=self._disconnected,
+            on_message=self._received,
+        )
+        self._broker.start()
         self._resender = threading.Thread(target=self._resend, name="remote-resend", daemon=True)
         self._resender.start()
+
+    @property
+    def reachable(self) -> bool:
+        """The host can be reached: this board is on the broker, and so is the host."""
+        return self.connected and self.host_online
+
+    def view(self) -> BoardView | None:
+        """The host's board as this board shows it now, None before the host's first state."""
+        state = self.state
+        return None if state is None else host_view(state, self.received_at)
 
     def submit(self, request: dict[str, Any], request_id: str | None = None) -> str:
         """Keep ``request`` durably, then send it; returns its request id."""
@@ -74,7 +111,7 @@ class GuestLink:
         payload = encode(
             "cmd", "guest", game=self.link.game, key=self.link.key, body=request, request_id=rid
         )
-        self._client.publish(self._topics["cmd"], payload, qos=1)
+        self._broker.publish("cmd", payload)
 
     def _send_pending(self) -> None:
         for rid, request in self.outbox.pending():
@@ -86,36 +123,39 @@ class GuestLink:
                 self._send_pending()
 
     # --- the paho thread ----------------------------------------------------------
-    def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-        if reason.is_failure:
-            log.error("remote: the broker refused the link: %s", reason)
-            return
+    def _connected(self, reason: Any) -> None:
         self.connected = True
-        client.subscribe(
-            [(self._topics["answer"], 1), (self._topics["state"], 1), (self._topics["bye"], 1)]
-        )
+        self._broker.subscribe("answer", "state", "bye", "host")
         self._send_pending()
+        self.on_change()
 
-    def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, p: Any) -> None:
+    def _disconnected(self) -> None:
         self.connected = False
+        self.on_change()
 
-    def _received(self, client: Any, userdata: Any, message: Any) -> None:
-        if message.topic == self._topics["bye"] and not message.payload:
+    def _received(self, message: Any) -> None:
+        kind = message.topic.rsplit("/", 1)[-1]
+        if kind in ("bye", "host") and not message.payload:
+            if kind == "host":  # the host went away (its last will) or stopped
+                self.host_online = False
+                self.on_change()
             return
         try:
             got = decode(message.payload, key=self.link.key, game=self.link.game, sender="host")
         except RemoteError as exc:
             self._refuse(message.topic, str(exc))
             return
-        kind = message.topic.rsplit("/", 1)[-1]
-        if got.kind != kind:
+        if got.kind == "hello" and kind == "host":
+            self.host_online = True
+            self.on_change()
+        elif got.kind != kind:
             self._refuse(message.topic, f"a {got.kind} on this topic")
         elif kind == "answer":
             if self.outbox.answered(got.request_id, got.body):
                 self.on_answer(got.request_id, got.body)
         elif kind == "state" and got.n > self._n:
-            self._n, self.state = got.n, got.body
-            self.on_state(got.body)
+            self._n, self.state, self.received_at = got.n, got.body, self._clock()
+            self.on_change()
         elif kind == "bye":
             log.warning("remote: the host ended the link")
 
@@ -128,6 +168,5 @@ class GuestLink:
             return
         self._stop.set()
         self._resender.join()
-        self._client.disconnect()
-        self._client.loop_stop()
+        self._broker.close()
         self.outbox.close()

@@ -28,8 +28,9 @@ from typing import Any
 
 from boardctl.config import MqttConfig
 from boardctl.errors import BoardError
+from boardctl.remote.broker import Connection
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import RemoteError, decode, encode, topic
+from boardctl.remote.protocol import RemoteError, decode, encode
 from boardctl.remote.store import Answers
 from boardctl.service.loop import Call, LoopEvent
 from boardctl.service.watch import Watch
@@ -55,50 +56,62 @@ class HostLink:
         state: Callable[[], dict[str, Any]],
         watch: Watch,
         answers: Answers,
+        clock: Callable[[], float],
     ) -> None:
-        from boardctl.mqtt.broker import make_client, port
-
         self.link = link
         self.answers = answers
         self.refused: list[str] = []  # why each refused message was refused, latest last
         self.connected = False
+        self.guest_online = False  # the joined board's hello is on the broker
         self._post, self._handle, self._state, self._watch = post, handle, state, watch
-        self._topics = {
-            kind: topic(mqtt.prefix, link.game, kind) for kind in ("cmd", "answer", "state", "bye")
-        }
+        self._clock = clock
         self._n = 0
-        self._client = make_client(mqtt, f"boardctl-host-{link.game}")
-        self._client.on_connect = self._connected
-        self._client.on_disconnect = self._disconnected
-        self._client.on_message = self._received
         watch.subscribe(WATCH_KEY, self._watched)
-        self._client.connect_async(mqtt.host, port(mqtt), mqtt.keepalive)
-        self._client.loop_start()
+        self._broker = Connection(
+            link,
+            mqtt,
+            "host",
+            on_connect=self._connected,
+            on_disconnect=self._disconnected,
+            on_message=self._received,
+        )
+        self._broker.start()
+
+    def status(self) -> dict[str, Any]:
+        """This side of the link, for ``boardctl status``."""
+        return {
+            "role": "host",
+            "game": self.link.game,
+            "connected": self.connected,
+            "joined_online": self.guest_online,
+            "refused": len(self.refused),
+        }
 
     # --- the paho thread ----------------------------------------------------------
-    def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-        if reason.is_failure:
-            log.error("remote: the broker refused the link: %s", reason)
-            return
+    def _connected(self, reason: Any) -> None:
         self.connected = True
-        client.subscribe([(self._topics["cmd"], 1), (self._topics["bye"], 1)])
+        self._broker.subscribe("cmd", "bye", "guest")
         self._post(Call(self._publish_now))  # the board as it is now, retained
 
-    def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, p: Any) -> None:
+    def _disconnected(self) -> None:
         self.connected = False
 
-    def _received(self, client: Any, userdata: Any, message: Any) -> None:
+    def _received(self, message: Any) -> None:
+        kind = message.topic.rsplit("/", 1)[-1]
+        if kind in ("bye", "guest") and not message.payload:
+            self.guest_online = False if kind == "guest" else self.guest_online
+            return  # the joined board went away (its last will), or a bye withdrawn
         try:
             got = decode(message.payload, key=self.link.key, game=self.link.game, sender="guest")
         except RemoteError as exc:
-            if message.topic == self._topics["bye"] and not message.payload:
-                return  # a bye withdrawn
             reason = str(exc)
             self._post(Call(lambda: self._refuse(message.topic, reason)))
             return
-        if got.kind == "bye" and message.topic == self._topics["bye"]:
+        if got.kind == "hello" and kind == "guest":
+            self.guest_online = True
+        elif got.kind == "bye" and kind == "bye":
             log.warning("remote: the joined board left the game (it can join again)")
-        elif got.kind == "cmd" and message.topic == self._topics["cmd"]:
+        elif got.kind == "cmd" and kind == "cmd":
             self._post(Call(lambda: self._apply(got.request_id, got.body)))
         else:
             self._post(Call(lambda: self._refuse(message.topic, f"a {got.kind} on this topic")))
@@ -122,7 +135,7 @@ class HostLink:
             request_id=request_id,
             n=self._next_n(),
         )
-        self._client.publish(self._topics["answer"], payload, qos=1)
+        self._broker.publish("answer", payload)
 
     def _run(self, request_id: str, body: dict[str, Any]) -> dict[str, Any]:
         from boardctl.game.commands import OPS
@@ -148,11 +161,11 @@ class HostLink:
         self._publish(self._state())
 
     def _publish(self, state: dict[str, Any]) -> None:
-        body = json.loads(json.dumps(state, default=str))
+        body = json.loads(json.dumps({**state, "clock": self._clock()}, default=str))
         payload = encode(
             "state", "host", game=self.link.game, key=self.link.key, body=body, n=self._next_n()
         )
-        self._client.publish(self._topics["state"], payload, qos=1, retain=True)
+        self._broker.publish("state", payload, retain=True)
 
     def _next_n(self) -> int:
         """The next message's counter: microseconds of the wall clock, never less than +1."""
@@ -161,6 +174,5 @@ class HostLink:
 
     def close(self) -> None:
         self._watch.unsubscribe(WATCH_KEY)
-        self._client.disconnect()
-        self._client.loop_stop()
+        self._broker.close()
         self.answers.close()

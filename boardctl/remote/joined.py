@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from boardctl.game.commands import BoardCommand, Command, Peg
-from boardctl.remote.guest import GuestLink, host_view
+from boardctl.remote.guest import GuestLink
 from boardctl.view import BoardView
 
 KEEP_REFUSED = 20
@@ -85,7 +85,7 @@ class JoinedKeeper:
         self.ids = _OutboxIds(guest)
         self.refused: list[str] = []
         self.on_change: Callable[[], None] = lambda: None  # the service shows the board again
-        guest.on_state = lambda state: self.on_change()
+        guest.on_change = lambda: self.on_change()
         guest.on_answer = self._answered
 
     def __getattr__(self, name: str) -> Any:
@@ -120,11 +120,10 @@ class JoinedKeeper:
 
     # --- what the board shows -----------------------------------------------------
     def view(self) -> BoardView:
-        state = self.guest.state
-        if state is None:
+        view = self.guest.view()
+        if view is None:  # nothing from the host yet: this board's own, with the sign
             own: BoardView = self.own.view()
-            return own  # nothing from the host yet
-        view = host_view(state)
+            return dataclasses.replace(own, extra=dataclasses.replace(own.extra, link_lost=True))
         waiting = [0] * len(view.tracks)
         for _rid, request in self.guest.outbox.pending():
             track, points = request.get("track"), request.get("points")
@@ -136,7 +135,10 @@ class JoinedKeeper:
             dataclasses.replace(t, pending=t.pending + extra)
             for t, extra in zip(view.tracks, waiting, strict=True)
         )
-        return dataclasses.replace(view, tracks=tracks)
+        lost = not self.guest.reachable
+        return dataclasses.replace(
+            view, tracks=tracks, extra=dataclasses.replace(view.extra, link_lost=lost)
+        )
 
     def status(self) -> dict[str, Any]:
         state = self.guest.state
@@ -145,7 +147,8 @@ class JoinedKeeper:
             "role": "guest",
             "game": self.guest.link.game,
             "connected": self.guest.connected,
-            "host_seen": state is not None,
+            "host_online": self.guest.host_online,
+            "link_lost": not self.guest.reachable,
             "unanswered": len(self.guest.outbox.pending()),
             "refused": list(self.refused),
         }

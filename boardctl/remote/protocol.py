@@ -21,7 +21,10 @@ JSON, every field but ``hmac`` covered). ``kind`` says who may send it
 acted); the host sends their answers (``answer``, ``id`` the command's
 request id, ``body`` ``{"ok": true, "result": …}`` or ``{"ok": false,
 "error": …}``) and its board (``state``, ``body`` what the control socket's
-``watch`` sends: ``status`` and ``view``); either sends ``bye`` when it
+``watch`` sends: ``status`` and ``view``, and ``clock``, the host's clock
+then, so a joined board can place the view's times on its own); each says
+``hello`` (retained on its own topic, ``host`` or ``guest``, which its
+broker's last will empties when it goes away) and sends ``bye`` when it
 leaves. ``n`` is the sender's counter (it only grows: a receiver drops a
 state older than the one it shows). :func:`decode` refuses, saying why,
 anything larger than :data:`MAX_MESSAGE`, not of this format, for another
@@ -54,6 +57,7 @@ SENDERS: dict[str, tuple[str, ...]] = {
     "cmd": ("guest",),
     "answer": ("host",),
     "state": ("host",),
+    "hello": ("host", "guest"),
     "bye": ("host", "guest"),
 }
 _FIELDS = {"v", "kind", "from", "game", "id", "n", "body", "key", "hmac"}

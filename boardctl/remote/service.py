@@ -12,6 +12,7 @@ which :func:`attach` then connects to the loop.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ def _link(journal: Path) -> Any:
         return None
 
 
-def joined(config: Config, journal: Path, own: Any) -> Any:
+def joined(config: Config, journal: Path, own: Any, clock: Callable[[], float]) -> Any:
     """The keeper the service uses: ``own``, or a :class:`JoinedKeeper` around it when this
     board has joined a host's game."""
     link = _link(journal)
@@ -50,7 +51,8 @@ def joined(config: Config, journal: Path, own: Any) -> Any:
     from boardctl.remote.store import OUTBOX_FILE, Outbox
 
     try:
-        guest = GuestLink(link, config.mqtt, Outbox(journal.parent / OUTBOX_FILE))
+        outbox = Outbox(journal.parent / OUTBOX_FILE)
+        guest = GuestLink(link, config.mqtt, outbox, clock=clock)
     except BoardError as exc:  # no paho-mqtt, bad TLS files, the outbox unreadable
         log.error("remote: the link is not started, playing on this board alone: %s", exc)
         return own
@@ -91,9 +93,11 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any
             state=loop.requests.state,
             watch=loop.watch,
             answers=answers,
+            clock=loop.clock,
         )
     except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
         log.error("remote: the link is not started: %s", exc)
         return None
+    loop.requests.parts["remote"] = host.status
     log.info("remote: hosting game %s on %s", link.game, config.mqtt.host)
     return host

@@ -293,7 +293,7 @@ def build(
         # The journal's scorekeeper, or a stand-in showing the fault until it opens.
         keeper = JournalKeeper(journal, game_setup(config), clock=clock)
         closers.append(keeper.close)
-        keeper = remote.joined(config, journal, keeper)  # a joined board: the host's game
+        keeper = remote.joined(config, journal, keeper, clock)  # joined: the host's game
         renderer = make_renderer(layout, config, config.board.brightness)
         overlay = OverlayRenderer(renderer, layout)
         if link is None:
