@@ -101,3 +101,21 @@ def test_a_damaged_link_file_is_reported_not_guessed(tmp_path: Path) -> None:
     with pytest.raises(RemoteError, match="not a board's link"):
         pairing.load(where)
     assert pairing.remove(where) and pairing.load(where) is None
+
+
+def test_status_says_in_words_which_side_of_the_link_the_board_is_and_how_it_stands() -> None:
+    from boardctl.remote.words import link_line
+
+    host = {"role": "host", "game": "g1", "connected": True, "joined_online": False, "refused": 2}
+    assert link_line(host) == (
+        "linked game g1: hosted here, on the broker; the joined board not online; "
+        "2 forged or foreign messages refused"
+    )
+    joined = {"role": "guest", "game": "g1", "connected": True, "link_lost": True,
+              "unanswered": 1, "refused": ["there is no track 8"]}  # fmt: skip
+    assert link_line(joined) == (
+        "linked game g1: joined, LINK LOST (cannot reach the host): the board shows the host's "
+        "last state; 1 entry waiting for the host; the host refused: there is no track 8"
+    )
+    back = {**joined, "link_lost": False, "unanswered": 0, "refused": []}
+    assert link_line(back) == "linked game g1: joined, host reachable"

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from boardctl.config import Config
 
 NAME = "remote"
+RESTART = "restart the service (sudo systemctl restart boardctl): it reads the link when it starts"
 HELP = (
     "link two boards in two homes into one game over an MQTT broker: `remote invite` on the "
     "host shows a code, `remote join CODE` on the other board; `remote leave` unlinks"
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             print("this board is not linked")
             return 0
         print(f"unlinked: this board no longer plays game {current.game} ({where} removed)")
-        print("a running service drops the link within seconds; the other board shows it as lost")
+        print(RESTART)
         return 0
     if current is None:
         print("this board is not linked (boardctl remote invite, or remote join CODE)")
@@ -80,6 +81,7 @@ def _invite(where: Path, current: object, config: Config, *, new: bool) -> int:
     print(_describe(current, config))
     print(f"on the other board: boardctl remote join {current.code}")
     print("the code is the link's secret: say it to the other home only")
+    print(RESTART)
     return 0
 
 
@@ -102,6 +104,7 @@ def _join(where: Path, current: object, code: str | None, config: Config) -> int
     joined = pairing.Pairing("guest", secret)
     pairing.save(where, joined)
     print(_describe(joined, config))
+    print(RESTART)
     return 0
 
 

@@ -2,7 +2,7 @@
 
 **The code.** ``boardctl remote invite`` makes a random 96-bit secret and
 shows it as 20 Crockford base32 digits and two check digits, in groups of
-four (``7K2M-9QP4-TNV8-WRCH-J5DA-3F``). The check catches every single
+four (``0EMW-A7G7-QMJF-GV0Y-B8PS-FH``). The check catches every single
 wrong digit and every swap of two neighbours; ``I``/``L`` read as ``1`` and
 ``O`` as ``0``. Both boards derive from the secret the **link key** (256
 bits, the HMAC key every message is signed with) and the **game id** (the
