@@ -187,12 +187,12 @@ def test_forged_and_foreign_messages_are_refused_and_logged_and_replays_apply_no
                 "guest",
                 game=linked.link.game,
                 key=link_key(bytes(12)),
-                body=peg,
+                body={"entry": peg, "after": ""},
                 request_id="forged",
             )
             rogue.send(cmd, forged)
             changed = json.loads(captured)
-            changed["body"]["points"] = 29
+            changed["body"]["entry"]["points"] = 29
             rogue.send(cmd, json.dumps(changed).encode())
             rogue.send(cmd, b"peg 29")
             rogue.send(cmd, captured)  # a replay of the joined board's own command
@@ -409,3 +409,28 @@ def test_the_joined_board_shows_the_link_lost_sign_while_the_broker_is_away(
     assert "cannot reach the broker" in format_status(boards.status("joined"))
     boards.broker.start()
     wait_for(lambda: not boards.joined.loop.view().extra.link_lost, seconds=60)
+
+
+def test_the_host_applies_entries_in_the_order_they_were_made_whatever_order_they_arrive(
+    linked: Linked,
+) -> None:
+    sender = Rogue(linked.broker.port)  # here: the joined board's key, sending out of order
+    cmd = topic("boardctl", linked.link.game, "cmd")
+    try:
+
+        def entry(rid: str, after: str, points: int) -> bytes:
+            body = {"entry": {"op": "peg", "track": 0, "points": points}, "after": after}
+            return encode("cmd", "guest", game=linked.link.game, key=linked.link.key, body=body,
+                          request_id=rid)  # fmt: skip
+
+        sender.send(cmd, entry("second", "first", 5))  # arrives before the one made before it
+        sender.send(cmd, entry("first", "", 1))
+        sender.send(cmd, entry("second", "first", 5))  # the joined board's resend
+        answers = topic("boardctl", linked.link.game, "answer")
+        wait_for(lambda: sum(t == answers for t, _ in sender.heard) == 2)
+        with sqlite3.connect(linked.journal) as db:
+            rows = db.execute("SELECT request FROM events WHERE request IS NOT NULL ORDER BY seq")
+            assert [row[0] for row in rows] == ["first", "second"]
+        assert linked.front(0) == 6
+    finally:
+        sender.close()

@@ -2,9 +2,11 @@
 
 :meth:`GuestLink.submit` keeps a command in the outbox
 (:class:`boardctl.remote.store.Outbox`, durable) with the request id made
-there and then, and sends it. Every command the host has not answered is sent
-again, with the same id, on every (re)connection and every
-:data:`RESEND_EVERY` seconds until its answer comes; the host applies an id
+there and then, and sends it, after every older one still unanswered, naming
+the command made before it: the host takes a command only once it has
+answered that one, so it applies them in the order they were made. Every command the host has not
+answered is sent again, in that order and with the same id, on every
+(re)connection and every :data:`RESEND_EVERY` seconds until its answer comes; the host applies an id
 once and answers a repeat with its first answer, so nothing is lost or
 doubled across a broker restart, a dropped network or a restart of either
 board. The host's board (its ``state`` messages, signed, retained) is kept as
@@ -102,20 +104,19 @@ class GuestLink:
         return None if state is None else host_view(state, self.received_at)
 
     def submit(self, request: dict[str, Any], request_id: str | None = None) -> str:
-        """Keep ``request`` durably, then send it; returns its request id."""
+        """Keep ``request`` durably, then send it after every older one still unanswered
+        (so the host meets them in the order they were made); returns its request id."""
         rid = self.outbox.add(request, request_id)
-        self._send(rid, request)
+        self._send_pending()
         return rid
 
-    def _send(self, rid: str, request: dict[str, Any]) -> None:
-        payload = encode(
-            "cmd", "guest", game=self.link.game, key=self.link.key, body=request, request_id=rid
-        )
-        self._broker.publish("cmd", payload)
-
     def _send_pending(self) -> None:
-        for rid, request in self.outbox.pending():
-            self._send(rid, request)
+        for rid, request, after in self.outbox.pending_after():
+            body = {"entry": request, "after": after}
+            payload = encode(
+                "cmd", "guest", game=self.link.game, key=self.link.key, body=body, request_id=rid
+            )
+            self._broker.publish("cmd", payload)
 
     def _resend(self) -> None:
         while not self._stop.wait(RESEND_EVERY):

@@ -8,10 +8,13 @@ handed to the service loop, which
 
 1. answers a request id it has answered before with that first answer
    (:class:`boardctl.remote.store.Answers`): a resend or a replay applies nothing;
-2. otherwise checks the request as the control socket does and runs it
+2. leaves a command unanswered while the one made before it on the joined board
+   (``after``) is not answered yet: the joined board sends that one again first,
+   so the entries are applied in the order they were made;
+3. otherwise checks the request as the control socket does and runs it
    through the control socket's own handler, with its request id (so the
    journal keeps the id with the event: :mod:`boardctl.service.once`);
-3. keeps the answer durably, then publishes it on the ``answer`` topic.
+4. keeps the answer durably, then publishes it on the ``answer`` topic.
 
 The board itself (what the control socket's ``watch`` stream sends: ``status``
 and ``view``) is published signed and retained on the ``state`` topic at every
@@ -124,7 +127,10 @@ class HostLink:
     def _apply(self, request_id: str, body: dict[str, Any]) -> None:
         answer = self.answers.get(request_id)
         if answer is None:
-            answer = self._run(request_id, body)
+            after, entry = body.get("after"), body.get("entry")
+            if after and self.answers.get(str(after)) is None:
+                return  # the one made before it first: the joined board sends them in order
+            answer = self._run(request_id, entry if isinstance(entry, dict) else {})
             self.answers.put(request_id, answer)
         payload = encode(
             "answer",

@@ -17,7 +17,8 @@ signed with the link key by the results' own code
 (:func:`boardctl.results.sign.sign_record`: HMAC-SHA256 of the canonical
 JSON, every field but ``hmac`` covered). ``kind`` says who may send it
 (:data:`SENDERS`): the joined board (``guest``) sends commands (``cmd``,
-``body`` the control request, ``id`` the request id made where the user
+``body`` ``{"entry": the control request, "after": the request id of the
+command made before it, or ""}``, ``id`` the request id made where the user
 acted); the host sends their answers (``answer``, ``id`` the command's
 request id, ``body`` ``{"ok": true, "result": …}`` or ``{"ok": false,
 "error": …}``) and its board (``state``, ``body`` what the control socket's

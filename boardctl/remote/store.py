@@ -6,8 +6,9 @@
   replaying a captured message) gets that first answer and is not applied
   again, refused or not.
 - The joined board's **outbox** (``remote-outbox.sqlite``): every command
-  entered on it, with the request id made when it was entered, kept until the
-  host's answer comes; it is sent again, with the same id, until then.
+  entered on it, with the request id made when it was entered and the id of the
+  command made before it, kept until the host's answer comes (and after); it is
+  sent again, with the same id, until then.
 
 Both write with ``synchronous = FULL``: a row is on disk before the call returns.
 """
@@ -80,7 +81,7 @@ class Outbox:
             path,
             "CREATE TABLE IF NOT EXISTS outbox (number INTEGER PRIMARY KEY AUTOINCREMENT, "
             "request_id TEXT UNIQUE NOT NULL, request TEXT NOT NULL, made REAL NOT NULL, "
-            "answer TEXT)",
+            "answer TEXT, after TEXT NOT NULL DEFAULT '')",
         )
         self._lock = threading.Lock()  # the sender's thread and the board's
 
@@ -89,18 +90,24 @@ class Outbox:
         rid = request_id or uuid.uuid4().hex
         with self._lock:
             self._db.execute(
-                "INSERT OR IGNORE INTO outbox (request_id, request, made) VALUES (?, ?, ?)",
+                "INSERT OR IGNORE INTO outbox (request_id, request, made, after) VALUES (?, ?, ?, "
+                "coalesce((SELECT request_id FROM outbox ORDER BY number DESC LIMIT 1), ''))",
                 (rid, _dumps(request), time.time()),
             )
         return rid
 
     def pending(self) -> list[tuple[str, dict[str, Any]]]:
         """The commands the host has not answered, oldest first: ``(request id, request)``."""
+        return [(rid, request) for rid, request, _after in self.pending_after()]
+
+    def pending_after(self) -> list[tuple[str, dict[str, Any], str]]:
+        """:meth:`pending`, each with the request id of the command made before it ("" for
+        the first): the host takes a command only once it has answered that one."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT request_id, request FROM outbox WHERE answer IS NULL ORDER BY number"
+                "SELECT request_id, request, after FROM outbox WHERE answer IS NULL ORDER BY number"
             ).fetchall()
-        return [(rid, dict(json.loads(text))) for rid, text in rows]
+        return [(rid, dict(json.loads(text)), after) for rid, text, after in rows]
 
     def answer(self, request_id: str) -> dict[str, Any] | None:
         with self._lock:
