@@ -29,7 +29,7 @@ from boardctl.link import RecordingLink
 from boardctl.remote import pairing
 from boardctl.remote.guest import GuestLink, host_view
 from boardctl.remote.joined import JoinedKeeper
-from boardctl.remote.protocol import encode, link_key, topic
+from boardctl.remote.protocol import encode, game_id, link_key, topic
 from boardctl.remote.store import OUTBOX_FILE, Outbox
 from boardctl.service import client
 from boardctl.service.app import make_renderer
@@ -73,7 +73,9 @@ class Linked:
         self.guest = self.join()
 
     def join(self) -> GuestLink:
-        guest = GuestLink(pairing.Pairing("guest", SECRET), self.mqtt, Outbox(self.outbox_path))
+        guest = GuestLink(
+            pairing.Pairing("guest", SECRET), self.mqtt, Outbox(self.outbox_path, game_id(SECRET))
+        )
         wait_for(lambda: guest.connected)
         return guest
 
@@ -232,7 +234,9 @@ def test_a_joined_board_restarted_with_commands_unsent_sends_them_with_the_same_
 ) -> None:
     linked.guest.close()
     linked.broker.kill()  # nothing can reach the host: the entries wait in the outbox
-    guest = GuestLink(pairing.Pairing("guest", SECRET), linked.mqtt, Outbox(linked.outbox_path))
+    guest = GuestLink(
+        pairing.Pairing("guest", SECRET), linked.mqtt, Outbox(linked.outbox_path, game_id(SECRET))
+    )
     ids = [guest.submit({"op": "peg", "track": 0, "points": p}) for p in (5, 6)]
     guest.close()  # a power cut: only the outbox remains
     linked.broker.start()

@@ -119,3 +119,23 @@ def test_status_says_in_words_which_side_of_the_link_the_board_is_and_how_it_sta
     )
     back = {**joined, "link_lost": False, "unanswered": 0, "refused": []}
     assert link_line(back) == "linked game g1: joined, host reachable"
+
+
+def test_the_outbox_keeps_each_games_entries_apart_and_chains_them_in_order(
+    tmp_path: Path,
+) -> None:
+    from boardctl.remote.store import Outbox
+
+    old = Outbox(tmp_path / "outbox.sqlite", "game-a")
+    first = old.add({"op": "peg", "track": 0, "points": 1})
+    second = old.add({"op": "peg", "track": 0, "points": 2})
+    assert [(rid, after) for rid, _, after in old.pending_after()] == [(first, ""), (second, first)]
+    assert old.add({"op": "undo"}, first) == first  # the same id again: kept once
+    assert len(old.pending()) == 2
+    assert old.answered(first, {"ok": True}) and not old.answered(first, {"ok": False})
+    old.close()
+    new = Outbox(tmp_path / "outbox.sqlite", "game-b")  # the board joined another game
+    assert new.pending() == []
+    third = new.add({"op": "peg", "track": 1, "points": 3})
+    assert new.pending_after() == [(third, {"op": "peg", "track": 1, "points": 3}, "")]
+    assert new.answer(first) == {"ok": True}

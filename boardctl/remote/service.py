@@ -51,7 +51,7 @@ def joined(config: Config, journal: Path, own: Any, clock: Callable[[], float]) 
     from boardctl.remote.store import OUTBOX_FILE, Outbox
 
     try:
-        outbox = Outbox(journal.parent / OUTBOX_FILE)
+        outbox = Outbox(journal.parent / OUTBOX_FILE, link.game)
         guest = GuestLink(link, config.mqtt, outbox, clock=clock)
     except BoardError as exc:  # no paho-mqtt, bad TLS files, the outbox unreadable
         log.error("remote: the link is not started, playing on this board alone: %s", exc)

@@ -75,13 +75,14 @@ class Answers:
 class Outbox:
     """The joined board's commands until the host answers them (see the module)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, game: str = "") -> None:
         self.path = path
+        self.game = game  # the linked game's id: a board that joins another game starts afresh
         self._db = _open(
             path,
             "CREATE TABLE IF NOT EXISTS outbox (number INTEGER PRIMARY KEY AUTOINCREMENT, "
-            "request_id TEXT UNIQUE NOT NULL, request TEXT NOT NULL, made REAL NOT NULL, "
-            "answer TEXT, after TEXT NOT NULL DEFAULT '')",
+            "game TEXT NOT NULL, request_id TEXT UNIQUE NOT NULL, request TEXT NOT NULL, "
+            "made REAL NOT NULL, answer TEXT, after TEXT NOT NULL)",
         )
         self._lock = threading.Lock()  # the sender's thread and the board's
 
@@ -90,9 +91,10 @@ class Outbox:
         rid = request_id or uuid.uuid4().hex
         with self._lock:
             self._db.execute(
-                "INSERT OR IGNORE INTO outbox (request_id, request, made, after) VALUES (?, ?, ?, "
-                "coalesce((SELECT request_id FROM outbox ORDER BY number DESC LIMIT 1), ''))",
-                (rid, _dumps(request), time.time()),
+                "INSERT OR IGNORE INTO outbox (game, request_id, request, made, after) "
+                "VALUES (?1, ?2, ?3, ?4, coalesce((SELECT request_id FROM outbox WHERE game = ?1 "
+                "ORDER BY number DESC LIMIT 1), ''))",
+                (self.game, rid, _dumps(request), time.time()),
             )
         return rid
 
@@ -105,7 +107,9 @@ class Outbox:
         the first): the host takes a command only once it has answered that one."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT request_id, request, after FROM outbox WHERE answer IS NULL ORDER BY number"
+                "SELECT request_id, request, after FROM outbox WHERE answer IS NULL AND game = ? "
+                "ORDER BY number",
+                (self.game,),
             ).fetchall()
         return [(rid, dict(json.loads(text)), after) for rid, text, after in rows]
 
