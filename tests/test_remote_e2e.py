@@ -34,7 +34,7 @@ from boardctl.remote.store import OUTBOX_FILE, Outbox
 from boardctl.service import client
 from boardctl.service.app import make_renderer
 from tests.mqtt_broker import Broker, have_mosquitto
-from tests.test_e2e import FAST, Rig
+from tests.test_e2e import FAST, STEADY, ManualClock, Rig
 
 pytestmark = pytest.mark.skipif(not have_mosquitto(), reason="needs mosquitto")
 
@@ -263,21 +263,32 @@ def test_entries_made_while_the_host_is_off_are_applied_once_when_it_is_back(
 class TwoBoards:
     """Two whole boards (services on mock pins) linked through a real mosquitto."""
 
-    def __init__(self, tmp_path: Path, factory: MockFactory) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        factory: MockFactory,
+        *,
+        game: dict[str, Any] | None = None,
+        clock: Callable[[], ManualClock | None] = lambda: None,
+    ) -> None:
         self.broker = Broker(tmp_path / "broker")
         self.broker.start()
         mqtt_section = {"host": "127.0.0.1", "port": self.broker.port, "keepalive": 5}
-        self.config = parse_config({**FAST, "game": {"mode": "free"}, "mqtt": mqtt_section})
+        timings = FAST if game is None else STEADY
+        game = game or {"mode": "free"}
+        self.config = parse_config({**timings, "game": game, "mqtt": mqtt_section})
+        self.clock = clock
         self.folders = {side: tmp_path / side for side in ("host", "joined")}
         for side, role in (("host", "host"), ("joined", "guest")):
             where = self.folders[side] / "state" / pairing.FILE
             where.parent.mkdir(parents=True)
             pairing.save(where, pairing.Pairing(role, SECRET))
-        self.host = Rig(self.folders["host"], factory, self.config, RecordingLink())
+        self.host = Rig(self.folders["host"], factory, self.config, RecordingLink(), clock=clock())
         self.joined = self.start_joined()
 
     def start_joined(self) -> Rig:
-        rig = Rig(self.folders["joined"], MockFactory(), self.config, RecordingLink())
+        folder, link = self.folders["joined"], RecordingLink()
+        rig = Rig(folder, MockFactory(), self.config, link, clock=self.clock())
         assert isinstance(rig.loop.keeper, JoinedKeeper)
         return rig
 
@@ -438,3 +449,58 @@ def test_the_host_applies_entries_in_the_order_they_were_made_whatever_order_the
         assert linked.front(0) == 6
     finally:
         sender.close()
+
+
+def test_a_guided_game_played_on_two_boards_each_entering_its_own_players_counts(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    boards = TwoBoards(
+        tmp_path, mock_factory, game={"mode": "guided", "variant": "six-card"}, clock=ManualClock
+    )
+    host, joined = boards.host, boards.joined
+    board_of = {0: host, 1: joined}  # the host's player is track 1, the joined board's track 2
+
+    def settled() -> None:
+        """The joined board's entries answered, and the joined board showing the host's game."""
+        wait_for(lambda: boards.keeper.guest.outbox.pending() == [])
+        wait_for(lambda: joined.status()["seq"] == host.status()["seq"])
+
+    try:
+        wait_for(lambda: boards.keeper.guest.state is not None)
+        joined.press("track2.plus1")  # the cut, on the joined board: track 2 deals first
+        joined.wait_for(lambda: host.status()["phase"] == "deal")  # its idle commit, then sent
+        settled()
+        assert host.status()["phase"] == "deal" and host.status()["dealer"] == 1
+        hands = 0
+        while host.status()["winner"] is None:
+            hands += 1
+            assert hands < 40
+            dealer = host.status()["dealer"]
+            pone = 1 - dealer
+            host.press("menu")  # dealt: to the play
+            settled()
+            assert joined.status()["phase"] == "play"
+            for track, points in ((pone, 2), (dealer, 1)):  # a fifteen, a go
+                board_of[track].enter(track + 1, points)
+                settled()
+            if host.status()["winner"] is not None:
+                break
+            host.press("menu")  # to the show
+            settled()
+            for track, points in ((pone, 24), (dealer, 20), (dealer, 16)):
+                if host.status()["winner"] is not None:
+                    break
+                assert joined.status()["to_count"] == track
+                board_of[track].enter(track + 1, points)
+                settled()
+        status = host.status()
+        assert status["phase"] == "over" and status["tracks"][status["winner"]]["front"] == 121
+        assert joined.status()["tracks"] == status["tracks"]
+        wait_for(boards.same_lights)
+        before = host.status()["seq"]
+        joined.enter(2, 19)  # no hand counts 19: the host refuses it, and says so
+        settled()
+        assert host.status()["seq"] == before
+        assert boards.status("joined")["remote"]["refused"]
+    finally:
+        boards.close()

@@ -13,7 +13,9 @@ handed to the service loop, which
    so the entries are applied in the order they were made;
 3. otherwise checks the request as the control socket does and runs it
    through the control socket's own handler, with its request id (so the
-   journal keeps the id with the event: :mod:`boardctl.service.once`);
+   journal keeps the id with the event: :mod:`boardctl.service.once`); an
+   entry made with the joined board's buttons (``from_buttons``) gets its
+   meaning in the phase first, as the host's own buttons' entries do;
 4. keeps the answer durably, then publishes it on the ``answer`` topic.
 
 The board itself (what the control socket's ``watch`` stream sends: ``status``
@@ -33,7 +35,7 @@ from boardctl.config import MqttConfig
 from boardctl.errors import BoardError
 from boardctl.remote.broker import Connection
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import RemoteError, decode, encode
+from boardctl.remote.protocol import FROM_BUTTONS, RemoteError, decode, encode
 from boardctl.remote.store import Answers
 from boardctl.service.loop import Call, LoopEvent
 from boardctl.service.watch import Watch
@@ -56,6 +58,7 @@ class HostLink:
         *,
         post: Callable[[LoopEvent], None],
         handle: Callable[[dict[str, Any]], Any],
+        pressed: Callable[[dict[str, Any]], Any],
         state: Callable[[], dict[str, Any]],
         watch: Watch,
         answers: Answers,
@@ -67,6 +70,7 @@ class HostLink:
         self.connected = False
         self.guest_online = False  # the joined board's hello is on the broker
         self._post, self._handle, self._state, self._watch = post, handle, state, watch
+        self._pressed = pressed
         self._clock = clock
         self._n = 0
         watch.subscribe(WATCH_KEY, self._watched)
@@ -151,9 +155,11 @@ class HostLink:
         try:
             if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
                 raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
-            request = parse_request(json.dumps({k: v for k, v in body.items() if k != "id"}))
+            buttons = body.get(FROM_BUTTONS) is True
+            fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS)}
+            request = parse_request(json.dumps(fields))
             request["request_id"] = request_id
-            result = self._handle(request)
+            result = (self._pressed if buttons else self._handle)(request)
         except BoardError as exc:
             return {"ok": False, "error": str(exc)}
         return {"ok": True, "result": json.loads(json.dumps(result, default=str))}

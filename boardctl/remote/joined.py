@@ -7,7 +7,9 @@ engine's commands and views pass:
 - an entry (from the buttons or the control socket) is checked for its shape
   only, then kept in the outbox with its request id and sent
   (:class:`~boardctl.remote.guest.GuestLink`): the host's engine checks and
-  journals it. A control request's own ``request_id`` is the one sent (a
+  journals it, and gives an entry from the buttons its meaning in the host's
+  phase (a track's press at the cut is that track's cut, as on the host's own
+  buttons). A control request's own ``request_id`` is the one sent (a
   repeat of it is answered from the outbox and not sent again); a button's
   entry gets one made when it is committed on this board;
 - the view is the host's board as last received, with every entry the host
@@ -28,6 +30,7 @@ from typing import Any
 
 from boardctl.game.commands import BoardCommand, Command, Peg
 from boardctl.remote.guest import GuestLink
+from boardctl.remote.protocol import FROM_BUTTONS
 from boardctl.view import BoardView
 
 KEEP_REFUSED = 20
@@ -85,6 +88,7 @@ class JoinedKeeper:
         self.ids = _OutboxIds(guest)
         self.refused: list[str] = []
         self.on_change: Callable[[], None] = lambda: None  # the service shows the board again
+        self._pressed: BoardCommand | None = None
         guest.on_change = lambda: self.on_change()
         guest.on_answer = self._answered
 
@@ -103,14 +107,20 @@ class JoinedKeeper:
         return self.send(command)
 
     def button_command(self, command: BoardCommand) -> BoardCommand:
-        return command  # the host's engine gives a press its meaning in the phase
+        """The press as it is: the host's engine gives it its meaning in the host's phase."""
+        self._pressed = command
+        return command
 
     def waiting_signoff(self) -> tuple[int, ...] | None:
         return None
 
     def send(self, command: Command) -> dict[str, Any]:
         """Keep ``command`` in the outbox and send it; the host answers it later."""
-        rid = self.guest.submit(dict(command.to_json()), self.ids.next)
+        request: dict[str, Any] = dict(command.to_json())
+        if command is self._pressed:  # from the buttons (the dispatcher asked just now)
+            request[FROM_BUTTONS] = True
+        self._pressed = None
+        rid = self.guest.submit(request, self.ids.next)
         return {"ok": True, "sent": rid, "seq": 0, "event": {}, "status": self.status()}
 
     def _answered(self, request_id: str, answer: dict[str, Any]) -> None:

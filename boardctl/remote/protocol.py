@@ -61,6 +61,9 @@ SENDERS: dict[str, tuple[str, ...]] = {
     "hello": ("host", "guest"),
     "bye": ("host", "guest"),
 }
+#: In a command's entry: it was made with the joined board's buttons (the host gives it its
+#: meaning in the phase, as its own buttons' entries).
+FROM_BUTTONS = "from_buttons"
 _FIELDS = {"v", "kind", "from", "game", "id", "n", "body", "key", "hmac"}
 
 

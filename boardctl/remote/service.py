@@ -82,6 +82,7 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any
     from boardctl.errors import BoardError
     from boardctl.remote.host import HostLink
     from boardctl.remote.store import ANSWERS_FILE, Answers
+    from boardctl.service.once import exactly_once
 
     try:
         answers = Answers(journal.parent / ANSWERS_FILE)
@@ -90,6 +91,7 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any
             config.mqtt,
             post=loop.post,
             handle=handle,
+            pressed=exactly_once(lambda request: _pressed(loop, request), loop.keeper),
             state=loop.requests.state,
             watch=loop.watch,
             answers=answers,
@@ -101,3 +103,11 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any
     loop.requests.parts["remote"] = host.status
     log.info("remote: hosting game %s on %s", link.game, config.mqtt.host)
     return host
+
+
+def _pressed(loop: ServiceLoop, request: dict[str, Any]) -> Any:
+    """An entry of the joined board's buttons, with its meaning in the phase (as
+    :meth:`boardctl.service.dispatch.Dispatcher.run_buttons` gives the host's own)."""
+    from boardctl.game.commands import parse_board_command
+
+    return loop.dispatcher.execute(loop.keeper.button_command(parse_board_command(request)))
