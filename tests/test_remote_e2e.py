@@ -34,6 +34,7 @@ from boardctl.remote.store import OUTBOX_FILE, Outbox
 from boardctl.service import client
 from boardctl.service.app import make_renderer
 from tests.mqtt_broker import Broker, have_mosquitto
+from tests.tcp_proxy import Proxy
 from tests.test_e2e import FAST, STEADY, ManualClock, Rig
 
 pytestmark = pytest.mark.skipif(not have_mosquitto(), reason="needs mosquitto")
@@ -274,7 +275,7 @@ class TwoBoards:
         self.broker = Broker(tmp_path / "broker")
         self.broker.start()
         mqtt_section = {"host": "127.0.0.1", "port": self.broker.port, "keepalive": 5}
-        timings = FAST if game is None else STEADY
+        timings = STEADY  # every entry ends with its own commit: room for a busy machine
         game = game or {"mode": "free"}
         self.config = parse_config({**timings, "game": game, "mqtt": mqtt_section})
         self.clock = clock
@@ -284,11 +285,15 @@ class TwoBoards:
             where.parent.mkdir(parents=True)
             pairing.save(where, pairing.Pairing(role, SECRET))
         self.host = Rig(self.folders["host"], factory, self.config, RecordingLink(), clock=clock())
+        # the joined board reaches the broker through a proxy: its home's network
+        self.network = Proxy(("127.0.0.1", self.broker.port))
+        joined_mqtt = {**mqtt_section, "port": self.network.port}
+        self.joined_config = parse_config({**timings, "game": game, "mqtt": joined_mqtt})
         self.joined = self.start_joined()
 
     def start_joined(self) -> Rig:
         folder, link = self.folders["joined"], RecordingLink()
-        rig = Rig(folder, MockFactory(), self.config, link, clock=self.clock())
+        rig = Rig(folder, MockFactory(), self.joined_config, link, clock=self.clock())
         assert isinstance(rig.loop.keeper, JoinedKeeper)
         return rig
 
@@ -321,6 +326,7 @@ class TwoBoards:
     def close(self) -> None:
         self.joined.close()
         self.host.close()
+        self.network.close()
         self.broker.kill()
 
 
@@ -504,3 +510,23 @@ def test_a_guided_game_played_on_two_boards_each_entering_its_own_players_counts
         assert boards.status("joined")["remote"]["refused"]
     finally:
         boards.close()
+
+
+def test_the_joined_homes_network_gone_for_a_while_loses_and_doubles_nothing(
+    boards: TwoBoards,
+) -> None:
+    wait_for(lambda: boards.keeper.guest.reachable)
+    boards.joined.enter(2, 1)
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [])
+    boards.network.cut()  # the joined home's network drops: its connection is reset
+    wait_for(lambda: boards.joined.loop.view().extra.link_lost)
+    boards.joined.enter(2, 2)
+    boards.joined.enter(1, 3)
+    boards.host.enter(1, 4)  # the host plays on meanwhile
+    assert boards.status("joined")["remote"]["unanswered"] == 2
+    boards.network.mend()
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [], seconds=60)
+    assert [boards.journalled(rid) for rid in boards.sent()] == [1, 1, 1]
+    assert [t["front"] for t in boards.host.status()["tracks"]] == [7, 3]
+    wait_for(lambda: not boards.joined.loop.view().extra.link_lost)
+    wait_for(boards.same_lights)
