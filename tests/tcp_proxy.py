@@ -58,7 +58,8 @@ class Proxy:
             writer.transport.abort()
             return
         self._writers |= {writer, up_writer}
-        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
+        with contextlib.suppress(asyncio.CancelledError):  # the proxy closes
+            await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         loop = asyncio.get_running_loop()
@@ -107,10 +108,15 @@ class Proxy:
     def close(self) -> None:
         self.cut()
 
-        def stop() -> None:
+        async def stop() -> None:
             if self._server is not None:
                 self._server.close()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             self._loop.stop()
 
-        self._loop.call_soon_threadsafe(stop)
+        self._loop.call_soon_threadsafe(lambda: self._loop.create_task(stop()))
         self._thread.join(10)
+        self._loop.close()

@@ -164,3 +164,30 @@ def test_the_game_id_and_key_differ_for_different_secrets_and_tell_nothing_of_ea
     assert game_id(a) != game_id(b) and link_key(a) != link_key(b)
     assert game_id(a) not in link_key(a).hex()
     assert len(game_id(a)) == 16 and len(link_key(a)) == 32
+
+
+@given(st.integers(1, 8), st.lists(st.integers(0, 7), max_size=30), st.randoms())
+def test_the_host_runs_each_command_once_in_the_order_made_however_they_arrive(
+    count: int, arrivals: list[int], rng: Any
+) -> None:
+    from boardctl.remote.protocol import host_step
+
+    made = [f"r{i}" for i in range(count)]  # the joined board's commands, each after the last
+    after = {rid: (made[i - 1] if i else "") for i, rid in enumerate(made)}
+    answered: set[str] = set()
+    ran: list[str] = []
+
+    def arrive(rid: str) -> None:
+        step = host_step(answered.__contains__, rid, after[rid])
+        if step == "run":
+            ran.append(rid)
+            answered.add(rid)
+
+    for index in arrivals:  # whatever the network delivers: lost, doubled, out of order
+        arrive(made[index % count])
+    while len(answered) < count:  # the joined board sends every unanswered one, oldest first
+        pending = [rid for rid in made if rid not in answered]
+        for rid in pending:
+            if rng.random() < 0.7:  # some are lost again
+                arrive(rid)
+    assert ran == made

@@ -35,7 +35,7 @@ from boardctl.config import MqttConfig
 from boardctl.errors import BoardError
 from boardctl.remote.broker import Connection
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import FROM_BUTTONS, RemoteError, decode, encode
+from boardctl.remote.protocol import FROM_BUTTONS, RemoteError, decode, encode, host_step
 from boardctl.remote.store import Answers
 from boardctl.service.loop import Call, LoopEvent
 from boardctl.service.watch import Watch
@@ -129,11 +129,12 @@ class HostLink:
         self.refused = [*self.refused, reason][-KEEP_REFUSED:]
 
     def _apply(self, request_id: str, body: dict[str, Any]) -> None:
+        step = host_step(self.answers.known, request_id, str(body.get("after") or ""))
+        if step == "wait":
+            return  # the one made before it first: the joined board sends them in order
         answer = self.answers.get(request_id)
         if answer is None:
-            after, entry = body.get("after"), body.get("entry")
-            if after and self.answers.get(str(after)) is None:
-                return  # the one made before it first: the joined board sends them in order
+            entry = body.get("entry")
             answer = self._run(request_id, entry if isinstance(entry, dict) else {})
             self.answers.put(request_id, answer)
         payload = encode(

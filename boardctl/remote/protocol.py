@@ -38,6 +38,7 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,6 +206,19 @@ def _check_signature(record: dict[str, Any], key: bytes) -> None:
     expected = sign_record(unsigned, key)["hmac"]
     if not hmac.compare_digest(signature.encode(), str(expected).encode()):
         raise RemoteError("its signature does not match: forged or changed")
+
+
+# --- the host's rule for a command ------------------------------------------------------
+def host_step(answered: Callable[[str], bool], request_id: str, after: str) -> str:
+    """What the host does with a joined board's command (``answered``: has it answered that
+    request id): ``"repeat"`` its first answer, ``"wait"`` (no answer) while the command made
+    before it, ``after``, is not answered, else ``"run"`` it. With the joined board sending every
+    unanswered command again, oldest first, each runs once, in the order they were made."""
+    if answered(request_id):
+        return "repeat"
+    if after and not answered(after):
+        return "wait"
+    return "run"
 
 
 # --- topics ------------------------------------------------------------------------

@@ -61,6 +61,10 @@ class Answers:
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def known(self, request_id: str) -> bool:
+        """Whether ``request_id`` has been answered."""
+        return self.get(request_id) is not None
+
     def put(self, request_id: str, answer: dict[str, Any]) -> None:
         """Keep the first answer to ``request_id`` (a later one never replaces it)."""
         self._db.execute(
