@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import sqlite3
 import threading
 import time
@@ -39,7 +40,10 @@ from tests.test_e2e import FAST, STEADY, ManualClock, Rig
 
 pytestmark = pytest.mark.skipif(not have_mosquitto(), reason="needs mosquitto")
 
-SECRET = bytes(range(12))
+
+def new_secret() -> bytes:
+    """Each test's own link (its own topics and client ids, whatever a port is reused for)."""
+    return secrets.token_bytes(12)
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 30) -> None:
@@ -59,7 +63,8 @@ class Linked:
         journal = tmp_path / "host" / "state" / "journal.sqlite"
         journal.parent.mkdir(parents=True)
         self.journal = journal
-        self.link = pairing.Pairing("host", SECRET)
+        self.secret = new_secret()
+        self.link = pairing.Pairing("host", self.secret)
         pairing.save(pairing.path_beside(journal), self.link)
         config = parse_config(
             {
@@ -75,7 +80,9 @@ class Linked:
 
     def join(self) -> GuestLink:
         guest = GuestLink(
-            pairing.Pairing("guest", SECRET), self.mqtt, Outbox(self.outbox_path, game_id(SECRET))
+            pairing.Pairing("guest", self.secret),
+            self.mqtt,
+            Outbox(self.outbox_path, game_id(self.secret)),
         )
         wait_for(lambda: guest.connected)
         return guest
@@ -236,7 +243,9 @@ def test_a_joined_board_restarted_with_commands_unsent_sends_them_with_the_same_
     linked.guest.close()
     linked.broker.kill()  # nothing can reach the host: the entries wait in the outbox
     guest = GuestLink(
-        pairing.Pairing("guest", SECRET), linked.mqtt, Outbox(linked.outbox_path, game_id(SECRET))
+        pairing.Pairing("guest", linked.secret),
+        linked.mqtt,
+        Outbox(linked.outbox_path, game_id(linked.secret)),
     )
     ids = [guest.submit({"op": "peg", "track": 0, "points": p}) for p in (5, 6)]
     guest.close()  # a power cut: only the outbox remains
@@ -262,7 +271,11 @@ def test_entries_made_while_the_host_is_off_are_applied_once_when_it_is_back(
 
 
 class TwoBoards:
-    """Two whole boards (services on mock pins) linked through a real mosquitto."""
+    """Two whole boards (services on mock pins) linked through a real mosquitto.
+
+    Each board runs on its own :class:`ManualClock`: its presses, holds and commits are timed by
+    the test's steps, so a busy machine cannot turn a press into a hold or lose one.
+    """
 
     def __init__(
         self,
@@ -270,7 +283,6 @@ class TwoBoards:
         factory: MockFactory,
         *,
         game: dict[str, Any] | None = None,
-        clock: Callable[[], ManualClock | None] = lambda: None,
     ) -> None:
         self.broker = Broker(tmp_path / "broker")
         self.broker.start()
@@ -278,13 +290,15 @@ class TwoBoards:
         timings = STEADY  # every entry ends with its own commit: room for a busy machine
         game = game or {"mode": "free"}
         self.config = parse_config({**timings, "game": game, "mqtt": mqtt_section})
-        self.clock = clock
         self.folders = {side: tmp_path / side for side in ("host", "joined")}
+        self.secret = new_secret()
         for side, role in (("host", "host"), ("joined", "guest")):
             where = self.folders[side] / "state" / pairing.FILE
             where.parent.mkdir(parents=True)
-            pairing.save(where, pairing.Pairing(role, SECRET))
-        self.host = Rig(self.folders["host"], factory, self.config, RecordingLink(), clock=clock())
+            pairing.save(where, pairing.Pairing(role, self.secret))
+        self.host = Rig(
+            self.folders["host"], factory, self.config, RecordingLink(), clock=ManualClock()
+        )
         # the joined board reaches the broker through a proxy: its home's network
         self.network = Proxy(("127.0.0.1", self.broker.port))
         joined_mqtt = {**mqtt_section, "port": self.network.port}
@@ -293,7 +307,7 @@ class TwoBoards:
 
     def start_joined(self) -> Rig:
         folder, link = self.folders["joined"], RecordingLink()
-        rig = Rig(folder, MockFactory(), self.joined_config, link, clock=self.clock())
+        rig = Rig(folder, MockFactory(), self.joined_config, link, clock=ManualClock())
         assert isinstance(rig.loop.keeper, JoinedKeeper)
         return rig
 
@@ -353,6 +367,7 @@ def test_a_count_entered_on_the_joined_boards_buttons_is_journalled_once_by_the_
     remote = boards.status("joined")["remote"]
     assert remote["role"] == "guest" and remote["connected"] and remote["unanswered"] == 0
     boards.host.enter(1, 4)  # and a count on the host shows on the joined board
+    boards.host.wait_for(lambda: boards.host.status()["tracks"][0]["front"] == 4)
     wait_for(lambda: boards.joined.status()["tracks"][0]["front"] == 4)
     wait_for(boards.same_lights)
 
@@ -460,9 +475,7 @@ def test_the_host_applies_entries_in_the_order_they_were_made_whatever_order_the
 def test_a_guided_game_played_on_two_boards_each_entering_its_own_players_counts(
     tmp_path: Path, mock_factory: MockFactory
 ) -> None:
-    boards = TwoBoards(
-        tmp_path, mock_factory, game={"mode": "guided", "variant": "six-card"}, clock=ManualClock
-    )
+    boards = TwoBoards(tmp_path, mock_factory, game={"mode": "guided", "variant": "six-card"})
     host, joined = boards.host, boards.joined
     board_of = {0: host, 1: joined}  # the host's player is track 1, the joined board's track 2
 
