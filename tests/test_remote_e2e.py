@@ -521,6 +521,9 @@ def test_a_guided_game_played_on_two_boards_each_entering_its_own_players_counts
         settled()
         assert host.status()["seq"] == before
         assert boards.status("joined")["remote"]["refused"]
+        shown = host.loop.view().extra.refusal
+        assert shown is not None  # the host flashes the refusal's sign ...
+        wait_for(lambda: joined.loop.view().extra.refusal == shown)  # ... and so does the joined
     finally:
         boards.close()
 
@@ -543,3 +546,24 @@ def test_the_joined_homes_network_gone_for_a_while_loses_and_doubles_nothing(
     assert [t["front"] for t in boards.host.status()["tracks"]] == [7, 3]
     wait_for(lambda: not boards.joined.loop.view().extra.link_lost)
     wait_for(boards.same_lights)
+
+
+@pytest.mark.parametrize("role", ["host", "guest"])
+def test_a_linked_board_whose_broker_settings_are_wrong_plays_alone_and_says_why(
+    tmp_path: Path, mock_factory: MockFactory, caplog: pytest.LogCaptureFixture, role: str
+) -> None:
+    where = tmp_path / "state" / pairing.FILE
+    where.parent.mkdir(parents=True)
+    pairing.save(where, pairing.Pairing(role, new_secret()))
+    mqtt_section = {"host": "127.0.0.1", "tls": True, "ca_file": str(tmp_path / "missing.pem")}
+    config = parse_config({**STEADY, "game": {"mode": "free"}, "mqtt": mqtt_section})
+    with caplog.at_level(logging.ERROR, logger="boardctl.remote"):
+        rig = Rig(tmp_path, mock_factory, config, RecordingLink(), clock=ManualClock())
+    try:
+        assert rig.board.remote is None and not isinstance(rig.loop.keeper, JoinedKeeper)
+        assert any("the link is not started" in r.getMessage() for r in caplog.records)
+        assert "missing.pem: no such file" in caplog.text
+        rig.enter(1, 3)  # the board still keeps its own score
+        assert rig.status()["tracks"][0]["front"] == 3
+    finally:
+        rig.close()

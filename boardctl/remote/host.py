@@ -73,7 +73,6 @@ class HostLink:
         self._pressed = pressed
         self._clock = clock
         self._n = 0
-        watch.subscribe(WATCH_KEY, self._watched)
         self._broker = Connection(
             link,
             mqtt,
@@ -82,6 +81,7 @@ class HostLink:
             on_disconnect=self._disconnected,
             on_message=self._received,
         )
+        watch.subscribe(WATCH_KEY, self._watched)
         self._broker.start()
 
     def status(self) -> dict[str, Any]:
