@@ -74,8 +74,7 @@ def _invite(where: Path, current: object, config: Config, *, new: bool) -> int:
     if isinstance(current, pairing.Pairing) and current.role == "guest":
         raise OptionError("this board has joined another board's game: boardctl remote leave first")
     if not isinstance(current, pairing.Pairing) or new:
-        current = pairing.Pairing("host", new_secret())
-        pairing.save(where, current)
+        current = pairing.save(where, pairing.Pairing("host", new_secret()))
     assert isinstance(current, pairing.Pairing)
     print(f"code: {current.code}")
     print(_describe(current, config))
@@ -101,8 +100,7 @@ def _join(where: Path, current: object, code: str | None, config: Config) -> int
             f"this board is already linked ({current.role} of game {current.game}): "
             "boardctl remote leave first"
         )
-    joined = pairing.Pairing("guest", secret)
-    pairing.save(where, joined)
+    joined = pairing.save(where, pairing.Pairing("guest", secret))
     print(_describe(joined, config))
     print(RESTART)
     return 0
@@ -118,7 +116,7 @@ def _describe(link: object, config: Config) -> str:
     role = "hosts the game" if link.role == "host" else "has joined the host's game"
     return "\n".join(
         [
-            f"this board {role} {link.game} (linked since {link.since or 'now'})",
+            f"this board {role} {link.game} (linked since {link.since})",
             f"broker: {mqtt.host}:{port(mqtt)}{' with TLS' if mqtt.tls else ''} "
             "(both boards' [mqtt] must name the same broker)",
             f"topics: {topic(mqtt.prefix, link.game, '#')}",

@@ -87,13 +87,16 @@ def load(path: Path) -> Pairing | None:
         ) from None
 
 
-def save(path: Path, pairing: Pairing) -> None:
-    """Write ``pairing`` to ``path`` durably (mode 0600), replacing any other."""
+def save(path: Path, pairing: Pairing) -> Pairing:
+    """Write ``pairing`` to ``path`` durably (mode 0600), replacing any other; returns it as
+    written (``since`` now, unless it had one)."""
+    since = pairing.since or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    pairing = Pairing(pairing.role, pairing.secret, since)
     body = {
         "version": VERSION,
         "role": pairing.role,
         "secret": pairing.secret.hex(),
-        "since": pairing.since or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "since": since,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=".remote-")
@@ -109,6 +112,7 @@ def save(path: Path, pairing: Pairing) -> None:
             os.unlink(name)
         raise
     _sync_folder(path.parent)
+    return pairing
 
 
 def remove(path: Path) -> bool:
