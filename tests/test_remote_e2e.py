@@ -567,3 +567,18 @@ def test_a_linked_board_whose_broker_settings_are_wrong_plays_alone_and_says_why
         assert rig.status()["tracks"][0]["front"] == 3
     finally:
         rig.close()
+
+
+def test_a_control_clients_request_id_on_the_joined_board_is_the_one_the_host_journals(
+    boards: TwoBoards,
+) -> None:
+    wait_for(lambda: boards.keeper.guest.reachable)
+    sock = boards.folders["joined"] / "run" / "control.sock"
+    peg = {"op": "peg", "track": 1, "points": 2, "request_id": "cli-peg-1"}
+    first = client.request(sock, peg)  # as `boardctl peg 2 2` on the joined board sends it
+    again = client.request(sock, peg)  # its retry, after no reply came
+    assert first["ok"] and again["repeated"] is True
+    assert boards.sent() == ["cli-peg-1"]
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [])
+    assert boards.journalled("cli-peg-1") == 1
+    assert boards.host.status()["tracks"][1]["front"] == 2
