@@ -3,7 +3,8 @@
 Each side says ``hello`` (signed, retained) on its own presence topic
 (``.../host`` or ``.../guest``) when it connects; its last will empties that
 topic, so the broker itself tells the other side when it goes away (a power
-cut, a network gone: after 1.5 keep-alives). A clean stop empties it too.
+cut, a network gone: after 1.5 keep-alives). A clean stop empties it too. A
+lost connection is tried again every second.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import encode, topic
 
 KINDS = ("cmd", "answer", "state", "bye", "host", "guest")
+RECONNECT_EVERY = 1  # second
 
 
 class Connection:
@@ -37,6 +39,8 @@ class Connection:
         self.link, self.role = link, role
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
         self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
+        # a linked game waits for it: try again every second, not up to every 5 s (the bridge's)
+        self.client.reconnect_delay_set(RECONNECT_EVERY, RECONNECT_EVERY)
         self.client.will_set(self.topics[role], b"", qos=1, retain=True)
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
