@@ -24,6 +24,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from boardctl.board import pixel
 from boardctl.board.overlay import WHITE, OverlayRenderer
+from boardctl.board.screen import mode_note
 from boardctl.cli.verbs import format_status
 from boardctl.config import MqttConfig, parse_config
 from boardctl.link import RecordingLink
@@ -419,6 +420,7 @@ def test_the_joined_board_shows_the_link_lost_sign_while_the_host_is_away(
     status = boards.status("joined")
     assert status["remote"]["link_lost"] is True
     assert "LINK LOST (cannot reach the host)" in format_status(status)
+    assert "link lost" in mode_note(boards.joined.loop.view())  # the virtual board says it
     layout = boards.joined.board.layout
     starts = [layout.led_of(track, 0) for track in range(len(layout.tracks))]
     wait_for(
