@@ -136,6 +136,7 @@ class ViewExtra:
     # the journal's notices, named as in the status (boardctl.notices)
     journal_damage: bool = False  # the journal was damaged and recovered
     journal_fault: str | None = None  # the journal cannot be opened: why
+    link_lost: bool = False  # a joined board cannot reach the host of its game (boardctl.remote)
 
 
 @dataclass(frozen=True, slots=True)

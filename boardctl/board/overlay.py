@@ -26,6 +26,10 @@ The board has no screen, so the panel's modes are shown with holes:
 - a journal that cannot be opened (``extra.journal_fault``, see
   :mod:`boardctl.service.fault`): the board dark, the start holes and the
   status LED steady vermilion, until the journal opens;
+- a joined board that cannot reach the host of its linked game
+  (``extra.link_lost``, see :mod:`boardctl.remote.joined`): the host's board as
+  last received, with the start holes and the status LED steady white, until
+  the host is back;
 - a stuck button (``extra.stuck``: the names of the contacts held past
   ``[inputs] stuck_after``, see :mod:`boardctl.inputs.panel`): its places
   (:func:`boardctl.board.signs.stuck_places`) double-flash yellow over
@@ -149,6 +153,8 @@ class OverlayRenderer:
             return self._paint(frame, self._confirm_leds(), BLUE), upcoming
         if extra.journal_damage:
             return self._paint(frame, self._confirm_leds(), PURPLE), upcoming
+        if extra.link_lost:
+            return self._paint(frame, self._confirm_leds(), WHITE), upcoming
         if extra.signoff is not None and extra.refusal is None:
             return self._paint(frame, self._signoff_leds(view, extra.signoff, now), GREEN), upcoming
         return frame, upcoming

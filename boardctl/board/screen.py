@@ -46,8 +46,8 @@ LARGE_NAMES = 24  # the widest name column of the large board
 def mode_note(view: BoardView) -> str:
     """What the board's mode asks of the players, in words (lines apart by ``\\n``; "": none).
 
-    The settings item and value, the new-game or undo confirm, the result's sign-off,
-    or the board's question about the last entry and how to answer it.
+    The settings item and value, the new-game or undo confirm, the result's sign-off, a
+    linked board's lost link, or the board's question about the last entry and how to answer it.
     """
     extra = view.extra
     if extra.settings is not None:
@@ -58,6 +58,8 @@ def mode_note(view: BoardView) -> str:
         return "undo again? m = yes, u = no"
     if extra.signoff is not None:
         return "confirm the result: each side presses one of its buttons"
+    if extra.link_lost:  # a joined board (boardctl.remote): the white start holes
+        return "link lost: the host cannot be reached; entries wait and go when it is back"
     ask = extra.ask
     if ask is None:
         return ""

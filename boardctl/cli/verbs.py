@@ -215,6 +215,11 @@ def format_status(status: dict[str, Any]) -> str:
     if isinstance(link, dict):
         state = "connected" if link.get("connected") else "NOT connected: the LEDs may be dark"
         lines.append(f"LED link ({link.get('kind', '?')}): {state}")
+    remote = status.get("remote")
+    if isinstance(remote, dict):  # a board linked with another home's (boardctl.remote)
+        from boardctl.remote.words import link_line
+
+        lines.append(link_line(remote))
     return "\n".join(lines)
 
 

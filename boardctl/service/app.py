@@ -252,6 +252,7 @@ class Board:
     keyboard: Any = None
     factory: Any = None
     sound: Any = None  # the announcer of [sound] (boardctl.sound), None when nothing is wired
+    remote: Any = None  # the link to a board in another home (boardctl.remote), when linked
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
@@ -279,6 +280,7 @@ def build(
     clock they advance themselves, so no timing depends on how busy the machine is).
     """
     from boardctl.inputs.gpio import Inputs, pin_factory
+    from boardctl.remote import service as remote
     from boardctl.service.control import ControlServer
     from boardctl.service.fault import JournalKeeper
     from boardctl.service.once import exactly_once
@@ -290,6 +292,7 @@ def build(
         # The journal's scorekeeper, or a stand-in showing the fault until it opens.
         keeper = JournalKeeper(journal, game_setup(config), clock=clock)
         closers.append(keeper.close)
+        keeper = remote.joined(config, journal, keeper, clock)  # joined: the host's game
         renderer = make_renderer(layout, config, config.board.brightness)
         overlay = OverlayRenderer(renderer, layout)
         if link is None:
@@ -337,6 +340,9 @@ def build(
         )
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
+        board.remote = remote.attach(config, journal, loop, handler)  # None unless linked
+        if board.remote is not None:
+            closers.append(board.remote.close)
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
         if keyboard:

@@ -282,16 +282,24 @@ class ServiceLoop:
 
     # --- the view and the frame ---------------------------------------------------
     def view(self) -> BoardView:
-        """The view the board shows now: the game plus pending entries and overlays."""
+        """The view the board shows now: the game plus pending entries and overlays (the
+        panel's, added to any the keeper shows: a joined board's entries the host has not
+        confirmed, boardctl.remote.joined)."""
         base = self._base_view
         pending = self.panel.pending
         tracks = tuple(
-            dataclasses.replace(track, pending=pending[i] if i < len(pending) else 0)
+            dataclasses.replace(
+                track, pending=track.pending + (pending[i] if i < len(pending) else 0)
+            )
             for i, track in enumerate(base.tracks)
         )
         # with the panel's modes, and when the pending amount last changed (a renderer may
-        # start its blink "on" there)
-        extra = replace(self.panel.overlay(base.extra), pending_at=self.panel.pending_at)
+        # start its blink "on" there; the keeper's time when only it shows one pending)
+        pending_at = self.panel.pending_at
+        extra = replace(
+            self.panel.overlay(base.extra),
+            pending_at=base.extra.pending_at if pending_at is None else pending_at,
+        )
         if self._error_at is not None:
             extra = replace(extra, refusal=self._refusal[0], refused=self._refusal[1])
         error_at = self._error_at if self._error_at is not None else base.error_at

@@ -60,6 +60,8 @@ class Requests:
         # the journal's file (Scorekeeper.path); a keeper without one has no records
         self.records = JournalRecords(getattr(self.keeper, "path", None))
         self.past = HistoryPages(getattr(self.keeper, "path", None))  # history --all, off the loop
+        # more parts of the running board in the status, by key (boardctl.remote: "remote")
+        self.parts: dict[str, Callable[[], Any]] = {}
         self._readers: dict[str, Callable[[Mapping[str, Any]], Any]] = {
             "ping": lambda _: {"pong": True, "protocol": PROTOCOL_VERSION},
             "status": lambda _: self.status(),
@@ -89,6 +91,8 @@ class Requests:
             status["brightness"] = self.settings.brightness
         status.update(self.settings.sound)  # volume / mute set at run time
         status["link"] = {"kind": self.link_kind, "connected": bool(self.link.connected)}
+        for key, part in self.parts.items():
+            status[key] = part()
         return status
 
     def state(self, view: BoardView | None = None, *, snapshot: bool = False) -> dict[str, Any]:

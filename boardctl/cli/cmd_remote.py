@@ -1,0 +1,125 @@
+"""``boardctl remote``: link this board with a board in another home (docs/remote.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardctl.config import Config
+
+NAME = "remote"
+RESTART = "restart the service (sudo systemctl restart boardctl): it reads the link when it starts"
+HELP = (
+    "link two boards in two homes into one game over an MQTT broker: `remote invite` on the "
+    "host shows a code, `remote join CODE` on the other board; `remote leave` unlinks"
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``invite``, ``join CODE``, ``leave`` or ``status``; where the board's state is."""
+    parser.add_argument(
+        "action",
+        choices=["invite", "join", "leave", "status"],
+        help="invite: host the game and show its code (again); join CODE: link to the host; "
+        "leave: unlink; status: show the link",
+    )
+    parser.add_argument("code", nargs="?", metavar="CODE", help="join: the host's code")
+    parser.add_argument(
+        "--new", action="store_true", help="invite: a new code (a board joined with the old "
+        "one can no longer enter scores)"
+    )  # fmt: skip
+    parser.add_argument("--journal", metavar="PATH", help="the board's journal (its folder "
+                        "keeps the link, remote.json)")  # fmt: skip
+    parser.add_argument("--config", metavar="PATH", help="configuration file")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Make, show or remove this board's link."""
+    from boardctl.config import load_config
+    from boardctl.errors import OptionError
+    from boardctl.remote import pairing
+    from boardctl.service import paths
+
+    config = load_config(args.config)
+    journal = Path(args.journal) if args.journal else paths.client_journal(config)
+    where = pairing.path_beside(journal)
+    if args.code is not None and args.action != "join":
+        raise OptionError(f"remote {args.action} takes no code (remote join CODE does)")
+    current = pairing.load(where)
+    if args.action == "invite":
+        return _invite(where, current, config, new=args.new)
+    if args.action == "join":
+        return _join(where, current, args.code, config)
+    if args.action == "leave":
+        if current is None or not pairing.remove(where):
+            print("this board is not linked")
+            return 0
+        print(f"unlinked: this board no longer plays game {current.game} ({where} removed)")
+        print(RESTART)
+        return 0
+    if current is None:
+        print("this board is not linked (boardctl remote invite, or remote join CODE)")
+        return 0
+    print(_describe(current, config))
+    return 0
+
+
+def _invite(where: Path, current: object, config: Config, *, new: bool) -> int:
+    from boardctl.errors import OptionError
+    from boardctl.remote import pairing
+    from boardctl.remote.protocol import new_secret
+
+    if isinstance(current, pairing.Pairing) and current.role == "guest":
+        raise OptionError("this board has joined another board's game: boardctl remote leave first")
+    if not isinstance(current, pairing.Pairing) or new:
+        current = pairing.save(where, pairing.Pairing("host", new_secret()))
+    assert isinstance(current, pairing.Pairing)
+    print(f"code: {current.code}")
+    print(_describe(current, config))
+    print(f"on the other board: boardctl remote join {current.code}")
+    print("the code is the link's secret: say it to the other home only")
+    print(RESTART)
+    return 0
+
+
+def _join(where: Path, current: object, code: str | None, config: Config) -> int:
+    from boardctl.errors import OptionError
+    from boardctl.remote import pairing
+    from boardctl.remote.protocol import decode_code
+
+    if code is None:
+        raise OptionError("remote join needs the host's code: boardctl remote join CODE")
+    secret = decode_code(code)
+    if isinstance(current, pairing.Pairing):
+        if current.role == "guest" and current.secret == secret:
+            print(_describe(current, config))
+            return 0
+        raise OptionError(
+            f"this board is already linked ({current.role} of game {current.game}): "
+            "boardctl remote leave first"
+        )
+    joined = pairing.save(where, pairing.Pairing("guest", secret))
+    print(_describe(joined, config))
+    print(RESTART)
+    return 0
+
+
+def _describe(link: object, config: Config) -> str:
+    from boardctl.mqtt.broker import port
+    from boardctl.remote.pairing import Pairing
+    from boardctl.remote.protocol import topic
+
+    assert isinstance(link, Pairing)
+    mqtt = config.mqtt
+    role = "hosts the game" if link.role == "host" else "has joined the host's game"
+    return "\n".join(
+        [
+            f"this board {role} {link.game} (linked since {link.since})",
+            f"broker: {mqtt.host}:{port(mqtt)}{' with TLS' if mqtt.tls else ''} "
+            "(both boards' [mqtt] must name the same broker)",
+            f"topics: {topic(mqtt.prefix, link.game, '#')}",
+            f"link key: {link.key_id} (the same on both boards)",
+        ]
+    )

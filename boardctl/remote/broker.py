@@ -1,0 +1,79 @@
+"""One side's connection to the broker: its client, its presence and its topics.
+
+Each side says ``hello`` (signed, retained) on its own presence topic
+(``.../host`` or ``.../guest``) when it connects; its last will empties that
+topic, so the broker itself tells the other side when it goes away (a power
+cut, a network gone: after 1.5 keep-alives). A clean stop empties it too. A
+lost connection is tried again every second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from boardctl.config import MqttConfig
+from boardctl.remote.pairing import Pairing
+from boardctl.remote.protocol import encode, topic
+
+KINDS = ("cmd", "answer", "state", "bye", "host", "guest")
+RECONNECT_EVERY = 1  # second
+
+
+class Connection:
+    """A paho client for ``role``'s side of ``link``; :meth:`start` connects it (and reconnects)."""
+
+    def __init__(
+        self,
+        link: Pairing,
+        mqtt: MqttConfig,
+        role: str,
+        *,
+        on_connect: Callable[[Any], None],
+        on_disconnect: Callable[[], None],
+        on_message: Callable[[Any], None],
+    ) -> None:
+        from boardctl.mqtt.broker import make_client, port
+
+        self.link, self.role = link, role
+        self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
+        self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
+        # a linked game waits for it: try again every second, not up to every 5 s (the bridge's)
+        self.client.reconnect_delay_set(RECONNECT_EVERY, RECONNECT_EVERY)
+        self.client.will_set(self.topics[role], b"", qos=1, retain=True)
+
+        def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+            if not reason.is_failure:
+                self.hello()
+                on_connect(reason)
+
+        self.client.on_connect = connected
+        self.client.on_disconnect = lambda *args: on_disconnect()
+        self.client.on_message = lambda client, userdata, message: on_message(message)
+        self._address = (mqtt.host, port(mqtt), mqtt.keepalive)
+
+    def start(self) -> None:
+        """Connect in paho's thread (the callbacks may run from now on), reconnecting always."""
+        host, number, keepalive = self._address
+        self.client.connect_async(host, number, keepalive)
+        self.client.loop_start()
+
+    def hello(self) -> None:
+        payload = encode("hello", self.role, game=self.link.game, key=self.link.key, body={})
+        self.client.publish(self.topics[self.role], payload, qos=1, retain=True)
+
+    def publish(self, kind: str, payload: bytes, *, retain: bool = False) -> None:
+        self.client.publish(self.topics[kind], payload, qos=1, retain=retain)
+
+    def subscribe(self, *kinds: str) -> None:
+        self.client.subscribe([(self.topics[kind], 1) for kind in kinds])
+
+    def close(self) -> None:
+        """Empty this side's presence (a clean goodbye), then disconnect."""
+        if self.client.is_connected():
+            sent = self.client.publish(self.topics[self.role], b"", qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                sent.wait_for_publish(2)
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -1,0 +1,173 @@
+"""The joined board's side of a link: its commands out until answered, the host's board in.
+
+:meth:`GuestLink.submit` keeps a command in the outbox
+(:class:`boardctl.remote.store.Outbox`, durable) with the request id made
+there and then, and sends it, after every older one still unanswered, naming
+the command made before it: the host takes a command only once it has
+answered that one, so it applies them in the order they were made. Every command the host has not
+answered is sent again, in that order and with the same id, on every
+(re)connection and every :data:`RESEND_EVERY` seconds until its answer comes; the host applies an id
+once and answers a repeat with its first answer, so nothing is lost or
+doubled across a broker restart, a dropped network or a restart of either
+board. The host's board (its ``state`` messages, signed, retained) is kept as
+it comes, newest only (a message older than the one held is dropped), and
+passed to :attr:`GuestLink.on_state`. Messages not signed with the link key,
+for another game or from the wrong side are refused and logged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from boardctl.board.viewjson import view_from_dict
+from boardctl.config import MqttConfig
+from boardctl.remote.broker import Connection
+from boardctl.remote.pairing import Pairing
+from boardctl.remote.protocol import RemoteError, decode, encode
+from boardctl.remote.store import Outbox
+from boardctl.view import BoardView
+
+log = logging.getLogger(__name__)
+
+RESEND_EVERY = 2.0  # seconds between resends of an unanswered command while connected
+
+
+def host_view(state: dict[str, Any], now: float | None = None) -> BoardView:
+    """The board the host shows, from its ``state`` message (what the joined board lights).
+
+    With ``now`` (this board's clock when the state came), the view's times (an error's
+    flash, the game's end, a pending amount's blink) are moved from the host's clock to it.
+    """
+    view = view_from_dict(state.get("view"), source="the host's state")
+    clock = state.get("clock")
+    if now is None or not isinstance(clock, int | float):
+        return view
+    shift = now - clock
+
+    def moved(at: float | None) -> float | None:
+        return None if at is None else at + shift
+
+    extra = dataclasses.replace(view.extra, pending_at=moved(view.extra.pending_at))
+    return dataclasses.replace(
+        view, error_at=moved(view.error_at), over_at=moved(view.over_at), extra=extra
+    )
+
+
+class GuestLink:
+    """The joined board's link (see the module); :meth:`close` ends it."""
+
+    def __init__(
+        self,
+        link: Pairing,
+        mqtt: MqttConfig,
+        outbox: Outbox,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.link = link
+        self.outbox = outbox
+        self.state: dict[str, Any] | None = None  # the host's board, as last received
+        self.received_at = 0.0  # this board's clock when it came
+        self.refused: list[str] = []
+        self.connected = False
+        self.host_online = False  # the host's hello is on the broker
+        self.on_change: Callable[[], None] = lambda: None  # a state, the host's presence
+        self.on_answer: Callable[[str, dict[str, Any]], None] = lambda rid, answer: None
+        self._clock = clock
+        self._n = -1  # the counter of the state held
+        self._stop = threading.Event()
+        self._broker = Connection(
+            link,
+            mqtt,
+            "guest",
+            on_connect=self._connected,
+            on_disconnect=self._disconnected,
+            on_message=self._received,
+        )
+        self._broker.start()
+        self._resender = threading.Thread(target=self._resend, name="remote-resend", daemon=True)
+        self._resender.start()
+
+    @property
+    def reachable(self) -> bool:
+        """The host can be reached: this board is on the broker, and so is the host."""
+        return self.connected and self.host_online
+
+    def view(self) -> BoardView | None:
+        """The host's board as this board shows it now, None before the host's first state."""
+        state = self.state
+        return None if state is None else host_view(state, self.received_at)
+
+    def submit(self, request: dict[str, Any], request_id: str | None = None) -> str:
+        """Keep ``request`` durably, then send it after every older one still unanswered
+        (so the host meets them in the order they were made); returns its request id."""
+        rid = self.outbox.add(request, request_id)
+        self._send_pending()
+        return rid
+
+    def _send_pending(self) -> None:
+        for rid, request, after in self.outbox.pending_after():
+            body = {"entry": request, "after": after}
+            payload = encode(
+                "cmd", "guest", game=self.link.game, key=self.link.key, body=body, request_id=rid
+            )
+            self._broker.publish("cmd", payload)
+
+    def _resend(self) -> None:
+        while not self._stop.wait(RESEND_EVERY):
+            if self.connected:
+                self._send_pending()
+
+    # --- the paho thread ----------------------------------------------------------
+    def _connected(self, reason: Any) -> None:
+        self.connected = True
+        self._broker.subscribe("answer", "state", "bye", "host")
+        self._send_pending()
+        self.on_change()
+
+    def _disconnected(self) -> None:
+        self.connected = False
+        self.on_change()
+
+    def _received(self, message: Any) -> None:
+        kind = message.topic.rsplit("/", 1)[-1]
+        if kind in ("bye", "host") and not message.payload:
+            if kind == "host":  # the host went away (its last will) or stopped
+                self.host_online = False
+                self.on_change()
+            return
+        try:
+            got = decode(message.payload, key=self.link.key, game=self.link.game, sender="host")
+        except RemoteError as exc:
+            self._refuse(message.topic, str(exc))
+            return
+        if got.kind == "hello" and kind == "host":
+            self.host_online = True
+            self.on_change()
+        elif got.kind != kind:
+            self._refuse(message.topic, f"a {got.kind} on this topic")
+        elif kind == "answer":
+            if self.outbox.answered(got.request_id, got.body):
+                self.on_answer(got.request_id, got.body)
+        elif kind == "state" and got.n > self._n:
+            self._n, self.state, self.received_at = got.n, got.body, self._clock()
+            self.on_change()
+        elif kind == "bye":
+            log.warning("remote: the host ended the link")
+
+    def _refuse(self, where: str, reason: str) -> None:
+        log.warning("remote: refused a message on %s: %s", where, reason)
+        self.refused.append(reason)
+
+    def close(self) -> None:
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._resender.join()
+        self._broker.close()
+        self.outbox.close()

@@ -1,0 +1,191 @@
+"""The hosting board's side of a link: the joined board's commands in, the board out.
+
+Runs in the board's service (:func:`boardctl.remote.service.attach`). A paho
+thread receives the messages of the game's ``cmd`` topic; each is checked
+(:func:`boardctl.remote.protocol.decode`: signed with the link key, from the
+joined board, for this game) and anything else is refused and logged, then
+handed to the service loop, which
+
+1. answers a request id it has answered before with that first answer
+   (:class:`boardctl.remote.store.Answers`): a resend or a replay applies nothing;
+2. leaves a command unanswered while the one made before it on the joined board
+   (``after``) is not answered yet: the joined board sends that one again first,
+   so the entries are applied in the order they were made;
+3. otherwise checks the request as the control socket does and runs it
+   through the control socket's own handler, with its request id (so the
+   journal keeps the id with the event: :mod:`boardctl.service.once`); an
+   entry made with the joined board's buttons (``from_buttons``) gets its
+   meaning in the phase first, as the host's own buttons' entries do;
+4. keeps the answer durably, then publishes it on the ``answer`` topic.
+
+The board itself (what the control socket's ``watch`` stream sends: ``status``
+and ``view``) is published signed and retained on the ``state`` topic at every
+change and after every (re)connection.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from boardctl.config import MqttConfig
+from boardctl.errors import BoardError
+from boardctl.remote.broker import Connection
+from boardctl.remote.pairing import Pairing
+from boardctl.remote.protocol import FROM_BUTTONS, RemoteError, decode, encode, host_step
+from boardctl.remote.store import Answers
+from boardctl.service.loop import Call, LoopEvent
+from boardctl.service.watch import Watch
+
+log = logging.getLogger(__name__)
+
+WATCH_KEY = -31  # the link's place among the watch stream's subscribers (clients use fds)
+KEEP_REFUSED = 100  # refusals remembered for status (all are logged)
+#: The board's own settings: a joined board never changes them on the host.
+BOARD_KEYS = ("brightness", "volume", "mute")
+
+
+class HostLink:
+    """The host's link (see the module); :meth:`close` ends it."""
+
+    def __init__(
+        self,
+        link: Pairing,
+        mqtt: MqttConfig,
+        *,
+        post: Callable[[LoopEvent], None],
+        handle: Callable[[dict[str, Any]], Any],
+        pressed: Callable[[dict[str, Any]], Any],
+        state: Callable[[], dict[str, Any]],
+        watch: Watch,
+        answers: Answers,
+        clock: Callable[[], float],
+    ) -> None:
+        self.link = link
+        self.answers = answers
+        self.refused: list[str] = []  # why each refused message was refused, latest last
+        self.connected = False
+        self.guest_online = False  # the joined board's hello is on the broker
+        self._post, self._handle, self._state, self._watch = post, handle, state, watch
+        self._pressed = pressed
+        self._clock = clock
+        self._n = 0
+        self._broker = Connection(
+            link,
+            mqtt,
+            "host",
+            on_connect=self._connected,
+            on_disconnect=self._disconnected,
+            on_message=self._received,
+        )
+        watch.subscribe(WATCH_KEY, self._watched)
+        self._broker.start()
+
+    def status(self) -> dict[str, Any]:
+        """This side of the link, for ``boardctl status``."""
+        return {
+            "role": "host",
+            "game": self.link.game,
+            "connected": self.connected,
+            "joined_online": self.guest_online,
+            "refused": len(self.refused),
+        }
+
+    # --- the paho thread ----------------------------------------------------------
+    def _connected(self, reason: Any) -> None:
+        self.connected = True
+        self._broker.subscribe("cmd", "bye", "guest")
+        self._post(Call(self._publish_now))  # the board as it is now, retained
+
+    def _disconnected(self) -> None:
+        self.connected = False
+
+    def _received(self, message: Any) -> None:
+        kind = message.topic.rsplit("/", 1)[-1]
+        if kind in ("bye", "guest") and not message.payload:
+            self.guest_online = False if kind == "guest" else self.guest_online
+            return  # the joined board went away (its last will), or a bye withdrawn
+        try:
+            got = decode(message.payload, key=self.link.key, game=self.link.game, sender="guest")
+        except RemoteError as exc:
+            reason = str(exc)
+            self._post(Call(lambda: self._refuse(message.topic, reason)))
+            return
+        if got.kind == "hello" and kind == "guest":
+            self.guest_online = True
+        elif got.kind == "bye" and kind == "bye":
+            log.warning("remote: the joined board left the game (it can join again)")
+        elif got.kind == "cmd" and kind == "cmd":
+            self._post(Call(lambda: self._apply(got.request_id, got.body)))
+        else:
+            self._post(Call(lambda: self._refuse(message.topic, f"a {got.kind} on this topic")))
+
+    # --- the service loop's thread ------------------------------------------------------
+    def _refuse(self, where: str, reason: str) -> None:
+        log.warning("remote: refused a message on %s: %s", where, reason)
+        self.refused = [*self.refused, reason][-KEEP_REFUSED:]
+
+    def _apply(self, request_id: str, body: dict[str, Any]) -> None:
+        step = host_step(self.answers.known, request_id, str(body.get("after") or ""))
+        if step == "wait":
+            return  # the one made before it first: the joined board sends them in order
+        answer = self.answers.get(request_id)
+        if answer is None:
+            entry = body.get("entry")
+            answer = self._run(request_id, entry if isinstance(entry, dict) else {})
+            self.answers.put(request_id, answer)
+        payload = encode(
+            "answer",
+            "host",
+            game=self.link.game,
+            key=self.link.key,
+            body=answer,
+            request_id=request_id,
+            n=self._next_n(),
+        )
+        self._broker.publish("answer", payload)
+
+    def _run(self, request_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        from boardctl.game.commands import OPS
+        from boardctl.service.control import parse_request
+
+        op = body.get("op")
+        try:
+            if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
+                raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
+            buttons = body.get(FROM_BUTTONS) is True
+            fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS)}
+            request = parse_request(json.dumps(fields))
+            request["request_id"] = request_id
+            result = (self._pressed if buttons else self._handle)(request)
+        except BoardError as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True, "result": json.loads(json.dumps(result, default=str))}
+
+    def _watched(self, line: bytes) -> None:
+        message = json.loads(line)
+        if "state" in message:
+            self._publish(message["state"])
+
+    def _publish_now(self) -> None:
+        self._publish(self._state())
+
+    def _publish(self, state: dict[str, Any]) -> None:
+        body = json.loads(json.dumps({**state, "clock": self._clock()}, default=str))
+        payload = encode(
+            "state", "host", game=self.link.game, key=self.link.key, body=body, n=self._next_n()
+        )
+        self._broker.publish("state", payload, retain=True)
+
+    def _next_n(self) -> int:
+        """The next message's counter: microseconds of the wall clock, never less than +1."""
+        self._n = max(time.time_ns() // 1000, self._n + 1)
+        return self._n
+
+    def close(self) -> None:
+        self._watch.unsubscribe(WATCH_KEY)
+        self._broker.close()
+        self.answers.close()

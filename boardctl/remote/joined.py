@@ -1,0 +1,176 @@
+"""The joined board's service: its entries go to the host, its LEDs show the host's game.
+
+:class:`JoinedKeeper` stands in the service for the board's own scorekeeper
+(which it wraps and leaves untouched while the board is linked) wherever the
+engine's commands and views pass:
+
+- an entry (from the buttons or the control socket) is checked for its shape
+  only, then kept in the outbox with its request id and sent
+  (:class:`~boardctl.remote.guest.GuestLink`): the host's engine checks and
+  journals it, and gives an entry from the buttons its meaning in the host's
+  phase (a track's press at the cut is that track's cut, as on the host's own
+  buttons). A control request's own ``request_id`` is the one sent (a
+  repeat of it is answered from the outbox and not sent again); a button's
+  entry gets one made when it is committed on this board;
+- the view is the host's board as last received, with every entry the host
+  has not answered yet blinking as pending on its track;
+- the status is the host's, with ``remote``: this board's side of the link
+  (``role``, ``game``, ``connected``, ``unanswered``, ``refused``: the host's
+  refusals of this board's entries, latest last).
+
+The board's own settings (brightness, volume, layout) never leave it: the
+dispatcher and the control requests handle them before any keeper.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from boardctl.game.commands import BoardCommand, Command, Peg
+from boardctl.remote.guest import GuestLink
+from boardctl.remote.protocol import FROM_BUTTONS
+from boardctl.view import BoardView
+
+KEEP_REFUSED = 20
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Sent:
+    """An entry kept in the outbox: the record :mod:`boardctl.service.once` answers a repeat
+    with (``seq`` 0: the host's journal has its number)."""
+
+    seq: int
+    event: dict[str, Any]
+
+
+class _OutboxIds:
+    """The request-id side of a journal (``find_request``/``tag_next``), over the outbox."""
+
+    def __init__(self, guest: GuestLink) -> None:
+        self._guest = guest
+        self.next: str | None = None
+
+    def find_request(self, request_id: str) -> _Sent | None:
+        for rid, request in self._guest.outbox.pending():
+            if rid == request_id:
+                return _Sent(0, request)
+        answer = self._guest.outbox.answer(request_id)
+        return None if answer is None else _Sent(0, answer)
+
+    def tag_next(self, request_id: str | None) -> None:
+        self.next = request_id
+
+
+class _Entry:
+    """A checked entry waiting for its :meth:`commit` (the dispatcher's PendingEntry)."""
+
+    def __init__(self, keeper: JoinedKeeper, command: Command) -> None:
+        self._keeper, self._command = keeper, command
+
+    def view(self) -> BoardView:
+        return self._keeper.view()
+
+    def commit(self) -> dict[str, Any]:
+        return self._keeper.send(self._command)
+
+    def abort(self) -> None:
+        pass
+
+
+class JoinedKeeper:
+    """The joined board's keeper (see the module); anything else is its own keeper's."""
+
+    def __init__(self, own: Any, guest: GuestLink) -> None:
+        self.own = own
+        self.guest = guest
+        self.ids = _OutboxIds(guest)
+        self.refused: list[str] = []
+        self.on_change: Callable[[], None] = lambda: None  # the service shows the board again
+        self._pressed: BoardCommand | None = None
+        guest.on_change = lambda: self.on_change()
+        guest.on_answer = self._answered
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.own, name)
+
+    # --- what the dispatcher and the control requests ask ----------------------------
+    @property
+    def journal(self) -> _OutboxIds:
+        return self.ids
+
+    def prepare(self, command: Command) -> _Entry:
+        return _Entry(self, command)
+
+    def apply(self, command: Command) -> dict[str, Any]:
+        return self.send(command)
+
+    def button_command(self, command: BoardCommand) -> BoardCommand:
+        """The press as it is: the host's engine gives it its meaning in the host's phase."""
+        self._pressed = command
+        return command
+
+    def waiting_signoff(self) -> tuple[int, ...] | None:
+        return None
+
+    def send(self, command: Command) -> dict[str, Any]:
+        """Keep ``command`` in the outbox and send it; the host answers it later."""
+        request: dict[str, Any] = dict(command.to_json())
+        if command is self._pressed:  # from the buttons (the dispatcher asked just now)
+            request[FROM_BUTTONS] = True
+        self._pressed = None
+        rid = self.guest.submit(request, self.ids.next)
+        return {"ok": True, "sent": rid, "seq": 0, "event": {}, "status": self.status()}
+
+    def _answered(self, request_id: str, answer: dict[str, Any]) -> None:
+        if not answer.get("ok"):
+            self.refused = [*self.refused, str(answer.get("error"))][-KEEP_REFUSED:]
+        self.on_change()
+
+    # --- what the board shows -----------------------------------------------------
+    def view(self) -> BoardView:
+        view = self.guest.view()
+        if view is None:  # nothing from the host yet: this board's own, with the sign
+            own: BoardView = self.own.view()
+            return dataclasses.replace(own, extra=dataclasses.replace(own.extra, link_lost=True))
+        waiting = [0] * len(view.tracks)
+        for _rid, request in self.guest.outbox.pending():
+            track, points = request.get("track"), request.get("points")
+            if request.get("op") != Peg.op or not isinstance(points, int):
+                continue
+            if isinstance(track, int) and 0 <= track < len(waiting):
+                waiting[track] += points
+        tracks = tuple(
+            dataclasses.replace(t, pending=t.pending + extra)
+            for t, extra in zip(view.tracks, waiting, strict=True)
+        )
+        lost = not self.guest.reachable
+        return dataclasses.replace(
+            view, tracks=tracks, extra=dataclasses.replace(view.extra, link_lost=lost)
+        )
+
+    def status(self) -> dict[str, Any]:
+        state = self.guest.state
+        status = dict(state["status"]) if state is not None else dict(self.own.status())
+        status["remote"] = {
+            "role": "guest",
+            "game": self.guest.link.game,
+            "connected": self.guest.connected,
+            "host_online": self.guest.host_online,
+            "link_lost": not self.guest.reachable,
+            "unanswered": len(self.guest.outbox.pending()),
+            "refused": list(self.refused),
+        }
+        return status
+
+    @property
+    def on_reopen(self) -> Callable[[], None] | None:
+        return self.own.on_reopen  # type: ignore[no-any-return]
+
+    @on_reopen.setter
+    def on_reopen(self, show: Callable[[], None] | None) -> None:
+        self.own.on_reopen = show  # the board's own journal opened late: show the board again
+
+    def close(self) -> None:
+        self.own.close()  # the link is closed by the service (boardctl.remote.service)

@@ -1,0 +1,137 @@
+"""What each side of a link keeps durably, in SQLite beside the journal.
+
+- The host's **answers** (``remote-answers.sqlite``): every command of the joined
+  board it has answered, by request id, with the answer it gave. A command
+  sent again with the same id (a resend after a fault, or a third client
+  replaying a captured message) gets that first answer and is not applied
+  again, refused or not.
+- The joined board's **outbox** (``remote-outbox.sqlite``): every command
+  entered on it, with the request id made when it was entered and the id of the
+  command made before it, kept until the host's answer comes (and after); it is
+  sent again, with the same id, until then.
+
+Both write with ``synchronous = FULL``: a row is on disk before the call returns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from boardctl.remote.protocol import RemoteError
+
+ANSWERS_FILE = "remote-answers.sqlite"
+OUTBOX_FILE = "remote-outbox.sqlite"
+
+
+def _open(path: Path, schema: str) -> sqlite3.Connection:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute(schema)
+    except sqlite3.Error as exc:
+        raise RemoteError(f"cannot open {path}: {exc}") from None
+    return db
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, default=str)
+
+
+class Answers:
+    """The host's answers, by request id (see the module)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db = _open(
+            path,
+            "CREATE TABLE IF NOT EXISTS answers ("
+            "request_id TEXT PRIMARY KEY, answer TEXT NOT NULL, at REAL NOT NULL)",
+        )
+
+    def get(self, request_id: str) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT answer FROM answers WHERE request_id = ?", (request_id,)
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def known(self, request_id: str) -> bool:
+        """Whether ``request_id`` has been answered."""
+        return self.get(request_id) is not None
+
+    def put(self, request_id: str, answer: dict[str, Any]) -> None:
+        """Keep the first answer to ``request_id`` (a later one never replaces it)."""
+        self._db.execute(
+            "INSERT OR IGNORE INTO answers VALUES (?, ?, ?)",
+            (request_id, _dumps(answer), time.time()),
+        )
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class Outbox:
+    """The joined board's commands until the host answers them (see the module)."""
+
+    def __init__(self, path: Path, game: str = "") -> None:
+        self.path = path
+        self.game = game  # the linked game's id: a board that joins another game starts afresh
+        self._db = _open(
+            path,
+            "CREATE TABLE IF NOT EXISTS outbox (number INTEGER PRIMARY KEY AUTOINCREMENT, "
+            "game TEXT NOT NULL, request_id TEXT UNIQUE NOT NULL, request TEXT NOT NULL, "
+            "made REAL NOT NULL, answer TEXT, after TEXT NOT NULL)",
+        )
+        self._lock = threading.Lock()  # the sender's thread and the board's
+
+    def add(self, request: dict[str, Any], request_id: str | None = None) -> str:
+        """Keep ``request`` with a new request id (or the one given); returns the id."""
+        rid = request_id or uuid.uuid4().hex
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO outbox (game, request_id, request, made, after) "
+                "VALUES (?1, ?2, ?3, ?4, coalesce((SELECT request_id FROM outbox WHERE game = ?1 "
+                "ORDER BY number DESC LIMIT 1), ''))",
+                (self.game, rid, _dumps(request), time.time()),
+            )
+        return rid
+
+    def pending(self) -> list[tuple[str, dict[str, Any]]]:
+        """The commands the host has not answered, oldest first: ``(request id, request)``."""
+        return [(rid, request) for rid, request, _after in self.pending_after()]
+
+    def pending_after(self) -> list[tuple[str, dict[str, Any], str]]:
+        """:meth:`pending`, each with the request id of the command made before it ("" for
+        the first): the host takes a command only once it has answered that one."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT request_id, request, after FROM outbox WHERE answer IS NULL AND game = ? "
+                "ORDER BY number",
+                (self.game,),
+            ).fetchall()
+        return [(rid, dict(json.loads(text)), after) for rid, text, after in rows]
+
+    def answer(self, request_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT answer FROM outbox WHERE request_id = ?", (request_id,)
+            ).fetchone()
+        return None if row is None or row[0] is None else dict(json.loads(row[0]))
+
+    def answered(self, request_id: str, answer: dict[str, Any]) -> bool:
+        """Keep the host's answer; False if the id is not ours or was answered already."""
+        with self._lock:
+            cursor = self._db.execute(
+                "UPDATE outbox SET answer = ? WHERE request_id = ? AND answer IS NULL",
+                (_dumps(answer), request_id),
+            )
+        return cursor.rowcount == 1
+
+    def close(self) -> None:
+        self._db.close()

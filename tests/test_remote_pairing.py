@@ -1,0 +1,141 @@
+"""Pairing two boards: ``boardctl remote invite / join / leave / status`` and remote.json."""
+
+from __future__ import annotations
+
+import json
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from boardctl.cli import main
+from boardctl.remote import pairing
+from boardctl.remote.protocol import RemoteError
+
+
+def _board(tmp_path: Path, name: str) -> list[str]:
+    config = tmp_path / f"{name}.toml"
+    config.write_text('[mqtt]\nhost = "broker.example"\nport = 8883\ntls = true\n')
+    return ["--config", str(config), "--journal", str(tmp_path / name / "journal.sqlite")]
+
+
+def _code(out: str) -> str:
+    found = re.search(r"^code: (\S+)$", out, re.M)
+    assert found, out
+    return found.group(1)
+
+
+def test_invite_and_join_store_the_same_link_on_both_boards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["remote", "invite", *_board(tmp_path, "host")]) == 0
+    out = capsys.readouterr().out
+    code = _code(out)
+    assert "broker: broker.example:8883 with TLS" in out
+    assert main(["remote", "join", code.lower(), *_board(tmp_path, "guest")]) == 0
+    joined = capsys.readouterr().out
+    host = pairing.load(tmp_path / "host" / pairing.FILE)
+    guest = pairing.load(tmp_path / "guest" / pairing.FILE)
+    assert host is not None and guest is not None
+    assert (host.role, guest.role) == ("host", "guest")
+    assert host.secret == guest.secret and host.game in joined and host.key_id in joined
+    for side in ("host", "guest"):
+        mode = (tmp_path / side / pairing.FILE).stat().st_mode
+        assert stat.S_IMODE(mode) == 0o600  # the file holds the link's secret
+
+
+def test_invite_again_shows_the_same_code_and_new_makes_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = _board(tmp_path, "host")
+    main(["remote", "invite", *board])
+    first = _code(capsys.readouterr().out)
+    main(["remote", "invite", *board])
+    assert _code(capsys.readouterr().out) == first
+    main(["remote", "invite", "--new", *board])
+    assert _code(capsys.readouterr().out) != first
+
+
+def test_a_mistyped_code_is_refused_and_stores_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["remote", "invite", *_board(tmp_path, "host")])
+    code = _code(capsys.readouterr().out)
+    wrong = ("Z" if code[0] != "Z" else "Y") + code[1:]
+    assert main(["remote", "join", wrong, *_board(tmp_path, "guest")]) != 0
+    assert "mistyped" in capsys.readouterr().err
+    assert not (tmp_path / "guest" / pairing.FILE).exists()
+
+
+def test_a_linked_board_must_leave_before_it_joins_or_hosts_another_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["remote", "invite", *_board(tmp_path, "host")])
+    code = _code(capsys.readouterr().out)
+    guest = _board(tmp_path, "guest")
+    assert main(["remote", "join", code, *guest]) == 0
+    before = (tmp_path / "guest" / pairing.FILE).read_bytes()
+    assert main(["remote", "invite", *guest]) != 0
+    assert "remote leave first" in capsys.readouterr().err
+    other = pairing.Pairing("host", bytes(12)).code
+    assert main(["remote", "join", other, *guest]) != 0
+    assert (tmp_path / "guest" / pairing.FILE).read_bytes() == before
+    assert main(["remote", "join", code, *guest]) == 0  # the same code again: nothing changes
+
+
+def test_leave_unlinks_either_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["remote", "invite", *_board(tmp_path, "host")])
+    main(["remote", "join", _code(capsys.readouterr().out), *_board(tmp_path, "guest")])
+    for side in ("guest", "host"):
+        assert main(["remote", "leave", *_board(tmp_path, side)]) == 0
+        assert "unlinked" in capsys.readouterr().out
+        assert not (tmp_path / side / pairing.FILE).exists()
+        main(["remote", "status", *_board(tmp_path, side)])
+        assert "not linked" in capsys.readouterr().out
+
+
+def test_a_damaged_link_file_is_reported_not_guessed(tmp_path: Path) -> None:
+    where = tmp_path / pairing.FILE
+    where.write_text(json.dumps({"version": 1, "role": "host", "secret": "12"}))
+    with pytest.raises(RemoteError, match="not a board's link"):
+        pairing.load(where)
+    assert pairing.remove(where) and pairing.load(where) is None
+
+
+def test_status_says_in_words_which_side_of_the_link_the_board_is_and_how_it_stands() -> None:
+    from boardctl.remote.words import link_line
+
+    host = {"role": "host", "game": "g1", "connected": True, "joined_online": False, "refused": 2}
+    assert link_line(host) == (
+        "linked game g1: hosted here, on the broker; the joined board not online; "
+        "2 forged or foreign messages refused"
+    )
+    joined = {"role": "guest", "game": "g1", "connected": True, "link_lost": True,
+              "unanswered": 1, "refused": ["there is no track 8"]}  # fmt: skip
+    assert link_line(joined) == (
+        "linked game g1: joined, LINK LOST (cannot reach the host): the board shows the host's "
+        "last state; 1 entry waiting for the host; the host refused: there is no track 8"
+    )
+    back = {**joined, "link_lost": False, "unanswered": 0, "refused": []}
+    assert link_line(back) == "linked game g1: joined, host reachable"
+
+
+def test_the_outbox_keeps_each_games_entries_apart_and_chains_them_in_order(
+    tmp_path: Path,
+) -> None:
+    from boardctl.remote.store import Outbox
+
+    old = Outbox(tmp_path / "outbox.sqlite", "game-a")
+    first = old.add({"op": "peg", "track": 0, "points": 1})
+    second = old.add({"op": "peg", "track": 0, "points": 2})
+    assert [(rid, after) for rid, _, after in old.pending_after()] == [(first, ""), (second, first)]
+    assert old.add({"op": "undo"}, first) == first  # the same id again: kept once
+    assert len(old.pending()) == 2
+    assert old.answered(first, {"ok": True}) and not old.answered(first, {"ok": False})
+    old.close()
+    new = Outbox(tmp_path / "outbox.sqlite", "game-b")  # the board joined another game
+    assert new.pending() == []
+    third = new.add({"op": "peg", "track": 1, "points": 3})
+    assert new.pending_after() == [(third, {"op": "peg", "track": 1, "points": 3}, "")]
+    assert new.answer(first) == {"ok": True}
