@@ -389,8 +389,9 @@ def test_entries_on_the_joined_board_while_the_broker_is_down_blink_then_arrive_
     wait_for(lambda: boards.keeper.guest.outbox.pending() == [], seconds=60)
     assert [boards.journalled(rid) for rid in boards.sent()] == [1, 1]
     assert [t["front"] for t in boards.host.status()["tracks"]] == [3, 6]
+    # confirmed: the blink stops (a blink's lit phase may match the host's frame before it does)
+    wait_for(lambda: [t.pending for t in boards.joined.loop.view().tracks] == [0, 0])
     wait_for(boards.same_lights)
-    assert [t.pending for t in boards.joined.loop.view().tracks] == [0, 0]
 
 
 def test_a_joined_board_switched_off_with_entries_unsent_sends_them_once_when_back(
@@ -414,7 +415,7 @@ def test_the_joined_board_shows_the_link_lost_sign_while_the_host_is_away(
     boards: TwoBoards, tmp_path: Path, mock_factory: MockFactory
 ) -> None:
     wait_for(lambda: boards.keeper.guest.reachable)
-    assert not boards.joined.loop.view().extra.link_lost
+    wait_for(lambda: not boards.joined.loop.view().extra.link_lost)  # at the loop's next view
     boards.host.close()  # the host's home switches its board off
     wait_for(lambda: boards.joined.loop.view().extra.link_lost)
     status = boards.status("joined")

@@ -73,18 +73,17 @@ def load(path: Path) -> Pairing | None:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise RemoteError(f"cannot read the link {path}: {exc}") from None
+    broken = RemoteError(f"{path} is not a board's link (boardctl remote leave removes it)")
     try:
         data = json.loads(text)
-        if data["version"] != VERSION or data["role"] not in ROLES:
-            raise ValueError
         secret = bytes.fromhex(data["secret"])
-        if len(secret) != SECRET_BYTES:
-            raise ValueError
-        return Pairing(data["role"], secret, str(data.get("since", "")))
     except (ValueError, TypeError, KeyError):
-        raise RemoteError(
-            f"{path} is not a board's link (boardctl remote leave removes it)"
-        ) from None
+        raise broken from None
+    if data.get("version") != VERSION or data.get("role") not in ROLES:
+        raise broken
+    if len(secret) != SECRET_BYTES:
+        raise broken
+    return Pairing(data["role"], secret, str(data.get("since", "")))
 
 
 def save(path: Path, pairing: Pairing) -> Pairing:
