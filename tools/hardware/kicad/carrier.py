@@ -526,9 +526,29 @@ def schematic(parts: Sequence[Part]) -> str:
 
 
 PROJECT_FILE = """{
-  "meta": {
-    "filename": "carrier.kicad_pro",
-    "version": 3
+  "board": {
+    "design_settings": {
+      "defaults": {
+        "copper_line_width": 0.2,
+        "silk_line_width": 0.15,
+        "silk_text_size_h": 1.0,
+        "silk_text_size_v": 1.0,
+        "silk_text_thickness": 0.15
+      },
+      "rules": {
+        "min_clearance": 0.15,
+        "min_copper_edge_clearance": 0.5,
+        "min_hole_clearance": 0.25,
+        "min_hole_to_hole": 0.25,
+        "min_silk_clearance": 0.0,
+        "min_text_height": 0.8,
+        "min_text_thickness": 0.08,
+        "min_through_hole_diameter": 0.3,
+        "min_track_width": 0.2,
+        "min_via_annular_width": 0.13,
+        "min_via_diameter": 0.5
+      }
+    }
   },
   "erc": {
     "erc_exclusions": [],
@@ -537,6 +557,35 @@ PROJECT_FILE = """{
     },
     "pin_map": [],
     "rule_severities": {}
+  },
+  "meta": {
+    "filename": "carrier.kicad_pro",
+    "version": 3
+  },
+  "net_settings": {
+    "classes": [
+      {
+        "bus_width": 12,
+        "clearance": 0.15,
+        "diff_pair_gap": 0.25,
+        "diff_pair_via_gap": 0.25,
+        "diff_pair_width": 0.2,
+        "line_style": 0,
+        "microvia_diameter": 0.3,
+        "microvia_drill": 0.1,
+        "name": "Default",
+        "pcb_color": "rgba(0, 0, 0, 0.000)",
+        "priority": 2147483647,
+        "schematic_color": "rgba(0, 0, 0, 0.000)",
+        "track_width": 0.2,
+        "via_diameter": 0.6,
+        "via_drill": 0.3,
+        "wire_width": 6
+      }
+    ],
+    "meta": {
+      "version": 4
+    }
   }
 }
 """
@@ -545,12 +594,22 @@ PROJECT_FILE = """{
 def library_table(parts: Sequence[Part]) -> str:
     """The project's symbol library table: KiCad's own libraries, by its own path variable."""
     names = sorted({p.lib.split(":")[0] for p in parts} | {"power"})
+    return _table("sym_lib_table", names, "${KICAD9_SYMBOL_DIR}/{name}.kicad_sym")
+
+
+def footprint_table(parts: Sequence[Part]) -> str:
+    """The footprint library table: KiCad's own footprint libraries (and the mounting holes')."""
+    names = sorted({p.footprint.split(":")[0] for p in parts} | {"MountingHole"})
+    return _table("fp_lib_table", names, "${KICAD9_FOOTPRINT_DIR}/{name}.pretty")
+
+
+def _table(kind: str, names: Sequence[str], uri: str) -> str:
     rows = [
-        f'  (lib (name "{name}")(type "KiCad")(uri "${{KICAD9_SYMBOL_DIR}}/{name}.kicad_sym")'
-        '(options "")(descr ""))'
+        f'  (lib (name "{name}")(type "KiCad")(uri "{uri.replace("{name}", name)}")(options "")'
+        '(descr ""))'
         for name in names
     ]
-    return "(sym_lib_table\n  (version 7)\n" + "\n".join(rows) + "\n)\n"
+    return f"({kind}\n  (version 7)\n" + "\n".join(rows) + "\n)\n"
 
 
 def files() -> dict[str, str]:
@@ -560,6 +619,7 @@ def files() -> dict[str, str]:
         f"{PROJECT}.kicad_sch": schematic(parts),
         f"{PROJECT}.kicad_pro": PROJECT_FILE,
         "sym-lib-table": library_table(parts),
+        "fp-lib-table": footprint_table(parts),
     }
 
 
