@@ -383,14 +383,13 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> tuple[Rect, ...]:
 
 
 #: The power path, poured on the top: input, between the MOSFETs' sources, protected
-#: input to the fuse, +5 V to the terminals; then the ground on the back and the top.
+#: input to the fuse, +5 V to the terminals; then the ground plane on the back.
 POURS = (
     Pour("VIN", 0, (Rect(69.2, 7.4, 83.0, 13.6), Rect(75.0, 4.9, 83.0, 7.4)), 4),
     Pour("FET_S", 0, _rect(65.5, 8.7, 68.75, 12.0), 3),
     Pour("+5V_PROT", 0, _rect(59.9, 7.0, 65.3, 16.2), 2),
     Pour(V5, 0, _rect(65.6, 13.8, 86.2, 48.0), 1),
     Pour(GND, 1, _rect(0, 0, WIDTH, HEIGHT), 0),
-    Pour(GND, 0, _rect(0, 0, WIDTH, HEIGHT), 0),
 )
 
 
@@ -530,12 +529,8 @@ def layout() -> Layout:
     for pour in POURS[:4]:
         assert narrowest(pour) >= power_track_mm(supply_ma() / 1000), pour.net
     widths = {"": SIGNAL_MM, V5: 0.3, GND: 0.3}
-    zones = tuple(
-        Zone(p.net, p.layer, p.areas, toll=0.0 if p.net == GND else 10.0)
-        for p in POURS
-        if not (p.net == GND and p.layer == 0)
-    )
-    assert PI_FEED_MM >= power_track_mm(PI_MA / 1000)
+    zones = tuple(Zone(p.net, p.layer, p.areas, toll=0.0 if p.net == GND else 10.0) for p in POURS)
+    assert power_track_mm(PI_MA / 1000) <= PI_FEED_MM
     fixed = tuple(Segment(a, b, PI_FEED_MM, layer, V5) for a, b, layer in PI_FEED)
     vias = tuple(Via(at, V5) for at in PI_FEED_VIAS)
     board = Board(WIDTH, HEIGHT, EDGE_MM, tuple(pads), (), widths, zones, fixed, vias)
@@ -598,7 +593,7 @@ def board_text(lay: Layout) -> str:
                 ["name", q(f"{pour.net} {LAYERS[pour.layer]}")],
                 ["hatch", "edge", "0.5"],
                 ["priority", str(pour.priority)],
-                ["connect_pads", "yes", ["clearance", "0.2"]],
+                ["connect_pads", "yes", ["clearance", "0.15"]],
                 ["min_thickness", "0.25"],
                 ["filled_areas_thickness", "no"],
                 [

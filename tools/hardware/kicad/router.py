@@ -392,20 +392,7 @@ def _route_once(board: Board, order: list[str], rules: Rules) -> Routed:
             grid.add_hole(Rect(x, y, x, y, pad.hole))
     zones = {z.net: z for z in board.zones}
     result = Routed(list(board.fixed), list(board.fixed_vias))
-    laid: dict[str, set[Cell]] = {}
-    for seg in board.fixed:
-        layer = LAYERS.index(seg.layer)
-        grid.add(layer, ids[seg.net], _segment_rect(seg.start, seg.end, seg.width / 2))
-        steps = max(1, round(math.dist(seg.start, seg.end) / GRID))
-        for k in range(steps + 1):
-            x = seg.start[0] + (seg.end[0] - seg.start[0]) * k / steps
-            y = seg.start[1] + (seg.end[1] - seg.start[1]) * k / steps
-            laid.setdefault(seg.net, set()).add((layer, round(x / GRID), round(y / GRID)))
-    for via in board.fixed_vias:
-        x, y = via.at
-        for layer in range(len(LAYERS)):
-            grid.add(layer, ids[via.net], Rect(x, y, x, y, rules.via_diameter / 2))
-        grid.add_hole(Rect(x, y, x, y, rules.via_drill / 2))
+    laid = _lay_fixed(grid, board, ids, rules)
     for net in order:
         members = sorted((p for p in pads if p.net == net), key=lambda p: (p.shape.x0, p.shape.y0))
         if len(members) < 2:
@@ -414,8 +401,11 @@ def _route_once(board: Board, order: list[str], rules: Rules) -> Routed:
         search = _Search(grid, ids[net], w, rules, [z for z in board.zones if z.net != net])
         zone = zones.get(net)
         if zone is not None:
+            # The piece is found with a wide track: where that fits, KiCad's fill surely
+            # reaches (its clearance and minimum width trim narrower necks).
+            wide = _Search(grid, ids[net], max(w, 0.8), rules)
             tree = laid.get(net, set()) | _biggest_piece(
-                grid, search, zone, [c for p in members for c in _pad_cells(grid, p, search)]
+                grid, wide, zone, [c for p in members for c in _pad_cells(grid, p, search)]
             )
             rest = [p for p in members if not set(_pad_cells(grid, p, search)) & tree]
             if not tree:
@@ -442,6 +432,25 @@ def _route_once(board: Board, order: list[str], rules: Rules) -> Routed:
             tree |= set(path) | set(sources)
             tree_points.append((pad.shape.x0, pad.shape.y0))
     return result
+
+
+def _lay_fixed(grid: Grid, board: Board, ids: dict[str, int], rules: Rules) -> dict[str, set[Cell]]:
+    """Put the board's fixed tracks and vias on the grid; the cells they run through, by net."""
+    laid: dict[str, set[Cell]] = {}
+    for seg in board.fixed:
+        layer = LAYERS.index(seg.layer)
+        grid.add(layer, ids[seg.net], _segment_rect(seg.start, seg.end, seg.width / 2))
+        steps = max(1, round(math.dist(seg.start, seg.end) / GRID))
+        for k in range(steps + 1):
+            x = seg.start[0] + (seg.end[0] - seg.start[0]) * k / steps
+            y = seg.start[1] + (seg.end[1] - seg.start[1]) * k / steps
+            laid.setdefault(seg.net, set()).add((layer, round(x / GRID), round(y / GRID)))
+    for via in board.fixed_vias:
+        x, y = via.at
+        for layer in range(len(LAYERS)):
+            grid.add(layer, ids[via.net], Rect(x, y, x, y, rules.via_diameter / 2))
+        grid.add_hole(Rect(x, y, x, y, rules.via_drill / 2))
+    return laid
 
 
 def _lay(
