@@ -87,17 +87,16 @@ def ipc_pads() -> dict[tuple[str, str], tuple[float, float]]:
             cwd=KICAD, check=True, capture_output=True,
         )  # fmt: skip
         lines = out.read_text(encoding="utf-8").splitlines()
-    origin = find(find(BOARD, "gr_rect")[0], "start")[0]
-    ox, oy = float(origin[1]), float(origin[2])
     pads: dict[tuple[str, str], tuple[float, float]] = {}
     for line in lines:
         if line[:3] not in ("317", "327"):
             continue
-        ref, pin = line[20:26].strip(), line[27:31].strip()
-        found = re.search(r"X([+-]\d+)Y([+-]\d+)", line)
+        ref, pin = line[20:26].strip(), line[26:32].strip().lstrip("-")
+        found = re.search(r"X([+-]?\d+)Y([+-]?\d+)", line)
         assert found is not None
-        # IPC-D-356: 0.001 mm units, y up.
-        pads[(ref, pin)] = (int(found[1]) / 1000 - ox, -int(found[2]) / 1000 - oy)
+        # IPC-D-356 here: 0.0001 inch, y up, from the board's bottom-left corner (its origin).
+        x, y = int(found[1]) * 0.00254, int(found[2]) * 0.00254
+        pads[(ref, pin)] = (round(x, 3), round(CARRIER_SIZE_MM[1] - y, 3))
     return pads
 
 
@@ -121,7 +120,7 @@ def test_the_mounting_holes_are_the_hats_on_a_board_of_the_woodworks_size() -> N
         if unq(fp[1]).startswith("MountingHole:"):
             at = find(fp, "at")[0]
             holes.append((float(at[1]) - float(start[1]), float(at[2]) - float(start[2])))
-    assert sorted(holes) == pytest.approx(sorted(CARRIER_HOLES_MM))
+    assert sorted((round(x, 3), round(y, 3)) for x, y in holes) == sorted(CARRIER_HOLES_MM)
 
 
 def test_the_power_path_is_wider_than_ipc_2221_asks_for_the_worst_case_current() -> None:
@@ -131,8 +130,9 @@ def test_the_power_path_is_wider_than_ipc_2221_asks_for_the_worst_case_current()
         if pour.net != "GND":
             assert narrowest(pour) >= need, pour.net
     assert power_track_mm(PI_MA / 1000) <= PI_FEED_MM
+    five_volt = next(n[1] for n in find(BOARD, "net") if unq(n[2]) == "+5V")
     widths = {float(find(s, "width")[0][1]) for s in find(BOARD, "segment")
-              if unq(find(s, "net")[0][2]) == "+5V"}  # fmt: skip
+              if find(s, "net")[0][1] == five_volt}  # fmt: skip
     assert PI_FEED_MM in widths
 
 
