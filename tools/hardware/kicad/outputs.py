@@ -44,6 +44,7 @@ _STAMPS = (
     re.compile(rb"G04 Created by KiCad[^*]*\*"),
     re.compile(rb"; DRILL file \{[^}]*\} date [^\n]*"),
     re.compile(rb"; FORMAT=[^\n]*"),
+    re.compile(rb"; #@! TF\.CreationDate,[^\n]*"),
     re.compile(rb"## Created on [^\n]*"),
     re.compile(rb'"CreationDate": *"[^"]*"'),
 )
