@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -694,8 +695,18 @@ def build(folder: Path) -> Layout:
         path = Path(scratch) / PCB
         path.write_text(board_text(lay), encoding="utf-8")
         subprocess.run([kicad_python(), "-c", _FILL, str(path)], check=True, capture_output=True)
-        shutil.copy(path, folder / PCB)
+        (folder / PCB).write_text(_steady(path.read_text(encoding="utf-8")), encoding="utf-8")
     return lay
+
+
+_RANDOM_UUID = re.compile(r'"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}"')
+
+
+def _steady(text: str) -> str:
+    """KiCad's saved board with the random identifiers it gives some items on loading (the
+    footprints' fields) replaced, in order, by fixed ones: the same board, the same file."""
+    count = iter(range(1_000_000))
+    return _RANDOM_UUID.sub(lambda _m: q(_uuid("kicad", next(count))), text)
 
 
 def _project_files(folder: Path) -> None:
