@@ -114,8 +114,17 @@ def test_the_input_controller_passes_usb_c_and_blocks_above_it() -> None:
     assert VSAFE5V[1] < over < 6.0  # a USB-C charger passes; the strip's 5.3 V is soon guarded
     assert under < VSAFE5V[0]
     # Both MOSFETs share the gate and their sources: back to back, so no body diode conducts.
-    assert net_of("Q1", "G") == net_of("Q2", "G") == net_of("U1", "8")
-    assert net_of("Q1", "S") == net_of("Q2", "S")
+    # (BSC028N06LS3, PG-TDSON-8: pads 1-3 source, 4 gate, 5 and the tab drain.)
+    assert net_of("Q1", "4") == net_of("Q2", "4") == net_of("U1", "8")
+    assert net_of("Q1", "1") == net_of("Q2", "1") == net_of("Q1", "3") == net_of("Q2", "3")
+    assert (net_of("Q1", "5"), net_of("Q2", "5")) == ("VIN", "+5V_PROT")
+
+
+def test_the_unidirectional_tvs_has_its_cathode_on_the_rail_so_it_never_conducts_forward() -> None:
+    # SMAJ5.0A in D_SMA: pad 1 is the cathode, under the band.
+    assert (net_of("D1", "1"), net_of("D1", "2")) == ("+5V", "GND")
+    # The Schottky feeding the Pico: anode on +5 V, cathode on VSYS.
+    assert (net_of("D2", "2"), net_of("D2", "1")) == ("+5V", "VSYS")
 
 
 def test_every_part_of_the_bom_has_a_manufacturer_part_number() -> None:

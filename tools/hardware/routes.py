@@ -48,10 +48,12 @@ BASE_THICKNESS_MM = 18.0
 TOP_THICKNESS_MM = 4.0
 HOLE_DIAMETER_MM = 3.0
 
-#: The carrier board: a Raspberry Pi HAT's outline and mounting holes (the HAT
-#: mechanical specification: 65 x 56.5 mm, four 2.75 mm holes 3.5 mm in, 58 x 49 mm
-#: apart), stacked on the Pi Zero 2 W, whose own holes are the first two rows of it.
-CARRIER_SIZE_MM = (65.0, 56.5)
+#: The carrier board (hardware/kicad/carrier.kicad_pcb): a Raspberry Pi HAT's mounting
+#: holes and header (the HAT mechanical specification: four 2.75 mm holes 3.5 mm in,
+#: 58 x 49 mm apart), its outline drawn out to 90 x 60 mm for the input, its protection
+#: and the strip's screw terminals; stacked on the Pi Zero 2 W, whose own holes are the
+#: first two rows of it.
+CARRIER_SIZE_MM = (90.0, 60.0)
 CARRIER_HOLES_MM = ((3.5, 3.5), (61.5, 3.5), (3.5, 52.5), (61.5, 52.5))
 MOUNTING_HOLE_DIAMETER_MM = 2.75
 #: Clearance around the carrier inside the bay (cables, fingers, the SD card).

@@ -114,19 +114,19 @@ def power_parts() -> list[Part]:
         _r("R6", "100k", VIN, "SHDN", "Yageo RC0603FR-07100KL"),
         Part(
             "Q1",
-            "Device:Q_NMOS",
+            "Transistor_FET:BSC028N06LS3",
             "BSC028N06LS3",
             "Package_SON:Infineon_PG-TDSON-8_6.15x5.15mm",
             "Infineon BSC028N06LS3G",
-            {"G": "GATE", "D": VIN, "S": "FET_S"},
+            {"1": "FET_S", "2": "FET_S", "3": "FET_S", "4": "GATE", "5": VIN},
         ),
         Part(
             "Q2",
-            "Device:Q_NMOS",
+            "Transistor_FET:BSC028N06LS3",
             "BSC028N06LS3",
             "Package_SON:Infineon_PG-TDSON-8_6.15x5.15mm",
             "Infineon BSC028N06LS3G",
-            {"G": "GATE", "D": V5P, "S": "FET_S"},
+            {"1": "FET_S", "2": "FET_S", "3": "FET_S", "4": "GATE", "5": V5P},
         ),
         Part(
             "F1",
@@ -138,11 +138,11 @@ def power_parts() -> list[Part]:
         ),
         Part(
             "D1",
-            "Device:D_TVS",
+            "Device:D_Zener",
             "SMAJ5.0A",
             "Diode_SMD:D_SMA",
             "Littelfuse SMAJ5.0A",
-            {"1": GND, "2": V5},
+            {"1": V5, "2": GND},  # unidirectional: cathode (pad 1, the band) on +5 V
         ),
         Part(
             "C1",
@@ -230,11 +230,11 @@ def pico_parts() -> list[Part]:
         _r("R9", "1k", "PIEZO_PWM", "PIEZO_B", "Yageo RC0603FR-071KL"),
         Part(
             "Q3",
-            "Device:Q_NPN",
+            "Transistor_BJT:MMBT3904",
             "MMBT3904",
             "Package_TO_SOT_SMD:SOT-23",
             "onsemi MMBT3904LT1G",
-            {"B": "PIEZO_B", "C": "PIEZO_N", "E": GND},
+            {"1": "PIEZO_B", "2": GND, "3": "PIEZO_N"},
         ),
         _r("R10", "1k", V5, "PIEZO_N", "Yageo RC0603FR-071KL"),
         Part(
@@ -343,12 +343,36 @@ def _library(name: str) -> Node:
     return parse((SYMBOL_DIR / f"{name}.kicad_sym").read_text(encoding="utf-8"))
 
 
+def _key(node: Node) -> str:
+    """What a symbol's entry sets: its head, or a property's name."""
+    if not isinstance(node, list):
+        return ""
+    return str(node[0]) if node[0] != "property" else "property " + unq(node[1])
+
+
+def _flat_symbol(library: str, name: str) -> list[Node]:
+    """The library's symbol ``name``, a derived one merged onto its parent as KiCad does."""
+    symbol = next(s for s in find(_library(library), "symbol") if unq(s[1]) == name)
+    assert isinstance(symbol, list)
+    extends = find(symbol, "extends")
+    if not extends:
+        return symbol
+    parent = _flat_symbol(library, unq(extends[0][1]))
+    own = {_key(c) for c in symbol[2:]}
+    body: list[Node] = []
+    for child in parent[2:]:
+        if isinstance(child, list) and child[0] == "symbol":
+            unit = unq(child[1]).removeprefix(unq(parent[1]))
+            body.append(["symbol", q(name + unit), *child[2:]])
+        elif _key(child) not in own:
+            body.append(child)
+    return ["symbol", q(name), *[c for c in symbol[2:] if c is not extends[0]], *body]
+
+
 def library_symbol(lib_id: str) -> list[Node]:
     """The symbol ``Library:Name`` as a schematic's ``lib_symbols`` holds it."""
     library, name = lib_id.split(":")
-    symbol = next(s for s in find(_library(library), "symbol") if unq(s[1]) == name)
-    assert isinstance(symbol, list) and not find(symbol, "extends"), f"{lib_id} is derived"
-    return ["symbol", q(lib_id), *symbol[2:]]
+    return ["symbol", q(lib_id), *_flat_symbol(library, name)[2:]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,9 +526,29 @@ def schematic(parts: Sequence[Part]) -> str:
 
 
 PROJECT_FILE = """{
-  "meta": {
-    "filename": "carrier.kicad_pro",
-    "version": 3
+  "board": {
+    "design_settings": {
+      "defaults": {
+        "copper_line_width": 0.2,
+        "silk_line_width": 0.15,
+        "silk_text_size_h": 1.0,
+        "silk_text_size_v": 1.0,
+        "silk_text_thickness": 0.15
+      },
+      "rules": {
+        "min_clearance": 0.15,
+        "min_copper_edge_clearance": 0.5,
+        "min_hole_clearance": 0.25,
+        "min_hole_to_hole": 0.25,
+        "min_silk_clearance": 0.0,
+        "min_text_height": 0.8,
+        "min_text_thickness": 0.08,
+        "min_through_hole_diameter": 0.3,
+        "min_track_width": 0.2,
+        "min_via_annular_width": 0.13,
+        "min_via_diameter": 0.5
+      }
+    }
   },
   "erc": {
     "erc_exclusions": [],
@@ -513,6 +557,35 @@ PROJECT_FILE = """{
     },
     "pin_map": [],
     "rule_severities": {}
+  },
+  "meta": {
+    "filename": "carrier.kicad_pro",
+    "version": 3
+  },
+  "net_settings": {
+    "classes": [
+      {
+        "bus_width": 12,
+        "clearance": 0.15,
+        "diff_pair_gap": 0.25,
+        "diff_pair_via_gap": 0.25,
+        "diff_pair_width": 0.2,
+        "line_style": 0,
+        "microvia_diameter": 0.3,
+        "microvia_drill": 0.1,
+        "name": "Default",
+        "pcb_color": "rgba(0, 0, 0, 0.000)",
+        "priority": 2147483647,
+        "schematic_color": "rgba(0, 0, 0, 0.000)",
+        "track_width": 0.2,
+        "via_diameter": 0.6,
+        "via_drill": 0.3,
+        "wire_width": 6
+      }
+    ],
+    "meta": {
+      "version": 4
+    }
   }
 }
 """
@@ -521,12 +594,22 @@ PROJECT_FILE = """{
 def library_table(parts: Sequence[Part]) -> str:
     """The project's symbol library table: KiCad's own libraries, by its own path variable."""
     names = sorted({p.lib.split(":")[0] for p in parts} | {"power"})
+    return _table("sym_lib_table", names, "${KICAD9_SYMBOL_DIR}/{name}.kicad_sym")
+
+
+def footprint_table(parts: Sequence[Part]) -> str:
+    """The footprint library table: KiCad's own footprint libraries (and the mounting holes')."""
+    names = sorted({p.footprint.split(":")[0] for p in parts} | {"MountingHole"})
+    return _table("fp_lib_table", names, "${KICAD9_FOOTPRINT_DIR}/{name}.pretty")
+
+
+def _table(kind: str, names: Sequence[str], uri: str) -> str:
     rows = [
-        f'  (lib (name "{name}")(type "KiCad")(uri "${{KICAD9_SYMBOL_DIR}}/{name}.kicad_sym")'
-        '(options "")(descr ""))'
+        f'  (lib (name "{name}")(type "KiCad")(uri "{uri.replace("{name}", name)}")(options "")'
+        '(descr ""))'
         for name in names
     ]
-    return "(sym_lib_table\n  (version 7)\n" + "\n".join(rows) + "\n)\n"
+    return f"({kind}\n  (version 7)\n" + "\n".join(rows) + "\n)\n"
 
 
 def files() -> dict[str, str]:
@@ -536,6 +619,7 @@ def files() -> dict[str, str]:
         f"{PROJECT}.kicad_sch": schematic(parts),
         f"{PROJECT}.kicad_pro": PROJECT_FILE,
         "sym-lib-table": library_table(parts),
+        "fp-lib-table": footprint_table(parts),
     }
 
 

@@ -1,27 +1,38 @@
 """The carrier's exported outputs, made by KiCad's own ``kicad-cli`` from the generated project.
 
 ``python -m tools.hardware.kicad.outputs`` (from the repository's root, with KiCad 9 installed)
-runs the electrical rules check, which must find nothing, and writes into ``hardware/kicad/``:
-the schematic as PDF, the bill of materials with manufacturer part numbers (CSV) and KiCad's
-netlist (XML, which the tests check against the code's pin tables). ``--check`` exports again
-into a scratch folder and names every committed output that differs (the PDF's and the
-netlist's time stamps aside).
+runs the electrical rules check and the board's design rules check, which must find no
+error and nothing unconnected, and writes into ``hardware/kicad/``: the schematic as PDF, the
+bill of materials with manufacturer part numbers (CSV), KiCad's netlist (XML, which the tests
+check against the code's pin tables), and from the board (:mod:`tools.hardware.kicad.board`)
+the fabrication files in ``fab/``: Gerbers, Excellon drill files, the placement file, and
+3D renders of both sides (PNG). ``--check`` builds the board again (the router: a minute
+or two) and exports everything again into a scratch folder, and names every committed file
+that differs (time stamps aside; the renders, which depend on the
+machine's OpenGL, only have to exist).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from tools.hardware.kicad import board
 from tools.hardware.kicad.carrier import KICAD_DIR, PROJECT
 
 SCHEMATIC = f"{PROJECT}.kicad_sch"
+PCB = f"{PROJECT}.kicad_pcb"
 OUTPUTS = (f"{PROJECT}.pdf", f"{PROJECT}-bom.csv", f"{PROJECT}-netlist.xml")
+FAB = "fab"
+GERBER_LAYERS = "F.Cu,B.Cu,F.Paste,B.Paste,F.SilkS,B.SilkS,F.Mask,B.Mask,Edge.Cuts"
+RENDERS = (f"{PROJECT}-top.png", f"{PROJECT}-bottom.png")
 BOM_FIELDS = ("Reference,Value,MPN,Footprint,${QUANTITY}", "Refs,Value,MPN,Footprint,Qty")
 #: What changes from one export to the next without the design changing.
 _STAMPS = (
@@ -29,6 +40,13 @@ _STAMPS = (
     re.compile(rb"/ModDate \(D:\d+\)"),
     re.compile(rb"<date>[^<]*</date>"),
     re.compile(rb"<source>[^<]*</source>"),
+    re.compile(rb"%TF\.CreationDate,[^*]*\*%"),
+    re.compile(rb"G04 Created by KiCad[^*]*\*"),
+    re.compile(rb"; DRILL file \{[^}]*\} date [^\n]*"),
+    re.compile(rb"; FORMAT=[^\n]*"),
+    re.compile(rb"; #@! TF\.CreationDate,[^\n]*"),
+    re.compile(rb"## Created on [^\n]*"),
+    re.compile(rb'"CreationDate": *"[^"]*"'),
 )
 
 
@@ -43,6 +61,94 @@ def erc_violations(folder: Path = KICAD_DIR) -> str:
         _cli("sch", "erc", "--severity-all", "-o", str(report), SCHEMATIC, cwd=folder)
         lines = report.read_text(encoding="utf-8").splitlines()
     return "\n".join(line for line in lines if line.startswith(("[", "    ")))
+
+
+def drc_violations(folder: Path = KICAD_DIR) -> tuple[list[str], list[str], int]:
+    """The board's design rules check: its errors, its warnings (each a line of KiCad's
+    JSON report: the rule, its description, the items) and how many items are unconnected."""
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "drc.json"
+        _cli("pcb", "drc", "--severity-all", "--format", "json", "-o", str(report), PCB,
+             cwd=folder)  # fmt: skip
+        data = json.loads(report.read_text(encoding="utf-8"))
+    found: dict[str, list[str]] = {"error": [], "warning": []}
+    for violation in data.get("violations", []):
+        items = "; ".join(i.get("description", "") for i in violation.get("items", []))
+        text = f"{violation.get('type')}: {violation.get('description')} ({items})"
+        found.setdefault(violation.get("severity", "error"), []).append(text)
+    unconnected = len(data.get("unconnected_items", []))
+    return found["error"], found["warning"], unconnected
+
+
+def export_board(out: Path, folder: Path = KICAD_DIR, *, renders: bool = True) -> None:
+    """The board's fabrication files into ``out/fab`` and its renders into ``out``."""
+    fab = out.resolve() / FAB
+    fab.mkdir(parents=True, exist_ok=True)
+    _cli(
+        "pcb",
+        "export",
+        "gerbers",
+        "--layers",
+        GERBER_LAYERS,
+        "--no-protel-ext",
+        "-o",
+        str(fab),
+        PCB,
+        cwd=folder,
+    )
+    _cli(
+        "pcb",
+        "export",
+        "drill",
+        "--format",
+        "excellon",
+        "--excellon-separate-th",
+        "--generate-map",
+        "--map-format",
+        "pdf",
+        "-o",
+        str(fab) + "/",
+        PCB,
+        cwd=folder,
+    )
+    _cli(
+        "pcb",
+        "export",
+        "pos",
+        "--format",
+        "csv",
+        "--units",
+        "mm",
+        "--use-drill-file-origin",
+        "--side",
+        "both",
+        "-o",
+        str(fab / f"{PROJECT}-pos.csv"),
+        PCB,
+        cwd=folder,
+    )
+    for made in fab.iterdir():
+        made.write_bytes(_unstamped(made.read_bytes()))
+    if renders:
+        for name, side in zip(RENDERS, ("top", "bottom"), strict=True):
+            _cli(
+                "pcb",
+                "render",
+                "--side",
+                side,
+                "--quality",
+                "high",
+                "--background",
+                "opaque",
+                "-w",
+                "1600",
+                "-h",
+                "1100",
+                "-o",
+                str(out.resolve() / name),
+                PCB,
+                cwd=folder,
+            )
 
 
 def export(out: Path, folder: Path = KICAD_DIR) -> None:
@@ -68,13 +174,23 @@ def _unstamped(data: bytes) -> bytes:
 def stale_outputs(folder: Path = KICAD_DIR) -> list[str]:
     with tempfile.TemporaryDirectory() as scratch:
         export(Path(scratch), folder)
-        return [
+        export_board(Path(scratch), folder, renders=False)
+        fresh = sorted(f"{FAB}/{p.name}" for p in (Path(scratch) / FAB).iterdir())
+        kept = (
+            sorted(f"{FAB}/{p.name}" for p in (folder / FAB).glob("*"))
+            if (folder / FAB).is_dir()
+            else []
+        )
+        stale = [
             name
-            for name in OUTPUTS
+            for name in (*OUTPUTS, *fresh)
             if not (folder / name).is_file()
             or _unstamped((folder / name).read_bytes())
             != _unstamped((Path(scratch) / name).read_bytes())
         ]
+        stale += [name for name in kept if name not in fresh]
+        stale += [name for name in RENDERS if not (folder / name).is_file()]
+        return stale
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -85,13 +201,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if violations:
         print(f"ERC:\n{violations}", file=sys.stderr)
         return 1
+    errors, _warnings, unconnected = drc_violations()
+    if errors or unconnected:
+        print("DRC:", *errors, f"{unconnected} unconnected", sep="\n", file=sys.stderr)
+        return 1
     if args.check:
-        stale = stale_outputs()
+        stale = [PCB] if board.stale() else []
+        stale += stale_outputs()
         for name in stale:
-            print(f"stale: {name} (run: python -m tools.hardware.kicad.outputs)", file=sys.stderr)
+            command = "board" if name == PCB else "outputs"
+            print(f"stale: {name} (run: python -m tools.hardware.kicad.{command})", file=sys.stderr)
         return 1 if stale else 0
     export(KICAD_DIR)
-    for name in OUTPUTS:
+    shutil.rmtree(KICAD_DIR / FAB, ignore_errors=True)
+    export_board(KICAD_DIR)
+    for name in (*OUTPUTS, *RENDERS, FAB):
         print(KICAD_DIR / name)
     return 0
 
