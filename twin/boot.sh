@@ -4,7 +4,8 @@
 # IMAGE_DIR is twin/build-image.sh's folder; RUN_DIR holds what this VM writes: root.qcow2
 # (a copy-on-write layer over the image's disk.img), state.img (its own ext4 file system,
 # mounted at /var/lib/boardctl: the score journal's state directory), the serial console's
-# log, qemu.pid and the host's sockets (gpio.sock: the GPIO lines; qmp.sock). Both disks
+# log, qemu.pid and the host's sockets (gpio.sock: the GPIO lines and the Pico's USB plug;
+# pico.sock: the bytes of the Pico's USB port; qmp.sock). Both disks
 # are kept between boots of the same RUN_DIR: boot again after a power cut to see what the
 # guest kept. ssh: 127.0.0.1:$SSH_PORT (root, IMAGE_DIR/id_ed25519); the guest has no
 # other network (QEMU's user network with restrict=on: no route out).
@@ -35,5 +36,7 @@ exec qemu-system-x86_64 -name boardctl-twin \
     -device virtio-serial-pci \
     -chardev "socket,id=gpio,path=$RUN/gpio.sock,server=on,wait=off" \
     -device virtserialport,chardev=gpio,name=twin.gpio \
+    -chardev "socket,id=pico,path=$RUN/pico.sock,server=on,wait=off" \
+    -device virtserialport,chardev=pico,name=twin.pico \
     -qmp "unix:$RUN/qmp.sock,server=on,wait=off" \
     -display none -serial "file:$RUN/console.log" -daemonize -pidfile "$RUN/qemu.pid"

@@ -17,10 +17,13 @@
 // --real-time: emulated time never runs ahead of the wall clock (rp2040js skips through a
 // chip's idle waits), for host programs that time themselves against the chip as against
 // a real one: mpremote's `reset` closes the port within the 100 ms the chip sleeps first.
+// --no-catch-up (with --real-time): time the chip fell behind the wall clock (a busy host)
+// is not made up by skipping through its idle waits later, so its timers (the watchdog's
+// update window) never run out in one jump; its clock runs at most as fast as the wall's.
 //
 // usage: node bridge.mjs --bin IMAGE --fs FS.img [--link usb|uart] [--bootsel]
 //        [--events FD] [--control FD] [--max-emu-s 600] [--tick-ms 20] [--tone-pin N]
-//        [--real-time]
+//        [--real-time [--no-catch-up]]
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { Pico } from './pico.mjs';
@@ -132,11 +135,18 @@ function loop() {
     else finish();
     return;
   }
-  const ahead_ms = realTime ? (pico.nanos - startNs) / 1e6 - (performance.now() - startMs) : 0;
+  let ahead_ms = realTime ? (pico.nanos - startNs) / 1e6 - (performance.now() - startMs) : 0;
+  if (ahead_ms < 0 && !catchUp) {
+    // behind the wall clock (a busy host): forget the lag, do not skip ahead to make it up
+    startNs = pico.nanos;
+    startMs = performance.now();
+    ahead_ms = 0;
+  }
   if (ahead_ms > 1) setTimeout(loop, ahead_ms);
   else setImmediate(loop);
 }
 const realTime = !!args['real-time'];
-const startNs = pico.nanos;
-const startMs = performance.now();
+const catchUp = !args['no-catch-up'];
+let startNs = pico.nanos;
+let startMs = performance.now();
 loop();

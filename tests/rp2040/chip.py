@@ -137,7 +137,9 @@ class Chip:
         config: dict[str, object] | None = None,
         on_output: Callable[[bytes], None] | None = None,
         on_usb: Callable[[dict[str, Any]], None] | None = None,
+        on_frame: Callable[[PinFrame], None] | None = None,
         real_time: bool = False,
+        catch_up: bool = True,
     ) -> None:
         node = shutil.which("node")
         if node is None:
@@ -150,6 +152,7 @@ class Chip:
         self.link = link
         self.on_output = on_output  # called with every chunk the device sends
         self.on_usb = on_usb  # called with every usb-connected / usb-disconnected event
+        self.on_frame = on_frame  # called with every frame decoded from the LED pin
         fs = flash_image(workdir / f"fs-{os.getpid()}-{id(self)}.img", overrides)
         self.output = bytearray()  # every byte the device sent on the link
         self.messages: list[protocol.Message] = []
@@ -180,6 +183,8 @@ class Chip:
             command.append("--bootsel")
         if real_time:  # its clock never ahead of the wall clock (bridge.mjs)
             command.append("--real-time")
+            if not catch_up:  # nor making up for lost time in jumps (bridge.mjs)
+                command.append("--no-catch-up")
         self._proc = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -320,15 +325,16 @@ class Chip:
             self.now_ns = max(self.now_ns, int(event["t_ns"]))
             kind = event["event"]
             if kind == "ws2812":
-                self.frames.append(
-                    PinFrame(
-                        int(event["start_ns"]),
-                        int(event["t_ns"]),
-                        bytes.fromhex(event["hex"]),
-                        tuple(event["t0h"]),
-                        tuple(event["t1h"]),
-                    )
+                frame = PinFrame(
+                    int(event["start_ns"]),
+                    int(event["t_ns"]),
+                    bytes.fromhex(event["hex"]),
+                    tuple(event["t0h"]),
+                    tuple(event["t1h"]),
                 )
+                self.frames.append(frame)
+                if self.on_frame is not None:
+                    self.on_frame(frame)
             elif kind == "tone":
                 self.tones.append(
                     PinTone(

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.twin.pico import PicoOnUsb
 from tests.twin.vm import Twin, build_image, free_port, wheel_folder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,11 +35,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def twin() -> Iterator[Twin]:
-    """The VM, booted from the cached image, with boardctl installed as a maker installs it."""
+    """The VM, booted from the cached image, with boardctl installed as a maker installs it,
+    and the emulated Pico on its USB port."""
     image = build_image(ROOT / "twin")
     wheels = wheel_folder(ROOT)
     run = Path(tempfile.mkdtemp(prefix="boardctl-twin-"))
     vm = Twin(ROOT / "twin", image, run, ssh_port=free_port())
+    vm.pico = PicoOnUsb(run, vm.plug_pico)
     try:
         vm.boot()
         vm.install_boardctl(ROOT, wheels)
@@ -47,5 +50,6 @@ def twin() -> Iterator[Twin]:
         vm.figures_to(ROOT / "build" / "artefacts" / "twin-figures.json")
         if vm.running():
             vm.poweroff()
+        vm.pico.power_off()
         if not os.environ.get("BOARDCTL_TWIN_KEEP"):
             vm.remove_run_folder()

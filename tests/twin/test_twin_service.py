@@ -83,6 +83,9 @@ def test_a_guided_game_entered_on_the_gpio_lines_shows_in_boardctl_status(twin: 
         return wait_for("the press's effect in boardctl status", probe, STATUS_TIMEOUT, 1.0)
 
     once(lambda s: s["phase"] == "cut")
+    chip = twin.pico.chip if twin.pico is not None else None
+    assert chip is not None
+    mark = len(chip.frames)
     twin.press(line(TRACK2["plus1"]))  # the cut: track 2 deals
     once(lambda s: s["phase"] == "deal" and s["dealer"] == 1)
     twin.press(line(SHARED["menu"]))  # dealt: the play
@@ -98,6 +101,13 @@ def test_a_guided_game_entered_on_the_gpio_lines_shows_in_boardctl_status(twin: 
         once(lambda s, want=want: scores(s) == want and not any(s["pending"]))
     status = twin.status()
     assert scores(status) == [(3, 2), (3, 0)] and status["phase"] == "play"
+    # and the Pico's LED pin draws the frame the service rendered for the score
+
+    def drawn() -> bool | None:
+        rgb = twin.service_frame()
+        return True if any(f.rgb == rgb for f in chip.frames[mark:]) else None
+
+    wait_for("the game's frame on the LED pin", drawn, STATUS_TIMEOUT, 1.0)
 
 
 def test_a_gpio_chip_that_no_pin_factory_opens_stops_the_service_with_the_reasons(

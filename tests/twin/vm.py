@@ -15,15 +15,22 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tests.twin.pico import PicoOnUsb
+
 T = TypeVar("T")
 
 CACHE = Path(os.environ.get("BOARDCTL_TWIN_CACHE", Path.home() / ".cache" / "boardctl-twin"))
+MPREMOTE = "mpremote==1.29.0"  # what `pip install mpremote` gave when the twin was made
 BOOT_TIMEOUT = 600.0  # seconds to systemd's "running" under TCG on a busy 2-core host
+VENV_PYTHON = "/opt/boardctl/venv/bin/python"  # install.sh's virtualenv
+SOCKET = "/run/boardctl/control.sock"  # the service's control socket (RuntimeDirectory)
+FRAME_TIMEOUT = 300.0  # seconds from READY to the frame on the emulated Pico's pin
 
 
 def build_image(twin_dir: Path) -> Path:
@@ -48,6 +55,22 @@ def wheel_folder(root: Path) -> Path:
         subprocess.run(
             ["python3", "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
              "--only-binary=:all:", "-r", str(requirements), "-d", str(partial)],
+            check=True,
+        )  # fmt: skip
+        partial.rename(folder)
+    return folder
+
+
+def mpremote_wheels() -> Path:
+    """mpremote's wheels and its dependencies' (``MPREMOTE``), downloaded on the host: what
+    ``pip install mpremote`` fetches on a Pi (hardware/bringup.md), for the VM without network."""
+    folder = CACHE / MPREMOTE.replace("==", "-")
+    if not folder.is_dir():
+        partial = CACHE / f"{folder.name}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        subprocess.run(
+            ["python3", "-m", "pip", "download", "--quiet", "--only-binary=:all:",
+             MPREMOTE, "-d", str(partial)],
             check=True,
         )  # fmt: skip
         partial.rename(folder)
@@ -79,22 +102,30 @@ class Twin:
     def __init__(self, twin_dir: Path, image: Path, run: Path, *, ssh_port: int) -> None:
         self.twin_dir, self.image, self.run, self.ssh_port = twin_dir, image, run, ssh_port
         self.figures: dict[str, Any] = {}
+        self.pico: PicoOnUsb | None = None  # the Pico on its USB port, powered with the VM
         self._gpio: socket.socket | None = None
         self._gpio_buffer = b""
+        self._gpio_lock = threading.Lock()  # the test's presses and the Pico's plug share it
 
     # -- power ---------------------------------------------------------------------------
     def boot(self) -> float:
         """Start QEMU and wait for systemd's ``running``; the seconds it took."""
         env = dict(os.environ, SSH_PORT=str(self.ssh_port))
         start = time.monotonic()
+        if self.pico is not None:
+            self.pico.power_on()
         subprocess.run([str(self.twin_dir / "boot.sh"), str(self.image), str(self.run)],
                        check=True, env=env)  # fmt: skip
+        if self.pico is not None:
+            self.pico.connect(self.run / "pico.sock")
 
         def state() -> str | None:
             done = self.ssh("systemctl is-system-running --wait", check=False, timeout=60)
             return done.stdout.strip() if done.stdout.strip() in ("running", "degraded") else None
 
         self.figures["system_state"] = wait_for("systemd running", state, BOOT_TIMEOUT, every=2)
+        if self.pico is not None:
+            self.pico.follow_plug()
         seconds = time.monotonic() - start
         self.figures.setdefault("boots_to_running_s", []).append(round(seconds, 1))
         return seconds
@@ -120,6 +151,8 @@ class Twin:
         self.close_gpio()
         self.ssh("systemctl poweroff", check=False, timeout=30)
         wait_for("QEMU exit", lambda: True if not self.running() else None, 300)
+        if self.pico is not None:
+            self.pico.power_off()
 
     def cut_power(self) -> None:
         """SIGKILL QEMU: the guest loses whatever it had not flushed to its disks."""
@@ -128,6 +161,16 @@ class Twin:
         if pid is not None:
             os.kill(pid, signal.SIGKILL)
         wait_for("QEMU exit", lambda: True if not self.running() else None, 30)
+        if self.pico is not None:
+            self.pico.power_off()
+
+    def state_disk(self, request: str) -> str:
+        """``debugfs``'s answer to ``request`` on the state disk (``/var/lib/boardctl``),
+        read from the host while QEMU is not running."""
+        assert not self.running()
+        done = subprocess.run(["debugfs", "-R", request, str(self.run / "state.img")],
+                              check=True, capture_output=True, text=True)  # fmt: skip
+        return done.stdout
 
     def remove_run_folder(self) -> None:
         shutil.rmtree(self.run, ignore_errors=True)
@@ -163,6 +206,13 @@ class Twin:
             )
         return done
 
+    def copy_folder(self, folder: Path, guest: str) -> None:
+        """``folder``'s files into the guest's folder ``guest`` (made anew)."""
+        tar = subprocess.Popen(["tar", "-C", str(folder), "-cf", "-", "."], stdout=subprocess.PIPE)
+        self.ssh(f"rm -rf {guest} && mkdir -p {guest} && tar -x --no-same-owner -C {guest}",
+                 stdin=tar.stdout, timeout=300)  # fmt: skip
+        assert tar.wait() == 0
+
     # -- installing boardctl --------------------------------------------------------------
     def install_boardctl(self, root: Path, wheels: Path) -> None:
         """What the docs tell a maker: the checkout on the Pi, then ``sudo sh systemd/install.sh``.
@@ -188,10 +238,7 @@ class Twin:
             stdin=tar.stdout, timeout=300,
         )  # fmt: skip
         assert tar.wait() == 0
-        tar = subprocess.Popen(["tar", "-C", str(wheels), "-cf", "-", "."], stdout=subprocess.PIPE)
-        self.ssh("rm -rf /home/pi/wheels && mkdir -p /home/pi/wheels"
-                 " && tar -x --no-same-owner -C /home/pi/wheels", stdin=tar.stdout)  # fmt: skip
-        assert tar.wait() == 0
+        self.copy_folder(wheels, "/home/pi/wheels")
         start = time.monotonic()
         done = self.ssh(
             "cd /home/pi && BOARDCTL_SHUTDOWN_BUTTON=no BOARDCTL_OVERLAYFS=no"
@@ -206,6 +253,10 @@ class Twin:
     # -- the GPIO lines -------------------------------------------------------------------
     def gpio(self, command: str) -> str:
         """One command to the guest's GPIO agent (twin/guest/.../gpio-agent.py); its reply."""
+        with self._gpio_lock:
+            return self._gpio_command(command)
+
+    def _gpio_command(self, command: str) -> str:
         if self._gpio is None:
             self._gpio = socket.socket(socket.AF_UNIX)
             self._gpio.settimeout(30)
@@ -224,9 +275,14 @@ class Twin:
         return reply[3:]
 
     def close_gpio(self) -> None:
-        if self._gpio is not None:
-            self._gpio.close()
-            self._gpio = None
+        with self._gpio_lock:
+            if self._gpio is not None:
+                self._gpio.close()
+                self._gpio = None
+
+    def plug_pico(self, plugged: bool) -> None:
+        """Plug the Pico's USB gadget in the guest, or unplug it."""
+        self.gpio(f"usb {int(plugged)}")
 
     def press(self, line: int, hold: float = 0.2) -> None:
         """Press a button wired to ``line`` (active low, as the board's buttons are)."""
@@ -240,6 +296,14 @@ class Twin:
         value: dict[str, Any] = json.loads(done.stdout)
         return value
 
+    def service_frame(self) -> bytes:
+        """The frame the service rendered last (its control socket's ``frame``), as RGB."""
+        done = self.ssh(
+            f"{VENV_PYTHON} -c 'from boardctl.service.client import request;"
+            f' print(request("{SOCKET}", {{"op": "frame"}}, timeout=120)["rgb"])\''
+        )
+        return bytes.fromhex(done.stdout.strip())
+
     def figures_to(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.figures, indent=1) + "\n")
@@ -247,7 +311,6 @@ class Twin:
 
 # -- power cuts --------------------------------------------------------------------------------
 PEGGER = Path(__file__).with_name("guest_pegger.py")
-VENV_PYTHON = "/opt/boardctl/venv/bin/python"  # install.sh's virtualenv
 
 
 def boot_to_ready(twin: Twin) -> float:
@@ -269,6 +332,9 @@ def boot_to_ready(twin: Twin) -> float:
     shown = twin.ssh("systemctl show boardctl -p ActiveEnterTimestampMonotonic").stdout
     kernel_to_ready = int(shown.strip().split("=", 1)[1]) / 1e6
     twin.figures.setdefault("kernel_start_to_ready_s", []).append(round(kernel_to_ready, 1))
+    if twin.pico is not None:  # the service's first frame, as the Pico's LED pin drew it
+        first = twin.pico.first_frame_showing(twin.service_frame(), FRAME_TIMEOUT)
+        twin.figures.setdefault("vm_start_to_first_frame_s", []).append(round(first, 1))
     return seconds
 
 

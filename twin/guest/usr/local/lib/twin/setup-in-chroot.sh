@@ -43,7 +43,8 @@ printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n/dev/vdb /var/lib/boardctl ext
 groupadd -f -r gpio
 id pi > /dev/null 2>&1 || useradd -m -s /bin/bash -G gpio,dialout,plugdev pi
 passwd -d root
-systemctl enable systemd-networkd twin-board twin-gpio-sim twin-gpio-agent
+systemctl enable systemd-networkd twin-board twin-gpio-sim twin-gpio-agent twin-pico-usb \
+    twin-pico-bridge
 systemctl mask systemd-networkd-wait-online.service apt-daily.timer apt-daily-upgrade.timer \
     e2scrub_all.timer fstrim.timer man-db.timer
 # The VM has no network: apt knows no sources (apt-get update succeeds with nothing to do).
