@@ -142,7 +142,9 @@ def test_closing_an_event_archives_its_signed_results_and_clears_them_for_good(
                      "close", night]) == 0  # fmt: skip
         assert f"closed {night}: 3 results" in capsys.readouterr().out
         assert collect(config_for(broker)) == {}  # cleared from the broker
-        mark = probe.seen[topics.closed("boardctl", night)]
+        closed = topics.closed("boardctl", night)
+        assert probe.wait(lambda seen: closed in seen)  # (the probe's copy may come later)
+        mark = probe.seen[closed]
         assert json.loads(mark)["event"] == night
         # the bridge, reconnecting, does not put them back: the event is closed
         stop(bridge, thread)

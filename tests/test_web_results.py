@@ -189,3 +189,42 @@ def test_the_feed_waits_for_the_broker_and_follows_its_results(
         assert games == sorted(str(r["id"]) for r in season[:3])
     finally:
         broker.close()
+
+
+def test_with_since_the_feed_reads_only_the_events_from_then_on(
+    season: list[dict[str, object]], tmp_path: Path
+) -> None:
+    """``[standings] since``: an older event's retained results never reach the page's feed."""
+    import datetime
+    import threading
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from boardctl.config import MqttConfig
+    from boardctl.web.results import ResultsFeed
+    from tests.mqtt_broker import Broker
+
+    broker = Broker(tmp_path / "broker")
+    broker.start()
+    try:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        client.connect("127.0.0.1", broker.port)
+        client.loop_start()
+        nights = {"2026-11-20": season[:2], "2026-11-30": season[2:5]}
+        for night, records in nights.items():
+            for record in records:
+                topic = f"boardctl/{record['board']}/results/{night}/{record['id']}"
+                client.publish(topic, json.dumps(record), qos=1, retain=True).wait_for_publish(5)
+        client.loop_stop()
+        client.disconnect()
+        tonight = datetime.datetime(2026, 11, 30, 22, 0).astimezone().timestamp()
+        config = MqttConfig(host="127.0.0.1", port=broker.port)
+        feed = ResultsFeed(config, timeout=2.0, since="2026-11-29", clock=lambda: tonight)
+        seen = threading.Event()
+        feed.start(seen.set)
+        assert seen.wait(30) and feed.error == ""
+        games = sorted(slot.split("/")[1] for _, slot in feed.results)
+        assert games == sorted(str(r["id"]) for r in nights["2026-11-30"])
+    finally:
+        broker.close()

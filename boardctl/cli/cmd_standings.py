@@ -146,23 +146,17 @@ def _season(args: argparse.Namespace) -> int:
 
 def events_since(since: str, config: MqttConfig) -> list[str]:
     """The events the broker may keep from ``since`` on (their topics only are read)."""
-    import datetime
     import time
 
-    from boardctl.mqtt.events import event_of, today
+    from boardctl.mqtt import events
     from boardctl.standings.errors import StandingsError
 
     try:
-        first = event_of(since if "T" in since else since + "T12:00:00", config.day_starts)
+        return events.events_since(
+            since, time.time(), day_starts=config.day_starts, keep_days=config.keep_days
+        )
     except ValueError:
         raise StandingsError(f"--since {since!r}: write a time, e.g. 2026-12-01T19:00") from None
-    last = datetime.date.fromisoformat(today(time.time(), config.day_starts))
-    day = max(datetime.date.fromisoformat(first), last - datetime.timedelta(config.keep_days))
-    out = []
-    while day <= last:
-        out.append(day.isoformat())
-        day += datetime.timedelta(1)
-    return out
 
 
 def _add(args: argparse.Namespace) -> int:

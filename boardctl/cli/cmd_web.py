@@ -121,4 +121,4 @@ def _results(config: object, main: object) -> tuple[ResultsFeed | None, str]:
             f"results from the broker need paho-mqtt: pip install 'boardctl[mqtt]' ({exc})"
         ) from None
     board = main.mqtt.board_id or board_id(paths.client_journal(main).parent)
-    return ResultsFeed(main.mqtt), board
+    return ResultsFeed(main.mqtt, since=config.standings.since), board

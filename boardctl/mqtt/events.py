@@ -51,6 +51,20 @@ def kept(event: str, now_event: str, keep_days: int = KEEP_DAYS) -> bool:
     return age.days <= keep_days
 
 
+def events_since(since: str, now: float, *, day_starts: int, keep_days: int) -> list[str]:
+    """The events the broker may keep from ``since`` (a date or an ISO time) to the one running
+    at ``now``: the only topics ``standings --since`` and the page's ``[standings] since`` read.
+    ``ValueError`` if ``since`` is no time."""
+    first = event_of(since if "T" in since else since + "T12:00:00", day_starts)
+    last = datetime.date.fromisoformat(today(now, day_starts))
+    day = max(datetime.date.fromisoformat(first), last - datetime.timedelta(keep_days))
+    out = []
+    while day <= last:
+        out.append(day.isoformat())
+        day += datetime.timedelta(1)
+    return out
+
+
 def withdrawal(board: str, game: str, key: bytes | None) -> dict[str, Any]:
     """The record that withdraws ``game``'s result (signed when the board has a key)."""
     record: dict[str, Any] = {"id": game, "board": board, "withdrawn": True}

@@ -183,8 +183,21 @@ def _standings(table: Any, source: str) -> StandingsOptions:
                 raise ConfigError(f'{where} must be "entrant" or "player", not {value!r}')
         elif not isinstance(value, str):
             raise ConfigError(f"{where} must be a string, not {value!r}")
+        elif key == "since" and value and not _is_time(value):
+            raise ConfigError(f"{where} must be a date or a time, e.g. 2026-12-01T19:00")
         values[key] = value
     return StandingsOptions(**values)
+
+
+def _is_time(text: str) -> bool:
+    """Whether ``text`` is a date or an ISO 8601 time (what ``--since`` takes)."""
+    import datetime
+
+    try:
+        datetime.datetime.fromisoformat(text if "T" in text else text + "T12:00:00")
+    except ValueError:
+        return False
+    return True
 
 
 def parse_web_config(data: dict[str, Any], source: str = "(web config)") -> WebConfig:

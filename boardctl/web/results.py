@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import BoardError
+from boardctl.mqtt.events import events_since
 from boardctl.web.page_config import StandingsOptions
 
 if TYPE_CHECKING:  # imported when first used: a page without results does not load them
@@ -78,9 +79,18 @@ class Changes:
 class ResultsFeed:
     """Every board's retained results on the broker, followed for ever in a daemon thread."""
 
-    def __init__(self, config: MqttConfig, *, timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        config: MqttConfig,
+        *,
+        timeout: float = 10.0,
+        since: str = "",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.config = config
         self.timeout = timeout
+        self.since = since  # [standings] since: only the events from then on are read
+        self._clock = clock  # (the Unix time: which event is tonight's)
         self.error = "waiting for the broker"
         self._results: Messages = {}
         self._lock = threading.Lock()
@@ -115,13 +125,22 @@ class ResultsFeed:
 
         while True:
             try:
-                collect(self.config, timeout=self.timeout, follow=follow)
+                collect(self.config, timeout=self.timeout, follow=follow, only=self._events())
             except (BoardError, OSError) as exc:
                 self.error = str(exc)
                 log.warning("results: %s (again in %.0f s)", exc, self._pause)
                 changed()
             time.sleep(self._pause)
             self._pause = min(RETRY_MAX, self._pause * 2)
+
+    def _events(self) -> list[str]:
+        """The events to read, at each connection (none: every event the broker keeps)."""
+        if not self.since:
+            return []
+        config = self.config
+        return events_since(
+            self.since, self._clock(), day_starts=config.day_starts, keep_days=config.keep_days
+        )
 
 
 def _result(record: Mapping[str, Any]) -> GameResult | None:

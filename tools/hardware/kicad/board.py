@@ -704,9 +704,36 @@ _RANDOM_UUID = re.compile(r'"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0
 
 def _steady(text: str) -> str:
     """KiCad's saved board with the random identifiers it gives some items on loading (the
-    footprints' fields) replaced, in order, by fixed ones: the same board, the same file."""
+    footprints' fields) replaced, in order, by fixed ones, and each footprint's run of user
+    texts (which KiCad writes in an order of its own from one run to the next) sorted: the
+    same board, the same file."""
     count = iter(range(1_000_000))
-    return _RANDOM_UUID.sub(lambda _m: q(_uuid("kicad", next(count))), text)
+    return _RANDOM_UUID.sub(lambda _m: q(_uuid("kicad", next(count))), _sorted_user_texts(text))
+
+
+def _sorted_user_texts(text: str) -> str:
+    """Every run of consecutive ``(fp_text user ...)`` blocks in sorted order."""
+    out: list[str] = []
+    run: list[list[str]] = []
+    block: list[str] | None = None
+    for line in text.splitlines(keepends=True):
+        if block is not None:
+            block.append(line)
+            if line == "\t\t)\n":
+                run.append(block)
+                block = None
+        elif line.startswith("\t\t(fp_text user "):
+            block = [line]
+        else:
+            out.extend(line for b in sorted(run, key=_without_uuid) for line in b)
+            run = []
+            out.append(line)
+    out.extend(line for b in sorted(run, key=_without_uuid) for line in b)
+    return "".join(out)
+
+
+def _without_uuid(block: list[str]) -> list[str]:
+    return [line for line in block if not line.lstrip().startswith("(uuid ")]
 
 
 def _project_files(folder: Path) -> None:
