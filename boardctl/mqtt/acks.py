@@ -8,11 +8,10 @@ once whatever crashes when; consumers deduplicate by game id.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from boardctl.durable import replace_file
 
 VERSION = 1
 
@@ -52,17 +51,6 @@ class Acks:
             self.save()
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         data = json.dumps({"version": VERSION, "results": self.digests}, sort_keys=True)
-        fd, name = tempfile.mkstemp(dir=self.path.parent, prefix=".acks-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as file:
-                file.write(data)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(name, self.path)
-            self.dirty = False
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(name)
-            raise
+        replace_file(self.path, data)
+        self.dirty = False

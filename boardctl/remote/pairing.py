@@ -9,14 +9,12 @@ board's by ``boardctl remote join CODE``; ``boardctl remote leave`` removes it.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from boardctl.durable import replace_file, sync_folder
 from boardctl.remote.protocol import (
     ROLES,
     SECRET_BYTES,
@@ -97,20 +95,7 @@ def save(path: Path, pairing: Pairing) -> Pairing:
         "secret": pairing.secret.hex(),
         "since": since,
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=".remote-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            os.fchmod(file.fileno(), 0o600)
-            file.write(json.dumps(body, indent=1) + "\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
-    _sync_folder(path.parent)
+    replace_file(path, json.dumps(body, indent=1) + "\n", private=True)
     return pairing
 
 
@@ -120,13 +105,5 @@ def remove(path: Path) -> bool:
         path.unlink()
     except FileNotFoundError:
         return False
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
     return True
-
-
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -29,12 +29,12 @@ import datetime
 import json
 import os
 import secrets
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from boardctl.config import MqttConfig
+from boardctl.durable import replace_file
 from boardctl.mqtt import topics
 from boardctl.mqtt.broker import connect, make_client, unreachable
 from boardctl.mqtt.events import is_withdrawal
@@ -90,23 +90,7 @@ def write(path: Path, records: Iterable[dict[str, Any]]) -> None:
         (str(r["board"]), str(r["id"]), json.dumps(r, ensure_ascii=False, sort_keys=True))
         for r in records
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.writelines(line + "\n" for _, _, line in lines)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(name, path)
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
+    replace_file(path, "".join(line + "\n" for _, _, line in lines))
 
 
 def close(

@@ -8,12 +8,11 @@ replaced atomically; ``boardctl key add BOARD FILE`` files a copy of a board's
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
+from boardctl.durable import replace_file
 from boardctl.results.sign import KEY_BYTES
 from boardctl.standings.errors import StandingsError
 
@@ -51,16 +50,4 @@ def add(path: Path, board: str, key: bytes) -> None:
     body = json.dumps(
         {"version": VERSION, "keys": {b: k.hex() for b, k in sorted(keys.items())}}, indent=1
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=".board-keys-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            os.fchmod(file.fileno(), 0o600)
-            file.write(body + "\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
+    replace_file(path, body + "\n", private=True)

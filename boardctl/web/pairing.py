@@ -25,12 +25,12 @@ import hmac
 import json
 import os
 import secrets
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from boardctl.durable import replace_file
 from boardctl.errors import BoardError
 
 CODE_TTL = 600.0
@@ -71,17 +71,8 @@ class Pairing:
 
     def _write(self, name: str, data: Any) -> None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=self.directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, indent=1)
-            os.chmod(tmp, 0o600)
-            self._match_owner(tmp)
-            os.replace(tmp, self.directory / name)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        text = json.dumps(data, indent=1)
+        replace_file(self.directory / name, text, private=True, before_rename=self._match_owner)
 
     def _match_owner(self, path: str) -> None:
         """Run as root (``sudo boardctl web pair``), give the file to the directory's owner."""
