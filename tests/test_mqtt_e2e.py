@@ -235,9 +235,11 @@ def test_an_evening_of_five_boards_survives_broker_and_bridge_crashes(
     assert len(journals) == 3 * BOARDS and all(r["final"] for r in journals)
     config = boards[0].service.config
     keys = keyring_of(boards)
-    assert wait_for(lambda: len(standings_games(config, keys)) == len(journals), 30), boards[
-        0
-    ].log.read_text()
+    if not wait_for(lambda: len(standings_games(config, keys)) == len(journals), 60):
+        counted = {(r["board"], r["id"]) for r in standings_games(config, keys)}
+        missing = sorted({(r["board"], r["id"]) for r in journals} - counted)
+        logs = "\n".join(f"--- {b.id}\n{b.log.read_text()}" for b in boards)
+        raise AssertionError(f"not in the standings: {missing}\n{logs}")
     counted = standings_games(config, keys)
     assert sorted(map(key, counted)) == sorted(map(key, journals))  # each game once, as journalled
     assert len({(r["board"], r["id"]) for r in counted}) == len(counted)
