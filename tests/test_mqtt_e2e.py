@@ -236,8 +236,8 @@ def test_an_evening_of_five_boards_survives_broker_and_bridge_crashes(
     config = boards[0].service.config
     keys = keyring_of(boards)
     if not wait_for(lambda: len(standings_games(config, keys)) == len(journals), 60):
-        counted = {(r["board"], r["id"]) for r in standings_games(config, keys)}
-        missing = sorted({(r["board"], r["id"]) for r in journals} - counted)
+        ranked = {(r["board"], r["id"]) for r in standings_games(config, keys)}
+        missing = sorted({(r["board"], r["id"]) for r in journals} - ranked)
         logs = "\n".join(f"--- {b.id}\n{b.log.read_text()}" for b in boards)
         raise AssertionError(f"not in the standings: {missing}\n{logs}")
     counted = standings_games(config, keys)
