@@ -185,12 +185,18 @@ def test_watch_falls_back_to_polling_when_the_service_has_no_watch(tmp_path: Pat
             async for snap in source.watch():
                 seen.append(snap)
 
+        async def until(condition: Callable[[], bool]) -> None:
+            for _ in range(1000):  # the event, on a busy machine too (at most ~10 s)
+                if condition():
+                    return
+                await asyncio.sleep(0.01)
+            raise AssertionError("timed out")
+
         task = asyncio.create_task(consume())
-        await asyncio.sleep(0.2)
-        assert len(seen) == 1 and seen[0].via == "poll" and source.mode == "poll"
-        assert sum(r["op"] == "status" for r in fake.requests) >= 4  # polled, nothing new
+        await until(lambda: sum(r["op"] == "status" for r in fake.requests) >= 4)
+        assert len(seen) == 1 and seen[0].via == "poll" and source.mode == "poll"  # nothing new
         fake.front = 5
-        await asyncio.sleep(0.1)
+        await until(lambda: len(seen) >= 2)
         assert len(seen) == 2  # yielded only because something changed
         assert seen[1].status is not None and seen[1].status["tracks"][0]["front"] == 5
         task.cancel()
