@@ -165,6 +165,19 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back if anything goes wrong inside."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
 class JournalChanged(JournalError):
     """Another process appended to the journal: re-read it (the entry was not saved)."""
 
@@ -486,8 +499,7 @@ class Journal:
             raise JournalError(f"journal {self.path} is open read-only")
         db = self._db
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with _transaction(db):
                 for seq, state, first, body in starts:
                     crc = int(self._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0])
                     db.execute(
@@ -495,11 +507,6 @@ class Journal:
                         (seq, state, zlib.crc32(state.encode(), crc)),
                     )
                     self._insert_games(seq, crc, first, body)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
 
@@ -559,8 +566,7 @@ class Journal:
                 db.execute(insert, row)
             else:
                 state = encode_event(snapshot)
-                db.execute("BEGIN IMMEDIATE")
-                try:
+                with _transaction(db):
                     db.execute(insert, row)
                     db.execute(
                         "INSERT INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
@@ -568,11 +574,6 @@ class Journal:
                     )
                     if games is not None:
                         self._insert_games(seq, crc, *games)
-                    db.execute("COMMIT")
-                except BaseException:
-                    if db.in_transaction:
-                        db.execute("ROLLBACK")
-                    raise
         except sqlite3.IntegrityError as exc:
             raise JournalChanged(
                 f"journal {self.path} was written by another process; entry not saved"
@@ -692,14 +693,8 @@ class Journal:
             last = at
         db = self._db
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with _transaction(db):
                 db.executemany("INSERT INTO events (seq, at, body, crc) VALUES (?, ?, ?, ?)", rows)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
         except sqlite3.IntegrityError as exc:
             raise JournalError(
                 f"journal {self.path} was written by another process; reopen it"
