@@ -13,6 +13,7 @@ import contextlib
 import random
 import shutil
 import sqlite3
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from boardctl.results.derive import journal_rows, played_games
 from boardctl.results.kept import in_doubt, kept_games
 from boardctl.results.model import PlayedGame
 from boardctl.results.records import records
-from boardctl.results.source import load_games
+from boardctl.results.source import load_games, load_records, load_results
 from boardctl.store.integrity import restore_backup
 from boardctl.store.journal import Journal
 
@@ -70,13 +71,15 @@ def same_as_full_fold(path: Path) -> None:
     kept = load_games(path, board="b")
     full = full_fold(path)
     assert kept == full
-    assert records(kept).to_dict() == records(full).to_dict()
+    assert load_results(path, board="b") == [game.result for game in full]
+    totals = load_records(path)  # the running totals the journal keeps, and the games after
+    assert totals.to_dict() == records(full).to_dict() and totals.games == len(full)
 
 
 @settings(max_examples=20, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
-    how=st.sampled_from(["written", "imported", "restored", "damaged row"]),
+    how=st.sampled_from(["written", "imported", "restored", "damaged row", "stale totals"]),
 )
 def test_the_kept_games_and_the_fold_of_the_rest_are_the_full_fold(
     tmp_path_factory: pytest.TempPathFactory, seed: int, how: str
@@ -104,12 +107,34 @@ def test_the_kept_games_and_the_fold_of_the_rest_are_the_full_fold(
     elif how == "damaged row":
         with contextlib.closing(sqlite3.connect(path)) as db, db:
             middle = db.execute("SELECT seq FROM games ORDER BY seq").fetchall()
-            db.execute("UPDATE games SET body = '[]' WHERE seq = ?", middle[len(middle) // 2])
+            for table in ("games", "results"):
+                db.execute(
+                    f"UPDATE {table} SET body = '[]' WHERE seq = ?", middle[len(middle) // 2]
+                )
+            db.execute("UPDATE totals SET body = '[[],[],0]'")
         same_as_full_fold(path)  # the fold goes on from the row before the damaged one
+    elif how == "stale totals":  # the totals of an earlier game start, as a writer may leave
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            starts = [row[0] for row in db.execute("SELECT seq FROM games ORDER BY seq")]
+        if len(starts) > 2:
+            with Journal.open(path, readonly=True) as journal:
+                stale = keep_totals_at(journal, starts[len(starts) // 2])
+            with contextlib.closing(sqlite3.connect(path)) as db, db:
+                db.execute("DELETE FROM totals")
+                db.execute("INSERT INTO totals VALUES (?, ?, ?)", stale)
+        same_as_full_fold(path)  # the totals there, then the kept games after them
     with Scorekeeper.open(path) as keeper:  # a writer opens it: the rows are rebuilt if in doubt
         assert keeper.journal is not None and not in_doubt(keeper.journal)
         play(keeper, rng, 100)
     same_as_full_fold(path)
+
+
+def keep_totals_at(journal: Journal, seq: int) -> tuple[int, str, int]:
+    """A totals row at game start ``seq``: the records of the full fold's games before it."""
+    games = [g for g in full_fold(journal.path) if g.result.first_seq < seq]
+    body = records(games).dump()
+    crc = journal._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0]
+    return seq, body, zlib.crc32(body.encode(), crc)
 
 
 def test_a_game_start_stores_the_games_it_ends_in_the_same_transaction(tmp_path: Path) -> None:
@@ -123,6 +148,9 @@ def test_a_game_start_stores_the_games_it_ends_in_the_same_transaction(tmp_path:
             starts = [r[0] for r in db.execute("SELECT seq FROM snapshots ORDER BY seq")]
             kept = [r[0] for r in db.execute("SELECT seq FROM games ORDER BY seq")]
         assert kept == starts  # a row with every game start
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            assert [r[0] for r in db.execute("SELECT seq FROM results ORDER BY seq")] == starts
+            assert [r[0] for r in db.execute("SELECT seq FROM totals")] == starts[-1:]
         with Journal.open(path, readonly=True) as journal:
             from_rows = [g for _, _, body in journal.game_rows() for g in body_games(body)]
         assert from_rows == [g.result.seq for g in full_fold(path)]
@@ -140,7 +168,8 @@ def test_an_older_journal_gets_its_games_table_when_a_writer_opens_it(tmp_path: 
     with Scorekeeper.open(path, setup=SETUPS[0]) as keeper:
         play(keeper, rng, 200)
     with contextlib.closing(sqlite3.connect(path)) as db, db:  # as boardctl 2 wrote it
-        db.execute("DROP TABLE games")
+        for table in ("games", "results", "totals"):
+            db.execute(f"DROP TABLE {table}")
         db.execute("PRAGMA user_version=2")
     full = full_fold(path)
     with Scorekeeper.open(path) as keeper:

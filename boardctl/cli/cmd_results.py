@@ -123,13 +123,13 @@ def run(args: argparse.Namespace) -> int:
         return verify(args)
     from boardctl.results.export import format_table, write_csv, write_jsonl
     from boardctl.results.sign import sign
-    from boardctl.results.source import load_games, parse_since, select
+    from boardctl.results.source import chosen, load_results, parse_since
 
     since = None if args.since is None else parse_since(args.since)
     path = _journal(args)
-    games = load_games(path, board=args.board_id, entries=False)  # the results alone
-    games = select(games, since=since, player=args.player)
-    results = [game.result for game in games]
+    results = load_results(path, board=args.board_id)
+    if since is not None or args.player is not None:
+        results = [r for r in results if chosen(r, since=since, player=args.player)]
     key = _signing_key(args, path) if args.csv or args.jsonl else None
     if key is not None:
         results = [sign(result, key) for result in results]

@@ -34,18 +34,21 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from boardctl.results.records import format_records, records
-    from boardctl.results.source import load_games, parse_since, select
+    from boardctl.results.source import load_games, load_records, parse_since, select
 
     path = args.journal
     if path is None:
         from boardctl.cli.cmd_history import service_journal
 
         path = service_journal(args.config)
-    since = None if args.since is None else parse_since(args.since)
-    games = select(load_games(path, board="-"), since=since, player=args.player)
-    recs = records(games)
-    if args.png:
-        _picture(args, games, recs)
+    if args.since is None and args.player is None and not args.png:
+        recs = load_records(path)  # every game: the running totals the journal keeps
+    else:
+        since = None if args.since is None else parse_since(args.since)
+        games = select(load_games(path, board="-"), since=since, player=args.player)
+        recs = records(games)
+        if args.png:
+            _picture(args, games, recs)
     if args.json:
         print(json.dumps(recs.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -37,7 +37,14 @@ from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.game.status import Status, board_view, status_dict
 from boardctl.notices import DAMAGE_KEY
-from boardctl.store.journal import Journal, JournalChanged, Record, default_journal_path, stamp
+from boardctl.store.journal import (
+    Journal,
+    JournalChanged,
+    Kept,
+    Record,
+    default_journal_path,
+    stamp,
+)
 from boardctl.view import BoardView
 
 SetupLike = GameSetup | NewGame | Mapping[str, JsonValue] | None
@@ -56,7 +63,7 @@ def _new_game_command(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> N
     return command
 
 
-def _games_before_start(journal: Journal) -> tuple[int, str]:
+def _games_before_start(journal: Journal) -> Kept:
     """The games a game start about to be written ends (:mod:`boardctl.results.kept`)."""
     from boardctl.results.kept import games_before_start  # results are folded by the engine
 

@@ -32,10 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 from boardctl.results.derive import GameFold
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
+from boardctl.results.records import Records, records
 
 if TYPE_CHECKING:
     from boardctl.game.state import GameState
-    from boardctl.store.journal import Journal, Record
+    from boardctl.store.journal import Journal, Kept, Record
 
 #: The board id kept rows are stored with (a reader puts its own in).
 KEPT_BOARD = "-"
@@ -49,12 +50,16 @@ _PLAYERS = FIELDS.index("players")
 _END = 1 << 62  # past any journal's last event
 
 
+def _values(game: PlayedGame) -> list[Any]:
+    return [getattr(game.result, name) for name in FIELDS]
+
+
 def encode_games(games: list[PlayedGame]) -> str:
     """Games as the compact JSON text a row keeps."""
     return json.dumps(
         [
             [
-                [getattr(game.result, name) for name in FIELDS],
+                _values(game),
                 [list(entry) for entry in game.entries],
                 list(game.seat_players),
                 [list(team) for team in game.teams],
@@ -66,24 +71,26 @@ def encode_games(games: list[PlayedGame]) -> str:
     )
 
 
+def _result(values: list[Any], board: str) -> GameResult:
+    values[_BOARD] = board
+    for index in _TUPLES:
+        values[index] = tuple(values[index])
+    values[_PLAYERS] = tuple(tuple(team) for team in values[_PLAYERS])
+    return GameResult(*values)
+
+
 def decode_games(body: str, board: str, *, entries: bool = True) -> list[PlayedGame]:
     """The games of a row's text, with ``board`` as their board id (and no entries unless
     ``entries``: the results alone)."""
-    games = []
-    for values, kept, seats, teams in json.loads(body):
-        values[_BOARD] = board
-        for index in _TUPLES:
-            values[index] = tuple(values[index])
-        values[_PLAYERS] = tuple(tuple(team) for team in values[_PLAYERS])
-        games.append(
-            PlayedGame(
-                GameResult(*values),
-                tuple(_entry(entry) for entry in kept) if entries else (),
-                tuple(seats),
-                tuple(tuple(team) for team in teams),
-            )
+    return [
+        PlayedGame(
+            _result(values, board),
+            tuple(_entry(entry) for entry in kept) if entries else (),
+            tuple(seats),
+            tuple(tuple(team) for team in teams),
         )
-    return games
+        for values, kept, seats, teams in json.loads(body)
+    ]
 
 
 def _entry(values: list[Any]) -> Entry:
@@ -126,14 +133,25 @@ def _fold_from(journal: Journal, first: int, last: int, board: str) -> tuple[int
     return rows[0][0], fold
 
 
-def games_before_start(journal: Journal) -> tuple[int, str]:
-    """For a writer about to append a game start: the first event its row spans (the last
-    game start's) and the games finished since, as the row's text."""
+def _kept(begin: int, games: list[PlayedGame], totals: Records | None) -> Kept:
+    results = json.dumps(
+        [_values(game) for game in games], separators=(",", ":"), ensure_ascii=False
+    )
+    return begin, encode_games(games), results, None if totals is None else totals.dump()
+
+
+def games_before_start(journal: Journal) -> Kept:
+    """For a writer about to append a game start: the first event its rows span (the last
+    game start's), the games finished since, their results, and the running totals (when
+    the last game start's are kept)."""
     last = journal.last_seq
     if last == 0:
-        return 1, "[]"
+        return _kept(1, [], Records())
     begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
-    return begin, encode_games(fold.left())
+    games = fold.left()
+    found = journal.totals()
+    totals = None if found is None or found[0] != begin else Records.load(found[1])
+    return _kept(begin, games, None if totals is None else records(games, totals))
 
 
 def kept_games(journal: Journal, *, board: str, entries: bool = True) -> list[PlayedGame]:
@@ -143,10 +161,13 @@ def kept_games(journal: Journal, *, board: str, entries: bool = True) -> list[Pl
     return list(each_kept_game(journal, board=board, entries=entries))
 
 
-def each_kept_game(journal: Journal, *, board: str, entries: bool = True) -> Iterator[PlayedGame]:
-    """:func:`kept_games` one at a time: only one kept row is decoded at once."""
-    covered = 1  # the rows so far span the events before this one
-    for seq, first, body in journal.game_rows():
+def each_kept_game(
+    journal: Journal, *, board: str, entries: bool = True, after: int = 1
+) -> Iterator[PlayedGame]:
+    """:func:`kept_games` one at a time (only one kept row decoded at once); from game start
+    ``after`` on: the games of the kept rows after it, then the fold of the rest."""
+    covered = after  # the rows so far span the events before this one
+    for seq, first, body in journal.game_rows(after):
         if first != covered:
             break
         yield from decode_games(body, board, entries=entries)
@@ -160,15 +181,35 @@ def each_kept_game(journal: Journal, *, board: str, entries: bool = True) -> Ite
     yield from (game for game in fold.games() if game.result.first_seq >= covered)
 
 
+def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
+    """The results of :func:`kept_games`, read from the journal's ``results`` rows (one JSON
+    text for them all), then those of the games after them."""
+    covered, bodies = 1, []
+    for seq, first, body in journal.game_rows(1, "results"):
+        if first != covered:
+            break
+        bodies.append(body)
+        covered = seq
+    kept = [_result(values, board) for row in json.loads(f"[{','.join(bodies)}]") for values in row]
+    rest = each_kept_game(journal, board=board, entries=False, after=covered)
+    return kept + [game.result for game in rest]
+
+
+def kept_records(journal: Journal) -> Records:
+    """The records of every finished game: the running totals the journal keeps at its last
+    game start, and the games after it (:func:`~.records.records` over every game if none)."""
+    found = journal.totals()
+    if found is None:
+        return records(each_kept_game(journal, board=KEPT_BOARD))
+    seq, body = found
+    return records(each_kept_game(journal, board=KEPT_BOARD, after=seq), Records.load(body))
+
+
 def in_doubt(journal: Journal) -> bool:
     """True if the kept rows do not span the journal from event 1 to its last game start
     with a row at every stored snapshot (a writer then rebuilds them). Their checksums
     are the readers' to check (a row that fails one is folded instead)."""
-    starts = journal.snapshot_seqs()
-    if not starts or starts[0] != 1:
-        return journal.stored_seq() > 0
-    spans = journal.game_spans()
-    return [first for _, first in spans] != [1, *starts[:-1]] or [seq for seq, _ in spans] != starts
+    return journal.kept_in_doubt()
 
 
 def store_game_starts(journal: Journal) -> int:
@@ -179,15 +220,20 @@ def store_game_starts(journal: Journal) -> int:
 
     journal.rewind()
     fold = GameFold(board=KEPT_BOARD, path=str(journal.path))
-    starts: list[tuple[int, str, int, str]] = []
+    starts: list[tuple[int, str, Kept]] = []
     begin, kept = 1, 0  # the last game start, and the games finished before it
+    totals = Records()
     for row in journal.event_rows():
         fold.add([row])
         if fold.game_start != row[0]:
             continue
         left = fold.final  # a game start: the game before it, if won, is now among them
         state = encode_event({"format": SNAPSHOT_FORMAT, "state": fold.state.to_dict()})
-        starts.append((row[0], state, begin, encode_games(left[kept:])))
+        totals = records(left[kept:], totals)
+        starts.append((row[0], state, _kept(begin, left[kept:], None)))
         begin, kept = row[0], len(left)
+    if starts:  # the totals: the last game start's only
+        seq, state, (first, body, results, _) = starts[-1]
+        starts[-1] = seq, state, (first, body, results, totals.dump())
     journal.store_starts(starts)
     return len(starts)

@@ -11,6 +11,7 @@ three-card hands are averaged apart from the four-card hands of the others.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -168,6 +169,7 @@ class Records:
 
     players: dict[str, PlayerRecord] = field(default_factory=dict)
     pairs: dict[tuple[str, str], HeadToHead] = field(default_factory=dict)
+    games: int = 0  # the games counted
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able: ``players`` and ``head_to_head`` lists."""
@@ -176,12 +178,34 @@ class Records:
             "head_to_head": [h.to_dict() for h in self.pairs.values()],
         }
 
+    def dump(self) -> str:
+        """Every count, as compact JSON (the running totals the journal keeps: :mod:`.kept`)."""
+        players = [[key, dataclasses.asdict(p)] for key, p in self.players.items()]
+        pairs = [[list(key), dataclasses.asdict(h)] for key, h in self.pairs.items()]
+        return json.dumps([players, pairs, self.games], separators=(",", ":"), ensure_ascii=False)
 
-def records(games: Iterable[PlayedGame]) -> Records:
-    """Every player's record and every head-to-head over ``games``."""
-    out = Records()
+    @classmethod
+    def load(cls, text: str) -> Records:
+        """The records :meth:`dump` wrote."""
+        players, pairs, games = json.loads(text)
+        out = cls(games=games)
+        for key, data in players:
+            data["big_hands"] = {int(points): n for points, n in data["big_hands"].items()}
+            cards = [{**hand, "cards": tuple(hand["cards"])} for hand in data["big_hand_cards"]]
+            data["big_hand_cards"] = [BigHand(**hand) for hand in cards]
+            out.players[key] = PlayerRecord(**data)
+        for (first, second), data in pairs:
+            out.pairs[first, second] = HeadToHead(**data)
+        return out
+
+
+def records(games: Iterable[PlayedGame], out: Records | None = None) -> Records:
+    """Every player's record and every head-to-head over ``games`` (added to ``out``: the
+    records of the games before them)."""
+    out = Records() if out is None else out
     for game in games:
         _add_game(out, game)
+        out.games += 1
     return out
 
 

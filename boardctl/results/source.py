@@ -10,8 +10,9 @@ from pathlib import Path
 from boardctl.errors import ResultsError
 from boardctl.game.setup import player_key
 from boardctl.results.board import board_id
-from boardctl.results.kept import kept_games
-from boardctl.results.model import PlayedGame
+from boardctl.results.kept import kept_games, kept_records, kept_results
+from boardctl.results.model import GameResult, PlayedGame
+from boardctl.results.records import Records
 from boardctl.store.journal import Journal
 
 
@@ -22,11 +23,24 @@ def load_games(
     journal keeps and a fold of its current game (:mod:`.kept`).
 
     ``board`` overrides the board id (see :mod:`.board`); without ``entries`` the
-    games kept have none (their results are all ``results`` prints).
+    games kept have none.
     """
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
         return kept_games(journal, board=board or board_id(path.parent), entries=entries)
+
+
+def load_results(path: str | os.PathLike[str], *, board: str | None = None) -> list[GameResult]:
+    """The results of :func:`load_games`, read from the journal's kept results."""
+    path = Path(path)
+    with Journal.open(path, readonly=True) as journal:
+        return kept_results(journal, board=board or board_id(path.parent))
+
+
+def load_records(path: str | os.PathLike[str]) -> Records:
+    """The records of every finished game, from the journal's running totals (:mod:`.kept`)."""
+    with Journal.open(Path(path), readonly=True) as journal:
+        return kept_records(journal)
 
 
 def parse_since(text: str) -> str:
@@ -43,21 +57,21 @@ def parse_since(text: str) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def chosen(result: GameResult, *, since: str | None = None, player: str | None = None) -> bool:
+    """True if the game ended at or after ``since`` (a :func:`parse_since` time) with
+    ``player`` in it."""
+    if since is not None and result.end < since:
+        return False
+    if player is None:
+        return True
+    wanted = player_key(player)
+    return any(player_key(name) == wanted for team in result.players for name in team) or any(
+        player_key(name) == wanted for name in result.names
+    )
+
+
 def select(
     games: Iterable[PlayedGame], *, since: str | None = None, player: str | None = None
 ) -> list[PlayedGame]:
-    """Games that ended at or after ``since`` (a :func:`parse_since` time) with ``player`` in."""
-    wanted = None if player is None else player_key(player)
-    chosen = []
-    for game in games:
-        result = game.result
-        if since is not None and result.end < since:
-            continue
-        if (
-            wanted is not None
-            and not any(player_key(name) == wanted for team in result.players for name in team)
-            and not any(player_key(name) == wanted for name in result.names)
-        ):
-            continue
-        chosen.append(game)
-    return chosen
+    """The games :func:`chosen` keeps."""
+    return [game for game in games if chosen(game.result, since=since, player=player)]

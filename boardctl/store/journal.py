@@ -57,6 +57,10 @@ FILE_NAME = "journal.sqlite"
 #: every event of a journal up to about 650 games, a bounded time for a longer one.
 CHECKED_AT_START = 50_000
 BACKUPS_KEPT = 10
+STARTS_AT_ONCE = 100  # game starts stored in one transaction (a journal without them)
+#: The kept rows of a game start: the first event they span, the games finished since (with
+#: their entries), their results, and the running totals (None: no totals row written).
+Kept = tuple[int, str, str, str | None]
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
 _GAMES = """
 CREATE TABLE games (
@@ -66,6 +70,22 @@ CREATE TABLE games (
     crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc
 )
 """
+_TALLIES = (
+    """
+CREATE TABLE results (
+    seq   INTEGER PRIMARY KEY, -- a game start with a games row: the results of its games
+    body  TEXT    NOT NULL,    -- as compact JSON lists, without entries (what results prints)
+    crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc
+)
+""",
+    """
+CREATE TABLE totals (
+    seq   INTEGER PRIMARY KEY, -- the latest game start: the records of every game before it
+    body  TEXT    NOT NULL,    -- the players' records as compact JSON (stats players)
+    crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc
+)
+""",
+)
 _SCHEMA = (
     """
 CREATE TABLE events (
@@ -85,6 +105,7 @@ CREATE TABLE snapshots (
 )
 """,
     _GAMES,
+    *_TALLIES,
 )
 
 
@@ -162,6 +183,9 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
         db.execute(_REQUEST_INDEX)
     if version < 3:  # 2 -> 3: the games table (boardctl.results.kept); rebuilt when missing
         db.execute(_GAMES)
+    if version < 4:  # 3 -> 4: results and totals beside the games rows; rebuilt when missing
+        for statement in _TALLIES:
+            db.execute(statement)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
@@ -470,20 +494,29 @@ class Journal:
         )
         return checked_rows(rows, self.path, start - 1, int(before[0][0]) if before else 0)
 
-    def _insert_games(self, seq: int, crc: int, first: int, body: str) -> None:
-        self._db.execute(
+    def _insert_games(self, seq: int, crc: int, kept: Kept) -> None:
+        first, body, results, totals = kept
+        db = self._db
+        db.execute(
             "INSERT OR REPLACE INTO games (seq, first, body, crc) VALUES (?, ?, ?, ?)",
             (seq, first, body, zlib.crc32(body.encode(), crc)),
         )
+        insert = "INSERT OR REPLACE INTO {} (seq, body, crc) VALUES (?, ?, ?)"
+        db.execute(insert.format("results"), (seq, results, zlib.crc32(results.encode(), crc)))
+        if totals is not None:  # one row: the latest
+            db.execute("DELETE FROM totals")
+            db.execute(insert.format("totals"), (seq, totals, zlib.crc32(totals.encode(), crc)))
 
-    def game_rows(self) -> Iterator[tuple[int, int, str]]:
-        """The stored ``games`` rows whose checksum chains from their event's: (seq, first,
-        body), in order, read a few at a time (:mod:`boardctl.results.kept`; a row that does
-        not is left out)."""
+    def game_rows(self, after: int = 0, table: str = "games") -> Iterator[tuple[int, int, str]]:
+        """The stored ``games`` rows after event ``after`` whose checksum chains from their
+        event's: (seq, first, body), in order, read a few at a time (a row that does not is
+        left out; :mod:`boardctl.results.kept`). ``table="results"``: the results rows, with
+        the ``first`` of their games rows."""
         try:
             cursor = self._db.execute(
-                "SELECT g.seq, g.first, g.body, g.crc, e.crc FROM games g "
-                "JOIN events e USING (seq) ORDER BY g.seq"
+                f"SELECT t.seq, g.first, t.body, t.crc, e.crc FROM {table} t "
+                "JOIN games g USING (seq) JOIN events e USING (seq) WHERE t.seq > ? ORDER BY t.seq",
+                (after,),
             )
             while rows := cursor.fetchmany(64):
                 for seq, first, body, stored, crc in rows:
@@ -492,29 +525,66 @@ class Journal:
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
 
-    def store_starts(self, starts: Iterable[tuple[int, str, int, str]]) -> None:
-        """Store, in one durable transaction, ``(seq, snapshot, first, games)`` for game
-        starts read back from the journal (a journal imported or restored without them)."""
+    def totals(self) -> tuple[int, str] | None:
+        """The latest ``totals`` row whose checksum chains from its event's: (seq, body)."""
+        for seq, body, stored, crc in self._query(
+            "SELECT t.seq, t.body, t.crc, e.crc FROM totals t JOIN events e USING (seq) "
+            "ORDER BY t.seq DESC LIMIT 1"
+        ):
+            if zlib.crc32(body.encode(), crc) == stored:
+                return int(seq), body
+        return None
+
+    def kept_in_doubt(self) -> bool:
+        """True unless a snapshot is stored at event 1 (or there are no events), every snapshot
+        has a games and a results row and no other event has one, each games row begins at
+        the snapshot before it (1 for the first), and the totals row is at the last snapshot.
+        Unchecked: the rows' checksums are their readers' (:mod:`boardctl.results.kept`)."""
+        found = self._query(
+            "SELECT (SELECT count(*) FROM snapshots), (SELECT count(*) FROM games), "
+            "(SELECT count(*) FROM results), "
+            "(SELECT count(*) FROM snapshots JOIN games USING (seq) JOIN results USING (seq)), "
+            "(SELECT count(*) FROM (SELECT first, lag(seq, 1, 1) OVER (ORDER BY seq) AS "
+            "before FROM games) WHERE first != before), (SELECT min(seq) FROM snapshots), "
+            "(SELECT max(seq) FROM snapshots), (SELECT max(seq) FROM totals), "
+            "(SELECT count(*) FROM totals), (SELECT max(seq) FROM events)"
+        )[0]
+        snapshots, games, results, joined, gaps, first, last, totals, rows, events = found
+        if not snapshots:
+            return bool(events)
+        return (
+            first != 1
+            or not snapshots == games == results == joined
+            or gaps > 0
+            or (totals, rows) != (last, 1)
+        )
+
+    def store_starts(self, starts: Iterable[tuple[int, str, Kept]]) -> None:
+        """Store ``(seq, snapshot, kept rows)`` for game starts read back from the journal (a
+        journal imported or restored without them), in durable transactions of
+        :data:`STARTS_AT_ONCE` starts, so that an append never waits long for one."""
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
         db = self._db
+        starts = list(starts)
         try:
-            with _transaction(db):
-                for seq, state, first, body in starts:
-                    crc = int(self._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0])
-                    db.execute(
-                        "INSERT OR REPLACE INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
-                        (seq, state, zlib.crc32(state.encode(), crc)),
-                    )
-                    self._insert_games(seq, crc, first, body)
+            for at in range(0, len(starts), STARTS_AT_ONCE):
+                with _transaction(db):
+                    for seq, state, kept in starts[at : at + STARTS_AT_ONCE]:
+                        found = self._query("SELECT crc FROM events WHERE seq = ?", (seq,))
+                        crc = int(found[0][0])
+                        db.execute(
+                            "INSERT OR REPLACE INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
+                            (seq, state, zlib.crc32(state.encode(), crc)),
+                        )
+                        self._insert_games(seq, crc, kept)
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
 
-    def game_spans(self) -> list[tuple[int, int]]:
-        """The stored ``games`` rows' (seq, first), in order, unchecked."""
-        return [
-            (int(a), int(b)) for a, b in self._query("SELECT seq, first FROM games ORDER BY seq")
-        ]
+    def sibling(self) -> Journal:
+        """A second connection of this writer, for a thread that stores game starts beside it
+        (the writer lock stays with this one; closing the sibling closes its connection)."""
+        return Journal(self.path, self._connect(self.path, str(self.path)), readonly=self.readonly)
 
     def snapshot_seqs(self) -> list[int]:
         """The events with a snapshot stored, in order."""
@@ -542,14 +612,15 @@ class Journal:
         *,
         at: float | None = None,
         snapshot: Mapping[str, Any] | None = None,
-        games: tuple[int, str] | None = None,
+        games: Kept | None = None,
     ) -> Record:
         """Append one event in its own durable transaction; return its record.
 
         ``snapshot`` (the state right after the event, as JSON-able data) is
         stored in the same transaction, so that :meth:`resume` can start there;
-        so is ``games`` with it (the first event they span and the games
-        finished since, as JSON text: :mod:`boardctl.results.kept`).
+        so is ``games`` with it (the first event they span, the games finished
+        since, their results and the running totals, as JSON text:
+        :mod:`boardctl.results.kept`).
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
@@ -573,7 +644,7 @@ class Journal:
                         (seq, state, zlib.crc32(state.encode(), crc)),
                     )
                     if games is not None:
-                        self._insert_games(seq, crc, *games)
+                        self._insert_games(seq, crc, games)
         except sqlite3.IntegrityError as exc:
             raise JournalChanged(
                 f"journal {self.path} was written by another process; entry not saved"
