@@ -19,6 +19,12 @@ turns on (its figure is the blink): such presses are counted apart, as in
 
     PYTHONPATH=. python benchmarks/bench_history_press.py [--games 200] [--rounds 5]
         [--journal PATH] [--pages 20] [--link serial|null] [--pi-class 8] [--burn N]
+        [--during history|records|starts]
+
+``--during records`` asks for the ``records`` request instead (``--pages`` times a
+round); ``--during starts`` starts the service on a fresh copy of a journal without
+snapshots (``bench_years.py``'s cached one, as imported) each round and presses
+until the thread that stores its game starts after READY is done.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ sys.path.insert(0, str(REPO))
 from boardctl.service import app  # noqa: E402
 from boardctl.service.client import request_ready  # noqa: E402
 from boardctl.service.history_all import HistoryPages  # noqa: E402
+from boardctl.service.journal_reader import JournalRecords  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
 
 
@@ -56,6 +63,13 @@ def main() -> int:
     parser.add_argument("--link", choices=("serial", "null"), default="serial")
     parser.add_argument("--journal", type=Path, help="this journal (a copy) instead of --games")
     parser.add_argument("--pages", type=int, default=20, help="pages the client asks a round")
+    parser.add_argument(
+        "--during",
+        choices=("history", "records", "starts"),
+        default="history",
+        help="what runs beside the presses: history pages; the records request; or (a journal "
+        "without snapshots, as imported) the thread storing the game starts after a start",
+    )
     parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
     pi_class.add_options(parser)
     args = parser.parse_args()
@@ -70,8 +84,9 @@ def main() -> int:
             return code
         copy = tmp / "state" / "journal.sqlite"
         copy.parent.mkdir()
-        shutil.copyfile(journal, copy)
-        run(args, copy)
+        for _ in range(args.rounds if args.during == "starts" else 1):
+            shutil.copyfile(journal, copy)  # starts: a fresh import, and a start, a round
+            run(args, copy)
     return 0
 
 
@@ -107,15 +122,33 @@ def run(args: argparse.Namespace, journal: Path) -> None:
     requests = board.loop.requests
     # a free-mode game of its own: every +1, commit and undo is accepted
     request_ready(board.socket, {"op": "new_game", "mode": "free"})
-    for _ in range(args.rounds):
+    for _ in range(1 if args.during == "starts" else args.rounds):
         requests.past.close()
         requests.past = HistoryPages(board.loop.keeper.path)  # as after a start
+        requests.records.close()
+        requests.records = JournalRecords(board.loop.keeper.path)
         done: list[float] = []
+        reading = {
+            "history": requests.past.reading,
+            "records": requests.records.reading,
+            "starts": lambda: (
+                board.loop.keeper.storing is None or board.loop.keeper.storing.is_alive()
+            ),
+        }[args.during]
 
-        def ask(done: list[float] = done) -> None:
+        def ask(done: list[float] = done, reading: Any = reading) -> None:
             after, first = 0, None
             began = time.perf_counter()
+            if args.during == "starts":
+                while reading():
+                    time.sleep(0.05)
+                done.append(time.perf_counter() - began)
+                return
             for _ in range(args.pages):
+                if args.during == "records":
+                    request_ready(board.socket, {"op": "records"}, timeout=300)
+                    first = first or time.perf_counter() - began
+                    continue
                 message = {"op": "history", "all": True, "after": after}
                 page = request_ready(board.socket, message, timeout=300)
                 first = first or time.perf_counter() - began
@@ -128,9 +161,9 @@ def run(args: argparse.Namespace, journal: Path) -> None:
         client.start()
         while not done:
             for name, pin in buttons:
-                elapsed, reading = _press(board, link, name, pin, requests.past.reading)
-                if not reading:
-                    continue  # no replay under way at the edge: not what this measures
+                elapsed, reading_now = _press(board, link, name, pin, reading)
+                if not reading_now:
+                    continue  # nothing under way at the edge: not what this measures
                 blinked = name == "+1" and elapsed > 50
                 (blink if blinked else latencies).append(elapsed)
                 if elapsed > 20 and os.environ.get("DEBUG_PRESS"):
@@ -179,8 +212,13 @@ def _settle(board: Any) -> None:
 def _summarize(
     args: argparse.Namespace, answers: list[float], latencies: list[float], blink: list[float]
 ) -> None:
+    what = {
+        "history": "history --all first page after a (reader's) start",
+        "records": "records request after a (reader's) start",
+        "starts": "game starts stored after READY",
+    }[args.during]
     print(
-        f"history --all first page after a (reader's) start, {len(answers)} rounds: "
+        f"{what}, {len(answers)} rounds: "
         f"median {statistics.median(answers):.3f} s, max {max(answers):.3f} s"
     )
     if blink:
@@ -189,7 +227,7 @@ def _summarize(
         print("no press was made while the reader made a page")
         return
     print(
-        f"button edge -> frame written ({args.link} link) while pages were made, "
+        f"button edge -> frame written ({args.link} link) while {args.during} ran, "
         f"n={len(latencies)}: p50={statistics.median(latencies):.3f} ms  "
         f"p99={percentile(latencies, 99):.3f} ms  max={max(latencies):.3f} ms"
     )

@@ -71,7 +71,8 @@ def test_a_bit_flipped_early_in_the_wal_is_reported_and_the_files_kept(tmp_path:
     path = live_copy(tmp_path)
     wal = Path(f"{path}-wal")
     assert scan_wal(wal) is not None and scan_wal(wal).damaged is False  # type: ignore[union-attr]
-    flip(wal, frame_offset(wal, 4) + 24 + 100)  # inside the page of an early frame
+    flip(wal, frame_offset(wal, 8) + 24 + 100)  # inside the page of an early frame (after the
+    # first game start's transaction: its event, snapshot, kept rows and totals)
     before = files(path)
     with Scorekeeper.open(path, setup=FREE) as keeper:
         report = keeper.status()[DAMAGE_KEY]

@@ -203,3 +203,16 @@ def test_the_kept_games_are_read_not_folded(
     assert load_games(path, board="b") == full
     assert min(folded, default=events) > last_start  # only the current game was folded
     assert len(folded) == events - last_start
+    folded.clear()
+    decoded: list[str] = []
+    real_decode = kept_games.__globals__["decode_games"]
+
+    def counted_decode(body: str, board: str, **options: Any) -> Any:
+        decoded.append(body)
+        return real_decode(body, board, **options)
+
+    monkeypatch.setitem(kept_games.__globals__, "decode_games", counted_decode)
+    assert load_records(path).to_dict() == records(full).to_dict()
+    assert decoded == [] and len(folded) == events - last_start  # the totals, and this game
+    assert load_results(path, board="b") == [game.result for game in full]
+    assert decoded == []  # the results rows, not the games rows

@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
+from boardctl.game.commands import NewGame
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.kept import in_doubt
+from boardctl.service.fault import JournalKeeper
 from boardctl.store import journal as journal_module
 from boardctl.store.journal import Journal
-from tests.test_results_kept import SETUPS, play
+from tests.test_results_kept import SETUPS, play, same_as_full_fold
 
 
 def imported(tmp_path: Path) -> Path:
@@ -79,3 +81,29 @@ def test_a_journal_shorter_than_the_checked_tail_is_checked_whole_at_start(
     monkeypatch.setattr(Journal, "_rows_from", counted)
     Scorekeeper.open(path).close()
     assert read == [(1, last)]
+
+
+def test_the_service_stores_an_imported_journals_game_starts_after_it_starts_by_a_thread(
+    tmp_path: Path,
+) -> None:
+    path = imported(tmp_path)
+    with Scorekeeper.open(path, readonly=True, full_replay=True) as full:
+        expected = full.state.to_dict()
+    keeper = JournalKeeper(path, None)
+    try:
+        journal = keeper.journal
+        assert keeper.state.to_dict() == expected  # open: replayed, nothing stored yet
+        assert journal.starts_pending and in_doubt(journal) and journal.snapshot_seqs() == []
+        keeper.apply(NewGame(variant="six-card", mode="guided", target=31))  # before the thread
+        assert journal.snapshot_seqs() == [keeper.seq]  # its snapshot, and no kept rows
+        play(keeper.inner, random.Random(9), 40)  # type: ignore[arg-type]
+        keeper.keep_game_starts()  # what the loop does once it serves
+        assert keeper.storing is not None
+        keeper.storing.join(120)
+        assert not keeper.storing.is_alive()
+        assert not journal.starts_pending and not in_doubt(journal)
+        play(keeper.inner, random.Random(10), 200)  # type: ignore[arg-type]
+        assert not in_doubt(journal)  # a game start now keeps its rows again
+    finally:
+        keeper.close()
+    same_as_full_fold(path)

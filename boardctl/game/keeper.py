@@ -70,15 +70,19 @@ def _games_before_start(journal: Journal) -> Kept:
     return games_before_start(journal)
 
 
-def _keep_game_starts(journal: Journal) -> None:
+def _keep_game_starts(journal: Journal, now: bool) -> None:
     """A writer's first open of a journal without snapshots or kept games (imported,
-    restored, older): store them, once, so that neither start nor results replay it all."""
+    restored, older): store them (unless not ``now``: then a game start stores no kept rows
+    until a thread has stored them, :mod:`boardctl.service.fault`), so that neither start
+    nor results replay it all."""
     from boardctl.results.kept import in_doubt, store_game_starts
 
     if in_doubt(journal):
-        last = journal.last_seq
-        store_game_starts(journal)
-        assert journal.last_seq == last
+        journal.starts_pending = not now
+        if now:
+            last = journal.last_seq
+            store_game_starts(journal)
+            assert journal.last_seq == last
 
 
 def _with_times(view: BoardView, error_at: float | None, over_at: float | None) -> BoardView:
@@ -131,6 +135,7 @@ class Scorekeeper:
         clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
         owner: str = "cli",
+        keep_starts: bool = True,
     ) -> Scorekeeper:
         """Open (or create) the journal at ``path`` and replay it.
 
@@ -142,6 +147,8 @@ class Scorekeeper:
         since (``full_replay`` folds every event from the first instead).
         ``clock`` stamps refusals and game ends in the view (monotonic
         seconds), ``wall_clock`` the journal's events (Unix seconds).
+        A writer stores the game starts of a journal without them (imported)
+        at once, or with ``keep_starts=False`` leaves them to its caller.
         """
         journal = Journal.open(path or default_journal_path(), readonly=readonly, owner=owner)
         keeper = cls(
@@ -150,7 +157,7 @@ class Scorekeeper:
         try:
             keeper._resume(full=full_replay)
             if not readonly:
-                _keep_game_starts(journal)
+                _keep_game_starts(journal, keep_starts)
             if setup is not None and keeper._seq == 0 and not readonly:
                 keeper.apply(_new_game_command(setup))
         except BaseException:
@@ -307,7 +314,8 @@ class Scorekeeper:
             snapshot = games = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
                 snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
-                games = _games_before_start(self._journal)
+                if not self._journal.starts_pending:
+                    games = _games_before_start(self._journal)
             try:
                 record = self._journal.append(
                     plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot, games=games

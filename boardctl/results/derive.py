@@ -177,10 +177,10 @@ class GameFold:
         """The first event of the game being folded (0: none yet)."""
         return 0 if self._game is None else self._game.first_seq
 
-    @property
-    def final(self) -> list[PlayedGame]:
-        """The games the board has left so far."""
-        return list(self._final)
+    def take_final(self) -> list[PlayedGame]:
+        """The games the board has left since the last call (then forgotten)."""
+        final, self._final = self._final, []
+        return final
 
     def left(self) -> list[PlayedGame]:
         """The finished games so far, as if the board left the last one now (all final):

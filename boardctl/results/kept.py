@@ -48,6 +48,7 @@ _TUPLES = tuple(
 )
 _PLAYERS = FIELDS.index("players")
 _END = 1 << 62  # past any journal's last event
+EVENTS_AT_ONCE = 5_000  # events read (and their game starts stored) at once by a rebuild
 
 
 def _values(game: PlayedGame) -> list[Any]:
@@ -214,26 +215,27 @@ def in_doubt(journal: Journal) -> bool:
 
 def store_game_starts(journal: Journal) -> int:
     """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
-    opening a journal without them); the number of game starts stored."""
+    opening a journal without them), :data:`EVENTS_AT_ONCE` events a transaction (the
+    totals at the last game start of each); the number of game starts stored."""
     from boardctl.game.state import SNAPSHOT_FORMAT
     from boardctl.store.journal import encode_event
 
     journal.rewind()
     fold = GameFold(board=KEPT_BOARD, path=str(journal.path))
-    starts: list[tuple[int, str, Kept]] = []
-    begin, kept = 1, 0  # the last game start, and the games finished before it
-    totals = Records()
-    for row in journal.event_rows():
-        fold.add([row])
-        if fold.game_start != row[0]:
-            continue
-        left = fold.final  # a game start: the game before it, if won, is now among them
-        state = encode_event({"format": SNAPSHOT_FORMAT, "state": fold.state.to_dict()})
-        totals = records(left[kept:], totals)
-        starts.append((row[0], state, _kept(begin, left[kept:], None)))
-        begin, kept = row[0], len(left)
-    if starts:  # the totals: the last game start's only
-        seq, state, (first, body, results, _) = starts[-1]
-        starts[-1] = seq, state, (first, body, results, totals.dump())
-    journal.store_starts(starts)
-    return len(starts)
+    stored, begin, totals = 0, 1, Records()  # begin: the last game start
+    while rows := journal.event_rows(EVENTS_AT_ONCE):
+        starts: list[tuple[int, str, Kept]] = []
+        for row in rows:
+            fold.add([row])
+            if fold.game_start != row[0]:
+                continue
+            games = fold.take_final()  # a game start: the game before it, if won, is left
+            state = encode_event({"format": SNAPSHOT_FORMAT, "state": fold.state.to_dict()})
+            starts.append((row[0], state, _kept(begin, games, None)))
+            totals, begin = records(games, totals), row[0]
+        if starts:
+            seq, state, (first, body, results, _) = starts[-1]
+            starts[-1] = seq, state, (first, body, results, totals.dump())
+            journal.store_starts(starts)
+            stored += len(starts)
+    return stored

@@ -290,9 +290,9 @@ def build(
         layout = load_board_layout(config)
         check_config_fits(config, layout)
         # The journal's scorekeeper, or a stand-in showing the fault until it opens.
-        keeper = JournalKeeper(journal, game_setup(config), clock=clock)
-        closers.append(keeper.close)
-        keeper = remote.joined(config, journal, keeper, clock)  # joined: the host's game
+        own = JournalKeeper(journal, game_setup(config), clock=clock)
+        closers.append(own.close)
+        keeper = remote.joined(config, journal, own, clock)  # joined: the host's game
         renderer = make_renderer(layout, config, config.board.brightness)
         overlay = OverlayRenderer(renderer, layout)
         if link is None:
@@ -326,6 +326,7 @@ def build(
         )
         loop.brightness = config.board.brightness
         keeper.on_reopen = loop.keeper_changed
+        loop.post(Call(own.keep_game_starts))  # after READY: an imported journal's game starts
         loop.add_timer(keeper.deadline, keeper.tick)
         closers.append(loop.close)
         board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)

@@ -15,24 +15,54 @@ is told and the board shows the game.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from boardctl.errors import JournalError
+from boardctl.errors import BoardError, JournalError
 from boardctl.game.commands import BoardCommand, Command
 from boardctl.game.history import Row
 from boardctl.game.keeper import Pending, Result, Scorekeeper, SetupLike
 from boardctl.game.state import GameState
 from boardctl.notices import FAULT_KEY
+from boardctl.store.journal import Journal
 from boardctl.store.lock import SERVICE, JournalBusy
 from boardctl.view import BoardView
 
 log = logging.getLogger(__name__)
 
 RETRY = 2.0  # seconds between attempts to open the journal
+
+
+def _store_starts(journal: Journal) -> None:
+    """Store the game starts of ``journal`` (a thread; Python's switch interval 1 ms meanwhile,
+    as for the journal's readers), again while a game start was written without its rows."""
+    from boardctl.results.kept import in_doubt, store_game_starts
+    from boardctl.service.journal_reader import short_switch
+
+    short_switch(True)
+    try:
+        with journal.sibling() as own:
+            began = time.monotonic()
+            while True:
+                stored = store_game_starts(own)
+                journal.starts_pending = False  # a game start from now on keeps its rows
+                if not in_doubt(own):
+                    break
+                journal.starts_pending = True
+        log.info(
+            "journal %s: %d game starts stored in %.0f s",
+            journal.path,
+            stored,
+            time.monotonic() - began,
+        )
+    except BoardError as exc:
+        log.error("journal %s: the game starts were not stored: %s", journal.path, exc)
+    finally:
+        short_switch(False)
 
 
 class JournalKeeper:
@@ -55,13 +85,28 @@ class JournalKeeper:
         self._standin: Scorekeeper | None = None
         self._next_try: float | None = None
         self.on_reopen: Callable[[], None] | None = None  # the loop shows the game again
+        self._serving = False  # the loop has started: a journal opened now is kept at once
+        self.storing: threading.Thread | None = None  # the thread storing the game starts
         self.try_open()
 
     def _open_service_journal(self) -> Scorekeeper:
-        keeper = Scorekeeper.open(self.path, setup=self._setup, owner="service")
+        keeper = Scorekeeper.open(self.path, setup=self._setup, owner="service", keep_starts=False)
         if keeper.journal is not None:
             keeper.journal.backup_on_close = True  # a backup at every clean shutdown
         return keeper
+
+    def keep_game_starts(self) -> None:
+        """The loop serves (after READY): a journal opened without its game starts stored
+        (imported, restored, older) gets them from a thread of its own, on a connection of
+        its own, a transaction every 5,000 events, while the board takes entries (a game
+        start meanwhile stores no kept rows; the thread then goes again)."""
+        self._serving = True
+        journal = None if self.inner is None else self.inner.journal
+        if journal is not None and journal.starts_pending and self.storing is None:
+            self.storing = threading.Thread(
+                target=_store_starts, args=(journal,), name="starts", daemon=True
+            )
+            self.storing.start()
 
     def try_open(self) -> bool:
         """Open the journal now; True if it is open. A second service is not retried."""
@@ -80,6 +125,8 @@ class JournalKeeper:
         if self.fault is not None:
             log.warning("journal %s opened; entries are taken again", self.path)
         self.fault, self._next_try, self._standin = None, None, None
+        if self._serving:
+            self.keep_game_starts()
         return True
 
     def _faulted(self, reason: str) -> None:

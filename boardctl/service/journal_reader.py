@@ -41,7 +41,7 @@ _switch_users = 0
 _switch_before = 0.0
 
 
-def _short_switch(start: bool) -> None:
+def short_switch(start: bool) -> None:
     """A reader starts (``start``) or ends its read: shorten the switch interval, or restore it."""
     global _switch_users, _switch_before
     with _switch_lock:
@@ -106,7 +106,7 @@ class JournalReader(Generic[T]):
         long for a computing thread to give it up.
         """
         assert self._path is not None
-        _short_switch(True)  # the loop waits 1 ms, not 5, for a turn
+        short_switch(True)  # the loop waits 1 ms, not 5, for a turn
         try:
             try:
                 answer, seq = self._catch_up(self._path)
@@ -118,7 +118,7 @@ class JournalReader(Generic[T]):
             with self._lock:
                 self._answer, self._seq = answer, seq
         finally:
-            _short_switch(False)
+            short_switch(False)
 
     def _catch_up(self, path: Path) -> tuple[T, int]:
         """Read what was written since the last read; the answer and its last event."""

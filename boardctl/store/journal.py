@@ -54,10 +54,10 @@ log = logging.getLogger(__name__)
 
 FILE_NAME = "journal.sqlite"
 #: Events a start reads and checks at least (more back to the current game's snapshot):
-#: every event of a journal up to about 650 games, a bounded time for a longer one.
-CHECKED_AT_START = 50_000
+#: every event of a journal up to about 65 games, a bounded time (30 ms here) for a longer one.
+CHECKED_AT_START = 5_000
 BACKUPS_KEPT = 10
-STARTS_AT_ONCE = 100  # game starts stored in one transaction (a journal without them)
+READ_AT_ONCE = 10_000  # events a reader of every event holds at once (a journal's replay)
 #: The kept rows of a game start: the first event they span, the games finished since (with
 #: their entries), their results, and the running totals (None: no totals row written).
 Kept = tuple[int, str, str, str | None]
@@ -224,6 +224,7 @@ class Journal:
         self._opened_seq = 0
         self._appended = 0
         self._request: str | None = None  # the request id the next append records
+        self.starts_pending = False  # a thread stores the game starts: none keeps rows now
 
     # --- opening -------------------------------------------------------------
 
@@ -274,7 +275,8 @@ class Journal:
         try:
             if not readonly:
                 journal._prepare()
-            journal._check_pages()
+            if not readonly or not writer_running(str(path)):  # a running writer checked it
+                journal._check_pages()
             journal.damage = found or integrity.read_notice(path)
             if not readonly:
                 journal._opened_seq = journal._stored_seq()
@@ -372,9 +374,10 @@ class Journal:
 
     # --- reading -------------------------------------------------------------
 
-    def _rows(self) -> list[tuple[int, float, str, int]]:
-        """Rows not yet read, checked (sequence without gaps, chained checksum)."""
-        rows = select_rows(self._db, self.path, self._last_seq)
+    def _rows(self, limit: int = -1) -> list[tuple[int, float, str, int]]:
+        """Rows not yet read (the next ``limit``), checked (sequence without gaps, chained
+        checksum)."""
+        rows = select_rows(self._db, self.path, self._last_seq, limit)
         return checked_rows(rows, self.path, self._last_seq, self._last_crc)
 
     def _record(self, seq: int, at: float, body: str, crc: int = 0) -> Record:
@@ -387,20 +390,22 @@ class Journal:
         return Record(seq, at, event, _without_clock(event), crc)
 
     def records(self) -> Iterator[Record]:
-        """Every event not yet read, in order, checked (the first call reads them all)."""
-        for seq, at, body, crc in self._rows():
-            record = self._record(seq, at, body)
-            self._last_seq, self._last_crc, self._last_at = seq, crc, at
-            yield record
+        """Every event not yet read, in order, checked (read :data:`READ_AT_ONCE` at a time)."""
+        while rows := self._rows(READ_AT_ONCE):
+            for seq, at, body, crc in rows:
+                record = self._record(seq, at, body)
+                self._last_seq, self._last_crc, self._last_at = seq, crc, at
+                yield record
 
-    def event_rows(self) -> list[tuple[int, float, dict[str, Any], int]]:
-        """Every event not yet read as ``(seq, time, event, chained crc)``, checked.
+    def event_rows(self, limit: int = -1) -> list[tuple[int, float, dict[str, Any], int]]:
+        """Every event not yet read (the next ``limit``) as ``(seq, time, event, chained
+        crc)``, checked.
 
         The same rows as :meth:`records` with each row's checksum, decoded in
         one pass (about three times faster, for readers of a whole journal).
         A row that is not a JSON object is named as :meth:`records` names it.
         """
-        rows = self._rows()
+        rows = self._rows(limit)
         try:
             events = json.loads("[" + ",".join(body for _, _, body, _ in rows) + "]")
         except ValueError:
@@ -424,7 +429,7 @@ class Journal:
     def resume(self) -> tuple[dict[str, Any] | None, list[Record]]:
         """Check the events; return the latest snapshot and the events from its own on.
 
-        Without a usable snapshot: ``(None, every event)``. The snapshot's
+        Without a usable snapshot: ``(None, [])`` (replay :meth:`records`). The snapshot's
         event is the first record returned. Only the returned events are
         decoded, and only the last :data:`CHECKED_AT_START` events (or more, back
         to the snapshot) are read and checked, chained from the stored
@@ -450,11 +455,10 @@ class Journal:
                     value = json.loads(body)
                     if isinstance(value, dict):
                         snapshot, first = value, index
-        if snapshot is None and start > 1:  # no usable snapshot: every event
-            rows = self._rows_from(1, last)
+        if snapshot is None:  # no usable snapshot: the caller reads every event (records)
+            return None, []
         records = [self._record(seq, at, body) for seq, at, body, _ in rows[first:]]
-        if rows:
-            self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
+        self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return snapshot, records
 
     def page(self, first: int, last: int) -> tuple[dict[str, Any] | None, list[Record]]:
@@ -560,24 +564,20 @@ class Journal:
         )
 
     def store_starts(self, starts: Iterable[tuple[int, str, Kept]]) -> None:
-        """Store ``(seq, snapshot, kept rows)`` for game starts read back from the journal (a
-        journal imported or restored without them), in durable transactions of
-        :data:`STARTS_AT_ONCE` starts, so that an append never waits long for one."""
+        """Store, in one durable transaction, ``(seq, snapshot, kept rows)`` for game starts
+        read back from the journal (a journal imported or restored without them)."""
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
         db = self._db
-        starts = list(starts)
         try:
-            for at in range(0, len(starts), STARTS_AT_ONCE):
-                with _transaction(db):
-                    for seq, state, kept in starts[at : at + STARTS_AT_ONCE]:
-                        found = self._query("SELECT crc FROM events WHERE seq = ?", (seq,))
-                        crc = int(found[0][0])
-                        db.execute(
-                            "INSERT OR REPLACE INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
-                            (seq, state, zlib.crc32(state.encode(), crc)),
-                        )
-                        self._insert_games(seq, crc, kept)
+            with _transaction(db):
+                for seq, state, kept in starts:
+                    crc = int(self._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0])
+                    db.execute(
+                        "INSERT OR REPLACE INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
+                        (seq, state, zlib.crc32(state.encode(), crc)),
+                    )
+                    self._insert_games(seq, crc, kept)
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
 

@@ -147,7 +147,7 @@ def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
                 "(no permission to share it; ask the service, or run as its user)"
             ) from None
         connection = connect(path, file_uri(path, "ro&immutable=1"), uri=True)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # a garbled schema: its message too
         connection.close()
         raise damaged(path, exc) from exc
     return connection
@@ -217,11 +217,15 @@ def check_pages(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
         raise damaged(path, ValueError("; ".join(map(str, result[:3]))))
 
 
-def select_rows(db: sqlite3.Connection, path: str | os.PathLike[str], after: int) -> list[Row]:
-    """The rows after sequence number ``after``, in order, as stored (not yet checked)."""
+def select_rows(
+    db: sqlite3.Connection, path: str | os.PathLike[str], after: int, limit: int = -1
+) -> list[Row]:
+    """The rows after sequence number ``after`` (the next ``limit``), in order, as stored
+    (not yet checked)."""
     try:
         return db.execute(
-            "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq", (after,)
+            "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+            (after, limit),
         ).fetchall()
     except sqlite3.Error as exc:
         raise damaged(path, exc) from exc
