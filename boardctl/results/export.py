@@ -20,8 +20,7 @@ from boardctl.errors import ResultsError
 from boardctl.results.model import FIELDS, GameResult, field_type
 
 
-def _cell(name: str, value: Any) -> str:
-    kind = field_type(name)
+def _cell(kind: str, value: Any) -> str:
     if value is None:
         return ""
     if kind == "bool":
@@ -29,6 +28,9 @@ def _cell(name: str, value: Any) -> str:
     if kind in ("ints", "strs", "teams"):
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     return str(value)
+
+
+_KINDS = tuple(zip(FIELDS, map(field_type, FIELDS), strict=True))
 
 
 def _value(name: str, cell: str) -> Any:
@@ -49,8 +51,7 @@ def _value(name: str, cell: str) -> Any:
 
 def result_row(result: GameResult) -> list[str]:
     """One CSV row (the cells in :data:`FIELDS` order)."""
-    data = result.to_dict()
-    return [_cell(name, data[name]) for name in FIELDS]
+    return [_cell(kind, getattr(result, name)) for name, kind in _KINDS]
 
 
 def write_csv(results: Iterable[GameResult], out: TextIO) -> None:

@@ -215,16 +215,17 @@ def in_doubt(journal: Journal) -> bool:
 
 def store_game_starts(journal: Journal) -> int:
     """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
-    opening a journal without them), :data:`EVENTS_AT_ONCE` events a transaction (the
-    totals at the last game start of each); the number of game starts stored."""
+    opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
+    the last game start last, with the totals (until then the rows are in doubt); the
+    number of game starts stored."""
     from boardctl.game.state import SNAPSHOT_FORMAT
     from boardctl.store.journal import encode_event
 
     journal.rewind()
     fold = GameFold(board=KEPT_BOARD, path=str(journal.path))
+    starts: list[tuple[int, str, Kept]] = []
     stored, begin, totals = 0, 1, Records()  # begin: the last game start
     while rows := journal.event_rows(EVENTS_AT_ONCE):
-        starts: list[tuple[int, str, Kept]] = []
         for row in rows:
             fold.add([row])
             if fold.game_start != row[0]:
@@ -233,9 +234,10 @@ def store_game_starts(journal: Journal) -> int:
             state = encode_event({"format": SNAPSHOT_FORMAT, "state": fold.state.to_dict()})
             starts.append((row[0], state, _kept(begin, games, None)))
             totals, begin = records(games, totals), row[0]
-        if starts:
-            seq, state, (first, body, results, _) = starts[-1]
-            starts[-1] = seq, state, (first, body, results, totals.dump())
-            journal.store_starts(starts)
-            stored += len(starts)
-    return stored
+        journal.store_starts(starts[:-1])
+        stored += len(starts[:-1])
+        starts = starts[-1:]
+    if starts:
+        seq, state, (first, body, results, _) = starts[0]
+        journal.store_starts([(seq, state, (first, body, results, totals.dump()))])
+    return stored + len(starts)
