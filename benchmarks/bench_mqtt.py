@@ -321,4 +321,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import machine_load
+
+    machine_load.report("before")
     main()
+    machine_load.report("after")

@@ -98,4 +98,8 @@ _WARM_UP = (
 
 
 if __name__ == "__main__":
+    import machine_load
+
+    machine_load.report("before")
     main()
+    machine_load.report("after")

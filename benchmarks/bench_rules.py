@@ -179,4 +179,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import machine_load
+
+    machine_load.report("before")
     main()
+    machine_load.report("after")

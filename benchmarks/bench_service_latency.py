@@ -338,4 +338,8 @@ def report(name: str, values: list[float]) -> None:
 
 
 if __name__ == "__main__":
+    import machine_load
+
+    machine_load.report("before")
     main()
+    machine_load.report("after")

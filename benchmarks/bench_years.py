@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import platform
 import resource
 import shutil
 import socket
@@ -48,6 +47,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 import pi_class  # noqa: E402
+from machine_load import load, machine  # noqa: E402
 
 from boardctl.demo.game import DemoGame  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
@@ -101,29 +101,6 @@ def cached_journal(games: int) -> Path:
     partial.rename(path)
     print(f"built {path} in {time.perf_counter() - began:.0f} s", flush=True)
     return path
-
-
-def machine() -> str:
-    """The CPU model and the cores this process may use."""
-    model = platform.processor() or platform.machine()
-    with contextlib_suppress():
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return f"{model}, {len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}"
-
-
-class contextlib_suppress:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return True
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def start_service(folder: Path, journal: Path) -> tuple[subprocess.Popen[bytes], Path, float]:

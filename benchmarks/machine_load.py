@@ -1,0 +1,29 @@
+"""The machine a benchmark runs on and its load, printed with every figure (docs/performance.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+from pathlib import Path
+
+
+def machine() -> str:
+    """The CPU model, the cores this process may use, and Python's version."""
+    model = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return f"{model}, {len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}"
+
+
+def load() -> str:
+    """The load average over 1, 5 and 15 minutes."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def report(when: str) -> None:
+    """Print the machine and the load average ``when`` (before, after)."""
+    print(f"machine: {machine()}; load average {when}: {load()}", flush=True)
