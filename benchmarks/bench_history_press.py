@@ -132,7 +132,7 @@ def run(args: argparse.Namespace, journal: Path) -> None:
             "history": requests.past.reading,
             "records": requests.records.reading,
             "starts": lambda: (
-                board.loop.keeper.storing is None or board.loop.keeper.storing.is_alive()
+                board.loop.keeper.checking is None or board.loop.keeper.checking.is_alive()
             ),
         }[args.during]
 

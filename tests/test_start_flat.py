@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from boardctl.errors import JournalError
 from boardctl.game.commands import NewGame
 from boardctl.game.keeper import Scorekeeper
+from boardctl.notices import FAULT_KEY
 from boardctl.results.kept import in_doubt
 from boardctl.service.fault import JournalKeeper
 from boardctl.store import journal as journal_module
@@ -97,13 +99,40 @@ def test_the_service_stores_an_imported_journals_game_starts_after_it_starts_by_
         keeper.apply(NewGame(variant="six-card", mode="guided", target=31))  # before the thread
         assert journal.snapshot_seqs() == [keeper.seq]  # its snapshot, and no kept rows
         play(keeper.inner, random.Random(9), 40)  # type: ignore[arg-type]
-        keeper.keep_game_starts()  # what the loop does once it serves
-        assert keeper.storing is not None
-        keeper.storing.join(120)
-        assert not keeper.storing.is_alive()
+        posted: list[Any] = []
+        keeper.after_start(posted.append)  # what the loop does once it serves
+        assert keeper.checking is not None
+        keeper.checking.join(120)
+        assert not keeper.checking.is_alive() and posted == []  # no damage found
         assert not journal.starts_pending and not in_doubt(journal)
         play(keeper.inner, random.Random(10), 200)  # type: ignore[arg-type]
         assert not in_doubt(journal)  # a game start now keeps its rows again
     finally:
         keeper.close()
     same_as_full_fold(path)
+
+
+def test_damage_the_check_after_the_start_finds_faults_the_journal_as_an_open_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = imported(tmp_path)
+    keeper = JournalKeeper(path, None)
+    try:
+        assert keeper.fault is None and keeper.journal.starts_pending
+
+        def damaged(journal: Journal) -> None:
+            raise JournalError(f"journal {journal.path}: page 3 is damaged")
+
+        monkeypatch.setattr(Journal, "check_pages", damaged)  # the thread's own connection
+        posted: list[Any] = []
+        keeper.after_start(posted.append)
+        assert keeper.checking is not None
+        keeper.checking.join(60)
+        assert len(posted) == 1 and keeper.inner is not None  # the loop's to act on
+        posted[0]()  # in the loop's thread
+        assert keeper.inner is None and "page 3 is damaged" in str(keeper.fault)
+        assert "page 3 is damaged" in keeper.status()[FAULT_KEY]
+        with pytest.raises(JournalError, match="page 3 is damaged"):  # entries are refused
+            keeper.apply(NewGame(variant="six-card", mode="free"))
+    finally:
+        keeper.close()

@@ -135,7 +135,7 @@ class Scorekeeper:
         clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
         owner: str = "cli",
-        keep_starts: bool = True,
+        later: bool = False,
     ) -> Scorekeeper:
         """Open (or create) the journal at ``path`` and replay it.
 
@@ -148,16 +148,18 @@ class Scorekeeper:
         ``clock`` stamps refusals and game ends in the view (monotonic
         seconds), ``wall_clock`` the journal's events (Unix seconds).
         A writer stores the game starts of a journal without them (imported)
-        at once, or with ``keep_starts=False`` leaves them to its caller.
+        at once; with ``later`` it leaves them, and SQLite's structural check
+        of the file, to its caller (the service, once it serves).
         """
-        journal = Journal.open(path or default_journal_path(), readonly=readonly, owner=owner)
+        path = path or default_journal_path()
+        journal = Journal.open(path, readonly=readonly, owner=owner, check_pages=not later)
         keeper = cls(
             Machine(limits=limits), journal, choose=choose, clock=clock, wall_clock=wall_clock
         )
         try:
             keeper._resume(full=full_replay)
             if not readonly:
-                _keep_game_starts(journal, keep_starts)
+                _keep_game_starts(journal, not later)
             if setup is not None and keeper._seq == 0 and not readonly:
                 keeper.apply(_new_game_command(setup))
         except BaseException:

@@ -326,7 +326,8 @@ def build(
         )
         loop.brightness = config.board.brightness
         keeper.on_reopen = loop.keeper_changed
-        loop.post(Call(own.keep_game_starts))  # after READY: an imported journal's game starts
+        # After READY: the journal's structural check, an imported journal's game starts.
+        loop.post(Call(lambda: own.after_start(lambda function: loop.post(Call(function)))))
         loop.add_timer(keeper.deadline, keeper.tick)
         closers.append(loop.close)
         board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)

@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from boardctl.errors import BoardError, JournalError
+from boardctl.errors import JournalError
 from boardctl.game.commands import BoardCommand, Command
 from boardctl.game.history import Row
 from boardctl.game.keeper import Pending, Result, Scorekeeper, SetupLike
@@ -37,30 +37,28 @@ log = logging.getLogger(__name__)
 RETRY = 2.0  # seconds between attempts to open the journal
 
 
-def _store_starts(journal: Journal) -> None:
-    """Store the game starts of ``journal`` (a thread; Python's switch interval 1 ms meanwhile,
-    as for the journal's readers), again while a game start was written without its rows."""
+def _store_starts(journal: Journal, own: Journal) -> None:
+    """Store the game starts of ``journal`` on ``own``, its second connection (Python's
+    switch interval 1 ms meanwhile, as for the journal's readers), again while a game start
+    was written without its rows."""
     from boardctl.results.kept import in_doubt, store_game_starts
     from boardctl.service.journal_reader import short_switch
 
     short_switch(True)
     try:
-        with journal.sibling() as own:
-            began = time.monotonic()
-            while True:
-                stored = store_game_starts(own)
-                journal.starts_pending = False  # a game start from now on keeps its rows
-                if not in_doubt(own):
-                    break
-                journal.starts_pending = True
+        began = time.monotonic()
+        while True:
+            stored = store_game_starts(own)
+            journal.starts_pending = False  # a game start from now on keeps its rows
+            if not in_doubt(own):
+                break
+            journal.starts_pending = True
         log.info(
             "journal %s: %d game starts stored in %.0f s",
             journal.path,
             stored,
             time.monotonic() - began,
         )
-    except BoardError as exc:
-        log.error("journal %s: the game starts were not stored: %s", journal.path, exc)
     finally:
         short_switch(False)
 
@@ -85,28 +83,53 @@ class JournalKeeper:
         self._standin: Scorekeeper | None = None
         self._next_try: float | None = None
         self.on_reopen: Callable[[], None] | None = None  # the loop shows the game again
-        self._serving = False  # the loop has started: a journal opened now is kept at once
-        self.storing: threading.Thread | None = None  # the thread storing the game starts
+        self._post: Callable[[Callable[[], object]], None] | None = None  # once it serves
+        self.checking: threading.Thread | None = None  # the thread of :meth:`after_start`
         self.try_open()
 
     def _open_service_journal(self) -> Scorekeeper:
-        keeper = Scorekeeper.open(self.path, setup=self._setup, owner="service", keep_starts=False)
+        keeper = Scorekeeper.open(self.path, setup=self._setup, owner="service", later=True)
         if keeper.journal is not None:
             keeper.journal.backup_on_close = True  # a backup at every clean shutdown
         return keeper
 
-    def keep_game_starts(self) -> None:
-        """The loop serves (after READY): a journal opened without its game starts stored
-        (imported, restored, older) gets them from a thread of its own, on a connection of
-        its own, a transaction every 5,000 events, while the board takes entries (a game
-        start meanwhile stores no kept rows; the thread then goes again)."""
-        self._serving = True
+    def after_start(self, post: Callable[[Callable[[], object]], None]) -> None:
+        """The loop serves (after READY; ``post`` runs a function in its thread): a thread of
+        its own, on a connection of its own, runs SQLite's structural check of the journal
+        (the whole file: a start does not wait for it; damage found faults the journal as
+        at an open) and stores the game starts of a journal opened without them (imported,
+        restored, older), a transaction every 5,000 events, while the board takes entries
+        (a game start meanwhile stores no kept rows; the thread then goes again)."""
+        self._post = post
         journal = None if self.inner is None else self.inner.journal
-        if journal is not None and journal.starts_pending and self.storing is None:
-            self.storing = threading.Thread(
-                target=_store_starts, args=(journal,), name="starts", daemon=True
+        if journal is not None and (self.checking is None or not self.checking.is_alive()):
+            self.checking = threading.Thread(
+                target=self._check, args=(journal, post), name="journal-check", daemon=True
             )
-            self.storing.start()
+            self.checking.start()
+
+    def _check(self, journal: Journal, post: Callable[[Callable[[], object]], None]) -> None:
+        try:
+            with journal.sibling() as own:
+                try:
+                    own.check_pages()
+                except JournalError as exc:
+                    reason = str(exc)
+                    post(lambda: self._damaged(journal, reason))
+                    return
+                if journal.starts_pending:
+                    _store_starts(journal, own)
+        except JournalError as exc:
+            log.error("journal %s: the game starts were not stored: %s", journal.path, exc)
+
+    def _damaged(self, journal: Journal, reason: str) -> None:
+        """Damage the structural check found after the start: as if the open had failed."""
+        if self.inner is not None and self.inner.journal is journal:
+            self.inner.close()
+            self.inner = None
+            self._faulted(reason)
+            if self.on_reopen is not None:
+                self.on_reopen()
 
     def try_open(self) -> bool:
         """Open the journal now; True if it is open. A second service is not retried."""
@@ -125,8 +148,8 @@ class JournalKeeper:
         if self.fault is not None:
             log.warning("journal %s opened; entries are taken again", self.path)
         self.fault, self._next_try, self._standin = None, None, None
-        if self._serving:
-            self.keep_game_starts()
+        if self._post is not None:  # the loop serves
+            self.after_start(self._post)
         return True
 
     def _faulted(self, reason: str) -> None:
