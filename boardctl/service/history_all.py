@@ -46,8 +46,8 @@ def encoded(rows: list[Row]) -> bytes:
     return json.dumps(rows, separators=(",", ":"), ensure_ascii=False, default=str).encode()
 
 
-#: Events per page: about 0.4 MB of rows, made in tens of milliseconds here.
-PAGE_ROWS = 1000
+#: Events per page: about 0.2 MB of rows, made in about 15 ms of CPU here.
+PAGE_ROWS = 500
 
 
 @dataclass(frozen=True)
