@@ -19,10 +19,9 @@ turns on (its figure is the blink): such presses are counted apart, as in
 
     PYTHONPATH=. python benchmarks/bench_history_press.py [--games 200] [--rounds 5]
         [--journal PATH] [--pages 20] [--link serial|null] [--pi-class 8] [--burn N]
-        [--during history|records|starts]
+        [--during history|starts]
 
-``--during records`` asks for the ``records`` request instead (``--pages`` times a
-round); ``--during starts`` starts the service on a fresh copy of a journal without
+``--during starts`` starts the service on a fresh copy of a journal without
 snapshots (``bench_years.py``'s cached one, as imported) each round and presses
 until the thread that stores its game starts after READY is done.
 """
@@ -52,7 +51,6 @@ sys.path.insert(0, str(REPO))
 from boardctl.service import app  # noqa: E402
 from boardctl.service.client import request_ready  # noqa: E402
 from boardctl.service.history_all import HistoryPages  # noqa: E402
-from boardctl.service.journal_reader import JournalRecords  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
 
 
@@ -65,10 +63,10 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=20, help="pages the client asks a round")
     parser.add_argument(
         "--during",
-        choices=("history", "records", "starts"),
+        choices=("history", "starts"),
         default="history",
-        help="what runs beside the presses: history pages; the records request; or (a journal "
-        "without snapshots, as imported) the thread storing the game starts after a start",
+        help="what runs beside the presses: history pages, or (a journal without snapshots, as "
+        "imported) the thread storing the game starts after a start",
     )
     parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
     pi_class.add_options(parser)
@@ -125,12 +123,9 @@ def run(args: argparse.Namespace, journal: Path) -> None:
     for _ in range(1 if args.during == "starts" else args.rounds):
         requests.past.close()
         requests.past = HistoryPages(board.loop.keeper.path)  # as after a start
-        requests.records.close()
-        requests.records = JournalRecords(board.loop.keeper.path)
         done: list[float] = []
         reading = {
             "history": requests.past.reading,
-            "records": requests.records.reading,
             "starts": lambda: (
                 board.loop.keeper.checking is None or board.loop.keeper.checking.is_alive()
             ),
@@ -145,10 +140,6 @@ def run(args: argparse.Namespace, journal: Path) -> None:
                 done.append(time.perf_counter() - began)
                 return
             for _ in range(args.pages):
-                if args.during == "records":
-                    request_ready(board.socket, {"op": "records"}, timeout=300)
-                    first = first or time.perf_counter() - began
-                    continue
                 message = {"op": "history", "all": True, "after": after}
                 page = request_ready(board.socket, message, timeout=300)
                 first = first or time.perf_counter() - began
@@ -214,7 +205,6 @@ def _summarize(
 ) -> None:
     what = {
         "history": "history --all first page after a (reader's) start",
-        "records": "records request after a (reader's) start",
         "starts": "game starts stored after READY",
     }[args.during]
     print(
