@@ -85,6 +85,9 @@ class TimedLink:
     def set_brightness(self, level: int) -> None:
         self.inner.set_brightness(level)
 
+    def goodbye(self) -> None:
+        self.inner.goodbye()
+
     def close(self) -> None:
         self.inner.close()
 
