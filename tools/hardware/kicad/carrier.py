@@ -139,9 +139,9 @@ def power_parts() -> list[Part]:
         Part(
             "D1",
             "Device:D_Zener",
-            "SMAJ5.0A",
+            "SMAJ6.0A",
             "Diode_SMD:D_SMA",
-            "Littelfuse SMAJ5.0A",
+            "Littelfuse SMAJ6.0A",
             {"1": V5, "2": GND},  # unidirectional: cathode (pad 1, the band) on +5 V
         ),
         Part(
@@ -272,7 +272,7 @@ def header_parts() -> list[Part]:
             "Samtec SSQ-120-03-T-D",
             header,
         ),
-        _r("R11", "1k", gpio_net(SHUTDOWN_GPIO), "SHUTDOWN_SW", "Yageo RC0603FR-071KL"),
+        _r("R11", "220", gpio_net(SHUTDOWN_GPIO), "SHUTDOWN_SW", "Yageo RC0603FR-07220RL"),
         Part(
             "SW1",
             "Switch:SW_Push",
@@ -308,9 +308,9 @@ def header_parts() -> list[Part]:
             Part(
                 f"D{base + 2}",
                 "Device:D_TVS",
-                "PESD5V0S1BL",
+                "PESD5V0S1BA",
                 "Diode_SMD:D_SOD-323",
-                "Nexperia PESD5V0S1BL",
+                "Nexperia PESD5V0S1BA",
                 {"1": GND, "2": line_net(key)},
             ),
         ]
