@@ -183,6 +183,7 @@ def test_every_part_is_fitted_in_exactly_one_assembly_step_in_the_guide_s_order(
     assert {"C1", "D2", "F1", "SW1"} <= through_hole
     assert {"A1", "J1", "J2", "J6"} <= last
     # The drawing of a step has the earlier steps' parts as outlines (DNP) and no later part.
+    assert steps.step_board(BOARD, 0) is BOARD  # the bare board: copper and silkscreen
     after_smd = steps.step_board(BOARD, 2)
     drawn = [(fp.ref, node) for node in after_smd if (fp := steps.footprint_info(node))]
     dnp = {ref for ref, node in drawn if "dnp" in str(node)}

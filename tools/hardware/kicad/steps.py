@@ -1,12 +1,13 @@
 """The carrier's assembly steps, drawn by ``kicad-cli`` from the board itself.
 
 Each step of the build guide (hardware/build.md, "Assemble the carrier") gets a drawing of
-the board as it is after that step: a copy of ``carrier.kicad_pcb`` holds only the parts
-fitted so far, those of earlier steps marked "do not populate" so that KiCad draws them as
-outlines, the new ones solid, and ``kicad-cli pcb export svg`` draws its copper, fabrication
-and silkscreen layers. The last step has an underside view too (the Pi's socket is fitted
-from below). :mod:`tools.hardware.kicad.outputs` writes them into ``hardware/kicad/steps/``
-and checks them fresh like the other outputs.
+the board as it is after that step: the bare board is its copper and silkscreen as the fab
+makes it; after that, a copy of ``carrier.kicad_pcb`` holds only the parts fitted so far,
+those of earlier steps marked "do not populate" so that KiCad draws them as outlines, the new
+ones solid, and ``kicad-cli pcb export svg`` draws their pads (the solder mask's openings),
+the fabrication and the silkscreen layers. The last step has an underside view too (the Pi's
+socket is fitted from below). :mod:`tools.hardware.kicad.outputs` writes them into
+``hardware/kicad/steps/`` and checks them fresh like the other outputs.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from tools.hardware.kicad.sexpr import Node, dump, find, parse, unq
 
 STEP_DIR = "steps"
+BARE_LAYERS = "Edge.Cuts,F.Cu,F.Silkscreen"
 TOP_LAYERS = "Edge.Cuts,F.Mask,F.Fab,F.Silkscreen"
 BOTTOM_LAYERS = "Edge.Cuts,B.Mask,B.Fab,B.Silkscreen"
 
@@ -77,7 +79,10 @@ def refs_of(board: Node, step: Step) -> list[str]:
 
 
 def step_board(board: Node, index: int) -> Node:
-    """The board after step ``index``: later parts gone, earlier ones marked DNP."""
+    """The board after step ``index``: later parts gone, earlier ones marked DNP; the bare
+    board (step 0) whole, since it is drawn without the fabrication layer."""
+    if index == 0:
+        return board
     out: list[Node] = []
     for node in board:
         fp = footprint_info(node)
@@ -109,7 +114,8 @@ def export(pcb: Path, out: Path) -> None:
         for index, step in enumerate(STEPS):
             copy = Path(scratch) / f"{step.name}.kicad_pcb"
             copy.write_text(dump(step_board(board, index)) + "\n", encoding="utf-8")
-            views: list[tuple[str, str, list[str]]] = [(f"{step.name}.svg", TOP_LAYERS, [])]
+            layers = BARE_LAYERS if index == 0 else TOP_LAYERS
+            views: list[tuple[str, str, list[str]]] = [(f"{step.name}.svg", layers, [])]
             if step.underside:
                 views.append((f"{step.name}-underside.svg", BOTTOM_LAYERS, ["--mirror"]))
             for name, layers, extra in views:
