@@ -25,7 +25,8 @@ from tools.hardware.routes import routes
 
 DATASHEET = {
     "ltc4365": "Analog Devices LTC4365 datasheet: V_IN -40 V to 60 V, operating 2.5-34 V; "
-    "UV and OV thresholds 0.5 V (492-508 mV), 25 mV hysteresis (Figure 4)",
+    "UV and OV thresholds 0.5 V, 25 mV hysteresis (Figure 4); the 492-508 mV band is "
+    "assumed from the sister LTC4368's table (492.5-507.5 mV), widened: check it",
     "fet": "Infineon BSC028N06LS3 G datasheet: V_DS 60 V, R_DS(on) 2.8 mOhm max at V_GS 10 V",
     "polyfuse": "Bourns MF-RG datasheet, MF-RG300: I_hold 3.0 A (2.6 A at 40 C), I_trip "
     "5.1 A, R1max 0.0975 Ohm, trips within 1.0 s at 15 A, V_max 16 V",
