@@ -20,7 +20,7 @@ import pytest
 
 from boardctl.game.commands import Peg
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.records import finished_results
+from boardctl.mqtt.result_feed import finished_results
 from boardctl.notices import DAMAGE_KEY
 from boardctl.store.integrity import JournalDamaged, writer_running
 from boardctl.store.journal import Journal

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.config import load_config
     from boardctl.mqtt.bridge import Bridge, Paths
     from boardctl.mqtt.decommission import decommission
-    from boardctl.mqtt.records import board_id
+    from boardctl.mqtt.result_feed import board_id
     from boardctl.mqtt.topics import check_level
     from boardctl.service import paths
 

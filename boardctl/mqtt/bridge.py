@@ -3,7 +3,7 @@
 Three threads, one owner of the data:
 
 - the *watcher* follows the board's status over the control socket
-  (:func:`boardctl.mqtt.service.watch`);
+  (:func:`boardctl.mqtt.board_watch.watch`);
 - paho's network thread connects, reconnects and reads acknowledgements;
 - the bridge's own loop (:meth:`Bridge.run`) does everything else.
 
@@ -11,9 +11,9 @@ The first two only put events on one queue, so the state, the result feed and
 the acknowledgements belong to one thread and need no lock (and a paho
 callback never waits for the bridge).
 
-Results come from the journal (:class:`~boardctl.mqtt.records.ResultFeed`),
+Results come from the journal (:class:`~boardctl.mqtt.result_feed.ResultFeed`),
 never from the stream, signed with the board key when the board has one, each
-under its event (:mod:`boardctl.mqtt.events`): only the events the broker
+under its event (:mod:`boardctl.mqtt.retention`): only the events the broker
 keeps (not closed by the director, at most ``keep_days`` old). On every
 (re)connection the bridge reads back its board's retained results and the
 director's closed events and makes the broker the journal's: it publishes
@@ -44,11 +44,11 @@ from typing import TYPE_CHECKING, Any
 
 from boardctl.config import MAX_TRACKS, MqttConfig
 from boardctl.errors import BoardError
-from boardctl.mqtt import discovery, events, topics
+from boardctl.mqtt import discovery, retention, topics
 from boardctl.mqtt.acks import Acks
-from boardctl.mqtt.broker import make_client, port
-from boardctl.mqtt.records import ResultFeed, digest
-from boardctl.mqtt.service import watch
+from boardctl.mqtt.board_watch import watch
+from boardctl.mqtt.connection import make_client, port
+from boardctl.mqtt.result_feed import ResultFeed, digest
 from boardctl.results.sign import KEY_FILE, read_key
 from boardctl.service.client import ServiceDown
 
@@ -276,7 +276,7 @@ class Bridge:
         except BoardError as exc:
             log.error("journal: %s", exc)
             return
-        now = events.today(self._clock(), self.config.day_starts)
+        now = retention.today(self._clock(), self.config.day_starts)
         if changed or now != self._today:
             self._sort_slots(now)
         if not self._connected or not self._synced:
@@ -296,12 +296,14 @@ class Bridge:
         self._today = now
         self._slots = {}
         for game, record in self._feed.results.items():
-            event = events.event_of(str(record["end"]), self.config.day_starts)
+            event = retention.event_of(str(record["end"]), self.config.day_starts)
             if self._kept(event):
                 self._slots[topics.slot(event, game)] = (record, digest(record))
 
     def _kept(self, event: str) -> bool:
-        return event not in self._closed and events.kept(event, self._today, self.config.keep_days)
+        return event not in self._closed and retention.kept(
+            event, self._today, self.config.keep_days
+        )
 
     def _want(self, slot: str) -> tuple[dict[str, Any] | None, str | None]:
         """What the broker should hold at ``slot`` (and its digest; None: nothing).
@@ -314,7 +316,7 @@ class Bridge:
             return self._slots[slot]
         event, _, game = slot.rpartition("/")
         if event and self._kept(event):
-            record = events.withdrawal(self.board, game, self._key)
+            record = retention.withdrawal(self.board, game, self._key)
             return record, digest(record)
         return None, None
 
@@ -419,7 +421,7 @@ class Bridge:
         restarted broker lost, or a record the bridge never published).
         """
         self._synced = True
-        self._sort_slots(events.today(self._clock(), self.config.day_starts))
+        self._sort_slots(retention.today(self._clock(), self.config.day_starts))
         inflight = {slot for slot, _ in self._inflight.values()}
         for slot, (record, value) in self._slots.items():
             if self._on_broker.get(slot) == value:

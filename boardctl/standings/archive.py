@@ -36,10 +36,10 @@ from typing import Any
 from boardctl.config import MqttConfig
 from boardctl.durable import replace_file
 from boardctl.mqtt import topics
-from boardctl.mqtt.broker import connect, make_client, unreachable
-from boardctl.mqtt.events import is_withdrawal
+from boardctl.mqtt.connection import connect, make_client, unreachable
+from boardctl.mqtt.retention import is_withdrawal
+from boardctl.standings import StandingsError
 from boardctl.standings.collect import Messages, collect
-from boardctl.standings.errors import StandingsError
 from boardctl.standings.verify import check
 
 WAIT = 10.0  # seconds for each acknowledgement of the broker

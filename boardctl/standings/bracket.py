@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError
 from boardctl.standings.games import Game, entrant_key, split_team
 from boardctl.standings.table import Row
 

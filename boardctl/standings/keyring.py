@@ -14,7 +14,7 @@ from pathlib import Path
 
 from boardctl.durable import replace_file
 from boardctl.results.sign import KEY_BYTES
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError
 
 VERSION = 1
 

@@ -21,8 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from boardctl.game.setup import player_key, team_name
-from boardctl.standings import archive
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError, archive
 from boardctl.standings.games import Game
 from boardctl.standings.verify import Checked, check
 
