@@ -19,7 +19,7 @@ count possible) is checked by the engine against the state.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from boardctl.cribbage.rules import house_rules_value
@@ -29,6 +29,7 @@ from boardctl.game import JsonValue
 from boardctl.game.entries import KINDS
 from boardctl.game.setters import SETTINGS
 from boardctl.game.setup import (
+    GameSetup,
     PresetPoints,
     check_best_of,
     check_match,
@@ -43,7 +44,24 @@ Json = dict[str, JsonValue]
 
 
 @dataclass(frozen=True, slots=True)
-class Peg:
+class _Command:
+    """A command's JSON: its ``op`` and each field that is not None (tuples as lists)."""
+
+    op: ClassVar[str]
+
+    def to_json(self) -> Json:
+        data: Json = {"op": self.op}
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, tuple):  # cards, names, roster; a custom preset's points
+                value = dict(value) if field.name == "points" else list(value)
+            if value is not None:
+                data[field.name] = value
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Peg(_Command):
     """Score ``points`` on ``track``; ``kind`` None = inferred from the phase.
 
     A hand or crib count may name its ``cards`` (short forms such as ``5H``) and
@@ -59,52 +77,30 @@ class Peg:
     cards: tuple[str, ...] | None = None
     starter: str | None = None
 
-    def to_json(self) -> Json:
-        data: Json = {"op": self.op, "track": self.track}
-        if self.points is not None:
-            data["points"] = self.points
-        if self.kind is not None:
-            data["kind"] = self.kind
-        if self.cards is not None:
-            data["cards"] = list(self.cards)
-        if self.starter is not None:
-            data["starter"] = self.starter
-        return data
-
 
 @dataclass(frozen=True, slots=True)
-class _Bare:
-    """A command without fields: its JSON is its ``op``."""
-
-    op: ClassVar[str]
-
-    def to_json(self) -> Json:
-        return {"op": self.op}
-
-
-@dataclass(frozen=True, slots=True)
-class Undo(_Bare):
+class Undo(_Command):
     """Take back the last change of this game."""
 
     op: ClassVar[str] = "undo"
 
 
 @dataclass(frozen=True, slots=True)
-class Redo(_Bare):
+class Redo(_Command):
     """Bring back the last change undone."""
 
     op: ClassVar[str] = "redo"
 
 
 @dataclass(frozen=True, slots=True)
-class Next(_Bare):
+class Next(_Command):
     """Guided: the next phase; after a game: the next game (or a new match)."""
 
     op: ClassVar[str] = "next"
 
 
 @dataclass(frozen=True, slots=True)
-class Cut:
+class Cut(_Command):
     """The first dealer (a seat); ``dealer`` None = a random draw, recorded in the event.
 
     ``cards`` are the cards the players cut for the deal, one per seat in seat order:
@@ -121,21 +117,9 @@ class Cut:
     starter: str | None = None
     cards: tuple[str, ...] | None = None
 
-    def to_json(self) -> Json:
-        data: Json = {"op": self.op}
-        if self.dealer is not None:
-            data["dealer"] = self.dealer
-        if self.drawn is not None:
-            data["drawn"] = self.drawn
-        if self.starter is not None:
-            data["starter"] = self.starter
-        if self.cards is not None:
-            data["cards"] = list(self.cards)
-        return data
-
 
 @dataclass(frozen=True, slots=True)
-class NewGame:
+class NewGame(_Command):
     """A new match; every field left None keeps the current setting.
 
     ``points`` holds a custom preset's values as sorted pairs (``()`` = given empty).
@@ -156,22 +140,6 @@ class NewGame:
     confirm_result: bool | None = None
     rules: str | None = None
     house_rules: tuple[str, ...] | None = None
-
-    def to_json(self) -> Json:
-        data: Json = {"op": self.op}
-        for key in _NEW_GAME_SCALARS:
-            value = getattr(self, key)
-            if value is not None:
-                data[key] = value
-        if self.names is not None:
-            data["names"] = list(self.names)
-        if self.points is not None:
-            data["points"] = dict(self.points)
-        if self.roster is not None:
-            data["roster"] = list(self.roster)
-        if self.house_rules is not None:
-            data["house_rules"] = list(self.house_rules)
-        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,18 +166,15 @@ class Brightness:
 
 
 @dataclass(frozen=True, slots=True)
-class Confirm:
+class Confirm(_Command):
     """``track`` signs off the finished game (with ``confirm_result`` on)."""
 
     op: ClassVar[str] = "confirm"
     track: int
 
-    def to_json(self) -> Json:
-        return {"op": self.op, "track": self.track}
-
 
 @dataclass(frozen=True, slots=True)
-class Refile:
+class Refile(_Command):
     """The board asked about the last entry: file it as ``kind`` (None: the other kind offered).
 
     A ``kind`` equal to the one it was filed as keeps it (and ends the question). The event
@@ -221,31 +186,9 @@ class Refile:
     track: int | None = None
     points: int | None = None
 
-    def to_json(self) -> Json:
-        data: Json = {"op": self.op}
-        for key in ("kind", "track", "points"):
-            value = getattr(self, key)
-            if value is not None:
-                data[key] = value
-        return data
-
 
 Command = Peg | Undo | Redo | Next | Cut | NewGame | Set | Confirm | Refile
 BoardCommand = Command | Brightness  # what the buttons and the control socket may ask
-
-
-_NEW_GAME_SCALARS = (
-    "variant",
-    "players",
-    "target",
-    "mode",
-    "preset",
-    "match",
-    "muggins",
-    "best_of",
-    "confirm_result",
-    "rules",
-)
 
 
 def _peg(data: Mapping[str, object]) -> Peg:
@@ -368,20 +311,22 @@ def _json_value(value: object) -> JsonValue:
     raise EntryError(f"{value!r} is not a JSON value")
 
 
-_PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, ...]]] = {
-    "peg": (_peg, ("track", "points", "kind", "cards", "starter")),
-    "undo": (lambda _: Undo(), ()),
-    "redo": (lambda _: Redo(), ()),
-    "next": (lambda _: Next(), ()),
-    "cut": (_cut, ("dealer", "drawn", "starter", "cards")),
-    "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster", "house_rules")),
-    "set": (_set, ("key", "value")),
-    "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), ("track",)),
-    "refile": (_refile, ("kind", "track", "points")),
+_PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], type]] = {
+    "peg": (_peg, Peg),
+    "undo": (lambda _: Undo(), Undo),
+    "redo": (lambda _: Redo(), Redo),
+    "next": (lambda _: Next(), Next),
+    "cut": (_cut, Cut),
+    "new_game": (_new_game, NewGame),
+    "set": (_set, Set),
+    "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), Confirm),
+    "refile": (_refile, Refile),
 }
 
 #: Every operation of the engine, with the fields it may carry.
-OPS: dict[str, tuple[str, ...]] = {op: fields for op, (_, fields) in _PARSERS.items()}
+OPS: dict[str, tuple[str, ...]] = {
+    op: tuple(f.name for f in fields(cls)) for op, (_, cls) in _PARSERS.items()
+}
 
 
 def parse_command(data: object) -> Command:
@@ -399,13 +344,23 @@ def parse_command(data: object) -> Command:
     return parse(data)
 
 
+def new_game_event(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:
+    """The ``new_game`` command of ``setup`` (a setup's: every choice written out)."""
+    if isinstance(setup, NewGame):
+        return setup
+    body = setup.to_dict() if isinstance(setup, GameSetup) else setup
+    command = parse_command({**body, "op": "new_game"})
+    assert isinstance(command, NewGame)
+    return command
+
+
 def check_fields(data: Mapping[str, object], op: str) -> None:
     """Refuse a field that ``op`` (one of :data:`OPS`) does not take."""
     allowed = OPS[op]
     for key in data:
         if key != "op" and key not in allowed:
-            fields = ", ".join(allowed) or "none"
-            raise EntryError(f"unknown field {key!r} for {op} (fields: {fields})")
+            known = ", ".join(allowed) or "none"
+            raise EntryError(f"unknown field {key!r} for {op} (fields: {known})")
 
 
 def parse_board_command(data: object) -> BoardCommand:
