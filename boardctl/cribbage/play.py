@@ -193,10 +193,6 @@ class PlayState:
         room = MAX_COUNT - self.count
         return [card for card in self.hands[who] if card.value <= room]
 
-    def can_play(self, seat: int | None = None) -> bool:
-        """Whether ``seat`` (default: the player to move) has a card that fits."""
-        return bool(self.legal_plays(seat))
-
     @property
     def go_bonus(self) -> int:
         """Points any card laid now adds for the go (``go_per_card``; not for a card making 31)."""
