@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.verbs import add_target_options, send
+from boardctl.cli.verbs import add_target_options, index_of, send
 
-NAME = "refile"
 HELP = "file the entry the board asks about (white start hole) as the other kind"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """[KIND] [--track N] [--points P] and the target options."""
     parser.add_argument(
         "kind",
         nargs="?",
@@ -37,7 +35,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Send one refile command."""
     from boardctl.errors import ControlError
 
     command: dict[str, object] = {"op": "refile"}
@@ -46,8 +43,6 @@ def run(args: argparse.Namespace) -> int:
     if (args.track is None) != (args.points is None):
         raise ControlError("name the entry asked about with both --track and --points, or neither")
     if args.track is not None:
-        if args.track < 1:
-            raise ControlError(f"track numbers start at 1, not {args.track}")
-        command["track"] = args.track - 1
+        command["track"] = index_of(args.track)
         command["points"] = args.points
     return send(args, command)

@@ -11,13 +11,11 @@ if TYPE_CHECKING:
     from boardctl.standings.games import Game
     from boardctl.standings.verify import Checked
 
-NAME = "standings"
 HELP = "ACC standings from every board's results on the broker (add, schedule: docs/standings.md)"
 MANUAL_HELP = "games entered by hand (default: ~/.local/state/boardctl/standings-manual.jsonl)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The standings' options; ``add`` and ``schedule`` as sub-commands."""
     parser.add_argument("--config", metavar="PATH", help="configuration file ([mqtt] broker)")
     parser.add_argument(
         "--from",
@@ -96,7 +94,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Dispatch to add, schedule or the standings themselves."""
     if args.action == "add":
         return _add(args)
     if args.action == "schedule":
