@@ -67,7 +67,7 @@ def _director(args: argparse.Namespace) -> int:
     from boardctl.results.sign import key_id, read_key
     from boardctl.standings import keyring
 
-    path = Path(args.keyring) if args.keyring else keyring.default_path()
+    path = keyring.default_path(args.keyring)
     if args.action == "list":
         keys = keyring.load(path)
         for board, key in sorted(keys.items()):

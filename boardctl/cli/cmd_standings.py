@@ -130,7 +130,7 @@ def _season(args: argparse.Namespace) -> int:
     events = args.season_events or season.archived(folder)
     if not events:
         raise StandingsError(f"no event archived in {folder} (boardctl standings close DATE)")
-    keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+    keys = keyring.load(keyring.default_path(args.keyring))
     checked, _ = season.season(events, folder, keys)
     players = season.load_roster(Path(args.roster)) if args.roster else {}
     if note := checked.note():
@@ -189,7 +189,7 @@ def _show(args: argparse.Namespace) -> int:
         _print(args, [*games, *manual], None)
         return 0
     config = load_config(args.config).mqtt
-    keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+    keys = keyring.load(keyring.default_path(args.keyring))
     said = ""
 
     def show(messages: Messages) -> bool:
