@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from boardctl.cribbage.rules import house_rules_value
 from boardctl.cribbage.variants import VARIANTS
@@ -41,6 +41,7 @@ from boardctl.game.setup import (
 )
 
 Json = dict[str, JsonValue]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,18 +193,13 @@ BoardCommand = Command | Brightness  # what the buttons and the control socket m
 
 
 def _peg(data: Mapping[str, object]) -> Peg:
-    kind = data.get("kind") or None  # "" too: inferred
     track = whole(data.get("track"), "track")
     cards = _cards(data.get("cards"))
-    starter = data.get("starter")
-    if starter is not None and not isinstance(starter, str):
-        raise EntryError(f"starter must be a card such as 5S, not {starter!r}")
+    starter = _starter(data)
     points = data.get("points")
     if points is not None or (cards is None and starter is None):
         points = whole(points, "points")
-    if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
-        raise EntryError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-    return Peg(track, points, kind, cards, starter)
+    return Peg(track, points, _kind(data), cards, starter)
 
 
 def _cards(value: object) -> tuple[str, ...] | None:
@@ -217,77 +213,74 @@ def _cards(value: object) -> tuple[str, ...] | None:
     return tuple(value)
 
 
-def _refile(data: Mapping[str, object]) -> Refile:
-    kind = data.get("kind") or None
+def _kind(data: Mapping[str, object]) -> str | None:
+    kind = data.get("kind") or None  # "" too: inferred
     if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
         raise EntryError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-    track, points = data.get("track"), data.get("points")
-    return Refile(
-        kind,
-        None if track is None else whole(track, "track"),
-        None if points is None else whole(points, "points"),
-    )
+    return kind
+
+
+def _refile(data: Mapping[str, object]) -> Refile:
+    return Refile(_kind(data), _number(data, "track"), _number(data, "points"))
 
 
 def _cut(data: Mapping[str, object]) -> Cut:
-    dealer = data.get("dealer")
-    drawn = data.get("drawn")
-    starter = data.get("starter")
-    if starter is not None and not isinstance(starter, str):
-        raise EntryError(f"starter must be a card such as 5S, not {starter!r}")
-    return Cut(
-        None if dealer is None else whole(dealer, "dealer"),
-        None if "drawn" not in data else bool(drawn),
-        starter,
-        _cards(data.get("cards")),
-    )
+    drawn = None if "drawn" not in data else bool(data["drawn"])
+    return Cut(_number(data, "dealer"), drawn, _starter(data), _cards(data.get("cards")))
 
 
-def _optional_str(data: Mapping[str, object], key: str, message: str) -> str | None:
+def _optional(data: Mapping[str, object], key: str, check: Callable[[object], _T]) -> _T | None:
+    """``data[key]`` checked, or None when it is left out."""
     value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise EntryError(message.format(value=value))
-    return value
+    return None if value is None else check(value)
+
+
+def _number(data: Mapping[str, object], key: str) -> int | None:
+    return _optional(data, key, lambda value: whole(value, key))
+
+
+def _flag(data: Mapping[str, object], key: str) -> bool | None:
+    def check(value: object) -> bool:
+        if not isinstance(value, bool):
+            raise EntryError(f"{key} must be true or false, not {value!r}")
+        return value
+
+    return _optional(data, key, check)
+
+
+def _text(data: Mapping[str, object], key: str, message: str) -> str | None:
+    def check(value: object) -> str:
+        if not isinstance(value, str):
+            raise EntryError(message.format(value=value))
+        return value
+
+    return _optional(data, key, check)
+
+
+def _starter(data: Mapping[str, object]) -> str | None:
+    return _text(data, "starter", "starter must be a card such as 5S, not {value!r}")
 
 
 def _new_game(data: Mapping[str, object]) -> NewGame:
     players = data.get("players")
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
         raise EntryError(f"players must be 2-6, not {players!r}")
-    variant = data.get("variant")
-    if variant is not None and not isinstance(variant, str):
-        raise EntryError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
-    target = data.get("target")
-    mode = data.get("mode")
-    match = data.get("match")
-    muggins = data.get("muggins")
-    if muggins is not None and not isinstance(muggins, bool):
-        raise EntryError(f"muggins must be true or false, not {muggins!r}")
-    names = data.get("names")
-    points = data.get("points")
-    roster = data.get("roster")
-    best_of = data.get("best_of")
-    confirm_result = data.get("confirm_result")
-    house_rules = data.get("house_rules")
-    if confirm_result is not None and not isinstance(confirm_result, bool):
-        raise EntryError(f"confirm_result must be true or false, not {confirm_result!r}")
+    known = ", ".join(VARIANTS)
     return NewGame(
-        variant=variant,
+        variant=_text(data, "variant", "unknown variant {value!r} (known: " + known + ")"),
         players=players,
-        target=None if target is None else whole(target, "target"),
-        mode=None if mode is None else check_mode(mode),
-        preset=_optional_str(data, "preset", "preset must be a name, not {value!r}"),
-        match=None if match is None else check_match(match),
-        muggins=muggins,
-        names=None if names is None else check_name_list(names),
-        points=None if points is None else check_points(points),
-        roster=None if roster is None else check_roster(roster),
-        best_of=None if best_of is None else check_best_of(best_of),
-        confirm_result=confirm_result,
-        rules=_optional_str(data, "rules", "rules must be a rule set's name, not {value!r}"),
-        house_rules=None if house_rules is None else house_rules_value(house_rules),
+        target=_number(data, "target"),
+        mode=_optional(data, "mode", check_mode),
+        preset=_text(data, "preset", "preset must be a name, not {value!r}"),
+        match=_optional(data, "match", check_match),
+        muggins=_flag(data, "muggins"),
+        names=_optional(data, "names", check_name_list),
+        points=_optional(data, "points", check_points),
+        roster=_optional(data, "roster", check_roster),
+        best_of=_optional(data, "best_of", check_best_of),
+        confirm_result=_flag(data, "confirm_result"),
+        rules=_text(data, "rules", "rules must be a rule set's name, not {value!r}"),
+        house_rules=_optional(data, "house_rules", house_rules_value),
     )
 
 
