@@ -94,15 +94,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.action == "add":
-        return _add(args)
-    if args.action == "schedule":
-        return _schedule(args)
-    if args.action == "close":
-        return _close(args)
-    if args.action == "season":
-        return _season(args)
-    return _show(args)
+    actions = {"add": _add, "schedule": _schedule, "close": _close, "season": _season}
+    return actions.get(args.action, _show)(args)
 
 
 def _archives(args: argparse.Namespace) -> Path:
