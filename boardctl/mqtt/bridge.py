@@ -9,23 +9,10 @@ Three threads, one owner of the data:
 
 The first two only put events on one queue, so the state, the result feed and
 the acknowledgements belong to one thread and need no lock (and a paho
-callback never waits for the bridge).
-
-Results come from the journal (:class:`~boardctl.mqtt.result_feed.ResultFeed`),
-never from the stream, signed with the board key when the board has one, each
-under its event (:mod:`boardctl.mqtt.retention`): only the events the broker
-keeps (not closed by the director, at most ``keep_days`` old). On every
-(re)connection the bridge reads back its board's retained results and the
-director's closed events and makes the broker the journal's: it publishes
-what the broker has not acknowledged, lost or holds otherwise, and withdraws
-what the journal does not hold (a win undone while the broker was away or
-came back from its persistence file, a record someone else put there) with a
-signed withdrawal record, and clears results of closed or expired events and
-of the old topics without an event. It stays
-subscribed, so a later change under its topics is corrected at once. Nothing
-is withdrawn while the journal cannot be read. At least once; the game id
-makes duplicates harmless. The board itself never waits for any of this: the
-bridge only reads the socket and the journal.
+callback never waits for the bridge). Results come from the journal
+(:class:`~boardctl.mqtt.result_feed.ResultFeed`), never from the stream; what the
+bridge does on every (re)connection to make the broker hold the journal's results is
+docs/mqtt.md, "Nothing lost while the broker is away". The board never waits for it.
 """
 
 from __future__ import annotations
