@@ -1,15 +1,5 @@
-"""``boardctl refile [KIND]``: file the entry the board asks about as the other kind.
-
-When the board asks about the last entry (its white start hole: a pegging
-entry that could be the show's first count, his heels that could be the
-dealer's first pegging; ``ask`` in ``boardctl status``), holding undo on the
-board files it as the other kind. This verb does the same through the control
-socket (``{"op": "refile"}``), or, with the service down, in the journal; the
-engine's checks and messages are the same. ``KIND`` names the kind to file it
-as: the other kind offered (the default) or its own kind, which keeps it and
-ends the question. ``--track``/``--points`` may name the entry, to refile it
-only if it is still the one asked about.
-"""
+"""``boardctl refile [KIND]``: file the entry the board asks about as the other kind, as undo
+held on the board does (docs/scorekeeping.md, "The forgotten menu press: the board asks")."""
 
 from __future__ import annotations
 

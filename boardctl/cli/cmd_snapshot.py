@@ -1,13 +1,4 @@
-"""``boardctl snapshot``: draw the board as a PNG picture or as text.
-
-Examples::
-
-    boardctl snapshot board.png                      # the current game, from the journal
-    boardctl snapshot board.png --journal game.sqlite
-    boardctl snapshot board.png --demo mid-game      # a demonstration position
-    boardctl snapshot board.png --state view.json    # a board view saved as JSON
-    boardctl snapshot board.png --state '{"target": 121, "tracks": [{"front": 5}]}'
-    boardctl snapshot --demo skunk --text            # the virtual board in the terminal
+"""``boardctl snapshot``: draw the board as a PNG picture or as text (examples: docs/board.md).
 
 The position comes from :func:`view_from_args`; :func:`emit` draws any
 :class:`~boardctl.view.BoardView`.
