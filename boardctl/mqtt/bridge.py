@@ -49,10 +49,6 @@ TICK = 1.0  # seconds: the journal is read at least this often, whatever the soc
 MAX_CORRECTIONS = 5  # live corrections of one game's topic per connection
 
 
-def encode(payload: Any) -> bytes:
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
-
-
 @dataclass(frozen=True, slots=True)
 class Paths:
     """Where the bridge finds the board and keeps its acknowledgements."""
@@ -214,7 +210,9 @@ class Bridge:
         self._publish_state()
         if previous is not None:
             for message in discovery.game_events(previous, status):
-                self._publish(topics.event(self.prefix, self.board), encode(message), qos=1)
+                self._publish(
+                    topics.event(self.prefix, self.board), discovery.encode(message), qos=1
+                )
         if len(status.get("tracks") or []) != self._tracks:
             self._announce()
         if previous is None or previous.get("seq") != status.get("seq"):
@@ -239,7 +237,10 @@ class Bridge:
     def _publish_state(self) -> None:
         if self._status is not None:
             self._publish(
-                topics.state(self.prefix, self.board), encode(self._status), qos=0, retain=True
+                topics.state(self.prefix, self.board),
+                discovery.encode(self._status),
+                qos=0,
+                retain=True,
             )
 
     def _announce(self) -> None:
@@ -308,7 +309,7 @@ class Bridge:
         return None, None
 
     def _publish_result(self, slot: str, record: dict[str, Any] | None, value: str | None) -> None:
-        payload = b"" if record is None else encode(record)
+        payload = b"" if record is None else discovery.encode(record)
         mid = self._publish(topics.result(self.prefix, self.board, slot), payload, 1, True)
         if mid is not None:
             self._inflight[mid] = (slot, value)
