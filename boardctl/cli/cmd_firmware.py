@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 
-NAME = "firmware"
 HELP = "install the LED controller firmware on the Pico (needs mpremote)"
 
 

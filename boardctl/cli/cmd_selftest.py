@@ -14,7 +14,6 @@ from typing import Any
 
 from boardctl.cli.choices import Names
 
-NAME = "selftest"
 HELP = "hardware self-test: light each LED in turn, report each button as it is pressed"
 
 
