@@ -74,9 +74,11 @@ _WEB_CHECKS: dict[str, Check | None] = {
     "idle_timeout": between(1, 300),
     "connections_per_address": between(4, 1024),
 }
-_STANDINGS_CHECKS: dict[str, Check | None] = {
-    f.name: None for f in fields(StandingsOptions)
-} | {"by": one_of(("entrant", "player")), "since": _time, "best_of": one_of((3, 5))}
+_STANDINGS_CHECKS: dict[str, Check | None] = {f.name: None for f in fields(StandingsOptions)} | {
+    "by": one_of(("entrant", "player")),
+    "since": _time,
+    "best_of": one_of((3, 5)),
+}
 
 
 def check_address(address: str, *, allow_public: bool, where: str = "listen") -> str:
