@@ -58,9 +58,9 @@ class PinsConfig:
     tracks: tuple[TrackPins, ...]
 
     def named(self) -> list[tuple[str, int | None]]:
-        """Every input as its key in ``[pins]`` and its pin."""
-        return [("pins.undo", self.undo), ("pins.menu", self.menu)] + [
-            (f"pins.track{i + 1}.{role}", getattr(table, role))
+        """Every input as its name (its key in ``[pins]``: ``undo``, ``track1.plus1``) and pin."""
+        return [("undo", self.undo), ("menu", self.menu)] + [
+            (f"track{i + 1}.{role}", getattr(table, role))
             for i, table in enumerate(self.tracks)
             for role in TRACK_PINS
         ]
@@ -439,7 +439,8 @@ def _check_pico_buzzer(config: Config) -> None:
 def _check_pins_unique(config: Config) -> None:
     """No two inputs, nor the buzzer and an input, share a pin."""
     used: dict[int, str] = {}
-    for where, pin in [*config.pins.named(), ("sound.buzzer", config.sound.buzzer)]:
+    named = [(f"pins.{name}", pin) for name, pin in config.pins.named()]
+    for where, pin in [*named, ("sound.buzzer", config.sound.buzzer)]:
         if not isinstance(pin, int):
             continue  # not wired, or the buzzer on the LED controller
         if pin in used:

@@ -143,7 +143,7 @@ def test_input_names_are_the_service_button_names() -> None:
     from boardctl.inputs.panel import parse_button_id
 
     pins = Config().pins
-    buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:2])
+    buttons, encoders = input_pins(pins, 2)
     assert buttons["undo"] == pins.undo
     assert buttons["track2.plus5"] == pins.tracks[1].plus5
     assert encoders["track1.encoder"] == (pins.tracks[0].encoder_a, pins.tracks[0].encoder_b)

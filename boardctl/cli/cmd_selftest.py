@@ -135,8 +135,7 @@ def _open_inputs(config: Any, tracks: int) -> Any:
     if mock and not driven:
         print("no GPIO on this machine: mock pins, which nothing can press; inputs not tested")
         return None
-    pins = config.pins
-    buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:tracks])
+    buttons, encoders = input_pins(config.pins, tracks)
     return InputWatch(buttons, encoders, pin_factory=factory)
 
 

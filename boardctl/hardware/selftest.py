@@ -1,18 +1,8 @@
 """The hardware self-test: every LED in turn, every button as it is pressed.
 
-The self-test is built from small parts so that a test can drive it with a
-recording link, mock pins and a fake clock:
-
-- :func:`colour_check_frame` lights the first three LEDs red, green and blue, so
-  a wrong colour order in the layout is seen at once;
-- :func:`sweep_frame` lights one LED; :class:`SelfTest` shows one such frame
-  per LED, in the order given (normally every LED of the strip, labelled with
-  its role in the layout), and reports each step;
-- :class:`InputWatch` opens every wired button and encoder with gpiozero and
-  queues a line for each press or turn; the self-test reports them between
-  steps and, after the sweep, until every input was seen or time runs out.
-
-Example (no hardware: a list stands in for the link)::
+:func:`colour_check_frame` lights the first three LEDs red, green and blue (a wrong colour
+order shows at once); :class:`SelfTest` sweeps one LED at a time and reports the inputs
+:class:`InputWatch` queues. A list stands in for the link::
 
     >>> shown = []
     >>> class Sink:
@@ -34,7 +24,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from boardctl.board.frame import RGB, Frame, blank_frame
+from boardctl.config import PinsConfig
 from boardctl.errors import HardwareError
+from boardctl.view import ButtonId
 
 WHITE: RGB = (255, 255, 255)
 COLOUR_CHECK: tuple[RGB, RGB, RGB] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -73,13 +65,8 @@ def colour_check_frame(led_count: int, level: int = 255) -> Frame:
 
 
 class SelfTest:
-    """Show each LED in turn on ``sink`` and report inputs from ``events``.
-
-    ``steps`` is the order of the sweep. ``events`` (optional) is a queue of
-    report lines filled by :class:`InputWatch` callbacks; they are reported
-    between steps, so a button pressed during the sweep shows up at once.
-    ``sleep`` and ``clock`` are injected for tests.
-    """
+    """Show each LED of ``steps`` in turn on ``sink``, reporting the input lines queued on
+    ``events`` (by :class:`InputWatch`) between steps, so a press shows at once."""
 
     def __init__(
         self,
@@ -129,11 +116,8 @@ class SelfTest:
         self.sink.show(blank_frame(self.led_count))
 
     def wait_for_inputs(self, expected: Iterable[str], *, timeout: float) -> list[str]:
-        """Report inputs until each of ``expected`` was seen or ``timeout`` passes.
-
-        Returns the expected inputs never seen. An input counts as seen when
-        a report line starts with its name.
-        """
+        """Report inputs until each of ``expected`` (a line's first word) was seen or
+        ``timeout`` passes; the ones never seen."""
         missing = [name for name in expected if not self._seen(name)]
         deadline = self.clock() + timeout
         while missing and self.events is not None:
@@ -174,14 +158,8 @@ class SelfTest:
 
 
 class InputWatch:
-    """Open buttons and encoders with gpiozero; queue a line per press or turn.
-
-    ``buttons`` maps a name (``"track1.plus1"``) to a BCM pin; ``encoders``
-    maps a name (``"track1.encoder"``) to its (A, B) pins. Buttons switch to
-    ground (internal pull-ups), as in the wiring guide. Lines look like
-    ``"track1.plus1 (GPIO17) pressed"`` and ``"track1.encoder (GPIO22/23)
-    turned clockwise"``. Use as a context manager, or call :meth:`close`.
-    """
+    """Open buttons (name -> BCM pin, to ground) and encoders (name -> A, B pins) with
+    gpiozero; queue a line per press or turn (``"track1.plus1 (GPIO17) pressed"``)."""
 
     def __init__(
         self,
@@ -235,39 +213,23 @@ class InputWatch:
 
 
 def layout_steps(led_count: int, roles: Mapping[int, str]) -> list[LedStep]:
-    """Every LED of the strip in order, named by its role in the layout.
-
-    ``roles`` is :meth:`boardctl.board.layout.Layout.roles`; LEDs the layout
-    does not use are swept too (labelled "unused"), so a gap in the strip shows.
-    """
+    """Every LED of the strip in order, named by its role (:meth:`Layout.roles`; "unused")."""
     return [LedStep(i, roles.get(i, "unused")) for i in range(led_count)]
 
 
-def input_pins(
-    undo: int | None,
-    menu: int | None,
-    tracks: Iterable[Any],
-) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
-    """Buttons and encoders to watch, named as the service names them.
-
-    ``tracks`` holds one pin table per track of the layout (objects with
-    ``plus1``, ``plus5``, ``encoder_a``, ``encoder_b``, ``encoder_push``;
-    ``None`` = not wired). Returns ``(buttons, encoders)``:
-    ``{"undo": 5, "track1.plus1": 17, ...}`` and ``{"track1.encoder": (22, 23)}``.
-    """
-    from boardctl.inputs.panel import button_id
-
-    buttons: dict[str, int] = {}
-    if undo is not None:
-        buttons[button_id("undo")] = undo
-    if menu is not None:
-        buttons[button_id("menu")] = menu
-    encoders: dict[str, tuple[int, int]] = {}
-    for track, table in enumerate(tracks):
-        for role in ("plus1", "plus5", "encoder_push"):
-            pin = getattr(table, role)
-            if pin is not None:
-                buttons[button_id(role, track)] = pin
-        if table.encoder_a is not None and table.encoder_b is not None:
-            encoders[f"track{track + 1}.encoder"] = (table.encoder_a, table.encoder_b)
+def input_pins(pins: PinsConfig, tracks: int) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+    """The wired buttons of the first ``tracks`` tracks and the shared ones, named as the
+    service names them, and their encoders' A and B pins (``{"track1.encoder": (22, 23)}``)."""
+    buttons = {
+        name: pin
+        for name, pin in pins.named()
+        if pin is not None
+        and (ButtonId.from_name(name).track or 0) < tracks
+        and not name.endswith(("encoder_a", "encoder_b"))
+    }
+    encoders = {
+        f"track{track + 1}.encoder": (table.encoder_a, table.encoder_b)
+        for track, table in enumerate(pins.tracks[:tracks])
+        if table.encoder_a is not None and table.encoder_b is not None
+    }
     return buttons, encoders
