@@ -1,10 +1,5 @@
-"""Where a demo game is shown: plain text, the virtual board in a terminal, or the LEDs.
-
-The game driver reports three things to a :class:`Table`: a line of the
-play-by-play (:meth:`Table.say`), a new board after an engine entry
-(:meth:`Table.moved`) and a pause for the watchers (:meth:`Table.pause`,
-in beats; the pace is set by ``--speed``).
-"""
+"""Where a demo game is shown (plain text, the virtual board, the LEDs): a :class:`Table` is
+told each line (``say``), each new board (``moved``) and each pause in beats (``pause``)."""
 
 from __future__ import annotations
 
@@ -98,11 +93,7 @@ class TextTable:
 
 
 class Board:
-    """A layout and a renderer: turns views into frames (imported only when a board is shown).
-
-    ``layout`` is a built-in layout name or a layout file; ``brightness`` is
-    0-255; ``power_ma`` limits every frame to that current budget (the LEDs).
-    """
+    """A layout (a name or a file) and a renderer: turns views into frames."""
 
     def __init__(
         self, layout: str, *, brightness: int = 255, power_ma: float | None = None
@@ -131,10 +122,7 @@ class Board:
         show: Callable[[float], None],
         sleep: Callable[[float], None],
     ) -> None:
-        """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes.
-
-        Follows the renderer's ``next_change``; a static view just waits.
-        """
+        """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes."""
         end = time.monotonic() + seconds
         while True:
             now = time.monotonic()
@@ -160,12 +148,8 @@ def layout_for(tracks: int, target: int) -> str:
 
 
 class TerminalTable:
-    """The virtual board redrawn in place after every entry, the latest log lines below it.
-
-    Used when the output is a terminal; :class:`TextTable` otherwise. The
-    board keeps the top of the screen; log lines are wrapped to the width and
-    the newest that fit are shown under it.
-    """
+    """The virtual board redrawn in place after every entry, the newest log lines that fit
+    below it (on a terminal; :class:`TextTable` otherwise)."""
 
     def __init__(self, stream: TextIO, pacer: Pacer, board: Board, *, color: str = "auto") -> None:
         from boardctl.board import terminal
@@ -201,12 +185,8 @@ class TerminalTable:
         self.redraw(time.monotonic() + SETTLED)
 
     def screen(self, columns: int, rows: int, now: float | None = None) -> list[str]:
-        """The rows to show: the board, a blank row, then as many recent log rows as fit.
-
-        At most ``rows - 1`` rows: each is followed by a newline, and the cursor's row
-        must not scroll the board's top off the screen. A tall board (three tracks)
-        drops the blank row to keep three log rows.
-        """
+        """The board, a blank row (not on a tall board), then the recent log rows that fit in
+        ``rows - 1`` rows (the cursor's row must not scroll the board off)."""
         top = (
             self.board.draw(self.view, color=self.color, now=now).rstrip("\n").split("\n")
             if self.view
@@ -284,11 +264,8 @@ class LedTable:
         self.link.show(self.board.frame(view))
 
     def self_test(self, names: Sequence[str]) -> None:
-        """Walk a peg through every hole of every track, one track after the other.
-
-        A check of the whole strip before the game: every hole LED lights in
-        the track's colour, in order (a gap or a jump shows a wiring fault).
-        """
+        """Walk a peg through every hole of every track in order: a gap or a jump before the
+        game shows a wiring fault."""
         holes = [len(track.holes) for track in self.board.layout.tracks]
         target = min(holes) - 1
         for track, name in enumerate(names[: len(holes)]):

@@ -1,9 +1,4 @@
-"""``boardctl demo`` put together: choose where to show the game, then play it.
-
-Kept apart from :mod:`boardctl.cli.cmd_demo` so the CLI module stays light to
-import, and apart from :mod:`.game` so the driver knows nothing of terminals
-or LEDs.
-"""
+"""``boardctl demo`` put together: choose where to show the game, then play it."""
 
 from __future__ import annotations
 
@@ -47,10 +42,7 @@ def _names(text: str | None) -> list[str] | None:
 
 
 def _link_settings(args: argparse.Namespace) -> tuple[str, dict[str, Any], str, int, float]:
-    """Link kind and options, layout, brightness (0-255) and power budget (mA).
-
-    Command-line options win over the service's configuration file.
-    """
+    """Link kind and options, layout, brightness and power budget (the options win)."""
     from boardctl.config import link_options, load_config
 
     config = load_config(args.config)

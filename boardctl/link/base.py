@@ -81,11 +81,7 @@ class NullLink:
 
 
 class RecordingLink:
-    """Records every call, for tests: ``frames``, ``brightness_levels``, ``goodbyes``,
-    ``closed``.
-
-    ``wait_for_frames(n)`` blocks until ``n`` frames have been shown (from any thread).
-    """
+    """Records every call, for tests: ``frames``, ``brightness_levels``, ``goodbyes``."""
 
     def __init__(self) -> None:
         self.frames: list[bytes] = []

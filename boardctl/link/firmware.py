@@ -1,13 +1,8 @@
-"""The LED controller's files, as ``firmware/package.json`` names them.
+"""The LED controller's files, as ``firmware/package.json`` (the one list of them) names them.
 
-That file is the one list of what goes on the Pico: ``mpremote mip install`` reads it
-(the protocol module by reference, ``../boardctl/link/protocol.py``: no copy is kept in
-``firmware/``), so do ``boardctl firmware install`` and the emulated-Pico test rig.
-
-An installed boardctl (a wheel) carries them as ``boardctl/firmware/``, copied from
-``firmware/`` when the wheel is built (setup.py); an editable install reads the ``firmware/``
-folder of the checkout pip installed it from (its ``direct_url.json``, PEP 610). A URL under
-``../boardctl/`` is a module of this package.
+A wheel carries them as ``boardctl/firmware/`` (copied by setup.py); an editable install
+reads the ``firmware/`` folder of its checkout (``direct_url.json``, PEP 610). A URL under
+``../boardctl/`` (the protocol module) is a module of this package.
 """
 
 from __future__ import annotations
