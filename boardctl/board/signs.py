@@ -1,12 +1,9 @@
 """The refusal signs: which holes light to say why an entry was refused.
 
-Every refusal class (:class:`boardctl.refusals.Refusal`) has its own sign, so
-a player with no screen tells the reasons apart: while the start holes and
-the status LED flash the error colour, the first holes of every track stay
-lit in that colour, one hole for an impossible count, two for "not this
-track's turn", and so on (the buzzer's cues beep the same numbers). A
-refusal of no named class shows the flash alone. The renderer, the legend in
-``docs/board.md`` and the quick-reference card all read :data:`SIGN_HOLES`.
+Every :class:`~boardctl.refusals.Refusal` lights its own number of first holes on every
+track (:data:`SIGN_HOLES`) while the start holes flash, so a player with no screen tells the
+reasons apart; the renderer, docs/board.md's legend and the card all read it. Also the
+board's question and the stuck-button sign.
 """
 
 from __future__ import annotations
@@ -88,12 +85,9 @@ def stuck_next(now: float) -> float:
 
 
 def stuck_places(button: ButtonId, tracks: int, status: bool) -> list[tuple[int, int] | None]:
-    """Where a stuck button's sign is: ``(track, hole)`` pairs, ``None`` for the status LED.
-
-    A track button lights its track's start hole and :data:`STUCK_HOLES`; undo the status
-    LED (every track's hole 1 on a layout with none), menu the status LED and every start
-    hole. A button the board does not have lights nothing.
-    """
+    """Where a stuck button's sign is (``(track, hole)``, ``None`` the status LED): a track
+    button its start hole and :data:`STUCK_HOLES`, undo the status LED (else every hole 1),
+    menu the status LED and every start hole (:data:`STUCK_SIGN`)."""
     if button.track is not None:
         if button.role not in STUCK_HOLES or not 0 <= button.track < tracks:
             return []

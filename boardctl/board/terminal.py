@@ -209,8 +209,8 @@ def fit_name(name: str, width: int) -> str:
 
 def detail_line(view: BoardView) -> str:
     """The large board's extra line: the rule set, the skunk lines, the match."""
-    names = ("skunk", "double", "triple")
-    lines = ", ".join(f"{names[line.index]} {line.hole}" for line in view_lines(view)) or "none"
+    lines = ", ".join(f"{LINE_KEYS[line.index]} {line.hole}" for line in view_lines(view))
+    lines = lines or "none"
     parts = [f"rules {view.extra.rules or 'acc'}", f"skunk lines: {lines}"]
     if view.match_target:
         parts.append(f"match to {view.match_target} game points")
@@ -280,15 +280,14 @@ def _line_separator(
 ) -> str:
     """The line above its row: a rule ``-- skunk line (91) --`` at a row's first hole, else a
     ``v`` above the first hole past it (46 in a game to 61 under ``fraction-lines``)."""
-    names = ("skunk line", "double skunk line", "triple skunk line")
     markers = layout.markers.get(LINE_KEYS[line.index], ())
     lamp = " ".join(painter.led(frame, led, "!") for led in markers)
     indent = " " * (style.name_width + 4)
     if column == 0:
-        text = f"-- {names[line.index]} ({line.hole}) --"
+        text = f"-- {line.name} line ({line.hole}) --"
         return indent + (f"{lamp} {text}" if lamp else text)
     offset = column * style.hole_width + column // GROUP_HOLES
-    text = f"v {names[line.index]} ({line.hole})"
+    text = f"v {line.name} line ({line.hole})"
     return indent + " " * offset + (f"{text} {lamp}" if lamp else text)
 
 
