@@ -1,9 +1,6 @@
-"""Demonstration positions: board views of the key moments of a game.
-
-Used by ``boardctl snapshot --demo NAME``, the golden-frame tests and the
-README picture. Each demo is a view and the monotonic time to show it at
-(chosen so that blinking things are in their "on" phase).
-"""
+"""Demonstration positions: board views of the key moments of a game, each with the time to
+show it at (blinking things "on"), for ``boardctl snapshot --demo``, the golden frames and
+the README picture."""
 
 from __future__ import annotations
 

@@ -355,8 +355,21 @@ def refusal_rows(view: BoardView, columns: int = SCREEN_COLUMNS) -> list[str]:
 
 
 def clip(text: str, columns: int, mark: str = "…") -> str:
-    """``text`` in ``columns`` columns, a cut one ending in ``mark``."""
-    return text if len(text) <= columns else text[: max(columns - 1, 0)] + mark
+    """``text`` in ``columns`` visible columns, a cut one ending in ``mark`` (colour escapes
+    kept, and reset after the cut)."""
+    if visible_len(text) <= columns:
+        return text
+    room = max(columns - len(mark), 0)
+    out: list[str] = []
+    for token in _ESCAPE.split(text):
+        if _ESCAPE.fullmatch(token):
+            out.append(token)
+        elif room <= 0:
+            break
+        else:
+            out.append(token[:room])
+            room -= len(token)
+    return "".join(out) + mark + (_RESET if _ESCAPE.search(text) else "")
 
 
 def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, columns: int) -> str:

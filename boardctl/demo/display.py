@@ -3,7 +3,6 @@ told each line (``say``), each new board (``moved``) and each pause in beats (``
 
 from __future__ import annotations
 
-import re
 import shutil
 import textwrap
 import time
@@ -192,7 +191,9 @@ class TerminalTable:
             if self.view
             else []
         )
-        top = [clip(row, columns) for row in top]
+        from boardctl.board.terminal import clip
+
+        top = [clip(row, columns, "") for row in top]
         free = rows - 1 - len(top)
         gap = [""] if free > 3 else []
         room = max(free - len(gap), 1)
@@ -213,29 +214,6 @@ class TerminalTable:
         self.stream.write(printable("".join(out), getattr(self.stream, "encoding", None)))
         self.stream.flush()
         self._drawn = True
-
-
-_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-
-
-def clip(row: str, columns: int) -> str:
-    """``row`` cut to ``columns`` visible characters (colour codes kept, reset after a cut)."""
-    visible = 0
-    out: list[str] = []
-    position = 0
-    for match in _ESCAPE.finditer(row):
-        text = row[position : match.start()]
-        if visible + len(text) > columns:
-            out.append(text[: columns - visible])
-            return "".join(out) + "\x1b[0m"
-        out.append(text)
-        visible += len(text)
-        out.append(match.group())
-        position = match.end()
-    tail = row[position:]
-    if visible + len(tail) > columns:
-        return "".join(out) + tail[: columns - visible] + ("\x1b[0m" if out else "")
-    return "".join(out) + tail
 
 
 def wrap(line: str, columns: int) -> list[str]:
