@@ -481,10 +481,8 @@ def _pins(raw: Any, source: str) -> PinsConfig:
 def parse_config(
     data: Mapping[str, Any], source: str = "(config)", only: Collection[str] | None = None
 ) -> Config:
-    """Validate a parsed TOML document and fill in every default.
-
-    ``only`` names the sections to read (the others keep their defaults, unchecked).
-    """
+    """Validate a parsed TOML document and fill in every default (``only``: the sections to
+    read; the others keep their defaults, unchecked)."""
     sections: dict[str, Any] = {}
     for name, value in data.items():
         if only is not None and name not in only:

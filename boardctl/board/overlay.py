@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import Any, Protocol
+from typing import Protocol
 
 from boardctl.board import theme
+from boardctl.board.layout import Layout
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
 from boardctl.board.signs import STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
@@ -45,22 +46,10 @@ class Renderer(Protocol):
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]: ...
 
 
-class LayoutLike(Protocol):
-    """The parts of ``boardctl.board.layout.Layout`` the overlay needs."""
-
-    @property
-    def led_count(self) -> int: ...
-    @property
-    def tracks(self) -> tuple[Any, ...]: ...
-    @property
-    def status(self) -> int | None: ...
-    def led_of(self, track: int, hole: int) -> int: ...
-
-
 class OverlayRenderer:
     """The board renderer plus the settings and confirm overlays."""
 
-    def __init__(self, inner: Renderer, layout: LayoutLike) -> None:
+    def __init__(self, inner: Renderer, layout: Layout) -> None:
         self.inner = inner
         self.layout = layout
         self._unfit: str | None = None

@@ -233,12 +233,16 @@ def cobs_into(src: "Buffer", n: int, dst: bytearray) -> int:
 def cobs_decode(data: bytes) -> bytes:
     """Undo :func:`cobs_encode`; raises ProtocolError on a malformed block."""
     out = bytearray(len(data))
-    size = cobs_into(data, len(data), out)
+    return bytes(out[: _cobs_size(cobs_into(data, len(data), out))])
+
+
+def _cobs_size(size: int) -> int:
+    """:func:`cobs_into`'s answer: the size, or a ProtocolError saying what is wrong."""
     if size == -1:
         raise ProtocolError("COBS block holds a 0x00 byte")
     if size < 0:
         raise ProtocolError("COBS block runs past the end of the frame")
-    return bytes(out[:size])
+    return size
 
 
 def find_zero(buf: "Buffer", start: int, end: int) -> int:
@@ -256,16 +260,10 @@ def find_zero(buf: "Buffer", start: int, end: int) -> int:
 
 
 def frame_size_at_least(prefix: "Buffer", end: int = -1) -> int:
-    """From the first bytes of a frame after its opening delimiter (``prefix[:end]``, all
-    of it by default): the fewest bytes the rest of it can hold (COBS part, check and
-    closing delimiter, the prefix included), once the prefix holds the header's length
-    field; 0 before that (or for no frame at all).
-
-    COBS adds at least one code byte to the body: so a whole frame is never shorter, and
-    exactly this long when no run in it reaches 254 bytes. The firmware reads that many
-    bytes at once when it knows the figure (``framing.FrameTracker``; the firmware swaps in
-    a compiled copy, ``fast.frame_size_at_least``).
-    """
+    """From a frame's first bytes after its opening delimiter (``prefix[:end]``): the fewest
+    bytes the whole frame can have (COBS adds at least one code byte; exactly this long when
+    no run reaches 254 bytes), once the length field is in; 0 before. The firmware reads that
+    many at once (a compiled copy: ``fast.frame_size_at_least``)."""
     header = bytearray(HEADER_LEN)
     got = 0
     index = 0
@@ -370,11 +368,7 @@ def verify_into(frame: "Buffer", n: int, body: bytearray) -> int:
     encoded = memoryview(frame)[: n - 5]
     if crc32(encoded) != crc:
         raise ProtocolError("frame fails its CRC check")
-    size = cobs_into(encoded, n - 5, body)
-    if size == -1:
-        raise ProtocolError("COBS block holds a 0x00 byte")
-    if size < 0:
-        raise ProtocolError("COBS block runs past the end of the frame")
+    size = _cobs_size(cobs_into(encoded, n - 5, body))
     _check_header(body, size)
     return size
 
@@ -417,16 +411,10 @@ def max_encoded_len(max_payload: int) -> int:
 
 
 class Decoder:
-    """Splits a byte stream into verified messages, resyncing at every 0x00.
-
-    ``feed(data)`` returns the messages completed by ``data``; a frame that fails
-    its checks is dropped and counted in ``bad`` (its reason in ``last_error``);
-    ``errors`` collects the NAK reasons of the dropped frames since the last feed.
-    ``each(data, handler)`` does the same without building messages: it calls
-    ``handler(kind, seq, payload, version)`` for every verified frame at once, with
-    ``payload`` a view into a buffer the next frame reuses (the firmware's way: its
-    buffers are allocated once, here, so a frame costs no allocation but small views).
-    """
+    """Splits a byte stream into verified messages, resyncing at every 0x00: ``feed`` returns
+    them; ``each`` calls ``handler(kind, seq, payload, version)`` with ``payload`` a view of a
+    buffer the next frame reuses (the firmware's way: no allocation). A bad frame is counted
+    in ``bad`` (``last_error``; its NAK reason in ``errors`` until the next feed)."""
 
     def __init__(self, max_payload: int = 3 * MAX_LEDS) -> None:
         self.max_len = max_encoded_len(max_payload)
@@ -713,10 +701,8 @@ def parse_ping(payload: "Buffer") -> int:
 
 
 def pong_payload(token: int, applied: int, bad: int, drawn: int = -1) -> bytes:
-    """PONG: the PING's token, frames applied and bad frames seen (both wrap at 65536);
-    with ``drawn`` (wrapping too), the frames applied that the strip has shown: the rest
-    were superseded by a newer frame before a refresh (a controller that counts them
-    sends it; 6-byte PONGs from one that does not stay valid)."""
+    """PONG: the PING's token, frames applied and bad (wrapping), and optionally ``drawn``: the
+    frames the strip has shown (the rest were superseded)."""
     out = _u16(token & 0xFFFF) + _u16(applied & 0xFFFF) + _u16(bad & 0xFFFF)
     return out + _u16(drawn & 0xFFFF) if drawn >= 0 else out
 
