@@ -13,7 +13,6 @@ _BLOCK_LEDS = 16
 
 
 def blank_frame(led_count: int) -> Frame:
-    """An all-off frame."""
     return bytes(3 * led_count)
 
 

@@ -264,7 +264,6 @@ class Renderer:
 
     # --- the layers, in painting order (see _LAYERS) -----------------------------
     def _status_layer(self, c: _Canvas) -> None:
-        """The status LED: the renderer's status colour."""
         if self.layout.status is not None:
             c.put(self.layout.status, self._status)
 

@@ -84,10 +84,9 @@ class TextTable:
         self.stream.flush()
 
     def moved(self, view: BoardView) -> None:
-        """Nothing to draw."""
+        pass  # no board to draw
 
     def pause(self, beats: float) -> None:
-        """Pause at the configured pace."""
         self.pacer.pause(beats)
 
 
@@ -233,7 +232,6 @@ class LedTable:
         self.view: BoardView | None = None
 
     def say(self, line: str) -> None:
-        """Print the line."""
         self.text.say(line)
 
     def moved(self, view: BoardView) -> None:
@@ -272,8 +270,7 @@ class LedTable:
 class LinkLike(Protocol):
     """The part of a LED link the demo uses."""
 
-    def show(self, frame: Frame) -> None:
-        """Send a frame."""
+    def show(self, frame: Frame) -> None: ...
 
 
 def is_terminal(stream: TextIO) -> bool:

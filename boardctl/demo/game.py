@@ -163,11 +163,9 @@ class DemoGame:
 
     @property
     def state(self) -> GameState:
-        """The engine's game state."""
         return self.keeper.state
 
     def front(self, track: int) -> int:
-        """A track's score."""
         return self.state.tracks[track].front
 
     def peg(self, seat: int, points: int, kind: str, text: str, beats: float) -> None:

@@ -201,7 +201,6 @@ class InputWatch:
         return put
 
     def close(self) -> None:
-        """Release every pin."""
         while self._devices:
             self._devices.pop().close()
 

@@ -32,7 +32,6 @@ Sink = Callable[[InputEvent], None]
 
 
 def gpio_chips() -> list[str]:
-    """The machine's GPIO character devices."""
     return sorted(glob.glob("/dev/gpiochip*"))
 
 

@@ -114,13 +114,11 @@ class FrameEncoder:
         return self._encode(protocol.DELTA, payload)
 
     def brightness(self, level: int, budget_ma: int = 0, led_ma: int = 60) -> bytes:
-        """A BRIGHTNESS message."""
         return self._encode(
             protocol.BRIGHTNESS, protocol.brightness_payload(level, budget_ma, led_ma)
         )
 
     def ping(self, token: int) -> bytes:
-        """A PING (heartbeat) message."""
         return self._encode(protocol.PING, protocol.ping_payload(token))
 
     def goodbye(self) -> bytes:
@@ -128,5 +126,4 @@ class FrameEncoder:
         return self._encode(protocol.GOODBYE, b"")
 
     def tone(self, level: int, steps: list[tuple[int, int]]) -> bytes:
-        """A TONE message for the controller's buzzer."""
         return self._encode(protocol.TONE, protocol.tone_payload(level, steps))
