@@ -5,6 +5,7 @@ unknown or of the wrong type is a :class:`ConfigError` naming the key and the fi
 from __future__ import annotations
 
 import os
+import string
 import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
@@ -224,13 +225,20 @@ def _rule_sets() -> Collection[str]:
     return RULE_SETS
 
 
+def parse_vid_pid(text: str) -> tuple[int, int]:
+    """``"2E8A:0005"`` -> ``(0x2E8A, 0x0005)``; a ConfigError unless it is VVVV:PPPP in hex."""
+    vid, _, pid = text.partition(":")
+    if len(vid) == len(pid) == 4 and all(c in string.hexdigits for c in vid + pid):
+        return int(vid, 16), int(pid, 16)
+    raise ConfigError(f"USB id {text!r} is not VID:PID in hex (VVVV:PPPP, e.g. 2E8A:0005)")
+
+
 def _vid_pid(value: Any) -> str | None:
-    vid, _, pid = str(value).partition(":")
     try:
-        ok = len(vid) == 4 and len(pid) == 4 and int(vid, 16) >= 0 and int(pid, 16) >= 0
-    except ValueError:
-        ok = False
-    return None if ok else "must be a USB id VVVV:PPPP in hex, e.g. 2E8A:0005"
+        parse_vid_pid(str(value))
+    except ConfigError:
+        return "must be a USB id VVVV:PPPP in hex, e.g. 2E8A:0005"
+    return None
 
 
 def _baudrate(value: Any) -> str | None:

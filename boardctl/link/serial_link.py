@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from boardctl.config import parse_vid_pid
 from boardctl.errors import ConfigError, LinkError, ProtocolError
 from boardctl.link import protocol
 from boardctl.link.adalight import adalight_packet
@@ -26,17 +27,6 @@ log = logging.getLogger("boardctl.link")
 
 PICO_MICROPYTHON = "2E8A:0005"  # Raspberry Pi Pico running MicroPython (USB CDC)
 MIN_FULL_GAP = 0.1  # seconds between full frames resent on the controller's request
-
-
-def parse_vid_pid(text: str) -> tuple[int, int]:
-    """``"2E8A:0005"`` -> ``(0x2E8A, 0x0005)``."""
-    try:
-        vid, pid = text.split(":")
-        return int(vid, 16), int(pid, 16)
-    except ValueError:
-        raise ConfigError(
-            f"USB id {text!r} is not VID:PID in hex (e.g. {PICO_MICROPYTHON})"
-        ) from None
 
 
 def find_port(vid_pid: str) -> str | None:
