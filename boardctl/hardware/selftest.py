@@ -20,7 +20,7 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol
 
 from boardctl.board.frame import RGB, Frame, blank_frame
@@ -64,38 +64,30 @@ def colour_check_frame(led_count: int, level: int = 255) -> Frame:
     return bytes(out)
 
 
+@dataclass
 class SelfTest:
     """Show each LED of ``steps`` in turn on ``sink``, reporting the input lines queued on
     ``events`` (by :class:`InputWatch`) between steps, so a press shows at once."""
 
-    def __init__(
-        self,
-        sink: FrameSink,
-        *,
-        led_count: int,
-        steps: Sequence[LedStep],
-        events: queue.Queue[str] | None = None,
-        report: Callable[[str], None] = print,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
-        colour: RGB = WHITE,
-    ) -> None:
-        if led_count < 1:
+    sink: FrameSink
+    _: KW_ONLY
+    led_count: int
+    steps: Sequence[LedStep]
+    events: queue.Queue[str] | None = None
+    report: Callable[[str], None] = print
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    colour: RGB = WHITE
+    inputs_seen: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.led_count < 1:
             raise HardwareError("the strip needs at least one LED")
-        for step in steps:
-            if not 0 <= step.index < led_count:
+        for step in self.steps:
+            if not 0 <= step.index < self.led_count:
                 raise HardwareError(
-                    f"{step.label}: LED {step.index} is outside the strip (0..{led_count - 1})"
+                    f"{step.label}: LED {step.index} is outside the strip (0..{self.led_count - 1})"
                 )
-        self.sink = sink
-        self.led_count = led_count
-        self.steps = list(steps)
-        self.events = events
-        self.report = report
-        self.sleep = sleep
-        self.clock = clock
-        self.colour = colour
-        self.inputs_seen: list[str] = []
 
     def colour_check(self, *, hold: float, level: int = 255) -> None:
         """Light LEDs 0, 1, 2 red, green, blue (at ``level``) for ``hold`` seconds."""
