@@ -115,12 +115,15 @@ class Board:
 
     def animate(
         self,
-        view: BoardView,
+        view: BoardView | None,
         seconds: float,
         show: Callable[[float], None],
         sleep: Callable[[float], None],
     ) -> None:
         """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes."""
+        if view is None:
+            sleep(seconds)
+            return
         end = time.monotonic() + seconds
         while True:
             now = time.monotonic()
@@ -172,11 +175,7 @@ class TerminalTable:
 
     def pause(self, beats: float) -> None:
         """Pause at the configured pace, the board's animations running."""
-        seconds = self.pacer.seconds(beats)
-        if self.view is None:
-            self.pacer.sleep(seconds)
-        else:
-            self.board.animate(self.view, seconds, self.redraw, self.pacer.sleep)
+        self.board.animate(self.view, self.pacer.seconds(beats), self.redraw, self.pacer.sleep)
 
     def settle(self) -> None:
         """Draw the board as it stays once every animation is over."""
@@ -256,15 +255,13 @@ class LedTable:
 
     def pause(self, beats: float) -> None:
         """Pause, keeping any animation on the LEDs running (a frame sent only on change)."""
-        pacer = self.text.pacer
-        seconds = pacer.seconds(beats)
-        if self.view is None:
-            pacer.sleep(seconds)
-            return
-        view = self.view
-        self.board.animate(
-            view, seconds, lambda now: self.link.show(self.board.frame(view, now)), pacer.sleep
-        )
+        pacer, view = self.text.pacer, self.view
+
+        def show(now: float) -> None:
+            assert view is not None
+            self.link.show(self.board.frame(view, now))
+
+        self.board.animate(view, pacer.seconds(beats), show, pacer.sleep)
 
 
 class LinkLike(Protocol):
