@@ -127,7 +127,7 @@ def _open_inputs(config: Any, tracks: int) -> Any:
     exists here (mock pins that nothing outside this process can press: not tested)."""
     from gpiozero import Device
 
-    from boardctl.hardware.selftest import InputWatch, input_pins
+    from boardctl.hardware.selftest import InputWatch
     from boardctl.inputs.gpio import pin_factory
 
     driven = Device.pin_factory is not None  # a program embedding this one drives its pins
@@ -135,8 +135,7 @@ def _open_inputs(config: Any, tracks: int) -> Any:
     if mock and not driven:
         print("no GPIO on this machine: mock pins, which nothing can press; inputs not tested")
         return None
-    buttons, encoders = input_pins(config.pins, tracks)
-    return InputWatch(buttons, encoders, pin_factory=factory)
+    return InputWatch(config.pins, tracks, pin_factory=factory)
 
 
 def _wait_for_link(link: Any, layout: Any, timeout: float) -> None:

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from boardctl.board.frame import RGB, Frame, blank_frame
 from boardctl.config import PinsConfig
 from boardctl.errors import HardwareError
-from boardctl.view import ButtonId
+from boardctl.inputs.events import Edge, InputEvent, Turn
 
 WHITE: RGB = (255, 255, 255)
 COLOUR_CHECK: tuple[RGB, RGB, RGB] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -150,51 +150,39 @@ class SelfTest:
 
 
 class InputWatch:
-    """Open buttons (name -> BCM pin, to ground) and encoders (name -> A, B pins) with
-    gpiozero; queue a line per press or turn (``"track1.plus1 (GPIO17) pressed"``)."""
+    """The board's inputs (:class:`boardctl.inputs.gpio.Inputs` on the first ``tracks``
+    tracks), each press, release or turn queued as a line: ``"undo (GPIO5) pressed"``,
+    ``"track1.encoder (GPIO22/23) turned clockwise"``."""
 
     def __init__(
         self,
-        buttons: Mapping[str, int],
-        encoders: Mapping[str, tuple[int, int]] | None = None,
+        pins: PinsConfig,
+        tracks: int,
         *,
         events: queue.Queue[str] | None = None,
         pin_factory: Any = None,
     ) -> None:
-        from gpiozero import Button, RotaryEncoder
+        from boardctl.inputs.gpio import Inputs
 
         self.events: queue.Queue[str] = events if events is not None else queue.Queue()
-        self.names: list[str] = []
-        self._devices: list[Any] = []
-        try:
-            for name, pin in buttons.items():
-                button = Button(pin, pull_up=True, pin_factory=pin_factory)
-                button.when_pressed = self._callback(f"{name} (GPIO{pin}) pressed")
-                button.when_released = self._callback(f"{name} (GPIO{pin}) released")
-                self._devices.append(button)
-                self.names.append(name)
-            for name, (a, b) in (encoders or {}).items():
-                encoder = RotaryEncoder(a, b, max_steps=0, pin_factory=pin_factory)
-                where = f"{name} (GPIO{a}/{b})"
-                encoder.when_rotated_clockwise = self._callback(f"{where} turned clockwise")
-                encoder.when_rotated_counter_clockwise = self._callback(
-                    f"{where} turned counter-clockwise"
-                )
-                self._devices.append(encoder)
-                self.names.append(name)
-        except BaseException:
-            self.close()
-            raise
+        self._pins = dict(pins.named())
+        self.inputs = Inputs(pins, tracks, self._put, factory=pin_factory)
+        encoders = [f"track{track + 1}.encoder" for track in self.inputs.encoders]
+        self.names: list[str] = [*self.inputs.buttons, *encoders]
 
-    def _callback(self, line: str) -> Callable[[], None]:
-        def put() -> None:
-            self.events.put(line)
-
-        return put
+    def _put(self, event: InputEvent) -> None:
+        if isinstance(event, Edge):
+            done = "pressed" if event.pressed else "released"
+            self.events.put(f"{event.button} (GPIO{self._pins[event.button]}) {done}")
+        elif isinstance(event, Turn):
+            name = f"track{event.track + 1}"
+            a, b = self._pins[f"{name}.encoder_a"], self._pins[f"{name}.encoder_b"]
+            way = "clockwise" if event.steps > 0 else "counter-clockwise"
+            self.events.put(f"{name}.encoder (GPIO{a}/{b}) turned {way}")
 
     def close(self) -> None:
-        while self._devices:
-            self._devices.pop().close()
+        """Release every pin."""
+        self.inputs.close()
 
     def __enter__(self) -> InputWatch:
         return self
@@ -206,21 +194,3 @@ class InputWatch:
 def layout_steps(led_count: int, roles: Mapping[int, str]) -> list[LedStep]:
     """Every LED of the strip in order, named by its role (:meth:`Layout.roles`; "unused")."""
     return [LedStep(i, roles.get(i, "unused")) for i in range(led_count)]
-
-
-def input_pins(pins: PinsConfig, tracks: int) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
-    """The wired buttons of the first ``tracks`` tracks and the shared ones, named as the
-    service names them, and their encoders' A and B pins (``{"track1.encoder": (22, 23)}``)."""
-    buttons = {
-        name: pin
-        for name, pin in pins.named()
-        if pin is not None
-        and (ButtonId.from_name(name).track or 0) < tracks
-        and not name.endswith(("encoder_a", "encoder_b"))
-    }
-    encoders = {
-        f"track{track + 1}.encoder": (table.encoder_a, table.encoder_b)
-        for track, table in enumerate(pins.tracks[:tracks])
-        if table.encoder_a is not None and table.encoder_b is not None
-    }
-    return buttons, encoders
