@@ -16,6 +16,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from boardctl.config import PinsConfig
@@ -126,8 +127,8 @@ class Inputs:
                 button = DigitalInputDevice(
                     pin, pull_up=True, bounce_time=None, pin_factory=factory
                 )
-                button.when_activated = self._edge_handler(name, True)
-                button.when_deactivated = self._edge_handler(name, False)
+                button.when_activated = self._handler(partial(Edge, name, True))
+                button.when_deactivated = self._handler(partial(Edge, name, False))
                 self._devices.append(button)
                 self.buttons[name] = button
             for track, table in enumerate(pins.tracks[:tracks]):
@@ -136,25 +137,20 @@ class Inputs:
                 encoder = RotaryEncoder(
                     table.encoder_a, table.encoder_b, max_steps=0, pin_factory=factory
                 )
-                encoder.when_rotated_clockwise = self._turn_handler(track, 1)
-                encoder.when_rotated_counter_clockwise = self._turn_handler(track, -1)
+                encoder.when_rotated_clockwise = self._handler(partial(Turn, track, 1))
+                encoder.when_rotated_counter_clockwise = self._handler(partial(Turn, track, -1))
                 self._devices.append(encoder)
                 self.encoders[track] = encoder
         except BaseException:
             self.close()
             raise
 
-    def _edge_handler(self, name: str, pressed: bool) -> Callable[[], None]:
+    def _handler(self, event: Callable[[float], InputEvent]) -> Callable[[], None]:
+        """A gpiozero callback posting ``event`` stamped with the time it runs."""
+
         def handler() -> None:
             with self._lock:
-                self._sink(Edge(name, pressed, self._clock()))
-
-        return handler
-
-    def _turn_handler(self, track: int, steps: int) -> Callable[[], None]:
-        def handler() -> None:
-            with self._lock:
-                self._sink(Turn(track, steps, self._clock()))
+                self._sink(event(self._clock()))
 
         return handler
 
