@@ -560,15 +560,12 @@ def default_config_text() -> str:
         for key in _SECTIONS[name][1]:
             lines.append(f"{key} = {_toml_value(getattr(section, key))}")
         lines.append("")
-    lines.append("[pins]  # BCM GPIO numbers; false = not wired")
-    for role in SHARED_PINS:
-        lines.append(f"{role} = {_toml_value(DEFAULT_PINS['shared'][role])}")
-    for i in range(MAX_TRACKS):
-        name = f"track{i + 1}"
-        lines.append("")
-        lines.append(f"[pins.{name}]")
-        for role in TRACK_PINS:
-            lines.append(f"{role} = {_toml_value(DEFAULT_PINS[name][role])}")
+    for group, roles in DEFAULT_PINS.items():
+        shared = group == "shared"
+        lines += (
+            ["[pins]  # BCM GPIO numbers; false = not wired"] if shared else ["", f"[pins.{group}]"]
+        )
+        lines += [f"{role} = {_toml_value(pin)}" for role, pin in roles.items()]
     return "\n".join(lines) + "\n"
 
 

@@ -136,8 +136,7 @@ class Panel:
     pending_at: float | None = None  # when a pending amount last changed (None: none pending)
 
     def __post_init__(self) -> None:
-        self._pending = [0] * self.tracks
-        self._active_at = [0.0] * self.tracks
+        self.set_tracks(self.tracks)
 
     # --- inputs ------------------------------------------------------------
     def edge(self, name: str, pressed: bool, t: float) -> list[Command]:
