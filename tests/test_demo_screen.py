@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from boardctl.board.frame import pixel
-from boardctl.board.glyphs import printable
+from boardctl.board.terminal import printable
 from boardctl.cli import build_parser
 from boardctl.demo.display import (
     BEAT,

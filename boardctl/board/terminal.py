@@ -88,6 +88,26 @@ def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
     return "256"
 
 
+# Stand-ins for the board's and the demo log's symbols on a terminal that cannot show them.
+_PLAIN = str.maketrans({"·": ".", "●": "o", "→": "->", "…": "..."})
+
+
+def printable(text: str, encoding: str | None) -> str:
+    """``text`` as ``encoding`` can print it: symbols replaced, anything else as ``?``.
+
+    >>> printable("A ·●· → x", "ascii")
+    'A .o. -> x'
+    """
+    codec = encoding or "utf-8"
+    try:
+        text.encode(codec)
+    except UnicodeEncodeError:
+        return text.translate(_PLAIN).encode(codec, "replace").decode(codec)
+    except LookupError:
+        return text.encode("ascii", "replace").decode("ascii")
+    return text
+
+
 def xterm256(colour: RGB) -> int:
     """The nearest colour of the xterm 6x6x6 cube or grey ramp."""
     r, g, b = colour

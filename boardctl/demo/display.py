@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO, cast
 
-from boardctl.board.glyphs import printable
+from boardctl.board.terminal import printable
 from boardctl.errors import BoardError
 from boardctl.view import BoardView, TrackView
 
