@@ -46,10 +46,8 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 }
 #: Level of a line once the game is over (failed line lit, or blink "on").
 LINE_SHOWN_LEVEL = 1.0
-#: The brightness setting is perceptual, and this is the one place it is applied: a
-#: level drives the LEDs at ``(level / 255) ** BRIGHTNESS_GAMMA`` of full, so 64 (25 %)
-#: drives them at 4.7 % and looks like a quarter (CIE L* 26), where a linear 25 % looks
-#: like half (L* 57). The link's and the firmware's own brightness stay plain factors.
+#: The brightness setting is perceptual, applied here only: level 64 (25 %) drives the LEDs
+#: at (64 / 255) ** 2.2 = 4.7 % and looks like a quarter (CIE L* 26; linear 25 % looks half).
 BRIGHTNESS_GAMMA = 2.2
 
 
@@ -212,7 +210,6 @@ class Renderer:
             chase=tuple(at(level, WHITE if i == 0 else c) for i, level in enumerate(CHASE_TAIL)),
         )
 
-    # ------------------------------------------------------------------
     def render(self, view: BoardView, now: float) -> Frame:
         """The frame for ``view`` at monotonic time ``now``."""
         return self.render_with_next(view, now)[0]
@@ -255,7 +252,6 @@ class Renderer:
                     f"view {key} {index} is not a track index (0-{len(view.tracks) - 1})"
                 )
 
-    # ------------------------------------------------------------------
     def _draw(self, frame: bytearray, view: BoardView, clock: _Clock) -> None:
         """Paint every layer, bottom first: a later layer's LEDs cover an earlier one's."""
         canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])

@@ -41,10 +41,7 @@ def legend() -> list[tuple[Refusal, str, str]]:
     return [(refusal, sign_text(refusal), MEANINGS[refusal]) for refusal in Refusal]
 
 
-#: The board asks about the last entry (``extra.ask``, see
-#: :func:`boardctl.game.entries.ask_about`): the asked track's start hole and the status
-#: LED light steady white until the next entry or press answers (steady: a restart shows
-#: the same frame, and nothing animates while the board waits).
+#: The board asks about the last entry (``extra.ask``): steady, so a restart shows the same.
 ASK_SIGN = "a start hole and the status LED steady white"
 ASK_MEANING = "the board asks: pegging or a hand count? heels or pegging? (undo held)"
 
@@ -54,15 +51,12 @@ def ask_question(name: str, points: object, kind: object, other: object) -> str:
     return f"is {name}'s {points} {kind} or {other}?"
 
 
-#: A contact held past ``[inputs] stuck_after`` (``extra.stuck``: the buttons of
-#: :attr:`boardctl.inputs.panel.Panel.stuck`): the panel ignores it until it is released,
-#: and the board names it in yellow, double-flashing (two 0.1 s flashes a second: no other
-#: sign blinks so), over whatever else is lit, until it is released.
+#: A contact held past ``[inputs] stuck_after`` (``extra.stuck``), ignored until released:
+#: two 0.1 s yellow flashes a second (no other sign blinks so), over everything else.
 STUCK_COLOUR = YELLOW
 STUCK_PERIOD = 1.0
 STUCK_FLASHES = ((0.0, 0.1), (0.2, 0.3))  # (on, off) within each period
-#: The hole of its own track a stuck track button lights with the start hole (0: the start
-#: hole alone).
+#: The hole a stuck track button lights with its start hole (0: the start hole alone).
 STUCK_HOLES = {"plus1": 1, "plus5": 5, "encoder_push": 0}
 STUCK_SIGN = (
     "yellow double flash on a start hole (with hole 1: its +1, hole 5: its +5, alone: its push)"
