@@ -55,10 +55,15 @@ RESULTS_SOURCES = ("", "mqtt")
 def _time(text: str) -> str | None:
     """None if ``text`` is empty, a date or an ISO 8601 time (what ``--since`` takes)."""
     try:
-        datetime.datetime.fromisoformat(text if "T" in text or not text else text + "T12:00:00")
+        if text:
+            datetime.datetime.fromisoformat(text if "T" in text else text + "T12:00:00")
     except ValueError:
         return "must be a date or a time, e.g. 2026-12-01T19:00"
     return None
+
+
+def _results(value: str) -> str | None:
+    return None if value in RESULTS_SOURCES else 'must be "mqtt" or "" (no results)'
 
 
 _PORT = between(1, 65535)
@@ -69,7 +74,7 @@ _WEB_CHECKS: dict[str, Check | None] = {
     "allow_public": None,
     "state": None,
     "poll_interval": between(0.02, 10),
-    "results": one_of(RESULTS_SOURCES),
+    "results": _results,
     "header_timeout": between(1, 300),
     "idle_timeout": between(1, 300),
     "connections_per_address": between(4, 1024),
