@@ -216,18 +216,18 @@ class _Parser:
         if not isinstance(raw_tracks, list) or not raw_tracks:
             raise self.fail("no [[track]] tables; add one per player or team")
         tracks = tuple(self.track(t, i, hole_count) for i, t in enumerate(raw_tracks))
-        markers: dict[str, tuple[int, ...]] = {}
-        status: int | None = None
         raw_markers = data.get("markers", {})
         if not isinstance(raw_markers, dict):
             raise self.fail("[markers] must be a table")
         self.check_keys(raw_markers, _MARKER_KEYS, "[markers]")
-        for key in LINE_KEYS:
-            if key in raw_markers:
-                what = f"{key} line marker"
-                markers[key] = self.led_list(raw_markers[key], f"[markers] {key}", what)
-        if "status" in raw_markers:
-            status = self.led(raw_markers["status"], "[markers] status", "status LED")
+        markers = {
+            key: self.led_list(raw_markers[key], f"[markers] {key}", f"{key} line marker")
+            for key in LINE_KEYS
+            if key in raw_markers
+        }
+        status = raw_markers.get("status")
+        if status is not None:
+            status = self.led(status, "[markers] status", "status LED")
         name = data.get("name", Path(self.source).stem)
         description = data.get("description", "")
         if not isinstance(name, str) or not isinstance(description, str):
