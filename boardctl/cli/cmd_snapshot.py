@@ -140,8 +140,7 @@ def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
     layout = load_layout(args.layout or ("three-121" if len(view.tracks) == 3 else "two-121"))
     frame = Renderer(layout, brightness=args.brightness).render(view, now)
     if args.text:
-        from boardctl.board.glyphs import printable
-        from boardctl.board.terminal import draw_board
+        from boardctl.board.terminal import draw_board, printable
 
         text = draw_board(view, frame, layout, color=args.color)
         text = text if text.endswith("\n") else text + "\n"

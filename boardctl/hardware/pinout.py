@@ -1,10 +1,5 @@
-"""The Raspberry Pi's 40-pin header and the wiring table of the build guide.
-
-The default pin assignment lives in the service configuration (BCM GPIO
-numbers). This module turns such a table into the Markdown table of
-``hardware/wiring.md`` and reads that table back, so a test can check that
-the guide and the defaults agree.
-"""
+"""The Raspberry Pi's 40-pin header and the wiring table of the build guide, written from the
+default pins (:data:`boardctl.config.DEFAULT_PINS`) and read back by the tests."""
 
 from __future__ import annotations
 
@@ -80,12 +75,8 @@ def nearest_ground(header_pin: int) -> int:
 
 
 def pin_assignments(pins: Mapping[str, Mapping[str, int | None]]) -> list[tuple[str, str, int]]:
-    """``(config_key, role, bcm)`` for every wired pin, shared roles first.
-
-    ``pins`` is shaped like the service's default table:
-    ``{"shared": {"undo": 5, ...}, "track1": {"plus1": 17, ...}, ...}``;
-    ``None`` means not wired and is left out.
-    """
+    """``(config_key, role, bcm)`` for every wired pin of a table shaped like
+    :data:`boardctl.config.DEFAULT_PINS`, shared roles first."""
     rows: list[tuple[str, str, int]] = []
     for group, roles in pins.items():
         for role, bcm in roles.items():
@@ -135,10 +126,7 @@ def kept_free_table() -> str:
 
 
 def parse_wiring_table(markdown: str) -> dict[str, tuple[int, int]]:
-    """Read the pin table back: ``{config_key: (bcm, header_pin)}``.
-
-    Raises ``ValueError`` when a key appears twice.
-    """
+    """Read the pin table back: ``{config_key: (bcm, header_pin)}`` (a key twice: an error)."""
     found: dict[str, tuple[int, int]] = {}
     for line in markdown.splitlines():
         m = _ROW.match(line.strip())
