@@ -23,10 +23,10 @@ from boardctl.board.terminal import (
     refusal_rows,
     visible_len,
 )
+from boardctl.inputs.keys import SHORT_HELP
 from boardctl.view import BoardView
 
 #: The key help on one line, for a screen with no room for the two-line help.
-SHORT_HELP = "keys 123:+1 qwe:+5 asd:commit zxc:-1 u:undo U:redo m:next M:settings N:new"
 
 LARGE_NAMES = 24  # the widest name column of the large board
 

@@ -35,10 +35,26 @@ KEYMAP.update(
     }
 )
 
-HELP = (
-    "keys: 1/2/3 +1 · q/w/e +5 · a/s/d commit · z/x/c -1 · u undo · U redo\n"
-    "      m next · M settings · N new game · Ctrl-C quit"
+# what the keys do, for the help lines: the full two lines and the one-line short form
+LEGEND = (
+    ("1/2/3", "+1"),
+    ("q/w/e", "+5"),
+    ("a/s/d", "commit"),
+    ("z/x/c", "-1"),
+    ("u", "undo"),
+    ("U", "redo"),
+    ("m", "next"),
+    ("M", "settings"),
+    ("N", "new game"),
 )
+HELP = (
+    "keys: "
+    + " · ".join(f"{key} {what}" for key, what in LEGEND[:6])
+    + "\n      "
+    + " · ".join(f"{key} {what}" for key, what in LEGEND[6:])
+    + " · Ctrl-C quit"
+)
+SHORT_HELP = "keys " + " ".join(f"{key.replace('/', '')}:{what.split()[0]}" for key, what in LEGEND)
 
 
 def events_for(text: str) -> list[InputEvent]:
