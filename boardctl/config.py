@@ -18,7 +18,10 @@ DEFAULT_CONFIG_PATH = "/etc/boardctl/config.toml"
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
 # pull-ups). ``None`` = not wired. The pins kept free (I2S, PWM audio, UART,
-# I2C, the shutdown button, the HAT EEPROM) are listed in boardctl.hardware.pinout.
+# I2C, the shutdown button, the HAT EEPROM) are listed in tools.hardware.pinout.
+#: The GPIO of the shutdown button (``dtoverlay=gpio-shutdown``, set by systemd/install.sh):
+#: GPIO3 is the only pin that also wakes a halted Pi (Zero, Zero 2 W, 3, 4).
+SHUTDOWN_GPIO = 3
 SHARED_PINS = ("undo", "menu")  # the buttons every track shares (also the panel's)
 
 DEFAULT_PINS: dict[str, dict[str, int | None]] = {

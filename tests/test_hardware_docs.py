@@ -11,7 +11,9 @@ import pytest
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout, load_layout
 from boardctl.board.power import MA_PER_LED_WHITE, PowerBudget
 from boardctl.config import DEFAULT_PINS, BoardConfig
-from boardctl.hardware.pinout import (
+from tools.hardware import docs
+from tools.hardware.drawing import layout_svg
+from tools.hardware.pinout import (
     GROUND_PINS,
     HEADER_PIN,
     POWER_3V3_PINS,
@@ -20,8 +22,6 @@ from boardctl.hardware.pinout import (
     parse_wiring_table,
     wiring_table,
 )
-from tools.hardware import docs
-from tools.hardware.drawing import layout_svg
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 

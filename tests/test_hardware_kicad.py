@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.config import DEFAULT_PINS
-from boardctl.hardware.pinout import HEADER_PIN, I2S_PINS, SHUTDOWN_GPIO, pin_assignments
+from boardctl.config import DEFAULT_PINS, SHUTDOWN_GPIO
 from tools.hardware.pico import firmware_settings, pico_pin
+from tools.hardware.pinout import HEADER_PIN, I2S_PINS, pin_assignments
 from tools.hardware.power import VSAFE5V
 
 KICAD = Path(__file__).resolve().parent.parent / "hardware" / "kicad"

@@ -1,7 +1,7 @@
 """The generated parts of the build guide in ``hardware/*.md``.
 
 Some figures in the guide must never drift from the code: the pin tables (from
-the service's default configuration and :mod:`boardctl.hardware.pinout`), the
+the service's default configuration and :mod:`tools.hardware.pinout`), the
 power figures (from the renderer and its limiter), the protection's trip points
 (:mod:`tools.hardware.power`, from the carrier's schematic), the layout summaries,
 injection points and cut lists (from the layout files), the per-build table and the bill of
@@ -79,14 +79,14 @@ def figures_agree(documented: str, generated: str) -> bool:
 def pins_section() -> str:
     """The wiring table, from the service's default pins."""
     from boardctl.config import DEFAULT_PINS
-    from boardctl.hardware.pinout import wiring_table
+    from tools.hardware.pinout import wiring_table
 
     return wiring_table(DEFAULT_PINS)
 
 
 def kept_free_section() -> str:
     """The pins the default table leaves free, and why."""
-    from boardctl.hardware.pinout import kept_free_table
+    from tools.hardware.pinout import kept_free_table
 
     return kept_free_table()
 

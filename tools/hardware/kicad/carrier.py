@@ -7,7 +7,7 @@ with nothing to replace), the 74AHCT1G125 level shifter, the strip outputs on sc
 every button line with a series resistor, an ESD diode and an external pull-up, the shutdown
 button on the ``gpio-shutdown`` pin, the piezo driver on the Pico's buzzer pin and the I2S header.
 
-Every pin the code names comes from :mod:`boardctl.hardware.pinout`,
+Every pin the code names comes from :mod:`tools.hardware.pinout`,
 :data:`boardctl.config.DEFAULT_PINS` and ``firmware/config.py``; the symbols come from
 KiCad's own libraries, copied into the file.
 Run ``python -m tools.hardware.kicad.carrier`` from the repository's root to write
@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from boardctl.config import DEFAULT_PINS
-from boardctl.hardware.pinout import HEADER_PIN, I2S_PINS, SHUTDOWN_GPIO, pin_assignments
+from boardctl.config import DEFAULT_PINS, SHUTDOWN_GPIO
 from tools import REPO
 from tools.hardware.kicad.sexpr import Node, dump, find, parse, q, unq
 from tools.hardware.pico import PICO_PIN, firmware_settings
+from tools.hardware.pinout import HEADER_PIN, I2S_PINS, pin_assignments
 
 KICAD_DIR = REPO / "hardware" / "kicad"
 SYMBOL_DIR = Path("/usr/share/kicad/symbols")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from boardctl.config import SHUTDOWN_GPIO
 from boardctl.errors import HardwareError
 
 # BCM GPIO number -> physical pin on the 40-pin header (same on every Pi with
@@ -23,10 +24,6 @@ RESERVED: dict[int, str] = {
     0: "ID_SD: the HAT ID EEPROM's I2C data (the Pi reads it at boot)",
     1: "ID_SC: the HAT ID EEPROM's I2C clock (the Pi reads it at boot)",
 }
-
-#: The GPIO of the shutdown button (``dtoverlay=gpio-shutdown``): GPIO3 is the
-#: only pin that also wakes a halted Pi (Zero, Zero 2 W, 3, 4).
-SHUTDOWN_GPIO = 3
 
 #: Kept free by the default pins, for what the board may use next.
 KEPT_FREE: dict[int, str] = {
