@@ -22,7 +22,7 @@ from pathlib import Path
 
 from boardctl.errors import EntryError
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.simulate import random_command
+from tools.random_player import random_command
 
 
 def bench_commit(folder: Path, count: int) -> list[float]:

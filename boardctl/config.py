@@ -1,16 +1,11 @@
-"""The service configuration: a TOML file with a default for every key.
-
-A missing file means "all defaults". Every key the file sets must be known
-and of the right type; anything else is a :class:`ConfigError` that names the
-key and the file, so a typo never silently does nothing.
-
-The default wiring of the buttons is :data:`DEFAULT_PINS`, the one table the
-hardware wiring guide is written from (BCM GPIO numbers).
-"""
+"""The service configuration: a TOML file with a default for every key; a key it sets that is
+unknown or of the wrong type is a :class:`ConfigError` naming the key and the file.
+:data:`DEFAULT_PINS` is the one table of the buttons' wiring (BCM GPIO numbers)."""
 
 from __future__ import annotations
 
 import os
+import string
 import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
@@ -23,7 +18,10 @@ DEFAULT_CONFIG_PATH = "/etc/boardctl/config.toml"
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
 # pull-ups). ``None`` = not wired. The pins kept free (I2S, PWM audio, UART,
-# I2C, the shutdown button, the HAT EEPROM) are listed in boardctl.hardware.pinout.
+# I2C, the shutdown button, the HAT EEPROM) are listed in tools.hardware.pinout.
+#: The GPIO of the shutdown button (``dtoverlay=gpio-shutdown``, set by systemd/install.sh):
+#: GPIO3 is the only pin that also wakes a halted Pi (Zero, Zero 2 W, 3, 4).
+SHUTDOWN_GPIO = 3
 SHARED_PINS = ("undo", "menu")  # the buttons every track shares (also the panel's)
 
 DEFAULT_PINS: dict[str, dict[str, int | None]] = {
@@ -62,6 +60,14 @@ class PinsConfig:
     undo: int | None
     menu: int | None
     tracks: tuple[TrackPins, ...]
+
+    def named(self) -> list[tuple[str, int | None]]:
+        """Every input as its name (its key in ``[pins]``: ``undo``, ``track1.plus1``) and pin."""
+        return [("undo", self.undo), ("menu", self.menu)] + [
+            (f"track{i + 1}.{role}", getattr(table, role))
+            for i, table in enumerate(self.tracks)
+            for role in TRACK_PINS
+        ]
 
 
 @dataclass(frozen=True)
@@ -154,9 +160,9 @@ class MqttConfig:
     keep_days: int = 14  # the broker keeps an event's results at most this long (docs/mqtt.md)
 
 
-def _default_pins() -> PinsConfig:
-    shared = DEFAULT_PINS["shared"]
-    tracks = tuple(TrackPins(**DEFAULT_PINS[f"track{i + 1}"]) for i in range(MAX_TRACKS))
+def _pins_config(tables: Mapping[str, Mapping[str, int | None]]) -> PinsConfig:
+    shared = tables["shared"]
+    tracks = tuple(TrackPins(**tables[f"track{i + 1}"]) for i in range(MAX_TRACKS))
     return PinsConfig(undo=shared["undo"], menu=shared["menu"], tracks=tracks)
 
 
@@ -171,7 +177,7 @@ class Config:
     service: ServiceConfig = field(default_factory=ServiceConfig)
     mqtt: MqttConfig = field(default_factory=MqttConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
-    pins: PinsConfig = field(default_factory=_default_pins)
+    pins: PinsConfig = field(default_factory=lambda: _pins_config(DEFAULT_PINS))
     source: str = "(defaults)"
 
 
@@ -179,54 +185,69 @@ class Config:
 Check = Callable[[Any], str | None]  # returns a problem, or None when the value is fine
 
 
-def _between(low: float, high: float) -> Check:
+def between(low: float, high: float) -> Check:
+    """A check that a number lies in ``low..high``."""
+
     def check(value: Any) -> str | None:
         return None if low <= value <= high else f"must be between {low} and {high}"
 
     return check
 
 
-def _variant(value: Any) -> str | None:
+def one_of(choices: Collection[Any] | Callable[[], Collection[Any]]) -> Check:
+    """A check that a value is one of ``choices`` (a callable: looked up when checking)."""
+
+    def check(value: Any) -> str | None:
+        known = choices() if callable(choices) else choices
+        return None if value in known else f"must be one of {', '.join(map(str, known))}"
+
+    return check
+
+
+def _variants() -> Collection[str]:
     from boardctl.cribbage.variants import VARIANTS
 
-    return None if value in VARIANTS else f"must be one of {', '.join(VARIANTS)}"
+    return VARIANTS
 
 
-def _link_kind(value: Any) -> str | None:
+def _link_kinds() -> Collection[str]:
     from boardctl.link import KINDS
 
-    return None if value in KINDS else f"must be one of {', '.join(KINDS)}"
+    return KINDS
 
 
-def _mode(value: Any) -> str | None:
+def _modes() -> Collection[str]:
     from boardctl.game.setup import MODES
 
-    return None if value in MODES else f"must be one of {', '.join(MODES)}"
+    return MODES
 
 
-def _rules(value: Any) -> str | None:
+def _rule_sets() -> Collection[str]:
     from boardctl.cribbage.rules import RULE_SETS
 
-    return None if value in RULE_SETS else f"must be one of {', '.join(RULE_SETS)}"
+    return RULE_SETS
+
+
+def parse_vid_pid(text: str) -> tuple[int, int]:
+    """``"2E8A:0005"`` -> ``(0x2E8A, 0x0005)``; a ConfigError unless it is VVVV:PPPP in hex."""
+    vid, _, pid = text.partition(":")
+    if len(vid) == len(pid) == 4 and all(c in string.hexdigits for c in vid + pid):
+        return int(vid, 16), int(pid, 16)
+    raise ConfigError(f"USB id {text!r} is not VID:PID in hex (VVVV:PPPP, e.g. 2E8A:0005)")
 
 
 def _vid_pid(value: Any) -> str | None:
-    vid, _, pid = str(value).partition(":")
     try:
-        ok = len(vid) == 4 and len(pid) == 4 and int(vid, 16) >= 0 and int(pid, 16) >= 0
-    except ValueError:
-        ok = False
-    return None if ok else "must be a USB id VVVV:PPPP in hex, e.g. 2E8A:0005"
+        parse_vid_pid(str(value))
+    except ConfigError:
+        return "must be a USB id VVVV:PPPP in hex, e.g. 2E8A:0005"
+    return None
 
 
 def _baudrate(value: Any) -> str | None:
     if value == 0 or 300 <= value <= 10_000_000:
         return None
     return "must be 0 (the link's default) or 300..10000000"
-
-
-def _voice(value: Any) -> str | None:
-    return None if value in VOICES else f"must be one of {', '.join(VOICES)}"
 
 
 def _quiet_hours(value: Any) -> str | None:
@@ -252,10 +273,10 @@ def _topic_level(value: Any) -> str | None:
 
 
 _MQTT_CHECKS: dict[str, Check] = {
-    "port": _between(0, 65535),
-    "keepalive": _between(5, 3600),
-    "day_starts": _between(0, 23),
-    "keep_days": _between(0, 3650),
+    "port": between(0, 65535),
+    "keepalive": between(5, 3600),
+    "day_starts": between(0, 23),
+    "keep_days": between(0, 3650),
     "board_id": lambda v: None if v == "" else _topic_level(v),
     "prefix": _topic_level,
     "discovery_prefix": _topic_level,
@@ -264,26 +285,21 @@ _MQTT_CHECKS: dict[str, Check] = {
 _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
     "board": (
         BoardConfig,
-        {"layout": None, "brightness": _between(0, 255), "power_budget_ma": _between(0, 100000)},
+        {"layout": None, "brightness": between(0, 255), "power_budget_ma": between(0, 100000)},
     ),
     "link": (
         LinkConfig,
-        {
-            "kind": _link_kind,
-            "device": None,
-            "vid_pid": _vid_pid,
-            "baudrate": _baudrate,
-        },
+        {"kind": one_of(_link_kinds), "device": None, "vid_pid": _vid_pid, "baudrate": _baudrate},
     ),
     "game": (
         GameConfig,
         {
-            "variant": _variant,
+            "variant": one_of(_variants),
             "target": _target,
             "preset": None,
-            "mode": _mode,
-            "match": _between(0, 99),
-            "rules": _rules,
+            "mode": one_of(_modes),
+            "match": between(0, 99),
+            "rules": one_of(_rule_sets),
             "confirm_result": None,
             "points": None,  # a table: read by _game
         },
@@ -291,13 +307,13 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
     "inputs": (
         InputsConfig,
         {
-            "commit_idle": _between(0.1, 60.0),
-            "debounce": _between(0.0, 0.5),
-            "long_press": _between(0.2, 10.0),
-            "very_long_press": _between(0.5, 30.0),
-            "confirm_timeout": _between(1.0, 600.0),
-            "settings_timeout": _between(1.0, 3600.0),
-            "stuck_after": _between(2.0, 600.0),
+            "commit_idle": between(0.1, 60.0),
+            "debounce": between(0.0, 0.5),
+            "long_press": between(0.2, 10.0),
+            "very_long_press": between(0.5, 30.0),
+            "confirm_timeout": between(1.0, 600.0),
+            "settings_timeout": between(1.0, 3600.0),
+            "stuck_after": between(2.0, 600.0),
         },
     ),
     "service": (ServiceConfig, {"journal": None, "socket": None}),
@@ -306,33 +322,46 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
         SoundConfig,
         {
             "buzzer": None,  # a pin: read by _sound
-            "volume": _between(0.0, 1.0),
+            "volume": between(0.0, 1.0),
             "mute": None,
             "quiet_hours": _quiet_hours,
-            "voice": _voice,
+            "voice": one_of(VOICES),
             "voice_name": None,
-            "words_per_minute": _between(80, 450),
+            "words_per_minute": between(80, 450),
         },
     ),
 }
 
 
-def _coerce(value: Any, kind: type, where: str, source: str) -> Any:
-    """The value as ``kind``, or a ``ConfigError`` (bool is never an int here)."""
+def coerce(value: Any, kind: type, where: str) -> Any:
+    """The value as ``kind`` (a tuple: of strings), or a ``ConfigError`` (bool is never an int)."""
     if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     if kind is int and isinstance(value, int) and not isinstance(value, bool):
         return value
     if kind in (str, bool) and isinstance(value, kind):
         return value
-    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
-    raise ConfigError(f"{source}: {where} must be {names[kind]}, not {value!r}")
+    if kind is tuple and isinstance(value, str):
+        return (value,)
+    if kind is tuple and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    names = {
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        bool: "true or false",
+        tuple: "a list of strings",
+    }
+    raise ConfigError(f"{where} must be {names[kind]}, not {value!r}")
 
 
-def _section(
-    raw: Mapping[str, Any], name: str, source: str
-) -> dict[str, Any]:  # validated keyword arguments for the section's dataclass
-    cls, checks = _SECTIONS[name]
+def read_table(
+    raw: object, name: str, cls: type, checks: Mapping[str, Check | None], source: str
+) -> dict[str, Any]:
+    """The keyword arguments for ``cls`` from the TOML table ``[name]``: every key known,
+    of its default's type and passing its check, else a ``ConfigError`` naming it."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: {name!r} must be a table ([{name}])")
     defaults = cls()
     out: dict[str, Any] = {}
     for key, value in raw.items():
@@ -340,7 +369,7 @@ def _section(
         if key not in checks:
             known = ", ".join(checks)
             raise ConfigError(f"{source}: unknown key {where!r} (known keys in [{name}]: {known})")
-        value = _coerce(value, type(getattr(defaults, key)), where, source)
+        value = coerce(value, type(getattr(defaults, key)), f"{source}: {where}")
         check = checks[key]
         problem = check(value) if check else None
         if problem:
@@ -361,39 +390,26 @@ def _pin(value: Any, where: str, source: str) -> int | None:
     return value
 
 
-def _game(raw: Mapping[str, Any], source: str) -> GameConfig:
-    """``[game]``: ``points`` is a table of the custom preset's values, the rest as any keys."""
-    rest = {key: value for key, value in raw.items() if key != "points"}
-    values = _section(rest, "game", source)
-    if "points" in raw:
-        from boardctl.errors import EntryError
-        from boardctl.game.setup import check_points, get_preset
+def _points(value: Any, values: dict[str, Any], source: str) -> tuple[tuple[str, int | bool], ...]:
+    """``game.points``: a table of the custom preset's values."""
+    from boardctl.errors import EntryError
+    from boardctl.game.setup import check_points, get_preset
 
-        preset = values.get("preset", "custom")
-        if preset not in ("custom", "acc"):  # acc: the default, left out
-            raise ConfigError(
-                f"{source}: game.points are the custom preset's values; set game.preset = "
-                f'"custom" or leave it out (got preset {preset!r})'
-            )
-        try:
-            points = check_points(raw["points"])
-            get_preset("custom", dict(points))
-        except EntryError as exc:
-            raise ConfigError(f"{source}: game.points: {exc}") from None
-        values["points"] = points
-    return GameConfig(**values)
+    preset = values.get("preset", "custom")
+    if preset not in ("custom", "acc"):  # acc: the default, left out
+        raise ConfigError(
+            f"{source}: game.points are the custom preset's values; set game.preset = "
+            f'"custom" or leave it out (got preset {preset!r})'
+        )
+    try:
+        points = check_points(value)
+        get_preset("custom", dict(points))
+    except EntryError as exc:
+        raise ConfigError(f"{source}: game.points: {exc}") from None
+    return points
 
 
-def _sound(raw: Mapping[str, Any], source: str) -> SoundConfig:
-    """``[sound]``: ``buzzer`` is a pin (or false), the rest as any section's keys."""
-    rest = {key: value for key, value in raw.items() if key != "buzzer"}
-    values = _section(rest, "sound", source)
-    if "buzzer" in raw:
-        values["buzzer"] = _buzzer(raw["buzzer"], source)
-    return SoundConfig(**values)
-
-
-def _buzzer(value: Any, source: str) -> int | str | None:
+def _buzzer(value: Any, values: dict[str, Any], source: str) -> int | str | None:
     """``sound.buzzer``: a Pi pin, ``"pico"`` (the LED controller's piezo) or false."""
     if value == PICO_BUZZER:
         return PICO_BUZZER
@@ -405,6 +421,23 @@ def _buzzer(value: Any, source: str) -> int | str | None:
     return _pin(value, "sound.buzzer", source)
 
 
+# The keys that are not plain values, each read by its own function after the others.
+_SPECIAL: dict[str, tuple[str, Callable[[Any, dict[str, Any], str], Any]]] = {
+    "game": ("points", _points),
+    "sound": ("buzzer", _buzzer),
+}
+
+
+def _read_section(raw: Any, name: str, source: str) -> Any:
+    cls, checks = _SECTIONS[name]
+    key, read = _SPECIAL.get(name, ("", None))
+    plain = {k: v for k, v in raw.items() if k != key} if isinstance(raw, dict) else raw
+    values = read_table(plain, name, cls, checks, source)
+    if read is not None and key in raw:
+        values[key] = read(raw[key], values, source)
+    return cls(**values)
+
+
 def _check_pico_buzzer(config: Config) -> None:
     """A piezo on the LED controller needs the serial link to that controller."""
     if config.sound.buzzer == PICO_BUZZER and config.link.kind != "serial":
@@ -414,139 +447,109 @@ def _check_pico_buzzer(config: Config) -> None:
         )
 
 
-def _check_buzzer_pin(config: Config) -> None:
-    """The buzzer may not share a pin with a button."""
-    pin = config.sound.buzzer
-    if not isinstance(pin, int):
-        return  # none, or on the LED controller
-    pins = config.pins
-    named = [("pins.undo", pins.undo), ("pins.menu", pins.menu)] + [
-        (f"pins.track{i + 1}.{role}", getattr(table, role))
-        for i, table in enumerate(pins.tracks)
-        for role in TRACK_PINS
-    ]
-    for where, used in named:
-        if used == pin:
+def _check_pins_unique(config: Config) -> None:
+    """No two inputs, nor the buzzer and an input, share a pin."""
+    used: dict[int, str] = {}
+    named = [(f"pins.{name}", pin) for name, pin in config.pins.named()]
+    for where, pin in [*named, ("sound.buzzer", config.sound.buzzer)]:
+        if not isinstance(pin, int):
+            continue  # not wired, or the buzzer on the LED controller
+        if pin in used:
             raise ConfigError(
-                f"{config.source}: sound.buzzer uses GPIO {pin}, already used by {where}"
+                f"{config.source}: {where} uses GPIO {pin}, already used by {used[pin]}"
             )
+        used[pin] = where
 
 
-def _pins(raw: Mapping[str, Any], source: str) -> PinsConfig:
-    defaults = _default_pins()
-    shared: dict[str, int | None] = {"undo": defaults.undo, "menu": defaults.menu}
-    tracks = [dict(DEFAULT_PINS[f"track{i + 1}"]) for i in range(MAX_TRACKS)]
-    track_names = [f"track{i + 1}" for i in range(MAX_TRACKS)]
+def _pins(raw: Any, source: str) -> PinsConfig:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: 'pins' must be a table ([pins])")
+    tables = {name: dict(roles) for name, roles in DEFAULT_PINS.items()}
     for key, value in raw.items():
         if key in SHARED_PINS:
-            shared[key] = _pin(value, f"pins.{key}", source)
-        elif key in track_names:
+            tables["shared"][key] = _pin(value, f"pins.{key}", source)
+        elif key in tables and key != "shared":
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: pins.{key} must be a table ([pins.{key}])")
-            table = tracks[track_names.index(key)]
             for role, pin in value.items():
                 if role not in TRACK_PINS:
                     raise ConfigError(
                         f"{source}: unknown key 'pins.{key}.{role}' "
                         f"(known keys: {', '.join(TRACK_PINS)})"
                     )
-                table[role] = _pin(pin, f"pins.{key}.{role}", source)
+                tables[key][role] = _pin(pin, f"pins.{key}.{role}", source)
         else:
-            known = ", ".join((*SHARED_PINS, *track_names))
+            known = ", ".join((*SHARED_PINS, *list(tables)[1:]))
             raise ConfigError(f"{source}: unknown key 'pins.{key}' (known keys in [pins]: {known})")
-    used: dict[int, str] = {}
-    named = [(f"pins.{k}", v) for k, v in shared.items()] + [
-        (f"pins.{track_names[i]}.{role}", pin)
-        for i, table in enumerate(tracks)
-        for role, pin in table.items()
-    ]
-    for where, pin in named:
-        if pin is None:
-            continue
-        if pin in used:
-            raise ConfigError(f"{source}: {where} uses GPIO {pin}, already used by {used[pin]}")
-        used[pin] = where
-    for i, table in enumerate(tracks):
+    for name, table in list(tables.items())[1:]:
         if (table["encoder_a"] is None) != (table["encoder_b"] is None):
             raise ConfigError(
-                f"{source}: pins.{track_names[i]} needs both encoder_a and encoder_b, or neither"
+                f"{source}: pins.{name} needs both encoder_a and encoder_b, or neither"
             )
-    return PinsConfig(
-        undo=shared["undo"],
-        menu=shared["menu"],
-        tracks=tuple(TrackPins(**table) for table in tracks),
-    )
+    return _pins_config(tables)
 
 
 def parse_config(
     data: Mapping[str, Any], source: str = "(config)", only: Collection[str] | None = None
 ) -> Config:
-    """Validate a parsed TOML document and fill in every default.
-
-    ``only`` names the sections to read (the others keep their defaults, unchecked).
-    """
+    """Validate a parsed TOML document and fill in every default (``only``: the sections to
+    read; the others keep their defaults, unchecked)."""
     sections: dict[str, Any] = {}
     for name, value in data.items():
         if only is not None and name not in only:
             continue
         if name == "pins":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{source}: 'pins' must be a table ([pins])")
             sections["pins"] = _pins(value, source)
-        elif name == "sound" and isinstance(value, dict):
-            sections["sound"] = _sound(value, source)
-        elif name == "game" and isinstance(value, dict):
-            sections["game"] = _game(value, source)
         elif name in _SECTIONS:
-            if not isinstance(value, dict):
-                raise ConfigError(f"{source}: {name!r} must be a table ([{name}])")
-            cls = _SECTIONS[name][0]
-            sections[name] = cls(**_section(value, name, source))
+            sections[name] = _read_section(value, name, source)
         else:
             known = ", ".join([*_SECTIONS, "pins"])
             raise ConfigError(f"{source}: unknown section or key {name!r} (known: {known})")
     config = Config(source=source, **sections)
-    _check_buzzer_pin(config)
+    _check_pins_unique(config)
     _check_pico_buzzer(config)
-    if config.inputs.very_long_press <= config.inputs.long_press:
-        raise ConfigError(
-            f"{source}: inputs.very_long_press ({config.inputs.very_long_press}) must be longer "
-            f"than inputs.long_press ({config.inputs.long_press})"
-        )
-    if config.inputs.stuck_after <= config.inputs.very_long_press:
-        raise ConfigError(
-            f"{source}: inputs.stuck_after ({config.inputs.stuck_after}) must be longer "
-            f"than inputs.very_long_press ({config.inputs.very_long_press})"
-        )
+    inputs = config.inputs
+    for shorter, longer in (("long_press", "very_long_press"), ("very_long_press", "stuck_after")):
+        if getattr(inputs, longer) <= getattr(inputs, shorter):
+            raise ConfigError(
+                f"{source}: inputs.{longer} ({getattr(inputs, longer)}) must be longer "
+                f"than inputs.{shorter} ({getattr(inputs, shorter)})"
+            )
     return config
 
 
-def load_config(
-    path: str | os.PathLike[str] | None = None, only: Collection[str] | None = None
-) -> Config:
-    """Read the configuration file; a missing file gives every default.
-
-    ``path=None`` means :data:`DEFAULT_CONFIG_PATH`. A path given explicitly
-    must exist. ``only``: the sections to read and check (the CLI verbs that only
-    find the service read ``[service]``; the service, its verbs and ``run`` read all).
-    """
-    file = os.fspath(path if path is not None else DEFAULT_CONFIG_PATH)
+def read_toml(
+    path: str | os.PathLike[str] | None, default: str
+) -> tuple[str, dict[str, Any] | None]:
+    """The file's name and its TOML document; None if ``path`` is None and ``default`` is missing
+    (a path given explicitly must exist). Anything unreadable is a ``ConfigError``."""
+    file = os.fspath(path if path is not None else default)
     try:
         with open(file, "rb") as handle:
             text = handle.read()
     except FileNotFoundError:
         if path is not None:
             raise ConfigError(f"{file}: no such configuration file") from None
-        return Config(source=f"{file} (missing: all defaults)")
+        return file, None
     except OSError as exc:
         raise ConfigError(f"{file}: cannot read the configuration ({exc.strerror})") from None
     try:
-        data = tomllib.loads(text.decode("utf-8"))
+        return file, tomllib.loads(text.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{file}: not valid TOML ({exc})") from None
     except RecursionError:  # arrays or inline tables nested thousands deep
         problem = "not a configuration (its values are nested too deeply)"
         raise ConfigError(f"{file}: {problem}") from None
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None, only: Collection[str] | None = None
+) -> Config:
+    """Read the configuration file (None: :data:`DEFAULT_CONFIG_PATH`, where a missing file
+    gives every default); ``only``: the sections to read and check."""
+    file, data = read_toml(path, DEFAULT_CONFIG_PATH)
+    if data is None:
+        return Config(source=f"{file} (missing: all defaults)")
     return parse_config(data, file, only)
 
 
@@ -560,15 +563,12 @@ def default_config_text() -> str:
         for key in _SECTIONS[name][1]:
             lines.append(f"{key} = {_toml_value(getattr(section, key))}")
         lines.append("")
-    lines.append("[pins]  # BCM GPIO numbers; false = not wired")
-    for role in SHARED_PINS:
-        lines.append(f"{role} = {_toml_value(DEFAULT_PINS['shared'][role])}")
-    for i in range(MAX_TRACKS):
-        name = f"track{i + 1}"
-        lines.append("")
-        lines.append(f"[pins.{name}]")
-        for role in TRACK_PINS:
-            lines.append(f"{role} = {_toml_value(DEFAULT_PINS[name][role])}")
+    for group, roles in DEFAULT_PINS.items():
+        shared = group == "shared"
+        lines += (
+            ["[pins]  # BCM GPIO numbers; false = not wired"] if shared else ["", f"[pins.{group}]"]
+        )
+        lines += [f"{role} = {_toml_value(pin)}" for role, pin in roles.items()]
     return "\n".join(lines) + "\n"
 
 

@@ -1,12 +1,5 @@
-"""Files written whole or not at all, and kept through a power cut.
-
-A small file the board keeps beside its journal (a link, the board keys, the
-acknowledged results, an event's archive, the page's pairings) is replaced
-the way a journal's snapshot is: written to a temporary file in the same
-folder, flushed to the disk, renamed over the old one, and the folder's entry
-flushed too. A crash or a power cut at any moment leaves the old file or the
-new one, never a torn one, and never a file the board said it wrote but lost.
-"""
+"""Files written whole or not at all, and kept through a power cut: written to a temporary file
+in the same folder, flushed, renamed over the old one, and the folder's entry flushed."""
 
 from __future__ import annotations
 

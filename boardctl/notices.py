@@ -1,11 +1,6 @@
-"""The journal's notices by name: the same name in the engine's status (``boardctl status``)
-and as a field of :class:`boardctl.view.ViewExtra`.
-
-A leaf module, so that a CLI verb can tell a status with a notice without loading the view's
-dataclasses: the damage recovered (:mod:`boardctl.store.integrity`) and the journal that cannot
-be opened (:mod:`boardctl.service.fault`); and how ``boardctl status`` and systemd's STATUS=
-line put them in words.
-"""
+"""The journal's notices by name (the same in the engine's status and :class:`ViewExtra`), and
+their words for ``boardctl status`` and systemd's STATUS= line: a leaf, so a CLI verb need not
+load the view."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Why the board refused something: the classes players are told apart.
-
-Each class has its own sign on the LEDs and its own sound, so a player who
-only sees (or only hears) the board knows what went wrong. This module is
-the one list of them; the renderer's signs, the buzzer's cues, the spoken
-phrases and the quick-reference card are all keyed on :class:`Refusal`.
-"""
+"""Why the board refused something: the one list of the classes players are told apart, each
+with its own sign on the LEDs and its own sound."""
 
 from __future__ import annotations
 

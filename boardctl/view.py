@@ -1,11 +1,6 @@
-"""What the board must show, as plain immutable data.
-
-This is the contract between the scorekeeping engine (which builds a
-:class:`BoardView` from the game state), the service (which adds the pending
-entry and the time of the last rejected entry) and the renderer (a pure
-function of a view and a time). It holds no behaviour beyond derived helpers,
-and round-trips through JSON-friendly dicts.
-"""
+"""What the board must show, as plain immutable data: the contract between the engine (which
+builds a :class:`BoardView`), the service (which adds the pending entry and the refusal) and
+the renderers (pure functions of a view and a time)."""
 
 from __future__ import annotations
 
@@ -19,19 +14,9 @@ PHASES = ("cut", "deal", "play", "show", "over", "free")
 
 
 def skunk_lines(target: int, *, fractions: bool = False) -> tuple[int, ...]:
-    """The skunk lines of a game to ``target``: the lowest score that escapes each.
-
-    By default skunk, double and triple skunk at target-30, -60, -90 (91, 61, 31
-    at 121). With ``fractions`` (house rule ``fraction-lines``, seed 003: the
-    loser "fails to meet 3/4 the target", "doesn't reach the half") two lines,
-    skunk at 3/4 and double skunk at 1/2 of the target (91, 61 at 121; 46, 31
-    at 61). This is the one place the lines are computed: the engine scores by
-    them (:func:`lines_failed`) and puts them in the view, and the LEDs, the
-    virtual board and the pictures draw what the view says.
-
-    A line at or below 0 does not exist (see :func:`lines_failed`); a drawn board
-    shows only the lines inside its track (:func:`boardctl.board.geometry.board_lines`).
-    """
+    """The skunk lines of a game to ``target`` (the lowest score that escapes each): target-30,
+    -60 and -90, or with ``fractions`` (house rule ``fraction-lines``) 3/4 and 1/2 of it. The
+    one place they are computed; a line at or below 0 does not exist."""
     if fractions:
         return fraction_lines(target)
     return (target - 30, target - 60, target - 90)
@@ -40,10 +25,8 @@ def skunk_lines(target: int, *, fractions: bool = False) -> tuple[int, ...]:
 def lines_failed(
     target: int, score: int, *, fractions: bool = False, lines: tuple[int, ...] | None = None
 ) -> int:
-    """How many lines (0-3: skunk, double, triple) a loser with ``score`` failed to cross.
-
-    The lines are ``lines`` when given (a view's), else :func:`skunk_lines`.
-    """
+    """How many lines (0-3) a loser with ``score`` failed to cross (``lines``, else
+    :func:`skunk_lines`)."""
     shown = skunk_lines(target, fractions=fractions) if lines is None else lines
     return sum(1 for line in shown if line > 0 and score < line)
 
@@ -55,10 +38,7 @@ def fraction_lines(target: int) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """The board asks about the last entry: is ``track``'s ``points`` ``kind`` or ``other``?
-
-    (:func:`boardctl.game.entries.ask_about` says when; one press files it as ``other``.)
-    """
+    """The board asks about the last entry: is ``track``'s ``points`` ``kind`` or ``other``?"""
 
     track: int
     points: int
@@ -103,14 +83,9 @@ class SettingsShown:
 
 @dataclass(frozen=True, slots=True)
 class ViewExtra:
-    """What the board shows beside the pegs, each field "nothing" by default.
-
-    The engine notes the game (:func:`boardctl.game.status.board_view`: ``variant`` to
-    ``ask``), the panel its modes (:meth:`boardctl.inputs.panel.Panel.overlay`:
-    ``settings`` to ``stuck``), the service the pending blink's start, the refusal and the
-    journal's notices. The renderers (:mod:`boardctl.board.render`,
-    :mod:`boardctl.board.overlay`) and the virtual board read it.
-    """
+    """What the board shows beside the pegs, each field "nothing" by default: the engine's
+    notes (``variant`` to ``ask``), the panel's modes (``settings`` to ``stuck``), then the
+    service's."""
 
     variant: str = ""
     mode: str = ""
@@ -141,27 +116,19 @@ class ViewExtra:
 
 @dataclass(frozen=True, slots=True)
 class TrackView:
-    """One track: a player or a team.
-
-    ``front`` and ``back`` are scores (0 = the start hole, ``target`` = the
-    game hole); ``back`` is the previous front peg. ``pending`` is an amount
-    entered but not yet committed (shown blinking ahead of the front peg).
-    """
+    """One track: a player or a team; scores run from 0 (the start hole) to the target."""
 
     name: str
     front: int = 0
-    back: int = 0
+    back: int = 0  # the previous front peg
     game_points: int = 0
-    pending: int = 0
+    pending: int = 0  # entered, not yet committed (blinking ahead of the front peg)
 
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """Everything the LEDs show at one moment.
-
-    Track indices refer to ``tracks``. Times are ``time.monotonic()`` seconds
-    as seen by the service (``None`` = not happening).
-    """
+    """Everything the LEDs show at one moment; times are the service's ``time.monotonic()``
+    seconds (``None``: not happening)."""
 
     target: int
     tracks: tuple[TrackView, ...]

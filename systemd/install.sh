@@ -97,7 +97,7 @@ BOOT_CONFIG=${BOOT_CONFIG:-/boot/firmware/config.txt}
 STATE_DIR=${STATE_DIR:-/var/lib/boardctl}
 [ -e "$BOOT_CONFIG" ] || [ ! -e /boot/config.txt ] || BOOT_CONFIG=/boot/config.txt
 SHUTDOWN_GPIO=$(PYTHONPATH="$SRC" python3 -c \
-    'from boardctl.hardware.pinout import SHUTDOWN_GPIO; print(SHUTDOWN_GPIO)')
+    'from boardctl.config import SHUTDOWN_GPIO; print(SHUTDOWN_GPIO)')
 if ask "Shutdown button on GPIO$SHUTDOWN_GPIO (press: clean shutdown; press again: wake)?" \
     "${BOARDCTL_SHUTDOWN_BUTTON:-}"; then
     if grep -qs '^dtoverlay=gpio-shutdown' "$BOOT_CONFIG"; then

@@ -42,7 +42,7 @@ def _say(text: str) -> None:
 def _worker(seed: int, journal: str) -> None:
     from boardctl.errors import EntryError
     from boardctl.game.keeper import Scorekeeper
-    from boardctl.game.simulate import random_command
+    from tools.random_player import random_command
 
     rng = random.Random(seed)
     setup = {"variant": rng.choice(["six-card", "five-card", "three-player"])}
@@ -61,7 +61,7 @@ def spawner() -> int:
     """Fork a worker per ``go SEED JOURNAL`` line; report each worker's end."""
     import importlib
 
-    for module in ("boardctl.game.keeper", "boardctl.game.simulate"):
+    for module in ("boardctl.game.keeper", "tools.random_player"):
         importlib.import_module(module)  # import once, before forking
     from boardctl.game.limits import DEFAULT_LIMITS
 

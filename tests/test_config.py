@@ -103,7 +103,7 @@ def test_bad_files_name_the_key_and_the_file(tmp_path: Path, text: str, needle: 
 def test_default_pin_table_has_no_pin_twice_and_avoids_bus_pins() -> None:
     pins = [p for table in DEFAULT_PINS.values() for p in table.values() if p is not None]
     assert len(pins) == len(set(pins))
-    from boardctl.hardware.pinout import KEPT_FREE, RESERVED
+    from tools.hardware.pinout import KEPT_FREE, RESERVED
 
     assert not (set(RESERVED) | set(KEPT_FREE)) & set(pins)
 

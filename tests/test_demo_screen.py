@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from boardctl.board.frame import pixel
-from boardctl.board.glyphs import printable
+from boardctl.board.terminal import printable
 from boardctl.cli import build_parser
 from boardctl.demo.display import (
     BEAT,
@@ -19,7 +19,6 @@ from boardctl.demo.display import (
     Pacer,
     TerminalTable,
     TextTable,
-    clip,
     layout_for,
     wrap,
 )
@@ -60,10 +59,12 @@ def test_default_pace_finishes_a_game_in_about_a_minute() -> None:
 
 
 def test_clip_counts_visible_characters_only() -> None:
-    assert clip("abcdef", 4) == "abcd"
+    from boardctl.board.terminal import clip
+
+    assert clip("abcdef", 4, "") == "abcd"
     assert clip("abc", 10) == "abc"
     coloured = "\x1b[31mab\x1b[0mcdef"
-    cut = clip(coloured, 3)
+    cut = clip(coloured, 3, "")
     assert ESCAPE.sub("", cut) == "abc"
     assert cut.endswith("\x1b[0m")
 

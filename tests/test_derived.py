@@ -8,7 +8,6 @@ from itertools import combinations
 
 import pytest
 
-from boardctl.cribbage import derive_tables as derive
 from boardctl.cribbage.census import census
 from boardctl.cribbage.derived import HAND_SCORES, MAX_PLAY
 from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS, scoring_for, scoring_of
@@ -16,6 +15,7 @@ from boardctl.cribbage.validation import max_play_points
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.game.limits import RulesLimits
 from tests.conftest import REPO
+from tools import derive_tables as derive
 
 
 def test_the_shipped_file_is_what_the_generator_writes() -> None:
@@ -48,10 +48,10 @@ def test_every_combination_of_house_rules_is_in_the_tables() -> None:
 
 
 def test_ranges_round_trip() -> None:
-    from boardctl.cribbage.derived import _scores
+    from boardctl.cribbage.scoring import scores_in
 
     for scores in HAND_SCORES.values():
-        assert _scores(derive.ranges(scores)) == scores
+        assert scores_in(derive.ranges(scores)) == scores
     assert derive.ranges(frozenset({0, 1, 2, 5, 7, 8})) == "0-2 5 7-8"
 
 

@@ -17,8 +17,7 @@ import pytest
 from boardctl.cli import main
 from boardctl.errors import ConfigError, LinkError
 from boardctl.link import protocol as p
-from boardctl.link.firmware import firmware_files
-from boardctl.link.install import find_mpremote, install_command
+from boardctl.link.firmware import find_mpremote, firmware_files, install_command
 from tests.conftest import REPO
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from boardctl.errors import LinkError
 from boardctl.link import protocol as p
-from boardctl.link.install import request_update_mode, wait_for_port_back
+from boardctl.link.firmware import request_update_mode, wait_for_port_back
 
 
 @contextlib.contextmanager

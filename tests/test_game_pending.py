@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.simulate import random_command
 from boardctl.game.status import board_view
+from tools.random_player import random_command
 
 SETUPS = [
     {"variant": "six-card", "mode": "guided"},

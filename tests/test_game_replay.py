@@ -16,7 +16,7 @@ from boardctl.game.commands import Command, parse_command
 from boardctl.game.entries import KINDS
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.machine import Machine, replay
-from boardctl.game.simulate import random_command
+from tools.random_player import random_command
 
 pegs = st.fixed_dictionaries(
     {

@@ -11,7 +11,9 @@ import pytest
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout, load_layout
 from boardctl.board.power import MA_PER_LED_WHITE, PowerBudget
 from boardctl.config import DEFAULT_PINS, BoardConfig
-from boardctl.hardware.pinout import (
+from tools.hardware import docs
+from tools.hardware.drawing import layout_svg
+from tools.hardware.pinout import (
     GROUND_PINS,
     HEADER_PIN,
     POWER_3V3_PINS,
@@ -20,8 +22,6 @@ from boardctl.hardware.pinout import (
     parse_wiring_table,
     wiring_table,
 )
-from tools.hardware import docs
-from tools.hardware.drawing import layout_svg
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 
@@ -213,3 +213,26 @@ def test_the_guides_name_the_pico_h_by_its_own_part_number() -> None:
         text = path.read_text(encoding="utf-8")
         assert "SC0915" not in text, path.name
     assert "Raspberry Pi SC0917" in (HARDWARE / "parts.md").read_text(encoding="utf-8")
+
+
+_PART_NUMBER = re.compile(
+    r"\b(SMAJ\d+\.\dA|MF-R\w*\d|PESD\w+|BSC\d+\w+|LTC\d{4}\w*|1N58\d\d|MMBT\d+|SN74\w+|"
+    r"USB\d{4}|EEU-\w+|1935\d{3})"
+)
+
+
+def test_the_guides_name_only_the_part_numbers_the_carrier_s_schematic_has() -> None:
+    from tools.hardware.kicad.carrier import carrier_parts
+
+    parts = carrier_parts()
+    on_schematic = set(_PART_NUMBER.findall(" ".join(f"{p.value} {p.mpn}" for p in parts)))
+    mentioned: dict[str, str] = {}
+    for path in HARDWARE.glob("*.md"):
+        for number in _PART_NUMBER.findall(path.read_text(encoding="utf-8")):
+            mentioned.setdefault(number, path.name)
+    # Named on purpose: the TVS the carrier no longer uses, a fuse for a next revision, and
+    # the sibling controller whose threshold band stands in for the LTC4365's.
+    compared = {"SMAJ5.0A", "MF-RG500", "LTC4368"}
+    strangers = {n: doc for n, doc in mentioned.items() if n not in on_schematic | compared}
+    assert strangers == {}
+    assert {"SMAJ6.0A", "MF-RG300", "PESD5V0S1BA", "LTC4365"} <= set(mentioned)

@@ -1,49 +1,34 @@
-"""The small protections of the build guide are in the circuit, not only in the prose."""
+"""The small protections of the build guide are in the carrier's netlist, not only in the prose."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from boardctl.config import DEFAULT_PINS
-from boardctl.hardware.pinout import SHUTDOWN_GPIO, pin_assignments
+from tests.test_hardware_kicad import NETS, VALUES, net_of, ohms, other_end
 from tools.hardware import docs
-from tools.hardware.circuit import DATA_3V3, GND, build_circuit, nets
-from tools.hardware.parts import LEVEL_SHIFTER
+from tools.hardware.power import PI_3V3, PI_GPIO_PULLUP_OHMS, PI_GPIO_VIL_V
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 
 
-def test_every_button_line_has_its_series_resistor() -> None:
-    circuit = build_circuit()
-    table = nets(circuit)
-    for _key, _role, bcm in pin_assignments(DEFAULT_PINS):
-        on_pin = table[f"GPIO{bcm}"]
-        # The Pi's pin and one series resistor, nothing else: no switch straight on the pin.
-        others = sorted(ref for ref, _ in on_pin if ref != "A1")
-        assert len(others) == 1 and others[0].startswith("RB")
-        resistor = next(c for c in circuit if c.ref == others[0])
-        assert resistor.value == "1 kOhm"
-        far = table[resistor.net_of("2") or ""]
-        assert any(ref.startswith(("SW", "ENC")) for ref, _ in far)
-
-
-def test_the_shutdown_button_has_no_series_resistor() -> None:
-    table = nets(build_circuit())
-    refs = {ref for ref, _ in table["SHUTDOWN"]}
-    assert len(refs) == 2 and not any(ref.startswith("RB") for ref in refs)
-    assert ("A1", "5") in table["SHUTDOWN"] and SHUTDOWN_GPIO == 3
-
-
 def test_the_shifter_input_is_pulled_down() -> None:
-    by_ref = {c.ref: c for c in build_circuit()}
-    assert by_ref["R8"].net_of("1") == DATA_3V3 and by_ref["R8"].net_of("2") == GND
-    assert {p.ref: p for p in LEVEL_SHIFTER}["R8"].value == "10 kOhm"
-    assert "(R8) -> GND" in docs.pico_data_section()
+    data = net_of("U2", "2")
+    (pull,) = [(r, p) for r, p in NETS[data] if r.startswith("R")]
+    assert other_end(*pull) == "GND" and VALUES[pull[0]] == "10k"
+    assert f"**10 kOhm** ({pull[0]}) -> GND" in docs.pico_data_section()
 
 
-def test_guide_says_which_equivalents_have_other_pinouts() -> None:
+def test_a_pressed_shutdown_button_reads_low_through_its_resistor() -> None:
+    # GPIO3 has the Pi's fixed 1.8 kOhm pull-up: the series resistor and it divide 3.3 V.
+    header = net_of("J6", "5")
+    (series,) = [r for r, _ in NETS[header] if r.startswith("R")]
+    level = PI_3V3 * ohms(VALUES[series]) / (ohms(VALUES[series]) + PI_GPIO_PULLUP_OHMS)
+    assert level < PI_GPIO_VIL_V - 0.3, f"a press reads {level:.2f} V"
+
+
+def test_guide_names_the_shifter_and_its_only_drop_in_equivalent() -> None:
     parts = " ".join((HARDWARE / "parts.md").read_text(encoding="utf-8").split())
-    assert "only drop-in equivalent is the **74HCT125**" in parts
+    assert "**74AHCT1G125**" in parts and "74HCT1G125" in parts
     assert "**other pinouts**" in parts
 
 
@@ -52,7 +37,7 @@ def test_hot_plug_rules_enclosure_and_repairs_are_written() -> None:
     assert "Ground first, ground last" in wiring
     assert "Pixels powered before the controller" in wiring
     enclosure = (HARDWARE / "enclosure.md").read_text(encoding="utf-8")
-    for heading in ("SD card access", "BOOTSEL access", "Strain relief", "Fuse access"):
+    for heading in ("SD card access", "BOOTSEL access", "Strain relief", "The input"):
         assert heading in enclosure
     assert "### A dead pixel in a cut strip" in enclosure
     assert "### A piece laid DOUT-first" in enclosure

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.config import DEFAULT_PINS
-from boardctl.hardware.pinout import HEADER_PIN, I2S_PINS, SHUTDOWN_GPIO, pin_assignments
+from boardctl.config import DEFAULT_PINS, SHUTDOWN_GPIO
 from tools.hardware.pico import firmware_settings, pico_pin
+from tools.hardware.pinout import HEADER_PIN, I2S_PINS, pin_assignments
 from tools.hardware.power import VSAFE5V
 
 KICAD = Path(__file__).resolve().parent.parent / "hardware" / "kicad"
@@ -57,7 +57,7 @@ def test_every_button_line_of_the_code_reaches_its_connector_protected(key: str,
     line = other_end(*series)
     parts = {ref for ref, _ in NETS[line]}
     assert any(r.startswith("J") for r in parts), "no connector pin"
-    assert any(r.startswith("D") and VALUES[r] == "PESD5V0S1BL" for r in parts), "no ESD diode"
+    assert any(r.startswith("D") and VALUES[r] == "PESD5V0S1BA" for r in parts), "no ESD diode"
     pullups = [(r, p) for r, p in NETS[line] if r.startswith("R") and r != series[0]]
     assert [other_end(*pu) for pu in pullups] == ["+3V3_PI"], "no pull-up to 3.3 V"
 

@@ -169,3 +169,32 @@ def test_the_fabrication_files_and_renders_are_committed() -> None:
     assert "U1" in placements and "A1" in placements
     for render in RENDERS:
         assert (KICAD / render).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_part_is_fitted_in_exactly_one_assembly_step_in_the_guide_s_order() -> None:
+    from tools.hardware.kicad import steps
+
+    fitted = [steps.refs_of(BOARD, step) for step in steps.STEPS]
+    parts = {ref for (ref, _pad) in board_pad_nets()} - {r for r in placement() if r[0] == "H"}
+    assert fitted[0] == [], "the bare board fits nothing"
+    assert sorted(r for refs in fitted for r in refs) == sorted(parts)
+    smd, through_hole, last = (set(refs) for refs in fitted[1:])
+    assert {"R7", "U1", "U2", "Q1", "D1"} <= smd
+    assert {"C1", "D2", "F1", "SW1"} <= through_hole
+    assert {"A1", "J1", "J2", "J6"} <= last
+    # The drawing of a step has the earlier steps' parts as outlines (DNP) and no later part.
+    assert steps.step_board(BOARD, 0) is BOARD  # the bare board: copper and silkscreen
+    after_smd = steps.step_board(BOARD, 2)
+    drawn = [(fp.ref, node) for node in after_smd if (fp := steps.footprint_info(node))]
+    dnp = {ref for ref, node in drawn if "dnp" in str(node)}
+    present = {ref for ref, _node in drawn}
+    assert smd <= dnp and not (last & present) and through_hole <= present - dnp
+
+
+def test_the_build_guide_shows_every_assembly_step_drawing() -> None:
+    from tools.hardware.kicad import steps
+
+    guide = (KICAD.parent / "build.md").read_text(encoding="utf-8")
+    for name in steps.files():
+        assert (KICAD / steps.STEP_DIR / name).is_file(), name
+        assert f"](kicad/{steps.STEP_DIR}/{name})" in guide, name

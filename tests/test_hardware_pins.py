@@ -7,17 +7,16 @@ from pathlib import Path
 import pytest
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
-from boardctl.config import DEFAULT_PINS
-from boardctl.hardware.pinout import (
+from boardctl.config import DEFAULT_PINS, SHUTDOWN_GPIO
+from tools.hardware import docs
+from tools.hardware.pinout import (
     HEADER_PIN,
     I2S_PINS,
     KEPT_FREE,
     PWM_AUDIO_PINS,
     RESERVED,
-    SHUTDOWN_GPIO,
     kept_free_table,
 )
-from tools.hardware import docs
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 

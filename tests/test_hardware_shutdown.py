@@ -6,7 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from boardctl.hardware.pinout import HEADER_PIN, KEPT_FREE, SHUTDOWN_GPIO
+from boardctl.config import SHUTDOWN_GPIO
+from tools.hardware.pinout import HEADER_PIN, KEPT_FREE
 
 REPO = Path(__file__).resolve().parent.parent
 INSTALL = REPO / "systemd" / "install.sh"

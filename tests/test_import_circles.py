@@ -112,7 +112,7 @@ def test_the_engines_commands_reach_no_machine_keeper_or_store() -> None:
         for other in graph[todo.pop()] - reached:
             reached.add(other)
             todo.append(other)
-    above = ("machine", "keeper", "history", "view", "buttons", "shown", "simulate", "past")
+    above = ("machine", "keeper", "history", "view", "buttons", "shown", "past")
     assert not reached & {f"boardctl.game.{name}" for name in above}, sorted(reached)
     assert not any(m.startswith(("boardctl.store", "boardctl.service")) for m in reached)
     assert "boardctl.game.commands" not in reached

@@ -217,7 +217,7 @@ def test_default_journal_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 def test_pure_state_machine_does_not_import_sqlite() -> None:
     code = (
-        "import sys; import boardctl.game.state, boardctl.game.status, boardctl.game.simulate;"
+        "import sys; import boardctl.game.state, boardctl.game.status, tools.random_player;"
         "print('sqlite3' in sys.modules)"
     )
     out = subprocess.run(

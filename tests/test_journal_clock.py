@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from boardctl.cli.cmd_history import format_history
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.records import finished_results
+from boardctl.mqtt.result_feed import finished_results
 from boardctl.results.source import load_games, parse_since, select
 from boardctl.store.journal import CLOCK_JUMP, Journal
 

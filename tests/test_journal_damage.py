@@ -17,8 +17,8 @@ from boardctl.errors import JournalError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.machine import replay
-from boardctl.game.simulate import play_random
 from boardctl.store.journal import Journal
+from tools.random_player import play_random
 
 EVENTS = 60
 

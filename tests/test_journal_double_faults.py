@@ -17,7 +17,7 @@ import pytest
 from boardctl.cli import main
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.records import finished_results
+from boardctl.mqtt.result_feed import finished_results
 from boardctl.notices import DAMAGE_KEY
 from boardctl.store import integrity
 from boardctl.store.integrity import JournalDamaged

@@ -74,12 +74,12 @@ def test_load_by_path_and_by_name(tmp_path: Path) -> None:
     assert load_layout("two-61").led_count == 131
 
 
-def test_describe_led() -> None:
-    layout = builtin_layout("two-121")
-    assert layout.describe_led(60) == "LED 60 (track 1 hole 31)"
-    assert layout.describe_led(122) == "LED 122 (track 2 start hole)"
-    assert layout.describe_led(253) == "LED 253 (double line marker)"
-    assert layout.describe_led(244) == "LED 244 (track 1 dealer LED)"
+def test_every_used_led_is_named_by_its_role() -> None:
+    roles = builtin_layout("two-121").roles()
+    assert roles[60] == "track 1 hole 31"
+    assert roles[122] == "track 2 start hole"
+    assert roles[253] == "double line marker"
+    assert roles[244] == "track 1 dealer LED"
 
 
 # ---------------------------------------------------------------------------

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from boardctl.config import link_options
+from boardctl.config import link_options, parse_vid_pid
 from boardctl.errors import ConfigError
 from boardctl.link import KINDS, LINK_KINDS, Link, NullLink, RecordingLink, open_link
 from boardctl.link import protocol as p
 from boardctl.link.adalight import adalight_header, adalight_packet, scale_frame
 from boardctl.link.encoder import FrameEncoder
-from boardctl.link.serial_link import AdalightLink, PicoLink, find_port, parse_vid_pid
+from boardctl.link.serial_link import AdalightLink, PicoLink, find_port
 
 
 def open_pico(**options: Any) -> PicoLink:

@@ -29,11 +29,11 @@ from boardctl.game import JsonValue
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.status import status_dict
-from boardctl.mqtt import discovery, events, topics
+from boardctl.mqtt import discovery, retention, topics
 from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.bridge import Bridge, Paths
 from boardctl.mqtt.decommission import decommission
-from boardctl.mqtt.records import ResultFeed, digest, finished_results
+from boardctl.mqtt.result_feed import ResultFeed, digest, finished_results
 from tests.mqtt_broker import Broker, have_mosquitto
 
 REPO = Path(__file__).resolve().parent.parent
@@ -165,7 +165,7 @@ def test_acks_survive_a_restart_and_a_torn_file_means_publish_again(tmp_path: Pa
 
 def test_a_board_id_that_cannot_be_a_topic_level_is_refused(tmp_path: Path) -> None:
     from boardctl.cli import main
-    from boardctl.mqtt.errors import MqttError
+    from boardctl.mqtt import MqttError
 
     (tmp_path / "board-id").write_text("room 2/table 4\n")
     with pytest.raises(MqttError, match="topic level"):
@@ -332,13 +332,13 @@ def test_a_bridge_without_its_service_publishes_the_journal_and_withdraws_an_und
     thread.start()
     try:
         (game,) = finished_results(journal, "b1")
-        night = events.event_of(game["end"])
+        night = retention.event_of(game["end"])
         topic = topics.result("boardctl", "b1", topics.slot(night, game["id"]))
         assert probe.wait(lambda seen: json.loads(seen.get(topic, b"null") or b"null") == game)
         assert probe.wait(lambda seen: seen.get("boardctl/b1/availability") == b"offline")
         assert probe.wait(lambda seen: digest(game) in Acks(paths.acks).digests.values())
         apply(keeper, {"op": "undo"})  # the service is down: the CLI writes the journal
-        withdrawal = events.withdrawal("b1", game["id"], None)  # the board has no key here
+        withdrawal = retention.withdrawal("b1", game["id"], None)  # the board has no key here
         assert probe.wait(lambda seen: json.loads(seen.get(topic) or b"null") == withdrawal)
         assert probe.wait(lambda seen: Acks(paths.acks).digests == {
             topics.slot(night, game["id"]): digest(withdrawal)})  # fmt: skip

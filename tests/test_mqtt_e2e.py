@@ -27,7 +27,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from boardctl.mqtt.records import finished_results
+from boardctl.mqtt.result_feed import finished_results
 from boardctl.results.sign import write_key
 from boardctl.standings.games import from_record
 from boardctl.standings.roundrobin import schedule

@@ -29,8 +29,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from boardctl.cli import main
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.events import event_of, is_withdrawal, today
-from boardctl.mqtt.records import finished_results
+from boardctl.mqtt.result_feed import finished_results
+from boardctl.mqtt.retention import event_of, is_withdrawal, today
 from boardctl.results.sign import sign_record, write_key
 from tests.mqtt_broker import Broker, have_mosquitto
 

@@ -13,11 +13,11 @@ from boardctl.cli import main
 from boardctl.errors import EntryError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.simulate import random_command
 from boardctl.results.records import records
 from boardctl.results.source import load_games
 from boardctl.store.journal import Journal
 from tests.results_oracle import recount
+from tools.random_player import random_command
 
 ROSTER = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 

@@ -15,7 +15,7 @@ from boardctl.board.terminal import draw_board
 from boardctl.errors import EntryError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.simulate import random_command
+from tools.random_player import random_command
 
 
 @pytest.mark.parametrize(

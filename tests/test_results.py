@@ -18,12 +18,12 @@ from boardctl.errors import EntryError, ResultsError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.setup import members
-from boardctl.game.simulate import random_command
 from boardctl.results.export import read_csv, read_jsonl, read_results, write_csv, write_jsonl
 from boardctl.results.model import FIELDS, FORMAT, GameResult
 from boardctl.results.source import load_games, parse_since
 from boardctl.store.journal import Journal
 from tests.results_oracle import recount
+from tools.random_player import random_command
 
 COMPARED = ("match", "game", "names", "scores", "winner", "spread", "skunk", "match_points",
             "match_winner", "start", "end", "first_seq", "won_seq", "seq", "crc",

@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Next, Redo, Refile, Undo
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.simulate import random_command
 from boardctl.results.derive import journal_rows, played_games
 from boardctl.results.kept import in_doubt, kept_games
 from boardctl.results.model import PlayedGame
@@ -32,6 +31,7 @@ from boardctl.results.records import records
 from boardctl.results.source import load_games, load_records, load_results
 from boardctl.store.integrity import restore_backup
 from boardctl.store.journal import Journal
+from tools.random_player import random_command
 
 SETUPS = [
     NewGame(variant="six-card", mode="guided", target=31),

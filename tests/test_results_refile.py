@@ -16,9 +16,9 @@ from boardctl.cli import main
 from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Peg, Refile, parse_command
 from boardctl.game.machine import Machine
-from boardctl.game.simulate import random_command
 from boardctl.results.derive import played_games
 from boardctl.store.journal import Journal
+from tools.random_player import random_command
 
 #: (track, kind, points) of each entry that stands.
 Ledger = tuple[tuple[int, str, int], ...]

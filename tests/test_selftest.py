@@ -8,6 +8,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from boardctl.board.frame import blank_frame, pixel
+from boardctl.config import Config
 from boardctl.hardware.selftest import (
     InputWatch,
     LedStep,
@@ -16,6 +17,8 @@ from boardctl.hardware.selftest import (
     sweep_frame,
 )
 from boardctl.link import RecordingLink
+
+PINS = Config().pins
 
 
 def lit(frame: bytes) -> list[int]:
@@ -66,8 +69,8 @@ def test_steps_outside_the_strip_are_refused() -> None:
 def test_button_pressed_during_the_sweep_is_reported_at_once(mock_factory: MockFactory) -> None:
     sink = RecordingLink()
     lines: list[str] = []
-    with InputWatch({"track1.plus1": 17, "undo": 5}) as watch:
-        button_pin = mock_factory.pin(17)
+    with InputWatch(PINS, 1) as watch:
+        button_pin = mock_factory.pin(PINS.tracks[0].plus1 or 0)
 
         def sleep(_seconds: float) -> None:
             # The player presses +1 while the second LED is lit.
@@ -84,14 +87,15 @@ def test_button_pressed_during_the_sweep_is_reported_at_once(mock_factory: MockF
             sleep=sleep,
         )
         test.sweep(delay=0.1)
-    assert lines.index("input: track1.plus1 (GPIO17) pressed") == 2  # after the 2nd LED line
-    assert "input: track1.plus1 (GPIO17) released" in lines
+    plus1 = f"track1.plus1 (GPIO{PINS.tracks[0].plus1})"
+    assert lines.index(f"input: {plus1} pressed") == 2  # after the 2nd LED line
+    assert f"input: {plus1} released" in lines
     assert not any("undo" in line for line in lines)
 
 
 def test_wait_for_inputs_stops_once_every_input_was_seen(mock_factory: MockFactory) -> None:
     lines: list[str] = []
-    with InputWatch({"undo": 5, "menu": 6}, {"track1.encoder": (22, 23)}) as watch:
+    with InputWatch(PINS, 1) as watch:
         test = SelfTest(
             RecordingLink(),
             led_count=1,
@@ -104,25 +108,26 @@ def test_wait_for_inputs_stops_once_every_input_was_seen(mock_factory: MockFacto
         a, b = mock_factory.pin(22), mock_factory.pin(23)
         for pin, level in ((a, 0), (b, 0), (a, 1), (b, 1)):
             pin.drive_low() if level == 0 else pin.drive_high()
-        missing = test.wait_for_inputs(watch.names, timeout=0.3)
+        names = ["undo", "menu", "track1.encoder"]
+        missing = test.wait_for_inputs(names, timeout=0.3)
         assert missing == ["menu"]
         mock_factory.pin(6).drive_low()
-        assert test.wait_for_inputs(watch.names, timeout=5.0) == []
+        assert test.wait_for_inputs(names, timeout=5.0) == []
     assert "input: undo (GPIO5) pressed" in lines
     assert "input: track1.encoder (GPIO22/23) turned clockwise" in lines
     assert "input: menu (GPIO6) pressed" in lines
 
 
 def test_input_watch_releases_its_pins(mock_factory: MockFactory) -> None:
-    watch = InputWatch({"undo": 5})
+    watch = InputWatch(PINS, 2)
     watch.close()
-    # The pin is free again: opening it once more does not raise.
-    InputWatch({"undo": 5}).close()
+    # The pins are free again: opening them once more does not raise.
+    InputWatch(PINS, 2).close()
 
 
-def test_queue_is_shared_when_given() -> None:
+def test_queue_is_shared_when_given(mock_factory: MockFactory) -> None:
     events: queue.Queue[str] = queue.Queue()
-    watch = InputWatch({}, events=events)
+    watch = InputWatch(PINS, 1, events=events)
     assert watch.events is events
     watch.close()
 
@@ -137,16 +142,13 @@ def test_module_example_runs() -> None:
     assert result.failed == 0
 
 
-def test_input_names_are_the_service_button_names() -> None:
-    from boardctl.config import Config
-    from boardctl.hardware.selftest import input_pins
+def test_input_names_are_the_service_button_names(mock_factory: MockFactory) -> None:
     from boardctl.inputs.panel import parse_button_id
 
-    pins = Config().pins
-    buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:2])
-    assert buttons["undo"] == pins.undo
-    assert buttons["track2.plus5"] == pins.tracks[1].plus5
-    assert encoders["track1.encoder"] == (pins.tracks[0].encoder_a, pins.tracks[0].encoder_b)
-    for name in buttons:
-        parse_button_id(name)  # raises for a name the service does not know
-    assert not any(name.startswith("track3") for name in [*buttons, *encoders])
+    with InputWatch(PINS, 2) as watch:
+        assert watch.names[:2] == ["undo", "menu"]
+        assert "track2.plus5" in watch.names and "track1.encoder" in watch.names
+        for name in watch.names:
+            if not name.endswith(".encoder"):
+                parse_button_id(name)  # raises for a name the service does not know
+        assert not any(name.startswith("track3") for name in watch.names)

@@ -113,7 +113,7 @@ def test_a_silent_board_says_no_sound_is_wired(tmp_path: Path, factory: MockFact
 
 def test_the_docs_cue_table_is_the_cues_table() -> None:
     from boardctl.sound.cues import CUES
-    from boardctl.sound.docs import WHEN, cue_table
+    from tools.sound_cues import WHEN, cue_table
 
     assert set(WHEN) == set(CUES)
     text = (Path(__file__).parent.parent / "docs" / "sound.md").read_text()

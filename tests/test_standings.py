@@ -13,9 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardctl.standings import render, store
+from boardctl.standings import StandingsError, by_hand, formats
 from boardctl.standings.bracket import BYE, bracket, cut, cut_size, seed_order
-from boardctl.standings.errors import StandingsError
 from boardctl.standings.games import Game, dedupe, from_record
 from boardctl.standings.roundrobin import schedule
 from boardctl.standings.table import standings
@@ -248,34 +247,34 @@ def test_result_records_are_checked() -> None:
 
 def test_manual_games_are_stored_and_read_back(tmp_path: Path) -> None:
     path = tmp_path / "manual.jsonl"
-    skunked = store.manual_game([("Ann", 121), ("Bob", 80)], end="2026-12-01T19:00:00.000Z")
-    close = store.manual_game([("Ann", 115), ("Cat", 121)], board="table-3")
+    skunked = by_hand.manual_game([("Ann", 121), ("Bob", 80)], end="2026-12-01T19:00:00.000Z")
+    close = by_hand.manual_game([("Ann", 115), ("Cat", 121)], board="table-3")
     assert (skunked.game_points, skunked.skunk, close.game_points, close.skunk) == (3, 1, 2, 0)
-    store.add(path, skunked)
-    store.add(path, close)
-    assert store.load(path) == [skunked, close]
-    assert store.load(tmp_path / "none.jsonl") == []
+    by_hand.add(path, skunked)
+    by_hand.add(path, close)
+    assert by_hand.load(path) == [skunked, close]
+    assert by_hand.load(tmp_path / "none.jsonl") == []
     for bad in ([("Ann", 121)], [("Ann", 121), ("Bob", 121)], [("Ann", 100), ("Bob", 90)]):
         with pytest.raises(StandingsError):
-            store.manual_game(bad)
-    assert store.parse_entry("Mary Ann=121") == ("Mary Ann", 121)
+            by_hand.manual_game(bad)
+    assert by_hand.parse_entry("Mary Ann=121") == ("Mary Ann", 121)
     with pytest.raises(StandingsError):
-        store.parse_entry("Ann 121")
+        by_hand.parse_entry("Ann 121")
     (tmp_path / "bad.jsonl").write_text('{"names": ["A"]}\n')
     with pytest.raises(StandingsError, match=r"bad\.jsonl:1"):
-        store.load(tmp_path / "bad.jsonl")
+        by_hand.load(tmp_path / "bad.jsonl")
 
 
 @given(games())
 def test_csv_and_json_carry_the_table(played: list[Game]) -> None:
     rows = standings(played)
-    parsed = list(csv.DictReader(io.StringIO(render.csv_text(rows))))
+    parsed = list(csv.DictReader(io.StringIO(formats.csv_text(rows))))
     assert [(r["player"], int(r["game_points"]), int(r["spread"])) for r in parsed] == [
         (r.player, r.game_points, r.spread) for r in rows
     ]
-    document = json.loads(render.json_text(rows, games=len(played)))
+    document = json.loads(formats.json_text(rows, games=len(played)))
     assert document["games"] == len(played) and len(document["standings"]) == len(rows)
-    assert len(render.table(rows).splitlines()) == len(rows) + 1
+    assert len(formats.table(rows).splitlines()) == len(rows) + 1
 
 
 def test_the_command_line_adds_ranks_and_schedules(

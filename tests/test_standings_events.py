@@ -20,13 +20,12 @@ from hypothesis import strategies as st
 from boardctl.cli import main
 from boardctl.config import MqttConfig
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt import events, topics
+from boardctl.mqtt import retention, topics
 from boardctl.mqtt.bridge import Bridge, Paths
-from boardctl.mqtt.records import finished_results
+from boardctl.mqtt.result_feed import finished_results
 from boardctl.results.sign import write_key
-from boardctl.standings import archive, season
+from boardctl.standings import StandingsError, archive, season
 from boardctl.standings.collect import collect
-from boardctl.standings.errors import StandingsError
 from boardctl.standings.games import from_record
 from boardctl.standings.report import report
 from tests.mqtt_broker import Broker, have_mosquitto
@@ -56,17 +55,21 @@ def test_a_game_counts_for_the_evening_it_was_played_in_until_day_starts(
     monkeypatch.setenv("TZ", "America/New_York")
     time.tzset()
     try:
-        assert events.event_of("2026-12-02T04:30:00.000Z") == "2026-12-01"  # 23:30 local
-        assert events.event_of("2026-12-02T10:59:00.000Z") == "2026-12-01"  # 05:59 local
-        assert events.event_of("2026-12-02T11:00:00.000Z") == "2026-12-02"  # 06:00 local
-        assert events.event_of("2026-12-02T04:30:00.000Z", day_starts=0) == "2026-12-01"
+        assert retention.event_of("2026-12-02T04:30:00.000Z") == "2026-12-01"  # 23:30 local
+        assert retention.event_of("2026-12-02T10:59:00.000Z") == "2026-12-01"  # 05:59 local
+        assert retention.event_of("2026-12-02T11:00:00.000Z") == "2026-12-02"  # 06:00 local
+        assert retention.event_of("2026-12-02T04:30:00.000Z", day_starts=0) == "2026-12-01"
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
-    assert events.kept("2026-12-01", "2026-12-15") and not events.kept("2026-12-01", "2026-12-16")
-    assert not events.kept("not-a-date", "2026-12-15")
-    assert events.is_withdrawal(b"") and events.is_withdrawal(b'{"withdrawn": true}')
-    assert not events.is_withdrawal(b'{"withdrawn": false}') and not events.is_withdrawal(b"x")
+    assert retention.kept("2026-12-01", "2026-12-15") and not retention.kept(
+        "2026-12-01", "2026-12-16"
+    )
+    assert not retention.kept("not-a-date", "2026-12-15")
+    assert retention.is_withdrawal(b"") and retention.is_withdrawal(b'{"withdrawn": true}')
+    assert not retention.is_withdrawal(b'{"withdrawn": false}') and not retention.is_withdrawal(
+        b"x"
+    )
 
 
 def run_bridge(bridge: Bridge) -> threading.Thread:
@@ -89,7 +92,7 @@ def test_the_bridge_withdraws_its_results_once_their_event_is_past_keep_days(
         win(keeper, 0, 20)
         apply(keeper, {"op": "next"})
     (game,) = finished_results(journal, "b1")
-    night = events.event_of(game["end"])
+    night = retention.event_of(game["end"])
     topic = topics.result("boardctl", "b1", topics.slot(night, game["id"]))
     clock = [time.time()]
     paths = Paths(tmp_path / "none.sock", journal, tmp_path / "acks.json")
@@ -125,7 +128,7 @@ def test_closing_an_event_archives_its_signed_results_and_clears_them_for_good(
             win(keeper, n % 2, 20 + n)
             apply(keeper, {"op": "next"})
     games = finished_results(journal, "b1", key)
-    night = events.event_of(games[0]["end"])
+    night = retention.event_of(games[0]["end"])
     paths = Paths(tmp_path / "none.sock", journal, tmp_path / "acks.json")
     bridge = Bridge(config_for(broker), paths, "b1")
     thread = run_bridge(bridge)
@@ -287,8 +290,8 @@ def test_the_event_of_a_moment_is_the_local_date_day_starts_hours_before(
     moment = datetime.datetime.fromtimestamp(at, datetime.UTC)
     local = datetime.datetime.fromtimestamp(at).astimezone()
     expected = (local - datetime.timedelta(hours=starts)).date().isoformat()
-    assert events.event_of(moment.isoformat(), starts) == expected == events.today(at, starts)
-    assert events.kept(expected, expected) and not events.kept("0001-01-01", expected)
+    assert retention.event_of(moment.isoformat(), starts) == expected == retention.today(at, starts)
+    assert retention.kept(expected, expected) and not retention.kept("0001-01-01", expected)
 
 
 def test_an_upgraded_bridge_moves_its_results_from_the_old_topics_to_their_event(
@@ -305,7 +308,7 @@ def test_an_upgraded_bridge_moves_its_results_from_the_old_topics_to_their_event
     publisher.close()
     acks = tmp_path / "acks.json"
     acks.write_text(json.dumps({"version": 1, "results": {game["id"]: "0" * 16}}))
-    new = topics.result("boardctl", "b1", topics.slot(events.event_of(game["end"]), game["id"]))
+    new = topics.result("boardctl", "b1", topics.slot(retention.event_of(game["end"]), game["id"]))
     probe = Probe(broker, "boardctl/b1/results/#")
     bridge = Bridge(config_for(broker), Paths(tmp_path / "none.sock", journal, acks), "b1")
     thread = run_bridge(bridge)
@@ -313,7 +316,7 @@ def test_an_upgraded_bridge_moves_its_results_from_the_old_topics_to_their_event
         assert probe.wait(lambda seen: seen.get(old) == b"" and seen.get(new) == json.dumps(
             game, separators=(",", ":")).encode())  # fmt: skip
         assert probe.wait(lambda _: json.loads(acks.read_text())["results"].keys() == {
-            topics.slot(events.event_of(game["end"]), game["id"])})  # fmt: skip
+            topics.slot(retention.event_of(game["end"]), game["id"])})  # fmt: skip
     finally:
         stop(bridge, thread)
         probe.close()

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from boardctl.demo.game import DemoGame
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.source import load_games
+from boardctl.standings import StandingsError
 from boardctl.standings.bracket import bracket, cut
-from boardctl.standings.errors import StandingsError
 from boardctl.standings.games import Game, entrant_key, from_record, split_team
 from boardctl.standings.table import standings
 

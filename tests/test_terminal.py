@@ -127,9 +127,9 @@ def test_three_tracks_and_a_short_game() -> None:
 def test_docstring_examples_run() -> None:
     import doctest
 
-    from boardctl.board import glyphs, render, terminal
+    from boardctl.board import render, terminal
 
-    for module in (glyphs, render, terminal):
+    for module in (render, terminal):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

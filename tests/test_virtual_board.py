@@ -11,12 +11,12 @@ import pytest
 
 from boardctl.board import Renderer, builtin_layout
 from boardctl.board.overlay import OverlayRenderer
-from boardctl.board.screen import SHORT_HELP, compose, fit, mode_note
+from boardctl.board.screen import compose, fit, mode_note
 from boardctl.board.terminal import fit_name
 from boardctl.game.commands import Cut, Peg, Set
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.events import InputEvent, Tap
-from boardctl.inputs.keys import HELP, KEYMAP, events_for
+from boardctl.inputs.keys import HELP, KEYMAP, SHORT_HELP, events_for
 from boardctl.inputs.panel import Panel
 from boardctl.link import RecordingLink
 from boardctl.refusals import Refusal

@@ -46,12 +46,27 @@ def test_public_needs_allow_public() -> None:
 
 
 def test_unknown_keys_and_wrong_types_name_the_key() -> None:
-    with pytest.raises(ConfigError, match=r"web\.prot: unknown key"):
+    with pytest.raises(ConfigError, match=r"unknown key .web\.prot."):
         parse_web_config({"web": {"prot": 1}}, "web.toml")
-    with pytest.raises(ConfigError, match=r"web\.port must be a port"):
+    with pytest.raises(ConfigError, match=r"web\.port must be an integer"):
         parse_web_config({"web": {"port": "80"}}, "web.toml")
     with pytest.raises(ConfigError, match="not an IP address"):
         parse_web_config({"web": {"listen": ["board.local"]}})
+
+
+def test_standings_times_may_be_empty_a_date_or_a_time_and_nothing_else() -> None:
+    options = {"since": "", "playoffs_since": "2026-12-20T19:00", "best_of": 5}
+    standings = parse_web_config({"standings": options}).standings
+    assert (standings.since, standings.playoffs_since, standings.best_of) == (
+        "",
+        options["playoffs_since"],
+        5,
+    )
+    assert parse_web_config({"standings": {"since": "2026-12-01"}}).standings.since == "2026-12-01"
+    with pytest.raises(ConfigError, match=r"standings\.since must be a date or a time"):
+        parse_web_config({"standings": {"since": "yesterday"}}, "web.toml")
+    with pytest.raises(ConfigError, match=r"web\.results must be \"mqtt\" or \"\""):
+        parse_web_config({"web": {"results": "journal"}}, "web.toml")
 
 
 def test_command_line_overrides_are_checked_too() -> None:

@@ -14,7 +14,7 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.results.records import records
 from boardctl.results.sign import sign_record
 from boardctl.results.source import load_games
-from boardctl.standings import keyring, store
+from boardctl.standings import by_hand, keyring
 from boardctl.standings.games import from_record
 from boardctl.standings.report import report
 from boardctl.web.page_config import StandingsOptions, parse_web_config
@@ -78,7 +78,7 @@ def test_the_standings_document_ranks_as_the_command_does(
     season: list[dict[str, object]], tmp_path: Path
 ) -> None:
     manual = tmp_path / "manual.jsonl"
-    store.add(manual, store.manual_game([("Zed", 121), ("Alice", 60)], end="2099-01-01"))
+    by_hand.add(manual, by_hand.manual_game([("Zed", 121), ("Alice", 60)], end="2099-01-01"))
     keys = keys_for(tmp_path, season[0]["board"])
     options = StandingsOptions(manual=str(manual), keyring=keys)
     board = str(season[0]["board"])
@@ -91,7 +91,7 @@ def test_the_standings_document_ranks_as_the_command_does(
     held[(board, "greedy")] = json.dumps(greedy).encode()
     held[(board, "moved")] = messages(season)[(board, str(season[2]["id"]))]  # topic disagrees
     document = standings_document(held, options)
-    games = [from_record(r) for r in season] + store.load(manual)
+    games = [from_record(r) for r in season] + by_hand.load(manual)
     expected = report(games).to_dict()
     assert document["ok"] and document["skipped"] == 4 and "4 malformed" in document["note"]
     assert document["standings"] == expected["standings"] and document["games"] == len(games)

@@ -1,12 +1,5 @@
-"""The quick-reference card: every gesture and every LED sign, for the board's lid.
-
-The text comes from the tables the code runs on: the panel's gestures
-(:data:`boardctl.inputs.panel.GESTURES`), the refusal signs
-(:func:`boardctl.board.signs.legend`), the rule sets' signs in settings mode
-(:func:`boardctl.board.rulesign.rule_legend`) and :data:`OTHER_SIGNS` for the
-board's other signs, so the card cannot drift from the board. :func:`draw_card` draws
-it with Pillow (4 x 6 in at 300 dpi); :func:`save_card` writes PNG and PDF.
-"""
+"""The quick-reference card for the board's lid: every gesture and every LED sign, written from
+the tables the code runs on (so it cannot drift), drawn with Pillow at 4 x 6 in, 300 dpi."""
 
 from __future__ import annotations
 

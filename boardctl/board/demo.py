@@ -1,11 +1,10 @@
-"""Demonstration positions: board views of the key moments of a game.
-
-Used by ``boardctl snapshot --demo NAME``, the golden-frame tests and the
-README picture. Each demo is a view and the monotonic time to show it at
-(chosen so that blinking things are in their "on" phase).
-"""
+"""Demonstration positions: board views of the key moments of a game, each with the time to
+show it at (blinking things "on"), for ``boardctl snapshot --demo``, the golden frames and
+the README picture."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from boardctl.errors import ConfigError
 from boardctl.view import BoardView, TrackView, ViewExtra, skunk_lines
@@ -21,6 +20,23 @@ def _two(
         TrackView("Alice", a[0], a[1], game_points=games[0], pending=pending),
         TrackView("Bob", b[0], b[1], game_points=games[1]),
     )
+
+
+def _won(
+    a: tuple[int, int], b: tuple[int, int], *, dealer: int, ago: float, **more: Any
+) -> tuple[BoardView, float]:
+    """Alice has won the game to ``more["target"]`` (121) ``ago`` seconds before the demo time."""
+    target = more.pop("target", 121)
+    view = BoardView(
+        target,
+        _two(a, b, games=more.pop("games", (0, 0))),
+        phase="over",
+        dealer=dealer,
+        winner=0,
+        over_at=DEMO_NOW - ago,
+        **more,
+    )
+    return view, DEMO_NOW
 
 
 DEMOS: dict[str, tuple[BoardView, float]] = {
@@ -57,57 +73,23 @@ DEMOS: dict[str, tuple[BoardView, float]] = {
         DEMO_NOW,
     ),
     # Alice won; Bob stopped at 84, under the skunk line (91), which blinks.
-    "skunk": (
-        BoardView(
-            121,
-            _two((121, 115), (84, 80)),
-            phase="over",
-            dealer=1,
-            winner=0,
-            over_at=DEMO_NOW - 10.0,
-        ),
-        DEMO_NOW,
-    ),
+    "skunk": _won((121, 115), (84, 80), dealer=1, ago=10.0),
     # Alice won 1 s ago with Bob at 55 (double skunk): the comet runs, 61 flashes twice.
-    "double-skunk": (
-        BoardView(
-            121,
-            _two((121, 109), (55, 50)),
-            phase="over",
-            dealer=0,
-            winner=0,
-            over_at=DEMO_NOW - 1.0,
-        ),
-        DEMO_NOW,
-    ),
+    "double-skunk": _won((121, 109), (55, 50), dealer=0, ago=1.0),
     # A match to 7 game points won by Alice (6 + a win); steady after the animations.
-    "match-point": (
-        BoardView(
-            121,
-            _two((121, 118), (104, 96), games=(7, 5)),
-            phase="over",
-            dealer=1,
-            winner=0,
-            match_target=7,
-            match_winner=0,
-            over_at=DEMO_NOW - 60.0,
-        ),
-        DEMO_NOW,
+    "match-point": _won(
+        (121, 118), (104, 96), dealer=1, ago=60.0, games=(7, 5), match_target=7, match_winner=0
     ),
     # An English game to 61 (fraction-lines: skunk at 46, double at 31): Alice won
     # with Bob at 40, past 31 but short of 46 (a skunk; under ACC no skunk), which blinks.
-    "english-61": (
-        BoardView(
-            61,
-            _two((61, 55), (40, 36)),
-            phase="over",
-            dealer=1,
-            winner=0,
-            over_at=DEMO_NOW - 10.0,
-            lines=skunk_lines(61, fractions=True),
-            extra=ViewExtra(rules="english"),
-        ),
-        DEMO_NOW,
+    "english-61": _won(
+        (61, 55),
+        (40, 36),
+        dealer=1,
+        ago=10.0,
+        target=61,
+        lines=skunk_lines(61, fractions=True),
+        extra=ViewExtra(rules="english"),
     ),
 }
 

@@ -1,9 +1,5 @@
-"""Frames: the colour of every LED on the strip, as RGB bytes.
-
-A frame is ``bytes`` of length ``3 * led_count``: LED ``i`` is
-``frame[3*i : 3*i + 3]`` in R, G, B order. The strip's own colour order (GRB,
-...) is applied by whoever drives the strip, never in a frame.
-"""
+"""Frames: the colour of every LED on the strip, ``3 * led_count`` bytes in R, G, B order (the
+strip's own order is applied by whoever drives it, never in a frame)."""
 
 from __future__ import annotations
 
@@ -17,7 +13,6 @@ _BLOCK_LEDS = 16
 
 
 def blank_frame(led_count: int) -> Frame:
-    """An all-off frame."""
     return bytes(3 * led_count)
 
 
@@ -28,13 +23,8 @@ def pixel(frame: Frame, index: int) -> RGB:
 
 
 def changed_runs(old: Frame, new: Frame, *, max_gap: int = 2) -> list[tuple[int, bytes]]:
-    """The LEDs that differ between two frames of equal length, as runs.
-
-    Returns ``[(first_led_index, rgb_bytes_of_run), ...]`` in order. Runs whose
-    gap of unchanged LEDs is at most ``max_gap`` are merged, since a few resent
-    LEDs cost fewer bytes than a new run header. ``new`` applied over ``old``
-    with these runs gives ``new`` exactly.
-    """
+    """The LEDs that differ between two frames of equal length, as ``[(first LED, RGB
+    bytes), ...]`` runs (merged over gaps of at most ``max_gap`` LEDs: cheaper than a header)."""
     if len(old) != len(new):
         raise FrameError(f"frames differ in length ({len(old)} != {len(new)} bytes)")
     if old == new:

@@ -1,10 +1,6 @@
-"""Where holes sit on the drawn board: rows of 30 holes in groups of 5.
-
-Pictures of the board (terminal and PNG) lay the holes out like a wooden
-board's streets: the start hole, then rows of 30 holes (1-30, 31-60, ...),
-then the game hole on a row of its own. With lines at 31, 61 and 91 the skunk
-lines fall between rows, where a wooden board draws them; a line elsewhere
-(46 in a game to 61 under ``fraction-lines``) falls inside its row.
+"""Where holes sit on the drawn board (terminal and PNG): the start hole, rows of 30 holes in
+groups of 5, the game hole alone; skunk lines at 31, 61, 91 fall between rows, others (46)
+inside theirs.
 """
 
 from __future__ import annotations
@@ -40,14 +36,8 @@ def board_rows(target: int) -> list[list[int]]:
 
 
 def board_lines(target: int, lines: tuple[int, ...] | None = None) -> list[Line]:
-    """The skunk lines drawn on a board to ``target``: skunk, double, triple.
-
-    ``lines`` are the view's (:attr:`boardctl.view.BoardView.skunk_lines`, set
-    by the engine from the rule set); without them target-30, -60, -90. A line
-    is drawn only if it lies inside the track after hole 1 (any score crosses a
-    line at hole 1), so a game to 61 under the ACC rules shows just its skunk
-    line at 31 (under ``fraction-lines`` its lines at 46 and 31).
-    """
+    """The skunk lines (``lines``, else target-30, -60, -90) drawn on a board to ``target``:
+    only those inside the track after hole 1 (any score crosses a line at hole 1)."""
     holes = skunk_lines(target) if lines is None else lines
     return [Line(i, hole) for i, hole in enumerate(holes) if 1 < hole < target]
 

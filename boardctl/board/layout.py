@@ -1,36 +1,9 @@
 """LED layouts: which LED on the strip shows which hole, marker and light.
 
-A layout file (TOML) describes one physical build. Holes are numbered as on a
-wooden board: hole 0 is the start hole, holes 1..N the track, hole N the game
-hole. Runs of holes are given compactly as segments, so serpentine and split
-strips take a few lines::
-
-    name = "two-121"
-    holes = 121                       # holes per track, game hole included
-
-    [strip]
-    led_count = 256
-    color_order = "GRB"               # GRB, RGB, GRBW, ...
-
-    [[track]]
-    name = "first"
-    start = 0                         # LED of the start hole
-    dealer = 244                      # optional dealer/crib LED
-    game_points = [246, 247, 248]     # optional match game-point LEDs
-    segments = [
-      { from_hole = 1, to_hole = 30, first_led = 1, step = 1 },
-      { from_hole = 31, to_hole = 60, first_led = 60, step = -1 },  # serpentine
-    ]
-
-    [markers]                         # optional; painted lines need none
-    skunk = [252]
-    double = [253]
-    triple = [254]
-    status = 255                      # optional status LED
-
-Loading validates everything (every index inside the strip, no LED used
-twice, every hole present) and raises :class:`~boardctl.errors.LayoutError`
-naming the file, the key and what to fix.
+A layout file (TOML, described in docs/board.md) describes one physical build: hole 0 is the
+start hole, holes 1..N the track (N the game hole), runs of holes given as segments. Loading
+checks everything and raises :class:`~boardctl.errors.LayoutError` naming the file, the key
+and what to fix.
 """
 
 from __future__ import annotations
@@ -60,10 +33,7 @@ _MARKER_KEYS = {*LINE_KEYS, "status"}
 
 @dataclass(frozen=True, slots=True)
 class TrackLayout:
-    """The LEDs of one track.
-
-    ``holes[h]`` is the LED of hole ``h`` (``holes[0]`` is the start hole).
-    """
+    """The LEDs of one track: ``holes[h]`` is the LED of hole ``h`` (0: the start hole)."""
 
     name: str
     holes: tuple[int, ...]
@@ -105,15 +75,6 @@ class Layout:
         if self.status is not None:
             out[self.status] = "status LED"
         return out
-
-    def describe_led(self, led: int) -> str:
-        """A human name for an LED (``"LED 17 (track 1 hole 17)"``)."""
-        role = self.roles().get(led, "unused")
-        return f"LED {led} ({role})"
-
-
-# --------------------------------------------------------------------------
-# loading
 
 
 def builtin_layout(name: str) -> Layout:
@@ -207,6 +168,10 @@ class _Parser:
         self.owner[led] = what
         return led
 
+    def led(self, value: object, key: str, what: str) -> int:
+        """The LED index ``value`` claimed for ``what``."""
+        return self.use_led(self.integer(value, key, minimum=0), key, what)
+
     def led_list(self, value: object, key: str, what: str) -> tuple[int, ...]:
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
@@ -251,19 +216,18 @@ class _Parser:
         if not isinstance(raw_tracks, list) or not raw_tracks:
             raise self.fail("no [[track]] tables; add one per player or team")
         tracks = tuple(self.track(t, i, hole_count) for i, t in enumerate(raw_tracks))
-        markers: dict[str, tuple[int, ...]] = {}
-        status: int | None = None
         raw_markers = data.get("markers", {})
         if not isinstance(raw_markers, dict):
             raise self.fail("[markers] must be a table")
         self.check_keys(raw_markers, _MARKER_KEYS, "[markers]")
-        for key in LINE_KEYS:
-            if key in raw_markers:
-                what = f"{key} line marker"
-                markers[key] = self.led_list(raw_markers[key], f"[markers] {key}", what)
-        if "status" in raw_markers:
-            led = self.integer(raw_markers["status"], "[markers] status", minimum=0)
-            status = self.use_led(led, "[markers] status", "status LED")
+        markers = {
+            key: self.led_list(raw_markers[key], f"[markers] {key}", f"{key} line marker")
+            for key in LINE_KEYS
+            if key in raw_markers
+        }
+        status = raw_markers.get("status")
+        if status is not None:
+            status = self.led(status, "[markers] status", "status LED")
         name = data.get("name", Path(self.source).stem)
         description = data.get("description", "")
         if not isinstance(name, str) or not isinstance(description, str):
@@ -291,8 +255,7 @@ class _Parser:
         if "start" not in raw:
             raise self.fail(f"{where} start is missing; give the LED of the start hole")
         holes: list[int | None] = [None] * (hole_count + 1)
-        start = self.integer(raw["start"], f"{where} start", minimum=0)
-        holes[0] = self.use_led(start, f"{where} start", f"track {index + 1} start hole")
+        holes[0] = self.led(raw["start"], f"{where} start", f"track {index + 1} start hole")
         segments = raw.get("segments")
         if not isinstance(segments, list) or not segments:
             raise self.fail(
@@ -308,20 +271,15 @@ class _Parser:
                 f"{where} segments: no LED for holes {_ranges(missing)}; "
                 "add a segment covering them"
             )
-        dealer: int | None = None
+        dealer = None
         if "dealer" in raw:
-            led = self.integer(raw["dealer"], f"{where} dealer", minimum=0)
-            dealer = self.use_led(led, f"{where} dealer", f"track {index + 1} dealer LED")
-        game_points: tuple[int, ...] = ()
-        if "game_points" in raw:
-            game_points = self.led_list(
-                raw["game_points"], f"{where} game_points", f"track {index + 1} game-point LED"
-            )
+            dealer = self.led(raw["dealer"], f"{where} dealer", f"track {index + 1} dealer LED")
+        what = f"track {index + 1} game-point LED"
         return TrackLayout(
             name=name,
             holes=tuple(h for h in holes if h is not None),
             dealer=dealer,
-            game_points=game_points,
+            game_points=self.led_list(raw.get("game_points", []), f"{where} game_points", what),
         )
 
     def segment(

@@ -1,51 +1,20 @@
-"""Settings mode and the new-game confirm, drawn on the LEDs.
+"""The panel's modes and the journal's and link's signs, drawn over the board on the LEDs.
 
-The board has no screen, so the panel's modes are shown with holes:
-
-- settings mode: the board goes dark except for track 1's first holes, one
-  per setting (target, variant, preset, brightness, mode, rules) with the
-  current one bright white, and track 2's first holes, one per choice of that
-  setting with the current choice bright amber (on a one-track layout the
-  choices use track 1's holes from 61 on); on the rules item the chosen rule
-  set lights the first 1-5 of those holes in its own colour
-  (:mod:`boardctl.board.rulesign`);
-- a finished game's result waiting for each side's confirmation
-  (``extra.signoff``: the tracks that confirmed, see :mod:`boardctl.inputs.panel`):
-  the start hole of each side that confirmed steady bluish green, of each
-  side awaited blinking bluish green (not while a refusal's sign shows);
-- new-game confirm: the game stays on the board and every start hole and the
-  status LED blink red, twice a second;
-- a second undo from the buttons asking for its confirm (``extra.undo_confirm``,
-  see :mod:`boardctl.inputs.panel`): the same blink in blue;
-- a game the layout cannot show (a journal from another board, a layout
-  changed in the config): the start holes and the status LED stay red, and
-  the service keeps running so the owner can start a game that fits.
-- a damaged journal recovered (``extra.journal_damage`` in the view, see
-  :mod:`boardctl.store.integrity`): the start holes and the status LED stay
-  reddish purple until a new game starts;
-- a journal that cannot be opened (``extra.journal_fault``, see
-  :mod:`boardctl.service.fault`): the board dark, the start holes and the
-  status LED steady vermilion, until the journal opens;
-- a joined board that cannot reach the host of its linked game
-  (``extra.link_lost``, see :mod:`boardctl.remote.joined`): the host's board as
-  last received, with the start holes and the status LED steady white, until
-  the host is back;
-- a stuck button (``extra.stuck``: the names of the contacts held past
-  ``[inputs] stuck_after``, see :mod:`boardctl.inputs.panel`): its places
-  (:func:`boardctl.board.signs.stuck_places`) double-flash yellow over
-  everything else, in every mode, until it is released.
-
-:class:`OverlayRenderer` wraps the board renderer, so the service loop still
-sees one renderer with ``render_with_next`` (one pass for the frame and its next change).
+Settings mode (track 1's first holes the items, track 2's the choices), the new-game and undo
+confirms, the result's sign-off, a game the layout cannot show, a damaged or unopenable
+journal, a joined board's lost link and a stuck button: what each looks like is in
+docs/board.md. :class:`OverlayRenderer` wraps the board renderer, so the service loop still
+sees one renderer with ``render_with_next``.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from typing import Any, Protocol
+from typing import Protocol
 
 from boardctl.board import theme
+from boardctl.board.layout import Layout
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
 from boardctl.board.signs import STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
@@ -77,22 +46,10 @@ class Renderer(Protocol):
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]: ...
 
 
-class LayoutLike(Protocol):
-    """The parts of ``boardctl.board.layout.Layout`` the overlay needs."""
-
-    @property
-    def led_count(self) -> int: ...
-    @property
-    def tracks(self) -> tuple[Any, ...]: ...
-    @property
-    def status(self) -> int | None: ...
-    def led_of(self, track: int, hole: int) -> int: ...
-
-
 class OverlayRenderer:
     """The board renderer plus the settings and confirm overlays."""
 
-    def __init__(self, inner: Renderer, layout: LayoutLike) -> None:
+    def __init__(self, inner: Renderer, layout: Layout) -> None:
         self.inner = inner
         self.layout = layout
         self._unfit: str | None = None
@@ -147,21 +104,21 @@ class OverlayRenderer:
         if fault:  # no score is known: dark, and the fault sign
             dark = bytes(3 * self.layout.led_count)
             return self._paint(dark, self._confirm_leds(), VERMILION), upcoming
-        if extra.confirm and _blink_on(now):
-            return self._paint(frame, self._confirm_leds(), RED), upcoming
-        if extra.undo_confirm and _blink_on(now):
-            return self._paint(frame, self._confirm_leds(), BLUE), upcoming
-        if extra.journal_damage:
-            return self._paint(frame, self._confirm_leds(), PURPLE), upcoming
-        if extra.link_lost:
-            return self._paint(frame, self._confirm_leds(), WHITE), upcoming
+        blink = _blink_on(now)
+        for shown, colour in (
+            (extra.confirm and blink, RED),
+            (extra.undo_confirm and blink, BLUE),
+            (extra.journal_damage, PURPLE),
+            (extra.link_lost, WHITE),
+        ):
+            if shown:
+                return self._paint(frame, self._confirm_leds(), colour), upcoming
         if extra.signoff is not None and extra.refusal is None:
             return self._paint(frame, self._signoff_leds(view, extra.signoff, now), GREEN), upcoming
         return frame, upcoming
 
     def _signoff_leds(self, view: BoardView, confirmed: tuple[int, ...], now: float) -> list[int]:
-        """The start holes lit for a waiting result: the sides that confirmed, and the
-        awaited ones in the blink's "on" steps."""
+        """The start holes of a waiting result: sides that confirmed, awaited ones blinking."""
         tracks = range(min(len(view.tracks), len(self.layout.tracks)))
         lit = [t for t in tracks if t in confirmed or _blink_on(now)]
         return [self.layout.led_of(track, 0) for track in lit]

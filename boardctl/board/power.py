@@ -1,19 +1,9 @@
 """Power limiting, after WLED's automatic brightness limiter.
 
-The current a frame draws is estimated per colour channel::
-
-    mA = controller_ma + idle_ma_per_led * LEDs + sum(r + g + b) / 255 * ma_per_channel
-
-With the WS2812B worst case of 60 mA per LED at full white (20 mA per channel),
-this is WLED's ``sum(r+g+b) * 55 / 765`` with 60 in place of WLED's 55, plus
-1 mA idle per LED. If the estimate is over the budget, every channel is scaled
-down by the same factor (rounding down), so the estimate of the result is at or
-under the budget and no LED gets brighter.
-
-Defaults suit a 5 V 3 A supply shared with a Raspberry Pi Zero 2 W: 3000 mA
-minus 600 mA for the Pi (peak, Wi-Fi busy) minus a 400 mA margin leaves
-2000 mA for the LED side, which includes the Pico (50 mA) and the strip's idle
-draw (1 mA per LED). See docs/board.md for the worked figures.
+A frame draws ``controller_ma + idle_ma_per_led * LEDs + sum(r + g + b) / 255 *
+ma_per_channel``; over the budget, every channel is scaled down by one factor (rounding
+down). The default budget (a 5 V 3 A supply shared with a Pi Zero 2 W) and the worked
+figures: docs/board.md.
 """
 
 from __future__ import annotations
@@ -74,11 +64,8 @@ def power_scale(frame: Frame, budget: PowerBudget = DEFAULT_BUDGET) -> float:
 
 
 def limit_power(frame: Frame, budget: PowerBudget | float = DEFAULT_BUDGET) -> Frame:
-    """``frame`` scaled down (if needed) so its estimated current fits ``budget``.
-
-    ``budget`` is a :class:`PowerBudget` or just a limit in mA (other figures
-    default). The result is never brighter than ``frame`` on any channel.
-    """
+    """``frame`` scaled down (never up) so its estimated current fits ``budget`` (a
+    :class:`PowerBudget` or a limit in mA)."""
     if not isinstance(budget, PowerBudget):
         budget = PowerBudget(limit_ma=float(budget))
     scale = power_scale(frame, budget)

@@ -1,36 +1,10 @@
 """The renderer: a board view and a time in, a frame of LED colours out.
 
-:meth:`Renderer.render` is pure: the same view, layout, theme and time give
-the same frame. Animations are functions of time, quantised to their steps,
-and :meth:`Renderer.next_change` tells when the frame would next differ, so a
-service renders nothing while nothing changes (it returns ``None`` then).
-
-What the board shows, drawn in this order (later wins):
-
-* status LED faint green (powered, idle);
-* skunk lines (the view's, from the rule set: target-30, -60, -90, or 3/4
-  and 1/2 of the target under ``fraction-lines``; those after hole 1) faint at all times,
-  on their marker LEDs if the layout has them, else by tinting the line hole
-  (the first hole past the line) on every track;
-* per track: optional faint trail, back peg dim, front peg bright (a front
-  peg on the back peg's hole shows as the front peg); scores clamp to
-  0..target;
-* the dealer's dealer LED steady; in the guided show, the dealer LED of the
-  track whose count is due blinks (1 s period);
-* match game points on the game-point LEDs, one per point; with more points than
-  LEDs a blinking LED counts two (count the lit LEDs, the blinking ones twice:
-  three LEDs show up to 6, all a match to 7 needs before it is won); in proportion
-  only when even that is too few; all full once the match is won;
-* a pending entry blinks ahead of (or, if negative, behind) the front peg;
-* at game end, the deepest line each loser failed to cross blinks (skunk:
-  even 1 Hz blink; double: two short flashes; triple: three) for
-  :data:`LINE_BLINK_SECONDS`, then stays lit; a comet runs along the
-  winner's track for :data:`CHASE_SECONDS` (time-limited, then steady);
-* for :data:`ERROR_SECONDS` after a rejected entry the status LED and the
-  start holes flash the error colour three times; for
-  :data:`~boardctl.board.signs.SIGN_SECONDS` the refusal's sign (the first
-  holes of every track, as many as :data:`~boardctl.board.signs.SIGN_HOLES`
-  gives its class in ``extra.refusal``) stays lit in the error colour.
+:meth:`Renderer.render` is pure: the same view, layout, theme and time give the same frame.
+Animations are functions of time, quantised to their steps, and :meth:`Renderer.next_change`
+says when the frame would next differ (``None``: never), so a service renders nothing while
+nothing changes. What each layer shows (docs/board.md, "What the LEDs show") is painted in
+the order of :data:`_LAYERS`, later layers over earlier ones.
 """
 
 from __future__ import annotations
@@ -72,10 +46,8 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 }
 #: Level of a line once the game is over (failed line lit, or blink "on").
 LINE_SHOWN_LEVEL = 1.0
-#: The brightness setting is perceptual, and this is the one place it is applied: a
-#: level drives the LEDs at ``(level / 255) ** BRIGHTNESS_GAMMA`` of full, so 64 (25 %)
-#: drives them at 4.7 % and looks like a quarter (CIE L* 26), where a linear 25 % looks
-#: like half (L* 57). The link's and the firmware's own brightness stay plain factors.
+#: The brightness setting is perceptual, applied here only: level 64 (25 %) drives the LEDs
+#: at (64 / 255) ** 2.2 = 4.7 % and looks like a quarter (CIE L* 26; linear 25 % looks half).
 BRIGHTNESS_GAMMA = 2.2
 
 
@@ -104,12 +76,8 @@ class _Clock:
         return False
 
     def pattern(self, origin: float, durations: tuple[float, ...]) -> bool:
-        """On/off rhythm ``durations`` (starting on) repeating from ``origin``.
-
-        Every boundary is computed by one float expression, both to decide
-        the state at ``now`` and to report the next edge, so the state can
-        never change before the reported edge, nor fail to change at it.
-        """
+        """On/off rhythm ``durations`` (starting on) repeating from ``origin``; each edge is one
+        float expression, for the state and the next edge alike, so they always agree."""
         cycle = sum(durations)
         n = _floor_index(self.now, origin, cycle)
         start = origin + n * cycle
@@ -185,11 +153,8 @@ def brightness_table(level: int) -> bytes:
 
 
 class Renderer:
-    """Renders board views onto one layout.
-
-    ``brightness`` (0..255) scales every frame on a perceptual curve
-    (:func:`brightness_table`); ``power``, if given, then
-    limits each frame to that current budget (see :mod:`boardctl.board.power`).
+    """Renders board views onto one layout; ``brightness`` (0..255) scales every frame on a
+    perceptual curve (:func:`brightness_table`), ``power`` then limits it to a current budget.
 
     >>> from boardctl.board.layout import builtin_layout
     >>> from boardctl.view import BoardView, TrackView
@@ -245,7 +210,6 @@ class Renderer:
             chase=tuple(at(level, WHITE if i == 0 else c) for i, level in enumerate(CHASE_TAIL)),
         )
 
-    # ------------------------------------------------------------------
     def render(self, view: BoardView, now: float) -> Frame:
         """The frame for ``view`` at monotonic time ``now``."""
         return self.render_with_next(view, now)[0]
@@ -268,8 +232,8 @@ class Renderer:
         return out, clock.next
 
     def check_view(self, view: BoardView) -> None:
-        """Raise :class:`LayoutError` if ``view`` does not fit this layout
-        (``ValueError`` if it names a track that is not there)."""
+        """Raise :class:`LayoutError` if ``view`` does not fit this layout (``ViewError`` if
+        it names a track that is not there)."""
         layout = self.layout
         if len(view.tracks) > len(layout.tracks):
             raise LayoutError(
@@ -288,7 +252,6 @@ class Renderer:
                     f"view {key} {index} is not a track index (0-{len(view.tracks) - 1})"
                 )
 
-    # ------------------------------------------------------------------
     def _draw(self, frame: bytearray, view: BoardView, clock: _Clock) -> None:
         """Paint every layer, bottom first: a later layer's LEDs cover an earlier one's."""
         canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
@@ -297,7 +260,6 @@ class Renderer:
 
     # --- the layers, in painting order (see _LAYERS) -----------------------------
     def _status_layer(self, c: _Canvas) -> None:
-        """The status LED: the renderer's status colour."""
         if self.layout.status is not None:
             c.put(self.layout.status, self._status)
 
@@ -358,11 +320,8 @@ class Renderer:
                 c.put(dealer_led, self._tracks[t].dealer)
 
     def _game_points_layer(self, c: _Canvas) -> None:
-        """Game points: one LED each, a blinking LED two (or in proportion, long matches).
-
-        The winner of a match lights every LED at full; the winner of a single game
-        (no match) shows the game points it won, at full: the LEDs never say more.
-        """
+        """Game points: one LED each, a blinking LED two (in proportion for long matches); a
+        match's winner lights every LED at full, a single game's its points at full."""
         view = c.view
         for t, track_view in enumerate(view.tracks):
             leds = c.tracks[t].game_points
@@ -382,11 +341,8 @@ class Renderer:
                     c.put(led, colour)
 
     def _pending_layer(self, c: _Canvas) -> None:
-        """Pending entries blink ahead of the front peg.
-
-        The blink starts "on" when the pending amount last changed, so a press
-        shows at once; without that time, it blinks on a fixed beat.
-        """
+        """Pending entries blink ahead of the front peg, "on" from when the amount last
+        changed (a press shows at once), else on a fixed beat."""
         view = c.view
         if view.phase == "over" or view.winner is not None:
             return
@@ -460,13 +416,9 @@ class Renderer:
 
 
 def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int, int]:
-    """How many game-point LEDs light, and how many of them (the first) blink, worth two.
-
-    Up to ``led_count`` points: one steady LED each. Up to twice that: every LED
-    lit, the first ``points - led_count`` blinking (count the lit LEDs, the
-    blinking ones twice). A match whose points before the win (``match_target - 1``)
-    pass even that lights in proportion, steady.
-    """
+    """How many game-point LEDs light, and how many of them (the first) blink, worth two: one
+    steady LED a point up to ``led_count``, then the first ``points - led_count`` blinking; a
+    match needing more than twice ``led_count`` before the win lights in proportion."""
     points = max(0, points)
     if led_count == 0:
         return 0, 0

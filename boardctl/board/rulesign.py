@@ -1,22 +1,12 @@
-"""The rule set on the LEDs: how settings mode says which rules a game is played by.
-
-In settings mode, on the ``rules`` item, the choices track (track 2; track 1
-from hole 61 on a one-track board) lights its first holes in the rule set's
-colour: one hole for the first rule set of
-:data:`boardctl.cribbage.rules.RULE_SETS` (ACC), two for the second, and so
-on, with the holes of the other choices dim amber. A player counts the lit
-holes, and the colour says the same (Okabe-Ito colours, so the count alone
-tells them apart for any eye). The overlay, the legend in ``docs/board.md``
-and the quick-reference card (``boardctl card``) all read :data:`RULE_COLOURS`
-and :func:`rule_sign_holes`.
-"""
+"""The rule set on the LEDs: in settings mode, on the ``rules`` item, the choices track lights
+as many first holes as the rule set's place in :data:`~boardctl.cribbage.rules.RULE_SETS`, in
+its colour (:data:`RULE_COLOURS`); the overlay, docs/board.md and the card read them."""
 
 from __future__ import annotations
 
+from boardctl.board.frame import RGB
 from boardctl.board.theme import BLUE, BLUISH_GREEN, REDDISH_PURPLE, VERMILION
 from boardctl.cribbage.rules import RULE_SETS
-
-RGB = tuple[int, int, int]
 
 #: Each rule set's colour on the LEDs, and its name in words.
 RULE_COLOURS: dict[str, tuple[RGB, str]] = {
@@ -46,10 +36,7 @@ def rule_sign_text(name: str) -> str:
 
 
 def rule_legend() -> list[tuple[str, str, str]]:
-    """Each rule set with its sign and its title's head, in the order of the settings' choices.
-
-    The head is the title up to its colon: ``English rules (seed 003)``.
-    """
+    """Each rule set with its sign and its title up to the colon, in the settings' order."""
     return [
         (name, rule_sign_text(name), rule_set.title.split(":")[0])
         for name, rule_set in RULE_SETS.items()

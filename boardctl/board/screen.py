@@ -1,32 +1,13 @@
 """The virtual board's whole screen, sized to the terminal it is drawn on.
 
-:func:`compose` puts the board (:func:`boardctl.board.terminal.draw_board`),
-a note (settings mode, the new-game confirm), the key help and the latest log
-lines on a terminal of ``columns`` x ``lines`` without wrapping or scrolling
-(the cursor ends on the last row). It picks the largest board that fits
-(:data:`STYLES`, tried in order):
-
-- ``large``: a space after every hole, full names (up to 24 columns), a
-  line with the rule set, the skunk lines and the match (three tracks: from 106 x 26);
-- ``normal``: the 80 x 24 board; a wider terminal widens the name column and
-  the notes, so long names show whole;
-- ``compact``: the game hole ends the last row instead of a row of its own
-  (one row per track saved: three tracks with a two-row refusal reason and
-  the help fit 80 x 24), the help on one line if need be;
-- ``narrow``: the compact board with the names in 6 columns.
-
-When not even that fits, the screen says so, with the size it needs, and
-shows the score in words instead of a garbled board.
-
-:func:`mode_note` says in words what the board's mode signs ask of the players
-(settings mode, a confirm, the board's question about the last entry); while
-the board asks, the key help names what the redo key (``U``, undo held) does
-then: it files the entry as the other kind.
+:func:`compose` puts the board, a note, the key help and the latest log lines on a
+terminal of ``columns`` x ``lines`` without wrapping or scrolling, the largest board that
+fits (:func:`styles`: large, normal, compact, narrow; docs/board.md); when none fits, the
+screen says so with the size it needs and shows the score in words.
 """
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -34,21 +15,25 @@ from dataclasses import dataclass, replace
 from boardctl.board.frame import Frame
 from boardctl.board.layout import Layout
 from boardctl.board.signs import ask_question
-from boardctl.board.terminal import ColorMode, Style, draw_board, refusal_rows
+from boardctl.board.terminal import (
+    ColorMode,
+    Style,
+    clip,
+    draw_board,
+    refusal_rows,
+    visible_len,
+)
+from boardctl.inputs.keys import SHORT_HELP
 from boardctl.view import BoardView
 
 #: The key help on one line, for a screen with no room for the two-line help.
-SHORT_HELP = "keys 123:+1 qwe:+5 asd:commit zxc:-1 u:undo U:redo m:next M:settings N:new"
 
 LARGE_NAMES = 24  # the widest name column of the large board
 
 
 def mode_note(view: BoardView) -> str:
-    """What the board's mode asks of the players, in words (lines apart by ``\\n``; "": none).
-
-    The settings item and value, the new-game or undo confirm, the result's sign-off, a
-    linked board's lost link, or the board's question about the last entry and how to answer it.
-    """
+    """What the board's mode (settings, a confirm, the sign-off, a lost link, the board's
+    question) asks of the players, in words (lines apart by ``\\n``; "": none)."""
     extra = view.extra
     if extra.settings is not None:
         return f"settings: {extra.settings.item} = {extra.settings.value}"
@@ -108,11 +93,8 @@ def styles(view: BoardView, columns: int) -> list[tuple[str, Style]]:
     ]
 
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
 def _width(rows: Sequence[str]) -> int:
-    return max((len(_ANSI.sub("", row)) for row in rows), default=0)
+    return max(map(visible_len, rows), default=0)
 
 
 def fit(
@@ -126,12 +108,8 @@ def fit(
     help_lines: Sequence[str] = (),
     color: ColorMode | str = "auto",
 ) -> Fitted:
-    """The largest board (with the help) that fits ``columns`` x ``lines``.
-
-    ``reserved`` rows are kept free for a note; the last row is left for the
-    cursor. Each style is drawn and measured, so what is chosen fits exactly;
-    the compact boards fall back to the one-line help.
-    """
+    """The largest board (with the help) that fits ``columns`` x ``lines``, each style drawn
+    and measured; ``reserved`` rows are kept for a note, the last row for the cursor."""
     room = lines - 1 - reserved
     full, short_help = key_help(view, help_lines)
     short = [short_help] if help_lines else []
@@ -163,11 +141,7 @@ def too_small(
     )
     out.append(f"{score} · {view.phase}")
     out.extend(refusal_rows(view, max(columns, 10)))
-    return [_clip(row, columns) for row in out[: max(room, 1)]]
-
-
-def _clip(row: str, columns: int) -> str:
-    return row if len(row) <= columns else row[: max(columns - 1, 0)] + "…"
+    return [clip(row, columns) for row in out[: max(room, 1)]]
 
 
 def compose(
@@ -184,7 +158,7 @@ def compose(
 ) -> str:
     """The whole screen: the board that fits, the note (its lines), the help, then the
     latest logs."""
-    notes = [_clip(line, columns) for line in note.split("\n")] if note else []
+    notes = [clip(line, columns) for line in note.split("\n")] if note else []
     fitted = fit(
         view,
         frame,
@@ -198,4 +172,4 @@ def compose(
     head = [*fitted.rows, *notes, *fitted.help]
     room = max(0, lines - 1 - len(head))
     shown = list(logs)[len(logs) - room :] if room else []
-    return "".join(f"{row}\n" for row in [*head, *(_clip(line, columns - 1) for line in shown)])
+    return "".join(f"{row}\n" for row in [*head, *(clip(line, columns - 1) for line in shown)])

@@ -1,12 +1,9 @@
 """The refusal signs: which holes light to say why an entry was refused.
 
-Every refusal class (:class:`boardctl.refusals.Refusal`) has its own sign, so
-a player with no screen tells the reasons apart: while the start holes and
-the status LED flash the error colour, the first holes of every track stay
-lit in that colour, one hole for an impossible count, two for "not this
-track's turn", and so on (the buzzer's cues beep the same numbers). A
-refusal of no named class shows the flash alone. The renderer, the legend in
-``docs/board.md`` and the quick-reference card all read :data:`SIGN_HOLES`.
+Every :class:`~boardctl.refusals.Refusal` lights its own number of first holes on every
+track (:data:`SIGN_HOLES`) while the start holes flash, so a player with no screen tells the
+reasons apart; the renderer, docs/board.md's legend and the card all read it. Also the
+board's question and the stuck-button sign.
 """
 
 from __future__ import annotations
@@ -44,10 +41,7 @@ def legend() -> list[tuple[Refusal, str, str]]:
     return [(refusal, sign_text(refusal), MEANINGS[refusal]) for refusal in Refusal]
 
 
-#: The board asks about the last entry (``extra.ask``, see
-#: :func:`boardctl.game.entries.ask_about`): the asked track's start hole and the status
-#: LED light steady white until the next entry or press answers (steady: a restart shows
-#: the same frame, and nothing animates while the board waits).
+#: The board asks about the last entry (``extra.ask``): steady, so a restart shows the same.
 ASK_SIGN = "a start hole and the status LED steady white"
 ASK_MEANING = "the board asks: pegging or a hand count? heels or pegging? (undo held)"
 
@@ -57,15 +51,12 @@ def ask_question(name: str, points: object, kind: object, other: object) -> str:
     return f"is {name}'s {points} {kind} or {other}?"
 
 
-#: A contact held past ``[inputs] stuck_after`` (``extra.stuck``: the buttons of
-#: :attr:`boardctl.inputs.panel.Panel.stuck`): the panel ignores it until it is released,
-#: and the board names it in yellow, double-flashing (two 0.1 s flashes a second: no other
-#: sign blinks so), over whatever else is lit, until it is released.
+#: A contact held past ``[inputs] stuck_after`` (``extra.stuck``), ignored until released:
+#: two 0.1 s yellow flashes a second (no other sign blinks so), over everything else.
 STUCK_COLOUR = YELLOW
 STUCK_PERIOD = 1.0
 STUCK_FLASHES = ((0.0, 0.1), (0.2, 0.3))  # (on, off) within each period
-#: The hole of its own track a stuck track button lights with the start hole (0: the start
-#: hole alone).
+#: The hole a stuck track button lights with its start hole (0: the start hole alone).
 STUCK_HOLES = {"plus1": 1, "plus5": 5, "encoder_push": 0}
 STUCK_SIGN = (
     "yellow double flash on a start hole (with hole 1: its +1, hole 5: its +5, alone: its push)"
@@ -88,12 +79,9 @@ def stuck_next(now: float) -> float:
 
 
 def stuck_places(button: ButtonId, tracks: int, status: bool) -> list[tuple[int, int] | None]:
-    """Where a stuck button's sign is: ``(track, hole)`` pairs, ``None`` for the status LED.
-
-    A track button lights its track's start hole and :data:`STUCK_HOLES`; undo the status
-    LED (every track's hole 1 on a layout with none), menu the status LED and every start
-    hole. A button the board does not have lights nothing.
-    """
+    """Where a stuck button's sign is (``(track, hole)``, ``None`` the status LED): a track
+    button its start hole and :data:`STUCK_HOLES`, undo the status LED (else every hole 1),
+    menu the status LED and every start hole (:data:`STUCK_SIGN`)."""
     if button.track is not None:
         if button.role not in STUCK_HOLES or not 0 <= button.track < tracks:
             return []

@@ -1,13 +1,8 @@
-"""PNG pictures of the board, drawn with Pillow (the ``png`` extra).
+"""PNG pictures of the board, drawn with Pillow (the ``png`` extra, imported when saving).
 
-The picture follows the terminal board: names on the left, the dealer LED,
-the start hole, rows of 30 holes in groups of 5 with the skunk lines painted
-between the rows (and their marker LEDs), the game hole, and on the right the
-game-point LEDs and the scores. Each lit LED is drawn in its frame colour
-(lifted as in :func:`~boardctl.board.theme.display_colour`), each dark hole
-as a dark hole. :class:`Picture` gives every LED's pixel position.
-
-Pillow is imported only when a picture is saved.
+The picture follows the terminal board (names, dealer LED, start hole, rows of 30 holes with
+the skunk lines between them, game points and scores); lit LEDs in their frame colours
+(:func:`~boardctl.board.theme.display_colour`). :class:`Picture` gives every LED's position.
 """
 
 from __future__ import annotations
@@ -88,8 +83,7 @@ class Picture:
                     self.ticks.append((x, band, bottom))
                 for i, led in enumerate(layout.markers.get(LINE_KEYS[line.index], ())):
                     self.leds[led] = (left - i * pitch, band)
-                label = ("skunk", "double skunk", "triple skunk")[line.index]
-                self.texts.append(((right, band - 6 * s), f"{label} line ({line.hole})"))
+                self.texts.append(((right, band - 6 * s), f"{line.name} line ({line.hole})"))
                 y += 14 * s
             for t in range(ntracks):
                 cy = y + pitch // 2

@@ -1,14 +1,9 @@
-"""The virtual board: a frame drawn as text, laid out like the wooden board.
+"""The virtual board: a frame drawn as text, laid out like the wooden board (docs/board.md).
 
-Every track gets one line per row of 30 holes (groups of 5), the skunk lines
-are drawn between the rows, the scores, dealer, game points and pending
-entries stand beside the first row. Lit holes take the frame's colours
-(24-bit "truecolor", else the 256-colour palette); without colour the pegs
-are letters: ``A`` front peg, ``a`` back peg, ``+`` pending, ``*`` other
-light (comet, error flash, failed line), ``.`` dark hole. While a refusal is
-in the view (``extra.refused``) its reason stands under the board, in at
-most :data:`REASON_ROWS` rows of :data:`SCREEN_COLUMNS`, so three tracks
-with the reason still fit an 80x24 terminal.
+Rows of 30 holes per track, the skunk lines between the rows, the notes beside the first
+row; lit holes in the frame's colours, or without colour letters: ``A`` front peg, ``a``
+back peg, ``+`` pending, ``*`` other light, ``.`` dark. A refusal's reason stands under
+the board in at most :data:`REASON_ROWS` rows.
 
 >>> from boardctl.board.layout import builtin_layout
 >>> from boardctl.board.render import Renderer
@@ -63,22 +58,14 @@ _DARK: RGB = (70, 70, 70)
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """How large the board is drawn (:mod:`boardctl.board.screen` picks one for the terminal).
+    """How large the board is drawn (:mod:`boardctl.board.screen` picks one for the terminal);
+    the default is the 80-column board of ``boardctl snapshot --text``."""
 
-    ``columns`` is the width the header, the notes and the reason keep to;
-    ``name_width`` the column of track names (longer names are shortened, a
-    team's ``Alice & Carol`` to ``Alic&Carol``); ``hole_width`` 2 puts a space
-    after every hole (the large board); with ``game_row`` False the game hole
-    ends the last row instead of a row of its own (a row per track saved);
-    ``detail`` adds a line with the rule set, the skunk lines and the match.
-    The default is the 80-column board of ``boardctl snapshot --text``.
-    """
-
-    columns: int = SCREEN_COLUMNS
-    name_width: int = NAME_WIDTH
-    hole_width: int = 1
-    game_row: bool = True
-    detail: bool = False
+    columns: int = SCREEN_COLUMNS  # the width the header, the notes and the reason keep to
+    name_width: int = NAME_WIDTH  # longer names are shortened (fit_name)
+    hole_width: int = 1  # 2: a space after every hole (the large board)
+    game_row: bool = True  # False: the game hole ends the last row (a row per track saved)
+    detail: bool = False  # a line with the rule set, the skunk lines and the match
 
 
 DEFAULT_STYLE = Style()
@@ -99,6 +86,26 @@ def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
     if os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
         return "truecolor"
     return "256"
+
+
+# Stand-ins for the board's and the demo log's symbols on a terminal that cannot show them.
+_PLAIN = str.maketrans({"·": ".", "●": "o", "→": "->", "…": "..."})
+
+
+def printable(text: str, encoding: str | None) -> str:
+    """``text`` as ``encoding`` can print it: symbols replaced, anything else as ``?``.
+
+    >>> printable("A ·●· → x", "ascii")
+    'A .o. -> x'
+    """
+    codec = encoding or "utf-8"
+    try:
+        text.encode(codec)
+    except UnicodeEncodeError:
+        return text.translate(_PLAIN).encode(codec, "replace").decode(codec)
+    except LookupError:
+        return text.encode("ascii", "replace").decode("ascii")
+    return text
 
 
 def xterm256(colour: RGB) -> int:
@@ -137,12 +144,9 @@ class _Painter:
         if led is None:
             return " "
         colour = pixel(frame, led)
-        lit = any(colour)
         if self.mode == "none":
             return plain if max(colour) >= PLAIN_LIT else "."
-        if not lit:
-            return self.paint("·", _DARK)
-        return self.paint("●", display_colour(colour))
+        return self.paint("●", display_colour(colour)) if any(colour) else self.paint("·", _DARK)
 
 
 def draw_board(
@@ -160,7 +164,7 @@ def draw_board(
     body_width = max(_body_width(row, style) for row in rows)
     out = [_header(view, frame, layout, painter, style.columns)]
     if style.detail:
-        out.append(_cut(detail_line(view), style.columns))
+        out.append(clip(detail_line(view), style.columns, "~"))
     out.append(" " * (style.name_width + 1) + "start " + _ruler(style))
     notes_width = style.columns - (style.name_width + body_width + 13)
     spread = [
@@ -225,8 +229,8 @@ def fit_name(name: str, width: int) -> str:
 
 def detail_line(view: BoardView) -> str:
     """The large board's extra line: the rule set, the skunk lines, the match."""
-    names = ("skunk", "double", "triple")
-    lines = ", ".join(f"{names[line.index]} {line.hole}" for line in view_lines(view)) or "none"
+    lines = ", ".join(f"{LINE_KEYS[line.index]} {line.hole}" for line in view_lines(view))
+    lines = lines or "none"
     parts = [f"rules {view.extra.rules or 'acc'}", f"skunk lines: {lines}"]
     if view.match_target:
         parts.append(f"match to {view.match_target} game points")
@@ -275,22 +279,18 @@ def _ruler(style: Style) -> str:
 def _hole(
     view: BoardView, frame: Frame, layout: Layout, painter: _Painter, track: int, hole: int
 ) -> str:
-    colour = pixel(frame, layout.led_of(track, hole))
+    led = layout.led_of(track, hole)
     if painter.mode != "none":
-        if not any(colour):
-            return painter.paint("·", _DARK)
-        return painter.paint("●", display_colour(colour))
+        return painter.led(frame, led)
     track_view = view.tracks[track]
-    target = view.target
-    front = min(max(track_view.front, 0), target)
-    back = min(max(track_view.back, 0), target)
+    front = min(max(track_view.front, 0), view.target)
     letter = TRACK_LETTERS[track % len(TRACK_LETTERS)]
     if hole == front:
         return letter
-    if hole == back:
+    if hole == min(max(track_view.back, 0), view.target):
         return letter.lower()
-    lit = max(colour) >= PLAIN_LIT
-    if lit and track_view.pending and hole == min(max(front + track_view.pending, 0), target):
+    lit = painter.led(frame, led) == "*"
+    if lit and track_view.pending and hole == min(max(front + track_view.pending, 0), view.target):
         return "+"
     return "*" if lit else "."
 
@@ -298,43 +298,35 @@ def _hole(
 def _line_separator(
     line: Line, column: int, frame: Frame, layout: Layout, painter: _Painter, style: Style
 ) -> str:
-    """The line drawn above the row it falls in: between rows, or pointing into the row.
-
-    A line at a row's first hole is a rule ``-- skunk line (91) --``; a line
-    inside a row (46 in a game to 61 under ``fraction-lines``) is a ``v`` above
-    the first hole past it (the row also has a ``|`` there when it is a group's
-    first hole).
-    """
-    names = ("skunk line", "double skunk line", "triple skunk line")
+    """The line above its row: a rule ``-- skunk line (91) --`` at a row's first hole, else a
+    ``v`` above the first hole past it (46 in a game to 61 under ``fraction-lines``)."""
     markers = layout.markers.get(LINE_KEYS[line.index], ())
     lamp = " ".join(painter.led(frame, led, "!") for led in markers)
     indent = " " * (style.name_width + 4)
     if column == 0:
-        text = f"-- {names[line.index]} ({line.hole}) --"
+        text = f"-- {line.name} line ({line.hole}) --"
         return indent + (f"{lamp} {text}" if lamp else text)
     offset = column * style.hole_width + column // GROUP_HOLES
-    text = f"v {names[line.index]} ({line.hole})"
+    text = f"v {line.name} line ({line.hole})"
     return indent + " " * offset + (f"{text} {lamp}" if lamp else text)
 
 
-def _visible_len(text: str) -> int:
+def visible_len(text: str) -> int:
+    """The columns ``text`` takes on a terminal (its colour escapes take none)."""
     return len(_ESCAPE.sub("", text))
 
 
 def _spread(parts: list[str], rows: int, width: int = NOTES_WIDTH) -> tuple[list[str], list[str]]:
-    """The notes beside a track, packed onto its rows so that no line passes ``width``.
-
-    Returns the notes of each row and those left over (a board of very few
-    rows: they go on a line of their own under the board).
-    """
+    """The notes beside a track packed onto its rows within ``width``, and those left over
+    (a board of very few rows: they go on a line of their own under the board)."""
     out = [""] * rows
     left: list[str] = []
     r = 0
     for part in parts:
         piece = "  " + part
-        while out[r] and _visible_len(out[r] + piece) > width and r < rows - 1:
+        while out[r] and visible_len(out[r] + piece) > width and r < rows - 1:
             r += 1
-        if out[r] and _visible_len(out[r] + piece) > width:
+        if out[r] and visible_len(out[r] + piece) > width:
             left.append(part)
         else:
             out[r] += piece
@@ -378,12 +370,26 @@ def refusal_rows(view: BoardView, columns: int = SCREEN_COLUMNS) -> list[str]:
     text = f"{head}: {reason or MEANINGS[refusal or Refusal.OTHER]}"
     rows = textwrap.wrap(text, columns, subsequent_indent="  ")
     if len(rows) > REASON_ROWS:
-        rows = [*rows[: REASON_ROWS - 1], _cut(" ".join(rows[REASON_ROWS - 1 :]), columns)]
+        rows = [*rows[: REASON_ROWS - 1], clip(" ".join(rows[REASON_ROWS - 1 :]), columns, "~")]
     return rows
 
 
-def _cut(text: str, columns: int) -> str:
-    return text if len(text) <= columns else text[: columns - 1] + "~"
+def clip(text: str, columns: int, mark: str = "…") -> str:
+    """``text`` in ``columns`` visible columns, a cut one ending in ``mark`` (colour escapes
+    kept, and reset after the cut)."""
+    if visible_len(text) <= columns:
+        return text
+    room = max(columns - len(mark), 0)
+    out: list[str] = []
+    for token in _ESCAPE.split(text):
+        if _ESCAPE.fullmatch(token):
+            out.append(token)
+        elif room <= 0:
+            break
+        else:
+            out.append(token[:room])
+            room -= len(token)
+    return "".join(out) + mark + (_RESET if _ESCAPE.search(text) else "")
 
 
 def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, columns: int) -> str:

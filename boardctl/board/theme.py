@@ -1,11 +1,5 @@
-"""Colours and light levels of the board.
-
-The default palette is Okabe & Ito's colour-blind-safe set ("Color Universal
-Design", 2008): tracks are orange, sky blue and reddish purple, which stay
-distinct under deuteranopia, protanopia and tritanopia. Nothing is told by
-colour alone: pegs differ by brightness (front bright, back dim), the failed
-skunk lines by blink rhythm, and dealer versus "your count" by steady versus
-blinking.
+"""Colours and light levels of the board: Okabe & Ito's colour-blind-safe palette, and
+nothing told by colour alone (pegs by brightness, lines by rhythm, dealer by steadiness).
 """
 
 from __future__ import annotations
@@ -27,11 +21,8 @@ WHITE: RGB = (255, 255, 255)
 
 @dataclass(frozen=True, slots=True)
 class Theme:
-    """What each thing on the board looks like.
-
-    Levels are fractions of full colour (1.0 = as given). ``trail`` lights
-    the holes behind the back peg faintly, like a filled-in track.
-    """
+    """What each thing on the board looks like; levels are fractions of full colour, ``trail``
+    lights the holes behind the back peg faintly."""
 
     tracks: tuple[RGB, ...] = (ORANGE, SKY_BLUE, REDDISH_PURPLE)
     lines: tuple[RGB, RGB, RGB] = (YELLOW, VERMILION, REDDISH_PURPLE)  # skunk, double, triple
@@ -68,13 +59,8 @@ def _scale(value: int, level: float) -> int:
 
 
 def display_colour(colour: RGB) -> RGB:
-    """How an LED colour is drawn in pictures: faint light lifted so it shows.
-
-    A lit LED in a dark hole looks much brighter than its sRGB value on a
-    screen. The brightest channel is lifted by a square root (x -> 255 *
-    sqrt(x / 255)) and the others scaled with it, so hues stay as they are,
-    faint markers stay visible and full white stays full white.
-    """
+    """How an LED colour is drawn in pictures: the brightest channel lifted by a square root
+    (a lit LED looks brighter than its sRGB value), the others with it, so hues stay."""
     top = max(colour)
     if top == 0:
         return colour

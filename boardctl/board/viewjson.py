@@ -1,11 +1,6 @@
-"""Board views to and from JSON-friendly dicts (for ``--state`` files and golden tests).
-
-The dict has the :class:`~boardctl.view.BoardView` fields, with ``tracks`` a
-list of ``{name, front, back, game_points, pending}`` dicts and ``lines`` the
-skunk lines (null or missing: target-30, -60, -90); anything but
-``target`` and ``tracks`` may be left out. The engine's ``status()`` JSON is
-accepted as it is.
-"""
+"""Board views to and from JSON-friendly dicts (``--state`` files, golden tests): the
+:class:`~boardctl.view.BoardView` fields, ``tracks`` as dicts; all but ``target`` and
+``tracks`` may be left out, and the engine's ``status()`` JSON is taken as it is."""
 
 from __future__ import annotations
 
@@ -36,29 +31,11 @@ _GAME_FIELDS = _EXTRA_FIELDS[: _EXTRA_FIELDS.index("ask")]  # the engine's, alwa
 
 def view_to_dict(view: BoardView) -> dict[str, Any]:
     """A JSON-friendly dict of ``view`` (``extra`` included)."""
-    return {
-        "target": view.target,
-        "tracks": [
-            {
-                "name": t.name,
-                "front": t.front,
-                "back": t.back,
-                "game_points": t.game_points,
-                "pending": t.pending,
-            }
-            for t in view.tracks
-        ],
-        "phase": view.phase,
-        "dealer": view.dealer,
-        "to_count": view.to_count,
-        "winner": view.winner,
-        "match_target": view.match_target,
-        "match_winner": view.match_winner,
-        "error_at": view.error_at,
-        "over_at": view.over_at,
-        "lines": None if view.lines is None else list(view.lines),
-        "extra": extra_to_dict(view.extra),
-    }
+    out = {f.name: getattr(view, f.name) for f in fields(view)}
+    out["tracks"] = [asdict(track) for track in view.tracks]
+    out["lines"] = None if view.lines is None else list(view.lines)
+    out["extra"] = extra_to_dict(view.extra)
+    return out
 
 
 def extra_to_dict(extra: ViewExtra) -> dict[str, Any]:

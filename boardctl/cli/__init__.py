@@ -3,13 +3,12 @@
 Each sub-command lives in its own module ``boardctl/cli/cmd_<name>.py`` that
 defines::
 
-    NAME: str                      # the verb, e.g. "score"
     HELP: str                      # one line for ``boardctl --help``
     def add_arguments(parser: argparse.ArgumentParser) -> None: ...
     def run(args: argparse.Namespace) -> int: ...
 
-Modules are discovered by file name (``new-game`` is ``cmd_new_game``), so
-adding a verb touches no other file. A command line naming a verb imports
+The file name is the verb (``cmd_new_game`` is ``new-game``), so adding a verb
+touches no other file. A command line naming a verb imports
 that verb's module only; ``boardctl --help`` (or an unknown verb) imports them
 all to list them. Command modules keep the engine
 inside ``run``, so that a verb the service answers never loads it
@@ -74,7 +73,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     verb = argv[0] if argv and not argv[0].startswith("-") else None
     for module in command_modules(verb):
-        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        name = module.__name__.rpartition(".cmd_")[2].replace("_", "-")
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser

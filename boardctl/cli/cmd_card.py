@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-NAME = "card"
 HELP = "write the quick-reference card of gestures and LED signs (PNG and PDF, 4x6 in)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """PATH (without suffix: PATH.png and PATH.pdf); --text prints the words instead."""
     parser.add_argument(
         "path", nargs="?", default="boardctl-card", help="where to write PATH.png and PATH.pdf"
     )
@@ -17,7 +15,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write (or print) the card."""
     from pathlib import Path
 
     from boardctl.board.card import card_text, save_card

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.verbs import add_target_options, send
+from boardctl.cli.verbs import add_target_options, card_text, index_of, send
 
-NAME = "cut"
 HELP = (
     "choose the first dealer: `boardctl cut` draws at random, `boardctl cut 2` sets seat 2,"
     " `boardctl cut --cards QH 3S` takes the cut cards (lowest deals);"
@@ -16,7 +15,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """[SEAT] [--cards CARD ...] [--starter CARD]."""
     parser.add_argument(
         "seat",
         type=int,
@@ -41,20 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Send one cut command."""
     from boardctl.errors import ControlError
 
     command: dict[str, object] = {"op": "cut"}
     if args.seat is not None:
-        if args.seat < 1:
-            raise ControlError(f"seat numbers start at 1, not {args.seat}")
-        command["dealer"] = args.seat - 1
+        command["dealer"] = index_of(args.seat, "seat")
     if args.cards is not None:
         if args.seat is not None:
             raise ControlError("give the dealer's seat or the cut cards (--cards), not both")
         command["cards"] = list(args.cards)
     if args.starter is not None:
-        from boardctl.cribbage.cards import format_card, parse_card
-
-        command["starter"] = format_card(parse_card(args.starter))
+        command["starter"] = card_text(args.starter)
     return send(args, command)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-NAME = "demo"
 HELP = "watch computer players play a whole game on the virtual board (or the LEDs)"
 
 DISPLAYS = ("terminal", "none", "leds")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options of ``boardctl demo``."""
     from boardctl.cli.choices import Names
+    from boardctl.cli.rules_options import RULES_HELP
 
     parser.add_argument(
         "--seed",
@@ -31,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rules",
         default="acc",
         metavar="R",
-        help="rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)",
+        help=RULES_HELP,
     )
     parser.add_argument(
         "--speed",
@@ -81,7 +80,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the demo game(s)."""
     from boardctl.demo.runner import run_demo
 
     return run_demo(args)

@@ -6,12 +6,10 @@ import argparse
 
 from boardctl.cli.rules_options import add_rules_options, scoring_from
 
-NAME = "discard"
 HELP = "rank the ways to discard to the crib: boardctl discard 5H JH 6C 7D KS 2C --dealer"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Cards, whose crib it is, ``--json``, ``--rules``, ``--house-rules``."""
     parser.add_argument(
         "cards", nargs="+", metavar="CARD", help="the 6 cards dealt (5 in the five-card game)"
     )
@@ -31,7 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print one line per discard, best first."""
     import json
 
     from boardctl.cribbage.discard import rank_discards

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-NAME = "fault-sign"
 HELP = "show the fault sign on the LEDs (run by boardctl-fault.service when the service failed)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options: --config."""
     parser.add_argument(
         "--config",
         metavar="PATH",

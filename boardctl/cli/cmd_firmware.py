@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 
-NAME = "firmware"
 HELP = "install the LED controller firmware on the Pico (needs mpremote)"
 
 
@@ -41,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import shlex
     from pathlib import Path
 
-    from boardctl.link.install import install_command, request_update_mode, run_install
+    from boardctl.link.firmware import install_command, request_update_mode, run_install
 
     folder = Path(args.firmware) if args.firmware else None
     command = install_command(args.port, folder, args.mpremote)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import sys
 
-from boardctl.cli.verbs import service_config, socket_path
+from boardctl.cli.verbs import journal_name, read_journal, service_config, socket_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,12 +18,10 @@ if TYPE_CHECKING:
 #: the page, tens of milliseconds here).
 ALL_TIMEOUT = 60.0
 
-NAME = "history"
 HELP = "list the journal's events with their times (this game, or --all)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options: --json, --all, --journal PATH, --socket PATH, --config PATH."""
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
         "--all", action="store_true", dest="all_games", help="every event, not just this game's"
@@ -49,7 +47,6 @@ def service_journal(config: str | None = None) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Ask the running service for the events (it has them replayed), else read the journal."""
     if args.all_games and not args.journal:
         pages = _pages_from_service(args)
         first = next(pages, None)
@@ -58,14 +55,11 @@ def run(args: argparse.Namespace) -> int:
             return 0
     rows = None if args.journal or args.all_games else _from_service(args)
     if rows is None and not args.all_games:
-        from boardctl.cli.verbs import journal_name, read_journal
-
         rows = read_journal(journal_name(args), "history")
     elif rows is None:
         from boardctl.game.keeper import Scorekeeper
 
-        path = args.journal or service_journal(args.config)
-        with Scorekeeper.open(path, readonly=True) as keeper:
+        with Scorekeeper.open(journal_name(args), readonly=True) as keeper:
             rows = keeper.history(all_games=True)
     _print_rows(iter([rows]), as_json=args.json)
     return 0

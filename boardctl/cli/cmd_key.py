@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-NAME = "key"
+from boardctl.cli.verbs import journal_path
+
 HELP = (
     "the board key that signs results: `key init` makes it, `key id` names it; "
     "`key add BOARD FILE` gives a director a board's key"
@@ -13,7 +14,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``init``, ``id``, ``add`` or ``list``; where the key and the keyring are."""
     parser.add_argument(
         "action",
         choices=["init", "id", "add", "list"],
@@ -36,7 +36,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write a new key (and pin the board id beside it), print its id, or file a board's key."""
     from boardctl.results.board import ID_FILE, board_id
     from boardctl.results.sign import KEY_FILE, key_id, read_key, write_key
 
@@ -46,15 +45,7 @@ def run(args: argparse.Namespace) -> int:
         from boardctl.errors import OptionError
 
         raise OptionError(f"key {args.action} takes no board id (key add BOARD FILE does)")
-    if args.key is not None:
-        path = Path(args.key)
-    else:
-        journal = args.journal
-        if journal is None:
-            from boardctl.cli.cmd_history import service_journal
-
-            journal = service_journal(args.config)
-        path = Path(journal).parent / KEY_FILE
+    path = Path(args.key) if args.key is not None else journal_path(args).parent / KEY_FILE
     if args.action == "id":
         print(f"{key_id(read_key(path))}  {path}")
         return 0
@@ -76,7 +67,7 @@ def _director(args: argparse.Namespace) -> int:
     from boardctl.results.sign import key_id, read_key
     from boardctl.standings import keyring
 
-    path = Path(args.keyring) if args.keyring else keyring.default_path()
+    path = keyring.default_path(args.keyring)
     if args.action == "list":
         keys = keyring.load(path)
         for board, key in sorted(keys.items()):

@@ -6,12 +6,10 @@ import argparse
 
 from boardctl.cli.verbs import add_target_options
 
-NAME = "mqtt"
 HELP = "publish this board's state and results on an MQTT broker (docs/mqtt.md)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``run`` (default) or ``decommission``; where the board and the broker are."""
     parser.add_argument(
         "action",
         nargs="?",
@@ -35,7 +33,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the bridge until SIGTERM or Ctrl-C; or decommission the board."""
     import logging
     import signal
     import sys
@@ -44,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.config import load_config
     from boardctl.mqtt.bridge import Bridge, Paths
     from boardctl.mqtt.decommission import decommission
-    from boardctl.mqtt.records import board_id
+    from boardctl.mqtt.result_feed import board_id
     from boardctl.mqtt.topics import check_level
     from boardctl.service import paths
 

@@ -6,7 +6,6 @@ import argparse
 
 from boardctl.cli.verbs import add_target_options, send
 
-NAME = "new-game"
 HELP = (
     "start a new game: --variant, --players, --names, --target, --preset, --mode, "
     "--match N|best-of-N"
@@ -14,8 +13,8 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The game's setup; anything left out stays as in the current game."""
     from boardctl.cli.choices import Names
+    from boardctl.cli.rules_options import RULES_HELP
 
     parser.add_argument("--variant", help="six-card, five-card, three-player, four-player, ...")
     parser.add_argument("--players", type=int, help="2-6 (picks the usual variant)")
@@ -32,9 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--match", help="N game points win the match (0 = one game), or best-of-N games"
     )
-    parser.add_argument(
-        "--rules", help="rule set: acc, polish, finnish, czech, english (see `boardctl rules`)"
-    )
+    parser.add_argument("--rules", help=RULES_HELP)
     parser.add_argument(
         "--house-rules", help="house rules instead of the rule set's own (comma list, or none)"
     )
@@ -53,7 +50,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Send one new_game command."""
     command: dict[str, object] = {"op": "new_game"}
     for key in ("variant", "players", "target", "preset", "mode", "rules", "house_rules"):
         value = getattr(args, key)

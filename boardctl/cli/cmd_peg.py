@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.verbs import add_target_options, send
+from boardctl.cli.verbs import add_target_options, card_text, index_of, send
 
-NAME = "peg"
 HELP = (
     "peg POINTS on TRACK (1-based), e.g. `boardctl peg 1 12 --kind hand`, "
     "or a count's cards: `boardctl peg 2 --hand 5H 5D JS QC --starter 5S`"
@@ -19,7 +18,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """TRACK [POINTS] [--kind KIND] [--hand CARD... | --crib CARD...] [--starter CARD]."""
     from boardctl.cli.choices import Names
 
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
@@ -53,12 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Send one peg command."""
     from boardctl.errors import ControlError
 
-    if args.track < 1:
-        raise ControlError(f"track numbers start at 1, not {args.track}")
-    command: dict[str, object] = {"op": "peg", "track": args.track - 1}
+    command: dict[str, object] = {"op": "peg", "track": index_of(args.track)}
     if args.points is not None:
         command["points"] = args.points
     kind = args.kind
@@ -70,9 +65,7 @@ def run(args: argparse.Namespace) -> int:
         kind = counted
         command["cards"] = _cards(shown)
     if args.starter is not None:
-        from boardctl.cribbage.cards import format_card, parse_card
-
-        command["starter"] = format_card(parse_card(args.starter))
+        command["starter"] = card_text(args.starter)
     if args.points is None and shown is None and args.starter is None:
         raise ControlError("give the POINTS, or the cards counted (--hand or --crib)")
     if kind:

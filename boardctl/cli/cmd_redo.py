@@ -2,7 +2,6 @@
 
 from boardctl.cli.verbs import add_target_options, sender
 
-NAME = "redo"
 HELP = "put back what undo took back"
 add_arguments = add_target_options
 run = sender({"op": "redo"})

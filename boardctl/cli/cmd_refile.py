@@ -1,28 +1,16 @@
-"""``boardctl refile [KIND]``: file the entry the board asks about as the other kind.
-
-When the board asks about the last entry (its white start hole: a pegging
-entry that could be the show's first count, his heels that could be the
-dealer's first pegging; ``ask`` in ``boardctl status``), holding undo on the
-board files it as the other kind. This verb does the same through the control
-socket (``{"op": "refile"}``), or, with the service down, in the journal; the
-engine's checks and messages are the same. ``KIND`` names the kind to file it
-as: the other kind offered (the default) or its own kind, which keeps it and
-ends the question. ``--track``/``--points`` may name the entry, to refile it
-only if it is still the one asked about.
-"""
+"""``boardctl refile [KIND]``: file the entry the board asks about as the other kind, as undo
+held on the board does (docs/scorekeeping.md, "The forgotten menu press: the board asks")."""
 
 from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.verbs import add_target_options, send
+from boardctl.cli.verbs import add_target_options, index_of, send
 
-NAME = "refile"
 HELP = "file the entry the board asks about (white start hole) as the other kind"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """[KIND] [--track N] [--points P] and the target options."""
     parser.add_argument(
         "kind",
         nargs="?",
@@ -37,7 +25,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Send one refile command."""
     from boardctl.errors import ControlError
 
     command: dict[str, object] = {"op": "refile"}
@@ -46,8 +33,6 @@ def run(args: argparse.Namespace) -> int:
     if (args.track is None) != (args.points is None):
         raise ControlError("name the entry asked about with both --track and --points, or neither")
     if args.track is not None:
-        if args.track < 1:
-            raise ControlError(f"track numbers start at 1, not {args.track}")
-        command["track"] = args.track - 1
+        command["track"] = index_of(args.track)
         command["points"] = args.points
     return send(args, command)

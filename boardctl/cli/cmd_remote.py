@@ -107,7 +107,7 @@ def _join(where: Path, current: object, code: str | None, config: Config) -> int
 
 
 def _describe(link: object, config: Config) -> str:
-    from boardctl.mqtt.broker import port
+    from boardctl.mqtt.connection import port
     from boardctl.remote.pairing import Pairing
     from boardctl.remote.protocol import topic
 

@@ -6,12 +6,10 @@ import argparse
 
 from boardctl.cli.verbs import add_target_options
 
-NAME = "restore"
 HELP = "list the journal's automatic backups, or bring one back (the service must be stopped)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options: BACKUP (a number from the list or a file name), --config, --socket, --journal."""
     parser.add_argument(
         "backup",
         nargs="?",
@@ -23,7 +21,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """List the backups, or restore one while the service is stopped."""
     from boardctl.service.restore import list_text, restore
 
     if args.backup is None:

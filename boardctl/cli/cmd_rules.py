@@ -9,19 +9,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from boardctl.cribbage.rules import HouseRule, RuleSet, Source
 
-NAME = "rules"
 HELP = "list the rule sets and house rules with the seed texts that say so: boardctl rules [NAME]"
 WIDTH = 100
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """An optional rule set or house rule name, ``--json``."""
     parser.add_argument("name", nargs="?", help="one rule set or house rule (default: all)")
     parser.add_argument("--json", action="store_true", help="print the tables as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the rule sets, then the house rules, each with its sources."""
     import json
 
     from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS, get_rule_set

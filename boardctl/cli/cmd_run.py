@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-NAME = "run"
 HELP = "run the board service (systemd runs this; off a Pi: the virtual board)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options: --config, --display, --journal, --socket, --print-config."""
     parser.add_argument(
         "--config",
         metavar="PATH",
@@ -42,7 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the board from the configuration and serve until SIGTERM."""
     from pathlib import Path
 
     from boardctl.config import default_config_text, load_config

@@ -12,12 +12,10 @@ import argparse
 
 from boardctl.cli.rules_options import add_rules_options, scoring_from
 
-NAME = "score"
 HELP = "count a hand or crib: boardctl score 5H 5C 5S JD 5D (the last card is the starter)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Cards, ``--crib``, ``--json``, ``--rules`` and ``--house-rules``."""
     parser.add_argument(
         "cards",
         nargs="+",
@@ -30,7 +28,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score the cards and print the count."""
     import json
 
     from boardctl.cribbage.cards import parse_cards

@@ -14,7 +14,6 @@ from typing import Any
 
 from boardctl.cli.choices import Names
 
-NAME = "selftest"
 HELP = "hardware self-test: light each LED in turn, report each button as it is pressed"
 
 
@@ -127,7 +126,7 @@ def _open_inputs(config: Any, tracks: int) -> Any:
     exists here (mock pins that nothing outside this process can press: not tested)."""
     from gpiozero import Device
 
-    from boardctl.hardware.selftest import InputWatch, input_pins
+    from boardctl.hardware.selftest import InputWatch
     from boardctl.inputs.gpio import pin_factory
 
     driven = Device.pin_factory is not None  # a program embedding this one drives its pins
@@ -135,9 +134,7 @@ def _open_inputs(config: Any, tracks: int) -> Any:
     if mock and not driven:
         print("no GPIO on this machine: mock pins, which nothing can press; inputs not tested")
         return None
-    pins = config.pins
-    buttons, encoders = input_pins(pins.undo, pins.menu, pins.tracks[:tracks])
-    return InputWatch(buttons, encoders, pin_factory=factory)
+    return InputWatch(config.pins, tracks, pin_factory=factory)
 
 
 def _wait_for_link(link: Any, layout: Any, timeout: float) -> None:

@@ -6,12 +6,10 @@ import argparse
 
 from boardctl.cli.verbs import add_target_options, send
 
-NAME = "set"
 HELP = "change a setting of the game or of the board, as settings mode on the board does"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """KEY VALUE."""
     parser.add_argument("key", help=_KeysHelp("a setting"))
     parser.add_argument(
         "value", help="the new value (numbers and true/false are read as such; names: Ann,Bob)"
@@ -66,7 +64,6 @@ def parse_value(key: str, text: str) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Send one set command."""
     key = "house_rules" if args.key == "house-rules" else args.key
     value = args.value if key == "house_rules" else parse_value(key, args.value)
     return send(args, {"op": "set", "key": key, "value": value})

@@ -1,13 +1,4 @@
-"""``boardctl snapshot``: draw the board as a PNG picture or as text.
-
-Examples::
-
-    boardctl snapshot board.png                      # the current game, from the journal
-    boardctl snapshot board.png --journal game.sqlite
-    boardctl snapshot board.png --demo mid-game      # a demonstration position
-    boardctl snapshot board.png --state view.json    # a board view saved as JSON
-    boardctl snapshot board.png --state '{"target": 121, "tracks": [{"front": 5}]}'
-    boardctl snapshot --demo skunk --text            # the virtual board in the terminal
+"""``boardctl snapshot``: draw the board as a PNG picture or as text (examples: docs/board.md).
 
 The position comes from :func:`view_from_args`; :func:`emit` draws any
 :class:`~boardctl.view.BoardView`.
@@ -25,12 +16,10 @@ from boardctl.errors import ConfigError
 if TYPE_CHECKING:
     from boardctl.view import BoardView
 
-NAME = "snapshot"
 HELP = "draw the board as a PNG picture (or as text): the current game, a demo or a state"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Output file, source of the position, layout and look."""
     from boardctl.cli.choices import Names
 
     parser.add_argument("file", nargs="?", help="PNG file to write (omit with --text)")
@@ -87,7 +76,7 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
 
     from boardctl.board.demo import demo_view
     from boardctl.board.viewjson import view_from_dict
-    from boardctl.cli.cmd_history import service_journal
+    from boardctl.cli.verbs import journal_path
     from boardctl.store.journal_file import kept_here
 
     if args.state:
@@ -97,7 +86,7 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
         when = float(now) if isinstance(now, int | float) else time.monotonic()
         return view, when if args.at is None else args.at
     if args.demo is None:
-        journal = Path(args.journal) if args.journal else service_journal(args.config)
+        journal = journal_path(args)
         if args.journal is not None or kept_here(journal):
             return _journal_view(journal), time.monotonic() if args.at is None else args.at
         print(
@@ -151,8 +140,7 @@ def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
     layout = load_layout(args.layout or ("three-121" if len(view.tracks) == 3 else "two-121"))
     frame = Renderer(layout, brightness=args.brightness).render(view, now)
     if args.text:
-        from boardctl.board.glyphs import printable
-        from boardctl.board.terminal import draw_board
+        from boardctl.board.terminal import draw_board, printable
 
         text = draw_board(view, frame, layout, color=args.color)
         text = text if text.endswith("\n") else text + "\n"
@@ -166,6 +154,5 @@ def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Draw the chosen position."""
     view, now = view_from_args(args)
     return emit(view, now, args)

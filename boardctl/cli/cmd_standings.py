@@ -11,13 +11,11 @@ if TYPE_CHECKING:
     from boardctl.standings.games import Game
     from boardctl.standings.verify import Checked
 
-NAME = "standings"
 HELP = "ACC standings from every board's results on the broker (add, schedule: docs/standings.md)"
 MANUAL_HELP = "games entered by hand (default: ~/.local/state/boardctl/standings-manual.jsonl)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The standings' options; ``add`` and ``schedule`` as sub-commands."""
     parser.add_argument("--config", metavar="PATH", help="configuration file ([mqtt] broker)")
     parser.add_argument(
         "--from",
@@ -96,16 +94,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Dispatch to add, schedule or the standings themselves."""
-    if args.action == "add":
-        return _add(args)
-    if args.action == "schedule":
-        return _schedule(args)
-    if args.action == "close":
-        return _close(args)
-    if args.action == "season":
-        return _season(args)
-    return _show(args)
+    actions = {"add": _add, "schedule": _schedule, "close": _close, "season": _season}
+    return actions.get(args.action, _show)(args)
 
 
 def _archives(args: argparse.Namespace) -> Path:
@@ -127,14 +117,13 @@ def _close(args: argparse.Namespace) -> int:
 def _season(args: argparse.Namespace) -> int:
     import sys
 
-    from boardctl.standings import keyring, season
-    from boardctl.standings.errors import StandingsError
+    from boardctl.standings import StandingsError, keyring, season
 
     folder = _archives(args)
     events = args.season_events or season.archived(folder)
     if not events:
         raise StandingsError(f"no event archived in {folder} (boardctl standings close DATE)")
-    keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+    keys = keyring.load(keyring.default_path(args.keyring))
     checked, _ = season.season(events, folder, keys)
     players = season.load_roster(Path(args.roster)) if args.roster else {}
     if note := checked.note():
@@ -148,11 +137,11 @@ def events_since(since: str, config: MqttConfig) -> list[str]:
     """The events the broker may keep from ``since`` on (their topics only are read)."""
     import time
 
-    from boardctl.mqtt import events
-    from boardctl.standings.errors import StandingsError
+    from boardctl.mqtt import retention
+    from boardctl.standings import StandingsError
 
     try:
-        return events.events_since(
+        return retention.events_since(
             since, time.time(), day_starts=config.day_starts, keep_days=config.keep_days
         )
     except ValueError:
@@ -160,18 +149,18 @@ def events_since(since: str, config: MqttConfig) -> list[str]:
 
 
 def _add(args: argparse.Namespace) -> int:
-    from boardctl.standings import store
+    from boardctl.standings import by_hand
 
-    path = Path(args.manual) if getattr(args, "manual", None) else store.default_path()
-    entries = [store.parse_entry(text) for text in args.entries]
-    game = store.manual_game(entries, target=args.target, board=args.board, end=args.end)
-    store.add(path, game)
+    path = Path(args.manual) if getattr(args, "manual", None) else by_hand.default_path()
+    entries = [by_hand.parse_entry(text) for text in args.entries]
+    game = by_hand.manual_game(entries, target=args.target, board=args.board, end=args.end)
+    by_hand.add(path, game)
     print(f"added {game.id}: {game.names[game.winner]} won ({path})")
     return 0
 
 
 def _schedule(args: argparse.Namespace) -> int:
-    from boardctl.standings.render import schedule_text
+    from boardctl.standings.formats import schedule_text
     from boardctl.standings.roundrobin import schedule
 
     print(schedule_text(schedule(args.players, args.boards)))
@@ -183,17 +172,17 @@ def _show(args: argparse.Namespace) -> int:
     import sys
 
     from boardctl.config import load_config
-    from boardctl.standings import keyring, store
+    from boardctl.standings import by_hand, keyring
     from boardctl.standings.collect import Messages, collect
     from boardctl.standings.verify import check
 
     manual = _manual(args)
     if args.sources:
-        games = [g for source in args.sources for g in store.load(Path(source), missing_ok=False)]
+        games = [g for source in args.sources for g in by_hand.load(Path(source), missing_ok=False)]
         _print(args, [*games, *manual], None)
         return 0
     config = load_config(args.config).mqtt
-    keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+    keys = keyring.load(keyring.default_path(args.keyring))
     said = ""
 
     def show(messages: Messages) -> bool:
@@ -221,17 +210,17 @@ def _show(args: argparse.Namespace) -> int:
 
 def _manual(args: argparse.Namespace) -> list[Game]:
     """The games entered by hand: a file named with --manual must exist."""
-    from boardctl.standings import store
+    from boardctl.standings import by_hand
 
     if args.manual:
-        return store.load(Path(args.manual), missing_ok=False)
-    return store.load(store.default_path())
+        return by_hand.load(Path(args.manual), missing_ok=False)
+    return by_hand.load(by_hand.default_path())
 
 
 def _print(args: argparse.Namespace, games: list[Game], checked: Checked | None) -> None:
     import json
 
-    from boardctl.standings import render
+    from boardctl.standings import formats
     from boardctl.standings.report import report
 
     done = report(
@@ -251,17 +240,17 @@ def _print(args: argparse.Namespace, games: list[Game], checked: Checked | None)
     rows = list(done.rows)
     playoff = None if done.bracket is None else [list(r) for r in done.bracket]
     if args.csv:
-        print(render.csv_text(rows), end="")
+        print(formats.csv_text(rows), end="")
     elif args.json:
-        print(render.json_text(rows, games=len(done.games), bracket=playoff, apart=apart))
+        print(formats.json_text(rows, games=len(done.games), bracket=playoff, apart=apart))
     else:
-        print(render.table(rows))
+        print(formats.table(rows))
         unverified = {a.game.key for a in checked.unverified} if checked else set()
         counted = sum(g.key in unverified for g in done.games) if args.count_unverified else 0
         print(f"({len(done.games)} games" + (f", {counted} unverified)" if counted else ")"))
         if playoff is not None:
             print()
-            print(render.bracket_text(playoff, args.best_of))
+            print(formats.bracket_text(playoff, args.best_of))
         if apart:
             print()
-            print(render.apart_text(apart))
+            print(formats.apart_text(apart))

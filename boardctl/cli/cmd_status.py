@@ -15,14 +15,12 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-NAME = "status"
 HELP = "show the score, phase and dealer (--json for scripts)"
 
 LINE_WORDS = ("skunked", "double-skunked", "triple-skunked")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options: --json, --config, --socket, --journal."""
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
     add_target_options(parser)
 
@@ -82,7 +80,6 @@ def _status(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Ask the service (or read the journal) and print."""
     import json
     import sys
 

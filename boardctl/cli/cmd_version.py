@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-NAME = "version"
 HELP = "print the boardctl version"
 
 
@@ -13,7 +12,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the version."""
     from boardctl import __version__
 
     print(f"boardctl {__version__}")

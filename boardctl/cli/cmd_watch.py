@@ -6,12 +6,10 @@ import argparse
 
 from boardctl.cli.verbs import add_target_options, socket_path
 
-NAME = "watch"
 HELP = "print every state change and committed entry of the running board (JSON lines)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options: --count, --timeout, --config, --socket."""
     parser.add_argument(
         "--count",
         type=int,
@@ -30,18 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Watch the service's control socket and print each message as one JSON line."""
     import json
 
+    from boardctl.errors import OptionError
     from boardctl.service.client import watch
 
     if args.timeout is not None and not 0 < args.timeout < float("inf"):  # nan fails both
-        from boardctl.errors import OptionError
-
         raise OptionError(f"--timeout must be a number of seconds above 0, not {args.timeout}")
     if args.count < 0:
-        from boardctl.errors import OptionError
-
         raise OptionError(f"--count must be 0 (never stop) or more, not {args.count}")
     for printed, message in enumerate(watch(socket_path(args), timeout=args.timeout), 1):
         print(json.dumps(message, separators=(",", ":"), ensure_ascii=False), flush=True)

@@ -8,12 +8,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from boardctl.web.results import ResultsFeed
 
-NAME = "web"
 HELP = "the live board page for phones on the local network: serve, pair, unpair, phones"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``[serve|pair|unpair|phones] [ID]`` and the options."""
     parser.add_argument(
         "action",
         nargs="?",
@@ -43,7 +41,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve, or manage the paired phones."""
     from dataclasses import replace
 
     from boardctl.web.page_config import load_web_config, state_dir, with_overrides

@@ -13,13 +13,12 @@ if TYPE_CHECKING:
     from boardctl.cribbage.scoring import Scoring
 
 
+RULES_HELP = "rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)"
+
+
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--rules`` and ``--house-rules``."""
-    parser.add_argument(
-        "--rules",
-        metavar="NAME",
-        help="rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)",
-    )
+    parser.add_argument("--rules", metavar="NAME", help=RULES_HELP)
     parser.add_argument(
         "--house-rules",
         metavar="LIST",

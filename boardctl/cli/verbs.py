@@ -40,6 +40,20 @@ def add_target_options(parser: Any) -> None:
     )
 
 
+def index_of(number: int, what: str = "track") -> int:
+    """A 1-based track or seat number as the engine's index; refused below 1."""
+    if number < 1:
+        raise ControlError(f"{what} numbers start at 1, not {number}")
+    return number - 1
+
+
+def card_text(text: str) -> str:
+    """A card as typed (``5s``, ``10♦``) in its short form (``5S``); refused if it is none."""
+    from boardctl.cribbage.cards import format_card, parse_card
+
+    return format_card(parse_card(text))
+
+
 _CONFIGS: dict[str | None, Config] = {}
 
 

@@ -1,39 +1,10 @@
 """The exact distribution of hand (or crib) scores over every hand and starter.
 
-Scoring all 12,994,800 hands one by one is far too slow in Python, so the
-census works on ranks and counts the suits:
-
-1. Every multiset of the five ranks (hand and starter; each rank at most four
-   times: 6,175 of them, or 1,820 of four ranks for three-card hands) is
-   visited once, by a walk over the ranks in order (:func:`_walk`). The walk
-   carries the subset-sum polynomial of the card values as one integer (a
-   byte per power of x: adding a card of value v is ``p + (p << 8 v)``), so
-   the fifteens are read off the coefficient of x**15; pairs add
-   ``m (m - 1)`` per rank; runs close when a rank is missing (length times
-   the product of the multiplicities, from ``scoring.run_min`` cards up).
-2. The walk tallies each multiset by (rank points, shape), where the shape is
-   how many non-jack ranks occur once, twice, three or four times, and how
-   many jacks. The number of real deals, and which of them carry a flush or
-   nobs, depend on the shape alone, so each shape is worked out once
-   (:func:`_shape_table`), summing over the starter's rank:
-3. The number of real hands behind a (hand ranks, starter rank) pattern is
-   the product of ``C(4, m)`` over the hand's rank multiplicities ``m``,
-   times ``4 - m_s`` starters (``m_s`` = hand cards of the starter's rank).
-4. Flush and nobs are counted combinatorially over the suit choices:
-
-   - a flush needs all hand ranks distinct; the hand can be any of 4 suits;
-     the starter then shares the suit in 1 way if its rank is not in the hand
-     (5 points, or hand size + 1) and differs in 3 ways (hand size points,
-     none in a crib unless ``scoring.crib_four_flush``);
-   - nobs: with ``j`` jacks in hand and a non-jack starter rank held ``m_s``
-     times in hand, summing ``|jack suits - suits of the starter's rank|``
-     over all suit choices gives
-     ``C(4,j) C(4,m_s) j - 4 C(3,j-1) C(3,m_s-1)`` times the other ranks'
-     choices. A jack starter never gives nobs.
-
-The test suite checks this method against one-by-one scoring: every deal of
-reduced decks, every suit choice of random full-deck rank patterns
-(:func:`pattern_counts`), and the published table for the full deck.
+Scoring all 12,994,800 hands one by one is far too slow in Python, so the census walks
+the rank multisets once (:func:`_walk`: fifteens from a subset-sum polynomial packed in
+one integer, pairs and runs per rank), tallies them by shape, and counts the real deals,
+flushes and nobs of each shape combinatorially (:func:`_shape_table`). The method, and
+the tests that check it against one-by-one scoring, are docs/rules.md, "The census".
 """
 
 from __future__ import annotations

@@ -1,23 +1,8 @@
 """Discard advice: which cards to lay away to the crib, ranked by expected points.
 
-For each way to discard two cards (six-card game: keep 4 of 6; five-card
-game: keep 3 of 5), or one card (three to six players: keep 4 of 5), the
-advice computes, exactly:
-
-- ``hand``: the mean hand count over every possible starter (each unseen card
-  equally likely: 46 in the six-card game, 47 in the five-card game);
-- ``crib``: the mean crib count, assuming the other crib cards (the
-  opponent's two discards; or the other players' and the deck's three) are
-  any of the unseen cards with equal probability and the starter any of the
-  remaining ones. This is a stated model, not a guess about the opponent's
-  play; under it the value is exact. It is computed on ranks: fifteens,
-  pairs and runs are summed over every (opponent rank pair, starter rank)
-  weighted by how many real cards give it; flush and nobs probabilities
-  follow from the unseen suit counts. Tests check it against scoring every
-  crib one by one (1,035 x 44 for a two-card discard; 16,215 x 44 for one card).
-
-``net`` is ``hand + crib`` for the dealer (the crib is theirs) and
-``hand - crib`` for the non-dealer. A decision takes a few milliseconds.
+``hand`` (exact over every starter), ``crib`` (exact under the stated model of the
+unseen cards, computed on ranks) and ``net`` are defined in docs/rules.md, "Discard
+advice". A decision takes a few milliseconds.
 """
 
 from __future__ import annotations

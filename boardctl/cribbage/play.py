@@ -1,29 +1,9 @@
 """The play (pegging): points for a card laid, and the state of the play for 2-6 players.
 
-Points for one card, within one count (:func:`score_play`): 2 for making the
-count 15, 2 for making 31; 2/6/12 for a pair, three or four of a kind with the
-cards just before it; one per card for the longest run (3 or more distinct
-consecutive ranks, in any order) that it completes with the cards just before
-it. A pair and a run can never both score on one card.
-
-The state of the play (:class:`PlayState`): seats are numbered 0..players-1
-clockwise; play passes to the left (seat + 1). The player left of the dealer
-leads. On their turn a player must lay a card if one fits (count stays <= 31);
-otherwise they say "go" and lay nothing more in that count. When nobody can
-lay a card, the last player to lay one pegs 1 for last card, and the count
-starts again from 0 with the player on their left. A card that makes exactly
-31 scores 2 and ends the count at once with no extra point for last (never 3).
-The last card of the whole play scores 1 for last unless it made 31.
-
-With ``single_count=True`` (the two-player five-card game) the play is one
-count only: it ends at 31 or when nobody can go on, and cards left in hand
-are not played.
-
-The rules in force come as a :class:`~boardctl.cribbage.scoring.Scoring`
-(ACC by default): with ``run_min=2`` a run scores from two cards (2, plus 1
-per further card); with ``go_per_card`` every card laid after someone said go
-in that count pegs 1 more ("go for 1"; not a card making 31, which has its 2),
-and that point stands for the last card too (no separate last-card point).
+:func:`score_play` scores the last card of one count; :class:`PlayState` runs the turns,
+goes, last card and the single count of the five-card game, under a
+:class:`~boardctl.cribbage.scoring.Scoring` (``run_min``, ``go_per_card``). The rules as
+implemented are docs/rules.md, "The play".
 
 >>> state = PlayState(["7H 8S", "KC 5D"], dealer=1)
 >>> [event.points for event in state.play("7H")]

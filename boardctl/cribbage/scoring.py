@@ -35,3 +35,13 @@ class Scoring:
 
 
 ACC = Scoring()
+
+
+def scores_in(ranges: str) -> frozenset[int]:
+    """The scores of a range list as :mod:`boardctl.cribbage.derived` writes them:
+    ``"0-2 5"`` -> ``{0, 1, 2, 5}``."""
+    out: set[int] = set()
+    for part in ranges.split():
+        low, _, high = part.partition("-")
+        out.update(range(int(low), int(high or low) + 1))
+    return frozenset(out)

@@ -33,10 +33,9 @@ class Variant:
     title: str
     players: int
     teams: tuple[tuple[int, ...], ...]
-    target: int
-    deal_size: int
-    hand_size: int
-    discard: int
+    target: int = 121
+    deal_size: int = 5
+    hand_size: int = 4
     crib_from_deck: int = 0
     short_seats: tuple[int, ...] = ()
     three_for_last: bool = False
@@ -95,10 +94,7 @@ VARIANTS: dict[str, Variant] = {
             title="Two players, six-card, 121",
             players=2,
             teams=_individual(2),
-            target=121,
             deal_size=6,
-            hand_size=4,
-            discard=2,
         ),
         Variant(
             name="five-card",
@@ -106,9 +102,7 @@ VARIANTS: dict[str, Variant] = {
             players=2,
             teams=_individual(2),
             target=61,
-            deal_size=5,
             hand_size=3,
-            discard=2,
             three_for_last=True,
             single_count=True,
         ),
@@ -117,10 +111,6 @@ VARIANTS: dict[str, Variant] = {
             title="Three players, 121 (one crib card from the deck)",
             players=3,
             teams=_individual(3),
-            target=121,
-            deal_size=5,
-            hand_size=4,
-            discard=1,
             crib_from_deck=1,
         ),
         Variant(
@@ -128,20 +118,12 @@ VARIANTS: dict[str, Variant] = {
             title="Four players, partners sitting across, 121",
             players=4,
             teams=((0, 2), (1, 3)),
-            target=121,
-            deal_size=5,
-            hand_size=4,
-            discard=1,
         ),
         Variant(
             name="five-player",
             title="Five players, individual scores, 121 (the dealer gets 4 cards)",
             players=5,
             teams=_individual(5),
-            target=121,
-            deal_size=5,
-            hand_size=4,
-            discard=1,
             short_seats=(0,),
         ),
         Variant(
@@ -149,10 +131,6 @@ VARIANTS: dict[str, Variant] = {
             title="Six players, two teams of three in alternate seats, 121",
             players=6,
             teams=((0, 2, 4), (1, 3, 5)),
-            target=121,
-            deal_size=5,
-            hand_size=4,
-            discard=1,
             short_seats=(0, 5),
         ),
     )

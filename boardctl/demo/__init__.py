@@ -1,7 +1,3 @@
-"""Computer players playing whole games of cribbage through the scorekeeping engine.
-
-``boardctl demo`` uses this package: :mod:`.dealer` shuffles and deals real
-cards from a seeded random source, :mod:`.players` decides discards and plays,
-:mod:`.game` drives a whole game through ``Scorekeeper.apply`` commands (the
-same commands the buttons send), and :mod:`.log` words the play-by-play.
-"""
+"""Computer players playing whole games of cribbage through the scorekeeping engine
+(``boardctl demo``): :mod:`.dealer` deals, :mod:`.players` choose, :mod:`.game` drives the
+engine with the buttons' commands, :mod:`.log` words the play-by-play."""

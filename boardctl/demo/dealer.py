@@ -1,9 +1,5 @@
-"""Shuffling, cutting and dealing real cards from a seeded random source.
-
-Everything random in a demo game comes from one :class:`random.Random`, so a
-seed replays the same game card for card. The dealer knows only the variant's
-card counts; it is generic over the card type.
-"""
+"""Shuffling, cutting and dealing real cards from one seeded :class:`random.Random` (a seed
+replays a game card for card); generic over the card type."""
 
 from __future__ import annotations
 
@@ -85,12 +81,8 @@ class Dealer(Generic[C]):
                 return CutForDeal(rounds=tuple(rounds), dealer=contenders[0])
 
     def deal(self, variant: Variant, dealer: int) -> Deal[C]:
-        """Shuffle and deal one hand of ``variant`` with ``dealer`` dealing.
-
-        Cards go one at a time clockwise, starting on the dealer's left (seat
-        ``dealer + 1``); seats with short hands drop out when full. In the
-        three-player game the dealer then deals one card to the crib.
-        """
+        """Shuffle and deal one hand of ``variant``: one card at a time clockwise from the
+        dealer's left (full hands drop out), then the crib's card where the variant has one."""
         cards = self.shuffled()
         players = variant.players
         wanted = [variant.cards_dealt((seat - dealer) % players) for seat in range(players)]
@@ -111,10 +103,7 @@ class Dealer(Generic[C]):
         )
 
     def cut_starter(self, stock: Sequence[C]) -> C:
-        """The starter: the player on the dealer's right cuts the stock, the dealer turns up.
-
-        The top card of the lower packet is the starter.
-        """
+        """The starter: the top card of the lower packet of the stock's cut."""
         if not stock:
             raise DemoError("no cards left to cut for the starter")
         return stock[self.cut_point(len(stock))] if len(stock) > 1 else stock[0]

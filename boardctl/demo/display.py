@@ -1,14 +1,8 @@
-"""Where a demo game is shown: plain text, the virtual board in a terminal, or the LEDs.
-
-The game driver reports three things to a :class:`Table`: a line of the
-play-by-play (:meth:`Table.say`), a new board after an engine entry
-(:meth:`Table.moved`) and a pause for the watchers (:meth:`Table.pause`,
-in beats; the pace is set by ``--speed``).
-"""
+"""Where a demo game is shown (plain text, the virtual board, the LEDs): a :class:`Table` is
+told each line (``say``), each new board (``moved``) and each pause in beats (``pause``)."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import textwrap
 import time
@@ -16,7 +10,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO, cast
 
-from boardctl.board.glyphs import printable
+from boardctl.board.terminal import printable
 from boardctl.errors import BoardError
 from boardctl.view import BoardView, TrackView
 
@@ -90,19 +84,14 @@ class TextTable:
         self.stream.flush()
 
     def moved(self, view: BoardView) -> None:
-        """Nothing to draw."""
+        pass  # no board to draw
 
     def pause(self, beats: float) -> None:
-        """Pause at the configured pace."""
         self.pacer.pause(beats)
 
 
 class Board:
-    """A layout and a renderer: turns views into frames (imported only when a board is shown).
-
-    ``layout`` is a built-in layout name or a layout file; ``brightness`` is
-    0-255; ``power_ma`` limits every frame to that current budget (the LEDs).
-    """
+    """A layout (a name or a file) and a renderer: turns views into frames."""
 
     def __init__(
         self, layout: str, *, brightness: int = 255, power_ma: float | None = None
@@ -126,15 +115,15 @@ class Board:
 
     def animate(
         self,
-        view: BoardView,
+        view: BoardView | None,
         seconds: float,
         show: Callable[[float], None],
         sleep: Callable[[float], None],
     ) -> None:
-        """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes.
-
-        Follows the renderer's ``next_change``; a static view just waits.
-        """
+        """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes."""
+        if view is None:
+            sleep(seconds)
+            return
         end = time.monotonic() + seconds
         while True:
             now = time.monotonic()
@@ -160,12 +149,8 @@ def layout_for(tracks: int, target: int) -> str:
 
 
 class TerminalTable:
-    """The virtual board redrawn in place after every entry, the latest log lines below it.
-
-    Used when the output is a terminal; :class:`TextTable` otherwise. The
-    board keeps the top of the screen; log lines are wrapped to the width and
-    the newest that fit are shown under it.
-    """
+    """The virtual board redrawn in place after every entry, the newest log lines that fit
+    below it (on a terminal; :class:`TextTable` otherwise)."""
 
     def __init__(self, stream: TextIO, pacer: Pacer, board: Board, *, color: str = "auto") -> None:
         from boardctl.board import terminal
@@ -190,29 +175,23 @@ class TerminalTable:
 
     def pause(self, beats: float) -> None:
         """Pause at the configured pace, the board's animations running."""
-        seconds = self.pacer.seconds(beats)
-        if self.view is None:
-            self.pacer.sleep(seconds)
-        else:
-            self.board.animate(self.view, seconds, self.redraw, self.pacer.sleep)
+        self.board.animate(self.view, self.pacer.seconds(beats), self.redraw, self.pacer.sleep)
 
     def settle(self) -> None:
         """Draw the board as it stays once every animation is over."""
         self.redraw(time.monotonic() + SETTLED)
 
     def screen(self, columns: int, rows: int, now: float | None = None) -> list[str]:
-        """The rows to show: the board, a blank row, then as many recent log rows as fit.
-
-        At most ``rows - 1`` rows: each is followed by a newline, and the cursor's row
-        must not scroll the board's top off the screen. A tall board (three tracks)
-        drops the blank row to keep three log rows.
-        """
+        """The board, a blank row (not on a tall board), then the recent log rows that fit in
+        ``rows - 1`` rows (the cursor's row must not scroll the board off)."""
         top = (
             self.board.draw(self.view, color=self.color, now=now).rstrip("\n").split("\n")
             if self.view
             else []
         )
-        top = [clip(row, columns) for row in top]
+        from boardctl.board.terminal import clip
+
+        top = [clip(row, columns, "") for row in top]
         free = rows - 1 - len(top)
         gap = [""] if free > 3 else []
         room = max(free - len(gap), 1)
@@ -235,29 +214,6 @@ class TerminalTable:
         self._drawn = True
 
 
-_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-
-
-def clip(row: str, columns: int) -> str:
-    """``row`` cut to ``columns`` visible characters (colour codes kept, reset after a cut)."""
-    visible = 0
-    out: list[str] = []
-    position = 0
-    for match in _ESCAPE.finditer(row):
-        text = row[position : match.start()]
-        if visible + len(text) > columns:
-            out.append(text[: columns - visible])
-            return "".join(out) + "\x1b[0m"
-        out.append(text)
-        visible += len(text)
-        out.append(match.group())
-        position = match.end()
-    tail = row[position:]
-    if visible + len(tail) > columns:
-        return "".join(out) + tail[: columns - visible] + ("\x1b[0m" if out else "")
-    return "".join(out) + tail
-
-
 def wrap(line: str, columns: int) -> list[str]:
     """A log line wrapped to ``columns`` (continuation rows indented)."""
     if len(line) < columns:
@@ -275,7 +231,6 @@ class LedTable:
         self.view: BoardView | None = None
 
     def say(self, line: str) -> None:
-        """Print the line."""
         self.text.say(line)
 
     def moved(self, view: BoardView) -> None:
@@ -284,11 +239,8 @@ class LedTable:
         self.link.show(self.board.frame(view))
 
     def self_test(self, names: Sequence[str]) -> None:
-        """Walk a peg through every hole of every track, one track after the other.
-
-        A check of the whole strip before the game: every hole LED lights in
-        the track's colour, in order (a gap or a jump shows a wiring fault).
-        """
+        """Walk a peg through every hole of every track in order: a gap or a jump before the
+        game shows a wiring fault."""
         holes = [len(track.holes) for track in self.board.layout.tracks]
         target = min(holes) - 1
         for track, name in enumerate(names[: len(holes)]):
@@ -303,22 +255,19 @@ class LedTable:
 
     def pause(self, beats: float) -> None:
         """Pause, keeping any animation on the LEDs running (a frame sent only on change)."""
-        pacer = self.text.pacer
-        seconds = pacer.seconds(beats)
-        if self.view is None:
-            pacer.sleep(seconds)
-            return
-        view = self.view
-        self.board.animate(
-            view, seconds, lambda now: self.link.show(self.board.frame(view, now)), pacer.sleep
-        )
+        pacer, view = self.text.pacer, self.view
+
+        def show(now: float) -> None:
+            assert view is not None
+            self.link.show(self.board.frame(view, now))
+
+        self.board.animate(view, pacer.seconds(beats), show, pacer.sleep)
 
 
 class LinkLike(Protocol):
     """The part of a LED link the demo uses."""
 
-    def show(self, frame: Frame) -> None:
-        """Send a frame."""
+    def show(self, frame: Frame) -> None: ...
 
 
 def is_terminal(stream: TextIO) -> bool:

@@ -1,12 +1,8 @@
 """The demo driver: computer players play a whole game through the scorekeeping engine.
 
-Real cards are shuffled and dealt (:mod:`.dealer`), the players discard on the
-rules engine's advice and lay cards through :class:`~boardctl.cribbage.play.PlayState`
-(:mod:`.players`), and every point goes to the board as the same
-``Scorekeeper.apply`` command the buttons send: ``cut``, ``next`` and ``peg``
-with kind ``heels``, ``pegging`` (go and last card too), ``hand`` and ``crib``.
-The engine decides when the game is won; the driver stops at once when it is
-("counting out"). Each step is told in the play-by-play (:mod:`.log`).
+Real cards are dealt (:mod:`.dealer`), the players choose (:mod:`.players`), and every point
+goes to the engine as the command the buttons send (``cut``, ``next``, ``peg``); the driver
+stops the moment the engine has a winner ("counting out"). Each step is told (:mod:`.log`).
 """
 
 from __future__ import annotations
@@ -90,11 +86,8 @@ def team_names(variant: Variant, names: Sequence[str]) -> tuple[str, ...]:
 def discard_advice(
     cards: Sequence[Card], own_crib: bool, count: int, scoring: Scoring = ACC
 ) -> list[tuple[Card, ...]]:
-    """Ways to throw ``count`` cards to the crib, best first: the rules engine's advice.
-
-    ``own_crib`` is True when the crib belongs to the player's side (the
-    dealer, or the dealer's partner).
-    """
+    """Ways to throw ``count`` cards to the crib (``own_crib``: the player's side's), best
+    first: the rules engine's advice."""
     options = rank_discards(cards, dealer=own_crib, keep=len(cards) - count, scoring=scoring)
     return [tuple(option.discard) for option in options]
 
@@ -104,11 +97,7 @@ def _play_points(pile: Sequence[Card], scoring: Scoring = ACC) -> int:
 
 
 class DemoGame:
-    """One demo game: build it, then :meth:`play` it to the end.
-
-    ``keeper`` is the scorekeeping engine (a fresh in-memory one by default);
-    ``table`` is told every line and every board change.
-    """
+    """One demo game on ``keeper`` (default: in memory), shown on ``table``: :meth:`play` it."""
 
     def __init__(
         self,
@@ -160,11 +149,9 @@ class DemoGame:
             self.table.pause(beats)
 
     def card(self, card: Card) -> str:
-        """A card as the log writes it."""
         return card_text(card, self.style)
 
     def cards(self, cards: Sequence[Card]) -> str:
-        """Cards as the log writes them."""
         return cards_text(cards, self.style)
 
     # --- the engine ----------------------------------------------------------
@@ -176,18 +163,14 @@ class DemoGame:
 
     @property
     def state(self) -> GameState:
-        """The engine's game state."""
         return self.keeper.state
 
     def front(self, track: int) -> int:
-        """A track's score."""
         return self.state.tracks[track].front
 
     def peg(self, seat: int, points: int, kind: str, text: str, beats: float) -> None:
-        """Peg ``points`` for ``seat``'s track through the engine and log it with a marker.
-
-        Raises :class:`GameOver` when this entry wins the game.
-        """
+        """Peg ``points`` for ``seat``'s track and log it with a marker (:class:`GameOver`
+        when it wins)."""
         track = self.variant.team_of(seat)
         self.apply(Peg(track, points, kind))
         if points:
@@ -329,11 +312,7 @@ class DemoGame:
             self.say("One count only in this game: the cards left are not played.")
 
     def record(self, state: PlayState, events: Sequence[PlayEvent]) -> None:
-        """Log and peg what PlayState says happened.
-
-        A player who cannot lay a card after everyone else has said go does
-        not say go to themselves: they just peg one for the go.
-        """
+        """Log and peg what PlayState says happened (a go followed by one's own last: no go)."""
         for index, event in enumerate(events):
             name = self.names[event.seat]
             following = events[index + 1] if index + 1 < len(events) else None

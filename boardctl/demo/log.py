@@ -1,10 +1,7 @@
-"""The play-by-play: a demo game told the way players say it at the table.
+"""The play-by-play: a demo game told the way players say it at the table (pure text).
 
-Pure text functions, no I/O. Hand counts are worded by the rules engine
-(:func:`boardctl.cribbage.speech.say_count`); this module words the play, the
-peg markers and the result. Every line that moves a peg ends with a marker
-``[Name +N → total]`` (``->`` in plain ASCII) so a reader, or a test, can
-follow the score from the log alone: :func:`parse_marker` reads it back.
+Every line that moves a peg ends with a marker ``[Name +N → total]`` (``->`` in ASCII), so
+the score can be followed from the log alone (:func:`parse_marker`).
 """
 
 from __future__ import annotations
@@ -53,11 +50,8 @@ _REASON = re.compile(r"^(?P<what>.+?) for (?P<points>\d+)$")
 
 
 def spoken_reason(reason: str) -> str:
-    """One scoring reason of the play as it is said: ``"fifteen for 2"`` -> ``"fifteen two"``.
-
-    Reasons are the rules engine's ``"<what> for <points>"`` texts; numbers
-    become words and three/four of a kind are called pair royal / double pair royal.
-    """
+    """One of the engine's scoring reasons as it is said: ``"fifteen for 2"`` -> ``"fifteen
+    two"``, three of a kind a pair royal."""
     match = _REASON.match(reason)
     if match is None:
         return reason
@@ -121,11 +115,8 @@ def result_line(
     *,
     team: bool = False,
 ) -> str:
-    """The last line of a game: who won, by how much, skunk or not, the game points.
-
-    ``lines_failed`` is the skunk the winner is paid for (the lowest loser's lines); ``team``:
-    the winner is a team of players ("Alice & Carol take ...").
-    """
+    """The last line of a game: who won (``team``: "take"), the scores, the skunk paid for
+    (``lines_failed``), the game points."""
     score_text = ", ".join(f"{name} {score}" for name, score in scores)
     wins, takes = ("win", "take") if team else ("wins", "takes")
     won = f"{winner} {wins} ({score_text}): {_LINE_NAMES[min(max(lines_failed, 0), 3)]}"

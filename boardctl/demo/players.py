@@ -1,9 +1,5 @@
-"""How the computer players play: discards from the rules engine's advice, pegging by heuristics.
-
-A player sees only what a player at the table sees: its own cards, the cards
-played so far in this count, the count and the scores. Choices are
-deterministic (ties broken by card order), so a seeded game replays exactly.
-"""
+"""How the computer players play: discards on the rules engine's advice, pegging by
+heuristics, seeing only what a player sees; deterministic, so a seed replays a game."""
 
 from __future__ import annotations
 
@@ -52,13 +48,8 @@ FIVE_LEAD_PENALTY = 1.5  # ten-cards are common: a led five is often fifteen two
 
 
 class Player(Generic[C]):
-    """A computer player with a name and a sensible, deterministic strategy.
-
-    ``play_points(pile)`` is the rules engine's score for the last card of
-    ``pile`` (pairs, runs, 15, 31) under the rules in force; ``discard_advice(cards,
-    own_crib, count)`` returns the rules engine's ways to throw ``count`` cards,
-    best first, under the same rules.
-    """
+    """A computer player with a deterministic strategy on the rules engine's scores
+    (``play_points``: of the pile's last card; ``discard_advice``: throws, best first)."""
 
     def __init__(
         self,

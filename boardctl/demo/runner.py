@@ -1,9 +1,4 @@
-"""``boardctl demo`` put together: choose where to show the game, then play it.
-
-Kept apart from :mod:`boardctl.cli.cmd_demo` so the CLI module stays light to
-import, and apart from :mod:`.game` so the driver knows nothing of terminals
-or LEDs.
-"""
+"""``boardctl demo`` put together: choose where to show the game, then play it."""
 
 from __future__ import annotations
 
@@ -11,7 +6,7 @@ import argparse
 import random
 import sys
 from contextlib import ExitStack
-from typing import Any, TextIO
+from typing import TextIO
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.demo import log
@@ -46,35 +41,24 @@ def _names(text: str | None) -> list[str] | None:
     return names
 
 
-def _link_settings(args: argparse.Namespace) -> tuple[str, dict[str, Any], str, int, float]:
-    """Link kind and options, layout, brightness (0-255) and power budget (mA).
-
-    Command-line options win over the service's configuration file.
-    """
-    from boardctl.config import link_options, load_config
-
-    config = load_config(args.config)
-    kind = args.link or config.link.kind
-    options = link_options(config, kind, args.device)
-    layout = config.board.layout
-    brightness = int(config.board.brightness)
-    power_ma = float(config.board.power_budget_ma)
-    return kind, options, layout, brightness, power_ma
-
-
 def make_table(
     args: argparse.Namespace, stream: TextIO, tracks: int, target: int, stack: ExitStack
 ) -> Table:
     """Where to show the game, from ``--display`` and whether ``stream`` is a terminal."""
     interactive = is_terminal(stream)
-    if args.display == "leds":
-        kind, options, layout, brightness, power_ma = _link_settings(args)
+    if args.display == "leds":  # the command line's options win over the configuration
+        from boardctl.config import link_options, load_config
         from boardctl.link import open_link
 
-        link = open_link(kind, **options)
+        config = load_config(args.config)
+        kind = args.link or config.link.kind
+        link = open_link(kind, **link_options(config, kind, args.device))
         stack.callback(link.close)
+        layout = config.board.layout
         board = Board(
-            layout or layout_for(tracks, target), brightness=brightness, power_ma=power_ma
+            layout or layout_for(tracks, target),
+            brightness=int(config.board.brightness),
+            power_ma=float(config.board.power_budget_ma),
         )
         if len(board.layout.tracks) < tracks:
             raise BoardError(

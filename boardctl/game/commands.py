@@ -19,8 +19,8 @@ count possible) is checked by the engine against the state.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, fields
+from typing import ClassVar, TypeVar
 
 from boardctl.cribbage.rules import house_rules_value
 from boardctl.cribbage.variants import VARIANTS
@@ -29,6 +29,7 @@ from boardctl.game import JsonValue
 from boardctl.game.entries import KINDS
 from boardctl.game.setters import SETTINGS
 from boardctl.game.setup import (
+    GameSetup,
     PresetPoints,
     check_best_of,
     check_match,
@@ -40,10 +41,28 @@ from boardctl.game.setup import (
 )
 
 Json = dict[str, JsonValue]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
-class Peg:
+class _Command:
+    """A command's JSON: its ``op`` and each field that is not None (tuples as lists)."""
+
+    op: ClassVar[str]
+
+    def to_json(self) -> Json:
+        data: Json = {"op": self.op}
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, tuple):  # cards, names, roster; a custom preset's points
+                value = dict(value) if field.name == "points" else list(value)
+            if value is not None:
+                data[field.name] = value
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Peg(_Command):
     """Score ``points`` on ``track``; ``kind`` None = inferred from the phase.
 
     A hand or crib count may name its ``cards`` (short forms such as ``5H``) and
@@ -59,52 +78,30 @@ class Peg:
     cards: tuple[str, ...] | None = None
     starter: str | None = None
 
-    def to_json(self) -> Json:
-        data: Json = {"op": self.op, "track": self.track}
-        if self.points is not None:
-            data["points"] = self.points
-        if self.kind is not None:
-            data["kind"] = self.kind
-        if self.cards is not None:
-            data["cards"] = list(self.cards)
-        if self.starter is not None:
-            data["starter"] = self.starter
-        return data
-
 
 @dataclass(frozen=True, slots=True)
-class _Bare:
-    """A command without fields: its JSON is its ``op``."""
-
-    op: ClassVar[str]
-
-    def to_json(self) -> Json:
-        return {"op": self.op}
-
-
-@dataclass(frozen=True, slots=True)
-class Undo(_Bare):
+class Undo(_Command):
     """Take back the last change of this game."""
 
     op: ClassVar[str] = "undo"
 
 
 @dataclass(frozen=True, slots=True)
-class Redo(_Bare):
+class Redo(_Command):
     """Bring back the last change undone."""
 
     op: ClassVar[str] = "redo"
 
 
 @dataclass(frozen=True, slots=True)
-class Next(_Bare):
+class Next(_Command):
     """Guided: the next phase; after a game: the next game (or a new match)."""
 
     op: ClassVar[str] = "next"
 
 
 @dataclass(frozen=True, slots=True)
-class Cut:
+class Cut(_Command):
     """The first dealer (a seat); ``dealer`` None = a random draw, recorded in the event.
 
     ``cards`` are the cards the players cut for the deal, one per seat in seat order:
@@ -121,21 +118,9 @@ class Cut:
     starter: str | None = None
     cards: tuple[str, ...] | None = None
 
-    def to_json(self) -> Json:
-        data: Json = {"op": self.op}
-        if self.dealer is not None:
-            data["dealer"] = self.dealer
-        if self.drawn is not None:
-            data["drawn"] = self.drawn
-        if self.starter is not None:
-            data["starter"] = self.starter
-        if self.cards is not None:
-            data["cards"] = list(self.cards)
-        return data
-
 
 @dataclass(frozen=True, slots=True)
-class NewGame:
+class NewGame(_Command):
     """A new match; every field left None keeps the current setting.
 
     ``points`` holds a custom preset's values as sorted pairs (``()`` = given empty).
@@ -156,22 +141,6 @@ class NewGame:
     confirm_result: bool | None = None
     rules: str | None = None
     house_rules: tuple[str, ...] | None = None
-
-    def to_json(self) -> Json:
-        data: Json = {"op": self.op}
-        for key in _NEW_GAME_SCALARS:
-            value = getattr(self, key)
-            if value is not None:
-                data[key] = value
-        if self.names is not None:
-            data["names"] = list(self.names)
-        if self.points is not None:
-            data["points"] = dict(self.points)
-        if self.roster is not None:
-            data["roster"] = list(self.roster)
-        if self.house_rules is not None:
-            data["house_rules"] = list(self.house_rules)
-        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,18 +167,15 @@ class Brightness:
 
 
 @dataclass(frozen=True, slots=True)
-class Confirm:
+class Confirm(_Command):
     """``track`` signs off the finished game (with ``confirm_result`` on)."""
 
     op: ClassVar[str] = "confirm"
     track: int
 
-    def to_json(self) -> Json:
-        return {"op": self.op, "track": self.track}
-
 
 @dataclass(frozen=True, slots=True)
-class Refile:
+class Refile(_Command):
     """The board asked about the last entry: file it as ``kind`` (None: the other kind offered).
 
     A ``kind`` equal to the one it was filed as keeps it (and ends the question). The event
@@ -221,46 +187,19 @@ class Refile:
     track: int | None = None
     points: int | None = None
 
-    def to_json(self) -> Json:
-        data: Json = {"op": self.op}
-        for key in ("kind", "track", "points"):
-            value = getattr(self, key)
-            if value is not None:
-                data[key] = value
-        return data
-
 
 Command = Peg | Undo | Redo | Next | Cut | NewGame | Set | Confirm | Refile
 BoardCommand = Command | Brightness  # what the buttons and the control socket may ask
 
 
-_NEW_GAME_SCALARS = (
-    "variant",
-    "players",
-    "target",
-    "mode",
-    "preset",
-    "match",
-    "muggins",
-    "best_of",
-    "confirm_result",
-    "rules",
-)
-
-
 def _peg(data: Mapping[str, object]) -> Peg:
-    kind = data.get("kind") or None  # "" too: inferred
     track = whole(data.get("track"), "track")
     cards = _cards(data.get("cards"))
-    starter = data.get("starter")
-    if starter is not None and not isinstance(starter, str):
-        raise EntryError(f"starter must be a card such as 5S, not {starter!r}")
+    starter = _starter(data)
     points = data.get("points")
     if points is not None or (cards is None and starter is None):
         points = whole(points, "points")
-    if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
-        raise EntryError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-    return Peg(track, points, kind, cards, starter)
+    return Peg(track, points, _kind(data), cards, starter)
 
 
 def _cards(value: object) -> tuple[str, ...] | None:
@@ -274,77 +213,74 @@ def _cards(value: object) -> tuple[str, ...] | None:
     return tuple(value)
 
 
-def _refile(data: Mapping[str, object]) -> Refile:
-    kind = data.get("kind") or None
+def _kind(data: Mapping[str, object]) -> str | None:
+    kind = data.get("kind") or None  # "" too: inferred
     if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
         raise EntryError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-    track, points = data.get("track"), data.get("points")
-    return Refile(
-        kind,
-        None if track is None else whole(track, "track"),
-        None if points is None else whole(points, "points"),
-    )
+    return kind
+
+
+def _refile(data: Mapping[str, object]) -> Refile:
+    return Refile(_kind(data), _number(data, "track"), _number(data, "points"))
 
 
 def _cut(data: Mapping[str, object]) -> Cut:
-    dealer = data.get("dealer")
-    drawn = data.get("drawn")
-    starter = data.get("starter")
-    if starter is not None and not isinstance(starter, str):
-        raise EntryError(f"starter must be a card such as 5S, not {starter!r}")
-    return Cut(
-        None if dealer is None else whole(dealer, "dealer"),
-        None if "drawn" not in data else bool(drawn),
-        starter,
-        _cards(data.get("cards")),
-    )
+    drawn = None if "drawn" not in data else bool(data["drawn"])
+    return Cut(_number(data, "dealer"), drawn, _starter(data), _cards(data.get("cards")))
 
 
-def _optional_str(data: Mapping[str, object], key: str, message: str) -> str | None:
+def _optional(data: Mapping[str, object], key: str, check: Callable[[object], _T]) -> _T | None:
+    """``data[key]`` checked, or None when it is left out."""
     value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise EntryError(message.format(value=value))
-    return value
+    return None if value is None else check(value)
+
+
+def _number(data: Mapping[str, object], key: str) -> int | None:
+    return _optional(data, key, lambda value: whole(value, key))
+
+
+def _flag(data: Mapping[str, object], key: str) -> bool | None:
+    def check(value: object) -> bool:
+        if not isinstance(value, bool):
+            raise EntryError(f"{key} must be true or false, not {value!r}")
+        return value
+
+    return _optional(data, key, check)
+
+
+def _text(data: Mapping[str, object], key: str, message: str) -> str | None:
+    def check(value: object) -> str:
+        if not isinstance(value, str):
+            raise EntryError(message.format(value=value))
+        return value
+
+    return _optional(data, key, check)
+
+
+def _starter(data: Mapping[str, object]) -> str | None:
+    return _text(data, "starter", "starter must be a card such as 5S, not {value!r}")
 
 
 def _new_game(data: Mapping[str, object]) -> NewGame:
     players = data.get("players")
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
         raise EntryError(f"players must be 2-6, not {players!r}")
-    variant = data.get("variant")
-    if variant is not None and not isinstance(variant, str):
-        raise EntryError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
-    target = data.get("target")
-    mode = data.get("mode")
-    match = data.get("match")
-    muggins = data.get("muggins")
-    if muggins is not None and not isinstance(muggins, bool):
-        raise EntryError(f"muggins must be true or false, not {muggins!r}")
-    names = data.get("names")
-    points = data.get("points")
-    roster = data.get("roster")
-    best_of = data.get("best_of")
-    confirm_result = data.get("confirm_result")
-    house_rules = data.get("house_rules")
-    if confirm_result is not None and not isinstance(confirm_result, bool):
-        raise EntryError(f"confirm_result must be true or false, not {confirm_result!r}")
+    known = ", ".join(VARIANTS)
     return NewGame(
-        variant=variant,
+        variant=_text(data, "variant", "unknown variant {value!r} (known: " + known + ")"),
         players=players,
-        target=None if target is None else whole(target, "target"),
-        mode=None if mode is None else check_mode(mode),
-        preset=_optional_str(data, "preset", "preset must be a name, not {value!r}"),
-        match=None if match is None else check_match(match),
-        muggins=muggins,
-        names=None if names is None else check_name_list(names),
-        points=None if points is None else check_points(points),
-        roster=None if roster is None else check_roster(roster),
-        best_of=None if best_of is None else check_best_of(best_of),
-        confirm_result=confirm_result,
-        rules=_optional_str(data, "rules", "rules must be a rule set's name, not {value!r}"),
-        house_rules=None if house_rules is None else house_rules_value(house_rules),
+        target=_number(data, "target"),
+        mode=_optional(data, "mode", check_mode),
+        preset=_text(data, "preset", "preset must be a name, not {value!r}"),
+        match=_optional(data, "match", check_match),
+        muggins=_flag(data, "muggins"),
+        names=_optional(data, "names", check_name_list),
+        points=_optional(data, "points", check_points),
+        roster=_optional(data, "roster", check_roster),
+        best_of=_optional(data, "best_of", check_best_of),
+        confirm_result=_flag(data, "confirm_result"),
+        rules=_text(data, "rules", "rules must be a rule set's name, not {value!r}"),
+        house_rules=_optional(data, "house_rules", house_rules_value),
     )
 
 
@@ -368,20 +304,22 @@ def _json_value(value: object) -> JsonValue:
     raise EntryError(f"{value!r} is not a JSON value")
 
 
-_PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], tuple[str, ...]]] = {
-    "peg": (_peg, ("track", "points", "kind", "cards", "starter")),
-    "undo": (lambda _: Undo(), ()),
-    "redo": (lambda _: Redo(), ()),
-    "next": (lambda _: Next(), ()),
-    "cut": (_cut, ("dealer", "drawn", "starter", "cards")),
-    "new_game": (_new_game, (*_NEW_GAME_SCALARS, "names", "points", "roster", "house_rules")),
-    "set": (_set, ("key", "value")),
-    "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), ("track",)),
-    "refile": (_refile, ("kind", "track", "points")),
+_PARSERS: dict[str, tuple[Callable[[Mapping[str, object]], Command], type]] = {
+    "peg": (_peg, Peg),
+    "undo": (lambda _: Undo(), Undo),
+    "redo": (lambda _: Redo(), Redo),
+    "next": (lambda _: Next(), Next),
+    "cut": (_cut, Cut),
+    "new_game": (_new_game, NewGame),
+    "set": (_set, Set),
+    "confirm": (lambda data: Confirm(whole(data.get("track"), "track")), Confirm),
+    "refile": (_refile, Refile),
 }
 
 #: Every operation of the engine, with the fields it may carry.
-OPS: dict[str, tuple[str, ...]] = {op: fields for op, (_, fields) in _PARSERS.items()}
+OPS: dict[str, tuple[str, ...]] = {
+    op: tuple(f.name for f in fields(cls)) for op, (_, cls) in _PARSERS.items()
+}
 
 
 def parse_command(data: object) -> Command:
@@ -399,13 +337,23 @@ def parse_command(data: object) -> Command:
     return parse(data)
 
 
+def new_game_event(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:
+    """The ``new_game`` command of ``setup`` (a setup's: every choice written out)."""
+    if isinstance(setup, NewGame):
+        return setup
+    body = setup.to_dict() if isinstance(setup, GameSetup) else setup
+    command = parse_command({**body, "op": "new_game"})
+    assert isinstance(command, NewGame)
+    return command
+
+
 def check_fields(data: Mapping[str, object], op: str) -> None:
     """Refuse a field that ``op`` (one of :data:`OPS`) does not take."""
     allowed = OPS[op]
     for key in data:
         if key != "op" and key not in allowed:
-            fields = ", ".join(allowed) or "none"
-            raise EntryError(f"unknown field {key!r} for {op} (fields: {fields})")
+            known = ", ".join(allowed) or "none"
+            raise EntryError(f"unknown field {key!r} for {op} (fields: {known})")
 
 
 def parse_board_command(data: object) -> BoardCommand:

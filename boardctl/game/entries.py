@@ -199,19 +199,8 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
 def ask_about(entry: Entry) -> Ask | None:
     """Whether the board asks about an entry of the kind it infers, and what the other kind is.
 
-    The board asks when the amount fits both what the phase says and what a forgotten
-    menu press would make it (whether the kind was given or inferred: the journal's
-    events carry it, and a replay must ask the same):
-
-    - his heels in the deal (the dealer's 2 before any card is played) could be the
-      dealer's first pegging with the press that starts the play forgotten;
-    - a pegging entry in the play, once the play has pegged anything (its last card
-      always scores, so the first entry of a play never ends it), on the track whose
-      hand is counted first, of an amount a hand can score, could be that first count
-      with the press that ends the play forgotten.
-
-    Amounts the play cannot peg at once are not asked about: they are the show's first
-    count (:func:`infer_kind`).
+    Also for a kind given (a replay must ask the same); the cases and why each is ambiguous:
+    the table of docs/scorekeeping.md, "The forgotten menu press: the board asks".
     """
     state, points, track = entry.state, entry.points, entry.track
     if not entry.guided or state.dealer is None:

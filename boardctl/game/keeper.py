@@ -23,13 +23,19 @@ import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from types import TracebackType
 from typing import Any
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game import JsonObject, JsonValue
 from boardctl.game.buttons import button_meaning, result_signoff
-from boardctl.game.commands import BoardCommand, Command, NewGame, Set, parse_command
+from boardctl.game.commands import (
+    BoardCommand,
+    Command,
+    NewGame,
+    Set,
+    new_game_event,
+    parse_command,
+)
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.limits import Limits
 from boardctl.game.machine import Chooser, Machine, Plan
@@ -40,7 +46,6 @@ from boardctl.notices import DAMAGE_KEY
 from boardctl.store.journal import (
     Journal,
     JournalChanged,
-    Kept,
     Record,
     default_journal_path,
     stamp,
@@ -52,22 +57,6 @@ Clock = Callable[[], float]
 Result = JsonObject  # what apply returns: ok, seq, the event and the status (JSON)
 
 log = logging.getLogger(__name__)
-
-
-def _new_game_command(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:
-    if isinstance(setup, NewGame):
-        return setup
-    body = setup.to_dict() if isinstance(setup, GameSetup) else dict(setup)
-    command = parse_command({**body, "op": "new_game"})
-    assert isinstance(command, NewGame)
-    return command
-
-
-def _games_before_start(journal: Journal) -> Kept:
-    """The games a game start about to be written ends (:mod:`boardctl.results.kept`)."""
-    from boardctl.results.kept import games_before_start  # results are folded by the engine
-
-    return games_before_start(journal)
 
 
 def _keep_game_starts(journal: Journal, now: bool) -> None:
@@ -161,7 +150,7 @@ class Scorekeeper:
             if not readonly:
                 _keep_game_starts(journal, not later)
             if setup is not None and keeper._seq == 0 and not readonly:
-                keeper.apply(_new_game_command(setup))
+                keeper.apply(new_game_event(setup))
         except BaseException:
             journal.close()
             raise
@@ -187,7 +176,7 @@ class Scorekeeper:
             wall_clock=wall_clock,
         )
         if setup is not None:
-            keeper.apply(_new_game_command(setup))
+            keeper.apply(new_game_event(setup))
         return keeper
 
     def _resume(self, *, full: bool) -> None:
@@ -315,9 +304,11 @@ class Scorekeeper:
         if self._journal is not None:
             snapshot = games = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
+                from boardctl.results.kept import games_before_start  # (folded by the engine)
+
                 snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
                 if not self._journal.starts_pending:
-                    games = _games_before_start(self._journal)
+                    games = games_before_start(self._journal)
             try:
                 record = self._journal.append(
                     plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot, games=games
@@ -327,12 +318,7 @@ class Scorekeeper:
                 raise EntryError(f"{exc}; the board now shows the journal, enter it again") from exc
             except JournalError:
                 if settle_failed_write(self, pending.base_seq, plan.event.to_json()):
-                    return {
-                        "ok": True,
-                        "seq": self._seq,
-                        "event": plan.event.to_json(),
-                        "status": self.status(),
-                    }
+                    return self._result(self._seq, plan.event)
                 raise
             seq, at, clock = record.seq, record.at, record.clock
         else:
@@ -346,7 +332,10 @@ class Scorekeeper:
         self.over_at = pending.over_at
         if ended:
             backup_at_game_end(self._journal)
-        return {"ok": True, "seq": seq, "event": plan.event.to_json(), "status": self.status()}
+        return self._result(seq, plan.event)
+
+    def _result(self, seq: int, event: Command) -> Result:
+        return {"ok": True, "seq": seq, "event": event.to_json(), "status": self.status()}
 
     def _remember(
         self, seq: int, at: float, event: Command, plan: Plan, clock: float | None = None
@@ -455,12 +444,7 @@ class Scorekeeper:
     def __enter__(self) -> Scorekeeper:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *_: object) -> None:
         self.close()
 
 

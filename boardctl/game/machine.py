@@ -40,6 +40,7 @@ from boardctl.game.commands import (
     Refile,
     Set,
     Undo,
+    new_game_event,
 )
 from boardctl.game.flow import Chooser
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
@@ -135,23 +136,7 @@ def _redo(machine: Machine, command: Redo, choose: Chooser) -> Plan:
 
 def _new_game(machine: Machine, command: NewGame, choose: Chooser) -> Plan:
     setup = setup_with(command, base=machine.state.setup)
-    event = NewGame(
-        variant=setup.variant_name,
-        players=setup.players,
-        target=setup.target,
-        mode=setup.mode,
-        preset=setup.preset_name,
-        match=setup.match,
-        muggins=setup.muggins,
-        names=setup.names or None,
-        points=setup.points or None,
-        roster=setup.roster or None,
-        best_of=setup.best_of or None,
-        confirm_result=setup.confirm_result or None,
-        rules=setup.rules,
-        house_rules=setup.house_rules,
-    )
-    return Plan(event, flow.new_match(machine.state, setup), reset=True)
+    return Plan(new_game_event(setup), flow.new_match(machine.state, setup), reset=True)
 
 
 def _next(machine: Machine, command: Next, choose: Chooser) -> Plan:

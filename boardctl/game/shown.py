@@ -1,29 +1,8 @@
 """The cards of a count: a hand or crib entry that names its cards, checked by the scorer.
 
-A ``peg`` may name the cards it counts (``cards``: the hand or the crib, and
-``starter``). The engine then checks them before the entry's own checks:
-
-- every card is a card, the hand has the variant's hand size (4, or 3 in the
-  five-card game) and the crib its crib size (4), and no card appears twice
-  among them and the starter;
-- in a guided game the starter is the deal's: once an entry of the deal has
-  named it (a hand, a crib, or his heels with its jack), a later one must name
-  the same card or leave it out (then the deal's starter is taken);
-- in a guided game a card is in one hand or the crib of a deal: a card another
-  count of the deal named (kept in ``GameState.counted``), or the deal's
-  starter, is refused naming where it is (refusal class ``impossible``: no
-  deal holds those cards);
-- the points are the scorer's count of those cards under the game's rules
-  (:func:`boardctl.cribbage.rules.scoring_for` of its house rules). Points left
-  out are filled in with that count; other points are refused, naming the count.
-
-The event then records the points, the kind, the cards and the starter in
-their short form (``TD``, ``5H``). In free mode the board knows no deals, so the
-starter and the cards are checked against nothing but the entry's own cards.
-
-His heels may name its starter (a jack) and nothing else: that records the
-deal's starter for the counts of the show; so does ``cut`` with a ``starter``
-(:func:`record_starter`), with the first dealer's cut or alone later.
+The checks (sizes, the deal's starter, a card in one place of the deal, the scorer's
+points filled in or refused) are those of docs/scorekeeping.md, "Counts with their cards".
+His heels may name its starter (a jack), and so may ``cut`` (:func:`record_starter`).
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """The hardware self-test: every LED in turn, every button as it is pressed.
 
-The self-test is built from small parts so that a test can drive it with a
-recording link, mock pins and a fake clock:
-
-- :func:`colour_check_frame` lights the first three LEDs red, green and blue, so
-  a wrong colour order in the layout is seen at once;
-- :func:`sweep_frame` lights one LED; :class:`SelfTest` shows one such frame
-  per LED, in the order given (normally every LED of the strip, labelled with
-  its role in the layout), and reports each step;
-- :class:`InputWatch` opens every wired button and encoder with gpiozero and
-  queues a line for each press or turn; the self-test reports them between
-  steps and, after the sweep, until every input was seen or time runs out.
-
-Example (no hardware: a list stands in for the link)::
+:func:`colour_check_frame` lights the first three LEDs red, green and blue (a wrong colour
+order shows at once); :class:`SelfTest` sweeps one LED at a time and reports the inputs
+:class:`InputWatch` queues. A list stands in for the link::
 
     >>> shown = []
     >>> class Sink:
@@ -30,11 +20,13 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol
 
 from boardctl.board.frame import RGB, Frame, blank_frame
+from boardctl.config import PinsConfig
 from boardctl.errors import HardwareError
+from boardctl.inputs.events import Edge, InputEvent, Turn
 
 WHITE: RGB = (255, 255, 255)
 COLOUR_CHECK: tuple[RGB, RGB, RGB] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -72,43 +64,30 @@ def colour_check_frame(led_count: int, level: int = 255) -> Frame:
     return bytes(out)
 
 
+@dataclass
 class SelfTest:
-    """Show each LED in turn on ``sink`` and report inputs from ``events``.
+    """Show each LED of ``steps`` in turn on ``sink``, reporting the input lines queued on
+    ``events`` (by :class:`InputWatch`) between steps, so a press shows at once."""
 
-    ``steps`` is the order of the sweep. ``events`` (optional) is a queue of
-    report lines filled by :class:`InputWatch` callbacks; they are reported
-    between steps, so a button pressed during the sweep shows up at once.
-    ``sleep`` and ``clock`` are injected for tests.
-    """
+    sink: FrameSink
+    _: KW_ONLY
+    led_count: int
+    steps: Sequence[LedStep]
+    events: queue.Queue[str] | None = None
+    report: Callable[[str], None] = print
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    colour: RGB = WHITE
+    inputs_seen: list[str] = field(default_factory=list)
 
-    def __init__(
-        self,
-        sink: FrameSink,
-        *,
-        led_count: int,
-        steps: Sequence[LedStep],
-        events: queue.Queue[str] | None = None,
-        report: Callable[[str], None] = print,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
-        colour: RGB = WHITE,
-    ) -> None:
-        if led_count < 1:
+    def __post_init__(self) -> None:
+        if self.led_count < 1:
             raise HardwareError("the strip needs at least one LED")
-        for step in steps:
-            if not 0 <= step.index < led_count:
+        for step in self.steps:
+            if not 0 <= step.index < self.led_count:
                 raise HardwareError(
-                    f"{step.label}: LED {step.index} is outside the strip (0..{led_count - 1})"
+                    f"{step.label}: LED {step.index} is outside the strip (0..{self.led_count - 1})"
                 )
-        self.sink = sink
-        self.led_count = led_count
-        self.steps = list(steps)
-        self.events = events
-        self.report = report
-        self.sleep = sleep
-        self.clock = clock
-        self.colour = colour
-        self.inputs_seen: list[str] = []
 
     def colour_check(self, *, hold: float, level: int = 255) -> None:
         """Light LEDs 0, 1, 2 red, green, blue (at ``level``) for ``hold`` seconds."""
@@ -129,11 +108,8 @@ class SelfTest:
         self.sink.show(blank_frame(self.led_count))
 
     def wait_for_inputs(self, expected: Iterable[str], *, timeout: float) -> list[str]:
-        """Report inputs until each of ``expected`` was seen or ``timeout`` passes.
-
-        Returns the expected inputs never seen. An input counts as seen when
-        a report line starts with its name.
-        """
+        """Report inputs until each of ``expected`` (a line's first word) was seen or
+        ``timeout`` passes; the ones never seen."""
         missing = [name for name in expected if not self._seen(name)]
         deadline = self.clock() + timeout
         while missing and self.events is not None:
@@ -174,58 +150,39 @@ class SelfTest:
 
 
 class InputWatch:
-    """Open buttons and encoders with gpiozero; queue a line per press or turn.
-
-    ``buttons`` maps a name (``"track1.plus1"``) to a BCM pin; ``encoders``
-    maps a name (``"track1.encoder"``) to its (A, B) pins. Buttons switch to
-    ground (internal pull-ups), as in the wiring guide. Lines look like
-    ``"track1.plus1 (GPIO17) pressed"`` and ``"track1.encoder (GPIO22/23)
-    turned clockwise"``. Use as a context manager, or call :meth:`close`.
-    """
+    """The board's inputs (:class:`boardctl.inputs.gpio.Inputs` on the first ``tracks``
+    tracks), each press, release or turn queued as a line: ``"undo (GPIO5) pressed"``,
+    ``"track1.encoder (GPIO22/23) turned clockwise"``."""
 
     def __init__(
         self,
-        buttons: Mapping[str, int],
-        encoders: Mapping[str, tuple[int, int]] | None = None,
+        pins: PinsConfig,
+        tracks: int,
         *,
         events: queue.Queue[str] | None = None,
         pin_factory: Any = None,
     ) -> None:
-        from gpiozero import Button, RotaryEncoder
+        from boardctl.inputs.gpio import Inputs
 
         self.events: queue.Queue[str] = events if events is not None else queue.Queue()
-        self.names: list[str] = []
-        self._devices: list[Any] = []
-        try:
-            for name, pin in buttons.items():
-                button = Button(pin, pull_up=True, pin_factory=pin_factory)
-                button.when_pressed = self._callback(f"{name} (GPIO{pin}) pressed")
-                button.when_released = self._callback(f"{name} (GPIO{pin}) released")
-                self._devices.append(button)
-                self.names.append(name)
-            for name, (a, b) in (encoders or {}).items():
-                encoder = RotaryEncoder(a, b, max_steps=0, pin_factory=pin_factory)
-                where = f"{name} (GPIO{a}/{b})"
-                encoder.when_rotated_clockwise = self._callback(f"{where} turned clockwise")
-                encoder.when_rotated_counter_clockwise = self._callback(
-                    f"{where} turned counter-clockwise"
-                )
-                self._devices.append(encoder)
-                self.names.append(name)
-        except BaseException:
-            self.close()
-            raise
+        self._pins = dict(pins.named())
+        self.inputs = Inputs(pins, tracks, self._put, factory=pin_factory)
+        encoders = [f"track{track + 1}.encoder" for track in self.inputs.encoders]
+        self.names: list[str] = [*self.inputs.buttons, *encoders]
 
-    def _callback(self, line: str) -> Callable[[], None]:
-        def put() -> None:
-            self.events.put(line)
-
-        return put
+    def _put(self, event: InputEvent) -> None:
+        if isinstance(event, Edge):
+            done = "pressed" if event.pressed else "released"
+            self.events.put(f"{event.button} (GPIO{self._pins[event.button]}) {done}")
+        elif isinstance(event, Turn):
+            name = f"track{event.track + 1}"
+            a, b = self._pins[f"{name}.encoder_a"], self._pins[f"{name}.encoder_b"]
+            way = "clockwise" if event.steps > 0 else "counter-clockwise"
+            self.events.put(f"{name}.encoder (GPIO{a}/{b}) turned {way}")
 
     def close(self) -> None:
         """Release every pin."""
-        while self._devices:
-            self._devices.pop().close()
+        self.inputs.close()
 
     def __enter__(self) -> InputWatch:
         return self
@@ -235,39 +192,5 @@ class InputWatch:
 
 
 def layout_steps(led_count: int, roles: Mapping[int, str]) -> list[LedStep]:
-    """Every LED of the strip in order, named by its role in the layout.
-
-    ``roles`` is :meth:`boardctl.board.layout.Layout.roles`; LEDs the layout
-    does not use are swept too (labelled "unused"), so a gap in the strip shows.
-    """
+    """Every LED of the strip in order, named by its role (:meth:`Layout.roles`; "unused")."""
     return [LedStep(i, roles.get(i, "unused")) for i in range(led_count)]
-
-
-def input_pins(
-    undo: int | None,
-    menu: int | None,
-    tracks: Iterable[Any],
-) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
-    """Buttons and encoders to watch, named as the service names them.
-
-    ``tracks`` holds one pin table per track of the layout (objects with
-    ``plus1``, ``plus5``, ``encoder_a``, ``encoder_b``, ``encoder_push``;
-    ``None`` = not wired). Returns ``(buttons, encoders)``:
-    ``{"undo": 5, "track1.plus1": 17, ...}`` and ``{"track1.encoder": (22, 23)}``.
-    """
-    from boardctl.inputs.panel import button_id
-
-    buttons: dict[str, int] = {}
-    if undo is not None:
-        buttons[button_id("undo")] = undo
-    if menu is not None:
-        buttons[button_id("menu")] = menu
-    encoders: dict[str, tuple[int, int]] = {}
-    for track, table in enumerate(tracks):
-        for role in ("plus1", "plus5", "encoder_push"):
-            pin = getattr(table, role)
-            if pin is not None:
-                buttons[button_id(role, track)] = pin
-        if table.encoder_a is not None and table.encoder_b is not None:
-            encoders[f"track{track + 1}.encoder"] = (table.encoder_a, table.encoder_b)
-    return buttons, encoders

@@ -57,11 +57,8 @@ class Debouncer:
         return max(self._last_edge, self._last_accept) + self.lockout
 
     def poll(self, t: float) -> list[Transition]:
-        """Settle the level if the line has been quiet long enough by ``t``.
-
-        The caller must have passed every edge up to ``t`` first (the service
-        loop polls with a time read before it took the queued edges).
-        """
+        """Settle the level if the line has been quiet long enough by ``t`` (every edge up to
+        ``t`` must have been passed first)."""
         due = self.deadline()
         if due is not None and t >= due:
             return self._accept(t)

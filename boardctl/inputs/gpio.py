@@ -1,21 +1,11 @@
 """gpiozero devices for the configured pins, feeding raw events to a callback.
 
-Buttons are ``gpiozero.DigitalInputDevice(pin, pull_up=True,
-bounce_time=None)``: a ``Button`` without its hold thread. (``gpiozero.Button``
-starts one thread per button that wakes every 0.1 s to look for a hold: ten
-buttons meant a hundred wake-ups a second on an idle board. Holds are timed by
-the service loop instead.) The debounce is ours too
-(:mod:`boardctl.inputs.debounce`), done in the service loop with the time each
-edge was seen. Rotary encoders are
-``gpiozero.RotaryEncoder(a, b, max_steps=0)``, whose quadrature decoding
-already ignores contact bounce. gpiozero calls us from its own threads; we
-only stamp the time and hand the event on (the callback puts it on the
-loop's queue), so nothing slow runs there.
-
-Off a Pi (no ``/dev/gpiochip*``), :func:`pin_factory` falls back to gpiozero's
-``MockFactory`` and says so once. On a machine with a GPIO chip, mock pins would be a
-board with dead buttons: when no pin factory loads there, every factory's reason is
-logged and :class:`~boardctl.errors.GpioError` raised (the service exits non-zero).
+Buttons are ``DigitalInputDevice(pin, pull_up=True, bounce_time=None)``: a ``Button``
+without its hold thread (ten buttons woke a hundred times a second); holds are timed and
+debounced in the service loop (:mod:`boardctl.inputs.debounce`). Encoders are
+``RotaryEncoder(a, b, max_steps=0)``. gpiozero's threads only stamp the time and hand the
+event on. Off a Pi :func:`pin_factory` falls back to mock pins; on a machine with a GPIO
+chip where no factory loads, :class:`~boardctl.errors.GpioError` is raised.
 """
 
 from __future__ import annotations
@@ -26,12 +16,16 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from boardctl.config import PinsConfig
 from boardctl.errors import GpioError
 from boardctl.inputs.events import Edge, InputEvent, Turn
-from boardctl.inputs.panel import button_id
+from boardctl.inputs.panel import SHARED_BUTTONS, TRACK_BUTTONS
+from boardctl.view import ButtonId
+
+BUTTONS = (*SHARED_BUTTONS, *TRACK_BUTTONS)
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +33,6 @@ Sink = Callable[[InputEvent], None]
 
 
 def gpio_chips() -> list[str]:
-    """The machine's GPIO character devices."""
     return sorted(glob.glob("/dev/gpiochip*"))
 
 
@@ -56,13 +49,10 @@ def pin_factory(
     chips: Callable[[], list[str]] | None = None,
     load: Callable[[], Any] | None = None,
 ) -> tuple[Any, bool]:
-    """The gpiozero pin factory to use, and whether it is the mock one.
-
-    ``GPIOZERO_PIN_FACTORY`` wins when set. A machine without a GPIO chip (``chips``,
-    default :func:`gpio_chips`, finds none) gets mock pins. With one, gpiozero's default
-    factories are tried in its order (``load``, default :func:`default_pin_factory`);
-    each fallback's reason is logged, and if none loads, :class:`GpioError` is raised.
-    """
+    """The gpiozero pin factory to use, and whether it is the mock one: the one
+    ``GPIOZERO_PIN_FACTORY`` names, mock pins where ``chips`` finds no GPIO chip, else the
+    first of gpiozero's defaults that ``load``s (each fallback's reason logged; none:
+    :class:`GpioError`)."""
     import warnings
 
     from gpiozero import Device
@@ -130,24 +120,15 @@ class Inputs:
         # the lock and reads the clock knows every edge stamped before then is queued.
         self._lock = lock if lock is not None else contextlib.nullcontext()
         try:
-            named: list[tuple[str, int | None]] = [
-                (button_id("undo"), pins.undo),
-                (button_id("menu"), pins.menu),
-            ]
-            for track, table in enumerate(pins.tracks[:tracks]):
-                named += [
-                    (button_id("plus1", track), table.plus1),
-                    (button_id("plus5", track), table.plus5),
-                    (button_id("encoder_push", track), table.encoder_push),
-                ]
-            for name, pin in named:
-                if pin is None:
-                    continue
+            for name, pin in pins.named():
+                wired = ButtonId.from_name(name)
+                if pin is None or wired.role not in BUTTONS or (wired.track or 0) >= tracks:
+                    continue  # not wired, an encoder's contact, or a track the game has not
                 button = DigitalInputDevice(
                     pin, pull_up=True, bounce_time=None, pin_factory=factory
                 )
-                button.when_activated = self._edge_handler(name, True)
-                button.when_deactivated = self._edge_handler(name, False)
+                button.when_activated = self._handler(partial(Edge, name, True))
+                button.when_deactivated = self._handler(partial(Edge, name, False))
                 self._devices.append(button)
                 self.buttons[name] = button
             for track, table in enumerate(pins.tracks[:tracks]):
@@ -156,25 +137,20 @@ class Inputs:
                 encoder = RotaryEncoder(
                     table.encoder_a, table.encoder_b, max_steps=0, pin_factory=factory
                 )
-                encoder.when_rotated_clockwise = self._turn_handler(track, 1)
-                encoder.when_rotated_counter_clockwise = self._turn_handler(track, -1)
+                encoder.when_rotated_clockwise = self._handler(partial(Turn, track, 1))
+                encoder.when_rotated_counter_clockwise = self._handler(partial(Turn, track, -1))
                 self._devices.append(encoder)
                 self.encoders[track] = encoder
         except BaseException:
             self.close()
             raise
 
-    def _edge_handler(self, name: str, pressed: bool) -> Callable[[], None]:
+    def _handler(self, event: Callable[[float], InputEvent]) -> Callable[[], None]:
+        """A gpiozero callback posting ``event`` stamped with the time it runs."""
+
         def handler() -> None:
             with self._lock:
-                self._sink(Edge(name, pressed, self._clock()))
-
-        return handler
-
-    def _turn_handler(self, track: int, steps: int) -> Callable[[], None]:
-        def handler() -> None:
-            with self._lock:
-                self._sink(Turn(track, steps, self._clock()))
+                self._sink(event(self._clock()))
 
         return handler
 

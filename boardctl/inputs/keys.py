@@ -1,23 +1,6 @@
-"""Keyboard keys standing in for the buttons on the virtual board.
-
-With no Pi (mock pins) and ``--display terminal``, ``boardctl run`` reads
-single key presses from the terminal (cbreak mode, restored on exit):
-
-====================  =================================================
-key                   button
-====================  =================================================
-``1`` ``2`` ``3``     +1 on track 1, 2, 3
-``q`` ``w`` ``e``     +5 on track 1, 2, 3
-``a`` ``s`` ``d``     commit now (encoder push) on track 1, 2, 3
-``z`` ``x`` ``c``     encoder one step back (-1 pending) on track 1, 2, 3
-``u``                 undo (short press)
-``U``                 redo (undo held); while the board asks about the
-                      last entry: file it as the other kind (refile)
-``m`` or space        menu short press: next phase (confirm a new game or a 2nd undo)
-``M``                 menu long press: settings mode (again: apply)
-``N``                 menu very long press: new game (asks for a confirm)
-Ctrl-C                stop the service
-====================  =================================================
+"""Keyboard keys standing in for the buttons on the virtual board (:data:`KEYMAP`; the table
+is in docs/service.md): read one at a time from the terminal (cbreak mode, restored on exit)
+when ``boardctl run`` has mock pins and ``--display terminal``.
 """
 
 from __future__ import annotations
@@ -52,10 +35,26 @@ KEYMAP.update(
     }
 )
 
-HELP = (
-    "keys: 1/2/3 +1 · q/w/e +5 · a/s/d commit · z/x/c -1 · u undo · U redo\n"
-    "      m next · M settings · N new game · Ctrl-C quit"
+# what the keys do, for the help lines: the full two lines and the one-line short form
+LEGEND = (
+    ("1/2/3", "+1"),
+    ("q/w/e", "+5"),
+    ("a/s/d", "commit"),
+    ("z/x/c", "-1"),
+    ("u", "undo"),
+    ("U", "redo"),
+    ("m", "next"),
+    ("M", "settings"),
+    ("N", "new game"),
 )
+HELP = (
+    "keys: "
+    + " · ".join(f"{key} {what}" for key, what in LEGEND[:6])
+    + "\n      "
+    + " · ".join(f"{key} {what}" for key, what in LEGEND[6:])
+    + " · Ctrl-C quit"
+)
+SHORT_HELP = "keys " + " ".join(f"{key.replace('/', '')}:{what.split()[0]}" for key, what in LEGEND)
 
 
 def events_for(text: str) -> list[InputEvent]:

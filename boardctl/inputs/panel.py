@@ -1,51 +1,12 @@
 """What the buttons mean: pending entries, gestures, settings and new-game confirm.
 
-A pure state machine with an explicit clock. Raw edges go in (from gpiozero,
-from a test, or synthetic taps from the keyboard); commands come out as the
-typed commands of :mod:`boardctl.game.commands` (the control socket's are
-parsed into the same), and the loop applies them.
-
-Per track (``track`` is 0-based):
-
-- ``plus1`` / ``plus5`` add 1 / 5 to the track's *pending* amount the moment
-  the press is seen; an encoder step adds or takes 1 (never below 0);
-- the pending amount commits as one ``peg`` command after ``commit_idle``
-  seconds without activity on that track, or at once on ``encoder_push``;
-- holding any track button for ``long_press`` seconds means undo: it takes
-  back what the press added, then cancels the track's pending amount if
-  there is one, else undoes the last entry. A held (or stuck) button acts
-  once, then nothing until it is released; held past ``stuck_after``
-  seconds it is taken as a stuck contact: logged once and ignored until
-  it is released.
-
-Undo from the buttons is guarded against a flaky contact: the first undo
-acts at once, but another one before any new entry from the buttons only
-*asks* (:meth:`Panel.overlay` has ``undo_confirm``, the start holes blink
-blue): a menu press confirms it, undo or ``confirm_timeout`` cancels it, and
-a track press or an encoder turn cancels it and counts as usual. An entry
-the engine refuses (or cannot save) lifts nothing: the service reports it to
-:meth:`Panel.refused`. So a contact shorting again and again erases at most
-one entry.
-
-While a finished game's result waits for each side's confirmation
-(``[game] confirm_result``; :attr:`Panel.signoff` says which sides have
-confirmed), a press of any of a track's buttons is that side's
-``confirm`` (and held, as any track button, undo takes it back).
-
-Shared buttons:
-
-- ``undo``: short press cancels every pending amount, or undoes the last entry;
-  held for ``long_press``: redo;
-- ``menu``: short press = next phase; released after ``long_press`` = settings
-  mode; held for ``very_long_press`` = new game, asking for a confirm (a menu
-  press confirms; undo or ``confirm_timeout`` cancels).
-
-In settings mode (shown on the LEDs through :meth:`Panel.overlay`), a menu
-short press moves to the next setting, track 1's +1 picks the next value and
-track 2's +1 the previous one (brightness shows at once); a long menu press
-applies the changes: a new variant, target or rule set starts a new game (after
-the new-game confirm), the skunk preset and guided/free mode are ``set``
-commands. Undo or ``settings_timeout`` leaves without changes.
+A pure state machine with an explicit clock: raw edges go in (gpiozero, a test, or the
+keyboard's taps), the typed commands of :mod:`boardctl.game.commands` come out. Track buttons
+add to a pending amount that commits after ``commit_idle`` (or on the encoder's push); held,
+any button undoes or redoes; menu goes on, or held opens settings mode or asks for a new game.
+A second undo before a new entry only asks (a flaky contact erases one entry at most); a
+contact held past ``stuck_after`` is ignored until released. Every gesture: :data:`GESTURES`
+and docs/service.md.
 """
 
 from __future__ import annotations
@@ -175,8 +136,7 @@ class Panel:
     pending_at: float | None = None  # when a pending amount last changed (None: none pending)
 
     def __post_init__(self) -> None:
-        self._pending = [0] * self.tracks
-        self._active_at = [0.0] * self.tracks
+        self.set_tracks(self.tracks)
 
     # --- inputs ------------------------------------------------------------
     def edge(self, name: str, pressed: bool, t: float) -> list[Command]:
@@ -213,10 +173,8 @@ class Panel:
         return self._noted(out + self._release(button, t, duration=hold))
 
     def tick(self, t: float) -> list[Command]:
-        """Run the timers due at ``t`` (debounce settling, holds, commits, timeouts).
-
-        Every edge stamped before ``t`` must have been passed in already.
-        """
+        """Run the timers due at ``t`` (debounce, holds, commits, timeouts); every edge
+        stamped before ``t`` must have been passed in already."""
         self._rearm = False
         out: list[Command] = []
         for button in self._buttons.values():
@@ -266,9 +224,8 @@ class Panel:
         return tuple(self._pending)
 
     def overlay(self, extra: ViewExtra | None = None) -> ViewExtra:
-        """``extra`` (the view's; default: nothing) with the panel's modes for the LEDs:
-        settings, a confirm prompt or a result's sign-off, and the buttons stuck (in every
-        mode)."""
+        """``extra`` (default: nothing) with the panel's modes for the LEDs: settings, a
+        confirm, a result's sign-off, and the buttons stuck."""
         extra = ViewExtra() if extra is None else extra
         stuck = self._stuck()
         if self._settings is not None:
@@ -474,8 +431,8 @@ class Panel:
         return [*commands, Next()]
 
     def _undo_button(self, command: Undo | Redo, t: float) -> list[Command]:
-        """The undo button, short (undo) or held (redo): leave settings, the
-        confirm or the asked undo, else drop the pending amounts, else ``command``."""
+        """The undo button, short (undo) or held (redo): leave a mode, else drop the pending
+        amounts, else ``command``."""
         if self._settings is not None:
             return self._cancel_settings()
         if self._confirm_since is not None:
@@ -489,8 +446,7 @@ class Panel:
         return self._undo(t) if isinstance(command, Undo) else [command]
 
     def _undo(self, t: float) -> list[Command]:
-        """An undo from the buttons: the first at once; another one before any new
-        entry from the buttons only asks for a confirm (a flaky contact erases one)."""
+        """An undo from the buttons: the first at once, another before a new entry only asks."""
         if not self._undo_guard:
             self._undo_guard = True
             return [Undo()]
@@ -498,19 +454,16 @@ class Panel:
         return []
 
     def _noted(self, out: list[Command]) -> list[Command]:
-        """``out``, after noting that an entry (anything but undo, redo and brightness)
-        lifts the undo guard."""
+        """``out``, noting that an entry (not undo, redo or brightness) lifts the undo guard."""
         if any(not isinstance(command, Undo | Redo | Brightness) for command in out):
             self._rearm = self._undo_guard
             self._undo_guard = False
         return out
 
     def refused(self, command: BoardCommand, error: object = None) -> None:
-        """A command was refused or not saved (the dispatcher's listener). If the commands
-        the panel last returned lifted the undo guard, it comes back: a refused entry is
-        no entry. Any refusal before the panel's next call counts, so a control request
-        refused just after an accepted button entry also brings it back: the next button
-        undo then asks once more than needed, never once less."""
+        """A command was refused or not saved: if the panel's last commands lifted the undo
+        guard, it comes back (a refused entry is no entry; a refused control request counts
+        too, so the next undo asks once more than needed, never once less)."""
         if self._rearm and not isinstance(command, Undo | Redo | Brightness):
             self._undo_guard = True
             self._rearm = False

@@ -1,13 +1,7 @@
 """The LED link: the wire protocol to the Pico and the host-side back-ends.
 
-``open_link(kind, **options)`` gives a :class:`Link` of one kind of
-:data:`LINK_KINDS`, the one registry of them (as gpiozero's
-``default_factories``: each kind names its class as ``module:Class``, imported
-when a link of that kind is opened, and the options it takes). The names
-``[link] kind`` accepts, the CLI's ``--link`` choices and
-:func:`boardctl.config.link_options` all read it.
-
-Example::
+:data:`LINK_KINDS` is the one registry of link kinds (as gpiozero's ``default_factories``:
+``module:Class``, imported when opened, and the options it takes)::
 
     >>> link = open_link("null")
     >>> link.show(bytes(3 * 4))
@@ -52,11 +46,8 @@ __all__ = ["KINDS", "LINK_KINDS", "Link", "LinkKind", "NullLink", "RecordingLink
 
 
 def open_link(kind: str, **options: Any) -> Link:
-    """A link of ``kind`` (one of :data:`LINK_KINDS`); serial ones connect in the background.
-
-    Serial options (see ``boardctl.link.serial_link``): ``path`` (alias ``device``; empty
-    or None = find the Pico by ``vid_pid``), ``baud`` (alias ``baudrate``), and more.
-    """
+    """A link of ``kind`` (one of :data:`LINK_KINDS`; ``device`` is ``path``'s alias,
+    ``baudrate`` ``baud``'s); serial ones connect in the background."""
     if "device" in options:
         options["path"] = options.pop("device") or None
     if "baudrate" in options:

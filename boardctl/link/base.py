@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Protocol, runtime_checkable
+from typing import Protocol, Self, runtime_checkable
 
 from boardctl.errors import OptionError
 
@@ -73,25 +73,21 @@ class NullLink:
     def close(self) -> None:
         self.closed = True
 
-    def __enter__(self) -> NullLink:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-class RecordingLink:
-    """Records every call, for tests: ``frames``, ``brightness_levels``, ``goodbyes``,
-    ``closed``.
-
-    ``wait_for_frames(n)`` blocks until ``n`` frames have been shown (from any thread).
-    """
+class RecordingLink(NullLink):
+    """Records every call, for tests: ``frames``, ``brightness_levels``, ``goodbyes``."""
 
     def __init__(self) -> None:
         self.frames: list[bytes] = []
         self.brightness_levels: list[int] = []
         self.goodbyes = 0  # (each also records the dark frame it shows)
-        self.closed = False
+        super().__init__()
         self._connected = True
         self._changed = threading.Condition()
 
@@ -105,15 +101,18 @@ class RecordingLink:
 
     @property
     def last_frame(self) -> bytes | None:
-        return self.frames[-1] if self.frames else None
+        return self.frame
 
     def show(self, frame: bytes) -> None:
+        frame = bytes(frame)
         with self._changed:
-            self.frames.append(bytes(frame))
+            super().show(frame)
+            self.frames.append(frame)
             self._changed.notify_all()
 
     def set_brightness(self, level: float) -> None:
-        self.brightness_levels.append(check_level(level))
+        super().set_brightness(level)
+        self.brightness_levels.append(self.brightness)
 
     def goodbye(self) -> None:
         self.goodbyes += 1
@@ -124,12 +123,3 @@ class RecordingLink:
     def wait_for_frames(self, count: int, timeout: float = 1.0) -> bool:
         with self._changed:
             return self._changed.wait_for(lambda: len(self.frames) >= count, timeout)
-
-    def close(self) -> None:
-        self.closed = True
-
-    def __enter__(self) -> RecordingLink:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -1,18 +1,10 @@
 """DDP (Distributed Display Protocol): frames to a WLED controller on the network.
 
-One datagram to UDP port 4048 carries a 10-byte header and up to 480 LEDs (1,440 bytes of
-RGB); a frame of more LEDs takes several, and the last one has the *push* flag, which makes
-the controller show the frame. The header: flags (0x40 = version 1, 0x01 = push), a
-sequence number 1-15, the data type (0x0B: RGB, 8 bits a channel), the destination (1: the
-default output), the data offset in bytes (u32) and the data length (u16), big-endian.
-
-``DdpLink`` sends a frame when it changes and again every ``refresh`` seconds (WLED leaves
-its realtime mode after a few seconds without data). UDP says nothing back, so ``connected``
-means "datagrams are leaving": True until a send fails. Brightness is applied on the host.
-The host name is resolved when the link opens and again only after a failed send or lookup,
-by the link's own thread (never per datagram, never in ``show()``: with ``wled.local`` that
-would be an mDNS query per frame in the service loop).
-The systemd unit has no network by default: see docs/link.md for the override.
+One datagram to UDP port 4048 carries a 10-byte header (flags, sequence 1-15, data type,
+destination, offset u32, length u16) and up to 480 LEDs; the last one of a frame has the
+*push* flag. ``DdpLink`` sends a frame when it changes and every ``refresh`` seconds;
+``connected`` means "datagrams are leaving". The host name is looked up at open and again
+only after a failure, by the link's thread, never per frame (docs/link.md).
 """
 
 from __future__ import annotations

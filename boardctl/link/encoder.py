@@ -1,11 +1,9 @@
 """Host side of the protocol: which message carries each new frame.
 
-Pure bookkeeping, no I/O: remembers what the controller has, sends a DELTA when it is
-smaller than a FULL frame, and a FULL frame when one is due (first frame, after a
-reconnect, a controller HELLO or NAK, and every ``full_every`` seconds). With
-``chunk_leds`` set (a controller that takes them), a FULL frame goes out in FULL_CHUNK
-messages of that many LEDs, each with its own check, and the chunks the controller says it
-missed are resent alone.
+Pure bookkeeping: remembers what the controller has; a DELTA when smaller than a FULL, a
+FULL when one is due (first frame, reconnect, HELLO, NAK, every ``full_every`` seconds),
+in FULL_CHUNKs of ``chunk_leds`` LEDs to a controller that takes them, the missed chunks
+resent alone.
 """
 
 from __future__ import annotations
@@ -73,9 +71,8 @@ class FrameEncoder:
         return b"".join(self._encode(protocol.FULL_CHUNK, payload) for payload in payloads)
 
     def chunks_pending(self, now: float) -> bool:
-        """A FULL in chunks went out (or the controller last asked for some of its chunks)
-        under CHUNK_WAIT ago and is not known complete: the controller will say which chunks
-        it missed (CHUNKS)."""
+        """A FULL in chunks, not known complete, went out (or was asked about) under
+        CHUNK_WAIT ago: the controller's CHUNKS will say what it missed."""
         return self.chunk_set is not None and now - self.chunk_sent < CHUNK_WAIT
 
     def resend_chunks(self, frame_id: int, missing: list[int], now: float) -> bytes:
@@ -117,13 +114,11 @@ class FrameEncoder:
         return self._encode(protocol.DELTA, payload)
 
     def brightness(self, level: int, budget_ma: int = 0, led_ma: int = 60) -> bytes:
-        """A BRIGHTNESS message."""
         return self._encode(
             protocol.BRIGHTNESS, protocol.brightness_payload(level, budget_ma, led_ma)
         )
 
     def ping(self, token: int) -> bytes:
-        """A PING (heartbeat) message."""
         return self._encode(protocol.PING, protocol.ping_payload(token))
 
     def goodbye(self) -> bytes:
@@ -131,5 +126,4 @@ class FrameEncoder:
         return self._encode(protocol.GOODBYE, b"")
 
     def tone(self, level: int, steps: list[tuple[int, int]]) -> bytes:
-        """A TONE message for the controller's buzzer."""
         return self._encode(protocol.TONE, protocol.tone_payload(level, steps))

@@ -1,22 +1,22 @@
-"""The LED controller's files, as ``firmware/package.json`` names them.
+"""The LED controller's files, as ``firmware/package.json`` (the one list of them) names them,
+and copying them onto a Pico with ``mpremote`` (the ``firmware`` extra).
 
-That file is the one list of what goes on the Pico: ``mpremote mip install`` reads it
-(the protocol module by reference, ``../boardctl/link/protocol.py``: no copy is kept in
-``firmware/``), so do ``boardctl firmware install`` and the emulated-Pico test rig.
-
-An installed boardctl (a wheel) carries them as ``boardctl/firmware/``, copied from
-``firmware/`` when the wheel is built (setup.py); an editable install reads the ``firmware/``
-folder of the checkout pip installed it from (its ``direct_url.json``, PEP 610). A URL under
-``../boardctl/`` is a module of this package.
+A wheel carries them as ``boardctl/firmware/`` (copied by setup.py); an editable install
+reads the ``firmware/`` folder of its checkout (``direct_url.json``, PEP 610). A URL under
+``../boardctl/`` (the protocol module) is a module of this package.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import boardctl
-from boardctl.errors import ConfigError
+from boardctl.errors import ConfigError, LinkError
 
 PACKAGE_DIR = Path(boardctl.__file__).resolve().parent  # boardctl/
 PACKAGE_URL = "../boardctl/"  # how package.json names a module of this package
@@ -75,3 +75,91 @@ def firmware_files(firmware_dir: Path | None = None) -> list[tuple[Path, str]]:
         raise ConfigError(f"{package} names files that are not there: {', '.join(missing)}")
     files.sort(key=lambda item: item[1] == ENTRY_POINT)
     return files
+
+
+def find_mpremote(program: str | None = None) -> str:
+    """The mpremote to run: ``program``, else the first on PATH, else the one beside
+    this Python (a virtualenv's ``bin/``)."""
+    if program:
+        return program
+    found = shutil.which("mpremote")
+    if found is None:
+        beside = Path(sys.executable).parent / "mpremote"
+        found = str(beside) if os.access(beside, os.X_OK) else None
+    if found is None:
+        raise LinkError(
+            "mpremote is not installed: pip install 'boardctl[firmware]' (or pip install mpremote)"
+        )
+    return found
+
+
+def install_command(
+    port: str = "auto", firmware_dir: Path | None = None, program: str | None = None
+) -> list[str]:
+    """One mpremote session: connect, copy every file (``main.py`` last), reset. ``resume``:
+    no soft reset first, which would stop the REPL's timer feeding the watchdog after UPDATE
+    and re-enumerate the USB port under mpremote (tests/test_firmware_install_wheel.py)."""
+    command = [find_mpremote(program), "connect", port, "resume"]
+    for source, name in firmware_files(firmware_dir):
+        command += ["cp", str(source), f":{name}", "+"]
+    return [*command, "reset"]
+
+
+def request_update_mode(
+    port: str, baud: int = 1_000_000, settle: float = 0.5, gone: float = 1.0, back: float = 10.0
+) -> None:
+    """Ask a running controller to leave its REPL free (UPDATE) for mpremote, without BOOTSEL;
+    its USB port (firmware/usb.py) goes and comes back: wait ``gone`` seconds for it to go
+    (an older firmware's stays) and ``back`` for it to return."""
+    import time
+
+    import serial
+
+    from boardctl.link import protocol
+    from boardctl.link.serial_link import PICO_MICROPYTHON, find_port
+
+    path = find_port(PICO_MICROPYTHON) if port == "auto" else port
+    if path is None:
+        raise LinkError(f"no Pico (USB {PICO_MICROPYTHON}) found: pass --port")
+    try:
+        with serial.Serial(path, baud, timeout=0.2, write_timeout=1.0, exclusive=True) as link:
+            link.write(protocol.encode(protocol.UPDATE, 0, protocol.UPDATE_KEY))
+            link.flush()
+    except OSError as exc:
+        raise LinkError(
+            f"cannot open {path} ({exc}): stop boardctl first (sudo systemctl stop boardctl)"
+        ) from None
+    wait_for_port_back(path, gone, back)
+    time.sleep(settle)  # the controller stops and prints its update-mode line
+
+
+def wait_for_port_back(path: str, gone: float, back: float, poll: float = 0.02) -> bool:
+    """Wait ``gone`` seconds for ``path`` to vanish, then ``back`` for it to return: True if it
+    came back, False if it never went, a LinkError if it did not come back."""
+    import time
+
+    deadline = time.monotonic() + gone
+    while os.path.exists(path):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(poll)
+    deadline = time.monotonic() + back
+    while not os.path.exists(path):
+        if time.monotonic() >= deadline:
+            raise LinkError(f"{path} went away after UPDATE and did not come back in {back:g} s")
+        time.sleep(poll)
+    return True
+
+
+def run_install(command: list[str]) -> None:
+    """Run ``command``; a LinkError that says what to check if mpremote fails."""
+    try:
+        result = subprocess.run(command, check=False)
+    except OSError as exc:
+        raise LinkError(f"cannot run {command[0]}: {exc}") from None
+    if result.returncode != 0:
+        raise LinkError(
+            f"mpremote failed (exit status {result.returncode}): stop boardctl first "
+            "(sudo systemctl stop boardctl), and start the Pico in safe mode (hold BOOTSEL "
+            "during the boot pattern) so that its REPL is free"
+        )

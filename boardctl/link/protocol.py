@@ -5,66 +5,10 @@ deployed from here by ``firmware/package.json`` (no copy is kept). So it uses on
 MicroPython 1.27 has: no ``__future__``, no ``typing``, no dataclasses; annotations
 appear only in signatures and simple assignments, which MicroPython parses and ignores.
 
-A frame on the wire::
-
-    0x00  COBS( type | seq | length | payload )  check  0x00
-
-``type`` is one message kind (below), ``seq`` a sequence number (0-255, wrapping) per
-sender, ``length`` the payload's length (u16, big-endian). COBS removes every 0x00, so
-0x00 only ever delimits frames: a receiver resynchronises at the next 0x00 after any
-garbage. ``check`` is the CRC-32 (IEEE 802.3, ``binascii.crc32``: C code on CPython and
-MicroPython alike) of the COBS bytes as they are on the wire, in five bytes
-``0x80 | crc >> 28``, then ``0x80 | (crc >> 21) & 0x7F``, ``>> 14``, ``>> 7`` and ``crc & 0x7F``
-likewise (never 0x00). Taking the CRC over the encoded bytes means a damaged COBS code byte is
-a plain one-bit error to the CRC, which a CRC always catches; the length field catches a
-frame cut in two by a byte damaged into 0x00.
-
-Protocol 1 used a CRC-16 in three check bytes. A frame that fails the CRC-32 but passes
-protocol 1's check is decoded as a ``Message`` of ``version`` 1, so each side can say
-clearly that the other speaks the old protocol (the controller answers in protocol 1's
-form, so an old host can show the reason) instead of dropping everything as noise.
-
-Payloads (all integers big-endian):
-
-=========== ======================================================================
-HELLO       protocol u8, firmware major/minor/patch u8 x3, LED count u16, colour
-            order (ASCII, e.g. ``GRB``). Sent by the controller at boot and in
-            answer to the host's HELLO; the host's HELLO carries its own versions.
-FULL        RGB bytes of every LED, 3 per LED, in R, G, B order.
-DELTA       runs: start LED u16, count u8 (1-255), then ``3 * count`` RGB bytes.
-BRIGHTNESS  level u8 (0-255), power budget mA u16 (0 = controller's own limit),
-            mA per LED at full white u8 (WLED's default is 55).
-PING        token u16.
-PONG        token u16, frames applied u16 (wrapping), bad frames u16 (wrapping),
-            optionally frames drawn u16 (wrapping; applied - drawn were superseded).
-NAK         next expected seq u8, reason u8 (``NAK_*``); ``NAK_NEED_FULL``: the
-            controller refused a DELTA because it has no base to apply it to (after
-            boot or a sequence gap): send a FULL.
-ERROR       code u8 (``ERR_*``), ASCII text.
-UPDATE      ``UPDATE_KEY``: the controller stops and leaves the REPL free for
-            ``mpremote`` (``boardctl firmware install``), until the next reset.
-TONE        level u8 (the piezo's PWM duty: 255 = 50 %, the loudest), then 0 to
-            ``MAX_TONE_STEPS`` steps of frequency u16 Hz (0 = a rest, else
-            ``MIN_TONE_HZ``-``MAX_TONE_HZ``) and length u16 ms (1-``MAX_STEP_MS``).
-            The controller plays them on its buzzer pin, timed by its own clock; a
-            new TONE cuts the one playing short, and one with no steps is silence.
-            Firmware older than ``TONE_FIRMWARE`` does not know it.
-GOODBYE     empty. The host stops cleanly (the service's clean stop): the controller
-            turns the strip dark and keeps it dark while the host is away, with no
-            link-lost sign, until the host talks to it again (a crash or a pulled
-            cable sends none: the score stays, with the sign). Firmware older than
-            ``GOODBYE_FIRMWARE`` NAKs it as unknown.
-FULL_CHUNK  frame id u8 (wrapping), chunk index u8, chunk count u8 (1-255), first LED
-            u16, RGB bytes (1 LED or more). The chunks of one id together are one FULL
-            frame (LEDs no chunk covers are dark): the controller applies it when it
-            has every chunk, all at once; a FULL or DELTA in between abandons it.
-CHUNKS      frame id u8, the indices u8 of its chunks still missing (none: the frame
-            is complete and applied). Sent by the controller when a frame completes,
-            when a chunk arrives with others missing but none after it (the last of
-            what the host sent), and with the PONG to a PING while one is incomplete;
-            the host resends just those chunks.
-
-=========== ======================================================================
+A frame is ``0x00 COBS(type | seq | length u16 | payload) check 0x00``, ``check`` the CRC-32 of
+the COBS bytes in five bytes of 4, 7, 7, 7 and 7 bits with the top bit set. The frame, every
+message kind's payload and why it is so: docs/link.md, "Wire protocol". A frame in protocol 1's
+form (CRC-16) is decoded as a ``Message`` of ``version`` 1, only to say that the peer is old.
 """
 
 PROTOCOL_VERSION = 2
@@ -289,12 +233,16 @@ def cobs_into(src: "Buffer", n: int, dst: bytearray) -> int:
 def cobs_decode(data: bytes) -> bytes:
     """Undo :func:`cobs_encode`; raises ProtocolError on a malformed block."""
     out = bytearray(len(data))
-    size = cobs_into(data, len(data), out)
+    return bytes(out[: _cobs_size(cobs_into(data, len(data), out))])
+
+
+def _cobs_size(size: int) -> int:
+    """:func:`cobs_into`'s answer: the size, or a ProtocolError saying what is wrong."""
     if size == -1:
         raise ProtocolError("COBS block holds a 0x00 byte")
     if size < 0:
         raise ProtocolError("COBS block runs past the end of the frame")
-    return bytes(out[:size])
+    return size
 
 
 def find_zero(buf: "Buffer", start: int, end: int) -> int:
@@ -312,16 +260,10 @@ def find_zero(buf: "Buffer", start: int, end: int) -> int:
 
 
 def frame_size_at_least(prefix: "Buffer", end: int = -1) -> int:
-    """From the first bytes of a frame after its opening delimiter (``prefix[:end]``, all
-    of it by default): the fewest bytes the rest of it can hold (COBS part, check and
-    closing delimiter, the prefix included), once the prefix holds the header's length
-    field; 0 before that (or for no frame at all).
-
-    COBS adds at least one code byte to the body: so a whole frame is never shorter, and
-    exactly this long when no run in it reaches 254 bytes. The firmware reads that many
-    bytes at once when it knows the figure (``framing.FrameTracker``; the firmware swaps in
-    a compiled copy, ``fast.frame_size_at_least``).
-    """
+    """From a frame's first bytes after its opening delimiter (``prefix[:end]``): the fewest
+    bytes the whole frame can have (COBS adds at least one code byte; exactly this long when
+    no run reaches 254 bytes), once the length field is in; 0 before. The firmware reads that
+    many at once (a compiled copy: ``fast.frame_size_at_least``)."""
     header = bytearray(HEADER_LEN)
     got = 0
     index = 0
@@ -426,11 +368,7 @@ def verify_into(frame: "Buffer", n: int, body: bytearray) -> int:
     encoded = memoryview(frame)[: n - 5]
     if crc32(encoded) != crc:
         raise ProtocolError("frame fails its CRC check")
-    size = cobs_into(encoded, n - 5, body)
-    if size == -1:
-        raise ProtocolError("COBS block holds a 0x00 byte")
-    if size < 0:
-        raise ProtocolError("COBS block runs past the end of the frame")
+    size = _cobs_size(cobs_into(encoded, n - 5, body))
     _check_header(body, size)
     return size
 
@@ -473,16 +411,10 @@ def max_encoded_len(max_payload: int) -> int:
 
 
 class Decoder:
-    """Splits a byte stream into verified messages, resyncing at every 0x00.
-
-    ``feed(data)`` returns the messages completed by ``data``; a frame that fails
-    its checks is dropped and counted in ``bad`` (its reason in ``last_error``);
-    ``errors`` collects the NAK reasons of the dropped frames since the last feed.
-    ``each(data, handler)`` does the same without building messages: it calls
-    ``handler(kind, seq, payload, version)`` for every verified frame at once, with
-    ``payload`` a view into a buffer the next frame reuses (the firmware's way: its
-    buffers are allocated once, here, so a frame costs no allocation but small views).
-    """
+    """Splits a byte stream into verified messages, resyncing at every 0x00: ``feed`` returns
+    them; ``each`` calls ``handler(kind, seq, payload, version)`` with ``payload`` a view of a
+    buffer the next frame reuses (the firmware's way: no allocation). A bad frame is counted
+    in ``bad`` (``last_error``; its NAK reason in ``errors`` until the next feed)."""
 
     def __init__(self, max_payload: int = 3 * MAX_LEDS) -> None:
         self.max_len = max_encoded_len(max_payload)
@@ -769,10 +701,8 @@ def parse_ping(payload: "Buffer") -> int:
 
 
 def pong_payload(token: int, applied: int, bad: int, drawn: int = -1) -> bytes:
-    """PONG: the PING's token, frames applied and bad frames seen (both wrap at 65536);
-    with ``drawn`` (wrapping too), the frames applied that the strip has shown: the rest
-    were superseded by a newer frame before a refresh (a controller that counts them
-    sends it; 6-byte PONGs from one that does not stay valid)."""
+    """PONG: the PING's token, frames applied and bad (wrapping), and optionally ``drawn``: the
+    frames the strip has shown (the rest were superseded)."""
     out = _u16(token & 0xFFFF) + _u16(applied & 0xFFFF) + _u16(bad & 0xFFFF)
     return out + _u16(drawn & 0xFFFF) if drawn >= 0 else out
 

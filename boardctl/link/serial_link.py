@@ -1,13 +1,10 @@
 """Serial back-ends: the Pico controller (framed protocol) and Adalight devices.
 
-One background thread per link opens the port (a configured path, or the first USB
-device with the configured VID:PID), reads what the device says, sends heartbeats and
-periodic full frames, and reopens the port with backoff when the device vanishes.
-``show`` never raises because the device is gone: the frame is remembered and sent in
-full on the next connection. The Pico's link writes from the caller's thread (low
-latency; its USB port takes 1 MB/s); Adalight's writes from a thread of its own, paced
-to the line's rate, the newest frame winning (a 115,200-baud line carries 15 frames of
-256 LEDs a second, fewer than the service may draw).
+One background thread per link opens the port (a path, or the first USB device with the
+VID:PID), reads what the device says, sends heartbeats and full frames, and reopens the port
+with backoff when the device vanishes; ``show`` never raises for a missing device (the
+frame is sent in full on the next connection). The Pico's link writes from the caller's
+thread; Adalight's from its own, paced to the line.
 """
 
 from __future__ import annotations
@@ -19,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from boardctl.config import parse_vid_pid
 from boardctl.errors import ConfigError, LinkError, ProtocolError
 from boardctl.link import protocol
 from boardctl.link.adalight import adalight_packet
@@ -29,17 +27,6 @@ log = logging.getLogger("boardctl.link")
 
 PICO_MICROPYTHON = "2E8A:0005"  # Raspberry Pi Pico running MicroPython (USB CDC)
 MIN_FULL_GAP = 0.1  # seconds between full frames resent on the controller's request
-
-
-def parse_vid_pid(text: str) -> tuple[int, int]:
-    """``"2E8A:0005"`` -> ``(0x2E8A, 0x0005)``."""
-    try:
-        vid, pid = text.split(":")
-        return int(vid, 16), int(pid, 16)
-    except ValueError:
-        raise ConfigError(
-            f"USB id {text!r} is not VID:PID in hex (e.g. {PICO_MICROPYTHON})"
-        ) from None
 
 
 def find_port(vid_pid: str) -> str | None:
@@ -288,15 +275,8 @@ class SerialBackend:
 
 
 class PicoLink(SerialBackend):
-    """The boardctl LED controller (``firmware/``) over USB CDC or a UART.
-
-    Options: ``path`` (e.g. ``/dev/boardctl-leds``) or ``vid_pid`` (default
-    ``2E8A:0005``), ``baud`` (UART only), ``full_every`` seconds between full frames,
-    ``chunk_leds`` LEDs per FULL_CHUNK (0: FULL frames whole; default 32 with a ``baud``,
-    i.e. a UART, and 0 over USB, whose own CRC and retries leave no damaged bytes),
-    ``heartbeat`` seconds between PINGs when idle, ``budget_ma`` and ``led_ma`` (the
-    power budget the controller enforces, on top of its own), ``brightness``.
-    """
+    """The boardctl LED controller (``firmware/``) over USB CDC or a UART (options: the table
+    of docs/link.md)."""
 
     kind = "serial"
 
@@ -327,8 +307,6 @@ class PicoLink(SerialBackend):
         self.device: tuple[tuple[int, int, int], int, str] | None = None
         self.error: str | None = None
         self.naks = 0
-        self.pongs = 0
-        self.device_bad = 0
         self.hellos = 0
         self.legacy = 0  # frames in protocol 1's form (an old firmware)
         self.silence = 3 * options.get("heartbeat", 1.0) + 0.5  # no PONG this long: silent
@@ -502,9 +480,7 @@ class PicoLink(SerialBackend):
         elif kind == protocol.CHUNKS:
             self._on_chunks(message)
         elif kind == protocol.PONG:
-            token, _applied, bad = protocol.parse_pong(message.payload)
-            self.pongs += 1
-            self.device_bad = bad
+            token = protocol.parse_pong(message.payload)[0]
             self._answered()
             if self.encoder.unheard(token):
                 self._resend_full()
@@ -565,16 +541,9 @@ class PicoLink(SerialBackend):
 
 
 class AdalightLink(SerialBackend):
-    """A WLED device or an Adalight Arduino sketch: full frames only, resent every
-    ``refresh`` seconds so the device stays in its realtime mode. Brightness is applied
-    on the host. Default ``baud`` 115200 (WLED's).
-
-    ``show`` and ``set_brightness`` only hand the frame over: a writer thread of the
-    link's own sends it, never starting a packet before the line has carried the bytes
-    before it (10 bits a byte at ``baud``), so nothing piles up in the port and no
-    write times out; a frame shown meanwhile replaces the one waiting (``superseded``
-    counts them). Tests drive it by hand with ``start=False`` and ``send_pending()``.
-    """
+    """A WLED device or an Adalight Arduino sketch: full frames, resent every ``refresh``
+    seconds. ``show`` only hands the frame over: the link's writer thread sends it, paced to
+    the line, the newest winning (docs/link.md; tests call ``send_pending()``)."""
 
     kind = "adalight"
     quiet_lines = True

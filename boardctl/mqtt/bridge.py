@@ -3,29 +3,16 @@
 Three threads, one owner of the data:
 
 - the *watcher* follows the board's status over the control socket
-  (:func:`boardctl.mqtt.service.watch`);
+  (:func:`boardctl.mqtt.board_watch.watch`);
 - paho's network thread connects, reconnects and reads acknowledgements;
 - the bridge's own loop (:meth:`Bridge.run`) does everything else.
 
 The first two only put events on one queue, so the state, the result feed and
 the acknowledgements belong to one thread and need no lock (and a paho
-callback never waits for the bridge).
-
-Results come from the journal (:class:`~boardctl.mqtt.records.ResultFeed`),
-never from the stream, signed with the board key when the board has one, each
-under its event (:mod:`boardctl.mqtt.events`): only the events the broker
-keeps (not closed by the director, at most ``keep_days`` old). On every
-(re)connection the bridge reads back its board's retained results and the
-director's closed events and makes the broker the journal's: it publishes
-what the broker has not acknowledged, lost or holds otherwise, and withdraws
-what the journal does not hold (a win undone while the broker was away or
-came back from its persistence file, a record someone else put there) with a
-signed withdrawal record, and clears results of closed or expired events and
-of the old topics without an event. It stays
-subscribed, so a later change under its topics is corrected at once. Nothing
-is withdrawn while the journal cannot be read. At least once; the game id
-makes duplicates harmless. The board itself never waits for any of this: the
-bridge only reads the socket and the journal.
+callback never waits for the bridge). Results come from the journal
+(:class:`~boardctl.mqtt.result_feed.ResultFeed`), never from the stream; what the
+bridge does on every (re)connection to make the broker hold the journal's results is
+docs/mqtt.md, "Nothing lost while the broker is away". The board never waits for it.
 """
 
 from __future__ import annotations
@@ -44,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 from boardctl.config import MAX_TRACKS, MqttConfig
 from boardctl.errors import BoardError
-from boardctl.mqtt import discovery, events, topics
+from boardctl.mqtt import discovery, retention, topics
 from boardctl.mqtt.acks import Acks
-from boardctl.mqtt.broker import make_client, port
-from boardctl.mqtt.records import ResultFeed, digest
-from boardctl.mqtt.service import watch
+from boardctl.mqtt.board_watch import watch
+from boardctl.mqtt.connection import make_client, port
+from boardctl.mqtt.result_feed import ResultFeed, digest
 from boardctl.results.sign import KEY_FILE, read_key
 from boardctl.service.client import ServiceDown
 
@@ -60,10 +47,6 @@ log = logging.getLogger(__name__)
 HA_STATUS = "homeassistant/status"
 TICK = 1.0  # seconds: the journal is read at least this often, whatever the socket says
 MAX_CORRECTIONS = 5  # live corrections of one game's topic per connection
-
-
-def encode(payload: Any) -> bytes:
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +210,9 @@ class Bridge:
         self._publish_state()
         if previous is not None:
             for message in discovery.game_events(previous, status):
-                self._publish(topics.event(self.prefix, self.board), encode(message), qos=1)
+                self._publish(
+                    topics.event(self.prefix, self.board), discovery.encode(message), qos=1
+                )
         if len(status.get("tracks") or []) != self._tracks:
             self._announce()
         if previous is None or previous.get("seq") != status.get("seq"):
@@ -252,7 +237,10 @@ class Bridge:
     def _publish_state(self) -> None:
         if self._status is not None:
             self._publish(
-                topics.state(self.prefix, self.board), encode(self._status), qos=0, retain=True
+                topics.state(self.prefix, self.board),
+                discovery.encode(self._status),
+                qos=0,
+                retain=True,
             )
 
     def _announce(self) -> None:
@@ -276,7 +264,7 @@ class Bridge:
         except BoardError as exc:
             log.error("journal: %s", exc)
             return
-        now = events.today(self._clock(), self.config.day_starts)
+        now = retention.today(self._clock(), self.config.day_starts)
         if changed or now != self._today:
             self._sort_slots(now)
         if not self._connected or not self._synced:
@@ -296,12 +284,14 @@ class Bridge:
         self._today = now
         self._slots = {}
         for game, record in self._feed.results.items():
-            event = events.event_of(str(record["end"]), self.config.day_starts)
+            event = retention.event_of(str(record["end"]), self.config.day_starts)
             if self._kept(event):
                 self._slots[topics.slot(event, game)] = (record, digest(record))
 
     def _kept(self, event: str) -> bool:
-        return event not in self._closed and events.kept(event, self._today, self.config.keep_days)
+        return event not in self._closed and retention.kept(
+            event, self._today, self.config.keep_days
+        )
 
     def _want(self, slot: str) -> tuple[dict[str, Any] | None, str | None]:
         """What the broker should hold at ``slot`` (and its digest; None: nothing).
@@ -314,12 +304,12 @@ class Bridge:
             return self._slots[slot]
         event, _, game = slot.rpartition("/")
         if event and self._kept(event):
-            record = events.withdrawal(self.board, game, self._key)
+            record = retention.withdrawal(self.board, game, self._key)
             return record, digest(record)
         return None, None
 
     def _publish_result(self, slot: str, record: dict[str, Any] | None, value: str | None) -> None:
-        payload = b"" if record is None else encode(record)
+        payload = b"" if record is None else discovery.encode(record)
         mid = self._publish(topics.result(self.prefix, self.board, slot), payload, 1, True)
         if mid is not None:
             self._inflight[mid] = (slot, value)
@@ -419,7 +409,7 @@ class Bridge:
         restarted broker lost, or a record the bridge never published).
         """
         self._synced = True
-        self._sort_slots(events.today(self._clock(), self.config.day_starts))
+        self._sort_slots(retention.today(self._clock(), self.config.day_starts))
         inflight = {slot for slot, _ in self._inflight.values()}
         for slot, (record, value) in self._slots.items():
             if self._on_broker.get(slot) == value:

@@ -8,7 +8,7 @@ from typing import Any
 
 from boardctl.config import MAX_TRACKS, MqttConfig
 from boardctl.mqtt import discovery, topics
-from boardctl.mqtt.broker import connect, make_client, unreachable
+from boardctl.mqtt.connection import connect, make_client, unreachable
 
 
 def decommission(config: MqttConfig, board: str, *, results: bool = False) -> int:

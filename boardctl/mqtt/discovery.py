@@ -135,6 +135,7 @@ def _track_name(key: str) -> str:
 
 
 def encode(payload: Mapping[str, Any]) -> bytes:
+    """A payload as compact JSON (every message the bridge publishes)."""
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
 

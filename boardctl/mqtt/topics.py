@@ -8,15 +8,15 @@
     <prefix>/_standings/closed/<event>   the director closed the event (retained)
 
 ``<prefix>`` is ``[mqtt] prefix`` (``boardctl``), ``<board>`` the board id,
-``<event>`` the club night (:func:`boardctl.mqtt.events.event_of`) and
-``<game>`` the game id (:func:`boardctl.mqtt.records.game_id`). A *slot* is
+``<event>`` the club night (:func:`boardctl.mqtt.retention.event_of`) and
+``<game>`` the game id (:func:`boardctl.mqtt.result_feed.game_id`). A *slot* is
 ``<event>/<game>``; before events, a result's topic was
 ``<prefix>/<board>/results/<game>`` (its slot is then the game id alone).
 """
 
 from __future__ import annotations
 
-from boardctl.mqtt.errors import MqttError
+from boardctl.mqtt import MqttError
 
 ONLINE = "online"
 OFFLINE = "offline"

@@ -34,7 +34,7 @@ class Connection:
         on_disconnect: Callable[[], None],
         on_message: Callable[[Any], None],
     ) -> None:
-        from boardctl.mqtt.broker import make_client, port
+        from boardctl.mqtt.connection import make_client, port
 
         self.link, self.role = link, role
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}

@@ -8,7 +8,7 @@ board never talks about an entry that has already been taken back.
 :class:`EspeakVoice` runs ``espeak-ng`` (Debian package ``espeak-ng``) to the
 default sound device (USB audio or an I2S amplifier, see hardware/); it can
 also write a WAV file (:meth:`EspeakVoice.render`), which the tests measure
-with sox. :class:`NullVoice` says nothing (the default).
+with sox. With no voice configured nothing speaks (the default).
 """
 
 from __future__ import annotations
@@ -33,16 +33,6 @@ class Voice(Protocol):
 
     def stop(self) -> None:
         """Cut the phrase being said short (from another thread)."""
-
-
-class NullVoice:
-    """Says nothing."""
-
-    def speak(self, text: str) -> None:
-        del text
-
-    def stop(self) -> None:
-        pass
 
 
 class EspeakVoice:

@@ -1,25 +1,8 @@
 """Closing an event: its results archived to a file the director keeps, and cleared from the broker.
 
-``boardctl standings close EVENT`` (docs/standings.md):
-
-1. reads every retained result of the event (:func:`.collect.collect`, that
-   event's topics only);
-2. writes them to ``<archives>/<event>.jsonl``, one record a line exactly as
-   the board signed it (``key``, ``hmac``: the archive verifies with the
-   director's board keys, as the broker's records do), merged with an
-   archive already there (closing again adds late results), atomically and
-   durably;
-3. marks the event closed on the broker (``<prefix>/_standings/closed/<event>``,
-   retained): the boards' bridges stop publishing its results and clear
-   their own (in every room of a league, whose brokers the director does not
-   reach);
-4. reads the event again and adds to the archive what came in meanwhile;
-5. clears the event's topics from the broker (an empty retained message on
-   each, withdrawal records included), waiting for each acknowledgement.
-
-The archive is written before anything is cleared: a close interrupted at any
-step is run again. A game that ends during the close itself may miss the
-archive; it stays in its board's journal.
+``boardctl standings close EVENT``, step by step as docs/standings.md ("Events, closing
+one, and the season") says: the archive is written before anything is cleared, so a close
+interrupted at any step is run again.
 """
 
 from __future__ import annotations
@@ -36,10 +19,10 @@ from typing import Any
 from boardctl.config import MqttConfig
 from boardctl.durable import replace_file
 from boardctl.mqtt import topics
-from boardctl.mqtt.broker import connect, make_client, unreachable
-from boardctl.mqtt.events import is_withdrawal
+from boardctl.mqtt.connection import connect, make_client, unreachable
+from boardctl.mqtt.retention import is_withdrawal
+from boardctl.standings import StandingsError
 from boardctl.standings.collect import Messages, collect
-from boardctl.standings.errors import StandingsError
 from boardctl.standings.verify import check
 
 WAIT = 10.0  # seconds for each acknowledgement of the broker

@@ -1,13 +1,6 @@
-"""The top-quarter cut and a seeded play-off bracket with byes.
-
-The cut takes the best quarter of the standings (rounded up, at least two).
-The bracket has the next power of two of places; seeds are placed so that
-seed 1 and 2 can meet only in the final (1 v 8, 4 v 5, 2 v 7, 3 v 6 for eight),
-and the places beyond the field are byes, which fall to the top seeds. Each
-match is best of 3 or 5: the first to 2 (or 3) wins of the games the two
-played in the play-offs goes through. A seed is a player or a team (``Ann &
-Cat``): a game counts for a match when its two entrants are the match's two,
-whatever the order of the partners' names.
+"""The top-quarter cut and a seeded play-off bracket with byes (docs/standings.md, "Cut and
+play-off bracket"). A seed is a player or a team (``Ann & Cat``): a game counts for a match
+when its two entrants are the match's two, whatever the order of the partners' names.
 """
 
 from __future__ import annotations
@@ -16,7 +9,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError
 from boardctl.standings.games import Game, entrant_key, split_team
 from boardctl.standings.table import Row
 

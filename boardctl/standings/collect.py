@@ -24,9 +24,9 @@ from typing import Any
 
 from boardctl.config import MqttConfig
 from boardctl.mqtt import topics
-from boardctl.mqtt.broker import connect, make_client, unreachable
-from boardctl.mqtt.events import is_withdrawal
-from boardctl.standings.errors import StandingsError
+from boardctl.mqtt.connection import connect, make_client, unreachable
+from boardctl.mqtt.retention import is_withdrawal
+from boardctl.standings import StandingsError
 from boardctl.standings.verify import MAX_PAYLOAD
 
 Messages = dict[tuple[str, str], bytes]  # (board, <event>/<game id>) -> the retained payload

@@ -1,7 +1,7 @@
 """A finished game as the standings see it, read from a result record.
 
 A record is the JSON a board's bridge publishes (``boardctl/<board>/results/<id>``)
-or a game entered by hand (:mod:`.store`); the fields used are ``id``,
+or a game entered by hand (:mod:`.by_hand`); the fields used are ``id``,
 ``board``, ``names``, ``scores``, ``winner``, ``game_points``, ``end`` and,
 when present, ``skunk`` and ``players`` (each track's members: one player, or
 the partners of a team). A record without ``players`` (an older one, or typed
@@ -19,7 +19,7 @@ from typing import Any
 
 from boardctl.cribbage.variants import MAX_TARGET, MIN_TARGET
 from boardctl.game.setup import PRESETS, player_key
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError
 
 MAX_TRACKS = 6  # the six-player game
 MAX_NAME = 100  # a track's name: a team of three of the board's 24-character names, and more

@@ -14,12 +14,15 @@ from pathlib import Path
 
 from boardctl.durable import replace_file
 from boardctl.results.sign import KEY_BYTES
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError
 
 VERSION = 1
 
 
-def default_path() -> Path:
+def default_path(given: str | None = None) -> Path:
+    """``given`` (a ``--keyring`` option), else the default place."""
+    if given:
+        return Path(given)
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "boardctl" / "board-keys.json"
 

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from boardctl.standings import StandingsError
 from boardctl.standings.bracket import Match, bracket, cut, cut_size
-from boardctl.standings.errors import StandingsError
 from boardctl.standings.games import Game, dedupe
 from boardctl.standings.table import Row, standings
 

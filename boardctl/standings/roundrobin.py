@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from boardctl.game.setup import player_key
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError
 
 
 @dataclass(frozen=True, slots=True)

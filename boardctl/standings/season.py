@@ -1,16 +1,8 @@
 """A season: several events' archives ranked together, players known across them by a roster.
 
-The roster is the director's TOML file naming each player once, with the
-other spellings the boards were given::
-
-    [players]
-    "Ann Smith" = ["Ann", "ann s"]
-    "Bob Jones" = ["Bob"]
-
-A name is matched as the standings compare names (case and spacing do not
-matter); a name not in the roster stays as it is. Each game counts once by its
-board and id across all the events (:func:`.games.dedupe`), and the season is
-ranked by the same ACC rules as one event (:func:`.report.report`).
+The roster file and how names match are docs/standings.md ("Events, closing one, and the
+season"); each game counts once by its board and id (:func:`.games.dedupe`) and the season
+is ranked as one event is (:func:`.report.report`).
 """
 
 from __future__ import annotations
@@ -21,8 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from boardctl.game.setup import player_key, team_name
-from boardctl.standings import archive
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError, archive
 from boardctl.standings.games import Game
 from boardctl.standings.verify import Checked, check
 

@@ -1,20 +1,7 @@
 """ACC standings: game points, then games won, then spread (skunks shown, not ranked).
 
-In ACC play a win earns the winner the game's points (2, or 3 for a skunk;
-the board's preset worked them out) and a loss earns nothing; *spread* is the
-sum of margins, plus for a win and minus for a loss. Ties that survive all
-three keys share a place (1, 2, 2, 4) and are listed by name.
-
-Who is ranked (``by``):
-
-- ``"entrant"`` (the default): each track of a game is one entrant, a player
-  or, in a partnership game, the team, known by its set of players (``Ann &
-  Cat`` is ``Cat & Ann``). That is how a partners (doubles) event ranks: the
-  pair enters, plays and qualifies as one.
-- ``"player"``: every partner is credited with the team's game, win, game
-  points, spread and skunks, as a club league with changing partners keeps
-  individual standings (and as ``boardctl stats players`` credits partners).
-  In a singles field both ways give the same table.
+Ranked by entrant (a player, or a partnership's team) or by player (every partner
+credited): docs/standings.md, "Ranking" and "Partnerships".
 """
 
 from __future__ import annotations
@@ -23,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from boardctl.game.setup import player_key, team_name
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError
 from boardctl.standings.games import Game, entrant_key
 
 BY = ("entrant", "player")

@@ -1,18 +1,8 @@
 """What the director trusts: each retained result checked against its topic and its board's key.
 
-A record on ``<prefix>/<board>/results/<event>/<id>`` is
-
-- **bad** (dropped, counted): larger than :data:`MAX_PAYLOAD`, not a JSON
-  object, a ``board`` or ``id`` that disagrees with the topic (the topic
-  decides: a board's broker permissions cover its own topics only), or a
-  field out of what the rules allow (:func:`~.games.from_record`);
-- **verified** (counted): signed, and its HMAC checks under the key the
-  director holds for that board (``boardctl key add``), id and all;
-- **failed** (shown apart, never counted): signed with another key, changed
-  since it was signed, or unsigned although the director holds the board's key;
-- **unverified** (shown apart; counted only when the director asks for it):
-  unsigned from a board whose key the director does not hold, or signed by a
-  board whose key it does not hold.
+A record is *bad* (dropped, counted once), *verified* (counted), *failed* (shown apart,
+never counted) or *unverified* (shown apart, counted only on request), as docs/standings.md
+("Which results count") defines them; the topic decides a record's board and id.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 :mod:`~boardctl.store.journal` appends and reads the events; below it,
 :mod:`~boardctl.store.journal_file` opens and checks the file,
-:mod:`~boardctl.store.journal_check` and :mod:`~boardctl.store.integrity` find
+:mod:`~boardctl.store.integrity` finds
 damage (changing nothing, or setting the damaged files aside for a writer),
 :mod:`~boardctl.store.lock` keeps a second writer out and
 :mod:`~boardctl.store.diagnose` says why a file cannot be used. What the board

@@ -21,8 +21,8 @@ these before the journal is opened for writing:
    fsync. A journal with fewer events than the mark has lost acknowledged
    entries, whatever happened to it.
 
-The checks themselves, which change no file, are in
-:mod:`boardctl.store.journal_check` (kept lean for ``boardctl status``); a
+The checks change no file (a WAL holding events is read from a private copy,
+recovered there by SQLite itself: :class:`Recovered`); a
 missing mark is damage too where it could hide a loss, and a journal longer
 than the mark must hold the marked event. Readers with no writer running
 run them as well (:func:`check_read_only`) and refuse a damaged journal with
@@ -43,17 +43,25 @@ import json
 import logging
 import os
 import shutil
+import sqlite3
+import struct
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from boardctl.errors import JournalError
-from boardctl.store import journal_check
 from boardctl.store.journal_file import BACKUP_DIR as BACKUP_DIR
-from boardctl.store.journal_file import MARK_SUFFIX, mark_head
+from boardctl.store.journal_file import MARK_PREFIX, MARK_SUFFIX, file_uri, mark_head
+from boardctl.store.journal_file import list_backups as _list_backups
 
 log = logging.getLogger(__name__)
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)  # little- / big-endian checksums
+_WAL_HEADER = 32
+_FRAME_HEADER = 24
+_MASK = 0xFFFFFFFF
+_FILES = ("", "-wal", "-mark")  # the journal's own files, set aside when damaged
 
 
 # --- the WAL ---------------------------------------------------------------------
@@ -74,14 +82,75 @@ class WalScan:
         return self.lost_commits >= 2
 
 
-def scan_wal(path: Path) -> WalScan | None:
-    """Check every frame of the WAL at ``path``; None if there is no usable WAL header."""
+def _checksum(data: bytes, s0: int, s1: int, big: bool) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes) continued from ``s0, s1``."""
+    words = struct.unpack(f"{'>' if big else '<'}{len(data) // 4}I", data)
+    it = iter(words)
+    for x0, x1 in zip(it, it, strict=True):
+        s0 = (s0 + x0 + s1) & _MASK
+        s1 = (s1 + x1 + s0) & _MASK
+    return s0, s1
+
+
+def scan_wal(wal: Path | bytes, recovered: int = 0) -> WalScan | None:
+    """Check every frame of a WAL (its file or bytes); None if there is no usable WAL header.
+
+    ``recovered``: frames SQLite itself read back as valid (its own recovery
+    checked their checksums), which are then not summed again here.
+    """
+    if isinstance(wal, Path):
+        try:
+            wal = wal.read_bytes()
+        except FileNotFoundError:
+            return None  # (any other error: the caller says it cannot check)
+    data = wal
+    if len(data) < _WAL_HEADER:
+        return None
+    magic, _version, page_size, _ckpt, salt1, salt2, c0, c1 = struct.unpack(
+        ">8I", data[:_WAL_HEADER]
+    )
+    if magic not in WAL_MAGIC or page_size < 512 or page_size & (page_size - 1):
+        return None
+    big = bool(magic & 1)
+    header_ok = _checksum(data[:24], 0, 0, big) == (c0, c1)
+    frame_size = _FRAME_HEADER + page_size
+    count = (len(data) - _WAL_HEADER) // frame_size
+    chain: tuple[int, int] | None = (c0, c1) if header_ok else None
+    previous = (c0, c1)  # the stored checksum of the frame before
+    frames = commits = lost = 0
+    bad: int | None = None if header_ok else 1
+    for index in range(count):
+        offset = _WAL_HEADER + index * frame_size
+        _page, size_after, f1, f2, k0, k1 = struct.unpack_from(">6I", data, offset)
+        same_generation = (f1, f2) == (salt1, salt2)
+        if chain is not None and index < recovered:
+            chain = (k0, k1)
+            frames += 1
+            commits += size_after != 0
+        elif chain is not None:
+            body = data[offset : offset + 8] + data[offset + _FRAME_HEADER : offset + frame_size]
+            if same_generation and _checksum(body, *chain, big) == (k0, k1):
+                chain = (k0, k1)
+                frames += 1
+                commits += size_after != 0
+            else:
+                chain = None
+                bad = index + 1 if same_generation else None  # (else: an older generation)
+        elif same_generation and size_after:
+            body = data[offset : offset + 8] + data[offset + _FRAME_HEADER : offset + frame_size]
+            lost += _checksum(body, *previous, big) == (k0, k1)
+        previous = (k0, k1)
+    if chain is not None and (len(data) - _WAL_HEADER) % frame_size:
+        bad = count + 1  # the WAL ends inside a frame: that frame is the bad one
+    return WalScan(frames, commits, bad, lost)
+
+
+def wal_holds_data(journal: str) -> bool:
+    """True when ``journal``'s WAL file holds anything (a writer runs, or stopped hard)."""
     try:
-        data = path.read_bytes()
+        return os.stat(f"{journal}-wal").st_size > 0
     except FileNotFoundError:
-        return None  # (any other error: the caller says it cannot check)
-    scan = journal_check.scan_wal(data)
-    return None if scan is None else WalScan(*scan)
+        return False
 
 
 # --- the mark --------------------------------------------------------------------
@@ -104,10 +173,34 @@ def mark_path(journal: Path) -> Path:
     return Path(f"{journal}{MARK_SUFFIX}")
 
 
+def parse_mark(data: bytes) -> Mark | None:
+    """The mark in ``data``; None unless it is one whole mark line."""
+    if not data.startswith(MARK_PREFIX) or not data.endswith(b"\n"):
+        return None
+    fields = data[len(MARK_PREFIX) : -1].split(b" ")
+    names = (b"seq=", b"crc=", b"at=")
+    if len(fields) != 3 or not all(f.startswith(n) for f, n in zip(fields, names, strict=True)):
+        return None
+    seq, crc, at = (f[len(n) :] for f, n in zip(fields, names, strict=True))
+    if not (seq.isdigit() and crc.isdigit() and at.replace(b".", b"", 1).isdigit()):
+        return None
+    return Mark(int(seq), int(crc), float(at))
+
+
+def _read_mark(journal: Path) -> tuple[bool, Mark | None]:
+    """(the mark file exists, its mark or None if unreadable, e.g. torn by a power cut)."""
+    try:
+        with mark_path(journal).open("rb") as file:
+            return True, parse_mark(file.read(200))
+    except FileNotFoundError:
+        return False, None
+    except OSError:
+        return True, None
+
+
 def read_mark(journal: Path) -> Mark | None:
     """The mark beside ``journal``; None if absent or unreadable (e.g. torn by a power cut)."""
-    mark = journal_check.read_mark(str(journal))[1]
-    return None if mark is None else Mark(*mark)
+    return _read_mark(journal)[1]
 
 
 class MarkWriter:
@@ -149,6 +242,265 @@ def write_mark(journal: Path, mark: Mark) -> None:
         writer.write(mark)
     finally:
         writer.close()
+
+
+# --- the database ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """The journal's last event as SQLite reads it, and the checksum of the marked one."""
+
+    seq: int = 0
+    crc: int = 0
+    at: float | None = None
+    crc_at_mark: int | None = None
+
+
+def _query_tail(db: sqlite3.Connection, mark_seq: int) -> Tail:
+    if not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+        return Tail()  # created, no schema yet
+    row = db.execute("SELECT seq, crc, at FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    if not row:
+        return Tail()
+    at_mark = db.execute("SELECT crc FROM events WHERE seq = ?", (mark_seq,)).fetchone()
+    return Tail(
+        int(row[0]), int(row[1]), float(row[2]), None if at_mark is None else int(at_mark[0])
+    )
+
+
+def _scratch() -> str:
+    """Where private copies go: ``$TMPDIR``, else memory (``/dev/shm``), else ``/tmp``."""
+    given = os.environ.get("TMPDIR")
+    if given:
+        return given
+    return "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
+
+
+class Recovered:
+    """Where to read ``journal`` as SQLite recovers it, changing nothing beside it (``with``).
+
+    Without a WAL holding events, the journal itself (complete: read it
+    immutable). With one, a private copy of the database and the WAL in a
+    folder of its own, removed on leaving; :attr:`wal` holds the WAL's bytes.
+    """
+
+    def __init__(self, journal: str) -> None:
+        self.journal = journal
+        self.path = journal
+        self.immutable = True
+        self.wal: bytes | None = None
+        self._folder: str | None = None
+        self._db: sqlite3.Connection | None = None
+
+    def connection(self) -> sqlite3.Connection:
+        """A read-only connection to :attr:`path` (one, kept until leaving); may raise
+        :class:`sqlite3.Error`."""
+        if self._db is None:
+            mode = "ro&immutable=1" if self.immutable else "ro"
+            self._db = sqlite3.connect(
+                file_uri(self.path, mode), uri=True, isolation_level=None, check_same_thread=False
+            )
+        return self._db
+
+    def __enter__(self) -> Recovered:
+        if not wal_holds_data(self.journal):
+            return self
+        base = _scratch()
+        while self._folder is None:
+            folder = os.path.join(base, f"boardctl-check-{os.getpid()}-{os.urandom(4).hex()}")
+            try:
+                os.mkdir(folder, 0o700)
+            except FileExistsError:
+                continue
+            self._folder = folder
+        try:
+            with open(f"{self.journal}-wal", "rb") as file:
+                self.wal = file.read()
+            self.path = os.path.join(self._folder, "journal.sqlite")
+            with open(self.journal, "rb") as reading, open(self.path, "xb") as writing:
+                size, done = os.fstat(reading.fileno()).st_size, 0
+                while done < size and (
+                    sent := os.sendfile(writing.fileno(), reading.fileno(), done, size - done)
+                ):
+                    done += sent
+            with open(f"{self.path}-wal", "xb") as writing:
+                writing.write(self.wal)
+        except BaseException:
+            self.__exit__()
+            raise
+        self.immutable = False
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._db is not None:
+            self._db.close()  # (read-only: no checkpoint on close)
+            self._db = None
+        if self._folder is not None:
+            for name in os.listdir(self._folder):
+                os.unlink(os.path.join(self._folder, name))
+            os.rmdir(self._folder)
+            self._folder = None
+
+
+def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, WalScan | None] | None:
+    """The journal's tail as SQLite reads it and the scan of the WAL it recovered; None when
+    it cannot be read at all (an empty or missing journal has an empty tail).
+
+    SQLite recovers the WAL in the private copy and says how many frames it kept;
+    only the frames after those are summed here.
+    """
+    try:
+        if os.stat(where.path).st_size == 0:
+            return Tail(), None
+    except FileNotFoundError:
+        return Tail(), None
+    try:
+        found = _query_tail(where.connection(), mark_seq)
+        if where.wal is None:
+            return found, None
+        recovered = _recovered_frames(f"{where.path}-shm", where.wal)  # (while it is open)
+    except (sqlite3.Error, TypeError, ValueError):
+        return None  # unreadable: opening it fails with its own message
+    return found, scan_wal(where.wal, recovered)
+
+
+def _recovered_frames(shm: str, wal: bytes) -> int:
+    """The frames SQLite's recovery kept of ``wal``: ``mxFrame`` of the wal-index it built.
+
+    The index header (in the machine's byte order) is read only if its salts
+    are the WAL's; else 0, and every frame is summed here.
+    """
+    try:
+        with open(shm, "rb") as file:
+            head = file.read(48)
+    except OSError:
+        return 0
+    if len(head) < 48 or len(wal) < _WAL_HEADER:
+        return 0
+    version, _, _, _, _, _, frames, _, _, _, salt1, salt2, _, _ = struct.unpack("=3I2BH8I", head)
+    if version != 3007000 or (salt1, salt2) != struct.unpack_from("=2I", wal, 16):
+        return 0
+    return int(frames)
+
+
+# --- the checks ----------------------------------------------------------------------
+
+
+def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
+    """What is wrong with the journal's files (reasons), its tail and its mark.
+
+    None when the journal cannot be read at all (opening it then says why).
+    No reasons: the journal is whole, or lost only the unacknowledged last
+    write (a torn last transaction leaves at most one commit frame after the
+    WAL's bad frame).
+    """
+    marked, mark = _read_mark(journal)
+    with Recovered(str(journal)) as where:
+        found = tail(where, mark.seq if mark is not None else 0)
+    if found is None:
+        return None
+    end, wal = found
+    reasons: list[str] = []
+    if wal is not None and wal.damaged:
+        reasons.append(
+            f"the -wal file is damaged at frame {wal.bad_frame}: "
+            f"{wal.lost_commits} later transactions cannot be read"
+        )
+    try:
+        database = os.stat(journal).st_size > 0
+    except FileNotFoundError:
+        database = False
+    if mark is not None:
+        if mark.seq > end.seq:
+            if not database:
+                reasons.append("the database file is empty or missing")
+            elif not os.path.exists(f"{journal}-wal"):
+                reasons.append("the -wal file is missing")
+            reasons.append(f"{mark.seq} entries were committed, {end.seq} can be read")
+        elif mark.seq > 0 and end.crc_at_mark != mark.crc:
+            reasons.append(
+                f"entry {mark.seq} is not the one committed (checksum differs)"
+                + ("" if mark.seq == end.seq else ": the journal is not the one this board wrote")
+            )
+    elif not marked:
+        backups = list_backups(journal)
+        if not database and backups:
+            reasons.append(
+                f"the database file and its -mark file are missing, though {BACKUP_DIR}/ "
+                f"holds {len(backups)} backups (the newest is {backups[-1].name})"
+            )
+        elif end.seq > 0 and (backups or wal_holds_data(str(journal))):
+            if wal is not None and wal.bad_frame is not None:
+                reasons.append(
+                    f"the -wal file is damaged at frame {wal.bad_frame}: "
+                    "the transactions from there on cannot be read"
+                )
+            reasons.append("the -mark file is missing: lost last entries cannot be told")
+    return reasons, end, mark
+
+
+def writer_running(journal: str | os.PathLike[str]) -> bool:
+    """True while a process holds ``journal``'s writer lock; looked up, never taken.
+
+    A holder writes ``<pid> <role>`` into the lock file as it takes the lock
+    and empties it as it lets go (:mod:`boardctl.store.lock`): an empty file,
+    or a holder that no longer runs (``kill -9``), is no writer. Otherwise the
+    kernel's list of file locks (``/proc/locks``) says, so a reader neither
+    creates the lock file nor holds up a writer that wants it; where that
+    list cannot be read, a shared lock is tried and dropped at once.
+    """
+    path = f"{os.fspath(journal)}-lock"  # boardctl.store.lock.lock_path
+    try:
+        with open(path, "rb") as file:
+            words = file.read(64).split()
+        if not words:
+            return False  # let go (or never taken)
+        if words[0].isdigit():
+            os.kill(int(words[0]), 0)
+    except FileNotFoundError:
+        return False  # no lock file: no writer has ever opened this journal
+    except ProcessLookupError:
+        return False  # its holder has gone: the kernel let go of the lock with it
+    except (OSError, ValueError, OverflowError):
+        pass  # (another user's process, or a file this user may not read: ask the kernel)
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return False
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as file:
+            table = file.read()
+    except OSError:
+        return _probe(path)
+    wanted = (os.major(stat.st_dev), os.minor(stat.st_dev), stat.st_ino)
+    for line in table.splitlines():
+        fields = line.split()  # "1: FLOCK ADVISORY WRITE <pid> <major>:<minor>:<inode> 0 EOF"
+        if len(fields) < 6 or fields[1] != "FLOCK":
+            continue  # (a waiter's line reads "1: -> FLOCK ...")
+        where = fields[5].split(":")
+        try:
+            if (int(where[0], 16), int(where[1], 16), int(where[2])) == wanted:
+                return True
+        except (IndexError, ValueError):
+            continue
+    return False
+
+
+def _probe(path: str) -> bool:
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (closing drops a lock taken)
+    return False
 
 
 # --- the report ----------------------------------------------------------------------
@@ -229,7 +581,7 @@ def clear_notice(journal: Path) -> None:
 
 def list_backups(journal: Path) -> list[Path]:
     """The backups of ``journal``, oldest first."""
-    return [Path(p) for p in journal_check.list_backups(str(journal))]
+    return [Path(p) for p in _list_backups(journal)]
 
 
 def set_aside(journal: Path, files: list[Path] | None = None, label: str = "damaged") -> Path:
@@ -245,11 +597,15 @@ def set_aside(journal: Path, files: list[Path] | None = None, label: str = "dama
         folder = journal.parent / f"{label}-{stamp}-{suffix}"
     folder.mkdir(mode=0o750)
     if files is None:
-        files = [Path(f"{journal}{extra}") for extra in ("", "-wal", "-mark")]
+        files = [Path(f"{journal}{extra}") for extra in _FILES]
     for source in files:
         if source.exists():
             shutil.copy2(source, folder / source.name)
     return folder
+
+
+def _present(journal: Path) -> list[Path]:
+    return [p for p in (Path(f"{journal}{s}") for s in _FILES) if p.exists()]
 
 
 def check_before_open(journal: Path) -> Damage | None:
@@ -259,15 +615,14 @@ def check_before_open(journal: Path) -> Damage | None:
     into the folder), or None when the journal is whole (or only lost the
     unacknowledged last write).
     """
-    examined = journal_check.examine(str(journal))
+    examined = _examine(journal)
     if examined is None or not examined[0]:
         return None
-    reasons, (seq, crc, last_at, _), mark = examined
-    found = [p for p in (Path(f"{journal}{s}") for s in ("", "-wal", "-mark")) if p.exists()]
-    folder = set_aside(journal, found)
+    reasons, end, mark = examined
+    folder = set_aside(journal, _present(journal))
     # From now on the recovered journal is the one to keep whole: the next open is clean.
-    write_mark(journal, Mark(seq, crc, last_at or 0.0))
-    damage = _report(reasons, seq, mark, last_at, str(folder))
+    write_mark(journal, Mark(end.seq, end.crc, end.at or 0.0))
+    damage = _report(reasons, end, mark, str(folder))
     text = json.dumps(damage.to_dict(), indent=1)
     (folder / "report.json").write_text(text + "\n", encoding="utf-8")
     notice_path(journal).write_text(text + "\n", encoding="utf-8")
@@ -277,28 +632,21 @@ def check_before_open(journal: Path) -> Damage | None:
 def check_read_only(journal: Path) -> Damage | None:
     """The damage a writer opening ``journal`` now would report, found changing nothing.
 
-    For readers while no writer runs (``status``, ``results``, the bridge, ...):
-    the same checks as :func:`check_before_open`, with no file set aside,
-    created or rewritten; the report's ``set_aside`` is empty.
+    For readers while no writer runs (``status``, ``results``, the bridge, ...);
+    the report's ``set_aside`` is empty.
     """
-    examined = journal_check.examine(str(journal))
+    examined = _examine(journal)
     if examined is None or not examined[0]:
         return None
-    reasons, (seq, _, last_at, _), mark = examined
-    return _report(reasons, seq, mark, last_at, "")
+    reasons, end, mark = examined
+    return _report(reasons, end, mark, "")
 
 
-def _report(
-    reasons: list[str],
-    seq: int,
-    mark: tuple[int, int, float] | None,
-    last_at: float | None,
-    folder: str,
-) -> Damage:
+def _report(reasons: list[str], end: Tail, mark: Mark | None, folder: str) -> Damage:
     return Damage(
-        recovered=seq,
-        expected=mark[0] if mark is not None else None,
-        last_at=last_at,
+        recovered=end.seq,
+        expected=mark.seq if mark is not None else None,
+        last_at=end.at,
         reasons=tuple(dict.fromkeys(reasons)),
         set_aside=folder,
         found_at=time.time(),
@@ -322,12 +670,11 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
     Returns the folder holding the replaced files (None if there was no
     journal). The caller makes sure no service has the journal open.
     """
-    with journal_check.Recovered(str(backup)) as where:
-        read = journal_check.tail(where)
+    with Recovered(str(backup)) as where:
+        read = tail(where)
     if read is None:
         raise JournalError(f"{backup} is not a readable journal backup")
-    tail = read[0]
-    found = [p for p in (Path(f"{journal}{s}") for s in ("", "-wal", "-mark")) if p.exists()]
+    end, found = read[0], _present(journal)
     folder = set_aside(journal, found, label="replaced") if found else None
     temporary = journal.with_name(journal.name + ".restoring")
     shutil.copyfile(backup, temporary)
@@ -337,7 +684,6 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
         with contextlib.suppress(FileNotFoundError):
             Path(f"{journal}{stale}").unlink()
     os.replace(temporary, journal)
-    seq, crc, at, _ = tail
-    write_mark(journal, Mark(seq, crc, at or 0.0))
+    write_mark(journal, Mark(end.seq, end.crc, end.at or 0.0))
     clear_notice(journal)
     return folder

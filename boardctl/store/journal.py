@@ -39,9 +39,8 @@ from typing import Any
 from boardctl.errors import JournalError
 from boardctl.store import integrity, journal_file
 from boardctl.store.integrity import BACKUP_DIR as BACKUP_DIR
-from boardctl.store.integrity import Damage, Mark, MarkWriter
+from boardctl.store.integrity import Damage, Mark, MarkWriter, writer_running
 from boardctl.store.integrity import list_backups as list_backups
-from boardctl.store.journal_check import writer_running
 from boardctl.store.journal_file import APPLICATION_ID as APPLICATION_ID
 from boardctl.store.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
 from boardctl.store.journal_file import cannot as _cannot

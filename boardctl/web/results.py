@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import BoardError
-from boardctl.mqtt.events import events_since
+from boardctl.mqtt.retention import events_since
 from boardctl.web.page_config import StandingsOptions
 
 if TYPE_CHECKING:  # imported when first used: a page without results does not load them
@@ -204,9 +204,9 @@ def board_document(messages: Messages, board: str) -> dict[str, Any]:
 
 def manual_games(options: StandingsOptions) -> list[Game]:
     """The games entered by hand, if the page is told where they are (the file must exist)."""
-    from boardctl.standings import store
+    from boardctl.standings import by_hand
 
-    return store.load(Path(options.manual), missing_ok=False) if options.manual else []
+    return by_hand.load(Path(options.manual), missing_ok=False) if options.manual else []
 
 
 def standings_document(messages: Messages, options: StandingsOptions) -> dict[str, Any]:

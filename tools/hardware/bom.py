@@ -1,24 +1,25 @@
 """The bill of materials of each build: parts, part numbers, quantities, a cost estimate.
 
 Quantities come from the code: strip length and jumper wire from the layout
-(:mod:`tools.hardware.cutlist`), buttons, encoders and their series
-resistors from the default pins of the tracks the layout has, and the
-perfboard's parts from :mod:`tools.hardware.parts`. Prices are typical
-single-quantity prices in US dollars (late 2025), for a budget, not a quote.
+(:mod:`tools.hardware.cutlist`), buttons and encoders from the default pins of the
+tracks the layout has, and the carrier board's parts from the parts its schematic is
+generated from (:func:`tools.hardware.kicad.carrier.carrier_parts`), grouped by
+manufacturer part number. Prices are typical single-quantity prices in US dollars
+(late 2025), for a budget, not a quote.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tools.hardware.cutlist import jumpers, metres_to_buy, real_gaps
 from tools.hardware.geometry import LayoutLike, board_geometry, injection_leds
-from tools.hardware.parts import BUTTON_SERIES, LEVEL_SHIFTER, PROTECTION, Part
+from tools.hardware.kicad.carrier import carrier_parts
 
 ENCODER_ROLES = ("encoder_a", "encoder_b", "encoder_push")
-UART_ONLY = "UART link only"
 OPTIONAL = "optional"
 
 
@@ -46,12 +47,6 @@ class Build:
         """KY-040 modules: tracks with their encoder pins wired."""
         return sum(
             1 for g in self.groups() if any(self.pins.get(g, {}).get(r) for r in ENCODER_ROLES)
-        )
-
-    def lines(self) -> int:
-        """Wired GPIO lines (each gets a series resistor)."""
-        return sum(
-            1 for g in self.groups() for bcm in self.pins.get(g, {}).values() if bcm is not None
         )
 
     def strip_metres(self) -> int:
@@ -82,73 +77,96 @@ class Item:
     qty: Callable[[Build], float]
     unit_usd: float
     unit: str = ""  # "m" for lengths
-    option: str = ""  # "" (always), OPTIONAL or UART_ONLY: not in the total
+    option: str = ""  # "" (always) or OPTIONAL: not in the total
 
 
 def _one(_build: Build) -> float:
     return 1
 
 
-def _from_part(group: str, part: Part, *, qty: Callable[[Build], float] = _one,
-               option: str = "") -> Item:  # fmt: skip
-    return Item(group, f"{part.ref}: {part.value}", part.part_number, qty, part.unit_usd,
-                option=option)  # fmt: skip
+#: A typical single-quantity price of each of the carrier's parts, by manufacturer part number.
+CARRIER_PRICES_USD: dict[str, float] = {
+    "Amphenol 68001-105HLF": 0.3,
+    "Analog Devices LTC4365CTS8#TRMPBF": 5.0,
+    "Bourns MF-RG300": 0.5,
+    "GCT USB4125-GF-A": 0.9,
+    "Infineon BSC028N06LS3G": 1.5,
+    "JST B2B-XH-A": 0.15,
+    "JST B3B-XH-A": 0.15,
+    "JST B6B-XH-A": 0.25,
+    "Littelfuse SMAJ6.0A": 0.3,
+    "Murata GRM188R71H104KA93D": 0.05,
+    "Nexperia PESD5V0S1BA": 0.1,
+    "Omron B3F-1000": 0.3,
+    "Panasonic EEU-FR1C102": 0.6,
+    "Phoenix Contact 1935161": 0.8,
+    "Phoenix Contact 1935174": 1.1,
+    "Raspberry Pi SC0917": 5.0,
+    "Samtec SSQ-120-03-T-D": 6.0,
+    "Texas Instruments SN74AHCT1G125DBVR": 0.3,
+    "onsemi 1N5817": 0.2,
+    "onsemi MMBT3904LT1G": 0.05,
+}
+#: Every Yageo 0603 resistor.
+RESISTOR_USD = 0.02
 
 
-def _fuse_qty(_build: Build) -> float:
-    return 3  # F1 and two spares
+def carrier_items() -> tuple[Item, ...]:
+    """One line per manufacturer part number of the carrier: its designators, how many."""
+    refs: dict[str, list[str]] = {}
+    values: dict[str, set[str]] = {}
+    for part in carrier_parts():
+        refs.setdefault(part.mpn, []).append(part.ref)
+        values.setdefault(part.mpn, set()).add(part.value)
+    count = Counter({mpn: len(r) for mpn, r in refs.items()})
+    items = []
+    for mpn in sorted(refs, key=lambda m: (sorted(refs[m])[0][0], m)):
+        price = RESISTOR_USD if mpn.startswith("Yageo RC") else CARRIER_PRICES_USD[mpn]
+        shown = ", ".join(sorted(refs[mpn], key=_ref_order))
+        item = f"{shown}: {'; '.join(sorted(values[mpn]))}"
+        items.append(Item("carrier", item, mpn, _fixed(count[mpn]), price))
+    return tuple(items)
+
+
+def _fixed(n: int) -> Callable[[Build], float]:
+    """A quantity that does not depend on the build."""
+    return lambda _build: n
+
+
+def _ref_order(ref: str) -> tuple[str, int]:
+    letters = ref.rstrip("0123456789")
+    return letters, int(ref[len(letters) :] or 0)
 
 
 ITEMS: tuple[Item, ...] = (
     Item("computers", "Raspberry Pi Zero 2 W (or Zero 2 WH, header fitted)", "Raspberry Pi SC0510",
          _one, 15.0),
     Item("computers", "microSD card, 16 GB, A1", "SanDisk SDSQUA4-016G", _one, 6.0),
-    Item("computers", "Raspberry Pi Pico (Pico H: headers fitted)", "Raspberry Pi SC0917",
-         _one, 4.0),
-    Item("computers", "USB cable micro-B OTG to micro-B, data", "(any data cable, 20-30 cm)",
-         _one, 4.0),
+    Item("computers", "USB cable micro-B OTG to micro-B, data (the USB link)",
+         "(any data cable, 10-20 cm)", _one, 4.0),
     Item("LEDs", "WS2812B strip, 144 LEDs/m, 5 V, IP30, 1 m lengths",
          "BTF-LIGHTING WS2812B 144/m IP30 (or equivalent)", lambda b: b.strip_metres(), 12.0,
          "m"),
-    Item("LEDs", "3-pin JST-SM pigtail pair (strip input)", "(usually supplied with the strip)",
-         _one, 0.5),
-    *(_from_part("perfboard: protection", p, qty=_fuse_qty if p.ref == "F1" else _one)
-      for p in PROTECTION),
-    Item("perfboard: protection", "TO-220 clip-on heatsink for SCR1, about 20 K/W",
-         "Aavid 577202B00000G", _one, 1.0),
-    *(_from_part("perfboard: data", p, option=UART_ONLY if p.ref == "D3" else "")
-      for p in LEVEL_SHIFTER),
-    Item("perfboard: data", "14-pin DIP socket for U2", "Mill-Max 110-43-314-41-001000",
-         _one, 0.8),
-    Item("perfboard: data", "perfboard 9 x 7 cm (30 x 24 holes), 0.1 in pitch",
-         "(any FR4 perfboard)", _one, 1.0),
+    Item("carrier", "carrier PCB, 2 layers, 90 x 60 mm, from kicad/fab/ (a fab's minimum order)",
+         "(any PCB fab's standard 2-layer service)", _one, 10.0),
+    *carrier_items(),
+    Item("carrier", "JST XH crimp housings and contacts for J5 and the input connectors",
+         "JST XHP-2/-3/-6 housings, SXH-001T-P0.6 contacts", _one, 3.0),
     Item("power", "Raspberry Pi 15 W USB-C power supply, 5.1 V 3 A",
          "Raspberry Pi 15W USB-C PSU (order code by plug type)", _one, 8.0),
-    Item("power", "USB-C power-only receptacle, 5.1 kOhm on CC1/CC2, no PD",
-         "(a USB-C sink breakout with the CC pull-downs)", _one, 2.0),
-    Item("power", "5 x 20 mm fuse holder, panel mount", "(any, 10 A 250 V)", _one, 2.0),
-    Item("power", "micro-USB plug pigtail (Pi PWR IN), 20-22 AWG", "(any)", _one, 2.0),
-    Item("power", "lever connectors (the 5 V and GND distribution point)", "Wago 221-415",
-         lambda _b: 4, 0.6),
-    Item("power", "rocker switch, 6 A or more", "(any)", _one, 1.0, option=OPTIONAL),
     Item("power", "\"5 V DC ONLY\" label at the input", "(printed or engraved)", _one, 0.0),
     Item("inputs", "momentary push button, normally open (24 mm arcade or 16 mm metal)",
          "Sanwa OBSF-24 (or a 16 mm metal button with a ground lug)",
          lambda b: b.buttons(), 2.0),
     Item("inputs", "KY-040 rotary encoder module (with push switch)", "(KY-040 module)",
          lambda b: b.encoders(), 1.5),
-    Item("inputs", f"{BUTTON_SERIES.ref}: {BUTTON_SERIES.value} in series with each line",
-         BUTTON_SERIES.part_number, lambda b: b.lines(), BUTTON_SERIES.unit_usd),
-    Item("inputs", "shutdown / wake button (GPIO3), 12 mm momentary", "(any, normally open)",
-         _one, 1.0),
-    Item("inputs", "female Dupont jumper wires, 20 cm, 40-way ribbon", "(any)", _one, 3.0),
     Item("wire", "22 AWG stranded, three colours (strip jumpers: 5 V, data, GND)",
          "Alpha Wire 3051 (or any 22 AWG stranded)", lambda b: 3 * b.jumper_wire_m(), 0.5,
          "m"),
-    Item("wire", "20 AWG stranded pair (power injection feeds)", "(any 20 AWG stranded)",
-         lambda b: 2 * math.ceil(0.6 * b.feeds()), 0.6, "m"),
-    Item("wire", "18 AWG stranded pair (supply -> fuse -> distribution point)",
-         "(any 18 AWG stranded)", lambda _b: 2, 0.8, "m"),
+    Item("wire", "20 AWG stranded pair (the strip's input and the power feeds)",
+         "(any 20 AWG stranded)", lambda b: 2 * math.ceil(0.6 * b.feeds()), 0.6, "m"),
+    Item("wire", "24-26 AWG stranded (buttons and encoders to the JST XH connectors)",
+         "(any 24-26 AWG stranded)", lambda _b: 5, 0.3, "m"),
     Item("wire", "heat-shrink tubing assortment (every jumper and feed joint)", "(any 2:1 kit)",
          _one, 4.0),
     Item("woodwork", "top plate, 4 mm plywood or MDF, the board's size (woodwork/*-top.dxf)",
@@ -161,13 +179,9 @@ ITEMS: tuple[Item, ...] = (
          "(any, or four strips of wood and a lid)", _one, 5.0),
     Item("enclosure", "M2.5 heat-set inserts for the bay's mounting holes", "(any M2.5 x 5 mm)",
          lambda _b: 4, 0.2),
-    Item("enclosure", "M2.5 nylon standoffs 11 mm with screws (the Pi)", "(any M2.5 nylon kit)",
-         lambda _b: 4, 0.3),
-    Item("enclosure", "M2 nylon standoffs with screws (the Pico)", "(any M2 nylon kit)",
-         lambda _b: 4, 0.3),
-    Item("enclosure", "M3 nylon standoffs with screws (the perfboard)", "(any M3 nylon kit)",
-         lambda _b: 4, 0.3),
-    Item("enclosure", "cable gland PG7, for a supply lead through the box", "(any PG7 nylon)",
+    Item("enclosure", "M2.5 nylon standoffs 11 mm with screws (Pi and carrier, stacked)",
+         "(any M2.5 nylon kit)", lambda _b: 8, 0.3),
+    Item("enclosure", "cable gland PG7, for the supply lead through the box", "(any PG7 nylon)",
          _one, 1.0, option=OPTIONAL),
 )  # fmt: skip
 

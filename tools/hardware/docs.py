@@ -1,10 +1,10 @@
 """The generated parts of the build guide in ``hardware/*.md``.
 
 Some figures in the guide must never drift from the code: the pin tables (from
-the service's default configuration and :mod:`boardctl.hardware.pinout`), the
-power figures (from the renderer and its limiter), the protection's parts
-(:mod:`tools.hardware.parts`), the layout summaries, injection points and
-cut lists (from the layout files), the per-build table and the bill of
+the service's default configuration and :mod:`tools.hardware.pinout`), the
+power figures (from the renderer and its limiter), the protection's trip points
+(:mod:`tools.hardware.power`, from the carrier's schematic), the layout summaries,
+injection points and cut lists (from the layout files), the per-build table and the bill of
 materials (:mod:`tools.hardware.bom`). Each lives in its document between
 two markers::
 
@@ -79,43 +79,63 @@ def figures_agree(documented: str, generated: str) -> bool:
 def pins_section() -> str:
     """The wiring table, from the service's default pins."""
     from boardctl.config import DEFAULT_PINS
-    from boardctl.hardware.pinout import wiring_table
+    from tools.hardware.pinout import wiring_table
 
     return wiring_table(DEFAULT_PINS)
 
 
 def kept_free_section() -> str:
     """The pins the default table leaves free, and why."""
-    from boardctl.hardware.pinout import kept_free_table
+    from tools.hardware.pinout import kept_free_table
 
     return kept_free_table()
 
 
-def pico_data_section() -> str:
-    """Pico -> level shifter -> strip: the data pin comes from the firmware's settings."""
-    from tools.hardware.parts import LEVEL_SHIFTER
-    from tools.hardware.pico import firmware_settings, nearest_pico_ground, pico_pin
+def _carrier_pin(ref: str, net: str) -> str:
+    """The pin of carrier part ``ref`` on ``net`` (the schematic's own table)."""
+    from tools.hardware.kicad.carrier import carrier_parts
 
-    part = {p.ref: p for p in LEVEL_SHIFTER}
+    part = next(p for p in carrier_parts() if p.ref == ref)
+    return next(pin for pin, n in sorted(part.nets.items()) if n == net)
+
+
+def _carrier_part(ref: str) -> tuple[str, str]:
+    from tools.hardware.kicad.carrier import carrier_parts
+
+    part = next(p for p in carrier_parts() if p.ref == ref)
+    return part.value, part.mpn
+
+
+def _ohms_text(value: str) -> str:
+    """A schematic resistor value in words: ``10k`` -> ``10 kOhm``, ``330`` -> ``330 Ohm``."""
+    number = value.split()[0]
+    return f"{number[:-1]} kOhm" if number.endswith("k") else f"{number} Ohm"
+
+
+def pico_data_section() -> str:
+    """Pico -> level shifter -> strip terminal, on the carrier: from the schematic's parts and
+    the firmware's data pin."""
+    from tools.hardware.kicad.carrier import DIN, GND, LED_3V3
+    from tools.hardware.pico import firmware_settings, pico_pin
+
     gp = firmware_settings()["LED_PIN"]
-    pin = pico_pin(gp)
-    ground = nearest_pico_ground(pin)
+    shifter, _ = _carrier_part("U2")
     rows = [
         "| from | to | notes |",
         "|---|---|---|",
-        f"| Pico **GP{gp}** (pin {pin}) | 74AHCT125 **1A** (pin 2) "
-        f"| the strip data pin, `LED_PIN = {gp}` in `firmware/config.py` |",
-        f"| Pico **GND** (pin {ground}) | 74AHCT125 **GND** (pin 7) and the GND bus "
-        "| one short ground |",
-        f"| 74AHCT125 **1A** (pin 2) | **{part['R8'].value}** (R8) -> GND "
+        f"| Pico **GP{gp}** (A1 pin {pico_pin(gp)}) | {shifter} (U2) **A** "
+        f"(pin {_carrier_pin('U2', LED_3V3)}) | the strip data pin, `LED_PIN = {gp}` in "
+        "`firmware/config.py` |",
+        f"| U2 **A** | **{_ohms_text(_carrier_part('R8')[0])}** (R8) -> GND "
         "| pull-down: the strip stays dark while the Pico is unplugged or booting |",
-        "| 74AHCT125 **1OE** (pin 1) | GND | output enable is active low: always on |",
-        "| 74AHCT125 **2OE, 3OE, 4OE** (pins 4, 10, 13) | +5 V | unused channels switched off |",
-        "| 74AHCT125 **2A, 3A, 4A** (pins 5, 9, 12) | GND | unused inputs never left floating |",
-        f"| 74AHCT125 **1Y** (pin 3) | **{part['R7'].value}** (R7) -> strip **DIN** "
-        "| R7 sits on the perfboard: mount the perfboard near the strip's input |",
-        "| GND bus | strip **GND**, beside the data wire "
-        "| twist data and GND together; keep it under 50 cm |",
+        f"| U2 **OE** (pin {_carrier_pin('U2', GND)}) | GND | output enable is active low: "
+        "always on |",
+        f"| U2 **Y** (pin {_carrier_pin('U2', 'DIN_BUF')}) "
+        f"| **{_ohms_text(_carrier_part('R7')[0])}** (R7) -> J2 **DIN** "
+        f"(pin {_carrier_pin('J2', DIN)}) | damps ringing, limits the current into an unpowered "
+        "strip |",
+        "| J2 **+5V** and **GND** | the strip's input pads, beside the data wire "
+        "| twist data and GND together; keep them under 50 cm |",
     ]
     return "\n".join(rows) + "\n"
 
@@ -144,8 +164,8 @@ def pico_uart_section() -> str:
 
 
 def pico_buzzer_section() -> str:
-    """The optional piezo on the Pico: its pin comes from the firmware's settings."""
-    from tools.hardware.pico import PICO_VSYS, firmware_settings, nearest_pico_ground, pico_pin
+    """The piezo driver on the carrier: its pin comes from the firmware's settings."""
+    from tools.hardware.pico import firmware_settings, pico_pin
 
     settings = firmware_settings()
     gp = settings["BUZZER_PIN"]
@@ -159,18 +179,19 @@ def pico_buzzer_section() -> str:
     if not isinstance(gp, int):  # (pico_pin has refused anything else)
         raise HardwareError(f"firmware/config.py: BUZZER_PIN {gp!r} is not a GPIO number")
     channel = "AB"[gp & 1]
+    transistor, _ = _carrier_part("Q3")
     rows = [
         "| from | to | notes |",
         "|---|---|---|",
-        f"| Pico **GP{gp}** (pin {pin}) | **1 kOhm** -> NPN transistor **base** "
-        f"| `BUZZER_PIN = {gp}` in `firmware/config.py`: the RP2040's PWM slice "
+        f"| Pico **GP{gp}** (A1 pin {pin}) | **{_ohms_text(_carrier_part('R9')[0])}** (R9) -> "
+        f"{transistor} "
+        f"(Q3) **base** | `BUZZER_PIN = {gp}` in `firmware/config.py`: the RP2040's PWM slice "
         f"{(gp >> 1) & 7}, channel {channel} |",
-        f"| Pico **VSYS** (pin {PICO_VSYS}) | piezo **+** | about 4.7 V in both builds: from the "
-        "USB cable through the Pico's own diode, or from +5 V through D3 in the UART build "
-        "(VBUS, pin 40, is dead in the UART build) |",
-        "| piezo **-** | NPN **collector** | with a **1 kOhm** resistor across the piezo "
-        "(a piezo is a capacitor: it needs a path to discharge between pulses) |",
-        f"| NPN **emitter** | Pico **GND** (pin {nearest_pico_ground(pin)}) | |",
+        "| J5 pin 1 | piezo **+** | +5 V |",
+        "| J5 pin 2 | piezo **-** | Q3's collector, with "
+        f"**{_ohms_text(_carrier_part('R10')[0])}** (R10) "
+        "across the piezo (a piezo is a capacitor: it needs a path to discharge between "
+        "pulses) |",
     ]
     return "\n".join(rows) + "\n"
 
@@ -248,15 +269,14 @@ def builds_section() -> str:
 
     lines = [
         "| layout | LEDs | strip (1 m lengths) | real gaps: LEDs | real gaps: strip "
-        "| buttons | KY-040 | 1 kOhm series resistors | about (USD) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| buttons | KY-040 | about (USD) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, build in _builds():
         lines.append(
             f"| `{name}` | {build.layout.led_count} | {build.strip_metres()} m "
             f"| {real_gaps(build.layout).led_count} | {build.gaps_strip_metres()} m "
-            f"| {build.buttons()} | {build.encoders()} | {build.lines()} "
-            f"| {total_usd(build):.0f} |"
+            f"| {build.buttons()} | {build.encoders()} | {total_usd(build):.0f} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -349,20 +369,6 @@ def layout_files_section() -> str:
     return "\n".join(rows) + "\n"
 
 
-def protection_section() -> str:
-    """The input protection's parts and its trip voltage."""
-    from tools.hardware.parts import PROTECTION, parts_table, trip_range, trip_voltage
-
-    low, high = trip_range()
-    return (
-        parts_table(PROTECTION)
-        + "\n"
-        + f"Trip voltage: {trip_voltage():.2f} V nominal (2.495 V x (1 + R1/R2)), "
-        f"{low:.2f}-{high:.2f} V over the parts' tolerances (V_ref 1 % and 17 mV of drift, "
-        "R1 and R2 1 %).\n"
-    )
-
-
 def power_section() -> str:
     """What the limiter allows on the reference layout at each brightness."""
     from boardctl.board.layout import builtin_layout
@@ -439,9 +445,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("parts.md", "bom", bom_section),
     Section("geometry.md", "layouts", layouts_section),
     Section("power.md", "power", power_section, exact=False),
-    Section("power.md", "protection", protection_section),
     Section("power.md", "power-layouts", power.layouts_table),
     Section("power.md", "power-protection", power.protection_table),
+    Section("power.md", "tvs", power.tvs_table),
     Section("power.md", "chargers", power.chargers_table),
     Section("build.md", "bringup-figures", power.bringup_table),
     Section("bringup.md", "firmware", firmware_section),

@@ -1,76 +1,207 @@
-"""Power you can check: worst-case currents, wire drops, trip points and wrong supplies.
+"""Power you can check: worst-case currents, drops, the protection's trip points, wrong supplies.
 
-Every figure is either the code's own (the host limiter of
-``boardctl/board/power.py``, the firmware's ``BUDGET_MA`` and ``LED_MA`` in
-``firmware/config.py``, the feed and jumper routes of
-:mod:`tools.hardware.routes`) or a datasheet's, named beside it in
-:data:`DATASHEET`. The tables of ``hardware/power.md`` are written from here and a
-test fails when they drift.
+Every figure is the code's own (the host limiter of ``boardctl/board/power.py``, the
+firmware's ``BUDGET_MA`` and ``LED_MA`` in ``firmware/config.py``, the feed and jumper
+routes of :mod:`tools.hardware.routes`, the resistor values and parts of the carrier's
+schematic in :mod:`tools.hardware.kicad.carrier`) or a datasheet's, named beside it in
+:data:`DATASHEET`. The tables of ``hardware/power.md`` and the bring-up table of
+``hardware/build.md`` are written from here, and a test fails when they drift.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 
 from boardctl.board.layout import LAYOUT_NAMES, builtin_layout
 from boardctl.board.power import MA_PER_LED_WHITE, PowerBudget
 from boardctl.config import BoardConfig
 from tools.hardware.cutlist import JUMPER_ALLOWANCE_MM, jumpers
 from tools.hardware.geometry import board_geometry
-from tools.hardware.parts import SUPPLY_MAX_V, SUPPLY_RIPPLE_V, trip_range
+from tools.hardware.kicad.carrier import GND, V5, VIN, Part, carrier_parts
 from tools.hardware.pico import firmware_settings
 from tools.hardware.routes import routes
 
+DATASHEET = {
+    "ltc4365": "Analog Devices LTC4365 datasheet: V_IN -40 V to 60 V, operating 2.5-34 V; "
+    "UV and OV thresholds 0.5 V, 25 mV hysteresis (Figure 4); the 492-508 mV band is "
+    "assumed from the sister LTC4368's table (492.5-507.5 mV), widened: check it",
+    "fet": "Infineon BSC028N06LS3 G datasheet: V_DS 60 V, R_DS(on) 2.8 mOhm max at V_GS 10 V",
+    "polyfuse": "Bourns MF-RG datasheet, MF-RG300: I_hold 3.0 A (2.6 A at 40 C), I_trip "
+    "5.1 A, R1max 0.0975 Ohm, trips within 1.0 s at 15 A, V_max 16 V",
+    "smaj": "Littelfuse SMAJ datasheet: SMAJ5.0A V_R 5.0 V, V_BR 6.40-7.00 V, V_C 9.2 V at "
+    "43.5 A; SMAJ6.0A V_R 6.0 V, V_BR 6.67-7.37 V, V_C 10.3 V at 38.8 A; I_R 800 uA at V_R",
+    "resistor": "Yageo RC0603 datasheet: RC0603FR- parts are 1 %",
+    "1n5817": "onsemi 1N5817 datasheet: V_F 0.45 V max at 1 A",
+    "usb": "USB Power Delivery 3.x, vSafe5V 4.75-5.5 V; USB Type-C 2.x: a sink with Rd "
+    "(5.1 kOhm) on CC gets vSafe5V only, and the Rp current advertisement (0.9, 1.5, 3 A)",
+    "ws2812b": "Worldsemi WS2812B datasheet: VDD 3.5-5.3 V",
+    "pico": "Raspberry Pi Pico datasheet: VSYS 1.8-5.5 V",
+    "ahct": "TI SN74AHCT1G125 datasheet: V_CC absolute maximum 7 V",
+    "pi": "Raspberry Pi documentation: under-voltage flagged below about 4.63 V; GPIO "
+    "V_IL 0.8 V max; GPIO2/3 have fixed 1.8 kOhm pull-ups",
+}
+
 #: Copper resistance per metre at 20 degrees C (ASTM B258 / the AWG table), in ohms.
 OHMS_PER_M = {18: 0.02095, 20: 0.03331, 22: 0.05296}
-#: The gauge of each run (hardware/parts.md, "Wire"): the supply to the buses, each
-#: injection feed (5 V and GND), and the strip's jumpers.
-SUPPLY_AWG, FEED_AWG, JUMPER_AWG = 18, 20, 22
-#: The supply lead from the input to the distribution point (in the bay), each way.
-SUPPLY_LEAD_M = 0.3
+#: The gauge of each run (hardware/parts.md, "Wire"): each feed from the carrier's
+#: terminals (5 V and GND, the strip's input the same), and the strip's jumpers.
+FEED_AWG, JUMPER_AWG = 20, 22
 #: The Pi Zero 2 W's worst case (four busy cores and Wi-Fi), and the margin planned
 #: for the supply's tolerance and the capacitor's inrush (boardctl/board/power.py).
 PI_MA = 600
 MARGIN_MA = 400
-#: The fuse's cold resistance (Littelfuse 0217004.HXP, 217 series: about 20 mOhm).
-FUSE_OHMS = 0.020
-FUSE_RATING_A = 4.0
-#: IEC 60127-2 sheet 1 (F, fast-acting 5 x 20 mm): carries 1.5 x In for at least an
-#: hour; opens within 30 minutes at 2.1 x In.
-FUSE_HOLDS_X, FUSE_OPENS_X = 1.5, 2.1
-#: The lowest supply voltage a WS2812B is specified for, and where a Pi Zero 2 W
-#: flags under-voltage.
-WS2812B_VDD_MIN_V = 3.5
-PI_UNDERVOLTAGE_V = 4.65
-#: The reference supply (Raspberry Pi 15 W USB-C: 5.1 V) and the lowest it may sag
-#: to at 3 A (its 5 % tolerance).
+#: The lowest supply voltage a WS2812B is specified for and its highest; where a Pi
+#: flags under-voltage; the Pico's highest VSYS; the shifter's absolute maximum.
+WS2812B_VDD_V = (3.5, 5.3)
+PI_UNDERVOLTAGE_V = 4.63
+PICO_VSYS_MAX_V = 5.5
+AHCT_VCC_MAX_V = 7.0
+#: The Pi's 3.3 V rail, GPIO3's fixed pull-up and the highest voltage a GPIO reads as low.
+PI_3V3 = 3.3
+PI_GPIO_PULLUP_OHMS = 1800.0
+PI_GPIO_VIL_V = 0.8
+#: The reference supply (Raspberry Pi 15 W USB-C: 5.1 V), the lowest it may sag to at
+#: 3 A (5 %), and the highest trim of the guide.
 SUPPLY_NOMINAL_V = 5.1
-SUPPLY_MIN_V = 5.1 * 0.95
-#: The crowbar's SCR (WeEn BT151-500R): on-state voltage at 5 A (figure 'on-state
-#: characteristics', typical), junction limit, junction to mounting base; its
-#: 20 K/W clip heatsink; the air in a closed bay.
-SCR_ON_V = 1.2
-SCR_TJ_MAX_C = 125.0
-SCR_RTH_JMB = 1.3
-HEATSINK_RTH = 20.0 + 0.5  # the clip, and the insulating pad under the tab
-BAY_AIR_C = 40.0
-#: The reverse clamp D2 (1N5822): its average forward current rating (3 A at a 95 C
-#: lead temperature).
-D2_RATED_A = 3.0
-#: USB Type-C, a sink with 5.1 kOhm on CC and no Power Delivery: the source gives
-#: vSafe5V, 4.75-5.5 V, and never more (USB PD 3.x, table 7-22).
+SUPPLY_MIN_V = SUPPLY_NOMINAL_V * 0.95
+SUPPLY_MAX_V = 5.2
+#: USB Type-C without a Power Delivery contract: the source gives vSafe5V, never more.
 VSAFE5V = (4.75, 5.5)
 
-DATASHEET = {
-    "fuse": "IEC 60127-2 sheet 1, F type; Littelfuse 217 series datasheet",
-    "scr": "WeEn BT151-500R datasheet: V_T, T_j max 125 C, R_th(j-mb) 1.3 K/W",
-    "d2": "onsemi 1N5820-22 datasheet: I_F(AV) 3 A",
-    "tvs": "Littelfuse 1.5KE datasheet: 1.5KE6.8A V_BR 6.45-7.14 V",
-    "tl431": "TI TL431A datasheet: V_ref 2.495 V +-1 % (2.470-2.520 V)",
-    "usb": "USB Power Delivery 3.x, vSafe5V 4.75-5.5 V; USB Type-C 2.x, Rp current advertisement",
-    "ws2812b": "Worldsemi WS2812B datasheet: VDD 3.5-5.3 V",
-    "pico": "Raspberry Pi Pico datasheet: VSYS 1.8-5.5 V",
+#: LTC4365: UV (falling) and OV (rising) thresholds, min / typical / max, and hysteresis.
+LTC4365_THRESHOLD_V = (0.492, 0.500, 0.508)
+LTC4365_HYSTERESIS_V = 0.025
+LTC4365_VIN_V = (-40.0, 60.0)
+LTC4365_OPERATING_V = (2.5, 34.0)
+#: Every resistor of the carrier is a Yageo RC0603FR- (1 %).
+RESISTOR_TOLERANCE = 0.01
+#: The two MOSFETs: the datasheet's R_DS(on) at 10 V, and twice that as an allowance
+#: for the lower gate drive the LTC4365 makes from a 5 V input (not a datasheet figure).
+FET_RDS_ON_OHMS = 0.0028
+FET_ALLOWANCE = 2.0
+FET_VDS_V = 60.0
+#: F1, Bourns MF-RG300.
+F1_HOLD_A = 3.0
+F1_HOLD_40C_A = 2.6
+F1_TRIP_A = 5.1
+F1_R1MAX_OHMS = 0.0975
+F1_VMAX_V = 16.0
+#: D2 (1N5817) feeding the Pico's VSYS.
+D2_VF_MAX_V = 0.45
+
+
+@dataclass(frozen=True, slots=True)
+class Tvs:
+    """A unidirectional SMAJ TVS: stand-off, breakdown range, clamping at its peak current."""
+
+    standoff_v: float
+    breakdown_v: tuple[float, float]
+    clamp_v: float
+    peak_a: float
+    leakage_ua: float
+
+
+SMAJ = {
+    "SMAJ5.0A": Tvs(5.0, (6.40, 7.00), 9.2, 43.5, 800),
+    "SMAJ6.0A": Tvs(6.0, (6.67, 7.37), 10.3, 38.8, 800),
 }
+
+
+# --- the schematic's parts ---------------------------------------------------------------
+
+
+@cache
+def _parts() -> dict[str, Part]:
+    return {p.ref: p for p in carrier_parts()}
+
+
+_VALUE = re.compile(r"([\d.]+)([kM]?)")
+
+
+def ohms(value: str) -> float:
+    """A schematic value such as ``34.8k 1%``, ``1M`` or ``220``, in ohms."""
+    found = _VALUE.match(value)
+    if found is None:
+        raise ValueError(f"not a resistance: {value!r}")
+    return float(found[1]) * {"": 1.0, "k": 1e3, "M": 1e6}[found[2]]
+
+
+def resistor_between(a: str, b: str) -> Part:
+    """The schematic's one resistor joining nets ``a`` and ``b``."""
+    (found,) = [
+        p for p in _parts().values() if p.lib == "Device:R" and set(p.nets.values()) == {a, b}
+    ]
+    return found
+
+
+def divider_ohms() -> tuple[float, float, float]:
+    """The LTC4365's divider: VIN to UV, UV to OV, OV to GND."""
+    return (
+        ohms(resistor_between(VIN, "UV").value),
+        ohms(resistor_between("UV", "OV").value),
+        ohms(resistor_between("OV", GND).value),
+    )
+
+
+def tvs() -> tuple[str, Tvs]:
+    """The TVS across the protected rail, as the schematic names it."""
+    (part,) = [p for p in _parts().values() if set(p.nets.values()) == {V5, GND} and
+               p.lib == "Device:D_Zener"]  # fmt: skip
+    return part.value, SMAJ[part.value]
+
+
+# --- the LTC4365's trip points -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Trip:
+    """One trip point of the input: lowest, nominal and highest over every tolerance."""
+
+    low: float
+    nominal: float
+    high: float
+
+
+def _ratio(upper: float, lower: float, sign: int) -> float:
+    """(upper + lower) / lower with both resistances at their tolerance; ``sign`` +1 makes
+    the ratio its highest."""
+    up = upper * (1 + sign * RESISTOR_TOLERANCE)
+    down = lower * (1 - sign * RESISTOR_TOLERANCE)
+    return (up + down) / down
+
+
+def over_voltage() -> Trip:
+    """Above this input the LTC4365 opens the MOSFETs: V_OV x (top + mid + bottom) / bottom."""
+    top, mid, bottom = divider_ohms()
+    low, typ, high = LTC4365_THRESHOLD_V
+    return Trip(low * _ratio(top + mid, bottom, -1), typ * _ratio(top + mid, bottom, 0),
+                high * _ratio(top + mid, bottom, 1))  # fmt: skip
+
+
+def under_voltage() -> Trip:
+    """Below this input the LTC4365 opens them: V_UV x (top + mid + bottom) / (mid + bottom)."""
+    top, mid, bottom = divider_ohms()
+    low, typ, high = LTC4365_THRESHOLD_V
+    return Trip(low * _ratio(top, mid + bottom, -1), typ * _ratio(top, mid + bottom, 0),
+                high * _ratio(top, mid + bottom, 1))  # fmt: skip
+
+
+def over_voltage_release() -> float:
+    """The nominal input where an over-voltage fault clears (the threshold less its hysteresis)."""
+    top, mid, bottom = divider_ohms()
+    return (LTC4365_THRESHOLD_V[1] - LTC4365_HYSTERESIS_V) * _ratio(top + mid, bottom, 0)
+
+
+def pin_volts(vin: float) -> tuple[float, float]:
+    """What the UV and OV pins read at input ``vin`` (nominal resistors)."""
+    top, mid, bottom = divider_ohms()
+    total = top + mid + bottom
+    return vin * (mid + bottom) / total, vin * bottom / total
+
+
+# --- currents and drops --------------------------------------------------------------------
 
 
 def strip_budget_ma() -> float:
@@ -91,6 +222,17 @@ def pair_drop_v(length_m: float, awg: int, amps: float) -> float:
     return 2 * length_m * OHMS_PER_M[awg] * amps
 
 
+def carrier_drop_v(amps: float) -> float:
+    """The input's loss on the carrier: two MOSFETs (with the allowance) and F1 at R1max."""
+    return amps * (2 * FET_RDS_ON_OHMS * FET_ALLOWANCE + F1_R1MAX_OHMS)
+
+
+def pi_rail_v() -> float:
+    """The Pi's 5 V at the worst case: the sagging supply less the carrier's loss
+    (the Pi takes its 5 V from the carrier's rail, through the header)."""
+    return SUPPLY_MIN_V - carrier_drop_v(supply_ma() / 1000)
+
+
 @dataclass(frozen=True, slots=True)
 class LayoutPower:
     """A layout's worst case at the limiter's budget."""
@@ -100,12 +242,6 @@ class LayoutPower:
     unlimited_ma: float  # every LED full white with no limiter
     feeds: tuple[tuple[int, float], ...]  # (LED, wire length m) per injection feed
     longest_jumper_m: float
-
-    @property
-    def supply_drop_v(self) -> float:
-        """Fuse and supply lead at the supply's worst case."""
-        amps = supply_ma() / 1000
-        return amps * FUSE_OHMS + pair_drop_v(SUPPLY_LEAD_M, SUPPLY_AWG, amps)
 
     def feed_drop_v(self, length_m: float) -> float:
         """One feed carrying the LED side's whole budget (all the lit LEDs behind one feed)."""
@@ -118,9 +254,9 @@ class LayoutPower:
 
     @property
     def worst_led_v(self) -> float:
-        """The lowest voltage an LED can see: the sagging supply less every drop on the way."""
+        """The lowest voltage an LED can see: the rail at the worst case less every drop."""
         worst_feed = max(self.feed_drop_v(m) for _, m in self.feeds)
-        return SUPPLY_MIN_V - self.supply_drop_v - worst_feed - self.jumper_drop_v
+        return pi_rail_v() - worst_feed - self.jumper_drop_v
 
 
 def layout_power(name: str) -> LayoutPower:
@@ -140,21 +276,26 @@ def layout_power(name: str) -> LayoutPower:
 def layouts_table() -> str:
     """Per layout: currents, wires and drops at the limiter's budget."""
     firmware = firmware_settings()
+    amps = supply_ma() / 1000
+    ohms_text = ", ".join(f"{g} AWG {o * 1000:.1f}" for g, o in OHMS_PER_M.items() if g != 18)
     lines = [
         f"The LED side is capped at **{strip_budget_ma():,.0f} mA** (the lower of "
         f"`[board] power_budget_ma = {BoardConfig().power_budget_ma}` and the firmware's "
         f"`BUDGET_MA = {firmware['BUDGET_MA']}`, both planned on "
         f"`LED_MA = {firmware['LED_MA']}` mA per LED at full white), the Pi Zero 2 W takes up to "
-        f"{PI_MA} mA, so the supply delivers at most **{supply_ma() / 1000:.1f} A**. Drops are "
-        f"for both conductors of a pair, copper at 20 C ({', '.join(f'{g} AWG {o * 1000:.1f}' for g, o in OHMS_PER_M.items())} mOhm/m), "  # noqa: E501
-        f"from a supply sagging to {SUPPLY_MIN_V:.2f} V (5.1 V - 5 %), through the fuse "
-        f"({FUSE_OHMS * 1000:.0f} mOhm) and {SUPPLY_LEAD_M * 100:.0f} cm of {SUPPLY_AWG} AWG "
-        "lead; each feed and the longest jumper are taken to carry the whole budget (every lit "
-        "LED behind that one wire), a worst case no game reaches.",
+        f"{PI_MA} mA, so the supply delivers at most **{amps:.1f} A**. On the carrier that "
+        f"current crosses the two MOSFETs ({FET_RDS_ON_OHMS * 1000:.1f} mOhm each, counted "
+        f"x{FET_ALLOWANCE:g} for the low gate drive) and F1 (MF-RG300, "
+        f"{F1_R1MAX_OHMS * 1000:.1f} mOhm after a trip): **{carrier_drop_v(amps):.2f} V**, so "
+        f"from a supply sagging to {SUPPLY_MIN_V:.2f} V (5.1 V - 5 %) the rail, and the Pi on "
+        f"it, sees **{pi_rail_v():.2f} V** (the Pi flags under-voltage below "
+        f"{PI_UNDERVOLTAGE_V} V). Drops in the wires are for both conductors of a pair, copper "
+        f"at 20 C ({ohms_text} mOhm/m); each feed and the longest jumper are taken to carry the "
+        "whole budget (every lit LED behind that one wire), a worst case no game reaches.",
         "",
         "| layout | LEDs | full white, no limiter | supply worst case | feeds "
-        f"({FEED_AWG} AWG pair, along the grooves) | longest jumper ({JUMPER_AWG} AWG) "
-        "| lowest LED supply |",
+        f"({FEED_AWG} AWG pair from the carrier's terminals, along the grooves) "
+        f"| longest jumper ({JUMPER_AWG} AWG) | lowest LED supply |",
         "|---|---|---|---|---|---|---|",
     ]
     for name in LAYOUT_NAMES:
@@ -164,81 +305,112 @@ def layouts_table() -> str:
         )
         lines.append(
             f"| `{name}` | {p.leds} | {p.unlimited_ma / 1000:.1f} A | "
-            f"{supply_ma() / 1000:.1f} A, {p.supply_drop_v:.2f} V in fuse and lead | {feeds} | "
+            f"{amps:.1f} A, {carrier_drop_v(amps):.2f} V on the carrier | {feeds} | "
             f"{p.longest_jumper_m * 1000:.0f} mm, {p.jumper_drop_v:.2f} V | "
-            f"{p.worst_led_v:.2f} V (WS2812B minimum {WS2812B_VDD_MIN_V} V) |"
+            f"{p.worst_led_v:.2f} V (WS2812B minimum {WS2812B_VDD_V[0]} V) |"
         )
     return "\n".join(lines) + "\n"
 
 
-def scr_safe_amps() -> float:
-    """The most current the fired crowbar carries for ever without passing its junction limit."""
-    watts = (SCR_TJ_MAX_C - BAY_AIR_C) / (SCR_RTH_JMB + HEATSINK_RTH)
-    return watts / SCR_ON_V
+# --- the protection ------------------------------------------------------------------------
 
 
 def protection_table() -> str:
     """Trip points, margins, and what each wrong supply does, with the figure it rests on."""
-    low, high = trip_range()
-    holds = FUSE_HOLDS_X * FUSE_RATING_A
-    opens = FUSE_OPENS_X * FUSE_RATING_A
-    safe = scr_safe_amps()
-    margin = low - SUPPLY_MAX_V
+    ov, uv = over_voltage(), under_voltage()
+    top, mid, bottom = divider_ohms()
+    name, t = tvs()
+    amps = supply_ma() / 1000
+    divider = f"{top / 1e3:g}k / {mid / 1e3:g}k / {bottom / 1e3:g}k"
     rows = [
-        ("crowbar trip point", f"{low:.2f}-{high:.2f} V", DATASHEET["tl431"] + ", R1/R2 1 %"),
         (
-            "margin to the 5.2 V trim",
-            f"{margin:.2f} V ({margin - SUPPLY_RIPPLE_V:.2f} V after "
-            f"{SUPPLY_RIPPLE_V} V of ripple)",
-            "a load step that lifts the rail by more trips it and reboots the Pi",
+            "over-voltage trip (the output opens above)",
+            f"{ov.nominal:.2f} V nominal, {ov.low:.2f}-{ov.high:.2f} V; closes again below "
+            f"{over_voltage_release():.2f} V",
+            f"{DATASHEET['ltc4365']}; the divider {divider} at 1 % ({DATASHEET['resistor']})",
         ),
         (
-            "margin to vSafe5V's top",
-            f"{low - VSAFE5V[1]:+.2f} V: a charger at the top of the USB range can trip it",
+            "under-voltage trip (the output opens below)",
+            f"{uv.nominal:.2f} V nominal, {uv.low:.2f}-{uv.high:.2f} V",
+            "the same",
+        ),
+        (
+            "margin to the 5.2 V trim",
+            f"{ov.low - SUPPLY_MAX_V:.2f} V at the lowest trip point, "
+            f"{ov.nominal - SUPPLY_MAX_V:.2f} V nominal; a trip opens the output and it closes "
+            "again by itself, nothing latches",
+            DATASHEET["ltc4365"],
+        ),
+        (
+            "margin to vSafe5V's top (5.5 V)",
+            f"{ov.low - VSAFE5V[1]:+.2f} V at the lowest trip point, "
+            f"{ov.nominal - VSAFE5V[1]:+.2f} V nominal; the under-voltage trip sits "
+            f"{VSAFE5V[0] - uv.high:.2f} V below vSafe5V's bottom at its highest",
             DATASHEET["usb"],
         ),
         (
-            "F1 holds / opens",
-            f"{holds:.1f} A for an hour / {opens:.1f} A within 30 min",
-            DATASHEET["fuse"],
+            "F1 carries / trips",
+            f"{F1_HOLD_A:g} A ({F1_HOLD_40C_A:g} A in a 40 C bay; the worst case is {amps:.1f} A) "
+            f"/ {F1_TRIP_A:g} A; it resets when the fault is gone",
+            DATASHEET["polyfuse"],
         ),
         (
-            "fired SCR, for ever",
-            f"up to {safe:.1f} A ({SCR_ON_V} V x I on {SCR_RTH_JMB + HEATSINK_RTH:g} K/W "
-            f"from {BAY_AIR_C:g} C air to {SCR_TJ_MAX_C:g} C)",
-            DATASHEET["scr"],
+            f"D1, {name}",
+            f"stand-off {t.standoff_v:g} V (above the highest trip point, {ov.high:.2f} V), "
+            f"breakdown {t.breakdown_v[0]:.2f}-{t.breakdown_v[1]:.2f} V, "
+            f"{t.clamp_v:g} V at {t.peak_a:g} A",
+            DATASHEET["smaj"],
         ),
     ]
     lines = ["| figure | value | rests on |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     lines += [
         "",
-        "| supply | what happens | rests on |",
+        "| supply at J1 | what happens | rests on |",
         "|---|---|---|",
-        "| 9 V or 12 V, through the USB-C input | cannot happen: a charger raises VBUS only "
-        f"after a Power Delivery contract, which the board never asks for; it stays at vSafe5V "
-        f"({VSAFE5V[0]}-{VSAFE5V[1]} V) | {DATASHEET['usb']} |",
-        f"| 9 V or 12 V adapter limited under {safe:.1f} A (barrel or XT30 input) | the crowbar "
-        f"fires by {high:.2f} V, within about 55 us (C1's filter; D1 clamps faster spikes), and "
-        f"holds the rail near {SCR_ON_V} V; the adapter sits in its current limit until "
-        f"unplugged; F1 stays whole; nothing is damaged | {DATASHEET['scr']}; "
-        f"{DATASHEET['ws2812b']}; {DATASHEET['pico']} |",
-        f"| 9 V or 12 V source limited between {safe:.1f} and {opens:.1f} A | **not safe**: F1 "
-        f"carries up to {holds:.1f} A for an hour, while the SCR's junction passes "
-        f"{SCR_TJ_MAX_C:g} C within minutes; never give this board such an input | "
-        f"{DATASHEET['fuse']}; {DATASHEET['scr']} |",
-        f"| 9 V or 12 V source of {opens:.1f} A or more | the crowbar fires, F1 opens within 30 "
-        f"minutes (within 3-300 ms at 4 x In = {4 * FUSE_RATING_A:g} A): replace F1 | "
-        f"{DATASHEET['fuse']} |",
-        f"| reversed, through the USB-C input | cannot happen: the plug is symmetric and VBUS/GND "
-        f"are fixed | {DATASHEET['usb']} |",
-        f"| reversed, limited under {D2_RATED_A:g} A (barrel or XT30) | D2 and D1 conduct forwards "
-        "and hold the rail under 1 V reversed until unplugged; nothing is damaged | "
-        f"{DATASHEET['d2']}; {DATASHEET['tvs']} |",
-        f"| reversed, between {D2_RATED_A:g} and {opens:.1f} A | **not safe**: D2 runs past its "
-        f"{D2_RATED_A:g} A rating while F1 holds | {DATASHEET['d2']}; {DATASHEET['fuse']} |",
+        f"| a USB-C charger, any wattage, no Power Delivery contract | it gives vSafe5V "
+        f"({VSAFE5V[0]}-{VSAFE5V[1]} V): the output passes from {uv.high:.2f} V up to the "
+        f"over-voltage trip ({ov.low:.2f} V at the worst tolerances, {ov.nominal:.2f} V "
+        f"nominal) | {DATASHEET['usb']} |",
+        f"| 9 V, 12 V or 20 V (a charger that ignores the CC pins, a bench supply, a wrongly "
+        f"wired lead) | the LTC4365 opens both MOSFETs by {ov.high:.2f} V and keeps them open "
+        f"for as long as it lasts; nothing after them sees it, F1 and D1 included, and nothing "
+        f"is replaced | {DATASHEET['ltc4365']}; {DATASHEET['fet']} |",
+        f"| up to {LTC4365_VIN_V[1]:g} V | the same: the LTC4365 stands {LTC4365_VIN_V[1]:g} V "
+        f"(it operates to {LTC4365_OPERATING_V[1]:g} V) and the MOSFETs {FET_VDS_V:g} V | "
+        f"{DATASHEET['ltc4365']}; {DATASHEET['fet']} |",
+        f"| reversed, down to {LTC4365_VIN_V[0]:g} V (a bench supply or a lead wired "
+        f"backwards; a USB-C plug cannot be reversed) | the LTC4365 ties the gates to the "
+        f"negative input: the second MOSFET's body diode blocks, the output stays at 0 V | "
+        f"{DATASHEET['ltc4365']}; {DATASHEET['fet']} |",
+        f"| a short on the strip's wiring | F1 trips (over {F1_TRIP_A:g} A; within 1 s at 15 A) "
+        f"unless the charger limits its current first, and resets when the short is gone | "
+        f"{DATASHEET['polyfuse']} |",
+        f"| beyond {LTC4365_VIN_V[1]:g} V or {LTC4365_VIN_V[0]:g} V | not covered: the "
+        f"LTC4365's and the MOSFETs' ratings | {DATASHEET['ltc4365']} |",
     ]
     return "\n".join(lines) + "\n"
+
+
+def tvs_table() -> str:
+    """Why D1 is the SMAJ it is: both candidates against the rails the board may see."""
+    ov = over_voltage()
+    lines = [
+        "| TVS | stand-off | above vSafe5V's top (5.5 V)? | above the highest trip point "
+        f"({ov.high:.2f} V)? | breakdown | clamping at its peak current |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, t in SMAJ.items():
+        lines.append(
+            f"| {name} | {t.standoff_v:g} V | {'yes' if t.standoff_v > VSAFE5V[1] else '**no**'} "
+            f"| {'yes' if t.standoff_v > ov.high else '**no**'} "
+            f"| {t.breakdown_v[0]:.2f}-{t.breakdown_v[1]:.2f} V "
+            f"| {t.clamp_v:g} V at {t.peak_a:g} A |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+# --- chargers ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,8 +434,10 @@ CHARGERS = (
 
 def budget_for(amps: float) -> int:
     """The largest ``power_budget_ma`` a charger of ``amps`` carries with the Pi and the
-    margin, and F1 too."""
-    return max(0, int(min(amps, FUSE_RATING_A) * 1000) - PI_MA - MARGIN_MA)
+    margin, and F1 in a warm bay too."""
+    charger = amps * 1000 - PI_MA - MARGIN_MA
+    fuse = F1_HOLD_40C_A * 1000 - PI_MA
+    return max(0, int(min(charger, fuse)))
 
 
 def chargers_table() -> str:
@@ -274,7 +448,9 @@ def chargers_table() -> str:
     lines = [
         f"The board needs **{need:.1f} A at 5 V** with the default budget "
         f"({strip_budget_ma():,.0f} mA for the LEDs, {PI_MA} mA for the Pi) plus "
-        f"{MARGIN_MA} mA of margin: read the charger's label for the **5 V** row, not its watts.",
+        f"{MARGIN_MA} mA of margin: read the charger's label for the **5 V** row, not its watts. "
+        f"F1 carries {F1_HOLD_40C_A:g} A in a 40 C bay, so no charger lifts the budget past "
+        f"{budget_for(100.0)} mA.",
         "",
         "| charger's 5 V row | e.g. | with the default budget | `power_budget_ma` that fits |",
         "|---|---|---|---|",
@@ -288,27 +464,30 @@ def chargers_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+# --- bring-up ------------------------------------------------------------------------------
+
+
 def bringup_table() -> str:
     """What a meter should read at each bring-up step of the build guide, per layout."""
-    low, _high = trip_range()
     budget = PowerBudget()
+    uv_pin, ov_pin = pin_volts(SUPPLY_NOMINAL_V)
+    uv, ov = under_voltage(), over_voltage()
     lines = [
         "| step | where | expect | if not |",
         "|---|---|---|---|",
-        "| 1. supply unplugged | +5 V bus to GND, ohmmeter | climbs from a few ohms to over "
-        "1 kOhm (C2 charging) | stays under 10 ohm: D1, D2 or SCR1 in backwards, or a solder "
+        "| 1. nothing plugged in | J3 **+5V** to **GND**, ohmmeter | climbs from a few ohms to "
+        "over 1 kOhm (C1 charging) | stays under 10 ohm: D1 or C1 in backwards, or a solder "
         "bridge; fix before any power |",
-        f"| 2. supply on, nothing after the perfboard | +5 V bus to GND | {SUPPLY_NOMINAL_V} V "
-        f"(the official supply; {SUPPLY_MIN_V:.2f}-{SUPPLY_MAX_V} V is fine) | 0 V and F1 open: a "
-        "reversed diode or a short; about 1 V: the crowbar fired, so its trip point is low "
-        f"(it must be {low:.2f} V or more: check R1 12.4 kOhm on top, R2 10 kOhm below); above "
-        f"{SUPPLY_MAX_V} V: trim the supply down |",
-        "| 3. U2 not yet in its socket | socket pin 14 to pin 7; pin 1 (1OE); pins 4, 10, 13 "
-        "| the bus voltage; 0 V; the bus voltage | pin 14 dead: the +5 V link to the socket; "
-        "pin 1 high: its GND link |",
-        "| 4. U2 in, Pico unplugged | U2 pin 3 (1Y) to GND | 0 V (R8 holds the input low) | "
-        "a few volts: R8 missing, or U2 in backwards (notch to the left, as drawn): unplug at "
-        "once |",
+        f"| 2. the USB-C supply in, no Pi, no Pico, no strip | U1 pin 2 (UV), pin 3 (OV), "
+        f"J3 +5V, each to GND | {uv_pin:.2f} V (over 0.5 V), {ov_pin:.2f} V (under 0.5 V), "
+        f"{SUPPLY_NOMINAL_V} V (the official supply; {SUPPLY_MIN_V:.2f}-{SUPPLY_MAX_V} V is fine) "
+        f"| +5V at 0 V with the pins as expected: Q1/Q2 or U1 (pin 5, SHDN, must read the "
+        f"supply's voltage); the pins off: the divider's resistors (1M, 34.8k, 100k from the "
+        f"input down) swapped; the input must be inside {uv.high:.2f}-{ov.low:.2f} V |",
+        f"| 3. the same | D2's cathode (the Pico's VSYS, pin 39) | a little under +5V "
+        f"(D2 drops at most {D2_VF_MAX_V} V) | 0 V: D2 in backwards (band towards the Pico) |",
+        "| 4. the Pico fitted, not running (BOOTSEL held) | J2 **DIN** to GND | 0 V (R8 holds "
+        "the shifter's input low) | a few volts: R8 missing, or U2 turned |",
     ]
     for name in LAYOUT_NAMES:
         leds = builtin_layout(name).led_count
@@ -324,7 +503,7 @@ def bringup_table() -> str:
         f"{strip_budget_ma():,.0f} mA: the limiters cap it | over it: the firmware is not "
         "the project's (`boardctl selftest` names its version) |",
         "| 7. the self-test running | DIN pad of LED 0 to GND | a scope: 800 kHz bursts, 0 to "
-        "the bus voltage; a meter: a small DC reading that moves as LEDs change | 0 V for ever: "
-        "the data wire, R7, or U2's 1OE; 3.3 V swings: U2 bypassed |",
+        "the rail's voltage; a meter: a small DC reading that moves as LEDs change | 0 V for "
+        "ever: the DIN wire or R7; 3.3 V swings: U2 bypassed |",
     ]
     return "\n".join(lines) + "\n"

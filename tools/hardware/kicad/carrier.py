@@ -7,7 +7,7 @@ with nothing to replace), the 74AHCT1G125 level shifter, the strip outputs on sc
 every button line with a series resistor, an ESD diode and an external pull-up, the shutdown
 button on the ``gpio-shutdown`` pin, the piezo driver on the Pico's buzzer pin and the I2S header.
 
-Every pin the code names comes from :mod:`boardctl.hardware.pinout`,
+Every pin the code names comes from :mod:`tools.hardware.pinout`,
 :data:`boardctl.config.DEFAULT_PINS` and ``firmware/config.py``; the symbols come from
 KiCad's own libraries, copied into the file.
 Run ``python -m tools.hardware.kicad.carrier`` from the repository's root to write
@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from boardctl.config import DEFAULT_PINS
-from boardctl.hardware.pinout import HEADER_PIN, I2S_PINS, SHUTDOWN_GPIO, pin_assignments
+from boardctl.config import DEFAULT_PINS, SHUTDOWN_GPIO
 from tools import REPO
 from tools.hardware.kicad.sexpr import Node, dump, find, parse, q, unq
 from tools.hardware.pico import PICO_PIN, firmware_settings
+from tools.hardware.pinout import HEADER_PIN, I2S_PINS, pin_assignments
 
 KICAD_DIR = REPO / "hardware" / "kicad"
 SYMBOL_DIR = Path("/usr/share/kicad/symbols")
@@ -139,9 +139,9 @@ def power_parts() -> list[Part]:
         Part(
             "D1",
             "Device:D_Zener",
-            "SMAJ5.0A",
+            "SMAJ6.0A",
             "Diode_SMD:D_SMA",
-            "Littelfuse SMAJ5.0A",
+            "Littelfuse SMAJ6.0A",
             {"1": V5, "2": GND},  # unidirectional: cathode (pad 1, the band) on +5 V
         ),
         Part(
@@ -272,7 +272,7 @@ def header_parts() -> list[Part]:
             "Samtec SSQ-120-03-T-D",
             header,
         ),
-        _r("R11", "1k", gpio_net(SHUTDOWN_GPIO), "SHUTDOWN_SW", "Yageo RC0603FR-071KL"),
+        _r("R11", "220", gpio_net(SHUTDOWN_GPIO), "SHUTDOWN_SW", "Yageo RC0603FR-07220RL"),
         Part(
             "SW1",
             "Switch:SW_Push",
@@ -308,9 +308,9 @@ def header_parts() -> list[Part]:
             Part(
                 f"D{base + 2}",
                 "Device:D_TVS",
-                "PESD5V0S1BL",
+                "PESD5V0S1BA",
                 "Diode_SMD:D_SOD-323",
-                "Nexperia PESD5V0S1BL",
+                "Nexperia PESD5V0S1BA",
                 {"1": GND, "2": line_net(key)},
             ),
         ]

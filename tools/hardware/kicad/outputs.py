@@ -4,12 +4,13 @@
 runs the electrical rules check and the board's design rules check, which must find no
 error and nothing unconnected, and writes into ``hardware/kicad/``: the schematic as PDF, the
 bill of materials with manufacturer part numbers (CSV), KiCad's netlist (XML, which the tests
-check against the code's pin tables), and from the board (:mod:`tools.hardware.kicad.board`)
-the fabrication files in ``fab/``: Gerbers, Excellon drill files, the placement file, and
-3D renders of both sides (PNG). ``--check`` builds the board again (the router: a minute
-or two) and exports everything again into a scratch folder, and names every committed file
-that differs (time stamps aside; the renders, which depend on the
-machine's OpenGL, only have to exist).
+check against the code's pin tables), the schematic as SVG, and from the board
+(:mod:`tools.hardware.kicad.board`) the fabrication files in ``fab/``: Gerbers, Excellon drill
+files, the placement file; 3D renders of both sides (PNG) and a drawing of each assembly step
+in ``steps/`` (:mod:`tools.hardware.kicad.steps`). ``--check`` builds the board again (the
+router: a minute or two) and exports everything again into a scratch folder, and names every
+committed file that differs (time stamps aside; the renders, which depend on the machine's
+OpenGL, only have to exist).
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from tools.hardware.kicad import board
+from tools.hardware.kicad import board, steps
 from tools.hardware.kicad.carrier import KICAD_DIR, PROJECT
 
 SCHEMATIC = f"{PROJECT}.kicad_sch"
 PCB = f"{PROJECT}.kicad_pcb"
-OUTPUTS = (f"{PROJECT}.pdf", f"{PROJECT}-bom.csv", f"{PROJECT}-netlist.xml")
+OUTPUTS = (f"{PROJECT}.pdf", f"{PROJECT}-bom.csv", f"{PROJECT}-netlist.xml", f"{PROJECT}.svg")
 FAB = "fab"
 GERBER_LAYERS = "F.Cu,B.Cu,F.Paste,B.Paste,F.SilkS,B.SilkS,F.Mask,B.Mask,Edge.Cuts"
 RENDERS = (f"{PROJECT}-top.png", f"{PROJECT}-bottom.png")
@@ -47,6 +48,7 @@ _STAMPS = (
     re.compile(rb"; #@! TF\.CreationDate,[^\n]*"),
     re.compile(rb"## Created on [^\n]*"),
     re.compile(rb'"CreationDate": *"[^"]*"'),
+    re.compile(rb"<title>SVG Image created as [^<]*</title>"),
 )
 
 
@@ -129,6 +131,10 @@ def export_board(out: Path, folder: Path = KICAD_DIR, *, renders: bool = True) -
     )
     for made in fab.iterdir():
         made.write_bytes(_unstamped(made.read_bytes()))
+    drawn = out.resolve() / steps.STEP_DIR
+    steps.export(folder.resolve() / PCB, drawn)
+    for made in drawn.iterdir():
+        made.write_bytes(_unstamped(made.read_bytes()))
     if renders:
         for name, side in zip(RENDERS, ("top", "bottom"), strict=True):
             _cli(
@@ -163,6 +169,11 @@ def export(out: Path, folder: Path = KICAD_DIR) -> None:
     _cli("sch", "export", "netlist", "--format", "kicadxml", "-o", str(netlist), SCHEMATIC,
          cwd=folder)  # fmt: skip
     netlist.write_bytes(_unstamped(netlist.read_bytes()))
+    with tempfile.TemporaryDirectory() as scratch:
+        _cli("sch", "export", "svg", "--exclude-drawing-sheet", "-o", scratch, SCHEMATIC,
+             cwd=folder)  # fmt: skip
+        svg = Path(scratch) / OUTPUTS[3]
+        (out / OUTPUTS[3]).write_bytes(_unstamped(svg.read_bytes()))
 
 
 def _unstamped(data: bytes) -> bytes:
@@ -181,9 +192,10 @@ def stale_outputs(folder: Path = KICAD_DIR) -> list[str]:
             if (folder / FAB).is_dir()
             else []
         )
+        drawn = [f"{steps.STEP_DIR}/{name}" for name in steps.files()]
         stale = [
             name
-            for name in (*OUTPUTS, *fresh)
+            for name in (*OUTPUTS, *fresh, *drawn)
             if not (folder / name).is_file()
             or _unstamped((folder / name).read_bytes())
             != _unstamped((Path(scratch) / name).read_bytes())
@@ -214,8 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if stale else 0
     export(KICAD_DIR)
     shutil.rmtree(KICAD_DIR / FAB, ignore_errors=True)
+    shutil.rmtree(KICAD_DIR / steps.STEP_DIR, ignore_errors=True)
     export_board(KICAD_DIR)
-    for name in (*OUTPUTS, *RENDERS, FAB):
+    for name in (*OUTPUTS, *RENDERS, FAB, steps.STEP_DIR):
         print(KICAD_DIR / name)
     return 0
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardctl.config import MqttConfig
-from boardctl.mqtt.errors import MqttError
+from boardctl.mqtt import MqttError
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt

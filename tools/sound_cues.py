@@ -1,6 +1,6 @@
 """The cue table of docs/sound.md, written from :data:`boardctl.sound.cues.CUES`.
 
-``python -m boardctl.sound.docs`` prints it; a test checks the doc holds it.
+``python tools/sound_cues.py`` prints it; a test checks the doc holds it.
 """
 
 from __future__ import annotations

@@ -1,21 +1,8 @@
 """Which event a result belongs to, how long the broker keeps it, and the withdrawal record.
 
-An *event* is a club night: the board's local date of the game's end, a game
-that ends before ``[mqtt] day_starts`` (06:00) counting for the evening
-before (``2026-12-01``). It is one topic level of every result
-(``<prefix>/<board>/results/<event>/<game>``), so the director subscribes
-only to the events it ranks. The **retention rule**: the broker holds a
-result from its game's end until the director closes its event (which
-archives and clears it, :mod:`boardctl.standings.archive`) or, at the latest,
-until ``[mqtt] keep_days`` (14) days after the event, when its board's bridge
-withdraws it. The journal keeps every game for ever.
-
-A result taken back (an undo after a win) is withdrawn with a *withdrawal*
-record on its topic, retained and signed with the board key like the result
-(``{"id", "board", "withdrawn": true, "key", "hmac"}``): unlike an empty
-retained message, which a broker does not keep, it survives to be forwarded
-by a mosquitto bridge that was down at the time, so a central broker that
-still holds the result gets it replaced (docs/mqtt.md, "A league of rooms").
+An event is a club night (``[mqtt] day_starts``); the retention rule (until the director
+closes the event, at most ``keep_days``) and the signed withdrawal record are those of
+docs/mqtt.md, "Topics".
 """
 
 from __future__ import annotations

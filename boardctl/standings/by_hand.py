@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.game.setup import get_preset, lines_failed
-from boardctl.standings.errors import StandingsError
+from boardctl.standings import StandingsError
 from boardctl.standings.games import Game, from_record
 
 

@@ -1,16 +1,12 @@
-"""The Raspberry Pi's 40-pin header and the wiring table of the build guide.
-
-The default pin assignment lives in the service configuration (BCM GPIO
-numbers). This module turns such a table into the Markdown table of
-``hardware/wiring.md`` and reads that table back, so a test can check that
-the guide and the defaults agree.
-"""
+"""The Raspberry Pi's 40-pin header and the wiring table of the build guide, written from the
+default pins (:data:`boardctl.config.DEFAULT_PINS`) and read back by the tests."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 
+from boardctl.config import SHUTDOWN_GPIO
 from boardctl.errors import HardwareError
 
 # BCM GPIO number -> physical pin on the 40-pin header (same on every Pi with
@@ -28,10 +24,6 @@ RESERVED: dict[int, str] = {
     0: "ID_SD: the HAT ID EEPROM's I2C data (the Pi reads it at boot)",
     1: "ID_SC: the HAT ID EEPROM's I2C clock (the Pi reads it at boot)",
 }
-
-#: The GPIO of the shutdown button (``dtoverlay=gpio-shutdown``): GPIO3 is the
-#: only pin that also wakes a halted Pi (Zero, Zero 2 W, 3, 4).
-SHUTDOWN_GPIO = 3
 
 #: Kept free by the default pins, for what the board may use next.
 KEPT_FREE: dict[int, str] = {
@@ -80,12 +72,8 @@ def nearest_ground(header_pin: int) -> int:
 
 
 def pin_assignments(pins: Mapping[str, Mapping[str, int | None]]) -> list[tuple[str, str, int]]:
-    """``(config_key, role, bcm)`` for every wired pin, shared roles first.
-
-    ``pins`` is shaped like the service's default table:
-    ``{"shared": {"undo": 5, ...}, "track1": {"plus1": 17, ...}, ...}``;
-    ``None`` means not wired and is left out.
-    """
+    """``(config_key, role, bcm)`` for every wired pin of a table shaped like
+    :data:`boardctl.config.DEFAULT_PINS`, shared roles first."""
     rows: list[tuple[str, str, int]] = []
     for group, roles in pins.items():
         for role, bcm in roles.items():
@@ -135,10 +123,7 @@ def kept_free_table() -> str:
 
 
 def parse_wiring_table(markdown: str) -> dict[str, tuple[int, int]]:
-    """Read the pin table back: ``{config_key: (bcm, header_pin)}``.
-
-    Raises ``ValueError`` when a key appears twice.
-    """
+    """Read the pin table back: ``{config_key: (bcm, header_pin)}`` (a key twice: an error)."""
     found: dict[str, tuple[int, int]] = {}
     for line in markdown.splitlines():
         m = _ROW.match(line.strip())
