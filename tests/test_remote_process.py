@@ -50,7 +50,9 @@ class HostProcess:
         self.socket = folder / "run" / "control.sock"
         self.journal = folder / "state" / "journal.sqlite"
         self.journal.parent.mkdir(parents=True)
-        pairing.save(pairing.path_beside(self.journal), pairing.Pairing("host", SECRET))
+        pairing.save(
+            pairing.path_beside(self.journal), pairing.Pairing("host", SECRET, tracks=(0, 1))
+        )
         self.config = folder / "config.toml"
         self.config.write_text(
             '[link]\nkind = "null"\n[game]\nmode = "free"\n'

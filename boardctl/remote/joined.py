@@ -89,6 +89,7 @@ class JoinedKeeper:
         self.refused: list[str] = []
         self.on_change: Callable[[], None] = lambda: None  # the service shows the board again
         self._pressed: BoardCommand | None = None
+        self._spoken: int | None = None  # the seq of the host's last entry spoken here
         guest.on_change = lambda: self.on_change()
         guest.on_answer = self._answered
 
@@ -128,6 +129,21 @@ class JoinedKeeper:
             self.refused = [*self.refused, str(answer.get("error"))][-KEEP_REFUSED:]
         self.on_change()
 
+    def speak(self, listeners: list[Callable[[Any, dict[str, Any]], None]]) -> None:
+        """Tell ``listeners`` (the dispatcher's ``committed``: the voice) of the host's last
+        entry, once: the one a new state names, never again on a resend, nor when it starts."""
+        state = self.guest.state
+        if state is None:
+            return
+        seq, now = state.get("seq"), state["status"].get("seq")
+        if self._spoken is None:  # the host's board as this board starts: nothing to say
+            self._spoken = now if isinstance(now, int) else 0
+        elif isinstance(seq, int) and seq > self._spoken and state.get("event"):
+            self._spoken = seq
+            result = {"event": state["event"], "seq": seq, "status": state["status"]}
+            for listener in listeners:
+                listener(None, result)
+
     # --- what the board shows -----------------------------------------------------
     def view(self) -> BoardView:
         view = self.guest.view()
@@ -145,7 +161,7 @@ class JoinedKeeper:
             dataclasses.replace(t, pending=t.pending + extra)
             for t, extra in zip(view.tracks, waiting, strict=True)
         )
-        lost = not self.guest.reachable
+        lost = not self.guest.reachable and not self.guest.ended  # an ended link is no fault
         return dataclasses.replace(
             view, tracks=tracks, extra=dataclasses.replace(view.extra, link_lost=lost)
         )
@@ -158,7 +174,8 @@ class JoinedKeeper:
             "game": self.guest.link.game,
             "connected": self.guest.connected,
             "host_online": self.guest.host_online,
-            "link_lost": not self.guest.reachable,
+            "link_lost": not self.guest.reachable and not self.guest.ended,
+            "ended": self.guest.ended,
             "unanswered": len(self.guest.outbox.pending()),
             "refused": list(self.refused),
         }
