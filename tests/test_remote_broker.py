@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -74,7 +75,7 @@ def test_two_boards_play_through_the_pages_acl_and_a_third_user_gets_nothing_in_
     acl = PAGE.split("<!-- acl -->")[1].split("```")[1].removeprefix("text\n")
     users = {"home-a": "pw-a", "home-b": "pw-b", "other": "pw-o"}
     ca, listener = certificates(tmp_path / "tls") if tls else (None, ())
-    with_tls = {"tls": True, "ca_file": str(ca)} if tls else {}
+    with_tls: dict[str, Any] = {"tls": True, "ca_file": str(ca)} if tls else {}
     broker = Broker(tmp_path / "broker", users=users, acl=acl, extra=listener)
     broker.start()
     secret = page_secret()
