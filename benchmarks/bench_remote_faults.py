@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -45,6 +46,7 @@ def main() -> int:
     parser.add_argument("--partition", type=float, default=60.0, help="seconds of a partition")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: the boards are stopped too
     rng = random.Random(args.seed)
     times: dict[str, list[float]] = {fault: [] for fault in FAULTS}
     failures: list[str] = []

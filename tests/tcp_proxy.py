@@ -90,10 +90,10 @@ class Proxy:
         due = 0.0
         with contextlib.suppress(OSError, ConnectionError):
             while chunk := await reader.read(65536):
-                due = max(due, loop.time() + self.delay)
-                rto = RTO
+                arrives, rto = loop.time() + self.delay, RTO
                 while self._random.random() < self.loss:  # lost: sent again after the RTO
-                    due, rto = due + rto, rto * 2
+                    arrives, rto = arrives + rto, rto * 2
+                due = max(due, arrives)  # in order: the ones after it wait for it
                 queue.put_nowait((due, chunk))
         queue.put_nowait((max(due, loop.time() + self.delay), b""))  # then the end
         await sender

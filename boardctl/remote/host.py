@@ -36,6 +36,7 @@ from boardctl.remote.broker import Connection, ended, now_n
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import FROM_BUTTONS, RemoteError, decode, encode, host_step
 from boardctl.remote.store import Answers
+from boardctl.remote.words import with_words
 from boardctl.service.loop import Call, LoopEvent
 from boardctl.service.watch import Watch
 
@@ -91,15 +92,17 @@ class HostLink:
 
     def status(self) -> dict[str, Any]:
         """This side of the link, for ``boardctl status``."""
-        return {
-            "role": "host",
-            "game": self.link.game,
-            "connected": self.connected,
-            "joined_online": self.guest_online,
-            "refused": len(self.refused),
-            "ended": self.ended,
-            "tracks": list(self.link.tracks),
-        }
+        return with_words(
+            {
+                "role": "host",
+                "game": self.link.game,
+                "connected": self.connected,
+                "joined_online": self.guest_online,
+                "refused": len(self.refused),
+                "ended": self.ended,
+                "tracks": list(self.link.tracks),
+            }
+        )
 
     # --- the paho thread ----------------------------------------------------------
     def _connected(self, reason: Any) -> None:

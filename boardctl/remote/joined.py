@@ -31,6 +31,7 @@ from typing import Any
 from boardctl.game.commands import BoardCommand, Command, Peg
 from boardctl.remote.guest import GuestLink
 from boardctl.remote.protocol import FROM_BUTTONS
+from boardctl.remote.words import with_words
 from boardctl.view import BoardView
 
 KEEP_REFUSED = 20
@@ -169,16 +170,18 @@ class JoinedKeeper:
     def status(self) -> dict[str, Any]:
         state = self.guest.state
         status = dict(state["status"]) if state is not None else dict(self.own.status())
-        status["remote"] = {
-            "role": "guest",
-            "game": self.guest.link.game,
-            "connected": self.guest.connected,
-            "host_online": self.guest.host_online,
-            "link_lost": not self.guest.reachable and not self.guest.ended,
-            "ended": self.guest.ended,
-            "unanswered": len(self.guest.outbox.pending()),
-            "refused": list(self.refused),
-        }
+        status["remote"] = with_words(
+            {
+                "role": "guest",
+                "game": self.guest.link.game,
+                "connected": self.guest.connected,
+                "host_online": self.guest.host_online,
+                "link_lost": not self.guest.reachable and not self.guest.ended,
+                "ended": self.guest.ended,
+                "unanswered": len(self.guest.outbox.pending()),
+                "refused": list(self.refused),
+            }
+        )
         return status
 
     @property

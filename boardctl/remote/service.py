@@ -107,6 +107,7 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any
         log.error("remote: the link is not started: %s", exc)
         return None
     loop.requests.parts["remote"] = host.status
+    loop.requests.invite = lambda: {"code": link.code, "game": link.game}
     log.info("remote: hosting game %s on %s", link.game, config.mqtt.host)
     return host
 

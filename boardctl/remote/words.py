@@ -1,4 +1,5 @@
-"""The link in words: the line ``boardctl status`` prints for ``status["remote"]``."""
+"""The link in words: the line ``boardctl status`` prints for ``status["remote"]`` (and the
+phone page shows: its ``words``)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,8 @@ def link_line(remote: Mapping[str, Any]) -> str:
     if refusals:
         line += f"; the host refused: {refusals[-1]}"
     return line
+
+
+def with_words(remote: dict[str, Any]) -> dict[str, Any]:
+    """``remote`` with its line in words, ``words``."""
+    return {**remote, "words": link_line(remote)}
