@@ -57,9 +57,9 @@ class Connection:
         self.client.will_set(self.topics[role], b"", qos=1, retain=True)
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-            if not reason.is_failure:
-                self.hello()
+            if not reason.is_failure:  # subscribed before the other side hears hello
                 on_connect(reason)
+                self.hello()
 
         self.client.on_connect = connected
         self.client.on_disconnect = lambda *args: on_disconnect()

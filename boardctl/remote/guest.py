@@ -150,6 +150,7 @@ class GuestLink:
             return
         if got.kind == "hello" and kind == "host":
             self.host_online, self._host_hello = True, got.n
+            self._send_pending()  # the host is back: what it missed, now (not at the next resend)
             self.on_change()
         elif got.kind != kind:
             self._refuse(message.topic, f"a {got.kind} on this topic")
