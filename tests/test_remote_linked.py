@@ -97,6 +97,12 @@ def test_remote_leave_tells_the_other_board_the_link_ended_not_that_it_is_lost(
     assert "the link was ENDED (remote leave)" in format_status(joined)
     assert not boards.joined.loop.view().extra.link_lost  # no link-lost sign: it ended
     assert "the joined board gone: the link was ENDED" in format_status(boards.status("host"))
+    before = boards.host.status()["seq"]
+    boards.joined.enter(2, 3)  # until its service restarts, the joined board still sends ...
+    wait_for(lambda: len(boards.sent()) == 1 and guest.outbox.pending() == [])
+    answer = guest.outbox.answer(boards.sent()[0])
+    assert answer is not None and "the link has ended" in answer["error"]  # ... refused
+    assert boards.host.status()["seq"] == before
 
 
 def test_a_board_that_joins_again_after_a_bye_is_linked_again(

@@ -153,7 +153,11 @@ class HostLink:
         answer = self.answers.get(request_id)
         if answer is None:
             entry = body.get("entry")
-            answer = self._run(request_id, entry if isinstance(entry, dict) else {})
+            answer = (
+                {"ok": False, "error": "the link has ended (remote leave): nothing more is entered"}
+                if self.ended
+                else self._run(request_id, entry if isinstance(entry, dict) else {})
+            )
             self.answers.put(request_id, answer)
         payload = encode(
             "answer",
