@@ -55,8 +55,10 @@ def test_the_pages_say_the_link_the_host_shows_its_code_and_the_joined_page_ente
         expect(joined.locator("#link-words")).to_contain_text("joined, host reachable")
         expect(joined.locator("#link-code")).to_be_hidden()  # a joined board has no code
         pair(joined, webs["joined"])
+        expect(joined.locator(".peg")).to_have_count(1)  # its own player's track only
+        expect(host.locator(".peg")).to_have_count(2)
         joined.fill("#points-1", "6")
-        joined.click(".peg button >> nth=1")  # track 2: the joined board's player
+        joined.click(".peg button")  # track 2: the joined board's player
         wait_for(lambda: len(boards.sent()) == 1 and boards.keeper.guest.outbox.pending() == [])
         (rid,) = boards.sent()  # the page's request id, journalled once by the host
         assert boards.journalled(rid) == 1

@@ -208,6 +208,7 @@ class HostLink:
     def _publish(self, state: dict[str, Any]) -> None:
         status = {k: v for k, v in state.get("status", {}).items() if k != "remote"}
         body = {**state, "status": status, **self._event, "clock": self._clock()}
+        body["joined_tracks"] = list(self.link.tracks)  # whose tracks the joined board enters
         body = json.loads(json.dumps(body, default=str))
         payload = encode(
             "state", "host", game=self.link.game, key=self.link.key, body=body, n=self._next_n()

@@ -180,6 +180,7 @@ class JoinedKeeper:
                 "ended": self.guest.ended,
                 "unanswered": len(self.guest.outbox.pending()),
                 "refused": list(self.refused),
+                "tracks": None if state is None else state.get("joined_tracks"),
             }
         )
         return status

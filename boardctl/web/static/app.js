@@ -341,7 +341,8 @@ async function showLink(remote) {  // a board linked with another home's (docs/r
 
 let pegsFor = "";
 function buildPegs(s) {
-  const key = JSON.stringify([s.tracks.map((t) => t.name), s.phase === "cut"]);
+  const own = s.remote && s.remote.role === "guest" ? s.remote.tracks : null;  // a joined board's
+  const key = JSON.stringify([s.tracks.map((t) => t.name), s.phase === "cut", own]);
   if (key === pegsFor) return;
   pegsFor = key;
   if (s.phase === "cut") {  // the first dealer: as a track's first press on the board
@@ -377,6 +378,7 @@ function buildPegs(s) {
   const kinds = (choices && choices.kinds) || [];
   $("pegs").replaceChildren(
     ...s.tracks.map((t, i) => {
+      if (own && !own.includes(i)) return "";  // the host's players: entered on the host
       const row = el("form", "peg row");
       const label = el("label", null, t.name);
       label.htmlFor = `points-${i}`;
