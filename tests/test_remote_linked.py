@@ -17,10 +17,12 @@ from gpiozero.pins.mock import MockFactory
 
 from boardctl.cli import main
 from boardctl.cli.verbs import format_status
+from boardctl.refusals import Refusal
 from boardctl.remote import pairing
 from boardctl.remote.protocol import encode, link_key
 from boardctl.remote.store import OUTBOX_FILE, Outbox, linked_games
 from boardctl.service import client
+from boardctl.sound import phrases
 from boardctl.sound.announcer import Announcer, attach
 from tests.test_remote_e2e import TwoBoards, wait_for
 from tests.test_sound_announcer import RecordingQueue
@@ -158,6 +160,11 @@ def test_each_entry_is_spoken_on_both_boards_once_the_host_has_journalled_it(
             lines = said[side].said
             assert sum("seven" in line for line in lines) == 1, lines
             assert sum("four" in line for line in lines) == 1, lines
+        refusal = phrases.refusal(Refusal.OTHER)
+        boards.joined.enter(1, 3)  # the host's track: refused, and said so on both boards, once
+        wait_for(lambda: refusal in said["host"].said and refusal in said["joined"].said)
+        boards.joined.sync()
+        assert said["joined"].said.count(refusal) == 1
     finally:
         for speech in said.values():
             speech.close()

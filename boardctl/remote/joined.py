@@ -28,6 +28,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from boardctl.errors import BoardError, EntryError
 from boardctl.game.commands import BoardCommand, Command, Peg
 from boardctl.remote.guest import GuestLink
 from boardctl.remote.protocol import FROM_BUTTONS
@@ -91,6 +92,7 @@ class JoinedKeeper:
         self.on_change: Callable[[], None] = lambda: None  # the service shows the board again
         self._pressed: BoardCommand | None = None
         self._spoken: int | None = None  # the seq of the host's last entry spoken here
+        self._unsounded: list[str] = []  # the host's refusals of this board's entries, to sound
         guest.on_change = lambda: self.on_change()
         guest.on_answer = self._answered
 
@@ -128,11 +130,21 @@ class JoinedKeeper:
     def _answered(self, request_id: str, answer: dict[str, Any]) -> None:
         if not answer.get("ok"):
             self.refused = [*self.refused, str(answer.get("error"))][-KEEP_REFUSED:]
+            self._unsounded.append(str(answer.get("error")))
         self.on_change()
 
-    def speak(self, listeners: list[Callable[[Any, dict[str, Any]], None]]) -> None:
+    def speak(
+        self,
+        listeners: list[Callable[[Any, dict[str, Any]], None]],
+        refused: list[Callable[[Any, BoardError], None]],
+    ) -> None:
         """Tell ``listeners`` (the dispatcher's ``committed``: the voice) of the host's last
-        entry, once: the one a new state names, never again on a resend, nor when it starts."""
+        entry, once: the one a new state names, never again on a resend, nor when it starts;
+        and ``refused`` (its ``refused``) of each refusal of this board's entries, once."""
+        while self._unsounded:
+            error = EntryError(self._unsounded.pop(0))
+            for tell in refused:
+                tell(None, error)
         state = self.guest.state
         if state is None:
             return

@@ -74,7 +74,7 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any
         from boardctl.service.loop import Call
 
         def changed() -> None:
-            keeper.speak(loop.dispatcher.committed)  # the host's entry, in the voice
+            keeper.speak(loop.dispatcher.committed, loop.dispatcher.refused)  # in the voice
             loop.keeper_changed()
 
         keeper.on_change = lambda: loop.post(Call(changed))
