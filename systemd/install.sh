@@ -9,9 +9,10 @@
 # linked into /usr/local/bin), a commented
 # default /etc/boardctl/config.toml (kept if present), the udev rule for the
 # Pico (hardware/99-boardctl.rules), and enables and starts boardctl.service.
-# It asks (default no) whether to add the shutdown button and the read-only
-# overlay root; BOARDCTL_SHUTDOWN_BUTTON=yes/no and BOARDCTL_OVERLAYFS=yes/no
-# answer without asking.
+# It asks (default no) whether to add the shutdown button, the read-only
+# overlay root and the network for a board linked with another home's (the drop-in
+# systemd/boardctl.service.d/remote.conf, docs/remote.md); BOARDCTL_SHUTDOWN_BUTTON,
+# BOARDCTL_OVERLAYFS and BOARDCTL_REMOTE=yes/no answer without asking.
 # Run it again to upgrade. DRY_RUN=1 prints the commands instead of running them.
 set -eu
 
@@ -119,6 +120,12 @@ if ask "Read-only root file system (overlay), the journal on its own partition?"
 fi
 
 run install -m 0644 "$SRC/systemd/boardctl.service" "$UNIT_DIR/boardctl.service"
+# The network for the service of a board linked with another home's (docs/remote.md).
+if ask "Link this board with a board in another home (its service gets the network)?" \
+    "${BOARDCTL_REMOTE:-}"; then
+    run install -D -m 0644 "$SRC/systemd/boardctl.service.d/remote.conf" \
+        "$UNIT_DIR/boardctl.service.d/remote.conf"
+fi
 # Shows the fault sign on the LEDs when systemd gives up restarting the service.
 run install -m 0644 "$SRC/systemd/boardctl-fault.service" "$UNIT_DIR/boardctl-fault.service"
 # On the disk before the service is enabled: a power cut after this line leaves a whole install.

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+import subprocess
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
+import pytest
 from gpiozero.pins.mock import MockFactory
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -46,12 +49,34 @@ def test_the_pages_code_gives_the_game_and_key_the_page_shows() -> None:
     assert f"hosts the game {link.game} " in PAGE and f"link key: {link.key_id} " in PAGE
 
 
+def certificates(folder: Path) -> tuple[Path, tuple[str, ...]]:
+    """A CA made here and a certificate it signs for 127.0.0.1: the CA's file and the TLS
+    listener's lines of mosquitto's configuration (as the page's, with these files)."""
+    folder.mkdir()
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    key = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+            "-subj", "/CN=boardctl test CA")  # fmt: skip
+    openssl("req", *key, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "server.pem", "-days", "2",
+            "-extfile", "san.ext")  # fmt: skip
+    return folder / "ca.pem", (f"certfile {folder}/server.pem", f"keyfile {folder}/server.key")
+
+
+@pytest.mark.parametrize("tls", [False, True], ids=["plain", "tls"])
 def test_two_boards_play_through_the_pages_acl_and_a_third_user_gets_nothing_in_or_out(
-    tmp_path: Path, mock_factory: MockFactory
+    tmp_path: Path, mock_factory: MockFactory, tls: bool
 ) -> None:
     acl = PAGE.split("<!-- acl -->")[1].split("```")[1].removeprefix("text\n")
     users = {"home-a": "pw-a", "home-b": "pw-b", "other": "pw-o"}
-    broker = Broker(tmp_path / "broker", users=users, acl=acl)
+    ca, listener = certificates(tmp_path / "tls") if tls else (None, ())
+    with_tls: dict[str, Any] = {"tls": True, "ca_file": str(ca)} if tls else {}
+    broker = Broker(tmp_path / "broker", users=users, acl=acl, extra=listener)
     broker.start()
     secret = page_secret()
     passwords = {}
@@ -62,17 +87,19 @@ def test_two_boards_play_through_the_pages_acl_and_a_third_user_gets_nothing_in_
     journal.parent.mkdir(parents=True)
     pairing.save(pairing.path_beside(journal), pairing.Pairing("host", secret))
     section = {"host": "127.0.0.1", "port": broker.port, "keepalive": 5, "username": "home-a",
-               "password_file": str(passwords["home-a"])}  # fmt: skip
+               "password_file": str(passwords["home-a"]), **with_tls}  # fmt: skip
     config = parse_config({**STEADY, "game": {"mode": "free"}, "mqtt": section})
     host = Rig(tmp_path / "host", mock_factory, config, RecordingLink(), clock=ManualClock())
     joined_mqtt = MqttConfig(host="127.0.0.1", port=broker.port, keepalive=5, username="home-b",
-                             password_file=str(passwords["home-b"]))  # fmt: skip
+                             password_file=str(passwords["home-b"]), **with_tls)  # fmt: skip
     link = pairing.Pairing("guest", secret)
     guest = GuestLink(link, joined_mqtt, Outbox(tmp_path / "guest" / OUTBOX_FILE, link.game))
     other = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="other")
     heard: list[str] = []
     other.on_message = lambda c, u, m: heard.append(m.topic)
     other.username_pw_set("other", "pw-o")
+    if tls:
+        other.tls_set(ca_certs=str(ca))
     subscribed = threading.Event()
     other.on_subscribe = lambda *args: subscribed.set()
     try:
@@ -90,6 +117,14 @@ def test_two_boards_play_through_the_pages_acl_and_a_third_user_gets_nothing_in_
         wait_for(lambda: guest.outbox.answer(second) is not None)
         assert [t["front"] for t in host.status()["tracks"]] == [0, 6]  # the ACL dropped it
         assert heard == []  # nor could it read the game's retained board or its answers
+        if tls:  # the boards spoke TLS: the listener takes nothing else
+            assert host.board.remote is not None and host.board.remote.connected
+            plain = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="plain")
+            plain.username_pw_set("home-b", "pw-b")
+            plain.connect("127.0.0.1", broker.port)  # MQTT in the clear: no CONNACK comes
+            for _ in range(20):
+                plain.loop(0.1)
+            assert not plain.is_connected()
     finally:
         other.disconnect()
         other.loop_stop()

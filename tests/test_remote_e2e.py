@@ -66,7 +66,7 @@ class Linked:
         journal.parent.mkdir(parents=True)
         self.journal = journal
         self.secret = new_secret()
-        self.link = pairing.Pairing("host", self.secret)
+        self.link = pairing.Pairing("host", self.secret, tracks=(0, 1))  # both: the joined's
         pairing.save(pairing.path_beside(journal), self.link)
         config = parse_config(
             {
@@ -380,16 +380,16 @@ def test_entries_on_the_joined_board_while_the_broker_is_down_blink_then_arrive_
     wait_for(lambda: boards.keeper.guest.state is not None)
     boards.broker.kill()
     wait_for(lambda: not boards.keeper.guest.connected)
-    boards.joined.enter(1, 3)
+    boards.joined.enter(2, 3)
     boards.joined.enter(2, 6)
     wait_for(lambda: len(boards.sent()) == 2)
     shown = boards.joined.loop.view()
-    assert [t.pending for t in shown.tracks] == [3, 6]  # waiting for the host: blinking
+    assert [t.pending for t in shown.tracks] == [0, 9]  # waiting for the host: blinking
     assert boards.status("joined")["remote"]["unanswered"] == 2
     boards.broker.start()
     wait_for(lambda: boards.keeper.guest.outbox.pending() == [], seconds=60)
     assert [boards.journalled(rid) for rid in boards.sent()] == [1, 1]
-    assert [t["front"] for t in boards.host.status()["tracks"]] == [3, 6]
+    assert [t["front"] for t in boards.host.status()["tracks"]] == [0, 9]
     # confirmed: the blink stops (a blink's lit phase may match the host's frame before it does)
     wait_for(lambda: [t.pending for t in boards.joined.loop.view().tracks] == [0, 0])
     wait_for(boards.same_lights)
@@ -400,7 +400,7 @@ def test_a_joined_board_switched_off_with_entries_unsent_sends_them_once_when_ba
 ) -> None:
     wait_for(lambda: boards.keeper.guest.state is not None)
     boards.broker.kill()
-    boards.joined.enter(1, 5)
+    boards.joined.enter(2, 5)
     wait_for(lambda: len(boards.sent()) == 1)
     boards.joined.close()  # the power goes at the joined board's home
     boards.broker.start()
@@ -408,7 +408,7 @@ def test_a_joined_board_switched_off_with_entries_unsent_sends_them_once_when_ba
     wait_for(lambda: boards.keeper.guest.outbox.pending() == [], seconds=60)
     (rid,) = boards.sent()
     assert boards.journalled(rid) == 1
-    assert boards.host.status()["tracks"][0]["front"] == 5
+    assert boards.host.status()["tracks"][1]["front"] == 5
     wait_for(boards.same_lights)
 
 
@@ -428,11 +428,11 @@ def test_the_joined_board_shows_the_link_lost_sign_while_the_host_is_away(
     wait_for(
         lambda: all(pixel(boards.joined.link.frames[-1], led) == tuple(WHITE) for led in starts)
     )
-    boards.joined.enter(1, 2)  # entered while the host is away: kept, sent when it is back
+    boards.joined.enter(2, 2)  # entered while the host is away: kept, sent when it is back
     boards.host = Rig(boards.folders["host"], mock_factory, boards.config, RecordingLink())
     wait_for(lambda: not boards.joined.loop.view().extra.link_lost)
     wait_for(lambda: boards.keeper.guest.outbox.pending() == [])
-    assert boards.host.status()["tracks"][0]["front"] == 2
+    assert boards.host.status()["tracks"][1]["front"] == 2
     wait_for(boards.same_lights)
     assert "host reachable" in format_status(boards.status("joined"))
     wait_for(lambda: boards.status("host")["remote"]["joined_online"])
@@ -541,13 +541,13 @@ def test_the_joined_homes_network_gone_for_a_while_loses_and_doubles_nothing(
     boards.network.cut()  # the joined home's network drops: its connection is reset
     wait_for(lambda: boards.joined.loop.view().extra.link_lost)
     boards.joined.enter(2, 2)
-    boards.joined.enter(1, 3)
+    boards.joined.enter(2, 3)
     boards.host.enter(1, 4)  # the host plays on meanwhile
     assert boards.status("joined")["remote"]["unanswered"] == 2
     boards.network.mend()
     wait_for(lambda: boards.keeper.guest.outbox.pending() == [], seconds=60)
     assert [boards.journalled(rid) for rid in boards.sent()] == [1, 1, 1]
-    assert [t["front"] for t in boards.host.status()["tracks"]] == [7, 3]
+    assert [t["front"] for t in boards.host.status()["tracks"]] == [4, 6]
     wait_for(lambda: not boards.joined.loop.view().extra.link_lost)
     wait_for(boards.same_lights)
 

@@ -106,11 +106,13 @@ def test_a_damaged_link_file_is_reported_not_guessed(tmp_path: Path) -> None:
 def test_status_says_in_words_which_side_of_the_link_the_board_is_and_how_it_stands() -> None:
     from boardctl.remote.words import link_line
 
-    host = {"role": "host", "game": "g1", "connected": True, "joined_online": False, "refused": 2}
+    host = {"role": "host", "game": "g1", "connected": True, "joined_online": False, "refused": 2,
+            "tracks": [1, 2]}  # fmt: skip
     assert link_line(host) == (
         "linked game g1: hosted here, on the broker; the joined board not online; "
-        "2 forged or foreign messages refused"
+        "it enters for track 2, 3; 2 forged or foreign messages refused"
     )
+    assert "the joined board gone: the link was ENDED" in link_line({**host, "ended": True})
     joined = {"role": "guest", "game": "g1", "connected": True, "link_lost": True,
               "unanswered": 1, "refused": ["there is no track 8"]}  # fmt: skip
     assert link_line(joined) == (
@@ -119,6 +121,8 @@ def test_status_says_in_words_which_side_of_the_link_the_board_is_and_how_it_sta
     )
     back = {**joined, "link_lost": False, "unanswered": 0, "refused": []}
     assert link_line(back) == "linked game g1: joined, host reachable"
+    ended = link_line({**back, "ended": True})
+    assert "the link was ENDED (remote leave)" in ended and "LOST" not in ended
 
 
 def test_the_outbox_keeps_each_games_entries_apart_and_chains_them_in_order(
@@ -139,3 +143,24 @@ def test_the_outbox_keeps_each_games_entries_apart_and_chains_them_in_order(
     third = new.add({"op": "peg", "track": 1, "points": 3})
     assert new.pending_after() == [(third, {"op": "peg", "track": 1, "points": 3}, "")]
     assert new.answer(first) == {"ok": True}
+
+
+def test_invite_tracks_says_which_tracks_the_joined_board_enters_for_and_bad_ones_store_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = _board(tmp_path, "host")
+    main(["remote", "invite", *board])
+    first = pairing.load(tmp_path / "host" / pairing.FILE)
+    assert first is not None and first.tracks == (1,)  # track 2, unless told
+    assert "the joined board enters for track 2" in capsys.readouterr().out
+    main(["remote", "invite", "--tracks", "3,2", *board])
+    again = pairing.load(tmp_path / "host" / pairing.FILE)
+    assert again is not None and again.tracks == (1, 2) and again.secret == first.secret
+    assert "enters for track 2, 3" in capsys.readouterr().out
+    for bad in ("0", "5", "two", ""):
+        assert main(["remote", "invite", "--tracks", bad, *board]) != 0
+        assert "the joined board's tracks, as 2 or 2,3" in capsys.readouterr().err
+    assert pairing.load(tmp_path / "host" / pairing.FILE) == again
+    assert main(["remote", "join", first.code, "--tracks", "2", *_board(tmp_path, "guest")]) != 0
+    assert "--tracks is remote invite's" in capsys.readouterr().err
+    assert not (tmp_path / "guest" / pairing.FILE).exists()

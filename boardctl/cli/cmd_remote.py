@@ -30,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--new", action="store_true", help="invite: a new code (a board joined with the old "
         "one can no longer enter scores)"
     )  # fmt: skip
+    parser.add_argument("--tracks", metavar="N[,N]", help="invite: the tracks the joined "
+                        "board enters for (2 unless given); the host refuses others")  # fmt: skip
     parser.add_argument("--journal", metavar="PATH", help="the board's journal (its folder "
                         "keeps the link, remote.json)")  # fmt: skip
     parser.add_argument("--config", metavar="PATH", help="configuration file")
@@ -48,17 +50,14 @@ def run(args: argparse.Namespace) -> int:
     if args.code is not None and args.action != "join":
         raise OptionError(f"remote {args.action} takes no code (remote join CODE does)")
     current = pairing.load(where)
+    if args.tracks is not None and args.action != "invite":
+        raise OptionError("--tracks is remote invite's (the host says whose tracks are whose)")
     if args.action == "invite":
-        return _invite(where, current, config, new=args.new)
+        return _invite(where, current, config, new=args.new, tracks=args.tracks)
     if args.action == "join":
         return _join(where, current, args.code, config)
     if args.action == "leave":
-        if current is None or not pairing.remove(where):
-            print("this board is not linked")
-            return 0
-        print(f"unlinked: this board no longer plays game {current.game} ({where} removed)")
-        print(RESTART)
-        return 0
+        return _leave(where, current, config)
     if current is None:
         print("this board is not linked (boardctl remote invite, or remote join CODE)")
         return 0
@@ -66,21 +65,46 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _invite(where: Path, current: object, config: Config, *, new: bool) -> int:
+def _leave(where: Path, current: object, config: Config) -> int:
+    from boardctl.errors import BoardError
+    from boardctl.remote import pairing
+    from boardctl.remote.broker import say_bye
+
+    if not isinstance(current, pairing.Pairing):
+        print("this board is not linked")
+        return 0
+    try:
+        say_bye(current, config.mqtt)
+        print("the other board is told the link has ended")
+    except BoardError as exc:
+        print(f"the other board is not told ({exc}): it will show the link lost")
+    pairing.remove(where)
+    print(f"unlinked: this board no longer plays game {current.game} ({where} removed)")
+    print(RESTART)
+    return 0
+
+
+def _invite(where: Path, current: object, config: Config, *, new: bool, tracks: str | None) -> int:
     from boardctl.errors import OptionError
     from boardctl.remote import pairing
     from boardctl.remote.protocol import new_secret
 
     if isinstance(current, pairing.Pairing) and current.role == "guest":
         raise OptionError("this board has joined another board's game: boardctl remote leave first")
+    chosen = pairing.parse_tracks(tracks) if tracks is not None else None
     if not isinstance(current, pairing.Pairing) or new:
-        current = pairing.save(where, pairing.Pairing("host", new_secret()))
+        current = pairing.save(where, pairing.Pairing("host", new_secret(), tracks=chosen or (1,)))
+    elif chosen is not None and chosen != current.tracks:
+        current = pairing.save(
+            where, pairing.Pairing("host", current.secret, current.since, chosen)
+        )
     assert isinstance(current, pairing.Pairing)
     print(f"code: {current.code}")
     print(_describe(current, config))
     print(f"on the other board: boardctl remote join {current.code}")
     print("the code is the link's secret: say it to the other home only")
     print(RESTART)
+    _network_hint()
     return 0
 
 
@@ -103,6 +127,7 @@ def _join(where: Path, current: object, code: str | None, config: Config) -> int
     joined = pairing.save(where, pairing.Pairing("guest", secret))
     print(_describe(joined, config))
     print(RESTART)
+    _network_hint()
     return 0
 
 
@@ -114,6 +139,8 @@ def _describe(link: object, config: Config) -> str:
     assert isinstance(link, Pairing)
     mqtt = config.mqtt
     role = "hosts the game" if link.role == "host" else "has joined the host's game"
+    tracks = ", ".join(str(t + 1) for t in link.tracks)
+    whose = [f"the joined board enters for track {tracks}"] if link.role == "host" else []
     return "\n".join(
         [
             f"this board {role} {link.game} (linked since {link.since})",
@@ -121,5 +148,19 @@ def _describe(link: object, config: Config) -> str:
             "(both boards' [mqtt] must name the same broker)",
             f"topics: {topic(mqtt.prefix, link.game, '#')}",
             f"link key: {link.key_id} (the same on both boards)",
+            *whose,
         ]
     )
+
+
+UNIT = Path("/etc/systemd/system/boardctl.service")
+DROP_IN = UNIT.parent / "boardctl.service.d" / "remote.conf"
+
+
+def _network_hint() -> None:
+    """On an installed board whose service has no network yet: how to give it the broker."""
+    if UNIT.exists() and not DROP_IN.exists():
+        print(
+            "the installed service has no network (PrivateNetwork=yes): give it the broker with "
+            "sudo BOARDCTL_REMOTE=yes sh boardctl/systemd/install.sh (docs/remote.md)"
+        )

@@ -10,6 +10,7 @@ lost connection is tried again every second.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,8 +18,19 @@ from boardctl.config import MqttConfig
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import encode, topic
 
-KINDS = ("cmd", "answer", "state", "bye", "host", "guest")
+KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
 RECONNECT_EVERY = 1  # second
+
+
+def now_n(after: int = 0) -> int:
+    """A message's counter: microseconds of the wall clock, never less than ``after`` + 1."""
+    return max(time.time_ns() // 1000, after + 1)
+
+
+def ended(bye: int, hellos: tuple[int, ...]) -> bool:
+    """Whether the link has ended: a ``bye`` (its counter, 0 for none) newer than every hello
+    either side said since (a board that joins again with the same code says hello after)."""
+    return bye > max(hellos, default=0)
 
 
 class Connection:
@@ -37,6 +49,7 @@ class Connection:
         from boardctl.mqtt.connection import make_client, port
 
         self.link, self.role = link, role
+        self.said_hello = 0  # the counter of this side's last hello
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
         self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
         # a linked game waits for it: try again every second, not up to every 5 s (the bridge's)
@@ -44,9 +57,9 @@ class Connection:
         self.client.will_set(self.topics[role], b"", qos=1, retain=True)
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-            if not reason.is_failure:
-                self.hello()
+            if not reason.is_failure:  # subscribed before the other side hears hello
                 on_connect(reason)
+                self.hello()
 
         self.client.on_connect = connected
         self.client.on_disconnect = lambda *args: on_disconnect()
@@ -60,7 +73,10 @@ class Connection:
         self.client.loop_start()
 
     def hello(self) -> None:
-        payload = encode("hello", self.role, game=self.link.game, key=self.link.key, body={})
+        self.said_hello = now_n()
+        payload = encode(
+            "hello", self.role, game=self.link.game, key=self.link.key, body={}, n=self.said_hello
+        )
         self.client.publish(self.topics[self.role], payload, qos=1, retain=True)
 
     def publish(self, kind: str, payload: bytes, *, retain: bool = False) -> None:
@@ -77,3 +93,24 @@ class Connection:
                 sent.wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def say_bye(link: Pairing, mqtt: MqttConfig, *, timeout: float = 10.0) -> None:
+    """Tell the other board this side leaves: a signed ``bye``, retained (so a board away now
+    is told when it is back). :class:`~boardctl.errors.BoardError` if the broker is not reached."""
+    from boardctl.mqtt.broker import connect, make_client, unreachable
+
+    client = make_client(mqtt, f"boardctl-{link.role}-bye-{link.game}")
+    connect(client, mqtt)
+    client.loop_start()
+    try:
+        payload = encode("bye", link.role, game=link.game, key=link.key, body={}, n=now_n())
+        sent = client.publish(topic(mqtt.prefix, link.game, "bye"), payload, qos=1, retain=True)
+        sent.wait_for_publish(timeout)
+        if not sent.is_published():
+            raise unreachable(mqtt, "the bye was not taken in time")
+    except (RuntimeError, ValueError) as exc:
+        raise unreachable(mqtt, exc) from None
+    finally:
+        client.disconnect()
+        client.loop_stop()

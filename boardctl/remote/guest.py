@@ -26,7 +26,7 @@ from typing import Any
 
 from boardctl.board.viewjson import view_from_dict
 from boardctl.config import MqttConfig
-from boardctl.remote.broker import Connection
+from boardctl.remote.broker import Connection, ended
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import RemoteError, decode, encode
 from boardctl.remote.store import Outbox
@@ -80,6 +80,7 @@ class GuestLink:
         self.on_answer: Callable[[str, dict[str, Any]], None] = lambda rid, answer: None
         self._clock = clock
         self._n = -1  # the counter of the state held
+        self._bye = self._host_hello = 0  # the counters of the last bye and the host's hello
         self._stop = threading.Event()
         self._broker = Connection(
             link,
@@ -126,7 +127,7 @@ class GuestLink:
     # --- the paho thread ----------------------------------------------------------
     def _connected(self, reason: Any) -> None:
         self.connected = True
-        self._broker.subscribe("answer", "state", "bye", "host")
+        self._broker.subscribe("answer", "state", "result", "bye", "host")
         self._send_pending()
         self.on_change()
 
@@ -136,18 +137,20 @@ class GuestLink:
 
     def _received(self, message: Any) -> None:
         kind = message.topic.rsplit("/", 1)[-1]
-        if kind in ("bye", "host") and not message.payload:
+        if kind in ("bye", "host", "result") and not message.payload:
             if kind == "host":  # the host went away (its last will) or stopped
                 self.host_online = False
                 self.on_change()
             return
         try:
-            got = decode(message.payload, key=self.link.key, game=self.link.game, sender="host")
+            sender = None if kind == "bye" else "host"  # either side's bye ends the link
+            got = decode(message.payload, key=self.link.key, game=self.link.game, sender=sender)
         except RemoteError as exc:
             self._refuse(message.topic, str(exc))
             return
         if got.kind == "hello" and kind == "host":
-            self.host_online = True
+            self.host_online, self._host_hello = True, got.n
+            self._send_pending()  # the host is back: what it missed, now (not at the next resend)
             self.on_change()
         elif got.kind != kind:
             self._refuse(message.topic, f"a {got.kind} on this topic")
@@ -157,8 +160,18 @@ class GuestLink:
         elif kind == "state" and got.n > self._n:
             self._n, self.state, self.received_at = got.n, got.body, self._clock()
             self.on_change()
+        elif kind == "result":
+            self.outbox.keep_result(bytes(message.payload), self.link.key)
         elif kind == "bye":
-            log.warning("remote: the host ended the link")
+            self._bye = max(self._bye, got.n)
+            if self.ended:
+                log.warning("remote: the %s ended the link (remote leave)", got.sender)
+            self.on_change()
+
+    @property
+    def ended(self) -> bool:
+        """Either board left the game (``remote leave``) since the host last said hello."""
+        return ended(self._bye, (self._host_hello, self._broker.said_hello))
 
     def _refuse(self, where: str, reason: str) -> None:
         log.warning("remote: refused a message on %s: %s", where, reason)

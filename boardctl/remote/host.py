@@ -27,16 +27,16 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
 from boardctl.config import MqttConfig
-from boardctl.errors import BoardError
-from boardctl.remote.broker import Connection
+from boardctl.errors import BoardError, EntryError
+from boardctl.remote.broker import Connection, ended, now_n
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import FROM_BUTTONS, RemoteError, decode, encode, host_step
 from boardctl.remote.store import Answers
+from boardctl.remote.words import with_words
 from boardctl.service.loop import Call, LoopEvent
 from boardctl.service.watch import Watch
 
@@ -63,6 +63,8 @@ class HostLink:
         watch: Watch,
         answers: Answers,
         clock: Callable[[], float],
+        refuse: Callable[[dict[str, Any], BoardError], None] = lambda request, error: None,
+        games: Callable[[], dict[str, Any] | None] = lambda: None,
     ) -> None:
         self.link = link
         self.answers = answers
@@ -70,9 +72,13 @@ class HostLink:
         self.connected = False
         self.guest_online = False  # the joined board's hello is on the broker
         self._post, self._handle, self._state, self._watch = post, handle, state, watch
-        self._pressed = pressed
+        self._pressed, self._flash, self._games = pressed, refuse, games
         self._clock = clock
         self._n = 0
+        self._bye = self._guest_hello = 0  # the counters of the last bye and joined hello
+        self._event: dict[str, Any] = {}  # the last entry journalled, sent with the next state
+        self._result = b""  # the finished games last published
+        self._games_seq: Any = None  # the journal's seq they were read at
         self._broker = Connection(
             link,
             mqtt,
@@ -86,13 +92,17 @@ class HostLink:
 
     def status(self) -> dict[str, Any]:
         """This side of the link, for ``boardctl status``."""
-        return {
-            "role": "host",
-            "game": self.link.game,
-            "connected": self.connected,
-            "joined_online": self.guest_online,
-            "refused": len(self.refused),
-        }
+        return with_words(
+            {
+                "role": "host",
+                "game": self.link.game,
+                "connected": self.connected,
+                "joined_online": self.guest_online,
+                "refused": len(self.refused),
+                "ended": self.ended,
+                "tracks": list(self.link.tracks),
+            }
+        )
 
     # --- the paho thread ----------------------------------------------------------
     def _connected(self, reason: Any) -> None:
@@ -109,19 +119,27 @@ class HostLink:
             self.guest_online = False if kind == "guest" else self.guest_online
             return  # the joined board went away (its last will), or a bye withdrawn
         try:
-            got = decode(message.payload, key=self.link.key, game=self.link.game, sender="guest")
+            sender = None if kind == "bye" else "guest"  # either side's bye ends the link
+            got = decode(message.payload, key=self.link.key, game=self.link.game, sender=sender)
         except RemoteError as exc:
             reason = str(exc)
             self._post(Call(lambda: self._refuse(message.topic, reason)))
             return
         if got.kind == "hello" and kind == "guest":
-            self.guest_online = True
+            self.guest_online, self._guest_hello = True, got.n
         elif got.kind == "bye" and kind == "bye":
-            log.warning("remote: the joined board left the game (it can join again)")
+            self._bye = max(self._bye, got.n)
+            if self.ended:
+                log.warning("remote: the %s ended the link (remote leave)", got.sender)
         elif got.kind == "cmd" and kind == "cmd":
             self._post(Call(lambda: self._apply(got.request_id, got.body)))
         else:
             self._post(Call(lambda: self._refuse(message.topic, f"a {got.kind} on this topic")))
+
+    @property
+    def ended(self) -> bool:
+        """Either board left the game (``remote leave``) since the joined board last said hello."""
+        return ended(self._bye, (self._guest_hello, self._broker.said_hello))
 
     # --- the service loop's thread ------------------------------------------------------
     def _refuse(self, where: str, reason: str) -> None:
@@ -135,7 +153,11 @@ class HostLink:
         answer = self.answers.get(request_id)
         if answer is None:
             entry = body.get("entry")
-            answer = self._run(request_id, entry if isinstance(entry, dict) else {})
+            answer = (
+                {"ok": False, "error": "the link has ended (remote leave): nothing more is entered"}
+                if self.ended
+                else self._run(request_id, entry if isinstance(entry, dict) else {})
+            )
             self.answers.put(request_id, answer)
         payload = encode(
             "answer",
@@ -153,12 +175,20 @@ class HostLink:
         from boardctl.service.control import parse_request
 
         op = body.get("op")
+        buttons = body.get(FROM_BUTTONS) is True
+        fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS)}
         try:
             if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
                 raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
-            buttons = body.get(FROM_BUTTONS) is True
-            fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS)}
             request = parse_request(json.dumps(fields))
+            track = request.get("track")
+            if isinstance(track, int) and track not in self.link.tracks:
+                error = EntryError(
+                    f"track {track + 1} is the host's: the joined board enters for track "
+                    + ", ".join(str(t + 1) for t in self.link.tracks)
+                )
+                self._flash(request, error)
+                raise error
             request["request_id"] = request_id
             result = (self._pressed if buttons else self._handle)(request)
         except BoardError as exc:
@@ -167,6 +197,8 @@ class HostLink:
 
     def _watched(self, line: bytes) -> None:
         message = json.loads(line)
+        if "event" in message:  # an entry journalled: the joined board speaks it
+            self._event = {"event": message["event"], "seq": message.get("seq")}
         if "state" in message:
             self._publish(message["state"])
 
@@ -174,15 +206,30 @@ class HostLink:
         self._publish(self._state())
 
     def _publish(self, state: dict[str, Any]) -> None:
-        body = json.loads(json.dumps({**state, "clock": self._clock()}, default=str))
+        status = {k: v for k, v in state.get("status", {}).items() if k != "remote"}
+        body = {**state, "status": status, **self._event, "clock": self._clock()}
+        body["joined_tracks"] = list(self.link.tracks)  # whose tracks the joined board enters
+        body = json.loads(json.dumps(body, default=str))
         payload = encode(
             "state", "host", game=self.link.game, key=self.link.key, body=body, n=self._next_n()
         )
         self._broker.publish("state", payload, retain=True)
+        if status.get("winner") is not None and status.get("seq") != self._games_seq:
+            self._games_seq = status.get("seq")
+            self._publish_games()
+
+    def _publish_games(self) -> None:
+        """The linked game's finished games, signed and retained: the joined board's copy."""
+        games = self._games()
+        if games is None:
+            return
+        payload = encode("result", "host", game=self.link.game, key=self.link.key, body=games)
+        if payload != self._result:
+            self._result = payload
+            self._broker.publish("result", payload, retain=True)
 
     def _next_n(self) -> int:
-        """The next message's counter: microseconds of the wall clock, never less than +1."""
-        self._n = max(time.time_ns() // 1000, self._n + 1)
+        self._n = now_n(self._n)
         return self._n
 
     def close(self) -> None:

@@ -28,9 +28,11 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from boardctl.errors import BoardError, EntryError
 from boardctl.game.commands import BoardCommand, Command, Peg
 from boardctl.remote.guest import GuestLink
 from boardctl.remote.protocol import FROM_BUTTONS
+from boardctl.remote.words import with_words
 from boardctl.view import BoardView
 
 KEEP_REFUSED = 20
@@ -89,6 +91,8 @@ class JoinedKeeper:
         self.refused: list[str] = []
         self.on_change: Callable[[], None] = lambda: None  # the service shows the board again
         self._pressed: BoardCommand | None = None
+        self._spoken: int | None = None  # the seq of the host's last entry spoken here
+        self._unsounded: list[str] = []  # the host's refusals of this board's entries, to sound
         guest.on_change = lambda: self.on_change()
         guest.on_answer = self._answered
 
@@ -126,7 +130,32 @@ class JoinedKeeper:
     def _answered(self, request_id: str, answer: dict[str, Any]) -> None:
         if not answer.get("ok"):
             self.refused = [*self.refused, str(answer.get("error"))][-KEEP_REFUSED:]
+            self._unsounded.append(str(answer.get("error")))
         self.on_change()
+
+    def speak(
+        self,
+        listeners: list[Callable[[Any, dict[str, Any]], None]],
+        refused: list[Callable[[Any, BoardError], None]],
+    ) -> None:
+        """Tell ``listeners`` (the dispatcher's ``committed``: the voice) of the host's last
+        entry, once: the one a new state names, never again on a resend, nor when it starts;
+        and ``refused`` (its ``refused``) of each refusal of this board's entries, once."""
+        while self._unsounded:
+            error = EntryError(self._unsounded.pop(0))
+            for tell in refused:
+                tell(None, error)
+        state = self.guest.state
+        if state is None:
+            return
+        seq, now = state.get("seq"), state["status"].get("seq")
+        if self._spoken is None:  # the host's board as this board starts: nothing to say
+            self._spoken = now if isinstance(now, int) else 0
+        elif isinstance(seq, int) and seq > self._spoken and state.get("event"):
+            self._spoken = seq
+            result = {"event": state["event"], "seq": seq, "status": state["status"]}
+            for listener in listeners:
+                listener(None, result)
 
     # --- what the board shows -----------------------------------------------------
     def view(self) -> BoardView:
@@ -145,7 +174,7 @@ class JoinedKeeper:
             dataclasses.replace(t, pending=t.pending + extra)
             for t, extra in zip(view.tracks, waiting, strict=True)
         )
-        lost = not self.guest.reachable
+        lost = not self.guest.reachable and not self.guest.ended  # an ended link is no fault
         return dataclasses.replace(
             view, tracks=tracks, extra=dataclasses.replace(view.extra, link_lost=lost)
         )
@@ -153,15 +182,19 @@ class JoinedKeeper:
     def status(self) -> dict[str, Any]:
         state = self.guest.state
         status = dict(state["status"]) if state is not None else dict(self.own.status())
-        status["remote"] = {
-            "role": "guest",
-            "game": self.guest.link.game,
-            "connected": self.guest.connected,
-            "host_online": self.guest.host_online,
-            "link_lost": not self.guest.reachable,
-            "unanswered": len(self.guest.outbox.pending()),
-            "refused": list(self.refused),
-        }
+        status["remote"] = with_words(
+            {
+                "role": "guest",
+                "game": self.guest.link.game,
+                "connected": self.guest.connected,
+                "host_online": self.guest.host_online,
+                "link_lost": not self.guest.reachable and not self.guest.ended,
+                "ended": self.guest.ended,
+                "unanswered": len(self.guest.outbox.pending()),
+                "refused": list(self.refused),
+                "tracks": None if state is None else state.get("joined_tracks"),
+            }
+        )
         return status
 
     @property

@@ -1,6 +1,7 @@
 """The board's link to another board: ``remote.json`` beside the journal.
 
-``{"version": 1, "role": "host" | "guest", "secret": hex, "since": ISO time}``,
+``{"version": 1, "role": "host" | "guest", "secret": hex, "since": ISO time,
+"tracks": [the joined board's tracks, 0-based]}`` (``tracks`` on the host only),
 mode 0600 (the secret is the link key's), replaced atomically with an fsync
 of the file and its folder, so a power cut leaves the old pairing or the new
 one. The host's pairing is made by ``boardctl remote invite``, the joined
@@ -27,6 +28,7 @@ from boardctl.results.sign import key_id
 
 FILE = "remote.json"
 VERSION = 1
+MAX_TRACKS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,7 @@ class Pairing:
     role: str  # "host": its journal is the game; "guest": it enters scores into the host's
     secret: bytes
     since: str = ""
+    tracks: tuple[int, ...] = (1,)  # the host's: the tracks the joined board enters for
 
     @property
     def key(self) -> bytes:
@@ -79,21 +82,44 @@ def load(path: Path) -> Pairing | None:
         raise broken from None
     if data.get("version") != VERSION or data.get("role") not in ROLES:
         raise broken
-    if len(secret) != SECRET_BYTES:
+    tracks = data.get("tracks", [1])
+    if len(secret) != SECRET_BYTES or not _tracks_ok(tracks):
         raise broken
-    return Pairing(data["role"], secret, str(data.get("since", "")))
+    return Pairing(data["role"], secret, str(data.get("since", "")), tuple(tracks))
+
+
+def _tracks_ok(tracks: object) -> bool:
+    return (
+        isinstance(tracks, list)
+        and bool(tracks)
+        and all(type(t) is int and 0 <= t < MAX_TRACKS for t in tracks)
+    )
+
+
+def parse_tracks(text: str) -> tuple[int, ...]:
+    """``--tracks 2`` or ``2,3`` (1-based, as the board's labels) as 0-based track indices."""
+    try:
+        tracks = tuple(sorted({int(part) - 1 for part in text.split(",")}))
+    except ValueError:
+        tracks = ()
+    if not _tracks_ok(list(tracks)):
+        raise RemoteError(
+            f"--tracks {text!r}: the joined board's tracks, as 2 or 2,3 (1-{MAX_TRACKS})"
+        )
+    return tracks
 
 
 def save(path: Path, pairing: Pairing) -> Pairing:
     """Write ``pairing`` to ``path`` durably (mode 0600), replacing any other; returns it as
     written (``since`` now, unless it had one)."""
     since = pairing.since or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    pairing = Pairing(pairing.role, pairing.secret, since)
+    pairing = Pairing(pairing.role, pairing.secret, since, pairing.tracks)
     body = {
         "version": VERSION,
         "role": pairing.role,
         "secret": pairing.secret.hex(),
         "since": since,
+        "tracks": list(pairing.tracks),
     }
     replace_file(path, json.dumps(body, indent=1) + "\n", private=True)
     return pairing

@@ -22,8 +22,11 @@ command made before it, or ""}``, ``id`` the request id made where the user
 acted); the host sends their answers (``answer``, ``id`` the command's
 request id, ``body`` ``{"ok": true, "result": …}`` or ``{"ok": false,
 "error": …}``) and its board (``state``, ``body`` what the control socket's
-``watch`` sends: ``status`` and ``view``, and ``clock``, the host's clock
-then, so a joined board can place the view's times on its own); each says
+``watch`` sends: ``status`` and ``view``, ``clock``, the host's clock
+then, so a joined board can place the view's times on its own, and ``event``
+and ``seq``, the last entry journalled, which the joined board speaks) and
+the linked game's finished games (``result``, ``body`` ``{"board": the host's
+board id, "games": the games as the journal keeps them}``); each says
 ``hello`` (retained on its own topic, ``host`` or ``guest``, which its
 broker's last will empties when it goes away) and sends ``bye`` when it
 leaves. ``n`` is the sender's counter (it only grows: a receiver drops a
@@ -59,6 +62,7 @@ SENDERS: dict[str, tuple[str, ...]] = {
     "cmd": ("guest",),
     "answer": ("host",),
     "state": ("host",),
+    "result": ("host",),
     "hello": ("host", "guest"),
     "bye": ("host", "guest"),
 }

@@ -73,8 +73,12 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any
     if isinstance(keeper, JoinedKeeper):
         from boardctl.service.loop import Call
 
-        keeper.on_change = lambda: loop.post(Call(loop.keeper_changed))
-        loop.post(Call(loop.keeper_changed))
+        def changed() -> None:
+            keeper.speak(loop.dispatcher.committed, loop.dispatcher.refused)  # in the voice
+            loop.keeper_changed()
+
+        keeper.on_change = lambda: loop.post(Call(changed))
+        loop.post(Call(changed))
         return keeper.guest
     link = _link(journal)
     if link is None or link.role != "host":
@@ -96,11 +100,14 @@ def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any
             watch=loop.watch,
             answers=answers,
             clock=loop.clock,
+            refuse=lambda request, error: _refused(loop, request, error),
+            games=lambda: _games(journal, link),
         )
     except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
         log.error("remote: the link is not started: %s", exc)
         return None
     loop.requests.parts["remote"] = host.status
+    loop.requests.invite = lambda: {"code": link.code, "game": link.game}
     log.info("remote: hosting game %s on %s", link.game, config.mqtt.host)
     return host
 
@@ -111,3 +118,43 @@ def _pressed(loop: ServiceLoop, request: dict[str, Any]) -> Any:
     from boardctl.game.commands import parse_board_command
 
     return loop.dispatcher.execute(loop.keeper.button_command(parse_board_command(request)))
+
+
+def _refused(loop: ServiceLoop, request: dict[str, Any], error: Any) -> None:
+    """An entry of the joined board refused by the link (not its track): the refusal's sign on
+    the host's LEDs, which the joined board shows too, and its cue, as the engine's refusals."""
+    from boardctl.errors import BoardError, refusal_of
+    from boardctl.game.commands import parse_board_command
+
+    screen = loop.dispatcher.screen
+    screen.flash_error(refusal_of(error), str(error))
+    screen.show_durable(at_once=True)
+    try:
+        command = parse_board_command(request)
+    except BoardError:
+        return
+    for listener in loop.dispatcher.refused:
+        listener(command, error)
+
+
+GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
+
+
+def _games(journal: Path, link: Any) -> dict[str, Any] | None:
+    """The linked game's newest finished games (since the link was made), as a ``result``
+    message's body, or None before the first one ends."""
+    from boardctl.results.board import board_id
+    from boardctl.results.kept import encode_games
+    from boardctl.results.source import load_games
+
+    board = board_id(journal.parent)
+    since = link.since.rstrip("Z")  # to the second; a result's end has its milliseconds
+    games = [g for g in load_games(journal) if g.result.board == board and g.result.end >= since]
+    chosen: list[Any] = []
+    for game in reversed(games):
+        if len(encode_games([game, *chosen])) > GAMES_BYTES:
+            break
+        chosen.insert(0, game)
+    if not chosen:
+        return None
+    return {"board": board, "games": encode_games(chosen)}

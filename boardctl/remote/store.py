@@ -8,33 +8,49 @@
 - The joined board's **outbox** (``remote-outbox.sqlite``): every command
   entered on it, with the request id made when it was entered and the id of the
   command made before it, kept until the host's answer comes (and after); it is
-  sent again, with the same id, until then.
+  sent again, with the same id, until then. Beside them, the linked games' **results**
+  as the host sent them (:meth:`Outbox.keep_result`: the signed message itself, checked
+  when it comes and again whenever it is read, :func:`linked_games`).
 
 Both write with ``synchronous = FULL``: a row is on disk before the call returns.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import sqlite3
 import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from boardctl.remote.protocol import RemoteError
+from boardctl.remote.protocol import RemoteError, decode
+
+if TYPE_CHECKING:
+    from boardctl.results.model import PlayedGame
+
+log = logging.getLogger(__name__)
 
 ANSWERS_FILE = "remote-answers.sqlite"
 OUTBOX_FILE = "remote-outbox.sqlite"
 
 
-def _open(path: Path, schema: str) -> sqlite3.Connection:
+_RESULTS = (
+    "CREATE TABLE IF NOT EXISTS results (game TEXT NOT NULL, key TEXT NOT NULL, "
+    "message TEXT NOT NULL, kept REAL NOT NULL, PRIMARY KEY (game, message))"
+)
+
+
+def _open(path: Path, *schema: str) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA synchronous = FULL")
-        db.execute(schema)
+        for table in schema:
+            db.execute(table)
     except sqlite3.Error as exc:
         raise RemoteError(f"cannot open {path}: {exc}") from None
     return db
@@ -87,6 +103,7 @@ class Outbox:
             "CREATE TABLE IF NOT EXISTS outbox (number INTEGER PRIMARY KEY AUTOINCREMENT, "
             "game TEXT NOT NULL, request_id TEXT UNIQUE NOT NULL, request TEXT NOT NULL, "
             "made REAL NOT NULL, answer TEXT, after TEXT NOT NULL)",
+            _RESULTS,
         )
         self._lock = threading.Lock()  # the sender's thread and the board's
 
@@ -133,5 +150,45 @@ class Outbox:
             )
         return cursor.rowcount == 1
 
+    def keep_result(self, message: bytes, key: bytes) -> bool:
+        """Keep the host's ``result`` message if it is one signed with ``key`` for this game
+        (False, and logged, if not: forged or changed)."""
+        try:
+            decode(message, key=key, game=self.game, sender="host")
+        except RemoteError as exc:
+            log.warning("remote: refused the host's results: %s", exc)
+            return False
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?)",
+                (self.game, key.hex(), message.decode(), time.time()),
+            )
+        return True
+
     def close(self) -> None:
         self._db.close()
+
+
+def linked_games(folder: Path) -> list[PlayedGame]:
+    """The finished games of the games this board joined (the host's, as kept in its outbox),
+    each message checked again with its link key (a changed copy is left out, and logged)."""
+    path = folder / OUTBOX_FILE
+    if not path.exists():
+        return []
+    from boardctl.results.kept import decode_games
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            rows = db.execute("SELECT game, key, message FROM results ORDER BY kept").fetchall()
+    except sqlite3.Error as exc:
+        log.warning("remote: cannot read the linked games' results: %s", exc)
+        return []
+    games: dict[tuple[str, str], PlayedGame] = {}  # the newest copy of each game
+    for game, key, message in rows:
+        try:
+            body = decode(message.encode(), key=bytes.fromhex(key), game=game, sender="host").body
+            for played in decode_games(str(body["games"]), str(body["board"])):
+                games[(played.result.board, played.result.start)] = played
+        except (RemoteError, ValueError, KeyError, TypeError) as exc:
+            log.warning("remote: a kept result of game %s is refused: %s", game, exc)
+    return sorted(games.values(), key=lambda played: played.result.end)

@@ -20,14 +20,18 @@ def load_games(
     path: str | os.PathLike[str], *, board: str | None = None, entries: bool = True
 ) -> list[PlayedGame]:
     """Every finished game of the journal at ``path`` (read-only), from the games the
-    journal keeps and a fold of its current game (:mod:`.kept`).
+    journal keeps and a fold of its current game (:mod:`.kept`), then the games this board
+    played linked to a host's (their copies, signed by the host).
 
     ``board`` overrides the board id (see :mod:`.board`); without ``entries`` the
     games kept have none.
     """
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        return kept_games(journal, board=board or board_id(path.parent), entries=entries)
+        games = kept_games(journal, board=board or board_id(path.parent), entries=entries)
+    from boardctl.remote.store import linked_games  # a joined board's copies (docs/remote.md)
+
+    return games + linked_games(path.parent)
 
 
 def load_results(path: str | os.PathLike[str], *, board: str | None = None) -> list[GameResult]:

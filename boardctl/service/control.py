@@ -76,6 +76,7 @@ SERVICE_OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "frame": {},
     "watch": {},
     "records": {},
+    "invite": {},  # a hosting board's code (boardctl.remote), for the phone page
 }
 
 

@@ -62,6 +62,9 @@ class Requests:
         self.past = HistoryPages(getattr(self.keeper, "path", None))  # history --all, off the loop
         # more parts of the running board in the status, by key (boardctl.remote: "remote")
         self.parts: dict[str, Callable[[], Any]] = {}
+        # a hosting board's invitation code (boardctl.remote): asked for alone, never in the
+        # status (which the MQTT bridge publishes and the host sends the joined board)
+        self.invite: Callable[[], dict[str, Any]] = dict
         self._readers: dict[str, Callable[[Mapping[str, Any]], Any]] = {
             "ping": lambda _: {"pong": True, "protocol": PROTOCOL_VERSION},
             "status": lambda _: self.status(),
@@ -70,6 +73,7 @@ class Requests:
             "history": self._history,
             "records": lambda _: self.records.reply(int(self.keeper.status()["seq"])),
             "watch": lambda _: {"protocol": PROTOCOL_VERSION, **self.state(snapshot=True)},
+            "invite": lambda _: self.invite(),
         }
 
     def handle(self, request: Mapping[str, Any]) -> Any:

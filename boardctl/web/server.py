@@ -16,6 +16,7 @@ Routes (all under the host names the page may be reached by):
 ``GET /api/results``        this board's results and its players' records
 ``GET /api/standings``      the ACC standings of every board's games
 ``GET /api/records``        every player's record, from the board's journal
+``GET /api/invite``         a hosting board's link code (docs/remote.md), paired phones only
 ``GET /results/events``     server-sent events: the results' version
 ==========================  ===============================================
 
@@ -297,6 +298,21 @@ async def records(request: web.Request) -> web.Response:
         pause = min(0.2, pause * 2)
 
 
+async def invite(request: web.Request) -> web.Response:
+    """The code of the game this board hosts (``boardctl remote invite``'s), for a paired
+    phone only: whoever has it can enter scores into the game. ``{}`` when not hosting."""
+    if not paired(request):
+        return _error(401, "this phone is not paired: run 'boardctl web pair' and enter the code")
+    try:
+        return web.json_response(
+            {"ok": True, **await request.app[SOURCE].request({"op": "invite"})}
+        )
+    except ServiceGone as exc:
+        return _error(503, str(exc))
+    except ControlError as exc:
+        return _error(502, str(exc))
+
+
 def _dump(data: Any) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -477,6 +493,7 @@ def make_app(
     app.router.add_get("/api/results", results)
     app.router.add_get("/api/standings", standings_api)
     app.router.add_get("/api/records", records)
+    app.router.add_get("/api/invite", invite)
     app.router.add_get("/results/events", result_events)
     app.on_startup.append(_on_startup)
     app.on_shutdown.append(_on_shutdown)

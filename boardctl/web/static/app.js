@@ -123,6 +123,7 @@ function update(message) {
   $("rules").textContent = rulesWords(last);
   showScore(last);
   showAsk(last);
+  showLink(last.remote);
   if (message.leds) paint(message.leds);
   if (last.seq !== shownSeq) {
     shownSeq = last.seq;
@@ -317,9 +318,31 @@ function shape(tag, attrs) {
 }
 
 // --- entries ---------------------------------------------------------------------
+async function showLink(remote) {  // a board linked with another home's (docs/remote.md)
+  const box = $("link");
+  box.hidden = !remote;
+  if (!remote) return;
+  $("link-words").textContent = remote.words;
+  box.className = remote.link_lost ? "note bad" : "note";
+  const code = $("link-code");
+  if (remote.role !== "host" || !paired) {
+    code.hidden = true;
+    delete code.dataset.game;
+    return;
+  }
+  if (code.dataset.game === remote.game) return;  // asked once per game
+  code.dataset.game = remote.game;
+  const reply = await (await fetch("/api/invite", { headers: { "X-Board-Token": token } }))
+    .json().catch(() => ({}));
+  if (!reply.code) return void delete code.dataset.game;
+  code.textContent = `the other board joins with: boardctl remote join ${reply.code}`;
+  code.hidden = false;
+}
+
 let pegsFor = "";
 function buildPegs(s) {
-  const key = JSON.stringify([s.tracks.map((t) => t.name), s.phase === "cut"]);
+  const own = s.remote && s.remote.role === "guest" ? s.remote.tracks : null;  // a joined board's
+  const key = JSON.stringify([s.tracks.map((t) => t.name), s.phase === "cut", own]);
   if (key === pegsFor) return;
   pegsFor = key;
   if (s.phase === "cut") {  // the first dealer: as a track's first press on the board
@@ -355,6 +378,7 @@ function buildPegs(s) {
   const kinds = (choices && choices.kinds) || [];
   $("pegs").replaceChildren(
     ...s.tracks.map((t, i) => {
+      if (own && !own.includes(i)) return "";  // the host's players: entered on the host
       const row = el("form", "peg row");
       const label = el("label", null, t.name);
       label.htmlFor = `points-${i}`;
@@ -391,6 +415,7 @@ function setPaired(value) {
   $("readonly").hidden = paired;
   $("pair-form").hidden = paired;
   $("paired").hidden = !paired;
+  if (last) showLink(last.remote);  // a paired phone sees the link's code
 }
 
 function fillChoices() {

@@ -1,0 +1,218 @@
+"""A linked game's whose tracks, its end (``remote leave``), its voice and its results.
+
+Two whole boards (tests/test_remote_e2e.py's ``TwoBoards``: services on mock pins and manual
+clocks, a real mosquitto, the joined board behind a TCP proxy). The host's pairing gives the
+joined board track 2 (``remote invite``'s default).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from boardctl.cli import main
+from boardctl.cli.verbs import format_status
+from boardctl.refusals import Refusal
+from boardctl.remote import pairing
+from boardctl.remote.protocol import encode, link_key
+from boardctl.remote.store import OUTBOX_FILE, Outbox, linked_games
+from boardctl.service import client
+from boardctl.sound import phrases
+from boardctl.sound.announcer import Announcer, attach
+from tests.test_remote_e2e import TwoBoards, wait_for
+from tests.test_sound_announcer import RecordingQueue
+
+
+class QuickVoice:
+    """Speaks at once, recording what it was given."""
+
+    def __init__(self) -> None:
+        self.spoken: list[str] = []
+
+    def speak(self, text: str) -> None:
+        self.spoken.append(text)
+
+    def stop(self) -> None:
+        pass
+
+
+@pytest.fixture
+def boards(tmp_path: Path, mock_factory: MockFactory) -> Iterator[TwoBoards]:
+    game = TwoBoards(tmp_path, mock_factory)
+    try:
+        wait_for(lambda: game.keeper.guest.reachable and game.keeper.guest.state is not None)
+        yield game
+    finally:
+        game.close()
+
+
+def config_file(boards: TwoBoards, tmp_path: Path) -> str:
+    path = tmp_path / "cli.toml"
+    path.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = {boards.broker.port}\n')
+    return str(path)
+
+
+def journal(boards: TwoBoards, side: str) -> str:
+    return str(boards.folders[side] / "state" / "journal.sqlite")
+
+
+def test_the_host_refuses_the_joined_boards_entry_for_the_hosts_track_with_its_sign_on_both(
+    boards: TwoBoards,
+) -> None:
+    before = boards.host.status()["seq"]
+    boards.joined.enter(1, 3)  # track 1 is the host's player's
+    wait_for(lambda: len(boards.sent()) == 1 and boards.keeper.guest.outbox.pending() == [])
+    (rid,) = boards.sent()
+    answer = boards.keeper.guest.outbox.answer(rid)
+    assert answer is not None and answer["ok"] is False
+    assert "track 1 is the host's: the joined board enters for track 2" in answer["error"]
+    assert boards.journalled(rid) == 0 and boards.host.status()["seq"] == before
+    shown = boards.host.loop.view().extra.refusal
+    assert shown is not None  # the host flashes the refusal's sign ...
+    wait_for(lambda: boards.joined.loop.view().extra.refusal == shown)  # ... the joined board too
+    words = format_status(boards.status("joined"))
+    assert "the host refused: track 1 is the host's" in words
+    boards.joined.enter(2, 3)  # its own track: taken
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [] and len(boards.sent()) == 2)
+    assert boards.journalled(boards.sent()[1]) == 1
+    assert [t["front"] for t in boards.host.status()["tracks"]] == [0, 3]
+
+
+@pytest.mark.parametrize("leaving", ["host", "joined"])
+def test_remote_leave_tells_the_other_board_the_link_ended_not_that_it_is_lost(
+    boards: TwoBoards, tmp_path: Path, capsys: pytest.CaptureFixture[str], leaving: str
+) -> None:
+    config = config_file(boards, tmp_path)
+    assert main(["remote", "leave", "--config", config, "--journal", journal(boards, leaving)]) == 0
+    out = capsys.readouterr().out
+    assert "the other board is told the link has ended" in out
+    assert not (boards.folders[leaving] / "state" / pairing.FILE).exists()
+    guest = boards.keeper.guest
+    wait_for(lambda: guest.ended and bool(boards.status("host")["remote"]["ended"]))
+    joined = boards.status("joined")
+    assert joined["remote"]["ended"] is True and joined["remote"]["link_lost"] is False
+    assert "the link was ENDED (remote leave)" in format_status(joined)
+    assert not boards.joined.loop.view().extra.link_lost  # no link-lost sign: it ended
+    assert "the joined board gone: the link was ENDED" in format_status(boards.status("host"))
+    before = boards.host.status()["seq"]
+    boards.joined.enter(2, 3)  # until its service restarts, the joined board still sends ...
+    wait_for(lambda: len(boards.sent()) == 1 and guest.outbox.pending() == [])
+    answer = guest.outbox.answer(boards.sent()[0])
+    assert answer is not None and "the link has ended" in answer["error"]  # ... refused
+    assert boards.host.status()["seq"] == before
+
+
+def test_a_board_that_joins_again_after_a_bye_is_linked_again(
+    boards: TwoBoards, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = config_file(boards, tmp_path)
+    main(["remote", "leave", "--config", config, "--journal", journal(boards, "joined")])
+    wait_for(lambda: boards.keeper.guest.ended)
+    code = pairing.Pairing("host", boards.secret).code
+    main(["remote", "join", code, "--config", config, "--journal", journal(boards, "joined")])
+    boards.joined.close()
+    boards.joined = boards.start_joined()  # its service restarted: it says hello again
+    wait_for(lambda: boards.keeper.guest.reachable and not boards.keeper.guest.ended)
+    wait_for(lambda: not boards.status("host")["remote"]["ended"])
+
+
+def test_leave_with_the_broker_unreachable_still_unlinks_and_says_the_other_is_not_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[mqtt]\nhost = "127.0.0.1"\nport = 1\n')  # nothing listens there
+    state = tmp_path / "state"
+    state.mkdir()
+    pairing.save(state / pairing.FILE, pairing.Pairing("guest", bytes(12)))
+    command = ["remote", "leave", "--config", str(config), "--journal", str(state / "j.sqlite")]
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    assert "the other board is not told (cannot reach the MQTT broker" in out
+    assert not (state / pairing.FILE).exists()
+
+
+def test_each_entry_is_spoken_on_both_boards_once_the_host_has_journalled_it(
+    boards: TwoBoards,
+) -> None:
+    said = {}
+    for side, rig in (("host", boards.host), ("joined", boards.joined)):
+        speech = RecordingQueue(QuickVoice())
+        attach(Announcer(None, speech, status=rig.loop.keeper.status), rig.loop.dispatcher)
+        said[side] = speech
+    try:
+        boards.joined.enter(2, 7)  # the joined board's entry: spoken where the host confirms it
+        wait_for(lambda: any("seven" in line for line in said["host"].said))
+        wait_for(lambda: any("seven" in line for line in said["joined"].said))
+        boards.host.enter(1, 4)  # the host's entry: spoken on the joined board too
+        wait_for(lambda: any("four" in line for line in said["joined"].said))
+        boards.network.cut()  # a reconnection brings the retained state again ...
+        wait_for(lambda: boards.joined.loop.view().extra.link_lost)
+        boards.network.mend()
+        wait_for(lambda: not boards.joined.loop.view().extra.link_lost, seconds=60)
+        boards.joined.sync()
+        # ... and nothing is said twice
+        for side in ("host", "joined"):
+            lines = said[side].said
+            assert sum("seven" in line for line in lines) == 1, lines
+            assert sum("four" in line for line in lines) == 1, lines
+        refusal = phrases.refusal(Refusal.OTHER)
+        boards.joined.enter(1, 3)  # the host's track: refused, and said so on both boards, once
+        wait_for(lambda: refusal in said["host"].said and refusal in said["joined"].said)
+        boards.joined.sync()
+        assert said["joined"].said.count(refusal) == 1
+    finally:
+        for speech in said.values():
+            speech.close()
+
+
+def finish_a_game(boards: TwoBoards) -> None:
+    """The joined board pegs 5 for track 2, the host pegs track 1 out (to 121)."""
+    boards.joined.enter(2, 5)
+    wait_for(lambda: boards.keeper.guest.outbox.pending() == [] and len(boards.sent()) == 1)
+    socket = boards.folders["host"] / "run" / "control.sock"
+    for points in (29, 29, 29, 29, 5):
+        client.request(socket, {"op": "peg", "track": 0, "points": points})
+    assert boards.host.status()["winner"] == 0
+
+
+def test_the_joined_board_keeps_the_hosts_signed_result_and_both_boards_list_the_game(
+    boards: TwoBoards, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finish_a_game(boards)
+    folder = boards.folders["joined"] / "state"
+    wait_for(lambda: len(linked_games(folder)) == 1)
+    (game,) = linked_games(folder)
+    assert game.result.scores == (121, 5) and game.result.winner == 0
+    for side in ("host", "joined"):
+        assert main(["results", "--jsonl", "--journal", journal(boards, side)]) == 0
+        rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert [row["scores"] for row in rows] == [[121, 5]], side
+        assert main(["stats", "players", "--json", "--journal", journal(boards, side)]) == 0
+        players = json.loads(capsys.readouterr().out)["players"]
+        assert sorted(p["games"] for p in players) == [1, 1], side
+
+
+def test_a_forged_or_altered_copy_of_a_result_is_refused(
+    boards: TwoBoards, caplog: pytest.LogCaptureFixture
+) -> None:
+    finish_a_game(boards)
+    folder = boards.folders["joined"] / "state"
+    wait_for(lambda: len(linked_games(folder)) == 1)
+    game = boards.keeper.guest.link.game
+    outbox = Outbox(folder / OUTBOX_FILE, game)
+    try:
+        body = {"board": "forged", "games": "[]"}
+        forged = encode("result", "host", game=game, key=link_key(bytes(12)), body=body)
+        assert outbox.keep_result(forged, boards.keeper.guest.link.key) is False
+        assert "refused the host's results: signed with key" in caplog.text
+    finally:
+        outbox.close()
+    with sqlite3.connect(folder / OUTBOX_FILE) as db:  # a copy changed on the disk
+        db.execute("UPDATE results SET message = replace(message, '121', '122')")
+    assert linked_games(folder) == []
+    assert "a kept result of game" in caplog.text and "forged or changed" in caplog.text
