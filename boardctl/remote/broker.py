@@ -98,7 +98,7 @@ class Connection:
 def say_bye(link: Pairing, mqtt: MqttConfig, *, timeout: float = 10.0) -> None:
     """Tell the other board this side leaves: a signed ``bye``, retained (so a board away now
     is told when it is back). :class:`~boardctl.errors.BoardError` if the broker is not reached."""
-    from boardctl.mqtt.broker import connect, make_client, unreachable
+    from boardctl.mqtt.connection import connect, make_client, unreachable
 
     client = make_client(mqtt, f"boardctl-{link.role}-bye-{link.game}")
     connect(client, mqtt)
