@@ -12,7 +12,7 @@ from boardctl.game.setup import player_key
 from boardctl.results.board import board_id
 from boardctl.results.kept import kept_games, kept_records, kept_results
 from boardctl.results.model import GameResult, PlayedGame
-from boardctl.results.records import Records
+from boardctl.results.records import Records, records
 from boardctl.store.journal import Journal
 
 
@@ -29,22 +29,32 @@ def load_games(
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
         games = kept_games(journal, board=board or board_id(path.parent), entries=entries)
-    from boardctl.remote.store import linked_games  # a joined board's copies (docs/remote.md)
-
-    return games + linked_games(path.parent)
+    return games + _linked(path)
 
 
 def load_results(path: str | os.PathLike[str], *, board: str | None = None) -> list[GameResult]:
     """The results of :func:`load_games`, read from the journal's kept results."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        return kept_results(journal, board=board or board_id(path.parent))
+        kept = kept_results(journal, board=board or board_id(path.parent))
+    return kept + [game.result for game in _linked(path)]
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:
-    """The records of every finished game, from the journal's running totals (:mod:`.kept`)."""
-    with Journal.open(Path(path), readonly=True) as journal:
-        return kept_records(journal)
+    """The records of every finished game, from the journal's running totals (:mod:`.kept`)
+    and the linked games' copies."""
+    path = Path(path)
+    with Journal.open(path, readonly=True) as journal:
+        kept = kept_records(journal)
+    return records(_linked(path), kept)
+
+
+def _linked(path: Path) -> list[PlayedGame]:
+    """The games this board played linked to a host's (their copies, signed by the host:
+    docs/remote.md)."""
+    from boardctl.remote.store import linked_games
+
+    return linked_games(path.parent)
 
 
 def parse_since(text: str) -> str:
