@@ -29,6 +29,7 @@ OTHER_SIGNS: tuple[tuple[str, str], ...] = (
     (ASK_SIGN, ASK_MEANING),
     ("start holes blinking red", "new game? menu confirms, undo cancels"),
     ("start holes steady purple", "the journal was damaged and recovered"),
+    ("start holes steady white", "linked boards: the host cannot be reached; entries wait"),
     ("board dark, start holes vermilion", "the journal cannot be opened: nothing is saved"),
     (STUCK_SIGN, STUCK_MEANING),
 )
