@@ -22,6 +22,8 @@ from pathlib import Path
 
 from boardctl.errors import EntryError
 from boardctl.game.keeper import Scorekeeper
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository's tools/
 from tools.random_player import random_command
 
 

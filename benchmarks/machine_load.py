@@ -27,3 +27,13 @@ def load() -> str:
 def report(when: str) -> None:
     """Print the machine and the load average ``when`` (before, after)."""
     print(f"machine: {machine()}; load average {when}: {load()}", flush=True)
+
+
+def main() -> int:
+    """``python benchmarks/machine_load.py``: the machine and its load now."""
+    report("now")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
