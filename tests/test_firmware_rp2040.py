@@ -356,7 +356,7 @@ def test_safe_mode_with_bootsel_then_a_watchdog_reset_boots_the_controller(
     tmp_path: Path,
 ) -> None:
     with Chip(tmp_path, bootsel=True) as chip:
-        assert chip.wait(lambda: b"safe mode" in chip.output, emu_s=4)
+        assert chip.printed(b"safe mode", emu_s=4)
         chip.run_for(0.2)
         assert chip.frames and chip.frames[-1].grb == bytes(3 * LEDS)  # the strip is cleared
         assert chip.status_led and chip.status_led[-1][1] == 1  # the Pico's LED is on

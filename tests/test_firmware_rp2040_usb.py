@@ -205,7 +205,7 @@ def test_update_gives_the_repl_back_on_the_builtin_port(usb: Booted) -> None:
 
 def test_safe_mode_keeps_the_builtin_port_and_its_repl(tmp_path: Path) -> None:
     with Chip(tmp_path, bootsel=True) as chip:
-        assert chip.wait(lambda: b"safe mode" in chip.output, emu_s=4)
+        assert chip.printed(b"safe mode", emu_s=4)
         chip.run_for(0.5)
         assert usb_events(chip, 0, 1) == ["usb-connected"]  # never re-enumerated
         assert chip.repl(b"print(6 * 7)", b"42")

@@ -221,8 +221,13 @@ class Chip:
         """
         mark = len(self.output)
         self.send(b"\r\n" + line + b"\r\n")
+        return self.printed(answer, emu_s, after=mark)
+
+    def printed(self, text: bytes, emu_s: float = 3.0, after: int = 0) -> bool:
+        """True once ``text`` is in the output from index ``after``, within ``emu_s`` emulated
+        seconds; a bare Enter goes once an emulated second meanwhile (see :meth:`repl`)."""
         for _second in range(max(1, int(emu_s))):
-            if self.wait(lambda: answer in self.output[mark:], emu_s=1.0):
+            if self.wait(lambda: text in self.output[after:], emu_s=1.0):
                 return True
             self.send(b"\r\n")
         return False
