@@ -35,9 +35,8 @@ def journalled() -> None:
     next(stream)  # the snapshot: from here on every journalled event comes
     print("watching", flush=True)
     for message in stream:
-        row = message.get("event")
-        if isinstance(row, dict) and row.get("op") == "peg":
-            event = row["event"]
+        event = message.get("event")  # a journalled command, as the engine's event
+        if isinstance(event, dict) and event.get("op") == "peg":
             print(f"journalled {event['track']} {event['points']}", flush=True)
 
 
