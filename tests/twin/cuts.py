@@ -103,8 +103,9 @@ class PowerCuts:
         self, name: str, socket_entries: int, button_entries: int, delay: float
     ) -> dict[str, Any]:
         """``socket_entries`` and ``button_entries`` acknowledged, one more of each in flight,
-        QEMU killed ``delay`` s after the last press; the boot; the socket's entry in flight sent
-        again. Returns the trial's record, with the entries ``lost`` and ``doubled``."""
+        QEMU killed ``delay`` s after the last press went down; the boot; the socket's entry in
+        flight sent again. Returns the trial's record, with the entries ``lost`` and
+        ``doubled``."""
         twin = self.twin
         journalled = Journalled(twin)
         pegger = subprocess.Popen(
@@ -125,12 +126,13 @@ class PowerCuts:
                 pressed += 1
                 journalled.wait(1, pressed)
         # In flight at the cut: a button entry pending, the socket's next entry sent, the
-        # button entry committed by the encoder's push; then the power goes.
+        # encoder's push going down (the panel commits on the press, not the release); the
+        # power goes while the push is held, ``delay`` s after its edge reached the guest.
         self.press_entry(commit=False)
         pressed += 1
         pegger.stdin.write("\n")
         pegger.stdin.flush()
-        self.twin.press(button("encoder_push"))
+        twin.gpio(f"set {button('encoder_push')} 0")
         time.sleep(delay)
         twin.cut_power()
         pegger.kill()
