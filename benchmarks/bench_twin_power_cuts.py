@@ -11,10 +11,10 @@ Pico on its USB port running the firmware's files as the package carries them (f
 (``tests/twin/cuts.py``): 1-6 entries over the control socket on the first track, each
 acknowledged only once on disk, and 1-3 from the buttons on the second, pressed on the GPIO
 lines, each acknowledged once the journal's stream reported it; then one more of each in
-flight, QEMU SIGKILLed 0-0.5 s after the last press, the same disks booted again, the socket's
-entry in flight sent again with its request id. An acknowledged entry missing is ``lost``; a
-track holding more than was entered (the socket's entry counted twice, more presses than were
-made) is ``doubled``.
+flight, QEMU SIGKILLed 0-0.5 s after the encoder's push went down (held), the same disks booted
+again, the socket's entry in flight sent again with its request id. An acknowledged entry
+missing is ``lost``; a track holding more than was entered (the socket's entry counted twice,
+more presses than were made) is ``doubled``.
 
 Each cut appends one JSON line to the record (``--record``, committed in
 benchmarks/results/), with the commit and the image it ran on, so that cuts from several runs
