@@ -28,7 +28,8 @@ rm -f "$RUN"/*.sock "$RUN/console.log"
 exec qemu-system-x86_64 -name boardctl-twin \
     -machine "q35,accel=$ACCEL" -cpu "$CPU" -smp "${SMP:-2}" -m "${MEM:-512}" \
     -kernel "$IMAGE/vmlinuz" -initrd "$IMAGE/initrd.img" \
-    -append "root=/dev/vda rw console=ttyS0 quiet" \
+    -append "root=/dev/vda rw console=ttyS0 quiet mitigations=off" \
+    -nodefaults -vga none \
     -drive "file=$RUN/root.qcow2,if=virtio,format=qcow2,cache=${CACHE:-none},aio=threads" \
     -drive "file=$RUN/state.img,if=virtio,format=raw,cache=${CACHE:-none},aio=threads" \
     -netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22" \

@@ -7,9 +7,11 @@ QEMU and mmdebstrap, and minutes. One VM serves every test of the session.
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
@@ -33,10 +35,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if not item.get_closest_marker("twin")]
 
 
+def interrupted(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 @pytest.fixture(scope="session")
 def twin() -> Iterator[Twin]:
     """The VM, booted from the cached image, with boardctl installed as a maker installs it,
-    and the emulated Pico on its USB port."""
+    and the emulated Pico on its USB port. A SIGTERM (.ci/run stopping early) ends the session
+    as Ctrl-C does: the VM is powered off, not left running."""
+    signal.signal(signal.SIGTERM, interrupted)
     image = build_image(ROOT / "twin")
     wheels = wheel_folder(ROOT)
     run = Path(tempfile.mkdtemp(prefix="boardctl-twin-"))

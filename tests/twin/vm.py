@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import select
 import shutil
 import signal
 import socket
@@ -110,8 +109,16 @@ class Twin:
     # -- power ---------------------------------------------------------------------------
     def boot(self) -> float:
         """Start QEMU and wait for systemd's ``running``; the seconds it took."""
-        env = dict(os.environ, SSH_PORT=str(self.ssh_port))
         start = time.monotonic()
+        self.power_on()
+        self.wait_running()
+        seconds = time.monotonic() - start
+        self.figures.setdefault("boots_to_running_s", []).append(round(seconds, 1))
+        return seconds
+
+    def power_on(self) -> None:
+        """Start QEMU (and the Pico powered with it); return at once."""
+        env = dict(os.environ, SSH_PORT=str(self.ssh_port))
         if self.pico is not None:
             self.pico.power_on()
         subprocess.run([str(self.twin_dir / "boot.sh"), str(self.image), str(self.run)],
@@ -119,16 +126,18 @@ class Twin:
         if self.pico is not None:
             self.pico.connect(self.run / "pico.sock")
 
+    def wait_running(self) -> None:
+        """Wait for systemd's ``running`` (every unit of the boot started); then the Pico's
+        USB plug follows the chip (the guest's agent is up)."""
+
         def state() -> str | None:
             done = self.ssh("systemctl is-system-running --wait", check=False, timeout=60)
             return done.stdout.strip() if done.stdout.strip() in ("running", "degraded") else None
 
         self.figures["system_state"] = wait_for("systemd running", state, BOOT_TIMEOUT, every=2)
+        self.share_ssh()
         if self.pico is not None:
             self.pico.follow_plug()
-        seconds = time.monotonic() - start
-        self.figures.setdefault("boots_to_running_s", []).append(round(seconds, 1))
-        return seconds
 
     def pid(self) -> int | None:
         try:
@@ -176,12 +185,28 @@ class Twin:
         shutil.rmtree(self.run, ignore_errors=True)
 
     # -- ssh -----------------------------------------------------------------------------
-    def ssh_command(self, command: str) -> list[str]:
+    def ssh_options(self) -> list[str]:
+        """ssh's options; a command goes through the connection ``share_ssh`` opened, while
+        it lasts (no key exchange and login under TCG for each), or else connects itself."""
         return [
-            "ssh", "-q", "-i", str(self.image / "id_ed25519"), "-p", str(self.ssh_port),
+            "-q", "-i", str(self.image / "id_ed25519"), "-p", str(self.ssh_port),
             "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-            "-o", "ConnectTimeout=10", "-o", "BatchMode=yes", "root@127.0.0.1", command,
+            "-o", "ConnectTimeout=10", "-o", "BatchMode=yes",
+            "-o", f"ControlPath={self.run / 'ssh.control'}",
         ]  # fmt: skip
+
+    def ssh_command(self, command: str) -> list[str]:
+        return ["ssh", *self.ssh_options(), "-o", "ControlMaster=no", "root@127.0.0.1", command]
+
+    def share_ssh(self) -> None:
+        """One ssh connection for the commands that follow, kept in the background until
+        the VM goes (a cut or a poweroff ends it)."""
+        subprocess.run(
+            ["ssh", *self.ssh_options(), "-o", "ControlMaster=yes", "-o", "ControlPersist=yes",
+             "-N", "-f", "root@127.0.0.1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            timeout=120, check=False,
+        )  # fmt: skip
 
     def ssh(
         self, command: str, *, check: bool = True, timeout: float = 120, stdin: Any = None
@@ -309,18 +334,16 @@ class Twin:
         path.write_text(json.dumps(self.figures, indent=1) + "\n")
 
 
-# -- power cuts --------------------------------------------------------------------------------
-PEGGER = Path(__file__).with_name("guest_pegger.py")
-
-
+# -- boot figures ------------------------------------------------------------------------------
 def boot_to_ready(twin: Twin) -> float:
-    """Boot; wait until boardctl is active (READY); the seconds from QEMU's start.
+    """Boot; wait until boardctl is active (READY), then for the rest of the boot; the
+    seconds from QEMU's start to READY.
 
     Keeps two figures: the host's (VM start to the first ``is-active`` seen, which includes
     ssh's own slowness) and the guest's (kernel start to the unit's READY, from systemd).
     """
     start = time.monotonic()
-    twin.boot()
+    twin.power_on()
 
     def active() -> bool | None:
         state = twin.ssh("systemctl is-active boardctl", check=False).stdout.strip()
@@ -332,44 +355,9 @@ def boot_to_ready(twin: Twin) -> float:
     shown = twin.ssh("systemctl show boardctl -p ActiveEnterTimestampMonotonic").stdout
     kernel_to_ready = int(shown.strip().split("=", 1)[1]) / 1e6
     twin.figures.setdefault("kernel_start_to_ready_s", []).append(round(kernel_to_ready, 1))
+    twin.wait_running()
+    twin.figures.setdefault("boots_to_running_s", []).append(round(time.monotonic() - start, 1))
     if twin.pico is not None:  # the service's first frame, as the Pico's LED pin drew it
         first = twin.pico.first_frame_showing(twin.service_frame(), FRAME_TIMEOUT)
         twin.figures.setdefault("vm_start_to_first_frame_s", []).append(round(first, 1))
     return seconds
-
-
-def start_power_cut_game(twin: Twin) -> None:
-    """The pegger in the guest (flushed: it must outlive the cuts), and a new free game."""
-    with PEGGER.open("rb") as source:
-        twin.ssh("cat > /root/pegger.py && sync", stdin=source)
-    twin.ssh(f"{VENV_PYTHON} /root/pegger.py new")
-
-
-def power_cut_trial(twin: Twin, name: str, after: int, delay: float) -> int:
-    """``after`` acknowledged entries, one more in flight, QEMU killed ``delay`` s later.
-
-    Boots again, sends the entry that was in flight again with its request id, and returns
-    the board's points: exactly the entries acknowledged so far when nothing was lost or
-    counted twice (each entry is 1 point).
-    """
-    pegger = subprocess.Popen(
-        twin.ssh_command(f"{VENV_PYTHON} -u /root/pegger.py run {name}"),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert pegger.stdin is not None and pegger.stdout is not None
-    for number in range(1, after + 1):
-        pegger.stdin.write("\n")
-        pegger.stdin.flush()
-        ready, _, _ = select.select([pegger.stdout], [], [], 120)
-        assert ready, f"twin: no reply to entry {number} within 120 s"
-        assert pegger.stdout.readline().strip() == f"ack {number}"
-    pegger.stdin.write("\n")  # entry after+1: in flight when the power goes
-    pegger.stdin.flush()
-    time.sleep(delay)
-    twin.cut_power()
-    pegger.kill()
-    pegger.wait()
-    boot_to_ready(twin)
-    resent = twin.ssh(f"{VENV_PYTHON} -u /root/pegger.py resend {name} {after + 1}")
-    assert resent.stdout.strip() == f"ack {after + 1}", resent
-    return sum(int(track["front"]) for track in twin.status()["tracks"])

@@ -5,7 +5,8 @@
 # bridged to the emulated Pico by pico-bridge.py. The gadget is made and plugged here, at boot,
 # as a Pico on the Pi's USB enumerates while the Pi boots; from then on the host unplugs and
 # plugs it as the emulated chip's USB port goes and comes back (gpio-agent.py's "usb 0|1",
-# writing the UDC file).
+# writing the UDC file). Shell built-ins where they will do (a program started costs a second
+# or more under TCG on a busy host).
 set -eu
 . /etc/default/twin
 G=/sys/kernel/config/usb_gadget/pico
@@ -15,6 +16,7 @@ mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 if [ ! -d $G ]; then
     mkdir $G
     cd $G
+    mkdir -p strings/0x409 configs/c.1/strings/0x409 functions/acm.GS0
     echo "$TWIN_USB_VID" > idVendor
     echo "$TWIN_USB_PID" > idProduct
     echo 0x0100 > bcdDevice
@@ -22,16 +24,16 @@ if [ ! -d $G ]; then
     echo 0xEF > bDeviceClass
     echo 0x02 > bDeviceSubClass
     echo 0x01 > bDeviceProtocol
-    mkdir strings/0x409
     echo "$TWIN_USB_MANUFACTURER" > strings/0x409/manufacturer
     echo "$TWIN_USB_PRODUCT" > strings/0x409/product
     echo "$TWIN_USB_SERIAL" > strings/0x409/serialnumber
-    mkdir -p configs/c.1/strings/0x409
     echo CDC > configs/c.1/strings/0x409/configuration
     echo 250 > configs/c.1/MaxPower
-    mkdir functions/acm.GS0
     ln -s functions/acm.GS0 configs/c.1/
 fi
-ls /sys/class/udc | head -1 > /run/twin-udc
-[ -n "$(cat $G/UDC)" ] || cat /run/twin-udc > $G/UDC
-echo "pico-usb: gadget $(cat $G/idVendor):$(cat $G/idProduct) plugged in $(cat /run/twin-udc)"
+for UDC in /sys/class/udc/*; do break; done
+UDC=${UDC##*/}
+echo "$UDC" > /run/twin-udc
+read -r PLUGGED < $G/UDC || PLUGGED=""
+[ -n "$PLUGGED" ] || echo "$UDC" > $G/UDC
+echo "pico-usb: gadget $TWIN_USB_VID:$TWIN_USB_PID plugged in $UDC"
