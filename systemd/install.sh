@@ -22,6 +22,7 @@ VENV="$PREFIX/venv"
 UNIT_DIR=${UNIT_DIR:-/etc/systemd/system}
 CONFIG_DIR=${CONFIG_DIR:-/etc/boardctl}
 UDEV_DIR=${UDEV_DIR:-/etc/udev/rules.d}
+MODULES_DIR=${MODULES_DIR:-/etc/modules-load.d}
 BIN_DIR=${BIN_DIR:-/usr/local/bin}
 SERVICE_USER=boardctl
 
@@ -73,6 +74,17 @@ if [ ! -e "$CONFIG_DIR/config.toml" ]; then
         "$VENV/bin/boardctl" run --print-config > "$CONFIG_DIR/config.toml"
         chmod 0644 "$CONFIG_DIR/config.toml"
     fi
+fi
+
+# The USB serial drivers loaded at every boot, not only when a device comes: the unit's
+# DeviceAllow=char-ttyACM / char-ttyUSB find their major numbers when the service starts,
+# so a Pico plugged in later would stay "Operation not permitted" until a restart.
+if [ -n "${DRY_RUN:-}" ]; then
+    echo "+ (one a line) cdc_acm usbserial > $MODULES_DIR/boardctl.conf"
+else
+    mkdir -p "$MODULES_DIR"
+    printf '%s\n' cdc_acm usbserial > "$MODULES_DIR/boardctl.conf"
+    modprobe -a cdc_acm usbserial 2>/dev/null || true
 fi
 
 # The udev rule: /dev/boardctl-leds for the Pico, group dialout.

@@ -129,6 +129,9 @@ def test_install_script_plan(tmp_path: Path) -> None:
     # The verbs the docs give (boardctl status, ...) are on every user's PATH.
     assert "ln -sf /opt/boardctl/venv/bin/boardctl /usr/local/bin/boardctl" in plan
     assert "boardctl run --print-config" in plan
+    # The serial drivers load at boot, so the unit's DeviceAllow=char-ttyACM finds its major
+    # even when the Pico is plugged in after the service started.
+    assert "cdc_acm usbserial > /etc/modules-load.d/boardctl.conf" in plan
     if (REPO / "hardware" / "99-boardctl.rules").exists():
         assert "/etc/udev/rules.d/99-boardctl.rules" in plan
     users = re.search(r"useradd .*--groups gpio,dialout boardctl|usermod -aG gpio,dialout", plan)
