@@ -6,7 +6,10 @@ has left never changes. So the writer keeps them in the journal's ``games``
 table: with every game start (an event stored with its snapshot) it stores,
 in the same transaction, the games finished since the game start before
 (:func:`games_before_start`: that one game, folded from its snapshot, a few
-milliseconds), each row chained to its event's checksum as a snapshot is.
+milliseconds), each row chained to its event's checksum as a snapshot is. Beside
+the games (with their entries) it keeps their results alone (``results``), their
+CSV rows' text after the board cell (``csv``: ``results --csv`` joins them, no
+work per game) and the players' running totals (``totals``, the latest only).
 
 A reader (:func:`kept_games`) takes the rows in order while each one begins
 where the one before ended (the first at event 1) and its checksum holds, then
@@ -28,9 +31,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from boardctl.results.derive import GameFold
+from boardctl.results.export import csv_text, row_after_board
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
 from boardctl.results.records import Records, records
 
@@ -134,11 +139,14 @@ def _fold_from(journal: Journal, first: int, last: int, board: str) -> tuple[int
     return rows[0][0], fold
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def _kept(begin: int, games: list[PlayedGame], totals: Records | None) -> Kept:
-    results = json.dumps(
-        [_values(game) for game in games], separators=(",", ":"), ensure_ascii=False
-    )
-    return begin, encode_games(games), results, None if totals is None else totals.dump()
+    results = _compact([_values(game) for game in games])
+    rows = _compact([row_after_board(game.result) for game in games])
+    return begin, encode_games(games), results, rows, None if totals is None else totals.dump()
 
 
 def games_before_start(journal: Journal) -> Kept:
@@ -196,6 +204,20 @@ def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
     return kept + [game.result for game in rest]
 
 
+def kept_csv(journal: Journal, *, board: str) -> str:
+    """The CSV of :func:`kept_results` (``results --csv``, unsigned): the kept rows' CSV text
+    as stored (no work per game but a join), then the rows of the games after them."""
+    covered, bodies = 1, []
+    for seq, first, body in journal.game_rows(1, "csv"):
+        if first != covered:
+            break
+        bodies.append(body)
+        covered = seq
+    kept = list(chain.from_iterable(json.loads(f"[{','.join(bodies)}]")))
+    rest = each_kept_game(journal, board=board, entries=False, after=covered)
+    return csv_text(board, kept, (game.result for game in rest))
+
+
 def kept_records(journal: Journal) -> Records:
     """The records of every finished game: the running totals the journal keeps at its last
     game start, and the games after it (:func:`~.records.records` over every game if none)."""
@@ -238,6 +260,6 @@ def store_game_starts(journal: Journal) -> int:
         stored += len(starts[:-1])
         starts = starts[-1:]
     if starts:
-        seq, state, (first, body, results, _) = starts[0]
-        journal.store_starts([(seq, state, (first, body, results, totals.dump()))])
+        seq, state, (first, body, results, csv_rows, _) = starts[0]
+        journal.store_starts([(seq, state, (first, body, results, csv_rows, totals.dump()))])
     return stored + len(starts)

@@ -58,8 +58,9 @@ CHECKED_AT_START = 5_000
 BACKUPS_KEPT = 10
 READ_AT_ONCE = 10_000  # events a reader of every event holds at once (a journal's replay)
 #: The kept rows of a game start: the first event they span, the games finished since (with
-#: their entries), their results, and the running totals (None: no totals row written).
-Kept = tuple[int, str, str, str | None]
+#: their entries), their results, their CSV rows, and the running totals (None: no totals row
+#: written).
+Kept = tuple[int, str, str, str, str | None]
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
 _GAMES = """
 CREATE TABLE games (
@@ -85,6 +86,13 @@ CREATE TABLE totals (
 )
 """,
 )
+_CSV = """
+CREATE TABLE csv (
+    seq   INTEGER PRIMARY KEY, -- a game start with a games row: the CSV rows of its games
+    body  TEXT    NOT NULL,    -- as a JSON list of each row's text after its board cell
+    crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc
+)
+"""
 _SCHEMA = (
     """
 CREATE TABLE events (
@@ -105,6 +113,7 @@ CREATE TABLE snapshots (
 """,
     _GAMES,
     *_TALLIES,
+    _CSV,
 )
 
 
@@ -185,6 +194,8 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     if version < 4:  # 3 -> 4: results and totals beside the games rows; rebuilt when missing
         for statement in _TALLIES:
             db.execute(statement)
+    if version < 5:  # 4 -> 5: the results' CSV rows beside them; rebuilt when missing
+        db.execute(_CSV)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
@@ -507,7 +518,7 @@ class Journal:
         return checked_rows(rows, self.path, start - 1, int(before[0][0]) if before else 0)
 
     def _insert_games(self, seq: int, crc: int, kept: Kept) -> None:
-        first, body, results, totals = kept
+        first, body, results, rows, totals = kept
         db = self._db
         db.execute(
             "INSERT OR REPLACE INTO games (seq, first, body, crc) VALUES (?, ?, ?, ?)",
@@ -515,6 +526,7 @@ class Journal:
         )
         insert = "INSERT OR REPLACE INTO {} (seq, body, crc) VALUES (?, ?, ?)"
         db.execute(insert.format("results"), (seq, results, zlib.crc32(results.encode(), crc)))
+        db.execute(insert.format("csv"), (seq, rows, zlib.crc32(rows.encode(), crc)))
         if totals is not None:  # one row: the latest
             db.execute("DELETE FROM totals")
             db.execute(insert.format("totals"), (seq, totals, zlib.crc32(totals.encode(), crc)))
@@ -522,8 +534,8 @@ class Journal:
     def game_rows(self, after: int = 0, table: str = "games") -> Iterator[tuple[int, int, str]]:
         """The stored ``games`` rows after event ``after`` whose checksum chains from their
         event's: (seq, first, body), in order, read a few at a time (a row that does not is
-        left out; :mod:`boardctl.results.kept`). ``table="results"``: the results rows, with
-        the ``first`` of their games rows."""
+        left out; :mod:`boardctl.results.kept`). ``table="results"`` or ``"csv"``: those
+        rows, with the ``first`` of their games rows."""
         try:
             cursor = self._db.execute(
                 f"SELECT t.seq, g.first, t.body, t.crc, e.crc FROM {table} t "
@@ -549,21 +561,23 @@ class Journal:
 
     def kept_in_doubt(self) -> bool:
         """True unless a snapshot is stored at event 1 (or there are no events), the last
-        snapshot has a games, a results and the totals row and no later event has one, and
+        snapshot has a games, a results, a csv and the totals row and no later event has one, and
         its games row begins at the snapshot before it (1: none). A few lookups by seq, the
         same at 10,000 games as at 10: the rows' checksums and any gap between them are their
         readers' to find (:mod:`boardctl.results.kept`: the fold goes on from there)."""
         found = self._query(
             "SELECT (SELECT max(seq) FROM events), (SELECT min(seq) FROM snapshots), "
             "(SELECT max(seq) FROM snapshots), (SELECT max(seq) FROM games), "
-            "(SELECT max(seq) FROM results), (SELECT max(seq) FROM totals), "
+            "(SELECT max(seq) FROM results), (SELECT max(seq) FROM csv), "
+            "(SELECT max(seq) FROM totals), "
             "(SELECT first FROM games ORDER BY seq DESC LIMIT 1), "
             "(SELECT seq FROM snapshots ORDER BY seq DESC LIMIT 1 OFFSET 1)"
         )[0]
-        events, first, last, games, results, totals, begins, before = found
+        events, first, last, games, results, rows, totals, begins, before = found
         if first is None:
             return bool(events)
-        return first != 1 or not last == games == results == totals or begins != (before or 1)
+        kept = last == games == results == rows == totals
+        return first != 1 or not kept or begins != (before or 1)
 
     def store_starts(self, starts: Iterable[tuple[int, str, Kept]]) -> None:
         """Store, in one durable transaction, ``(seq, snapshot, kept rows)`` for game starts
