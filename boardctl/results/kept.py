@@ -207,12 +207,7 @@ def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
 def kept_csv(journal: Journal, *, board: str) -> str:
     """The CSV of :func:`kept_results` (``results --csv``, unsigned): the kept rows' CSV text
     as stored (no work per game but a join), then the rows of the games after them."""
-    covered, bodies = 1, []
-    for seq, first, body in journal.game_rows(1, "csv"):
-        if first != covered:
-            break
-        bodies.append(body)
-        covered = seq
+    covered, bodies = journal.csv_rows()
     kept = list(chain.from_iterable(json.loads(f"[{','.join(bodies)}]")))
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
     return csv_text(board, kept, (game.result for game in rest))

@@ -90,8 +90,8 @@ _CSV = """
 CREATE TABLE csv (
     seq   INTEGER PRIMARY KEY, -- a game start with a games row: the CSV rows of its games
     body  TEXT    NOT NULL,    -- as a JSON list of each row's text after its board cell
-    crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc
-)
+    crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc and from the
+)                              -- game start before it (its games row's first: 1 if none)
 """
 _SCHEMA = (
     """
@@ -197,6 +197,11 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     if version < 5:  # 4 -> 5: the results' CSV rows beside them; rebuilt when missing
         db.execute(_CSV)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def _csv_crc(body: str, first: int, crc: int) -> int:
+    """A ``csv`` row's checksum: its body, chained from its event's ``crc`` and its ``first``."""
+    return zlib.crc32(body.encode(), zlib.crc32(b"%d" % first, crc))
 
 
 @contextlib.contextmanager
@@ -526,7 +531,7 @@ class Journal:
         )
         insert = "INSERT OR REPLACE INTO {} (seq, body, crc) VALUES (?, ?, ?)"
         db.execute(insert.format("results"), (seq, results, zlib.crc32(results.encode(), crc)))
-        db.execute(insert.format("csv"), (seq, rows, zlib.crc32(rows.encode(), crc)))
+        db.execute(insert.format("csv"), (seq, rows, _csv_crc(rows, first, crc)))
         if totals is not None:  # one row: the latest
             db.execute("DELETE FROM totals")
             db.execute(insert.format("totals"), (seq, totals, zlib.crc32(totals.encode(), crc)))
@@ -534,8 +539,8 @@ class Journal:
     def game_rows(self, after: int = 0, table: str = "games") -> Iterator[tuple[int, int, str]]:
         """The stored ``games`` rows after event ``after`` whose checksum chains from their
         event's: (seq, first, body), in order, read a few at a time (a row that does not is
-        left out; :mod:`boardctl.results.kept`). ``table="results"`` or ``"csv"``: those
-        rows, with the ``first`` of their games rows."""
+        left out; :mod:`boardctl.results.kept`). ``table="results"``: the results rows, with
+        the ``first`` of their games rows."""
         try:
             cursor = self._db.execute(
                 f"SELECT t.seq, g.first, t.body, t.crc, e.crc FROM {table} t "
@@ -548,6 +553,21 @@ class Journal:
                         yield seq, first, body
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
+
+    def csv_rows(self) -> tuple[int, list[str]]:
+        """The ``csv`` rows from the first event on, while each one begins at the game start
+        of the one before (its checksum says so: no join with the ``games`` rows) and chains
+        from its event's checksum: the game start where they end (1: none) and their bodies,
+        in order (:func:`boardctl.results.kept.kept_csv`)."""
+        covered, bodies = 1, []
+        for seq, body, stored, crc in self._query(
+            "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) ORDER BY t.seq"
+        ):
+            if _csv_crc(body, covered, crc) != stored:
+                break
+            bodies.append(body)
+            covered = seq
+        return covered, bodies
 
     def totals(self) -> tuple[int, str] | None:
         """The latest ``totals`` row whose checksum chains from its event's: (seq, body)."""
