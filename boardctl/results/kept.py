@@ -190,18 +190,42 @@ def each_kept_game(
     yield from (game for game in fold.games() if game.result.first_seq >= covered)
 
 
-def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
-    """The results of :func:`kept_games`, read from the journal's ``results`` rows (one JSON
-    text for them all), then those of the games after them."""
+def _results_kept(journal: Journal, board: str) -> tuple[int, list[GameResult]]:
+    """The results of the journal's ``results`` rows (one JSON text for them all) from the
+    first event on, while each one begins where the one before ended; the game start where
+    they end (1: none)."""
     covered, bodies = 1, []
     for seq, first, body in journal.game_rows(1, "results"):
         if first != covered:
             break
         bodies.append(body)
         covered = seq
-    kept = [_result(values, board) for row in json.loads(f"[{','.join(bodies)}]") for values in row]
+    rows = json.loads(f"[{','.join(bodies)}]")
+    return covered, [_result(values, board) for row in rows for values in row]
+
+
+def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
+    """The results of :func:`kept_games`, read from the journal's ``results`` rows, then
+    those of the games after them."""
+    covered, kept = _results_kept(journal, board)
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
     return kept + [game.result for game in rest]
+
+
+def follow(journal: Journal, *, board: str) -> tuple[list[GameResult], GameFold]:
+    """For a reader that then follows the journal (the MQTT bridge): the results of the kept
+    rows, and a fold of the rest up to the journal's read position, moved to its end here
+    (feed it the events read after: :meth:`~.derive.GameFold.add`). Without a usable
+    snapshot at the last game start, from the first event."""
+    snapshot, _ = journal.resume()  # the reader's position: the end (the last events checked)
+    if snapshot is None:
+        journal.rewind()
+        fold = GameFold(board=board, path=str(journal.path))
+        fold.add(journal.event_rows())
+        return [], fold
+    covered, kept = _results_kept(journal, board)
+    begin, fold = _fold_from(journal, covered, journal.last_seq, board)
+    return [result for result in kept if result.first_seq < begin], fold
 
 
 def kept_csv(journal: Journal, *, board: str) -> str:

@@ -507,7 +507,7 @@ class Journal:
             rows = self._rows_from(1, last)
         return None, [self._record(*row) for row in rows]
 
-    def _query(self, sql: str, parameters: tuple[int, ...] = ()) -> list[Any]:
+    def _query(self, sql: str, parameters: tuple[int | str, ...] = ()) -> list[Any]:
         try:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as exc:
@@ -568,6 +568,14 @@ class Journal:
             bodies.append(body)
             covered = seq
         return covered, bodies
+
+    def event_crcs(self, seqs: Iterable[int]) -> dict[int, int]:
+        """The stored chained checksums of events ``seqs`` (one query)."""
+        found = self._query(
+            "SELECT seq, crc FROM events WHERE seq IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(seqs)),),
+        )
+        return {int(seq): int(crc) for seq, crc in found}
 
     def totals(self) -> tuple[int, str] | None:
         """The latest ``totals`` row whose checksum chains from its event's: (seq, body)."""
