@@ -233,3 +233,17 @@ def test_the_kept_games_are_read_not_folded(
     folded.clear()
     assert load_csv(path, board="b") == full_csv(full, "b")
     assert decoded == [] and len(folded) == events - last_start  # the csv rows, and this game
+
+
+def test_a_schema_4_journal_gives_the_same_csv_before_a_writer_migrates_it(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Scorekeeper.open(path, setup=SETUPS[0]) as keeper:
+        play(keeper, random.Random(4), 200)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # as boardctl with schema 4 wrote it
+        db.execute("DROP TABLE csv")
+        db.execute("PRAGMA user_version=4")
+    full = full_fold(path)
+    assert len(full) >= 2 and load_csv(path, board="b") == full_csv(full, "b")  # every game folded
+    with Scorekeeper.open(path) as keeper:  # a writer migrates it and stores the csv rows
+        assert keeper.journal is not None and not in_doubt(keeper.journal)
+    assert load_csv(path, board="b") == full_csv(full, "b")

@@ -558,8 +558,12 @@ class Journal:
         """The ``csv`` rows from the first event on, while each one begins at the game start
         of the one before (its checksum says so: no join with the ``games`` rows) and chains
         from its event's checksum: the game start where they end (1: none) and their bodies,
-        in order (:func:`boardctl.results.kept.kept_csv`)."""
-        covered, bodies = 1, []
+        in order (:func:`boardctl.results.kept.kept_csv`). None in a schema 4 journal that no
+        writer has migrated yet."""
+        covered = 1
+        bodies: list[str] = []
+        if self._identity()[0] < 5:
+            return covered, bodies
         for seq, body, stored, crc in self._query(
             "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) ORDER BY t.seq"
         ):
