@@ -19,7 +19,9 @@ each ``--runs`` times, on a fresh copy:
   from the middle of the journal;
 - ``results --csv`` and ``stats players``: whole process (wall and CPU);
 - ``RSS after the reads``: the service's resident memory after the history
-  pages and a ``records`` request.
+  pages and a ``records`` request;
+- ``bridge start: result feed's first read CPU``: what ``boardctl mqtt`` reads
+  when it starts (in this process, the service running).
 
 It prints the machine (CPU model, cores) and the load average with the
 figures. ``--pi-class N`` runs it all again under :mod:`pi_class`'s
@@ -51,6 +53,7 @@ from machine_load import load, machine  # noqa: E402
 
 from boardctl.demo.game import DemoGame  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
+from boardctl.mqtt.result_feed import ResultFeed  # noqa: E402
 from boardctl.service.client import request, request_ready  # noqa: E402
 from boardctl.store.journal import SCHEMA_VERSION, Journal  # noqa: E402
 
@@ -229,6 +232,11 @@ def one_run(own: Path) -> dict[str, float]:
                 wall, cpu = whole_process([*cli, *verb, "--journal", str(journal)])
                 figures[wall_name], figures[cpu_name] = wall, cpu
             figures["RSS after the reads (MB)"] = rss_mb(proc.pid)
+            feed = ResultFeed(journal, "bench")
+            began = time.process_time()
+            feed.refresh()  # what boardctl mqtt reads when it starts
+            figures["bridge start: result feed's first read CPU"] = time.process_time() - began
+            feed.close()
         finally:
             stop(proc)
     return figures

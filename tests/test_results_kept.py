@@ -4,12 +4,15 @@ Random guided games to a short target, with slips, refiles, undos, redos, new
 games and next games, written by the scorekeeper; then imported without
 snapshots, restored from a backup taken mid-way, or with a kept row damaged;
 and played on after each. Whatever happened, ``results`` and ``stats players``
-read the kept rows and fold only the rest, and must equal the full fold.
+read the kept rows and fold only the rest, and must equal the full fold; so must the CSV
+``results --csv`` writes from the kept rows' text.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import io
 import random
 import shutil
 import sqlite3
@@ -25,10 +28,11 @@ from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Next, Redo, Refile, Undo
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.derive import journal_rows, played_games
+from boardctl.results.export import write_csv
 from boardctl.results.kept import in_doubt, kept_games
 from boardctl.results.model import PlayedGame
 from boardctl.results.records import records
-from boardctl.results.source import load_games, load_records, load_results
+from boardctl.results.source import load_csv, load_games, load_records, load_results
 from boardctl.store.integrity import restore_backup
 from boardctl.store.journal import Journal
 from tools.random_player import random_command
@@ -67,11 +71,19 @@ def full_fold(path: Path) -> list[PlayedGame]:
         return played_games(journal_rows(journal), board="b", path=str(path))
 
 
+def full_csv(games: list[PlayedGame], board: str) -> str:
+    out = io.StringIO()
+    write_csv((dataclasses.replace(game.result, board=board) for game in games), out)
+    return out.getvalue()
+
+
 def same_as_full_fold(path: Path) -> None:
     kept = load_games(path, board="b")
     full = full_fold(path)
     assert kept == full
     assert load_results(path, board="b") == [game.result for game in full]
+    assert load_csv(path, board="b") == full_csv(full, "b")
+    assert load_csv(path, board='a "quoted", board') == full_csv(full, 'a "quoted", board')
     totals = load_records(path)  # the running totals the journal keeps, and the games after
     assert totals.to_dict() == records(full).to_dict() and totals.games == len(full)
 
@@ -111,6 +123,7 @@ def test_the_kept_games_and_the_fold_of_the_rest_are_the_full_fold(
                 db.execute(
                     f"UPDATE {table} SET body = '[]' WHERE seq = ?", middle[len(middle) // 2]
                 )
+            db.execute("DELETE FROM csv WHERE seq = ?", middle[len(middle) // 2])  # a gap
             db.execute("UPDATE totals SET body = '[[],[],0]'")
         same_as_full_fold(path)  # the fold goes on from the row before the damaged one
     elif how == "stale totals":  # the totals of an earlier game start, as a writer may leave
@@ -149,7 +162,8 @@ def test_a_game_start_stores_the_games_it_ends_in_the_same_transaction(tmp_path:
             kept = [r[0] for r in db.execute("SELECT seq FROM games ORDER BY seq")]
         assert kept == starts  # a row with every game start
         with contextlib.closing(sqlite3.connect(path)) as db:
-            assert [r[0] for r in db.execute("SELECT seq FROM results ORDER BY seq")] == starts
+            for table in ("results", "csv"):
+                assert [r[0] for r in db.execute(f"SELECT seq FROM {table} ORDER BY seq")] == starts
             assert [r[0] for r in db.execute("SELECT seq FROM totals")] == starts[-1:]
         with Journal.open(path, readonly=True) as journal:
             from_rows = [g for _, _, body in journal.game_rows() for g in body_games(body)]
@@ -168,7 +182,7 @@ def test_an_older_journal_gets_its_games_table_when_a_writer_opens_it(tmp_path: 
     with Scorekeeper.open(path, setup=SETUPS[0]) as keeper:
         play(keeper, rng, 200)
     with contextlib.closing(sqlite3.connect(path)) as db, db:  # as boardctl 2 wrote it
-        for table in ("games", "results", "totals"):
+        for table in ("games", "results", "csv", "totals"):
             db.execute(f"DROP TABLE {table}")
         db.execute("PRAGMA user_version=2")
     full = full_fold(path)
@@ -216,3 +230,20 @@ def test_the_kept_games_are_read_not_folded(
     assert decoded == [] and len(folded) == events - last_start  # the totals, and this game
     assert load_results(path, board="b") == [game.result for game in full]
     assert decoded == []  # the results rows, not the games rows
+    folded.clear()
+    assert load_csv(path, board="b") == full_csv(full, "b")
+    assert decoded == [] and len(folded) == events - last_start  # the csv rows, and this game
+
+
+def test_a_schema_4_journal_gives_the_same_csv_before_a_writer_migrates_it(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Scorekeeper.open(path, setup=SETUPS[0]) as keeper:
+        play(keeper, random.Random(4), 200)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # as boardctl with schema 4 wrote it
+        db.execute("DROP TABLE csv")
+        db.execute("PRAGMA user_version=4")
+    full = full_fold(path)
+    assert len(full) >= 2 and load_csv(path, board="b") == full_csv(full, "b")  # every game folded
+    with Scorekeeper.open(path) as keeper:  # a writer migrates it and stores the csv rows
+        assert keeper.journal is not None and not in_doubt(keeper.journal)
+    assert load_csv(path, board="b") == full_csv(full, "b")

@@ -123,14 +123,18 @@ def run(args: argparse.Namespace) -> int:
         return verify(args)
     from boardctl.results.export import format_table, write_csv, write_jsonl
     from boardctl.results.sign import sign
-    from boardctl.results.source import chosen, load_results, parse_since
+    from boardctl.results.source import chosen, load_csv, load_results, parse_since
 
     since = None if args.since is None else parse_since(args.since)
     path = _journal(args)
-    results = load_results(path, board=args.board_id)
-    if since is not None or args.player is not None:
-        results = [r for r in results if chosen(r, since=since, player=args.player)]
     key = _signing_key(args, path) if args.csv or args.jsonl else None
+    filtered = since is not None or args.player is not None
+    if args.csv and key is None and not filtered:  # the journal keeps these rows' text
+        sys.stdout.write(load_csv(path, board=args.board_id))
+        return 0
+    results = load_results(path, board=args.board_id)
+    if filtered:
+        results = [r for r in results if chosen(r, since=since, player=args.player)]
     if key is not None:
         results = [sign(result, key) for result in results]
     if args.csv:

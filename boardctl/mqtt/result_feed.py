@@ -5,24 +5,24 @@ Each result is :mod:`boardctl.results`' record of a finished game
 derived from the journal by the results module's own fold; this module adds
 only the game's id (:func:`game_id`) and reads incrementally.
 
-Reading incrementally: a ``new_game`` event clears the undo stacks and
-carries the whole setup, so a match can be folded from its ``new_game`` on.
-:class:`ResultFeed` keeps the events of the current match only; when the next
-match starts, the results of the one before are final and kept as they are.
-Only the match number is counted across matches (a fold that starts at a
-``new_game`` numbers it 1).
+Reading incrementally: the first read takes the results the journal keeps
+(:func:`boardctl.results.kept.follow`: the rows stored with every game start)
+and folds only the events since the last game start, as ``boardctl results``
+does, so the bridge starts as fast at game 5,000 as at game 5; after that, one
+fold follows the journal, fed the events written since the last read. A game the
+board has left (a game start after it) is final and kept as it is.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from boardctl.results.board import board_id as _board_id
-from boardctl.results.derive import Row, journal_rows, played_games
+from boardctl.results.derive import GameFold, journal_rows
+from boardctl.results.kept import follow
 from boardctl.results.model import GameResult
 from boardctl.results.sign import sign_record
 from boardctl.store.journal import Journal
@@ -53,10 +53,8 @@ class ResultFeed:
         self.board = board
         self.key = key  # the board key: every record is signed with it (docs/results.md)
         self._journal: Journal | None = None
-        self._match: list[Row] = []  # the current match's events (seq, at, event, crc)
-        self._matches_before = 0  # new_game events before the current match
-        self._starts: dict[int, int] = {}  # first event of each game -> its chained checksum
-        self._done: dict[str, dict[str, Any]] = {}  # results of earlier matches (final)
+        self._fold: GameFold | None = None  # the journal's events since the kept results
+        self._done: dict[str, dict[str, Any]] = {}  # results of the games left (final)
         self.results: dict[str, dict[str, Any]] = {}
         self.read = False  # the journal exists and its last reading succeeded
 
@@ -70,30 +68,28 @@ class ResultFeed:
             if not kept_here(self.path):  # missing, and never kept here: none yet
                 return False
             self._journal = Journal.open(self.path, readonly=True)
-        rows = list(journal_rows(self._journal))
+        journal = self._journal
+        if self._fold is None:
+            kept, self._fold = follow(journal, board=self.board)
+            self._done = self._records(journal, kept)
+        else:
+            rows = journal_rows(journal)
+            if not rows:
+                self.read = True
+                return False
+            self._fold.add(rows)
         self.read = True
-        if not rows:
-            return False
-        for row in rows:
-            seq, _, event, crc = row
-            op = event.get("op")
-            if op == "new_game" and self._match:
-                self._done.update(self._fold([*self._match, row]))
-                self._matches_before += 1
-                self._match = []
-            if op in ("new_game", "next"):
-                self._starts[seq] = crc
-            self._match.append(row)
+        self._done.update(self._records(journal, [g.result for g in self._fold.take_final()]))
         before = self.results
-        self.results = {**self._done, **self._fold(self._match)}
+        current = self._records(journal, [g.result for g in self._fold.games()])
+        self.results = {**self._done, **current}
         return before != self.results
 
-    def _fold(self, rows: list[Row]) -> dict[str, dict[str, Any]]:
+    def _records(self, journal: Journal, results: list[GameResult]) -> dict[str, dict[str, Any]]:
+        crcs = journal.event_crcs(result.first_seq for result in results)
         out = {}
-        for game in played_games(rows, board=self.board, path=str(self.path)):
-            result: GameResult = game.result
-            result = dataclasses.replace(result, match=result.match + self._matches_before)
-            key = game_id(result.first_seq, self._starts[result.first_seq])
+        for result in results:
+            key = game_id(result.first_seq, crcs[result.first_seq])
             record = {"id": key, **result.to_dict()}
             out[key] = record if self.key is None else sign_record(record, self.key)
         return out
@@ -102,6 +98,7 @@ class ResultFeed:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+        self._fold = None  # a later refresh starts again from the kept results
 
 
 def finished_results(

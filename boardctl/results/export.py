@@ -18,7 +18,7 @@ from json.encoder import encode_basestring
 from typing import Any, TextIO
 
 from boardctl.errors import ResultsError
-from boardctl.results.model import FIELDS, GameResult, field_type
+from boardctl.results.model import FIELDS, FORMAT, GameResult, field_type
 
 
 def _json(value: Any) -> str:
@@ -60,6 +60,31 @@ def result_row(result: GameResult) -> list[str]:
     return [
         "" if (value := getattr(result, name)) is None else cell(value) for name, cell in _CELLS
     ]
+
+
+def _line(cells: list[str]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(cells)
+    return out.getvalue()
+
+
+assert FIELDS[:2] == ("format", "board")  # the cells before a kept row's text
+
+
+def row_after_board(result: GameResult) -> str:
+    """A result's CSV line after its format and board cells (with its line end): the text
+    the journal keeps for it, the same for any board id."""
+    return _line(result_row(result)[2:])
+
+
+def csv_text(board: str, kept: list[str], results: Iterable[GameResult]) -> str:
+    """:func:`write_csv`'s text for the kept rows (:func:`row_after_board` texts of results of
+    this format and ``board``), then ``results``."""
+    out = io.StringIO()
+    write_csv(results, out)
+    header, _, rest = out.getvalue().partition("\r\n")
+    before = _line([str(FORMAT), board, ""])[:-2]  # "1,<board>,": each cell is quoted alone
+    return f"{header}\r\n{before.join(['', *kept])}{rest}"
 
 
 def write_csv(results: Iterable[GameResult], out: TextIO) -> None:

@@ -6,7 +6,10 @@ has left never changes. So the writer keeps them in the journal's ``games``
 table: with every game start (an event stored with its snapshot) it stores,
 in the same transaction, the games finished since the game start before
 (:func:`games_before_start`: that one game, folded from its snapshot, a few
-milliseconds), each row chained to its event's checksum as a snapshot is.
+milliseconds), each row chained to its event's checksum as a snapshot is. Beside
+the games (with their entries) it keeps their results alone (``results``), their
+CSV rows' text after the board cell (``csv``: ``results --csv`` joins them, no
+work per game) and the players' running totals (``totals``, the latest only).
 
 A reader (:func:`kept_games`) takes the rows in order while each one begins
 where the one before ended (the first at event 1) and its checksum holds, then
@@ -28,9 +31,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from boardctl.results.derive import GameFold
+from boardctl.results.export import csv_text, row_after_board
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
 from boardctl.results.records import Records, records
 
@@ -134,11 +139,14 @@ def _fold_from(journal: Journal, first: int, last: int, board: str) -> tuple[int
     return rows[0][0], fold
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def _kept(begin: int, games: list[PlayedGame], totals: Records | None) -> Kept:
-    results = json.dumps(
-        [_values(game) for game in games], separators=(",", ":"), ensure_ascii=False
-    )
-    return begin, encode_games(games), results, None if totals is None else totals.dump()
+    results = _compact([_values(game) for game in games])
+    rows = _compact([row_after_board(game.result) for game in games])
+    return begin, encode_games(games), results, rows, None if totals is None else totals.dump()
 
 
 def games_before_start(journal: Journal) -> Kept:
@@ -182,18 +190,51 @@ def each_kept_game(
     yield from (game for game in fold.games() if game.result.first_seq >= covered)
 
 
-def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
-    """The results of :func:`kept_games`, read from the journal's ``results`` rows (one JSON
-    text for them all), then those of the games after them."""
+def _results_kept(journal: Journal, board: str) -> tuple[int, list[GameResult]]:
+    """The results of the journal's ``results`` rows (one JSON text for them all) from the
+    first event on, while each one begins where the one before ended; the game start where
+    they end (1: none)."""
     covered, bodies = 1, []
     for seq, first, body in journal.game_rows(1, "results"):
         if first != covered:
             break
         bodies.append(body)
         covered = seq
-    kept = [_result(values, board) for row in json.loads(f"[{','.join(bodies)}]") for values in row]
+    rows = json.loads(f"[{','.join(bodies)}]")
+    return covered, [_result(values, board) for row in rows for values in row]
+
+
+def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
+    """The results of :func:`kept_games`, read from the journal's ``results`` rows, then
+    those of the games after them."""
+    covered, kept = _results_kept(journal, board)
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
     return kept + [game.result for game in rest]
+
+
+def follow(journal: Journal, *, board: str) -> tuple[list[GameResult], GameFold]:
+    """For a reader that then follows the journal (the MQTT bridge): the results of the kept
+    rows, and a fold of the rest up to the journal's read position, moved to its end here
+    (feed it the events read after: :meth:`~.derive.GameFold.add`). Without a usable
+    snapshot at the last game start, from the first event."""
+    snapshot, _ = journal.resume()  # the reader's position: the end (the last events checked)
+    if snapshot is None:
+        journal.rewind()
+        fold = GameFold(board=board, path=str(journal.path))
+        fold.add(journal.event_rows())
+        return [], fold
+    covered, kept = _results_kept(journal, board)
+    begin, fold = _fold_from(journal, covered, journal.last_seq, board)
+    return [result for result in kept if result.first_seq < begin], fold
+
+
+def kept_csv(journal: Journal, *, board: str) -> str:
+    """The CSV of :func:`kept_results` (``results --csv``, unsigned): the kept rows' CSV text
+    as stored (no work per game but a join), then the rows of the games after them."""
+    covered, bodies = journal.csv_rows()
+    kept = list(chain.from_iterable(json.loads(f"[{','.join(bodies)}]")))
+    rest = each_kept_game(journal, board=board, entries=False, after=covered)
+    return csv_text(board, kept, (game.result for game in rest))
 
 
 def kept_records(journal: Journal) -> Records:
@@ -238,6 +279,6 @@ def store_game_starts(journal: Journal) -> int:
         stored += len(starts[:-1])
         starts = starts[-1:]
     if starts:
-        seq, state, (first, body, results, _) = starts[0]
-        journal.store_starts([(seq, state, (first, body, results, totals.dump()))])
+        seq, state, (first, body, results, csv_rows, _) = starts[0]
+        journal.store_starts([(seq, state, (first, body, results, csv_rows, totals.dump()))])
     return stored + len(starts)

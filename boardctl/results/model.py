@@ -67,7 +67,9 @@ class GameResult:
         """The result as JSON-able data (lists for the per-track tuples)."""
         data = {name: getattr(self, name) for name in FIELDS}  # flat: no deep copy needed
         for name in _LISTS:
-            data[name] = _listed(data[name])
+            data[name] = list(data[name])
+        for name in _TEAMS:
+            data[name] = [list(team) for team in data[name]]
         return data
 
     @classmethod
@@ -132,18 +134,13 @@ _TYPES: dict[str, str] = {
     "key": "str",
     "hmac": "str",
 }
-_LISTS = tuple(name for name, kind in _TYPES.items() if kind in ("strs", "ints", "teams"))
+_LISTS = tuple(name for name, kind in _TYPES.items() if kind in ("strs", "ints"))
+_TEAMS = tuple(name for name, kind in _TYPES.items() if kind == "teams")
 
 
 def field_type(name: str) -> str:
     """The type of field ``name``: int, int?, str, bool, ints, strs or teams."""
     return _TYPES[name]
-
-
-def _listed(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_listed(item) for item in value]
-    return value
 
 
 def _is_int(value: Any) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 from boardctl.errors import ResultsError
 from boardctl.game.setup import player_key
 from boardctl.results.board import board_id
-from boardctl.results.kept import kept_games, kept_records, kept_results
+from boardctl.results.kept import kept_csv, kept_games, kept_records, kept_results
 from boardctl.results.model import GameResult, PlayedGame
 from boardctl.results.records import Records, records
 from boardctl.store.journal import Journal
@@ -38,6 +38,13 @@ def load_results(path: str | os.PathLike[str], *, board: str | None = None) -> l
     with Journal.open(path, readonly=True) as journal:
         kept = kept_results(journal, board=board or board_id(path.parent))
     return kept + [game.result for game in _linked(path)]
+
+
+def load_csv(path: str | os.PathLike[str], *, board: str | None = None) -> str:
+    """:func:`load_results` as unsigned CSV, from the journal's kept CSV rows."""
+    path = Path(path)
+    with Journal.open(path, readonly=True) as journal:
+        return kept_csv(journal, board=board or board_id(path.parent))
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:

@@ -58,8 +58,9 @@ CHECKED_AT_START = 5_000
 BACKUPS_KEPT = 10
 READ_AT_ONCE = 10_000  # events a reader of every event holds at once (a journal's replay)
 #: The kept rows of a game start: the first event they span, the games finished since (with
-#: their entries), their results, and the running totals (None: no totals row written).
-Kept = tuple[int, str, str, str | None]
+#: their entries), their results, their CSV rows, and the running totals (None: no totals row
+#: written).
+Kept = tuple[int, str, str, str, str | None]
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
 _GAMES = """
 CREATE TABLE games (
@@ -85,6 +86,13 @@ CREATE TABLE totals (
 )
 """,
 )
+_CSV = """
+CREATE TABLE csv (
+    seq   INTEGER PRIMARY KEY, -- a game start with a games row: the CSV rows of its games
+    body  TEXT    NOT NULL,    -- as a JSON list of each row's text after its board cell
+    crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc and from the
+)                              -- game start before it (its games row's first: 1 if none)
+"""
 _SCHEMA = (
     """
 CREATE TABLE events (
@@ -105,6 +113,7 @@ CREATE TABLE snapshots (
 """,
     _GAMES,
     *_TALLIES,
+    _CSV,
 )
 
 
@@ -185,7 +194,14 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     if version < 4:  # 3 -> 4: results and totals beside the games rows; rebuilt when missing
         for statement in _TALLIES:
             db.execute(statement)
+    if version < 5:  # 4 -> 5: the results' CSV rows beside them; rebuilt when missing
+        db.execute(_CSV)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def _csv_crc(body: str, first: int, crc: int) -> int:
+    """A ``csv`` row's checksum: its body, chained from its event's ``crc`` and its ``first``."""
+    return zlib.crc32(body.encode(), zlib.crc32(b"%d" % first, crc))
 
 
 @contextlib.contextmanager
@@ -491,7 +507,7 @@ class Journal:
             rows = self._rows_from(1, last)
         return None, [self._record(*row) for row in rows]
 
-    def _query(self, sql: str, parameters: tuple[int, ...] = ()) -> list[Any]:
+    def _query(self, sql: str, parameters: tuple[int | str, ...] = ()) -> list[Any]:
         try:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as exc:
@@ -507,7 +523,7 @@ class Journal:
         return checked_rows(rows, self.path, start - 1, int(before[0][0]) if before else 0)
 
     def _insert_games(self, seq: int, crc: int, kept: Kept) -> None:
-        first, body, results, totals = kept
+        first, body, results, rows, totals = kept
         db = self._db
         db.execute(
             "INSERT OR REPLACE INTO games (seq, first, body, crc) VALUES (?, ?, ?, ?)",
@@ -515,6 +531,7 @@ class Journal:
         )
         insert = "INSERT OR REPLACE INTO {} (seq, body, crc) VALUES (?, ?, ?)"
         db.execute(insert.format("results"), (seq, results, zlib.crc32(results.encode(), crc)))
+        db.execute(insert.format("csv"), (seq, rows, _csv_crc(rows, first, crc)))
         if totals is not None:  # one row: the latest
             db.execute("DELETE FROM totals")
             db.execute(insert.format("totals"), (seq, totals, zlib.crc32(totals.encode(), crc)))
@@ -537,6 +554,33 @@ class Journal:
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
 
+    def csv_rows(self) -> tuple[int, list[str]]:
+        """The ``csv`` rows from the first event on, while each one begins at the game start
+        of the one before (its checksum says so: no join with the ``games`` rows) and chains
+        from its event's checksum: the game start where they end (1: none) and their bodies,
+        in order (:func:`boardctl.results.kept.kept_csv`). None in a schema 4 journal that no
+        writer has migrated yet."""
+        covered = 1
+        bodies: list[str] = []
+        if self._identity()[0] < 5:
+            return covered, bodies
+        for seq, body, stored, crc in self._query(
+            "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) ORDER BY t.seq"
+        ):
+            if _csv_crc(body, covered, crc) != stored:
+                break
+            bodies.append(body)
+            covered = seq
+        return covered, bodies
+
+    def event_crcs(self, seqs: Iterable[int]) -> dict[int, int]:
+        """The stored chained checksums of events ``seqs`` (one query)."""
+        found = self._query(
+            "SELECT seq, crc FROM events WHERE seq IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(seqs)),),
+        )
+        return {int(seq): int(crc) for seq, crc in found}
+
     def totals(self) -> tuple[int, str] | None:
         """The latest ``totals`` row whose checksum chains from its event's: (seq, body)."""
         for seq, body, stored, crc in self._query(
@@ -549,21 +593,23 @@ class Journal:
 
     def kept_in_doubt(self) -> bool:
         """True unless a snapshot is stored at event 1 (or there are no events), the last
-        snapshot has a games, a results and the totals row and no later event has one, and
+        snapshot has a games, a results, a csv and the totals row and no later event has one, and
         its games row begins at the snapshot before it (1: none). A few lookups by seq, the
         same at 10,000 games as at 10: the rows' checksums and any gap between them are their
         readers' to find (:mod:`boardctl.results.kept`: the fold goes on from there)."""
         found = self._query(
             "SELECT (SELECT max(seq) FROM events), (SELECT min(seq) FROM snapshots), "
             "(SELECT max(seq) FROM snapshots), (SELECT max(seq) FROM games), "
-            "(SELECT max(seq) FROM results), (SELECT max(seq) FROM totals), "
+            "(SELECT max(seq) FROM results), (SELECT max(seq) FROM csv), "
+            "(SELECT max(seq) FROM totals), "
             "(SELECT first FROM games ORDER BY seq DESC LIMIT 1), "
             "(SELECT seq FROM snapshots ORDER BY seq DESC LIMIT 1 OFFSET 1)"
         )[0]
-        events, first, last, games, results, totals, begins, before = found
+        events, first, last, games, results, rows, totals, begins, before = found
         if first is None:
             return bool(events)
-        return first != 1 or not last == games == results == totals or begins != (before or 1)
+        kept = last == games == results == rows == totals
+        return first != 1 or not kept or begins != (before or 1)
 
     def store_starts(self, starts: Iterable[tuple[int, str, Kept]]) -> None:
         """Store, in one durable transaction, ``(seq, snapshot, kept rows)`` for game starts
