@@ -7,6 +7,8 @@ joined board track 2 (``remote invite``'s default).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -192,6 +194,9 @@ def test_the_joined_board_keeps_the_hosts_signed_result_and_both_boards_list_the
         assert main(["results", "--jsonl", "--journal", journal(boards, side)]) == 0
         rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert [row["scores"] for row in rows] == [[121, 5]], side
+        assert main(["results", "--csv", "--journal", journal(boards, side)]) == 0
+        table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+        assert [row["scores"] for row in table] == ["[121,5]"], side
         assert main(["stats", "players", "--json", "--journal", journal(boards, side)]) == 0
         players = json.loads(capsys.readouterr().out)["players"]
         assert sorted(p["games"] for p in players) == [1, 1], side

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -41,10 +42,19 @@ def load_results(path: str | os.PathLike[str], *, board: str | None = None) -> l
 
 
 def load_csv(path: str | os.PathLike[str], *, board: str | None = None) -> str:
-    """:func:`load_results` as unsigned CSV, from the journal's kept CSV rows."""
+    """:func:`load_results` as unsigned CSV, from the journal's kept CSV rows (then the
+    linked games' copies)."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        return kept_csv(journal, board=board or board_id(path.parent))
+        text = kept_csv(journal, board=board or board_id(path.parent))
+    linked = [game.result for game in _linked(path)]
+    if not linked:
+        return text
+    from boardctl.results.export import write_csv
+
+    out = io.StringIO()
+    write_csv(linked, out)
+    return text + out.getvalue().partition("\r\n")[2]  # their rows, without the header
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:
