@@ -49,7 +49,8 @@ def test_a_clean_shutdown_darkens_the_strip_and_closes_the_journal(
     lit = twin.service_frame()
     assert any(lit)
     mark = len(chip.frames)
-    twin.poweroff()  # the service stops under systemd (SIGTERM), the VM powers off
+    # the service stops under systemd (SIGTERM), the VM powers off; the Pico runs on a second
+    twin.poweroff(pico_after_s=1.2)
     frames = chip.frames[mark:]
     dark = next((i for i, f in enumerate(frames) if not any(f.rgb)), None)
     assert dark is not None, "the strip never went dark"

@@ -155,12 +155,17 @@ class Twin:
             return False
         return True
 
-    def poweroff(self) -> None:
-        """``systemctl poweroff`` in the guest; wait until QEMU has exited."""
+    def poweroff(self, pico_after_s: float = 0.0) -> None:
+        """``systemctl poweroff`` in the guest; wait until QEMU has exited. The Pico, on its
+        own supply, runs ``pico_after_s`` more seconds of its time (with no Pi on its USB)
+        before its power goes too."""
         self.close_gpio()
         self.ssh("systemctl poweroff", check=False, timeout=30)
         wait_for("QEMU exit", lambda: True if not self.running() else None, 300)
         if self.pico is not None:
+            self.pico.disconnect()
+            if pico_after_s and self.pico.chip is not None:
+                self.pico.chip.run_for(pico_after_s)
             self.pico.power_off()
 
     def cut_power(self) -> None:
