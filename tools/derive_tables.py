@@ -24,6 +24,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from boardctl.board.layout import ranges as board_ranges
 from boardctl.cribbage.scoring import Scoring
 
 TARGET = Path(__file__).resolve().parent.parent / "boardctl" / "cribbage" / "derived.py"
@@ -44,17 +45,7 @@ from boardctl.cribbage.scoring import scores_in
 
 def ranges(scores: frozenset[int]) -> str:
     """``{0, 1, 2, 5}`` -> ``"0-2 5"``."""
-    parts: list[str] = []
-    ordered = sorted(scores)
-    start = prev = ordered[0]
-    for score in [*ordered[1:], None]:
-        if score is not None and score == prev + 1:
-            prev = score
-            continue
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if score is not None:
-            start = prev = score
-    return " ".join(parts)
+    return board_ranges(sorted(scores), " ")
 
 
 def tables() -> tuple[dict[tuple[int, bool, int, bool], frozenset[int]], dict[int, int]]:

@@ -268,8 +268,7 @@ class _Parser:
         missing = [h for h in range(1, hole_count + 1) if holes[h] is None]
         if missing:
             raise self.fail(
-                f"{where} segments: no LED for holes {_ranges(missing)}; "
-                "add a segment covering them"
+                f"{where} segments: no LED for holes {ranges(missing)}; add a segment covering them"
             )
         dealer = None
         if "dealer" in raw:
@@ -326,8 +325,8 @@ class _Parser:
             holes[hole] = self.use_led(led, key, f"track {index + 1} hole {hole}")
 
 
-def _ranges(numbers: list[int]) -> str:
-    """``[1, 2, 3, 7]`` -> ``"1-3, 7"``."""
+def ranges(numbers: list[int], sep: str = ", ") -> str:
+    """``[1, 2, 3, 7]`` -> ``"1-3, 7"`` (sorted numbers, ``sep`` between the runs)."""
     parts: list[str] = []
     start = prev = numbers[0]
     for n in [*numbers[1:], None]:
@@ -337,4 +336,4 @@ def _ranges(numbers: list[int]) -> str:
         parts.append(str(start) if start == prev else f"{start}-{prev}")
         if n is not None:
             start = prev = n
-    return ", ".join(parts)
+    return sep.join(parts)
