@@ -24,7 +24,7 @@ from boardctl.results.derive import GameFold, journal_rows, played_games
 from boardctl.results.sign import sign_record
 from boardctl.store.integrity import restore_backup
 from boardctl.store.journal import Journal
-from tests.test_results_kept import SETUPS, play
+from tests.test_results_kept import SETUPS, imported, play
 
 KEY = bytes(range(32))
 
@@ -60,12 +60,8 @@ def test_the_feed_starts_from_the_kept_results_as_the_full_fold_and_follows_on(
         backup = folder / "kept-backup.sqlite"
         shutil.copy(keeper.journal.backup(), backup)
         play(keeper, rng, 120)
-    if how == "imported":  # the same events without snapshots or kept rows
-        with Journal.open(path, readonly=True) as journal:
-            rows = journal.event_rows()
-        path = folder / "imported.sqlite"
-        with Journal.open(path) as journal:
-            journal.append_all((event, at) for _, at, event, _ in rows)
+    if how == "imported":
+        path = imported(path)
     elif how == "restored":
         restore_backup(path, backup)
     elif how == "damaged row":

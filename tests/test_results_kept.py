@@ -66,6 +66,17 @@ def play(keeper: Scorekeeper, rng: random.Random, steps: int) -> None:
             keeper.apply(command)
 
 
+def imported(path: Path) -> Path:
+    """A copy of the journal at ``path`` with the same events but no snapshots or kept rows,
+    as an imported journal is (beside it, ``imported.sqlite``)."""
+    with Journal.open(path, readonly=True) as journal:
+        rows = journal.event_rows()
+    copy = path.with_name("imported.sqlite")
+    with Journal.open(copy) as journal:
+        journal.append_all((event, at) for _, at, event, _ in rows)
+    return copy
+
+
 def full_fold(path: Path) -> list[PlayedGame]:
     with Journal.open(path, readonly=True) as journal:
         return played_games(journal_rows(journal), board="b", path=str(path))
@@ -106,12 +117,8 @@ def test_the_kept_games_and_the_fold_of_the_rest_are_the_full_fold(
         shutil.copy(keeper.journal.backup(), backup)
         play(keeper, rng, 150)
     same_as_full_fold(path)
-    if how == "imported":  # the same events without snapshots or kept games
-        with Journal.open(path, readonly=True) as journal:
-            rows = journal.event_rows()
-        path = folder / "imported.sqlite"
-        with Journal.open(path) as journal:
-            journal.append_all((event, at) for _, at, event, _ in rows)
+    if how == "imported":
+        path = imported(path)
         same_as_full_fold(path)  # nothing kept: every event folded
     elif how == "restored":
         restore_backup(path, backup)
