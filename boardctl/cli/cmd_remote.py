@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from boardctl.config import Config
 
-NAME = "remote"
 RESTART = "restart the service (sudo systemctl restart boardctl): it reads the link when it starts"
 HELP = (
     "link two boards in two homes into one game over an MQTT broker: `remote invite` on the "

@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-NAME = "results"
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
 
 

@@ -7,7 +7,6 @@ import argparse
 from boardctl.cli import stats_players
 from boardctl.cli.rules_options import add_rules_options, scoring_from
 
-NAME = "stats"
 HELP = "exact score distribution over every hand and starter: boardctl stats hands [--crib]"
 
 
