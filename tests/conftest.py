@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import settings
 
+from tests.mqtt_broker import Broker, have_mosquitto
+
 if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
     from playwright.sync_api import Browser
@@ -76,3 +78,15 @@ def browser() -> Iterator[Browser]:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    """A mosquitto of the test's own on a free port (the MQTT and standings tests)."""
+    assert have_mosquitto(), "these tests need mosquitto (apt-get install mosquitto)"
+    b = Broker(tmp_path / "broker")
+    b.start()
+    try:
+        yield b
+    finally:
+        b.close()

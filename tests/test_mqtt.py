@@ -15,7 +15,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.bridge import Bridge, Paths
 from boardctl.mqtt.decommission import decommission
 from boardctl.mqtt.result_feed import ResultFeed, digest, finished_results
-from tests.mqtt_broker import Broker, have_mosquitto
+from tests.mqtt_broker import Broker
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "boardctl-mqtt.service"
@@ -278,17 +277,6 @@ def test_game_events_fire_once_at_the_win_with_the_skunk() -> None:
 
 
 # --- the bridge against a real broker ------------------------------------------------
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    assert have_mosquitto(), "these tests need mosquitto (apt-get install mosquitto)"
-    b = Broker(tmp_path / "broker")
-    b.start()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 class Probe:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,21 +27,20 @@ from boardctl.standings import StandingsError, archive, season
 from boardctl.standings.collect import collect
 from boardctl.standings.games import from_record
 from boardctl.standings.report import report
-from tests.mqtt_broker import Broker, have_mosquitto
+from tests.mqtt_broker import Broker
 from tests.test_mqtt import SETUP, Probe, apply, win
 
 DAY = 86400.0
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    assert have_mosquitto(), "these tests need mosquitto (apt-get install mosquitto)"
-    b = Broker(tmp_path / "broker")
-    b.start()
-    try:
-        yield b
-    finally:
-        b.close()
+def one_finished_game(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A journal in ``tmp_path`` with one game won 61-20, and that game's result."""
+    journal = tmp_path / "journal.sqlite"
+    with Scorekeeper.open(journal, setup=SETUP) as keeper:
+        win(keeper, 0, 20)
+        apply(keeper, {"op": "next"})
+    (game,) = finished_results(journal, "b1")
+    return journal, game
 
 
 def config_for(broker: Broker) -> MqttConfig:
@@ -87,11 +85,7 @@ def stop(bridge: Bridge, thread: threading.Thread) -> None:
 def test_the_bridge_withdraws_its_results_once_their_event_is_past_keep_days(
     broker: Broker, tmp_path: Path
 ) -> None:
-    journal = tmp_path / "journal.sqlite"
-    with Scorekeeper.open(journal, setup=SETUP) as keeper:
-        win(keeper, 0, 20)
-        apply(keeper, {"op": "next"})
-    (game,) = finished_results(journal, "b1")
+    journal, game = one_finished_game(tmp_path)
     night = retention.event_of(game["end"])
     topic = topics.result("boardctl", "b1", topics.slot(night, game["id"]))
     clock = [time.time()]
@@ -297,11 +291,7 @@ def test_the_event_of_a_moment_is_the_local_date_day_starts_hours_before(
 def test_an_upgraded_bridge_moves_its_results_from_the_old_topics_to_their_event(
     broker: Broker, tmp_path: Path
 ) -> None:
-    journal = tmp_path / "journal.sqlite"
-    with Scorekeeper.open(journal, setup=SETUP) as keeper:
-        win(keeper, 0, 20)
-        apply(keeper, {"op": "next"})
-    (game,) = finished_results(journal, "b1")
+    journal, game = one_finished_game(tmp_path)
     old = f"boardctl/b1/results/{game['id']}"  # before events, and the old acknowledgements
     publisher = Probe(broker, "none")
     publisher.client.publish(old, json.dumps(game), 1, True).wait_for_publish(5)
