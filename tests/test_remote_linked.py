@@ -217,7 +217,12 @@ def test_a_forged_or_altered_copy_of_a_result_is_refused(
         assert "refused the host's results: signed with key" in caplog.text
     finally:
         outbox.close()
-    with sqlite3.connect(folder / OUTBOX_FILE) as db:  # a copy changed on the disk
-        db.execute("UPDATE results SET message = replace(message, '121', '122')")
+    with sqlite3.connect(folder / OUTBOX_FILE) as db:  # a copy's score changed on the disk
+        # (brackets, so that a game id or signature that holds the digits stays as it was)
+        changed = db.execute(
+            "UPDATE results SET message = replace(message, '[121,5]', '[122,5]')"
+            " WHERE instr(message, '[121,5]') > 0"
+        ).rowcount
+    assert changed == 1
     assert linked_games(folder) == []
     assert "a kept result of game" in caplog.text and "forged or changed" in caplog.text
