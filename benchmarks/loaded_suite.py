@@ -19,7 +19,7 @@ import sys
 import time
 
 # What .ci/run's main stage passes to pytest (without arguments after --, the runs use these).
-CI_ARGS = ["-m", "not homeassistant", "-n", "auto", "--dist", "loadfile"]
+CI_ARGS = ["-n", "auto", "--dist", "loadfile"]
 
 
 def _burn() -> None:

@@ -6,7 +6,7 @@ own config flow against the test broker. A ``boardctl run`` service (mock pins) 
 and its bridge then play a skunked game entered with ``boardctl peg``; the test watches Home
 Assistant's ``state_changed`` events (websocket API) for the six entities the docs promise (and
 their device), their values, the ``game_over`` and ``skunk`` events and the entities going
-unavailable when the bridge is killed. CI runs it as its own stage (``-m homeassistant``).
+unavailable when the bridge is killed. ``-m homeassistant`` runs it alone.
 """
 
 from __future__ import annotations
