@@ -11,6 +11,8 @@
 # other network (QEMU's user network with restrict=on: no route out).
 # env: SSH_PORT (2222) MEM (512 MB, a Zero 2 W's) SMP (2) ACCEL (tcg; kvm where a real VMX/SVM KVM is)
 #      CACHE (none: a write the guest has not flushed is lost when QEMU is killed)
+#      BROKER_PORT (none): the guest's 10.0.2.100:1883 reaches the host's 127.0.0.1:BROKER_PORT,
+#      each connection through its own socat (QEMU's guestfwd): a linked game's MQTT broker
 set -euo pipefail
 IMAGE=${1:?image folder (twin/build-image.sh)}
 RUN=${2:?run folder}
@@ -25,6 +27,9 @@ fi
 [ -f "$RUN/root.qcow2" ] || qemu-img create -q -f qcow2 -F raw -b "$IMAGE/disk.img" "$RUN/root.qcow2"
 [ -f "$RUN/state.img" ] || mkfs.ext4 -q -L boardstate "$RUN/state.img" 256M
 rm -f "$RUN"/*.sock "$RUN/console.log"
+NETDEV="user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22"
+[ -z "${BROKER_PORT:-}" ] \
+    || NETDEV="$NETDEV,guestfwd=tcp:10.0.2.100:1883-cmd:socat - TCP:127.0.0.1:$BROKER_PORT"
 exec qemu-system-x86_64 -name boardctl-twin \
     -machine "q35,accel=$ACCEL" -cpu "$CPU" -smp "${SMP:-2}" -m "${MEM:-512}" \
     -kernel "$IMAGE/vmlinuz" -initrd "$IMAGE/initrd.img" \
@@ -32,7 +37,7 @@ exec qemu-system-x86_64 -name boardctl-twin \
     -nodefaults -vga none \
     -drive "file=$RUN/root.qcow2,if=virtio,format=qcow2,cache=${CACHE:-none},aio=threads" \
     -drive "file=$RUN/state.img,if=virtio,format=raw,cache=${CACHE:-none},aio=threads" \
-    -netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22" \
+    -netdev "$NETDEV" \
     -device virtio-net-pci,netdev=n0 \
     -device virtio-serial-pci \
     -chardev "socket,id=gpio,path=$RUN/gpio.sock,server=on,wait=off" \

@@ -48,7 +48,7 @@ def twin() -> Iterator[Twin]:
     image = build_image(ROOT / "twin")
     wheels = wheel_folder(ROOT)
     run = Path(tempfile.mkdtemp(prefix="boardctl-twin-"))
-    vm = Twin(ROOT / "twin", image, run, ssh_port=free_port())
+    vm = Twin(ROOT / "twin", image, run, ssh_port=free_port(), broker_port=free_port())
     vm.pico = PicoOnUsb(run, vm.plug_pico)
     try:
         vm.boot()

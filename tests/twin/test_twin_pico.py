@@ -14,7 +14,7 @@ import pytest
 
 from boardctl.link import protocol
 from tests.rp2040.chip import Chip
-from tests.twin.vm import Twin, mpremote_wheels, wait_for
+from tests.twin.vm import MPREMOTE, Twin, downloaded, wait_for
 
 pytestmark = pytest.mark.twin
 
@@ -77,7 +77,7 @@ def test_firmware_install_from_the_installed_package_flashes_the_pico_through_it
     assert twin.pico is not None
     chip = chip_of(twin)
     twin.ssh("systemctl stop boardctl")  # (the command says so: the service holds the port)
-    twin.copy_folder(mpremote_wheels(), "/home/pi/mpremote-wheels")
+    twin.copy_folder(downloaded(MPREMOTE), "/home/pi/mpremote-wheels")
     # hardware/bringup.md: `sudo /opt/boardctl/venv/bin/pip install mpremote` (from a folder here)
     twin.ssh(
         "PIP_NO_INDEX=1 PIP_FIND_LINKS=/home/pi/mpremote-wheels"

@@ -8,18 +8,29 @@ through lgpio as on Raspberry Pi OS.
 
 from __future__ import annotations
 
+import json
 import re
+import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from boardctl.cli import main
 from boardctl.config import DEFAULT_PINS
-from tests.twin.vm import Twin, wait_for
+from boardctl.remote import pairing
+from tests.mqtt_broker import Broker
+from tests.test_remote_process import BoardProcess
+from tests.twin.vm import PAHO, SOCKET, VENV_PYTHON, Twin, downloaded, wait_for
 
 pytestmark = pytest.mark.twin
 
 TRACK1, TRACK2, SHARED = DEFAULT_PINS["track1"], DEFAULT_PINS["track2"], DEFAULT_PINS["shared"]
 STATUS_TIMEOUT = 120.0  # a press's effect, seen by `boardctl status` in the guest under TCG
+VENV_BIN = "/opt/boardctl/venv/bin"  # install.sh's virtualenv
+CONFIG = "/etc/boardctl/config.toml"
+JOURNAL = "/var/lib/boardctl/journal.sqlite"
+DROP_IN = "/etc/systemd/system/boardctl.service.d/remote.conf"
 
 
 def line(pin: int | None) -> int:
@@ -75,21 +86,14 @@ def test_the_service_holds_the_buttons_lines_through_lgpio(twin: Twin) -> None:
 
 
 def test_a_guided_game_entered_on_the_gpio_lines_shows_in_boardctl_status(twin: Twin) -> None:
-    def once(check: Any) -> Any:
-        def probe() -> dict[str, Any] | None:
-            status = twin.status()
-            return status if check(status) else None
-
-        return wait_for("the press's effect in boardctl status", probe, STATUS_TIMEOUT, 1.0)
-
-    once(lambda s: s["phase"] == "cut")
+    once_in_status(twin, lambda s: s["phase"] == "cut")
     chip = twin.pico.chip if twin.pico is not None else None
     assert chip is not None
     mark = len(chip.frames)
     twin.press(line(TRACK2["plus1"]))  # the cut: track 2 deals
-    once(lambda s: s["phase"] == "deal" and s["dealer"] == 1)
+    once_in_status(twin, lambda s: s["phase"] == "deal" and s["dealer"] == 1)
     twin.press(line(SHARED["menu"]))  # dealt: the play
-    once(lambda s: s["phase"] == "play")
+    once_in_status(twin, lambda s: s["phase"] == "play")
     expected = [[0, 0], [0, 0]]
     for track, points in ((0, 2), (1, 3), (0, 1)):
         pins = (TRACK1, TRACK2)[track]
@@ -98,7 +102,7 @@ def test_a_guided_game_entered_on_the_gpio_lines_shows_in_boardctl_status(twin: 
         twin.press(line(pins["encoder_push"]))  # commit
         expected[track] = [expected[track][0] + points, expected[track][0]]
         want = [tuple(t) for t in expected]
-        once(lambda s, want=want: scores(s) == want and not any(s["pending"]))
+        once_in_status(twin, lambda s, want=want: scores(s) == want and not any(s["pending"]))
     status = twin.status()
     assert scores(status) == [(3, 2), (3, 0)] and status["phase"] == "play"
     # and the Pico's LED pin draws the frame the service rendered for the score
@@ -126,3 +130,95 @@ def test_a_gpio_chip_that_no_pin_factory_opens_stops_the_service_with_the_reason
     assert done.returncode not in (0, 124), done  # 124: still running after 300 s
     assert "GPIO chips /dev/gpiochip0 found, but no gpiozero pin factory" in done.stderr, done
     assert "Revision" in done.stderr or "revision" in done.stderr, done
+
+
+def test_with_the_remote_drop_in_the_installed_service_hosts_a_game_another_home_joins(
+    twin: Twin, tmp_path: Path
+) -> None:
+    # The board in the VM hosts a linked game as docs/remote.md sets one up: the MQTT extra,
+    # [mqtt] naming the broker, `remote invite` as the service's user, the drop-in that gives
+    # the unit the network. The other home's board is a `boardctl run` process on this host,
+    # joined with the code. Both reach a mosquitto on this host; the guest through 10.0.2.100
+    # (twin/boot.sh's guestfwd), so the VM's only other way out is the broker's port.
+    broker = Broker(tmp_path / "broker", port=twin.broker_port)
+    broker.start()
+    joined: BoardProcess | None = None
+    twin.ssh(f"cp {CONFIG} /root/config.before")
+    try:
+        twin.copy_folder(downloaded(PAHO), "/home/pi/paho")
+        twin.ssh(f"{VENV_BIN}/pip install -q --no-index --find-links /home/pi/paho {PAHO}")
+        twin.ssh(
+            rf"sed -i '/^\[mqtt\]/,/^\[/{{s/^host = .*/host = \"10.0.2.100\"/;"
+            rf"s/^port = .*/port = 1883/;s/^keepalive = .*/keepalive = 5/}}' {CONFIG}"
+        )
+        invite = twin.ssh(f"sudo -u boardctl {VENV_BIN}/boardctl remote invite").stdout
+        assert "the installed service has no network (PrivateNetwork=yes)" in invite, invite
+        code = re.search(r"^code: (\S+)$", invite, re.M)
+        assert code, invite
+        twin.ssh(  # what install.sh does with BOARDCTL_REMOTE=yes, then the restart it asks
+            f"install -D -m 0644 /home/pi/boardctl/systemd/boardctl.service.d/remote.conf {DROP_IN}"
+            " && systemctl daemon-reload && systemctl restart boardctl"
+        )
+        shown = twin.ssh("systemctl show boardctl -p DropInPaths -p PrivateNetwork -p ActiveState")
+        fields = dict(row.split("=", 1) for row in shown.stdout.splitlines() if "=" in row)
+        assert DROP_IN in fields["DropInPaths"] and fields["PrivateNetwork"] == "no", fields
+        assert fields["ActiveState"] == "active", fields
+        security = twin.ssh("SYSTEMD_COLORS=0 systemd-analyze security --no-pager boardctl")
+        exposure = re.search(
+            r"Overall exposure level for boardctl\.service: (\S+ \w+)", security.stdout
+        )
+        assert exposure, security.stdout
+        twin.figures["systemd_analyze_security_remote"] = exposure.group(1)
+        guest_control(twin, {"op": "new_game", "mode": "free"})
+
+        joined = BoardProcess(tmp_path / "joined", "guest", broker.port)
+        pairing.remove(pairing.path_beside(joined.journal))
+        arguments = ["--journal", str(joined.journal), "--config", str(joined.config)]
+        assert main(["remote", "join", code.group(1), *arguments]) == 0
+        joined.start()
+        # an entry at the other home: journalled once by the installed service, shown on both
+        made = uuid.uuid4().hex
+        reply = joined.ask({"op": "peg", "track": 1, "points": 3, "request_id": made})
+        assert reply.get("ok", True), reply
+        once_in_status(twin, lambda s: scores(s)[1][0] == 3)
+        guest_control(twin, {"op": "peg", "track": 0, "points": 2, "request_id": "twin-host-1"})
+
+        def agreed() -> bool | None:
+            shown = joined.ask({"op": "status"})
+            fronts = [t["front"] for t in shown["tracks"]]
+            return True if fronts == [2, 3] and not shown["remote"]["link_lost"] else None
+
+        wait_for("the host's entry on the joined board", agreed, STATUS_TIMEOUT, 1.0)
+        count = twin.ssh(
+            f'{VENV_PYTHON} -c \'import sqlite3; print(sqlite3.connect("{JOURNAL}")'
+            f'.execute("SELECT count(*) FROM events WHERE request = ?", ("{made}",))'
+            ".fetchone()[0])'"
+        )
+        assert count.stdout.strip() == "1"
+    finally:
+        if joined is not None:
+            joined.stop()
+        twin.ssh(  # the board as it was: unlinked, no network, its own config
+            f"sudo -u boardctl {VENV_BIN}/boardctl remote leave; rm -f {DROP_IN};"
+            f" cp /root/config.before {CONFIG}; systemctl daemon-reload;"
+            " systemctl restart boardctl",
+            check=False,
+        )
+        broker.kill()
+
+
+def guest_control(twin: Twin, message: dict[str, Any]) -> None:
+    """One request to the installed service's control socket, from inside the guest."""
+    twin.ssh(
+        f"{VENV_PYTHON} -c 'from boardctl.service.client import request;"
+        f' request("{SOCKET}", {json.dumps(message)}, timeout=120)\''
+    )
+
+
+def once_in_status(twin: Twin, check: Any) -> dict[str, Any]:
+    def probe() -> dict[str, Any] | None:
+        status = twin.status()
+        return status if check(status) else None
+
+    value: dict[str, Any] = wait_for("the effect in boardctl status", probe, STATUS_TIMEOUT, 1.0)
+    return value

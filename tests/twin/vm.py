@@ -26,6 +26,7 @@ T = TypeVar("T")
 
 CACHE = Path(os.environ.get("BOARDCTL_TWIN_CACHE", Path.home() / ".cache" / "boardctl-twin"))
 MPREMOTE = "mpremote==1.29.0"  # what `pip install mpremote` gave when the twin was made
+PAHO = "paho-mqtt==2.2.0"  # the MQTT extra's one package (pyproject.toml), for a linked board
 BOOT_TIMEOUT = 600.0  # seconds to systemd's "running" under TCG on a busy 2-core host
 VENV_PYTHON = "/opt/boardctl/venv/bin/python"  # install.sh's virtualenv
 SOCKET = "/run/boardctl/control.sock"  # the service's control socket (RuntimeDirectory)
@@ -60,16 +61,17 @@ def wheel_folder(root: Path) -> Path:
     return folder
 
 
-def mpremote_wheels() -> Path:
-    """mpremote's wheels and its dependencies' (``MPREMOTE``), downloaded on the host: what
-    ``pip install mpremote`` fetches on a Pi (hardware/bringup.md), for the VM without network."""
-    folder = CACHE / MPREMOTE.replace("==", "-")
+def downloaded(requirement: str) -> Path:
+    """``requirement``'s wheels and its dependencies', downloaded on the host (cached): what
+    ``pip install`` fetches on a Pi, for the VM without network. ``MPREMOTE``: what
+    hardware/bringup.md installs; ``PAHO``: what the MQTT extra adds (docs/remote.md)."""
+    folder = CACHE / requirement.replace("==", "-")
     if not folder.is_dir():
         partial = CACHE / f"{folder.name}.partial"
         shutil.rmtree(partial, ignore_errors=True)
         subprocess.run(
             ["python3", "-m", "pip", "download", "--quiet", "--only-binary=:all:",
-             MPREMOTE, "-d", str(partial)],
+             requirement, "-d", str(partial)],
             check=True,
         )  # fmt: skip
         partial.rename(folder)
@@ -98,8 +100,11 @@ def wait_for(what: str, probe: Callable[[], T | None], timeout: float, every: fl
 class Twin:
     """One VM: its run folder (disks, sockets, console log) and the ways into it."""
 
-    def __init__(self, twin_dir: Path, image: Path, run: Path, *, ssh_port: int) -> None:
+    def __init__(
+        self, twin_dir: Path, image: Path, run: Path, *, ssh_port: int, broker_port: int = 0
+    ) -> None:
         self.twin_dir, self.image, self.run, self.ssh_port = twin_dir, image, run, ssh_port
+        self.broker_port = broker_port  # the guest's 10.0.2.100:1883 (boot.sh), when not 0
         self.figures: dict[str, Any] = {}
         self.pico: PicoOnUsb | None = None  # the Pico on its USB port, powered with the VM
         self._gpio: socket.socket | None = None
@@ -119,6 +124,8 @@ class Twin:
     def power_on(self) -> None:
         """Start QEMU (and the Pico powered with it); return at once."""
         env = dict(os.environ, SSH_PORT=str(self.ssh_port))
+        if self.broker_port:
+            env["BROKER_PORT"] = str(self.broker_port)
         if self.pico is not None:
             self.pico.power_on()
         subprocess.run([str(self.twin_dir / "boot.sh"), str(self.image), str(self.run)],
