@@ -151,7 +151,7 @@ def test_with_the_remote_drop_in_the_installed_service_hosts_a_game_another_home
             rf"sed -i '/^\[mqtt\]/,/^\[/{{s/^host = .*/host = \"10.0.2.100\"/;"
             rf"s/^port = .*/port = 1883/;s/^keepalive = .*/keepalive = 5/}}' {CONFIG}"
         )
-        invite = twin.ssh(f"sudo -u boardctl {VENV_BIN}/boardctl remote invite").stdout
+        invite = twin.ssh(f"runuser -u boardctl -- {VENV_BIN}/boardctl remote invite").stdout
         assert "the installed service has no network (PrivateNetwork=yes)" in invite, invite
         code = re.search(r"^code: (\S+)$", invite, re.M)
         assert code, invite
@@ -199,7 +199,7 @@ def test_with_the_remote_drop_in_the_installed_service_hosts_a_game_another_home
         if joined is not None:
             joined.stop()
         twin.ssh(  # the board as it was: unlinked, no network, its own config
-            f"sudo -u boardctl {VENV_BIN}/boardctl remote leave; rm -f {DROP_IN};"
+            f"runuser -u boardctl -- {VENV_BIN}/boardctl remote leave; rm -f {DROP_IN};"
             f" cp /root/config.before {CONFIG}; systemctl daemon-reload;"
             " systemctl restart boardctl",
             check=False,
