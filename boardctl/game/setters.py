@@ -1,9 +1,5 @@
-"""The ``set`` command: one check per setting of the match, in one table.
-
-Each setter gets the state and the JSON value and returns the new setup and
-the value as recorded in the event (names trimmed, custom points complete),
-or raises :class:`~boardctl.errors.EntryError`.
-"""
+"""The ``set`` command: one check per setting of the match, in one table (each returns the new setup
+and the value recorded, or raises :class:`~boardctl.errors.EntryError`)."""
 
 from __future__ import annotations
 

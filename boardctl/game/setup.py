@@ -1,10 +1,5 @@
-"""How a match is set up: variant, players and roster, target, mode, preset, match format.
-
-A :class:`GameSetup` is plain immutable data built from a ``new_game``
-command (see :func:`setup_with`) and stored in the journal as a dict.
-The checks of single values (:func:`whole`, :func:`check_mode`, ...) live
-here too, for the commands' parser and the engine alike.
-"""
+"""How a match is set up (variant, players, target, mode, preset, match format), and the checks of
+single values shared by the commands' parser and the engine."""
 
 from __future__ import annotations
 
@@ -60,11 +55,8 @@ PresetValue = int | bool  # a number of game points, or triple_wins_match
 
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """Game points for a win, by the lines the loser failed to cross.
-
-    ``lurch`` is the value of a game whose loser is under half the target
-    (0 = no lurch rule). ``triple_wins_match`` ends the match on a triple skunk.
-    """
+    """Game points for a win by the lines the loser failed to cross (``lurch``: under half the
+    target, 0 = none; ``triple_wins_match``: a triple skunk ends the match)."""
 
     name: str
     win: int
@@ -75,11 +67,7 @@ class Preset:
     triple_wins_match: bool = False
 
     def game_points(self, target: int, loser_score: int, *, fractions: bool = False) -> int:
-        """Game points the winner earns when the loser has ``loser_score``.
-
-        ``fractions``: the lines sit at 3/4 and 1/2 of the target (house rule
-        ``fraction-lines``) instead of 30, 60 and 90 below it.
-        """
+        """Game points the winner earns over ``loser_score`` (``fractions``: lines at 3/4, 1/2)."""
         failed = lines_failed(target, loser_score, fractions=fractions)
         points = (self.win, self.skunk, self.double, self.triple)[failed]
         if self.lurch and loser_score * 2 < target:
@@ -175,11 +163,7 @@ DEFAULT_FOR_PLAYERS = {
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """Everything chosen before the first deal.
-
-    ``match`` is the number of game points that wins the match (0 = one game).
-    ``points`` holds the values of a custom preset (empty for the named ones).
-    """
+    """Everything chosen before the first deal (``match``: game points that win, 0 = one game)."""
 
     variant_name: str = DEFAULT_VARIANT
     target: int = 121
@@ -302,12 +286,8 @@ def check_name_list(names: object) -> tuple[str, ...]:
 
 
 def seat_names(names: tuple[str, ...], variant: Variant) -> tuple[str, ...]:
-    """A name per seat made into a name per team: four names in partnerships make two teams.
-
-    Seats 0 and 2 are a team, so ``Alice, Bob, Carol, Dave`` name the tracks
-    ``Alice & Carol`` and ``Bob & Dave`` (six players: ``Al, Cy & Ed``). Other
-    counts are track names already and stay as they are.
-    """
+    """Names per seat made into names per team (partners: seats 0 and 2, so ``Alice, Bob, Carol,
+    Dave`` make ``Alice & Carol`` and ``Bob & Dave``); other counts stay."""
     if len(names) != variant.players or variant.players == variant.tracks:
         return names
     return tuple(team_name([names[seat].strip() for seat in team]) for team in variant.teams)
@@ -359,11 +339,8 @@ def _seated_alike(before: Variant, after: Variant) -> bool:
 
 
 def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
-    """The setup of a ``new_game`` command; fields it leaves out come from ``base``.
-
-    ``players`` alone picks the usual variant for that many players; a
-    variant and a contradicting player count are rejected.
-    """
+    """The setup of a ``new_game`` command over ``base`` (``players`` alone picks the usual variant;
+    a contradicting count is refused)."""
     base = base or GameSetup()
     name = _variant_for(cmd, base)
     variant = VARIANTS[name]
@@ -494,11 +471,8 @@ def check_best_of(value: Any) -> int:
 
 
 def parse_match(value: Any) -> dict[str, int]:
-    """A match setting as command fields: ``{"match": N}`` or ``{"best_of": N}``.
-
-    Takes a whole number (game points, 0 = one game) or text: ``single``,
-    ``N``, ``points-N``, ``best-of-N``.
-    """
+    """A match setting as ``{"match": N}`` or ``{"best_of": N}``, from a number or ``single``,
+    ``N``, ``points-N``, ``best-of-N``."""
     if isinstance(value, int) and not isinstance(value, bool):
         return {"match": value}
     if isinstance(value, str):
@@ -544,12 +518,8 @@ def player_key(name: str) -> str:
 
 
 def members(name: str, size: int) -> tuple[str, ...]:
-    """The players of a track named ``name`` with ``size`` seats.
-
-    A partnership track named ``"Alice & Carol"`` (or ``"Al, Bea & Cy"``) has
-    those players; a name that does not split into ``size`` players is the
-    team's own name, its one "player".
-    """
+    """The players of a track ``name`` with ``size`` seats (``"Alice & Carol"``); a name that does
+    not split so is the team's own."""
     if size <= 1:
         return (name,)
     parts = tuple(part.strip() for part in re.split(r",|&", name))
@@ -588,10 +558,7 @@ def check_roster(value: Any) -> tuple[str, ...]:
 def on_roster(
     names: tuple[str, ...], roster: tuple[str, ...], teams: Sequence[Sequence[int]]
 ) -> tuple[str, ...]:
-    """Track ``names`` written as the roster spells its players; refuse a player not on it.
-
-    With an empty roster the names are free text and stay as they are.
-    """
+    """Track ``names`` spelt as the roster has them; refuse a player not on it (empty: free)."""
     if not roster:
         return names
     known = {player_key(name): name for name in roster}
@@ -613,11 +580,7 @@ def on_roster(
 
 
 def check_distinct(names: Sequence[str], teams: Sequence[Sequence[int]]) -> None:
-    """Refuse a player named on two tracks, or twice in a team (``set names Ann,Ann``).
-
-    Checked when names are entered, not when a journal is replayed, so an
-    older journal that has such names still reads.
-    """
+    """Refuse a player on two tracks or twice in a team (on entry only, not on replay)."""
     seen: dict[str, str] = {}
     for track, name in enumerate(names):
         size = len(teams[track]) if track < len(teams) else 1

@@ -1,10 +1,4 @@
-"""The game and match state: immutable data, changed only by the engine's handlers.
-
-:class:`GameState` is everything the board knows; :class:`TrackState` one
-track's pegs. The state machine that folds commands into it is
-:class:`boardctl.game.machine.Machine`; the moves of the game (a deal, a
-count, a won game) are :mod:`boardctl.game.flow`. Nothing here does I/O.
-"""
+"""The game and match state: immutable data, changed only by the engine's handlers."""
 
 from __future__ import annotations
 
@@ -37,11 +31,8 @@ class TrackState:
 
 @dataclass(frozen=True, slots=True)
 class Ask:
-    """The board asks about the last entry: ``points`` on ``track`` filed as ``kind``.
-
-    One press (``refile``) files it as ``other`` instead; anything else keeps it
-    (:func:`boardctl.game.entries.ask_about` says when the board asks).
-    """
+    """The board asks about the last entry (``points`` on ``track`` as ``kind``); ``refile`` files
+    it as ``other`` (:func:`boardctl.game.entries.ask_about`)."""
 
     track: int
     points: int
@@ -66,12 +57,10 @@ class Counted:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
-    """Everything the board knows, as immutable data.
+    """Everything the board knows, as immutable data (docs/scorekeeping.md).
 
-    ``flow`` is the guided position (cut, deal, play, show) and is kept while
-    in free mode; :attr:`phase` is what the board shows. ``dealer`` is a seat.
-    ``count_index`` walks the show: 0 .. players-1 are the hands in order from
-    the dealer's left (the dealer last), ``players`` is the crib.
+    ``flow`` is the guided position, :attr:`phase` what the board shows, ``dealer`` a seat;
+    ``count_index`` walks the show: the hands from the dealer's left, then ``players`` = the crib.
     """
 
     setup: GameSetup
