@@ -1,16 +1,8 @@
 """Rule sets and house rules as data: one table, each rule with the seed text that says so.
 
-The five seed texts of the project (``shared/seeds/``) describe cribbage as
-people play it in Poland (000 in English, 002 in Polish), Finland (001),
-England (003, after the American Cribbage Congress) and the Czech lands
-(004). Where one says something else than the ACC rules (the default), the
-difference is a named :class:`HouseRule` that can be set alone; a
-:class:`RuleSet` is a named group of house rules plus the game points
-(a preset of :mod:`boardctl.game.setup`) that text uses.
-
-Nothing branches on a rule set's name: the scorers read a
-:class:`~boardctl.cribbage.scoring.Scoring` (:func:`scoring_for`), and the
-engine asks whether a house rule is in force.
+Each difference from the ACC rules is a :class:`HouseRule`; a :class:`RuleSet` groups them with
+a preset (docs/rules.md, "Rule sets and house rules"). Nothing branches on a set's name: scorers
+read a :class:`~boardctl.cribbage.scoring.Scoring`, the engine asks for a rule.
 """
 
 from __future__ import annotations
@@ -392,10 +384,8 @@ def parse_house_rules(text: str) -> tuple[str, ...]:
 
 
 def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str, ...]]:
-    """A rule set name and its house rules, from ``--rules`` and ``--house-rules`` options.
-
-    ``house_rules`` (when given) replaces the rule set's own list.
-    """
+    """A rule set name and its house rules from ``--rules`` and ``--house-rules`` (which replaces
+    the set's own list)."""
     rule_set = get_rule_set(rules or DEFAULT_RULES)
     if house_rules is None:
         return rule_set.name, rule_set.house_rules
@@ -422,12 +412,8 @@ FRACTION_LINES = "fraction-lines"
 def rules_of_command(
     command: Mapping[str, object], base_rules: str, base_house_rules: tuple[str, ...]
 ) -> tuple[str, tuple[str, ...], str | None]:
-    """``(rule set, house rules, its preset or None)`` chosen by a ``new_game`` command.
-
-    A ``rules`` name brings its own house rules and preset (the preset only
-    when the command names none); ``house_rules`` replaces the list; with
-    neither, the base setup's carry over. Old journals have neither: ACC.
-    """
+    """``(rule set, house rules, its preset or None)`` of a ``new_game`` command; with neither
+    ``rules`` nor ``house_rules`` the base setup's carry over (old journals: ACC)."""
     name = command.get("rules", base_rules or DEFAULT_RULES)
     try:
         rule_set = get_rule_set(name)  # type: ignore[arg-type]
@@ -473,14 +459,8 @@ def next_dealer(dealer: int, players: int, house_rules: Sequence[str]) -> int:
 
 
 def skunk_loser(loser_scores: Sequence[int], house_rules: Sequence[str] = ()) -> int:
-    """The loser's score the skunk lines are measured against: the lowest loser's.
-
-    With three or more tracks the winner gets the skunk "even if one of his
-    opponents is already past the skunk line" (seed 004:34, the house rule
-    ``skunk-any-opponent``): this is the measure of every rule set, so every
-    label, status line, result and award names the same skunk. ``house_rules``
-    is kept for the callers; no rule changes the measure.
-    """
+    """The loser's score the skunk lines are measured against: the lowest loser's (seed 004:34,
+    ``skunk-any-opponent``, for every rule set; ``house_rules`` kept for the callers)."""
     return min(loser_scores) if loser_scores else 0
 
 
