@@ -218,12 +218,8 @@ def replay(events: Iterable[Command], *, limits: Limits | None = None) -> Machin
     return machine
 
 
-# --- Signing off a result: with ``confirm_result`` on, each side confirms a finished game. -----
-# When a track reaches the target the game is over but not yet *final*: one
-# ``confirm`` per track (a player, or a team) is awaited. Until every track
-# has confirmed, undo still takes back a confirmation or the win, and ``next``
-# is refused; once every track has, the result is settled and only ``next`` or
-# ``new_game`` are accepted (nothing can change it any more).
+# --- Signing off a result (``confirm_result``): a won game is final once every track confirmed;
+# until then undo may take back a confirmation or the win, and ``next`` is refused. ---------
 
 
 #: What may follow a settled result.

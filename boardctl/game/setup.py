@@ -26,15 +26,9 @@ from boardctl.view import lines_failed, skunk_lines
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
 
-# --- What a won game is worth: the skunk presets. ----------------------------------------------
-# A preset turns the final scores of a game into game points for the winner.
-# Lines sit at ``target - 30`` (skunk), ``target - 60`` (double skunk) and
-# ``target - 90`` (triple skunk); a line at or below 0 does not exist. The UK
-# "lurch" doubles the game when the loser is under half the target.
-#
-# With three or more tracks the margin is taken against the lowest loser (seed
-# 004:34: the winner gets the skunk "even if one of his opponents is already past
-# the skunk line"; :func:`boardctl.cribbage.rules.skunk_loser`).
+# --- What a won game is worth: the skunk presets turn the final scores into game points, by the
+# lines the lowest loser failed to cross (:func:`boardctl.view.skunk_lines`,
+# :func:`boardctl.cribbage.rules.skunk_loser`); the UK "lurch" under half the target. ----------
 
 
 __all__ = [
@@ -442,15 +436,8 @@ def _stored_rules(value: object) -> str:
     return value
 
 
-# --- Match formats: one game, first to N game points, or best of N games. ----------------------
-# *Best of N* is won by the first track to win more than half of N games
-# (``wins_needed``), whatever the skunks: each game counts one toward the
-# match, and a triple skunk does not end it outright. The board's game-point
-# LEDs then show games won out of the wins needed. *To N points* counts the
-# preset's game points, as before.
-#
-# On the command line and in ``set match``: ``0`` or ``single`` (one game),
-# ``N`` or ``points-N`` (first to N game points), ``best-of-N``.
+# --- Match formats: one game, first to N game points, or best of N games (won by more than
+# half of them, whatever the skunks; docs/scorekeeping.md, "The game"). ----------------------
 
 
 MAX_GAMES = 99
@@ -498,14 +485,9 @@ def match_text(match: int, best_of: int) -> str:
     return "single" if match == 0 else f"points:{match}"
 
 
-# --- The player list: names known across games, kept with the match setup. ---------------------
-# A *roster* is the list of players a board knows (``set roster``; empty by
-# default, as in every journal written before it existed). It is part of the
-# setup, so it is journalled with every game and carried from game to game.
-# When it is not empty, the track names must be its players: a one-seat track
-# is named after its player, a partnership after its players (``Alice & Carol``,
-# ``Al, Bea & Cy``); names are matched whatever their case and spacing and
-# written as the roster spells them, so ``alice`` and ``Alice`` are one player.
+# --- The roster: the players a board knows (``set roster``), journalled with the setup. When it
+# is set, track names are its players (``Alice & Carol`` for a team), matched whatever their
+# case and spacing and written as the roster spells them. ---------------------------------------
 
 
 MAX_PLAYERS = 200

@@ -140,18 +140,7 @@ class GameState:
         data: dict[str, JsonValue] = {
             "setup": self.setup.to_dict(),
             "tracks": [[t.front, t.back, t.game_points] for t in self.tracks],
-            "flow": self.flow,
-            "dealer": self.dealer,
-            "deal": self.deal,
-            "count_index": self.count_index,
-            "heels": self.heels,
-            "last_done": self.last_done,
-            "winner": self.winner,
-            "won_points": self.won_points,
-            "next_dealer": self.next_dealer,
-            "game_number": self.game_number,
-            "match_number": self.match_number,
-            "match_winner": self.match_winner,
+            **{name: getattr(self, name) for name in _SCALARS},
             "confirmed": list(self.confirmed),
             "pegged": self.pegged,
             "ask": None if self.ask is None else self.ask.to_list(),
@@ -171,7 +160,7 @@ class GameState:
             if not isinstance(rows, list) or len(rows) != setup.tracks:
                 raise EntryError("wrong number of tracks")
             tracks = tuple(TrackState(*_ints(row, 3)) for row in rows)
-            values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
+            values = {name: data[name] for name in _SCALARS}
             confirmed = data.get("confirmed", [])  # a newer field: older snapshots lack it
             count = len(confirmed) if isinstance(confirmed, list) else -1
             starter = data.get("starter")
@@ -283,5 +272,6 @@ def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
     return tuple(whole(value, "a track value") for value in row)
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(GameState))
 _NESTED = ("setup", "tracks", "confirmed", "pegged", "ask", "starter", "counted")
+#: The fields a snapshot holds as they are (the others are converted).
+_SCALARS = tuple(f.name for f in fields(GameState) if f.name not in _NESTED)
