@@ -392,14 +392,8 @@ def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str
     return rule_set.name, parse_house_rules(house_rules)
 
 
-# --- The engine's side of the rule sets: choosing them, and the house rules it applies ---
-# The rules above are data; this part
-# turns a ``new_game`` command or a ``set house_rules`` value into checked
-# names (refusals are :class:`~boardctl.errors.EntryError`), and answers the
-# engine's few questions: who deals next, which loser the skunk is measured
-# against (and how many lines that skunk is), whether the lines are fractions
-# of the target, and whether muggins may change. Scoring switches reach the limits through
-# :func:`boardctl.game.limits.limits_for`.
+# --- The engine's side: a ``new_game`` or ``set house_rules`` into checked names, and the
+# engine's few questions (who deals next, the skunk's measure, fraction lines, muggins). ---
 
 
 DEAL_RIGHT = "deal-right"
