@@ -1,15 +1,6 @@
-"""The page's card tools and history rows, from the rules engine (pure functions).
-
-- :func:`score` counts a hand or crib the way ``boardctl score`` does, item by
-  item and as players say it;
-- :func:`advise` ranks the discards as ``boardctl discard`` does;
-- :func:`history_rows` turns the service's ``history`` into the page's list,
-  itemising a hand or crib when its event names the cards: the row's ``count``
-  (the engine's, under the game's rules), else the event's ``"cards"`` and
-  ``"starter"`` counted as ``boardctl score`` would.
-
-Bad cards raise :class:`~boardctl.errors.CardError` with the engine's message.
-"""
+"""The page's card tools and history rows, from the rules engine (pure functions): :func:`score` and
+:func:`advise` as ``boardctl score`` and ``discard``, :func:`history_rows` itemising counts that
+name their cards."""
 
 from __future__ import annotations
 
@@ -67,11 +58,8 @@ def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def choices() -> dict[str, Any]:
-    """What the page's menus offer, from the tables the engine checks against.
-
-    ``rule_sets`` and ``house_rules`` map each name the status gives to its
-    title (``boardctl rules``' words), for the page's rules line.
-    """
+    """What the page's menus offer, from the engine's tables (rule sets and house rules with their
+    titles)."""
     from boardctl.board.theme import DEFAULT_THEME
     from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS
     from boardctl.cribbage.variants import VARIANTS
