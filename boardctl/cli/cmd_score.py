@@ -1,9 +1,7 @@
 """``boardctl score CARDS...``: count a hand or crib (the last card is the starter).
 
-Five cards are a four-card hand (or crib) and its starter; four cards are the five-card
-game's three-card hand and its starter, and the output says so first (a four-card hand
-typed without its starter would otherwise count silently as something else); a crib
-always holds four cards, so ``--crib`` with four cards is refused.
+Four cards are the five-card game's hand and starter, said first; ``--crib`` with four cards is
+refused (a crib holds four).
 """
 
 from __future__ import annotations
