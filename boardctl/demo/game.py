@@ -1,9 +1,5 @@
-"""The demo driver: computer players play a whole game through the scorekeeping engine.
-
-Real cards are dealt (:mod:`.dealer`), the players choose (:mod:`.players`), and every point
-goes to the engine as the command the buttons send (``cut``, ``next``, ``peg``); the driver
-stops the moment the engine has a winner ("counting out"). Each step is told (:mod:`.log`).
-"""
+"""The demo driver: computer players play a whole game through the scorekeeping engine, every point
+sent as the buttons' command, until the engine has a winner (docs/demo.md)."""
 
 from __future__ import annotations
 
