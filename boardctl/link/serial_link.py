@@ -1,10 +1,7 @@
 """Serial back-ends: the Pico controller (framed protocol) and Adalight devices.
 
-One background thread per link opens the port (a path, or the first USB device with the
-VID:PID), reads what the device says, sends heartbeats and full frames, and reopens the port
-with backoff when the device vanishes; ``show`` never raises for a missing device (the
-frame is sent in full on the next connection). The Pico's link writes from the caller's
-thread; Adalight's from its own, paced to the line.
+One thread per link opens the port (a path, or the first device with the VID:PID), reads, sends
+heartbeats and reopens it with backoff; ``show`` never raises for a missing device.
 """
 
 from __future__ import annotations
