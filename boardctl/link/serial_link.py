@@ -431,12 +431,8 @@ class PicoLink(SerialBackend):
         protocol 1's CRC-16: so a HELLO, or three frames, decide)."""
         self.legacy += 1
         if message.kind == protocol.HELLO or self.legacy >= 3:
-            text = (
-                f"the LED controller speaks link protocol {protocol.LEGACY_VERSION} "
-                f"(an older firmware), but this boardctl speaks protocol "
-                f"{protocol.PROTOCOL_VERSION}: install the firmware with "
-                "`boardctl firmware install` (see firmware/README.md)"
-            )
+            old = f"{protocol.LEGACY_VERSION} (an older firmware)"
+            text = "the LED controller " + protocol.speaks(old)
             self.error = text
             self._set_state("incompatible", text, logging.ERROR)
 
