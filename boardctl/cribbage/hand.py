@@ -90,6 +90,15 @@ class HandScore:
         }
 
 
+def score_typed(cards: Sequence[Card], *, crib: bool = False, scoring: Scoring = ACC) -> HandScore:
+    """The count of cards as typed: the hand (4 cards, or 3), then the starter."""
+    if len(cards) not in (4, 5):
+        raise CardError(
+            f"give 4 hand cards and the starter (or 3 and the starter), got {len(cards)} cards"
+        )
+    return score_hand(cards[:-1], cards[-1], crib=crib, scoring=scoring)
+
+
 def check_hand(hand: Sequence[Card], starter: Card) -> None:
     """Raise :class:`CardError` unless ``hand`` has 3 or 4 cards, all distinct from the starter."""
     if len(hand) not in HAND_SIZES:

@@ -213,31 +213,24 @@ async def _stream(
     return response
 
 
-def _no_results(request: web.Request) -> web.Response | None:
-    feed = request.app[FEED]
-    if feed is None:
-        return _error(
-            404, 'results are not configured: set results = "mqtt" in web.toml (docs/web.md)'
-        )
-    return None
+NO_RESULTS = 'results are not configured: set results = "mqtt" in web.toml (docs/web.md)'
+NOT_PAIRED = "this phone is not paired: run 'boardctl web pair' and enter the code"
 
 
 async def results(request: web.Request) -> web.Response:
     """This board's results and player records, from the broker."""
-    missing = _no_results(request)
     feed = request.app[FEED]
-    if missing is not None or feed is None:
-        return missing or _error(404, "no results")
+    if feed is None:
+        return _error(404, NO_RESULTS)
     document = board_document(feed.results, request.app[BOARD])
     return web.json_response({"ok": True, "error": feed.error, **document})
 
 
 async def standings_api(request: web.Request) -> web.Response:
     """Every board's standings, ranked as ``boardctl standings`` ranks them."""
-    missing = _no_results(request)
     feed = request.app[FEED]
-    if missing is not None or feed is None:
-        return missing or _error(404, "no results")
+    if feed is None:
+        return _error(404, NO_RESULTS)
     options = request.app[CONFIG].standings
     document = await asyncio.to_thread(standings_document, feed.results, options)
     return web.json_response({**document, "source_error": feed.error})
@@ -269,7 +262,7 @@ async def invite(request: web.Request) -> web.Response:
     """The code of the game this board hosts (``boardctl remote invite``'s), for a paired
     phone only: whoever has it can enter scores into the game. ``{}`` when not hosting."""
     if not paired(request):
-        return _error(401, "this phone is not paired: run 'boardctl web pair' and enter the code")
+        return _error(401, NOT_PAIRED)
     try:
         return web.json_response(
             {"ok": True, **await request.app[SOURCE].request({"op": "invite"})}
@@ -364,7 +357,7 @@ async def command(request: web.Request) -> web.Response:
     same ``request_id`` (docs/web.md, "One tap, one entry").
     """
     if not paired(request):
-        return _error(401, "this phone is not paired: run 'boardctl web pair' and enter the code")
+        return _error(401, NOT_PAIRED)
     try:
         body = await _json_body(request)
         rid = _request_id(body)

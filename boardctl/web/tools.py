@@ -8,7 +8,7 @@ from typing import Any
 
 from boardctl.cribbage.cards import parse_cards
 from boardctl.cribbage.discard import rank_discards
-from boardctl.cribbage.hand import score_hand
+from boardctl.cribbage.hand import score_typed
 from boardctl.cribbage.speech import say_count
 from boardctl.errors import CardError
 
@@ -17,12 +17,7 @@ MAX_OPTIONS = 15  # discards listed (6 cards: all 15)
 
 def score(cards: str, *, crib: bool = False) -> dict[str, Any]:
     """The count of ``cards`` (hand then starter, 4+1 or 3+1)."""
-    parsed = parse_cards(cards)
-    if len(parsed) not in (4, 5):
-        raise CardError(
-            f"give 4 hand cards and the starter (or 3 and the starter), got {len(parsed)} cards"
-        )
-    result = score_hand(parsed[:-1], parsed[-1], crib=crib)
+    result = score_typed(parse_cards(cards), crib=crib)
     return {**result.as_dict(), "said": say_count(result)}
 
 
