@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import astuple, dataclass, fields
 
 from boardctl.errors import EntryError
 from boardctl.game import JsonValue
 from boardctl.game.setup import GameSetup, setup_from_dict, whole
+from boardctl.view import Question
 
 SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
 
@@ -29,18 +30,9 @@ class TrackState:
     game_points: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
-    """The board asks about the last entry (``points`` on ``track`` as ``kind``); ``refile`` files
-    it as ``other`` (:func:`boardctl.game.entries.ask_about`)."""
-
-    track: int
-    points: int
-    kind: str
-    other: str
-
-    def to_list(self) -> list[JsonValue]:
-        return [self.track, self.points, self.kind, self.other]
+#: The board asks about the last entry (``points`` on ``track`` as ``kind``); ``refile`` files it
+#: as ``other`` (:func:`boardctl.game.entries.ask_about`). The view shows the state's own.
+Ask = Question
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +135,7 @@ class GameState:
             **{name: getattr(self, name) for name in _SCALARS},
             "confirmed": list(self.confirmed),
             "pegged": self.pegged,
-            "ask": None if self.ask is None else self.ask.to_list(),
+            "ask": None if self.ask is None else list(astuple(self.ask)),
         }
         if self.starter is not None:  # a newer field, kept only when known
             data["starter"] = self.starter
