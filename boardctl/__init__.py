@@ -1,8 +1,3 @@
-"""boardctl: the software of an electronic cribbage pegboard.
-
-The package is layered: a pure core (``cribbage`` rules, ``game`` scorekeeping,
-``board`` rendering) and thin edges (``link`` to the LED controller, ``inputs``
-for buttons, ``service`` that ties them together, ``cli``).
-"""
+"""boardctl: the software of an electronic cribbage pegboard (the packages: docs/development.md)."""
 
 __version__ = "0.1.0"

@@ -1,10 +1,5 @@
-"""One error hierarchy for the whole package.
-
-Every error boardctl raises on purpose derives from :class:`BoardError`. Each
-concrete error also inherits the builtin that fits it, so callers may catch
-either (``except CardError`` or ``except ValueError``). Messages say what was
-wrong and what to do about it.
-"""
+"""One error hierarchy: every error boardctl raises on purpose derives from :class:`BoardError` and
+from the builtin that fits it (``except CardError`` or ``except ValueError``)."""
 
 from __future__ import annotations
 
@@ -44,11 +39,8 @@ class GameError(BoardError):
 
 
 class EntryError(GameError, ValueError):
-    """A score entry was rejected; the game state is unchanged.
-
-    ``refusal`` is the class of the refusal (:class:`boardctl.refusals.Refusal`):
-    the board shows each class with its own sign, so the raiser names it.
-    """
+    """A score entry was rejected, the game state unchanged; ``refusal`` is its class, shown by its
+    own sign (:class:`boardctl.refusals.Refusal`)."""
 
     def __init__(self, message: str, refusal: Refusal | None = None) -> None:
         super().__init__(message)

@@ -1,18 +1,8 @@
-"""The ``boardctl`` command line.
+"""The ``boardctl`` command line: one module ``cmd_<verb>.py`` per verb, with ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> int``.
 
-Each sub-command lives in its own module ``boardctl/cli/cmd_<name>.py`` that
-defines::
-
-    HELP: str                      # one line for ``boardctl --help``
-    def add_arguments(parser: argparse.ArgumentParser) -> None: ...
-    def run(args: argparse.Namespace) -> int: ...
-
-The file name is the verb (``cmd_new_game`` is ``new-game``), so adding a verb
-touches no other file. A command line naming a verb imports
-that verb's module only; ``boardctl --help`` (or an unknown verb) imports them
-all to list them. Command modules keep the engine
-inside ``run``, so that a verb the service answers never loads it
-(docs/performance.md: <= 0.5 s at the Pi-class quota).
+A command line naming a verb imports that module only (``--help`` imports them all); the engine
+stays inside ``run``, so a verb the service answers never loads it (docs/performance.md).
 """
 
 from __future__ import annotations

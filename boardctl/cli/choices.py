@@ -1,11 +1,5 @@
-"""Choices of an option read from the table that defines them, only when needed.
-
-Every verb's options are built at start-up, and the tables behind some
-choices (the link kinds, the entry kinds, the demo positions) live in modules
-that take a while to import. :class:`Names` stands in for such a list: argparse
-asks it only when it checks a value or prints help, so the table is written
-once and ``boardctl score`` still starts fast.
-"""
+"""Choices of an option read from the table that defines them, only when argparse asks
+(:class:`Names`), so building the parser imports none of those tables."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""``boardctl firmware install``: copy the LED controller's files onto the Pico with mpremote.
-
-The files are the ones ``firmware/package.json`` names (the protocol module straight from
-``boardctl/link/``; an installed boardctl carries them as package data), copied in one
-``mpremote`` session with ``main.py`` last, then the
-Pico is reset. First the running controller is asked (the link's UPDATE message) to leave
-its REPL free, so no BOOTSEL is needed; boardctl's service must not hold the port.
-"""
+"""``boardctl firmware install``: copy the LED controller's files onto the Pico with mpremote
+(:mod:`boardctl.link.firmware`; docs/link.md)."""
 
 from __future__ import annotations
 

@@ -96,10 +96,8 @@ def _from_service(args: argparse.Namespace) -> Any:
 
 
 def _pages_from_service(args: argparse.Namespace) -> Iterator[list[Any]]:
-    """Every game's rows from the service, a page at a time (nothing if no service answers).
-
-    Each page is asked for with the event it follows; asking again is safe (a read).
-    """
+    """Every game's rows from the service, a page at a time (none if no service answers); each page
+    asked for by the event it follows (a read: safe to repeat)."""
     from boardctl.errors import ControlError
     from boardctl.service.client import ServiceDown, request_ready
 

@@ -1,9 +1,5 @@
-"""``boardctl peg TRACK [POINTS]``: enter points for a track, as the buttons do, or a count's cards.
-
-``--hand``/``--crib`` name the cards of a count and ``--starter`` the cut card;
-the engine checks them against the scorer and fills in the points when they
-are left out (``boardctl peg 2 --hand 5H 5D JS QC --starter 5S``).
-"""
+"""``boardctl peg TRACK [POINTS]``: enter points for a track, as the buttons do, or a count's cards
+(``--hand``/``--crib``, ``--starter``: the engine fills in the points)."""
 
 from __future__ import annotations
 

@@ -73,12 +73,8 @@ def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
 
 
 def verify(args: argparse.Namespace) -> int:
-    """Check every row of an export or of the broker's records; 0 only if every row verifies.
-
-    The key is ``--key FILE`` (or board.key beside ``--journal``); without
-    either, each row is checked with the key the director holds for its board
-    (``boardctl key add``).
-    """
+    """Check every row of an export or of the broker's records (0 only if all verify) with ``--key
+    FILE``, board.key beside ``--journal``, or the director's key per board."""
     from boardctl.errors import ResultsError
     from boardctl.results.export import read_rows
     from boardctl.results.sign import KEY_FILE, check_record, read_key

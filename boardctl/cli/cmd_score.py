@@ -1,9 +1,7 @@
 """``boardctl score CARDS...``: count a hand or crib (the last card is the starter).
 
-Five cards are a four-card hand (or crib) and its starter; four cards are the five-card
-game's three-card hand and its starter, and the output says so first (a four-card hand
-typed without its starter would otherwise count silently as something else); a crib
-always holds four cards, so ``--crib`` with four cards is refused.
+Four cards are the five-card game's hand and starter, said first; ``--crib`` with four cards is
+refused (a crib holds four).
 """
 
 from __future__ import annotations
@@ -31,20 +29,16 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from boardctl.cribbage.cards import parse_cards
-    from boardctl.cribbage.hand import score_hand
+    from boardctl.cribbage.hand import score_typed
     from boardctl.cribbage.speech import say_count
     from boardctl.errors import CardError
 
     cards = parse_cards(" ".join(args.cards))
-    if len(cards) not in (4, 5):
-        raise CardError(
-            f"give 4 hand cards and the starter (or 3 and the starter), got {len(cards)} cards"
-        )
     if len(cards) == 4 and args.crib:
         raise CardError(
             "a crib holds 4 cards (every variant): give its 4 cards and the starter, got 4 cards"
         )
-    score = score_hand(cards[:-1], cards[-1], crib=args.crib, scoring=scoring_from(args))
+    score = score_typed(cards, crib=args.crib, scoring=scoring_from(args))
     if args.json:
         print(json.dumps(score.as_dict(), ensure_ascii=False))
         return 0

@@ -1,10 +1,7 @@
 """``boardctl selftest``: check the strip and every input of a built board.
 
-Shows a colour check (LEDs 0, 1, 2 red, green, blue), then lights each LED of
-the layout alone, in strip order, naming what it is for; meanwhile and
-afterwards, reports each button press and encoder turn as it happens, until
-every wired input was seen or ``--wait`` seconds pass. Layout, link and pins
-come from the configuration; the options override them.
+A colour check (LEDs 0, 1, 2 red, green, blue), each LED alone in strip order, and every press
+or turn reported until each wired input was seen or ``--wait`` passes (docs/service.md).
 """
 
 from __future__ import annotations

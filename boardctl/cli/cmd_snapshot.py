@@ -1,8 +1,4 @@
-"""``boardctl snapshot``: draw the board as a PNG picture or as text (examples: docs/board.md).
-
-The position comes from :func:`view_from_args`; :func:`emit` draws any
-:class:`~boardctl.view.BoardView`.
-"""
+"""``boardctl snapshot``: draw the board as a PNG picture or as text (docs/board.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""``boardctl status``: the score, from the service (or the journal when it is down).
-
-Beside the score it says what the board shows without words: which count is
-due (a hand or the crib, and whose), who was skunked, and who won the game
-and the match. ``--journal PATH`` reads that journal, even while a service
-runs (the service's own journal is read through the service).
-"""
+"""``boardctl status``: the score, from the service (or the journal when it is down), and what the
+board shows without words (the count due, skunks, the winner)."""
 
 from __future__ import annotations
 

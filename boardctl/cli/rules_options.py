@@ -1,8 +1,5 @@
-"""The ``--rules NAME`` and ``--house-rules LIST`` options of score, stats and discard.
-
-Names are checked when the verb runs, so building the parser imports nothing
-of the rules engine.
-"""
+"""The ``--rules`` and ``--house-rules`` options of score, stats and discard (checked when the verb
+runs: the parser imports no rules)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """What the CLI verbs share: where the service is, and what to do when it is down.
 
-When no service answers on the control socket, :func:`call` falls back to the
-journal itself: ``status`` and ``history`` read it, commands are applied to it
-through the same engine (same checks, same messages), and the service resumes
-from it when it starts. ``press`` and ``set brightness`` / ``volume`` / ``mute`` need the service.
+Without a service :func:`call` reads or writes the journal through the same engine (same checks,
+same messages); ``press`` and the board's own settings need the service.
 """
 
 from __future__ import annotations
@@ -58,11 +56,8 @@ _CONFIGS: dict[str | None, Config] = {}
 
 
 def service_config(config: str | None) -> Config:
-    """``[service]`` of the configuration file at ``config`` (default: the system's), checked.
-
-    Read once per process. The other sections are checked where they are used: by the
-    service when it starts, and by the verbs that read them (``run``, ``selftest``, ...).
-    """
+    """``[service]`` of the configuration at ``config`` (default: the system's), checked, read once
+    per process (the other sections are checked where they are used)."""
     if config not in _CONFIGS:
         from boardctl.config import load_config
 
@@ -130,14 +125,10 @@ def checked(command: dict[str, Any]) -> dict[str, Any]:
 
 
 def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
-    """Send ``command`` to the service; returns (result, True if the service answered).
+    """Send ``command``: ``(result, True if the service answered)``.
 
-    A running service checks the request itself (the same checks and messages
-    as here), so nothing else is imported on the way to it. When no service
-    is running, the request is checked here first; then read-only requests
-    read the journal and commands are applied to the journal directly (the
-    same engine, so the same checks and messages); the service replays them
-    when it starts.
+    A running service checks the request itself; without one it is checked here, then read from, or
+    applied to, the journal (the service replays it when it starts).
     """
     from boardctl.service.client import ServiceDown, request
     from boardctl.service.wire import READ_ONLY

@@ -1,12 +1,10 @@
-"""The pure cribbage rules engine: cards, hand scoring, pegging, variants.
+"""The pure cribbage rules engine (docs/rules.md): cards, hand scoring, pegging, variants.
 
-No I/O and no hardware imports live in this package. The public names are
-imported on first use (module ``__getattr__``), so ``import boardctl.cribbage``
-stays cheap and nothing is computed at import.
+No I/O but reading the seeds' words (``rules.toml``) at import; the public names are imported on
+first use (module ``__getattr__``).
 
 >>> from boardctl.cribbage import parse_cards, score_hand
->>> hand = parse_cards("5H 5C 5S JD")
->>> score_hand(hand, "5D").total
+>>> score_hand(parse_cards("5H 5C 5S JD"), "5D").total
 29
 """
 

@@ -1,8 +1,4 @@
-"""Points pegged outside the play and the show: his heels, and three for last.
-
-The scorekeeping engine applies these at the right moment of the game; this
-module only says who gets how many points.
-"""
+"""Points pegged outside the play and the show (his heels, three for last): who gets how many."""
 
 from __future__ import annotations
 
@@ -19,11 +15,8 @@ def heels_points(starter: str | Card) -> int:
 
 
 def opening_points(variant: Variant, dealer: int) -> dict[int, int]:
-    """Points pegged at the start of a game, by seat.
-
-    In the two-player five-card game the non-dealer of the first deal pegs
-    three for last, once per game; other variants start from nothing.
-    """
+    """Points pegged at the start of a game, by seat (five-card, two players: the pone's three for
+    last)."""
     if not variant.three_for_last:
         return {}
     return {(dealer + 1) % variant.players: THREE_FOR_LAST_POINTS}

@@ -1,9 +1,7 @@
 """Playing cards: parse and format ``5H``, ``10d``, ``TD``, ``JS``, ``A♠``, ``q♥``; the deck.
 
-A :class:`Card` is a small immutable pair of ints: ``rank`` 1 (ace) to 13
-(king) and ``suit`` 0-3 (spades, hearts, diamonds, clubs). Text forms are
-case-insensitive; the ten may be written ``10`` or ``T``; suits may be letters
-or symbols. Formatting gives the canonical short form (``TD``, ``5H``).
+A :class:`Card` is ``rank`` 1 (ace) to 13 and ``suit`` 0-3 (spades, hearts, diamonds, clubs);
+parsing is case-insensitive (docs/rules.md, "Cards"), formatting gives the short form.
 """
 
 from __future__ import annotations
@@ -88,10 +86,8 @@ def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
 
 
 def parse_card(text: str | Card) -> Card:
-    """Parse one card such as ``5H``, ``10d``, ``TD``, ``A♠`` or ``q♥`` (a Card passes through).
-
-    Raises :class:`~boardctl.errors.CardError` naming the bad token and what is allowed.
-    """
+    """Parse one card such as ``5H``, ``10d``, ``TD``, ``A♠`` or ``q♥`` (a Card passes through);
+    :class:`~boardctl.errors.CardError` names the bad token."""
     if isinstance(text, Card):
         return text
     token = text.strip()
@@ -105,10 +101,8 @@ def parse_card(text: str | Card) -> Card:
 
 
 def parse_cards(cards: str | Iterable[str | Card], *, unique: bool = True) -> list[Card]:
-    """Parse several cards from text (``"5H 5C, JD"``) or from a list of tokens or cards.
-
-    A duplicate card is an error unless ``unique=False``.
-    """
+    """Parse cards from text (``"5H 5C, JD"``) or tokens; a duplicate is refused unless not
+    ``unique``."""
     tokens: Iterable[str | Card]
     tokens = [t for t in _SEPARATORS.split(cards) if t] if isinstance(cards, str) else cards
     parsed = [parse_card(token) for token in tokens]

@@ -1,10 +1,7 @@
 """The exact distribution of hand (or crib) scores over every hand and starter.
 
-Scoring all 12,994,800 hands one by one is far too slow in Python, so the census walks
-the rank multisets once (:func:`_walk`: fifteens from a subset-sum polynomial packed in
-one integer, pairs and runs per rank), tallies them by shape, and counts the real deals,
-flushes and nobs of each shape combinatorially (:func:`_shape_table`). The method, and
-the tests that check it against one-by-one scoring, are docs/rules.md, "The census".
+A walk over rank multisets, tallied by shape and counted combinatorially: docs/rules.md, "The
+census".
 """
 
 from __future__ import annotations
@@ -69,14 +66,7 @@ def census(
     ranks: Iterable[int] = range(1, 14),
     scoring: Scoring = ACC,
 ) -> Census:
-    """Count every (hand, starter) by score; ``ranks`` may restrict the deck (for tests).
-
-    Fifteens, pairs and runs are worked out once per multiset of the
-    ``hand_size + 1`` ranks, by a walk over the ranks in order that carries
-    the subset-sum polynomial of the values (fifteens), the pairs and the open
-    run; each multiset is then tallied by its shape, which fixes the number of
-    real deals and their flush and nobs points (:func:`_shape_counts`).
-    """
+    """Count every (hand, starter) by score; ``ranks`` may restrict the deck (for tests)."""
     allowed = tuple(rank in set(ranks) for rank in range(14))
     tally: dict[tuple[int, int], int] = {}
     _walk(1, hand_size + 1, 1, 0, 0, 1, 0, allowed, scoring.run_min, tally)
@@ -102,11 +92,9 @@ def _walk(
 ) -> None:
     """Visit every multiset of ``left`` more ranks from ``rank`` up (each at most 4 times).
 
-    ``poly`` is the subset-sum polynomial of the values so far (one byte per
-    power of x up to 15); ``points`` holds pairs and the closed runs; the open
-    run is ``run_len`` ranks long with ``run_mult`` ways to pick one card of
-    each. ``shape`` packs how many non-jack ranks occur once, twice, ... (six
-    bits each) and the jack's multiplicity above them.
+    ``poly``: the subset-sum polynomial of the values (a byte per power of x to 15); ``points``:
+    pairs and closed runs; the open run is ``run_len`` long, ``run_mult`` ways; ``shape`` packs the
+    counts of ranks seen once, twice, ... (six bits each), the jacks' above them.
     """
     if left == 0 or rank == 14:
         if left:
@@ -176,11 +164,8 @@ def pattern_counts(
     *,
     scoring: Scoring = ACC,
 ) -> Counter[int]:
-    """Add to ``counts`` the scores of every real deal with these hand ranks and starter rank.
-
-    The census of one pattern on its own (the tests check it against scoring
-    every suit choice); :func:`census` tallies shapes instead.
-    """
+    """Add the scores of every real deal of these hand and starter ranks to ``counts`` (the census
+    of one pattern, checked by the tests against scoring every suit choice)."""
     if counts is None:
         counts = Counter()
     base = code_points(rank_code((*hand, starter)), scoring.run_min)

@@ -1,9 +1,5 @@
-"""Discard advice: which cards to lay away to the crib, ranked by expected points.
-
-``hand`` (exact over every starter), ``crib`` (exact under the stated model of the
-unseen cards, computed on ranks) and ``net`` are defined in docs/rules.md, "Discard
-advice". A decision takes a few milliseconds.
-"""
+"""Discard advice: which cards to lay away to the crib, ranked by expected points (``hand``,
+``crib`` and ``net``: docs/rules.md, "Discard advice")."""
 
 from __future__ import annotations
 
@@ -55,12 +51,8 @@ def rank_discards(
     keep: int | None = None,
     scoring: Scoring = ACC,
 ) -> list[DiscardOption]:
-    """Every discard, best first for ``dealer`` or the non-dealer, under ``scoring``'s rules.
-
-    ``keep`` defaults to 4 of 6 cards or 3 of 5 (two-player games: two cards to
-    the crib); ``keep=4`` with 5 cards ranks one-card discards (three to six
-    players), the other three crib cards being unseen cards.
-    """
+    """Every discard, best first for ``dealer`` or the pone, under ``scoring``'s rules (``keep``: 4
+    of 6, 3 of 5, or 4 of 5 to rank one-card discards)."""
     held = parse_cards(cards)
     if keep is not None and keep not in (3, 4):
         raise CardError(f"a hand keeps 4 cards (3 in the five-card game), not {keep}")

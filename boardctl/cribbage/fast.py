@@ -1,14 +1,8 @@
 """Hand totals without the breakdown, fast enough for the census and discard advice.
 
-Fifteens, pairs and runs depend only on the multiset of ranks, so they are
-computed once per multiset by counting (not by listing items) and kept in a
-table keyed by a base-5 code of the rank counts (``sum(5 ** (rank - 1))``;
-no rank occurs five times, so the code is unique). The table fills lazily on
-first use of each multiset; nothing is computed at import. Flush and nobs are
-read from the suits per hand.
-
-This module is an independent second implementation of the counting rules;
-the tests check it against the itemised scorer in :mod:`boardctl.cribbage.hand`.
+Fifteens, pairs and runs are counted once per rank multiset (keyed by ``sum(5 ** (rank - 1))``,
+filled lazily); flush and nobs from the suits. A second implementation of the rules, checked by the
+tests against :mod:`boardctl.cribbage.hand`.
 """
 
 from __future__ import annotations
@@ -41,10 +35,7 @@ def ranks_of_code(code: int) -> list[int]:
 
 
 def rank_points(ranks: Sequence[int], run_min: int = 3) -> int:
-    """Points for fifteens, pairs and runs among ``ranks`` (the suit-free part of a count).
-
-    Runs score from ``run_min`` cards up (3; 2 under runs of two).
-    """
+    """Points for fifteens, pairs and runs among ``ranks`` (runs from ``run_min`` cards)."""
     ways = [1] + [0] * 15
     counts = [0] * 15
     for rank in ranks:
@@ -82,10 +73,8 @@ def code_points(code: int, run_min: int = 3) -> int:
 def hand_total(
     hand: Sequence[Card], starter: Card, crib: bool = False, scoring: Scoring = ACC
 ) -> int:
-    """Total of a hand (3 or 4 distinct cards) with the starter; no breakdown, no input checks.
-
-    Use :func:`boardctl.cribbage.score_hand` for checked input and the itemised count.
-    """
+    """Total of a hand (3 or 4 distinct cards) with the starter, unchecked (see
+    :func:`boardctl.cribbage.score_hand`)."""
     if scoring is not ACC:
         return _total(hand, starter, crib, scoring)
     s_rank, s_suit = starter

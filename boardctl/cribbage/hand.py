@@ -1,13 +1,4 @@
-"""The show: score a hand or crib with the starter, item by item.
-
-Every scoring combination becomes one :class:`ScoreItem` naming its cards:
-each fifteen (2), each pair (2), each distinct run (1 per card), the flush and
-nobs. Hands of 4 cards (six-card game) and 3 cards (five-card game) are
-scored; a hand flush is one point per hand card, one more with the starter; a
-crib scores a flush only when every card including the starter shares a suit.
-Under a :class:`~boardctl.cribbage.scoring.Scoring` with ``run_min=2`` runs
-score from two cards, and with ``crib_four_flush`` a crib flushes like a hand.
-"""
+"""The show: score a hand or crib with the starter, item by item (docs/rules.md, "The show")."""
 
 from __future__ import annotations
 
@@ -40,14 +31,8 @@ class ScoreItem:
 
 @dataclass(frozen=True)
 class HandScore:
-    """The count of one hand or crib with its starter.
-
-    ``total`` comes from the fast table scorer (:mod:`boardctl.cribbage.fast`);
-    the itemised breakdown (``items`` and the per-kind properties) is worked
-    out by listing every combination, on first use only. The two are
-    independent implementations of the counting rules, and the tests check
-    that they agree.
-    """
+    """The count of one hand or crib with its starter: ``total`` from :mod:`boardctl.cribbage.fast`,
+    the ``items`` listed on first use (the tests check that the two agree)."""
 
     hand: tuple[Card, ...]
     starter: Card
@@ -105,6 +90,15 @@ class HandScore:
         }
 
 
+def score_typed(cards: Sequence[Card], *, crib: bool = False, scoring: Scoring = ACC) -> HandScore:
+    """The count of cards as typed: the hand (4 cards, or 3), then the starter."""
+    if len(cards) not in (4, 5):
+        raise CardError(
+            f"give 4 hand cards and the starter (or 3 and the starter), got {len(cards)} cards"
+        )
+    return score_hand(cards[:-1], cards[-1], crib=crib, scoring=scoring)
+
+
 def check_hand(hand: Sequence[Card], starter: Card) -> None:
     """Raise :class:`CardError` unless ``hand`` has 3 or 4 cards, all distinct from the starter."""
     if len(hand) not in HAND_SIZES:
@@ -121,9 +115,7 @@ def score_hand(
     crib: bool = False,
     scoring: Scoring = ACC,
 ) -> HandScore:
-    """Score ``hand`` (3 or 4 cards) with ``starter``; ``crib=True`` for the crib.
-
-    ``scoring`` selects the rules (:mod:`boardctl.cribbage.rules`; ACC by default).
+    """Score ``hand`` (3 or 4 cards) with ``starter`` (``crib=True``: the crib) under ``scoring``.
 
     >>> score_hand("5H 5C 5S JD", "5D").total
     29

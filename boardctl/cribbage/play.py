@@ -1,9 +1,5 @@
-"""The play (pegging): points for a card laid, and the state of the play for 2-6 players.
-
-:func:`score_play` scores the last card of one count; :class:`PlayState` runs the turns,
-goes, last card and the single count of the five-card game, under a
-:class:`~boardctl.cribbage.scoring.Scoring` (``run_min``, ``go_per_card``). The rules as
-implemented are docs/rules.md, "The play".
+"""The play (pegging) for 2-6 players under a :class:`~boardctl.cribbage.scoring.Scoring`
+(docs/rules.md, "The play").
 
 >>> state = PlayState(["7H 8S", "KC 5D"], dealer=1)
 >>> [event.points for event in state.play("7H")]
@@ -40,13 +36,11 @@ class PlayScore:
 
 
 def score_play(cards_in_count: str | Iterable[str | Card], *, scoring: Scoring = ACC) -> PlayScore:
-    """Points for the last of ``cards_in_count`` (the cards laid since the last reset, in order).
+    """Points for the last of ``cards_in_count`` (laid since the last reset, in order); the point
+    after a go is :class:`PlayState`'s.
 
-    A point for a card after a go belongs to the state of the play
-    (:class:`PlayState`), not to this function.
-
-    >>> score_play("7H 8S").reasons
-    ('fifteen for 2',)
+        >>> score_play("7H 8S").reasons
+        ('fifteen for 2',)
     """
     cards = parse_cards(cards_in_count)
     if not cards:
@@ -55,10 +49,7 @@ def score_play(cards_in_count: str | Iterable[str | Card], *, scoring: Scoring =
 
 
 def score_ranks(ranks: list[int], run_min: int = 3) -> PlayScore:
-    """:func:`score_play` on ranks only (1 = ace ... 13 = king); suits never matter in the play.
-
-    Runs score from ``run_min`` cards (3; 2 under runs of two).
-    """
+    """:func:`score_play` on ranks (1 = ace ... 13 = king), runs from ``run_min`` cards."""
     count = sum(rank if rank < 10 else 10 for rank in ranks)
     if count > MAX_COUNT:
         raise PlayError(f"the count would be {count}: it may not pass {MAX_COUNT}")
@@ -97,13 +88,8 @@ def _run_length(ranks: list[int], run_min: int = 3) -> int:
 
 @dataclass(frozen=True, slots=True)
 class PlayEvent:
-    """Something that happened in the play.
-
-    ``kind`` is ``"card"`` (``seat`` laid ``card``), ``"go"`` (``seat`` could not
-    lay a card) or ``"last"`` (``seat`` pegs for the last card of a count).
-    ``count`` is the running count after the event (the count that ended, for
-    ``"last"``); ``points`` and ``reasons`` are what ``seat`` pegs for it.
-    """
+    """Something that happened in the play: ``kind`` ``"card"``, ``"go"`` or ``"last"`` by ``seat``;
+    ``count`` after it (the ended count for ``"last"``); what ``seat`` pegs."""
 
     kind: str
     seat: int
@@ -189,12 +175,10 @@ class PlayState:
 
     # --- actions -------------------------------------------------------------
     def play(self, card: str | Card, seat: int | None = None) -> tuple[PlayEvent, ...]:
-        """Lay ``card`` for ``seat`` (default: the player to move); return what it scored.
+        """Lay ``card`` for ``seat`` (default: the player to move): its event and any ``"last"``.
 
-        The result holds the card's event and, if the card ended the count or the
-        play, the ``"last"`` event that followed. Raises :class:`PlayError`
-        (changing nothing) if the play is over, it is not ``seat``'s turn, the
-        card is not in that hand, or it would take the count past 31.
+        Raises :class:`PlayError` (nothing changed) when the play is over, out of turn, the card is
+        not in the hand, or past 31.
         """
         laid = parse_card(card)
         who = self._require_turn(seat)
@@ -227,10 +211,8 @@ class PlayState:
         return tuple(events)
 
     def go(self, seat: int | None = None) -> tuple[PlayEvent, ...]:
-        """``seat`` (default: the player to move) says go; return the events it caused.
-
-        Raises :class:`PlayError` if that player can still lay a card.
-        """
+        """``seat`` (default: the player to move) says go: the events it caused (:class:`PlayError`
+        if that player can still lay a card)."""
         who = self._require_turn(seat)
         playable = self.legal_plays(who)
         if playable:

@@ -1,16 +1,8 @@
 """Rule sets and house rules as data: one table, each rule with the seed text that says so.
 
-The five seed texts of the project (``shared/seeds/``) describe cribbage as
-people play it in Poland (000 in English, 002 in Polish), Finland (001),
-England (003, after the American Cribbage Congress) and the Czech lands
-(004). Where one says something else than the ACC rules (the default), the
-difference is a named :class:`HouseRule` that can be set alone; a
-:class:`RuleSet` is a named group of house rules plus the game points
-(a preset of :mod:`boardctl.game.setup`) that text uses.
-
-Nothing branches on a rule set's name: the scorers read a
-:class:`~boardctl.cribbage.scoring.Scoring` (:func:`scoring_for`), and the
-engine asks whether a house rule is in force.
+Each difference from the ACC rules is a :class:`HouseRule`; a :class:`RuleSet` groups them with
+a preset (docs/rules.md, "Rule sets and house rules"). Nothing branches on a set's name: scorers
+read a :class:`~boardctl.cribbage.scoring.Scoring`, the engine asks for a rule.
 """
 
 from __future__ import annotations
@@ -87,206 +79,70 @@ class RuleSet:
     note: str = ""
 
 
+def _quotes() -> dict[str, dict[str, tuple[Source, ...]]]:
+    """The seed quotes of ``rules.toml``: ``house_rules``, ``points`` and ``rule_sets``, by name."""
+    import tomllib
+    from pathlib import Path
+
+    text = Path(__file__).with_name("rules.toml").read_text(encoding="utf-8")
+    return {
+        kind: {name: tuple(Source(**quote) for quote in quotes) for name, quotes in table.items()}
+        for kind, table in tomllib.loads(text).items()
+    }
+
+
+_QUOTES = _quotes()
+
 HOUSE_RULES: dict[str, HouseRule] = {
     rule.name: rule
     for rule in (
         HouseRule(
             "go-per-card",
             "after a go, every card the others can still lay pegs 1 (2 for 31 instead)",
-            (
-                Source(
-                    "000",
-                    127,
-                    "You can get per 1 p. if the opponent has not the movement , it can happen"
-                    " more than once e.g. 25 pips , the enemy has K,Q and we have 2 and 2 , we get"
-                    " 1p. for the first 2 , again 1 p. for the second 2 and for the pair of twos"
-                    " 2 p.",
-                ),
-                Source(
-                    "002",
-                    123,
-                    "Więc można jeśli rywal nie ma ruchu zdobyć po 1 pkt , więcej niż 1 raz np."
-                    " jest 25 oczek , rywal ma K,D, a my mamy 2 i 2 , dostaniemy 1pkt , za pierwszą"
-                    " 2 , znowu 1 pkt za drugą dwójkę , i jeszcze za parę dwójek 2 pkt.",
-                    "So if the opponent cannot move one can score 1 point more than once, e.g."
-                    " the count is 25, the opponent has K, Q and we have 2 and 2: 1 point for the"
-                    " first 2, 1 again for the second, and 2 more for the pair of twos.",
-                ),
-                Source(
-                    "000",
-                    122,
-                    "if he has A and 2 he scores double amount Per 1 p. if he only has 4 and"
-                    " gives it , he certainly scores 2 p. , for 31 pips . But then he has not"
-                    " scored 1 p.",
-                ),
-            ),
+            _QUOTES["house_rules"]["go-per-card"],
         ),
         HouseRule(
             "runs-of-two",
             "runs score from two cards, in the play and the show (2, plus 1 per further card)",
-            (
-                Source(
-                    "004",
-                    15,
-                    "2peg za vyložení postupky dvou po sobě jdoucích karet plus 1peg za každou"
-                    " kartu postupky navíc a to i v případě, že karty nebyly neseny v přímé"
-                    " posloupnosti. (Odkryje-li např jeden hráč trojku a druhý čtyřku, připočte si"
-                    " druhý hráč 2peg. První hráč pokračuje šestkou, druhý hráč dává pětku a"
-                    " připíše si 4peg.)",
-                    "2 pegs for laying a run of two consecutive cards, plus 1 peg for every"
-                    " further card of the run, even if they were not laid in order. (If one player"
-                    " lays a three and the other a four, the second pegs 2. The first goes on with"
-                    " a six, the second lays a five and pegs 4.)",
-                ),
-                Source(
-                    "004",
-                    28,
-                    "Za posloupnost (run) dvou karet 2peg plus za každou další kartu navíc 1peg.",
-                    "For a run of two cards 2 pegs, plus 1 peg for each further card.",
-                ),
-            ),
+            _QUOTES["house_rules"]["runs-of-two"],
         ),
         HouseRule(
             "deal-right",
             "the deal passes to the dealer's right (counting still starts at the dealer's left)",
-            (
-                Source(
-                    "004",
-                    23,
-                    "V dalším kole se rozdávajícím stává hráč po jeho pravici.",
-                    "In the next round the player on the dealer's right becomes the dealer.",
-                ),
-                Source(
-                    "004",
-                    21,
-                    "Zde začíná hráč po levé straně rozdávajícího (ten, co začínal hru) počítat"
-                    " pegy z karet ve své ruce",
-                    "Here the player on the dealer's left (who began the play) starts counting"
-                    " the pegs of the cards in hand",
-                ),
-            ),
+            _QUOTES["house_rules"]["deal-right"],
         ),
         HouseRule(
             "skunk-any-opponent",
             "with three or more tracks the skunk counts against the lowest loser"
             " (the measure of every rule set)",
-            (
-                Source(
-                    "004",
-                    34,
-                    "V případě, že hrají tři hráči, vítěz s náskokem nad 30 bodů, získává 2 body i"
-                    " když jeden z jeho soupeřů je už za „skun line“ (stav nad 90 pegů)",
-                    "When three play, a winner leading by more than 30 points gets 2 points even"
-                    " if one of the opponents is already past the skunk line (over 90 pegs)",
-                ),
-            ),
+            _QUOTES["house_rules"]["skunk-any-opponent"],
             every_set=True,  # boardctl.cribbage.rules.skunk_loser
         ),
         HouseRule(
             "muggins-standing",
             "muggins is always on: points a player misses may be claimed by an opponent",
-            (
-                Source(
-                    "004",
-                    21,
-                    "Když hráč přehlídne nějaké své pegy, možnost získat tyto pegy má protihráč,"
-                    " který si toho všimne.",
-                    "When a player overlooks some of their pegs, the opponent who notices may"
-                    " take them.",
-                ),
-            ),
+            _QUOTES["house_rules"]["muggins-standing"],
         ),
         HouseRule(
             "muggins-declared",
             "muggins is chosen before the game begins: it cannot be switched once pegs move",
-            (
-                Source(
-                    "001",
-                    43,
-                    "Muggins (tunnetaan myös nimellä cut-throat) on yleisesti käytetty mutta"
-                    " valinnainen sääntö, joka on ilmoitettava ennen pelin alkua.",
-                    "Muggins (also known as cut-throat) is a common but optional rule, which must"
-                    " be declared before the game begins.",
-                ),
-            ),
+            _QUOTES["house_rules"]["muggins-declared"],
         ),
         HouseRule(
             "crib-four-flush",
             "a crib of four cards of one suit scores 4 like a hand (no crib exception)",
-            (
-                Source(
-                    "004",
-                    29,
-                    "Za čtyři nebo pět karet v jedné barvě (flush) 4 nebo 5peg.",
-                    "For four or five cards of one suit (flush) 4 or 5 pegs.",
-                ),
-            ),
+            _QUOTES["house_rules"]["crib-four-flush"],
         ),
         HouseRule(
             "fraction-lines",
             "skunk lines are fractions of the target: 3/4 (skunk) and 1/2 (double skunk)",
-            (
-                Source(
-                    "003",
-                    48,
-                    "Some variations play “skunk” or double game, which means if the loser fails"
-                    " to meet 3/4 the target point the winner wins a double game. And, if the"
-                    " player doesn’t reach the half of the target score, it’s a “double skunk” or"
-                    " quadruple game.",
-                ),
-            ),
+            _QUOTES["house_rules"]["fraction-lines"],
         ),
     )
 }
 
-POINTS_SOURCES: dict[str, tuple[Source, ...]] = {
-    "finnish": (
-        Source(
-            "001",
-            49,
-            "cribbagen kaksinpelissä pelaaja saa yhden ottelupisteen ottelun voittamisesta. [...]"
-            " (saavuttaa 121 pistettä ennen kuin vastustaja tekee 91 pistettä), kyseinen pelaaja"
-            " voittaa kaksi ottelupistettä [...] (saavuttaa 121 pistettä ennen kuin vastustaja"
-            " saavuttaa 61), hän saa pelistä kolme tai neljä ottelupistettä riippuen"
-            " paikallisesta sopimuksesta. Jos pelaaja kolminkertaistaa vastustajansa (saavuttaa"
-            " 121 pistettä ennen kuin vastustaja saavuttaa 31 pistettä), hän voittaa ottelun"
-            " automaattisesti.",
-            "In two-player cribbage a player gets one match point for winning a game. [...]"
-            " (reaches 121 before the opponent makes 91) that player wins two match points [...]"
-            " (reaches 121 before the opponent reaches 61) three or four match points by local"
-            " agreement. A triple skunk (121 before the opponent reaches 31) wins the match"
-            " outright.",
-        ),
-        Source(
-            "001",
-            47,
-            "ottelu (paljolti tenniksen tapaan) koostuu useammasta kuin yhdestä pelistä, usein"
-            " parittomasta numerosta.",
-            "A match (much as in tennis) is more than one game, often an odd number of them.",
-        ),
-    ),
-    "czech": (
-        Source(
-            "004",
-            31,
-            "Vítěz získává bod za hru, který se zaznačí na herní desce. V případě, že vítěz vyhrál"
-            " s náskokem vyšším jak 30 pegů (na herní desce při stavu 90 pegů je tzv. skun line),"
-            " vítěz získává 2 body do celkového hodnocení.",
-            "The winner gets a point for the game. If the winner won by a lead of more than 30"
-            " pegs (the skunk line is at 90 on the board), the winner gets 2 points.",
-        ),
-    ),
-    "english": (
-        Source(
-            "003",
-            48,
-            "If one player goes out before the other reaches half the target score, the loser is"
-            " said to be “lurched,” and the winner scores for 2 games rather than just 1. Some"
-            " variations play “skunk” or double game [...] “double skunk” or quadruple game.",
-        ),
-    ),
-}
-"""The seed text behind the game points presets that the rule sets use (values in presets.py)."""
+#: The seed text behind the game points presets that the rule sets use (values in presets.py).
+POINTS_SOURCES: dict[str, tuple[Source, ...]] = _QUOTES["points"]
 
 RULE_SETS: dict[str, RuleSet] = {
     rule_set.name: rule_set
@@ -296,15 +152,7 @@ RULE_SETS: dict[str, RuleSet] = {
             "American Cribbage Congress rules (the default)",
             (),
             "acc",
-            (
-                Source(
-                    "003",
-                    1,
-                    "From the American Cribbage Congress Rules of Cribbage: straight (or run),"
-                    " single: Sequence of three or more consecutive cards in any order during the"
-                    " play of the cards",
-                ),
-            ),
+            _QUOTES["rule_sets"]["acc"],
         ),
         RuleSet(
             "polish",
@@ -392,24 +240,16 @@ def parse_house_rules(text: str) -> tuple[str, ...]:
 
 
 def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str, ...]]:
-    """A rule set name and its house rules, from ``--rules`` and ``--house-rules`` options.
-
-    ``house_rules`` (when given) replaces the rule set's own list.
-    """
+    """A rule set name and its house rules from ``--rules`` and ``--house-rules`` (which replaces
+    the set's own list)."""
     rule_set = get_rule_set(rules or DEFAULT_RULES)
     if house_rules is None:
         return rule_set.name, rule_set.house_rules
     return rule_set.name, parse_house_rules(house_rules)
 
 
-# --- The engine's side of the rule sets: choosing them, and the house rules it applies ---
-# The rules above are data; this part
-# turns a ``new_game`` command or a ``set house_rules`` value into checked
-# names (refusals are :class:`~boardctl.errors.EntryError`), and answers the
-# engine's few questions: who deals next, which loser the skunk is measured
-# against (and how many lines that skunk is), whether the lines are fractions
-# of the target, and whether muggins may change. Scoring switches reach the limits through
-# :func:`boardctl.game.limits.limits_for`.
+# --- The engine's side: a ``new_game`` or ``set house_rules`` into checked names, and the
+# engine's few questions (who deals next, the skunk's measure, fraction lines, muggins). ---
 
 
 DEAL_RIGHT = "deal-right"
@@ -422,12 +262,8 @@ FRACTION_LINES = "fraction-lines"
 def rules_of_command(
     command: Mapping[str, object], base_rules: str, base_house_rules: tuple[str, ...]
 ) -> tuple[str, tuple[str, ...], str | None]:
-    """``(rule set, house rules, its preset or None)`` chosen by a ``new_game`` command.
-
-    A ``rules`` name brings its own house rules and preset (the preset only
-    when the command names none); ``house_rules`` replaces the list; with
-    neither, the base setup's carry over. Old journals have neither: ACC.
-    """
+    """``(rule set, house rules, its preset or None)`` of a ``new_game`` command; with neither
+    ``rules`` nor ``house_rules`` the base setup's carry over (old journals: ACC)."""
     name = command.get("rules", base_rules or DEFAULT_RULES)
     try:
         rule_set = get_rule_set(name)  # type: ignore[arg-type]
@@ -473,14 +309,8 @@ def next_dealer(dealer: int, players: int, house_rules: Sequence[str]) -> int:
 
 
 def skunk_loser(loser_scores: Sequence[int], house_rules: Sequence[str] = ()) -> int:
-    """The loser's score the skunk lines are measured against: the lowest loser's.
-
-    With three or more tracks the winner gets the skunk "even if one of his
-    opponents is already past the skunk line" (seed 004:34, the house rule
-    ``skunk-any-opponent``): this is the measure of every rule set, so every
-    label, status line, result and award names the same skunk. ``house_rules``
-    is kept for the callers; no rule changes the measure.
-    """
+    """The loser's score the skunk lines are measured against: the lowest loser's (seed 004:34,
+    ``skunk-any-opponent``, for every rule set; ``house_rules`` kept for the callers)."""
     return min(loser_scores) if loser_scores else 0
 
 

@@ -1,10 +1,4 @@
-"""What the scorers need to know of the rules in force: three switches, ACC by default.
-
-A :class:`Scoring` is the part of a rule set (:mod:`boardctl.cribbage.rules`)
-that changes points: the hand and crib scorers, the play, the census, the
-possible counts and discard advice all take one (``scoring=``) and default to
-:data:`ACC` (the American Cribbage Congress rules, today's behaviour).
-"""
+"""What the scorers need to know of the rules in force: three switches, ACC by default."""
 
 from __future__ import annotations
 
@@ -13,15 +7,10 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """The scoring switches of a rule set.
+    """The scoring switches of a rule set (docs/rules.md, "Rule sets and house rules").
 
-    ``run_min``: the shortest run that scores, 3 (ACC) or 2 (runs of two, in
-    the play and the show: 2 for two cards, one more per further card).
-    ``crib_four_flush``: a crib whose four cards share a suit scores 4 even
-    when the starter differs (no crib exception to the flush rule).
-    ``go_per_card``: after a go, every card the others can still lay pegs 1
-    (a card making 31 pegs 2 for the 31 instead); that point is also the
-    last-card point of the count.
+    ``run_min``: the shortest run that scores, 3 or 2; ``crib_four_flush``: a four-card crib flush
+    scores; ``go_per_card``: after a go each further card pegs 1 (also the last card's).
     """
 
     run_min: int = 3

@@ -1,14 +1,5 @@
-"""The count as players say it: "fifteen two, fifteen four, and a pair is six".
-
-Fifteens are called one by one with the running total; pairs are grouped by
-rank ("a pair", "another pair", "three of a kind", "four of a kind"); runs
-that share a pair or three of a kind are said as one, the way players say
-them ("a double run of three is eight", "a triple run is fifteen", "a double
-double run is sixteen"); runs of two (the Czech rule) are said apart from the
-pairs; then the flush and "one for his nobs", each followed by the running
-total. Every phrase is made from the scorer's own breakdown
-(:func:`count_phrases`), so the numbers said add up to the total.
-"""
+"""The count as players say it: "fifteen two, fifteen four, and a pair is six", made from the
+scorer's own breakdown (:func:`count_phrases`), so the numbers said add up."""
 
 from __future__ import annotations
 
@@ -50,14 +41,10 @@ def number_words(n: int) -> str:
 
 
 def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
-    """The count as players say it, phrase by phrase, each with the scorer's items it counts.
+    """The count phrase by phrase, each with the scorer's items it counts (each item once).
 
-    Every item of ``score.items`` is in exactly one phrase, so the running totals said
-    are sums of the scorer's own breakdown. Fifteens come one by one; pairs by rank;
-    runs of three or more with the pairs inside them as one phrase ("a double run of
-    three": the two runs and the pair); runs of two (the Czech rule) never take their
-    pairs in (7 7 7 8 8 is "three of a kind", "a pair", then "six runs of two"); then
-    the flush and his nobs.
+    Fifteens one by one; pairs by rank; runs with their pairs as one phrase ("a double run of
+    three"); runs of two never take their pairs in; then the flush and his nobs.
     """
     items = score.items
     out: list[tuple[str, tuple[ScoreItem, ...]]] = [

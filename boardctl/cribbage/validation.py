@@ -1,10 +1,4 @@
-"""Validation data derived from the scorers (never typed in), computed on first use and cached.
-
-- :func:`possible_scores`: every count a hand or crib can score, from the exact
-  census (:mod:`boardctl.cribbage.census`).
-- :func:`max_play_points`: the most one card can score in the play (go and last
-  card excluded), found by a search that calls :func:`score_play`.
-"""
+"""Validation data derived from the scorers (never typed in), computed on first use and cached."""
 
 from __future__ import annotations
 
@@ -32,15 +26,9 @@ def possible_scores(
 def max_play_points(scoring: Scoring = ACC) -> int:
     """The largest score of one card in the play (go and last card excluded).
 
-    The last card's points are the sum of three parts: pairs (from the block of
-    equal ranks that ends the sequence), a run (from the longest run ending
-    it; a pair and a run exclude each other) and 15/31 (from the count). So
-    every sequence scores at most as much as a *candidate*: its scoring tail
-    (the equal-rank block or the run, or just the last card) laid after some
-    other cards that bring the count to the same total - such cards can only
-    lengthen the block or the run. The search builds every candidate (each
-    tail shape, every count before it that the rest of the deck can make) as
-    a real legal sequence and scores it with :func:`score_play`.
+    Searches every *candidate*: a scoring tail (block of equal ranks, a run, or the card alone)
+    after cards reaching each possible count, as a real sequence scored by :func:`score_play`
+    (docs/rules.md, "Validation data").
     """
     tails: list[list[int]] = []
     for rank in range(1, 14):

@@ -1,8 +1,7 @@
 """Game variants as data: who gets how many cards, what goes to the crib, the target.
 
-Seats are numbered 0..players-1 clockwise; the deal and the play pass to the
-left (clockwise). Each seat belongs to one team, and each team owns one track
-on the board. See ``shared/rules/FACTS.md`` for the sources.
+Seats are 0..players-1 clockwise; each belongs to a team, each team has a track
+(``shared/rules/FACTS.md``).
 """
 
 from __future__ import annotations
@@ -22,12 +21,8 @@ TARGET_HELP = f"121 or 61 (or any {TARGET_RANGE} that the board's layout has hol
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """One way to play cribbage.
-
-    ``short_seats`` lists seat offsets from the dealer (0 = the dealer,
-    ``players - 1`` = the player on the dealer's right) who are dealt only
-    ``hand_size`` cards and discard nothing (five- and six-player games).
-    """
+    """One way to play cribbage (``short_seats``: offsets from the dealer of seats dealt
+    ``hand_size`` cards that discard nothing)."""
 
     name: str
     title: str

@@ -1,9 +1,5 @@
-"""The demo driver: computer players play a whole game through the scorekeeping engine.
-
-Real cards are dealt (:mod:`.dealer`), the players choose (:mod:`.players`), and every point
-goes to the engine as the command the buttons send (``cut``, ``next``, ``peg``); the driver
-stops the moment the engine has a winner ("counting out"). Each step is told (:mod:`.log`).
-"""
+"""The demo driver: computer players play a whole game through the scorekeeping engine, every point
+sent as the buttons' command, until the engine has a winner (docs/demo.md)."""
 
 from __future__ import annotations
 
@@ -25,6 +21,7 @@ from boardctl.demo.dealer import Dealer
 from boardctl.demo.players import PlayContext, Player
 from boardctl.errors import BoardError
 from boardctl.game.commands import Command, Cut, NewGame, Next, Peg
+from boardctl.game.setup import MAX_NAME, team_name
 
 if TYPE_CHECKING:
     from boardctl.demo.display import Table
@@ -73,14 +70,8 @@ def _sorted(cards: Sequence[Card]) -> list[Card]:
 
 
 def team_names(variant: Variant, names: Sequence[str]) -> tuple[str, ...]:
-    """A name per track: the player's name, or partners' names joined."""
-    out = []
-    for team in variant.teams:
-        members = [names[seat] for seat in team]
-        out.append(
-            members[-1] if len(members) == 1 else f"{', '.join(members[:-1])} & {members[-1]}"
-        )
-    return tuple(name if len(name) <= 24 else name[:24] for name in out)
+    """A name per track: the player's name, or partners' names joined (cut to MAX_NAME)."""
+    return tuple(team_name([names[seat] for seat in team])[:MAX_NAME] for team in variant.teams)
 
 
 def discard_advice(

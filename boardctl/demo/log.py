@@ -1,8 +1,5 @@
-"""The play-by-play: a demo game told the way players say it at the table (pure text).
-
-Every line that moves a peg ends with a marker ``[Name +N → total]`` (``->`` in ASCII), so
-the score can be followed from the log alone (:func:`parse_marker`).
-"""
+"""The play-by-play in the players' words (pure text); each line that moves a peg ends with ``[Name
++N → total]`` (``->`` in ASCII), read back by :func:`parse_marker`."""
 
 from __future__ import annotations
 

@@ -1,14 +1,8 @@
-"""What a button press means in the phase the game is in: the engine's, from its state.
+"""What a button press means in the phase the game is in (docs/scorekeeping.md, "Buttons").
 
-Buttons cannot name every engine command, so the phase decides: during the
-cut, a track's entry means "this track deals" and ``next`` draws the dealer
-at random; during the show, ``next`` with nothing pending enters a count of 0
-for the track whose count is due. While the board asks about the last entry
-(``state.ask``, see :func:`boardctl.game.entries.ask_about`), the redo gesture
-(undo held), which has nothing to redo then, files that entry as the other
-kind (``refile``). And while a finished game's result waits for each side's
-confirmation (``confirm_result``), a track's press is that side's ``confirm``
-(the panel asks :func:`result_signoff`, through the keeper).
+During the cut a track's entry deals and ``next`` draws; in the show ``next`` enters a 0 count;
+while the board asks (``state.ask``) redo refiles; while a result waits (``confirm_result``) a
+track's press confirms it (:func:`result_signoff`).
 """
 
 from __future__ import annotations
@@ -37,9 +31,7 @@ def button_meaning(command: BoardCommand, state: GameState, *, can_redo: bool) -
 
 
 def result_signoff(state: GameState) -> tuple[int, ...] | None:
-    """The tracks that have confirmed while the finished game's result waits for every
-    side's confirmation (``confirm_result`` on); None when no result waits (no game over,
-    no confirmation asked, or every side confirmed)."""
+    """The tracks that confirmed while the result waits (``confirm_result``), else None."""
     if not state.setup.confirm_result or state.winner is None:
         return None
     done = state.confirmed

@@ -1,19 +1,10 @@
 """Commands and events: small frozen dataclasses, parsed from JSON once at the edges.
 
-A *command* comes from the control socket, the buttons, the CLI or the demo;
-the engine turns an accepted command into an *event*: the same type with
-every default filled in (the inferred kind of an entry, the drawn dealer, the
-whole setup of a new game). The journal stores events as JSON; replay parses
-them back with :func:`parse_command` and folds them.
-
-:func:`parse_command` checks the shape (a known ``op``, known fields, the
-types of the values); what depends on the game (is this track due, is that
-count possible) is checked by the engine against the state.
+An accepted command becomes its *event* (every default filled in), journalled as JSON and parsed
+back by :func:`parse_command` on replay; the game-dependent checks are the engine's.
 
     >>> parse_command({"op": "peg", "track": 0, "points": 3})
     Peg(track=0, points=3, kind=None, cards=None, starter=None)
-    >>> Peg(0, 3, "pegging").to_json()
-    {'op': 'peg', 'track': 0, 'points': 3, 'kind': 'pegging'}
 """
 
 from __future__ import annotations
@@ -63,13 +54,8 @@ class _Command:
 
 @dataclass(frozen=True, slots=True)
 class Peg(_Command):
-    """Score ``points`` on ``track``; ``kind`` None = inferred from the phase.
-
-    A hand or crib count may name its ``cards`` (short forms such as ``5H``) and
-    the ``starter``; his heels may name its ``starter`` (a jack). The engine
-    checks them against the scorer (:mod:`boardctl.game.shown`); with cards,
-    ``points`` None = the cards' count. An event always has its points.
-    """
+    """Score ``points`` on ``track`` (``kind`` None: from the phase); a count may name its ``cards``
+    and ``starter`` (:mod:`boardctl.game.shown`), then ``points`` None = their count."""
 
     op: ClassVar[str] = "peg"
     track: int
@@ -102,14 +88,10 @@ class Next(_Command):
 
 @dataclass(frozen=True, slots=True)
 class Cut(_Command):
-    """The first dealer (a seat); ``dealer`` None = a random draw, recorded in the event.
+    """The first dealer (a seat); None = a random draw, recorded in the event.
 
-    ``cards`` are the cards the players cut for the deal, one per seat in seat order:
-    the lowest deals (ace low), a tie for the lowest is refused ("cut again"); the
-    event records them with the dealer they make. ``starter`` names the deal's
-    starter card (guided games): with the first dealer's cut, or alone once the
-    dealer is known (the event then has no ``dealer``); the hand and crib counts of
-    the deal then need only their cards.
+    ``cards``: one cut card per seat, the lowest deals (a tie is refused); ``starter``: the deal's
+    starter, with the cut or alone once the dealer is known (docs/scorekeeping.md).
     """
 
     op: ClassVar[str] = "cut"
@@ -121,10 +103,7 @@ class Cut(_Command):
 
 @dataclass(frozen=True, slots=True)
 class NewGame(_Command):
-    """A new match; every field left None keeps the current setting.
-
-    ``points`` holds a custom preset's values as sorted pairs (``()`` = given empty).
-    """
+    """A new match; a field left None keeps the setting (``points``: sorted pairs)."""
 
     op: ClassVar[str] = "new_game"
     variant: str | None = None
@@ -176,10 +155,9 @@ class Confirm(_Command):
 
 @dataclass(frozen=True, slots=True)
 class Refile(_Command):
-    """The board asked about the last entry: file it as ``kind`` (None: the other kind offered).
+    """File the asked-about last entry as ``kind`` (None: the other kind offered).
 
-    A ``kind`` equal to the one it was filed as keeps it (and ends the question). The event
-    records the kind and the entry (``track``, ``points``) it refiled.
+    The same kind keeps it; the event records the kind, ``track`` and ``points``.
     """
 
     op: ClassVar[str] = "refile"
@@ -323,10 +301,8 @@ OPS: dict[str, tuple[str, ...]] = {
 
 
 def parse_command(data: object) -> Command:
-    """The command a JSON object stands for; raise :class:`EntryError` saying what is wrong.
-
-    The object needs a known ``op`` and only that op's fields (see :data:`OPS`).
-    """
+    """The command a JSON object stands for (a known ``op`` and its fields, :data:`OPS`); raise
+    :class:`EntryError` saying what is wrong."""
     if not isinstance(data, Mapping):
         raise EntryError(f"a command must be an object with an 'op', not {data!r}")
     op = data.get("op")

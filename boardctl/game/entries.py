@@ -1,11 +1,7 @@
 """Score entries (``peg``): one check per kind of entry, in one table.
 
-Each check gets the entry against the state and returns the state after it
-(points added, the guided position moved on) or raises
-:class:`~boardctl.errors.EntryError` saying why the entry is refused. The
-possible counts come from the rules engine through
-:class:`~boardctl.game.limits.Limits`; the values of his heels and three for
-last from :mod:`boardctl.cribbage.awards`.
+Each check returns the state after the entry or raises :class:`~boardctl.errors.EntryError`;
+possible counts come from :class:`~boardctl.game.limits.Limits`.
 """
 
 from __future__ import annotations
@@ -172,12 +168,10 @@ KINDS = tuple(CHECKS)
 
 
 def infer_kind(state: GameState, points: int, limits: Limits, track: int | None = None) -> str:
-    """The kind of an entry given without one: from the phase (and, in free mode, the size).
+    """The kind of an entry given without one, from the phase (free mode: also the size).
 
-    In the deal phase the dealer's track entering exactly his heels' value is his heels
-    (the starter is a jack): no card has been played, so the play cannot have scored it.
-    In the deal or the play, an amount the play cannot peg at once that a hand can score is
-    the first count of the show (the menu press that ends the play was forgotten).
+    His heels' value from the dealer in the deal is his heels; an amount the play cannot peg but a
+    hand can score is the first count of the show (docs/scorekeeping.md).
     """
     phase = state.phase
     if phase == "deal" and is_heels(state, points, track):
@@ -197,11 +191,8 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
 
 
 def ask_about(entry: Entry) -> Ask | None:
-    """Whether the board asks about an entry of the kind it infers, and what the other kind is.
-
-    Also for a kind given (a replay must ask the same); the cases and why each is ambiguous:
-    the table of docs/scorekeeping.md, "The forgotten menu press: the board asks".
-    """
+    """Whether the board asks about an entry of this kind, and the other kind it offers
+    (docs/scorekeeping.md, "The forgotten menu press: the board asks")."""
     state, points, track = entry.state, entry.points, entry.track
     if not entry.guided or state.dealer is None:
         return None

@@ -1,9 +1,6 @@
 """The moves of a game: pegs moving, a game won, deals, the show, the next game.
 
-Pure functions from a :class:`~boardctl.game.state.GameState` to the next;
-the engine's handlers (:mod:`boardctl.game.machine`) call them. Who gets the
-points pegged outside the play and the show (three for last) is asked of
-:mod:`boardctl.cribbage.awards`.
+Pure functions of :class:`~boardctl.game.state.GameState`, called by the engine's handlers.
 """
 
 from __future__ import annotations
@@ -39,9 +36,8 @@ def over_message(state: GameState) -> str:
 def with_points(state: GameState, track: int, points: int) -> GameState:
     """Move a track's pegs by ``points``; end the game if it reaches the target.
 
-    Forwards, the back peg leapfrogs to where the front peg was. Backwards (a
-    correction), the front peg is taken back and the back peg stays put, unless
-    it would now be ahead of the front peg: the dim peg never leads.
+    Forwards the back peg leapfrogs; backwards the front peg goes back, and the back peg only when
+    it would lead.
     """
     if points == 0:
         return state
@@ -82,10 +78,8 @@ def _game_won(state: GameState, winner: int) -> GameState:
 
 
 def _loser_seat(state: GameState, winner: int) -> int | None:
-    """The seat that deals first next game: a player of the lowest losing track.
-
-    Ties and team tracks go to the first such seat clockwise from the dealer's left.
-    """
+    """The seat that deals first next game: a player of the lowest losing track (ties and teams: the
+    first clockwise from the dealer's left)."""
     players = state.setup.players
     start = 0 if state.dealer is None else state.dealer + 1
     losers = [i for i in range(len(state.tracks)) if i != winner]
@@ -186,11 +180,7 @@ def cut(
 
 
 def lowest_cut(cards: Sequence[str], players: int) -> int:
-    """The seat that cut the lowest card (ace low; suits do not count): it deals first.
-
-    ``cards`` holds one card per seat, in seat order. A tie for the lowest is refused:
-    those players cut again.
-    """
+    """The seat that cut the lowest card (ace low, one card per seat); a tie is refused."""
     try:
         cut_cards = parse_cards(cards)
     except CardError as exc:

@@ -75,11 +75,7 @@ def _shown(event: Peg) -> str:
 
 
 def counted(event: Peg, state: GameState) -> JsonObject | None:
-    """A count's breakdown from the cards its event names, under the game's rules (or None).
-
-    The items, the per-kind points, the total and the count as players say it
-    (``fifteen two, fifteen four, and a pair is six``).
-    """
+    """A count's breakdown (items, points, total, spoken) from its event's cards, or None."""
     if event.cards is None or event.starter is None or event.kind not in ("hand", "crib"):
         return None
     from boardctl.cribbage.hand import score_hand
@@ -92,10 +88,8 @@ def counted(event: Peg, state: GameState) -> JsonObject | None:
 
 
 def history_row(entry: Entry) -> Row:
-    """One JSON-able row: seq, time, op, readable text, the event and the scores after it.
-
-    A hand or crib entry that named its cards has its ``count`` too (:func:`counted`).
-    """
+    """One JSON-able row: seq, time, op, text, the event, the scores after it (and ``count``,
+    :func:`counted`, for a count that named its cards)."""
     names = entry.after.setup.track_names()
     row: Row = {
         "seq": entry.seq,

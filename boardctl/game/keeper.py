@@ -1,19 +1,8 @@
 """The scorekeeper: the state machine plus the journal, behind one ``apply``.
 
-Every state change of the board goes through :meth:`Scorekeeper.apply`
-(control socket, buttons, demo). An accepted command is folded into the
-state only after its event is durably in the journal; a rejected one raises
-:class:`~boardctl.errors.EntryError` and changes nothing. The service uses the
-two steps behind ``apply``: :meth:`Scorekeeper.prepare` checks a command and
-computes the new state (shown on the LEDs at once), then
-:meth:`Pending.commit` journals it and makes it the keeper's state.
-
-    >>> from boardctl.game.commands import NewGame, Peg
-    >>> keeper = Scorekeeper.memory(NewGame(variant="six-card", mode="free"))
-    >>> keeper.apply(Peg(track=1, points=12, kind="hand"))["seq"]
-    2
-    >>> keeper.status()["tracks"][1]["front"]
-    12
+An accepted command is folded in only after its event is durable; a refused one raises
+:class:`~boardctl.errors.EntryError` and changes nothing. The service uses the two steps:
+:meth:`Scorekeeper.prepare` (shown at once), then :meth:`Pending.commit`.
 """
 
 from __future__ import annotations
@@ -60,10 +49,8 @@ log = logging.getLogger(__name__)
 
 
 def _keep_game_starts(journal: Journal, now: bool) -> None:
-    """A writer's first open of a journal without snapshots or kept games (imported,
-    restored, older): store them (unless not ``now``: then a game start stores no kept rows
-    until a thread has stored them, :mod:`boardctl.service.fault`), so that neither start
-    nor results replay it all."""
+    """Store the kept game starts of a journal without them (imported, restored, older), now, or
+    later by a thread (``now`` False: :mod:`boardctl.service.fault`)."""
     from boardctl.results.kept import in_doubt, store_game_starts
 
     if in_doubt(journal):
@@ -126,19 +113,11 @@ class Scorekeeper:
         owner: str = "cli",
         later: bool = False,
     ) -> Scorekeeper:
-        """Open (or create) the journal at ``path`` and replay it.
+        """Open (or create) the journal at ``path`` and replay it (checksums verified).
 
-        ``setup`` starts the first game of an empty journal; an existing
-        journal resumes exactly and ``setup`` is ignored. ``readonly`` opens
-        for reading only (``boardctl status`` while the service is down).
-        Every event's checksum is verified; the state is rebuilt from the
-        snapshot taken at the start of the current game plus the events
-        since (``full_replay`` folds every event from the first instead).
-        ``clock`` stamps refusals and game ends in the view (monotonic
-        seconds), ``wall_clock`` the journal's events (Unix seconds).
-        A writer stores the game starts of a journal without them (imported)
-        at once; with ``later`` it leaves them, and SQLite's structural check
-        of the file, to its caller (the service, once it serves).
+        ``setup`` starts an empty journal; ``full_replay`` folds from the first event, not the
+        game's snapshot; ``clock`` stamps the view, ``wall_clock`` the events; ``later`` leaves the
+        game starts and the structural check to the caller (the service).
         """
         path = path or default_journal_path()
         journal = Journal.open(path, readonly=readonly, owner=owner, check_pages=not later)
@@ -195,12 +174,8 @@ class Scorekeeper:
     def from_records(
         cls, snapshot: dict[str, Any] | None, records: list[Record], *, limits: Limits | None = None
     ) -> Scorekeeper:
-        """A keeper without a journal that keeps every entry, made from ``records``.
-
-        ``snapshot`` (as :meth:`Journal.page` gives it) is the state after the
-        first record; None, or one this boardctl cannot use: the records are
-        the journal's from its first event (``history --all`` pages).
-        """
+        """A journal-less keeper of every entry, from ``records`` (after ``snapshot``, if usable:
+        :meth:`Journal.page`; else from the first event)."""
         keeper = cls(Machine(limits=limits), None, keep_all=True)
         if not keeper._load(snapshot, records):
             keeper._replay(records)
@@ -262,23 +237,13 @@ class Scorekeeper:
     # --- the one way to change state ------------------------------------------
 
     def apply(self, command: Command) -> Result:
-        """Validate, journal and apply one command: ``prepare(command).commit()``.
-
-        Returns ``{"ok": True, "seq", "event", "status"}``. Raises
-        :class:`EntryError` (state unchanged) if the command is refused and
-        :class:`JournalError` if it could not be made durable (state unchanged).
-        """
+        """``prepare(command).commit()``: ``{"ok", "seq", "event", "status"}``, or
+        :class:`EntryError` / :class:`JournalError` with the state unchanged."""
         return self.prepare(command).commit()
 
     def prepare(self, command: Command) -> Pending:
-        """Validate ``command`` and compute its effect, changing nothing yet.
-
-        Raises :class:`EntryError` if the command is refused (``error_at`` is
-        set). The returned :class:`Pending` shows the new state (``.state``,
-        ``.view()``) so a board can display it at once; the keeper itself
-        keeps the last durable state until :meth:`Pending.commit` has written
-        the event to the journal.
-        """
+        """Validate ``command`` and compute its effect, changing nothing until
+        :meth:`Pending.commit`; raise :class:`EntryError` (``error_at`` set) if refused."""
         try:
             plan = self._machine.plan(command, choose=self._choose)
             if (isinstance(command, Set) and command.key == "names") or (
@@ -449,13 +414,8 @@ class Scorekeeper:
 
 
 class Pending:
-    """A command the state machine accepted, not yet in the journal.
-
-    ``state`` and :meth:`view` are what the board will show once it is
-    committed; the keeper still holds the last durable state. Call
-    :meth:`commit` (journal, then fold in) or :meth:`abort` (drop it), before
-    anything else changes the keeper.
-    """
+    """A command the state machine accepted, not yet in the journal: :meth:`commit` or :meth:`abort`
+    it before anything else changes the keeper."""
 
     __slots__ = ("_keeper", "_view", "base_seq", "done", "over_at", "plan")
 
@@ -485,11 +445,8 @@ class Pending:
         return _with_times(view, self._keeper.error_at, self.over_at)
 
     def commit(self) -> Result:
-        """Write the event durably, then make it the keeper's state; return ``apply``'s result.
-
-        Raises :class:`JournalError` if the write fails: the keeper keeps its
-        last durable state and this entry may be aborted.
-        """
+        """Journal the event, then make it the keeper's state; :class:`JournalError` keeps the last
+        durable state."""
         if self.done:
             raise EntryError("this entry was already committed or dropped")
         result = self._keeper._commit(self)
@@ -528,11 +485,7 @@ def backup_at_game_end(journal: Journal | None) -> None:
 
 
 def settle_failed_write(keeper: Scorekeeper, base_seq: int, event: dict[str, Any]) -> bool:
-    """After a failed append: reopen, read on; True if the entry is in the journal after all.
-
-    The keeper then holds exactly what the file holds (the board and the
-    journal agree, on the next start too); False means it is not there.
-    """
+    """After a failed append: reopen and read on; True if the entry is there after all."""
     journal = keeper.journal
     if journal is None:
         return False

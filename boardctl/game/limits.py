@@ -1,13 +1,7 @@
 """Which counts are possible: the validation limits the state machine asks for.
 
-The state machine never types a score set in; it asks a :class:`Limits`
-object. :class:`RulesLimits` (the default) gives the sets the rules engine's
-scorer derives (``boardctl.cribbage.validation``) under the rules in force
-(a :class:`~boardctl.cribbage.scoring.Scoring`; ACC by default). They are
-read from the tables shipped in :mod:`boardctl.cribbage.derived` (generated
-from the scorer and checked against the census by the tests), so no process
-spends time deriving them; a combination missing there would be derived on
-first use. Tests may pass any other object with the same two methods.
+:class:`RulesLimits` reads the rules engine's shipped tables (:mod:`boardctl.cribbage.derived`)
+under the rules in force; tests may pass any object with the same two methods.
 """
 
 from __future__ import annotations
@@ -79,10 +73,7 @@ def rules_limits(scoring: Scoring) -> RulesLimits:
 
 
 def limits_for(limits: Limits, house_rules: Iterable[str]) -> Limits:
-    """The limits under ``house_rules``: rules-derived limits follow them; others stay as given.
-
-    A test's own :class:`Limits` object is used as it is, whatever the rules.
-    """
+    """The limits under ``house_rules`` (a test's own :class:`Limits` is kept as given)."""
     if not isinstance(limits, RulesLimits):
         return limits
     from boardctl.cribbage.rules import scoring_for
@@ -92,11 +83,7 @@ def limits_for(limits: Limits, house_rules: Iterable[str]) -> Limits:
 
 
 def warm_up(limits: Limits = DEFAULT_LIMITS) -> None:
-    """Look every limit up now, so that no entry waits for it later.
-
-    With the shipped tables this costs well under a millisecond; it matters
-    only for a combination of rules the tables lack (then derived here).
-    """
+    """Look every limit up now (derives only a combination the tables lack)."""
     limits.max_play_points()
     for cards in (3, 4):
         for crib in (False, True):

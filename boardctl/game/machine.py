@@ -1,16 +1,6 @@
-"""The state machine: commands in, events and states out, with undo and redo.
+"""The state machine: commands in, events and states out, with undo and redo (as events).
 
-:class:`Machine` folds commands into a :class:`~boardctl.game.state.GameState`
-and keeps the undo and redo stacks (undo and redo are events too, so replay
-rebuilds the stacks exactly). It dispatches on the command's type through
-:data:`HANDLERS`, one small handler per command. Nothing here does I/O.
-
-    >>> from boardctl.game.commands import NewGame, Peg
-    >>> m = Machine()
-    >>> _ = m.apply(NewGame(variant="six-card", mode="free"))
-    >>> _ = m.apply(Peg(0, 3, "pegging"))
-    >>> m.state.tracks[0].front
-    3
+:class:`Machine` dispatches through :data:`HANDLERS`, one small handler per command; no I/O.
 """
 
 from __future__ import annotations
@@ -53,11 +43,8 @@ __all__ = ["HANDLERS", "Chooser", "Machine", "Plan", "replay"]
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """An accepted command as its event, and what it does, not yet committed.
-
-    ``reset`` clears the undo and redo stacks (a new game starts); ``move``
-    is ``"undo"``, ``"redo"`` or ``"do"``.
-    """
+    """An accepted command as its event and effect, not committed (``reset``: a new game; ``move``:
+    ``"undo"``, ``"redo"`` or ``"do"``)."""
 
     event: Command
     state: GameState
@@ -66,11 +53,8 @@ class Plan:
 
 
 class Machine:
-    """Folds commands into a :class:`GameState`, with undo and redo stacks.
-
-    :meth:`plan` validates a command and computes its effect without changing
-    anything; :meth:`commit` makes a plan current; :meth:`apply` does both.
-    """
+    """Folds commands into a :class:`GameState` with undo and redo stacks (:meth:`plan`,
+    :meth:`commit`, :meth:`apply` = both)."""
 
     def __init__(self, state: GameState | None = None, *, limits: Limits | None = None) -> None:
         self.state = state or GameState.initial().evolve(match_number=0)
@@ -234,12 +218,8 @@ def replay(events: Iterable[Command], *, limits: Limits | None = None) -> Machin
     return machine
 
 
-# --- Signing off a result: with ``confirm_result`` on, each side confirms a finished game. -----
-# When a track reaches the target the game is over but not yet *final*: one
-# ``confirm`` per track (a player, or a team) is awaited. Until every track
-# has confirmed, undo still takes back a confirmation or the win, and ``next``
-# is refused; once every track has, the result is settled and only ``next`` or
-# ``new_game`` are accepted (nothing can change it any more).
+# --- Signing off a result (``confirm_result``): a won game is final once every track confirmed;
+# until then undo may take back a confirmation or the win, and ``next`` is refused. ---------
 
 
 #: What may follow a settled result.

@@ -1,13 +1,9 @@
-"""The ``set`` command: one check per setting of the match, in one table.
-
-Each setter gets the state and the JSON value and returns the new setup and
-the value as recorded in the event (names trimmed, custom points complete),
-or raises :class:`~boardctl.errors.EntryError`.
-"""
+"""The ``set`` command: one check per setting of the match, in one table (each returns the new setup
+and the value recorded, or raises :class:`~boardctl.errors.EntryError`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 
 from boardctl.cribbage import rules as house
@@ -63,8 +59,6 @@ def _preset(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 
 
 def _points(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
-    if not isinstance(value, Mapping):
-        raise EntryError('points must be an object such as {"win": 1, "skunk": 2}')
     points = check_points(value)
     get_preset("custom", dict(points))
     setup = replace(state.setup, preset_name="custom", points=points)

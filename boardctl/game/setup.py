@@ -1,10 +1,5 @@
-"""How a match is set up: variant, players and roster, target, mode, preset, match format.
-
-A :class:`GameSetup` is plain immutable data built from a ``new_game``
-command (see :func:`setup_with`) and stored in the journal as a dict.
-The checks of single values (:func:`whole`, :func:`check_mode`, ...) live
-here too, for the commands' parser and the engine alike.
-"""
+"""How a match is set up (variant, players, target, mode, preset, match format), and the checks of
+single values shared by the commands' parser and the engine."""
 
 from __future__ import annotations
 
@@ -31,15 +26,9 @@ from boardctl.view import lines_failed, skunk_lines
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
 
-# --- What a won game is worth: the skunk presets. ----------------------------------------------
-# A preset turns the final scores of a game into game points for the winner.
-# Lines sit at ``target - 30`` (skunk), ``target - 60`` (double skunk) and
-# ``target - 90`` (triple skunk); a line at or below 0 does not exist. The UK
-# "lurch" doubles the game when the loser is under half the target.
-#
-# With three or more tracks the margin is taken against the lowest loser (seed
-# 004:34: the winner gets the skunk "even if one of his opponents is already past
-# the skunk line"; :func:`boardctl.cribbage.rules.skunk_loser`).
+# --- What a won game is worth: the skunk presets turn the final scores into game points, by the
+# lines the lowest loser failed to cross (:func:`boardctl.view.skunk_lines`,
+# :func:`boardctl.cribbage.rules.skunk_loser`); the UK "lurch" under half the target. ----------
 
 
 __all__ = [
@@ -60,11 +49,8 @@ PresetValue = int | bool  # a number of game points, or triple_wins_match
 
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """Game points for a win, by the lines the loser failed to cross.
-
-    ``lurch`` is the value of a game whose loser is under half the target
-    (0 = no lurch rule). ``triple_wins_match`` ends the match on a triple skunk.
-    """
+    """Game points for a win by the lines the loser failed to cross (``lurch``: under half the
+    target, 0 = none; ``triple_wins_match``: a triple skunk ends the match)."""
 
     name: str
     win: int
@@ -75,11 +61,7 @@ class Preset:
     triple_wins_match: bool = False
 
     def game_points(self, target: int, loser_score: int, *, fractions: bool = False) -> int:
-        """Game points the winner earns when the loser has ``loser_score``.
-
-        ``fractions``: the lines sit at 3/4 and 1/2 of the target (house rule
-        ``fraction-lines``) instead of 30, 60 and 90 below it.
-        """
+        """Game points the winner earns over ``loser_score`` (``fractions``: lines at 3/4, 1/2)."""
         failed = lines_failed(target, loser_score, fractions=fractions)
         points = (self.win, self.skunk, self.double, self.triple)[failed]
         if self.lurch and loser_score * 2 < target:
@@ -175,11 +157,7 @@ DEFAULT_FOR_PLAYERS = {
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """Everything chosen before the first deal.
-
-    ``match`` is the number of game points that wins the match (0 = one game).
-    ``points`` holds the values of a custom preset (empty for the named ones).
-    """
+    """Everything chosen before the first deal (``match``: game points that win, 0 = one game)."""
 
     variant_name: str = DEFAULT_VARIANT
     target: int = 121
@@ -302,12 +280,8 @@ def check_name_list(names: object) -> tuple[str, ...]:
 
 
 def seat_names(names: tuple[str, ...], variant: Variant) -> tuple[str, ...]:
-    """A name per seat made into a name per team: four names in partnerships make two teams.
-
-    Seats 0 and 2 are a team, so ``Alice, Bob, Carol, Dave`` name the tracks
-    ``Alice & Carol`` and ``Bob & Dave`` (six players: ``Al, Cy & Ed``). Other
-    counts are track names already and stay as they are.
-    """
+    """Names per seat made into names per team (partners: seats 0 and 2, so ``Alice, Bob, Carol,
+    Dave`` make ``Alice & Carol`` and ``Bob & Dave``); other counts stay."""
     if len(names) != variant.players or variant.players == variant.tracks:
         return names
     return tuple(team_name([names[seat].strip() for seat in team]) for team in variant.teams)
@@ -359,11 +333,8 @@ def _seated_alike(before: Variant, after: Variant) -> bool:
 
 
 def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
-    """The setup of a ``new_game`` command; fields it leaves out come from ``base``.
-
-    ``players`` alone picks the usual variant for that many players; a
-    variant and a contradicting player count are rejected.
-    """
+    """The setup of a ``new_game`` command over ``base`` (``players`` alone picks the usual variant;
+    a contradicting count is refused)."""
     base = base or GameSetup()
     name = _variant_for(cmd, base)
     variant = VARIANTS[name]
@@ -465,15 +436,8 @@ def _stored_rules(value: object) -> str:
     return value
 
 
-# --- Match formats: one game, first to N game points, or best of N games. ----------------------
-# *Best of N* is won by the first track to win more than half of N games
-# (``wins_needed``), whatever the skunks: each game counts one toward the
-# match, and a triple skunk does not end it outright. The board's game-point
-# LEDs then show games won out of the wins needed. *To N points* counts the
-# preset's game points, as before.
-#
-# On the command line and in ``set match``: ``0`` or ``single`` (one game),
-# ``N`` or ``points-N`` (first to N game points), ``best-of-N``.
+# --- Match formats: one game, first to N game points, or best of N games (won by more than
+# half of them, whatever the skunks; docs/scorekeeping.md, "The game"). ----------------------
 
 
 MAX_GAMES = 99
@@ -494,11 +458,8 @@ def check_best_of(value: Any) -> int:
 
 
 def parse_match(value: Any) -> dict[str, int]:
-    """A match setting as command fields: ``{"match": N}`` or ``{"best_of": N}``.
-
-    Takes a whole number (game points, 0 = one game) or text: ``single``,
-    ``N``, ``points-N``, ``best-of-N``.
-    """
+    """A match setting as ``{"match": N}`` or ``{"best_of": N}``, from a number or ``single``,
+    ``N``, ``points-N``, ``best-of-N``."""
     if isinstance(value, int) and not isinstance(value, bool):
         return {"match": value}
     if isinstance(value, str):
@@ -524,14 +485,9 @@ def match_text(match: int, best_of: int) -> str:
     return "single" if match == 0 else f"points:{match}"
 
 
-# --- The player list: names known across games, kept with the match setup. ---------------------
-# A *roster* is the list of players a board knows (``set roster``; empty by
-# default, as in every journal written before it existed). It is part of the
-# setup, so it is journalled with every game and carried from game to game.
-# When it is not empty, the track names must be its players: a one-seat track
-# is named after its player, a partnership after its players (``Alice & Carol``,
-# ``Al, Bea & Cy``); names are matched whatever their case and spacing and
-# written as the roster spells them, so ``alice`` and ``Alice`` are one player.
+# --- The roster: the players a board knows (``set roster``), journalled with the setup. When it
+# is set, track names are its players (``Alice & Carol`` for a team), matched whatever their
+# case and spacing and written as the roster spells them. ---------------------------------------
 
 
 MAX_PLAYERS = 200
@@ -544,12 +500,8 @@ def player_key(name: str) -> str:
 
 
 def members(name: str, size: int) -> tuple[str, ...]:
-    """The players of a track named ``name`` with ``size`` seats.
-
-    A partnership track named ``"Alice & Carol"`` (or ``"Al, Bea & Cy"``) has
-    those players; a name that does not split into ``size`` players is the
-    team's own name, its one "player".
-    """
+    """The players of a track ``name`` with ``size`` seats (``"Alice & Carol"``); a name that does
+    not split so is the team's own."""
     if size <= 1:
         return (name,)
     parts = tuple(part.strip() for part in re.split(r",|&", name))
@@ -588,10 +540,7 @@ def check_roster(value: Any) -> tuple[str, ...]:
 def on_roster(
     names: tuple[str, ...], roster: tuple[str, ...], teams: Sequence[Sequence[int]]
 ) -> tuple[str, ...]:
-    """Track ``names`` written as the roster spells its players; refuse a player not on it.
-
-    With an empty roster the names are free text and stay as they are.
-    """
+    """Track ``names`` spelt as the roster has them; refuse a player not on it (empty: free)."""
     if not roster:
         return names
     known = {player_key(name): name for name in roster}
@@ -613,11 +562,7 @@ def on_roster(
 
 
 def check_distinct(names: Sequence[str], teams: Sequence[Sequence[int]]) -> None:
-    """Refuse a player named on two tracks, or twice in a team (``set names Ann,Ann``).
-
-    Checked when names are entered, not when a journal is replayed, so an
-    older journal that has such names still reads.
-    """
+    """Refuse a player on two tracks or twice in a team (on entry only, not on replay)."""
     seen: dict[str, str] = {}
     for track, name in enumerate(names):
         size = len(teams[track]) if track < len(teams) else 1

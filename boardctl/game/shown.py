@@ -1,9 +1,5 @@
-"""The cards of a count: a hand or crib entry that names its cards, checked by the scorer.
-
-The checks (sizes, the deal's starter, a card in one place of the deal, the scorer's
-points filled in or refused) are those of docs/scorekeeping.md, "Counts with their cards".
-His heels may name its starter (a jack), and so may ``cut`` (:func:`record_starter`).
-"""
+"""The cards of a count, checked by the scorer (docs/scorekeeping.md, "Counts with their cards");
+his heels and ``cut`` may name the starter."""
 
 from __future__ import annotations
 
@@ -33,10 +29,7 @@ def check_shown(
     cards: tuple[str, ...] | None,
     starter: str | None,
 ) -> Shown:
-    """Check an entry's cards against ``state``; the points, kind and cards to record.
-
-    Raises :class:`EntryError` (the state is unchanged) saying what is wrong.
-    """
+    """Check an entry's cards against ``state``: the points, kind and cards to record."""
     if cards is None:
         return _heels_starter(state, points, kind, starter)
     kind = kind or _count_kind(state, len(cards))
@@ -72,10 +65,7 @@ def check_shown(
 
 
 def with_shown(before: GameState, after: GameState, track: int, shown: Shown | None) -> GameState:
-    """``after`` remembering the deal's starter and counted cards (guided).
-
-    Both are forgotten once the deal passes on (after the crib, or with a new game).
-    """
+    """``after`` remembering the deal's starter and counted cards until the deal passes on."""
     if after.deal != before.deal or after.game_number != before.game_number:
         if after.starter is None and not after.counted:
             return after
@@ -90,11 +80,7 @@ def with_shown(before: GameState, after: GameState, track: int, shown: Shown | N
 
 
 def record_starter(state: GameState, starter: str) -> tuple[GameState, str]:
-    """The state knowing the deal's starter (``cut`` with a starter); the card's short form.
-
-    Guided games only, before the deal's starter is known; his heels is still
-    pegged as an entry of its own.
-    """
+    """The state knowing the deal's starter (guided, before it is known); its short form."""
     from boardctl.cribbage.cards import format_card, parse_card
     from boardctl.game.flow import over_message
 

@@ -1,20 +1,15 @@
-"""The game and match state: immutable data, changed only by the engine's handlers.
-
-:class:`GameState` is everything the board knows; :class:`TrackState` one
-track's pegs. The state machine that folds commands into it is
-:class:`boardctl.game.machine.Machine`; the moves of the game (a deal, a
-count, a won game) are :mod:`boardctl.game.flow`. Nothing here does I/O.
-"""
+"""The game and match state: immutable data, changed only by the engine's handlers."""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import astuple, dataclass, fields
 
 from boardctl.errors import EntryError
 from boardctl.game import JsonValue
 from boardctl.game.setup import GameSetup, setup_from_dict, whole
+from boardctl.view import Question
 
 SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
 
@@ -35,21 +30,9 @@ class TrackState:
     game_points: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
-    """The board asks about the last entry: ``points`` on ``track`` filed as ``kind``.
-
-    One press (``refile``) files it as ``other`` instead; anything else keeps it
-    (:func:`boardctl.game.entries.ask_about` says when the board asks).
-    """
-
-    track: int
-    points: int
-    kind: str
-    other: str
-
-    def to_list(self) -> list[JsonValue]:
-        return [self.track, self.points, self.kind, self.other]
+#: The board asks about the last entry (``points`` on ``track`` as ``kind``); ``refile`` files it
+#: as ``other`` (:func:`boardctl.game.entries.ask_about`). The view shows the state's own.
+Ask = Question
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +49,10 @@ class Counted:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
-    """Everything the board knows, as immutable data.
+    """Everything the board knows, as immutable data (docs/scorekeeping.md).
 
-    ``flow`` is the guided position (cut, deal, play, show) and is kept while
-    in free mode; :attr:`phase` is what the board shows. ``dealer`` is a seat.
-    ``count_index`` walks the show: 0 .. players-1 are the hands in order from
-    the dealer's left (the dealer last), ``players`` is the crib.
+    ``flow`` is the guided position, :attr:`phase` what the board shows, ``dealer`` a seat;
+    ``count_index`` walks the show: the hands from the dealer's left, then ``players`` = the crib.
     """
 
     setup: GameSetup
@@ -151,21 +132,10 @@ class GameState:
         data: dict[str, JsonValue] = {
             "setup": self.setup.to_dict(),
             "tracks": [[t.front, t.back, t.game_points] for t in self.tracks],
-            "flow": self.flow,
-            "dealer": self.dealer,
-            "deal": self.deal,
-            "count_index": self.count_index,
-            "heels": self.heels,
-            "last_done": self.last_done,
-            "winner": self.winner,
-            "won_points": self.won_points,
-            "next_dealer": self.next_dealer,
-            "game_number": self.game_number,
-            "match_number": self.match_number,
-            "match_winner": self.match_winner,
+            **{name: getattr(self, name) for name in _SCALARS},
             "confirmed": list(self.confirmed),
             "pegged": self.pegged,
-            "ask": None if self.ask is None else self.ask.to_list(),
+            "ask": None if self.ask is None else list(astuple(self.ask)),
         }
         if self.starter is not None:  # a newer field, kept only when known
             data["starter"] = self.starter
@@ -182,7 +152,7 @@ class GameState:
             if not isinstance(rows, list) or len(rows) != setup.tracks:
                 raise EntryError("wrong number of tracks")
             tracks = tuple(TrackState(*_ints(row, 3)) for row in rows)
-            values = {name: data[name] for name in _STATE_FIELDS if name not in _NESTED}
+            values = {name: data[name] for name in _SCALARS}
             confirmed = data.get("confirmed", [])  # a newer field: older snapshots lack it
             count = len(confirmed) if isinstance(confirmed, list) else -1
             starter = data.get("starter")
@@ -294,5 +264,6 @@ def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
     return tuple(whole(value, "a track value") for value in row)
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(GameState))
 _NESTED = ("setup", "tracks", "confirmed", "pegged", "ask", "starter", "counted")
+#: The fields a snapshot holds as they are (the others are converted).
+_SCALARS = tuple(f.name for f in fields(GameState) if f.name not in _NESTED)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from boardctl.cribbage.rules import fraction_lines, rules_label, skunk_paid
 from boardctl.game import JsonObject
 from boardctl.game.state import GameState
-from boardctl.view import BoardView, Question, TrackView, ViewExtra, lines_failed, skunk_lines
+from boardctl.view import BoardView, TrackView, ViewExtra, lines_failed, skunk_lines
 
 Status = JsonObject  # the state as JSON (``boardctl status --json``)
 
@@ -40,7 +42,7 @@ def board_view(state: GameState) -> BoardView:
             won_points=state.won_points,
             skunk=_skunk(state),
             lines_failed=tuple(_lines_failed(state, i) for i in range(len(state.tracks))),
-            ask=_question(state),
+            ask=state.ask,
         ),
     )
 
@@ -98,16 +100,7 @@ def game_lines(state: GameState) -> tuple[int, ...]:
 
 def _ask(state: GameState) -> JsonObject | None:
     """What the board asks about the last entry (None: nothing): see ``entries.ask_about``."""
-    ask = state.ask
-    if ask is None:
-        return None
-    return {"track": ask.track, "points": ask.points, "kind": ask.kind, "other": ask.other}
-
-
-def _question(state: GameState) -> Question | None:
-    """The board's question for the view (None: it asks nothing)."""
-    ask = state.ask
-    return None if ask is None else Question(ask.track, ask.points, ask.kind, ask.other)
+    return None if state.ask is None else asdict(state.ask)
 
 
 def _skunk(state: GameState) -> int:

@@ -150,9 +150,8 @@ class SelfTest:
 
 
 class InputWatch:
-    """The board's inputs (:class:`boardctl.inputs.gpio.Inputs` on the first ``tracks``
-    tracks), each press, release or turn queued as a line: ``"undo (GPIO5) pressed"``,
-    ``"track1.encoder (GPIO22/23) turned clockwise"``."""
+    """The inputs of the first ``tracks`` tracks, each press, release or turn queued as a line
+    (``"undo (GPIO5) pressed"``)."""
 
     def __init__(
         self,

@@ -1,22 +1,13 @@
-"""Software debounce for one button, with an explicit clock.
+"""Software debounce for one button, with an explicit clock (docs/service.md, "1. Buttons").
 
-The first edge after a quiet line is taken at once (a press reaches the board
-without delay); any edge that follows within ``lockout`` seconds is chatter,
-and the line must then stay quiet for ``lockout`` seconds before its level is
-taken. So contact bounce on press or release never counts twice, and a held
-button gives exactly one press.
-
-Times are passed in (seconds, monotonic), so tests drive exact edge timings.
+The first edge after a quiet line counts at once; edges within ``lockout`` seconds are chatter,
+settled once the line stays quiet for ``lockout``: a bounce never counts twice.
 
 >>> d = Debouncer(0.02)
 >>> d.edge(True, 0.000), d.edge(False, 0.001), d.edge(True, 0.002)
 ([(True, 0.0)], [], [])
 >>> d.pressed, d.deadline()  # chatter ended pressed: nothing to settle
 (True, None)
->>> d.edge(False, 0.500), d.edge(True, 0.501), d.edge(False, 0.503)
-([(False, 0.5)], [], [])
->>> d.deadline(), d.poll(0.6)  # chatter ended released, as accepted
-(None, [])
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""What the inputs tell the service loop: typed events, posted from any thread.
-
-gpiozero callbacks post :class:`Edge` and :class:`Turn` (stamped with the
-time of the edge); the keyboard of the virtual board posts :class:`Tap` (a
-whole press, held short, long or very long) and :class:`Turn`.
-"""
+"""What the inputs tell the service loop: typed events (:class:`Edge`, :class:`Turn`, the keyboard's
+whole :class:`Tap`), posted from any thread."""
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """gpiozero devices for the configured pins, feeding raw events to a callback.
 
-Buttons are ``DigitalInputDevice(pin, pull_up=True, bounce_time=None)``: a ``Button``
-without its hold thread (ten buttons woke a hundred times a second); holds are timed and
-debounced in the service loop (:mod:`boardctl.inputs.debounce`). Encoders are
-``RotaryEncoder(a, b, max_steps=0)``. gpiozero's threads only stamp the time and hand the
-event on. Off a Pi :func:`pin_factory` falls back to mock pins; on a machine with a GPIO
-chip where no factory loads, :class:`~boardctl.errors.GpioError` is raised.
+Buttons are ``DigitalInputDevice(pin, pull_up=True, bounce_time=None)`` (no hold thread; holds are
+timed in the service loop), encoders ``RotaryEncoder(a, b, max_steps=0)``; the callbacks only stamp
+the time and hand the event on.
 """
 
 from __future__ import annotations
@@ -49,10 +46,8 @@ def pin_factory(
     chips: Callable[[], list[str]] | None = None,
     load: Callable[[], Any] | None = None,
 ) -> tuple[Any, bool]:
-    """The gpiozero pin factory to use, and whether it is the mock one: the one
-    ``GPIOZERO_PIN_FACTORY`` names, mock pins where ``chips`` finds no GPIO chip, else the
-    first of gpiozero's defaults that ``load``s (each fallback's reason logged; none:
-    :class:`GpioError`)."""
+    """The gpiozero pin factory and whether it is the mock one: ``GPIOZERO_PIN_FACTORY``'s, mock
+    pins without a GPIO chip, else the first default that loads (none: :class:`GpioError`)."""
     import warnings
 
     from gpiozero import Device

@@ -1,7 +1,5 @@
-"""Keyboard keys standing in for the buttons on the virtual board (:data:`KEYMAP`; the table
-is in docs/service.md): read one at a time from the terminal (cbreak mode, restored on exit)
-when ``boardctl run`` has mock pins and ``--display terminal``.
-"""
+"""Keyboard keys standing in for the buttons on the virtual board (:data:`KEYMAP`, docs/service.md),
+read in cbreak mode with mock pins and ``--display terminal``."""
 
 from __future__ import annotations
 

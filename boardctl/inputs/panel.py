@@ -1,12 +1,7 @@
 """What the buttons mean: pending entries, gestures, settings and new-game confirm.
 
-A pure state machine with an explicit clock: raw edges go in (gpiozero, a test, or the
-keyboard's taps), the typed commands of :mod:`boardctl.game.commands` come out. Track buttons
-add to a pending amount that commits after ``commit_idle`` (or on the encoder's push); held,
-any button undoes or redoes; menu goes on, or held opens settings mode or asks for a new game.
-A second undo before a new entry only asks (a flaky contact erases one entry at most); a
-contact held past ``stuck_after`` is ignored until released. Every gesture: :data:`GESTURES`
-and docs/service.md.
+A pure state machine with an explicit clock: raw edges in, the commands of
+:mod:`boardctl.game.commands` out. Every gesture: :data:`GESTURES` and docs/service.md.
 """
 
 from __future__ import annotations
@@ -461,9 +456,8 @@ class Panel:
         return out
 
     def refused(self, command: BoardCommand, error: object = None) -> None:
-        """A command was refused or not saved: if the panel's last commands lifted the undo
-        guard, it comes back (a refused entry is no entry; a refused control request counts
-        too, so the next undo asks once more than needed, never once less)."""
+        """A command was refused or not saved: the undo guard it lifted comes back (so the next undo
+        may ask once more than needed, never once less)."""
         if self._rearm and not isinstance(command, Undo | Redo | Brightness):
             self._undo_guard = True
             self._rearm = False

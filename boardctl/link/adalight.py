@@ -1,8 +1,5 @@
-"""Adalight: the serial LED protocol of WLED and of common Arduino sketches.
-
-A packet is ``b"Ada"``, the LED count minus one as ``hi lo``, the checksum
-``hi ^ lo ^ 0x55``, then R, G, B for every LED. No acknowledgement, no CRC.
-"""
+"""Adalight: the serial LED protocol of WLED and common Arduino sketches: ``b"Ada"``, the LED count
+minus one as ``hi lo``, ``hi ^ lo ^ 0x55``, then R, G, B per LED (no acknowledgement)."""
 
 from __future__ import annotations
 

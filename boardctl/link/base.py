@@ -27,9 +27,8 @@ class Link(Protocol):
         ...
 
     def goodbye(self) -> None:
-        """A clean stop, before ``close()``: the LEDs go dark (the boardctl controller is
-        told so, and keeps them dark while no host talks to it). Without it, a closed
-        link leaves the last frame on the LEDs (a crash, a lost link: the score stays)."""
+        """A clean stop before ``close()``: the LEDs go dark (a closed link without it leaves the
+        last frame on: a crash keeps the score shown)."""
         ...
 
     def close(self) -> None:

@@ -1,10 +1,8 @@
 """DDP (Distributed Display Protocol): frames to a WLED controller on the network.
 
-One datagram to UDP port 4048 carries a 10-byte header (flags, sequence 1-15, data type,
-destination, offset u32, length u16) and up to 480 LEDs; the last one of a frame has the
-*push* flag. ``DdpLink`` sends a frame when it changes and every ``refresh`` seconds;
-``connected`` means "datagrams are leaving". The host name is looked up at open and again
-only after a failure, by the link's thread, never per frame (docs/link.md).
+Datagrams to UDP 4048 with a 10-byte header and up to 480 LEDs, the last of a frame *pushed*; sent
+on change and every ``refresh`` seconds, the host looked up again only after a failure, by the
+link's thread (docs/link.md).
 """
 
 from __future__ import annotations

@@ -76,9 +76,8 @@ class FrameEncoder:
         return self.chunk_set is not None and now - self.chunk_sent < CHUNK_WAIT
 
     def resend_chunks(self, frame_id: int, missing: list[int], now: float) -> bytes:
-        """The chunks of the last chunked FULL that the controller missed (b"" if that frame
-        is not the last one sent, or a DELTA followed it: then only a FULL helps). The
-        controller is putting it together: it waits another CHUNK_WAIT."""
+        """The chunks of the last chunked FULL the controller missed (b"" when a DELTA or another
+        frame followed it: only a FULL helps); the controller waits another CHUNK_WAIT."""
         if self.chunk_set is None or self.chunk_set[0] != frame_id:
             return b""
         self.chunk_sent = now
@@ -94,9 +93,8 @@ class FrameEncoder:
             self.chunk_set = None
 
     def unheard(self, token: int) -> bool:
-        """The PONG to the first PING after a chunked FULL came without a CHUNKS about it:
-        the controller got none of its chunks (it says CHUNKS before that PONG when it has
-        some, and on completion): only a FULL again helps."""
+        """A PONG to the first PING after a chunked FULL, without a CHUNKS before it: the controller
+        got none of the chunks, so only a FULL again helps."""
         return self.chunk_set is not None and self.chunk_token == token and not self.chunk_heard
 
     def frame(self, frame: bytes, now: float) -> bytes:

@@ -1,9 +1,8 @@
-"""The LED controller's files, as ``firmware/package.json`` (the one list of them) names them,
-and copying them onto a Pico with ``mpremote`` (the ``firmware`` extra).
+"""The LED controller's files as ``firmware/package.json`` names them, and copying them onto a Pico
+with ``mpremote`` (the ``firmware`` extra; docs/link.md).
 
-A wheel carries them as ``boardctl/firmware/`` (copied by setup.py); an editable install
-reads the ``firmware/`` folder of its checkout (``direct_url.json``, PEP 610). A URL under
-``../boardctl/`` (the protocol module) is a module of this package.
+A wheel carries them as ``boardctl/firmware/``; an editable install reads its checkout's
+``firmware/`` (``direct_url.json``, PEP 610).
 """
 
 from __future__ import annotations

@@ -548,16 +548,16 @@ def check_version(protocol: int, firmware: "tuple[int, int, int]") -> None:
     """Raise a ProtocolError that says what to do if the controller speaks another version."""
     if protocol != PROTOCOL_VERSION:
         version = f"{firmware[0]}.{firmware[1]}.{firmware[2]}"
-        raise ProtocolError(
-            "LED controller firmware "
-            + version
-            + " speaks link protocol "
-            + str(protocol)
-            + ", but this boardctl speaks protocol "
-            + str(PROTOCOL_VERSION)
-            + ": install the firmware with `boardctl firmware install`"
-            + " (see firmware/README.md)"
-        )
+        raise ProtocolError(f"LED controller firmware {version} " + speaks(str(protocol)))
+
+
+def speaks(protocol: str) -> str:
+    """Why a controller speaking ``protocol`` (its number, and a note) cannot be used, and what
+    to do."""
+    return (
+        f"speaks link protocol {protocol}, but this boardctl speaks protocol {PROTOCOL_VERSION}:"
+        " install the firmware with `boardctl firmware install` (see firmware/README.md)"
+    )
 
 
 def delta_payload(runs: "list[tuple[int, bytes]]") -> bytes:

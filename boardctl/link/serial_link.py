@@ -1,10 +1,7 @@
 """Serial back-ends: the Pico controller (framed protocol) and Adalight devices.
 
-One background thread per link opens the port (a path, or the first USB device with the
-VID:PID), reads what the device says, sends heartbeats and full frames, and reopens the port
-with backoff when the device vanishes; ``show`` never raises for a missing device (the
-frame is sent in full on the next connection). The Pico's link writes from the caller's
-thread; Adalight's from its own, paced to the line.
+One thread per link opens the port (a path, or the first device with the VID:PID), reads, sends
+heartbeats and reopens it with backoff; ``show`` never raises for a missing device.
 """
 
 from __future__ import annotations
@@ -434,12 +431,8 @@ class PicoLink(SerialBackend):
         protocol 1's CRC-16: so a HELLO, or three frames, decide)."""
         self.legacy += 1
         if message.kind == protocol.HELLO or self.legacy >= 3:
-            text = (
-                f"the LED controller speaks link protocol {protocol.LEGACY_VERSION} "
-                f"(an older firmware), but this boardctl speaks protocol "
-                f"{protocol.PROTOCOL_VERSION}: install the firmware with "
-                "`boardctl firmware install` (see firmware/README.md)"
-            )
+            old = f"{protocol.LEGACY_VERSION} (an older firmware)"
+            text = "the LED controller " + protocol.speaks(old)
             self.error = text
             self._set_state("incompatible", text, logging.ERROR)
 

@@ -1,35 +1,9 @@
 """Turn what the service does into cues and phrases, without ever delaying a press.
 
-:class:`Announcer` listens to the dispatcher (``Dispatcher.committed`` and
-``Dispatcher.refused``, told once the frame showing the entry or the refusal's
-sign has been sent, so a cue never reaches the LED controller ahead of the
-light it goes with): each call runs in the service loop's thread and only
-builds a short string and hands a cue name and phrases over to the
-:class:`~boardctl.sound.buzzer.CuePlayer` (or the Pico's piezo,
-:class:`~boardctl.sound.pico.PicoCues`) and the
-:class:`~boardctl.sound.voice.SpeechQueue`, whose own threads sound them. The
-loop never waits for a tone or a word.
-
-What is announced (the cues are :data:`boardctl.sound.cues.CUES`):
-
-- a committed entry: the ``commit`` click and "Alice twelve, one-oh-three"
-  (with its cards, the count in words);
-  crossing the skunk line: the ``skunk_line`` figure and "Alice is past the
-  skunk line"; the win: the ``win`` fanfare and the winner with every score;
-- an entry the board asks about (:func:`boardctl.game.entries.ask_about`): after its
-  words, the question once, with its answer: "Bob's two: his heels or pegging? Hold
-  undo for pegging.";
-- undo / redo: their figures, then every score;
-- ``next``, a cut, a new game: the ``next`` tick and whose count is due;
-- a refusal: the cue of its class (:class:`~boardctl.refusals.Refusal`) and its
-  meaning in the quick-reference card's words;
-- the score on request (:meth:`Announcer.say_score`).
-
-A hand or crib entered with its cards (a ``peg`` event with ``cards`` and
-``starter``) is said as players count it, under the game's rules: "Alice,
-fifteen two, fifteen four, and a pair is six", then "Alice one-oh-three.";
-an entry of points only as "Alice twelve, one-oh-three"; his heels as "Bob,
-two for his heels, twenty-three".
+:class:`Announcer` is told by the dispatcher once the frame showing an entry or a refusal's sign was
+sent, builds a short phrase in the loop's thread and hands it, with a cue name
+(:data:`boardctl.sound.cues.CUES`), to players with threads of their own. What is said for what:
+docs/sound.md, "What it sounds like".
 """
 
 from __future__ import annotations

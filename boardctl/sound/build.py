@@ -45,11 +45,8 @@ def build_announcer(
     voice: Voice | None = None,
     link: object = None,
 ) -> Announcer | None:
-    """The announcer of ``config``, or ``None`` (no object, no thread) when nothing is wired.
-
-    ``voice`` replaces the configured back-end (tests pass a recording one); ``link``
-    is the LED link, which carries the cues of ``buzzer = "pico"``.
-    """
+    """The announcer of ``config``, or None (no thread) when nothing is wired (``voice`` replaces
+    the configured one; ``link`` carries ``buzzer = "pico"``'s cues)."""
     if not wired(config) and voice is None:
         return None
     quiet = QuietHours.parse(config.quiet_hours)

@@ -1,18 +1,8 @@
 """Play cues on a buzzer without ever holding up the service loop.
 
-:class:`CuePlayer` owns one worker thread. :meth:`CuePlayer.play` only hands
-the cue over and returns at once; the worker plays its notes, and a newer
-cue cuts the one playing short (a commit click right after a refusal buzz
-is not queued behind it). Volume (0-1), mute and quiet hours decide whether
-a cue sounds at all.
-
-The output is a :class:`ToneOutput`: :class:`TonalBuzzerOutput` is a piezo on
-a Pi pin through gpiozero's ``TonalBuzzer`` (PWM at the note's frequency, duty
-cycle by volume); tests use the same class on gpiozero's mock PWM pins.
-
-:class:`CueGate` is what both buzzer back-ends share (this one, and a piezo on
-the LED controller, :class:`boardctl.sound.pico.PicoCues`): the volume, mute and
-quiet hours that decide whether a cue sounds at all.
+:class:`CuePlayer`'s worker plays a cue handed over by :meth:`CuePlayer.play`, a newer cue cutting
+it short; :class:`TonalBuzzerOutput` drives gpiozero's ``TonalBuzzer``; :class:`CueGate` (shared
+with :class:`boardctl.sound.pico.PicoCues`) applies volume, mute and quiet hours.
 """
 
 from __future__ import annotations

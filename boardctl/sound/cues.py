@@ -1,12 +1,6 @@
-"""The buzzer's cues: short tone figures, one per thing a player must notice.
-
-A cue is a tuple of :class:`Note` (a frequency in Hz, or ``None`` for a
-rest, and a length in seconds). Every refusal class has its own figure, so a
-refusal is told apart by ear as by its LED sign; a commit is one short
-click; the skunk line rises; the win is a fanfare. All frequencies lie in
-:data:`LOWEST`-:data:`HIGHEST`, the range a piezo driven through gpiozero's
-``TonalBuzzer`` (two octaves around A5) plays.
-"""
+"""The buzzer's cues: short tone figures (:class:`Note` tuples, ``None`` = a rest), one per thing a
+player must notice, each refusal class its own, all within :data:`LOWEST`-:data:`HIGHEST` (what
+``TonalBuzzer`` plays)."""
 
 from __future__ import annotations
 

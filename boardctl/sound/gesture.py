@@ -1,10 +1,5 @@
-"""The score on request: a gesture the panel leaves free.
-
-Turning a track's encoder back (anticlockwise) while nothing is pending on
-that track does nothing on the LEDs (a pending amount never goes below 0), so
-with sound wired it asks the board to say the score. The virtual board's
-keyboard sends the same turn (its "encoder back" key).
-"""
+"""The score on request: a track's encoder turned back with nothing pending (it does nothing on the
+LEDs) asks the board to say the score; the keyboard sends the same turn."""
 
 from __future__ import annotations
 

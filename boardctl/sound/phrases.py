@@ -1,11 +1,5 @@
-"""What the board says, in the words players use at the table.
-
-Pure functions from what happened to a phrase: "Alice, fifteen two, fifteen
-four, and a pair is six" when the cards were entered (then "Alice
-one-oh-three."), "Alice twelve, one-oh-three" when only the points were, "Bob,
-two for his heels, twenty-three"; whose count is next; why an entry was
-refused; the board's question about the last entry; the score on request.
-"""
+"""What the board says, in the words players use at the table (pure functions; docs/sound.md, "What
+it sounds like")."""
 
 from __future__ import annotations
 
@@ -43,13 +37,8 @@ NAMED_ENTRIES = {"heels": "for his heels", "last": "for last"}
 def entry(
     name: str, points: int, front: int, *, count: HandScore | None = None, kind: str | None = None
 ) -> str:
-    """An entry recorded: the count in words with the cards, else the points and the score.
-
-    With the cards, the count as players say it: "Alice, fifteen two, fifteen
-    four, and a pair is six" (a crib: "Alice's crib, ..."); the score follows as
-    its own phrase (:func:`scores`). His heels and three for last are named:
-    "Alice, two for his heels, twenty-three".
-    """
+    """An entry recorded: with its cards the count as players say it (:func:`counted`), else the
+    points and the score; his heels and three for last by name."""
     if count is not None:
         whose = f"{name}'s crib" if count.crib else name
         return f"{whose}, {say_count(count)}"
@@ -60,10 +49,7 @@ def entry(
 
 
 def counted(name: str, front: int, count: HandScore) -> list[str]:
-    """A count entered with its cards: the count in words, then the new score.
-
-    ``["Alice, fifteen two, fifteen four, and a pair is six", "Alice one-oh-three."]``
-    """
+    """A count entered with its cards: the count in words, then the new score."""
     return [entry(name, count.total, front, count=count), scores([(name, front)])]
 
 

@@ -1,16 +1,6 @@
-"""Cues on a piezo wired to the LED controller (the Pico): one TONE message per cue.
-
-``[sound] buzzer = "pico"``. :class:`PicoCues` turns a cue of
-:data:`boardctl.sound.cues.CUES` (the same table the ``TonalBuzzer`` back-end
-plays) into its ``(Hz, ms)`` steps and sends them over the LED link in one
-TONE message; the Pico plays them on its hardware PWM, timed by its own clock,
-so neither the Pi's load nor its scheduler can stretch a note. No thread on the
-Pi: :meth:`PicoCues.play` writes about 40 bytes to the serial port from the
-caller's thread, as :meth:`~boardctl.link.base.Link.show` writes a frame. A
-newer cue cuts the one playing short (the controller starts each TONE at once).
-
-A cue is never sent late: while the controller is not connected (or its
-firmware predates TONE) the cue is dropped, not queued.
+"""Cues on a piezo wired to the LED controller (``[sound] buzzer = "pico"``): each cue of
+:data:`boardctl.sound.cues.CUES` as one TONE message, written from the caller's thread and timed by
+the Pico; dropped, never sent late, while no controller takes TONE (docs/sound.md, "On the Pico").
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """Speech back-ends: say a phrase without ever holding up the service loop.
 
-:class:`SpeechQueue` keeps at most a few phrases and speaks them in a worker
-thread through a :class:`Voice`; a phrase marked ``interrupt`` (a new entry,
-a refusal) cuts short the one being spoken and drops those waiting, so the
-board never talks about an entry that has already been taken back.
-
-:class:`EspeakVoice` runs ``espeak-ng`` (Debian package ``espeak-ng``) to the
-default sound device (USB audio or an I2S amplifier, see hardware/); it can
-also write a WAV file (:meth:`EspeakVoice.render`), which the tests measure
-with sox. With no voice configured nothing speaks (the default).
+:class:`SpeechQueue` speaks a few phrases in a worker thread, an ``interrupt`` phrase cutting the
+current one short and dropping the rest; :class:`EspeakVoice` runs ``espeak-ng`` (or writes a WAV,
+:meth:`EspeakVoice.render`).
 """
 
 from __future__ import annotations

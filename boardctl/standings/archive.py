@@ -1,9 +1,5 @@
-"""Closing an event: its results archived to a file the director keeps, and cleared from the broker.
-
-``boardctl standings close EVENT``, step by step as docs/standings.md ("Events, closing
-one, and the season") says: the archive is written before anything is cleared, so a close
-interrupted at any step is run again.
-"""
+"""Closing an event: its results archived to a file the director keeps, then cleared from the broker
+(docs/standings.md, "Events, closing one, and the season": a close cut short is run again)."""
 
 from __future__ import annotations
 
@@ -79,10 +75,8 @@ def write(path: Path, records: Iterable[dict[str, Any]]) -> None:
 def close(
     config: MqttConfig, event: str, folder: Path, *, timeout: float = 10.0
 ) -> tuple[Path, int, int]:
-    """Close ``event``: (the archive, the results in it, the topics cleared), see the module.
-
-    Malformed records (:mod:`.verify`) are not archived; they are cleared too.
-    """
+    """Close ``event``: (the archive, its results, the topics cleared); malformed records are
+    cleared, not archived."""
     path = path_of(folder, event)
     held = load(path) if path.exists() else {}
     client = make_client(config, f"boardctl-close-{secrets.token_hex(3)}")

@@ -1,9 +1,5 @@
-"""Games played on a wooden board, entered by hand: one JSON line each, appended.
-
-A line is a result record as a board's bridge publishes it (``board`` is
-what the director typed, ``wood`` by default; ``id`` is ``manual-`` and a
-digest of the line, so the same game entered once is one game).
-"""
+"""Games played on a wooden board, entered by hand: one JSON result record a line, appended
+(``board`` as typed, ``wood`` by default; ``id`` a digest: one game once)."""
 
 from __future__ import annotations
 

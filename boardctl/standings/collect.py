@@ -1,18 +1,8 @@
 """Every board's results from the broker: the retained result topics, read once or followed.
 
-After subscribing to ``<prefix>/+/results/<event>/+`` for each event it ranks
-(``+``: every event the broker keeps) the collector publishes a marker
-on a topic of its own and waits for it to come back: the broker sends the
-retained messages of a subscription before anything published after it, so
-when the marker arrives every retained result is in.
-
-A follower rebuilds its view after every (re)connection: the retained set
-that arrives then replaces what it held, so a result withdrawn while it was
-away (a withdrawal is an empty retained message, which the broker does not
-keep, or a withdrawal record) is gone from its view too. What it holds are the
-messages as sent; :mod:`.verify` decides which of them count. Only the events
-asked for cross the network: the cost is one event's results, however many
-past events the broker still keeps.
+After subscribing, a marker published on a topic of its own marks the end of the retained messages;
+a follower rebuilds its view after every (re)connection, so withdrawals made while away are gone
+too. :mod:`.verify` decides what counts.
 """
 
 from __future__ import annotations
@@ -40,14 +30,11 @@ def collect(
     only: Sequence[str] = (),
     withdrawals: bool = False,
 ) -> Messages:
-    """Every retained result of the events ``only`` (none named: of every event) on the broker.
+    """Every retained result of the events ``only`` (none: every event) on the broker, without the
+    withdrawn (``withdrawals`` keeps their records, for :mod:`.archive`).
 
-    An empty payload or a withdrawal record withdraws one (``withdrawals``:
-    the withdrawal records are kept, for :mod:`.archive` to clear them).
-
-    With ``follow``, keeps listening after the retained ones are in and calls
-    ``follow(messages)`` after each change, and after each reconnection once
-    the retained set is in again, until it returns False.
+    With ``follow``, calls ``follow(messages)`` after each change and each reconnection's retained
+    set, until it returns False.
     """
     client = make_client(config, f"boardctl-standings-{secrets.token_hex(3)}")
     events: queue.SimpleQueue[tuple[str, Any, bytes]] = queue.SimpleQueue()

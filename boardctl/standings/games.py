@@ -1,14 +1,6 @@
-"""A finished game as the standings see it, read from a result record.
-
-A record is the JSON a board's bridge publishes (``boardctl/<board>/results/<id>``)
-or a game entered by hand (:mod:`.by_hand`); the fields used are ``id``,
-``board``, ``names``, ``scores``, ``winner``, ``game_points``, ``end`` and,
-when present, ``skunk`` and ``players`` (each track's members: one player, or
-the partners of a team). A record without ``players`` (an older one, or typed
-by hand) reads a track named ``Ann & Cat`` or ``Al, Bea & Cy`` as that team.
-The same game seen twice (a broker delivers at least once) is one game:
-:func:`dedupe` keeps the last copy of each ``(board, id)``.
-"""
+"""A finished game as the standings see it, read from a result record (the bridge's or
+:mod:`.by_hand`'s); a track named ``Ann & Cat`` without ``players`` is that team, and :func:`dedupe`
+keeps the last copy of each ``(board, id)``."""
 
 from __future__ import annotations
 
@@ -29,11 +21,8 @@ MAX_SKUNK = 3  # a triple skunk
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One finished game: who played on which track, the scores and the winner.
-
-    ``teams`` holds each track's members (empty: read from the names, see
-    :func:`split_team`).
-    """
+    """One finished game: each track's members (``teams``; empty: :func:`split_team`), the scores
+    and the winner."""
 
     board: str
     id: str
@@ -90,10 +79,7 @@ def split_team(name: str) -> tuple[str, ...]:
 
 
 def entrant_key(members: Sequence[str]) -> str:
-    """How entrants are compared: a player by :func:`player_key`, a team by its set of players.
-
-    ``Ann & Cat`` and ``cat & ann`` are the same team; ``Ann`` alone is another entrant.
-    """
+    """How entrants compare: a player by :func:`player_key`, a team by its players' set."""
     return " & ".join(sorted(player_key(m) for m in members))
 
 
@@ -129,12 +115,9 @@ def _int(record: Mapping[str, Any], key: str) -> int:
 def from_record(record: Mapping[str, Any]) -> Game:
     """The game of one result record; :class:`StandingsError` if it is not one.
 
-    Every field is bounded by what the rules allow: two to six tracks, names
-    of at most :data:`MAX_NAME` characters, scores up to the target (a
-    :data:`MAX_TARGET` at most), the winner alone on the target when the
-    record names it, the spread and the winner's name as the scores and names
-    give them, a skunk of 0-3 and game points of 1 up to the preset's largest
-    value (0-:data:`MAX_GAME_POINTS` for a custom preset or none named).
+    Every field is bounded as the rules allow (tracks, :data:`MAX_NAME`, scores to at most
+    :data:`MAX_TARGET`, the winner, spread, skunk 0-3, game points up to the preset's or
+    :data:`MAX_GAME_POINTS`).
     """
     if not isinstance(record, Mapping):
         raise StandingsError("a result must be a JSON object")

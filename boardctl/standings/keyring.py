@@ -1,10 +1,5 @@
-"""The director's keys: one board key per board id, to verify the boards' results.
-
-A JSON file ``{"version": 1, "keys": {board id: key as hex}}``, mode 0600,
-replaced atomically; ``boardctl key add BOARD FILE`` files a copy of a board's
-``board.key`` under its board id. Default place:
-``$XDG_STATE_HOME/boardctl/board-keys.json`` (or ``~/.local/state/...``).
-"""
+"""The director's keys: a JSON file of board id -> key (hex), mode 0600, replaced atomically, at
+``$XDG_STATE_HOME/boardctl/board-keys.json``; ``boardctl key add BOARD FILE`` files one."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The standings of a set of games as ``boardctl standings`` and the standings page show them.
-
-One function for both: count every game once, keep those since a time, rank
-them (:mod:`.table`), and, once the play-offs have begun, rank the games
-before and fill a bracket (:mod:`.bracket`) from the games after.
-"""
+"""The standings of a set of games, as ``boardctl standings`` and the page show them: each game
+once, ranked (:mod:`.table`), then a bracket (:mod:`.bracket`) once play-offs began."""
 
 from __future__ import annotations
 

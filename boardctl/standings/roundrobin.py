@@ -1,11 +1,5 @@
-"""A round-robin schedule by the circle method, spread over the club's boards.
-
-With N players (one more, a *bye*, when N is odd) there are N-1 rounds; in
-each, player 0 stays put and the others turn one place round the circle, so
-every pair meets exactly once and everyone plays (or sits out) once a round.
-A round with more games than boards is played in *waves* (wave 1 on boards
-1..B, then wave 2 ...).
-"""
+"""A round-robin schedule by the circle method (a bye for an odd count), each round spread over the
+club's boards in waves (docs/standings.md, "Round robin")."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""A season: several events' archives ranked together, players known across them by a roster.
-
-The roster file and how names match are docs/standings.md ("Events, closing one, and the
-season"); each game counts once by its board and id (:func:`.games.dedupe`) and the season
-is ranked as one event is (:func:`.report.report`).
-"""
+"""A season: several events' archives ranked together by a roster (docs/standings.md, "Events,
+closing one, and the season"), each game once."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""What the director trusts: each retained result checked against its topic and its board's key.
-
-A record is *bad* (dropped, counted once), *verified* (counted), *failed* (shown apart,
-never counted) or *unverified* (shown apart, counted only on request), as docs/standings.md
-("Which results count") defines them; the topic decides a record's board and id.
-"""
+"""What the director trusts: each retained result checked against its topic and its board's key:
+*bad*, *verified*, *failed* or *unverified* (docs/standings.md, "Which results count")."""
 
 from __future__ import annotations
 
@@ -73,10 +69,8 @@ def decode(board: str, game_id: str, payload: bytes) -> dict[str, Any]:
 
 
 def check(messages: Iterable[tuple[tuple[str, str], bytes]], keys: Mapping[str, bytes]) -> Checked:
-    """Sort ``((board, slot), payload)`` messages by trust, with the director's ``keys``.
-
-    A slot is ``<event>/<game id>`` (:func:`boardctl.mqtt.topics.slot`) or a game id.
-    """
+    """Sort ``((board, slot), payload)`` messages by trust with the director's ``keys`` (slot:
+    ``<event>/<game id>`` or a game id)."""
     out = Checked()
     for (board, slot), payload in sorted(messages, key=lambda m: m[0]):
         game_id = slot.rpartition("/")[2]

@@ -1,17 +1,7 @@
-"""The board for the page: where each LED sits, and the colour it shows now.
-
-The page draws the same picture as ``boardctl snapshot`` (rows of 30 holes in
-groups of five, skunk lines between the rows, dealer and game-point LEDs), as
-SVG: :func:`board_plan` takes every LED's position from
-:class:`~boardctl.board.snapshot.Picture` for the configured layout, and
-:func:`led_colours` gives each LED its colour from the service's ``frame``
-(what the strip shows this moment), lifted for a screen as in the PNG
-pictures. So the page shows exactly what the LEDs show: pegs, pending
-entry, dealer, skunk-line markers, error flash, game points.
-
-Scores and names are live text on the page (read by screen readers), so the
-plan leaves out the picture's title and score captions.
-"""
+"""The board for the page: where each LED sits (:func:`board_plan`, from
+:class:`~boardctl.board.snapshot.Picture`), and the colour it shows now (:func:`led_colours`, from
+the service's ``frame``): the page shows what the LEDs show. Scores and names are live text, so the
+plan leaves out the picture's captions."""
 
 from __future__ import annotations
 

@@ -1,17 +1,8 @@
 """The page server's door: slow or greedy clients cannot take the page down.
 
-- One client address holds at most ``per_address`` open connections; one more is
-  closed at once (logged once while that address stays at its cap).
-- A new connection must send its first request's headers within
-  ``header_timeout`` seconds, or it is closed. After a reply, aiohttp's
-  keep-alive timeout (``web.idle_timeout``) closes a connection that sends no
-  complete request (nothing, or half a request) in time; a request's body has
-  ``header_timeout`` seconds too (:func:`boardctl.web.server._json_body`).
-- When ``accept`` runs out of file descriptors, asyncio retries it a second
-  later; that is logged in one line per episode, not a traceback per try. An
-  episode ends when ``accept`` has not run out for :attr:`Gate.quiet` seconds
-  (two header timeouts and one second: a flood of half-sent requests turns over
-  every header timeout, so a flood that goes on is one episode).
+A cap of open connections per address, a deadline for the first request's headers, and one log line
+per episode of running out of file descriptors (docs/web.md, "Slow and greedy clients"; an episode
+ends after :attr:`Gate.quiet` seconds without).
 """
 
 from __future__ import annotations

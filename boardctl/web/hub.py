@@ -1,12 +1,7 @@
 """One watch of the board, fanned out to every open page.
 
-The :class:`Hub` runs :meth:`Source.watch <boardctl.web.socket_source.Source.watch>`
-only while at least one page is connected (and for :data:`LINGER` seconds
-after the last one leaves, so a reload does not restart it), turns each
-snapshot into the message the page draws, and hands it to every page's
-queue. A page that does not keep up never slows the others or the board:
-its queue holds :data:`QUEUE` messages and, when full, the oldest is dropped
-(each message is a whole state, so the newest is all a late page needs).
+:class:`Hub` watches only while a page is open (and :data:`LINGER` seconds after); a page's queue
+holds :data:`QUEUE` whole states, dropping the oldest, so a slow page slows nothing.
 """
 
 from __future__ import annotations

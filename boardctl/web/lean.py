@@ -1,23 +1,8 @@
 """Import the web server's libraries without what a plain-HTTP page never uses.
 
-``boardctl web`` serves plain HTTP on the LAN (docs/web.md), yet importing
-``aiohttp`` costs memory for two things it never needs:
-
-- **TLS client contexts**: ``aiohttp.connector`` builds two ``ssl.SSLContext``
-  objects when imported (one loads the system's CA certificates), and
-  ``asyncio`` imports ``ssl`` for its TLS transports: 3.7 MB of RSS here with
-  OpenSSL's libraries and the parsed certificates. :func:`prepare` imports
-  ``asyncio`` and ``aiohttp`` while ``ssl`` is hidden, so they take the path
-  they already have for a Python without ``ssl``; ``ssl`` is then visible
-  again, so the results' MQTT client can still use TLS when ``[mqtt]`` asks
-  for it (it then loads OpenSSL itself).
-- **frozenlist's C++ extension**: the only C++ in the process; it maps
-  ``libstdc++`` (1.1 MB of RSS here) for the few lists aiohttp freezes once
-  at start-up (its signal handlers). Its pure-Python twin (chosen with the
-  package's own ``FROZENLIST_NO_EXTENSIONS`` switch) does the same.
-
-Called by ``boardctl web serve`` before the server is imported; a process that
-has already imported these libraries keeps them as they are.
+``ssl`` is hidden while ``asyncio`` and ``aiohttp`` are imported (no TLS client contexts) and
+frozenlist's C++ extension is switched off (docs/web.md, "Figures": the RSS each saves). Called by
+``boardctl web serve`` before the server is imported.
 """
 
 from __future__ import annotations

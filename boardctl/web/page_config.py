@@ -1,8 +1,5 @@
-"""The web page's configuration: ``/etc/boardctl/web.toml``, every key optional (docs/web.md).
-
-The page listens on 127.0.0.1 only by default; a wildcard or a public address needs
-``allow_public = true``. Read with :mod:`boardctl.config`'s checks.
-"""
+"""The web page's configuration: ``/etc/boardctl/web.toml``, every key optional (docs/web.md);
+127.0.0.1 only unless ``allow_public = true``."""
 
 from __future__ import annotations
 
@@ -160,9 +157,8 @@ SYSTEM_STATE = Path("/var/lib/boardctl-web")
 def state_dir(
     config: WebConfig, env: dict[str, str] | None = None, *, system: Path = SYSTEM_STATE
 ) -> Path:
-    """Where the tokens live: ``web.state``, systemd's ``$STATE_DIRECTORY``, the system
-    unit's ``/var/lib/boardctl-web`` when it exists (so ``sudo boardctl web pair`` pairs
-    for the running unit), else per user."""
+    """Where the tokens live: ``web.state``, ``$STATE_DIRECTORY``, the system unit's
+    ``/var/lib/boardctl-web`` when it exists (``sudo boardctl web pair``), else per user."""
     env = dict(os.environ) if env is None else env
     if config.state:
         return Path(config.state)

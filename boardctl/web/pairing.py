@@ -1,20 +1,8 @@
 """Pairing: a short code said once, then a token the phone keeps.
 
-The page is read-only until a phone is paired. ``boardctl web pair`` makes a
-six-digit code valid for :data:`CODE_TTL` seconds (the LEDs could show it
-too: six digits fit on a track as lit holes, a later step); the phone enters
-it once and gets a long random token, which it keeps (``localStorage``) and
-sends with every change (``X-Board-Token``). A code works once; one client
-address may guess wrong :data:`CODE_TRIES` times (then it is refused, and the
-code still works for the player's phone), and :data:`CODE_TRIES_TOTAL` wrong
-guesses in all void it, so guessing one is a one-in-50,000 chance.
-``boardctl web unpair`` revokes every token (or one, by its id), at once: the
-server reads the token file again whenever it changes.
-
-Only hashes are stored (SHA-256 of the code and of each token) in the web
-state directory, files mode 0600, replaced atomically. The CLI and the
-server share the files, so pairing works while the server runs, with no
-socket of its own.
+A code works once, within :data:`CODE_TTL` seconds, and :data:`CODE_TRIES` wrong guesses per address
+(:data:`CODE_TRIES_TOTAL` in all) void it; only SHA-256 hashes are stored, mode 0600, replaced
+atomically, shared by the CLI and the server (docs/web.md, "Nobody changes a game from the street").
 """
 
 from __future__ import annotations
@@ -115,12 +103,8 @@ class Pairing:
 
     # --- the server's side --------------------------------------------------------
     def redeem(self, code: str, label: str = "", address: str = "") -> tuple[str, str]:
-        """Trade a valid code for ``(id, token)``; the code is then used up.
-
-        ``address`` (the client's) may guess wrong :data:`CODE_TRIES` times; after
-        that its guesses are refused unchecked, and the code still works for
-        others. :data:`CODE_TRIES_TOTAL` wrong guesses in all void the code.
-        """
+        """Trade a valid code for ``(id, token)``, using it up (``address``: the client's, for
+        :data:`CODE_TRIES`)."""
         pending = self._read(CODE_FILE)
         if not isinstance(pending, dict) or "hash" not in pending:
             raise PairingError("no pairing code is open: run 'boardctl web pair' on the board")

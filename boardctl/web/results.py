@@ -1,21 +1,8 @@
 """Results, player records and standings for the pages, from the club's MQTT broker.
 
-The web process never reads the journal (its unit cannot). The board's MQTT
-bridge (``boardctl mqtt``) already publishes every finished game's result from
-the journal, retained, one topic per game (docs/mqtt.md); :class:`ResultsFeed`
-follows those topics as ``boardctl standings --follow`` does (the same
-:func:`~boardctl.standings.collect.collect`), in a thread of its own, and
-tells the server whenever they change. From what it holds, the pure functions
-below build what the pages show:
-
-- :func:`board_document`: this board's results, newest first, and the player
-  records of ``boardctl stats players`` that results alone give (games, wins,
-  win %, game points, skunks, spread, head to head; the hand, crib and pegging
-  figures need the journal's entries: the page has them from the service's
-  ``records`` request, and these only for a service without it);
-- :func:`standings_document`: the ACC standings of every board's games (and the
-  games entered by hand), with the bracket once the play-offs have begun, as
-  ``boardctl standings`` ranks them.
+The web process never reads the journal: :class:`ResultsFeed` follows the bridge's retained results
+(:func:`~boardctl.standings.collect.collect`) in a thread; :func:`board_document` and
+:func:`standings_document` build the pages' data (docs/web.md, "Results and the standings page").
 """
 
 from __future__ import annotations
@@ -160,11 +147,7 @@ def keys(options: StandingsOptions) -> dict[str, bytes]:
 
 
 def board_document(messages: Messages, board: str) -> dict[str, Any]:
-    """This board's results (newest first) and its players' records.
-
-    Each row says whether it is signed; the board's page does not verify
-    (the projector's standings page does, with the director's keys).
-    """
+    """This board's results (newest first, each marked signed or not) and its players' records."""
     from boardctl.results.records import records_of_results
     from boardctl.standings.verify import check
 
@@ -210,11 +193,8 @@ def manual_games(options: StandingsOptions) -> list[Game]:
 
 
 def standings_document(messages: Messages, options: StandingsOptions) -> dict[str, Any]:
-    """The ACC standings of every board's verified games and the hand-entered ones.
-
-    Results not counted are listed apart (``apart``: each game with the
-    reason), malformed ones counted (``skipped``) and named once (``note``).
-    """
+    """The ACC standings of the verified and hand-entered games; the rest listed ``apart`` with
+    reasons, malformed ones counted (``skipped``) and named once (``note``)."""
     from boardctl.standings.report import report
     from boardctl.standings.verify import check
 

@@ -1,41 +1,9 @@
 """The web server: one page, its assets, a live event stream and a small JSON API.
 
-Routes (all under the host names the page may be reached by):
-
-==========================  ===============================================
-``GET /`` and the assets    the page (``static/``, under 100 KB, no CDN)
-``GET /events``             server-sent events: ``plan`` (where the LEDs
-                            sit) when it changes, then one state per change
-``GET /api/state``          the latest state once, with ``paired``
-``GET /api/history``        the game's events, newest first, itemised
-``GET /api/score``          ``?cards=5H 5C 5S JD 5D&crib=0``: count a hand
-``GET /api/discard``        ``?cards=...&dealer=1``: rank the discards
-``POST /api/pair``          ``{"code": "123456"}`` -> ``{"id", "token"}``
-``POST /api/command``       one control-socket command, paired phones only
-``GET /standings``          the standings page (a projector), live
-``GET /api/results``        this board's results and its players' records
-``GET /api/standings``      the ACC standings of every board's games
-``GET /api/records``        every player's record, from the board's journal
-``GET /api/invite``         a hosting board's link code (docs/remote.md), paired phones only
-``GET /results/events``     server-sent events: the results' version
-==========================  ===============================================
-
-Results and standings come from the club's MQTT broker
-(:mod:`boardctl.web.results`) when ``web.results = "mqtt"``; the players'
-records (with the hand, crib and pegging figures and the big hands) from the
-service's ``records`` request, answered from its journal.
-
-Safety: every request must name an allowed host (the listen addresses, the
-configured host names, ``localhost``), which stops DNS rebinding; a POST must
-come from the page's own origin (``Origin`` equal to ``http://<Host>``) with a
-JSON body; a command needs a paired phone's token in ``X-Board-Token`` (a
-custom header, so a cross-site form or image cannot send it). Responses
-carry a strict Content-Security-Policy. A command is checked with the
-control socket's own ``parse_request`` and then sent to the service, whose
-engine applies its checks and gives its messages: the page has no second way
-to change the game. Every command carries the ``request_id`` the page made for
-the tap; the reply says whether the entry is confirmed (:func:`command`).
-Connections go through :mod:`boardctl.web.gate` (timeouts, a cap per address).
+The routes and the safety checks (allowed hosts, same-origin JSON POSTs, a paired token in
+``X-Board-Token``, a strict Content-Security-Policy): docs/web.md. A command is checked with the
+control socket's ``parse_request`` and sent to the service, whose engine decides. Connections go
+through :mod:`boardctl.web.gate`.
 """
 
 from __future__ import annotations
@@ -218,9 +186,8 @@ async def _stream(
     unsubscribe: Callable[[asyncio.Queue[Any]], None],
     before: Callable[[], bytes],
 ) -> web.StreamResponse:
-    """Write each message of a ``subscribe``d queue as a server-sent event (``before`` it:
-    what that returns), a keep-alive comment when nothing came for a while, until the page
-    goes."""
+    """Each message of a ``subscribe``d queue as a server-sent event (``before`` it: what that
+    returns), with keep-alive comments, until the page goes."""
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
     )
@@ -246,31 +213,24 @@ async def _stream(
     return response
 
 
-def _no_results(request: web.Request) -> web.Response | None:
-    feed = request.app[FEED]
-    if feed is None:
-        return _error(
-            404, 'results are not configured: set results = "mqtt" in web.toml (docs/web.md)'
-        )
-    return None
+NO_RESULTS = 'results are not configured: set results = "mqtt" in web.toml (docs/web.md)'
+NOT_PAIRED = "this phone is not paired: run 'boardctl web pair' and enter the code"
 
 
 async def results(request: web.Request) -> web.Response:
     """This board's results and player records, from the broker."""
-    missing = _no_results(request)
     feed = request.app[FEED]
-    if missing is not None or feed is None:
-        return missing or _error(404, "no results")
+    if feed is None:
+        return _error(404, NO_RESULTS)
     document = board_document(feed.results, request.app[BOARD])
     return web.json_response({"ok": True, "error": feed.error, **document})
 
 
 async def standings_api(request: web.Request) -> web.Response:
     """Every board's standings, ranked as ``boardctl standings`` ranks them."""
-    missing = _no_results(request)
     feed = request.app[FEED]
-    if missing is not None or feed is None:
-        return missing or _error(404, "no results")
+    if feed is None:
+        return _error(404, NO_RESULTS)
     options = request.app[CONFIG].standings
     document = await asyncio.to_thread(standings_document, feed.results, options)
     return web.json_response({**document, "source_error": feed.error})
@@ -302,7 +262,7 @@ async def invite(request: web.Request) -> web.Response:
     """The code of the game this board hosts (``boardctl remote invite``'s), for a paired
     phone only: whoever has it can enter scores into the game. ``{}`` when not hosting."""
     if not paired(request):
-        return _error(401, "this phone is not paired: run 'boardctl web pair' and enter the code")
+        return _error(401, NOT_PAIRED)
     try:
         return web.json_response(
             {"ok": True, **await request.app[SOURCE].request({"op": "invite"})}
@@ -392,15 +352,12 @@ def _request_id(body: dict[str, Any]) -> str:
 async def command(request: web.Request) -> web.Response:
     """One control-socket command from a paired phone, with the service's checks and words.
 
-    The reply says whether the entry is confirmed: ``200`` the service answered
-    (it is in the journal; ``"repeated": true`` when an earlier try had put it
-    there), ``409`` the engine refused it and nothing was written, ``4xx`` the
-    page refused it; ``202`` it was sent and not answered, ``503`` the service
-    could not be reached: not confirmed either way, and the page asks again with
-    the same ``request_id``, which the service applies once.
+    ``200`` answered (``"repeated"``: an earlier try had put it there), ``409`` refused by the
+    engine, ``4xx`` by the page; ``202`` and ``503`` are not confirmed: the page asks again with the
+    same ``request_id`` (docs/web.md, "One tap, one entry").
     """
     if not paired(request):
-        return _error(401, "this phone is not paired: run 'boardctl web pair' and enter the code")
+        return _error(401, NOT_PAIRED)
     try:
         body = await _json_body(request)
         rid = _request_id(body)
@@ -464,11 +421,7 @@ def make_app(
     feed: ResultsFeed | None = None,
     board: str = "",
 ) -> web.Application:
-    """The application (tests run it on a port of their own).
-
-    ``feed`` brings the results from the broker (None: the page has none);
-    ``board`` is this board's id among them.
-    """
+    """The application (``feed``: the broker's results, or None; ``board``: this board's id)."""
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
     app[CONFIG] = config
     app[FEED] = feed

@@ -1,28 +1,8 @@
-"""The web process's one way to the board: the service's control socket.
+"""The web process's one way to the board: the service's control socket (docs/service.md).
 
-Everything the page shows and every change it asks for goes through
-:class:`Source`, the only code in :mod:`boardctl.web` that talks to the
-service. It speaks the control socket's JSON lines (docs/service.md):
-
-- :meth:`Source.request` sends one request (``status``, ``history``, ``peg``,
-  ``set``, ...) and returns its ``result``, or raises the service's refusal as
-  :class:`~boardctl.errors.ControlError` with the service's own message
-  (:class:`NoAnswer`: sent, not answered; a write is sent again only with its
-  ``request_id``);
-- :meth:`Source.watch` yields a :class:`Snapshot` (``status`` plus the LEDs'
-  colours) each time the board changes.
-
-``watch`` first asks the service for its ``watch`` stream (``{"op": "watch"}``,
-answered by one JSON line per state change or committed event, the first a
-snapshot). Each line is taken as "the board changed": the status it carries
-is used, and whatever it does not carry (the LEDs, or the status itself) is
-fetched with ``status``/``frame`` requests. When the service answers
-``unknown op 'watch'`` (a service without the stream), ``watch`` switches by
-itself to polling ``status`` and ``frame`` every ``poll_interval`` seconds,
-yielding only when something changed. The web server runs ``watch`` only
-while a page is open, so an unwatched board costs nothing. When the service
-goes away (a restart), ``watch`` yields one "down" snapshot, retries with a
-growing pause, and asks for the stream again once the service is back.
+:meth:`Source.request` sends one request and returns its result or raises the service's refusal;
+:meth:`Source.watch` yields a :class:`Snapshot` per change, from the ``watch`` stream or by polling
+an older service, and rides out restarts (docs/web.md, "How the page hears of changes").
 """
 
 from __future__ import annotations
@@ -49,12 +29,8 @@ class ServiceGone(ControlError):
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The board as the service has it: ``status`` (``None`` = service down) and the LEDs.
-
-    ``via`` says how it arrived: ``"watch"`` (the service's stream), ``"poll"``
-    (the fallback) or ``"down"``; ``notice`` is a refusal or error the watch
-    stream reported, if any.
-    """
+    """The board as the service has it: ``status`` (None = down) and the LEDs; ``via``: ``"watch"``,
+    ``"poll"`` or ``"down"``; ``notice``: a refusal the stream reported."""
 
     status: dict[str, Any] | None
     rgb: str = ""
@@ -76,11 +52,8 @@ READS = frozenset({"ping", "status", "history", "frame", "records"})
 
 
 def resendable(message: dict[str, Any]) -> bool:
-    """Whether ``message`` may be sent again: a read, or a write with its ``request_id``.
-
-    The service applies a repeated ``request_id`` once (:mod:`boardctl.service.once`);
-    a write without one is never sent twice (it could be counted twice).
-    """
+    """Whether ``message`` may be sent again: a read, or a write with its ``request_id``
+    (:mod:`boardctl.service.once` applies it once)."""
     return message.get("op") in READS or isinstance(message.get("request_id"), str)
 
 
@@ -104,10 +77,8 @@ class _Connection:
     async def ask(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send ``message``; return the whole reply object.
 
-        With no reply in ``timeout`` seconds (or a connection the service dropped),
-        a :func:`resendable` message is sent once more on a new connection, with
-        the same ``request_id``; any other is sent once. :class:`NoAnswer` means it
-        was sent and not answered, :class:`ServiceGone` that it could not be sent.
+        Unanswered in ``timeout`` (or dropped), a :func:`resendable` message is sent once more on a
+        new connection; :class:`NoAnswer`: sent, not answered; :class:`ServiceGone`: not sent.
         """
         attempts = 2 if resendable(message) else 1
         data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
@@ -195,11 +166,7 @@ def _rgb_in(line: dict[str, Any]) -> str | None:
 
 
 def _announces_only(line: dict[str, Any]) -> bool:
-    """A stream line that names a journalled event and carries no state.
-
-    The service follows each such line at once with a ``state`` line (the
-    board after the event), so the event line itself needs no snapshot.
-    """
+    """A stream line naming a journalled event without state (a ``state`` line follows)."""
     return "event" in line and _status_in(line) is None and not _notice_in(line)
 
 

@@ -1,15 +1,6 @@
-"""The page's card tools and history rows, from the rules engine (pure functions).
-
-- :func:`score` counts a hand or crib the way ``boardctl score`` does, item by
-  item and as players say it;
-- :func:`advise` ranks the discards as ``boardctl discard`` does;
-- :func:`history_rows` turns the service's ``history`` into the page's list,
-  itemising a hand or crib when its event names the cards: the row's ``count``
-  (the engine's, under the game's rules), else the event's ``"cards"`` and
-  ``"starter"`` counted as ``boardctl score`` would.
-
-Bad cards raise :class:`~boardctl.errors.CardError` with the engine's message.
-"""
+"""The page's card tools and history rows, from the rules engine (pure functions): :func:`score` and
+:func:`advise` as ``boardctl score`` and ``discard``, :func:`history_rows` itemising counts that
+name their cards."""
 
 from __future__ import annotations
 
@@ -17,7 +8,7 @@ from typing import Any
 
 from boardctl.cribbage.cards import parse_cards
 from boardctl.cribbage.discard import rank_discards
-from boardctl.cribbage.hand import score_hand
+from boardctl.cribbage.hand import score_typed
 from boardctl.cribbage.speech import say_count
 from boardctl.errors import CardError
 
@@ -26,12 +17,7 @@ MAX_OPTIONS = 15  # discards listed (6 cards: all 15)
 
 def score(cards: str, *, crib: bool = False) -> dict[str, Any]:
     """The count of ``cards`` (hand then starter, 4+1 or 3+1)."""
-    parsed = parse_cards(cards)
-    if len(parsed) not in (4, 5):
-        raise CardError(
-            f"give 4 hand cards and the starter (or 3 and the starter), got {len(parsed)} cards"
-        )
-    result = score_hand(parsed[:-1], parsed[-1], crib=crib)
+    result = score_typed(parse_cards(cards), crib=crib)
     return {**result.as_dict(), "said": say_count(result)}
 
 
@@ -67,11 +53,8 @@ def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def choices() -> dict[str, Any]:
-    """What the page's menus offer, from the tables the engine checks against.
-
-    ``rule_sets`` and ``house_rules`` map each name the status gives to its
-    title (``boardctl rules``' words), for the page's rules line.
-    """
+    """What the page's menus offer, from the engine's tables (rule sets and house rules with their
+    titles)."""
     from boardctl.board.theme import DEFAULT_THEME
     from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS
     from boardctl.cribbage.variants import VARIANTS
