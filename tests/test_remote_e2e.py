@@ -76,7 +76,7 @@ class Linked:
             }
         )
         self.host = Rig(tmp_path / "host", factory, config, RecordingLink())
-        assert self.host.board.remote is not None
+        assert self.host.board.remote.host is not None
         self.outbox_path = tmp_path / "guest" / OUTBOX_FILE
         self.guest = self.join()
 
@@ -208,7 +208,8 @@ def test_forged_and_foreign_messages_are_refused_and_logged_and_replays_apply_no
             rogue.send(cmd, json.dumps(changed).encode())
             rogue.send(cmd, b"peg 29")
             rogue.send(cmd, captured)  # a replay of the joined board's own command
-            host = linked.host.board.remote
+            host = linked.host.board.remote.host
+            assert host is not None
             wait_for(lambda: len(host.refused) == 3)
             answers = topic("boardctl", linked.link.game, "answer")
             wait_for(lambda: sum(t == answers for t, _ in rogue.heard) >= 2)
@@ -564,7 +565,7 @@ def test_a_linked_board_whose_broker_settings_are_wrong_plays_alone_and_says_why
     with caplog.at_level(logging.ERROR, logger="boardctl.remote"):
         rig = Rig(tmp_path, mock_factory, config, RecordingLink(), clock=ManualClock())
     try:
-        assert rig.board.remote is None and not isinstance(rig.loop.keeper, JoinedKeeper)
+        assert rig.board.remote.host is None and rig.board.remote.joined is None
         assert any("the link is not started" in r.getMessage() for r in caplog.records)
         assert "missing.pem: no such file" in caplog.text
         rig.enter(1, 3)  # the board still keeps its own score

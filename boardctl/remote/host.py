@@ -34,9 +34,16 @@ from boardctl.config import MqttConfig
 from boardctl.errors import BoardError, EntryError
 from boardctl.remote.broker import Connection, ended, now_n
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import FROM_BUTTONS, RemoteError, decode, encode, host_step
+from boardctl.remote.protocol import (
+    FROM_BUTTONS,
+    UNDOES,
+    RemoteError,
+    decode,
+    encode,
+    host_step,
+)
 from boardctl.remote.store import Answers
-from boardctl.remote.words import with_words
+from boardctl.remote.words import LinkStatus
 from boardctl.service.loop import Call, LoopEvent
 from boardctl.service.watch import Watch
 
@@ -65,6 +72,7 @@ class HostLink:
         clock: Callable[[], float],
         refuse: Callable[[dict[str, Any], BoardError], None] = lambda request, error: None,
         games: Callable[[], dict[str, Any] | None] = lambda: None,
+        last_is: Callable[[str], bool] = lambda request_id: False,
     ) -> None:
         self.link = link
         self.answers = answers
@@ -73,7 +81,8 @@ class HostLink:
         self.guest_online = False  # the joined board's hello is on the broker
         self._post, self._handle, self._state, self._watch = post, handle, state, watch
         self._pressed, self._flash, self._games = pressed, refuse, games
-        self._clock = clock
+        self._clock, self._last_is = clock, last_is
+        self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
         self._n = 0
         self._bye = self._guest_hello = 0  # the counters of the last bye and joined hello
         self._event: dict[str, Any] = {}  # the last entry journalled, sent with the next state
@@ -90,18 +99,16 @@ class HostLink:
         watch.subscribe(WATCH_KEY, self._watched)
         self._broker.start()
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> LinkStatus:
         """This side of the link, for ``boardctl status``."""
-        return with_words(
-            {
-                "role": "host",
-                "game": self.link.game,
-                "connected": self.connected,
-                "joined_online": self.guest_online,
-                "refused": len(self.refused),
-                "ended": self.ended,
-                "tracks": list(self.link.tracks),
-            }
+        return LinkStatus(
+            role="host",
+            game=self.link.game,
+            connected=self.connected,
+            other_online=self.guest_online,
+            ended=self.ended,
+            tracks=tuple(self.link.tracks),
+            forged=len(self.refused),
         )
 
     # --- the paho thread ----------------------------------------------------------
@@ -131,6 +138,7 @@ class HostLink:
             self._bye = max(self._bye, got.n)
             if self.ended:
                 log.warning("remote: the %s ended the link (remote leave)", got.sender)
+                self.on_end()
         elif got.kind == "cmd" and kind == "cmd":
             self._post(Call(lambda: self._apply(got.request_id, got.body)))
         else:
@@ -176,10 +184,12 @@ class HostLink:
 
         op = body.get("op")
         buttons = body.get(FROM_BUTTONS) is True
-        fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS)}
+        fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS, UNDOES)}
         try:
             if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
                 raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
+            if op == "undo":  # only the joined board's own last entry, if it is the last
+                self._check_undo(body.get(UNDOES))
             request = parse_request(json.dumps(fields))
             track = request.get("track")
             if isinstance(track, int) and track not in self.link.tracks:
@@ -194,6 +204,16 @@ class HostLink:
         except BoardError as exc:
             return {"ok": False, "error": str(exc)}
         return {"ok": True, "result": json.loads(json.dumps(result, default=str))}
+
+    def _check_undo(self, undoes: object) -> None:
+        """An undo of the joined board takes back its own last entry (``undoes``, its request
+        id), and only while that entry is the journal's last event: else it is refused."""
+        if not isinstance(undoes, str) or not self._last_is(undoes):
+            error = EntryError(
+                "the last entry is not the joined board's own: undo it on the host's board"
+            )
+            self._flash({"op": "undo"}, error)
+            raise error
 
     def _watched(self, line: bytes) -> None:
         message = json.loads(line)
