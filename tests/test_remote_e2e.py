@@ -286,7 +286,9 @@ class TwoBoards:
         factory: MockFactory,
         *,
         game: dict[str, Any] | None = None,
+        paired: bool = True,
     ) -> None:
+        self.paired = paired  # False: both boards start alone (boardctl remote links them later)
         self.broker = Broker(tmp_path / "broker")
         self.broker.start()
         mqtt_section = {"host": "127.0.0.1", "port": self.broker.port, "keepalive": 5}
@@ -298,7 +300,8 @@ class TwoBoards:
         for side, role in (("host", "host"), ("joined", "guest")):
             where = self.folders[side] / "state" / pairing.FILE
             where.parent.mkdir(parents=True)
-            pairing.save(where, pairing.Pairing(role, self.secret))
+            if paired:
+                pairing.save(where, pairing.Pairing(role, self.secret))
         self.host = Rig(
             self.folders["host"], factory, self.config, RecordingLink(), clock=ManualClock()
         )
@@ -311,7 +314,7 @@ class TwoBoards:
     def start_joined(self) -> Rig:
         folder, link = self.folders["joined"], RecordingLink()
         rig = Rig(folder, MockFactory(), self.joined_config, link, clock=ManualClock())
-        assert isinstance(rig.loop.keeper, JoinedKeeper)
+        assert isinstance(rig.loop.keeper, JoinedKeeper) or not self.paired
         return rig
 
     @property

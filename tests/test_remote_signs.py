@@ -8,8 +8,8 @@ from dataclasses import replace
 from boardctl.board.overlay import WHITE, OverlayRenderer
 from boardctl.board.screen import mode_note
 from boardctl.board.signs import LINK_ENDED_STEP
-from boardctl.service.app import load_board_layout, make_renderer
 from boardctl.config import parse_config
+from boardctl.service.app import load_board_layout, make_renderer
 from boardctl.view import BoardView, TrackView
 
 
