@@ -376,7 +376,7 @@ def _sound(
     from boardctl.sound.gesture import ScoreGesture
 
     announcer = build_announcer(
-        config.sound, status=keeper.status, pin_factory=factory, link=loop.link
+        config.sound, status=lambda: loop.keeper.status(), pin_factory=factory, link=loop.link
     )
     if announcer is not None:
         attach(announcer, loop.dispatcher)
