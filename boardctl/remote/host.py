@@ -83,6 +83,7 @@ class HostLink:
         self._pressed, self._flash, self._games = pressed, refuse, games
         self._clock, self._last_is = clock, last_is
         self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
+        self._closed = False
         self._n = 0
         self._bye = self._guest_hello = 0  # the counters of the last bye and joined hello
         self._event: dict[str, Any] = {}  # the last entry journalled, sent with the next state
@@ -155,6 +156,8 @@ class HostLink:
         self.refused = [*self.refused, reason][-KEEP_REFUSED:]
 
     def _apply(self, request_id: str, body: dict[str, Any]) -> None:
+        if self._closed:
+            return  # came in as the link ended (remote leave while the service runs)
         step = host_step(self.answers.known, request_id, str(body.get("after") or ""))
         if step == "wait":
             return  # the one made before it first: the joined board sends them in order
@@ -223,7 +226,8 @@ class HostLink:
             self._publish(message["state"])
 
     def _publish_now(self) -> None:
-        self._publish(self._state())
+        if not self._closed:
+            self._publish(self._state())
 
     def _publish(self, state: dict[str, Any]) -> None:
         status = {k: v for k, v in state.get("status", {}).items() if k != "remote"}
@@ -253,6 +257,7 @@ class HostLink:
         return self._n
 
     def close(self) -> None:
+        self._closed = True
         self._watch.unsubscribe(WATCH_KEY)
         self._broker.close()
         self.answers.close()

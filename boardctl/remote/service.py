@@ -123,10 +123,10 @@ class Remote:
         if joined is not None:
             self._swap(joined.own)
             joined.guest.close()
-            self._ended_here()
         if self.host is not None:
             self._stop_host()
-            self._ended_here()
+        if running is not None and (link is None or link.secret != running.secret):
+            self._ended_here()  # not when only the joined board's tracks changed
         if link is not None and link.role == "guest":
             keeper = _joined(self._config, self._journal, self._loop.keeper, link, self._loop.clock)
             if keeper is not self._loop.keeper:
