@@ -14,7 +14,7 @@ its unanswered entries, the host its board). :class:`Echo` decides, on times giv
 from __future__ import annotations
 
 ECHO_EVERY = 1.0  # seconds between echoes on a connection that moves
-STALLED_AFTER = 1.5  # seconds without the echo: the connection is stalled
+STALLED_AFTER = 1.0  # seconds without the echo: the connection is stalled
 
 
 class Echo:

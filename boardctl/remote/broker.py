@@ -26,6 +26,7 @@ from boardctl.remote.protocol import encode, topic
 KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
 RECONNECT_EVERY = 1  # second
 ECHO_TICK = 0.25  # seconds between looks at the echo
+AFTER_STALL = 0.1  # seconds before the first try of a stalled connection's fresh one (doubling)
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,7 @@ class Connection:
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
             if not reason.is_failure:  # subscribed before the other side hears hello
+                self._reconnect_after(RECONNECT_EVERY)  # after a stall: every second again
                 client.subscribe(self._echo_topic, qos=0)
                 on_connect(reason)
                 self.hello()
@@ -103,10 +105,15 @@ class Connection:
                     "remote: no echo from the broker for %.1f s: connecting again",
                     self.echo.stalled_after,
                 )
+                self._reconnect_after(AFTER_STALL)  # at once: it is not the broker that is down
                 sock = self.client.socket()
                 if isinstance(sock, socket.socket):  # paho's loop finds it closed, reconnects
                     with contextlib.suppress(OSError):
                         socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+    def _reconnect_after(self, seconds: float) -> None:
+        """paho's first wait before it connects again, doubling up to :data:`RECONNECT_EVERY`."""
+        self.client.reconnect_delay_set(seconds, RECONNECT_EVERY)  # type: ignore[arg-type]
 
     def hello(self) -> None:
         self.said_hello = now_n()
