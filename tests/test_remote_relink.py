@@ -193,3 +193,26 @@ def test_the_joined_board_signs_off_the_hosts_result_for_its_own_track(
         assert answer is not None and "track 1 is the host's" in str(answer["error"])
     finally:
         boards.close()
+
+
+def test_undo_held_on_the_joined_board_answers_the_hosts_question_about_its_entry(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    boards = TwoBoards(tmp_path, mock_factory, game={"mode": "guided", "variant": "six-card"})
+    joined, host = boards.joined, boards.host
+    try:
+        guest = boards.keeper.guest
+        wait_for(lambda: guest.reachable and guest.state is not None)
+        joined.press("track2.plus1")  # the cut: track 2 (the joined board's) deals
+        joined.wait_for(lambda: host.status()["phase"] == "deal")
+        joined.enter(2, 2)  # two for his heels, or pegging? the host's board asks
+        wait_for(lambda: guest.outbox.pending() == [] and host.status()["ask"] is not None)
+        wait_for(lambda: joined.loop.view().extra.ask is not None)  # and so does the joined
+        joined.press("undo", hold=joined.config.inputs.long_press + 0.1)  # held: the answer
+        wait_for(lambda: guest.outbox.pending() == [] and host.status()["ask"] is None)
+        rows = ask(boards, "host", {"op": "history"})
+        assert isinstance(rows, list)
+        assert rows[-1]["event"] == {"op": "refile", "kind": "pegging", "track": 1, "points": 2}
+        assert host.status()["tracks"][1]["front"] == 2  # filed anew, counted once
+    finally:
+        boards.close()

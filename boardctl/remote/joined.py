@@ -126,10 +126,17 @@ class JoinedKeeper:
                 "boardctl remote leave on this board too, to play on it alone"
             )
         refused = HOSTS.get(command.op)
-        if refused is not None:
+        if refused is not None and not self._asked(command):
             raise EntryError(refused)
         if isinstance(command, Undo) and self.guest.outbox.last_entry() is None:
             raise EntryError("nothing of this board's to undo in the host's game")
+
+    def _asked(self, command: Command) -> bool:
+        """Undo held on this board while the host's board asks about its last entry: the host
+        gives it its meaning there (that entry filed as the other kind), as its own buttons'."""
+        view = self.guest.view()
+        asking = view is not None and view.extra.ask is not None
+        return isinstance(command, Redo) and command is self._pressed and asking
 
     def history(self, *, all_games: bool = False) -> list[dict[str, Any]]:
         """Refused: the game is the host's journal (``boardctl history`` on the host)."""
