@@ -73,6 +73,7 @@ class HostLink:
         refuse: Callable[[dict[str, Any], BoardError], None] = lambda request, error: None,
         games: Callable[[], dict[str, Any] | None] = lambda: None,
         last_is: Callable[[str], bool] = lambda request_id: False,
+        finished: Callable[[], int | None] = lambda: None,
     ) -> None:
         self.link = link
         self.answers = answers
@@ -81,14 +82,14 @@ class HostLink:
         self.guest_online = False  # the joined board's hello is on the broker
         self._post, self._handle, self._state, self._watch = post, handle, state, watch
         self._pressed, self._flash, self._games = pressed, refuse, games
-        self._clock, self._last_is = clock, last_is
+        self._clock, self._last_is, self._finished = clock, last_is, finished
         self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
         self._closed = False
         self._n = 0
         self._bye = self._guest_hello = 0  # the counters of the last bye and joined hello
         self._event: dict[str, Any] = {}  # the last entry journalled, sent with the next state
         self._result = b""  # the finished games last published
-        self._games_seq: Any = None  # the journal's seq they were read at
+        self._games_seq: int | None = None  # the journal's seq they were read at
         self._broker = Connection(
             link,
             mqtt,
@@ -238,8 +239,9 @@ class HostLink:
             "state", "host", game=self.link.game, key=self.link.key, body=body, n=self._next_n()
         )
         self._broker.publish("state", payload, retain=True)
-        if status.get("winner") is not None and status.get("seq") != self._games_seq:
-            self._games_seq = status.get("seq")
+        finished = self._finished()
+        if finished is not None and finished != self._games_seq:
+            self._games_seq = finished
             self._publish_games()
 
     def _publish_games(self) -> None:

@@ -214,6 +214,7 @@ class Remote:
                 refuse=lambda request, error: _refused(loop, request, error),
                 games=lambda: _games(journal, link),
                 last_is=lambda request_id: _last_is(loop, request_id),
+                finished=lambda: _finished(loop.keeper),
             )
         except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
             log.error("remote: the link is not started: %s", exc)
@@ -274,7 +275,18 @@ def _last_is(loop: ServiceLoop, request_id: str) -> bool:
     """Whether the journal's last event is the one ``request_id`` wrote (an undo takes it back)."""
     journal = getattr(loop.keeper, "journal", None)
     first = None if journal is None else journal.find_request(request_id)
-    return first is not None and first.seq == loop.keeper.status().get("seq")
+    return first is not None and bool(first.seq == _seq(loop.keeper))
+
+
+def _seq(keeper: Any) -> int:
+    """The journal position of the board's game (its keeper's ``seq``: Scorekeeper's, or the
+    stand-in's while the journal is not open)."""
+    return int(keeper.seq)
+
+
+def _finished(keeper: Any) -> int | None:
+    """The journal position of the finished game the board shows, None while a game runs."""
+    return _seq(keeper) if keeper.view().winner is not None else None
 
 
 GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
