@@ -21,6 +21,7 @@ fault the time from the heal (for a killed service: the command that starts it a
 its start included) until both boards showed the same (p50 / max).
 
     PYTHONPATH=. python benchmarks/bench_remote_faults.py [--trials 200] [--partition 60]
+        [--fault loss ...]
 """
 
 from __future__ import annotations
@@ -45,7 +46,11 @@ def main() -> int:
     parser.add_argument("--outage", type=float, default=1.0, help="seconds of each fault")
     parser.add_argument("--partition", type=float, default=60.0, help="seconds of a partition")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--fault", action="append", choices=FAULTS, help="only this fault (again: and this one)"
+    )
     args = parser.parse_args()
+    faults = tuple(args.fault or FAULTS)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: the boards are stopped too
     rng = random.Random(args.seed)
     times: dict[str, list[float]] = {fault: [] for fault in FAULTS}
@@ -54,7 +59,7 @@ def main() -> int:
         linked = LinkedProcesses(Path(folder))
         try:
             for number in range(args.trials):
-                fault = FAULTS[number % len(FAULTS)]
+                fault = faults[number % len(faults)]
                 outage = args.partition if fault == "partition" else args.outage
                 try:
                     times[fault].append(fault_trial(linked, fault, rng, outage=outage))

@@ -112,6 +112,7 @@ class ViewExtra:
     journal_damage: bool = False  # the journal was damaged and recovered
     journal_fault: str | None = None  # the journal cannot be opened: why
     link_lost: bool = False  # a joined board cannot reach the host of its game (boardctl.remote)
+    link_ended: bool = False  # the link to the other board ended (remote leave; boardctl.remote)
 
 
 @dataclass(frozen=True, slots=True)

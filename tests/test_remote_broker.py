@@ -118,7 +118,8 @@ def test_two_boards_play_through_the_pages_acl_and_a_third_user_gets_nothing_in_
         assert [t["front"] for t in host.status()["tracks"]] == [0, 6]  # the ACL dropped it
         assert heard == []  # nor could it read the game's retained board or its answers
         if tls:  # the boards spoke TLS: the listener takes nothing else
-            assert host.board.remote is not None and host.board.remote.connected
+            hosting = host.board.remote.host
+            assert hosting is not None and hosting.connected
             plain = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="plain")
             plain.username_pw_set("home-b", "pw-b")
             plain.connect("127.0.0.1", broker.port)  # MQTT in the clear: no CONNACK comes

@@ -76,7 +76,7 @@ class Linked:
             }
         )
         self.host = Rig(tmp_path / "host", factory, config, RecordingLink())
-        assert self.host.board.remote is not None
+        assert self.host.board.remote.host is not None
         self.outbox_path = tmp_path / "guest" / OUTBOX_FILE
         self.guest = self.join()
 
@@ -208,7 +208,8 @@ def test_forged_and_foreign_messages_are_refused_and_logged_and_replays_apply_no
             rogue.send(cmd, json.dumps(changed).encode())
             rogue.send(cmd, b"peg 29")
             rogue.send(cmd, captured)  # a replay of the joined board's own command
-            host = linked.host.board.remote
+            host = linked.host.board.remote.host
+            assert host is not None
             wait_for(lambda: len(host.refused) == 3)
             answers = topic("boardctl", linked.link.game, "answer")
             wait_for(lambda: sum(t == answers for t, _ in rogue.heard) >= 2)
@@ -285,7 +286,9 @@ class TwoBoards:
         factory: MockFactory,
         *,
         game: dict[str, Any] | None = None,
+        paired: bool = True,
     ) -> None:
+        self.paired = paired  # False: both boards start alone (boardctl remote links them later)
         self.broker = Broker(tmp_path / "broker")
         self.broker.start()
         mqtt_section = {"host": "127.0.0.1", "port": self.broker.port, "keepalive": 5}
@@ -297,7 +300,8 @@ class TwoBoards:
         for side, role in (("host", "host"), ("joined", "guest")):
             where = self.folders[side] / "state" / pairing.FILE
             where.parent.mkdir(parents=True)
-            pairing.save(where, pairing.Pairing(role, self.secret))
+            if paired:
+                pairing.save(where, pairing.Pairing(role, self.secret))
         self.host = Rig(
             self.folders["host"], factory, self.config, RecordingLink(), clock=ManualClock()
         )
@@ -310,7 +314,7 @@ class TwoBoards:
     def start_joined(self) -> Rig:
         folder, link = self.folders["joined"], RecordingLink()
         rig = Rig(folder, MockFactory(), self.joined_config, link, clock=ManualClock())
-        assert isinstance(rig.loop.keeper, JoinedKeeper)
+        assert isinstance(rig.loop.keeper, JoinedKeeper) or not self.paired
         return rig
 
     @property
@@ -564,7 +568,7 @@ def test_a_linked_board_whose_broker_settings_are_wrong_plays_alone_and_says_why
     with caplog.at_level(logging.ERROR, logger="boardctl.remote"):
         rig = Rig(tmp_path, mock_factory, config, RecordingLink(), clock=ManualClock())
     try:
-        assert rig.board.remote is None and not isinstance(rig.loop.keeper, JoinedKeeper)
+        assert rig.board.remote.host is None and rig.board.remote.joined is None
         assert any("the link is not started" in r.getMessage() for r in caplog.records)
         assert "missing.pem: no such file" in caplog.text
         rig.enter(1, 3)  # the board still keeps its own score

@@ -22,6 +22,7 @@ from boardctl.cli.verbs import format_status
 from boardctl.refusals import Refusal
 from boardctl.remote import pairing
 from boardctl.remote.protocol import encode, link_key
+from boardctl.remote.service import ENDED_SHOWN
 from boardctl.remote.store import OUTBOX_FILE, Outbox, linked_games
 from boardctl.service import client
 from boardctl.sound import phrases
@@ -85,28 +86,67 @@ def test_the_host_refuses_the_joined_boards_entry_for_the_hosts_track_with_its_s
     assert [t["front"] for t in boards.host.status()["tracks"]] == [0, 3]
 
 
+def socket(boards: TwoBoards, side: str) -> str:
+    return str(boards.folders[side] / "run" / "control.sock")
+
+
 @pytest.mark.parametrize("leaving", ["host", "joined"])
-def test_remote_leave_tells_the_other_board_the_link_ended_not_that_it_is_lost(
+def test_remote_leave_ends_the_link_on_both_running_boards_with_the_link_ended_sign(
     boards: TwoBoards, tmp_path: Path, capsys: pytest.CaptureFixture[str], leaving: str
 ) -> None:
     config = config_file(boards, tmp_path)
-    assert main(["remote", "leave", "--config", config, "--journal", journal(boards, leaving)]) == 0
+    guest = boards.keeper.guest
+    command = ["remote", "leave", "--config", config, "--journal", journal(boards, leaving)]
+    assert main([*command, "--socket", socket(boards, leaving)]) == 0
     out = capsys.readouterr().out
     assert "the other board is told the link has ended" in out
+    assert "the running service plays this board alone now" in out  # no restart
     assert not (boards.folders[leaving] / "state" / pairing.FILE).exists()
-    guest = boards.keeper.guest
-    wait_for(lambda: guest.ended and bool(boards.status("host")["remote"]["ended"]))
-    joined = boards.status("joined")
-    assert joined["remote"]["ended"] is True and joined["remote"]["link_lost"] is False
-    assert "the link was ENDED (remote leave)" in format_status(joined)
-    assert not boards.joined.loop.view().extra.link_lost  # no link-lost sign: it ended
-    assert "the joined board gone: the link was ENDED" in format_status(boards.status("host"))
-    before = boards.host.status()["seq"]
-    boards.joined.enter(2, 3)  # until its service restarts, the joined board still sends ...
-    wait_for(lambda: len(boards.sent()) == 1 and guest.outbox.pending() == [])
-    answer = guest.outbox.answer(boards.sent()[0])
-    assert answer is not None and "the link has ended" in answer["error"]  # ... refused
-    assert boards.host.status()["seq"] == before
+    sides = (boards.host, boards.joined)
+    left, other = sides if leaving == "host" else sides[::-1]
+    # the board that left plays alone at once, under the link-ended sign (not the lost link's)
+    assert "remote" not in boards.status(leaving)
+    assert left.loop.view().extra.link_ended and not left.loop.view().extra.link_lost
+    wait_for(lambda: guest.ended)
+    if leaving == "host":  # the joined board shows the host's last board, and the sign
+        joined = boards.status("joined")
+        assert joined["remote"]["ended"] is True and joined["remote"]["link_lost"] is False
+        assert "the link was ENDED (remote leave)" in format_status(joined)
+        view = boards.joined.loop.view()
+        assert view.extra.link_ended and not view.extra.link_lost
+        boards.joined.enter(2, 3)  # refused on the joined board itself: nothing is sent
+        assert boards.sent() == []
+        assert "the link has ended" in boards.joined.loop.view().extra.refused
+        assert boards.joined.loop.view().extra.refusal is not None  # the refusal's sign
+        boards.joined.elapse(30)  # the sign stays while the host's last board is shown
+        assert boards.joined.loop.view().extra.link_ended
+    else:  # the host's words and LEDs say the joined board left
+        wait_for(lambda: boards.host.loop.view().extra.link_ended)
+        assert "the joined board gone: the link was ENDED" in format_status(boards.status("host"))
+        assert not boards.host.loop.view().extra.link_lost
+    # for ENDED_SHOWN seconds of the board's own clock on a board that plays on
+    for board in (left,) if leaving == "host" else (left, other):
+        board.elapse(ENDED_SHOWN - 1)
+        assert board.loop.view().extra.link_ended
+        board.elapse(1.5)
+        assert not board.loop.view().extra.link_ended
+    before = left.status()["seq"]
+    left.enter(1, 3)  # the board that left keeps its own score again
+    left.wait_for(lambda: left.status()["seq"] == before + 1)
+    assert left.status()["tracks"][0]["front"] >= 3
+
+
+def test_the_link_ended_sign_goes_with_the_boards_next_entry(
+    boards: TwoBoards, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = config_file(boards, tmp_path)
+    command = ["remote", "leave", "--config", config, "--journal", journal(boards, "joined")]
+    assert main([*command, "--socket", socket(boards, "joined")]) == 0
+    wait_for(lambda: boards.host.loop.view().extra.link_ended)
+    boards.host.elapse(1)
+    boards.host.enter(1, 2)  # an entry: the board plays on, the sign has said its piece
+    boards.host.wait_for(lambda: boards.host.status()["tracks"][0]["front"] == 2)
+    assert not boards.host.loop.view().extra.link_ended
 
 
 def test_a_board_that_joins_again_after_a_bye_is_linked_again(

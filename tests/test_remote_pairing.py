@@ -104,25 +104,46 @@ def test_a_damaged_link_file_is_reported_not_guessed(tmp_path: Path) -> None:
 
 
 def test_status_says_in_words_which_side_of_the_link_the_board_is_and_how_it_stands() -> None:
-    from boardctl.remote.words import link_line
+    from dataclasses import replace
 
-    host = {"role": "host", "game": "g1", "connected": True, "joined_online": False, "refused": 2,
-            "tracks": [1, 2]}  # fmt: skip
+    from boardctl.remote.words import LinkStatus, link_line
+
+    host = LinkStatus("host", "g1", True, False, False, (1, 2), forged=2)
     assert link_line(host) == (
         "linked game g1: hosted here, on the broker; the joined board not online; "
         "it enters for track 2, 3; 2 forged or foreign messages refused"
     )
-    assert "the joined board gone: the link was ENDED" in link_line({**host, "ended": True})
-    joined = {"role": "guest", "game": "g1", "connected": True, "link_lost": True,
-              "unanswered": 1, "refused": ["there is no track 8"]}  # fmt: skip
+    assert "the joined board gone: the link was ENDED" in link_line(replace(host, ended=True))
+    joined = LinkStatus("guest", "g1", True, False, False, None, link_lost=True, unanswered=1,
+                        refusals=("there is no track 8",))  # fmt: skip
     assert link_line(joined) == (
         "linked game g1: joined, LINK LOST (cannot reach the host): the board shows the host's "
         "last state; 1 entry waiting for the host; the host refused: there is no track 8"
     )
-    back = {**joined, "link_lost": False, "unanswered": 0, "refused": []}
+    back = replace(joined, link_lost=False, unanswered=0, refusals=())
     assert link_line(back) == "linked game g1: joined, host reachable"
-    ended = link_line({**back, "ended": True})
+    ended = link_line(replace(back, ended=True))
     assert "the link was ENDED (remote leave)" in ended and "LOST" not in ended
+
+
+def test_the_status_part_keeps_its_keys_and_words_for_the_phone_page_and_the_cli() -> None:
+    from boardctl.cli.verbs import format_status
+    from boardctl.remote.words import LinkStatus, link_line
+
+    host = LinkStatus("host", "g1", True, True, False, (1,), forged=1)
+    assert host.to_dict() == {
+        "role": "host", "game": "g1", "connected": True, "joined_online": True, "refused": 1,
+        "ended": False, "tracks": [1], "words": link_line(host),
+    }  # fmt: skip
+    joined = LinkStatus("guest", "g1", False, False, False, None, link_lost=True, unanswered=2,
+                        refusals=("no",))  # fmt: skip
+    assert joined.to_dict() == {
+        "role": "guest", "game": "g1", "connected": False, "host_online": False,
+        "link_lost": True, "ended": False, "unanswered": 2, "refused": ["no"], "tracks": None,
+        "words": link_line(joined),
+    }  # fmt: skip
+    status = {"tracks": [], "remote": joined.to_dict()}
+    assert format_status(status).splitlines()[-1] == link_line(joined)
 
 
 def test_the_outbox_keeps_each_games_entries_apart_and_chains_them_in_order(

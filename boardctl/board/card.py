@@ -8,7 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.rulesign import rule_legend
-from boardctl.board.signs import ASK_MEANING, ASK_SIGN, STUCK_MEANING, STUCK_SIGN, legend
+from boardctl.board.signs import (
+    ASK_MEANING,
+    ASK_SIGN,
+    LINK_ENDED_MEANING,
+    LINK_ENDED_SIGN,
+    LINK_LOST_MEANING,
+    LINK_LOST_SIGN,
+    STUCK_MEANING,
+    STUCK_SIGN,
+    legend,
+)
 
 #: The card's size: 4 x 6 in at 300 dots per inch.
 DPI = 300
@@ -29,7 +39,8 @@ OTHER_SIGNS: tuple[tuple[str, str], ...] = (
     (ASK_SIGN, ASK_MEANING),
     ("start holes blinking red", "new game? menu confirms, undo cancels"),
     ("start holes steady purple", "the journal was damaged and recovered"),
-    ("start holes steady white", "linked boards: the host cannot be reached; entries wait"),
+    (LINK_LOST_SIGN, LINK_LOST_MEANING),
+    (LINK_ENDED_SIGN, LINK_ENDED_MEANING),
     ("board dark, start holes vermilion", "the journal cannot be opened: nothing is saved"),
     (STUCK_SIGN, STUCK_MEANING),
 )

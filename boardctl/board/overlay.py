@@ -2,7 +2,7 @@
 
 Settings mode (track 1's first holes the items, track 2's the choices), the new-game and undo
 confirms, the result's sign-off, a game the layout cannot show, a damaged or unopenable
-journal, a joined board's lost link and a stuck button: what each looks like is in
+journal, a joined board's lost link, an ended link and a stuck button: what each looks like is in
 docs/board.md. :class:`OverlayRenderer` wraps the board renderer, so the service loop still
 sees one renderer with ``render_with_next``.
 """
@@ -16,7 +16,13 @@ from typing import Protocol
 from boardctl.board import theme
 from boardctl.board.layout import Layout
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
-from boardctl.board.signs import STUCK_COLOUR, stuck_next, stuck_on, stuck_places
+from boardctl.board.signs import (
+    LINK_ENDED_STEP,
+    STUCK_COLOUR,
+    stuck_next,
+    stuck_on,
+    stuck_places,
+)
 from boardctl.errors import LayoutError
 from boardctl.view import BoardView, ButtonId, SettingsShown
 
@@ -101,6 +107,9 @@ class OverlayRenderer:
         if extra.confirm or extra.undo_confirm or _awaited(view):
             step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
             upcoming = step if upcoming is None else min(upcoming, step)
+        if extra.link_ended:
+            step = (math.floor(now / LINK_ENDED_STEP) + 1) * LINK_ENDED_STEP
+            upcoming = step if upcoming is None else min(upcoming, step)
         if fault:  # no score is known: dark, and the fault sign
             dark = bytes(3 * self.layout.led_count)
             return self._paint(dark, self._confirm_leds(), VERMILION), upcoming
@@ -110,6 +119,7 @@ class OverlayRenderer:
             (extra.undo_confirm and blink, BLUE),
             (extra.journal_damage, PURPLE),
             (extra.link_lost, WHITE),
+            (extra.link_ended and _blink_on(now, LINK_ENDED_STEP), WHITE),
         ):
             if shown:
                 return self._paint(frame, self._confirm_leds(), colour), upcoming
@@ -170,5 +180,5 @@ def _awaited(view: BoardView) -> bool:
     return any(track not in confirmed for track in range(len(view.tracks)))
 
 
-def _blink_on(now: float) -> bool:
-    return math.floor(now / CONFIRM_STEP) % 2 == 0
+def _blink_on(now: float, step: float = CONFIRM_STEP) -> bool:
+    return math.floor(now / step) % 2 == 0

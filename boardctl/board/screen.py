@@ -45,6 +45,8 @@ def mode_note(view: BoardView) -> str:
         return "confirm the result: each side presses one of its buttons"
     if extra.link_lost:  # a joined board (boardctl.remote): the white start holes
         return "link lost: the host cannot be reached; entries wait and go when it is back"
+    if extra.link_ended:  # boardctl.remote: the start holes' slow white blink
+        return "link ended (remote leave): this board no longer plays the linked game"
     ask = extra.ask
     if ask is None:
         return ""

@@ -51,6 +51,15 @@ def ask_question(name: str, points: object, kind: object, other: object) -> str:
     return f"is {name}'s {points} {kind} or {other}?"
 
 
+#: Linked boards (boardctl.remote): the host cannot be reached (``extra.link_lost``), and the
+#: link has ended (``extra.link_ended``): its own sign, a slow blink of the same holes.
+LINK_LOST_SIGN = "start holes and the status LED steady white"
+LINK_LOST_MEANING = "linked boards: the host cannot be reached; entries wait"
+LINK_ENDED_SIGN = "start holes and the status LED blinking white, slowly"
+LINK_ENDED_MEANING = "linked boards: the link has ended (remote leave), no fault"
+LINK_ENDED_STEP = 0.5  # seconds on, seconds off
+
+
 #: A contact held past ``[inputs] stuck_after`` (``extra.stuck``), ignored until released:
 #: two 0.1 s yellow flashes a second (no other sign blinks so), over everything else.
 STUCK_COLOUR = YELLOW

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from boardctl.config import Config
 
 RESTART = "restart the service (sudo systemctl restart boardctl): it reads the link when it starts"
+ROLES = {"host": "hosts game {}", "guest": "plays game {} (joined)"}
 HELP = (
     "link two boards in two homes into one game over an MQTT broker: `remote invite` on the "
     "host shows a code, `remote join CODE` on the other board; `remote leave` unlinks"
@@ -34,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", metavar="PATH", help="the board's journal (its folder "
                         "keeps the link, remote.json)")  # fmt: skip
     parser.add_argument("--config", metavar="PATH", help="configuration file")
+    parser.add_argument("--socket", metavar="PATH", help="the running service's control socket, "
+                        "told of the link (default: the service's)")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,12 +54,15 @@ def run(args: argparse.Namespace) -> int:
     current = pairing.load(where)
     if args.tracks is not None and args.action != "invite":
         raise OptionError("--tracks is remote invite's (the host says whose tracks are whose)")
-    if args.action == "invite":
-        return _invite(where, current, config, new=args.new, tracks=args.tracks)
-    if args.action == "join":
-        return _join(where, current, args.code, config)
-    if args.action == "leave":
-        return _leave(where, current, config)
+    if args.action in ("invite", "join", "leave"):
+        if args.action == "invite":
+            _invite(where, current, config, new=args.new, tracks=args.tracks)
+        elif args.action == "join":
+            _join(where, current, args.code, config)
+        else:
+            _leave(where, current, config)
+        print(_tell_service(args))
+        return 0
     if current is None:
         print("this board is not linked (boardctl remote invite, or remote join CODE)")
         return 0
@@ -64,14 +70,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _leave(where: Path, current: object, config: Config) -> int:
+def _tell_service(args: argparse.Namespace) -> str:
+    """Ask the running service to read the link again (``relink``); what it plays now."""
+    from boardctl.cli.verbs import socket_path
+    from boardctl.errors import ControlError
+    from boardctl.service import client
+
+    try:
+        running = client.request(socket_path(args), {"op": "relink"})
+    except client.ServiceDown:
+        return "the service is not running: it reads the link when it starts"
+    except ControlError as exc:
+        return f"the running service did not take the link ({exc}): {RESTART}"
+    role = running.get("role") if isinstance(running, dict) else None
+    if role not in ROLES:
+        return "the running service plays this board alone now"
+    return "the running service " + ROLES[str(role)].format(running.get("game"))
+
+
+def _leave(where: Path, current: object, config: Config) -> None:
     from boardctl.errors import BoardError
     from boardctl.remote import pairing
     from boardctl.remote.broker import say_bye
 
     if not isinstance(current, pairing.Pairing):
         print("this board is not linked")
-        return 0
+        return
     try:
         say_bye(current, config.mqtt)
         print("the other board is told the link has ended")
@@ -79,11 +103,9 @@ def _leave(where: Path, current: object, config: Config) -> int:
         print(f"the other board is not told ({exc}): it will show the link lost")
     pairing.remove(where)
     print(f"unlinked: this board no longer plays game {current.game} ({where} removed)")
-    print(RESTART)
-    return 0
 
 
-def _invite(where: Path, current: object, config: Config, *, new: bool, tracks: str | None) -> int:
+def _invite(where: Path, current: object, config: Config, *, new: bool, tracks: str | None) -> None:
     from boardctl.errors import OptionError
     from boardctl.remote import pairing
     from boardctl.remote.protocol import new_secret
@@ -102,12 +124,10 @@ def _invite(where: Path, current: object, config: Config, *, new: bool, tracks: 
     print(_describe(current, config))
     print(f"on the other board: boardctl remote join {current.code}")
     print("the code is the link's secret: say it to the other home only")
-    print(RESTART)
     _network_hint()
-    return 0
 
 
-def _join(where: Path, current: object, code: str | None, config: Config) -> int:
+def _join(where: Path, current: object, code: str | None, config: Config) -> None:
     from boardctl.errors import OptionError
     from boardctl.remote import pairing
     from boardctl.remote.protocol import decode_code
@@ -118,16 +138,14 @@ def _join(where: Path, current: object, code: str | None, config: Config) -> int
     if isinstance(current, pairing.Pairing):
         if current.role == "guest" and current.secret == secret:
             print(_describe(current, config))
-            return 0
+            return
         raise OptionError(
             f"this board is already linked ({current.role} of game {current.game}): "
             "boardctl remote leave first"
         )
     joined = pairing.save(where, pairing.Pairing("guest", secret))
     print(_describe(joined, config))
-    print(RESTART)
     _network_hint()
-    return 0
 
 
 def _describe(link: object, config: Config) -> str:

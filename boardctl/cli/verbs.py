@@ -222,9 +222,7 @@ def format_status(status: dict[str, Any]) -> str:
         lines.append(f"LED link ({link.get('kind', '?')}): {state}")
     remote = status.get("remote")
     if isinstance(remote, dict):  # a board linked with another home's (boardctl.remote)
-        from boardctl.remote.words import link_line
-
-        lines.append(link_line(remote))
+        lines.append(str(remote.get("words", "")))  # its service's words (LinkStatus)
     return "\n".join(lines)
 
 

@@ -4,22 +4,31 @@ Each side says ``hello`` (signed, retained) on its own presence topic
 (``.../host`` or ``.../guest``) when it connects; its last will empties that
 topic, so the broker itself tells the other side when it goes away (a power
 cut, a network gone: after 1.5 keep-alives). A clean stop empties it too. A
-lost connection is tried again every second.
+lost connection is tried again every second, and a stalled one (no echo through the broker,
+:mod:`boardctl.remote.alive`) is dropped and made anew.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 from boardctl.config import MqttConfig
+from boardctl.remote.alive import Echo
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import encode, topic
 
 KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
 RECONNECT_EVERY = 1  # second
+ECHO_TICK = 0.25  # seconds between looks at the echo
+AFTER_STALL = 0.1  # seconds before the first try of a stalled connection's fresh one (doubling)
+
+log = logging.getLogger(__name__)
 
 
 def now_n(after: int = 0) -> int:
@@ -51,6 +60,10 @@ class Connection:
         self.link, self.role = link, role
         self.said_hello = 0  # the counter of this side's last hello
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
+        self.echo = Echo()
+        self._echo_topic = topic(mqtt.prefix, link.game, f"alive-{role}")
+        self._stop = threading.Event()
+        self._echoer = threading.Thread(target=self._watch, name=f"remote-echo-{role}", daemon=True)
         self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
         # a linked game waits for it: try again every second, not up to every 5 s (the bridge's)
         self.client.reconnect_delay_set(RECONNECT_EVERY, RECONNECT_EVERY)
@@ -58,12 +71,20 @@ class Connection:
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
             if not reason.is_failure:  # subscribed before the other side hears hello
+                self._reconnect_after(RECONNECT_EVERY)  # after a stall: every second again
+                client.subscribe(self._echo_topic, qos=0)
                 on_connect(reason)
                 self.hello()
 
+        def received(client: Any, userdata: Any, message: Any) -> None:
+            if message.topic != self._echo_topic:
+                on_message(message)
+            elif message.payload.isdigit():
+                self.echo.echoed(int(message.payload), time.monotonic())
+
         self.client.on_connect = connected
         self.client.on_disconnect = lambda *args: on_disconnect()
-        self.client.on_message = lambda client, userdata, message: on_message(message)
+        self.client.on_message = received
         self._address = (mqtt.host, port(mqtt), mqtt.keepalive)
 
     def start(self) -> None:
@@ -71,6 +92,28 @@ class Connection:
         host, number, keepalive = self._address
         self.client.connect_async(host, number, keepalive)
         self.client.loop_start()
+        self._echoer.start()
+
+    def _watch(self) -> None:
+        """Send the echo, and drop a connection that no longer brings it back."""
+        while not self._stop.wait(ECHO_TICK):
+            step = self.echo.step(time.monotonic(), self.client.is_connected())
+            if step == "send":
+                self.client.publish(self._echo_topic, str(self.echo.number).encode(), qos=0)
+            elif step == "stalled":
+                log.warning(
+                    "remote: no echo from the broker for %.1f s: connecting again",
+                    self.echo.stalled_after,
+                )
+                self._reconnect_after(AFTER_STALL)  # at once: it is not the broker that is down
+                sock = self.client.socket()
+                if isinstance(sock, socket.socket):  # paho's loop finds it closed, reconnects
+                    with contextlib.suppress(OSError):
+                        socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+    def _reconnect_after(self, seconds: float) -> None:
+        """paho's first wait before it connects again, doubling up to :data:`RECONNECT_EVERY`."""
+        self.client.reconnect_delay_set(seconds, RECONNECT_EVERY)  # type: ignore[arg-type]
 
     def hello(self) -> None:
         self.said_hello = now_n()
@@ -87,6 +130,9 @@ class Connection:
 
     def close(self) -> None:
         """Empty this side's presence (a clean goodbye), then disconnect."""
+        self._stop.set()
+        if self._echoer.is_alive():
+            self._echoer.join()
         if self.client.is_connected():
             sent = self.client.publish(self.topics[self.role], b"", qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):

@@ -34,9 +34,16 @@ from boardctl.config import MqttConfig
 from boardctl.errors import BoardError, EntryError
 from boardctl.remote.broker import Connection, ended, now_n
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import FROM_BUTTONS, RemoteError, decode, encode, host_step
+from boardctl.remote.protocol import (
+    FROM_BUTTONS,
+    UNDOES,
+    RemoteError,
+    decode,
+    encode,
+    host_step,
+)
 from boardctl.remote.store import Answers
-from boardctl.remote.words import with_words
+from boardctl.remote.words import LinkStatus
 from boardctl.service.loop import Call, LoopEvent
 from boardctl.service.watch import Watch
 
@@ -65,6 +72,8 @@ class HostLink:
         clock: Callable[[], float],
         refuse: Callable[[dict[str, Any], BoardError], None] = lambda request, error: None,
         games: Callable[[], dict[str, Any] | None] = lambda: None,
+        last_is: Callable[[str], bool] = lambda request_id: False,
+        finished: Callable[[], int | None] = lambda: None,
     ) -> None:
         self.link = link
         self.answers = answers
@@ -73,12 +82,14 @@ class HostLink:
         self.guest_online = False  # the joined board's hello is on the broker
         self._post, self._handle, self._state, self._watch = post, handle, state, watch
         self._pressed, self._flash, self._games = pressed, refuse, games
-        self._clock = clock
+        self._clock, self._last_is, self._finished = clock, last_is, finished
+        self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
+        self._closed = False
         self._n = 0
         self._bye = self._guest_hello = 0  # the counters of the last bye and joined hello
         self._event: dict[str, Any] = {}  # the last entry journalled, sent with the next state
         self._result = b""  # the finished games last published
-        self._games_seq: Any = None  # the journal's seq they were read at
+        self._games_seq: int | None = None  # the journal's seq they were read at
         self._broker = Connection(
             link,
             mqtt,
@@ -90,18 +101,16 @@ class HostLink:
         watch.subscribe(WATCH_KEY, self._watched)
         self._broker.start()
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> LinkStatus:
         """This side of the link, for ``boardctl status``."""
-        return with_words(
-            {
-                "role": "host",
-                "game": self.link.game,
-                "connected": self.connected,
-                "joined_online": self.guest_online,
-                "refused": len(self.refused),
-                "ended": self.ended,
-                "tracks": list(self.link.tracks),
-            }
+        return LinkStatus(
+            role="host",
+            game=self.link.game,
+            connected=self.connected,
+            other_online=self.guest_online,
+            ended=self.ended,
+            tracks=tuple(self.link.tracks),
+            forged=len(self.refused),
         )
 
     # --- the paho thread ----------------------------------------------------------
@@ -131,6 +140,7 @@ class HostLink:
             self._bye = max(self._bye, got.n)
             if self.ended:
                 log.warning("remote: the %s ended the link (remote leave)", got.sender)
+                self.on_end()
         elif got.kind == "cmd" and kind == "cmd":
             self._post(Call(lambda: self._apply(got.request_id, got.body)))
         else:
@@ -147,6 +157,8 @@ class HostLink:
         self.refused = [*self.refused, reason][-KEEP_REFUSED:]
 
     def _apply(self, request_id: str, body: dict[str, Any]) -> None:
+        if self._closed:
+            return  # came in as the link ended (remote leave while the service runs)
         step = host_step(self.answers.known, request_id, str(body.get("after") or ""))
         if step == "wait":
             return  # the one made before it first: the joined board sends them in order
@@ -176,10 +188,12 @@ class HostLink:
 
         op = body.get("op")
         buttons = body.get(FROM_BUTTONS) is True
-        fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS)}
+        fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS, UNDOES)}
         try:
             if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
                 raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
+            if op == "undo":  # only the joined board's own last entry, if it is the last
+                self._check_undo(body.get(UNDOES))
             request = parse_request(json.dumps(fields))
             track = request.get("track")
             if isinstance(track, int) and track not in self.link.tracks:
@@ -195,6 +209,16 @@ class HostLink:
             return {"ok": False, "error": str(exc)}
         return {"ok": True, "result": json.loads(json.dumps(result, default=str))}
 
+    def _check_undo(self, undoes: object) -> None:
+        """An undo of the joined board takes back its own last entry (``undoes``, its request
+        id), and only while that entry is the journal's last event: else it is refused."""
+        if not isinstance(undoes, str) or not self._last_is(undoes):
+            error = EntryError(
+                "the last entry is not the joined board's own: undo it on the host's board"
+            )
+            self._flash({"op": "undo"}, error)
+            raise error
+
     def _watched(self, line: bytes) -> None:
         message = json.loads(line)
         if "event" in message:  # an entry journalled: the joined board speaks it
@@ -203,7 +227,8 @@ class HostLink:
             self._publish(message["state"])
 
     def _publish_now(self) -> None:
-        self._publish(self._state())
+        if not self._closed:
+            self._publish(self._state())
 
     def _publish(self, state: dict[str, Any]) -> None:
         status = {k: v for k, v in state.get("status", {}).items() if k != "remote"}
@@ -214,8 +239,9 @@ class HostLink:
             "state", "host", game=self.link.game, key=self.link.key, body=body, n=self._next_n()
         )
         self._broker.publish("state", payload, retain=True)
-        if status.get("winner") is not None and status.get("seq") != self._games_seq:
-            self._games_seq = status.get("seq")
+        finished = self._finished()
+        if finished is not None and finished != self._games_seq:
+            self._games_seq = finished
             self._publish_games()
 
     def _publish_games(self) -> None:
@@ -233,6 +259,7 @@ class HostLink:
         return self._n
 
     def close(self) -> None:
+        self._closed = True
         self._watch.unsubscribe(WATCH_KEY)
         self._broker.close()
         self.answers.close()

@@ -29,13 +29,18 @@ from collections.abc import Callable
 from typing import Any
 
 from boardctl.errors import BoardError, EntryError
-from boardctl.game.commands import BoardCommand, Command, Peg
+from boardctl.game.commands import BoardCommand, Command, NewGame, Peg, Redo, Undo
 from boardctl.remote.guest import GuestLink
-from boardctl.remote.protocol import FROM_BUTTONS
-from boardctl.remote.words import with_words
+from boardctl.remote.protocol import FROM_BUTTONS, UNDOES
+from boardctl.remote.words import LinkStatus
 from boardctl.view import BoardView
 
 KEEP_REFUSED = 20
+#: What the joined board refuses itself (the host hosts the game), by op, and why.
+HOSTS = {
+    NewGame.op: "the host hosts the game: start a new game on the host's board",
+    Redo.op: "redo on the host's board: it may bring back the host's entry",
+}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -105,10 +110,41 @@ class JoinedKeeper:
         return self.ids
 
     def prepare(self, command: Command) -> _Entry:
+        self._check(command)
         return _Entry(self, command)
 
     def apply(self, command: Command) -> dict[str, Any]:
+        self._check(command)
         return self.send(command)
+
+    def _check(self, command: Command) -> None:
+        """Refuse here what the joined board cannot send: anything once the link has ended,
+        a new game or a redo (the host's), an undo with no entry of this board's to take back."""
+        if self.guest.ended:
+            raise EntryError(
+                "the link has ended (remote leave): nothing more is entered; "
+                "boardctl remote leave on this board too, to play on it alone"
+            )
+        refused = HOSTS.get(command.op)
+        if refused is not None and not self._asked(command):
+            raise EntryError(refused)
+        if isinstance(command, Undo) and self.guest.outbox.last_entry() is None:
+            raise EntryError("nothing of this board's to undo in the host's game")
+
+    def _asked(self, command: Command) -> bool:
+        """Undo held on this board while the host's board asks about its last entry: the host
+        gives it its meaning there (that entry filed as the other kind), as its own buttons'."""
+        view = self.guest.view()
+        asking = view is not None and view.extra.ask is not None
+        return isinstance(command, Redo) and command is self._pressed and asking
+
+    def history(self, *, all_games: bool = False) -> list[dict[str, Any]]:
+        """Refused: the game is the host's journal (``boardctl history`` on the host)."""
+        raise EntryError(
+            f"this board has joined game {self.guest.link.game}: its history is the host's "
+            "journal (boardctl history on the host; results and stats players here show the "
+            "finished games)"
+        )
 
     def button_command(self, command: BoardCommand) -> BoardCommand:
         """The press as it is: the host's engine gives it its meaning in the host's phase."""
@@ -116,13 +152,18 @@ class JoinedKeeper:
         return command
 
     def waiting_signoff(self) -> tuple[int, ...] | None:
-        return None
+        """The host's result waiting for its sides (its sign on this board too): a press of
+        this board's track confirms for it, and the host checks the track is this board's."""
+        view = self.guest.view()
+        return None if view is None or self.guest.ended else view.extra.signoff
 
     def send(self, command: Command) -> dict[str, Any]:
         """Keep ``command`` in the outbox and send it; the host answers it later."""
         request: dict[str, Any] = dict(command.to_json())
         if command is self._pressed:  # from the buttons (the dispatcher asked just now)
             request[FROM_BUTTONS] = True
+        if isinstance(command, Undo):  # the host takes back this entry, if it is the last
+            request[UNDOES] = self.guest.outbox.last_entry()
         self._pressed = None
         rid = self.guest.submit(request, self.ids.next)
         return {"ok": True, "sent": rid, "seq": 0, "event": {}, "status": self.status()}
@@ -174,27 +215,31 @@ class JoinedKeeper:
             dataclasses.replace(t, pending=t.pending + extra)
             for t, extra in zip(view.tracks, waiting, strict=True)
         )
-        lost = not self.guest.reachable and not self.guest.ended  # an ended link is no fault
-        return dataclasses.replace(
-            view, tracks=tracks, extra=dataclasses.replace(view.extra, link_lost=lost)
+        ended = self.guest.ended  # no fault: its own sign, while the host's last board shows
+        lost = not self.guest.reachable and not ended
+        extra = dataclasses.replace(view.extra, link_lost=lost, link_ended=ended)
+        return dataclasses.replace(view, tracks=tracks, extra=extra)
+
+    def link_status(self) -> LinkStatus:
+        """This board's side of the link."""
+        state, guest = self.guest.state, self.guest
+        tracks = None if state is None else state.get("joined_tracks")
+        return LinkStatus(
+            role="guest",
+            game=guest.link.game,
+            connected=guest.connected,
+            other_online=guest.host_online,
+            ended=guest.ended,
+            tracks=None if not isinstance(tracks, list) else tuple(int(t) for t in tracks),
+            link_lost=not guest.reachable and not guest.ended,
+            unanswered=len(guest.outbox.pending()),
+            refusals=tuple(self.refused),
         )
 
     def status(self) -> dict[str, Any]:
         state = self.guest.state
         status = dict(state["status"]) if state is not None else dict(self.own.status())
-        status["remote"] = with_words(
-            {
-                "role": "guest",
-                "game": self.guest.link.game,
-                "connected": self.guest.connected,
-                "host_online": self.guest.host_online,
-                "link_lost": not self.guest.reachable and not self.guest.ended,
-                "ended": self.guest.ended,
-                "unanswered": len(self.guest.outbox.pending()),
-                "refused": list(self.refused),
-                "tracks": None if state is None else state.get("joined_tracks"),
-            }
-        )
+        status["remote"] = self.link_status().to_dict()
         return status
 
     @property

@@ -69,6 +69,8 @@ SENDERS: dict[str, tuple[str, ...]] = {
 #: In a command's entry: it was made with the joined board's buttons (the host gives it its
 #: meaning in the phase, as its own buttons' entries).
 FROM_BUTTONS = "from_buttons"
+#: In an undo's entry: the request id of the joined board's own last entry, the one it takes back.
+UNDOES = "undoes"
 _FIELDS = {"v", "kind", "from", "game", "id", "n", "body", "key", "hmac"}
 
 

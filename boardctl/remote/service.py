@@ -1,16 +1,21 @@
-"""The link in the board's service: started by :func:`boardctl.service.app.build`.
+"""The link in the board's service: started by :func:`boardctl.service.app.build`, changed
+while it runs.
 
-Nothing happens unless the board is linked (``remote.json`` beside the
-journal, made by ``boardctl remote invite``/``join``); paho-mqtt is imported
-only then. The link is read when the service starts: after ``remote invite``,
-``join`` or ``leave``, restart the service. A hosting board gets
-:class:`~boardctl.remote.host.HostLink` (:func:`attach`); a joined board's
-keeper becomes a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`),
-which :func:`attach` then connects to the loop.
+Nothing happens unless the board is linked (``remote.json`` beside the journal, made by
+``boardctl remote invite``/``join``); paho-mqtt is imported only then. A board that has joined
+a host's game starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`);
+:func:`attach` gives every board its :class:`Remote`, which starts a hosting board's
+:class:`~boardctl.remote.host.HostLink` and reads the link file again when ``boardctl remote
+invite``/``join``/``leave`` ask it to (the control socket's ``relink``): the link starts, ends
+or changes without a restart. When a link ends here (this board's ``remote leave``, or the
+other board's ``bye`` on the host) the board shows the link-ended sign
+(``extra.link_ended``) for :data:`ENDED_SHOWN` seconds of the service's clock, or until its next
+entry.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -18,9 +23,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from boardctl.config import Config
+    from boardctl.remote.host import HostLink
+    from boardctl.remote.joined import JoinedKeeper
+    from boardctl.remote.pairing import Pairing
     from boardctl.service.loop import ServiceLoop
+    from boardctl.view import ViewExtra
 
 log = logging.getLogger(__name__)
+
+ENDED_SHOWN = 10.0  # seconds the link-ended sign stays after the link ended here
 
 
 def _link(journal: Path) -> Any:
@@ -45,6 +56,10 @@ def joined(config: Config, journal: Path, own: Any, clock: Callable[[], float]) 
     link = _link(journal)
     if link is None or link.role != "guest":
         return own
+    return _joined(config, journal, own, link, clock)
+
+
+def _joined(config: Config, journal: Path, own: Any, link: Pairing, clock: Any) -> Any:
     from boardctl.errors import BoardError
     from boardctl.remote.guest import GuestLink
     from boardctl.remote.joined import JoinedKeeper
@@ -60,56 +75,175 @@ def joined(config: Config, journal: Path, own: Any, clock: Callable[[], float]) 
     return JoinedKeeper(own, guest)
 
 
-def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Any:
-    """The running link (its ``close`` ends it), or None when this board is not linked.
+def _same(one: Pairing, other: Pairing) -> bool:
+    """The same link (a change of code, side or tracks starts it again)."""
+    return (one.secret, one.role, one.tracks) == (other.secret, other.role, other.tracks)
 
-    A joined board's keeper (:func:`joined`) is told to show the host's board as it comes;
-    a hosting board gets its :class:`~boardctl.remote.host.HostLink`, which runs the joined
-    board's commands through ``handle``, the control socket's handler (request ids and all).
-    """
-    from boardctl.remote.joined import JoinedKeeper
 
-    keeper = loop.keeper
-    if isinstance(keeper, JoinedKeeper):
+class Current:
+    """The loop's keeper as it is now (a board joins or leaves a game while it runs): what
+    :func:`boardctl.service.once.exactly_once` checks request ids with."""
+
+    def __init__(self, loop: ServiceLoop) -> None:
+        self._loop = loop
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loop.keeper, name)
+
+
+class Remote:
+    """The board's link in its running service (see the module); :meth:`close` ends it."""
+
+    def __init__(self, config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> None:
+        self._config, self._journal, self._loop, self._handle = config, journal, loop, handle
+        self.host: HostLink | None = None
+        self.ended_at: float | None = None  # when the link ended here (the sign's start)
+        loop.view_extras.append(self._extra)
+        loop.add_timer(self._deadline, self._tick)
+        loop.dispatcher.committed.append(lambda command, result: self._unsign())
+        loop.requests.relink = self.relink
+        self._wire_joined()
+        self._start_host(_link(journal))
+
+    @property
+    def joined(self) -> Any:
+        """The joined board's keeper, None unless this board has joined a game."""
+        from boardctl.remote.joined import JoinedKeeper
+
+        keeper = self._loop.keeper
+        return keeper if isinstance(keeper, JoinedKeeper) else None
+
+    def relink(self) -> dict[str, Any]:
+        """Read the link file again and start, end or change the link to match it."""
+        link = _link(self._journal)
+        joined = self.joined
+        running = joined.guest.link if joined is not None else getattr(self.host, "link", None)
+        if running is not None and link is not None and _same(running, link):
+            return self._said()
+        if joined is not None:
+            self._swap(joined.own)
+            joined.guest.close()
+        if self.host is not None:
+            self._stop_host()
+        if running is not None and (link is None or link.secret != running.secret):
+            self._ended_here()  # not when only the joined board's tracks changed
+        if link is not None and link.role == "guest":
+            keeper = _joined(self._config, self._journal, self._loop.keeper, link, self._loop.clock)
+            if keeper is not self._loop.keeper:
+                self._swap(keeper)
+                self._wire_joined()
+                self.ended_at = None
+        self._start_host(link)
+        return self._said()
+
+    def _said(self) -> dict[str, Any]:
+        joined = self.joined
+        if joined is not None:
+            return {"role": "guest", "game": joined.guest.link.game}
+        if self.host is not None:
+            return {"role": "host", "game": self.host.link.game}
+        return {"role": None}
+
+    # --- the link-ended sign ---------------------------------------------------------
+    def _ended_here(self) -> None:
+        self.ended_at = self._loop.clock()
+        self._loop.redraw()
+
+    def _unsign(self) -> None:
+        self.ended_at = None  # an entry: the board plays on
+
+    def _extra(self, extra: ViewExtra) -> ViewExtra:
+        if self.ended_at is None or extra.link_ended:
+            return extra
+        return dataclasses.replace(extra, link_ended=True)
+
+    def _deadline(self) -> float | None:
+        return None if self.ended_at is None else self.ended_at + ENDED_SHOWN
+
+    def _tick(self, now: float) -> None:
+        if self.ended_at is not None and now >= self.ended_at + ENDED_SHOWN:
+            self.ended_at = None
+
+    # --- each side ---------------------------------------------------------------------
+    def _swap(self, keeper: Any) -> None:
+        """The board plays ``keeper``'s game from now on (a joined game's, or its own)."""
+        loop = self._loop
+        loop.keeper = loop.dispatcher.keeper = loop.requests.keeper = keeper
+        loop.panel.signoff = keeper.waiting_signoff
+        loop.keeper_changed()
+
+    def _wire_joined(self) -> None:
+        """A joined board's keeper shows the host's board (and speaks its entries) as it comes."""
         from boardctl.service.loop import Call
 
+        keeper: JoinedKeeper | None = self.joined
+        loop = self._loop
+        if keeper is None:
+            return
+
         def changed() -> None:
-            keeper.speak(loop.dispatcher.committed, loop.dispatcher.refused)  # in the voice
-            loop.keeper_changed()
+            if loop.keeper is keeper:
+                keeper.speak(loop.dispatcher.committed, loop.dispatcher.refused)  # in the voice
+                loop.keeper_changed()
 
         keeper.on_change = lambda: loop.post(Call(changed))
         loop.post(Call(changed))
-        return keeper.guest
-    link = _link(journal)
-    if link is None or link.role != "host":
-        return None
-    from boardctl.errors import BoardError
-    from boardctl.remote.host import HostLink
-    from boardctl.remote.store import ANSWERS_FILE, Answers
-    from boardctl.service.once import exactly_once
 
-    try:
-        answers = Answers(journal.parent / ANSWERS_FILE)
-        host = HostLink(
-            link,
-            config.mqtt,
-            post=loop.post,
-            handle=handle,
-            pressed=exactly_once(lambda request: _pressed(loop, request), loop.keeper),
-            state=loop.requests.state,
-            watch=loop.watch,
-            answers=answers,
-            clock=loop.clock,
-            refuse=lambda request, error: _refused(loop, request, error),
-            games=lambda: _games(journal, link),
-        )
-    except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
-        log.error("remote: the link is not started: %s", exc)
-        return None
-    loop.requests.parts["remote"] = host.status
-    loop.requests.invite = lambda: {"code": link.code, "game": link.game}
-    log.info("remote: hosting game %s on %s", link.game, config.mqtt.host)
-    return host
+    def _start_host(self, link: Pairing | None) -> None:
+        if link is None or link.role != "host":
+            return
+        from boardctl.errors import BoardError
+        from boardctl.remote.host import HostLink
+        from boardctl.remote.store import ANSWERS_FILE, Answers
+        from boardctl.service.loop import Call
+        from boardctl.service.once import exactly_once
+
+        loop, journal = self._loop, self._journal
+        try:
+            answers = Answers(journal.parent / ANSWERS_FILE)
+            host = HostLink(
+                link,
+                self._config.mqtt,
+                post=loop.post,
+                handle=self._handle,
+                pressed=exactly_once(lambda request: _pressed(loop, request), Current(loop)),
+                state=loop.requests.state,
+                watch=loop.watch,
+                answers=answers,
+                clock=loop.clock,
+                refuse=lambda request, error: _refused(loop, request, error),
+                games=lambda: _games(journal, link),
+                last_is=lambda request_id: _last_is(loop, request_id),
+                finished=lambda: _finished(loop.keeper),
+            )
+        except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
+            log.error("remote: the link is not started: %s", exc)
+            return
+        host.on_end = lambda: loop.post(Call(self._ended_here))
+        self.host = host
+        loop.requests.parts["remote"] = lambda: host.status().to_dict()
+        loop.requests.invite = lambda: {"code": link.code, "game": link.game}
+        log.info("remote: hosting game %s on %s", link.game, self._config.mqtt.host)
+
+    def _stop_host(self) -> None:
+        host, self.host = self.host, None
+        self._loop.requests.parts.pop("remote", None)
+        self._loop.requests.invite = dict
+        if host is not None:
+            host.close()
+
+    def close(self) -> None:
+        self._stop_host()
+        joined = self.joined
+        if joined is not None:
+            joined.guest.close()
+
+
+def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Remote:
+    """The board's :class:`Remote` (its ``close`` ends the link): a hosting board's
+    :class:`~boardctl.remote.host.HostLink` runs the joined board's commands through ``handle``,
+    the control socket's handler (request ids and all)."""
+    return Remote(config, journal, loop, handle)
 
 
 def _pressed(loop: ServiceLoop, request: dict[str, Any]) -> Any:
@@ -135,6 +269,24 @@ def _refused(loop: ServiceLoop, request: dict[str, Any], error: Any) -> None:
         return
     for listener in loop.dispatcher.refused:
         listener(command, error)
+
+
+def _last_is(loop: ServiceLoop, request_id: str) -> bool:
+    """Whether the journal's last event is the one ``request_id`` wrote (an undo takes it back)."""
+    journal = getattr(loop.keeper, "journal", None)
+    first = None if journal is None else journal.find_request(request_id)
+    return first is not None and bool(first.seq == _seq(loop.keeper))
+
+
+def _seq(keeper: Any) -> int:
+    """The journal position of the board's game (its keeper's ``seq``: Scorekeeper's, or the
+    stand-in's while the journal is not open)."""
+    return int(keeper.seq)
+
+
+def _finished(keeper: Any) -> int | None:
+    """The journal position of the finished game the board shows, None while a game runs."""
+    return _seq(keeper) if keeper.view().winner is not None else None
 
 
 GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message

@@ -134,6 +134,22 @@ class Outbox:
             ).fetchall()
         return [(rid, dict(json.loads(text)), after) for rid, text, after in rows]
 
+    def last_entry(self, skip: tuple[str, ...] = ("undo", "redo")) -> str | None:
+        """The request id of this board's last entry in this game (of an op not in ``skip``)
+        that the host has not refused (answered or not yet), None if there is none."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT request_id, request, answer FROM outbox WHERE game = ? "
+                "ORDER BY number DESC",
+                (self.game,),
+            )
+            for rid, request, answer in rows:
+                if json.loads(request).get("op") in skip:
+                    continue
+                if answer is None or json.loads(answer).get("ok"):
+                    return str(rid)
+        return None
+
     def answer(self, request_id: str) -> dict[str, Any] | None:
         with self._lock:
             row = self._db.execute(

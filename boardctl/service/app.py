@@ -336,15 +336,15 @@ def build(
         )
         closers.append(board.inputs.close)
         board.sound = _sound(config, keeper, loop, factory, closers)
-        handler = exactly_once(loop.handle_request, keeper)  # request ids: no repeats
+        # request ids: no repeats (checked by the keeper of the moment: a board joins a game)
+        handler = exactly_once(loop.handle_request, remote.Current(loop))
         board.control = ControlServer(
             socket_path, handler, loop.selector, clock=clock, watch=loop.watch
         )
         loop.add_timer(board.control.deadline, board.control.tick)
         closers.append(board.control.close)
-        board.remote = remote.attach(config, journal, loop, handler)  # None unless linked
-        if board.remote is not None:
-            closers.append(board.remote.close)
+        board.remote = remote.attach(config, journal, loop, handler)  # linked or not
+        closers.append(board.remote.close)
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
         if keyboard:
@@ -376,7 +376,7 @@ def _sound(
     from boardctl.sound.gesture import ScoreGesture
 
     announcer = build_announcer(
-        config.sound, status=keeper.status, pin_factory=factory, link=loop.link
+        config.sound, status=lambda: loop.keeper.status(), pin_factory=factory, link=loop.link
     )
     if announcer is not None:
         attach(announcer, loop.dispatcher)

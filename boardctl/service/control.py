@@ -77,6 +77,7 @@ SERVICE_OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "watch": {},
     "records": {},
     "invite": {},  # a hosting board's code (boardctl.remote), for the phone page
+    "relink": {},  # the link file changed (boardctl remote invite/join/leave): read it again
 }
 
 

@@ -150,6 +150,8 @@ class ServiceLoop:
         self.input_listeners: list[Callable[[InputEvent], None]] = []
         self._timers: list[Callable[[], float | None]] = []
         self._tickers: list[Callable[[float], None]] = []
+        # more of the view than the keeper's and the panel's (boardctl.remote: the link's sign)
+        self.view_extras: list[Callable[[ViewExtra], ViewExtra]] = []
         self._error_at: float | None = None
         self._refusal: tuple[Refusal, str] = (Refusal.OTHER, "")
         self._stopping = False
@@ -302,6 +304,8 @@ class ServiceLoop:
         )
         if self._error_at is not None:
             extra = replace(extra, refusal=self._refusal[0], refused=self._refusal[1])
+        for add in self.view_extras:
+            extra = add(extra)
         error_at = self._error_at if self._error_at is not None else base.error_at
         return dataclasses.replace(base, tracks=tracks, extra=extra, error_at=error_at)
 

@@ -65,6 +65,8 @@ class Requests:
         # a hosting board's invitation code (boardctl.remote): asked for alone, never in the
         # status (which the MQTT bridge publishes and the host sends the joined board)
         self.invite: Callable[[], dict[str, Any]] = dict
+        # read the link file again (boardctl.remote: after remote invite, join or leave)
+        self.relink: Callable[[], dict[str, Any]] = dict
         self._readers: dict[str, Callable[[Mapping[str, Any]], Any]] = {
             "ping": lambda _: {"pong": True, "protocol": PROTOCOL_VERSION},
             "status": lambda _: self.status(),
@@ -74,6 +76,7 @@ class Requests:
             "records": lambda _: self.records.reply(int(self.keeper.status()["seq"])),
             "watch": lambda _: {"protocol": PROTOCOL_VERSION, **self.state(snapshot=True)},
             "invite": lambda _: self.invite(),
+            "relink": lambda _: self.relink(),
         }
 
     def handle(self, request: Mapping[str, Any]) -> Any:
@@ -116,10 +119,10 @@ class Requests:
         return {"leds": len(frame) // 3, "rgb": frame.hex()}
 
     def _history(self, request: Mapping[str, Any]) -> Any:
+        items = self.keeper.history()  # a joined board's keeper refuses: the game is the host's
         if request.get("all") is True:
             return self._history_page(request.get("after", 0))
         limit = request.get("limit")
-        items = self.keeper.history()
         return items[-limit:] if isinstance(limit, int) and limit > 0 else items
 
     def _history_page(self, after: int) -> Any:

@@ -1,0 +1,49 @@
+"""Is the connection to the broker moving? An echo through the broker, and a stalled
+connection made anew.
+
+TCP keeps a connection whose packets were lost for a while: it sends them again after a
+timeout that doubles each time (0.2, 0.4, 0.8 s...), and everything after them waits. When the
+loss ends, seconds of backlog may still be on the way, and MQTT's keep-alive (its ping waits
+behind the same backlog) sees nothing wrong. Each side therefore sends itself a small message
+through the broker (:data:`ECHO_EVERY`) on its own ``alive-<role>`` topic; with no echo after
+:data:`STALLED_AFTER` seconds the connection is dropped and paho makes a fresh one (no backoff,
+no backlog), on which each side sends again what the other may have missed (the joined board
+its unanswered entries, the host its board). :class:`Echo` decides, on times given.
+"""
+
+from __future__ import annotations
+
+ECHO_EVERY = 1.0  # seconds between echoes on a connection that moves
+STALLED_AFTER = 1.0  # seconds without the echo: the connection is stalled
+
+
+class Echo:
+    """When to send the next echo, and whether the connection is stalled (times in seconds)."""
+
+    def __init__(self, every: float = ECHO_EVERY, stalled_after: float = STALLED_AFTER) -> None:
+        self.every, self.stalled_after = every, stalled_after
+        self.number = 0  # of the echo on the way (0: none)
+        self._count = 0
+        self._sent = self._back = float("-inf")
+
+    def step(self, now: float, connected: bool) -> str:
+        """``"send"`` an echo (numbered :attr:`number`), the connection is ``"stalled"``, or
+        ``"wait"``."""
+        if not connected:
+            self.number = 0
+            return "wait"
+        if self.number:
+            if now - self._sent <= self.stalled_after:
+                return "wait"
+            self.number = 0
+            return "stalled"
+        if now - self._back < self.every:
+            return "wait"
+        self._count += 1
+        self.number, self._sent = self._count, now
+        return "send"
+
+    def echoed(self, number: int, now: float) -> None:
+        """The echo ``number`` came back at ``now``."""
+        if number and number == self.number:
+            self.number, self._back = 0, now
