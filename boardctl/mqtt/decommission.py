@@ -12,11 +12,8 @@ from boardctl.mqtt.connection import connect, make_client, unreachable
 
 
 def decommission(config: MqttConfig, board: str, *, results: bool = False) -> int:
-    """Remove the board from the broker: discovery, state, availability (and results).
-
-    Returns the number of retained messages cleared; :class:`MqttError` if the
-    broker cannot be reached, refuses the connection or does not acknowledge.
-    """
+    """Remove the board from the broker: discovery, state, availability (and results); the
+    number of retained messages cleared, :class:`MqttError` if the broker does not answer."""
     client = make_client(config, f"boardctl-{board}-retire-{secrets.token_hex(3)}")
     events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
     token = secrets.token_hex(8)
