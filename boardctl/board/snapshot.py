@@ -1,9 +1,5 @@
-"""PNG pictures of the board, drawn with Pillow (the ``png`` extra, imported when saving).
-
-The picture follows the terminal board (names, dealer LED, start hole, rows of 30 holes with
-the skunk lines between them, game points and scores); lit LEDs in their frame colours
-(:func:`~boardctl.board.theme.display_colour`). :class:`Picture` gives every LED's position.
-"""
+"""PNG pictures of the board like the terminal's, drawn with Pillow (the ``png`` extra, imported
+when saving; docs/board.md, "Pictures"); :class:`Picture` gives every LED's position."""
 
 from __future__ import annotations
 
