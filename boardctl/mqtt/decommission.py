@@ -33,7 +33,7 @@ def decommission(config: MqttConfig, board: str, *, results: bool = False) -> in
             _until(events, config, marker, result_topics)  # every retained result is in
         disc = discovery.Discovery(board, config.prefix, config.discovery_prefix)
         wanted = [
-            *disc.removals(MAX_TRACKS),
+            *disc.messages(MAX_TRACKS),  # the config topics
             topics.state(config.prefix, board),
             topics.availability(config.prefix, board),
             *sorted(result_topics),

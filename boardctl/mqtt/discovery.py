@@ -98,10 +98,6 @@ class Discovery:
             out.append(f"{component}.{ha_slug(payload['dev']['name'] + ' ' + payload['name'])}")
         return out
 
-    def removals(self, tracks: int) -> list[str]:
-        """The config topics to clear (an empty retained payload) when the board is retired."""
-        return list(self.messages(tracks))
-
 
 def ha_slug(text: str) -> str:
     """Home Assistant's ``slugify`` for ASCII and accented Latin text (not other scripts)."""
