@@ -18,7 +18,7 @@ import re
 import sys
 import textwrap
 from dataclasses import dataclass
-from typing import Literal, TextIO
+from typing import Literal, TextIO, get_args
 
 from boardctl.board.frame import RGB, Frame, pixel
 from boardctl.board.geometry import (
@@ -69,7 +69,7 @@ DEFAULT_STYLE = Style()
 
 def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
     """``auto`` -> ``truecolor``, ``256`` or ``none`` from the environment."""
-    if mode not in ("auto", "truecolor", "256", "none"):
+    if mode not in get_args(ColorMode):
         raise OptionError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
     if mode != "auto":
         return mode
