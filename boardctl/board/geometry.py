@@ -1,7 +1,5 @@
-"""Where holes sit on the drawn board (terminal and PNG): the start hole, rows of 30 holes in
-groups of 5, the game hole alone; skunk lines at 31, 61, 91 fall between rows, others (46)
-inside theirs.
-"""
+"""Where holes sit on the drawn board (terminal and PNG): rows of 30 holes in groups of 5, the
+game hole alone; skunk lines at 31, 61, 91 between rows, others (46) inside theirs."""
 
 from __future__ import annotations
 

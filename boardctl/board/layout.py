@@ -1,10 +1,5 @@
-"""LED layouts: which LED on the strip shows which hole, marker and light.
-
-A layout file (TOML, described in docs/board.md) describes one physical build: hole 0 is the
-start hole, holes 1..N the track (N the game hole), runs of holes given as segments. Loading
-checks everything and raises :class:`~boardctl.errors.LayoutError` naming the file, the key
-and what to fix.
-"""
+"""LED layouts: which LED on the strip shows which hole, marker and light; the TOML files of
+docs/board.md, "Layout files", checked, a :class:`LayoutError` naming file, key and fix."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Power limiting, after WLED's automatic brightness limiter.
-
-A frame draws ``controller_ma + idle_ma_per_led * LEDs + sum(r + g + b) / 255 *
-ma_per_channel``; over the budget, every channel is scaled down by one factor (rounding
-down). The default budget (a 5 V 3 A supply shared with a Pi Zero 2 W) and the worked
-figures: docs/board.md.
-"""
+"""Power limiting, after WLED's automatic brightness limiter: the estimate, the default budget
+and the worked figures are docs/board.md, "Power limiting"."""
 
 from __future__ import annotations
 

@@ -1,17 +1,13 @@
-"""The renderer: a board view and a time in, a frame of LED colours out.
-
-:meth:`Renderer.render` is pure: the same view, layout, theme and time give the same frame.
-Animations are functions of time, quantised to their steps, and :meth:`Renderer.next_change`
-says when the frame would next differ (``None``: never), so a service renders nothing while
-nothing changes. What each layer shows (docs/board.md, "What the LEDs show") is painted in
-the order of :data:`_LAYERS`, later layers over earlier ones.
-"""
+"""The renderer: a board view and a time in, a frame of LED colours out, purely; animations are
+functions of time, so :meth:`Renderer.next_change` says when the frame next differs. The layers
+(docs/board.md, "What the board shows") are painted in the order of :data:`_LAYERS`."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 
 from boardctl.board.frame import RGB, Frame
 from boardctl.board.geometry import view_lines
@@ -81,9 +77,7 @@ class _Clock:
         cycle = sum(durations)
         n = _floor_index(self.now, origin, cycle)
         start = origin + n * cycle
-        offsets = [0.0]
-        for length in durations:
-            offsets.append(offsets[-1] + length)
+        offsets = [0.0, *accumulate(durations)]
         state = 0
         for i in range(1, len(durations)):
             if start + offsets[i] <= self.now:

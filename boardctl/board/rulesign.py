@@ -30,14 +30,10 @@ def rule_sign_colour(name: str) -> bytes | None:
     return bytes(colour[0]) if colour is not None else None
 
 
-def rule_sign_text(name: str) -> str:
-    """The sign in words, for the legend and the card: ``3 blue`` (holes 1-3 lit blue)."""
-    return f"{rule_sign_holes(name)} {RULE_COLOURS[name][1]}"
-
-
 def rule_legend() -> list[tuple[str, str, str]]:
-    """Each rule set with its sign and its title up to the colon, in the settings' order."""
+    """Each rule set, its sign in words (``3 blue``: holes 1-3 lit blue) and its title up to the
+    colon, in the settings' order."""
     return [
-        (name, rule_sign_text(name), rule_set.title.split(":")[0])
+        (name, f"{rule_sign_holes(name)} {RULE_COLOURS[name][1]}", rule_set.title.split(":")[0])
         for name, rule_set in RULE_SETS.items()
     ]

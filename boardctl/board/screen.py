@@ -1,10 +1,5 @@
-"""The virtual board's whole screen, sized to the terminal it is drawn on.
-
-:func:`compose` puts the board, a note, the key help and the latest log lines on a
-terminal of ``columns`` x ``lines`` without wrapping or scrolling, the largest board that
-fits (:func:`styles`: large, normal, compact, narrow; docs/board.md); when none fits, the
-screen says so with the size it needs and shows the score in words.
-"""
+"""The virtual board's whole screen: the largest board that fits the terminal, a note, the key
+help and the latest logs, never wrapped (docs/board.md, "Sized to the terminal")."""
 
 from __future__ import annotations
 
@@ -25,8 +20,6 @@ from boardctl.board.terminal import (
 )
 from boardctl.inputs.keys import SHORT_HELP
 from boardctl.view import BoardView
-
-#: The key help on one line, for a screen with no room for the two-line help.
 
 LARGE_NAMES = 24  # the widest name column of the large board
 

@@ -1,9 +1,5 @@
-"""PNG pictures of the board, drawn with Pillow (the ``png`` extra, imported when saving).
-
-The picture follows the terminal board (names, dealer LED, start hole, rows of 30 holes with
-the skunk lines between them, game points and scores); lit LEDs in their frame colours
-(:func:`~boardctl.board.theme.display_colour`). :class:`Picture` gives every LED's position.
-"""
+"""PNG pictures of the board like the terminal's, drawn with Pillow (the ``png`` extra, imported
+when saving; docs/board.md, "Pictures"); :class:`Picture` gives every LED's position."""
 
 from __future__ import annotations
 
@@ -70,7 +66,7 @@ class Picture:
 
         right = hole_x(29) + pitch * 2 + group_gap
         y = 40 * s
-        self.texts.append(((8 * s, 12 * s), self._title()))
+        self.texts.append(((8 * s, 12 * s), "  ·  ".join(caption_parts(view))))
         for r, row in enumerate(rows):
             for line in lines_in_row(row, lines):
                 band = y + 7 * s
@@ -109,9 +105,6 @@ class Picture:
             self.texts.append(((right + 11 * pitch, 10 * s), "status"))
         self.width = right + 16 * pitch
         self.height = y + 8 * s
-
-    def _title(self) -> str:
-        return "  ·  ".join(caption_parts(self.view))
 
     def _score(self, t: int) -> str:
         view = self.view

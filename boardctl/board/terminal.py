@@ -1,9 +1,5 @@
-"""The virtual board: a frame drawn as text, laid out like the wooden board (docs/board.md).
-
-Rows of 30 holes per track, the skunk lines between the rows, the notes beside the first
-row; lit holes in the frame's colours, or without colour letters: ``A`` front peg, ``a``
-back peg, ``+`` pending, ``*`` other light, ``.`` dark. A refusal's reason stands under
-the board in at most :data:`REASON_ROWS` rows.
+"""The virtual board: a frame drawn as text, laid out like the wooden board (docs/board.md,
+"Pictures"); a refusal's reason under it in at most :data:`REASON_ROWS` rows.
 
 >>> from boardctl.board.layout import builtin_layout
 >>> from boardctl.board.render import Renderer
@@ -22,7 +18,7 @@ import re
 import sys
 import textwrap
 from dataclasses import dataclass
-from typing import Literal, TextIO
+from typing import Literal, TextIO, get_args
 
 from boardctl.board.frame import RGB, Frame, pixel
 from boardctl.board.geometry import (
@@ -73,7 +69,7 @@ DEFAULT_STYLE = Style()
 
 def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
     """``auto`` -> ``truecolor``, ``256`` or ``none`` from the environment."""
-    if mode not in ("auto", "truecolor", "256", "none"):
+    if mode not in get_args(ColorMode):
         raise OptionError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
     if mode != "auto":
         return mode
@@ -238,36 +234,13 @@ def detail_line(view: BoardView) -> str:
 
 
 _ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
+# A colour, then each reset followed by that same colour again (a run of one colour).
+_RUN = re.compile(r"(\x1b\[(?!0m)[0-9;]*m)[^\x1b]*(?:\x1b\[0m\1[^\x1b]*)+")
 
 
 def _merge_escapes(text: str) -> str:
     """Drop a reset followed by the colour that was just reset (runs of one colour)."""
-    out: list[str] = []
-    current: str | None = None
-    reset_due = False
-    for token in _ESCAPE.split(text):
-        if not token:
-            continue
-        if token == _RESET:
-            reset_due = True
-        elif _ESCAPE.fullmatch(token):
-            if reset_due and token == current:
-                reset_due = False
-                continue
-            if reset_due:
-                out.append(_RESET)
-                reset_due = False
-            out.append(token)
-            current = token
-        else:
-            if reset_due:
-                out.append(_RESET)
-                reset_due = False
-                current = None
-            out.append(token)
-    if reset_due:
-        out.append(_RESET)
-    return "".join(out)
+    return _RUN.sub(lambda run: run[0].replace(_RESET + run[1], ""), text)
 
 
 def _ruler(style: Style) -> str:

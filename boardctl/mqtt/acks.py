@@ -1,10 +1,5 @@
-"""Which results the broker has acknowledged: a small JSON file, replaced atomically.
-
-``{"version": 1, "results": {game id: digest}}``: the digest of the payload the
-broker acknowledged (PUBACK) for each game. A result whose digest differs (or
-that is missing) is published again, so a result reaches the broker at least
-once whatever crashes when; consumers deduplicate by game id.
-"""
+"""Which results the broker has acknowledged: ``mqtt-acks.json``, ``{"version": 1, "results":
+{slot: digest}}``, replaced atomically (docs/mqtt.md, "Nothing lost while the broker is away")."""
 
 from __future__ import annotations
 

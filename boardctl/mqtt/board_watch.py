@@ -1,13 +1,5 @@
-"""The bridge's one way to the board: the control socket's ``watch`` stream, read-only.
-
-:func:`watch` yields the board's status (exactly what ``status`` answers) now
-and after every change, from the stream of docs/control-protocol.md: the
-reply's snapshot, then each ``state`` line (an ``event`` line is always
-followed by a ``state`` line, so it needs nothing). A gap in the numbering
-means lines were lost (the service drops a watcher that falls behind): the
-stream ends with :class:`ServiceDown` and the bridge watches again for a new
-snapshot. Nothing here changes the board.
-"""
+"""The bridge's one way to the board: the control socket's ``watch`` stream, read-only
+(docs/control-protocol.md, "watch"; docs/mqtt.md, "The bridge")."""
 
 from __future__ import annotations
 
@@ -27,11 +19,8 @@ WAKE = 1.0  # seconds between looks at ``stop`` while the board is quiet
 
 
 def watch(path: Path, stop: threading.Event) -> Iterator[dict[str, Any]]:
-    """The status now, then again after every change, until ``stop`` is set.
-
-    Raises :class:`ServiceDown` when the service is not (or no longer) running
-    or the stream has a gap.
-    """
+    """The status now, then again after every change, until ``stop`` is set;
+    :class:`ServiceDown` when the service is not (or no longer) running or the stream has a gap."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
     try:
         yield from _stream(sock, path, stop)

@@ -1,18 +1,8 @@
 """``boardctl mqtt``: the board's state and results on the broker, from the journal.
 
-Three threads, one owner of the data:
-
-- the *watcher* follows the board's status over the control socket
-  (:func:`boardctl.mqtt.board_watch.watch`);
-- paho's network thread connects, reconnects and reads acknowledgements;
-- the bridge's own loop (:meth:`Bridge.run`) does everything else.
-
-The first two only put events on one queue, so the state, the result feed and
-the acknowledgements belong to one thread and need no lock (and a paho
-callback never waits for the bridge). Results come from the journal
-(:class:`~boardctl.mqtt.result_feed.ResultFeed`), never from the stream; what the
-bridge does on every (re)connection to make the broker hold the journal's results is
-docs/mqtt.md, "Nothing lost while the broker is away". The board never waits for it.
+The watcher thread (the control socket's status) and paho's network thread only put events
+on one queue; :meth:`Bridge.run`'s loop owns all the data, with no lock. What it does on every
+(re)connection: docs/mqtt.md, "Nothing lost while the broker is away".
 """
 
 from __future__ import annotations
@@ -247,7 +237,7 @@ class Bridge:
         """Home Assistant discovery for the current number of tracks (and removal of others)."""
         if not self.config.discovery or not self._connected or self._status is None:
             return
-        tracks = len((self._status or {}).get("tracks") or [])
+        tracks = len(self._status.get("tracks") or [])
         messages = self._discovery.messages(tracks)
         for topic in self._discovery.messages(MAX_TRACKS):
             if topic not in messages:
@@ -269,7 +259,7 @@ class Bridge:
             self._sort_slots(now)
         if not self._connected or not self._synced:
             return  # the read-back (on connection) publishes what the broker lacks
-        inflight = {slot for slot, _ in self._inflight.values()}
+        inflight = self._inflight_slots()
         for slot, (record, value) in self._slots.items():
             if self._acks.digests.get(slot) != value and slot not in inflight:
                 self._publish_result(slot, record, value)
@@ -294,12 +284,8 @@ class Bridge:
         )
 
     def _want(self, slot: str) -> tuple[dict[str, Any] | None, str | None]:
-        """What the broker should hold at ``slot`` (and its digest; None: nothing).
-
-        The journal's result; for a game it does not hold (any more), a
-        withdrawal record while the event is kept; nothing for a closed or
-        expired event or an old topic without an event.
-        """
+        """What the broker should hold at ``slot`` and its digest: the journal's result, else a
+        withdrawal while the event is kept; None, None for a closed, expired or old one."""
         if slot in self._slots:
             return self._slots[slot]
         event, _, game = slot.rpartition("/")
@@ -313,6 +299,9 @@ class Bridge:
         mid = self._publish(topics.result(self.prefix, self.board, slot), payload, 1, True)
         if mid is not None:
             self._inflight[mid] = (slot, value)
+
+    def _inflight_slots(self) -> set[str]:
+        return {slot for slot, _ in self._inflight.values()}
 
     def _on_ack(self, mid: int) -> None:
         done = self._inflight.pop(mid, None)
@@ -378,7 +367,7 @@ class Bridge:
             self._on_broker[slot] = value
             return
         # after the read-back, every change under our topics is checked at once
-        if slot in {s for s, _ in self._inflight.values()}:
+        if slot in self._inflight_slots():
             return
         record, wanted = self._want(slot)
         if value == wanted:
@@ -402,15 +391,11 @@ class Bridge:
         self._publish_result(slot, record, wanted)
 
     def _reconcile(self) -> None:
-        """The broker's retained results are all in: make them the journal's.
-
-        Republishes what the broker lacks or holds otherwise, and withdraws what
-        it holds that the journal does not (an undone win whose withdrawal a
-        restarted broker lost, or a record the bridge never published).
-        """
+        """The broker's retained results are all in: make them the journal's (republish what
+        it lacks or holds otherwise, withdraw what the journal does not hold)."""
         self._synced = True
         self._sort_slots(retention.today(self._clock(), self.config.day_starts))
-        inflight = {slot for slot, _ in self._inflight.values()}
+        inflight = self._inflight_slots()
         for slot, (record, value) in self._slots.items():
             if self._on_broker.get(slot) == value:
                 self._acks.acknowledged(slot, value)

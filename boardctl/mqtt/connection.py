@@ -1,8 +1,5 @@
-"""A paho-mqtt client set up from ``[mqtt]``: address, TLS, credentials, reconnection.
-
-paho-mqtt 2.x is the optional extra ``boardctl[mqtt]``; it is imported here
-only, so the rest of boardctl never needs it.
-"""
+"""A paho-mqtt client set up from ``[mqtt]``: address, TLS, credentials, reconnection (paho,
+the extra ``boardctl[mqtt]``, is imported here only)."""
 
 from __future__ import annotations
 

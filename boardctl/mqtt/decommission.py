@@ -12,11 +12,8 @@ from boardctl.mqtt.connection import connect, make_client, unreachable
 
 
 def decommission(config: MqttConfig, board: str, *, results: bool = False) -> int:
-    """Remove the board from the broker: discovery, state, availability (and results).
-
-    Returns the number of retained messages cleared; :class:`MqttError` if the
-    broker cannot be reached, refuses the connection or does not acknowledge.
-    """
+    """Remove the board from the broker: discovery, state, availability (and results); the
+    number of retained messages cleared, :class:`MqttError` if the broker does not answer."""
     client = make_client(config, f"boardctl-{board}-retire-{secrets.token_hex(3)}")
     events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
     token = secrets.token_hex(8)
@@ -36,7 +33,7 @@ def decommission(config: MqttConfig, board: str, *, results: bool = False) -> in
             _until(events, config, marker, result_topics)  # every retained result is in
         disc = discovery.Discovery(board, config.prefix, config.discovery_prefix)
         wanted = [
-            *disc.removals(MAX_TRACKS),
+            *disc.messages(MAX_TRACKS),  # the config topics
             topics.state(config.prefix, board),
             topics.availability(config.prefix, board),
             *sorted(result_topics),

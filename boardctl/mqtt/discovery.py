@@ -1,13 +1,5 @@
-"""Home Assistant MQTT discovery: one retained config message per entity.
-
-Topics are ``<discovery prefix>/<component>/<node>/<object>/config`` with the
-node the board id (letters, digits, ``_`` and ``-`` only, as Home Assistant
-asks). Payloads use Home Assistant's documented abbreviations (``stat_t`` for
-``state_topic`` and so on) to keep the retained messages small. Every
-entity reads the board's retained state topic with a template, and shares the
-availability topic and one device block. An empty retained payload removes an
-entity (decommission).
-"""
+"""Home Assistant MQTT discovery: one retained config message per entity, in Home Assistant's
+abbreviations (docs/mqtt.md, "Home Assistant")."""
 
 from __future__ import annotations
 
@@ -98,30 +90,17 @@ class Discovery:
         return out
 
     def entity_ids(self, tracks: int) -> list[str]:
-        """The entity ids Home Assistant makes from these messages (docs/mqtt.md).
-
-        Home Assistant names an MQTT entity that has a name after its device:
-        ``<component>.<slug of "device name" + " " + "entity name">``, slugified
-        as :func:`ha_slug` does (``Cribbage board Table 4`` and ``Track 1
-        score`` give ``sensor.cribbage_board_table_4_track_1_score``). An id
-        already taken gets ``_2``; a user can rename any of them.
-        """
+        """The entity ids Home Assistant makes from these messages: ``<component>.`` and the
+        device's and the entity's names slugified (docs/mqtt.md, "Entity ids")."""
         out = []
         for topic, payload in self.messages(tracks).items():
             component = topic.split("/")[-4]
             out.append(f"{component}.{ha_slug(payload['dev']['name'] + ' ' + payload['name'])}")
         return out
 
-    def removals(self, tracks: int) -> list[str]:
-        """The config topics to clear (an empty retained payload) when the board is retired."""
-        return list(self.messages(tracks))
-
 
 def ha_slug(text: str) -> str:
-    """Home Assistant's ``slugify`` for ASCII and accented Latin text: lower case, ``_`` between.
-
-    (Home Assistant transliterates other scripts too; such names are not covered here.)
-    """
+    """Home Assistant's ``slugify`` for ASCII and accented Latin text (not other scripts)."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_") or "unknown"
 

@@ -1,9 +1,5 @@
-"""Which event a result belongs to, how long the broker keeps it, and the withdrawal record.
-
-An event is a club night (``[mqtt] day_starts``); the retention rule (until the director
-closes the event, at most ``keep_days``) and the signed withdrawal record are those of
-docs/mqtt.md, "Topics".
-"""
+"""Which event (club night) a result belongs to, how long the broker keeps it, and the
+withdrawal record (docs/mqtt.md, "Topics")."""
 
 from __future__ import annotations
 

@@ -1,18 +1,5 @@
-"""The topic tree (docs/mqtt.md), one function per topic.
-
-    <prefix>/<board>/availability        "online" / "offline" (retained; the last will)
-    <prefix>/<board>/state               the board's status as JSON (retained)
-    <prefix>/<board>/event               game over and skunk events (not retained)
-    <prefix>/<board>/results/<event>/<game>   one finished game's result (retained, QoS 1)
-    <prefix>/<board>/sync/<token>        the bridge's own marker (see Bridge)
-    <prefix>/_standings/closed/<event>   the director closed the event (retained)
-
-``<prefix>`` is ``[mqtt] prefix`` (``boardctl``), ``<board>`` the board id,
-``<event>`` the club night (:func:`boardctl.mqtt.retention.event_of`) and
-``<game>`` the game id (:func:`boardctl.mqtt.result_feed.game_id`). A *slot* is
-``<event>/<game>``; before events, a result's topic was
-``<prefix>/<board>/results/<game>`` (its slot is then the game id alone).
-"""
+"""The topic tree of docs/mqtt.md, "Topics", one function per topic. A result's *slot* is
+``<event>/<game>``, or an old topic's game id alone (before events)."""
 
 from __future__ import annotations
 
