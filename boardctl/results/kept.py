@@ -30,7 +30,7 @@ by a full fold (``boardctl results --full``), not by every read.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -254,18 +254,17 @@ def in_doubt(journal: Journal) -> bool:
     return journal.kept_in_doubt()
 
 
-def store_game_starts(journal: Journal) -> int:
-    """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
-    opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
-    the last game start last, with the totals (until then the rows are in doubt); the
-    number of game starts stored."""
+def _starts(
+    journal: Journal, begin: int, fold: GameFold, totals: Records
+) -> Iterator[list[tuple[int, str, Kept]]]:
+    """The game starts of the events after the journal's position, folded on by ``fold``
+    (``begin``: its last game start, ``totals``: the records of the games before it), with
+    their snapshots and kept rows: a list every :data:`EVENTS_AT_ONCE` events, then the last
+    game start alone, with the running totals (until then the rows are in doubt)."""
     from boardctl.game.state import SNAPSHOT_FORMAT
     from boardctl.store.journal import encode_event
 
-    journal.rewind()
-    fold = GameFold(board=KEPT_BOARD, path=str(journal.path))
     starts: list[tuple[int, str, Kept]] = []
-    stored, begin, totals = 0, 1, Records()  # begin: the last game start
     while rows := journal.event_rows(EVENTS_AT_ONCE):
         for row in rows:
             fold.add([row])
@@ -275,10 +274,49 @@ def store_game_starts(journal: Journal) -> int:
             state = encode_event({"format": SNAPSHOT_FORMAT, "state": fold.state.to_dict()})
             starts.append((row[0], state, _kept(begin, games, None)))
             totals, begin = records(games, totals), row[0]
-        journal.store_starts(starts[:-1])
-        stored += len(starts[:-1])
+        yield starts[:-1]
         starts = starts[-1:]
     if starts:
         seq, state, (first, body, results, csv_rows, _) = starts[0]
-        journal.store_starts([(seq, state, (first, body, results, csv_rows, totals.dump()))])
-    return stored + len(starts)
+        yield [(seq, state, (first, body, results, csv_rows, totals.dump()))]
+
+
+def _from_first(journal: Journal) -> tuple[int, GameFold, Records]:
+    """A fold from the first event: the journal's position moved back to it."""
+    journal.rewind()
+    return 1, GameFold(board=KEPT_BOARD, path=str(journal.path)), Records()
+
+
+def store_game_starts(journal: Journal) -> int:
+    """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
+    opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
+    the last game start last, with the totals; the number of game starts stored."""
+    stored = 0
+    for starts in _starts(journal, *_from_first(journal)):
+        journal.store_starts(starts)
+        stored += len(starts)
+    return stored
+
+
+def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
+    """Append ``events`` (``(event, time)`` pairs: an import) with the snapshots and kept rows
+    of their game starts, all in one durable transaction, so that a start resumes from the
+    last game start and the results read the kept rows, as for a journal the board wrote
+    (its first start replays nothing more). The events are folded from the last game start
+    before them (from the first event if the journal's kept rows are in doubt); one the rules
+    refuse is a :class:`~boardctl.errors.JournalError` and nothing is written. Returns the
+    last event's seq."""
+    last = journal.last_seq
+    if last == 0 or in_doubt(journal):
+        folded = None
+    else:  # on from the last game start, with the running totals kept there
+        begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
+        found = journal.totals()
+        known = found is not None and found[0] == begin
+        folded = (begin, fold, Records.load(found[1])) if found and known else None
+
+    def store() -> None:
+        for starts in _starts(journal, *(folded or _from_first(journal))):
+            journal.store_starts(starts)
+
+    return journal.append_all(events, then=store)

@@ -30,7 +30,7 @@ import os
 import sqlite3
 import time
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -612,13 +612,14 @@ class Journal:
         return first != 1 or not kept or begins != (before or 1)
 
     def store_starts(self, starts: Iterable[tuple[int, str, Kept]]) -> None:
-        """Store, in one durable transaction, ``(seq, snapshot, kept rows)`` for game starts
-        read back from the journal (a journal imported or restored without them)."""
+        """Store, in one durable transaction (or in the one :meth:`append_all` runs ``then``
+        in), ``(seq, snapshot, kept rows)`` for game starts read back from the journal."""
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
         db = self._db
+        within = contextlib.nullcontext() if db.in_transaction else _transaction(db)
         try:
-            with _transaction(db):
+            with within:
                 for seq, state, kept in starts:
                     crc = int(self._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0])
                     db.execute(
@@ -792,12 +793,19 @@ class Journal:
                 old.unlink()
         return target
 
-    def append_all(self, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
+    def append_all(
+        self,
+        events: Iterable[tuple[Mapping[str, Any], float]],
+        *,
+        then: Callable[[], object] | None = None,
+    ) -> int:
         """Append many ``(event, at)`` pairs in one durable transaction; return the last seq.
 
-        For importing a game record or building a test journal: all or none
-        of the events are written. No snapshots are stored (a resume then
-        replays from the first event).
+        All or none of the events are written. No snapshots are stored, unless
+        ``then`` stores them: it runs inside the transaction once the events are
+        in, reading on from the journal's position (an import,
+        :func:`boardctl.results.kept.import_events`). Without them a resume
+        replays from the first event.
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
@@ -811,9 +819,15 @@ class Journal:
             rows.append((seq, at, body, crc))
             last = at
         db = self._db
+        position = self._last_seq, self._last_crc, self._last_at
         try:
             with _transaction(db):
                 db.executemany("INSERT INTO events (seq, at, body, crc) VALUES (?, ?, ?, ?)", rows)
+                if then is not None:
+                    try:
+                        then()
+                    finally:  # it read on: the position is set below, or stays as it was
+                        self._last_seq, self._last_crc, self._last_at = position
         except sqlite3.IntegrityError as exc:
             raise JournalError(
                 f"journal {self.path} was written by another process; reopen it"
