@@ -260,7 +260,8 @@ class Bridge:
     def _results(self) -> None:
         """Read new journal events; publish every result the broker does not have yet."""
         try:
-            changed = self._feed.refresh()
+            since = retention.oldest_kept(self._clock(), self.config.keep_days)
+            changed = self._feed.refresh(since)
         except BoardError as exc:
             log.error("journal: %s", exc)
             return

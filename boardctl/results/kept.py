@@ -190,12 +190,12 @@ def each_kept_game(
     yield from (game for game in fold.games() if game.result.first_seq >= covered)
 
 
-def _results_kept(journal: Journal, board: str) -> tuple[int, list[GameResult]]:
-    """The results of the journal's ``results`` rows (one JSON text for them all) from the
-    first event on, while each one begins where the one before ended; the game start where
-    they end (1: none)."""
-    covered, bodies = 1, []
-    for seq, first, body in journal.game_rows(1, "results"):
+def _results_kept(journal: Journal, board: str, after: int = 1) -> tuple[int, list[GameResult]]:
+    """The results of the journal's ``results`` rows (one JSON text for them all) after game
+    start ``after`` (1: from the first event on), while each one begins where the one before
+    ended; the game start where they end (``after``: none)."""
+    covered, bodies = after, []
+    for seq, first, body in journal.game_rows(after, "results"):
         if first != covered:
             break
         bodies.append(body)
@@ -212,18 +212,24 @@ def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
     return kept + [game.result for game in rest]
 
 
-def follow(journal: Journal, *, board: str) -> tuple[list[GameResult], GameFold]:
+def follow(
+    journal: Journal, *, board: str, since: float | None = None
+) -> tuple[list[GameResult], GameFold]:
     """For a reader that then follows the journal (the MQTT bridge): the results of the kept
     rows, and a fold of the rest up to the journal's read position, moved to its end here
     (feed it the events read after: :meth:`~.derive.GameFold.add`). Without a usable
-    snapshot at the last game start, from the first event."""
+    snapshot at the last game start, from the first event. With ``since`` (a Unix time) the
+    kept rows of game starts before it are left unread (games that ended before it may be
+    left out: :meth:`~boardctl.store.journal.Journal.start_before`), so that the first read
+    costs the games since then, not the journal."""
     snapshot, _ = journal.resume()  # the reader's position: the end (the last events checked)
     if snapshot is None:
         journal.rewind()
         fold = GameFold(board=board, path=str(journal.path))
         fold.add(journal.event_rows())
         return [], fold
-    covered, kept = _results_kept(journal, board)
+    after = 1 if since is None else journal.start_before(since)
+    covered, kept = _results_kept(journal, board, after)
     begin, fold = _fold_from(journal, covered, journal.last_seq, board)
     return [result for result in kept if result.first_seq < begin], fold
 

@@ -573,6 +573,20 @@ class Journal:
             covered = seq
         return covered, bodies
 
+    def start_before(self, at: float) -> int:
+        """The last game start with a ``games`` row whose event is before time ``at`` (1:
+        none): a binary search over the events' times, which never go back (about 20
+        lookups by seq, at 10,000 games as at 10)."""
+        low, high = 0, self._stored_seq()  # the events up to low are before at
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self._query("SELECT at FROM events WHERE seq = ?", (middle,))[0][0] < at:
+                low = middle
+            else:
+                high = middle - 1
+        found = self._query("SELECT max(seq) FROM games WHERE seq <= ?", (low,))[0][0]
+        return int(found or 1)
+
     def event_crcs(self, seqs: Iterable[int]) -> dict[int, int]:
         """The stored chained checksums of events ``seqs`` (one query)."""
         found = self._query(
