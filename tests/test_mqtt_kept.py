@@ -128,7 +128,10 @@ def test_the_feed_since_a_time_reads_the_games_after_the_game_start_before_it_on
     path = tmp_path_factory.mktemp("since") / "journal.sqlite"
     ticks = itertools.count()
     hours = rng.choice([1, 3, 8])  # between two entries: a game lasts a day or a few
-    clock = lambda: 1.7e9 + 3600 * hours * next(ticks)  # noqa: E731
+
+    def clock() -> float:
+        return 1.7e9 + 3600 * hours * next(ticks)
+
     with Scorekeeper.open(path, setup=rng.choice(SETUPS), wall_clock=clock) as keeper:
         play(keeper, rng, 300)
         first, last = 1.7e9, clock()
