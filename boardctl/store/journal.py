@@ -93,6 +93,13 @@ CREATE TABLE csv (
     crc   INTEGER NOT NULL     -- CRC-32 of body, chained from that event's crc and from the
 )                              -- game start before it (its games row's first: 1 if none)
 """
+_CSV_CHAIN = """
+CREATE TABLE csv_chain (
+    seq   INTEGER PRIMARY KEY, -- the latest game start with a csv row (one row)
+    body  TEXT    NOT NULL,    -- the checksum of every csv row to it, in order from the first,
+    crc   INTEGER NOT NULL     -- each chained from the one before (decimal); CRC-32 of body,
+)                              -- chained from that event's crc
+"""
 _SCHEMA = (
     """
 CREATE TABLE events (
@@ -114,6 +121,7 @@ CREATE TABLE snapshots (
     _GAMES,
     *_TALLIES,
     _CSV,
+    _CSV_CHAIN,
 )
 
 
@@ -196,6 +204,8 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
             db.execute(statement)
     if version < 5:  # 4 -> 5: the results' CSV rows beside them; rebuilt when missing
         db.execute(_CSV)
+    if version < 6:  # 5 -> 6: the csv rows' chained checksum; made at the next game start
+        db.execute(_CSV_CHAIN)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
@@ -532,9 +542,49 @@ class Journal:
         insert = "INSERT OR REPLACE INTO {} (seq, body, crc) VALUES (?, ?, ?)"
         db.execute(insert.format("results"), (seq, results, zlib.crc32(results.encode(), crc)))
         db.execute(insert.format("csv"), (seq, rows, _csv_crc(rows, first, crc)))
+        self._chain_csv(seq, crc, first, rows)
         if totals is not None:  # one row: the latest
             db.execute("DELETE FROM totals")
             db.execute(insert.format("totals"), (seq, totals, zlib.crc32(totals.encode(), crc)))
+
+    def _chain_csv(self, seq: int, crc: int, first: int, rows: str) -> None:
+        """The ``csv_chain`` row for a csv row just stored at game start ``seq``: the chain
+        at the game start before it (``first``) carried on; from the rows themselves, each
+        checked, if it is not there; none if they do not reach ``first``."""
+        found = self._csv_chain()
+        known = found is not None and found[0] == first < seq
+        before = int(found[1]) if found and known else self._csv_chain_to(first, seq)
+        self._db.execute("DELETE FROM csv_chain")
+        if before is not None:
+            chain = str(_csv_crc(rows, first, before))
+            self._db.execute(
+                "INSERT INTO csv_chain (seq, body, crc) VALUES (?, ?, ?)",
+                (seq, chain, zlib.crc32(chain.encode(), crc)),
+            )
+
+    def _csv_chain(self) -> tuple[int, str] | None:
+        """The ``csv_chain`` row, (seq, body), if its checksum chains from its event's."""
+        for seq, body, stored, crc in self._query(
+            "SELECT c.seq, c.body, c.crc, e.crc FROM csv_chain c JOIN events e USING (seq)"
+        ):
+            if zlib.crc32(body.encode(), crc) == stored:
+                return int(seq), body
+        return None
+
+    def _csv_chain_to(self, first: int, end: int) -> int | None:
+        """The chain of the csv rows up to game start ``first`` (and before ``end``), each
+        checked against its event (None if they do not reach it): after a migration, or
+        where a rebuild begins."""
+        covered, value = 1, 0
+        for seq, body, stored, crc in self._query(
+            "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) "
+            "WHERE t.seq <= ? AND t.seq < ? ORDER BY t.seq",
+            (first, end),
+        ):
+            if _csv_crc(body, covered, crc) != stored:
+                return None
+            value, covered = _csv_crc(body, covered, value), seq
+        return value if covered == first else None
 
     def game_rows(self, after: int = 0, table: str = "games") -> Iterator[tuple[int, int, str]]:
         """The stored ``games`` rows after event ``after`` whose checksum chains from their
@@ -559,11 +609,20 @@ class Journal:
         of the one before (its checksum says so: no join with the ``games`` rows) and chains
         from its event's checksum: the game start where they end (1: none) and their bodies,
         in order (:func:`boardctl.results.kept.kept_csv`). None in a schema 4 journal that no
-        writer has migrated yet."""
+        writer has migrated yet.
+
+        One checksum checks them all when the ``csv_chain`` row holds (its event's checksum
+        and the rows' chain agree: one lookup of an event, not one a game); else each row
+        is checked against its own event, as far as they hold."""
+        version = self._identity()[0]
+        if version < 5:
+            return 1, []
+        if version >= 6:
+            found = self._chained_csv()
+            if found is not None:
+                return found
         covered = 1
         bodies: list[str] = []
-        if self._identity()[0] < 5:
-            return covered, bodies
         for seq, body, stored, crc in self._query(
             "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) ORDER BY t.seq"
         ):
@@ -572,6 +631,20 @@ class Journal:
             bodies.append(body)
             covered = seq
         return covered, bodies
+
+    def _chained_csv(self) -> tuple[int, list[str]] | None:
+        """:meth:`csv_rows` checked by the ``csv_chain`` row; None if it does not hold."""
+        found = self._csv_chain()
+        if found is None:
+            return None
+        last, chain = found
+        rows = self._query("SELECT seq, body FROM csv WHERE seq <= ? ORDER BY seq", (last,))
+        covered, value = 1, 0
+        for seq, body in rows:
+            value, covered = _csv_crc(body, covered, value), seq
+        if covered != last or str(value) != chain:
+            return None
+        return covered, [body for _, body in rows]
 
     def start_before(self, at: float) -> int:
         """The last game start with a ``games`` row whose event is before time ``at`` (1:
