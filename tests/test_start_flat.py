@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardctl.cli import main
 from boardctl.errors import JournalError
 from boardctl.game.commands import NewGame
 from boardctl.game.keeper import Scorekeeper
@@ -178,24 +179,34 @@ def starts_from_the_last_game_start(path: Path, starts: list[int]) -> Scorekeepe
 @settings(max_examples=12, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
-    how=st.sampled_from(["imported", "imported in parts", "imported after a plain append"]),
+    how=st.sampled_from(
+        ["imported", "imported in parts", "imported after a plain append", "restored"]
+    ),
 )
-def test_an_import_stores_its_game_starts_so_the_first_start_replays_only_the_last_game(
+def test_an_import_or_a_restore_stores_the_game_starts_so_the_first_start_reads_the_last_game(
     tmp_path_factory: pytest.TempPathFactory, seed: int, how: str
 ) -> None:
     rng = random.Random(seed)
     folder = tmp_path_factory.mktemp("import")
     rows, starts = played_rows(folder / "played.sqlite", rng, 300)
     path = folder / "journal.sqlite"
-    cuts = sorted(rng.sample(range(1, len(rows)), 3)) if how != "imported" else []
+    cuts = sorted(rng.sample(range(1, len(rows)), 3)) if "imported " in how else []
     parts = [rows[a:b] for a, b in zip([0, *cuts], [*cuts, len(rows)], strict=True)]
     with Journal.open(path) as journal:
         for number, part in enumerate(parts):
             events = [(event, at) for _, at, event, _ in part]
-            if number == 0 and how == "imported after a plain append":
+            if how == "restored":  # a backup taken before its game starts were stored
+                journal.append_all(events)
+                journal.backup("manual")
+            elif number == 0 and how == "imported after a plain append":
                 journal.append_all(events)  # no game starts: the import folds from the first
             else:
                 import_events(journal, events)
+    if how == "restored":
+        with Scorekeeper.open(path) as keeper:  # the journal goes on, then is lost
+            play(keeper, rng, 30)
+        where = ["--journal", str(path), "--socket", str(folder / "none.sock")]
+        assert main(["restore", "1", *where]) == 0
     with Journal.open(path, readonly=True) as journal:
         assert journal.snapshot_seqs() == starts and not in_doubt(journal)
         assert [row[3] for row in journal.event_rows()] == [row[3] for row in rows]
@@ -228,8 +239,6 @@ def test_an_import_with_an_event_the_rules_refuse_writes_nothing(tmp_path: Path)
 def test_a_restore_stores_the_game_starts_of_a_backup_taken_without_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from boardctl.cli import main
-
     rows, starts = played_rows(tmp_path / "played.sqlite", random.Random(8), 300)
     path = tmp_path / "journal.sqlite"
     with Journal.open(path) as journal:  # as a backup taken before its game starts were stored
