@@ -17,6 +17,7 @@ from boardctl.game import JsonValue
 from boardctl.game.setup import GameSetup, setup_from_dict, whole
 
 SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
+# (each board's next start replays its whole journal: read the older format too if you can)
 
 
 class _Keep(enum.Enum):
