@@ -214,6 +214,16 @@ def _csv_crc(body: str, first: int, crc: int) -> int:
     return zlib.crc32(body.encode(), zlib.crc32(b"%d" % first, crc))
 
 
+def _chained(rows: Iterable[tuple[int, str]]) -> tuple[int, int]:
+    """The game start where ``csv`` rows ``(seq, body)`` end (1: none), and their checksums
+    chained one from the other from the first, each as if it began where the one before
+    ended (the ``csv_chain`` row's body)."""
+    covered, value = 1, 0
+    for seq, body in rows:
+        value, covered = _csv_crc(body, covered, value), seq
+    return covered, value
+
+
 @contextlib.contextmanager
 def _transaction(db: sqlite3.Connection) -> Iterator[None]:
     """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back if anything goes wrong inside."""
@@ -575,16 +585,23 @@ class Journal:
         """The chain of the csv rows up to game start ``first`` (and before ``end``), each
         checked against its event (None if they do not reach it): after a migration, or
         where a rebuild begins."""
-        covered, value = 1, 0
+        covered, value = _chained(self._checked_csv(min(first + 1, end)))
+        return value if covered == first else None
+
+    def _checked_csv(self, end: int | None = None) -> list[tuple[int, str]]:
+        """The ``csv`` rows (before event ``end``) from the first on, while each one begins at
+        the game start of the one before and chains from its own event's checksum."""
+        covered, rows = 1, []
         for seq, body, stored, crc in self._query(
             "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) "
-            "WHERE t.seq <= ? AND t.seq < ? ORDER BY t.seq",
-            (first, end),
+            + ("ORDER BY t.seq" if end is None else "WHERE t.seq < ? ORDER BY t.seq"),
+            () if end is None else (end,),
         ):
             if _csv_crc(body, covered, crc) != stored:
-                return None
-            value, covered = _csv_crc(body, covered, value), seq
-        return value if covered == first else None
+                break
+            rows.append((seq, body))
+            covered = seq
+        return rows
 
     def game_rows(self, after: int = 0, table: str = "games") -> Iterator[tuple[int, int, str]]:
         """The stored ``games`` rows after event ``after`` whose checksum chains from their
@@ -617,34 +634,19 @@ class Journal:
         version = self._identity()[0]
         if version < 5:
             return 1, []
-        if version >= 6:
-            found = self._chained_csv()
-            if found is not None:
-                return found
-        covered = 1
-        bodies: list[str] = []
-        for seq, body, stored, crc in self._query(
-            "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) ORDER BY t.seq"
-        ):
-            if _csv_crc(body, covered, crc) != stored:
-                break
-            bodies.append(body)
-            covered = seq
-        return covered, bodies
+        found = self._chained_csv() if version >= 6 else None
+        rows = self._checked_csv() if found is None else found
+        return (rows[-1][0] if rows else 1), [body for _, body in rows]
 
-    def _chained_csv(self) -> tuple[int, list[str]] | None:
-        """:meth:`csv_rows` checked by the ``csv_chain`` row; None if it does not hold."""
+    def _chained_csv(self) -> list[tuple[int, str]] | None:
+        """The rows of :meth:`csv_rows` checked by the ``csv_chain`` row; None if it does not
+        hold."""
         found = self._csv_chain()
         if found is None:
             return None
         last, chain = found
         rows = self._query("SELECT seq, body FROM csv WHERE seq <= ? ORDER BY seq", (last,))
-        covered, value = 1, 0
-        for seq, body in rows:
-            value, covered = _csv_crc(body, covered, value), seq
-        if covered != last or str(value) != chain:
-            return None
-        return covered, [body for _, body in rows]
+        return rows if _chained(rows) == (last, int(chain)) else None
 
     def start_before(self, at: float) -> int:
         """The last game start with a ``games`` row whose event is before time ``at`` (1:
