@@ -257,13 +257,20 @@ class Bridge:
         self._tracks = tracks
 
     # --- results ----------------------------------------------------------------
-    def _results(self) -> None:
-        """Read new journal events; publish every result the broker does not have yet."""
+    def _read(self) -> bool | None:
+        """Read the journal's new events into the feed (the games whose event the broker
+        keeps); True if its results changed, None if it cannot be read (logged)."""
         try:
             since = retention.oldest_kept(self._clock(), self.config.keep_days)
-            changed = self._feed.refresh(since)
+            return self._feed.refresh(since)
         except BoardError as exc:
             log.error("journal: %s", exc)
+            return None
+
+    def _results(self) -> None:
+        """Read new journal events; publish every result the broker does not have yet."""
+        changed = self._read()
+        if changed is None:
             return
         now = retention.today(self._clock(), self.config.day_starts)
         if changed or now != self._today:
@@ -410,6 +417,7 @@ class Bridge:
         restarted broker lost, or a record the bridge never published).
         """
         self._synced = True
+        self._read()  # the journal as it is now (a bridge just started may not have read it)
         self._sort_slots(retention.today(self._clock(), self.config.day_starts))
         inflight = {slot for slot, _ in self._inflight.values()}
         for slot, (record, value) in self._slots.items():
