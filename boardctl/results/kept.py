@@ -18,9 +18,10 @@ current game. A row that is missing or fails its checksum ends the kept part
 there, and the fold goes on from that game start (from the first event, if its
 snapshot is unusable): the answer is always the fold's. The writer rebuilds the
 table when it opens a journal that lacks it or where it is in doubt
-(:func:`store_game_starts`, once: a journal imported, restored, or written by
-an older boardctl). ``tests/test_results_kept.py`` checks all of it against a
-full fold.
+(:func:`store_game_starts`, once: a journal written without them, or by an older
+boardctl); an import (:func:`import_events`) stores them with its events, so that
+no start has to. ``tests/test_results_kept.py`` and ``tests/test_start_flat.py``
+check all of it against a full fold and a full replay.
 
 The rows are read checked against their events' stored checksums; the chain of
 every event's checksum is checked by the writer when it opens the journal and
