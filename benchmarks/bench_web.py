@@ -81,6 +81,8 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def summary(values: list[float]) -> str:
+    if not values:
+        return "n=0 (none fell while it ran)"
     return (
         f"n={len(values)} p50={statistics.median(values):.1f} p99={percentile(values, 99):.1f} "
         f"max={max(values):.1f} ms"

@@ -8,12 +8,14 @@ Builds a journal of ``--games`` games once: :data:`DISTINCT` demo games (real
 cards, pairs of six players) played in turn, an hour apart (cached in
 ``~/.cache/boardctl-bench`` under a name made of the generator's inputs:
 games, distinct games, players, the generator's version and the journal's
-schema), written as an import writes it: no snapshots, no kept games. Then,
+schema), written as an import writes it (``import_events``: the snapshots and
+kept rows of the game starts with the events; ``import`` is its time), or with
+``--plain`` without them (``append_all``: a journal no import wrote). Then,
 each ``--runs`` times, on a fresh copy:
 
 - ``start -> READY, imported`` (the first start: after READY, a thread of the
-  service stores the game starts, once: ``game starts stored after READY``) and
-  ``start -> READY`` (every later start);
+  service stores the game starts of a ``--plain`` journal, once: ``game starts
+  stored after READY``) and ``start -> READY`` (every later start);
 - ``history --all first page``: the first page through the running service,
   asked as ``boardctl history --all`` asks (``request_ready``), and a page
   from the middle of the journal;
@@ -21,7 +23,9 @@ each ``--runs`` times, on a fresh copy:
 - ``RSS after the reads``: the service's resident memory after the history
   pages and a ``records`` request;
 - ``bridge start: result feed's first read CPU``: what ``boardctl mqtt`` reads
-  when it starts (in this process, the service running).
+  when it starts (in this process, the service running), as if right after the
+  last game: the games of the broker's default retention (14 days) and two days
+  more (``bridge start: results read``; 384 at one game an hour).
 
 It prints the machine (CPU model, cores) and the load average with the
 figures. ``--pi-class N`` runs it all again under :mod:`pi_class`'s
@@ -54,11 +58,13 @@ from machine_load import load, machine  # noqa: E402
 from boardctl.demo.game import DemoGame  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.mqtt.result_feed import ResultFeed  # noqa: E402
+from boardctl.mqtt.retention import oldest_kept  # noqa: E402
+from boardctl.results.kept import import_events  # noqa: E402
 from boardctl.service.client import request, request_ready  # noqa: E402
 from boardctl.store.journal import SCHEMA_VERSION, Journal  # noqa: E402
 
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
-GENERATOR = 2  # bump when the games built change
+GENERATOR = 3  # bump when the games built change
 DISTINCT = 60  # demo games played (12 s for 20 here): the journal cycles through them
 CACHE = Path.home() / ".cache" / "boardctl-bench"
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -73,10 +79,12 @@ def pairing(number: int) -> tuple[str, str]:
     return first, second
 
 
-def cached_journal(games: int) -> Path:
+def cached_journal(games: int, *, plain: bool = False) -> Path:
     """The journal of ``games`` games, built once: :data:`DISTINCT` demo games (seed = the
-    game's number, :func:`pairing`'s players) played in turn, an hour apart."""
+    game's number, :func:`pairing`'s players) played in turn, an hour apart, imported (or
+    appended without their game starts if ``plain``)."""
     key = f"{GENERATOR}-{games}-{DISTINCT}-{','.join(PLAYERS)}-schema{SCHEMA_VERSION}"
+    key += "-plain" if plain else ""
     path = CACHE / f"years-{games}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.sqlite"
     if path.exists():
         return path
@@ -90,6 +98,7 @@ def cached_journal(games: int) -> Path:
         DemoGame(seed=number, names=pairing(number), keeper=keeper).play()
         played.append([(row["event"], float(row["at"])) for row in keeper.history(all_games=True)])  # type: ignore[arg-type]
     start = 1.7e9
+    importing = time.perf_counter()
     with Journal.open(partial) as journal:
         batch: list[tuple[dict[str, object], float]] = []
         for number in range(games):
@@ -97,8 +106,12 @@ def cached_journal(games: int) -> Path:
             first = events[0][1]
             batch += [(event, start + 3600 * number + at - first) for event, at in events]  # type: ignore[misc]
             if len(batch) > 50_000 or number == games - 1:
-                journal.append_all(batch)
+                if plain:
+                    journal.append_all(batch)
+                else:
+                    import_events(journal, batch)
                 batch = []
+    print(f"import: {time.perf_counter() - importing:.1f} s ({'plain' if plain else 'imported'})")
     for suffix in ("-mark", "-wal", "-shm", "-lock"):
         Path(f"{partial}{suffix}").unlink(missing_ok=True)
     partial.rename(path)
@@ -233,9 +246,12 @@ def one_run(own: Path) -> dict[str, float]:
                 figures[wall_name], figures[cpu_name] = wall, cpu
             figures["RSS after the reads (MB)"] = rss_mb(proc.pid)
             feed = ResultFeed(journal, "bench")
+            with Journal.open(journal, readonly=True) as reader:
+                last = reader.page(reader.stored_seq(), reader.stored_seq())[1][-1].at
             began = time.process_time()
-            feed.refresh()  # what boardctl mqtt reads when it starts
+            feed.refresh(oldest_kept(last))  # what boardctl mqtt reads when it starts, then
             figures["bridge start: result feed's first read CPU"] = time.process_time() - began
+            figures["bridge start: results read"] = len(feed.results)
             feed.close()
         finally:
             stop(proc)
@@ -247,6 +263,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--build-only", action="store_true", help="build the cached journal only")
+    parser.add_argument("--plain", action="store_true", help="a journal without its game starts")
     parser.add_argument(
         "--reuse-opened",
         action="store_true",
@@ -254,7 +271,7 @@ def main() -> int:
     )
     pi_class.add_options(parser)
     args = parser.parse_args()
-    source = cached_journal(args.games)
+    source = cached_journal(args.games, plain=args.plain)
     if args.build_only:
         return 0
     code = pi_class.rerun(args)  # again inside the Pi-class group, the journal built already
@@ -275,7 +292,7 @@ def main() -> int:
         runs = [one_run(own) for _ in range(args.runs)]
     for name in runs[0]:
         values = sorted(run[name] for run in runs)
-        unit = "" if "MB" in name else " s"
+        unit = "" if name.endswith(("(MB)", "results read")) else " s"
         print(
             f"{name}: median {statistics.median(values):.3f}{unit}, "
             f"best {values[0]:.3f}{unit}, worst {values[-1]:.3f}{unit} ({len(values)} runs)"

@@ -211,5 +211,5 @@ def test_a_schema_1_journal_is_migrated_and_keeps_its_game(tmp_path: Path) -> No
         keeper.apply(parse_command({"op": "peg", "track": 1, "points": 1}))
         assert keeper.journal.find_request("after-migration") is not None
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     raw.close()

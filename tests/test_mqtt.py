@@ -425,3 +425,42 @@ def test_the_bridge_unit_verifies_and_is_hardened(tmp_path: Path) -> None:
     assert "\nRuntimeDirectory=" not in text  # /run/boardctl is the board service's
     board_unit = (REPO / "systemd" / "boardctl.service").read_text()
     assert "PrivateNetwork=yes" in board_unit  # the network is the bridge's alone
+
+
+class FakeClient:
+    """A paho client that records what is published (for the bridge's own logic alone)."""
+
+    def __init__(self, config: MqttConfig, name: str) -> None:
+        self.published: dict[str, bytes] = {}
+
+    def will_set(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def publish(self, topic: str, payload: bytes | str, qos: int, retain: bool) -> Any:
+        self.published[topic] = payload if isinstance(payload, bytes) else payload.encode()
+        return mqtt.MQTTMessageInfo(len(self.published))
+
+
+def test_a_restarted_bridge_that_syncs_before_its_first_read_republishes_what_the_broker_lost(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    with Scorekeeper.open(journal, setup=SETUP) as keeper:
+        win(keeper, 0, 20)
+        apply(keeper, {"op": "next"})
+    (game,) = finished_results(journal, "b1")
+    slot = topics.slot(retention.event_of(game["end"]), game["id"])
+    paths = Paths(tmp_path / "no-service.sock", journal, tmp_path / "acks.json")
+    acks = Acks(paths.acks)  # the broker acknowledged it before it was killed and lost it
+    acks.acknowledged(slot, digest(game))
+    acks.flush()
+    bridge = Bridge(config_for_port(1), paths, "b1", client_factory=FakeClient)  # type: ignore[arg-type]
+    client: FakeClient = bridge.client  # type: ignore[assignment]
+    bridge._connected = True  # connected; the broker's read-back is in, empty: it lost all
+    bridge._reconcile()  # before the loop's first read of the journal
+    topic = topics.result("boardctl", "b1", slot)
+    assert json.loads(client.published[topic]) == game
+
+
+def config_for_port(number: int) -> MqttConfig:
+    return MqttConfig(host="127.0.0.1", port=number, board_id="b1")

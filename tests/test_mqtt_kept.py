@@ -8,6 +8,8 @@ only the events since the last game start, and then follow the journal as before
 from __future__ import annotations
 
 import contextlib
+import datetime
+import itertools
 import random
 import shutil
 import sqlite3
@@ -19,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.result_feed import ResultFeed
+from boardctl.mqtt.result_feed import DAY, ResultFeed
 from boardctl.results.derive import GameFold, journal_rows, played_games
 from boardctl.results.sign import sign_record
 from boardctl.store.integrity import restore_backup
@@ -111,3 +113,50 @@ def test_the_feed_start_reads_the_kept_results_and_folds_only_the_current_game(
         assert folded == list(range(last_start + 1, events + 1))  # after the game start only
     finally:
         feed.close()
+
+
+def ended(record: dict[str, Any]) -> float:
+    return datetime.datetime.fromisoformat(str(record["end"]).replace("Z", "+00:00")).timestamp()
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), key=st.sampled_from([None, KEY]))
+def test_the_feed_since_a_time_reads_the_games_after_the_game_start_before_it_only(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, key: bytes | None
+) -> None:
+    rng = random.Random(seed)
+    path = tmp_path_factory.mktemp("since") / "journal.sqlite"
+    ticks = itertools.count()
+    hours = rng.choice([1, 3, 8])  # between two entries: a game lasts a day or a few
+
+    def clock() -> float:
+        return 1.7e9 + 3600 * hours * next(ticks)
+
+    with Scorekeeper.open(path, setup=rng.choice(SETUPS), wall_clock=clock) as keeper:
+        play(keeper, rng, 300)
+        first, last = 1.7e9, clock()
+        feed = ResultFeed(path, "b1", key)
+        try:
+            for step in range(4):
+                since = rng.uniform(first, last + 3 * DAY)  # later, or set back
+                feed.refresh(since)
+                full = full_fold_records(path, key)
+                wanted = {game for game, record in full.items() if ended(record) >= since}
+                assert wanted <= feed.results.keys()
+                assert all(full[game] == record for game, record in feed.results.items())
+                with Journal.open(path, readonly=True) as journal:
+                    starts = journal.snapshot_seqs()
+                    times = {row[0]: row[1] for row in journal.event_rows()}
+                before = [seq for seq in starts if times[seq] < feed_since(feed)]
+                if before and step == 0:  # none read from the games before it
+                    assert all(int(r["first_seq"]) >= before[-1] for r in feed.results.values())
+                play(keeper, rng, 40)
+                last = clock()
+        finally:
+            feed.close()
+
+
+def feed_since(feed: ResultFeed) -> float:
+    """The time the feed read the kept results from (a day before the first ``since``)."""
+    assert feed._since is not None
+    return feed._since

@@ -172,6 +172,7 @@ def test_a_game_start_stores_the_games_it_ends_in_the_same_transaction(tmp_path:
             for table in ("results", "csv"):
                 assert [r[0] for r in db.execute(f"SELECT seq FROM {table} ORDER BY seq")] == starts
             assert [r[0] for r in db.execute("SELECT seq FROM totals")] == starts[-1:]
+            assert [r[0] for r in db.execute("SELECT seq FROM csv_chain")] == starts[-1:]
         with Journal.open(path, readonly=True) as journal:
             from_rows = [g for _, _, body in journal.game_rows() for g in body_games(body)]
         assert from_rows == [g.result.seq for g in full_fold(path)]
@@ -189,7 +190,7 @@ def test_an_older_journal_gets_its_games_table_when_a_writer_opens_it(tmp_path: 
     with Scorekeeper.open(path, setup=SETUPS[0]) as keeper:
         play(keeper, rng, 200)
     with contextlib.closing(sqlite3.connect(path)) as db, db:  # as boardctl 2 wrote it
-        for table in ("games", "results", "csv", "totals"):
+        for table in ("games", "results", "csv", "totals", "csv_chain"):
             db.execute(f"DROP TABLE {table}")
         db.execute("PRAGMA user_version=2")
     full = full_fold(path)
@@ -248,9 +249,67 @@ def test_a_schema_4_journal_gives_the_same_csv_before_a_writer_migrates_it(tmp_p
         play(keeper, random.Random(4), 200)
     with contextlib.closing(sqlite3.connect(path)) as db, db:  # as boardctl with schema 4 wrote it
         db.execute("DROP TABLE csv")
+        db.execute("DROP TABLE csv_chain")
         db.execute("PRAGMA user_version=4")
     full = full_fold(path)
     assert len(full) >= 2 and load_csv(path, board="b") == full_csv(full, "b")  # every game folded
     with Scorekeeper.open(path) as keeper:  # a writer migrates it and stores the csv rows
         assert keeper.journal is not None and not in_doubt(keeper.journal)
     assert load_csv(path, board="b") == full_csv(full, "b")
+
+
+def csv_read(path: Path) -> tuple[str, list[str]]:
+    """``results --csv``'s text, and the SQL its journal ran for it."""
+    asked: list[str] = []
+    real = Journal._query
+
+    def spied(self: Journal, sql: str, parameters: tuple[int | str, ...] = ()) -> Any:
+        asked.append(sql)
+        return real(self, sql, parameters)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Journal, "_query", spied)
+        text = load_csv(path, board="b")
+    return text, asked
+
+
+PER_ROW = "FROM csv t JOIN events e"  # each csv row checked against its own event
+
+
+@pytest.mark.parametrize("how", ["written", "chain damaged", "row changed", "migrated"])
+def test_one_chained_checksum_checks_the_csv_rows_or_each_row_is_checked(
+    tmp_path: Path, how: str
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    rng = random.Random(11)
+    with Scorekeeper.open(path, setup=SETUPS[1]) as keeper:
+        while len(full_fold(path)) < 6:
+            play(keeper, rng, 30)
+    if how == "chain damaged":
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("UPDATE csv_chain SET body = '12345'")
+    elif how == "row changed":  # a row's text changed and its own checksum made to match
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            seq, first, body = db.execute(
+                "SELECT c.seq, g.first, c.body FROM csv c JOIN games g USING (seq) "
+                "WHERE c.body != '[]' ORDER BY c.seq LIMIT 1"
+            ).fetchone()
+            crc = db.execute("SELECT crc FROM events WHERE seq = ?", (seq,)).fetchone()[0]
+            changed = body.replace(",", ";", 1)
+            stored = zlib.crc32(changed.encode(), zlib.crc32(b"%d" % first, crc))
+            db.execute("UPDATE csv SET body = ?, crc = ? WHERE seq = ?", (changed, stored, seq))
+    elif how == "migrated":  # as boardctl with schema 5 left it
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("DROP TABLE csv_chain")
+            db.execute("PRAGMA user_version=5")
+    full = full_csv(full_fold(path), "b")
+    text, asked = csv_read(path)
+    if how == "row changed":  # the chain no longer holds: the rows are checked one by one
+        assert PER_ROW in " ".join(asked) and text != full  # (its own checksum was made good)
+        return
+    assert text == full
+    assert (PER_ROW in " ".join(asked)) == (how != "written")
+    with Scorekeeper.open(path) as keeper:  # a writer's next game start makes the chain again
+        keeper.apply(SETUPS[0])
+    text, asked = csv_read(path)
+    assert text == full_csv(full_fold(path), "b") and PER_ROW not in " ".join(asked)

@@ -12,6 +12,7 @@ from boardctl.game.setup import GameSetup, setup_from_dict, whole
 from boardctl.view import Question
 
 SNAPSHOT_FORMAT = 1  # bump when GameState.to_dict changes; older snapshots are then ignored
+# (each board's next start replays its whole journal: read the older format too if you can)
 
 
 class _Keep(enum.Enum):

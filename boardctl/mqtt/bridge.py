@@ -247,12 +247,20 @@ class Bridge:
         self._tracks = tracks
 
     # --- results ----------------------------------------------------------------
-    def _results(self) -> None:
-        """Read new journal events; publish every result the broker does not have yet."""
+    def _read(self) -> bool | None:
+        """Read the journal's new events into the feed (the games whose event the broker
+        keeps); True if its results changed, None if it cannot be read (logged)."""
         try:
-            changed = self._feed.refresh()
+            since = retention.oldest_kept(self._clock(), self.config.keep_days)
+            return self._feed.refresh(since)
         except BoardError as exc:
             log.error("journal: %s", exc)
+            return None
+
+    def _results(self) -> None:
+        """Read new journal events; publish every result the broker does not have yet."""
+        changed = self._read()
+        if changed is None:
             return
         now = retention.today(self._clock(), self.config.day_starts)
         if changed or now != self._today:
@@ -394,6 +402,7 @@ class Bridge:
         """The broker's retained results are all in: make them the journal's (republish what
         it lacks or holds otherwise, withdraw what the journal does not hold)."""
         self._synced = True
+        self._read()  # the journal as it is now (a bridge just started may not have read it)
         self._sort_slots(retention.today(self._clock(), self.config.day_starts))
         inflight = self._inflight_slots()
         for slot, (record, value) in self._slots.items():

@@ -8,9 +8,12 @@ only the game's id (:func:`game_id`) and reads incrementally.
 Reading incrementally: the first read takes the results the journal keeps
 (:func:`boardctl.results.kept.follow`: the rows stored with every game start)
 and folds only the events since the last game start, as ``boardctl results``
-does, so the bridge starts as fast at game 5,000 as at game 5; after that, one
-fold follows the journal, fed the events written since the last read. A game the
-board has left (a game start after it) is final and kept as it is.
+does; after that, one fold follows the journal, fed the events written since the
+last read. A game the board has left (a game start after it) is final and kept as
+it is. A reader that needs only the games that ended after a time (the bridge:
+those whose event the broker keeps) says so (``refresh(since=...)``): the first
+read then decodes the kept rows of the game starts after it only, so the bridge
+starts as fast at game 10,000 as at game 10 (the games of the last weeks).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from boardctl.results.model import GameResult
 from boardctl.results.sign import sign_record
 from boardctl.store.journal import Journal
 from boardctl.store.journal_file import kept_here
+
+DAY = 86400.0  # seconds: how much older than asked the first read goes
 
 
 def board_id(journal_path: Path) -> str:
@@ -55,13 +60,18 @@ class ResultFeed:
         self._journal: Journal | None = None
         self._fold: GameFold | None = None  # the journal's events since the kept results
         self._done: dict[str, dict[str, Any]] = {}  # results of the games left (final)
+        self._since: float | None = None  # the time the kept results were read from
         self.results: dict[str, dict[str, Any]] = {}
         self.read = False  # the journal exists and its last reading succeeded
 
-    def refresh(self) -> bool:
+    def refresh(self, since: float | None = None) -> bool:
         """Read the events written since the last call; True if :attr:`results` changed.
 
         A journal that does not exist yet has no results (the service creates it).
+        With ``since`` (a Unix time) :attr:`results` holds at least every game that
+        ended after it (and may hold older ones); the first read reads from a day
+        before it, and again from the start if a later ``since`` is earlier than that
+        (the wall clock set back).
         """
         self.read = False
         if self._journal is None:
@@ -69,8 +79,11 @@ class ResultFeed:
                 return False
             self._journal = Journal.open(self.path, readonly=True)
         journal = self._journal
+        if self._since is not None and (since is None or since < self._since):
+            self._fold = None  # older games wanted than those read: read them again
         if self._fold is None:
-            kept, self._fold = follow(journal, board=self.board)
+            self._since = None if since is None else since - DAY
+            kept, self._fold = follow(journal, board=self.board, since=self._since)
             self._done = self._records(journal, kept)
         else:
             rows = journal_rows(journal)
@@ -98,7 +111,7 @@ class ResultFeed:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
-        self._fold = None  # a later refresh starts again from the kept results
+        self._fold = self._since = None  # a later refresh starts again from the kept results
 
 
 def finished_results(

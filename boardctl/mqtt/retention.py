@@ -34,6 +34,13 @@ def kept(event: str, now_event: str, keep_days: int = KEEP_DAYS) -> bool:
     return age.days <= keep_days
 
 
+def oldest_kept(now: float, keep_days: int = KEEP_DAYS) -> float:
+    """A time before which no game ended whose event the broker keeps on the day running at
+    the Unix time ``now`` (``keep_days`` and a day more for the evening's start and the local
+    time's offset): what the bridge's result feed must read from."""
+    return now - (keep_days + 2) * 86400
+
+
 def events_since(since: str, now: float, *, day_starts: int, keep_days: int) -> list[str]:
     """The events the broker may keep from ``since`` (a date or an ISO time) to the one running
     at ``now``: the only topics ``standings --since`` and the page's ``[standings] since`` read.

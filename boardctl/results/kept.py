@@ -18,9 +18,10 @@ current game. A row that is missing or fails its checksum ends the kept part
 there, and the fold goes on from that game start (from the first event, if its
 snapshot is unusable): the answer is always the fold's. The writer rebuilds the
 table when it opens a journal that lacks it or where it is in doubt
-(:func:`store_game_starts`, once: a journal imported, restored, or written by
-an older boardctl). ``tests/test_results_kept.py`` checks all of it against a
-full fold.
+(:func:`store_game_starts`, once: a journal written without them, or by an older
+boardctl); an import (:func:`import_events`) stores them with its events, so that
+no start has to. ``tests/test_results_kept.py`` and ``tests/test_start_flat.py``
+check all of it against a full fold and a full replay.
 
 The rows are read checked against their events' stored checksums; the chain of
 every event's checksum is checked by the writer when it opens the journal and
@@ -30,7 +31,7 @@ by a full fold (``boardctl results --full``), not by every read.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -190,12 +191,12 @@ def each_kept_game(
     yield from (game for game in fold.games() if game.result.first_seq >= covered)
 
 
-def _results_kept(journal: Journal, board: str) -> tuple[int, list[GameResult]]:
-    """The results of the journal's ``results`` rows (one JSON text for them all) from the
-    first event on, while each one begins where the one before ended; the game start where
-    they end (1: none)."""
-    covered, bodies = 1, []
-    for seq, first, body in journal.game_rows(1, "results"):
+def _results_kept(journal: Journal, board: str, after: int = 1) -> tuple[int, list[GameResult]]:
+    """The results of the journal's ``results`` rows (one JSON text for them all) after game
+    start ``after`` (1: from the first event on), while each one begins where the one before
+    ended; the game start where they end (``after``: none)."""
+    covered, bodies = after, []
+    for seq, first, body in journal.game_rows(after, "results"):
         if first != covered:
             break
         bodies.append(body)
@@ -212,18 +213,24 @@ def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
     return kept + [game.result for game in rest]
 
 
-def follow(journal: Journal, *, board: str) -> tuple[list[GameResult], GameFold]:
+def follow(
+    journal: Journal, *, board: str, since: float | None = None
+) -> tuple[list[GameResult], GameFold]:
     """For a reader that then follows the journal (the MQTT bridge): the results of the kept
     rows, and a fold of the rest up to the journal's read position, moved to its end here
     (feed it the events read after: :meth:`~.derive.GameFold.add`). Without a usable
-    snapshot at the last game start, from the first event."""
+    snapshot at the last game start, from the first event. With ``since`` (a Unix time) the
+    kept rows of game starts before it are left unread (games that ended before it may be
+    left out: :meth:`~boardctl.store.journal.Journal.start_before`), so that the first read
+    costs the games since then, not the journal."""
     snapshot, _ = journal.resume()  # the reader's position: the end (the last events checked)
     if snapshot is None:
         journal.rewind()
         fold = GameFold(board=board, path=str(journal.path))
         fold.add(journal.event_rows())
         return [], fold
-    covered, kept = _results_kept(journal, board)
+    after = 1 if since is None else journal.start_before(since)
+    covered, kept = _results_kept(journal, board, after)
     begin, fold = _fold_from(journal, covered, journal.last_seq, board)
     return [result for result in kept if result.first_seq < begin], fold
 
@@ -254,18 +261,17 @@ def in_doubt(journal: Journal) -> bool:
     return journal.kept_in_doubt()
 
 
-def store_game_starts(journal: Journal) -> int:
-    """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
-    opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
-    the last game start last, with the totals (until then the rows are in doubt); the
-    number of game starts stored."""
+def _starts(
+    journal: Journal, begin: int, fold: GameFold, totals: Records
+) -> Iterator[list[tuple[int, str, Kept]]]:
+    """The game starts of the events after the journal's position, folded on by ``fold``
+    (``begin``: its last game start, ``totals``: the records of the games before it), with
+    their snapshots and kept rows: a list every :data:`EVENTS_AT_ONCE` events, then the last
+    game start alone, with the running totals (until then the rows are in doubt)."""
     from boardctl.game.state import SNAPSHOT_FORMAT
     from boardctl.store.journal import encode_event
 
-    journal.rewind()
-    fold = GameFold(board=KEPT_BOARD, path=str(journal.path))
     starts: list[tuple[int, str, Kept]] = []
-    stored, begin, totals = 0, 1, Records()  # begin: the last game start
     while rows := journal.event_rows(EVENTS_AT_ONCE):
         for row in rows:
             fold.add([row])
@@ -275,10 +281,49 @@ def store_game_starts(journal: Journal) -> int:
             state = encode_event({"format": SNAPSHOT_FORMAT, "state": fold.state.to_dict()})
             starts.append((row[0], state, _kept(begin, games, None)))
             totals, begin = records(games, totals), row[0]
-        journal.store_starts(starts[:-1])
-        stored += len(starts[:-1])
+        yield starts[:-1]
         starts = starts[-1:]
     if starts:
         seq, state, (first, body, results, csv_rows, _) = starts[0]
-        journal.store_starts([(seq, state, (first, body, results, csv_rows, totals.dump()))])
-    return stored + len(starts)
+        yield [(seq, state, (first, body, results, csv_rows, totals.dump()))]
+
+
+def _from_first(journal: Journal) -> tuple[int, GameFold, Records]:
+    """A fold from the first event: the journal's position moved back to it."""
+    journal.rewind()
+    return 1, GameFold(board=KEPT_BOARD, path=str(journal.path)), Records()
+
+
+def store_game_starts(journal: Journal) -> int:
+    """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
+    opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
+    the last game start last, with the totals; the number of game starts stored."""
+    stored = 0
+    for starts in _starts(journal, *_from_first(journal)):
+        journal.store_starts(starts)
+        stored += len(starts)
+    return stored
+
+
+def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
+    """Append ``events`` (``(event, time)`` pairs: an import) with the snapshots and kept rows
+    of their game starts, all in one durable transaction, so that a start resumes from the
+    last game start and the results read the kept rows, as for a journal the board wrote
+    (its first start replays nothing more). The events are folded from the last game start
+    before them (from the first event if the journal's kept rows are in doubt); one the rules
+    refuse is a :class:`~boardctl.errors.JournalError` and nothing is written. Returns the
+    last event's seq."""
+    last = journal.last_seq
+    if last == 0 or in_doubt(journal):
+        folded = None
+    else:  # on from the last game start, with the running totals kept there
+        begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
+        found = journal.totals()
+        known = found is not None and found[0] == begin
+        folded = (begin, fold, Records.load(found[1])) if found and known else None
+
+    def store() -> None:
+        for starts in _starts(journal, *(folded or _from_first(journal))):
+            journal.store_starts(starts)
+
+    return journal.append_all(events, then=store)

@@ -3,11 +3,13 @@
 Backups are written by the service (:meth:`boardctl.store.journal.Journal.backup`)
 at every game end and at every clean shutdown, the last few kept in
 ``backups/`` beside the journal. Restoring refuses while a service has the
-journal; the journal it replaces is copied aside first, never deleted.
+journal; the journal it replaces is copied aside first, never deleted, and the
+game starts of a backup without them are stored before the service starts on it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,17 @@ def _choose(journal: Path, which: str) -> Path:
     raise ControlError(f"no backup {which!r}; `boardctl restore` lists them ({len(backups)})")
 
 
+def _store_starts(journal: Path) -> None:
+    """The game starts of a backup taken before they were stored (or by an older boardctl),
+    stored now by a writer's open (:func:`~boardctl.results.kept.store_game_starts`), so that
+    the service's next start resumes from the last one instead of replaying every event. A
+    journal that cannot be opened is left as restored (the service reports it)."""
+    from boardctl.game.keeper import Scorekeeper
+
+    with contextlib.suppress(JournalError):
+        Scorekeeper.open(journal).close()
+
+
 def restore(args: Any, which: str) -> str:
     """Restore backup ``which``; refuse while the service runs. Returns what was done."""
     from boardctl.cli.verbs import _paths
@@ -85,6 +98,7 @@ def restore(args: Any, which: str) -> str:
         raise JournalError(f"cannot restore {backup} as {journal}: {exc}") from exc
     finally:
         lock.release()
+    _store_starts(journal)
     done = f"restored {backup.name} as {journal}: {_describe(journal)}"
     if kept is not None:
         done += f"\nthe journal it replaced is kept in {kept}"

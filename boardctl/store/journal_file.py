@@ -17,8 +17,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     Row = tuple[int, float, str, int]  # seq, time, body, chained checksum
 
-SCHEMA_VERSION = 5  # 2: events.request (the request that wrote the row); 3: the games table;
-# 4: the results and totals tables; 5: the csv table
+SCHEMA_VERSION = 6  # 2: events.request (the request that wrote the row); 3: the games table;
+# 4: the results and totals tables; 5: the csv table; 6: the csv_chain table
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report (integrity)
 MARK_SUFFIX = "-mark"  # beside the journal: the last event the writer committed (integrity)
