@@ -6,15 +6,19 @@ timeout that doubles each time (0.2, 0.4, 0.8 s...), and everything after them w
 loss ends, seconds of backlog may still be on the way, and MQTT's keep-alive (its ping waits
 behind the same backlog) sees nothing wrong. Each side therefore sends itself a small message
 through the broker (:data:`ECHO_EVERY`) on its own ``alive-<role>`` topic; with no echo after
-:data:`STALLED_AFTER` seconds the connection is dropped and paho makes a fresh one (no backoff,
-no backlog), on which each side sends again what the other may have missed (the joined board
-its unanswered entries, the host its board). :class:`Echo` decides, on times given.
+:data:`STALLED_AFTER` seconds, or :data:`RTT_TIMES` the connection's smoothed round trip where
+that is longer (a far broker, a busy board), the connection is dropped and paho makes a fresh
+one (no backoff, no backlog), on which each side sends again what the other may have missed
+(the joined board its unanswered entries, the host its board). :class:`Echo` decides, on
+times given.
 """
 
 from __future__ import annotations
 
 ECHO_EVERY = 1.0  # seconds between echoes on a connection that moves
-STALLED_AFTER = 1.0  # seconds without the echo: the connection is stalled
+STALLED_AFTER = 1.0  # seconds without the echo: the connection is stalled (at the least)
+RTT_TIMES = 4.0  # ... or this many smoothed round trips, where that is longer
+RTT_GAIN = 0.125  # the weight of each new round trip in the smoothed one (as TCP's SRTT)
 
 
 class Echo:
@@ -23,8 +27,13 @@ class Echo:
     def __init__(self, every: float = ECHO_EVERY, stalled_after: float = STALLED_AFTER) -> None:
         self.every, self.stalled_after = every, stalled_after
         self.number = 0  # of the echo on the way (0: none)
+        self.round_trip = 0.0  # smoothed, seconds (0: none measured yet)
         self._count = 0
         self._sent = self._back = float("-inf")
+
+    def stalled_after_s(self) -> float:
+        """Seconds without the echo after which the connection is stalled."""
+        return max(self.stalled_after, RTT_TIMES * self.round_trip)
 
     def step(self, now: float, connected: bool) -> str:
         """``"send"`` an echo (numbered :attr:`number`), the connection is ``"stalled"``, or
@@ -33,7 +42,7 @@ class Echo:
             self.number = 0
             return "wait"
         if self.number:
-            if now - self._sent <= self.stalled_after:
+            if now - self._sent <= self.stalled_after_s():
                 return "wait"
             self.number = 0
             return "stalled"
@@ -46,4 +55,7 @@ class Echo:
     def echoed(self, number: int, now: float) -> None:
         """The echo ``number`` came back at ``now``."""
         if number and number == self.number:
+            sample = now - self._sent
+            smoothed = self.round_trip + RTT_GAIN * (sample - self.round_trip)
+            self.round_trip = smoothed if self.round_trip else sample
             self.number, self._back = 0, now

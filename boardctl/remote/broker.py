@@ -103,7 +103,7 @@ class Connection:
             elif step == "stalled":
                 log.warning(
                     "remote: no echo from the broker for %.1f s: connecting again",
-                    self.echo.stalled_after,
+                    self.echo.stalled_after_s(),
                 )
                 self._reconnect_after(AFTER_STALL)  # at once: it is not the broker that is down
                 sock = self.client.socket()
