@@ -150,6 +150,14 @@ class Outbox:
                     return str(rid)
         return None
 
+    def request(self, request_id: str) -> dict[str, Any] | None:
+        """The command kept with ``request_id``, None if there is none."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT request FROM outbox WHERE request_id = ?", (request_id,)
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
     def answer(self, request_id: str) -> dict[str, Any] | None:
         with self._lock:
             row = self._db.execute(
