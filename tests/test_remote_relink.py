@@ -211,6 +211,28 @@ def test_a_new_game_redo_and_history_on_the_joined_board_are_refused_saying_wher
     assert isinstance(ask(boards, "host", {"op": "history"}), list)
 
 
+def test_a_new_game_started_with_the_joined_boards_menu_is_refused_at_once_not_confirmed(
+    boards: TwoBoards,
+) -> None:
+    joined, inputs = boards.joined, boards.joined.config.inputs
+    words = "the host hosts the game: start a new game on the host's board"
+    joined.press("menu", hold=inputs.very_long_press + 0.1)  # menu held long: a new game
+    shown = joined.loop.view()
+    assert shown.extra.confirm is None and joined.loop.panel.mode == "entry"  # nothing to confirm
+    assert shown.extra.refusal is not None and shown.extra.refused == words  # its sign, its words
+    first = shown.error_at
+    # settings mode, the target changed (a new game when it is left): refused when it is left
+    joined.press("menu", hold=inputs.long_press + 0.1)
+    assert joined.loop.panel.mode == "settings"
+    joined.press("track1.plus1")  # the target: 121 -> 61
+    joined.press("menu", hold=inputs.long_press + 0.1)
+    shown = joined.loop.view()
+    assert joined.loop.panel.mode == "entry" and shown.extra.confirm is None
+    assert shown.extra.refused == words and shown.error_at != first  # refused again, now
+    assert boards.sent() == []  # nothing went to the host
+    assert boards.host.status()["seq"] == 1 and boards.host.status()["target"] == 121
+
+
 def test_the_joined_board_signs_off_the_hosts_result_for_its_own_track(
     tmp_path: Path, mock_factory: MockFactory
 ) -> None:

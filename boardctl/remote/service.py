@@ -102,6 +102,7 @@ class Remote:
         loop.add_timer(self._deadline, self._tick)
         loop.dispatcher.committed.append(lambda command, result: self._unsign())
         loop.requests.relink = self.relink
+        loop.panel.takes_new_game = lambda: self.joined is None  # a joined board: the host's
         self._wire_joined()
         self._start_host(_link(journal))
 
