@@ -169,7 +169,7 @@ def test_an_undo_on_its_way_to_the_host_blinks_the_peg_it_takes_back_until_answe
     assert shown.extra.undoing == (1,) and shown.extra.link_lost  # track 2's peg blinks
     assert [t.pending for t in shown.tracks] == [0, 0]
     assert boards.status("joined")["remote"]["unanswered"] == 1  # boardctl status: waiting
-    layout = joined.loop.renderer.layout
+    layout = joined.board.layout
     peg, other = layout.led_of(1, 3), layout.led_of(0, 4)
     seen: list[tuple[bool, bool]] = []
     for _ in range(4):  # on the board's clock: the pending beat, 0.3 s on / 0.3 s off
