@@ -113,6 +113,9 @@ class ViewExtra:
     journal_fault: str | None = None  # the journal cannot be opened: why
     link_lost: bool = False  # a joined board cannot reach the host of its game (boardctl.remote)
     link_ended: bool = False  # the link to the other board ended (remote leave; boardctl.remote)
+    # a joined board's undo sent to the host, not answered yet: the tracks of the entry it
+    # takes back, whose front peg blinks (every track for an entry of none; boardctl.remote)
+    undoing: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -326,6 +326,20 @@ def test_a_new_variant_in_settings_starts_a_game_with_its_own_target() -> None:
     assert press(panel, "menu", 4.0) == [NewGame(variant="five-card", preset="acc", mode="guided")]
 
 
+def test_a_board_that_takes_no_new_game_sends_it_at_once_for_its_refusal() -> None:
+    current = {"target": 121, "variant": "six-card", "preset": "acc", "mode": "guided"}
+    panel = Panel(tracks=2, current_settings=lambda: current, takes_new_game=lambda: False)
+    panel.edge("menu", True, 1.0)
+    assert run_until(panel, 4.9) == [] and panel.mode == "entry"
+    assert panel.tick(5.0) == [NewGame()]  # at the hold, not after a confirm
+    assert panel.mode == "entry" and panel.overlay().confirm is None
+    assert panel.edge("menu", False, 6.0) == []  # its release neither
+    panel.tap("menu", 7.0, hold=1.5)  # settings: the target changed, then left
+    press(panel, "track1.plus1", 8.0)  # 121 -> 61
+    assert panel.tap("menu", 9.0, hold=1.5) == [NewGame(target=61, preset="acc", mode="guided")]
+    assert panel.mode == "entry" and panel.overlay().confirm is None
+
+
 def test_keyboard_taps_match_button_gestures() -> None:
     panel = Panel(tracks=3)
     panel.tap("track3.plus5", 0.0)

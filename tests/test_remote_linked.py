@@ -13,6 +13,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -240,6 +241,41 @@ def test_the_joined_board_keeps_the_hosts_signed_result_and_both_boards_list_the
         assert main(["stats", "players", "--json", "--journal", journal(boards, side)]) == 0
         players = json.loads(capsys.readouterr().out)["players"]
         assert sorted(p["games"] for p in players) == [1, 1], side
+
+
+def records(boards: TwoBoards, side: str) -> dict[str, Any]:
+    """The control socket's ``records`` (the phone page's players table), once it is ready."""
+    answer: dict[str, Any] = {}
+
+    def ready() -> bool:
+        answer.update(client.request(socket(boards, side), {"op": "records"}))
+        return bool(answer["ready"])
+
+    wait_for(ready)
+    return answer
+
+
+def test_the_joined_boards_records_request_counts_the_linked_games_it_keeps(
+    boards: TwoBoards,
+) -> None:
+    assert records(boards, "joined")["games"] == 0  # read before the game: read again after it
+    finish_a_game(boards)
+    folder = boards.folders["joined"] / "state"
+    wait_for(lambda: boards.keeper.guest.outbox.results_kept == 1)
+    assert len(linked_games(folder)) == 1
+    for side in ("host", "joined"):
+        answer = records(boards, side)
+        assert answer["games"] == 1, side
+        players = {p["name"]: p for p in answer["players"]}
+        assert sorted(p["games"] for p in players.values()) == [1, 1], side
+        assert sorted(p["wins"] for p in players.values()) == [0, 1], side
+    # the same retained message again (a reconnection) is kept once: nothing to read again
+    outbox = boards.keeper.guest.outbox
+    with sqlite3.connect(folder / OUTBOX_FILE) as db:
+        (message,) = db.execute("SELECT message FROM results").fetchone()
+    assert outbox.keep_result(message.encode(), boards.keeper.guest.link.key) is True
+    assert outbox.results_kept == 1
+    assert records(boards, "joined")["games"] == 1
 
 
 def test_a_forged_or_altered_copy_of_a_result_is_refused(

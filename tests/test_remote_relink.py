@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from boardctl.board.render import PENDING_PERIOD
+from boardctl.board.terminal import draw_board
 from boardctl.cli import main
 from boardctl.cli.verbs import format_status
 from boardctl.errors import ControlError
@@ -150,6 +152,45 @@ def test_an_undo_on_the_joined_board_takes_back_its_own_last_entry_and_nothing_e
     assert "the host refused: the last entry is not" in format_status(boards.status("joined"))
 
 
+def test_an_undo_on_its_way_to_the_host_blinks_the_peg_it_takes_back_until_answered(
+    boards: TwoBoards,
+) -> None:
+    guest, joined = boards.keeper.guest, boards.joined
+    boards.host.enter(1, 4)  # the host's track has an entry too: its peg does not blink
+    joined.enter(2, 3)
+    wait_for(lambda: len(boards.sent()) == 1 and guest.outbox.pending() == [])
+    wait_for(lambda: [t.front for t in joined.loop.view().tracks] == [4, 3])
+    assert joined.loop.view().extra.undoing == ()
+    boards.network.cut()  # the joined board's home loses the broker: the undo waits
+    wait_for(lambda: not guest.connected)
+    joined.press("undo")
+    wait_for(lambda: len(boards.sent()) == 2)
+    shown = joined.loop.view()
+    assert shown.extra.undoing == (1,) and shown.extra.link_lost  # track 2's peg blinks
+    assert [t.pending for t in shown.tracks] == [0, 0]
+    assert boards.status("joined")["remote"]["unanswered"] == 1  # boardctl status: waiting
+    layout = joined.board.layout
+    peg, other = layout.led_of(1, 3), layout.led_of(0, 4)
+    seen: list[tuple[bool, bool]] = []
+    for _ in range(4):  # on the board's clock: the pending beat, 0.3 s on / 0.3 s off
+        joined.elapse(PENDING_PERIOD / 2)
+        frame = joined.link.frames[-1]
+        seen.append(
+            (frame[3 * peg : 3 * peg + 3] != bytes(3), frame[3 * other : 3 * other + 3] != bytes(3))
+        )
+    assert {bob for bob, _ann in seen} == {True, False}  # the joined board's peg blinks
+    assert all(ann for _bob, ann in seen)  # the host's stays
+    words = draw_board(shown, joined.link.frames[-1], layout, color="none")
+    assert "undo sent" in words
+    boards.network.mend()
+    wait_for(lambda: guest.outbox.pending() == [], seconds=60)
+    answer = guest.outbox.answer(boards.sent()[1])
+    assert answer is not None and answer["ok"] is True
+    wait_for(lambda: [t["front"] for t in boards.host.status()["tracks"]] == [4, 0])
+    wait_for(lambda: joined.loop.view().extra.undoing == ())  # answered: no more blink
+    wait_for(boards.same_lights)
+
+
 def test_a_new_game_redo_and_history_on_the_joined_board_are_refused_saying_where(
     boards: TwoBoards,
 ) -> None:
@@ -168,6 +209,28 @@ def test_a_new_game_redo_and_history_on_the_joined_board_are_refused_saying_wher
         with pytest.raises(ControlError, match="its history is the host's journal"):
             ask(boards, "joined", request)
     assert isinstance(ask(boards, "host", {"op": "history"}), list)
+
+
+def test_a_new_game_started_with_the_joined_boards_menu_is_refused_at_once_not_confirmed(
+    boards: TwoBoards,
+) -> None:
+    joined, inputs = boards.joined, boards.joined.config.inputs
+    words = "the host hosts the game: start a new game on the host's board"
+    joined.press("menu", hold=inputs.very_long_press + 0.1)  # menu held long: a new game
+    shown = joined.loop.view()
+    assert shown.extra.confirm is None and joined.loop.panel.mode == "entry"  # nothing to confirm
+    assert shown.extra.refusal is not None and shown.extra.refused == words  # its sign, its words
+    first = shown.error_at
+    # settings mode, the target changed (a new game when it is left): refused when it is left
+    joined.press("menu", hold=inputs.long_press + 0.1)
+    assert joined.loop.panel.mode == "settings"
+    joined.press("track1.plus1")  # the target: 121 -> 61
+    joined.press("menu", hold=inputs.long_press + 0.1)
+    shown = joined.loop.view()
+    assert joined.loop.panel.mode == "entry" and shown.extra.confirm is None
+    assert shown.extra.refused == words and shown.error_at != first  # refused again, now
+    assert boards.sent() == []  # nothing went to the host
+    assert boards.host.status()["seq"] == 1 and boards.host.status()["target"] == 121
 
 
 def test_the_joined_board_signs_off_the_hosts_result_for_its_own_track(

@@ -17,6 +17,8 @@ from boardctl.board.signs import (
     LINK_LOST_SIGN,
     STUCK_MEANING,
     STUCK_SIGN,
+    UNDO_SENT_MEANING,
+    UNDO_SENT_SIGN,
     legend,
 )
 
@@ -41,6 +43,7 @@ OTHER_SIGNS: tuple[tuple[str, str], ...] = (
     ("start holes steady purple", "the journal was damaged and recovered"),
     (LINK_LOST_SIGN, LINK_LOST_MEANING),
     (LINK_ENDED_SIGN, LINK_ENDED_MEANING),
+    (UNDO_SENT_SIGN, UNDO_SENT_MEANING),
     ("board dark, start holes vermilion", "the journal cannot be opened: nothing is saved"),
     (STUCK_SIGN, STUCK_MEANING),
 )

@@ -351,6 +351,19 @@ class Renderer:
             ):
                 c.put(c.tracks[t].holes[hole], self._tracks[t].pending)
 
+    def _undo_layer(self, c: _Canvas) -> None:
+        """A joined board's undo on its way to the host (``extra.undoing``): the front peg of
+        each track whose entry it takes back blinks, dark while a pending entry's hole is lit
+        (:data:`~boardctl.board.signs.UNDO_SENT_SIGN`)."""
+        view = c.view
+        undoing = [t for t in view.extra.undoing if 0 <= t < len(c.tracks)]
+        pending_at = view.extra.pending_at
+        if undoing and c.clock.pattern(
+            0.0 if pending_at is None else pending_at, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
+        ):
+            for t in undoing:
+                c.put(c.tracks[t].holes[c.clamp(view.tracks[t].front)], _DARK)
+
     def _comet_layer(self, c: _Canvas) -> None:
         """The winner's comet, running round the winner's track for a while."""
         view, target = c.view, c.view.target
@@ -424,6 +437,7 @@ def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int
 
 
 _ASK_WHITE = bytes(WHITE)  # the sign of a question (signs.ASK_SIGN)
+_DARK = bytes(3)
 
 #: The layers of a frame, bottom first.
 _LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
@@ -434,6 +448,7 @@ _LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
     Renderer._dealer_layer,
     Renderer._game_points_layer,
     Renderer._pending_layer,
+    Renderer._undo_layer,
     Renderer._comet_layer,
     Renderer._sign_layer,
     Renderer._ask_layer,

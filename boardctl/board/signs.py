@@ -58,6 +58,10 @@ LINK_LOST_MEANING = "linked boards: the host cannot be reached; entries wait"
 LINK_ENDED_SIGN = "start holes and the status LED blinking white, slowly"
 LINK_ENDED_MEANING = "linked boards: the link has ended (remote leave), no fault"
 LINK_ENDED_STEP = 0.5  # seconds on, seconds off
+#: A joined board's undo on its way to the host (``extra.undoing``): the peg it takes back
+#: blinks on the pending entries' beat (the renderer's undo layer) until the host answers.
+UNDO_SENT_SIGN = "front peg blinking"
+UNDO_SENT_MEANING = "linked boards: an undo sent to the host, not yet taken back"
 
 
 #: A contact held past ``[inputs] stuck_after`` (``extra.stuck``), ignored until released:

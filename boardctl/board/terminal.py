@@ -313,6 +313,8 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
     parts = [f"{track_view.front:>3}  back {track_view.back}"]
     if track_view.pending and view.winner is None:
         parts.append(f"pending {track_view.pending:+d}")
+    if t in view.extra.undoing:  # a joined board's undo on its way to the host
+        parts.append("undo sent")
     if view.dealer == t:
         parts.append(f"{painter.led(frame, track.dealer, 'D')} dealer".lstrip())
     if view.to_count == t and view.phase != "over":

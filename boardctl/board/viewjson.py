@@ -160,7 +160,7 @@ class _Checker:
             return tuple(ButtonId.from_name(str(button)) for button in value)
         if name == "refusal":
             return Refusal(value)
-        if name in ("lines_failed", "signoff"):
+        if name in ("lines_failed", "signoff", "undoing"):
             return tuple(int(item) for item in value)
         if name == "pending_at":
             return float(value)

@@ -109,6 +109,10 @@ def _no_result_waits() -> tuple[int, ...] | None:
     return None
 
 
+def _takes_new_game() -> bool:
+    return True
+
+
 @dataclass(slots=True)
 class Panel:
     """The button state machine. Feed it edges and ticks; apply what it returns."""
@@ -119,6 +123,9 @@ class Panel:
     #: While a finished game's result waits for confirmation: the tracks that have confirmed
     #: (None: no result waits). The service wires it to the engine's state.
     signoff: Callable[[], tuple[int, ...] | None] = _no_result_waits
+    #: Whether this board starts a new game (asking for its confirm); False on a joined board
+    #: (boardctl.remote: the host's game), where a new game goes at once to be refused.
+    takes_new_game: Callable[[], bool] = _takes_new_game
     _buttons: dict[str, _Button] = field(default_factory=dict)
     _pending: list[int] = field(default_factory=list)
     _active_at: list[float] = field(default_factory=list)
@@ -377,8 +384,10 @@ class Panel:
         if button.role == "menu" and level == 2 and self._settings is None:
             if self._undo_ask_since is not None:
                 return []  # the release confirms the asked undo
-            self.cancel_pending()
-            self._confirm_since = t
+            out = self._ask_new_game(NewGame(), t)
+            if not out:
+                self.cancel_pending()
+            return out
         return []
 
     def _release(
@@ -503,16 +512,25 @@ class Panel:
             # brings its own target, a new rule set its own preset unless one was chosen),
             # the preset and mode as now set
             values = settings.values
-            self._new_game = NewGame(
+            command = NewGame(
                 variant=changed.get("variant"),
                 target=changed.get("target"),
                 preset=changed.get("preset") if "rules" in changed else values.get("preset"),
                 mode=values.get("mode"),
                 rules=changed.get("rules"),
             )
-            self._confirm_since = t
-            return []
+            return self._ask_new_game(command, t)
         return [Set(name, value) for name, value in changed.items()]
+
+    def _ask_new_game(self, command: NewGame, t: float) -> list[Command]:
+        """Ask to confirm ``command`` (the start holes blink red); on a board that takes no new
+        game, ``command`` at once, refused there with its sign and words (never a confirm
+        asked for what would be refused)."""
+        if not self.takes_new_game():
+            return [command]
+        self._new_game = command
+        self._confirm_since = t
+        return []
 
 
 def _index_of(choices: tuple[Any, ...], value: Any) -> int:

@@ -13,7 +13,8 @@ engine's commands and views pass:
   repeat of it is answered from the outbox and not sent again); a button's
   entry gets one made when it is committed on this board;
 - the view is the host's board as last received, with every entry the host
-  has not answered yet blinking as pending on its track;
+  has not answered yet blinking as pending on its track, and an undo not answered yet
+  blinking the front peg of the entry it takes back (``extra.undoing``);
 - the status is the host's, with ``remote``: this board's side of the link
   (``role``, ``game``, ``connected``, ``unanswered``, ``refused``: the host's
   refusals of this board's entries, latest last).
@@ -205,8 +206,11 @@ class JoinedKeeper:
             own: BoardView = self.own.view()
             return dataclasses.replace(own, extra=dataclasses.replace(own.extra, link_lost=True))
         waiting = [0] * len(view.tracks)
+        undoing: set[int] = set()
         for _rid, request in self.guest.outbox.pending():
             track, points = request.get("track"), request.get("points")
+            if request.get("op") == Undo.op:
+                undoing.update(self._undone(request, len(waiting)))
             if request.get("op") != Peg.op or not isinstance(points, int):
                 continue
             if isinstance(track, int) and 0 <= track < len(waiting):
@@ -217,8 +221,18 @@ class JoinedKeeper:
         )
         ended = self.guest.ended  # no fault: its own sign, while the host's last board shows
         lost = not self.guest.reachable and not ended
-        extra = dataclasses.replace(view.extra, link_lost=lost, link_ended=ended)
+        extra = dataclasses.replace(
+            view.extra, link_lost=lost, link_ended=ended, undoing=tuple(sorted(undoing))
+        )
         return dataclasses.replace(view, tracks=tracks, extra=extra)
+
+    def _undone(self, undo: dict[str, Any], tracks: int) -> range | tuple[int]:
+        """The tracks of the entry an unanswered ``undo`` takes back (its front peg blinks):
+        the entry's track, or every track for an entry of none (a phase, the cut)."""
+        undone = undo.get(UNDOES)
+        entry = self.guest.outbox.request(undone) if isinstance(undone, str) else None
+        track = None if entry is None else entry.get("track")
+        return (track,) if isinstance(track, int) and 0 <= track < tracks else range(tracks)
 
     def link_status(self) -> LinkStatus:
         """This board's side of the link."""

@@ -102,6 +102,8 @@ class Remote:
         loop.add_timer(self._deadline, self._tick)
         loop.dispatcher.committed.append(lambda command, result: self._unsign())
         loop.requests.relink = self.relink
+        loop.panel.takes_new_game = lambda: self.joined is None  # a joined board: the host's
+        loop.requests.records_due = self._records_due
         self._wire_joined()
         self._start_host(_link(journal))
 
@@ -112,6 +114,14 @@ class Remote:
 
         keeper = self._loop.keeper
         return keeper if isinstance(keeper, JoinedKeeper) else None
+
+    def _records_due(self) -> tuple[int, int]:
+        """What the ``records`` request must count: a joined board's own journal (its keeper
+        shows the host's game) and the host's results it keeps; else the board's journal."""
+        joined = self.joined
+        if joined is None:
+            return int(self._loop.keeper.status()["seq"]), 0
+        return int(joined.own.status()["seq"]), joined.guest.outbox.results_kept
 
     def relink(self) -> dict[str, Any]:
         """Read the link file again and start, end or change the link to match it."""

@@ -106,6 +106,7 @@ class Outbox:
             _RESULTS,
         )
         self._lock = threading.Lock()  # the sender's thread and the board's
+        self.results_kept = _results_kept(self._db)  # rows of the host's results, all games
 
     def add(self, request: dict[str, Any], request_id: str | None = None) -> str:
         """Keep ``request`` with a new request id (or the one given); returns the id."""
@@ -150,6 +151,14 @@ class Outbox:
                     return str(rid)
         return None
 
+    def request(self, request_id: str) -> dict[str, Any] | None:
+        """The command kept with ``request_id``, None if there is none."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT request FROM outbox WHERE request_id = ?", (request_id,)
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
     def answer(self, request_id: str) -> dict[str, Any] | None:
         with self._lock:
             row = self._db.execute(
@@ -175,14 +184,32 @@ class Outbox:
             log.warning("remote: refused the host's results: %s", exc)
             return False
         with self._lock:
-            self._db.execute(
+            cursor = self._db.execute(
                 "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?)",
                 (self.game, key.hex(), message.decode(), time.time()),
             )
+            self.results_kept += cursor.rowcount  # 0 for a message kept already
         return True
 
     def close(self) -> None:
         self._db.close()
+
+
+def _results_kept(db: sqlite3.Connection) -> int:
+    return int(db.execute("SELECT count(*) FROM results").fetchone()[0])
+
+
+def linked_kept(folder: Path) -> int:
+    """How many result messages of the host :func:`linked_games` reads from (they only grow:
+    a reader that counted fewer than :attr:`Outbox.results_kept` reads them again)."""
+    path = folder / OUTBOX_FILE
+    if not path.exists():
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return _results_kept(db)
+    except sqlite3.Error:
+        return 0  # linked_games logs it
 
 
 def linked_games(folder: Path) -> list[PlayedGame]:

@@ -62,8 +62,12 @@ def load_records(path: str | os.PathLike[str]) -> Records:
     and the linked games' copies."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        kept = kept_records(journal)
-    return records(_linked(path), kept)
+        return journal_records(journal, path)
+
+
+def journal_records(journal: Journal, path: Path) -> Records:
+    """:func:`load_records` of ``journal``, open (read-only) at ``path``."""
+    return records(_linked(path), kept_records(journal))
 
 
 def _linked(path: Path) -> list[PlayedGame]:

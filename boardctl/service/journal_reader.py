@@ -1,4 +1,5 @@
-"""The ``records`` request: every player's record, from the service's own journal.
+"""The ``records`` request: every player's record, from the service's own journal (and the
+games it played joined to another board's, their copies signed by the host: docs/remote.md).
 
 The same records as ``boardctl stats players`` (:func:`boardctl.results.records.records`
 over the journal's finished games, folded by
@@ -138,8 +139,9 @@ class JournalReader(Generic[T]):
             self._drop_journal()
 
 
-class JournalRecords(JournalReader[dict[str, Any]]):
-    """The records of the journal at ``path`` (None: a board without a journal)."""
+class JournalRecords(JournalReader[tuple[dict[str, Any], int]]):
+    """The records of the journal at ``path`` (None: a board without a journal) and of the
+    linked games' copies beside it (:func:`boardctl.results.source.journal_records`)."""
 
     name = "records"
 
@@ -147,22 +149,26 @@ class JournalRecords(JournalReader[dict[str, Any]]):
         super().__init__(path)
         self._journal: Journal | None = None
 
-    def reply(self, seq: int) -> dict[str, Any]:
-        """The records up to event ``seq`` (the journal's last), or not ready yet (above)."""
-        answer, read = self._ask(lambda _answer, counted: counted >= seq)
+    def reply(self, seq: int, linked: int = 0) -> dict[str, Any]:
+        """The records up to event ``seq`` (the journal's last) and of ``linked`` copies of the
+        host's results (a joined board's: :attr:`boardctl.remote.store.Outbox.results_kept`),
+        or not ready yet (above)."""
+        answer, read = self._ask(lambda answer, counted: counted >= seq and answer[1] >= linked)
         if answer is not None:
-            return {"ready": True, **answer}
+            return {"ready": True, **answer[0]}
         return {"ready": False, "seq": max(read, 0), "events": seq}
 
-    def _catch_up(self, path: Path) -> tuple[dict[str, Any], int]:
-        from boardctl.results.kept import kept_records
+    def _catch_up(self, path: Path) -> tuple[tuple[dict[str, Any], int], int]:
+        from boardctl.remote.store import linked_kept
+        from boardctl.results.source import journal_records
         from boardctl.store.journal import Journal
 
         if self._journal is None:
             self._journal = Journal.open(path, readonly=True)
         seq = self._journal.stored_seq()  # before the read: what it counts is at least this
-        recs = kept_records(self._journal)  # the running totals and the games after them
-        return {"seq": seq, "games": recs.games, **recs.to_dict()}, seq
+        linked = linked_kept(path.parent)  # the same: the copies it counts are at least these
+        recs = journal_records(self._journal, path)  # the running totals, the games after them
+        return ({"seq": seq, "games": recs.games, **recs.to_dict()}, linked), seq
 
     def _drop_journal(self) -> None:
         if self._journal is not None:

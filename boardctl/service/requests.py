@@ -60,6 +60,12 @@ class Requests:
         # the journal's file (Scorekeeper.path); a keeper without one has no records
         self.records = JournalRecords(getattr(self.keeper, "path", None))
         self.past = HistoryPages(getattr(self.keeper, "path", None))  # history --all, off the loop
+        # what the records must count: the journal's last event, and the copies of a host's
+        # results kept (boardctl.remote: a joined board's keeper shows the host's seq)
+        self.records_due: Callable[[], tuple[int, int]] = lambda: (
+            int(self.keeper.status()["seq"]),
+            0,
+        )
         # more parts of the running board in the status, by key (boardctl.remote: "remote")
         self.parts: dict[str, Callable[[], Any]] = {}
         # a hosting board's invitation code (boardctl.remote): asked for alone, never in the
@@ -73,7 +79,7 @@ class Requests:
             "frame": lambda _: self._frame_reply(),
             "press": lambda r: self.press(r["button"], r.get("hold", 0)),
             "history": self._history,
-            "records": lambda _: self.records.reply(int(self.keeper.status()["seq"])),
+            "records": lambda _: self.records.reply(*self.records_due()),
             "watch": lambda _: {"protocol": PROTOCOL_VERSION, **self.state(snapshot=True)},
             "invite": lambda _: self.invite(),
             "relink": lambda _: self.relink(),
