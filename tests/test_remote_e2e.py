@@ -447,7 +447,8 @@ def test_the_joined_board_shows_the_link_lost_sign_while_the_host_is_away(
 def test_the_joined_board_shows_the_link_lost_sign_while_the_broker_is_away(
     boards: TwoBoards,
 ) -> None:
-    wait_for(lambda: boards.keeper.guest.reachable)
+    # the host reached and its board shown (before its first state the sign is up anyway)
+    wait_for(lambda: not boards.joined.loop.view().extra.link_lost)
     boards.broker.kill()
     wait_for(lambda: boards.joined.loop.view().extra.link_lost)
     assert "cannot reach the broker" in format_status(boards.status("joined"))
