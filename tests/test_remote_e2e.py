@@ -7,6 +7,7 @@ with its outbox. A third client on the broker plays the forger and the replayer.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -354,6 +355,17 @@ class TwoBoards:
 def boards(tmp_path: Path, mock_factory: MockFactory) -> Iterator[TwoBoards]:
     game = TwoBoards(tmp_path, mock_factory)
     try:
+        yield game
+    finally:
+        game.close()
+
+
+@contextlib.contextmanager
+def linked_boards(tmp_path: Path, factory: MockFactory) -> Iterator[TwoBoards]:
+    """Two boards, the host reached and its first board shown on the joined one."""
+    game = TwoBoards(tmp_path, factory)
+    try:
+        wait_for(lambda: game.keeper.guest.reachable and game.keeper.guest.state is not None)
         yield game
     finally:
         game.close()

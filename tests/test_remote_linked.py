@@ -28,7 +28,7 @@ from boardctl.remote.store import OUTBOX_FILE, Outbox, linked_games
 from boardctl.service import client
 from boardctl.sound import phrases
 from boardctl.sound.announcer import Announcer, attach
-from tests.test_remote_e2e import TwoBoards, wait_for
+from tests.test_remote_e2e import TwoBoards, linked_boards, wait_for
 from tests.test_sound_announcer import RecordingQueue
 
 
@@ -47,12 +47,8 @@ class QuickVoice:
 
 @pytest.fixture
 def boards(tmp_path: Path, mock_factory: MockFactory) -> Iterator[TwoBoards]:
-    game = TwoBoards(tmp_path, mock_factory)
-    try:
-        wait_for(lambda: game.keeper.guest.reachable and game.keeper.guest.state is not None)
+    with linked_boards(tmp_path, mock_factory) as game:
         yield game
-    finally:
-        game.close()
 
 
 def config_file(boards: TwoBoards, tmp_path: Path) -> str:

@@ -19,7 +19,7 @@ from boardctl.cli.verbs import format_status
 from boardctl.errors import ControlError
 from boardctl.remote.joined import JoinedKeeper
 from boardctl.service import client
-from tests.test_remote_e2e import TwoBoards, wait_for
+from tests.test_remote_e2e import TwoBoards, linked_boards, wait_for
 
 
 def cli(boards: TwoBoards, tmp_path: Path, side: str, *words: str) -> list[str]:
@@ -113,12 +113,8 @@ def test_an_old_service_that_does_not_know_relink_is_named_and_the_link_is_kept(
 
 @pytest.fixture
 def boards(tmp_path: Path, mock_factory: MockFactory) -> Iterator[TwoBoards]:
-    game = TwoBoards(tmp_path, mock_factory)
-    try:
-        wait_for(lambda: game.keeper.guest.reachable and game.keeper.guest.state is not None)
+    with linked_boards(tmp_path, mock_factory) as game:
         yield game
-    finally:
-        game.close()
 
 
 def test_an_undo_on_the_joined_board_takes_back_its_own_last_entry_and_nothing_else(
