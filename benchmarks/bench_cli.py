@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pi_class
+from machine_load import as_installed
 
 REPO = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "GPIOZERO_PIN_FACTORY": "mock"}
@@ -150,6 +151,7 @@ def main() -> int:
         tmp = Path(name)
         prebuilt = args.prebuilt or tmp / "prebuilt"
         if args.prebuilt is None:  # the journal and the virtualenv, at full speed
+            as_installed(REPO / "boardctl")  # the service runs from the tree
             prebuilt.mkdir()
             seconds = build_journal(prebuilt / "journal.sqlite", args.games)
             build_venv(prebuilt)

@@ -53,7 +53,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 import pi_class  # noqa: E402
-from machine_load import load, machine  # noqa: E402
+from machine_load import as_installed, load, machine  # noqa: E402
 
 from boardctl.demo.game import DemoGame  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
@@ -277,6 +277,7 @@ def main() -> int:
     code = pi_class.rerun(args)  # again inside the Pi-class group, the journal built already
     if code is not None:
         return code
+    as_installed(REPO / "boardctl")
     with Journal.open(source, readonly=True) as journal:
         events = journal.stored_seq()
     print(f"machine: {machine()}; load average before: {load()}")

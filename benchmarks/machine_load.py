@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import os
 import platform
@@ -27,6 +28,14 @@ def load() -> str:
 def report(when: str) -> None:
     """Print the machine and the load average ``when`` (before, after)."""
     print(f"machine: {machine()}; load average {when}: {load()}", flush=True)
+
+
+def as_installed(package: Path) -> None:
+    """Compile ``package``'s bytecode as pip does when it installs the board's wheel, so that
+    a process started from the tree loads modules as an installed board does (a Python run
+    with ``PYTHONDONTWRITEBYTECODE`` set never writes it, and compiles every module again at
+    every start: about 50 ms of a verb here)."""
+    compileall.compile_dir(package, quiet=1)
 
 
 def main() -> int:
