@@ -5,7 +5,7 @@ pins, the engine on a journal of ``--games`` demo games or on ``--journal PATH``
 e.g. ``bench_years.py``'s 10,000 games, the real serial link to the emulated
 controller behind a pty). Each round gives the service's ``history --all``
 reader (:mod:`boardctl.service.history_all`) a fresh start, then a client
-thread asks for ``--pages`` pages with
+process asks for ``--pages`` pages with
 :func:`~boardctl.service.client.request_ready` (as ``boardctl history --all``
 does) while this thread presses +1, the encoder push (a commit: a journal write)
 and undo on track 1 again and again, each timed from the pin's edge to the
@@ -32,6 +32,7 @@ import argparse
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -52,6 +53,21 @@ from boardctl.service import app  # noqa: E402
 from boardctl.service.client import request_ready  # noqa: E402
 from boardctl.service.history_all import HistoryPages  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
+
+#: The client, a process of its own as ``boardctl history --all`` is (a thread here would hold
+#: the service's GIL while it decodes a page): asks for N pages, prints the first one's seconds.
+CLIENT = """
+import sys, time
+from boardctl.service.client import request_ready
+after, first, began = 0, 0.0, time.perf_counter()
+for _ in range(int(sys.argv[2])):
+    page = request_ready(sys.argv[1], {"op": "history", "all": True, "after": after}, timeout=300)
+    first = first or time.perf_counter() - began
+    if page["next"] is None:
+        break
+    after = page["next"]
+print(first)
+"""
 
 
 def main() -> int:
@@ -132,21 +148,16 @@ def run(args: argparse.Namespace, journal: Path) -> None:
         }[args.during]
 
         def ask(done: list[float] = done, reading: Any = reading) -> None:
-            after, first = 0, None
             began = time.perf_counter()
             if args.during == "starts":
                 while reading():
                     time.sleep(0.05)
                 done.append(time.perf_counter() - began)
                 return
-            for _ in range(args.pages):
-                message = {"op": "history", "all": True, "after": after}
-                page = request_ready(board.socket, message, timeout=300)
-                first = first or time.perf_counter() - began
-                if page["next"] is None:
-                    break
-                after = page["next"]
-            done.append(first or 0.0)
+            argv = [sys.executable, "-c", CLIENT, str(board.socket), str(args.pages)]
+            env = {**os.environ, "PYTHONPATH": str(REPO)}
+            answer = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+            done.append(float(answer.stdout))
 
         client = threading.Thread(target=ask)
         client.start()
@@ -157,7 +168,7 @@ def run(args: argparse.Namespace, journal: Path) -> None:
                     continue  # nothing under way at the edge: not what this measures
                 blinked = name == "+1" and elapsed > 50
                 (blink if blinked else latencies).append(elapsed)
-                if elapsed > 20 and os.environ.get("DEBUG_PRESS"):
+                if elapsed > float(os.environ.get("DEBUG_PRESS", "inf")):
                     print(f"  slow: round {len(answers)} {name} {elapsed:.1f} ms", flush=True)
         client.join()
         answers.append(done[0])
