@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import os
 import string
-import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from boardctl.config_file import (
+    DEFAULT_CONFIG_PATH,
+    SERVICE_CHECKS,
+    Check,
+    ServiceConfig,
+    read_table,
+    read_toml,
+)
 from boardctl.errors import ConfigError
-
-DEFAULT_CONFIG_PATH = "/etc/boardctl/config.toml"
 
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
@@ -133,12 +138,6 @@ VOICES = ("none", "espeak")
 
 
 @dataclass(frozen=True)
-class ServiceConfig:
-    journal: str = ""
-    socket: str = ""
-
-
-@dataclass(frozen=True)
 class MqttConfig:
     """The MQTT bridge (``boardctl mqtt``, docs/mqtt.md) and ``boardctl standings``."""
 
@@ -182,7 +181,6 @@ class Config:
 
 
 # --- validation ---------------------------------------------------------------
-Check = Callable[[Any], str | None]  # returns a problem, or None when the value is fine
 
 
 def between(low: float, high: float) -> Check:
@@ -316,7 +314,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
             "stuck_after": between(2.0, 600.0),
         },
     ),
-    "service": (ServiceConfig, {"journal": None, "socket": None}),
+    "service": (ServiceConfig, SERVICE_CHECKS),
     "mqtt": (MqttConfig, {f.name: _MQTT_CHECKS.get(f.name) for f in fields(MqttConfig)}),
     "sound": (
         SoundConfig,
@@ -331,51 +329,6 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
         },
     ),
 }
-
-
-def coerce(value: Any, kind: type, where: str) -> Any:
-    """The value as ``kind`` (a tuple: of strings), or a ``ConfigError`` (bool is never an int)."""
-    if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    if kind is int and isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if kind in (str, bool) and isinstance(value, kind):
-        return value
-    if kind is tuple and isinstance(value, str):
-        return (value,)
-    if kind is tuple and isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    names = {
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        bool: "true or false",
-        tuple: "a list of strings",
-    }
-    raise ConfigError(f"{where} must be {names[kind]}, not {value!r}")
-
-
-def read_table(
-    raw: object, name: str, cls: type, checks: Mapping[str, Check | None], source: str
-) -> dict[str, Any]:
-    """The keyword arguments for ``cls`` from the TOML table ``[name]``: every key known,
-    of its default's type and passing its check, else a ``ConfigError`` naming it."""
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{source}: {name!r} must be a table ([{name}])")
-    defaults = cls()
-    out: dict[str, Any] = {}
-    for key, value in raw.items():
-        where = f"{name}.{key}"
-        if key not in checks:
-            known = ", ".join(checks)
-            raise ConfigError(f"{source}: unknown key {where!r} (known keys in [{name}]: {known})")
-        value = coerce(value, type(getattr(defaults, key)), f"{source}: {where}")
-        check = checks[key]
-        problem = check(value) if check else None
-        if problem:
-            raise ConfigError(f"{source}: {where} {problem} (got {value!r})")
-        out[key] = value
-    return out
 
 
 def _pin(value: Any, where: str, source: str) -> int | None:
@@ -516,30 +469,6 @@ def parse_config(
                 f"than inputs.{shorter} ({getattr(inputs, shorter)})"
             )
     return config
-
-
-def read_toml(
-    path: str | os.PathLike[str] | None, default: str
-) -> tuple[str, dict[str, Any] | None]:
-    """The file's name and its TOML document; None if ``path`` is None and ``default`` is missing
-    (a path given explicitly must exist). Anything unreadable is a ``ConfigError``."""
-    file = os.fspath(path if path is not None else default)
-    try:
-        with open(file, "rb") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        if path is not None:
-            raise ConfigError(f"{file}: no such configuration file") from None
-        return file, None
-    except OSError as exc:
-        raise ConfigError(f"{file}: cannot read the configuration ({exc.strerror})") from None
-    try:
-        return file, tomllib.loads(text.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{file}: not valid TOML ({exc})") from None
-    except RecursionError:  # arrays or inline tables nested thousands deep
-        problem = "not a configuration (its values are nested too deeply)"
-        raise ConfigError(f"{file}: {problem}") from None
 
 
 def load_config(

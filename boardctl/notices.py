@@ -4,7 +4,9 @@ load the view."""
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DAMAGE_KEY = "journal_damage"
 FAULT_KEY = "journal_fault"

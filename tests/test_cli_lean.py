@@ -97,7 +97,9 @@ def test_with_the_installed_configuration_file_no_engine_is_loaded(
     config.write_text(text)
     out, modules = verb("status", "--json", "--config", str(config))
     assert json.loads(out)["tracks"][0]["name"] == "Track 1"
-    assert "boardctl.config" in modules and "tomllib" in modules  # the file was read
+    assert "boardctl.config_file" in modules and "tomllib" in modules  # the file was read
+    # its [service] only: not the other sections' dataclasses (and their `inspect`)
+    assert "boardctl.config" not in modules and "dataclasses" not in modules
     assert heavy(modules) == []
 
 

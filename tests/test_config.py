@@ -111,17 +111,17 @@ def test_default_pin_table_has_no_pin_twice_and_avoids_bus_pins() -> None:
 def test_paths_follow_systemd_then_user_defaults(tmp_path: Path) -> None:
     config = Config()
     env = {"STATE_DIRECTORY": "/var/lib/boardctl", "RUNTIME_DIRECTORY": "/run/boardctl:/x"}
-    assert paths.journal_path(config, env) == Path("/var/lib/boardctl/journal.sqlite")
-    assert paths.socket_path(config, env) == Path("/run/boardctl/control.sock")
+    assert paths.journal_path(config.service, env) == Path("/var/lib/boardctl/journal.sqlite")
+    assert paths.socket_path(config.service, env) == Path("/run/boardctl/control.sock")
     user = {"HOME": "/home/ann", "XDG_RUNTIME_DIR": "/run/user/1000"}
-    assert paths.journal_path(config, user) == Path(
+    assert paths.journal_path(config.service, user) == Path(
         "/home/ann/.local/state/boardctl/journal.sqlite"
     )
-    assert paths.socket_path(config, user) == Path("/run/user/1000/boardctl/control.sock")
+    assert paths.socket_path(config.service, user) == Path("/run/user/1000/boardctl/control.sock")
     # no predictable shared /tmp path that another user could create first
     assert paths.runtime_dir({"HOME": "/h"}) == Path("/h/.local/state/boardctl/run")
     custom = parse_config({"service": {"journal": str(tmp_path / "j.db")}})
-    assert paths.journal_path(custom, env) == tmp_path / "j.db"
+    assert paths.journal_path(custom.service, env) == tmp_path / "j.db"
 
 
 def test_link_options_leave_the_baud_rate_to_the_link_unless_configured() -> None:

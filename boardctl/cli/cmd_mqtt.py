@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     config = load_config(args.config)
-    journal = Path(args.journal) if args.journal else paths.client_journal(config)
-    socket_file = Path(args.socket) if args.socket else paths.client_socket(config)
+    journal = Path(args.journal) if args.journal else paths.client_journal(config.service)
+    socket_file = Path(args.socket) if args.socket else paths.client_socket(config.service)
     board = check_level(args.board or config.mqtt.board_id or board_id(journal))
     if args.action == "decommission":
         count = decommission(config.mqtt, board, results=args.results)

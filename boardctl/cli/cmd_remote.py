@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.service import paths
 
     config = load_config(args.config)
-    journal = Path(args.journal) if args.journal else paths.client_journal(config)
+    journal = Path(args.journal) if args.journal else paths.client_journal(config.service)
     where = pairing.path_beside(journal)
     if args.code is not None and args.action != "join":
         raise OptionError(f"remote {args.action} takes no code (remote join CODE does)")

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     app.setup_logging()
     config = load_config(args.config)
-    journal = Path(args.journal) if args.journal else paths.journal_path(config)
-    socket_path = Path(args.socket) if args.socket else paths.socket_path(config)
+    journal = Path(args.journal) if args.journal else paths.journal_path(config.service)
+    socket_path = Path(args.socket) if args.socket else paths.socket_path(config.service)
     board = app.build(config, journal=journal, socket_path=socket_path, display=args.display)
     return app.serve(board)

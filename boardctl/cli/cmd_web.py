@@ -92,7 +92,7 @@ def _serve(args: argparse.Namespace, config: object, pairing: object) -> int:
     assert isinstance(config, WebConfig) and isinstance(pairing, Pairing)
     logging.basicConfig(level=logging.INFO, format="boardctl web: %(message)s")
     main, layout_name = board_settings(args.config)
-    socket_path = Path(args.socket) if args.socket else paths.client_socket(main)
+    socket_path = Path(args.socket) if args.socket else paths.client_socket(main.service)
     source = Source(socket_path, poll_interval=config.poll_interval)
     feed, board = _results(config, main)
     serve(config, source, load_layout(layout_name), pairing, feed=feed, board=board)
@@ -117,5 +117,5 @@ def _results(config: object, main: object) -> tuple[ResultsFeed | None, str]:
         raise ConfigError(
             f"results from the broker need paho-mqtt: pip install 'boardctl[mqtt]' ({exc})"
         ) from None
-    board = main.mqtt.board_id or board_id(paths.client_journal(main).parent)
+    board = main.mqtt.board_id or board_id(paths.client_journal(main.service).parent)
     return ResultsFeed(main.mqtt, since=config.standings.since), board

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from boardctl.config import Config
+    from boardctl.config_file import ServiceConfig
 
 
 def add_target_options(parser: Any) -> None:
@@ -52,16 +52,16 @@ def card_text(text: str) -> str:
     return format_card(parse_card(text))
 
 
-_CONFIGS: dict[str | None, Config] = {}
+_CONFIGS: dict[str | None, ServiceConfig] = {}
 
 
-def service_config(config: str | None) -> Config:
+def service_config(config: str | None) -> ServiceConfig:
     """``[service]`` of the configuration at ``config`` (default: the system's), checked, read once
     per process (the other sections are checked where they are used)."""
     if config not in _CONFIGS:
-        from boardctl.config import load_config
+        from boardctl.config_file import load_service
 
-        _CONFIGS[config] = load_config(config, only=("service",))
+        _CONFIGS[config] = load_service(config)
     return _CONFIGS[config]
 
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-    from boardctl.config import Config
+    from boardctl.config_file import ServiceConfig
 
 
 JOURNAL_NAME = "journal.sqlite"
@@ -47,32 +47,32 @@ def _runtime_dir(env: Mapping[str, str]) -> str:
     return os.path.join(_state_dir(env), "run")
 
 
-def _journal(config: Config, env: Mapping[str, str]) -> str:
-    return config.service.journal or os.path.join(_state_dir(env), JOURNAL_NAME)
+def _journal(service: ServiceConfig, env: Mapping[str, str]) -> str:
+    return service.journal or os.path.join(_state_dir(env), JOURNAL_NAME)
 
 
-def _socket(config: Config, env: Mapping[str, str]) -> str:
-    return config.service.socket or os.path.join(_runtime_dir(env), SOCKET_NAME)
+def _socket(service: ServiceConfig, env: Mapping[str, str]) -> str:
+    return service.socket or os.path.join(_runtime_dir(env), SOCKET_NAME)
 
 
-def client_socket_name(config: Config, env: Mapping[str, str] | None = None) -> str:
+def client_socket_name(service: ServiceConfig, env: Mapping[str, str] | None = None) -> str:
     """The socket a CLI verb talks to: configured, systemd's, the system service's, the user's."""
     env = os.environ if env is None else env
-    if config.service.socket or env.get("RUNTIME_DIRECTORY"):
-        return _socket(config, env)
+    if service.socket or env.get("RUNTIME_DIRECTORY"):
+        return _socket(service, env)
     if os.path.exists(SYSTEM_SOCKET_NAME):
         return SYSTEM_SOCKET_NAME
-    return _socket(config, env)
+    return _socket(service, env)
 
 
-def client_journal_name(config: Config, env: Mapping[str, str] | None = None) -> str:
+def client_journal_name(service: ServiceConfig, env: Mapping[str, str] | None = None) -> str:
     """The journal a CLI verb reads when no service answers (same order as the socket)."""
     env = os.environ if env is None else env
-    if config.service.journal or env.get("STATE_DIRECTORY"):
-        return _journal(config, env)
+    if service.journal or env.get("STATE_DIRECTORY"):
+        return _journal(service, env)
     if os.path.exists(SYSTEM_JOURNAL_NAME):
         return SYSTEM_JOURNAL_NAME
-    return _journal(config, env)
+    return _journal(service, env)
 
 
 def state_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -85,24 +85,24 @@ def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
     return _path(_runtime_dir(os.environ if env is None else env))
 
 
-def journal_path(config: Config, env: Mapping[str, str] | None = None) -> Path:
+def journal_path(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
     """The journal file: ``service.journal`` or ``<state dir>/journal.sqlite``."""
-    return _path(_journal(config, os.environ if env is None else env))
+    return _path(_journal(service, os.environ if env is None else env))
 
 
-def socket_path(config: Config, env: Mapping[str, str] | None = None) -> Path:
+def socket_path(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
     """The control socket: ``service.socket`` or ``<runtime dir>/control.sock``."""
-    return _path(_socket(config, os.environ if env is None else env))
+    return _path(_socket(service, os.environ if env is None else env))
 
 
-def client_socket(config: Config, env: Mapping[str, str] | None = None) -> Path:
+def client_socket(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
     """:func:`client_socket_name` as a path."""
-    return _path(client_socket_name(config, env))
+    return _path(client_socket_name(service, env))
 
 
-def client_journal(config: Config, env: Mapping[str, str] | None = None) -> Path:
+def client_journal(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
     """:func:`client_journal_name` as a path."""
-    return _path(client_journal_name(config, env))
+    return _path(client_journal_name(service, env))
 
 
 def _path(name: str) -> Path:

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from boardctl.config import Check, between, coerce, one_of, read_table, read_toml
+from boardctl.config import between, one_of
+from boardctl.config_file import Check, coerce, read_table, read_toml
 from boardctl.errors import ConfigError
 
 DEFAULT_WEB_CONFIG = Path("/etc/boardctl/web.toml")
