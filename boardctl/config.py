@@ -442,15 +442,10 @@ def _pins(raw: Any, source: str) -> PinsConfig:
     return _pins_config(tables)
 
 
-def parse_config(
-    data: Mapping[str, Any], source: str = "(config)", only: Collection[str] | None = None
-) -> Config:
-    """Validate a parsed TOML document and fill in every default (``only``: the sections to
-    read; the others keep their defaults, unchecked)."""
+def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
+    """Validate a parsed TOML document and fill in every default."""
     sections: dict[str, Any] = {}
     for name, value in data.items():
-        if only is not None and name not in only:
-            continue
         if name == "pins":
             sections["pins"] = _pins(value, source)
         elif name in _SECTIONS:
@@ -471,15 +466,13 @@ def parse_config(
     return config
 
 
-def load_config(
-    path: str | os.PathLike[str] | None = None, only: Collection[str] | None = None
-) -> Config:
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """Read the configuration file (None: :data:`DEFAULT_CONFIG_PATH`, where a missing file
-    gives every default); ``only``: the sections to read and check."""
+    gives every default)."""
     file, data = read_toml(path, DEFAULT_CONFIG_PATH)
     if data is None:
         return Config(source=f"{file} (missing: all defaults)")
-    return parse_config(data, file, only)
+    return parse_config(data, file)
 
 
 def default_config_text() -> str:
