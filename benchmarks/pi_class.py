@@ -101,7 +101,9 @@ class PiClass:
         return subprocess.run(argv, preexec_fn=self.join, check=True, **kwargs)  # type: ignore[call-overload]
 
     def calibrate(self, *, repeats: int = 3) -> float:
-        """Tune the quota until the workload runs ``slowdown`` times slower; return the ratio."""
+        """Tune the quota until the workload runs ``slowdown`` times slower; return the ratio.
+        A machine whose speed moves meanwhile may never settle: after six tries that is an
+        error, not a figure at another slowdown."""
         free = workload_seconds(None, repeats)
         ratio = 0.0
         for _ in range(6):
@@ -113,6 +115,11 @@ class PiClass:
                 self.period_us *= 2
                 quota *= 2
             self.set_quota(quota)
+        else:
+            raise SystemExit(
+                f"Pi-class: the quota did not settle within 5 % of {self.slowdown:g}x (last "
+                f"{ratio:.2f}x, {free * 1000:.0f} ms free): the machine's speed moved; run again"
+            )
         self.free_workload_s = free
         self.ratio = ratio
         return ratio
