@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pi_class
+from machine_load import as_installed
 
 REPO = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -97,6 +98,7 @@ def main() -> None:
     code = pi_class.rerun(args)
     if code is not None:
         sys.exit(code)
+    as_installed(REPO / "boardctl")  # the service runs from the tree
     device = None
     if args.link == "serial":
         sys.path.insert(0, str(REPO / "firmware"))
