@@ -55,17 +55,17 @@ from boardctl.service.history_all import HistoryPages  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
 
 #: The client, a process of its own as ``boardctl history --all`` is (a thread here would hold
-#: the service's GIL while it decodes a page): asks for N pages, prints the first one's seconds.
+#: the service's GIL while it decodes a page), paging as that verb does: asks for N pages,
+#: prints the first one's seconds.
 CLIENT = """
-import sys, time
-from boardctl.service.client import request_ready
-after, first, began = 0, 0.0, time.perf_counter()
-for _ in range(int(sys.argv[2])):
-    page = request_ready(sys.argv[1], {"op": "history", "all": True, "after": after}, timeout=300)
-    first = first or time.perf_counter() - began
-    if page["next"] is None:
-        break
-    after = page["next"]
+import argparse, itertools, sys, time
+from boardctl.cli.cmd_history import _pages_from_service
+pages = _pages_from_service(argparse.Namespace(socket=sys.argv[1], config=None))
+began = time.perf_counter()
+next(pages)
+first = time.perf_counter() - began
+for _ in itertools.islice(pages, int(sys.argv[2]) - 1):
+    pass
 print(first)
 """
 
