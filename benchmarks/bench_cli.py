@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pi_class
-from machine_load import as_installed
+from machine_load import as_installed, load
 
 REPO = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "GPIOZERO_PIN_FACTORY": "mock"}
@@ -165,7 +165,7 @@ def main() -> int:
 
 def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
     """Copy the journal, then time every verb; see the module docstring."""
-    print(f"load average before: {_load()}", flush=True)
+    print(f"load average before: {load()}", flush=True)
     (tmp / "none.toml").write_text("")
     journal = tmp / "journal.sqlite"
     shutil.copyfile(prebuilt / "journal.sqlite", journal)
@@ -213,7 +213,7 @@ def run(args: argparse.Namespace, tmp: Path, prebuilt: Path) -> int:
     finally:
         proc.terminate()
         proc.wait(30)
-    print(f"load average after: {_load()}")
+    print(f"load average after: {load()}")
     return 0
 
 
@@ -222,10 +222,6 @@ def _verbs(boardctl: list[str], where: list[str], repeats: int) -> None:
         after = [*boardctl, "undo", *where] if verb[0] == "peg" else ()
         argv = [*boardctl, *verb, *where]
         report(" ".join(["boardctl", *verb]), cpu_timed(argv, repeats, after))
-
-
-def _load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":
