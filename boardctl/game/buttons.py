@@ -8,6 +8,7 @@ track's press confirms it (:func:`result_signoff`).
 from __future__ import annotations
 
 from boardctl.game.commands import BoardCommand, Cut, Next, Peg, Redo, Refile
+from boardctl.game.machine import awaiting
 from boardctl.game.state import GameState
 
 
@@ -32,7 +33,4 @@ def button_meaning(command: BoardCommand, state: GameState, *, can_redo: bool) -
 
 def result_signoff(state: GameState) -> tuple[int, ...] | None:
     """The tracks that confirmed while the result waits (``confirm_result``), else None."""
-    if not state.setup.confirm_result or state.winner is None:
-        return None
-    done = state.confirmed
-    return done if len(done) < len(state.tracks) else None
+    return state.confirmed if awaiting(state) else None

@@ -174,20 +174,20 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
     hand can score is the first count of the show (docs/scorekeeping.md).
     """
     phase = state.phase
-    if phase == "deal" and is_heels(state, points, track):
-        return "heels"
-    if phase in ("deal", "play") and _beyond_the_play(state, points, limits):
-        return "hand"  # the menu press that ends the play was forgotten: the show's first count
     if phase == "show":
         return "crib" if state.crib_due else "hand"
-    if phase == "free" and points > limits.max_play_points() + 1:
-        variant = state.setup.variant
-        if points not in limits.hand_scores(variant.hand_size) and points in limits.hand_scores(
-            variant.crib_size, crib=True
-        ):
-            return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
-        return "hand"
-    return "pegging"
+    heels = points == HEELS_POINTS and not state.heels  # not yet pegged this deal
+    if phase == "deal" and heels and track is not None and track == state.dealer_track:
+        return "heels"
+    if phase not in ("deal", "play", "free") or points <= limits.max_play_points() + 1:
+        return "pegging"
+    variant = state.setup.variant
+    hands = limits.hand_scores(variant.hand_size)
+    if phase != "free":  # the menu press that ends the play was forgotten: the show's first count
+        return "hand" if points in hands else "pegging"
+    if points not in hands and points in limits.hand_scores(variant.crib_size, crib=True):
+        return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
+    return "hand"
 
 
 def ask_about(entry: Entry) -> Ask | None:
@@ -206,22 +206,6 @@ def ask_about(entry: Entry) -> Ask | None:
     if track != first or points not in entry.limits.hand_scores(state.setup.variant.hand_size):
         return None
     return Ask(track, points, "pegging", "hand")
-
-
-def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
-    """Whether ``points`` is more than the play can peg at once but a possible hand count."""
-    hand = state.setup.variant.hand_size
-    return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
-
-
-def is_heels(state: GameState, points: int, track: int | None) -> bool:
-    """Whether ``points`` on ``track`` in the deal phase is his heels (not yet pegged this deal)."""
-    return (
-        points == HEELS_POINTS
-        and not state.heels
-        and track is not None
-        and track == state.dealer_track
-    )
 
 
 def check_track(state: GameState, track: int) -> None:

@@ -82,23 +82,18 @@ def _loser_seat(state: GameState, winner: int) -> int | None:
     first clockwise from the dealer's left)."""
     players = state.setup.players
     start = 0 if state.dealer is None else state.dealer + 1
-    losers = [i for i in range(len(state.tracks)) if i != winner]
-    if not losers:
-        return None
-    low = min(state.tracks[i].front for i in losers)
+    low = min((t.front for i, t in enumerate(state.tracks) if i != winner), default=None)
     for offset in range(players):
         seat = (start + offset) % players
         track = state.track_of(seat)
         if track != winner and state.tracks[track].front == low:
             return seat
-    return None  # pragma: no cover - every track has a seat
+    return None  # pragma: no cover - no losing track
 
 
 def start_deals(state: GameState, dealer: int) -> GameState:
     """The first deal of a game with ``dealer``, with the points pegged at its start."""
-    state = state.evolve(
-        dealer=dealer, flow="deal", deal=1, count_index=0, heels=False, pegged=False
-    )
+    state = _deal(state, dealer, 1)
     if state.setup.mode == "guided" and not state.last_done:
         for seat, points in opening_points(state.setup.variant, dealer).items():
             state = state.evolve(last_done=True)  # three for last: once per game
@@ -203,11 +198,12 @@ def count_done(state: GameState) -> GameState:
     if not state.crib_due:
         return state.evolve(count_index=state.count_index + 1)
     assert state.dealer is not None
+    dealer = house.next_dealer(state.dealer, state.setup.players, state.setup.house_rules)
+    return _deal(state, dealer, state.deal + 1)
+
+
+def _deal(state: GameState, dealer: int, deal: int) -> GameState:
+    """Deal number ``deal`` of the game begins, ``dealer`` dealing."""
     return state.evolve(
-        dealer=house.next_dealer(state.dealer, state.setup.players, state.setup.house_rules),
-        flow="deal",
-        deal=state.deal + 1,
-        count_index=0,
-        heels=False,
-        pegged=False,
+        dealer=dealer, flow="deal", deal=deal, count_index=0, heels=False, pegged=False
     )

@@ -5,19 +5,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from boardctl.errors import EntryError
-from boardctl.refusals import Refusal
-
-if TYPE_CHECKING:
-    from boardctl.game.state import GameState
-
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from boardctl.cribbage.cards import format_card, parse_cards
+from boardctl.errors import EntryError
 from boardctl.game import entries, flow, setters
 from boardctl.game.commands import (
     Command,
@@ -37,6 +30,7 @@ from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.setup import setup_with
 from boardctl.game.shown import Shown, check_shown, record_starter, with_shown
 from boardctl.game.state import GameState
+from boardctl.refusals import Refusal
 
 __all__ = ["HANDLERS", "Chooser", "Machine", "Plan", "replay"]
 
@@ -242,11 +236,11 @@ def check_open(state: GameState, op: str) -> None:
     """Refuse what a settled result or an awaited confirmation does not allow."""
     if state.winner is None or not state.setup.confirm_result:
         return  # the common case, on every command: nothing to check
-    if op == "next" and awaiting(state):
-        names = state.setup.track_names()
-        wait = ", ".join(names[t] for t in awaiting(state))
+    waiting = awaiting(state)
+    if op == "next" and waiting:
+        wait = ", ".join(state.track_name(t) for t in waiting)
         raise EntryError(f"the result waits for {wait} to confirm it (`boardctl confirm TRACK`)")
-    if settled(state) and op not in AFTER_SETTLED:
+    if not waiting and op not in AFTER_SETTLED:
         raise EntryError(
             "the result is confirmed by every side; press menu (`boardctl next`) for the next game",
             Refusal.GAME_OVER,
