@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from boardctl.cribbage.awards import HEELS_POINTS, THREE_FOR_LAST_POINTS
 from boardctl.errors import EntryError
-from boardctl.game.flow import count_done, over_message, with_points
+from boardctl.game.flow import count_done, with_points
 from boardctl.game.limits import Limits, limits_for
 from boardctl.game.state import Ask, GameState
 from boardctl.refusals import Refusal
@@ -179,15 +179,22 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
     heels = points == HEELS_POINTS and not state.heels  # not yet pegged this deal
     if phase == "deal" and heels and track is not None and track == state.dealer_track:
         return "heels"
-    if phase not in ("deal", "play", "free") or points <= limits.max_play_points() + 1:
-        return "pegging"
-    variant = state.setup.variant
-    hands = limits.hand_scores(variant.hand_size)
-    if phase != "free":  # the menu press that ends the play was forgotten: the show's first count
-        return "hand" if points in hands else "pegging"
-    if points not in hands and points in limits.hand_scores(variant.crib_size, crib=True):
-        return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
-    return "hand"
+    if phase in ("deal", "play") and _beyond_the_play(state, points, limits):
+        return "hand"  # the menu press that ends the play was forgotten: the show's first count
+    if phase == "free" and points > limits.max_play_points() + 1:
+        variant = state.setup.variant
+        if points not in limits.hand_scores(variant.hand_size) and points in limits.hand_scores(
+            variant.crib_size, crib=True
+        ):
+            return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
+        return "hand"
+    return "pegging"
+
+
+def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
+    """Whether ``points`` is more than the play can peg at once but a possible hand count."""
+    hand = state.setup.variant.hand_size
+    return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
 
 
 def ask_about(entry: Entry) -> Ask | None:
@@ -209,9 +216,7 @@ def ask_about(entry: Entry) -> Ask | None:
 
 
 def check_track(state: GameState, track: int) -> None:
-    """Refuse any entry once the game is won, and an entry for a track the game lacks."""
-    if state.winner is not None:
-        raise EntryError(over_message(state), Refusal.GAME_OVER)
+    """Refuse an entry for a track the game lacks (a won game refuses every entry: the machine)."""
     tracks = len(state.tracks)
     if not 0 <= track < tracks:
         raise EntryError(

@@ -153,8 +153,6 @@ def cut(
 ) -> tuple[GameState, int]:
     """The first dealer: ``dealer``, the lowest of the cut ``cards``, or drawn with
     ``choose``; returns the state and the seat."""
-    if state.winner is not None:
-        raise EntryError(over_message(state), Refusal.GAME_OVER)
     if state.flow != "cut":
         raise EntryError("the first dealer is already chosen (undo the cut to change it)")
     players = state.setup.players

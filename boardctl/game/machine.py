@@ -94,6 +94,8 @@ class Machine:
         if handler is None:
             raise EntryError(f"not a command: {command!r} (JSON goes through parse_command)")
         check_open(self.state, command.op)
+        if self.state.winner is not None and isinstance(command, Peg | Cut):
+            raise EntryError(flow.over_message(self.state), Refusal.GAME_OVER)
         plan: Plan = handler(self, command, choose or random.randrange)
         if plan.state.ask is not None and plan.move == "do" and not isinstance(command, Peg):
             plan = replace(plan, state=plan.state.evolve(ask=None))  # any other change answers
@@ -141,8 +143,8 @@ def _cut(machine: Machine, command: Cut, choose: Chooser) -> Plan:
 
 
 def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:
-    state, value = setters.change(machine.state, command.key, command.value)
-    return Plan(Set(command.key, value), state)
+    setup, value = setters.SETTERS[command.key](machine.state, command.value)
+    return Plan(Set(command.key, value), machine.state.evolve(setup=setup))
 
 
 def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:

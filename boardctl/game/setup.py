@@ -236,6 +236,13 @@ def check_target(target: int) -> int:
     return target
 
 
+def check_flag(value: object, key: str) -> bool:
+    """Validate a setting that is true or false."""
+    if not isinstance(value, bool):
+        raise EntryError(f"{key} must be true or false, not {value!r}")
+    return value
+
+
 def check_mode(mode: object) -> str:
     """Validate a mode name."""
     if not isinstance(mode, str) or mode not in MODES:
@@ -376,9 +383,7 @@ def setup_from_dict(data: object) -> GameSetup:
     preset_name = data.get("preset")
     if not isinstance(preset_name, str):
         raise EntryError(f"preset must be a name, not {preset_name!r}")
-    muggins = data.get("muggins")
-    if not isinstance(muggins, bool):
-        raise EntryError(f"muggins must be true or false, not {muggins!r}")
+    muggins = check_flag(data.get("muggins"), "muggins")
     target = check_target(whole(data.get("target"), "target"))
     points = check_points(data.get("points", {}))
     get_preset(preset_name, dict(points))
@@ -439,11 +444,9 @@ def parse_match(value: Any) -> dict[str, int]:
         text = value.strip()
         if text.lower() in ("single", "one", "none"):
             return {"match": 0}
-        found = _BEST_OF.fullmatch(text)
-        if found:
+        if found := _BEST_OF.fullmatch(text):
             return {"best_of": int(found.group(1))}
-        found = _POINTS.fullmatch(text)
-        if found:
+        if found := _POINTS.fullmatch(text):
             return {"match": int(found.group(1))}
     raise EntryError(
         f"match must be 0 or single (one game), N or points-N (first to N game points) "

@@ -9,7 +9,6 @@ from boardctl.cribbage.awards import HEELS_POINTS
 from boardctl.cribbage.cards import JACK, Card, format_card, parse_card
 from boardctl.cribbage.rules import scoring_for
 from boardctl.errors import CardError, EntryError
-from boardctl.game.flow import over_message
 from boardctl.game.state import Counted, GameState
 from boardctl.refusals import Refusal
 
@@ -83,8 +82,6 @@ def with_shown(before: GameState, after: GameState, track: int, shown: Shown | N
 
 def record_starter(state: GameState, starter: str) -> tuple[GameState, str]:
     """The state knowing the deal's starter (guided, before it is known); its short form."""
-    if state.winner is not None:
-        raise EntryError(over_message(state), Refusal.GAME_OVER)
     if state.phase == "free":
         raise EntryError(
             "free mode knows no deals: name the starter with each count (peg --starter)"
