@@ -22,9 +22,8 @@ def button_meaning(command: BoardCommand, state: GameState, *, can_redo: bool) -
     if state.phase == "cut":
         if isinstance(command, Next):
             return Cut()
-        teams = state.setup.variant.teams
-        track = command.track
-        return Cut(teams[track][0] if track < len(teams) else track)
+        teams = state.setup.variant.teams  # a track's press: the cut of its first seat
+        return Cut(teams[command.track][0] if command.track < len(teams) else command.track)
     to_count = state.to_count
     if state.phase == "show" and isinstance(command, Next) and to_count is not None:
         return Peg(to_count, 0)

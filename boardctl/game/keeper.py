@@ -365,8 +365,7 @@ class Scorekeeper:
         return button_meaning(command, self._machine.state, can_redo=bool(self._machine.future))
 
     def waiting_signoff(self) -> tuple[int, ...] | None:
-        """The tracks that confirmed while the finished game's result waits for every side's
-        confirmation; None when no result waits (:func:`boardctl.game.buttons.result_signoff`)."""
+        """The tracks that confirmed while a finished game's result waits for others, else None."""
         return result_signoff(self._machine.state)
 
     def status(self) -> Status:

@@ -17,11 +17,9 @@ class Limits(Protocol):
 
     def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
         """Every possible count of a hand (or crib) of ``cards`` cards plus the starter."""
-        ...
 
     def max_play_points(self) -> int:
         """The largest score of one card in the play (go and last card excluded)."""
-        ...
 
 
 class RulesLimits:

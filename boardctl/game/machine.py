@@ -47,8 +47,7 @@ class Plan:
 
 
 class Machine:
-    """Folds commands into a :class:`GameState` with undo and redo stacks (:meth:`plan`,
-    :meth:`commit`, :meth:`apply` = both)."""
+    """Folds commands into a :class:`GameState`, with undo and redo stacks (apply: plan, commit)."""
 
     def __init__(self, state: GameState | None = None, *, limits: Limits | None = None) -> None:
         self.state = state or GameState.initial().evolve(match_number=0)
@@ -134,7 +133,7 @@ def _cut(machine: Machine, command: Cut, choose: Chooser) -> Plan:
         return Plan(Cut(starter=starter), state)
     cards = command.cards
     state, dealer = flow.cut(before, command.dealer, choose, cards)
-    drawn = command.dealer is None and cards is None if command.drawn is None else command.drawn
+    drawn = alone if command.drawn is None else command.drawn
     if starter is not None:
         state, starter = record_starter(state, starter)
     if cards is not None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from boardctl.cribbage.rules import house_rules_value, muggins_for, rules_of_command
+from boardctl.cribbage.rules import RULE_SETS, house_rules_value, muggins_for, rules_of_command
 from boardctl.cribbage.variants import (
     DEFAULT_VARIANT,
     MAX_TARGET,
@@ -96,8 +96,7 @@ def get_preset(name: str, points: Mapping[str, object] | None = None) -> Preset:
     try:
         preset = PRESETS[name]
     except KeyError:
-        known = ", ".join(PRESETS)
-        raise EntryError(f"unknown preset {name!r} (known: {known})") from None
+        raise EntryError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
     if not points:
         return preset
     if name != "custom":
@@ -407,8 +406,6 @@ def setup_from_dict(data: object) -> GameSetup:
 
 def _stored_rules(value: object) -> str:
     """A stored rule-set name (journals before rule sets have none: acc)."""
-    from boardctl.cribbage.rules import RULE_SETS
-
     if not isinstance(value, str) or value not in RULE_SETS:
         raise EntryError(f"unknown rule set {value!r} (known: {', '.join(RULE_SETS)})")
     return value
