@@ -84,9 +84,8 @@ def _count(entry: Entry) -> GameState:
             f"{due_name}'s {what} count is due, not a {kind} count", Refusal.NOT_YOUR_TURN
         )
     if entry.track != due:
-        what = "crib" if crib else "hand"
         raise EntryError(
-            f"{due_name} counts first: {entry.name} is not due to count a {what}",
+            f"{due_name} counts first: {entry.name} is not due to count a {kind}",
             Refusal.NOT_YOUR_TURN,
         )
     new = with_points(state, entry.track, points)
