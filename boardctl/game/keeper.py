@@ -311,14 +311,12 @@ class Scorekeeper:
         elif plan.move == "redo":
             undid = self._undone.pop()
             self._done.append(undid)
-        elif plan.reset:
-            self._done, self._undone = [], []
+        elif plan.reset:  # a game starts
+            self._done, self._undone, self._game = [], [], []
         else:
             self._done.append(event)
             self._undone = []
         entry = Entry(seq, at, event, self._machine.state, undid, clock)
-        if plan.reset:
-            self._game = []
         self._game.append(entry)
         if self._all is not None:
             self._all.append(entry)
