@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from boardctl.cribbage.awards import HEELS_POINTS, THREE_FOR_LAST_POINTS
 from boardctl.errors import EntryError
-from boardctl.game.flow import count_done, with_points
+from boardctl.game.flow import CUT_FIRST, count_done, with_points
 from boardctl.game.limits import Limits, limits_for
 from boardctl.game.state import Ask, GameState
 from boardctl.refusals import Refusal
@@ -232,10 +232,7 @@ def peg(state: GameState, track: int, points: int, kind: str | None, limits: Lim
     check_track(state, track)
     kind = kind or infer_kind(state, points, limits, track)
     if state.phase == "cut" and kind != "correction":
-        raise EntryError(
-            "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the "
-            "board), or set mode free"
-        )
+        raise EntryError(f"{CUT_FIRST}, or set mode free")
     return Entry(state, track, points, kind, limits)
 
 

@@ -17,6 +17,7 @@ from boardctl.game.state import GameState, TrackState
 from boardctl.refusals import Refusal
 
 Chooser = Callable[[int], int]  # picks 0 .. n-1 (the random draw of the cut)
+CUT_FIRST = "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the board)"
 
 
 def over_message(state: GameState) -> str:
@@ -130,9 +131,7 @@ def advance(state: GameState) -> GameState:
             "free mode has no phases (`boardctl set mode guided`, then `boardctl next`)"
         )
     if phase == "cut":
-        raise EntryError(
-            "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the board)"
-        )
+        raise EntryError(CUT_FIRST)
     if phase == "deal":
         return state.evolve(flow="play")
     if phase == "play":
