@@ -8,6 +8,7 @@ track's press confirms it (:func:`result_signoff`).
 from __future__ import annotations
 
 from boardctl.game.commands import BoardCommand, Cut, Next, Peg, Redo, Refile
+from boardctl.game.machine import awaiting
 from boardctl.game.state import GameState
 
 
@@ -21,9 +22,8 @@ def button_meaning(command: BoardCommand, state: GameState, *, can_redo: bool) -
     if state.phase == "cut":
         if isinstance(command, Next):
             return Cut()
-        teams = state.setup.variant.teams
-        track = command.track
-        return Cut(teams[track][0] if track < len(teams) else track)
+        teams = state.setup.variant.teams  # a track's press: the cut of its first seat
+        return Cut(teams[command.track][0] if command.track < len(teams) else command.track)
     to_count = state.to_count
     if state.phase == "show" and isinstance(command, Next) and to_count is not None:
         return Peg(to_count, 0)
@@ -32,7 +32,4 @@ def button_meaning(command: BoardCommand, state: GameState, *, can_redo: bool) -
 
 def result_signoff(state: GameState) -> tuple[int, ...] | None:
     """The tracks that confirmed while the result waits (``confirm_result``), else None."""
-    if not state.setup.confirm_result or state.winner is None:
-        return None
-    done = state.confirmed
-    return done if len(done) < len(state.tracks) else None
+    return state.confirmed if awaiting(state) else None

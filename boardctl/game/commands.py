@@ -23,6 +23,7 @@ from boardctl.game.setup import (
     GameSetup,
     PresetPoints,
     check_best_of,
+    check_flag,
     check_match,
     check_mode,
     check_name_list,
@@ -218,12 +219,7 @@ def _number(data: Mapping[str, object], key: str) -> int | None:
 
 
 def _flag(data: Mapping[str, object], key: str) -> bool | None:
-    def check(value: object) -> bool:
-        if not isinstance(value, bool):
-            raise EntryError(f"{key} must be true or false, not {value!r}")
-        return value
-
-    return _optional(data, key, check)
+    return _optional(data, key, lambda value: check_flag(value, key))
 
 
 def _text(data: Mapping[str, object], key: str, message: str) -> str | None:
@@ -336,14 +332,10 @@ def parse_board_command(data: object) -> BoardCommand:
     """:func:`parse_command`, plus ``set brightness`` (which the service keeps, not the engine)."""
     if isinstance(data, Mapping) and data.get("op") == "set" and data.get("key") == "brightness":
         check_fields(data, "set")
-        return Brightness(check_brightness(data.get("value")))
+        value = data.get("value")
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)  # digits in text, as the CLI sends them
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
+            raise EntryError(f"brightness must be a whole number 0-255, not {value!r}")
+        return Brightness(value)
     return parse_command(data)
-
-
-def check_brightness(value: object) -> int:
-    """A brightness 0-255 (digits in text are accepted, as the CLI sends them)."""
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
-        raise EntryError(f"brightness must be a whole number 0-255, not {value!r}")
-    return value

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from boardctl.cribbage.awards import HEELS_POINTS, THREE_FOR_LAST_POINTS
 from boardctl.errors import EntryError
-from boardctl.game.flow import count_done, over_message, with_points
+from boardctl.game.flow import CUT_FIRST, count_done, with_points
 from boardctl.game.limits import Limits, limits_for
 from boardctl.game.state import Ask, GameState
 from boardctl.refusals import Refusal
@@ -84,9 +84,8 @@ def _count(entry: Entry) -> GameState:
             f"{due_name}'s {what} count is due, not a {kind} count", Refusal.NOT_YOUR_TURN
         )
     if entry.track != due:
-        what = "crib" if crib else "hand"
         raise EntryError(
-            f"{due_name} counts first: {entry.name} is not due to count a {what}",
+            f"{due_name} counts first: {entry.name} is not due to count a {kind}",
             Refusal.NOT_YOUR_TURN,
         )
     new = with_points(state, entry.track, points)
@@ -174,12 +173,13 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
     hand can score is the first count of the show (docs/scorekeeping.md).
     """
     phase = state.phase
-    if phase == "deal" and is_heels(state, points, track):
+    if phase == "show":
+        return "crib" if state.crib_due else "hand"
+    heels = points == HEELS_POINTS and not state.heels  # not yet pegged this deal
+    if phase == "deal" and heels and track is not None and track == state.dealer_track:
         return "heels"
     if phase in ("deal", "play") and _beyond_the_play(state, points, limits):
         return "hand"  # the menu press that ends the play was forgotten: the show's first count
-    if phase == "show":
-        return "crib" if state.crib_due else "hand"
     if phase == "free" and points > limits.max_play_points() + 1:
         variant = state.setup.variant
         if points not in limits.hand_scores(variant.hand_size) and points in limits.hand_scores(
@@ -188,6 +188,12 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
             return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
         return "hand"
     return "pegging"
+
+
+def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
+    """Whether ``points`` is more than the play can peg at once but a possible hand count."""
+    hand = state.setup.variant.hand_size
+    return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
 
 
 def ask_about(entry: Entry) -> Ask | None:
@@ -208,26 +214,8 @@ def ask_about(entry: Entry) -> Ask | None:
     return Ask(track, points, "pegging", "hand")
 
 
-def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
-    """Whether ``points`` is more than the play can peg at once but a possible hand count."""
-    hand = state.setup.variant.hand_size
-    return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
-
-
-def is_heels(state: GameState, points: int, track: int | None) -> bool:
-    """Whether ``points`` on ``track`` in the deal phase is his heels (not yet pegged this deal)."""
-    return (
-        points == HEELS_POINTS
-        and not state.heels
-        and track is not None
-        and track == state.dealer_track
-    )
-
-
 def check_track(state: GameState, track: int) -> None:
-    """Refuse any entry once the game is won, and an entry for a track the game lacks."""
-    if state.winner is not None:
-        raise EntryError(over_message(state), Refusal.GAME_OVER)
+    """Refuse an entry for a track the game lacks (a won game refuses every entry: the machine)."""
     tracks = len(state.tracks)
     if not 0 <= track < tracks:
         raise EntryError(
@@ -244,10 +232,7 @@ def peg(state: GameState, track: int, points: int, kind: str | None, limits: Lim
     check_track(state, track)
     kind = kind or infer_kind(state, points, limits, track)
     if state.phase == "cut" and kind != "correction":
-        raise EntryError(
-            "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the "
-            "board), or set mode free"
-        )
+        raise EntryError(f"{CUT_FIRST}, or set mode free")
     return Entry(state, track, points, kind, limits)
 
 

@@ -17,6 +17,7 @@ from boardctl.game.state import GameState, TrackState
 from boardctl.refusals import Refusal
 
 Chooser = Callable[[int], int]  # picks 0 .. n-1 (the random draw of the cut)
+CUT_FIRST = "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the board)"
 
 
 def over_message(state: GameState) -> str:
@@ -82,23 +83,18 @@ def _loser_seat(state: GameState, winner: int) -> int | None:
     first clockwise from the dealer's left)."""
     players = state.setup.players
     start = 0 if state.dealer is None else state.dealer + 1
-    losers = [i for i in range(len(state.tracks)) if i != winner]
-    if not losers:
-        return None
-    low = min(state.tracks[i].front for i in losers)
+    low = min((t.front for i, t in enumerate(state.tracks) if i != winner), default=None)
     for offset in range(players):
         seat = (start + offset) % players
         track = state.track_of(seat)
         if track != winner and state.tracks[track].front == low:
             return seat
-    return None  # pragma: no cover - every track has a seat
+    return None  # pragma: no cover - no losing track
 
 
 def start_deals(state: GameState, dealer: int) -> GameState:
     """The first deal of a game with ``dealer``, with the points pegged at its start."""
-    state = state.evolve(
-        dealer=dealer, flow="deal", deal=1, count_index=0, heels=False, pegged=False
-    )
+    state = _deal(state, dealer, 1)
     if state.setup.mode == "guided" and not state.last_done:
         for seat, points in opening_points(state.setup.variant, dealer).items():
             state = state.evolve(last_done=True)  # three for last: once per game
@@ -135,9 +131,7 @@ def advance(state: GameState) -> GameState:
             "free mode has no phases (`boardctl set mode guided`, then `boardctl next`)"
         )
     if phase == "cut":
-        raise EntryError(
-            "cut for the first dealer first (`boardctl cut [SEAT]`, or a track button on the board)"
-        )
+        raise EntryError(CUT_FIRST)
     if phase == "deal":
         return state.evolve(flow="play")
     if phase == "play":
@@ -158,8 +152,6 @@ def cut(
 ) -> tuple[GameState, int]:
     """The first dealer: ``dealer``, the lowest of the cut ``cards``, or drawn with
     ``choose``; returns the state and the seat."""
-    if state.winner is not None:
-        raise EntryError(over_message(state), Refusal.GAME_OVER)
     if state.flow != "cut":
         raise EntryError("the first dealer is already chosen (undo the cut to change it)")
     players = state.setup.players
@@ -203,11 +195,12 @@ def count_done(state: GameState) -> GameState:
     if not state.crib_due:
         return state.evolve(count_index=state.count_index + 1)
     assert state.dealer is not None
+    dealer = house.next_dealer(state.dealer, state.setup.players, state.setup.house_rules)
+    return _deal(state, dealer, state.deal + 1)
+
+
+def _deal(state: GameState, dealer: int, deal: int) -> GameState:
+    """Deal number ``deal`` of the game begins, ``dealer`` dealing."""
     return state.evolve(
-        dealer=house.next_dealer(state.dealer, state.setup.players, state.setup.house_rules),
-        flow="deal",
-        deal=state.deal + 1,
-        count_index=0,
-        heels=False,
-        pegged=False,
+        dealer=dealer, flow="deal", deal=deal, count_index=0, heels=False, pegged=False
     )

@@ -11,12 +11,6 @@ from boardctl.game.state import GameState
 from boardctl.store.journal import span
 
 Row = JsonObject
-TIME_FORMAT = "%Y-%m-%d %H:%M:%S"  # a row's "time", in the reader's local time
-
-
-def row_time(at: float) -> str:
-    """A row's ``time``: the event's wall time in the local time zone."""
-    return time.strftime(TIME_FORMAT, time.localtime(at))
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +88,7 @@ def history_row(entry: Entry) -> Row:
     row: Row = {
         "seq": entry.seq,
         "at": entry.at,
-        "time": row_time(entry.at),
+        "time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.at)),  # the local time
         "op": entry.event.op,
         "text": _text(entry, names),
         "event": entry.event.to_json(),

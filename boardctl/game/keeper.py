@@ -61,8 +61,13 @@ def _keep_game_starts(journal: Journal, now: bool) -> None:
             assert journal.last_seq == last
 
 
-def _with_times(view: BoardView, error_at: float | None, over_at: float | None) -> BoardView:
-    """``view`` with the time of the last rejection and of the game's end, if any."""
+def _dressed(
+    view: BoardView, journal: Journal | None, error_at: float | None, over_at: float | None
+) -> BoardView:
+    """``view`` flagged for the renderer's damage sign while a damage report stands, with the time
+    of the last rejection and of the game's end, if any."""
+    if journal is not None and journal.damage is not None:
+        view = replace(view, extra=replace(view.extra, journal_damage=True))
     if error_at is None and over_at is None:
         return view
     return replace(view, error_at=error_at, over_at=over_at)
@@ -73,15 +78,15 @@ class Scorekeeper:
 
     def __init__(
         self,
-        machine: Machine,
         journal: Journal | None,
         *,
+        limits: Limits | None = None,
         choose: Chooser | None = None,
         keep_all: bool = False,
         clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
     ) -> None:
-        self._machine = machine
+        self._machine = Machine(limits=limits)
         self._journal = journal
         self._choose = choose
         self._clock = clock  # when an entry was refused, when a game ended (views)
@@ -121,11 +126,11 @@ class Scorekeeper:
         """
         path = path or default_journal_path()
         journal = Journal.open(path, readonly=readonly, owner=owner, check_pages=not later)
-        keeper = cls(
-            Machine(limits=limits), journal, choose=choose, clock=clock, wall_clock=wall_clock
-        )
+        keeper = cls(journal, limits=limits, choose=choose, clock=clock, wall_clock=wall_clock)
         try:
-            keeper._resume(full=full_replay)
+            if full_replay or not keeper._load(*journal.resume()):
+                journal.rewind()  # no usable snapshot: replay from the first event
+                keeper._replay()
             if not readonly:
                 _keep_game_starts(journal, not later)
             if setup is not None and keeper._seq == 0 and not readonly:
@@ -147,28 +152,11 @@ class Scorekeeper:
     ) -> Scorekeeper:
         """A scorekeeper without a journal (tests, demo); keeps every event in memory."""
         keeper = cls(
-            Machine(limits=limits),
-            None,
-            choose=choose,
-            keep_all=True,
-            clock=clock,
-            wall_clock=wall_clock,
+            None, limits=limits, choose=choose, keep_all=True, clock=clock, wall_clock=wall_clock
         )
         if setup is not None:
             keeper.apply(new_game_event(setup))
         return keeper
-
-    def _resume(self, *, full: bool) -> None:
-        """First load: start from the latest snapshot (unless ``full``), then replay the rest."""
-        journal = self._journal
-        assert journal is not None
-        if full:
-            self._replay()
-            return
-        snapshot, records = journal.resume()
-        if not self._load(snapshot, records):  # no usable snapshot: replay from the first event
-            journal.rewind()
-            self._replay()
 
     @classmethod
     def from_records(
@@ -176,7 +164,7 @@ class Scorekeeper:
     ) -> Scorekeeper:
         """A journal-less keeper of every entry, from ``records`` (after ``snapshot``, if usable:
         :meth:`Journal.page`; else from the first event)."""
-        keeper = cls(Machine(limits=limits), None, keep_all=True)
+        keeper = cls(None, limits=limits, keep_all=True)
         if not keeper._load(snapshot, records):
             keeper._replay(records)
         return keeper
@@ -194,36 +182,29 @@ class Scorekeeper:
             return False
         self._machine = Machine(state, limits=self._machine.limits)
         first = records[0]
-        event = self._parse(first)
-        self._remember(first.seq, first.at, event, Plan(event, state, reset=True), first.clock)
+        self._remember(first.seq, first.at, self._plan(first, state), first.clock)
         self._replay(records[1:])
         return True
 
-    def _parse(self, record: Record) -> Command:
-        """A journalled event as a command (the journal's JSON edge)."""
+    def _plan(self, record: Record, start: GameState | None = None) -> Plan:
+        """A journalled event's plan (``start``: the state after it, from its snapshot)."""
         try:
-            return parse_command(record.event)
+            event = parse_command(record.event)
+            return self._machine.plan(event) if start is None else Plan(event, start, reset=True)
         except EntryError as exc:
-            raise self._unreplayable(record, exc) from exc
-
-    def _unreplayable(self, record: Record, exc: EntryError) -> JournalError:
-        return JournalError(
-            f"journal {self.path}: event {record.seq} cannot be replayed "
-            f"({exc}); the file is damaged or from an incompatible boardctl"
-        )
+            raise JournalError(
+                f"journal {self.path}: event {record.seq} cannot be replayed "
+                f"({exc}); the file is damaged or from an incompatible boardctl"
+            ) from exc
 
     def _replay(self, records: Iterable[Record] | None = None) -> None:
-        machine = self._machine
         if records is None:
             assert self._journal is not None
             records = self._journal.records()
         for record in records:
-            try:
-                plan = machine.plan(self._parse(record))
-            except EntryError as exc:
-                raise self._unreplayable(record, exc) from exc
-            machine.commit(plan)
-            self._remember(record.seq, record.at, plan.event, plan, record.clock)
+            plan = self._plan(record)
+            self._machine.commit(plan)
+            self._remember(record.seq, record.at, plan, record.clock)
         self._changed()
 
     def refresh(self) -> bool:
@@ -282,7 +263,7 @@ class Scorekeeper:
                 self.refresh()  # take in what the other writer wrote, and carry on
                 raise EntryError(f"{exc}; the board now shows the journal, enter it again") from exc
             except JournalError:
-                if settle_failed_write(self, pending.base_seq, plan.event.to_json()):
+                if self._settle_failed_write(pending.base_seq, plan.event.to_json()):
                     return self._result(self._seq, plan.event)
                 raise
             seq, at, clock = record.seq, record.at, record.clock
@@ -291,22 +272,38 @@ class Scorekeeper:
             seq, (at, clock) = self._seq + 1, stamp(self._wall_clock(), last)
         ended = plan.state.winner is not None and self._machine.state.winner is None
         self._machine.commit(plan)
-        self._remember(seq, at, plan.event, plan, clock)
+        self._remember(seq, at, plan, clock)
         self._changed()
         self._view = pending._view  # the board view of the new state, if already built
         self.over_at = pending.over_at
-        if ended:
-            backup_at_game_end(self._journal)
+        if ended and self._journal is not None and not self._journal.readonly:
+            try:
+                self._journal.backup("game-end")
+            except JournalError as exc:  # a failed backup is logged, never fails the entry
+                log.warning("%s", exc)
         return self._result(seq, plan.event)
+
+    def _settle_failed_write(self, base_seq: int, event: JsonObject) -> bool:
+        """After a failed append: reopen and read on; True if the entry is there after all."""
+        assert self._journal is not None
+        try:
+            self._journal.reopen()
+            self.refresh()
+        except JournalError as exc:
+            log.error("after a failed write the journal cannot be read again: %s", exc)
+            return False
+        if self._seq == base_seq + 1 and self.history()[-1]["event"] == event:
+            log.warning("the write reported an error, but the entry is in the journal: kept")
+            return True
+        return False
 
     def _result(self, seq: int, event: Command) -> Result:
         return {"ok": True, "seq": seq, "event": event.to_json(), "status": self.status()}
 
-    def _remember(
-        self, seq: int, at: float, event: Command, plan: Plan, clock: float | None = None
-    ) -> None:
+    def _remember(self, seq: int, at: float, plan: Plan, clock: float | None) -> None:
         """Keep the entry for history, tracking which event an undo or redo concerns."""
         self._seq = seq
+        event = plan.event
         undid = None
         if plan.move == "undo":
             undid = self._done.pop()
@@ -314,14 +311,12 @@ class Scorekeeper:
         elif plan.move == "redo":
             undid = self._undone.pop()
             self._done.append(undid)
-        elif plan.reset:
-            self._done, self._undone = [], []
+        elif plan.reset:  # a game starts
+            self._done, self._undone, self._game = [], [], []
         else:
             self._done.append(event)
             self._undone = []
         entry = Entry(seq, at, event, self._machine.state, undid, clock)
-        if plan.reset:
-            self._game = []
         self._game.append(entry)
         if self._all is not None:
             self._all.append(entry)
@@ -361,16 +356,14 @@ class Scorekeeper:
         """What the board shows now (with the time of the last rejection and game end)."""
         if self._view is None:
             self._view = board_view(self._machine.state)
-        view = with_damage_sign(self._view, self._journal)
-        return _with_times(view, self.error_at, self.over_at)
+        return _dressed(self._view, self._journal, self.error_at, self.over_at)
 
     def button_command(self, command: BoardCommand) -> BoardCommand:
         """``command`` from the buttons as the phase means it (:mod:`boardctl.game.buttons`)."""
         return button_meaning(command, self._machine.state, can_redo=bool(self._machine.future))
 
     def waiting_signoff(self) -> tuple[int, ...] | None:
-        """The tracks that confirmed while the finished game's result waits for every side's
-        confirmation; None when no result waits (:func:`boardctl.game.buttons.result_signoff`)."""
+        """The tracks that confirmed while a finished game's result waits for others, else None."""
         return result_signoff(self._machine.state)
 
     def status(self) -> Status:
@@ -381,7 +374,8 @@ class Scorekeeper:
         status["seq"] = self._seq
         status["undo"] = len(self._machine.past)
         status["redo"] = len(self._machine.future)
-        add_damage_report(status, self._journal)
+        if self._journal is not None and self._journal.damage is not None:
+            status[DAMAGE_KEY] = self._journal.damage.to_dict()
         return status
 
     def history(self, *, all_games: bool = False) -> list[Row]:
@@ -391,10 +385,9 @@ class Scorekeeper:
         if self._all is not None:
             return [history_row(e) for e in self._all]
         assert self._journal is not None
-        full = Scorekeeper(Machine(limits=self._machine.limits), None, keep_all=True)
+        full = Scorekeeper(None, limits=self._machine.limits, keep_all=True)
         with Journal.open(self._journal.path, readonly=True) as journal:
-            full._journal = journal
-            full._resume(full=True)
+            full._replay(journal.records())
         assert full._all is not None
         return [history_row(e) for e in full._all]
 
@@ -402,9 +395,8 @@ class Scorekeeper:
 
     def close(self) -> None:
         """Close the journal (idempotent)."""
-        journal = self._journal
-        if journal is not None:
-            journal.close()
+        if self._journal is not None:
+            self._journal.close()
 
     def __enter__(self) -> Scorekeeper:
         return self
@@ -432,17 +424,11 @@ class Pending:
         """The game state once this command is committed."""
         return self.plan.state
 
-    @property
-    def base_view(self) -> BoardView:
-        """The board view of :attr:`state` (without error and game-end times)."""
-        if self._view is None:
-            self._view = board_view(self.plan.state)
-        return self._view
-
     def view(self) -> BoardView:
         """What the board shows once this command is committed."""
-        view = with_damage_sign(self.base_view, self._keeper.journal)
-        return _with_times(view, self._keeper.error_at, self.over_at)
+        if self._view is None:
+            self._view = board_view(self.plan.state)
+        return _dressed(self._view, self._keeper.journal, self._keeper.error_at, self.over_at)
 
     def commit(self) -> Result:
         """Journal the event, then make it the keeper's state; :class:`JournalError` keeps the last
@@ -456,46 +442,3 @@ class Pending:
     def abort(self) -> None:
         """Drop the entry: nothing was written, the keeper is unchanged (idempotent)."""
         self.done = True
-
-
-# --- what the scorekeeper does about a damaged journal -------------------------------
-
-
-def with_damage_sign(view: BoardView, journal: Journal | None) -> BoardView:
-    """``view`` flagged for the renderer's damage sign while a damage report stands."""
-    if journal is None or journal.damage is None:
-        return view
-    return replace(view, extra=replace(view.extra, journal_damage=True))
-
-
-def add_damage_report(status: dict[str, Any], journal: Journal | None) -> None:
-    """Add the standing damage report to a status dict (``boardctl status``, the socket)."""
-    if journal is not None and journal.damage is not None:
-        status[DAMAGE_KEY] = journal.damage.to_dict()
-
-
-def backup_at_game_end(journal: Journal | None) -> None:
-    """A backup when a game is won; a failure is logged, never fails the entry."""
-    if journal is None or journal.readonly:
-        return
-    try:
-        journal.backup("game-end")
-    except JournalError as exc:
-        log.warning("%s", exc)
-
-
-def settle_failed_write(keeper: Scorekeeper, base_seq: int, event: dict[str, Any]) -> bool:
-    """After a failed append: reopen and read on; True if the entry is there after all."""
-    journal = keeper.journal
-    if journal is None:
-        return False
-    try:
-        journal.reopen()
-        keeper.refresh()
-    except JournalError as exc:
-        log.error("after a failed write the journal cannot be read again: %s", exc)
-        return False
-    if keeper.seq == base_seq + 1 and keeper.history()[-1]["event"] == event:
-        log.warning("the write reported an error, but the entry is in the journal: kept")
-        return True
-    return False

@@ -17,11 +17,9 @@ class Limits(Protocol):
 
     def hand_scores(self, cards: int, *, crib: bool = False) -> frozenset[int]:
         """Every possible count of a hand (or crib) of ``cards`` cards plus the starter."""
-        ...
 
     def max_play_points(self) -> int:
         """The largest score of one card in the play (go and last card excluded)."""
-        ...
 
 
 class RulesLimits:
@@ -64,14 +62,6 @@ DEFAULT_LIMITS: Limits = RulesLimits()
 _BY_SCORING: dict[Scoring, RulesLimits] = {ACC: DEFAULT_LIMITS}  # type: ignore[dict-item]
 
 
-def rules_limits(scoring: Scoring) -> RulesLimits:
-    """The (shared) :class:`RulesLimits` of ``scoring``."""
-    limits = _BY_SCORING.get(scoring)
-    if limits is None:
-        limits = _BY_SCORING[scoring] = RulesLimits(scoring)
-    return limits
-
-
 def limits_for(limits: Limits, house_rules: Iterable[str]) -> Limits:
     """The limits under ``house_rules`` (a test's own :class:`Limits` is kept as given)."""
     if not isinstance(limits, RulesLimits):
@@ -79,7 +69,11 @@ def limits_for(limits: Limits, house_rules: Iterable[str]) -> Limits:
     from boardctl.cribbage.rules import scoring_for
 
     scoring = scoring_for(tuple(house_rules))
-    return limits if limits.scoring == scoring else rules_limits(scoring)
+    if limits.scoring == scoring:
+        return limits
+    if scoring not in _BY_SCORING:  # one shared RulesLimits per scoring
+        _BY_SCORING[scoring] = RulesLimits(scoring)
+    return _BY_SCORING[scoring]
 
 
 def warm_up(limits: Limits = DEFAULT_LIMITS) -> None:

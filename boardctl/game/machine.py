@@ -5,19 +5,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from boardctl.errors import EntryError
-from boardctl.refusals import Refusal
-
-if TYPE_CHECKING:
-    from boardctl.game.state import GameState
-
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from boardctl.cribbage.cards import format_card, parse_cards
+from boardctl.errors import EntryError
 from boardctl.game import entries, flow, setters
 from boardctl.game.commands import (
     Command,
@@ -37,6 +30,7 @@ from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.setup import setup_with
 from boardctl.game.shown import Shown, check_shown, record_starter, with_shown
 from boardctl.game.state import GameState
+from boardctl.refusals import Refusal
 
 __all__ = ["HANDLERS", "Chooser", "Machine", "Plan", "replay"]
 
@@ -53,8 +47,7 @@ class Plan:
 
 
 class Machine:
-    """Folds commands into a :class:`GameState` with undo and redo stacks (:meth:`plan`,
-    :meth:`commit`, :meth:`apply` = both)."""
+    """Folds commands into a :class:`GameState`, with undo and redo stacks (apply: plan, commit)."""
 
     def __init__(self, state: GameState | None = None, *, limits: Limits | None = None) -> None:
         self.state = state or GameState.initial().evolve(match_number=0)
@@ -100,6 +93,8 @@ class Machine:
         if handler is None:
             raise EntryError(f"not a command: {command!r} (JSON goes through parse_command)")
         check_open(self.state, command.op)
+        if self.state.winner is not None and isinstance(command, Peg | Cut):
+            raise EntryError(flow.over_message(self.state), Refusal.GAME_OVER)
         plan: Plan = handler(self, command, choose or random.randrange)
         if plan.state.ask is not None and plan.move == "do" and not isinstance(command, Peg):
             plan = replace(plan, state=plan.state.evolve(ask=None))  # any other change answers
@@ -138,7 +133,7 @@ def _cut(machine: Machine, command: Cut, choose: Chooser) -> Plan:
         return Plan(Cut(starter=starter), state)
     cards = command.cards
     state, dealer = flow.cut(before, command.dealer, choose, cards)
-    drawn = command.dealer is None and cards is None if command.drawn is None else command.drawn
+    drawn = alone if command.drawn is None else command.drawn
     if starter is not None:
         state, starter = record_starter(state, starter)
     if cards is not None:
@@ -147,8 +142,8 @@ def _cut(machine: Machine, command: Cut, choose: Chooser) -> Plan:
 
 
 def _set(machine: Machine, command: Set, choose: Chooser) -> Plan:
-    state, value = setters.change(machine.state, command.key, command.value)
-    return Plan(Set(command.key, value), state)
+    setup, value = setters.SETTERS[command.key](machine.state, command.value)
+    return Plan(Set(command.key, value), machine.state.evolve(setup=setup))
 
 
 def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
@@ -242,11 +237,11 @@ def check_open(state: GameState, op: str) -> None:
     """Refuse what a settled result or an awaited confirmation does not allow."""
     if state.winner is None or not state.setup.confirm_result:
         return  # the common case, on every command: nothing to check
-    if op == "next" and awaiting(state):
-        names = state.setup.track_names()
-        wait = ", ".join(names[t] for t in awaiting(state))
+    waiting = awaiting(state)
+    if op == "next" and waiting:
+        wait = ", ".join(state.track_name(t) for t in waiting)
         raise EntryError(f"the result waits for {wait} to confirm it (`boardctl confirm TRACK`)")
-    if settled(state) and op not in AFTER_SETTLED:
+    if not waiting and op not in AFTER_SETTLED:
         raise EntryError(
             "the result is confirmed by every side; press menu (`boardctl next`) for the next game",
             Refusal.GAME_OVER,

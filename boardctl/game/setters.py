@@ -13,6 +13,7 @@ from boardctl.game.setup import (
     GameSetup,
     check_best_of,
     check_fits,
+    check_flag,
     check_match,
     check_mode,
     check_name_list,
@@ -37,10 +38,9 @@ def _mode(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 
 
 def _muggins(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
-    if not isinstance(value, bool):
-        raise EntryError(f"muggins must be true or false, not {value!r}")
-    house.check_muggins_change(state.setup.house_rules, value, state.started)
-    return replace(state.setup, muggins=value), value
+    muggins = check_flag(value, "muggins")
+    house.check_muggins_change(state.setup.house_rules, muggins, state.started)
+    return replace(state.setup, muggins=muggins), value
 
 
 def _house_rules(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
@@ -76,9 +76,7 @@ def _match(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 
 
 def _confirm_result(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
-    if not isinstance(value, bool):
-        raise EntryError(f"confirm_result must be true or false, not {value!r}")
-    return replace(state.setup, confirm_result=value), value
+    return replace(state.setup, confirm_result=check_flag(value, "confirm_result")), value
 
 
 def _roster(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
@@ -120,9 +118,3 @@ SETTERS: dict[str, Setter] = {
     "house_rules": _house_rules,
 }
 SETTINGS = tuple(SETTERS)
-
-
-def change(state: GameState, key: str, value: JsonValue) -> tuple[GameState, JsonValue]:
-    """The state after ``set key value``, and the value the event records."""
-    setup, recorded = SETTERS[key](state, value)
-    return state.evolve(setup=setup), recorded

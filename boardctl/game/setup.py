@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from boardctl.cribbage.rules import house_rules_value, muggins_for, rules_of_command
+from boardctl.cribbage.rules import RULE_SETS, house_rules_value, muggins_for, rules_of_command
 from boardctl.cribbage.variants import (
     DEFAULT_VARIANT,
     MAX_TARGET,
@@ -21,7 +21,8 @@ from boardctl.cribbage.variants import (
 )
 from boardctl.errors import EntryError, VariantError
 from boardctl.game import JsonValue
-from boardctl.view import lines_failed, skunk_lines
+from boardctl.view import lines_failed as lines_failed
+from boardctl.view import skunk_lines as skunk_lines
 
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
@@ -29,20 +30,6 @@ if TYPE_CHECKING:
 # --- What a won game is worth: the skunk presets turn the final scores into game points, by the
 # lines the lowest loser failed to cross (:func:`boardctl.view.skunk_lines`,
 # :func:`boardctl.cribbage.rules.skunk_loser`); the UK "lurch" under half the target. ----------
-
-
-__all__ = [
-    "DEFAULT_PRESET",
-    "PRESETS",
-    "VALUE_KEYS",
-    "Preset",
-    "PresetValue",
-    "check_value",
-    "custom_preset",
-    "get_preset",
-    "lines_failed",
-    "skunk_lines",
-]
 
 PresetValue = int | bool  # a number of game points, or triple_wins_match
 
@@ -104,17 +91,20 @@ DEFAULT_PRESET = "acc"
 VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
 
 
-def get_preset(name: str, points: Mapping[str, PresetValue] | None = None) -> Preset:
+def get_preset(name: str, points: Mapping[str, object] | None = None) -> Preset:
     """The preset called ``name``, with custom ``points`` applied (custom only)."""
     try:
         preset = PRESETS[name]
     except KeyError:
-        known = ", ".join(PRESETS)
-        raise EntryError(f"unknown preset {name!r} (known: {known})") from None
-    if points:
-        if name != "custom":
-            raise EntryError(f"points can only be set for the custom preset, not {name!r}")
-        preset = custom_preset(points, base=preset)
+        raise EntryError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+    if not points:
+        return preset
+    if name != "custom":
+        raise EntryError(f"points can only be set for the custom preset, not {name!r}")
+    changes = {key: check_value(key, value) for key, value in points.items()}
+    preset = replace(preset, **changes)  # type: ignore[arg-type]
+    if preset.win < 1:
+        raise EntryError("a win must be worth at least 1 game point")
     return preset
 
 
@@ -129,16 +119,6 @@ def check_value(key: str, value: object) -> PresetValue:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
         raise EntryError(f"preset value {key} must be a whole number 0-99, not {value!r}")
     return value
-
-
-def custom_preset(points: Mapping[str, object], base: Preset | None = None) -> Preset:
-    """A custom preset from a mapping of ``win``/``skunk``/``double``/``triple``/``lurch``."""
-    preset = base or PRESETS["custom"]
-    changes = {key: check_value(key, value) for key, value in points.items()}
-    new = replace(preset, name="custom", **changes)  # type: ignore[arg-type]
-    if new.win < 1:
-        raise EntryError("a win must be worth at least 1 game point")
-    return new
 
 
 #: A custom preset's values as sorted ``(name, value)`` pairs.
@@ -207,20 +187,19 @@ class GameSetup:
             "preset": self.preset_name,
             "match": self.match,
             "muggins": self.muggins,
+            "names": list(self.names),
+            "points": dict(self.points),
+            "roster": list(self.roster),
+            "best_of": self.best_of,
+            "confirm_result": self.confirm_result,
+            "rules": self.rules,
+            "house_rules": list(self.house_rules),
         }
-        if self.names:
-            data["names"] = list(self.names)
-        if self.points:
-            data["points"] = dict(self.points)
-        if self.roster:
-            data["roster"] = list(self.roster)
-        if self.best_of:
-            data["best_of"] = self.best_of
-        if self.confirm_result:
-            data["confirm_result"] = True
-        data["rules"] = self.rules
-        data["house_rules"] = list(self.house_rules)
-        return data
+        return {key: value for key, value in data.items() if value or key not in _LEFT_OUT}
+
+
+#: The settings :meth:`GameSetup.to_dict` leaves out when empty, false or 0.
+_LEFT_OUT = ("names", "points", "roster", "best_of", "confirm_result")
 
 
 @lru_cache(maxsize=64)
@@ -254,6 +233,13 @@ def check_target(target: int) -> int:
     if not MIN_TARGET <= target <= MAX_TARGET:
         raise EntryError(f"target {target} is out of range (use 61 or 121; {TARGET_RANGE})")
     return target
+
+
+def check_flag(value: object, key: str) -> bool:
+    """Validate a setting that is true or false."""
+    if not isinstance(value, bool):
+        raise EntryError(f"{key} must be true or false, not {value!r}")
+    return value
 
 
 def check_mode(mode: object) -> str:
@@ -327,11 +313,6 @@ def _variant_for(cmd: NewGame, base: GameSetup) -> str:
     return name
 
 
-def _seated_alike(before: Variant, after: Variant) -> bool:
-    """Whether a game of ``after`` seats its players on the tracks as ``before`` did."""
-    return before.tracks == after.tracks and before.players == after.players
-
-
 def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     """The setup of a ``new_game`` command over ``base`` (``players`` alone picks the usual variant;
     a contradicting count is refused)."""
@@ -342,11 +323,8 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     target = check_target(
         cmd.target if cmd.target is not None else (base.target if same else variant.target)
     )
-    chosen = {
-        k: v for k, v in (("rules", cmd.rules), ("house_rules", cmd.house_rules)) if v is not None
-    }
-    if cmd.preset is not None:
-        chosen["preset"] = cmd.preset
+    given = (("rules", cmd.rules), ("house_rules", cmd.house_rules), ("preset", cmd.preset))
+    chosen = {key: value for key, value in given if value is not None}
     rules, house_rules, rules_preset = rules_of_command(chosen, base.rules, base.house_rules)
     preset_name = cmd.preset if cmd.preset is not None else (rules_preset or base.preset_name)
     points = cmd.points
@@ -355,13 +333,14 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     get_preset(preset_name, dict(points or ()))  # validates
     muggins = muggins_for(house_rules, base.muggins if cmd.muggins is None else cmd.muggins)
     roster = base.roster if cmd.roster is None else cmd.roster
+    # names stay with the tracks: kept by a new game seated alike (as many tracks and players:
+    # "Alice & Carol" is no name for a singles track)
+    seated_alike = (base.tracks, base.players) == (variant.tracks, variant.players)
     names = on_roster(
         check_names(
-            # names stay with the tracks: kept by a new game seated alike (as many tracks
-            # and players: "Alice & Carol" is no name for a singles track)
             seat_names(cmd.names, variant)
             if cmd.names is not None
-            else (base.names if _seated_alike(base.variant, variant) else ()),
+            else (base.names if seated_alike else ()),
             variant.tracks,
         ),
         roster,
@@ -403,9 +382,7 @@ def setup_from_dict(data: object) -> GameSetup:
     preset_name = data.get("preset")
     if not isinstance(preset_name, str):
         raise EntryError(f"preset must be a name, not {preset_name!r}")
-    muggins = data.get("muggins")
-    if not isinstance(muggins, bool):
-        raise EntryError(f"muggins must be true or false, not {muggins!r}")
+    muggins = check_flag(data.get("muggins"), "muggins")
     target = check_target(whole(data.get("target"), "target"))
     points = check_points(data.get("points", {}))
     get_preset(preset_name, dict(points))
@@ -429,8 +406,6 @@ def setup_from_dict(data: object) -> GameSetup:
 
 def _stored_rules(value: object) -> str:
     """A stored rule-set name (journals before rule sets have none: acc)."""
-    from boardctl.cribbage.rules import RULE_SETS
-
     if not isinstance(value, str) or value not in RULE_SETS:
         raise EntryError(f"unknown rule set {value!r} (known: {', '.join(RULE_SETS)})")
     return value
@@ -466,11 +441,9 @@ def parse_match(value: Any) -> dict[str, int]:
         text = value.strip()
         if text.lower() in ("single", "one", "none"):
             return {"match": 0}
-        found = _BEST_OF.fullmatch(text)
-        if found:
+        if found := _BEST_OF.fullmatch(text):
             return {"best_of": int(found.group(1))}
-        found = _POINTS.fullmatch(text)
-        if found:
+        if found := _POINTS.fullmatch(text):
             return {"match": int(found.group(1))}
     raise EntryError(
         f"match must be 0 or single (one game), N or points-N (first to N game points) "

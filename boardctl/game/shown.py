@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from boardctl.cribbage.awards import HEELS_POINTS
+from boardctl.cribbage.cards import JACK, Card, format_card, parse_card
+from boardctl.cribbage.rules import scoring_for
 from boardctl.errors import CardError, EntryError
 from boardctl.game.state import Counted, GameState
 from boardctl.refusals import Refusal
@@ -35,9 +38,7 @@ def check_shown(
     kind = kind or _count_kind(state, len(cards))
     if kind not in COUNT_KINDS:
         raise EntryError(f"only a hand or crib count names its cards, not a {kind} entry")
-    from boardctl.cribbage.cards import format_card, parse_card
     from boardctl.cribbage.hand import score_hand
-    from boardctl.cribbage.rules import scoring_for
 
     crib = kind == "crib"
     variant = state.setup.variant
@@ -81,19 +82,11 @@ def with_shown(before: GameState, after: GameState, track: int, shown: Shown | N
 
 def record_starter(state: GameState, starter: str) -> tuple[GameState, str]:
     """The state knowing the deal's starter (guided, before it is known); its short form."""
-    from boardctl.cribbage.cards import format_card, parse_card
-    from boardctl.game.flow import over_message
-
-    if state.winner is not None:
-        raise EntryError(over_message(state), Refusal.GAME_OVER)
     if state.phase == "free":
         raise EntryError(
             "free mode knows no deals: name the starter with each count (peg --starter)"
         )
-    try:
-        card = format_card(parse_card(starter))
-    except CardError as exc:
-        raise EntryError(str(exc)) from None
+    card = format_card(_card(starter))
     if state.starter is not None:
         raise EntryError(
             f"the starter of this deal is already {state.starter}; undo the entry that named it"
@@ -138,14 +131,11 @@ def _starter_of(state: GameState, starter: str | None) -> str:
         if known is None:
             raise EntryError("name the starter card too (the cut card the hands count with)")
         return known
-    if known is not None:
-        from boardctl.cribbage.cards import parse_card
-
-        if parse_card(starter) != parse_card(known):
-            raise EntryError(
-                f"the starter of this deal is {known} (an earlier entry named it), not {starter}"
-                "; undo that entry to change it"
-            )
+    if known is not None and parse_card(starter) != parse_card(known):
+        raise EntryError(
+            f"the starter of this deal is {known} (an earlier entry named it), not {starter}"
+            "; undo that entry to change it"
+        )
     return starter
 
 
@@ -153,18 +143,12 @@ def _heels_starter(
     state: GameState, points: int | None, kind: str | None, starter: str | None
 ) -> Shown:
     """An entry naming only a starter: his heels (a jack), or a count with the deal's starter."""
-    from boardctl.cribbage.awards import HEELS_POINTS
-    from boardctl.cribbage.cards import JACK, format_card, parse_card
-
     assert starter is not None
     if kind is None and state.phase == "deal" and points in (None, HEELS_POINTS):
         kind = "heels"
     if kind != "heels":
         raise EntryError("a starter alone goes with his heels; a hand or crib names its cards too")
-    try:
-        card = parse_card(starter)
-    except CardError as exc:
-        raise EntryError(str(exc)) from None
+    card = _card(starter)
     if card.rank != JACK:
         raise EntryError(
             f"his heels is a jack turned as the starter, not {format_card(card)}",
@@ -174,3 +158,11 @@ def _heels_starter(
     if known is not None and parse_card(known) != card:
         raise EntryError(f"the starter of this deal is {known}, not {format_card(card)}")
     return Shown(HEELS_POINTS if points is None else points, kind, None, format_card(card))
+
+
+def _card(text: str) -> Card:
+    """``text`` as a card; :class:`EntryError` saying why it is none."""
+    try:
+        return parse_card(text)
+    except CardError as exc:
+        raise EntryError(str(exc)) from None

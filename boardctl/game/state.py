@@ -44,9 +44,6 @@ class Counted:
     kind: str
     cards: tuple[str, ...]
 
-    def to_list(self) -> list[JsonValue]:
-        return [self.track, self.kind, list(self.cards)]
-
 
 @dataclass(frozen=True, slots=True)
 class GameState:
@@ -141,7 +138,7 @@ class GameState:
         if self.starter is not None:  # a newer field, kept only when known
             data["starter"] = self.starter
         if self.counted:  # newer still, kept only when a count of the deal named its cards
-            data["counted"] = [count.to_list() for count in self.counted]
+            data["counted"] = [[c.track, c.kind, list(c.cards)] for c in self.counted]
         return data
 
     @classmethod

@@ -79,7 +79,7 @@ def status_dict(state: GameState) -> Status:
         "match_number": state.match_number,
         "deal": state.deal,
         "lines": list(game_lines(state)),
-        "ask": _ask(state),
+        "ask": None if state.ask is None else asdict(state.ask),  # entries.ask_about
         "tracks": [
             {
                 "name": names[i],
@@ -96,11 +96,6 @@ def status_dict(state: GameState) -> Status:
 def game_lines(state: GameState) -> tuple[int, ...]:
     """The skunk lines of the game under its house rules (the view and the status show them)."""
     return skunk_lines(state.target, fractions=fraction_lines(state.setup.house_rules))
-
-
-def _ask(state: GameState) -> JsonObject | None:
-    """What the board asks about the last entry (None: nothing): see ``entries.ask_about``."""
-    return None if state.ask is None else asdict(state.ask)
 
 
 def _skunk(state: GameState) -> int:
