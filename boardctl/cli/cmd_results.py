@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from boardctl.cli.verbs import journal_path
+
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
 
 
@@ -46,14 +48,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
     )
-
-
-def _journal(args: argparse.Namespace) -> Path:
-    if args.journal is not None:
-        return Path(args.journal)
-    from boardctl.cli.cmd_history import service_journal
-
-    return service_journal(args.config)
 
 
 def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
@@ -121,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.results.source import chosen, load_csv, load_results, parse_since
 
     since = None if args.since is None else parse_since(args.since)
-    path = _journal(args)
+    path = journal_path(args)
     key = _signing_key(args, path) if args.csv or args.jsonl else None
     filtered = since is not None or args.player is not None
     if args.csv and key is None and not filtered:  # the journal keeps these rows' text

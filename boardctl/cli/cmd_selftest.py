@@ -35,26 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--link", choices=Names("boardctl.link", "KINDS"), help="LED link (default: the config's)"
     )
     parser.add_argument("--device", help="serial device of the link (default: the config's)")
-    parser.add_argument(
-        "--delay", type=_seconds, default=0.05, help="seconds each LED stays lit (0.05)"
-    )
-    parser.add_argument(
-        "--hold", type=_seconds, default=2.0, help="seconds the colour check stays lit (2)"
-    )
-    parser.add_argument(
-        "--wait",
-        type=_seconds,
-        default=60.0,
-        help="after the sweep, seconds to wait for the inputs not yet seen (60)",
-    )
+    for option, default, text in (
+        ("--delay", 0.05, "seconds each LED stays lit (0.05)"),
+        ("--hold", 2.0, "seconds the colour check stays lit (2)"),
+        ("--wait", 60.0, "after the sweep, seconds to wait for the inputs not yet seen (60)"),
+        ("--connect-timeout", 5.0, "seconds a serial link may take to connect first (5)"),
+    ):
+        parser.add_argument(option, type=_seconds, default=default, help=text)
     parser.add_argument(
         "--brightness", type=_brightness, help="LED level 1-255 (default: the config's)"
-    )
-    parser.add_argument(
-        "--connect-timeout",
-        type=_seconds,
-        default=5.0,
-        help="seconds to wait for a serial link to connect before the LEDs (5)",
     )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--no-inputs", action="store_true", help="test the LEDs only")
@@ -72,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     kind = "null" if args.only_inputs else (args.link or config.link.kind)
-    link_config = dataclasses.replace(config.link, kind=kind)
-    if args.device:
-        link_config = dataclasses.replace(link_config, device=args.device)
-    config = dataclasses.replace(config, link=link_config)
+    device = args.device or config.link.device
+    config = dataclasses.replace(
+        config, link=dataclasses.replace(config.link, kind=kind, device=device)
+    )
     layout = load_layout(args.layout or config.board.layout)
     level = args.brightness or config.board.brightness
     print(f"layout {layout.name}: {layout.led_count} LEDs; link {kind}")

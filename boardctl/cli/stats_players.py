@@ -33,14 +33,11 @@ def run(args: argparse.Namespace) -> int:
     """Derive the records from the journal's finished games and print them."""
     import json
 
+    from boardctl.cli.verbs import journal_path
     from boardctl.results.records import format_records, records
     from boardctl.results.source import load_games, load_records, parse_since, select
 
-    path = args.journal
-    if path is None:
-        from boardctl.cli.cmd_history import service_journal
-
-        path = service_journal(args.config)
+    path = journal_path(args)
     if args.since is None and args.player is None and not args.png:
         recs = load_records(path)  # every game: the running totals the journal keeps
     else:

@@ -6,6 +6,7 @@ same messages); ``press`` and the board's own settings need the service.
 
 from __future__ import annotations
 
+import functools
 import sys
 
 from boardctl.errors import ControlError
@@ -21,8 +22,11 @@ if TYPE_CHECKING:
     from boardctl.config_file import ServiceConfig
 
 
-def add_target_options(parser: Any) -> None:
-    """``--config``, ``--socket`` and ``--journal`` for the CLI verbs."""
+def add_target_options(
+    parser: Any,
+    journal: str = "journal used when the service is not running (default: the service's)",
+) -> None:
+    """``--config``, ``--socket`` and ``--journal`` (``journal``: its help) for the CLI verbs."""
     parser.add_argument(
         "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
     )
@@ -31,11 +35,7 @@ def add_target_options(parser: Any) -> None:
         metavar="PATH",
         help="the service's control socket (default: the running service's)",
     )
-    parser.add_argument(
-        "--journal",
-        metavar="PATH",
-        help="journal used when the service is not running (default: the service's)",
-    )
+    parser.add_argument("--journal", metavar="PATH", help=journal)
 
 
 def index_of(number: int, what: str = "track") -> int:
@@ -52,17 +52,13 @@ def card_text(text: str) -> str:
     return format_card(parse_card(text))
 
 
-_CONFIGS: dict[str | None, ServiceConfig] = {}
-
-
+@functools.cache
 def service_config(config: str | None) -> ServiceConfig:
     """``[service]`` of the configuration at ``config`` (default: the system's), checked, read once
     per process (the other sections are checked where they are used)."""
-    if config not in _CONFIGS:
-        from boardctl.config_file import load_service
+    from boardctl.config_file import load_service
 
-        _CONFIGS[config] = load_service(config)
-    return _CONFIGS[config]
+    return load_service(config)
 
 
 def socket_path(args: Any) -> str:
@@ -93,11 +89,12 @@ def journal_path(args: Any) -> Path:
 
 
 def read_journal(journal: str, op: str) -> Any:
-    """``status`` or ``history`` (this game's) of ``journal``, read-only, by replaying it."""
+    """``status`` or ``history`` (this game's; ``all``: every game's) of ``journal``, read-only,
+    by replaying it."""
     from boardctl.game.keeper import Scorekeeper
 
     with Scorekeeper.open(journal, readonly=True) as keeper:
-        return keeper.status() if op == "status" else keeper.history()
+        return keeper.status() if op == "status" else keeper.history(all_games=op == "all")
 
 
 def _paths(args: Any) -> tuple[Path, Path]:
@@ -138,21 +135,16 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
         from boardctl.service.retry import send_once
 
         def direct(command: dict[str, Any]) -> tuple[Any, bool]:
-            from pathlib import Path
-
             from boardctl.service.handoff import apply_or_hand_over
 
             # checked here first; its request id kept: an entry the service got is not repeated
-            return apply_or_hand_over(Path(socket_file), journal_path(args), checked(command))
+            return apply_or_hand_over(*_paths(args), checked(command))
 
         return send_once(socket_file, None, command, direct=direct)  # one id, retried: once
     try:
         return request(socket_file, command), True
-    except ServiceDown:
-        pass
-    if command == {"op": "status"}:  # nothing in it to check: the journal's status
-        return _without_service(args, command)
-    return _without_service(args, checked(command))
+    except ServiceDown:  # a status has nothing in it to check: the journal's
+        return _without_service(args, command if command == {"op": "status"} else checked(command))
 
 
 def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
@@ -200,13 +192,8 @@ def format_status(status: dict[str, Any]) -> str:
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
     pending = status.get("pending") or []
     for i, track in enumerate(tracks):
-        notes = []
-        if i == dealer:
-            notes.append("dealer")
-        if i == to_count:
-            notes.append("to count")
-        if i == winner:
-            notes.append("WON")
+        marks = (("dealer", dealer), ("to count", to_count), ("WON", winner))
+        notes = [word for word, index in marks if i == index]
         if i < len(pending) and pending[i]:
             notes.append(f"+{pending[i]} pending")
         if match:

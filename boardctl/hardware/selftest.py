@@ -17,6 +17,7 @@ order shows at once); :class:`SelfTest` sweeps one LED at a time and reports the
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -51,17 +52,13 @@ def sweep_frame(led_count: int, index: int, colour: RGB = WHITE) -> Frame:
     """A frame with only LED ``index`` lit in ``colour``."""
     if not 0 <= index < led_count:
         raise HardwareError(f"LED {index} is outside the strip (0..{led_count - 1})")
-    out = bytearray(blank_frame(led_count))
-    out[3 * index : 3 * index + 3] = bytes(colour)
-    return bytes(out)
+    return blank_frame(index) + bytes(colour) + blank_frame(led_count - index - 1)
 
 
 def colour_check_frame(led_count: int, level: int = 255) -> Frame:
     """The first three LEDs (fewer on a shorter strip) red, green and blue at ``level``."""
-    out = bytearray(blank_frame(led_count))
-    for index, colour in enumerate(COLOUR_CHECK[:led_count]):
-        out[3 * index : 3 * index + 3] = bytes(level if c else 0 for c in colour)
-    return bytes(out)
+    lit = bytes(level if c else 0 for colour in COLOUR_CHECK[:led_count] for c in colour)
+    return lit + blank_frame(led_count - len(lit) // 3)
 
 
 @dataclass
@@ -112,16 +109,10 @@ class SelfTest:
         ``timeout`` passes; the ones never seen."""
         missing = [name for name in expected if not self._seen(name)]
         deadline = self.clock() + timeout
-        while missing and self.events is not None:
-            left = deadline - self.clock()
-            if left <= 0:
-                break
-            try:
-                line = self.events.get(timeout=min(left, 0.5))
-            except queue.Empty:
-                continue
-            self._record(line)
-            missing = [name for name in missing if not self._seen(name)]
+        while missing and self.events is not None and (left := deadline - self.clock()) > 0:
+            with contextlib.suppress(queue.Empty):
+                self._record(self.events.get(timeout=min(left, 0.5)))
+                missing = [name for name in missing if not self._seen(name)]
         return missing
 
     def _seen(self, name: str) -> bool:
@@ -133,14 +124,9 @@ class SelfTest:
 
     def drain(self) -> None:
         """Report every input event queued so far."""
-        if self.events is None:
-            return
-        while True:
-            try:
-                line = self.events.get_nowait()
-            except queue.Empty:
-                return
-            self._record(line)
+        with contextlib.suppress(queue.Empty):
+            while self.events is not None:
+                self._record(self.events.get_nowait())
 
     def _wait(self, seconds: float) -> None:
         self.drain()
