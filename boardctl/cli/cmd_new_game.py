@@ -50,22 +50,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from boardctl.cli.cmd_set import parse_value
+
     command: dict[str, object] = {"op": "new_game"}
     for key in ("variant", "players", "target", "preset", "mode", "rules", "house_rules"):
-        value = getattr(args, key)
-        if value is not None:
-            command[key] = value
+        if getattr(args, key) is not None:
+            command[key] = getattr(args, key)
     if args.match is not None:
         from boardctl.game.setup import parse_match
 
         command.update(parse_match(args.match))
-    if args.names is not None:
-        from boardctl.cli.cmd_set import parse_value
-
-        command["names"] = parse_value("names", args.names)
+    for key in ("names", "points"):
+        if getattr(args, key) is not None:
+            command[key] = parse_value(key, getattr(args, key))
     if args.points is not None:
-        from boardctl.cli.cmd_set import parse_value
-
-        command["points"] = parse_value("points", args.points)
         command.setdefault("preset", "custom")  # points are the custom preset's
     return send(args, command)

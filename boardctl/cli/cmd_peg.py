@@ -59,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
         if kind not in (None, counted):
             raise ControlError(f"--{counted} names a {counted}'s cards, not a {kind} entry")
         kind = counted
-        command["cards"] = _cards(shown)
+        from boardctl.cribbage.cards import format_card, parse_cards
+
+        command["cards"] = [format_card(c) for c in parse_cards(" ".join(shown), unique=False)]
     if args.starter is not None:
         command["starter"] = card_text(args.starter)
     if args.points is None and shown is None and args.starter is None:
@@ -67,10 +69,3 @@ def run(args: argparse.Namespace) -> int:
     if kind:
         command["kind"] = kind
     return send(args, command)
-
-
-def _cards(tokens: list[str]) -> list[str]:
-    """Card texts (``5h``, ``10d``, ``J♠``; spaces or commas) in their short form (``5H``)."""
-    from boardctl.cribbage.cards import format_card, parse_cards
-
-    return [format_card(card) for card in parse_cards(" ".join(tokens), unique=False)]
