@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.rules_options import add_rules_options, scoring_from
+from boardctl.cli.verbs import add_rules_options, scoring_from
 
 HELP = "rank the ways to discard to the crib: boardctl discard 5H JH 6C 7D KS 2C --dealer"
 

@@ -50,14 +50,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{key_id(read_key(path))}  {path}")
         return 0
     key = write_key(path, force=args.force)
-    id_file = path.parent / ID_FILE
+    board, id_file = board_id(path.parent), path.parent / ID_FILE
     if not id_file.exists():  # pin the board id, so the signed rows keep naming this board
-        id_file.write_text(board_id(path.parent) + "\n", encoding="utf-8")
-    print(
-        f"board key {key_id(key)} written to {path} (mode 0600), board id {board_id(path.parent)}"
-    )
-    print("copy the key file to the director's machine: boardctl key add "
-          f"{board_id(path.parent)} FILE")  # fmt: skip
+        id_file.write_text(board + "\n", encoding="utf-8")
+    print(f"board key {key_id(key)} written to {path} (mode 0600), board id {board}")
+    print(f"copy the key file to the director's machine: boardctl key add {board} FILE")
     return 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.rules_options import add_rules_options, scoring_from
+from boardctl.cli.verbs import add_rules_options, scoring_from
 
 HELP = "count a hand or crib: boardctl score 5H 5C 5S JD 5D (the last card is the starter)"
 

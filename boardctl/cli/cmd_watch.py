@@ -20,7 +20,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
         type=float,
-        default=None,
         metavar="SECONDS",
         help="give up when nothing comes for this long (default: wait for ever)",
     )

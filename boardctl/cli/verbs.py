@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from boardctl.config_file import ServiceConfig
+    from boardctl.cribbage.scoring import Scoring
 
 
 def add_target_options(
@@ -36,6 +37,27 @@ def add_target_options(
         help="the service's control socket (default: the running service's)",
     )
     parser.add_argument("--journal", metavar="PATH", help=journal)
+
+
+RULES_HELP = "rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)"
+
+
+def add_rules_options(parser: Any) -> None:
+    """``--rules`` and ``--house-rules`` of score, stats and discard (checked when the verb runs:
+    the parser imports no rules)."""
+    parser.add_argument("--rules", metavar="NAME", help=RULES_HELP)
+    parser.add_argument(
+        "--house-rules",
+        metavar="LIST",
+        help="house rules instead of the rule set's own, e.g. runs-of-two,crib-four-flush (none)",
+    )
+
+
+def scoring_from(args: Any) -> Scoring:
+    """The scoring switches ``--rules`` and ``--house-rules`` select."""
+    from boardctl.cribbage.rules import scoring_for, selected
+
+    return scoring_for(selected(args.rules, args.house_rules)[1])
 
 
 def index_of(number: int, what: str = "track") -> int:
@@ -63,22 +85,20 @@ def service_config(config: str | None) -> ServiceConfig:
 
 def socket_path(args: Any) -> str:
     """The control socket the verbs talk to (``--socket``, else the service's)."""
-    given = getattr(args, "socket", None)
-    if given:
-        return str(given)
-    from boardctl.service import paths
+    from boardctl.service.paths import client_socket_name
 
-    return paths.client_socket_name(service_config(getattr(args, "config", None)))
+    return str(getattr(args, "socket", None) or client_socket_name(_service(args)))
 
 
 def journal_name(args: Any) -> str:
     """The journal the verbs read or write when no service answers (``--journal``, else its)."""
-    given = getattr(args, "journal", None)
-    if given:
-        return str(given)
-    from boardctl.service import paths
+    from boardctl.service.paths import client_journal_name
 
-    return paths.client_journal_name(service_config(getattr(args, "config", None)))
+    return str(getattr(args, "journal", None) or client_journal_name(_service(args)))
+
+
+def _service(args: Any) -> ServiceConfig:
+    return service_config(getattr(args, "config", None))
 
 
 def journal_path(args: Any) -> Path:
