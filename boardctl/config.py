@@ -18,7 +18,7 @@ from boardctl.config_file import (
     read_table,
     read_toml,
 )
-from boardctl.errors import ConfigError
+from boardctl.errors import ConfigError, EntryError
 
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
@@ -293,7 +293,6 @@ def _pin(value: Any, where: str, source: str) -> int | None:
 
 def _points(value: Any, values: dict[str, Any], source: str) -> tuple[tuple[str, int | bool], ...]:
     """``game.points``: a table of the custom preset's values."""
-    from boardctl.errors import EntryError
     from boardctl.game.setup import check_points, get_preset
 
     preset = values.get("preset", "custom")
@@ -427,11 +426,9 @@ def default_config_text() -> str:
     """A commented configuration file listing every key with its default."""
     c = Config()
     lines = ["# boardctl configuration: every key is optional; shown are the defaults.", ""]
-    for name in _SECTIONS:
-        lines.append(f"[{name}]")
+    for name, (_, keys) in _SECTIONS.items():
         section = getattr(c, name)
-        for key in _SECTIONS[name][1]:
-            lines.append(f"{key} = {_toml_value(getattr(section, key))}")
+        lines += [f"[{name}]", *(f"{key} = {_toml_value(getattr(section, key))}" for key in keys)]
         lines.append("")
     for group, roles in DEFAULT_PINS.items():
         shared = group == "shared"
@@ -445,9 +442,7 @@ def default_config_text() -> str:
 def _toml_value(value: object) -> str:
     if isinstance(value, tuple):  # (name, value) pairs: an inline table
         return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value) + "}"
-    if value is None:
-        return "false"
-    if isinstance(value, bool):
+    if value is None or isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return f'"{value}"'

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.choices import Names
+from boardctl.cli.verbs import RULES_HELP
+
 HELP = "watch computer players play a whole game on the virtual board (or the LEDs)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from boardctl.cli.choices import Names
-    from boardctl.cli.verbs import RULES_HELP
-
     parser.add_argument(
         "--seed", type=int, metavar="N", help="replay the game of this seed (default: a new one)"
     )

@@ -6,6 +6,7 @@ import itertools
 import sys
 
 from boardctl.cli.verbs import add_target_options, journal_name, read_journal, socket_path
+from boardctl.errors import ControlError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,7 +78,6 @@ def _from_service(args: argparse.Namespace) -> Any:
 def _pages_from_service(args: argparse.Namespace) -> Iterator[list[Any]]:
     """Every game's rows from the service, a page at a time (none if no service answers); each page
     asked for by the event it follows (a read: safe to repeat)."""
-    from boardctl.errors import ControlError
     from boardctl.service.client import ServiceDown, request_ready
 
     path = socket_path(args)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from boardctl.cli.verbs import journal_path
+from boardctl.errors import OptionError
 
 HELP = (
     "the board key that signs results: `key init` makes it, `key id` names it; "
@@ -42,8 +43,6 @@ def run(args: argparse.Namespace) -> int:
     if args.action in ("add", "list"):
         return _director(args)
     if args.board is not None:
-        from boardctl.errors import OptionError
-
         raise OptionError(f"key {args.action} takes no board id (key add BOARD FILE does)")
     path = Path(args.key) if args.key is not None else journal_path(args).parent / KEY_FILE
     if args.action == "id":
@@ -59,7 +58,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _director(args: argparse.Namespace) -> int:
-    from boardctl.errors import OptionError
     from boardctl.mqtt.topics import check_level
     from boardctl.results.sign import key_id, read_key
     from boardctl.standings import keyring

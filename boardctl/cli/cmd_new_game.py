@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.choices import Names
 from boardctl.cli.verbs import RULES_HELP, add_target_options, send
 
 HELP = (
@@ -13,8 +14,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from boardctl.cli.choices import Names
-
     parser.add_argument("--variant", help="six-card, five-card, three-player, four-player, ...")
     parser.add_argument("--players", type=int, help="2-6 (picks the usual variant)")
     from boardctl.cribbage.variants import TARGET_HELP

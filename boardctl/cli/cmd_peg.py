@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.choices import Names
 from boardctl.cli.verbs import add_target_options, card_text, index_of, send
+from boardctl.errors import ControlError
 
 HELP = (
     "peg POINTS on TRACK (1-based), e.g. `boardctl peg 1 12 --kind hand`, "
@@ -14,8 +16,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from boardctl.cli.choices import Names
-
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
     parser.add_argument(
         "points",
@@ -47,8 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardctl.errors import ControlError
-
     command: dict[str, object] = {"op": "peg", "track": index_of(args.track)}
     if args.points is not None:
         command["points"] = args.points

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardctl.cli.verbs import journal_path, socket_path
+from boardctl.errors import BoardError, ControlError, OptionError
 
 if TYPE_CHECKING:
     from boardctl.config import Config
@@ -45,7 +46,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Make, show or remove this board's link."""
     from boardctl.config import load_config
-    from boardctl.errors import OptionError
     from boardctl.remote import pairing
 
     config = load_config(args.config)
@@ -71,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _tell_service(args: argparse.Namespace) -> str:
     """Ask the running service to read the link again (``relink``); what it plays now."""
-    from boardctl.errors import ControlError
     from boardctl.service import client
 
     try:
@@ -87,7 +86,6 @@ def _tell_service(args: argparse.Namespace) -> str:
 
 
 def _leave(where: Path, current: Pairing | None, config: Config) -> None:
-    from boardctl.errors import BoardError
     from boardctl.remote import pairing
     from boardctl.remote.broker import say_bye
 
@@ -108,7 +106,6 @@ def _invite(
 ) -> None:
     from dataclasses import replace
 
-    from boardctl.errors import OptionError
     from boardctl.remote import pairing
     from boardctl.remote.protocol import new_secret
 
@@ -127,7 +124,6 @@ def _invite(
 
 
 def _join(where: Path, current: Pairing | None, code: str | None, config: Config) -> None:
-    from boardctl.errors import OptionError
     from boardctl.remote import pairing
     from boardctl.remote.protocol import decode_code
 

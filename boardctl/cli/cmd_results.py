@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from boardctl.cli.verbs import journal_path
+from boardctl.errors import ResultsError
 
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
 
@@ -51,7 +52,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
-    from boardctl.errors import ResultsError
     from boardctl.results.sign import KEY_FILE, read_key
 
     if args.key is not None:
@@ -69,7 +69,6 @@ def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
 def verify(args: argparse.Namespace) -> int:
     """Check every row of an export or of the broker's records (0 only if all verify) with ``--key
     FILE``, board.key beside ``--journal``, or the director's key per board."""
-    from boardctl.errors import ResultsError
     from boardctl.results.export import read_rows
     from boardctl.results.sign import KEY_FILE, check_record, read_key
     from boardctl.standings import keyring

@@ -7,9 +7,11 @@ or turn reported until each wired input was seen or ``--wait`` passes (docs/serv
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 from boardctl.cli.choices import Names
+from boardctl.errors import HardwareError
 
 HELP = "hardware self-test: light each LED in turn, report each button as it is pressed"
 
@@ -71,8 +73,6 @@ def run(args: argparse.Namespace) -> int:
 
     watch = None if args.no_inputs else _open_inputs(config, len(layout.tracks))
     if watch is None and args.only_inputs:
-        from boardctl.errors import HardwareError
-
         raise HardwareError("no GPIO on this machine: there are no inputs to test")
     link = open_led_link(config)  # as the service opens it
     test = SelfTest(
@@ -95,11 +95,8 @@ def run(args: argparse.Namespace) -> int:
         if args.wait:
             print(f"press every button and turn every encoder (waiting {args.wait:g} s)")
         missing = test.wait_for_inputs(watch.names, timeout=args.wait)
-        if missing:
-            print("never seen: " + ", ".join(missing))
-            return 1
-        print("every input was seen")
-        return 0
+        print("never seen: " + ", ".join(missing) if missing else "every input was seen")
+        return 1 if missing else 0
     finally:
         link.show(blank_frame(layout.led_count))
         link.close()
@@ -125,8 +122,6 @@ def _open_inputs(config: Any, tracks: int) -> Any:
 
 def _wait_for_link(link: Any, layout: Any, timeout: float) -> None:
     """Wait for the serial link; say what the controller reported and what disagrees."""
-    import time
-
     deadline = time.monotonic() + timeout
     while not link.connected and time.monotonic() < deadline:
         time.sleep(0.02)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import TYPE_CHECKING
 
+from boardctl.cli.choices import Names
+from boardctl.cli.verbs import journal_path
 from boardctl.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -15,8 +18,6 @@ HELP = "draw the board as a PNG picture (or as text): the current game, a demo o
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from boardctl.cli.choices import Names
-
     parser.add_argument("file", nargs="?", help="PNG file to write (omit with --text)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
@@ -67,11 +68,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
     """The position to draw and the time to draw it at."""
-    import time
-
     from boardctl.board.demo import demo_view
     from boardctl.board.viewjson import view_from_dict
-    from boardctl.cli.verbs import journal_path
     from boardctl.store.journal_file import kept_here
 
     journal = None if args.state or args.demo else journal_path(args)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -115,8 +117,6 @@ def _close(args: argparse.Namespace) -> int:
 
 
 def _season(args: argparse.Namespace) -> int:
-    import sys
-
     from boardctl.standings import StandingsError, keyring, season
 
     folder = _archives(args)
@@ -135,8 +135,6 @@ def _season(args: argparse.Namespace) -> int:
 
 def events_since(since: str, config: MqttConfig) -> list[str]:
     """The events the broker may keep from ``since`` on (their topics only are read)."""
-    import time
-
     from boardctl.mqtt import retention
     from boardctl.standings import StandingsError
 
@@ -169,7 +167,6 @@ def _schedule(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     import json
-    import sys
 
     from boardctl.config import load_config
     from boardctl.standings import by_hand, keyring

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from boardctl.cli.verbs import add_rules_options, journal_path, scoring_from
+from boardctl.errors import ResultsError
 
 if TYPE_CHECKING:
     from boardctl.results.model import PlayedGame
@@ -78,7 +79,6 @@ def _players(args: argparse.Namespace) -> int:
 
 
 def _picture(args: argparse.Namespace, games: list[PlayedGame], recs: Records) -> None:
-    from boardctl.errors import ResultsError
     from boardctl.results.charts import SeasonChart, save_chart
 
     game = None

@@ -3,7 +3,10 @@ board shows without words (the count due, skunks, the winner)."""
 
 from __future__ import annotations
 
+import sys
+
 from boardctl.cli.verbs import add_target_options, call, format_status, read_journal
+from boardctl.errors import ControlError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,10 +65,8 @@ def summary_lines(status: dict[str, Any]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     import json
-    import sys
 
     if args.journal:  # read-only: a service may run
-        from boardctl.errors import ControlError
         from boardctl.store.journal_file import kept_here
 
         if not kept_here(args.journal):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from boardctl.cli.verbs import add_target_options, socket_path
+from boardctl.errors import OptionError
 
 HELP = "print every state change and committed entry of the running board (JSON lines)"
 
@@ -29,7 +30,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from boardctl.errors import OptionError
     from boardctl.service.client import watch
 
     if args.timeout is not None and not 0 < args.timeout < float("inf"):  # nan fails both

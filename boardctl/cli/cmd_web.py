@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from boardctl.errors import ConfigError
+
 if TYPE_CHECKING:
     from boardctl.config import Config
     from boardctl.web.page_config import WebConfig
@@ -87,8 +89,6 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
     try:
         from boardctl.web.server import serve
     except ImportError as exc:
-        from boardctl.errors import ConfigError
-
         raise ConfigError(f"the page needs aiohttp: pip install 'boardctl[web]' ({exc})") from None
     logging.basicConfig(level=logging.INFO, format="boardctl web: %(message)s")
     main, layout_name = board_settings(args.config)
@@ -100,7 +100,6 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
 
 def _results(config: WebConfig, main: Config) -> tuple[ResultsFeed | None, str]:
     """The broker's results for the pages (``web.results = "mqtt"``) and this board's id."""
-    from boardctl.errors import ConfigError
     from boardctl.results.board import board_id
     from boardctl.service import paths
     from boardctl.web.results import ResultsFeed
