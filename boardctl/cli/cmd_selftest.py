@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.board.frame import blank_frame
     from boardctl.board.layout import load_layout
     from boardctl.config import load_config
-    from boardctl.hardware.selftest import SelfTest, layout_steps
+    from boardctl.hardware.selftest import LedStep, SelfTest
     from boardctl.service.app import open_led_link
 
     config = load_config(args.config)
@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     )
     layout = load_layout(args.layout or config.board.layout)
     level = args.brightness or config.board.brightness
+    roles = layout.roles()  # each LED's role, else "unused"
     print(f"layout {layout.name}: {layout.led_count} LEDs; link {kind}")
 
     watch = None if args.no_inputs else _open_inputs(config, len(layout.tracks))
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     test = SelfTest(
         link,
         led_count=layout.led_count,
-        steps=layout_steps(layout.led_count, layout.roles()),
+        steps=[LedStep(i, roles.get(i, "unused")) for i in range(layout.led_count)],
         events=watch.events if watch else None,
         colour=(level, level, level),
     )

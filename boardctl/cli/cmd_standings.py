@@ -246,8 +246,6 @@ def _print(args: argparse.Namespace, games: list[Game], checked: Checked | None)
         counted = sum(g.key in unverified for g in done.games) if args.count_unverified else 0
         print(f"({len(done.games)} games" + (f", {counted} unverified)" if counted else ")"))
         if playoff is not None:
-            print()
-            print(formats.bracket_text(playoff, args.best_of))
+            print("\n" + formats.bracket_text(playoff, args.best_of))
         if apart:
-            print()
-            print(formats.apart_text(apart))
+            print("\n" + formats.apart_text(apart))

@@ -20,24 +20,20 @@ from __future__ import annotations
 import contextlib
 import queue
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from boardctl.board.frame import RGB, Frame, blank_frame
 from boardctl.config import PinsConfig
 from boardctl.errors import HardwareError
 from boardctl.inputs.events import Edge, InputEvent, Turn
 
+if TYPE_CHECKING:
+    from boardctl.link.base import Link
+
 WHITE: RGB = (255, 255, 255)
 COLOUR_CHECK: tuple[RGB, RGB, RGB] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
-
-
-class FrameSink(Protocol):
-    """Where frames go: a :class:`boardctl.link` Link, or anything with ``show``."""
-
-    def show(self, frame: Frame) -> None:
-        """Send one frame to the strip."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +62,7 @@ class SelfTest:
     """Show each LED of ``steps`` in turn on ``sink``, reporting the input lines queued on
     ``events`` (by :class:`InputWatch`) between steps, so a press shows at once."""
 
-    sink: FrameSink
+    sink: Link  # (or anything with ``show``)
     _: KW_ONLY
     led_count: int
     steps: Sequence[LedStep]
@@ -174,8 +170,3 @@ class InputWatch:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def layout_steps(led_count: int, roles: Mapping[int, str]) -> list[LedStep]:
-    """Every LED of the strip in order, named by its role (:meth:`Layout.roles`; "unused")."""
-    return [LedStep(i, roles.get(i, "unused")) for i in range(led_count)]
