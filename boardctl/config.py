@@ -414,8 +414,7 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
-    """Read the configuration file (None: :data:`DEFAULT_CONFIG_PATH`, where a missing file
-    gives every default)."""
+    """Read the configuration file (None: :data:`DEFAULT_CONFIG_PATH`; missing: every default)."""
     file, data = read_toml(path, DEFAULT_CONFIG_PATH)
     if data is None:
         return Config(source=f"{file} (missing: all defaults)")

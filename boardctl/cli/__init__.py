@@ -26,8 +26,7 @@ def _import(name: str) -> ModuleType:
 
 
 def command_modules(verb: str | None = None) -> list[ModuleType]:
-    """The module of ``verb`` alone when there is one (nothing else is read), else every
-    sub-command module, sorted."""
+    """The module of ``verb`` alone if there is one (nothing else is read), else all, sorted."""
     name = f"cmd_{verb}".replace("-", "_")
     if verb is not None and name.isidentifier():
         try:

@@ -1,5 +1,3 @@
-"""``boardctl card``: write the printable quick-reference card (PNG and PDF, 4 x 6 in)."""
-
 from __future__ import annotations
 
 import argparse

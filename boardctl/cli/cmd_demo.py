@@ -1,5 +1,3 @@
-"""``boardctl demo``: computer players play a whole game with real cards through the engine."""
-
 from __future__ import annotations
 
 import argparse

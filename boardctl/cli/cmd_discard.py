@@ -1,5 +1,3 @@
-"""``boardctl discard CARDS``: rank every discard by expected hand and crib points."""
-
 from __future__ import annotations
 
 import argparse

@@ -1,5 +1,3 @@
-"""``boardctl history``: the events of the game (or of every game) with their times."""
-
 from __future__ import annotations
 
 import itertools

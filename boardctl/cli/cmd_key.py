@@ -1,5 +1,3 @@
-"""``boardctl key``: the board key that signs results, and the director's copies of them."""
-
 from __future__ import annotations
 
 import argparse

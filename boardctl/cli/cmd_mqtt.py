@@ -1,5 +1,3 @@
-"""``boardctl mqtt``: bridge this board to an MQTT broker (live state, results, discovery)."""
-
 from __future__ import annotations
 
 import argparse

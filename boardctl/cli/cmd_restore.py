@@ -1,5 +1,3 @@
-"""``boardctl restore``: list the journal's backups, or bring one back."""
-
 from __future__ import annotations
 
 import argparse

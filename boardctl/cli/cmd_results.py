@@ -1,5 +1,3 @@
-"""``boardctl results``: every finished game's result, from the journal (CSV, JSON lines)."""
-
 from __future__ import annotations
 
 import argparse

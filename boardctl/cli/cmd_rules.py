@@ -1,5 +1,3 @@
-"""``boardctl rules [NAME]``: the rule sets and house rules, each with the seed text behind it."""
-
 from __future__ import annotations
 
 import argparse

@@ -1,5 +1,3 @@
-"""``boardctl set KEY VALUE``: change a setting, as settings mode on the board does."""
-
 from __future__ import annotations
 
 import argparse

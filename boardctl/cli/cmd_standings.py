@@ -1,5 +1,3 @@
-"""``boardctl standings``: ACC standings of every board's results, a schedule, a bracket."""
-
 from __future__ import annotations
 
 import argparse

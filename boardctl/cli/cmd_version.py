@@ -1,5 +1,3 @@
-"""``boardctl version``: print the package version."""
-
 from __future__ import annotations
 
 import argparse

@@ -1,5 +1,3 @@
-"""``boardctl watch``: print every change of the running board as it happens (JSON lines)."""
-
 from __future__ import annotations
 
 import argparse

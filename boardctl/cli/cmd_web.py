@@ -1,5 +1,3 @@
-"""``boardctl web``: the board on a phone (serve the page, pair and unpair phones)."""
-
 from __future__ import annotations
 
 import argparse

@@ -43,8 +43,7 @@ RULES_HELP = "rule set: acc (default), polish, finnish, czech, english (see `boa
 
 
 def add_rules_options(parser: Any) -> None:
-    """``--rules`` and ``--house-rules`` of score, stats and discard (checked when the verb runs:
-    the parser imports no rules)."""
+    """``--rules`` and ``--house-rules`` (checked when the verb runs: the parser imports none)."""
     parser.add_argument("--rules", metavar="NAME", help=RULES_HELP)
     parser.add_argument(
         "--house-rules",
@@ -102,15 +101,13 @@ def _service(args: Any) -> ServiceConfig:
 
 
 def journal_path(args: Any) -> Path:
-    """:func:`journal_name` as a path."""
     from pathlib import Path
 
     return Path(journal_name(args))
 
 
 def read_journal(journal: str, op: str) -> Any:
-    """``status`` or ``history`` (this game's; ``all``: every game's) of ``journal``, read-only,
-    by replaying it."""
+    """``status`` or ``history`` (``all``: every game's) of ``journal``, read-only, by replay."""
     from boardctl.game.keeper import Scorekeeper
 
     with Scorekeeper.open(journal, readonly=True) as keeper:
@@ -118,7 +115,6 @@ def read_journal(journal: str, op: str) -> Any:
 
 
 def _paths(args: Any) -> tuple[Path, Path]:
-    """The socket and the journal, both as paths."""
     from pathlib import Path
 
     return Path(socket_path(args)), journal_path(args)
@@ -142,11 +138,8 @@ def checked(command: dict[str, Any]) -> dict[str, Any]:
 
 
 def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
-    """Send ``command``: ``(result, True if the service answered)``.
-
-    A running service checks the request itself; without one it is checked here, then read from, or
-    applied to, the journal (the service replays it when it starts).
-    """
+    """Send ``command``: ``(result, True if the service answered)``. A running service checks the
+    request itself; without one it is checked here, then read from, or applied to, the journal."""
     from boardctl.service.client import ServiceDown, request
     from boardctl.service.wire import READ_ONLY
 
@@ -190,7 +183,6 @@ def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
 
 def format_status(status: dict[str, Any]) -> str:
-    """The status as a few readable lines."""
     tracks = status.get("tracks") or []
     dealer, to_count, winner = status.get("dealer"), status.get("to_count"), status.get("winner")
     head = (
