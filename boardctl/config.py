@@ -33,13 +33,7 @@ DEFAULT_PINS: dict[str, dict[str, int | None]] = {
     "shared": {"undo": 5, "menu": 6},
     "track1": {"plus1": 4, "plus5": 27, "encoder_a": 22, "encoder_b": 23, "encoder_push": 24},
     "track2": {"plus1": 25, "plus5": 8, "encoder_a": 10, "encoder_b": 9, "encoder_push": 11},
-    "track3": {
-        "plus1": 7,
-        "plus5": 26,
-        "encoder_a": None,
-        "encoder_b": None,
-        "encoder_push": None,
-    },
+    "track3": {"plus1": 7, "plus5": 26, "encoder_a": None, "encoder_b": None, "encoder_push": None},
 }
 MAX_TRACKS = 3
 

@@ -30,20 +30,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.all_games and not args.journal:
-        pages = _pages_from_service(args)
-        first = next(pages, None)
-        if first is not None:  # printed as the pages arrive
-            _print_rows(itertools.chain([first], pages), as_json=args.json)
-            return 0
-    rows = None if args.journal or args.all_games else _from_service(args)
-    if rows is None:
-        rows = read_journal(journal_name(args), "all" if args.all_games else "history")
-    _print_rows([rows], as_json=args.json)
+    pages: Iterator[list[Any]] = iter(())
+    if not args.journal:
+        pages = _pages_from_service(args) if args.all_games else _this_game(args)
+    first = next(pages, None)
+    if first is None:  # --journal, or no service answers: the journal read here
+        first = read_journal(journal_name(args), "all" if args.all_games else "history")
+    _print_rows(itertools.chain([first], pages), as_json=args.json)  # printed as they arrive
     return 0
 
 
-def _print_rows(pages: Iterable[list[Any]], *, as_json: bool) -> None:
+def _print_rows(pages: Iterator[list[Any]], *, as_json: bool) -> None:
     """Print pages of rows as they come: as one JSON list, or as the table."""
     import json
 
@@ -63,14 +60,14 @@ def _print_rows(pages: Iterable[list[Any]], *, as_json: bool) -> None:
         print(format_history([]))
 
 
-def _from_service(args: argparse.Namespace) -> Any:
-    """This game's rows from the service, or ``None`` when no service answers on its socket."""
+def _this_game(args: argparse.Namespace) -> Iterator[list[Any]]:
+    """This game's rows from the service (nothing when no service answers on its socket)."""
     from boardctl.service.client import ServiceDown, request
 
     try:
-        return request(socket_path(args), {"op": "history"})
+        yield request(socket_path(args), {"op": "history"})
     except ServiceDown:
-        return None
+        return
 
 
 def _pages_from_service(args: argparse.Namespace) -> Iterator[list[Any]]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from boardctl.cli.verbs import journal_path
+from boardctl.cli.verbs import add_target_options, journal_path
 from boardctl.errors import OptionError
 
 HELP = (
@@ -24,8 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="init: replace an existing key")
     parser.add_argument("--key", metavar="FILE", help="the key file (default: board.key in the "
                         "board's state folder, beside the journal)")  # fmt: skip
-    parser.add_argument("--journal", metavar="PATH", help="the board's journal (its folder)")
-    parser.add_argument("--config", metavar="PATH", help="configuration file")
+    add_target_options(parser, "the board's journal (its folder)", socket=False)
     parser.add_argument(
         "--keyring",
         metavar="PATH",

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from boardctl.cli.verbs import journal_path, socket_path
+from boardctl.cli.verbs import add_target_options, journal_path, socket_path
 from boardctl.errors import BoardError, ControlError, OptionError
 
 if TYPE_CHECKING:
@@ -36,11 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--tracks", metavar="N[,N]", help="invite: the tracks the joined "
                         "board enters for (2 unless given); the host refuses others")  # fmt: skip
-    parser.add_argument("--journal", metavar="PATH", help="the board's journal (its folder "
-                        "keeps the link, remote.json)")  # fmt: skip
-    parser.add_argument("--config", metavar="PATH", help="configuration file")
-    parser.add_argument("--socket", metavar="PATH", help="the running service's control socket, "
-                        "told of the link (default: the service's)")  # fmt: skip
+    add_target_options(parser, "the board's journal (its folder keeps the link, remote.json)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from boardctl.cli.verbs import journal_path
+from boardctl.cli.verbs import add_target_options, journal_path
 from boardctl.errors import ResultsError
 
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
@@ -39,14 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--board-id", metavar="ID", help="the board id to write (default: see docs/results.md)"
     )
-    parser.add_argument(
-        "--journal",
-        metavar="PATH",
-        help="journal file (default: the service's, found as `boardctl status` finds it)",
-    )
-    parser.add_argument(
-        "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
-    )
+    journal = "journal file (default: the service's, found as `boardctl status` finds it)"
+    add_target_options(parser, journal, socket=False)
 
 
 def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:

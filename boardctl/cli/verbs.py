@@ -26,16 +26,20 @@ if TYPE_CHECKING:
 def add_target_options(
     parser: Any,
     journal: str = "journal used when the service is not running (default: the service's)",
+    *,
+    socket: bool = True,
 ) -> None:
-    """``--config``, ``--socket`` and ``--journal`` (``journal``: its help) for the CLI verbs."""
+    """``--config``, ``--socket`` (unless not ``socket``) and ``--journal`` (``journal``: its help)
+    for the CLI verbs."""
     parser.add_argument(
         "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
     )
-    parser.add_argument(
-        "--socket",
-        metavar="PATH",
-        help="the service's control socket (default: the running service's)",
-    )
+    if socket:
+        parser.add_argument(
+            "--socket",
+            metavar="PATH",
+            help="the service's control socket (default: the running one's)",
+        )
     parser.add_argument("--journal", metavar="PATH", help=journal)
 
 

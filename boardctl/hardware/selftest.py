@@ -131,7 +131,7 @@ class SelfTest:
         self.drain()
 
 
-class InputWatch:
+class InputWatch(contextlib.AbstractContextManager["InputWatch"]):
     """The inputs of the first ``tracks`` tracks, each press, release or turn queued as a line
     (``"undo (GPIO5) pressed"``)."""
 
@@ -164,9 +164,6 @@ class InputWatch:
     def close(self) -> None:
         """Release every pin."""
         self.inputs.close()
-
-    def __enter__(self) -> InputWatch:
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
