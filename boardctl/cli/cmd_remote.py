@@ -22,7 +22,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``invite``, ``join CODE``, ``leave`` or ``status``; where the board's state is."""
     parser.add_argument(
         "action",
         choices=["invite", "join", "leave", "status"],
@@ -40,7 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Make, show or remove this board's link."""
     from boardctl.config import load_config
     from boardctl.remote import pairing
 

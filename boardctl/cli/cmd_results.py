@@ -11,7 +11,6 @@ HELP = "the result of every finished game, from the journal: --csv, --jsonl, --s
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Output format, filters, signing and verifying, and where the journal is."""
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="CSV with a header row (docs/results.md)")
     form.add_argument("--jsonl", action="store_true", help="one JSON object per line")

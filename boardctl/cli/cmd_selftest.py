@@ -138,12 +138,11 @@ def _wait_for_link(link: Any, layout: Any, timeout: float) -> None:
     # The Pico's HELLO (firmware version, LED count, colour order) follows the connect.
     while link.device is None and time.monotonic() < deadline + 1.0:
         time.sleep(0.02)
-    device = link.device
-    if device is None:
+    if link.device is None:
         print("warning: the LED controller has not said hello (is it running boardctl firmware?)")
         return
-    firmware, count, order = device
-    version = ".".join(str(part) for part in firmware)
+    firmware, count, order = link.device
+    version = ".".join(map(str, firmware))
     print(f"LED controller: firmware {version}, {count} LEDs, colour order {order}")
     if count != layout.led_count:
         print(

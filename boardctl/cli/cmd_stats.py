@@ -18,7 +18,6 @@ HELP = "exact score distribution over every hand and starter: boardctl stats han
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``hands`` (``--crib``, ``--cards``, ``--rules``, ``--house-rules``) or ``players``."""
     parser.add_argument("what", choices=["hands", "players"], help="what to count (hands, players)")
     parser.add_argument("--crib", action="store_true", help="crib rules (flush only with 5)")
     parser.add_argument(

@@ -3,6 +3,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from boardctl.cli.verbs import add_target_options
 from boardctl.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -27,12 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--web-config", metavar="PATH", help="the page's settings (default /etc/boardctl/web.toml)"
     )
-    parser.add_argument(
-        "--config",
-        metavar="PATH",
-        help="the board's configuration (default /etc/boardctl/config.toml)",
-    )
-    parser.add_argument("--socket", metavar="PATH", help="the service's control socket")
+    add_target_options(parser, None)
     parser.add_argument(
         "--listen",
         metavar="ADDR",

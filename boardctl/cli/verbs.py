@@ -25,12 +25,12 @@ if TYPE_CHECKING:
 
 def add_target_options(
     parser: Any,
-    journal: str = "journal used when the service is not running (default: the service's)",
+    journal: str | None = "journal used when the service is not running (default: the service's)",
     *,
     socket: bool = True,
 ) -> None:
-    """``--config``, ``--socket`` (unless not ``socket``) and ``--journal`` (``journal``: its help)
-    for the CLI verbs."""
+    """``--config``, ``--socket`` (unless not ``socket``) and ``--journal`` (``journal``: its help;
+    None: none) for the CLI verbs."""
     parser.add_argument(
         "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
     )
@@ -40,7 +40,8 @@ def add_target_options(
             metavar="PATH",
             help="the service's control socket (default: the running one's)",
         )
-    parser.add_argument("--journal", metavar="PATH", help=journal)
+    if journal is not None:
+        parser.add_argument("--journal", metavar="PATH", help=journal)
 
 
 RULES_HELP = "rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)"
