@@ -18,7 +18,7 @@ from boardctl.config_file import (
     read_table,
     read_toml,
 )
-from boardctl.errors import ConfigError
+from boardctl.errors import ConfigError, EntryError
 
 # --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
@@ -33,154 +33,9 @@ DEFAULT_PINS: dict[str, dict[str, int | None]] = {
     "shared": {"undo": 5, "menu": 6},
     "track1": {"plus1": 4, "plus5": 27, "encoder_a": 22, "encoder_b": 23, "encoder_push": 24},
     "track2": {"plus1": 25, "plus5": 8, "encoder_a": 10, "encoder_b": 9, "encoder_push": 11},
-    "track3": {
-        "plus1": 7,
-        "plus5": 26,
-        "encoder_a": None,
-        "encoder_b": None,
-        "encoder_push": None,
-    },
+    "track3": {"plus1": 7, "plus5": 26, "encoder_a": None, "encoder_b": None, "encoder_push": None},
 }
 MAX_TRACKS = 3
-
-
-@dataclass(frozen=True)
-class TrackPins:
-    """The inputs of one track (``None`` = not wired)."""
-
-    plus1: int | None = None
-    plus5: int | None = None
-    encoder_a: int | None = None
-    encoder_b: int | None = None
-    encoder_push: int | None = None
-
-
-TRACK_PINS = tuple(f.name for f in fields(TrackPins))  # the inputs wired per track
-
-
-@dataclass(frozen=True)
-class PinsConfig:
-    """Every button and encoder pin."""
-
-    undo: int | None
-    menu: int | None
-    tracks: tuple[TrackPins, ...]
-
-    def named(self) -> list[tuple[str, int | None]]:
-        """Every input as its name (its key in ``[pins]``: ``undo``, ``track1.plus1``) and pin."""
-        return [("undo", self.undo), ("menu", self.menu)] + [
-            (f"track{i + 1}.{role}", getattr(table, role))
-            for i, table in enumerate(self.tracks)
-            for role in TRACK_PINS
-        ]
-
-
-@dataclass(frozen=True)
-class BoardConfig:
-    layout: str = "two-121"
-    brightness: int = 186  # perceptual (render.BRIGHTNESS_GAMMA): the light of a linear 128
-    power_budget_ma: int = 2000
-
-
-@dataclass(frozen=True)
-class LinkConfig:
-    kind: str = "serial"
-    device: str = ""
-    vid_pid: str = "2E8A:0005"
-    baudrate: int = 0  # 0: the link's own (1,000,000 for the controller's UART, 115,200 Adalight)
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    variant: str = "six-card"
-    target: int = 0
-    preset: str = "acc"
-    mode: str = "guided"
-    match: int = 0
-    rules: str = "acc"
-    confirm_result: bool = False
-    # the custom preset's game points, e.g. {win = 1, skunk = 2}: sorted (name, value) pairs
-    points: tuple[tuple[str, int | bool], ...] = ()
-
-
-@dataclass(frozen=True)
-class InputsConfig:
-    """Gesture timings in seconds: ``[inputs]``, and the panel's ``Timing``."""
-
-    commit_idle: float = 1.5
-    debounce: float = 0.02
-    long_press: float = 1.0
-    very_long_press: float = 4.0
-    confirm_timeout: float = 10.0
-    settings_timeout: float = 60.0
-    stuck_after: float = 10.0  # a contact held longer is stuck: ignored until released
-
-
-PICO_BUZZER = "pico"  # sound.buzzer: a piezo on the LED controller, played over the link
-
-
-@dataclass(frozen=True)
-class SoundConfig:
-    """``[sound]``: a buzzer (on a Pi pin or the Pico) and a voice; the default is silent."""
-
-    # BCM GPIO of a piezo (through a transistor), PICO_BUZZER (one on the LED controller's
-    # BUZZER_PIN), or None = none
-    buzzer: int | str | None = None
-    volume: float = 1.0
-    mute: bool = False
-    quiet_hours: str = ""  # e.g. "22:00-08:00": no cue and no word then
-    voice: str = "none"  # "none" or "espeak" (espeak-ng to the default sound device)
-    voice_name: str = "en"
-    words_per_minute: int = 165
-
-
-VOICES = ("none", "espeak")
-
-
-@dataclass(frozen=True)
-class MqttConfig:
-    """The MQTT bridge (``boardctl mqtt``, docs/mqtt.md) and ``boardctl standings``."""
-
-    host: str = "localhost"
-    port: int = 0  # 0: 1883, or 8883 with TLS
-    tls: bool = False
-    ca_file: str = ""  # "": the system's certificate authorities
-    cert_file: str = ""  # a client certificate, for brokers that ask for one
-    key_file: str = ""
-    username: str = ""
-    password_file: str = ""  # one line; kept out of this file so it may stay world-readable
-    board_id: str = ""  # "": the results' board id (the board-id file beside the journal, ...)
-    prefix: str = "boardctl"
-    discovery: bool = True
-    discovery_prefix: str = "homeassistant"
-    keepalive: int = 30
-    config_url: str = ""  # shown in Home Assistant's device page
-    day_starts: int = 6  # hours: a game ending before this counts for the evening before
-    keep_days: int = 14  # the broker keeps an event's results at most this long (docs/mqtt.md)
-
-
-def _pins_config(tables: Mapping[str, Mapping[str, int | None]]) -> PinsConfig:
-    shared = tables["shared"]
-    tracks = tuple(TrackPins(**tables[f"track{i + 1}"]) for i in range(MAX_TRACKS))
-    return PinsConfig(undo=shared["undo"], menu=shared["menu"], tracks=tracks)
-
-
-@dataclass(frozen=True)
-class Config:
-    """The whole configuration; ``Config()`` is every default."""
-
-    board: BoardConfig = field(default_factory=BoardConfig)
-    link: LinkConfig = field(default_factory=LinkConfig)
-    game: GameConfig = field(default_factory=GameConfig)
-    inputs: InputsConfig = field(default_factory=InputsConfig)
-    service: ServiceConfig = field(default_factory=ServiceConfig)
-    mqtt: MqttConfig = field(default_factory=MqttConfig)
-    sound: SoundConfig = field(default_factory=SoundConfig)
-    pins: PinsConfig = field(default_factory=lambda: _pins_config(DEFAULT_PINS))
-    source: str = "(defaults)"
-
-
-# --- validation ---------------------------------------------------------------
 
 
 def between(low: float, high: float) -> Check:
@@ -202,28 +57,9 @@ def one_of(choices: Collection[Any] | Callable[[], Collection[Any]]) -> Check:
     return check
 
 
-def _variants() -> Collection[str]:
-    from boardctl.cribbage.variants import VARIANTS
-
-    return VARIANTS
-
-
-def _link_kinds() -> Collection[str]:
-    from boardctl.link import KINDS
-
-    return KINDS
-
-
-def _modes() -> Collection[str]:
-    from boardctl.game.setup import MODES
-
-    return MODES
-
-
-def _rule_sets() -> Collection[str]:
-    from boardctl.cribbage.rules import RULE_SETS
-
-    return RULE_SETS
+def _names(module: str, name: str) -> Callable[[], Collection[str]]:
+    """The table ``module.name``, imported when a value is checked against it."""
+    return lambda: getattr(__import__(module, fromlist=[name]), name)
 
 
 def parse_vid_pid(text: str) -> tuple[int, int]:
@@ -270,64 +106,170 @@ def _topic_level(value: Any) -> str | None:
     return "must be one MQTT topic level (no '/', '+', '#', or spaces at the ends)" if bad else None
 
 
-_MQTT_CHECKS: dict[str, Check] = {
-    "port": between(0, 65535),
-    "keepalive": between(5, 3600),
-    "day_starts": between(0, 23),
-    "keep_days": between(0, 3650),
-    "board_id": lambda v: None if v == "" else _topic_level(v),
-    "prefix": _topic_level,
-    "discovery_prefix": _topic_level,
-}
+def _checked(default: Any, check: Check) -> Any:
+    """A key whose value must pass ``check`` (the others need only be of the default's type)."""
+    return field(default=default, metadata={"check": check})
 
-_SECTIONS: dict[str, tuple[type, dict[str, Check | None]]] = {
-    "board": (
-        BoardConfig,
-        {"layout": None, "brightness": between(0, 255), "power_budget_ma": between(0, 100000)},
-    ),
-    "link": (
-        LinkConfig,
-        {"kind": one_of(_link_kinds), "device": None, "vid_pid": _vid_pid, "baudrate": _baudrate},
-    ),
-    "game": (
-        GameConfig,
-        {
-            "variant": one_of(_variants),
-            "target": _target,
-            "preset": None,
-            "mode": one_of(_modes),
-            "match": between(0, 99),
-            "rules": one_of(_rule_sets),
-            "confirm_result": None,
-            "points": None,  # a table: read by _game
-        },
-    ),
-    "inputs": (
-        InputsConfig,
-        {
-            "commit_idle": between(0.1, 60.0),
-            "debounce": between(0.0, 0.5),
-            "long_press": between(0.2, 10.0),
-            "very_long_press": between(0.5, 30.0),
-            "confirm_timeout": between(1.0, 600.0),
-            "settings_timeout": between(1.0, 3600.0),
-            "stuck_after": between(2.0, 600.0),
-        },
-    ),
-    "service": (ServiceConfig, SERVICE_CHECKS),
-    "mqtt": (MqttConfig, {f.name: _MQTT_CHECKS.get(f.name) for f in fields(MqttConfig)}),
-    "sound": (
-        SoundConfig,
-        {
-            "buzzer": None,  # a pin: read by _sound
-            "volume": between(0.0, 1.0),
-            "mute": None,
-            "quiet_hours": _quiet_hours,
-            "voice": one_of(VOICES),
-            "voice_name": None,
-            "words_per_minute": between(80, 450),
-        },
-    ),
+
+@dataclass(frozen=True)
+class TrackPins:
+    """The inputs of one track (``None`` = not wired)."""
+
+    plus1: int | None = None
+    plus5: int | None = None
+    encoder_a: int | None = None
+    encoder_b: int | None = None
+    encoder_push: int | None = None
+
+
+TRACK_PINS = tuple(f.name for f in fields(TrackPins))  # the inputs wired per track
+
+
+@dataclass(frozen=True)
+class PinsConfig:
+    """Every button and encoder pin."""
+
+    undo: int | None
+    menu: int | None
+    tracks: tuple[TrackPins, ...]
+
+    def named(self) -> list[tuple[str, int | None]]:
+        """Every input as its name (its key in ``[pins]``: ``undo``, ``track1.plus1``) and pin."""
+        return [("undo", self.undo), ("menu", self.menu)] + [
+            (f"track{i + 1}.{role}", getattr(table, role))
+            for i, table in enumerate(self.tracks)
+            for role in TRACK_PINS
+        ]
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    layout: str = "two-121"
+    # perceptual (render.BRIGHTNESS_GAMMA): the light of a linear 128
+    brightness: int = _checked(186, between(0, 255))
+    power_budget_ma: int = _checked(2000, between(0, 100000))
+
+
+@dataclass(frozen=True)
+class LinkConfig:
+    kind: str = _checked("serial", one_of(_names("boardctl.link", "KINDS")))
+    device: str = ""
+    vid_pid: str = _checked("2E8A:0005", _vid_pid)
+    # 0: the link's own (1,000,000 for the controller's UART, 115,200 Adalight)
+    baudrate: int = _checked(0, _baudrate)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    variant: str = _checked("six-card", one_of(_names("boardctl.cribbage.variants", "VARIANTS")))
+    target: int = _checked(0, _target)
+    preset: str = "acc"
+    mode: str = _checked("guided", one_of(_names("boardctl.game.setup", "MODES")))
+    match: int = _checked(0, between(0, 99))
+    rules: str = _checked("acc", one_of(_names("boardctl.cribbage.rules", "RULE_SETS")))
+    confirm_result: bool = False
+    # the custom preset's game points, e.g. {win = 1, skunk = 2}: sorted (name, value) pairs
+    # (a table: read by _points)
+    points: tuple[tuple[str, int | bool], ...] = ()
+
+
+@dataclass(frozen=True)
+class InputsConfig:
+    """Gesture timings in seconds: ``[inputs]``, and the panel's ``Timing``."""
+
+    commit_idle: float = _checked(1.5, between(0.1, 60.0))
+    debounce: float = _checked(0.02, between(0.0, 0.5))
+    long_press: float = _checked(1.0, between(0.2, 10.0))
+    very_long_press: float = _checked(4.0, between(0.5, 30.0))
+    confirm_timeout: float = _checked(10.0, between(1.0, 600.0))
+    settings_timeout: float = _checked(60.0, between(1.0, 3600.0))
+    # a contact held longer is stuck: ignored until released
+    stuck_after: float = _checked(10.0, between(2.0, 600.0))
+
+
+PICO_BUZZER = "pico"  # sound.buzzer: a piezo on the LED controller, played over the link
+VOICES = ("none", "espeak")
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    """``[sound]``: a buzzer (on a Pi pin or the Pico) and a voice; the default is silent."""
+
+    # BCM GPIO of a piezo (through a transistor), PICO_BUZZER (one on the LED controller's
+    # BUZZER_PIN), or None = none (a pin: read by _buzzer)
+    buzzer: int | str | None = None
+    volume: float = _checked(1.0, between(0.0, 1.0))
+    mute: bool = False
+    quiet_hours: str = _checked("", _quiet_hours)  # e.g. "22:00-08:00": no cue and no word then
+    voice: str = _checked("none", one_of(VOICES))  # "espeak": espeak-ng to the sound device
+    voice_name: str = "en"
+    words_per_minute: int = _checked(165, between(80, 450))
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """The MQTT bridge (``boardctl mqtt``, docs/mqtt.md) and ``boardctl standings``."""
+
+    host: str = "localhost"
+    port: int = _checked(0, between(0, 65535))  # 0: 1883, or 8883 with TLS
+    tls: bool = False
+    ca_file: str = ""  # "": the system's certificate authorities
+    cert_file: str = ""  # a client certificate, for brokers that ask for one
+    key_file: str = ""
+    username: str = ""
+    password_file: str = ""  # one line; kept out of this file so it may stay world-readable
+    # "": the results' board id (the board-id file beside the journal, ...)
+    board_id: str = _checked("", lambda v: None if v == "" else _topic_level(v))
+    prefix: str = _checked("boardctl", _topic_level)
+    discovery: bool = True
+    discovery_prefix: str = _checked("homeassistant", _topic_level)
+    keepalive: int = _checked(30, between(5, 3600))
+    config_url: str = ""  # shown in Home Assistant's device page
+    # hours: a game ending before this counts for the evening before
+    day_starts: int = _checked(6, between(0, 23))
+    # the broker keeps an event's results at most this long (docs/mqtt.md)
+    keep_days: int = _checked(14, between(0, 3650))
+
+
+def _pins_config(tables: Mapping[str, Mapping[str, int | None]]) -> PinsConfig:
+    shared = tables["shared"]
+    tracks = tuple(TrackPins(**tables[f"track{i + 1}"]) for i in range(MAX_TRACKS))
+    return PinsConfig(undo=shared["undo"], menu=shared["menu"], tracks=tracks)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; ``Config()`` is every default."""
+
+    board: BoardConfig = field(default_factory=BoardConfig)
+    link: LinkConfig = field(default_factory=LinkConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    inputs: InputsConfig = field(default_factory=InputsConfig)
+    service: ServiceConfig = field(default_factory=ServiceConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
+    pins: PinsConfig = field(default_factory=lambda: _pins_config(DEFAULT_PINS))
+    source: str = "(defaults)"
+
+
+def _checks(cls: type) -> Mapping[str, Check | None]:
+    """A section's keys and their checks (None: any value of the default's type)."""
+    if cls is ServiceConfig:
+        return SERVICE_CHECKS
+    return {f.name: f.metadata.get("check") for f in fields(cls)}
+
+
+_SECTIONS: dict[str, tuple[type, Mapping[str, Check | None]]] = {
+    name: (cls, _checks(cls))
+    for name, cls in (
+        ("board", BoardConfig),
+        ("link", LinkConfig),
+        ("game", GameConfig),
+        ("inputs", InputsConfig),
+        ("service", ServiceConfig),
+        ("mqtt", MqttConfig),
+        ("sound", SoundConfig),
+    )
 }
 
 
@@ -345,7 +287,6 @@ def _pin(value: Any, where: str, source: str) -> int | None:
 
 def _points(value: Any, values: dict[str, Any], source: str) -> tuple[tuple[str, int | bool], ...]:
     """``game.points``: a table of the custom preset's values."""
-    from boardctl.errors import EntryError
     from boardctl.game.setup import check_points, get_preset
 
     preset = values.get("preset", "custom")
@@ -467,8 +408,7 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
-    """Read the configuration file (None: :data:`DEFAULT_CONFIG_PATH`, where a missing file
-    gives every default)."""
+    """Read the configuration file (None: :data:`DEFAULT_CONFIG_PATH`; missing: every default)."""
     file, data = read_toml(path, DEFAULT_CONFIG_PATH)
     if data is None:
         return Config(source=f"{file} (missing: all defaults)")
@@ -479,11 +419,9 @@ def default_config_text() -> str:
     """A commented configuration file listing every key with its default."""
     c = Config()
     lines = ["# boardctl configuration: every key is optional; shown are the defaults.", ""]
-    for name in _SECTIONS:
-        lines.append(f"[{name}]")
+    for name, (_, keys) in _SECTIONS.items():
         section = getattr(c, name)
-        for key in _SECTIONS[name][1]:
-            lines.append(f"{key} = {_toml_value(getattr(section, key))}")
+        lines += [f"[{name}]", *(f"{key} = {_toml_value(getattr(section, key))}" for key in keys)]
         lines.append("")
     for group, roles in DEFAULT_PINS.items():
         shared = group == "shared"
@@ -497,9 +435,7 @@ def default_config_text() -> str:
 def _toml_value(value: object) -> str:
     if isinstance(value, tuple):  # (name, value) pairs: an inline table
         return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value) + "}"
-    if value is None:
-        return "false"
-    if isinstance(value, bool):
+    if value is None or isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return f'"{value}"'

@@ -17,9 +17,7 @@ def skunk_lines(target: int, *, fractions: bool = False) -> tuple[int, ...]:
     """The skunk lines of a game to ``target`` (the lowest score that escapes each): target-30,
     -60 and -90, or with ``fractions`` (house rule ``fraction-lines``) 3/4 and 1/2 of it. The
     one place they are computed; a line at or below 0 does not exist."""
-    if fractions:
-        return fraction_lines(target)
-    return (target - 30, target - 60, target - 90)
+    return fraction_lines(target) if fractions else (target - 30, target - 60, target - 90)
 
 
 def lines_failed(

@@ -19,38 +19,25 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 
-def _module_names() -> list[str]:
-    """The sub-command modules' names (``cmd_...``), sorted, without importing them."""
-    import pkgutil
-
-    return sorted(i.name for i in pkgutil.iter_modules(__path__) if i.name.startswith("cmd_"))
-
-
-def _verb_module(verb: str) -> ModuleType | None:
-    """The module of ``verb``, or ``None`` when there is no such verb (nothing else is read)."""
-    name = "cmd_" + verb.replace("-", "_")
-    if not name.isidentifier():
-        return None
-    try:
-        return _import(f"{__name__}.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"{__name__}.{name}":
-            return None
-        raise
+def _import(name: str) -> ModuleType:
+    """Sub-command module ``name`` (``__import__``: :mod:`importlib` imports :mod:`warnings`)."""
+    __import__(f"{__name__}.{name}")
+    return sys.modules[f"{__name__}.{name}"]
 
 
 def command_modules(verb: str | None = None) -> list[ModuleType]:
-    """The module of ``verb`` alone when there is one, else every sub-command module."""
-    module = _verb_module(verb) if verb is not None else None
-    if module is not None:
-        return [module]
-    return [_import(f"{__name__}.{name}") for name in _module_names()]
+    """The module of ``verb`` alone if there is one (nothing else is read), else all, sorted."""
+    name = f"cmd_{verb}".replace("-", "_")
+    if verb is not None and name.isidentifier():
+        try:
+            return [_import(name)]
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+    import pkgutil
 
-
-def _import(name: str) -> ModuleType:
-    """The module ``name`` (``__import__``: :mod:`importlib` imports :mod:`warnings`)."""
-    __import__(name)
-    return sys.modules[name]
+    names = sorted(i.name for i in pkgutil.iter_modules(__path__) if i.name.startswith("cmd_"))
+    return [_import(name) for name in names]
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -72,8 +59,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
-    if argv is None:
-        argv = sys.argv[1:]
+    argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if getattr(args, "_run", None) is None:

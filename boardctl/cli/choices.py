@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Sequence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import Any
 
 
@@ -17,26 +17,15 @@ class Names(Sequence[str]):
 
     def __init__(self, module: str, attribute: str) -> None:
         self._where = (module, attribute)
-        self._names: tuple[str, ...] | None = None
 
-    def _get(self) -> tuple[str, ...]:
-        if self._names is None:
-            module, attribute = self._where
-            __import__(module)  # (importlib would import warnings for every verb)
-            self._names = tuple(getattr(sys.modules[module], attribute))
-        return self._names
+    @functools.cached_property
+    def _names(self) -> tuple[str, ...]:
+        module, attribute = self._where
+        __import__(module)  # (importlib would import warnings for every verb)
+        return tuple(getattr(sys.modules[module], attribute))
 
     def __getitem__(self, index: Any) -> Any:  # int -> str, slice -> Sequence[str]
-        return self._get()[index]
+        return self._names[index]
 
     def __len__(self) -> int:
-        return len(self._get())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __contains__(self, value: object) -> bool:
-        return value in self._get()
-
-    def __repr__(self) -> str:
-        return f"Names({self._where[0]}.{self._where[1]})"
+        return len(self._names)

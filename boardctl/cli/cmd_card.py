@@ -1,8 +1,8 @@
-"""``boardctl card``: write the printable quick-reference card (PNG and PDF, 4 x 6 in)."""
-
 from __future__ import annotations
 
 import argparse
+
+from boardctl.errors import OptionError
 
 HELP = "write the quick-reference card of gestures and LED signs (PNG and PDF, 4x6 in)"
 
@@ -25,8 +25,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         written = save_card(Path(args.path))
     except ImportError:
-        from boardctl.errors import OptionError
-
         raise OptionError("boardctl card needs Pillow: pip install 'boardctl[png]'") from None
     for path in written:
         print(f"wrote {path}")

@@ -1,5 +1,3 @@
-"""``boardctl confirm TRACK``: one side signs off the finished game (with confirm_result on)."""
-
 from __future__ import annotations
 
 import argparse

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from boardctl.cli.verbs import add_target_options, card_text, index_of, send
+from boardctl.errors import ControlError
 
 HELP = (
     "choose the first dealer: `boardctl cut` draws at random, `boardctl cut 2` sets seat 2,"
@@ -39,8 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardctl.errors import ControlError
-
     command: dict[str, object] = {"op": "cut"}
     if args.seat is not None:
         command["dealer"] = index_of(args.seat, "seat")

@@ -1,24 +1,16 @@
-"""``boardctl demo``: computer players play a whole game with real cards through the engine."""
-
 from __future__ import annotations
 
 import argparse
 
-HELP = "watch computer players play a whole game on the virtual board (or the LEDs)"
+from boardctl.cli.choices import Names
+from boardctl.cli.verbs import RULES_HELP
 
-DISPLAYS = ("terminal", "none", "leds")
+HELP = "watch computer players play a whole game on the virtual board (or the LEDs)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from boardctl.cli.choices import Names
-    from boardctl.cli.rules_options import RULES_HELP
-
     parser.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        metavar="N",
-        help="replay the game of this seed (default: a new one)",
+        "--seed", type=int, metavar="N", help="replay the game of this seed (default: a new one)"
     )
     parser.add_argument(
         "--variant",
@@ -26,22 +18,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="V",
         help="six-card (default), five-card, three-player, four-player, five-player, six-player",
     )
-    parser.add_argument(
-        "--rules",
-        default="acc",
-        metavar="R",
-        help=RULES_HELP,
-    )
+    parser.add_argument("--rules", default="acc", metavar="R", help=RULES_HELP)
     parser.add_argument(
         "--speed",
         type=float,
-        default=None,
         metavar="X",
         help="pace: 2 = twice as fast, 0 = no pauses (default 1 on a terminal or LEDs, else 0)",
     )
     parser.add_argument(
         "--display",
-        choices=DISPLAYS,
+        choices=("terminal", "none", "leds"),
         default="terminal",
         help="terminal: the virtual board (plain log when not a terminal); none: log only; "
         "leds: the real board through the LED link",
@@ -49,12 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal",
         metavar="PATH",
-        default=None,
         help="keep the game in this journal file (default: in memory only)",
     )
-    parser.add_argument(
-        "--names", metavar="A,B", default=None, help="player names, comma-separated"
-    )
+    parser.add_argument("--names", metavar="A,B", help="player names, comma-separated")
     parser.add_argument(
         "--games",
         type=int,
@@ -66,17 +49,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     leds.add_argument(
         "--config",
         metavar="PATH",
-        default=None,
         help="service config file for the link and layout (default /etc/boardctl/config.toml)",
     )
     leds.add_argument(
         "--link",
         choices=Names("boardctl.link", "KINDS"),
         metavar="KIND",
-        default=None,
         help="link kind: %(choices)s (default from config)",
     )
-    leds.add_argument("--device", default=None, help="serial device (default: found by USB id)")
+    leds.add_argument("--device", help="serial device (default: found by USB id)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,10 +1,8 @@
-"""``boardctl discard CARDS``: rank every discard by expected hand and crib points."""
-
 from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.rules_options import add_rules_options, scoring_from
+from boardctl.cli.verbs import add_rules_options, scoring_from
 
 HELP = "rank the ways to discard to the crib: boardctl discard 5H JH 6C 7D KS 2C --dealer"
 
@@ -43,17 +41,16 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print("discard  keep          hand   crib  dealer    pone")
     for option in options:
-        dealer = option.hand + option.crib
-        pone = option.hand - option.crib
+        hand, crib = option.hand, option.crib
         print(
             f"{' '.join(map(str, option.discard)):8} {' '.join(map(str, option.keep)):12}"
-            f" {option.hand:5.2f}  {option.crib:5.2f}  {dealer:6.2f}  {pone:6.2f}"
+            f" {hand:5.2f}  {crib:5.2f}  {hand + crib:6.2f}  {hand - crib:6.2f}"
         )
+    sort = "sorted by hand points (say --dealer or --pone to count the crib)"
     if args.dealer or args.pone:
-        print(f"sorted for the {'dealer' if args.dealer else 'non-dealer'}", end="")
-    else:
-        print("sorted by hand points (say --dealer or --pone to count the crib)", end="")
+        sort = f"sorted for the {'dealer' if args.dealer else 'non-dealer'}"
     print(
-        "; hand: mean over every starter; crib: mean over all unseen other crib cards and starter"
+        f"{sort}; hand: mean over every starter;"
+        " crib: mean over all unseen other crib cards and starter"
     )
     return 0

@@ -1,5 +1,3 @@
-"""``boardctl fault-sign``: the fault sign on the LEDs, for when the service failed."""
-
 from __future__ import annotations
 
 import argparse

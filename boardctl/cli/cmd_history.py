@@ -1,17 +1,15 @@
-"""``boardctl history``: the events of the game (or of every game) with their times."""
-
 from __future__ import annotations
 
 import itertools
 import sys
 
-from boardctl.cli.verbs import journal_name, read_journal, service_config, socket_path
+from boardctl.cli.verbs import add_target_options, journal_name, read_journal, socket_path
+from boardctl.errors import ControlError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterable, Iterator, Mapping
-    from pathlib import Path
     from typing import Any
 
 #: Seconds ``--all`` waits for each page from the service (a thread makes it: a game and
@@ -26,42 +24,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--all", action="store_true", dest="all_games", help="every event, not just this game's"
     )
-    parser.add_argument(
-        "--journal",
-        metavar="PATH",
-        help="read this journal file (default: ask the running service, else read its journal)",
+    add_target_options(
+        parser, "read this journal file (default: ask the running service, else read its journal)"
     )
-    parser.add_argument(
-        "--socket", metavar="PATH", help="the service's control socket (default: the running one's)"
-    )
-    parser.add_argument(
-        "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
-    )
-
-
-def service_journal(config: str | None = None) -> Path:
-    """The journal the CLI verbs read: configured, systemd's, the system service's, the user's."""
-    from boardctl.service.paths import client_journal
-
-    return client_journal(service_config(config))
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.all_games and not args.journal:
-        pages = _pages_from_service(args)
-        first = next(pages, None)
-        if first is not None:  # printed as the pages arrive
-            _print_rows(itertools.chain([first], pages), as_json=args.json)
-            return 0
-    rows = None if args.journal or args.all_games else _from_service(args)
-    if rows is None and not args.all_games:
-        rows = read_journal(journal_name(args), "history")
-    elif rows is None:
-        from boardctl.game.keeper import Scorekeeper
-
-        with Scorekeeper.open(journal_name(args), readonly=True) as keeper:
-            rows = keeper.history(all_games=True)
-    _print_rows(iter([rows]), as_json=args.json)
+    pages: Iterator[list[Any]] = iter(())
+    if not args.journal:
+        pages = _pages_from_service(args) if args.all_games else _this_game(args)
+    first = next(pages, None)
+    if first is None:  # --journal, or no service answers: the journal read here
+        first = read_journal(journal_name(args), "all" if args.all_games else "history")
+    _print_rows(itertools.chain([first], pages), as_json=args.json)  # printed as they arrive
     return 0
 
 
@@ -85,20 +60,19 @@ def _print_rows(pages: Iterator[list[Any]], *, as_json: bool) -> None:
         print(format_history([]))
 
 
-def _from_service(args: argparse.Namespace) -> Any:
-    """This game's rows from the service, or ``None`` when no service answers on its socket."""
+def _this_game(args: argparse.Namespace) -> Iterator[list[Any]]:
+    """This game's rows from the service (nothing when no service answers on its socket)."""
     from boardctl.service.client import ServiceDown, request
 
     try:
-        return request(socket_path(args), {"op": "history"})
+        yield request(socket_path(args), {"op": "history"})
     except ServiceDown:
-        return None
+        return
 
 
 def _pages_from_service(args: argparse.Namespace) -> Iterator[list[Any]]:
     """Every game's rows from the service, a page at a time (none if no service answers); each page
     asked for by the event it follows (a read: safe to repeat)."""
-    from boardctl.errors import ControlError
     from boardctl.service.client import ServiceDown, request_ready
 
     path = socket_path(args)
@@ -111,21 +85,18 @@ def _pages_from_service(args: argparse.Namespace) -> Iterator[list[Any]]:
             if after == 0:
                 return
             raise
-        if not isinstance(page, dict) or not isinstance(page.get("rows"), list):
-            raise ControlError(f"{path}: the service sent a malformed history page")
-        following = page.get("next")
-        if following is not None and (not isinstance(following, int) or following <= after):
+        following = page.get("next") if isinstance(page, dict) else None
+        bad_next = following is not None and (not isinstance(following, int) or following <= after)
+        if bad_next or not isinstance(page, dict) or not isinstance(page.get("rows"), list):
             raise ControlError(f"{path}: the service sent a malformed history page")
         yield page["rows"]
         after = following
 
 
-def format_history(rows: Iterable[Mapping[str, object]]) -> str:
+def format_history(rows: Iterable[Mapping[str, Any]]) -> str:
     """A plain-text table of history rows, one line each."""
-    lines = []
-    for row in rows:
-        scores = "-".join(str(s) for s in row["scores"])  # type: ignore[attr-defined]
-        lines.append(f"{row['seq']:>6}  {row['time']}  {row['text']:<48}  {scores}")
-    if not lines:
-        return "no events yet"
-    return "\n".join(lines)
+    lines = [
+        f"{row['seq']:>6}  {row['time']}  {row['text']:<48}  {'-'.join(map(str, row['scores']))}"
+        for row in rows
+    ]
+    return "\n".join(lines) or "no events yet"

@@ -1,11 +1,10 @@
-"""``boardctl key``: the board key that signs results, and the director's copies of them."""
-
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from boardctl.cli.verbs import journal_path
+from boardctl.cli.verbs import add_target_options, journal_path
+from boardctl.errors import OptionError
 
 HELP = (
     "the board key that signs results: `key init` makes it, `key id` names it; "
@@ -25,8 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="init: replace an existing key")
     parser.add_argument("--key", metavar="FILE", help="the key file (default: board.key in the "
                         "board's state folder, beside the journal)")  # fmt: skip
-    parser.add_argument("--journal", metavar="PATH", help="the board's journal (its folder)")
-    parser.add_argument("--config", metavar="PATH", help="configuration file")
+    add_target_options(parser, "the board's journal (its folder)", socket=False)
     parser.add_argument(
         "--keyring",
         metavar="PATH",
@@ -42,27 +40,21 @@ def run(args: argparse.Namespace) -> int:
     if args.action in ("add", "list"):
         return _director(args)
     if args.board is not None:
-        from boardctl.errors import OptionError
-
         raise OptionError(f"key {args.action} takes no board id (key add BOARD FILE does)")
     path = Path(args.key) if args.key is not None else journal_path(args).parent / KEY_FILE
     if args.action == "id":
         print(f"{key_id(read_key(path))}  {path}")
         return 0
     key = write_key(path, force=args.force)
-    id_file = path.parent / ID_FILE
+    board, id_file = board_id(path.parent), path.parent / ID_FILE
     if not id_file.exists():  # pin the board id, so the signed rows keep naming this board
-        id_file.write_text(board_id(path.parent) + "\n", encoding="utf-8")
-    print(
-        f"board key {key_id(key)} written to {path} (mode 0600), board id {board_id(path.parent)}"
-    )
-    print("copy the key file to the director's machine: boardctl key add "
-          f"{board_id(path.parent)} FILE")  # fmt: skip
+        id_file.write_text(board + "\n", encoding="utf-8")
+    print(f"board key {key_id(key)} written to {path} (mode 0600), board id {board}")
+    print(f"copy the key file to the director's machine: boardctl key add {board} FILE")
     return 0
 
 
 def _director(args: argparse.Namespace) -> int:
-    from boardctl.errors import OptionError
     from boardctl.mqtt.topics import check_level
     from boardctl.results.sign import key_id, read_key
     from boardctl.standings import keyring

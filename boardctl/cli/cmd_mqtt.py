@@ -1,10 +1,9 @@
-"""``boardctl mqtt``: bridge this board to an MQTT broker (live state, results, discovery)."""
-
 from __future__ import annotations
 
 import argparse
+import sys
 
-from boardctl.cli.verbs import add_target_options
+from boardctl.cli.verbs import add_target_options, journal_path, socket_path
 
 HELP = "publish this board's state and results on an MQTT broker (docs/mqtt.md)"
 
@@ -35,7 +34,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import logging
     import signal
-    import sys
     from pathlib import Path
 
     from boardctl.config import load_config
@@ -43,7 +41,6 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.mqtt.decommission import decommission
     from boardctl.mqtt.result_feed import board_id
     from boardctl.mqtt.topics import check_level
-    from boardctl.service import paths
 
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -51,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     config = load_config(args.config)
-    journal = Path(args.journal) if args.journal else paths.client_journal(config.service)
-    socket_file = Path(args.socket) if args.socket else paths.client_socket(config.service)
+    journal, socket_file = journal_path(args), Path(socket_path(args))
     board = check_level(args.board or config.mqtt.board_id or board_id(journal))
     if args.action == "decommission":
         count = decommission(config.mqtt, board, results=args.results)

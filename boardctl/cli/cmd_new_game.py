@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.verbs import add_target_options, send
+from boardctl.cli.choices import Names
+from boardctl.cli.verbs import RULES_HELP, add_target_options, send
 
 HELP = (
     "start a new game: --variant, --players, --names, --target, --preset, --mode, "
@@ -13,9 +14,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from boardctl.cli.choices import Names
-    from boardctl.cli.rules_options import RULES_HELP
-
     parser.add_argument("--variant", help="six-card, five-card, three-player, four-player, ...")
     parser.add_argument("--players", type=int, help="2-6 (picks the usual variant)")
     from boardctl.cribbage.variants import TARGET_HELP
@@ -50,22 +48,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from boardctl.cli.cmd_set import parse_value
+
     command: dict[str, object] = {"op": "new_game"}
     for key in ("variant", "players", "target", "preset", "mode", "rules", "house_rules"):
-        value = getattr(args, key)
-        if value is not None:
-            command[key] = value
+        if getattr(args, key) is not None:
+            command[key] = getattr(args, key)
     if args.match is not None:
         from boardctl.game.setup import parse_match
 
         command.update(parse_match(args.match))
-    if args.names is not None:
-        from boardctl.cli.cmd_set import parse_value
-
-        command["names"] = parse_value("names", args.names)
+    for key in ("names", "points"):
+        if getattr(args, key) is not None:
+            command[key] = parse_value(key, getattr(args, key))
     if args.points is not None:
-        from boardctl.cli.cmd_set import parse_value
-
-        command["points"] = parse_value("points", args.points)
         command.setdefault("preset", "custom")  # points are the custom preset's
     return send(args, command)

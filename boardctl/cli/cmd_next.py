@@ -1,5 +1,3 @@
-"""``boardctl next``: advance the guided game to its next phase."""
-
 from boardctl.cli.verbs import add_target_options, sender
 
 HELP = "advance the guided game to its next phase"

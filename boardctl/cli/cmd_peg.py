@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.choices import Names
 from boardctl.cli.verbs import add_target_options, card_text, index_of, send
+from boardctl.errors import ControlError
 
 HELP = (
     "peg POINTS on TRACK (1-based), e.g. `boardctl peg 1 12 --kind hand`, "
@@ -14,8 +16,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from boardctl.cli.choices import Names
-
     parser.add_argument("track", type=int, help="track number, 1 = the first track")
     parser.add_argument(
         "points",
@@ -47,8 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardctl.errors import ControlError
-
     command: dict[str, object] = {"op": "peg", "track": index_of(args.track)}
     if args.points is not None:
         command["points"] = args.points
@@ -59,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
         if kind not in (None, counted):
             raise ControlError(f"--{counted} names a {counted}'s cards, not a {kind} entry")
         kind = counted
-        command["cards"] = _cards(shown)
+        from boardctl.cribbage.cards import format_card, parse_cards
+
+        command["cards"] = [format_card(c) for c in parse_cards(" ".join(shown), unique=False)]
     if args.starter is not None:
         command["starter"] = card_text(args.starter)
     if args.points is None and shown is None and args.starter is None:
@@ -67,10 +67,3 @@ def run(args: argparse.Namespace) -> int:
     if kind:
         command["kind"] = kind
     return send(args, command)
-
-
-def _cards(tokens: list[str]) -> list[str]:
-    """Card texts (``5h``, ``10d``, ``J♠``; spaces or commas) in their short form (``5H``)."""
-    from boardctl.cribbage.cards import format_card, parse_cards
-
-    return [format_card(card) for card in parse_cards(" ".join(tokens), unique=False)]

@@ -1,5 +1,3 @@
-"""``boardctl redo``: put back what undo took back."""
-
 from boardctl.cli.verbs import add_target_options, sender
 
 HELP = "put back what undo took back"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from boardctl.cli.verbs import add_target_options, index_of, send
+from boardctl.errors import ControlError
 
 HELP = "file the entry the board asks about (white start hole) as the other kind"
 
@@ -25,8 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardctl.errors import ControlError
-
     command: dict[str, object] = {"op": "refile"}
     if args.kind:
         command["kind"] = args.kind

@@ -6,8 +6,12 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from boardctl.cli.verbs import add_target_options, journal_path, socket_path
+from boardctl.errors import BoardError, ControlError, OptionError
+
 if TYPE_CHECKING:
     from boardctl.config import Config
+    from boardctl.remote.pairing import Pairing
 
 RESTART = "restart the service (sudo systemctl restart boardctl): it reads the link when it starts"
 ROLES = {"host": "hosts game {}", "guest": "plays game {} (joined)"}
@@ -18,7 +22,6 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``invite``, ``join CODE``, ``leave`` or ``status``; where the board's state is."""
     parser.add_argument(
         "action",
         choices=["invite", "join", "leave", "status"],
@@ -32,48 +35,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--tracks", metavar="N[,N]", help="invite: the tracks the joined "
                         "board enters for (2 unless given); the host refuses others")  # fmt: skip
-    parser.add_argument("--journal", metavar="PATH", help="the board's journal (its folder "
-                        "keeps the link, remote.json)")  # fmt: skip
-    parser.add_argument("--config", metavar="PATH", help="configuration file")
-    parser.add_argument("--socket", metavar="PATH", help="the running service's control socket, "
-                        "told of the link (default: the service's)")  # fmt: skip
+    add_target_options(parser, "the board's journal (its folder keeps the link, remote.json)")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Make, show or remove this board's link."""
     from boardctl.config import load_config
-    from boardctl.errors import OptionError
     from boardctl.remote import pairing
-    from boardctl.service import paths
 
     config = load_config(args.config)
-    journal = Path(args.journal) if args.journal else paths.client_journal(config.service)
-    where = pairing.path_beside(journal)
+    where = pairing.path_beside(journal_path(args))
     if args.code is not None and args.action != "join":
         raise OptionError(f"remote {args.action} takes no code (remote join CODE does)")
     current = pairing.load(where)
     if args.tracks is not None and args.action != "invite":
         raise OptionError("--tracks is remote invite's (the host says whose tracks are whose)")
-    if args.action in ("invite", "join", "leave"):
-        if args.action == "invite":
-            _invite(where, current, config, new=args.new, tracks=args.tracks)
-        elif args.action == "join":
-            _join(where, current, args.code, config)
-        else:
-            _leave(where, current, config)
-        print(_tell_service(args))
+    if args.action == "status":
+        not_linked = "this board is not linked (boardctl remote invite, or remote join CODE)"
+        print(_describe(current, config) if current else not_linked)
         return 0
-    if current is None:
-        print("this board is not linked (boardctl remote invite, or remote join CODE)")
-        return 0
-    print(_describe(current, config))
+    if args.action == "invite":
+        _invite(where, current, config, new=args.new, tracks=args.tracks)
+    elif args.action == "join":
+        _join(where, current, args.code, config)
+    else:
+        _leave(where, current, config)
+    print(_tell_service(args))
     return 0
 
 
 def _tell_service(args: argparse.Namespace) -> str:
     """Ask the running service to read the link again (``relink``); what it plays now."""
-    from boardctl.cli.verbs import socket_path
-    from boardctl.errors import ControlError
     from boardctl.service import client
 
     try:
@@ -88,12 +79,11 @@ def _tell_service(args: argparse.Namespace) -> str:
     return "the running service " + ROLES[str(role)].format(running.get("game"))
 
 
-def _leave(where: Path, current: object, config: Config) -> None:
-    from boardctl.errors import BoardError
+def _leave(where: Path, current: Pairing | None, config: Config) -> None:
     from boardctl.remote import pairing
     from boardctl.remote.broker import say_bye
 
-    if not isinstance(current, pairing.Pairing):
+    if current is None:
         print("this board is not linked")
         return
     try:
@@ -105,21 +95,21 @@ def _leave(where: Path, current: object, config: Config) -> None:
     print(f"unlinked: this board no longer plays game {current.game} ({where} removed)")
 
 
-def _invite(where: Path, current: object, config: Config, *, new: bool, tracks: str | None) -> None:
-    from boardctl.errors import OptionError
+def _invite(
+    where: Path, current: Pairing | None, config: Config, *, new: bool, tracks: str | None
+) -> None:
+    from dataclasses import replace
+
     from boardctl.remote import pairing
     from boardctl.remote.protocol import new_secret
 
-    if isinstance(current, pairing.Pairing) and current.role == "guest":
+    if current is not None and current.role == "guest":
         raise OptionError("this board has joined another board's game: boardctl remote leave first")
     chosen = pairing.parse_tracks(tracks) if tracks is not None else None
-    if not isinstance(current, pairing.Pairing) or new:
+    if current is None or new:
         current = pairing.save(where, pairing.Pairing("host", new_secret(), tracks=chosen or (1,)))
     elif chosen is not None and chosen != current.tracks:
-        current = pairing.save(
-            where, pairing.Pairing("host", current.secret, current.since, chosen)
-        )
-    assert isinstance(current, pairing.Pairing)
+        current = pairing.save(where, replace(current, tracks=chosen))
     print(f"code: {current.code}")
     print(_describe(current, config))
     print(f"on the other board: boardctl remote join {current.code}")
@@ -127,15 +117,14 @@ def _invite(where: Path, current: object, config: Config, *, new: bool, tracks: 
     _network_hint()
 
 
-def _join(where: Path, current: object, code: str | None, config: Config) -> None:
-    from boardctl.errors import OptionError
+def _join(where: Path, current: Pairing | None, code: str | None, config: Config) -> None:
     from boardctl.remote import pairing
     from boardctl.remote.protocol import decode_code
 
     if code is None:
         raise OptionError("remote join needs the host's code: boardctl remote join CODE")
     secret = decode_code(code)
-    if isinstance(current, pairing.Pairing):
+    if current is not None:
         if current.role == "guest" and current.secret == secret:
             print(_describe(current, config))
             return
@@ -143,17 +132,14 @@ def _join(where: Path, current: object, code: str | None, config: Config) -> Non
             f"this board is already linked ({current.role} of game {current.game}): "
             "boardctl remote leave first"
         )
-    joined = pairing.save(where, pairing.Pairing("guest", secret))
-    print(_describe(joined, config))
+    print(_describe(pairing.save(where, pairing.Pairing("guest", secret)), config))
     _network_hint()
 
 
-def _describe(link: object, config: Config) -> str:
+def _describe(link: Pairing, config: Config) -> str:
     from boardctl.mqtt.connection import port
-    from boardctl.remote.pairing import Pairing
     from boardctl.remote.protocol import topic
 
-    assert isinstance(link, Pairing)
     mqtt = config.mqtt
     role = "hosts the game" if link.role == "host" else "has joined the host's game"
     tracks = ", ".join(str(t + 1) for t in link.tracks)

@@ -1,5 +1,3 @@
-"""``boardctl restore``: list the journal's backups, or bring one back."""
-
 from __future__ import annotations
 
 import argparse
@@ -23,8 +21,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from boardctl.service.restore import list_text, restore
 
-    if args.backup is None:
-        print(list_text(args))
-        return 0
-    print(restore(args, args.backup))
+    print(list_text(args) if args.backup is None else restore(args, args.backup))
     return 0

@@ -1,16 +1,16 @@
-"""``boardctl results``: every finished game's result, from the journal (CSV, JSON lines)."""
-
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
 
+from boardctl.cli.verbs import add_target_options, journal_path
+from boardctl.errors import ResultsError
+
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Output format, filters, signing and verifying, and where the journal is."""
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="CSV with a header row (docs/results.md)")
     form.add_argument("--jsonl", action="store_true", help="one JSON object per line")
@@ -38,26 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--board-id", metavar="ID", help="the board id to write (default: see docs/results.md)"
     )
-    parser.add_argument(
-        "--journal",
-        metavar="PATH",
-        help="journal file (default: the service's, found as `boardctl status` finds it)",
-    )
-    parser.add_argument(
-        "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
-    )
-
-
-def _journal(args: argparse.Namespace) -> Path:
-    if args.journal is not None:
-        return Path(args.journal)
-    from boardctl.cli.cmd_history import service_journal
-
-    return service_journal(args.config)
+    journal = "journal file (default: the service's, found as `boardctl status` finds it)"
+    add_target_options(parser, journal, socket=False)
 
 
 def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
-    from boardctl.errors import ResultsError
     from boardctl.results.sign import KEY_FILE, read_key
 
     if args.key is not None:
@@ -75,7 +60,6 @@ def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
 def verify(args: argparse.Namespace) -> int:
     """Check every row of an export or of the broker's records (0 only if all verify) with ``--key
     FILE``, board.key beside ``--journal``, or the director's key per board."""
-    from boardctl.errors import ResultsError
     from boardctl.results.export import read_rows
     from boardctl.results.sign import KEY_FILE, check_record, read_key
     from boardctl.standings import keyring
@@ -121,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.results.source import chosen, load_csv, load_results, parse_since
 
     since = None if args.since is None else parse_since(args.since)
-    path = _journal(args)
+    path = journal_path(args)
     key = _signing_key(args, path) if args.csv or args.jsonl else None
     filtered = since is not None or args.player is not None
     if args.csv and key is None and not filtered:  # the journal keeps these rows' text

@@ -1,10 +1,10 @@
-"""``boardctl rules [NAME]``: the rule sets and house rules, each with the seed text behind it."""
-
 from __future__ import annotations
 
 import argparse
 import textwrap
 from typing import TYPE_CHECKING
+
+from boardctl.errors import RuleSetError
 
 if TYPE_CHECKING:
     from boardctl.cribbage.rules import HouseRule, RuleSet, Source
@@ -22,7 +22,6 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS, get_rule_set
-    from boardctl.errors import RuleSetError
 
     sets = list(RULE_SETS.values())
     rules = list(HOUSE_RULES.values())

@@ -1,5 +1,3 @@
-"""``boardctl run``: the board service (buttons, journal, LEDs, control socket)."""
-
 from __future__ import annotations
 
 import argparse

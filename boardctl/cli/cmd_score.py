@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.rules_options import add_rules_options, scoring_from
+from boardctl.cli.verbs import add_rules_options, scoring_from
+from boardctl.errors import CardError
 
 HELP = "count a hand or crib: boardctl score 5H 5C 5S JD 5D (the last card is the starter)"
 
@@ -31,7 +32,6 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.cribbage.cards import parse_cards
     from boardctl.cribbage.hand import score_typed
     from boardctl.cribbage.speech import say_count
-    from boardctl.errors import CardError
 
     cards = parse_cards(" ".join(args.cards))
     if len(cards) == 4 and args.crib:

@@ -7,9 +7,11 @@ or turn reported until each wired input was seen or ``--wait`` passes (docs/serv
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 from boardctl.cli.choices import Names
+from boardctl.errors import HardwareError
 
 HELP = "hardware self-test: light each LED in turn, report each button as it is pressed"
 
@@ -35,26 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--link", choices=Names("boardctl.link", "KINDS"), help="LED link (default: the config's)"
     )
     parser.add_argument("--device", help="serial device of the link (default: the config's)")
-    parser.add_argument(
-        "--delay", type=_seconds, default=0.05, help="seconds each LED stays lit (0.05)"
-    )
-    parser.add_argument(
-        "--hold", type=_seconds, default=2.0, help="seconds the colour check stays lit (2)"
-    )
-    parser.add_argument(
-        "--wait",
-        type=_seconds,
-        default=60.0,
-        help="after the sweep, seconds to wait for the inputs not yet seen (60)",
-    )
+    for option, default, text in (
+        ("--delay", 0.05, "seconds each LED stays lit (0.05)"),
+        ("--hold", 2.0, "seconds the colour check stays lit (2)"),
+        ("--wait", 60.0, "after the sweep, seconds to wait for the inputs not yet seen (60)"),
+        ("--connect-timeout", 5.0, "seconds a serial link may take to connect first (5)"),
+    ):
+        parser.add_argument(option, type=_seconds, default=default, help=text)
     parser.add_argument(
         "--brightness", type=_brightness, help="LED level 1-255 (default: the config's)"
-    )
-    parser.add_argument(
-        "--connect-timeout",
-        type=_seconds,
-        default=5.0,
-        help="seconds to wait for a serial link to connect before the LEDs (5)",
     )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--no-inputs", action="store_true", help="test the LEDs only")
@@ -67,29 +58,28 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.board.frame import blank_frame
     from boardctl.board.layout import load_layout
     from boardctl.config import load_config
-    from boardctl.hardware.selftest import SelfTest, layout_steps
+    from boardctl.hardware.selftest import LedStep, SelfTest
     from boardctl.service.app import open_led_link
 
     config = load_config(args.config)
     kind = "null" if args.only_inputs else (args.link or config.link.kind)
-    link_config = dataclasses.replace(config.link, kind=kind)
-    if args.device:
-        link_config = dataclasses.replace(link_config, device=args.device)
-    config = dataclasses.replace(config, link=link_config)
+    device = args.device or config.link.device
+    config = dataclasses.replace(
+        config, link=dataclasses.replace(config.link, kind=kind, device=device)
+    )
     layout = load_layout(args.layout or config.board.layout)
     level = args.brightness or config.board.brightness
+    roles = layout.roles()  # each LED's role, else "unused"
     print(f"layout {layout.name}: {layout.led_count} LEDs; link {kind}")
 
     watch = None if args.no_inputs else _open_inputs(config, len(layout.tracks))
     if watch is None and args.only_inputs:
-        from boardctl.errors import HardwareError
-
         raise HardwareError("no GPIO on this machine: there are no inputs to test")
     link = open_led_link(config)  # as the service opens it
     test = SelfTest(
         link,
         led_count=layout.led_count,
-        steps=layout_steps(layout.led_count, layout.roles()),
+        steps=[LedStep(i, roles.get(i, "unused")) for i in range(layout.led_count)],
         events=watch.events if watch else None,
         colour=(level, level, level),
     )
@@ -106,11 +96,8 @@ def run(args: argparse.Namespace) -> int:
         if args.wait:
             print(f"press every button and turn every encoder (waiting {args.wait:g} s)")
         missing = test.wait_for_inputs(watch.names, timeout=args.wait)
-        if missing:
-            print("never seen: " + ", ".join(missing))
-            return 1
-        print("every input was seen")
-        return 0
+        print("never seen: " + ", ".join(missing) if missing else "every input was seen")
+        return 1 if missing else 0
     finally:
         link.show(blank_frame(layout.led_count))
         link.close()
@@ -136,8 +123,6 @@ def _open_inputs(config: Any, tracks: int) -> Any:
 
 def _wait_for_link(link: Any, layout: Any, timeout: float) -> None:
     """Wait for the serial link; say what the controller reported and what disagrees."""
-    import time
-
     deadline = time.monotonic() + timeout
     while not link.connected and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -153,12 +138,11 @@ def _wait_for_link(link: Any, layout: Any, timeout: float) -> None:
     # The Pico's HELLO (firmware version, LED count, colour order) follows the connect.
     while link.device is None and time.monotonic() < deadline + 1.0:
         time.sleep(0.02)
-    device = link.device
-    if device is None:
+    if link.device is None:
         print("warning: the LED controller has not said hello (is it running boardctl firmware?)")
         return
-    firmware, count, order = device
-    version = ".".join(str(part) for part in firmware)
+    firmware, count, order = link.device
+    version = ".".join(map(str, firmware))
     print(f"LED controller: firmware {version}, {count} LEDs, colour order {order}")
     if count != layout.led_count:
         print(

@@ -1,10 +1,9 @@
-"""``boardctl set KEY VALUE``: change a setting, as settings mode on the board does."""
-
 from __future__ import annotations
 
 import argparse
 
 from boardctl.cli.verbs import add_target_options, send
+from boardctl.errors import OptionError
 
 HELP = "change a setting of the game or of the board, as settings mode on the board does"
 
@@ -24,18 +23,13 @@ class _KeysHelp(str):
     __slots__ = ()
 
     def __mod__(self, params: object) -> str:
-        return _keys_help()
+        from boardctl.service.settings import BOARD_SETTINGS, setting_keys
 
-
-def _keys_help() -> str:
-    """The keys, from the tables that define them."""
-    from boardctl.service.settings import BOARD_SETTINGS, setting_keys
-
-    game = [key for key in setting_keys() if key not in BOARD_SETTINGS]
-    return (
-        f"a setting of the game ({', '.join(game)}) or of the "
-        f"running board ({', '.join(BOARD_SETTINGS)}: kept until the service restarts)"
-    )
+        game = [key for key in setting_keys() if key not in BOARD_SETTINGS]
+        return (
+            f"a setting of the game ({', '.join(game)}) or of the "
+            f"running board ({', '.join(BOARD_SETTINGS)}: kept until the service restarts)"
+        )
 
 
 def parse_value(key: str, text: str) -> object:
@@ -49,8 +43,6 @@ def parse_value(key: str, text: str) -> object:
         try:
             return json.loads(text)
         except ValueError:
-            from boardctl.errors import OptionError
-
             raise OptionError(f"set {key}: {text!r} is not a JSON object") from None
     lowered = text.strip().lower()
     if lowered in ("true", "yes", "on"):

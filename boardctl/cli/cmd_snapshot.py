@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+import time
 from typing import TYPE_CHECKING
 
+from boardctl.cli.choices import Names
+from boardctl.cli.verbs import journal_path
 from boardctl.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -16,8 +18,6 @@ HELP = "draw the board as a PNG picture (or as text): the current game, a demo o
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from boardctl.cli.choices import Names
-
     parser.add_argument("file", nargs="?", help="PNG file to write (omit with --text)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
@@ -68,30 +68,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
     """The position to draw and the time to draw it at."""
-    import time
-
     from boardctl.board.demo import demo_view
     from boardctl.board.viewjson import view_from_dict
-    from boardctl.cli.verbs import journal_path
     from boardctl.store.journal_file import kept_here
 
+    journal = None if args.state or args.demo else journal_path(args)
     if args.state:
         data, source = _read_state(args.state)
         view = view_from_dict(data, source=source)
         now = data.get("now") if isinstance(data, dict) else None
         when = float(now) if isinstance(now, int | float) else time.monotonic()
-        return view, when if args.at is None else args.at
-    if args.demo is None:
-        journal = journal_path(args)
-        if args.journal is not None or kept_here(journal):
-            return _journal_view(journal), time.monotonic() if args.at is None else args.at
-        print(
-            f"boardctl: no journal at {journal} and no --state given,"
-            " drawing the demo position 'mid-game'",
-            file=sys.stderr,
-        )
-    name = args.demo or "mid-game"
-    view, when = demo_view(name)
+    elif journal is not None and (args.journal is not None or kept_here(journal)):
+        from boardctl.game.keeper import Scorekeeper
+
+        with Scorekeeper.open(journal, readonly=True) as keeper:  # read without writing
+            view, when = keeper.view(), time.monotonic()
+    else:
+        if journal is not None:
+            print(
+                f"boardctl: no journal at {journal} and no --state given,"
+                " drawing the demo position 'mid-game'",
+                file=sys.stderr,
+            )
+        view, when = demo_view(args.demo or "mid-game")
     return view, when if args.at is None else args.at
 
 
@@ -112,14 +111,6 @@ def _read_state(text: str) -> tuple[object, str]:
         raise ConfigError(f"{text}: cannot read ({exc.strerror or exc})") from exc
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{source}: not valid JSON ({exc})") from exc
-
-
-def _journal_view(path: Path) -> BoardView:
-    """The board view of the journal's current game, read without writing."""
-    from boardctl.game.keeper import Scorekeeper
-
-    with Scorekeeper.open(path, readonly=True) as keeper:
-        return keeper.view()
 
 
 def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
@@ -150,5 +141,4 @@ def emit(view: BoardView, now: float, args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    view, now = view_from_args(args)
-    return emit(view, now, args)
+    return emit(*view_from_args(args), args)

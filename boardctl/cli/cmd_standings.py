@@ -1,8 +1,8 @@
-"""``boardctl standings``: ACC standings of every board's results, a schedule, a bracket."""
-
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -115,8 +115,6 @@ def _close(args: argparse.Namespace) -> int:
 
 
 def _season(args: argparse.Namespace) -> int:
-    import sys
-
     from boardctl.standings import StandingsError, keyring, season
 
     folder = _archives(args)
@@ -135,8 +133,6 @@ def _season(args: argparse.Namespace) -> int:
 
 def events_since(since: str, config: MqttConfig) -> list[str]:
     """The events the broker may keep from ``since`` on (their topics only are read)."""
-    import time
-
     from boardctl.mqtt import retention
     from boardctl.standings import StandingsError
 
@@ -169,7 +165,6 @@ def _schedule(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     import json
-    import sys
 
     from boardctl.config import load_config
     from boardctl.standings import by_hand, keyring
@@ -249,8 +244,6 @@ def _print(args: argparse.Namespace, games: list[Game], checked: Checked | None)
         counted = sum(g.key in unverified for g in done.games) if args.count_unverified else 0
         print(f"({len(done.games)} games" + (f", {counted} unverified)" if counted else ")"))
         if playoff is not None:
-            print()
-            print(formats.bracket_text(playoff, args.best_of))
+            print("\n" + formats.bracket_text(playoff, args.best_of))
         if apart:
-            print()
-            print(formats.apart_text(apart))
+            print("\n" + formats.apart_text(apart))

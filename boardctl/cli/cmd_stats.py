@@ -1,30 +1,50 @@
-"""``boardctl stats hands``: the exact distribution of hand or crib scores."""
+"""``boardctl stats hands``: the exact distribution of hand or crib scores; ``stats players``:
+every player's record and head to head, from the journal."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
-from boardctl.cli import stats_players
-from boardctl.cli.rules_options import add_rules_options, scoring_from
+from boardctl.cli.verbs import add_rules_options, journal_path, scoring_from
+from boardctl.errors import ResultsError
+
+if TYPE_CHECKING:
+    from boardctl.results.model import PlayedGame
+    from boardctl.results.records import Records
 
 HELP = "exact score distribution over every hand and starter: boardctl stats hands [--crib]"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``hands`` (``--crib``, ``--cards``, ``--rules``, ``--house-rules``) or ``players``."""
     parser.add_argument("what", choices=["hands", "players"], help="what to count (hands, players)")
     parser.add_argument("--crib", action="store_true", help="crib rules (flush only with 5)")
     parser.add_argument(
         "--cards", type=int, choices=[3, 4], default=4, help="cards in hand (3: five-card game)"
     )
-    stats_players.add_arguments(parser)
+    # the options of players (ignored by hands)
+    parser.add_argument("--json", action="store_true", help="players: print JSON")
+    parser.add_argument("--since", metavar="DATE", help="players: games ended on or after DATE")
+    parser.add_argument("--player", metavar="NAME", help="players: only games NAME played in")
+    parser.add_argument("--journal", metavar="PATH", help="players: the journal file to read")
+    parser.add_argument("--config", metavar="PATH", help="players: configuration file")
+    parser.add_argument(
+        "--png", metavar="FILE", help="players: also draw a game's peg tracks and the win %% bars"
+    )
+    parser.add_argument(
+        "--game",
+        type=int,
+        metavar="N",
+        help="players: the game the picture shows, N-th of the games selected (default: the last)",
+    )
     add_rules_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print ``SCORE COUNT`` from 0 to the maximum, then the mean."""
+    """Print ``SCORE COUNT`` from 0 to the maximum, then the mean; or the players' records."""
     if args.what == "players":
-        return stats_players.run(args)
+        return _players(args)
     from boardctl.cribbage.census import census
 
     result = census(args.cards, crib=args.crib, scoring=scoring_from(args))
@@ -32,3 +52,39 @@ def run(args: argparse.Namespace) -> int:
         print(f"{score} {count}")
     print(f"mean {result.mean:.4f}")
     return 0
+
+
+def _players(args: argparse.Namespace) -> int:
+    """Derive the records from the journal's finished games and print them."""
+    import json
+
+    from boardctl.results.records import format_records, records
+    from boardctl.results.source import load_games, load_records, parse_since, select
+
+    path = journal_path(args)
+    if args.since is None and args.player is None and not args.png:
+        recs = load_records(path)  # every game: the running totals the journal keeps
+    else:
+        since = None if args.since is None else parse_since(args.since)
+        games = select(load_games(path, board="-"), since=since, player=args.player)
+        recs = records(games)
+        if args.png:
+            _picture(args, games, recs)
+    if args.json:
+        print(json.dumps(recs.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(format_records(recs))
+    return 0
+
+
+def _picture(args: argparse.Namespace, games: list[PlayedGame], recs: Records) -> None:
+    from boardctl.results.charts import SeasonChart, save_chart
+
+    game = None
+    if games:
+        number = len(games) if args.game is None else args.game
+        if not 1 <= number <= len(games):
+            raise ResultsError(f"--game {number}: there are {len(games)} games (1-{len(games)})")
+        game = games[number - 1]
+    path = save_chart(SeasonChart(game, recs), args.png)
+    print(f"wrote {path}", file=sys.stderr)

@@ -3,7 +3,10 @@ board shows without words (the count due, skunks, the winner)."""
 
 from __future__ import annotations
 
+import sys
+
 from boardctl.cli.verbs import add_target_options, call, format_status, read_journal
+from boardctl.errors import ControlError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,30 +63,22 @@ def summary_lines(status: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _status(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
-    """From ``--journal`` when given (read-only, a service may run), else the service."""
-    if getattr(args, "journal", None):
-        from boardctl.errors import ControlError
-        from boardctl.store.journal_file import kept_here
-
-        journal = str(args.journal)
-        if not kept_here(journal):
-            raise ControlError(f"there is no journal at {journal}")
-        return dict(read_journal(journal, "status")), False
-    status, live = call(args, {"op": "status"})
-    return status, live
-
-
 def run(args: argparse.Namespace) -> int:
     import json
-    import sys
 
-    status, live = _status(args)
+    if args.journal:  # read-only: a service may run
+        from boardctl.store.journal_file import kept_here
+
+        if not kept_here(args.journal):
+            raise ControlError(f"there is no journal at {args.journal}")
+        status, live = dict(read_journal(args.journal, "status")), False
+    else:
+        status, live = call(args, {"op": "status"})
     if args.json:
         print(json.dumps(status, indent=2, ensure_ascii=False))
     else:
         print("\n".join([format_status(status), *summary_lines(status)]))
-        if getattr(args, "journal", None):
+        if args.journal:
             print(f"(read from the journal {args.journal}, not from a service)", file=sys.stderr)
         elif not live:
             print("(the service is not running: read from the journal)", file=sys.stderr)

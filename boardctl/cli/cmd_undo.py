@@ -1,5 +1,3 @@
-"""``boardctl undo``: take back the last entry."""
-
 from boardctl.cli.verbs import add_target_options, sender
 
 HELP = "take back the last entry"

@@ -1,8 +1,8 @@
-"""``boardctl version``: print the package version."""
-
 from __future__ import annotations
 
 import argparse
+
+from boardctl import __version__
 
 HELP = "print the boardctl version"
 
@@ -12,7 +12,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardctl import __version__
-
     print(f"boardctl {__version__}")
     return 0

@@ -1,10 +1,9 @@
-"""``boardctl watch``: print every change of the running board as it happens (JSON lines)."""
-
 from __future__ import annotations
 
 import argparse
 
 from boardctl.cli.verbs import add_target_options, socket_path
+from boardctl.errors import OptionError
 
 HELP = "print every state change and committed entry of the running board (JSON lines)"
 
@@ -20,7 +19,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
         type=float,
-        default=None,
         metavar="SECONDS",
         help="give up when nothing comes for this long (default: wait for ever)",
     )
@@ -30,7 +28,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from boardctl.errors import OptionError
     from boardctl.service.client import watch
 
     if args.timeout is not None and not 0 < args.timeout < float("inf"):  # nan fails both

@@ -1,11 +1,15 @@
-"""``boardctl web``: the board on a phone (serve the page, pair and unpair phones)."""
-
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING
 
+from boardctl.cli.verbs import add_target_options
+from boardctl.errors import ConfigError
+
 if TYPE_CHECKING:
+    from boardctl.config import Config
+    from boardctl.web.page_config import WebConfig
+    from boardctl.web.pairing import Pairing
     from boardctl.web.results import ResultsFeed
 
 HELP = "the live board page for phones on the local network: serve, pair, unpair, phones"
@@ -24,12 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--web-config", metavar="PATH", help="the page's settings (default /etc/boardctl/web.toml)"
     )
-    parser.add_argument(
-        "--config",
-        metavar="PATH",
-        help="the board's configuration (default /etc/boardctl/config.toml)",
-    )
-    parser.add_argument("--socket", metavar="PATH", help="the service's control socket")
+    add_target_options(parser, None)
     parser.add_argument(
         "--listen",
         metavar="ADDR",
@@ -55,22 +54,21 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"pairing code: {code}  (enter it on the phone's page within {CODE_TTL / 60:.0f} min)"
         )
-        return 0
-    if args.action == "unpair":
+    elif args.action == "unpair":
         gone = pairing.revoke(args.ident)
         print(f"revoked {gone} phone{'s' if gone != 1 else ''}: they are read-only again")
-        return 0
-    if args.action == "phones":
+    elif args.action == "phones":
         phones = pairing.phones()
         for phone in phones:
             print(f"{phone['id']}  {phone['label']}")
         if not phones:
             print("no phone is paired (boardctl web pair)")
-        return 0
-    return _serve(args, config, pairing)
+    else:
+        _serve(args, config, pairing)
+    return 0
 
 
-def _serve(args: argparse.Namespace, config: object, pairing: object) -> int:
+def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> None:
     from boardctl.web.lean import prepare
 
     prepare()  # first: asyncio and aiohttp without the TLS contexts plain HTTP never uses
@@ -79,36 +77,27 @@ def _serve(args: argparse.Namespace, config: object, pairing: object) -> int:
 
     from boardctl.board.layout import load_layout
     from boardctl.service import paths
-    from boardctl.web.page_config import WebConfig, board_settings
-    from boardctl.web.pairing import Pairing
+    from boardctl.web.page_config import board_settings
     from boardctl.web.socket_source import Source
 
     try:
         from boardctl.web.server import serve
     except ImportError as exc:
-        from boardctl.errors import ConfigError
-
         raise ConfigError(f"the page needs aiohttp: pip install 'boardctl[web]' ({exc})") from None
-    assert isinstance(config, WebConfig) and isinstance(pairing, Pairing)
     logging.basicConfig(level=logging.INFO, format="boardctl web: %(message)s")
     main, layout_name = board_settings(args.config)
     socket_path = Path(args.socket) if args.socket else paths.client_socket(main.service)
     source = Source(socket_path, poll_interval=config.poll_interval)
     feed, board = _results(config, main)
     serve(config, source, load_layout(layout_name), pairing, feed=feed, board=board)
-    return 0
 
 
-def _results(config: object, main: object) -> tuple[ResultsFeed | None, str]:
+def _results(config: WebConfig, main: Config) -> tuple[ResultsFeed | None, str]:
     """The broker's results for the pages (``web.results = "mqtt"``) and this board's id."""
-    from boardctl.config import Config
-    from boardctl.errors import ConfigError
     from boardctl.results.board import board_id
     from boardctl.service import paths
-    from boardctl.web.page_config import WebConfig
     from boardctl.web.results import ResultsFeed
 
-    assert isinstance(config, WebConfig) and isinstance(main, Config)
     if config.results != "mqtt":
         return None, ""
     try:

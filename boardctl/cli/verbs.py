@@ -6,6 +6,7 @@ same messages); ``press`` and the board's own settings need the service.
 
 from __future__ import annotations
 
+import functools
 import sys
 
 from boardctl.errors import ControlError
@@ -19,23 +20,48 @@ if TYPE_CHECKING:
     from typing import Any
 
     from boardctl.config_file import ServiceConfig
+    from boardctl.cribbage.scoring import Scoring
 
 
-def add_target_options(parser: Any) -> None:
-    """``--config``, ``--socket`` and ``--journal`` for the CLI verbs."""
+def add_target_options(
+    parser: Any,
+    journal: str | None = "journal used when the service is not running (default: the service's)",
+    *,
+    socket: bool = True,
+) -> None:
+    """``--config``, ``--socket`` (unless not ``socket``) and ``--journal`` (``journal``: its help;
+    None: none) for the CLI verbs."""
     parser.add_argument(
         "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
     )
+    if socket:
+        parser.add_argument(
+            "--socket",
+            metavar="PATH",
+            help="the service's control socket (default: the running one's)",
+        )
+    if journal is not None:
+        parser.add_argument("--journal", metavar="PATH", help=journal)
+
+
+RULES_HELP = "rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)"
+
+
+def add_rules_options(parser: Any) -> None:
+    """``--rules`` and ``--house-rules`` (checked when the verb runs: the parser imports none)."""
+    parser.add_argument("--rules", metavar="NAME", help=RULES_HELP)
     parser.add_argument(
-        "--socket",
-        metavar="PATH",
-        help="the service's control socket (default: the running service's)",
+        "--house-rules",
+        metavar="LIST",
+        help="house rules instead of the rule set's own, e.g. runs-of-two,crib-four-flush (none)",
     )
-    parser.add_argument(
-        "--journal",
-        metavar="PATH",
-        help="journal used when the service is not running (default: the service's)",
-    )
+
+
+def scoring_from(args: Any) -> Scoring:
+    """The scoring switches ``--rules`` and ``--house-rules`` select."""
+    from boardctl.cribbage.rules import scoring_for, selected
+
+    return scoring_for(selected(args.rules, args.house_rules)[1])
 
 
 def index_of(number: int, what: str = "track") -> int:
@@ -52,56 +78,48 @@ def card_text(text: str) -> str:
     return format_card(parse_card(text))
 
 
-_CONFIGS: dict[str | None, ServiceConfig] = {}
-
-
+@functools.cache
 def service_config(config: str | None) -> ServiceConfig:
     """``[service]`` of the configuration at ``config`` (default: the system's), checked, read once
     per process (the other sections are checked where they are used)."""
-    if config not in _CONFIGS:
-        from boardctl.config_file import load_service
+    from boardctl.config_file import load_service
 
-        _CONFIGS[config] = load_service(config)
-    return _CONFIGS[config]
+    return load_service(config)
 
 
 def socket_path(args: Any) -> str:
     """The control socket the verbs talk to (``--socket``, else the service's)."""
-    given = getattr(args, "socket", None)
-    if given:
-        return str(given)
-    from boardctl.service import paths
+    from boardctl.service.paths import client_socket_name
 
-    return paths.client_socket_name(service_config(getattr(args, "config", None)))
+    return str(getattr(args, "socket", None) or client_socket_name(_service(args)))
 
 
 def journal_name(args: Any) -> str:
     """The journal the verbs read or write when no service answers (``--journal``, else its)."""
-    given = getattr(args, "journal", None)
-    if given:
-        return str(given)
-    from boardctl.service import paths
+    from boardctl.service.paths import client_journal_name
 
-    return paths.client_journal_name(service_config(getattr(args, "config", None)))
+    return str(getattr(args, "journal", None) or client_journal_name(_service(args)))
+
+
+def _service(args: Any) -> ServiceConfig:
+    return service_config(getattr(args, "config", None))
 
 
 def journal_path(args: Any) -> Path:
-    """:func:`journal_name` as a path."""
     from pathlib import Path
 
     return Path(journal_name(args))
 
 
 def read_journal(journal: str, op: str) -> Any:
-    """``status`` or ``history`` (this game's) of ``journal``, read-only, by replaying it."""
+    """``status`` or ``history`` (``all``: every game's) of ``journal``, read-only, by replay."""
     from boardctl.game.keeper import Scorekeeper
 
     with Scorekeeper.open(journal, readonly=True) as keeper:
-        return keeper.status() if op == "status" else keeper.history()
+        return keeper.status() if op == "status" else keeper.history(all_games=op == "all")
 
 
 def _paths(args: Any) -> tuple[Path, Path]:
-    """The socket and the journal, both as paths."""
     from pathlib import Path
 
     return Path(socket_path(args)), journal_path(args)
@@ -125,11 +143,8 @@ def checked(command: dict[str, Any]) -> dict[str, Any]:
 
 
 def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
-    """Send ``command``: ``(result, True if the service answered)``.
-
-    A running service checks the request itself; without one it is checked here, then read from, or
-    applied to, the journal (the service replays it when it starts).
-    """
+    """Send ``command``: ``(result, True if the service answered)``. A running service checks the
+    request itself; without one it is checked here, then read from, or applied to, the journal."""
     from boardctl.service.client import ServiceDown, request
     from boardctl.service.wire import READ_ONLY
 
@@ -138,21 +153,16 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
         from boardctl.service.retry import send_once
 
         def direct(command: dict[str, Any]) -> tuple[Any, bool]:
-            from pathlib import Path
-
             from boardctl.service.handoff import apply_or_hand_over
 
             # checked here first; its request id kept: an entry the service got is not repeated
-            return apply_or_hand_over(Path(socket_file), journal_path(args), checked(command))
+            return apply_or_hand_over(*_paths(args), checked(command))
 
         return send_once(socket_file, None, command, direct=direct)  # one id, retried: once
     try:
         return request(socket_file, command), True
-    except ServiceDown:
-        pass
-    if command == {"op": "status"}:  # nothing in it to check: the journal's status
-        return _without_service(args, command)
-    return _without_service(args, checked(command))
+    except ServiceDown:  # a status has nothing in it to check: the journal's
+        return _without_service(args, command if command == {"op": "status"} else checked(command))
 
 
 def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
@@ -178,7 +188,6 @@ def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
 
 def format_status(status: dict[str, Any]) -> str:
-    """The status as a few readable lines."""
     tracks = status.get("tracks") or []
     dealer, to_count, winner = status.get("dealer"), status.get("to_count"), status.get("winner")
     head = (
@@ -200,13 +209,8 @@ def format_status(status: dict[str, Any]) -> str:
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
     pending = status.get("pending") or []
     for i, track in enumerate(tracks):
-        notes = []
-        if i == dealer:
-            notes.append("dealer")
-        if i == to_count:
-            notes.append("to count")
-        if i == winner:
-            notes.append("WON")
+        marks = (("dealer", dealer), ("to count", to_count), ("WON", winner))
+        notes = [word for word, index in marks if i == index]
         if i < len(pending) and pending[i]:
             notes.append(f"+{pending[i]} pending")
         if match:

@@ -17,26 +17,23 @@ order shows at once); :class:`SelfTest` sweeps one LED at a time and reports the
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from boardctl.board.frame import RGB, Frame, blank_frame
 from boardctl.config import PinsConfig
 from boardctl.errors import HardwareError
 from boardctl.inputs.events import Edge, InputEvent, Turn
 
+if TYPE_CHECKING:
+    from boardctl.link.base import Link
+
 WHITE: RGB = (255, 255, 255)
 COLOUR_CHECK: tuple[RGB, RGB, RGB] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
-
-
-class FrameSink(Protocol):
-    """Where frames go: a :class:`boardctl.link` Link, or anything with ``show``."""
-
-    def show(self, frame: Frame) -> None:
-        """Send one frame to the strip."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +48,13 @@ def sweep_frame(led_count: int, index: int, colour: RGB = WHITE) -> Frame:
     """A frame with only LED ``index`` lit in ``colour``."""
     if not 0 <= index < led_count:
         raise HardwareError(f"LED {index} is outside the strip (0..{led_count - 1})")
-    out = bytearray(blank_frame(led_count))
-    out[3 * index : 3 * index + 3] = bytes(colour)
-    return bytes(out)
+    return blank_frame(index) + bytes(colour) + blank_frame(led_count - index - 1)
 
 
 def colour_check_frame(led_count: int, level: int = 255) -> Frame:
     """The first three LEDs (fewer on a shorter strip) red, green and blue at ``level``."""
-    out = bytearray(blank_frame(led_count))
-    for index, colour in enumerate(COLOUR_CHECK[:led_count]):
-        out[3 * index : 3 * index + 3] = bytes(level if c else 0 for c in colour)
-    return bytes(out)
+    lit = bytes(level if c else 0 for colour in COLOUR_CHECK[:led_count] for c in colour)
+    return lit + blank_frame(led_count - len(lit) // 3)
 
 
 @dataclass
@@ -69,7 +62,7 @@ class SelfTest:
     """Show each LED of ``steps`` in turn on ``sink``, reporting the input lines queued on
     ``events`` (by :class:`InputWatch`) between steps, so a press shows at once."""
 
-    sink: FrameSink
+    sink: Link  # (or anything with ``show``)
     _: KW_ONLY
     led_count: int
     steps: Sequence[LedStep]
@@ -112,16 +105,10 @@ class SelfTest:
         ``timeout`` passes; the ones never seen."""
         missing = [name for name in expected if not self._seen(name)]
         deadline = self.clock() + timeout
-        while missing and self.events is not None:
-            left = deadline - self.clock()
-            if left <= 0:
-                break
-            try:
-                line = self.events.get(timeout=min(left, 0.5))
-            except queue.Empty:
-                continue
-            self._record(line)
-            missing = [name for name in missing if not self._seen(name)]
+        while missing and self.events is not None and (left := deadline - self.clock()) > 0:
+            with contextlib.suppress(queue.Empty):
+                self._record(self.events.get(timeout=min(left, 0.5)))
+                missing = [name for name in missing if not self._seen(name)]
         return missing
 
     def _seen(self, name: str) -> bool:
@@ -133,14 +120,9 @@ class SelfTest:
 
     def drain(self) -> None:
         """Report every input event queued so far."""
-        if self.events is None:
-            return
-        while True:
-            try:
-                line = self.events.get_nowait()
-            except queue.Empty:
-                return
-            self._record(line)
+        with contextlib.suppress(queue.Empty):
+            while self.events is not None:
+                self._record(self.events.get_nowait())
 
     def _wait(self, seconds: float) -> None:
         self.drain()
@@ -149,7 +131,7 @@ class SelfTest:
         self.drain()
 
 
-class InputWatch:
+class InputWatch(contextlib.AbstractContextManager["InputWatch"]):
     """The inputs of the first ``tracks`` tracks, each press, release or turn queued as a line
     (``"undo (GPIO5) pressed"``)."""
 
@@ -183,13 +165,5 @@ class InputWatch:
         """Release every pin."""
         self.inputs.close()
 
-    def __enter__(self) -> InputWatch:
-        return self
-
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def layout_steps(led_count: int, roles: Mapping[int, str]) -> list[LedStep]:
-    """Every LED of the strip in order, named by its role (:meth:`Layout.roles`; "unused")."""
-    return [LedStep(i, roles.get(i, "unused")) for i in range(led_count)]
