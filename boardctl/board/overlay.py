@@ -59,6 +59,10 @@ class OverlayRenderer:
         self.inner = inner
         self.layout = layout
         self._unfit: str | None = None
+        #: Where the mode signs show: every start hole and the status LED.
+        self._starts = [layout.led_of(track, 0) for track in range(len(layout.tracks))]
+        if layout.status is not None:
+            self._starts.append(layout.status)
 
     def render(self, view: BoardView, now: float) -> Frame:
         return self.render_with_next(view, now)[0]
@@ -72,9 +76,8 @@ class OverlayRenderer:
         stuck = view.extra.stuck
         if stuck:
             if stuck_on(now):
-                frame = self._paint(frame, self._stuck_leds(stuck), YELLOW)
-            flash = stuck_next(now)
-            upcoming = flash if upcoming is None else min(upcoming, flash)
+                frame = _paint(frame, self._stuck_leds(stuck), YELLOW)
+            upcoming = _sooner(upcoming, stuck_next(now))
         return frame, upcoming
 
     def _stuck_leds(self, buttons: tuple[ButtonId, ...]) -> list[int]:
@@ -97,22 +100,18 @@ class OverlayRenderer:
         try:
             frame, upcoming = self.inner.render_with_next(view, now)
         except LayoutError as exc:
-            dark = bytes(3 * self.layout.led_count)
-            if fault:
-                return self._paint(dark, self._confirm_leds(), VERMILION), None
-            if str(exc) != self._unfit:
+            if not fault and str(exc) != self._unfit:
                 self._unfit = str(exc)
                 log.error("cannot show this game: %s", exc)
-            return self._paint(dark, self._confirm_leds(), RED), None
-        if extra.confirm or extra.undo_confirm or _awaited(view):
-            step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
-            upcoming = step if upcoming is None else min(upcoming, step)
+            return _paint(self._dark(), self._starts, VERMILION if fault else RED), None
+        signoff = extra.signoff  # a result waits: the sides that confirmed it
+        awaited = signoff is not None and any(t not in signoff for t in range(len(view.tracks)))
+        if extra.confirm or extra.undo_confirm or awaited:
+            upcoming = _sooner(upcoming, _next_edge(now))
         if extra.link_ended:
-            step = (math.floor(now / LINK_ENDED_STEP) + 1) * LINK_ENDED_STEP
-            upcoming = step if upcoming is None else min(upcoming, step)
+            upcoming = _sooner(upcoming, _next_edge(now, LINK_ENDED_STEP))
         if fault:  # no score is known: dark, and the fault sign
-            dark = bytes(3 * self.layout.led_count)
-            return self._paint(dark, self._confirm_leds(), VERMILION), upcoming
+            return _paint(self._dark(), self._starts, VERMILION), upcoming
         blink = _blink_on(now)
         for shown, colour in (
             (extra.confirm and blink, RED),
@@ -122,63 +121,54 @@ class OverlayRenderer:
             (extra.link_ended and _blink_on(now, LINK_ENDED_STEP), WHITE),
         ):
             if shown:
-                return self._paint(frame, self._confirm_leds(), colour), upcoming
-        if extra.signoff is not None and extra.refusal is None:
-            return self._paint(frame, self._signoff_leds(view, extra.signoff, now), GREEN), upcoming
+                return _paint(frame, self._starts, colour), upcoming
+        if signoff is not None and extra.refusal is None:
+            # the start holes of the sides that confirmed, those awaited blinking
+            tracks = range(min(len(view.tracks), len(self.layout.tracks)))
+            lit = [self.layout.led_of(t, 0) for t in tracks if t in signoff or blink]
+            return _paint(frame, lit, GREEN), upcoming
         return frame, upcoming
 
-    def _signoff_leds(self, view: BoardView, confirmed: tuple[int, ...], now: float) -> list[int]:
-        """The start holes of a waiting result: sides that confirmed, awaited ones blinking."""
-        tracks = range(min(len(view.tracks), len(self.layout.tracks)))
-        lit = [t for t in tracks if t in confirmed or _blink_on(now)]
-        return [self.layout.led_of(track, 0) for track in lit]
-
-    @staticmethod
-    def _paint(frame: Frame, leds: list[int], rgb: bytes) -> Frame:
-        out = bytearray(frame)
-        for led in leds:
-            out[3 * led : 3 * led + 3] = rgb
-        return bytes(out)
-
-    def _confirm_leds(self) -> list[int]:
-        leds = [self.layout.led_of(track, 0) for track in range(len(self.layout.tracks))]
-        if self.layout.status is not None:
-            leds.append(self.layout.status)
-        return leds
+    def _dark(self) -> Frame:
+        return bytes(3 * self.layout.led_count)
 
     def _settings(self, settings: SettingsShown) -> Frame:
         layout = self.layout
         frame = bytearray(3 * layout.led_count)
 
-        def put(track: int, hole: int, rgb: bytes) -> None:
-            led = layout.led_of(track, hole)
+        def put(led: int, rgb: bytes) -> None:
             frame[3 * led : 3 * led + 3] = rgb
 
-        count, index = settings.count, settings.index
-        choices, choice = settings.choices, settings.choice
-        for i in range(count):
-            put(0, i + 1, WHITE if i == index else WHITE_DIM)
+        for i in range(settings.count):
+            put(layout.led_of(0, i + 1), WHITE if i == settings.index else WHITE_DIM)
         track, first = (1, 1) if len(layout.tracks) > 1 else (0, 61)
-        for i in range(choices):
-            put(track, first + i, AMBER if i == choice else AMBER_DIM)
-        if settings.item == "rules":  # the rule set's sign over its choice holes
-            name = str(settings.value)
-            colour = rule_sign_colour(name)
-            for i in range(rule_sign_holes(name) if colour is not None else 0):
-                put(track, first + i, colour or AMBER)
+        for i in range(settings.choices):
+            put(layout.led_of(track, first + i), AMBER if i == settings.choice else AMBER_DIM)
+        name = str(settings.value)
+        colour = rule_sign_colour(name)
+        if settings.item == "rules" and colour is not None:  # the rule set's sign over its choices
+            for i in range(rule_sign_holes(name)):
+                put(layout.led_of(track, first + i), colour)
         if layout.status is not None:
-            led = layout.status
-            frame[3 * led : 3 * led + 3] = AMBER
+            put(layout.status, AMBER)
         return bytes(frame)
 
 
-def _awaited(view: BoardView) -> bool:
-    """A result waits for a side that has not confirmed yet (its start hole blinks)."""
-    confirmed = view.extra.signoff
-    if confirmed is None:
-        return False
-    return any(track not in confirmed for track in range(len(view.tracks)))
+def _paint(frame: Frame, leds: list[int], rgb: bytes) -> Frame:
+    out = bytearray(frame)
+    for led in leds:
+        out[3 * led : 3 * led + 3] = rgb
+    return bytes(out)
 
 
 def _blink_on(now: float, step: float = CONFIRM_STEP) -> bool:
     return math.floor(now / step) % 2 == 0
+
+
+def _next_edge(now: float, step: float = CONFIRM_STEP) -> float:
+    """When a blink of ``step`` seconds on, ``step`` off next turns on or off after ``now``."""
+    return (math.floor(now / step) + 1) * step
+
+
+def _sooner(upcoming: float | None, edge: float) -> float:
+    return edge if upcoming is None else min(upcoming, edge)
