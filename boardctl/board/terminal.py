@@ -42,8 +42,6 @@ TRACK_LETTERS = "ABCDEF"
 NAME_WIDTH = 10
 #: The width the board is drawn for (the header and the reason keep to it).
 SCREEN_COLUMNS = 80
-# Columns left beside the holes in an 80-column terminal (the rows take 58).
-NOTES_WIDTH = SCREEN_COLUMNS - 58
 #: Rows the reason of a refusal may take under the board.
 REASON_ROWS = 2
 #: Raw channel value above which plain text calls an LED lit.
@@ -73,11 +71,9 @@ def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
         raise OptionError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
     if mode != "auto":
         return mode
-    stream = stream or sys.stdout
-    if os.environ.get("NO_COLOR") or not stream.isatty():
+    if os.environ.get("NO_COLOR") or not (stream or sys.stdout).isatty():
         return "none"
-    term = os.environ.get("TERM", "")
-    if term in ("", "dumb"):
+    if os.environ.get("TERM", "") in ("", "dumb"):
         return "none"
     if os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
         return "truecolor"
@@ -122,27 +118,22 @@ def xterm256(colour: RGB) -> int:
 
 
 class _Painter:
-    """Colours glyphs for one colour mode."""
+    """Draws LEDs in one colour mode: ``none``, ``truecolor`` or ``256``."""
 
     def __init__(self, mode: str) -> None:
         self.mode = mode
 
-    def paint(self, glyph: str, colour: RGB) -> str:
-        if self.mode == "truecolor":
-            r, g, b = colour
-            return f"\x1b[38;2;{r};{g};{b}m{glyph}{_RESET}"
-        if self.mode == "256":
-            return f"\x1b[38;5;{xterm256(colour)}m{glyph}{_RESET}"
-        return glyph
-
     def led(self, frame: Frame, led: int | None, plain: str = "*") -> str:
-        """One LED outside the holes (dealer, game point, marker, status)."""
+        """One LED (``plain`` if lit and there is no colour); None: none there."""
         if led is None:
             return " "
         colour = pixel(frame, led)
         if self.mode == "none":
             return plain if max(colour) >= PLAIN_LIT else "."
-        return self.paint("●", display_colour(colour)) if any(colour) else self.paint("·", _DARK)
+        glyph, (r, g, b) = ("●", display_colour(colour)) if any(colour) else ("·", _DARK)
+        if self.mode == "truecolor":
+            return f"\x1b[38;2;{r};{g};{b}m{glyph}{_RESET}"
+        return f"\x1b[38;5;{xterm256((r, g, b))}m{glyph}{_RESET}"
 
 
 def draw_board(
@@ -155,7 +146,9 @@ def draw_board(
 ) -> str:
     """The board as text: ``frame`` (rendered from ``view`` on ``layout``) drawn."""
     painter = _Painter(resolve_color_mode(color))
-    rows = drawn_rows(view.target, style)
+    rows = board_rows(view.target)
+    if not style.game_row and len(rows) > 1:  # the game hole ends the last row
+        rows = [*rows[:-2], rows[-2] + rows[-1]]
     lines = view_lines(view)
     body_width = max(_body_width(row, style) for row in rows)
     out = [_header(view, frame, layout, painter, style.columns)]
@@ -190,14 +183,6 @@ def draw_board(
     out.extend(refusal_rows(view, style.columns))
     text = "\n".join(out) + "\n"
     return _merge_escapes(text) if painter.mode != "none" else text
-
-
-def drawn_rows(target: int, style: Style = DEFAULT_STYLE) -> list[list[int]]:
-    """The rows of holes drawn: rows of 30, the game hole alone or ending the last row."""
-    rows = board_rows(target)
-    if not style.game_row and len(rows) > 1:
-        rows = [*rows[:-2], rows[-2] + rows[-1]]
-    return rows
 
 
 def _body_width(row: list[int], style: Style) -> int:
@@ -289,7 +274,7 @@ def visible_len(text: str) -> int:
     return len(_ESCAPE.sub("", text))
 
 
-def _spread(parts: list[str], rows: int, width: int = NOTES_WIDTH) -> tuple[list[str], list[str]]:
+def _spread(parts: list[str], rows: int, width: int) -> tuple[list[str], list[str]]:
     """The notes beside a track packed onto its rows within ``width``, and those left over
     (a board of very few rows: they go on a line of their own under the board)."""
     out = [""] * rows

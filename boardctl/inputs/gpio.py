@@ -54,41 +54,35 @@ def pin_factory(
     from gpiozero.pins.mock import MockFactory
 
     if Device.pin_factory is not None:
-        return Device.pin_factory, isinstance(Device.pin_factory, MockFactory)
-    named = os.environ.get("GPIOZERO_PIN_FACTORY")
-    if named:
+        factory = Device.pin_factory
+    elif named := os.environ.get("GPIOZERO_PIN_FACTORY"):
         try:
             factory = default_pin_factory()
         except Exception as exc:  # BadPinFactory, or the library's own import error
             raise GpioError(f"GPIOZERO_PIN_FACTORY={named}: {exc}") from exc
-        return factory, isinstance(factory, MockFactory)
-    found = (chips or gpio_chips)()
-    if not found:
+    elif not (found := (chips or gpio_chips)()):
         log.warning(
             "no GPIO chip found (/dev/gpiochip*): using mock pins "
             "(no button on this machine can be read)"
         )
-        return MockFactory(), True
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            factory = (load or default_pin_factory)()
-        except Exception as exc:  # gpiozero raises BadPinFactory after trying all
-            failure: Exception | None = exc
-        else:
-            failure = None
-    reasons = [str(warning.message) for warning in caught]
-    if failure is None:
-        for reason in reasons:
-            log.warning("GPIO: %s", reason)
-        return factory, isinstance(factory, MockFactory)
-    for reason in [*reasons, str(failure)]:
-        log.error("GPIO: %s", reason)
-    raise GpioError(
-        f"GPIO chips {', '.join(found)} found, but no gpiozero pin factory could open them "
-        f"({'; '.join([*reasons, str(failure)])}); on Raspberry Pi OS install python3-lgpio "
-        "and gpiozero>=2.0.1.post1 (systemd/install.sh does both)"
-    ) from failure
+        factory = MockFactory()
+    else:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                factory = (load or default_pin_factory)()
+            except Exception as exc:  # gpiozero raises BadPinFactory after trying all
+                reasons = [*(str(warning.message) for warning in caught), str(exc)]
+                for reason in reasons:
+                    log.error("GPIO: %s", reason)
+                raise GpioError(
+                    f"GPIO chips {', '.join(found)} found, but no gpiozero pin factory could "
+                    f"open them ({'; '.join(reasons)}); on Raspberry Pi OS install "
+                    "python3-lgpio and gpiozero>=2.0.1.post1 (systemd/install.sh does both)"
+                ) from exc
+        for warning in caught:
+            log.warning("GPIO: %s", warning.message)
+    return factory, isinstance(factory, MockFactory)
 
 
 class Inputs:
@@ -154,9 +148,3 @@ class Inputs:
         for device in self._devices:
             device.close()
         self._devices.clear()
-
-    def __enter__(self) -> Inputs:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
