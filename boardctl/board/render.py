@@ -5,6 +5,7 @@ functions of time, so :meth:`Renderer.next_change` says when the frame next diff
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
@@ -40,8 +41,6 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
     2: (0.15, 0.15, 0.15, 0.55),
     3: (0.15, 0.15, 0.15, 0.15, 0.15, 0.55),
 }
-#: Level of a line once the game is over (failed line lit, or blink "on").
-LINE_SHOWN_LEVEL = 1.0
 #: The brightness setting is perceptual, applied here only: level 64 (25 %) drives the LEDs
 #: at (64 / 255) ** 2.2 = 4.7 % and looks like a quarter (CIE L* 26; linear 25 % looks half).
 BRIGHTNESS_GAMMA = 2.2
@@ -77,15 +76,9 @@ class _Clock:
         cycle = sum(durations)
         n = _floor_index(self.now, origin, cycle)
         start = origin + n * cycle
-        offsets = [0.0, *accumulate(durations)]
-        state = 0
-        for i in range(1, len(durations)):
-            if start + offsets[i] <= self.now:
-                state = i
-        if state + 1 < len(durations):
-            self.edge(start + offsets[state + 1])
-        else:
-            self.edge(origin + (n + 1) * cycle)
+        edges = [start + offset for offset in accumulate(durations[:-1])]
+        state = bisect_right(edges, self.now)  # the edges passed in this cycle
+        self.edge(edges[state] if state < len(edges) else origin + (n + 1) * cycle)
         return state % 2 == 0
 
     def steps(self, origin: float, per_second: int) -> int:
@@ -172,7 +165,7 @@ class Renderer:
         t = self.theme
         self._tracks = tuple(self._track_colours(i) for i in range(len(layout.tracks)))
         self._line_faint = tuple(bytes(scaled(c, t.line_level)) for c in t.lines)
-        self._line_shown = tuple(bytes(scaled(c, LINE_SHOWN_LEVEL)) for c in t.lines)
+        self._line_shown = tuple(map(bytes, t.lines))  # a failed line at full colour
         self._error = bytes(t.error)
         self._status = bytes(scaled(t.status_idle, t.status_level))
         self._table: bytes | None = None
