@@ -52,19 +52,6 @@ def mode_note(view: BoardView) -> str:
     )
 
 
-def key_help(view: BoardView, help_lines: Sequence[str]) -> tuple[list[str], str]:
-    """The key help (full and :data:`SHORT_HELP`) for ``view``: while the board asks about
-    the last entry, ``U`` names the kind it files the entry as instead of redo."""
-    ask = view.extra.ask
-    if ask is None:
-        return list(help_lines), SHORT_HELP
-    other = ask.other
-    return (
-        [line.replace("U redo", f"U = {other}") for line in help_lines],
-        SHORT_HELP.replace("U:redo", f"U:{other}"),
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Fitted:
     """A board drawn for a terminal: which style, its rows, and what it needed."""
@@ -88,10 +75,6 @@ def styles(view: BoardView, columns: int) -> list[tuple[str, Style]]:
     ]
 
 
-def _width(rows: Sequence[str]) -> int:
-    return max(map(visible_len, rows), default=0)
-
-
 def fit(
     view: BoardView,
     frame: Frame,
@@ -106,13 +89,17 @@ def fit(
     """The largest board (with the help) that fits ``columns`` x ``lines``, each style drawn
     and measured; ``reserved`` rows are kept for a note, the last row for the cursor."""
     room = lines - 1 - reserved
-    full, short_help = key_help(view, help_lines)
+    full, short_help = list(help_lines), SHORT_HELP
+    ask = view.extra.ask
+    if ask is not None:  # U files the asked entry as the other kind, not redo
+        full = [line.replace("U redo", f"U = {ask.other}") for line in help_lines]
+        short_help = SHORT_HELP.replace("U:redo", f"U:{ask.other}")
     short = [short_help] if help_lines else []
     need = (0, 0)
     for name, style in styles(view, columns):
         rows = draw_board(view, frame, layout, color=color, style=style).rstrip("\n").split("\n")
         for help_rows in (full, short) if name in ("compact", "narrow") else (full,):
-            need = (max(_width(rows), _width(help_rows)), len(rows) + len(help_rows))
+            need = (max(map(visible_len, [*rows, *help_rows])), len(rows) + len(help_rows))
             if need[0] <= columns and need[1] <= room:
                 return Fitted(name, rows, help_rows)
     return Fitted("too-small", too_small(view, layout, columns, room, need), [])
