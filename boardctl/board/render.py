@@ -169,7 +169,6 @@ class Renderer:
         self._error = bytes(t.error)
         self._status = bytes(scaled(t.status_idle, t.status_level))
         self._table: bytes | None = None
-        self.brightness = 255
         self.set_brightness(brightness)
 
     def set_brightness(self, level: int) -> None:

@@ -23,8 +23,6 @@ from boardctl.view import (
 )
 
 _TRACK_INTS = ("front", "back", "game_points", "pending")
-_OPTIONAL_TRACK_INDEX = ("dealer", "to_count", "winner", "match_winner")
-_OPTIONAL_TIMES = ("error_at", "over_at")
 _EXTRA_DEFAULTS = {f.name: getattr(ViewExtra(), f.name) for f in fields(ViewExtra)}
 _EXTRA_FIELDS = tuple(_EXTRA_DEFAULTS)
 _GAME_FIELDS = _EXTRA_FIELDS[: _EXTRA_FIELDS.index("ask")]  # the engine's, always all there
@@ -104,14 +102,14 @@ class _Checker(Checker):
     def options(self, data: dict[str, Any], tracks: int) -> dict[str, Any]:
         """The optional track indexes, times and match target."""
         options: dict[str, Any] = {}
-        for key in _OPTIONAL_TRACK_INDEX:
+        for key in ("dealer", "to_count", "winner", "match_winner"):
             value = data.get(key)
             if value is not None:
                 index = self.integer(value, key)
                 if not 0 <= index < tracks:
                     raise self.fail(f"{key} {index} is not a track index (0-{tracks - 1})")
                 options[key] = index
-        for key in _OPTIONAL_TIMES:
+        for key in ("error_at", "over_at"):
             value = data.get(key)
             if value is not None:
                 if isinstance(value, bool) or not isinstance(value, int | float):

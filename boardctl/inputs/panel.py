@@ -254,9 +254,8 @@ class Panel:
     def set_tracks(self, tracks: int) -> None:
         """The game now has ``tracks`` tracks (after a new game); pending entries are dropped."""
         self.tracks = tracks
-        self._pending = [0] * tracks
+        self.cancel_pending()
         self._active_at = [0.0] * tracks
-        self.pending_at = None
         self._undo_guard = False
         self._undo_ask_since = None
 
@@ -329,13 +328,10 @@ class Panel:
         self._pending[track] += ADDS[button.role]
         self._active_at[track] = t
         self._pending_changed(t)
-        if button.role == "encoder_push":
-            return self.commit(track)
-        return []
+        return self.commit(track) if button.role == "encoder_push" else []
 
     def _held(self, button: _Button, level: int, t: float) -> list[Command]:
-        if button.level >= level:
-            return []
+        """``button`` reaches hold ``level`` (always above its level so far)."""
         button.level = level
         if level == STUCK:
             log.warning(
