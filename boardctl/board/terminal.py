@@ -117,23 +117,17 @@ def xterm256(colour: RGB) -> int:
     return 16 + 36 * level(r) + 6 * level(g) + level(b)
 
 
-class _Painter:
-    """Draws LEDs in one colour mode: ``none``, ``truecolor`` or ``256``."""
-
-    def __init__(self, mode: str) -> None:
-        self.mode = mode
-
-    def led(self, frame: Frame, led: int | None, plain: str = "*") -> str:
-        """One LED (``plain`` if lit and there is no colour); None: none there."""
-        if led is None:
-            return " "
-        colour = pixel(frame, led)
-        if self.mode == "none":
-            return plain if max(colour) >= PLAIN_LIT else "."
-        glyph, (r, g, b) = ("●", display_colour(colour)) if any(colour) else ("·", _DARK)
-        if self.mode == "truecolor":
-            return f"\x1b[38;2;{r};{g};{b}m{glyph}{_RESET}"
-        return f"\x1b[38;5;{xterm256((r, g, b))}m{glyph}{_RESET}"
+def _led(mode: str, frame: Frame, led: int | None, plain: str = "*") -> str:
+    """One LED in colour ``mode`` (``none``: ``plain`` if lit); None: none there."""
+    if led is None:
+        return " "
+    colour = pixel(frame, led)
+    if mode == "none":
+        return plain if max(colour) >= PLAIN_LIT else "."
+    glyph, (r, g, b) = ("●", display_colour(colour)) if any(colour) else ("·", _DARK)
+    if mode == "truecolor":
+        return f"\x1b[38;2;{r};{g};{b}m{glyph}{_RESET}"
+    return f"\x1b[38;5;{xterm256((r, g, b))}m{glyph}{_RESET}"
 
 
 def draw_board(
@@ -145,34 +139,34 @@ def draw_board(
     style: Style = DEFAULT_STYLE,
 ) -> str:
     """The board as text: ``frame`` (rendered from ``view`` on ``layout``) drawn."""
-    painter = _Painter(resolve_color_mode(color))
+    mode = resolve_color_mode(color)
     rows = board_rows(view.target)
     if not style.game_row and len(rows) > 1:  # the game hole ends the last row
         rows = [*rows[:-2], rows[-2] + rows[-1]]
     lines = view_lines(view)
     body_width = max(_body_width(row, style) for row in rows)
-    out = [_header(view, frame, layout, painter, style.columns)]
+    out = [_header(view, frame, layout, mode, style.columns)]
     if style.detail:
         out.append(clip(detail_line(view), style.columns, "~"))
     out.append(" " * (style.name_width + 1) + "start " + _ruler(style))
     notes_width = style.columns - (style.name_width + body_width + 13)
     spread = [
-        _spread(_beside(view, frame, layout, painter, t), len(rows), notes_width)
+        _spread(_beside(view, frame, layout, mode, t), len(rows), notes_width)
         for t in range(len(view.tracks))
     ]
     notes = [rows_notes for rows_notes, _left in spread]
     names = [fit_name(track.name, style.name_width) for track in view.tracks]
     for r, row in enumerate(rows):
         for line in lines_in_row(row, lines):
-            out.append(_line_separator(line, row.index(line.hole), frame, layout, painter, style))
+            out.append(_line_separator(line, row.index(line.hole), frame, layout, mode, style))
         for t in range(len(view.tracks)):
             glyphs = []
             for n, hole in enumerate(row):
                 if n and n % GROUP_HOLES == 0:
                     glyphs.append("|" if any(line.hole == hole for line in lines) else " ")
-                glyphs.append(_hole(view, frame, layout, painter, t, hole))
+                glyphs.append(_hole(view, frame, layout, mode, t, hole))
                 glyphs.append(" " * (style.hole_width - 1))
-            start = _hole(view, frame, layout, painter, t, 0) if r == 0 else " "
+            start = _hole(view, frame, layout, mode, t, 0) if r == 0 else " "
             label = f"{row[0]}-{row[-1]}" if len(row) > 1 else "game"
             pad = " " * (body_width - _body_width(row, style))
             text = f"{names[t]:<{style.name_width}} {start}  {''.join(glyphs)}{pad}   {label:<6}"
@@ -182,7 +176,7 @@ def draw_board(
             out.append(f"{names[t]:<{style.name_width}}    " + "  ".join(left))
     out.extend(refusal_rows(view, style.columns))
     text = "\n".join(out) + "\n"
-    return _merge_escapes(text) if painter.mode != "none" else text
+    return _merge_escapes(text) if mode != "none" else text
 
 
 def _body_width(row: list[int], style: Style) -> int:
@@ -210,8 +204,7 @@ def fit_name(name: str, width: int) -> str:
 
 def detail_line(view: BoardView) -> str:
     """The large board's extra line: the rule set, the skunk lines, the match."""
-    lines = ", ".join(f"{LINE_KEYS[line.index]} {line.hole}" for line in view_lines(view))
-    lines = lines or "none"
+    lines = ", ".join(f"{LINE_KEYS[line.index]} {line.hole}" for line in view_lines(view)) or "none"
     parts = [f"rules {view.extra.rules or 'acc'}", f"skunk lines: {lines}"]
     if view.match_target:
         parts.append(f"match to {view.match_target} game points")
@@ -234,12 +227,10 @@ def _ruler(style: Style) -> str:
     return "".join(f"{n:<{group}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
 
 
-def _hole(
-    view: BoardView, frame: Frame, layout: Layout, painter: _Painter, track: int, hole: int
-) -> str:
+def _hole(view: BoardView, frame: Frame, layout: Layout, mode: str, track: int, hole: int) -> str:
     led = layout.led_of(track, hole)
-    if painter.mode != "none":
-        return painter.led(frame, led)
+    if mode != "none":
+        return _led(mode, frame, led)
     track_view = view.tracks[track]
     front = min(max(track_view.front, 0), view.target)
     letter = TRACK_LETTERS[track % len(TRACK_LETTERS)]
@@ -247,19 +238,19 @@ def _hole(
         return letter
     if hole == min(max(track_view.back, 0), view.target):
         return letter.lower()
-    lit = painter.led(frame, led) == "*"
+    lit = _led(mode, frame, led) == "*"
     if lit and track_view.pending and hole == min(max(front + track_view.pending, 0), view.target):
         return "+"
     return "*" if lit else "."
 
 
 def _line_separator(
-    line: Line, column: int, frame: Frame, layout: Layout, painter: _Painter, style: Style
+    line: Line, column: int, frame: Frame, layout: Layout, mode: str, style: Style
 ) -> str:
     """The line above its row: a rule ``-- skunk line (91) --`` at a row's first hole, else a
     ``v`` above the first hole past it (46 in a game to 61 under ``fraction-lines``)."""
     markers = layout.markers.get(LINE_KEYS[line.index], ())
-    lamp = " ".join(painter.led(frame, led, "!") for led in markers)
+    lamp = " ".join(_led(mode, frame, led, "!") for led in markers)
     indent = " " * (style.name_width + 4)
     if column == 0:
         text = f"-- {line.name} line ({line.hole}) --"
@@ -291,7 +282,7 @@ def _spread(parts: list[str], rows: int, width: int) -> tuple[list[str], list[st
     return out, left
 
 
-def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t: int) -> list[str]:
+def _beside(view: BoardView, frame: Frame, layout: Layout, mode: str, t: int) -> list[str]:
     """Score, back peg, dealer, whose count, pending and game points of track ``t``."""
     track_view = view.tracks[t]
     track = layout.tracks[t]
@@ -301,16 +292,16 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
     if t in view.extra.undoing:  # a joined board's undo on its way to the host
         parts.append("undo sent")
     if view.dealer == t:
-        parts.append(f"{painter.led(frame, track.dealer, 'D')} dealer".lstrip())
+        parts.append(f"{_led(mode, frame, track.dealer, 'D')} dealer".lstrip())
     if view.to_count == t and view.phase != "over":
-        parts.append(f"{painter.led(frame, track.dealer, 'C')} to count".lstrip())
+        parts.append(f"{_led(mode, frame, track.dealer, 'C')} to count".lstrip())
     if view.winner == t:
         parts.append("WINNER")
     failed = view.line_failed(t) if view.winner is not None else 0
     if failed:
         parts.append(("skunked", "double-skunked", "triple-skunked")[failed - 1])
     if view.match_target or track_view.game_points:
-        lamps = "".join(painter.led(frame, led, "o") for led in track.game_points)
+        lamps = "".join(_led(mode, frame, led, "o") for led in track.game_points)
         of = f"/{view.match_target}" if view.match_target else ""
         games = f"games {track_view.game_points}{of}"
         parts.append(f"{lamps} {games}" if lamps else games)
@@ -352,13 +343,10 @@ def clip(text: str, columns: int, mark: str = "…") -> str:
     return "".join(out) + mark + (_RESET if _ESCAPE.search(text) else "")
 
 
-def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, columns: int) -> str:
+def _header(view: BoardView, frame: Frame, layout: Layout, mode: str, columns: int) -> str:
+    led = layout.status
+    status = "" if led is None else f"   status {_led(mode, frame, led, '!')}"
     parts = [layout.name, *caption_parts(view)]
-    status = ""
-    room = columns
-    if layout.status is not None:
-        status = f"status {painter.led(frame, layout.status, '!')}"
-        room -= len("   status !")
-    while len(parts) > 2 and len(" · ".join(parts)) > room:
+    while len(parts) > 2 and len(" · ".join(parts)) > columns - visible_len(status):
         parts.pop(0)  # the layout's name goes first, then the target: the phase stays
-    return " · ".join(parts) + (f"   {status}" if status else "")
+    return " · ".join(parts) + status
