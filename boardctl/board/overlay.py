@@ -1,11 +1,6 @@
-"""The panel's modes and the journal's and link's signs, drawn over the board on the LEDs.
-
-Settings mode (track 1's first holes the items, track 2's the choices), the new-game and undo
-confirms, the result's sign-off, a game the layout cannot show, a damaged or unopenable
-journal, a joined board's lost link, an ended link and a stuck button: what each looks like is in
-docs/board.md. :class:`OverlayRenderer` wraps the board renderer, so the service loop still
-sees one renderer with ``render_with_next``.
-"""
+"""The panel's modes (settings, confirms, the result's sign-off) and the signs of an unfit game,
+the journal, the link and a stuck button, drawn over the board (each look: docs/board.md);
+:class:`OverlayRenderer` wraps the board renderer, so the service loop still sees one renderer."""
 
 from __future__ import annotations
 

@@ -295,15 +295,15 @@ class Renderer:
         """The dealer's LED, lit; the LED of the track whose count is due, blinking."""
         view = c.view
         counting = view.to_count if view.phase != "over" else None
-        for t in range(len(view.tracks)):
-            dealer_led = c.tracks[t].dealer
-            if dealer_led is None:
+        for t, track in enumerate(c.tracks):
+            if track.dealer is None:
                 continue
             if t == counting:
-                if c.clock.pattern(0.0, (COUNT_PERIOD / 2, COUNT_PERIOD / 2)):
-                    c.put(dealer_led, self._tracks[t].dealer)
-            elif t == view.dealer:
-                c.put(dealer_led, self._tracks[t].dealer)
+                lit = c.clock.pattern(0.0, (COUNT_PERIOD / 2, COUNT_PERIOD / 2))
+            else:
+                lit = t == view.dealer
+            if lit:
+                c.put(track.dealer, self._tracks[t].dealer)
 
     def _game_points_layer(self, c: _Canvas) -> None:
         """Game points: one LED each, a blinking LED two (in proportion for long matches); a
@@ -313,11 +313,10 @@ class Renderer:
             leds = c.tracks[t].game_points
             colours = self._tracks[t]
             won = view.match_winner == t
-            if won and view.match_target:
-                for led in leds:
-                    c.put(led, colours.game_point_won)
-                continue
-            lit, doubled = game_point_leds(track_view.game_points, view.match_target, len(leds))
+            if won and view.match_target:  # every LED, steady
+                lit, doubled = len(leds), 0
+            else:
+                lit, doubled = game_point_leds(track_view.game_points, view.match_target, len(leds))
             blink_on = doubled == 0 or c.clock.pattern(
                 0.0, (GAME_POINT_PERIOD / 2, GAME_POINT_PERIOD / 2)
             )

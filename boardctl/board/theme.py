@@ -1,6 +1,5 @@
 """Colours and light levels of the board: Okabe & Ito's colour-blind-safe palette, and
-nothing told by colour alone (pegs by brightness, lines by rhythm, dealer by steadiness).
-"""
+nothing told by colour alone (pegs by brightness, lines by rhythm, dealer by steadiness)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""gpiozero devices for the configured pins, feeding raw events to a callback.
-
-Buttons are ``DigitalInputDevice(pin, pull_up=True, bounce_time=None)`` (no hold thread; holds are
-timed in the service loop), encoders ``RotaryEncoder(a, b, max_steps=0)``; the callbacks only stamp
-the time and hand the event on.
-"""
+"""gpiozero devices for the configured pins, feeding raw events to a callback that only stamps
+the time and hands the event on (no gpiozero hold thread: holds are timed in the service loop)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""What the buttons mean: pending entries, gestures, settings and new-game confirm.
-
-A pure state machine with an explicit clock: raw edges in, the commands of
-:mod:`boardctl.game.commands` out. Every gesture: :data:`GESTURES` and docs/service.md.
-"""
+"""What the buttons mean, a pure state machine with an explicit clock: raw edges in, the commands
+of :mod:`boardctl.game.commands` out. Every gesture: :data:`GESTURES` and docs/service.md."""
 
 from __future__ import annotations
 
