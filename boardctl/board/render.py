@@ -1,12 +1,11 @@
 """The renderer: a board view and a time in, a frame of LED colours out, purely; animations are
 functions of time, so :meth:`Renderer.next_change` says when the frame next differs. The layers
-(docs/board.md, "What the board shows") are painted in the order of :data:`_LAYERS`."""
+(docs/board.md, "What the board shows") are painted in the order of :meth:`Renderer._draw`."""
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -241,10 +240,20 @@ class Renderer:
     def _draw(self, frame: bytearray, view: BoardView, clock: _Clock) -> None:
         """Paint every layer, bottom first: a later layer's LEDs cover an earlier one's."""
         canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
-        for layer in _LAYERS:
-            layer(self, canvas)
+        self._status_layer(canvas)
+        self._lines_layer(canvas)
+        self._failed_lines_layer(canvas)
+        self._pegs_layer(canvas)
+        self._dealer_layer(canvas)
+        self._game_points_layer(canvas)
+        self._pending_layer(canvas)
+        self._undo_layer(canvas)
+        self._comet_layer(canvas)
+        self._sign_layer(canvas)
+        self._ask_layer(canvas)
+        self._error_layer(canvas)
 
-    # --- the layers, in painting order (see _LAYERS) -----------------------------
+    # --- the layers, in painting order (see _draw) -------------------------------
     def _status_layer(self, c: _Canvas) -> None:
         if self.layout.status is not None:
             c.put(self.layout.status, self._status)
@@ -429,19 +438,3 @@ def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int
 
 _ASK_WHITE = bytes(WHITE)  # the sign of a question (signs.ASK_SIGN)
 _DARK = bytes(3)
-
-#: The layers of a frame, bottom first.
-_LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
-    Renderer._status_layer,
-    Renderer._lines_layer,
-    Renderer._failed_lines_layer,
-    Renderer._pegs_layer,
-    Renderer._dealer_layer,
-    Renderer._game_points_layer,
-    Renderer._pending_layer,
-    Renderer._undo_layer,
-    Renderer._comet_layer,
-    Renderer._sign_layer,
-    Renderer._ask_layer,
-    Renderer._error_layer,
-)
