@@ -24,11 +24,11 @@ KEYMAP: dict[str, InputEvent] = {
     "M": Tap("menu", 1),
     "N": Tap("menu", 2),
 }
-for _track, (_plus1, _plus5, _push, _back) in enumerate(("1qaz", "2wsx", "3edc")):
-    KEYMAP[_plus1] = Tap(button_id("plus1", _track))
-    KEYMAP[_plus5] = Tap(button_id("plus5", _track))
-    KEYMAP[_push] = Tap(button_id("encoder_push", _track))
-    KEYMAP[_back] = Turn(_track, -1)
+for _track, _keys in enumerate(("1qaz", "2wsx", "3edc")):
+    KEYMAP[_keys[0]] = Tap(button_id("plus1", _track))
+    KEYMAP[_keys[1]] = Tap(button_id("plus5", _track))
+    KEYMAP[_keys[2]] = Tap(button_id("encoder_push", _track))
+    KEYMAP[_keys[3]] = Turn(_track, -1)
 
 # what the keys do, for the help lines: the full two lines and the one-line short form
 LEGEND = (

@@ -273,12 +273,9 @@ class Panel:
 
     # --- internals -----------------------------------------------------------
     def _button(self, name: str) -> _Button:
-        button = self._buttons.get(name)
-        if button is None:
-            role, track = parse_button_id(name)
-            button = _Button(role, track, Debouncer(self.timing.debounce))
-            self._buttons[name] = button
-        return button
+        if name not in self._buttons:
+            self._buttons[name] = _Button(*parse_button_id(name), Debouncer(self.timing.debounce))
+        return self._buttons[name]
 
     def _next_threshold(self, button: _Button) -> tuple[int, float] | None:
         """The next hold level this pressed button reaches, and when."""
