@@ -5,11 +5,11 @@ the journal, the link and a stuck button, drawn over the board (each look: docs/
 from __future__ import annotations
 
 import logging
-import math
 from typing import Protocol
 
 from boardctl.board import theme
 from boardctl.board.layout import Layout
+from boardctl.board.render import Clock
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
 from boardctl.board.signs import (
     LINK_ENDED_STEP,
@@ -67,13 +67,14 @@ class OverlayRenderer:
 
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
         """Both :meth:`render` and :meth:`next_change` in one pass (the board renders once)."""
-        frame, upcoming = self._render(view, now)
+        clock = Clock(now)
+        frame = self._render(view, clock)
         stuck = view.extra.stuck
         if stuck:
             if stuck_on(now):
                 frame = _paint(frame, self._stuck_leds(stuck), YELLOW)
-            upcoming = _sooner(upcoming, stuck_next(now))
-        return frame, upcoming
+            clock.edge(stuck_next(now))
+        return frame, clock.next
 
     def _stuck_leds(self, buttons: tuple[ButtonId, ...]) -> list[int]:
         layout = self.layout
@@ -87,42 +88,42 @@ class OverlayRenderer:
                     leds.append(layout.led_of(*place))
         return leds
 
-    def _render(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
+    def _render(self, view: BoardView, clock: Clock) -> Frame:
         extra = view.extra
         if extra.settings is not None:
-            return self._settings(extra.settings), None
+            return self._settings(extra.settings)
         fault = extra.journal_fault
         try:
-            frame, upcoming = self.inner.render_with_next(view, now)
+            frame, upcoming = self.inner.render_with_next(view, clock.now)
         except LayoutError as exc:
             if not fault and str(exc) != self._unfit:
                 self._unfit = str(exc)
                 log.error("cannot show this game: %s", exc)
-            return _paint(self._dark(), self._starts, VERMILION if fault else RED), None
+            return _paint(self._dark(), self._starts, VERMILION if fault else RED)
+        if upcoming is not None:
+            clock.edge(upcoming)
         signoff = extra.signoff  # a result waits: the sides that confirmed it
         awaited = signoff is not None and any(t not in signoff for t in range(len(view.tracks)))
-        if extra.confirm or extra.undo_confirm or awaited:
-            upcoming = _sooner(upcoming, _next_edge(now))
-        if extra.link_ended:
-            upcoming = _sooner(upcoming, _next_edge(now, LINK_ENDED_STEP))
+        blinks = bool(extra.confirm or extra.undo_confirm or awaited)
+        blink = blinks and clock.pattern(0.0, (CONFIRM_STEP, CONFIRM_STEP))
+        ended = extra.link_ended and clock.pattern(0.0, (LINK_ENDED_STEP, LINK_ENDED_STEP))
         if fault:  # no score is known: dark, and the fault sign
-            return _paint(self._dark(), self._starts, VERMILION), upcoming
-        blink = _blink_on(now)
+            return _paint(self._dark(), self._starts, VERMILION)
         for shown, colour in (
             (extra.confirm and blink, RED),
             (extra.undo_confirm and blink, BLUE),
             (extra.journal_damage, PURPLE),
             (extra.link_lost, WHITE),
-            (extra.link_ended and _blink_on(now, LINK_ENDED_STEP), WHITE),
+            (ended, WHITE),
         ):
             if shown:
-                return _paint(frame, self._starts, colour), upcoming
+                return _paint(frame, self._starts, colour)
         if signoff is not None and extra.refusal is None:
             # the start holes of the sides that confirmed, those awaited blinking
             tracks = range(min(len(view.tracks), len(self.layout.tracks)))
             lit = [self.layout.led_of(t, 0) for t in tracks if t in signoff or blink]
-            return _paint(frame, lit, GREEN), upcoming
-        return frame, upcoming
+            return _paint(frame, lit, GREEN)
+        return frame
 
     def _dark(self) -> Frame:
         return bytes(3 * self.layout.led_count)
@@ -154,16 +155,3 @@ def _paint(frame: Frame, leds: list[int], rgb: bytes) -> Frame:
     for led in leds:
         out[3 * led : 3 * led + 3] = rgb
     return bytes(out)
-
-
-def _blink_on(now: float, step: float = CONFIRM_STEP) -> bool:
-    return math.floor(now / step) % 2 == 0
-
-
-def _next_edge(now: float, step: float = CONFIRM_STEP) -> float:
-    """When a blink of ``step`` seconds on, ``step`` off next turns on or off after ``now``."""
-    return (math.floor(now / step) + 1) * step
-
-
-def _sooner(upcoming: float | None, edge: float) -> float:
-    return edge if upcoming is None else min(upcoming, edge)

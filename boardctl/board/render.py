@@ -45,7 +45,7 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 BRIGHTNESS_GAMMA = 2.2
 
 
-class _Clock:
+class Clock:
     """Answers "is this animation on at ``now``?" and remembers the next edge."""
 
     def __init__(self, now: float) -> None:
@@ -103,7 +103,7 @@ class _Canvas:
     __slots__ = ("clock", "frame", "lines", "target", "tracks", "view")
 
     def __init__(
-        self, frame: bytearray, view: BoardView, clock: _Clock, tracks: tuple[TrackLayout, ...]
+        self, frame: bytearray, view: BoardView, clock: Clock, tracks: tuple[TrackLayout, ...]
     ) -> None:
         self.frame = frame
         self.view = view
@@ -206,7 +206,7 @@ class Renderer:
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
         """Both :meth:`render` and :meth:`next_change` in one pass."""
         self.check_view(view)
-        clock = _Clock(now)
+        clock = Clock(now)
         frame = bytearray(3 * self.layout.led_count)
         self._draw(frame, view, clock)
         out = bytes(frame)
@@ -237,7 +237,7 @@ class Renderer:
                     f"view {key} {index} is not a track index (0-{len(view.tracks) - 1})"
                 )
 
-    def _draw(self, frame: bytearray, view: BoardView, clock: _Clock) -> None:
+    def _draw(self, frame: bytearray, view: BoardView, clock: Clock) -> None:
         """Paint every layer, bottom first: a later layer's LEDs cover an earlier one's."""
         canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
         self._status_layer(canvas)
@@ -414,7 +414,7 @@ class Renderer:
                 c.put(track.holes[0], self._error)
 
     @staticmethod
-    def _line_on(index: int, failed: int, blinking: bool, view: BoardView, clock: _Clock) -> bool:
+    def _line_on(index: int, failed: int, blinking: bool, view: BoardView, clock: Clock) -> bool:
         """Whether line ``index`` shows at game end for a loser who failed ``failed`` lines."""
         if index != failed - 1 or not blinking:
             return True
