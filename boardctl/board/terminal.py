@@ -154,7 +154,6 @@ def draw_board(
         _spread(_beside(view, frame, layout, mode, t), len(rows), notes_width)
         for t in range(len(view.tracks))
     ]
-    notes = [rows_notes for rows_notes, _left in spread]
     names = [fit_name(track.name, style.name_width) for track in view.tracks]
     for r, row in enumerate(rows):
         for line in lines_in_row(row, lines):
@@ -170,13 +169,13 @@ def draw_board(
             label = f"{row[0]}-{row[-1]}" if len(row) > 1 else "game"
             pad = " " * (body_width - _body_width(row, style))
             text = f"{names[t]:<{style.name_width}} {start}  {''.join(glyphs)}{pad}   {label:<6}"
-            out.append((text + notes[t][r]).rstrip())
+            out.append((text + spread[t][0][r]).rstrip())
     for t, (_rows_notes, left) in enumerate(spread):  # notes with no room beside the rows
         if left:
             out.append(f"{names[t]:<{style.name_width}}    " + "  ".join(left))
     out.extend(refusal_rows(view, style.columns))
-    text = "\n".join(out) + "\n"
-    return _merge_escapes(text) if mode != "none" else text
+    # a reset followed by the colour just reset is dropped (runs of one colour)
+    return _RUN.sub(lambda run: run[0].replace(_RESET + run[1], ""), "\n".join(out) + "\n")
 
 
 def _body_width(row: list[int], style: Style) -> int:
@@ -214,11 +213,6 @@ def detail_line(view: BoardView) -> str:
 _ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
 # A colour, then each reset followed by that same colour again (a run of one colour).
 _RUN = re.compile(r"(\x1b\[(?!0m)[0-9;]*m)[^\x1b]*(?:\x1b\[0m\1[^\x1b]*)+")
-
-
-def _merge_escapes(text: str) -> str:
-    """Drop a reset followed by the colour that was just reset (runs of one colour)."""
-    return _RUN.sub(lambda run: run[0].replace(_RESET + run[1], ""), text)
 
 
 def _ruler(style: Style) -> str:
