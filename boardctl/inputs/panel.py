@@ -397,7 +397,7 @@ class Panel:
         """The undo button, short (undo) or held (redo): leave a mode, else drop the pending
         amounts, else ``command``."""
         if self._settings is not None:
-            return self._cancel_settings()
+            return self._leave_settings(t, keep=False)
         if self._confirm_since is not None or self._undo_ask_since is not None:
             self._confirm_since = self._undo_ask_since = None
             return []
@@ -438,26 +438,22 @@ class Panel:
         # the brightness is seen at once, so the owner can judge it
         return [Brightness(settings.values[name])] if name == "brightness" else []
 
-    def _cancel_settings(self) -> list[Command]:
-        """Leave settings mode without changes (a previewed brightness goes back)."""
+    def _leave_settings(self, t: float, *, keep: bool = True) -> list[Command]:
+        """Leave settings mode with the changes, or without them (a previewed brightness goes
+        back); the brightness, seen at once, is no change to make."""
         settings = self._settings
         assert settings is not None
         self._settings = None
-        before = settings.original.get("brightness")
-        if before is not None and settings.values.get("brightness") != before:
-            return [Brightness(before)]
-        return []
-
-    def _leave_settings(self, t: float) -> list[Command]:
-        settings = self._settings
-        assert settings is not None
-        self._settings = None
+        if not keep:
+            before = settings.original.get("brightness")
+            back = settings.values.get("brightness") != before
+            return [Brightness(before)] if before is not None and back else []
         changed = {
             name: value
             for name, value in settings.values.items()
-            if name in SETTING_CHOICES and value != settings.original.get(name)
+            if name in SETTING_CHOICES and name != "brightness"
+            if value != settings.original.get(name)
         }
-        changed.pop("brightness", None)
         if "variant" in changed or "target" in changed or "rules" in changed:
             # a new game: the variant, target and rule set only if changed (a new variant
             # brings its own target, a new rule set its own preset unless one was chosen),
