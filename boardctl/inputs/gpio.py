@@ -96,7 +96,6 @@ class Inputs:
     ) -> None:
         from gpiozero import DigitalInputDevice, RotaryEncoder
 
-        self._devices: list[Any] = []
         self.buttons: dict[str, Any] = {}
         self.encoders: dict[int, Any] = {}
         self._sink = sink
@@ -109,23 +108,19 @@ class Inputs:
                 wired = ButtonId.from_name(name)
                 if pin is None or wired.role not in BUTTONS or (wired.track or 0) >= tracks:
                     continue  # not wired, an encoder's contact, or a track the game has not
-                button = DigitalInputDevice(
+                self.buttons[name] = button = DigitalInputDevice(
                     pin, pull_up=True, bounce_time=None, pin_factory=factory
                 )
                 button.when_activated = self._handler(partial(Edge, name, True))
                 button.when_deactivated = self._handler(partial(Edge, name, False))
-                self._devices.append(button)
-                self.buttons[name] = button
             for track, table in enumerate(pins.tracks[:tracks]):
                 if table.encoder_a is None or table.encoder_b is None:
                     continue
-                encoder = RotaryEncoder(
+                self.encoders[track] = encoder = RotaryEncoder(
                     table.encoder_a, table.encoder_b, max_steps=0, pin_factory=factory
                 )
                 encoder.when_rotated_clockwise = self._handler(partial(Turn, track, 1))
                 encoder.when_rotated_counter_clockwise = self._handler(partial(Turn, track, -1))
-                self._devices.append(encoder)
-                self.encoders[track] = encoder
         except BaseException:
             self.close()
             raise
@@ -140,7 +135,6 @@ class Inputs:
         return handler
 
     def close(self) -> None:
-        """Release every pin."""
-        for device in self._devices:
+        """Release every pin (again: nothing)."""
+        for device in [*self.buttons.values(), *self.encoders.values()]:
             device.close()
-        self._devices.clear()
