@@ -270,22 +270,29 @@ class Renderer:
                     c.put(track.holes[line], self._line_faint[i])
 
     def _failed_lines_layer(self, c: _Canvas) -> None:
-        """Lines failed at game end: the deepest blinks, shallower ones stay lit."""
-        view, clock, lines, markers = c.view, c.clock, c.lines, self.layout.markers
-        failures = [min(view.line_failed(t), len(lines)) for t in range(len(view.tracks))]
+        """Lines failed at game end, on each loser's track (a line's marker LEDs: the deepest
+        failure of all): the deepest blinks for a while, shallower ones stay lit."""
+        view, clock = c.view, c.clock
+        failures = [min(view.line_failed(t), len(c.lines)) for t in range(len(view.tracks))]
         if not any(failures):
             return
         blinking = clock.window(view.over_at, LINE_BLINK_SECONDS)
-        for t, failed in enumerate(failures):
-            for i, line in lines:
-                shown = i < failed and not markers.get(LINE_KEYS[i])
-                if shown and self._line_on(i, failed, blinking, view, clock):
-                    c.put(c.tracks[t].holes[line], self._line_shown[i])
-        deepest = max(failures)
-        for i, _line in lines:
-            leds = markers.get(LINE_KEYS[i])
-            if leds and i < deepest and self._line_on(i, deepest, blinking, view, clock):
-                for led in leds:
+        over_at = view.over_at or 0.0  # (known whenever a line blinks)
+
+        def shown(index: int, failed: int) -> bool:
+            """Whether line ``index`` shows for a loser who failed ``failed`` lines."""
+            if index != failed - 1 or not blinking:
+                return index < failed
+            return clock.pattern(over_at, LINE_PATTERNS[failed])
+
+        for i, line in c.lines:
+            markers = self.layout.markers.get(LINE_KEYS[i])
+            if not markers:
+                for t, failed in enumerate(failures):
+                    if shown(i, failed):
+                        c.put(c.tracks[t].holes[line], self._line_shown[i])
+            elif shown(i, max(failures)):
+                for led in markers:
                     c.put(led, self._line_shown[i])
 
     def _pegs_layer(self, c: _Canvas) -> None:
@@ -412,14 +419,6 @@ class Renderer:
                 c.put(self.layout.status, self._error)
             for track in c.tracks:
                 c.put(track.holes[0], self._error)
-
-    @staticmethod
-    def _line_on(index: int, failed: int, blinking: bool, view: BoardView, clock: Clock) -> bool:
-        """Whether line ``index`` shows at game end for a loser who failed ``failed`` lines."""
-        if index != failed - 1 or not blinking:
-            return True
-        assert view.over_at is not None
-        return clock.pattern(view.over_at, LINE_PATTERNS[failed])
 
 
 def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int, int]:
