@@ -8,16 +8,11 @@ import logging
 from typing import Protocol
 
 from boardctl.board import theme
+from boardctl.board.frame import Frame as Frame  # (the service loop imports it from here)
 from boardctl.board.layout import Layout
 from boardctl.board.render import Clock
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
-from boardctl.board.signs import (
-    LINK_ENDED_STEP,
-    STUCK_COLOUR,
-    stuck_next,
-    stuck_on,
-    stuck_places,
-)
+from boardctl.board.signs import LINK_ENDED_STEP, STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
 from boardctl.view import BoardView, ButtonId, SettingsShown
 
@@ -34,9 +29,6 @@ YELLOW = bytes(STUCK_COLOUR)
 CONFIRM_STEP = 0.25  # seconds on, seconds off
 
 log = logging.getLogger(__name__)
-
-
-Frame = bytes
 
 
 class Renderer(Protocol):

@@ -10,14 +10,7 @@ from dataclasses import dataclass, replace
 from boardctl.board.frame import Frame
 from boardctl.board.layout import Layout
 from boardctl.board.signs import ask_question
-from boardctl.board.terminal import (
-    ColorMode,
-    Style,
-    clip,
-    draw_board,
-    refusal_rows,
-    visible_len,
-)
+from boardctl.board.terminal import ColorMode, Style, clip, draw_board, refusal_rows, visible_len
 from boardctl.inputs.keys import SHORT_HELP
 from boardctl.view import BoardView
 

@@ -8,13 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.frame import RGB, Frame, pixel
-from boardctl.board.geometry import (
-    GROUP_HOLES,
-    board_rows,
-    caption_parts,
-    lines_in_row,
-    view_lines,
-)
+from boardctl.board.geometry import GROUP_HOLES, board_rows, caption_parts, lines_in_row, view_lines
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.theme import display_colour
 from boardctl.errors import BoardError

@@ -12,15 +12,7 @@ from typing import Any
 from boardctl.board.layout import Checker
 from boardctl.errors import ConfigError
 from boardctl.refusals import Refusal
-from boardctl.view import (
-    PHASES,
-    BoardView,
-    ButtonId,
-    Question,
-    SettingsShown,
-    TrackView,
-    ViewExtra,
-)
+from boardctl.view import PHASES, BoardView, ButtonId, Question, SettingsShown, TrackView, ViewExtra
 
 _TRACK_INTS = ("front", "back", "game_points", "pending")
 _EXTRA_DEFAULTS = {f.name: getattr(ViewExtra(), f.name) for f in fields(ViewExtra)}
