@@ -159,9 +159,8 @@ class Renderer:
         power: PowerBudget | None = None,
     ) -> None:
         self.layout = layout
-        self.theme = theme or DEFAULT_THEME
+        self.theme = t = theme or DEFAULT_THEME
         self.power = power
-        t = self.theme
         self._tracks = tuple(self._track_colours(i) for i in range(len(layout.tracks)))
         self._line_faint = tuple(bytes(scaled(c, t.line_level)) for c in t.lines)
         self._line_shown = tuple(map(bytes, t.lines))  # a failed line at full colour

@@ -103,10 +103,9 @@ def too_small(
 ) -> list[str]:
     """What a terminal too small for any board shows: why, the size needed, the score."""
     width, height = need
-    tracks = len(view.tracks)
     message = (
         f"The terminal ({columns}x{room + 1}) is too small for the virtual board: "
-        f"{layout.name} with {tracks} tracks needs at least {width}x{height + 1}. "
+        f"{layout.name} with {len(view.tracks)} tracks needs at least {width}x{height + 1}. "
         "Make the window larger; the game goes on (boardctl status shows it)."
     )
     out = textwrap.wrap(message, max(columns, 10))
