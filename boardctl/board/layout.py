@@ -116,7 +116,7 @@ def parse_layout(text: str, *, source: str = "<layout>") -> Layout:
 
 
 class Checker:
-    """Checks of data read from ``source``: each error, an ``error``, names it and the key."""
+    """Checks of data read from ``source``; each error (an ``error``) names the source and key."""
 
     error: type[BoardError] = LayoutError
 
