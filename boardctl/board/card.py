@@ -7,20 +7,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from boardctl.board import signs
 from boardctl.board.rulesign import rule_legend
-from boardctl.board.signs import (
-    ASK_MEANING,
-    ASK_SIGN,
-    LINK_ENDED_MEANING,
-    LINK_ENDED_SIGN,
-    LINK_LOST_MEANING,
-    LINK_LOST_SIGN,
-    STUCK_MEANING,
-    STUCK_SIGN,
-    UNDO_SENT_MEANING,
-    UNDO_SENT_SIGN,
-    legend,
-)
 
 #: The card's size: 4 x 6 in at 300 dots per inch.
 DPI = 300
@@ -38,14 +26,14 @@ OTHER_SIGNS: tuple[tuple[str, str], ...] = (
     ("game-point LEDs", "one a game point; a blinking one counts two"),
     ("skunk line blinking at the end", "the loser failed it: 1 blink skunk, 2 double, 3 triple"),
     ("comet along a track", "this track won the game"),
-    (ASK_SIGN, ASK_MEANING),
+    (signs.ASK_SIGN, signs.ASK_MEANING),
     ("start holes blinking red", "new game? menu confirms, undo cancels"),
     ("start holes steady purple", "the journal was damaged and recovered"),
-    (LINK_LOST_SIGN, LINK_LOST_MEANING),
-    (LINK_ENDED_SIGN, LINK_ENDED_MEANING),
-    (UNDO_SENT_SIGN, UNDO_SENT_MEANING),
+    (signs.LINK_LOST_SIGN, signs.LINK_LOST_MEANING),
+    (signs.LINK_ENDED_SIGN, signs.LINK_ENDED_MEANING),
+    (signs.UNDO_SENT_SIGN, signs.UNDO_SENT_MEANING),
     ("board dark, start holes vermilion", "the journal cannot be opened: nothing is saved"),
-    (STUCK_SIGN, STUCK_MEANING),
+    (signs.STUCK_SIGN, signs.STUCK_MEANING),
 )
 
 
@@ -53,17 +41,20 @@ def card_lines() -> list[tuple[str, str]]:
     """The card as (style, text) lines: ``title``, ``head`` or ``body``."""
     from boardctl.inputs.panel import GESTURES
 
-    lines: list[tuple[str, str]] = [("title", "boardctl: quick reference")]
-    lines.append(("head", "Buttons"))
-    lines += [("body", f"{gesture}: {meaning}") for gesture, meaning in GESTURES]
-    lines.append(("head", "Refused: start holes flash, holes 1-N stay lit"))
-    for refusal, sign, meaning in legend():
-        lines.append(("body", f"{refusal.value.replace('_', ' ')}: {sign}; {meaning}"))
-    lines.append(("head", "Rule set (settings, last item): holes 1-N of track 2"))
-    lines.append(("body", "; ".join(f"{name}: {sign}" for name, sign, _title in rule_legend())))
-    lines.append(("head", "Other signs"))
-    lines += [("body", f"{sign}: {meaning}") for sign, meaning in OTHER_SIGNS]
-    return lines
+    return [
+        ("title", "boardctl: quick reference"),
+        ("head", "Buttons"),
+        *(("body", f"{gesture}: {meaning}") for gesture, meaning in GESTURES),
+        ("head", "Refused: start holes flash, holes 1-N stay lit"),
+        *(
+            ("body", f"{refusal.value.replace('_', ' ')}: {sign}; {meaning}")
+            for refusal, sign, meaning in signs.legend()
+        ),
+        ("head", "Rule set (settings, last item): holes 1-N of track 2"),
+        ("body", "; ".join(f"{name}: {sign}" for name, sign, _title in rule_legend())),
+        ("head", "Other signs"),
+        *(("body", f"{sign}: {meaning}") for sign, meaning in OTHER_SIGNS),
+    ]
 
 
 def card_text() -> str:
@@ -88,28 +79,20 @@ def _rows(body: int) -> list[tuple[str, str, int]]:
     return rows
 
 
-def _fitting_rows() -> tuple[int, list[tuple[str, str, int]]]:
-    """The largest body size (down from :data:`BODY_SIZE`) whose rows fit the card."""
-    for body in range(BODY_SIZE, MIN_BODY_SIZE, -1):
-        rows = _rows(body)
-        if rows[-1][2] + body + 4 <= SIZE[1] - MARGIN:
-            return body, rows
-    return MIN_BODY_SIZE, _rows(MIN_BODY_SIZE)
-
-
 def draw_card() -> Any:
     """The card as a Pillow image (white, black text), the body text as large as fits."""
     from PIL import Image, ImageDraw, ImageFont
 
     image = Image.new("RGB", SIZE, "white")
     draw = ImageDraw.Draw(image)
-    body, rows = _fitting_rows()
+    sizes = range(BODY_SIZE, MIN_BODY_SIZE, -1)  # the largest whose rows fit the card
+    body = next((b for b in sizes if _rows(b)[-1][2] + b + 4 <= SIZE[1] - MARGIN), MIN_BODY_SIZE)
     fonts = {
         "title": ImageFont.load_default(size=56),
         "head": ImageFont.load_default(size=40),
         "body": ImageFont.load_default(size=body),
     }
-    for style, text, y in rows:
+    for style, text, y in _rows(body):
         draw.text((MARGIN, y), text, fill="black", font=fonts[style])
     return image
 

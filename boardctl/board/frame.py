@@ -29,16 +29,15 @@ def changed_runs(old: Frame, new: Frame, *, max_gap: int = 2) -> list[tuple[int,
         raise FrameError(f"frames differ in length ({len(old)} != {len(new)} bytes)")
     if old == new:
         return []
-    count = len(new) // 3
-    changed: list[int] = []
     # Compare blocks of LEDs first: a peg move touches two or three of them.
-    step = 3 * _BLOCK_LEDS
-    for base in range(0, 3 * count, step):
-        if old[base : base + step] == new[base : base + step]:
-            continue
-        for b in range(base, min(base + step, 3 * count), 3):
-            if old[b : b + 3] != new[b : b + 3]:
-                changed.append(b // 3)
+    end, step = 3 * (len(new) // 3), 3 * _BLOCK_LEDS
+    changed = [
+        b // 3
+        for base in range(0, end, step)
+        if old[base : base + step] != new[base : base + step]
+        for b in range(base, min(base + step, end), 3)
+        if old[b : b + 3] != new[b : b + 3]
+    ]
     runs: list[tuple[int, int]] = []  # (start, end) LED indices, end exclusive
     start = last = changed[0]
     for i in changed[1:]:

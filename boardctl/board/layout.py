@@ -4,14 +4,16 @@ docs/board.md, "Layout files", checked, a :class:`LayoutError` naming file, key 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from boardctl.errors import LayoutError
+from boardctl.errors import BoardError, LayoutError
 from boardctl.link.protocol import MAX_LEDS
 
 #: Built-in layouts shipped as package data (``boardctl/board/layouts/``).
 LAYOUT_NAMES = ("two-121", "three-121", "two-61")
+_KNOWN = ", ".join(LAYOUT_NAMES)
 
 #: Strip colour orders a layout may name (the frame itself is always RGB).
 COLOR_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
@@ -75,8 +77,9 @@ class Layout:
 def builtin_layout(name: str) -> Layout:
     """One of the layouts shipped with boardctl (see :data:`LAYOUT_NAMES`)."""
     if name not in LAYOUT_NAMES:
-        known = ", ".join(LAYOUT_NAMES)
-        raise LayoutError(f"no built-in layout {name!r}; choose one of {known} or give a file path")
+        raise LayoutError(
+            f"no built-in layout {name!r}; choose one of {_KNOWN} or give a file path"
+        )
     from importlib import resources
 
     resource = resources.files("boardctl.board").joinpath("layouts", f"{name}.toml")
@@ -87,8 +90,7 @@ def load_layout(path: str | Path) -> Layout:
     """Load and validate a layout file; a built-in name is accepted too."""
     text_path = str(path)
     if not text_path.strip():
-        known = ", ".join(LAYOUT_NAMES)
-        raise LayoutError(f"the layout is empty; give a built-in name ({known}) or a layout file")
+        raise LayoutError(f"the layout is empty; give a built-in name ({_KNOWN}) or a layout file")
     if text_path in LAYOUT_NAMES:
         return builtin_layout(text_path)
     p = Path(path)
@@ -97,8 +99,7 @@ def load_layout(path: str | Path) -> Layout:
     except OSError as exc:
         hint = ""
         if p.suffix != ".toml" and "/" not in text_path:  # meant as a built-in name
-            known = ", ".join(LAYOUT_NAMES)
-            hint = f"; not a built-in layout either (board.layout: one of {known}, or a file)"
+            hint = f"; not a built-in layout either (board.layout: one of {_KNOWN}, or a file)"
         raise LayoutError(f"{p}: cannot read layout file ({exc.strerror or exc}){hint}") from exc
     return parse_layout(text, source=str(p))
 
@@ -114,22 +115,16 @@ def parse_layout(text: str, *, source: str = "<layout>") -> Layout:
     return _Parser(source).layout(data)
 
 
-class _Parser:
-    """Builds a :class:`Layout` from TOML data, checking as it goes."""
+class Checker:
+    """Checks of data read from ``source``; each error (an ``error``) names the source and key."""
+
+    error: type[BoardError] = LayoutError
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.owner: dict[int, str] = {}  # LED -> the key that uses it
-        self.led_count = 0
 
-    def fail(self, message: str) -> LayoutError:
-        return LayoutError(f"{self.source}: {message}")
-
-    def check_keys(self, table: dict[str, Any], known: set[str], where: str) -> None:
-        for key in table:
-            if key not in known:
-                choices = ", ".join(sorted(known))
-                raise self.fail(f"{where}: unknown key {key!r} (known keys: {choices})")
+    def fail(self, message: str) -> BoardError:
+        return self.error(f"{self.source}: {message}")
 
     def integer(
         self,
@@ -147,6 +142,21 @@ class _Parser:
         if maximum is not None and value > maximum:  # checked before anything is allocated
             raise self.fail(f"{key} must be at most {maximum}{why}, not {value}")
         return value
+
+
+class _Parser(Checker):
+    """Builds a :class:`Layout` from TOML data, checking as it goes."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(source)
+        self.owner: dict[int, str] = {}  # LED -> the key that uses it
+        self.led_count = 0
+
+    def check_keys(self, table: dict[str, Any], known: set[str], where: str) -> None:
+        for key in table:
+            if key not in known:
+                choices = ", ".join(sorted(known))
+                raise self.fail(f"{where}: unknown key {key!r} (known keys: {choices})")
 
     def use_led(self, led: int, key: str, what: str) -> int:
         """Claim ``led`` for ``what``; it must be on the strip and not yet used."""
@@ -322,13 +332,6 @@ class _Parser:
 
 def ranges(numbers: list[int], sep: str = ", ") -> str:
     """``[1, 2, 3, 7]`` -> ``"1-3, 7"`` (sorted numbers, ``sep`` between the runs)."""
-    parts: list[str] = []
-    start = prev = numbers[0]
-    for n in [*numbers[1:], None]:
-        if n is not None and n == prev + 1:
-            prev = n
-            continue
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if n is not None:
-            start = prev = n
-    return sep.join(parts)
+    # a run of consecutive numbers keeps the difference between number and place
+    runs = [[n for _, n in run] for _, run in groupby(enumerate(numbers), lambda p: p[1] - p[0])]
+    return sep.join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)

@@ -1,28 +1,18 @@
-"""The panel's modes and the journal's and link's signs, drawn over the board on the LEDs.
-
-Settings mode (track 1's first holes the items, track 2's the choices), the new-game and undo
-confirms, the result's sign-off, a game the layout cannot show, a damaged or unopenable
-journal, a joined board's lost link, an ended link and a stuck button: what each looks like is in
-docs/board.md. :class:`OverlayRenderer` wraps the board renderer, so the service loop still
-sees one renderer with ``render_with_next``.
-"""
+"""The panel's modes (settings, confirms, the result's sign-off) and the signs of an unfit game,
+the journal, the link and a stuck button, drawn over the board (each look: docs/board.md);
+:class:`OverlayRenderer` wraps the board renderer, so the service loop still sees one renderer."""
 
 from __future__ import annotations
 
 import logging
-import math
 from typing import Protocol
 
 from boardctl.board import theme
+from boardctl.board.frame import Frame as Frame  # (the service loop imports it from here)
 from boardctl.board.layout import Layout
+from boardctl.board.render import Clock
 from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
-from boardctl.board.signs import (
-    LINK_ENDED_STEP,
-    STUCK_COLOUR,
-    stuck_next,
-    stuck_on,
-    stuck_places,
-)
+from boardctl.board.signs import LINK_ENDED_STEP, STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
 from boardctl.view import BoardView, ButtonId, SettingsShown
 
@@ -41,9 +31,6 @@ CONFIRM_STEP = 0.25  # seconds on, seconds off
 log = logging.getLogger(__name__)
 
 
-Frame = bytes
-
-
 class Renderer(Protocol):
     """A board renderer (:class:`boardctl.board.Renderer`): a frame for a view at a time."""
 
@@ -59,6 +46,10 @@ class OverlayRenderer:
         self.inner = inner
         self.layout = layout
         self._unfit: str | None = None
+        #: Where the mode signs show: every start hole and the status LED.
+        self._starts = [layout.led_of(track, 0) for track in range(len(layout.tracks))]
+        if layout.status is not None:
+            self._starts.append(layout.status)
 
     def render(self, view: BoardView, now: float) -> Frame:
         return self.render_with_next(view, now)[0]
@@ -68,14 +59,14 @@ class OverlayRenderer:
 
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
         """Both :meth:`render` and :meth:`next_change` in one pass (the board renders once)."""
-        frame, upcoming = self._render(view, now)
+        clock = Clock(now)
+        frame = self._render(view, clock)
         stuck = view.extra.stuck
         if stuck:
             if stuck_on(now):
-                frame = self._paint(frame, self._stuck_leds(stuck), YELLOW)
-            flash = stuck_next(now)
-            upcoming = flash if upcoming is None else min(upcoming, flash)
-        return frame, upcoming
+                frame = _paint(frame, self._stuck_leds(stuck), YELLOW)
+            clock.edge(stuck_next(now))
+        return frame, clock.next
 
     def _stuck_leds(self, buttons: tuple[ButtonId, ...]) -> list[int]:
         layout = self.layout
@@ -89,96 +80,70 @@ class OverlayRenderer:
                     leds.append(layout.led_of(*place))
         return leds
 
-    def _render(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
+    def _render(self, view: BoardView, clock: Clock) -> Frame:
         extra = view.extra
         if extra.settings is not None:
-            return self._settings(extra.settings), None
+            return self._settings(extra.settings)
         fault = extra.journal_fault
         try:
-            frame, upcoming = self.inner.render_with_next(view, now)
+            frame, upcoming = self.inner.render_with_next(view, clock.now)
         except LayoutError as exc:
-            dark = bytes(3 * self.layout.led_count)
-            if fault:
-                return self._paint(dark, self._confirm_leds(), VERMILION), None
-            if str(exc) != self._unfit:
+            if not fault and str(exc) != self._unfit:
                 self._unfit = str(exc)
                 log.error("cannot show this game: %s", exc)
-            return self._paint(dark, self._confirm_leds(), RED), None
-        if extra.confirm or extra.undo_confirm or _awaited(view):
-            step = (math.floor(now / CONFIRM_STEP) + 1) * CONFIRM_STEP
-            upcoming = step if upcoming is None else min(upcoming, step)
-        if extra.link_ended:
-            step = (math.floor(now / LINK_ENDED_STEP) + 1) * LINK_ENDED_STEP
-            upcoming = step if upcoming is None else min(upcoming, step)
+            return _paint(self._dark(), self._starts, VERMILION if fault else RED)
+        if upcoming is not None:
+            clock.edge(upcoming)
+        signoff = extra.signoff  # a result waits: the sides that confirmed it
+        awaited = signoff is not None and any(t not in signoff for t in range(len(view.tracks)))
+        blinks = bool(extra.confirm or extra.undo_confirm or awaited)
+        blink = blinks and clock.pattern(0.0, (CONFIRM_STEP, CONFIRM_STEP))
+        ended = extra.link_ended and clock.pattern(0.0, (LINK_ENDED_STEP, LINK_ENDED_STEP))
         if fault:  # no score is known: dark, and the fault sign
-            dark = bytes(3 * self.layout.led_count)
-            return self._paint(dark, self._confirm_leds(), VERMILION), upcoming
-        blink = _blink_on(now)
+            return _paint(self._dark(), self._starts, VERMILION)
         for shown, colour in (
             (extra.confirm and blink, RED),
             (extra.undo_confirm and blink, BLUE),
             (extra.journal_damage, PURPLE),
             (extra.link_lost, WHITE),
-            (extra.link_ended and _blink_on(now, LINK_ENDED_STEP), WHITE),
+            (ended, WHITE),
         ):
             if shown:
-                return self._paint(frame, self._confirm_leds(), colour), upcoming
-        if extra.signoff is not None and extra.refusal is None:
-            return self._paint(frame, self._signoff_leds(view, extra.signoff, now), GREEN), upcoming
-        return frame, upcoming
+                return _paint(frame, self._starts, colour)
+        if signoff is not None and extra.refusal is None:
+            # the start holes of the sides that confirmed, those awaited blinking
+            tracks = range(min(len(view.tracks), len(self.layout.tracks)))
+            lit = [self.layout.led_of(t, 0) for t in tracks if t in signoff or blink]
+            return _paint(frame, lit, GREEN)
+        return frame
 
-    def _signoff_leds(self, view: BoardView, confirmed: tuple[int, ...], now: float) -> list[int]:
-        """The start holes of a waiting result: sides that confirmed, awaited ones blinking."""
-        tracks = range(min(len(view.tracks), len(self.layout.tracks)))
-        lit = [t for t in tracks if t in confirmed or _blink_on(now)]
-        return [self.layout.led_of(track, 0) for track in lit]
-
-    @staticmethod
-    def _paint(frame: Frame, leds: list[int], rgb: bytes) -> Frame:
-        out = bytearray(frame)
-        for led in leds:
-            out[3 * led : 3 * led + 3] = rgb
-        return bytes(out)
-
-    def _confirm_leds(self) -> list[int]:
-        leds = [self.layout.led_of(track, 0) for track in range(len(self.layout.tracks))]
-        if self.layout.status is not None:
-            leds.append(self.layout.status)
-        return leds
+    def _dark(self) -> Frame:
+        return bytes(3 * self.layout.led_count)
 
     def _settings(self, settings: SettingsShown) -> Frame:
         layout = self.layout
         frame = bytearray(3 * layout.led_count)
 
-        def put(track: int, hole: int, rgb: bytes) -> None:
-            led = layout.led_of(track, hole)
+        def put(led: int, rgb: bytes) -> None:
             frame[3 * led : 3 * led + 3] = rgb
 
-        count, index = settings.count, settings.index
-        choices, choice = settings.choices, settings.choice
-        for i in range(count):
-            put(0, i + 1, WHITE if i == index else WHITE_DIM)
+        for i in range(settings.count):
+            put(layout.led_of(0, i + 1), WHITE if i == settings.index else WHITE_DIM)
         track, first = (1, 1) if len(layout.tracks) > 1 else (0, 61)
-        for i in range(choices):
-            put(track, first + i, AMBER if i == choice else AMBER_DIM)
-        if settings.item == "rules":  # the rule set's sign over its choice holes
-            name = str(settings.value)
-            colour = rule_sign_colour(name)
-            for i in range(rule_sign_holes(name) if colour is not None else 0):
-                put(track, first + i, colour or AMBER)
+        for i in range(settings.choices):
+            put(layout.led_of(track, first + i), AMBER if i == settings.choice else AMBER_DIM)
+        name = str(settings.value)
+        colour = rule_sign_colour(name)
+        if settings.item == "rules" and colour is not None:  # the rule set's sign over its choices
+            for i in range(rule_sign_holes(name)):
+                put(layout.led_of(track, first + i), colour)
         if layout.status is not None:
-            led = layout.status
-            frame[3 * led : 3 * led + 3] = AMBER
+            put(layout.status, AMBER)
         return bytes(frame)
 
 
-def _awaited(view: BoardView) -> bool:
-    """A result waits for a side that has not confirmed yet (its start hole blinks)."""
-    confirmed = view.extra.signoff
-    if confirmed is None:
-        return False
-    return any(track not in confirmed for track in range(len(view.tracks)))
-
-
-def _blink_on(now: float, step: float = CONFIRM_STEP) -> bool:
-    return math.floor(now / step) % 2 == 0
+def _paint(frame: Frame, leds: list[int], rgb: bytes) -> Frame:
+    out = bytearray(frame)
+    for led in leds:
+        out[3 * led : 3 * led + 3] = rgb
+    return bytes(out)

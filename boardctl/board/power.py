@@ -3,7 +3,7 @@ and the worked figures are docs/board.md, "Power limiting"."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from boardctl.board.frame import Frame
 from boardctl.errors import ConfigError
@@ -23,11 +23,9 @@ class PowerBudget:
     controller_ma: float = 50.0
 
     def __post_init__(self) -> None:
-        for name in ("limit_ma", "ma_per_channel", "idle_ma_per_led", "controller_ma"):
-            if getattr(self, name) < 0:
-                raise ConfigError(
-                    f"power budget {name} must not be negative, not {getattr(self, name)}"
-                )
+        for name, value in asdict(self).items():
+            if value < 0:
+                raise ConfigError(f"power budget {name} must not be negative, not {value}")
 
     def fixed_ma(self, led_count: int) -> float:
         """What the controller and the idle LEDs draw whatever the colours."""

@@ -1,11 +1,11 @@
 """The renderer: a board view and a time in, a frame of LED colours out, purely; animations are
 functions of time, so :meth:`Renderer.next_change` says when the frame next differs. The layers
-(docs/board.md, "What the board shows") are painted in the order of :data:`_LAYERS`."""
+(docs/board.md, "What the board shows") are painted in the order of :meth:`Renderer._draw`."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -40,14 +40,12 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
     2: (0.15, 0.15, 0.15, 0.55),
     3: (0.15, 0.15, 0.15, 0.15, 0.15, 0.55),
 }
-#: Level of a line once the game is over (failed line lit, or blink "on").
-LINE_SHOWN_LEVEL = 1.0
 #: The brightness setting is perceptual, applied here only: level 64 (25 %) drives the LEDs
 #: at (64 / 255) ** 2.2 = 4.7 % and looks like a quarter (CIE L* 26; linear 25 % looks half).
 BRIGHTNESS_GAMMA = 2.2
 
 
-class _Clock:
+class Clock:
     """Answers "is this animation on at ``now``?" and remembers the next edge."""
 
     def __init__(self, now: float) -> None:
@@ -77,15 +75,9 @@ class _Clock:
         cycle = sum(durations)
         n = _floor_index(self.now, origin, cycle)
         start = origin + n * cycle
-        offsets = [0.0, *accumulate(durations)]
-        state = 0
-        for i in range(1, len(durations)):
-            if start + offsets[i] <= self.now:
-                state = i
-        if state + 1 < len(durations):
-            self.edge(start + offsets[state + 1])
-        else:
-            self.edge(origin + (n + 1) * cycle)
+        edges = [start + offset for offset in accumulate(durations[:-1])]
+        state = bisect_right(edges, self.now)  # the edges passed in this cycle
+        self.edge(edges[state] if state < len(edges) else origin + (n + 1) * cycle)
         return state % 2 == 0
 
     def steps(self, origin: float, per_second: int) -> int:
@@ -111,7 +103,7 @@ class _Canvas:
     __slots__ = ("clock", "frame", "lines", "target", "tracks", "view")
 
     def __init__(
-        self, frame: bytearray, view: BoardView, clock: _Clock, tracks: tuple[TrackLayout, ...]
+        self, frame: bytearray, view: BoardView, clock: Clock, tracks: tuple[TrackLayout, ...]
     ) -> None:
         self.frame = frame
         self.view = view
@@ -167,16 +159,14 @@ class Renderer:
         power: PowerBudget | None = None,
     ) -> None:
         self.layout = layout
-        self.theme = theme or DEFAULT_THEME
+        self.theme = t = theme or DEFAULT_THEME
         self.power = power
-        t = self.theme
         self._tracks = tuple(self._track_colours(i) for i in range(len(layout.tracks)))
         self._line_faint = tuple(bytes(scaled(c, t.line_level)) for c in t.lines)
-        self._line_shown = tuple(bytes(scaled(c, LINE_SHOWN_LEVEL)) for c in t.lines)
+        self._line_shown = tuple(map(bytes, t.lines))  # a failed line at full colour
         self._error = bytes(t.error)
         self._status = bytes(scaled(t.status_idle, t.status_level))
         self._table: bytes | None = None
-        self.brightness = 255
         self.set_brightness(brightness)
 
     def set_brightness(self, level: int) -> None:
@@ -215,7 +205,7 @@ class Renderer:
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
         """Both :meth:`render` and :meth:`next_change` in one pass."""
         self.check_view(view)
-        clock = _Clock(now)
+        clock = Clock(now)
         frame = bytearray(3 * self.layout.led_count)
         self._draw(frame, view, clock)
         out = bytes(frame)
@@ -246,13 +236,23 @@ class Renderer:
                     f"view {key} {index} is not a track index (0-{len(view.tracks) - 1})"
                 )
 
-    def _draw(self, frame: bytearray, view: BoardView, clock: _Clock) -> None:
+    def _draw(self, frame: bytearray, view: BoardView, clock: Clock) -> None:
         """Paint every layer, bottom first: a later layer's LEDs cover an earlier one's."""
         canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
-        for layer in _LAYERS:
-            layer(self, canvas)
+        self._status_layer(canvas)
+        self._lines_layer(canvas)
+        self._failed_lines_layer(canvas)
+        self._pegs_layer(canvas)
+        self._dealer_layer(canvas)
+        self._game_points_layer(canvas)
+        self._pending_layer(canvas)
+        self._undo_layer(canvas)
+        self._comet_layer(canvas)
+        self._sign_layer(canvas)
+        self._ask_layer(canvas)
+        self._error_layer(canvas)
 
-    # --- the layers, in painting order (see _LAYERS) -----------------------------
+    # --- the layers, in painting order (see _draw) -------------------------------
     def _status_layer(self, c: _Canvas) -> None:
         if self.layout.status is not None:
             c.put(self.layout.status, self._status)
@@ -269,22 +269,29 @@ class Renderer:
                     c.put(track.holes[line], self._line_faint[i])
 
     def _failed_lines_layer(self, c: _Canvas) -> None:
-        """Lines failed at game end: the deepest blinks, shallower ones stay lit."""
-        view, clock, lines, markers = c.view, c.clock, c.lines, self.layout.markers
-        failures = [min(view.line_failed(t), len(lines)) for t in range(len(view.tracks))]
+        """Lines failed at game end, on each loser's track (a line's marker LEDs: the deepest
+        failure of all): the deepest blinks for a while, shallower ones stay lit."""
+        view, clock = c.view, c.clock
+        failures = [min(view.line_failed(t), len(c.lines)) for t in range(len(view.tracks))]
         if not any(failures):
             return
         blinking = clock.window(view.over_at, LINE_BLINK_SECONDS)
-        for t, failed in enumerate(failures):
-            for i, line in lines:
-                shown = i < failed and not markers.get(LINE_KEYS[i])
-                if shown and self._line_on(i, failed, blinking, view, clock):
-                    c.put(c.tracks[t].holes[line], self._line_shown[i])
-        deepest = max(failures)
-        for i, _line in lines:
-            leds = markers.get(LINE_KEYS[i])
-            if leds and i < deepest and self._line_on(i, deepest, blinking, view, clock):
-                for led in leds:
+        over_at = view.over_at or 0.0  # (known whenever a line blinks)
+
+        def shown(index: int, failed: int) -> bool:
+            """Whether line ``index`` shows for a loser who failed ``failed`` lines."""
+            if index != failed - 1 or not blinking:
+                return index < failed
+            return clock.pattern(over_at, LINE_PATTERNS[failed])
+
+        for i, line in c.lines:
+            markers = self.layout.markers.get(LINE_KEYS[i])
+            if not markers:
+                for t, failed in enumerate(failures):
+                    if shown(i, failed):
+                        c.put(c.tracks[t].holes[line], self._line_shown[i])
+            elif shown(i, max(failures)):
+                for led in markers:
                     c.put(led, self._line_shown[i])
 
     def _pegs_layer(self, c: _Canvas) -> None:
@@ -303,15 +310,15 @@ class Renderer:
         """The dealer's LED, lit; the LED of the track whose count is due, blinking."""
         view = c.view
         counting = view.to_count if view.phase != "over" else None
-        for t in range(len(view.tracks)):
-            dealer_led = c.tracks[t].dealer
-            if dealer_led is None:
+        for t, track in enumerate(c.tracks):
+            if track.dealer is None:
                 continue
             if t == counting:
-                if c.clock.pattern(0.0, (COUNT_PERIOD / 2, COUNT_PERIOD / 2)):
-                    c.put(dealer_led, self._tracks[t].dealer)
-            elif t == view.dealer:
-                c.put(dealer_led, self._tracks[t].dealer)
+                lit = c.clock.pattern(0.0, (COUNT_PERIOD / 2, COUNT_PERIOD / 2))
+            else:
+                lit = t == view.dealer
+            if lit:
+                c.put(track.dealer, self._tracks[t].dealer)
 
     def _game_points_layer(self, c: _Canvas) -> None:
         """Game points: one LED each, a blinking LED two (in proportion for long matches); a
@@ -321,11 +328,10 @@ class Renderer:
             leds = c.tracks[t].game_points
             colours = self._tracks[t]
             won = view.match_winner == t
-            if won and view.match_target:
-                for led in leds:
-                    c.put(led, colours.game_point_won)
-                continue
-            lit, doubled = game_point_leds(track_view.game_points, view.match_target, len(leds))
+            if won and view.match_target:  # every LED, steady
+                lit, doubled = len(leds), 0
+            else:
+                lit, doubled = game_point_leds(track_view.game_points, view.match_target, len(leds))
             blink_on = doubled == 0 or c.clock.pattern(
                 0.0, (GAME_POINT_PERIOD / 2, GAME_POINT_PERIOD / 2)
             )
@@ -413,14 +419,6 @@ class Renderer:
             for track in c.tracks:
                 c.put(track.holes[0], self._error)
 
-    @staticmethod
-    def _line_on(index: int, failed: int, blinking: bool, view: BoardView, clock: _Clock) -> bool:
-        """Whether line ``index`` shows at game end for a loser who failed ``failed`` lines."""
-        if index != failed - 1 or not blinking:
-            return True
-        assert view.over_at is not None
-        return clock.pattern(view.over_at, LINE_PATTERNS[failed])
-
 
 def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int, int]:
     """How many game-point LEDs light, and how many of them (the first) blink, worth two: one
@@ -438,19 +436,3 @@ def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int
 
 _ASK_WHITE = bytes(WHITE)  # the sign of a question (signs.ASK_SIGN)
 _DARK = bytes(3)
-
-#: The layers of a frame, bottom first.
-_LAYERS: tuple[Callable[[Renderer, _Canvas], None], ...] = (
-    Renderer._status_layer,
-    Renderer._lines_layer,
-    Renderer._failed_lines_layer,
-    Renderer._pegs_layer,
-    Renderer._dealer_layer,
-    Renderer._game_points_layer,
-    Renderer._pending_layer,
-    Renderer._undo_layer,
-    Renderer._comet_layer,
-    Renderer._sign_layer,
-    Renderer._ask_layer,
-    Renderer._error_layer,
-)

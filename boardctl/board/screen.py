@@ -10,14 +10,7 @@ from dataclasses import dataclass, replace
 from boardctl.board.frame import Frame
 from boardctl.board.layout import Layout
 from boardctl.board.signs import ask_question
-from boardctl.board.terminal import (
-    ColorMode,
-    Style,
-    clip,
-    draw_board,
-    refusal_rows,
-    visible_len,
-)
+from boardctl.board.terminal import ColorMode, Style, clip, draw_board, refusal_rows, visible_len
 from boardctl.inputs.keys import SHORT_HELP
 from boardctl.view import BoardView
 
@@ -52,19 +45,6 @@ def mode_note(view: BoardView) -> str:
     )
 
 
-def key_help(view: BoardView, help_lines: Sequence[str]) -> tuple[list[str], str]:
-    """The key help (full and :data:`SHORT_HELP`) for ``view``: while the board asks about
-    the last entry, ``U`` names the kind it files the entry as instead of redo."""
-    ask = view.extra.ask
-    if ask is None:
-        return list(help_lines), SHORT_HELP
-    other = ask.other
-    return (
-        [line.replace("U redo", f"U = {other}") for line in help_lines],
-        SHORT_HELP.replace("U:redo", f"U:{other}"),
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Fitted:
     """A board drawn for a terminal: which style, its rows, and what it needed."""
@@ -88,10 +68,6 @@ def styles(view: BoardView, columns: int) -> list[tuple[str, Style]]:
     ]
 
 
-def _width(rows: Sequence[str]) -> int:
-    return max(map(visible_len, rows), default=0)
-
-
 def fit(
     view: BoardView,
     frame: Frame,
@@ -106,13 +82,17 @@ def fit(
     """The largest board (with the help) that fits ``columns`` x ``lines``, each style drawn
     and measured; ``reserved`` rows are kept for a note, the last row for the cursor."""
     room = lines - 1 - reserved
-    full, short_help = key_help(view, help_lines)
+    full, short_help = list(help_lines), SHORT_HELP
+    ask = view.extra.ask
+    if ask is not None:  # U files the asked entry as the other kind, not redo
+        full = [line.replace("U redo", f"U = {ask.other}") for line in help_lines]
+        short_help = SHORT_HELP.replace("U:redo", f"U:{ask.other}")
     short = [short_help] if help_lines else []
     need = (0, 0)
     for name, style in styles(view, columns):
         rows = draw_board(view, frame, layout, color=color, style=style).rstrip("\n").split("\n")
         for help_rows in (full, short) if name in ("compact", "narrow") else (full,):
-            need = (max(_width(rows), _width(help_rows)), len(rows) + len(help_rows))
+            need = (max(map(visible_len, [*rows, *help_rows])), len(rows) + len(help_rows))
             if need[0] <= columns and need[1] <= room:
                 return Fitted(name, rows, help_rows)
     return Fitted("too-small", too_small(view, layout, columns, room, need), [])
@@ -123,10 +103,9 @@ def too_small(
 ) -> list[str]:
     """What a terminal too small for any board shows: why, the size needed, the score."""
     width, height = need
-    tracks = len(view.tracks)
     message = (
         f"The terminal ({columns}x{room + 1}) is too small for the virtual board: "
-        f"{layout.name} with {tracks} tracks needs at least {width}x{height + 1}. "
+        f"{layout.name} with {len(view.tracks)} tracks needs at least {width}x{height + 1}. "
         "Make the window larger; the game goes on (boardctl status shows it)."
     )
     out = textwrap.wrap(message, max(columns, 10))

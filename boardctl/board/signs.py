@@ -1,10 +1,6 @@
-"""The refusal signs: which holes light to say why an entry was refused.
-
-Every :class:`~boardctl.refusals.Refusal` lights its own number of first holes on every
-track (:data:`SIGN_HOLES`) while the start holes flash, so a player with no screen tells the
-reasons apart; the renderer, docs/board.md's legend and the card all read it. Also the
-board's question and the stuck-button sign.
-"""
+"""The refusal signs: every :class:`~boardctl.refusals.Refusal` lights its own number of first
+holes on every track (:data:`SIGN_HOLES`) while the start holes flash, so a player with no screen
+tells the reasons apart; also the board's question, the link's and the stuck-button signs."""
 
 from __future__ import annotations
 

@@ -8,13 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.frame import RGB, Frame, pixel
-from boardctl.board.geometry import (
-    GROUP_HOLES,
-    board_rows,
-    caption_parts,
-    lines_in_row,
-    view_lines,
-)
+from boardctl.board.geometry import GROUP_HOLES, board_rows, caption_parts, lines_in_row, view_lines
 from boardctl.board.layout import LINE_KEYS, Layout
 from boardctl.board.theme import display_colour
 from boardctl.errors import BoardError
@@ -58,7 +52,6 @@ class Picture:
         first_hole_x = left + 2 * pitch
         view, layout = self.view, self.layout
         ntracks = len(view.tracks)
-        rows = board_rows(view.target)
         lines = view_lines(view)
 
         def hole_x(n: int) -> int:
@@ -67,7 +60,7 @@ class Picture:
         right = hole_x(29) + pitch * 2 + group_gap
         y = 40 * s
         self.texts.append(((8 * s, 12 * s), self._title()))
-        for r, row in enumerate(rows):
+        for r, row in enumerate(board_rows(view.target)):
             for line in lines_in_row(row, lines):
                 band = y + 7 * s
                 column = row.index(line.hole)
@@ -75,8 +68,7 @@ class Picture:
                     self.rules.append((first_hole_x - pitch // 2, hole_x(29) + pitch // 2, band))
                 else:  # inside the row: a painted tick down the rows, before its hole
                     x = (hole_x(column - 1) + hole_x(column)) // 2
-                    bottom = band + 7 * s + ntracks * pitch
-                    self.ticks.append((x, band, bottom))
+                    self.ticks.append((x, band, band + 7 * s + ntracks * pitch))
                 for i, led in enumerate(layout.markers.get(LINE_KEYS[line.index], ())):
                     self.leds[led] = (left - i * pitch, band)
                 self.texts.append(((right, band - 6 * s), f"{line.name} line ({line.hole})"))
@@ -96,8 +88,8 @@ class Picture:
                         self.leds[track.dealer] = (left - pitch - 4 * s, cy)
                     for k, led in enumerate(track.game_points):
                         self.leds[led] = (right + k * pitch, cy)
-                    gp_width = len(track.game_points) * pitch
-                    self.texts.append(((right + gp_width, cy - 6 * s), self._score(t)))
+                    score_x = right + len(track.game_points) * pitch
+                    self.texts.append(((score_x, cy - 6 * s), self._score(t)))
                 y += pitch
             y += 6 * s
         if layout.status is not None:

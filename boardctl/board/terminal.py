@@ -42,8 +42,6 @@ TRACK_LETTERS = "ABCDEF"
 NAME_WIDTH = 10
 #: The width the board is drawn for (the header and the reason keep to it).
 SCREEN_COLUMNS = 80
-# Columns left beside the holes in an 80-column terminal (the rows take 58).
-NOTES_WIDTH = SCREEN_COLUMNS - 58
 #: Rows the reason of a refusal may take under the board.
 REASON_ROWS = 2
 #: Raw channel value above which plain text calls an LED lit.
@@ -73,11 +71,9 @@ def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
         raise OptionError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
     if mode != "auto":
         return mode
-    stream = stream or sys.stdout
-    if os.environ.get("NO_COLOR") or not stream.isatty():
+    if os.environ.get("NO_COLOR") or not (stream or sys.stdout).isatty():
         return "none"
-    term = os.environ.get("TERM", "")
-    if term in ("", "dumb"):
+    if os.environ.get("TERM", "") in ("", "dumb"):
         return "none"
     if os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
         return "truecolor"
@@ -121,28 +117,17 @@ def xterm256(colour: RGB) -> int:
     return 16 + 36 * level(r) + 6 * level(g) + level(b)
 
 
-class _Painter:
-    """Colours glyphs for one colour mode."""
-
-    def __init__(self, mode: str) -> None:
-        self.mode = mode
-
-    def paint(self, glyph: str, colour: RGB) -> str:
-        if self.mode == "truecolor":
-            r, g, b = colour
-            return f"\x1b[38;2;{r};{g};{b}m{glyph}{_RESET}"
-        if self.mode == "256":
-            return f"\x1b[38;5;{xterm256(colour)}m{glyph}{_RESET}"
-        return glyph
-
-    def led(self, frame: Frame, led: int | None, plain: str = "*") -> str:
-        """One LED outside the holes (dealer, game point, marker, status)."""
-        if led is None:
-            return " "
-        colour = pixel(frame, led)
-        if self.mode == "none":
-            return plain if max(colour) >= PLAIN_LIT else "."
-        return self.paint("●", display_colour(colour)) if any(colour) else self.paint("·", _DARK)
+def _led(mode: str, frame: Frame, led: int | None, plain: str = "*") -> str:
+    """One LED in colour ``mode`` (``none``: ``plain`` if lit); None: none there."""
+    if led is None:
+        return " "
+    colour = pixel(frame, led)
+    if mode == "none":
+        return plain if max(colour) >= PLAIN_LIT else "."
+    glyph, (r, g, b) = ("●", display_colour(colour)) if any(colour) else ("·", _DARK)
+    if mode == "truecolor":
+        return f"\x1b[38;2;{r};{g};{b}m{glyph}{_RESET}"
+    return f"\x1b[38;5;{xterm256((r, g, b))}m{glyph}{_RESET}"
 
 
 def draw_board(
@@ -154,50 +139,43 @@ def draw_board(
     style: Style = DEFAULT_STYLE,
 ) -> str:
     """The board as text: ``frame`` (rendered from ``view`` on ``layout``) drawn."""
-    painter = _Painter(resolve_color_mode(color))
-    rows = drawn_rows(view.target, style)
+    mode = resolve_color_mode(color)
+    rows = board_rows(view.target)
+    if not style.game_row and len(rows) > 1:  # the game hole ends the last row
+        rows = [*rows[:-2], rows[-2] + rows[-1]]
     lines = view_lines(view)
     body_width = max(_body_width(row, style) for row in rows)
-    out = [_header(view, frame, layout, painter, style.columns)]
+    out = [_header(view, frame, layout, mode, style.columns)]
     if style.detail:
         out.append(clip(detail_line(view), style.columns, "~"))
     out.append(" " * (style.name_width + 1) + "start " + _ruler(style))
     notes_width = style.columns - (style.name_width + body_width + 13)
     spread = [
-        _spread(_beside(view, frame, layout, painter, t), len(rows), notes_width)
+        _spread(_beside(view, frame, layout, mode, t), len(rows), notes_width)
         for t in range(len(view.tracks))
     ]
-    notes = [rows_notes for rows_notes, _left in spread]
     names = [fit_name(track.name, style.name_width) for track in view.tracks]
     for r, row in enumerate(rows):
         for line in lines_in_row(row, lines):
-            out.append(_line_separator(line, row.index(line.hole), frame, layout, painter, style))
+            out.append(_line_separator(line, row.index(line.hole), frame, layout, mode, style))
         for t in range(len(view.tracks)):
             glyphs = []
             for n, hole in enumerate(row):
                 if n and n % GROUP_HOLES == 0:
                     glyphs.append("|" if any(line.hole == hole for line in lines) else " ")
-                glyphs.append(_hole(view, frame, layout, painter, t, hole))
+                glyphs.append(_hole(view, frame, layout, mode, t, hole))
                 glyphs.append(" " * (style.hole_width - 1))
-            start = _hole(view, frame, layout, painter, t, 0) if r == 0 else " "
+            start = _hole(view, frame, layout, mode, t, 0) if r == 0 else " "
             label = f"{row[0]}-{row[-1]}" if len(row) > 1 else "game"
             pad = " " * (body_width - _body_width(row, style))
             text = f"{names[t]:<{style.name_width}} {start}  {''.join(glyphs)}{pad}   {label:<6}"
-            out.append((text + notes[t][r]).rstrip())
+            out.append((text + spread[t][0][r]).rstrip())
     for t, (_rows_notes, left) in enumerate(spread):  # notes with no room beside the rows
         if left:
             out.append(f"{names[t]:<{style.name_width}}    " + "  ".join(left))
     out.extend(refusal_rows(view, style.columns))
-    text = "\n".join(out) + "\n"
-    return _merge_escapes(text) if painter.mode != "none" else text
-
-
-def drawn_rows(target: int, style: Style = DEFAULT_STYLE) -> list[list[int]]:
-    """The rows of holes drawn: rows of 30, the game hole alone or ending the last row."""
-    rows = board_rows(target)
-    if not style.game_row and len(rows) > 1:
-        rows = [*rows[:-2], rows[-2] + rows[-1]]
-    return rows
+    # a reset followed by the colour just reset is dropped (runs of one colour)
+    return _RUN.sub(lambda run: run[0].replace(_RESET + run[1], ""), "\n".join(out) + "\n")
 
 
 def _body_width(row: list[int], style: Style) -> int:
@@ -225,8 +203,7 @@ def fit_name(name: str, width: int) -> str:
 
 def detail_line(view: BoardView) -> str:
     """The large board's extra line: the rule set, the skunk lines, the match."""
-    lines = ", ".join(f"{LINE_KEYS[line.index]} {line.hole}" for line in view_lines(view))
-    lines = lines or "none"
+    lines = ", ".join(f"{LINE_KEYS[line.index]} {line.hole}" for line in view_lines(view)) or "none"
     parts = [f"rules {view.extra.rules or 'acc'}", f"skunk lines: {lines}"]
     if view.match_target:
         parts.append(f"match to {view.match_target} game points")
@@ -238,23 +215,16 @@ _ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
 _RUN = re.compile(r"(\x1b\[(?!0m)[0-9;]*m)[^\x1b]*(?:\x1b\[0m\1[^\x1b]*)+")
 
 
-def _merge_escapes(text: str) -> str:
-    """Drop a reset followed by the colour that was just reset (runs of one colour)."""
-    return _RUN.sub(lambda run: run[0].replace(_RESET + run[1], ""), text)
-
-
 def _ruler(style: Style) -> str:
     """Column numbers of the first hole of each group (1, 6, 11, ...)."""
     group = GROUP_HOLES * style.hole_width + 1
     return "".join(f"{n:<{group}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
 
 
-def _hole(
-    view: BoardView, frame: Frame, layout: Layout, painter: _Painter, track: int, hole: int
-) -> str:
+def _hole(view: BoardView, frame: Frame, layout: Layout, mode: str, track: int, hole: int) -> str:
     led = layout.led_of(track, hole)
-    if painter.mode != "none":
-        return painter.led(frame, led)
+    if mode != "none":
+        return _led(mode, frame, led)
     track_view = view.tracks[track]
     front = min(max(track_view.front, 0), view.target)
     letter = TRACK_LETTERS[track % len(TRACK_LETTERS)]
@@ -262,19 +232,19 @@ def _hole(
         return letter
     if hole == min(max(track_view.back, 0), view.target):
         return letter.lower()
-    lit = painter.led(frame, led) == "*"
+    lit = _led(mode, frame, led) == "*"
     if lit and track_view.pending and hole == min(max(front + track_view.pending, 0), view.target):
         return "+"
     return "*" if lit else "."
 
 
 def _line_separator(
-    line: Line, column: int, frame: Frame, layout: Layout, painter: _Painter, style: Style
+    line: Line, column: int, frame: Frame, layout: Layout, mode: str, style: Style
 ) -> str:
     """The line above its row: a rule ``-- skunk line (91) --`` at a row's first hole, else a
     ``v`` above the first hole past it (46 in a game to 61 under ``fraction-lines``)."""
     markers = layout.markers.get(LINE_KEYS[line.index], ())
-    lamp = " ".join(painter.led(frame, led, "!") for led in markers)
+    lamp = " ".join(_led(mode, frame, led, "!") for led in markers)
     indent = " " * (style.name_width + 4)
     if column == 0:
         text = f"-- {line.name} line ({line.hole}) --"
@@ -289,7 +259,7 @@ def visible_len(text: str) -> int:
     return len(_ESCAPE.sub("", text))
 
 
-def _spread(parts: list[str], rows: int, width: int = NOTES_WIDTH) -> tuple[list[str], list[str]]:
+def _spread(parts: list[str], rows: int, width: int) -> tuple[list[str], list[str]]:
     """The notes beside a track packed onto its rows within ``width``, and those left over
     (a board of very few rows: they go on a line of their own under the board)."""
     out = [""] * rows
@@ -306,7 +276,7 @@ def _spread(parts: list[str], rows: int, width: int = NOTES_WIDTH) -> tuple[list
     return out, left
 
 
-def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t: int) -> list[str]:
+def _beside(view: BoardView, frame: Frame, layout: Layout, mode: str, t: int) -> list[str]:
     """Score, back peg, dealer, whose count, pending and game points of track ``t``."""
     track_view = view.tracks[t]
     track = layout.tracks[t]
@@ -316,16 +286,16 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, t:
     if t in view.extra.undoing:  # a joined board's undo on its way to the host
         parts.append("undo sent")
     if view.dealer == t:
-        parts.append(f"{painter.led(frame, track.dealer, 'D')} dealer".lstrip())
+        parts.append(f"{_led(mode, frame, track.dealer, 'D')} dealer".lstrip())
     if view.to_count == t and view.phase != "over":
-        parts.append(f"{painter.led(frame, track.dealer, 'C')} to count".lstrip())
+        parts.append(f"{_led(mode, frame, track.dealer, 'C')} to count".lstrip())
     if view.winner == t:
         parts.append("WINNER")
     failed = view.line_failed(t) if view.winner is not None else 0
     if failed:
         parts.append(("skunked", "double-skunked", "triple-skunked")[failed - 1])
     if view.match_target or track_view.game_points:
-        lamps = "".join(painter.led(frame, led, "o") for led in track.game_points)
+        lamps = "".join(_led(mode, frame, led, "o") for led in track.game_points)
         of = f"/{view.match_target}" if view.match_target else ""
         games = f"games {track_view.game_points}{of}"
         parts.append(f"{lamps} {games}" if lamps else games)
@@ -367,13 +337,10 @@ def clip(text: str, columns: int, mark: str = "…") -> str:
     return "".join(out) + mark + (_RESET if _ESCAPE.search(text) else "")
 
 
-def _header(view: BoardView, frame: Frame, layout: Layout, painter: _Painter, columns: int) -> str:
+def _header(view: BoardView, frame: Frame, layout: Layout, mode: str, columns: int) -> str:
+    led = layout.status
+    status = "" if led is None else f"   status {_led(mode, frame, led, '!')}"
     parts = [layout.name, *caption_parts(view)]
-    status = ""
-    room = columns
-    if layout.status is not None:
-        status = f"status {painter.led(frame, layout.status, '!')}"
-        room -= len("   status !")
-    while len(parts) > 2 and len(" · ".join(parts)) > room:
+    while len(parts) > 2 and len(" · ".join(parts)) > columns - visible_len(status):
         parts.pop(0)  # the layout's name goes first, then the target: the phase stays
-    return " · ".join(parts) + (f"   {status}" if status else "")
+    return " · ".join(parts) + status

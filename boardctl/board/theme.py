@@ -1,6 +1,5 @@
 """Colours and light levels of the board: Okabe & Ito's colour-blind-safe palette, and
-nothing told by colour alone (pegs by brightness, lines by rhythm, dealer by steadiness).
-"""
+nothing told by colour alone (pegs by brightness, lines by rhythm, dealer by steadiness)."""
 
 from __future__ import annotations
 
@@ -48,14 +47,8 @@ DEFAULT_THEME = Theme()
 
 def scaled(colour: RGB, level: float) -> RGB:
     """``colour`` at ``level`` (0..1); a lit channel never rounds down to off."""
-    r, g, b = colour
-    return (_scale(r, level), _scale(g, level), _scale(b, level))
-
-
-def _scale(value: int, level: float) -> int:
-    if value == 0 or level <= 0:
-        return 0
-    return max(1, min(255, round(value * level)))
+    r, g, b = (0 if v == 0 or level <= 0 else max(1, min(255, round(v * level))) for v in colour)
+    return (r, g, b)
 
 
 def display_colour(colour: RGB) -> RGB:

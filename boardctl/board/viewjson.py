@@ -9,21 +9,12 @@ from dataclasses import asdict, fields
 from itertools import pairwise
 from typing import Any
 
+from boardctl.board.layout import Checker
 from boardctl.errors import ConfigError
 from boardctl.refusals import Refusal
-from boardctl.view import (
-    PHASES,
-    BoardView,
-    ButtonId,
-    Question,
-    SettingsShown,
-    TrackView,
-    ViewExtra,
-)
+from boardctl.view import PHASES, BoardView, ButtonId, Question, SettingsShown, TrackView, ViewExtra
 
 _TRACK_INTS = ("front", "back", "game_points", "pending")
-_OPTIONAL_TRACK_INDEX = ("dealer", "to_count", "winner", "match_winner")
-_OPTIONAL_TIMES = ("error_at", "over_at")
 _EXTRA_DEFAULTS = {f.name: getattr(ViewExtra(), f.name) for f in fields(ViewExtra)}
 _EXTRA_FIELDS = tuple(_EXTRA_DEFAULTS)
 _GAME_FIELDS = _EXTRA_FIELDS[: _EXTRA_FIELDS.index("ask")]  # the engine's, always all there
@@ -66,7 +57,7 @@ def view_from_dict(data: object, *, source: str = "state") -> BoardView:
         raise check.fail("a board state must be a JSON object with target and tracks")
     if "target" not in data:
         raise check.fail("target is missing (the game hole, e.g. 121)")
-    target = check.whole(data["target"], "target")
+    target = check.integer(data["target"], "target")
     raw_tracks = data.get("tracks")
     if not isinstance(raw_tracks, list) or not raw_tracks:
         raise check.fail("tracks must be a list of {name, front, back, ...} objects")
@@ -79,19 +70,10 @@ def view_from_dict(data: object, *, source: str = "state") -> BoardView:
     return BoardView(target=target, tracks=tracks, phase=phase, extra=extra, **options)
 
 
-class _Checker:
+class _Checker(Checker):
     """The checks of :func:`view_from_dict`, each error naming the source and the key."""
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, message: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {message}")
-
-    def whole(self, value: object, key: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{key} must be a whole number, not {value!r}")
-        return value
+    error = ConfigError
 
     def track(self, raw: object, i: int, target: int) -> TrackView:
         if not isinstance(raw, dict):
@@ -99,7 +81,7 @@ class _Checker:
         name = raw.get("name", f"track {i + 1}")
         if not isinstance(name, str):
             raise self.fail(f"tracks[{i}].name must be text")
-        numbers = {k: self.whole(raw[k], f"tracks[{i}].{k}") for k in _TRACK_INTS if k in raw}
+        numbers = {k: self.integer(raw[k], f"tracks[{i}].{k}") for k in _TRACK_INTS if k in raw}
         for key in ("front", "back"):
             if not 0 <= numbers.get(key, 0) <= target:
                 raise self.fail(f"tracks[{i}].{key} {numbers[key]} is not a score 0-{target}")
@@ -112,21 +94,21 @@ class _Checker:
     def options(self, data: dict[str, Any], tracks: int) -> dict[str, Any]:
         """The optional track indexes, times and match target."""
         options: dict[str, Any] = {}
-        for key in _OPTIONAL_TRACK_INDEX:
+        for key in ("dealer", "to_count", "winner", "match_winner"):
             value = data.get(key)
             if value is not None:
-                index = self.whole(value, key)
+                index = self.integer(value, key)
                 if not 0 <= index < tracks:
                     raise self.fail(f"{key} {index} is not a track index (0-{tracks - 1})")
                 options[key] = index
-        for key in _OPTIONAL_TIMES:
+        for key in ("error_at", "over_at"):
             value = data.get(key)
             if value is not None:
                 if isinstance(value, bool) or not isinstance(value, int | float):
                     raise self.fail(f"{key} must be a time in seconds, not {value!r}")
                 options[key] = float(value)
         if "match_target" in data:
-            options["match_target"] = self.whole(data["match_target"], "match_target")
+            options["match_target"] = self.integer(data["match_target"], "match_target")
         if data.get("lines") is not None:
             options["lines"] = self.lines(data["lines"])
         return options
@@ -172,7 +154,7 @@ class _Checker:
             raise self.fail(
                 f"lines must be a list of at most 3 scores (skunk, double, triple), not {value!r}"
             )
-        lines = tuple(self.whole(line, f"lines[{i}]") for i, line in enumerate(value))
+        lines = tuple(self.integer(line, f"lines[{i}]") for i, line in enumerate(value))
         if any(b >= a for a, b in pairwise(lines)):
             raise self.fail(f"lines {list(lines)} must go down: skunk, then double, then triple")
         return lines

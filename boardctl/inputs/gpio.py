@@ -1,9 +1,5 @@
-"""gpiozero devices for the configured pins, feeding raw events to a callback.
-
-Buttons are ``DigitalInputDevice(pin, pull_up=True, bounce_time=None)`` (no hold thread; holds are
-timed in the service loop), encoders ``RotaryEncoder(a, b, max_steps=0)``; the callbacks only stamp
-the time and hand the event on.
-"""
+"""gpiozero devices for the configured pins, feeding raw events to a callback that only stamps
+the time and hands the event on (no gpiozero hold thread: holds are timed in the service loop)."""
 
 from __future__ import annotations
 
@@ -54,41 +50,35 @@ def pin_factory(
     from gpiozero.pins.mock import MockFactory
 
     if Device.pin_factory is not None:
-        return Device.pin_factory, isinstance(Device.pin_factory, MockFactory)
-    named = os.environ.get("GPIOZERO_PIN_FACTORY")
-    if named:
+        factory = Device.pin_factory
+    elif named := os.environ.get("GPIOZERO_PIN_FACTORY"):
         try:
             factory = default_pin_factory()
         except Exception as exc:  # BadPinFactory, or the library's own import error
             raise GpioError(f"GPIOZERO_PIN_FACTORY={named}: {exc}") from exc
-        return factory, isinstance(factory, MockFactory)
-    found = (chips or gpio_chips)()
-    if not found:
+    elif not (found := (chips or gpio_chips)()):
         log.warning(
             "no GPIO chip found (/dev/gpiochip*): using mock pins "
             "(no button on this machine can be read)"
         )
-        return MockFactory(), True
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            factory = (load or default_pin_factory)()
-        except Exception as exc:  # gpiozero raises BadPinFactory after trying all
-            failure: Exception | None = exc
-        else:
-            failure = None
-    reasons = [str(warning.message) for warning in caught]
-    if failure is None:
-        for reason in reasons:
-            log.warning("GPIO: %s", reason)
-        return factory, isinstance(factory, MockFactory)
-    for reason in [*reasons, str(failure)]:
-        log.error("GPIO: %s", reason)
-    raise GpioError(
-        f"GPIO chips {', '.join(found)} found, but no gpiozero pin factory could open them "
-        f"({'; '.join([*reasons, str(failure)])}); on Raspberry Pi OS install python3-lgpio "
-        "and gpiozero>=2.0.1.post1 (systemd/install.sh does both)"
-    ) from failure
+        factory = MockFactory()
+    else:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                factory = (load or default_pin_factory)()
+            except Exception as exc:  # gpiozero raises BadPinFactory after trying all
+                reasons = [*(str(warning.message) for warning in caught), str(exc)]
+                for reason in reasons:
+                    log.error("GPIO: %s", reason)
+                raise GpioError(
+                    f"GPIO chips {', '.join(found)} found, but no gpiozero pin factory could "
+                    f"open them ({'; '.join(reasons)}); on Raspberry Pi OS install "
+                    "python3-lgpio and gpiozero>=2.0.1.post1 (systemd/install.sh does both)"
+                ) from exc
+        for warning in caught:
+            log.warning("GPIO: %s", warning.message)
+    return factory, isinstance(factory, MockFactory)
 
 
 class Inputs:
@@ -106,7 +96,6 @@ class Inputs:
     ) -> None:
         from gpiozero import DigitalInputDevice, RotaryEncoder
 
-        self._devices: list[Any] = []
         self.buttons: dict[str, Any] = {}
         self.encoders: dict[int, Any] = {}
         self._sink = sink
@@ -119,23 +108,19 @@ class Inputs:
                 wired = ButtonId.from_name(name)
                 if pin is None or wired.role not in BUTTONS or (wired.track or 0) >= tracks:
                     continue  # not wired, an encoder's contact, or a track the game has not
-                button = DigitalInputDevice(
+                self.buttons[name] = button = DigitalInputDevice(
                     pin, pull_up=True, bounce_time=None, pin_factory=factory
                 )
                 button.when_activated = self._handler(partial(Edge, name, True))
                 button.when_deactivated = self._handler(partial(Edge, name, False))
-                self._devices.append(button)
-                self.buttons[name] = button
             for track, table in enumerate(pins.tracks[:tracks]):
                 if table.encoder_a is None or table.encoder_b is None:
                     continue
-                encoder = RotaryEncoder(
+                self.encoders[track] = encoder = RotaryEncoder(
                     table.encoder_a, table.encoder_b, max_steps=0, pin_factory=factory
                 )
                 encoder.when_rotated_clockwise = self._handler(partial(Turn, track, 1))
                 encoder.when_rotated_counter_clockwise = self._handler(partial(Turn, track, -1))
-                self._devices.append(encoder)
-                self.encoders[track] = encoder
         except BaseException:
             self.close()
             raise
@@ -150,13 +135,6 @@ class Inputs:
         return handler
 
     def close(self) -> None:
-        """Release every pin."""
-        for device in self._devices:
+        """Release every pin (again: nothing)."""
+        for device in [*self.buttons.values(), *self.encoders.values()]:
             device.close()
-        self._devices.clear()
-
-    def __enter__(self) -> Inputs:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -16,22 +16,19 @@ from boardctl.inputs.events import InputEvent, Tap, Turn
 from boardctl.inputs.panel import button_id
 
 # key -> event for the loop: a tap (hold level 0/1/2) or an encoder step back
-KEYMAP: dict[str, InputEvent] = {}
+KEYMAP: dict[str, InputEvent] = {
+    "u": Tap("undo"),
+    "U": Tap("undo", 1),
+    "m": Tap("menu"),
+    " ": Tap("menu"),
+    "M": Tap("menu", 1),
+    "N": Tap("menu", 2),
+}
 for _track, _keys in enumerate(("1qaz", "2wsx", "3edc")):
     KEYMAP[_keys[0]] = Tap(button_id("plus1", _track))
     KEYMAP[_keys[1]] = Tap(button_id("plus5", _track))
     KEYMAP[_keys[2]] = Tap(button_id("encoder_push", _track))
     KEYMAP[_keys[3]] = Turn(_track, -1)
-KEYMAP.update(
-    {
-        "u": Tap("undo"),
-        "U": Tap("undo", 1),
-        "m": Tap("menu"),
-        " ": Tap("menu"),
-        "M": Tap("menu", 1),
-        "N": Tap("menu", 2),
-    }
-)
 
 # what the keys do, for the help lines: the full two lines and the one-line short form
 LEGEND = (
@@ -45,13 +42,8 @@ LEGEND = (
     ("M", "settings"),
     ("N", "new game"),
 )
-HELP = (
-    "keys: "
-    + " · ".join(f"{key} {what}" for key, what in LEGEND[:6])
-    + "\n      "
-    + " · ".join(f"{key} {what}" for key, what in LEGEND[6:])
-    + " · Ctrl-C quit"
-)
+_KEYS_DO = [f"{key} {what}" for key, what in LEGEND]
+HELP = f"keys: {' · '.join(_KEYS_DO[:6])}\n      {' · '.join(_KEYS_DO[6:])} · Ctrl-C quit"
 SHORT_HELP = "keys " + " ".join(f"{key.replace('/', '')}:{what.split()[0]}" for key, what in LEGEND)
 
 

@@ -1,8 +1,5 @@
-"""What the buttons mean: pending entries, gestures, settings and new-game confirm.
-
-A pure state machine with an explicit clock: raw edges in, the commands of
-:mod:`boardctl.game.commands` out. Every gesture: :data:`GESTURES` and docs/service.md.
-"""
+"""What the buttons mean, a pure state machine with an explicit clock: raw edges in, the commands
+of :mod:`boardctl.game.commands` out. Every gesture: :data:`GESTURES` and docs/service.md."""
 
 from __future__ import annotations
 
@@ -105,14 +102,6 @@ class _Settings:
     since: float = 0.0
 
 
-def _no_result_waits() -> tuple[int, ...] | None:
-    return None
-
-
-def _takes_new_game() -> bool:
-    return True
-
-
 @dataclass(slots=True)
 class Panel:
     """The button state machine. Feed it edges and ticks; apply what it returns."""
@@ -122,16 +111,16 @@ class Panel:
     current_settings: Callable[[], dict[str, Any]] = dict
     #: While a finished game's result waits for confirmation: the tracks that have confirmed
     #: (None: no result waits). The service wires it to the engine's state.
-    signoff: Callable[[], tuple[int, ...] | None] = _no_result_waits
+    signoff: Callable[[], tuple[int, ...] | None] = lambda: None
     #: Whether this board starts a new game (asking for its confirm); False on a joined board
     #: (boardctl.remote: the host's game), where a new game goes at once to be refused.
-    takes_new_game: Callable[[], bool] = _takes_new_game
+    takes_new_game: Callable[[], bool] = lambda: True
     _buttons: dict[str, _Button] = field(default_factory=dict)
     _pending: list[int] = field(default_factory=list)
     _active_at: list[float] = field(default_factory=list)
     _settings: _Settings | None = None
     _confirm_since: float | None = None
-    _new_game: NewGame = field(default_factory=NewGame)
+    _new_game: NewGame = field(default_factory=NewGame)  # what the confirm starts
     _undo_guard: bool = False  # an undo from the buttons, and no entry from them since
     _undo_ask_since: float | None = None  # another undo waits for its confirm since then
     _rearm: bool = False  # the entries just returned lifted the guard (a refusal puts it back)
@@ -187,37 +176,25 @@ class Panel:
             due = self._commit_due(track)
             if due is not None and t >= due:
                 out += self.commit(track)
-        timing = self.timing
-        if self._confirm_since is not None and t >= self._confirm_since + timing.confirm_timeout:
-            self._cancel_confirm()
-        asked = self._undo_ask_since
-        if asked is not None and t >= asked + timing.confirm_timeout:
-            self._undo_ask_since = None
-        if self._settings is not None and t >= self._settings.since + timing.settings_timeout:
-            out += self._cancel_settings()
+        due = self._mode_timeout()
+        if due is not None and t >= due:
+            out += self._undo_button(Undo(), t)  # a mode lapses as the undo button leaves it
         return self._noted(out)
 
     def deadline(self) -> float | None:
         """The next time :meth:`tick` has something to do, or None."""
-        times: list[float] = []
+        times = [self._mode_timeout(), *map(self._commit_due, range(self.tracks))]
         for button in self._buttons.values():
-            due = button.debouncer.deadline()
-            if due is not None:
-                times.append(due)
             threshold = self._next_threshold(button)
-            if threshold is not None:
-                times.append(threshold[1])
-        for track in range(self.tracks):
-            due = self._commit_due(track)
-            if due is not None:
-                times.append(due)
-        if self._confirm_since is not None:
-            times.append(self._confirm_since + self.timing.confirm_timeout)
-        if self._undo_ask_since is not None:
-            times.append(self._undo_ask_since + self.timing.confirm_timeout)
+            times += [button.debouncer.deadline(), None if threshold is None else threshold[1]]
+        return min((time for time in times if time is not None), default=None)
+
+    def _mode_timeout(self) -> float | None:
+        """When the mode (settings, a new-game confirm or an asked undo: one at a time) lapses."""
         if self._settings is not None:
-            times.append(self._settings.since + self.timing.settings_timeout)
-        return min(times) if times else None
+            return self._settings.since + self.timing.settings_timeout
+        since = self._undo_ask_since if self._confirm_since is None else self._confirm_since
+        return None if since is None else since + self.timing.confirm_timeout
 
     # --- what the board shows ---------------------------------------------
     @property
@@ -274,9 +251,8 @@ class Panel:
     def set_tracks(self, tracks: int) -> None:
         """The game now has ``tracks`` tracks (after a new game); pending entries are dropped."""
         self.tracks = tracks
-        self._pending = [0] * tracks
+        self.cancel_pending()
         self._active_at = [0.0] * tracks
-        self.pending_at = None
         self._undo_guard = False
         self._undo_ask_since = None
 
@@ -293,18 +269,13 @@ class Panel:
         self._pending[track] = 0
         if not any(self._pending):
             self.pending_at = None
-        if points == 0:
-            return []
-        return [Peg(track, points)]
+        return [Peg(track, points)] if points else []
 
     # --- internals -----------------------------------------------------------
     def _button(self, name: str) -> _Button:
-        button = self._buttons.get(name)
-        if button is None:
-            role, track = parse_button_id(name)
-            button = _Button(role, track, Debouncer(self.timing.debounce))
-            self._buttons[name] = button
-        return button
+        if name not in self._buttons:
+            self._buttons[name] = _Button(*parse_button_id(name), Debouncer(self.timing.debounce))
+        return self._buttons[name]
 
     def _next_threshold(self, button: _Button) -> tuple[int, float] | None:
         """The next hold level this pressed button reaches, and when."""
@@ -337,9 +308,7 @@ class Panel:
         button.down_at = t
         button.level = 0
         track = button.track
-        if track is None:
-            return []
-        if track >= self.tracks:
+        if track is None or track >= self.tracks:
             return []
         if self._settings is not None:
             if button.role == "plus1" and track in (0, 1):
@@ -353,13 +322,10 @@ class Panel:
         self._pending[track] += ADDS[button.role]
         self._active_at[track] = t
         self._pending_changed(t)
-        if button.role == "encoder_push":
-            return self.commit(track)
-        return []
+        return self.commit(track) if button.role == "encoder_push" else []
 
     def _held(self, button: _Button, level: int, t: float) -> list[Command]:
-        if button.level >= level:
-            return []
+        """``button`` reaches hold ``level`` (always above its level so far)."""
         button.level = level
         if level == STUCK:
             log.warning(
@@ -372,13 +338,10 @@ class Panel:
         if track is not None:
             if level != 1 or track >= self.tracks or self.mode != "entry":
                 return []
-            self._pending[track] = max(0, self._pending[track] - ADDS[button.role])
-            if self._pending[track]:
-                self._pending[track] = 0
-                self._pending_changed(t)
-                return []
+            left = self._pending[track] - ADDS[button.role]  # pending before this press
+            self._pending[track] = 0
             self._pending_changed(t)
-            return self._undo(t)
+            return [] if left > 0 else self._undo(t)
         if button.role == "undo" and level == 1:
             return self._undo_button(Redo(), t)
         if button.role == "menu" and level == 2 and self._settings is None:
@@ -415,8 +378,7 @@ class Panel:
             return []  # the very long press already asked for a confirm
         if self._confirm_since is not None:
             self._confirm_since = None
-            command, self._new_game = self._new_game, NewGame()
-            return [command]
+            return [self._new_game]
         long = held >= self.timing.long_press
         if self._settings is not None:
             if long:
@@ -429,21 +391,15 @@ class Panel:
             current = dict(self.current_settings())
             self._settings = _Settings(values=dict(current), original=current, since=t)
             return []
-        commands: list[Command] = []
-        for track in range(self.tracks):
-            commands += self.commit(track)
-        return [*commands, Next()]
+        return [*(peg for track in range(self.tracks) for peg in self.commit(track)), Next()]
 
     def _undo_button(self, command: Undo | Redo, t: float) -> list[Command]:
         """The undo button, short (undo) or held (redo): leave a mode, else drop the pending
         amounts, else ``command``."""
         if self._settings is not None:
-            return self._cancel_settings()
-        if self._confirm_since is not None:
-            self._cancel_confirm()
-            return []
-        if self._undo_ask_since is not None:
-            self._undo_ask_since = None
+            return self._leave_settings(t, keep=False)
+        if self._confirm_since is not None or self._undo_ask_since is not None:
+            self._confirm_since = self._undo_ask_since = None
             return []
         if self.cancel_pending():
             return []
@@ -479,34 +435,25 @@ class Panel:
         index = _index_of(choices, settings.values.get(name))
         settings.values[name] = choices[(index + step) % len(choices)]
         settings.since = t
-        if name == "brightness":  # seen at once, so the owner can judge it
-            return [Brightness(settings.values[name])]
-        return []
+        # the brightness is seen at once, so the owner can judge it
+        return [Brightness(settings.values[name])] if name == "brightness" else []
 
-    def _cancel_confirm(self) -> None:
-        self._confirm_since = None
-        self._new_game = NewGame()
-
-    def _cancel_settings(self) -> list[Command]:
-        """Leave settings mode without changes (a previewed brightness goes back)."""
+    def _leave_settings(self, t: float, *, keep: bool = True) -> list[Command]:
+        """Leave settings mode with the changes, or without them (a previewed brightness goes
+        back); the brightness, seen at once, is no change to make."""
         settings = self._settings
         assert settings is not None
         self._settings = None
-        before = settings.original.get("brightness")
-        if before is not None and settings.values.get("brightness") != before:
-            return [Brightness(before)]
-        return []
-
-    def _leave_settings(self, t: float) -> list[Command]:
-        settings = self._settings
-        assert settings is not None
-        self._settings = None
+        if not keep:
+            before = settings.original.get("brightness")
+            back = settings.values.get("brightness") != before
+            return [Brightness(before)] if before is not None and back else []
         changed = {
             name: value
             for name, value in settings.values.items()
-            if name in SETTING_CHOICES and value != settings.original.get(name)
+            if name in SETTING_CHOICES and name != "brightness"
+            if value != settings.original.get(name)
         }
-        changed.pop("brightness", None)
         if "variant" in changed or "target" in changed or "rules" in changed:
             # a new game: the variant, target and rule set only if changed (a new variant
             # brings its own target, a new rule set its own preset unless one was chosen),
@@ -534,7 +481,4 @@ class Panel:
 
 
 def _index_of(choices: tuple[Any, ...], value: Any) -> int:
-    try:
-        return choices.index(value)
-    except ValueError:
-        return 0
+    return choices.index(value) if value in choices else 0
