@@ -1,4 +1,4 @@
-"""One side's connection to the broker: its client, its presence and its topics.
+"""One side's connection to the broker: its client, both sides' presence and its topics.
 
 Each side says ``hello`` (signed, retained) on its own presence topic
 (``.../host`` or ``.../guest``) when it connects; its last will empties that
@@ -21,7 +21,7 @@ from typing import Any
 from boardctl.config import MqttConfig
 from boardctl.remote.alive import Echo
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import encode, topic
+from boardctl.remote.protocol import Message, RemoteError, decode, encode, topic
 
 KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
 RECONNECT_EVERY = 1  # second
@@ -36,49 +36,56 @@ def now_n(after: int = 0) -> int:
     return max(time.time_ns() // 1000, after + 1)
 
 
-def ended(bye: int, hellos: tuple[int, ...]) -> bool:
-    """Whether the link has ended: a ``bye`` (its counter, 0 for none) newer than every hello
-    either side said since (a board that joins again with the same code says hello after)."""
-    return bye > max(hellos, default=0)
-
-
 class Connection:
-    """A paho client for ``role``'s side of ``link``; :meth:`start` connects it (and reconnects)."""
+    """A paho client for ``link``'s side; :meth:`start` connects it (and reconnects).
+
+    Every message that comes is checked (:func:`decode`: for this game, signed with the link
+    key, from the other side, a ``bye`` from either): a refused one goes to ``on_refuse(topic,
+    why)``; the other side's ``hello``, its going away and a ``bye`` are kept here and told to
+    ``on_other("hello" | "gone" | "bye")``; anything else to ``on_message(kind, message,
+    payload)``.
+    """
 
     def __init__(
         self,
         link: Pairing,
         mqtt: MqttConfig,
-        role: str,
         *,
-        on_connect: Callable[[Any], None],
+        on_connect: Callable[[], None],
         on_disconnect: Callable[[], None],
-        on_message: Callable[[Any], None],
+        on_message: Callable[[str, Message, bytes], None],
+        on_refuse: Callable[[str, str], None],
+        on_other: Callable[[str], None],
     ) -> None:
         from boardctl.mqtt.connection import make_client, port
 
-        self.link, self.role = link, role
+        self.link, self.role = link, link.role
         self.said_hello = 0  # the counter of this side's last hello
+        self.other_online = False  # the other side's hello is on the broker
+        self._bye = self._other_hello = 0  # the counters of the last bye and the other's hello
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
         self.echo = Echo()
-        self._echo_topic = topic(mqtt.prefix, link.game, f"alive-{role}")
+        self._echo_topic = topic(mqtt.prefix, link.game, f"alive-{self.role}")
+        self._on_message, self._on_refuse, self._on_other = on_message, on_refuse, on_other
         self._stop = threading.Event()
-        self._echoer = threading.Thread(target=self._watch, name=f"remote-echo-{role}", daemon=True)
-        self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
+        self._echoer = threading.Thread(
+            target=self._watch, name=f"remote-echo-{self.role}", daemon=True
+        )
+        self.client = make_client(mqtt, f"boardctl-{self.role}-{link.game}")
         # a linked game waits for it: try again every second, not up to every 5 s (the bridge's)
         self.client.reconnect_delay_set(RECONNECT_EVERY, RECONNECT_EVERY)
-        self.client.will_set(self.topics[role], b"", qos=1, retain=True)
+        self.client.will_set(self.topics[self.role], b"", qos=1, retain=True)
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
             if not reason.is_failure:  # subscribed before the other side hears hello
                 self._reconnect_after(RECONNECT_EVERY)  # after a stall: every second again
                 client.subscribe(self._echo_topic, qos=0)
-                on_connect(reason)
+                on_connect()
                 self.hello()
 
         def received(client: Any, userdata: Any, message: Any) -> None:
             if message.topic != self._echo_topic:
-                on_message(message)
+                self._received(message.topic, bytes(message.payload))
             elif message.payload.isdigit():
                 self.echo.echoed(int(message.payload), time.monotonic())
 
@@ -86,6 +93,39 @@ class Connection:
         self.client.on_disconnect = lambda *args: on_disconnect()
         self.client.on_message = received
         self._address = (mqtt.host, port(mqtt), mqtt.keepalive)
+
+    @property
+    def ended(self) -> bool:
+        """Whether the link has ended: a ``bye`` newer than every hello either side said since
+        (a board that joins again with the same code says hello after)."""
+        return self._bye > max(self._other_hello, self.said_hello)
+
+    def _received(self, where: str, payload: bytes) -> None:
+        """One message of the game's topics (in paho's thread)."""
+        kind, peer = where.rsplit("/", 1)[-1], self.link.peer
+        if kind in ("bye", "result", peer) and not payload:
+            if kind == peer:  # the other side went away (its last will) or stopped
+                self.other_online = False
+                self._on_other("gone")
+            return  # or a bye or result withdrawn
+        try:
+            sender = None if kind == "bye" else peer  # either side's bye ends the link
+            got = decode(payload, key=self.link.key, game=self.link.game, sender=sender)
+        except RemoteError as exc:
+            self._on_refuse(where, str(exc))
+            return
+        if got.kind == "hello" and kind == peer:
+            self.other_online, self._other_hello = True, got.n
+            self._on_other("hello")
+        elif got.kind != kind:
+            self._on_refuse(where, f"a {got.kind} on this topic")
+        elif kind == "bye":
+            self._bye = max(self._bye, got.n)
+            if self.ended:
+                log.warning("remote: the %s ended the link (remote leave)", got.sender)
+            self._on_other("bye")
+        else:
+            self._on_message(kind, got, payload)
 
     def start(self) -> None:
         """Connect in paho's thread (the callbacks may run from now on), reconnecting always."""
@@ -115,12 +155,18 @@ class Connection:
         """paho's first wait before it connects again, doubling up to :data:`RECONNECT_EVERY`."""
         self.client.reconnect_delay_set(seconds, RECONNECT_EVERY)  # type: ignore[arg-type]
 
+    def sign(self, kind: str, body: dict[str, Any], *, request_id: str = "", n: int = 0) -> bytes:
+        """A message from this side, signed with the link key."""
+        link = self.link
+        return encode(
+            kind, self.role, game=link.game, key=link.key, body=body, request_id=request_id, n=n
+        )
+
     def hello(self) -> None:
         self.said_hello = now_n()
-        payload = encode(
-            "hello", self.role, game=self.link.game, key=self.link.key, body={}, n=self.said_hello
+        self.client.publish(
+            self.topics[self.role], self.sign("hello", {}, n=self.said_hello), qos=1, retain=True
         )
-        self.client.publish(self.topics[self.role], payload, qos=1, retain=True)
 
     def publish(self, kind: str, payload: bytes, *, retain: bool = False) -> None:
         self.client.publish(self.topics[kind], payload, qos=1, retain=retain)

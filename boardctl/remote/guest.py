@@ -26,9 +26,9 @@ from typing import Any
 
 from boardctl.board.viewjson import view_from_dict
 from boardctl.config import MqttConfig
-from boardctl.remote.broker import Connection, ended
+from boardctl.remote.broker import Connection
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import RemoteError, decode, encode
+from boardctl.remote.protocol import Message
 from boardctl.remote.store import Outbox
 from boardctl.view import BoardView
 
@@ -75,29 +75,38 @@ class GuestLink:
         self.received_at = 0.0  # this board's clock when it came
         self.refused: list[str] = []
         self.connected = False
-        self.host_online = False  # the host's hello is on the broker
         self.on_change: Callable[[], None] = lambda: None  # a state, the host's presence
         self.on_answer: Callable[[str, dict[str, Any]], None] = lambda rid, answer: None
         self._clock = clock
         self._n = -1  # the counter of the state held
-        self._bye = self._host_hello = 0  # the counters of the last bye and the host's hello
         self._stop = threading.Event()
         self._broker = Connection(
             link,
             mqtt,
-            "guest",
             on_connect=self._connected,
             on_disconnect=self._disconnected,
             on_message=self._received,
+            on_refuse=self._refuse,
+            on_other=self._host_changed,
         )
         self._broker.start()
         self._resender = threading.Thread(target=self._resend, name="remote-resend", daemon=True)
         self._resender.start()
 
     @property
+    def host_online(self) -> bool:
+        """The host's hello is on the broker."""
+        return self._broker.other_online
+
+    @property
     def reachable(self) -> bool:
         """The host can be reached: this board is on the broker, and so is the host."""
         return self.connected and self.host_online
+
+    @property
+    def ended(self) -> bool:
+        """Either board left the game (``remote leave``) since the host last said hello."""
+        return self._broker.ended
 
     def view(self) -> BoardView | None:
         """The host's board as this board shows it now, None before the host's first state."""
@@ -114,10 +123,7 @@ class GuestLink:
     def _send_pending(self) -> None:
         for rid, request, after in self.outbox.pending_after():
             body = {"entry": request, "after": after}
-            payload = encode(
-                "cmd", "guest", game=self.link.game, key=self.link.key, body=body, request_id=rid
-            )
-            self._broker.publish("cmd", payload)
+            self._broker.publish("cmd", self._broker.sign("cmd", body, request_id=rid))
 
     def _resend(self) -> None:
         while not self._stop.wait(RESEND_EVERY):
@@ -125,7 +131,7 @@ class GuestLink:
                 self._send_pending()
 
     # --- the paho thread ----------------------------------------------------------
-    def _connected(self, reason: Any) -> None:
+    def _connected(self) -> None:
         self.connected = True
         self._broker.subscribe("answer", "state", "result", "bye", "host")
         self._send_pending()
@@ -135,43 +141,20 @@ class GuestLink:
         self.connected = False
         self.on_change()
 
-    def _received(self, message: Any) -> None:
-        kind = message.topic.rsplit("/", 1)[-1]
-        if kind in ("bye", "host", "result") and not message.payload:
-            if kind == "host":  # the host went away (its last will) or stopped
-                self.host_online = False
-                self.on_change()
-            return
-        try:
-            sender = None if kind == "bye" else "host"  # either side's bye ends the link
-            got = decode(message.payload, key=self.link.key, game=self.link.game, sender=sender)
-        except RemoteError as exc:
-            self._refuse(message.topic, str(exc))
-            return
-        if got.kind == "hello" and kind == "host":
-            self.host_online, self._host_hello = True, got.n
-            self._send_pending()  # the host is back: what it missed, now (not at the next resend)
-            self.on_change()
-        elif got.kind != kind:
-            self._refuse(message.topic, f"a {got.kind} on this topic")
-        elif kind == "answer":
+    def _host_changed(self, what: str) -> None:
+        if what == "hello":  # the host is back: what it missed, now (not at the next resend)
+            self._send_pending()
+        self.on_change()
+
+    def _received(self, kind: str, got: Message, payload: bytes) -> None:
+        if kind == "answer":
             if self.outbox.answered(got.request_id, got.body):
                 self.on_answer(got.request_id, got.body)
         elif kind == "state" and got.n > self._n:
             self._n, self.state, self.received_at = got.n, got.body, self._clock()
             self.on_change()
         elif kind == "result":
-            self.outbox.keep_result(bytes(message.payload), self.link.key)
-        elif kind == "bye":
-            self._bye = max(self._bye, got.n)
-            if self.ended:
-                log.warning("remote: the %s ended the link (remote leave)", got.sender)
-            self.on_change()
-
-    @property
-    def ended(self) -> bool:
-        """Either board left the game (``remote leave``) since the host last said hello."""
-        return ended(self._bye, (self._host_hello, self._broker.said_hello))
+            self.outbox.keep_result(payload, self.link.key)
 
     def _refuse(self, where: str, reason: str) -> None:
         log.warning("remote: refused a message on %s: %s", where, reason)

@@ -25,6 +25,7 @@ change and after every (re)connection.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -32,16 +33,9 @@ from typing import Any
 
 from boardctl.config import MqttConfig
 from boardctl.errors import BoardError, EntryError
-from boardctl.remote.broker import Connection, ended, now_n
+from boardctl.remote.broker import Connection, now_n
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import (
-    FROM_BUTTONS,
-    UNDOES,
-    RemoteError,
-    decode,
-    encode,
-    host_step,
-)
+from boardctl.remote.protocol import FROM_BUTTONS, UNDOES, Message, RemoteError, host_step
 from boardctl.remote.store import Answers
 from boardctl.remote.words import LinkStatus
 from boardctl.service.loop import Call, LoopEvent
@@ -79,24 +73,23 @@ class HostLink:
         self.answers = answers
         self.refused: list[str] = []  # why each refused message was refused, latest last
         self.connected = False
-        self.guest_online = False  # the joined board's hello is on the broker
         self._post, self._handle, self._state, self._watch = post, handle, state, watch
         self._pressed, self._flash, self._games = pressed, refuse, games
         self._clock, self._last_is, self._finished = clock, last_is, finished
         self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
         self._closed = False
         self._n = 0
-        self._bye = self._guest_hello = 0  # the counters of the last bye and joined hello
         self._event: dict[str, Any] = {}  # the last entry journalled, sent with the next state
         self._result = b""  # the finished games last published
         self._games_seq: int | None = None  # the journal's seq they were read at
         self._broker = Connection(
             link,
             mqtt,
-            "host",
             on_connect=self._connected,
             on_disconnect=self._disconnected,
-            on_message=self._received,
+            on_message=lambda kind, got, payload: self._later(self._apply, got),
+            on_refuse=lambda where, why: self._later(self._refuse, where, why),
+            on_other=self._guest_changed,
         )
         watch.subscribe(WATCH_KEY, self._watched)
         self._broker.start()
@@ -107,14 +100,14 @@ class HostLink:
             role="host",
             game=self.link.game,
             connected=self.connected,
-            other_online=self.guest_online,
+            other_online=self._broker.other_online,
             ended=self.ended,
             tracks=tuple(self.link.tracks),
             forged=len(self.refused),
         )
 
     # --- the paho thread ----------------------------------------------------------
-    def _connected(self, reason: Any) -> None:
+    def _connected(self) -> None:
         self.connected = True
         self._broker.subscribe("cmd", "bye", "guest")
         self._post(Call(self._publish_now))  # the board as it is now, retained
@@ -122,41 +115,26 @@ class HostLink:
     def _disconnected(self) -> None:
         self.connected = False
 
-    def _received(self, message: Any) -> None:
-        kind = message.topic.rsplit("/", 1)[-1]
-        if kind in ("bye", "guest") and not message.payload:
-            self.guest_online = False if kind == "guest" else self.guest_online
-            return  # the joined board went away (its last will), or a bye withdrawn
-        try:
-            sender = None if kind == "bye" else "guest"  # either side's bye ends the link
-            got = decode(message.payload, key=self.link.key, game=self.link.game, sender=sender)
-        except RemoteError as exc:
-            reason = str(exc)
-            self._post(Call(lambda: self._refuse(message.topic, reason)))
-            return
-        if got.kind == "hello" and kind == "guest":
-            self.guest_online, self._guest_hello = True, got.n
-        elif got.kind == "bye" and kind == "bye":
-            self._bye = max(self._bye, got.n)
-            if self.ended:
-                log.warning("remote: the %s ended the link (remote leave)", got.sender)
-                self.on_end()
-        elif got.kind == "cmd" and kind == "cmd":
-            self._post(Call(lambda: self._apply(got.request_id, got.body)))
-        else:
-            self._post(Call(lambda: self._refuse(message.topic, f"a {got.kind} on this topic")))
+    def _guest_changed(self, what: str) -> None:
+        if what == "bye" and self.ended:
+            self.on_end()
+
+    def _later(self, function: Callable[..., None], *args: Any) -> None:
+        """Run ``function(*args)`` in the service loop's thread."""
+        self._post(Call(functools.partial(function, *args)))
 
     @property
     def ended(self) -> bool:
         """Either board left the game (``remote leave``) since the joined board last said hello."""
-        return ended(self._bye, (self._guest_hello, self._broker.said_hello))
+        return self._broker.ended
 
     # --- the service loop's thread ------------------------------------------------------
     def _refuse(self, where: str, reason: str) -> None:
         log.warning("remote: refused a message on %s: %s", where, reason)
         self.refused = [*self.refused, reason][-KEEP_REFUSED:]
 
-    def _apply(self, request_id: str, body: dict[str, Any]) -> None:
+    def _apply(self, got: Message) -> None:
+        request_id, body = got.request_id, got.body
         if self._closed:
             return  # came in as the link ended (remote leave while the service runs)
         step = host_step(self.answers.known, request_id, str(body.get("after") or ""))
@@ -171,15 +149,7 @@ class HostLink:
                 else self._run(request_id, entry if isinstance(entry, dict) else {})
             )
             self.answers.put(request_id, answer)
-        payload = encode(
-            "answer",
-            "host",
-            game=self.link.game,
-            key=self.link.key,
-            body=answer,
-            request_id=request_id,
-            n=self._next_n(),
-        )
+        payload = self._broker.sign("answer", answer, request_id=request_id, n=self._next_n())
         self._broker.publish("answer", payload)
 
     def _run(self, request_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -235,10 +205,9 @@ class HostLink:
         body = {**state, "status": status, **self._event, "clock": self._clock()}
         body["joined_tracks"] = list(self.link.tracks)  # whose tracks the joined board enters
         body = json.loads(json.dumps(body, default=str))
-        payload = encode(
-            "state", "host", game=self.link.game, key=self.link.key, body=body, n=self._next_n()
+        self._broker.publish(
+            "state", self._broker.sign("state", body, n=self._next_n()), retain=True
         )
-        self._broker.publish("state", payload, retain=True)
         finished = self._finished()
         if finished is not None and finished != self._games_seq:
             self._games_seq = finished
@@ -249,7 +218,7 @@ class HostLink:
         games = self._games()
         if games is None:
             return
-        payload = encode("result", "host", game=self.link.game, key=self.link.key, body=games)
+        payload = self._broker.sign("result", games)
         if payload != self._result:
             self._result = payload
             self._broker.publish("result", payload, retain=True)

@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.game.setup import get_preset, lines_failed
-from boardctl.standings import StandingsError
+from boardctl.standings import StandingsError, state_path
 from boardctl.standings.games import Game, from_record
 
 
 def default_path() -> Path:
-    """``$XDG_STATE_HOME/boardctl/standings-manual.jsonl`` (or ``~/.local/state/...``)."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "boardctl" / "standings-manual.jsonl"
+    return state_path("standings-manual.jsonl")
 
 
 def parse_entry(text: str) -> tuple[str, int]:
