@@ -1,11 +1,8 @@
 """One side's connection to the broker: its client, both sides' presence and its topics.
 
-Each side says ``hello`` (signed, retained) on its own presence topic
-(``.../host`` or ``.../guest``) when it connects; its last will empties that
-topic, so the broker itself tells the other side when it goes away (a power
-cut, a network gone: after 1.5 keep-alives). A clean stop empties it too. A
-lost connection is tried again every second, and a stalled one (no echo through the broker,
-:mod:`boardctl.remote.alive`) is dropped and made anew.
+Each side says ``hello`` (signed, retained) on its own presence topic when it connects; its last
+will empties that topic, so the broker tells the other side when it goes away. A lost connection
+is tried again every second, a stalled one (:mod:`boardctl.remote.alive`) dropped and made anew.
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ from typing import Any
 from boardctl.config import MqttConfig
 from boardctl.remote.alive import Echo
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import Message, RemoteError, decode, encode, topic
+from boardctl.remote.protocol import SENDERS, Message, RemoteError, decode, encode, topic
 
 KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
 RECONNECT_EVERY = 1  # second
@@ -37,14 +34,9 @@ def now_n(after: int = 0) -> int:
 
 
 class Connection:
-    """A paho client for ``link``'s side; :meth:`start` connects it (and reconnects).
-
-    Every message that comes is checked (:func:`decode`: for this game, signed with the link
-    key, from the other side, a ``bye`` from either): a refused one goes to ``on_refuse(topic,
-    why)``; the other side's ``hello``, its going away and a ``bye`` are kept here and told to
-    ``on_other("hello" | "gone" | "bye")``; anything else to ``on_message(kind, message,
-    payload)``.
-    """
+    """A paho client for ``link``'s side; :meth:`start` connects it (and reconnects). What
+    comes is checked (:func:`decode`), then refused, kept here (the other side's presence, a
+    bye: ``on_other("hello" | "gone" | "bye")``) or handed to ``on_message``."""
 
     def __init__(
         self,
@@ -59,29 +51,36 @@ class Connection:
     ) -> None:
         from boardctl.mqtt.connection import make_client, port
 
-        self.link, self.role = link, link.role
+        role = link.role
+        self.link, self.role = link, role
+        self.connected = False
         self.said_hello = 0  # the counter of this side's last hello
         self.other_online = False  # the other side's hello is on the broker
         self._bye = self._other_hello = 0  # the counters of the last bye and the other's hello
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
         self.echo = Echo()
-        self._echo_topic = topic(mqtt.prefix, link.game, f"alive-{self.role}")
+        self._echo_topic = topic(mqtt.prefix, link.game, f"alive-{role}")
         self._on_message, self._on_refuse, self._on_other = on_message, on_refuse, on_other
         self._stop = threading.Event()
-        self._echoer = threading.Thread(
-            target=self._watch, name=f"remote-echo-{self.role}", daemon=True
-        )
-        self.client = make_client(mqtt, f"boardctl-{self.role}-{link.game}")
+        self._echoer = threading.Thread(target=self._watch, name=f"remote-echo-{role}", daemon=True)
+        self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
         # a linked game waits for it: try again every second, not up to every 5 s (the bridge's)
         self.client.reconnect_delay_set(RECONNECT_EVERY, RECONNECT_EVERY)
-        self.client.will_set(self.topics[self.role], b"", qos=1, retain=True)
+        self.client.will_set(self.topics[role], b"", qos=1, retain=True)
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
             if not reason.is_failure:  # subscribed before the other side hears hello
+                self.connected = True
                 self._reconnect_after(RECONNECT_EVERY)  # after a stall: every second again
-                client.subscribe(self._echo_topic, qos=0)
+                theirs = [k for k, who in SENDERS.items() if link.peer in who and k != "hello"]
+                kinds = [*theirs, link.peer]  # what the other side sends, and its presence
+                client.subscribe([(self._echo_topic, 0), *((self.topics[k], 1) for k in kinds)])
                 on_connect()
                 self.hello()
+
+        def disconnected(*args: Any) -> None:
+            self.connected = False
+            on_disconnect()
 
         def received(client: Any, userdata: Any, message: Any) -> None:
             if message.topic != self._echo_topic:
@@ -90,7 +89,7 @@ class Connection:
                 self.echo.echoed(int(message.payload), time.monotonic())
 
         self.client.on_connect = connected
-        self.client.on_disconnect = lambda *args: on_disconnect()
+        self.client.on_disconnect = disconnected
         self.client.on_message = received
         self._address = (mqtt.host, port(mqtt), mqtt.keepalive)
 
@@ -101,7 +100,6 @@ class Connection:
         return self._bye > max(self._other_hello, self.said_hello)
 
     def _received(self, where: str, payload: bytes) -> None:
-        """One message of the game's topics (in paho's thread)."""
         kind, peer = where.rsplit("/", 1)[-1], self.link.peer
         if kind in ("bye", "result", peer) and not payload:
             if kind == peer:  # the other side went away (its last will) or stopped
@@ -170,9 +168,6 @@ class Connection:
 
     def publish(self, kind: str, payload: bytes, *, retain: bool = False) -> None:
         self.client.publish(self.topics[kind], payload, qos=1, retain=retain)
-
-    def subscribe(self, *kinds: str) -> None:
-        self.client.subscribe([(self.topics[kind], 1) for kind in kinds])
 
     def close(self) -> None:
         """Empty this side's presence (a clean goodbye), then disconnect."""

@@ -1,18 +1,10 @@
 """The joined board's side of a link: its commands out until answered, the host's board in.
 
-:meth:`GuestLink.submit` keeps a command in the outbox
-(:class:`boardctl.remote.store.Outbox`, durable) with the request id made
-there and then, and sends it, after every older one still unanswered, naming
-the command made before it: the host takes a command only once it has
-answered that one, so it applies them in the order they were made. Every command the host has not
-answered is sent again, in that order and with the same id, on every
-(re)connection and every :data:`RESEND_EVERY` seconds until its answer comes; the host applies an id
-once and answers a repeat with its first answer, so nothing is lost or
-doubled across a broker restart, a dropped network or a restart of either
-board. The host's board (its ``state`` messages, signed, retained) is kept as
-it comes, newest only (a message older than the one held is dropped), and
-passed to :attr:`GuestLink.on_state`. Messages not signed with the link key,
-for another game or from the wrong side are refused and logged.
+:meth:`GuestLink.submit` keeps a command in the durable outbox with its request id, then sends
+every unanswered one, oldest first, each naming the one made before it (the host takes a command
+only once it has answered that one). They are sent again on every (re)connection and every
+:data:`RESEND_EVERY` seconds until answered; the host applies an id once, so nothing is lost or
+doubled across any restart. The host's ``state`` is kept newest only and passed on.
 """
 
 from __future__ import annotations
@@ -74,7 +66,6 @@ class GuestLink:
         self.state: dict[str, Any] | None = None  # the host's board, as last received
         self.received_at = 0.0  # this board's clock when it came
         self.refused: list[str] = []
-        self.connected = False
         self.on_change: Callable[[], None] = lambda: None  # a state, the host's presence
         self.on_answer: Callable[[str, dict[str, Any]], None] = lambda rid, answer: None
         self._clock = clock
@@ -84,7 +75,7 @@ class GuestLink:
             link,
             mqtt,
             on_connect=self._connected,
-            on_disconnect=self._disconnected,
+            on_disconnect=lambda: self.on_change(),
             on_message=self._received,
             on_refuse=self._refuse,
             on_other=self._host_changed,
@@ -92,6 +83,11 @@ class GuestLink:
         self._broker.start()
         self._resender = threading.Thread(target=self._resend, name="remote-resend", daemon=True)
         self._resender.start()
+
+    @property
+    def connected(self) -> bool:
+        """This board is on the broker."""
+        return self._broker.connected
 
     @property
     def host_online(self) -> bool:
@@ -132,13 +128,7 @@ class GuestLink:
 
     # --- the paho thread ----------------------------------------------------------
     def _connected(self) -> None:
-        self.connected = True
-        self._broker.subscribe("answer", "state", "result", "bye", "host")
         self._send_pending()
-        self.on_change()
-
-    def _disconnected(self) -> None:
-        self.connected = False
         self.on_change()
 
     def _host_changed(self, what: str) -> None:

@@ -1,26 +1,17 @@
 """The hosting board's side of a link: the joined board's commands in, the board out.
 
-Runs in the board's service (:func:`boardctl.remote.service.attach`). A paho
-thread receives the messages of the game's ``cmd`` topic; each is checked
-(:func:`boardctl.remote.protocol.decode`: signed with the link key, from the
-joined board, for this game) and anything else is refused and logged, then
-handed to the service loop, which
+Each checked ``cmd`` is handed to the service loop, which
 
-1. answers a request id it has answered before with that first answer
-   (:class:`boardctl.remote.store.Answers`): a resend or a replay applies nothing;
-2. leaves a command unanswered while the one made before it on the joined board
-   (``after``) is not answered yet: the joined board sends that one again first,
-   so the entries are applied in the order they were made;
-3. otherwise checks the request as the control socket does and runs it
-   through the control socket's own handler, with its request id (so the
-   journal keeps the id with the event: :mod:`boardctl.service.once`); an
-   entry made with the joined board's buttons (``from_buttons``) gets its
-   meaning in the phase first, as the host's own buttons' entries do;
-4. keeps the answer durably, then publishes it on the ``answer`` topic.
+1. answers a request id answered before with that first answer (a resend or a replay applies
+   nothing, :class:`boardctl.remote.store.Answers`);
+2. leaves a command unanswered while the one made before it (``after``) is not answered: the
+   joined board sends that one again first, so entries apply in the order they were made;
+3. otherwise runs it through the control socket's own handler with its request id (an entry of
+   the joined board's buttons gets its meaning in the phase first, as the host's own);
+4. keeps the answer durably, then publishes it.
 
-The board itself (what the control socket's ``watch`` stream sends: ``status``
-and ``view``) is published signed and retained on the ``state`` topic at every
-change and after every (re)connection.
+The board (the ``watch`` stream's ``status`` and ``view``) is published signed and retained at
+every change and after every (re)connection.
 """
 
 from __future__ import annotations
@@ -72,7 +63,6 @@ class HostLink:
         self.link = link
         self.answers = answers
         self.refused: list[str] = []  # why each refused message was refused, latest last
-        self.connected = False
         self._post, self._handle, self._state, self._watch = post, handle, state, watch
         self._pressed, self._flash, self._games = pressed, refuse, games
         self._clock, self._last_is, self._finished = clock, last_is, finished
@@ -85,8 +75,8 @@ class HostLink:
         self._broker = Connection(
             link,
             mqtt,
-            on_connect=self._connected,
-            on_disconnect=self._disconnected,
+            on_connect=lambda: post(Call(self._publish_now)),  # the board as it is now, retained
+            on_disconnect=lambda: None,
             on_message=lambda kind, got, payload: self._later(self._apply, got),
             on_refuse=lambda where, why: self._later(self._refuse, where, why),
             on_other=self._guest_changed,
@@ -107,14 +97,6 @@ class HostLink:
         )
 
     # --- the paho thread ----------------------------------------------------------
-    def _connected(self) -> None:
-        self.connected = True
-        self._broker.subscribe("cmd", "bye", "guest")
-        self._post(Call(self._publish_now))  # the board as it is now, retained
-
-    def _disconnected(self) -> None:
-        self.connected = False
-
     def _guest_changed(self, what: str) -> None:
         if what == "bye" and self.ended:
             self.on_end()
@@ -122,6 +104,10 @@ class HostLink:
     def _later(self, function: Callable[..., None], *args: Any) -> None:
         """Run ``function(*args)`` in the service loop's thread."""
         self._post(Call(functools.partial(function, *args)))
+
+    @property
+    def connected(self) -> bool:
+        return self._broker.connected
 
     @property
     def ended(self) -> bool:

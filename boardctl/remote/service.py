@@ -1,16 +1,11 @@
 """The link in the board's service: started by :func:`boardctl.service.app.build`, changed
 while it runs.
 
-Nothing happens unless the board is linked (``remote.json`` beside the journal, made by
-``boardctl remote invite``/``join``); paho-mqtt is imported only then. A board that has joined
-a host's game starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`);
-:func:`attach` gives every board its :class:`Remote`, which starts a hosting board's
-:class:`~boardctl.remote.host.HostLink` and reads the link file again when ``boardctl remote
-invite``/``join``/``leave`` ask it to (the control socket's ``relink``): the link starts, ends
-or changes without a restart. When a link ends here (this board's ``remote leave``, or the
-other board's ``bye`` on the host) the board shows the link-ended sign
-(``extra.link_ended``) for :data:`ENDED_SHOWN` seconds of the service's clock, or until its next
-entry.
+Nothing happens unless the board is linked (paho-mqtt is imported only then). A joined board
+starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`); :func:`attach`
+starts a hosting board's :class:`~boardctl.remote.host.HostLink` and reads the link file again
+on ``relink``, so the link starts, ends or changes without a restart. When a link ends here the
+board shows the link-ended sign for :data:`ENDED_SHOWN` seconds, or until its next entry.
 """
 
 from __future__ import annotations
@@ -92,7 +87,9 @@ class Current:
 
 
 class Remote:
-    """The board's link in its running service (see the module); :meth:`close` ends it."""
+    """The board's link in its running service (see the module); :meth:`close` ends it. A
+    hosting board's :class:`~boardctl.remote.host.HostLink` runs the joined board's commands
+    through ``handle``, the control socket's handler (request ids and all)."""
 
     def __init__(self, config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> None:
         self._config, self._journal, self._loop, self._handle = config, journal, loop, handle
@@ -223,7 +220,7 @@ class Remote:
                 clock=loop.clock,
                 refuse=lambda request, error: _refused(loop, request, error),
                 games=lambda: _games(journal, link),
-                last_is=lambda request_id: _last_is(loop, request_id),
+                last_is=lambda request_id: _last_is(loop.keeper, request_id),
                 finished=lambda: _finished(loop.keeper),
             )
         except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
@@ -249,11 +246,7 @@ class Remote:
             joined.guest.close()
 
 
-def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Remote:
-    """The board's :class:`Remote` (its ``close`` ends the link): a hosting board's
-    :class:`~boardctl.remote.host.HostLink` runs the joined board's commands through ``handle``,
-    the control socket's handler (request ids and all)."""
-    return Remote(config, journal, loop, handle)
+attach = Remote
 
 
 def _pressed(loop: ServiceLoop, request: dict[str, Any]) -> Any:
@@ -281,22 +274,18 @@ def _refused(loop: ServiceLoop, request: dict[str, Any], error: Any) -> None:
         listener(command, error)
 
 
-def _last_is(loop: ServiceLoop, request_id: str) -> bool:
-    """Whether the journal's last event is the one ``request_id`` wrote (an undo takes it back)."""
-    journal = getattr(loop.keeper, "journal", None)
+def _last_is(keeper: Any, request_id: str) -> bool:
+    """Whether the journal's last event (the keeper's ``seq``) is the one ``request_id`` wrote
+    (an undo takes it back)."""
+    journal = getattr(keeper, "journal", None)
     first = None if journal is None else journal.find_request(request_id)
-    return first is not None and bool(first.seq == _seq(loop.keeper))
-
-
-def _seq(keeper: Any) -> int:
-    """The journal position of the board's game (its keeper's ``seq``: Scorekeeper's, or the
-    stand-in's while the journal is not open)."""
-    return int(keeper.seq)
+    return first is not None and bool(first.seq == keeper.seq)
 
 
 def _finished(keeper: Any) -> int | None:
-    """The journal position of the finished game the board shows, None while a game runs."""
-    return _seq(keeper) if keeper.view().winner is not None else None
+    """The journal position (``seq``) of the finished game the board shows, None while a game
+    runs."""
+    return int(keeper.seq) if keeper.view().winner is not None else None
 
 
 GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
