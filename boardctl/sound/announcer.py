@@ -8,7 +8,6 @@ docs/sound.md, "What it sounds like".
 
 from __future__ import annotations
 
-import datetime
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -18,7 +17,7 @@ from boardctl.cribbage.rules import scoring_for
 from boardctl.errors import refusal_of
 from boardctl.refusals import Refusal
 from boardctl.sound import phrases
-from boardctl.sound.buzzer import CueGate, QuietHours
+from boardctl.sound.buzzer import CueGate, QuietHours, wall_time
 from boardctl.sound.cues import refusal_cue
 from boardctl.sound.voice import SpeechQueue
 from boardctl.view import lines_failed, skunk_lines
@@ -85,13 +84,11 @@ class Announcer:
         status: Callable[[], Status] | None = None,
         muted: bool = False,
         quiet_hours: QuietHours | None = None,
-        local_time: Callable[[], datetime.time] | None = None,
     ) -> None:
         self.cues = cues
         self.speech = speech
         self.muted = muted
         self.quiet_hours = quiet_hours
-        self._local_time = local_time or (lambda: datetime.datetime.now().time())
         self._status = status
         self._last: Status | None = status() if status is not None else None
 
@@ -123,9 +120,7 @@ class Announcer:
 
     def _audible(self) -> bool:
         """Whether speech may sound now (not muted, outside quiet hours)."""
-        if self.muted:
-            return False
-        return self.quiet_hours is None or self._local_time() not in self.quiet_hours
+        return not self.muted and (self.quiet_hours is None or wall_time() not in self.quiet_hours)
 
     # --- sounding ------------------------------------------------------------------
     def _cue(self, name: str) -> None:
@@ -219,9 +214,8 @@ class Announcer:
         if line > 0 and was < line <= fronts[track]:
             cue = "skunk_line"
             lines.append(phrases.skunk_line(names[track]))
-        return cue, lines + self._whose_turn(after, names, always=False, before=before) + _ask(
-            after, names
-        )
+        lines += self._whose_turn(after, names, always=False, before=before)
+        return cue, lines + _ask(after, names)
 
     def _phase(self, op: str, after: Status, names: list[str]) -> list[str]:
         """A cut, ``next`` or a new game: what the board moved on to."""
@@ -244,8 +238,8 @@ class Announcer:
         if after.get("phase") != "show" or not isinstance(due, int) or due >= len(names):
             return []
         crib = bool(after.get("crib_due"))
-        same = before is not None and before.get("to_count") == due
-        if not always and same and before is not None and bool(before.get("crib_due")) == crib:
+        was = None if before is None else (before.get("to_count"), bool(before.get("crib_due")))
+        if not always and was == (due, crib):
             return []
         return [phrases.to_count(names[due], crib=crib)]
 
