@@ -20,17 +20,20 @@ import functools
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from boardctl.config import MqttConfig
 from boardctl.errors import BoardError, EntryError
 from boardctl.remote.broker import Connection, now_n
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import FROM_BUTTONS, UNDOES, Message, RemoteError, host_step
-from boardctl.remote.store import Answers
+from boardctl.remote.store import ANSWERS_FILE, Answers
 from boardctl.remote.words import LinkStatus
-from boardctl.service.loop import Call, LoopEvent
-from boardctl.service.watch import Watch
+from boardctl.service.loop import Call
+
+if TYPE_CHECKING:
+    from boardctl.service.loop import ServiceLoop
 
 log = logging.getLogger(__name__)
 
@@ -38,34 +41,28 @@ WATCH_KEY = -31  # the link's place among the watch stream's subscribers (client
 KEEP_REFUSED = 100  # refusals remembered for status (all are logged)
 #: The board's own settings: a joined board never changes them on the host.
 BOARD_KEYS = ("brightness", "volume", "mute")
+GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
 
 
 class HostLink:
-    """The host's link (see the module); :meth:`close` ends it."""
+    """The host's link in ``loop``'s service (see the module); :meth:`close` ends it. The joined
+    board's commands run through ``handle``, the control socket's handler (request ids and all)."""
 
     def __init__(
         self,
         link: Pairing,
         mqtt: MqttConfig,
-        *,
-        post: Callable[[LoopEvent], None],
+        loop: ServiceLoop,
         handle: Callable[[dict[str, Any]], Any],
-        pressed: Callable[[dict[str, Any]], Any],
-        state: Callable[[], dict[str, Any]],
-        watch: Watch,
-        answers: Answers,
-        clock: Callable[[], float],
-        refuse: Callable[[dict[str, Any], BoardError], None] = lambda request, error: None,
-        games: Callable[[], dict[str, Any] | None] = lambda: None,
-        last_is: Callable[[str], bool] = lambda request_id: False,
-        finished: Callable[[], int | None] = lambda: None,
+        journal: Path,
     ) -> None:
-        self.link = link
-        self.answers = answers
+        from boardctl.remote.service import Current
+        from boardctl.service.once import exactly_once
+
+        self.link, self._loop, self._handle, self._journal = link, loop, handle, journal
+        self.answers = Answers(journal.parent / ANSWERS_FILE)
+        self._pressed = exactly_once(self._press, Current(loop))
         self.refused: list[str] = []  # why each refused message was refused, latest last
-        self._post, self._handle, self._state, self._watch = post, handle, state, watch
-        self._pressed, self._flash, self._games = pressed, refuse, games
-        self._clock, self._last_is, self._finished = clock, last_is, finished
         self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
         self._closed = False
         self._n = 0
@@ -75,13 +72,13 @@ class HostLink:
         self._broker = Connection(
             link,
             mqtt,
-            on_connect=lambda: post(Call(self._publish_now)),  # the board as it is now, retained
+            on_connect=lambda: self._later(self._publish_now),  # the board as it is, retained
             on_disconnect=lambda: None,
             on_message=lambda kind, got, payload: self._later(self._apply, got),
             on_refuse=lambda where, why: self._later(self._refuse, where, why),
             on_other=self._guest_changed,
         )
-        watch.subscribe(WATCH_KEY, self._watched)
+        loop.watch.subscribe(WATCH_KEY, self._watched)
         self._broker.start()
 
     def status(self) -> LinkStatus:
@@ -96,15 +93,6 @@ class HostLink:
             forged=len(self.refused),
         )
 
-    # --- the paho thread ----------------------------------------------------------
-    def _guest_changed(self, what: str) -> None:
-        if what == "bye" and self.ended:
-            self.on_end()
-
-    def _later(self, function: Callable[..., None], *args: Any) -> None:
-        """Run ``function(*args)`` in the service loop's thread."""
-        self._post(Call(functools.partial(function, *args)))
-
     @property
     def connected(self) -> bool:
         return self._broker.connected
@@ -113,6 +101,15 @@ class HostLink:
     def ended(self) -> bool:
         """Either board left the game (``remote leave``) since the joined board last said hello."""
         return self._broker.ended
+
+    # --- the paho thread ----------------------------------------------------------
+    def _guest_changed(self, what: str) -> None:
+        if what == "bye" and self.ended:
+            self.on_end()
+
+    def _later(self, function: Callable[..., None], *args: Any) -> None:
+        """Run ``function(*args)`` in the service loop's thread."""
+        self._loop.post(Call(functools.partial(function, *args)))
 
     # --- the service loop's thread ------------------------------------------------------
     def _refuse(self, where: str, reason: str) -> None:
@@ -142,38 +139,64 @@ class HostLink:
         from boardctl.game.commands import OPS
         from boardctl.service.control import parse_request
 
-        op = body.get("op")
+        op, undoes = body.get("op"), body.get(UNDOES)
         buttons = body.get(FROM_BUTTONS) is True
         fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS, UNDOES)}
         try:
             if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
                 raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
-            if op == "undo":  # only the joined board's own last entry, if it is the last
-                self._check_undo(body.get(UNDOES))
+            # an undo takes back the joined board's own last entry, while it is the last event
+            if op == "undo" and not (isinstance(undoes, str) and self._last_is(undoes)):
+                raise self._flashed(
+                    {"op": "undo"},
+                    "the last entry is not the joined board's own: undo it on the host's board",
+                )
             request = parse_request(json.dumps(fields))
             track = request.get("track")
             if isinstance(track, int) and track not in self.link.tracks:
-                error = EntryError(
+                raise self._flashed(
+                    request,
                     f"track {track + 1} is the host's: the joined board enters for track "
-                    + ", ".join(str(t + 1) for t in self.link.tracks)
+                    + ", ".join(str(t + 1) for t in self.link.tracks),
                 )
-                self._flash(request, error)
-                raise error
             request["request_id"] = request_id
             result = (self._pressed if buttons else self._handle)(request)
         except BoardError as exc:
             return {"ok": False, "error": str(exc)}
         return {"ok": True, "result": json.loads(json.dumps(result, default=str))}
 
-    def _check_undo(self, undoes: object) -> None:
-        """An undo of the joined board takes back its own last entry (``undoes``, its request
-        id), and only while that entry is the journal's last event: else it is refused."""
-        if not isinstance(undoes, str) or not self._last_is(undoes):
-            error = EntryError(
-                "the last entry is not the joined board's own: undo it on the host's board"
-            )
-            self._flash({"op": "undo"}, error)
-            raise error
+    def _press(self, request: dict[str, Any]) -> Any:
+        """An entry of the joined board's buttons, with its meaning in the phase (as
+        :meth:`boardctl.service.dispatch.Dispatcher.run_buttons` gives the host's own)."""
+        from boardctl.game.commands import parse_board_command
+
+        loop = self._loop
+        return loop.dispatcher.execute(loop.keeper.button_command(parse_board_command(request)))
+
+    def _flashed(self, request: dict[str, Any], why: str) -> EntryError:
+        """An entry refused by the link: the refusal's sign on the host's LEDs, which the joined
+        board shows too, and its cue, as the engine's refusals."""
+        from boardctl.errors import refusal_of
+        from boardctl.game.commands import parse_board_command
+
+        error, dispatcher = EntryError(why), self._loop.dispatcher
+        dispatcher.screen.flash_error(refusal_of(error), why)
+        dispatcher.screen.show_durable(at_once=True)
+        try:
+            command = parse_board_command(request)
+        except BoardError:
+            return error
+        for listener in dispatcher.refused:
+            listener(command, error)
+        return error
+
+    def _last_is(self, request_id: str) -> bool:
+        """Whether the journal's last event (the keeper's ``seq``) is the one ``request_id``
+        wrote."""
+        keeper: Any = self._loop.keeper
+        journal = getattr(keeper, "journal", None)
+        first = None if journal is None else journal.find_request(request_id)
+        return first is not None and bool(first.seq == keeper.seq)
 
     def _watched(self, line: bytes) -> None:
         message = json.loads(line)
@@ -184,27 +207,41 @@ class HostLink:
 
     def _publish_now(self) -> None:
         if not self._closed:
-            self._publish(self._state())
+            self._publish(self._loop.requests.state())
 
     def _publish(self, state: dict[str, Any]) -> None:
         status = {k: v for k, v in state.get("status", {}).items() if k != "remote"}
-        body = {**state, "status": status, **self._event, "clock": self._clock()}
+        body = {**state, "status": status, **self._event, "clock": self._loop.clock()}
         body["joined_tracks"] = list(self.link.tracks)  # whose tracks the joined board enters
         body = json.loads(json.dumps(body, default=str))
         self._broker.publish(
             "state", self._broker.sign("state", body, n=self._next_n()), retain=True
         )
-        finished = self._finished()
-        if finished is not None and finished != self._games_seq:
-            self._games_seq = finished
+        keeper: Any = self._loop.keeper  # its seq: the journal position of a finished game
+        if keeper.view().winner is not None and int(keeper.seq) != self._games_seq:
+            self._games_seq = int(keeper.seq)
             self._publish_games()
 
     def _publish_games(self) -> None:
-        """The linked game's finished games, signed and retained: the joined board's copy."""
-        games = self._games()
-        if games is None:
+        """The linked game's newest finished games (since the link was made, as many as fit in
+        :data:`GAMES_BYTES`), signed and retained: the joined board's copy."""
+        from boardctl.results.board import board_id
+        from boardctl.results.kept import encode_games
+        from boardctl.results.source import load_games
+
+        board = board_id(self._journal.parent)
+        since = self.link.since.rstrip("Z")  # to the second; a result's end has its milliseconds
+        games = load_games(self._journal)
+        chosen: list[Any] = []
+        for game in reversed(
+            [g for g in games if g.result.board == board and g.result.end >= since]
+        ):
+            if len(encode_games([game, *chosen])) > GAMES_BYTES:
+                break
+            chosen.insert(0, game)
+        if not chosen:
             return
-        payload = self._broker.sign("result", games)
+        payload = self._broker.sign("result", {"board": board, "games": encode_games(chosen)})
         if payload != self._result:
             self._result = payload
             self._broker.publish("result", payload, retain=True)
@@ -215,6 +252,6 @@ class HostLink:
 
     def close(self) -> None:
         self._closed = True
-        self._watch.unsubscribe(WATCH_KEY)
+        self._loop.watch.unsubscribe(WATCH_KEY)
         self._broker.close()
         self.answers.close()

@@ -201,28 +201,11 @@ class Remote:
             return
         from boardctl.errors import BoardError
         from boardctl.remote.host import HostLink
-        from boardctl.remote.store import ANSWERS_FILE, Answers
         from boardctl.service.loop import Call
-        from boardctl.service.once import exactly_once
 
-        loop, journal = self._loop, self._journal
+        loop = self._loop
         try:
-            answers = Answers(journal.parent / ANSWERS_FILE)
-            host = HostLink(
-                link,
-                self._config.mqtt,
-                post=loop.post,
-                handle=self._handle,
-                pressed=exactly_once(lambda request: _pressed(loop, request), Current(loop)),
-                state=loop.requests.state,
-                watch=loop.watch,
-                answers=answers,
-                clock=loop.clock,
-                refuse=lambda request, error: _refused(loop, request, error),
-                games=lambda: _games(journal, link),
-                last_is=lambda request_id: _last_is(loop.keeper, request_id),
-                finished=lambda: _finished(loop.keeper),
-            )
+            host = HostLink(link, self._config.mqtt, loop, self._handle, self._journal)
         except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
             log.error("remote: the link is not started: %s", exc)
             return
@@ -247,65 +230,3 @@ class Remote:
 
 
 attach = Remote
-
-
-def _pressed(loop: ServiceLoop, request: dict[str, Any]) -> Any:
-    """An entry of the joined board's buttons, with its meaning in the phase (as
-    :meth:`boardctl.service.dispatch.Dispatcher.run_buttons` gives the host's own)."""
-    from boardctl.game.commands import parse_board_command
-
-    return loop.dispatcher.execute(loop.keeper.button_command(parse_board_command(request)))
-
-
-def _refused(loop: ServiceLoop, request: dict[str, Any], error: Any) -> None:
-    """An entry of the joined board refused by the link (not its track): the refusal's sign on
-    the host's LEDs, which the joined board shows too, and its cue, as the engine's refusals."""
-    from boardctl.errors import BoardError, refusal_of
-    from boardctl.game.commands import parse_board_command
-
-    screen = loop.dispatcher.screen
-    screen.flash_error(refusal_of(error), str(error))
-    screen.show_durable(at_once=True)
-    try:
-        command = parse_board_command(request)
-    except BoardError:
-        return
-    for listener in loop.dispatcher.refused:
-        listener(command, error)
-
-
-def _last_is(keeper: Any, request_id: str) -> bool:
-    """Whether the journal's last event (the keeper's ``seq``) is the one ``request_id`` wrote
-    (an undo takes it back)."""
-    journal = getattr(keeper, "journal", None)
-    first = None if journal is None else journal.find_request(request_id)
-    return first is not None and bool(first.seq == keeper.seq)
-
-
-def _finished(keeper: Any) -> int | None:
-    """The journal position (``seq``) of the finished game the board shows, None while a game
-    runs."""
-    return int(keeper.seq) if keeper.view().winner is not None else None
-
-
-GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
-
-
-def _games(journal: Path, link: Any) -> dict[str, Any] | None:
-    """The linked game's newest finished games (since the link was made), as a ``result``
-    message's body, or None before the first one ends."""
-    from boardctl.results.board import board_id
-    from boardctl.results.kept import encode_games
-    from boardctl.results.source import load_games
-
-    board = board_id(journal.parent)
-    since = link.since.rstrip("Z")  # to the second; a result's end has its milliseconds
-    games = [g for g in load_games(journal) if g.result.board == board and g.result.end >= since]
-    chosen: list[Any] = []
-    for game in reversed(games):
-        if len(encode_games([game, *chosen])) > GAMES_BYTES:
-            break
-        chosen.insert(0, game)
-    if not chosen:
-        return None
-    return {"board": board, "games": encode_games(chosen)}
