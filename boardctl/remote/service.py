@@ -10,9 +10,9 @@ board shows the link-ended sign for :data:`ENDED_SHOWN` seconds, or until its ne
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,16 +45,14 @@ def _link(journal: Path) -> Any:
         return None
 
 
-def joined(config: Config, journal: Path, own: Any, clock: Callable[[], float]) -> Any:
+def joined(
+    config: Config, journal: Path, own: Any, clock: Callable[[], float], link: Any = None
+) -> Any:
     """The keeper the service uses: ``own``, or a :class:`JoinedKeeper` around it when this
-    board has joined a host's game."""
-    link = _link(journal)
+    board has joined a host's game (``link``, else the link file's)."""
+    link = link or _link(journal)
     if link is None or link.role != "guest":
         return own
-    return _joined(config, journal, own, link, clock)
-
-
-def _joined(config: Config, journal: Path, own: Any, link: Pairing, clock: Any) -> Any:
     from boardctl.errors import BoardError
     from boardctl.remote.guest import GuestLink
     from boardctl.remote.joined import JoinedKeeper
@@ -122,20 +120,19 @@ class Remote:
 
     def relink(self) -> dict[str, Any]:
         """Read the link file again and start, end or change the link to match it."""
-        link = _link(self._journal)
-        joined = self.joined
-        running = joined.guest.link if joined is not None else getattr(self.host, "link", None)
+        link, old = _link(self._journal), self.joined  # old: the joined keeper, if any
+        running = old.guest.link if old is not None else getattr(self.host, "link", None)
         if running is not None and link is not None and _same(running, link):
             return self._said()
-        if joined is not None:
-            self._swap(joined.own)
-            joined.guest.close()
+        if old is not None:
+            self._swap(old.own)
+            old.guest.close()
         if self.host is not None:
             self._stop_host()
         if running is not None and (link is None or link.secret != running.secret):
             self._ended_here()  # not when only the joined board's tracks changed
         if link is not None and link.role == "guest":
-            keeper = _joined(self._config, self._journal, self._loop.keeper, link, self._loop.clock)
+            keeper = joined(self._config, self._journal, self._loop.keeper, self._loop.clock, link)
             if keeper is not self._loop.keeper:
                 self._swap(keeper)
                 self._wire_joined()
@@ -160,9 +157,8 @@ class Remote:
         self.ended_at = None  # an entry: the board plays on
 
     def _extra(self, extra: ViewExtra) -> ViewExtra:
-        if self.ended_at is None or extra.link_ended:
-            return extra
-        return dataclasses.replace(extra, link_ended=True)
+        shown = self.ended_at is not None and not extra.link_ended
+        return replace(extra, link_ended=True) if shown else extra
 
     def _deadline(self) -> float | None:
         return None if self.ended_at is None else self.ended_at + ENDED_SHOWN
