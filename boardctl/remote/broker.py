@@ -23,6 +23,7 @@ from boardctl.remote.protocol import SENDERS, Message, RemoteError, decode, enco
 KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
 RECONNECT_EVERY = 1  # second
 ECHO_TICK = 0.25  # seconds between looks at the echo
+KEEP_REFUSED = 100  # refusals remembered for status (all are logged)
 AFTER_STALL = 0.1  # seconds before the first try of a stalled connection's fresh one (doubling)
 
 log = logging.getLogger(__name__)
@@ -34,20 +35,19 @@ def now_n(after: int = 0) -> int:
 
 
 class Connection:
-    """A paho client for ``link``'s side; :meth:`start` connects it (and reconnects). What
-    comes is checked (:func:`decode`), then refused, kept here (the other side's presence, a
-    bye: ``on_other("hello" | "gone" | "bye")``) or handed to ``on_message``."""
+    """A paho client for ``link``'s side; :meth:`start` connects it (and reconnects). What comes
+    is checked (:func:`decode`), then refused (logged, kept in :attr:`refused`), kept here (the
+    other side's presence, a bye) or handed to ``on_message``; ``on_event`` hears of each
+    ``"connect"``, ``"disconnect"``, the other side's ``"hello"`` or its going (``"gone"``),
+    and a ``"bye"``."""
 
     def __init__(
         self,
         link: Pairing,
         mqtt: MqttConfig,
         *,
-        on_connect: Callable[[], None],
-        on_disconnect: Callable[[], None],
         on_message: Callable[[str, Message, bytes], None],
-        on_refuse: Callable[[str, str], None],
-        on_other: Callable[[str], None],
+        on_event: Callable[[str], None],
     ) -> None:
         from boardctl.mqtt.connection import make_client, port
 
@@ -56,11 +56,12 @@ class Connection:
         self.connected = False
         self.said_hello = 0  # the counter of this side's last hello
         self.other_online = False  # the other side's hello is on the broker
+        self.refused: list[str] = []  # why each refused message was refused, latest last
         self._bye = self._other_hello = 0  # the counters of the last bye and the other's hello
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
         self.echo = Echo()
         self._echo_topic = topic(mqtt.prefix, link.game, f"alive-{role}")
-        self._on_message, self._on_refuse, self._on_other = on_message, on_refuse, on_other
+        self._on_message, self._on_event = on_message, on_event
         self._stop = threading.Event()
         self._echoer = threading.Thread(target=self._watch, name=f"remote-echo-{role}", daemon=True)
         self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
@@ -75,12 +76,12 @@ class Connection:
                 theirs = [k for k, who in SENDERS.items() if link.peer in who and k != "hello"]
                 kinds = [*theirs, link.peer]  # what the other side sends, and its presence
                 client.subscribe([(self._echo_topic, 0), *((self.topics[k], 1) for k in kinds)])
-                on_connect()
+                on_event("connect")
                 self.hello()
 
         def disconnected(*args: Any) -> None:
             self.connected = False
-            on_disconnect()
+            on_event("disconnect")
 
         def received(client: Any, userdata: Any, message: Any) -> None:
             if message.topic != self._echo_topic:
@@ -104,26 +105,30 @@ class Connection:
         if kind in ("bye", "result", peer) and not payload:
             if kind == peer:  # the other side went away (its last will) or stopped
                 self.other_online = False
-                self._on_other("gone")
+                self._on_event("gone")
             return  # or a bye or result withdrawn
         try:
             sender = None if kind == "bye" else peer  # either side's bye ends the link
             got = decode(payload, key=self.link.key, game=self.link.game, sender=sender)
         except RemoteError as exc:
-            self._on_refuse(where, str(exc))
+            self._refuse(where, str(exc))
             return
         if got.kind == "hello" and kind == peer:
             self.other_online, self._other_hello = True, got.n
-            self._on_other("hello")
+            self._on_event("hello")
         elif got.kind != kind:
-            self._on_refuse(where, f"a {got.kind} on this topic")
+            self._refuse(where, f"a {got.kind} on this topic")
         elif kind == "bye":
             self._bye = max(self._bye, got.n)
             if self.ended:
                 log.warning("remote: the %s ended the link (remote leave)", got.sender)
-            self._on_other("bye")
+            self._on_event("bye")
         else:
             self._on_message(kind, got, payload)
+
+    def _refuse(self, where: str, reason: str) -> None:
+        log.warning("remote: refused a message on %s: %s", where, reason)
+        self.refused = [*self.refused, reason][-KEEP_REFUSED:]
 
     def start(self) -> None:
         """Connect in paho's thread (the callbacks may run from now on), reconnecting always."""

@@ -10,7 +10,6 @@ doubled across any restart. The host's ``state`` is kept newest only and passed 
 from __future__ import annotations
 
 import dataclasses
-import logging
 import threading
 import time
 from collections.abc import Callable
@@ -23,8 +22,6 @@ from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import Message
 from boardctl.remote.store import Outbox
 from boardctl.view import BoardView
-
-log = logging.getLogger(__name__)
 
 RESEND_EVERY = 2.0  # seconds between resends of an unanswered command while connected
 
@@ -65,7 +62,6 @@ class GuestLink:
         self.outbox = outbox
         self.state: dict[str, Any] | None = None  # the host's board, as last received
         self.received_at = 0.0  # this board's clock when it came
-        self.refused: list[str] = []
         self.on_change: Callable[[], None] = lambda: None  # a state, the host's presence
         self.on_answer: Callable[[str, dict[str, Any]], None] = lambda rid, answer: None
         self._clock = clock
@@ -74,11 +70,8 @@ class GuestLink:
         self._broker = Connection(
             link,
             mqtt,
-            on_connect=self._connected,
-            on_disconnect=lambda: self.on_change(),
             on_message=self._received,
-            on_refuse=self._refuse,
-            on_other=self._host_changed,
+            on_event=self._changed,
         )
         self._broker.start()
         self._resender = threading.Thread(target=self._resend, name="remote-resend", daemon=True)
@@ -86,12 +79,10 @@ class GuestLink:
 
     @property
     def connected(self) -> bool:
-        """This board is on the broker."""
         return self._broker.connected
 
     @property
     def host_online(self) -> bool:
-        """The host's hello is on the broker."""
         return self._broker.other_online
 
     @property
@@ -127,12 +118,8 @@ class GuestLink:
                 self._send_pending()
 
     # --- the paho thread ----------------------------------------------------------
-    def _connected(self) -> None:
-        self._send_pending()
-        self.on_change()
-
-    def _host_changed(self, what: str) -> None:
-        if what == "hello":  # the host is back: what it missed, now (not at the next resend)
+    def _changed(self, what: str) -> None:
+        if what in ("connect", "hello"):  # what the host missed, now (not at the next resend)
             self._send_pending()
         self.on_change()
 
@@ -145,10 +132,6 @@ class GuestLink:
             self.on_change()
         elif kind == "result":
             self.outbox.keep_result(payload, self.link.key)
-
-    def _refuse(self, where: str, reason: str) -> None:
-        log.warning("remote: refused a message on %s: %s", where, reason)
-        self.refused.append(reason)
 
     def close(self) -> None:
         if self._stop.is_set():

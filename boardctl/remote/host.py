@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,10 +34,7 @@ from boardctl.service.loop import Call
 if TYPE_CHECKING:
     from boardctl.service.loop import ServiceLoop
 
-log = logging.getLogger(__name__)
-
 WATCH_KEY = -31  # the link's place among the watch stream's subscribers (clients use fds)
-KEEP_REFUSED = 100  # refusals remembered for status (all are logged)
 #: The board's own settings: a joined board never changes them on the host.
 BOARD_KEYS = ("brightness", "volume", "mute")
 GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
@@ -62,7 +58,6 @@ class HostLink:
         self.link, self._loop, self._handle, self._journal = link, loop, handle, journal
         self.answers = Answers(journal.parent / ANSWERS_FILE)
         self._pressed = exactly_once(self._press, Current(loop))
-        self.refused: list[str] = []  # why each refused message was refused, latest last
         self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
         self._closed = False
         self._n = 0
@@ -72,11 +67,8 @@ class HostLink:
         self._broker = Connection(
             link,
             mqtt,
-            on_connect=lambda: self._later(self._publish_now),  # the board as it is, retained
-            on_disconnect=lambda: None,
             on_message=lambda kind, got, payload: self._later(self._apply, got),
-            on_refuse=lambda where, why: self._later(self._refuse, where, why),
-            on_other=self._guest_changed,
+            on_event=self._changed,
         )
         loop.watch.subscribe(WATCH_KEY, self._watched)
         self._broker.start()
@@ -90,8 +82,13 @@ class HostLink:
             other_online=self._broker.other_online,
             ended=self.ended,
             tracks=tuple(self.link.tracks),
-            forged=len(self.refused),
+            forged=len(self._broker.refused),
         )
+
+    @property
+    def refused(self) -> list[str]:
+        """Why each refused message was refused, latest last."""
+        return self._broker.refused
 
     @property
     def connected(self) -> bool:
@@ -103,8 +100,10 @@ class HostLink:
         return self._broker.ended
 
     # --- the paho thread ----------------------------------------------------------
-    def _guest_changed(self, what: str) -> None:
-        if what == "bye" and self.ended:
+    def _changed(self, what: str) -> None:
+        if what == "connect":
+            self._later(self._publish_now)  # the board as it is now, retained
+        elif what == "bye" and self.ended:
             self.on_end()
 
     def _later(self, function: Callable[..., None], *args: Any) -> None:
@@ -112,10 +111,6 @@ class HostLink:
         self._loop.post(Call(functools.partial(function, *args)))
 
     # --- the service loop's thread ------------------------------------------------------
-    def _refuse(self, where: str, reason: str) -> None:
-        log.warning("remote: refused a message on %s: %s", where, reason)
-        self.refused = [*self.refused, reason][-KEEP_REFUSED:]
-
     def _apply(self, got: Message) -> None:
         request_id, body = got.request_id, got.body
         if self._closed:

@@ -161,10 +161,8 @@ class Announcer:
     def say_score(self) -> None:
         """The score on request: every track, front peg first (no cue)."""
         status = self._status() if self._status is not None else self._last
-        if status is None or self.speech is None or not self._audible():
-            return
-        pairs = list(zip(_names(status), _fronts(status), strict=True))
-        self.speech.say(phrases.scores(pairs), interrupt=True)
+        if status is not None:
+            self._say([phrases.scores(list(zip(_names(status), _fronts(status), strict=True)))])
 
     # --- what an event means ---------------------------------------------------------
     def _describe(

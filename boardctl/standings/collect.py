@@ -77,10 +77,14 @@ def collect(
                     return held
                 if changed and not follow(dict(held)):
                     return held
-            elif (parsed := topics.parse_result(config.prefix, topic)) is not None:
+            elif (parsed := topics.parse_result(config.prefix, topic)) and "/" in parsed[1]:
+                # (a slot without "/": an old topic without an event, docs/mqtt.md: upgrading)
                 target = held if building is None else building
                 before = target.get(parsed)
-                _store(target, parsed, payload, withdrawals)
+                if (withdrawals and payload) or not is_withdrawal(payload):
+                    target[parsed] = payload[: MAX_PAYLOAD + 1]  # one too large: kept until said so
+                else:
+                    target.pop(parsed, None)  # withdrawn
                 if (
                     building is None
                     and synced
@@ -92,13 +96,3 @@ def collect(
     finally:
         client.disconnect()
         client.loop_stop()
-
-
-def _store(target: Messages, key: tuple[str, str], payload: bytes, withdrawals: bool) -> None:
-    """One retained message into the view (a withdrawal removes the result)."""
-    if "/" not in key[1]:
-        return  # an old topic without an event (docs/mqtt.md: upgrading)
-    if (withdrawals and payload) or not is_withdrawal(payload):
-        target[key] = payload[: MAX_PAYLOAD + 1]  # one too large: kept until said so
-    else:
-        target.pop(key, None)
