@@ -28,7 +28,6 @@ class Echo:
         self._sent = self._back = float("-inf")
 
     def stalled_after_s(self) -> float:
-        """Seconds without the echo after which the connection is stalled."""
         return max(self.stalled_after, RTT_TIMES * self.round_trip)
 
     def step(self, now: float, connected: bool) -> str:
@@ -49,7 +48,6 @@ class Echo:
         return "send"
 
     def echoed(self, number: int, now: float) -> None:
-        """The echo ``number`` came back at ``now``."""
         if number and number == self.number:
             sample = now - self._sent
             smoothed = self.round_trip + RTT_GAIN * (sample - self.round_trip)

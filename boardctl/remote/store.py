@@ -74,7 +74,6 @@ class Answers:
         return _one(self._db, "SELECT answer FROM answers WHERE request_id = ?", request_id)
 
     def known(self, request_id: str) -> bool:
-        """Whether ``request_id`` has been answered."""
         return self.get(request_id) is not None
 
     def put(self, request_id: str, answer: dict[str, Any]) -> None:

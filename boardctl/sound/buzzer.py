@@ -91,13 +91,10 @@ class CueGate:
     quiet_hours: QuietHours | None = None
     local_time: Callable[[], datetime.time] = wall_time
 
-    def quiet(self) -> bool:
-        """Whether it is quiet hours now."""
-        return self.quiet_hours is not None and self.local_time() in self.quiet_hours
-
     def audible(self) -> bool:
         """Whether a cue would sound now (not muted, volume above 0, outside quiet hours)."""
-        return not self.muted and self.volume > 0 and not self.quiet()
+        quiet = self.quiet_hours is not None and self.local_time() in self.quiet_hours
+        return not self.muted and self.volume > 0 and not quiet
 
     def sounds(self, name: str) -> bool:
         """Whether cue ``name`` should sound now; a ConfigError for an unknown cue."""
@@ -134,7 +131,6 @@ class CuePlayer(CueGate):
         self._thread.start()
 
     def play(self, name: str) -> bool:
-        """Start cue ``name`` (cutting short the one playing); ``False`` if silent now."""
         if not self.sounds(name):
             return False
         with self._wake:
@@ -145,7 +141,6 @@ class CuePlayer(CueGate):
         return True
 
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until nothing plays (for tests and a clean exit)."""
         return self._idle.wait(timeout)
 
     def close(self) -> None:
