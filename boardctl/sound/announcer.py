@@ -183,63 +183,55 @@ class Announcer:
                 skunk = max((lines_failed(target, f, lines=lines) for f in losers), default=0)
             return "win", [phrases.win(names[winner], pairs, skunk=skunk)]
         if op == "peg":
-            return self._peg(event, before, after, names, fronts)
+            return _peg(event, before, after)
         starter = event.get("starter")
         if op == "cut" and isinstance(starter, str):
             if "dealer" not in event:  # the deal's starter named, nothing else
                 return "next", [phrases.starter(starter)]
-            return "next", [*self._phase("cut", after, names), phrases.starter(starter)]
-        return "next", self._phase(str(op), after, names)
+            return "next", [*_phase("cut", after, names), phrases.starter(starter)]
+        return "next", _phase(str(op), after, names)
 
-    def _peg(
-        self,
-        event: Mapping[str, Any],
-        before: Status | None,
-        after: Status,
-        names: list[str],
-        fronts: list[int],
-    ) -> tuple[str, list[str]]:
-        track, points = int(event["track"]), int(event.get("points", 0))
-        count = _count(event, after)
-        if count is not None:
-            lines = phrases.counted(names[track], fronts[track], count)
-        else:
-            kind = event.get("kind")
-            lines = [phrases.entry(names[track], points, fronts[track], kind=kind)]
-        cue = "commit"
-        line = _lines(after)[0]
-        was = _fronts(before)[track] if before is not None and track < len(_fronts(before)) else 0
-        if line > 0 and was < line <= fronts[track]:
-            cue = "skunk_line"
-            lines.append(phrases.skunk_line(names[track]))
-        lines += self._whose_turn(after, names, always=False, before=before)
-        return cue, lines + _ask(after, names)
 
-    def _phase(self, op: str, after: Status, names: list[str]) -> list[str]:
-        """A cut, ``next`` or a new game: what the board moved on to."""
-        lines = [phrases.new_game()] if op == "new_game" else []
-        if op not in ("cut", "next", "new_game"):
-            return lines
-        phase, dealer = after.get("phase"), after.get("dealer")
-        if phase == "deal" and isinstance(dealer, int) and dealer < len(names):
-            lines.append(phrases.deals(names[dealer]))
-        elif phase == "play":
-            lines.append(phrases.the_play())
-        return lines + self._whose_turn(after, names, always=True)
+def _peg(event: Mapping[str, Any], before: Status | None, after: Status) -> tuple[str, list[str]]:
+    """An entry: its words, the skunk line crossed, whose count is due, the board's question."""
+    names, fronts = _names(after), _fronts(after)
+    track, points = int(event["track"]), int(event.get("points", 0))
+    count = _count(event, after)
+    if count is not None:
+        lines = phrases.counted(names[track], fronts[track], count)
+    else:
+        lines = [phrases.entry(names[track], points, fronts[track], kind=event.get("kind"))]
+    cue = "commit"
+    line = _lines(after)[0]
+    was = _fronts(before)[track] if before is not None and track < len(_fronts(before)) else 0
+    if line > 0 and was < line <= fronts[track]:
+        cue = "skunk_line"
+        lines.append(phrases.skunk_line(names[track]))
+    return cue, lines + _whose_turn(after, names, before) + _ask(after, names)
 
-    @staticmethod
-    def _whose_turn(
-        after: Status, names: list[str], *, always: bool, before: Status | None = None
-    ) -> list[str]:
-        """Whose count is due in the show (when it changed, or ``always``)."""
-        due = after.get("to_count")
-        if after.get("phase") != "show" or not isinstance(due, int) or due >= len(names):
-            return []
-        crib = bool(after.get("crib_due"))
-        was = None if before is None else (before.get("to_count"), bool(before.get("crib_due")))
-        if not always and was == (due, crib):
-            return []
-        return [phrases.to_count(names[due], crib=crib)]
+
+def _phase(op: str, after: Status, names: list[str]) -> list[str]:
+    """A cut, ``next`` or a new game: what the board moved on to."""
+    lines = [phrases.new_game()] if op == "new_game" else []
+    if op not in ("cut", "next", "new_game"):
+        return lines
+    phase, dealer = after.get("phase"), after.get("dealer")
+    if phase == "deal" and isinstance(dealer, int) and dealer < len(names):
+        lines.append(phrases.deals(names[dealer]))
+    elif phase == "play":
+        lines.append(phrases.the_play())
+    return lines + _whose_turn(after, names)
+
+
+def _whose_turn(after: Status, names: list[str], before: Status | None = None) -> list[str]:
+    """Whose count is due in the show (unless it was due already ``before``)."""
+    due = after.get("to_count")
+    if after.get("phase") != "show" or not isinstance(due, int) or due >= len(names):
+        return []
+    crib = bool(after.get("crib_due"))
+    if before is not None and (before.get("to_count"), bool(before.get("crib_due"))) == (due, crib):
+        return []
+    return [phrases.to_count(names[due], crib=crib)]
 
 
 def attach(announcer: Announcer, dispatcher: Any) -> None:
