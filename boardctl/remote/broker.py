@@ -51,8 +51,7 @@ class Connection:
     ) -> None:
         from boardctl.mqtt.connection import make_client, port
 
-        role = link.role
-        self.link, self.role = link, role
+        self.link, role = link, link.role
         self.connected = False
         self.said_hello = 0  # the counter of this side's last hello
         self.other_online = False  # the other side's hello is on the broker
@@ -158,21 +157,17 @@ class Connection:
         """paho's first wait before it connects again, doubling up to :data:`RECONNECT_EVERY`."""
         self.client.reconnect_delay_set(seconds, RECONNECT_EVERY)  # type: ignore[arg-type]
 
-    def sign(self, kind: str, body: dict[str, Any], *, request_id: str = "", n: int = 0) -> bytes:
-        """A message from this side, signed with the link key."""
+    def send(self, kind: str, body: dict[str, Any], *, retain: bool = False, **fields: Any) -> None:
+        """Publish a message from this side, signed with the link key (``fields``: its
+        ``request_id`` and ``n``), on the topic of its kind (a hello: this side's presence)."""
         link = self.link
-        return encode(
-            kind, self.role, game=link.game, key=link.key, body=body, request_id=request_id, n=n
-        )
+        payload = encode(kind, link.role, game=link.game, key=link.key, body=body, **fields)
+        where = self.topics[link.role if kind == "hello" else kind]
+        self.client.publish(where, payload, qos=1, retain=retain)
 
     def hello(self) -> None:
         self.said_hello = now_n()
-        self.client.publish(
-            self.topics[self.role], self.sign("hello", {}, n=self.said_hello), qos=1, retain=True
-        )
-
-    def publish(self, kind: str, payload: bytes, *, retain: bool = False) -> None:
-        self.client.publish(self.topics[kind], payload, qos=1, retain=retain)
+        self.send("hello", {}, n=self.said_hello, retain=True)
 
     def close(self) -> None:
         """Empty this side's presence (a clean goodbye), then disconnect."""
@@ -180,7 +175,7 @@ class Connection:
         if self._echoer.is_alive():
             self._echoer.join()
         if self.client.is_connected():
-            sent = self.client.publish(self.topics[self.role], b"", qos=1, retain=True)
+            sent = self.client.publish(self.topics[self.link.role], b"", qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):
                 sent.wait_for_publish(2)
         self.client.disconnect()

@@ -110,7 +110,7 @@ class GuestLink:
     def _send_pending(self) -> None:
         for rid, request, after in self.outbox.pending_after():
             body = {"entry": request, "after": after}
-            self._broker.publish("cmd", self._broker.sign("cmd", body, request_id=rid))
+            self._broker.send("cmd", body, request_id=rid)
 
     def _resend(self) -> None:
         while not self._stop.wait(RESEND_EVERY):

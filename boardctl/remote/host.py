@@ -62,7 +62,7 @@ class HostLink:
         self._closed = False
         self._n = 0
         self._event: dict[str, Any] = {}  # the last entry journalled, sent with the next state
-        self._result = b""  # the finished games last published
+        self._result: dict[str, Any] = {}  # the finished games last published
         self._games_seq: int | None = None  # the journal's seq they were read at
         self._broker = Connection(
             link,
@@ -127,8 +127,7 @@ class HostLink:
                 else self._run(request_id, entry if isinstance(entry, dict) else {})
             )
             self.answers.put(request_id, answer)
-        payload = self._broker.sign("answer", answer, request_id=request_id, n=self._next_n())
-        self._broker.publish("answer", payload)
+        self._broker.send("answer", answer, request_id=request_id, n=self._next_n())
 
     def _run(self, request_id: str, body: dict[str, Any]) -> dict[str, Any]:
         from boardctl.game.commands import OPS
@@ -209,9 +208,7 @@ class HostLink:
         body = {**state, "status": status, **self._event, "clock": self._loop.clock()}
         body["joined_tracks"] = list(self.link.tracks)  # whose tracks the joined board enters
         body = json.loads(json.dumps(body, default=str))
-        self._broker.publish(
-            "state", self._broker.sign("state", body, n=self._next_n()), retain=True
-        )
+        self._broker.send("state", body, n=self._next_n(), retain=True)
         keeper: Any = self._loop.keeper  # its seq: the journal position of a finished game
         if keeper.view().winner is not None and int(keeper.seq) != self._games_seq:
             self._games_seq = int(keeper.seq)
@@ -236,10 +233,10 @@ class HostLink:
             chosen.insert(0, game)
         if not chosen:
             return
-        payload = self._broker.sign("result", {"board": board, "games": encode_games(chosen)})
-        if payload != self._result:
-            self._result = payload
-            self._broker.publish("result", payload, retain=True)
+        body = {"board": board, "games": encode_games(chosen)}
+        if body != self._result:
+            self._result = body
+            self._broker.send("result", body, retain=True)
 
     def _next_n(self) -> int:
         self._n = now_n(self._n)

@@ -215,11 +215,13 @@ class JoinedKeeper:
         track = None if entry is None else entry.get("track")
         return (track,) if isinstance(track, int) and 0 <= track < tracks else range(tracks)
 
-    def link_status(self) -> LinkStatus:
-        """This board's side of the link."""
+    def status(self) -> dict[str, Any]:
+        """The host's status (this board's own before the first), with this board's side of
+        the link in ``remote``."""
         state, guest = self.guest.state, self.guest
+        status = dict(state["status"]) if state is not None else dict(self.own.status())
         tracks = None if state is None else state.get("joined_tracks")
-        return LinkStatus(
+        link = LinkStatus(
             role="guest",
             game=guest.link.game,
             connected=guest.connected,
@@ -230,11 +232,7 @@ class JoinedKeeper:
             unanswered=len(guest.outbox.pending()),
             refusals=tuple(self.refused),
         )
-
-    def status(self) -> dict[str, Any]:
-        state = self.guest.state
-        status = dict(state["status"]) if state is not None else dict(self.own.status())
-        status["remote"] = self.link_status().to_dict()
+        status["remote"] = link.to_dict()
         return status
 
     @property

@@ -11,20 +11,10 @@ import datetime
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from boardctl.errors import ConfigError
 from boardctl.sound.cues import CUES, MID_TONE, playable
-
-
-class ToneOutput(Protocol):
-    """Something that sounds one tone at a time."""
-
-    def tone(self, frequency: float | None, volume: float) -> None:
-        """Sound ``frequency`` Hz at ``volume`` (0-1), or go silent for ``None``."""
-
-    def close(self) -> None:
-        """Go silent and release the hardware."""
 
 
 class TonalBuzzerOutput:
@@ -39,6 +29,7 @@ class TonalBuzzerOutput:
         )
 
     def tone(self, frequency: float | None, volume: float) -> None:
+        """Sound ``frequency`` Hz at ``volume`` (0-1), or go silent for ``None``."""
         if frequency is None or volume <= 0:
             self.buzzer.stop()
             return
@@ -117,7 +108,7 @@ class CueGate:
 class CuePlayer(CueGate):
     """Plays named cues on ``output`` in a worker thread (see the module docstring)."""
 
-    def __init__(self, output: ToneOutput, *, tempo: float = 1.0, **gate: Any) -> None:
+    def __init__(self, output: TonalBuzzerOutput, *, tempo: float = 1.0, **gate: Any) -> None:
         super().__init__(**gate)
         self.output = output
         self._tempo = tempo
