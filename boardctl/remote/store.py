@@ -31,12 +31,6 @@ ANSWERS_FILE = "remote-answers.sqlite"
 OUTBOX_FILE = "remote-outbox.sqlite"
 
 
-_RESULTS = (
-    "CREATE TABLE IF NOT EXISTS results (game TEXT NOT NULL, key TEXT NOT NULL, "
-    "message TEXT NOT NULL, kept REAL NOT NULL, PRIMARY KEY (game, message))"
-)
-
-
 def _open(path: Path, *schema: str) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,7 +92,8 @@ class Outbox:
             "CREATE TABLE IF NOT EXISTS outbox (number INTEGER PRIMARY KEY AUTOINCREMENT, "
             "game TEXT NOT NULL, request_id TEXT UNIQUE NOT NULL, request TEXT NOT NULL, "
             "made REAL NOT NULL, answer TEXT, after TEXT NOT NULL)",
-            _RESULTS,
+            "CREATE TABLE IF NOT EXISTS results (game TEXT NOT NULL, key TEXT NOT NULL, "
+            "message TEXT NOT NULL, kept REAL NOT NULL, PRIMARY KEY (game, message))",
         )
         self._lock = threading.Lock()  # the sender's thread and the board's
         self.results_kept = _results_kept(self._db)  # rows of the host's results, all games

@@ -44,9 +44,8 @@ def manual_game(
         raise StandingsError(f"exactly one player must have the target score {target}")
     skunk = lines_failed(target, min(s for s in scores if s != top))  # the lowest loser's
     acc = get_preset("acc")  # ACC scoring: 2 for a win, 3 for a skunk (of any depth)
-    when = end or datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z"
-    )
+    now = datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+    when = end or now.replace("+00:00", "Z")
     record: dict[str, Any] = {
         "board": board,
         "names": [name for name, _ in entries],
