@@ -27,11 +27,8 @@ RESEND_EVERY = 2.0  # seconds between resends of an unanswered command while con
 
 
 def host_view(state: dict[str, Any], now: float | None = None) -> BoardView:
-    """The board the host shows, from its ``state`` message (what the joined board lights).
-
-    With ``now`` (this board's clock when the state came), the view's times (an error's
-    flash, the game's end, a pending amount's blink) are moved from the host's clock to it.
-    """
+    """The board the host shows, from its ``state`` message, with its times moved from the
+    host's clock to ``now`` (this board's clock when the state came), if given."""
     view = view_from_dict(state.get("view"), source="the host's state")
     clock = state.get("clock")
     if now is None or not isinstance(clock, int | float):

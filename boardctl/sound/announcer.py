@@ -1,10 +1,6 @@
-"""Turn what the service does into cues and phrases, without ever delaying a press.
-
-:class:`Announcer` is told by the dispatcher once the frame showing an entry or a refusal's sign was
-sent, builds a short phrase in the loop's thread and hands it, with a cue name
-(:data:`boardctl.sound.cues.CUES`), to players with threads of their own. What is said for what:
-docs/sound.md, "What it sounds like".
-"""
+"""Turn what the service does into cues and phrases, without ever delaying a press: told once
+the frame showing an entry or a refusal's sign was sent, :class:`Announcer` builds a short phrase
+and hands it, with a cue, to players with threads of their own (docs/sound.md)."""
 
 from __future__ import annotations
 

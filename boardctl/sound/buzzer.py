@@ -1,9 +1,6 @@
-"""Play cues on a buzzer without ever holding up the service loop.
-
-:class:`CuePlayer`'s worker plays a cue handed over by :meth:`CuePlayer.play`, a newer cue cutting
-it short; :class:`TonalBuzzerOutput` drives gpiozero's ``TonalBuzzer``; :class:`CueGate` (shared
-with :class:`boardctl.sound.pico.PicoCues`) applies volume, mute and quiet hours.
-"""
+"""Play cues on a buzzer without ever holding up the service loop: :class:`CuePlayer`'s worker
+plays a cue on gpiozero's ``TonalBuzzer``, a newer cue cutting it short; :class:`CueGate` (shared
+with :class:`boardctl.sound.pico.PicoCues`) applies volume, mute and quiet hours."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Speech back-ends: say a phrase without ever holding up the service loop.
-
-:class:`SpeechQueue` speaks a few phrases in a worker thread, an ``interrupt`` phrase cutting the
-current one short and dropping the rest; :class:`EspeakVoice` runs ``espeak-ng`` (or writes a WAV,
-:meth:`EspeakVoice.render`).
-"""
+"""Speech without ever holding up the service loop: :class:`SpeechQueue` speaks a few phrases in
+a worker thread (an ``interrupt`` phrase cuts the current one short and drops the rest);
+:class:`EspeakVoice` runs ``espeak-ng``."""
 
 from __future__ import annotations
 

@@ -113,12 +113,8 @@ def _int(record: Mapping[str, Any], key: str) -> int:
 
 
 def from_record(record: Mapping[str, Any]) -> Game:
-    """The game of one result record; :class:`StandingsError` if it is not one.
-
-    Every field is bounded as the rules allow (tracks, :data:`MAX_NAME`, scores to at most
-    :data:`MAX_TARGET`, the winner, spread, skunk 0-3, game points up to the preset's or
-    :data:`MAX_GAME_POINTS`).
-    """
+    """The game of one result record, every field bounded as the rules allow;
+    :class:`StandingsError` if it is not one."""
     if not isinstance(record, Mapping):
         raise StandingsError("a result must be a JSON object")
     what = f"result {str(record.get('id'))[:40]!r}"

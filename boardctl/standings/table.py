@@ -1,8 +1,5 @@
-"""ACC standings: game points, then games won, then spread (skunks shown, not ranked).
-
-Ranked by entrant (a player, or a partnership's team) or by player (every partner
-credited): docs/standings.md, "Ranking" and "Partnerships".
-"""
+"""ACC standings: game points, then games won, then spread (skunks shown, not ranked), by
+entrant (a player or a team) or by player (every partner credited): docs/standings.md."""
 
 from __future__ import annotations
 
