@@ -31,15 +31,11 @@ ENDED_SHOWN = 10.0  # seconds the link-ended sign stays after the link ended her
 
 def _link(journal: Path) -> Any:
     """This board's pairing, None without one (or with one that cannot be read: logged)."""
-    from boardctl.remote.pairing import FILE
-
-    if not (journal.parent / FILE).exists():
-        return None
     from boardctl.remote import pairing
     from boardctl.remote.protocol import RemoteError
 
     try:
-        return pairing.load(journal.parent / FILE)
+        return pairing.load(pairing.path_beside(journal))
     except RemoteError as exc:
         log.error("remote: the link is not started: %s", exc)
         return None

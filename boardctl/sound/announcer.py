@@ -236,9 +236,6 @@ def attach(announcer: Announcer, dispatcher: Any) -> None:
     dispatcher.refused.append(announcer.refused)
 
 
-__all__ = ["Announcer", "attach", "classify"]
-
-
 def _ask(status: Status, names: list[str]) -> list[str]:
     """The board's question about the entry just made, if it asks one (``status["ask"]``)."""
     ask = status.get("ask")

@@ -12,8 +12,6 @@ from boardctl.standings.games import Game, entrant_key
 
 BY = ("entrant", "player")
 
-__all__ = ["BY", "Row", "player_key", "standings"]
-
 
 @dataclass(frozen=True, slots=True)
 class Row:
