@@ -12,7 +12,6 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 from boardctl.config import MqttConfig
@@ -35,20 +34,13 @@ def now_n(after: int = 0) -> int:
 
 
 class Connection:
-    """A paho client for ``link``'s side; :meth:`start` connects it (and reconnects). What comes
-    is checked (:func:`decode`), then refused (logged, kept in :attr:`refused`), kept here (the
-    other side's presence, a bye) or handed to ``on_message``; ``on_event`` hears of each
-    ``"connect"``, ``"disconnect"``, the other side's ``"hello"`` or its going (``"gone"``),
-    and a ``"bye"``."""
+    """``link``'s side over the broker (each side's link is one): a paho client, which
+    :meth:`start` connects (and reconnects). What comes is checked (:func:`decode`), then refused
+    (logged, kept in :attr:`refused`), kept here (the other side's presence, a bye) or handed to
+    :meth:`_message`; :meth:`_changed` hears of each ``"connect"``, ``"disconnect"``, the other
+    side's ``"hello"`` or its going (``"gone"``), and a ``"bye"`` (both in paho's thread)."""
 
-    def __init__(
-        self,
-        link: Pairing,
-        mqtt: MqttConfig,
-        *,
-        on_message: Callable[[str, Message, bytes], None],
-        on_event: Callable[[str], None],
-    ) -> None:
+    def __init__(self, link: Pairing, mqtt: MqttConfig) -> None:
         from boardctl.mqtt.connection import make_client, port
 
         self.link, role = link, link.role
@@ -60,7 +52,6 @@ class Connection:
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
         self.echo = Echo()
         self._echo_topic = topic(mqtt.prefix, link.game, f"alive-{role}")
-        self._on_message, self._on_event = on_message, on_event
         self._stop = threading.Event()
         self._echoer = threading.Thread(target=self._watch, name=f"remote-echo-{role}", daemon=True)
         self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
@@ -75,12 +66,12 @@ class Connection:
                 theirs = [k for k, who in SENDERS.items() if link.peer in who and k != "hello"]
                 kinds = [*theirs, link.peer]  # what the other side sends, and its presence
                 client.subscribe([(self._echo_topic, 0), *((self.topics[k], 1) for k in kinds)])
-                on_event("connect")
+                self._changed("connect")
                 self.hello()
 
         def disconnected(*args: Any) -> None:
             self.connected = False
-            on_event("disconnect")
+            self._changed("disconnect")
 
         def received(client: Any, userdata: Any, message: Any) -> None:
             if message.topic != self._echo_topic:
@@ -104,7 +95,7 @@ class Connection:
         if kind in ("bye", "result", peer) and not payload:
             if kind == peer:  # the other side went away (its last will) or stopped
                 self.other_online = False
-                self._on_event("gone")
+                self._changed("gone")
             return  # or a bye or result withdrawn
         try:
             sender = None if kind == "bye" else peer  # either side's bye ends the link
@@ -114,16 +105,22 @@ class Connection:
             return
         if got.kind == "hello" and kind == peer:
             self.other_online, self._other_hello = True, got.n
-            self._on_event("hello")
+            self._changed("hello")
         elif got.kind != kind:
             self._refuse(where, f"a {got.kind} on this topic")
         elif kind == "bye":
             self._bye = max(self._bye, got.n)
             if self.ended:
                 log.warning("remote: the %s ended the link (remote leave)", got.sender)
-            self._on_event("bye")
+            self._changed("bye")
         else:
-            self._on_message(kind, got, payload)
+            self._message(kind, got, payload)
+
+    def _message(self, kind: str, got: Message, payload: bytes) -> None:
+        """A checked message of the other side's (but its hello and a bye)."""
+
+    def _changed(self, what: str) -> None:
+        """A (re)connection, a disconnection, the other side's hello or going, a bye."""
 
     def _refuse(self, where: str, reason: str) -> None:
         log.warning("remote: refused a message on %s: %s", where, reason)

@@ -44,7 +44,7 @@ def host_view(state: dict[str, Any], now: float | None = None) -> BoardView:
     )
 
 
-class GuestLink:
+class GuestLink(Connection):
     """The joined board's link (see the module); :meth:`close` ends it."""
 
     def __init__(
@@ -55,7 +55,6 @@ class GuestLink:
         *,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.link = link
         self.outbox = outbox
         self.state: dict[str, Any] | None = None  # the host's board, as last received
         self.received_at = 0.0  # this board's clock when it came
@@ -63,34 +62,15 @@ class GuestLink:
         self.on_answer: Callable[[str, dict[str, Any]], None] = lambda rid, answer: None
         self._clock = clock
         self._n = -1  # the counter of the state held
-        self._stop = threading.Event()
-        self._broker = Connection(
-            link,
-            mqtt,
-            on_message=self._received,
-            on_event=self._changed,
-        )
-        self._broker.start()
+        super().__init__(link, mqtt)
+        self.start()
         self._resender = threading.Thread(target=self._resend, name="remote-resend", daemon=True)
         self._resender.start()
 
     @property
-    def connected(self) -> bool:
-        return self._broker.connected
-
-    @property
-    def host_online(self) -> bool:
-        return self._broker.other_online
-
-    @property
     def reachable(self) -> bool:
         """The host can be reached: this board is on the broker, and so is the host."""
-        return self.connected and self.host_online
-
-    @property
-    def ended(self) -> bool:
-        """Either board left the game (``remote leave``) since the host last said hello."""
-        return self._broker.ended
+        return self.connected and self.other_online
 
     def view(self) -> BoardView | None:
         """The host's board as this board shows it now, None before the host's first state."""
@@ -107,7 +87,7 @@ class GuestLink:
     def _send_pending(self) -> None:
         for rid, request, after in self.outbox.pending_after():
             body = {"entry": request, "after": after}
-            self._broker.send("cmd", body, request_id=rid)
+            self.send("cmd", body, request_id=rid)
 
     def _resend(self) -> None:
         while not self._stop.wait(RESEND_EVERY):
@@ -120,7 +100,7 @@ class GuestLink:
             self._send_pending()
         self.on_change()
 
-    def _received(self, kind: str, got: Message, payload: bytes) -> None:
+    def _message(self, kind: str, got: Message, payload: bytes) -> None:
         if kind == "answer":
             if self.outbox.answered(got.request_id, got.body):
                 self.on_answer(got.request_id, got.body)
@@ -135,5 +115,5 @@ class GuestLink:
             return
         self._stop.set()
         self._resender.join()
-        self._broker.close()
+        super().close()
         self.outbox.close()

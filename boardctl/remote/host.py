@@ -40,7 +40,7 @@ BOARD_KEYS = ("brightness", "volume", "mute")
 GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
 
 
-class HostLink:
+class HostLink(Connection):
     """The host's link in ``loop``'s service (see the module); :meth:`close` ends it. The joined
     board's commands run through ``handle``, the control socket's handler (request ids and all)."""
 
@@ -55,7 +55,7 @@ class HostLink:
         from boardctl.remote.service import Current
         from boardctl.service.once import exactly_once
 
-        self.link, self._loop, self._handle, self._journal = link, loop, handle, journal
+        self._loop, self._handle, self._journal = loop, handle, journal
         self.answers = Answers(journal.parent / ANSWERS_FILE)
         self._pressed = exactly_once(self._press, Current(loop))
         self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
@@ -64,14 +64,9 @@ class HostLink:
         self._event: dict[str, Any] = {}  # the last entry journalled, sent with the next state
         self._result: dict[str, Any] = {}  # the finished games last published
         self._games_seq: int | None = None  # the journal's seq they were read at
-        self._broker = Connection(
-            link,
-            mqtt,
-            on_message=lambda kind, got, payload: self._later(self._apply, got),
-            on_event=self._changed,
-        )
+        super().__init__(link, mqtt)
         loop.watch.subscribe(WATCH_KEY, self._watched)
-        self._broker.start()
+        self.start()
 
     def status(self) -> LinkStatus:
         """This side of the link, for ``boardctl status``."""
@@ -79,27 +74,16 @@ class HostLink:
             role="host",
             game=self.link.game,
             connected=self.connected,
-            other_online=self._broker.other_online,
+            other_online=self.other_online,
             ended=self.ended,
             tracks=tuple(self.link.tracks),
-            forged=len(self._broker.refused),
+            forged=len(self.refused),
         )
 
-    @property
-    def refused(self) -> list[str]:
-        """Why each refused message was refused, latest last."""
-        return self._broker.refused
-
-    @property
-    def connected(self) -> bool:
-        return self._broker.connected
-
-    @property
-    def ended(self) -> bool:
-        """Either board left the game (``remote leave``) since the joined board last said hello."""
-        return self._broker.ended
-
     # --- the paho thread ----------------------------------------------------------
+    def _message(self, kind: str, got: Message, payload: bytes) -> None:
+        self._later(self._apply, got)
+
     def _changed(self, what: str) -> None:
         if what == "connect":
             self._later(self._publish_now)  # the board as it is now, retained
@@ -127,7 +111,7 @@ class HostLink:
                 else self._run(request_id, entry if isinstance(entry, dict) else {})
             )
             self.answers.put(request_id, answer)
-        self._broker.send("answer", answer, request_id=request_id, n=self._next_n())
+        self.send("answer", answer, request_id=request_id, n=self._next_n())
 
     def _run(self, request_id: str, body: dict[str, Any]) -> dict[str, Any]:
         from boardctl.game.commands import OPS
@@ -208,7 +192,7 @@ class HostLink:
         body = {**state, "status": status, **self._event, "clock": self._loop.clock()}
         body["joined_tracks"] = list(self.link.tracks)  # whose tracks the joined board enters
         body = json.loads(json.dumps(body, default=str))
-        self._broker.send("state", body, n=self._next_n(), retain=True)
+        self.send("state", body, n=self._next_n(), retain=True)
         keeper: Any = self._loop.keeper  # its seq: the journal position of a finished game
         if keeper.view().winner is not None and int(keeper.seq) != self._games_seq:
             self._games_seq = int(keeper.seq)
@@ -236,7 +220,7 @@ class HostLink:
         body = {"board": board, "games": encode_games(chosen)}
         if body != self._result:
             self._result = body
-            self._broker.send("result", body, retain=True)
+            self.send("result", body, retain=True)
 
     def _next_n(self) -> int:
         self._n = now_n(self._n)
@@ -245,5 +229,5 @@ class HostLink:
     def close(self) -> None:
         self._closed = True
         self._loop.watch.unsubscribe(WATCH_KEY)
-        self._broker.close()
+        super().close()
         self.answers.close()

@@ -225,7 +225,7 @@ class JoinedKeeper:
             role="guest",
             game=guest.link.game,
             connected=guest.connected,
-            other_online=guest.host_online,
+            other_online=guest.other_online,
             ended=guest.ended,
             tracks=None if not isinstance(tracks, list) else tuple(int(t) for t in tracks),
             link_lost=not guest.reachable and not guest.ended,
