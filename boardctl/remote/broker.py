@@ -18,6 +18,7 @@ from boardctl.config import MqttConfig
 from boardctl.remote.alive import Echo
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import SENDERS, Message, RemoteError, decode, encode, topic
+from boardctl.remote.words import LinkStatus
 
 KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
 RECONNECT_EVERY = 1  # second
@@ -115,6 +116,13 @@ class Connection:
             self._changed("bye")
         else:
             self._message(kind, got, payload)
+
+    def link_status(self, **more: Any) -> LinkStatus:
+        """This side of the link as it is now (``more``: the side's own fields)."""
+        link = self.link
+        return LinkStatus(
+            link.role, link.game, self.connected, self.other_online, self.ended, **more
+        )
 
     def _message(self, kind: str, got: Message, payload: bytes) -> None:
         """A checked message of the other side's (but its hello and a bye)."""

@@ -70,15 +70,7 @@ class HostLink(Connection):
 
     def status(self) -> LinkStatus:
         """This side of the link, for ``boardctl status``."""
-        return LinkStatus(
-            role="host",
-            game=self.link.game,
-            connected=self.connected,
-            other_online=self.other_online,
-            ended=self.ended,
-            tracks=tuple(self.link.tracks),
-            forged=len(self.refused),
-        )
+        return self.link_status(tracks=tuple(self.link.tracks), forged=len(self.refused))
 
     # --- the paho thread ----------------------------------------------------------
     def _message(self, kind: str, got: Message, payload: bytes) -> None:

@@ -18,7 +18,6 @@ from boardctl.errors import BoardError, EntryError
 from boardctl.game.commands import BoardCommand, Command, NewGame, Peg, Redo, Undo
 from boardctl.remote.guest import GuestLink
 from boardctl.remote.protocol import FROM_BUTTONS, UNDOES
-from boardctl.remote.words import LinkStatus
 from boardctl.view import BoardView
 
 KEEP_REFUSED = 20
@@ -221,12 +220,7 @@ class JoinedKeeper:
         state, guest = self.guest.state, self.guest
         status = dict(state["status"]) if state is not None else dict(self.own.status())
         tracks = None if state is None else state.get("joined_tracks")
-        link = LinkStatus(
-            role="guest",
-            game=guest.link.game,
-            connected=guest.connected,
-            other_online=guest.other_online,
-            ended=guest.ended,
+        link = guest.link_status(
             tracks=None if not isinstance(tracks, list) else tuple(int(t) for t in tracks),
             link_lost=not guest.reachable and not guest.ended,
             unanswered=len(guest.outbox.pending()),
