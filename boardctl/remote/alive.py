@@ -1,16 +1,12 @@
 """Is the connection to the broker moving? An echo through the broker, and a stalled
 connection made anew.
 
-TCP keeps a connection whose packets were lost for a while: it sends them again after a
-timeout that doubles each time (0.2, 0.4, 0.8 s...), and everything after them waits. When the
-loss ends, seconds of backlog may still be on the way, and MQTT's keep-alive (its ping waits
-behind the same backlog) sees nothing wrong. Each side therefore sends itself a small message
-through the broker (:data:`ECHO_EVERY`) on its own ``alive-<role>`` topic; with no echo after
-:data:`STALLED_AFTER` seconds, or :data:`RTT_TIMES` the connection's smoothed round trip where
-that is longer (a far broker, a busy board), the connection is dropped and paho makes a fresh
-one (no backoff, no backlog), on which each side sends again what the other may have missed
-(the joined board its unanswered entries, the host its board). :class:`Echo` decides, on
-times given.
+After packets are lost, TCP resends them with a doubling timeout and everything after waits,
+MQTT's ping included: a keep-alive sees nothing wrong while seconds of backlog are on the way.
+So each side sends itself an echo through the broker (:data:`ECHO_EVERY`); with none back after
+:data:`STALLED_AFTER` seconds (or :data:`RTT_TIMES` the smoothed round trip, where longer) the
+connection is dropped and paho makes a fresh one, on which each side sends again what the other
+may have missed. :class:`Echo` decides, on times given.
 """
 
 from __future__ import annotations
@@ -32,7 +28,6 @@ class Echo:
         self._sent = self._back = float("-inf")
 
     def stalled_after_s(self) -> float:
-        """Seconds without the echo after which the connection is stalled."""
         return max(self.stalled_after, RTT_TIMES * self.round_trip)
 
     def step(self, now: float, connected: bool) -> str:
@@ -53,7 +48,6 @@ class Echo:
         return "send"
 
     def echoed(self, number: int, now: float) -> None:
-        """The echo ``number`` came back at ``now``."""
         if number and number == self.number:
             sample = now - self._sent
             smoothed = self.round_trip + RTT_GAIN * (sample - self.round_trip)

@@ -1,11 +1,8 @@
-"""One side's connection to the broker: its client, its presence and its topics.
+"""One side's connection to the broker: its client, both sides' presence and its topics.
 
-Each side says ``hello`` (signed, retained) on its own presence topic
-(``.../host`` or ``.../guest``) when it connects; its last will empties that
-topic, so the broker itself tells the other side when it goes away (a power
-cut, a network gone: after 1.5 keep-alives). A clean stop empties it too. A
-lost connection is tried again every second, and a stalled one (no echo through the broker,
-:mod:`boardctl.remote.alive`) is dropped and made anew.
+Each side says ``hello`` (signed, retained) on its own presence topic when it connects; its last
+will empties that topic, so the broker tells the other side when it goes away. A lost connection
+is tried again every second, a stalled one (:mod:`boardctl.remote.alive`) dropped and made anew.
 """
 
 from __future__ import annotations
@@ -15,17 +12,18 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 from boardctl.config import MqttConfig
 from boardctl.remote.alive import Echo
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import encode, topic
+from boardctl.remote.protocol import SENDERS, Message, RemoteError, decode, encode, topic
+from boardctl.remote.words import LinkStatus
 
 KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
 RECONNECT_EVERY = 1  # second
 ECHO_TICK = 0.25  # seconds between looks at the echo
+KEEP_REFUSED = 100  # refusals remembered for status (all are logged)
 AFTER_STALL = 0.1  # seconds before the first try of a stalled connection's fresh one (doubling)
 
 log = logging.getLogger(__name__)
@@ -36,29 +34,22 @@ def now_n(after: int = 0) -> int:
     return max(time.time_ns() // 1000, after + 1)
 
 
-def ended(bye: int, hellos: tuple[int, ...]) -> bool:
-    """Whether the link has ended: a ``bye`` (its counter, 0 for none) newer than every hello
-    either side said since (a board that joins again with the same code says hello after)."""
-    return bye > max(hellos, default=0)
-
-
 class Connection:
-    """A paho client for ``role``'s side of ``link``; :meth:`start` connects it (and reconnects)."""
+    """``link``'s side over the broker (each side's link is one): a paho client, which
+    :meth:`start` connects (and reconnects). What comes is checked (:func:`decode`), then refused
+    (logged, kept in :attr:`refused`), kept here (the other side's presence, a bye) or handed to
+    :meth:`_message`; :meth:`_changed` hears of each ``"connect"``, ``"disconnect"``, the other
+    side's ``"hello"`` or its going (``"gone"``), and a ``"bye"`` (both in paho's thread)."""
 
-    def __init__(
-        self,
-        link: Pairing,
-        mqtt: MqttConfig,
-        role: str,
-        *,
-        on_connect: Callable[[Any], None],
-        on_disconnect: Callable[[], None],
-        on_message: Callable[[Any], None],
-    ) -> None:
+    def __init__(self, link: Pairing, mqtt: MqttConfig) -> None:
         from boardctl.mqtt.connection import make_client, port
 
-        self.link, self.role = link, role
+        self.link, role = link, link.role
+        self.connected = False
         self.said_hello = 0  # the counter of this side's last hello
+        self.other_online = False  # the other side's hello is on the broker
+        self.refused: list[str] = []  # why each refused message was refused, latest last
+        self._bye = self._other_hello = 0  # the counters of the last bye and the other's hello
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
         self.echo = Echo()
         self._echo_topic = topic(mqtt.prefix, link.game, f"alive-{role}")
@@ -71,21 +62,77 @@ class Connection:
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
             if not reason.is_failure:  # subscribed before the other side hears hello
+                self.connected = True
                 self._reconnect_after(RECONNECT_EVERY)  # after a stall: every second again
-                client.subscribe(self._echo_topic, qos=0)
-                on_connect(reason)
+                theirs = [k for k, who in SENDERS.items() if link.peer in who and k != "hello"]
+                kinds = [*theirs, link.peer]  # what the other side sends, and its presence
+                client.subscribe([(self._echo_topic, 0), *((self.topics[k], 1) for k in kinds)])
+                self._changed("connect")
                 self.hello()
+
+        def disconnected(*args: Any) -> None:
+            self.connected = False
+            self._changed("disconnect")
 
         def received(client: Any, userdata: Any, message: Any) -> None:
             if message.topic != self._echo_topic:
-                on_message(message)
+                self._received(message.topic, bytes(message.payload))
             elif message.payload.isdigit():
                 self.echo.echoed(int(message.payload), time.monotonic())
 
         self.client.on_connect = connected
-        self.client.on_disconnect = lambda *args: on_disconnect()
+        self.client.on_disconnect = disconnected
         self.client.on_message = received
         self._address = (mqtt.host, port(mqtt), mqtt.keepalive)
+
+    @property
+    def ended(self) -> bool:
+        """Whether the link has ended: a ``bye`` newer than every hello either side said since
+        (a board that joins again with the same code says hello after)."""
+        return self._bye > max(self._other_hello, self.said_hello)
+
+    def _received(self, where: str, payload: bytes) -> None:
+        kind, peer = where.rsplit("/", 1)[-1], self.link.peer
+        if kind in ("bye", "result", peer) and not payload:
+            if kind == peer:  # the other side went away (its last will) or stopped
+                self.other_online = False
+                self._changed("gone")
+            return  # or a bye or result withdrawn
+        try:
+            sender = None if kind == "bye" else peer  # either side's bye ends the link
+            got = decode(payload, key=self.link.key, game=self.link.game, sender=sender)
+        except RemoteError as exc:
+            self._refuse(where, str(exc))
+            return
+        if got.kind == "hello" and kind == peer:
+            self.other_online, self._other_hello = True, got.n
+            self._changed("hello")
+        elif got.kind != kind:
+            self._refuse(where, f"a {got.kind} on this topic")
+        elif kind == "bye":
+            self._bye = max(self._bye, got.n)
+            if self.ended:
+                log.warning("remote: the %s ended the link (remote leave)", got.sender)
+            self._changed("bye")
+        else:
+            self._message(kind, got, payload)
+
+    def link_status(self, **more: Any) -> LinkStatus:
+        """This side of the link as it is now (``more``: the side's own fields)."""
+        link = self.link
+        return LinkStatus(
+            link.role, link.game, self.connected, self.other_online, self.ended, **more
+        )
+
+    def _message(self, kind: str, got: Message, payload: bytes) -> None:
+        """A checked message of the other side's (but its hello and a bye)."""
+
+    def _changed(self, what: str) -> None:
+        """A (re)connection, a disconnection, the other side's hello or going, a bye."""
+
+    def _refuse(self, where: str, reason: str) -> None:
+        log.warning("remote: refused a message on %s: %s", where, reason)
+        self.refused = [*self.refused, reason][-KEEP_REFUSED:]
 
     def start(self) -> None:
         """Connect in paho's thread (the callbacks may run from now on), reconnecting always."""
@@ -115,18 +162,17 @@ class Connection:
         """paho's first wait before it connects again, doubling up to :data:`RECONNECT_EVERY`."""
         self.client.reconnect_delay_set(seconds, RECONNECT_EVERY)  # type: ignore[arg-type]
 
+    def send(self, kind: str, body: dict[str, Any], *, retain: bool = False, **fields: Any) -> None:
+        """Publish a message from this side, signed with the link key (``fields``: its
+        ``request_id`` and ``n``), on the topic of its kind (a hello: this side's presence)."""
+        link = self.link
+        payload = encode(kind, link.role, game=link.game, key=link.key, body=body, **fields)
+        where = self.topics[link.role if kind == "hello" else kind]
+        self.client.publish(where, payload, qos=1, retain=retain)
+
     def hello(self) -> None:
         self.said_hello = now_n()
-        payload = encode(
-            "hello", self.role, game=self.link.game, key=self.link.key, body={}, n=self.said_hello
-        )
-        self.client.publish(self.topics[self.role], payload, qos=1, retain=True)
-
-    def publish(self, kind: str, payload: bytes, *, retain: bool = False) -> None:
-        self.client.publish(self.topics[kind], payload, qos=1, retain=retain)
-
-    def subscribe(self, *kinds: str) -> None:
-        self.client.subscribe([(self.topics[kind], 1) for kind in kinds])
+        self.send("hello", {}, n=self.said_hello, retain=True)
 
     def close(self) -> None:
         """Empty this side's presence (a clean goodbye), then disconnect."""
@@ -134,7 +180,7 @@ class Connection:
         if self._echoer.is_alive():
             self._echoer.join()
         if self.client.is_connected():
-            sent = self.client.publish(self.topics[self.role], b"", qos=1, retain=True)
+            sent = self.client.publish(self.topics[self.link.role], b"", qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):
                 sent.wait_for_publish(2)
         self.client.disconnect()

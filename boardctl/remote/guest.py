@@ -1,24 +1,15 @@
 """The joined board's side of a link: its commands out until answered, the host's board in.
 
-:meth:`GuestLink.submit` keeps a command in the outbox
-(:class:`boardctl.remote.store.Outbox`, durable) with the request id made
-there and then, and sends it, after every older one still unanswered, naming
-the command made before it: the host takes a command only once it has
-answered that one, so it applies them in the order they were made. Every command the host has not
-answered is sent again, in that order and with the same id, on every
-(re)connection and every :data:`RESEND_EVERY` seconds until its answer comes; the host applies an id
-once and answers a repeat with its first answer, so nothing is lost or
-doubled across a broker restart, a dropped network or a restart of either
-board. The host's board (its ``state`` messages, signed, retained) is kept as
-it comes, newest only (a message older than the one held is dropped), and
-passed to :attr:`GuestLink.on_state`. Messages not signed with the link key,
-for another game or from the wrong side are refused and logged.
+:meth:`GuestLink.submit` keeps a command in the durable outbox with its request id, then sends
+every unanswered one, oldest first, each naming the one made before it (the host takes a command
+only once it has answered that one). They are sent again on every (re)connection and every
+:data:`RESEND_EVERY` seconds until answered; the host applies an id once, so nothing is lost or
+doubled across any restart. The host's ``state`` is kept newest only and passed on.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import logging
 import threading
 import time
 from collections.abc import Callable
@@ -26,23 +17,18 @@ from typing import Any
 
 from boardctl.board.viewjson import view_from_dict
 from boardctl.config import MqttConfig
-from boardctl.remote.broker import Connection, ended
+from boardctl.remote.broker import Connection
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import RemoteError, decode, encode
+from boardctl.remote.protocol import Message
 from boardctl.remote.store import Outbox
 from boardctl.view import BoardView
-
-log = logging.getLogger(__name__)
 
 RESEND_EVERY = 2.0  # seconds between resends of an unanswered command while connected
 
 
 def host_view(state: dict[str, Any], now: float | None = None) -> BoardView:
-    """The board the host shows, from its ``state`` message (what the joined board lights).
-
-    With ``now`` (this board's clock when the state came), the view's times (an error's
-    flash, the game's end, a pending amount's blink) are moved from the host's clock to it.
-    """
+    """The board the host shows, from its ``state`` message, with its times moved from the
+    host's clock to ``now`` (this board's clock when the state came), if given."""
     view = view_from_dict(state.get("view"), source="the host's state")
     clock = state.get("clock")
     if now is None or not isinstance(clock, int | float):
@@ -58,7 +44,7 @@ def host_view(state: dict[str, Any], now: float | None = None) -> BoardView:
     )
 
 
-class GuestLink:
+class GuestLink(Connection):
     """The joined board's link (see the module); :meth:`close` ends it."""
 
     def __init__(
@@ -69,35 +55,22 @@ class GuestLink:
         *,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.link = link
         self.outbox = outbox
         self.state: dict[str, Any] | None = None  # the host's board, as last received
         self.received_at = 0.0  # this board's clock when it came
-        self.refused: list[str] = []
-        self.connected = False
-        self.host_online = False  # the host's hello is on the broker
         self.on_change: Callable[[], None] = lambda: None  # a state, the host's presence
         self.on_answer: Callable[[str, dict[str, Any]], None] = lambda rid, answer: None
         self._clock = clock
         self._n = -1  # the counter of the state held
-        self._bye = self._host_hello = 0  # the counters of the last bye and the host's hello
-        self._stop = threading.Event()
-        self._broker = Connection(
-            link,
-            mqtt,
-            "guest",
-            on_connect=self._connected,
-            on_disconnect=self._disconnected,
-            on_message=self._received,
-        )
-        self._broker.start()
+        super().__init__(link, mqtt)
+        self.start()
         self._resender = threading.Thread(target=self._resend, name="remote-resend", daemon=True)
         self._resender.start()
 
     @property
     def reachable(self) -> bool:
         """The host can be reached: this board is on the broker, and so is the host."""
-        return self.connected and self.host_online
+        return self.connected and self.other_online
 
     def view(self) -> BoardView | None:
         """The host's board as this board shows it now, None before the host's first state."""
@@ -114,10 +87,7 @@ class GuestLink:
     def _send_pending(self) -> None:
         for rid, request, after in self.outbox.pending_after():
             body = {"entry": request, "after": after}
-            payload = encode(
-                "cmd", "guest", game=self.link.game, key=self.link.key, body=body, request_id=rid
-            )
-            self._broker.publish("cmd", payload)
+            self.send("cmd", body, request_id=rid)
 
     def _resend(self) -> None:
         while not self._stop.wait(RESEND_EVERY):
@@ -125,62 +95,25 @@ class GuestLink:
                 self._send_pending()
 
     # --- the paho thread ----------------------------------------------------------
-    def _connected(self, reason: Any) -> None:
-        self.connected = True
-        self._broker.subscribe("answer", "state", "result", "bye", "host")
-        self._send_pending()
+    def _changed(self, what: str) -> None:
+        if what in ("connect", "hello"):  # what the host missed, now (not at the next resend)
+            self._send_pending()
         self.on_change()
 
-    def _disconnected(self) -> None:
-        self.connected = False
-        self.on_change()
-
-    def _received(self, message: Any) -> None:
-        kind = message.topic.rsplit("/", 1)[-1]
-        if kind in ("bye", "host", "result") and not message.payload:
-            if kind == "host":  # the host went away (its last will) or stopped
-                self.host_online = False
-                self.on_change()
-            return
-        try:
-            sender = None if kind == "bye" else "host"  # either side's bye ends the link
-            got = decode(message.payload, key=self.link.key, game=self.link.game, sender=sender)
-        except RemoteError as exc:
-            self._refuse(message.topic, str(exc))
-            return
-        if got.kind == "hello" and kind == "host":
-            self.host_online, self._host_hello = True, got.n
-            self._send_pending()  # the host is back: what it missed, now (not at the next resend)
-            self.on_change()
-        elif got.kind != kind:
-            self._refuse(message.topic, f"a {got.kind} on this topic")
-        elif kind == "answer":
+    def _message(self, kind: str, got: Message, payload: bytes) -> None:
+        if kind == "answer":
             if self.outbox.answered(got.request_id, got.body):
                 self.on_answer(got.request_id, got.body)
         elif kind == "state" and got.n > self._n:
             self._n, self.state, self.received_at = got.n, got.body, self._clock()
             self.on_change()
         elif kind == "result":
-            self.outbox.keep_result(bytes(message.payload), self.link.key)
-        elif kind == "bye":
-            self._bye = max(self._bye, got.n)
-            if self.ended:
-                log.warning("remote: the %s ended the link (remote leave)", got.sender)
-            self.on_change()
-
-    @property
-    def ended(self) -> bool:
-        """Either board left the game (``remote leave``) since the host last said hello."""
-        return ended(self._bye, (self._host_hello, self._broker.said_hello))
-
-    def _refuse(self, where: str, reason: str) -> None:
-        log.warning("remote: refused a message on %s: %s", where, reason)
-        self.refused.append(reason)
+            self.outbox.keep_result(payload, self.link.key)
 
     def close(self) -> None:
         if self._stop.is_set():
             return
         self._stop.set()
         self._resender.join()
-        self._broker.close()
+        super().close()
         self.outbox.close()

@@ -1,26 +1,11 @@
 """The joined board's service: its entries go to the host, its LEDs show the host's game.
 
-:class:`JoinedKeeper` stands in the service for the board's own scorekeeper
-(which it wraps and leaves untouched while the board is linked) wherever the
-engine's commands and views pass:
-
-- an entry (from the buttons or the control socket) is checked for its shape
-  only, then kept in the outbox with its request id and sent
-  (:class:`~boardctl.remote.guest.GuestLink`): the host's engine checks and
-  journals it, and gives an entry from the buttons its meaning in the host's
-  phase (a track's press at the cut is that track's cut, as on the host's own
-  buttons). A control request's own ``request_id`` is the one sent (a
-  repeat of it is answered from the outbox and not sent again); a button's
-  entry gets one made when it is committed on this board;
-- the view is the host's board as last received, with every entry the host
-  has not answered yet blinking as pending on its track, and an undo not answered yet
-  blinking the front peg of the entry it takes back (``extra.undoing``);
-- the status is the host's, with ``remote``: this board's side of the link
-  (``role``, ``game``, ``connected``, ``unanswered``, ``refused``: the host's
-  refusals of this board's entries, latest last).
-
-The board's own settings (brightness, volume, layout) never leave it: the
-dispatcher and the control requests handle them before any keeper.
+:class:`JoinedKeeper` stands in for the board's own scorekeeper (left untouched while linked)
+wherever the engine's commands and views pass: an entry is checked for its shape only, kept in
+the outbox with its request id (a control request's own, or one made when a button's entry is
+committed) and sent; the view is the host's board, every unanswered entry blinking as pending
+(an unanswered undo: the front peg it takes back); the status is the host's, with ``remote``,
+this board's side of the link. The board's own settings never leave it.
 """
 
 from __future__ import annotations
@@ -33,7 +18,6 @@ from boardctl.errors import BoardError, EntryError
 from boardctl.game.commands import BoardCommand, Command, NewGame, Peg, Redo, Undo
 from boardctl.remote.guest import GuestLink
 from boardctl.remote.protocol import FROM_BUTTONS, UNDOES
-from boardctl.remote.words import LinkStatus
 from boardctl.view import BoardView
 
 KEEP_REFUSED = 20
@@ -93,7 +77,7 @@ class JoinedKeeper:
     def __init__(self, own: Any, guest: GuestLink) -> None:
         self.own = own
         self.guest = guest
-        self.ids = _OutboxIds(guest)
+        self.journal = _OutboxIds(guest)  # the request ids, as a journal's
         self.refused: list[str] = []
         self.on_change: Callable[[], None] = lambda: None  # the service shows the board again
         self._pressed: BoardCommand | None = None
@@ -106,10 +90,6 @@ class JoinedKeeper:
         return getattr(self.own, name)
 
     # --- what the dispatcher and the control requests ask ----------------------------
-    @property
-    def journal(self) -> _OutboxIds:
-        return self.ids
-
     def prepare(self, command: Command) -> _Entry:
         self._check(command)
         return _Entry(self, command)
@@ -166,7 +146,7 @@ class JoinedKeeper:
         if isinstance(command, Undo):  # the host takes back this entry, if it is the last
             request[UNDOES] = self.guest.outbox.last_entry()
         self._pressed = None
-        rid = self.guest.submit(request, self.ids.next)
+        rid = self.guest.submit(request, self.journal.next)
         return {"ok": True, "sent": rid, "seq": 0, "event": {}, "status": self.status()}
 
     def _answered(self, request_id: str, answer: dict[str, Any]) -> None:
@@ -234,26 +214,19 @@ class JoinedKeeper:
         track = None if entry is None else entry.get("track")
         return (track,) if isinstance(track, int) and 0 <= track < tracks else range(tracks)
 
-    def link_status(self) -> LinkStatus:
-        """This board's side of the link."""
+    def status(self) -> dict[str, Any]:
+        """The host's status (this board's own before the first), with this board's side of
+        the link in ``remote``."""
         state, guest = self.guest.state, self.guest
+        status = dict(state["status"]) if state is not None else dict(self.own.status())
         tracks = None if state is None else state.get("joined_tracks")
-        return LinkStatus(
-            role="guest",
-            game=guest.link.game,
-            connected=guest.connected,
-            other_online=guest.host_online,
-            ended=guest.ended,
+        link = guest.link_status(
             tracks=None if not isinstance(tracks, list) else tuple(int(t) for t in tracks),
             link_lost=not guest.reachable and not guest.ended,
             unanswered=len(guest.outbox.pending()),
             refusals=tuple(self.refused),
         )
-
-    def status(self) -> dict[str, Any]:
-        state = self.guest.state
-        status = dict(state["status"]) if state is not None else dict(self.own.status())
-        status["remote"] = self.link_status().to_dict()
+        status["remote"] = link.to_dict()
         return status
 
     @property

@@ -1,11 +1,8 @@
-"""The board's link to another board: ``remote.json`` beside the journal.
+"""The board's link to another board: ``remote.json`` beside the journal (docs/remote.md).
 
-``{"version": 1, "role": "host" | "guest", "secret": hex, "since": ISO time,
-"tracks": [the joined board's tracks, 0-based]}`` (``tracks`` on the host only),
-mode 0600 (the secret is the link key's), replaced atomically with an fsync
-of the file and its folder, so a power cut leaves the old pairing or the new
-one. The host's pairing is made by ``boardctl remote invite``, the joined
-board's by ``boardctl remote join CODE``; ``boardctl remote leave`` removes it.
+``{"version": 1, "role": "host" | "guest", "secret": hex, "since": ISO time, "tracks": [the
+joined board's tracks, 0-based]}``, mode 0600 (the secret is the link key's), replaced
+atomically, so a power cut leaves the old pairing or the new one.
 """
 
 from __future__ import annotations

@@ -1,38 +1,15 @@
-"""The linked game's wire format: the invitation code and the signed messages (pure).
+"""The linked game's wire format (docs/remote.md, "What crosses the network"), pure.
 
-**The code.** ``boardctl remote invite`` makes a random 96-bit secret and
-shows it as 20 Crockford base32 digits and two check digits, in groups of
-four (``0EMW-A7G7-QMJF-GV0Y-B8PS-FH``). The check catches every single
-wrong digit and every swap of two neighbours; ``I``/``L`` read as ``1`` and
-``O`` as ``0``. Both boards derive from the secret the **link key** (256
-bits, the HMAC key every message is signed with) and the **game id** (the
-topic level of the game); neither can be got back from the other.
+**The code**: a random 96-bit secret as 20 Crockford base32 digits and two check digits that
+catch every wrong digit and every swap of neighbours. Both boards derive from the secret the
+**link key** (the HMAC key every message is signed with) and the **game id** (the topic level);
+neither can be got back from the other.
 
-**A message** is one JSON object::
-
-    {"v": 1, "kind": "cmd", "from": "guest", "game": "<game id>", "id": "<request id>",
-     "n": 17, "body": {...}, "key": "k-…", "hmac": "…"}
-
-signed with the link key by the results' own code
-(:func:`boardctl.results.sign.sign_record`: HMAC-SHA256 of the canonical
-JSON, every field but ``hmac`` covered). ``kind`` says who may send it
-(:data:`SENDERS`): the joined board (``guest``) sends commands (``cmd``,
-``body`` ``{"entry": the control request, "after": the request id of the
-command made before it, or ""}``, ``id`` the request id made where the user
-acted); the host sends their answers (``answer``, ``id`` the command's
-request id, ``body`` ``{"ok": true, "result": …}`` or ``{"ok": false,
-"error": …}``) and its board (``state``, ``body`` what the control socket's
-``watch`` sends: ``status`` and ``view``, ``clock``, the host's clock
-then, so a joined board can place the view's times on its own, and ``event``
-and ``seq``, the last entry journalled, which the joined board speaks) and
-the linked game's finished games (``result``, ``body`` ``{"board": the host's
-board id, "games": the games as the journal keeps them}``); each says
-``hello`` (retained on its own topic, ``host`` or ``guest``, which its
-broker's last will empties when it goes away) and sends ``bye`` when it
-leaves. ``n`` is the sender's counter (it only grows: a receiver drops a
-state older than the one it shows). :func:`decode` refuses, saying why,
-anything larger than :data:`MAX_MESSAGE`, not of this format, for another
-game, from the wrong side, or not signed with the link key.
+**A message** is one JSON object (``v``, ``kind``, ``from``, ``game``, ``id`` the request id,
+``n`` the sender's growing counter, ``body``, ``key``, ``hmac``) signed with the link key by
+:func:`boardctl.results.sign.sign_record`. :data:`SENDERS` says who may send each kind.
+:func:`decode` refuses, saying why, anything larger than :data:`MAX_MESSAGE`, not of this
+format, for another game, from the wrong side, or not signed with the link key.
 """
 
 from __future__ import annotations

@@ -1,23 +1,18 @@
 """The link in the board's service: started by :func:`boardctl.service.app.build`, changed
 while it runs.
 
-Nothing happens unless the board is linked (``remote.json`` beside the journal, made by
-``boardctl remote invite``/``join``); paho-mqtt is imported only then. A board that has joined
-a host's game starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`);
-:func:`attach` gives every board its :class:`Remote`, which starts a hosting board's
-:class:`~boardctl.remote.host.HostLink` and reads the link file again when ``boardctl remote
-invite``/``join``/``leave`` ask it to (the control socket's ``relink``): the link starts, ends
-or changes without a restart. When a link ends here (this board's ``remote leave``, or the
-other board's ``bye`` on the host) the board shows the link-ended sign
-(``extra.link_ended``) for :data:`ENDED_SHOWN` seconds of the service's clock, or until its next
-entry.
+Nothing happens unless the board is linked (paho-mqtt is imported only then). A joined board
+starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`); :func:`attach`
+starts a hosting board's :class:`~boardctl.remote.host.HostLink` and reads the link file again
+on ``relink``, so the link starts, ends or changes without a restart. When a link ends here the
+board shows the link-ended sign for :data:`ENDED_SHOWN` seconds, or until its next entry.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,30 +31,24 @@ ENDED_SHOWN = 10.0  # seconds the link-ended sign stays after the link ended her
 
 def _link(journal: Path) -> Any:
     """This board's pairing, None without one (or with one that cannot be read: logged)."""
-    from boardctl.remote.pairing import FILE
-
-    if not (journal.parent / FILE).exists():
-        return None
     from boardctl.remote import pairing
     from boardctl.remote.protocol import RemoteError
 
     try:
-        return pairing.load(journal.parent / FILE)
+        return pairing.load(pairing.path_beside(journal))
     except RemoteError as exc:
         log.error("remote: the link is not started: %s", exc)
         return None
 
 
-def joined(config: Config, journal: Path, own: Any, clock: Callable[[], float]) -> Any:
+def joined(
+    config: Config, journal: Path, own: Any, clock: Callable[[], float], link: Any = None
+) -> Any:
     """The keeper the service uses: ``own``, or a :class:`JoinedKeeper` around it when this
-    board has joined a host's game."""
-    link = _link(journal)
+    board has joined a host's game (``link``, else the link file's)."""
+    link = link or _link(journal)
     if link is None or link.role != "guest":
         return own
-    return _joined(config, journal, own, link, clock)
-
-
-def _joined(config: Config, journal: Path, own: Any, link: Pairing, clock: Any) -> Any:
     from boardctl.errors import BoardError
     from boardctl.remote.guest import GuestLink
     from boardctl.remote.joined import JoinedKeeper
@@ -92,7 +81,9 @@ class Current:
 
 
 class Remote:
-    """The board's link in its running service (see the module); :meth:`close` ends it."""
+    """The board's link in its running service (see the module); :meth:`close` ends it. A
+    hosting board's :class:`~boardctl.remote.host.HostLink` runs the joined board's commands
+    through ``handle``, the control socket's handler (request ids and all)."""
 
     def __init__(self, config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> None:
         self._config, self._journal, self._loop, self._handle = config, journal, loop, handle
@@ -125,20 +116,19 @@ class Remote:
 
     def relink(self) -> dict[str, Any]:
         """Read the link file again and start, end or change the link to match it."""
-        link = _link(self._journal)
-        joined = self.joined
-        running = joined.guest.link if joined is not None else getattr(self.host, "link", None)
+        link, old = _link(self._journal), self.joined  # old: the joined keeper, if any
+        running = old.guest.link if old is not None else getattr(self.host, "link", None)
         if running is not None and link is not None and _same(running, link):
             return self._said()
-        if joined is not None:
-            self._swap(joined.own)
-            joined.guest.close()
+        if old is not None:
+            self._swap(old.own)
+            old.guest.close()
         if self.host is not None:
             self._stop_host()
         if running is not None and (link is None or link.secret != running.secret):
             self._ended_here()  # not when only the joined board's tracks changed
         if link is not None and link.role == "guest":
-            keeper = _joined(self._config, self._journal, self._loop.keeper, link, self._loop.clock)
+            keeper = joined(self._config, self._journal, self._loop.keeper, self._loop.clock, link)
             if keeper is not self._loop.keeper:
                 self._swap(keeper)
                 self._wire_joined()
@@ -163,9 +153,8 @@ class Remote:
         self.ended_at = None  # an entry: the board plays on
 
     def _extra(self, extra: ViewExtra) -> ViewExtra:
-        if self.ended_at is None or extra.link_ended:
-            return extra
-        return dataclasses.replace(extra, link_ended=True)
+        shown = self.ended_at is not None and not extra.link_ended
+        return replace(extra, link_ended=True) if shown else extra
 
     def _deadline(self) -> float | None:
         return None if self.ended_at is None else self.ended_at + ENDED_SHOWN
@@ -204,28 +193,11 @@ class Remote:
             return
         from boardctl.errors import BoardError
         from boardctl.remote.host import HostLink
-        from boardctl.remote.store import ANSWERS_FILE, Answers
         from boardctl.service.loop import Call
-        from boardctl.service.once import exactly_once
 
-        loop, journal = self._loop, self._journal
+        loop = self._loop
         try:
-            answers = Answers(journal.parent / ANSWERS_FILE)
-            host = HostLink(
-                link,
-                self._config.mqtt,
-                post=loop.post,
-                handle=self._handle,
-                pressed=exactly_once(lambda request: _pressed(loop, request), Current(loop)),
-                state=loop.requests.state,
-                watch=loop.watch,
-                answers=answers,
-                clock=loop.clock,
-                refuse=lambda request, error: _refused(loop, request, error),
-                games=lambda: _games(journal, link),
-                last_is=lambda request_id: _last_is(loop, request_id),
-                finished=lambda: _finished(loop.keeper),
-            )
+            host = HostLink(link, self._config.mqtt, loop, self._handle, self._journal)
         except BoardError as exc:  # no paho-mqtt, bad TLS files, the answers unreadable
             log.error("remote: the link is not started: %s", exc)
             return
@@ -249,74 +221,4 @@ class Remote:
             joined.guest.close()
 
 
-def attach(config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> Remote:
-    """The board's :class:`Remote` (its ``close`` ends the link): a hosting board's
-    :class:`~boardctl.remote.host.HostLink` runs the joined board's commands through ``handle``,
-    the control socket's handler (request ids and all)."""
-    return Remote(config, journal, loop, handle)
-
-
-def _pressed(loop: ServiceLoop, request: dict[str, Any]) -> Any:
-    """An entry of the joined board's buttons, with its meaning in the phase (as
-    :meth:`boardctl.service.dispatch.Dispatcher.run_buttons` gives the host's own)."""
-    from boardctl.game.commands import parse_board_command
-
-    return loop.dispatcher.execute(loop.keeper.button_command(parse_board_command(request)))
-
-
-def _refused(loop: ServiceLoop, request: dict[str, Any], error: Any) -> None:
-    """An entry of the joined board refused by the link (not its track): the refusal's sign on
-    the host's LEDs, which the joined board shows too, and its cue, as the engine's refusals."""
-    from boardctl.errors import BoardError, refusal_of
-    from boardctl.game.commands import parse_board_command
-
-    screen = loop.dispatcher.screen
-    screen.flash_error(refusal_of(error), str(error))
-    screen.show_durable(at_once=True)
-    try:
-        command = parse_board_command(request)
-    except BoardError:
-        return
-    for listener in loop.dispatcher.refused:
-        listener(command, error)
-
-
-def _last_is(loop: ServiceLoop, request_id: str) -> bool:
-    """Whether the journal's last event is the one ``request_id`` wrote (an undo takes it back)."""
-    journal = getattr(loop.keeper, "journal", None)
-    first = None if journal is None else journal.find_request(request_id)
-    return first is not None and bool(first.seq == _seq(loop.keeper))
-
-
-def _seq(keeper: Any) -> int:
-    """The journal position of the board's game (its keeper's ``seq``: Scorekeeper's, or the
-    stand-in's while the journal is not open)."""
-    return int(keeper.seq)
-
-
-def _finished(keeper: Any) -> int | None:
-    """The journal position of the finished game the board shows, None while a game runs."""
-    return _seq(keeper) if keeper.view().winner is not None else None
-
-
-GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
-
-
-def _games(journal: Path, link: Any) -> dict[str, Any] | None:
-    """The linked game's newest finished games (since the link was made), as a ``result``
-    message's body, or None before the first one ends."""
-    from boardctl.results.board import board_id
-    from boardctl.results.kept import encode_games
-    from boardctl.results.source import load_games
-
-    board = board_id(journal.parent)
-    since = link.since.rstrip("Z")  # to the second; a result's end has its milliseconds
-    games = [g for g in load_games(journal) if g.result.board == board and g.result.end >= since]
-    chosen: list[Any] = []
-    for game in reversed(games):
-        if len(encode_games([game, *chosen])) > GAMES_BYTES:
-            break
-        chosen.insert(0, game)
-    if not chosen:
-        return None
-    return {"board": board, "games": encode_games(chosen)}
+attach = Remote

@@ -1,18 +1,11 @@
-"""What each side of a link keeps durably, in SQLite beside the journal.
+"""What each side of a link keeps durably, in SQLite beside the journal (``synchronous = FULL``:
+a row is on disk before the call returns).
 
-- The host's **answers** (``remote-answers.sqlite``): every command of the joined
-  board it has answered, by request id, with the answer it gave. A command
-  sent again with the same id (a resend after a fault, or a third client
-  replaying a captured message) gets that first answer and is not applied
-  again, refused or not.
-- The joined board's **outbox** (``remote-outbox.sqlite``): every command
-  entered on it, with the request id made when it was entered and the id of the
-  command made before it, kept until the host's answer comes (and after); it is
-  sent again, with the same id, until then. Beside them, the linked games' **results**
-  as the host sent them (:meth:`Outbox.keep_result`: the signed message itself, checked
-  when it comes and again whenever it is read, :func:`linked_games`).
-
-Both write with ``synchronous = FULL``: a row is on disk before the call returns.
+- The host's **answers**: every command of the joined board it answered, by request id, with its
+  answer; a repeat of the id (a resend, or a replay) gets that first answer, applying nothing.
+- The joined board's **outbox**: every command entered on it, with its request id and the one
+  made before it, until (and after) the host's answer; and the linked games' **results** as
+  the host sent them, checked when they come and whenever read (:func:`linked_games`).
 """
 
 from __future__ import annotations
@@ -38,12 +31,6 @@ ANSWERS_FILE = "remote-answers.sqlite"
 OUTBOX_FILE = "remote-outbox.sqlite"
 
 
-_RESULTS = (
-    "CREATE TABLE IF NOT EXISTS results (game TEXT NOT NULL, key TEXT NOT NULL, "
-    "message TEXT NOT NULL, kept REAL NOT NULL, PRIMARY KEY (game, message))"
-)
-
-
 def _open(path: Path, *schema: str) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -60,6 +47,12 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True, default=str)
 
 
+def _one(db: sqlite3.Connection, sql: str, key: str) -> dict[str, Any] | None:
+    """The JSON object in ``sql``'s one column for ``key``, None for no row or a NULL."""
+    row = db.execute(sql, (key,)).fetchone()
+    return None if row is None or row[0] is None else dict(json.loads(row[0]))
+
+
 class Answers:
     """The host's answers, by request id (see the module)."""
 
@@ -72,13 +65,9 @@ class Answers:
         )
 
     def get(self, request_id: str) -> dict[str, Any] | None:
-        row = self._db.execute(
-            "SELECT answer FROM answers WHERE request_id = ?", (request_id,)
-        ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        return _one(self._db, "SELECT answer FROM answers WHERE request_id = ?", request_id)
 
     def known(self, request_id: str) -> bool:
-        """Whether ``request_id`` has been answered."""
         return self.get(request_id) is not None
 
     def put(self, request_id: str, answer: dict[str, Any]) -> None:
@@ -103,7 +92,8 @@ class Outbox:
             "CREATE TABLE IF NOT EXISTS outbox (number INTEGER PRIMARY KEY AUTOINCREMENT, "
             "game TEXT NOT NULL, request_id TEXT UNIQUE NOT NULL, request TEXT NOT NULL, "
             "made REAL NOT NULL, answer TEXT, after TEXT NOT NULL)",
-            _RESULTS,
+            "CREATE TABLE IF NOT EXISTS results (game TEXT NOT NULL, key TEXT NOT NULL, "
+            "message TEXT NOT NULL, kept REAL NOT NULL, PRIMARY KEY (game, message))",
         )
         self._lock = threading.Lock()  # the sender's thread and the board's
         self.results_kept = _results_kept(self._db)  # rows of the host's results, all games
@@ -135,8 +125,8 @@ class Outbox:
             ).fetchall()
         return [(rid, dict(json.loads(text)), after) for rid, text, after in rows]
 
-    def last_entry(self, skip: tuple[str, ...] = ("undo", "redo")) -> str | None:
-        """The request id of this board's last entry in this game (of an op not in ``skip``)
+    def last_entry(self) -> str | None:
+        """The request id of this board's last entry in this game (not an undo or a redo)
         that the host has not refused (answered or not yet), None if there is none."""
         with self._lock:
             rows = self._db.execute(
@@ -145,7 +135,7 @@ class Outbox:
                 (self.game,),
             )
             for rid, request, answer in rows:
-                if json.loads(request).get("op") in skip:
+                if json.loads(request).get("op") in ("undo", "redo"):
                     continue
                 if answer is None or json.loads(answer).get("ok"):
                     return str(rid)
@@ -154,17 +144,11 @@ class Outbox:
     def request(self, request_id: str) -> dict[str, Any] | None:
         """The command kept with ``request_id``, None if there is none."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT request FROM outbox WHERE request_id = ?", (request_id,)
-            ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+            return _one(self._db, "SELECT request FROM outbox WHERE request_id = ?", request_id)
 
     def answer(self, request_id: str) -> dict[str, Any] | None:
         with self._lock:
-            row = self._db.execute(
-                "SELECT answer FROM outbox WHERE request_id = ?", (request_id,)
-            ).fetchone()
-        return None if row is None or row[0] is None else dict(json.loads(row[0]))
+            return _one(self._db, "SELECT answer FROM outbox WHERE request_id = ?", request_id)
 
     def answered(self, request_id: str, answer: dict[str, Any]) -> bool:
         """Keep the host's answer; False if the id is not ours or was answered already."""

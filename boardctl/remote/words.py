@@ -24,30 +24,23 @@ class LinkStatus:
 
     def to_dict(self) -> dict[str, Any]:
         """``status["remote"]``, with its line in words (``words``)."""
-        tracks = None if self.tracks is None else list(self.tracks)
+        fields: dict[str, Any] = {"role": self.role, "game": self.game, "connected": self.connected}
         if self.role == "host":
-            fields: dict[str, Any] = {
-                "role": "host",
-                "game": self.game,
-                "connected": self.connected,
+            fields |= {
                 "joined_online": self.other_online,
                 "refused": self.forged,
                 "ended": self.ended,
-                "tracks": tracks,
             }
         else:
-            fields = {
-                "role": "guest",
-                "game": self.game,
-                "connected": self.connected,
+            fields |= {
                 "host_online": self.other_online,
                 "link_lost": self.link_lost,
                 "ended": self.ended,
                 "unanswered": self.unanswered,
                 "refused": list(self.refusals),
-                "tracks": tracks,
             }
-        return {**fields, "words": link_line(self)}
+        tracks = None if self.tracks is None else list(self.tracks)
+        return {**fields, "tracks": tracks, "words": link_line(self)}
 
 
 def link_line(link: LinkStatus) -> str:
@@ -60,8 +53,8 @@ def link_line(link: LinkStatus) -> str:
         mine = f"; it enters for track {', '.join(str(t + 1) for t in link.tracks or (1,))}"
         plural = "s" if link.forged != 1 else ""
         tail = f"; {link.forged} forged or foreign message{plural} refused" if link.forged else ""
-        return f"linked game {link.game}: hosted here, {broker}; the joined board {other}" + (
-            mine + tail
+        return (
+            f"linked game {link.game}: hosted here, {broker}; the joined board {other}{mine}{tail}"
         )
     if link.ended:
         state = "the link was ENDED (remote leave): the board shows the host's last state"

@@ -1,14 +1,9 @@
-"""Turn what the service does into cues and phrases, without ever delaying a press.
-
-:class:`Announcer` is told by the dispatcher once the frame showing an entry or a refusal's sign was
-sent, builds a short phrase in the loop's thread and hands it, with a cue name
-(:data:`boardctl.sound.cues.CUES`), to players with threads of their own. What is said for what:
-docs/sound.md, "What it sounds like".
-"""
+"""Turn what the service does into cues and phrases, without ever delaying a press: told once
+the frame showing an entry or a refusal's sign was sent, :class:`Announcer` builds a short phrase
+and hands it, with a cue, to players with threads of their own (docs/sound.md)."""
 
 from __future__ import annotations
 
-import datetime
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -18,7 +13,7 @@ from boardctl.cribbage.rules import scoring_for
 from boardctl.errors import refusal_of
 from boardctl.refusals import Refusal
 from boardctl.sound import phrases
-from boardctl.sound.buzzer import CueGate, QuietHours
+from boardctl.sound.buzzer import CueGate, QuietHours, wall_time
 from boardctl.sound.cues import refusal_cue
 from boardctl.sound.voice import SpeechQueue
 from boardctl.view import lines_failed, skunk_lines
@@ -85,13 +80,11 @@ class Announcer:
         status: Callable[[], Status] | None = None,
         muted: bool = False,
         quiet_hours: QuietHours | None = None,
-        local_time: Callable[[], datetime.time] | None = None,
     ) -> None:
         self.cues = cues
         self.speech = speech
         self.muted = muted
         self.quiet_hours = quiet_hours
-        self._local_time = local_time or (lambda: datetime.datetime.now().time())
         self._status = status
         self._last: Status | None = status() if status is not None else None
 
@@ -123,9 +116,7 @@ class Announcer:
 
     def _audible(self) -> bool:
         """Whether speech may sound now (not muted, outside quiet hours)."""
-        if self.muted:
-            return False
-        return self.quiet_hours is None or self._local_time() not in self.quiet_hours
+        return not self.muted and (self.quiet_hours is None or wall_time() not in self.quiet_hours)
 
     # --- sounding ------------------------------------------------------------------
     def _cue(self, name: str) -> None:
@@ -166,10 +157,8 @@ class Announcer:
     def say_score(self) -> None:
         """The score on request: every track, front peg first (no cue)."""
         status = self._status() if self._status is not None else self._last
-        if status is None or self.speech is None or not self._audible():
-            return
-        pairs = list(zip(_names(status), _fronts(status), strict=True))
-        self.speech.say(phrases.scores(pairs), interrupt=True)
+        if status is not None:
+            self._say([phrases.scores(list(zip(_names(status), _fronts(status), strict=True)))])
 
     # --- what an event means ---------------------------------------------------------
     def _describe(
@@ -190,73 +179,61 @@ class Announcer:
                 skunk = max((lines_failed(target, f, lines=lines) for f in losers), default=0)
             return "win", [phrases.win(names[winner], pairs, skunk=skunk)]
         if op == "peg":
-            return self._peg(event, before, after, names, fronts)
+            return _peg(event, before, after)
         starter = event.get("starter")
         if op == "cut" and isinstance(starter, str):
             if "dealer" not in event:  # the deal's starter named, nothing else
                 return "next", [phrases.starter(starter)]
-            return "next", [*self._phase("cut", after, names), phrases.starter(starter)]
-        return "next", self._phase(str(op), after, names)
+            return "next", [*_phase("cut", after, names), phrases.starter(starter)]
+        return "next", _phase(str(op), after, names)
 
-    def _peg(
-        self,
-        event: Mapping[str, Any],
-        before: Status | None,
-        after: Status,
-        names: list[str],
-        fronts: list[int],
-    ) -> tuple[str, list[str]]:
-        track, points = int(event["track"]), int(event.get("points", 0))
-        count = _count(event, after)
-        if count is not None:
-            lines = phrases.counted(names[track], fronts[track], count)
-        else:
-            kind = event.get("kind")
-            lines = [phrases.entry(names[track], points, fronts[track], kind=kind)]
-        cue = "commit"
-        line = _lines(after)[0]
-        was = _fronts(before)[track] if before is not None and track < len(_fronts(before)) else 0
-        if line > 0 and was < line <= fronts[track]:
-            cue = "skunk_line"
-            lines.append(phrases.skunk_line(names[track]))
-        return cue, lines + self._whose_turn(after, names, always=False, before=before) + _ask(
-            after, names
-        )
 
-    def _phase(self, op: str, after: Status, names: list[str]) -> list[str]:
-        """A cut, ``next`` or a new game: what the board moved on to."""
-        lines = [phrases.new_game()] if op == "new_game" else []
-        if op not in ("cut", "next", "new_game"):
-            return lines
-        phase, dealer = after.get("phase"), after.get("dealer")
-        if phase == "deal" and isinstance(dealer, int) and dealer < len(names):
-            lines.append(phrases.deals(names[dealer]))
-        elif phase == "play":
-            lines.append(phrases.the_play())
-        return lines + self._whose_turn(after, names, always=True)
+def _peg(event: Mapping[str, Any], before: Status | None, after: Status) -> tuple[str, list[str]]:
+    """An entry: its words, the skunk line crossed, whose count is due, the board's question."""
+    names, fronts = _names(after), _fronts(after)
+    track, points = int(event["track"]), int(event.get("points", 0))
+    count = _count(event, after)
+    if count is not None:
+        lines = phrases.counted(names[track], fronts[track], count)
+    else:
+        lines = [phrases.entry(names[track], points, fronts[track], kind=event.get("kind"))]
+    cue = "commit"
+    line = _lines(after)[0]
+    was = _fronts(before)[track] if before is not None and track < len(_fronts(before)) else 0
+    if line > 0 and was < line <= fronts[track]:
+        cue = "skunk_line"
+        lines.append(phrases.skunk_line(names[track]))
+    return cue, lines + _whose_turn(after, names, before) + _ask(after, names)
 
-    @staticmethod
-    def _whose_turn(
-        after: Status, names: list[str], *, always: bool, before: Status | None = None
-    ) -> list[str]:
-        """Whose count is due in the show (when it changed, or ``always``)."""
-        due = after.get("to_count")
-        if after.get("phase") != "show" or not isinstance(due, int) or due >= len(names):
-            return []
-        crib = bool(after.get("crib_due"))
-        same = before is not None and before.get("to_count") == due
-        if not always and same and before is not None and bool(before.get("crib_due")) == crib:
-            return []
-        return [phrases.to_count(names[due], crib=crib)]
+
+def _phase(op: str, after: Status, names: list[str]) -> list[str]:
+    """A cut, ``next`` or a new game: what the board moved on to."""
+    lines = [phrases.new_game()] if op == "new_game" else []
+    if op not in ("cut", "next", "new_game"):
+        return lines
+    phase, dealer = after.get("phase"), after.get("dealer")
+    if phase == "deal" and isinstance(dealer, int) and dealer < len(names):
+        lines.append(phrases.deals(names[dealer]))
+    elif phase == "play":
+        lines.append(phrases.the_play())
+    return lines + _whose_turn(after, names)
+
+
+def _whose_turn(after: Status, names: list[str], before: Status | None = None) -> list[str]:
+    """Whose count is due in the show (unless it was due already ``before``)."""
+    due = after.get("to_count")
+    if after.get("phase") != "show" or not isinstance(due, int) or due >= len(names):
+        return []
+    crib = bool(after.get("crib_due"))
+    if before is not None and (before.get("to_count"), bool(before.get("crib_due"))) == (due, crib):
+        return []
+    return [phrases.to_count(names[due], crib=crib)]
 
 
 def attach(announcer: Announcer, dispatcher: Any) -> None:
     """Listen to a :class:`~boardctl.service.dispatch.Dispatcher`'s commits and refusals."""
     dispatcher.committed.append(announcer.committed)
     dispatcher.refused.append(announcer.refused)
-
-
-__all__ = ["Announcer", "attach", "classify"]
 
 
 def _ask(status: Status, names: list[str]) -> list[str]:

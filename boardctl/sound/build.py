@@ -50,19 +50,17 @@ def build_announcer(
     if not wired(config) and voice is None:
         return None
     quiet = QuietHours.parse(config.quiet_hours)
+    gate: dict[str, Any] = {"volume": config.volume, "muted": config.mute, "quiet_hours": quiet}
     cues: CueGate | None = None
     if config.buzzer == PICO_BUZZER:
-        cues = PicoCues(link, volume=config.volume, muted=config.mute, quiet_hours=quiet)
+        cues = PicoCues(link, **gate)
     elif isinstance(config.buzzer, int):
-        output = _buzzer(config.buzzer, pin_factory)
-        cues = CuePlayer(output, volume=config.volume, muted=config.mute, quiet_hours=quiet)
-    speech = None
+        cues = CuePlayer(_buzzer(config.buzzer, pin_factory), **gate)
     if voice is None and config.voice == "espeak":
         voice = EspeakVoice(
             voice=config.voice_name,
             words_per_minute=config.words_per_minute,
             volume=config.volume,
         )
-    if voice is not None:
-        speech = SpeechQueue(voice)
+    speech = None if voice is None else SpeechQueue(voice)
     return Announcer(cues, speech, status=status, muted=config.mute, quiet_hours=quiet)

@@ -1,9 +1,6 @@
-"""Play cues on a buzzer without ever holding up the service loop.
-
-:class:`CuePlayer`'s worker plays a cue handed over by :meth:`CuePlayer.play`, a newer cue cutting
-it short; :class:`TonalBuzzerOutput` drives gpiozero's ``TonalBuzzer``; :class:`CueGate` (shared
-with :class:`boardctl.sound.pico.PicoCues`) applies volume, mute and quiet hours.
-"""
+"""Play cues on a buzzer without ever holding up the service loop: :class:`CuePlayer`'s worker
+plays a cue on gpiozero's ``TonalBuzzer``, a newer cue cutting it short; :class:`CueGate` (shared
+with :class:`boardctl.sound.pico.PicoCues`) applies volume, mute and quiet hours."""
 
 from __future__ import annotations
 
@@ -11,20 +8,10 @@ import datetime
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from boardctl.errors import ConfigError
 from boardctl.sound.cues import CUES, MID_TONE, playable
-
-
-class ToneOutput(Protocol):
-    """Something that sounds one tone at a time."""
-
-    def tone(self, frequency: float | None, volume: float) -> None:
-        """Sound ``frequency`` Hz at ``volume`` (0-1), or go silent for ``None``."""
-
-    def close(self) -> None:
-        """Go silent and release the hardware."""
 
 
 class TonalBuzzerOutput:
@@ -39,6 +26,7 @@ class TonalBuzzerOutput:
         )
 
     def tone(self, frequency: float | None, volume: float) -> None:
+        """Sound ``frequency`` Hz at ``volume`` (0-1), or go silent for ``None``."""
         if frequency is None or volume <= 0:
             self.buzzer.stop()
             return
@@ -58,16 +46,17 @@ class QuietHours:
     end: datetime.time
 
     @classmethod
-    def parse(cls, text: str, *, key: str = "sound.quiet_hours") -> QuietHours | None:
-        """``"22:00-08:00"`` -> a span; ``""`` -> ``None`` (never quiet)."""
+    def parse(cls, text: str) -> QuietHours | None:
+        """``"22:00-08:00"`` -> a span (it may end at ``24:00``); ``""`` -> None (never quiet)."""
         if not text.strip():
             return None
         try:
-            first, second = text.split("-")
-            return cls(datetime.time.fromisoformat(first.strip()), _time(second.strip()))
+            first, second = (part.strip() for part in text.split("-"))
+            end = datetime.time(0) if second == "24:00" else datetime.time.fromisoformat(second)
+            return cls(datetime.time.fromisoformat(first), end)
         except ValueError:
             raise ConfigError(
-                f"{key}: {text!r} is not a span of the day like '22:00-08:00'"
+                f"sound.quiet_hours: {text!r} is not a span of the day like '22:00-08:00'"
             ) from None
 
     def __contains__(self, moment: datetime.time) -> bool:
@@ -76,36 +65,24 @@ class QuietHours:
         return moment >= self.start or moment < self.end
 
 
-def _time(text: str) -> datetime.time:
-    return datetime.time(0, 0) if text == "24:00" else datetime.time.fromisoformat(text)
-
-
-def _local_time() -> datetime.time:
+def wall_time() -> datetime.time:
     return datetime.datetime.now().time()
 
 
+@dataclass(eq=False, kw_only=True)
 class CueGate:
     """Whether a cue sounds now (volume, mute, quiet hours); ``play`` and ``close`` are
     the back-end's."""
 
-    def __init__(
-        self,
-        *,
-        volume: float = 1.0,
-        muted: bool = False,
-        quiet_hours: QuietHours | None = None,
-        local_time: Callable[[], datetime.time] = _local_time,
-    ) -> None:
-        self.volume = volume
-        self.muted = muted
-        self.quiet_hours = quiet_hours
-        self._local_time = local_time
+    volume: float = 1.0
+    muted: bool = False
+    quiet_hours: QuietHours | None = None
+    local_time: Callable[[], datetime.time] = wall_time
 
     def audible(self) -> bool:
         """Whether a cue would sound now (not muted, volume above 0, outside quiet hours)."""
-        if self.muted or self.volume <= 0:
-            return False
-        return self.quiet_hours is None or self._local_time() not in self.quiet_hours
+        quiet = self.quiet_hours is not None and self.local_time() in self.quiet_hours
+        return not self.muted and self.volume > 0 and not quiet
 
     def sounds(self, name: str) -> bool:
         """Whether cue ``name`` should sound now; a ConfigError for an unknown cue."""
@@ -128,17 +105,8 @@ class CueGate:
 class CuePlayer(CueGate):
     """Plays named cues on ``output`` in a worker thread (see the module docstring)."""
 
-    def __init__(
-        self,
-        output: ToneOutput,
-        *,
-        volume: float = 1.0,
-        muted: bool = False,
-        quiet_hours: QuietHours | None = None,
-        local_time: Callable[[], datetime.time] = _local_time,
-        tempo: float = 1.0,
-    ) -> None:
-        super().__init__(volume=volume, muted=muted, quiet_hours=quiet_hours, local_time=local_time)
+    def __init__(self, output: TonalBuzzerOutput, *, tempo: float = 1.0, **gate: Any) -> None:
+        super().__init__(**gate)
         self.output = output
         self._tempo = tempo
         self._wake = threading.Condition()
@@ -151,7 +119,6 @@ class CuePlayer(CueGate):
         self._thread.start()
 
     def play(self, name: str) -> bool:
-        """Start cue ``name`` (cutting short the one playing); ``False`` if silent now."""
         if not self.sounds(name):
             return False
         with self._wake:
@@ -162,7 +129,6 @@ class CuePlayer(CueGate):
         return True
 
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until nothing plays (for tests and a clean exit)."""
         return self._idle.wait(timeout)
 
     def close(self) -> None:

@@ -53,12 +53,10 @@ CUES: dict[str, tuple[Note, ...]] = {
 
 
 def refusal_cue(refusal: Refusal) -> str:
-    """The name of the cue for a refusal class."""
     return f"refusal.{refusal.value}"
 
 
 def cue_seconds(name: str) -> float:
-    """How long a cue lasts."""
     return sum(note.seconds for note in CUES[name])
 
 

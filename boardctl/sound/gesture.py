@@ -4,6 +4,7 @@ LEDs) asks the board to say the score; the keyboard sends the same turn."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from boardctl.inputs.events import InputEvent, Turn
 from boardctl.inputs.panel import Panel
@@ -16,12 +17,12 @@ def asks_for_score(panel: Panel, event: InputEvent) -> bool:
     return 0 <= event.track < panel.tracks and panel.pending[event.track] == 0
 
 
+@dataclass(frozen=True, slots=True)
 class ScoreGesture:
     """An input listener (``ServiceLoop.input_listeners``) that calls ``say_score``."""
 
-    def __init__(self, panel: Panel, say_score: Callable[[], None]) -> None:
-        self.panel = panel
-        self.say_score = say_score
+    panel: Panel
+    say_score: Callable[[], None]
 
     def __call__(self, event: InputEvent) -> None:
         if asks_for_score(self.panel, event):

@@ -65,12 +65,10 @@ def ask(name: str, points: int, kind: str, other: str) -> str:
 
 
 def to_count(name: str, *, crib: bool = False) -> str:
-    """Whose count is next in the show."""
     return f"{name}'s crib" if crib else f"{name} to count"
 
 
 def deals(name: str) -> str:
-    """Who deals the next hand."""
     return f"{name} deals"
 
 
@@ -80,12 +78,10 @@ def starter(card: str) -> str:
 
 
 def the_play() -> str:
-    """The play begins (guided games)."""
     return "The play"
 
 
 def new_game() -> str:
-    """A new game has started."""
     return "New game"
 
 
@@ -95,7 +91,6 @@ def refusal(reason: Refusal) -> str:
 
 
 def skunk_line(name: str) -> str:
-    """A track has crossed the skunk line."""
     return f"{name} is past the skunk line"
 
 

@@ -5,12 +5,10 @@ the Pico; dropped, never sent late, while no controller takes TONE (docs/sound.m
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from boardctl.errors import ConfigError
-from boardctl.sound.buzzer import CueGate, QuietHours, _local_time
+from boardctl.sound.buzzer import CueGate
 from boardctl.sound.cues import tone_steps
 
 
@@ -31,21 +29,13 @@ def tone_level(volume: float) -> int:
 class PicoCues(CueGate):
     """Named cues as TONE messages on ``link`` (see the module docstring)."""
 
-    def __init__(
-        self,
-        link: object,
-        *,
-        volume: float = 1.0,
-        muted: bool = False,
-        quiet_hours: QuietHours | None = None,
-        local_time: Callable[[], datetime.time] = _local_time,
-    ) -> None:
+    def __init__(self, link: object, **gate: Any) -> None:
         if not isinstance(link, ToneLink):
             raise ConfigError(
                 'sound.buzzer = "pico" plays on the boardctl LED controller: it needs the '
                 f'serial link to it (link.kind = "serial"), not {type(link).__name__}'
             )
-        super().__init__(volume=volume, muted=muted, quiet_hours=quiet_hours, local_time=local_time)
+        super().__init__(**gate)
         self.link = link
         self.sent = 0  # cues handed to the link
         self.dropped = 0  # cues that could not go (no controller, or an old firmware)

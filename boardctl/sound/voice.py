@@ -1,9 +1,6 @@
-"""Speech back-ends: say a phrase without ever holding up the service loop.
-
-:class:`SpeechQueue` speaks a few phrases in a worker thread, an ``interrupt`` phrase cutting the
-current one short and dropping the rest; :class:`EspeakVoice` runs ``espeak-ng`` (or writes a WAV,
-:meth:`EspeakVoice.render`).
-"""
+"""Speech without ever holding up the service loop: :class:`SpeechQueue` speaks a few phrases in
+a worker thread (an ``interrupt`` phrase cuts the current one short and drops the rest);
+:class:`EspeakVoice` runs ``espeak-ng``."""
 
 from __future__ import annotations
 
@@ -33,17 +30,12 @@ class EspeakVoice:
     """``espeak-ng`` speaking to the default audio device."""
 
     def __init__(
-        self,
-        *,
-        command: str = "espeak-ng",
-        voice: str = "en",
-        words_per_minute: int = 165,
-        volume: float = 1.0,
+        self, *, voice: str = "en", words_per_minute: int = 165, volume: float = 1.0
     ) -> None:
-        path = shutil.which(command)
+        path = shutil.which("espeak-ng")
         if path is None:
             raise ConfigError(
-                f"sound.voice: {command!r} is not installed (sudo apt install espeak-ng)"
+                "sound.voice: 'espeak-ng' is not installed (sudo apt install espeak-ng)"
             )
         self.base_argv = [path, "-v", voice, "-s", str(words_per_minute)]
         self.volume = volume  # 0-1, may change at run time (``set volume``)
@@ -57,10 +49,9 @@ class EspeakVoice:
 
     def speak(self, text: str) -> None:
         with self._lock:
-            self._process = subprocess.Popen(
+            self._process = process = subprocess.Popen(
                 [*self.argv, "--", text], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
-            process = self._process
         process.wait()
 
     def stop(self) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
-import os
 import secrets
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,17 +16,15 @@ from boardctl.durable import replace_file
 from boardctl.mqtt import topics
 from boardctl.mqtt.connection import connect, make_client, unreachable
 from boardctl.mqtt.retention import is_withdrawal
-from boardctl.standings import StandingsError
+from boardctl.standings import StandingsError, state_path
 from boardctl.standings.collect import Messages, collect
-from boardctl.standings.verify import check
+from boardctl.standings.verify import Checked, check
 
 WAIT = 10.0  # seconds for each acknowledgement of the broker
 
 
 def default_dir() -> Path:
-    """``$XDG_STATE_HOME/boardctl/events`` (or ``~/.local/state/...``)."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "boardctl" / "events"
+    return state_path("events")
 
 
 def check_event(event: str) -> str:
@@ -79,20 +76,26 @@ def close(
     cleared, not archived."""
     path = path_of(folder, event)
     held = load(path) if path.exists() else {}
+    messages: Messages = {}
+
+    def gather() -> Checked:
+        """Read the event's results again and archive them (a later copy wins)."""
+        found = collect(config, timeout=timeout, only=[event], withdrawals=True)
+        messages.update(found)
+        held.update({k: p for k, p in found.items() if not is_withdrawal(p)})
+        checked = check(held.items(), {})
+        write(path, checked.records)
+        return checked
+
     client = make_client(config, f"boardctl-close-{secrets.token_hex(3)}")
     connect(client, config)
     client.loop_start()
     try:
-        messages = collect(config, timeout=timeout, only=[event], withdrawals=True)
-        held |= {k: p for k, p in messages.items() if not is_withdrawal(p)}  # the later copy
-        write(path, check(held.items(), {}).records)
-        mark = json.dumps({"event": event, "closed": _now()}).encode()
+        gather()
+        moment = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        mark = json.dumps({"event": event, "closed": moment.replace("+00:00", "Z")}).encode()
         _wait(client.publish(topics.closed(config.prefix, event), mark, qos=1, retain=True), config)
-        late = collect(config, timeout=timeout, only=[event], withdrawals=True)
-        held |= {k: p for k, p in late.items() if not is_withdrawal(p)}
-        checked = check(held.items(), {})
-        write(path, checked.records)
-        messages |= late
+        checked = gather()  # what came while it was closed
         infos = [
             client.publish(topics.result(config.prefix, board, slot), b"", qos=1, retain=True)
             for board, slot in messages
@@ -110,8 +113,3 @@ def _wait(info: Any, config: MqttConfig) -> None:
         info.wait_for_publish(timeout=WAIT)
     if not info.is_published():
         raise unreachable(config, "it did not acknowledge")
-
-
-def _now() -> str:
-    moment = datetime.datetime.now(datetime.UTC)
-    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")

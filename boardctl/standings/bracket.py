@@ -65,14 +65,10 @@ def bracket(seeds: Sequence[str], games: Iterable[Game], *, best_of: int = 3) ->
     played = list(games)
     slots: list[str | None] = [seeds[s - 1] if s <= len(seeds) else BYE for s in seed_order(size)]
     rounds: list[list[Match]] = []
-    number = 1
     while len(slots) > 1:
-        matches = [
-            _match(number, slots[i], slots[i + 1], played, need) for i in range(0, len(slots), 2)
-        ]
-        rounds.append(matches)
-        slots = [m.winner for m in matches]
-        number += 1
+        pairs = zip(slots[::2], slots[1::2], strict=True)
+        rounds.append([_match(len(rounds) + 1, a, b, played, need) for a, b in pairs])
+        slots = [m.winner for m in rounds[-1]]
     return rounds
 
 

@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.game.setup import get_preset, lines_failed
-from boardctl.standings import StandingsError
+from boardctl.standings import StandingsError, state_path
 from boardctl.standings.games import Game, from_record
 
 
 def default_path() -> Path:
-    """``$XDG_STATE_HOME/boardctl/standings-manual.jsonl`` (or ``~/.local/state/...``)."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "boardctl" / "standings-manual.jsonl"
+    return state_path("standings-manual.jsonl")
 
 
 def parse_entry(text: str) -> tuple[str, int]:
@@ -46,9 +44,8 @@ def manual_game(
         raise StandingsError(f"exactly one player must have the target score {target}")
     skunk = lines_failed(target, min(s for s in scores if s != top))  # the lowest loser's
     acc = get_preset("acc")  # ACC scoring: 2 for a win, 3 for a skunk (of any depth)
-    when = end or datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z"
-    )
+    now = datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+    when = end or now.replace("+00:00", "Z")
     record: dict[str, Any] = {
         "board": board,
         "names": [name for name, _ in entries],

@@ -1,9 +1,6 @@
-"""Every board's results from the broker: the retained result topics, read once or followed.
-
-After subscribing, a marker published on a topic of its own marks the end of the retained messages;
-a follower rebuilds its view after every (re)connection, so withdrawals made while away are gone
-too. :mod:`.verify` decides what counts.
-"""
+"""Every board's results from the broker: the retained result topics, read once or followed. A
+marker published on a topic of its own marks the end of the retained messages; a follower
+rebuilds its view after every (re)connection, so withdrawals made while away are gone too."""
 
 from __future__ import annotations
 
@@ -31,11 +28,8 @@ def collect(
     withdrawals: bool = False,
 ) -> Messages:
     """Every retained result of the events ``only`` (none: every event) on the broker, without the
-    withdrawn (``withdrawals`` keeps their records, for :mod:`.archive`).
-
-    With ``follow``, calls ``follow(messages)`` after each change and each reconnection's retained
-    set, until it returns False.
-    """
+    withdrawn (``withdrawals`` keeps their records); with ``follow``, calls ``follow(messages)``
+    after each change and each reconnection's retained set, until it returns False."""
     client = make_client(config, f"boardctl-standings-{secrets.token_hex(3)}")
     events: queue.SimpleQueue[tuple[str, Any, bytes]] = queue.SimpleQueue()
     client.on_connect = lambda c, u, f, rc, p: events.put(("connect", rc, b""))
@@ -68,19 +62,19 @@ def collect(
                 if any(getattr(code, "is_failure", False) for code in topic):
                     raise StandingsError(f"the broker {config.host} refused the subscription")
                 client.publish(marker, b"", qos=1)
-            elif topic == marker:
-                if building is None:
-                    continue
+            elif topic == marker and building is not None:
                 changed = not synced or building != held
                 held, building, synced = building, None, True
-                if follow is None:
+                if follow is None or (changed and not follow(dict(held))):
                     return held
-                if changed and not follow(dict(held)):
-                    return held
-            elif (parsed := topics.parse_result(config.prefix, topic)) is not None:
+            elif (parsed := topics.parse_result(config.prefix, topic)) and "/" in parsed[1]:
+                # (a slot without "/": an old topic without an event, docs/mqtt.md: upgrading)
                 target = held if building is None else building
                 before = target.get(parsed)
-                _store(target, parsed, payload, withdrawals)
+                if (withdrawals and payload) or not is_withdrawal(payload):
+                    target[parsed] = payload[: MAX_PAYLOAD + 1]  # one too large: kept until said so
+                else:
+                    target.pop(parsed, None)  # withdrawn
                 if (
                     building is None
                     and synced
@@ -92,13 +86,3 @@ def collect(
     finally:
         client.disconnect()
         client.loop_stop()
-
-
-def _store(target: Messages, key: tuple[str, str], payload: bytes, withdrawals: bool) -> None:
-    """One retained message into the view (a withdrawal removes the result)."""
-    if "/" not in key[1]:
-        return  # an old topic without an event (docs/mqtt.md: upgrading)
-    if (withdrawals and payload) or not is_withdrawal(payload):
-        target[key] = payload[: MAX_PAYLOAD + 1]  # one too large: kept until said so
-    else:
-        target.pop(key, None)

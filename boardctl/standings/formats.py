@@ -6,7 +6,7 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from boardctl.standings.bracket import Match
@@ -14,17 +14,7 @@ from boardctl.standings.roundrobin import Round
 from boardctl.standings.table import Row
 from boardctl.standings.verify import Apart
 
-COLUMNS = (
-    "place",
-    "player",
-    "games",
-    "wins",
-    "losses",
-    "game_points",
-    "spread",
-    "skunks_given",
-    "skunks_taken",
-)
+COLUMNS = tuple(f.name for f in fields(Row))
 HEADINGS = ("#", "Player", "G", "W", "L", "GP", "Spread", "Sk+", "Sk-")
 JSON_FORMAT = 1
 
@@ -44,9 +34,7 @@ def table(rows: Sequence[Row]) -> str:
 
 
 def _cell(value: Any, column: str) -> str:
-    if column == "spread" and isinstance(value, int) and value > 0:
-        return f"+{value}"
-    return str(value)
+    return f"+{value}" if column == "spread" and value > 0 else str(value)
 
 
 def csv_text(rows: Sequence[Row]) -> str:

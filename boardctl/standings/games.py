@@ -107,18 +107,14 @@ def _teams(record: Mapping[str, Any], count: int) -> tuple[tuple[str, ...], ...]
 
 def _int(record: Mapping[str, Any], key: str) -> int:
     value = record.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if type(value) is not int:
         raise StandingsError(f"result {record.get('id')!r}: {key} must be a whole number")
     return value
 
 
 def from_record(record: Mapping[str, Any]) -> Game:
-    """The game of one result record; :class:`StandingsError` if it is not one.
-
-    Every field is bounded as the rules allow (tracks, :data:`MAX_NAME`, scores to at most
-    :data:`MAX_TARGET`, the winner, spread, skunk 0-3, game points up to the preset's or
-    :data:`MAX_GAME_POINTS`).
-    """
+    """The game of one result record, every field bounded as the rules allow;
+    :class:`StandingsError` if it is not one."""
     if not isinstance(record, Mapping):
         raise StandingsError("a result must be a JSON object")
     what = f"result {str(record.get('id'))[:40]!r}"
@@ -133,9 +129,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
     if (
         not isinstance(scores, list)
         or len(scores) != len(names)
-        or not all(
-            isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_TARGET for s in scores
-        )
+        or not all(type(s) is int and 0 <= s <= MAX_TARGET for s in scores)
     ):
         raise StandingsError(f"{what}: scores must be one number 0-{MAX_TARGET} per name")
     if len({player_key(n) for n in names}) != len(names):
@@ -157,11 +151,11 @@ def from_record(record: Mapping[str, Any]) -> Game:
     if preset is None or preset.name == "custom":  # a custom skunk may be worth 0-99
         least, most = 0, MAX_GAME_POINTS
     else:
-        least, most = 1, _most(preset.name)
+        least, most = 1, max(preset.win, preset.skunk, preset.double, preset.triple, preset.lurch)
     if not least <= points <= most:
         raise StandingsError(f"{what}: game points must be {least}-{most}")
     skunk = record.get("skunk", 0)
-    if isinstance(skunk, bool) or not isinstance(skunk, int) or not 0 <= skunk <= MAX_SKUNK:
+    if type(skunk) is not int or not 0 <= skunk <= MAX_SKUNK:
         raise StandingsError(f"{what}: skunk must be 0-{MAX_SKUNK}")
     final = record.get("final", True)
     if not isinstance(final, bool):
@@ -185,14 +179,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
     return game
 
 
-def _most(preset: str) -> int:
-    p = PRESETS[preset]
-    return max(p.win, p.skunk, p.double, p.triple, p.lurch)
-
-
 def dedupe(games: Iterable[Game]) -> list[Game]:
     """Each ``(board, id)`` once (the last copy), in order of end time then board and id."""
-    seen: dict[tuple[str, str], Game] = {}
-    for game in games:
-        seen[game.key] = game
+    seen = {game.key: game for game in games}
     return sorted(seen.values(), key=lambda g: (g.end, g.board, g.id))

@@ -4,22 +4,18 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from boardctl.durable import replace_file
 from boardctl.results.sign import KEY_BYTES
-from boardctl.standings import StandingsError
+from boardctl.standings import StandingsError, state_path
 
 VERSION = 1
 
 
 def default_path(given: str | None = None) -> Path:
     """``given`` (a ``--keyring`` option), else the default place."""
-    if given:
-        return Path(given)
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "boardctl" / "board-keys.json"
+    return Path(given) if given else state_path("board-keys.json")
 
 
 def load(path: Path) -> dict[str, bytes]:

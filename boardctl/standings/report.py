@@ -3,7 +3,7 @@ once, ranked (:mod:`.table`), then a bracket (:mod:`.bracket`) once play-offs be
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -51,7 +51,8 @@ def report(
     counted = dedupe(games)
     if since:
         counted = [g for g in counted if g.end >= since]
-    playoff: Sequence[Sequence[Match]] | None = None
+    rows = standings([g for g in counted if not playoffs_since or g.end < playoffs_since], by=by)
+    playoff = None
     if playoffs_since:
         if by == "player" and any(
             len(g.members(t)) > 1 for g in counted for t in range(len(g.names))
@@ -59,16 +60,6 @@ def report(
             raise StandingsError(
                 "partnership play-offs are between teams: rank by entrant (leave out --by player)"
             )
-        before = [g for g in counted if g.end < playoffs_since]
         after = [g for g in counted if g.end >= playoffs_since]
-        rows = standings(before, by=by)
-        playoff = bracket(cut(rows), after, best_of=best_of)
-    else:
-        rows = standings(counted, by=by)
-    return Report(
-        tuple(counted),
-        tuple(rows),
-        None if playoff is None else tuple(tuple(r) for r in playoff),
-        by,
-        best_of,
-    )
+        playoff = tuple(tuple(r) for r in bracket(cut(rows), after, best_of=best_of))
+    return Report(tuple(counted), tuple(rows), playoff, by, best_of)

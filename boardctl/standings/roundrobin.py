@@ -29,7 +29,6 @@ class Round:
 
 
 def schedule(players: Sequence[str], boards: int) -> list[Round]:
-    """The rounds for ``players`` over ``boards`` boards."""
     names = [p.strip() for p in players]
     if len(names) < 2:
         raise StandingsError("a round robin needs at least two players")

@@ -57,11 +57,10 @@ def season(
     events: Iterable[str], folder: Path, keys: Mapping[str, bytes]
 ) -> tuple[Checked, list[str]]:
     """The events' archived results checked with the director's ``keys``, and the events read."""
+    read = list(events)
     messages = {}
-    read = []
-    for event in events:
+    for event in read:
         messages.update(archive.load(archive.path_of(folder, event)))
-        read.append(event)
     return check(messages.items(), keys), read
 
 

@@ -1,8 +1,5 @@
-"""ACC standings: game points, then games won, then spread (skunks shown, not ranked).
-
-Ranked by entrant (a player, or a partnership's team) or by player (every partner
-credited): docs/standings.md, "Ranking" and "Partnerships".
-"""
+"""ACC standings: game points, then games won, then spread (skunks shown, not ranked), by
+entrant (a player or a team) or by player (every partner credited): docs/standings.md."""
 
 from __future__ import annotations
 
@@ -14,8 +11,6 @@ from boardctl.standings import StandingsError
 from boardctl.standings.games import Game, entrant_key
 
 BY = ("entrant", "player")
-
-__all__ = ["BY", "Row", "player_key", "standings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +27,6 @@ class Row:
     skunks_given: int
     skunks_taken: int
 
-    def rank_key(self) -> tuple[int, int, int]:
-        return (-self.game_points, -self.wins, -self.spread)
-
 
 @dataclass
 class _Tally:
@@ -45,6 +37,9 @@ class _Tally:
     spread: int = 0
     skunks_given: int = 0
     skunks_taken: int = 0
+
+    def rank(self) -> tuple[int, int, int]:
+        return (-self.game_points, -self.wins, -self.spread)
 
 
 def _credited(game: Game, by: str) -> Iterator[tuple[int, str, str]]:
@@ -71,28 +66,13 @@ def standings(games: Iterable[Game], *, by: str = "entrant") -> list[Row]:
             if track == game.winner:
                 tally.wins += 1
                 tally.game_points += game.game_points
-                tally.skunks_given += 1 if game.skunk else 0
+                tally.skunks_given += bool(game.skunk)
             elif game.skunk:
                 tally.skunks_taken += 1
-    order = sorted(
-        tallies.values(),
-        key=lambda t: (-t.game_points, -t.wins, -t.spread, player_key(t.player)),
-    )
+    order = sorted(tallies.values(), key=lambda t: (t.rank(), player_key(t.player)))
     rows: list[Row] = []
     for index, t in enumerate(order):
-        rank = (-t.game_points, -t.wins, -t.spread)
-        place = rows[-1].place if rows and rows[-1].rank_key() == rank else index + 1
-        rows.append(
-            Row(
-                place=place,
-                player=t.player,
-                games=t.games,
-                wins=t.wins,
-                losses=t.games - t.wins,
-                game_points=t.game_points,
-                spread=t.spread,
-                skunks_given=t.skunks_given,
-                skunks_taken=t.skunks_taken,
-            )
-        )
+        tied = index > 0 and order[index - 1].rank() == t.rank()
+        place = rows[-1].place if tied else index + 1
+        rows.append(Row(place=place, losses=t.games - t.wins, **vars(t)))
     return rows
