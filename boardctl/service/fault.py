@@ -44,23 +44,20 @@ def _store_starts(journal: Journal, own: Journal) -> None:
     from boardctl.results.kept import in_doubt, store_game_starts
     from boardctl.service.journal_reader import short_switch
 
-    short_switch(True)
-    try:
-        began = time.monotonic()
+    began = time.monotonic()
+    with short_switch():
         while True:
             stored = store_game_starts(own)
             journal.starts_pending = False  # a game start from now on keeps its rows
             if not in_doubt(own):
                 break
             journal.starts_pending = True
-        log.info(
-            "journal %s: %d game starts stored in %.0f s",
-            journal.path,
-            stored,
-            time.monotonic() - began,
-        )
-    finally:
-        short_switch(False)
+    log.info(
+        "journal %s: %d game starts stored in %.0f s",
+        journal.path,
+        stored,
+        time.monotonic() - began,
+    )
 
 
 class JournalKeeper:
@@ -72,12 +69,10 @@ class JournalKeeper:
         setup: SetupLike,
         *,
         clock: Callable[[], float] = time.monotonic,
-        opener: Callable[[], Scorekeeper] | None = None,
     ) -> None:
         self.path = path
         self._setup = setup
         self._clock = clock
-        self._opener = opener or self._open_service_journal
         self.inner: Scorekeeper | None = None
         self.fault: str | None = None
         self._standin: Scorekeeper | None = None
@@ -86,12 +81,6 @@ class JournalKeeper:
         self._post: Callable[[Callable[[], object]], None] | None = None  # once it serves
         self.checking: threading.Thread | None = None  # the thread of :meth:`after_start`
         self.try_open()
-
-    def _open_service_journal(self) -> Scorekeeper:
-        keeper = Scorekeeper.open(self.path, setup=self._setup, owner="service", later=True)
-        if keeper.journal is not None:
-            keeper.journal.backup_on_close = True  # a backup at every clean shutdown
-        return keeper
 
     def after_start(self, post: Callable[[Callable[[], object]], None]) -> None:
         """The loop serves (after READY; ``post`` runs a function in its thread): a thread of
@@ -136,7 +125,7 @@ class JournalKeeper:
         if self.inner is not None:
             return True
         try:
-            self.inner = self._opener()
+            inner = Scorekeeper.open(self.path, setup=self._setup, owner="service", later=True)
         except JournalBusy as exc:
             if exc.role == SERVICE:
                 raise  # another service has it: this one must not start
@@ -145,6 +134,9 @@ class JournalKeeper:
         except JournalError as exc:
             self._faulted(str(exc))
             return False
+        if inner.journal is not None:
+            inner.journal.backup_on_close = True  # a backup at every clean shutdown
+        self.inner = inner
         if self.fault is not None:
             log.warning("journal %s opened; entries are taken again", self.path)
         self.fault, self._next_try, self._standin = None, None, None

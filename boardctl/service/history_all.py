@@ -30,14 +30,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import ControlError
-from boardctl.service.journal_reader import JournalReader
+from boardctl.service.journal_reader import JournalReader, not_ready
 from boardctl.service.wire import Encoded
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from boardctl.game.history import Row
-    from boardctl.game.limits import Limits
     from boardctl.store.journal import Journal
 
 
@@ -69,26 +68,16 @@ class Page:
         return Encoded(b'{"next":' + following + b',"rows":' + self.rows + b"}")
 
 
-def page_of(journal: Journal, after: int, limits: Limits | None = None) -> Page:
+def page_of(journal: Journal, after: int) -> Page:
     """The page of ``journal``'s rows after event ``after`` (see the module)."""
     from boardctl.game.keeper import Scorekeeper
 
     last = after + PAGE_ROWS
     snapshot, records = journal.page(after + 1, last)
-    keeper = Scorekeeper.from_records(snapshot, records, limits=limits)
-    rows = [row for row in keeper.history(all_games=True) if _seq(row) > after]
+    rows = Scorekeeper.from_records(snapshot, records).history(all_games=True)
     end = records[-1].seq if records else after
-    return Page(after, encoded(rows), max(end, after), more=end == last)
-
-
-def page_rows(rows: list[Row]) -> dict[str, Any]:
-    """A reply of every row at once (a board without a journal: its rows are in memory)."""
-    return {"next": None, "rows": rows}
-
-
-def _seq(row: Row) -> int:
-    seq = row["seq"]
-    return seq if isinstance(seq, int) else 0
+    page = [row for row in rows if isinstance(row["seq"], int) and row["seq"] > after]
+    return Page(after, encoded(page), max(end, after), more=end == last)
 
 
 class HistoryPages(JournalReader[Page]):
@@ -96,10 +85,8 @@ class HistoryPages(JournalReader[Page]):
 
     name = "history"
 
-    def __init__(self, path: str | Path | None, limits: Limits | None = None) -> None:
+    def __init__(self, path: str | Path | None) -> None:
         super().__init__(path)
-        self._limits = limits
-        self._journal: Journal | None = None
         self._wanted = -1  # the page asked for last: its after,
         self._since = 0  # and the board's last event when it was first asked for
 
@@ -116,22 +103,13 @@ class HistoryPages(JournalReader[Page]):
             lambda answer, _last: answer.after == after and (answer.more or answer.last >= since)
         )
         if page is None:
-            return {"ready": False, "seq": max(read, 0), "events": seq}
+            return not_ready(read, seq)
         with self._lock:
             self._wanted = -1  # answered: the next ask, even for this page, is a new one
         return page.encoded()
 
     def _catch_up(self, path: Path) -> tuple[Page, int]:
-        from boardctl.store.journal import Journal
-
         with self._lock:
             after = self._wanted
-        if self._journal is None:
-            self._journal = Journal.open(path, readonly=True)
-        page = page_of(self._journal, after, self._limits)
+        page = page_of(self._opened(path), after)
         return page, page.last
-
-    def _drop_journal(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-        self._journal = None

@@ -20,6 +20,7 @@ a moment later).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from boardctl.errors import BoardError, ControlError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from boardctl.store.journal import Journal
 
@@ -42,16 +43,19 @@ _switch_users = 0
 _switch_before = 0.0
 
 
-def short_switch(start: bool) -> None:
-    """A reader starts (``start``) or ends its read: shorten the switch interval, or restore it."""
+@contextlib.contextmanager
+def short_switch() -> Iterator[None]:
+    """Shorten the switch interval while a reader reads; the last reader out restores it."""
     global _switch_users, _switch_before
     with _switch_lock:
-        if start:
-            if _switch_users == 0:
-                _switch_before = sys.getswitchinterval()
-                sys.setswitchinterval(min(_switch_before, SWITCH))
-            _switch_users += 1
-        else:
+        if _switch_users == 0:
+            _switch_before = sys.getswitchinterval()
+            sys.setswitchinterval(min(_switch_before, SWITCH))
+        _switch_users += 1
+    try:
+        yield
+    finally:
+        with _switch_lock:
             _switch_users -= 1
             if _switch_users == 0:
                 sys.setswitchinterval(_switch_before)
@@ -77,6 +81,7 @@ class JournalReader(Generic[T]):
         self._error = ""
         self._reader: threading.Thread | None = None
         self._closed = False
+        self._journal: Journal | None = None
 
     def _ask(self, current: Callable[[T, int], bool]) -> tuple[T | None, int]:
         """The published answer if ``current(answer, its seq)``, else None (the thread is
@@ -107,8 +112,7 @@ class JournalReader(Generic[T]):
         long for a computing thread to give it up.
         """
         assert self._path is not None
-        short_switch(True)  # the loop waits 1 ms, not 5, for a turn
-        try:
+        with short_switch():
             try:
                 answer, seq = self._catch_up(self._path)
             except BoardError as exc:
@@ -118,15 +122,24 @@ class JournalReader(Generic[T]):
                 return
             with self._lock:
                 self._answer, self._seq = answer, seq
-        finally:
-            short_switch(False)
 
     def _catch_up(self, path: Path) -> tuple[T, int]:
         """Read what was written since the last read; the answer and its last event."""
         raise NotImplementedError
 
+    def _opened(self, path: Path) -> Journal:
+        """The read-only connection, opened at the first read (or the first after an error)."""
+        from boardctl.store.journal import Journal
+
+        if self._journal is None:
+            self._journal = Journal.open(path, readonly=True)
+        return self._journal
+
     def _drop_journal(self) -> None:
         """Close the read-only connection (the next read opens it again)."""
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = None
 
     def close(self) -> None:
         """Wait for a read under way, then close the read-only connection."""
@@ -139,38 +152,30 @@ class JournalReader(Generic[T]):
             self._drop_journal()
 
 
+def not_ready(read: int, events: int) -> dict[str, Any]:
+    """The reply while the thread reads: the last event it published, and the journal's."""
+    return {"ready": False, "seq": max(read, 0), "events": events}
+
+
 class JournalRecords(JournalReader[tuple[dict[str, Any], int]]):
     """The records of the journal at ``path`` (None: a board without a journal) and of the
     linked games' copies beside it (:func:`boardctl.results.source.journal_records`)."""
 
     name = "records"
 
-    def __init__(self, path: str | Path | None) -> None:
-        super().__init__(path)
-        self._journal: Journal | None = None
-
     def reply(self, seq: int, linked: int = 0) -> dict[str, Any]:
         """The records up to event ``seq`` (the journal's last) and of ``linked`` copies of the
         host's results (a joined board's: :attr:`boardctl.remote.store.Outbox.results_kept`),
         or not ready yet (above)."""
         answer, read = self._ask(lambda answer, counted: counted >= seq and answer[1] >= linked)
-        if answer is not None:
-            return {"ready": True, **answer[0]}
-        return {"ready": False, "seq": max(read, 0), "events": seq}
+        return not_ready(read, seq) if answer is None else {"ready": True, **answer[0]}
 
     def _catch_up(self, path: Path) -> tuple[tuple[dict[str, Any], int], int]:
         from boardctl.remote.store import linked_kept
         from boardctl.results.source import journal_records
-        from boardctl.store.journal import Journal
 
-        if self._journal is None:
-            self._journal = Journal.open(path, readonly=True)
-        seq = self._journal.stored_seq()  # before the read: what it counts is at least this
+        journal = self._opened(path)
+        seq = journal.stored_seq()  # before the read: what it counts is at least this
         linked = linked_kept(path.parent)  # the same: the copies it counts are at least these
-        recs = journal_records(self._journal, path)  # the running totals, the games after them
+        recs = journal_records(journal, path)  # the running totals, the games after them
         return ({"seq": seq, "games": recs.games, **recs.to_dict()}, linked), seq
-
-    def _drop_journal(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-        self._journal = None
