@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from boardctl.board.overlay import OverlayRenderer
+from boardctl.board.overlay import Frame, OverlayRenderer
 from boardctl.config import MAX_TRACKS, Config
 from boardctl.game.commands import Command, NewGame
 from boardctl.game.limits import warm_up
 from boardctl.inputs.panel import Panel
-from boardctl.service.loop import Call, Frame, ServiceLoop
+from boardctl.service.loop import Call, ServiceLoop
 from boardctl.service.notify import Notifier
 from boardctl.view import BoardView
 
@@ -111,11 +111,16 @@ def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callabl
 
 
 def check_config_fits(config: Config, layout: Layout) -> None:
-    """The configured first game must fit the configured layout."""
+    """``[game]`` preset and variant must exist, and the first game fit the configured layout."""
     from boardctl.cribbage.variants import get_variant
-    from boardctl.errors import ConfigError
+    from boardctl.errors import BoardError, ConfigError
+    from boardctl.game.setup import get_preset
 
-    check_game_names(config)
+    for key, check in (("variant", get_variant), ("preset", get_preset)):
+        try:
+            check(getattr(config.game, key))
+        except BoardError as exc:  # say so naming the file and the key
+            raise ConfigError(f"{config.source}: game.{key}: {exc}") from None
     variant = get_variant(config.game.variant)
     target = config.game.target or variant.target
     if variant.tracks > len(layout.tracks) or target > layout.hole_count:
@@ -124,19 +129,6 @@ def check_config_fits(config: Config, layout: Layout) -> None:
             f"{variant.tracks} tracks of {target} holes, but board.layout "
             f"{config.board.layout!r} has {len(layout.tracks)} of {layout.hole_count}"
         )
-
-
-def check_game_names(config: Config) -> None:
-    """``[game]`` preset and variant must exist: say so naming the file and the key."""
-    from boardctl.cribbage.variants import get_variant
-    from boardctl.errors import BoardError, ConfigError
-    from boardctl.game.setup import get_preset
-
-    for key, check in (("variant", get_variant), ("preset", get_preset)):
-        try:
-            check(getattr(config.game, key))
-        except BoardError as exc:
-            raise ConfigError(f"{config.source}: game.{key}: {exc}") from None
 
 
 def load_board_layout(config: Config) -> Any:
@@ -250,7 +242,6 @@ class Board:
     inputs: Any = None
     control: Any = None
     keyboard: Any = None
-    factory: Any = None
     sound: Any = None  # the announcer of [sound] (boardctl.sound), None when nothing is wired
     remote: Any = None  # the link to a board in another home (boardctl.remote), when linked
     _closers: list[Callable[[], None]] = field(default_factory=list)
@@ -324,13 +315,13 @@ def build(
             link_kind=config.link.kind,
             clock=clock,
         )
-        loop.brightness = config.board.brightness
+        loop.settings.brightness = config.board.brightness
         keeper.on_reopen = loop.keeper_changed
         # After READY: the journal's structural check, an imported journal's game starts.
         loop.post(Call(lambda: own.after_start(lambda function: loop.post(Call(function)))))
         loop.add_timer(keeper.deadline, keeper.tick)
         closers.append(loop.close)
-        board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
+        board = Board(loop, config, journal, socket_path, layout, mock)
         board.inputs = Inputs(
             config.pins, MAX_TRACKS, loop.post, factory=factory, clock=clock, lock=loop.edge_lock
         )

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from boardctl.errors import BoardError, EntryError, JournalError, refusal_of
 from boardctl.game.commands import BoardCommand, Brightness, Command
-from boardctl.refusals import Refusal
-from boardctl.service.settings import BoardSettings
 from boardctl.view import BoardView
+
+if TYPE_CHECKING:
+    from boardctl.service.loop import ServiceLoop
 
 log = logging.getLogger(__name__)
 
@@ -53,24 +54,6 @@ class Keeper(Protocol):
     def close(self) -> None: ...
 
 
-class Screen(Protocol):
-    """What the dispatcher asks of the board (the service loop)."""
-
-    def show_now(self, view: BoardView) -> None:
-        """Show ``view`` (a state not yet durable) on the LEDs at once."""
-
-    def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
-        """Show the keeper's durable state; ``at_once``: render and send its frame now;
-        ``status``: the keeper's status, when the caller has it."""
-
-    def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
-        """Flash the error with the sign of its ``refusal`` class: an entry was refused or not
-        saved (``reason`` says why, in words, for a screen)."""
-
-    def redraw(self) -> None:
-        """Render again at the next turn even if the view is unchanged (a new brightness)."""
-
-
 Validate = Callable[[Command], None]  # raises EntryError for what the board cannot show
 
 
@@ -80,14 +63,12 @@ class Dispatcher:
     def __init__(
         self,
         keeper: Keeper,
-        screen: Screen,
-        settings: BoardSettings,
+        screen: ServiceLoop,  # the board the commands are shown on
         *,
         validate: Validate | None = None,
     ) -> None:
         self.keeper = keeper
         self.screen = screen
-        self.settings = settings
         self.validate = validate
         self.committed: list[Callable[[Command, Result], None]] = []
         # told of every refusal and failed write, after the flash (e.g. boardctl.sound)
@@ -96,7 +77,7 @@ class Dispatcher:
     def execute(self, command: BoardCommand) -> Result:
         """Apply one command; raise :class:`BoardError` on refusal (the board flashes)."""
         if isinstance(command, Brightness):
-            result = self.settings.set_brightness(command.level)
+            result = self.screen.settings.set_brightness(command.level)
             self.screen.redraw()
             return result
         screen = self.screen

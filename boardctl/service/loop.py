@@ -25,7 +25,6 @@ the engine's (:mod:`boardctl.game.buttons`), the control requests are
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import os
 import queue
@@ -43,7 +42,7 @@ from boardctl.inputs.panel import Panel
 from boardctl.link.base import Link
 from boardctl.notices import journal_status_line
 from boardctl.refusals import Refusal
-from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, Validate
+from boardctl.service.dispatch import Dispatcher, Keeper, Result, Validate
 from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
 from boardctl.service.settings import BoardSettings
@@ -53,18 +52,6 @@ from boardctl.view import BoardView, ViewExtra
 log = logging.getLogger(__name__)
 
 ERROR_KEPT = 5.0  # seconds a refusal stays in the view (the renderer flashes it for less)
-
-__all__ = [
-    "Call",
-    "Frame",
-    "Keeper",
-    "LoopEvent",
-    "PendingEntry",
-    "Renderer",
-    "ServiceLoop",
-    "Stop",
-    "status_line",
-]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +68,6 @@ class Stop:
 
 LoopEvent = InputEvent | Call | Stop
 ViewKey = tuple[BoardView, ViewExtra, int | None]  # decides a new render
-
-
 Display = Callable[[BoardView, Frame], None]
 
 
@@ -130,41 +115,27 @@ class ServiceLoop:
         self.settings = BoardSettings(on_brightness)
         self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
         self.panel.signoff = keeper.waiting_signoff
-        self.dispatcher = Dispatcher(keeper, self, self.settings, validate=validate)
+        self.dispatcher = Dispatcher(keeper, self, validate=validate)
         self.dispatcher.refused.append(self.panel.refused)  # a refused entry lifts no undo guard
-        self.requests = Requests(
-            self.dispatcher,
-            self.panel,
-            self.settings,
-            link,
-            tap=self._tap,
-            frame=lambda: self._frame,
-            view=self.view,
-            watched=self._watched,
-            link_kind=link_kind,
-        )
+        self.requests = Requests(self, link_kind)
         self.watch = Watch()  # the control socket's watchers (boardctl.service.watch)
         self._watched_key: ViewKey | None = None
         self.dispatcher.committed.append(self._announce_event)
         # told of every input before the panel takes it (e.g. boardctl.sound's score gesture)
         self.input_listeners: list[Callable[[InputEvent], None]] = []
-        self._timers: list[Callable[[], float | None]] = []
-        self._tickers: list[Callable[[float], None]] = []
+        self._timers: list[tuple[Callable[[], float | None], Callable[[float], None]]] = []
         # more of the view than the keeper's and the panel's (boardctl.remote: the link's sign)
         self.view_extras: list[Callable[[ViewExtra], ViewExtra]] = []
         self._error_at: float | None = None
         self._refusal: tuple[Refusal, str] = (Refusal.OTHER, "")
-        self._stopping = False
+        self.stopping = False
         self._base_view = base
-        self._view: BoardView | None = None
         self._view_key: ViewKey | None = None
-        self._frame: Frame | None = None
+        self.frame: Frame | None = None  # the last frame sent to the link
         self._next_render: float | None = None
         self._next_watchdog: float | None = None
         self._status = ""
-        self.frames_sent = 0
         self.renders = 0
-        self.wakeups = 0
         self.on_frame: Callable[[Frame], None] | None = None  # for benchmarks and tests
         # Input callbacks stamp and queue an edge under this lock; the loop reads the
         # clock under it before taking the queue, so it never settles a debounce at a
@@ -189,8 +160,7 @@ class ServiceLoop:
         self, deadline: Callable[[], float | None], tick: Callable[[float], None]
     ) -> None:
         """Another source of deadlines (e.g. the control server's idle clients)."""
-        self._timers.append(deadline)
-        self._tickers.append(tick)
+        self._timers.append((deadline, tick))
 
     # --- commands (see boardctl.service.dispatch and .requests) ----------------------
     def execute(self, command: BoardCommand) -> Result:
@@ -205,10 +175,6 @@ class ServiceLoop:
     def brightness(self) -> int | None:
         """The LED brightness set on the running board (None: the configured one)."""
         return self.settings.brightness
-
-    @brightness.setter
-    def brightness(self, level: int | None) -> None:
-        self.settings.brightness = level
 
     @property
     def validate(self) -> Validate | None:
@@ -234,7 +200,7 @@ class ServiceLoop:
             self._watched_key = self._view_key
             self.watch.publish(lambda: {"state": self.requests.state()})
 
-    def _watched(self, view: BoardView) -> None:
+    def watched(self, view: BoardView) -> None:
         """A new watcher's snapshot shows ``view``: no need to announce it again."""
         self._watched_key = self._key(view)
 
@@ -242,7 +208,7 @@ class ServiceLoop:
         """What decides whether a view needs a new render (and the watchers a new state)."""
         return (view, view.extra, self.brightness)
 
-    def _tap(self, name: str, hold: int) -> list[BoardCommand]:
+    def tap(self, name: str, hold: int) -> list[BoardCommand]:
         """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
         timing = self.panel.timing
         seconds = (0.0, timing.long_press, timing.very_long_press)[hold]
@@ -290,9 +256,7 @@ class ServiceLoop:
         base = self._base_view
         pending = self.panel.pending
         tracks = tuple(
-            dataclasses.replace(
-                track, pending=track.pending + (pending[i] if i < len(pending) else 0)
-            )
+            replace(track, pending=track.pending + (pending[i] if i < len(pending) else 0))
             for i, track in enumerate(base.tracks)
         )
         # with the panel's modes, and when the pending amount last changed (a renderer may
@@ -307,25 +271,23 @@ class ServiceLoop:
         for add in self.view_extras:
             extra = add(extra)
         error_at = self._error_at if self._error_at is not None else base.error_at
-        return dataclasses.replace(base, tracks=tracks, extra=extra, error_at=error_at)
+        return replace(base, tracks=tracks, extra=extra, error_at=error_at)
 
-    def refresh(self, now: float, *, force: bool = False) -> bool:
+    def refresh(self, now: float, *, force: bool = False) -> None:
         """Render and send a frame if the view changed or an animation is due."""
         view = self.view()
         key = self._key(view)
         due = self._next_render is not None and now >= self._next_render
         if not force and key == self._view_key and not due:
-            return False
+            return
         view_changed = key != self._view_key
         self._view_key = key
-        self._view = view
         frame, self._next_render = self.renderer.render_with_next(view, now)
         self.renders += 1
-        frame_changed = frame != self._frame or force
+        frame_changed = frame != self.frame or force
         if frame_changed:
-            self._frame = frame
+            self.frame = frame
             self.link.show(frame)
-            self.frames_sent += 1
             if self.on_frame is not None:
                 self.on_frame(frame)
         if self.display is not None and (frame_changed or view_changed):
@@ -337,7 +299,6 @@ class ServiceLoop:
             except OSError as exc:  # the terminal went away: carry on headless
                 log.warning("terminal display stopped: %s", exc)
                 self.display = None
-        return True
 
     def _update_status(self, status: dict[str, Any] | None = None) -> None:
         """Tell systemd the durable score (the keeper's ``status``, read unless given) when its
@@ -347,11 +308,6 @@ class ServiceLoop:
         if line != self._status:
             self._status = line
             self.notifier.status(line)
-
-    @property
-    def frame(self) -> Frame | None:
-        """The last frame sent to the link."""
-        return self._frame
 
     # --- the loop ---------------------------------------------------------------
     def start(self) -> None:
@@ -368,7 +324,7 @@ class ServiceLoop:
     def run(self) -> None:
         """Serve until :meth:`stop`; then turn the LEDs dark (:meth:`finish`)."""
         self.start()
-        while not self._stopping:
+        while not self.stopping:
             self.run_once()
         self.finish()
 
@@ -380,12 +336,12 @@ class ServiceLoop:
             timeout = max_wait if timeout is None else min(timeout, max_wait)
         for key, mask in self.selector.select(timeout):
             key.data(mask)
-        self.wakeups += 1
         with self.edge_lock:
             now = self.clock()
-        self._handle_events()
+        while not self._events.empty():  # the loop's thread is the queue's only reader
+            self._handle(self._events.get_nowait())
         self.dispatcher.run_buttons(self.panel.tick(now))
-        for tick in self._tickers:
+        for _, tick in self._timers:
             tick(now)
         if self._error_at is not None and now - self._error_at > ERROR_KEPT:
             self._error_at = None
@@ -393,12 +349,11 @@ class ServiceLoop:
         self._announce_state()
         if self._next_watchdog is not None and now >= self._next_watchdog:
             self.notifier.watchdog()
-            interval = self.notifier.watchdog_interval or 1.0
-            self._next_watchdog = now + interval
+            self._next_watchdog = now + (self.notifier.watchdog_interval or 1.0)
 
     def _timeout(self, now: float) -> float | None:
         times = [self.panel.deadline(), self._next_render, self._next_watchdog]
-        times += [deadline() for deadline in self._timers]
+        times += [deadline() for deadline, _ in self._timers]
         if self._error_at is not None:
             times.append(self._error_at + ERROR_KEPT)
         due = [t for t in times if t is not None]
@@ -409,14 +364,6 @@ class ServiceLoop:
     def _drain_wake(self, mask: int) -> None:
         with contextlib.suppress(BlockingIOError, OSError):
             os.read(self._wake_r, 4096)
-
-    def _handle_events(self) -> None:
-        while True:
-            try:
-                event = self._events.get_nowait()
-            except queue.Empty:
-                return
-            self._handle(event)
 
     def _handle(self, event: LoopEvent) -> None:
         panel, run = self.panel, self.dispatcher.run_buttons
@@ -430,15 +377,11 @@ class ServiceLoop:
                 panel.turn(event.track, event.steps, self.clock() if event.at is None else event.at)
             )
         elif isinstance(event, Tap):  # a keyboard key
-            run(self._tap(event.button, event.hold))
+            run(self.tap(event.button, event.hold))
         elif isinstance(event, Call):
             event.function()
         else:
-            self._stopping = True
-
-    @property
-    def stopping(self) -> bool:
-        return self._stopping
+            self.stopping = True
 
     def finish(self) -> None:
         """A clean stop: the LEDs go dark (``Link.goodbye``; the score is in the journal).

@@ -12,51 +12,33 @@ server itself (see :mod:`boardctl.service.watch`). The protocol:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardctl.board.viewjson import view_to_dict
 from boardctl.errors import ControlError, EntryError
-from boardctl.game.commands import BoardCommand, parse_board_command
-from boardctl.inputs.panel import Panel, parse_button_id
-from boardctl.link.base import Link
-from boardctl.service.dispatch import Dispatcher
-from boardctl.service.history_all import HistoryPages, page_rows
+from boardctl.game.commands import parse_board_command
+from boardctl.inputs.panel import parse_button_id
+from boardctl.service.history_all import HistoryPages
 from boardctl.service.journal_reader import JournalRecords
-from boardctl.service.settings import SOUND_SETTINGS, BoardSettings
+from boardctl.service.settings import SOUND_SETTINGS
 from boardctl.view import BoardView
+
+if TYPE_CHECKING:
+    from boardctl.service.loop import ServiceLoop
 
 #: The control protocol's version (``ping`` and ``watch`` say it; docs/control-protocol.md).
 PROTOCOL_VERSION = 1
-
-Tap = Callable[[str, int], list[BoardCommand]]  # a whole press: button, hold level 0/1/2
 
 
 class Requests:
     """Answers one control request at a time (in the loop's thread)."""
 
-    def __init__(
-        self,
-        dispatcher: Dispatcher,
-        panel: Panel,
-        settings: BoardSettings,
-        link: Link,
-        *,
-        tap: Tap,
-        frame: Callable[[], bytes | None],
-        view: Callable[[], BoardView],
-        watched: Callable[[BoardView], None] = lambda view: None,
-        link_kind: str = "unknown",
-    ) -> None:
-        self.dispatcher = dispatcher
-        self.keeper = dispatcher.keeper
-        self.panel = panel
-        self.settings = settings
-        self.link = link
+    def __init__(self, loop: ServiceLoop, link_kind: str = "unknown") -> None:
+        self.loop = loop
+        self.keeper = loop.keeper
+        self.panel = loop.panel
+        self.settings = loop.settings
         self.link_kind = link_kind
-        self._tap = tap
-        self._frame = frame
-        self._view = view
-        self._watched = watched  # told the view a new watcher's snapshot shows
         # the journal's file (Scorekeeper.path); a keeper without one has no records
         self.records = JournalRecords(getattr(self.keeper, "path", None))
         self.past = HistoryPages(getattr(self.keeper, "path", None))  # history --all, off the loop
@@ -92,7 +74,7 @@ class Requests:
             return reader(request)
         if request["op"] == "set" and request.get("key") in SOUND_SETTINGS:
             return self.settings.set_sound(request["key"], request.get("value"))
-        return self.dispatcher.execute(parse_board_command(request))
+        return self.loop.dispatcher.execute(parse_board_command(request))
 
     def status(self) -> dict[str, Any]:
         """The engine's status plus what only the running board knows."""
@@ -103,16 +85,16 @@ class Requests:
         if self.settings.brightness is not None:
             status["brightness"] = self.settings.brightness
         status.update(self.settings.sound)  # volume / mute set at run time
-        status["link"] = {"kind": self.link_kind, "connected": bool(self.link.connected)}
+        status["link"] = {"kind": self.link_kind, "connected": bool(self.loop.link.connected)}
         for key, part in self.parts.items():
             status[key] = part()
         return status
 
     def state(self, view: BoardView | None = None, *, snapshot: bool = False) -> dict[str, Any]:
         """What a watcher is told when the board changes: the status and the view (now)."""
-        view = view or self._view()
+        view = view or self.loop.view()
         if snapshot:
-            self._watched(view)
+            self.loop.watched(view)
         return {"status": self.status(), "view": view_to_dict(view)}
 
     def close(self) -> None:
@@ -121,7 +103,7 @@ class Requests:
         self.past.close()
 
     def _frame_reply(self) -> dict[str, Any]:
-        frame = self._frame() or b""
+        frame = self.loop.frame or b""
         return {"leds": len(frame) // 3, "rgb": frame.hex()}
 
     def _history(self, request: Mapping[str, Any]) -> Any:
@@ -137,7 +119,8 @@ class Requests:
         if opened and getattr(self.keeper, "path", None) is not None:
             return self.past.reply(after, int(self.keeper.status()["seq"]))
         # a keeper without a journal keeps its rows in memory: one page
-        return page_rows([r for r in self.keeper.history(all_games=True) if r["seq"] > after])
+        rows = [r for r in self.keeper.history(all_games=True) if r["seq"] > after]
+        return {"next": None, "rows": rows}
 
     def press(self, name: str, hold: int) -> dict[str, Any]:
         """A button gesture from the socket; refusals come back as one error."""
@@ -156,9 +139,9 @@ class Requests:
         if hold not in (0, 1, 2):
             raise ControlError(f"hold must be 0 (short), 1 (long) or 2 (very long), not {hold}")
         refused: list[str] = []
-        for command in self._tap(name, hold):
+        for command in self.loop.tap(name, hold):
             try:
-                self.dispatcher.execute(self.keeper.button_command(command))
+                self.loop.dispatcher.execute(self.keeper.button_command(command))
             except EntryError as exc:
                 refused.append(str(exc))
         if refused:
