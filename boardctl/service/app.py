@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from boardctl.board.overlay import Frame, OverlayRenderer
 from boardctl.config import MAX_TRACKS, Config
-from boardctl.game.commands import Command, NewGame
+from boardctl.game.commands import Command, NewGame, Set
 from boardctl.game.limits import warm_up
 from boardctl.inputs.panel import Panel
 from boardctl.service.loop import Call, ServiceLoop
@@ -78,7 +78,6 @@ def open_led_link(config: Config) -> Link:
 def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callable[[Command], None]:
     """Refuse a new game or target the board's layout cannot show (before it is journalled)."""
     from boardctl.errors import EntryError
-    from boardctl.game.commands import NewGame, Set
     from boardctl.game.setup import setup_with
     from boardctl.refusals import Refusal
 
@@ -143,15 +142,14 @@ def load_board_layout(config: Config) -> Any:
 
 
 class _Notes(logging.Handler):
-    """Keeps the last log lines, shown under the virtual board instead of over it."""
+    """Keeps the last three log lines, shown under the virtual board instead of over it."""
 
-    def __init__(self, keep: int = 3) -> None:
+    def __init__(self) -> None:
         super().__init__(logging.INFO)
-        self.keep = keep
         self.lines: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.lines = [*self.lines, record.getMessage()][-self.keep :]
+        self.lines = [*self.lines, record.getMessage()][-3:]
 
     def drop_refusals(self) -> None:
         """Forget the refusals' lines (a later entry or press was taken: they are stale)."""
@@ -161,12 +159,6 @@ class _Notes(logging.Handler):
 #: The log lines of a refused entry (boardctl.service.dispatch), shown under the virtual
 #: board until the game next changes.
 REFUSAL_LINES = ("entry refused: ", "entry not saved")
-
-
-def _game_key(view: BoardView) -> tuple[object, ...]:
-    """What a taken entry or press changes in the view (the pegs, the phase, the deal)."""
-    pegs = tuple((t.front, t.back, t.game_points) for t in view.tracks)
-    return (pegs, view.phase, view.extra.deal, view.extra.game_number)
 
 
 def terminal_display(
@@ -195,7 +187,9 @@ def terminal_display(
     game: list[tuple[object, ...] | None] = [None]  # the game as last drawn
 
     def display(view: BoardView, frame: Frame) -> None:
-        key = _game_key(view)
+        # what a taken entry or press changes in the view: the pegs, the phase, the deal
+        pegs = tuple((t.front, t.back, t.game_points) for t in view.tracks)
+        key = (pegs, view.phase, view.extra.deal, view.extra.game_number)
         if key != game[0]:
             if game[0] is not None:
                 notes.drop_refusals()  # the game moved on: a refusal's log line is stale
@@ -239,9 +233,6 @@ class Board:
     socket: Path
     layout: Layout
     mock_pins: bool
-    inputs: Any = None
-    control: Any = None
-    keyboard: Any = None
     sound: Any = None  # the announcer of [sound] (boardctl.sound), None when nothing is wired
     remote: Any = None  # the link to a board in another home (boardctl.remote), when linked
     _closers: list[Callable[[], None]] = field(default_factory=list)
@@ -321,28 +312,24 @@ def build(
         loop.post(Call(lambda: own.after_start(lambda function: loop.post(Call(function)))))
         loop.add_timer(keeper.deadline, keeper.tick)
         closers.append(loop.close)
-        board = Board(loop, config, journal, socket_path, layout, mock)
-        board.inputs = Inputs(
+        inputs = Inputs(
             config.pins, MAX_TRACKS, loop.post, factory=factory, clock=clock, lock=loop.edge_lock
         )
-        closers.append(board.inputs.close)
-        board.sound = _sound(config, keeper, loop, factory, closers)
+        closers.append(inputs.close)
+        sound = _sound(config, loop, factory, closers)
         # request ids: no repeats (checked by the keeper of the moment: a board joins a game)
         handler = exactly_once(loop.handle_request, remote.Current(loop))
-        board.control = ControlServer(
-            socket_path, handler, loop.selector, clock=clock, watch=loop.watch
-        )
-        loop.add_timer(board.control.deadline, board.control.tick)
-        closers.append(board.control.close)
-        board.remote = remote.attach(config, journal, loop, handler)  # linked or not
-        closers.append(board.remote.close)
+        control = ControlServer(socket_path, handler, loop.selector, clock=clock, watch=loop.watch)
+        loop.add_timer(control.deadline, control.tick)
+        closers.append(control.close)
+        linked = remote.attach(config, journal, loop, handler)  # linked or not
+        closers.append(linked.close)
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
         if keyboard:
             from boardctl.inputs.keys import Keyboard
 
-            board.keyboard = Keyboard(loop.selector, loop.post)
-            closers.append(board.keyboard.close)
+            closers.append(Keyboard(loop.selector, loop.post).close)
             if mock:
                 log.warning("mock pins: the keyboard stands in for the buttons")
     except BaseException:
@@ -350,12 +337,11 @@ def build(
             with contextlib.suppress(Exception):
                 closer()
         raise
-    board._closers = closers
-    return board
+    return Board(loop, config, journal, socket_path, layout, mock, sound, linked, closers)
 
 
 def _sound(
-    config: Config, keeper: Any, loop: ServiceLoop, factory: Any, closers: list[Callable[[], None]]
+    config: Config, loop: ServiceLoop, factory: Any, closers: list[Callable[[], None]]
 ) -> Any:
     """The announcer of ``[sound]`` listening to the loop's commands, or None (silent)."""
     from boardctl.sound.build import wired
@@ -385,11 +371,8 @@ def resized(loop: ServiceLoop) -> None:
 def serve(board: Board) -> int:
     """Run until SIGTERM or SIGINT; leave the score on the LEDs; exit status 0."""
     loop = board.loop
-
-    def on_signal(signum: int, frame: Any) -> None:
-        loop.stop()
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    stops = (signal.SIGTERM, signal.SIGINT)
+    previous = {sig: signal.signal(sig, lambda *_: loop.stop()) for sig in stops}
     if loop.display is not None:  # a resized terminal gets the board that fits it at once
         previous[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, lambda *_: resized(loop))
     try:

@@ -36,18 +36,16 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
     :class:`ControlError` with the service's message when it refuses.
     """
     path = os.fspath(path)
-    sock = _connect(path, timeout)
-    try:
-        # turned away before it read the request: its reason is waiting to be read
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            sock.sendall(encode(message))
-        reply = _read_line(sock, path)
-    except TimeoutError:
-        raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None
-    except OSError as exc:
-        raise ControlError(f"{path}: {exc.strerror or exc}") from None
-    finally:
-        sock.close()
+    with _connect(path, timeout) as sock:
+        try:
+            # turned away before it read the request: its reason is waiting to be read
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                sock.sendall(encode(message))
+            reply = _read_line(sock, path)
+        except TimeoutError:
+            raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None
+        except OSError as exc:
+            raise ControlError(f"{path}: {exc.strerror or exc}") from None
     return _result(reply, path)
 
 
@@ -84,22 +82,22 @@ def watch(
     ``timeout`` (seconds) bounds the wait for each message (None: wait for ever).
     """
     path = os.fspath(path)
-    sock = _connect(path, 5.0 if timeout is None else timeout)
-    try:
-        sock.sendall(encode({"op": "watch"}))
-        buffer = bytearray()
-        yield _result(_next_line(sock, path, buffer), path)
-        sock.settimeout(timeout)
-        while True:
-            line = _next_line(sock, path, buffer)
-            try:
-                yield json.loads(line)
-            except ValueError:
-                raise ControlError(f"{path}: the service sent a malformed stream line") from None
-    except TimeoutError:
-        raise ControlError(f"{path}: nothing from the service within {timeout} s") from None
-    finally:
-        sock.close()
+    with _connect(path, 5.0 if timeout is None else timeout) as sock:
+        try:
+            sock.sendall(encode({"op": "watch"}))
+            buffer = bytearray()
+            yield _result(_next_line(sock, path, buffer), path)
+            sock.settimeout(timeout)
+            while True:
+                line = _next_line(sock, path, buffer)
+                try:
+                    yield json.loads(line)
+                except ValueError:
+                    raise ControlError(
+                        f"{path}: the service sent a malformed stream line"
+                    ) from None
+        except TimeoutError:
+            raise ControlError(f"{path}: nothing from the service within {timeout} s") from None
 
 
 def _connect(path: str, timeout: float | None) -> Socket:
@@ -107,20 +105,18 @@ def _connect(path: str, timeout: float | None) -> Socket:
     sock.settimeout(timeout)
     try:
         sock.connect(path)
-    except (FileNotFoundError, ConnectionRefusedError) as exc:
-        sock.close()
-        raise ServiceDown(f"the boardctl service is not running ({path}: {exc.strerror})") from None
-    except PermissionError:
-        sock.close()
-        raise ControlError(
-            f"{path}: permission denied; add yourself to the service's group "
-            "(sudo usermod -aG boardctl $USER, then log in again)"
-        ) from None
-    except TimeoutError:
-        sock.close()
-        raise ControlError(f"{path}: the service did not answer within {timeout} s") from None
     except OSError as exc:
         sock.close()
+        if isinstance(exc, FileNotFoundError | ConnectionRefusedError):
+            down = f"the boardctl service is not running ({path}: {exc.strerror})"
+            raise ServiceDown(down) from None
+        if isinstance(exc, PermissionError):
+            raise ControlError(
+                f"{path}: permission denied; add yourself to the service's group "
+                "(sudo usermod -aG boardctl $USER, then log in again)"
+            ) from None
+        if isinstance(exc, TimeoutError):
+            raise ControlError(f"{path}: the service did not answer within {timeout} s") from None
         raise ControlError(f"{path}: {exc.strerror or exc}") from None
     return sock
 

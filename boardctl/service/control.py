@@ -8,29 +8,20 @@ one line, in order::
     -> {"op": "peg", "track": "x"}
     <- {"ok": false, "error": "'track' must be an integer, not 'x'"}
 
-``op`` is one of :data:`OPS`: the engine's commands (``peg``, ``undo``,
-``redo``, ``next``, ``cut``, ``new_game``, ``set``), ``press`` (a button
-gesture, exactly as if pressed on the board: ``{"op": "press", "button":
-"track1.plus1", "hold": 0}``, hold 0 short, 1 long, 2 very long) and the
-read-only ``status``, ``history``, ``frame`` (the LEDs now, as hex RGB),
-``records`` (every player's record from the journal) and ``ping``, and
-``watch``, which turns the connection into a stream of every state change and
-committed event (:mod:`boardctl.service.watch`). A request
-may carry an ``id``, echoed in the reply, and a ``request_id`` (a string): a
-repeat of a request whose id is already in the journal returns the first
-result and writes nothing (:mod:`boardctl.service.once`). The versioned
-protocol is written down in ``docs/control-protocol.md``.
+``op`` is one of the engine's commands or the service's own (:data:`SERVICE_OPS`);
+``watch`` turns the connection into a stream (:mod:`boardctl.service.watch`). A request
+may carry an ``id``, echoed in the reply, and a ``request_id`` (:mod:`boardctl.service.once`).
+The versioned protocol is written down in ``docs/control-protocol.md``.
 
 The server lives in the service loop (one thread, a ``selectors`` selector):
 it never blocks on a client. A line longer than :data:`MAX_LINE` bytes, a
 client that does not read its replies, too many clients, or a client idle
 for :data:`CLIENT_TIMEOUT` seconds is dropped; nothing a client sends can
-stop the service. Watching clients are counted apart from the clients that
-send requests, with a cap of their own (:data:`MAX_WATCHERS`): however many
-watch, a command still gets through. They are never dropped for being idle,
-but are dropped when :data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes
-of their stream wait unsent. The socket file is mode 0660: the service user and its
-group may use it.
+stop the service. Watching clients are counted apart, with a cap of their own
+(:data:`MAX_WATCHERS`): however many watch, a command still gets through. They
+are never dropped for being idle, but are dropped when
+:data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes of their stream wait unsent.
+The socket file is mode 0660: the service user and its group may use it.
 """
 
 from __future__ import annotations
@@ -50,8 +41,7 @@ from typing import Any
 
 from boardctl.errors import BoardError, ControlError
 from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
-from boardctl.service.wire import MAX_LINE as MAX_LINE
-from boardctl.service.wire import READ_ONLY as READ_ONLY
+from boardctl.service.wire import MAX_LINE
 from boardctl.service.wire import encode as encode
 
 log = logging.getLogger(__name__)
@@ -101,9 +91,9 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
     from boardctl.service.text import clean
 
     request = {key: clean(value) for key, value in request.items()}  # no control characters
-    op = request.get("op")
-    if not isinstance(op, str) or op not in _ops():
-        raise ControlError(f"unknown op {op!r}; known: {', '.join(_ops())}")
+    op, known = request.get("op"), _ops()
+    if not isinstance(op, str) or op not in known:
+        raise ControlError(f"unknown op {op!r}; known: {', '.join(known)}")
     if op not in SERVICE_OPS:
         _check_command(request)
         return request
@@ -187,19 +177,17 @@ class ControlServer:
                 "writable place"
             ) from None
         if self.path.exists() or self.path.is_symlink():
-            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            probe.settimeout(0.5)
-            try:
-                probe.connect(str(self.path))
-            except OSError:
-                self.path.unlink()  # a stale socket left by a killed service
-            else:
-                raise ControlError(
-                    f"{self.path}: another boardctl service is already running "
-                    "(stop it first, or set service.socket in the config)"
-                )
-            finally:
-                probe.close()
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.settimeout(0.5)
+                try:
+                    probe.connect(str(self.path))
+                except OSError:
+                    self.path.unlink()  # a stale socket left by a killed service
+                else:
+                    raise ControlError(
+                        f"{self.path}: another boardctl service is already running "
+                        "(stop it first, or set service.socket in the config)"
+                    )
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
         old_umask = os.umask(0o117)  # no window in which the socket is wider than 0660
         try:
@@ -249,8 +237,7 @@ class ControlServer:
             return
         if not data:
             client.closing = True  # the client shut down its side: answer, then close
-            if not client.outbox:
-                self._drop(client)
+            self._flush(client)
             return
         client.inbox += data
         self._serve(client)
@@ -271,13 +258,13 @@ class ControlServer:
             self._reply(client, reply)
             if client.sock.fileno() < 0:
                 return
-            if watch:
-                self._subscribe(client)
+            if watch and self._watch is not None:
+                client.watching = True
+                self._watch.subscribe(client.sock.fileno(), lambda line: self._push(client, line))
         if b"\n" not in client.inbox and len(client.inbox) > MAX_LINE:
-            self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
             client.closing = True
             client.inbox.clear()
-            self._flush(client)
+            self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
 
     def answer(self, line: bytes) -> dict[str, Any]:
         """The reply to one request line (never raises)."""
@@ -313,11 +300,6 @@ class ControlServer:
         if request_id is not None:
             reply["id"] = request_id
         return reply, watch
-
-    def _subscribe(self, client: _Client) -> None:
-        assert self._watch is not None
-        client.watching = True
-        self._watch.subscribe(client.sock.fileno(), lambda line: self._push(client, line))
 
     def _push(self, client: _Client, line: bytes) -> None:
         """One stream line for a watcher; a watcher too far behind is dropped."""

@@ -1,18 +1,13 @@
 """Running a command: checked, shown at once, journalled, then answered.
 
-A command is shown before it is journalled, and journalled before anything
-else is handled: :meth:`Dispatcher.execute` checks it (the keeper's
-``prepare``), has the screen show the new state, then writes the event
-durably (``commit``, an fsync); only then does the loop reply to a control
-client, update systemd's status or take the next input. If the write fails
-the keeper keeps its last durable state and that is shown again, with the
-error flashed: the board never keeps a score the journal does not have.
-
-Every committed command is passed on to the :attr:`Dispatcher.committed`
-listeners (the control socket's watchers, the sound) with its result, and
-every refusal to the :attr:`Dispatcher.refused` ones, only once the frame
-showing it has been sent: a cue never reaches the LED controller before the
-frame it goes with.
+:meth:`Dispatcher.execute` checks a command (the keeper's ``prepare``), has the
+screen show the new state, then writes the event durably (``commit``, an fsync);
+only then does the loop reply, update systemd's status or take the next input.
+If the write fails the last durable state is shown again, with the error
+flashed: the board never keeps a score the journal does not have. The
+:attr:`Dispatcher.committed` and :attr:`Dispatcher.refused` listeners (the
+watchers, the sound) hear of a command only once the frame showing it was sent:
+a cue never reaches the LED controller before the frame it goes with.
 """
 
 from __future__ import annotations

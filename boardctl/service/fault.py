@@ -2,14 +2,10 @@
 
 A journal on a read-only or full file system, with the wrong permissions or
 damaged, must not make the service crash-loop dark behind a stale frame.
-:class:`JournalKeeper` is what the service loop holds: the journal's
-:class:`~boardctl.game.keeper.Scorekeeper` once it opens; until then a
-stand-in that refuses every entry with the reason, shows the fault sign on
-the LEDs (``journal_fault`` in the view: the board dark, start holes and
-status LED vermilion), puts the reason in ``status`` and systemd's
-``STATUS=``, and retries the journal every :data:`RETRY` seconds (space
-freed, file system remounted, permissions fixed). When it opens, the loop
-is told and the board shows the game.
+Until the journal opens, :class:`JournalKeeper` is a stand-in that refuses
+every entry with the reason, shows the fault sign (``journal_fault`` in the
+view), puts the reason in ``status`` and systemd's ``STATUS=``, and retries
+every :data:`RETRY` seconds; when it opens, the loop shows the game.
 """
 
 from __future__ import annotations
@@ -64,11 +60,7 @@ class JournalKeeper:
     """The journal's scorekeeper, or a refusing stand-in until the journal opens."""
 
     def __init__(
-        self,
-        path: Path,
-        setup: SetupLike,
-        *,
-        clock: Callable[[], float] = time.monotonic,
+        self, path: Path, setup: SetupLike, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.path = path
         self._setup = setup
@@ -90,7 +82,7 @@ class JournalKeeper:
         restored, older), a transaction every 5,000 events, while the board takes entries
         (a game start meanwhile stores no kept rows; the thread then goes again)."""
         self._post = post
-        journal = None if self.inner is None else self.inner.journal
+        journal = self.journal
         if journal is not None and (self.checking is None or not self.checking.is_alive()):
             self.checking = threading.Thread(
                 target=self._check, args=(journal, post), name="journal-check", daemon=True
@@ -126,12 +118,9 @@ class JournalKeeper:
             return True
         try:
             inner = Scorekeeper.open(self.path, setup=self._setup, owner="service", later=True)
-        except JournalBusy as exc:
-            if exc.role == SERVICE:
-                raise  # another service has it: this one must not start
-            self._faulted(str(exc))
-            return False
         except JournalError as exc:
+            if isinstance(exc, JournalBusy) and exc.role == SERVICE:
+                raise  # another service has it: this one must not start
             self._faulted(str(exc))
             return False
         if inner.journal is not None:

@@ -1,14 +1,11 @@
 """The fault sign without a service: one frame to the Pico, which keeps showing it.
 
-When systemd gives up restarting the board service (``StartLimitBurst=``),
-``boardctl-fault.service`` runs ``boardctl fault-sign``: the board goes dark
-but for the start holes and the status LED, steady vermilion (the same sign
-as a journal that cannot be opened), so the players see at once that the
-score is not being kept. A broken configuration falls back to the defaults
-here: the sign must show whatever made the service fail. The sign counts as
-shown only when the link connected (and a Pico answered its HELLO) within
-:data:`CONNECT_WAIT` seconds; otherwise :class:`~boardctl.errors.LinkError`
-says that it was not shown, and why.
+When systemd gives up restarting the board service, ``boardctl-fault.service``
+runs ``boardctl fault-sign``: the board dark but for the start holes and the
+status LED, steady vermilion (as for a journal that cannot be opened). A broken
+configuration falls back to the defaults: the sign must show whatever made the
+service fail. It counts as shown only when the link connected (a Pico answered
+its HELLO) within :data:`CONNECT_WAIT` seconds; otherwise :class:`LinkError` says why.
 """
 
 from __future__ import annotations

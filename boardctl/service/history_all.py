@@ -1,26 +1,20 @@
 """``history --all`` in the service: every game's rows, a page at a time, built off the loop.
 
 A journal of years holds hundreds of thousands of events: their rows in one
-reply would be hundreds of megabytes, kept in the service's memory and
-refused by the client (its replies are at most ``64 * MAX_LINE``). So the
-request names where it goes on, ``{"op": "history", "all": true, "after": n}``
-(0 first), and the answer is one page: the rows of at most :data:`PAGE_ROWS`
-events after event ``n`` and ``next``, the ``after`` of the next page (None:
-this page ends at the journal's last event). A page request changes nothing:
-the client may send it again.
+reply would be hundreds of megabytes. So the request names where it goes on,
+``{"op": "history", "all": true, "after": n}`` (0 first), and the answer is
+the rows of at most :data:`PAGE_ROWS` events after event ``n`` and ``next``,
+the ``after`` of the next page (None: the journal's last event). A page request
+changes nothing: the client may send it again.
 
-A page is made by a thread of the service
-(:class:`~boardctl.service.journal_reader.JournalReader`), never by the loop, which
-must keep the LEDs following the buttons: on a read-only connection of its own
-it reads the snapshot at the start of the game the page starts in and the
-events from there to the page's end (:meth:`~boardctl.store.journal.Journal.page`),
-replays them and keeps the rows after ``n``. A page so costs one game and the
-page, whatever the journal's length, and the service keeps only the last page
-made. The loop answers with it when it is the page asked for (and, for the last
-page, holds every event the board had when the client first asked for it: buttons
-pressed meanwhile cannot keep it from ever being ready); otherwise it answers at once with
-``{"ready": false, "seq", "events"}`` and the client asks again a moment later
-(:func:`boardctl.service.client.request_ready`).
+A page is made by a thread (:class:`~boardctl.service.journal_reader.JournalReader`),
+never by the loop, which must keep the LEDs following the buttons: it replays
+from the snapshot at the start of the page's first game
+(:meth:`~boardctl.store.journal.Journal.page`), so a page costs one game and the
+page, whatever the journal's length. Until the page asked for is made (the last
+page holding every event the board had at the first ask, so that presses meanwhile
+cannot keep it from ever being ready) the loop answers ``{"ready": false, "seq",
+"events"}`` and the client asks again (:func:`boardctl.service.client.request_ready`).
 """
 
 from __future__ import annotations

@@ -1,21 +1,15 @@
 """The ``records`` request: every player's record, from the service's own journal (and the
 games it played joined to another board's, their copies signed by the host: docs/remote.md).
 
-The same records as ``boardctl stats players`` (:func:`boardctl.results.records.records`
-over the journal's finished games, folded by
-:class:`~boardctl.results.derive.GameFold` as ``played_games`` folds them), for
-a client that may not read the journal itself: the web page, whose unit has no
-access to the state directory.
-
-The journal keeps the records' running totals at its last game start
-(:mod:`boardctl.results.kept`): a read takes them and folds only the current
-game, a few milliseconds whatever the journal's length (a read without them
-folds the kept games: seconds at 10,000), still too long to keep the buttons
-waiting, so the loop never reads: a thread of its own does (a
-read-only connection kept open), then publishes the records. A request
-answers at once: the records if they are as new as the journal (``ready``
-true), else ``{"ready": false}`` while the thread reads (the client asks again
-a moment later).
+The same records as ``boardctl stats players``, for a client that may not read
+the journal itself (the web page, whose unit has no access to the state directory).
+A read takes the running totals kept at the journal's last game start
+(:mod:`boardctl.results.kept`) and folds only the current game: a few
+milliseconds, still too long to keep the buttons waiting (seconds without
+them). So the loop never reads: a thread of its own does, on a read-only
+connection kept open, and publishes the records. A request answers at once:
+the records if they are as new as the journal (``ready`` true), else
+``{"ready": false}`` while the thread reads (the client asks again).
 """
 
 from __future__ import annotations

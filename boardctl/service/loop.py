@@ -12,14 +12,8 @@ Everything that changes the game runs in the thread that calls
 
 After every change the view is rebuilt; a frame is rendered only when the
 view changed or an animation step is due, and written to the link only when
-it differs from the last one.
-
-The loop keeps the selector, the event queue, the timers and the render
-throttle. What a command does is :mod:`boardctl.service.dispatch` (shown at
-once, journalled before anything else), what a button means in the phase is
-the engine's (:mod:`boardctl.game.buttons`), the control requests are
-:mod:`boardctl.service.requests` and the board's own settings
-:mod:`boardctl.service.settings`.
+it differs from the last one. What a command does is :mod:`boardctl.service.dispatch`,
+the control requests :mod:`boardctl.service.requests`.
 """
 
 from __future__ import annotations
@@ -142,11 +136,8 @@ class ServiceLoop:
         # time before an edge that is stamped but not yet handled.
         self.edge_lock = threading.Lock()
 
-    # --- thread-safe entry points ------------------------------------------------
     def post(self, event: LoopEvent) -> None:
-        """Queue an event from any thread: an input (:class:`~boardctl.inputs.events.Edge`,
-        :class:`~boardctl.inputs.events.Turn`, :class:`~boardctl.inputs.events.Tap`),
-        a :class:`Call` (run in the loop's thread) or :class:`Stop`."""
+        """Queue an input, a :class:`Call` or :class:`Stop` from any thread."""
         self._events.put(event)
         with contextlib.suppress(BlockingIOError, OSError):
             os.write(self._wake_w, b"\0")
@@ -155,14 +146,12 @@ class ServiceLoop:
         """Ask the loop to finish (safe from a signal handler)."""
         self.post(Stop())
 
-    # --- extension points -----------------------------------------------------
     def add_timer(
         self, deadline: Callable[[], float | None], tick: Callable[[float], None]
     ) -> None:
         """Another source of deadlines (e.g. the control server's idle clients)."""
         self._timers.append((deadline, tick))
 
-    # --- commands (see boardctl.service.dispatch and .requests) ----------------------
     def execute(self, command: BoardCommand) -> Result:
         """Apply one command as the buttons and the control socket do; raise on refusal."""
         return self.dispatcher.execute(command)
@@ -214,16 +203,14 @@ class ServiceLoop:
         seconds = (0.0, timing.long_press, timing.very_long_press)[hold]
         return self.panel.tap(name, self.clock(), hold=seconds)
 
-    # --- the screen the dispatcher shows on ------------------------------------------
     def show_now(self, view: BoardView) -> None:
         """Show a state not yet durable, at once (a press lights before its fsync)."""
         self._show_base(view)
         self.refresh(self.clock())
 
     def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
-        """Show the keeper's durable state: at the next refresh, or ``at_once`` (after a
-        commit or a refusal, so that its frame is sent before the listeners' cues);
-        ``status`` is the keeper's status when the caller has it (a commit's result)."""
+        """Show the keeper's durable state: at the next refresh, or ``at_once`` (its frame
+        sent before the listeners' cues); ``status``: the keeper's, when the caller has it."""
         self._show_base(self.keeper.view())
         if at_once:
             self.refresh(self.clock())
@@ -234,8 +221,7 @@ class ServiceLoop:
         self.show_durable(at_once=True)
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
-        """Flash the error and its class's sign in the view (for :data:`ERROR_KEPT` seconds):
-        ``extra.refusal`` is the class, ``extra.refused`` the reason in words."""
+        """Flash the refusal's class and reason in the view for :data:`ERROR_KEPT` seconds."""
         self._error_at = self.clock()
         self._refusal = (refusal, reason)
 
@@ -248,11 +234,9 @@ class ServiceLoop:
         if len(view.tracks) != self.panel.tracks:
             self.panel.set_tracks(len(view.tracks))
 
-    # --- the view and the frame ---------------------------------------------------
     def view(self) -> BoardView:
-        """The view the board shows now: the game plus pending entries and overlays (the
-        panel's, added to any the keeper shows: a joined board's entries the host has not
-        confirmed, boardctl.remote.joined)."""
+        """The view the board shows now: the game plus the panel's pending entries (added to
+        any the keeper shows: boardctl.remote.joined) and overlays."""
         base = self._base_view
         pending = self.panel.pending
         tracks = tuple(
@@ -301,15 +285,13 @@ class ServiceLoop:
                 self.display = None
 
     def _update_status(self, status: dict[str, Any] | None = None) -> None:
-        """Tell systemd the durable score (the keeper's ``status``, read unless given) when its
-        line changed; only the durable state changes it, so a press shown before its write
-        does not read it."""
+        """Tell systemd the durable score when its line changed (a press not yet written
+        does not read it)."""
         line = status_line(self.keeper.status() if status is None else status)
         if line != self._status:
             self._status = line
             self.notifier.status(line)
 
-    # --- the loop ---------------------------------------------------------------
     def start(self) -> None:
         """Show the first frame and tell systemd the service is ready."""
         now = self.clock()
@@ -384,8 +366,8 @@ class ServiceLoop:
             self.stopping = True
 
     def finish(self) -> None:
-        """A clean stop: the LEDs go dark (``Link.goodbye``; the score is in the journal).
-        A crash or a lost link never gets here: the score stays on the LEDs then."""
+        """A clean stop: the LEDs go dark (the score is in the journal); after a crash or
+        a lost link the score stays on the LEDs."""
         self.notifier.stopping()
         self.panel.cancel_pending()
         self._error_at = None

@@ -1,15 +1,10 @@
 """systemd's notify protocol: READY=1, WATCHDOG=1, STATUS=..., STOPPING=1.
 
-The protocol is one datagram to the Unix socket named by ``$NOTIFY_SOCKET``
-(a path, or ``@name`` for the abstract namespace), so it is written here in a
-few lines instead of adding a dependency (python-systemd needs libsystemd
-headers to build; the sdnotify package is no shorter than this). Outside
-systemd ``$NOTIFY_SOCKET`` is unset and every call does nothing.
-
-The socket is non-blocking: the service loop never waits for systemd. A
-datagram that does not fit (systemd has not read the last ten or so) is not
-lost: its fields are kept, newest value per key, and go out with the next
-datagram that fits (the watchdog ping sends them at the latest).
+One datagram to the Unix socket named by ``$NOTIFY_SOCKET`` (a path, or ``@name``
+for the abstract namespace): a few lines here instead of a dependency. Outside
+systemd every call does nothing. The socket is non-blocking: the loop never waits
+for systemd; fields that did not fit are kept, newest value per key, and go out
+with the next datagram that fits (the watchdog ping's at the latest).
 """
 
 from __future__ import annotations

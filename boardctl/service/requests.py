@@ -1,12 +1,9 @@
-"""The control socket's requests, answered by the running board.
+"""The control socket's requests, answered by the running board (in the loop's thread).
 
-The engine's commands go to the :class:`~boardctl.service.dispatch.Dispatcher`
-(parsed once, here, from the request's JSON); ``press`` is a button gesture
-exactly as if pressed on the board; ``status``, ``history``, ``frame`` and
-``ping`` only read, and so does ``records`` (every player's record, from the
-journal: :mod:`boardctl.service.journal_reader`). ``watch`` is served by the control
-server itself (see :mod:`boardctl.service.watch`). The protocol:
-``docs/control-protocol.md``.
+The engine's commands go to the :class:`~boardctl.service.dispatch.Dispatcher`;
+``press`` is a button gesture exactly as if pressed on the board; the rest only
+read (``records`` and ``history --all`` from a thread: :mod:`.journal_reader`).
+The protocol: ``docs/control-protocol.md``.
 """
 
 from __future__ import annotations

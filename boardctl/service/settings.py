@@ -1,10 +1,8 @@
 """The board's own settings: the LED brightness, the sound, and what settings mode starts from.
 
-The engine keeps the game's settings (variant, target, preset, mode, rule set); the
-brightness is the service's alone (``set brightness`` from the socket, the
-brightness item of settings mode), applied to the renderer at once; so are the
-sound's volume and mute (``set volume 0.5``, ``set mute true``), applied to
-:mod:`boardctl.sound` when it is wired.
+The engine keeps the game's settings; the brightness (``set brightness``, settings
+mode) is the service's alone, applied to the renderer at once, and so are the
+sound's volume and mute (``set volume 0.5``, ``set mute true``).
 """
 
 from __future__ import annotations
