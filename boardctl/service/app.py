@@ -164,12 +164,8 @@ REFUSAL_LINES = ("entry refused: ", "entry not saved")
 def terminal_display(
     layout: Layout, stream: TextIO | None = None
 ) -> tuple[Callable[[BoardView, Frame], None], Callable[[], None]]:
-    """Draw each new frame (and each change of what the board says) on the terminal.
-
-    The board is sized to the terminal (:func:`boardctl.board.screen.compose`).
-    Returns the display and a function that undoes its logging change: while
-    the board is drawn, log lines are shown under it rather than on stderr.
-    """
+    """Draw each new frame (and each change of what the board says), sized to the terminal;
+    and a function that undoes the logging change (log lines are shown under the board)."""
     from boardctl.board.screen import compose, mode_note
     from boardctl.board.terminal import resolve_color_mode
     from boardctl.inputs.keys import HELP
@@ -256,11 +252,8 @@ def build(
     keyboard: bool | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Board:
-    """Open every part; on failure, close what was opened and re-raise.
-
-    ``clock`` times the buttons, the loop's deadlines and the control clients (tests pass a
-    clock they advance themselves, so no timing depends on how busy the machine is).
-    """
+    """Open every part; on failure, close what was opened and re-raise. ``clock`` times
+    the buttons, the loop and the control clients (tests pass one they advance themselves)."""
     from boardctl.inputs.gpio import Inputs, pin_factory
     from boardctl.remote import service as remote
     from boardctl.service.control import ControlServer

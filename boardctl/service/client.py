@@ -30,11 +30,8 @@ class NoAnswer(ControlError):
 
 
 def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: float = 5.0) -> Any:
-    """Send one request and return its ``result``.
-
-    Raises :class:`ServiceDown` when nobody listens on ``path`` and
-    :class:`ControlError` with the service's message when it refuses.
-    """
+    """Send one request and return its ``result``; :class:`ServiceDown` when nobody listens
+    on ``path``, :class:`ControlError` with the service's message when it refuses."""
     path = os.fspath(path)
     with _connect(path, timeout) as sock:
         try:
@@ -52,13 +49,8 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
 def request_ready(
     path: str | os.PathLike[str], message: dict[str, Any], *, timeout: float = 5.0
 ) -> Any:
-    """:func:`request`, asked again while the service answers ``{"ready": false}``.
-
-    A request the service answers from a thread of its own (``history`` with
-    ``all``, ``records``) is not ready while that thread reads the journal;
-    this waits (10 ms, then 20 ms between asks) for at most ``timeout``
-    seconds in all.
-    """
+    """:func:`request`, asked again while the service answers ``{"ready": false}`` (its
+    thread reads the journal: ``history --all``, ``records``), for ``timeout`` s in all."""
     from time import monotonic, sleep
 
     deadline = monotonic() + timeout
@@ -76,11 +68,8 @@ def request_ready(
 def watch(
     path: str | os.PathLike[str], *, timeout: float | None = None
 ) -> Generator[Any, None, None]:
-    """Watch the running board: first the snapshot (``protocol``, ``n``, ``status``,
-    ``view``), then every stream message (``{"n", "event", "seq"}`` or ``{"n", "state"}``).
-
-    ``timeout`` (seconds) bounds the wait for each message (None: wait for ever).
-    """
+    """The snapshot, then every stream message (:mod:`boardctl.service.watch`); ``timeout``
+    (seconds) bounds the wait for each message (None: wait for ever)."""
     path = os.fspath(path)
     with _connect(path, 5.0 if timeout is None else timeout) as sock:
         try:

@@ -202,7 +202,6 @@ class ControlServer:
         sock.setblocking(False)
         return sock
 
-    # --- selector callbacks ----------------------------------------------------
     def _accept(self, mask: int) -> None:
         try:
             sock, _ = self._listener.accept()
@@ -355,7 +354,6 @@ class ControlServer:
             self._selector.unregister(client.sock)
         client.sock.close()
 
-    # --- timers ---------------------------------------------------------------
     def deadline(self) -> float | None:
         """Now if a client has requests waiting, else when the oldest idle one is dropped."""
         if not self._clients:

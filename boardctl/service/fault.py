@@ -34,9 +34,8 @@ RETRY = 2.0  # seconds between attempts to open the journal
 
 
 def _store_starts(journal: Journal, own: Journal) -> None:
-    """Store the game starts of ``journal`` on ``own``, its second connection (Python's
-    switch interval 1 ms meanwhile, as for the journal's readers), again while a game start
-    was written without its rows."""
+    """Store the game starts of ``journal`` on ``own``, its second connection, again while a
+    game start was written without its rows."""
     from boardctl.results.kept import in_doubt, store_game_starts
     from boardctl.service.journal_reader import short_switch
 
@@ -75,12 +74,10 @@ class JournalKeeper:
         self.try_open()
 
     def after_start(self, post: Callable[[Callable[[], object]], None]) -> None:
-        """The loop serves (after READY; ``post`` runs a function in its thread): a thread of
-        its own, on a connection of its own, runs SQLite's structural check of the journal
-        (the whole file: a start does not wait for it; damage found faults the journal as
-        at an open) and stores the game starts of a journal opened without them (imported,
-        restored, older), a transaction every 5,000 events, while the board takes entries
-        (a game start meanwhile stores no kept rows; the thread then goes again)."""
+        """The loop serves (``post`` runs a function in its thread): a thread, on a connection
+        of its own, runs SQLite's structural check of the whole journal (damage found faults
+        it as at an open) and stores the game starts of a journal opened without them, while
+        the board takes entries: a start does not wait for either."""
         self._post = post
         journal = self.journal
         if journal is not None and (self.checking is None or not self.checking.is_alive()):
@@ -141,7 +138,6 @@ class JournalKeeper:
         if self._standin is None:
             self._standin = Scorekeeper.memory(self._setup)
 
-    # --- the loop's timer -----------------------------------------------------
     def deadline(self) -> float | None:
         return self._next_try
 
@@ -150,7 +146,6 @@ class JournalKeeper:
         if due and self.try_open() and self.on_reopen is not None:
             self.on_reopen()
 
-    # --- the Keeper protocol --------------------------------------------------
     def _live(self) -> Scorekeeper:
         if self.inner is None:
             raise JournalError(f"{self.fault}; nothing was recorded")

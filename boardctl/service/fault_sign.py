@@ -37,10 +37,8 @@ def fault_frame(layout: Any) -> bytes:
 def show_fault_sign(
     config_path: str | None = None, *, link: Any = None, wait: float = CONNECT_WAIT
 ) -> str:
-    """Send the fault frame on the configured link (the defaults if the config is broken).
-
-    Raises :class:`LinkError` when the frame did not reach the LEDs.
-    """
+    """Send the fault frame on the configured link (the defaults if the config is broken);
+    :class:`LinkError` when the frame did not reach the LEDs."""
     from boardctl.board import load_layout
     from boardctl.config import Config, load_config
     from boardctl.service.app import open_led_link

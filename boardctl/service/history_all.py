@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from boardctl.game.history import Row
-    from boardctl.store.journal import Journal
 
 
 _DUMP = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str).encode
@@ -60,18 +59,6 @@ class Page:
         """The reply's result: ``{"next": ..., "rows": [...]}`` as JSON text."""
         following = str(self.last).encode() if self.more else b"null"
         return Encoded(b'{"next":' + following + b',"rows":' + self.rows + b"}")
-
-
-def page_of(journal: Journal, after: int) -> Page:
-    """The page of ``journal``'s rows after event ``after`` (see the module)."""
-    from boardctl.game.keeper import Scorekeeper
-
-    last = after + PAGE_ROWS
-    snapshot, records = journal.page(after + 1, last)
-    rows = Scorekeeper.from_records(snapshot, records).history(all_games=True)
-    end = records[-1].seq if records else after
-    page = [row for row in rows if isinstance(row["seq"], int) and row["seq"] > after]
-    return Page(after, encoded(page), max(end, after), more=end == last)
 
 
 class HistoryPages(JournalReader[Page]):
@@ -103,7 +90,14 @@ class HistoryPages(JournalReader[Page]):
         return page.encoded()
 
     def _catch_up(self, path: Path) -> tuple[Page, int]:
+        """The page asked for last: the events from the start of its first game replayed."""
+        from boardctl.game.keeper import Scorekeeper
+
         with self._lock:
             after = self._wanted
-        page = page_of(self._opened(path), after)
-        return page, page.last
+        last = after + PAGE_ROWS
+        snapshot, records = self._opened(path).page(after + 1, last)
+        rows = Scorekeeper.from_records(snapshot, records).history(all_games=True)
+        end = records[-1].seq if records else after  # a record's seq is above after
+        page = [row for row in rows if isinstance(row["seq"], int) and row["seq"] > after]
+        return Page(after, encoded(page), end, more=end == last), end

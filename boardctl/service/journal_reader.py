@@ -56,14 +56,9 @@ def short_switch() -> Iterator[None]:
 
 
 class JournalReader(Generic[T]):
-    """Something made from the journal at ``path`` by a thread of its own (None: no journal).
-
-    The thread reads on a read-only connection it keeps open between reads
-    (:meth:`_catch_up`, in a subclass, reads what was written since and
-    returns what it makes of it, with the last event it counts); the loop
-    only looks at what was published (:meth:`_ask`), never waits for it.
-    ``name`` names the request in errors.
-    """
+    """Something made from the journal at ``path`` by a thread of its own (None: no journal),
+    on a read-only connection kept open (:meth:`_catch_up`, in a subclass); the loop only
+    looks at what was published (:meth:`_ask`), never waits for it."""
 
     name = "reader"
 
@@ -99,12 +94,8 @@ class JournalReader(Generic[T]):
             return self._reader is not None and self._reader.is_alive()
 
     def _read(self) -> None:
-        """Catch up with the journal and publish the answer (a thread).
-
-        While it runs, Python's switch interval is 1 ms instead of 5: a thread
-        that wants the interpreter (the loop, after a press) waits at most that
-        long for a computing thread to give it up.
-        """
+        """Catch up with the journal and publish the answer (a thread), the switch interval
+        1 ms meanwhile: the loop, after a press, waits at most that long for the interpreter."""
         assert self._path is not None
         with short_switch():
             try:

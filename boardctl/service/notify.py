@@ -39,10 +39,8 @@ class Notifier:
         return self._address is not None
 
     def send(self, *fields: str) -> bool:
-        """Send ``KEY=value`` fields in one datagram, never waiting; False if not sent now.
-
-        Fields that could not be sent are kept and sent with the next datagram.
-        """
+        """Send ``KEY=value`` fields in one datagram, never waiting; False if not sent now
+        (then they go with the next datagram)."""
         if self._address is None:
             return False
         for item in fields:

@@ -29,12 +29,8 @@ def send_once(
     *,
     direct: Callable[[dict[str, Any]], tuple[Any, bool]] | None = None,
 ) -> tuple[Any, bool]:
-    """Send ``command`` with a request id; (result, True if the service answered).
-
-    When no service answers, ``direct`` is called with the command (its
-    request id set); by default it is applied to ``journal`` (or handed over
-    to a starting service) by :func:`~boardctl.service.handoff.apply_or_hand_over`.
-    """
+    """Send ``command`` with a request id; (result, True if the service answered). With no
+    service, ``direct`` (by default :func:`.handoff.apply_or_hand_over`) gets the command."""
     from boardctl.service.client import NoAnswer, ServiceDown, request
 
     command = {**command, "request_id": command.get("request_id") or os.urandom(16).hex()}
