@@ -269,7 +269,6 @@ def build(
         closers.append(own.close)
         keeper = remote.joined(config, journal, own, clock)  # joined: the host's game
         renderer = make_renderer(layout, config, config.board.brightness)
-        overlay = OverlayRenderer(renderer, layout)
         if link is None:
             link = open_led_link(config)
             closers.append(link.close)
@@ -286,12 +285,11 @@ def build(
             show, restore_logging = terminal_display(layout)
             closers.append(restore_logging)
 
-        panel = Panel(tracks=len(keeper.view().tracks), timing=config.inputs)
         loop = ServiceLoop(
             keeper,
-            overlay,
+            OverlayRenderer(renderer, layout),
             link,
-            panel=panel,
+            panel=Panel(tracks=len(keeper.view().tracks), timing=config.inputs),
             notifier=notifier or Notifier(),
             display=show,
             on_brightness=renderer.set_brightness,

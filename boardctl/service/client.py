@@ -113,11 +113,10 @@ def _connect(path: str, timeout: float | None) -> Socket:
 def _result(reply: bytes, path: str) -> Any:
     try:
         answer = json.loads(reply)
-    except ValueError:
+        ok = answer["ok"]  # not an object with "ok": TypeError or KeyError
+    except (ValueError, TypeError, KeyError):
         raise ControlError(f"{path}: the service sent a malformed reply") from None
-    if not isinstance(answer, dict) or "ok" not in answer:
-        raise ControlError(f"{path}: the service sent a malformed reply")
-    if not answer["ok"]:
+    if not ok:
         raise ControlError(str(answer.get("error", "refused")))
     return answer.get("result")
 

@@ -55,16 +55,9 @@ Validate = Callable[[Command], None]  # raises EntryError for what the board can
 class Dispatcher:
     """Runs the commands of the buttons and of the control socket."""
 
-    def __init__(
-        self,
-        keeper: Keeper,
-        screen: ServiceLoop,  # the board the commands are shown on
-        *,
-        validate: Validate | None = None,
-    ) -> None:
+    def __init__(self, keeper: Keeper, screen: ServiceLoop) -> None:
         self.keeper = keeper
-        self.screen = screen
-        self.validate = validate
+        self.screen = screen  # the board the commands are shown on, and its layout's check
         self.committed: list[Callable[[Command, Result], None]] = []
         # told of every refusal and failed write, after the flash (e.g. boardctl.sound)
         self.refused: list[Callable[[BoardCommand, BoardError], None]] = []
@@ -77,8 +70,8 @@ class Dispatcher:
             return result
         screen = self.screen
         try:
-            if self.validate is not None:
-                self.validate(command)
+            if self.screen.validate is not None:
+                self.screen.validate(command)
             pending = self.keeper.prepare(command)
         except BoardError as exc:
             screen.flash_error(refusal_of(exc), str(exc))
@@ -107,18 +100,14 @@ class Dispatcher:
         for listener in self.refused:
             listener(command, error)
 
-    def run_buttons(self, commands: list[BoardCommand]) -> list[str]:
-        """Apply the panel's commands as the phase means them (the keeper says how); return
-        the refusals."""
-        refused: list[str] = []
+    def run_buttons(self, commands: list[BoardCommand]) -> None:
+        """Apply the panel's commands as the phase means them (the keeper says how)."""
         for command in commands:
             try:
                 self.execute(self.keeper.button_command(command))
             except EntryError as exc:
                 log.warning("entry refused: %s", exc)
-                refused.append(str(exc))
             except JournalError:
                 pass  # execute logged it and shows the last saved score
             except BoardError as exc:
                 log.error("command %s failed: %s", command, exc)
-        return refused

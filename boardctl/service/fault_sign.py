@@ -58,9 +58,8 @@ def show_fault_sign(
     own = link is None
     if own:
         link = open_led_link(config)
-    frame = fault_frame(layout)
     try:
-        link.show(frame)  # kept by the link: written as soon as it connects
+        link.show(fault_frame(layout))  # kept by the link: written as soon as it connects
         if not _answering(link, wait):
             state = getattr(link, "error", None) or getattr(link, "state", "not connected")
             raise LinkError(

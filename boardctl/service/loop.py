@@ -62,6 +62,8 @@ class Stop:
 
 LoopEvent = InputEvent | Call | Stop
 ViewKey = tuple[BoardView, ViewExtra, int | None]  # decides a new render
+
+
 Display = Callable[[BoardView, Frame], None]
 
 
@@ -109,7 +111,8 @@ class ServiceLoop:
         self.settings = BoardSettings(on_brightness)
         self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
         self.panel.signoff = keeper.waiting_signoff
-        self.dispatcher = Dispatcher(keeper, self, validate=validate)
+        self.validate = validate  # the check of commands against the board's layout
+        self.dispatcher = Dispatcher(keeper, self)
         self.dispatcher.refused.append(self.panel.refused)  # a refused entry lifts no undo guard
         self.requests = Requests(self, link_kind)
         self.watch = Watch()  # the control socket's watchers (boardctl.service.watch)
@@ -164,15 +167,6 @@ class ServiceLoop:
     def brightness(self) -> int | None:
         """The LED brightness set on the running board (None: the configured one)."""
         return self.settings.brightness
-
-    @property
-    def validate(self) -> Validate | None:
-        """The check of commands against the board's layout."""
-        return self.dispatcher.validate
-
-    @validate.setter
-    def validate(self, check: Validate | None) -> None:
-        self.dispatcher.validate = check
 
     def _announce_event(self, command: BoardCommand, result: Result) -> None:
         """A command was journalled: the watchers get its event, then the board after it."""

@@ -105,13 +105,10 @@ class Requests:
 
     def _history(self, request: Mapping[str, Any]) -> Any:
         items = self.keeper.history()  # a joined board's keeper refuses: the game is the host's
-        if request.get("all") is True:
-            return self._history_page(request.get("after", 0))
-        limit = request.get("limit")
-        return items[-limit:] if isinstance(limit, int) and limit > 0 else items
-
-    def _history_page(self, after: int) -> Any:
-        """A page of every game's rows (:mod:`boardctl.service.history_all`)."""
+        if request.get("all") is not True:
+            limit = request.get("limit")
+            return items[-limit:] if isinstance(limit, int) and limit > 0 else items
+        after = request.get("after", 0)  # a page of every game's rows: .history_all
         opened = getattr(self.keeper, "inner", self.keeper) is not None  # not a fault's keeper
         if opened and getattr(self.keeper, "path", None) is not None:
             return self.past.reply(after, int(self.keeper.status()["seq"]))

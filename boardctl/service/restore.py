@@ -41,10 +41,10 @@ def list_text(args: Any) -> str:
     backups = list_backups(journal)
     if not backups:
         return f"no backups of {journal} yet (one is made at every game end and clean shutdown)"
-    lines = [f"backups of {journal} (restore one with `boardctl restore N`):"]
-    for number, path in enumerate(backups, 1):
-        lines.append(f"{number:3d}  {path.name}  {_describe(path)}")
-    return "\n".join(lines)
+    lines = [
+        f"{number:3d}  {path.name}  {_describe(path)}" for number, path in enumerate(backups, 1)
+    ]
+    return "\n".join([f"backups of {journal} (restore one with `boardctl restore N`):", *lines])
 
 
 def _choose(journal: Path, which: str) -> Path:
