@@ -151,10 +151,6 @@ class _Notes(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         self.lines = [*self.lines, record.getMessage()][-3:]
 
-    def drop_refusals(self) -> None:
-        """Forget the refusals' lines (a later entry or press was taken: they are stale)."""
-        self.lines = [line for line in self.lines if not line.startswith(REFUSAL_LINES)]
-
 
 #: The log lines of a refused entry (boardctl.service.dispatch), shown under the virtual
 #: board until the game next changes.
@@ -187,8 +183,8 @@ def terminal_display(
         pegs = tuple((t.front, t.back, t.game_points) for t in view.tracks)
         key = (pegs, view.phase, view.extra.deal, view.extra.game_number)
         if key != game[0]:
-            if game[0] is not None:
-                notes.drop_refusals()  # the game moved on: a refusal's log line is stale
+            if game[0] is not None:  # the game moved on: a refusal's log line is stale
+                notes.lines = [line for line in notes.lines if not line.startswith(REFUSAL_LINES)]
             game[0] = key
         # Nothing may wrap or scroll the board away: the board is sized to the terminal
         # (boardctl.board.screen), long log lines (a missing serial device) are clipped,
@@ -367,11 +363,9 @@ def serve(board: Board) -> int:
     if loop.display is not None:  # a resized terminal gets the board that fits it at once
         previous[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, lambda *_: resized(loop))
     try:
+        pins = "mock" if board.mock_pins else "GPIO"
         log.info(
-            "serving: journal %s, control socket %s, %s pins",
-            board.journal,
-            board.socket,
-            "mock" if board.mock_pins else "GPIO",
+            "serving: journal %s, control socket %s, %s pins", board.journal, board.socket, pins
         )
         # Derive the rules limits (possible counts, largest pegging score) in
         # the background, so the first entry does not wait for them.

@@ -69,12 +69,6 @@ SERVICE_OPS: dict[str, dict[str, tuple[type, bool]]] = {
 }
 
 
-def _ops() -> tuple[str, ...]:
-    from boardctl.game.commands import OPS as ENGINE_OPS
-
-    return (*SERVICE_OPS, *ENGINE_OPS)
-
-
 _TYPE_NAMES = {int: "an integer", str: "a string", bool: "true/false"}
 
 
@@ -88,10 +82,11 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         raise ControlError("not a JSON request (nested too deeply)") from None
     if not isinstance(request, dict):
         raise ControlError('a request must be a JSON object such as {"op": "status"}')
+    from boardctl.game.commands import OPS as ENGINE_OPS
     from boardctl.service.text import clean
 
     request = {key: clean(value) for key, value in request.items()}  # no control characters
-    op, known = request.get("op"), _ops()
+    op, known = request.get("op"), (*SERVICE_OPS, *ENGINE_OPS)
     if not isinstance(op, str) or op not in known:
         raise ControlError(f"unknown op {op!r}; known: {', '.join(known)}")
     if op not in SERVICE_OPS:

@@ -47,12 +47,8 @@ def _store_starts(journal: Journal, own: Journal) -> None:
             if not in_doubt(own):
                 break
             journal.starts_pending = True
-    log.info(
-        "journal %s: %d game starts stored in %.0f s",
-        journal.path,
-        stored,
-        time.monotonic() - began,
-    )
+    seconds = time.monotonic() - began
+    log.info("journal %s: %d game starts stored in %.0f s", journal.path, stored, seconds)
 
 
 class JournalKeeper:

@@ -177,12 +177,6 @@ class ServiceLoop:
         self._watched_key = self._key(view)
         self.watch.publish(lambda: {"state": self.requests.state(view)})
 
-    def _announce_state(self) -> None:
-        """Tell the watchers what the board shows, if it changed since they were last told."""
-        if self.watch.watchers and self._view_key != self._watched_key:
-            self._watched_key = self._view_key
-            self.watch.publish(lambda: {"state": self.requests.state()})
-
     def watched(self, view: BoardView) -> None:
         """A new watcher's snapshot shows ``view``: no need to announce it again."""
         self._watched_key = self._key(view)
@@ -322,7 +316,10 @@ class ServiceLoop:
         if self._error_at is not None and now - self._error_at > ERROR_KEPT:
             self._error_at = None
         self.refresh(now)
-        self._announce_state()
+        # the watchers are told what the board shows, if it changed since they were last told
+        if self.watch.watchers and self._view_key != self._watched_key:
+            self._watched_key = self._view_key
+            self.watch.publish(lambda: {"state": self.requests.state()})
         if self._next_watchdog is not None and now >= self._next_watchdog:
             self.notifier.watchdog()
             self._next_watchdog = now + (self.notifier.watchdog_interval or 1.0)
