@@ -92,7 +92,7 @@ def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callabl
             tracks, target, what = len(keeper.state.tracks), command.value, "this game"
         else:
             return
-        name = getattr(layout, "name", "?")
+        name = layout.name
         if tracks > len(layout.tracks):
             raise EntryError(
                 f"the board ({name}) has {len(layout.tracks)} tracks; {what} needs {tracks}: "

@@ -60,25 +60,17 @@ def show_fault_sign(
         link = open_led_link(config)
     try:
         link.show(fault_frame(layout))  # kept by the link: written as soon as it connects
-        if not _answering(link, wait):
-            state = getattr(link, "error", None) or getattr(link, "state", "not connected")
-            raise LinkError(
-                f"fault sign not shown: the LED link ({config.link.kind}) did not connect "
-                f"within {wait:g} s ({state}); check the controller's cable and link.device"
-            )
+        deadline = time.monotonic() + wait
+        # a Pico's link knows the controller once it answered (.device); other links connect
+        while not (link.connected and getattr(link, "device", True) is not None):
+            if time.monotonic() >= deadline:
+                state = getattr(link, "error", None) or getattr(link, "state", "not connected")
+                raise LinkError(
+                    f"fault sign not shown: the LED link ({config.link.kind}) did not connect "
+                    f"within {wait:g} s ({state}); check the controller's cable and link.device"
+                )
+            time.sleep(0.05)
     finally:
         if own:
             link.close()
     return f"fault sign shown on the LEDs ({config.link.kind} link, layout {layout.name})"
-
-
-def _answering(link: Any, wait: float) -> bool:
-    """Whether ``link`` connects within ``wait`` seconds (a Pico: and says HELLO)."""
-    deadline = time.monotonic() + wait
-    while True:
-        # a Pico's link knows the controller once it answered (.device); other links connect
-        if link.connected and getattr(link, "device", True) is not None:
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.05)

@@ -1,20 +1,13 @@
 """``history --all`` in the service: every game's rows, a page at a time, built off the loop.
 
-A journal of years holds hundreds of thousands of events: their rows in one
-reply would be hundreds of megabytes. So the request names where it goes on,
-``{"op": "history", "all": true, "after": n}`` (0 first), and the answer is
-the rows of at most :data:`PAGE_ROWS` events after event ``n`` and ``next``,
-the ``after`` of the next page (None: the journal's last event). A page request
-changes nothing: the client may send it again.
-
-A page is made by a thread (:class:`~boardctl.service.journal_reader.JournalReader`),
-never by the loop, which must keep the LEDs following the buttons: it replays
-from the snapshot at the start of the page's first game
-(:meth:`~boardctl.store.journal.Journal.page`), so a page costs one game and the
-page, whatever the journal's length. Until the page asked for is made (the last
-page holding every event the board had at the first ask, so that presses meanwhile
-cannot keep it from ever being ready) the loop answers ``{"ready": false, "seq",
-"events"}`` and the client asks again (:func:`boardctl.service.client.request_ready`).
+A journal of years would make one reply of hundreds of megabytes: so the request
+``{"op": "history", "all": true, "after": n}`` (0 first) is answered with the rows of
+at most :data:`PAGE_ROWS` events after event ``n`` and ``next``, the ``after`` of the
+next page (None: the end). A thread makes the page, never the loop, replaying from the
+snapshot at the start of its first game: one game and the page, whatever the journal's
+length. Until then the loop answers ``{"ready": false, "seq", "events"}`` and the client
+asks again (:func:`boardctl.service.client.request_ready`); the last page holds every
+event the board had at the first ask, so presses meanwhile cannot keep it from being ready.
 """
 
 from __future__ import annotations

@@ -150,8 +150,7 @@ class JournalRecords(JournalReader[tuple[dict[str, Any], int]]):
 
     def reply(self, seq: int, linked: int = 0) -> dict[str, Any]:
         """The records up to event ``seq`` (the journal's last) and of ``linked`` copies of the
-        host's results (a joined board's: :attr:`boardctl.remote.store.Outbox.results_kept`),
-        or not ready yet (above)."""
+        host's results (:attr:`boardctl.remote.store.Outbox.results_kept`), or not ready yet."""
         answer, read = self._ask(lambda answer, counted: counted >= seq and answer[1] >= linked)
         return not_ready(read, seq) if answer is None else {"ready": True, **answer[0]}
 

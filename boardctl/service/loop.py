@@ -1,19 +1,12 @@
 """The service's one loop: inputs, control requests and timers in, frames out.
 
-Everything that changes the game runs in the thread that calls
-:meth:`ServiceLoop.run`:
-
-- gpiozero callbacks and signal handlers only :meth:`~ServiceLoop.post` an
-  event (a queue plus one byte on a wake-up pipe);
-- the control socket and the keyboard are served from the same selector;
-- the selector waits exactly until the next deadline: a pending entry's
-  commit, a gesture threshold, the renderer's next animation step, the
-  watchdog ping. With nothing to do it sleeps (no polling).
-
-After every change the view is rebuilt; a frame is rendered only when the
-view changed or an animation step is due, and written to the link only when
-it differs from the last one. What a command does is :mod:`boardctl.service.dispatch`,
-the control requests :mod:`boardctl.service.requests`.
+Everything that changes the game runs in the thread that calls :meth:`ServiceLoop.run`:
+gpiozero callbacks and signal handlers only :meth:`~ServiceLoop.post` an event (a queue
+plus one byte on a wake-up pipe); the control socket and the keyboard share the selector,
+which waits exactly until the next deadline (a pending entry's commit, a gesture, an
+animation step, the watchdog): with nothing to do it sleeps. A frame is rendered only
+when the view changed or an animation step is due, and sent only when it differs from
+the last one. What a command does is :mod:`.dispatch`, the control requests :mod:`.requests`.
 """
 
 from __future__ import annotations

@@ -33,18 +33,14 @@ class Requests:
     def __init__(self, loop: ServiceLoop, link_kind: str = "unknown") -> None:
         self.loop = loop
         self.keeper = loop.keeper
-        self.panel = loop.panel
-        self.settings = loop.settings
         self.link_kind = link_kind
         # the journal's file (Scorekeeper.path); a keeper without one has no records
         self.records = JournalRecords(getattr(self.keeper, "path", None))
         self.past = HistoryPages(getattr(self.keeper, "path", None))  # history --all, off the loop
         # what the records must count: the journal's last event, and the copies of a host's
         # results kept (boardctl.remote: a joined board's keeper shows the host's seq)
-        self.records_due: Callable[[], tuple[int, int]] = lambda: (
-            int(self.keeper.status()["seq"]),
-            0,
-        )
+        self.records_due: Callable[[], tuple[int, int]]
+        self.records_due = lambda: (int(self.keeper.status()["seq"]), 0)
         # more parts of the running board in the status, by key (boardctl.remote: "remote")
         self.parts: dict[str, Callable[[], Any]] = {}
         # a hosting board's invitation code (boardctl.remote): asked for alone, never in the
@@ -70,18 +66,18 @@ class Requests:
         if reader is not None:
             return reader(request)
         if request["op"] == "set" and request.get("key") in SOUND_SETTINGS:
-            return self.settings.set_sound(request["key"], request.get("value"))
+            return self.loop.settings.set_sound(request["key"], request.get("value"))
         return self.loop.dispatcher.execute(parse_board_command(request))
 
     def status(self) -> dict[str, Any]:
         """The engine's status plus what only the running board knows."""
         status = dict(self.keeper.status())
-        status["pending"] = list(self.panel.pending)
-        if self.panel.stuck:  # a contact held past stuck_after (the LEDs' yellow double flash)
-            status["stuck"] = list(self.panel.stuck)
-        if self.settings.brightness is not None:
-            status["brightness"] = self.settings.brightness
-        status.update(self.settings.sound)  # volume / mute set at run time
+        status["pending"] = list(self.loop.panel.pending)
+        if self.loop.panel.stuck:  # a contact held past stuck_after (the LEDs' yellow double flash)
+            status["stuck"] = list(self.loop.panel.stuck)
+        if self.loop.settings.brightness is not None:
+            status["brightness"] = self.loop.settings.brightness
+        status.update(self.loop.settings.sound)  # volume / mute set at run time
         status["link"] = {"kind": self.link_kind, "connected": bool(self.loop.link.connected)}
         for key, part in self.parts.items():
             status[key] = part()
@@ -125,10 +121,10 @@ class Requests:
                 f"unknown button {name!r} (undo, menu, trackN.plus1, trackN.plus5, "
                 "trackN.encoder_push)"
             ) from None
-        if track is not None and track >= self.panel.tracks:
+        if track is not None and track >= self.loop.panel.tracks:
             raise ControlError(
-                f"there is no button {name!r}: this game has {self.panel.tracks} tracks "
-                f"(track1 to track{self.panel.tracks})"
+                f"there is no button {name!r}: this game has {self.loop.panel.tracks} tracks "
+                f"(track1 to track{self.loop.panel.tracks})"
             )
         if hold not in (0, 1, 2):
             raise ControlError(f"hold must be 0 (short), 1 (long) or 2 (very long), not {hold}")
@@ -140,4 +136,4 @@ class Requests:
                 refused.append(str(exc))
         if refused:
             raise EntryError("; ".join(refused))
-        return {"pending": list(self.panel.pending), "mode": self.panel.mode}
+        return {"pending": list(self.loop.panel.pending), "mode": self.loop.panel.mode}
