@@ -38,7 +38,7 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
             # turned away before it read the request: its reason is waiting to be read
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 sock.sendall(encode(message))
-            reply = _read_line(sock, path)
+            reply = _next_line(sock, path, bytearray(), reply=True)
         except TimeoutError:
             raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None
         except OSError as exc:
@@ -121,31 +121,21 @@ def _result(reply: bytes, path: str) -> Any:
     return answer.get("result")
 
 
-def _next_line(sock: Socket, path: str, buffer: bytearray) -> bytes:
-    """The next line of a stream (``buffer`` keeps what came after it)."""
+def _next_line(sock: Socket, path: str, buffer: bytearray, *, reply: bool = False) -> bytes:
+    """The next line from the service (``buffer`` keeps what came after it); a connection
+    closed or reset first is :class:`NoAnswer` (``reply``: the one answer to a request)."""
     while b"\n" not in buffer:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ControlError(f"{path}: the service closed the connection")
-        buffer += chunk
-        if len(buffer) > 64 * MAX_LINE:
-            raise ControlError(f"{path}: line too long")
-    end = buffer.index(b"\n")
-    line = bytes(buffer[:end])
-    del buffer[: end + 1]
-    return line
-
-
-def _read_line(sock: Socket, path: str) -> bytes:
-    data = bytearray()
-    while b"\n" not in data:
         try:
             chunk = sock.recv(65536)
         except ConnectionResetError:
             chunk = b""
         if not chunk:
-            raise NoAnswer(f"{path}: the service closed the connection without answering")
-        data += chunk
-        if len(data) > 64 * MAX_LINE:
+            unanswered = " without answering" if reply else ""
+            raise NoAnswer(f"{path}: the service closed the connection{unanswered}")
+        buffer += chunk
+        if len(buffer) > 64 * MAX_LINE:
             raise ControlError(f"{path}: reply too long")
-    return bytes(data.split(b"\n", 1)[0])
+    end = buffer.index(b"\n")
+    line = bytes(buffer[:end])
+    del buffer[: end + 1]
+    return line

@@ -5,22 +5,17 @@ one line, in order::
 
     -> {"op": "peg", "track": 0, "points": 3}
     <- {"ok": true, "result": {...}}
-    -> {"op": "peg", "track": "x"}
-    <- {"ok": false, "error": "'track' must be an integer, not 'x'"}
 
 ``op`` is one of the engine's commands or the service's own (:data:`SERVICE_OPS`);
 ``watch`` turns the connection into a stream (:mod:`boardctl.service.watch`). A request
 may carry an ``id``, echoed in the reply, and a ``request_id`` (:mod:`boardctl.service.once`).
-The versioned protocol is written down in ``docs/control-protocol.md``.
+The versioned protocol: ``docs/control-protocol.md``.
 
-The server lives in the service loop (one thread, a ``selectors`` selector):
-it never blocks on a client. A line longer than :data:`MAX_LINE` bytes, a
-client that does not read its replies, too many clients, or a client idle
-for :data:`CLIENT_TIMEOUT` seconds is dropped; nothing a client sends can
-stop the service. Watching clients are counted apart, with a cap of their own
-(:data:`MAX_WATCHERS`): however many watch, a command still gets through. They
-are never dropped for being idle, but are dropped when
-:data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes of their stream wait unsent.
+The server lives in the service loop's selector and never blocks on a client: a line
+longer than :data:`MAX_LINE` bytes, a client that does not read its replies, too many
+clients, or one idle for :data:`CLIENT_TIMEOUT` seconds is dropped. Watchers have a cap of
+their own (:data:`MAX_WATCHERS`), so a command still gets through; they are dropped not
+for being idle but when :data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes wait unsent.
 The socket file is mode 0660: the service user and its group may use it.
 """
 
@@ -267,7 +262,6 @@ class ControlServer:
     def _answer(self, line: bytes) -> tuple[dict[str, Any], bool | None]:
         """The reply, and whether the client now watches: True (an accepted ``watch``),
         False (a ``watch`` refused because :data:`MAX_WATCHERS` watch), else None."""
-        reply: dict[str, Any]
         request_id: Any = None
         watch: bool | None = None
         try:

@@ -57,9 +57,6 @@ LoopEvent = InputEvent | Call | Stop
 ViewKey = tuple[BoardView, ViewExtra, int | None]  # decides a new render
 
 
-Display = Callable[[BoardView, Frame], None]
-
-
 def status_line(status: dict[str, Any]) -> str:
     """A one-line score for ``systemctl status``: ``Ann 87 · Bob 92 · play · target 121``."""
     tracks = status.get("tracks") or []
@@ -83,7 +80,7 @@ class ServiceLoop:
         *,
         panel: Panel | None = None,
         notifier: Notifier | None = None,
-        display: Display | None = None,
+        display: Callable[[BoardView, Frame], None] | None = None,
         on_brightness: Callable[[int], None] | None = None,
         validate: Validate | None = None,
         clock: Callable[[], float] = time.monotonic,

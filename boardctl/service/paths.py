@@ -82,12 +82,10 @@ def socket_path(service: ServiceConfig, env: Mapping[str, str] | None = None) ->
 
 
 def client_socket(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
-    """:func:`client_socket_name` as a path."""
     return _path(client_socket_name(service, env))
 
 
 def client_journal(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
-    """:func:`client_journal_name` as a path."""
     return _path(client_journal_name(service, env))
 
 

@@ -79,9 +79,7 @@ class Requests:
             status["brightness"] = self.loop.settings.brightness
         status.update(self.loop.settings.sound)  # volume / mute set at run time
         status["link"] = {"kind": self.link_kind, "connected": bool(self.loop.link.connected)}
-        for key, part in self.parts.items():
-            status[key] = part()
-        return status
+        return status | {key: part() for key, part in self.parts.items()}
 
     def state(self, view: BoardView | None = None, *, snapshot: bool = False) -> dict[str, Any]:
         """What a watcher is told when the board changes: the status and the view (now)."""

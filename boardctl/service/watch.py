@@ -33,7 +33,6 @@ class Watch:
         return len(self._sinks)
 
     def subscribe(self, key: int, sink: Sink) -> None:
-        """Send every later message to ``sink``."""
         self._sinks[key] = sink
 
     def unsubscribe(self, key: int) -> None:
