@@ -70,8 +70,8 @@ class Dispatcher:
             return result
         screen = self.screen
         try:
-            if self.screen.validate is not None:
-                self.screen.validate(command)
+            if screen.validate is not None:
+                screen.validate(command)
             pending = self.keeper.prepare(command)
         except BoardError as exc:
             screen.flash_error(refusal_of(exc), str(exc))
