@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from boardctl.board.overlay import OverlayRenderer
+from boardctl.board.overlay import Frame, OverlayRenderer
 from boardctl.config import MAX_TRACKS, Config
-from boardctl.game.commands import Command, NewGame
+from boardctl.game.commands import Command, NewGame, Set
 from boardctl.game.limits import warm_up
 from boardctl.inputs.panel import Panel
-from boardctl.service.loop import Call, Frame, ServiceLoop
+from boardctl.service.loop import Call, ServiceLoop
 from boardctl.service.notify import Notifier
 from boardctl.view import BoardView
 
@@ -78,7 +78,6 @@ def open_led_link(config: Config) -> Link:
 def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callable[[Command], None]:
     """Refuse a new game or target the board's layout cannot show (before it is journalled)."""
     from boardctl.errors import EntryError
-    from boardctl.game.commands import NewGame, Set
     from boardctl.game.setup import setup_with
     from boardctl.refusals import Refusal
 
@@ -93,7 +92,7 @@ def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callabl
             tracks, target, what = len(keeper.state.tracks), command.value, "this game"
         else:
             return
-        name = getattr(layout, "name", "?")
+        name = layout.name
         if tracks > len(layout.tracks):
             raise EntryError(
                 f"the board ({name}) has {len(layout.tracks)} tracks; {what} needs {tracks}: "
@@ -111,11 +110,16 @@ def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callabl
 
 
 def check_config_fits(config: Config, layout: Layout) -> None:
-    """The configured first game must fit the configured layout."""
+    """``[game]`` preset and variant must exist, and the first game fit the configured layout."""
     from boardctl.cribbage.variants import get_variant
-    from boardctl.errors import ConfigError
+    from boardctl.errors import BoardError, ConfigError
+    from boardctl.game.setup import get_preset
 
-    check_game_names(config)
+    for key, check in (("variant", get_variant), ("preset", get_preset)):
+        try:
+            check(getattr(config.game, key))
+        except BoardError as exc:  # say so naming the file and the key
+            raise ConfigError(f"{config.source}: game.{key}: {exc}") from None
     variant = get_variant(config.game.variant)
     target = config.game.target or variant.target
     if variant.tracks > len(layout.tracks) or target > layout.hole_count:
@@ -124,19 +128,6 @@ def check_config_fits(config: Config, layout: Layout) -> None:
             f"{variant.tracks} tracks of {target} holes, but board.layout "
             f"{config.board.layout!r} has {len(layout.tracks)} of {layout.hole_count}"
         )
-
-
-def check_game_names(config: Config) -> None:
-    """``[game]`` preset and variant must exist: say so naming the file and the key."""
-    from boardctl.cribbage.variants import get_variant
-    from boardctl.errors import BoardError, ConfigError
-    from boardctl.game.setup import get_preset
-
-    for key, check in (("variant", get_variant), ("preset", get_preset)):
-        try:
-            check(getattr(config.game, key))
-        except BoardError as exc:
-            raise ConfigError(f"{config.source}: game.{key}: {exc}") from None
 
 
 def load_board_layout(config: Config) -> Any:
@@ -151,19 +142,14 @@ def load_board_layout(config: Config) -> Any:
 
 
 class _Notes(logging.Handler):
-    """Keeps the last log lines, shown under the virtual board instead of over it."""
+    """Keeps the last three log lines, shown under the virtual board instead of over it."""
 
-    def __init__(self, keep: int = 3) -> None:
+    def __init__(self) -> None:
         super().__init__(logging.INFO)
-        self.keep = keep
         self.lines: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.lines = [*self.lines, record.getMessage()][-self.keep :]
-
-    def drop_refusals(self) -> None:
-        """Forget the refusals' lines (a later entry or press was taken: they are stale)."""
-        self.lines = [line for line in self.lines if not line.startswith(REFUSAL_LINES)]
+        self.lines = [*self.lines, record.getMessage()][-3:]
 
 
 #: The log lines of a refused entry (boardctl.service.dispatch), shown under the virtual
@@ -171,21 +157,11 @@ class _Notes(logging.Handler):
 REFUSAL_LINES = ("entry refused: ", "entry not saved")
 
 
-def _game_key(view: BoardView) -> tuple[object, ...]:
-    """What a taken entry or press changes in the view (the pegs, the phase, the deal)."""
-    pegs = tuple((t.front, t.back, t.game_points) for t in view.tracks)
-    return (pegs, view.phase, view.extra.deal, view.extra.game_number)
-
-
 def terminal_display(
     layout: Layout, stream: TextIO | None = None
 ) -> tuple[Callable[[BoardView, Frame], None], Callable[[], None]]:
-    """Draw each new frame (and each change of what the board says) on the terminal.
-
-    The board is sized to the terminal (:func:`boardctl.board.screen.compose`).
-    Returns the display and a function that undoes its logging change: while
-    the board is drawn, log lines are shown under it rather than on stderr.
-    """
+    """Draw each new frame (and each change of what the board says), sized to the terminal;
+    and a function that undoes the logging change (log lines are shown under the board)."""
     from boardctl.board.screen import compose, mode_note
     from boardctl.board.terminal import resolve_color_mode
     from boardctl.inputs.keys import HELP
@@ -203,10 +179,12 @@ def terminal_display(
     game: list[tuple[object, ...] | None] = [None]  # the game as last drawn
 
     def display(view: BoardView, frame: Frame) -> None:
-        key = _game_key(view)
+        # what a taken entry or press changes in the view: the pegs, the phase, the deal
+        pegs = tuple((t.front, t.back, t.game_points) for t in view.tracks)
+        key = (pegs, view.phase, view.extra.deal, view.extra.game_number)
         if key != game[0]:
-            if game[0] is not None:
-                notes.drop_refusals()  # the game moved on: a refusal's log line is stale
+            if game[0] is not None:  # the game moved on: a refusal's log line is stale
+                notes.lines = [line for line in notes.lines if not line.startswith(REFUSAL_LINES)]
             game[0] = key
         # Nothing may wrap or scroll the board away: the board is sized to the terminal
         # (boardctl.board.screen), long log lines (a missing serial device) are clipped,
@@ -247,10 +225,6 @@ class Board:
     socket: Path
     layout: Layout
     mock_pins: bool
-    inputs: Any = None
-    control: Any = None
-    keyboard: Any = None
-    factory: Any = None
     sound: Any = None  # the announcer of [sound] (boardctl.sound), None when nothing is wired
     remote: Any = None  # the link to a board in another home (boardctl.remote), when linked
     _closers: list[Callable[[], None]] = field(default_factory=list)
@@ -274,11 +248,8 @@ def build(
     keyboard: bool | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Board:
-    """Open every part; on failure, close what was opened and re-raise.
-
-    ``clock`` times the buttons, the loop's deadlines and the control clients (tests pass a
-    clock they advance themselves, so no timing depends on how busy the machine is).
-    """
+    """Open every part; on failure, close what was opened and re-raise. ``clock`` times
+    the buttons, the loop and the control clients (tests pass one they advance themselves)."""
     from boardctl.inputs.gpio import Inputs, pin_factory
     from boardctl.remote import service as remote
     from boardctl.service.control import ControlServer
@@ -294,7 +265,6 @@ def build(
         closers.append(own.close)
         keeper = remote.joined(config, journal, own, clock)  # joined: the host's game
         renderer = make_renderer(layout, config, config.board.brightness)
-        overlay = OverlayRenderer(renderer, layout)
         if link is None:
             link = open_led_link(config)
             closers.append(link.close)
@@ -311,12 +281,11 @@ def build(
             show, restore_logging = terminal_display(layout)
             closers.append(restore_logging)
 
-        panel = Panel(tracks=len(keeper.view().tracks), timing=config.inputs)
         loop = ServiceLoop(
             keeper,
-            overlay,
+            OverlayRenderer(renderer, layout),
             link,
-            panel=panel,
+            panel=Panel(tracks=len(keeper.view().tracks), timing=config.inputs),
             notifier=notifier or Notifier(),
             display=show,
             on_brightness=renderer.set_brightness,
@@ -324,34 +293,30 @@ def build(
             link_kind=config.link.kind,
             clock=clock,
         )
-        loop.brightness = config.board.brightness
+        loop.settings.brightness = config.board.brightness
         keeper.on_reopen = loop.keeper_changed
         # After READY: the journal's structural check, an imported journal's game starts.
         loop.post(Call(lambda: own.after_start(lambda function: loop.post(Call(function)))))
         loop.add_timer(keeper.deadline, keeper.tick)
         closers.append(loop.close)
-        board = Board(loop, config, journal, socket_path, layout, mock, factory=factory)
-        board.inputs = Inputs(
+        inputs = Inputs(
             config.pins, MAX_TRACKS, loop.post, factory=factory, clock=clock, lock=loop.edge_lock
         )
-        closers.append(board.inputs.close)
-        board.sound = _sound(config, keeper, loop, factory, closers)
+        closers.append(inputs.close)
+        sound = _sound(config, loop, factory, closers)
         # request ids: no repeats (checked by the keeper of the moment: a board joins a game)
         handler = exactly_once(loop.handle_request, remote.Current(loop))
-        board.control = ControlServer(
-            socket_path, handler, loop.selector, clock=clock, watch=loop.watch
-        )
-        loop.add_timer(board.control.deadline, board.control.tick)
-        closers.append(board.control.close)
-        board.remote = remote.attach(config, journal, loop, handler)  # linked or not
-        closers.append(board.remote.close)
+        control = ControlServer(socket_path, handler, loop.selector, clock=clock, watch=loop.watch)
+        loop.add_timer(control.deadline, control.tick)
+        closers.append(control.close)
+        linked = remote.attach(config, journal, loop, handler)  # linked or not
+        closers.append(linked.close)
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
         if keyboard:
             from boardctl.inputs.keys import Keyboard
 
-            board.keyboard = Keyboard(loop.selector, loop.post)
-            closers.append(board.keyboard.close)
+            closers.append(Keyboard(loop.selector, loop.post).close)
             if mock:
                 log.warning("mock pins: the keyboard stands in for the buttons")
     except BaseException:
@@ -359,12 +324,11 @@ def build(
             with contextlib.suppress(Exception):
                 closer()
         raise
-    board._closers = closers
-    return board
+    return Board(loop, config, journal, socket_path, layout, mock, sound, linked, closers)
 
 
 def _sound(
-    config: Config, keeper: Any, loop: ServiceLoop, factory: Any, closers: list[Callable[[], None]]
+    config: Config, loop: ServiceLoop, factory: Any, closers: list[Callable[[], None]]
 ) -> Any:
     """The announcer of ``[sound]`` listening to the loop's commands, or None (silent)."""
     from boardctl.sound.build import wired
@@ -394,19 +358,14 @@ def resized(loop: ServiceLoop) -> None:
 def serve(board: Board) -> int:
     """Run until SIGTERM or SIGINT; leave the score on the LEDs; exit status 0."""
     loop = board.loop
-
-    def on_signal(signum: int, frame: Any) -> None:
-        loop.stop()
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    stops = (signal.SIGTERM, signal.SIGINT)
+    previous = {sig: signal.signal(sig, lambda *_: loop.stop()) for sig in stops}
     if loop.display is not None:  # a resized terminal gets the board that fits it at once
         previous[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, lambda *_: resized(loop))
     try:
+        pins = "mock" if board.mock_pins else "GPIO"
         log.info(
-            "serving: journal %s, control socket %s, %s pins",
-            board.journal,
-            board.socket,
-            "mock" if board.mock_pins else "GPIO",
+            "serving: journal %s, control socket %s, %s pins", board.journal, board.socket, pins
         )
         # Derive the rules limits (possible counts, largest pegging score) in
         # the background, so the first entry does not wait for them.

@@ -30,37 +30,27 @@ class NoAnswer(ControlError):
 
 
 def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: float = 5.0) -> Any:
-    """Send one request and return its ``result``.
-
-    Raises :class:`ServiceDown` when nobody listens on ``path`` and
-    :class:`ControlError` with the service's message when it refuses.
-    """
+    """Send one request and return its ``result``; :class:`ServiceDown` when nobody listens
+    on ``path``, :class:`ControlError` with the service's message when it refuses."""
     path = os.fspath(path)
-    sock = _connect(path, timeout)
-    try:
-        # turned away before it read the request: its reason is waiting to be read
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            sock.sendall(encode(message))
-        reply = _read_line(sock, path)
-    except TimeoutError:
-        raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None
-    except OSError as exc:
-        raise ControlError(f"{path}: {exc.strerror or exc}") from None
-    finally:
-        sock.close()
+    with _connect(path, timeout) as sock:
+        try:
+            # turned away before it read the request: its reason is waiting to be read
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                sock.sendall(encode(message))
+            reply = _next_line(sock, path, bytearray(), reply=True)
+        except TimeoutError:
+            raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None
+        except OSError as exc:
+            raise ControlError(f"{path}: {exc.strerror or exc}") from None
     return _result(reply, path)
 
 
 def request_ready(
     path: str | os.PathLike[str], message: dict[str, Any], *, timeout: float = 5.0
 ) -> Any:
-    """:func:`request`, asked again while the service answers ``{"ready": false}``.
-
-    A request the service answers from a thread of its own (``history`` with
-    ``all``, ``records``) is not ready while that thread reads the journal;
-    this waits (10 ms, then 20 ms between asks) for at most ``timeout``
-    seconds in all.
-    """
+    """:func:`request`, asked again while the service answers ``{"ready": false}`` (its
+    thread reads the journal: ``history --all``, ``records``), for ``timeout`` s in all."""
     from time import monotonic, sleep
 
     deadline = monotonic() + timeout
@@ -78,28 +68,25 @@ def request_ready(
 def watch(
     path: str | os.PathLike[str], *, timeout: float | None = None
 ) -> Generator[Any, None, None]:
-    """Watch the running board: first the snapshot (``protocol``, ``n``, ``status``,
-    ``view``), then every stream message (``{"n", "event", "seq"}`` or ``{"n", "state"}``).
-
-    ``timeout`` (seconds) bounds the wait for each message (None: wait for ever).
-    """
+    """The snapshot, then every stream message (:mod:`boardctl.service.watch`); ``timeout``
+    (seconds) bounds the wait for each message (None: wait for ever)."""
     path = os.fspath(path)
-    sock = _connect(path, 5.0 if timeout is None else timeout)
-    try:
-        sock.sendall(encode({"op": "watch"}))
-        buffer = bytearray()
-        yield _result(_next_line(sock, path, buffer), path)
-        sock.settimeout(timeout)
-        while True:
-            line = _next_line(sock, path, buffer)
-            try:
-                yield json.loads(line)
-            except ValueError:
-                raise ControlError(f"{path}: the service sent a malformed stream line") from None
-    except TimeoutError:
-        raise ControlError(f"{path}: nothing from the service within {timeout} s") from None
-    finally:
-        sock.close()
+    with _connect(path, 5.0 if timeout is None else timeout) as sock:
+        try:
+            sock.sendall(encode({"op": "watch"}))
+            buffer = bytearray()
+            yield _result(_next_line(sock, path, buffer), path)
+            sock.settimeout(timeout)
+            while True:
+                line = _next_line(sock, path, buffer)
+                try:
+                    yield json.loads(line)
+                except ValueError:
+                    raise ControlError(
+                        f"{path}: the service sent a malformed stream line"
+                    ) from None
+        except TimeoutError:
+            raise ControlError(f"{path}: nothing from the service within {timeout} s") from None
 
 
 def _connect(path: str, timeout: float | None) -> Socket:
@@ -107,20 +94,18 @@ def _connect(path: str, timeout: float | None) -> Socket:
     sock.settimeout(timeout)
     try:
         sock.connect(path)
-    except (FileNotFoundError, ConnectionRefusedError) as exc:
-        sock.close()
-        raise ServiceDown(f"the boardctl service is not running ({path}: {exc.strerror})") from None
-    except PermissionError:
-        sock.close()
-        raise ControlError(
-            f"{path}: permission denied; add yourself to the service's group "
-            "(sudo usermod -aG boardctl $USER, then log in again)"
-        ) from None
-    except TimeoutError:
-        sock.close()
-        raise ControlError(f"{path}: the service did not answer within {timeout} s") from None
     except OSError as exc:
         sock.close()
+        if isinstance(exc, FileNotFoundError | ConnectionRefusedError):
+            down = f"the boardctl service is not running ({path}: {exc.strerror})"
+            raise ServiceDown(down) from None
+        if isinstance(exc, PermissionError):
+            raise ControlError(
+                f"{path}: permission denied; add yourself to the service's group "
+                "(sudo usermod -aG boardctl $USER, then log in again)"
+            ) from None
+        if isinstance(exc, TimeoutError):
+            raise ControlError(f"{path}: the service did not answer within {timeout} s") from None
         raise ControlError(f"{path}: {exc.strerror or exc}") from None
     return sock
 
@@ -128,40 +113,29 @@ def _connect(path: str, timeout: float | None) -> Socket:
 def _result(reply: bytes, path: str) -> Any:
     try:
         answer = json.loads(reply)
-    except ValueError:
+        ok = answer["ok"]  # not an object with "ok": TypeError or KeyError
+    except (ValueError, TypeError, KeyError):
         raise ControlError(f"{path}: the service sent a malformed reply") from None
-    if not isinstance(answer, dict) or "ok" not in answer:
-        raise ControlError(f"{path}: the service sent a malformed reply")
-    if not answer["ok"]:
+    if not ok:
         raise ControlError(str(answer.get("error", "refused")))
     return answer.get("result")
 
 
-def _next_line(sock: Socket, path: str, buffer: bytearray) -> bytes:
-    """The next line of a stream (``buffer`` keeps what came after it)."""
+def _next_line(sock: Socket, path: str, buffer: bytearray, *, reply: bool = False) -> bytes:
+    """The next line from the service (``buffer`` keeps what came after it); a connection
+    closed or reset first is :class:`NoAnswer` (``reply``: the one answer to a request)."""
     while b"\n" not in buffer:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ControlError(f"{path}: the service closed the connection")
-        buffer += chunk
-        if len(buffer) > 64 * MAX_LINE:
-            raise ControlError(f"{path}: line too long")
-    end = buffer.index(b"\n")
-    line = bytes(buffer[:end])
-    del buffer[: end + 1]
-    return line
-
-
-def _read_line(sock: Socket, path: str) -> bytes:
-    data = bytearray()
-    while b"\n" not in data:
         try:
             chunk = sock.recv(65536)
         except ConnectionResetError:
             chunk = b""
         if not chunk:
-            raise NoAnswer(f"{path}: the service closed the connection without answering")
-        data += chunk
-        if len(data) > 64 * MAX_LINE:
+            unanswered = " without answering" if reply else ""
+            raise NoAnswer(f"{path}: the service closed the connection{unanswered}")
+        buffer += chunk
+        if len(buffer) > 64 * MAX_LINE:
             raise ControlError(f"{path}: reply too long")
-    return bytes(data.split(b"\n", 1)[0])
+    end = buffer.index(b"\n")
+    line = bytes(buffer[:end])
+    del buffer[: end + 1]
+    return line

@@ -5,32 +5,18 @@ one line, in order::
 
     -> {"op": "peg", "track": 0, "points": 3}
     <- {"ok": true, "result": {...}}
-    -> {"op": "peg", "track": "x"}
-    <- {"ok": false, "error": "'track' must be an integer, not 'x'"}
 
-``op`` is one of :data:`OPS`: the engine's commands (``peg``, ``undo``,
-``redo``, ``next``, ``cut``, ``new_game``, ``set``), ``press`` (a button
-gesture, exactly as if pressed on the board: ``{"op": "press", "button":
-"track1.plus1", "hold": 0}``, hold 0 short, 1 long, 2 very long) and the
-read-only ``status``, ``history``, ``frame`` (the LEDs now, as hex RGB),
-``records`` (every player's record from the journal) and ``ping``, and
-``watch``, which turns the connection into a stream of every state change and
-committed event (:mod:`boardctl.service.watch`). A request
-may carry an ``id``, echoed in the reply, and a ``request_id`` (a string): a
-repeat of a request whose id is already in the journal returns the first
-result and writes nothing (:mod:`boardctl.service.once`). The versioned
-protocol is written down in ``docs/control-protocol.md``.
+``op`` is one of the engine's commands or the service's own (:data:`SERVICE_OPS`);
+``watch`` turns the connection into a stream (:mod:`boardctl.service.watch`). A request
+may carry an ``id``, echoed in the reply, and a ``request_id`` (:mod:`boardctl.service.once`).
+The versioned protocol: ``docs/control-protocol.md``.
 
-The server lives in the service loop (one thread, a ``selectors`` selector):
-it never blocks on a client. A line longer than :data:`MAX_LINE` bytes, a
-client that does not read its replies, too many clients, or a client idle
-for :data:`CLIENT_TIMEOUT` seconds is dropped; nothing a client sends can
-stop the service. Watching clients are counted apart from the clients that
-send requests, with a cap of their own (:data:`MAX_WATCHERS`): however many
-watch, a command still gets through. They are never dropped for being idle,
-but are dropped when :data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes
-of their stream wait unsent. The socket file is mode 0660: the service user and its
-group may use it.
+The server lives in the service loop's selector and never blocks on a client: a line
+longer than :data:`MAX_LINE` bytes, a client that does not read its replies, too many
+clients, or one idle for :data:`CLIENT_TIMEOUT` seconds is dropped. Watchers have a cap of
+their own (:data:`MAX_WATCHERS`), so a command still gets through; they are dropped not
+for being idle but when :data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes wait unsent.
+The socket file is mode 0660: the service user and its group may use it.
 """
 
 from __future__ import annotations
@@ -50,8 +36,7 @@ from typing import Any
 
 from boardctl.errors import BoardError, ControlError
 from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
-from boardctl.service.wire import MAX_LINE as MAX_LINE
-from boardctl.service.wire import READ_ONLY as READ_ONLY
+from boardctl.service.wire import MAX_LINE
 from boardctl.service.wire import encode as encode
 
 log = logging.getLogger(__name__)
@@ -63,16 +48,14 @@ MAX_BATCH = 32  # requests answered per client per loop turn: a flood cannot sta
 CLIENT_TIMEOUT = 30.0  # seconds without a complete request
 SOCKET_MODE = 0o660
 
-_INT = (int,)
-_STR = (str,)
-# The service's own requests: op -> {field: (allowed types, required)}. The engine's commands
+# The service's own requests: op -> {field: (type, required)}. The engine's commands
 # (peg, undo, redo, next, cut, new_game, set, confirm) are checked by the engine's own parser,
 # boardctl.game.commands.parse_board_command, so their fields are written down once.
-SERVICE_OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+SERVICE_OPS: dict[str, dict[str, tuple[type, bool]]] = {
     "ping": {},
     "status": {},
-    "history": {"limit": (_INT, False), "all": ((bool,), False), "after": (_INT, False)},
-    "press": {"button": (_STR, True), "hold": (_INT, False)},
+    "history": {"limit": (int, False), "all": (bool, False), "after": (int, False)},
+    "press": {"button": (str, True), "hold": (int, False)},
     "frame": {},
     "watch": {},
     "records": {},
@@ -81,22 +64,7 @@ SERVICE_OPS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 }
 
 
-def _ops() -> tuple[str, ...]:
-    from boardctl.game.commands import OPS as ENGINE_OPS
-
-    return (*SERVICE_OPS, *ENGINE_OPS)
-
-
-def _type_names(types: tuple[type, ...]) -> str:
-    names = {
-        int: "an integer",
-        str: "a string",
-        float: "a number",
-        bool: "true/false",
-        list: "a list",
-        dict: "an object",
-    }
-    return " or ".join(names.get(t, "null") for t in types)
+_TYPE_NAMES = {int: "an integer", str: "a string", bool: "true/false"}
 
 
 def parse_request(line: bytes | str) -> dict[str, Any]:
@@ -109,12 +77,13 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         raise ControlError("not a JSON request (nested too deeply)") from None
     if not isinstance(request, dict):
         raise ControlError('a request must be a JSON object such as {"op": "status"}')
+    from boardctl.game.commands import OPS as ENGINE_OPS
     from boardctl.service.text import clean
 
     request = {key: clean(value) for key, value in request.items()}  # no control characters
-    op = request.get("op")
-    if not isinstance(op, str) or op not in _ops():
-        raise ControlError(f"unknown op {op!r}; known: {', '.join(_ops())}")
+    op, known = request.get("op"), (*SERVICE_OPS, *ENGINE_OPS)
+    if not isinstance(op, str) or op not in known:
+        raise ControlError(f"unknown op {op!r}; known: {', '.join(known)}")
     if op not in SERVICE_OPS:
         _check_command(request)
         return request
@@ -125,10 +94,9 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         if key not in spec:
             allowed = ", ".join(spec) or "none"
             raise ControlError(f"{op}: unknown field {key!r} (allowed: {allowed})")
-        types, _ = spec[key]
-        bad_bool = isinstance(value, bool) and bool not in types
-        if bad_bool or not isinstance(value, types):
-            raise ControlError(f"{op}: {key!r} must be {_type_names(types)}, not {value!r}")
+        kind = spec[key][0]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise ControlError(f"{op}: {key!r} must be {_TYPE_NAMES[kind]}, not {value!r}")
     for key, (_, required) in spec.items():
         if required and key not in request:
             raise ControlError(f"{op}: missing field {key!r}")
@@ -199,19 +167,17 @@ class ControlServer:
                 "writable place"
             ) from None
         if self.path.exists() or self.path.is_symlink():
-            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            probe.settimeout(0.5)
-            try:
-                probe.connect(str(self.path))
-            except OSError:
-                self.path.unlink()  # a stale socket left by a killed service
-            else:
-                raise ControlError(
-                    f"{self.path}: another boardctl service is already running "
-                    "(stop it first, or set service.socket in the config)"
-                )
-            finally:
-                probe.close()
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.settimeout(0.5)
+                try:
+                    probe.connect(str(self.path))
+                except OSError:
+                    self.path.unlink()  # a stale socket left by a killed service
+                else:
+                    raise ControlError(
+                        f"{self.path}: another boardctl service is already running "
+                        "(stop it first, or set service.socket in the config)"
+                    )
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
         old_umask = os.umask(0o117)  # no window in which the socket is wider than 0660
         try:
@@ -226,7 +192,6 @@ class ControlServer:
         sock.setblocking(False)
         return sock
 
-    # --- selector callbacks ----------------------------------------------------
     def _accept(self, mask: int) -> None:
         try:
             sock, _ = self._listener.accept()
@@ -261,8 +226,7 @@ class ControlServer:
             return
         if not data:
             client.closing = True  # the client shut down its side: answer, then close
-            if not client.outbox:
-                self._drop(client)
+            self._flush(client)
             return
         client.inbox += data
         self._serve(client)
@@ -283,13 +247,13 @@ class ControlServer:
             self._reply(client, reply)
             if client.sock.fileno() < 0:
                 return
-            if watch:
-                self._subscribe(client)
+            if watch and self._watch is not None:
+                client.watching = True
+                self._watch.subscribe(client.sock.fileno(), lambda line: self._push(client, line))
         if b"\n" not in client.inbox and len(client.inbox) > MAX_LINE:
-            self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
             client.closing = True
             client.inbox.clear()
-            self._flush(client)
+            self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
 
     def answer(self, line: bytes) -> dict[str, Any]:
         """The reply to one request line (never raises)."""
@@ -298,7 +262,6 @@ class ControlServer:
     def _answer(self, line: bytes) -> tuple[dict[str, Any], bool | None]:
         """The reply, and whether the client now watches: True (an accepted ``watch``),
         False (a ``watch`` refused because :data:`MAX_WATCHERS` watch), else None."""
-        reply: dict[str, Any]
         request_id: Any = None
         watch: bool | None = None
         try:
@@ -325,11 +288,6 @@ class ControlServer:
         if request_id is not None:
             reply["id"] = request_id
         return reply, watch
-
-    def _subscribe(self, client: _Client) -> None:
-        assert self._watch is not None
-        client.watching = True
-        self._watch.subscribe(client.sock.fileno(), lambda line: self._push(client, line))
 
     def _push(self, client: _Client, line: bytes) -> None:
         """One stream line for a watcher; a watcher too far behind is dropped."""
@@ -385,11 +343,8 @@ class ControlServer:
             self._selector.unregister(client.sock)
         client.sock.close()
 
-    # --- timers ---------------------------------------------------------------
     def deadline(self) -> float | None:
         """Now if a client has requests waiting, else when the oldest idle one is dropped."""
-        if not self._clients:
-            return None
         if any(b"\n" in c.inbox for c in self._clients.values()):
             return float("-inf")
         idle = [c.last_seen for c in self._clients.values() if not c.watching]

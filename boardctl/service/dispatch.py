@@ -1,31 +1,27 @@
 """Running a command: checked, shown at once, journalled, then answered.
 
-A command is shown before it is journalled, and journalled before anything
-else is handled: :meth:`Dispatcher.execute` checks it (the keeper's
-``prepare``), has the screen show the new state, then writes the event
-durably (``commit``, an fsync); only then does the loop reply to a control
-client, update systemd's status or take the next input. If the write fails
-the keeper keeps its last durable state and that is shown again, with the
-error flashed: the board never keeps a score the journal does not have.
-
-Every committed command is passed on to the :attr:`Dispatcher.committed`
-listeners (the control socket's watchers, the sound) with its result, and
-every refusal to the :attr:`Dispatcher.refused` ones, only once the frame
-showing it has been sent: a cue never reaches the LED controller before the
-frame it goes with.
+:meth:`Dispatcher.execute` checks a command (the keeper's ``prepare``), has the
+screen show the new state, then writes the event durably (``commit``, an fsync);
+only then does the loop reply, update systemd's status or take the next input.
+If the write fails the last durable state is shown again, with the error
+flashed: the board never keeps a score the journal does not have. The
+:attr:`Dispatcher.committed` and :attr:`Dispatcher.refused` listeners (the
+watchers, the sound) hear of a command only once the frame showing it was sent:
+a cue never reaches the LED controller before the frame it goes with.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from boardctl.errors import BoardError, EntryError, JournalError, refusal_of
 from boardctl.game.commands import BoardCommand, Brightness, Command
-from boardctl.refusals import Refusal
-from boardctl.service.settings import BoardSettings
 from boardctl.view import BoardView
+
+if TYPE_CHECKING:
+    from boardctl.service.loop import ServiceLoop
 
 log = logging.getLogger(__name__)
 
@@ -53,42 +49,15 @@ class Keeper(Protocol):
     def close(self) -> None: ...
 
 
-class Screen(Protocol):
-    """What the dispatcher asks of the board (the service loop)."""
-
-    def show_now(self, view: BoardView) -> None:
-        """Show ``view`` (a state not yet durable) on the LEDs at once."""
-
-    def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
-        """Show the keeper's durable state; ``at_once``: render and send its frame now;
-        ``status``: the keeper's status, when the caller has it."""
-
-    def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
-        """Flash the error with the sign of its ``refusal`` class: an entry was refused or not
-        saved (``reason`` says why, in words, for a screen)."""
-
-    def redraw(self) -> None:
-        """Render again at the next turn even if the view is unchanged (a new brightness)."""
-
-
 Validate = Callable[[Command], None]  # raises EntryError for what the board cannot show
 
 
 class Dispatcher:
     """Runs the commands of the buttons and of the control socket."""
 
-    def __init__(
-        self,
-        keeper: Keeper,
-        screen: Screen,
-        settings: BoardSettings,
-        *,
-        validate: Validate | None = None,
-    ) -> None:
+    def __init__(self, keeper: Keeper, screen: ServiceLoop) -> None:
         self.keeper = keeper
-        self.screen = screen
-        self.settings = settings
-        self.validate = validate
+        self.screen = screen  # the board the commands are shown on, and its layout's check
         self.committed: list[Callable[[Command, Result], None]] = []
         # told of every refusal and failed write, after the flash (e.g. boardctl.sound)
         self.refused: list[Callable[[BoardCommand, BoardError], None]] = []
@@ -96,13 +65,13 @@ class Dispatcher:
     def execute(self, command: BoardCommand) -> Result:
         """Apply one command; raise :class:`BoardError` on refusal (the board flashes)."""
         if isinstance(command, Brightness):
-            result = self.settings.set_brightness(command.level)
+            result = self.screen.settings.set_brightness(command.level)
             self.screen.redraw()
             return result
         screen = self.screen
         try:
-            if self.validate is not None:
-                self.validate(command)
+            if screen.validate is not None:
+                screen.validate(command)
             pending = self.keeper.prepare(command)
         except BoardError as exc:
             screen.flash_error(refusal_of(exc), str(exc))
@@ -131,18 +100,14 @@ class Dispatcher:
         for listener in self.refused:
             listener(command, error)
 
-    def run_buttons(self, commands: list[BoardCommand]) -> list[str]:
-        """Apply the panel's commands as the phase means them (the keeper says how); return
-        the refusals."""
-        refused: list[str] = []
+    def run_buttons(self, commands: list[BoardCommand]) -> None:
+        """Apply the panel's commands as the phase means them (the keeper says how)."""
         for command in commands:
             try:
                 self.execute(self.keeper.button_command(command))
             except EntryError as exc:
                 log.warning("entry refused: %s", exc)
-                refused.append(str(exc))
             except JournalError:
                 pass  # execute logged it and shows the last saved score
             except BoardError as exc:
                 log.error("command %s failed: %s", command, exc)
-        return refused

@@ -2,14 +2,10 @@
 
 A journal on a read-only or full file system, with the wrong permissions or
 damaged, must not make the service crash-loop dark behind a stale frame.
-:class:`JournalKeeper` is what the service loop holds: the journal's
-:class:`~boardctl.game.keeper.Scorekeeper` once it opens; until then a
-stand-in that refuses every entry with the reason, shows the fault sign on
-the LEDs (``journal_fault`` in the view: the board dark, start holes and
-status LED vermilion), puts the reason in ``status`` and systemd's
-``STATUS=``, and retries the journal every :data:`RETRY` seconds (space
-freed, file system remounted, permissions fixed). When it opens, the loop
-is told and the board shows the game.
+Until the journal opens, :class:`JournalKeeper` is a stand-in that refuses
+every entry with the reason, shows the fault sign (``journal_fault`` in the
+view), puts the reason in ``status`` and systemd's ``STATUS=``, and retries
+every :data:`RETRY` seconds; when it opens, the loop shows the game.
 """
 
 from __future__ import annotations
@@ -38,46 +34,32 @@ RETRY = 2.0  # seconds between attempts to open the journal
 
 
 def _store_starts(journal: Journal, own: Journal) -> None:
-    """Store the game starts of ``journal`` on ``own``, its second connection (Python's
-    switch interval 1 ms meanwhile, as for the journal's readers), again while a game start
-    was written without its rows."""
+    """Store the game starts of ``journal`` on ``own``, its second connection, again while a
+    game start was written without its rows."""
     from boardctl.results.kept import in_doubt, store_game_starts
     from boardctl.service.journal_reader import short_switch
 
-    short_switch(True)
-    try:
-        began = time.monotonic()
+    began = time.monotonic()
+    with short_switch():
         while True:
             stored = store_game_starts(own)
             journal.starts_pending = False  # a game start from now on keeps its rows
             if not in_doubt(own):
                 break
             journal.starts_pending = True
-        log.info(
-            "journal %s: %d game starts stored in %.0f s",
-            journal.path,
-            stored,
-            time.monotonic() - began,
-        )
-    finally:
-        short_switch(False)
+    seconds = time.monotonic() - began
+    log.info("journal %s: %d game starts stored in %.0f s", journal.path, stored, seconds)
 
 
 class JournalKeeper:
     """The journal's scorekeeper, or a refusing stand-in until the journal opens."""
 
     def __init__(
-        self,
-        path: Path,
-        setup: SetupLike,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-        opener: Callable[[], Scorekeeper] | None = None,
+        self, path: Path, setup: SetupLike, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.path = path
         self._setup = setup
         self._clock = clock
-        self._opener = opener or self._open_service_journal
         self.inner: Scorekeeper | None = None
         self.fault: str | None = None
         self._standin: Scorekeeper | None = None
@@ -87,21 +69,13 @@ class JournalKeeper:
         self.checking: threading.Thread | None = None  # the thread of :meth:`after_start`
         self.try_open()
 
-    def _open_service_journal(self) -> Scorekeeper:
-        keeper = Scorekeeper.open(self.path, setup=self._setup, owner="service", later=True)
-        if keeper.journal is not None:
-            keeper.journal.backup_on_close = True  # a backup at every clean shutdown
-        return keeper
-
     def after_start(self, post: Callable[[Callable[[], object]], None]) -> None:
-        """The loop serves (after READY; ``post`` runs a function in its thread): a thread of
-        its own, on a connection of its own, runs SQLite's structural check of the journal
-        (the whole file: a start does not wait for it; damage found faults the journal as
-        at an open) and stores the game starts of a journal opened without them (imported,
-        restored, older), a transaction every 5,000 events, while the board takes entries
-        (a game start meanwhile stores no kept rows; the thread then goes again)."""
+        """The loop serves (``post`` runs a function in its thread): a thread, on a connection
+        of its own, runs SQLite's structural check of the whole journal (damage found faults
+        it as at an open) and stores the game starts of a journal opened without them, while
+        the board takes entries: a start does not wait for either."""
         self._post = post
-        journal = None if self.inner is None else self.inner.journal
+        journal = self.journal
         if journal is not None and (self.checking is None or not self.checking.is_alive()):
             self.checking = threading.Thread(
                 target=self._check, args=(journal, post), name="journal-check", daemon=True
@@ -136,15 +110,15 @@ class JournalKeeper:
         if self.inner is not None:
             return True
         try:
-            self.inner = self._opener()
-        except JournalBusy as exc:
-            if exc.role == SERVICE:
+            inner = Scorekeeper.open(self.path, setup=self._setup, owner="service", later=True)
+        except JournalError as exc:
+            if isinstance(exc, JournalBusy) and exc.role == SERVICE:
                 raise  # another service has it: this one must not start
             self._faulted(str(exc))
             return False
-        except JournalError as exc:
-            self._faulted(str(exc))
-            return False
+        if inner.journal is not None:
+            inner.journal.backup_on_close = True  # a backup at every clean shutdown
+        self.inner = inner
         if self.fault is not None:
             log.warning("journal %s opened; entries are taken again", self.path)
         self.fault, self._next_try, self._standin = None, None, None
@@ -160,7 +134,6 @@ class JournalKeeper:
         if self._standin is None:
             self._standin = Scorekeeper.memory(self._setup)
 
-    # --- the loop's timer -----------------------------------------------------
     def deadline(self) -> float | None:
         return self._next_try
 
@@ -169,7 +142,6 @@ class JournalKeeper:
         if due and self.try_open() and self.on_reopen is not None:
             self.on_reopen()
 
-    # --- the Keeper protocol --------------------------------------------------
     def _live(self) -> Scorekeeper:
         if self.inner is None:
             raise JournalError(f"{self.fault}; nothing was recorded")

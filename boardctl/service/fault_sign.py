@@ -1,14 +1,11 @@
 """The fault sign without a service: one frame to the Pico, which keeps showing it.
 
-When systemd gives up restarting the board service (``StartLimitBurst=``),
-``boardctl-fault.service`` runs ``boardctl fault-sign``: the board goes dark
-but for the start holes and the status LED, steady vermilion (the same sign
-as a journal that cannot be opened), so the players see at once that the
-score is not being kept. A broken configuration falls back to the defaults
-here: the sign must show whatever made the service fail. The sign counts as
-shown only when the link connected (and a Pico answered its HELLO) within
-:data:`CONNECT_WAIT` seconds; otherwise :class:`~boardctl.errors.LinkError`
-says that it was not shown, and why.
+When systemd gives up restarting the board service, ``boardctl-fault.service``
+runs ``boardctl fault-sign``: the board dark but for the start holes and the
+status LED, steady vermilion (as for a journal that cannot be opened). A broken
+configuration falls back to the defaults: the sign must show whatever made the
+service fail. It counts as shown only when the link connected (a Pico answered
+its HELLO) within :data:`CONNECT_WAIT` seconds; otherwise :class:`LinkError` says why.
 """
 
 from __future__ import annotations
@@ -40,10 +37,8 @@ def fault_frame(layout: Any) -> bytes:
 def show_fault_sign(
     config_path: str | None = None, *, link: Any = None, wait: float = CONNECT_WAIT
 ) -> str:
-    """Send the fault frame on the configured link (the defaults if the config is broken).
-
-    Raises :class:`LinkError` when the frame did not reach the LEDs.
-    """
+    """Send the fault frame on the configured link (the defaults if the config is broken);
+    :class:`LinkError` when the frame did not reach the LEDs."""
     from boardctl.board import load_layout
     from boardctl.config import Config, load_config
     from boardctl.service.app import open_led_link
@@ -63,28 +58,19 @@ def show_fault_sign(
     own = link is None
     if own:
         link = open_led_link(config)
-    frame = fault_frame(layout)
     try:
-        link.show(frame)  # kept by the link: written as soon as it connects
-        if not _answering(link, wait):
-            state = getattr(link, "error", None) or getattr(link, "state", "not connected")
-            raise LinkError(
-                f"fault sign not shown: the LED link ({config.link.kind}) did not connect "
-                f"within {wait:g} s ({state}); check the controller's cable and link.device"
-            )
+        link.show(fault_frame(layout))  # kept by the link: written as soon as it connects
+        deadline = time.monotonic() + wait
+        # a Pico's link knows the controller once it answered (.device); other links connect
+        while not (link.connected and getattr(link, "device", True) is not None):
+            if time.monotonic() >= deadline:
+                state = getattr(link, "error", None) or getattr(link, "state", "not connected")
+                raise LinkError(
+                    f"fault sign not shown: the LED link ({config.link.kind}) did not connect "
+                    f"within {wait:g} s ({state}); check the controller's cable and link.device"
+                )
+            time.sleep(0.05)
     finally:
         if own:
             link.close()
     return f"fault sign shown on the LEDs ({config.link.kind} link, layout {layout.name})"
-
-
-def _answering(link: Any, wait: float) -> bool:
-    """Whether ``link`` connects within ``wait`` seconds (a Pico: and says HELLO)."""
-    deadline = time.monotonic() + wait
-    while True:
-        # a Pico's link knows the controller once it answered (.device); other links connect
-        if link.connected and getattr(link, "device", True) is not None:
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.05)

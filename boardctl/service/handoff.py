@@ -1,16 +1,14 @@
 """A CLI entry while no service answers: write it directly only if no one else may write.
 
-The journal has one writer at a time (:mod:`boardctl.store.lock`). When no
-service answers on the control socket, a CLI verb takes the writer lock and
-applies its command to the journal itself. If the lock is held, a service is
-starting (it has read the journal but not yet opened its socket) or stopping,
-or another CLI write is under way: the verb waits for the socket to answer
-and sends the command there, or takes the lock once it is free, whichever
-comes first. It never writes behind a service's back.
+The journal has one writer at a time (:mod:`boardctl.store.lock`). If the lock is
+held, a service is starting or stopping, or another CLI write is under way: the
+verb waits for the socket to answer and sends the command there, or takes the
+lock once it is free, whichever comes first. It never writes behind a service's back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -26,25 +24,25 @@ def apply_or_hand_over(
     socket_file: Path, journal: Path, command: dict[str, Any], *, wait: float = HANDOFF_WAIT
 ) -> tuple[Any, bool]:
     """Apply ``command`` to the journal, or hand it to the service; (result, True if sent)."""
+    from boardctl.game.commands import parse_command
     from boardctl.game.keeper import Scorekeeper
     from boardctl.service.client import ServiceDown, request
+    from boardctl.service.once import exactly_once
     from boardctl.store.lock import JournalBusy
 
     deadline = time.monotonic() + wait
     busy: JournalBusy | None = None
     while True:
         try:
-            with Scorekeeper.open(journal) as keeper:
-                return _apply_once(keeper, command), False
+            with Scorekeeper.open(journal) as keeper:  # the request id honoured, as by a service
+                apply = exactly_once(lambda request: keeper.apply(parse_command(request)), keeper)
+                return apply(dict(command)), False
         except JournalBusy as exc:
             if busy is None:
                 print(f"boardctl: {exc}; waiting for the service to answer ...", file=sys.stderr)
             busy = exc
-        try:
+        with contextlib.suppress(ServiceDown):
             result = request(socket_file, command)
-        except ServiceDown:
-            pass
-        else:
             print("(the service was starting: the entry was sent to it)", file=sys.stderr)
             return result, True
         if time.monotonic() >= deadline:
@@ -53,11 +51,3 @@ def apply_or_hand_over(
                 "Nothing was written; check `systemctl status boardctl`"
             )
         time.sleep(_POLL)
-
-
-def _apply_once(keeper: Any, command: dict[str, Any]) -> Any:
-    """Apply ``command`` to the journal directly, honouring its request id (see ``once``)."""
-    from boardctl.game.commands import parse_command
-    from boardctl.service.once import exactly_once
-
-    return exactly_once(lambda request: keeper.apply(parse_command(request)), keeper)(dict(command))

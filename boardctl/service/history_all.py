@@ -1,26 +1,13 @@
 """``history --all`` in the service: every game's rows, a page at a time, built off the loop.
 
-A journal of years holds hundreds of thousands of events: their rows in one
-reply would be hundreds of megabytes, kept in the service's memory and
-refused by the client (its replies are at most ``64 * MAX_LINE``). So the
-request names where it goes on, ``{"op": "history", "all": true, "after": n}``
-(0 first), and the answer is one page: the rows of at most :data:`PAGE_ROWS`
-events after event ``n`` and ``next``, the ``after`` of the next page (None:
-this page ends at the journal's last event). A page request changes nothing:
-the client may send it again.
-
-A page is made by a thread of the service
-(:class:`~boardctl.service.journal_reader.JournalReader`), never by the loop, which
-must keep the LEDs following the buttons: on a read-only connection of its own
-it reads the snapshot at the start of the game the page starts in and the
-events from there to the page's end (:meth:`~boardctl.store.journal.Journal.page`),
-replays them and keeps the rows after ``n``. A page so costs one game and the
-page, whatever the journal's length, and the service keeps only the last page
-made. The loop answers with it when it is the page asked for (and, for the last
-page, holds every event the board had when the client first asked for it: buttons
-pressed meanwhile cannot keep it from ever being ready); otherwise it answers at once with
-``{"ready": false, "seq", "events"}`` and the client asks again a moment later
-(:func:`boardctl.service.client.request_ready`).
+A journal of years would make one reply of hundreds of megabytes: so the request
+``{"op": "history", "all": true, "after": n}`` (0 first) is answered with the rows of
+at most :data:`PAGE_ROWS` events after event ``n`` and ``next``, the ``after`` of the
+next page (None: the end). A thread makes the page, never the loop, replaying from the
+snapshot at the start of its first game: one game and the page, whatever the journal's
+length. Until then the loop answers ``{"ready": false, "seq", "events"}`` and the client
+asks again (:func:`boardctl.service.client.request_ready`); the last page holds every
+event the board had at the first ask, so presses meanwhile cannot keep it from being ready.
 """
 
 from __future__ import annotations
@@ -30,15 +17,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import ControlError
-from boardctl.service.journal_reader import JournalReader
+from boardctl.service.journal_reader import JournalReader, not_ready
 from boardctl.service.wire import Encoded
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from boardctl.game.history import Row
-    from boardctl.game.limits import Limits
-    from boardctl.store.journal import Journal
 
 
 _DUMP = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str).encode
@@ -69,37 +54,13 @@ class Page:
         return Encoded(b'{"next":' + following + b',"rows":' + self.rows + b"}")
 
 
-def page_of(journal: Journal, after: int, limits: Limits | None = None) -> Page:
-    """The page of ``journal``'s rows after event ``after`` (see the module)."""
-    from boardctl.game.keeper import Scorekeeper
-
-    last = after + PAGE_ROWS
-    snapshot, records = journal.page(after + 1, last)
-    keeper = Scorekeeper.from_records(snapshot, records, limits=limits)
-    rows = [row for row in keeper.history(all_games=True) if _seq(row) > after]
-    end = records[-1].seq if records else after
-    return Page(after, encoded(rows), max(end, after), more=end == last)
-
-
-def page_rows(rows: list[Row]) -> dict[str, Any]:
-    """A reply of every row at once (a board without a journal: its rows are in memory)."""
-    return {"next": None, "rows": rows}
-
-
-def _seq(row: Row) -> int:
-    seq = row["seq"]
-    return seq if isinstance(seq, int) else 0
-
-
 class HistoryPages(JournalReader[Page]):
     """The pages of the journal at ``path`` (None: no journal), made by a thread."""
 
     name = "history"
 
-    def __init__(self, path: str | Path | None, limits: Limits | None = None) -> None:
+    def __init__(self, path: str | Path | None) -> None:
         super().__init__(path)
-        self._limits = limits
-        self._journal: Journal | None = None
         self._wanted = -1  # the page asked for last: its after,
         self._since = 0  # and the board's last event when it was first asked for
 
@@ -116,22 +77,20 @@ class HistoryPages(JournalReader[Page]):
             lambda answer, _last: answer.after == after and (answer.more or answer.last >= since)
         )
         if page is None:
-            return {"ready": False, "seq": max(read, 0), "events": seq}
+            return not_ready(read, seq)
         with self._lock:
             self._wanted = -1  # answered: the next ask, even for this page, is a new one
         return page.encoded()
 
     def _catch_up(self, path: Path) -> tuple[Page, int]:
-        from boardctl.store.journal import Journal
+        """The page asked for last: the events from the start of its first game replayed."""
+        from boardctl.game.keeper import Scorekeeper
 
         with self._lock:
             after = self._wanted
-        if self._journal is None:
-            self._journal = Journal.open(path, readonly=True)
-        page = page_of(self._journal, after, self._limits)
-        return page, page.last
-
-    def _drop_journal(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-        self._journal = None
+        last = after + PAGE_ROWS
+        snapshot, records = self._opened(path).page(after + 1, last)
+        rows = Scorekeeper.from_records(snapshot, records).history(all_games=True)
+        end = records[-1].seq if records else after  # a record's seq is above after
+        page = [row for row in rows if isinstance(row["seq"], int) and row["seq"] > after]
+        return Page(after, encoded(page), end, more=end == last), end

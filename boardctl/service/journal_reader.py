@@ -1,25 +1,20 @@
 """The ``records`` request: every player's record, from the service's own journal (and the
 games it played joined to another board's, their copies signed by the host: docs/remote.md).
 
-The same records as ``boardctl stats players`` (:func:`boardctl.results.records.records`
-over the journal's finished games, folded by
-:class:`~boardctl.results.derive.GameFold` as ``played_games`` folds them), for
-a client that may not read the journal itself: the web page, whose unit has no
-access to the state directory.
-
-The journal keeps the records' running totals at its last game start
-(:mod:`boardctl.results.kept`): a read takes them and folds only the current
-game, a few milliseconds whatever the journal's length (a read without them
-folds the kept games: seconds at 10,000), still too long to keep the buttons
-waiting, so the loop never reads: a thread of its own does (a
-read-only connection kept open), then publishes the records. A request
-answers at once: the records if they are as new as the journal (``ready``
-true), else ``{"ready": false}`` while the thread reads (the client asks again
-a moment later).
+The same records as ``boardctl stats players``, for a client that may not read
+the journal itself (the web page, whose unit has no access to the state directory).
+A read takes the running totals kept at the journal's last game start
+(:mod:`boardctl.results.kept`) and folds only the current game: a few
+milliseconds, still too long to keep the buttons waiting (seconds without
+them). So the loop never reads: a thread of its own does, on a read-only
+connection kept open, and publishes the records. A request answers at once:
+the records if they are as new as the journal (``ready`` true), else
+``{"ready": false}`` while the thread reads (the client asks again).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from pathlib import Path
@@ -28,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from boardctl.errors import BoardError, ControlError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from boardctl.store.journal import Journal
 
@@ -42,30 +37,28 @@ _switch_users = 0
 _switch_before = 0.0
 
 
-def short_switch(start: bool) -> None:
-    """A reader starts (``start``) or ends its read: shorten the switch interval, or restore it."""
+@contextlib.contextmanager
+def short_switch() -> Iterator[None]:
+    """Shorten the switch interval while a reader reads; the last reader out restores it."""
     global _switch_users, _switch_before
     with _switch_lock:
-        if start:
-            if _switch_users == 0:
-                _switch_before = sys.getswitchinterval()
-                sys.setswitchinterval(min(_switch_before, SWITCH))
-            _switch_users += 1
-        else:
+        if _switch_users == 0:
+            _switch_before = sys.getswitchinterval()
+            sys.setswitchinterval(min(_switch_before, SWITCH))
+        _switch_users += 1
+    try:
+        yield
+    finally:
+        with _switch_lock:
             _switch_users -= 1
             if _switch_users == 0:
                 sys.setswitchinterval(_switch_before)
 
 
 class JournalReader(Generic[T]):
-    """Something made from the journal at ``path`` by a thread of its own (None: no journal).
-
-    The thread reads on a read-only connection it keeps open between reads
-    (:meth:`_catch_up`, in a subclass, reads what was written since and
-    returns what it makes of it, with the last event it counts); the loop
-    only looks at what was published (:meth:`_ask`), never waits for it.
-    ``name`` names the request in errors.
-    """
+    """Something made from the journal at ``path`` by a thread of its own (None: no journal),
+    on a read-only connection kept open (:meth:`_catch_up`, in a subclass); the loop only
+    looks at what was published (:meth:`_ask`), never waits for it."""
 
     name = "reader"
 
@@ -77,6 +70,7 @@ class JournalReader(Generic[T]):
         self._error = ""
         self._reader: threading.Thread | None = None
         self._closed = False
+        self._journal: Journal | None = None
 
     def _ask(self, current: Callable[[T, int], bool]) -> tuple[T | None, int]:
         """The published answer if ``current(answer, its seq)``, else None (the thread is
@@ -100,15 +94,10 @@ class JournalReader(Generic[T]):
             return self._reader is not None and self._reader.is_alive()
 
     def _read(self) -> None:
-        """Catch up with the journal and publish the answer (a thread).
-
-        While it runs, Python's switch interval is 1 ms instead of 5: a thread
-        that wants the interpreter (the loop, after a press) waits at most that
-        long for a computing thread to give it up.
-        """
+        """Catch up with the journal and publish the answer (a thread), the switch interval
+        1 ms meanwhile: the loop, after a press, waits at most that long for the interpreter."""
         assert self._path is not None
-        short_switch(True)  # the loop waits 1 ms, not 5, for a turn
-        try:
+        with short_switch():
             try:
                 answer, seq = self._catch_up(self._path)
             except BoardError as exc:
@@ -118,15 +107,24 @@ class JournalReader(Generic[T]):
                 return
             with self._lock:
                 self._answer, self._seq = answer, seq
-        finally:
-            short_switch(False)
 
     def _catch_up(self, path: Path) -> tuple[T, int]:
         """Read what was written since the last read; the answer and its last event."""
         raise NotImplementedError
 
+    def _opened(self, path: Path) -> Journal:
+        """The read-only connection, opened at the first read (or the first after an error)."""
+        from boardctl.store.journal import Journal
+
+        if self._journal is None:
+            self._journal = Journal.open(path, readonly=True)
+        return self._journal
+
     def _drop_journal(self) -> None:
         """Close the read-only connection (the next read opens it again)."""
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = None
 
     def close(self) -> None:
         """Wait for a read under way, then close the read-only connection."""
@@ -139,38 +137,29 @@ class JournalReader(Generic[T]):
             self._drop_journal()
 
 
+def not_ready(read: int, events: int) -> dict[str, Any]:
+    """The reply while the thread reads: the last event it published, and the journal's."""
+    return {"ready": False, "seq": max(read, 0), "events": events}
+
+
 class JournalRecords(JournalReader[tuple[dict[str, Any], int]]):
     """The records of the journal at ``path`` (None: a board without a journal) and of the
     linked games' copies beside it (:func:`boardctl.results.source.journal_records`)."""
 
     name = "records"
 
-    def __init__(self, path: str | Path | None) -> None:
-        super().__init__(path)
-        self._journal: Journal | None = None
-
     def reply(self, seq: int, linked: int = 0) -> dict[str, Any]:
         """The records up to event ``seq`` (the journal's last) and of ``linked`` copies of the
-        host's results (a joined board's: :attr:`boardctl.remote.store.Outbox.results_kept`),
-        or not ready yet (above)."""
+        host's results (:attr:`boardctl.remote.store.Outbox.results_kept`), or not ready yet."""
         answer, read = self._ask(lambda answer, counted: counted >= seq and answer[1] >= linked)
-        if answer is not None:
-            return {"ready": True, **answer[0]}
-        return {"ready": False, "seq": max(read, 0), "events": seq}
+        return not_ready(read, seq) if answer is None else {"ready": True, **answer[0]}
 
     def _catch_up(self, path: Path) -> tuple[tuple[dict[str, Any], int], int]:
         from boardctl.remote.store import linked_kept
         from boardctl.results.source import journal_records
-        from boardctl.store.journal import Journal
 
-        if self._journal is None:
-            self._journal = Journal.open(path, readonly=True)
-        seq = self._journal.stored_seq()  # before the read: what it counts is at least this
+        journal = self._opened(path)
+        seq = journal.stored_seq()  # before the read: what it counts is at least this
         linked = linked_kept(path.parent)  # the same: the copies it counts are at least these
-        recs = journal_records(self._journal, path)  # the running totals, the games after them
+        recs = journal_records(journal, path)  # the running totals, the games after them
         return ({"seq": seq, "games": recs.games, **recs.to_dict()}, linked), seq
-
-    def _drop_journal(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-        self._journal = None

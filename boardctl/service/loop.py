@@ -1,31 +1,17 @@
 """The service's one loop: inputs, control requests and timers in, frames out.
 
-Everything that changes the game runs in the thread that calls
-:meth:`ServiceLoop.run`:
-
-- gpiozero callbacks and signal handlers only :meth:`~ServiceLoop.post` an
-  event (a queue plus one byte on a wake-up pipe);
-- the control socket and the keyboard are served from the same selector;
-- the selector waits exactly until the next deadline: a pending entry's
-  commit, a gesture threshold, the renderer's next animation step, the
-  watchdog ping. With nothing to do it sleeps (no polling).
-
-After every change the view is rebuilt; a frame is rendered only when the
-view changed or an animation step is due, and written to the link only when
-it differs from the last one.
-
-The loop keeps the selector, the event queue, the timers and the render
-throttle. What a command does is :mod:`boardctl.service.dispatch` (shown at
-once, journalled before anything else), what a button means in the phase is
-the engine's (:mod:`boardctl.game.buttons`), the control requests are
-:mod:`boardctl.service.requests` and the board's own settings
-:mod:`boardctl.service.settings`.
+Everything that changes the game runs in the thread that calls :meth:`ServiceLoop.run`:
+gpiozero callbacks and signal handlers only :meth:`~ServiceLoop.post` an event (a queue
+plus one byte on a wake-up pipe); the control socket and the keyboard share the selector,
+which waits exactly until the next deadline (a pending entry's commit, a gesture, an
+animation step, the watchdog): with nothing to do it sleeps. A frame is rendered only
+when the view changed or an animation step is due, and sent only when it differs from
+the last one. What a command does is :mod:`.dispatch`, the control requests :mod:`.requests`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import os
 import queue
@@ -43,7 +29,7 @@ from boardctl.inputs.panel import Panel
 from boardctl.link.base import Link
 from boardctl.notices import journal_status_line
 from boardctl.refusals import Refusal
-from boardctl.service.dispatch import Dispatcher, Keeper, PendingEntry, Result, Validate
+from boardctl.service.dispatch import Dispatcher, Keeper, Result, Validate
 from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
 from boardctl.service.settings import BoardSettings
@@ -53,18 +39,6 @@ from boardctl.view import BoardView, ViewExtra
 log = logging.getLogger(__name__)
 
 ERROR_KEPT = 5.0  # seconds a refusal stays in the view (the renderer flashes it for less)
-
-__all__ = [
-    "Call",
-    "Frame",
-    "Keeper",
-    "LoopEvent",
-    "PendingEntry",
-    "Renderer",
-    "ServiceLoop",
-    "Stop",
-    "status_line",
-]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +55,6 @@ class Stop:
 
 LoopEvent = InputEvent | Call | Stop
 ViewKey = tuple[BoardView, ViewExtra, int | None]  # decides a new render
-
-
-Display = Callable[[BoardView, Frame], None]
 
 
 def status_line(status: dict[str, Any]) -> str:
@@ -109,7 +80,7 @@ class ServiceLoop:
         *,
         panel: Panel | None = None,
         notifier: Notifier | None = None,
-        display: Display | None = None,
+        display: Callable[[BoardView, Frame], None] | None = None,
         on_brightness: Callable[[int], None] | None = None,
         validate: Validate | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -130,52 +101,36 @@ class ServiceLoop:
         self.settings = BoardSettings(on_brightness)
         self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
         self.panel.signoff = keeper.waiting_signoff
-        self.dispatcher = Dispatcher(keeper, self, self.settings, validate=validate)
+        self.validate = validate  # the check of commands against the board's layout
+        self.dispatcher = Dispatcher(keeper, self)
         self.dispatcher.refused.append(self.panel.refused)  # a refused entry lifts no undo guard
-        self.requests = Requests(
-            self.dispatcher,
-            self.panel,
-            self.settings,
-            link,
-            tap=self._tap,
-            frame=lambda: self._frame,
-            view=self.view,
-            watched=self._watched,
-            link_kind=link_kind,
-        )
+        self.requests = Requests(self, link_kind)
         self.watch = Watch()  # the control socket's watchers (boardctl.service.watch)
         self._watched_key: ViewKey | None = None
         self.dispatcher.committed.append(self._announce_event)
         # told of every input before the panel takes it (e.g. boardctl.sound's score gesture)
         self.input_listeners: list[Callable[[InputEvent], None]] = []
-        self._timers: list[Callable[[], float | None]] = []
-        self._tickers: list[Callable[[float], None]] = []
+        self._timers: list[tuple[Callable[[], float | None], Callable[[float], None]]] = []
         # more of the view than the keeper's and the panel's (boardctl.remote: the link's sign)
         self.view_extras: list[Callable[[ViewExtra], ViewExtra]] = []
         self._error_at: float | None = None
         self._refusal: tuple[Refusal, str] = (Refusal.OTHER, "")
-        self._stopping = False
+        self.stopping = False
         self._base_view = base
-        self._view: BoardView | None = None
         self._view_key: ViewKey | None = None
-        self._frame: Frame | None = None
+        self.frame: Frame | None = None  # the last frame sent to the link
         self._next_render: float | None = None
         self._next_watchdog: float | None = None
         self._status = ""
-        self.frames_sent = 0
         self.renders = 0
-        self.wakeups = 0
         self.on_frame: Callable[[Frame], None] | None = None  # for benchmarks and tests
         # Input callbacks stamp and queue an edge under this lock; the loop reads the
         # clock under it before taking the queue, so it never settles a debounce at a
         # time before an edge that is stamped but not yet handled.
         self.edge_lock = threading.Lock()
 
-    # --- thread-safe entry points ------------------------------------------------
     def post(self, event: LoopEvent) -> None:
-        """Queue an event from any thread: an input (:class:`~boardctl.inputs.events.Edge`,
-        :class:`~boardctl.inputs.events.Turn`, :class:`~boardctl.inputs.events.Tap`),
-        a :class:`Call` (run in the loop's thread) or :class:`Stop`."""
+        """Queue an input, a :class:`Call` or :class:`Stop` from any thread."""
         self._events.put(event)
         with contextlib.suppress(BlockingIOError, OSError):
             os.write(self._wake_w, b"\0")
@@ -184,15 +139,12 @@ class ServiceLoop:
         """Ask the loop to finish (safe from a signal handler)."""
         self.post(Stop())
 
-    # --- extension points -----------------------------------------------------
     def add_timer(
         self, deadline: Callable[[], float | None], tick: Callable[[float], None]
     ) -> None:
         """Another source of deadlines (e.g. the control server's idle clients)."""
-        self._timers.append(deadline)
-        self._tickers.append(tick)
+        self._timers.append((deadline, tick))
 
-    # --- commands (see boardctl.service.dispatch and .requests) ----------------------
     def execute(self, command: BoardCommand) -> Result:
         """Apply one command as the buttons and the control socket do; raise on refusal."""
         return self.dispatcher.execute(command)
@@ -206,19 +158,6 @@ class ServiceLoop:
         """The LED brightness set on the running board (None: the configured one)."""
         return self.settings.brightness
 
-    @brightness.setter
-    def brightness(self, level: int | None) -> None:
-        self.settings.brightness = level
-
-    @property
-    def validate(self) -> Validate | None:
-        """The check of commands against the board's layout."""
-        return self.dispatcher.validate
-
-    @validate.setter
-    def validate(self, check: Validate | None) -> None:
-        self.dispatcher.validate = check
-
     def _announce_event(self, command: BoardCommand, result: Result) -> None:
         """A command was journalled: the watchers get its event, then the board after it."""
         if not self.watch.watchers:
@@ -228,13 +167,7 @@ class ServiceLoop:
         self._watched_key = self._key(view)
         self.watch.publish(lambda: {"state": self.requests.state(view)})
 
-    def _announce_state(self) -> None:
-        """Tell the watchers what the board shows, if it changed since they were last told."""
-        if self.watch.watchers and self._view_key != self._watched_key:
-            self._watched_key = self._view_key
-            self.watch.publish(lambda: {"state": self.requests.state()})
-
-    def _watched(self, view: BoardView) -> None:
+    def watched(self, view: BoardView) -> None:
         """A new watcher's snapshot shows ``view``: no need to announce it again."""
         self._watched_key = self._key(view)
 
@@ -242,22 +175,20 @@ class ServiceLoop:
         """What decides whether a view needs a new render (and the watchers a new state)."""
         return (view, view.extra, self.brightness)
 
-    def _tap(self, name: str, hold: int) -> list[BoardCommand]:
+    def tap(self, name: str, hold: int) -> list[BoardCommand]:
         """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
         timing = self.panel.timing
         seconds = (0.0, timing.long_press, timing.very_long_press)[hold]
         return self.panel.tap(name, self.clock(), hold=seconds)
 
-    # --- the screen the dispatcher shows on ------------------------------------------
     def show_now(self, view: BoardView) -> None:
         """Show a state not yet durable, at once (a press lights before its fsync)."""
         self._show_base(view)
         self.refresh(self.clock())
 
     def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
-        """Show the keeper's durable state: at the next refresh, or ``at_once`` (after a
-        commit or a refusal, so that its frame is sent before the listeners' cues);
-        ``status`` is the keeper's status when the caller has it (a commit's result)."""
+        """Show the keeper's durable state: at the next refresh, or ``at_once`` (its frame
+        sent before the listeners' cues); ``status``: the keeper's, when the caller has it."""
         self._show_base(self.keeper.view())
         if at_once:
             self.refresh(self.clock())
@@ -268,8 +199,7 @@ class ServiceLoop:
         self.show_durable(at_once=True)
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
-        """Flash the error and its class's sign in the view (for :data:`ERROR_KEPT` seconds):
-        ``extra.refusal`` is the class, ``extra.refused`` the reason in words."""
+        """Flash the refusal's class and reason in the view for :data:`ERROR_KEPT` seconds."""
         self._error_at = self.clock()
         self._refusal = (refusal, reason)
 
@@ -282,17 +212,13 @@ class ServiceLoop:
         if len(view.tracks) != self.panel.tracks:
             self.panel.set_tracks(len(view.tracks))
 
-    # --- the view and the frame ---------------------------------------------------
     def view(self) -> BoardView:
-        """The view the board shows now: the game plus pending entries and overlays (the
-        panel's, added to any the keeper shows: a joined board's entries the host has not
-        confirmed, boardctl.remote.joined)."""
+        """The view the board shows now: the game plus the panel's pending entries (added to
+        any the keeper shows: boardctl.remote.joined) and overlays."""
         base = self._base_view
         pending = self.panel.pending
         tracks = tuple(
-            dataclasses.replace(
-                track, pending=track.pending + (pending[i] if i < len(pending) else 0)
-            )
+            replace(track, pending=track.pending + (pending[i] if i < len(pending) else 0))
             for i, track in enumerate(base.tracks)
         )
         # with the panel's modes, and when the pending amount last changed (a renderer may
@@ -307,25 +233,23 @@ class ServiceLoop:
         for add in self.view_extras:
             extra = add(extra)
         error_at = self._error_at if self._error_at is not None else base.error_at
-        return dataclasses.replace(base, tracks=tracks, extra=extra, error_at=error_at)
+        return replace(base, tracks=tracks, extra=extra, error_at=error_at)
 
-    def refresh(self, now: float, *, force: bool = False) -> bool:
+    def refresh(self, now: float, *, force: bool = False) -> None:
         """Render and send a frame if the view changed or an animation is due."""
         view = self.view()
         key = self._key(view)
         due = self._next_render is not None and now >= self._next_render
         if not force and key == self._view_key and not due:
-            return False
+            return
         view_changed = key != self._view_key
         self._view_key = key
-        self._view = view
         frame, self._next_render = self.renderer.render_with_next(view, now)
         self.renders += 1
-        frame_changed = frame != self._frame or force
+        frame_changed = frame != self.frame or force
         if frame_changed:
-            self._frame = frame
+            self.frame = frame
             self.link.show(frame)
-            self.frames_sent += 1
             if self.on_frame is not None:
                 self.on_frame(frame)
         if self.display is not None and (frame_changed or view_changed):
@@ -337,23 +261,15 @@ class ServiceLoop:
             except OSError as exc:  # the terminal went away: carry on headless
                 log.warning("terminal display stopped: %s", exc)
                 self.display = None
-        return True
 
     def _update_status(self, status: dict[str, Any] | None = None) -> None:
-        """Tell systemd the durable score (the keeper's ``status``, read unless given) when its
-        line changed; only the durable state changes it, so a press shown before its write
-        does not read it."""
+        """Tell systemd the durable score when its line changed (a press not yet written
+        does not read it)."""
         line = status_line(self.keeper.status() if status is None else status)
         if line != self._status:
             self._status = line
             self.notifier.status(line)
 
-    @property
-    def frame(self) -> Frame | None:
-        """The last frame sent to the link."""
-        return self._frame
-
-    # --- the loop ---------------------------------------------------------------
     def start(self) -> None:
         """Show the first frame and tell systemd the service is ready."""
         now = self.clock()
@@ -368,7 +284,7 @@ class ServiceLoop:
     def run(self) -> None:
         """Serve until :meth:`stop`; then turn the LEDs dark (:meth:`finish`)."""
         self.start()
-        while not self._stopping:
+        while not self.stopping:
             self.run_once()
         self.finish()
 
@@ -380,25 +296,27 @@ class ServiceLoop:
             timeout = max_wait if timeout is None else min(timeout, max_wait)
         for key, mask in self.selector.select(timeout):
             key.data(mask)
-        self.wakeups += 1
         with self.edge_lock:
             now = self.clock()
-        self._handle_events()
+        while not self._events.empty():  # the loop's thread is the queue's only reader
+            self._handle(self._events.get_nowait())
         self.dispatcher.run_buttons(self.panel.tick(now))
-        for tick in self._tickers:
+        for _, tick in self._timers:
             tick(now)
         if self._error_at is not None and now - self._error_at > ERROR_KEPT:
             self._error_at = None
         self.refresh(now)
-        self._announce_state()
+        # the watchers are told what the board shows, if it changed since they were last told
+        if self.watch.watchers and self._view_key != self._watched_key:
+            self._watched_key = self._view_key
+            self.watch.publish(lambda: {"state": self.requests.state()})
         if self._next_watchdog is not None and now >= self._next_watchdog:
             self.notifier.watchdog()
-            interval = self.notifier.watchdog_interval or 1.0
-            self._next_watchdog = now + interval
+            self._next_watchdog = now + (self.notifier.watchdog_interval or 1.0)
 
     def _timeout(self, now: float) -> float | None:
         times = [self.panel.deadline(), self._next_render, self._next_watchdog]
-        times += [deadline() for deadline in self._timers]
+        times += [deadline() for deadline, _ in self._timers]
         if self._error_at is not None:
             times.append(self._error_at + ERROR_KEPT)
         due = [t for t in times if t is not None]
@@ -409,14 +327,6 @@ class ServiceLoop:
     def _drain_wake(self, mask: int) -> None:
         with contextlib.suppress(BlockingIOError, OSError):
             os.read(self._wake_r, 4096)
-
-    def _handle_events(self) -> None:
-        while True:
-            try:
-                event = self._events.get_nowait()
-            except queue.Empty:
-                return
-            self._handle(event)
 
     def _handle(self, event: LoopEvent) -> None:
         panel, run = self.panel, self.dispatcher.run_buttons
@@ -430,19 +340,15 @@ class ServiceLoop:
                 panel.turn(event.track, event.steps, self.clock() if event.at is None else event.at)
             )
         elif isinstance(event, Tap):  # a keyboard key
-            run(self._tap(event.button, event.hold))
+            run(self.tap(event.button, event.hold))
         elif isinstance(event, Call):
             event.function()
         else:
-            self._stopping = True
-
-    @property
-    def stopping(self) -> bool:
-        return self._stopping
+            self.stopping = True
 
     def finish(self) -> None:
-        """A clean stop: the LEDs go dark (``Link.goodbye``; the score is in the journal).
-        A crash or a lost link never gets here: the score stays on the LEDs then."""
+        """A clean stop: the LEDs go dark (the score is in the journal); after a crash or
+        a lost link the score stays on the LEDs."""
         self.notifier.stopping()
         self.panel.cancel_pending()
         self._error_at = None

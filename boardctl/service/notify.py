@@ -1,15 +1,10 @@
 """systemd's notify protocol: READY=1, WATCHDOG=1, STATUS=..., STOPPING=1.
 
-The protocol is one datagram to the Unix socket named by ``$NOTIFY_SOCKET``
-(a path, or ``@name`` for the abstract namespace), so it is written here in a
-few lines instead of adding a dependency (python-systemd needs libsystemd
-headers to build; the sdnotify package is no shorter than this). Outside
-systemd ``$NOTIFY_SOCKET`` is unset and every call does nothing.
-
-The socket is non-blocking: the service loop never waits for systemd. A
-datagram that does not fit (systemd has not read the last ten or so) is not
-lost: its fields are kept, newest value per key, and go out with the next
-datagram that fits (the watchdog ping sends them at the latest).
+One datagram to the Unix socket named by ``$NOTIFY_SOCKET`` (a path, or ``@name``
+for the abstract namespace): a few lines here instead of a dependency. Outside
+systemd every call does nothing. The socket is non-blocking: the loop never waits
+for systemd; fields that did not fit are kept, newest value per key, and go out
+with the next datagram that fits (the watchdog ping's at the latest).
 """
 
 from __future__ import annotations
@@ -44,10 +39,8 @@ class Notifier:
         return self._address is not None
 
     def send(self, *fields: str) -> bool:
-        """Send ``KEY=value`` fields in one datagram, never waiting; False if not sent now.
-
-        Fields that could not be sent are kept and sent with the next datagram.
-        """
+        """Send ``KEY=value`` fields in one datagram, never waiting; False if not sent now
+        (then they go with the next datagram)."""
         if self._address is None:
             return False
         for item in fields:

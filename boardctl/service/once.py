@@ -1,13 +1,10 @@
 """Exactly once: a state-changing request repeated with the same id writes nothing.
 
-A client that got no reply (the service was stopped with SIGSTOP, an fsync
-was slow, the connection broke) cannot know whether its entry was applied.
-It sends the request again with the same ``request_id`` (the CLI makes one
-per invocation; socket clients may). The id is stored with the event it
-wrote (the journal's ``request`` column); a repeat of a recorded id returns
+A client that got no reply cannot know whether its entry was applied: it sends
+the request again with the same ``request_id``. The id is stored with the event
+it wrote (the journal's ``request`` column); a repeat of a recorded id returns
 that event (``"repeated": true``, with the status now) and writes nothing. A
-request that wrote nothing (refused, or a press that only added a pending
-amount) is simply handled again.
+request that wrote nothing (refused, a pending amount only) is handled again.
 """
 
 from __future__ import annotations
@@ -23,21 +20,13 @@ FIELD = "request_id"
 Handler = Callable[[dict[str, Any]], Any]
 
 
-def request_id(request: dict[str, Any]) -> str | None:
-    """Take the request id out of ``request`` (the engine never sees it); check it."""
-    value = request.pop(FIELD, None)
-    if value is None:
-        return None
-    if not isinstance(value, str) or not 0 < len(value) <= MAX_REQUEST_ID:
-        raise ControlError(f"{FIELD} must be a string of 1-{MAX_REQUEST_ID} characters")
-    return value
-
-
 def exactly_once(handler: Handler, keeper: Any) -> Handler:
     """Wrap the service's request handler with the request-id check (``keeper.journal``)."""
 
     def handle(request: dict[str, Any]) -> Any:
-        rid = request_id(request)
+        rid = request.pop(FIELD, None)  # the engine never sees it
+        if rid is not None and (not isinstance(rid, str) or not 0 < len(rid) <= MAX_REQUEST_ID):
+            raise ControlError(f"{FIELD} must be a string of 1-{MAX_REQUEST_ID} characters")
         journal = keeper.journal
         if rid is None or journal is None:
             return handler(request)

@@ -25,14 +25,9 @@ SYSTEM_SOCKET_NAME = "/run/boardctl/" + SOCKET_NAME
 SYSTEM_JOURNAL_NAME = "/var/lib/boardctl/" + JOURNAL_NAME
 
 
-def _first_dir(value: str) -> str:
-    # systemd may list several directories separated by colons; ours is the first.
-    return value.split(":", 1)[0]
-
-
 def _state_dir(env: Mapping[str, str]) -> str:
-    if env.get("STATE_DIRECTORY"):
-        return _first_dir(env["STATE_DIRECTORY"])
+    if env.get("STATE_DIRECTORY"):  # systemd may list several, colon-separated: ours is the first
+        return env["STATE_DIRECTORY"].split(":", 1)[0]
     if env.get("XDG_STATE_HOME"):
         return os.path.join(env["XDG_STATE_HOME"], "boardctl")
     return os.path.join(env.get("HOME") or os.path.expanduser("~"), ".local", "state", "boardctl")
@@ -40,7 +35,7 @@ def _state_dir(env: Mapping[str, str]) -> str:
 
 def _runtime_dir(env: Mapping[str, str]) -> str:
     if env.get("RUNTIME_DIRECTORY"):
-        return _first_dir(env["RUNTIME_DIRECTORY"])
+        return env["RUNTIME_DIRECTORY"].split(":", 1)[0]
     if env.get("XDG_RUNTIME_DIR"):
         return os.path.join(env["XDG_RUNTIME_DIR"], "boardctl")
     # Not a predictable shared /tmp path (anyone could create it first): the user's own state.
@@ -58,9 +53,7 @@ def _socket(service: ServiceConfig, env: Mapping[str, str]) -> str:
 def client_socket_name(service: ServiceConfig, env: Mapping[str, str] | None = None) -> str:
     """The socket a CLI verb talks to: configured, systemd's, the system service's, the user's."""
     env = os.environ if env is None else env
-    if service.socket or env.get("RUNTIME_DIRECTORY"):
-        return _socket(service, env)
-    if os.path.exists(SYSTEM_SOCKET_NAME):
+    if not (service.socket or env.get("RUNTIME_DIRECTORY")) and os.path.exists(SYSTEM_SOCKET_NAME):
         return SYSTEM_SOCKET_NAME
     return _socket(service, env)
 
@@ -68,16 +61,9 @@ def client_socket_name(service: ServiceConfig, env: Mapping[str, str] | None = N
 def client_journal_name(service: ServiceConfig, env: Mapping[str, str] | None = None) -> str:
     """The journal a CLI verb reads when no service answers (same order as the socket)."""
     env = os.environ if env is None else env
-    if service.journal or env.get("STATE_DIRECTORY"):
-        return _journal(service, env)
-    if os.path.exists(SYSTEM_JOURNAL_NAME):
+    if not (service.journal or env.get("STATE_DIRECTORY")) and os.path.exists(SYSTEM_JOURNAL_NAME):
         return SYSTEM_JOURNAL_NAME
     return _journal(service, env)
-
-
-def state_dir(env: Mapping[str, str] | None = None) -> Path:
-    """The directory for the journal."""
-    return _path(_state_dir(os.environ if env is None else env))
 
 
 def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -96,12 +82,10 @@ def socket_path(service: ServiceConfig, env: Mapping[str, str] | None = None) ->
 
 
 def client_socket(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
-    """:func:`client_socket_name` as a path."""
     return _path(client_socket_name(service, env))
 
 
 def client_journal(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
-    """:func:`client_journal_name` as a path."""
     return _path(client_journal_name(service, env))
 
 

@@ -1,71 +1,46 @@
-"""The control socket's requests, answered by the running board.
+"""The control socket's requests, answered by the running board (in the loop's thread).
 
-The engine's commands go to the :class:`~boardctl.service.dispatch.Dispatcher`
-(parsed once, here, from the request's JSON); ``press`` is a button gesture
-exactly as if pressed on the board; ``status``, ``history``, ``frame`` and
-``ping`` only read, and so does ``records`` (every player's record, from the
-journal: :mod:`boardctl.service.journal_reader`). ``watch`` is served by the control
-server itself (see :mod:`boardctl.service.watch`). The protocol:
-``docs/control-protocol.md``.
+The engine's commands go to the :class:`~boardctl.service.dispatch.Dispatcher`;
+``press`` is a button gesture exactly as if pressed on the board; the rest only
+read (``records`` and ``history --all`` from a thread: :mod:`.journal_reader`).
+The protocol: ``docs/control-protocol.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardctl.board.viewjson import view_to_dict
 from boardctl.errors import ControlError, EntryError
-from boardctl.game.commands import BoardCommand, parse_board_command
-from boardctl.inputs.panel import Panel, parse_button_id
-from boardctl.link.base import Link
-from boardctl.service.dispatch import Dispatcher
-from boardctl.service.history_all import HistoryPages, page_rows
+from boardctl.game.commands import parse_board_command
+from boardctl.inputs.panel import parse_button_id
+from boardctl.service.history_all import HistoryPages
 from boardctl.service.journal_reader import JournalRecords
-from boardctl.service.settings import SOUND_SETTINGS, BoardSettings
+from boardctl.service.settings import SOUND_SETTINGS
 from boardctl.view import BoardView
+
+if TYPE_CHECKING:
+    from boardctl.service.loop import ServiceLoop
 
 #: The control protocol's version (``ping`` and ``watch`` say it; docs/control-protocol.md).
 PROTOCOL_VERSION = 1
-
-Tap = Callable[[str, int], list[BoardCommand]]  # a whole press: button, hold level 0/1/2
 
 
 class Requests:
     """Answers one control request at a time (in the loop's thread)."""
 
-    def __init__(
-        self,
-        dispatcher: Dispatcher,
-        panel: Panel,
-        settings: BoardSettings,
-        link: Link,
-        *,
-        tap: Tap,
-        frame: Callable[[], bytes | None],
-        view: Callable[[], BoardView],
-        watched: Callable[[BoardView], None] = lambda view: None,
-        link_kind: str = "unknown",
-    ) -> None:
-        self.dispatcher = dispatcher
-        self.keeper = dispatcher.keeper
-        self.panel = panel
-        self.settings = settings
-        self.link = link
+    def __init__(self, loop: ServiceLoop, link_kind: str = "unknown") -> None:
+        self.loop = loop
+        self.keeper = loop.keeper
         self.link_kind = link_kind
-        self._tap = tap
-        self._frame = frame
-        self._view = view
-        self._watched = watched  # told the view a new watcher's snapshot shows
         # the journal's file (Scorekeeper.path); a keeper without one has no records
         self.records = JournalRecords(getattr(self.keeper, "path", None))
         self.past = HistoryPages(getattr(self.keeper, "path", None))  # history --all, off the loop
         # what the records must count: the journal's last event, and the copies of a host's
         # results kept (boardctl.remote: a joined board's keeper shows the host's seq)
-        self.records_due: Callable[[], tuple[int, int]] = lambda: (
-            int(self.keeper.status()["seq"]),
-            0,
-        )
+        self.records_due: Callable[[], tuple[int, int]]
+        self.records_due = lambda: (int(self.keeper.status()["seq"]), 0)
         # more parts of the running board in the status, by key (boardctl.remote: "remote")
         self.parts: dict[str, Callable[[], Any]] = {}
         # a hosting board's invitation code (boardctl.remote): asked for alone, never in the
@@ -91,28 +66,26 @@ class Requests:
         if reader is not None:
             return reader(request)
         if request["op"] == "set" and request.get("key") in SOUND_SETTINGS:
-            return self.settings.set_sound(request["key"], request.get("value"))
-        return self.dispatcher.execute(parse_board_command(request))
+            return self.loop.settings.set_sound(request["key"], request.get("value"))
+        return self.loop.dispatcher.execute(parse_board_command(request))
 
     def status(self) -> dict[str, Any]:
         """The engine's status plus what only the running board knows."""
         status = dict(self.keeper.status())
-        status["pending"] = list(self.panel.pending)
-        if self.panel.stuck:  # a contact held past stuck_after (the LEDs' yellow double flash)
-            status["stuck"] = list(self.panel.stuck)
-        if self.settings.brightness is not None:
-            status["brightness"] = self.settings.brightness
-        status.update(self.settings.sound)  # volume / mute set at run time
-        status["link"] = {"kind": self.link_kind, "connected": bool(self.link.connected)}
-        for key, part in self.parts.items():
-            status[key] = part()
-        return status
+        status["pending"] = list(self.loop.panel.pending)
+        if self.loop.panel.stuck:  # a contact held past stuck_after (the LEDs' yellow double flash)
+            status["stuck"] = list(self.loop.panel.stuck)
+        if self.loop.settings.brightness is not None:
+            status["brightness"] = self.loop.settings.brightness
+        status.update(self.loop.settings.sound)  # volume / mute set at run time
+        status["link"] = {"kind": self.link_kind, "connected": bool(self.loop.link.connected)}
+        return status | {key: part() for key, part in self.parts.items()}
 
     def state(self, view: BoardView | None = None, *, snapshot: bool = False) -> dict[str, Any]:
         """What a watcher is told when the board changes: the status and the view (now)."""
-        view = view or self._view()
+        view = view or self.loop.view()
         if snapshot:
-            self._watched(view)
+            self.loop.watched(view)
         return {"status": self.status(), "view": view_to_dict(view)}
 
     def close(self) -> None:
@@ -121,23 +94,21 @@ class Requests:
         self.past.close()
 
     def _frame_reply(self) -> dict[str, Any]:
-        frame = self._frame() or b""
+        frame = self.loop.frame or b""
         return {"leds": len(frame) // 3, "rgb": frame.hex()}
 
     def _history(self, request: Mapping[str, Any]) -> Any:
         items = self.keeper.history()  # a joined board's keeper refuses: the game is the host's
-        if request.get("all") is True:
-            return self._history_page(request.get("after", 0))
-        limit = request.get("limit")
-        return items[-limit:] if isinstance(limit, int) and limit > 0 else items
-
-    def _history_page(self, after: int) -> Any:
-        """A page of every game's rows (:mod:`boardctl.service.history_all`)."""
+        if request.get("all") is not True:
+            limit = request.get("limit")
+            return items[-limit:] if isinstance(limit, int) and limit > 0 else items
+        after = request.get("after", 0)  # a page of every game's rows: .history_all
         opened = getattr(self.keeper, "inner", self.keeper) is not None  # not a fault's keeper
         if opened and getattr(self.keeper, "path", None) is not None:
             return self.past.reply(after, int(self.keeper.status()["seq"]))
         # a keeper without a journal keeps its rows in memory: one page
-        return page_rows([r for r in self.keeper.history(all_games=True) if r["seq"] > after])
+        rows = [r for r in self.keeper.history(all_games=True) if r["seq"] > after]
+        return {"next": None, "rows": rows}
 
     def press(self, name: str, hold: int) -> dict[str, Any]:
         """A button gesture from the socket; refusals come back as one error."""
@@ -148,19 +119,19 @@ class Requests:
                 f"unknown button {name!r} (undo, menu, trackN.plus1, trackN.plus5, "
                 "trackN.encoder_push)"
             ) from None
-        if track is not None and track >= self.panel.tracks:
+        if track is not None and track >= self.loop.panel.tracks:
             raise ControlError(
-                f"there is no button {name!r}: this game has {self.panel.tracks} tracks "
-                f"(track1 to track{self.panel.tracks})"
+                f"there is no button {name!r}: this game has {self.loop.panel.tracks} tracks "
+                f"(track1 to track{self.loop.panel.tracks})"
             )
         if hold not in (0, 1, 2):
             raise ControlError(f"hold must be 0 (short), 1 (long) or 2 (very long), not {hold}")
         refused: list[str] = []
-        for command in self._tap(name, hold):
+        for command in self.loop.tap(name, hold):
             try:
-                self.dispatcher.execute(self.keeper.button_command(command))
+                self.loop.dispatcher.execute(self.keeper.button_command(command))
             except EntryError as exc:
                 refused.append(str(exc))
         if refused:
             raise EntryError("; ".join(refused))
-        return {"pending": list(self.panel.pending), "mode": self.panel.mode}
+        return {"pending": list(self.loop.panel.pending), "mode": self.loop.panel.mode}

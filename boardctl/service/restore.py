@@ -41,10 +41,10 @@ def list_text(args: Any) -> str:
     backups = list_backups(journal)
     if not backups:
         return f"no backups of {journal} yet (one is made at every game end and clean shutdown)"
-    lines = [f"backups of {journal} (restore one with `boardctl restore N`):"]
-    for number, path in enumerate(backups, 1):
-        lines.append(f"{number:3d}  {path.name}  {_describe(path)}")
-    return "\n".join(lines)
+    lines = [
+        f"{number:3d}  {path.name}  {_describe(path)}" for number, path in enumerate(backups, 1)
+    ]
+    return "\n".join([f"backups of {journal} (restore one with `boardctl restore N`):", *lines])
 
 
 def _choose(journal: Path, which: str) -> Path:
@@ -59,22 +59,13 @@ def _choose(journal: Path, which: str) -> Path:
     raise ControlError(f"no backup {which!r}; `boardctl restore` lists them ({len(backups)})")
 
 
-def _store_starts(journal: Path) -> None:
-    """The game starts of a backup taken before they were stored (or by an older boardctl),
-    stored now by a writer's open (:func:`~boardctl.results.kept.store_game_starts`), so that
-    the service's next start resumes from the last one instead of replaying every event. A
-    journal that cannot be opened is left as restored (the service reports it)."""
-    from boardctl.game.keeper import Scorekeeper
-
-    with contextlib.suppress(JournalError):
-        Scorekeeper.open(journal).close()
-
-
 def restore(args: Any, which: str) -> str:
     """Restore backup ``which``; refuse while the service runs. Returns what was done."""
     from boardctl.cli.verbs import _paths
+    from boardctl.game.keeper import Scorekeeper
     from boardctl.service.client import ServiceDown, request
     from boardctl.store.integrity import restore_backup
+    from boardctl.store.lock import WriterLock
 
     socket_file, journal = _paths(args)
     try:
@@ -89,8 +80,6 @@ def restore(args: Any, which: str) -> str:
             "then restore, then start it again"
         )
     backup = _choose(journal, which)
-    from boardctl.store.lock import WriterLock
-
     lock = WriterLock.acquire(journal)  # JournalBusy names a service that has not its socket yet
     try:
         kept = restore_backup(journal, backup)
@@ -98,7 +87,11 @@ def restore(args: Any, which: str) -> str:
         raise JournalError(f"cannot restore {backup} as {journal}: {exc}") from exc
     finally:
         lock.release()
-    _store_starts(journal)
+    # The game starts of a backup taken before they were stored (or by an older boardctl),
+    # stored now by a writer's open, so that the service's next start resumes from the last
+    # one; a journal that cannot be opened is left as restored (the service reports it).
+    with contextlib.suppress(JournalError):
+        Scorekeeper.open(journal).close()
     done = f"restored {backup.name} as {journal}: {_describe(journal)}"
     if kept is not None:
         done += f"\nthe journal it replaced is kept in {kept}"

@@ -1,11 +1,9 @@
 """A CLI command that changes the game: sent with one request id, retried, applied once.
 
-When no reply comes (the service stopped with SIGSTOP, a slow fsync, a
-broken connection), the CLI cannot know whether the entry was applied. It
-sends the same request again, with the same ``request_id``: the service
-returns the first result if the entry was recorded and applies it otherwise
-(:mod:`boardctl.service.once`). If no attempt is answered, it says that the
-entry *may* have been recorded, never that it failed.
+Without a reply the CLI cannot know whether the entry was applied: it sends the
+same request again, with the same ``request_id`` (:mod:`boardctl.service.once`).
+If no attempt is answered, it says that the entry *may* have been recorded,
+never that it failed.
 """
 
 from __future__ import annotations
@@ -31,12 +29,8 @@ def send_once(
     *,
     direct: Callable[[dict[str, Any]], tuple[Any, bool]] | None = None,
 ) -> tuple[Any, bool]:
-    """Send ``command`` with a request id; (result, True if the service answered).
-
-    When no service answers, ``direct`` is called with the command (its
-    request id set); by default it is applied to ``journal`` (or handed over
-    to a starting service) by :func:`~boardctl.service.handoff.apply_or_hand_over`.
-    """
+    """Send ``command`` with a request id; (result, True if the service answered). With no
+    service, ``direct`` (by default :func:`.handoff.apply_or_hand_over`) gets the command."""
     from boardctl.service.client import NoAnswer, ServiceDown, request
 
     command = {**command, "request_id": command.get("request_id") or os.urandom(16).hex()}
@@ -53,7 +47,15 @@ def send_once(
                 )
             continue
         except ServiceDown:
-            result, live = _direct(socket_file, journal, command, direct)
+            if direct is not None:
+                result, live = direct(command)
+            else:
+                from pathlib import Path
+
+                from boardctl.service.handoff import apply_or_hand_over
+
+                assert journal is not None, "send_once needs a journal or a direct writer"
+                result, live = apply_or_hand_over(Path(socket_file), journal, command)
         else:
             live = True
         if isinstance(result, dict) and result.get("repeated"):
@@ -65,19 +67,3 @@ def send_once(
         f"{last}; the entry may have been recorded: `boardctl status` shows it "
         "(entering it again could count it twice)"
     )
-
-
-def _direct(
-    socket_file: str | os.PathLike[str],
-    journal: Path | None,
-    command: dict[str, Any],
-    direct: Callable[[dict[str, Any]], tuple[Any, bool]] | None,
-) -> tuple[Any, bool]:
-    if direct is not None:
-        return direct(command)
-    from pathlib import Path
-
-    from boardctl.service.handoff import apply_or_hand_over
-
-    assert journal is not None, "send_once needs a journal or a direct writer"
-    return apply_or_hand_over(Path(socket_file), journal, command)

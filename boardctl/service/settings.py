@@ -1,10 +1,8 @@
 """The board's own settings: the LED brightness, the sound, and what settings mode starts from.
 
-The engine keeps the game's settings (variant, target, preset, mode, rule set); the
-brightness is the service's alone (``set brightness`` from the socket, the
-brightness item of settings mode), applied to the renderer at once; so are the
-sound's volume and mute (``set volume 0.5``, ``set mute true``), applied to
-:mod:`boardctl.sound` when it is wired.
+The engine keeps the game's settings; the brightness (``set brightness``, settings
+mode) is the service's alone, applied to the renderer at once, and so are the
+sound's volume and mute (``set volume 0.5``, ``set mute true``).
 """
 
 from __future__ import annotations
@@ -40,9 +38,9 @@ def check_setting_request(request: Mapping[str, object]) -> None:
     """A ``set`` request's key and fields; a board setting's value too (the game checks its own)."""
     from boardctl.game.commands import check_fields
 
-    key = request.get("key")
-    if not isinstance(key, str) or key not in setting_keys():
-        raise EntryError(f"unknown setting {key!r} (known: {', '.join(setting_keys())})")
+    key, known = request.get("key"), setting_keys()
+    if not isinstance(key, str) or key not in known:
+        raise EntryError(f"unknown setting {key!r} (known: {', '.join(known)})")
     check_fields(request, "set")
     if key in SOUND_SETTINGS:
         check_sound_setting(key, request.get("value"))
@@ -77,17 +75,11 @@ class BoardSettings:
 
     def current(self, status: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
         """The values settings mode starts from."""
-        values = {key: status.get(key) for key in GAME_SETTINGS}
-        values["brightness"] = self.brightness
-        return values
+        return {**{key: status.get(key) for key in GAME_SETTINGS}, "brightness": self.brightness}
 
 
-# --- The sound settings the running service keeps: ``set volume 0.5``, ``set mute true``. ------
-# Like the LED brightness they belong to the board, not to the game: they are
-# not journalled and last until the service restarts (the lasting values are
-# ``sound.volume`` and ``sound.mute`` in the config).
-
-
+# Not journalled, they last until the service restarts (the lasting values: sound.volume and
+# sound.mute in the config).
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 

@@ -1,12 +1,9 @@
 """Text from outside (control socket, CLI) made safe to store and to print.
 
-A player name is printed by ``boardctl status`` and ``history`` on other
-users' terminals and drawn by the virtual board; an escape sequence in it
-(``\\x1b[2J``) would clear their screens. Control characters (Unicode
-category Cc: C0, DEL, C1) are dropped from every string of a request at the
-edge, before the engine sees it. A string that is not Unicode text (a lone
-surrogate such as ``"\\ud800"``, which JSON can spell but UTF-8 cannot store)
-is refused there with a :class:`~boardctl.errors.ControlError`.
+A player name is printed on other users' terminals: an escape sequence in it
+(``\\x1b[2J``) would clear their screens. Control characters (category Cc) are
+dropped from every string of a request at the edge; a string that is not Unicode
+text (a lone surrogate, which JSON can spell but UTF-8 cannot store) is refused.
 """
 
 from __future__ import annotations

@@ -1,35 +1,24 @@
 """``watch``: every state change and every committed event, streamed to control clients.
 
-A client sends ``{"op": "watch"}`` and gets, as the reply, a snapshot of the
-board (``status`` and ``view``) with the stream position ``n``; from then on
-the server writes one JSON line per change, each numbered ``n + 1``,
-``n + 2``, ... without gaps:
-
-- ``{"n": 8, "event": {...}, "seq": 42}``: a command was journalled
-  (``seq`` is its journal sequence number, ``event`` as ``history`` shows it);
-- ``{"n": 9, "state": {"status": {...}, "view": {...}}}``: what the board
-  shows changed (a score, a pending amount, settings mode, an error flash).
-
-A client that sees a gap missed something and should watch again. A watcher
-that does not keep up is dropped (with one log line) once
-:data:`MAX_WATCH_BUFFER` bytes wait for it: the buttons never wait for a
-watcher. The whole protocol: ``docs/control-protocol.md``.
+The reply to ``{"op": "watch"}`` is a snapshot (``status`` and ``view``) with the
+stream position ``n``; then one JSON line per change, numbered ``n + 1``, ``n + 2``, ...
+without gaps: ``{"n", "event", "seq"}`` when a command was journalled,
+``{"n", "state": {"status", "view"}}`` when what the board shows changed. A client
+that sees a gap missed something and should watch again. A watcher that does not
+keep up is dropped once :data:`MAX_WATCH_BUFFER` bytes wait for it: the buttons
+never wait for a watcher. The protocol: ``docs/control-protocol.md``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
+
+from boardctl.service.wire import encode
 
 MAX_WATCH_BUFFER = 256 * 1024  # unsent bytes before a watcher is dropped
 
 Sink = Callable[[bytes], None]  # takes one encoded line
-
-
-def encode_line(message: dict[str, Any]) -> bytes:
-    """One stream message as a JSON line."""
-    return json.dumps(message, separators=(",", ":"), default=str).encode() + b"\n"
 
 
 class Watch:
@@ -43,10 +32,8 @@ class Watch:
     def watchers(self) -> int:
         return len(self._sinks)
 
-    def subscribe(self, key: int, sink: Sink) -> int:
-        """Send every later message to ``sink``; returns the position now (the snapshot's)."""
+    def subscribe(self, key: int, sink: Sink) -> None:
         self._sinks[key] = sink
-        return self.n
 
     def unsubscribe(self, key: int) -> None:
         self._sinks.pop(key, None)
@@ -56,6 +43,6 @@ class Watch:
         if not self._sinks:
             return
         self.n += 1
-        line = encode_line({"n": self.n, **build()})
+        line = encode({"n": self.n, **build()})
         for sink in list(self._sinks.values()):
             sink(line)

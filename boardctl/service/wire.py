@@ -20,11 +20,8 @@ READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
 
 class Encoded(bytes):
-    """A reply's ``result`` already encoded as JSON text: put into the line as it is.
-
-    A ``history --all`` page (:mod:`boardctl.service.history_all`) is made
-    as JSON text, never decoded only to be encoded again.
-    """
+    """A reply's ``result`` already encoded as JSON text (a ``history --all`` page): put
+    into the line as it is, never decoded only to be encoded again."""
 
 
 def encode(message: dict[str, Any]) -> bytes:
