@@ -30,22 +30,15 @@ if TYPE_CHECKING:
     from boardctl.cribbage.play import PlayEvent, PlayScore, PlayState, score_play
 
 _LAZY: dict[str, str] = {
-    "DECK": "cards",
-    "Card": "cards",
-    "format_card": "cards",
-    "format_cards": "cards",
-    "parse_card": "cards",
-    "parse_cards": "cards",
-    "HandScore": "hand",
-    "ScoreItem": "hand",
-    "score_hand": "hand",
-    "hand_total": "fast",
-    "PlayScore": "play",
-    "score_play": "play",
-    "PlayEvent": "play",
-    "PlayState": "play",
-    "heels_points": "awards",
-    "opening_points": "awards",
+    name: module
+    for module, names in {
+        "cards": ("DECK", "Card", "format_card", "format_cards", "parse_card", "parse_cards"),
+        "hand": ("HandScore", "ScoreItem", "score_hand"),
+        "fast": ("hand_total",),
+        "play": ("PlayEvent", "PlayScore", "PlayState", "score_play"),
+        "awards": ("heels_points", "opening_points"),
+    }.items()
+    for name in names
 }
 
 __all__ = [

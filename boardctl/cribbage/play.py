@@ -55,12 +55,9 @@ def score_ranks(ranks: list[int], run_min: int = 3) -> PlayScore:
         raise PlayError(f"the count would be {count}: it may not pass {MAX_COUNT}")
     points = 0
     reasons: list[str] = []
-    if count == 15:
+    if count in (15, MAX_COUNT):
         points += 2
-        reasons.append("fifteen for 2")
-    elif count == MAX_COUNT:
-        points += 2
-        reasons.append("thirty-one for 2")
+        reasons.append("fifteen for 2" if count == 15 else "thirty-one for 2")
     last = ranks[-1]
     same = 1
     while same < len(ranks) and same < 4 and ranks[-1 - same] == last:
@@ -128,11 +125,9 @@ class PlayState:
         self.points = [0] * players
         self.last_player: int | None = None
         self.said_go: set[int] = set()
-        self.done = False
         self.turn: int | None = None
         self._next_turn_from((dealer + 1) % players)
-        if self.turn is None:
-            self.done = True
+        self.done = self.turn is None
 
     @classmethod
     def for_variant(
@@ -158,10 +153,6 @@ class PlayState:
             return []
         room = MAX_COUNT - self.count
         return [card for card in self.hands[who] if card.value <= room]
-
-    def can_play(self, seat: int | None = None) -> bool:
-        """Whether ``seat`` (default: the player to move) has a card that fits."""
-        return bool(self.legal_plays(seat))
 
     @property
     def go_bonus(self) -> int:
@@ -259,30 +250,22 @@ class PlayState:
 
     def _advance(self, after: int) -> list[PlayEvent]:
         self._next_turn_from((after + 1) % self.players)
-        if self.turn is None:
-            return self._end_count()
-        return []
+        return self._end_count() if self.turn is None else []
 
     def _end_count(self) -> list[PlayEvent]:
         events: list[PlayEvent] = []
         last = self.last_player
         if last is not None and self.count < MAX_COUNT and not self._go_point_given:
-            events.append(
-                self._record(
-                    PlayEvent(
-                        "last", last, None, self.count, LAST_CARD_POINTS, ("last card for 1",)
-                    )
-                )
+            event = PlayEvent(
+                "last", last, None, self.count, LAST_CARD_POINTS, ("last card for 1",)
             )
+            events.append(self._record(event))
         self.count = 0
         self.pile = []
         self.said_go = set()
         self._go_point_given = False
         self.turn = None
-        if self.single_count or last is None:
-            self.done = True
-            return events
-        self._next_turn_from((last + 1) % self.players)
-        if self.turn is None:
-            self.done = True
+        if not self.single_count and last is not None:
+            self._next_turn_from((last + 1) % self.players)
+        self.done = self.turn is None
         return events

@@ -93,52 +93,39 @@ def _quotes() -> dict[str, dict[str, tuple[Source, ...]]]:
 
 _QUOTES = _quotes()
 
+DEAL_RIGHT = "deal-right"
+ANY_OPPONENT = "skunk-any-opponent"  # the measure of every rule set (skunk_loser)
+MUGGINS_STANDING = "muggins-standing"
+MUGGINS_DECLARED = "muggins-declared"
+FRACTION_LINES = "fraction-lines"
+
+_HOUSE_RULE_TITLES = {
+    "go-per-card": "after a go, every card the others can still lay pegs 1 (2 for 31 instead)",
+    "runs-of-two": (
+        "runs score from two cards, in the play and the show (2, plus 1 per further card)"
+    ),
+    "deal-right": (
+        "the deal passes to the dealer's right (counting still starts at the dealer's left)"
+    ),
+    "skunk-any-opponent": (
+        "with three or more tracks the skunk counts against the lowest loser"
+        " (the measure of every rule set)"
+    ),
+    "muggins-standing": (
+        "muggins is always on: points a player misses may be claimed by an opponent"
+    ),
+    "muggins-declared": (
+        "muggins is chosen before the game begins: it cannot be switched once pegs move"
+    ),
+    "crib-four-flush": "a crib of four cards of one suit scores 4 like a hand (no crib exception)",
+    "fraction-lines": (
+        "skunk lines are fractions of the target: 3/4 (skunk) and 1/2 (double skunk)"
+    ),
+}
+
 HOUSE_RULES: dict[str, HouseRule] = {
-    rule.name: rule
-    for rule in (
-        HouseRule(
-            "go-per-card",
-            "after a go, every card the others can still lay pegs 1 (2 for 31 instead)",
-            _QUOTES["house_rules"]["go-per-card"],
-        ),
-        HouseRule(
-            "runs-of-two",
-            "runs score from two cards, in the play and the show (2, plus 1 per further card)",
-            _QUOTES["house_rules"]["runs-of-two"],
-        ),
-        HouseRule(
-            "deal-right",
-            "the deal passes to the dealer's right (counting still starts at the dealer's left)",
-            _QUOTES["house_rules"]["deal-right"],
-        ),
-        HouseRule(
-            "skunk-any-opponent",
-            "with three or more tracks the skunk counts against the lowest loser"
-            " (the measure of every rule set)",
-            _QUOTES["house_rules"]["skunk-any-opponent"],
-            every_set=True,  # boardctl.cribbage.rules.skunk_loser
-        ),
-        HouseRule(
-            "muggins-standing",
-            "muggins is always on: points a player misses may be claimed by an opponent",
-            _QUOTES["house_rules"]["muggins-standing"],
-        ),
-        HouseRule(
-            "muggins-declared",
-            "muggins is chosen before the game begins: it cannot be switched once pegs move",
-            _QUOTES["house_rules"]["muggins-declared"],
-        ),
-        HouseRule(
-            "crib-four-flush",
-            "a crib of four cards of one suit scores 4 like a hand (no crib exception)",
-            _QUOTES["house_rules"]["crib-four-flush"],
-        ),
-        HouseRule(
-            "fraction-lines",
-            "skunk lines are fractions of the target: 3/4 (skunk) and 1/2 (double skunk)",
-            _QUOTES["house_rules"]["fraction-lines"],
-        ),
-    )
+    name: HouseRule(name, title, _QUOTES["house_rules"][name], every_set=name == ANY_OPPONENT)
+    for name, title in _HOUSE_RULE_TITLES.items()
 }
 
 #: The seed text behind the game points presets that the rule sets use (values in presets.py).
@@ -250,13 +237,6 @@ def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str
 
 # --- The engine's side: a ``new_game`` or ``set house_rules`` into checked names, and the
 # engine's few questions (who deals next, the skunk's measure, fraction lines, muggins). ---
-
-
-DEAL_RIGHT = "deal-right"
-ANY_OPPONENT = "skunk-any-opponent"
-MUGGINS_STANDING = "muggins-standing"
-MUGGINS_DECLARED = "muggins-declared"
-FRACTION_LINES = "fraction-lines"
 
 
 def rules_of_command(

@@ -28,15 +28,14 @@ _ONES = [
     "eighteen",
     "nineteen",
 ]
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
 def number_words(n: int) -> str:
     """``29`` -> ``twenty-nine`` (0-99)."""
     if n < 20:
         return _ONES[n]
-    tens = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")[
-        n // 10 - 2
-    ]
+    tens = _TENS[n // 10 - 2]
     return tens if n % 10 == 0 else f"{tens}-{_ONES[n % 10]}"
 
 
