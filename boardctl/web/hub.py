@@ -84,8 +84,6 @@ class Hub:
                 if snap.notice:
                     self.note_refusal(snap.notice, publish=False)
                 self.publish(snap)
-        except asyncio.CancelledError:
-            raise
         except Exception:  # a bug here must not leave the pages hanging silently
             log.exception("watching the board failed")
             raise

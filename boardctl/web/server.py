@@ -71,16 +71,7 @@ CONFIG = web.AppKey("config", WebConfig)
 CHANGES = web.AppKey("changes", Changes)
 FEED: web.AppKey[ResultsFeed | None] = web.AppKey("feed")
 BOARD: web.AppKey[str] = web.AppKey("board")
-
-
-class Streams:
-    """The open event streams' tasks (ended at shutdown)."""
-
-    def __init__(self) -> None:
-        self.tasks: set[asyncio.Task[Any]] = set()
-
-
-STREAMS = web.AppKey("streams", Streams)
+STREAMS: web.AppKey[set[asyncio.Task[Any]]] = web.AppKey("streams")  # ended at shutdown
 
 
 def asset_bytes() -> dict[str, bytes]:
@@ -103,6 +94,11 @@ def allowed_hosts(config: WebConfig) -> frozenset[str]:
 
 def _error(status: int, message: str) -> web.Response:
     return web.json_response({"ok": False, "error": message}, status=status)
+
+
+def _refused(exc: ControlError) -> web.Response:
+    """``503`` when the service cannot be reached, ``502`` when it refused."""
+    return _error(503 if isinstance(exc, ServiceGone) else 502, str(exc))
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -195,7 +191,7 @@ async def _stream(
     queue = subscribe()
     task = asyncio.current_task()
     assert task is not None
-    request.app[STREAMS].tasks.add(task)
+    request.app[STREAMS].add(task)
     try:
         await response.write(b"retry: 1000\n\n")
         while True:
@@ -209,7 +205,7 @@ async def _stream(
         pass  # the page went away
     finally:
         unsubscribe(queue)
-        request.app[STREAMS].tasks.discard(task)
+        request.app[STREAMS].discard(task)
     return response
 
 
@@ -246,10 +242,8 @@ async def records(request: web.Request) -> web.Response:
     while True:
         try:
             result = await source.request({"op": "records"})
-        except ServiceGone as exc:
-            return _error(503, str(exc))
         except ControlError as exc:  # an older service says "unknown op", or the journal's error
-            return _error(502, str(exc))
+            return _refused(exc)
         if result.get("ready"):
             return web.json_response({"ok": True, **result})
         if loop.time() > deadline:
@@ -264,13 +258,10 @@ async def invite(request: web.Request) -> web.Response:
     if not paired(request):
         return _error(401, NOT_PAIRED)
     try:
-        return web.json_response(
-            {"ok": True, **await request.app[SOURCE].request({"op": "invite"})}
-        )
-    except ServiceGone as exc:
-        return _error(503, str(exc))
+        hosted = await request.app[SOURCE].request({"op": "invite"})
     except ControlError as exc:
-        return _error(502, str(exc))
+        return _refused(exc)
+    return web.json_response({"ok": True, **hosted})
 
 
 def _dump(data: Any) -> bytes:
@@ -393,7 +384,7 @@ async def command(request: web.Request) -> web.Response:
 
 async def _on_shutdown(app: web.Application) -> None:
     """End the open event streams, so a stop does not wait for the pages to leave."""
-    for task in list(app[STREAMS].tasks):
+    for task in app[STREAMS].copy():
         task.cancel()
 
 
@@ -432,7 +423,7 @@ def make_app(
     app[PAIRING] = pairing
     app[HOSTS] = allowed_hosts(config)
     app[CHOICES] = tools.choices()
-    app[STREAMS] = Streams()
+    app[STREAMS] = set()
     files = asset_bytes()
     for path, (name, content_type) in ASSETS.items():
         app.router.add_get(path, make_asset_handler(files[name], content_type))
