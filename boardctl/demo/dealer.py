@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Generic, TypeVar
 
 from boardctl.cribbage.variants import Variant
@@ -83,24 +84,17 @@ class Dealer(Generic[C]):
     def deal(self, variant: Variant, dealer: int) -> Deal[C]:
         """Shuffle and deal one hand of ``variant``: one card at a time clockwise from the
         dealer's left (full hands drop out), then the crib's card where the variant has one."""
-        cards = self.shuffled()
+        cards = iter(self.shuffled())  # dealt from the top
         players = variant.players
         wanted = [variant.cards_dealt((seat - dealer) % players) for seat in range(players)]
         hands: list[list[C]] = [[] for _ in range(players)]
-        position = 0
         for round_number in range(max(wanted)):
             for offset in range(1, players + 1):
                 seat = (dealer + offset) % players
                 if round_number < wanted[seat]:
-                    hands[seat].append(cards[position])
-                    position += 1
-        crib = tuple(cards[position : position + variant.crib_from_deck])
-        position += variant.crib_from_deck
-        return Deal(
-            hands=tuple(tuple(hand) for hand in hands),
-            crib=crib,
-            stock=tuple(cards[position:]),
-        )
+                    hands[seat].append(next(cards))
+        crib = tuple(islice(cards, variant.crib_from_deck))
+        return Deal(hands=tuple(tuple(hand) for hand in hands), crib=crib, stock=tuple(cards))
 
     def cut_starter(self, stock: Sequence[C]) -> C:
         """The starter: the top card of the lower packet of the stock's cut."""

@@ -8,14 +8,11 @@ import textwrap
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, TextIO, cast
+from typing import Protocol, TextIO, cast
 
-from boardctl.board.terminal import printable
+from boardctl.board import Frame, PowerBudget, Renderer, load_layout, terminal
 from boardctl.errors import BoardError
 from boardctl.view import BoardView, TrackView
-
-if TYPE_CHECKING:
-    from boardctl.board.frame import Frame
 
 # Seconds per beat at --speed 1: a six-card game to 121 takes about a minute.
 BEAT = 0.3
@@ -58,12 +55,7 @@ class Pacer:
 
     def pause(self, beats: float) -> None:
         """Sleep for ``beats`` at this pace."""
-        self.wait(beats * BEAT)
-
-    def wait(self, seconds: float) -> None:
-        """Sleep ``seconds`` (at speed 1) at this pace."""
-        if self.speed > 0 and seconds > 0:
-            self._sleep(seconds / self.speed)
+        self.sleep(self.seconds(beats))
 
     def sleep(self, seconds: float) -> None:
         """Sleep ``seconds`` of wall time, whatever the pace."""
@@ -80,8 +72,7 @@ class TextTable:
 
     def say(self, line: str) -> None:
         """Print the line at once."""
-        self.stream.write(printable(line, getattr(self.stream, "encoding", None)) + "\n")
-        self.stream.flush()
+        _write(self.stream, line + "\n")
 
     def moved(self, view: BoardView) -> None:
         pass  # no board to draw
@@ -96,8 +87,6 @@ class Board:
     def __init__(
         self, layout: str, *, brightness: int = 255, power_ma: float | None = None
     ) -> None:
-        from boardctl.board import PowerBudget, Renderer, load_layout
-
         self.layout = load_layout(layout)  # a built-in name or a file
         power = None if power_ma is None else PowerBudget(limit_ma=power_ma)
         self.renderer = Renderer(self.layout, brightness=brightness, power=power)
@@ -108,8 +97,6 @@ class Board:
 
     def draw(self, view: BoardView, *, color: str, now: float | None = None) -> str:
         """The virtual board as text (``color``: truecolor, 256 or none)."""
-        from boardctl.board import terminal
-
         mode = cast("terminal.ColorMode", color)
         return terminal.draw_board(view, self.frame(view, now), self.layout, color=mode)
 
@@ -153,8 +140,6 @@ class TerminalTable:
     below it (on a terminal; :class:`TextTable` otherwise)."""
 
     def __init__(self, stream: TextIO, pacer: Pacer, board: Board, *, color: str = "auto") -> None:
-        from boardctl.board import terminal
-
         self.stream = stream
         self.pacer = pacer
         self.board = board
@@ -189,9 +174,7 @@ class TerminalTable:
             if self.view
             else []
         )
-        from boardctl.board.terminal import clip
-
-        top = [clip(row, columns, "") for row in top]
+        top = [terminal.clip(row, columns, "") for row in top]
         free = rows - 1 - len(top)
         gap = [""] if free > 3 else []
         room = max(free - len(gap), 1)
@@ -209,8 +192,7 @@ class TerminalTable:
         out = [_HOME if self._drawn else _HOME + "\x1b[2J"]
         out.extend(row + _CLEAR_LINE + "\n" for row in rows)
         out.append(_CLEAR_BELOW)
-        self.stream.write(printable("".join(out), getattr(self.stream, "encoding", None)))
-        self.stream.flush()
+        _write(self.stream, "".join(out))
         self._drawn = True
 
 
@@ -250,7 +232,7 @@ class LedTable:
                     for index, other in enumerate(names[: len(holes)])
                 )
                 self.link.show(self.board.frame(BoardView(target, tracks, phase="free")))
-                self.text.pacer.wait(SELF_TEST_SECONDS_PER_HOLE)
+                self.text.pacer.pause(SELF_TEST_SECONDS_PER_HOLE / BEAT)
             self.say(f"Self-test: {name}'s track, holes 0-{target} lit one by one.")
 
     def pause(self, beats: float) -> None:
@@ -268,6 +250,11 @@ class LinkLike(Protocol):
     """The part of a LED link the demo uses."""
 
     def show(self, frame: Frame) -> None: ...
+
+
+def _write(stream: TextIO, text: str) -> None:
+    stream.write(terminal.printable(text, getattr(stream, "encoding", None)))
+    stream.flush()
 
 
 def is_terminal(stream: TextIO) -> bool:

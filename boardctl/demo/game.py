@@ -60,11 +60,6 @@ def card_text(card: Card, style: log.Style) -> str:
     return style.card(rank, SUIT_LETTERS[card.suit])
 
 
-def cards_text(cards: Sequence[Card], style: log.Style) -> str:
-    """Cards in hand order, space separated."""
-    return " ".join(card_text(card, style) for card in cards)
-
-
 def _sorted(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (c.rank, c.suit))
 
@@ -143,7 +138,7 @@ class DemoGame:
         return card_text(card, self.style)
 
     def cards(self, cards: Sequence[Card]) -> str:
-        return cards_text(cards, self.style)
+        return " ".join(self.card(card) for card in cards)
 
     # --- the engine ----------------------------------------------------------
     def apply(self, command: Command) -> None:
@@ -233,7 +228,7 @@ class DemoGame:
         crib = list(deal.crib)
         if crib:
             self.say(f"{dealer_name} deals one card face down to the crib.")
-        hands: list[list[Card]] = []
+        hands: list[list[Card]] = [[] for _ in range(players)]  # the kept cards, by seat
         for offset in range(1, players + 1):
             seat = (dealer_seat + offset) % players
             cards = list(deal.hands[seat])
@@ -255,11 +250,7 @@ class DemoGame:
             else:
                 kept = _sorted(cards)
                 self.say(f"{self.names[seat]} is dealt {self.cards(kept)}.", BEATS["discard"])
-            hands.append(kept)
-        # hands[] is in order from the dealer's left; put it back by seat.
-        by_seat: list[list[Card]] = [[] for _ in range(players)]
-        for offset, kept in enumerate(hands, start=1):
-            by_seat[(dealer_seat + offset) % players] = kept
+            hands[seat] = kept
         starter = self.dealer.cut_starter(deal.stock)
         cutter = self.names[(dealer_seat - 1) % players]
         self.say(
@@ -269,9 +260,9 @@ class DemoGame:
         if starter.rank == 11:
             self.peg(dealer_seat, 2, "heels", f"His heels: {dealer_name} pegs two.", BEATS["go"])
         self.apply(Next())  # the deal is done: the play
-        self.the_play(by_seat, dealer_seat)
+        self.the_play(hands, dealer_seat)
         self.apply(Next())  # the play is over: the show
-        self.the_show(by_seat, _sorted(crib), starter, dealer_seat)
+        self.the_show(hands, _sorted(crib), starter, dealer_seat)
 
     def the_play(self, hands: list[list[Card]], dealer_seat: int) -> None:
         """The play through PlayState, every point pegged as it is scored."""
@@ -320,13 +311,11 @@ class DemoGame:
             elif event.kind == "go":
                 if following is None or (following.kind, following.seat) != ("last", event.seat):
                     self.say(f"{name}: go.", BEATS["go"])
-            elif event.kind == "last":
+            else:  # "last"
                 what = "last card" if state.done else "the go"
                 self.peg(
                     event.seat, event.points, "pegging", f"{name}: one for {what}.", BEATS["go"]
                 )
-            else:  # pragma: no cover - PlayState has no other kinds
-                raise BoardError(f"unknown play event {event.kind!r}")
 
     def the_show(
         self, hands: list[list[Card]], crib: list[Card], starter: Card, dealer_seat: int

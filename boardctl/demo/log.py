@@ -70,20 +70,12 @@ def play_phrase(reasons: Sequence[str], points: int) -> str:
     'fifteen two and a pair for two (4)'
     """
     phrases = [spoken_reason(reason) for reason in reasons]
-    if not phrases:
-        return number_words(points)
-    text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
-    if len(phrases) > 1:
-        text += f" ({points})"
-    return text
+    if len(phrases) < 2:
+        return phrases[0] if phrases else number_words(points)
+    return ", ".join(phrases[:-1]) + f" and {phrases[-1]} ({points})"
 
 
 # --- peg markers -----------------------------------------------------------
-def marker(name: str, points: int, total: int, style: Style) -> str:
-    """The peg marker that ends every scoring line: ``[Bob +2 → 17]``."""
-    return f"[{name} +{points} {style.arrow} {total}]"
-
-
 _MARKER = re.compile(r"\[(?P<name>[^\[\]]+?) \+(?P<points>\d+) (?:→|->) (?P<total>\d+)\]\s*$")
 
 
@@ -96,8 +88,8 @@ def parse_marker(line: str) -> tuple[str, int, int] | None:
 
 
 def scored(text: str, name: str, points: int, total: int, style: Style) -> str:
-    """A log line with its peg marker."""
-    return f"{text}  {marker(name, points, total, style)}"
+    """A log line with the peg marker that ends every scoring line: ``[Bob +2 → 17]``."""
+    return f"{text}  [{name} +{points} {style.arrow} {total}]"
 
 
 # --- results ---------------------------------------------------------------

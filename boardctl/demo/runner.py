@@ -45,7 +45,8 @@ def make_table(
     args: argparse.Namespace, stream: TextIO, tracks: int, target: int, stack: ExitStack
 ) -> Table:
     """Where to show the game, from ``--display`` and whether ``stream`` is a terminal."""
-    interactive = is_terminal(stream)
+    live = args.display == "leds" or (args.display == "terminal" and is_terminal(stream))
+    pacer = Pacer((1.0 if live else 0.0) if args.speed is None else args.speed)  # paced if watched
     if args.display == "leds":  # the command line's options win over the configuration
         from boardctl.config import link_options, load_config
         from boardctl.link import open_link
@@ -65,17 +66,15 @@ def make_table(
                 f"the board's layout ({layout}) has {len(board.layout.tracks)} tracks and "
                 f"{args.variant} needs {tracks}; use --display none for this variant"
             )
-        speed = 1.0 if args.speed is None else args.speed
-        return LedTable(TextTable(stream, Pacer(speed)), board, link)
-    if args.display == "terminal" and interactive:
-        pacer = Pacer(1.0 if args.speed is None else args.speed)
+        return LedTable(TextTable(stream, pacer), board, link)
+    if live:
         try:
             layout_name = layout_for(tracks, target)
         except BoardError:
             stream.write(f"(No virtual board shows {tracks} tracks: the play-by-play only.)\n")
             return TextTable(stream, pacer)
         return TerminalTable(stream, pacer, Board(layout_name))
-    return TextTable(stream, Pacer(0.0 if args.speed is None else args.speed))
+    return TextTable(stream, pacer)
 
 
 def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
@@ -93,8 +92,7 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
         if args.journal:
             from boardctl.game.keeper import Scorekeeper
 
-            keeper = Scorekeeper.open(args.journal)
-            stack.callback(keeper.close)
+            keeper = stack.enter_context(Scorekeeper.open(args.journal))
         played = 0
         while True:
             game = DemoGame(
