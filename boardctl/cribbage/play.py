@@ -193,13 +193,8 @@ class PlayState:
         if self._go_point_given:
             points += GO_CARD_POINTS
             reasons = (*reasons, f"go for {GO_CARD_POINTS}")
-        event = PlayEvent("card", who, laid, self.count, points, reasons)
-        events = [self._record(event)]
-        if self.count == MAX_COUNT:
-            events.extend(self._end_count())
-        else:
-            events.extend(self._advance(who))
-        return tuple(events)
+        event = self._record(PlayEvent("card", who, laid, self.count, points, reasons))
+        return (event, *(self._end_count() if self.count == MAX_COUNT else self._advance(who)))
 
     def go(self, seat: int | None = None) -> tuple[PlayEvent, ...]:
         """``seat`` (default: the player to move) says go: the events it caused (:class:`PlayError`
@@ -212,9 +207,7 @@ class PlayState:
                 f" (the count is {self.count}); a player must play if they can"
             )
         self.said_go.add(who)
-        events = [self._record(PlayEvent("go", who, None, self.count, 0))]
-        events.extend(self._advance(who))
-        return tuple(events)
+        return (self._record(PlayEvent("go", who, None, self.count, 0)), *self._advance(who))
 
     # --- internals -----------------------------------------------------------
     def _seat(self, seat: int | None) -> int:
@@ -241,12 +234,8 @@ class PlayState:
 
     def _next_turn_from(self, start: int) -> None:
         """Give the turn to the first seat from ``start`` clockwise still in the count."""
-        self.turn = None
-        for step in range(self.players):
-            seat = (start + step) % self.players
-            if self.hands[seat] and seat not in self.said_go:
-                self.turn = seat
-                return
+        seats = ((start + step) % self.players for step in range(self.players))
+        self.turn = next((s for s in seats if self.hands[s] and s not in self.said_go), None)
 
     def _advance(self, after: int) -> list[PlayEvent]:
         self._next_turn_from((after + 1) % self.players)

@@ -63,9 +63,5 @@ def led_colours(rgb: str, count: int) -> list[str]:
     out = []
     for i in range(count):
         r, g, b = data[3 * i : 3 * i + 3] or b"\0\0\0"
-        if r or g or b:
-            lr, lg, lb = display_colour((r, g, b))
-            out.append(f"#{lr:02x}{lg:02x}{lb:02x}")
-        else:
-            out.append("")
+        out.append("#{:02x}{:02x}{:02x}".format(*display_colour((r, g, b))) if r or g or b else "")
     return out

@@ -112,8 +112,7 @@ class Hub:
         self.latest = message
         for queue in self._queues:
             if queue.full():
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    queue.get_nowait()
+                queue.get_nowait()
             queue.put_nowait(message)
 
     def note_refusal(self, text: str, *, publish: bool = True) -> None:

@@ -273,8 +273,7 @@ async def state(request: web.Request) -> web.Response:
     latest = hub.latest
     if latest is None:
         try:
-            snap = await request.app[SOURCE].snapshot()
-            hub.publish(snap)
+            hub.publish(await request.app[SOURCE].snapshot())
             latest = hub.latest
         except ControlError as exc:
             latest = {"up": False, "reason": str(exc)}

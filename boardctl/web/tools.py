@@ -37,7 +37,7 @@ def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "text": str(item.get("text", "")),
             "scores": item.get("scores", []),
         }
-        cards = event.get("cards") if isinstance(event, dict) else None
+        cards = event.get("cards")
         if isinstance(item.get("count"), dict):  # the engine's count, under the game's rules
             row["count"] = item["count"]
         elif isinstance(cards, list | str) and cards:
