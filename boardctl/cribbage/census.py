@@ -68,64 +68,42 @@ def census(
 ) -> Census:
     """Count every (hand, starter) by score; ``ranks`` may restrict the deck (for tests)."""
     allowed = tuple(rank in set(ranks) for rank in range(14))
+    run_min = scoring.run_min
     tally: dict[tuple[int, int], int] = {}
-    _walk(1, hand_size + 1, 1, 0, 0, 1, 0, allowed, scoring.run_min, tally)
+
+    def walk(
+        rank: int, left: int, poly: int, points: int, run_len: int, run_mult: int, shape: int
+    ) -> None:
+        """Visit every multiset of ``left`` more ranks from ``rank`` up (each at most 4 times).
+
+        ``poly``: the subset-sum polynomial of the values (a byte per power of x to 15);
+        ``points``: pairs and closed runs; the open run is ``run_len`` long, ``run_mult`` ways;
+        ``shape`` packs the counts of ranks seen once, twice, ... (six bits each), the jacks' above.
+        """
+        closed = points + run_len * run_mult if run_len >= run_min else points
+        if left == 0:
+            key = (closed + 2 * ((poly >> _FIFTEEN) & 0xFF), shape)
+            tally[key] = tally.get(key, 0) + 1
+            return
+        if rank == 14:
+            return
+        walk(rank + 1, left, poly, closed, 0, 1, shape)  # this rank not held: the open run closes
+        if not allowed[rank]:
+            return
+        value_shift = _VALUES[rank] * _BITS
+        for held in range(1, min(4, left) + 1):
+            poly = (poly + (poly << value_shift)) & _MASK
+            mark = held << _JACK_SLOT if rank == JACK else 1 << (6 * held)
+            pairs = points + held * (held - 1)
+            walk(rank + 1, left - held, poly, pairs, run_len + 1, run_mult * held, shape + mark)
+
+    walk(1, hand_size + 1, 1, 0, 0, 1, 0)
     flush_in_crib = scoring.crib_four_flush or not crib
     counts: Counter[int] = Counter()
     for (base, shape), multisets in tally.items():
         for extra, ways in _shape_counts(shape, hand_size, flush_in_crib):
             counts[base + extra] += ways * multisets
     return Census(hand_size, crib, {score: n for score, n in sorted(counts.items()) if n})
-
-
-def _walk(
-    rank: int,
-    left: int,
-    poly: int,
-    points: int,
-    run_len: int,
-    run_mult: int,
-    shape: int,
-    allowed: tuple[bool, ...],
-    run_min: int,
-    tally: dict[tuple[int, int], int],
-) -> None:
-    """Visit every multiset of ``left`` more ranks from ``rank`` up (each at most 4 times).
-
-    ``poly``: the subset-sum polynomial of the values (a byte per power of x to 15); ``points``:
-    pairs and closed runs; the open run is ``run_len`` long, ``run_mult`` ways; ``shape`` packs the
-    counts of ranks seen once, twice, ... (six bits each), the jacks' above them.
-    """
-    if left == 0 or rank == 14:
-        if left:
-            return
-        if run_len >= run_min:
-            points += run_len * run_mult
-        key = (points + 2 * ((poly >> _FIFTEEN) & 0xFF), shape)
-        tally[key] = tally.get(key, 0) + 1
-        return
-    # This rank not held: the open run closes.
-    closed = points + run_len * run_mult if run_len >= run_min else points
-    _walk(rank + 1, left, poly, closed, 0, 1, shape, allowed, run_min, tally)
-    if not allowed[rank]:
-        return
-    value_shift = _VALUES[rank] * _BITS
-    slot = _JACK_SLOT if rank == JACK else 0
-    for held in range(1, min(4, left) + 1):
-        poly = (poly + (poly << value_shift)) & _MASK
-        mark = held if slot else 1 << (6 * held)
-        _walk(
-            rank + 1,
-            left - held,
-            poly,
-            points + held * (held - 1),
-            run_len + 1,
-            run_mult * held,
-            shape + (mark << slot),
-            allowed,
-            run_min,
-            tally,
-        )
 
 
 def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:

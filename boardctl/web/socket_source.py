@@ -80,17 +80,6 @@ def decode(line: bytes) -> dict[str, Any]:
     return reply
 
 
-def result_of(reply: dict[str, Any]) -> Any:
-    """A reply's ``result``; a refusal raises :class:`ControlError` with the service's words."""
-    if not reply.get("ok", False):
-        raise ControlError(str(reply.get("error", "refused")))
-    return reply.get("result")
-
-
-def _unknown_op(reply: dict[str, Any]) -> bool:
-    return reply.get("ok") is False and str(reply.get("error", "")).startswith("unknown op")
-
-
 def _status_in(line: dict[str, Any]) -> dict[str, Any] | None:
     """The status a watch line carries, wherever the stream puts it."""
     for outer in (line, line.get("result"), line.get("state"), line.get("status")):
@@ -105,11 +94,6 @@ def _rgb_in(line: dict[str, Any]) -> str | None:
         if isinstance(candidate, dict) and isinstance(candidate.get("rgb"), str):
             return str(candidate["rgb"])
     return None
-
-
-def _announces_only(line: dict[str, Any]) -> bool:
-    """A stream line naming a journalled event without state (a ``state`` line follows)."""
-    return "event" in line and _status_in(line) is None and not _notice_in(line)
 
 
 def _notice_in(line: dict[str, Any]) -> str:
@@ -138,8 +122,12 @@ class Source:
         self._lock = asyncio.Lock()
 
     async def request(self, message: dict[str, Any]) -> Any:
-        """The ``result`` of one request; raises the service's refusal or :class:`ServiceGone`."""
-        return result_of(await self._ask(message))
+        """The ``result`` of one request; raises the service's refusal (a :class:`ControlError` with
+        its words) or :class:`ServiceGone`."""
+        reply = await self._ask(message)
+        if not reply.get("ok", False):
+            raise ControlError(str(reply.get("error", "refused")))
+        return reply.get("result")
 
     async def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send ``message``; return the whole reply object.
@@ -222,14 +210,15 @@ class Source:
                 if not line:
                     return
                 reply = decode(line)
-                if _unknown_op(reply):
+                refused = reply.get("ok") is False
+                if refused and str(reply.get("error", "")).startswith("unknown op"):
                     self.mode = "poll"
                     return
-                if reply.get("ok") is False and not _notice_in(reply):
+                if refused and not _notice_in(reply):
                     raise ControlError(str(reply.get("error", "watch refused")))
                 self.mode = "watch"
-                if _announces_only(reply):
-                    continue  # an event line: the state line after it has the board
+                if "event" in reply and _status_in(reply) is None and not _notice_in(reply):
+                    continue  # an event line without state: the state line after it has the board
                 snap = await self._from_line(reply)
                 if snap != last or snap.notice:
                     last = snap
