@@ -18,8 +18,10 @@ SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
-RANK_NAMES = (
-    "ace",
+#: Numbers in words, 0-19: the ranks two to ten and the spoken count (speech.py) use them.
+NUMBER_WORDS = (
+    "zero",
+    "one",
     "two",
     "three",
     "four",
@@ -29,10 +31,17 @@ RANK_NAMES = (
     "eight",
     "nine",
     "ten",
-    "jack",
-    "queen",
-    "king",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
 )
+RANK_NAMES = ("ace", *NUMBER_WORDS[2:11], "jack", "queen", "king")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 ALLOWED = "rank A 2-10 J Q K or T; suit S H D C or ♠♥♦♣"

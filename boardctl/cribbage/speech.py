@@ -3,40 +3,19 @@ scorer's own breakdown (:func:`count_phrases`), so the numbers said add up."""
 
 from __future__ import annotations
 
+from boardctl.cribbage.cards import NUMBER_WORDS
 from boardctl.cribbage.hand import HandScore, ScoreItem
 from boardctl.cribbage.play import PAIR_NAMES
 
-_ONES = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
 _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
 def number_words(n: int) -> str:
     """``29`` -> ``twenty-nine`` (0-99)."""
     if n < 20:
-        return _ONES[n]
+        return NUMBER_WORDS[n]
     tens = _TENS[n // 10 - 2]
-    return tens if n % 10 == 0 else f"{tens}-{_ONES[n % 10]}"
+    return tens if n % 10 == 0 else f"{tens}-{NUMBER_WORDS[n % 10]}"
 
 
 def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:

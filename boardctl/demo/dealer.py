@@ -69,13 +69,9 @@ class Dealer(Generic[C]):
         rounds: list[tuple[tuple[int, C], ...]] = []
         while True:
             cards = self.shuffled()
-            cuts: list[tuple[int, C]] = []
-            for seat in contenders:
-                # Each player cuts the pack where it lies and shows the bottom card of the top part.
-                point = self.cut_point(len(cards))
-                card = cards.pop(point - 1)
-                cuts.append((seat, card))
-            rounds.append(tuple(cuts))
+            # Each player cuts the pack where it lies and shows the bottom card of the top part.
+            cuts = tuple((seat, cards.pop(self.cut_point(len(cards)) - 1)) for seat in contenders)
+            rounds.append(cuts)
             low = min(rank(card) for _, card in cuts)
             contenders = [seat for seat, card in cuts if rank(card) == low]
             if len(contenders) == 1:

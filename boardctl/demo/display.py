@@ -108,15 +108,9 @@ class Board:
         sleep: Callable[[float], None],
     ) -> None:
         """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes."""
-        if view is None:
-            sleep(seconds)
-            return
         end = time.monotonic() + seconds
-        while True:
-            now = time.monotonic()
-            if now >= end:
-                return
-            due = self.renderer.next_change(view, now)
+        while (now := time.monotonic()) < end:
+            due = None if view is None else self.renderer.next_change(view, now)
             if due is None or due >= end:
                 sleep(end - now)
                 return
@@ -169,12 +163,10 @@ class TerminalTable:
     def screen(self, columns: int, rows: int, now: float | None = None) -> list[str]:
         """The board, a blank row (not on a tall board), then the recent log rows that fit in
         ``rows - 1`` rows (the cursor's row must not scroll the board off)."""
-        top = (
-            self.board.draw(self.view, color=self.color, now=now).rstrip("\n").split("\n")
-            if self.view
-            else []
-        )
-        top = [terminal.clip(row, columns, "") for row in top]
+        top: list[str] = []
+        if self.view:
+            board = self.board.draw(self.view, color=self.color, now=now)
+            top = [terminal.clip(row, columns, "") for row in board.rstrip("\n").split("\n")]
         free = rows - 1 - len(top)
         gap = [""] if free > 3 else []
         room = max(free - len(gap), 1)

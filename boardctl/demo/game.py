@@ -15,7 +15,7 @@ from boardctl.cribbage.play import PlayEvent, PlayState, score_play
 from boardctl.cribbage.rules import get_rule_set, scoring_for
 from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.cribbage.speech import say_count
-from boardctl.cribbage.variants import Variant, get_variant
+from boardctl.cribbage.variants import get_variant
 from boardctl.demo import log
 from boardctl.demo.dealer import Dealer
 from boardctl.demo.players import PlayContext, Player
@@ -54,21 +54,6 @@ class DemoResult:
     deals: int = 0
 
 
-def card_text(card: Card, style: log.Style) -> str:
-    """``10♦``, ``Q♥``, ``A♠`` (``10D`` ... in ASCII)."""
-    rank = "10" if card.rank == 10 else RANK_LETTERS[card.rank - 1]
-    return style.card(rank, SUIT_LETTERS[card.suit])
-
-
-def _sorted(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: (c.rank, c.suit))
-
-
-def team_names(variant: Variant, names: Sequence[str]) -> tuple[str, ...]:
-    """A name per track: the player's name, or partners' names joined (cut to MAX_NAME)."""
-    return tuple(team_name([names[seat] for seat in team])[:MAX_NAME] for team in variant.teams)
-
-
 def discard_advice(
     cards: Sequence[Card], own_crib: bool, count: int, scoring: Scoring = ACC
 ) -> list[tuple[Card, ...]]:
@@ -76,10 +61,6 @@ def discard_advice(
     first: the rules engine's advice."""
     options = rank_discards(cards, dealer=own_crib, keep=len(cards) - count, scoring=scoring)
     return [tuple(option.discard) for option in options]
-
-
-def _play_points(pile: Sequence[Card], scoring: Scoring = ACC) -> int:
-    return score_play(pile, scoring=scoring).points
 
 
 class DemoGame:
@@ -117,13 +98,16 @@ class DemoGame:
         self.players: list[Player[Card]] = [
             Player(
                 name,
-                play_points=partial(_play_points, scoring=self.scoring),
+                play_points=lambda pile: score_play(pile, scoring=self.scoring).points,
                 discard_advice=partial(discard_advice, scoring=self.scoring),
                 order=lambda card: card.ordinal,
             )
             for name in self.names
         ]
-        self.track_names = team_names(self.variant, self.names)
+        # A name per track: the player's name, or partners' names joined (cut to MAX_NAME).
+        self.track_names = tuple(
+            team_name([self.names[seat] for seat in team])[:MAX_NAME] for team in self.variant.teams
+        )
         self.result = DemoResult(seed=seed, variant=self.variant.name, rules=self.rules.name)
 
     # --- output --------------------------------------------------------------
@@ -135,7 +119,9 @@ class DemoGame:
             self.table.pause(beats)
 
     def card(self, card: Card) -> str:
-        return card_text(card, self.style)
+        """``10♦``, ``Q♥``, ``A♠`` (``10D`` ... in ASCII)."""
+        rank = "10" if card.rank == 10 else RANK_LETTERS[card.rank - 1]
+        return self.style.card(rank, SUIT_LETTERS[card.suit])
 
     def cards(self, cards: Sequence[Card]) -> str:
         return " ".join(self.card(card) for card in cards)
@@ -239,16 +225,16 @@ class DemoGame:
                     own_crib=variant.team_of(seat) == variant.team_of(dealer_seat),
                     count=throw,
                 )
-                kept = _sorted([c for c in cards if c not in thrown])
+                kept = sorted([c for c in cards if c not in thrown])
                 crib.extend(thrown)
                 whose = "the crib" if seat == dealer_seat else f"{dealer_name}'s crib"
                 self.say(
                     f"{self.names[seat]} keeps {self.cards(kept)}, "
-                    f"throws {self.cards(_sorted(thrown))} to {whose}.",
+                    f"throws {self.cards(sorted(thrown))} to {whose}.",
                     BEATS["discard"],
                 )
             else:
-                kept = _sorted(cards)
+                kept = sorted(cards)
                 self.say(f"{self.names[seat]} is dealt {self.cards(kept)}.", BEATS["discard"])
             hands[seat] = kept
         starter = self.dealer.cut_starter(deal.stock)
@@ -262,7 +248,7 @@ class DemoGame:
         self.apply(Next())  # the deal is done: the play
         self.the_play(hands, dealer_seat)
         self.apply(Next())  # the play is over: the show
-        self.the_show(hands, _sorted(crib), starter, dealer_seat)
+        self.the_show(hands, sorted(crib), starter, dealer_seat)
 
     def the_play(self, hands: list[list[Card]], dealer_seat: int) -> None:
         """The play through PlayState, every point pegged as it is scored."""

@@ -6,6 +6,7 @@ import argparse
 import random
 import sys
 from contextlib import ExitStack
+from itertools import count
 from typing import TextIO
 
 from boardctl.cribbage.variants import get_variant
@@ -20,16 +21,11 @@ from boardctl.demo.display import (
     is_terminal,
     layout_for,
 )
-from boardctl.demo.game import DemoGame, DemoResult
+from boardctl.demo.game import DemoGame
 from boardctl.errors import BoardError
 
 # Beats the finished game stays up (the game-over animation) before the next one or the end.
 BETWEEN_GAMES = 15.0
-
-
-def new_seed() -> int:
-    """A fresh seed for an unseeded demo (printed, so the game can be replayed)."""
-    return random.SystemRandom().randrange(1_000_000)
 
 
 def _names(text: str | None) -> list[str] | None:
@@ -83,7 +79,8 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
     variant = get_variant(args.variant)
     if args.games < 0:
         raise BoardError(f"--games must be 0 (forever) or more, not {args.games}")
-    seed = new_seed() if args.seed is None else args.seed
+    # An unseeded demo gets a fresh seed (printed, so the game can be replayed).
+    seed = random.SystemRandom().randrange(1_000_000) if args.seed is None else args.seed
     names = _names(args.names)
     style = log.style_for(getattr(out, "encoding", None))
     with ExitStack() as stack:
@@ -93,8 +90,7 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
             from boardctl.game.keeper import Scorekeeper
 
             keeper = stack.enter_context(Scorekeeper.open(args.journal))
-        played = 0
-        while True:
+        for played in count():
             game = DemoGame(
                 seed=seed + played,
                 variant=variant.name,
@@ -107,16 +103,26 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
             if played == 0 and isinstance(table, LedTable):
                 table.self_test(game.track_names)
             result = game.play()
-            played += 1
-            last = bool(args.games) and played >= args.games
+            last = played + 1 == args.games  # 0: for ever
             if isinstance(table, LedTable | TerminalTable) or not last:
                 table.pause(BETWEEN_GAMES)  # the game-over sign, before the next game
             if last:
                 break
         if isinstance(table, TerminalTable):
             table.settle()
-            _hint_leds(out)
-        _epilogue(result, out)
+            port = led_board_port()  # a real board is plugged in: say so
+            if port:
+                out.write(
+                    f"An LED board is connected ({port}): "
+                    "boardctl demo --display leds plays on it.\n"
+                )
+        again = f"boardctl demo --seed {result.seed}"  # how to replay the last game
+        if result.variant != "six-card":
+            again += f" --variant {result.variant}"
+        if result.rules != "acc":
+            again += f" --rules {result.rules}"
+        out.write(f"Replay this game: {again}\n")
+        out.flush()
     return 0
 
 
@@ -128,23 +134,3 @@ def led_board_port() -> str | None:
         return find_port(PICO_MICROPYTHON)
     except (ImportError, OSError):
         return None
-
-
-def _hint_leds(out: TextIO) -> None:
-    """After a game on the virtual board, say so if a real board is plugged in."""
-    port = led_board_port()
-    if port:
-        out.write(
-            f"An LED board is connected ({port}): boardctl demo --display leds plays on it.\n"
-        )
-
-
-def _epilogue(result: DemoResult, out: TextIO) -> None:
-    """After the last game: how to replay it."""
-    again = f"boardctl demo --seed {result.seed}"
-    if result.variant != "six-card":
-        again += f" --variant {result.variant}"
-    if result.rules != "acc":
-        again += f" --rules {result.rules}"
-    out.write(f"Replay this game: {again}\n")
-    out.flush()
