@@ -26,17 +26,14 @@ class Census:
 
     @property
     def total(self) -> int:
-        """Number of (hand, starter) deals counted."""
         return sum(self.counts.values())
 
     @property
     def max_score(self) -> int:
-        """Highest score that occurs."""
         return max(score for score, count in self.counts.items() if count)
 
     @property
     def mean(self) -> float:
-        """Average score."""
         return sum(score * count for score, count in self.counts.items()) / self.total
 
     def rows(self) -> list[tuple[int, int]]:
@@ -44,7 +41,6 @@ class Census:
         return [(score, self.counts.get(score, 0)) for score in range(self.max_score + 1)]
 
     def possible(self) -> frozenset[int]:
-        """Scores that occur at least once."""
         return frozenset(score for score, count in self.counts.items() if count)
 
 

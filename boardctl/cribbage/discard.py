@@ -33,7 +33,6 @@ class DiscardOption:
         return self.hand + self.crib if self.dealer else self.hand - self.crib
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready form."""
         return {
             "keep": [str(c) for c in self.keep],
             "discard": [str(c) for c in self.discard],

@@ -26,7 +26,6 @@ def rank_code(ranks: Iterable[int]) -> int:
 
 
 def ranks_of_code(code: int) -> list[int]:
-    """The sorted ranks of a multiset code."""
     ranks: list[int] = []
     for rank in range(1, 14):
         code, count = divmod(code, 5)

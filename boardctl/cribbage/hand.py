@@ -25,7 +25,6 @@ class ScoreItem:
     points: int
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready form."""
         return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
 
 
@@ -51,7 +50,6 @@ class HandScore:
 
     @property
     def fifteens(self) -> int:
-        """Points for fifteens."""
         return self.points_for("fifteen")
 
     @property
@@ -66,7 +64,6 @@ class HandScore:
 
     @property
     def flush(self) -> int:
-        """Points for the flush."""
         return self.points_for("flush")
 
     @property

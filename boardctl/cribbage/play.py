@@ -161,7 +161,6 @@ class PlayState:
 
     @property
     def cards_left(self) -> int:
-        """Cards still in hand, all seats together."""
         return sum(len(hand) for hand in self.hands)
 
     # --- actions -------------------------------------------------------------

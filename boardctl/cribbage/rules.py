@@ -45,7 +45,6 @@ class Source:
 
     @property
     def file(self) -> str:
-        """The seed's file name."""
         return SEEDS[self.seed]
 
     def cite(self) -> str:
@@ -216,7 +215,6 @@ def scoring_for(house_rules: tuple[str, ...] | frozenset[str]) -> Scoring:
 
 
 def scoring_of(name: str) -> Scoring:
-    """The scoring switches of the rule set called ``name``."""
     return scoring_for(get_rule_set(name).house_rules)
 
 

@@ -50,7 +50,6 @@ class Dealer(Generic[C]):
         self.random = random.Random(seed)
 
     def shuffled(self) -> list[C]:
-        """A freshly shuffled copy of the whole pack."""
         cards = list(self._pack)
         self.random.shuffle(cards)
         return cards

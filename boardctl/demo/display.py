@@ -54,7 +54,6 @@ class Pacer:
         return beats * BEAT / self.speed if self.speed > 0 and beats > 0 else 0.0
 
     def pause(self, beats: float) -> None:
-        """Sleep for ``beats`` at this pace."""
         self.sleep(self.seconds(beats))
 
     def sleep(self, seconds: float) -> None:
@@ -71,7 +70,6 @@ class TextTable:
         self.pacer = pacer
 
     def say(self, line: str) -> None:
-        """Print the line at once."""
         _write(self.stream, line + "\n")
 
     def moved(self, view: BoardView) -> None:
@@ -148,7 +146,6 @@ class TerminalTable:
         self.redraw()
 
     def moved(self, view: BoardView) -> None:
-        """Redraw with the new board."""
         self.view = view
         self.redraw()
 
@@ -208,7 +205,6 @@ class LedTable:
         self.text.say(line)
 
     def moved(self, view: BoardView) -> None:
-        """Send the new frame to the LEDs."""
         self.view = view
         self.link.show(self.board.frame(view))
 
@@ -250,6 +246,5 @@ def _write(stream: TextIO, text: str) -> None:
 
 
 def is_terminal(stream: TextIO) -> bool:
-    """Whether ``stream`` is an interactive terminal."""
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

@@ -112,7 +112,6 @@ class DemoGame:
 
     # --- output --------------------------------------------------------------
     def say(self, text: str, beats: float = 0.0) -> None:
-        """One line of the play-by-play."""
         self.result.lines.append(text)
         if self.table is not None:
             self.table.say(text)
@@ -153,7 +152,6 @@ class DemoGame:
 
     # --- the game ------------------------------------------------------------
     def play(self) -> DemoResult:
-        """Play the whole game; return how it ended."""
         variant = self.variant
         self.apply(
             NewGame(
@@ -203,8 +201,7 @@ class DemoGame:
         variant = self.variant
         players = variant.players
         dealer_seat = self.state.dealer
-        if dealer_seat is None:  # pragma: no cover - the cut always sets a dealer
-            raise BoardError("the engine has no dealer after the cut")
+        assert dealer_seat is not None, "the cut always sets a dealer"
         self.result.deals += 1
         scores = ", ".join(f"{n} {self.front(t)}" for t, n in enumerate(self.track_names))
         self.say("")
@@ -220,11 +217,8 @@ class DemoGame:
             cards = list(deal.hands[seat])
             throw = variant.discards_of(offset % players)
             if throw:
-                thrown = self.players[seat].discard(
-                    cards,
-                    own_crib=variant.team_of(seat) == variant.team_of(dealer_seat),
-                    count=throw,
-                )
+                own_crib = variant.team_of(seat) == variant.team_of(dealer_seat)
+                thrown = self.players[seat].discard(cards, own_crib=own_crib, count=throw)
                 kept = sorted([c for c in cards if c not in thrown])
                 crib.extend(thrown)
                 whose = "the crib" if seat == dealer_seat else f"{dealer_name}'s crib"
@@ -314,13 +308,12 @@ class DemoGame:
         for index, (seat, cards, is_crib) in enumerate(counts):
             score = score_hand(cards, starter, crib=is_crib, scoring=self.scoring)
             whose = f"{self.names[seat]}'s crib" if is_crib else self.names[seat]
-            said = say_count(score)
-            text = f"{whose}: {self.cards(cards)}: {said}."
+            text = f"{whose}: {self.cards(cards)}: {say_count(score)}."
             try:
                 self.peg(seat, score.total, "crib" if is_crib else "hand", text, BEATS["count"])
             except GameOver:
                 left = [
-                    f"{self.names[s]}'s crib" if c else f"{self.names[s]}'s hand"
+                    f"{self.names[s]}'s {'crib' if c else 'hand'}"
                     for s, _, c in counts[index + 1 :]
                 ]
                 if left:

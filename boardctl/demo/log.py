@@ -21,7 +21,6 @@ class Style:
 
     @property
     def arrow(self) -> str:
-        """The arrow in a peg marker."""
         return "→" if self.unicode else "->"
 
     def card(self, rank: str, suit: str) -> str:

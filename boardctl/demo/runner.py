@@ -74,7 +74,6 @@ def make_table(
 
 
 def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
-    """Play the demo game(s) described by the command-line ``args``."""
     out = stream or sys.stdout
     variant = get_variant(args.variant)
     if args.games < 0:

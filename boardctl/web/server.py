@@ -75,7 +75,6 @@ STREAMS: web.AppKey[set[asyncio.Task[Any]]] = web.AppKey("streams")  # ended at 
 
 
 def asset_bytes() -> dict[str, bytes]:
-    """The page's files, by name."""
     folder = resources.files("boardctl.web").joinpath("static")
     return {name: folder.joinpath(name).read_bytes() for name, _ in ASSETS.values()}
 
