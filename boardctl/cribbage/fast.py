@@ -25,14 +25,6 @@ def rank_code(ranks: Iterable[int]) -> int:
     return sum(RANK_WEIGHT[rank] for rank in ranks)
 
 
-def ranks_of_code(code: int) -> list[int]:
-    ranks: list[int] = []
-    for rank in range(1, 14):
-        code, count = divmod(code, 5)
-        ranks.extend([rank] * count)
-    return ranks
-
-
 def rank_points(ranks: Sequence[int], run_min: int = 3) -> int:
     """Points for fifteens, pairs and runs among ``ranks`` (runs from ``run_min`` cards)."""
     ways = [1] + [0] * 15
@@ -61,7 +53,9 @@ def code_points(code: int, run_min: int = 3) -> int:
     table = _TABLES[run_min]
     points = table.get(code)
     if points is None:
-        points = table[code] = rank_points(ranks_of_code(code), run_min)
+        # The ranks, sorted: each rank's count is a base-5 digit of the code.
+        ranks = [rank for rank in range(1, 14) for _ in range(code // RANK_WEIGHT[rank] % 5)]
+        points = table[code] = rank_points(ranks, run_min)
     return points
 
 
