@@ -46,12 +46,9 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 ALLOWED = "rank A 2-10 J Q K or T; suit S H D C or ♠♥♦♣"
 
-_RANK_BY_TEXT: dict[str, int] = {letter: i + 1 for i, letter in enumerate(RANK_LETTERS)}
-_RANK_BY_TEXT["10"] = 10
-_SUIT_BY_TEXT: dict[str, int] = {letter: i for i, letter in enumerate(SUIT_LETTERS)}
-_SUIT_BY_TEXT.update({symbol: i for i, symbol in enumerate(SUIT_SYMBOLS)})
-# White (outline) suit symbols, as some keyboards and fonts produce them.
-_SUIT_BY_TEXT.update({"♤": SPADES, "♡": HEARTS, "♢": DIAMONDS, "♧": CLUBS})
+_RANK_BY_TEXT = {letter: i + 1 for i, letter in enumerate(RANK_LETTERS)} | {"10": 10}
+# Letters, symbols, and the white (outline) symbols some keyboards and fonts produce (S H D C).
+_SUIT_BY_TEXT = {text: i % 4 for i, text in enumerate(SUIT_LETTERS + SUIT_SYMBOLS + "♤♡♢♧")}
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
@@ -101,11 +98,10 @@ def parse_card(text: str | Card) -> Card:
         return text
     token = text.strip()
     upper = token.replace("\ufe0f", "").upper()  # drop the emoji variation selector
-    if len(upper) >= 2:
-        rank = _RANK_BY_TEXT.get(upper[:-1])
-        suit = _SUIT_BY_TEXT.get(upper[-1])
-        if rank is not None and suit is not None:
-            return Card(rank, suit)
+    rank = _RANK_BY_TEXT.get(upper[:-1])
+    suit = _SUIT_BY_TEXT.get(upper[-1:])
+    if rank is not None and suit is not None:
+        return Card(rank, suit)
     raise CardError(f"{token!r} is not a card ({ALLOWED})")
 
 

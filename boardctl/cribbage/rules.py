@@ -220,17 +220,15 @@ def scoring_of(name: str) -> Scoring:
 
 def parse_house_rules(text: str) -> tuple[str, ...]:
     """``"runs-of-two,deal-right"`` (commas or spaces; ``none`` or empty for none) -> names."""
-    names = [name for name in text.replace(",", " ").split() if name != "none"]
-    return check_house_rules(names)
+    return check_house_rules(name for name in text.replace(",", " ").split() if name != "none")
 
 
 def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str, ...]]:
     """A rule set name and its house rules from ``--rules`` and ``--house-rules`` (which replaces
     the set's own list)."""
     rule_set = get_rule_set(rules or DEFAULT_RULES)
-    if house_rules is None:
-        return rule_set.name, rule_set.house_rules
-    return rule_set.name, parse_house_rules(house_rules)
+    own = rule_set.house_rules if house_rules is None else parse_house_rules(house_rules)
+    return rule_set.name, own
 
 
 # --- The engine's side: a ``new_game`` or ``set house_rules`` into checked names, and the
@@ -273,11 +271,9 @@ def house_rules_value(value: object) -> tuple[str, ...]:
 def rules_label(rules: str, house_rules: tuple[str, ...]) -> str:
     """``czech``, or ``acc + runs-of-two`` when the house rules differ from the set's own."""
     own = RULE_SETS[rules].house_rules if rules in RULE_SETS else ()
-    if set(house_rules) == set(own):
-        return rules
-    added = [rule for rule in house_rules if rule not in own]
-    dropped = [rule for rule in own if rule not in house_rules]
-    return " ".join([rules, *(f"+ {r}" for r in added), *(f"- {r}" for r in dropped)])
+    added = [f"+ {rule}" for rule in house_rules if rule not in own]
+    dropped = [f"- {rule}" for rule in own if rule not in house_rules]
+    return " ".join([rules, *added, *dropped])
 
 
 def next_dealer(dealer: int, players: int, house_rules: Sequence[str]) -> int:

@@ -148,9 +148,7 @@ class Pairing:
         except FileNotFoundError:
             seen = None
         if seen != self._tokens_seen:
-            self._hashes = (
-                frozenset(str(t["hash"]) for t in self._tokens()) if seen else frozenset()
-            )
+            self._hashes = frozenset(str(t["hash"]) for t in self._tokens())
             self._tokens_seen = seen
         digest = _digest(token)
         return any(hmac.compare_digest(digest, h) for h in self._hashes)
