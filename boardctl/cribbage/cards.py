@@ -12,8 +12,7 @@ from typing import NamedTuple
 
 from boardctl.errors import CardError
 
-ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+JACK = 11
 
 RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "SHDC"

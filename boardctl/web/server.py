@@ -327,17 +327,6 @@ async def pair(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "id": ident, "token": token})
 
 
-def _request_id(body: dict[str, Any]) -> str:
-    """The write's ``request_id``, made on the page for one tap (checked, never made here)."""
-    rid = body.get("request_id")
-    if not isinstance(rid, str) or not REQUEST_ID.fullmatch(rid):
-        raise ControlError(
-            "a command needs its request_id: 16-64 letters, digits, '-' or '_', made on the "
-            "page once per tap and sent again unchanged with every retry"
-        )
-    return rid
-
-
 async def command(request: web.Request) -> web.Response:
     """One control-socket command from a paired phone, with the service's checks and words.
 
@@ -349,7 +338,12 @@ async def command(request: web.Request) -> web.Response:
         return _error(401, NOT_PAIRED)
     try:
         body = await _json_body(request)
-        rid = _request_id(body)
+        rid = body.get("request_id")  # made on the page for one tap (checked, never made here)
+        if not isinstance(rid, str) or not REQUEST_ID.fullmatch(rid):
+            raise ControlError(
+                "a command needs its request_id: 16-64 letters, digits, '-' or '_', made on the "
+                "page once per tap and sent again unchanged with every retry"
+            )
         message = parse_request(json.dumps(body))  # the control socket's own checks
     except ControlError as exc:
         return _error(400, str(exc))
