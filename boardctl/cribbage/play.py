@@ -143,7 +143,6 @@ class PlayState:
             raise PlayError(f"{variant.name} has {variant.players} players, got {len(hands)} hands")
         return cls(hands, dealer=dealer, single_count=variant.single_count, scoring=scoring)
 
-    # --- queries -------------------------------------------------------------
     def legal_plays(self, seat: int | None = None) -> list[Card]:
         """Cards ``seat`` (default: the player to move) may lay now without passing 31."""
         if self.done:
@@ -163,7 +162,6 @@ class PlayState:
     def cards_left(self) -> int:
         return sum(len(hand) for hand in self.hands)
 
-    # --- actions -------------------------------------------------------------
     def play(self, card: str | Card, seat: int | None = None) -> tuple[PlayEvent, ...]:
         """Lay ``card`` for ``seat`` (default: the player to move): its event and any ``"last"``.
 
@@ -208,7 +206,6 @@ class PlayState:
         self.said_go.add(who)
         return (self._record(PlayEvent("go", who, None, self.count, 0)), *self._advance(who))
 
-    # --- internals -----------------------------------------------------------
     def _seat(self, seat: int | None) -> int:
         if seat is None:
             if self.turn is None:

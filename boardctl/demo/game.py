@@ -110,7 +110,6 @@ class DemoGame:
         )
         self.result = DemoResult(seed=seed, variant=self.variant.name, rules=self.rules.name)
 
-    # --- output --------------------------------------------------------------
     def say(self, text: str, beats: float = 0.0) -> None:
         self.result.lines.append(text)
         if self.table is not None:
@@ -125,7 +124,6 @@ class DemoGame:
     def cards(self, cards: Sequence[Card]) -> str:
         return " ".join(self.card(card) for card in cards)
 
-    # --- the engine ----------------------------------------------------------
     def apply(self, command: Command) -> None:
         """Send one command to the engine and show the new board."""
         self.keeper.apply(command)
@@ -150,7 +148,6 @@ class DemoGame:
         if self.state.winner is not None:
             raise GameOver
 
-    # --- the game ------------------------------------------------------------
     def play(self) -> DemoResult:
         variant = self.variant
         self.apply(

@@ -37,11 +37,7 @@ def style_for(encoding: str | None) -> Style:
     return Style(unicode=True)
 
 
-# --- the play as spoken ----------------------------------------------------
-_RENAMED = {
-    "three of a kind": "pair royal",
-    "four of a kind": "double pair royal",
-}
+_RENAMED = {"three of a kind": "pair royal", "four of a kind": "double pair royal"}
 _REASON = re.compile(r"^(?P<what>.+?) for (?P<points>\d+)$")
 
 
@@ -56,10 +52,7 @@ def spoken_reason(reason: str) -> str:
     if what == "fifteen":
         return f"fifteen {points}"
     what = re.sub(r"\d+", lambda m: number_words(int(m[0])), what)
-    for plain, name in _RENAMED.items():
-        if what in (plain, f"a {plain}"):
-            what = name
-    return f"{what} for {points}"
+    return f"{_RENAMED.get(what.removeprefix('a '), what)} for {points}"
 
 
 def play_phrase(reasons: Sequence[str], points: int) -> str:
@@ -74,7 +67,6 @@ def play_phrase(reasons: Sequence[str], points: int) -> str:
     return ", ".join(phrases[:-1]) + f" and {phrases[-1]} ({points})"
 
 
-# --- peg markers -----------------------------------------------------------
 _MARKER = re.compile(r"\[(?P<name>[^\[\]]+?) \+(?P<points>\d+) (?:→|->) (?P<total>\d+)\]\s*$")
 
 
@@ -91,7 +83,6 @@ def scored(text: str, name: str, points: int, total: int, style: Style) -> str:
     return f"{text}  [{name} +{points} {style.arrow} {total}]"
 
 
-# --- results ---------------------------------------------------------------
 _LINE_NAMES = ("no skunk", "a skunk", "a double skunk", "a triple skunk")
 
 

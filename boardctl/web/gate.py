@@ -140,7 +140,6 @@ class Door(asyncio.Protocol):
             return
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
         self.gate.release(self.address)
         self.inner.connection_lost(exc)
 

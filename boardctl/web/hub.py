@@ -88,7 +88,6 @@ class Hub:
             log.exception("watching the board failed")
             raise
 
-    # --- messages -------------------------------------------------------------
     def publish(self, snap: Snapshot) -> None:
         """Make ``snap`` the latest state and queue it for every page."""
         if snap.status is not None:

@@ -143,7 +143,6 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-# --- handlers -------------------------------------------------------------------
 def make_asset_handler(body: bytes, content_type: str) -> Handler:
     async def handler(request: web.Request) -> web.StreamResponse:
         return web.Response(
