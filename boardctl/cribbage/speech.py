@@ -28,12 +28,16 @@ def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
     out: list[tuple[str, tuple[ScoreItem, ...]]] = [
         ("fifteen", (item,)) for item in items if item.kind == "fifteen"
     ]
-    long_runs = [item for item in items if item.kind == "run" and len(item.cards) >= 3]
-    folded = {card.rank for item in long_runs for card in item.cards}  # said with the runs
-    pairs: dict[int, list[ScoreItem]] = {}
+    pairs: dict[int, list[ScoreItem]] = {}  # by rank
+    blocks: dict[int, list[ScoreItem]] = {}  # lowest rank of a block of runs -> its runs
+    folded: set[int] = set()  # ranks whose pairs are said with their runs
     for item in items:
         if item.kind == "pair":
             pairs.setdefault(item.cards[0].rank, []).append(item)
+        elif item.kind == "run":
+            blocks.setdefault(min(card.rank for card in item.cards), []).append(item)
+            if len(item.cards) >= 3:
+                folded.update(card.rank for card in item.cards)
     said_a_pair = False
     for rank, group in sorted(pairs.items()):
         if rank in folded:
@@ -41,10 +45,6 @@ def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
         cards = {1: 2, 3: 3, 6: 4}[len(group)]
         out.append(("another pair" if cards == 2 and said_a_pair else PAIR_NAMES[cards], (*group,)))
         said_a_pair = said_a_pair or cards == 2
-    blocks: dict[int, list[ScoreItem]] = {}  # lowest rank of a block of runs -> its runs
-    for item in items:
-        if item.kind == "run":
-            blocks.setdefault(min(card.rank for card in item.cards), []).append(item)
     said_runs: set[str] = set()
     for low, runs in sorted(blocks.items()):
         length = len(runs[0].cards)
@@ -52,10 +52,8 @@ def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
         if phrase in said_runs and phrase.startswith("a run"):  # runs of two: 3 4 8 9
             phrase = "another" + phrase[1:]
         said_runs.add(phrase)
-        inside: list[ScoreItem] = []
-        if length >= 3:
-            for rank in range(low, low + length):
-                inside.extend(pairs.get(rank, ()))
+        ranks = range(low, low + length) if length >= 3 else ()
+        inside = [pair for rank in ranks for pair in pairs.get(rank, ())]
         out.append((phrase, (*runs, *inside)))
     for kind, phrase in (("flush", "a flush"), ("nobs", "one for his nobs")):
         named = tuple(item for item in items if item.kind == kind)

@@ -60,8 +60,7 @@ class Variant:
     @property
     def crib_size(self) -> int:
         """Cards in the crib: every discard plus any dealt from the deck."""
-        total = sum(self.discards_of(offset) for offset in range(self.players))
-        return total + self.crib_from_deck
+        return sum(self.discards_of(offset) for offset in range(self.players)) + self.crib_from_deck
 
     def with_options(self, *, target: int | None = None, muggins: bool | None = None) -> Variant:
         new = replace(

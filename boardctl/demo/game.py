@@ -329,8 +329,7 @@ class DemoGame:
         result.game_points = int(self.state.won_points)
         result.lines_failed = int(self.keeper.status()["skunk"] or 0)  # the skunk paid for
         if winner is not None:
-            ranked = sorted(range(len(view.tracks)), key=lambda t: -view.tracks[t].front)
-            scores = [(self.track_names[t], view.tracks[t].front) for t in ranked]
+            scores = sorted(zip(self.track_names, result.scores, strict=True), key=lambda s: -s[1])
             self.say("")
             self.say(
                 log.result_line(

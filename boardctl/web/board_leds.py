@@ -40,15 +40,13 @@ def board_plan(layout: Layout, status: dict[str, Any]) -> dict[str, Any]:
         source="status",
     )
     picture = _PagePicture(layout, view, scale=1)
-    leds = [[led, x, y] for led, (x, y) in sorted(picture.leds.items())]
-    labels = [[x, y, text] for (x, y), text in picture.texts if text]
     return {
         "w": picture.width,
         "h": picture.height,
         "r": picture.radius,
-        "leds": leds,
+        "leds": [[led, x, y] for led, (x, y) in sorted(picture.leds.items())],
         "rules": [list(rule) for rule in picture.rules],
-        "labels": labels,
+        "labels": [[x, y, text] for (x, y), text in picture.texts if text],
         "layout": layout.name,
         "status": layout.status,
     }
