@@ -1,11 +1,7 @@
 """The pure cribbage rules engine (docs/rules.md): cards, hand scoring, pegging, variants.
 
 No I/O but reading the seeds' words (``rules.toml``) at import; the public names are imported on
-first use (module ``__getattr__``).
-
->>> from boardctl.cribbage import parse_cards, score_hand
->>> score_hand(parse_cards("5H 5C 5S JD"), "5D").total
-29
+first use (module ``__getattr__``); :func:`score_hand` shows an example.
 """
 
 from __future__ import annotations

@@ -105,8 +105,7 @@ def parse_card(text: str | Card) -> Card:
 
 
 def parse_cards(cards: str | Iterable[str | Card], *, unique: bool = True) -> list[Card]:
-    """Parse cards from text (``"5H 5C, JD"``) or tokens; a duplicate is refused unless not
-    ``unique``."""
+    """Parse cards from text (``"5H 5C, JD"``) or tokens; a duplicate is refused if ``unique``."""
     tokens: Iterable[str | Card]
     tokens = [t for t in _SEPARATORS.split(cards) if t] if isinstance(cards, str) else cards
     parsed = [parse_card(token) for token in tokens]

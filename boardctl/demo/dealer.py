@@ -36,12 +36,7 @@ class CutForDeal(Generic[C]):
 
 
 class Dealer(Generic[C]):
-    """Shuffles and deals from a fixed pack with a seeded random source.
-
-    >>> dealer = Dealer(list(range(52)), seed=1)
-    >>> len(dealer.shuffled())
-    52
-    """
+    """Shuffles and deals from a fixed pack with a seeded random source."""
 
     def __init__(self, pack: Sequence[C], *, seed: int | None = None) -> None:
         if len(pack) < 2 * MIN_PACKET:

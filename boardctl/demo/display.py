@@ -128,8 +128,7 @@ def layout_for(tracks: int, target: int) -> str:
 
 
 class TerminalTable:
-    """The virtual board redrawn in place after every entry, the newest log lines that fit
-    below it (on a terminal; :class:`TextTable` otherwise)."""
+    """The virtual board redrawn in place on a terminal, the newest log lines that fit below it."""
 
     def __init__(self, stream: TextIO, pacer: Pacer, board: Board, *, color: str = "auto") -> None:
         self.stream = stream
@@ -209,8 +208,7 @@ class LedTable:
         self.link.show(self.board.frame(view))
 
     def self_test(self, names: Sequence[str]) -> None:
-        """Walk a peg through every hole of every track in order: a gap or a jump before the
-        game shows a wiring fault."""
+        """Walk a peg through every hole of each track in turn (a gap or jump: a wiring fault)."""
         holes = [len(track.holes) for track in self.board.layout.tracks]
         target = min(holes) - 1
         for track, name in enumerate(names[: len(holes)]):

@@ -138,8 +138,7 @@ class DemoGame:
         return self.state.tracks[track].front
 
     def peg(self, seat: int, points: int, kind: str, text: str, beats: float) -> None:
-        """Peg ``points`` for ``seat``'s track and log it with a marker (:class:`GameOver`
-        when it wins)."""
+        """Peg ``points`` for ``seat``'s track, logged with a marker (:class:`GameOver`: it won)."""
         track = self.variant.team_of(seat)
         self.apply(Peg(track, points, kind))
         if points:

@@ -122,8 +122,7 @@ class Source:
         self._lock = asyncio.Lock()
 
     async def request(self, message: dict[str, Any]) -> Any:
-        """The ``result`` of one request; raises the service's refusal (a :class:`ControlError` with
-        its words) or :class:`ServiceGone`."""
+        """The ``result`` of one request; raises the service's refusal or :class:`ServiceGone`."""
         reply = await self._ask(message)
         if not reply.get("ok", False):
             raise ControlError(str(reply.get("error", "refused")))
