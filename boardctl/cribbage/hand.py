@@ -124,10 +124,11 @@ def itemise(
     items = [ScoreItem("fifteen", c, 2) for c in combos if sum(card.value for card in c) == 15]
     items.extend(ScoreItem("pair", (a, b), 2) for a, b in combinations(five, 2) if a.rank == b.rank)
     items.extend(_runs(five, scoring.run_min))
-    flush = _flush_points(hand, starter, crib and not scoring.crib_four_flush)
-    if flush:
-        suited = five if flush > len(hand) else tuple(hand)
-        items.append(ScoreItem("flush", suited, flush))
+    if all(card.suit == hand[0].suit for card in hand):
+        if starter.suit == hand[0].suit:
+            items.append(ScoreItem("flush", five, len(five)))
+        elif scoring.crib_four_flush or not crib:  # a crib's four-card flush: only by house rule
+            items.append(ScoreItem("flush", tuple(hand), len(hand)))
     for card in hand:
         if card.rank == JACK and card.suit == starter.suit:
             items.append(ScoreItem("nobs", (card,), 1))
@@ -149,13 +150,3 @@ def _runs(five: Sequence[Card], run_min: int = 3) -> list[ScoreItem]:
             items.extend(ScoreItem("run", run, len(run)) for run in product(*block))
         block = []
     return items
-
-
-def _flush_points(hand: Sequence[Card], starter: Card, crib: bool) -> int:
-    """Flush points; ``crib`` means the crib exception (no four-card flush) applies."""
-    suit = hand[0].suit
-    if any(card.suit != suit for card in hand):
-        return 0
-    if starter.suit == suit:
-        return len(hand) + 1
-    return 0 if crib else len(hand)

@@ -28,15 +28,6 @@ from boardctl.errors import BoardError
 BETWEEN_GAMES = 15.0
 
 
-def _names(text: str | None) -> list[str] | None:
-    if not text:
-        return None
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise BoardError("--names needs comma-separated names, e.g. --names Ann,Ben")
-    return names
-
-
 def make_table(
     args: argparse.Namespace, stream: TextIO, tracks: int, target: int, stack: ExitStack
 ) -> Table:
@@ -80,7 +71,9 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
         raise BoardError(f"--games must be 0 (forever) or more, not {args.games}")
     # An unseeded demo gets a fresh seed (printed, so the game can be replayed).
     seed = random.SystemRandom().randrange(1_000_000) if args.seed is None else args.seed
-    names = _names(args.names)
+    names = [name.strip() for name in (args.names or "").split(",") if name.strip()] or None
+    if args.names and not names:
+        raise BoardError("--names needs comma-separated names, e.g. --names Ann,Ben")
     style = log.style_for(getattr(out, "encoding", None))
     with ExitStack() as stack:
         table = make_table(args, out, variant.tracks, variant.target, stack)
