@@ -65,22 +65,14 @@ def score_ranks(ranks: list[int], run_min: int = 3) -> PlayScore:
     if same >= 2:
         points += PAIR_POINTS[same]
         reasons.append(f"{PAIR_NAMES[same]} for {PAIR_POINTS[same]}")
-    else:
-        run = _run_length(ranks, run_min)
-        if run:
-            points += run
-            reasons.append(f"a run of {run} for {run}")
+    else:  # the longest run (of ``run_min`` or more) the last cards make
+        for run in range(len(ranks), run_min - 1, -1):
+            tail = ranks[-run:]
+            if len(set(tail)) == run and max(tail) - min(tail) == run - 1:
+                points += run
+                reasons.append(f"a run of {run} for {run}")
+                break
     return PlayScore(points, tuple(reasons), count)
-
-
-def _run_length(ranks: list[int], run_min: int = 3) -> int:
-    """Length of the longest run (>= ``run_min``) formed by the last cards, or 0."""
-    best = 0
-    for length in range(run_min, len(ranks) + 1):
-        tail = ranks[-length:]
-        if len(set(tail)) == length and max(tail) - min(tail) == length - 1:
-            best = length
-    return best
 
 
 @dataclass(frozen=True, slots=True)

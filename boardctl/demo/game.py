@@ -271,9 +271,8 @@ class DemoGame:
 
     def record(self, state: PlayState, events: Sequence[PlayEvent]) -> None:
         """Log and peg what PlayState says happened (a go followed by one's own last: no go)."""
-        for index, event in enumerate(events):
+        for event, following in zip(events, [*events[1:], None], strict=True):
             name = self.names[event.seat]
-            following = events[index + 1] if index + 1 < len(events) else None
             if event.kind == "card":
                 assert event.card is not None
                 text = f"{name} plays {self.card(event.card)} (count {event.count})"
