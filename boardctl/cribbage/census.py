@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from math import comb
+from math import comb, prod
 
 from boardctl.cribbage.cards import JACK
 from boardctl.cribbage.fast import code_points, rank_code
@@ -102,31 +102,25 @@ def census(
     return Census(hand_size, crib, {score: n for score, n in sorted(counts.items()) if n})
 
 
-def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
-    """``(points over the rank points, deals)`` for every multiset of one shape."""
-    return _SHAPES.get((shape, hand_size, flush_in_crib)) or _shape_table(
-        shape, hand_size, flush_in_crib
-    )
-
-
 _SHAPES: dict[tuple[int, int, bool], list[tuple[int, int]]] = {}
 
 
-def _shape_table(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
+def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
+    """``(points over the rank points, deals)`` for every multiset of one shape (cached)."""
+    key = (shape, hand_size, flush_in_crib)
+    if key in _SHAPES:
+        return _SHAPES[key]
     jacks = shape >> _JACK_SLOT
     mults = [held for held in range(1, 5) for _ in range((shape >> (6 * held)) & 0x3F)]
     # One representative multiset of this shape: non-jack ranks 1, 2, ... then the jacks.
-    hand_ranks: list[int] = []
-    for rank, held in enumerate(mults, start=1):
-        hand_ranks.extend([rank] * held)
-    hand_ranks.extend([JACK] * jacks)
+    hand_ranks = [rank for rank, held in enumerate(mults, start=1) for _ in range(held)]
+    hand_ranks += [JACK] * jacks
     counts: Counter[int] = Counter()
     for starter in sorted(set(hand_ranks)):
         hand = list(hand_ranks)
         hand.remove(starter)
         _suit_counts(hand, starter, flush_in_crib, 0, counts)
-    table = sorted((extra, ways) for extra, ways in counts.items() if ways)
-    _SHAPES[(shape, hand_size, flush_in_crib)] = table
+    table = _SHAPES[key] = sorted((extra, ways) for extra, ways in counts.items() if ways)
     return table
 
 
@@ -152,9 +146,7 @@ def _suit_counts(
     """Add the deals of these hand ranks and starter rank at ``base`` plus flush and nobs."""
     hand_size = len(hand)
     mult = Counter(hand)
-    hand_ways = 1
-    for m in mult.values():
-        hand_ways *= comb(4, m)
+    hand_ways = prod(comb(4, m) for m in mult.values())
     jacks = mult[JACK]
     m_s = mult[starter]
     ways = hand_ways * (4 - m_s)
