@@ -103,10 +103,9 @@ class PlayState:
             raise PlayError(f"the play needs {MIN_PLAYERS}-{MAX_PLAYERS} hands, got {len(hands)}")
         self.hands: list[list[Card]] = [parse_cards(hand) for hand in hands]
         check_distinct([card for hand in self.hands for card in hand])
-        players = len(self.hands)
+        self.players = players = len(self.hands)
         if not 0 <= dealer < players:
             raise PlayError(f"dealer seat {dealer} is not one of the seats 0-{players - 1}")
-        self.players = players
         self.dealer = dealer
         self.single_count = single_count
         self.scoring = scoring
