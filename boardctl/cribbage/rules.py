@@ -224,8 +224,7 @@ def parse_house_rules(text: str) -> tuple[str, ...]:
 
 
 def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str, ...]]:
-    """A rule set name and its house rules from ``--rules`` and ``--house-rules`` (which replaces
-    the set's own list)."""
+    """The rule set and house rules of ``--rules`` and ``--house-rules`` (replacing its list)."""
     rule_set = get_rule_set(rules or DEFAULT_RULES)
     own = rule_set.house_rules if house_rules is None else parse_house_rules(house_rules)
     return rule_set.name, own

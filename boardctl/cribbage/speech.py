@@ -63,8 +63,7 @@ def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
 
 
 def say_count(score: HandScore) -> str:
-    """The whole count in words (:func:`count_phrases`), each phrase with the running
-    total of the scorer's items, ending with the total."""
+    """The whole count in words: each phrase of :func:`count_phrases` with the running total."""
     phrases: list[str] = []
     running = 0
     for phrase, items in count_phrases(score):

@@ -57,8 +57,7 @@ class DemoResult:
 def discard_advice(
     cards: Sequence[Card], own_crib: bool, count: int, scoring: Scoring = ACC
 ) -> list[tuple[Card, ...]]:
-    """Ways to throw ``count`` cards to the crib (``own_crib``: the player's side's), best
-    first: the rules engine's advice."""
+    """The rules engine's ways to throw ``count`` cards (``own_crib``: ours), best first."""
     options = rank_discards(cards, dealer=own_crib, keep=len(cards) - count, scoring=scoring)
     return [tuple(option.discard) for option in options]
 
