@@ -28,16 +28,6 @@ class ScoreItem:
         return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
 
 
-class _Points:
-    """A read-only attribute: the points of one kind of item (:meth:`HandScore.points_for`)."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-
-    def __get__(self, score: HandScore, owner: type[HandScore]) -> int:
-        return score.points_for(self.kind)
-
-
 @dataclass(frozen=True)
 class HandScore:
     """The count of one hand or crib with its starter: ``total`` from :mod:`boardctl.cribbage.fast`,
@@ -58,11 +48,28 @@ class HandScore:
         """Points of one kind (``fifteen``, ``pair``, ``run``, ``flush`` or ``nobs``)."""
         return sum(item.points for item in self.items if item.kind == kind)
 
-    fifteens = _Points("fifteen")
-    pairs = _Points("pair")  # a pair royal is three pairs, 6
-    runs = _Points("run")  # each distinct run counted
-    flush = _Points("flush")
-    nobs = _Points("nobs")  # one for his nobs: the jack of the starter's suit in hand
+    @property
+    def fifteens(self) -> int:
+        return self.points_for("fifteen")
+
+    @property
+    def pairs(self) -> int:
+        """Points for pairs (a pair royal is three pairs, 6)."""
+        return self.points_for("pair")
+
+    @property
+    def runs(self) -> int:
+        """Points for runs (each distinct run counted)."""
+        return self.points_for("run")
+
+    @property
+    def flush(self) -> int:
+        return self.points_for("flush")
+
+    @property
+    def nobs(self) -> int:
+        """One for his nobs (the jack of the starter's suit in hand)."""
+        return self.points_for("nobs")
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready form with the breakdown and the total."""
