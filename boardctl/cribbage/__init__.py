@@ -1,11 +1,7 @@
 """The pure cribbage rules engine (docs/rules.md): cards, hand scoring, pegging, variants.
 
 No I/O but reading the seeds' words (``rules.toml``) at import; the public names are imported on
-first use (module ``__getattr__``).
-
->>> from boardctl.cribbage import parse_cards, score_hand
->>> score_hand(parse_cards("5H 5C 5S JD"), "5D").total
-29
+first use (module ``__getattr__``); :func:`score_hand` shows an example.
 """
 
 from __future__ import annotations
@@ -30,22 +26,15 @@ if TYPE_CHECKING:
     from boardctl.cribbage.play import PlayEvent, PlayScore, PlayState, score_play
 
 _LAZY: dict[str, str] = {
-    "DECK": "cards",
-    "Card": "cards",
-    "format_card": "cards",
-    "format_cards": "cards",
-    "parse_card": "cards",
-    "parse_cards": "cards",
-    "HandScore": "hand",
-    "ScoreItem": "hand",
-    "score_hand": "hand",
-    "hand_total": "fast",
-    "PlayScore": "play",
-    "score_play": "play",
-    "PlayEvent": "play",
-    "PlayState": "play",
-    "heels_points": "awards",
-    "opening_points": "awards",
+    name: module
+    for module, names in {
+        "cards": ("DECK", "Card", "format_card", "format_cards", "parse_card", "parse_cards"),
+        "hand": ("HandScore", "ScoreItem", "score_hand"),
+        "fast": ("hand_total",),
+        "play": ("PlayEvent", "PlayScore", "PlayState", "score_play"),
+        "awards": ("heels_points", "opening_points"),
+    }.items()
+    for name in names
 }
 
 __all__ = [

@@ -15,8 +15,7 @@ def heels_points(starter: str | Card) -> int:
 
 
 def opening_points(variant: Variant, dealer: int) -> dict[int, int]:
-    """Points pegged at the start of a game, by seat (five-card, two players: the pone's three for
-    last)."""
+    """Points pegged at the start of a game, by seat (the five-card pone's three for last)."""
     if not variant.three_for_last:
         return {}
     return {(dealer + 1) % variant.players: THREE_FOR_LAST_POINTS}

@@ -12,14 +12,15 @@ from typing import NamedTuple
 
 from boardctl.errors import CardError
 
-ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+JACK = 11
 
 RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
-RANK_NAMES = (
-    "ace",
+#: Numbers in words, 0-19: the ranks two to ten and the spoken count (speech.py) use them.
+NUMBER_WORDS = (
+    "zero",
+    "one",
     "two",
     "three",
     "four",
@@ -29,20 +30,24 @@ RANK_NAMES = (
     "eight",
     "nine",
     "ten",
-    "jack",
-    "queen",
-    "king",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
 )
+RANK_NAMES = ("ace", *NUMBER_WORDS[2:11], "jack", "queen", "king")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 ALLOWED = "rank A 2-10 J Q K or T; suit S H D C or ♠♥♦♣"
 
-_RANK_BY_TEXT: dict[str, int] = {letter: i + 1 for i, letter in enumerate(RANK_LETTERS)}
-_RANK_BY_TEXT["10"] = 10
-_SUIT_BY_TEXT: dict[str, int] = {letter: i for i, letter in enumerate(SUIT_LETTERS)}
-_SUIT_BY_TEXT.update({symbol: i for i, symbol in enumerate(SUIT_SYMBOLS)})
-# White (outline) suit symbols, as some keyboards and fonts produce them.
-_SUIT_BY_TEXT.update({"♤": SPADES, "♡": HEARTS, "♢": DIAMONDS, "♧": CLUBS})
+_RANK_BY_TEXT = {letter: i + 1 for i, letter in enumerate(RANK_LETTERS)} | {"10": 10}
+# Letters, symbols, and the white (outline) symbols some keyboards and fonts produce (S H D C).
+_SUIT_BY_TEXT = {text: i % 4 for i, text in enumerate(SUIT_LETTERS + SUIT_SYMBOLS + "♤♡♢♧")}
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
@@ -92,17 +97,15 @@ def parse_card(text: str | Card) -> Card:
         return text
     token = text.strip()
     upper = token.replace("\ufe0f", "").upper()  # drop the emoji variation selector
-    if len(upper) >= 2:
-        rank = _RANK_BY_TEXT.get(upper[:-1])
-        suit = _SUIT_BY_TEXT.get(upper[-1])
-        if rank is not None and suit is not None:
-            return Card(rank, suit)
+    rank = _RANK_BY_TEXT.get(upper[:-1])
+    suit = _SUIT_BY_TEXT.get(upper[-1:])
+    if rank is not None and suit is not None:
+        return Card(rank, suit)
     raise CardError(f"{token!r} is not a card ({ALLOWED})")
 
 
 def parse_cards(cards: str | Iterable[str | Card], *, unique: bool = True) -> list[Card]:
-    """Parse cards from text (``"5H 5C, JD"``) or tokens; a duplicate is refused unless not
-    ``unique``."""
+    """Parse cards from text (``"5H 5C, JD"``) or tokens; a duplicate is refused if ``unique``."""
     tokens: Iterable[str | Card]
     tokens = [t for t in _SEPARATORS.split(cards) if t] if isinstance(cards, str) else cards
     parsed = [parse_card(token) for token in tokens]

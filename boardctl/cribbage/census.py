@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from math import comb
+from math import comb, prod
 
 from boardctl.cribbage.cards import JACK
 from boardctl.cribbage.fast import code_points, rank_code
@@ -26,17 +26,14 @@ class Census:
 
     @property
     def total(self) -> int:
-        """Number of (hand, starter) deals counted."""
         return sum(self.counts.values())
 
     @property
     def max_score(self) -> int:
-        """Highest score that occurs."""
         return max(score for score, count in self.counts.items() if count)
 
     @property
     def mean(self) -> float:
-        """Average score."""
         return sum(score * count for score, count in self.counts.items()) / self.total
 
     def rows(self) -> list[tuple[int, int]]:
@@ -44,7 +41,6 @@ class Census:
         return [(score, self.counts.get(score, 0)) for score in range(self.max_score + 1)]
 
     def possible(self) -> frozenset[int]:
-        """Scores that occur at least once."""
         return frozenset(score for score, count in self.counts.items() if count)
 
 
@@ -68,8 +64,36 @@ def census(
 ) -> Census:
     """Count every (hand, starter) by score; ``ranks`` may restrict the deck (for tests)."""
     allowed = tuple(rank in set(ranks) for rank in range(14))
+    run_min = scoring.run_min
     tally: dict[tuple[int, int], int] = {}
-    _walk(1, hand_size + 1, 1, 0, 0, 1, 0, allowed, scoring.run_min, tally)
+
+    def walk(
+        rank: int, left: int, poly: int, points: int, run_len: int, run_mult: int, shape: int
+    ) -> None:
+        """Visit every multiset of ``left`` more ranks from ``rank`` up (each at most 4 times).
+
+        ``poly``: the subset-sum polynomial of the values (a byte per power of x to 15);
+        ``points``: pairs and closed runs; the open run is ``run_len`` long, ``run_mult`` ways;
+        ``shape`` packs the counts of ranks seen once, twice, ... (six bits each), the jacks' above.
+        """
+        closed = points + run_len * run_mult if run_len >= run_min else points
+        if left == 0:
+            key = (closed + 2 * ((poly >> _FIFTEEN) & 0xFF), shape)
+            tally[key] = tally.get(key, 0) + 1
+            return
+        if rank == 14:
+            return
+        walk(rank + 1, left, poly, closed, 0, 1, shape)  # this rank not held: the open run closes
+        if not allowed[rank]:
+            return
+        value_shift = _VALUES[rank] * _BITS
+        for held in range(1, min(4, left) + 1):
+            poly = (poly + (poly << value_shift)) & _MASK
+            mark = held << _JACK_SLOT if rank == JACK else 1 << (6 * held)
+            pairs = points + held * (held - 1)
+            walk(rank + 1, left - held, poly, pairs, run_len + 1, run_mult * held, shape + mark)
+
+    walk(1, hand_size + 1, 1, 0, 0, 1, 0)
     flush_in_crib = scoring.crib_four_flush or not crib
     counts: Counter[int] = Counter()
     for (base, shape), multisets in tally.items():
@@ -78,81 +102,25 @@ def census(
     return Census(hand_size, crib, {score: n for score, n in sorted(counts.items()) if n})
 
 
-def _walk(
-    rank: int,
-    left: int,
-    poly: int,
-    points: int,
-    run_len: int,
-    run_mult: int,
-    shape: int,
-    allowed: tuple[bool, ...],
-    run_min: int,
-    tally: dict[tuple[int, int], int],
-) -> None:
-    """Visit every multiset of ``left`` more ranks from ``rank`` up (each at most 4 times).
-
-    ``poly``: the subset-sum polynomial of the values (a byte per power of x to 15); ``points``:
-    pairs and closed runs; the open run is ``run_len`` long, ``run_mult`` ways; ``shape`` packs the
-    counts of ranks seen once, twice, ... (six bits each), the jacks' above them.
-    """
-    if left == 0 or rank == 14:
-        if left:
-            return
-        if run_len >= run_min:
-            points += run_len * run_mult
-        key = (points + 2 * ((poly >> _FIFTEEN) & 0xFF), shape)
-        tally[key] = tally.get(key, 0) + 1
-        return
-    # This rank not held: the open run closes.
-    closed = points + run_len * run_mult if run_len >= run_min else points
-    _walk(rank + 1, left, poly, closed, 0, 1, shape, allowed, run_min, tally)
-    if not allowed[rank]:
-        return
-    value_shift = _VALUES[rank] * _BITS
-    slot = _JACK_SLOT if rank == JACK else 0
-    for held in range(1, min(4, left) + 1):
-        poly = (poly + (poly << value_shift)) & _MASK
-        mark = held if slot else 1 << (6 * held)
-        _walk(
-            rank + 1,
-            left - held,
-            poly,
-            points + held * (held - 1),
-            run_len + 1,
-            run_mult * held,
-            shape + (mark << slot),
-            allowed,
-            run_min,
-            tally,
-        )
-
-
-def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
-    """``(points over the rank points, deals)`` for every multiset of one shape."""
-    return _SHAPES.get((shape, hand_size, flush_in_crib)) or _shape_table(
-        shape, hand_size, flush_in_crib
-    )
-
-
 _SHAPES: dict[tuple[int, int, bool], list[tuple[int, int]]] = {}
 
 
-def _shape_table(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
+def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
+    """``(points over the rank points, deals)`` for every multiset of one shape (cached)."""
+    key = (shape, hand_size, flush_in_crib)
+    if key in _SHAPES:
+        return _SHAPES[key]
     jacks = shape >> _JACK_SLOT
     mults = [held for held in range(1, 5) for _ in range((shape >> (6 * held)) & 0x3F)]
     # One representative multiset of this shape: non-jack ranks 1, 2, ... then the jacks.
-    hand_ranks: list[int] = []
-    for rank, held in enumerate(mults, start=1):
-        hand_ranks.extend([rank] * held)
-    hand_ranks.extend([JACK] * jacks)
+    hand_ranks = [rank for rank, held in enumerate(mults, start=1) for _ in range(held)]
+    hand_ranks += [JACK] * jacks
     counts: Counter[int] = Counter()
     for starter in sorted(set(hand_ranks)):
         hand = list(hand_ranks)
         hand.remove(starter)
         _suit_counts(hand, starter, flush_in_crib, 0, counts)
-    table = sorted((extra, ways) for extra, ways in counts.items() if ways)
-    _SHAPES[(shape, hand_size, flush_in_crib)] = table
+    table = _SHAPES[key] = sorted((extra, ways) for extra, ways in counts.items() if ways)
     return table
 
 
@@ -178,9 +146,7 @@ def _suit_counts(
     """Add the deals of these hand ranks and starter rank at ``base`` plus flush and nobs."""
     hand_size = len(hand)
     mult = Counter(hand)
-    hand_ways = 1
-    for m in mult.values():
-        hand_ways *= comb(4, m)
+    hand_ways = prod(comb(4, m) for m in mult.values())
     jacks = mult[JACK]
     m_s = mult[starter]
     ways = hand_ways * (4 - m_s)

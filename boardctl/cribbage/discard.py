@@ -33,7 +33,6 @@ class DiscardOption:
         return self.hand + self.crib if self.dealer else self.hand - self.crib
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready form."""
         return {
             "keep": [str(c) for c in self.keep],
             "discard": [str(c) for c in self.discard],
@@ -72,15 +71,8 @@ def rank_discards(
     options = []
     for discard in combinations(held, len(held) - keep):
         kept = tuple(card for card in held if card not in discard)
-        options.append(
-            DiscardOption(
-                kept,
-                discard,
-                hand_mean(kept, unseen, scoring),
-                crib_mean(discard, unseen, scoring),
-                dealer,
-            )
-        )
+        hand, crib = hand_mean(kept, unseen, scoring), crib_mean(discard, unseen, scoring)
+        options.append(DiscardOption(kept, discard, hand, crib, dealer))
     options.sort(key=lambda option: (-option.net, -option.hand))
     return options
 

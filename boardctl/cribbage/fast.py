@@ -25,15 +25,6 @@ def rank_code(ranks: Iterable[int]) -> int:
     return sum(RANK_WEIGHT[rank] for rank in ranks)
 
 
-def ranks_of_code(code: int) -> list[int]:
-    """The sorted ranks of a multiset code."""
-    ranks: list[int] = []
-    for rank in range(1, 14):
-        code, count = divmod(code, 5)
-        ranks.extend([rank] * count)
-    return ranks
-
-
 def rank_points(ranks: Sequence[int], run_min: int = 3) -> int:
     """Points for fifteens, pairs and runs among ``ranks`` (runs from ``run_min`` cards)."""
     ways = [1] + [0] * 15
@@ -46,18 +37,14 @@ def rank_points(ranks: Sequence[int], run_min: int = 3) -> int:
     points = 2 * ways[15]
     for count in counts:
         points += count * (count - 1)  # 2 points per pair: 2 * C(count, 2)
-    rank = 1
-    while rank <= 13:
-        if counts[rank] == 0:
-            rank += 1
+    length, multiplicity = 0, 1  # the run of held ranks so far (counts[14] is 0: it ends)
+    for count in counts[1:]:
+        if count:
+            length, multiplicity = length + 1, multiplicity * count
             continue
-        length, multiplicity = 0, 1
-        while counts[rank + length]:
-            multiplicity *= counts[rank + length]
-            length += 1
         if length >= run_min:
             points += length * multiplicity
-        rank += length
+        length, multiplicity = 0, 1
     return points
 
 
@@ -66,17 +53,17 @@ def code_points(code: int, run_min: int = 3) -> int:
     table = _TABLES[run_min]
     points = table.get(code)
     if points is None:
-        points = table[code] = rank_points(ranks_of_code(code), run_min)
+        # The ranks, sorted: each rank's count is a base-5 digit of the code.
+        ranks = [rank for rank in range(1, 14) for _ in range(code // RANK_WEIGHT[rank] % 5)]
+        points = table[code] = rank_points(ranks, run_min)
     return points
 
 
 def hand_total(
     hand: Sequence[Card], starter: Card, crib: bool = False, scoring: Scoring = ACC
 ) -> int:
-    """Total of a hand (3 or 4 distinct cards) with the starter, unchecked (see
+    """Total of a hand (3 or 4 distinct cards) with the starter under ``scoring``, unchecked (see
     :func:`boardctl.cribbage.score_hand`)."""
-    if scoring is not ACC:
-        return _total(hand, starter, crib, scoring)
     s_rank, s_suit = starter
     code = RANK_WEIGHT[s_rank]
     first_suit = hand[0][1]
@@ -88,30 +75,12 @@ def hand_total(
             flush = False
         if rank == JACK and suit == s_suit:
             nobs = 1
-    points = _BASE.get(code)
+    points = _TABLES[scoring.run_min].get(code)
     if points is None:
-        points = code_points(code)
-    if flush:
-        if s_suit == first_suit:
-            points += len(hand) + 1
-        elif not crib:
-            points += len(hand)
-    return points + nobs
-
-
-def _total(hand: Sequence[Card], starter: Card, crib: bool, scoring: Scoring) -> int:
-    """:func:`hand_total` under any :class:`Scoring` (runs of two, the crib's four-card flush)."""
-    s_rank, s_suit = starter
-    code = RANK_WEIGHT[s_rank]
-    first_suit = hand[0][1]
-    flush = all(suit == first_suit for _, suit in hand)
-    nobs = any(rank == JACK and suit == s_suit for rank, suit in hand)
-    for rank, _ in hand:
-        code += RANK_WEIGHT[rank]
-    points = code_points(code, scoring.run_min) + nobs
+        points = code_points(code, scoring.run_min)
     if flush:
         if s_suit == first_suit:
             points += len(hand) + 1
         elif scoring.crib_four_flush or not crib:
             points += len(hand)
-    return points
+    return points + nobs

@@ -25,7 +25,6 @@ class ScoreItem:
     points: int
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready form."""
         return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
 
 
@@ -51,7 +50,6 @@ class HandScore:
 
     @property
     def fifteens(self) -> int:
-        """Points for fifteens."""
         return self.points_for("fifteen")
 
     @property
@@ -66,7 +64,6 @@ class HandScore:
 
     @property
     def flush(self) -> int:
-        """Points for the flush."""
         return self.points_for("flush")
 
     @property
@@ -99,15 +96,6 @@ def score_typed(cards: Sequence[Card], *, crib: bool = False, scoring: Scoring =
     return score_hand(cards[:-1], cards[-1], crib=crib, scoring=scoring)
 
 
-def check_hand(hand: Sequence[Card], starter: Card) -> None:
-    """Raise :class:`CardError` unless ``hand`` has 3 or 4 cards, all distinct from the starter."""
-    if len(hand) not in HAND_SIZES:
-        raise CardError(
-            f"a hand has 4 cards (or 3 in the five-card game) plus the starter; got {len(hand)}"
-        )
-    check_distinct([*hand, starter])
-
-
 def score_hand(
     hand: str | Iterable[str | Card],
     starter: str | Card,
@@ -126,7 +114,11 @@ def score_hand(
     else:
         cards = tuple(parse_cards(hand, unique=False))
         cut = parse_card(starter)
-    check_hand(cards, cut)
+    if len(cards) not in HAND_SIZES:
+        raise CardError(
+            f"a hand has 4 cards (or 3 in the five-card game) plus the starter; got {len(cards)}"
+        )
+    check_distinct([*cards, cut])
     return HandScore(cards, cut, crib, hand_total(cards, cut, crib, scoring), scoring)
 
 
@@ -135,19 +127,15 @@ def itemise(
 ) -> tuple[ScoreItem, ...]:
     """Every scoring combination of a checked hand with its starter, item by item."""
     five = (*hand, starter)
-    items: list[ScoreItem] = []
-    for size in range(2, 6):
-        for combo in combinations(five, size):
-            if sum(card.value for card in combo) == 15:
-                items.append(ScoreItem("fifteen", combo, 2))
-    for a, b in combinations(five, 2):
-        if a.rank == b.rank:
-            items.append(ScoreItem("pair", (a, b), 2))
+    combos = (combo for size in range(2, 6) for combo in combinations(five, size))
+    items = [ScoreItem("fifteen", c, 2) for c in combos if sum(card.value for card in c) == 15]
+    items.extend(ScoreItem("pair", (a, b), 2) for a, b in combinations(five, 2) if a.rank == b.rank)
     items.extend(_runs(five, scoring.run_min))
-    flush = _flush_points(hand, starter, crib and not scoring.crib_four_flush)
-    if flush:
-        suited = five if flush > len(hand) else tuple(hand)
-        items.append(ScoreItem("flush", suited, flush))
+    if all(card.suit == hand[0].suit for card in hand):
+        if starter.suit == hand[0].suit:
+            items.append(ScoreItem("flush", five, len(five)))
+        elif scoring.crib_four_flush or not crib:  # a crib's four-card flush: only by house rule
+            items.append(ScoreItem("flush", tuple(hand), len(hand)))
     for card in hand:
         if card.rank == JACK and card.suit == starter.suit:
             items.append(ScoreItem("nobs", (card,), 1))
@@ -160,27 +148,12 @@ def _runs(five: Sequence[Card], run_min: int = 3) -> list[ScoreItem]:
     for card in five:
         by_rank.setdefault(card.rank, []).append(card)
     items: list[ScoreItem] = []
-    rank = 1
-    while rank <= 13:
-        if rank not in by_rank:
-            rank += 1
+    block: list[list[Card]] = []  # the cards of each rank of the current block of ranks
+    for rank in range(1, 15):
+        if rank in by_rank:
+            block.append(by_rank[rank])
             continue
-        end = rank
-        while end + 1 in by_rank:
-            end += 1
-        if end - rank + 1 >= run_min:
-            columns = [by_rank[r] for r in range(rank, end + 1)]
-            for run in product(*columns):
-                items.append(ScoreItem("run", run, len(run)))
-        rank = end + 1
+        if len(block) >= run_min:
+            items.extend(ScoreItem("run", run, len(run)) for run in product(*block))
+        block = []
     return items
-
-
-def _flush_points(hand: Sequence[Card], starter: Card, crib: bool) -> int:
-    """Flush points; ``crib`` means the crib exception (no four-card flush) applies."""
-    suit = hand[0].suit
-    if any(card.suit != suit for card in hand):
-        return 0
-    if starter.suit == suit:
-        return len(hand) + 1
-    return 0 if crib else len(hand)

@@ -55,12 +55,9 @@ def score_ranks(ranks: list[int], run_min: int = 3) -> PlayScore:
         raise PlayError(f"the count would be {count}: it may not pass {MAX_COUNT}")
     points = 0
     reasons: list[str] = []
-    if count == 15:
+    if count in (15, MAX_COUNT):
         points += 2
-        reasons.append("fifteen for 2")
-    elif count == MAX_COUNT:
-        points += 2
-        reasons.append("thirty-one for 2")
+        reasons.append("fifteen for 2" if count == 15 else "thirty-one for 2")
     last = ranks[-1]
     same = 1
     while same < len(ranks) and same < 4 and ranks[-1 - same] == last:
@@ -68,22 +65,14 @@ def score_ranks(ranks: list[int], run_min: int = 3) -> PlayScore:
     if same >= 2:
         points += PAIR_POINTS[same]
         reasons.append(f"{PAIR_NAMES[same]} for {PAIR_POINTS[same]}")
-    else:
-        run = _run_length(ranks, run_min)
-        if run:
-            points += run
-            reasons.append(f"a run of {run} for {run}")
+    else:  # the longest run (of ``run_min`` or more) the last cards make
+        for run in range(len(ranks), run_min - 1, -1):
+            tail = ranks[-run:]
+            if len(set(tail)) == run and max(tail) - min(tail) == run - 1:
+                points += run
+                reasons.append(f"a run of {run} for {run}")
+                break
     return PlayScore(points, tuple(reasons), count)
-
-
-def _run_length(ranks: list[int], run_min: int = 3) -> int:
-    """Length of the longest run (>= ``run_min``) formed by the last cards, or 0."""
-    best = 0
-    for length in range(run_min, len(ranks) + 1):
-        tail = ranks[-length:]
-        if len(set(tail)) == length and max(tail) - min(tail) == length - 1:
-            best = length
-    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +103,9 @@ class PlayState:
             raise PlayError(f"the play needs {MIN_PLAYERS}-{MAX_PLAYERS} hands, got {len(hands)}")
         self.hands: list[list[Card]] = [parse_cards(hand) for hand in hands]
         check_distinct([card for hand in self.hands for card in hand])
-        players = len(self.hands)
+        self.players = players = len(self.hands)
         if not 0 <= dealer < players:
             raise PlayError(f"dealer seat {dealer} is not one of the seats 0-{players - 1}")
-        self.players = players
         self.dealer = dealer
         self.single_count = single_count
         self.scoring = scoring
@@ -128,11 +116,9 @@ class PlayState:
         self.points = [0] * players
         self.last_player: int | None = None
         self.said_go: set[int] = set()
-        self.done = False
         self.turn: int | None = None
         self._next_turn_from((dealer + 1) % players)
-        if self.turn is None:
-            self.done = True
+        self.done = self.turn is None
 
     @classmethod
     def for_variant(
@@ -148,7 +134,6 @@ class PlayState:
             raise PlayError(f"{variant.name} has {variant.players} players, got {len(hands)} hands")
         return cls(hands, dealer=dealer, single_count=variant.single_count, scoring=scoring)
 
-    # --- queries -------------------------------------------------------------
     def legal_plays(self, seat: int | None = None) -> list[Card]:
         """Cards ``seat`` (default: the player to move) may lay now without passing 31."""
         if self.done:
@@ -159,10 +144,6 @@ class PlayState:
         room = MAX_COUNT - self.count
         return [card for card in self.hands[who] if card.value <= room]
 
-    def can_play(self, seat: int | None = None) -> bool:
-        """Whether ``seat`` (default: the player to move) has a card that fits."""
-        return bool(self.legal_plays(seat))
-
     @property
     def go_bonus(self) -> int:
         """Points any card laid now adds for the go (``go_per_card``; not for a card making 31)."""
@@ -170,10 +151,8 @@ class PlayState:
 
     @property
     def cards_left(self) -> int:
-        """Cards still in hand, all seats together."""
         return sum(len(hand) for hand in self.hands)
 
-    # --- actions -------------------------------------------------------------
     def play(self, card: str | Card, seat: int | None = None) -> tuple[PlayEvent, ...]:
         """Lay ``card`` for ``seat`` (default: the player to move): its event and any ``"last"``.
 
@@ -202,13 +181,8 @@ class PlayState:
         if self._go_point_given:
             points += GO_CARD_POINTS
             reasons = (*reasons, f"go for {GO_CARD_POINTS}")
-        event = PlayEvent("card", who, laid, self.count, points, reasons)
-        events = [self._record(event)]
-        if self.count == MAX_COUNT:
-            events.extend(self._end_count())
-        else:
-            events.extend(self._advance(who))
-        return tuple(events)
+        event = self._record(PlayEvent("card", who, laid, self.count, points, reasons))
+        return (event, *(self._end_count() if self.count == MAX_COUNT else self._advance(who)))
 
     def go(self, seat: int | None = None) -> tuple[PlayEvent, ...]:
         """``seat`` (default: the player to move) says go: the events it caused (:class:`PlayError`
@@ -221,11 +195,8 @@ class PlayState:
                 f" (the count is {self.count}); a player must play if they can"
             )
         self.said_go.add(who)
-        events = [self._record(PlayEvent("go", who, None, self.count, 0))]
-        events.extend(self._advance(who))
-        return tuple(events)
+        return (self._record(PlayEvent("go", who, None, self.count, 0)), *self._advance(who))
 
-    # --- internals -----------------------------------------------------------
     def _seat(self, seat: int | None) -> int:
         if seat is None:
             if self.turn is None:
@@ -250,39 +221,27 @@ class PlayState:
 
     def _next_turn_from(self, start: int) -> None:
         """Give the turn to the first seat from ``start`` clockwise still in the count."""
-        self.turn = None
-        for step in range(self.players):
-            seat = (start + step) % self.players
-            if self.hands[seat] and seat not in self.said_go:
-                self.turn = seat
-                return
+        seats = ((start + step) % self.players for step in range(self.players))
+        self.turn = next((s for s in seats if self.hands[s] and s not in self.said_go), None)
 
     def _advance(self, after: int) -> list[PlayEvent]:
         self._next_turn_from((after + 1) % self.players)
-        if self.turn is None:
-            return self._end_count()
-        return []
+        return self._end_count() if self.turn is None else []
 
     def _end_count(self) -> list[PlayEvent]:
         events: list[PlayEvent] = []
         last = self.last_player
         if last is not None and self.count < MAX_COUNT and not self._go_point_given:
-            events.append(
-                self._record(
-                    PlayEvent(
-                        "last", last, None, self.count, LAST_CARD_POINTS, ("last card for 1",)
-                    )
-                )
+            event = PlayEvent(
+                "last", last, None, self.count, LAST_CARD_POINTS, ("last card for 1",)
             )
+            events.append(self._record(event))
         self.count = 0
         self.pile = []
         self.said_go = set()
         self._go_point_given = False
         self.turn = None
-        if self.single_count or last is None:
-            self.done = True
-            return events
-        self._next_turn_from((last + 1) % self.players)
-        if self.turn is None:
-            self.done = True
+        if not self.single_count and last is not None:
+            self._next_turn_from((last + 1) % self.players)
+        self.done = self.turn is None
         return events

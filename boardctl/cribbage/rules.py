@@ -45,7 +45,6 @@ class Source:
 
     @property
     def file(self) -> str:
-        """The seed's file name."""
         return SEEDS[self.seed]
 
     def cite(self) -> str:
@@ -93,52 +92,39 @@ def _quotes() -> dict[str, dict[str, tuple[Source, ...]]]:
 
 _QUOTES = _quotes()
 
+DEAL_RIGHT = "deal-right"
+ANY_OPPONENT = "skunk-any-opponent"  # the measure of every rule set (skunk_loser)
+MUGGINS_STANDING = "muggins-standing"
+MUGGINS_DECLARED = "muggins-declared"
+FRACTION_LINES = "fraction-lines"
+
+_HOUSE_RULE_TITLES = {
+    "go-per-card": "after a go, every card the others can still lay pegs 1 (2 for 31 instead)",
+    "runs-of-two": (
+        "runs score from two cards, in the play and the show (2, plus 1 per further card)"
+    ),
+    "deal-right": (
+        "the deal passes to the dealer's right (counting still starts at the dealer's left)"
+    ),
+    "skunk-any-opponent": (
+        "with three or more tracks the skunk counts against the lowest loser"
+        " (the measure of every rule set)"
+    ),
+    "muggins-standing": (
+        "muggins is always on: points a player misses may be claimed by an opponent"
+    ),
+    "muggins-declared": (
+        "muggins is chosen before the game begins: it cannot be switched once pegs move"
+    ),
+    "crib-four-flush": "a crib of four cards of one suit scores 4 like a hand (no crib exception)",
+    "fraction-lines": (
+        "skunk lines are fractions of the target: 3/4 (skunk) and 1/2 (double skunk)"
+    ),
+}
+
 HOUSE_RULES: dict[str, HouseRule] = {
-    rule.name: rule
-    for rule in (
-        HouseRule(
-            "go-per-card",
-            "after a go, every card the others can still lay pegs 1 (2 for 31 instead)",
-            _QUOTES["house_rules"]["go-per-card"],
-        ),
-        HouseRule(
-            "runs-of-two",
-            "runs score from two cards, in the play and the show (2, plus 1 per further card)",
-            _QUOTES["house_rules"]["runs-of-two"],
-        ),
-        HouseRule(
-            "deal-right",
-            "the deal passes to the dealer's right (counting still starts at the dealer's left)",
-            _QUOTES["house_rules"]["deal-right"],
-        ),
-        HouseRule(
-            "skunk-any-opponent",
-            "with three or more tracks the skunk counts against the lowest loser"
-            " (the measure of every rule set)",
-            _QUOTES["house_rules"]["skunk-any-opponent"],
-            every_set=True,  # boardctl.cribbage.rules.skunk_loser
-        ),
-        HouseRule(
-            "muggins-standing",
-            "muggins is always on: points a player misses may be claimed by an opponent",
-            _QUOTES["house_rules"]["muggins-standing"],
-        ),
-        HouseRule(
-            "muggins-declared",
-            "muggins is chosen before the game begins: it cannot be switched once pegs move",
-            _QUOTES["house_rules"]["muggins-declared"],
-        ),
-        HouseRule(
-            "crib-four-flush",
-            "a crib of four cards of one suit scores 4 like a hand (no crib exception)",
-            _QUOTES["house_rules"]["crib-four-flush"],
-        ),
-        HouseRule(
-            "fraction-lines",
-            "skunk lines are fractions of the target: 3/4 (skunk) and 1/2 (double skunk)",
-            _QUOTES["house_rules"]["fraction-lines"],
-        ),
-    )
+    name: HouseRule(name, title, _QUOTES["house_rules"][name], every_set=name == ANY_OPPONENT)
+    for name, title in _HOUSE_RULE_TITLES.items()
 }
 
 #: The seed text behind the game points presets that the rule sets use (values in presets.py).
@@ -229,34 +215,23 @@ def scoring_for(house_rules: tuple[str, ...] | frozenset[str]) -> Scoring:
 
 
 def scoring_of(name: str) -> Scoring:
-    """The scoring switches of the rule set called ``name``."""
     return scoring_for(get_rule_set(name).house_rules)
 
 
 def parse_house_rules(text: str) -> tuple[str, ...]:
     """``"runs-of-two,deal-right"`` (commas or spaces; ``none`` or empty for none) -> names."""
-    names = [name for name in text.replace(",", " ").split() if name != "none"]
-    return check_house_rules(names)
+    return check_house_rules(name for name in text.replace(",", " ").split() if name != "none")
 
 
 def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str, ...]]:
-    """A rule set name and its house rules from ``--rules`` and ``--house-rules`` (which replaces
-    the set's own list)."""
+    """The rule set and house rules of ``--rules`` and ``--house-rules`` (replacing its list)."""
     rule_set = get_rule_set(rules or DEFAULT_RULES)
-    if house_rules is None:
-        return rule_set.name, rule_set.house_rules
-    return rule_set.name, parse_house_rules(house_rules)
+    own = rule_set.house_rules if house_rules is None else parse_house_rules(house_rules)
+    return rule_set.name, own
 
 
 # --- The engine's side: a ``new_game`` or ``set house_rules`` into checked names, and the
 # engine's few questions (who deals next, the skunk's measure, fraction lines, muggins). ---
-
-
-DEAL_RIGHT = "deal-right"
-ANY_OPPONENT = "skunk-any-opponent"
-MUGGINS_STANDING = "muggins-standing"
-MUGGINS_DECLARED = "muggins-declared"
-FRACTION_LINES = "fraction-lines"
 
 
 def rules_of_command(
@@ -295,11 +270,9 @@ def house_rules_value(value: object) -> tuple[str, ...]:
 def rules_label(rules: str, house_rules: tuple[str, ...]) -> str:
     """``czech``, or ``acc + runs-of-two`` when the house rules differ from the set's own."""
     own = RULE_SETS[rules].house_rules if rules in RULE_SETS else ()
-    if set(house_rules) == set(own):
-        return rules
-    added = [rule for rule in house_rules if rule not in own]
-    dropped = [rule for rule in own if rule not in house_rules]
-    return " ".join([rules, *(f"+ {r}" for r in added), *(f"- {r}" for r in dropped)])
+    added = [f"+ {rule}" for rule in house_rules if rule not in own]
+    dropped = [f"- {rule}" for rule in own if rule not in house_rules]
+    return " ".join([rules, *added, *dropped])
 
 
 def next_dealer(dealer: int, players: int, house_rules: Sequence[str]) -> int:

@@ -3,41 +3,19 @@ scorer's own breakdown (:func:`count_phrases`), so the numbers said add up."""
 
 from __future__ import annotations
 
+from boardctl.cribbage.cards import NUMBER_WORDS
 from boardctl.cribbage.hand import HandScore, ScoreItem
 from boardctl.cribbage.play import PAIR_NAMES
 
-_ONES = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
 def number_words(n: int) -> str:
     """``29`` -> ``twenty-nine`` (0-99)."""
     if n < 20:
-        return _ONES[n]
-    tens = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")[
-        n // 10 - 2
-    ]
-    return tens if n % 10 == 0 else f"{tens}-{_ONES[n % 10]}"
+        return NUMBER_WORDS[n]
+    tens = _TENS[n // 10 - 2]
+    return tens if n % 10 == 0 else f"{tens}-{NUMBER_WORDS[n % 10]}"
 
 
 def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
@@ -50,12 +28,16 @@ def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
     out: list[tuple[str, tuple[ScoreItem, ...]]] = [
         ("fifteen", (item,)) for item in items if item.kind == "fifteen"
     ]
-    long_runs = [item for item in items if item.kind == "run" and len(item.cards) >= 3]
-    folded = {card.rank for item in long_runs for card in item.cards}  # said with the runs
-    pairs: dict[int, list[ScoreItem]] = {}
+    pairs: dict[int, list[ScoreItem]] = {}  # by rank
+    blocks: dict[int, list[ScoreItem]] = {}  # lowest rank of a block of runs -> its runs
+    folded: set[int] = set()  # ranks whose pairs are said with their runs
     for item in items:
         if item.kind == "pair":
             pairs.setdefault(item.cards[0].rank, []).append(item)
+        elif item.kind == "run":
+            blocks.setdefault(min(card.rank for card in item.cards), []).append(item)
+            if len(item.cards) >= 3:
+                folded.update(card.rank for card in item.cards)
     said_a_pair = False
     for rank, group in sorted(pairs.items()):
         if rank in folded:
@@ -63,10 +45,6 @@ def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
         cards = {1: 2, 3: 3, 6: 4}[len(group)]
         out.append(("another pair" if cards == 2 and said_a_pair else PAIR_NAMES[cards], (*group,)))
         said_a_pair = said_a_pair or cards == 2
-    blocks: dict[int, list[ScoreItem]] = {}  # lowest rank of a block of runs -> its runs
-    for item in items:
-        if item.kind == "run":
-            blocks.setdefault(min(card.rank for card in item.cards), []).append(item)
     said_runs: set[str] = set()
     for low, runs in sorted(blocks.items()):
         length = len(runs[0].cards)
@@ -74,10 +52,8 @@ def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
         if phrase in said_runs and phrase.startswith("a run"):  # runs of two: 3 4 8 9
             phrase = "another" + phrase[1:]
         said_runs.add(phrase)
-        inside: list[ScoreItem] = []
-        if length >= 3:
-            for rank in range(low, low + length):
-                inside.extend(pairs.get(rank, ()))
+        ranks = range(low, low + length) if length >= 3 else ()
+        inside = [pair for rank in ranks for pair in pairs.get(rank, ())]
         out.append((phrase, (*runs, *inside)))
     for kind, phrase in (("flush", "a flush"), ("nobs", "one for his nobs")):
         named = tuple(item for item in items if item.kind == kind)
@@ -87,8 +63,7 @@ def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
 
 
 def say_count(score: HandScore) -> str:
-    """The whole count in words (:func:`count_phrases`), each phrase with the running
-    total of the scorer's items, ending with the total."""
+    """The whole count in words: each phrase of :func:`count_phrases` with the running total."""
     phrases: list[str] = []
     running = 0
     for phrase, items in count_phrases(score):

@@ -30,17 +30,14 @@ def max_play_points(scoring: Scoring = ACC) -> int:
     after cards reaching each possible count, as a real sequence scored by :func:`score_play`
     (docs/rules.md, "Validation data").
     """
-    tails: list[list[int]] = []
+    tails: list[list[Card]] = []  # the first cards of the deck that make each tail
     for rank in range(1, 14):
-        tails.extend([rank] * size for size in range(1, 5))
+        tails.extend([Card(rank, suit) for suit in range(size)] for size in range(1, 5))
     for length in range(scoring.run_min, 14):
         for low in range(1, 15 - length):
-            tails.append(list(range(low, low + length)))
+            tails.append([Card(rank, 0) for rank in range(low, low + length)])
     best = 0
-    for tail in tails:
-        cards = _cards_for(tail, set())
-        if cards is None:
-            continue
+    for cards in tails:
         used = set(cards)
         tail_count = sum(card.value for card in cards)
         for before in range(0, MAX_COUNT - tail_count + 1):
@@ -49,18 +46,6 @@ def max_play_points(scoring: Scoring = ACC) -> int:
                 continue
             best = max(best, score_play(prefix + cards, scoring=scoring).points)
     return best
-
-
-def _cards_for(ranks: list[int], used: set[Card]) -> list[Card] | None:
-    cards: list[Card] = []
-    taken = set(used)
-    for rank in ranks:
-        card = next((c for c in DECK if c.rank == rank and c not in taken), None)
-        if card is None:
-            return None
-        cards.append(card)
-        taken.add(card)
-    return cards
 
 
 def _cards_summing_to(total: int, used: set[Card]) -> list[Card] | None:

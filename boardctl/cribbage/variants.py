@@ -39,7 +39,6 @@ class Variant:
 
     @property
     def tracks(self) -> int:
-        """Number of tracks (one per team)."""
         return len(self.teams)
 
     def team_of(self, seat: int) -> int:
@@ -56,17 +55,14 @@ class Variant:
         return self.deal_size
 
     def discards_of(self, offset_from_dealer: int) -> int:
-        """Cards that seat discards to the crib."""
         return self.cards_dealt(offset_from_dealer) - self.hand_size
 
     @property
     def crib_size(self) -> int:
         """Cards in the crib: every discard plus any dealt from the deck."""
-        total = sum(self.discards_of(offset) for offset in range(self.players))
-        return total + self.crib_from_deck
+        return sum(self.discards_of(offset) for offset in range(self.players)) + self.crib_from_deck
 
     def with_options(self, *, target: int | None = None, muggins: bool | None = None) -> Variant:
-        """A copy with another target or muggins setting."""
         new = replace(
             self,
             target=self.target if target is None else target,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Generic, TypeVar
 
 from boardctl.cribbage.variants import Variant
@@ -35,12 +36,7 @@ class CutForDeal(Generic[C]):
 
 
 class Dealer(Generic[C]):
-    """Shuffles and deals from a fixed pack with a seeded random source.
-
-    >>> dealer = Dealer(list(range(52)), seed=1)
-    >>> len(dealer.shuffled())
-    52
-    """
+    """Shuffles and deals from a fixed pack with a seeded random source."""
 
     def __init__(self, pack: Sequence[C], *, seed: int | None = None) -> None:
         if len(pack) < 2 * MIN_PACKET:
@@ -49,7 +45,6 @@ class Dealer(Generic[C]):
         self.random = random.Random(seed)
 
     def shuffled(self) -> list[C]:
-        """A freshly shuffled copy of the whole pack."""
         cards = list(self._pack)
         self.random.shuffle(cards)
         return cards
@@ -68,13 +63,9 @@ class Dealer(Generic[C]):
         rounds: list[tuple[tuple[int, C], ...]] = []
         while True:
             cards = self.shuffled()
-            cuts: list[tuple[int, C]] = []
-            for seat in contenders:
-                # Each player cuts the pack where it lies and shows the bottom card of the top part.
-                point = self.cut_point(len(cards))
-                card = cards.pop(point - 1)
-                cuts.append((seat, card))
-            rounds.append(tuple(cuts))
+            # Each player cuts the pack where it lies and shows the bottom card of the top part.
+            cuts = tuple((seat, cards.pop(self.cut_point(len(cards)) - 1)) for seat in contenders)
+            rounds.append(cuts)
             low = min(rank(card) for _, card in cuts)
             contenders = [seat for seat, card in cuts if rank(card) == low]
             if len(contenders) == 1:
@@ -83,24 +74,17 @@ class Dealer(Generic[C]):
     def deal(self, variant: Variant, dealer: int) -> Deal[C]:
         """Shuffle and deal one hand of ``variant``: one card at a time clockwise from the
         dealer's left (full hands drop out), then the crib's card where the variant has one."""
-        cards = self.shuffled()
+        cards = iter(self.shuffled())  # dealt from the top
         players = variant.players
         wanted = [variant.cards_dealt((seat - dealer) % players) for seat in range(players)]
         hands: list[list[C]] = [[] for _ in range(players)]
-        position = 0
         for round_number in range(max(wanted)):
             for offset in range(1, players + 1):
                 seat = (dealer + offset) % players
                 if round_number < wanted[seat]:
-                    hands[seat].append(cards[position])
-                    position += 1
-        crib = tuple(cards[position : position + variant.crib_from_deck])
-        position += variant.crib_from_deck
-        return Deal(
-            hands=tuple(tuple(hand) for hand in hands),
-            crib=crib,
-            stock=tuple(cards[position:]),
-        )
+                    hands[seat].append(next(cards))
+        crib = tuple(islice(cards, variant.crib_from_deck))
+        return Deal(hands=tuple(tuple(hand) for hand in hands), crib=crib, stock=tuple(cards))
 
     def cut_starter(self, stock: Sequence[C]) -> C:
         """The starter: the top card of the lower packet of the stock's cut."""

@@ -8,14 +8,11 @@ import textwrap
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, TextIO, cast
+from typing import Protocol, TextIO, cast
 
-from boardctl.board.terminal import printable
+from boardctl.board import Frame, PowerBudget, Renderer, load_layout, terminal
 from boardctl.errors import BoardError
 from boardctl.view import BoardView, TrackView
-
-if TYPE_CHECKING:
-    from boardctl.board.frame import Frame
 
 # Seconds per beat at --speed 1: a six-card game to 121 takes about a minute.
 BEAT = 0.3
@@ -57,13 +54,7 @@ class Pacer:
         return beats * BEAT / self.speed if self.speed > 0 and beats > 0 else 0.0
 
     def pause(self, beats: float) -> None:
-        """Sleep for ``beats`` at this pace."""
-        self.wait(beats * BEAT)
-
-    def wait(self, seconds: float) -> None:
-        """Sleep ``seconds`` (at speed 1) at this pace."""
-        if self.speed > 0 and seconds > 0:
-            self._sleep(seconds / self.speed)
+        self.sleep(self.seconds(beats))
 
     def sleep(self, seconds: float) -> None:
         """Sleep ``seconds`` of wall time, whatever the pace."""
@@ -79,9 +70,7 @@ class TextTable:
         self.pacer = pacer
 
     def say(self, line: str) -> None:
-        """Print the line at once."""
-        self.stream.write(printable(line, getattr(self.stream, "encoding", None)) + "\n")
-        self.stream.flush()
+        _write(self.stream, line + "\n")
 
     def moved(self, view: BoardView) -> None:
         pass  # no board to draw
@@ -96,8 +85,6 @@ class Board:
     def __init__(
         self, layout: str, *, brightness: int = 255, power_ma: float | None = None
     ) -> None:
-        from boardctl.board import PowerBudget, Renderer, load_layout
-
         self.layout = load_layout(layout)  # a built-in name or a file
         power = None if power_ma is None else PowerBudget(limit_ma=power_ma)
         self.renderer = Renderer(self.layout, brightness=brightness, power=power)
@@ -108,8 +95,6 @@ class Board:
 
     def draw(self, view: BoardView, *, color: str, now: float | None = None) -> str:
         """The virtual board as text (``color``: truecolor, 256 or none)."""
-        from boardctl.board import terminal
-
         mode = cast("terminal.ColorMode", color)
         return terminal.draw_board(view, self.frame(view, now), self.layout, color=mode)
 
@@ -121,15 +106,9 @@ class Board:
         sleep: Callable[[float], None],
     ) -> None:
         """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes."""
-        if view is None:
-            sleep(seconds)
-            return
         end = time.monotonic() + seconds
-        while True:
-            now = time.monotonic()
-            if now >= end:
-                return
-            due = self.renderer.next_change(view, now)
+        while (now := time.monotonic()) < end:
+            due = None if view is None else self.renderer.next_change(view, now)
             if due is None or due >= end:
                 sleep(end - now)
                 return
@@ -149,12 +128,9 @@ def layout_for(tracks: int, target: int) -> str:
 
 
 class TerminalTable:
-    """The virtual board redrawn in place after every entry, the newest log lines that fit
-    below it (on a terminal; :class:`TextTable` otherwise)."""
+    """The virtual board redrawn in place on a terminal, the newest log lines that fit below it."""
 
     def __init__(self, stream: TextIO, pacer: Pacer, board: Board, *, color: str = "auto") -> None:
-        from boardctl.board import terminal
-
         self.stream = stream
         self.pacer = pacer
         self.board = board
@@ -169,7 +145,6 @@ class TerminalTable:
         self.redraw()
 
     def moved(self, view: BoardView) -> None:
-        """Redraw with the new board."""
         self.view = view
         self.redraw()
 
@@ -184,14 +159,10 @@ class TerminalTable:
     def screen(self, columns: int, rows: int, now: float | None = None) -> list[str]:
         """The board, a blank row (not on a tall board), then the recent log rows that fit in
         ``rows - 1`` rows (the cursor's row must not scroll the board off)."""
-        top = (
-            self.board.draw(self.view, color=self.color, now=now).rstrip("\n").split("\n")
-            if self.view
-            else []
-        )
-        from boardctl.board.terminal import clip
-
-        top = [clip(row, columns, "") for row in top]
+        top: list[str] = []
+        if self.view:
+            board = self.board.draw(self.view, color=self.color, now=now)
+            top = [terminal.clip(row, columns, "") for row in board.rstrip("\n").split("\n")]
         free = rows - 1 - len(top)
         gap = [""] if free > 3 else []
         room = max(free - len(gap), 1)
@@ -209,8 +180,7 @@ class TerminalTable:
         out = [_HOME if self._drawn else _HOME + "\x1b[2J"]
         out.extend(row + _CLEAR_LINE + "\n" for row in rows)
         out.append(_CLEAR_BELOW)
-        self.stream.write(printable("".join(out), getattr(self.stream, "encoding", None)))
-        self.stream.flush()
+        _write(self.stream, "".join(out))
         self._drawn = True
 
 
@@ -234,13 +204,11 @@ class LedTable:
         self.text.say(line)
 
     def moved(self, view: BoardView) -> None:
-        """Send the new frame to the LEDs."""
         self.view = view
         self.link.show(self.board.frame(view))
 
     def self_test(self, names: Sequence[str]) -> None:
-        """Walk a peg through every hole of every track in order: a gap or a jump before the
-        game shows a wiring fault."""
+        """Walk a peg through every hole of each track in turn (a gap or jump: a wiring fault)."""
         holes = [len(track.holes) for track in self.board.layout.tracks]
         target = min(holes) - 1
         for track, name in enumerate(names[: len(holes)]):
@@ -250,7 +218,7 @@ class LedTable:
                     for index, other in enumerate(names[: len(holes)])
                 )
                 self.link.show(self.board.frame(BoardView(target, tracks, phase="free")))
-                self.text.pacer.wait(SELF_TEST_SECONDS_PER_HOLE)
+                self.text.pacer.pause(SELF_TEST_SECONDS_PER_HOLE / BEAT)
             self.say(f"Self-test: {name}'s track, holes 0-{target} lit one by one.")
 
     def pause(self, beats: float) -> None:
@@ -270,7 +238,11 @@ class LinkLike(Protocol):
     def show(self, frame: Frame) -> None: ...
 
 
+def _write(stream: TextIO, text: str) -> None:
+    stream.write(terminal.printable(text, getattr(stream, "encoding", None)))
+    stream.flush()
+
+
 def is_terminal(stream: TextIO) -> bool:
-    """Whether ``stream`` is an interactive terminal."""
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

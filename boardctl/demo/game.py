@@ -15,7 +15,7 @@ from boardctl.cribbage.play import PlayEvent, PlayState, score_play
 from boardctl.cribbage.rules import get_rule_set, scoring_for
 from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.cribbage.speech import say_count
-from boardctl.cribbage.variants import Variant, get_variant
+from boardctl.cribbage.variants import get_variant
 from boardctl.demo import log
 from boardctl.demo.dealer import Dealer
 from boardctl.demo.players import PlayContext, Player
@@ -54,37 +54,12 @@ class DemoResult:
     deals: int = 0
 
 
-def card_text(card: Card, style: log.Style) -> str:
-    """``10♦``, ``Q♥``, ``A♠`` (``10D`` ... in ASCII)."""
-    rank = "10" if card.rank == 10 else RANK_LETTERS[card.rank - 1]
-    return style.card(rank, SUIT_LETTERS[card.suit])
-
-
-def cards_text(cards: Sequence[Card], style: log.Style) -> str:
-    """Cards in hand order, space separated."""
-    return " ".join(card_text(card, style) for card in cards)
-
-
-def _sorted(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: (c.rank, c.suit))
-
-
-def team_names(variant: Variant, names: Sequence[str]) -> tuple[str, ...]:
-    """A name per track: the player's name, or partners' names joined (cut to MAX_NAME)."""
-    return tuple(team_name([names[seat] for seat in team])[:MAX_NAME] for team in variant.teams)
-
-
 def discard_advice(
     cards: Sequence[Card], own_crib: bool, count: int, scoring: Scoring = ACC
 ) -> list[tuple[Card, ...]]:
-    """Ways to throw ``count`` cards to the crib (``own_crib``: the player's side's), best
-    first: the rules engine's advice."""
+    """The rules engine's ways to throw ``count`` cards (``own_crib``: ours), best first."""
     options = rank_discards(cards, dealer=own_crib, keep=len(cards) - count, scoring=scoring)
     return [tuple(option.discard) for option in options]
-
-
-def _play_points(pile: Sequence[Card], scoring: Scoring = ACC) -> int:
-    return score_play(pile, scoring=scoring).points
 
 
 class DemoGame:
@@ -122,30 +97,32 @@ class DemoGame:
         self.players: list[Player[Card]] = [
             Player(
                 name,
-                play_points=partial(_play_points, scoring=self.scoring),
+                play_points=lambda pile: score_play(pile, scoring=self.scoring).points,
                 discard_advice=partial(discard_advice, scoring=self.scoring),
                 order=lambda card: card.ordinal,
             )
             for name in self.names
         ]
-        self.track_names = team_names(self.variant, self.names)
+        # A name per track: the player's name, or partners' names joined (cut to MAX_NAME).
+        self.track_names = tuple(
+            team_name([self.names[seat] for seat in team])[:MAX_NAME] for team in self.variant.teams
+        )
         self.result = DemoResult(seed=seed, variant=self.variant.name, rules=self.rules.name)
 
-    # --- output --------------------------------------------------------------
     def say(self, text: str, beats: float = 0.0) -> None:
-        """One line of the play-by-play."""
         self.result.lines.append(text)
         if self.table is not None:
             self.table.say(text)
             self.table.pause(beats)
 
     def card(self, card: Card) -> str:
-        return card_text(card, self.style)
+        """``10♦``, ``Q♥``, ``A♠`` (``10D`` ... in ASCII)."""
+        rank = "10" if card.rank == 10 else RANK_LETTERS[card.rank - 1]
+        return self.style.card(rank, SUIT_LETTERS[card.suit])
 
     def cards(self, cards: Sequence[Card]) -> str:
-        return cards_text(cards, self.style)
+        return " ".join(self.card(card) for card in cards)
 
-    # --- the engine ----------------------------------------------------------
     def apply(self, command: Command) -> None:
         """Send one command to the engine and show the new board."""
         self.keeper.apply(command)
@@ -160,8 +137,7 @@ class DemoGame:
         return self.state.tracks[track].front
 
     def peg(self, seat: int, points: int, kind: str, text: str, beats: float) -> None:
-        """Peg ``points`` for ``seat``'s track and log it with a marker (:class:`GameOver`
-        when it wins)."""
+        """Peg ``points`` for ``seat``'s track, logged with a marker (:class:`GameOver`: it won)."""
         track = self.variant.team_of(seat)
         self.apply(Peg(track, points, kind))
         if points:
@@ -170,9 +146,7 @@ class DemoGame:
         if self.state.winner is not None:
             raise GameOver
 
-    # --- the game ------------------------------------------------------------
     def play(self) -> DemoResult:
-        """Play the whole game; return how it ended."""
         variant = self.variant
         self.apply(
             NewGame(
@@ -222,8 +196,7 @@ class DemoGame:
         variant = self.variant
         players = variant.players
         dealer_seat = self.state.dealer
-        if dealer_seat is None:  # pragma: no cover - the cut always sets a dealer
-            raise BoardError("the engine has no dealer after the cut")
+        assert dealer_seat is not None, "the cut always sets a dealer"
         self.result.deals += 1
         scores = ", ".join(f"{n} {self.front(t)}" for t, n in enumerate(self.track_names))
         self.say("")
@@ -233,33 +206,26 @@ class DemoGame:
         crib = list(deal.crib)
         if crib:
             self.say(f"{dealer_name} deals one card face down to the crib.")
-        hands: list[list[Card]] = []
+        hands: list[list[Card]] = [[] for _ in range(players)]  # the kept cards, by seat
         for offset in range(1, players + 1):
             seat = (dealer_seat + offset) % players
             cards = list(deal.hands[seat])
             throw = variant.discards_of(offset % players)
             if throw:
-                thrown = self.players[seat].discard(
-                    cards,
-                    own_crib=variant.team_of(seat) == variant.team_of(dealer_seat),
-                    count=throw,
-                )
-                kept = _sorted([c for c in cards if c not in thrown])
+                own_crib = variant.team_of(seat) == variant.team_of(dealer_seat)
+                thrown = self.players[seat].discard(cards, own_crib=own_crib, count=throw)
+                kept = sorted([c for c in cards if c not in thrown])
                 crib.extend(thrown)
                 whose = "the crib" if seat == dealer_seat else f"{dealer_name}'s crib"
                 self.say(
                     f"{self.names[seat]} keeps {self.cards(kept)}, "
-                    f"throws {self.cards(_sorted(thrown))} to {whose}.",
+                    f"throws {self.cards(sorted(thrown))} to {whose}.",
                     BEATS["discard"],
                 )
             else:
-                kept = _sorted(cards)
+                kept = sorted(cards)
                 self.say(f"{self.names[seat]} is dealt {self.cards(kept)}.", BEATS["discard"])
-            hands.append(kept)
-        # hands[] is in order from the dealer's left; put it back by seat.
-        by_seat: list[list[Card]] = [[] for _ in range(players)]
-        for offset, kept in enumerate(hands, start=1):
-            by_seat[(dealer_seat + offset) % players] = kept
+            hands[seat] = kept
         starter = self.dealer.cut_starter(deal.stock)
         cutter = self.names[(dealer_seat - 1) % players]
         self.say(
@@ -269,9 +235,9 @@ class DemoGame:
         if starter.rank == 11:
             self.peg(dealer_seat, 2, "heels", f"His heels: {dealer_name} pegs two.", BEATS["go"])
         self.apply(Next())  # the deal is done: the play
-        self.the_play(by_seat, dealer_seat)
+        self.the_play(hands, dealer_seat)
         self.apply(Next())  # the play is over: the show
-        self.the_show(by_seat, _sorted(crib), starter, dealer_seat)
+        self.the_show(hands, sorted(crib), starter, dealer_seat)
 
     def the_play(self, hands: list[list[Card]], dealer_seat: int) -> None:
         """The play through PlayState, every point pegged as it is scored."""
@@ -304,9 +270,8 @@ class DemoGame:
 
     def record(self, state: PlayState, events: Sequence[PlayEvent]) -> None:
         """Log and peg what PlayState says happened (a go followed by one's own last: no go)."""
-        for index, event in enumerate(events):
+        for event, following in zip(events, [*events[1:], None], strict=True):
             name = self.names[event.seat]
-            following = events[index + 1] if index + 1 < len(events) else None
             if event.kind == "card":
                 assert event.card is not None
                 text = f"{name} plays {self.card(event.card)} (count {event.count})"
@@ -320,13 +285,11 @@ class DemoGame:
             elif event.kind == "go":
                 if following is None or (following.kind, following.seat) != ("last", event.seat):
                     self.say(f"{name}: go.", BEATS["go"])
-            elif event.kind == "last":
+            else:  # "last"
                 what = "last card" if state.done else "the go"
                 self.peg(
                     event.seat, event.points, "pegging", f"{name}: one for {what}.", BEATS["go"]
                 )
-            else:  # pragma: no cover - PlayState has no other kinds
-                raise BoardError(f"unknown play event {event.kind!r}")
 
     def the_show(
         self, hands: list[list[Card]], crib: list[Card], starter: Card, dealer_seat: int
@@ -339,13 +302,12 @@ class DemoGame:
         for index, (seat, cards, is_crib) in enumerate(counts):
             score = score_hand(cards, starter, crib=is_crib, scoring=self.scoring)
             whose = f"{self.names[seat]}'s crib" if is_crib else self.names[seat]
-            said = say_count(score)
-            text = f"{whose}: {self.cards(cards)}: {said}."
+            text = f"{whose}: {self.cards(cards)}: {say_count(score)}."
             try:
                 self.peg(seat, score.total, "crib" if is_crib else "hand", text, BEATS["count"])
             except GameOver:
                 left = [
-                    f"{self.names[s]}'s crib" if c else f"{self.names[s]}'s hand"
+                    f"{self.names[s]}'s {'crib' if c else 'hand'}"
                     for s, _, c in counts[index + 1 :]
                 ]
                 if left:
@@ -364,8 +326,7 @@ class DemoGame:
         result.game_points = int(self.state.won_points)
         result.lines_failed = int(self.keeper.status()["skunk"] or 0)  # the skunk paid for
         if winner is not None:
-            ranked = sorted(range(len(view.tracks)), key=lambda t: -view.tracks[t].front)
-            scores = [(self.track_names[t], view.tracks[t].front) for t in ranked]
+            scores = sorted(zip(self.track_names, result.scores, strict=True), key=lambda s: -s[1])
             self.say("")
             self.say(
                 log.result_line(

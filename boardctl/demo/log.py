@@ -21,7 +21,6 @@ class Style:
 
     @property
     def arrow(self) -> str:
-        """The arrow in a peg marker."""
         return "→" if self.unicode else "->"
 
     def card(self, rank: str, suit: str) -> str:
@@ -38,11 +37,7 @@ def style_for(encoding: str | None) -> Style:
     return Style(unicode=True)
 
 
-# --- the play as spoken ----------------------------------------------------
-_RENAMED = {
-    "three of a kind": "pair royal",
-    "four of a kind": "double pair royal",
-}
+_RENAMED = {"three of a kind": "pair royal", "four of a kind": "double pair royal"}
 _REASON = re.compile(r"^(?P<what>.+?) for (?P<points>\d+)$")
 
 
@@ -57,10 +52,7 @@ def spoken_reason(reason: str) -> str:
     if what == "fifteen":
         return f"fifteen {points}"
     what = re.sub(r"\d+", lambda m: number_words(int(m[0])), what)
-    for plain, name in _RENAMED.items():
-        if what in (plain, f"a {plain}"):
-            what = name
-    return f"{what} for {points}"
+    return f"{_RENAMED.get(what.removeprefix('a '), what)} for {points}"
 
 
 def play_phrase(reasons: Sequence[str], points: int) -> str:
@@ -70,18 +62,9 @@ def play_phrase(reasons: Sequence[str], points: int) -> str:
     'fifteen two and a pair for two (4)'
     """
     phrases = [spoken_reason(reason) for reason in reasons]
-    if not phrases:
-        return number_words(points)
-    text = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
-    if len(phrases) > 1:
-        text += f" ({points})"
-    return text
-
-
-# --- peg markers -----------------------------------------------------------
-def marker(name: str, points: int, total: int, style: Style) -> str:
-    """The peg marker that ends every scoring line: ``[Bob +2 → 17]``."""
-    return f"[{name} +{points} {style.arrow} {total}]"
+    if len(phrases) < 2:
+        return phrases[0] if phrases else number_words(points)
+    return ", ".join(phrases[:-1]) + f" and {phrases[-1]} ({points})"
 
 
 _MARKER = re.compile(r"\[(?P<name>[^\[\]]+?) \+(?P<points>\d+) (?:→|->) (?P<total>\d+)\]\s*$")
@@ -96,11 +79,10 @@ def parse_marker(line: str) -> tuple[str, int, int] | None:
 
 
 def scored(text: str, name: str, points: int, total: int, style: Style) -> str:
-    """A log line with its peg marker."""
-    return f"{text}  {marker(name, points, total, style)}"
+    """A log line with the peg marker that ends every scoring line: ``[Bob +2 → 17]``."""
+    return f"{text}  [{name} +{points} {style.arrow} {total}]"
 
 
-# --- results ---------------------------------------------------------------
 _LINE_NAMES = ("no skunk", "a skunk", "a double skunk", "a triple skunk")
 
 

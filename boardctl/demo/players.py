@@ -79,8 +79,7 @@ class Player(Generic[C]):
 
     def rate(self, card: C, context: PlayContext[C]) -> float:
         """How good laying ``card`` is now, in points (higher is better)."""
-        pile = [*context.pile, card]
-        points = self._play_points(pile)
+        points = self._play_points([*context.pile, card])
         count = context.count + pip_value(card)
         if count < 31:
             points += context.go_bonus

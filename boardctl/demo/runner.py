@@ -6,6 +6,7 @@ import argparse
 import random
 import sys
 from contextlib import ExitStack
+from itertools import count
 from typing import TextIO
 
 from boardctl.cribbage.variants import get_variant
@@ -20,32 +21,19 @@ from boardctl.demo.display import (
     is_terminal,
     layout_for,
 )
-from boardctl.demo.game import DemoGame, DemoResult
+from boardctl.demo.game import DemoGame
 from boardctl.errors import BoardError
 
 # Beats the finished game stays up (the game-over animation) before the next one or the end.
 BETWEEN_GAMES = 15.0
 
 
-def new_seed() -> int:
-    """A fresh seed for an unseeded demo (printed, so the game can be replayed)."""
-    return random.SystemRandom().randrange(1_000_000)
-
-
-def _names(text: str | None) -> list[str] | None:
-    if not text:
-        return None
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise BoardError("--names needs comma-separated names, e.g. --names Ann,Ben")
-    return names
-
-
 def make_table(
     args: argparse.Namespace, stream: TextIO, tracks: int, target: int, stack: ExitStack
 ) -> Table:
     """Where to show the game, from ``--display`` and whether ``stream`` is a terminal."""
-    interactive = is_terminal(stream)
+    live = args.display == "leds" or (args.display == "terminal" and is_terminal(stream))
+    pacer = Pacer((1.0 if live else 0.0) if args.speed is None else args.speed)  # paced if watched
     if args.display == "leds":  # the command line's options win over the configuration
         from boardctl.config import link_options, load_config
         from boardctl.link import open_link
@@ -65,27 +53,27 @@ def make_table(
                 f"the board's layout ({layout}) has {len(board.layout.tracks)} tracks and "
                 f"{args.variant} needs {tracks}; use --display none for this variant"
             )
-        speed = 1.0 if args.speed is None else args.speed
-        return LedTable(TextTable(stream, Pacer(speed)), board, link)
-    if args.display == "terminal" and interactive:
-        pacer = Pacer(1.0 if args.speed is None else args.speed)
+        return LedTable(TextTable(stream, pacer), board, link)
+    if live:
         try:
             layout_name = layout_for(tracks, target)
         except BoardError:
             stream.write(f"(No virtual board shows {tracks} tracks: the play-by-play only.)\n")
             return TextTable(stream, pacer)
         return TerminalTable(stream, pacer, Board(layout_name))
-    return TextTable(stream, Pacer(0.0 if args.speed is None else args.speed))
+    return TextTable(stream, pacer)
 
 
 def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
-    """Play the demo game(s) described by the command-line ``args``."""
     out = stream or sys.stdout
     variant = get_variant(args.variant)
     if args.games < 0:
         raise BoardError(f"--games must be 0 (forever) or more, not {args.games}")
-    seed = new_seed() if args.seed is None else args.seed
-    names = _names(args.names)
+    # An unseeded demo gets a fresh seed (printed, so the game can be replayed).
+    seed = random.SystemRandom().randrange(1_000_000) if args.seed is None else args.seed
+    names = [name.strip() for name in (args.names or "").split(",") if name.strip()] or None
+    if args.names and not names:
+        raise BoardError("--names needs comma-separated names, e.g. --names Ann,Ben")
     style = log.style_for(getattr(out, "encoding", None))
     with ExitStack() as stack:
         table = make_table(args, out, variant.tracks, variant.target, stack)
@@ -93,10 +81,8 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
         if args.journal:
             from boardctl.game.keeper import Scorekeeper
 
-            keeper = Scorekeeper.open(args.journal)
-            stack.callback(keeper.close)
-        played = 0
-        while True:
+            keeper = stack.enter_context(Scorekeeper.open(args.journal))
+        for played in count():
             game = DemoGame(
                 seed=seed + played,
                 variant=variant.name,
@@ -109,16 +95,26 @@ def run_demo(args: argparse.Namespace, stream: TextIO | None = None) -> int:
             if played == 0 and isinstance(table, LedTable):
                 table.self_test(game.track_names)
             result = game.play()
-            played += 1
-            last = bool(args.games) and played >= args.games
+            last = played + 1 == args.games  # 0: for ever
             if isinstance(table, LedTable | TerminalTable) or not last:
                 table.pause(BETWEEN_GAMES)  # the game-over sign, before the next game
             if last:
                 break
         if isinstance(table, TerminalTable):
             table.settle()
-            _hint_leds(out)
-        _epilogue(result, out)
+            port = led_board_port()  # a real board is plugged in: say so
+            if port:
+                out.write(
+                    f"An LED board is connected ({port}): "
+                    "boardctl demo --display leds plays on it.\n"
+                )
+        again = f"boardctl demo --seed {result.seed}"  # how to replay the last game
+        if result.variant != "six-card":
+            again += f" --variant {result.variant}"
+        if result.rules != "acc":
+            again += f" --rules {result.rules}"
+        out.write(f"Replay this game: {again}\n")
+        out.flush()
     return 0
 
 
@@ -130,23 +126,3 @@ def led_board_port() -> str | None:
         return find_port(PICO_MICROPYTHON)
     except (ImportError, OSError):
         return None
-
-
-def _hint_leds(out: TextIO) -> None:
-    """After a game on the virtual board, say so if a real board is plugged in."""
-    port = led_board_port()
-    if port:
-        out.write(
-            f"An LED board is connected ({port}): boardctl demo --display leds plays on it.\n"
-        )
-
-
-def _epilogue(result: DemoResult, out: TextIO) -> None:
-    """After the last game: how to replay it."""
-    again = f"boardctl demo --seed {result.seed}"
-    if result.variant != "six-card":
-        again += f" --variant {result.variant}"
-    if result.rules != "acc":
-        again += f" --rules {result.rules}"
-    out.write(f"Replay this game: {again}\n")
-    out.flush()

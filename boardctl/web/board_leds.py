@@ -40,15 +40,13 @@ def board_plan(layout: Layout, status: dict[str, Any]) -> dict[str, Any]:
         source="status",
     )
     picture = _PagePicture(layout, view, scale=1)
-    leds = [[led, x, y] for led, (x, y) in sorted(picture.leds.items())]
-    labels = [[x, y, text] for (x, y), text in picture.texts if text]
     return {
         "w": picture.width,
         "h": picture.height,
         "r": picture.radius,
-        "leds": leds,
+        "leds": [[led, x, y] for led, (x, y) in sorted(picture.leds.items())],
         "rules": [list(rule) for rule in picture.rules],
-        "labels": labels,
+        "labels": [[x, y, text] for (x, y), text in picture.texts if text],
         "layout": layout.name,
         "status": layout.status,
     }
@@ -63,9 +61,5 @@ def led_colours(rgb: str, count: int) -> list[str]:
     out = []
     for i in range(count):
         r, g, b = data[3 * i : 3 * i + 3] or b"\0\0\0"
-        if r or g or b:
-            lr, lg, lb = display_colour((r, g, b))
-            out.append(f"#{lr:02x}{lg:02x}{lb:02x}")
-        else:
-            out.append("")
+        out.append("#{:02x}{:02x}{:02x}".format(*display_colour((r, g, b))) if r or g or b else "")
     return out

@@ -106,27 +106,21 @@ class Door(asyncio.Protocol):
         self.make = make
         self.inner: asyncio.Protocol | None = None
         self.address = ""
-        self.transport: asyncio.BaseTransport | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._tail = b""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         if not self.gate.admit(address):
-            assert isinstance(transport, asyncio.Transport)
             transport.abort()
             return
-        self.address, self.transport = address, transport
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(self.gate.header_timeout, self._too_slow)
+        self.address = address
+        loop = asyncio.get_running_loop()  # its headers must come in time
+        self._timer = loop.call_later(self.gate.header_timeout, transport.abort)
         self.inner = self.make()
         self.inner.connection_made(transport)
-
-    def _too_slow(self) -> None:
-        self._timer = None
-        if isinstance(self.transport, asyncio.Transport):
-            self.transport.abort()  # its headers did not come in time
 
     def data_received(self, data: bytes) -> None:
         if self.inner is None:
@@ -146,7 +140,6 @@ class Door(asyncio.Protocol):
             return
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
         self.gate.release(self.address)
         self.inner.connection_lost(exc)
 

@@ -84,13 +84,10 @@ class Hub:
                 if snap.notice:
                     self.note_refusal(snap.notice, publish=False)
                 self.publish(snap)
-        except asyncio.CancelledError:
-            raise
         except Exception:  # a bug here must not leave the pages hanging silently
             log.exception("watching the board failed")
             raise
 
-    # --- messages -------------------------------------------------------------
     def publish(self, snap: Snapshot) -> None:
         """Make ``snap`` the latest state and queue it for every page."""
         if snap.status is not None:
@@ -114,8 +111,7 @@ class Hub:
         self.latest = message
         for queue in self._queues:
             if queue.full():
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    queue.get_nowait()
+                queue.get_nowait()
             queue.put_nowait(message)
 
     def note_refusal(self, text: str, *, publish: bool = True) -> None:

@@ -10,44 +10,27 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
 
 _FROZENLIST_SWITCH = "FROZENLIST_NO_EXTENSIONS"
 
 
-@contextlib.contextmanager
-def _hidden(module: str) -> Iterator[None]:
-    """``import module`` raises ImportError inside the block (unless already imported)."""
-    if module in sys.modules:
-        yield
-        return
-    sys.modules[module] = None  # type: ignore[assignment]  # Python's "not importable" mark
-    try:
-        yield
-    finally:
-        if sys.modules.get(module, 0) is None:
-            del sys.modules[module]
-
-
-@contextlib.contextmanager
-def _environment(name: str, value: str) -> Iterator[None]:
-    """``os.environ[name]`` is ``value`` inside the block only."""
-    before = os.environ.get(name)
-    os.environ[name] = value
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = before
-
-
 def prepare() -> None:
     """Import ``asyncio`` and ``aiohttp.web`` without TLS contexts and without C++ (above)."""
-    with _hidden("ssl"), _environment(_FROZENLIST_SWITCH, "1"):
+    hide_ssl = "ssl" not in sys.modules  # an imported ssl is left alone
+    if hide_ssl:
+        sys.modules["ssl"] = None  # type: ignore[assignment]  # Python's "not importable" mark
+    before = os.environ.get(_FROZENLIST_SWITCH)
+    os.environ[_FROZENLIST_SWITCH] = "1"
+    try:
         import asyncio  # noqa: F401
 
         # aiohttp imports frozenlist; without the web extra, the server's import says so
         with contextlib.suppress(ImportError):
             import aiohttp.web  # noqa: F401
+    finally:
+        if hide_ssl and sys.modules.get("ssl", 0) is None:
+            del sys.modules["ssl"]
+        if before is None:
+            os.environ.pop(_FROZENLIST_SWITCH, None)
+        else:
+            os.environ[_FROZENLIST_SWITCH] = before

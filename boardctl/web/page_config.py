@@ -65,12 +65,11 @@ def _results(value: str) -> str | None:
 
 
 _PORT = between(1, 65535)
+# (listen is checked as addresses once allow_public is known)
 _WEB_CHECKS: dict[str, Check | None] = {
-    "listen": None,  # checked as addresses once allow_public is known
+    f.name: None for f in fields(WebConfig) if f.name not in ("standings", "source")
+} | {
     "port": _PORT,
-    "hostnames": None,
-    "allow_public": None,
-    "state": None,
     "poll_interval": between(0.02, 10),
     "results": _results,
     "header_timeout": between(1, 300),

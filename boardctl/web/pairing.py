@@ -69,6 +69,10 @@ class Pairing:
             with contextlib.suppress(OSError):
                 os.chown(path, info.st_uid, info.st_gid)
 
+    def _void_code(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            (self.directory / CODE_FILE).unlink()
+
     def _tokens(self) -> list[dict[str, Any]]:
         data = self._read(TOKENS_FILE)
         if not isinstance(data, dict) or not isinstance(data.get("tokens"), list):
@@ -97,8 +101,7 @@ class Pairing:
             known = ", ".join(str(t.get("id")) for t in tokens) or "none"
             raise PairingError(f"no paired phone with id {ident!r} (paired: {known})")
         self._write(TOKENS_FILE, {"tokens": keep})
-        with contextlib.suppress(FileNotFoundError):
-            (self.directory / CODE_FILE).unlink()
+        self._void_code()
         return len(tokens) - len(keep)
 
     # --- the server's side --------------------------------------------------------
@@ -122,8 +125,7 @@ class Pairing:
         if not hmac.compare_digest(str(pending["hash"]), _digest(str(code).strip())):
             tries = int(pending.get("tries", 0)) + 1
             if tries >= CODE_TRIES_TOTAL:
-                with contextlib.suppress(FileNotFoundError):
-                    (self.directory / CODE_FILE).unlink()
+                self._void_code()
                 raise PairingError("wrong code, too many tries: run 'boardctl web pair' again")
             by_address[address] = mine + 1
             self._write(CODE_FILE, {**pending, "tries": tries, "by_address": by_address})
@@ -146,9 +148,7 @@ class Pairing:
         except FileNotFoundError:
             seen = None
         if seen != self._tokens_seen:
-            self._hashes = (
-                frozenset(str(t["hash"]) for t in self._tokens()) if seen else frozenset()
-            )
+            self._hashes = frozenset(str(t["hash"]) for t in self._tokens())
             self._tokens_seen = seen
         digest = _digest(token)
         return any(hmac.compare_digest(digest, h) for h in self._hashes)

@@ -22,7 +22,6 @@ from boardctl.web.page_config import StandingsOptions
 if TYPE_CHECKING:  # imported when first used: a page without results does not load them
     from boardctl.config import MqttConfig
     from boardctl.results.model import GameResult
-    from boardctl.standings.games import Game
 
 Messages = dict[tuple[str, str], bytes]  # (board, <event>/<game>) -> payload, as collect's
 
@@ -81,8 +80,6 @@ class ResultsFeed:
         self.error = "waiting for the broker"
         self._results: Messages = {}
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-        self._pause = RETRY_FIRST
 
     @property
     def results(self) -> Messages:
@@ -92,21 +89,19 @@ class ResultsFeed:
 
     def start(self, changed: Callable[[], object]) -> None:
         """Follow the broker; ``changed()`` is called (from the thread) after every change."""
-        self._thread = threading.Thread(
-            target=self._run, args=(changed,), name="results", daemon=True
-        )
-        self._thread.start()
+        threading.Thread(target=self._run, args=(changed,), name="results", daemon=True).start()
 
     def _run(self, changed: Callable[[], object]) -> None:
         from boardctl.standings.collect import collect  # paho: the mqtt extra
 
-        self._pause = RETRY_FIRST
+        pause = RETRY_FIRST
 
         def follow(results: Messages) -> bool:
+            nonlocal pause
             with self._lock:
                 self._results = dict(results)
             self.error = ""
-            self._pause = RETRY_FIRST  # the broker answered: a later outage starts short again
+            pause = RETRY_FIRST  # the broker answered: a later outage starts short again
             changed()
             return True
 
@@ -115,10 +110,10 @@ class ResultsFeed:
                 collect(self.config, timeout=self.timeout, follow=follow, only=self._events())
             except (BoardError, OSError) as exc:
                 self.error = str(exc)
-                log.warning("results: %s (again in %.0f s)", exc, self._pause)
+                log.warning("results: %s (again in %.0f s)", exc, pause)
                 changed()
-            time.sleep(self._pause)
-            self._pause = min(RETRY_MAX, self._pause * 2)
+            time.sleep(pause)
+            pause = min(RETRY_MAX, pause * 2)
 
     def _events(self) -> list[str]:
         """The events to read, at each connection (none: every event the broker keeps)."""
@@ -137,13 +132,6 @@ def _result(record: Mapping[str, Any]) -> GameResult | None:
         return GameResult.from_dict({k: v for k, v in record.items() if k != "id"})
     except BoardError:
         return None  # another format: the standings may still read it
-
-
-def keys(options: StandingsOptions) -> dict[str, bytes]:
-    """The director's board keys the page verifies with (``[standings] keyring``)."""
-    from boardctl.standings import keyring
-
-    return keyring.load(Path(options.keyring) if options.keyring else keyring.default_path())
 
 
 def board_document(messages: Messages, board: str) -> dict[str, Any]:
@@ -185,22 +173,18 @@ def board_document(messages: Messages, board: str) -> dict[str, Any]:
     }
 
 
-def manual_games(options: StandingsOptions) -> list[Game]:
-    """The games entered by hand, if the page is told where they are (the file must exist)."""
-    from boardctl.standings import by_hand
-
-    return by_hand.load(Path(options.manual), missing_ok=False) if options.manual else []
-
-
 def standings_document(messages: Messages, options: StandingsOptions) -> dict[str, Any]:
     """The ACC standings of the verified and hand-entered games; the rest listed ``apart`` with
     reasons, malformed ones counted (``skipped``) and named once (``note``)."""
+    from boardctl.standings import by_hand, keyring
     from boardctl.standings.report import report
     from boardctl.standings.verify import check
 
-    try:
-        checked = check(messages.items(), keys(options))
-        games = checked.counted(unverified=options.count_unverified) + manual_games(options)
+    try:  # the director's board keys ([standings] keyring); games entered by hand, if any
+        keys = keyring.load(Path(options.keyring) if options.keyring else keyring.default_path())
+        checked = check(messages.items(), keys)
+        manual = by_hand.load(Path(options.manual), missing_ok=False) if options.manual else []
+        games = checked.counted(unverified=options.count_unverified) + manual
         done = report(
             games,
             by=options.by,

@@ -71,20 +71,10 @@ CONFIG = web.AppKey("config", WebConfig)
 CHANGES = web.AppKey("changes", Changes)
 FEED: web.AppKey[ResultsFeed | None] = web.AppKey("feed")
 BOARD: web.AppKey[str] = web.AppKey("board")
-
-
-class Streams:
-    """The open event streams' tasks (ended at shutdown)."""
-
-    def __init__(self) -> None:
-        self.tasks: set[asyncio.Task[Any]] = set()
-
-
-STREAMS = web.AppKey("streams", Streams)
+STREAMS: web.AppKey[set[asyncio.Task[Any]]] = web.AppKey("streams")  # ended at shutdown
 
 
 def asset_bytes() -> dict[str, bytes]:
-    """The page's files, by name."""
     folder = resources.files("boardctl.web").joinpath("static")
     return {name: folder.joinpath(name).read_bytes() for name, _ in ASSETS.values()}
 
@@ -103,6 +93,11 @@ def allowed_hosts(config: WebConfig) -> frozenset[str]:
 
 def _error(status: int, message: str) -> web.Response:
     return web.json_response({"ok": False, "error": message}, status=status)
+
+
+def _refused(exc: ControlError) -> web.Response:
+    """``503`` when the service cannot be reached, ``502`` when it refused."""
+    return _error(503 if isinstance(exc, ServiceGone) else 502, str(exc))
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -148,7 +143,6 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-# --- handlers -------------------------------------------------------------------
 def make_asset_handler(body: bytes, content_type: str) -> Handler:
     async def handler(request: web.Request) -> web.StreamResponse:
         return web.Response(
@@ -195,7 +189,7 @@ async def _stream(
     queue = subscribe()
     task = asyncio.current_task()
     assert task is not None
-    request.app[STREAMS].tasks.add(task)
+    request.app[STREAMS].add(task)
     try:
         await response.write(b"retry: 1000\n\n")
         while True:
@@ -209,7 +203,7 @@ async def _stream(
         pass  # the page went away
     finally:
         unsubscribe(queue)
-        request.app[STREAMS].tasks.discard(task)
+        request.app[STREAMS].discard(task)
     return response
 
 
@@ -246,10 +240,8 @@ async def records(request: web.Request) -> web.Response:
     while True:
         try:
             result = await source.request({"op": "records"})
-        except ServiceGone as exc:
-            return _error(503, str(exc))
         except ControlError as exc:  # an older service says "unknown op", or the journal's error
-            return _error(502, str(exc))
+            return _refused(exc)
         if result.get("ready"):
             return web.json_response({"ok": True, **result})
         if loop.time() > deadline:
@@ -264,13 +256,10 @@ async def invite(request: web.Request) -> web.Response:
     if not paired(request):
         return _error(401, NOT_PAIRED)
     try:
-        return web.json_response(
-            {"ok": True, **await request.app[SOURCE].request({"op": "invite"})}
-        )
-    except ServiceGone as exc:
-        return _error(503, str(exc))
+        hosted = await request.app[SOURCE].request({"op": "invite"})
     except ControlError as exc:
-        return _error(502, str(exc))
+        return _refused(exc)
+    return web.json_response({"ok": True, **hosted})
 
 
 def _dump(data: Any) -> bytes:
@@ -282,8 +271,7 @@ async def state(request: web.Request) -> web.Response:
     latest = hub.latest
     if latest is None:
         try:
-            snap = await request.app[SOURCE].snapshot()
-            hub.publish(snap)
+            hub.publish(await request.app[SOURCE].snapshot())
             latest = hub.latest
         except ControlError as exc:
             latest = {"up": False, "reason": str(exc)}
@@ -338,17 +326,6 @@ async def pair(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "id": ident, "token": token})
 
 
-def _request_id(body: dict[str, Any]) -> str:
-    """The write's ``request_id``, made on the page for one tap (checked, never made here)."""
-    rid = body.get("request_id")
-    if not isinstance(rid, str) or not REQUEST_ID.fullmatch(rid):
-        raise ControlError(
-            "a command needs its request_id: 16-64 letters, digits, '-' or '_', made on the "
-            "page once per tap and sent again unchanged with every retry"
-        )
-    return rid
-
-
 async def command(request: web.Request) -> web.Response:
     """One control-socket command from a paired phone, with the service's checks and words.
 
@@ -360,7 +337,12 @@ async def command(request: web.Request) -> web.Response:
         return _error(401, NOT_PAIRED)
     try:
         body = await _json_body(request)
-        rid = _request_id(body)
+        rid = body.get("request_id")  # made on the page for one tap (checked, never made here)
+        if not isinstance(rid, str) or not REQUEST_ID.fullmatch(rid):
+            raise ControlError(
+                "a command needs its request_id: 16-64 letters, digits, '-' or '_', made on the "
+                "page once per tap and sent again unchanged with every retry"
+            )
         message = parse_request(json.dumps(body))  # the control socket's own checks
     except ControlError as exc:
         return _error(400, str(exc))
@@ -393,7 +375,7 @@ async def command(request: web.Request) -> web.Response:
 
 async def _on_shutdown(app: web.Application) -> None:
     """End the open event streams, so a stop does not wait for the pages to leave."""
-    for task in list(app[STREAMS].tasks):
+    for task in app[STREAMS].copy():
         task.cancel()
 
 
@@ -432,7 +414,7 @@ def make_app(
     app[PAIRING] = pairing
     app[HOSTS] = allowed_hosts(config)
     app[CHOICES] = tools.choices()
-    app[STREAMS] = Streams()
+    app[STREAMS] = set()
     files = asset_bytes()
     for path, (name, content_type) in ASSETS.items():
         app.router.add_get(path, make_asset_handler(files[name], content_type))

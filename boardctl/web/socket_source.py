@@ -57,61 +57,6 @@ def resendable(message: dict[str, Any]) -> bool:
     return message.get("op") in READS or isinstance(message.get("request_id"), str)
 
 
-class _Connection:
-    """One control-socket connection; requests on it are answered in order."""
-
-    def __init__(self, path: Path, timeout: float) -> None:
-        self.path = path
-        self.timeout = timeout
-        self._reader: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
-        self._lock = asyncio.Lock()
-
-    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        reader, writer = self._reader, self._writer
-        if reader is None or writer is None or writer.is_closing():
-            reader, writer = await open_socket(self.path, self.timeout)
-            self._reader, self._writer = reader, writer
-        return reader, writer
-
-    async def ask(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send ``message``; return the whole reply object.
-
-        Unanswered in ``timeout`` (or dropped), a :func:`resendable` message is sent once more on a
-        new connection; :class:`NoAnswer`: sent, not answered; :class:`ServiceGone`: not sent.
-        """
-        attempts = 2 if resendable(message) else 1
-        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
-        async with self._lock:
-            for attempt in range(1, attempts + 1):
-                try:
-                    reader, writer = await self._open()
-                except ServiceGone as exc:
-                    if attempt == 1:
-                        raise
-                    raise NoAnswer(f"{exc}; the request sent before was not answered") from None
-                try:
-                    writer.write(data)
-                    await writer.drain()
-                    line = await asyncio.wait_for(reader.readline(), self.timeout)
-                except (OSError, TimeoutError, ValueError) as exc:
-                    self.close()
-                    if attempt == attempts:
-                        raise NoAnswer(f"the boardctl service did not answer ({exc})") from None
-                    continue
-                if line:
-                    return decode(line)
-                self.close()
-                if attempt == attempts:
-                    raise NoAnswer("the boardctl service closed the connection")
-        raise ServiceGone("unreachable")  # pragma: no cover
-
-    def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-        self._reader = self._writer = None
-
-
 async def open_socket(
     path: Path, timeout: float
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -135,26 +80,12 @@ def decode(line: bytes) -> dict[str, Any]:
     return reply
 
 
-def result_of(reply: dict[str, Any]) -> Any:
-    """A reply's ``result``; a refusal raises :class:`ControlError` with the service's words."""
-    if not reply.get("ok", False):
-        raise ControlError(str(reply.get("error", "refused")))
-    return reply.get("result")
-
-
-def _unknown_op(reply: dict[str, Any]) -> bool:
-    return reply.get("ok") is False and str(reply.get("error", "")).startswith("unknown op")
-
-
 def _status_in(line: dict[str, Any]) -> dict[str, Any] | None:
     """The status a watch line carries, wherever the stream puts it."""
-    for candidate in (line, line.get("result"), line.get("state"), line.get("status")):
-        if isinstance(candidate, dict):
-            if isinstance(candidate.get("tracks"), list):
+    for outer in (line, line.get("result"), line.get("state"), line.get("status")):
+        for candidate in (outer, outer.get("status")) if isinstance(outer, dict) else ():
+            if isinstance(candidate, dict) and isinstance(candidate.get("tracks"), list):
                 return candidate
-            inner = candidate.get("status")
-            if isinstance(inner, dict) and isinstance(inner.get("tracks"), list):
-                return inner
     return None
 
 
@@ -163,11 +94,6 @@ def _rgb_in(line: dict[str, Any]) -> str | None:
         if isinstance(candidate, dict) and isinstance(candidate.get("rgb"), str):
             return str(candidate["rgb"])
     return None
-
-
-def _announces_only(line: dict[str, Any]) -> bool:
-    """A stream line naming a journalled event without state (a ``state`` line follows)."""
-    return "event" in line and _status_in(line) is None and not _notice_in(line)
 
 
 def _notice_in(line: dict[str, Any]) -> str:
@@ -190,11 +116,55 @@ class Source:
         self.poll_interval = poll_interval
         self.timeout = timeout
         self.mode = "auto"  # "watch" once the service streams, "poll" after "unknown op"
-        self._requests = _Connection(self.path, timeout)
+        # The requests' connection (answered in order); the watch stream has its own.
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._lock = asyncio.Lock()
 
     async def request(self, message: dict[str, Any]) -> Any:
         """The ``result`` of one request; raises the service's refusal or :class:`ServiceGone`."""
-        return result_of(await self._requests.ask(message))
+        reply = await self._ask(message)
+        if not reply.get("ok", False):
+            raise ControlError(str(reply.get("error", "refused")))
+        return reply.get("result")
+
+    async def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send ``message``; return the whole reply object.
+
+        Unanswered in ``timeout`` (or dropped), a :func:`resendable` message is sent once more on a
+        new connection; :class:`NoAnswer`: sent, not answered; :class:`ServiceGone`: not sent.
+        """
+        attempts = 2 if resendable(message) else 1
+        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+        async with self._lock:
+            for attempt in range(1, attempts + 1):
+                try:
+                    reader, writer = await self._open()
+                except ServiceGone as exc:
+                    if attempt == 1:
+                        raise
+                    raise NoAnswer(f"{exc}; the request sent before was not answered") from None
+                try:
+                    writer.write(data)
+                    await writer.drain()
+                    line = await asyncio.wait_for(reader.readline(), self.timeout)
+                except (OSError, TimeoutError, ValueError) as exc:
+                    line, why = b"", f"the boardctl service did not answer ({exc})"
+                else:
+                    why = "the boardctl service closed the connection"
+                if line:
+                    return decode(line)
+                self.close()
+                if attempt == attempts:
+                    raise NoAnswer(why)
+        raise ServiceGone("unreachable")  # pragma: no cover
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        reader, writer = self._reader, self._writer
+        if reader is None or writer is None or writer.is_closing():
+            reader, writer = await open_socket(self.path, self.timeout)
+            self._reader, self._writer = reader, writer
+        return reader, writer
 
     async def snapshot(self, via: str = "poll") -> Snapshot:
         """The board now, from ``status`` and ``frame``."""
@@ -216,7 +186,7 @@ class Source:
                     continue  # the service has no watch: poll from now on
                 raise ServiceGone("the boardctl service closed the watch stream")
             except ControlError as exc:
-                self._requests.close()
+                self.close()
                 if not down:
                     yield Snapshot(None, via="down", reason=str(exc))
                 down = True
@@ -239,14 +209,15 @@ class Source:
                 if not line:
                     return
                 reply = decode(line)
-                if _unknown_op(reply):
+                refused = reply.get("ok") is False
+                if refused and str(reply.get("error", "")).startswith("unknown op"):
                     self.mode = "poll"
                     return
-                if reply.get("ok") is False and not _notice_in(reply):
+                if refused and not _notice_in(reply):
                     raise ControlError(str(reply.get("error", "watch refused")))
                 self.mode = "watch"
-                if _announces_only(reply):
-                    continue  # an event line: the state line after it has the board
+                if "event" in reply and _status_in(reply) is None and not _notice_in(reply):
+                    continue  # an event line without state: the state line after it has the board
                 snap = await self._from_line(reply)
                 if snap != last or snap.notice:
                     last = snap
@@ -257,9 +228,7 @@ class Source:
                 await writer.wait_closed()
 
     async def _from_line(self, line: dict[str, Any]) -> Snapshot:
-        status = _status_in(line)
-        if status is None:
-            status = await self.request({"op": "status"})
+        status = _status_in(line) or await self.request({"op": "status"})
         rgb = _rgb_in(line)
         if rgb is None:
             rgb = str((await self.request({"op": "frame"})).get("rgb", ""))
@@ -276,4 +245,6 @@ class Source:
             await asyncio.sleep(self.poll_interval)
 
     def close(self) -> None:
-        self._requests.close()
+        if self._writer is not None:
+            self._writer.close()
+        self._reader = self._writer = None

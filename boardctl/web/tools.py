@@ -37,7 +37,7 @@ def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "text": str(item.get("text", "")),
             "scores": item.get("scores", []),
         }
-        cards = event.get("cards") if isinstance(event, dict) else None
+        cards = event.get("cards")
         if isinstance(item.get("count"), dict):  # the engine's count, under the game's rules
             row["count"] = item["count"]
         elif isinstance(cards, list | str) and cards:
@@ -53,8 +53,7 @@ def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def choices() -> dict[str, Any]:
-    """What the page's menus offer, from the engine's tables (rule sets and house rules with their
-    titles)."""
+    """What the page's menus offer, from the engine's tables (rules with their titles)."""
     from boardctl.board.theme import DEFAULT_THEME
     from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS
     from boardctl.cribbage.variants import VARIANTS
