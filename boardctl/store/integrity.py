@@ -52,7 +52,7 @@ from typing import Any
 
 from boardctl.errors import JournalError
 from boardctl.store.journal_file import BACKUP_DIR as BACKUP_DIR
-from boardctl.store.journal_file import MARK_PREFIX, MARK_SUFFIX, file_uri, mark_head
+from boardctl.store.journal_file import MARK_SUFFIX, file_size, file_uri, wal_holds_data
 from boardctl.store.journal_file import list_backups as _list_backups
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,8 @@ _WAL_HEADER = 32
 _FRAME_HEADER = 24
 _MASK = 0xFFFFFFFF
 _FILES = ("", "-wal", "-mark")  # the journal's own files, set aside when damaged
+MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
+NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report
 
 
 # --- the WAL ---------------------------------------------------------------------
@@ -119,38 +121,28 @@ def scan_wal(wal: Path | bytes, recovered: int = 0) -> WalScan | None:
     previous = (c0, c1)  # the stored checksum of the frame before
     frames = commits = lost = 0
     bad: int | None = None if header_ok else 1
+
+    def sums_to(offset: int, start: tuple[int, int], stored: tuple[int, int]) -> bool:
+        body = data[offset : offset + 8] + data[offset + _FRAME_HEADER : offset + frame_size]
+        return _checksum(body, *start, big) == stored
+
     for index in range(count):
         offset = _WAL_HEADER + index * frame_size
         _page, size_after, f1, f2, k0, k1 = struct.unpack_from(">6I", data, offset)
         same_generation = (f1, f2) == (salt1, salt2)
-        if chain is not None and index < recovered:
+        if chain is None:
+            lost += same_generation and size_after != 0 and sums_to(offset, previous, (k0, k1))
+        elif index < recovered or (same_generation and sums_to(offset, chain, (k0, k1))):
             chain = (k0, k1)
             frames += 1
             commits += size_after != 0
-        elif chain is not None:
-            body = data[offset : offset + 8] + data[offset + _FRAME_HEADER : offset + frame_size]
-            if same_generation and _checksum(body, *chain, big) == (k0, k1):
-                chain = (k0, k1)
-                frames += 1
-                commits += size_after != 0
-            else:
-                chain = None
-                bad = index + 1 if same_generation else None  # (else: an older generation)
-        elif same_generation and size_after:
-            body = data[offset : offset + 8] + data[offset + _FRAME_HEADER : offset + frame_size]
-            lost += _checksum(body, *previous, big) == (k0, k1)
+        else:
+            chain = None
+            bad = index + 1 if same_generation else None  # (else: an older generation)
         previous = (k0, k1)
     if chain is not None and (len(data) - _WAL_HEADER) % frame_size:
         bad = count + 1  # the WAL ends inside a frame: that frame is the bad one
     return WalScan(frames, commits, bad, lost)
-
-
-def wal_holds_data(journal: str) -> bool:
-    """True when ``journal``'s WAL file holds anything (a writer runs, or stopped hard)."""
-    try:
-        return os.stat(f"{journal}-wal").st_size > 0
-    except FileNotFoundError:
-        return False
 
 
 # --- the mark --------------------------------------------------------------------
@@ -166,7 +158,8 @@ class Mark:
 
     def encode(self) -> bytes:
         """A fixed-width line, so that a rewrite in place never leaves a longer old tail."""
-        return mark_head(self.seq, self.crc) + f"at={self.at:020.6f}\n".encode()
+        line = f"seq={self.seq:012d} crc={self.crc:010d} at={self.at:020.6f}\n"
+        return MARK_PREFIX + line.encode()
 
 
 def mark_path(journal: Path) -> Path:
@@ -224,12 +217,11 @@ class MarkWriter:
         with contextlib.suppress(OSError):  # the mark is a check, never a reason to fail
             os.pwrite(self._fd, mark.encode(), 0)
 
-    def close(self, *, sync: bool = True) -> None:
+    def close(self) -> None:
         if self._fd is None:
             return
         with contextlib.suppress(OSError):
-            if sync:
-                os.fsync(self._fd)
+            os.fsync(self._fd)
         with contextlib.suppress(OSError):
             os.close(self._fd)
         self._fd = None
@@ -237,11 +229,8 @@ class MarkWriter:
 
 def write_mark(journal: Path, mark: Mark) -> None:
     """Write the mark durably (after a restore, or for a journal written elsewhere)."""
-    writer = MarkWriter(journal)
-    try:
+    with contextlib.closing(MarkWriter(journal)) as writer:
         writer.write(mark)
-    finally:
-        writer.close()
 
 
 # --- the database ------------------------------------------------------------------
@@ -271,10 +260,8 @@ def _query_tail(db: sqlite3.Connection, mark_seq: int) -> Tail:
 
 def _scratch() -> str:
     """Where private copies go: ``$TMPDIR``, else memory (``/dev/shm``), else ``/tmp``."""
-    given = os.environ.get("TMPDIR")
-    if given:
-        return given
-    return "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
+    memory = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
+    return os.environ.get("TMPDIR") or memory
 
 
 class Recovered:
@@ -288,7 +275,6 @@ class Recovered:
     def __init__(self, journal: str) -> None:
         self.journal = journal
         self.path = journal
-        self.immutable = True
         self.wal: bytes | None = None
         self._folder: str | None = None
         self._db: sqlite3.Connection | None = None
@@ -297,7 +283,7 @@ class Recovered:
         """A read-only connection to :attr:`path` (one, kept until leaving); may raise
         :class:`sqlite3.Error`."""
         if self._db is None:
-            mode = "ro&immutable=1" if self.immutable else "ro"
+            mode = "ro&immutable=1" if self.wal is None else "ro"
             self._db = sqlite3.connect(
                 file_uri(self.path, mode), uri=True, isolation_level=None, check_same_thread=False
             )
@@ -306,30 +292,18 @@ class Recovered:
     def __enter__(self) -> Recovered:
         if not wal_holds_data(self.journal):
             return self
-        base = _scratch()
-        while self._folder is None:
-            folder = os.path.join(base, f"boardctl-check-{os.getpid()}-{os.urandom(4).hex()}")
-            try:
-                os.mkdir(folder, 0o700)
-            except FileExistsError:
-                continue
-            self._folder = folder
+        import tempfile
+
+        self._folder = tempfile.mkdtemp(prefix=f"boardctl-check-{os.getpid()}-", dir=_scratch())
         try:
-            with open(f"{self.journal}-wal", "rb") as file:
-                self.wal = file.read()
+            wal = Path(f"{self.journal}-wal").read_bytes()
             self.path = os.path.join(self._folder, "journal.sqlite")
-            with open(self.journal, "rb") as reading, open(self.path, "xb") as writing:
-                size, done = os.fstat(reading.fileno()).st_size, 0
-                while done < size and (
-                    sent := os.sendfile(writing.fileno(), reading.fileno(), done, size - done)
-                ):
-                    done += sent
-            with open(f"{self.path}-wal", "xb") as writing:
-                writing.write(self.wal)
+            shutil.copyfile(self.journal, self.path)
+            Path(f"{self.path}-wal").write_bytes(wal)
         except BaseException:
             self.__exit__()
             raise
-        self.immutable = False
+        self.wal = wal
         return self
 
     def __exit__(self, *_: object) -> None:
@@ -337,9 +311,7 @@ class Recovered:
             self._db.close()  # (read-only: no checkpoint on close)
             self._db = None
         if self._folder is not None:
-            for name in os.listdir(self._folder):
-                os.unlink(os.path.join(self._folder, name))
-            os.rmdir(self._folder)
+            shutil.rmtree(self._folder)
             self._folder = None
 
 
@@ -350,10 +322,7 @@ def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, WalScan | None] | N
     SQLite recovers the WAL in the private copy and says how many frames it kept;
     only the frames after those are summed here.
     """
-    try:
-        if os.stat(where.path).st_size == 0:
-            return Tail(), None
-    except FileNotFoundError:
+    if file_size(where.path) == 0:
         return Tail(), None
     try:
         found = _query_tail(where.connection(), mark_seq)
@@ -390,10 +359,9 @@ def _recovered_frames(shm: str, wal: bytes) -> int:
 def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
     """What is wrong with the journal's files (reasons), its tail and its mark.
 
-    None when the journal cannot be read at all (opening it then says why).
-    No reasons: the journal is whole, or lost only the unacknowledged last
-    write (a torn last transaction leaves at most one commit frame after the
-    WAL's bad frame).
+    None when the journal cannot be read at all (opening it then says why), or
+    is whole, or lost only the unacknowledged last write (a torn last
+    transaction leaves at most one commit frame after the WAL's bad frame).
     """
     marked, mark = _read_mark(journal)
     with Recovered(str(journal)) as where:
@@ -407,10 +375,7 @@ def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
             f"the -wal file is damaged at frame {wal.bad_frame}: "
             f"{wal.lost_commits} later transactions cannot be read"
         )
-    try:
-        database = os.stat(journal).st_size > 0
-    except FileNotFoundError:
-        database = False
+    database = file_size(journal) > 0
     if mark is not None:
         if mark.seq > end.seq:
             if not database:
@@ -437,7 +402,7 @@ def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
                     "the transactions from there on cannot be read"
                 )
             reasons.append("the -mark file is missing: lost last entries cannot be told")
-    return reasons, end, mark
+    return (reasons, end, mark) if reasons else None
 
 
 def writer_running(journal: str | os.PathLike[str]) -> bool:
@@ -506,6 +471,11 @@ def _probe(path: str) -> bool:
 # --- the report ----------------------------------------------------------------------
 
 
+def utc(at: float) -> str:
+    """A Unix time as people read it: ``2026-12-01 10:03:12 UTC``."""
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
+
+
 @dataclass(frozen=True, slots=True)
 class Damage:
     """Damage found when the journal was opened, and what was done about it."""
@@ -520,11 +490,7 @@ class Damage:
     def summary(self) -> str:
         """One line for the log, ``boardctl status`` and systemd's STATUS=."""
         of = f" of {self.expected}" if self.expected is not None else ""
-        when = (
-            time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.last_at))
-            if self.last_at is not None
-            else "the start"
-        )
+        when = "the start" if self.last_at is None else utc(self.last_at)
         head = (
             f"journal damaged ({'; '.join(self.reasons)}): recovered {self.recovered}{of} "
             f"entries, up to {when}"
@@ -538,10 +504,7 @@ class Damage:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["reasons"] = list(self.reasons)
-        data["summary"] = self.summary()
-        return data
+        return {**asdict(self), "reasons": list(self.reasons), "summary": self.summary()}
 
     @classmethod
     def from_dict(cls, data: Any) -> Damage | None:
@@ -559,8 +522,6 @@ class Damage:
 
 
 def notice_path(journal: Path) -> Path:
-    from boardctl.store.journal_file import NOTICE_SUFFIX
-
     return Path(f"{journal}{NOTICE_SUFFIX}")
 
 
@@ -584,10 +545,10 @@ def list_backups(journal: Path) -> list[Path]:
     return [Path(p) for p in _list_backups(journal)]
 
 
-def set_aside(journal: Path, files: list[Path] | None = None, label: str = "damaged") -> Path:
-    """Copy the journal's files (or ``files``) into ``<label>-<UTC time>`` beside it.
+def set_aside(journal: Path, files: list[Path], label: str = "damaged") -> Path:
+    """Copy ``files`` (the journal's) into ``<label>-<UTC time>`` beside it; the folder.
 
-    Returns the folder. Nothing is moved or deleted.
+    Nothing is moved or deleted.
     """
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     folder = journal.parent / f"{label}-{stamp}"
@@ -596,8 +557,6 @@ def set_aside(journal: Path, files: list[Path] | None = None, label: str = "dama
         suffix += 1
         folder = journal.parent / f"{label}-{stamp}-{suffix}"
     folder.mkdir(mode=0o750)
-    if files is None:
-        files = [Path(f"{journal}{extra}") for extra in _FILES]
     for source in files:
         if source.exists():
             shutil.copy2(source, folder / source.name)
@@ -616,7 +575,7 @@ def check_before_open(journal: Path) -> Damage | None:
     unacknowledged last write).
     """
     examined = _examine(journal)
-    if examined is None or not examined[0]:
+    if examined is None:
         return None
     reasons, end, mark = examined
     folder = set_aside(journal, _present(journal))
@@ -636,10 +595,7 @@ def check_read_only(journal: Path) -> Damage | None:
     the report's ``set_aside`` is empty.
     """
     examined = _examine(journal)
-    if examined is None or not examined[0]:
-        return None
-    reasons, end, mark = examined
-    return _report(reasons, end, mark, "")
+    return None if examined is None else _report(*examined, "")
 
 
 def _report(reasons: list[str], end: Tail, mark: Mark | None, folder: str) -> Damage:

@@ -7,6 +7,7 @@ Paths are strings or path objects alike.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import zlib
@@ -20,18 +21,9 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 6  # 2: events.request (the request that wrote the row); 3: the games table;
 # 4: the results and totals tables; 5: the csv table; 6: the csv_chain table
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
-NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report (integrity)
 MARK_SUFFIX = "-mark"  # beside the journal: the last event the writer committed (integrity)
 BACKUP_DIR = "backups"  # beside the journal: its backups (integrity)
 _URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
-
-
-MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
-
-
-def mark_head(seq: int, crc: int) -> bytes:
-    """The start of the mark file (``boardctl.store.integrity.Mark``) naming event ``seq``."""
-    return MARK_PREFIX + b"seq=%012d crc=%010d " % (seq, crc)
 
 
 def row_crc(seq: int, at: float, body: str, previous: int) -> int:
@@ -86,21 +78,24 @@ def kept_here(path: str | os.PathLike[str]) -> bool:
     )
 
 
-def writer_absent(path: str | os.PathLike[str]) -> bool:
-    """True when no WAL file holds uncheckpointed events (no writer is running)."""
+def file_size(path: str | os.PathLike[str]) -> int:
+    """The size of the file at ``path`` in bytes (0 if there is none)."""
     try:
-        return os.stat(f"{os.fspath(path)}-wal").st_size == 0
+        return os.stat(path).st_size
     except FileNotFoundError:
-        return True
+        return 0
+
+
+def wal_holds_data(journal: str | os.PathLike[str]) -> bool:
+    """True when the journal's WAL file holds anything (a writer runs, or stopped hard)."""
+    return file_size(f"{os.fspath(journal)}-wal") > 0
 
 
 def damaged(path: str | os.PathLike[str], exc: BaseException) -> JournalError:
     """Damage, unless the surroundings explain the error (read-only, full, permissions)."""
-    from pathlib import Path
-
     from boardctl.store.diagnose import environment_problem
 
-    problem = environment_problem(Path(path), exc)
+    problem = environment_problem(path, exc)
     if problem is not None:
         return JournalError(f"cannot use journal {path}: {problem}")
     return JournalError(
@@ -111,12 +106,9 @@ def damaged(path: str | os.PathLike[str], exc: BaseException) -> JournalError:
 
 def cannot(what: str, path: str | os.PathLike[str], exc: BaseException) -> JournalError:
     """``cannot <what> journal <path>: <reason and fix>`` (or SQLite's own words)."""
-    from pathlib import Path
-
     from boardctl.store.diagnose import environment_problem
 
-    problem = environment_problem(Path(path), exc)
-    return JournalError(f"cannot {what} journal {path}: {problem or exc}")
+    return JournalError(f"cannot {what} journal {path}: {environment_problem(path, exc) or exc}")
 
 
 def connect(path: str | os.PathLike[str], target: str, *, uri: bool = False) -> sqlite3.Connection:
@@ -141,7 +133,7 @@ def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError:
         connection.close()
-        if not writer_absent(path):
+        if wal_holds_data(path):
             raise JournalError(
                 f"cannot read journal {path} while the service writes it "
                 "(no permission to share it; ask the service, or run as its user)"
@@ -160,16 +152,6 @@ def check_version(path: str | os.PathLike[str]) -> None:
     beside the file); then SQLite itself, read-only, sees any newer
     header still in the WAL.
     """
-    check_header(path)
-    probe = reader(path)
-    try:
-        check_identity(probe, path)
-    finally:
-        probe.close()
-
-
-def check_header(path: str | os.PathLike[str]) -> None:
-    """The file's own header, read as bytes: an SQLite file, of a schema we can use."""
     try:
         with open(path, "rb") as file:
             header = file.read(100)
@@ -177,16 +159,15 @@ def check_header(path: str | os.PathLike[str]) -> None:
         raise JournalError(f"cannot read journal {path}: {exc}") from exc
     if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
         raise JournalError(f"{path} is not a boardctl journal (not an SQLite file)")
-    refuse(
-        path,
-        int.from_bytes(header[60:64], "big"),
-        int.from_bytes(header[68:72], "big"),
-        tables=False,
-    )
+    version, app_id = (int.from_bytes(header[at : at + 4], "big") for at in (60, 68))
+    refuse(path, version, app_id, tables=False)
+    with contextlib.closing(reader(path)) as probe:
+        check_identity(probe, path)
 
 
-def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
-    """The schema version and identity as SQLite reads them (a newer header in the WAL too)."""
+def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> int:
+    """The schema version as SQLite reads it (a newer header in the WAL too), once
+    :func:`refuse` has checked it and the identity."""
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
@@ -194,6 +175,7 @@ def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None
     except sqlite3.Error as exc:
         raise damaged(path, exc) from exc
     refuse(path, version, app_id, tables=bool(tables))
+    return int(version)
 
 
 def refuse(path: str | os.PathLike[str], version: int, app_id: int, *, tables: bool) -> None:
