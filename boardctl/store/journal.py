@@ -33,18 +33,17 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from boardctl.errors import JournalError
 from boardctl.store import integrity, journal_file
 from boardctl.store.integrity import BACKUP_DIR as BACKUP_DIR
-from boardctl.store.integrity import Damage, Mark, MarkWriter, writer_running
+from boardctl.store.integrity import Damage, Mark, MarkWriter, utc, writer_running
 from boardctl.store.integrity import list_backups as list_backups
 from boardctl.store.journal_file import APPLICATION_ID as APPLICATION_ID
 from boardctl.store.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
 from boardctl.store.journal_file import cannot as _cannot
-from boardctl.store.journal_file import checked_rows, select_rows
+from boardctl.store.journal_file import check_identity, checked_rows, connect, select_rows
 from boardctl.store.journal_file import damaged as _damaged
 from boardctl.store.journal_file import row_crc as row_crc
 from boardctl.store.lock import WriterLock
@@ -131,10 +130,6 @@ def span(seconds: float) -> str:
         if seconds >= 2 * size:
             return f"{seconds / size:.0f} {unit}"
     return f"{seconds:.0f} s"
-
-
-def _utc(at: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
 
 
 def default_journal_path() -> Path:
@@ -224,6 +219,17 @@ def _chained(rows: Iterable[tuple[int, str]]) -> tuple[int, int]:
     return covered, value
 
 
+def _state(snapshot: tuple[int, str, int] | None, crc: int) -> dict[str, Any] | None:
+    """A stored snapshot's state, if its checksum chains from its event's ``crc`` (else None)."""
+    if snapshot is None or zlib.crc32(snapshot[1].encode(), crc) != snapshot[2]:
+        return None
+    try:
+        value = json.loads(snapshot[1])
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 @contextlib.contextmanager
 def _transaction(db: sqlite3.Connection) -> Iterator[None]:
     """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back if anything goes wrong inside."""
@@ -284,133 +290,87 @@ class Journal:
         and to the writer if one runs while a reader opens.
         """
         path = Path(path)
-        lock: WriterLock | None = None
-        if not readonly:
+        with contextlib.ExitStack() as undo:  # on failure: the connection closed, the lock let go
+            lock: WriterLock | None = None
+            if not readonly:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise _cannot("create the folder for", path, exc) from exc
+                lock = WriterLock.acquire(path, owner)
+                undo.callback(lock.release)
+            found = cls._look_for_damage(path, readonly)  # before SQLite opens anything
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                exists = path.exists() and path.stat().st_size > 0
             except OSError as exc:
-                raise _cannot("create the folder for", path, exc) from exc
-            lock = WriterLock.acquire(path, owner)
-        try:
-            return cls._open_locked(path, readonly=readonly, lock=lock, check=check_pages)
-        except BaseException:
-            if lock is not None:
-                lock.release()
-            raise
-
-    @classmethod
-    def _open_locked(
-        cls, path: Path, *, readonly: bool, lock: WriterLock | None, check: bool
-    ) -> Journal:
-        # Before SQLite opens anything (even a reader may add an empty -wal).
-        if readonly:
-            cls._refuse_unseen_damage(path)
-        try:
-            exists = path.exists() and path.stat().st_size > 0
-        except OSError as exc:
-            raise _cannot("reach", path, exc) from exc
-        if readonly and not exists:
-            raise JournalError(f"no journal at {path} (is the service set up? try --journal PATH)")
-        found = None if readonly else cls._look_for_damage(path)
-        if exists:
-            cls._check_version(path)
-        connection = cls._reader(path) if readonly else cls._connect(path, str(path))
-        journal = cls(path, connection, readonly=readonly)
-        try:
+                raise _cannot("reach", path, exc) from exc
+            if readonly and not exists:
+                raise JournalError(
+                    f"no journal at {path} (is the service set up? try --journal PATH)"
+                )
+            if exists:
+                journal_file.check_version(path)
+            connection = journal_file.reader(path) if readonly else connect(path, str(path))
+            undo.callback(connection.close)
+            journal = cls(path, connection, readonly=readonly)
             if not readonly:
                 journal._prepare()
-            if check and (not readonly or not writer_running(str(path))):
+            if check_pages and (not readonly or not writer_running(str(path))):
                 journal.check_pages()  # (a running writer checked it)
             journal.damage = found or integrity.read_notice(path)
             if not readonly:
-                journal._opened_seq = journal._stored_seq()
+                journal._opened_seq = journal.stored_seq()
                 journal._mark = MarkWriter(path)
                 journal._lock = lock
-        except BaseException:
-            connection.close()
-            raise
+            undo.pop_all()
         return journal
 
     @staticmethod
-    def _look_for_damage(path: Path) -> Damage | None:
+    def _look_for_damage(path: Path, readonly: bool) -> Damage | None:
+        """The damage checks of :mod:`.integrity`: a writer sets the damaged files aside and
+        logs the report; a reader while no writer runs changes nothing and raises
+        :class:`~boardctl.store.integrity.JournalDamaged` (the report a writer would give).
+        While a writer runs it checked the journal when it opened it, and its notice stands.
+        """
+        if readonly and writer_running(str(path)):
+            return None
+        check = integrity.check_read_only if readonly else integrity.check_before_open
         try:
-            found = integrity.check_before_open(path)
+            found = check(path)
         except (OSError, sqlite3.Error) as exc:
             raise _cannot("check for damage", path, exc) from exc
+        if found is not None and readonly:
+            raise integrity.JournalDamaged(found)
         if found is not None:
             log.error("%s", found.summary())
         return found
 
-    @staticmethod
-    def _refuse_unseen_damage(path: Path) -> None:
-        """A reader while no writer runs: the writer's damage checks, changing nothing.
-
-        Raises :class:`~boardctl.store.integrity.JournalDamaged` (the report a
-        writer would give) for damage no writer has seen. While a writer runs
-        it checked the journal when it opened it, and its notice stands.
-        """
-        if writer_running(str(path)):
-            return
-        try:
-            found = integrity.check_read_only(path)
-        except (OSError, sqlite3.Error) as exc:
-            raise _cannot("check for damage", path, exc) from exc
-        if found is not None:
-            raise integrity.JournalDamaged(found)
-
     def stored_seq(self) -> int:
         """The last event stored (another process may have written it since this one read)."""
-        return self._stored_seq()
-
-    def _stored_seq(self) -> int:
-        try:
-            row = self._db.execute("SELECT max(seq) FROM events").fetchone()
-        except sqlite3.Error as exc:
-            raise _damaged(self.path, exc) from exc
-        return int(row[0] or 0)
-
-    _connect = staticmethod(journal_file.connect)
-    _reader = staticmethod(journal_file.reader)
-    _check_version = staticmethod(journal_file.check_version)
-    _refuse = staticmethod(journal_file.refuse)
+        return int(self._query("SELECT max(seq) FROM events")[0][0] or 0)
 
     def _prepare(self) -> None:
-        """WAL mode, full sync, and the schema for a new file."""
+        """WAL mode, full sync, and the schema for a new file (or the migration of an old one)."""
         db = self._db
         try:
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            self._refuse(self.path, *self._identity(), tables=bool(tables))  # before any write
+            check_identity(db, self.path)  # before any write
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise JournalError(f"journal {self.path}: cannot use WAL mode (got {mode})")
             db.execute("PRAGMA synchronous=FULL")
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                version, app_id = self._identity()
-                tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-                self._refuse(self.path, version, app_id, tables=bool(tables))
-                created = version == 0
-                if created:
+            with _transaction(db):
+                version = check_identity(db, self.path)
+                if version == 0:
                     for statement in _SCHEMA:
                         db.execute(statement)
                     db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 elif version < SCHEMA_VERSION:
                     _migrate(db, version)
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            if created:  # the empty journal goes into the main file at once
+            if version == 0:  # the empty journal goes into the main file at once
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
-
-    def _identity(self) -> tuple[int, int]:
-        """The schema version and application id as SQLite sees them (WAL included)."""
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
-        return int(version), int(app_id)
 
     def check_pages(self) -> None:
         """SQLite's own structural check (the whole file: 0.1-0.4 s for 10,000 games here)."""
@@ -480,28 +440,17 @@ class Journal:
         checksum of the event before them: a long journal resumes in the same
         time as a short one (``docs/performance.md``, "Years of play").
         """
-        last = self._stored_seq()
-        found = self._query(
-            "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1",
-            (last,),
-        )
+        last = self.stored_seq()
+        found = self._snapshot_at(last)
         start = max(1, last - CHECKED_AT_START + 1)
         if found:
-            start = min(start, int(found[0][0]))
+            start = min(start, int(found[0]))
         rows = self._rows_from(start, last)
-        snapshot: dict[str, Any] | None = None
-        first = 0
-        if found and rows:
-            snap_seq, body, stored = found[0]
-            index = snap_seq - rows[0][0]
-            if 0 <= index < len(rows) and zlib.crc32(body.encode(), rows[index][3]) == stored:
-                with contextlib.suppress(ValueError):
-                    value = json.loads(body)
-                    if isinstance(value, dict):
-                        snapshot, first = value, index
+        index = found[0] - start if found else -1
+        snapshot = _state(found, rows[index][3]) if 0 <= index < len(rows) else None
         if snapshot is None:  # no usable snapshot: the caller reads every event (records)
             return None, []
-        records = [self._record(seq, at, body) for seq, at, body, _ in rows[first:]]
+        records = [self._record(seq, at, body) for seq, at, body, _ in rows[index:]]
         self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return snapshot, records
 
@@ -514,18 +463,20 @@ class Journal:
         long journal (``history --all``) costs the game it starts in and the
         page, not the journal.
         """
-        latest = "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1"
-        found = self._query(latest, (first,))
-        start = 1 if not found else int(found[0][0])
+        found = self._snapshot_at(first)
+        start = int(found[0]) if found else 1
         rows = self._rows_from(start, last)
-        if found and rows and zlib.crc32(found[0][1].encode(), rows[0][3]) == found[0][2]:
-            with contextlib.suppress(ValueError):
-                value = json.loads(found[0][1])
-                if isinstance(value, dict):
-                    return value, [self._record(*row) for row in rows]
-        if start > 1:  # an unusable snapshot: from the first event
+        snapshot = _state(found, rows[0][3]) if rows else None
+        if snapshot is None and start > 1:  # an unusable snapshot: from the first event
             rows = self._rows_from(1, last)
-        return None, [self._record(*row) for row in rows]
+        return snapshot, [self._record(*row) for row in rows]
+
+    def _snapshot_at(self, seq: int) -> tuple[int, str, int] | None:
+        """The latest stored snapshot at or before event ``seq``: (seq, body, crc)."""
+        found = self._query(
+            "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1", (seq,)
+        )
+        return found[0] if found else None
 
     def _query(self, sql: str, parameters: tuple[int | str, ...] = ()) -> list[Any]:
         try:
@@ -549,33 +500,40 @@ class Journal:
             "INSERT OR REPLACE INTO games (seq, first, body, crc) VALUES (?, ?, ?, ?)",
             (seq, first, body, zlib.crc32(body.encode(), crc)),
         )
-        insert = "INSERT OR REPLACE INTO {} (seq, body, crc) VALUES (?, ?, ?)"
-        db.execute(insert.format("results"), (seq, results, zlib.crc32(results.encode(), crc)))
-        db.execute(insert.format("csv"), (seq, rows, _csv_crc(rows, first, crc)))
+        self._put("results", seq, results, crc)
+        db.execute(
+            "INSERT OR REPLACE INTO csv (seq, body, crc) VALUES (?, ?, ?)",
+            (seq, rows, _csv_crc(rows, first, crc)),
+        )
         self._chain_csv(seq, crc, first, rows)
         if totals is not None:  # one row: the latest
             db.execute("DELETE FROM totals")
-            db.execute(insert.format("totals"), (seq, totals, zlib.crc32(totals.encode(), crc)))
+            self._put("totals", seq, totals, crc)
+
+    def _put(self, table: str, seq: int, body: str, crc: int) -> None:
+        """Store ``body`` as the row of event ``seq`` in ``table``, chained from its ``crc``."""
+        self._db.execute(
+            f"INSERT OR REPLACE INTO {table} (seq, body, crc) VALUES (?, ?, ?)",
+            (seq, body, zlib.crc32(body.encode(), crc)),
+        )
 
     def _chain_csv(self, seq: int, crc: int, first: int, rows: str) -> None:
         """The ``csv_chain`` row for a csv row just stored at game start ``seq``: the chain
         at the game start before it (``first``) carried on; from the rows themselves, each
         checked, if it is not there; none if they do not reach ``first``."""
-        found = self._csv_chain()
+        found = self._latest("csv_chain")
         known = found is not None and found[0] == first < seq
         before = int(found[1]) if found and known else self._csv_chain_to(first, seq)
         self._db.execute("DELETE FROM csv_chain")
         if before is not None:
-            chain = str(_csv_crc(rows, first, before))
-            self._db.execute(
-                "INSERT INTO csv_chain (seq, body, crc) VALUES (?, ?, ?)",
-                (seq, chain, zlib.crc32(chain.encode(), crc)),
-            )
+            self._put("csv_chain", seq, str(_csv_crc(rows, first, before)), crc)
 
-    def _csv_chain(self) -> tuple[int, str] | None:
-        """The ``csv_chain`` row, (seq, body), if its checksum chains from its event's."""
+    def _latest(self, table: str) -> tuple[int, str] | None:
+        """The latest row of ``table`` (one of a single row), (seq, body), if its checksum
+        chains from its event's."""
         for seq, body, stored, crc in self._query(
-            "SELECT c.seq, c.body, c.crc, e.crc FROM csv_chain c JOIN events e USING (seq)"
+            f"SELECT t.seq, t.body, t.crc, e.crc FROM {table} t JOIN events e USING (seq) "
+            "ORDER BY t.seq DESC LIMIT 1"
         ):
             if zlib.crc32(body.encode(), crc) == stored:
                 return int(seq), body
@@ -588,14 +546,14 @@ class Journal:
         covered, value = _chained(self._checked_csv(min(first + 1, end)))
         return value if covered == first else None
 
-    def _checked_csv(self, end: int | None = None) -> list[tuple[int, str]]:
+    def _checked_csv(self, end: int = 1 << 62) -> list[tuple[int, str]]:
         """The ``csv`` rows (before event ``end``) from the first on, while each one begins at
         the game start of the one before and chains from its own event's checksum."""
         covered, rows = 1, []
         for seq, body, stored, crc in self._query(
             "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) "
-            + ("ORDER BY t.seq" if end is None else "WHERE t.seq < ? ORDER BY t.seq"),
-            () if end is None else (end,),
+            "WHERE t.seq < ? ORDER BY t.seq",
+            (end,),
         ):
             if _csv_crc(body, covered, crc) != stored:
                 break
@@ -625,13 +583,13 @@ class Journal:
         """The ``csv`` rows from the first event on, while each one begins at the game start
         of the one before (its checksum says so: no join with the ``games`` rows) and chains
         from its event's checksum: the game start where they end (1: none) and their bodies,
-        in order (:func:`boardctl.results.kept.kept_csv`). None in a schema 4 journal that no
-        writer has migrated yet.
+        in order (:func:`boardctl.results.kept.kept_csv`); none in a schema 4 journal that
+        no writer has migrated yet.
 
         One checksum checks them all when the ``csv_chain`` row holds (its event's checksum
         and the rows' chain agree: one lookup of an event, not one a game); else each row
         is checked against its own event, as far as they hold."""
-        version = self._identity()[0]
+        version = int(self._query("PRAGMA user_version")[0][0])
         if version < 5:
             return 1, []
         found = self._chained_csv() if version >= 6 else None
@@ -641,7 +599,7 @@ class Journal:
     def _chained_csv(self) -> list[tuple[int, str]] | None:
         """The rows of :meth:`csv_rows` checked by the ``csv_chain`` row; None if it does not
         hold."""
-        found = self._csv_chain()
+        found = self._latest("csv_chain")
         if found is None:
             return None
         last, chain = found
@@ -652,7 +610,7 @@ class Journal:
         """The last game start with a ``games`` row whose event is before time ``at`` (1:
         none): a binary search over the events' times, which never go back (about 20
         lookups by seq, at 10,000 games as at 10)."""
-        low, high = 0, self._stored_seq()  # the events up to low are before at
+        low, high = 0, self.stored_seq()  # the events up to low are before at
         while low < high:
             middle = (low + high + 1) // 2
             if self._query("SELECT at FROM events WHERE seq = ?", (middle,))[0][0] < at:
@@ -672,13 +630,7 @@ class Journal:
 
     def totals(self) -> tuple[int, str] | None:
         """The latest ``totals`` row whose checksum chains from its event's: (seq, body)."""
-        for seq, body, stored, crc in self._query(
-            "SELECT t.seq, t.body, t.crc, e.crc FROM totals t JOIN events e USING (seq) "
-            "ORDER BY t.seq DESC LIMIT 1"
-        ):
-            if zlib.crc32(body.encode(), crc) == stored:
-                return int(seq), body
-        return None
+        return self._latest("totals")
 
     def kept_in_doubt(self) -> bool:
         """True unless a snapshot is stored at event 1 (or there are no events), the last
@@ -711,10 +663,7 @@ class Journal:
             with within:
                 for seq, state, kept in starts:
                     crc = int(self._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0])
-                    db.execute(
-                        "INSERT OR REPLACE INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
-                        (seq, state, zlib.crc32(state.encode(), crc)),
-                    )
+                    self._put("snapshots", seq, state, crc)
                     self._insert_games(seq, crc, kept)
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
@@ -722,7 +671,7 @@ class Journal:
     def sibling(self) -> Journal:
         """A second connection of this writer, for a thread that stores game starts beside it
         (the writer lock stays with this one; closing the sibling closes its connection)."""
-        return Journal(self.path, self._connect(self.path, str(self.path)), readonly=self.readonly)
+        return Journal(self.path, connect(self.path, str(self.path)), readonly=self.readonly)
 
     def snapshot_seqs(self) -> list[int]:
         """The events with a snapshot stored, in order."""
@@ -806,13 +755,13 @@ class Journal:
                 "the wall clock went back %s (it reads %s, the last entry was at %s): "
                 "entries keep the last entry's time until the clock catches up",
                 span(self._last_at - now),
-                _utc(now),
-                _utc(self._last_at),
+                utc(now),
+                utc(self._last_at),
             )
         if clock is not None:
             self._clock_behind = True
         elif now >= self._last_at and self._clock_behind:
-            log.warning("the wall clock has caught up with the journal (%s)", _utc(now))
+            log.warning("the wall clock has caught up with the journal (%s)", utc(now))
             self._clock_behind = False
         return at, clock
 
@@ -828,7 +777,7 @@ class Journal:
         """
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
-        self._db = self._connect(self.path, str(self.path))
+        self._db = connect(self.path, str(self.path))
         try:
             self._db.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as exc:
@@ -929,11 +878,6 @@ class Journal:
             self._mark.write(Mark(seq, crc, rows[-1][1]))
         return seq
 
-    @property
-    def holds_lock(self) -> bool:
-        """True for a writer that has the journal open (it holds the writer lock)."""
-        return self._lock is not None
-
     def close(self) -> None:
         """Close the file (idempotent); a service's writer backs it up first."""
         if self.backup_on_close and not self.readonly:
@@ -953,10 +897,5 @@ class Journal:
     def __enter__(self) -> Journal:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *_: object) -> None:
         self.close()
