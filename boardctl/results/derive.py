@@ -101,26 +101,25 @@ def journal_rows(journal: Journal) -> list[Row]:
 
 def played_games(rows: Iterable[Row], *, board: str, path: str = "journal") -> list[PlayedGame]:
     """Every finished game in ``rows`` (events with their chained checksums), in order."""
-    fold = GameFold(board=board, path=path)
-    fold.add(rows)
-    return fold.games()
+    return GameFold(board=board, path=path, rows=rows).games()
 
 
 class GameFold:
     """:func:`played_games`, fed a journal's rows a batch at a time (a reader that follows it).
 
-    ``add(rows)`` folds the next rows (in order, after those already added);
-    ``games()`` is then every finished game so far, as :func:`played_games`
-    gives for all the rows added.
+    ``add(rows)`` folds the next rows (in order, after those already added, the first
+    given as ``rows``); ``games()`` is then every finished game so far, as
+    :func:`played_games` gives for all the rows added.
     """
 
-    def __init__(self, *, board: str, path: str = "journal") -> None:
+    def __init__(self, *, board: str, path: str = "journal", rows: Iterable[Row] = ()) -> None:
         self.board = board
         self.path = path
         self.seq = 0  # the last row added
         self._machine = Machine(limits=ReplayLimits())
         self._final: list[PlayedGame] = []  # the games the board has left
         self._game: _Game | None = None
+        self.add(rows)
 
     @classmethod
     def from_start(
@@ -160,12 +159,13 @@ class GameFold:
             _fold(self._game, plan, step, (seq, at), before, machine.state)
             self._game.last = (seq, crc)
 
-    def games(self) -> list[PlayedGame]:
-        """The finished games so far: those left, then the last one if it is over (not final)."""
+    def games(self, *, final: bool = False) -> list[PlayedGame]:
+        """The finished games so far: those left, then the last one if it is over (``final``:
+        as if the board left it now, what a game start about to be written ends)."""
         state = self._machine.state
         if self._game is None or state.winner is None:
             return list(self._final)
-        return [*self._final, _played(self._game, state, self.board, final=False)]
+        return [*self._final, _played(self._game, state, self.board, final=final)]
 
     @property
     def state(self) -> GameState:
@@ -181,14 +181,6 @@ class GameFold:
         """The games the board has left since the last call (then forgotten)."""
         final, self._final = self._final, []
         return final
-
-    def left(self) -> list[PlayedGame]:
-        """The finished games so far, as if the board left the last one now (all final):
-        what a game start about to be written ends (:mod:`boardctl.results.kept`)."""
-        state = self._machine.state
-        if self._game is None or state.winner is None:
-            return list(self._final)
-        return [*self._final, _played(self._game, state, self.board, final=True)]
 
 
 def _step(game: _Game, row: Row, base: GameState, before: GameState, after: GameState) -> _Step:
@@ -288,14 +280,13 @@ def _played(game: _Game, state: GameState, board: str, *, final: bool) -> Played
     scores = tuple(t.front for t in state.tracks)
     winner = state.winner
     best_loser = max((s for i, s in enumerate(scores) if i != winner), default=0)
-    setup_data: dict[str, Any] = setup.to_dict()
     result = GameResult(
         format=FORMAT,
         board=board,
         match=state.match_number,
         game=state.game_number,
         variant=setup.variant_name,
-        rules=str(setup_data.get("rules", "acc")),
+        rules=str(setup.to_dict().get("rules", "acc")),
         target=setup.target,
         mode=setup.mode,
         preset=setup.preset_name,

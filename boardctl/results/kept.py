@@ -47,11 +47,7 @@ if TYPE_CHECKING:
 #: The board id kept rows are stored with (a reader puts its own in).
 KEPT_BOARD = "-"
 _BOARD = FIELDS.index("board")
-_TUPLES = tuple(
-    index
-    for index, name in enumerate(FIELDS)
-    if name in ("names", "scores", "match_points", "confirmed")
-)
+_TUPLES = tuple(FIELDS.index(name) for name in ("names", "scores", "match_points", "confirmed"))
 _PLAYERS = FIELDS.index("players")
 _END = 1 << 62  # past any journal's last event
 EVENTS_AT_ONCE = 5_000  # events read (and their game starts stored) at once by a rebuild
@@ -62,19 +58,9 @@ def _values(game: PlayedGame) -> list[Any]:
 
 
 def encode_games(games: list[PlayedGame]) -> str:
-    """Games as the compact JSON text a row keeps."""
-    return json.dumps(
-        [
-            [
-                _values(game),
-                [list(entry) for entry in game.entries],
-                list(game.seat_players),
-                [list(team) for team in game.teams],
-            ]
-            for game in games
-        ],
-        separators=(",", ":"),
-        ensure_ascii=False,
+    """Games as the compact JSON text a row keeps (tuples as lists)."""
+    return _compact(
+        [[_values(game), game.entries, game.seat_players, game.teams] for game in games]
     )
 
 
@@ -131,9 +117,7 @@ def _fold_from(journal: Journal, first: int, last: int, board: str) -> tuple[int
     if state is None or not records:
         if records and records[0].seq != 1:
             _, records = journal.page(0, last)  # an unusable snapshot: from the first event
-        fold = GameFold(board=board, path=path)
-        fold.add(_rows(records))
-        return 1, fold
+        return 1, GameFold(board=board, path=path, rows=_rows(records))
     rows = _rows(records)
     fold = GameFold.from_start(state, rows[0], board=board, path=path)
     fold.add(rows[1:])
@@ -150,17 +134,23 @@ def _kept(begin: int, games: list[PlayedGame], totals: Records | None) -> Kept:
     return begin, encode_games(games), results, rows, None if totals is None else totals.dump()
 
 
+def _fold_on(journal: Journal) -> tuple[int, GameFold, Records | None]:
+    """A fold from the journal's last game start to its position (the event it began at), and
+    the running totals kept at that game start (None: not kept)."""
+    last = journal.last_seq
+    begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
+    found = journal.totals()
+    return begin, fold, None if found is None or found[0] != begin else Records.load(found[1])
+
+
 def games_before_start(journal: Journal) -> Kept:
     """For a writer about to append a game start: the first event its rows span (the last
     game start's), the games finished since, their results, and the running totals (when
     the last game start's are kept)."""
-    last = journal.last_seq
-    if last == 0:
+    if journal.last_seq == 0:
         return _kept(1, [], Records())
-    begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
-    games = fold.left()
-    found = journal.totals()
-    totals = None if found is None or found[0] != begin else Records.load(found[1])
+    begin, fold, totals = _fold_on(journal)
+    games = fold.games(final=True)
     return _kept(begin, games, None if totals is None else records(games, totals))
 
 
@@ -226,9 +216,7 @@ def follow(
     snapshot, _ = journal.resume()  # the reader's position: the end (the last events checked)
     if snapshot is None:
         journal.rewind()
-        fold = GameFold(board=board, path=str(journal.path))
-        fold.add(journal.event_rows())
-        return [], fold
+        return [], GameFold(board=board, path=str(journal.path), rows=journal.event_rows())
     after = 1 if since is None else journal.start_before(since)
     covered, kept = _results_kept(journal, board, after)
     begin, fold = _fold_from(journal, covered, journal.last_seq, board)
@@ -248,10 +236,8 @@ def kept_records(journal: Journal) -> Records:
     """The records of every finished game: the running totals the journal keeps at its last
     game start, and the games after it (:func:`~.records.records` over every game if none)."""
     found = journal.totals()
-    if found is None:
-        return records(each_kept_game(journal, board=KEPT_BOARD))
-    seq, body = found
-    return records(each_kept_game(journal, board=KEPT_BOARD, after=seq), Records.load(body))
+    after, totals = (found[0], Records.load(found[1])) if found else (1, None)
+    return records(each_kept_game(journal, board=KEPT_BOARD, after=after), totals)
 
 
 def in_doubt(journal: Journal) -> bool:
@@ -284,25 +270,28 @@ def _starts(
         yield starts[:-1]
         starts = starts[-1:]
     if starts:
-        seq, state, (first, body, results, csv_rows, _) = starts[0]
-        yield [(seq, state, (first, body, results, csv_rows, totals.dump()))]
+        seq, state, kept = starts[0]
+        yield [(seq, state, (*kept[:4], totals.dump()))]
 
 
-def _from_first(journal: Journal) -> tuple[int, GameFold, Records]:
-    """A fold from the first event: the journal's position moved back to it."""
-    journal.rewind()
-    return 1, GameFold(board=KEPT_BOARD, path=str(journal.path)), Records()
+def _store(journal: Journal, folded: tuple[int, GameFold, Records] | None = None) -> int:
+    """Store the game starts of :func:`_starts` on from ``folded`` (None: a fold from the first
+    event, the journal's position moved back to it); the number stored."""
+    if folded is None:
+        journal.rewind()
+        folded = 1, GameFold(board=KEPT_BOARD, path=str(journal.path)), Records()
+    stored = 0
+    for starts in _starts(journal, *folded):
+        journal.store_starts(starts)
+        stored += len(starts)
+    return stored
 
 
 def store_game_starts(journal: Journal) -> int:
     """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
     opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
     the last game start last, with the totals; the number of game starts stored."""
-    stored = 0
-    for starts in _starts(journal, *_from_first(journal)):
-        journal.store_starts(starts)
-        stored += len(starts)
-    return stored
+    return _store(journal)
 
 
 def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
@@ -313,17 +302,8 @@ def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], fl
     before them (from the first event if the journal's kept rows are in doubt); one the rules
     refuse is a :class:`~boardctl.errors.JournalError` and nothing is written. Returns the
     last event's seq."""
-    last = journal.last_seq
-    if last == 0 or in_doubt(journal):
-        folded = None
-    else:  # on from the last game start, with the running totals kept there
-        begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
-        found = journal.totals()
-        known = found is not None and found[0] == begin
-        folded = (begin, fold, Records.load(found[1])) if found and known else None
-
-    def store() -> None:
-        for starts in _starts(journal, *(folded or _from_first(journal))):
-            journal.store_starts(starts)
-
-    return journal.append_all(events, then=store)
+    folded = None
+    if journal.last_seq and not in_doubt(journal):  # on from the last game start
+        begin, fold, totals = _fold_on(journal)
+        folded = None if totals is None else (begin, fold, totals)
+    return journal.append_all(events, then=lambda: _store(journal, folded))

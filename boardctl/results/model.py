@@ -89,51 +89,31 @@ class GameResult:
         return cls(**values)
 
     def canonical(self) -> bytes:
-        """The bytes an HMAC signs: compact JSON with sorted keys, UTF-8, ``hmac`` left empty."""
-        data = self.to_dict()
-        data["hmac"] = ""
-        return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+        """The bytes an HMAC signs (:func:`canonical` of :meth:`to_dict`)."""
+        return canonical(self.to_dict())
+
+
+def canonical(row: Mapping[str, Any]) -> bytes:
+    """The bytes an HMAC signs: the row as compact JSON, sorted keys, UTF-8, ``hmac`` empty."""
+    data = {**row, "hmac": ""}
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
 
 
 #: The field names, in column order.
 FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameResult))
 
-# Each field's type, as the readers check it: a scalar type, "ints"/"strs" for
-# per-track lists, "teams" for a list of lists of names; "int?" may be None.
-_TYPES: dict[str, str] = {
-    "format": "int",
-    "board": "str",
-    "match": "int",
-    "game": "int",
-    "variant": "str",
-    "rules": "str",
-    "target": "int",
-    "mode": "str",
-    "preset": "str",
-    "match_format": "str",
-    "names": "strs",
-    "players": "teams",
-    "scores": "ints",
-    "winner": "int",
-    "winner_name": "str",
-    "spread": "int",
-    "skunk": "int",
-    "game_points": "int",
-    "match_points": "ints",
-    "match_winner": "int?",
-    "deals": "int",
-    "start": "str",
-    "end": "str",
-    "first_seq": "int",
-    "won_seq": "int",
-    "seq": "int",
-    "crc": "str",
-    "final": "bool",
-    "confirm": "bool",
-    "confirmed": "ints",
-    "key": "str",
-    "hmac": "str",
+# Each field's type, as the readers check it, from its annotation: a scalar type,
+# "ints"/"strs" for per-track lists, "teams" for a list of lists of names; "int?" may be None.
+_KINDS = {
+    "int": "int",
+    "int | None": "int?",
+    "str": "str",
+    "bool": "bool",
+    "tuple[int, ...]": "ints",
+    "tuple[str, ...]": "strs",
+    "tuple[tuple[str, ...], ...]": "teams",
 }
+_TYPES = {f.name: _KINDS[str(f.type)] for f in fields(GameResult)}
 _LISTS = tuple(name for name, kind in _TYPES.items() if kind in ("strs", "ints"))
 _TEAMS = tuple(name for name, kind in _TYPES.items() if kind == "teams")
 

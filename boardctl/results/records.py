@@ -41,15 +41,7 @@ class BigHand:
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able."""
-        return {
-            "points": self.points,
-            "kind": self.kind,
-            "cards": list(self.cards),
-            "starter": self.starter,
-            "match": self.match,
-            "game": self.game,
-            "seq": self.seq,
-        }
+        return {**dataclasses.asdict(self), "cards": list(self.cards)}
 
     def __str__(self) -> str:
         return f"{self.points} ({self.kind} {' '.join(self.cards)}, starter {self.starter})"
@@ -150,17 +142,10 @@ class HeadToHead:
         return _ratio(self.spread_total, self.games)
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-able, with the average spread."""
-        return {
-            "first": self.first,
-            "second": self.second,
-            "games": self.games,
-            "first_wins": self.first_wins,
-            "second_wins": self.second_wins,
-            "first_points": self.first_points,
-            "second_points": self.second_points,
-            "average_spread": self.average_spread,
-        }
+        """JSON-able: the counts but the spread's total, then the average spread."""
+        data: dict[str, object] = dataclasses.asdict(self)
+        del data["spread_total"]
+        return {**data, "average_spread": self.average_spread}
 
 
 @dataclass

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import os
 import secrets
 from collections.abc import Mapping
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ResultsError
-from boardctl.results.model import GameResult
+from boardctl.results.model import GameResult, canonical
 
 KEY_FILE = "board.key"
 KEY_BYTES = 32
@@ -71,12 +70,6 @@ def read_key(path: Path) -> bytes:
     if len(key) != KEY_BYTES:
         raise ResultsError(f"{path} is not a board key ({KEY_BYTES * 2} hex digits)")
     return key
-
-
-def canonical(row: Mapping[str, Any]) -> bytes:
-    """The bytes an HMAC signs: the row as compact JSON, sorted keys, UTF-8, ``hmac`` empty."""
-    data = {**row, "hmac": ""}
-    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
 
 
 def _mac(row: Mapping[str, Any], key: bytes) -> str:
