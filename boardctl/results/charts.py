@@ -11,7 +11,8 @@ draws a bar per player, as long as their win %.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,10 +52,6 @@ class SeasonChart:
     game: PlayedGame | None
     recs: Records
     width: int = WIDTH
-    bars: list[Bar] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.bars = self._bars()
 
     # --- the game panel -------------------------------------------------------
 
@@ -121,7 +118,9 @@ class SeasonChart:
         """Where the players panel starts."""
         return (TITLE + PLOT_HEIGHT + 2 * MARGIN) if self.game else TITLE
 
-    def _bars(self) -> list[Bar]:
+    @functools.cached_property
+    def bars(self) -> list[Bar]:
+        """Each player's win-% bar, the best first."""
         players = sorted(
             self.recs.players.values(), key=lambda p: (-(p.win_percent or 0), p.name.casefold())
         )

@@ -31,11 +31,8 @@ def _json(value: Any) -> str:
     return str(value)
 
 
-def _bool(value: bool) -> str:
-    return "true" if value else "false"
-
-
-_WRITERS: dict[str, Any] = {"bool": _bool, "ints": _json, "strs": _json, "teams": _json}
+_WRITERS: dict[str, Any] = dict.fromkeys(("ints", "strs", "teams"), _json)  # lists: as JSON
+_WRITERS["bool"] = lambda yes: "true" if yes else "false"
 _CELLS = tuple((name, _WRITERS.get(field_type(name), str)) for name in FIELDS)
 
 
@@ -136,8 +133,7 @@ def _json_objects(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
 
 def read_jsonl(text: TextIO) -> Iterator[GameResult]:
     """The results of a JSON-lines export (blank lines skipped)."""
-    for data in _json_objects(text):
-        yield GameResult.from_dict(data)
+    return map(GameResult.from_dict, _json_objects(text))
 
 
 def read_rows(text: str) -> list[dict[str, Any]]:
@@ -154,10 +150,8 @@ def read_rows(text: str) -> list[dict[str, Any]]:
 
 def read_results(text: str) -> list[GameResult]:
     """Results from CSV or JSON-lines text (told apart by the first character)."""
-    stream = io.StringIO(text)
-    if text.lstrip().startswith("{"):
-        return list(read_jsonl(stream))
-    return list(read_csv(stream))
+    read = read_jsonl if text.lstrip().startswith("{") else read_csv
+    return list(read(io.StringIO(text)))
 
 
 def format_table(results: Iterable[GameResult]) -> str:

@@ -123,35 +123,26 @@ def field_type(name: str) -> str:
     return _TYPES[name]
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+_ITEMS = {"ints": "int", "strs": "str", "teams": "strs"}  # a list's kind: its items' kind
+_SCALARS = {"int": int, "str": str, "bool": bool}
+
+
+def _is(kind: str, value: Any) -> bool:
+    """True if ``value`` is of ``kind`` (a bool is no int)."""
+    if kind in _ITEMS:
+        return isinstance(value, list | tuple) and all(_is(_ITEMS[kind], item) for item in value)
+    if kind == "int?":
+        return value is None or _is("int", value)
+    return isinstance(value, _SCALARS[kind]) and not (kind == "int" and isinstance(value, bool))
 
 
 def _checked(name: str, value: Any) -> Any:
     kind = _TYPES[name]
-    ok: bool
-    if kind == "int":
-        ok = _is_int(value)
-    elif kind == "int?":
-        ok = value is None or _is_int(value)
-    elif kind == "str":
-        ok = isinstance(value, str)
-    elif kind == "bool":
-        ok = isinstance(value, bool)
-    elif kind == "ints":
-        ok = isinstance(value, list | tuple) and all(_is_int(v) for v in value)
-    elif kind == "strs":
-        ok = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
-    else:  # teams
-        ok = isinstance(value, list | tuple) and all(
-            isinstance(team, list | tuple) and all(isinstance(v, str) for v in team)
-            for team in value
-        )
-        if ok:
-            return tuple(tuple(team) for team in value)
-    if not ok:
+    if not _is(kind, value):
         raise ResultsError(f"result field {name} must be {kind}, not {value!r}")
-    return tuple(value) if kind in ("ints", "strs") else value
+    if kind == "teams":
+        return tuple(tuple(team) for team in value)
+    return tuple(value) if kind in _ITEMS else value
 
 
 class Entry(NamedTuple):

@@ -6,6 +6,7 @@ import datetime
 import io
 import os
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 
 from boardctl.errors import ResultsError
@@ -100,9 +101,7 @@ def chosen(result: GameResult, *, since: str | None = None, player: str | None =
     if player is None:
         return True
     wanted = player_key(player)
-    return any(player_key(name) == wanted for team in result.players for name in team) or any(
-        player_key(name) == wanted for name in result.names
-    )
+    return any(player_key(name) == wanted for name in chain(*result.players, result.names))
 
 
 def select(

@@ -23,6 +23,7 @@ the replay that lets :meth:`Journal.resume` skip decoding older events.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 import logging
@@ -43,7 +44,7 @@ from boardctl.store.integrity import list_backups as list_backups
 from boardctl.store.journal_file import APPLICATION_ID as APPLICATION_ID
 from boardctl.store.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
 from boardctl.store.journal_file import cannot as _cannot
-from boardctl.store.journal_file import check_identity, checked_rows, connect, select_rows
+from boardctl.store.journal_file import check_identity, checked_rows, connect
 from boardctl.store.journal_file import damaged as _damaged
 from boardctl.store.journal_file import row_crc as row_crc
 from boardctl.store.lock import WriterLock
@@ -174,12 +175,6 @@ def stamp(now: float, last: float) -> tuple[float, float | None]:
     if now >= last:
         return now, None
     return last, (now if last - now >= CLOCK_JUMP else None)
-
-
-def _without_clock(event: dict[str, Any]) -> float | None:
-    """Take the clock's noted reading out of a stored event (the engine never sees it)."""
-    clock = event.pop(CLOCK_KEY, None)
-    return float(clock) if isinstance(clock, int | float) else None
 
 
 def encode_event(event: Mapping[str, Any]) -> str:
@@ -381,7 +376,10 @@ class Journal:
     def _rows(self, limit: int = -1) -> list[tuple[int, float, str, int]]:
         """Rows not yet read (the next ``limit``), checked (sequence without gaps, chained
         checksum)."""
-        rows = select_rows(self._db, self.path, self._last_seq, limit)
+        rows = self._query(
+            "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+            (self._last_seq, limit),
+        )
         return checked_rows(rows, self.path, self._last_seq, self._last_crc)
 
     def _record(self, seq: int, at: float, body: str, crc: int = 0) -> Record:
@@ -391,7 +389,8 @@ class Journal:
             raise _damaged(self.path, exc) from exc
         if not isinstance(event, dict):
             raise _damaged(self.path, ValueError(f"event {seq} is not an object"))
-        return Record(seq, at, event, _without_clock(event), crc)
+        clock = event.pop(CLOCK_KEY, None)  # (the engine never sees it)
+        return Record(seq, at, event, float(clock) if isinstance(clock, int | float) else None, crc)
 
     def records(self) -> Iterator[Record]:
         """Every event not yet read, in order, checked (read :data:`READ_AT_ONCE` at a time)."""
@@ -610,14 +609,12 @@ class Journal:
         """The last game start with a ``games`` row whose event is before time ``at`` (1:
         none): a binary search over the events' times, which never go back (about 20
         lookups by seq, at 10,000 games as at 10)."""
-        low, high = 0, self.stored_seq()  # the events up to low are before at
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self._query("SELECT at FROM events WHERE seq = ?", (middle,))[0][0] < at:
-                low = middle
-            else:
-                high = middle - 1
-        found = self._query("SELECT max(seq) FROM games WHERE seq <= ?", (low,))[0][0]
+        before = bisect.bisect_left(  # the events up to this one are before at
+            range(1, self.stored_seq() + 1),
+            at,
+            key=lambda seq: self._query("SELECT at FROM events WHERE seq = ?", (seq,))[0][0],
+        )
+        found = self._query("SELECT max(seq) FROM games WHERE seq <= ?", (before,))[0][0]
         return int(found or 1)
 
     def event_crcs(self, seqs: Iterable[int]) -> dict[int, int]:
@@ -813,12 +810,9 @@ class Journal:
         temporary = target.with_suffix(".tmp")
         try:
             folder.mkdir(mode=0o750, exist_ok=True)
-            copy = sqlite3.connect(temporary)
-            try:
+            with contextlib.closing(sqlite3.connect(temporary)) as copy:
                 self._db.backup(copy)
                 copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-            finally:
-                copy.close()
             with temporary.open("rb") as file:
                 os.fsync(file.fileno())
             os.replace(temporary, target)

@@ -199,20 +199,6 @@ def check_pages(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
         raise damaged(path, ValueError("; ".join(map(str, result[:3]))))
 
 
-def select_rows(
-    db: sqlite3.Connection, path: str | os.PathLike[str], after: int, limit: int = -1
-) -> list[Row]:
-    """The rows after sequence number ``after`` (the next ``limit``), in order, as stored
-    (not yet checked)."""
-    try:
-        return db.execute(
-            "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-            (after, limit),
-        ).fetchall()
-    except sqlite3.Error as exc:
-        raise damaged(path, exc) from exc
-
-
 def checked_rows(rows: list[Row], path: str | os.PathLike[str], seq: int, crc: int) -> list[Row]:
     """``rows`` (following event ``seq`` whose chained checksum is ``crc``), each one checked.
 
