@@ -1,12 +1,9 @@
 """Why a journal cannot be opened or written, said as exactly that, with the fix.
 
-SQLite reports a read-only file system, a full disk or a file the user may
-not write as "attempt to write a readonly database", "database or disk is
-full", "unable to open database file" or "disk I/O error". Those must never
-read as "damaged ... move it aside", which would throw a healthy game away.
-:func:`environment_problem` looks at the file system itself (the folder, the
-files, ``statvfs``) and returns the plain reason and what to do, or None
-when the surroundings are fine (then the file itself is the problem).
+SQLite reports a read-only file system, a full disk or a forbidden file as "readonly
+database", "disk is full", "unable to open database file" or "disk I/O error"; those must
+never read as "damaged ... move it aside", which would throw a healthy game away.
+:func:`environment_problem` looks at the file system itself (folder, files, ``statvfs``).
 """
 
 from __future__ import annotations

@@ -1,39 +1,26 @@
 """Damage the journal's SQLite file cannot report itself: found before it is opened.
 
-SQLite recovers a WAL by reading frames up to the first one whose checksum
-fails, and silently ignores the rest. That is right for a torn last write
-(the one transaction in flight at a power cut, never acknowledged), and
-wrong for a flipped bit in the middle: every later, acknowledged entry
-would vanish without a word. A deleted ``-wal`` or a 0-byte database looks
-to SQLite like an older or a new journal. Two independent checks catch
-these before the journal is opened for writing:
+SQLite recovers a WAL up to the first frame whose checksum fails and silently drops
+the rest: right for a torn last write (never acknowledged), wrong for a flipped bit in
+the middle, which loses every later acknowledged entry. A deleted ``-wal`` or a 0-byte
+database looks like an older or a new journal. Two independent checks catch these:
 
-1. :func:`scan_wal` reads the WAL itself. After the first bad frame it
-   looks for *self-consistent* commit frames of the same WAL generation
-   (same salts, checksum right when chained from the stored checksum of
-   the frame before). A torn last write leaves at most one (its own commit
-   frame); two or more mean committed transactions after the damage.
-2. The *mark* (:class:`Mark`, the file ``<journal>-mark``) holds the last
-   sequence number and chained checksum the writer committed, rewritten in
-   place after every commit. It is not fsynced per commit (that would
-   double the cost of an entry), only on close; after a power cut it may
-   lag the journal, never lead it, since it is written after the journal's
-   fsync. A journal with fewer events than the mark has lost acknowledged
-   entries, whatever happened to it.
+1. :func:`scan_wal` reads the WAL itself: after the first bad frame, two or more
+   *self-consistent* commit frames of the same generation (same salts, checksum right
+   from the stored one of the frame before) mean committed transactions were lost (a
+   torn last write leaves at most its own).
+2. The *mark* (:class:`Mark`, ``<journal>-mark``) holds the last sequence number and
+   chained checksum committed, rewritten in place after every commit and fsynced only on
+   close: written after the journal's fsync, it may lag the journal, never lead it. A
+   journal with fewer events than the mark has lost acknowledged entries.
 
-The checks change no file (a WAL holding events is read from a private copy,
-recovered there by SQLite itself: :class:`Recovered`); a
-missing mark is damage too where it could hide a loss, and a journal longer
-than the mark must hold the marked event. Readers with no writer running
-run them as well (:func:`check_read_only`) and refuse a damaged journal with
-:class:`JournalDamaged`, the report a writer would give.
-
-For a writer, damaged files are copied into a ``damaged-<UTC time>`` folder
-beside the journal before SQLite touches them, and never deleted. :class:`Damage` is
-the report: kept in a notice file beside the journal until the next game starts.
-What the board does with it (the sign on the LEDs, the report in the status, the
-backups at a game's end) is the scorekeeper's (:mod:`boardctl.game.keeper`) and
-the service's.
+The checks change no file (a WAL holding events is read from a private copy:
+:class:`Recovered`); a missing mark is damage where it could hide a loss. Readers with
+no writer running refuse a damaged journal (:func:`check_read_only`,
+:class:`JournalDamaged`). A writer copies damaged files into ``damaged-<UTC time>``
+beside the journal first, never deleting them; :class:`Damage`, the report, stays in a
+notice file until the next game starts. What the board does with it is the
+scorekeeper's (:mod:`boardctl.game.keeper`) and the service's.
 """
 
 from __future__ import annotations
@@ -96,10 +83,7 @@ def _checksum(data: bytes, s0: int, s1: int, big: bool) -> tuple[int, int]:
 
 def scan_wal(wal: Path | bytes, recovered: int = 0) -> WalScan | None:
     """Check every frame of a WAL (its file or bytes); None if there is no usable WAL header.
-
-    ``recovered``: frames SQLite itself read back as valid (its own recovery
-    checked their checksums), which are then not summed again here.
-    """
+    The first ``recovered`` frames, checked by SQLite's own recovery, are not summed again."""
     if isinstance(wal, Path):
         try:
             wal = wal.read_bytes()
@@ -265,12 +249,9 @@ def _scratch() -> str:
 
 
 class Recovered:
-    """Where to read ``journal`` as SQLite recovers it, changing nothing beside it (``with``).
-
-    Without a WAL holding events, the journal itself (complete: read it
-    immutable). With one, a private copy of the database and the WAL in a
-    folder of its own, removed on leaving; :attr:`wal` holds the WAL's bytes.
-    """
+    """Where to read ``journal`` as SQLite recovers it, changing nothing beside it (``with``):
+    the journal itself (immutable) without a WAL holding events, else a private copy of it
+    and of its WAL (:attr:`wal`, its bytes), removed on leaving."""
 
     def __init__(self, journal: str) -> None:
         self.journal = journal
@@ -316,12 +297,8 @@ class Recovered:
 
 
 def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, WalScan | None] | None:
-    """The journal's tail as SQLite reads it and the scan of the WAL it recovered; None when
-    it cannot be read at all (an empty or missing journal has an empty tail).
-
-    SQLite recovers the WAL in the private copy and says how many frames it kept;
-    only the frames after those are summed here.
-    """
+    """The journal's tail as SQLite reads it and the scan of the WAL it recovered (only the
+    frames after those it kept are summed); None when it cannot be read at all."""
     if file_size(where.path) == 0:
         return Tail(), None
     try:
@@ -335,11 +312,8 @@ def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, WalScan | None] | N
 
 
 def _recovered_frames(shm: str, wal: bytes) -> int:
-    """The frames SQLite's recovery kept of ``wal``: ``mxFrame`` of the wal-index it built.
-
-    The index header (in the machine's byte order) is read only if its salts
-    are the WAL's; else 0, and every frame is summed here.
-    """
+    """The frames SQLite's recovery kept of ``wal``: ``mxFrame`` of the wal-index it built
+    (in the machine's byte order), if its salts are the WAL's; else 0."""
     try:
         with open(shm, "rb") as file:
             head = file.read(48)
@@ -357,11 +331,8 @@ def _recovered_frames(shm: str, wal: bytes) -> int:
 
 
 def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
-    """What is wrong with the journal's files (reasons), its tail and its mark.
-
-    None when the journal cannot be read at all (opening it then says why), or
-    is whole, or lost only the unacknowledged last write (a torn last
-    transaction leaves at most one commit frame after the WAL's bad frame).
+    """What is wrong with the journal's files (reasons), its tail and its mark; None when
+    it cannot be read at all (opening it says why), or is whole but for a torn last write.
     """
     marked, mark = _read_mark(journal)
     with Recovered(str(journal)) as where:
@@ -408,12 +379,10 @@ def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
 def writer_running(journal: str | os.PathLike[str]) -> bool:
     """True while a process holds ``journal``'s writer lock; looked up, never taken.
 
-    A holder writes ``<pid> <role>`` into the lock file as it takes the lock
-    and empties it as it lets go (:mod:`boardctl.store.lock`): an empty file,
-    or a holder that no longer runs (``kill -9``), is no writer. Otherwise the
-    kernel's list of file locks (``/proc/locks``) says, so a reader neither
-    creates the lock file nor holds up a writer that wants it; where that
-    list cannot be read, a shared lock is tried and dropped at once.
+    An empty lock file (:mod:`.lock` empties it as it lets go) or a holder that no longer
+    runs is no writer; otherwise the kernel's ``/proc/locks`` says, so a reader neither
+    creates the file nor holds up a writer (where it cannot be read: a shared lock, tried
+    and dropped at once).
     """
     path = f"{os.fspath(journal)}-lock"  # boardctl.store.lock.lock_path
     try:
@@ -546,10 +515,7 @@ def list_backups(journal: Path) -> list[Path]:
 
 
 def set_aside(journal: Path, files: list[Path], label: str = "damaged") -> Path:
-    """Copy ``files`` (the journal's) into ``<label>-<UTC time>`` beside it; the folder.
-
-    Nothing is moved or deleted.
-    """
+    """Copy ``files`` (the journal's) into ``<label>-<UTC time>`` beside it; the folder."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     folder = journal.parent / f"{label}-{stamp}"
     suffix = 1
@@ -568,12 +534,8 @@ def _present(journal: Path) -> list[Path]:
 
 
 def check_before_open(journal: Path) -> Damage | None:
-    """Look for silent damage before a writer opens ``journal``; set the files aside if found.
-
-    Returns the report (also written as the notice beside the journal and
-    into the folder), or None when the journal is whole (or only lost the
-    unacknowledged last write).
-    """
+    """Look for silent damage before a writer opens ``journal``; if found, set the files
+    aside and return the report (written into the folder and as the notice too)."""
     examined = _examine(journal)
     if examined is None:
         return None
@@ -589,11 +551,8 @@ def check_before_open(journal: Path) -> Damage | None:
 
 
 def check_read_only(journal: Path) -> Damage | None:
-    """The damage a writer opening ``journal`` now would report, found changing nothing.
-
-    For readers while no writer runs (``status``, ``results``, the bridge, ...);
-    the report's ``set_aside`` is empty.
-    """
+    """The damage a writer opening ``journal`` now would report, found changing nothing
+    (for readers while no writer runs; its ``set_aside`` is empty)."""
     examined = _examine(journal)
     return None if examined is None else _report(*examined, "")
 
@@ -621,11 +580,8 @@ class JournalDamaged(JournalError):
 
 
 def restore_backup(journal: Path, backup: Path) -> Path | None:
-    """Make ``backup`` the journal; the journal's files are first copied aside (never deleted).
-
-    Returns the folder holding the replaced files (None if there was no
-    journal). The caller makes sure no service has the journal open.
-    """
+    """Make ``backup`` the journal, no service having it open; the folder its files were
+    first copied into (None if there was no journal)."""
     with Recovered(str(backup)) as where:
         read = tail(where)
     if read is None:

@@ -1,24 +1,16 @@
 """The durable journal: every accepted event, one SQLite transaction each.
 
-The only module of boardctl that imports :mod:`sqlite3`. The file is in WAL
-mode with ``synchronous=FULL``, so an event is on disk when :meth:`append`
-returns and a crash or power cut at any moment leaves either the old or the
-new journal, never a torn one. Readers (``boardctl status``) may read while
-the service writes.
+The file is in WAL mode with ``synchronous=FULL``, so an event is on disk when
+:meth:`append` returns and a crash or power cut leaves either the old or the new
+journal, never a torn one. Readers (``boardctl status``) may read while the service writes.
 
-Each row carries a CRC-32 chained over every earlier row (seq, time and
-body), checked on every read: damage that SQLite itself cannot see (a
-changed byte inside a row, a lost or reordered row) gives a
-:class:`JournalError` instead of a silently wrong game. A damaged WAL tail
-is dropped by SQLite's own frame checksums, which leaves a clean earlier
-journal.
+Each row carries a CRC-32 chained over every earlier row (seq, time and body), checked
+on every read: damage SQLite cannot see (a changed byte, a lost or reordered row) gives
+a :class:`JournalError` instead of a silently wrong game. The schema version is ``PRAGMA
+user_version``; a journal from a newer boardctl is refused (:class:`SchemaError`).
 
-The schema version is ``PRAGMA user_version``; a journal from a newer
-boardctl is refused with :class:`SchemaError` and never written to.
-
-A *snapshot* of the state may be stored with an event, in the same
-transaction (the scorekeeper does so at every game start); it is a cache of
-the replay that lets :meth:`Journal.resume` skip decoding older events.
+A *snapshot* of the state may be stored with an event, in the same transaction (at every
+game start): a cache of the replay that lets :meth:`Journal.resume` skip older events.
 """
 
 from __future__ import annotations
@@ -134,9 +126,8 @@ def span(seconds: float) -> str:
 
 
 def default_journal_path() -> Path:
-    """Where the journal lives: ``$STATE_DIRECTORY/journal.sqlite`` (systemd), else
-    ``$XDG_STATE_HOME/boardctl/journal.sqlite``, else ``~/.local/state/boardctl/journal.sqlite``.
-    """
+    """``$STATE_DIRECTORY/journal.sqlite`` (systemd), else under ``$XDG_STATE_HOME/boardctl``,
+    else under ``~/.local/state/boardctl``."""
     state_dir = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
     if state_dir:
         return Path(state_dir) / FILE_NAME
@@ -153,10 +144,8 @@ CLOCK_JUMP = 1.0  # seconds behind the last event from which a clock's step back
 class Record:
     """One journal row: sequence number (from 1), time, the event (and a clock behind).
 
-    ``at`` never goes back from one event to the next: an event is stamped
-    with the later of the wall clock and the event before. ``clock`` is the
-    wall clock's own reading when it was :data:`CLOCK_JUMP` or more behind
-    (stepped back), else None.
+    ``at`` never goes back (:func:`stamp`); ``clock`` is the wall clock's own reading
+    when it was :data:`CLOCK_JUMP` or more behind, else None.
     """
 
     seq: int
@@ -167,11 +156,9 @@ class Record:
 
 
 def stamp(now: float, last: float) -> tuple[float, float | None]:
-    """An event's time after one at ``last`` when the clock reads ``now``: (time, clock noted).
-
-    The time is never before ``last``; a clock :data:`CLOCK_JUMP` or more
-    behind is noted with the event (and shown by ``history``).
-    """
+    """An event's time after one at ``last`` when the clock reads ``now``, never before
+    ``last``, and the clock's reading if it is :data:`CLOCK_JUMP` or more behind (``history``
+    shows it)."""
     if now >= last:
         return now, None
     return last, (now if last - now >= CLOCK_JUMP else None)
@@ -275,14 +262,11 @@ class Journal:
     ) -> Journal:
         """Open (or, unless ``readonly``, create) the journal at ``path``.
 
-        A writer first takes the journal's writer lock as ``owner``
-        (:mod:`boardctl.store.lock`; ``"service"`` waits for a short-lived
-        writer, anything else does not wait), held until :meth:`close`.
-        Raises :class:`~boardctl.store.lock.JournalBusy` if another writer has
-        it, :class:`SchemaError` for a newer schema (the file is not touched)
-        and :class:`JournalError` for anything unreadable. SQLite's structural
-        check (:meth:`check_pages`) is left to the caller if not ``check_pages``,
-        and to the writer if one runs while a reader opens.
+        A writer holds the writer lock as ``owner`` (:mod:`.lock`) until :meth:`close`.
+        Raises :class:`~boardctl.store.lock.JournalBusy` if another writer has it,
+        :class:`SchemaError` for a newer schema (the file is not touched) and
+        :class:`JournalError` for anything unreadable. :meth:`check_pages` is left to the
+        caller if not ``check_pages``, and to the writer if one runs while a reader opens.
         """
         path = Path(path)
         with contextlib.ExitStack() as undo:  # on failure: the connection closed, the lock let go
@@ -322,11 +306,9 @@ class Journal:
 
     @staticmethod
     def _look_for_damage(path: Path, readonly: bool) -> Damage | None:
-        """The damage checks of :mod:`.integrity`: a writer sets the damaged files aside and
-        logs the report; a reader while no writer runs changes nothing and raises
-        :class:`~boardctl.store.integrity.JournalDamaged` (the report a writer would give).
-        While a writer runs it checked the journal when it opened it, and its notice stands.
-        """
+        """The checks of :mod:`.integrity`: a writer sets damaged files aside and logs the
+        report; a reader while no writer runs (one that does checked at its open) changes
+        nothing and raises :class:`~boardctl.store.integrity.JournalDamaged`."""
         if readonly and writer_running(str(path)):
             return None
         check = integrity.check_read_only if readonly else integrity.check_before_open
@@ -402,12 +384,7 @@ class Journal:
 
     def event_rows(self, limit: int = -1) -> list[tuple[int, float, dict[str, Any], int]]:
         """Every event not yet read (the next ``limit``) as ``(seq, time, event, chained
-        crc)``, checked.
-
-        The same rows as :meth:`records` with each row's checksum, decoded in
-        one pass (about three times faster, for readers of a whole journal).
-        A row that is not a JSON object is named as :meth:`records` names it.
-        """
+        crc)``, checked: :meth:`records` decoded in one pass (three times faster)."""
         rows = self._rows(limit)
         try:
             events = json.loads("[" + ",".join(body for _, _, body, _ in rows) + "]")
@@ -430,14 +407,12 @@ class Journal:
         ]
 
     def resume(self) -> tuple[dict[str, Any] | None, list[Record]]:
-        """Check the events; return the latest snapshot and the events from its own on.
+        """The latest snapshot and the events from its own on (``(None, [])`` without one:
+        replay :meth:`records`).
 
-        Without a usable snapshot: ``(None, [])`` (replay :meth:`records`). The snapshot's
-        event is the first record returned. Only the returned events are
-        decoded, and only the last :data:`CHECKED_AT_START` events (or more, back
-        to the snapshot) are read and checked, chained from the stored
-        checksum of the event before them: a long journal resumes in the same
-        time as a short one (``docs/performance.md``, "Years of play").
+        Only the last :data:`CHECKED_AT_START` events (or more, back to the snapshot) are
+        read and checked, from the stored checksum of the event before them: a long journal
+        resumes as fast as a short one (``docs/performance.md``, "Years of play").
         """
         last = self.stored_seq()
         found = self._snapshot_at(last)
@@ -454,13 +429,11 @@ class Journal:
         return snapshot, records
 
     def page(self, first: int, last: int) -> tuple[dict[str, Any] | None, list[Record]]:
-        """The latest snapshot at or before event ``first``; the events from its own to ``last``.
+        """The latest snapshot at or before event ``first`` and the events, with their chained
+        checksums, from its own to ``last`` (without one: ``None``, from the first event).
 
-        Without a usable snapshot: ``(None, the events from the first to last)``.
-        Each record carries its chained checksum. Only these rows are read, each
-        checked from the stored checksum of the row before them: a page of a
-        long journal (``history --all``) costs the game it starts in and the
-        page, not the journal.
+        Only these rows are read, checked from the stored checksum of the row before: a
+        page of ``history --all`` costs the game it starts in and the page, not the journal.
         """
         found = self._snapshot_at(first)
         start = int(found[0]) if found else 1
@@ -579,15 +552,10 @@ class Journal:
             raise _damaged(self.path, exc) from exc
 
     def csv_rows(self) -> tuple[int, list[str]]:
-        """The ``csv`` rows from the first event on, while each one begins at the game start
-        of the one before (its checksum says so: no join with the ``games`` rows) and chains
-        from its event's checksum: the game start where they end (1: none) and their bodies,
-        in order (:func:`boardctl.results.kept.kept_csv`); none in a schema 4 journal that
-        no writer has migrated yet.
-
-        One checksum checks them all when the ``csv_chain`` row holds (its event's checksum
-        and the rows' chain agree: one lookup of an event, not one a game); else each row
-        is checked against its own event, as far as they hold."""
+        """The ``csv`` rows from the first event on while each begins at the game start of the
+        one before and chains from its event's checksum: the game start where they end (1:
+        none) and their bodies (none before schema 5). One checksum checks them all when the
+        ``csv_chain`` row holds; else each row is checked against its own event."""
         version = int(self._query("PRAGMA user_version")[0][0])
         if version < 5:
             return 1, []
@@ -631,10 +599,9 @@ class Journal:
 
     def kept_in_doubt(self) -> bool:
         """True unless a snapshot is stored at event 1 (or there are no events), the last
-        snapshot has a games, a results, a csv and the totals row and no later event has one, and
-        its games row begins at the snapshot before it (1: none). A few lookups by seq, the
-        same at 10,000 games as at 10: the rows' checksums and any gap between them are their
-        readers' to find (:mod:`boardctl.results.kept`: the fold goes on from there)."""
+        snapshot has a games, a results, a csv and the totals row and no later event has one,
+        and its games row begins at the snapshot before it (1: none). A few lookups: the
+        rows' checksums and gaps are their readers' to find (:mod:`boardctl.results.kept`)."""
         found = self._query(
             "SELECT (SELECT max(seq) FROM events), (SELECT min(seq) FROM snapshots), "
             "(SELECT max(seq) FROM snapshots), (SELECT max(seq) FROM games), "
@@ -700,11 +667,8 @@ class Journal:
     ) -> Record:
         """Append one event in its own durable transaction; return its record.
 
-        ``snapshot`` (the state right after the event, as JSON-able data) is
-        stored in the same transaction, so that :meth:`resume` can start there;
-        so is ``games`` with it (the first event they span, the games finished
-        since, their results and the running totals, as JSON text:
-        :mod:`boardctl.results.kept`).
+        ``snapshot`` (the state right after it, JSON-able) is stored in the same
+        transaction for :meth:`resume`, and so are the kept rows ``games`` with it.
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
@@ -765,12 +729,10 @@ class Journal:
     def reopen(self) -> None:
         """A new connection after a failed write, so that what is read is what the file holds.
 
-        After an fsync error SQLite's connection and the file may disagree:
-        the frames of the failed commit can be in the WAL, invisible now and
-        replayed by the next process to open it. Closing the connection (it
-        checkpoints what it knows and drops the rest of the WAL if it can)
-        and opening a fresh one settles it either way; the caller then reads
-        on from :attr:`last_seq` to learn whether the entry is there.
+        After an fsync error the frames of the failed commit can be in the WAL, invisible
+        now and replayed by the next process to open it. Closing the connection and opening
+        a fresh one settles it; the caller reads on from :attr:`last_seq` to learn whether
+        the entry is there.
         """
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
@@ -831,13 +793,9 @@ class Journal:
         *,
         then: Callable[[], object] | None = None,
     ) -> int:
-        """Append many ``(event, at)`` pairs in one durable transaction; return the last seq.
-
-        All or none of the events are written. No snapshots are stored, unless
-        ``then`` stores them: it runs inside the transaction once the events are
-        in, reading on from the journal's position (an import,
-        :func:`boardctl.results.kept.import_events`). Without them a resume
-        replays from the first event.
+        """Append many ``(event, at)`` pairs in one durable transaction (all or none); return
+        the last seq. ``then`` runs inside it once the events are in, reading on from the
+        journal's position to store their snapshots (:func:`boardctl.results.kept.import_events`).
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")

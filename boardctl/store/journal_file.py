@@ -67,11 +67,8 @@ def _stem(journal: str | os.PathLike[str]) -> str:
 
 
 def kept_here(path: str | os.PathLike[str]) -> bool:
-    """True if a journal is or was kept at ``path``: the file, its mark, or its backups.
-
-    A reader asked for a missing journal with a mark or backups of its own beside it
-    opens it anyway, so that the damage checks say what was lost.
-    """
+    """True if a journal is or was kept at ``path``: the file, its mark, or its backups (a
+    reader then opens it even if missing, so that the damage checks say what was lost)."""
     name = os.fspath(path)
     return any(os.path.exists(p) for p in (name, f"{name}{MARK_SUFFIX}")) or bool(
         list_backups(name)
@@ -122,12 +119,8 @@ def connect(path: str | os.PathLike[str], target: str, *, uri: bool = False) -> 
 
 
 def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
-    """A read-only connection, also for a user who may not write beside the file.
-
-    Such a reader cannot create the WAL index; when no writer is about (no
-    WAL file) the database is complete and unchanging, so it is read as
-    immutable instead.
-    """
+    """A read-only connection, also for a user who may not write beside the file (and so
+    cannot create the WAL index: with no writer about, the file is read as immutable)."""
     connection = connect(path, file_uri(path, "ro"), uri=True)
     try:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -146,12 +139,8 @@ def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
 
 
 def check_version(path: str | os.PathLike[str]) -> None:
-    """Read the schema version without changing the file; refuse what we cannot use.
-
-    The file header is read first, as plain bytes (nothing is created
-    beside the file); then SQLite itself, read-only, sees any newer
-    header still in the WAL.
-    """
+    """Refuse a file we cannot use, changing nothing: its header read as bytes first, then
+    by SQLite, read-only, which sees a newer header still in the WAL."""
     try:
         with open(path, "rb") as file:
             header = file.read(100)
@@ -200,12 +189,9 @@ def check_pages(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
 
 
 def checked_rows(rows: list[Row], path: str | os.PathLike[str], seq: int, crc: int) -> list[Row]:
-    """``rows`` (following event ``seq`` whose chained checksum is ``crc``), each one checked.
-
-    The sequence has no gaps and every row's checksum, chained over every
-    earlier row, is the stored one; the first row that fails is named. The
-    rows are returned as they are (each stored checksum is the chained one).
-    """
+    """``rows`` (following event ``seq`` whose chained checksum is ``crc``), checked: the
+    sequence has no gaps and every stored checksum is the chained one (the first that
+    fails is named)."""
     crc32 = zlib.crc32
     for row_seq, at, body, stored in rows:
         seq += 1

@@ -1,18 +1,11 @@
 """One writer per journal: an advisory lock on ``<journal>-lock``, held from open to close.
 
-The lock is ``flock(2)`` on a small file beside the journal; the kernel
-releases it when the holder exits, even after ``kill -9``, so it is never
-stale. The file names the holder (``<pid> <role>``) for the message a
-refused writer gets. Roles:
-
-- ``service``: the board service, holding it for its whole life. A second
-  service on the same journal is refused at once, naming the first.
-- ``cli`` (any other writer): a CLI verb writing directly because no service
-  answers. It never waits: while someone else holds the lock, the verb
-  sends its entry to the service instead (see ``boardctl.cli.verbs``).
-
-A service that finds a short-lived writer holding the lock waits for it
-(up to :data:`SERVICE_WAIT` seconds), then reads what it wrote.
+The lock is ``flock(2)``: the kernel releases it when the holder exits, even after
+``kill -9``, so it is never stale. The file names the holder (``<pid> <role>``) for the
+message a refused writer gets. The ``service`` holds it for its whole life (a second
+service is refused at once); any other writer (``cli``: a verb writing because no service
+answers) never waits, and sends its entry to the service instead (``boardctl.cli.verbs``).
+A service that finds such a writer holding it waits up to :data:`SERVICE_WAIT` seconds.
 """
 
 from __future__ import annotations
