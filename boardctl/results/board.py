@@ -1,10 +1,8 @@
 """The board's id, written into every result.
 
-In order: the ``board-id`` file beside the journal (one line; ``boardctl key
-init`` writes it, so the id travels with a copied state folder), else an id
-derived from ``/etc/machine-id`` (hashed with a fixed boardctl label, as
-machine-id(5) asks, so the machine id itself is never published), else the
-host name.
+In order: the ``board-id`` file beside the journal (``boardctl key init`` writes it, so
+it travels with a copied state folder), else a hash of ``/etc/machine-id`` with a fixed
+label (as machine-id(5) asks: never the id itself), else the host name.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """Pictures of the season: one game's peg tracks by deal, and each player's win %.
 
-:class:`SeasonChart` works out every coordinate (pure, tested without
-pixels); :func:`draw_chart` paints it with Pillow (the ``png`` extra, as
-``boardctl snapshot`` uses), and :func:`save_chart` writes the PNG. The game
-panel plots each track's score after every entry that stands, one step per
-entry, with a faint line at the start of each deal and the skunk lines
-(target - 30, - 60, - 90) in the board's own line colours; the second panel
-draws a bar per player, as long as their win %.
+:class:`SeasonChart` works out every coordinate (pure, tested without pixels);
+:func:`draw_chart` paints it with Pillow (the ``png`` extra). The game panel steps each
+track's score through every standing entry, with a faint line at each deal and the skunk
+lines in the board's colours; the second panel draws a bar per player's win %.
 """
 
 from __future__ import annotations

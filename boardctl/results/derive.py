@@ -1,27 +1,18 @@
 """Fold the journal's events into finished games, with the engine's own state machine.
 
-Every event is planned and committed by :class:`~boardctl.game.machine.Machine`
-exactly as the scorekeeper replays it, so the rules (game points, skunks,
-match ends, undo and redo) are the engine's and are not written twice. Beside
-the machine, the fold keeps the same undo and redo stacks as the scorekeeper
-(which event an undo takes back), so a game's score entries are the ones that
-stand in its final state: an undone entry is gone, a redone one is back, and
-an entry the board asked about and a ``refile`` filed as the other kind stands
-as that kind (counted to the seat the engine then credits), until an undo
-takes the refile back.
+Every event is planned and committed by :class:`~boardctl.game.machine.Machine` as the
+scorekeeper replays it, so the rules (game points, skunks, match ends, undo and redo)
+are not written twice. Beside it the fold keeps the scorekeeper's undo and redo stacks,
+so a game's entries are those that stand in its final state: an undone entry is gone, a
+redone one back, and one a ``refile`` filed as the other kind stands as that kind.
 
-A game *finishes* when a track reaches the target; an undo may take that back,
-and the game then goes on. A game counts once the board leaves it (``next``
-or ``new_game``: the undo stacks are cleared, it is ``final``), or, for the
-last game of the journal, as it stands (not yet ``final``). A game left
-before anyone won gives no result.
+A game *finishes* when a track reaches the target (an undo may take that back). It
+counts once the board leaves it (``next`` or ``new_game``: it is ``final``), or, for the
+journal's last game, as it stands. A game left before anyone won gives no result.
 
-The events were checked when they were written and the journal's chained
-checksum proves they are the same events, so the fold checks no counts
-against the rules tables (:class:`ReplayLimits`): it costs a few microseconds
-an event and never the ~0.3 s of deriving the tables. (A hand or crib entered
-with its cards is scored again by the engine's own check, with the table
-scorer: microseconds too.)
+The events were checked when written and the chained checksum proves them the same, so
+the fold checks no counts against the rules tables (:class:`ReplayLimits`): a few
+microseconds an event, never the ~0.3 s of deriving the tables.
 """
 
 from __future__ import annotations
@@ -105,12 +96,9 @@ def played_games(rows: Iterable[Row], *, board: str, path: str = "journal") -> l
 
 
 class GameFold:
-    """:func:`played_games`, fed a journal's rows a batch at a time (a reader that follows it).
-
-    ``add(rows)`` folds the next rows (in order, after those already added, the first
-    given as ``rows``); ``games()`` is then every finished game so far, as
-    :func:`played_games` gives for all the rows added.
-    """
+    """:func:`played_games`, fed a journal's rows a batch at a time (a reader that follows it):
+    ``add(rows)`` folds the next rows (the first given as ``rows``), ``games()`` gives the
+    finished games so far."""
 
     def __init__(self, *, board: str, path: str = "journal", rows: Iterable[Row] = ()) -> None:
         self.board = board
@@ -184,11 +172,9 @@ class GameFold:
 
 
 def _step(game: _Game, row: Row, base: GameState, before: GameState, after: GameState) -> _Step:
-    """What a "do" event does to the standing entries: a new entry, a refiled one, or nothing.
-
-    A refile that changes the kind re-enters the entry asked about (the last one standing)
-    from ``base``, the state before it, as the engine does.
-    """
+    """What a "do" event does to the standing entries: a new entry, a refiled one (the last
+    one standing, re-entered from ``base``, the state before it, as the engine does), or
+    nothing."""
     event, crc = row[2], row[3]
     if event.get("op") != "refile" or before.ask is None or event["kind"] == before.ask.kind:
         return _entry(row, before, after)

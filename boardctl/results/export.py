@@ -1,11 +1,8 @@
 """Results as CSV or JSON lines, and back: the stable export of ``boardctl results``.
 
-CSV: one header row with the field names of :data:`~.model.FIELDS` in order,
-then one row per game. Whole numbers are written in decimal, ``true`` and
-``false`` for yes/no, an empty cell for "none", and the per-track lists as
-compact JSON arrays (``["Alice","Bob"]``, ``[121,97]``). JSON lines: one
-:meth:`~.model.GameResult.to_dict` object per line. Reading either gives back
-exactly the results written (a tested round trip).
+CSV: a header row of :data:`~.model.FIELDS`, then one row per game: ``true``/``false``,
+an empty cell for "none", per-track lists as compact JSON (``[121,97]``). JSON lines: one
+:meth:`~.model.GameResult.to_dict` object per line. Either reads back exactly as written.
 """
 
 from __future__ import annotations
@@ -137,12 +134,8 @@ def read_jsonl(text: TextIO) -> Iterator[GameResult]:
 
 
 def read_rows(text: str) -> list[dict[str, Any]]:
-    """The rows of an export or of the broker's records, as data, to verify.
-
-    JSON lines (a broker's record carries its game ``id`` besides the result's
-    fields) are kept as written, so a verifier checks exactly what it was
-    given; CSV rows are read as results.
-    """
+    """The rows of an export or of the broker's records, as data, to verify: JSON lines (with
+    a broker's game ``id``) as written, so a verifier checks exactly what it was given."""
     if not text.lstrip().startswith("{"):
         return [result.to_dict() for result in read_csv(io.StringIO(text))]
     return list(_json_objects(text.splitlines()))

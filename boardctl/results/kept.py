@@ -1,31 +1,18 @@
 """The finished games kept in the journal, so that results cost the same at game 5,000 as at 5.
 
-Folding a journal into its games (:mod:`.derive`) costs about 2 ms of CPU a
-game: 4 s at 2,000 games, half a minute on a Pi Zero 2 W. But a game the board
-has left never changes. So the writer keeps them in the journal's ``games``
-table: with every game start (an event stored with its snapshot) it stores,
-in the same transaction, the games finished since the game start before
-(:func:`games_before_start`: that one game, folded from its snapshot, a few
-milliseconds), each row chained to its event's checksum as a snapshot is. Beside
-the games (with their entries) it keeps their results alone (``results``), their
-CSV rows' text after the board cell (``csv``: ``results --csv`` joins them, no
-work per game) and the players' running totals (``totals``, the latest only).
+Folding a journal (:mod:`.derive`) costs about 2 ms of CPU a game, but a game the board
+has left never changes. So with every game start (an event stored with its snapshot) the
+writer stores, in the same transaction, the games finished since the game start before
+(:func:`games_before_start`), each row chained to its event's checksum: the games with
+their entries (``games``), their results alone (``results``), their CSV rows after the
+board cell (``csv``) and the players' running totals (``totals``, the latest only).
 
-A reader (:func:`kept_games`) takes the rows in order while each one begins
-where the one before ended (the first at event 1) and its checksum holds, then
-folds only the rest of the journal from the snapshot where they end: the
-current game. A row that is missing or fails its checksum ends the kept part
-there, and the fold goes on from that game start (from the first event, if its
-snapshot is unusable): the answer is always the fold's. The writer rebuilds the
-table when it opens a journal that lacks it or where it is in doubt
-(:func:`store_game_starts`, once: a journal written without them, or by an older
-boardctl); an import (:func:`import_events`) stores them with its events, so that
-no start has to. ``tests/test_results_kept.py`` and ``tests/test_start_flat.py``
-check all of it against a full fold and a full replay.
-
-The rows are read checked against their events' stored checksums; the chain of
-every event's checksum is checked by the writer when it opens the journal and
-by a full fold (``boardctl results --full``), not by every read.
+A reader (:func:`kept_games`) takes the rows in order while each begins where the one
+before ended and its checksum holds, then folds the rest of the journal from the
+snapshot where they end: the answer is always the fold's. The writer rebuilds them when
+they are in doubt (:func:`store_game_starts`); an import stores them with its events
+(:func:`import_events`). The chain of every event's checksum is checked by the writer at
+open and by a full fold (``boardctl results --full``), not by every read.
 """
 
 from __future__ import annotations
@@ -207,12 +194,9 @@ def follow(
     journal: Journal, *, board: str, since: float | None = None
 ) -> tuple[list[GameResult], GameFold]:
     """For a reader that then follows the journal (the MQTT bridge): the results of the kept
-    rows, and a fold of the rest up to the journal's read position, moved to its end here
-    (feed it the events read after: :meth:`~.derive.GameFold.add`). Without a usable
-    snapshot at the last game start, from the first event. With ``since`` (a Unix time) the
-    kept rows of game starts before it are left unread (games that ended before it may be
-    left out: :meth:`~boardctl.store.journal.Journal.start_before`), so that the first read
-    costs the games since then, not the journal."""
+    rows, and a fold of the rest up to the journal's end (feed it the events read after).
+    With ``since`` (a Unix time) the rows of game starts before it are left unread (games
+    that ended before it may be left out), so that the first read costs the games since."""
     snapshot, _ = journal.resume()  # the reader's position: the end (the last events checked)
     if snapshot is None:
         journal.rewind()
@@ -296,12 +280,9 @@ def store_game_starts(journal: Journal) -> int:
 
 def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
     """Append ``events`` (``(event, time)`` pairs: an import) with the snapshots and kept rows
-    of their game starts, all in one durable transaction, so that a start resumes from the
-    last game start and the results read the kept rows, as for a journal the board wrote
-    (its first start replays nothing more). The events are folded from the last game start
-    before them (from the first event if the journal's kept rows are in doubt); one the rules
-    refuse is a :class:`~boardctl.errors.JournalError` and nothing is written. Returns the
-    last event's seq."""
+    of their game starts in one durable transaction, as for a journal the board wrote; the
+    last event's seq. One the rules refuse is a :class:`~boardctl.errors.JournalError` and
+    nothing is written."""
     folded = None
     if journal.last_seq and not in_doubt(journal):  # on from the last game start
         begin, fold, totals = _fold_on(journal)

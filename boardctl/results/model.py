@@ -1,10 +1,8 @@
 """One game's result: the stable, documented format of ``boardctl results``.
 
-A :class:`GameResult` is flat, immutable, JSON-able data. Its fields (names,
-order and types) are the CSV columns and JSON fields documented in
-``docs/results.md``; :data:`FORMAT` is the format's version, written in every
-row. A field is never renamed or retyped within a format version; a new
-field is added at the end and bumps the version.
+A :class:`GameResult` is flat, immutable, JSON-able data: its fields are the CSV columns
+and JSON fields of ``docs/results.md``. A field is never renamed or retyped within a
+:data:`FORMAT` (written in every row); a new one is added at the end and bumps it.
 """
 
 from __future__ import annotations
@@ -24,10 +22,8 @@ FORMAT = 1
 class GameResult:
     """How one finished game ended, with the journal rows that prove it.
 
-    Lists hold one item per track (a player, or a team in the partnership
-    games). ``players`` names the members of each track; ``winner`` and
-    ``match_winner`` are track indices (0-based). Times are UTC, ISO 8601 to
-    the millisecond.
+    Lists hold one item per track (a player or a team); ``players`` names each track's
+    members; ``winner`` and ``match_winner`` are track indices. Times are UTC, ISO 8601.
     """
 
     format: int
@@ -148,12 +144,9 @@ def _checked(name: str, value: Any) -> Any:
 class Entry(NamedTuple):
     """A score entry that stands in a game's final state.
 
-    ``deal`` is the deal it was entered in (0 before the first deal and in
-    free mode); ``seat`` is the seat that counted a hand or crib in the
-    guided show, or the only seat of a one-player track, else None.
-    ``scores`` is every track's score just after it. ``cards`` and ``starter``
-    are the cards a hand or crib entry named (empty when only points were
-    entered); its points are then their count, checked again by the fold.
+    ``deal``: 0 before the first deal and in free mode; ``seat``: the seat that counted a
+    hand or crib in the guided show, or a one-player track's, else None; ``scores``: every
+    track's just after it; ``cards`` and ``starter``: those a hand or crib entry named.
     """
 
     seq: int

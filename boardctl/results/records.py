@@ -1,11 +1,9 @@
 """Player records: per player and head to head, over the finished games.
 
-A pure function of :class:`~.derive.PlayedGame` values. A player is a name
-as the roster spells it (compared whatever its case and spacing). In a
-partnership game each partner is credited with the team's result; hands and
-cribs go to the seat that counted them (guided mode), pegging to the track,
-so in a partnership game it is the team's pegging. The five-card game's
-three-card hands are averaged apart from the four-card hands of the others.
+A pure function of :class:`~.model.PlayedGame` values; a player is a name compared
+whatever its case and spacing. A partner is credited with the team's result and pegging;
+hands and cribs go to the seat that counted them (guided mode); three-card hands (the
+five-card game) are averaged apart.
 """
 
 from __future__ import annotations
@@ -195,12 +193,8 @@ def records(games: Iterable[PlayedGame], out: Records | None = None) -> Records:
 
 
 def records_of_results(results: Iterable[GameResult]) -> Records:
-    """The records that results alone give (a consumer of the results that has no journal).
-
-    Games, wins, game points, skunks, spread and head to head are as
-    :func:`records` counts them; the hand, crib and pegging figures need the
-    journal's entries, so they stay empty (None).
-    """
+    """The records that results alone give (for a consumer with no journal): the hand, crib
+    and pegging figures, which need the journal's entries, stay empty (None)."""
     return records(
         PlayedGame(dataclasses.replace(result, deals=0), (), (), ()) for result in results
     )

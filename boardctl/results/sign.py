@@ -1,14 +1,10 @@
 """The board key and the HMAC-SHA256 that signs a result.
 
-``boardctl key init`` writes a random 256-bit key to ``board.key`` in the
-board's state folder (mode 0600, hex on one line). A signed result carries
-the key's id (``key``, so a verifier knows which key it needs) and
-``hmac``: HMAC-SHA256 under the key of the row's canonical form
-(:func:`canonical`: every field as compact JSON with sorted keys and
-``hmac`` empty; for a :class:`GameResult` that is
-:meth:`GameResult.canonical`). A result on the broker carries its game
-``id`` too, and the HMAC covers it. Whoever holds a copy of the key file (a
-club director) can check a row anywhere; any change to any field makes it fail.
+``boardctl key init`` writes a random 256-bit key to ``board.key`` in the state folder
+(mode 0600, hex on one line). A signed result carries the key's id (``key``) and
+``hmac``: HMAC-SHA256 under the key of the row's :func:`canonical` form (on the broker
+with its game ``id`` too). Whoever holds the key file (a club director) can check a row
+anywhere; any change to any field makes it fail.
 """
 
 from __future__ import annotations

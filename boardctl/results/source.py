@@ -21,13 +21,9 @@ from boardctl.store.journal import Journal
 def load_games(
     path: str | os.PathLike[str], *, board: str | None = None, entries: bool = True
 ) -> list[PlayedGame]:
-    """Every finished game of the journal at ``path`` (read-only), from the games the
-    journal keeps and a fold of its current game (:mod:`.kept`), then the games this board
-    played linked to a host's (their copies, signed by the host).
-
-    ``board`` overrides the board id (see :mod:`.board`); without ``entries`` the
-    games kept have none.
-    """
+    """Every finished game of the journal at ``path`` (:mod:`.kept`), then the games this
+    board played linked to a host's (their copies, signed by the host). ``board`` overrides
+    the board id; without ``entries`` the kept games have none."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
         games = kept_games(journal, board=board or board_id(path.parent), entries=entries)
