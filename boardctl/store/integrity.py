@@ -29,6 +29,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import shutil
 import sqlite3
 import struct
@@ -50,6 +51,7 @@ _FRAME_HEADER = 24
 _MASK = 0xFFFFFFFF
 _FILES = ("", "-wal", "-mark")  # the journal's own files, set aside when damaged
 MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
+_MARK_LINE = re.compile(re.escape(MARK_PREFIX) + rb"seq=(\d+) crc=(\d+) at=(\d+\.?\d*|\.\d+)\n")
 NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report
 
 
@@ -152,16 +154,8 @@ def mark_path(journal: Path) -> Path:
 
 def parse_mark(data: bytes) -> Mark | None:
     """The mark in ``data``; None unless it is one whole mark line."""
-    if not data.startswith(MARK_PREFIX) or not data.endswith(b"\n"):
-        return None
-    fields = data[len(MARK_PREFIX) : -1].split(b" ")
-    names = (b"seq=", b"crc=", b"at=")
-    if len(fields) != 3 or not all(f.startswith(n) for f, n in zip(fields, names, strict=True)):
-        return None
-    seq, crc, at = (f[len(n) :] for f, n in zip(fields, names, strict=True))
-    if not (seq.isdigit() and crc.isdigit() and at.replace(b".", b"", 1).isdigit()):
-        return None
-    return Mark(int(seq), int(crc), float(at))
+    found = _MARK_LINE.fullmatch(data)
+    return None if found is None else Mark(int(found[1]), int(found[2]), float(found[3]))
 
 
 def _read_mark(journal: Path) -> tuple[bool, Mark | None]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 import zlib
 
@@ -52,14 +53,8 @@ def list_backups(journal: str | os.PathLike[str]) -> list[str]:
         names = os.listdir(folder)
     except OSError:
         return []
-    prefix = f"{_stem(name)}-"
-    found = (
-        n
-        for n in names
-        if n.startswith(prefix) and n[len(prefix) : len(prefix) + 1].isdigit()
-        if n.endswith(".sqlite")
-    )
-    return [os.path.join(folder, n) for n in sorted(found)]
+    own = re.compile(re.escape(f"{_stem(name)}-") + r"\d.*\.sqlite", re.DOTALL)
+    return [os.path.join(folder, n) for n in sorted(names) if own.fullmatch(n)]
 
 
 def _stem(journal: str | os.PathLike[str]) -> str:
