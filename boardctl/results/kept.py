@@ -207,13 +207,14 @@ def follow(
     return [result for result in kept if result.first_seq < begin], fold
 
 
-def kept_csv(journal: Journal, *, board: str) -> str:
+def kept_csv(journal: Journal, *, board: str, more: Iterable[GameResult] = ()) -> str:
     """The CSV of :func:`kept_results` (``results --csv``, unsigned): the kept rows' CSV text
-    as stored (no work per game but a join), then the rows of the games after them."""
+    as stored (no work per game but a join), then the rows of the games after them (and of
+    ``more``)."""
     covered, bodies = journal.csv_rows()
     kept = list(chain.from_iterable(json.loads(f"[{','.join(bodies)}]")))
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
-    return csv_text(board, kept, (game.result for game in rest))
+    return csv_text(board, kept, chain((game.result for game in rest), more))
 
 
 def kept_records(journal: Journal) -> Records:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import io
 import os
 from collections.abc import Iterable
 from itertools import chain
@@ -43,15 +42,8 @@ def load_csv(path: str | os.PathLike[str], *, board: str | None = None) -> str:
     linked games' copies)."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        text = kept_csv(journal, board=board or board_id(path.parent))
-    linked = [game.result for game in _linked(path)]
-    if not linked:
-        return text
-    from boardctl.results.export import write_csv
-
-    out = io.StringIO()
-    write_csv(linked, out)
-    return text + out.getvalue().partition("\r\n")[2]  # their rows, without the header
+        linked = [game.result for game in _linked(path)]
+        return kept_csv(journal, board=board or board_id(path.parent), more=linked)
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:

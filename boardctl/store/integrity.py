@@ -378,7 +378,7 @@ def writer_running(journal: str | os.PathLike[str]) -> bool:
     creates the file nor holds up a writer (where it cannot be read: a shared lock, tried
     and dropped at once).
     """
-    path = f"{os.fspath(journal)}-lock"  # boardctl.store.lock.lock_path
+    path = f"{os.fspath(journal)}-lock"  # (as boardctl.store.lock names it)
     try:
         with open(path, "rb") as file:
             words = file.read(64).split()
@@ -407,11 +407,9 @@ def writer_running(journal: str | os.PathLike[str]) -> bool:
         if len(fields) < 6 or fields[1] != "FLOCK":
             continue  # (a waiter's line reads "1: -> FLOCK ...")
         where = fields[5].split(":")
-        try:
+        with contextlib.suppress(IndexError, ValueError):
             if (int(where[0], 16), int(where[1], 16), int(where[2])) == wanted:
                 return True
-        except (IndexError, ValueError):
-            continue
     return False
 
 

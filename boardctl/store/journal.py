@@ -703,7 +703,8 @@ class Journal:
         self._appended += 1
         if self._mark is not None:
             self._mark.write(Mark(seq, crc, at))
-        if snapshot is not None and self.damage is not None and self._started_after_damage():
+        chosen = self._opened_seq > 0 or self._appended > 1  # (not a rebuilt journal's first)
+        if snapshot is not None and self.damage is not None and chosen:
             integrity.clear_notice(self.path)  # a new game: the sign goes, the copies stay
             self.damage = None
         return self._record(seq, at, body)
@@ -757,10 +758,6 @@ class Journal:
         except sqlite3.Error as exc:
             raise _cannot("read", self.path, exc) from exc
         return None if row is None else self._record(int(row[0]), float(row[1]), row[2])
-
-    def _started_after_damage(self) -> bool:
-        """A game start the players chose (not the first game of a journal rebuilt empty)."""
-        return self._opened_seq > 0 or self._appended > 1
 
     # --- backups ---------------------------------------------------------------
 
