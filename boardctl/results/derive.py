@@ -27,7 +27,7 @@ from boardctl.cribbage.rules import skunk_paid
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import parse_command
-from boardctl.game.machine import Machine, Plan, settled
+from boardctl.game.machine import Machine, settled
 from boardctl.game.setup import match_text, members
 from boardctl.game.state import GameState
 from boardctl.results.model import FORMAT, Entry, GameResult, PlayedGame
@@ -141,11 +141,22 @@ class GameFold:
             base = machine.past[-1] if machine.past else before  # the state before the last step
             machine.commit(plan)
             self.seq = seq
-            if self._game is None:  # events before the first game (none are written today)
+            game = self._game
+            if game is None:  # events before the first game (none are written today)
                 continue
-            step = _step(self._game, (seq, at, event, crc), base, before, machine.state)
-            _fold(self._game, plan, step, (seq, at), before, machine.state)
-            self._game.last = (seq, crc)
+            step = _step(game, (seq, at, event, crc), base, before, machine.state)
+            if plan.move == "undo":  # the undo and redo stacks, as the scorekeeper keeps them
+                game.undone.append(game.done.pop())
+            elif plan.move == "redo":
+                game.done.append(game.undone.pop())
+            elif not plan.reset:
+                game.done.append(step)
+                game.undone.clear()
+            if machine.state.winner is None:
+                game.won = None
+            elif before.winner is None or plan.reset:
+                game.won = (seq, at)
+            game.last = (seq, crc)
 
     def games(self, *, final: bool = False) -> list[PlayedGame]:
         """The finished games so far: those left, then the last one if it is over (``final``:
@@ -196,29 +207,6 @@ def _standing(steps: Iterable[_Step]) -> list[Entry]:
     return entries
 
 
-def _fold(
-    game: _Game,
-    plan: Plan,
-    step: _Step,
-    when: tuple[int, float],
-    before: GameState,
-    after: GameState,
-) -> None:
-    """Keep the undo and redo stacks as the scorekeeper does, and when the game was won."""
-    move, reset = plan.move, plan.reset
-    if move == "undo":
-        game.undone.append(game.done.pop())
-    elif move == "redo":
-        game.done.append(game.undone.pop())
-    elif not reset:
-        game.done.append(step)
-        game.undone.clear()
-    if after.winner is None:
-        game.won = None
-    elif before.winner is None or reset:
-        game.won = when
-
-
 def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
     seq, at, event, _ = row
     if event.get("op") != "peg":
@@ -254,9 +242,8 @@ def _teams(variant: str) -> tuple[tuple[int, ...], ...]:
 def _played(game: _Game, state: GameState, board: str, *, final: bool) -> PlayedGame:
     assert state.winner is not None and game.won is not None
     setup = state.setup
-    variant = setup.variant
     names = setup.track_names()
-    teams = variant.teams
+    teams = setup.variant.teams
     players = tuple(members(names[i], len(team)) for i, team in enumerate(teams))
     seat_players = ["" for _ in range(setup.players)]
     for track, team in enumerate(teams):
