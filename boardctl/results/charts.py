@@ -128,14 +128,8 @@ class SeasonChart:
             percent = player.win_percent or 0.0
             y0 = self.bars_top + TITLE // 2 + row * (BAR + BAR_GAP)
             label = f"{player.name}  {percent:.0f}%  ({player.wins}/{player.games})"
-            bars.append(
-                Bar(
-                    player.name,
-                    percent,
-                    (x0, y0, x0 + round(span * percent / 100), y0 + BAR),
-                    label,
-                )
-            )
+            x1 = x0 + round(span * percent / 100)
+            bars.append(Bar(player.name, percent, (x0, y0, x1, y0 + BAR), label))
         return bars
 
     @property

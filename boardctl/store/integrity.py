@@ -41,7 +41,7 @@ from typing import Any
 from boardctl.errors import JournalError
 from boardctl.store.journal_file import BACKUP_DIR as BACKUP_DIR
 from boardctl.store.journal_file import MARK_SUFFIX, file_size, file_uri, wal_holds_data
-from boardctl.store.journal_file import list_backups as _list_backups
+from boardctl.store.journal_file import list_backups as list_backups
 
 log = logging.getLogger(__name__)
 
@@ -499,11 +499,6 @@ def clear_notice(journal: Path) -> None:
     """Remove the standing report (a new game started); the set-aside copies stay."""
     with contextlib.suppress(FileNotFoundError):
         notice_path(journal).unlink()
-
-
-def list_backups(journal: Path) -> list[Path]:
-    """The backups of ``journal``, oldest first."""
-    return [Path(p) for p in _list_backups(journal)]
 
 
 def set_aside(journal: Path, files: list[Path], label: str = "damaged") -> Path:

@@ -12,6 +12,7 @@ import os
 import re
 import sqlite3
 import zlib
+from pathlib import Path
 
 from boardctl.errors import JournalError, SchemaError
 
@@ -45,7 +46,7 @@ def backup_name(journal: str | os.PathLike[str], stamp: str, seq: int, reason: s
     return f"{_stem(journal)}-{stamp}-{seq:06d}-{reason}.sqlite"
 
 
-def list_backups(journal: str | os.PathLike[str]) -> list[str]:
+def list_backups(journal: str | os.PathLike[str]) -> list[Path]:
     """The backups of ``journal``, oldest first."""
     name = os.fspath(journal)
     folder = os.path.join(os.path.dirname(os.path.abspath(name)), BACKUP_DIR)
@@ -54,7 +55,7 @@ def list_backups(journal: str | os.PathLike[str]) -> list[str]:
     except OSError:
         return []
     own = re.compile(re.escape(f"{_stem(name)}-") + r"\d.*\.sqlite", re.DOTALL)
-    return [os.path.join(folder, n) for n in sorted(names) if own.fullmatch(n)]
+    return [Path(folder, n) for n in sorted(names) if own.fullmatch(n)]
 
 
 def _stem(journal: str | os.PathLike[str]) -> str:
