@@ -111,15 +111,16 @@ class GameFold:
 
     @classmethod
     def from_start(
-        cls, state: GameState, row: Row, *, board: str, path: str = "journal"
+        cls, state: GameState, rows: list[Row], *, board: str, path: str = "journal"
     ) -> GameFold:
-        """A fold that begins at a game start: ``row`` (its event, already folded) and
-        ``state``, the state right after it (the snapshot stored with it)."""
+        """A fold that begins at a game start, ``rows[0]`` (its event, already folded: ``state``
+        is the snapshot stored with it), and goes on with the rest of ``rows``."""
         fold = cls(board=board, path=path)
         fold._machine = Machine(state, limits=ReplayLimits())
-        seq, at, _, crc = row
+        seq, at, _, crc = rows[0]
         fold._game = _Game(seq, at, last=(seq, crc))
         fold.seq = seq
+        fold.add(rows[1:])
         return fold
 
     def add(self, rows: Iterable[Row]) -> None:

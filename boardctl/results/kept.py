@@ -29,7 +29,7 @@ from boardctl.results.records import Records, records
 
 if TYPE_CHECKING:
     from boardctl.game.state import GameState
-    from boardctl.store.journal import Journal, Kept, Record
+    from boardctl.store.journal import Journal, Kept
 
 #: The board id kept rows are stored with (a reader puts its own in).
 KEPT_BOARD = "-"
@@ -91,24 +91,17 @@ def _state(snapshot: dict[str, Any] | None) -> GameState | None:
         return None
 
 
-def _rows(records: list[Record]) -> list[tuple[int, float, dict[str, Any], int]]:
-    return [(r.seq, r.at, r.event, r.crc) for r in records]
-
-
 def _fold_from(journal: Journal, first: int, last: int, board: str) -> tuple[int, GameFold]:
     """A fold of the journal's events from the last game start at or before ``first`` (its
     snapshot) to ``last``; the event it began at (1: every event folded)."""
     snapshot, records = journal.page(first, last)
-    state = _state(snapshot)
-    path = str(journal.path)
-    if state is None or not records:
-        if records and records[0].seq != 1:
-            _, records = journal.page(0, last)  # an unusable snapshot: from the first event
-        return 1, GameFold(board=board, path=path, rows=_rows(records))
-    rows = _rows(records)
-    fold = GameFold.from_start(state, rows[0], board=board, path=path)
-    fold.add(rows[1:])
-    return rows[0][0], fold
+    state = _state(snapshot) if records else None
+    if state is None and records and records[0].seq != 1:
+        _, records = journal.page(0, last)  # an unusable snapshot: from the first event
+    rows, path = [(r.seq, r.at, r.event, r.crc) for r in records], str(journal.path)
+    if state is None:
+        return 1, GameFold(board=board, path=path, rows=rows)
+    return rows[0][0], GameFold.from_start(state, rows, board=board, path=path)
 
 
 def _compact(value: Any) -> str:

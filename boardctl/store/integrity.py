@@ -182,12 +182,10 @@ class MarkWriter:
         created = not self.path.exists()
         self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
         if created:  # a missing mark is damage: its name must outlast a power cut
+            from boardctl.durable import sync_folder
+
             with contextlib.suppress(OSError):
-                folder = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-                try:
-                    os.fsync(folder)
-                finally:
-                    os.close(folder)
+                sync_folder(self.path.parent)
 
     def write(self, mark: Mark) -> None:
         if self._fd is None:
@@ -497,8 +495,7 @@ def read_notice(journal: Path) -> Damage | None:
 
 def clear_notice(journal: Path) -> None:
     """Remove the standing report (a new game started); the set-aside copies stay."""
-    with contextlib.suppress(FileNotFoundError):
-        notice_path(journal).unlink()
+    notice_path(journal).unlink(missing_ok=True)
 
 
 def set_aside(journal: Path, files: list[Path], label: str = "damaged") -> Path:
@@ -580,8 +577,7 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
     with temporary.open("rb") as file:
         os.fsync(file.fileno())
     for stale in ("-wal", "-shm"):  # copied aside above; they belong to the replaced journal
-        with contextlib.suppress(FileNotFoundError):
-            Path(f"{journal}{stale}").unlink()
+        Path(f"{journal}{stale}").unlink(missing_ok=True)
     os.replace(temporary, journal)
     write_mark(journal, Mark(end.seq, end.crc, end.at or 0.0))
     clear_notice(journal)
