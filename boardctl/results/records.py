@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.game.setup import lines_failed, player_key
-from boardctl.results.model import Entry, GameResult, PlayedGame
+from boardctl.results.model import GameResult, PlayedGame
 
 #: The big counts of a hand or crib that club side pots pay for.
 BIG_HANDS = (24, 28, 29)
@@ -242,15 +242,9 @@ def _add_game(out: Records, game: PlayedGame) -> None:
         if entry.points in record.big_hands:
             record.big_hands[entry.points] += 1
             if entry.cards:  # the fold checked that the cards count these points
-                record.big_hand_cards.append(_big_hand(entry, game))
+                hand = (entry.points, entry.kind, entry.cards, entry.starter)
+                record.big_hand_cards.append(BigHand(*hand, result.match, result.game, entry.seq))
     _add_pairs(out, game)
-
-
-def _big_hand(entry: Entry, game: PlayedGame) -> BigHand:
-    result = game.result
-    return BigHand(
-        entry.points, entry.kind, entry.cards, entry.starter, result.match, result.game, entry.seq
-    )
 
 
 def _add_pairs(out: Records, game: PlayedGame) -> None:

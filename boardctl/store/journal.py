@@ -490,12 +490,16 @@ class Journal:
         )
 
     def _chain_csv(self, seq: int, crc: int, first: int, rows: str) -> None:
-        """The ``csv_chain`` row for a csv row just stored at game start ``seq``: the chain
-        at the game start before it (``first``) carried on; from the rows themselves, each
-        checked, if it is not there; none if they do not reach ``first``."""
+        """The ``csv_chain`` row for a csv row just stored at game start ``seq``: the chain at
+        the game start before it (``first``) carried on, else made from the rows themselves,
+        each checked (after a migration, or where a rebuild begins); none if they do not
+        reach ``first``."""
         found = self._latest("csv_chain")
-        known = found is not None and found[0] == first < seq
-        before = int(found[1]) if found and known else self._csv_chain_to(first, seq)
+        if found is not None and found[0] == first < seq:
+            before: int | None = int(found[1])
+        else:
+            covered, before = _chained(self._checked_csv(min(first + 1, seq)))
+            before = before if covered == first else None
         self._db.execute("DELETE FROM csv_chain")
         if before is not None:
             self._put("csv_chain", seq, str(_csv_crc(rows, first, before)), crc)
@@ -510,13 +514,6 @@ class Journal:
             if zlib.crc32(body.encode(), crc) == stored:
                 return int(seq), body
         return None
-
-    def _csv_chain_to(self, first: int, end: int) -> int | None:
-        """The chain of the csv rows up to game start ``first`` (and before ``end``), each
-        checked against its event (None if they do not reach it): after a migration, or
-        where a rebuild begins."""
-        covered, value = _chained(self._checked_csv(min(first + 1, end)))
-        return value if covered == first else None
 
     def _checked_csv(self, end: int = 1 << 62) -> list[tuple[int, str]]:
         """The ``csv`` rows (before event ``end``) from the first on, while each one begins at
