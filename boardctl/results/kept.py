@@ -153,11 +153,8 @@ def each_kept_game(
         yield from decode_games(body, board, entries=entries)
         covered = seq
     begin, fold = _fold_from(journal, covered, _END, board)
-    if begin == covered:
-        yield from fold.games()
-        return
-    if begin != 1:  # no usable snapshot where the rows end: fold every event
-        begin, fold = _fold_from(journal, 0, _END, board)
+    if begin not in (1, covered):  # no usable snapshot where the rows end: fold every event
+        _, fold = _fold_from(journal, 0, _END, board)
     yield from (game for game in fold.games() if game.result.first_seq >= covered)
 
 
