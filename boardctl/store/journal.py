@@ -244,8 +244,6 @@ class Journal:
         self.backup_on_close = False  # the service sets it: a backup at every clean shutdown
         self._mark: MarkWriter | None = None
         self._lock: WriterLock | None = None
-        self._opened_seq = 0
-        self._appended = 0
         self._request: str | None = None  # the request id the next append records
         self.starts_pending = False  # a thread stores the game starts: none keeps rows now
 
@@ -298,7 +296,6 @@ class Journal:
                 journal.check_pages()  # (a running writer checked it)
             journal.damage = found or integrity.read_notice(path)
             if not readonly:
-                journal._opened_seq = journal.stored_seq()
                 journal._mark = MarkWriter(path)
                 journal._lock = lock
             undo.pop_all()
@@ -697,12 +694,12 @@ class Journal:
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
         self._last_seq, self._last_crc, self._last_at = seq, crc, at
-        self._appended += 1
         if self._mark is not None:
             self._mark.write(Mark(seq, crc, at))
-        chosen = self._opened_seq > 0 or self._appended > 1  # (not a rebuilt journal's first)
-        if snapshot is not None and self.damage is not None and chosen:
-            integrity.clear_notice(self.path)  # a new game: the sign goes, the copies stay
+        if snapshot is not None and self.damage is not None and seq > 1:
+            # a new game the players chose (not a journal's first, as one rebuilt empty
+            # begins): the sign goes, the copies stay
+            integrity.clear_notice(self.path)
             self.damage = None
         return self._record(seq, at, body)
 
@@ -819,7 +816,6 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
         self._last_seq, self._last_crc, self._last_at = seq, crc, last
-        self._appended += len(rows)
         if self._mark is not None and rows:
             self._mark.write(Mark(seq, crc, rows[-1][1]))
         return seq
