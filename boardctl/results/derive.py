@@ -221,18 +221,10 @@ def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
         # The engine moves a hand count entered in the play on to the show first.
         show = before if before.phase == "show" else before.evolve(flow="show", count_index=0)
         seat = show.counting_seat
-    return Entry(
-        seq,
-        at,
-        track,
-        int(event["points"]),
-        kind,
-        before.deal,
-        seat,
-        tuple([t.front for t in after.tracks]),
-        tuple(str(card) for card in event.get("cards") or ()),
-        str(event.get("starter") or ""),
-    )
+    scores = tuple([t.front for t in after.tracks])
+    cards = tuple(str(card) for card in event.get("cards") or ())
+    points, starter = int(event["points"]), str(event.get("starter") or "")
+    return Entry(seq, at, track, points, kind, before.deal, seat, scores, cards, starter)
 
 
 @functools.lru_cache(maxsize=16)

@@ -85,8 +85,7 @@ def write_csv(results: Iterable[GameResult], out: TextIO) -> None:
     """The header, then one row per result (RFC 4180 quoting, ``\\r\\n`` line ends)."""
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(FIELDS)
-    for result in results:
-        writer.writerow(result_row(result))
+    writer.writerows(map(result_row, results))
 
 
 def read_csv(text: TextIO) -> Iterator[GameResult]:
