@@ -386,17 +386,13 @@ class Journal:
         try:
             events = json.loads("[" + ",".join(body for _, _, body, _ in rows) + "]")
         except ValueError:
-            events = None
-        if (
-            not isinstance(events, list)
-            or len(events) != len(rows)
-            or not all(isinstance(event, dict) for event in events)
-        ):  # a damaged row: decode one by one to name it
+            events = []
+        if len(events) != len(rows) or not all(isinstance(event, dict) for event in events):
+            # a damaged row: decode one by one to name it
             events = [self._record(seq, at, body).event for seq, at, body, _ in rows]
         else:
-            for (_, _, body, _), event in zip(rows, events, strict=True):
-                if CLOCK_KEY in event and f'"{CLOCK_KEY}":' in body:
-                    del event[CLOCK_KEY]
+            for event in events:
+                event.pop(CLOCK_KEY, None)
         if rows:
             self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return [
