@@ -85,9 +85,8 @@ def iso_time(at: float) -> str:
 Row = tuple[int, float, dict[str, Any], int]
 
 
-def journal_rows(journal: Journal) -> list[Row]:
-    """Every event of ``journal`` with the chained checksum after it (checked as read)."""
-    return journal.event_rows()
+#: Every event of a journal with the chained checksum after it (checked as read).
+journal_rows = Journal.event_rows
 
 
 def played_games(rows: Iterable[Row], *, board: str, path: str = "journal") -> list[PlayedGame]:

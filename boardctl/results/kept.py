@@ -26,10 +26,10 @@ from boardctl.results.derive import GameFold
 from boardctl.results.export import csv_text, row_after_board
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
 from boardctl.results.records import Records, records
+from boardctl.store.journal import Journal, Kept
 
 if TYPE_CHECKING:
     from boardctl.game.state import GameState
-    from boardctl.store.journal import Journal, Kept
 
 #: The board id kept rows are stored with (a reader puts its own in).
 KEPT_BOARD = "-"
@@ -215,11 +215,9 @@ def kept_records(journal: Journal) -> Records:
     return records(each_kept_game(journal, board=KEPT_BOARD, after=after), totals)
 
 
-def in_doubt(journal: Journal) -> bool:
-    """True if the kept rows do not span the journal from event 1 to its last game start
-    with a row at every stored snapshot (a writer then rebuilds them). Their checksums
-    are the readers' to check (a row that fails one is folded instead)."""
-    return journal.kept_in_doubt()
+#: True if the kept rows do not span the journal from event 1 to its last game start with
+#: a row at every stored snapshot (a writer then rebuilds them).
+in_doubt = Journal.kept_in_doubt
 
 
 def _starts(
