@@ -20,16 +20,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from boardctl.errors import EntryError
+from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.results.derive import GameFold
 from boardctl.results.export import csv_text, row_after_board
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
 from boardctl.results.records import Records, records
-from boardctl.store.journal import Journal, Kept
-
-if TYPE_CHECKING:
-    from boardctl.game.state import GameState
+from boardctl.store.journal import Journal, Kept, encode_event
 
 #: The board id kept rows are stored with (a reader puts its own in).
 KEPT_BOARD = "-"
@@ -80,9 +79,6 @@ def _entry(values: list[Any]) -> Entry:
 
 
 def _state(snapshot: dict[str, Any] | None) -> GameState | None:
-    from boardctl.errors import EntryError
-    from boardctl.game.state import SNAPSHOT_FORMAT, GameState
-
     if snapshot is None or snapshot.get("format") != SNAPSHOT_FORMAT:
         return None
     try:
@@ -227,9 +223,6 @@ def _starts(
     (``begin``: its last game start, ``totals``: the records of the games before it), with
     their snapshots and kept rows: a list every :data:`EVENTS_AT_ONCE` events, then the last
     game start alone, with the running totals (until then the rows are in doubt)."""
-    from boardctl.game.state import SNAPSHOT_FORMAT
-    from boardctl.store.journal import encode_event
-
     starts: list[tuple[int, str, Kept]] = []
     while rows := journal.event_rows(EVENTS_AT_ONCE):
         for row in rows:

@@ -542,14 +542,8 @@ def check_read_only(journal: Path) -> Damage | None:
 
 
 def _report(reasons: list[str], end: Tail, mark: Mark | None, folder: str) -> Damage:
-    return Damage(
-        recovered=end.seq,
-        expected=mark.seq if mark is not None else None,
-        last_at=end.at,
-        reasons=tuple(dict.fromkeys(reasons)),
-        set_aside=folder,
-        found_at=time.time(),
-    )
+    expected = mark.seq if mark is not None else None
+    return Damage(end.seq, expected, end.at, tuple(dict.fromkeys(reasons)), folder, time.time())
 
 
 class JournalDamaged(JournalError):
