@@ -296,11 +296,9 @@ def format_records(recs: Records) -> str:
         )
     shown = [(p.name, hand) for p in ranked for hand in p.big_hand_cards]
     if shown:
-        lines.append("")
-        lines.append("big hands entered with their cards:")
+        lines += ["", "big hands entered with their cards:"]
         lines.extend(f"{name}: {hand}, game {hand.game} (seq {hand.seq})" for name, hand in shown)
-    lines.append("")
-    lines.append("head to head (games, wins, game points, average spread of the first):")
+    lines += ["", "head to head (games, wins, game points, average spread of the first):"]
     for h in sorted(recs.pairs.values(), key=lambda h: (h.first.casefold(), h.second.casefold())):
         lines.append(
             f"{h.first} v {h.second}: {h.games} game{'s' if h.games != 1 else ''}, "

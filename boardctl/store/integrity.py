@@ -26,6 +26,7 @@ scorekeeper's (:mod:`boardctl.game.keeper`) and the service's.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -412,8 +413,6 @@ def writer_running(journal: str | os.PathLike[str]) -> bool:
 
 
 def _probe(path: str) -> bool:
-    import fcntl
-
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
