@@ -1,17 +1,15 @@
 """Pictures of the season: one game's peg tracks by deal, and each player's win %.
 
-:class:`SeasonChart` works out every coordinate (pure, tested without
-pixels); :func:`draw_chart` paints it with Pillow (the ``png`` extra, as
-``boardctl snapshot`` uses), and :func:`save_chart` writes the PNG. The game
-panel plots each track's score after every entry that stands, one step per
-entry, with a faint line at the start of each deal and the skunk lines
-(target - 30, - 60, - 90) in the board's own line colours; the second panel
-draws a bar per player, as long as their win %.
+:class:`SeasonChart` works out every coordinate (pure, tested without pixels);
+:func:`draw_chart` paints it with Pillow (the ``png`` extra). The game panel steps each
+track's score through every standing entry, with a faint line at each deal and the skunk
+lines in the board's colours; the second panel draws a bar per player's win %.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,10 +49,6 @@ class SeasonChart:
     game: PlayedGame | None
     recs: Records
     width: int = WIDTH
-    bars: list[Bar] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.bars = self._bars()
 
     # --- the game panel -------------------------------------------------------
 
@@ -121,7 +115,9 @@ class SeasonChart:
         """Where the players panel starts."""
         return (TITLE + PLOT_HEIGHT + 2 * MARGIN) if self.game else TITLE
 
-    def _bars(self) -> list[Bar]:
+    @functools.cached_property
+    def bars(self) -> list[Bar]:
+        """Each player's win-% bar, the best first."""
         players = sorted(
             self.recs.players.values(), key=lambda p: (-(p.win_percent or 0), p.name.casefold())
         )
@@ -132,14 +128,8 @@ class SeasonChart:
             percent = player.win_percent or 0.0
             y0 = self.bars_top + TITLE // 2 + row * (BAR + BAR_GAP)
             label = f"{player.name}  {percent:.0f}%  ({player.wins}/{player.games})"
-            bars.append(
-                Bar(
-                    player.name,
-                    percent,
-                    (x0, y0, x0 + round(span * percent / 100), y0 + BAR),
-                    label,
-                )
-            )
+            x1 = x0 + round(span * percent / 100)
+            bars.append(Bar(player.name, percent, (x0, y0, x1, y0 + BAR), label))
         return bars
 
     @property

@@ -1,27 +1,18 @@
 """Fold the journal's events into finished games, with the engine's own state machine.
 
-Every event is planned and committed by :class:`~boardctl.game.machine.Machine`
-exactly as the scorekeeper replays it, so the rules (game points, skunks,
-match ends, undo and redo) are the engine's and are not written twice. Beside
-the machine, the fold keeps the same undo and redo stacks as the scorekeeper
-(which event an undo takes back), so a game's score entries are the ones that
-stand in its final state: an undone entry is gone, a redone one is back, and
-an entry the board asked about and a ``refile`` filed as the other kind stands
-as that kind (counted to the seat the engine then credits), until an undo
-takes the refile back.
+Every event is planned and committed by :class:`~boardctl.game.machine.Machine` as the
+scorekeeper replays it, so the rules (game points, skunks, match ends, undo and redo)
+are not written twice. Beside it the fold keeps the scorekeeper's undo and redo stacks,
+so a game's entries are those that stand in its final state: an undone entry is gone, a
+redone one back, and one a ``refile`` filed as the other kind stands as that kind.
 
-A game *finishes* when a track reaches the target; an undo may take that back,
-and the game then goes on. A game counts once the board leaves it (``next``
-or ``new_game``: the undo stacks are cleared, it is ``final``), or, for the
-last game of the journal, as it stands (not yet ``final``). A game left
-before anyone won gives no result.
+A game *finishes* when a track reaches the target (an undo may take that back). It
+counts once the board leaves it (``next`` or ``new_game``: it is ``final``), or, for the
+journal's last game, as it stands. A game left before anyone won gives no result.
 
-The events were checked when they were written and the journal's chained
-checksum proves they are the same events, so the fold checks no counts
-against the rules tables (:class:`ReplayLimits`): it costs a few microseconds
-an event and never the ~0.3 s of deriving the tables. (A hand or crib entered
-with its cards is scored again by the engine's own check, with the table
-scorer: microseconds too.)
+The events were checked when written and the chained checksum proves them the same, so
+the fold checks no counts against the rules tables (:class:`ReplayLimits`): a few
+microseconds an event, never the ~0.3 s of deriving the tables.
 """
 
 from __future__ import annotations
@@ -36,7 +27,7 @@ from boardctl.cribbage.rules import skunk_paid
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import EntryError, JournalError
 from boardctl.game.commands import parse_command
-from boardctl.game.machine import Machine, Plan, settled
+from boardctl.game.machine import Machine, settled
 from boardctl.game.setup import match_text, members
 from boardctl.game.state import GameState
 from boardctl.results.model import FORMAT, Entry, GameResult, PlayedGame
@@ -94,45 +85,41 @@ def iso_time(at: float) -> str:
 Row = tuple[int, float, dict[str, Any], int]
 
 
-def journal_rows(journal: Journal) -> list[Row]:
-    """Every event of ``journal`` with the chained checksum after it (checked as read)."""
-    return journal.event_rows()
+#: Every event of a journal with the chained checksum after it (checked as read).
+journal_rows = Journal.event_rows
 
 
 def played_games(rows: Iterable[Row], *, board: str, path: str = "journal") -> list[PlayedGame]:
     """Every finished game in ``rows`` (events with their chained checksums), in order."""
-    fold = GameFold(board=board, path=path)
-    fold.add(rows)
-    return fold.games()
+    return GameFold(board=board, path=path, rows=rows).games()
 
 
 class GameFold:
-    """:func:`played_games`, fed a journal's rows a batch at a time (a reader that follows it).
+    """:func:`played_games`, fed a journal's rows a batch at a time (a reader that follows it):
+    ``add(rows)`` folds the next rows (the first given as ``rows``), ``games()`` gives the
+    finished games so far."""
 
-    ``add(rows)`` folds the next rows (in order, after those already added);
-    ``games()`` is then every finished game so far, as :func:`played_games`
-    gives for all the rows added.
-    """
-
-    def __init__(self, *, board: str, path: str = "journal") -> None:
+    def __init__(self, *, board: str, path: str = "journal", rows: Iterable[Row] = ()) -> None:
         self.board = board
         self.path = path
         self.seq = 0  # the last row added
         self._machine = Machine(limits=ReplayLimits())
         self._final: list[PlayedGame] = []  # the games the board has left
         self._game: _Game | None = None
+        self.add(rows)
 
     @classmethod
     def from_start(
-        cls, state: GameState, row: Row, *, board: str, path: str = "journal"
+        cls, state: GameState, rows: list[Row], *, board: str, path: str = "journal"
     ) -> GameFold:
-        """A fold that begins at a game start: ``row`` (its event, already folded) and
-        ``state``, the state right after it (the snapshot stored with it)."""
+        """A fold that begins at a game start, ``rows[0]`` (its event, already folded: ``state``
+        is the snapshot stored with it), and goes on with the rest of ``rows``."""
         fold = cls(board=board, path=path)
         fold._machine = Machine(state, limits=ReplayLimits())
-        seq, at, _, crc = row
+        seq, at, _, crc = rows[0]
         fold._game = _Game(seq, at, last=(seq, crc))
         fold.seq = seq
+        fold.add(rows[1:])
         return fold
 
     def add(self, rows: Iterable[Row]) -> None:
@@ -154,18 +141,30 @@ class GameFold:
             base = machine.past[-1] if machine.past else before  # the state before the last step
             machine.commit(plan)
             self.seq = seq
-            if self._game is None:  # events before the first game (none are written today)
+            game = self._game
+            if game is None:  # events before the first game (none are written today)
                 continue
-            step = _step(self._game, (seq, at, event, crc), base, before, machine.state)
-            _fold(self._game, plan, step, (seq, at), before, machine.state)
-            self._game.last = (seq, crc)
+            step = _step(game, (seq, at, event, crc), base, before, machine.state)
+            if plan.move == "undo":  # the undo and redo stacks, as the scorekeeper keeps them
+                game.undone.append(game.done.pop())
+            elif plan.move == "redo":
+                game.done.append(game.undone.pop())
+            elif not plan.reset:
+                game.done.append(step)
+                game.undone.clear()
+            if machine.state.winner is None:
+                game.won = None
+            elif before.winner is None or plan.reset:
+                game.won = (seq, at)
+            game.last = (seq, crc)
 
-    def games(self) -> list[PlayedGame]:
-        """The finished games so far: those left, then the last one if it is over (not final)."""
+    def games(self, *, final: bool = False) -> list[PlayedGame]:
+        """The finished games so far: those left, then the last one if it is over (``final``:
+        as if the board left it now, what a game start about to be written ends)."""
         state = self._machine.state
         if self._game is None or state.winner is None:
             return list(self._final)
-        return [*self._final, _played(self._game, state, self.board, final=False)]
+        return [*self._final, _played(self._game, state, self.board, final=final)]
 
     @property
     def state(self) -> GameState:
@@ -182,21 +181,11 @@ class GameFold:
         final, self._final = self._final, []
         return final
 
-    def left(self) -> list[PlayedGame]:
-        """The finished games so far, as if the board left the last one now (all final):
-        what a game start about to be written ends (:mod:`boardctl.results.kept`)."""
-        state = self._machine.state
-        if self._game is None or state.winner is None:
-            return list(self._final)
-        return [*self._final, _played(self._game, state, self.board, final=True)]
-
 
 def _step(game: _Game, row: Row, base: GameState, before: GameState, after: GameState) -> _Step:
-    """What a "do" event does to the standing entries: a new entry, a refiled one, or nothing.
-
-    A refile that changes the kind re-enters the entry asked about (the last one standing)
-    from ``base``, the state before it, as the engine does.
-    """
+    """What a "do" event does to the standing entries: a new entry, a refiled one (the last
+    one standing, re-entered from ``base``, the state before it, as the engine does), or
+    nothing."""
     event, crc = row[2], row[3]
     if event.get("op") != "refile" or before.ask is None or event["kind"] == before.ask.kind:
         return _entry(row, before, after)
@@ -218,29 +207,6 @@ def _standing(steps: Iterable[_Step]) -> list[Entry]:
     return entries
 
 
-def _fold(
-    game: _Game,
-    plan: Plan,
-    step: _Step,
-    when: tuple[int, float],
-    before: GameState,
-    after: GameState,
-) -> None:
-    """Keep the undo and redo stacks as the scorekeeper does, and when the game was won."""
-    move, reset = plan.move, plan.reset
-    if move == "undo":
-        game.undone.append(game.done.pop())
-    elif move == "redo":
-        game.done.append(game.undone.pop())
-    elif not reset:
-        game.done.append(step)
-        game.undone.clear()
-    if after.winner is None:
-        game.won = None
-    elif before.winner is None or reset:
-        game.won = when
-
-
 def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
     seq, at, event, _ = row
     if event.get("op") != "peg":
@@ -254,18 +220,10 @@ def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
         # The engine moves a hand count entered in the play on to the show first.
         show = before if before.phase == "show" else before.evolve(flow="show", count_index=0)
         seat = show.counting_seat
-    return Entry(
-        seq,
-        at,
-        track,
-        int(event["points"]),
-        kind,
-        before.deal,
-        seat,
-        tuple([t.front for t in after.tracks]),
-        tuple(str(card) for card in event.get("cards") or ()),
-        str(event.get("starter") or ""),
-    )
+    scores = tuple([t.front for t in after.tracks])
+    cards = tuple(str(card) for card in event.get("cards") or ())
+    points, starter = int(event["points"]), str(event.get("starter") or "")
+    return Entry(seq, at, track, points, kind, before.deal, seat, scores, cards, starter)
 
 
 @functools.lru_cache(maxsize=16)
@@ -276,9 +234,8 @@ def _teams(variant: str) -> tuple[tuple[int, ...], ...]:
 def _played(game: _Game, state: GameState, board: str, *, final: bool) -> PlayedGame:
     assert state.winner is not None and game.won is not None
     setup = state.setup
-    variant = setup.variant
     names = setup.track_names()
-    teams = variant.teams
+    teams = setup.variant.teams
     players = tuple(members(names[i], len(team)) for i, team in enumerate(teams))
     seat_players = ["" for _ in range(setup.players)]
     for track, team in enumerate(teams):
@@ -288,14 +245,13 @@ def _played(game: _Game, state: GameState, board: str, *, final: bool) -> Played
     scores = tuple(t.front for t in state.tracks)
     winner = state.winner
     best_loser = max((s for i, s in enumerate(scores) if i != winner), default=0)
-    setup_data: dict[str, Any] = setup.to_dict()
     result = GameResult(
         format=FORMAT,
         board=board,
         match=state.match_number,
         game=state.game_number,
         variant=setup.variant_name,
-        rules=str(setup_data.get("rules", "acc")),
+        rules=str(setup.to_dict().get("rules", "acc")),
         target=setup.target,
         mode=setup.mode,
         preset=setup.preset_name,

@@ -1,11 +1,8 @@
 """Results as CSV or JSON lines, and back: the stable export of ``boardctl results``.
 
-CSV: one header row with the field names of :data:`~.model.FIELDS` in order,
-then one row per game. Whole numbers are written in decimal, ``true`` and
-``false`` for yes/no, an empty cell for "none", and the per-track lists as
-compact JSON arrays (``["Alice","Bob"]``, ``[121,97]``). JSON lines: one
-:meth:`~.model.GameResult.to_dict` object per line. Reading either gives back
-exactly the results written (a tested round trip).
+CSV: a header row of :data:`~.model.FIELDS`, then one row per game: ``true``/``false``,
+an empty cell for "none", per-track lists as compact JSON (``[121,97]``). JSON lines: one
+:meth:`~.model.GameResult.to_dict` object per line. Either reads back exactly as written.
 """
 
 from __future__ import annotations
@@ -31,11 +28,8 @@ def _json(value: Any) -> str:
     return str(value)
 
 
-def _bool(value: bool) -> str:
-    return "true" if value else "false"
-
-
-_WRITERS: dict[str, Any] = {"bool": _bool, "ints": _json, "strs": _json, "teams": _json}
+_WRITERS: dict[str, Any] = dict.fromkeys(("ints", "strs", "teams"), _json)  # lists: as JSON
+_WRITERS["bool"] = lambda yes: "true" if yes else "false"
 _CELLS = tuple((name, _WRITERS.get(field_type(name), str)) for name in FIELDS)
 
 
@@ -91,8 +85,7 @@ def write_csv(results: Iterable[GameResult], out: TextIO) -> None:
     """The header, then one row per result (RFC 4180 quoting, ``\\r\\n`` line ends)."""
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(FIELDS)
-    for result in results:
-        writer.writerow(result_row(result))
+    writer.writerows(map(result_row, results))
 
 
 def read_csv(text: TextIO) -> Iterator[GameResult]:
@@ -136,17 +129,12 @@ def _json_objects(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
 
 def read_jsonl(text: TextIO) -> Iterator[GameResult]:
     """The results of a JSON-lines export (blank lines skipped)."""
-    for data in _json_objects(text):
-        yield GameResult.from_dict(data)
+    return map(GameResult.from_dict, _json_objects(text))
 
 
 def read_rows(text: str) -> list[dict[str, Any]]:
-    """The rows of an export or of the broker's records, as data, to verify.
-
-    JSON lines (a broker's record carries its game ``id`` besides the result's
-    fields) are kept as written, so a verifier checks exactly what it was
-    given; CSV rows are read as results.
-    """
+    """The rows of an export or of the broker's records, as data, to verify: JSON lines (with
+    a broker's game ``id``) as written, so a verifier checks exactly what it was given."""
     if not text.lstrip().startswith("{"):
         return [result.to_dict() for result in read_csv(io.StringIO(text))]
     return list(_json_objects(text.splitlines()))
@@ -154,10 +142,8 @@ def read_rows(text: str) -> list[dict[str, Any]]:
 
 def read_results(text: str) -> list[GameResult]:
     """Results from CSV or JSON-lines text (told apart by the first character)."""
-    stream = io.StringIO(text)
-    if text.lstrip().startswith("{"):
-        return list(read_jsonl(stream))
-    return list(read_csv(stream))
+    read = read_jsonl if text.lstrip().startswith("{") else read_csv
+    return list(read(io.StringIO(text)))
 
 
 def format_table(results: Iterable[GameResult]) -> str:

@@ -1,31 +1,18 @@
 """The finished games kept in the journal, so that results cost the same at game 5,000 as at 5.
 
-Folding a journal into its games (:mod:`.derive`) costs about 2 ms of CPU a
-game: 4 s at 2,000 games, half a minute on a Pi Zero 2 W. But a game the board
-has left never changes. So the writer keeps them in the journal's ``games``
-table: with every game start (an event stored with its snapshot) it stores,
-in the same transaction, the games finished since the game start before
-(:func:`games_before_start`: that one game, folded from its snapshot, a few
-milliseconds), each row chained to its event's checksum as a snapshot is. Beside
-the games (with their entries) it keeps their results alone (``results``), their
-CSV rows' text after the board cell (``csv``: ``results --csv`` joins them, no
-work per game) and the players' running totals (``totals``, the latest only).
+Folding a journal (:mod:`.derive`) costs about 2 ms of CPU a game, but a game the board
+has left never changes. So with every game start (an event stored with its snapshot) the
+writer stores, in the same transaction, the games finished since the game start before
+(:func:`games_before_start`), each row chained to its event's checksum: the games with
+their entries (``games``), their results alone (``results``), their CSV rows after the
+board cell (``csv``) and the players' running totals (``totals``, the latest only).
 
-A reader (:func:`kept_games`) takes the rows in order while each one begins
-where the one before ended (the first at event 1) and its checksum holds, then
-folds only the rest of the journal from the snapshot where they end: the
-current game. A row that is missing or fails its checksum ends the kept part
-there, and the fold goes on from that game start (from the first event, if its
-snapshot is unusable): the answer is always the fold's. The writer rebuilds the
-table when it opens a journal that lacks it or where it is in doubt
-(:func:`store_game_starts`, once: a journal written without them, or by an older
-boardctl); an import (:func:`import_events`) stores them with its events, so that
-no start has to. ``tests/test_results_kept.py`` and ``tests/test_start_flat.py``
-check all of it against a full fold and a full replay.
-
-The rows are read checked against their events' stored checksums; the chain of
-every event's checksum is checked by the writer when it opens the journal and
-by a full fold (``boardctl results --full``), not by every read.
+A reader (:func:`kept_games`) takes the rows in order while each begins where the one
+before ended and its checksum holds, then folds the rest of the journal from the
+snapshot where they end: the answer is always the fold's. The writer rebuilds them when
+they are in doubt (:func:`store_game_starts`); an import stores them with its events
+(:func:`import_events`). The chain of every event's checksum is checked by the writer at
+open and by a full fold (``boardctl results --full``), not by every read.
 """
 
 from __future__ import annotations
@@ -33,25 +20,20 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from boardctl.errors import EntryError
+from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.results.derive import GameFold
 from boardctl.results.export import csv_text, row_after_board
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
 from boardctl.results.records import Records, records
-
-if TYPE_CHECKING:
-    from boardctl.game.state import GameState
-    from boardctl.store.journal import Journal, Kept, Record
+from boardctl.store.journal import Journal, Kept, encode_event
 
 #: The board id kept rows are stored with (a reader puts its own in).
 KEPT_BOARD = "-"
 _BOARD = FIELDS.index("board")
-_TUPLES = tuple(
-    index
-    for index, name in enumerate(FIELDS)
-    if name in ("names", "scores", "match_points", "confirmed")
-)
+_TUPLES = tuple(FIELDS.index(name) for name in ("names", "scores", "match_points", "confirmed"))
 _PLAYERS = FIELDS.index("players")
 _END = 1 << 62  # past any journal's last event
 EVENTS_AT_ONCE = 5_000  # events read (and their game starts stored) at once by a rebuild
@@ -62,19 +44,9 @@ def _values(game: PlayedGame) -> list[Any]:
 
 
 def encode_games(games: list[PlayedGame]) -> str:
-    """Games as the compact JSON text a row keeps."""
-    return json.dumps(
-        [
-            [
-                _values(game),
-                [list(entry) for entry in game.entries],
-                list(game.seat_players),
-                [list(team) for team in game.teams],
-            ]
-            for game in games
-        ],
-        separators=(",", ":"),
-        ensure_ascii=False,
+    """Games as the compact JSON text a row keeps (tuples as lists)."""
+    return _compact(
+        [[_values(game), game.entries, game.seat_players, game.teams] for game in games]
     )
 
 
@@ -107,9 +79,6 @@ def _entry(values: list[Any]) -> Entry:
 
 
 def _state(snapshot: dict[str, Any] | None) -> GameState | None:
-    from boardctl.errors import EntryError
-    from boardctl.game.state import SNAPSHOT_FORMAT, GameState
-
     if snapshot is None or snapshot.get("format") != SNAPSHOT_FORMAT:
         return None
     try:
@@ -118,26 +87,17 @@ def _state(snapshot: dict[str, Any] | None) -> GameState | None:
         return None
 
 
-def _rows(records: list[Record]) -> list[tuple[int, float, dict[str, Any], int]]:
-    return [(r.seq, r.at, r.event, r.crc) for r in records]
-
-
 def _fold_from(journal: Journal, first: int, last: int, board: str) -> tuple[int, GameFold]:
     """A fold of the journal's events from the last game start at or before ``first`` (its
     snapshot) to ``last``; the event it began at (1: every event folded)."""
     snapshot, records = journal.page(first, last)
-    state = _state(snapshot)
-    path = str(journal.path)
-    if state is None or not records:
-        if records and records[0].seq != 1:
-            _, records = journal.page(0, last)  # an unusable snapshot: from the first event
-        fold = GameFold(board=board, path=path)
-        fold.add(_rows(records))
-        return 1, fold
-    rows = _rows(records)
-    fold = GameFold.from_start(state, rows[0], board=board, path=path)
-    fold.add(rows[1:])
-    return rows[0][0], fold
+    state = _state(snapshot) if records else None
+    if state is None and records and records[0].seq != 1:
+        _, records = journal.page(0, last)  # an unusable snapshot: from the first event
+    rows, path = [(r.seq, r.at, r.event, r.crc) for r in records], str(journal.path)
+    if state is None:
+        return 1, GameFold(board=board, path=path, rows=rows)
+    return rows[0][0], GameFold.from_start(state, rows, board=board, path=path)
 
 
 def _compact(value: Any) -> str:
@@ -150,17 +110,23 @@ def _kept(begin: int, games: list[PlayedGame], totals: Records | None) -> Kept:
     return begin, encode_games(games), results, rows, None if totals is None else totals.dump()
 
 
+def _fold_on(journal: Journal) -> tuple[int, GameFold, Records | None]:
+    """A fold from the journal's last game start to its position (the event it began at), and
+    the running totals kept at that game start (None: not kept)."""
+    last = journal.last_seq
+    begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
+    found = journal.totals()
+    return begin, fold, None if found is None or found[0] != begin else Records.load(found[1])
+
+
 def games_before_start(journal: Journal) -> Kept:
     """For a writer about to append a game start: the first event its rows span (the last
     game start's), the games finished since, their results, and the running totals (when
     the last game start's are kept)."""
-    last = journal.last_seq
-    if last == 0:
+    if journal.last_seq == 0:
         return _kept(1, [], Records())
-    begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
-    games = fold.left()
-    found = journal.totals()
-    totals = None if found is None or found[0] != begin else Records.load(found[1])
+    begin, fold, totals = _fold_on(journal)
+    games = fold.games(final=True)
     return _kept(begin, games, None if totals is None else records(games, totals))
 
 
@@ -183,11 +149,8 @@ def each_kept_game(
         yield from decode_games(body, board, entries=entries)
         covered = seq
     begin, fold = _fold_from(journal, covered, _END, board)
-    if begin == covered:
-        yield from fold.games()
-        return
-    if begin != 1:  # no usable snapshot where the rows end: fold every event
-        begin, fold = _fold_from(journal, 0, _END, board)
+    if begin not in (1, covered):  # no usable snapshot where the rows end: fold every event
+        _, fold = _fold_from(journal, 0, _END, board)
     yield from (game for game in fold.games() if game.result.first_seq >= covered)
 
 
@@ -217,48 +180,40 @@ def follow(
     journal: Journal, *, board: str, since: float | None = None
 ) -> tuple[list[GameResult], GameFold]:
     """For a reader that then follows the journal (the MQTT bridge): the results of the kept
-    rows, and a fold of the rest up to the journal's read position, moved to its end here
-    (feed it the events read after: :meth:`~.derive.GameFold.add`). Without a usable
-    snapshot at the last game start, from the first event. With ``since`` (a Unix time) the
-    kept rows of game starts before it are left unread (games that ended before it may be
-    left out: :meth:`~boardctl.store.journal.Journal.start_before`), so that the first read
-    costs the games since then, not the journal."""
+    rows, and a fold of the rest up to the journal's end (feed it the events read after).
+    With ``since`` (a Unix time) the rows of game starts before it are left unread (games
+    that ended before it may be left out), so that the first read costs the games since."""
     snapshot, _ = journal.resume()  # the reader's position: the end (the last events checked)
     if snapshot is None:
         journal.rewind()
-        fold = GameFold(board=board, path=str(journal.path))
-        fold.add(journal.event_rows())
-        return [], fold
+        return [], GameFold(board=board, path=str(journal.path), rows=journal.event_rows())
     after = 1 if since is None else journal.start_before(since)
     covered, kept = _results_kept(journal, board, after)
     begin, fold = _fold_from(journal, covered, journal.last_seq, board)
     return [result for result in kept if result.first_seq < begin], fold
 
 
-def kept_csv(journal: Journal, *, board: str) -> str:
+def kept_csv(journal: Journal, *, board: str, more: Iterable[GameResult] = ()) -> str:
     """The CSV of :func:`kept_results` (``results --csv``, unsigned): the kept rows' CSV text
-    as stored (no work per game but a join), then the rows of the games after them."""
+    as stored (no work per game but a join), then the rows of the games after them (and of
+    ``more``)."""
     covered, bodies = journal.csv_rows()
     kept = list(chain.from_iterable(json.loads(f"[{','.join(bodies)}]")))
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
-    return csv_text(board, kept, (game.result for game in rest))
+    return csv_text(board, kept, chain((game.result for game in rest), more))
 
 
 def kept_records(journal: Journal) -> Records:
     """The records of every finished game: the running totals the journal keeps at its last
     game start, and the games after it (:func:`~.records.records` over every game if none)."""
     found = journal.totals()
-    if found is None:
-        return records(each_kept_game(journal, board=KEPT_BOARD))
-    seq, body = found
-    return records(each_kept_game(journal, board=KEPT_BOARD, after=seq), Records.load(body))
+    after, totals = (found[0], Records.load(found[1])) if found else (1, None)
+    return records(each_kept_game(journal, board=KEPT_BOARD, after=after), totals)
 
 
-def in_doubt(journal: Journal) -> bool:
-    """True if the kept rows do not span the journal from event 1 to its last game start
-    with a row at every stored snapshot (a writer then rebuilds them). Their checksums
-    are the readers' to check (a row that fails one is folded instead)."""
-    return journal.kept_in_doubt()
+#: True if the kept rows do not span the journal from event 1 to its last game start with
+#: a row at every stored snapshot (a writer then rebuilds them).
+in_doubt = Journal.kept_in_doubt
 
 
 def _starts(
@@ -268,9 +223,6 @@ def _starts(
     (``begin``: its last game start, ``totals``: the records of the games before it), with
     their snapshots and kept rows: a list every :data:`EVENTS_AT_ONCE` events, then the last
     game start alone, with the running totals (until then the rows are in doubt)."""
-    from boardctl.game.state import SNAPSHOT_FORMAT
-    from boardctl.store.journal import encode_event
-
     starts: list[tuple[int, str, Kept]] = []
     while rows := journal.event_rows(EVENTS_AT_ONCE):
         for row in rows:
@@ -284,46 +236,37 @@ def _starts(
         yield starts[:-1]
         starts = starts[-1:]
     if starts:
-        seq, state, (first, body, results, csv_rows, _) = starts[0]
-        yield [(seq, state, (first, body, results, csv_rows, totals.dump()))]
+        seq, state, kept = starts[0]
+        yield [(seq, state, (*kept[:4], totals.dump()))]
 
 
-def _from_first(journal: Journal) -> tuple[int, GameFold, Records]:
-    """A fold from the first event: the journal's position moved back to it."""
-    journal.rewind()
-    return 1, GameFold(board=KEPT_BOARD, path=str(journal.path)), Records()
+def _store(journal: Journal, folded: tuple[int, GameFold, Records] | None = None) -> int:
+    """Store the game starts of :func:`_starts` on from ``folded`` (None: a fold from the first
+    event, the journal's position moved back to it); the number stored."""
+    if folded is None:
+        journal.rewind()
+        folded = 1, GameFold(board=KEPT_BOARD, path=str(journal.path)), Records()
+    stored = 0
+    for starts in _starts(journal, *folded):
+        journal.store_starts(starts)
+        stored += len(starts)
+    return stored
 
 
 def store_game_starts(journal: Journal) -> int:
     """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
     opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
     the last game start last, with the totals; the number of game starts stored."""
-    stored = 0
-    for starts in _starts(journal, *_from_first(journal)):
-        journal.store_starts(starts)
-        stored += len(starts)
-    return stored
+    return _store(journal)
 
 
 def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
     """Append ``events`` (``(event, time)`` pairs: an import) with the snapshots and kept rows
-    of their game starts, all in one durable transaction, so that a start resumes from the
-    last game start and the results read the kept rows, as for a journal the board wrote
-    (its first start replays nothing more). The events are folded from the last game start
-    before them (from the first event if the journal's kept rows are in doubt); one the rules
-    refuse is a :class:`~boardctl.errors.JournalError` and nothing is written. Returns the
-    last event's seq."""
-    last = journal.last_seq
-    if last == 0 or in_doubt(journal):
-        folded = None
-    else:  # on from the last game start, with the running totals kept there
-        begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
-        found = journal.totals()
-        known = found is not None and found[0] == begin
-        folded = (begin, fold, Records.load(found[1])) if found and known else None
-
-    def store() -> None:
-        for starts in _starts(journal, *(folded or _from_first(journal))):
-            journal.store_starts(starts)
-
-    return journal.append_all(events, then=store)
+    of their game starts in one durable transaction, as for a journal the board wrote; the
+    last event's seq. One the rules refuse is a :class:`~boardctl.errors.JournalError` and
+    nothing is written."""
+    folded = None
+    if journal.last_seq and not in_doubt(journal):  # on from the last game start
+        begin, fold, totals = _fold_on(journal)
+        folded = None if totals is None else (begin, fold, totals)
+    return journal.append_all(events, then=lambda: _store(journal, folded))

@@ -1,10 +1,8 @@
 """One game's result: the stable, documented format of ``boardctl results``.
 
-A :class:`GameResult` is flat, immutable, JSON-able data. Its fields (names,
-order and types) are the CSV columns and JSON fields documented in
-``docs/results.md``; :data:`FORMAT` is the format's version, written in every
-row. A field is never renamed or retyped within a format version; a new
-field is added at the end and bumps the version.
+A :class:`GameResult` is flat, immutable, JSON-able data: its fields are the CSV columns
+and JSON fields of ``docs/results.md``. A field is never renamed or retyped within a
+:data:`FORMAT` (written in every row); a new one is added at the end and bumps it.
 """
 
 from __future__ import annotations
@@ -24,10 +22,8 @@ FORMAT = 1
 class GameResult:
     """How one finished game ended, with the journal rows that prove it.
 
-    Lists hold one item per track (a player, or a team in the partnership
-    games). ``players`` names the members of each track; ``winner`` and
-    ``match_winner`` are track indices (0-based). Times are UTC, ISO 8601 to
-    the millisecond.
+    Lists hold one item per track (a player or a team); ``players`` names each track's
+    members; ``winner`` and ``match_winner`` are track indices. Times are UTC, ISO 8601.
     """
 
     format: int
@@ -89,51 +85,31 @@ class GameResult:
         return cls(**values)
 
     def canonical(self) -> bytes:
-        """The bytes an HMAC signs: compact JSON with sorted keys, UTF-8, ``hmac`` left empty."""
-        data = self.to_dict()
-        data["hmac"] = ""
-        return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+        """The bytes an HMAC signs (:func:`canonical` of :meth:`to_dict`)."""
+        return canonical(self.to_dict())
+
+
+def canonical(row: Mapping[str, Any]) -> bytes:
+    """The bytes an HMAC signs: the row as compact JSON, sorted keys, UTF-8, ``hmac`` empty."""
+    data = {**row, "hmac": ""}
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
 
 
 #: The field names, in column order.
 FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameResult))
 
-# Each field's type, as the readers check it: a scalar type, "ints"/"strs" for
-# per-track lists, "teams" for a list of lists of names; "int?" may be None.
-_TYPES: dict[str, str] = {
-    "format": "int",
-    "board": "str",
-    "match": "int",
-    "game": "int",
-    "variant": "str",
-    "rules": "str",
-    "target": "int",
-    "mode": "str",
-    "preset": "str",
-    "match_format": "str",
-    "names": "strs",
-    "players": "teams",
-    "scores": "ints",
-    "winner": "int",
-    "winner_name": "str",
-    "spread": "int",
-    "skunk": "int",
-    "game_points": "int",
-    "match_points": "ints",
-    "match_winner": "int?",
-    "deals": "int",
-    "start": "str",
-    "end": "str",
-    "first_seq": "int",
-    "won_seq": "int",
-    "seq": "int",
-    "crc": "str",
-    "final": "bool",
-    "confirm": "bool",
-    "confirmed": "ints",
-    "key": "str",
-    "hmac": "str",
+# Each field's type, as the readers check it, from its annotation: a scalar type,
+# "ints"/"strs" for per-track lists, "teams" for a list of lists of names; "int?" may be None.
+_KINDS = {
+    "int": "int",
+    "int | None": "int?",
+    "str": "str",
+    "bool": "bool",
+    "tuple[int, ...]": "ints",
+    "tuple[str, ...]": "strs",
+    "tuple[tuple[str, ...], ...]": "teams",
 }
+_TYPES = {f.name: _KINDS[str(f.type)] for f in fields(GameResult)}
 _LISTS = tuple(name for name, kind in _TYPES.items() if kind in ("strs", "ints"))
 _TEAMS = tuple(name for name, kind in _TYPES.items() if kind == "teams")
 
@@ -143,46 +119,34 @@ def field_type(name: str) -> str:
     return _TYPES[name]
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+_ITEMS = {"ints": "int", "strs": "str", "teams": "strs"}  # a list's kind: its items' kind
+_SCALARS = {"int": int, "str": str, "bool": bool}
+
+
+def _is(kind: str, value: Any) -> bool:
+    """True if ``value`` is of ``kind`` (a bool is no int)."""
+    if kind in _ITEMS:
+        return isinstance(value, list | tuple) and all(_is(_ITEMS[kind], item) for item in value)
+    if kind == "int?":
+        return value is None or _is("int", value)
+    return isinstance(value, _SCALARS[kind]) and not (kind == "int" and isinstance(value, bool))
 
 
 def _checked(name: str, value: Any) -> Any:
     kind = _TYPES[name]
-    ok: bool
-    if kind == "int":
-        ok = _is_int(value)
-    elif kind == "int?":
-        ok = value is None or _is_int(value)
-    elif kind == "str":
-        ok = isinstance(value, str)
-    elif kind == "bool":
-        ok = isinstance(value, bool)
-    elif kind == "ints":
-        ok = isinstance(value, list | tuple) and all(_is_int(v) for v in value)
-    elif kind == "strs":
-        ok = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
-    else:  # teams
-        ok = isinstance(value, list | tuple) and all(
-            isinstance(team, list | tuple) and all(isinstance(v, str) for v in team)
-            for team in value
-        )
-        if ok:
-            return tuple(tuple(team) for team in value)
-    if not ok:
+    if not _is(kind, value):
         raise ResultsError(f"result field {name} must be {kind}, not {value!r}")
-    return tuple(value) if kind in ("ints", "strs") else value
+    if kind == "teams":
+        return tuple(tuple(team) for team in value)
+    return tuple(value) if kind in _ITEMS else value
 
 
 class Entry(NamedTuple):
     """A score entry that stands in a game's final state.
 
-    ``deal`` is the deal it was entered in (0 before the first deal and in
-    free mode); ``seat`` is the seat that counted a hand or crib in the
-    guided show, or the only seat of a one-player track, else None.
-    ``scores`` is every track's score just after it. ``cards`` and ``starter``
-    are the cards a hand or crib entry named (empty when only points were
-    entered); its points are then their count, checked again by the fold.
+    ``deal``: 0 before the first deal and in free mode; ``seat``: the seat that counted a
+    hand or crib in the guided show, or a one-player track's, else None; ``scores``: every
+    track's just after it; ``cards`` and ``starter``: those a hand or crib entry named.
     """
 
     seq: int

@@ -1,11 +1,9 @@
 """Player records: per player and head to head, over the finished games.
 
-A pure function of :class:`~.derive.PlayedGame` values. A player is a name
-as the roster spells it (compared whatever its case and spacing). In a
-partnership game each partner is credited with the team's result; hands and
-cribs go to the seat that counted them (guided mode), pegging to the track,
-so in a partnership game it is the team's pegging. The five-card game's
-three-card hands are averaged apart from the four-card hands of the others.
+A pure function of :class:`~.model.PlayedGame` values; a player is a name compared
+whatever its case and spacing. A partner is credited with the team's result and pegging;
+hands and cribs go to the seat that counted them (guided mode); three-card hands (the
+five-card game) are averaged apart.
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ from dataclasses import dataclass, field
 
 from boardctl.cribbage.variants import get_variant
 from boardctl.game.setup import lines_failed, player_key
-from boardctl.results.model import Entry, GameResult, PlayedGame
+from boardctl.results.model import GameResult, PlayedGame
 
 #: The big counts of a hand or crib that club side pots pay for.
 BIG_HANDS = (24, 28, 29)
@@ -41,15 +39,7 @@ class BigHand:
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able."""
-        return {
-            "points": self.points,
-            "kind": self.kind,
-            "cards": list(self.cards),
-            "starter": self.starter,
-            "match": self.match,
-            "game": self.game,
-            "seq": self.seq,
-        }
+        return {**dataclasses.asdict(self), "cards": list(self.cards)}
 
     def __str__(self) -> str:
         return f"{self.points} ({self.kind} {' '.join(self.cards)}, starter {self.starter})"
@@ -150,17 +140,10 @@ class HeadToHead:
         return _ratio(self.spread_total, self.games)
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-able, with the average spread."""
-        return {
-            "first": self.first,
-            "second": self.second,
-            "games": self.games,
-            "first_wins": self.first_wins,
-            "second_wins": self.second_wins,
-            "first_points": self.first_points,
-            "second_points": self.second_points,
-            "average_spread": self.average_spread,
-        }
+        """JSON-able: the counts but the spread's total, then the average spread."""
+        data: dict[str, object] = dataclasses.asdict(self)
+        del data["spread_total"]
+        return {**data, "average_spread": self.average_spread}
 
 
 @dataclass
@@ -210,12 +193,8 @@ def records(games: Iterable[PlayedGame], out: Records | None = None) -> Records:
 
 
 def records_of_results(results: Iterable[GameResult]) -> Records:
-    """The records that results alone give (a consumer of the results that has no journal).
-
-    Games, wins, game points, skunks, spread and head to head are as
-    :func:`records` counts them; the hand, crib and pegging figures need the
-    journal's entries, so they stay empty (None).
-    """
+    """The records that results alone give (for a consumer with no journal): the hand, crib
+    and pegging figures, which need the journal's entries, stay empty (None)."""
     return records(
         PlayedGame(dataclasses.replace(result, deals=0), (), (), ()) for result in results
     )
@@ -263,15 +242,9 @@ def _add_game(out: Records, game: PlayedGame) -> None:
         if entry.points in record.big_hands:
             record.big_hands[entry.points] += 1
             if entry.cards:  # the fold checked that the cards count these points
-                record.big_hand_cards.append(_big_hand(entry, game))
+                hand = (entry.points, entry.kind, entry.cards, entry.starter)
+                record.big_hand_cards.append(BigHand(*hand, result.match, result.game, entry.seq))
     _add_pairs(out, game)
-
-
-def _big_hand(entry: Entry, game: PlayedGame) -> BigHand:
-    result = game.result
-    return BigHand(
-        entry.points, entry.kind, entry.cards, entry.starter, result.match, result.game, entry.seq
-    )
 
 
 def _add_pairs(out: Records, game: PlayedGame) -> None:
@@ -323,11 +296,9 @@ def format_records(recs: Records) -> str:
         )
     shown = [(p.name, hand) for p in ranked for hand in p.big_hand_cards]
     if shown:
-        lines.append("")
-        lines.append("big hands entered with their cards:")
+        lines += ["", "big hands entered with their cards:"]
         lines.extend(f"{name}: {hand}, game {hand.game} (seq {hand.seq})" for name, hand in shown)
-    lines.append("")
-    lines.append("head to head (games, wins, game points, average spread of the first):")
+    lines += ["", "head to head (games, wins, game points, average spread of the first):"]
     for h in sorted(recs.pairs.values(), key=lambda h: (h.first.casefold(), h.second.casefold())):
         lines.append(
             f"{h.first} v {h.second}: {h.games} game{'s' if h.games != 1 else ''}, "

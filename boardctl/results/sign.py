@@ -1,21 +1,16 @@
 """The board key and the HMAC-SHA256 that signs a result.
 
-``boardctl key init`` writes a random 256-bit key to ``board.key`` in the
-board's state folder (mode 0600, hex on one line). A signed result carries
-the key's id (``key``, so a verifier knows which key it needs) and
-``hmac``: HMAC-SHA256 under the key of the row's canonical form
-(:func:`canonical`: every field as compact JSON with sorted keys and
-``hmac`` empty; for a :class:`GameResult` that is
-:meth:`GameResult.canonical`). A result on the broker carries its game
-``id`` too, and the HMAC covers it. Whoever holds a copy of the key file (a
-club director) can check a row anywhere; any change to any field makes it fail.
+``boardctl key init`` writes a random 256-bit key to ``board.key`` in the state folder
+(mode 0600, hex on one line). A signed result carries the key's id (``key``) and
+``hmac``: HMAC-SHA256 under the key of the row's :func:`canonical` form (on the broker
+with its game ``id`` too). Whoever holds the key file (a club director) can check a row
+anywhere; any change to any field makes it fail.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import os
 import secrets
 from collections.abc import Mapping
@@ -24,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ResultsError
-from boardctl.results.model import GameResult
+from boardctl.results.model import GameResult, canonical
 
 KEY_FILE = "board.key"
 KEY_BYTES = 32
@@ -71,12 +66,6 @@ def read_key(path: Path) -> bytes:
     if len(key) != KEY_BYTES:
         raise ResultsError(f"{path} is not a board key ({KEY_BYTES * 2} hex digits)")
     return key
-
-
-def canonical(row: Mapping[str, Any]) -> bytes:
-    """The bytes an HMAC signs: the row as compact JSON, sorted keys, UTF-8, ``hmac`` empty."""
-    data = {**row, "hmac": ""}
-    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
 
 
 def _mac(row: Mapping[str, Any], key: bytes) -> str:

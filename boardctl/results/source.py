@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime
-import io
 import os
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 
 from boardctl.errors import ResultsError
@@ -20,13 +20,9 @@ from boardctl.store.journal import Journal
 def load_games(
     path: str | os.PathLike[str], *, board: str | None = None, entries: bool = True
 ) -> list[PlayedGame]:
-    """Every finished game of the journal at ``path`` (read-only), from the games the
-    journal keeps and a fold of its current game (:mod:`.kept`), then the games this board
-    played linked to a host's (their copies, signed by the host).
-
-    ``board`` overrides the board id (see :mod:`.board`); without ``entries`` the
-    games kept have none.
-    """
+    """Every finished game of the journal at ``path`` (:mod:`.kept`), then the games this
+    board played linked to a host's (their copies, signed by the host). ``board`` overrides
+    the board id; without ``entries`` the kept games have none."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
         games = kept_games(journal, board=board or board_id(path.parent), entries=entries)
@@ -46,15 +42,8 @@ def load_csv(path: str | os.PathLike[str], *, board: str | None = None) -> str:
     linked games' copies)."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        text = kept_csv(journal, board=board or board_id(path.parent))
-    linked = [game.result for game in _linked(path)]
-    if not linked:
-        return text
-    from boardctl.results.export import write_csv
-
-    out = io.StringIO()
-    write_csv(linked, out)
-    return text + out.getvalue().partition("\r\n")[2]  # their rows, without the header
+        linked = [game.result for game in _linked(path)]
+        return kept_csv(journal, board=board or board_id(path.parent), more=linked)
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:
@@ -100,9 +89,7 @@ def chosen(result: GameResult, *, since: str | None = None, player: str | None =
     if player is None:
         return True
     wanted = player_key(player)
-    return any(player_key(name) == wanted for team in result.players for name in team) or any(
-        player_key(name) == wanted for name in result.names
-    )
+    return any(player_key(name) == wanted for name in chain(*result.players, result.names))
 
 
 def select(

@@ -1,12 +1,9 @@
 """Why a journal cannot be opened or written, said as exactly that, with the fix.
 
-SQLite reports a read-only file system, a full disk or a file the user may
-not write as "attempt to write a readonly database", "database or disk is
-full", "unable to open database file" or "disk I/O error". Those must never
-read as "damaged ... move it aside", which would throw a healthy game away.
-:func:`environment_problem` looks at the file system itself (the folder, the
-files, ``statvfs``) and returns the plain reason and what to do, or None
-when the surroundings are fine (then the file itself is the problem).
+SQLite reports a read-only file system, a full disk or a forbidden file as "readonly
+database", "disk is full", "unable to open database file" or "disk I/O error"; those must
+never read as "damaged ... move it aside", which would throw a healthy game away.
+:func:`environment_problem` looks at the file system itself (folder, files, ``statvfs``).
 """
 
 from __future__ import annotations
@@ -40,17 +37,8 @@ def _me() -> str:
         return str(os.getuid())
 
 
-def _exists(path: Path) -> bool:
-    return os.path.lexists(path)  # False (not an exception) where it may not be looked at
-
-
-def _folder_problem(folder: Path) -> str | None:
-    """A missing, non-folder or unwritable journal folder."""
-    probe = folder
-    while not _exists(probe):
-        if probe.parent == probe:
-            break
-        probe = probe.parent
+def _folder_problem(folder: Path, probe: Path) -> str | None:
+    """A missing, non-folder or unwritable journal folder (``probe``: its nearest that exists)."""
     if not os.path.isdir(probe):
         return (
             f"{probe} is a file, not a folder, so the journal folder {folder} cannot exist "
@@ -61,7 +49,7 @@ def _folder_problem(folder: Path) -> str | None:
             f"permission denied: {_me()} may not enter {probe} (owned by {_owner(probe)}), "
             f"so the journal {folder} cannot be reached; {_as_owner(probe)}"
         )
-    if not _exists(folder):
+    if probe != folder:
         if not os.access(probe, os.W_OK | os.X_OK):
             return (
                 f"the journal folder {folder} does not exist and cannot be created "
@@ -97,26 +85,27 @@ def _filesystem_problem(folder: Path) -> str | None:
     return None
 
 
-def environment_problem(journal: Path, error: BaseException | None = None) -> str | None:
+def environment_problem(
+    journal: str | os.PathLike[str], error: BaseException | None = None
+) -> str | None:
     """The reason a journal at ``journal`` cannot be used that is not the file's content."""
-    journal = journal.absolute()
+    path = Path(journal).absolute()
     code = getattr(error, "errno", None)
-    folder = journal.parent
-    existing = folder
-    while not _exists(existing) and existing.parent != existing:
+    folder = existing = path.parent
+    while not os.path.lexists(existing) and existing.parent != existing:  # (False where unseen)
         existing = existing.parent
     problem = _filesystem_problem(existing) if os.path.isdir(existing) else None
-    if problem is None:
-        problem = _folder_problem(folder)
-    if problem is None and code == errno.ENOSPC:
+    problem = problem or _folder_problem(folder, existing)
+    if problem is not None:
+        return problem
+    if code == errno.ENOSPC:
         return f"no space left on the disk holding {folder}; free some space (df -h {folder})"
-    if problem is None and code == errno.EROFS:
+    if code == errno.EROFS:
         return f"the file system holding {folder} is read-only; remount it read-write"
-    if problem is None:
-        for file in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
-            if _exists(file) and not os.access(file, os.R_OK | os.W_OK):
-                return (
-                    f"permission denied: {_me()} may not write {file} (owned by "
-                    f"{_owner(file)}); {_as_owner(file)}"
-                )
-    return problem
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if os.path.lexists(file) and not os.access(file, os.R_OK | os.W_OK):
+            return (
+                f"permission denied: {_me()} may not write {file} (owned by "
+                f"{_owner(file)}); {_as_owner(file)}"
+            )
+    return None

@@ -1,47 +1,36 @@
 """Damage the journal's SQLite file cannot report itself: found before it is opened.
 
-SQLite recovers a WAL by reading frames up to the first one whose checksum
-fails, and silently ignores the rest. That is right for a torn last write
-(the one transaction in flight at a power cut, never acknowledged), and
-wrong for a flipped bit in the middle: every later, acknowledged entry
-would vanish without a word. A deleted ``-wal`` or a 0-byte database looks
-to SQLite like an older or a new journal. Two independent checks catch
-these before the journal is opened for writing:
+SQLite recovers a WAL up to the first frame whose checksum fails and silently drops
+the rest: right for a torn last write (never acknowledged), wrong for a flipped bit in
+the middle, which loses every later acknowledged entry. A deleted ``-wal`` or a 0-byte
+database looks like an older or a new journal. Two independent checks catch these:
 
-1. :func:`scan_wal` reads the WAL itself. After the first bad frame it
-   looks for *self-consistent* commit frames of the same WAL generation
-   (same salts, checksum right when chained from the stored checksum of
-   the frame before). A torn last write leaves at most one (its own commit
-   frame); two or more mean committed transactions after the damage.
-2. The *mark* (:class:`Mark`, the file ``<journal>-mark``) holds the last
-   sequence number and chained checksum the writer committed, rewritten in
-   place after every commit. It is not fsynced per commit (that would
-   double the cost of an entry), only on close; after a power cut it may
-   lag the journal, never lead it, since it is written after the journal's
-   fsync. A journal with fewer events than the mark has lost acknowledged
-   entries, whatever happened to it.
+1. :func:`scan_wal` reads the WAL itself: after the first bad frame, two or more
+   *self-consistent* commit frames of the same generation (same salts, checksum right
+   from the stored one of the frame before) mean committed transactions were lost (a
+   torn last write leaves at most its own).
+2. The *mark* (:class:`Mark`, ``<journal>-mark``) holds the last sequence number and
+   chained checksum committed, rewritten in place after every commit and fsynced only on
+   close: written after the journal's fsync, it may lag the journal, never lead it. A
+   journal with fewer events than the mark has lost acknowledged entries.
 
-The checks change no file (a WAL holding events is read from a private copy,
-recovered there by SQLite itself: :class:`Recovered`); a
-missing mark is damage too where it could hide a loss, and a journal longer
-than the mark must hold the marked event. Readers with no writer running
-run them as well (:func:`check_read_only`) and refuse a damaged journal with
-:class:`JournalDamaged`, the report a writer would give.
-
-For a writer, damaged files are copied into a ``damaged-<UTC time>`` folder
-beside the journal before SQLite touches them, and never deleted. :class:`Damage` is
-the report: kept in a notice file beside the journal until the next game starts.
-What the board does with it (the sign on the LEDs, the report in the status, the
-backups at a game's end) is the scorekeeper's (:mod:`boardctl.game.keeper`) and
-the service's.
+The checks change no file (a WAL holding events is read from a private copy:
+:class:`Recovered`); a missing mark is damage where it could hide a loss. Readers with
+no writer running refuse a damaged journal (:func:`check_read_only`,
+:class:`JournalDamaged`). A writer copies damaged files into ``damaged-<UTC time>``
+beside the journal first, never deleting them; :class:`Damage`, the report, stays in a
+notice file until the next game starts. What the board does with it is the
+scorekeeper's (:mod:`boardctl.game.keeper`) and the service's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
+import re
 import shutil
 import sqlite3
 import struct
@@ -52,8 +41,8 @@ from typing import Any
 
 from boardctl.errors import JournalError
 from boardctl.store.journal_file import BACKUP_DIR as BACKUP_DIR
-from boardctl.store.journal_file import MARK_PREFIX, MARK_SUFFIX, file_uri, mark_head
-from boardctl.store.journal_file import list_backups as _list_backups
+from boardctl.store.journal_file import MARK_SUFFIX, file_size, file_uri, wal_holds_data
+from boardctl.store.journal_file import list_backups as list_backups
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +51,9 @@ _WAL_HEADER = 32
 _FRAME_HEADER = 24
 _MASK = 0xFFFFFFFF
 _FILES = ("", "-wal", "-mark")  # the journal's own files, set aside when damaged
+MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
+_MARK_LINE = re.compile(re.escape(MARK_PREFIX) + rb"seq=(\d+) crc=(\d+) at=(\d+\.?\d*|\.\d+)\n")
+NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report
 
 
 # --- the WAL ---------------------------------------------------------------------
@@ -94,10 +86,7 @@ def _checksum(data: bytes, s0: int, s1: int, big: bool) -> tuple[int, int]:
 
 def scan_wal(wal: Path | bytes, recovered: int = 0) -> WalScan | None:
     """Check every frame of a WAL (its file or bytes); None if there is no usable WAL header.
-
-    ``recovered``: frames SQLite itself read back as valid (its own recovery
-    checked their checksums), which are then not summed again here.
-    """
+    The first ``recovered`` frames, checked by SQLite's own recovery, are not summed again."""
     if isinstance(wal, Path):
         try:
             wal = wal.read_bytes()
@@ -119,38 +108,28 @@ def scan_wal(wal: Path | bytes, recovered: int = 0) -> WalScan | None:
     previous = (c0, c1)  # the stored checksum of the frame before
     frames = commits = lost = 0
     bad: int | None = None if header_ok else 1
+
+    def sums_to(offset: int, start: tuple[int, int], stored: tuple[int, int]) -> bool:
+        body = data[offset : offset + 8] + data[offset + _FRAME_HEADER : offset + frame_size]
+        return _checksum(body, *start, big) == stored
+
     for index in range(count):
         offset = _WAL_HEADER + index * frame_size
         _page, size_after, f1, f2, k0, k1 = struct.unpack_from(">6I", data, offset)
         same_generation = (f1, f2) == (salt1, salt2)
-        if chain is not None and index < recovered:
+        if chain is None:
+            lost += same_generation and size_after != 0 and sums_to(offset, previous, (k0, k1))
+        elif index < recovered or (same_generation and sums_to(offset, chain, (k0, k1))):
             chain = (k0, k1)
             frames += 1
             commits += size_after != 0
-        elif chain is not None:
-            body = data[offset : offset + 8] + data[offset + _FRAME_HEADER : offset + frame_size]
-            if same_generation and _checksum(body, *chain, big) == (k0, k1):
-                chain = (k0, k1)
-                frames += 1
-                commits += size_after != 0
-            else:
-                chain = None
-                bad = index + 1 if same_generation else None  # (else: an older generation)
-        elif same_generation and size_after:
-            body = data[offset : offset + 8] + data[offset + _FRAME_HEADER : offset + frame_size]
-            lost += _checksum(body, *previous, big) == (k0, k1)
+        else:
+            chain = None
+            bad = index + 1 if same_generation else None  # (else: an older generation)
         previous = (k0, k1)
     if chain is not None and (len(data) - _WAL_HEADER) % frame_size:
         bad = count + 1  # the WAL ends inside a frame: that frame is the bad one
     return WalScan(frames, commits, bad, lost)
-
-
-def wal_holds_data(journal: str) -> bool:
-    """True when ``journal``'s WAL file holds anything (a writer runs, or stopped hard)."""
-    try:
-        return os.stat(f"{journal}-wal").st_size > 0
-    except FileNotFoundError:
-        return False
 
 
 # --- the mark --------------------------------------------------------------------
@@ -166,7 +145,8 @@ class Mark:
 
     def encode(self) -> bytes:
         """A fixed-width line, so that a rewrite in place never leaves a longer old tail."""
-        return mark_head(self.seq, self.crc) + f"at={self.at:020.6f}\n".encode()
+        line = f"seq={self.seq:012d} crc={self.crc:010d} at={self.at:020.6f}\n"
+        return MARK_PREFIX + line.encode()
 
 
 def mark_path(journal: Path) -> Path:
@@ -175,16 +155,8 @@ def mark_path(journal: Path) -> Path:
 
 def parse_mark(data: bytes) -> Mark | None:
     """The mark in ``data``; None unless it is one whole mark line."""
-    if not data.startswith(MARK_PREFIX) or not data.endswith(b"\n"):
-        return None
-    fields = data[len(MARK_PREFIX) : -1].split(b" ")
-    names = (b"seq=", b"crc=", b"at=")
-    if len(fields) != 3 or not all(f.startswith(n) for f, n in zip(fields, names, strict=True)):
-        return None
-    seq, crc, at = (f[len(n) :] for f, n in zip(fields, names, strict=True))
-    if not (seq.isdigit() and crc.isdigit() and at.replace(b".", b"", 1).isdigit()):
-        return None
-    return Mark(int(seq), int(crc), float(at))
+    found = _MARK_LINE.fullmatch(data)
+    return None if found is None else Mark(int(found[1]), int(found[2]), float(found[3]))
 
 
 def _read_mark(journal: Path) -> tuple[bool, Mark | None]:
@@ -211,12 +183,10 @@ class MarkWriter:
         created = not self.path.exists()
         self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
         if created:  # a missing mark is damage: its name must outlast a power cut
+            from boardctl.durable import sync_folder
+
             with contextlib.suppress(OSError):
-                folder = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-                try:
-                    os.fsync(folder)
-                finally:
-                    os.close(folder)
+                sync_folder(self.path.parent)
 
     def write(self, mark: Mark) -> None:
         if self._fd is None:
@@ -224,12 +194,11 @@ class MarkWriter:
         with contextlib.suppress(OSError):  # the mark is a check, never a reason to fail
             os.pwrite(self._fd, mark.encode(), 0)
 
-    def close(self, *, sync: bool = True) -> None:
+    def close(self) -> None:
         if self._fd is None:
             return
         with contextlib.suppress(OSError):
-            if sync:
-                os.fsync(self._fd)
+            os.fsync(self._fd)
         with contextlib.suppress(OSError):
             os.close(self._fd)
         self._fd = None
@@ -237,11 +206,8 @@ class MarkWriter:
 
 def write_mark(journal: Path, mark: Mark) -> None:
     """Write the mark durably (after a restore, or for a journal written elsewhere)."""
-    writer = MarkWriter(journal)
-    try:
+    with contextlib.closing(MarkWriter(journal)) as writer:
         writer.write(mark)
-    finally:
-        writer.close()
 
 
 # --- the database ------------------------------------------------------------------
@@ -271,24 +237,18 @@ def _query_tail(db: sqlite3.Connection, mark_seq: int) -> Tail:
 
 def _scratch() -> str:
     """Where private copies go: ``$TMPDIR``, else memory (``/dev/shm``), else ``/tmp``."""
-    given = os.environ.get("TMPDIR")
-    if given:
-        return given
-    return "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
+    memory = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
+    return os.environ.get("TMPDIR") or memory
 
 
 class Recovered:
-    """Where to read ``journal`` as SQLite recovers it, changing nothing beside it (``with``).
-
-    Without a WAL holding events, the journal itself (complete: read it
-    immutable). With one, a private copy of the database and the WAL in a
-    folder of its own, removed on leaving; :attr:`wal` holds the WAL's bytes.
-    """
+    """Where to read ``journal`` as SQLite recovers it, changing nothing beside it (``with``):
+    the journal itself (immutable) without a WAL holding events, else a private copy of it
+    and of its WAL (:attr:`wal`, its bytes), removed on leaving."""
 
     def __init__(self, journal: str) -> None:
         self.journal = journal
         self.path = journal
-        self.immutable = True
         self.wal: bytes | None = None
         self._folder: str | None = None
         self._db: sqlite3.Connection | None = None
@@ -297,7 +257,7 @@ class Recovered:
         """A read-only connection to :attr:`path` (one, kept until leaving); may raise
         :class:`sqlite3.Error`."""
         if self._db is None:
-            mode = "ro&immutable=1" if self.immutable else "ro"
+            mode = "ro&immutable=1" if self.wal is None else "ro"
             self._db = sqlite3.connect(
                 file_uri(self.path, mode), uri=True, isolation_level=None, check_same_thread=False
             )
@@ -306,30 +266,18 @@ class Recovered:
     def __enter__(self) -> Recovered:
         if not wal_holds_data(self.journal):
             return self
-        base = _scratch()
-        while self._folder is None:
-            folder = os.path.join(base, f"boardctl-check-{os.getpid()}-{os.urandom(4).hex()}")
-            try:
-                os.mkdir(folder, 0o700)
-            except FileExistsError:
-                continue
-            self._folder = folder
+        import tempfile
+
+        self._folder = tempfile.mkdtemp(prefix=f"boardctl-check-{os.getpid()}-", dir=_scratch())
         try:
-            with open(f"{self.journal}-wal", "rb") as file:
-                self.wal = file.read()
+            wal = Path(f"{self.journal}-wal").read_bytes()
             self.path = os.path.join(self._folder, "journal.sqlite")
-            with open(self.journal, "rb") as reading, open(self.path, "xb") as writing:
-                size, done = os.fstat(reading.fileno()).st_size, 0
-                while done < size and (
-                    sent := os.sendfile(writing.fileno(), reading.fileno(), done, size - done)
-                ):
-                    done += sent
-            with open(f"{self.path}-wal", "xb") as writing:
-                writing.write(self.wal)
+            shutil.copyfile(self.journal, self.path)
+            Path(f"{self.path}-wal").write_bytes(wal)
         except BaseException:
             self.__exit__()
             raise
-        self.immutable = False
+        self.wal = wal
         return self
 
     def __exit__(self, *_: object) -> None:
@@ -337,23 +285,14 @@ class Recovered:
             self._db.close()  # (read-only: no checkpoint on close)
             self._db = None
         if self._folder is not None:
-            for name in os.listdir(self._folder):
-                os.unlink(os.path.join(self._folder, name))
-            os.rmdir(self._folder)
+            shutil.rmtree(self._folder)
             self._folder = None
 
 
 def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, WalScan | None] | None:
-    """The journal's tail as SQLite reads it and the scan of the WAL it recovered; None when
-    it cannot be read at all (an empty or missing journal has an empty tail).
-
-    SQLite recovers the WAL in the private copy and says how many frames it kept;
-    only the frames after those are summed here.
-    """
-    try:
-        if os.stat(where.path).st_size == 0:
-            return Tail(), None
-    except FileNotFoundError:
+    """The journal's tail as SQLite reads it and the scan of the WAL it recovered (only the
+    frames after those it kept are summed); None when it cannot be read at all."""
+    if file_size(where.path) == 0:
         return Tail(), None
     try:
         found = _query_tail(where.connection(), mark_seq)
@@ -366,11 +305,8 @@ def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, WalScan | None] | N
 
 
 def _recovered_frames(shm: str, wal: bytes) -> int:
-    """The frames SQLite's recovery kept of ``wal``: ``mxFrame`` of the wal-index it built.
-
-    The index header (in the machine's byte order) is read only if its salts
-    are the WAL's; else 0, and every frame is summed here.
-    """
+    """The frames SQLite's recovery kept of ``wal``: ``mxFrame`` of the wal-index it built
+    (in the machine's byte order), if its salts are the WAL's; else 0."""
     try:
         with open(shm, "rb") as file:
             head = file.read(48)
@@ -388,12 +324,8 @@ def _recovered_frames(shm: str, wal: bytes) -> int:
 
 
 def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
-    """What is wrong with the journal's files (reasons), its tail and its mark.
-
-    None when the journal cannot be read at all (opening it then says why).
-    No reasons: the journal is whole, or lost only the unacknowledged last
-    write (a torn last transaction leaves at most one commit frame after the
-    WAL's bad frame).
+    """What is wrong with the journal's files (reasons), its tail and its mark; None when
+    it cannot be read at all (opening it says why), or is whole but for a torn last write.
     """
     marked, mark = _read_mark(journal)
     with Recovered(str(journal)) as where:
@@ -407,10 +339,7 @@ def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
             f"the -wal file is damaged at frame {wal.bad_frame}: "
             f"{wal.lost_commits} later transactions cannot be read"
         )
-    try:
-        database = os.stat(journal).st_size > 0
-    except FileNotFoundError:
-        database = False
+    database = file_size(journal) > 0
     if mark is not None:
         if mark.seq > end.seq:
             if not database:
@@ -437,20 +366,18 @@ def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
                     "the transactions from there on cannot be read"
                 )
             reasons.append("the -mark file is missing: lost last entries cannot be told")
-    return reasons, end, mark
+    return (reasons, end, mark) if reasons else None
 
 
 def writer_running(journal: str | os.PathLike[str]) -> bool:
     """True while a process holds ``journal``'s writer lock; looked up, never taken.
 
-    A holder writes ``<pid> <role>`` into the lock file as it takes the lock
-    and empties it as it lets go (:mod:`boardctl.store.lock`): an empty file,
-    or a holder that no longer runs (``kill -9``), is no writer. Otherwise the
-    kernel's list of file locks (``/proc/locks``) says, so a reader neither
-    creates the lock file nor holds up a writer that wants it; where that
-    list cannot be read, a shared lock is tried and dropped at once.
+    An empty lock file (:mod:`.lock` empties it as it lets go) or a holder that no longer
+    runs is no writer; otherwise the kernel's ``/proc/locks`` says, so a reader neither
+    creates the file nor holds up a writer (where it cannot be read: a shared lock, tried
+    and dropped at once).
     """
-    path = f"{os.fspath(journal)}-lock"  # boardctl.store.lock.lock_path
+    path = f"{os.fspath(journal)}-lock"  # (as boardctl.store.lock names it)
     try:
         with open(path, "rb") as file:
             words = file.read(64).split()
@@ -479,17 +406,13 @@ def writer_running(journal: str | os.PathLike[str]) -> bool:
         if len(fields) < 6 or fields[1] != "FLOCK":
             continue  # (a waiter's line reads "1: -> FLOCK ...")
         where = fields[5].split(":")
-        try:
+        with contextlib.suppress(IndexError, ValueError):
             if (int(where[0], 16), int(where[1], 16), int(where[2])) == wanted:
                 return True
-        except (IndexError, ValueError):
-            continue
     return False
 
 
 def _probe(path: str) -> bool:
-    import fcntl
-
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
@@ -506,6 +429,11 @@ def _probe(path: str) -> bool:
 # --- the report ----------------------------------------------------------------------
 
 
+def utc(at: float) -> str:
+    """A Unix time as people read it: ``2026-12-01 10:03:12 UTC``."""
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
+
+
 @dataclass(frozen=True, slots=True)
 class Damage:
     """Damage found when the journal was opened, and what was done about it."""
@@ -520,11 +448,7 @@ class Damage:
     def summary(self) -> str:
         """One line for the log, ``boardctl status`` and systemd's STATUS=."""
         of = f" of {self.expected}" if self.expected is not None else ""
-        when = (
-            time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.last_at))
-            if self.last_at is not None
-            else "the start"
-        )
+        when = "the start" if self.last_at is None else utc(self.last_at)
         head = (
             f"journal damaged ({'; '.join(self.reasons)}): recovered {self.recovered}{of} "
             f"entries, up to {when}"
@@ -538,10 +462,7 @@ class Damage:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["reasons"] = list(self.reasons)
-        data["summary"] = self.summary()
-        return data
+        return {**asdict(self), "reasons": list(self.reasons), "summary": self.summary()}
 
     @classmethod
     def from_dict(cls, data: Any) -> Damage | None:
@@ -559,8 +480,6 @@ class Damage:
 
 
 def notice_path(journal: Path) -> Path:
-    from boardctl.store.journal_file import NOTICE_SUFFIX
-
     return Path(f"{journal}{NOTICE_SUFFIX}")
 
 
@@ -575,20 +494,11 @@ def read_notice(journal: Path) -> Damage | None:
 
 def clear_notice(journal: Path) -> None:
     """Remove the standing report (a new game started); the set-aside copies stay."""
-    with contextlib.suppress(FileNotFoundError):
-        notice_path(journal).unlink()
+    notice_path(journal).unlink(missing_ok=True)
 
 
-def list_backups(journal: Path) -> list[Path]:
-    """The backups of ``journal``, oldest first."""
-    return [Path(p) for p in _list_backups(journal)]
-
-
-def set_aside(journal: Path, files: list[Path] | None = None, label: str = "damaged") -> Path:
-    """Copy the journal's files (or ``files``) into ``<label>-<UTC time>`` beside it.
-
-    Returns the folder. Nothing is moved or deleted.
-    """
+def set_aside(journal: Path, files: list[Path], label: str = "damaged") -> Path:
+    """Copy ``files`` (the journal's) into ``<label>-<UTC time>`` beside it; the folder."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     folder = journal.parent / f"{label}-{stamp}"
     suffix = 1
@@ -596,8 +506,6 @@ def set_aside(journal: Path, files: list[Path] | None = None, label: str = "dama
         suffix += 1
         folder = journal.parent / f"{label}-{stamp}-{suffix}"
     folder.mkdir(mode=0o750)
-    if files is None:
-        files = [Path(f"{journal}{extra}") for extra in _FILES]
     for source in files:
         if source.exists():
             shutil.copy2(source, folder / source.name)
@@ -609,14 +517,10 @@ def _present(journal: Path) -> list[Path]:
 
 
 def check_before_open(journal: Path) -> Damage | None:
-    """Look for silent damage before a writer opens ``journal``; set the files aside if found.
-
-    Returns the report (also written as the notice beside the journal and
-    into the folder), or None when the journal is whole (or only lost the
-    unacknowledged last write).
-    """
+    """Look for silent damage before a writer opens ``journal``; if found, set the files
+    aside and return the report (written into the folder and as the notice too)."""
     examined = _examine(journal)
-    if examined is None or not examined[0]:
+    if examined is None:
         return None
     reasons, end, mark = examined
     folder = set_aside(journal, _present(journal))
@@ -630,27 +534,15 @@ def check_before_open(journal: Path) -> Damage | None:
 
 
 def check_read_only(journal: Path) -> Damage | None:
-    """The damage a writer opening ``journal`` now would report, found changing nothing.
-
-    For readers while no writer runs (``status``, ``results``, the bridge, ...);
-    the report's ``set_aside`` is empty.
-    """
+    """The damage a writer opening ``journal`` now would report, found changing nothing
+    (for readers while no writer runs; its ``set_aside`` is empty)."""
     examined = _examine(journal)
-    if examined is None or not examined[0]:
-        return None
-    reasons, end, mark = examined
-    return _report(reasons, end, mark, "")
+    return None if examined is None else _report(*examined, "")
 
 
 def _report(reasons: list[str], end: Tail, mark: Mark | None, folder: str) -> Damage:
-    return Damage(
-        recovered=end.seq,
-        expected=mark.seq if mark is not None else None,
-        last_at=end.at,
-        reasons=tuple(dict.fromkeys(reasons)),
-        set_aside=folder,
-        found_at=time.time(),
-    )
+    expected = mark.seq if mark is not None else None
+    return Damage(end.seq, expected, end.at, tuple(dict.fromkeys(reasons)), folder, time.time())
 
 
 class JournalDamaged(JournalError):
@@ -665,11 +557,8 @@ class JournalDamaged(JournalError):
 
 
 def restore_backup(journal: Path, backup: Path) -> Path | None:
-    """Make ``backup`` the journal; the journal's files are first copied aside (never deleted).
-
-    Returns the folder holding the replaced files (None if there was no
-    journal). The caller makes sure no service has the journal open.
-    """
+    """Make ``backup`` the journal, no service having it open; the folder its files were
+    first copied into (None if there was no journal)."""
     with Recovered(str(backup)) as where:
         read = tail(where)
     if read is None:
@@ -681,8 +570,7 @@ def restore_backup(journal: Path, backup: Path) -> Path | None:
     with temporary.open("rb") as file:
         os.fsync(file.fileno())
     for stale in ("-wal", "-shm"):  # copied aside above; they belong to the replaced journal
-        with contextlib.suppress(FileNotFoundError):
-            Path(f"{journal}{stale}").unlink()
+        Path(f"{journal}{stale}").unlink(missing_ok=True)
     os.replace(temporary, journal)
     write_mark(journal, Mark(end.seq, end.crc, end.at or 0.0))
     clear_notice(journal)

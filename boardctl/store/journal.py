@@ -1,28 +1,21 @@
 """The durable journal: every accepted event, one SQLite transaction each.
 
-The only module of boardctl that imports :mod:`sqlite3`. The file is in WAL
-mode with ``synchronous=FULL``, so an event is on disk when :meth:`append`
-returns and a crash or power cut at any moment leaves either the old or the
-new journal, never a torn one. Readers (``boardctl status``) may read while
-the service writes.
+The file is in WAL mode with ``synchronous=FULL``, so an event is on disk when
+:meth:`append` returns and a crash or power cut leaves either the old or the new
+journal, never a torn one. Readers (``boardctl status``) may read while the service writes.
 
-Each row carries a CRC-32 chained over every earlier row (seq, time and
-body), checked on every read: damage that SQLite itself cannot see (a
-changed byte inside a row, a lost or reordered row) gives a
-:class:`JournalError` instead of a silently wrong game. A damaged WAL tail
-is dropped by SQLite's own frame checksums, which leaves a clean earlier
-journal.
+Each row carries a CRC-32 chained over every earlier row (seq, time and body), checked
+on every read: damage SQLite cannot see (a changed byte, a lost or reordered row) gives
+a :class:`JournalError` instead of a silently wrong game. The schema version is ``PRAGMA
+user_version``; a journal from a newer boardctl is refused (:class:`SchemaError`).
 
-The schema version is ``PRAGMA user_version``; a journal from a newer
-boardctl is refused with :class:`SchemaError` and never written to.
-
-A *snapshot* of the state may be stored with an event, in the same
-transaction (the scorekeeper does so at every game start); it is a cache of
-the replay that lets :meth:`Journal.resume` skip decoding older events.
+A *snapshot* of the state may be stored with an event, in the same transaction (at every
+game start): a cache of the replay that lets :meth:`Journal.resume` skip older events.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 import logging
@@ -33,18 +26,17 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from boardctl.errors import JournalError
 from boardctl.store import integrity, journal_file
 from boardctl.store.integrity import BACKUP_DIR as BACKUP_DIR
-from boardctl.store.integrity import Damage, Mark, MarkWriter, writer_running
+from boardctl.store.integrity import Damage, Mark, MarkWriter, utc, writer_running
 from boardctl.store.integrity import list_backups as list_backups
 from boardctl.store.journal_file import APPLICATION_ID as APPLICATION_ID
 from boardctl.store.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
 from boardctl.store.journal_file import cannot as _cannot
-from boardctl.store.journal_file import checked_rows, select_rows
+from boardctl.store.journal_file import check_identity, checked_rows, connect
 from boardctl.store.journal_file import damaged as _damaged
 from boardctl.store.journal_file import row_crc as row_crc
 from boardctl.store.lock import WriterLock
@@ -133,14 +125,9 @@ def span(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def _utc(at: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
-
-
 def default_journal_path() -> Path:
-    """Where the journal lives: ``$STATE_DIRECTORY/journal.sqlite`` (systemd), else
-    ``$XDG_STATE_HOME/boardctl/journal.sqlite``, else ``~/.local/state/boardctl/journal.sqlite``.
-    """
+    """``$STATE_DIRECTORY/journal.sqlite`` (systemd), else under ``$XDG_STATE_HOME/boardctl``,
+    else under ``~/.local/state/boardctl``."""
     state_dir = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
     if state_dir:
         return Path(state_dir) / FILE_NAME
@@ -157,10 +144,8 @@ CLOCK_JUMP = 1.0  # seconds behind the last event from which a clock's step back
 class Record:
     """One journal row: sequence number (from 1), time, the event (and a clock behind).
 
-    ``at`` never goes back from one event to the next: an event is stamped
-    with the later of the wall clock and the event before. ``clock`` is the
-    wall clock's own reading when it was :data:`CLOCK_JUMP` or more behind
-    (stepped back), else None.
+    ``at`` never goes back (:func:`stamp`); ``clock`` is the wall clock's own reading
+    when it was :data:`CLOCK_JUMP` or more behind, else None.
     """
 
     seq: int
@@ -171,20 +156,12 @@ class Record:
 
 
 def stamp(now: float, last: float) -> tuple[float, float | None]:
-    """An event's time after one at ``last`` when the clock reads ``now``: (time, clock noted).
-
-    The time is never before ``last``; a clock :data:`CLOCK_JUMP` or more
-    behind is noted with the event (and shown by ``history``).
-    """
+    """An event's time after one at ``last`` when the clock reads ``now``, never before
+    ``last``, and the clock's reading if it is :data:`CLOCK_JUMP` or more behind (``history``
+    shows it)."""
     if now >= last:
         return now, None
     return last, (now if last - now >= CLOCK_JUMP else None)
-
-
-def _without_clock(event: dict[str, Any]) -> float | None:
-    """Take the clock's noted reading out of a stored event (the engine never sees it)."""
-    clock = event.pop(CLOCK_KEY, None)
-    return float(clock) if isinstance(clock, int | float) else None
 
 
 def encode_event(event: Mapping[str, Any]) -> str:
@@ -224,6 +201,17 @@ def _chained(rows: Iterable[tuple[int, str]]) -> tuple[int, int]:
     return covered, value
 
 
+def _state(snapshot: tuple[int, str, int] | None, crc: int) -> dict[str, Any] | None:
+    """A stored snapshot's state, if its checksum chains from its event's ``crc`` (else None)."""
+    if snapshot is None or zlib.crc32(snapshot[1].encode(), crc) != snapshot[2]:
+        return None
+    try:
+        value = json.loads(snapshot[1])
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 @contextlib.contextmanager
 def _transaction(db: sqlite3.Connection) -> Iterator[None]:
     """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back if anything goes wrong inside."""
@@ -256,8 +244,6 @@ class Journal:
         self.backup_on_close = False  # the service sets it: a backup at every clean shutdown
         self._mark: MarkWriter | None = None
         self._lock: WriterLock | None = None
-        self._opened_seq = 0
-        self._appended = 0
         self._request: str | None = None  # the request id the next append records
         self.starts_pending = False  # a thread stores the game starts: none keeps rows now
 
@@ -274,143 +260,91 @@ class Journal:
     ) -> Journal:
         """Open (or, unless ``readonly``, create) the journal at ``path``.
 
-        A writer first takes the journal's writer lock as ``owner``
-        (:mod:`boardctl.store.lock`; ``"service"`` waits for a short-lived
-        writer, anything else does not wait), held until :meth:`close`.
-        Raises :class:`~boardctl.store.lock.JournalBusy` if another writer has
-        it, :class:`SchemaError` for a newer schema (the file is not touched)
-        and :class:`JournalError` for anything unreadable. SQLite's structural
-        check (:meth:`check_pages`) is left to the caller if not ``check_pages``,
-        and to the writer if one runs while a reader opens.
+        A writer holds the writer lock as ``owner`` (:mod:`.lock`) until :meth:`close`.
+        Raises :class:`~boardctl.store.lock.JournalBusy` if another writer has it,
+        :class:`SchemaError` for a newer schema (the file is not touched) and
+        :class:`JournalError` for anything unreadable. :meth:`check_pages` is left to the
+        caller if not ``check_pages``, and to the writer if one runs while a reader opens.
         """
         path = Path(path)
-        lock: WriterLock | None = None
-        if not readonly:
+        with contextlib.ExitStack() as undo:  # on failure: the connection closed, the lock let go
+            lock: WriterLock | None = None
+            if not readonly:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise _cannot("create the folder for", path, exc) from exc
+                lock = WriterLock.acquire(path, owner)
+                undo.callback(lock.release)
+            found = cls._look_for_damage(path, readonly)  # before SQLite opens anything
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                exists = path.exists() and path.stat().st_size > 0
             except OSError as exc:
-                raise _cannot("create the folder for", path, exc) from exc
-            lock = WriterLock.acquire(path, owner)
-        try:
-            return cls._open_locked(path, readonly=readonly, lock=lock, check=check_pages)
-        except BaseException:
-            if lock is not None:
-                lock.release()
-            raise
-
-    @classmethod
-    def _open_locked(
-        cls, path: Path, *, readonly: bool, lock: WriterLock | None, check: bool
-    ) -> Journal:
-        # Before SQLite opens anything (even a reader may add an empty -wal).
-        if readonly:
-            cls._refuse_unseen_damage(path)
-        try:
-            exists = path.exists() and path.stat().st_size > 0
-        except OSError as exc:
-            raise _cannot("reach", path, exc) from exc
-        if readonly and not exists:
-            raise JournalError(f"no journal at {path} (is the service set up? try --journal PATH)")
-        found = None if readonly else cls._look_for_damage(path)
-        if exists:
-            cls._check_version(path)
-        connection = cls._reader(path) if readonly else cls._connect(path, str(path))
-        journal = cls(path, connection, readonly=readonly)
-        try:
+                raise _cannot("reach", path, exc) from exc
+            if readonly and not exists:
+                raise JournalError(
+                    f"no journal at {path} (is the service set up? try --journal PATH)"
+                )
+            if exists:
+                journal_file.check_version(path)
+            connection = journal_file.reader(path) if readonly else connect(path, str(path))
+            undo.callback(connection.close)
+            journal = cls(path, connection, readonly=readonly)
             if not readonly:
                 journal._prepare()
-            if check and (not readonly or not writer_running(str(path))):
+            if check_pages and (not readonly or not writer_running(str(path))):
                 journal.check_pages()  # (a running writer checked it)
             journal.damage = found or integrity.read_notice(path)
             if not readonly:
-                journal._opened_seq = journal._stored_seq()
                 journal._mark = MarkWriter(path)
                 journal._lock = lock
-        except BaseException:
-            connection.close()
-            raise
+            undo.pop_all()
         return journal
 
     @staticmethod
-    def _look_for_damage(path: Path) -> Damage | None:
+    def _look_for_damage(path: Path, readonly: bool) -> Damage | None:
+        """The checks of :mod:`.integrity`: a writer sets damaged files aside and logs the
+        report; a reader while no writer runs (one that does checked at its open) changes
+        nothing and raises :class:`~boardctl.store.integrity.JournalDamaged`."""
+        if readonly and writer_running(str(path)):
+            return None
+        check = integrity.check_read_only if readonly else integrity.check_before_open
         try:
-            found = integrity.check_before_open(path)
+            found = check(path)
         except (OSError, sqlite3.Error) as exc:
             raise _cannot("check for damage", path, exc) from exc
+        if found is not None and readonly:
+            raise integrity.JournalDamaged(found)
         if found is not None:
             log.error("%s", found.summary())
         return found
 
-    @staticmethod
-    def _refuse_unseen_damage(path: Path) -> None:
-        """A reader while no writer runs: the writer's damage checks, changing nothing.
-
-        Raises :class:`~boardctl.store.integrity.JournalDamaged` (the report a
-        writer would give) for damage no writer has seen. While a writer runs
-        it checked the journal when it opened it, and its notice stands.
-        """
-        if writer_running(str(path)):
-            return
-        try:
-            found = integrity.check_read_only(path)
-        except (OSError, sqlite3.Error) as exc:
-            raise _cannot("check for damage", path, exc) from exc
-        if found is not None:
-            raise integrity.JournalDamaged(found)
-
     def stored_seq(self) -> int:
         """The last event stored (another process may have written it since this one read)."""
-        return self._stored_seq()
-
-    def _stored_seq(self) -> int:
-        try:
-            row = self._db.execute("SELECT max(seq) FROM events").fetchone()
-        except sqlite3.Error as exc:
-            raise _damaged(self.path, exc) from exc
-        return int(row[0] or 0)
-
-    _connect = staticmethod(journal_file.connect)
-    _reader = staticmethod(journal_file.reader)
-    _check_version = staticmethod(journal_file.check_version)
-    _refuse = staticmethod(journal_file.refuse)
+        return int(self._query("SELECT max(seq) FROM events")[0][0] or 0)
 
     def _prepare(self) -> None:
-        """WAL mode, full sync, and the schema for a new file."""
+        """WAL mode, full sync, and the schema for a new file (or the migration of an old one)."""
         db = self._db
         try:
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            self._refuse(self.path, *self._identity(), tables=bool(tables))  # before any write
+            check_identity(db, self.path)  # before any write
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise JournalError(f"journal {self.path}: cannot use WAL mode (got {mode})")
             db.execute("PRAGMA synchronous=FULL")
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                version, app_id = self._identity()
-                tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-                self._refuse(self.path, version, app_id, tables=bool(tables))
-                created = version == 0
-                if created:
+            with _transaction(db):
+                version = check_identity(db, self.path)
+                if version == 0:
                     for statement in _SCHEMA:
                         db.execute(statement)
                     db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 elif version < SCHEMA_VERSION:
                     _migrate(db, version)
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            if created:  # the empty journal goes into the main file at once
+            if version == 0:  # the empty journal goes into the main file at once
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
-
-    def _identity(self) -> tuple[int, int]:
-        """The schema version and application id as SQLite sees them (WAL included)."""
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
-        return int(version), int(app_id)
 
     def check_pages(self) -> None:
         """SQLite's own structural check (the whole file: 0.1-0.4 s for 10,000 games here)."""
@@ -421,7 +355,10 @@ class Journal:
     def _rows(self, limit: int = -1) -> list[tuple[int, float, str, int]]:
         """Rows not yet read (the next ``limit``), checked (sequence without gaps, chained
         checksum)."""
-        rows = select_rows(self._db, self.path, self._last_seq, limit)
+        rows = self._query(
+            "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+            (self._last_seq, limit),
+        )
         return checked_rows(rows, self.path, self._last_seq, self._last_crc)
 
     def _record(self, seq: int, at: float, body: str, crc: int = 0) -> Record:
@@ -431,7 +368,8 @@ class Journal:
             raise _damaged(self.path, exc) from exc
         if not isinstance(event, dict):
             raise _damaged(self.path, ValueError(f"event {seq} is not an object"))
-        return Record(seq, at, event, _without_clock(event), crc)
+        clock = event.pop(CLOCK_KEY, None)  # (the engine never sees it)
+        return Record(seq, at, event, float(clock) if isinstance(clock, int | float) else None, crc)
 
     def records(self) -> Iterator[Record]:
         """Every event not yet read, in order, checked (read :data:`READ_AT_ONCE` at a time)."""
@@ -443,27 +381,18 @@ class Journal:
 
     def event_rows(self, limit: int = -1) -> list[tuple[int, float, dict[str, Any], int]]:
         """Every event not yet read (the next ``limit``) as ``(seq, time, event, chained
-        crc)``, checked.
-
-        The same rows as :meth:`records` with each row's checksum, decoded in
-        one pass (about three times faster, for readers of a whole journal).
-        A row that is not a JSON object is named as :meth:`records` names it.
-        """
+        crc)``, checked: :meth:`records` decoded in one pass (three times faster)."""
         rows = self._rows(limit)
         try:
             events = json.loads("[" + ",".join(body for _, _, body, _ in rows) + "]")
         except ValueError:
-            events = None
-        if (
-            not isinstance(events, list)
-            or len(events) != len(rows)
-            or not all(isinstance(event, dict) for event in events)
-        ):  # a damaged row: decode one by one to name it
+            events = []
+        if len(events) != len(rows) or not all(isinstance(event, dict) for event in events):
+            # a damaged row: decode one by one to name it
             events = [self._record(seq, at, body).event for seq, at, body, _ in rows]
         else:
-            for (_, _, body, _), event in zip(rows, events, strict=True):
-                if CLOCK_KEY in event and f'"{CLOCK_KEY}":' in body:
-                    del event[CLOCK_KEY]
+            for event in events:
+                event.pop(CLOCK_KEY, None)
         if rows:
             self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return [
@@ -471,61 +400,48 @@ class Journal:
         ]
 
     def resume(self) -> tuple[dict[str, Any] | None, list[Record]]:
-        """Check the events; return the latest snapshot and the events from its own on.
+        """The latest snapshot and the events from its own on (``(None, [])`` without one:
+        replay :meth:`records`).
 
-        Without a usable snapshot: ``(None, [])`` (replay :meth:`records`). The snapshot's
-        event is the first record returned. Only the returned events are
-        decoded, and only the last :data:`CHECKED_AT_START` events (or more, back
-        to the snapshot) are read and checked, chained from the stored
-        checksum of the event before them: a long journal resumes in the same
-        time as a short one (``docs/performance.md``, "Years of play").
+        Only the last :data:`CHECKED_AT_START` events (or more, back to the snapshot) are
+        read and checked, from the stored checksum of the event before them: a long journal
+        resumes as fast as a short one (``docs/performance.md``, "Years of play").
         """
-        last = self._stored_seq()
-        found = self._query(
-            "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1",
-            (last,),
-        )
+        last = self.stored_seq()
+        found = self._snapshot_at(last)
         start = max(1, last - CHECKED_AT_START + 1)
         if found:
-            start = min(start, int(found[0][0]))
+            start = min(start, int(found[0]))
         rows = self._rows_from(start, last)
-        snapshot: dict[str, Any] | None = None
-        first = 0
-        if found and rows:
-            snap_seq, body, stored = found[0]
-            index = snap_seq - rows[0][0]
-            if 0 <= index < len(rows) and zlib.crc32(body.encode(), rows[index][3]) == stored:
-                with contextlib.suppress(ValueError):
-                    value = json.loads(body)
-                    if isinstance(value, dict):
-                        snapshot, first = value, index
+        index = found[0] - start if found else -1
+        snapshot = _state(found, rows[index][3]) if 0 <= index < len(rows) else None
         if snapshot is None:  # no usable snapshot: the caller reads every event (records)
             return None, []
-        records = [self._record(seq, at, body) for seq, at, body, _ in rows[first:]]
+        records = [self._record(seq, at, body) for seq, at, body, _ in rows[index:]]
         self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return snapshot, records
 
     def page(self, first: int, last: int) -> tuple[dict[str, Any] | None, list[Record]]:
-        """The latest snapshot at or before event ``first``; the events from its own to ``last``.
+        """The latest snapshot at or before event ``first`` and the events, with their chained
+        checksums, from its own to ``last`` (without one: ``None``, from the first event).
 
-        Without a usable snapshot: ``(None, the events from the first to last)``.
-        Each record carries its chained checksum. Only these rows are read, each
-        checked from the stored checksum of the row before them: a page of a
-        long journal (``history --all``) costs the game it starts in and the
-        page, not the journal.
+        Only these rows are read, checked from the stored checksum of the row before: a
+        page of ``history --all`` costs the game it starts in and the page, not the journal.
         """
-        latest = "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1"
-        found = self._query(latest, (first,))
-        start = 1 if not found else int(found[0][0])
+        found = self._snapshot_at(first)
+        start = int(found[0]) if found else 1
         rows = self._rows_from(start, last)
-        if found and rows and zlib.crc32(found[0][1].encode(), rows[0][3]) == found[0][2]:
-            with contextlib.suppress(ValueError):
-                value = json.loads(found[0][1])
-                if isinstance(value, dict):
-                    return value, [self._record(*row) for row in rows]
-        if start > 1:  # an unusable snapshot: from the first event
+        snapshot = _state(found, rows[0][3]) if rows else None
+        if snapshot is None and start > 1:  # an unusable snapshot: from the first event
             rows = self._rows_from(1, last)
-        return None, [self._record(*row) for row in rows]
+        return snapshot, [self._record(*row) for row in rows]
+
+    def _snapshot_at(self, seq: int) -> tuple[int, str, int] | None:
+        """The latest stored snapshot at or before event ``seq``: (seq, body, crc)."""
+        found = self._query(
+            "SELECT seq, body, crc FROM snapshots WHERE seq <= ? ORDER BY seq DESC LIMIT 1", (seq,)
+        )
+        return found[0] if found else None
 
     def _query(self, sql: str, parameters: tuple[int | str, ...] = ()) -> list[Any]:
         try:
@@ -549,53 +465,57 @@ class Journal:
             "INSERT OR REPLACE INTO games (seq, first, body, crc) VALUES (?, ?, ?, ?)",
             (seq, first, body, zlib.crc32(body.encode(), crc)),
         )
-        insert = "INSERT OR REPLACE INTO {} (seq, body, crc) VALUES (?, ?, ?)"
-        db.execute(insert.format("results"), (seq, results, zlib.crc32(results.encode(), crc)))
-        db.execute(insert.format("csv"), (seq, rows, _csv_crc(rows, first, crc)))
+        self._put("results", seq, results, crc)
+        db.execute(
+            "INSERT OR REPLACE INTO csv (seq, body, crc) VALUES (?, ?, ?)",
+            (seq, rows, _csv_crc(rows, first, crc)),
+        )
         self._chain_csv(seq, crc, first, rows)
         if totals is not None:  # one row: the latest
             db.execute("DELETE FROM totals")
-            db.execute(insert.format("totals"), (seq, totals, zlib.crc32(totals.encode(), crc)))
+            self._put("totals", seq, totals, crc)
+
+    def _put(self, table: str, seq: int, body: str, crc: int) -> None:
+        """Store ``body`` as the row of event ``seq`` in ``table``, chained from its ``crc``."""
+        self._db.execute(
+            f"INSERT OR REPLACE INTO {table} (seq, body, crc) VALUES (?, ?, ?)",
+            (seq, body, zlib.crc32(body.encode(), crc)),
+        )
 
     def _chain_csv(self, seq: int, crc: int, first: int, rows: str) -> None:
-        """The ``csv_chain`` row for a csv row just stored at game start ``seq``: the chain
-        at the game start before it (``first``) carried on; from the rows themselves, each
-        checked, if it is not there; none if they do not reach ``first``."""
-        found = self._csv_chain()
-        known = found is not None and found[0] == first < seq
-        before = int(found[1]) if found and known else self._csv_chain_to(first, seq)
+        """The ``csv_chain`` row for a csv row just stored at game start ``seq``: the chain at
+        the game start before it (``first``) carried on, else made from the rows themselves,
+        each checked (after a migration, or where a rebuild begins); none if they do not
+        reach ``first``."""
+        found = self._latest("csv_chain")
+        if found is not None and found[0] == first < seq:
+            before: int | None = int(found[1])
+        else:
+            covered, before = _chained(self._checked_csv(min(first + 1, seq)))
+            before = before if covered == first else None
         self._db.execute("DELETE FROM csv_chain")
         if before is not None:
-            chain = str(_csv_crc(rows, first, before))
-            self._db.execute(
-                "INSERT INTO csv_chain (seq, body, crc) VALUES (?, ?, ?)",
-                (seq, chain, zlib.crc32(chain.encode(), crc)),
-            )
+            self._put("csv_chain", seq, str(_csv_crc(rows, first, before)), crc)
 
-    def _csv_chain(self) -> tuple[int, str] | None:
-        """The ``csv_chain`` row, (seq, body), if its checksum chains from its event's."""
+    def _latest(self, table: str) -> tuple[int, str] | None:
+        """The latest row of ``table`` (one of a single row), (seq, body), if its checksum
+        chains from its event's."""
         for seq, body, stored, crc in self._query(
-            "SELECT c.seq, c.body, c.crc, e.crc FROM csv_chain c JOIN events e USING (seq)"
+            f"SELECT t.seq, t.body, t.crc, e.crc FROM {table} t JOIN events e USING (seq) "
+            "ORDER BY t.seq DESC LIMIT 1"
         ):
             if zlib.crc32(body.encode(), crc) == stored:
                 return int(seq), body
         return None
 
-    def _csv_chain_to(self, first: int, end: int) -> int | None:
-        """The chain of the csv rows up to game start ``first`` (and before ``end``), each
-        checked against its event (None if they do not reach it): after a migration, or
-        where a rebuild begins."""
-        covered, value = _chained(self._checked_csv(min(first + 1, end)))
-        return value if covered == first else None
-
-    def _checked_csv(self, end: int | None = None) -> list[tuple[int, str]]:
+    def _checked_csv(self, end: int = 1 << 62) -> list[tuple[int, str]]:
         """The ``csv`` rows (before event ``end``) from the first on, while each one begins at
         the game start of the one before and chains from its own event's checksum."""
         covered, rows = 1, []
         for seq, body, stored, crc in self._query(
             "SELECT t.seq, t.body, t.crc, e.crc FROM csv t JOIN events e USING (seq) "
-            + ("ORDER BY t.seq" if end is None else "WHERE t.seq < ? ORDER BY t.seq"),
-            () if end is None else (end,),
+            "WHERE t.seq < ? ORDER BY t.seq",
+            (end,),
         ):
             if _csv_crc(body, covered, crc) != stored:
                 break
@@ -622,16 +542,11 @@ class Journal:
             raise _damaged(self.path, exc) from exc
 
     def csv_rows(self) -> tuple[int, list[str]]:
-        """The ``csv`` rows from the first event on, while each one begins at the game start
-        of the one before (its checksum says so: no join with the ``games`` rows) and chains
-        from its event's checksum: the game start where they end (1: none) and their bodies,
-        in order (:func:`boardctl.results.kept.kept_csv`). None in a schema 4 journal that no
-        writer has migrated yet.
-
-        One checksum checks them all when the ``csv_chain`` row holds (its event's checksum
-        and the rows' chain agree: one lookup of an event, not one a game); else each row
-        is checked against its own event, as far as they hold."""
-        version = self._identity()[0]
+        """The ``csv`` rows from the first event on while each begins at the game start of the
+        one before and chains from its event's checksum: the game start where they end (1:
+        none) and their bodies (none before schema 5). One checksum checks them all when the
+        ``csv_chain`` row holds; else each row is checked against its own event."""
+        version = int(self._query("PRAGMA user_version")[0][0])
         if version < 5:
             return 1, []
         found = self._chained_csv() if version >= 6 else None
@@ -641,7 +556,7 @@ class Journal:
     def _chained_csv(self) -> list[tuple[int, str]] | None:
         """The rows of :meth:`csv_rows` checked by the ``csv_chain`` row; None if it does not
         hold."""
-        found = self._csv_chain()
+        found = self._latest("csv_chain")
         if found is None:
             return None
         last, chain = found
@@ -652,14 +567,12 @@ class Journal:
         """The last game start with a ``games`` row whose event is before time ``at`` (1:
         none): a binary search over the events' times, which never go back (about 20
         lookups by seq, at 10,000 games as at 10)."""
-        low, high = 0, self._stored_seq()  # the events up to low are before at
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self._query("SELECT at FROM events WHERE seq = ?", (middle,))[0][0] < at:
-                low = middle
-            else:
-                high = middle - 1
-        found = self._query("SELECT max(seq) FROM games WHERE seq <= ?", (low,))[0][0]
+        before = bisect.bisect_left(  # the events up to this one are before at
+            range(1, self.stored_seq() + 1),
+            at,
+            key=lambda seq: self._query("SELECT at FROM events WHERE seq = ?", (seq,))[0][0],
+        )
+        found = self._query("SELECT max(seq) FROM games WHERE seq <= ?", (before,))[0][0]
         return int(found or 1)
 
     def event_crcs(self, seqs: Iterable[int]) -> dict[int, int]:
@@ -672,20 +585,13 @@ class Journal:
 
     def totals(self) -> tuple[int, str] | None:
         """The latest ``totals`` row whose checksum chains from its event's: (seq, body)."""
-        for seq, body, stored, crc in self._query(
-            "SELECT t.seq, t.body, t.crc, e.crc FROM totals t JOIN events e USING (seq) "
-            "ORDER BY t.seq DESC LIMIT 1"
-        ):
-            if zlib.crc32(body.encode(), crc) == stored:
-                return int(seq), body
-        return None
+        return self._latest("totals")
 
     def kept_in_doubt(self) -> bool:
         """True unless a snapshot is stored at event 1 (or there are no events), the last
-        snapshot has a games, a results, a csv and the totals row and no later event has one, and
-        its games row begins at the snapshot before it (1: none). A few lookups by seq, the
-        same at 10,000 games as at 10: the rows' checksums and any gap between them are their
-        readers' to find (:mod:`boardctl.results.kept`: the fold goes on from there)."""
+        snapshot has a games, a results, a csv and the totals row and no later event has one,
+        and its games row begins at the snapshot before it (1: none). A few lookups: the
+        rows' checksums and gaps are their readers' to find (:mod:`boardctl.results.kept`)."""
         found = self._query(
             "SELECT (SELECT max(seq) FROM events), (SELECT min(seq) FROM snapshots), "
             "(SELECT max(seq) FROM snapshots), (SELECT max(seq) FROM games), "
@@ -711,10 +617,7 @@ class Journal:
             with within:
                 for seq, state, kept in starts:
                     crc = int(self._query("SELECT crc FROM events WHERE seq = ?", (seq,))[0][0])
-                    db.execute(
-                        "INSERT OR REPLACE INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
-                        (seq, state, zlib.crc32(state.encode(), crc)),
-                    )
+                    self._put("snapshots", seq, state, crc)
                     self._insert_games(seq, crc, kept)
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
@@ -722,7 +625,7 @@ class Journal:
     def sibling(self) -> Journal:
         """A second connection of this writer, for a thread that stores game starts beside it
         (the writer lock stays with this one; closing the sibling closes its connection)."""
-        return Journal(self.path, self._connect(self.path, str(self.path)), readonly=self.readonly)
+        return Journal(self.path, connect(self.path, str(self.path)), readonly=self.readonly)
 
     def snapshot_seqs(self) -> list[int]:
         """The events with a snapshot stored, in order."""
@@ -754,11 +657,8 @@ class Journal:
     ) -> Record:
         """Append one event in its own durable transaction; return its record.
 
-        ``snapshot`` (the state right after the event, as JSON-able data) is
-        stored in the same transaction, so that :meth:`resume` can start there;
-        so is ``games`` with it (the first event they span, the games finished
-        since, their results and the running totals, as JSON text:
-        :mod:`boardctl.results.kept`).
+        ``snapshot`` (the state right after it, JSON-able) is stored in the same
+        transaction for :meth:`resume`, and so are the kept rows ``games`` with it.
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
@@ -790,11 +690,12 @@ class Journal:
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
         self._last_seq, self._last_crc, self._last_at = seq, crc, at
-        self._appended += 1
         if self._mark is not None:
             self._mark.write(Mark(seq, crc, at))
-        if snapshot is not None and self.damage is not None and self._started_after_damage():
-            integrity.clear_notice(self.path)  # a new game: the sign goes, the copies stay
+        if snapshot is not None and self.damage is not None and seq > 1:
+            # a new game the players chose (not a journal's first, as one rebuilt empty
+            # begins): the sign goes, the copies stay
+            integrity.clear_notice(self.path)
             self.damage = None
         return self._record(seq, at, body)
 
@@ -806,29 +707,27 @@ class Journal:
                 "the wall clock went back %s (it reads %s, the last entry was at %s): "
                 "entries keep the last entry's time until the clock catches up",
                 span(self._last_at - now),
-                _utc(now),
-                _utc(self._last_at),
+                utc(now),
+                utc(self._last_at),
             )
         if clock is not None:
             self._clock_behind = True
         elif now >= self._last_at and self._clock_behind:
-            log.warning("the wall clock has caught up with the journal (%s)", _utc(now))
+            log.warning("the wall clock has caught up with the journal (%s)", utc(now))
             self._clock_behind = False
         return at, clock
 
     def reopen(self) -> None:
         """A new connection after a failed write, so that what is read is what the file holds.
 
-        After an fsync error SQLite's connection and the file may disagree:
-        the frames of the failed commit can be in the WAL, invisible now and
-        replayed by the next process to open it. Closing the connection (it
-        checkpoints what it knows and drops the rest of the WAL if it can)
-        and opening a fresh one settles it either way; the caller then reads
-        on from :attr:`last_seq` to learn whether the entry is there.
+        After an fsync error the frames of the failed commit can be in the WAL, invisible
+        now and replayed by the next process to open it. Closing the connection and opening
+        a fresh one settles it; the caller reads on from :attr:`last_seq` to learn whether
+        the entry is there.
         """
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
-        self._db = self._connect(self.path, str(self.path))
+        self._db = connect(self.path, str(self.path))
         try:
             self._db.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as exc:
@@ -850,10 +749,6 @@ class Journal:
             raise _cannot("read", self.path, exc) from exc
         return None if row is None else self._record(int(row[0]), float(row[1]), row[2])
 
-    def _started_after_damage(self) -> bool:
-        """A game start the players chose (not the first game of a journal rebuilt empty)."""
-        return self._opened_seq > 0 or self._appended > 1
-
     # --- backups ---------------------------------------------------------------
 
     def backup(self, reason: str = "manual") -> Path:
@@ -864,12 +759,9 @@ class Journal:
         temporary = target.with_suffix(".tmp")
         try:
             folder.mkdir(mode=0o750, exist_ok=True)
-            copy = sqlite3.connect(temporary)
-            try:
+            with contextlib.closing(sqlite3.connect(temporary)) as copy:
                 self._db.backup(copy)
                 copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-            finally:
-                copy.close()
             with temporary.open("rb") as file:
                 os.fsync(file.fileno())
             os.replace(temporary, target)
@@ -888,13 +780,9 @@ class Journal:
         *,
         then: Callable[[], object] | None = None,
     ) -> int:
-        """Append many ``(event, at)`` pairs in one durable transaction; return the last seq.
-
-        All or none of the events are written. No snapshots are stored, unless
-        ``then`` stores them: it runs inside the transaction once the events are
-        in, reading on from the journal's position (an import,
-        :func:`boardctl.results.kept.import_events`). Without them a resume
-        replays from the first event.
+        """Append many ``(event, at)`` pairs in one durable transaction (all or none); return
+        the last seq. ``then`` runs inside it once the events are in, reading on from the
+        journal's position to store their snapshots (:func:`boardctl.results.kept.import_events`).
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
@@ -924,15 +812,9 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
         self._last_seq, self._last_crc, self._last_at = seq, crc, last
-        self._appended += len(rows)
         if self._mark is not None and rows:
             self._mark.write(Mark(seq, crc, rows[-1][1]))
         return seq
-
-    @property
-    def holds_lock(self) -> bool:
-        """True for a writer that has the journal open (it holds the writer lock)."""
-        return self._lock is not None
 
     def close(self) -> None:
         """Close the file (idempotent); a service's writer backs it up first."""
@@ -953,10 +835,5 @@ class Journal:
     def __enter__(self) -> Journal:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *_: object) -> None:
         self.close()

@@ -7,9 +7,12 @@ Paths are strings or path objects alike.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import sqlite3
 import zlib
+from pathlib import Path
 
 from boardctl.errors import JournalError, SchemaError
 
@@ -20,18 +23,9 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 6  # 2: events.request (the request that wrote the row); 3: the games table;
 # 4: the results and totals tables; 5: the csv table; 6: the csv_chain table
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
-NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report (integrity)
 MARK_SUFFIX = "-mark"  # beside the journal: the last event the writer committed (integrity)
 BACKUP_DIR = "backups"  # beside the journal: its backups (integrity)
 _URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
-
-
-MARK_PREFIX = b"boardctl-mark 1 "  # the mark file's first words (format 1)
-
-
-def mark_head(seq: int, crc: int) -> bytes:
-    """The start of the mark file (``boardctl.store.integrity.Mark``) naming event ``seq``."""
-    return MARK_PREFIX + b"seq=%012d crc=%010d " % (seq, crc)
 
 
 def row_crc(seq: int, at: float, body: str, previous: int) -> int:
@@ -52,7 +46,7 @@ def backup_name(journal: str | os.PathLike[str], stamp: str, seq: int, reason: s
     return f"{_stem(journal)}-{stamp}-{seq:06d}-{reason}.sqlite"
 
 
-def list_backups(journal: str | os.PathLike[str]) -> list[str]:
+def list_backups(journal: str | os.PathLike[str]) -> list[Path]:
     """The backups of ``journal``, oldest first."""
     name = os.fspath(journal)
     folder = os.path.join(os.path.dirname(os.path.abspath(name)), BACKUP_DIR)
@@ -60,14 +54,8 @@ def list_backups(journal: str | os.PathLike[str]) -> list[str]:
         names = os.listdir(folder)
     except OSError:
         return []
-    prefix = f"{_stem(name)}-"
-    found = (
-        n
-        for n in names
-        if n.startswith(prefix) and n[len(prefix) : len(prefix) + 1].isdigit()
-        if n.endswith(".sqlite")
-    )
-    return [os.path.join(folder, n) for n in sorted(found)]
+    own = re.compile(re.escape(f"{_stem(name)}-") + r"\d.*\.sqlite", re.DOTALL)
+    return [Path(folder, n) for n in sorted(names) if own.fullmatch(n)]
 
 
 def _stem(journal: str | os.PathLike[str]) -> str:
@@ -75,32 +63,32 @@ def _stem(journal: str | os.PathLike[str]) -> str:
 
 
 def kept_here(path: str | os.PathLike[str]) -> bool:
-    """True if a journal is or was kept at ``path``: the file, its mark, or its backups.
-
-    A reader asked for a missing journal with a mark or backups of its own beside it
-    opens it anyway, so that the damage checks say what was lost.
-    """
+    """True if a journal is or was kept at ``path``: the file, its mark, or its backups (a
+    reader then opens it even if missing, so that the damage checks say what was lost)."""
     name = os.fspath(path)
     return any(os.path.exists(p) for p in (name, f"{name}{MARK_SUFFIX}")) or bool(
         list_backups(name)
     )
 
 
-def writer_absent(path: str | os.PathLike[str]) -> bool:
-    """True when no WAL file holds uncheckpointed events (no writer is running)."""
+def file_size(path: str | os.PathLike[str]) -> int:
+    """The size of the file at ``path`` in bytes (0 if there is none)."""
     try:
-        return os.stat(f"{os.fspath(path)}-wal").st_size == 0
+        return os.stat(path).st_size
     except FileNotFoundError:
-        return True
+        return 0
+
+
+def wal_holds_data(journal: str | os.PathLike[str]) -> bool:
+    """True when the journal's WAL file holds anything (a writer runs, or stopped hard)."""
+    return file_size(f"{os.fspath(journal)}-wal") > 0
 
 
 def damaged(path: str | os.PathLike[str], exc: BaseException) -> JournalError:
     """Damage, unless the surroundings explain the error (read-only, full, permissions)."""
-    from pathlib import Path
-
     from boardctl.store.diagnose import environment_problem
 
-    problem = environment_problem(Path(path), exc)
+    problem = environment_problem(path, exc)
     if problem is not None:
         return JournalError(f"cannot use journal {path}: {problem}")
     return JournalError(
@@ -111,12 +99,9 @@ def damaged(path: str | os.PathLike[str], exc: BaseException) -> JournalError:
 
 def cannot(what: str, path: str | os.PathLike[str], exc: BaseException) -> JournalError:
     """``cannot <what> journal <path>: <reason and fix>`` (or SQLite's own words)."""
-    from pathlib import Path
-
     from boardctl.store.diagnose import environment_problem
 
-    problem = environment_problem(Path(path), exc)
-    return JournalError(f"cannot {what} journal {path}: {problem or exc}")
+    return JournalError(f"cannot {what} journal {path}: {environment_problem(path, exc) or exc}")
 
 
 def connect(path: str | os.PathLike[str], target: str, *, uri: bool = False) -> sqlite3.Connection:
@@ -130,18 +115,14 @@ def connect(path: str | os.PathLike[str], target: str, *, uri: bool = False) -> 
 
 
 def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
-    """A read-only connection, also for a user who may not write beside the file.
-
-    Such a reader cannot create the WAL index; when no writer is about (no
-    WAL file) the database is complete and unchanging, so it is read as
-    immutable instead.
-    """
+    """A read-only connection, also for a user who may not write beside the file (and so
+    cannot create the WAL index: with no writer about, the file is read as immutable)."""
     connection = connect(path, file_uri(path, "ro"), uri=True)
     try:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError:
         connection.close()
-        if not writer_absent(path):
+        if wal_holds_data(path):
             raise JournalError(
                 f"cannot read journal {path} while the service writes it "
                 "(no permission to share it; ask the service, or run as its user)"
@@ -154,22 +135,8 @@ def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
 
 
 def check_version(path: str | os.PathLike[str]) -> None:
-    """Read the schema version without changing the file; refuse what we cannot use.
-
-    The file header is read first, as plain bytes (nothing is created
-    beside the file); then SQLite itself, read-only, sees any newer
-    header still in the WAL.
-    """
-    check_header(path)
-    probe = reader(path)
-    try:
-        check_identity(probe, path)
-    finally:
-        probe.close()
-
-
-def check_header(path: str | os.PathLike[str]) -> None:
-    """The file's own header, read as bytes: an SQLite file, of a schema we can use."""
+    """Refuse a file we cannot use, changing nothing: its header read as bytes first, then
+    by SQLite, read-only, which sees a newer header still in the WAL."""
     try:
         with open(path, "rb") as file:
             header = file.read(100)
@@ -177,16 +144,15 @@ def check_header(path: str | os.PathLike[str]) -> None:
         raise JournalError(f"cannot read journal {path}: {exc}") from exc
     if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
         raise JournalError(f"{path} is not a boardctl journal (not an SQLite file)")
-    refuse(
-        path,
-        int.from_bytes(header[60:64], "big"),
-        int.from_bytes(header[68:72], "big"),
-        tables=False,
-    )
+    version, app_id = (int.from_bytes(header[at : at + 4], "big") for at in (60, 68))
+    refuse(path, version, app_id, tables=False)
+    with contextlib.closing(reader(path)) as probe:
+        check_identity(probe, path)
 
 
-def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
-    """The schema version and identity as SQLite reads them (a newer header in the WAL too)."""
+def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> int:
+    """The schema version as SQLite reads it (a newer header in the WAL too), once
+    :func:`refuse` has checked it and the identity."""
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
@@ -194,6 +160,7 @@ def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None
     except sqlite3.Error as exc:
         raise damaged(path, exc) from exc
     refuse(path, version, app_id, tables=bool(tables))
+    return int(version)
 
 
 def refuse(path: str | os.PathLike[str], version: int, app_id: int, *, tables: bool) -> None:
@@ -217,27 +184,10 @@ def check_pages(db: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
         raise damaged(path, ValueError("; ".join(map(str, result[:3]))))
 
 
-def select_rows(
-    db: sqlite3.Connection, path: str | os.PathLike[str], after: int, limit: int = -1
-) -> list[Row]:
-    """The rows after sequence number ``after`` (the next ``limit``), in order, as stored
-    (not yet checked)."""
-    try:
-        return db.execute(
-            "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-            (after, limit),
-        ).fetchall()
-    except sqlite3.Error as exc:
-        raise damaged(path, exc) from exc
-
-
 def checked_rows(rows: list[Row], path: str | os.PathLike[str], seq: int, crc: int) -> list[Row]:
-    """``rows`` (following event ``seq`` whose chained checksum is ``crc``), each one checked.
-
-    The sequence has no gaps and every row's checksum, chained over every
-    earlier row, is the stored one; the first row that fails is named. The
-    rows are returned as they are (each stored checksum is the chained one).
-    """
+    """``rows`` (following event ``seq`` whose chained checksum is ``crc``), checked: the
+    sequence has no gaps and every stored checksum is the chained one (the first that
+    fails is named)."""
     crc32 = zlib.crc32
     for row_seq, at, body, stored in rows:
         seq += 1

@@ -1,18 +1,11 @@
 """One writer per journal: an advisory lock on ``<journal>-lock``, held from open to close.
 
-The lock is ``flock(2)`` on a small file beside the journal; the kernel
-releases it when the holder exits, even after ``kill -9``, so it is never
-stale. The file names the holder (``<pid> <role>``) for the message a
-refused writer gets. Roles:
-
-- ``service``: the board service, holding it for its whole life. A second
-  service on the same journal is refused at once, naming the first.
-- ``cli`` (any other writer): a CLI verb writing directly because no service
-  answers. It never waits: while someone else holds the lock, the verb
-  sends its entry to the service instead (see ``boardctl.cli.verbs``).
-
-A service that finds a short-lived writer holding the lock waits for it
-(up to :data:`SERVICE_WAIT` seconds), then reads what it wrote.
+The lock is ``flock(2)``: the kernel releases it when the holder exits, even after
+``kill -9``, so it is never stale. The file names the holder (``<pid> <role>``) for the
+message a refused writer gets. The ``service`` holds it for its whole life (a second
+service is refused at once); any other writer (``cli``: a verb writing because no service
+answers) never waits, and sends its entry to the service instead (``boardctl.cli.verbs``).
+A service that finds such a writer holding it waits up to :data:`SERVICE_WAIT` seconds.
 """
 
 from __future__ import annotations
@@ -31,46 +24,24 @@ _POLL = 0.02
 
 
 class JournalBusy(JournalError):
-    """Another process holds the journal's writer lock."""
+    """Another process holds the journal's writer lock (``role``: the holder's)."""
 
-    def __init__(self, message: str, *, pid: int | None, role: str) -> None:
+    def __init__(self, message: str, *, role: str) -> None:
         super().__init__(message)
-        self.pid = pid
         self.role = role
-
-
-def lock_path(journal: Path) -> Path:
-    return Path(f"{journal}-lock")
-
-
-def _holder(path: Path) -> tuple[int | None, str]:
-    try:
-        words = path.read_text(encoding="ascii", errors="replace").split()
-    except OSError:
-        return None, "?"
-    if len(words) >= 2 and words[0].isdigit():
-        return int(words[0]), words[1]
-    return None, "?"
 
 
 class WriterLock:
     """The writer lock of one journal; :meth:`acquire` it, :meth:`release` it (idempotent)."""
 
-    def __init__(self, journal: Path, fd: int, role: str) -> None:
-        self.journal = journal
-        self.role = role
+    def __init__(self, fd: int) -> None:
         self._fd: int | None = fd
 
     @classmethod
-    def acquire(cls, journal: Path, role: str = "cli", *, wait: float | None = None) -> WriterLock:
-        """Take the lock or raise :class:`JournalBusy` naming the holder.
-
-        ``wait`` (default: :data:`SERVICE_WAIT` for a service, 0 otherwise) is
-        how long to wait for a holder that is not a service.
-        """
-        path = lock_path(journal)
-        if wait is None:
-            wait = SERVICE_WAIT if role == SERVICE else 0.0
+    def acquire(cls, journal: Path, role: str = "cli") -> WriterLock:
+        """Take the lock as ``role`` or raise :class:`JournalBusy` naming the holder (a service
+        waits up to :data:`SERVICE_WAIT` seconds for a holder that is not a service)."""
+        path = Path(f"{journal}-lock")
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o660)
         except OSError as exc:
@@ -78,16 +49,16 @@ class WriterLock:
 
             reason = environment_problem(journal, exc) or exc.strerror
             raise JournalError(f"cannot use journal {journal}: {reason}") from exc
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + (SERVICE_WAIT if role == SERVICE else 0.0)
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                pid, holder = _holder(path)
-                if holder == SERVICE or time.monotonic() >= deadline:
+                busy = _busy(journal, path)
+                if busy.role == SERVICE or time.monotonic() >= deadline:
                     os.close(fd)
-                    raise _busy(journal, pid, holder) from None
+                    raise busy from None
                 time.sleep(_POLL)
             except OSError as exc:
                 os.close(fd)
@@ -95,7 +66,7 @@ class WriterLock:
         with contextlib.suppress(OSError):
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()} {role}\n".encode(), 0)
-        return cls(journal, fd, role)
+        return cls(fd)
 
     def release(self) -> None:
         if self._fd is None:
@@ -107,8 +78,14 @@ class WriterLock:
         self._fd = None
 
 
-def _busy(journal: Path, pid: int | None, role: str) -> JournalBusy:
-    who = f"pid {pid}" if pid is not None else "another process"
+def _busy(journal: Path, path: Path) -> JournalBusy:
+    """The refusal naming the holder that the lock file ``path`` names."""
+    try:
+        words = path.read_text(encoding="ascii", errors="replace").split()
+    except OSError:
+        words = []
+    known = len(words) >= 2 and words[0].isdigit()
+    who, role = (f"pid {int(words[0])}", words[1]) if known else ("another process", "?")
     if role == SERVICE:
         message = (
             f"journal {journal} is in use by the boardctl service ({who}); "
@@ -117,4 +94,4 @@ def _busy(journal: Path, pid: int | None, role: str) -> JournalBusy:
         )
     else:
         message = f"journal {journal} is being written by another boardctl ({who}); try again"
-    return JournalBusy(message, pid=pid, role=role)
+    return JournalBusy(message, role=role)
