@@ -176,13 +176,11 @@ class Scorekeeper:
     def _load(self, snapshot: dict[str, Any] | None, records: list[Record]) -> bool:
         """Start from ``snapshot`` (the state after ``records[0]``) and replay the rest of
         ``records``; False (nothing done) if the snapshot is missing or unusable."""
-        state = None
-        if snapshot is not None and snapshot.get("format") == SNAPSHOT_FORMAT and records:
-            try:
-                state = GameState.from_dict(snapshot["state"])
-            except (EntryError, KeyError, TypeError):
-                state = None
-        if state is None:
+        if snapshot is None or snapshot.get("format") != SNAPSHOT_FORMAT or not records:
+            return False
+        try:
+            state = GameState.from_dict(snapshot["state"])
+        except (EntryError, KeyError, TypeError):
             return False
         self._machine = Machine(state, limits=self._machine.limits)
         first = records[0]
