@@ -17,14 +17,13 @@ from boardctl.game.setup import (
     check_match,
     check_mode,
     check_name_list,
-    check_names,
     check_points,
     check_roster,
     check_target,
     get_preset,
     on_roster,
     parse_match,
-    seat_names,
+    track_names_of,
     whole,
     wins_needed,
 )
@@ -99,8 +98,7 @@ def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
 
 def _names(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
     setup = state.setup
-    given = seat_names(check_name_list(value), setup.variant)  # four names: two teams
-    names = on_roster(check_names(given, setup.tracks), setup.roster, setup.variant.teams)
+    names = track_names_of(check_name_list(value), setup.variant, setup.roster)  # 4 names: 2 teams
     return replace(setup, names=names), list(names)
 
 

@@ -265,12 +265,15 @@ def check_name_list(names: object) -> tuple[str, ...]:
     return tuple(names)
 
 
-def seat_names(names: tuple[str, ...], variant: Variant) -> tuple[str, ...]:
-    """Names per seat made into names per team (partners: seats 0 and 2, so ``Alice, Bob, Carol,
-    Dave`` make ``Alice & Carol`` and ``Bob & Dave``); other counts stay."""
-    if len(names) != variant.players or variant.players == variant.tracks:
-        return names
-    return tuple(team_name([names[seat].strip() for seat in team]) for team in variant.teams)
+def track_names_of(
+    names: tuple[str, ...], variant: Variant, roster: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Checked track names, spelt as the ``roster`` has them; names per seat are made names per
+    team (partners: seats 0 and 2, so ``Alice, Bob, Carol, Dave`` make ``Alice & Carol`` and
+    ``Bob & Dave``)."""
+    if len(names) == variant.players != variant.tracks:
+        names = tuple(team_name([names[seat].strip() for seat in team]) for team in variant.teams)
+    return on_roster(check_names(names, variant.tracks), roster, variant.teams)
 
 
 def check_names(names: object, tracks: int) -> tuple[str, ...]:
@@ -336,16 +339,8 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     # names stay with the tracks: kept by a new game seated alike (as many tracks and players:
     # "Alice & Carol" is no name for a singles track)
     seated_alike = (base.tracks, base.players) == (variant.tracks, variant.players)
-    names = on_roster(
-        check_names(
-            seat_names(cmd.names, variant)
-            if cmd.names is not None
-            else (base.names if seated_alike else ()),
-            variant.tracks,
-        ),
-        roster,
-        variant.teams,
-    )
+    kept = base.names if seated_alike else ()
+    names = track_names_of(kept if cmd.names is None else cmd.names, variant, roster)
     match = base.match if cmd.match is None else cmd.match
     best_of = (
         cmd.best_of if cmd.best_of is not None else (0 if cmd.match is not None else base.best_of)
