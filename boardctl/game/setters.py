@@ -12,7 +12,6 @@ from boardctl.game import JsonValue
 from boardctl.game.setup import (
     GameSetup,
     check_best_of,
-    check_fits,
     check_flag,
     check_match,
     check_mode,
@@ -20,7 +19,6 @@ from boardctl.game.setup import (
     check_points,
     check_roster,
     check_target,
-    get_preset,
     on_roster,
     parse_match,
     track_names_of,
@@ -51,16 +49,12 @@ def _house_rules(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonVal
 def _preset(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
     if not isinstance(value, str):
         raise EntryError(f"preset must be a name, not {value!r}")
-    setup = state.setup
-    points = setup.points if value == "custom" else ()
-    get_preset(value, dict(points))
-    return replace(setup, preset_name=value, points=points), value
+    points = state.setup.points if value == "custom" else ()
+    return replace(state.setup, preset_name=value, points=points).checked(), value
 
 
 def _points(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
-    points = check_points(value)
-    get_preset("custom", dict(points))
-    setup = replace(state.setup, preset_name="custom", points=points)
+    setup = replace(state.setup, preset_name="custom", points=check_points(value)).checked()
     return setup, dict(setup.points)
 
 
@@ -91,9 +85,7 @@ def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
             "the target can only change before anyone scores; start a new game "
             "(`boardctl new-game --target N`)"
         )
-    setup = state.setup
-    check_fits(setup.variant_name, target, setup.muggins)
-    return replace(setup, target=target), value
+    return replace(state.setup, target=target).checked(), value
 
 
 def _names(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:

@@ -173,6 +173,12 @@ class GameSetup:
         """Number of tracks (one per team)."""
         return VARIANTS[self.variant_name].tracks
 
+    def checked(self) -> GameSetup:
+        """This setup, once its preset and its variant's target and muggins are allowed."""
+        _preset(self.preset_name, self.points)
+        _variant(self.variant_name, self.target, self.muggins)
+        return self
+
     def track_names(self) -> tuple[str, ...]:
         """A name per track (given names, else "Track 1", "Track 2", ...)."""
         return _track_names(self.names, self.tracks)
@@ -294,11 +300,6 @@ def check_points(points: object) -> PresetPoints:
     return tuple(sorted((str(key), check_value(str(key), value)) for key, value in points.items()))
 
 
-def check_fits(variant_name: str, target: int, muggins: bool) -> None:
-    """Refuse a target or muggins setting the variant does not allow."""
-    _variant(variant_name, target, muggins)
-
-
 def _variant_for(cmd: NewGame, base: GameSetup) -> str:
     """The variant a new game asks for: named, picked by ``players``, or kept."""
     players, name = cmd.players, cmd.variant
@@ -333,7 +334,6 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     points = cmd.points
     if points is None and preset_name == "custom":
         points = base.points
-    get_preset(preset_name, dict(points or ()))  # validates
     muggins = muggins_for(house_rules, base.muggins if cmd.muggins is None else cmd.muggins)
     roster = base.roster if cmd.roster is None else cmd.roster
     # names stay with the tracks: kept by a new game seated alike (as many tracks and players:
@@ -349,7 +349,6 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
         if cmd.match is not None and cmd.match != wins_needed(best_of):
             raise EntryError(f"match {cmd.match} and best_of {best_of} disagree; give one of them")
         match = wins_needed(best_of)
-    _variant(name, target, muggins)
     return GameSetup(
         variant_name=name,
         target=target,
@@ -364,7 +363,7 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
         confirm_result=base.confirm_result if cmd.confirm_result is None else cmd.confirm_result,
         rules=rules,
         house_rules=house_rules,
-    )
+    ).checked()
 
 
 def setup_from_dict(data: object) -> GameSetup:
@@ -379,9 +378,9 @@ def setup_from_dict(data: object) -> GameSetup:
         raise EntryError(f"preset must be a name, not {preset_name!r}")
     muggins = check_flag(data.get("muggins"), "muggins")
     target = check_target(whole(data.get("target"), "target"))
-    points = check_points(data.get("points", {}))
-    get_preset(preset_name, dict(points))
-    _variant(name, target, muggins)
+    rules = data.get("rules", "acc")  # journals before rule sets have none
+    if not isinstance(rules, str) or rules not in RULE_SETS:
+        raise EntryError(f"unknown rule set {rules!r} (known: {', '.join(RULE_SETS)})")
     return GameSetup(
         variant_name=name,
         target=target,
@@ -390,20 +389,13 @@ def setup_from_dict(data: object) -> GameSetup:
         match=check_match(data.get("match")),
         muggins=muggins,
         names=check_names(data.get("names", []), VARIANTS[name].tracks),
-        points=points,
+        points=check_points(data.get("points", {})),
         roster=check_roster(data.get("roster", [])),
         best_of=check_best_of(data.get("best_of", 0)),
         confirm_result=data.get("confirm_result") is True,
-        rules=_stored_rules(data.get("rules", "acc")),
+        rules=rules,
         house_rules=house_rules_value(data.get("house_rules", [])),
-    )
-
-
-def _stored_rules(value: object) -> str:
-    """A stored rule-set name (journals before rule sets have none: acc)."""
-    if not isinstance(value, str) or value not in RULE_SETS:
-        raise EntryError(f"unknown rule set {value!r} (known: {', '.join(RULE_SETS)})")
-    return value
+    ).checked()
 
 
 # --- Match formats: one game, first to N game points, or best of N games (won by more than
