@@ -178,17 +178,23 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
     heels = points == HEELS_POINTS and not state.heels  # not yet pegged this deal
     if phase == "deal" and heels and track is not None and track == state.dealer_track:
         return "heels"
-    if points <= limits.max_play_points() + 1:  # the play can peg it at once
-        return "pegging"
-    variant = state.setup.variant
-    a_hand = points in limits.hand_scores(variant.hand_size)
-    if phase in ("deal", "play") and a_hand:
+    if phase in ("deal", "play") and _beyond_the_play(state, points, limits):
         return "hand"  # the menu press that ends the play was forgotten: the show's first count
-    if phase == "free":
-        if not a_hand and points in limits.hand_scores(variant.crib_size, crib=True):
+    if phase == "free" and points > limits.max_play_points() + 1:
+        variant = state.setup.variant
+        if points not in limits.hand_scores(variant.hand_size) and points in limits.hand_scores(
+            variant.crib_size, crib=True
+        ):
             return "crib"  # e.g. 24 in the five-card game: only a (four-card) crib makes it
         return "hand"
     return "pegging"
+
+
+def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
+    """Whether ``points`` is more than the play can peg at once but a possible hand count
+    (``benchmarks/bench_forgotten_menu.py --baseline`` replaces it)."""
+    hand = state.setup.variant.hand_size
+    return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
 
 
 def ask_about(entry: Entry) -> Ask | None:
