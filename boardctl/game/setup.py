@@ -331,9 +331,7 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     chosen = {key: value for key, value in given if value is not None}
     rules, house_rules, rules_preset = rules_of_command(chosen, base.rules, base.house_rules)
     preset_name = cmd.preset if cmd.preset is not None else (rules_preset or base.preset_name)
-    points = cmd.points
-    if points is None and preset_name == "custom":
-        points = base.points
+    points = base.points if cmd.points is None and preset_name == "custom" else cmd.points or ()
     muggins = muggins_for(house_rules, base.muggins if cmd.muggins is None else cmd.muggins)
     roster = base.roster if cmd.roster is None else cmd.roster
     # names stay with the tracks: kept by a new game seated alike (as many tracks and players:
@@ -357,7 +355,7 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
         match=match,
         muggins=muggins,
         names=names,
-        points=points or (),
+        points=points,
         roster=roster,
         best_of=best_of,
         confirm_result=base.confirm_result if cmd.confirm_result is None else cmd.confirm_result,
