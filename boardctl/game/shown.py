@@ -154,7 +154,7 @@ def _heels_starter(
             f"his heels is a jack turned as the starter, not {format_card(card)}",
             Refusal.IMPOSSIBLE,
         )
-    _starter_of(state, starter)  # the deal's, if known
+    _starter_of(state, format_card(card))  # the deal's, if known
     return Shown(HEELS_POINTS if points is None else points, kind, None, format_card(card))
 
 
