@@ -223,12 +223,10 @@ def _flag(data: Mapping[str, object], key: str) -> bool | None:
 
 
 def _text(data: Mapping[str, object], key: str, message: str) -> str | None:
-    def check(value: object) -> str:
-        if not isinstance(value, str):
-            raise EntryError(message.format(value=value))
+    value = data.get(key)
+    if value is None or isinstance(value, str):
         return value
-
-    return _optional(data, key, check)
+    raise EntryError(message.format(value=value))
 
 
 def _starter(data: Mapping[str, object]) -> str | None:

@@ -191,7 +191,8 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
 
 
 def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
-    """Whether ``points`` is more than the play can peg at once but a possible hand count."""
+    """Whether ``points`` is more than the play can peg at once but a possible hand count
+    (``benchmarks/bench_forgotten_menu.py --baseline`` replaces it)."""
     hand = state.setup.variant.hand_size
     return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
 

@@ -24,8 +24,7 @@ def over_message(state: GameState) -> str:
     """Why nothing more is entered in a won game, and what to do."""
     assert state.winner is not None
     if state.match_winner is not None:
-        single = state.setup.match == 0  # one game, not a match
-        what = "game" if single else "match"
+        what = "game" if state.setup.match == 0 else "match"  # match 0: one game
         return (
             f"the {what} is over ({state.track_name(state.match_winner)} won); "
             f"press menu (`boardctl next`) for a new {what}, or `boardctl new-game`"

@@ -98,10 +98,8 @@ def history_row(entry: Entry) -> Row:
     }
     if entry.clock is not None:
         row["clock_behind"] = round(entry.at - entry.clock, 3)
-    if isinstance(entry.event, Peg) and entry.event.cards is not None:
-        count = counted(entry.event, entry.after)
-        if count is not None:
-            row["count"] = count
+    if isinstance(entry.event, Peg) and (count := counted(entry.event, entry.after)) is not None:
+        row["count"] = count
     return row
 
 

@@ -16,18 +16,22 @@ from typing import Any
 
 from boardctl.errors import EntryError, JournalError
 from boardctl.game import JsonObject, JsonValue
-from boardctl.game.buttons import button_meaning, result_signoff
 from boardctl.game.commands import (
     BoardCommand,
     Command,
+    Cut,
     NewGame,
+    Next,
+    Peg,
+    Redo,
+    Refile,
     Set,
     new_game_event,
     parse_command,
 )
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.limits import Limits
-from boardctl.game.machine import Chooser, Machine, Plan
+from boardctl.game.machine import Chooser, Machine, Plan, awaiting
 from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.game.status import Status, board_view, status_dict
@@ -172,13 +176,11 @@ class Scorekeeper:
     def _load(self, snapshot: dict[str, Any] | None, records: list[Record]) -> bool:
         """Start from ``snapshot`` (the state after ``records[0]``) and replay the rest of
         ``records``; False (nothing done) if the snapshot is missing or unusable."""
-        state = None
-        if snapshot is not None and snapshot.get("format") == SNAPSHOT_FORMAT and records:
-            try:
-                state = GameState.from_dict(snapshot["state"])
-            except (EntryError, KeyError, TypeError):
-                state = None
-        if state is None:
+        if snapshot is None or snapshot.get("format") != SNAPSHOT_FORMAT or not records:
+            return False
+        try:
+            state = GameState.from_dict(snapshot["state"])
+        except (EntryError, KeyError, TypeError):
             return False
         self._machine = Machine(state, limits=self._machine.limits)
         first = records[0]
@@ -359,12 +361,30 @@ class Scorekeeper:
         return _dressed(self._view, self._journal, self.error_at, self.over_at)
 
     def button_command(self, command: BoardCommand) -> BoardCommand:
-        """``command`` from the buttons as the phase means it (:mod:`boardctl.game.buttons`)."""
-        return button_meaning(command, self._machine.state, can_redo=bool(self._machine.future))
+        """``command`` from the buttons as the phase means it (docs/scorekeeping.md, "Buttons").
+
+        During the cut a track's entry deals and ``next`` draws; in the show ``next`` enters a 0
+        count; while the board asks (``state.ask``) redo refiles, unless an undone event waits.
+        """
+        state = self._machine.state
+        if isinstance(command, Redo) and state.ask is not None and not self._machine.future:
+            return Refile()  # the board asks: the one press that files the entry as the other kind
+        if not isinstance(command, Peg | Next):
+            return command
+        if state.phase == "cut":
+            if isinstance(command, Next):
+                return Cut()
+            teams = state.setup.variant.teams  # a track's press: the cut of its first seat
+            return Cut(teams[command.track][0] if command.track < len(teams) else command.track)
+        to_count = state.to_count
+        if state.phase == "show" and isinstance(command, Next) and to_count is not None:
+            return Peg(to_count, 0)
+        return command
 
     def waiting_signoff(self) -> tuple[int, ...] | None:
         """The tracks that confirmed while a finished game's result waits for others, else None."""
-        return result_signoff(self._machine.state)
+        state = self._machine.state
+        return state.confirmed if awaiting(state) else None
 
     def status(self) -> Status:
         """The state as JSON-able data (a fresh dict the caller may keep)."""

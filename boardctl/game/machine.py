@@ -256,11 +256,7 @@ def confirmed(state: GameState, track: int) -> GameState:
         )
     if state.winner is None:
         raise EntryError("there is no result to confirm: the game is not over")
-    tracks = len(state.tracks)
-    if not 0 <= track < tracks:
-        raise EntryError(
-            f"there is no track {track + 1}: this game has {tracks} tracks", Refusal.NO_SUCH_TRACK
-        )
+    entries.check_track(state, track)
     if track in state.confirmed:
         raise EntryError(f"{state.setup.track_names()[track]} has already confirmed the result")
     return state.evolve(confirmed=tuple(sorted((*state.confirmed, track))))

@@ -12,19 +12,16 @@ from boardctl.game import JsonValue
 from boardctl.game.setup import (
     GameSetup,
     check_best_of,
-    check_fits,
     check_flag,
     check_match,
     check_mode,
     check_name_list,
-    check_names,
     check_points,
     check_roster,
     check_target,
-    get_preset,
     on_roster,
     parse_match,
-    seat_names,
+    track_names_of,
     whole,
     wins_needed,
 )
@@ -52,16 +49,12 @@ def _house_rules(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonVal
 def _preset(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
     if not isinstance(value, str):
         raise EntryError(f"preset must be a name, not {value!r}")
-    setup = state.setup
-    points = setup.points if value == "custom" else ()
-    get_preset(value, dict(points))
-    return replace(setup, preset_name=value, points=points), value
+    points = state.setup.points if value == "custom" else ()
+    return replace(state.setup, preset_name=value, points=points).checked(), value
 
 
 def _points(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
-    points = check_points(value)
-    get_preset("custom", dict(points))
-    setup = replace(state.setup, preset_name="custom", points=points)
+    setup = replace(state.setup, preset_name="custom", points=check_points(value)).checked()
     return setup, dict(setup.points)
 
 
@@ -92,15 +85,12 @@ def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
             "the target can only change before anyone scores; start a new game "
             "(`boardctl new-game --target N`)"
         )
-    setup = state.setup
-    check_fits(setup.variant_name, target, setup.muggins)
-    return replace(setup, target=target), value
+    return replace(state.setup, target=target).checked(), value
 
 
 def _names(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
     setup = state.setup
-    given = seat_names(check_name_list(value), setup.variant)  # four names: two teams
-    names = on_roster(check_names(given, setup.tracks), setup.roster, setup.variant.teams)
+    names = track_names_of(check_name_list(value), setup.variant, setup.roster)  # 4 names: 2 teams
     return replace(setup, names=names), list(names)
 
 

@@ -173,6 +173,12 @@ class GameSetup:
         """Number of tracks (one per team)."""
         return VARIANTS[self.variant_name].tracks
 
+    def checked(self) -> GameSetup:
+        """This setup, once its preset and its variant's target and muggins are allowed."""
+        _preset(self.preset_name, self.points)
+        _variant(self.variant_name, self.target, self.muggins)
+        return self
+
     def track_names(self) -> tuple[str, ...]:
         """A name per track (given names, else "Track 1", "Track 2", ...)."""
         return _track_names(self.names, self.tracks)
@@ -265,12 +271,15 @@ def check_name_list(names: object) -> tuple[str, ...]:
     return tuple(names)
 
 
-def seat_names(names: tuple[str, ...], variant: Variant) -> tuple[str, ...]:
-    """Names per seat made into names per team (partners: seats 0 and 2, so ``Alice, Bob, Carol,
-    Dave`` make ``Alice & Carol`` and ``Bob & Dave``); other counts stay."""
-    if len(names) != variant.players or variant.players == variant.tracks:
-        return names
-    return tuple(team_name([names[seat].strip() for seat in team]) for team in variant.teams)
+def track_names_of(
+    names: tuple[str, ...], variant: Variant, roster: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Checked track names, spelt as the ``roster`` has them; names per seat are made names per
+    team (partners: seats 0 and 2, so ``Alice, Bob, Carol, Dave`` make ``Alice & Carol`` and
+    ``Bob & Dave``)."""
+    if len(names) == variant.players != variant.tracks:
+        names = tuple(team_name([names[seat].strip() for seat in team]) for team in variant.teams)
+    return on_roster(check_names(names, variant.tracks), roster, variant.teams)
 
 
 def check_names(names: object, tracks: int) -> tuple[str, ...]:
@@ -289,11 +298,6 @@ def check_points(points: object) -> PresetPoints:
     if not isinstance(points, Mapping):
         raise EntryError('points must be an object such as {"win": 1, "skunk": 2}')
     return tuple(sorted((str(key), check_value(str(key), value)) for key, value in points.items()))
-
-
-def check_fits(variant_name: str, target: int, muggins: bool) -> None:
-    """Refuse a target or muggins setting the variant does not allow."""
-    _variant(variant_name, target, muggins)
 
 
 def _variant_for(cmd: NewGame, base: GameSetup) -> str:
@@ -327,25 +331,14 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
     chosen = {key: value for key, value in given if value is not None}
     rules, house_rules, rules_preset = rules_of_command(chosen, base.rules, base.house_rules)
     preset_name = cmd.preset if cmd.preset is not None else (rules_preset or base.preset_name)
-    points = cmd.points
-    if points is None and preset_name == "custom":
-        points = base.points
-    get_preset(preset_name, dict(points or ()))  # validates
+    points = base.points if cmd.points is None and preset_name == "custom" else cmd.points or ()
     muggins = muggins_for(house_rules, base.muggins if cmd.muggins is None else cmd.muggins)
     roster = base.roster if cmd.roster is None else cmd.roster
     # names stay with the tracks: kept by a new game seated alike (as many tracks and players:
     # "Alice & Carol" is no name for a singles track)
     seated_alike = (base.tracks, base.players) == (variant.tracks, variant.players)
-    names = on_roster(
-        check_names(
-            seat_names(cmd.names, variant)
-            if cmd.names is not None
-            else (base.names if seated_alike else ()),
-            variant.tracks,
-        ),
-        roster,
-        variant.teams,
-    )
+    kept = base.names if seated_alike else ()
+    names = track_names_of(kept if cmd.names is None else cmd.names, variant, roster)
     match = base.match if cmd.match is None else cmd.match
     best_of = (
         cmd.best_of if cmd.best_of is not None else (0 if cmd.match is not None else base.best_of)
@@ -354,7 +347,6 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
         if cmd.match is not None and cmd.match != wins_needed(best_of):
             raise EntryError(f"match {cmd.match} and best_of {best_of} disagree; give one of them")
         match = wins_needed(best_of)
-    _variant(name, target, muggins)
     return GameSetup(
         variant_name=name,
         target=target,
@@ -363,13 +355,13 @@ def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
         match=match,
         muggins=muggins,
         names=names,
-        points=points or (),
+        points=points,
         roster=roster,
         best_of=best_of,
         confirm_result=base.confirm_result if cmd.confirm_result is None else cmd.confirm_result,
         rules=rules,
         house_rules=house_rules,
-    )
+    ).checked()
 
 
 def setup_from_dict(data: object) -> GameSetup:
@@ -384,9 +376,9 @@ def setup_from_dict(data: object) -> GameSetup:
         raise EntryError(f"preset must be a name, not {preset_name!r}")
     muggins = check_flag(data.get("muggins"), "muggins")
     target = check_target(whole(data.get("target"), "target"))
-    points = check_points(data.get("points", {}))
-    get_preset(preset_name, dict(points))
-    _variant(name, target, muggins)
+    rules = data.get("rules", "acc")  # journals before rule sets have none
+    if not isinstance(rules, str) or rules not in RULE_SETS:
+        raise EntryError(f"unknown rule set {rules!r} (known: {', '.join(RULE_SETS)})")
     return GameSetup(
         variant_name=name,
         target=target,
@@ -395,20 +387,13 @@ def setup_from_dict(data: object) -> GameSetup:
         match=check_match(data.get("match")),
         muggins=muggins,
         names=check_names(data.get("names", []), VARIANTS[name].tracks),
-        points=points,
+        points=check_points(data.get("points", {})),
         roster=check_roster(data.get("roster", [])),
         best_of=check_best_of(data.get("best_of", 0)),
         confirm_result=data.get("confirm_result") is True,
-        rules=_stored_rules(data.get("rules", "acc")),
+        rules=rules,
         house_rules=house_rules_value(data.get("house_rules", [])),
-    )
-
-
-def _stored_rules(value: object) -> str:
-    """A stored rule-set name (journals before rule sets have none: acc)."""
-    if not isinstance(value, str) or value not in RULE_SETS:
-        raise EntryError(f"unknown rule set {value!r} (known: {', '.join(RULE_SETS)})")
-    return value
+    ).checked()
 
 
 # --- Match formats: one game, first to N game points, or best of N games (won by more than

@@ -154,9 +154,7 @@ def _heels_starter(
             f"his heels is a jack turned as the starter, not {format_card(card)}",
             Refusal.IMPOSSIBLE,
         )
-    known = None if state.phase == "free" else state.starter
-    if known is not None and parse_card(known) != card:
-        raise EntryError(f"the starter of this deal is {known}, not {format_card(card)}")
+    _starter_of(state, format_card(card))  # the deal's, if known
     return Shown(HEELS_POINTS if points is None else points, kind, None, format_card(card))
 
 

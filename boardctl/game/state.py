@@ -156,7 +156,7 @@ class GameState:
             starter = data.get("starter")
             if starter is not None and not isinstance(starter, str):
                 raise EntryError(f"a starter must be a card, not {starter!r}")
-            state = cls(
+            return cls(
                 setup,
                 tracks,
                 **values,  # type: ignore[arg-type]
@@ -168,7 +168,6 @@ class GameState:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EntryError(f"malformed state data ({exc})") from None
-        return state
 
     @property
     def phase(self) -> str:
