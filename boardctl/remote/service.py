@@ -167,7 +167,7 @@ class Remote:
     def _swap(self, keeper: Any) -> None:
         """The board plays ``keeper``'s game from now on (a joined game's, or its own)."""
         loop = self._loop
-        loop.keeper = loop.dispatcher.keeper = loop.requests.keeper = keeper
+        loop.keeper = keeper
         loop.panel.signoff = keeper.waiting_signoff
         loop.keeper_changed()
 

@@ -305,7 +305,7 @@ def build(
         closers.append(inputs.close)
         sound = _sound(config, loop, factory, closers)
         # request ids: no repeats (checked by the keeper of the moment: a board joins a game)
-        handler = exactly_once(loop.handle_request, remote.Current(loop))
+        handler = exactly_once(loop.requests.handle, remote.Current(loop))
         control = ControlServer(socket_path, handler, loop.selector, clock=clock, watch=loop.watch)
         loop.add_timer(control.deadline, control.tick)
         closers.append(control.close)

@@ -240,7 +240,7 @@ class ControlServer:
             line = bytes(client.inbox[:end])
             del client.inbox[: end + 1]
             client.last_seen = self._clock()
-            reply, watch = self._answer(line)
+            reply, watch = self.answer(line)
             if watch is False:  # refused for want of a watcher's place: nothing more to do here
                 client.closing = True
                 client.inbox.clear()
@@ -255,13 +255,9 @@ class ControlServer:
             client.inbox.clear()
             self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
 
-    def answer(self, line: bytes) -> dict[str, Any]:
-        """The reply to one request line (never raises)."""
-        return self._answer(line)[0]
-
-    def _answer(self, line: bytes) -> tuple[dict[str, Any], bool | None]:
-        """The reply, and whether the client now watches: True (an accepted ``watch``),
-        False (a ``watch`` refused because :data:`MAX_WATCHERS` watch), else None."""
+    def answer(self, line: bytes) -> tuple[dict[str, Any], bool | None]:
+        """The reply to one request line (never raises), and whether the client now watches:
+        True (an accepted ``watch``), False (refused: :data:`MAX_WATCHERS` watch), else None."""
         request_id: Any = None
         watch: bool | None = None
         try:

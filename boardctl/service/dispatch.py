@@ -55,9 +55,8 @@ Validate = Callable[[Command], None]  # raises EntryError for what the board can
 class Dispatcher:
     """Runs the commands of the buttons and of the control socket."""
 
-    def __init__(self, keeper: Keeper, screen: ServiceLoop) -> None:
-        self.keeper = keeper
-        self.screen = screen  # the board the commands are shown on, and its layout's check
+    def __init__(self, screen: ServiceLoop) -> None:
+        self.screen = screen  # the board (its keeper) the commands run on, and its layout's check
         self.committed: list[Callable[[Command, Result], None]] = []
         # told of every refusal and failed write, after the flash (e.g. boardctl.sound)
         self.refused: list[Callable[[BoardCommand, BoardError], None]] = []
@@ -72,7 +71,7 @@ class Dispatcher:
         try:
             if screen.validate is not None:
                 screen.validate(command)
-            pending = self.keeper.prepare(command)
+            pending = screen.keeper.prepare(command)
         except BoardError as exc:
             screen.flash_error(refusal_of(exc), str(exc))
             screen.show_durable(at_once=True)  # the refusal's sign on the LEDs, then its cue
@@ -104,7 +103,7 @@ class Dispatcher:
         """Apply the panel's commands as the phase means them (the keeper says how)."""
         for command in commands:
             try:
-                self.execute(self.keeper.button_command(command))
+                self.execute(self.screen.keeper.button_command(command))
             except EntryError as exc:
                 log.warning("entry refused: %s", exc)
             except JournalError:
