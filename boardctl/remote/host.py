@@ -16,6 +16,7 @@ every change and after every (re)connection.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Callable
@@ -146,18 +147,12 @@ class HostLink(Connection):
     def _flashed(self, request: dict[str, Any], why: str) -> EntryError:
         """An entry refused by the link: the refusal's sign on the host's LEDs, which the joined
         board shows too, and its cue, as the engine's refusals."""
-        from boardctl.errors import refusal_of
         from boardctl.game.commands import parse_board_command
 
-        error, dispatcher = EntryError(why), self._loop.dispatcher
-        dispatcher.screen.flash_error(refusal_of(error), why)
-        dispatcher.screen.show_durable(at_once=True)
-        try:
+        error, command = EntryError(why), None
+        with contextlib.suppress(BoardError):
             command = parse_board_command(request)
-        except BoardError:
-            return error
-        for listener in dispatcher.refused:
-            listener(command, error)
+        self._loop.dispatcher.refuse(command, error)
         return error
 
     def _last_is(self, request_id: str) -> bool:

@@ -73,20 +73,16 @@ class Dispatcher:
                 screen.validate(command)
             pending = screen.keeper.prepare(command)
         except BoardError as exc:
-            screen.flash_error(refusal_of(exc), str(exc))
-            screen.show_durable(at_once=True)  # the refusal's sign on the LEDs, then its cue
-            self._refused(command, exc)
+            self.refuse(command, exc)
             raise
         screen.show_now(pending.view())  # the frame first: the press shows at once ...
         try:
             result = pending.commit()  # ... then the durable write, before anything else
         except BaseException as exc:
             pending.abort()
-            screen.flash_error(refusal_of(exc), str(exc))
-            screen.show_durable(at_once=True)  # the last durable state, shown again
             if isinstance(exc, BoardError):
                 log.error("entry not saved, the last saved score is shown again: %s", exc)
-                self._refused(command, exc)
+            self.refuse(command, exc)  # the last durable state, shown again
             raise
         status = result.get("status")  # the new state's status, read once
         # every frame of the entry sent, then its cue
@@ -95,9 +91,14 @@ class Dispatcher:
             listener(command, result)
         return result
 
-    def _refused(self, command: BoardCommand, error: BoardError) -> None:
-        for listener in self.refused:
-            listener(command, error)
+    def refuse(self, command: BoardCommand | None, error: BaseException) -> None:
+        """Flash ``error`` over the last durable state, its sign on the LEDs at once; then
+        (its cue) tell the :attr:`refused` listeners of a refused ``command``, if there is one."""
+        self.screen.flash_error(refusal_of(error), str(error))
+        self.screen.show_durable(at_once=True)
+        if command is not None and isinstance(error, BoardError):
+            for listener in self.refused:
+                listener(command, error)
 
     def run_buttons(self, commands: list[BoardCommand]) -> None:
         """Apply the panel's commands as the phase means them (the keeper says how)."""
