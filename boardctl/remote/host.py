@@ -53,12 +53,11 @@ class HostLink(Connection):
         handle: Callable[[dict[str, Any]], Any],
         journal: Path,
     ) -> None:
-        from boardctl.remote.service import Current
         from boardctl.service.once import exactly_once
 
         self._loop, self._handle, self._journal = loop, handle, journal
         self.answers = Answers(journal.parent / ANSWERS_FILE)
-        self._pressed = exactly_once(self._press, Current(loop))
+        self._pressed = exactly_once(self._press, lambda: loop.keeper)
         self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
         self._closed = False
         self._n = 0

@@ -2,7 +2,7 @@
 while it runs.
 
 Nothing happens unless the board is linked (paho-mqtt is imported only then). A joined board
-starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`); :func:`attach`
+starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`); :class:`Remote`
 starts a hosting board's :class:`~boardctl.remote.host.HostLink` and reads the link file again
 on ``relink``, so the link starts, ends or changes without a restart. When a link ends here the
 board shows the link-ended sign for :data:`ENDED_SHOWN` seconds, or until its next entry.
@@ -67,17 +67,6 @@ def joined(
 def _same(one: Pairing, other: Pairing) -> bool:
     """The same link (a change of code, side or tracks starts it again)."""
     return (one.secret, one.role, one.tracks) == (other.secret, other.role, other.tracks)
-
-
-class Current:
-    """The loop's keeper as it is now (a board joins or leaves a game while it runs): what
-    :func:`boardctl.service.once.exactly_once` checks request ids with."""
-
-    def __init__(self, loop: ServiceLoop) -> None:
-        self._loop = loop
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._loop.keeper, name)
 
 
 class Remote:
@@ -219,6 +208,3 @@ class Remote:
         joined = self.joined
         if joined is not None:
             joined.guest.close()
-
-
-attach = Remote

@@ -305,11 +305,11 @@ def build(
         closers.append(inputs.close)
         sound = _sound(config, loop, factory, closers)
         # request ids: no repeats (checked by the keeper of the moment: a board joins a game)
-        handler = exactly_once(loop.requests.handle, remote.Current(loop))
+        handler = exactly_once(loop.requests.handle, lambda: loop.keeper)
         control = ControlServer(socket_path, handler, loop.selector, clock=clock, watch=loop.watch)
         loop.add_timer(control.deadline, control.tick)
         closers.append(control.close)
-        linked = remote.attach(config, journal, loop, handler)  # linked or not
+        linked = remote.Remote(config, journal, loop, handler)  # linked or not
         closers.append(linked.close)
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()
