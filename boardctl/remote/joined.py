@@ -229,13 +229,5 @@ class JoinedKeeper:
         status["remote"] = link.to_dict()
         return status
 
-    @property
-    def on_reopen(self) -> Callable[[], None] | None:
-        return self.own.on_reopen  # type: ignore[no-any-return]
-
-    @on_reopen.setter
-    def on_reopen(self, show: Callable[[], None] | None) -> None:
-        self.own.on_reopen = show  # the board's own journal opened late: show the board again
-
     def close(self) -> None:
         self.own.close()  # the link is closed by the service (boardctl.remote.service)

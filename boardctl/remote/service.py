@@ -158,7 +158,7 @@ class Remote:
         loop = self._loop
         loop.keeper = keeper
         loop.panel.signoff = keeper.waiting_signoff
-        loop.keeper_changed()
+        loop.show_durable(at_once=True)
 
     def _wire_joined(self) -> None:
         """A joined board's keeper shows the host's board (and speaks its entries) as it comes."""
@@ -172,7 +172,7 @@ class Remote:
         def changed() -> None:
             if loop.keeper is keeper:
                 keeper.speak(loop.dispatcher.committed, loop.dispatcher.refused)  # in the voice
-                loop.keeper_changed()
+                loop.show_durable(at_once=True)
 
         keeper.on_change = lambda: loop.post(Call(changed))
         loop.post(Call(changed))

@@ -181,10 +181,6 @@ class ServiceLoop:
             self.refresh(self.clock())
         self._update_status(status)
 
-    def keeper_changed(self) -> None:
-        """The keeper now shows another game (a journal that could not be opened opened)."""
-        self.show_durable(at_once=True)
-
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
         """Flash the refusal's class and reason in the view for :data:`ERROR_KEPT` seconds."""
         self._error_at = self.clock()
