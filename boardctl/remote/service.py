@@ -80,7 +80,7 @@ class Remote:
         self.ended_at: float | None = None  # when the link ended here (the sign's start)
         loop.view_extras.append(self._extra)
         loop.add_timer(self._deadline, self._tick)
-        loop.dispatcher.committed.append(lambda command, result: self._unsign())
+        loop.dispatcher.committed.append(self._unsign)
         loop.requests.relink = self.relink
         loop.panel.takes_new_game = lambda: self.joined is None  # a joined board: the host's
         loop.requests.records_due = self._records_due
@@ -112,8 +112,7 @@ class Remote:
         if old is not None:
             self._swap(old.own)
             old.guest.close()
-        if self.host is not None:
-            self._stop_host()
+        self._stop_host()
         if running is not None and (link is None or link.secret != running.secret):
             self._ended_here()  # not when only the joined board's tracks changed
         if link is not None and link.role == "guest":
@@ -138,7 +137,7 @@ class Remote:
         self.ended_at = self._loop.clock()
         self._loop.redraw()
 
-    def _unsign(self) -> None:
+    def _unsign(self, *_entry: object) -> None:
         self.ended_at = None  # an entry: the board plays on
 
     def _extra(self, extra: ViewExtra) -> ViewExtra:
