@@ -31,13 +31,12 @@ from boardctl.remote.protocol import FROM_BUTTONS, UNDOES, Message, RemoteError,
 from boardctl.remote.store import ANSWERS_FILE, Answers
 from boardctl.remote.words import LinkStatus
 from boardctl.service.loop import Call
+from boardctl.service.settings import BOARD_SETTINGS
 
 if TYPE_CHECKING:
     from boardctl.service.loop import ServiceLoop
 
 WATCH_KEY = -31  # the link's place among the watch stream's subscribers (clients use fds)
-#: The board's own settings: a joined board never changes them on the host.
-BOARD_KEYS = ("brightness", "volume", "mute")
 GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
 
 
@@ -113,7 +112,7 @@ class HostLink(Connection):
         buttons = body.get(FROM_BUTTONS) is True
         fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS, UNDOES)}
         try:
-            if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
+            if op not in OPS or (op == "set" and body.get("key") in BOARD_SETTINGS):
                 raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
             # an undo takes back the joined board's own last entry, while it is the last event
             if op == "undo" and not (isinstance(undoes, str) and self._last_is(undoes)):
