@@ -154,8 +154,7 @@ class HostLink(Connection):
         return error
 
     def _last_is(self, request_id: str) -> bool:
-        """Whether the journal's last event (the keeper's ``seq``) is the one ``request_id``
-        wrote."""
+        """Whether the journal's last event (the keeper's ``seq``) is ``request_id``'s."""
         keeper: Any = self._loop.keeper
         journal = getattr(keeper, "journal", None)
         first = None if journal is None else journal.find_request(request_id)

@@ -125,12 +125,9 @@ class Remote:
         return self._said()
 
     def _said(self) -> dict[str, Any]:
-        joined = self.joined
-        if joined is not None:
-            return {"role": "guest", "game": joined.guest.link.game}
-        if self.host is not None:
-            return {"role": "host", "game": self.host.link.game}
-        return {"role": None}
+        joined = self.joined  # the link now: a joined game's, a hosted one's, or none
+        link = joined.guest.link if joined is not None else getattr(self.host, "link", None)
+        return {"role": None} if link is None else {"role": link.role, "game": link.game}
 
     # --- the link-ended sign ---------------------------------------------------------
     def _ended_here(self) -> None:

@@ -63,10 +63,8 @@ class Dispatcher:
 
     def execute(self, command: BoardCommand) -> Result:
         """Apply one command; raise :class:`BoardError` on refusal (the board flashes)."""
-        if isinstance(command, Brightness):
-            result = self.screen.settings.set_brightness(command.level)
-            self.screen.redraw()
-            return result
+        if isinstance(command, Brightness):  # a new level is a new view key: drawn again
+            return self.screen.settings.set_brightness(command.level)
         screen = self.screen
         try:
             if screen.validate is not None:
