@@ -73,17 +73,13 @@ class HostLink(Connection):
 
     # --- the paho thread ----------------------------------------------------------
     def _message(self, kind: str, got: Message, payload: bytes) -> None:
-        self._later(self._apply, got)
+        self._loop.post(Call(functools.partial(self._apply, got)))  # in the loop's thread
 
     def _changed(self, what: str) -> None:
         if what == "connect":
-            self._later(self._publish_now)  # the board as it is now, retained
+            self._loop.post(Call(self._publish_now))  # the board as it is now, retained
         elif what == "bye" and self.ended:
             self.on_end()
-
-    def _later(self, function: Callable[..., None], *args: Any) -> None:
-        """Run ``function(*args)`` in the service loop's thread."""
-        self._loop.post(Call(functools.partial(function, *args)))
 
     # --- the service loop's thread ------------------------------------------------------
     def _apply(self, got: Message) -> None:
