@@ -119,7 +119,10 @@ def test_paths_follow_systemd_then_user_defaults(tmp_path: Path) -> None:
     )
     assert paths.socket_path(config.service, user) == Path("/run/user/1000/boardctl/control.sock")
     # no predictable shared /tmp path that another user could create first
-    assert paths.runtime_dir({"HOME": "/h"}) == Path("/h/.local/state/boardctl/run")
+    home = {"HOME": "/h"}
+    assert paths.socket_path(config.service, home) == Path(
+        "/h/.local/state/boardctl/run/control.sock"
+    )
     custom = parse_config({"service": {"journal": str(tmp_path / "j.db")}})
     assert paths.journal_path(custom.service, env) == tmp_path / "j.db"
 

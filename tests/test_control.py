@@ -250,7 +250,7 @@ def test_service_down_is_reported_as_such(tmp_path: Path) -> None:
 def test_any_bytes_give_a_reply_never_an_exception(line: bytes) -> None:
     server = ControlServer.__new__(ControlServer)
     server._handler = lambda request: {"op": request["op"]}
-    reply = server.answer(line)
+    reply, _watch = server.answer(line)
     assert set(reply) <= {"ok", "result", "error", "id"}
     assert isinstance(reply["ok"], bool)
     json.dumps(reply)

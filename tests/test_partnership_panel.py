@@ -46,7 +46,7 @@ def _execute(rig: Rig, command: Any) -> None:
     done = threading.Event()
 
     def run() -> None:
-        rig.loop.execute(command)
+        rig.loop.dispatcher.execute(command)
         done.set()
 
     rig.loop.post(Call(run))

@@ -76,7 +76,7 @@ def test_new_game_and_set(rig: Rig, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(cli(rig, "set", "names", "Ann,Bob")) == 0
     assert [t["name"] for t in rig.status()["tracks"]] == ["Ann", "Bob"]
     assert main(cli(rig, "set", "brightness", "60")) == 0
-    assert rig.loop.brightness == 60
+    assert rig.loop.settings.brightness == 60
     capsys.readouterr()
     assert main(cli(rig, "next")) == 1  # a guided game starts with the cut
     assert "cut for the first dealer first" in capsys.readouterr().err

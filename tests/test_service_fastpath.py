@@ -104,7 +104,7 @@ class Board:
 
     # the control socket
     def handle(self, request: dict[str, Any]) -> Any:
-        result = self.loop.handle_request(request)
+        result = self.loop.requests.handle(request)
         self.order.append("reply")
         return result
 

@@ -176,7 +176,7 @@ def test_a_clean_stop_turns_the_leds_dark_and_drops_only_the_pending_entry() -> 
     loop, link, _clock, _ = make_loop()
     layout = builtin_layout("two-121")
     loop.start()
-    loop.execute(parse_board_command({"op": "peg", "track": 1, "points": 7}))
+    loop.dispatcher.execute(parse_board_command({"op": "peg", "track": 1, "points": 7}))
     loop.post(Tap("track1.plus1"))
     loop.run_once(max_wait=0)
     assert loop.panel.pending == (1, 0)
@@ -195,24 +195,24 @@ def test_control_requests_share_the_buttons_checks() -> None:
     loop, _link, _clock, _ = make_loop()
     loop.start()
     with pytest.raises(EntryError):
-        loop.handle_request({"op": "peg", "track": 0, "points": 40})
-    result = loop.handle_request({"op": "peg", "track": 0, "points": 5})
+        loop.requests.handle({"op": "peg", "track": 0, "points": 40})
+    result = loop.requests.handle({"op": "peg", "track": 0, "points": 5})
     assert result["status"]["tracks"][0]["front"] == 5
-    status = loop.handle_request({"op": "status"})
+    status = loop.requests.handle({"op": "status"})
     assert status["pending"] == [0, 0]
-    assert loop.handle_request({"op": "press", "button": "track2.plus1"})["pending"] == [0, 1]
+    assert loop.requests.handle({"op": "press", "button": "track2.plus1"})["pending"] == [0, 1]
     with pytest.raises(ControlError, match="unknown button"):
-        loop.handle_request({"op": "press", "button": "track9.fire"})
+        loop.requests.handle({"op": "press", "button": "track9.fire"})
     with pytest.raises(ControlError, match="track1 to track2"):
-        loop.handle_request({"op": "press", "button": "track3.plus1"})
-    assert loop.handle_request({"op": "status"})["pending"] == [0, 1]  # nothing changed
-    frame = loop.handle_request({"op": "frame"})
+        loop.requests.handle({"op": "press", "button": "track3.plus1"})
+    assert loop.requests.handle({"op": "status"})["pending"] == [0, 1]  # nothing changed
+    frame = loop.requests.handle({"op": "frame"})
     assert frame["leds"] == 256 and len(frame["rgb"]) == 256 * 6
-    assert loop.handle_request({"op": "set", "key": "brightness", "value": 40}) == {
+    assert loop.requests.handle({"op": "set", "key": "brightness", "value": 40}) == {
         "brightness": 40
     }
     with pytest.raises(EntryError, match="brightness"):
-        loop.handle_request({"op": "set", "key": "brightness", "value": 400})
+        loop.requests.handle({"op": "set", "key": "brightness", "value": 400})
     loop.close()
 
 
@@ -300,11 +300,11 @@ def test_a_game_the_layout_cannot_show_is_refused_before_it_is_journalled() -> N
     loop.start()
     seq = loop.keeper.status()["seq"]
     with pytest.raises(EntryError, match=r"has 2 tracks; a five-player game needs 5"):
-        loop.handle_request({"op": "new_game", "variant": "five-player"})
+        loop.requests.handle({"op": "new_game", "variant": "five-player"})
     with pytest.raises(EntryError, match="a game to 200 does not fit"):
-        loop.handle_request({"op": "set", "key": "target", "value": 200})
+        loop.requests.handle({"op": "set", "key": "target", "value": 200})
     assert loop.keeper.status()["seq"] == seq
-    loop.handle_request({"op": "new_game", "variant": "five-card"})  # fits: 2 tracks to 61
+    loop.requests.handle({"op": "new_game", "variant": "five-card"})  # fits: 2 tracks to 61
     assert loop.keeper.status()["target"] == 61
     loop.close()
 
@@ -317,7 +317,7 @@ def test_a_journal_the_layout_cannot_show_keeps_the_service_up() -> None:
     loop.start()  # no exception: a red warning instead of the game
     frame = link.frames[-1]
     assert frame[3 * layout.led_of(0, 0) : 3 * layout.led_of(0, 0) + 3] == bytes((220, 0, 0))
-    loop.execute(parse_board_command({"op": "new_game", "variant": "six-card"}))
+    loop.dispatcher.execute(parse_board_command({"op": "new_game", "variant": "six-card"}))
     loop.run_once(max_wait=0)
     assert link.frames[-1] != frame
     loop.close()
@@ -384,11 +384,11 @@ def test_status_says_whether_the_led_link_is_connected() -> None:
     loop.start()
     loop.requests.link_kind = "serial"
     link.connected = False
-    status = loop.handle_request({"op": "status"})
+    status = loop.requests.handle({"op": "status"})
     assert status["link"] == {"kind": "serial", "connected": False}
     assert "LED link (serial): NOT connected" in format_status(status)
     link.connected = True
-    status = loop.handle_request({"op": "status"})
+    status = loop.requests.handle({"op": "status"})
     assert format_status(status).endswith("LED link (serial): connected")
 
 
@@ -402,7 +402,7 @@ def test_an_unread_notify_socket_does_not_freeze_the_loop(tmp_path: Path) -> Non
 
     def enter() -> None:
         for _ in range(40):  # each entry changes the STATUS= line
-            loop.execute(parse_board_command({"op": "peg", "track": 0, "points": 1}))
+            loop.dispatcher.execute(parse_board_command({"op": "peg", "track": 0, "points": 1}))
         done.set()
 
     threading.Thread(target=enter, daemon=True).start()

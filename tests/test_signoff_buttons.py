@@ -198,7 +198,7 @@ def test_the_running_service_takes_the_signoff_from_the_pins(
     rig = Rig(tmp_path, mock_factory, config, RecordingLink())
     try:
         # the game's end as any client enters it, then the sign-off from the pins
-        rig.loop.post(Call(lambda: rig.loop.execute(WIN_61)))
+        rig.loop.post(Call(lambda: rig.loop.dispatcher.execute(WIN_61)))
         rig.wait_for(lambda: rig.status()["winner"] == 0)
         assert rig.loop.view().extra.signoff == ()
         rig.press("track2.plus1")

@@ -89,7 +89,7 @@ def test_a_refusal_sounds_after_the_frame_with_its_sign() -> None:
     shown = loop.frame
     mark = len(link.wire)
     with pytest.raises(EntryError):
-        loop.execute(Peg(0, 3))  # guided, before the cut: refused
+        loop.dispatcher.execute(Peg(0, 3))  # guided, before the cut: refused
     refusal = loop.view().extra.refusal
     assert loop.frame is not None and loop.frame != shown  # the sign is lit ...
     _tone_after_its_frame(link, mark, f"refusal.{refusal}", loop.frame)  # ... then sounded

@@ -158,13 +158,13 @@ def test_a_commit_clicks_and_a_refusal_sounds_its_class(factory: MockFactory) ->
         assert cues.wait_idle(5)
         pin.played.clear()
         with pytest.raises(EntryError):
-            loop.execute(Peg(0, 8, "hand"))  # the dealer's hand before the pone's
+            loop.dispatcher.execute(Peg(0, 8, "hand"))  # the dealer's hand before the pone's
         assert cues.wait_idle(5)
         assert tones(pin) == expected("refusal.not_your_turn")
         assert speech.said[-1] == phrases.refusal(Refusal.NOT_YOUR_TURN)
         pin.played.clear()
         with pytest.raises(EntryError):
-            loop.execute(Peg(1, 19, "hand"))  # no hand counts 19
+            loop.dispatcher.execute(Peg(1, 19, "hand"))  # no hand counts 19
         assert cues.wait_idle(5)
         assert tones(pin) == expected("refusal.impossible")
     finally:
@@ -177,28 +177,30 @@ def test_a_count_entered_with_its_cards_is_said_in_words(factory: MockFactory) -
         factory, {"variant": "six-card", "mode": "guided", "names": ["Alice", "Bob"]}
     )
     try:
-        loop.execute(Cut(dealer=0))
-        loop.execute(Peg(0, None, starter="JD"))  # his heels, naming its jack
+        loop.dispatcher.execute(Cut(dealer=0))
+        loop.dispatcher.execute(Peg(0, None, starter="JD"))  # his heels, naming its jack
         assert speech.said[-2:] == [
             "Alice, two for his heels, two",
             "Alice's two: his heels or pegging? Hold undo for pegging.",  # the board asks
         ]
-        loop.execute(Next())
-        loop.execute(Next())
-        loop.execute(Peg(1, None, cards=("5H", "5C", "KD", "2S")))  # the deal's starter: JD
+        loop.dispatcher.execute(Next())
+        loop.dispatcher.execute(Next())
+        loop.dispatcher.execute(
+            Peg(1, None, cards=("5H", "5C", "KD", "2S"))
+        )  # the deal's starter: JD
         assert speech.said[-3:] == [
             "Bob, fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten",
             "Bob ten.",
             "Alice to count",
         ]
-        loop.execute(Peg(0, 0, "hand"))  # points only
+        loop.dispatcher.execute(Peg(0, 0, "hand"))  # points only
         assert speech.said[-2:] == ["Alice zero, two", "Alice's crib"]
-        loop.execute(Peg(0, None, cards=("AH", "2D", "3S", "KC")))
+        loop.dispatcher.execute(Peg(0, None, cards=("AH", "2D", "3S", "KC")))
         assert speech.said[-2:] == [
             "Alice's crib, fifteen two, fifteen four, and a run of three is seven",
             "Alice nine.",
         ]
-        loop.execute(Cut(starter="5S"))  # Bob's deal: its starter named alone
+        loop.dispatcher.execute(Cut(starter="5S"))  # Bob's deal: its starter named alone
         assert speech.said[-1] == "The starter: the five of spades"
     finally:
         announcer.close()
@@ -211,7 +213,7 @@ def test_the_boards_question_is_said_once_with_its_answer(factory: MockFactory) 
     )
     question = "Bob's two: his heels or pegging? Hold undo for pegging."
     try:
-        loop.execute(Cut(dealer=1))
+        loop.dispatcher.execute(Cut(dealer=1))
         enter(loop, clock, 1, 2)  # Bob's 2 in the deal: his heels, or the play's first peg?
         assert loop.keeper.status()["ask"] is not None
         assert speech.said[-2:] == ["Bob, two for his heels, two", question]
@@ -238,7 +240,7 @@ def test_the_count_said_follows_the_games_rules(factory: MockFactory) -> None:
         factory, {"variant": "six-card", "mode": "free", "house_rules": ["runs-of-two"]}
     )
     try:
-        loop.execute(Peg(0, None, "hand", ("AH", "2D", "7S", "KC"), "QC"))
+        loop.dispatcher.execute(Peg(0, None, "hand", ("AH", "2D", "7S", "KC"), "QC"))
         assert speech.said[-2:] == [
             "Track 1, a run of two is two, and another run of two is four",
             "Track 1 four.",
@@ -353,7 +355,7 @@ def test_a_configured_buzzer_is_wired_into_the_service(tmp_path: Path) -> None:
         assert isinstance(announcer, Announcer) and announcer.cues is not None
         assert announcer.speech is None  # voice = "none"
         with pytest.raises(EntryError):
-            board.loop.execute(Peg(0, 99))
+            board.loop.dispatcher.execute(Peg(0, 99))
         assert announcer.cues.wait_idle(5)
         pin = factory.pin(BUZZER_PIN)
         assert tones(pin)[-2:] != [None]  # something sounded
@@ -389,7 +391,7 @@ def test_the_announcer_says_the_rule_sets_skunk_lines(factory: MockFactory) -> N
     # an English game to 61 (fraction-lines): the skunk line is 46, the double 31
     loop, announcer, speech, clock = rig(factory, {"variant": "five-card", "mode": "free"})
     try:
-        loop.execute(NewGame(rules="english", target=61, mode="free"))
+        loop.dispatcher.execute(NewGame(rules="english", target=61, mode="free"))
         assert loop.keeper.status()["lines"] == [46, 31]
         for points in (12, 12, 8):  # track 2 to 32: past 31, not the skunk line here
             enter(loop, clock, 1, points)

@@ -86,17 +86,17 @@ def test_volume_and_mute_are_set_at_run_time(tmp_path: Path, factory: MockFactor
         announcer = built.sound
         assert isinstance(announcer, Announcer) and announcer.cues is not None
         loop = built.loop
-        assert loop.handle_request({"op": "set", "key": "volume", "value": "0.5"}) == {
+        assert loop.requests.handle({"op": "set", "key": "volume", "value": "0.5"}) == {
             "volume": 0.5
         }
         assert announcer.cues.volume == 0.5
-        assert loop.handle_request({"op": "set", "key": "mute", "value": True}) == {"mute": True}
+        assert loop.requests.handle({"op": "set", "key": "mute", "value": True}) == {"mute": True}
         assert not announcer.cues.audible()
-        assert loop.handle_request({"op": "status"})["mute"] is True
+        assert loop.requests.handle({"op": "status"})["mute"] is True
         with pytest.raises(EntryError, match="volume must be a number 0-1"):
-            loop.handle_request({"op": "set", "key": "volume", "value": 3})
+            loop.requests.handle({"op": "set", "key": "volume", "value": 3})
         assert announcer.cues.volume == 0.5  # a refused value changes nothing
-        assert loop.handle_request({"op": "status"})["volume"] == 0.5
+        assert loop.requests.handle({"op": "status"})["volume"] == 0.5
     finally:
         built.close()
 
@@ -105,8 +105,8 @@ def test_a_silent_board_says_no_sound_is_wired(tmp_path: Path, factory: MockFact
     built = board(tmp_path, factory, Config())
     try:
         with pytest.raises(EntryError, match="no sound is wired"):
-            built.loop.handle_request({"op": "set", "key": "mute", "value": True})
-        assert "mute" not in built.loop.handle_request({"op": "status"})
+            built.loop.requests.handle({"op": "set", "key": "mute", "value": True})
+        assert "mute" not in built.loop.requests.handle({"op": "status"})
     finally:
         built.close()
 

@@ -120,7 +120,7 @@ def test_a_timed_out_confirm_leaves_no_prompt(screen: Screen) -> None:
 def test_a_name_change_is_drawn_at_once(screen: Screen) -> None:
     assert "Track 1" in screen.text
     frames = len(screen.link.frames)
-    screen.loop.execute(Set("names", ["Alice", "Bob"]))
+    screen.loop.dispatcher.execute(Set("names", ["Alice", "Bob"]))
     screen.at(100.1)
     assert len(screen.link.frames) == frames  # names are not on the LEDs
     rows = screen.text.splitlines()
@@ -155,8 +155,10 @@ def test_a_refusals_log_line_leaves_once_a_later_entry_is_taken(screen: Screen) 
 def test_the_board_asks_its_question_in_words_with_the_keys_that_answer_it() -> None:
     board = Screen({"variant": "six-card", "mode": "guided", "names": ["Alice", "Bob"]})
     try:
-        board.loop.execute(Cut(1))  # Bob deals
-        board.loop.execute(Peg(1, 2))  # his heels? or his first pegging, the press forgotten
+        board.loop.dispatcher.execute(Cut(1))  # Bob deals
+        board.loop.dispatcher.execute(
+            Peg(1, 2)
+        )  # his heels? or his first pegging, the press forgotten
         board.at(100.0)
         rows = board.text.splitlines()
         assert "the board asks: is Bob's 2 heels or pegging?" in rows

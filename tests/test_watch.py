@@ -55,7 +55,7 @@ class Board:
         )
         extra: dict[str, Any] = {} if watch_buffer is None else {"watch_buffer": watch_buffer}
         self.server = ControlServer(
-            path, self.loop.handle_request, self.loop.selector, watch=self.loop.watch, **extra
+            path, self.loop.requests.handle, self.loop.selector, watch=self.loop.watch, **extra
         )
         self.loop.add_timer(self.server.deadline, self.server.tick)
         self.loop.start()
@@ -188,8 +188,8 @@ def test_a_watcher_that_never_reads_is_dropped_and_the_buttons_keep_going(
     presses = 0
     with caplog.at_level(logging.WARNING, logger="boardctl.service.control"):
         while board.loop.watch.watchers and presses < 5000:
-            board.loop.execute(Peg(0, 1))
-            board.loop.execute(Undo())
+            board.loop.dispatcher.execute(Peg(0, 1))
+            board.loop.dispatcher.execute(Undo())
             board.turn(1)
             presses += 2
     assert board.loop.watch.watchers == 0, "the stuck watcher was never dropped"
@@ -198,7 +198,7 @@ def test_a_watcher_that_never_reads_is_dropped_and_the_buttons_keep_going(
     assert len(drops) == 1
     # every press went through while the watcher was stuck, and the board still serves
     assert keeper.seq == 1 + presses
-    board.loop.execute(Peg(1, 2))
+    board.loop.dispatcher.execute(Peg(1, 2))
     assert keeper.status()["tracks"][1]["front"] == 2
     fresh = Watcher(board.server.path)
     fresh.send({"op": "ping"})

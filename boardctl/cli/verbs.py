@@ -119,7 +119,8 @@ def read_journal(journal: str, op: str) -> Any:
         return keeper.status() if op == "status" else keeper.history(all_games=op == "all")
 
 
-def _paths(args: Any) -> tuple[Path, Path]:
+def target_paths(args: Any) -> tuple[Path, Path]:
+    """The control socket and the journal the verbs use."""
     from pathlib import Path
 
     return Path(socket_path(args)), journal_path(args)
@@ -156,7 +157,7 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
             from boardctl.service.handoff import apply_or_hand_over
 
             # checked here first; its request id kept: an entry the service got is not repeated
-            return apply_or_hand_over(*_paths(args), checked(command))
+            return apply_or_hand_over(*target_paths(args), checked(command))
 
         return send_once(socket_file, None, command, direct=direct)  # one id, retried: once
     try:

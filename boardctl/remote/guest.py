@@ -86,8 +86,7 @@ class GuestLink(Connection):
 
     def _send_pending(self) -> None:
         for rid, request, after in self.outbox.pending_after():
-            body = {"entry": request, "after": after}
-            self.send("cmd", body, request_id=rid)
+            self.send("cmd", {"entry": request, "after": after}, request_id=rid)
 
     def _resend(self) -> None:
         while not self._stop.wait(RESEND_EVERY):

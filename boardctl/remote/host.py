@@ -16,6 +16,7 @@ every change and after every (re)connection.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Callable
@@ -30,13 +31,12 @@ from boardctl.remote.protocol import FROM_BUTTONS, UNDOES, Message, RemoteError,
 from boardctl.remote.store import ANSWERS_FILE, Answers
 from boardctl.remote.words import LinkStatus
 from boardctl.service.loop import Call
+from boardctl.service.settings import BOARD_SETTINGS
 
 if TYPE_CHECKING:
     from boardctl.service.loop import ServiceLoop
 
 WATCH_KEY = -31  # the link's place among the watch stream's subscribers (clients use fds)
-#: The board's own settings: a joined board never changes them on the host.
-BOARD_KEYS = ("brightness", "volume", "mute")
 GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
 
 
@@ -52,12 +52,11 @@ class HostLink(Connection):
         handle: Callable[[dict[str, Any]], Any],
         journal: Path,
     ) -> None:
-        from boardctl.remote.service import Current
         from boardctl.service.once import exactly_once
 
         self._loop, self._handle, self._journal = loop, handle, journal
         self.answers = Answers(journal.parent / ANSWERS_FILE)
-        self._pressed = exactly_once(self._press, Current(loop))
+        self._pressed = exactly_once(self._press, lambda: loop.keeper)
         self.on_end: Callable[[], None] = lambda: None  # the other board left (in paho's thread)
         self._closed = False
         self._n = 0
@@ -74,17 +73,13 @@ class HostLink(Connection):
 
     # --- the paho thread ----------------------------------------------------------
     def _message(self, kind: str, got: Message, payload: bytes) -> None:
-        self._later(self._apply, got)
+        self._loop.post(Call(functools.partial(self._apply, got)))  # in the loop's thread
 
     def _changed(self, what: str) -> None:
         if what == "connect":
-            self._later(self._publish_now)  # the board as it is now, retained
+            self._loop.post(Call(self._publish_now))  # the board as it is now, retained
         elif what == "bye" and self.ended:
             self.on_end()
-
-    def _later(self, function: Callable[..., None], *args: Any) -> None:
-        """Run ``function(*args)`` in the service loop's thread."""
-        self._loop.post(Call(functools.partial(function, *args)))
 
     # --- the service loop's thread ------------------------------------------------------
     def _apply(self, got: Message) -> None:
@@ -113,7 +108,7 @@ class HostLink(Connection):
         buttons = body.get(FROM_BUTTONS) is True
         fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS, UNDOES)}
         try:
-            if op not in OPS or (op == "set" and body.get("key") in BOARD_KEYS):
+            if op not in OPS or (op == "set" and body.get("key") in BOARD_SETTINGS):
                 raise RemoteError(f"a joined board may not send {op!r} (only its entries)")
             # an undo takes back the joined board's own last entry, while it is the last event
             if op == "undo" and not (isinstance(undoes, str) and self._last_is(undoes)):
@@ -146,23 +141,16 @@ class HostLink(Connection):
     def _flashed(self, request: dict[str, Any], why: str) -> EntryError:
         """An entry refused by the link: the refusal's sign on the host's LEDs, which the joined
         board shows too, and its cue, as the engine's refusals."""
-        from boardctl.errors import refusal_of
         from boardctl.game.commands import parse_board_command
 
-        error, dispatcher = EntryError(why), self._loop.dispatcher
-        dispatcher.screen.flash_error(refusal_of(error), why)
-        dispatcher.screen.show_durable(at_once=True)
-        try:
+        error, command = EntryError(why), None
+        with contextlib.suppress(BoardError):
             command = parse_board_command(request)
-        except BoardError:
-            return error
-        for listener in dispatcher.refused:
-            listener(command, error)
+        self._loop.dispatcher.refuse(command, error)
         return error
 
     def _last_is(self, request_id: str) -> bool:
-        """Whether the journal's last event (the keeper's ``seq``) is the one ``request_id``
-        wrote."""
+        """Whether the journal's last event (the keeper's ``seq``) is ``request_id``'s."""
         keeper: Any = self._loop.keeper
         journal = getattr(keeper, "journal", None)
         first = None if journal is None else journal.find_request(request_id)

@@ -215,8 +215,7 @@ class JoinedKeeper:
         return (track,) if isinstance(track, int) and 0 <= track < tracks else range(tracks)
 
     def status(self) -> dict[str, Any]:
-        """The host's status (this board's own before the first), with this board's side of
-        the link in ``remote``."""
+        """The host's status (this board's own before the first), this side's in ``remote``."""
         state, guest = self.guest.state, self.guest
         status = dict(state["status"]) if state is not None else dict(self.own.status())
         tracks = None if state is None else state.get("joined_tracks")
@@ -228,14 +227,6 @@ class JoinedKeeper:
         )
         status["remote"] = link.to_dict()
         return status
-
-    @property
-    def on_reopen(self) -> Callable[[], None] | None:
-        return self.own.on_reopen  # type: ignore[no-any-return]
-
-    @on_reopen.setter
-    def on_reopen(self, show: Callable[[], None] | None) -> None:
-        self.own.on_reopen = show  # the board's own journal opened late: show the board again
 
     def close(self) -> None:
         self.own.close()  # the link is closed by the service (boardctl.remote.service)

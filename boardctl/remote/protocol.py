@@ -24,10 +24,10 @@ from typing import Any
 
 from boardctl.errors import BoardError
 from boardctl.results.sign import key_id, sign_record
+from boardctl.service.once import MAX_REQUEST_ID  # as the control socket's request ids
 
 VERSION = 1
 MAX_MESSAGE = 64 * 1024  # bytes; a state is about 2 kB
-MAX_REQUEST_ID = 64  # characters, as the control socket's request ids (boardctl.service.once)
 SECRET_BYTES = 12  # 96 bits: 20 base32 digits
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O, U
 _READ_AS = {"I": "1", "L": "1", "O": "0"}

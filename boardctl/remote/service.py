@@ -2,7 +2,7 @@
 while it runs.
 
 Nothing happens unless the board is linked (paho-mqtt is imported only then). A joined board
-starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`); :func:`attach`
+starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`); :class:`Remote`
 starts a hosting board's :class:`~boardctl.remote.host.HostLink` and reads the link file again
 on ``relink``, so the link starts, ends or changes without a restart. When a link ends here the
 board shows the link-ended sign for :data:`ENDED_SHOWN` seconds, or until its next entry.
@@ -69,17 +69,6 @@ def _same(one: Pairing, other: Pairing) -> bool:
     return (one.secret, one.role, one.tracks) == (other.secret, other.role, other.tracks)
 
 
-class Current:
-    """The loop's keeper as it is now (a board joins or leaves a game while it runs): what
-    :func:`boardctl.service.once.exactly_once` checks request ids with."""
-
-    def __init__(self, loop: ServiceLoop) -> None:
-        self._loop = loop
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._loop.keeper, name)
-
-
 class Remote:
     """The board's link in its running service (see the module); :meth:`close` ends it. A
     hosting board's :class:`~boardctl.remote.host.HostLink` runs the joined board's commands
@@ -91,7 +80,7 @@ class Remote:
         self.ended_at: float | None = None  # when the link ended here (the sign's start)
         loop.view_extras.append(self._extra)
         loop.add_timer(self._deadline, self._tick)
-        loop.dispatcher.committed.append(lambda command, result: self._unsign())
+        loop.dispatcher.committed.append(self._unsign)
         loop.requests.relink = self.relink
         loop.panel.takes_new_game = lambda: self.joined is None  # a joined board: the host's
         loop.requests.records_due = self._records_due
@@ -123,8 +112,7 @@ class Remote:
         if old is not None:
             self._swap(old.own)
             old.guest.close()
-        if self.host is not None:
-            self._stop_host()
+        self._stop_host()
         if running is not None and (link is None or link.secret != running.secret):
             self._ended_here()  # not when only the joined board's tracks changed
         if link is not None and link.role == "guest":
@@ -137,19 +125,16 @@ class Remote:
         return self._said()
 
     def _said(self) -> dict[str, Any]:
-        joined = self.joined
-        if joined is not None:
-            return {"role": "guest", "game": joined.guest.link.game}
-        if self.host is not None:
-            return {"role": "host", "game": self.host.link.game}
-        return {"role": None}
+        joined = self.joined  # the link now: a joined game's, a hosted one's, or none
+        link = joined.guest.link if joined is not None else getattr(self.host, "link", None)
+        return {"role": None} if link is None else {"role": link.role, "game": link.game}
 
     # --- the link-ended sign ---------------------------------------------------------
     def _ended_here(self) -> None:
         self.ended_at = self._loop.clock()
         self._loop.redraw()
 
-    def _unsign(self) -> None:
+    def _unsign(self, *_entry: object) -> None:
         self.ended_at = None  # an entry: the board plays on
 
     def _extra(self, extra: ViewExtra) -> ViewExtra:
@@ -167,9 +152,9 @@ class Remote:
     def _swap(self, keeper: Any) -> None:
         """The board plays ``keeper``'s game from now on (a joined game's, or its own)."""
         loop = self._loop
-        loop.keeper = loop.dispatcher.keeper = loop.requests.keeper = keeper
+        loop.keeper = keeper
         loop.panel.signoff = keeper.waiting_signoff
-        loop.keeper_changed()
+        loop.show_durable(at_once=True)
 
     def _wire_joined(self) -> None:
         """A joined board's keeper shows the host's board (and speaks its entries) as it comes."""
@@ -183,7 +168,7 @@ class Remote:
         def changed() -> None:
             if loop.keeper is keeper:
                 keeper.speak(loop.dispatcher.committed, loop.dispatcher.refused)  # in the voice
-                loop.keeper_changed()
+                loop.show_durable(at_once=True)
 
         keeper.on_change = lambda: loop.post(Call(changed))
         loop.post(Call(changed))
@@ -219,6 +204,3 @@ class Remote:
         joined = self.joined
         if joined is not None:
             joined.guest.close()
-
-
-attach = Remote

@@ -26,21 +26,16 @@ class LinkStatus:
         """``status["remote"]``, with its line in words (``words``)."""
         fields: dict[str, Any] = {"role": self.role, "game": self.game, "connected": self.connected}
         if self.role == "host":
-            fields |= {
-                "joined_online": self.other_online,
-                "refused": self.forged,
-                "ended": self.ended,
-            }
+            fields |= {"joined_online": self.other_online, "refused": self.forged}
         else:
             fields |= {
                 "host_online": self.other_online,
                 "link_lost": self.link_lost,
-                "ended": self.ended,
                 "unanswered": self.unanswered,
                 "refused": list(self.refusals),
             }
         tracks = None if self.tracks is None else list(self.tracks)
-        return {**fields, "tracks": tracks, "words": link_line(self)}
+        return {**fields, "ended": self.ended, "tracks": tracks, "words": link_line(self)}
 
 
 def link_line(link: LinkStatus) -> str:

@@ -294,7 +294,7 @@ def build(
             clock=clock,
         )
         loop.settings.brightness = config.board.brightness
-        keeper.on_reopen = loop.keeper_changed
+        own.on_reopen = lambda: loop.show_durable(at_once=True)  # the journal opened late
         # After READY: the journal's structural check, an imported journal's game starts.
         loop.post(Call(lambda: own.after_start(lambda function: loop.post(Call(function)))))
         loop.add_timer(keeper.deadline, keeper.tick)
@@ -305,11 +305,11 @@ def build(
         closers.append(inputs.close)
         sound = _sound(config, loop, factory, closers)
         # request ids: no repeats (checked by the keeper of the moment: a board joins a game)
-        handler = exactly_once(loop.handle_request, remote.Current(loop))
+        handler = exactly_once(loop.requests.handle, lambda: loop.keeper)
         control = ControlServer(socket_path, handler, loop.selector, clock=clock, watch=loop.watch)
         loop.add_timer(control.deadline, control.tick)
         closers.append(control.close)
-        linked = remote.attach(config, journal, loop, handler)  # linked or not
+        linked = remote.Remote(config, journal, loop, handler)  # linked or not
         closers.append(linked.close)
         if keyboard is None:
             keyboard = display == "terminal" and sys.stdin.isatty()

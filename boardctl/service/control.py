@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boardctl.errors import BoardError, ControlError
+from boardctl.errors import BoardError, ControlError, EntryError
 from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
 from boardctl.service.wire import MAX_LINE
 from boardctl.service.wire import encode as encode
@@ -78,14 +78,24 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
     if not isinstance(request, dict):
         raise ControlError('a request must be a JSON object such as {"op": "status"}')
     from boardctl.game.commands import OPS as ENGINE_OPS
+    from boardctl.game.commands import parse_board_command
     from boardctl.service.text import clean
 
     request = {key: clean(value) for key, value in request.items()}  # no control characters
     op, known = request.get("op"), (*SERVICE_OPS, *ENGINE_OPS)
     if not isinstance(op, str) or op not in known:
         raise ControlError(f"unknown op {op!r}; known: {', '.join(known)}")
-    if op not in SERVICE_OPS:
-        _check_command(request)
+    if op not in SERVICE_OPS:  # its shape, by the engine's own parser (its values: later)
+        from boardctl.service.settings import SOUND_SETTINGS, check_setting_request
+
+        command = {k: v for k, v in request.items() if k not in ("id", "request_id")}
+        try:
+            if op == "set":  # the board's keys too: brightness, volume, mute
+                check_setting_request(command)
+            if op != "set" or command.get("key") not in SOUND_SETTINGS:
+                parse_board_command(command)
+        except EntryError as exc:
+            raise ControlError(f"{op}: {exc}") from None
         return request
     spec = SERVICE_OPS[op]
     for key, value in request.items():
@@ -101,24 +111,6 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         if required and key not in request:
             raise ControlError(f"{op}: missing field {key!r}")
     return request
-
-
-def _check_command(request: dict[str, Any]) -> None:
-    """An engine command's shape, by the engine's own parser (its values are checked later)."""
-    from boardctl.errors import EntryError
-    from boardctl.game.commands import parse_board_command
-
-    command = {k: v for k, v in request.items() if k not in ("id", "request_id")}
-    try:
-        if command["op"] == "set":
-            from boardctl.service.settings import SOUND_SETTINGS, check_setting_request
-
-            check_setting_request(command)  # the board's keys too: brightness, volume, mute
-            if command.get("key") in SOUND_SETTINGS:
-                return
-        parse_board_command(command)
-    except EntryError as exc:
-        raise ControlError(f"{request['op']}: {exc}") from None
 
 
 Handler = Callable[[dict[str, Any]], Any]  # returns the result; raises BoardError on refusal
@@ -240,7 +232,7 @@ class ControlServer:
             line = bytes(client.inbox[:end])
             del client.inbox[: end + 1]
             client.last_seen = self._clock()
-            reply, watch = self._answer(line)
+            reply, watch = self.answer(line)
             if watch is False:  # refused for want of a watcher's place: nothing more to do here
                 client.closing = True
                 client.inbox.clear()
@@ -255,13 +247,9 @@ class ControlServer:
             client.inbox.clear()
             self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
 
-    def answer(self, line: bytes) -> dict[str, Any]:
-        """The reply to one request line (never raises)."""
-        return self._answer(line)[0]
-
-    def _answer(self, line: bytes) -> tuple[dict[str, Any], bool | None]:
-        """The reply, and whether the client now watches: True (an accepted ``watch``),
-        False (a ``watch`` refused because :data:`MAX_WATCHERS` watch), else None."""
+    def answer(self, line: bytes) -> tuple[dict[str, Any], bool | None]:
+        """The reply to one request line (never raises), and whether the client now watches:
+        True (an accepted ``watch``), False (refused: :data:`MAX_WATCHERS` watch), else None."""
         request_id: Any = None
         watch: bool | None = None
         try:

@@ -39,7 +39,6 @@ class PendingEntry(Protocol):
 class Keeper(Protocol):
     """The scorekeeping engine (``boardctl.game.keeper.Scorekeeper``)."""
 
-    def apply(self, command: Command) -> Result: ...
     def prepare(self, command: Command) -> PendingEntry: ...
     def view(self) -> BoardView: ...
     def status(self) -> dict[str, Any]: ...
@@ -55,39 +54,32 @@ Validate = Callable[[Command], None]  # raises EntryError for what the board can
 class Dispatcher:
     """Runs the commands of the buttons and of the control socket."""
 
-    def __init__(self, keeper: Keeper, screen: ServiceLoop) -> None:
-        self.keeper = keeper
-        self.screen = screen  # the board the commands are shown on, and its layout's check
+    def __init__(self, screen: ServiceLoop) -> None:
+        self.screen = screen  # the board (its keeper) the commands run on, and its layout's check
         self.committed: list[Callable[[Command, Result], None]] = []
         # told of every refusal and failed write, after the flash (e.g. boardctl.sound)
         self.refused: list[Callable[[BoardCommand, BoardError], None]] = []
 
     def execute(self, command: BoardCommand) -> Result:
         """Apply one command; raise :class:`BoardError` on refusal (the board flashes)."""
-        if isinstance(command, Brightness):
-            result = self.screen.settings.set_brightness(command.level)
-            self.screen.redraw()
-            return result
+        if isinstance(command, Brightness):  # a new level is a new view key: drawn again
+            return self.screen.settings.set_brightness(command.level)
         screen = self.screen
         try:
             if screen.validate is not None:
                 screen.validate(command)
-            pending = self.keeper.prepare(command)
+            pending = screen.keeper.prepare(command)
         except BoardError as exc:
-            screen.flash_error(refusal_of(exc), str(exc))
-            screen.show_durable(at_once=True)  # the refusal's sign on the LEDs, then its cue
-            self._refused(command, exc)
+            self.refuse(command, exc)
             raise
         screen.show_now(pending.view())  # the frame first: the press shows at once ...
         try:
             result = pending.commit()  # ... then the durable write, before anything else
         except BaseException as exc:
             pending.abort()
-            screen.flash_error(refusal_of(exc), str(exc))
-            screen.show_durable(at_once=True)  # the last durable state, shown again
             if isinstance(exc, BoardError):
                 log.error("entry not saved, the last saved score is shown again: %s", exc)
-                self._refused(command, exc)
+            self.refuse(command, exc)  # the last durable state, shown again
             raise
         status = result.get("status")  # the new state's status, read once
         # every frame of the entry sent, then its cue
@@ -96,15 +88,20 @@ class Dispatcher:
             listener(command, result)
         return result
 
-    def _refused(self, command: BoardCommand, error: BoardError) -> None:
-        for listener in self.refused:
-            listener(command, error)
+    def refuse(self, command: BoardCommand | None, error: BaseException) -> None:
+        """Flash ``error`` over the last durable state, its sign on the LEDs at once; then
+        (its cue) tell the :attr:`refused` listeners of a refused ``command``, if there is one."""
+        self.screen.flash_error(refusal_of(error), str(error))
+        self.screen.show_durable(at_once=True)
+        if command is not None and isinstance(error, BoardError):
+            for listener in self.refused:
+                listener(command, error)
 
     def run_buttons(self, commands: list[BoardCommand]) -> None:
         """Apply the panel's commands as the phase means them (the keeper says how)."""
         for command in commands:
             try:
-                self.execute(self.keeper.button_command(command))
+                self.execute(self.screen.keeper.button_command(command))
             except EntryError as exc:
                 log.warning("entry refused: %s", exc)
             except JournalError:

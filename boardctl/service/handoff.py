@@ -35,7 +35,9 @@ def apply_or_hand_over(
     while True:
         try:
             with Scorekeeper.open(journal) as keeper:  # the request id honoured, as by a service
-                apply = exactly_once(lambda request: keeper.apply(parse_command(request)), keeper)
+                apply = exactly_once(
+                    lambda request: keeper.apply(parse_command(request)), lambda: keeper
+                )
                 return apply(dict(command)), False
         except JournalBusy as exc:
             if busy is None:

@@ -102,7 +102,7 @@ class ServiceLoop:
         self.panel.current_settings = lambda: self.settings.current(self.keeper.status())
         self.panel.signoff = keeper.waiting_signoff
         self.validate = validate  # the check of commands against the board's layout
-        self.dispatcher = Dispatcher(keeper, self)
+        self.dispatcher = Dispatcher(self)
         self.dispatcher.refused.append(self.panel.refused)  # a refused entry lifts no undo guard
         self.requests = Requests(self, link_kind)
         self.watch = Watch()  # the control socket's watchers (boardctl.service.watch)
@@ -145,19 +145,6 @@ class ServiceLoop:
         """Another source of deadlines (e.g. the control server's idle clients)."""
         self._timers.append((deadline, tick))
 
-    def execute(self, command: BoardCommand) -> Result:
-        """Apply one command as the buttons and the control socket do; raise on refusal."""
-        return self.dispatcher.execute(command)
-
-    def handle_request(self, request: dict[str, Any]) -> Any:
-        """A control-socket request (already checked by the protocol)."""
-        return self.requests.handle(request)
-
-    @property
-    def brightness(self) -> int | None:
-        """The LED brightness set on the running board (None: the configured one)."""
-        return self.settings.brightness
-
     def _announce_event(self, command: BoardCommand, result: Result) -> None:
         """A command was journalled: the watchers get its event, then the board after it."""
         if not self.watch.watchers:
@@ -173,7 +160,7 @@ class ServiceLoop:
 
     def _key(self, view: BoardView) -> ViewKey:
         """What decides whether a view needs a new render (and the watchers a new state)."""
-        return (view, view.extra, self.brightness)
+        return (view, view.extra, self.settings.brightness)
 
     def tap(self, name: str, hold: int) -> list[BoardCommand]:
         """A whole press of ``name`` now, held short (0), long (1) or very long (2)."""
@@ -193,10 +180,6 @@ class ServiceLoop:
         if at_once:
             self.refresh(self.clock())
         self._update_status(status)
-
-    def keeper_changed(self) -> None:
-        """The keeper now shows another game (a journal that could not be opened opened)."""
-        self.show_durable(at_once=True)
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:
         """Flash the refusal's class and reason in the view for :data:`ERROR_KEPT` seconds."""

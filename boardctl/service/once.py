@@ -20,13 +20,15 @@ FIELD = "request_id"
 Handler = Callable[[dict[str, Any]], Any]
 
 
-def exactly_once(handler: Handler, keeper: Any) -> Handler:
-    """Wrap the service's request handler with the request-id check (``keeper.journal``)."""
+def exactly_once(handler: Handler, current: Callable[[], Any]) -> Handler:
+    """Wrap the service's request handler with the request-id check (the ``journal`` of
+    ``current()``, the keeper of the moment: a board joins or leaves a game while it runs)."""
 
     def handle(request: dict[str, Any]) -> Any:
         rid = request.pop(FIELD, None)  # the engine never sees it
         if rid is not None and (not isinstance(rid, str) or not 0 < len(rid) <= MAX_REQUEST_ID):
             raise ControlError(f"{FIELD} must be a string of 1-{MAX_REQUEST_ID} characters")
+        keeper = current()
         journal = keeper.journal
         if rid is None or journal is None:
             return handler(request)

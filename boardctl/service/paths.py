@@ -66,11 +66,6 @@ def client_journal_name(service: ServiceConfig, env: Mapping[str, str] | None = 
     return _journal(service, env)
 
 
-def runtime_dir(env: Mapping[str, str] | None = None) -> Path:
-    """The directory for the control socket."""
-    return _path(_runtime_dir(os.environ if env is None else env))
-
-
 def journal_path(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
     """The journal file: ``service.journal`` or ``<state dir>/journal.sqlite``."""
     return _path(_journal(service, os.environ if env is None else env))

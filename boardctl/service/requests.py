@@ -32,15 +32,14 @@ class Requests:
 
     def __init__(self, loop: ServiceLoop, link_kind: str = "unknown") -> None:
         self.loop = loop
-        self.keeper = loop.keeper
         self.link_kind = link_kind
         # the journal's file (Scorekeeper.path); a keeper without one has no records
-        self.records = JournalRecords(getattr(self.keeper, "path", None))
-        self.past = HistoryPages(getattr(self.keeper, "path", None))  # history --all, off the loop
+        self.records = JournalRecords(getattr(loop.keeper, "path", None))
+        self.past = HistoryPages(getattr(loop.keeper, "path", None))  # history --all, off the loop
         # what the records must count: the journal's last event, and the copies of a host's
         # results kept (boardctl.remote: a joined board's keeper shows the host's seq)
         self.records_due: Callable[[], tuple[int, int]]
-        self.records_due = lambda: (int(self.keeper.status()["seq"]), 0)
+        self.records_due = lambda: (int(self.loop.keeper.status()["seq"]), 0)
         # more parts of the running board in the status, by key (boardctl.remote: "remote")
         self.parts: dict[str, Callable[[], Any]] = {}
         # a hosting board's invitation code (boardctl.remote): asked for alone, never in the
@@ -71,7 +70,7 @@ class Requests:
 
     def status(self) -> dict[str, Any]:
         """The engine's status plus what only the running board knows."""
-        status = dict(self.keeper.status())
+        status = dict(self.loop.keeper.status())
         status["pending"] = list(self.loop.panel.pending)
         if self.loop.panel.stuck:  # a contact held past stuck_after (the LEDs' yellow double flash)
             status["stuck"] = list(self.loop.panel.stuck)
@@ -98,16 +97,17 @@ class Requests:
         return {"leds": len(frame) // 3, "rgb": frame.hex()}
 
     def _history(self, request: Mapping[str, Any]) -> Any:
-        items = self.keeper.history()  # a joined board's keeper refuses: the game is the host's
+        keeper = self.loop.keeper
+        items = keeper.history()  # a joined board's keeper refuses: the game is the host's
         if request.get("all") is not True:
             limit = request.get("limit")
             return items[-limit:] if isinstance(limit, int) and limit > 0 else items
         after = request.get("after", 0)  # a page of every game's rows: .history_all
-        opened = getattr(self.keeper, "inner", self.keeper) is not None  # not a fault's keeper
-        if opened and getattr(self.keeper, "path", None) is not None:
-            return self.past.reply(after, int(self.keeper.status()["seq"]))
+        opened = getattr(keeper, "inner", keeper) is not None  # not a fault's keeper
+        if opened and getattr(keeper, "path", None) is not None:
+            return self.past.reply(after, int(keeper.status()["seq"]))
         # a keeper without a journal keeps its rows in memory: one page
-        rows = [r for r in self.keeper.history(all_games=True) if r["seq"] > after]
+        rows = [r for r in keeper.history(all_games=True) if r["seq"] > after]
         return {"next": None, "rows": rows}
 
     def press(self, name: str, hold: int) -> dict[str, Any]:
@@ -129,7 +129,7 @@ class Requests:
         refused: list[str] = []
         for command in self.loop.tap(name, hold):
             try:
-                self.loop.dispatcher.execute(self.keeper.button_command(command))
+                self.loop.dispatcher.execute(self.loop.keeper.button_command(command))
             except EntryError as exc:
                 refused.append(str(exc))
         if refused:

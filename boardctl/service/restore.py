@@ -34,10 +34,10 @@ def _describe(path: Path) -> str:
 
 def list_text(args: Any) -> str:
     """The backups, numbered, oldest first, each with its entries, time and score."""
-    from boardctl.cli.verbs import _paths
+    from boardctl.cli.verbs import journal_path
     from boardctl.store.journal import list_backups
 
-    _, journal = _paths(args)
+    journal = journal_path(args)
     backups = list_backups(journal)
     if not backups:
         return f"no backups of {journal} yet (one is made at every game end and clean shutdown)"
@@ -61,13 +61,13 @@ def _choose(journal: Path, which: str) -> Path:
 
 def restore(args: Any, which: str) -> str:
     """Restore backup ``which``; refuse while the service runs. Returns what was done."""
-    from boardctl.cli.verbs import _paths
+    from boardctl.cli.verbs import target_paths
     from boardctl.game.keeper import Scorekeeper
     from boardctl.service.client import ServiceDown, request
     from boardctl.store.integrity import restore_backup
     from boardctl.store.lock import WriterLock
 
-    socket_file, journal = _paths(args)
+    socket_file, journal = target_paths(args)
     try:
         request(socket_file, {"op": "ping"}, timeout=2.0)
     except ServiceDown:
