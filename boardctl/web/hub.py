@@ -81,8 +81,6 @@ class Hub:
     async def _run(self) -> None:
         try:
             async for snap in self.source.watch():
-                if snap.notice:
-                    self.note_refusal(snap.notice, publish=False)
                 self.publish(snap)
         except Exception:  # a bug here must not leave the pages hanging silently
             log.exception("watching the board failed")
@@ -114,10 +112,10 @@ class Hub:
                 queue.get_nowait()
             queue.put_nowait(message)
 
-    def note_refusal(self, text: str, *, publish: bool = True) -> None:
+    def note_refusal(self, text: str) -> None:
         """Remember the last refusal (shown on every page with its reason)."""
         self.refusal = {"text": text, "at": time.time()}
-        if publish and self.latest is not None:
+        if self.latest is not None:
             self._send({**self.latest, "refusal": self.refusal, "t": time.time()})
 
     def _update_plan(self, status: dict[str, Any]) -> None:
