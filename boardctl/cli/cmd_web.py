@@ -81,7 +81,7 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
     from boardctl.web.socket_source import Source
 
     try:
-        from boardctl.web.server import serve
+        from boardctl.web.server import make_app, serve
     except ImportError as exc:
         raise ConfigError(f"the page needs aiohttp: pip install 'boardctl[web]' ({exc})") from None
     logging.basicConfig(level=logging.INFO, format="boardctl web: %(message)s")
@@ -89,7 +89,8 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
     socket_path = Path(args.socket) if args.socket else paths.client_socket(main.service)
     source = Source(socket_path, poll_interval=config.poll_interval)
     feed, board = _results(config, main)
-    serve(config, source, load_layout(layout_name), pairing, feed=feed, board=board)
+    app = make_app(config, source, load_layout(layout_name), pairing, feed=feed, board=board)
+    serve(app, config)
 
 
 def _results(config: WebConfig, main: Config) -> tuple[ResultsFeed | None, str]:
