@@ -76,8 +76,8 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
     from pathlib import Path
 
     from boardctl.board.layout import load_layout
+    from boardctl.config import load_config
     from boardctl.service import paths
-    from boardctl.web.page_config import board_settings
     from boardctl.web.socket_source import Source
 
     try:
@@ -85,12 +85,12 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
     except ImportError as exc:
         raise ConfigError(f"the page needs aiohttp: pip install 'boardctl[web]' ({exc})") from None
     logging.basicConfig(level=logging.INFO, format="boardctl web: %(message)s")
-    main, layout_name = board_settings(args.config)
+    main = load_config(args.config)
     socket_path = Path(args.socket) if args.socket else paths.client_socket(main.service)
     source = Source(socket_path, poll_interval=config.poll_interval)
     feed, board = _results(config, main)
-    app = make_app(config, source, load_layout(layout_name), pairing, feed=feed, board=board)
-    serve(app, config)
+    layout = load_layout(str(main.board.layout))
+    serve(make_app(config, source, layout, pairing, feed=feed, board=board), config)
 
 
 def _results(config: WebConfig, main: Config) -> tuple[ResultsFeed | None, str]:

@@ -168,11 +168,3 @@ def state_dir(
         return system
     base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local/state")
     return Path(base) / "boardctl-web"
-
-
-def board_settings(config_path: str | None) -> tuple[Any, str]:
-    """The main configuration (``/etc/boardctl/config.toml``) and its layout name."""
-    from boardctl.config import load_config
-
-    main = load_config(config_path)
-    return main, str(main.board.layout)

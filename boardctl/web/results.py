@@ -78,14 +78,9 @@ class ResultsFeed:
         self.since = since  # [standings] since: only the events from then on are read
         self._clock = clock  # (the Unix time: which event is tonight's)
         self.error = "waiting for the broker"
-        self._results: Messages = {}
-        self._lock = threading.Lock()
-
-    @property
-    def results(self) -> Messages:
-        """A copy of the retained results now (the payloads as sent)."""
-        with self._lock:
-            return dict(self._results)
+        #: The retained results now (the payloads as sent): replaced whole, never changed in place,
+        #: so the pages read it without a lock.
+        self.results: Messages = {}
 
     def start(self, changed: Callable[[], object]) -> None:
         """Follow the broker; ``changed()`` is called (from the thread) after every change."""
@@ -98,8 +93,7 @@ class ResultsFeed:
 
         def follow(results: Messages) -> bool:
             nonlocal pause
-            with self._lock:
-                self._results = dict(results)
+            self.results = dict(results)
             self.error = ""
             pause = RETRY_FIRST  # the broker answered: a later outage starts short again
             changed()

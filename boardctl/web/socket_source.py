@@ -50,12 +50,6 @@ class NoAnswer(ServiceGone):
 READS = frozenset({"ping", "status", "history", "frame", "records"})
 
 
-def resendable(message: dict[str, Any]) -> bool:
-    """Whether ``message`` may be sent again: a read, or a write with its ``request_id``
-    (:mod:`boardctl.service.once` applies it once)."""
-    return message.get("op") in READS or isinstance(message.get("request_id"), str)
-
-
 async def open_socket(
     path: Path, timeout: float
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -73,7 +67,7 @@ def decode(line: bytes) -> dict[str, Any]:
     try:
         reply = json.loads(line)
     except ValueError:
-        raise ControlError("the service sent a malformed reply") from None
+        reply = None
     if not isinstance(reply, dict):
         raise ControlError("the service sent a malformed reply")
     return reply
@@ -98,12 +92,13 @@ class Source:
         """The ``result`` of one request; raises the service's refusal, :class:`NoAnswer` (sent,
         not answered) or :class:`ServiceGone` (not sent).
 
-        Unanswered in ``timeout`` (or dropped), a :func:`resendable` message is sent once more on a
-        new connection.
+        Unanswered in ``timeout`` (or dropped), a read or a write with its ``request_id``
+        (:mod:`boardctl.service.once` applies it once) is sent once more on a new connection.
         """
+        resend = message.get("op") in READS or isinstance(message.get("request_id"), str)
         data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
         async with self._lock:
-            for attempt in range(2 if resendable(message) else 1):
+            for attempt in range(2 if resend else 1):
                 try:
                     reader, writer = await self._open()
                 except ServiceGone as exc:
