@@ -36,30 +36,25 @@ class Changes:
     """The results' version, fanned out to the open pages (each message: the new version)."""
 
     def __init__(self) -> None:
-        self.version = 0
-        self.error = ""
+        self.latest: dict[str, Any] = {"version": 0, "error": ""}
         self._queues: set[asyncio.Queue[dict[str, Any]]] = set()
 
     def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(4)
         self._queues.add(queue)
-        queue.put_nowait(self.message())
+        queue.put_nowait(self.latest)
         return queue
 
     def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
         self._queues.discard(queue)
 
-    def message(self) -> dict[str, Any]:
-        return {"version": self.version, "error": self.error}
-
     def changed(self, error: str) -> None:
         """The results changed (in the event loop's thread)."""
-        self.version += 1
-        self.error = error
+        self.latest = {"version": self.latest["version"] + 1, "error": error}
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()
-            queue.put_nowait(self.message())
+            queue.put_nowait(self.latest)
 
 
 class ResultsFeed:

@@ -164,28 +164,24 @@ async def events(request: web.Request) -> web.StreamResponse:
         sent_plan = plan["key"]
         return b"event: plan\ndata: " + _dump(plan) + b"\n\n"
 
-    return await _stream(request, hub.subscribe, hub.unsubscribe, plan_first)
+    return await _stream(request, hub, plan_first)
 
 
 async def result_events(request: web.Request) -> web.StreamResponse:
     """Server-sent events: one message (the results' version) whenever the results change."""
-    changes = request.app[CHANGES]
-    return await _stream(request, changes.subscribe, changes.unsubscribe, lambda: b"")
+    return await _stream(request, request.app[CHANGES])
 
 
 async def _stream(
-    request: web.Request,
-    subscribe: Callable[[], asyncio.Queue[Any]],
-    unsubscribe: Callable[[asyncio.Queue[Any]], None],
-    before: Callable[[], bytes],
+    request: web.Request, pages: Hub | Changes, before: Callable[[], bytes] = bytes
 ) -> web.StreamResponse:
-    """Each message of a ``subscribe``d queue as a server-sent event (``before`` it: what that
+    """Each message ``pages`` queue for this page as a server-sent event (``before`` it: what that
     returns), with keep-alive comments, until the page goes."""
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
     )
     await response.prepare(request)
-    queue = subscribe()
+    queue = pages.subscribe()
     task = asyncio.current_task()
     assert task is not None
     request.app[STREAMS].add(task)
@@ -201,7 +197,7 @@ async def _stream(
     except (ConnectionResetError, RuntimeError):
         pass  # the page went away
     finally:
-        unsubscribe(queue)
+        pages.unsubscribe(queue)
         request.app[STREAMS].discard(task)
     return response
 
