@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ControlError
+from boardctl.service.wire import READ_ONLY
 
 LINE_LIMIT = 16 * 1024 * 1024  # a long game's history is one reply line
 RETRY_FIRST = 0.1
@@ -47,7 +48,7 @@ class NoAnswer(ServiceGone):
 
 
 #: Requests that change nothing: sent again on a new connection when a reply does not come.
-READS = frozenset({"ping", "status", "history", "frame", "records"})
+READS = READ_ONLY | {"records"}
 
 
 async def open_socket(
