@@ -7,7 +7,6 @@ from boardctl.cli.verbs import add_target_options
 from boardctl.errors import ConfigError
 
 if TYPE_CHECKING:
-    from boardctl.config import Config
     from boardctl.web.page_config import WebConfig
     from boardctl.web.pairing import Pairing
     from boardctl.web.results import ResultsFeed
@@ -76,35 +75,31 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
     from pathlib import Path
 
     from boardctl.board.layout import load_layout
+    from boardctl.config import load_config
     from boardctl.service import paths
-    from boardctl.web.page_config import board_settings
     from boardctl.web.socket_source import Source
 
     try:
-        from boardctl.web.server import serve
+        from boardctl.web.server import make_app, serve
     except ImportError as exc:
         raise ConfigError(f"the page needs aiohttp: pip install 'boardctl[web]' ({exc})") from None
     logging.basicConfig(level=logging.INFO, format="boardctl web: %(message)s")
-    main, layout_name = board_settings(args.config)
+    main = load_config(args.config)
     socket_path = Path(args.socket) if args.socket else paths.client_socket(main.service)
     source = Source(socket_path, poll_interval=config.poll_interval)
-    feed, board = _results(config, main)
-    serve(config, source, load_layout(layout_name), pairing, feed=feed, board=board)
+    feed: ResultsFeed | None = None  # the broker's results for the pages, with this board's id
+    board = ""
+    if config.results == "mqtt":
+        try:
+            import paho.mqtt.client  # noqa: F401
+        except ImportError as exc:
+            raise ConfigError(
+                f"results from the broker need paho-mqtt: pip install 'boardctl[mqtt]' ({exc})"
+            ) from None
+        from boardctl.results.board import board_id
+        from boardctl.web.results import ResultsFeed
 
-
-def _results(config: WebConfig, main: Config) -> tuple[ResultsFeed | None, str]:
-    """The broker's results for the pages (``web.results = "mqtt"``) and this board's id."""
-    from boardctl.results.board import board_id
-    from boardctl.service import paths
-    from boardctl.web.results import ResultsFeed
-
-    if config.results != "mqtt":
-        return None, ""
-    try:
-        import paho.mqtt.client  # noqa: F401
-    except ImportError as exc:
-        raise ConfigError(
-            f"results from the broker need paho-mqtt: pip install 'boardctl[mqtt]' ({exc})"
-        ) from None
-    board = main.mqtt.board_id or board_id(paths.client_journal(main.service).parent)
-    return ResultsFeed(main.mqtt, since=config.standings.since), board
+        board = main.mqtt.board_id or board_id(paths.client_journal(main.service).parent)
+        feed = ResultsFeed(main.mqtt, since=config.standings.since)
+    layout = load_layout(str(main.board.layout))
+    serve(make_app(config, source, layout, pairing, feed=feed, board=board), config)

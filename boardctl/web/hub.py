@@ -41,10 +41,6 @@ class Hub:
         self._stop: asyncio.TimerHandle | None = None
         self._plan_key: tuple[Any, ...] | None = None
 
-    @property
-    def watchers(self) -> int:
-        return len(self._queues)
-
     def subscribe(self) -> asyncio.Queue[Message]:
         """A queue of messages for one page; the latest state is in it at once."""
         queue: asyncio.Queue[Message] = asyncio.Queue(QUEUE)
@@ -81,15 +77,13 @@ class Hub:
     async def _run(self) -> None:
         try:
             async for snap in self.source.watch():
-                if snap.notice:
-                    self.note_refusal(snap.notice, publish=False)
                 self.publish(snap)
         except Exception:  # a bug here must not leave the pages hanging silently
             log.exception("watching the board failed")
             raise
 
-    def publish(self, snap: Snapshot) -> None:
-        """Make ``snap`` the latest state and queue it for every page."""
+    def publish(self, snap: Snapshot) -> Message:
+        """Make ``snap`` the latest state, queue it for every page and return it."""
         if snap.status is not None:
             self._update_plan(snap.status)
         previous = self.latest or {}
@@ -105,19 +99,20 @@ class Hub:
             "refusal": self.refusal,
             "t": time.time(),
         }
-        self._send(message)
+        return self._send(message)
 
-    def _send(self, message: Message) -> None:
+    def _send(self, message: Message) -> Message:
         self.latest = message
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(message)
+        return message
 
-    def note_refusal(self, text: str, *, publish: bool = True) -> None:
+    def note_refusal(self, text: str) -> None:
         """Remember the last refusal (shown on every page with its reason)."""
         self.refusal = {"text": text, "at": time.time()}
-        if publish and self.latest is not None:
+        if self.latest is not None:
             self._send({**self.latest, "refusal": self.refusal, "t": time.time()})
 
     def _update_plan(self, status: dict[str, Any]) -> None:

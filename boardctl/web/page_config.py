@@ -15,13 +15,12 @@ from boardctl.config_file import Check, coerce, read_table, read_toml
 from boardctl.errors import ConfigError
 
 DEFAULT_WEB_CONFIG = Path("/etc/boardctl/web.toml")
-DEFAULT_PORT = 8121
 
 
 @dataclass(frozen=True, slots=True)
 class WebConfig:
     listen: tuple[str, ...] = ("127.0.0.1",)
-    port: int = DEFAULT_PORT
+    port: int = 8121
     hostnames: tuple[str, ...] = ()
     allow_public: bool = False
     state: str = ""
@@ -47,9 +46,6 @@ class StandingsOptions:
     count_unverified: bool = False
 
 
-RESULTS_SOURCES = ("", "mqtt")
-
-
 def _time(text: str) -> str | None:
     """None if ``text`` is empty, a date or an ISO 8601 time (what ``--since`` takes)."""
     try:
@@ -60,10 +56,6 @@ def _time(text: str) -> str | None:
     return None
 
 
-def _results(value: str) -> str | None:
-    return None if value in RESULTS_SOURCES else 'must be "mqtt" or "" (no results)'
-
-
 _PORT = between(1, 65535)
 # (listen is checked as addresses once allow_public is known)
 _WEB_CHECKS: dict[str, Check | None] = {
@@ -71,7 +63,7 @@ _WEB_CHECKS: dict[str, Check | None] = {
 } | {
     "port": _PORT,
     "poll_interval": between(0.02, 10),
-    "results": _results,
+    "results": lambda value: None if value in ("", "mqtt") else 'must be "mqtt" or "" (no results)',
     "header_timeout": between(1, 300),
     "idle_timeout": between(1, 300),
     "connections_per_address": between(4, 1024),
@@ -168,11 +160,3 @@ def state_dir(
         return system
     base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local/state")
     return Path(base) / "boardctl-web"
-
-
-def board_settings(config_path: str | None) -> tuple[Any, str]:
-    """The main configuration (``/etc/boardctl/config.toml``) and its layout name."""
-    from boardctl.config import load_config
-
-    main = load_config(config_path)
-    return main, str(main.board.layout)

@@ -36,30 +36,25 @@ class Changes:
     """The results' version, fanned out to the open pages (each message: the new version)."""
 
     def __init__(self) -> None:
-        self.version = 0
-        self.error = ""
+        self.latest: dict[str, Any] = {"version": 0, "error": ""}
         self._queues: set[asyncio.Queue[dict[str, Any]]] = set()
 
     def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(4)
         self._queues.add(queue)
-        queue.put_nowait(self.message())
+        queue.put_nowait(self.latest)
         return queue
 
     def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
         self._queues.discard(queue)
 
-    def message(self) -> dict[str, Any]:
-        return {"version": self.version, "error": self.error}
-
     def changed(self, error: str) -> None:
         """The results changed (in the event loop's thread)."""
-        self.version += 1
-        self.error = error
+        self.latest = {"version": self.latest["version"] + 1, "error": error}
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()
-            queue.put_nowait(self.message())
+            queue.put_nowait(self.latest)
 
 
 class ResultsFeed:
@@ -78,14 +73,9 @@ class ResultsFeed:
         self.since = since  # [standings] since: only the events from then on are read
         self._clock = clock  # (the Unix time: which event is tonight's)
         self.error = "waiting for the broker"
-        self._results: Messages = {}
-        self._lock = threading.Lock()
-
-    @property
-    def results(self) -> Messages:
-        """A copy of the retained results now (the payloads as sent)."""
-        with self._lock:
-            return dict(self._results)
+        #: The retained results now (the payloads as sent): replaced whole, never changed in place,
+        #: so the pages read it without a lock.
+        self.results: Messages = {}
 
     def start(self, changed: Callable[[], object]) -> None:
         """Follow the broker; ``changed()`` is called (from the thread) after every change."""
@@ -98,8 +88,7 @@ class ResultsFeed:
 
         def follow(results: Messages) -> bool:
             nonlocal pause
-            with self._lock:
-                self._results = dict(results)
+            self.results = dict(results)
             self.error = ""
             pause = RETRY_FIRST  # the broker answered: a later outage starts short again
             changed()

@@ -13,7 +13,7 @@ import json
 import logging
 import re
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any
 
@@ -81,9 +81,8 @@ def asset_bytes() -> dict[str, bytes]:
 
 def allowed_hosts(config: WebConfig) -> frozenset[str]:
     """``Host`` headers the page answers: its addresses and names, with the port."""
-    names = [*config.listen, *config.hostnames, "localhost"]
     hosts = set()
-    for name in names:
+    for name in (*config.listen, *config.hostnames, "localhost"):
         shown = f"[{name}]" if ":" in name else name
         hosts.add(f"{shown}:{config.port}".lower())
         if config.port == 80:
@@ -165,28 +164,24 @@ async def events(request: web.Request) -> web.StreamResponse:
         sent_plan = plan["key"]
         return b"event: plan\ndata: " + _dump(plan) + b"\n\n"
 
-    return await _stream(request, hub.subscribe, hub.unsubscribe, plan_first)
+    return await _stream(request, hub, plan_first)
 
 
 async def result_events(request: web.Request) -> web.StreamResponse:
     """Server-sent events: one message (the results' version) whenever the results change."""
-    changes = request.app[CHANGES]
-    return await _stream(request, changes.subscribe, changes.unsubscribe, lambda: b"")
+    return await _stream(request, request.app[CHANGES])
 
 
 async def _stream(
-    request: web.Request,
-    subscribe: Callable[[], asyncio.Queue[Any]],
-    unsubscribe: Callable[[asyncio.Queue[Any]], None],
-    before: Callable[[], bytes],
+    request: web.Request, pages: Hub | Changes, before: Callable[[], bytes] = bytes
 ) -> web.StreamResponse:
-    """Each message of a ``subscribe``d queue as a server-sent event (``before`` it: what that
+    """Each message ``pages`` queue for this page as a server-sent event (``before`` it: what that
     returns), with keep-alive comments, until the page goes."""
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
     )
     await response.prepare(request)
-    queue = subscribe()
+    queue = pages.subscribe()
     task = asyncio.current_task()
     assert task is not None
     request.app[STREAMS].add(task)
@@ -202,7 +197,7 @@ async def _stream(
     except (ConnectionResetError, RuntimeError):
         pass  # the page went away
     finally:
-        unsubscribe(queue)
+        pages.unsubscribe(queue)
         request.app[STREAMS].discard(task)
     return response
 
@@ -271,17 +266,18 @@ async def state(request: web.Request) -> web.Response:
     latest = hub.latest
     if latest is None:
         try:
-            hub.publish(await request.app[SOURCE].snapshot())
-            latest = hub.latest
+            latest = hub.publish(await request.app[SOURCE].snapshot())
         except ControlError as exc:
             latest = {"up": False, "reason": str(exc)}
-    body = {
-        **(latest or {}),
-        "paired": paired(request),
-        "board": hub.plan,
-        "results": request.app[FEED] is not None,
-    }
-    return web.json_response({**body, "choices": request.app[CHOICES]})
+    return web.json_response(
+        {
+            **latest,
+            "paired": paired(request),
+            "board": hub.plan,
+            "results": request.app[FEED] is not None,
+            "choices": request.app[CHOICES],
+        }
+    )
 
 
 async def history(request: web.Request) -> web.Response:
@@ -379,19 +375,17 @@ async def _on_shutdown(app: web.Application) -> None:
         task.cancel()
 
 
-async def _on_cleanup(app: web.Application) -> None:
+async def _running(app: web.Application) -> AsyncIterator[None]:
+    """Follow the broker's results, if configured (the feed's thread calls back into the loop);
+    at the end, stop watching the board."""
+    feed = app[FEED]
+    if feed is not None:
+        loop = asyncio.get_running_loop()
+        changes = app[CHANGES]
+        feed.start(lambda: loop.call_soon_threadsafe(changes.changed, feed.error))
+    yield
     await app[HUB].close()
     app[SOURCE].close()
-
-
-async def _on_startup(app: web.Application) -> None:
-    """Follow the broker's results, if configured (the feed's thread calls back into the loop)."""
-    feed = app[FEED]
-    if feed is None:
-        return
-    loop = asyncio.get_running_loop()
-    changes = app[CHANGES]
-    feed.start(lambda: loop.call_soon_threadsafe(changes.changed, feed.error))
 
 
 def make_app(
@@ -430,24 +424,14 @@ def make_app(
     app.router.add_get("/api/records", records)
     app.router.add_get("/api/invite", invite)
     app.router.add_get("/results/events", result_events)
-    app.on_startup.append(_on_startup)
+    app.cleanup_ctx.append(_running)
     app.on_shutdown.append(_on_shutdown)
-    app.on_cleanup.append(_on_cleanup)
     return app
 
 
-def serve(
-    config: WebConfig,
-    source: Source,
-    layout: Layout,
-    pairing: Pairing,
-    *,
-    feed: ResultsFeed | None = None,
-    board: str = "",
-) -> None:
-    """Serve until SIGTERM or SIGINT, then stop within a few seconds whatever the pages do."""
+def serve(app: web.Application, config: WebConfig) -> None:
+    """Serve ``app`` until SIGTERM or SIGINT, then stop within a few seconds whatever pages do."""
     loop = asyncio.new_event_loop()
-    app = make_app(config, source, layout, pairing, feed=feed, board=board)
     try:
         loop.run_until_complete(_serve(app, config))
     finally:

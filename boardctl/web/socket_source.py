@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ControlError
+from boardctl.service.wire import READ_ONLY
 
 LINE_LIMIT = 16 * 1024 * 1024  # a long game's history is one reply line
 RETRY_FIRST = 0.1
@@ -30,13 +31,12 @@ class ServiceGone(ControlError):
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """The board as the service has it: ``status`` (None = down) and the LEDs; ``via``: ``"watch"``,
-    ``"poll"`` or ``"down"``; ``notice``: a refusal the stream reported."""
+    ``"poll"`` or ``"down"``."""
 
     status: dict[str, Any] | None
     rgb: str = ""
     via: str = "down"
     reason: str = ""
-    notice: str = ""
 
     @property
     def up(self) -> bool:
@@ -48,13 +48,7 @@ class NoAnswer(ServiceGone):
 
 
 #: Requests that change nothing: sent again on a new connection when a reply does not come.
-READS = frozenset({"ping", "status", "history", "frame", "records"})
-
-
-def resendable(message: dict[str, Any]) -> bool:
-    """Whether ``message`` may be sent again: a read, or a write with its ``request_id``
-    (:mod:`boardctl.service.once` applies it once)."""
-    return message.get("op") in READS or isinstance(message.get("request_id"), str)
+READS = READ_ONLY | {"records"}
 
 
 async def open_socket(
@@ -74,36 +68,10 @@ def decode(line: bytes) -> dict[str, Any]:
     try:
         reply = json.loads(line)
     except ValueError:
-        raise ControlError("the service sent a malformed reply") from None
+        reply = None
     if not isinstance(reply, dict):
         raise ControlError("the service sent a malformed reply")
     return reply
-
-
-def _status_in(line: dict[str, Any]) -> dict[str, Any] | None:
-    """The status a watch line carries, wherever the stream puts it."""
-    for outer in (line, line.get("result"), line.get("state"), line.get("status")):
-        for candidate in (outer, outer.get("status")) if isinstance(outer, dict) else ():
-            if isinstance(candidate, dict) and isinstance(candidate.get("tracks"), list):
-                return candidate
-    return None
-
-
-def _rgb_in(line: dict[str, Any]) -> str | None:
-    for candidate in (line, line.get("result"), line.get("frame")):
-        if isinstance(candidate, dict) and isinstance(candidate.get("rgb"), str):
-            return str(candidate["rgb"])
-    return None
-
-
-def _notice_in(line: dict[str, Any]) -> str:
-    for key in ("refused", "refusal", "error"):
-        value = line.get(key)
-        if isinstance(value, str) and line.get("ok") is not False:
-            return value
-        if isinstance(value, dict) and isinstance(value.get("error"), str):
-            return str(value["error"])
-    return ""
 
 
 class Source:
@@ -122,26 +90,20 @@ class Source:
         self._lock = asyncio.Lock()
 
     async def request(self, message: dict[str, Any]) -> Any:
-        """The ``result`` of one request; raises the service's refusal or :class:`ServiceGone`."""
-        reply = await self._ask(message)
-        if not reply.get("ok", False):
-            raise ControlError(str(reply.get("error", "refused")))
-        return reply.get("result")
+        """The ``result`` of one request; raises the service's refusal, :class:`NoAnswer` (sent,
+        not answered) or :class:`ServiceGone` (not sent).
 
-    async def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send ``message``; return the whole reply object.
-
-        Unanswered in ``timeout`` (or dropped), a :func:`resendable` message is sent once more on a
-        new connection; :class:`NoAnswer`: sent, not answered; :class:`ServiceGone`: not sent.
+        Unanswered in ``timeout`` (or dropped), a read or a write with its ``request_id``
+        (:mod:`boardctl.service.once` applies it once) is sent once more on a new connection.
         """
-        attempts = 2 if resendable(message) else 1
+        resend = message.get("op") in READS or isinstance(message.get("request_id"), str)
         data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
         async with self._lock:
-            for attempt in range(1, attempts + 1):
+            for attempt in range(2 if resend else 1):
                 try:
                     reader, writer = await self._open()
                 except ServiceGone as exc:
-                    if attempt == 1:
+                    if attempt == 0:
                         raise
                     raise NoAnswer(f"{exc}; the request sent before was not answered") from None
                 try:
@@ -153,11 +115,12 @@ class Source:
                 else:
                     why = "the boardctl service closed the connection"
                 if line:
-                    return decode(line)
+                    reply = decode(line)
+                    if not reply.get("ok", False):
+                        raise ControlError(str(reply.get("error", "refused")))
+                    return reply.get("result")
                 self.close()
-                if attempt == attempts:
-                    raise NoAnswer(why)
-        raise ServiceGone("unreachable")  # pragma: no cover
+            raise NoAnswer(why)
 
     async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         reader, writer = self._reader, self._writer
@@ -166,41 +129,43 @@ class Source:
             self._reader, self._writer = reader, writer
         return reader, writer
 
-    async def snapshot(self, via: str = "poll") -> Snapshot:
+    async def snapshot(self) -> Snapshot:
         """The board now, from ``status`` and ``frame``."""
-        status = await self.request({"op": "status"})
-        frame = await self.request({"op": "frame"})
-        return Snapshot(status, str(frame.get("rgb", "")), via)
+        return Snapshot(await self.request({"op": "status"}), await self._leds(), "poll")
+
+    async def _leds(self) -> str:
+        """The LEDs' colours now: ``frame``'s hex RGB."""
+        return str((await self.request({"op": "frame"})).get("rgb", ""))
 
     async def watch(self) -> AsyncGenerator[Snapshot, None]:
         """Yield the board at once, then at every change, for ever (see the module)."""
         pause = RETRY_FIRST
-        down = False
+        last: Snapshot | None = None
         while True:
             try:
-                stream = self._poll() if self.mode == "poll" else self._stream()
-                async for snap in stream:
-                    down, pause = False, RETRY_FIRST
-                    yield snap
-                if self.mode == "poll":
-                    continue  # the service has no watch: poll from now on
-                raise ServiceGone("the boardctl service closed the watch stream")
+                async for snap in self._poll() if self.mode == "poll" else self._stream():
+                    pause = RETRY_FIRST
+                    if snap != last:
+                        last = snap
+                        yield snap
+                if self.mode != "poll":  # (in "poll": the service has no watch, poll from now on)
+                    raise ServiceGone("the boardctl service closed the watch stream")
             except ControlError as exc:
                 self.close()
-                if not down:
-                    yield Snapshot(None, via="down", reason=str(exc))
-                down = True
+                if last is None or last.up:  # one "down" per outage
+                    last = Snapshot(None, via="down", reason=str(exc))
+                    yield last
                 self.mode = "auto"  # the service may come back with (or without) a watch
                 await asyncio.sleep(pause)
                 pause = min(RETRY_MAX, pause * 2)
 
     async def _stream(self) -> AsyncIterator[Snapshot]:
-        """The service's ``watch`` stream; returns at once if the service has none."""
+        """The service's ``watch`` stream: the snapshot in the reply, then each ``state`` line (an
+        ``event`` line is followed by one); returns at once if the service has no ``watch``."""
         reader, writer = await open_socket(self.path, self.timeout)
         try:
             writer.write(b'{"op":"watch"}\n')
             await writer.drain()
-            last: Snapshot | None = None
             while True:
                 try:
                     line = await reader.readline()
@@ -209,39 +174,25 @@ class Source:
                 if not line:
                     return
                 reply = decode(line)
-                refused = reply.get("ok") is False
-                if refused and str(reply.get("error", "")).startswith("unknown op"):
-                    self.mode = "poll"
-                    return
-                if refused and not _notice_in(reply):
-                    raise ControlError(str(reply.get("error", "watch refused")))
+                if reply.get("ok") is False:
+                    error = str(reply.get("error", "watch refused"))
+                    if error.startswith("unknown op"):
+                        self.mode = "poll"
+                        return
+                    raise ControlError(error)
                 self.mode = "watch"
-                if "event" in reply and _status_in(reply) is None and not _notice_in(reply):
-                    continue  # an event line without state: the state line after it has the board
-                snap = await self._from_line(reply)
-                if snap != last or snap.notice:
-                    last = snap
-                    yield snap
+                state = reply.get("result") or reply.get("state")
+                if state is not None:
+                    yield Snapshot(state["status"], await self._leds(), "watch")
         finally:
             writer.close()
             with contextlib.suppress(OSError, RuntimeError):
                 await writer.wait_closed()
 
-    async def _from_line(self, line: dict[str, Any]) -> Snapshot:
-        status = _status_in(line) or await self.request({"op": "status"})
-        rgb = _rgb_in(line)
-        if rgb is None:
-            rgb = str((await self.request({"op": "frame"})).get("rgb", ""))
-        return Snapshot(status, rgb, "watch", notice=_notice_in(line))
-
     async def _poll(self) -> AsyncIterator[Snapshot]:
-        """``status`` and ``frame`` every ``poll_interval`` s; yields only on a change."""
-        last: Snapshot | None = None
+        """``status`` and ``frame`` every ``poll_interval`` s (:meth:`watch` yields the changes)."""
         while True:
-            snap = await self.snapshot("poll")
-            if snap != last:
-                last = snap
-                yield snap
+            yield await self.snapshot()
             await asyncio.sleep(self.poll_interval)
 
     def close(self) -> None:
