@@ -524,10 +524,11 @@ class Journal:
         return rows
 
     def game_rows(self, after: int = 0, table: str = "games") -> Iterator[tuple[int, int, str]]:
-        """The stored ``games`` rows after event ``after`` whose checksum chains from their
-        event's: (seq, first, body), in order, read a few at a time (a row that does not is
-        left out; :mod:`boardctl.results.kept`). ``table="results"``: the results rows, with
-        the ``first`` of their games rows."""
+        """The stored ``games`` rows after game start ``after`` (0 or 1: from the first event
+        on), (seq, first, body), in order, read a few at a time, while each begins where the
+        one before ended and its checksum chains from its event's (:mod:`boardctl.results.kept`).
+        ``table="results"``: the results rows, with the ``first`` of their games rows."""
+        covered = max(after, 1)
         try:
             cursor = self._db.execute(
                 f"SELECT t.seq, g.first, t.body, t.crc, e.crc FROM {table} t "
@@ -536,8 +537,10 @@ class Journal:
             )
             while rows := cursor.fetchmany(64):
                 for seq, first, body, stored, crc in rows:
-                    if zlib.crc32(body.encode(), crc) == stored:
-                        yield seq, first, body
+                    if first != covered or zlib.crc32(body.encode(), crc) != stored:
+                        return
+                    yield seq, first, body
+                    covered = seq
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
 
