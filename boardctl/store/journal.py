@@ -695,7 +695,6 @@ class Journal:
                 utc(now),
                 utc(self._last_at),
             )
-        if clock is not None:
             self._clock_behind = True
         elif now >= self._last_at and self._clock_behind:
             log.warning("the wall clock has caught up with the journal (%s)", utc(now))
