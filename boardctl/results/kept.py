@@ -143,9 +143,7 @@ def each_kept_game(
     """:func:`kept_games` one at a time (only one kept row decoded at once); from game start
     ``after`` on: the games of the kept rows after it, then the fold of the rest."""
     covered = after  # the rows so far span the events before this one
-    for seq, first, body in journal.game_rows(after):
-        if first != covered:
-            break
+    for seq, _, body in journal.game_rows(after):
         yield from decode_games(body, board, entries=entries)
         covered = seq
     begin, fold = _fold_from(journal, covered, _END, board)
@@ -158,14 +156,10 @@ def _results_kept(journal: Journal, board: str, after: int = 1) -> tuple[int, li
     """The results of the journal's ``results`` rows (one JSON text for them all) after game
     start ``after`` (1: from the first event on), while each one begins where the one before
     ended; the game start where they end (``after``: none)."""
-    covered, bodies = after, []
-    for seq, first, body in journal.game_rows(after, "results"):
-        if first != covered:
-            break
-        bodies.append(body)
-        covered = seq
-    rows = json.loads(f"[{','.join(bodies)}]")
-    return covered, [_result(values, board) for row in rows for values in row]
+    rows = list(journal.game_rows(after, "results"))
+    kept = json.loads(f"[{','.join(body for _, _, body in rows)}]")
+    results = [_result(values, board) for row in kept for values in row]
+    return (rows[-1][0] if rows else after), results
 
 
 def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
@@ -240,9 +234,11 @@ def _starts(
         yield [(seq, state, (*kept[:4], totals.dump()))]
 
 
-def _store(journal: Journal, folded: tuple[int, GameFold, Records] | None = None) -> int:
-    """Store the game starts of :func:`_starts` on from ``folded`` (None: a fold from the first
-    event, the journal's position moved back to it); the number stored."""
+def store_game_starts(journal: Journal, folded: tuple[int, GameFold, Records] | None = None) -> int:
+    """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
+    opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
+    the last game start last, with the totals; the number of game starts stored. With
+    ``folded``, those of :func:`_starts` on from that fold instead (an import's)."""
     if folded is None:
         journal.rewind()
         folded = 1, GameFold(board=KEPT_BOARD, path=str(journal.path)), Records()
@@ -251,13 +247,6 @@ def _store(journal: Journal, folded: tuple[int, GameFold, Records] | None = None
         journal.store_starts(starts)
         stored += len(starts)
     return stored
-
-
-def store_game_starts(journal: Journal) -> int:
-    """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
-    opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
-    the last game start last, with the totals; the number of game starts stored."""
-    return _store(journal)
 
 
 def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], float]]) -> int:
@@ -269,4 +258,4 @@ def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], fl
     if journal.last_seq and not in_doubt(journal):  # on from the last game start
         begin, fold, totals = _fold_on(journal)
         folded = None if totals is None else (begin, fold, totals)
-    return journal.append_all(events, then=lambda: _store(journal, folded))
+    return journal.append_all(events, then=lambda: store_game_starts(journal, folded))

@@ -254,14 +254,13 @@ def _add_pairs(out: Records, game: PlayedGame) -> None:
         for other in range(track + 1, len(tracks)):
             for first in team:
                 for second in tracks[other]:
-                    key = (player_key(first), player_key(second))
-                    flip = key[0] > key[1]
-                    a, b = (other, track) if flip else (track, other)
-                    pair_key = (key[1], key[0]) if flip else key
-                    if pair_key not in out.pairs:
-                        names = (second, first) if flip else (first, second)
-                        out.pairs[pair_key] = HeadToHead(*names)
-                    pair = out.pairs[pair_key]
+                    # the pair in the order of its players' keys (of equal keys: track order)
+                    (key_a, a, name_a), (key_b, b, name_b) = sorted(
+                        [(player_key(first), track, first), (player_key(second), other, second)]
+                    )
+                    if (key_a, key_b) not in out.pairs:
+                        out.pairs[key_a, key_b] = HeadToHead(name_a, name_b)
+                    pair = out.pairs[key_a, key_b]
                     pair.games += 1
                     pair.first_wins += result.winner == a
                     pair.second_wins += result.winner == b

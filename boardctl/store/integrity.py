@@ -398,8 +398,18 @@ def writer_running(journal: str | os.PathLike[str]) -> bool:
     try:
         with open("/proc/locks", encoding="ascii", errors="replace") as file:
             table = file.read()
-    except OSError:
-        return _probe(path)
+    except OSError:  # (a shared lock, tried and dropped at once)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)  # (closing drops a lock taken)
+        return False
     wanted = (os.major(stat.st_dev), os.minor(stat.st_dev), stat.st_ino)
     for line in table.splitlines():
         fields = line.split()  # "1: FLOCK ADVISORY WRITE <pid> <major>:<minor>:<inode> 0 EOF"
@@ -409,20 +419,6 @@ def writer_running(journal: str | os.PathLike[str]) -> bool:
         with contextlib.suppress(IndexError, ValueError):
             if (int(where[0], 16), int(where[1], 16), int(where[2])) == wanted:
                 return True
-    return False
-
-
-def _probe(path: str) -> bool:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)  # (closing drops a lock taken)
     return False
 
 

@@ -236,8 +236,8 @@ class Journal:
         self.path = path
         self.readonly = readonly
         self._db = connection
-        self._last_seq = 0
-        self._last_crc = 0
+        self.last_seq = 0  # the last event read or written (0: none)
+        self.last_crc = 0  # its chained checksum (identifies the whole journal)
         self._last_at = 0.0  # the time of the last event read or written
         self._clock_behind = False  # the wall clock is behind the last event (logged once)
         self.damage: Damage | None = None  # damage found at open (or still standing)
@@ -357,9 +357,9 @@ class Journal:
         checksum)."""
         rows = self._query(
             "SELECT seq, at, body, crc FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-            (self._last_seq, limit),
+            (self.last_seq, limit),
         )
-        return checked_rows(rows, self.path, self._last_seq, self._last_crc)
+        return checked_rows(rows, self.path, self.last_seq, self.last_crc)
 
     def _record(self, seq: int, at: float, body: str, crc: int = 0) -> Record:
         try:
@@ -376,7 +376,7 @@ class Journal:
         while rows := self._rows(READ_AT_ONCE):
             for seq, at, body, crc in rows:
                 record = self._record(seq, at, body)
-                self._last_seq, self._last_crc, self._last_at = seq, crc, at
+                self.last_seq, self.last_crc, self._last_at = seq, crc, at
                 yield record
 
     def event_rows(self, limit: int = -1) -> list[tuple[int, float, dict[str, Any], int]]:
@@ -394,7 +394,7 @@ class Journal:
             for event in events:
                 event.pop(CLOCK_KEY, None)
         if rows:
-            self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
+            self.last_seq, self.last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return [
             (seq, at, event, crc) for (seq, at, _, crc), event in zip(rows, events, strict=True)
         ]
@@ -418,7 +418,7 @@ class Journal:
         if snapshot is None:  # no usable snapshot: the caller reads every event (records)
             return None, []
         records = [self._record(seq, at, body) for seq, at, body, _ in rows[index:]]
-        self._last_seq, self._last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
+        self.last_seq, self.last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return snapshot, records
 
     def page(self, first: int, last: int) -> tuple[dict[str, Any] | None, list[Record]]:
@@ -524,10 +524,11 @@ class Journal:
         return rows
 
     def game_rows(self, after: int = 0, table: str = "games") -> Iterator[tuple[int, int, str]]:
-        """The stored ``games`` rows after event ``after`` whose checksum chains from their
-        event's: (seq, first, body), in order, read a few at a time (a row that does not is
-        left out; :mod:`boardctl.results.kept`). ``table="results"``: the results rows, with
-        the ``first`` of their games rows."""
+        """The stored ``games`` rows after game start ``after`` (0 or 1: from the first event
+        on), (seq, first, body), in order, read a few at a time, while each begins where the
+        one before ended and its checksum chains from its event's (:mod:`boardctl.results.kept`).
+        ``table="results"``: the results rows, with the ``first`` of their games rows."""
+        covered = max(after, 1)
         try:
             cursor = self._db.execute(
                 f"SELECT t.seq, g.first, t.body, t.crc, e.crc FROM {table} t "
@@ -536,8 +537,10 @@ class Journal:
             )
             while rows := cursor.fetchmany(64):
                 for seq, first, body, stored, crc in rows:
-                    if zlib.crc32(body.encode(), crc) == stored:
-                        yield seq, first, body
+                    if first != covered or zlib.crc32(body.encode(), crc) != stored:
+                        return
+                    yield seq, first, body
+                    covered = seq
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
 
@@ -549,19 +552,14 @@ class Journal:
         version = int(self._query("PRAGMA user_version")[0][0])
         if version < 5:
             return 1, []
-        found = self._chained_csv() if version >= 6 else None
-        rows = self._checked_csv() if found is None else found
+        found = self._latest("csv_chain") if version >= 6 else None
+        rows = []
+        if found is not None:
+            sql = "SELECT seq, body FROM csv WHERE seq <= ? ORDER BY seq"
+            rows = self._query(sql, (found[0],))
+        if found is None or _chained(rows) != (found[0], int(found[1])):
+            rows = self._checked_csv()
         return (rows[-1][0] if rows else 1), [body for _, body in rows]
-
-    def _chained_csv(self) -> list[tuple[int, str]] | None:
-        """The rows of :meth:`csv_rows` checked by the ``csv_chain`` row; None if it does not
-        hold."""
-        found = self._latest("csv_chain")
-        if found is None:
-            return None
-        last, chain = found
-        rows = self._query("SELECT seq, body FROM csv WHERE seq <= ? ORDER BY seq", (last,))
-        return rows if _chained(rows) == (last, int(chain)) else None
 
     def start_before(self, at: float) -> int:
         """The last game start with a ``games`` row whose event is before time ``at`` (1:
@@ -633,17 +631,7 @@ class Journal:
 
     def rewind(self) -> None:
         """Forget what was read, so that :meth:`records` starts again from the first event."""
-        self._last_seq, self._last_crc, self._last_at = 0, 0, 0.0
-
-    @property
-    def last_seq(self) -> int:
-        """Sequence number of the last event read or written (0 = none)."""
-        return self._last_seq
-
-    @property
-    def last_crc(self) -> int:
-        """Chained checksum of the last event read or written (identifies the whole journal)."""
-        return self._last_crc
+        self.last_seq, self.last_crc, self._last_at = 0, 0, 0.0
 
     # --- writing -------------------------------------------------------------
 
@@ -664,8 +652,8 @@ class Journal:
             raise JournalError(f"journal {self.path} is open read-only")
         at, clock = self._stamp(time.time() if at is None else float(at))
         body = encode_event(event if clock is None else {**event, CLOCK_KEY: clock})
-        seq = self._last_seq + 1
-        crc = row_crc(seq, at, body, self._last_crc)
+        seq = self.last_seq + 1
+        crc = row_crc(seq, at, body, self.last_crc)
         row = (seq, at, body, crc, self._request)
         self._request = None  # one request, one event
         insert = "INSERT INTO events (seq, at, body, crc, request) VALUES (?, ?, ?, ?, ?)"
@@ -677,10 +665,7 @@ class Journal:
                 state = encode_event(snapshot)
                 with _transaction(db):
                     db.execute(insert, row)
-                    db.execute(
-                        "INSERT INTO snapshots (seq, body, crc) VALUES (?, ?, ?)",
-                        (seq, state, zlib.crc32(state.encode(), crc)),
-                    )
+                    self._put("snapshots", seq, state, crc)
                     if games is not None:
                         self._insert_games(seq, crc, games)
         except sqlite3.IntegrityError as exc:
@@ -689,7 +674,7 @@ class Journal:
             ) from exc
         except sqlite3.Error as exc:
             raise _cannot("write", self.path, exc) from exc
-        self._last_seq, self._last_crc, self._last_at = seq, crc, at
+        self.last_seq, self.last_crc, self._last_at = seq, crc, at
         if self._mark is not None:
             self._mark.write(Mark(seq, crc, at))
         if snapshot is not None and self.damage is not None and seq > 1:
@@ -710,7 +695,6 @@ class Journal:
                 utc(now),
                 utc(self._last_at),
             )
-        if clock is not None:
             self._clock_behind = True
         elif now >= self._last_at and self._clock_behind:
             log.warning("the wall clock has caught up with the journal (%s)", utc(now))
@@ -755,7 +739,7 @@ class Journal:
         """A consistent copy in ``backups/`` (SQLite's backup API); keep the last few."""
         folder = self.path.parent / BACKUP_DIR
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        target = folder / journal_file.backup_name(self.path, stamp, self._last_seq, reason)
+        target = folder / journal_file.backup_name(self.path, stamp, self.last_seq, reason)
         temporary = target.with_suffix(".tmp")
         try:
             folder.mkdir(mode=0o750, exist_ok=True)
@@ -786,7 +770,7 @@ class Journal:
         """
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
-        seq, crc, last = self._last_seq, self._last_crc, self._last_at
+        seq, crc, last = self.last_seq, self.last_crc, self._last_at
         rows = []
         for event, given in events:
             at, clock = stamp(float(given), last)
@@ -796,7 +780,7 @@ class Journal:
             rows.append((seq, at, body, crc))
             last = at
         db = self._db
-        position = self._last_seq, self._last_crc, self._last_at
+        position = self.last_seq, self.last_crc, self._last_at
         try:
             with _transaction(db):
                 db.executemany("INSERT INTO events (seq, at, body, crc) VALUES (?, ?, ?, ?)", rows)
@@ -804,14 +788,14 @@ class Journal:
                     try:
                         then()
                     finally:  # it read on: the position is set below, or stays as it was
-                        self._last_seq, self._last_crc, self._last_at = position
+                        self.last_seq, self.last_crc, self._last_at = position
         except sqlite3.IntegrityError as exc:
             raise JournalError(
                 f"journal {self.path} was written by another process; reopen it"
             ) from exc
         except sqlite3.Error as exc:
             raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
-        self._last_seq, self._last_crc, self._last_at = seq, crc, last
+        self.last_seq, self.last_crc, self._last_at = seq, crc, last
         if self._mark is not None and rows:
             self._mark.write(Mark(seq, crc, rows[-1][1]))
         return seq
