@@ -80,6 +80,10 @@ class Clock:
         self.edge(edges[state] if state < len(edges) else origin + (n + 1) * cycle)
         return state % 2 == 0
 
+    def blink(self, origin: float, step: float) -> bool:
+        """On for ``step`` seconds, off for ``step``, repeating from ``origin``."""
+        return self.pattern(origin, (step, step))
+
     def steps(self, origin: float, per_second: int) -> int:
         """The index of the animation step at ``now`` (steps of 1/per_second)."""
         index = _floor_index(self.now, origin, 1.0 / per_second)
@@ -117,6 +121,10 @@ class _Canvas:
 
     def clamp(self, score: int) -> int:
         return 0 if score < 0 else self.target if score > self.target else score
+
+    def pending_blink(self) -> bool:
+        pending_at = self.view.extra.pending_at
+        return self.clock.blink(0.0 if pending_at is None else pending_at, PENDING_PERIOD / 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,11 +321,7 @@ class Renderer:
         for t, track in enumerate(c.tracks):
             if track.dealer is None:
                 continue
-            if t == counting:
-                lit = c.clock.pattern(0.0, (COUNT_PERIOD / 2, COUNT_PERIOD / 2))
-            else:
-                lit = t == view.dealer
-            if lit:
+            if c.clock.blink(0.0, COUNT_PERIOD / 2) if t == counting else t == view.dealer:
                 c.put(track.dealer, self._tracks[t].dealer)
 
     def _game_points_layer(self, c: _Canvas) -> None:
@@ -332,9 +336,7 @@ class Renderer:
                 lit, doubled = len(leds), 0
             else:
                 lit, doubled = game_point_leds(track_view.game_points, view.match_target, len(leds))
-            blink_on = doubled == 0 or c.clock.pattern(
-                0.0, (GAME_POINT_PERIOD / 2, GAME_POINT_PERIOD / 2)
-            )
+            blink_on = doubled == 0 or c.clock.blink(0.0, GAME_POINT_PERIOD / 2)
             colour = colours.game_point_won if won else colours.game_point
             for i, led in enumerate(leds[:lit]):
                 if i >= doubled or blink_on:
@@ -346,15 +348,11 @@ class Renderer:
         view = c.view
         if view.phase == "over" or view.winner is not None:
             return
-        pending_at = view.extra.pending_at
-        origin = 0.0 if pending_at is None else pending_at
         for t, track_view in enumerate(view.tracks):
             if not track_view.pending:
                 continue
             hole = c.clamp(track_view.front + track_view.pending)
-            if hole != c.clamp(track_view.front) and c.clock.pattern(
-                origin, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
-            ):
+            if hole != c.clamp(track_view.front) and c.pending_blink():
                 c.put(c.tracks[t].holes[hole], self._tracks[t].pending)
 
     def _undo_layer(self, c: _Canvas) -> None:
@@ -363,10 +361,7 @@ class Renderer:
         (:data:`~boardctl.board.signs.UNDO_SENT_SIGN`)."""
         view = c.view
         undoing = [t for t in view.extra.undoing if 0 <= t < len(c.tracks)]
-        pending_at = view.extra.pending_at
-        if undoing and c.clock.pattern(
-            0.0 if pending_at is None else pending_at, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
-        ):
+        if undoing and c.pending_blink():
             for t in undoing:
                 c.put(c.tracks[t].holes[c.clamp(view.tracks[t].front)], _DARK)
 
@@ -413,7 +408,7 @@ class Renderer:
         if not c.clock.window(error_at, ERROR_SECONDS):
             return
         assert error_at is not None
-        if c.clock.pattern(error_at, (ERROR_STEP, ERROR_STEP)):
+        if c.clock.blink(error_at, ERROR_STEP):
             if self.layout.status is not None:
                 c.put(self.layout.status, self._error)
             for track in c.tracks:
