@@ -68,12 +68,7 @@ SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
     "rules": tuple(RULE_SETS),  # shown by boardctl.board.rulesign; a change is a new game
 }
 
-__all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "button_id", "parse_button_id"]
-
-
-def button_id(role: str, track: int | None = None) -> str:
-    """The name of a button: ``"undo"``, ``"menu"`` or ``"track1.plus1"`` (1-based)."""
-    return ButtonId(role, track).name
+__all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "parse_button_id"]
 
 
 def parse_button_id(name: str) -> tuple[str, int | None]:
@@ -131,7 +126,7 @@ class Panel:
 
     # --- inputs ------------------------------------------------------------
     def edge(self, name: str, pressed: bool, t: float) -> list[Command]:
-        """A raw edge of button ``name`` (see :func:`button_id`) at time ``t``."""
+        """A raw edge of button ``name`` (a :attr:`ButtonId.name`) at time ``t``."""
         button = self._button(name)
         self._rearm = False
         out: list[Command] = []
@@ -330,7 +325,7 @@ class Panel:
         if level == STUCK:
             log.warning(
                 "button %s held for %g s: ignored until it is released (stuck or shorted?)",
-                button_id(button.role, button.track),
+                ButtonId(button.role, button.track).name,
                 self.timing.stuck_after,
             )
             return []
