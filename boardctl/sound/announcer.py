@@ -206,14 +206,14 @@ def _peg(event: Mapping[str, Any], before: Status | None, after: Status) -> tupl
 
 def _phase(op: str, after: Status, names: list[str]) -> list[str]:
     """A cut, ``next`` or a new game: what the board moved on to."""
-    lines = [phrases.new_game()] if op == "new_game" else []
+    lines = [phrases.NEW_GAME] if op == "new_game" else []
     if op not in ("cut", "next", "new_game"):
         return lines
     phase, dealer = after.get("phase"), after.get("dealer")
     if phase == "deal" and isinstance(dealer, int) and dealer < len(names):
         lines.append(phrases.deals(names[dealer]))
     elif phase == "play":
-        lines.append(phrases.the_play())
+        lines.append(phrases.THE_PLAY)
     return lines + _whose_turn(after, names)
 
 
