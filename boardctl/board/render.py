@@ -249,7 +249,6 @@ class Renderer:
         canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
         self._status_layer(canvas)
         self._lines_layer(canvas)
-        self._failed_lines_layer(canvas)
         self._pegs_layer(canvas)
         self._dealer_layer(canvas)
         self._game_points_layer(canvas)
@@ -266,41 +265,30 @@ class Renderer:
             c.put(self.layout.status, self._status)
 
     def _lines_layer(self, c: _Canvas) -> None:
-        """Skunk lines, faint at all times."""
+        """Skunk lines, faint; those failed at game end at full colour on each loser's track (a
+        line's marker LEDs: the deepest failure of all), the deepest blinking for a while."""
+        view, clock = c.view, c.clock
+        failures = [min(view.line_failed(t), len(c.lines)) for t in range(len(view.tracks))]
+        blinking = any(failures) and clock.window(view.over_at, LINE_BLINK_SECONDS)
+        over_at = view.over_at or 0.0  # (known whenever a line blinks)
+
+        def colour(index: int, failed: int) -> bytes:
+            """Line ``index``'s colour for a loser who failed ``failed`` lines."""
+            if index == failed - 1 and blinking:
+                shown = clock.pattern(over_at, LINE_PATTERNS[failed])
+            else:
+                shown = index < failed
+            return self._line_shown[index] if shown else self._line_faint[index]
+
         for i, line in c.lines:
             markers = self.layout.markers.get(LINE_KEYS[i])
             if markers:
+                rgb = colour(i, max(failures, default=0))
                 for led in markers:
-                    c.put(led, self._line_faint[i])
+                    c.put(led, rgb)
             else:
-                for track in c.tracks:
-                    c.put(track.holes[line], self._line_faint[i])
-
-    def _failed_lines_layer(self, c: _Canvas) -> None:
-        """Lines failed at game end, on each loser's track (a line's marker LEDs: the deepest
-        failure of all): the deepest blinks for a while, shallower ones stay lit."""
-        view, clock = c.view, c.clock
-        failures = [min(view.line_failed(t), len(c.lines)) for t in range(len(view.tracks))]
-        if not any(failures):
-            return
-        blinking = clock.window(view.over_at, LINE_BLINK_SECONDS)
-        over_at = view.over_at or 0.0  # (known whenever a line blinks)
-
-        def shown(index: int, failed: int) -> bool:
-            """Whether line ``index`` shows for a loser who failed ``failed`` lines."""
-            if index != failed - 1 or not blinking:
-                return index < failed
-            return clock.pattern(over_at, LINE_PATTERNS[failed])
-
-        for i, line in c.lines:
-            markers = self.layout.markers.get(LINE_KEYS[i])
-            if not markers:
-                for t, failed in enumerate(failures):
-                    if shown(i, failed):
-                        c.put(c.tracks[t].holes[line], self._line_shown[i])
-            elif shown(i, max(failures)):
-                for led in markers:
-                    c.put(led, self._line_shown[i])
+                for track, failed in zip(c.tracks, failures, strict=True):
+                    c.put(track.holes[line], colour(i, failed))
 
     def _pegs_layer(self, c: _Canvas) -> None:
         """Each track's back and front peg (and the trail behind, if the theme has one)."""
