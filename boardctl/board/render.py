@@ -174,7 +174,6 @@ class Renderer:
         self._line_shown = tuple(map(bytes, t.lines))  # a failed line at full colour
         self._error = bytes(t.error)
         self._status = bytes(scaled(t.status_idle, t.status_level))
-        self._table: bytes | None = None
         self.set_brightness(brightness)
 
     def set_brightness(self, level: int) -> None:
