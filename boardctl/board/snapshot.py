@@ -56,7 +56,7 @@ class Picture:
 
         right = hole_x(29) + pitch * 2 + group_gap
         y = 40 * s
-        self.texts.append(((8 * s, 12 * s), "  ·  ".join(caption_parts(view))))
+        self.texts.append(((8 * s, 12 * s), self._title()))
         for r, row in enumerate(board_rows(view.target)):
             for line in lines_in_row(row, lines):
                 band = y + 7 * s
@@ -94,6 +94,9 @@ class Picture:
             self.texts.append(((right + 11 * pitch, 10 * s), "status"))
         self.width = right + 16 * pitch
         self.height = y + 8 * s
+
+    def _title(self) -> str:
+        return "  ·  ".join(caption_parts(self.view))
 
     def _score(self, t: int) -> str:
         view = self.view
