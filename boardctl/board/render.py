@@ -308,7 +308,8 @@ class Renderer:
         for t, track in enumerate(c.tracks):
             if track.dealer is None:
                 continue
-            if c.clock.blink(0.0, COUNT_PERIOD / 2) if t == counting else t == view.dealer:
+            lit = c.clock.blink(0.0, COUNT_PERIOD / 2) if t == counting else t == view.dealer
+            if lit:
                 c.put(track.dealer, self._tracks[t].dealer)
 
     def _game_points_layer(self, c: _Canvas) -> None:
