@@ -97,8 +97,8 @@ class OverlayRenderer:
         signoff = extra.signoff  # a result waits: the sides that confirmed it
         awaited = signoff is not None and any(t not in signoff for t in range(len(view.tracks)))
         blinks = bool(extra.confirm or extra.undo_confirm or awaited)
-        blink = blinks and clock.pattern(0.0, (CONFIRM_STEP, CONFIRM_STEP))
-        ended = extra.link_ended and clock.pattern(0.0, (LINK_ENDED_STEP, LINK_ENDED_STEP))
+        blink = blinks and clock.blink(0.0, CONFIRM_STEP)
+        ended = extra.link_ended and clock.blink(0.0, LINK_ENDED_STEP)
         if fault:  # no score is known: dark, and the fault sign
             return _paint(self._dark(), self._starts, VERMILION)
         for shown, colour in (

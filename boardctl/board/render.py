@@ -80,6 +80,10 @@ class Clock:
         self.edge(edges[state] if state < len(edges) else origin + (n + 1) * cycle)
         return state % 2 == 0
 
+    def blink(self, origin: float, step: float) -> bool:
+        """On for ``step`` seconds, off for ``step``, repeating from ``origin``."""
+        return self.pattern(origin, (step, step))
+
     def steps(self, origin: float, per_second: int) -> int:
         """The index of the animation step at ``now`` (steps of 1/per_second)."""
         index = _floor_index(self.now, origin, 1.0 / per_second)
@@ -117,6 +121,10 @@ class _Canvas:
 
     def clamp(self, score: int) -> int:
         return 0 if score < 0 else self.target if score > self.target else score
+
+    def pending_blink(self) -> bool:
+        pending_at = self.view.extra.pending_at
+        return self.clock.blink(0.0 if pending_at is None else pending_at, PENDING_PERIOD / 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +174,6 @@ class Renderer:
         self._line_shown = tuple(map(bytes, t.lines))  # a failed line at full colour
         self._error = bytes(t.error)
         self._status = bytes(scaled(t.status_idle, t.status_level))
-        self._table: bytes | None = None
         self.set_brightness(brightness)
 
     def set_brightness(self, level: int) -> None:
@@ -241,7 +248,6 @@ class Renderer:
         canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
         self._status_layer(canvas)
         self._lines_layer(canvas)
-        self._failed_lines_layer(canvas)
         self._pegs_layer(canvas)
         self._dealer_layer(canvas)
         self._game_points_layer(canvas)
@@ -258,41 +264,30 @@ class Renderer:
             c.put(self.layout.status, self._status)
 
     def _lines_layer(self, c: _Canvas) -> None:
-        """Skunk lines, faint at all times."""
+        """Skunk lines, faint; those failed at game end at full colour on each loser's track (a
+        line's marker LEDs: the deepest failure of all), the deepest blinking for a while."""
+        view, clock = c.view, c.clock
+        failures = [min(view.line_failed(t), len(c.lines)) for t in range(len(view.tracks))]
+        blinking = any(failures) and clock.window(view.over_at, LINE_BLINK_SECONDS)
+        over_at = view.over_at or 0.0  # (known whenever a line blinks)
+
+        def colour(index: int, failed: int) -> bytes:
+            """Line ``index``'s colour for a loser who failed ``failed`` lines."""
+            if index == failed - 1 and blinking:
+                shown = clock.pattern(over_at, LINE_PATTERNS[failed])
+            else:
+                shown = index < failed
+            return self._line_shown[index] if shown else self._line_faint[index]
+
         for i, line in c.lines:
             markers = self.layout.markers.get(LINE_KEYS[i])
             if markers:
+                rgb = colour(i, max(failures, default=0))
                 for led in markers:
-                    c.put(led, self._line_faint[i])
+                    c.put(led, rgb)
             else:
-                for track in c.tracks:
-                    c.put(track.holes[line], self._line_faint[i])
-
-    def _failed_lines_layer(self, c: _Canvas) -> None:
-        """Lines failed at game end, on each loser's track (a line's marker LEDs: the deepest
-        failure of all): the deepest blinks for a while, shallower ones stay lit."""
-        view, clock = c.view, c.clock
-        failures = [min(view.line_failed(t), len(c.lines)) for t in range(len(view.tracks))]
-        if not any(failures):
-            return
-        blinking = clock.window(view.over_at, LINE_BLINK_SECONDS)
-        over_at = view.over_at or 0.0  # (known whenever a line blinks)
-
-        def shown(index: int, failed: int) -> bool:
-            """Whether line ``index`` shows for a loser who failed ``failed`` lines."""
-            if index != failed - 1 or not blinking:
-                return index < failed
-            return clock.pattern(over_at, LINE_PATTERNS[failed])
-
-        for i, line in c.lines:
-            markers = self.layout.markers.get(LINE_KEYS[i])
-            if not markers:
-                for t, failed in enumerate(failures):
-                    if shown(i, failed):
-                        c.put(c.tracks[t].holes[line], self._line_shown[i])
-            elif shown(i, max(failures)):
-                for led in markers:
-                    c.put(led, self._line_shown[i])
+                for track, failed in zip(c.tracks, failures, strict=True):
+                    c.put(track.holes[line], colour(i, failed))
 
     def _pegs_layer(self, c: _Canvas) -> None:
         """Each track's back and front peg (and the trail behind, if the theme has one)."""
@@ -313,10 +308,7 @@ class Renderer:
         for t, track in enumerate(c.tracks):
             if track.dealer is None:
                 continue
-            if t == counting:
-                lit = c.clock.pattern(0.0, (COUNT_PERIOD / 2, COUNT_PERIOD / 2))
-            else:
-                lit = t == view.dealer
+            lit = c.clock.blink(0.0, COUNT_PERIOD / 2) if t == counting else t == view.dealer
             if lit:
                 c.put(track.dealer, self._tracks[t].dealer)
 
@@ -332,9 +324,7 @@ class Renderer:
                 lit, doubled = len(leds), 0
             else:
                 lit, doubled = game_point_leds(track_view.game_points, view.match_target, len(leds))
-            blink_on = doubled == 0 or c.clock.pattern(
-                0.0, (GAME_POINT_PERIOD / 2, GAME_POINT_PERIOD / 2)
-            )
+            blink_on = doubled == 0 or c.clock.blink(0.0, GAME_POINT_PERIOD / 2)
             colour = colours.game_point_won if won else colours.game_point
             for i, led in enumerate(leds[:lit]):
                 if i >= doubled or blink_on:
@@ -346,15 +336,11 @@ class Renderer:
         view = c.view
         if view.phase == "over" or view.winner is not None:
             return
-        pending_at = view.extra.pending_at
-        origin = 0.0 if pending_at is None else pending_at
         for t, track_view in enumerate(view.tracks):
             if not track_view.pending:
                 continue
             hole = c.clamp(track_view.front + track_view.pending)
-            if hole != c.clamp(track_view.front) and c.clock.pattern(
-                origin, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
-            ):
+            if hole != c.clamp(track_view.front) and c.pending_blink():
                 c.put(c.tracks[t].holes[hole], self._tracks[t].pending)
 
     def _undo_layer(self, c: _Canvas) -> None:
@@ -363,10 +349,7 @@ class Renderer:
         (:data:`~boardctl.board.signs.UNDO_SENT_SIGN`)."""
         view = c.view
         undoing = [t for t in view.extra.undoing if 0 <= t < len(c.tracks)]
-        pending_at = view.extra.pending_at
-        if undoing and c.clock.pattern(
-            0.0 if pending_at is None else pending_at, (PENDING_PERIOD / 2, PENDING_PERIOD / 2)
-        ):
+        if undoing and c.pending_blink():
             for t in undoing:
                 c.put(c.tracks[t].holes[c.clamp(view.tracks[t].front)], _DARK)
 
@@ -413,7 +396,7 @@ class Renderer:
         if not c.clock.window(error_at, ERROR_SECONDS):
             return
         assert error_at is not None
-        if c.clock.pattern(error_at, (ERROR_STEP, ERROR_STEP)):
+        if c.clock.blink(error_at, ERROR_STEP):
             if self.layout.status is not None:
                 c.put(self.layout.status, self._error)
             for track in c.tracks:

@@ -38,14 +38,11 @@ class Picture:
     width: int = 0
     height: int = 0
 
-    def __post_init__(self) -> None:
-        self._place()
-
     @property
     def radius(self) -> int:
         return 5 * self.scale
 
-    def _place(self) -> None:
+    def __post_init__(self) -> None:
         s = self.scale
         pitch, group_gap = 16 * s, 8 * s
         left = 110 * s

@@ -163,8 +163,7 @@ def draw_board(
             for n, hole in enumerate(row):
                 if n and n % GROUP_HOLES == 0:
                     glyphs.append("|" if any(line.hole == hole for line in lines) else " ")
-                glyphs.append(_hole(view, frame, layout, mode, t, hole))
-                glyphs.append(" " * (style.hole_width - 1))
+                glyphs += [_hole(view, frame, layout, mode, t, hole), " " * (style.hole_width - 1)]
             start = _hole(view, frame, layout, mode, t, 0) if r == 0 else " "
             label = f"{row[0]}-{row[-1]}" if len(row) > 1 else "game"
             pad = " " * (body_width - _body_width(row, style))

@@ -11,19 +11,23 @@ from typing import TYPE_CHECKING
 
 from boardctl.cribbage.variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 
-if TYPE_CHECKING:
-    from boardctl.cribbage.awards import heels_points, opening_points
-    from boardctl.cribbage.cards import (
-        DECK,
-        Card,
-        format_card,
-        format_cards,
-        parse_card,
-        parse_cards,
-    )
-    from boardctl.cribbage.fast import hand_total
-    from boardctl.cribbage.hand import HandScore, ScoreItem, score_hand
-    from boardctl.cribbage.play import PlayEvent, PlayScore, PlayState, score_play
+if TYPE_CHECKING:  # the lazy names, each exported explicitly ("as" itself)
+    from boardctl.cribbage.awards import heels_points as heels_points
+    from boardctl.cribbage.awards import opening_points as opening_points
+    from boardctl.cribbage.cards import DECK as DECK
+    from boardctl.cribbage.cards import Card as Card
+    from boardctl.cribbage.cards import format_card as format_card
+    from boardctl.cribbage.cards import format_cards as format_cards
+    from boardctl.cribbage.cards import parse_card as parse_card
+    from boardctl.cribbage.cards import parse_cards as parse_cards
+    from boardctl.cribbage.fast import hand_total as hand_total
+    from boardctl.cribbage.hand import HandScore as HandScore
+    from boardctl.cribbage.hand import ScoreItem as ScoreItem
+    from boardctl.cribbage.hand import score_hand as score_hand
+    from boardctl.cribbage.play import PlayEvent as PlayEvent
+    from boardctl.cribbage.play import PlayScore as PlayScore
+    from boardctl.cribbage.play import PlayState as PlayState
+    from boardctl.cribbage.play import score_play as score_play
 
 _LAZY: dict[str, str] = {
     name: module
@@ -37,28 +41,7 @@ _LAZY: dict[str, str] = {
     for name in names
 }
 
-__all__ = [
-    "DECK",
-    "DEFAULT_VARIANT",
-    "VARIANTS",
-    "Card",
-    "HandScore",
-    "PlayEvent",
-    "PlayScore",
-    "PlayState",
-    "ScoreItem",
-    "Variant",
-    "format_card",
-    "format_cards",
-    "get_variant",
-    "hand_total",
-    "heels_points",
-    "opening_points",
-    "parse_card",
-    "parse_cards",
-    "score_hand",
-    "score_play",
-]
+__all__ = ["DEFAULT_VARIANT", "VARIANTS", "Variant", "get_variant", *_LAZY]
 
 
 def __getattr__(name: str) -> object:

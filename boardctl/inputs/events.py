@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """A raw edge of a button (see :func:`boardctl.inputs.panel.button_id`) at time ``at``."""
+    """A raw edge of a button (see :attr:`boardctl.view.ButtonId.name`) at time ``at``."""
 
     button: str
     pressed: bool

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from boardctl.config import PinsConfig
+from boardctl.config import SHARED_PINS, PinsConfig
 from boardctl.errors import GpioError
 from boardctl.inputs.events import Edge, InputEvent, Turn
-from boardctl.inputs.panel import SHARED_BUTTONS, TRACK_BUTTONS
+from boardctl.inputs.panel import TRACK_BUTTONS
 from boardctl.view import ButtonId
 
-BUTTONS = (*SHARED_BUTTONS, *TRACK_BUTTONS)
+BUTTONS = (*SHARED_PINS, *TRACK_BUTTONS)
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from boardctl.inputs.events import InputEvent, Tap, Turn
-from boardctl.inputs.panel import button_id
+from boardctl.inputs.panel import TRACK_BUTTONS
+from boardctl.view import ButtonId
 
 # key -> event for the loop: a tap (hold level 0/1/2) or an encoder step back
 KEYMAP: dict[str, InputEvent] = {
@@ -25,9 +26,8 @@ KEYMAP: dict[str, InputEvent] = {
     "N": Tap("menu", 2),
 }
 for _track, _keys in enumerate(("1qaz", "2wsx", "3edc")):
-    KEYMAP[_keys[0]] = Tap(button_id("plus1", _track))
-    KEYMAP[_keys[1]] = Tap(button_id("plus5", _track))
-    KEYMAP[_keys[2]] = Tap(button_id("encoder_push", _track))
+    for _key, _role in zip(_keys, TRACK_BUTTONS, strict=False):  # +1, +5, the push
+        KEYMAP[_key] = Tap(ButtonId(_role, _track).name)
     KEYMAP[_keys[3]] = Turn(_track, -1)
 
 # what the keys do, for the help lines: the full two lines and the one-line short form

@@ -13,22 +13,11 @@ from boardctl.config import InputsConfig as Timing
 from boardctl.cribbage.rules import RULE_SETS
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import InputError
-from boardctl.game.commands import (
-    BoardCommand,
-    Brightness,
-    Confirm,
-    NewGame,
-    Next,
-    Peg,
-    Redo,
-    Set,
-    Undo,
-)
+from boardctl.game.commands import BoardCommand as Command
+from boardctl.game.commands import Brightness, Confirm, NewGame, Next, Peg, Redo, Set, Undo
 from boardctl.game.setup import MODES, PRESETS
 from boardctl.inputs.debounce import Debouncer
 from boardctl.view import ButtonId, SettingsShown, ViewExtra
-
-Command = BoardCommand
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +27,6 @@ STUCK = 3
 #: What each track button adds to the pending amount (an encoder push commits it).
 ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
 TRACK_BUTTONS = tuple(ADDS)  # a track's buttons (its encoder's contacts are not buttons)
-SHARED_BUTTONS = SHARED_PINS
 
 #: Every gesture of the panel and what it does, as the quick-reference card prints it
 #: (``boardctl card``); the behaviour is the :class:`Panel` below, described in
@@ -68,18 +56,13 @@ SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
     "rules": tuple(RULE_SETS),  # shown by boardctl.board.rulesign; a change is a new game
 }
 
-__all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "button_id", "parse_button_id"]
-
-
-def button_id(role: str, track: int | None = None) -> str:
-    """The name of a button: ``"undo"``, ``"menu"`` or ``"track1.plus1"`` (1-based)."""
-    return ButtonId(role, track).name
+__all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "parse_button_id"]
 
 
 def parse_button_id(name: str) -> tuple[str, int | None]:
     """``"track2.plus5"`` -> ``("plus5", 1)``; ``"menu"`` -> ``("menu", None)``."""
     button = ButtonId.from_name(name)
-    known = SHARED_BUTTONS if button.track is None else TRACK_BUTTONS
+    known = SHARED_PINS if button.track is None else TRACK_BUTTONS
     if button.role not in known:
         raise InputError(f"unknown button {name!r}")
     return button.role, button.track
@@ -131,7 +114,7 @@ class Panel:
 
     # --- inputs ------------------------------------------------------------
     def edge(self, name: str, pressed: bool, t: float) -> list[Command]:
-        """A raw edge of button ``name`` (see :func:`button_id`) at time ``t``."""
+        """A raw edge of button ``name`` (a :attr:`ButtonId.name`) at time ``t``."""
         button = self._button(name)
         self._rearm = False
         out: list[Command] = []
@@ -330,7 +313,7 @@ class Panel:
         if level == STUCK:
             log.warning(
                 "button %s held for %g s: ignored until it is released (stuck or shorted?)",
-                button_id(button.role, button.track),
+                ButtonId(button.role, button.track).name,
                 self.timing.stuck_after,
             )
             return []
@@ -420,7 +403,7 @@ class Panel:
             self._undo_guard = False
         return out
 
-    def refused(self, command: BoardCommand, error: object = None) -> None:
+    def refused(self, command: Command, error: object = None) -> None:
         """A command was refused or not saved: the undo guard it lifted comes back (so the next undo
         may ask once more than needed, never once less)."""
         if self._rearm and not isinstance(command, Undo | Redo | Brightness):

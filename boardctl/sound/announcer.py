@@ -114,17 +114,15 @@ class Announcer:
         elif key == "mute":
             self.set_mute(bool(value))
 
-    def _audible(self) -> bool:
-        """Whether speech may sound now (not muted, outside quiet hours)."""
-        return not self.muted and (self.quiet_hours is None or wall_time() not in self.quiet_hours)
-
     # --- sounding ------------------------------------------------------------------
     def _cue(self, name: str) -> None:
         if self.cues is not None:
             self.cues.play(name)
 
     def _say(self, lines: list[str]) -> None:
-        if self.speech is None or not lines or not self._audible():
+        """Speak ``lines``, unless muted or in quiet hours."""
+        quiet = self.quiet_hours is not None and wall_time() in self.quiet_hours
+        if self.speech is None or not lines or self.muted or quiet:
             return
         self.speech.say(lines[0], interrupt=True)  # a new event: the old phrase is stale
         for line in lines[1:]:
@@ -208,14 +206,14 @@ def _peg(event: Mapping[str, Any], before: Status | None, after: Status) -> tupl
 
 def _phase(op: str, after: Status, names: list[str]) -> list[str]:
     """A cut, ``next`` or a new game: what the board moved on to."""
-    lines = [phrases.new_game()] if op == "new_game" else []
+    lines = [phrases.NEW_GAME] if op == "new_game" else []
     if op not in ("cut", "next", "new_game"):
         return lines
     phase, dealer = after.get("phase"), after.get("dealer")
     if phase == "deal" and isinstance(dealer, int) and dealer < len(names):
         lines.append(phrases.deals(names[dealer]))
     elif phase == "play":
-        lines.append(phrases.the_play())
+        lines.append(phrases.THE_PLAY)
     return lines + _whose_turn(after, names)
 
 

@@ -10,13 +10,6 @@ from boardctl.inputs.events import InputEvent, Turn
 from boardctl.inputs.panel import Panel
 
 
-def asks_for_score(panel: Panel, event: InputEvent) -> bool:
-    """Whether ``event`` (not yet given to ``panel``) is the score gesture."""
-    if not isinstance(event, Turn) or event.steps >= 0 or panel.mode != "entry":
-        return False
-    return 0 <= event.track < panel.tracks and panel.pending[event.track] == 0
-
-
 @dataclass(frozen=True, slots=True)
 class ScoreGesture:
     """An input listener (``ServiceLoop.input_listeners``) that calls ``say_score``."""
@@ -25,5 +18,9 @@ class ScoreGesture:
     say_score: Callable[[], None]
 
     def __call__(self, event: InputEvent) -> None:
-        if asks_for_score(self.panel, event):
+        """Say the score if ``event`` (not yet given to the panel) is the score gesture."""
+        panel = self.panel
+        if not isinstance(event, Turn) or event.steps >= 0 or panel.mode != "entry":
+            return
+        if 0 <= event.track < panel.tracks and panel.pending[event.track] == 0:
             self.say_score()

@@ -30,6 +30,9 @@ def points_words(points: int) -> str:
     return f"minus {number_words(-points)}" if points < 0 else number_words(points)
 
 
+THE_PLAY = "The play"
+NEW_GAME = "New game"
+
 #: Entries players name rather than count: "two for his heels", "three for last".
 NAMED_ENTRIES = {"heels": "for his heels", "last": "for last"}
 
@@ -75,14 +78,6 @@ def deals(name: str) -> str:
 def starter(card: str) -> str:
     """The deal's starter named (``cut --starter``): "The starter: the five of spades"."""
     return f"The starter: the {parse_card(card).name}"
-
-
-def the_play() -> str:
-    return "The play"
-
-
-def new_game() -> str:
-    return "New game"
 
 
 def refusal(reason: Refusal) -> str:
