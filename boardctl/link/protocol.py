@@ -77,23 +77,13 @@ MAX_STEP_MS = 10000  # one step lasts at most 10 s
 TONE_FIRMWARE = (2, 1, 0)  # the first firmware version that plays TONE
 
 
-def _load_error() -> "type[ValueError]":
-    # On the host the package's error class is used, so ``except ProtocolError``
-    # works across boardctl; on the controller a local class stands in.
-    try:
-        from boardctl.errors import ProtocolError as found
+try:  # on the host, the package's class: ``except ProtocolError`` works across boardctl
+    from boardctl.errors import ProtocolError as ProtocolError
+except ImportError:  # on the controller
 
-        error: "type[ValueError]" = found  # noqa: UP037 (MicroPython: never evaluated)
-        return error
-    except ImportError:
+    class ProtocolError(ValueError):  # type: ignore[no-redef]
+        """A corrupt, truncated or unsupported protocol frame."""
 
-        class ProtocolError(ValueError):
-            """A corrupt, truncated or unsupported protocol frame."""
-
-        return ProtocolError
-
-
-ProtocolError = _load_error()
 
 # mypy reads this block (it is true to it); MicroPython and CPython skip it, and the
 # annotation naming Handler is a string, never evaluated.
@@ -105,24 +95,13 @@ if TYPE_CHECKING:
     Handler = Callable[[int, int, Buffer, int], None]
 
 
-def _make_crc_table() -> "list[int]":
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return table
-
-
-_CRC_TABLE = _make_crc_table()
-
-
 def crc16_pure(data: bytes, crc: int = 0xFFFF) -> int:
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) in plain Python."""
-    table = _CRC_TABLE
     for byte in data:
-        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ byte]
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = (crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1
+        crc &= 0xFFFF  # (bits above 15 never reach bit 15 again)
     return crc
 
 
@@ -139,47 +118,27 @@ except ImportError:
 
 def crc16(data: bytes) -> int:
     """CRC-16/CCITT-FALSE of ``data`` (protocol 1's check; ``b"123456789"`` gives 0x29B1)."""
-    if _CRC_HQX is not None:
-        return int(_CRC_HQX(data, 0xFFFF))
-    return crc16_pure(data, 0xFFFF)
-
-
-def _make_crc32_table() -> "list[int]":
-    table = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
-        table.append(crc)
-    return table
+    return crc16_pure(data) if _CRC_HQX is None else int(_CRC_HQX(data, 0xFFFF))
 
 
 def crc32_pure(data: "Buffer") -> int:
     """CRC-32 (IEEE 802.3) in plain Python, for an interpreter without ``binascii.crc32``."""
-    table = _make_crc32_table()
     crc = 0xFFFFFFFF
     for byte in data:
-        crc = (crc >> 8) ^ table[(crc ^ byte) & 0xFF]
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
     return crc ^ 0xFFFFFFFF
 
 
 def crc32(data: "Buffer") -> int:
     """CRC-32 (IEEE 802.3) of ``data``; the check value of ``b"123456789"`` is 0xCBF43926."""
-    if _CRC32 is not None:
-        return int(_CRC32(data)) & 0xFFFFFFFF
-    return crc32_pure(data)
+    return crc32_pure(data) if _CRC32 is None else int(_CRC32(data)) & 0xFFFFFFFF
 
 
-def _check_bytes(crc: int) -> bytes:
-    return bytes(
-        (
-            0x80 | (crc >> 28),
-            0x80 | ((crc >> 21) & 0x7F),
-            0x80 | ((crc >> 14) & 0x7F),
-            0x80 | ((crc >> 7) & 0x7F),
-            0x80 | (crc & 0x7F),
-        )
-    )
+def _check_bytes(crc: int, size: int = CHECK_LEN) -> bytes:
+    """``crc`` in ``size`` bytes of 7 bits (the first: what is left), each with its top bit set."""
+    return bytes(0x80 | ((crc >> (7 * i)) & 0x7F) for i in range(size - 1, -1, -1))
 
 
 def cobs_encode(data: bytes) -> bytes:
@@ -303,9 +262,7 @@ def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
 def encode_legacy(kind: int, seq: int, payload: bytes = b"") -> bytes:
     """One message in protocol 1's form (CRC-16): only to tell an old peer why not."""
     encoded = cobs_encode(_body(kind, seq, payload))
-    crc = crc16(encoded)
-    check = bytes((0x80 | (crc >> 14), 0x80 | ((crc >> 7) & 0x7F), 0x80 | (crc & 0x7F)))
-    return DELIMITER + encoded + check + DELIMITER
+    return DELIMITER + encoded + _check_bytes(crc16(encoded), LEGACY_CHECK_LEN) + DELIMITER
 
 
 class Message:
@@ -319,25 +276,15 @@ class Message:
         self.payload = payload
         self.version = version  # LEGACY_VERSION: a frame in protocol 1's form
 
+    def _fields(self) -> "tuple[int, int, bytes, int]":
+        return (self.kind, self.seq, self.payload, self.version)
+
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Message):
-            return False
-        return (
-            self.kind == other.kind
-            and self.seq == other.seq
-            and self.payload == other.payload
-            and self.version == other.version
-        )
+        return isinstance(other, Message) and self._fields() == other._fields()
 
     def __repr__(self) -> str:
         name = KIND_NAMES.get(self.kind, str(self.kind))
         return f"Message({name}, seq={self.seq}, {len(self.payload)} bytes)"
-
-
-def _checked_body(encoded: bytes) -> bytes:
-    body = cobs_decode(encoded)
-    _check_header(body, len(body))
-    return body
 
 
 def _check_header(body: "Buffer", size: int) -> None:
@@ -389,10 +336,11 @@ def verify_legacy(frame: bytes) -> bytes:
     if (c0 & 0xFC) != 0x80 or not (frame[-2] & frame[-1] & 0x80):
         raise ProtocolError("frame check bytes are malformed")
     crc = ((c0 & 0x03) << 14) | ((frame[-2] & 0x7F) << 7) | (frame[-1] & 0x7F)
-    encoded = frame[:-3]
-    if crc16(encoded) != crc:
+    if crc16(frame[:-3]) != crc:
         raise ProtocolError("frame fails its CRC check")
-    return _checked_body(encoded)
+    body = cobs_decode(frame[:-3])
+    _check_header(body, len(body))
+    return body
 
 
 def decode(encoded: bytes) -> Message:
