@@ -48,7 +48,20 @@ def check_level(level: float) -> int:
     return round(level)
 
 
-class NullLink:
+class Closing:
+    """A link that ``with`` closes at the end."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class NullLink(Closing):
     """Shows frames nowhere (no LEDs attached); remembers the last one."""
 
     def __init__(self) -> None:
@@ -71,12 +84,6 @@ class NullLink:
 
     def close(self) -> None:
         self.closed = True
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class RecordingLink(NullLink):

@@ -31,11 +31,10 @@ class Acks:
 
     def acknowledged(self, game: str, digest: str | None) -> None:
         """The broker has ``game`` with ``digest`` (``None``: it has removed it)."""
+        if self.digests.get(game) == digest:
+            return  # (None: the broker had removed it already)
         if digest is None:
-            if self.digests.pop(game, None) is None:
-                return
-        elif self.digests.get(game) == digest:
-            return
+            del self.digests[game]
         else:
             self.digests[game] = digest
         self.dirty = True

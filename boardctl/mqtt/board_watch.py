@@ -77,7 +77,7 @@ def _decode(line: bytes, path: Path) -> dict[str, Any]:
     try:
         message = json.loads(line)
     except ValueError:
-        raise ControlError(f"{path}: the service sent a malformed line") from None
+        message = None
     if not isinstance(message, dict):
         raise ControlError(f"{path}: the service sent a malformed line")
     return message

@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,7 +79,7 @@ class Bridge:
         self.paths = paths
         self.board = board
         self.prefix = config.prefix
-        self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self._events: queue.SimpleQueue[partial[None]] = queue.SimpleQueue()  # calls to make
         self._stop = threading.Event()
         self._key = board_key(paths)
         self._feed = ResultFeed(paths.journal, board, self._key)
@@ -105,12 +106,13 @@ class Bridge:
         self.client.will_set(
             topics.availability(self.prefix, board), topics.OFFLINE, qos=1, retain=True
         )
-        self.client.on_connect = lambda c, u, f, rc, p: self._events.put(("connect", rc))
-        self.client.on_disconnect = lambda c, u, f, rc, p: self._events.put(("disconnect", rc))
-        self.client.on_publish = lambda c, u, mid, rc, p: self._events.put(("ack", mid))
-        self.client.on_subscribe = lambda c, u, mid, rcs, p: self._events.put(("suback", mid))
-        self.client.on_message = lambda c, u, msg: self._events.put(
-            ("message", msg.topic, bytes(msg.payload))
+        put = self._events.put
+        self.client.on_connect = lambda c, u, f, rc, p: put(partial(self._on_connect, rc))
+        self.client.on_disconnect = lambda c, u, f, rc, p: put(partial(self._on_disconnect, rc))
+        self.client.on_publish = lambda c, u, mid, rc, p: put(partial(self._on_ack, mid))
+        self.client.on_subscribe = lambda c, u, mid, rcs, p: put(partial(self._on_suback, mid))
+        self.client.on_message = lambda c, u, msg: put(
+            partial(self._on_message, msg.topic, bytes(msg.payload))
         )
 
     # --- running ----------------------------------------------------------------
@@ -127,10 +129,10 @@ class Bridge:
                 except queue.Empty:
                     self._results()
                     continue
-                self._handle(event)
+                event()
                 with contextlib.suppress(queue.Empty):
                     while not self._stop.is_set():  # the whole batch, then one save
-                        self._handle(self._events.get_nowait())
+                        self._events.get_nowait()()
                 self._acks.flush()
         finally:
             self._leave()
@@ -140,7 +142,7 @@ class Bridge:
 
     def stop(self) -> None:
         self._stop.set()
-        self._events.put(("stop",))
+        self._events.put(partial(self._stop.set))  # (wakes the loop)
 
     def _leave(self) -> None:
         if self._connected:
@@ -153,8 +155,8 @@ class Bridge:
             with contextlib.suppress(queue.Empty):
                 while True:
                     event = self._events.get_nowait()
-                    if event[0] == "ack":
-                        self._on_ack(event[1])
+                    if event.func == self._on_ack:
+                        event()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -163,33 +165,13 @@ class Bridge:
         while not self._stop.is_set():
             try:
                 for status in watch(self.paths.socket, self._stop):
-                    self._events.put(("status", status))
+                    self._events.put(partial(self._on_status, status))
             except ServiceDown as exc:
-                self._events.put(("down", str(exc)))
+                self._events.put(partial(self._on_down, str(exc)))
             except BoardError as exc:
                 log.warning("control socket: %s", exc)
-                self._events.put(("down", str(exc)))
+                self._events.put(partial(self._on_down, str(exc)))
             self._stop.wait(1.0)
-
-    def _handle(self, event: tuple[Any, ...]) -> None:
-        kind = event[0]
-        if kind == "status":
-            self._on_status(event[1])
-        elif kind == "down":
-            self._on_down(event[1])
-        elif kind == "connect":
-            self._on_connect(event[1])
-        elif kind == "disconnect":
-            self._connected = False
-            self._inflight.clear()
-            log.info("broker connection lost (%s); reconnecting", event[1])
-        elif kind == "ack":
-            self._on_ack(event[1])
-        elif kind == "suback":
-            if event[1] == self._sub_mid:
-                self._publish(topics.sync(self.prefix, self.board, self._sync_token), b"", qos=1)
-        elif kind == "message":
-            self._on_message(event[1], event[2])
 
     # --- the board ------------------------------------------------------------
     def _on_status(self, status: dict[str, Any]) -> None:
@@ -348,6 +330,15 @@ class Bridge:
                 (HA_STATUS, 1),
             ]
         )
+
+    def _on_disconnect(self, reason: Any) -> None:
+        self._connected = False
+        self._inflight.clear()
+        log.info("broker connection lost (%s); reconnecting", reason)
+
+    def _on_suback(self, mid: int) -> None:
+        if mid == self._sub_mid:  # the read-back's marker goes after the retained results
+            self._publish(topics.sync(self.prefix, self.board, self._sync_token), b"", qos=1)
 
     def _on_message(self, topic: str, payload: bytes) -> None:
         if topic == HA_STATUS:
