@@ -149,21 +149,15 @@ def cobs_encode(data: bytes) -> bytes:
     while True:
         limit = min(end, start + 254)
         zero = data.find(b"\x00", start, limit)
+        stop = limit if zero < 0 else zero
+        out.append(stop - start + 1)  # (a block of 254 bytes: 0xFF, no 0x00 implied)
+        out.extend(data[start:stop])
         if zero >= 0:
-            out.append(zero - start + 1)
-            out.extend(data[start:zero])
             start = zero + 1
-        elif limit - start == 254:
-            out.append(0xFF)
-            out.extend(data[start:limit])
-            start = limit
-            if start == end:
-                break
+        elif stop - start == 254 and stop < end:
+            start = stop
         else:
-            out.append(limit - start + 1)
-            out.extend(data[start:limit])
-            break
-    return bytes(out)
+            return bytes(out)
 
 
 def cobs_into(src: "Buffer", n: int, dst: bytearray) -> int:
