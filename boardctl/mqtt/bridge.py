@@ -181,10 +181,9 @@ class Bridge:
             self._availability()
         self._publish_state()
         if previous is not None:
+            event = topics.event(self.prefix, self.board)
             for message in discovery.game_events(previous, status):
-                self._publish(
-                    topics.event(self.prefix, self.board), discovery.encode(message), qos=1
-                )
+                self._publish(event, discovery.encode(message), qos=1)
         if len(status.get("tracks") or []) != self._tracks:
             self._announce()
         if previous is None or previous.get("seq") != status.get("seq"):
@@ -198,22 +197,13 @@ class Bridge:
         self._results()  # the CLI may write the journal while the service is down
 
     def _availability(self) -> None:
-        online = self._service_up is not False
-        self._publish(
-            topics.availability(self.prefix, self.board),
-            topics.ONLINE if online else topics.OFFLINE,
-            qos=1,
-            retain=True,
-        )
+        state = topics.OFFLINE if self._service_up is False else topics.ONLINE
+        self._publish(topics.availability(self.prefix, self.board), state, qos=1, retain=True)
 
     def _publish_state(self) -> None:
         if self._status is not None:
-            self._publish(
-                topics.state(self.prefix, self.board),
-                discovery.encode(self._status),
-                qos=0,
-                retain=True,
-            )
+            state = discovery.encode(self._status)
+            self._publish(topics.state(self.prefix, self.board), state, qos=0, retain=True)
 
     def _announce(self) -> None:
         """Home Assistant discovery for the current number of tracks (and removal of others)."""
@@ -240,7 +230,8 @@ class Bridge:
             return None
 
     def _results(self) -> None:
-        """Read new journal events; publish every result the broker does not have yet."""
+        """Read new journal events; publish every result the broker does not have yet, and
+        withdraw what it has that the journal does not (an undone win, an event gone)."""
         changed = self._read()
         if changed is None:
             return
@@ -250,14 +241,11 @@ class Bridge:
         if not self._connected or not self._synced:
             return  # the read-back (on connection) publishes what the broker lacks
         inflight = self._inflight_slots()
-        for slot, (record, value) in self._slots.items():
+        acked = self._acks.digests if self._feed.read else {}  # withdrawals: never on a guess
+        for slot in dict.fromkeys([*self._slots, *acked]):
+            record, value = self._want(slot)
             if self._acks.digests.get(slot) != value and slot not in inflight:
                 self._publish_result(slot, record, value)
-        for slot in list(self._acks.digests) if self._feed.read else []:
-            if slot not in self._slots and slot not in inflight:
-                wanted, goal = self._want(slot)  # an undone win, or an event gone: withdraw
-                if self._acks.digests.get(slot) != goal:
-                    self._publish_result(slot, wanted, goal)
 
     def _sort_slots(self, now: str) -> None:
         """The journal's results under their events, those the broker keeps."""
