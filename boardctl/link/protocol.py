@@ -11,6 +11,8 @@ message kind's payload and why it is so: docs/link.md, "Wire protocol". A frame 
 form (CRC-16) is decoded as a ``Message`` of ``version`` 1, only to say that the peer is old.
 """
 
+import struct
+
 PROTOCOL_VERSION = 2
 LEGACY_VERSION = 1  # CRC-16 checks; recognised only to say it is not spoken
 
@@ -314,16 +316,8 @@ def verify_into(frame: "Buffer", n: int, body: bytearray) -> int:
     return size
 
 
-def verify(frame: bytes) -> bytes:
-    """The checked body ``type | seq | length | payload`` of one frame (without its
-    delimiters); raises ProtocolError if any check fails."""
-    body = bytearray(len(frame))
-    size = verify_into(frame, len(frame), body)
-    return bytes(body[:size])
-
-
 def verify_legacy(frame: bytes) -> bytes:
-    """Like :func:`verify` for a frame in protocol 1's form (CRC-16 in three bytes)."""
+    """The checked body of a frame in protocol 1's form (CRC-16 in three bytes)."""
     if len(frame) < HEADER_LEN + 1 + LEGACY_CHECK_LEN:
         raise ProtocolError(f"frame of {len(frame)} bytes is too short")
     c0 = frame[-3]
@@ -339,17 +333,12 @@ def verify_legacy(frame: bytes) -> bytes:
 
 def decode(encoded: bytes) -> Message:
     """Verify and decode one COBS frame (without delimiters); raises ProtocolError."""
-    body = verify(encoded)
+    body = bytearray(len(encoded))
+    size = verify_into(encoded, len(encoded), body)
     kind = body[0]
     if kind not in KIND_NAMES:
         raise ProtocolError(f"unknown message kind 0x{kind:02x}")
-    return Message(kind, body[1], body[HEADER_LEN:])
-
-
-def max_encoded_len(max_payload: int) -> int:
-    """The longest frame (without delimiters) a payload of ``max_payload`` bytes gives."""
-    raw = HEADER_LEN + max_payload
-    return raw + raw // 254 + 1 + CHECK_LEN
+    return Message(kind, body[1], bytes(body[HEADER_LEN:size]))
 
 
 class Decoder:
@@ -359,7 +348,8 @@ class Decoder:
     in ``bad`` (``last_error``; its NAK reason in ``errors`` until the next feed)."""
 
     def __init__(self, max_payload: int = 3 * MAX_LEDS) -> None:
-        self.max_len = max_encoded_len(max_payload)
+        raw = HEADER_LEN + max_payload
+        self.max_len = raw + raw // 254 + 1 + CHECK_LEN  # the longest frame it can make
         self.buffer = bytearray(self.max_len)  # a frame cut across reads, so far
         self.size = 0
         self.body = bytearray(self.max_len)  # the decoded body of the frame in hand
@@ -445,10 +435,6 @@ class Decoder:
 # --- payloads ----------------------------------------------------------------
 
 
-def _u16(value: int) -> bytes:
-    return bytes(((value >> 8) & 0xFF, value & 0xFF))
-
-
 def _need(payload: "Buffer", size: int, what: str) -> None:
     if len(payload) != size:
         raise ProtocolError(f"{what} payload must be {size} bytes, got {len(payload)}")
@@ -463,11 +449,9 @@ def hello_payload(
     order = color_order.encode()
     if not 1 <= len(order) <= 8:
         raise ProtocolError(f"colour order {color_order!r} must be 1-8 letters")
-    return (
-        bytes((protocol & 0xFF, firmware[0] & 0xFF, firmware[1] & 0xFF, firmware[2] & 0xFF))
-        + _u16(led_count)
-        + order
-    )
+    major, minor, patch = firmware
+    fields = (protocol & 0xFF, major & 0xFF, minor & 0xFF, patch & 0xFF, led_count)
+    return struct.pack(">4BH", *fields) + order
 
 
 def parse_hello(payload: "Buffer") -> "tuple[int, tuple[int, int, int], int, str]":
@@ -478,12 +462,8 @@ def parse_hello(payload: "Buffer") -> "tuple[int, tuple[int, int, int], int, str
     for byte in order:
         if byte < 0x21 or byte > 0x7E:
             raise ProtocolError("HELLO colour order is not printable ASCII")
-    return (
-        payload[0],
-        (payload[1], payload[2], payload[3]),
-        (payload[4] << 8) | payload[5],
-        order.decode(),
-    )
+    protocol, major, minor, patch, led_count = struct.unpack_from(">4BH", payload)
+    return (protocol, (major, minor, patch), led_count, order.decode())
 
 
 def check_version(protocol: int, firmware: "tuple[int, int, int]") -> None:
@@ -515,8 +495,7 @@ def delta_payload(runs: "list[tuple[int, bytes]]") -> bytes:
             first = start + offset
             if not 0 <= first <= 0xFFFF:
                 raise ProtocolError(f"run start {first} is out of range 0-65535")
-            out.extend(_u16(first))
-            out.append(size)
+            out.extend(struct.pack(">HB", first, size))
             out.extend(rgb[3 * offset : 3 * (offset + size)])
             offset += size
     return bytes(out)
@@ -562,7 +541,7 @@ def chunk_payload(frame_id: int, index: int, count: int, first: int, rgb: bytes)
         raise ProtocolError(f"chunk of {len(rgb)} bytes is not whole RGB triples")
     if not 0 <= first <= 0xFFFF:
         raise ProtocolError(f"chunk start {first} is out of range 0-65535")
-    return bytes((frame_id & 0xFF, index, count)) + _u16(first) + bytes(rgb)
+    return struct.pack(">3BH", frame_id & 0xFF, index, count, first) + bytes(rgb)
 
 
 def parse_chunk(payload: "Buffer") -> "tuple[int, int, int, int, Buffer]":
@@ -621,7 +600,7 @@ def brightness_payload(level: int, budget_ma: int = 0, led_ma: int = 60) -> byte
         raise ProtocolError(f"power budget {budget_ma} mA is out of range 0-65535")
     if not 1 <= led_ma <= 255:
         raise ProtocolError(f"{led_ma} mA per LED is out of range 1-255")
-    return bytes((level,)) + _u16(budget_ma) + bytes((led_ma,))
+    return struct.pack(">BHB", level, budget_ma, led_ma)
 
 
 def parse_brightness(payload: "Buffer") -> "tuple[int, int, int]":
@@ -634,7 +613,7 @@ def parse_brightness(payload: "Buffer") -> "tuple[int, int, int]":
 
 def ping_payload(token: int) -> bytes:
     """PING: a token the PONG echoes."""
-    return _u16(token & 0xFFFF)
+    return struct.pack(">H", token & 0xFFFF)
 
 
 def parse_ping(payload: "Buffer") -> int:
@@ -645,19 +624,16 @@ def parse_ping(payload: "Buffer") -> int:
 def pong_payload(token: int, applied: int, bad: int, drawn: int = -1) -> bytes:
     """PONG: the PING's token, frames applied and bad (wrapping), and optionally ``drawn``: the
     frames the strip has shown (the rest were superseded)."""
-    out = _u16(token & 0xFFFF) + _u16(applied & 0xFFFF) + _u16(bad & 0xFFFF)
-    return out + _u16(drawn & 0xFFFF) if drawn >= 0 else out
+    out = struct.pack(">3H", token & 0xFFFF, applied & 0xFFFF, bad & 0xFFFF)
+    return out + struct.pack(">H", drawn & 0xFFFF) if drawn >= 0 else out
 
 
 def parse_pong(payload: "Buffer") -> "tuple[int, int, int]":
     """``(token, applied, bad)`` of a PONG payload."""
     if len(payload) != 8:
         _need(payload, 6, "PONG")
-    return (
-        (payload[0] << 8) | payload[1],
-        (payload[2] << 8) | payload[3],
-        (payload[4] << 8) | payload[5],
-    )
+    token, applied, bad = struct.unpack_from(">3H", payload)
+    return (token, applied, bad)
 
 
 def parse_pong_drawn(payload: "Buffer") -> int:
@@ -698,8 +674,7 @@ def tone_payload(level: int, steps: "list[tuple[int, int]]") -> bytes:
     out = bytearray((level,))
     for hz, ms in steps:
         _check_step(hz, ms)
-        out.extend(_u16(hz))
-        out.extend(_u16(ms))
+        out.extend(struct.pack(">2H", hz, ms))
     return bytes(out)
 
 
@@ -719,8 +694,7 @@ def parse_tone(payload: "Buffer") -> "tuple[int, list[tuple[int, int]]]":
         raise ProtocolError(f"TONE payload must be 1 + 4 x (0-{MAX_TONE_STEPS}) bytes, got {size}")
     steps = []
     for index in range(1, size, 4):
-        hz = (payload[index] << 8) | payload[index + 1]
-        ms = (payload[index + 2] << 8) | payload[index + 3]
+        hz, ms = struct.unpack_from(">2H", payload, index)
         _check_step(hz, ms)
         steps.append((hz, ms))
     return (payload[0], steps)
