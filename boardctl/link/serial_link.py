@@ -81,8 +81,7 @@ class SerialBackend(Closing):
         self._port: Any = None
         self._lock = threading.RLock()  # guards _port, _frame and every write
         self._closed = threading.Event()
-        # Waits between reconnect attempts: True = the link was closed meanwhile (tests inject
-        # one that returns at once, so backoff is checked without sleeping).
+        # between reconnects; True: closed meanwhile (a test's returns at once: no sleeping)
         self._wait = wait or self._closed.wait
         self._last_tx = 0.0
         self._thread = threading.Thread(target=self._run, name=f"link-{self.kind}", daemon=True)
@@ -577,8 +576,7 @@ class AdalightLink(SerialBackend):
         with self._lock:
             data = self._frame_bytes(frame, self.clock())
             self._write(data)
-            now = self.clock()
-            self._line_free = max(now, self._line_free) + len(data) * 10 / self.baud
+            self._line_free = max(self.clock(), self._line_free) + len(data) * 10 / self.baud
             self.packets += 1
         return True
 
@@ -589,11 +587,9 @@ class AdalightLink(SerialBackend):
             with self._wanted:
                 if self._closed.is_set():
                     break
+                delay = self.heartbeat  # (at most: a clock that stands still cannot stop it)
                 if self._pending and self.connected:
-                    # (at most the refresh: a clock that stands still cannot stop it)
-                    delay = min(self.line_free_in(self.clock()), self.heartbeat)
-                else:
-                    delay = self.heartbeat
+                    delay = min(self.line_free_in(self.clock()), delay)
                 self._wanted.wait(max(delay, 0.001))
 
     # --- hooks ----------------------------------------------------------------------
