@@ -252,10 +252,9 @@ class PicoLink(SerialBackend):
     ) -> None:
         if budget_ma < 0:
             raise ConfigError(f"power budget must be 0 (none) or more mA, not {budget_ma}")
-        budget = min(round(budget_ma), 0xFFFF)  # above 65 A: the controller's own limit rules
         if not 1 <= led_ma <= 255:
             raise ConfigError(f"mA per LED must be 1-255, not {led_ma}")
-        self.budget_ma = budget
+        self.budget_ma = min(round(budget_ma), 0xFFFF)  # above 65 A: the controller's limit rules
         self.led_ma = led_ma
         if chunk_leds is None:  # chunks on a UART (bit errors); USB checks and retries itself
             uart = "baud" in options or "baudrate" in options
@@ -316,16 +315,14 @@ class PicoLink(SerialBackend):
             return True
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
-        if self.device is not None and not self._count_warned:
-            count = self.device[1]
-            if len(frame) // 3 != count:
-                self._count_warned = True
-                log.warning(
-                    "LED link: frames have %d LEDs but the controller drives %d; "
-                    "set LED_COUNT in the controller's config.py to match the layout",
-                    len(frame) // 3,
-                    count,
-                )
+        if self.device is not None and not self._count_warned and len(frame) // 3 != self.device[1]:
+            self._count_warned = True
+            log.warning(
+                "LED link: frames have %d LEDs but the controller drives %d; "
+                "set LED_COUNT in the controller's config.py to match the layout",
+                len(frame) // 3,
+                self.device[1],
+            )
         return self.encoder.frame(frame, now)
 
     def _brightness_bytes(self) -> bytes:
@@ -435,8 +432,7 @@ class PicoLink(SerialBackend):
                     order,
                 )
             self.device = device
-            chunks = firmware >= protocol.CHUNKS_SINCE
-            self.encoder.chunk_leds = self.chunk_leds if chunks else 0
+            self.encoder.chunk_leds = self.chunk_leds if firmware >= protocol.CHUNKS_SINCE else 0
             self._count_warned = False
             self._answered()
             with self._lock:

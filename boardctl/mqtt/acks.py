@@ -42,9 +42,6 @@ class Acks:
     def flush(self) -> None:
         """Save if anything changed since the last save."""
         if self.dirty:
-            self.save()
-
-    def save(self) -> None:
-        data = json.dumps({"version": VERSION, "results": self.digests}, sort_keys=True)
-        replace_file(self.path, data)
-        self.dirty = False
+            data = json.dumps({"version": VERSION, "results": self.digests}, sort_keys=True)
+            replace_file(self.path, data)
+            self.dirty = False

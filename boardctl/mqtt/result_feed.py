@@ -60,11 +60,10 @@ class ResultFeed:
     def refresh(self, since: float | None = None) -> bool:
         """Read the events written since the last call; True if :attr:`results` changed.
 
-        A journal that does not exist yet has no results (the service creates it).
-        With ``since`` (a Unix time) :attr:`results` holds at least every game that
-        ended after it (and may hold older ones); the first read reads from a day
-        before it, and again from the start if a later ``since`` is earlier than that
-        (the wall clock set back).
+        A journal that does not exist yet has no results (the service creates it). With
+        ``since`` (a Unix time) :attr:`results` holds at least every game that ended after it
+        (and may hold older ones); the first read reads from a day before it, and again from
+        the start if a later ``since`` is earlier than that (the wall clock set back).
         """
         self.read = False
         if self._journal is None:
