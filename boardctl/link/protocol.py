@@ -206,11 +206,9 @@ def find_zero(buf: "Buffer", start: int, end: int) -> int:
     try:
         return int(buf.find(DELIMITER, start, end))  # type: ignore[union-attr]
     except AttributeError:  # a memoryview (CPython), or a bytearray without find (MicroPython)
-        index = start
-        while index < end:
+        for index in range(start, end):
             if buf[index] == 0:
                 return index
-            index += 1
         return -1
 
 
@@ -238,8 +236,7 @@ def frame_size_at_least(prefix: "Buffer", end: int = -1) -> int:
             got += 1  # the block's implied 0x00 (header was zero-filled)
     if got < HEADER_LEN:
         return 0
-    body = HEADER_LEN + ((header[2] << 8) | header[3])
-    return body + 1 + CHECK_LEN + 1
+    return HEADER_LEN + ((header[2] << 8) | header[3]) + 1 + CHECK_LEN + 1
 
 
 def _body(kind: int, seq: int, payload: bytes) -> bytes:
@@ -459,9 +456,8 @@ def parse_hello(payload: "Buffer") -> "tuple[int, tuple[int, int, int], int, str
     if not 7 <= len(payload) <= 14:
         raise ProtocolError(f"HELLO payload must be 7-14 bytes, got {len(payload)}")
     order = bytes(payload[6:])
-    for byte in order:
-        if byte < 0x21 or byte > 0x7E:
-            raise ProtocolError("HELLO colour order is not printable ASCII")
+    if not all(0x21 <= byte <= 0x7E for byte in order):
+        raise ProtocolError("HELLO colour order is not printable ASCII")
     protocol, major, minor, patch, led_count = struct.unpack_from(">4BH", payload)
     return (protocol, (major, minor, patch), led_count, order.decode())
 
@@ -474,8 +470,7 @@ def check_version(protocol: int, firmware: "tuple[int, int, int]") -> None:
 
 
 def speaks(protocol: str) -> str:
-    """Why a controller speaking ``protocol`` (its number, and a note) cannot be used, and what
-    to do."""
+    """Why a controller speaking ``protocol`` (a number, and a note) cannot be used; what to do."""
     return (
         f"speaks link protocol {protocol}, but this boardctl speaks protocol {PROTOCOL_VERSION}:"
         " install the firmware with `boardctl firmware install` (see firmware/README.md)"
@@ -489,15 +484,13 @@ def delta_payload(runs: "list[tuple[int, bytes]]") -> bytes:
         if len(rgb) % 3:
             raise ProtocolError(f"run at LED {start} is not whole RGB triples")
         count = len(rgb) // 3
-        offset = 0
-        while offset < count:
+        for offset in range(0, count, MAX_RUN):
             size = min(MAX_RUN, count - offset)
             first = start + offset
             if not 0 <= first <= 0xFFFF:
                 raise ProtocolError(f"run start {first} is out of range 0-65535")
             out.extend(struct.pack(">HB", first, size))
             out.extend(rgb[3 * offset : 3 * (offset + size)])
-            offset += size
     return bytes(out)
 
 
@@ -566,10 +559,8 @@ def full_chunks(frame_id: int, rgb: bytes, leds: int = CHUNK_LEDS) -> "list[byte
     if not rgb:
         raise ProtocolError("a frame of no LEDs has no chunks")
     return [
-        chunk_payload(
-            frame_id, index, count, index * step // 3, rgb[index * step : (index + 1) * step]
-        )
-        for index in range(count)
+        chunk_payload(frame_id, index, count, start // 3, rgb[start : start + step])
+        for index, start in enumerate(range(0, len(rgb), step))
     ]
 
 
