@@ -372,18 +372,16 @@ class PicoLink(SerialBackend):
         # controller gets what we send (NAKs alone are not).
         if now - self._last_ping >= self.heartbeat:
             self._heartbeat(now)
-        silent = now - self._last_answer > self.silence
-        if silent and self.state == "connected":
+        if now - self._last_answer > self.silence and self.state == "connected":
             self._set_state(
                 "silent",
                 f"no answer from the controller for {self.silence:.1f} s "
                 f"({self.naks} NAKs so far): frames may not arrive",
                 logging.WARNING,
             )
-        elif not silent and self.state == "silent":
-            self._set_state("connected", str(self.port_name))
 
     def _answered(self) -> None:
+        """The controller proved it gets our frames: out of "silent" at once."""
         self._last_answer = self.clock()
         if self.state == "silent":
             self._set_state("connected", str(self.port_name))
