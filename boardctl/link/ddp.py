@@ -44,8 +44,7 @@ def ddp_datagrams(frame: bytes, sequence: int) -> list[bytes]:
 
 def resolve_udp(host: str, port: int) -> tuple[str, int]:
     """The IPv4 address ``host`` names (a DNS or mDNS lookup; an address as it is)."""
-    info = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)
-    address = info[0][4]
+    address = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)[0][4]
     return str(address[0]), int(address[1])
 
 
@@ -105,9 +104,8 @@ class DdpLink(Closing):
     def show(self, frame: bytes) -> None:
         frame = bytes(frame)
         with self._lock:
-            changed = frame != self._frame
-            self._frame = frame
-            if changed:
+            if frame != self._frame:
+                self._frame = frame
                 self._send()
 
     def set_brightness(self, level: float) -> None:
@@ -122,8 +120,7 @@ class DdpLink(Closing):
             target = self._lookup()
             with self._lock:
                 self._target = target
-                if target is not None:
-                    self._send()
+                self._send()  # (at once, if found)
             return
         with self._lock:
             if self._frame is not None and self.clock() - self._last_send >= self.refresh:
