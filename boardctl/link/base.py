@@ -48,17 +48,27 @@ def check_level(level: float) -> int:
     return round(level)
 
 
-class NullLink:
+class Closing:
+    """A link that ``with`` closes at the end."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class NullLink(Closing):
     """Shows frames nowhere (no LEDs attached); remembers the last one."""
 
     def __init__(self) -> None:
         self.frame: bytes | None = None
         self.brightness = 255
         self.closed = False
-
-    @property
-    def connected(self) -> bool:
-        return not self.closed
+        self.connected = True  # (a test may set a RecordingLink's to False)
 
     def show(self, frame: bytes) -> None:
         self.frame = bytes(frame)
@@ -71,12 +81,7 @@ class NullLink:
 
     def close(self) -> None:
         self.closed = True
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.connected = False
 
 
 class RecordingLink(NullLink):
@@ -87,16 +92,7 @@ class RecordingLink(NullLink):
         self.brightness_levels: list[int] = []
         self.goodbyes = 0  # (each also records the dark frame it shows)
         super().__init__()
-        self._connected = True
         self._changed = threading.Condition()
-
-    @property
-    def connected(self) -> bool:
-        return self._connected and not self.closed
-
-    @connected.setter
-    def connected(self, value: bool) -> None:
-        self._connected = value
 
     @property
     def last_frame(self) -> bytes | None:
@@ -115,7 +111,7 @@ class RecordingLink(NullLink):
 
     def goodbye(self) -> None:
         self.goodbyes += 1
-        frame = dark(self.last_frame)
+        frame = dark(self.frame)
         if frame is not None:
             self.show(frame)
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable
 
 from boardctl.errors import ConfigError
 from boardctl.link.adalight import scale_frame
-from boardctl.link.base import check_level
+from boardctl.link.base import Closing, check_level, dark
 
 log = logging.getLogger("boardctl.link")
 
@@ -35,24 +36,15 @@ def ddp_datagrams(frame: bytes, sequence: int) -> list[bytes]:
     out = []
     for offset in range(0, len(frame), size):
         data = frame[offset : offset + size]
-        last = offset + size >= len(frame)
-        header = bytes(
-            (
-                FLAG_VERSION_1 | (FLAG_PUSH if last else 0),
-                sequence & 0x0F,
-                TYPE_RGB24,
-                DESTINATION_DEFAULT,
-            )
-        )
-        header += offset.to_bytes(4, "big") + len(data).to_bytes(2, "big")
-        out.append(header + data)
+        flags = FLAG_VERSION_1 | (FLAG_PUSH if offset + size >= len(frame) else 0)
+        header = (flags, sequence & 0x0F, TYPE_RGB24, DESTINATION_DEFAULT, offset, len(data))
+        out.append(struct.pack(">4BIH", *header) + data)
     return out
 
 
 def resolve_udp(host: str, port: int) -> tuple[str, int]:
     """The IPv4 address ``host`` names (a DNS or mDNS lookup; an address as it is)."""
-    info = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)
-    address = info[0][4]
+    address = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)[0][4]
     return str(address[0]), int(address[1])
 
 
@@ -68,7 +60,7 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, number
 
 
-class DdpLink:
+class DdpLink(Closing):
     """A WLED controller over DDP (``path``/``device`` = ``HOST[:PORT]``)."""
 
     kind = "ddp"
@@ -112,16 +104,14 @@ class DdpLink:
     def show(self, frame: bytes) -> None:
         frame = bytes(frame)
         with self._lock:
-            changed = frame != self._frame
-            self._frame = frame
-            if changed:
+            if frame != self._frame:
+                self._frame = frame
                 self._send()
 
     def set_brightness(self, level: float) -> None:
         with self._lock:
             self.brightness = check_level(level)
-            if self._frame is not None:
-                self._send()
+            self._send()
 
     def tick(self) -> None:
         """Resend the frame if ``refresh`` seconds passed, or look the host up again after a
@@ -130,30 +120,22 @@ class DdpLink:
             target = self._lookup()
             with self._lock:
                 self._target = target
-                if target is not None:
-                    self._send()
+                self._send()  # (at once, if found)
             return
         with self._lock:
             if self._frame is not None and self.clock() - self._last_send >= self.refresh:
                 self._send()
 
     def goodbye(self) -> None:
-        with self._lock:
-            frame = self._frame
+        frame = dark(self._frame)
         if frame is not None:
-            self.show(bytes(len(frame)))  # (WLED then leaves its realtime mode on its own)
+            self.show(frame)  # (WLED then leaves its realtime mode on its own)
 
     def close(self) -> None:
         self._closed.set()
         if self._thread.is_alive():
             self._thread.join(5)
         self._socket.close()
-
-    def __enter__(self) -> DdpLink:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _lookup(self) -> tuple[str, int] | None:
         """The host's address (at open, and after a failure); None if the lookup failed."""
@@ -170,7 +152,7 @@ class DdpLink:
         self._target = None  # looked up again by the link's thread
 
     def _send(self) -> None:
-        if self._frame is None or not self._frame:
+        if not self._frame:
             return
         self._last_send = self.clock()
         target = self._target

@@ -1,9 +1,8 @@
 """Host side of the protocol: which message carries each new frame.
 
-Pure bookkeeping: remembers what the controller has; a DELTA when smaller than a FULL, a
-FULL when one is due (first frame, reconnect, HELLO, NAK, every ``full_every`` seconds),
-in FULL_CHUNKs of ``chunk_leds`` LEDs to a controller that takes them, the missed chunks
-resent alone.
+Pure bookkeeping: remembers what the controller has; a DELTA when smaller than a FULL, a FULL
+when one is due (first frame, reconnect, HELLO, NAK, every ``full_every`` seconds), in
+FULL_CHUNKs of ``chunk_leds`` LEDs to a controller that takes them, the missed chunks resent alone.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ class FrameEncoder:
         self.chunk_set: tuple[int, list[bytes]] | None = None  # the last FULL sent in chunks
         self.chunk_sent = float("-inf")
         self.chunk_heard = False
-        self.chunk_token: int | None = None
+        self.chunk_token: int | None = None  # the first PING's after it
         self.seq = 0
         self.device_frame: bytes | None = None  # what the controller shows, as far as we know
         self.last_full = float("-inf")
@@ -67,7 +66,7 @@ class FrameEncoder:
         self.chunk_set = (self.frame_id, payloads)
         self.chunk_sent = now
         self.chunk_heard = False  # a CHUNKS about it came back
-        self.chunk_token = None  # the first PING after it
+        self.chunk_token = None
         return b"".join(self._encode(protocol.FULL_CHUNK, payload) for payload in payloads)
 
     def chunks_pending(self, now: float) -> bool:
@@ -117,6 +116,8 @@ class FrameEncoder:
         )
 
     def ping(self, token: int) -> bytes:
+        if self.chunk_set is not None and self.chunk_token is None:
+            self.chunk_token = token  # its PONG tells whether chunks came (:meth:`unheard`)
         return self._encode(protocol.PING, protocol.ping_payload(token))
 
     def goodbye(self) -> bytes:

@@ -72,8 +72,7 @@ def firmware_files(firmware_dir: Path | None = None) -> list[tuple[Path, str]]:
     missing = [str(source) for source, _name in files if not source.is_file()]
     if missing:
         raise ConfigError(f"{package} names files that are not there: {', '.join(missing)}")
-    files.sort(key=lambda item: item[1] == ENTRY_POINT)
-    return files
+    return sorted(files, key=lambda item: item[1] == ENTRY_POINT)
 
 
 def find_mpremote(program: str | None = None) -> str:

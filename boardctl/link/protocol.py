@@ -11,6 +11,8 @@ message kind's payload and why it is so: docs/link.md, "Wire protocol". A frame 
 form (CRC-16) is decoded as a ``Message`` of ``version`` 1, only to say that the peer is old.
 """
 
+import struct
+
 PROTOCOL_VERSION = 2
 LEGACY_VERSION = 1  # CRC-16 checks; recognised only to say it is not spoken
 
@@ -77,23 +79,13 @@ MAX_STEP_MS = 10000  # one step lasts at most 10 s
 TONE_FIRMWARE = (2, 1, 0)  # the first firmware version that plays TONE
 
 
-def _load_error() -> "type[ValueError]":
-    # On the host the package's error class is used, so ``except ProtocolError``
-    # works across boardctl; on the controller a local class stands in.
-    try:
-        from boardctl.errors import ProtocolError as found
+try:  # on the host, the package's class: ``except ProtocolError`` works across boardctl
+    from boardctl.errors import ProtocolError as ProtocolError
+except ImportError:  # on the controller
 
-        error: "type[ValueError]" = found  # noqa: UP037 (MicroPython: never evaluated)
-        return error
-    except ImportError:
+    class ProtocolError(ValueError):  # type: ignore[no-redef]
+        """A corrupt, truncated or unsupported protocol frame."""
 
-        class ProtocolError(ValueError):
-            """A corrupt, truncated or unsupported protocol frame."""
-
-        return ProtocolError
-
-
-ProtocolError = _load_error()
 
 # mypy reads this block (it is true to it); MicroPython and CPython skip it, and the
 # annotation naming Handler is a string, never evaluated.
@@ -105,24 +97,13 @@ if TYPE_CHECKING:
     Handler = Callable[[int, int, Buffer, int], None]
 
 
-def _make_crc_table() -> "list[int]":
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return table
-
-
-_CRC_TABLE = _make_crc_table()
-
-
 def crc16_pure(data: bytes, crc: int = 0xFFFF) -> int:
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) in plain Python."""
-    table = _CRC_TABLE
     for byte in data:
-        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ byte]
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = (crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1
+        crc &= 0xFFFF  # (bits above 15 never reach bit 15 again)
     return crc
 
 
@@ -139,47 +120,27 @@ except ImportError:
 
 def crc16(data: bytes) -> int:
     """CRC-16/CCITT-FALSE of ``data`` (protocol 1's check; ``b"123456789"`` gives 0x29B1)."""
-    if _CRC_HQX is not None:
-        return int(_CRC_HQX(data, 0xFFFF))
-    return crc16_pure(data, 0xFFFF)
-
-
-def _make_crc32_table() -> "list[int]":
-    table = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
-        table.append(crc)
-    return table
+    return crc16_pure(data) if _CRC_HQX is None else int(_CRC_HQX(data, 0xFFFF))
 
 
 def crc32_pure(data: "Buffer") -> int:
     """CRC-32 (IEEE 802.3) in plain Python, for an interpreter without ``binascii.crc32``."""
-    table = _make_crc32_table()
     crc = 0xFFFFFFFF
     for byte in data:
-        crc = (crc >> 8) ^ table[(crc ^ byte) & 0xFF]
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
     return crc ^ 0xFFFFFFFF
 
 
 def crc32(data: "Buffer") -> int:
     """CRC-32 (IEEE 802.3) of ``data``; the check value of ``b"123456789"`` is 0xCBF43926."""
-    if _CRC32 is not None:
-        return int(_CRC32(data)) & 0xFFFFFFFF
-    return crc32_pure(data)
+    return crc32_pure(data) if _CRC32 is None else int(_CRC32(data)) & 0xFFFFFFFF
 
 
-def _check_bytes(crc: int) -> bytes:
-    return bytes(
-        (
-            0x80 | (crc >> 28),
-            0x80 | ((crc >> 21) & 0x7F),
-            0x80 | ((crc >> 14) & 0x7F),
-            0x80 | ((crc >> 7) & 0x7F),
-            0x80 | (crc & 0x7F),
-        )
-    )
+def _check_bytes(crc: int, size: int = CHECK_LEN) -> bytes:
+    """``crc`` in ``size`` bytes of 7 bits (the first: what is left), each with its top bit set."""
+    return bytes(0x80 | ((crc >> (7 * i)) & 0x7F) for i in range(size - 1, -1, -1))
 
 
 def cobs_encode(data: bytes) -> bytes:
@@ -190,21 +151,15 @@ def cobs_encode(data: bytes) -> bytes:
     while True:
         limit = min(end, start + 254)
         zero = data.find(b"\x00", start, limit)
+        stop = limit if zero < 0 else zero
+        out.append(stop - start + 1)  # (a block of 254 bytes: 0xFF, no 0x00 implied)
+        out.extend(data[start:stop])
         if zero >= 0:
-            out.append(zero - start + 1)
-            out.extend(data[start:zero])
             start = zero + 1
-        elif limit - start == 254:
-            out.append(0xFF)
-            out.extend(data[start:limit])
-            start = limit
-            if start == end:
-                break
+        elif stop - start == 254 and stop < end:
+            start = stop
         else:
-            out.append(limit - start + 1)
-            out.extend(data[start:limit])
-            break
-    return bytes(out)
+            return bytes(out)
 
 
 def cobs_into(src: "Buffer", n: int, dst: bytearray) -> int:
@@ -251,11 +206,9 @@ def find_zero(buf: "Buffer", start: int, end: int) -> int:
     try:
         return int(buf.find(DELIMITER, start, end))  # type: ignore[union-attr]
     except AttributeError:  # a memoryview (CPython), or a bytearray without find (MicroPython)
-        index = start
-        while index < end:
+        for index in range(start, end):
             if buf[index] == 0:
                 return index
-            index += 1
         return -1
 
 
@@ -283,8 +236,7 @@ def frame_size_at_least(prefix: "Buffer", end: int = -1) -> int:
             got += 1  # the block's implied 0x00 (header was zero-filled)
     if got < HEADER_LEN:
         return 0
-    body = HEADER_LEN + ((header[2] << 8) | header[3])
-    return body + 1 + CHECK_LEN + 1
+    return HEADER_LEN + ((header[2] << 8) | header[3]) + 1 + CHECK_LEN + 1
 
 
 def _body(kind: int, seq: int, payload: bytes) -> bytes:
@@ -303,9 +255,7 @@ def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
 def encode_legacy(kind: int, seq: int, payload: bytes = b"") -> bytes:
     """One message in protocol 1's form (CRC-16): only to tell an old peer why not."""
     encoded = cobs_encode(_body(kind, seq, payload))
-    crc = crc16(encoded)
-    check = bytes((0x80 | (crc >> 14), 0x80 | ((crc >> 7) & 0x7F), 0x80 | (crc & 0x7F)))
-    return DELIMITER + encoded + check + DELIMITER
+    return DELIMITER + encoded + _check_bytes(crc16(encoded), LEGACY_CHECK_LEN) + DELIMITER
 
 
 class Message:
@@ -319,25 +269,15 @@ class Message:
         self.payload = payload
         self.version = version  # LEGACY_VERSION: a frame in protocol 1's form
 
+    def _fields(self) -> "tuple[int, int, bytes, int]":
+        return (self.kind, self.seq, self.payload, self.version)
+
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Message):
-            return False
-        return (
-            self.kind == other.kind
-            and self.seq == other.seq
-            and self.payload == other.payload
-            and self.version == other.version
-        )
+        return isinstance(other, Message) and self._fields() == other._fields()
 
     def __repr__(self) -> str:
         name = KIND_NAMES.get(self.kind, str(self.kind))
         return f"Message({name}, seq={self.seq}, {len(self.payload)} bytes)"
-
-
-def _checked_body(encoded: bytes) -> bytes:
-    body = cobs_decode(encoded)
-    _check_header(body, len(body))
-    return body
 
 
 def _check_header(body: "Buffer", size: int) -> None:
@@ -373,41 +313,29 @@ def verify_into(frame: "Buffer", n: int, body: bytearray) -> int:
     return size
 
 
-def verify(frame: bytes) -> bytes:
-    """The checked body ``type | seq | length | payload`` of one frame (without its
-    delimiters); raises ProtocolError if any check fails."""
-    body = bytearray(len(frame))
-    size = verify_into(frame, len(frame), body)
-    return bytes(body[:size])
-
-
 def verify_legacy(frame: bytes) -> bytes:
-    """Like :func:`verify` for a frame in protocol 1's form (CRC-16 in three bytes)."""
+    """The checked body of a frame in protocol 1's form (CRC-16 in three bytes)."""
     if len(frame) < HEADER_LEN + 1 + LEGACY_CHECK_LEN:
         raise ProtocolError(f"frame of {len(frame)} bytes is too short")
     c0 = frame[-3]
     if (c0 & 0xFC) != 0x80 or not (frame[-2] & frame[-1] & 0x80):
         raise ProtocolError("frame check bytes are malformed")
     crc = ((c0 & 0x03) << 14) | ((frame[-2] & 0x7F) << 7) | (frame[-1] & 0x7F)
-    encoded = frame[:-3]
-    if crc16(encoded) != crc:
+    if crc16(frame[:-3]) != crc:
         raise ProtocolError("frame fails its CRC check")
-    return _checked_body(encoded)
+    body = cobs_decode(frame[:-3])
+    _check_header(body, len(body))
+    return body
 
 
 def decode(encoded: bytes) -> Message:
     """Verify and decode one COBS frame (without delimiters); raises ProtocolError."""
-    body = verify(encoded)
+    body = bytearray(len(encoded))
+    size = verify_into(encoded, len(encoded), body)
     kind = body[0]
     if kind not in KIND_NAMES:
         raise ProtocolError(f"unknown message kind 0x{kind:02x}")
-    return Message(kind, body[1], body[HEADER_LEN:])
-
-
-def max_encoded_len(max_payload: int) -> int:
-    """The longest frame (without delimiters) a payload of ``max_payload`` bytes gives."""
-    raw = HEADER_LEN + max_payload
-    return raw + raw // 254 + 1 + CHECK_LEN
+    return Message(kind, body[1], bytes(body[HEADER_LEN:size]))
 
 
 class Decoder:
@@ -417,7 +345,8 @@ class Decoder:
     in ``bad`` (``last_error``; its NAK reason in ``errors`` until the next feed)."""
 
     def __init__(self, max_payload: int = 3 * MAX_LEDS) -> None:
-        self.max_len = max_encoded_len(max_payload)
+        raw = HEADER_LEN + max_payload
+        self.max_len = raw + raw // 254 + 1 + CHECK_LEN  # the longest frame it can make
         self.buffer = bytearray(self.max_len)  # a frame cut across reads, so far
         self.size = 0
         self.body = bytearray(self.max_len)  # the decoded body of the frame in hand
@@ -503,10 +432,6 @@ class Decoder:
 # --- payloads ----------------------------------------------------------------
 
 
-def _u16(value: int) -> bytes:
-    return bytes(((value >> 8) & 0xFF, value & 0xFF))
-
-
 def _need(payload: "Buffer", size: int, what: str) -> None:
     if len(payload) != size:
         raise ProtocolError(f"{what} payload must be {size} bytes, got {len(payload)}")
@@ -521,11 +446,9 @@ def hello_payload(
     order = color_order.encode()
     if not 1 <= len(order) <= 8:
         raise ProtocolError(f"colour order {color_order!r} must be 1-8 letters")
-    return (
-        bytes((protocol & 0xFF, firmware[0] & 0xFF, firmware[1] & 0xFF, firmware[2] & 0xFF))
-        + _u16(led_count)
-        + order
-    )
+    major, minor, patch = firmware
+    fields = (protocol & 0xFF, major & 0xFF, minor & 0xFF, patch & 0xFF, led_count)
+    return struct.pack(">4BH", *fields) + order
 
 
 def parse_hello(payload: "Buffer") -> "tuple[int, tuple[int, int, int], int, str]":
@@ -533,15 +456,10 @@ def parse_hello(payload: "Buffer") -> "tuple[int, tuple[int, int, int], int, str
     if not 7 <= len(payload) <= 14:
         raise ProtocolError(f"HELLO payload must be 7-14 bytes, got {len(payload)}")
     order = bytes(payload[6:])
-    for byte in order:
-        if byte < 0x21 or byte > 0x7E:
-            raise ProtocolError("HELLO colour order is not printable ASCII")
-    return (
-        payload[0],
-        (payload[1], payload[2], payload[3]),
-        (payload[4] << 8) | payload[5],
-        order.decode(),
-    )
+    if not all(0x21 <= byte <= 0x7E for byte in order):
+        raise ProtocolError("HELLO colour order is not printable ASCII")
+    protocol, major, minor, patch, led_count = struct.unpack_from(">4BH", payload)
+    return (protocol, (major, minor, patch), led_count, order.decode())
 
 
 def check_version(protocol: int, firmware: "tuple[int, int, int]") -> None:
@@ -552,8 +470,7 @@ def check_version(protocol: int, firmware: "tuple[int, int, int]") -> None:
 
 
 def speaks(protocol: str) -> str:
-    """Why a controller speaking ``protocol`` (its number, and a note) cannot be used, and what
-    to do."""
+    """Why a controller speaking ``protocol`` (a number, and a note) cannot be used; what to do."""
     return (
         f"speaks link protocol {protocol}, but this boardctl speaks protocol {PROTOCOL_VERSION}:"
         " install the firmware with `boardctl firmware install` (see firmware/README.md)"
@@ -567,16 +484,13 @@ def delta_payload(runs: "list[tuple[int, bytes]]") -> bytes:
         if len(rgb) % 3:
             raise ProtocolError(f"run at LED {start} is not whole RGB triples")
         count = len(rgb) // 3
-        offset = 0
-        while offset < count:
+        for offset in range(0, count, MAX_RUN):
             size = min(MAX_RUN, count - offset)
             first = start + offset
             if not 0 <= first <= 0xFFFF:
                 raise ProtocolError(f"run start {first} is out of range 0-65535")
-            out.extend(_u16(first))
-            out.append(size)
+            out.extend(struct.pack(">HB", first, size))
             out.extend(rgb[3 * offset : 3 * (offset + size)])
-            offset += size
     return bytes(out)
 
 
@@ -620,7 +534,7 @@ def chunk_payload(frame_id: int, index: int, count: int, first: int, rgb: bytes)
         raise ProtocolError(f"chunk of {len(rgb)} bytes is not whole RGB triples")
     if not 0 <= first <= 0xFFFF:
         raise ProtocolError(f"chunk start {first} is out of range 0-65535")
-    return bytes((frame_id & 0xFF, index, count)) + _u16(first) + bytes(rgb)
+    return struct.pack(">3BH", frame_id & 0xFF, index, count, first) + bytes(rgb)
 
 
 def parse_chunk(payload: "Buffer") -> "tuple[int, int, int, int, Buffer]":
@@ -645,10 +559,8 @@ def full_chunks(frame_id: int, rgb: bytes, leds: int = CHUNK_LEDS) -> "list[byte
     if not rgb:
         raise ProtocolError("a frame of no LEDs has no chunks")
     return [
-        chunk_payload(
-            frame_id, index, count, index * step // 3, rgb[index * step : (index + 1) * step]
-        )
-        for index in range(count)
+        chunk_payload(frame_id, index, count, start // 3, rgb[start : start + step])
+        for index, start in enumerate(range(0, len(rgb), step))
     ]
 
 
@@ -679,7 +591,7 @@ def brightness_payload(level: int, budget_ma: int = 0, led_ma: int = 60) -> byte
         raise ProtocolError(f"power budget {budget_ma} mA is out of range 0-65535")
     if not 1 <= led_ma <= 255:
         raise ProtocolError(f"{led_ma} mA per LED is out of range 1-255")
-    return bytes((level,)) + _u16(budget_ma) + bytes((led_ma,))
+    return struct.pack(">BHB", level, budget_ma, led_ma)
 
 
 def parse_brightness(payload: "Buffer") -> "tuple[int, int, int]":
@@ -692,7 +604,7 @@ def parse_brightness(payload: "Buffer") -> "tuple[int, int, int]":
 
 def ping_payload(token: int) -> bytes:
     """PING: a token the PONG echoes."""
-    return _u16(token & 0xFFFF)
+    return struct.pack(">H", token & 0xFFFF)
 
 
 def parse_ping(payload: "Buffer") -> int:
@@ -703,19 +615,16 @@ def parse_ping(payload: "Buffer") -> int:
 def pong_payload(token: int, applied: int, bad: int, drawn: int = -1) -> bytes:
     """PONG: the PING's token, frames applied and bad (wrapping), and optionally ``drawn``: the
     frames the strip has shown (the rest were superseded)."""
-    out = _u16(token & 0xFFFF) + _u16(applied & 0xFFFF) + _u16(bad & 0xFFFF)
-    return out + _u16(drawn & 0xFFFF) if drawn >= 0 else out
+    out = struct.pack(">3H", token & 0xFFFF, applied & 0xFFFF, bad & 0xFFFF)
+    return out + struct.pack(">H", drawn & 0xFFFF) if drawn >= 0 else out
 
 
 def parse_pong(payload: "Buffer") -> "tuple[int, int, int]":
     """``(token, applied, bad)`` of a PONG payload."""
     if len(payload) != 8:
         _need(payload, 6, "PONG")
-    return (
-        (payload[0] << 8) | payload[1],
-        (payload[2] << 8) | payload[3],
-        (payload[4] << 8) | payload[5],
-    )
+    token, applied, bad = struct.unpack_from(">3H", payload)
+    return (token, applied, bad)
 
 
 def parse_pong_drawn(payload: "Buffer") -> int:
@@ -756,8 +665,7 @@ def tone_payload(level: int, steps: "list[tuple[int, int]]") -> bytes:
     out = bytearray((level,))
     for hz, ms in steps:
         _check_step(hz, ms)
-        out.extend(_u16(hz))
-        out.extend(_u16(ms))
+        out.extend(struct.pack(">2H", hz, ms))
     return bytes(out)
 
 
@@ -777,8 +685,7 @@ def parse_tone(payload: "Buffer") -> "tuple[int, list[tuple[int, int]]]":
         raise ProtocolError(f"TONE payload must be 1 + 4 x (0-{MAX_TONE_STEPS}) bytes, got {size}")
     steps = []
     for index in range(1, size, 4):
-        hz = (payload[index] << 8) | payload[index + 1]
-        ms = (payload[index + 2] << 8) | payload[index + 3]
+        hz, ms = struct.unpack_from(">2H", payload, index)
         _check_step(hz, ms)
         steps.append((hz, ms))
     return (payload[0], steps)

@@ -17,7 +17,7 @@ from boardctl.config import parse_vid_pid
 from boardctl.errors import ConfigError, LinkError, ProtocolError
 from boardctl.link import protocol
 from boardctl.link.adalight import adalight_packet
-from boardctl.link.base import check_level, dark
+from boardctl.link.base import Closing, check_level, dark
 from boardctl.link.encoder import FrameEncoder
 
 log = logging.getLogger("boardctl.link")
@@ -37,7 +37,7 @@ def find_port(vid_pid: str) -> str | None:
     return None
 
 
-class SerialBackend:
+class SerialBackend(Closing):
     """Connection management shared by the serial back-ends (see the module docstring)."""
 
     kind = "serial"
@@ -81,8 +81,7 @@ class SerialBackend:
         self._port: Any = None
         self._lock = threading.RLock()  # guards _port, _frame and every write
         self._closed = threading.Event()
-        # Waits between reconnect attempts: True = the link was closed meanwhile (tests inject
-        # one that returns at once, so backoff is checked without sleeping).
+        # between reconnects; True: closed meanwhile (a test's returns at once: no sleeping)
         self._wait = wait or self._closed.wait
         self._last_tx = 0.0
         self._thread = threading.Thread(target=self._run, name=f"link-{self.kind}", daemon=True)
@@ -94,20 +93,6 @@ class SerialBackend:
     @property
     def connected(self) -> bool:
         return self._port is not None and self.state == "connected"
-
-    def show(self, frame: bytes) -> None:
-        frame = bytes(frame)
-        with self._lock:
-            self._frame = frame
-            if self._writable():
-                self._write(self._frame_bytes(frame, self.clock()))
-
-    def set_brightness(self, level: float) -> None:
-        level = check_level(level)
-        with self._lock:
-            self.brightness = level
-            if self._writable():
-                self._write(self._brightness_bytes())
 
     def goodbye(self) -> None:
         with self._lock:
@@ -128,12 +113,6 @@ class SerialBackend:
             self._thread.join(5)
         self._set_state("closed", "")
 
-    def __enter__(self) -> SerialBackend:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     # --- hooks for the back-ends -----------------------------------------------
 
     def _writable(self) -> bool:
@@ -143,32 +122,18 @@ class SerialBackend:
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
         raise NotImplementedError
 
-    def _brightness_bytes(self) -> bytes:
-        raise NotImplementedError
-
     def _goodbye_bytes(self, frame: bytes, now: float) -> bytes:
         """Bytes that turn the LEDs dark for good (``frame``: the dark frame)."""
         return self._frame_bytes(frame, now)
 
-    def _greeting(self) -> bytes:
-        """Bytes sent right after the port opens."""
-        return b""
+    def _on_attach(self) -> None:
+        """Called (under the lock) once the port is open: greet the device, send the frame."""
 
     def _on_data(self, data: bytes) -> None:
         """Bytes the device sent."""
 
-    def _send_frame_on_attach(self) -> None:
-        """Called (under the lock) once the port is open and greeted: the frame, if any."""
-        if self._frame is not None:
-            self._write(self._frame_bytes(self._frame, self.clock()))
-
-    def _on_idle(self, now: float) -> None:
-        """Called at least every ``heartbeat`` seconds while connected."""
-
     def _tick(self, now: float) -> None:
         """Called (under the lock) after every read, or read timeout."""
-        if now - self._last_tx >= self.heartbeat:
-            self._on_idle(now)
 
     def _read_timeout(self, now: float) -> float:
         """How long the next read may wait for the device."""
@@ -253,8 +218,7 @@ class SerialBackend:
             self._port = port
             self.connects += 1
             self._set_state("connected", str(self.port_name))
-            self._write(self._greeting())
-            self._send_frame_on_attach()
+            self._on_attach()
 
     def poll(self, port: Any) -> None:
         """One read (waiting at most the read timeout), then the timers."""
@@ -288,10 +252,9 @@ class PicoLink(SerialBackend):
     ) -> None:
         if budget_ma < 0:
             raise ConfigError(f"power budget must be 0 (none) or more mA, not {budget_ma}")
-        budget = min(round(budget_ma), 0xFFFF)  # above 65 A: the controller's own limit rules
         if not 1 <= led_ma <= 255:
             raise ConfigError(f"mA per LED must be 1-255, not {led_ma}")
-        self.budget_ma = budget
+        self.budget_ma = min(round(budget_ma), 0xFFFF)  # above 65 A: the controller's limit rules
         self.led_ma = led_ma
         if chunk_leds is None:  # chunks on a UART (bit errors); USB checks and retries itself
             uart = "baud" in options or "baudrate" in options
@@ -314,6 +277,20 @@ class PicoLink(SerialBackend):
         self._last_answer = 0.0  # when the controller last proved it gets our frames
         self._tone_warned = False
         super().__init__(**options)
+
+    def show(self, frame: bytes) -> None:
+        frame = bytes(frame)
+        with self._lock:
+            self._frame = frame
+            if self._writable():
+                self._write(self._frame_bytes(frame, self.clock()))
+
+    def set_brightness(self, level: float) -> None:
+        level = check_level(level)
+        with self._lock:
+            self.brightness = level
+            if self._writable():
+                self._write(self._brightness_bytes())
 
     def play_tones(self, level: int, steps: list[tuple[int, int]]) -> bool:
         """Send one TONE to the controller's buzzer (``[(Hz, ms), ...]``, 0 Hz a rest;
@@ -338,16 +315,14 @@ class PicoLink(SerialBackend):
             return True
 
     def _frame_bytes(self, frame: bytes, now: float) -> bytes:
-        if self.device is not None and not self._count_warned:
-            count = self.device[1]
-            if len(frame) // 3 != count:
-                self._count_warned = True
-                log.warning(
-                    "LED link: frames have %d LEDs but the controller drives %d; "
-                    "set LED_COUNT in the controller's config.py to match the layout",
-                    len(frame) // 3,
-                    count,
-                )
+        if self.device is not None and not self._count_warned and len(frame) // 3 != self.device[1]:
+            self._count_warned = True
+            log.warning(
+                "LED link: frames have %d LEDs but the controller drives %d; "
+                "set LED_COUNT in the controller's config.py to match the layout",
+                len(frame) // 3,
+                self.device[1],
+            )
         return self.encoder.frame(frame, now)
 
     def _brightness_bytes(self) -> bytes:
@@ -364,12 +339,13 @@ class PicoLink(SerialBackend):
         # Silent: the port is open but nothing comes back; keep sending, to recover.
         return self._port is not None and self.state in ("connected", "silent")
 
-    def _greeting(self) -> bytes:
+    def _on_attach(self) -> None:
         self._last_answer = self.clock()
         self.decoder = protocol.Decoder()
         self.encoder.invalidate()
-        led_count = len(self._frame) // 3 if self._frame is not None else 0
-        return self.encoder.hello(led_count) + self._brightness_bytes()
+        self._write(self.encoder.hello(len(self._frame or b"") // 3) + self._brightness_bytes())
+        if self._frame is not None:
+            self._write(self._frame_bytes(self._frame, self.clock()))
 
     def _on_write_failed(self, exc: OSError) -> None:
         self.encoder.invalidate()
@@ -385,31 +361,27 @@ class PicoLink(SerialBackend):
             elif self._frame is not None and self._writable():
                 self._write(self._frame_bytes(self._frame, now))
 
-    def _full_due(self, now: float) -> bool:
+    def _tick(self, now: float) -> None:
         if self.encoder.device_frame is not None:  # a FULL went out meanwhile (show)
             self._full_wanted = False
-        return self._full_wanted and now - self.encoder.last_full >= MIN_FULL_GAP
-
-    def _tick(self, now: float) -> None:
-        if self._full_due(now) and self._frame is not None and self._writable():
+        due = self._full_wanted and now - self.encoder.last_full >= MIN_FULL_GAP
+        if due and self._frame is not None and self._writable():
             self._full_wanted = False
             self._write(self._frame_bytes(self._frame, now))
         # A PING every heartbeat even while frames flow: its PONG is the proof that the
         # controller gets what we send (NAKs alone are not).
         if now - self._last_ping >= self.heartbeat:
-            self._on_idle(now)
-        silent = now - self._last_answer > self.silence
-        if silent and self.state == "connected":
+            self._heartbeat(now)
+        if now - self._last_answer > self.silence and self.state == "connected":
             self._set_state(
                 "silent",
                 f"no answer from the controller for {self.silence:.1f} s "
                 f"({self.naks} NAKs so far): frames may not arrive",
                 logging.WARNING,
             )
-        elif not silent and self.state == "silent":
-            self._set_state("connected", str(self.port_name))
 
     def _answered(self) -> None:
+        """The controller proved it gets our frames: out of "silent" at once."""
         self._last_answer = self.clock()
         if self.state == "silent":
             self._set_state("connected", str(self.port_name))
@@ -426,20 +398,19 @@ class PicoLink(SerialBackend):
             except ProtocolError as exc:
                 log.warning("LED link: ignored a malformed %r: %s", message, exc)
 
-    def _old_firmware(self, message: protocol.Message) -> None:
-        """A frame in protocol 1's form: an old firmware (or, rarely, noise that passed
-        protocol 1's CRC-16: so a HELLO, or three frames, decide)."""
-        self.legacy += 1
-        if message.kind == protocol.HELLO or self.legacy >= 3:
-            old = f"{protocol.LEGACY_VERSION} (an older firmware)"
-            text = "the LED controller " + protocol.speaks(old)
-            self.error = text
-            self._set_state("incompatible", text, logging.ERROR)
+    def _incompatible(self, text: str) -> None:
+        self.error = text
+        self._set_state("incompatible", text, logging.ERROR)
 
     def _handle(self, message: protocol.Message) -> None:
         kind = message.kind
         if message.version != protocol.PROTOCOL_VERSION:
-            self._old_firmware(message)
+            # An old firmware (or, rarely, noise that passed protocol 1's CRC-16: so a HELLO,
+            # or three frames, decide).
+            self.legacy += 1
+            if kind == protocol.HELLO or self.legacy >= 3:
+                old = f"{protocol.LEGACY_VERSION} (an older firmware)"
+                self._incompatible("the LED controller " + protocol.speaks(old))
             return
         if kind == protocol.HELLO:
             version, firmware, count, order = protocol.parse_hello(message.payload)
@@ -447,8 +418,7 @@ class PicoLink(SerialBackend):
             try:
                 protocol.check_version(version, firmware)
             except ProtocolError as exc:
-                self.error = str(exc)
-                self._set_state("incompatible", str(exc), logging.ERROR)
+                self._incompatible(str(exc))
                 return
             self.error = None
             device = (firmware, count, order)
@@ -460,8 +430,7 @@ class PicoLink(SerialBackend):
                     order,
                 )
             self.device = device
-            chunks = firmware >= protocol.CHUNKS_SINCE
-            self.encoder.chunk_leds = self.chunk_leds if chunks else 0
+            self.encoder.chunk_leds = self.chunk_leds if firmware >= protocol.CHUNKS_SINCE else 0
             self._count_warned = False
             self._answered()
             with self._lock:
@@ -480,8 +449,7 @@ class PicoLink(SerialBackend):
         elif kind == protocol.ERROR:
             code, text = protocol.parse_error(message.payload)
             if code == protocol.ERR_VERSION:
-                self.error = text
-                self._set_state("incompatible", text, logging.ERROR)
+                self._incompatible(text)
             else:
                 log.warning("LED controller reports: %s", text)
 
@@ -502,8 +470,6 @@ class PicoLink(SerialBackend):
     def _on_chunks(self, message: protocol.Message) -> None:
         frame_id, missing = protocol.parse_chunks(message.payload)
         self._answered()
-        if self.encoder.chunk_set is not None and self.encoder.chunk_set[0] == frame_id:
-            self.encoder.chunk_heard = True
         if not missing:
             self.encoder.chunks_done(frame_id)
             return
@@ -514,22 +480,19 @@ class PicoLink(SerialBackend):
         if not resend:  # it is putting an older frame together: send today's
             self._resend_full()
 
-    def _on_idle(self, now: float) -> None:
+    def _heartbeat(self, now: float) -> None:
         if not self._writable():
             return
         frame = self._frame
         if frame is not None and now - self.encoder.last_full >= self.encoder.full_every:
             self._write(self.encoder.full(frame, now))
         if self.device is None:  # its HELLO has not come (lost on a noisy line): ask again
-            led_count = len(frame) // 3 if frame is not None else 0
-            self._write(self.encoder.hello(led_count))
+            self._write(self.encoder.hello(len(frame or b"") // 3))
         self._ping(now)
 
     def _ping(self, now: float) -> None:
         self._ping_token = (self._ping_token + 1) & 0xFFFF
         self._last_ping = now
-        if self.encoder.chunk_set is not None and self.encoder.chunk_token is None:
-            self.encoder.chunk_token = self._ping_token  # its PONG tells whether chunks came
         self._write(self.encoder.ping(self._ping_token))
 
 
@@ -553,8 +516,9 @@ class AdalightLink(SerialBackend):
         self.write_failures = 0
         start = options.pop("start", True)
         super().__init__(start=False, **options)
-        self._writer = threading.Thread(target=self._write_loop, name="link-adalight-writer")
-        self._writer.daemon = True
+        self._writer = threading.Thread(
+            target=self._write_loop, name="link-adalight-writer", daemon=True
+        )
         if start:
             self._thread.start()
             self._writer.start()
@@ -571,11 +535,8 @@ class AdalightLink(SerialBackend):
             self._wanted.notify()
 
     def set_brightness(self, level: float) -> None:
-        level = check_level(level)
-        with self._wanted:
-            self.brightness = level
-            self._pending = self._frame is not None
-            self._wanted.notify()
+        self.brightness = check_level(level)
+        self._hand_over(self._frame is not None)
 
     def close(self) -> None:
         with self._wanted:
@@ -584,6 +545,11 @@ class AdalightLink(SerialBackend):
         if self._writer.is_alive():
             self._writer.join(5)
         super().close()
+
+    def _hand_over(self, pending: bool) -> None:
+        with self._wanted:
+            self._pending = pending
+            self._wanted.notify()
 
     # --- the writer ---------------------------------------------------------------
 
@@ -604,8 +570,7 @@ class AdalightLink(SerialBackend):
         with self._lock:
             data = self._frame_bytes(frame, self.clock())
             self._write(data)
-            now = self.clock()
-            self._line_free = max(now, self._line_free) + len(data) * 10 / self.baud
+            self._line_free = max(self.clock(), self._line_free) + len(data) * 10 / self.baud
             self.packets += 1
         return True
 
@@ -616,21 +581,17 @@ class AdalightLink(SerialBackend):
             with self._wanted:
                 if self._closed.is_set():
                     break
+                delay = self.heartbeat  # (at most: a clock that stands still cannot stop it)
                 if self._pending and self.connected:
-                    # (at most the refresh: a clock that stands still cannot stop it)
-                    delay = min(self.line_free_in(self.clock()), self.heartbeat)
-                else:
-                    delay = self.heartbeat
+                    delay = min(self.line_free_in(self.clock()), delay)
                 self._wanted.wait(max(delay, 0.001))
 
     # --- hooks ----------------------------------------------------------------------
 
-    def _send_frame_on_attach(self) -> None:
+    def _on_attach(self) -> None:
         self._flush = True  # a (re)open: the device may hold a torn packet of ours
-        with self._wanted:
-            self._line_free = float("-inf")
-            self._pending = self._frame is not None
-            self._wanted.notify()
+        self._line_free = float("-inf")
+        self._hand_over(self._frame is not None)
 
     def _on_write_failed(self, exc: OSError) -> None:
         self._flush = True  # part of a packet may be on the wire
@@ -647,11 +608,6 @@ class AdalightLink(SerialBackend):
             return bytes(len(packet)) + packet
         return packet
 
-    def _brightness_bytes(self) -> bytes:
-        return b""  # (set_brightness hands the frame to the writer instead)
-
-    def _on_idle(self, now: float) -> None:
-        if self._frame:  # the refresh: the writer sends the frame again
-            with self._wanted:
-                self._pending = True
-                self._wanted.notify()
+    def _tick(self, now: float) -> None:
+        if self._frame and now - self._last_tx >= self.heartbeat:  # the refresh: sent again
+            self._hand_over(True)

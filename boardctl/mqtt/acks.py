@@ -31,11 +31,10 @@ class Acks:
 
     def acknowledged(self, game: str, digest: str | None) -> None:
         """The broker has ``game`` with ``digest`` (``None``: it has removed it)."""
+        if self.digests.get(game) == digest:
+            return  # (None: the broker had removed it already)
         if digest is None:
-            if self.digests.pop(game, None) is None:
-                return
-        elif self.digests.get(game) == digest:
-            return
+            del self.digests[game]
         else:
             self.digests[game] = digest
         self.dirty = True
@@ -43,9 +42,6 @@ class Acks:
     def flush(self) -> None:
         """Save if anything changed since the last save."""
         if self.dirty:
-            self.save()
-
-    def save(self) -> None:
-        data = json.dumps({"version": VERSION, "results": self.digests}, sort_keys=True)
-        replace_file(self.path, data)
-        self.dirty = False
+            data = json.dumps({"version": VERSION, "results": self.digests}, sort_keys=True)
+            replace_file(self.path, data)
+            self.dirty = False

@@ -21,15 +21,14 @@ WAKE = 1.0  # seconds between looks at ``stop`` while the board is quiet
 def watch(path: Path, stop: threading.Event) -> Iterator[dict[str, Any]]:
     """The status now, then again after every change, until ``stop`` is set;
     :class:`ServiceDown` when the service is not (or no longer) running or the stream has a gap."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
-    try:
-        yield from _stream(sock, path, stop)
-    except (FileNotFoundError, ConnectionRefusedError) as exc:
-        raise ServiceDown(f"the boardctl service is not running ({path}: {exc.strerror})") from None
-    except OSError as exc:
-        raise ServiceDown(f"{path}: the watch stream ended ({exc})") from None
-    finally:
-        sock.close()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC) as sock:
+        try:
+            yield from _stream(sock, path, stop)
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            down = f"the boardctl service is not running ({path}: {exc.strerror})"
+            raise ServiceDown(down) from None
+        except OSError as exc:
+            raise ServiceDown(f"{path}: the watch stream ended ({exc})") from None
 
 
 def _stream(sock: socket.socket, path: Path, stop: threading.Event) -> Iterator[dict[str, Any]]:
@@ -77,7 +76,7 @@ def _decode(line: bytes, path: Path) -> dict[str, Any]:
     try:
         message = json.loads(line)
     except ValueError:
-        raise ControlError(f"{path}: the service sent a malformed line") from None
+        message = None
     if not isinstance(message, dict):
         raise ControlError(f"{path}: the service sent a malformed line")
     return message

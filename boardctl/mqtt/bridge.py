@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,7 +79,7 @@ class Bridge:
         self.paths = paths
         self.board = board
         self.prefix = config.prefix
-        self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self._events: queue.SimpleQueue[partial[None]] = queue.SimpleQueue()  # calls to make
         self._stop = threading.Event()
         self._key = board_key(paths)
         self._feed = ResultFeed(paths.journal, board, self._key)
@@ -105,12 +106,13 @@ class Bridge:
         self.client.will_set(
             topics.availability(self.prefix, board), topics.OFFLINE, qos=1, retain=True
         )
-        self.client.on_connect = lambda c, u, f, rc, p: self._events.put(("connect", rc))
-        self.client.on_disconnect = lambda c, u, f, rc, p: self._events.put(("disconnect", rc))
-        self.client.on_publish = lambda c, u, mid, rc, p: self._events.put(("ack", mid))
-        self.client.on_subscribe = lambda c, u, mid, rcs, p: self._events.put(("suback", mid))
-        self.client.on_message = lambda c, u, msg: self._events.put(
-            ("message", msg.topic, bytes(msg.payload))
+        put = self._events.put
+        self.client.on_connect = lambda c, u, f, rc, p: put(partial(self._on_connect, rc))
+        self.client.on_disconnect = lambda c, u, f, rc, p: put(partial(self._on_disconnect, rc))
+        self.client.on_publish = lambda c, u, mid, rc, p: put(partial(self._on_ack, mid))
+        self.client.on_subscribe = lambda c, u, mid, rcs, p: put(partial(self._on_suback, mid))
+        self.client.on_message = lambda c, u, msg: put(
+            partial(self._on_message, msg.topic, bytes(msg.payload))
         )
 
     # --- running ----------------------------------------------------------------
@@ -127,10 +129,10 @@ class Bridge:
                 except queue.Empty:
                     self._results()
                     continue
-                self._handle(event)
+                event()
                 with contextlib.suppress(queue.Empty):
                     while not self._stop.is_set():  # the whole batch, then one save
-                        self._handle(self._events.get_nowait())
+                        self._events.get_nowait()()
                 self._acks.flush()
         finally:
             self._leave()
@@ -140,7 +142,7 @@ class Bridge:
 
     def stop(self) -> None:
         self._stop.set()
-        self._events.put(("stop",))
+        self._events.put(partial(self._stop.set))  # (wakes the loop)
 
     def _leave(self) -> None:
         if self._connected:
@@ -153,8 +155,8 @@ class Bridge:
             with contextlib.suppress(queue.Empty):
                 while True:
                     event = self._events.get_nowait()
-                    if event[0] == "ack":
-                        self._on_ack(event[1])
+                    if event.func == self._on_ack:
+                        event()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -163,33 +165,13 @@ class Bridge:
         while not self._stop.is_set():
             try:
                 for status in watch(self.paths.socket, self._stop):
-                    self._events.put(("status", status))
+                    self._events.put(partial(self._on_status, status))
             except ServiceDown as exc:
-                self._events.put(("down", str(exc)))
+                self._events.put(partial(self._on_down, str(exc)))
             except BoardError as exc:
                 log.warning("control socket: %s", exc)
-                self._events.put(("down", str(exc)))
+                self._events.put(partial(self._on_down, str(exc)))
             self._stop.wait(1.0)
-
-    def _handle(self, event: tuple[Any, ...]) -> None:
-        kind = event[0]
-        if kind == "status":
-            self._on_status(event[1])
-        elif kind == "down":
-            self._on_down(event[1])
-        elif kind == "connect":
-            self._on_connect(event[1])
-        elif kind == "disconnect":
-            self._connected = False
-            self._inflight.clear()
-            log.info("broker connection lost (%s); reconnecting", event[1])
-        elif kind == "ack":
-            self._on_ack(event[1])
-        elif kind == "suback":
-            if event[1] == self._sub_mid:
-                self._publish(topics.sync(self.prefix, self.board, self._sync_token), b"", qos=1)
-        elif kind == "message":
-            self._on_message(event[1], event[2])
 
     # --- the board ------------------------------------------------------------
     def _on_status(self, status: dict[str, Any]) -> None:
@@ -199,10 +181,9 @@ class Bridge:
             self._availability()
         self._publish_state()
         if previous is not None:
+            event = topics.event(self.prefix, self.board)
             for message in discovery.game_events(previous, status):
-                self._publish(
-                    topics.event(self.prefix, self.board), discovery.encode(message), qos=1
-                )
+                self._publish(event, discovery.encode(message), qos=1)
         if len(status.get("tracks") or []) != self._tracks:
             self._announce()
         if previous is None or previous.get("seq") != status.get("seq"):
@@ -216,22 +197,13 @@ class Bridge:
         self._results()  # the CLI may write the journal while the service is down
 
     def _availability(self) -> None:
-        online = self._service_up is not False
-        self._publish(
-            topics.availability(self.prefix, self.board),
-            topics.ONLINE if online else topics.OFFLINE,
-            qos=1,
-            retain=True,
-        )
+        state = topics.OFFLINE if self._service_up is False else topics.ONLINE
+        self._publish(topics.availability(self.prefix, self.board), state, qos=1, retain=True)
 
     def _publish_state(self) -> None:
         if self._status is not None:
-            self._publish(
-                topics.state(self.prefix, self.board),
-                discovery.encode(self._status),
-                qos=0,
-                retain=True,
-            )
+            state = discovery.encode(self._status)
+            self._publish(topics.state(self.prefix, self.board), state, qos=0, retain=True)
 
     def _announce(self) -> None:
         """Home Assistant discovery for the current number of tracks (and removal of others)."""
@@ -258,7 +230,8 @@ class Bridge:
             return None
 
     def _results(self) -> None:
-        """Read new journal events; publish every result the broker does not have yet."""
+        """Read new journal events; publish every result the broker does not have yet, and
+        withdraw what it has that the journal does not (an undone win, an event gone)."""
         changed = self._read()
         if changed is None:
             return
@@ -268,14 +241,11 @@ class Bridge:
         if not self._connected or not self._synced:
             return  # the read-back (on connection) publishes what the broker lacks
         inflight = self._inflight_slots()
-        for slot, (record, value) in self._slots.items():
+        acked = self._acks.digests if self._feed.read else {}  # withdrawals: never on a guess
+        for slot in dict.fromkeys([*self._slots, *acked]):
+            record, value = self._want(slot)
             if self._acks.digests.get(slot) != value and slot not in inflight:
                 self._publish_result(slot, record, value)
-        for slot in list(self._acks.digests) if self._feed.read else []:
-            if slot not in self._slots and slot not in inflight:
-                wanted, goal = self._want(slot)  # an undone win, or an event gone: withdraw
-                if self._acks.digests.get(slot) != goal:
-                    self._publish_result(slot, wanted, goal)
 
     def _sort_slots(self, now: str) -> None:
         """The journal's results under their events, those the broker keeps."""
@@ -348,6 +318,15 @@ class Bridge:
                 (HA_STATUS, 1),
             ]
         )
+
+    def _on_disconnect(self, reason: Any) -> None:
+        self._connected = False
+        self._inflight.clear()
+        log.info("broker connection lost (%s); reconnecting", reason)
+
+    def _on_suback(self, mid: int) -> None:
+        if mid == self._sub_mid:  # the read-back's marker goes after the retained results
+            self._publish(topics.sync(self.prefix, self.board, self._sync_token), b"", qos=1)
 
     def _on_message(self, topic: str, payload: bytes) -> None:
         if topic == HA_STATUS:

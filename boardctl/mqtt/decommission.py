@@ -16,8 +16,7 @@ def decommission(config: MqttConfig, board: str, *, results: bool = False) -> in
     number of retained messages cleared, :class:`MqttError` if the broker does not answer."""
     client = make_client(config, f"boardctl-{board}-retire-{secrets.token_hex(3)}")
     events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
-    token = secrets.token_hex(8)
-    marker = topics.sync(config.prefix, board, token)
+    marker = topics.sync(config.prefix, board, secrets.token_hex(8))
     client.on_connect = lambda c, u, f, rc, p: events.put(("connect", rc))
     client.on_subscribe = lambda c, u, mid, rcs, p: events.put(("suback", rcs))
     client.on_message = lambda c, u, m: events.put(("message", (m.topic, bytes(m.payload))))

@@ -18,6 +18,21 @@ MANUFACTURER = "boardctl"
 EVENT_TYPES = ("game_over", "skunk")
 
 
+def _track_name(key: str) -> str:
+    """A template for the name of the track ``value_json[key]`` points at ("none" if none)."""
+    return (
+        f"{{{{ value_json.tracks[value_json.{key}].name "
+        f"if value_json.{key} is not none else 'none' }}}}"
+    )
+
+
+SENSORS = (  # the sensors besides the tracks' scores: object id, name, template, icon
+    ("phase", "Phase", "{{ value_json.phase }}", "mdi:cards-playing-outline"),
+    ("dealer", "Dealer", _track_name("dealer"), "mdi:cards"),
+    ("to_count", "Whose count", _track_name("to_count"), "mdi:hand-pointing-right"),
+)
+
+
 def node_id(board: str) -> str:
     """The board id as a discovery node id (anything else becomes ``_``)."""
     return re.sub(r"[^A-Za-z0-9_-]", "_", board)
@@ -47,46 +62,36 @@ class Discovery:
             device["cu"] = self.config_url
         return device
 
-    def _entity(self, obj: str, name: str, icon: str) -> dict[str, Any]:
+    def _entity(self, obj: str, name: str, icon: str, state: str, **more: Any) -> dict[str, Any]:
         return {
             "name": name,
             "uniq_id": f"boardctl_{node_id(self.board)}_{obj}",
             "avty_t": topics.availability(self.prefix, self.board),
             "dev": self.device(),
             "ic": icon,
-        }
-
-    def _sensor(self, obj: str, name: str, template: str, icon: str) -> dict[str, Any]:
-        return {
-            **self._entity(obj, name, icon),
-            "stat_t": topics.state(self.prefix, self.board),
-            "val_tpl": template,
+            "stat_t": state,
+            **more,
         }
 
     def messages(self, tracks: int) -> dict[str, dict[str, Any]]:
         """Every config topic and its payload, for a game of ``tracks`` tracks."""
+        state = topics.state(self.prefix, self.board)
         out: dict[str, dict[str, Any]] = {}
         for i in range(tracks):
             obj = f"track{i + 1}_score"
-            template = f"{{{{ value_json.tracks[{i}].front }}}}"
-            out[self.topic("sensor", obj)] = {
-                **self._sensor(obj, f"Track {i + 1} score", template, "mdi:counter"),
-                "stat_cla": "measurement",
-            }
-        out[self.topic("sensor", "phase")] = self._sensor(
-            "phase", "Phase", "{{ value_json.phase }}", "mdi:cards-playing-outline"
+            out[self.topic("sensor", obj)] = self._entity(
+                obj,
+                f"Track {i + 1} score",
+                "mdi:counter",
+                state,
+                val_tpl=f"{{{{ value_json.tracks[{i}].front }}}}",
+                stat_cla="measurement",
+            )
+        for obj, name, template, icon in SENSORS:
+            out[self.topic("sensor", obj)] = self._entity(obj, name, icon, state, val_tpl=template)
+        out[self.topic("event", "game")] = self._entity(
+            "game", "Game", "mdi:trophy", topics.event(self.prefix, self.board), evt_typ=EVENT_TYPES
         )
-        out[self.topic("sensor", "dealer")] = self._sensor(
-            "dealer", "Dealer", _track_name("dealer"), "mdi:cards"
-        )
-        out[self.topic("sensor", "to_count")] = self._sensor(
-            "to_count", "Whose count", _track_name("to_count"), "mdi:hand-pointing-right"
-        )
-        out[self.topic("event", "game")] = {
-            **self._entity("game", "Game", "mdi:trophy"),
-            "stat_t": topics.event(self.prefix, self.board),
-            "evt_typ": list(EVENT_TYPES),
-        }
         return out
 
     def entity_ids(self, tracks: int) -> list[str]:
@@ -103,14 +108,6 @@ def ha_slug(text: str) -> str:
     """Home Assistant's ``slugify`` for ASCII and accented Latin text (not other scripts)."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_") or "unknown"
-
-
-def _track_name(key: str) -> str:
-    """A template for the name of the track ``value_json[key]`` points at ("none" if none)."""
-    return (
-        f"{{{{ value_json.tracks[value_json.{key}].name "
-        f"if value_json.{key} is not none else 'none' }}}}"
-    )
 
 
 def encode(payload: Mapping[str, Any]) -> bytes:

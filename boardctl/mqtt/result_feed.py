@@ -1,19 +1,11 @@
 """The results of a board's journal for the broker, read as the journal grows.
 
-Each result is :mod:`boardctl.results`' record of a finished game
-(:class:`~boardctl.results.model.GameResult`, documented in docs/results.md),
-derived from the journal by the results module's own fold; this module adds
-only the game's id (:func:`game_id`) and reads incrementally.
-
-Reading incrementally: the first read takes the results the journal keeps
-(:func:`boardctl.results.kept.follow`: the rows stored with every game start)
-and folds only the events since the last game start, as ``boardctl results``
-does; after that, one fold follows the journal, fed the events written since the
-last read. A game the board has left (a game start after it) is final and kept as
-it is. A reader that needs only the games that ended after a time (the bridge:
-those whose event the broker keeps) says so (``refresh(since=...)``): the first
-read then decodes the kept rows of the game starts after it only, so the bridge
-starts as fast at game 10,000 as at game 10 (the games of the last weeks).
+Each result is :mod:`boardctl.results`' record of a finished game (docs/results.md), from the
+results module's own fold, with the game's id (:func:`game_id`). The first read takes the results
+the journal keeps (:func:`boardctl.results.kept.follow`) and folds the events since the last game
+start, as ``boardctl results`` does; later reads feed that fold the events written since. A game
+the board has left is final. With ``refresh(since=...)`` the first read decodes only the kept
+rows of the game starts after it: the bridge starts as fast at game 10,000 as at game 10.
 """
 
 from __future__ import annotations
@@ -67,11 +59,10 @@ class ResultFeed:
     def refresh(self, since: float | None = None) -> bool:
         """Read the events written since the last call; True if :attr:`results` changed.
 
-        A journal that does not exist yet has no results (the service creates it).
-        With ``since`` (a Unix time) :attr:`results` holds at least every game that
-        ended after it (and may hold older ones); the first read reads from a day
-        before it, and again from the start if a later ``since`` is earlier than that
-        (the wall clock set back).
+        A journal that does not exist yet has no results (the service creates it). With
+        ``since`` (a Unix time) :attr:`results` holds at least every game that ended after it
+        (and may hold older ones); the first read reads from a day before it, and again from
+        the start if a later ``since`` is earlier than that (the wall clock set back).
         """
         self.read = False
         if self._journal is None:

@@ -48,11 +48,7 @@ def events_since(since: str, now: float, *, day_starts: int, keep_days: int) -> 
     first = event_of(since if "T" in since else since + "T12:00:00", day_starts)
     last = datetime.date.fromisoformat(today(now, day_starts))
     day = max(datetime.date.fromisoformat(first), last - datetime.timedelta(keep_days))
-    out = []
-    while day <= last:
-        out.append(day.isoformat())
-        day += datetime.timedelta(1)
-    return out
+    return [(day + datetime.timedelta(n)).isoformat() for n in range((last - day).days + 1)]
 
 
 def withdrawal(board: str, game: str, key: bytes | None) -> dict[str, Any]:
