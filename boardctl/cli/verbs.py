@@ -79,7 +79,7 @@ def card_text(text: str) -> str:
 
 
 @functools.cache
-def service_config(config: str | None) -> ServiceConfig:
+def _service(config: str | None) -> ServiceConfig:
     """``[service]`` of the configuration at ``config`` (default: the system's), checked, read once
     per process (the other sections are checked where they are used)."""
     from boardctl.config_file import load_service
@@ -91,18 +91,16 @@ def socket_path(args: Any) -> str:
     """The control socket the verbs talk to (``--socket``, else the service's)."""
     from boardctl.service.paths import client_socket_name
 
-    return str(getattr(args, "socket", None) or client_socket_name(_service(args)))
+    config = getattr(args, "config", None)
+    return str(getattr(args, "socket", None) or client_socket_name(_service(config)))
 
 
 def journal_name(args: Any) -> str:
     """The journal the verbs read or write when no service answers (``--journal``, else its)."""
     from boardctl.service.paths import client_journal_name
 
-    return str(getattr(args, "journal", None) or client_journal_name(_service(args)))
-
-
-def _service(args: Any) -> ServiceConfig:
-    return service_config(getattr(args, "config", None))
+    config = getattr(args, "config", None)
+    return str(getattr(args, "journal", None) or client_journal_name(_service(config)))
 
 
 def journal_path(args: Any) -> Path:
