@@ -27,21 +27,14 @@ def add_target_options(
     parser: Any,
     journal: str | None = "journal used when the service is not running (default: the service's)",
     *,
-    socket: bool = True,
+    socket: str | None = "the service's control socket (default: the running one's)",
+    config: str = "configuration file (default /etc/boardctl/config.toml)",
 ) -> None:
-    """``--config``, ``--socket`` (unless not ``socket``) and ``--journal`` (``journal``: its help;
-    None: none) for the CLI verbs."""
-    parser.add_argument(
-        "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
-    )
-    if socket:
-        parser.add_argument(
-            "--socket",
-            metavar="PATH",
-            help="the service's control socket (default: the running one's)",
-        )
-    if journal is not None:
-        parser.add_argument("--journal", metavar="PATH", help=journal)
+    """``--config``, ``--socket`` and ``--journal`` for the CLI verbs, each with its help (None:
+    the option left out)."""
+    for option, text in (("--config", config), ("--socket", socket), ("--journal", journal)):
+        if text is not None:
+            parser.add_argument(option, metavar="PATH", help=text)
 
 
 RULES_HELP = "rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)"
