@@ -332,29 +332,6 @@ def _read_section(raw: Any, name: str, source: str) -> Any:
     return cls(**values)
 
 
-def _check_pico_buzzer(config: Config) -> None:
-    """A piezo on the LED controller needs the serial link to that controller."""
-    if config.sound.buzzer == PICO_BUZZER and config.link.kind != "serial":
-        raise ConfigError(
-            f'{config.source}: sound.buzzer = "{PICO_BUZZER}" plays on the boardctl LED '
-            f'controller: it needs link.kind = "serial", not "{config.link.kind}"'
-        )
-
-
-def _check_pins_unique(config: Config) -> None:
-    """No two inputs, nor the buzzer and an input, share a pin."""
-    used: dict[int, str] = {}
-    named = [(f"pins.{name}", pin) for name, pin in config.pins.named()]
-    for where, pin in [*named, ("sound.buzzer", config.sound.buzzer)]:
-        if not isinstance(pin, int):
-            continue  # not wired, or the buzzer on the LED controller
-        if pin in used:
-            raise ConfigError(
-                f"{config.source}: {where} uses GPIO {pin}, already used by {used[pin]}"
-            )
-        used[pin] = where
-
-
 def _pins(raw: Any, source: str) -> PinsConfig:
     if not isinstance(raw, dict):
         raise ConfigError(f"{source}: 'pins' must be a table ([pins])")
@@ -395,8 +372,19 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
             known = ", ".join([*_SECTIONS, "pins"])
             raise ConfigError(f"{source}: unknown section or key {name!r} (known: {known})")
     config = Config(source=source, **sections)
-    _check_pins_unique(config)
-    _check_pico_buzzer(config)
+    used: dict[int, str] = {}  # no two inputs, nor the buzzer and an input, share a pin
+    named = [(f"pins.{name}", pin) for name, pin in config.pins.named()]
+    for where, pin in [*named, ("sound.buzzer", config.sound.buzzer)]:
+        if not isinstance(pin, int):
+            continue  # not wired, or the buzzer on the LED controller
+        if pin in used:
+            raise ConfigError(f"{source}: {where} uses GPIO {pin}, already used by {used[pin]}")
+        used[pin] = where
+    if config.sound.buzzer == PICO_BUZZER and config.link.kind != "serial":
+        raise ConfigError(
+            f'{source}: sound.buzzer = "{PICO_BUZZER}" plays on the boardctl LED '
+            f'controller: it needs link.kind = "serial", not "{config.link.kind}"'
+        )
     inputs = config.inputs
     for shorter, longer in (("long_press", "very_long_press"), ("very_long_press", "stuck_after")):
         if getattr(inputs, longer) <= getattr(inputs, shorter):

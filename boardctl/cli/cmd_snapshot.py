@@ -1,5 +1,3 @@
-"""``boardctl snapshot``: draw the board as a PNG picture or as text (docs/board.md)."""
-
 from __future__ import annotations
 
 import argparse
