@@ -412,10 +412,8 @@ def default_config_text() -> str:
         lines += [f"[{name}]", *(f"{key} = {_toml_value(getattr(section, key))}" for key in keys)]
         lines.append("")
     for group, roles in DEFAULT_PINS.items():
-        shared = group == "shared"
-        lines += (
-            ["[pins]  # BCM GPIO numbers; false = not wired"] if shared else ["", f"[pins.{group}]"]
-        )
+        header = "[pins]  # BCM GPIO numbers; false = not wired"
+        lines += [header] if group == "shared" else ["", f"[pins.{group}]"]
         lines += [f"{role} = {_toml_value(pin)}" for role, pin in roles.items()]
     return "\n".join(lines) + "\n"
 

@@ -180,7 +180,7 @@ def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
 def format_status(status: dict[str, Any]) -> str:
     tracks = status.get("tracks") or []
-    dealer, to_count, winner = status.get("dealer"), status.get("to_count"), status.get("winner")
+    winner = status.get("winner")
     head = (
         f"{status.get('variant', '?')} to {status.get('target', '?')} · "
         f"{status.get('mode', '?')} · phase {status.get('phase', '?')} · "
@@ -199,8 +199,12 @@ def format_status(status: dict[str, Any]) -> str:
     lines = [head]
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
     pending = status.get("pending") or []
+    marks = (
+        ("dealer", status.get("dealer")),
+        ("to count", status.get("to_count")),
+        ("WON", winner),
+    )
     for i, track in enumerate(tracks):
-        marks = (("dealer", dealer), ("to count", to_count), ("WON", winner))
         notes = [word for word, index in marks if i == index]
         if i < len(pending) and pending[i]:
             notes.append(f"+{pending[i]} pending")
