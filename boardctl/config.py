@@ -259,17 +259,11 @@ def _checks(cls: type) -> Mapping[str, Check | None]:
     return {f.name: f.metadata.get("check") for f in fields(cls)}
 
 
+# the sections read as tables of plain values ([pins] has its own reader)
 _SECTIONS: dict[str, tuple[type, Mapping[str, Check | None]]] = {
-    name: (cls, _checks(cls))
-    for name, cls in (
-        ("board", BoardConfig),
-        ("link", LinkConfig),
-        ("game", GameConfig),
-        ("inputs", InputsConfig),
-        ("service", ServiceConfig),
-        ("mqtt", MqttConfig),
-        ("sound", SoundConfig),
-    )
+    name: (type(section), _checks(type(section)))
+    for name, section in vars(Config()).items()
+    if name not in ("pins", "source")
 }
 
 
