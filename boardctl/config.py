@@ -259,17 +259,11 @@ def _checks(cls: type) -> Mapping[str, Check | None]:
     return {f.name: f.metadata.get("check") for f in fields(cls)}
 
 
+# the sections read as tables of plain values ([pins] has its own reader)
 _SECTIONS: dict[str, tuple[type, Mapping[str, Check | None]]] = {
-    name: (cls, _checks(cls))
-    for name, cls in (
-        ("board", BoardConfig),
-        ("link", LinkConfig),
-        ("game", GameConfig),
-        ("inputs", InputsConfig),
-        ("service", ServiceConfig),
-        ("mqtt", MqttConfig),
-        ("sound", SoundConfig),
-    )
+    name: (type(section), _checks(type(section)))
+    for name, section in vars(Config()).items()
+    if name not in ("pins", "source")
 }
 
 
@@ -332,29 +326,6 @@ def _read_section(raw: Any, name: str, source: str) -> Any:
     return cls(**values)
 
 
-def _check_pico_buzzer(config: Config) -> None:
-    """A piezo on the LED controller needs the serial link to that controller."""
-    if config.sound.buzzer == PICO_BUZZER and config.link.kind != "serial":
-        raise ConfigError(
-            f'{config.source}: sound.buzzer = "{PICO_BUZZER}" plays on the boardctl LED '
-            f'controller: it needs link.kind = "serial", not "{config.link.kind}"'
-        )
-
-
-def _check_pins_unique(config: Config) -> None:
-    """No two inputs, nor the buzzer and an input, share a pin."""
-    used: dict[int, str] = {}
-    named = [(f"pins.{name}", pin) for name, pin in config.pins.named()]
-    for where, pin in [*named, ("sound.buzzer", config.sound.buzzer)]:
-        if not isinstance(pin, int):
-            continue  # not wired, or the buzzer on the LED controller
-        if pin in used:
-            raise ConfigError(
-                f"{config.source}: {where} uses GPIO {pin}, already used by {used[pin]}"
-            )
-        used[pin] = where
-
-
 def _pins(raw: Any, source: str) -> PinsConfig:
     if not isinstance(raw, dict):
         raise ConfigError(f"{source}: 'pins' must be a table ([pins])")
@@ -395,8 +366,19 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
             known = ", ".join([*_SECTIONS, "pins"])
             raise ConfigError(f"{source}: unknown section or key {name!r} (known: {known})")
     config = Config(source=source, **sections)
-    _check_pins_unique(config)
-    _check_pico_buzzer(config)
+    used: dict[int, str] = {}  # no two inputs, nor the buzzer and an input, share a pin
+    named = [(f"pins.{name}", pin) for name, pin in config.pins.named()]
+    for where, pin in [*named, ("sound.buzzer", config.sound.buzzer)]:
+        if not isinstance(pin, int):
+            continue  # not wired, or the buzzer on the LED controller
+        if pin in used:
+            raise ConfigError(f"{source}: {where} uses GPIO {pin}, already used by {used[pin]}")
+        used[pin] = where
+    if config.sound.buzzer == PICO_BUZZER and config.link.kind != "serial":
+        raise ConfigError(
+            f'{source}: sound.buzzer = "{PICO_BUZZER}" plays on the boardctl LED '
+            f'controller: it needs link.kind = "serial", not "{config.link.kind}"'
+        )
     inputs = config.inputs
     for shorter, longer in (("long_press", "very_long_press"), ("very_long_press", "stuck_after")):
         if getattr(inputs, longer) <= getattr(inputs, shorter):
@@ -424,10 +406,8 @@ def default_config_text() -> str:
         lines += [f"[{name}]", *(f"{key} = {_toml_value(getattr(section, key))}" for key in keys)]
         lines.append("")
     for group, roles in DEFAULT_PINS.items():
-        shared = group == "shared"
-        lines += (
-            ["[pins]  # BCM GPIO numbers; false = not wired"] if shared else ["", f"[pins.{group}]"]
-        )
+        header = "[pins]  # BCM GPIO numbers; false = not wired"
+        lines += [header] if group == "shared" else ["", f"[pins.{group}]"]
         lines += [f"{role} = {_toml_value(pin)}" for role, pin in roles.items()]
     return "\n".join(lines) + "\n"
 

@@ -15,9 +15,11 @@ PHASES = ("cut", "deal", "play", "show", "over", "free")
 
 def skunk_lines(target: int, *, fractions: bool = False) -> tuple[int, ...]:
     """The skunk lines of a game to ``target`` (the lowest score that escapes each): target-30,
-    -60 and -90, or with ``fractions`` (house rule ``fraction-lines``) 3/4 and 1/2 of it. The
-    one place they are computed; a line at or below 0 does not exist."""
-    return fraction_lines(target) if fractions else (target - 30, target - 60, target - 90)
+    -60 and -90, or with ``fractions`` (house rule ``fraction-lines``) 3/4 and 1/2 of it, rounded
+    up (91 and 61 at 121). The one place they are computed; a line at or below 0 does not exist."""
+    if fractions:
+        return (-(-3 * target // 4), -(-target // 2))
+    return (target - 30, target - 60, target - 90)
 
 
 def lines_failed(
@@ -27,11 +29,6 @@ def lines_failed(
     :func:`skunk_lines`)."""
     shown = skunk_lines(target, fractions=fractions) if lines is None else lines
     return sum(1 for line in shown if line > 0 and score < line)
-
-
-def fraction_lines(target: int) -> tuple[int, int]:
-    """The lowest scores that escape the 3/4 and 1/2 lines of ``target`` (91 and 61 at 121)."""
-    return (-(-3 * target // 4), -(-target // 2))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,3 @@
-"""``boardctl cut [SEAT]``: choose the first dealer of a guided game, by a draw, by hand, or
-by the cards the players cut (``--cards``: the lowest deals)."""
-
 from __future__ import annotations
 
 import argparse

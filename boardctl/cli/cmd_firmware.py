@@ -1,6 +1,3 @@
-"""``boardctl firmware install``: copy the LED controller's files onto the Pico with mpremote
-(:mod:`boardctl.link.firmware`; docs/link.md)."""
-
 from __future__ import annotations
 
 import argparse

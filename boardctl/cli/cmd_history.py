@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
 
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     pages: Iterator[list[Any]] = iter(())
     if not args.journal:
-        pages = _pages_from_service(args) if args.all_games else _this_game(args)
+        pages = _pages_from_service(args, all_games=args.all_games)
     first = next(pages, None)
     if first is None:  # --journal, or no service answers: the journal read here
         first = read_journal(journal_name(args), "all" if args.all_games else "history")
@@ -60,22 +61,16 @@ def _print_rows(pages: Iterator[list[Any]], *, as_json: bool) -> None:
         print(format_history([]))
 
 
-def _this_game(args: argparse.Namespace) -> Iterator[list[Any]]:
-    """This game's rows from the service (nothing when no service answers on its socket)."""
-    from boardctl.service.client import ServiceDown, request
-
-    try:
-        yield request(socket_path(args), {"op": "history"})
-    except ServiceDown:
-        return
-
-
-def _pages_from_service(args: argparse.Namespace) -> Iterator[list[Any]]:
-    """Every game's rows from the service, a page at a time (none if no service answers); each page
-    asked for by the event it follows (a read: safe to repeat)."""
-    from boardctl.service.client import ServiceDown, request_ready
+def _pages_from_service(args: argparse.Namespace, *, all_games: bool = True) -> Iterator[list[Any]]:
+    """This game's rows, or every game's a page at a time, from the service (none if no service
+    answers); each page asked for by the event it follows (a read: safe to repeat)."""
+    from boardctl.service.client import ServiceDown, request, request_ready
 
     path = socket_path(args)
+    if not all_games:
+        with contextlib.suppress(ServiceDown):
+            yield request(path, {"op": "history"})
+        return
     after: int | None = 0
     while after is not None:
         message = {"op": "history", "all": True, "after": after}

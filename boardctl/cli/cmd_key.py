@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="init: replace an existing key")
     parser.add_argument("--key", metavar="FILE", help="the key file (default: board.key in the "
                         "board's state folder, beside the journal)")  # fmt: skip
-    add_target_options(parser, "the board's journal (its folder)", socket=False)
+    add_target_options(parser, "the board's journal (its folder)", socket=None)
     parser.add_argument(
         "--keyring",
         metavar="PATH",

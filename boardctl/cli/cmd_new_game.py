@@ -1,11 +1,9 @@
-"""``boardctl new-game``: start a new game (or match), as the menu button does."""
-
 from __future__ import annotations
 
 import argparse
 
 from boardctl.cli.choices import Names
-from boardctl.cli.verbs import RULES_HELP, add_target_options, send
+from boardctl.cli.verbs import add_rules_options, add_target_options, send
 
 HELP = (
     "start a new game: --variant, --players, --names, --target, --preset, --mode, "
@@ -29,10 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--match", help="N game points win the match (0 = one game), or best-of-N games"
     )
-    parser.add_argument("--rules", help=RULES_HELP)
-    parser.add_argument(
-        "--house-rules", help="house rules instead of the rule set's own (comma list, or none)"
-    )
+    add_rules_options(parser)
     parser.add_argument(
         "--names",
         metavar="NAMES",

@@ -1,6 +1,3 @@
-"""``boardctl peg TRACK [POINTS]``: enter points for a track, as the buttons do, or a count's cards
-(``--hand``/``--crib``, ``--starter``: the engine fills in the points)."""
-
 from __future__ import annotations
 
 import argparse

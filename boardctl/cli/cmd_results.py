@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--board-id", metavar="ID", help="the board id to write (default: see docs/results.md)"
     )
     journal = "journal file (default: the service's, found as `boardctl status` finds it)"
-    add_target_options(parser, journal, socket=False)
+    add_target_options(parser, journal, socket=None)
 
 
 def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:

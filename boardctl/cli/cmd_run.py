@@ -2,14 +2,19 @@ from __future__ import annotations
 
 import argparse
 
+from boardctl.cli.verbs import add_target_options
+
 HELP = "run the board service (systemd runs this; off a Pi: the virtual board)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config",
-        metavar="PATH",
-        help="configuration file (default /etc/boardctl/config.toml; missing = all defaults)",
+    add_target_options(
+        parser,
+        "journal file (default $STATE_DIRECTORY/journal.sqlite or "
+        "~/.local/state/boardctl/journal.sqlite)",
+        socket="control socket (default $RUNTIME_DIRECTORY/control.sock, "
+        "$XDG_RUNTIME_DIR/boardctl/control.sock or ~/.local/state/boardctl/run/control.sock)",
+        config="configuration file (default /etc/boardctl/config.toml; missing = all defaults)",
     )
     parser.add_argument(
         "--display",
@@ -17,18 +22,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help="draw the virtual board on the terminal; auto = when there are no GPIO pins "
         "and stdout is a terminal (default auto)",
-    )
-    parser.add_argument(
-        "--journal",
-        metavar="PATH",
-        help="journal file (default $STATE_DIRECTORY/journal.sqlite or "
-        "~/.local/state/boardctl/journal.sqlite)",
-    )
-    parser.add_argument(
-        "--socket",
-        metavar="PATH",
-        help="control socket (default $RUNTIME_DIRECTORY/control.sock, "
-        "$XDG_RUNTIME_DIR/boardctl/control.sock or ~/.local/state/boardctl/run/control.sock)",
     )
     parser.add_argument(
         "--print-config",

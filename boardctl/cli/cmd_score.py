@@ -1,9 +1,3 @@
-"""``boardctl score CARDS...``: count a hand or crib (the last card is the starter).
-
-Four cards are the five-card game's hand and starter, said first; ``--crib`` with four cards is
-refused (a crib holds four).
-"""
-
 from __future__ import annotations
 
 import argparse

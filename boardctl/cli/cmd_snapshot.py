@@ -1,5 +1,3 @@
-"""``boardctl snapshot``: draw the board as a PNG picture or as text (docs/board.md)."""
-
 from __future__ import annotations
 
 import argparse
@@ -8,7 +6,7 @@ import time
 from typing import TYPE_CHECKING
 
 from boardctl.cli.choices import Names
-from boardctl.cli.verbs import journal_path
+from boardctl.cli.verbs import add_target_options, journal_path
 from boardctl.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -42,12 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the current game of a journal (default: the service's journal; this is also"
         " what is drawn when no source is given and that journal exists)",
     )
-    parser.add_argument(
-        "--config",
-        metavar="PATH",
-        help="configuration file that names the service's journal (default"
-        " /etc/boardctl/config.toml)",
-    )
+    add_target_options(parser, None, socket=None)
     parser.add_argument(
         "--layout",
         help="built-in layout name or layout file (default two-121, three-121 for three tracks)",

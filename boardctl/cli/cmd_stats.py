@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from boardctl.cli.verbs import add_rules_options, journal_path, scoring_from
+from boardctl.cli.verbs import add_rules_options, add_target_options, journal_path, scoring_from
 from boardctl.errors import ResultsError
 
 if TYPE_CHECKING:
@@ -27,8 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="players: print JSON")
     parser.add_argument("--since", metavar="DATE", help="players: games ended on or after DATE")
     parser.add_argument("--player", metavar="NAME", help="players: only games NAME played in")
-    parser.add_argument("--journal", metavar="PATH", help="players: the journal file to read")
-    parser.add_argument("--config", metavar="PATH", help="players: configuration file")
+    add_target_options(parser, "players: the journal file to read", socket=None)
     parser.add_argument(
         "--png", metavar="FILE", help="players: also draw a game's peg tracks and the win %% bars"
     )

@@ -27,21 +27,14 @@ def add_target_options(
     parser: Any,
     journal: str | None = "journal used when the service is not running (default: the service's)",
     *,
-    socket: bool = True,
+    socket: str | None = "the service's control socket (default: the running one's)",
+    config: str = "configuration file (default /etc/boardctl/config.toml)",
 ) -> None:
-    """``--config``, ``--socket`` (unless not ``socket``) and ``--journal`` (``journal``: its help;
-    None: none) for the CLI verbs."""
-    parser.add_argument(
-        "--config", metavar="PATH", help="configuration file (default /etc/boardctl/config.toml)"
-    )
-    if socket:
-        parser.add_argument(
-            "--socket",
-            metavar="PATH",
-            help="the service's control socket (default: the running one's)",
-        )
-    if journal is not None:
-        parser.add_argument("--journal", metavar="PATH", help=journal)
+    """``--config``, ``--socket`` and ``--journal`` for the CLI verbs, each with its help (None:
+    the option left out)."""
+    for option, text in (("--config", config), ("--socket", socket), ("--journal", journal)):
+        if text is not None:
+            parser.add_argument(option, metavar="PATH", help=text)
 
 
 RULES_HELP = "rule set: acc (default), polish, finnish, czech, english (see `boardctl rules`)"
@@ -79,7 +72,7 @@ def card_text(text: str) -> str:
 
 
 @functools.cache
-def service_config(config: str | None) -> ServiceConfig:
+def _service(config: str | None) -> ServiceConfig:
     """``[service]`` of the configuration at ``config`` (default: the system's), checked, read once
     per process (the other sections are checked where they are used)."""
     from boardctl.config_file import load_service
@@ -91,18 +84,16 @@ def socket_path(args: Any) -> str:
     """The control socket the verbs talk to (``--socket``, else the service's)."""
     from boardctl.service.paths import client_socket_name
 
-    return str(getattr(args, "socket", None) or client_socket_name(_service(args)))
+    config = getattr(args, "config", None)
+    return str(getattr(args, "socket", None) or client_socket_name(_service(config)))
 
 
 def journal_name(args: Any) -> str:
     """The journal the verbs read or write when no service answers (``--journal``, else its)."""
     from boardctl.service.paths import client_journal_name
 
-    return str(getattr(args, "journal", None) or client_journal_name(_service(args)))
-
-
-def _service(args: Any) -> ServiceConfig:
-    return service_config(getattr(args, "config", None))
+    config = getattr(args, "config", None)
+    return str(getattr(args, "journal", None) or client_journal_name(_service(config)))
 
 
 def journal_path(args: Any) -> Path:
@@ -190,7 +181,7 @@ def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
 
 def format_status(status: dict[str, Any]) -> str:
     tracks = status.get("tracks") or []
-    dealer, to_count, winner = status.get("dealer"), status.get("to_count"), status.get("winner")
+    winner = status.get("winner")
     head = (
         f"{status.get('variant', '?')} to {status.get('target', '?')} · "
         f"{status.get('mode', '?')} · phase {status.get('phase', '?')} · "
@@ -209,8 +200,12 @@ def format_status(status: dict[str, Any]) -> str:
     lines = [head]
     width = max([len(str(t.get("name", ""))) for t in tracks] + [5])
     pending = status.get("pending") or []
+    marks = (
+        ("dealer", status.get("dealer")),
+        ("to count", status.get("to_count")),
+        ("WON", winner),
+    )
     for i, track in enumerate(tracks):
-        marks = (("dealer", dealer), ("to count", to_count), ("WON", winner))
         notes = [word for word, index in marks if i == index]
         if i < len(pending) and pending[i]:
             notes.append(f"+{pending[i]} pending")
