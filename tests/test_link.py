@@ -590,3 +590,24 @@ def test_our_hello_says_the_boardctl_version_it_is() -> None:
     protocol_version, version, led_count, order = p.parse_hello(message.payload)
     assert protocol_version == p.PROTOCOL_VERSION and led_count == 120 and order == "RGB"
     assert ".".join(map(str, version)) == __version__
+
+
+def test_nothing_follows_the_goodbye_not_even_the_heartbeat() -> None:
+    # Any message after GOODBYE tells the controller the host is back (firmware/ledctl.py):
+    # a PING sent by the link's thread between the goodbye and the close would bring the
+    # link-lost sign back a moment later, on a board that was shut down cleanly.
+    link, port, clock = manual_link(heartbeat=1.0)
+    port.inbox += p.encode(p.HELLO, 0, p.hello_payload(2, p.GOODBYE_FIRMWARE, 10, "GRB"))
+    link.poll(port)
+    link.show(bytes(range(30)))
+    link.goodbye()
+    assert [m.kind for m in port.messages()[-2:]] == [p.FULL, p.GOODBYE]
+    assert not any(port.messages()[-2].payload)  # dark
+    sent = len(port.sent)
+    port.inbox += p.encode(p.NAK, 0, p.nak_payload(3, p.NAK_NEED_FULL))
+    clock.now += 20.0  # a heartbeat and a periodic full frame are due
+    link.poll(port)
+    link.show(bytes(range(30)))
+    link.set_brightness(10)
+    assert len(port.sent) == sent
+    link.close()

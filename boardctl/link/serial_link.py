@@ -84,6 +84,7 @@ class SerialBackend(Closing):
         # between reconnects; True: closed meanwhile (a test's returns at once: no sleeping)
         self._wait = wait or self._closed.wait
         self._last_tx = 0.0
+        self._parted = False  # the goodbye is sent: nothing more is
         self._thread = threading.Thread(target=self._run, name=f"link-{self.kind}", daemon=True)
         if start:  # (tests may drive it by hand instead: attach() a port, then poll())
             self._thread.start()
@@ -102,6 +103,9 @@ class SerialBackend(Closing):
             self._frame = frame
             if self._writable():
                 self._write(self._goodbye_bytes(frame, self.clock()))
+            # Nothing after it: any message (the thread's next PING) tells the controller
+            # the host is back, and its link-lost sign would follow the clean stop.
+            self._parted = True
 
     def close(self) -> None:
         self._closed.set()
@@ -149,7 +153,7 @@ class SerialBackend(Closing):
     def _write(self, data: bytes) -> None:
         """Write under the lock; a failure is logged by the reader, never raised."""
         port = self._port
-        if not data or port is None:
+        if not data or port is None or self._parted:
             return
         try:
             port.write(data)
