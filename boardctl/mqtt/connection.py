@@ -3,9 +3,12 @@ the extra ``boardctl[mqtt]``, is imported here only)."""
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import ssl
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boardctl.config import MqttConfig
 from boardctl.mqtt import MqttError
@@ -15,6 +18,8 @@ if TYPE_CHECKING:
 
 RECONNECT_MIN = 1  # seconds; paho doubles the wait after each failed attempt ...
 RECONNECT_MAX = 5  # ... up to this
+
+Events = queue.SimpleQueue[tuple[str, Any, bytes]]
 
 
 def port(config: MqttConfig) -> int:
@@ -80,3 +85,21 @@ def connect(client: mqtt.Client, config: MqttConfig) -> None:
         client.connect(config.host, port(config), config.keepalive)
     except (OSError, ValueError) as exc:
         raise unreachable(config, exc) from None
+
+
+@contextlib.contextmanager
+def session(config: MqttConfig, client_id: str) -> Iterator[tuple[mqtt.Client, Events]]:
+    """A client connecting, its loop running, and its events: ``("connect", reason, b"")``,
+    ``("suback", reason codes, b"")``, ``("message", topic, payload)``; disconnected at the end."""
+    client = make_client(config, client_id)
+    events: Events = queue.SimpleQueue()
+    client.on_connect = lambda c, u, f, rc, p: events.put(("connect", rc, b""))
+    client.on_subscribe = lambda c, u, mid, rcs, p: events.put(("suback", rcs, b""))
+    client.on_message = lambda c, u, m: events.put(("message", m.topic, bytes(m.payload)))
+    connect(client, config)
+    client.loop_start()
+    try:
+        yield client, events
+    finally:
+        client.disconnect()
+        client.loop_stop()

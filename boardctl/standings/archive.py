@@ -14,7 +14,7 @@ from typing import Any
 from boardctl.config import MqttConfig
 from boardctl.durable import replace_file
 from boardctl.mqtt import topics
-from boardctl.mqtt.connection import connect, make_client, unreachable
+from boardctl.mqtt.connection import session, unreachable
 from boardctl.mqtt.retention import is_withdrawal
 from boardctl.standings import StandingsError, state_path
 from boardctl.standings.collect import Messages, collect
@@ -87,10 +87,7 @@ def close(
         write(path, checked.records)
         return checked
 
-    client = make_client(config, f"boardctl-close-{secrets.token_hex(3)}")
-    connect(client, config)
-    client.loop_start()
-    try:
+    with session(config, f"boardctl-close-{secrets.token_hex(3)}") as (client, _):
         gather()
         moment = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         mark = json.dumps({"event": event, "closed": moment.replace("+00:00", "Z")}).encode()
@@ -102,9 +99,6 @@ def close(
         ]
         for info in infos:
             _wait(info, config)
-    finally:
-        client.disconnect()
-        client.loop_stop()
     return path, len(checked.records), len(messages)
 
 
