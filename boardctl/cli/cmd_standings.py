@@ -232,8 +232,7 @@ def _print(args: argparse.Namespace, games: list[Game], checked: Checked | None)
         for game in done.games:
             print(json.dumps(game.to_record(), ensure_ascii=False, sort_keys=True))
         return
-    rows = list(done.rows)
-    playoff = None if done.bracket is None else [list(r) for r in done.bracket]
+    rows, playoff = done.rows, done.bracket
     if args.csv:
         print(formats.csv_text(rows), end="")
     elif args.json:
