@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import ssl
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 RECONNECT_MIN = 1  # seconds; paho doubles the wait after each failed attempt ...
 RECONNECT_MAX = 5  # ... up to this
+ACK_WAIT = 10.0  # seconds for each acknowledgement of the broker
 
 Events = queue.SimpleQueue[tuple[str, Any, bytes]]
 
@@ -85,6 +86,15 @@ def connect(client: mqtt.Client, config: MqttConfig) -> None:
         client.connect(config.host, port(config), config.keepalive)
     except (OSError, ValueError) as exc:
         raise unreachable(config, exc) from None
+
+
+def wait_published(infos: Iterable[mqtt.MQTTMessageInfo], config: MqttConfig, what: str) -> None:
+    """Wait for the broker to acknowledge each message; :class:`MqttError` if it does not."""
+    for info in infos:
+        with contextlib.suppress(RuntimeError, ValueError):
+            info.wait_for_publish(timeout=ACK_WAIT)
+        if not info.is_published():
+            raise unreachable(config, f"it did not acknowledge {what}")
 
 
 @contextlib.contextmanager

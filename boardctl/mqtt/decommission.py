@@ -7,9 +7,7 @@ import secrets
 
 from boardctl.config import MAX_TRACKS, MqttConfig
 from boardctl.mqtt import discovery, topics
-from boardctl.mqtt.connection import Events, session, unreachable
-
-DECOMMISSION_WAIT = 10.0  # seconds for each answer of the broker
+from boardctl.mqtt.connection import ACK_WAIT, Events, session, unreachable, wait_published
 
 
 def decommission(config: MqttConfig, board: str, *, results: bool = False) -> int:
@@ -33,10 +31,7 @@ def decommission(config: MqttConfig, board: str, *, results: bool = False) -> in
             *sorted(result_topics),
         ]
         infos = [client.publish(topic, b"", qos=1, retain=True) for topic in wanted]
-        for info in infos:
-            info.wait_for_publish(timeout=DECOMMISSION_WAIT)
-            if not info.is_published():
-                raise unreachable(config, "it did not acknowledge the removals")
+        wait_published(infos, config, "the removals")
     return len(wanted)
 
 
@@ -44,9 +39,9 @@ def _until(events: Events, config: MqttConfig, wanted: str, found: set[str]) -> 
     """Wait for the ``wanted`` event (or the message on that topic); results seen are filed."""
     while True:
         try:
-            kind, value, payload = events.get(timeout=DECOMMISSION_WAIT)
+            kind, value, payload = events.get(timeout=ACK_WAIT)
         except queue.Empty:
-            raise unreachable(config, f"no answer within {DECOMMISSION_WAIT:.0f} s") from None
+            raise unreachable(config, f"no answer within {ACK_WAIT:.0f} s") from None
         if kind == "connect" and getattr(value, "is_failure", False):
             raise unreachable(config, f"it refused the connection: {value}")
         if kind == "message":
