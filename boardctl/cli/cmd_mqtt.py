@@ -39,8 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from boardctl.config import load_config
     from boardctl.mqtt.bridge import Bridge, Paths
     from boardctl.mqtt.decommission import decommission
-    from boardctl.mqtt.result_feed import board_id
     from boardctl.mqtt.topics import check_level
+    from boardctl.results.board import board_id
 
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     )
     config = load_config(args.config)
     journal, socket_file = journal_path(args), Path(socket_path(args))
-    board = check_level(args.board or config.mqtt.board_id or board_id(journal))
+    board = check_level(args.board or config.mqtt.board_id or board_id(journal.parent))
     if args.action == "decommission":
         count = decommission(config.mqtt, board, results=args.results)
         print(f"removed {count} retained messages of board {board}")

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from boardctl.config import MqttConfig
     from boardctl.standings.games import Game
     from boardctl.standings.verify import Checked
 
@@ -131,19 +130,6 @@ def _season(args: argparse.Namespace) -> int:
     return 0
 
 
-def events_since(since: str, config: MqttConfig) -> list[str]:
-    """The events the broker may keep from ``since`` on (their topics only are read)."""
-    from boardctl.mqtt import retention
-    from boardctl.standings import StandingsError
-
-    try:
-        return retention.events_since(
-            since, time.time(), day_starts=config.day_starts, keep_days=config.keep_days
-        )
-    except ValueError:
-        raise StandingsError(f"--since {since!r}: write a time, e.g. 2026-12-01T19:00") from None
-
-
 def _add(args: argparse.Namespace) -> int:
     from boardctl.standings import by_hand
 
@@ -167,7 +153,8 @@ def _show(args: argparse.Namespace) -> int:
     import json
 
     from boardctl.config import load_config
-    from boardctl.standings import by_hand, keyring
+    from boardctl.mqtt import retention
+    from boardctl.standings import StandingsError, by_hand, keyring
     from boardctl.standings.collect import Messages, collect
     from boardctl.standings.verify import check
 
@@ -195,7 +182,15 @@ def _show(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return True
 
-    only = args.events or (events_since(args.since, config) if args.since else [])
+    only = args.events
+    if not only and args.since:  # the events the broker may keep since then: their topics only
+        try:
+            only = retention.events_since(
+                args.since, time.time(), day_starts=config.day_starts, keep_days=config.keep_days
+            )
+        except ValueError:
+            message = f"--since {args.since!r}: write a time, e.g. 2026-12-01T19:00"
+            raise StandingsError(message) from None
     if args.follow:
         collect(config, timeout=args.timeout, follow=show, only=only)
         return 0
@@ -232,8 +227,7 @@ def _print(args: argparse.Namespace, games: list[Game], checked: Checked | None)
         for game in done.games:
             print(json.dumps(game.to_record(), ensure_ascii=False, sort_keys=True))
         return
-    rows = list(done.rows)
-    playoff = None if done.bracket is None else [list(r) for r in done.bracket]
+    rows, playoff = done.rows, done.bracket
     if args.csv:
         print(formats.csv_text(rows), end="")
     elif args.json:

@@ -243,8 +243,6 @@ class PicoLink(SerialBackend):
     """The boardctl LED controller (``firmware/``) over USB CDC or a UART (options: the table
     of docs/link.md)."""
 
-    kind = "serial"
-
     def __init__(
         self,
         *,

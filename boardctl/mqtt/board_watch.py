@@ -23,7 +23,34 @@ def watch(path: Path, stop: threading.Event) -> Iterator[dict[str, Any]]:
     :class:`ServiceDown` when the service is not (or no longer) running or the stream has a gap."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC) as sock:
         try:
-            yield from _stream(sock, path, stop)
+            sock.settimeout(5.0)
+            sock.connect(str(path))
+            sock.sendall(encode({"op": "watch"}))
+            buffer = bytearray()
+            reply = _message(sock, buffer, path)
+            if not reply.get("ok"):
+                raise ControlError(f"{path}: watch refused: {reply.get('error')}")
+            snapshot = reply.get("result")
+            if not isinstance(snapshot, dict) or not isinstance(snapshot.get("status"), dict):
+                raise ControlError(f"{path}: the watch reply has no snapshot")
+            n = snapshot.get("n")
+            yield snapshot["status"]
+            sock.settimeout(WAKE)
+            while not stop.is_set():
+                try:
+                    message = _message(sock, buffer, path)
+                except TimeoutError:
+                    continue
+                if "n" not in message:  # a reply to a request (none are sent)
+                    continue
+                if isinstance(n, int) and message["n"] != n + 1:
+                    raise ServiceDown(
+                        f"{path}: the watch stream skipped from {n} to {message['n']}"
+                    )
+                n = message["n"]
+                state = message.get("state")
+                if isinstance(state, dict) and isinstance(state.get("status"), dict):
+                    yield state["status"]
         except (FileNotFoundError, ConnectionRefusedError) as exc:
             down = f"the boardctl service is not running ({path}: {exc.strerror})"
             raise ServiceDown(down) from None
@@ -31,36 +58,8 @@ def watch(path: Path, stop: threading.Event) -> Iterator[dict[str, Any]]:
             raise ServiceDown(f"{path}: the watch stream ended ({exc})") from None
 
 
-def _stream(sock: socket.socket, path: Path, stop: threading.Event) -> Iterator[dict[str, Any]]:
-    sock.settimeout(5.0)
-    sock.connect(str(path))
-    sock.sendall(encode({"op": "watch"}))
-    buffer = bytearray()
-    reply = _decode(_line(sock, buffer), path)
-    if not reply.get("ok"):
-        raise ControlError(f"{path}: watch refused: {reply.get('error')}")
-    snapshot = reply.get("result")
-    if not isinstance(snapshot, dict) or not isinstance(snapshot.get("status"), dict):
-        raise ControlError(f"{path}: the watch reply has no snapshot")
-    n = snapshot.get("n")
-    yield snapshot["status"]
-    sock.settimeout(WAKE)
-    while not stop.is_set():
-        try:
-            message = _decode(_line(sock, buffer), path)
-        except TimeoutError:
-            continue
-        if "n" not in message:  # a reply to a request (none are sent)
-            continue
-        if isinstance(n, int) and message["n"] != n + 1:
-            raise ServiceDown(f"{path}: the watch stream skipped from {n} to {message['n']}")
-        n = message["n"]
-        state = message.get("state")
-        if isinstance(state, dict) and isinstance(state.get("status"), dict):
-            yield state["status"]
-
-
-def _line(sock: socket.socket, buffer: bytearray) -> bytes:
+def _message(sock: socket.socket, buffer: bytearray, path: Path) -> dict[str, Any]:
+    """The next line's JSON object (``buffer`` keeps what came after it)."""
     while b"\n" not in buffer:
         chunk = sock.recv(_READ)
         if not chunk:
@@ -69,10 +68,6 @@ def _line(sock: socket.socket, buffer: bytearray) -> bytes:
     end = buffer.index(b"\n")
     line = bytes(buffer[:end])
     del buffer[: end + 1]
-    return line
-
-
-def _decode(line: bytes, path: Path) -> dict[str, Any]:
     try:
         message = json.loads(line)
     except ValueError:

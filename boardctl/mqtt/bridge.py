@@ -93,7 +93,7 @@ class Bridge:
         self._service_up: bool | None = None
         self._connected = False
         self._tracks = 0  # tracks the discovery messages were sent for
-        self._sync_token = ""
+        self._sync_topic = ""  # the read-back's marker on this connection
         self._sub_mid: int | None = None
         self._on_broker: dict[str, str | None] = {}  # read back after a connection
         self._synced = False  # the broker's retained results were read back on this connection
@@ -309,12 +309,12 @@ class Bridge:
         self._on_broker = {}
         self._synced = False
         self._corrected = {}
-        self._sync_token = secrets.token_hex(8)
+        self._sync_topic = topics.sync(self.prefix, self.board, secrets.token_hex(8))
         _, self._sub_mid = self.client.subscribe(
             [
                 (topics.own_results(self.prefix, self.board), 1),
                 (topics.closed(self.prefix), 1),
-                (topics.sync(self.prefix, self.board, self._sync_token), 1),
+                (self._sync_topic, 1),
                 (HA_STATUS, 1),
             ]
         )
@@ -326,7 +326,7 @@ class Bridge:
 
     def _on_suback(self, mid: int) -> None:
         if mid == self._sub_mid:  # the read-back's marker goes after the retained results
-            self._publish(topics.sync(self.prefix, self.board, self._sync_token), b"", qos=1)
+            self._publish(self._sync_topic, b"", qos=1)
 
     def _on_message(self, topic: str, payload: bytes) -> None:
         if topic == HA_STATUS:
@@ -335,7 +335,7 @@ class Bridge:
                 self._announce()
                 self._publish_state()
             return
-        if topic == topics.sync(self.prefix, self.board, self._sync_token):
+        if topic == self._sync_topic:
             self._reconcile()
             return
         event = topics.parse_closed(self.prefix, topic)
@@ -417,9 +417,7 @@ class Bridge:
         if not self._connected:
             return None
         info = self.client.publish(topic, payload, qos=qos, retain=retain)
-        if info.rc != 0:
-            return None
-        return int(info.mid)
+        return int(info.mid) if info.rc == 0 else None
 
 
 def _payload_digest(payload: bytes) -> str | None:

@@ -3,9 +3,12 @@ the extra ``boardctl[mqtt]``, is imported here only)."""
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import ssl
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boardctl.config import MqttConfig
 from boardctl.mqtt import MqttError
@@ -15,6 +18,9 @@ if TYPE_CHECKING:
 
 RECONNECT_MIN = 1  # seconds; paho doubles the wait after each failed attempt ...
 RECONNECT_MAX = 5  # ... up to this
+ACK_WAIT = 10.0  # seconds for each acknowledgement of the broker
+
+Events = queue.SimpleQueue[tuple[str, Any, bytes]]
 
 
 def port(config: MqttConfig) -> int:
@@ -80,3 +86,30 @@ def connect(client: mqtt.Client, config: MqttConfig) -> None:
         client.connect(config.host, port(config), config.keepalive)
     except (OSError, ValueError) as exc:
         raise unreachable(config, exc) from None
+
+
+def wait_published(infos: Iterable[mqtt.MQTTMessageInfo], config: MqttConfig, what: str) -> None:
+    """Wait for the broker to acknowledge each message; :class:`MqttError` if it does not."""
+    for info in infos:
+        with contextlib.suppress(RuntimeError, ValueError):
+            info.wait_for_publish(timeout=ACK_WAIT)
+        if not info.is_published():
+            raise unreachable(config, f"it did not acknowledge {what}")
+
+
+@contextlib.contextmanager
+def session(config: MqttConfig, client_id: str) -> Iterator[tuple[mqtt.Client, Events]]:
+    """A client connecting, its loop running, and its events: ``("connect", reason, b"")``,
+    ``("suback", reason codes, b"")``, ``("message", topic, payload)``; disconnected at the end."""
+    client = make_client(config, client_id)
+    events: Events = queue.SimpleQueue()
+    client.on_connect = lambda c, u, f, rc, p: events.put(("connect", rc, b""))
+    client.on_subscribe = lambda c, u, mid, rcs, p: events.put(("suback", rcs, b""))
+    client.on_message = lambda c, u, m: events.put(("message", m.topic, bytes(m.payload)))
+    connect(client, config)
+    client.loop_start()
+    try:
+        yield client, events
+    finally:
+        client.disconnect()
+        client.loop_stop()

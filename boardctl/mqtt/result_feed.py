@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from boardctl.results.board import board_id as _board_id
+from boardctl.results.board import board_id
 from boardctl.results.derive import GameFold, journal_rows
 from boardctl.results.kept import follow
 from boardctl.results.model import GameResult
@@ -24,11 +24,6 @@ from boardctl.store.journal import Journal
 from boardctl.store.journal_file import kept_here
 
 DAY = 86400.0  # seconds: how much older than asked the first read goes
-
-
-def board_id(journal_path: Path) -> str:
-    """The board's id (docs/results.md): the ``board-id`` file beside the journal, else derived."""
-    return _board_id(Path(journal_path).parent)
 
 
 def game_id(first_seq: int, first_crc: int) -> str:
@@ -109,7 +104,7 @@ def finished_results(
     journal_path: Path, board: str | None = None, key: bytes | None = None
 ) -> list[dict[str, Any]]:
     """Every result of the journal at ``journal_path``, in the order the games were played."""
-    feed = ResultFeed(Path(journal_path), board or board_id(Path(journal_path)), key)
+    feed = ResultFeed(Path(journal_path), board or board_id(Path(journal_path).parent), key)
     try:
         feed.refresh()
         return sorted(feed.results.values(), key=lambda r: int(r["first_seq"]))

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import json
 import secrets
@@ -14,13 +13,11 @@ from typing import Any
 from boardctl.config import MqttConfig
 from boardctl.durable import replace_file
 from boardctl.mqtt import topics
-from boardctl.mqtt.connection import connect, make_client, unreachable
+from boardctl.mqtt.connection import session, wait_published
 from boardctl.mqtt.retention import is_withdrawal
 from boardctl.standings import StandingsError, state_path
 from boardctl.standings.collect import Messages, collect
 from boardctl.standings.verify import Checked, check
-
-WAIT = 10.0  # seconds for each acknowledgement of the broker
 
 
 def default_dir() -> Path:
@@ -87,29 +84,16 @@ def close(
         write(path, checked.records)
         return checked
 
-    client = make_client(config, f"boardctl-close-{secrets.token_hex(3)}")
-    connect(client, config)
-    client.loop_start()
-    try:
+    with session(config, f"boardctl-close-{secrets.token_hex(3)}") as (client, _):
         gather()
         moment = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         mark = json.dumps({"event": event, "closed": moment.replace("+00:00", "Z")}).encode()
-        _wait(client.publish(topics.closed(config.prefix, event), mark, qos=1, retain=True), config)
+        closing = client.publish(topics.closed(config.prefix, event), mark, qos=1, retain=True)
+        wait_published([closing], config, "the closed mark")
         checked = gather()  # what came while it was closed
         infos = [
             client.publish(topics.result(config.prefix, board, slot), b"", qos=1, retain=True)
             for board, slot in messages
         ]
-        for info in infos:
-            _wait(info, config)
-    finally:
-        client.disconnect()
-        client.loop_stop()
+        wait_published(infos, config, "the removals")
     return path, len(checked.records), len(messages)
-
-
-def _wait(info: Any, config: MqttConfig) -> None:
-    with contextlib.suppress(RuntimeError, ValueError):
-        info.wait_for_publish(timeout=WAIT)
-    if not info.is_published():
-        raise unreachable(config, "it did not acknowledge")

@@ -7,11 +7,10 @@ from __future__ import annotations
 import queue
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from boardctl.config import MqttConfig
 from boardctl.mqtt import topics
-from boardctl.mqtt.connection import connect, make_client, unreachable
+from boardctl.mqtt.connection import session, unreachable
 from boardctl.mqtt.retention import is_withdrawal
 from boardctl.standings import StandingsError
 from boardctl.standings.verify import MAX_PAYLOAD
@@ -30,18 +29,11 @@ def collect(
     """Every retained result of the events ``only`` (none: every event) on the broker, without the
     withdrawn (``withdrawals`` keeps their records); with ``follow``, calls ``follow(messages)``
     after each change and each reconnection's retained set, until it returns False."""
-    client = make_client(config, f"boardctl-standings-{secrets.token_hex(3)}")
-    events: queue.SimpleQueue[tuple[str, Any, bytes]] = queue.SimpleQueue()
-    client.on_connect = lambda c, u, f, rc, p: events.put(("connect", rc, b""))
-    client.on_subscribe = lambda c, u, mid, rcs, p: events.put(("suback", rcs, b""))
-    client.on_message = lambda c, u, m: events.put(("message", m.topic, bytes(m.payload)))
-    connect(client, config)
-    client.loop_start()
     held: Messages = {}  # the view: complete once the first marker is back
     building: Messages | None = None  # the retained set arriving after a (re)connection
     marker = ""
     synced = False
-    try:
+    with session(config, f"boardctl-standings-{secrets.token_hex(3)}") as (client, events):
         while True:
             try:
                 kind, topic, payload = events.get(timeout=None if synced else timeout)
@@ -83,6 +75,3 @@ def collect(
                     and not follow(dict(held))
                 ):
                     return held
-    finally:
-        client.disconnect()
-        client.loop_stop()
