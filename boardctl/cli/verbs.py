@@ -117,16 +117,6 @@ def target_paths(args: Any) -> tuple[Path, Path]:
     return Path(socket_path(args)), journal_path(args)
 
 
-def needs_service(command: dict[str, Any]) -> bool:
-    """A request only the running service can answer (a press; a value it keeps)."""
-    op = command.get("op")
-    if op != "set":
-        return op == "press"
-    from boardctl.service.settings import BOARD_SETTINGS
-
-    return command.get("key") in BOARD_SETTINGS
-
-
 def checked(command: dict[str, Any]) -> dict[str, Any]:
     """``command`` through the service's own checks (and cleaning), here in the process."""
     from boardctl.service.control import encode, parse_request
@@ -141,7 +131,13 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     from boardctl.service.wire import READ_ONLY
 
     socket_file = socket_path(args)
-    if command.get("op") not in READ_ONLY and not needs_service(command):
+    op = command.get("op")
+    needs_service = op == "press"  # a press, or a value the running board keeps
+    if op == "set":
+        from boardctl.service.settings import BOARD_SETTINGS
+
+        needs_service = command.get("key") in BOARD_SETTINGS
+    if op not in READ_ONLY and not needs_service:
         from boardctl.service.retry import send_once
 
         def direct(command: dict[str, Any]) -> tuple[Any, bool]:
