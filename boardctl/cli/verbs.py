@@ -150,29 +150,23 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     try:
         return request(socket_file, command), True
     except ServiceDown:  # a status has nothing in it to check: the journal's
-        return _without_service(args, command if command == {"op": "status"} else checked(command))
-
-
-def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
-    """A read-only request answered from the journal; the others need the service."""
-    from boardctl.service.wire import READ_ONLY
-
+        command = command if command == {"op": "status"} else checked(command)
     op = command["op"]
-    if op in READ_ONLY:
-        from boardctl.store.journal_file import kept_here
+    if op not in READ_ONLY:  # a press or a board setting
+        raise ControlError(
+            f"{op} {command.get('button') or command.get('key')}: needs the running service "
+            "(for a lasting value, set board.brightness or sound.volume / sound.mute in the config)"
+        )
+    from boardctl.store.journal_file import kept_here
 
-        journal = journal_name(args)
-        if not kept_here(journal):
-            raise ControlError(
-                f"the boardctl service is not running and there is no journal at {journal}"
-            )
-        if op in ("status", "history"):
-            return read_journal(journal, op), False
+    journal = journal_name(args)
+    if not kept_here(journal):
+        raise ControlError(
+            f"the boardctl service is not running and there is no journal at {journal}"
+        )
+    if op not in ("status", "history"):
         raise ControlError(f"{op}: needs the running service")
-    raise ControlError(
-        f"{op} {command.get('button') or command.get('key')}: needs the running service "
-        "(for a lasting value, set board.brightness or sound.volume / sound.mute in the config)"
-    )
+    return read_journal(journal, op), False
 
 
 def format_status(status: dict[str, Any]) -> str:
