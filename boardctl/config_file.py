@@ -24,7 +24,7 @@ class ServiceConfig(NamedTuple):
     socket: str = ""
 
 
-SERVICE_CHECKS: dict[str, Check | None] = {"journal": None, "socket": None}
+SERVICE_CHECKS: dict[str, Check | None] = dict.fromkeys(ServiceConfig._fields)
 
 
 def coerce(value: Any, kind: type, where: str) -> Any:

@@ -140,7 +140,7 @@ class BoardView:
     error_at: float | None = None  # when an entry was last rejected
     over_at: float | None = None  # when the game ended
     lines: tuple[int, ...] | None = None  # the skunk lines (None: target-30, -60, -90)
-    extra: ViewExtra = field(default_factory=lambda: ViewExtra(), compare=False, hash=False)
+    extra: ViewExtra = field(default_factory=ViewExtra, compare=False, hash=False)
 
     @property
     def skunk_lines(self) -> tuple[int, ...]:

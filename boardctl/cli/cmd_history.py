@@ -61,7 +61,7 @@ def _print_rows(pages: Iterator[list[Any]], *, as_json: bool) -> None:
         print(format_history([]))
 
 
-def _pages_from_service(args: argparse.Namespace, *, all_games: bool = True) -> Iterator[list[Any]]:
+def _pages_from_service(args: argparse.Namespace, *, all_games: bool) -> Iterator[list[Any]]:
     """This game's rows, or every game's a page at a time, from the service (none if no service
     answers); each page asked for by the event it follows (a read: safe to repeat)."""
     from boardctl.service.client import ServiceDown, request, request_ready

@@ -117,16 +117,6 @@ def target_paths(args: Any) -> tuple[Path, Path]:
     return Path(socket_path(args)), journal_path(args)
 
 
-def needs_service(command: dict[str, Any]) -> bool:
-    """A request only the running service can answer (a press; a value it keeps)."""
-    op = command.get("op")
-    if op != "set":
-        return op == "press"
-    from boardctl.service.settings import BOARD_SETTINGS
-
-    return command.get("key") in BOARD_SETTINGS
-
-
 def checked(command: dict[str, Any]) -> dict[str, Any]:
     """``command`` through the service's own checks (and cleaning), here in the process."""
     from boardctl.service.control import encode, parse_request
@@ -141,7 +131,13 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     from boardctl.service.wire import READ_ONLY
 
     socket_file = socket_path(args)
-    if command.get("op") not in READ_ONLY and not needs_service(command):
+    op = command.get("op")
+    needs_service = op == "press"  # a press, or a value the running board keeps
+    if op == "set":
+        from boardctl.service.settings import BOARD_SETTINGS
+
+        needs_service = command.get("key") in BOARD_SETTINGS
+    if op not in READ_ONLY and not needs_service:
         from boardctl.service.retry import send_once
 
         def direct(command: dict[str, Any]) -> tuple[Any, bool]:
@@ -154,29 +150,23 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
     try:
         return request(socket_file, command), True
     except ServiceDown:  # a status has nothing in it to check: the journal's
-        return _without_service(args, command if command == {"op": "status"} else checked(command))
-
-
-def _without_service(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
-    """A read-only request answered from the journal; the others need the service."""
-    from boardctl.service.wire import READ_ONLY
-
+        command = command if command == {"op": "status"} else checked(command)
     op = command["op"]
-    if op in READ_ONLY:
-        from boardctl.store.journal_file import kept_here
+    if op not in READ_ONLY:  # a press or a board setting
+        raise ControlError(
+            f"{op} {command.get('button') or command.get('key')}: needs the running service "
+            "(for a lasting value, set board.brightness or sound.volume / sound.mute in the config)"
+        )
+    from boardctl.store.journal_file import kept_here
 
-        journal = journal_name(args)
-        if not kept_here(journal):
-            raise ControlError(
-                f"the boardctl service is not running and there is no journal at {journal}"
-            )
-        if op in ("status", "history"):
-            return read_journal(journal, op), False
+    journal = journal_name(args)
+    if not kept_here(journal):
+        raise ControlError(
+            f"the boardctl service is not running and there is no journal at {journal}"
+        )
+    if op not in ("status", "history"):
         raise ControlError(f"{op}: needs the running service")
-    raise ControlError(
-        f"{op} {command.get('button') or command.get('key')}: needs the running service "
-        "(for a lasting value, set board.brightness or sound.volume / sound.mute in the config)"
-    )
+    return read_journal(journal, op), False
 
 
 def format_status(status: dict[str, Any]) -> str:

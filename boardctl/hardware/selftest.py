@@ -71,7 +71,7 @@ class SelfTest:
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], float] = time.monotonic
     colour: RGB = WHITE
-    inputs_seen: list[str] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)  # the inputs reported (a line's first word)
 
     def __post_init__(self) -> None:
         if self.led_count < 1:
@@ -103,19 +103,16 @@ class SelfTest:
     def wait_for_inputs(self, expected: Iterable[str], *, timeout: float) -> list[str]:
         """Report inputs until each of ``expected`` (a line's first word) was seen or
         ``timeout`` passes; the ones never seen."""
-        missing = [name for name in expected if not self._seen(name)]
+        missing = [name for name in expected if name not in self.seen]
         deadline = self.clock() + timeout
         while missing and self.events is not None and (left := deadline - self.clock()) > 0:
             with contextlib.suppress(queue.Empty):
                 self._record(self.events.get(timeout=min(left, 0.5)))
-                missing = [name for name in missing if not self._seen(name)]
+                missing = [name for name in missing if name not in self.seen]
         return missing
 
-    def _seen(self, name: str) -> bool:
-        return any(line.startswith(name + " ") for line in self.inputs_seen)
-
     def _record(self, line: str) -> None:
-        self.inputs_seen.append(line)
+        self.seen.add(line.partition(" ")[0])
         self.report(f"input: {line}")
 
     def drain(self) -> None:
