@@ -18,27 +18,9 @@ RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 #: Numbers in words, 0-19: the ranks two to ten and the spoken count (speech.py) use them.
-NUMBER_WORDS = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
+NUMBER_WORDS = tuple(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    " fifteen sixteen seventeen eighteen nineteen".split()
 )
 RANK_NAMES = ("ace", *NUMBER_WORDS[2:11], "jack", "queen", "king")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
