@@ -18,9 +18,27 @@ RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 #: Numbers in words, 0-19: the ranks two to ten and the spoken count (speech.py) use them.
-NUMBER_WORDS = tuple(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
-    " fifteen sixteen seventeen eighteen nineteen".split()
+NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
 )
 RANK_NAMES = ("ace", *NUMBER_WORDS[2:11], "jack", "queen", "king")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
