@@ -240,8 +240,3 @@ class LinkLike(Protocol):
 def _write(stream: TextIO, text: str) -> None:
     stream.write(terminal.printable(text, getattr(stream, "encoding", None)))
     stream.flush()
-
-
-def is_terminal(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
