@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
@@ -86,11 +87,8 @@ def crib_mean(discard: tuple[Card, ...], unseen: list[Card], scoring: Scoring = 
     """Mean crib count: ``discard``, then random unseen cards up to four, then a random starter."""
     n = len(unseen)
     k = 4 - len(discard)  # crib cards that are not ours
-    rank_count = [0] * 14
-    suit_count = [0] * 4
-    for card in unseen:
-        rank_count[card.rank] += 1
-        suit_count[card.suit] += 1
+    rank_count = Counter(card.rank for card in unseen)
+    suit_count = Counter(card.suit for card in unseen)
     present = [rank for rank in range(1, 14) if rank_count[rank]]
     # Fifteens, pairs and runs: over multisets of other crib ranks and the starter rank.
     base_code = rank_code(card.rank for card in discard)

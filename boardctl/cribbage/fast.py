@@ -75,9 +75,7 @@ def hand_total(
             flush = False
         if rank == JACK and suit == s_suit:
             nobs = 1
-    points = _TABLES[scoring.run_min].get(code)
-    if points is None:
-        points = code_points(code, scoring.run_min)
+    points = code_points(code, scoring.run_min)
     if flush:
         if s_suit == first_suit:
             points += len(hand) + 1

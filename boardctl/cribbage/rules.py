@@ -7,9 +7,11 @@ read a :class:`~boardctl.cribbage.scoring.Scoring`, the engine asks for a rule.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.errors import EntryError, RuleSetError
@@ -78,19 +80,12 @@ class RuleSet:
     note: str = ""
 
 
-def _quotes() -> dict[str, dict[str, tuple[Source, ...]]]:
-    """The seed quotes of ``rules.toml``: ``house_rules``, ``points`` and ``rule_sets``, by name."""
-    import tomllib
-    from pathlib import Path
-
-    text = Path(__file__).with_name("rules.toml").read_text(encoding="utf-8")
-    return {
-        kind: {name: tuple(Source(**quote) for quote in quotes) for name, quotes in table.items()}
-        for kind, table in tomllib.loads(text).items()
-    }
-
-
-_QUOTES = _quotes()
+# The seed quotes of ``rules.toml``: ``house_rules``, ``points`` and ``rule_sets``, by name.
+_QUOTES_FILE = Path(__file__).with_name("rules.toml")
+_QUOTES: dict[str, dict[str, tuple[Source, ...]]] = {
+    kind: {name: tuple(Source(**quote) for quote in quotes) for name, quotes in table.items()}
+    for kind, table in tomllib.loads(_QUOTES_FILE.read_text(encoding="utf-8")).items()
+}
 
 DEAL_RIGHT = "deal-right"
 ANY_OPPONENT = "skunk-any-opponent"  # the measure of every rule set (skunk_loser)

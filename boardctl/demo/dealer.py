@@ -90,4 +90,4 @@ class Dealer(Generic[C]):
         """The starter: the top card of the lower packet of the stock's cut."""
         if not stock:
             raise DemoError("no cards left to cut for the starter")
-        return stock[self.cut_point(len(stock))] if len(stock) > 1 else stock[0]
+        return stock[self.cut_point(len(stock))]

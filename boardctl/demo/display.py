@@ -8,7 +8,7 @@ import textwrap
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Protocol, TextIO, cast
+from typing import Protocol, TextIO
 
 from boardctl.board import Frame, PowerBudget, Renderer, load_layout, terminal
 from boardctl.errors import BoardError
@@ -95,8 +95,7 @@ class Board:
 
     def draw(self, view: BoardView, *, color: str, now: float | None = None) -> str:
         """The virtual board as text (``color``: truecolor, 256 or none)."""
-        mode = cast("terminal.ColorMode", color)
-        return terminal.draw_board(view, self.frame(view, now), self.layout, color=mode)
+        return terminal.draw_board(view, self.frame(view, now), self.layout, color=color)
 
     def animate(
         self,
@@ -241,8 +240,3 @@ class LinkLike(Protocol):
 def _write(stream: TextIO, text: str) -> None:
     stream.write(terminal.printable(text, getattr(stream, "encoding", None)))
     stream.flush()
-
-
-def is_terminal(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())

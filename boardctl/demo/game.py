@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
+from boardctl.cribbage.awards import opening_points
 from boardctl.cribbage.cards import DECK, RANK_LETTERS, SUIT_LETTERS, Card
 from boardctl.cribbage.discard import rank_discards
 from boardctl.cribbage.hand import score_hand
@@ -178,18 +179,13 @@ class DemoGame:
             self.say(f"Cut for deal: {shown}" + (": a tie, cut again." if again else "."))
         first = cut.dealer
         self.say(f"{self.names[first]} cuts lowest and deals first.", BEATS["deal"])
-        before = [t.front for t in self.state.tracks]
         self.apply(Cut(first))
         # The five-card game: the engine gives the non-dealer three for last at the start.
-        for track, old in enumerate(before):
-            gained = self.front(track) - old
-            if gained:
-                pone = self.names[(first + 1) % self.variant.players]
-                text = f"{pone}, not dealing, pegs three for last."
-                text = log.scored(
-                    text, self.track_names[track], gained, self.front(track), self.style
-                )
-                self.say(text, BEATS["discard"])
+        for seat, points in opening_points(self.variant, first).items():
+            track = self.variant.team_of(seat)
+            text = f"{self.names[seat]}, not dealing, pegs three for last."
+            text = log.scored(text, self.track_names[track], points, self.front(track), self.style)
+            self.say(text, BEATS["discard"])
 
     def deal_once(self) -> None:
         """One deal: deal, discard, starter, the play, the show."""

@@ -4,7 +4,7 @@ heuristics, seeing only what a player sees; deterministic, so a seed replays a g
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Generic, Protocol, TypeVar
 
 from boardctl.errors import DemoError
@@ -47,26 +47,20 @@ SAFE_LEAD_BONUS = 1.0  # a lead under five cannot be answered with fifteen
 FIVE_LEAD_PENALTY = 1.5  # ten-cards are common: a led five is often fifteen two
 
 
+@dataclass(slots=True)
 class Player(Generic[C]):
     """A computer player with a deterministic strategy on the rules engine's scores
     (``play_points``: of the pile's last card; ``discard_advice``: throws, best first)."""
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        play_points: Callable[[Sequence[C]], int],
-        discard_advice: Callable[[Sequence[C], bool, int], Sequence[Sequence[C]]],
-        order: Callable[[C], int],
-    ) -> None:
-        self.name = name
-        self._play_points = play_points
-        self._discard_advice = discard_advice
-        self._order = order
+    name: str
+    _: KW_ONLY
+    play_points: Callable[[Sequence[C]], int]
+    discard_advice: Callable[[Sequence[C], bool, int], Sequence[Sequence[C]]]
+    order: Callable[[C], int]
 
     def discard(self, cards: Sequence[C], *, own_crib: bool, count: int) -> tuple[C, ...]:
         """The ``count`` cards to throw to the crib: the best the rules engine advises."""
-        for option in self._discard_advice(cards, own_crib, count):
+        for option in self.discard_advice(cards, own_crib, count):
             if len(option) == count:
                 return tuple(option)
         raise DemoError(f"no discard advice for {len(cards)} cards throwing {count}")
@@ -75,11 +69,11 @@ class Player(Generic[C]):
         """The card to lay: points now, then safety, then keep low cards for later."""
         if not context.legal:
             raise DemoError("no legal card to play (the player should say go)")
-        return max(context.legal, key=lambda card: (self.rate(card, context), -self._order(card)))
+        return max(context.legal, key=lambda card: (self.rate(card, context), -self.order(card)))
 
     def rate(self, card: C, context: PlayContext[C]) -> float:
         """How good laying ``card`` is now, in points (higher is better)."""
-        points = self._play_points([*context.pile, card])
+        points = self.play_points([*context.pile, card])
         count = context.count + pip_value(card)
         if count < 31:
             points += context.go_bonus

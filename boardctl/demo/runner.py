@@ -18,7 +18,6 @@ from boardctl.demo.display import (
     Table,
     TerminalTable,
     TextTable,
-    is_terminal,
     layout_for,
 )
 from boardctl.demo.game import DemoGame
@@ -32,7 +31,7 @@ def make_table(
     args: argparse.Namespace, stream: TextIO, tracks: int, target: int, stack: ExitStack
 ) -> Table:
     """Where to show the game, from ``--display`` and whether ``stream`` is a terminal."""
-    live = args.display == "leds" or (args.display == "terminal" and is_terminal(stream))
+    live = args.display == "leds" or (args.display == "terminal" and stream.isatty())
     pacer = Pacer((1.0 if live else 0.0) if args.speed is None else args.speed)  # paced if watched
     if args.display == "leds":  # the command line's options win over the configuration
         from boardctl.config import link_options, load_config
