@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
 
 from boardctl.board.frame import RGB, Frame
@@ -45,12 +45,12 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 BRIGHTNESS_GAMMA = 2.2
 
 
+@dataclass(slots=True)
 class Clock:
     """Answers "is this animation on at ``now``?" and remembers the next edge."""
 
-    def __init__(self, now: float) -> None:
-        self.now = now
-        self.next: float | None = None
+    now: float
+    next: float | None = None
 
     def edge(self, at: float) -> None:
         if at > self.now and (self.next is None or at < self.next):
@@ -101,20 +101,20 @@ def _floor_index(now: float, origin: float, step: float) -> int:
     return k
 
 
+@dataclass(slots=True)
 class _Canvas:
     """One frame being painted: the frame, the view, the clock and the tracks shown."""
 
-    __slots__ = ("clock", "frame", "lines", "target", "tracks", "view")
+    frame: bytearray
+    view: BoardView
+    clock: Clock
+    tracks: tuple[TrackLayout, ...]
+    target: int = field(init=False)
+    lines: list[tuple[int, int]] = field(init=False)
 
-    def __init__(
-        self, frame: bytearray, view: BoardView, clock: Clock, tracks: tuple[TrackLayout, ...]
-    ) -> None:
-        self.frame = frame
-        self.view = view
-        self.clock = clock
-        self.tracks = tracks
-        self.target = view.target
-        self.lines = [(line.index, line.hole) for line in view_lines(view)]
+    def __post_init__(self) -> None:
+        self.target = self.view.target
+        self.lines = [(line.index, line.hole) for line in view_lines(self.view)]
 
     def put(self, led: int, rgb: bytes) -> None:
         self.frame[3 * led : 3 * led + 3] = rgb
