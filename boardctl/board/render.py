@@ -1,6 +1,6 @@
 """The renderer: a board view and a time in, a frame of LED colours out, purely; animations are
 functions of time, so :meth:`Renderer.next_change` says when the frame next differs. The layers
-(docs/board.md, "What the board shows") are painted in the order of :meth:`Renderer._draw`."""
+(docs/board.md, "What the board shows") are painted bottom first, in the order of their methods."""
 
 from __future__ import annotations
 
@@ -210,21 +210,8 @@ class Renderer:
         return self.render_with_next(view, now)[1]
 
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
-        """Both :meth:`render` and :meth:`next_change` in one pass."""
-        self.check_view(view)
-        clock = Clock(now)
-        frame = bytearray(3 * self.layout.led_count)
-        self._draw(frame, view, clock)
-        out = bytes(frame)
-        if self._table is not None:
-            out = out.translate(self._table)
-        if self.power is not None:
-            out = limit_power(out, self.power)
-        return out, clock.next
-
-    def check_view(self, view: BoardView) -> None:
-        """Raise :class:`LayoutError` if ``view`` does not fit this layout (``ViewError`` if
-        it names a track that is not there)."""
+        """Both :meth:`render` and :meth:`next_change` in one pass; :class:`LayoutError` if
+        ``view`` does not fit this layout (``ViewError`` if it names a track that is not there)."""
         layout = self.layout
         if len(view.tracks) > len(layout.tracks):
             raise LayoutError(
@@ -242,10 +229,11 @@ class Renderer:
                 raise ViewError(
                     f"view {key} {index} is not a track index (0-{len(view.tracks) - 1})"
                 )
-
-    def _draw(self, frame: bytearray, view: BoardView, clock: Clock) -> None:
-        """Paint every layer, bottom first: a later layer's LEDs cover an earlier one's."""
-        canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
+        clock = Clock(now)
+        canvas = _Canvas(
+            bytearray(3 * layout.led_count), view, clock, layout.tracks[: len(view.tracks)]
+        )
+        # every layer, bottom first: a later layer's LEDs cover an earlier one's
         self._status_layer(canvas)
         self._lines_layer(canvas)
         self._pegs_layer(canvas)
@@ -257,8 +245,14 @@ class Renderer:
         self._sign_layer(canvas)
         self._ask_layer(canvas)
         self._error_layer(canvas)
+        out = bytes(canvas.frame)
+        if self._table is not None:
+            out = out.translate(self._table)
+        if self.power is not None:
+            out = limit_power(out, self.power)
+        return out, clock.next
 
-    # --- the layers, in painting order (see _draw) -------------------------------
+    # --- the layers, in painting order (see render_with_next) -------------------------------
     def _status_layer(self, c: _Canvas) -> None:
         if self.layout.status is not None:
             c.put(self.layout.status, self._status)

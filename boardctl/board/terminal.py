@@ -71,9 +71,8 @@ def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
         raise OptionError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
     if mode != "auto":
         return mode
-    if os.environ.get("NO_COLOR") or not (stream or sys.stdout).isatty():
-        return "none"
-    if os.environ.get("TERM", "") in ("", "dumb"):
+    plain = os.environ.get("NO_COLOR") or os.environ.get("TERM", "") in ("", "dumb")
+    if plain or not (stream or sys.stdout).isatty():
         return "none"
     if os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
         return "truecolor"
