@@ -147,7 +147,9 @@ def draw_board(
     out = [_header(view, frame, layout, mode, style.columns)]
     if style.detail:
         out.append(clip(detail_line(view), style.columns, "~"))
-    out.append(" " * (style.name_width + 1) + "start " + _ruler(style))
+    group = GROUP_HOLES * style.hole_width + 1  # the ruler: the number of each group's first hole
+    ruler = "".join(f"{n:<{group}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
+    out.append(" " * (style.name_width + 1) + "start " + ruler)
     notes_width = style.columns - (style.name_width + body_width + 13)
     spread = [
         _spread(_beside(view, frame, layout, mode, t), len(rows), notes_width)
@@ -211,12 +213,6 @@ def detail_line(view: BoardView) -> str:
 _ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
 # A colour, then each reset followed by that same colour again (a run of one colour).
 _RUN = re.compile(r"(\x1b\[(?!0m)[0-9;]*m)[^\x1b]*(?:\x1b\[0m\1[^\x1b]*)+")
-
-
-def _ruler(style: Style) -> str:
-    """Column numbers of the first hole of each group (1, 6, 11, ...)."""
-    group = GROUP_HOLES * style.hole_width + 1
-    return "".join(f"{n:<{group}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
 
 
 def _hole(view: BoardView, frame: Frame, layout: Layout, mode: str, track: int, hole: int) -> str:
