@@ -109,18 +109,17 @@ class _Canvas:
     view: BoardView
     clock: Clock
     tracks: tuple[TrackLayout, ...]
-    target: int = field(init=False)
     lines: list[tuple[int, int]] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.target = self.view.target
         self.lines = [(line.index, line.hole) for line in view_lines(self.view)]
 
     def put(self, led: int, rgb: bytes) -> None:
         self.frame[3 * led : 3 * led + 3] = rgb
 
     def clamp(self, score: int) -> int:
-        return 0 if score < 0 else self.target if score > self.target else score
+        target = self.view.target
+        return 0 if score < 0 else target if score > target else score
 
     def pending_blink(self) -> bool:
         pending_at = self.view.extra.pending_at
