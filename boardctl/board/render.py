@@ -401,8 +401,6 @@ def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int
     steady LED a point up to ``led_count``, then the first ``points - led_count`` blinking; a
     match needing more than twice ``led_count`` before the win lights in proportion."""
     points = max(0, points)
-    if led_count == 0:
-        return 0, 0
     if match_target - 1 > 2 * led_count:
         return min(led_count, points * led_count // match_target), 0
     if points <= led_count:
