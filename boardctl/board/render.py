@@ -364,12 +364,11 @@ class Renderer:
         """The refusal's sign: the first holes of every track, steady in the error colour."""
         view = c.view
         refusal = view.extra.refusal
-        if refusal is None or not SIGN_HOLES[refusal]:
-            return
-        if not c.clock.window(view.error_at, SIGN_SECONDS):
+        holes = 0 if refusal is None else SIGN_HOLES[refusal]
+        if not holes or not c.clock.window(view.error_at, SIGN_SECONDS):
             return
         for track in c.tracks:
-            for hole in range(1, min(SIGN_HOLES[refusal], len(track.holes) - 1) + 1):
+            for hole in range(1, min(holes, len(track.holes) - 1) + 1):
                 c.put(track.holes[hole], self._error)
 
     def _ask_layer(self, c: _Canvas) -> None:
