@@ -11,7 +11,7 @@ from boardctl.board import theme
 from boardctl.board.frame import Frame as Frame  # (the service loop imports it from here)
 from boardctl.board.layout import Layout
 from boardctl.board.render import Clock
-from boardctl.board.rulesign import rule_sign_colour, rule_sign_holes
+from boardctl.board.rulesign import RULE_COLOURS, rule_sign_holes
 from boardctl.board.signs import LINK_ENDED_STEP, STUCK_COLOUR, stuck_next, stuck_on, stuck_places
 from boardctl.errors import LayoutError
 from boardctl.view import BoardView, ButtonId, SettingsShown
@@ -133,10 +133,10 @@ class OverlayRenderer:
         for i in range(settings.choices):
             put(layout.led_of(track, first + i), AMBER if i == settings.choice else AMBER_DIM)
         name = str(settings.value)
-        colour = rule_sign_colour(name)
-        if settings.item == "rules" and colour is not None:  # the rule set's sign over its choices
+        sign = RULE_COLOURS.get(name)
+        if settings.item == "rules" and sign is not None:  # the rule set's sign over its choices
             for i in range(rule_sign_holes(name)):
-                put(layout.led_of(track, first + i), colour)
+                put(layout.led_of(track, first + i), bytes(sign[0]))
         if layout.status is not None:
             put(layout.status, AMBER)
         return bytes(frame)

@@ -1,12 +1,12 @@
 """The renderer: a board view and a time in, a frame of LED colours out, purely; animations are
 functions of time, so :meth:`Renderer.next_change` says when the frame next differs. The layers
-(docs/board.md, "What the board shows") are painted in the order of :meth:`Renderer._draw`."""
+(docs/board.md, "What the board shows") are painted bottom first, in the order of their methods."""
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
 
 from boardctl.board.frame import RGB, Frame
@@ -45,12 +45,12 @@ LINE_PATTERNS: dict[int, tuple[float, ...]] = {
 BRIGHTNESS_GAMMA = 2.2
 
 
+@dataclass(slots=True)
 class Clock:
     """Answers "is this animation on at ``now``?" and remembers the next edge."""
 
-    def __init__(self, now: float) -> None:
-        self.now = now
-        self.next: float | None = None
+    now: float
+    next: float | None = None
 
     def edge(self, at: float) -> None:
         if at > self.now and (self.next is None or at < self.next):
@@ -101,26 +101,25 @@ def _floor_index(now: float, origin: float, step: float) -> int:
     return k
 
 
+@dataclass(slots=True)
 class _Canvas:
     """One frame being painted: the frame, the view, the clock and the tracks shown."""
 
-    __slots__ = ("clock", "frame", "lines", "target", "tracks", "view")
+    frame: bytearray
+    view: BoardView
+    clock: Clock
+    tracks: tuple[TrackLayout, ...]
+    lines: list[tuple[int, int]] = field(init=False)
 
-    def __init__(
-        self, frame: bytearray, view: BoardView, clock: Clock, tracks: tuple[TrackLayout, ...]
-    ) -> None:
-        self.frame = frame
-        self.view = view
-        self.clock = clock
-        self.tracks = tracks
-        self.target = view.target
-        self.lines = [(line.index, line.hole) for line in view_lines(view)]
+    def __post_init__(self) -> None:
+        self.lines = [(line.index, line.hole) for line in view_lines(self.view)]
 
     def put(self, led: int, rgb: bytes) -> None:
         self.frame[3 * led : 3 * led + 3] = rgb
 
     def clamp(self, score: int) -> int:
-        return 0 if score < 0 else self.target if score > self.target else score
+        target = self.view.target
+        return 0 if score < 0 else target if score > target else score
 
     def pending_blink(self) -> bool:
         pending_at = self.view.extra.pending_at
@@ -210,21 +209,8 @@ class Renderer:
         return self.render_with_next(view, now)[1]
 
     def render_with_next(self, view: BoardView, now: float) -> tuple[Frame, float | None]:
-        """Both :meth:`render` and :meth:`next_change` in one pass."""
-        self.check_view(view)
-        clock = Clock(now)
-        frame = bytearray(3 * self.layout.led_count)
-        self._draw(frame, view, clock)
-        out = bytes(frame)
-        if self._table is not None:
-            out = out.translate(self._table)
-        if self.power is not None:
-            out = limit_power(out, self.power)
-        return out, clock.next
-
-    def check_view(self, view: BoardView) -> None:
-        """Raise :class:`LayoutError` if ``view`` does not fit this layout (``ViewError`` if
-        it names a track that is not there)."""
+        """Both :meth:`render` and :meth:`next_change` in one pass; :class:`LayoutError` if
+        ``view`` does not fit this layout (``ViewError`` if it names a track that is not there)."""
         layout = self.layout
         if len(view.tracks) > len(layout.tracks):
             raise LayoutError(
@@ -242,10 +228,11 @@ class Renderer:
                 raise ViewError(
                     f"view {key} {index} is not a track index (0-{len(view.tracks) - 1})"
                 )
-
-    def _draw(self, frame: bytearray, view: BoardView, clock: Clock) -> None:
-        """Paint every layer, bottom first: a later layer's LEDs cover an earlier one's."""
-        canvas = _Canvas(frame, view, clock, self.layout.tracks[: len(view.tracks)])
+        clock = Clock(now)
+        canvas = _Canvas(
+            bytearray(3 * layout.led_count), view, clock, layout.tracks[: len(view.tracks)]
+        )
+        # every layer, bottom first: a later layer's LEDs cover an earlier one's
         self._status_layer(canvas)
         self._lines_layer(canvas)
         self._pegs_layer(canvas)
@@ -257,8 +244,14 @@ class Renderer:
         self._sign_layer(canvas)
         self._ask_layer(canvas)
         self._error_layer(canvas)
+        out = bytes(canvas.frame)
+        if self._table is not None:
+            out = out.translate(self._table)
+        if self.power is not None:
+            out = limit_power(out, self.power)
+        return out, clock.next
 
-    # --- the layers, in painting order (see _draw) -------------------------------
+    # --- the layers, in painting order (see render_with_next) -------------------------------
     def _status_layer(self, c: _Canvas) -> None:
         if self.layout.status is not None:
             c.put(self.layout.status, self._status)
@@ -371,12 +364,11 @@ class Renderer:
         """The refusal's sign: the first holes of every track, steady in the error colour."""
         view = c.view
         refusal = view.extra.refusal
-        if refusal is None or not SIGN_HOLES[refusal]:
-            return
-        if not c.clock.window(view.error_at, SIGN_SECONDS):
+        holes = 0 if refusal is None else SIGN_HOLES[refusal]
+        if not holes or not c.clock.window(view.error_at, SIGN_SECONDS):
             return
         for track in c.tracks:
-            for hole in range(1, min(SIGN_HOLES[refusal], len(track.holes) - 1) + 1):
+            for hole in range(1, min(holes, len(track.holes) - 1) + 1):
                 c.put(track.holes[hole], self._error)
 
     def _ask_layer(self, c: _Canvas) -> None:
@@ -408,8 +400,6 @@ def game_point_leds(points: int, match_target: int, led_count: int) -> tuple[int
     steady LED a point up to ``led_count``, then the first ``points - led_count`` blinking; a
     match needing more than twice ``led_count`` before the win lights in proportion."""
     points = max(0, points)
-    if led_count == 0:
-        return 0, 0
     if match_target - 1 > 2 * led_count:
         return min(led_count, points * led_count // match_target), 0
     if points <= led_count:

@@ -24,12 +24,6 @@ def rule_sign_holes(name: str) -> int:
     return names.index(name) + 1 if name in names else 0
 
 
-def rule_sign_colour(name: str) -> bytes | None:
-    """The rule set's LED colour as frame bytes (None: no such rule set)."""
-    colour = RULE_COLOURS.get(name)
-    return bytes(colour[0]) if colour is not None else None
-
-
 def rule_legend() -> list[tuple[str, str, str]]:
     """Each rule set, its sign in words (``3 blue``: holes 1-3 lit blue) and its title up to the
     colon, in the settings' order."""

@@ -88,21 +88,15 @@ def fit(
         full = [line.replace("U redo", f"U = {ask.other}") for line in help_lines]
         short_help = SHORT_HELP.replace("U:redo", f"U:{ask.other}")
     short = [short_help] if help_lines else []
-    need = (0, 0)
+    width = height = 0  # the size the last board tried needs
     for name, style in styles(view, columns):
         rows = draw_board(view, frame, layout, color=color, style=style).rstrip("\n").split("\n")
         for help_rows in (full, short) if name in ("compact", "narrow") else (full,):
-            need = (max(map(visible_len, [*rows, *help_rows])), len(rows) + len(help_rows))
-            if need[0] <= columns and need[1] <= room:
+            width = max(map(visible_len, [*rows, *help_rows]))
+            height = len(rows) + len(help_rows)
+            if width <= columns and height <= room:
                 return Fitted(name, rows, help_rows)
-    return Fitted("too-small", too_small(view, layout, columns, room, need), [])
-
-
-def too_small(
-    view: BoardView, layout: Layout, columns: int, room: int, need: tuple[int, int]
-) -> list[str]:
-    """What a terminal too small for any board shows: why, the size needed, the score."""
-    width, height = need
+    # none fits: why, the size needed, the score
     message = (
         f"The terminal ({columns}x{room + 1}) is too small for the virtual board: "
         f"{layout.name} with {len(view.tracks)} tracks needs at least {width}x{height + 1}. "
@@ -115,7 +109,7 @@ def too_small(
     )
     out.append(f"{score} · {view.phase}")
     out.extend(refusal_rows(view, max(columns, 10)))
-    return [clip(row, columns) for row in out[: max(room, 1)]]
+    return Fitted("too-small", [clip(row, columns) for row in out[: max(room, 1)]], [])
 
 
 def compose(

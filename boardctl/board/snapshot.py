@@ -139,7 +139,9 @@ def draw_png(view: BoardView, frame: Frame, layout: Layout, *, scale: int = 2) -
     for led, (x, y) in picture.leds.items():  # light spilling onto the wood around lit holes
         colour = pixel(frame, led)
         if any(colour):
-            halo = _mix(WOOD, display_colour(colour), 0.35 * max(colour) / 255)
+            glow_level = 0.35 * max(colour) / 255  # the wood's colour mixed with the light's
+            light = display_colour(colour)
+            halo = tuple(round(w + (c - w) * glow_level) for w, c in zip(WOOD, light, strict=True))
             draw.ellipse([x - glow, y - glow, x + glow, y + glow], fill=halo)
     for led, (x, y) in picture.leds.items():
         colour = pixel(frame, led)
@@ -148,11 +150,6 @@ def draw_png(view: BoardView, frame: Frame, layout: Layout, *, scale: int = 2) -
     for (x, y), text in picture.texts:
         draw.text((x, y), text, fill=INK, font=font)
     return image
-
-
-def _mix(base: RGB, light: RGB, amount: float) -> RGB:
-    r, g, b = (round(c + (d - c) * amount) for c, d in zip(base, light, strict=True))
-    return (r, g, b)
 
 
 def save_png(

@@ -71,9 +71,8 @@ def resolve_color_mode(mode: str = "auto", stream: TextIO | None = None) -> str:
         raise OptionError(f"color must be auto, truecolor, 256 or none, not {mode!r}")
     if mode != "auto":
         return mode
-    if os.environ.get("NO_COLOR") or not (stream or sys.stdout).isatty():
-        return "none"
-    if os.environ.get("TERM", "") in ("", "dumb"):
+    plain = os.environ.get("NO_COLOR") or os.environ.get("TERM", "") in ("", "dumb")
+    if plain or not (stream or sys.stdout).isatty():
         return "none"
     if os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
         return "truecolor"
@@ -145,10 +144,20 @@ def draw_board(
         rows = [*rows[:-2], rows[-2] + rows[-1]]
     lines = view_lines(view)
     body_width = max(_body_width(row, style) for row in rows)
-    out = [_header(view, frame, layout, mode, style.columns)]
-    if style.detail:
-        out.append(clip(detail_line(view), style.columns, "~"))
-    out.append(" " * (style.name_width + 1) + "start " + _ruler(style))
+    status = "" if layout.status is None else f"   status {_led(mode, frame, layout.status, '!')}"
+    caption = [layout.name, *caption_parts(view)]
+    while len(caption) > 2 and len(" · ".join(caption)) > style.columns - visible_len(status):
+        caption.pop(0)  # the layout's name goes first, then the target: the phase stays
+    out = [" · ".join(caption) + status]
+    if style.detail:  # the large board's line: the rule set, the skunk lines, the match
+        skunk = ", ".join(f"{LINE_KEYS[line.index]} {line.hole}" for line in lines) or "none"
+        detail = [f"rules {view.extra.rules or 'acc'}", f"skunk lines: {skunk}"]
+        if view.match_target:
+            detail.append(f"match to {view.match_target} game points")
+        out.append(clip(" · ".join(detail), style.columns, "~"))
+    group = GROUP_HOLES * style.hole_width + 1  # the ruler: the number of each group's first hole
+    ruler = "".join(f"{n:<{group}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
+    out.append(" " * (style.name_width + 1) + "start " + ruler)
     notes_width = style.columns - (style.name_width + body_width + 13)
     spread = [
         _spread(_beside(view, frame, layout, mode, t), len(rows), notes_width)
@@ -200,24 +209,9 @@ def fit_name(name: str, width: int) -> str:
     return "&".join(members)
 
 
-def detail_line(view: BoardView) -> str:
-    """The large board's extra line: the rule set, the skunk lines, the match."""
-    lines = ", ".join(f"{LINE_KEYS[line.index]} {line.hole}" for line in view_lines(view)) or "none"
-    parts = [f"rules {view.extra.rules or 'acc'}", f"skunk lines: {lines}"]
-    if view.match_target:
-        parts.append(f"match to {view.match_target} game points")
-    return " · ".join(parts)
-
-
 _ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
 # A colour, then each reset followed by that same colour again (a run of one colour).
 _RUN = re.compile(r"(\x1b\[(?!0m)[0-9;]*m)[^\x1b]*(?:\x1b\[0m\1[^\x1b]*)+")
-
-
-def _ruler(style: Style) -> str:
-    """Column numbers of the first hole of each group (1, 6, 11, ...)."""
-    group = GROUP_HOLES * style.hole_width + 1
-    return "".join(f"{n:<{group}}" for n in range(1, 31, GROUP_HOLES)).rstrip()
 
 
 def _hole(view: BoardView, frame: Frame, layout: Layout, mode: str, track: int, hole: int) -> str:
@@ -334,12 +328,3 @@ def clip(text: str, columns: int, mark: str = "…") -> str:
             out.append(token[:room])
             room -= len(token)
     return "".join(out) + mark + (_RESET if _ESCAPE.search(text) else "")
-
-
-def _header(view: BoardView, frame: Frame, layout: Layout, mode: str, columns: int) -> str:
-    led = layout.status
-    status = "" if led is None else f"   status {_led(mode, frame, led, '!')}"
-    parts = [layout.name, *caption_parts(view)]
-    while len(parts) > 2 and len(" · ".join(parts)) > columns - visible_len(status):
-        parts.pop(0)  # the layout's name goes first, then the target: the phase stays
-    return " · ".join(parts) + status

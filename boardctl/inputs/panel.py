@@ -84,6 +84,13 @@ class _Settings:
     item: int = 0
     since: float = 0.0
 
+    def shown(self) -> tuple[str, tuple[Any, ...], int]:
+        """The setting shown, its choices and its value's index among them (0: not there)."""
+        name = list(SETTING_CHOICES)[self.item]
+        choices = SETTING_CHOICES[name]
+        value = self.values.get(name)
+        return name, choices, choices.index(value) if value in choices else 0
+
 
 @dataclass(slots=True)
 class Panel:
@@ -191,16 +198,14 @@ class Panel:
         extra = ViewExtra() if extra is None else extra
         stuck = self._stuck()
         if self._settings is not None:
-            names = list(SETTING_CHOICES)
-            name = names[self._settings.item]
-            value = self._settings.values.get(name)
+            name, choices, choice = self._settings.shown()
             settings = SettingsShown(
                 item=name,
                 index=self._settings.item,
-                count=len(names),
-                value=value,
-                choice=_index_of(SETTING_CHOICES[name], value),
-                choices=len(SETTING_CHOICES[name]),
+                count=len(SETTING_CHOICES),
+                value=self._settings.values.get(name),
+                choice=choice,
+                choices=len(choices),
             )
             return replace(extra, settings=settings, stuck=stuck)
         return replace(
@@ -413,9 +418,7 @@ class Panel:
     def _cycle(self, step: int, t: float) -> list[Command]:
         settings = self._settings
         assert settings is not None
-        name = list(SETTING_CHOICES)[settings.item]
-        choices = SETTING_CHOICES[name]
-        index = _index_of(choices, settings.values.get(name))
+        name, choices, index = settings.shown()
         settings.values[name] = choices[(index + step) % len(choices)]
         settings.since = t
         # the brightness is seen at once, so the owner can judge it
@@ -461,7 +464,3 @@ class Panel:
         self._new_game = command
         self._confirm_since = t
         return []
-
-
-def _index_of(choices: tuple[Any, ...], value: Any) -> int:
-    return choices.index(value) if value in choices else 0
