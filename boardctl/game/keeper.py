@@ -52,19 +52,6 @@ Result = JsonObject  # what apply returns: ok, seq, the event and the status (JS
 log = logging.getLogger(__name__)
 
 
-def _keep_game_starts(journal: Journal, now: bool) -> None:
-    """Store the kept game starts of a journal without them (imported, restored, older), now, or
-    later by a thread (``now`` False: :mod:`boardctl.service.fault`)."""
-    from boardctl.results.kept import in_doubt, store_game_starts
-
-    if in_doubt(journal):
-        journal.starts_pending = not now
-        if now:
-            last = journal.last_seq
-            store_game_starts(journal)
-            assert journal.last_seq == last
-
-
 def _dressed(
     view: BoardView, journal: Journal | None, error_at: float | None, over_at: float | None
 ) -> BoardView:
@@ -135,8 +122,15 @@ class Scorekeeper:
             if full_replay or not keeper._load(*journal.resume()):
                 journal.rewind()  # no usable snapshot: replay from the first event
                 keeper._replay()
-            if not readonly:
-                _keep_game_starts(journal, not later)
+            if not readonly:  # a journal without kept game starts (imported, restored, older)
+                from boardctl.results.kept import in_doubt, store_game_starts
+
+                if in_doubt(journal):  # stored now, or by a thread (boardctl.service.fault)
+                    journal.starts_pending = later
+                    if not later:
+                        last = journal.last_seq
+                        store_game_starts(journal)
+                        assert journal.last_seq == last
             if setup is not None and keeper._seq == 0 and not readonly:
                 keeper.apply(new_game_event(setup))
         except BaseException:
@@ -405,11 +399,11 @@ class Scorekeeper:
         if self._all is not None:
             return [history_row(e) for e in self._all]
         assert self._journal is not None
-        full = Scorekeeper(None, limits=self._machine.limits, keep_all=True)
         with Journal.open(self._journal.path, readonly=True) as journal:
-            full._replay(journal.records())
-        assert full._all is not None
-        return [history_row(e) for e in full._all]
+            full = Scorekeeper.from_records(
+                None, list(journal.records()), limits=self._machine.limits
+            )
+        return full.history(all_games=True)
 
     # --- closing ----------------------------------------------------------------
 

@@ -101,16 +101,13 @@ class Machine:
         return plan
 
 
-def _undo(machine: Machine, command: Undo, choose: Chooser) -> Plan:
-    if not machine.past:
-        raise EntryError("nothing to undo (this is the start of the game)")
-    return Plan(command, machine.past[-1], move="undo")
-
-
-def _redo(machine: Machine, command: Redo, choose: Chooser) -> Plan:
-    if not machine.future:
-        raise EntryError("nothing to redo")
-    return Plan(command, machine.future[-1], move="redo")
+def _move(machine: Machine, command: Undo | Redo, choose: Chooser) -> Plan:
+    """Undo or redo: back to the state on top of its stack."""
+    stack = machine.past if isinstance(command, Undo) else machine.future
+    if not stack:
+        start = " (this is the start of the game)" if isinstance(command, Undo) else ""
+        raise EntryError(f"nothing to {command.op}{start}")
+    return Plan(command, stack[-1], move=command.op)
 
 
 def _new_game(machine: Machine, command: NewGame, choose: Chooser) -> Plan:
@@ -193,8 +190,8 @@ def _confirm(machine: Machine, command: Confirm, choose: Chooser) -> Plan:
 
 #: The handler of each command type.
 HANDLERS: dict[type, Callable[..., Plan]] = {
-    Undo: _undo,
-    Redo: _redo,
+    Undo: _move,
+    Redo: _move,
     NewGame: _new_game,
     Next: _next,
     Cut: _cut,

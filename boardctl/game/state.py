@@ -225,14 +225,12 @@ class GameState:
 
 def _ask(value: JsonValue) -> Ask | None:
     """An :class:`Ask` from its snapshot list (None: the board asks nothing)."""
-    if value is None:
-        return None
-    if not isinstance(value, list) or len(value) != 4:
-        raise EntryError(f"malformed ask {value!r}")
-    track, points, kind, other = value
-    if not isinstance(kind, str) or not isinstance(other, str):
-        raise EntryError(f"malformed ask {value!r}")
-    return Ask(whole(track, "ask track"), whole(points, "ask points"), kind, other)
+    match value:
+        case None:
+            return None
+        case [track, points, str(kind), str(other)]:
+            return Ask(whole(track, "ask track"), whole(points, "ask points"), kind, other)
+    raise EntryError(f"malformed ask {value!r}")
 
 
 def _counted(value: JsonValue) -> tuple[Counted, ...]:
@@ -243,14 +241,11 @@ def _counted(value: JsonValue) -> tuple[Counted, ...]:
         raise EntryError(f"malformed counts {value!r}")
     counted = []
     for item in value:
-        if not isinstance(item, list) or len(item) != 3:
-            raise EntryError(f"malformed count {item!r}")
-        track, kind, cards = item
-        if not isinstance(kind, str) or not isinstance(cards, list):
-            raise EntryError(f"malformed count {item!r}")
-        if not all(isinstance(card, str) for card in cards):
-            raise EntryError(f"malformed count {item!r}")
-        counted.append(Counted(whole(track, "count track"), kind, tuple(map(str, cards))))
+        match item:
+            case [track, str(kind), list(cards)] if all(isinstance(card, str) for card in cards):
+                counted.append(Counted(whole(track, "count track"), kind, tuple(map(str, cards))))
+            case _:
+                raise EntryError(f"malformed count {item!r}")
     return tuple(counted)
 
 
