@@ -302,9 +302,8 @@ def parse_command(data: object) -> Command:
     op = data.get("op")
     if not isinstance(op, str) or op not in _PARSERS:
         raise EntryError(f"unknown op {op!r} (known: {', '.join(OPS)})")
-    parse, _ = _PARSERS[op]
     check_fields(data, op)
-    return parse(data)
+    return _PARSERS[op][0](data)
 
 
 def new_game_event(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:

@@ -153,8 +153,8 @@ def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
         points, kind, cards, starter = shown.points, shown.kind, shown.cards, shown.starter
     if points is None:
         raise EntryError("points must be a whole number, not None (or name the cards counted)")
-    entry = entries.peg(before, command.track, points, kind, machine.limits)
-    state = with_shown(before, entries.enter(entry), entry.track, shown)
+    entry, after = entries.peg(before, command.track, points, kind, machine.limits)
+    state = with_shown(before, after, entry.track, shown)
     ask = entries.ask_about(entry) if cards is None else None  # named cards leave no doubt
     return Plan(Peg(entry.track, entry.points, entry.kind, cards, starter), state.evolve(ask=ask))
 
@@ -179,8 +179,8 @@ def _refile(machine: Machine, command: Refile, choose: Chooser) -> Plan:
     if kind == ask.kind:  # kept as filed: the question is answered
         return Plan(event, machine.state.evolve(ask=None))
     base = machine.past[-1]  # the state before the entry asked about
-    entry = entries.peg(base, ask.track, ask.points, kind, machine.limits)
-    state = with_shown(base, entries.enter(entry), entry.track, None)  # it named no cards
+    entry, after = entries.peg(base, ask.track, ask.points, kind, machine.limits)
+    state = with_shown(base, after, entry.track, None)  # it named no cards
     return Plan(event, state.evolve(ask=None))
 
 
