@@ -57,9 +57,8 @@ class Preset:
 
     def ends_match(self, target: int, loser_score: int, *, fractions: bool = False) -> bool:
         """True when this result wins the match outright (a casual triple skunk)."""
-        return (
-            self.triple_wins_match and lines_failed(target, loser_score, fractions=fractions) >= 3
-        )
+        failed = lines_failed(target, loser_score, fractions=fractions)
+        return self.triple_wins_match and failed >= 3
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The preset as JSON-able data."""
