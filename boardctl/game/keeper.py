@@ -30,7 +30,7 @@ from boardctl.game.commands import (
     parse_command,
 )
 from boardctl.game.history import Entry, Row, history_row
-from boardctl.game.limits import Limits
+from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.machine import Chooser, Machine, Plan, awaiting
 from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import SNAPSHOT_FORMAT, GameState
@@ -77,7 +77,8 @@ class Scorekeeper:
         clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
     ) -> None:
-        self.machine = Machine(limits=limits)  # the state, with its undo and redo stacks
+        # the state, with its undo and redo stacks
+        self.machine = Machine(limits=limits or DEFAULT_LIMITS)
         self.journal = journal  # None: a memory scorekeeper
         self._choose = choose
         self._clock = clock  # when an entry was refused, when a game ended (views)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from boardctl.cribbage.cards import format_card, parse_cards
 from boardctl.errors import EntryError
@@ -46,21 +46,14 @@ class Plan:
     reset: bool = False
 
 
+@dataclass(repr=False)
 class Machine:
     """Folds commands into a :class:`GameState`, with undo and redo stacks (apply: plan, commit)."""
 
-    def __init__(self, state: GameState | None = None, *, limits: Limits | None = None) -> None:
-        self.state = state or GameState.initial().evolve(match_number=0)
-        self.limits = limits or DEFAULT_LIMITS
-        self.past: list[GameState] = []
-        self.future: list[GameState] = []
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Machine):
-            return NotImplemented
-        return (self.state, self.past, self.future) == (other.state, other.past, other.future)
-
-    __hash__ = None  # type: ignore[assignment]
+    state: GameState = field(default_factory=lambda: GameState.initial().evolve(match_number=0))
+    limits: Limits = field(default=DEFAULT_LIMITS, kw_only=True, compare=False)
+    past: list[GameState] = field(default_factory=list, init=False)
+    future: list[GameState] = field(default_factory=list, init=False)
 
     def __repr__(self) -> str:
         return f"Machine({self.state!r}, past={len(self.past)}, future={len(self.future)})"
@@ -204,7 +197,7 @@ HANDLERS: dict[type, Callable[..., Plan]] = {
 
 def replay(events: Iterable[Command], *, limits: Limits | None = None) -> Machine:
     """Fold ``events`` from a fresh machine (the journal's replay)."""
-    machine = Machine(limits=limits)
+    machine = Machine(limits=limits or DEFAULT_LIMITS)
     for event in events:
         machine.commit(machine.plan(event))
     return machine
@@ -212,10 +205,6 @@ def replay(events: Iterable[Command], *, limits: Limits | None = None) -> Machin
 
 # --- Signing off a result (``confirm_result``): a won game is final once every track confirmed;
 # until then undo may take back a confirmation or the win, and ``next`` is refused. ---------
-
-
-#: What may follow a settled result.
-AFTER_SETTLED = ("next", "new_game")
 
 
 def awaiting(state: GameState) -> tuple[int, ...]:
@@ -238,7 +227,7 @@ def check_open(state: GameState, op: str) -> None:
     if op == "next" and waiting:
         wait = ", ".join(state.track_name(t) for t in waiting)
         raise EntryError(f"the result waits for {wait} to confirm it (`boardctl confirm TRACK`)")
-    if not waiting and op not in AFTER_SETTLED:
+    if not waiting and op not in ("next", "new_game"):  # what may follow a settled result
         raise EntryError(
             "the result is confirmed by every side; press menu (`boardctl next`) for the next game",
             Refusal.GAME_OVER,
