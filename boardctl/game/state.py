@@ -151,8 +151,6 @@ class GameState:
                 raise EntryError("wrong number of tracks")
             tracks = tuple(TrackState(*_ints(row, 3)) for row in rows)
             values = {name: data[name] for name in _SCALARS}
-            confirmed = data.get("confirmed", [])  # a newer field: older snapshots lack it
-            count = len(confirmed) if isinstance(confirmed, list) else -1
             starter = data.get("starter")
             if starter is not None and not isinstance(starter, str):
                 raise EntryError(f"a starter must be a card, not {starter!r}")
@@ -160,8 +158,9 @@ class GameState:
                 setup,
                 tracks,
                 **values,  # type: ignore[arg-type]
-                confirmed=_ints(confirmed, count),
-                pegged=data.get("pegged") is True,  # newer fields: older snapshots lack them
+                # the fields from here on are newer: older snapshots lack them
+                confirmed=_ints(data.get("confirmed", [])),
+                pegged=data.get("pegged") is True,
                 ask=_ask(data.get("ask")),
                 starter=starter,
                 counted=_counted(data.get("counted")),
@@ -249,10 +248,10 @@ def _counted(value: JsonValue) -> tuple[Counted, ...]:
     return tuple(counted)
 
 
-def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
-    """``count`` whole numbers from a JSON list."""
-    if not isinstance(row, list) or len(row) != count:
-        raise EntryError(f"expected {count} numbers, not {row!r}")
+def _ints(row: JsonValue, count: int | None = None) -> tuple[int, ...]:
+    """Whole numbers from a JSON list (``count`` of them, if given)."""
+    if not isinstance(row, list) or count not in (None, len(row)):
+        raise EntryError(f"expected {count or 'a list of'} numbers, not {row!r}")
     return tuple(whole(value, "a track value") for value in row)
 
 
