@@ -88,7 +88,7 @@ PRESETS: dict[str, Preset] = {
 }
 
 DEFAULT_PRESET = "acc"
-VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
+VALUE_KEYS = tuple(f.name for f in fields(Preset) if f.name != "name")
 
 
 def get_preset(name: str, points: Mapping[str, object] | None = None) -> Preset:
