@@ -89,11 +89,9 @@ class Next(_Command):
 
 @dataclass(frozen=True, slots=True)
 class Cut(_Command):
-    """The first dealer (a seat); None = a random draw, recorded in the event.
-
-    ``cards``: one cut card per seat, the lowest deals (a tie is refused); ``starter``: the deal's
-    starter, with the cut or alone once the dealer is known (docs/scorekeeping.md).
-    """
+    """The first dealer (a seat; None = a random draw, recorded in the event); ``cards``: one cut
+    card per seat, the lowest deals (a tie is refused); ``starter``: the deal's starter, with the
+    cut or alone once the dealer is known (docs/scorekeeping.md)."""
 
     op: ClassVar[str] = "cut"
     dealer: int | None = None
@@ -156,10 +154,8 @@ class Confirm(_Command):
 
 @dataclass(frozen=True, slots=True)
 class Refile(_Command):
-    """File the asked-about last entry as ``kind`` (None: the other kind offered).
-
-    The same kind keeps it; the event records the kind, ``track`` and ``points``.
-    """
+    """File the asked-about last entry as ``kind`` (None: the other kind offered; the same kind
+    keeps it); the event records the kind, ``track`` and ``points``."""
 
     op: ClassVar[str] = "refile"
     kind: str | None = None
@@ -302,9 +298,8 @@ def parse_command(data: object) -> Command:
     op = data.get("op")
     if not isinstance(op, str) or op not in _PARSERS:
         raise EntryError(f"unknown op {op!r} (known: {', '.join(OPS)})")
-    parse, _ = _PARSERS[op]
     check_fields(data, op)
-    return parse(data)
+    return _PARSERS[op][0](data)
 
 
 def new_game_event(setup: GameSetup | NewGame | Mapping[str, JsonValue]) -> NewGame:

@@ -227,16 +227,14 @@ def check_track(state: GameState, track: int) -> None:
         )
 
 
-def peg(state: GameState, track: int, points: int, kind: str | None, limits: Limits) -> Entry:
-    """Check an entry's track and phase; the :class:`Entry` to hand to ``CHECKS[kind]``."""
+def peg(
+    state: GameState, track: int, points: int, kind: str | None, limits: Limits
+) -> tuple[Entry, GameState]:
+    """The checked :class:`Entry` and the state after it (:class:`EntryError` if refused)."""
     limits = limits_for(limits, state.setup.house_rules)  # the rules in force
     check_track(state, track)
     kind = kind or infer_kind(state, points, limits, track)
     if state.phase == "cut" and kind != "correction":
         raise EntryError(f"{CUT_FIRST}, or set mode free")
-    return Entry(state, track, points, kind, limits)
-
-
-def enter(entry: Entry) -> GameState:
-    """The state after a checked entry (raises :class:`EntryError` if its kind's check fails)."""
-    return CHECKS[entry.kind](entry)
+    entry = Entry(state, track, points, kind, limits)
+    return entry, CHECKS[kind](entry)

@@ -68,22 +68,9 @@ def _shown(event: Peg) -> str:
     return ""
 
 
-def counted(event: Peg, state: GameState) -> JsonObject | None:
-    """A count's breakdown (items, points, total, spoken) from its event's cards, or None."""
-    if event.cards is None or event.starter is None or event.kind not in ("hand", "crib"):
-        return None
-    from boardctl.cribbage.hand import score_hand
-    from boardctl.cribbage.rules import scoring_for
-    from boardctl.cribbage.speech import say_count
-
-    scoring = scoring_for(state.setup.house_rules)
-    score = score_hand(event.cards, event.starter, crib=event.kind == "crib", scoring=scoring)
-    return {**score.as_dict(), "said": say_count(score)}
-
-
 def history_row(entry: Entry) -> Row:
-    """One JSON-able row: seq, time, op, text, the event, the scores after it (and ``count``,
-    :func:`counted`, for a count that named its cards)."""
+    """One JSON-able row: seq, time, op, text, the event, the scores after it (and ``count``, the
+    breakdown of a count that named its cards: items, points, total, spoken)."""
     names = entry.after.setup.track_names()
     row: Row = {
         "seq": entry.seq,
@@ -98,8 +85,15 @@ def history_row(entry: Entry) -> Row:
     }
     if entry.clock is not None:
         row["clock_behind"] = round(entry.at - entry.clock, 3)
-    if isinstance(entry.event, Peg) and (count := counted(entry.event, entry.after)) is not None:
-        row["count"] = count
+    event = entry.event
+    if isinstance(event, Peg) and event.cards and event.starter and event.kind in ("hand", "crib"):
+        from boardctl.cribbage.hand import score_hand
+        from boardctl.cribbage.rules import scoring_for
+        from boardctl.cribbage.speech import say_count
+
+        scoring = scoring_for(entry.after.setup.house_rules)
+        score = score_hand(event.cards, event.starter, crib=event.kind == "crib", scoring=scoring)
+        row["count"] = {**score.as_dict(), "said": say_count(score)}
     return row
 
 

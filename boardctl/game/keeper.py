@@ -30,7 +30,7 @@ from boardctl.game.commands import (
     parse_command,
 )
 from boardctl.game.history import Entry, Row, history_row
-from boardctl.game.limits import Limits
+from boardctl.game.limits import DEFAULT_LIMITS, Limits
 from boardctl.game.machine import Chooser, Machine, Plan, awaiting
 from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import SNAPSHOT_FORMAT, GameState
@@ -50,19 +50,6 @@ Clock = Callable[[], float]
 Result = JsonObject  # what apply returns: ok, seq, the event and the status (JSON)
 
 log = logging.getLogger(__name__)
-
-
-def _keep_game_starts(journal: Journal, now: bool) -> None:
-    """Store the kept game starts of a journal without them (imported, restored, older), now, or
-    later by a thread (``now`` False: :mod:`boardctl.service.fault`)."""
-    from boardctl.results.kept import in_doubt, store_game_starts
-
-    if in_doubt(journal):
-        journal.starts_pending = not now
-        if now:
-            last = journal.last_seq
-            store_game_starts(journal)
-            assert journal.last_seq == last
 
 
 def _dressed(
@@ -90,12 +77,13 @@ class Scorekeeper:
         clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
     ) -> None:
-        self._machine = Machine(limits=limits)
-        self._journal = journal
+        # the state, with its undo and redo stacks
+        self.machine = Machine(limits=limits or DEFAULT_LIMITS)
+        self.journal = journal  # None: a memory scorekeeper
         self._choose = choose
         self._clock = clock  # when an entry was refused, when a game ended (views)
         self._wall_clock = wall_clock  # the time of an event in a memory keeper
-        self._seq = 0
+        self.seq = 0  # the sequence number of the last event (0 = none)
         self._game: list[Entry] = []
         self._done: list[Command] = []  # events undo would take back, last on top
         self._undone: list[Command] = []  # events redo would bring back
@@ -135,9 +123,16 @@ class Scorekeeper:
             if full_replay or not keeper._load(*journal.resume()):
                 journal.rewind()  # no usable snapshot: replay from the first event
                 keeper._replay()
-            if not readonly:
-                _keep_game_starts(journal, not later)
-            if setup is not None and keeper._seq == 0 and not readonly:
+            if not readonly:  # a journal without kept game starts (imported, restored, older)
+                from boardctl.results.kept import in_doubt, store_game_starts
+
+                if in_doubt(journal):  # stored now, or by a thread (boardctl.service.fault)
+                    journal.starts_pending = later
+                    if not later:
+                        last = journal.last_seq
+                        store_game_starts(journal)
+                        assert journal.last_seq == last
+            if setup is not None and keeper.seq == 0 and not readonly:
                 keeper.apply(new_game_event(setup))
         except BaseException:
             journal.close()
@@ -182,7 +177,7 @@ class Scorekeeper:
             state = GameState.from_dict(snapshot["state"])
         except (EntryError, KeyError, TypeError):
             return False
-        self._machine = Machine(state, limits=self._machine.limits)
+        self.machine = Machine(state, limits=self.machine.limits)
         first = records[0]
         self._remember(first.seq, first.at, self._plan(first, state), first.clock)
         self._replay(records[1:])
@@ -192,7 +187,7 @@ class Scorekeeper:
         """A journalled event's plan (``start``: the state after it, from its snapshot)."""
         try:
             event = parse_command(record.event)
-            return self._machine.plan(event) if start is None else Plan(event, start, reset=True)
+            return self.machine.plan(event) if start is None else Plan(event, start, reset=True)
         except EntryError as exc:
             raise JournalError(
                 f"journal {self.path}: event {record.seq} cannot be replayed "
@@ -201,21 +196,21 @@ class Scorekeeper:
 
     def _replay(self, records: Iterable[Record] | None = None) -> None:
         if records is None:
-            assert self._journal is not None
-            records = self._journal.records()
+            assert self.journal is not None
+            records = self.journal.records()
         for record in records:
             plan = self._plan(record)
-            self._machine.commit(plan)
+            self.machine.commit(plan)
             self._remember(record.seq, record.at, plan, record.clock)
         self._changed()
 
     def refresh(self) -> bool:
         """Read events another process appended since (readers); True if any."""
-        if self._journal is None:
+        if self.journal is None:
             return False
-        before = self._seq
+        before = self.seq
         self._replay()
-        return self._seq != before
+        return self.seq != before
 
     # --- the one way to change state ------------------------------------------
 
@@ -228,7 +223,7 @@ class Scorekeeper:
         """Validate ``command`` and compute its effect, changing nothing until
         :meth:`Pending.commit`; raise :class:`EntryError` (``error_at`` set) if refused."""
         try:
-            plan = self._machine.plan(command, choose=self._choose)
+            plan = self.machine.plan(command, choose=self._choose)
             if (isinstance(command, Set) and command.key == "names") or (
                 isinstance(command, NewGame) and command.names is not None
             ):
@@ -240,25 +235,25 @@ class Scorekeeper:
         over_at = self.over_at
         if plan.state.winner is None:
             over_at = None
-        elif self._machine.state.winner is None:
+        elif self.machine.state.winner is None:
             over_at = self._clock()
         return Pending(self, plan, over_at)
 
     def _commit(self, pending: Pending) -> Result:
         """Journal a prepared command durably, then fold it in (see :meth:`Pending.commit`)."""
-        if pending.base_seq != self._seq:
+        if pending.base_seq != self.seq:
             raise EntryError("the game changed since this entry was checked; enter it again")
         plan = pending.plan
-        if self._journal is not None:
+        if self.journal is not None:
             snapshot = games = None
             if plan.reset:  # a game starts: the undo stacks are empty, the state says it all
                 from boardctl.results.kept import games_before_start  # (folded by the engine)
 
                 snapshot = {"format": SNAPSHOT_FORMAT, "state": plan.state.to_dict()}
-                if not self._journal.starts_pending:
-                    games = games_before_start(self._journal)
+                if not self.journal.starts_pending:
+                    games = games_before_start(self.journal)
             try:
-                record = self._journal.append(
+                record = self.journal.append(
                     plan.event.to_json(), at=self._wall_clock(), snapshot=snapshot, games=games
                 )
             except JournalChanged as exc:
@@ -266,35 +261,35 @@ class Scorekeeper:
                 raise EntryError(f"{exc}; the board now shows the journal, enter it again") from exc
             except JournalError:
                 if self._settle_failed_write(pending.base_seq, plan.event.to_json()):
-                    return self._result(self._seq, plan.event)
+                    return self._result(self.seq, plan.event)
                 raise
             seq, at, clock = record.seq, record.at, record.clock
         else:
             last = self._game[-1].at if self._game else 0.0
-            seq, (at, clock) = self._seq + 1, stamp(self._wall_clock(), last)
-        ended = plan.state.winner is not None and self._machine.state.winner is None
-        self._machine.commit(plan)
+            seq, (at, clock) = self.seq + 1, stamp(self._wall_clock(), last)
+        ended = plan.state.winner is not None and self.machine.state.winner is None
+        self.machine.commit(plan)
         self._remember(seq, at, plan, clock)
         self._changed()
         self._view = pending._view  # the board view of the new state, if already built
         self.over_at = pending.over_at
-        if ended and self._journal is not None and not self._journal.readonly:
+        if ended and self.journal is not None and not self.journal.readonly:
             try:
-                self._journal.backup("game-end")
+                self.journal.backup("game-end")
             except JournalError as exc:  # a failed backup is logged, never fails the entry
                 log.warning("%s", exc)
         return self._result(seq, plan.event)
 
     def _settle_failed_write(self, base_seq: int, event: JsonObject) -> bool:
         """After a failed append: reopen and read on; True if the entry is there after all."""
-        assert self._journal is not None
+        assert self.journal is not None
         try:
-            self._journal.reopen()
+            self.journal.reopen()
             self.refresh()
         except JournalError as exc:
             log.error("after a failed write the journal cannot be read again: %s", exc)
             return False
-        if self._seq == base_seq + 1 and self.history()[-1]["event"] == event:
+        if self.seq == base_seq + 1 and self.history()[-1]["event"] == event:
             log.warning("the write reported an error, but the entry is in the journal: kept")
             return True
         return False
@@ -304,7 +299,7 @@ class Scorekeeper:
 
     def _remember(self, seq: int, at: float, plan: Plan, clock: float | None) -> None:
         """Keep the entry for history, tracking which event an undo or redo concerns."""
-        self._seq = seq
+        self.seq = seq
         event = plan.event
         undid = None
         if plan.move == "undo":
@@ -318,7 +313,7 @@ class Scorekeeper:
         else:
             self._done.append(event)
             self._undone = []
-        entry = Entry(seq, at, event, self._machine.state, undid, clock)
+        entry = Entry(seq, at, event, self.machine.state, undid, clock)
         self._game.append(entry)
         if self._all is not None:
             self._all.append(entry)
@@ -332,33 +327,18 @@ class Scorekeeper:
     @property
     def state(self) -> GameState:
         """The current (immutable) game state."""
-        return self._machine.state
-
-    @property
-    def machine(self) -> Machine:
-        """The state machine (with its undo and redo stacks)."""
-        return self._machine
-
-    @property
-    def seq(self) -> int:
-        """Sequence number of the last event (0 = none)."""
-        return self._seq
-
-    @property
-    def journal(self) -> Journal | None:
-        """The open journal, or None for a memory scorekeeper."""
-        return self._journal
+        return self.machine.state
 
     @property
     def path(self) -> str | None:
         """The journal file, or None for a memory scorekeeper."""
-        return None if self._journal is None else str(self._journal.path)
+        return None if self.journal is None else str(self.journal.path)
 
     def view(self) -> BoardView:
         """What the board shows now (with the time of the last rejection and game end)."""
         if self._view is None:
-            self._view = board_view(self._machine.state)
-        return _dressed(self._view, self._journal, self.error_at, self.over_at)
+            self._view = board_view(self.machine.state)
+        return _dressed(self._view, self.journal, self.error_at, self.over_at)
 
     def button_command(self, command: BoardCommand) -> BoardCommand:
         """``command`` from the buttons as the phase means it (docs/scorekeeping.md, "Buttons").
@@ -366,8 +346,8 @@ class Scorekeeper:
         During the cut a track's entry deals and ``next`` draws; in the show ``next`` enters a 0
         count; while the board asks (``state.ask``) redo refiles, unless an undone event waits.
         """
-        state = self._machine.state
-        if isinstance(command, Redo) and state.ask is not None and not self._machine.future:
+        state = self.machine.state
+        if isinstance(command, Redo) and state.ask is not None and not self.machine.future:
             return Refile()  # the board asks: the one press that files the entry as the other kind
         if not isinstance(command, Peg | Next):
             return command
@@ -383,19 +363,19 @@ class Scorekeeper:
 
     def waiting_signoff(self) -> tuple[int, ...] | None:
         """The tracks that confirmed while a finished game's result waits for others, else None."""
-        state = self._machine.state
+        state = self.machine.state
         return state.confirmed if awaiting(state) else None
 
     def status(self) -> Status:
         """The state as JSON-able data (a fresh dict the caller may keep)."""
         if self._status is None:
-            self._status = status_dict(self._machine.state)
+            self._status = status_dict(self.machine.state)
         status = dict(self._status)
-        status["seq"] = self._seq
-        status["undo"] = len(self._machine.past)
-        status["redo"] = len(self._machine.future)
-        if self._journal is not None and self._journal.damage is not None:
-            status[DAMAGE_KEY] = self._journal.damage.to_dict()
+        status["seq"] = self.seq
+        status["undo"] = len(self.machine.past)
+        status["redo"] = len(self.machine.future)
+        if self.journal is not None and self.journal.damage is not None:
+            status[DAMAGE_KEY] = self.journal.damage.to_dict()
         return status
 
     def history(self, *, all_games: bool = False) -> list[Row]:
@@ -404,19 +384,19 @@ class Scorekeeper:
             return [history_row(e) for e in self._game]
         if self._all is not None:
             return [history_row(e) for e in self._all]
-        assert self._journal is not None
-        full = Scorekeeper(None, limits=self._machine.limits, keep_all=True)
-        with Journal.open(self._journal.path, readonly=True) as journal:
-            full._replay(journal.records())
-        assert full._all is not None
-        return [history_row(e) for e in full._all]
+        assert self.journal is not None
+        with Journal.open(self.journal.path, readonly=True) as journal:
+            full = Scorekeeper.from_records(
+                None, list(journal.records()), limits=self.machine.limits
+            )
+        return full.history(all_games=True)
 
     # --- closing ----------------------------------------------------------------
 
     def close(self) -> None:
         """Close the journal (idempotent)."""
-        if self._journal is not None:
-            self._journal.close()
+        if self.journal is not None:
+            self.journal.close()
 
     def __enter__(self) -> Scorekeeper:
         return self

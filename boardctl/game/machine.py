@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from boardctl.cribbage.cards import format_card, parse_cards
 from boardctl.errors import EntryError
@@ -46,21 +46,14 @@ class Plan:
     reset: bool = False
 
 
+@dataclass(repr=False)
 class Machine:
     """Folds commands into a :class:`GameState`, with undo and redo stacks (apply: plan, commit)."""
 
-    def __init__(self, state: GameState | None = None, *, limits: Limits | None = None) -> None:
-        self.state = state or GameState.initial().evolve(match_number=0)
-        self.limits = limits or DEFAULT_LIMITS
-        self.past: list[GameState] = []
-        self.future: list[GameState] = []
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Machine):
-            return NotImplemented
-        return (self.state, self.past, self.future) == (other.state, other.past, other.future)
-
-    __hash__ = None  # type: ignore[assignment]
+    state: GameState = field(default_factory=lambda: GameState.initial().evolve(match_number=0))
+    limits: Limits = field(default=DEFAULT_LIMITS, kw_only=True, compare=False)
+    past: list[GameState] = field(default_factory=list, init=False)
+    future: list[GameState] = field(default_factory=list, init=False)
 
     def __repr__(self) -> str:
         return f"Machine({self.state!r}, past={len(self.past)}, future={len(self.future)})"
@@ -101,16 +94,13 @@ class Machine:
         return plan
 
 
-def _undo(machine: Machine, command: Undo, choose: Chooser) -> Plan:
-    if not machine.past:
-        raise EntryError("nothing to undo (this is the start of the game)")
-    return Plan(command, machine.past[-1], move="undo")
-
-
-def _redo(machine: Machine, command: Redo, choose: Chooser) -> Plan:
-    if not machine.future:
-        raise EntryError("nothing to redo")
-    return Plan(command, machine.future[-1], move="redo")
+def _move(machine: Machine, command: Undo | Redo, choose: Chooser) -> Plan:
+    """Undo or redo: back to the state on top of its stack."""
+    stack = machine.past if isinstance(command, Undo) else machine.future
+    if not stack:
+        start = " (this is the start of the game)" if isinstance(command, Undo) else ""
+        raise EntryError(f"nothing to {command.op}{start}")
+    return Plan(command, stack[-1], move=command.op)
 
 
 def _new_game(machine: Machine, command: NewGame, choose: Chooser) -> Plan:
@@ -156,8 +146,8 @@ def _peg(machine: Machine, command: Peg, choose: Chooser) -> Plan:
         points, kind, cards, starter = shown.points, shown.kind, shown.cards, shown.starter
     if points is None:
         raise EntryError("points must be a whole number, not None (or name the cards counted)")
-    entry = entries.peg(before, command.track, points, kind, machine.limits)
-    state = with_shown(before, entries.enter(entry), entry.track, shown)
+    entry, after = entries.peg(before, command.track, points, kind, machine.limits)
+    state = with_shown(before, after, entry.track, shown)
     ask = entries.ask_about(entry) if cards is None else None  # named cards leave no doubt
     return Plan(Peg(entry.track, entry.points, entry.kind, cards, starter), state.evolve(ask=ask))
 
@@ -182,8 +172,8 @@ def _refile(machine: Machine, command: Refile, choose: Chooser) -> Plan:
     if kind == ask.kind:  # kept as filed: the question is answered
         return Plan(event, machine.state.evolve(ask=None))
     base = machine.past[-1]  # the state before the entry asked about
-    entry = entries.peg(base, ask.track, ask.points, kind, machine.limits)
-    state = with_shown(base, entries.enter(entry), entry.track, None)  # it named no cards
+    entry, after = entries.peg(base, ask.track, ask.points, kind, machine.limits)
+    state = with_shown(base, after, entry.track, None)  # it named no cards
     return Plan(event, state.evolve(ask=None))
 
 
@@ -193,8 +183,8 @@ def _confirm(machine: Machine, command: Confirm, choose: Chooser) -> Plan:
 
 #: The handler of each command type.
 HANDLERS: dict[type, Callable[..., Plan]] = {
-    Undo: _undo,
-    Redo: _redo,
+    Undo: _move,
+    Redo: _move,
     NewGame: _new_game,
     Next: _next,
     Cut: _cut,
@@ -207,7 +197,7 @@ HANDLERS: dict[type, Callable[..., Plan]] = {
 
 def replay(events: Iterable[Command], *, limits: Limits | None = None) -> Machine:
     """Fold ``events`` from a fresh machine (the journal's replay)."""
-    machine = Machine(limits=limits)
+    machine = Machine(limits=limits or DEFAULT_LIMITS)
     for event in events:
         machine.commit(machine.plan(event))
     return machine
@@ -215,10 +205,6 @@ def replay(events: Iterable[Command], *, limits: Limits | None = None) -> Machin
 
 # --- Signing off a result (``confirm_result``): a won game is final once every track confirmed;
 # until then undo may take back a confirmation or the win, and ``next`` is refused. ---------
-
-
-#: What may follow a settled result.
-AFTER_SETTLED = ("next", "new_game")
 
 
 def awaiting(state: GameState) -> tuple[int, ...]:
@@ -241,7 +227,7 @@ def check_open(state: GameState, op: str) -> None:
     if op == "next" and waiting:
         wait = ", ".join(state.track_name(t) for t in waiting)
         raise EntryError(f"the result waits for {wait} to confirm it (`boardctl confirm TRACK`)")
-    if not waiting and op not in AFTER_SETTLED:
+    if not waiting and op not in ("next", "new_game"):  # what may follow a settled result
         raise EntryError(
             "the result is confirmed by every side; press menu (`boardctl next`) for the next game",
             Refusal.GAME_OVER,

@@ -88,7 +88,7 @@ PRESETS: dict[str, Preset] = {
 }
 
 DEFAULT_PRESET = "acc"
-VALUE_KEYS = ("win", "skunk", "double", "triple", "lurch", "triple_wins_match")
+VALUE_KEYS = tuple(f.name for f in fields(Preset) if f.name != "name")
 
 
 def get_preset(name: str, points: Mapping[str, object] | None = None) -> Preset:
@@ -503,9 +503,8 @@ def on_roster(
         return names
     known = {player_key(name): name for name in roster}
     written = []
-    for track, name in enumerate(names):
-        size = len(teams[track]) if track < len(teams) else 1
-        players = members(name, size)
+    for name, team in zip(names, teams, strict=False):  # names: one per track, or fewer
+        players = members(name, len(team))
         unknown = [p for p in players if player_key(p) not in known]
         if unknown:
             raise EntryError(
@@ -522,9 +521,8 @@ def on_roster(
 def check_distinct(names: Sequence[str], teams: Sequence[Sequence[int]]) -> None:
     """Refuse a player on two tracks or twice in a team (on entry only, not on replay)."""
     seen: dict[str, str] = {}
-    for track, name in enumerate(names):
-        size = len(teams[track]) if track < len(teams) else 1
-        for player in members(name, size):
+    for name, team in zip(names, teams, strict=False):
+        for player in members(name, len(team)):
             key = player_key(player)
             if key in seen:
                 where = f"in {name!r}" if seen[key] == name else f"({seen[key]!r} and {name!r})"

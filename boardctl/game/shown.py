@@ -12,8 +12,6 @@ from boardctl.errors import CardError, EntryError
 from boardctl.game.state import Counted, GameState
 from boardctl.refusals import Refusal
 
-COUNT_KINDS = ("hand", "crib")
-
 
 @dataclass(frozen=True, slots=True)
 class Shown:
@@ -36,7 +34,7 @@ def check_shown(
     if cards is None:
         return _heels_starter(state, points, kind, starter)
     kind = kind or _count_kind(state, len(cards))
-    if kind not in COUNT_KINDS:
+    if kind not in ("hand", "crib"):
         raise EntryError(f"only a hand or crib count names its cards, not a {kind} entry")
     from boardctl.cribbage.hand import score_hand
 

@@ -151,8 +151,6 @@ class GameState:
                 raise EntryError("wrong number of tracks")
             tracks = tuple(TrackState(*_ints(row, 3)) for row in rows)
             values = {name: data[name] for name in _SCALARS}
-            confirmed = data.get("confirmed", [])  # a newer field: older snapshots lack it
-            count = len(confirmed) if isinstance(confirmed, list) else -1
             starter = data.get("starter")
             if starter is not None and not isinstance(starter, str):
                 raise EntryError(f"a starter must be a card, not {starter!r}")
@@ -160,8 +158,9 @@ class GameState:
                 setup,
                 tracks,
                 **values,  # type: ignore[arg-type]
-                confirmed=_ints(confirmed, count),
-                pegged=data.get("pegged") is True,  # newer fields: older snapshots lack them
+                # the fields from here on are newer: older snapshots lack them
+                confirmed=_ints(data.get("confirmed", [])),
+                pegged=data.get("pegged") is True,
                 ask=_ask(data.get("ask")),
                 starter=starter,
                 counted=_counted(data.get("counted")),
@@ -225,14 +224,12 @@ class GameState:
 
 def _ask(value: JsonValue) -> Ask | None:
     """An :class:`Ask` from its snapshot list (None: the board asks nothing)."""
-    if value is None:
-        return None
-    if not isinstance(value, list) or len(value) != 4:
-        raise EntryError(f"malformed ask {value!r}")
-    track, points, kind, other = value
-    if not isinstance(kind, str) or not isinstance(other, str):
-        raise EntryError(f"malformed ask {value!r}")
-    return Ask(whole(track, "ask track"), whole(points, "ask points"), kind, other)
+    match value:
+        case None:
+            return None
+        case [track, points, str(kind), str(other)]:
+            return Ask(whole(track, "ask track"), whole(points, "ask points"), kind, other)
+    raise EntryError(f"malformed ask {value!r}")
 
 
 def _counted(value: JsonValue) -> tuple[Counted, ...]:
@@ -243,21 +240,18 @@ def _counted(value: JsonValue) -> tuple[Counted, ...]:
         raise EntryError(f"malformed counts {value!r}")
     counted = []
     for item in value:
-        if not isinstance(item, list) or len(item) != 3:
-            raise EntryError(f"malformed count {item!r}")
-        track, kind, cards = item
-        if not isinstance(kind, str) or not isinstance(cards, list):
-            raise EntryError(f"malformed count {item!r}")
-        if not all(isinstance(card, str) for card in cards):
-            raise EntryError(f"malformed count {item!r}")
-        counted.append(Counted(whole(track, "count track"), kind, tuple(map(str, cards))))
+        match item:
+            case [track, str(kind), list(cards)] if all(isinstance(card, str) for card in cards):
+                counted.append(Counted(whole(track, "count track"), kind, tuple(map(str, cards))))
+            case _:
+                raise EntryError(f"malformed count {item!r}")
     return tuple(counted)
 
 
-def _ints(row: JsonValue, count: int) -> tuple[int, ...]:
-    """``count`` whole numbers from a JSON list."""
-    if not isinstance(row, list) or len(row) != count:
-        raise EntryError(f"expected {count} numbers, not {row!r}")
+def _ints(row: JsonValue, count: int | None = None) -> tuple[int, ...]:
+    """Whole numbers from a JSON list (``count`` of them, if given)."""
+    if not isinstance(row, list) or count not in (None, len(row)):
+        raise EntryError(f"expected {count or 'a list of'} numbers, not {row!r}")
     return tuple(whole(value, "a track value") for value in row)
 
 
