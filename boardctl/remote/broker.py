@@ -2,7 +2,8 @@
 
 Each side says ``hello`` (signed, retained) on its own presence topic when it connects; its last
 will empties that topic, so the broker tells the other side when it goes away. A lost connection
-is tried again every second, a stalled one (:mod:`boardctl.remote.alive`) dropped and made anew.
+is tried again after 0.1 s, then doubling up to every half second; a stalled one
+(:mod:`boardctl.remote.alive`) is dropped and made anew the same way.
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from boardctl.remote.protocol import SENDERS, Message, RemoteError, decode, enco
 from boardctl.remote.words import LinkStatus
 
 KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
-RECONNECT_EVERY = 1  # second
+FIRST_TRY, RECONNECT_EVERY = 0.1, 0.5  # seconds: paho's waits before it connects again (doubling)
 ECHO_TICK = 0.25  # seconds between looks at the echo
 KEEP_REFUSED = 100  # refusals remembered for status (all are logged)
-AFTER_STALL = 0.1  # seconds before the first try of a stalled connection's fresh one (doubling)
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +56,13 @@ class Connection:
         self._stop = threading.Event()
         self._echoer = threading.Thread(target=self._watch, name=f"remote-echo-{role}", daemon=True)
         self.client = make_client(mqtt, f"boardctl-{role}-{link.game}")
-        # a linked game waits for it: try again every second, not up to every 5 s (the bridge's)
-        self.client.reconnect_delay_set(RECONNECT_EVERY, RECONNECT_EVERY)
+        # a linked game waits for it: soon, then twice a second, not up to every 5 s (the bridge's)
+        self.client.reconnect_delay_set(FIRST_TRY, RECONNECT_EVERY)  # type: ignore[arg-type]
         self.client.will_set(self.topics[role], b"", qos=1, retain=True)
 
         def connected(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
             if not reason.is_failure:  # subscribed before the other side hears hello
                 self.connected = True
-                self._reconnect_after(RECONNECT_EVERY)  # after a stall: every second again
                 theirs = [k for k, who in SENDERS.items() if link.peer in who and k != "hello"]
                 kinds = [*theirs, link.peer]  # what the other side sends, and its presence
                 client.subscribe([(self._echo_topic, 0), *((self.topics[k], 1) for k in kinds)])
@@ -152,15 +151,10 @@ class Connection:
                     "remote: no echo from the broker for %.1f s: connecting again",
                     self.echo.stalled_after_s(),
                 )
-                self._reconnect_after(AFTER_STALL)  # at once: it is not the broker that is down
                 sock = self.client.socket()
                 if isinstance(sock, socket.socket):  # paho's loop finds it closed, reconnects
                     with contextlib.suppress(OSError):
                         socket.socket.shutdown(sock, socket.SHUT_RDWR)
-
-    def _reconnect_after(self, seconds: float) -> None:
-        """paho's first wait before it connects again, doubling up to :data:`RECONNECT_EVERY`."""
-        self.client.reconnect_delay_set(seconds, RECONNECT_EVERY)  # type: ignore[arg-type]
 
     def send(self, kind: str, body: dict[str, Any], *, retain: bool = False, **fields: Any) -> None:
         """Publish a message from this side, signed with the link key (``fields``: its
