@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import secrets
+import socket
 import sqlite3
 import threading
 import time
@@ -288,6 +289,7 @@ class TwoBoards:
         *,
         game: dict[str, Any] | None = None,
         paired: bool = True,
+        joined_own: dict[str, Any] | None = None,
     ) -> None:
         self.paired = paired  # False: both boards start alone (boardctl remote links them later)
         self.broker = Broker(tmp_path / "broker")
@@ -309,7 +311,8 @@ class TwoBoards:
         # the joined board reaches the broker through a proxy: its home's network
         self.network = Proxy(("127.0.0.1", self.broker.port))
         joined_mqtt = {**mqtt_section, "port": self.network.port}
-        self.joined_config = parse_config({**timings, "game": game, "mqtt": joined_mqtt})
+        joined = {**timings, "game": game, "mqtt": joined_mqtt, **(joined_own or {})}
+        self.joined_config = parse_config(joined)  # joined_own: its own [board], [sound]...
         self.joined = self.start_joined()
 
     def start_joined(self) -> Rig:
@@ -344,6 +347,15 @@ class TwoBoards:
         assert isinstance(answer, dict)
         return answer
 
+    def ask(self, side: str, request: dict[str, Any]) -> dict[str, Any]:
+        """A control client's request to the board, its whole reply (``ok`` and all)."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(10)
+            sock.connect(str(self.folders[side] / "run" / "control.sock"))
+            sock.sendall(json.dumps(request).encode() + b"\n")
+            answer: dict[str, Any] = json.loads(sock.makefile("rb").readline())
+        return answer
+
     def close(self) -> None:
         self.joined.close()
         self.host.close()
@@ -369,6 +381,41 @@ def linked_boards(tmp_path: Path, factory: MockFactory) -> Iterator[TwoBoards]:
         yield game
     finally:
         game.close()
+
+
+def test_each_board_keeps_its_own_brightness_volume_and_layout(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    own = {"board": {"layout": "three-121", "brightness": 60}, "sound": {"buzzer": 18}}
+    boards = TwoBoards(tmp_path, mock_factory, joined_own=own)
+    try:
+        guest = boards.keeper.guest
+        wait_for(lambda: guest.reachable and guest.state is not None)
+        for side, key, value in (("joined", "brightness", 30), ("joined", "volume", 0.3)):
+            answer = boards.ask(side, {"op": "set", "key": key, "value": value})
+            assert answer["ok"] is True, answer
+        boards.ask("host", {"op": "set", "key": "brightness", "value": 200})
+        boards.host.enter(1, 4)  # the host's count, shown on both boards
+        wait_for(lambda: boards.joined.status()["tracks"][0]["front"] == 4)
+        joined, host = boards.status("joined"), boards.status("host")
+        assert (joined["brightness"], joined["volume"]) == (30, 0.3)
+        assert host["brightness"] == 200 and "volume" not in host  # the host has no sound
+        # the joined board draws the host's game on its own layout, at its own brightness
+        layout, hosts = boards.joined.board.layout, boards.host.board.layout
+        assert layout.led_count != hosts.led_count
+        drawn = OverlayRenderer(make_renderer(layout, boards.joined_config, 30), layout)
+
+        def shown() -> bool:
+            boards.joined.sync()
+            view, now = boards.joined.loop.view(), boards.joined.loop.clock()
+            return drawn.render(view, now) == boards.joined.link.frames[-1]
+
+        wait_for(shown)
+        front = pixel(boards.joined.link.frames[-1], layout.led_of(0, 4))
+        assert 0 < max(front) < max(pixel(boards.host.link.frames[-1], hosts.led_of(0, 4)))
+        assert boards.host.status()["tracks"][0]["front"] == 4  # the game is the host's
+    finally:
+        boards.close()
 
 
 def test_a_count_entered_on_the_joined_boards_buttons_is_journalled_once_by_the_host(
