@@ -25,6 +25,7 @@ from boardctl.remote import pairing
 from boardctl.remote.protocol import encode, link_key
 from boardctl.remote.service import ENDED_SHOWN
 from boardctl.remote.store import OUTBOX_FILE, Outbox, linked_games
+from boardctl.results.source import load_games
 from boardctl.service import client
 from boardctl.sound import phrases
 from boardctl.sound.announcer import Announcer, attach
@@ -237,6 +238,28 @@ def test_the_joined_board_keeps_the_hosts_signed_result_and_both_boards_list_the
         assert main(["stats", "players", "--json", "--journal", journal(boards, side)]) == 0
         players = json.loads(capsys.readouterr().out)["players"]
         assert sorted(p["games"] for p in players) == [1, 1], side
+
+
+def test_a_joined_board_away_for_many_games_gets_every_one_when_it_is_back(
+    boards: TwoBoards, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("boardctl.remote.host.GAMES_BYTES", 1200)  # a message holds one game
+    finish_a_game(boards)
+    folder = boards.folders["joined"] / "state"
+    wait_for(lambda: len(linked_games(folder)) == 1)
+    boards.joined.close()  # away while the host's home plays three more games alone
+    socket = boards.folders["host"] / "run" / "control.sock"
+    for game in range(3):
+        client.request(socket, {"op": "new_game"})
+        client.request(socket, {"op": "peg", "track": 1, "points": game + 1})
+        for points in (29, 29, 29, 29, 5):
+            client.request(socket, {"op": "peg", "track": 0, "points": points})
+    host = boards.folders["host"] / "state" / "journal.sqlite"
+    assert [g.result.scores for g in load_games(host)] == [(121, 5), (121, 1), (121, 2), (121, 3)]
+    boards.joined = boards.start_joined()  # back: its hello says what it has, the host the rest
+    wait_for(lambda: len(linked_games(folder)) == 4)
+    scores = [g.result.scores for g in linked_games(folder)]
+    assert scores == [(121, 5), (121, 1), (121, 2), (121, 3)]
 
 
 def records(boards: TwoBoards, side: str) -> dict[str, Any]:

@@ -48,6 +48,7 @@ class Connection:
         self.connected = False
         self.said_hello = 0  # the counter of this side's last hello
         self.other_online = False  # the other side's hello is on the broker
+        self.peer_hello: dict[str, Any] = {}  # what the other side's last hello said
         self.refused: list[str] = []  # why each refused message was refused, latest last
         self._bye = self._other_hello = 0  # the counters of the last bye and the other's hello
         self.topics = {kind: topic(mqtt.prefix, link.game, kind) for kind in KINDS}
@@ -104,7 +105,7 @@ class Connection:
             self._refuse(where, str(exc))
             return
         if got.kind == "hello" and kind == peer:
-            self.other_online, self._other_hello = True, got.n
+            self.other_online, self._other_hello, self.peer_hello = True, got.n, got.body
             self._changed("hello")
         elif got.kind != kind:
             self._refuse(where, f"a {got.kind} on this topic")
@@ -166,7 +167,11 @@ class Connection:
 
     def hello(self) -> None:
         self.said_hello = now_n()
-        self.send("hello", {}, n=self.said_hello, retain=True)
+        self.send("hello", self.hello_body(), n=self.said_hello, retain=True)
+
+    def hello_body(self) -> dict[str, Any]:
+        """What this side's hello tells the other side."""
+        return {}
 
     def close(self) -> None:
         """Empty this side's presence (a clean goodbye), then disconnect."""

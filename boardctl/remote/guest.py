@@ -84,6 +84,10 @@ class GuestLink(Connection):
         self._send_pending()
         return rid
 
+    def hello_body(self) -> dict[str, Any]:
+        """The end of the newest finished game kept: the host sends those after it."""
+        return {"results_after": self.outbox.newest_result_end(self.link.key)}
+
     def _send_pending(self) -> None:
         for rid, request, after in self.outbox.pending_after():
             self.send("cmd", {"entry": request, "after": after}, request_id=rid)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,8 @@ from boardctl.service.settings import BOARD_SETTINGS
 
 if TYPE_CHECKING:
     from boardctl.service.loop import ServiceLoop
+
+log = logging.getLogger(__name__)
 
 WATCH_KEY = -31  # the link's place among the watch stream's subscribers (clients use fds)
 GAMES_BYTES = 48 * 1024  # the newest finished games that fit in one message
@@ -78,6 +81,8 @@ class HostLink(Connection):
     def _changed(self, what: str) -> None:
         if what == "connect":
             self._loop.post(Call(self._publish_now))  # the board as it is now, retained
+        elif what == "hello" and isinstance(after := self.peer_hello.get("results_after"), str):
+            self._loop.post(Call(functools.partial(self._send_games, after)))
         elif what == "bye" and self.ended:
             self.on_end()
 
@@ -178,29 +183,45 @@ class HostLink(Connection):
             self._games_seq = int(keeper.seq)
             self._publish_games()
 
-    def _publish_games(self) -> None:
-        """The linked game's newest finished games (since the link was made, as many as fit in
-        :data:`GAMES_BYTES`), signed and retained: the joined board's copy."""
+    def _pages(self, after: str = "") -> list[dict[str, Any]]:
+        """The bodies of ``result`` messages holding the linked game's finished games (since the
+        link was made, ended after ``after``), each at most :data:`GAMES_BYTES`, newest last."""
         from boardctl.results.board import board_id
-        from boardctl.results.kept import encode_games
-        from boardctl.results.source import load_games
+        from boardctl.results.kept import encode_games, kept_games
 
+        journal = getattr(self._loop.keeper, "journal", None)  # the service's own connection
+        if journal is None:
+            return []  # a journal that could not be opened: nothing to send
         board = board_id(self._journal.parent)
         since = self.link.since.rstrip("Z")  # to the second; a result's end has its milliseconds
-        games = load_games(self._journal)
-        chosen: list[Any] = []
-        for game in reversed(
-            [g for g in games if g.result.board == board and g.result.end >= since]
-        ):
-            if len(encode_games([game, *chosen])) > GAMES_BYTES:
-                break
-            chosen.insert(0, game)
-        if not chosen:
-            return
-        body = {"board": board, "games": encode_games(chosen)}
-        if body != self._result:
-            self._result = body
-            self.send("result", body, retain=True)
+        pages: list[list[Any]] = []
+        for game in reversed(kept_games(journal, board=board)):
+            end = game.result.end
+            if end < since or end <= after:
+                continue
+            if pages and len(encode_games([game, *pages[0]])) <= GAMES_BYTES:
+                pages[0].insert(0, game)
+            elif len(encode_games([game])) <= GAMES_BYTES:
+                pages.insert(0, [game])
+            else:
+                log.warning(
+                    "remote: the game ended %s is too large to send to the joined board", end
+                )
+        return [{"board": board, "games": encode_games(page)} for page in pages]
+
+    def _publish_games(self) -> None:
+        """The newest page of :meth:`_pages`, signed and retained: the joined board's copy."""
+        pages = self._pages()
+        if pages and pages[-1] != self._result:
+            self._result = pages[-1]
+            self.send("result", pages[-1], retain=True)
+
+    def _send_games(self, after: str) -> None:
+        """Every finished game the joined board lacks (it said the end of its newest in its
+        hello), oldest first: a board away for many games misses none."""
+        if not self._closed:
+            for body in self._pages(after):
+                self.send("result", body)
 
     def _next_n(self) -> int:
         self._n = now_n(self._n)

@@ -175,6 +175,22 @@ class Outbox:
             self.results_kept += cursor.rowcount  # 0 for a message kept already
         return True
 
+    def newest_result_end(self, key: bytes) -> str:
+        """When the newest finished game of this game's kept results ended ("" for none)."""
+        from boardctl.results.kept import decode_games
+
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT message FROM results WHERE game = ?", (self.game,)
+            ).fetchall()
+        ends = [""]
+        for (message,) in rows:
+            with contextlib.suppress(RemoteError, ValueError, KeyError, TypeError):
+                body = decode(message.encode(), key=key, game=self.game, sender="host").body
+                games = decode_games(str(body["games"]), str(body["board"]), entries=False)
+                ends += [played.result.end for played in games]
+        return max(ends)
+
     def close(self) -> None:
         self._db.close()
 
