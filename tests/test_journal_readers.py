@@ -177,3 +177,29 @@ def test_a_running_writer_is_seen_without_taking_its_lock(tmp_path: Path) -> Non
     ).stdout.strip()
     lock.write_text(f"{holder} service\n")  # what a holder killed with kill -9 leaves
     assert not writer_running(str(path))
+
+
+def test_a_reader_in_the_writers_process_keeps_the_writers_locks(tmp_path: Path) -> None:
+    """A service reads its own journal in its own process (history pages, records, a linked
+    game's results): the reader must not drop the writer's POSIX locks (a file descriptor of
+    the journal closed outside SQLite does), or another process's connection, as it closes,
+    takes the WAL away, and every later entry is only in a deleted file."""
+    path = tmp_path / "journal.sqlite"
+    count = (
+        "import sqlite3, sys\n"
+        "print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])"
+    )
+
+    def events_seen_elsewhere() -> str:
+        query = "SELECT count(*) FROM events"
+        command = [sys.executable, "-c", count, str(path), query]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+
+    with Journal.open(path, owner="service") as writer:
+        writer.append({"op": "peg", "track": 0, "points": 2})
+        with Journal.open(path, readonly=True) as reader:
+            assert reader.stored_seq() == 1
+        assert events_seen_elsewhere() == "1"  # a connection of another process, closed
+        writer.append({"op": "peg", "track": 1, "points": 3})
+        assert Path(f"{path}-wal").exists()
+        assert events_seen_elsewhere() == "2"

@@ -236,6 +236,8 @@ class Journal:
         self.path = path
         self.readonly = readonly
         self._db = connection
+        journal_file.in_use(path, 1)  # (no raw open of the file in this process from now on)
+        self._in_use = True
         self.last_seq = 0  # the last event read or written (0: none)
         self.last_crc = 0  # its chained checksum (identifies the whole journal)
         self._last_at = 0.0  # the time of the last event read or written
@@ -812,6 +814,9 @@ class Journal:
             self._mark.close()
             self._mark = None
         self._db.close()
+        if self._in_use:
+            journal_file.in_use(self.path, -1)
+            self._in_use = False
         if self._lock is not None:
             self._lock.release()
             self._lock = None

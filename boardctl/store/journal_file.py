@@ -7,6 +7,7 @@ Paths are strings or path objects alike.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import re
@@ -134,18 +135,31 @@ def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
     return connection
 
 
+#: The journals this process has open through SQLite (real paths, each with its count). A file
+#: descriptor of such a file closed outside SQLite drops every POSIX lock the process holds on
+#: it, SQLite's too: another process's connection could then take the writer's WAL away.
+_IN_USE: collections.Counter[str] = collections.Counter()
+
+
+def in_use(path: str | os.PathLike[str], count: int) -> None:
+    """Count a connection to the journal at ``path`` opened (1) or closed (-1) here."""
+    _IN_USE[os.path.realpath(path)] += count
+
+
 def check_version(path: str | os.PathLike[str]) -> None:
-    """Refuse a file we cannot use, changing nothing: its header read as bytes first, then
-    by SQLite, read-only, which sees a newer header still in the WAL."""
-    try:
-        with open(path, "rb") as file:
-            header = file.read(100)
-    except OSError as exc:
-        raise JournalError(f"cannot read journal {path}: {exc}") from exc
-    if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
-        raise JournalError(f"{path} is not a boardctl journal (not an SQLite file)")
-    version, app_id = (int.from_bytes(header[at : at + 4], "big") for at in (60, 68))
-    refuse(path, version, app_id, tables=False)
+    """Refuse a file we cannot use, changing nothing: its header read as bytes first (not in
+    a process that has it open: see :data:`_IN_USE`), then by SQLite, read-only, which sees a
+    newer header still in the WAL."""
+    if _IN_USE[os.path.realpath(path)] <= 0:
+        try:
+            with open(path, "rb") as file:
+                header = file.read(100)
+        except OSError as exc:
+            raise JournalError(f"cannot read journal {path}: {exc}") from exc
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+            raise JournalError(f"{path} is not a boardctl journal (not an SQLite file)")
+        version, app_id = (int.from_bytes(header[at : at + 4], "big") for at in (60, 68))
+        refuse(path, version, app_id, tables=False)
     with contextlib.closing(reader(path)) as probe:
         check_identity(probe, path)
 
