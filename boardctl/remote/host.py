@@ -17,6 +17,7 @@ every change and after every (re)connection.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import functools
 import json
 import logging
@@ -187,15 +188,18 @@ class HostLink(Connection):
         """The bodies of ``result`` messages holding the linked game's finished games (since the
         link was made, ended after ``after``), each at most :data:`GAMES_BYTES`, newest last."""
         from boardctl.results.board import board_id
-        from boardctl.results.kept import encode_games, kept_games
+        from boardctl.results.kept import each_kept_game, encode_games
 
         journal = getattr(self._loop.keeper, "journal", None)  # the service's own connection
         if journal is None:
             return []  # a journal that could not be opened: nothing to send
         board = board_id(self._journal.parent)
         since = self.link.since.rstrip("Z")  # to the second; a result's end has its milliseconds
+        # read from the game start before the first game wanted: the games since, not all
+        moment = datetime.datetime.fromisoformat(max(since, after).removesuffix("Z"))
+        start = journal.start_before(moment.replace(tzinfo=datetime.UTC).timestamp())
         pages: list[list[Any]] = []
-        for game in reversed(kept_games(journal, board=board)):
+        for game in reversed(list(each_kept_game(journal, board=board, after=start))):
             end = game.result.end
             if end < since or end <= after:
                 continue
