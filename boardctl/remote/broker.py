@@ -186,22 +186,12 @@ class Connection:
         self.client.loop_stop()
 
 
-def say_bye(link: Pairing, mqtt: MqttConfig, *, timeout: float = 10.0) -> None:
+def say_bye(link: Pairing, mqtt: MqttConfig) -> None:
     """Tell the other board this side leaves: a signed ``bye``, retained (so a board away now
     is told when it is back). :class:`~boardctl.errors.BoardError` if the broker is not reached."""
-    from boardctl.mqtt.connection import connect, make_client, unreachable
+    from boardctl.mqtt.connection import session, wait_published
 
-    client = make_client(mqtt, f"boardctl-{link.role}-bye-{link.game}")
-    connect(client, mqtt)
-    client.loop_start()
-    try:
-        payload = encode("bye", link.role, game=link.game, key=link.key, body={}, n=now_n())
+    payload = encode("bye", link.role, game=link.game, key=link.key, body={}, n=now_n())
+    with session(mqtt, f"boardctl-{link.role}-bye-{link.game}") as (client, _):
         sent = client.publish(topic(mqtt.prefix, link.game, "bye"), payload, qos=1, retain=True)
-        sent.wait_for_publish(timeout)
-        if not sent.is_published():
-            raise unreachable(mqtt, "the bye was not taken in time")
-    except (RuntimeError, ValueError) as exc:
-        raise unreachable(mqtt, exc) from None
-    finally:
-        client.disconnect()
-        client.loop_stop()
+        wait_published([sent], mqtt, "the bye")
