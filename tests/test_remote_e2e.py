@@ -408,7 +408,7 @@ def test_each_board_keeps_its_own_brightness_volume_and_layout(
         def shown() -> bool:
             boards.joined.sync()
             view, now = boards.joined.loop.view(), boards.joined.loop.clock()
-            return drawn.render(view, now) == boards.joined.link.frames[-1]
+            return bool(drawn.render(view, now) == boards.joined.link.frames[-1])
 
         wait_for(shown)
         front = pixel(boards.joined.link.frames[-1], layout.led_of(0, 4))
