@@ -17,6 +17,7 @@ import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -177,19 +178,11 @@ class Outbox:
 
     def newest_result_end(self, key: bytes) -> str:
         """When the newest finished game of this game's kept results ended ("" for none)."""
-        from boardctl.results.kept import decode_games
-
         with self._lock:
             rows = self._db.execute(
-                "SELECT message FROM results WHERE game = ?", (self.game,)
+                "SELECT game, ?, message FROM results WHERE game = ?", (key.hex(), self.game)
             ).fetchall()
-        ends = [""]
-        for (message,) in rows:
-            with contextlib.suppress(RemoteError, ValueError, KeyError, TypeError):
-                body = decode(message.encode(), key=key, game=self.game, sender="host").body
-                games = decode_games(str(body["games"]), str(body["board"]), entries=False)
-                ends += [played.result.end for played in games]
-        return max(ends)
+        return max((played.result.end for played in _kept_games(rows, entries=False)), default="")
 
     def close(self) -> None:
         self._db.close()
@@ -218,8 +211,6 @@ def linked_games(folder: Path) -> list[PlayedGame]:
     path = folder / OUTBOX_FILE
     if not path.exists():
         return []
-    from boardctl.results.kept import decode_games
-
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
             rows = db.execute("SELECT game, key, message FROM results ORDER BY kept").fetchall()
@@ -227,11 +218,21 @@ def linked_games(folder: Path) -> list[PlayedGame]:
         log.warning("remote: cannot read the linked games' results: %s", exc)
         return []
     games: dict[tuple[str, str], PlayedGame] = {}  # the newest copy of each game
+    for played in _kept_games(rows):
+        games[(played.result.board, played.result.start)] = played
+    return sorted(games.values(), key=lambda played: played.result.end)
+
+
+def _kept_games(rows: list[Any], *, entries: bool = True) -> Iterator[PlayedGame]:
+    """The games of kept ``result`` messages, ``(game, key hex, message)`` rows, each message
+    checked with its link key (a forged or changed one is left out, and logged)."""
+    from boardctl.results.kept import decode_games
+
     for game, key, message in rows:
         try:
             body = decode(message.encode(), key=bytes.fromhex(key), game=game, sender="host").body
-            for played in decode_games(str(body["games"]), str(body["board"])):
-                games[(played.result.board, played.result.start)] = played
+            played = decode_games(str(body["games"]), str(body["board"]), entries=entries)
         except (RemoteError, ValueError, KeyError, TypeError) as exc:
             log.warning("remote: a kept result of game %s is refused: %s", game, exc)
-    return sorted(games.values(), key=lambda played: played.result.end)
+            continue
+        yield from played
