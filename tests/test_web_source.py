@@ -336,3 +336,23 @@ def test_pairing_over_http_and_the_pages_security_headers(tmp_path: Path) -> Non
         await fake.stop()
 
     run(body)
+
+
+def test_the_state_with_no_page_watching_follows_the_board(tmp_path: Path) -> None:
+    """``/api/state`` read with no page streaming is the board now each time, not the first read
+    kept: only the watch (running while pages stream) sets the state the pages share."""
+
+    async def body() -> None:
+        fake = FakeService(tmp_path / "c.sock", watch=True)
+        await fake.start()
+        client, _, host = await _client(tmp_path, fake)
+        fronts = []
+        for front in (3, 8):
+            fake.change(front)
+            state = await (await client.get("/api/state", headers={"Host": host})).json()
+            fronts.append(state["status"]["tracks"][0]["front"])
+        assert fronts == [3, 8]
+        await client.close()
+        await fake.stop()
+
+    run(body)

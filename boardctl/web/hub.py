@@ -77,13 +77,13 @@ class Hub:
     async def _run(self) -> None:
         try:
             async for snap in self.source.watch():
-                self.publish(snap)
+                self._send(self.message(snap))
         except Exception:  # a bug here must not leave the pages hanging silently
             log.exception("watching the board failed")
             raise
 
-    def publish(self, snap: Snapshot) -> Message:
-        """Make ``snap`` the latest state, queue it for every page and return it."""
+    def message(self, snap: Snapshot) -> Message:
+        """``snap`` as the pages get it (the plan follows its status)."""
         if snap.status is not None:
             self._update_plan(snap.status)
         previous = self.latest or {}
@@ -99,7 +99,7 @@ class Hub:
             "refusal": self.refusal,
             "t": time.time(),
         }
-        return self._send(message)
+        return message
 
     def _send(self, message: Message) -> Message:
         self.latest = message

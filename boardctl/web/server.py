@@ -266,9 +266,11 @@ async def state(request: web.Request) -> web.Response:
     latest = hub.latest
     if latest is None:
         try:
-            latest = hub.publish(await request.app[SOURCE].snapshot())
+            snap = await request.app[SOURCE].snapshot()
         except ControlError as exc:
             latest = {"up": False, "reason": str(exc)}
+        else:  # only the watch sets the pages' state: one started meanwhile has it newer
+            latest = hub.latest or hub.message(snap)
     return web.json_response(
         {
             **latest,

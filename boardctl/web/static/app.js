@@ -90,7 +90,7 @@ async function refreshSession() {
     setPaired(Boolean(data.paired));
     resultsOn = Boolean(data.results);
     if (data.board && !plan) drawPlan(data.board);
-    if (data.status) update(data);
+    if (data.status) update(data, false);
   } catch (err) {
     /* the stream's own retry shows the connection state */
   }
@@ -111,10 +111,12 @@ function setConn(text, kind) {
   el.className = "conn " + kind;
 }
 
-function update(message) {
-  if (!message.up) {
+/* `fromStream`: the event stream alone says how the page hears of changes (a reply to
+   /api/state may arrive after a newer event). */
+function update(message, fromStream = true) {
+  if (fromStream && !message.up) {
     setConn("the board service is not running: reconnecting…", "bad");
-  } else {
+  } else if (fromStream) {
     setConn(message.via === "watch" ? "live" : "live (checked 4× a second)", "ok");
   }
   if (message.refusal) showRefusal(message.refusal);
