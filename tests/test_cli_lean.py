@@ -1,6 +1,7 @@
 """The layering of a verb the running service answers: it loads neither the engine nor SQLite.
 
-``boardctl status``/``peg``/``history``/``undo`` run as their own processes here (``python
+``boardctl status``/``peg``/``history``/``undo``/``results --csv``/``stats players`` run as
+their own processes here (``python
 -S``, so that nothing but boardctl and the standard library is on the path), talk to a real
 service on its socket, and list ``sys.modules`` on the way out. The engine and its journal
 are the service's; a change that brings them into such a verb fails here (their cost at the
@@ -81,6 +82,9 @@ def test_status_peg_and_history_through_the_service_load_no_engine_and_no_sqlite
         ["undo"],
         ["history", "--json"],
         ["set", "brightness", "100"],
+        ["results", "--csv"],  # the service's export (boardctl.service.results_csv)
+        ["stats", "players"],  # the service's records
+        ["stats", "players", "--json"],
     ):
         out, modules = verb(*argv, *where)
         assert out.strip()

@@ -4,8 +4,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from boardctl.cli.verbs import add_target_options, journal_path
-from boardctl.errors import ResultsError
+from boardctl.cli.verbs import add_target_options, journal_path, socket_path
+from boardctl.errors import ControlError, ResultsError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
 
@@ -38,8 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--board-id", metavar="ID", help="the board id to write (default: see docs/results.md)"
     )
-    journal = "journal file (default: the service's, found as `boardctl status` finds it)"
-    add_target_options(parser, journal, socket=None)
+    journal = (
+        "journal file to read itself (default: ask the running service, else read its journal)"
+    )
+    add_target_options(parser, journal)
 
 
 def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
@@ -96,10 +102,46 @@ def verify(args: argparse.Namespace) -> int:
     return 0 if rows and not failed else 1
 
 
+def csv_from_service(args: argparse.Namespace, timeout: float = 60.0) -> str | None:
+    """``results --csv`` as the running service makes it (None: no service answers), its
+    pages asked for one after another (a read: safe to repeat; docs/control-protocol.md)."""
+    from boardctl.service.client import ServiceDown, request_ready
+
+    path = socket_path(args)
+    texts: list[str] = []
+    ask: dict[str, Any] = {"op": "results"}
+    while True:
+        try:
+            page = request_ready(path, ask, timeout=timeout)
+        except ServiceDown:
+            if "version" in ask:
+                raise
+            return None
+        try:
+            number, following, text = page["page"], page["next"], page["text"]
+            ask = {"op": "results", "page": following, "version": str(page["version"])}
+        except (TypeError, KeyError):
+            raise ControlError(f"{path}: the service sent a malformed results page") from None
+        if number == 0:
+            texts.clear()  # the first page, or that of a newer text: start again
+        elif number != len(texts):
+            raise ControlError(f"{path}: the service sent results page {number}, not {len(texts)}")
+        texts.append(str(text))
+        if following is None:
+            return "".join(texts)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Derive the results from the journal and print them (signed when a key is at hand)."""
+    """Print the results: the running service's CSV export, else derived here from the
+    journal (signed when a key is at hand)."""
     if args.verify is not None:
         return verify(args)
+    alone = args.key is None and args.board_id is None and args.journal is None
+    if args.csv and alone and args.since is None and args.player is None:
+        text = csv_from_service(args)  # the running board's own export, signed as it signs
+        if text is not None:
+            sys.stdout.write(text)
+            return 0
     from boardctl.results.export import format_table, write_csv, write_jsonl
     from boardctl.results.sign import sign
     from boardctl.results.source import chosen, load_csv, load_results, parse_since
@@ -108,8 +150,8 @@ def run(args: argparse.Namespace) -> int:
     path = journal_path(args)
     key = _signing_key(args, path) if args.csv or args.jsonl else None
     filtered = since is not None or args.player is not None
-    if args.csv and key is None and not filtered:  # the journal keeps these rows' text
-        sys.stdout.write(load_csv(path, board=args.board_id))
+    if args.csv and not filtered:  # the journal keeps these rows' text
+        sys.stdout.write(load_csv(path, board=args.board_id, key=key))
         return 0
     results = load_results(path, board=args.board_id)
     if filtered:

@@ -7,10 +7,18 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from boardctl.cli.verbs import add_rules_options, add_target_options, journal_path, scoring_from
-from boardctl.errors import ResultsError
+from boardctl.cli.verbs import (
+    add_rules_options,
+    add_target_options,
+    journal_path,
+    scoring_from,
+    socket_path,
+)
+from boardctl.errors import ControlError, ResultsError
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from boardctl.results.model import PlayedGame
     from boardctl.results.records import Records
 
@@ -27,7 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="players: print JSON")
     parser.add_argument("--since", metavar="DATE", help="players: games ended on or after DATE")
     parser.add_argument("--player", metavar="NAME", help="players: only games NAME played in")
-    add_target_options(parser, "players: the journal file to read", socket=None)
+    add_target_options(
+        parser,
+        "players: the journal file to read itself (default: ask the running service)",
+        socket="players: the service's control socket (default: the running one's)",
+    )
     parser.add_argument(
         "--png", metavar="FILE", help="players: also draw a game's peg tracks and the win %% bars"
     )
@@ -54,26 +66,51 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _players(args: argparse.Namespace) -> int:
-    """Derive the records from the journal's finished games and print them."""
+    """Print the records of the journal's finished games: the running service's (``records``),
+    else derived here from the journal."""
     import json
 
-    from boardctl.results.records import format_records, records
+    from boardctl.results.records_text import format_records
+
+    data = None
+    if args.since is None and args.player is None and not args.png and args.journal is None:
+        data = records_from_service(args)  # every game: the service's reader keeps them
+    if data is None:
+        data = _records_here(args)
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(format_records(data))
+    return 0
+
+
+def records_from_service(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The running service's ``records`` (None: no service answers), as ``Records.to_dict``."""
+    from boardctl.service.client import ServiceDown, request_ready
+
+    try:
+        reply = request_ready(socket_path(args), {"op": "records"}, timeout=60.0)
+    except ServiceDown:
+        return None
+    if not isinstance(reply, dict):
+        raise ControlError(f"{socket_path(args)}: the service sent malformed records")
+    return {"players": reply.get("players", []), "head_to_head": reply.get("head_to_head", [])}
+
+
+def _records_here(args: argparse.Namespace) -> dict[str, Any]:
+    """The records derived in this process from the journal (and drawn with ``--png``)."""
+    from boardctl.results.records import records
     from boardctl.results.source import load_games, load_records, parse_since, select
 
     path = journal_path(args)
     if args.since is None and args.player is None and not args.png:
-        recs = load_records(path)  # every game: the running totals the journal keeps
-    else:
-        since = None if args.since is None else parse_since(args.since)
-        games = select(load_games(path, board="-"), since=since, player=args.player)
-        recs = records(games)
-        if args.png:
-            _picture(args, games, recs)
-    if args.json:
-        print(json.dumps(recs.to_dict(), indent=2, ensure_ascii=False))
-    else:
-        print(format_records(recs))
-    return 0
+        return load_records(path).to_dict()  # every game: the running totals the journal keeps
+    since = None if args.since is None else parse_since(args.since)
+    games = select(load_games(path, board="-"), since=since, player=args.player)
+    recs = records(games)
+    if args.png:
+        _picture(args, games, recs)
+    return recs.to_dict()
 
 
 def _picture(args: argparse.Namespace, games: list[PlayedGame], recs: Records) -> None:

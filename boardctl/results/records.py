@@ -41,9 +41,6 @@ class BigHand:
         """JSON-able."""
         return {**dataclasses.asdict(self), "cards": list(self.cards)}
 
-    def __str__(self) -> str:
-        return f"{self.points} ({self.kind} {' '.join(self.cards)}, starter {self.starter})"
-
 
 @dataclass
 class PlayerRecord:
@@ -267,41 +264,3 @@ def _add_pairs(out: Records, game: PlayedGame) -> None:
                     pair.first_points += result.game_points if result.winner == a else 0
                     pair.second_points += result.game_points if result.winner == b else 0
                     pair.spread_total += result.scores[a] - result.scores[b]
-
-
-def _num(value: float | None, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def format_records(recs: Records) -> str:
-    """Plain-text tables: players (most wins first), then head to head."""
-    if not recs.players:
-        return "no finished games"
-    head = (
-        f"{'player':<16} {'games':>5} {'wins':>5} {'win%':>5} {'gp':>4} {'sk+':>4} {'sk-':>4} "
-        f"{'spread':>6} {'hand':>5} {'hand3':>5} {'crib':>5} {'peg':>5} "
-        f"{'24':>3} {'28':>3} {'29':>3}"
-    )
-    lines = [head]
-    ranked = sorted(recs.players.values(), key=lambda p: (-p.wins, -p.game_points, p.name))
-    for p in ranked:
-        lines.append(
-            f"{p.name:<16.16} {p.games:>5} {p.wins:>5} {_num(p.win_percent, 0):>5} "
-            f"{p.game_points:>4} {p.skunks_given:>4} {p.skunks_taken:>4} "
-            f"{_num(p.average_spread):>6} {_num(p.average_hand):>5} "
-            f"{_num(p.average_three_card_hand):>5} {_num(p.average_crib):>5} "
-            f"{_num(p.average_pegging):>5} {p.big_hands[24]:>3} {p.big_hands[28]:>3} "
-            f"{p.big_hands[29]:>3}"
-        )
-    shown = [(p.name, hand) for p in ranked for hand in p.big_hand_cards]
-    if shown:
-        lines += ["", "big hands entered with their cards:"]
-        lines.extend(f"{name}: {hand}, game {hand.game} (seq {hand.seq})" for name, hand in shown)
-    lines += ["", "head to head (games, wins, game points, average spread of the first):"]
-    for h in sorted(recs.pairs.values(), key=lambda h: (h.first.casefold(), h.second.casefold())):
-        lines.append(
-            f"{h.first} v {h.second}: {h.games} game{'s' if h.games != 1 else ''}, "
-            f"{h.first_wins}-{h.second_wins}, game points {h.first_points}-{h.second_points}, "
-            f"spread {_num(h.average_spread)}"
-        )
-    return "\n".join(lines)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 import os
 from collections.abc import Iterable
 from itertools import chain
@@ -37,13 +38,31 @@ def load_results(path: str | os.PathLike[str], *, board: str | None = None) -> l
     return kept + [game.result for game in _linked(path)]
 
 
-def load_csv(path: str | os.PathLike[str], *, board: str | None = None) -> str:
-    """:func:`load_results` as unsigned CSV, from the journal's kept CSV rows (then the
-    linked games' copies)."""
+def load_csv(
+    path: str | os.PathLike[str], *, board: str | None = None, key: bytes | None = None
+) -> str:
+    """``boardctl results --csv`` of the journal at ``path``: :func:`journal_csv`."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        linked = [game.result for game in _linked(path)]
-        return kept_csv(journal, board=board or board_id(path.parent), more=linked)
+        return journal_csv(journal, path, board=board, key=key)
+
+
+def journal_csv(
+    journal: Journal, path: Path, *, board: str | None = None, key: bytes | None = None
+) -> str:
+    """The CSV of :func:`load_results` of ``journal`` (open read-only at ``path``): unsigned,
+    the kept CSV rows as stored (no work per game but a join); with ``key``, every row signed
+    with it."""
+    board = board or board_id(path.parent)
+    linked = [game.result for game in _linked(path)]
+    if key is None:
+        return kept_csv(journal, board=board, more=linked)
+    from boardctl.results.export import write_csv
+    from boardctl.results.sign import sign
+
+    out = io.StringIO()
+    write_csv([sign(result, key) for result in kept_results(journal, board=board) + linked], out)
+    return out.getvalue()
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:

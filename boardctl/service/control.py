@@ -59,6 +59,7 @@ SERVICE_OPS: dict[str, dict[str, tuple[type, bool]]] = {
     "frame": {},
     "watch": {},
     "records": {},
+    "results": {"page": (int, False), "version": (str, False)},  # results --csv, in pages
     "invite": {},  # a hosting board's code (boardctl.remote), for the phone page
     "relink": {},  # the link file changed (boardctl remote invite/join/leave): read it again
 }

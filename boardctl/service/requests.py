@@ -17,6 +17,7 @@ from boardctl.game.commands import parse_board_command
 from boardctl.inputs.panel import parse_button_id
 from boardctl.service.history_all import HistoryPages
 from boardctl.service.journal_reader import JournalRecords
+from boardctl.service.results_csv import ResultsCsv
 from boardctl.service.settings import SOUND_SETTINGS
 from boardctl.view import BoardView
 
@@ -36,6 +37,7 @@ class Requests:
         # the journal's file (Scorekeeper.path); a keeper without one has no records
         self.records = JournalRecords(getattr(loop.keeper, "path", None))
         self.past = HistoryPages(getattr(loop.keeper, "path", None))  # history --all, off the loop
+        self.export = ResultsCsv(getattr(loop.keeper, "path", None))  # results --csv, the same
         # what the records must count: the journal's last event, and the copies of a host's
         # results kept (boardctl.remote: a joined board's keeper shows the host's seq)
         self.records_due: Callable[[], tuple[int, int]]
@@ -54,6 +56,9 @@ class Requests:
             "press": lambda r: self.press(r["button"], r.get("hold", 0)),
             "history": self._history,
             "records": lambda _: self.records.reply(*self.records_due()),
+            "results": lambda r: self.export.reply(
+                r.get("page", 0), r.get("version"), *self.records_due()
+            ),
             "watch": lambda _: {"protocol": PROTOCOL_VERSION, **self.state(snapshot=True)},
             "invite": lambda _: self.invite(),
             "relink": lambda _: self.relink(),
@@ -91,6 +96,7 @@ class Requests:
         """Stop what answers the requests in the background (the records' reader)."""
         self.records.close()
         self.past.close()
+        self.export.close()
 
     def _frame_reply(self) -> dict[str, Any]:
         frame = self.loop.frame or b""

@@ -1,0 +1,111 @@
+"""``results --csv`` in the service: the CSV export, made off the loop, sent a page at a time.
+
+A process that reads the journal itself pays for Python's start and the results' imports
+(about 1 s more than a verb the service answers, at the Pi-class quota: docs/performance.md).
+So ``boardctl results --csv`` asks the running board: ``{"op": "results"}`` is answered with
+``{"version", "page", "next", "text"}``: page 0, the first :data:`PAGE_BYTES` (or fewer,
+whole lines) of the text, ``next`` the ``page`` to ask for after it (None: the end). A
+thread makes the whole text from the journal's kept rows
+(:func:`boardctl.results.source.journal_csv`, signed with the board key beside the journal
+if there is one) and splits it into pages, each already JSON text; the loop only sends
+them. ``{"op": "results", "page": n, "version": v}`` asks for page ``n`` of the text ``v``
+names (the journal's last event and the host's result messages it counts); if that text is
+gone and the journal has changed since, the reply is page 0 of a new text (its own
+``version``), and the client starts again from it. Until a page is ready the loop answers
+``{"ready": false}`` (:func:`~.client.request_ready`). The pages are dropped once the last
+one is sent.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from boardctl.errors import ControlError
+from boardctl.service.journal_reader import JournalReader, not_ready
+from boardctl.service.wire import Encoded
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+#: Bytes of CSV a page holds at most (whole lines): the control socket lets a client leave
+#: 1 MiB of replies unread before it drops it.
+PAGE_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Export:
+    """The CSV text as pages of JSON text, and what it counts (``seq``, ``linked``)."""
+
+    seq: int
+    linked: int
+    pages: tuple[bytes, ...]
+
+    @property
+    def version(self) -> str:
+        return f"{self.seq}.{self.linked}"
+
+    def page(self, number: int) -> Encoded:
+        """Page ``number``'s reply: ``{"version", "page", "next", "text"}``."""
+        following = str(number + 1).encode() if number + 1 < len(self.pages) else b"null"
+        head = f'{{"version":"{self.version}","page":{number},"next":'.encode() + following
+        return Encoded(head + b',"text":' + self.pages[number] + b"}")
+
+
+def pages(text: str, size: int = PAGE_BYTES) -> tuple[bytes, ...]:
+    """``text`` cut after a line end at most ``size`` bytes (UTF-8) into each page (a longer
+    line: whole), each page a JSON string; one empty page for no text."""
+    data = text.encode()
+    out: list[bytes] = []
+    start = 0
+    while start < len(data) or not out:
+        end = len(data)
+        if end - start > size:
+            cut = data.rfind(b"\n", start, start + size)  # the last line end in the page
+            if cut < 0:  # a line longer than a page: whole
+                cut = data.find(b"\n", start + size)
+            end = end if cut < 0 else cut + 1
+        out.append(json.dumps(data[start:end].decode(), ensure_ascii=False).encode())
+        start = end
+    return tuple(out)
+
+
+class ResultsCsv(JournalReader[Export]):
+    """The CSV export of the journal at ``path`` (None: no journal), made by a thread."""
+
+    name = "results"
+
+    def reply(self, page: int, version: str | None, seq: int, linked: int = 0) -> Any:
+        """Page ``page`` of the text ``version`` (None: a new read, counting event ``seq`` and
+        ``linked`` host results; gone: page 0 of a new one), as JSON text, or not ready yet
+        (``{"ready": false}``)."""
+        if page < 0 or (page > 0 and version is None):
+            raise ControlError("results: ask for page 0, then the next with page 0's version")
+
+        def usable(export: Export, _: int) -> bool:  # the text asked for, or one as new as now
+            return export.version == version or (export.seq >= seq and export.linked >= linked)
+
+        export, read = self._ask(usable)
+        if export is None:
+            return not_ready(read, seq)
+        if export.version != version:
+            page = 0  # the text asked for is gone: the new one from its start
+        elif page >= len(export.pages):
+            raise ControlError(f"results: there are {len(export.pages)} pages, not {page + 1}")
+        if page + 1 == len(export.pages):
+            with self._lock:
+                self._answer = None  # sent: a page asked for later makes the text again
+        return export.page(page)
+
+    def _catch_up(self, path: Path) -> tuple[Export, int]:
+        from boardctl.remote.store import linked_kept
+        from boardctl.results.sign import KEY_FILE, read_key
+        from boardctl.results.source import journal_csv
+
+        journal = self._opened(path)
+        seq = journal.stored_seq()  # before the read: what it counts is at least this
+        linked = linked_kept(path.parent)
+        key_file = path.parent / KEY_FILE
+        key = read_key(key_file) if key_file.exists() else None
+        return Export(seq, linked, pages(journal_csv(journal, path, key=key), PAGE_BYTES)), seq

@@ -1,0 +1,149 @@
+"""``boardctl results --csv`` and ``stats players`` answered by the running service.
+
+A real ``boardctl run`` on mock pins over a journal of real games; the two verbs asked
+through its socket print what they print reading the journal themselves, signed as they
+sign when the board has a key; the CSV's pages, joined, are the text for any page size,
+and a reader whose text was made again from a newer journal starts over from its first
+page. (Which modules such a verb loads: ``tests/test_cli_lean.py``.)
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from boardctl.cli import main
+from boardctl.demo.game import DemoGame
+from boardctl.game.keeper import Scorekeeper
+from boardctl.results.sign import KEY_FILE, write_key
+from boardctl.results.source import load_csv
+from boardctl.service import results_csv
+from boardctl.service.results_csv import ResultsCsv, pages
+from tests.test_e2e_process import Service
+from tests.test_web_records import season
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Any:
+    board = Service(tmp_path)
+    board.journal.parent.mkdir(parents=True)
+    season(board.journal)
+    board.start()
+    yield board
+    board.close()
+
+
+def test_results_csv_and_stats_players_through_the_service_are_the_journals(
+    service: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where, journal = ("--socket", str(service.socket)), ("--journal", str(service.journal))
+    csv = cli(capsys, "results", "--csv", *where)
+    assert csv == load_csv(service.journal) and csv.count("\r\n") == 1 + 5  # header, 5 games
+    for form in ((), ("--json",)):
+        here = cli(capsys, "stats", "players", *form, *journal)
+        assert cli(capsys, "stats", "players", *form, *where) == here
+        assert "Alice" in here
+    # a game ended on the running board: in the next answers
+    service.ask("new_game", variant="six-card", mode="free", target=61, names=["Erin", "Dave"])
+    service.ask("peg", track=1, kind="hand", cards=["5H", "5C", "5S", "JD"], starter="5D")
+    service.ask("peg", track=1, points=32, kind="correction")
+    after = cli(capsys, "results", "--csv", *where)
+    assert after == load_csv(service.journal) and after.count("\r\n") == 1 + 6 and "Erin" in after
+    assert "Erin" in cli(capsys, "stats", "players", *where)
+
+
+def test_a_board_with_a_key_signs_the_rows_the_service_sends(
+    service: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = write_key(service.journal.parent / KEY_FILE)
+    csv = cli(capsys, "results", "--csv", "--socket", str(service.socket))
+    assert csv == load_csv(service.journal, key=key) != load_csv(service.journal)
+    exported = service.tmp / "export.csv"
+    exported.write_text(csv, newline="")
+    key_file = str(service.journal.parent / KEY_FILE)
+    verified = cli(capsys, "results", "--verify", str(exported), "--key", key_file)
+    assert verified.endswith("5 of 5 rows verify\n")
+
+
+def test_with_the_service_down_the_verbs_read_the_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    season(journal)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[service]\nsocket = "{tmp_path / "none.sock"}"\njournal = "{journal}"\n')
+    assert cli(capsys, "results", "--csv", "--config", str(config)) == load_csv(journal)
+    here = cli(capsys, "stats", "players", "--journal", str(journal))
+    assert cli(capsys, "stats", "players", "--config", str(config)) == here
+
+
+@given(st.lists(st.text(max_size=30).map(lambda t: t.replace("\n", " ")), max_size=12))
+def test_the_pages_joined_are_the_text_each_cut_after_a_line(lines: list[str]) -> None:
+    import json
+
+    text = "".join(line + "\r\n" for line in lines)
+    size = 24
+    cut = [json.loads(page) for page in pages(text, size)]
+    assert "".join(cut) == text and cut
+    for page in cut[:-1]:
+        assert page.endswith("\n")  # whole lines
+        assert len(page.encode()) <= size or page.count("\n") == 1  # or one longer line
+
+
+def ready(reader: ResultsCsv, page: int, version: str | None, seq: int) -> dict[str, Any]:
+    """The reader's reply once its thread has read (it asks again as the client does)."""
+    import json
+
+    deadline = time.monotonic() + 20
+    while True:
+        reply = reader.reply(page, version, seq)
+        if not isinstance(reply, dict):
+            out: dict[str, Any] = json.loads(reply)
+            return out
+        assert time.monotonic() < deadline, "never ready"
+        time.sleep(0.01)
+
+
+def read_on(reader: ResultsCsv, first: dict[str, Any], seq: int) -> list[dict[str, Any]]:
+    """``first`` and the pages after it, asked for in turn."""
+    out, page = [first], first
+    while page["next"] is not None:
+        page = ready(reader, page["next"], first["version"], seq)
+        out.append(page)
+    return out
+
+
+def test_a_reader_whose_text_was_made_again_starts_from_its_first_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    season(journal)
+    monkeypatch.setattr(results_csv, "PAGE_BYTES", 400)  # a few rows a page
+    reader = ResultsCsv(journal)
+    try:
+        with Scorekeeper.open(journal, readonly=True) as keeper:
+            seq = int(keeper.status()["seq"])
+        first = ready(reader, 0, None, seq)  # one client's first page
+        assert first["page"] == 0 and first["next"] == 1
+        others = read_on(reader, first, seq)  # another client reads them all: they are dropped
+        assert len(others) > 2 and "".join(p["text"] for p in others) == load_csv(journal)
+        with Scorekeeper.open(journal) as keeper:  # then a game ends
+            DemoGame(seed=11, names=("Erin", "Dave"), keeper=keeper).play()
+            seq = int(keeper.status()["seq"])
+        again = ready(reader, 1, first["version"], seq)  # the first client goes on
+        assert again["page"] == 0 and again["version"] != first["version"]
+        text = "".join(p["text"] for p in read_on(reader, again, seq))
+        assert text == load_csv(journal) and "Erin" in text
+    finally:
+        reader.close()
