@@ -89,16 +89,19 @@ def test_with_the_service_down_the_verbs_read_the_journal(
 
 
 @given(st.lists(st.text(max_size=30).map(lambda t: t.replace("\n", " ")), max_size=12))
-def test_the_pages_joined_are_the_text_each_cut_after_a_line(lines: list[str]) -> None:
+def test_the_pages_joined_are_the_lines_each_page_whole_lines(texts: list[str]) -> None:
     import json
 
-    text = "".join(line + "\r\n" for line in lines)
+    lines = [text + "\r\n" for text in texts]
     size = 24
-    cut = [json.loads(page) for page in pages(text, size)]
-    assert "".join(cut) == text and cut
-    for page in cut[:-1]:
-        assert page.endswith("\n")  # whole lines
-        assert len(page.encode()) <= size or page.count("\n") == 1  # or one longer line
+    cut = [json.loads(page) for page in pages(lines, size)]
+    assert "".join(cut) == "".join(lines) and cut
+    starts = {sum(map(len, lines[:n])) for n in range(len(lines) + 1)}
+    at = 0
+    for page in cut:
+        assert at in starts  # each page begins with a line
+        assert len(page) <= size or page.count("\n") == 1  # or is one longer line
+        at += len(page)
 
 
 def ready(reader: ResultsCsv, page: int, version: str | None, seq: int) -> dict[str, Any]:
@@ -129,7 +132,7 @@ def test_a_reader_whose_text_was_made_again_starts_from_its_first_page(
 ) -> None:
     journal = tmp_path / "journal.sqlite"
     season(journal)
-    monkeypatch.setattr(results_csv, "PAGE_BYTES", 400)  # a few rows a page
+    monkeypatch.setattr(results_csv, "PAGE_CHARACTERS", 400)  # a few rows a page
     reader = ResultsCsv(journal)
     try:
         with Scorekeeper.open(journal, readonly=True) as keeper:

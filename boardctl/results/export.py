@@ -71,14 +71,16 @@ def row_after_board(result: GameResult) -> str:
     return _line(result_row(result)[2:])
 
 
-def csv_text(board: str, kept: list[str], results: Iterable[GameResult]) -> str:
-    """:func:`write_csv`'s text for the kept rows (:func:`row_after_board` texts of results of
-    this format and ``board``), then ``results``."""
-    out = io.StringIO()
-    write_csv(results, out)
-    header, _, rest = out.getvalue().partition("\r\n")
+def csv_lines(board: str, kept: Iterable[str], results: Iterable[GameResult]) -> Iterator[str]:
+    """:func:`write_csv`'s text a line at a time: the header, the kept rows
+    (:func:`row_after_board` texts of results of this format and ``board``), then
+    ``results``."""
+    yield _line(list(FIELDS))
     before = _line([str(FORMAT), board, ""])[:-2]  # "1,<board>,": each cell is quoted alone
-    return f"{header}\r\n{before.join(['', *kept])}{rest}"
+    for row in kept:
+        yield before + row
+    for result in results:
+        yield _line(result_row(result))
 
 
 def write_csv(results: Iterable[GameResult], out: TextIO) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from boardctl.errors import EntryError
 from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.results.derive import GameFold
-from boardctl.results.export import csv_text, row_after_board
+from boardctl.results.export import csv_lines, row_after_board
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
 from boardctl.results.records import Records, records
 from boardctl.store.journal import Journal, Kept, encode_event
@@ -187,14 +187,14 @@ def follow(
     return [result for result in kept if result.first_seq < begin], fold
 
 
-def kept_csv(journal: Journal, *, board: str, more: Iterable[GameResult] = ()) -> str:
-    """The CSV of :func:`kept_results` (``results --csv``, unsigned): the kept rows' CSV text
-    as stored (no work per game but a join), then the rows of the games after them (and of
-    ``more``)."""
+def kept_csv(journal: Journal, *, board: str, more: Iterable[GameResult] = ()) -> Iterator[str]:
+    """The CSV lines of :func:`kept_results` (``results --csv``, unsigned): the header, the kept
+    rows' CSV text as stored (no work per game but the board cell put before it), then the
+    rows of the games after them (and of ``more``)."""
     covered, bodies = journal.csv_rows()
-    kept = list(chain.from_iterable(json.loads(f"[{','.join(bodies)}]")))
+    kept = (row for body in bodies for row in json.loads(body))
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
-    return csv_text(board, kept, chain((game.result for game in rest), more))
+    return csv_lines(board, kept, chain((game.result for game in rest), more))
 
 
 def kept_records(journal: Journal) -> Records:

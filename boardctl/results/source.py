@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import datetime
-import io
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
 
@@ -41,28 +40,27 @@ def load_results(path: str | os.PathLike[str], *, board: str | None = None) -> l
 def load_csv(
     path: str | os.PathLike[str], *, board: str | None = None, key: bytes | None = None
 ) -> str:
-    """``boardctl results --csv`` of the journal at ``path``: :func:`journal_csv`."""
+    """``boardctl results --csv`` of the journal at ``path``: :func:`journal_csv`, joined."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        return journal_csv(journal, path, board=board, key=key)
+        return "".join(journal_csv(journal, path, board=board, key=key))
 
 
 def journal_csv(
     journal: Journal, path: Path, *, board: str | None = None, key: bytes | None = None
-) -> str:
-    """The CSV of :func:`load_results` of ``journal`` (open read-only at ``path``): unsigned,
-    the kept CSV rows as stored (no work per game but a join); with ``key``, every row signed
+) -> Iterator[str]:
+    """The CSV lines of :func:`load_results` of ``journal`` (open read-only at ``path``):
+    unsigned, the kept CSV rows as stored (no work per game); with ``key``, every row signed
     with it."""
     board = board or board_id(path.parent)
     linked = [game.result for game in _linked(path)]
     if key is None:
         return kept_csv(journal, board=board, more=linked)
-    from boardctl.results.export import write_csv
+    from boardctl.results.export import csv_lines
     from boardctl.results.sign import sign
 
-    out = io.StringIO()
-    write_csv([sign(result, key) for result in kept_results(journal, board=board) + linked], out)
-    return out.getvalue()
+    results = kept_results(journal, board=board) + linked
+    return csv_lines(board, (), (sign(result, key) for result in results))
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:

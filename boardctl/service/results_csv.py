@@ -3,7 +3,7 @@
 A process that reads the journal itself pays for Python's start and the results' imports
 (about 1 s more than a verb the service answers, at the Pi-class quota: docs/performance.md).
 So ``boardctl results --csv`` asks the running board: ``{"op": "results"}`` is answered with
-``{"version", "page", "next", "text"}``: page 0, the first :data:`PAGE_BYTES` (or fewer,
+``{"version", "page", "next", "text"}``: page 0, the first :data:`PAGE_CHARACTERS` (or fewer,
 whole lines) of the text, ``next`` the ``page`` to ask for after it (None: the end). A
 thread makes the whole text from the journal's kept rows
 (:func:`boardctl.results.source.journal_csv`, signed with the board key beside the journal
@@ -19,6 +19,7 @@ one is sent.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +30,9 @@ from boardctl.service.wire import Encoded
 if TYPE_CHECKING:
     from pathlib import Path
 
-#: Bytes of CSV a page holds at most (whole lines): the control socket lets a client leave
-#: 1 MiB of replies unread before it drops it.
-PAGE_BYTES = 256 * 1024
+#: Characters of CSV a page holds at most (whole lines): the control socket lets a client
+#: leave 1 MiB of replies unread before it drops it.
+PAGE_CHARACTERS = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -53,22 +54,26 @@ class Export:
         return Encoded(head + b',"text":' + self.pages[number] + b"}")
 
 
-def pages(text: str, size: int = PAGE_BYTES) -> tuple[bytes, ...]:
-    """``text`` cut after a line end at most ``size`` bytes (UTF-8) into each page (a longer
-    line: whole), each page a JSON string; one empty page for no text."""
-    data = text.encode()
+def pages(lines: Iterable[str], size: int = PAGE_CHARACTERS) -> tuple[bytes, ...]:
+    """``lines`` in pages of at most ``size`` characters (a longer line: a page of its own),
+    each page a JSON string; one empty page for no lines. Made a page at a time: the text is
+    never whole in memory twice."""
     out: list[bytes] = []
-    start = 0
-    while start < len(data) or not out:
-        end = len(data)
-        if end - start > size:
-            cut = data.rfind(b"\n", start, start + size)  # the last line end in the page
-            if cut < 0:  # a line longer than a page: whole
-                cut = data.find(b"\n", start + size)
-            end = end if cut < 0 else cut + 1
-        out.append(json.dumps(data[start:end].decode(), ensure_ascii=False).encode())
-        start = end
+    part: list[str] = []
+    held = 0
+    for line in lines:
+        if part and held + len(line) > size:
+            out.append(_page(part))
+            part, held = [], 0
+        part.append(line)
+        held += len(line)
+    if part or not out:
+        out.append(_page(part))
     return tuple(out)
+
+
+def _page(lines: list[str]) -> bytes:
+    return json.dumps("".join(lines), ensure_ascii=False).encode()
 
 
 class ResultsCsv(JournalReader[Export]):
@@ -104,8 +109,12 @@ class ResultsCsv(JournalReader[Export]):
         from boardctl.results.source import journal_csv
 
         journal = self._opened(path)
-        seq = journal.stored_seq()  # before the read: what it counts is at least this
-        linked = linked_kept(path.parent)
-        key_file = path.parent / KEY_FILE
-        key = read_key(key_file) if key_file.exists() else None
-        return Export(seq, linked, pages(journal_csv(journal, path, key=key), PAGE_BYTES)), seq
+        try:
+            seq = journal.stored_seq()  # before the read: what it counts is at least this
+            linked = linked_kept(path.parent)
+            key_file = path.parent / KEY_FILE
+            key = read_key(key_file) if key_file.exists() else None
+            text = pages(journal_csv(journal, path, key=key), PAGE_CHARACTERS)
+        finally:  # an export is made now and then: its connection's page cache not kept
+            self._drop_journal()
+        return Export(seq, linked, text), seq
