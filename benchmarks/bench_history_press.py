@@ -1,4 +1,5 @@
-"""Button edge -> frame written while the service pages out ``history --all``.
+"""Button edge -> frame written while the service pages out ``history --all`` (or
+``results --csv``).
 
 The service in one process as ``bench_service_latency.py`` builds it (MockFactory
 pins, the engine on a journal of ``--games`` demo games or on ``--journal PATH``,
@@ -19,11 +20,15 @@ turns on (its figure is the blink): such presses are counted apart, as in
 
     PYTHONPATH=. python benchmarks/bench_history_press.py [--games 200] [--rounds 5]
         [--journal PATH] [--pages 20] [--link serial|null] [--pi-class 8] [--burn N]
-        [--during history|starts]
+        [--during history|starts|results]
 
 ``--during starts`` starts the service on a fresh copy of a journal without
 snapshots (``bench_years.py``'s cached one, as imported) each round and presses
-until the thread that stores its game starts after READY is done.
+until the thread that stores its game starts after READY is done. ``--during
+results`` gives the ``results`` request's reader (:mod:`boardctl.service.results_csv`)
+a fresh start each round and presses while a client process runs ``boardctl results
+--csv``'s transfer (:func:`~boardctl.cli.cmd_results.csv_from_service`), every press
+until it has the whole text counted; the round's figure is that client's seconds.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ from boardctl.service import app  # noqa: E402
 from boardctl.service.client import request_ready  # noqa: E402
 from boardctl.service.history_all import HistoryPages  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
+from boardctl.service.results_csv import ResultsCsv  # noqa: E402
 
 #: The client, a process of its own as ``boardctl history --all`` is (a thread here would hold
 #: the service's GIL while it decodes a page), paging as that verb does: asks for N pages,
@@ -69,6 +75,15 @@ for _ in itertools.islice(pages, int(sys.argv[2]) - 1):
 print(first)
 """
 
+#: The client of ``--during results``: ``boardctl results --csv``'s transfer, its seconds.
+RESULTS_CLIENT = """
+import argparse, sys, time
+from boardctl.cli.cmd_results import csv_from_service
+began = time.perf_counter()
+csv_from_service(argparse.Namespace(socket=sys.argv[1], config=None))
+print(time.perf_counter() - began)
+"""
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -79,10 +94,10 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=20, help="pages the client asks a round")
     parser.add_argument(
         "--during",
-        choices=("history", "starts"),
+        choices=("history", "starts", "results"),
         default="history",
-        help="what runs beside the presses: history pages, or (a journal without snapshots, as "
-        "imported) the thread storing the game starts after a start",
+        help="what runs beside the presses: history pages, (a journal without snapshots, as "
+        "imported) the thread storing the game starts after a start, or results --csv",
     )
     parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
     pi_class.add_options(parser)
@@ -139,12 +154,15 @@ def run(args: argparse.Namespace, journal: Path) -> None:
     for _ in range(1 if args.during == "starts" else args.rounds):
         requests.past.close()
         requests.past = HistoryPages(board.loop.keeper.path)  # as after a start
+        requests.export.close()
+        requests.export = ResultsCsv(board.loop.keeper.path)
         done: list[float] = []
         reading = {
             "history": requests.past.reading,
             "starts": lambda: (
                 board.loop.keeper.checking is None or board.loop.keeper.checking.is_alive()
             ),
+            "results": lambda done=done: not done,  # the whole transfer
         }[args.during]
 
         def ask(done: list[float] = done, reading: Any = reading) -> None:
@@ -155,8 +173,14 @@ def run(args: argparse.Namespace, journal: Path) -> None:
                 done.append(time.perf_counter() - began)
                 return
             argv = [sys.executable, "-c", CLIENT, str(board.socket), str(args.pages)]
+            if args.during == "results":
+                argv = [sys.executable, "-c", RESULTS_CLIENT, str(board.socket)]
             env = {**os.environ, "PYTHONPATH": str(REPO)}
-            answer = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+            answer = subprocess.run(argv, env=env, capture_output=True, text=True)
+            if answer.returncode:
+                print(f"the client failed: {answer.stderr.strip()}", flush=True)
+                done.append(float("nan"))
+                return
             done.append(float(answer.stdout))
 
         client = threading.Thread(target=ask)
@@ -217,6 +241,7 @@ def _summarize(
     what = {
         "history": "history --all first page after a (reader's) start",
         "starts": "game starts stored after READY",
+        "results": "results --csv through the service (the whole text)",
     }[args.during]
     print(
         f"{what}, {len(answers)} rounds: "

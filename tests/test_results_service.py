@@ -23,6 +23,7 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.results.sign import KEY_FILE, write_key
 from boardctl.results.source import load_csv
 from boardctl.service import results_csv
+from boardctl.service.journal_reader import JournalRecords
 from boardctl.service.results_csv import ResultsCsv, pages
 from tests.test_e2e_process import Service
 from tests.test_web_records import season
@@ -150,3 +151,30 @@ def test_a_reader_whose_text_was_made_again_starts_from_its_first_page(
         assert text == load_csv(journal) and "Erin" in text
     finally:
         reader.close()
+
+
+def test_entries_made_while_a_client_waits_do_not_keep_it_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer counting the events of a client's first ask (``since``) will do: else a board
+    whose players keep entering would have the reader start again for ever."""
+    monkeypatch.setattr(results_csv, "PAGE_CHARACTERS", 400)  # page 0 is not the last
+    journal = tmp_path / "journal.sqlite"
+    season(journal)
+    with Scorekeeper.open(journal, readonly=True) as keeper:
+        seq = int(keeper.status()["seq"])
+    export, records = ResultsCsv(journal), JournalRecords(journal)
+    try:
+        ready(export, 0, None, seq)
+        deadline = time.monotonic() + 20
+        while not records.reply(seq)["ready"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        later = seq + 3  # three entries made since
+        assert isinstance(export.reply(0, None, later, since=seq), bytes)
+        assert records.reply(later, since=seq)["ready"]
+        assert export.reply(0, None, later) == {"ready": False, "seq": seq, "events": later}
+        assert records.reply(later)["ready"] is False
+    finally:
+        export.close()
+        records.close()

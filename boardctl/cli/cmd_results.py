@@ -112,7 +112,7 @@ def csv_from_service(args: argparse.Namespace, timeout: float = 60.0) -> str | N
     ask: dict[str, Any] = {"op": "results"}
     while True:
         try:
-            page = request_ready(path, ask, timeout=timeout)
+            page = request_ready(path, ask, timeout=timeout, since=True)
         except ServiceDown:
             if "version" in ask:
                 raise

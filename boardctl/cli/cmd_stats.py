@@ -89,7 +89,7 @@ def records_from_service(args: argparse.Namespace) -> dict[str, Any] | None:
     from boardctl.service.client import ServiceDown, request_ready
 
     try:
-        reply = request_ready(socket_path(args), {"op": "records"}, timeout=60.0)
+        reply = request_ready(socket_path(args), {"op": "records"}, timeout=60.0, since=True)
     except ServiceDown:
         return None
     if not isinstance(reply, dict):

@@ -47,10 +47,16 @@ def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: f
 
 
 def request_ready(
-    path: str | os.PathLike[str], message: dict[str, Any], *, timeout: float = 5.0
+    path: str | os.PathLike[str],
+    message: dict[str, Any],
+    *,
+    timeout: float = 5.0,
+    since: bool = False,
 ) -> Any:
     """:func:`request`, asked again while the service answers ``{"ready": false}`` (its
-    thread reads the journal: ``history --all``, ``records``), for ``timeout`` s in all."""
+    thread reads the journal: ``history --all``, ``records``, ``results``), for ``timeout`` s
+    in all; with ``since``, asked again with the journal's last event at the first ask (an
+    answer that counts those events will do: entries made meanwhile cannot keep it waiting)."""
     from time import monotonic, sleep
 
     deadline = monotonic() + timeout
@@ -59,6 +65,8 @@ def request_ready(
         result = request(path, message, timeout=max(deadline - monotonic(), 0.1))
         if not (isinstance(result, dict) and result.get("ready") is False):
             return result
+        if since and "since" not in message and isinstance(result.get("events"), int):
+            message = {**message, "since": result["events"]}
         if monotonic() + pause > deadline:
             raise NoAnswer(f"{os.fspath(path)}: the service was not ready within {timeout} s")
         sleep(pause)

@@ -58,8 +58,9 @@ SERVICE_OPS: dict[str, dict[str, tuple[type, bool]]] = {
     "press": {"button": (str, True), "hold": (int, False)},
     "frame": {},
     "watch": {},
-    "records": {},
-    "results": {"page": (int, False), "version": (str, False)},  # results --csv, in pages
+    "records": {"since": (int, False)},
+    # results --csv, in pages
+    "results": {"page": (int, False), "version": (str, False), "since": (int, False)},
     "invite": {},  # a hosting board's code (boardctl.remote), for the phone page
     "relink": {},  # the link file changed (boardctl remote invite/join/leave): read it again
 }

@@ -138,7 +138,9 @@ class JournalReader(Generic[T]):
 
 
 def not_ready(read: int, events: int) -> dict[str, Any]:
-    """The reply while the thread reads: the last event it published, and the journal's."""
+    """The reply while the thread reads: the last event it published, and the journal's (a
+    client asks again with it as ``since``: an answer counting those events will do, so that
+    entries made meanwhile cannot keep it waiting)."""
     return {"ready": False, "seq": max(read, 0), "events": events}
 
 
@@ -148,10 +150,12 @@ class JournalRecords(JournalReader[tuple[dict[str, Any], int]]):
 
     name = "records"
 
-    def reply(self, seq: int, linked: int = 0) -> dict[str, Any]:
-        """The records up to event ``seq`` (the journal's last) and of ``linked`` copies of the
-        host's results (:attr:`boardctl.remote.store.Outbox.results_kept`), or not ready yet."""
-        answer, read = self._ask(lambda answer, counted: counted >= seq and answer[1] >= linked)
+    def reply(self, seq: int, linked: int = 0, since: int | None = None) -> dict[str, Any]:
+        """The records up to event ``seq`` (the journal's last; ``since``: the last at the
+        client's first ask, if fewer) and of ``linked`` copies of the host's results
+        (:attr:`boardctl.remote.store.Outbox.results_kept`), or not ready yet."""
+        due = seq if since is None else min(since, seq)
+        answer, read = self._ask(lambda answer, counted: counted >= due and answer[1] >= linked)
         return not_ready(read, seq) if answer is None else {"ready": True, **answer[0]}
 
     def _catch_up(self, path: Path) -> tuple[tuple[dict[str, Any], int], int]:

@@ -18,9 +18,9 @@ one is sent.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import ControlError
@@ -30,9 +30,10 @@ from boardctl.service.wire import Encoded
 if TYPE_CHECKING:
     from pathlib import Path
 
-#: Characters of CSV a page holds at most (whole lines): the control socket lets a client
-#: leave 1 MiB of replies unread before it drops it.
-PAGE_CHARACTERS = 256 * 1024
+#: Characters of CSV a page holds at most (whole lines): at most 6 bytes each in the reply's
+#: JSON (``\u0001``), so a page stays inside the 4 MiB a client reads in one line
+#: (service.client); five pages for 10,000 games.
+PAGE_CHARACTERS = 512 * 1024
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,9 @@ def pages(lines: Iterable[str], size: int = PAGE_CHARACTERS) -> tuple[bytes, ...
 
 
 def _page(lines: list[str]) -> bytes:
-    return json.dumps("".join(lines), ensure_ascii=False).encode()
+    """``lines`` as one JSON string, a line at a time (one call for half a megabyte would hold
+    the interpreter for milliseconds, the loop and its buttons waiting)."""
+    return f'"{"".join(encode_basestring(line)[1:-1] for line in lines)}"'.encode()
 
 
 class ResultsCsv(JournalReader[Export]):
@@ -81,15 +84,18 @@ class ResultsCsv(JournalReader[Export]):
 
     name = "results"
 
-    def reply(self, page: int, version: str | None, seq: int, linked: int = 0) -> Any:
-        """Page ``page`` of the text ``version`` (None: a new read, counting event ``seq`` and
-        ``linked`` host results; gone: page 0 of a new one), as JSON text, or not ready yet
-        (``{"ready": false}``)."""
+    def reply(
+        self, page: int, version: str | None, seq: int, linked: int = 0, since: int | None = None
+    ) -> Any:
+        """Page ``page`` of the text ``version`` (None: a new read, counting event ``seq``, or
+        ``since`` if fewer, and ``linked`` host results; gone: page 0 of a new one), as JSON
+        text, or not ready yet (``{"ready": false}``)."""
         if page < 0 or (page > 0 and version is None):
             raise ControlError("results: ask for page 0, then the next with page 0's version")
+        due = seq if since is None else min(since, seq)
 
-        def usable(export: Export, _: int) -> bool:  # the text asked for, or one as new as now
-            return export.version == version or (export.seq >= seq and export.linked >= linked)
+        def usable(export: Export, _: int) -> bool:  # the text asked for, or one new enough
+            return export.version == version or (export.seq >= due and export.linked >= linked)
 
         export, read = self._ask(usable)
         if export is None:

@@ -232,13 +232,16 @@ async def records(request: web.Request) -> web.Response:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + RECORDS_WAIT
     pause = 0.01
+    ask: dict[str, Any] = {"op": "records"}
     while True:
         try:
-            result = await source.request({"op": "records"})
+            result = await source.request(ask)
         except ControlError as exc:  # an older service says "unknown op", or the journal's error
             return _refused(exc)
         if result.get("ready"):
             return web.json_response({"ok": True, **result})
+        if isinstance(result.get("events"), int):  # entries made meanwhile: not waited for
+            ask.setdefault("since", result["events"])
         if loop.time() > deadline:
             return _error(503, "the board is still reading its journal: try again in a moment")
         await asyncio.sleep(pause)
