@@ -240,15 +240,32 @@ def one_run(own: Path) -> dict[str, float]:
                 lambda: request_ready(sock, {"op": "records"}, timeout=600)
             )
             cli = [sys.executable, "-m", "boardctl"]
-            for verb in ("results --csv", "stats players"):
+            for verb, *labels in (
+                (
+                    ["results", "--csv"],
+                    "results --csv wall",
+                    "results --csv CPU",
+                    "results --csv service CPU",
+                    "results --csv --journal wall",
+                    "results --csv --journal CPU",
+                ),
+                (
+                    ["stats", "players"],
+                    "stats players wall",
+                    "stats players CPU",
+                    "stats players service CPU",
+                    "stats players --journal wall",
+                    "stats players --journal CPU",
+                ),
+            ):
                 # as typed: the running service answers (its CPU for it counted apart) ...
                 served = cpu_seconds(proc.pid)
-                wall, cpu = whole_process([*cli, *verb.split(), "--socket", str(sock)])
-                figures[f"{verb} wall"], figures[f"{verb} CPU"] = wall, cpu
-                figures[f"{verb} service CPU"] = cpu_seconds(proc.pid) - served
+                wall, cpu = whole_process([*cli, *verb, "--socket", str(sock)])
+                figures[labels[0]], figures[labels[1]] = wall, cpu
+                figures[labels[2]] = cpu_seconds(proc.pid) - served
                 # ... and with --journal: the process reads the journal itself
-                wall, cpu = whole_process([*cli, *verb.split(), "--journal", str(journal)])
-                figures[f"{verb} --journal wall"], figures[f"{verb} --journal CPU"] = wall, cpu
+                wall, cpu = whole_process([*cli, *verb, "--journal", str(journal)])
+                figures[labels[3]], figures[labels[4]] = wall, cpu
             figures["RSS after the reads (MB)"] = rss_mb(proc.pid)
             feed = ResultFeed(journal, "bench")
             with Journal.open(journal, readonly=True) as reader:
