@@ -66,7 +66,7 @@ from boardctl.service.results_csv import ResultsCsv  # noqa: E402
 CLIENT = """
 import argparse, itertools, sys, time
 from boardctl.cli.cmd_history import _pages_from_service
-pages = _pages_from_service(argparse.Namespace(socket=sys.argv[1], config=None))
+pages = _pages_from_service(argparse.Namespace(socket=sys.argv[1], config=None), all_games=True)
 began = time.perf_counter()
 next(pages)
 first = time.perf_counter() - began

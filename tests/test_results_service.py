@@ -9,6 +9,7 @@ page. (Which modules such a verb loads: ``tests/test_cli_lean.py``.)
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -178,3 +179,27 @@ def test_entries_made_while_a_client_waits_do_not_keep_it_waiting(
     finally:
         export.close()
         records.close()
+
+
+def test_a_reader_thread_runs_at_the_lowest_priority_the_loop_at_its_own(tmp_path: Path) -> None:
+    """Where the CPU is short the loop's presses go first: each reader's thread is nice 19."""
+    import os
+
+    journal = tmp_path / "journal.sqlite"
+    season(journal)
+    seen: list[int] = []
+
+    class Watched(ResultsCsv):
+        def _catch_up(self, path: Path) -> Any:
+            seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+            return super()._catch_up(path)
+
+    loop_nice = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    reader = Watched(journal)
+    try:
+        with Scorekeeper.open(journal, readonly=True) as keeper:
+            ready(reader, 0, None, int(keeper.status()["seq"]))
+    finally:
+        reader.close()
+    assert seen == [19]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == loop_nice

@@ -15,6 +15,7 @@ the records if they are as new as the journal (``ready`` true), else
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 from pathlib import Path
@@ -53,6 +54,14 @@ def short_switch() -> Iterator[None]:
             _switch_users -= 1
             if _switch_users == 0:
                 sys.setswitchinterval(_switch_before)
+
+
+def lower_priority() -> None:
+    """Give the calling thread the lowest CPU priority (nice 19; Linux sets it per thread):
+    where the CPU is short (a Pi Zero's one core, busy), the loop's presses go first, the
+    reader runs in what they leave."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
 
 
 class JournalReader(Generic[T]):
@@ -97,6 +106,7 @@ class JournalReader(Generic[T]):
         """Catch up with the journal and publish the answer (a thread), the switch interval
         1 ms meanwhile: the loop, after a press, waits at most that long for the interpreter."""
         assert self._path is not None
+        lower_priority()
         with short_switch():
             try:
                 answer, seq = self._catch_up(self._path)
