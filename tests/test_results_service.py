@@ -26,6 +26,7 @@ from boardctl.results.source import load_csv
 from boardctl.service import results_csv
 from boardctl.service.journal_reader import JournalRecords
 from boardctl.service.results_csv import ResultsCsv, pages
+from tests import test_web_records
 from tests.test_e2e_process import Service
 from tests.test_web_records import season
 
@@ -36,14 +37,8 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return capsys.readouterr().out
 
 
-@pytest.fixture
-def service(tmp_path: Path) -> Any:
-    board = Service(tmp_path)
-    board.journal.parent.mkdir(parents=True)
-    season(board.journal)
-    board.start()
-    yield board
-    board.close()
+#: A real service on the season's journal (five games, two big hands entered by their cards).
+service = test_web_records.service
 
 
 def test_results_csv_and_stats_players_through_the_service_are_the_journals(
