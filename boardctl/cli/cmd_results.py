@@ -42,9 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--board-id", metavar="ID", help="the board id to write (default: see docs/results.md)"
     )
-    journal = (
-        "journal file to read itself (default: ask the running service, else read its journal)"
-    )
+    journal = "journal file to read (default: the service's; --csv asks the running service)"
     add_target_options(parser, journal)
 
 
