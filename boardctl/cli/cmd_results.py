@@ -47,15 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
-    from boardctl.results.sign import KEY_FILE, read_key
+    from boardctl.results.sign import key_beside, read_key
 
     if args.key is not None:
         return read_key(Path(args.key))
-    default = journal.parent / KEY_FILE
-    if not default.exists():
-        return None
     try:
-        return read_key(default)
+        return key_beside(journal)
     except ResultsError as exc:
         print(f"boardctl: the results are not signed: {exc}", file=sys.stderr)
         return None

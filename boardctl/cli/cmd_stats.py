@@ -72,11 +72,12 @@ def _players(args: argparse.Namespace) -> int:
 
     from boardctl.results.records_text import format_records
 
+    every_game = args.since is None and args.player is None and not args.png
     data = None
-    if args.since is None and args.player is None and not args.png and args.journal is None:
-        data = records_from_service(args)  # every game: the service's reader keeps them
+    if every_game and args.journal is None:
+        data = records_from_service(args)  # the service's reader keeps them
     if data is None:
-        data = _records_here(args)
+        data = _records_here(args, every_game)
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
@@ -88,22 +89,23 @@ def records_from_service(args: argparse.Namespace) -> dict[str, Any] | None:
     """The running service's ``records`` (None: no service answers), as ``Records.to_dict``."""
     from boardctl.service.client import ServiceDown, request_ready
 
+    path = socket_path(args)
     try:
-        reply = request_ready(socket_path(args), {"op": "records"}, timeout=60.0, since=True)
+        reply = request_ready(path, {"op": "records"}, timeout=60.0, since=True)
     except ServiceDown:
         return None
     if not isinstance(reply, dict):
-        raise ControlError(f"{socket_path(args)}: the service sent malformed records")
+        raise ControlError(f"{path}: the service sent malformed records")
     return {"players": reply.get("players", []), "head_to_head": reply.get("head_to_head", [])}
 
 
-def _records_here(args: argparse.Namespace) -> dict[str, Any]:
+def _records_here(args: argparse.Namespace, every_game: bool) -> dict[str, Any]:
     """The records derived in this process from the journal (and drawn with ``--png``)."""
     from boardctl.results.records import records
     from boardctl.results.source import load_games, load_records, parse_since, select
 
     path = journal_path(args)
-    if args.since is None and args.player is None and not args.png:
+    if every_game:
         return load_records(path).to_dict()  # every game: the running totals the journal keeps
     since = None if args.since is None else parse_since(args.since)
     games = select(load_games(path, board="-"), since=since, player=args.player)

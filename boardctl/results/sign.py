@@ -68,6 +68,13 @@ def read_key(path: Path) -> bytes:
     return key
 
 
+def key_beside(journal: Path) -> bytes | None:
+    """The board key in the journal's folder (None: there is none); :class:`ResultsError` if
+    it cannot be read."""
+    path = journal.parent / KEY_FILE
+    return read_key(path) if path.exists() else None
+
+
 def _mac(row: Mapping[str, Any], key: bytes) -> str:
     return hmac.new(key, canonical(row), hashlib.sha256).hexdigest()
 

@@ -35,9 +35,10 @@ class Requests:
         self.loop = loop
         self.link_kind = link_kind
         # the journal's file (Scorekeeper.path); a keeper without one has no records
-        self.records = JournalRecords(getattr(loop.keeper, "path", None))
-        self.past = HistoryPages(getattr(loop.keeper, "path", None))  # history --all, off the loop
-        self.export = ResultsCsv(getattr(loop.keeper, "path", None))  # results --csv, the same
+        journal = getattr(loop.keeper, "path", None)
+        self.records = JournalRecords(journal)
+        self.past = HistoryPages(journal)  # history --all, off the loop
+        self.export = ResultsCsv(journal)  # results --csv, the same
         # what the records must count: the journal's last event, and the copies of a host's
         # results kept (boardctl.remote: a joined board's keeper shows the host's seq)
         self.records_due: Callable[[], tuple[int, int]]

@@ -113,16 +113,14 @@ class ResultsCsv(JournalReader[Export]):
 
     def _catch_up(self, path: Path) -> tuple[Export, int]:
         from boardctl.remote.store import linked_kept
-        from boardctl.results.sign import KEY_FILE, read_key
+        from boardctl.results.sign import key_beside
         from boardctl.results.source import journal_csv
 
         journal = self._opened(path)
         try:
             seq = journal.stored_seq()  # before the read: what it counts is at least this
             linked = linked_kept(path.parent)
-            key_file = path.parent / KEY_FILE
-            key = read_key(key_file) if key_file.exists() else None
-            text = pages(journal_csv(journal, path, key=key), PAGE_CHARACTERS)
+            text = pages(journal_csv(journal, path, key=key_beside(path)), PAGE_CHARACTERS)
         finally:  # an export is made now and then: its connection's page cache not kept
             self._drop_journal()
         return Export(seq, linked, text), seq
