@@ -179,9 +179,10 @@ class Outbox:
     def newest_result_end(self, key: bytes) -> str:
         """When the newest finished game of this game's kept results ended ("" for none)."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT game, ?, message FROM results WHERE game = ?", (key.hex(), self.game)
+            messages = self._db.execute(
+                "SELECT message FROM results WHERE game = ?", (self.game,)
             ).fetchall()
+        rows = [(self.game, key.hex(), message) for (message,) in messages]
         return max((played.result.end for played in _kept_games(rows, entries=False)), default="")
 
     def close(self) -> None:
