@@ -269,7 +269,7 @@ def one_run(own: Path) -> dict[str, float]:
             figures["RSS after the reads (MB)"] = rss_mb(proc.pid)
             feed = ResultFeed(journal, "bench")
             with Journal.open(journal, readonly=True) as reader:
-                last = reader.page(reader.stored_seq(), reader.stored_seq())[1][-1].at
+                last = list(reader.page(reader.stored_seq(), reader.stored_seq())[1])[-1].at
             began = time.process_time()
             feed.refresh(oldest_kept(last))  # what boardctl mqtt reads when it starts, then
             figures["bridge start: result feed's first read CPU"] = time.process_time() - began

@@ -29,10 +29,12 @@ from boardctl.config import parse_config
 from boardctl.errors import ControlError, EntryError
 from boardctl.game.commands import Command, NewGame, Peg, Redo, Undo
 from boardctl.game.keeper import Scorekeeper
+from boardctl.inputs.events import Edge
 from boardctl.link import RecordingLink
-from boardctl.service import history_all
+from boardctl.service import app, history_all, journal_reader
 from boardctl.service.client import NoAnswer, request, request_ready
 from boardctl.service.history_all import HistoryPages, Page
+from boardctl.service.loop import Call
 from boardctl.service.wire import MAX_LINE, Encoded, encode
 from boardctl.store import lock
 from boardctl.store.journal import Journal
@@ -339,3 +341,67 @@ def test_while_the_journal_is_held_by_another_writer_history_all_answers_at_once
             rows = request_ready(rig.board.socket, {"op": "history", "all": True}, timeout=5)
             assert time.monotonic() - began < 2
             assert rows == {"next": None, "rows": rig.loop.keeper.history(all_games=True)}
+
+
+# --- the readers keep out of a press's way ---------------------------------------------------
+
+
+def test_a_reader_pauses_while_an_input_waits_and_goes_on_when_the_loop_is_done(
+    tmp_path: Path, mock_factory: MockFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An input posted to the loop clears :data:`journal_reader.inputs_done`; a reader's
+    :func:`journal_reader.paced` items stop until the loop has handled it and is idle."""
+    monkeypatch.setattr(journal_reader, "PAUSE_AT_MOST", 60.0)  # (a stuck flag would fail it)
+    config = parse_config({**FAST, "game": {"mode": "free"}})
+    board = app.build(
+        config,
+        journal=tmp_path / "journal.sqlite",
+        socket_path=tmp_path / "control.sock",
+        display="none",
+        link=RecordingLink(),
+        factory=mock_factory,
+        keyboard=False,
+    )
+    try:
+        loop = board.loop
+        loop.start()
+        taken: list[int] = []
+        loop.post(Edge("track1.plus1", True, loop.clock()))
+        assert not journal_reader.inputs_done.is_set()
+        reader = threading.Thread(target=lambda: taken.extend(journal_reader.paced(range(9))))
+        reader.start()
+        reader.join(0.2)
+        assert reader.is_alive() and taken == []  # paused at its first item
+        loop.run_once(max_wait=0)
+        assert journal_reader.inputs_done.is_set()
+        reader.join(60)
+        assert taken == list(range(9))
+        loop.post(Call(lambda: None))  # a request is not an input: nothing pauses
+        assert journal_reader.inputs_done.is_set()
+    finally:
+        board.close()
+
+
+def test_a_page_request_builds_one_row_of_the_current_game_not_all_of_them(
+    tmp_path: Path, mock_factory: MockFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop answers every ask of a ``history --all`` page (the client asks again until
+    the thread has it): it checks the refusal of a joined board with one row, never the
+    whole current game's (a long game's rows took the loop milliseconds per ask)."""
+    with free_rig(tmp_path, mock_factory, FAST) as rig:
+        for _ in range(30):
+            request(rig.board.socket, {"op": "peg", "track": 0, "points": 1, "kind": "pegging"})
+        made: list[int] = []
+        keeper_rows = Scorekeeper.history
+
+        def counted(self: Scorekeeper, **kwargs: Any) -> list[dict[str, Any]]:
+            rows = keeper_rows(self, **kwargs)
+            made.append(len(rows))
+            return rows
+
+        monkeypatch.setattr(Scorekeeper, "history", counted)
+        page = request_ready(rig.board.socket, {"op": "history", "all": True})
+        assert len(page["rows"]) == 31 and made and set(made) == {1}
+        made.clear()
+        assert len(request(rig.board.socket, {"op": "history", "limit": 5})) == 5
+        assert made == [5]

@@ -159,28 +159,36 @@ class Scorekeeper:
 
     @classmethod
     def from_records(
-        cls, snapshot: dict[str, Any] | None, records: list[Record], *, limits: Limits | None = None
+        cls,
+        snapshot: dict[str, Any] | None,
+        records: Iterable[Record],
+        *,
+        limits: Limits | None = None,
     ) -> Scorekeeper:
         """A journal-less keeper of every entry, from ``records`` (after ``snapshot``, if usable:
-        :meth:`Journal.page`; else from the first event)."""
+        :meth:`Journal.page`; else from the first event), read once, in order."""
         keeper = cls(None, limits=limits, keep_all=True)
+        records = iter(records)
         if not keeper._load(snapshot, records):
             keeper._replay(records)
         return keeper
 
-    def _load(self, snapshot: dict[str, Any] | None, records: list[Record]) -> bool:
-        """Start from ``snapshot`` (the state after ``records[0]``) and replay the rest of
-        ``records``; False (nothing done) if the snapshot is missing or unusable."""
-        if snapshot is None or snapshot.get("format") != SNAPSHOT_FORMAT or not records:
+    def _load(self, snapshot: dict[str, Any] | None, records: Iterable[Record]) -> bool:
+        """Start from ``snapshot`` (the state after the first of ``records``) and replay the
+        rest; False (none of ``records`` read) if the snapshot is missing or unusable."""
+        if snapshot is None or snapshot.get("format") != SNAPSHOT_FORMAT:
             return False
         try:
             state = GameState.from_dict(snapshot["state"])
         except (EntryError, KeyError, TypeError):
             return False
+        records = iter(records)
+        first = next(records, None)
+        if first is None:
+            return False
         self.machine = Machine(state, limits=self.machine.limits)
-        first = records[0]
         self._remember(first.seq, first.at, self._plan(first, state), first.clock)
-        self._replay(records[1:])
+        self._replay(records)
         return True
 
     def _plan(self, record: Record, start: GameState | None = None) -> Plan:
@@ -378,10 +386,16 @@ class Scorekeeper:
             status[DAMAGE_KEY] = self.journal.damage.to_dict()
         return status
 
-    def history(self, *, all_games: bool = False) -> list[Row]:
-        """This game's events (or every event: a replay of the journal) as JSON-able rows."""
+    @property
+    def entries(self) -> list[Entry]:
+        """Every entry, for a keeper of them all (:meth:`from_records`); else this game's."""
+        return self._game if self._all is None else self._all
+
+    def history(self, *, all_games: bool = False, limit: int | None = None) -> list[Row]:
+        """This game's events (its last ``limit``; or every event: a replay of the journal) as
+        JSON-able rows."""
         if not all_games:
-            return [history_row(e) for e in self._game]
+            return [history_row(e) for e in self._game[-limit if limit else None :]]
         if self._all is not None:
             return [history_row(e) for e in self._all]
         assert self.journal is not None

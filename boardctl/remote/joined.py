@@ -119,7 +119,7 @@ class JoinedKeeper:
         asking = view is not None and view.extra.ask is not None
         return isinstance(command, Redo) and command is self._pressed and asking
 
-    def history(self, *, all_games: bool = False) -> list[dict[str, Any]]:
+    def history(self, *, all_games: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
         """Refused: the game is the host's journal (``boardctl history`` on the host)."""
         raise EntryError(
             f"this board has joined game {self.guest.link.game}: its history is the host's "

@@ -90,10 +90,11 @@ def _state(snapshot: dict[str, Any] | None) -> GameState | None:
 def _fold_from(journal: Journal, first: int, last: int, board: str) -> tuple[int, GameFold]:
     """A fold of the journal's events from the last game start at or before ``first`` (its
     snapshot) to ``last``; the event it began at (1: every event folded)."""
-    snapshot, records = journal.page(first, last)
+    snapshot, taken = journal.page(first, last)
+    records = list(taken)
     state = _state(snapshot) if records else None
     if state is None and records and records[0].seq != 1:
-        _, records = journal.page(0, last)  # an unusable snapshot: from the first event
+        records = list(journal.page(0, last)[1])  # an unusable snapshot: from the first event
     rows, path = [(r.seq, r.at, r.event, r.crc) for r in records], str(journal.path)
     if state is None:
         return 1, GameFold(board=board, path=path, rows=rows)

@@ -176,8 +176,9 @@ class JournalKeeper:
             status[FAULT_KEY] = self.fault
         return status
 
-    def history(self, *, all_games: bool = False) -> list[Row]:
-        return self.inner.history(all_games=all_games) if self.inner is not None else []
+    def history(self, *, all_games: bool = False, limit: int | None = None) -> list[Row]:
+        inner = self.inner
+        return [] if inner is None else inner.history(all_games=all_games, limit=limit)
 
     @property
     def state(self) -> GameState:

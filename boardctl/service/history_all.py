@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import ControlError
-from boardctl.service.journal_reader import JournalReader, not_ready
+from boardctl.service.journal_reader import JournalReader, not_ready, paced
 from boardctl.service.wire import Encoded
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ _DUMP = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
 def encoded(rows: list[Row]) -> bytes:
     """Rows as compact JSON text (as the control socket sends them), a row at a time: one
     call for a page would hold the interpreter for milliseconds, the loop waiting."""
-    return ("[" + ",".join(map(_DUMP, rows)) + "]").encode()
+    return ("[" + ",".join(map(_DUMP, paced(rows))) + "]").encode()
 
 
 #: Events per page: about 0.2 MB of rows, made in about 15 ms of CPU here.
@@ -84,13 +84,14 @@ class HistoryPages(JournalReader[Page]):
 
     def _catch_up(self, path: Path) -> tuple[Page, int]:
         """The page asked for last: the events from the start of its first game replayed."""
+        from boardctl.game.history import history_row
         from boardctl.game.keeper import Scorekeeper
 
         with self._lock:
             after = self._wanted
         last = after + PAGE_ROWS
         snapshot, records = self._opened(path).page(after + 1, last)
-        rows = Scorekeeper.from_records(snapshot, records).history(all_games=True)
-        end = records[-1].seq if records else after  # a record's seq is above after
-        page = [row for row in rows if isinstance(row["seq"], int) and row["seq"] > after]
+        entries = Scorekeeper.from_records(snapshot, paced(records)).entries
+        end = entries[-1].seq if entries else after  # an entry's seq is above after
+        page = [history_row(entry) for entry in paced(entries) if entry.seq > after]
         return Page(after, encoded(page), end, more=end == last), end

@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from boardctl.errors import BoardError, ControlError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from boardctl.store.journal import Journal
 
 T = TypeVar("T")
-SWITCH = 0.001  # Python's switch interval while the reader runs (seconds; the default is 0.005)
+U = TypeVar("U")
+SWITCH = 0.0002  # Python's switch interval while the reader runs (seconds; the default is 0.005)
 
 # The interval is the process's: readers running at once (records, history --all) share one
 # shortening, and the last to finish puts back what was there before the first began.
@@ -62,6 +63,24 @@ def lower_priority() -> None:
     reader runs in what they leave."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+
+
+#: Clear while an input (a press, a turn, a key) waits for the loop or is being handled: the
+#: readers' threads stop at their next step (:func:`paced`) until the loop is done with it.
+#: Where the CPU is short (one slow core, or a CPU quota) a reader that kept running would
+#: spend the time the press needs each time the loop waits (for the interpreter, the disk).
+inputs_done = threading.Event()
+inputs_done.set()
+PAUSE_AT_MOST = 0.05  # seconds a step waits for the loop, at most (inputs without end)
+STEP = 4  # items between two looks at inputs_done
+
+
+def paced(items: Iterable[U]) -> Iterator[U]:
+    """``items``, waiting before every :data:`STEP`-th while an input is being handled."""
+    for count, item in enumerate(items):
+        if count % STEP == 0 and not inputs_done.is_set():
+            inputs_done.wait(PAUSE_AT_MOST)
+        yield item
 
 
 class JournalReader(Generic[T]):

@@ -30,6 +30,7 @@ from boardctl.link.base import Link
 from boardctl.notices import journal_status_line
 from boardctl.refusals import Refusal
 from boardctl.service.dispatch import Dispatcher, Keeper, Result, Validate
+from boardctl.service.journal_reader import inputs_done
 from boardctl.service.notify import Notifier
 from boardctl.service.requests import Requests
 from boardctl.service.settings import BoardSettings
@@ -130,8 +131,11 @@ class ServiceLoop:
         self.edge_lock = threading.Lock()
 
     def post(self, event: LoopEvent) -> None:
-        """Queue an input, a :class:`Call` or :class:`Stop` from any thread."""
+        """Queue an input, a :class:`Call` or :class:`Stop` from any thread (an input pauses
+        the journal readers' threads until the loop is done: :data:`.inputs_done`)."""
         self._events.put(event)
+        if not isinstance(event, Call | Stop):
+            inputs_done.clear()  # after the put: the loop's empty queue then means handled
         with contextlib.suppress(BlockingIOError, OSError):
             os.write(self._wake_w, b"\0")
 
@@ -289,6 +293,10 @@ class ServiceLoop:
         if self._error_at is not None and now - self._error_at > ERROR_KEPT:
             self._error_at = None
         self.refresh(now)
+        if self._events.empty():
+            inputs_done.set()
+            if not self._events.empty():  # an input queued meanwhile: its clear may be before
+                inputs_done.clear()
         # the watchers are told what the board shows, if it changed since they were last told
         if self.watch.watchers and self._view_key != self._watched_key:
             self._watched_key = self._view_key

@@ -105,10 +105,10 @@ class Requests:
 
     def _history(self, request: Mapping[str, Any]) -> Any:
         keeper = self.loop.keeper
-        items = keeper.history()  # a joined board's keeper refuses: the game is the host's
-        if request.get("all") is not True:
-            limit = request.get("limit")
-            return items[-limit:] if isinstance(limit, int) and limit > 0 else items
+        limit = request.get("limit")
+        if request.get("all") is not True:  # (a joined board's keeper refuses: the host's game)
+            return keeper.history(limit=limit if isinstance(limit, int) and limit > 0 else None)
+        keeper.history(limit=1)  # the refusal, if joined (a row, not the whole game's, a page)
         after = request.get("after", 0)  # a page of every game's rows: .history_all
         opened = getattr(keeper, "inner", keeper) is not None  # not a fault's keeper
         if opened and getattr(keeper, "path", None) is not None:

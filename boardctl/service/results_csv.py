@@ -26,7 +26,7 @@ from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import ControlError
-from boardctl.service.journal_reader import JournalReader, not_ready
+from boardctl.service.journal_reader import JournalReader, not_ready, paced
 from boardctl.service.wire import Encoded
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def pages(lines: Iterable[str], size: int = PAGE_CHARACTERS) -> tuple[bytes, ...
     out: list[bytes] = []
     part: list[str] = []
     held = 0
-    for line in lines:
+    for line in paced(lines):
         if part and held + len(line) > size:
             out.append(_page(part))
             part, held = [], 0

@@ -423,12 +423,13 @@ class Journal:
         self.last_seq, self.last_crc, self._last_at = rows[-1][0], rows[-1][3], rows[-1][1]
         return snapshot, records
 
-    def page(self, first: int, last: int) -> tuple[dict[str, Any] | None, list[Record]]:
+    def page(self, first: int, last: int) -> tuple[dict[str, Any] | None, Iterator[Record]]:
         """The latest snapshot at or before event ``first`` and the events, with their chained
         checksums, from its own to ``last`` (without one: ``None``, from the first event).
 
         Only these rows are read, checked from the stored checksum of the row before: a
         page of ``history --all`` costs the game it starts in and the page, not the journal.
+        The records are decoded as they are taken (a reader may pause between them).
         """
         found = self._snapshot_at(first)
         start = int(found[0]) if found else 1
@@ -436,7 +437,7 @@ class Journal:
         snapshot = _state(found, rows[0][3]) if rows else None
         if snapshot is None and start > 1:  # an unusable snapshot: from the first event
             rows = self._rows_from(1, last)
-        return snapshot, [self._record(*row) for row in rows]
+        return snapshot, (self._record(*row) for row in rows)
 
     def _snapshot_at(self, seq: int) -> tuple[int, str, int] | None:
         """The latest stored snapshot at or before event ``seq``: (seq, body, crc)."""
