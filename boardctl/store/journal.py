@@ -188,7 +188,7 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
 
 def _csv_crc(body: str, first: int, crc: int) -> int:
     """A ``csv`` row's checksum: its body, chained from its event's ``crc`` and its ``first``."""
-    return zlib.crc32(body.encode(), zlib.crc32(b"%d" % first, crc))
+    return zlib.crc32(f"{first}{body}".encode(), crc)
 
 
 def _chained(rows: Iterable[tuple[int, str]]) -> tuple[int, int]:
@@ -196,8 +196,9 @@ def _chained(rows: Iterable[tuple[int, str]]) -> tuple[int, int]:
     chained one from the other from the first, each as if it began where the one before
     ended (the ``csv_chain`` row's body)."""
     covered, value = 1, 0
-    for seq, body in rows:
-        value, covered = _csv_crc(body, covered, value), seq
+    crc32 = zlib.crc32
+    for seq, body in rows:  # _csv_crc, inlined
+        value, covered = crc32(f"{covered}{body}".encode(), value), seq
     return covered, value
 
 
