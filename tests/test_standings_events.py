@@ -270,7 +270,6 @@ def test_a_result_topic_gives_back_its_board_event_and_game(
     game = f"{first}-{crc:08x}"
     topic = topics.result("boardctl", board, topics.slot(event, game))
     assert topics.parse_result("boardctl", topic) == (board, f"{event}/{game}")
-    assert topics.slot_game(f"{event}/{game}") == game
     assert topics.parse_result("boardctl", f"boardctl/{board}/results/{game}") == (board, game)
     assert topics.parse_closed("boardctl", topics.closed("boardctl", event)) == event
 

@@ -27,7 +27,7 @@ from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.board_watch import watch
 from boardctl.mqtt.connection import make_client, port
 from boardctl.mqtt.result_feed import ResultFeed, digest
-from boardctl.results.sign import KEY_FILE, read_key
+from boardctl.results.sign import KEY_FILE, key_beside, read_key
 from boardctl.service.client import ServiceDown
 
 if TYPE_CHECKING:
@@ -52,15 +52,15 @@ class Paths:
 
 def board_key(paths: Paths) -> bytes | None:
     """The key that signs the results, if the board has one (an unreadable one is logged)."""
-    path = paths.key or paths.journal.parent / KEY_FILE
-    if paths.key is None and not path.exists():
-        log.warning("no board key (%s): results go out unsigned (boardctl key init)", path)
-        return None
     try:
-        return read_key(path)
+        key = read_key(paths.key) if paths.key else key_beside(paths.journal)
     except BoardError as exc:
         log.error("results go out unsigned: %s", exc)
         return None
+    if key is None:
+        where = paths.journal.parent / KEY_FILE
+        log.warning("no board key (%s): results go out unsigned (boardctl key init)", where)
+    return key
 
 
 class Bridge:
@@ -166,10 +166,9 @@ class Bridge:
             try:
                 for status in watch(self.paths.socket, self._stop):
                     self._events.put(partial(self._on_status, status))
-            except ServiceDown as exc:
-                self._events.put(partial(self._on_down, str(exc)))
             except BoardError as exc:
-                log.warning("control socket: %s", exc)
+                if not isinstance(exc, ServiceDown):
+                    log.warning("control socket: %s", exc)
                 self._events.put(partial(self._on_down, str(exc)))
             self._stop.wait(1.0)
 

@@ -80,14 +80,6 @@ def unreachable(config: MqttConfig, reason: object) -> MqttError:
     return MqttError(f"cannot reach the MQTT broker {config.host}:{port(config)} ({reason})")
 
 
-def connect(client: mqtt.Client, config: MqttConfig) -> None:
-    """Start connecting ``client`` (paho then reconnects by itself); :class:`MqttError` if not."""
-    try:
-        client.connect(config.host, port(config), config.keepalive)
-    except (OSError, ValueError) as exc:
-        raise unreachable(config, exc) from None
-
-
 def wait_published(infos: Iterable[mqtt.MQTTMessageInfo], config: MqttConfig, what: str) -> None:
     """Wait for the broker to acknowledge each message; :class:`MqttError` if it does not."""
     for info in infos:
@@ -106,7 +98,10 @@ def session(config: MqttConfig, client_id: str) -> Iterator[tuple[mqtt.Client, E
     client.on_connect = lambda c, u, f, rc, p: events.put(("connect", rc, b""))
     client.on_subscribe = lambda c, u, mid, rcs, p: events.put(("suback", rcs, b""))
     client.on_message = lambda c, u, m: events.put(("message", m.topic, bytes(m.payload)))
-    connect(client, config)
+    try:  # (paho then reconnects by itself)
+        client.connect(config.host, port(config), config.keepalive)
+    except (OSError, ValueError) as exc:
+        raise unreachable(config, exc) from None
     client.loop_start()
     try:
         yield client, events

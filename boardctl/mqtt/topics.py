@@ -67,11 +67,6 @@ def parse_result(prefix: str, topic: str) -> tuple[str, str] | None:
     return None
 
 
-def slot_game(slot: str) -> str:
-    """The game id of a slot."""
-    return slot.rpartition("/")[2]
-
-
 def parse_closed(prefix: str, topic: str) -> str | None:
     """The event of a closed mark's topic, else None."""
     parts = topic.split("/")

@@ -182,7 +182,10 @@ class HostLink(Connection):
         keeper: Any = self._loop.keeper  # its seq: the journal position of a finished game
         if keeper.view().winner is not None and int(keeper.seq) != self._games_seq:
             self._games_seq = int(keeper.seq)
-            self._publish_games()
+            pages = self._pages()  # the newest, signed and retained: the joined board's copy
+            if pages and pages[-1] != self._result:
+                self._result = pages[-1]
+                self.send("result", pages[-1], retain=True)
 
     def _pages(self, after: str = "") -> list[dict[str, Any]]:
         """The bodies of ``result`` messages holding the linked game's finished games (since the
@@ -212,13 +215,6 @@ class HostLink(Connection):
                     "remote: the game ended %s is too large to send to the joined board", end
                 )
         return [{"board": board, "games": encode_games(page)} for page in pages]
-
-    def _publish_games(self) -> None:
-        """The newest page of :meth:`_pages`, signed and retained: the joined board's copy."""
-        pages = self._pages()
-        if pages and pages[-1] != self._result:
-            self._result = pages[-1]
-            self.send("result", pages[-1], retain=True)
 
     def _send_games(self, after: str) -> None:
         """Every finished game the joined board lacks (it said the end of its newest in its

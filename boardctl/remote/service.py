@@ -64,11 +64,6 @@ def joined(
     return JoinedKeeper(own, guest)
 
 
-def _same(one: Pairing, other: Pairing) -> bool:
-    """The same link (a change of code, side or tracks starts it again)."""
-    return (one.secret, one.role, one.tracks) == (other.secret, other.role, other.tracks)
-
-
 class Remote:
     """The board's link in its running service (see the module); :meth:`close` ends it. A
     hosting board's :class:`~boardctl.remote.host.HostLink` runs the joined board's commands
@@ -107,7 +102,8 @@ class Remote:
         """Read the link file again and start, end or change the link to match it."""
         link, old = _link(self._journal), self.joined  # old: the joined keeper, if any
         running = old.guest.link if old is not None else getattr(self.host, "link", None)
-        if running is not None and link is not None and _same(running, link):
+        # the same link (a change of code, side or tracks starts it again): nothing to do
+        if running and link and running == replace(link, since=running.since):
             return self._said()
         if old is not None:
             self._swap(old.own)

@@ -29,10 +29,9 @@ Message = dict[str, Any]
 class Hub:
     """The latest state of the board and the queues of the pages watching it."""
 
-    def __init__(self, source: Source, layout: Layout, *, linger: float = LINGER) -> None:
+    def __init__(self, source: Source, layout: Layout) -> None:
         self.source = source
         self.layout = layout
-        self.linger = linger
         self.latest: Message | None = None
         self.plan: dict[str, Any] | None = None
         self.refusal: dict[str, Any] | None = None
@@ -57,7 +56,7 @@ class Hub:
     def unsubscribe(self, queue: asyncio.Queue[Message]) -> None:
         self._queues.discard(queue)
         if not self._queues and self._stop is None:
-            self._stop = asyncio.get_running_loop().call_later(self.linger, self._halt)
+            self._stop = asyncio.get_running_loop().call_later(LINGER, self._halt)
 
     def _halt(self) -> None:
         self._stop = None
@@ -87,7 +86,7 @@ class Hub:
         if snap.status is not None:
             self._update_plan(snap.status)
         previous = self.latest or {}
-        message: Message = {
+        return {
             "up": snap.up,
             "via": snap.via,
             "reason": snap.reason,
@@ -99,15 +98,13 @@ class Hub:
             "refusal": self.refusal,
             "t": time.time(),
         }
-        return message
 
-    def _send(self, message: Message) -> Message:
+    def _send(self, message: Message) -> None:
         self.latest = message
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(message)
-        return message
 
     def note_refusal(self, text: str) -> None:
         """Remember the last refusal (shown on every page with its reason)."""

@@ -14,6 +14,7 @@ import logging
 import re
 import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from importlib import resources
 from typing import Any
 
@@ -142,13 +143,8 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-def make_asset_handler(body: bytes, content_type: str) -> Handler:
-    async def handler(request: web.Request) -> web.StreamResponse:
-        return web.Response(
-            body=body, headers={"Content-Type": content_type, "Cache-Control": "no-cache"}
-        )
-
-    return handler
+async def _asset(body: bytes, headers: dict[str, str], request: web.Request) -> web.Response:
+    return web.Response(body=body, headers=headers)
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -416,7 +412,8 @@ def make_app(
     app[STREAMS] = set()
     files = asset_bytes()
     for path, (name, content_type) in ASSETS.items():
-        app.router.add_get(path, make_asset_handler(files[name], content_type))
+        headers = {"Content-Type": content_type, "Cache-Control": "no-cache"}
+        app.router.add_get(path, partial(_asset, files[name], headers))
     app.router.add_get("/events", events)
     app.router.add_get("/api/state", state)
     app.router.add_get("/api/history", history)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ControlError
-from boardctl.service.wire import READ_ONLY
+from boardctl.service.wire import READ_ONLY, encode
 
 LINE_LIMIT = 16 * 1024 * 1024  # a long game's history is one reply line
 RETRY_FIRST = 0.1
@@ -97,15 +97,18 @@ class Source:
         (:mod:`boardctl.service.once` applies it once) is sent once more on a new connection.
         """
         resend = message.get("op") in READS or isinstance(message.get("request_id"), str)
-        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+        data = encode(message)
         async with self._lock:
             for attempt in range(2 if resend else 1):
-                try:
-                    reader, writer = await self._open()
-                except ServiceGone as exc:
-                    if attempt == 0:
-                        raise
-                    raise NoAnswer(f"{exc}; the request sent before was not answered") from None
+                reader, writer = self._reader, self._writer
+                if reader is None or writer is None or writer.is_closing():
+                    try:
+                        reader, writer = await open_socket(self.path, self.timeout)
+                    except ServiceGone as exc:
+                        if attempt == 0:
+                            raise
+                        raise NoAnswer(f"{exc}; the request sent before was not answered") from None
+                    self._reader, self._writer = reader, writer
                 try:
                     writer.write(data)
                     await writer.drain()
@@ -121,13 +124,6 @@ class Source:
                     return reply.get("result")
                 self.close()
             raise NoAnswer(why)
-
-    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        reader, writer = self._reader, self._writer
-        if reader is None or writer is None or writer.is_closing():
-            reader, writer = await open_socket(self.path, self.timeout)
-            self._reader, self._writer = reader, writer
-        return reader, writer
 
     async def snapshot(self) -> Snapshot:
         """The board now, from ``status`` and ``frame``."""
