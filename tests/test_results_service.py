@@ -198,3 +198,27 @@ def test_a_reader_thread_runs_at_the_lowest_priority_the_loop_at_its_own(tmp_pat
         reader.close()
     assert seen == [19]
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == loop_nice
+
+
+@given(
+    st.lists(st.lists(st.text(max_size=12), max_size=4), max_size=14),
+    st.integers(min_value=1, max_value=5),
+)
+def test_kept_bodies_decoded_a_few_at_a_time_are_each_decoded_alone(
+    bodies: list[list[str]], at_once: int
+) -> None:
+    import json
+
+    from boardctl.results.kept import _decoded
+
+    stored = [json.dumps(rows) for rows in bodies]  # as the journal keeps them
+    assert list(_decoded(stored, at_once)) == [row for rows in bodies for row in rows]
+
+
+@given(st.lists(st.text(max_size=20), max_size=14), st.integers(min_value=1, max_value=5))
+def test_a_page_escaped_a_few_lines_at_a_time_is_its_text(lines: list[str], at_once: int) -> None:
+    import json
+
+    from boardctl.service.results_csv import _page
+
+    assert json.loads(_page(lines, at_once)) == "".join(lines)
