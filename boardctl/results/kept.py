@@ -18,7 +18,7 @@ open and by a full fold (``boardctl results --full``), not by every read.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
@@ -219,8 +219,12 @@ def kept_records(journal: Journal) -> Records:
 in_doubt = Journal.kept_in_doubt
 
 
+#: How a rebuild takes each read's rows (a service's thread pauses while a press waits).
+Pace = Callable[[list[Any]], Iterable[Any]]
+
+
 def _starts(
-    journal: Journal, begin: int, fold: GameFold, totals: Records
+    journal: Journal, begin: int, fold: GameFold, totals: Records, paced: Pace = iter
 ) -> Iterator[list[tuple[int, str, Kept]]]:
     """The game starts of the events after the journal's position, folded on by ``fold``
     (``begin``: its last game start, ``totals``: the records of the games before it), with
@@ -228,7 +232,7 @@ def _starts(
     game start alone, with the running totals (until then the rows are in doubt)."""
     starts: list[tuple[int, str, Kept]] = []
     while rows := journal.event_rows(EVENTS_AT_ONCE):
-        for row in rows:
+        for row in paced(rows):
             fold.add([row])
             if fold.game_start != row[0]:
                 continue
@@ -243,7 +247,9 @@ def _starts(
         yield [(seq, state, (*kept[:4], totals.dump()))]
 
 
-def store_game_starts(journal: Journal, folded: tuple[int, GameFold, Records] | None = None) -> int:
+def store_game_starts(
+    journal: Journal, folded: tuple[int, GameFold, Records] | None = None, paced: Pace = iter
+) -> int:
     """Rebuild the snapshots and kept rows of every game start from a full replay (a writer
     opening a journal without them), one transaction every :data:`EVENTS_AT_ONCE` events;
     the last game start last, with the totals; the number of game starts stored. With
@@ -252,7 +258,7 @@ def store_game_starts(journal: Journal, folded: tuple[int, GameFold, Records] | 
         journal.rewind()
         folded = 1, GameFold(board=KEPT_BOARD, path=str(journal.path)), Records()
     stored = 0
-    for starts in _starts(journal, *folded):
+    for starts in _starts(journal, *folded, paced):
         journal.store_starts(starts)
         stored += len(starts)
     return stored
