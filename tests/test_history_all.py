@@ -378,8 +378,24 @@ def test_a_reader_pauses_while_an_input_waits_and_goes_on_when_the_loop_is_done(
         assert taken == list(range(9))
         loop.post(Call(lambda: None))  # a request is not an input: nothing pauses
         assert journal_reader.inputs_done.is_set()
+        loop.post(Edge("track1.plus1", False, loop.clock()))
     finally:
         board.close()
+    assert journal_reader.inputs_done.is_set()  # a loop that stops leaves no reader paused
+
+
+def test_a_reader_waits_once_for_a_loop_that_does_not_come_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Never(threading.Event):  # an input the loop never finishes with
+        waits = 0
+
+        def wait(self, timeout: float | None = None) -> bool:
+            Never.waits += 1
+            return False
+
+    monkeypatch.setattr(journal_reader, "inputs_done", Never())
+    assert list(journal_reader.paced(range(20))) == list(range(20)) and Never.waits == 1
 
 
 def test_a_page_request_builds_one_row_of_the_current_game_not_all_of_them(

@@ -76,10 +76,12 @@ STEP = 4  # items between two looks at inputs_done
 
 
 def paced(items: Iterable[U]) -> Iterator[U]:
-    """``items``, waiting before every :data:`STEP`-th while an input is being handled."""
+    """``items``, waiting before every :data:`STEP`-th while an input is being handled (no
+    more after a wait that ran out: the loop is busy for long, or gone)."""
+    waiting = True
     for count, item in enumerate(items):
-        if count % STEP == 0 and not inputs_done.is_set():
-            inputs_done.wait(PAUSE_AT_MOST)
+        if waiting and count % STEP == 0 and not inputs_done.is_set():
+            waiting = inputs_done.wait(PAUSE_AT_MOST)
         yield item
 
 

@@ -348,7 +348,8 @@ class ServiceLoop:
         self.keeper.close()
 
     def close(self) -> None:
-        """Release the loop's own file descriptors."""
+        """Release the loop's own file descriptors (and the readers' pause: no input waits)."""
+        inputs_done.set()
         self.requests.close()
         self.selector.close()
         for fd in (self._wake_r, self._wake_w):
