@@ -144,7 +144,7 @@ class GameSetup:
     points: PresetPoints = ()
     roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.setup)
     best_of: int = 0  # a match of this many games (boardctl.game.setup); 0 = by game points
-    confirm_result: bool = False  # a finished game waits for each side's confirm (confirm.py)
+    confirm_result: bool = False  # a finished game waits for each side's confirm (machine.py)
     rules: str = "acc"  # a rule set of boardctl.cribbage.rules (old journals: acc)
     house_rules: tuple[str, ...] = ()  # the house rules in force (the set's own, or as set)
 
