@@ -12,9 +12,6 @@ from boardctl.cribbage.fast import hand_total
 from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.errors import CardError
 
-HAND_SIZES = (3, 4)
-KINDS = ("fifteen", "pair", "run", "flush", "nobs")
-
 
 @dataclass(frozen=True, slots=True)
 class ScoreItem:
@@ -114,7 +111,7 @@ def score_hand(
     else:
         cards = tuple(parse_cards(hand, unique=False))
         cut = parse_card(starter)
-    if len(cards) not in HAND_SIZES:
+    if len(cards) not in (3, 4):
         raise CardError(
             f"a hand has 4 cards (or 3 in the five-card game) plus the starter; got {len(cards)}"
         )

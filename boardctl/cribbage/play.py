@@ -154,11 +154,8 @@ class PlayState:
         return sum(len(hand) for hand in self.hands)
 
     def play(self, card: str | Card, seat: int | None = None) -> tuple[PlayEvent, ...]:
-        """Lay ``card`` for ``seat`` (default: the player to move): its event and any ``"last"``.
-
-        Raises :class:`PlayError` (nothing changed) when the play is over, out of turn, the card is
-        not in the hand, or past 31.
-        """
+        """Lay ``card`` for ``seat`` (default: the player to move): its event and any ``"last"``;
+        :class:`PlayError` (nothing changed) if the play is over, out of turn, not held, past 31."""
         laid = parse_card(card)
         who = self._require_turn(seat)
         hand = self.hands[who]

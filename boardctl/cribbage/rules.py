@@ -237,15 +237,13 @@ def rules_of_command(
     name = command.get("rules", base_rules or DEFAULT_RULES)
     try:
         rule_set = get_rule_set(name)  # type: ignore[arg-type]
-        given = command.get("house_rules")
-        if given is not None:
-            house_rules = house_rules_value(given)
-        elif "rules" in command:
-            house_rules = rule_set.house_rules
-        else:
-            house_rules = base_house_rules
     except RuleSetError as exc:
         raise EntryError(str(exc)) from None
+    given = command.get("house_rules")
+    if given is not None:
+        house_rules = house_rules_value(given)  # its own EntryError
+    else:
+        house_rules = rule_set.house_rules if "rules" in command else base_house_rules
     preset = rule_set.preset if "rules" in command and "preset" not in command else None
     return rule_set.name, house_rules, preset
 
@@ -276,10 +274,10 @@ def next_dealer(dealer: int, players: int, house_rules: Sequence[str]) -> int:
     return (dealer + step) % players
 
 
-def skunk_loser(loser_scores: Sequence[int], house_rules: Sequence[str] = ()) -> int:
+def skunk_loser(loser_scores: Sequence[int]) -> int:
     """The loser's score the skunk lines are measured against: the lowest loser's (seed 004:34,
-    ``skunk-any-opponent``, for every rule set; ``house_rules`` kept for the callers)."""
-    return min(loser_scores) if loser_scores else 0
+    ``skunk-any-opponent``, for every rule set)."""
+    return min(loser_scores, default=0)
 
 
 def skunk_paid(
@@ -288,7 +286,7 @@ def skunk_paid(
     """The lines (0-3: skunk, double, triple) the winner is paid for: the lowest loser's."""
     from boardctl.view import lines_failed
 
-    loser = skunk_loser([s for i, s in enumerate(scores) if i != winner], house_rules)
+    loser = skunk_loser([s for i, s in enumerate(scores) if i != winner])
     return lines_failed(target, loser, fractions=fraction_lines(house_rules))
 
 

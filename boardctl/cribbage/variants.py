@@ -62,15 +62,11 @@ class Variant:
         """Cards in the crib: every discard plus any dealt from the deck."""
         return sum(self.discards_of(offset) for offset in range(self.players)) + self.crib_from_deck
 
-    def with_options(self, *, target: int | None = None, muggins: bool | None = None) -> Variant:
-        new = replace(
-            self,
-            target=self.target if target is None else target,
-            muggins=self.muggins if muggins is None else muggins,
-        )
-        if new.target < MIN_TARGET:
-            raise VariantError(f"target {new.target} is too small (use 61 or 121; {TARGET_RANGE})")
-        return new
+    def with_options(self, *, target: int, muggins: bool) -> Variant:
+        """This variant played to ``target``, with or without muggins."""
+        if target < MIN_TARGET:
+            raise VariantError(f"target {target} is too small (use 61 or 121; {TARGET_RANGE})")
+        return replace(self, target=target, muggins=muggins)
 
 
 def _individual(players: int) -> tuple[tuple[int, ...], ...]:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
 
-# Pauses after each kind of step, in beats (see screen.BEAT).
+# Pauses after each kind of step, in beats (see display.BEAT).
 BEATS = {"title": 2.0, "deal": 1.5, "discard": 1.0, "starter": 1.5, "card": 1.0,
          "go": 0.5, "count": 2.5, "end": 0.0}  # fmt: skip
 

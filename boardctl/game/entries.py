@@ -166,7 +166,7 @@ CHECKS: dict[str, Callable[[Entry], GameState]] = {
 KINDS = tuple(CHECKS)
 
 
-def infer_kind(state: GameState, points: int, limits: Limits, track: int | None = None) -> str:
+def infer_kind(state: GameState, points: int, limits: Limits, track: int) -> str:
     """The kind of an entry given without one, from the phase (free mode: also the size).
 
     His heels' value from the dealer in the deal is his heels; an amount the play cannot peg but a
@@ -176,7 +176,7 @@ def infer_kind(state: GameState, points: int, limits: Limits, track: int | None 
     if phase == "show":
         return "crib" if state.crib_due else "hand"
     heels = points == HEELS_POINTS and not state.heels  # not yet pegged this deal
-    if phase == "deal" and heels and track is not None and track == state.dealer_track:
+    if phase == "deal" and heels and track == state.dealer_track:
         return "heels"
     if phase in ("deal", "play") and _beyond_the_play(state, points, limits):
         return "hand"  # the menu press that ends the play was forgotten: the show's first count

@@ -57,7 +57,7 @@ def _game_won(state: GameState, winner: int) -> GameState:
     setup = state.setup
     preset = setup.preset
     others = [t.front for i, t in enumerate(state.tracks) if i != winner]
-    loser = house.skunk_loser(others, setup.house_rules)  # the lowest loser (seed 004:34)
+    loser = house.skunk_loser(others)  # the lowest loser (seed 004:34)
     fractions = house.fraction_lines(setup.house_rules)
     points = preset.game_points(setup.target, loser, fractions=fractions)
     tracks = list(state.tracks)
@@ -144,10 +144,7 @@ def advance(state: GameState) -> GameState:
 
 
 def cut(
-    state: GameState,
-    dealer: int | None,
-    choose: Chooser,
-    cards: Sequence[str] | None = None,
+    state: GameState, dealer: int | None, choose: Chooser, cards: Sequence[str] | None = None
 ) -> tuple[GameState, int]:
     """The first dealer: ``dealer``, the lowest of the cut ``cards``, or drawn with
     ``choose``; returns the state and the seat."""

@@ -177,10 +177,6 @@ def _refile(machine: Machine, command: Refile, choose: Chooser) -> Plan:
     return Plan(event, state.evolve(ask=None))
 
 
-def _confirm(machine: Machine, command: Confirm, choose: Chooser) -> Plan:
-    return Plan(command, confirmed(machine.state, command.track))
-
-
 #: The handler of each command type.
 HANDLERS: dict[type, Callable[..., Plan]] = {
     Undo: _move,
@@ -190,7 +186,7 @@ HANDLERS: dict[type, Callable[..., Plan]] = {
     Cut: _cut,
     Set: _set,
     Peg: _peg,
-    Confirm: _confirm,
+    Confirm: lambda machine, command, _: Plan(command, confirmed(machine.state, command.track)),
     Refile: _refile,
 }
 

@@ -126,13 +126,8 @@ PresetPoints = tuple[tuple[str, PresetValue], ...]
 
 #: guided (phases cut, deal, play, show) or free (any entry, any order).
 MODES = ("guided", "free")
-DEFAULT_FOR_PLAYERS = {
-    2: "six-card",
-    3: "three-player",
-    4: "four-player",
-    5: "five-player",
-    6: "six-player",
-}
+#: The usual variant for each number of players: the first the variants table lists.
+DEFAULT_FOR_PLAYERS = {v.players: v.name for v in reversed(VARIANTS.values())}
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +144,7 @@ class GameSetup:
     points: PresetPoints = ()
     roster: tuple[str, ...] = ()  # the players known across games (boardctl.game.setup)
     best_of: int = 0  # a match of this many games (boardctl.game.setup); 0 = by game points
-    confirm_result: bool = False  # a finished game waits for each side's confirm (confirm.py)
+    confirm_result: bool = False  # a finished game waits for each side's confirm (machine.py)
     rules: str = "acc"  # a rule set of boardctl.cribbage.rules (old journals: acc)
     house_rules: tuple[str, ...] = ()  # the house rules in force (the set's own, or as set)
 
@@ -317,10 +312,9 @@ def _variant_for(cmd: NewGame, base: GameSetup) -> str:
     return name
 
 
-def setup_with(cmd: NewGame, base: GameSetup | None = None) -> GameSetup:
+def setup_with(cmd: NewGame, base: GameSetup) -> GameSetup:
     """The setup of a ``new_game`` command over ``base`` (``players`` alone picks the usual variant;
     a contradicting count is refused)."""
-    base = base or GameSetup()
     name = _variant_for(cmd, base)
     variant = VARIANTS[name]
     same = name == base.variant_name

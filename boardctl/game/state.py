@@ -67,7 +67,7 @@ class GameState:
     game_number: int = 1
     match_number: int = 1
     match_winner: int | None = None
-    confirmed: tuple[int, ...] = ()  # tracks that confirmed the finished game (confirm.py)
+    confirmed: tuple[int, ...] = ()  # tracks that confirmed the finished game (machine.py)
     pegged: bool = False  # a pegging entry was made in this deal's play
     ask: Ask | None = None  # the board asks about the last entry (entries.ask_about)
     starter: str | None = None  # the deal's starter card, once an entry named it (shown.py)

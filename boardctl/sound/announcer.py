@@ -114,7 +114,6 @@ class Announcer:
         elif key == "mute":
             self.set_mute(bool(value))
 
-    # --- sounding ------------------------------------------------------------------
     def _cue(self, name: str) -> None:
         if self.cues is not None:
             self.cues.play(name)
@@ -128,7 +127,6 @@ class Announcer:
         for line in lines[1:]:
             self.speech.say(line)
 
-    # --- listeners -------------------------------------------------------------------
     def committed(self, command: object, result: Mapping[str, Any]) -> None:
         """A command was journalled (``Dispatcher.committed``): its cue and its words."""
         status = result.get("status")
@@ -158,7 +156,6 @@ class Announcer:
         if status is not None:
             self._say([phrases.scores(list(zip(_names(status), _fronts(status), strict=True)))])
 
-    # --- what an event means ---------------------------------------------------------
     def _describe(
         self, event: Mapping[str, Any], before: Status | None, after: Status
     ) -> tuple[str, list[str]]:

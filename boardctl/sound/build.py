@@ -58,9 +58,7 @@ def build_announcer(
         cues = CuePlayer(_buzzer(config.buzzer, pin_factory), **gate)
     if voice is None and config.voice == "espeak":
         voice = EspeakVoice(
-            voice=config.voice_name,
-            words_per_minute=config.words_per_minute,
-            volume=config.volume,
+            voice=config.voice_name, words_per_minute=config.words_per_minute, volume=config.volume
         )
     speech = None if voice is None else SpeechQueue(voice)
     return Announcer(cues, speech, status=status, muted=config.mute, quiet_hours=quiet)
