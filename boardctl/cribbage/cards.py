@@ -19,8 +19,25 @@ SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 #: Numbers in words, 0-19: the ranks two to ten and the spoken count (speech.py) use them.
 NUMBER_WORDS = (
-    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
-    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen"),
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
     "nineteen",
 )
 RANK_NAMES = ("ace", *NUMBER_WORDS[2:11], "jack", "queen", "king")
