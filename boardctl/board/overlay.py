@@ -46,6 +46,7 @@ class OverlayRenderer:
         self.inner = inner
         self.layout = layout
         self._unfit: str | None = None
+        self._dark = bytes(3 * layout.led_count)
         #: Where the mode signs show: every start hole and the status LED.
         self._starts = [layout.led_of(track, 0) for track in range(len(layout.tracks))]
         if layout.status is not None:
@@ -91,7 +92,7 @@ class OverlayRenderer:
             if not fault and str(exc) != self._unfit:
                 self._unfit = str(exc)
                 log.error("cannot show this game: %s", exc)
-            return _paint(self._dark(), self._starts, VERMILION if fault else RED)
+            return _paint(self._dark, self._starts, VERMILION if fault else RED)
         if upcoming is not None:
             clock.edge(upcoming)
         signoff = extra.signoff  # a result waits: the sides that confirmed it
@@ -100,7 +101,7 @@ class OverlayRenderer:
         blink = blinks and clock.blink(0.0, CONFIRM_STEP)
         ended = extra.link_ended and clock.blink(0.0, LINK_ENDED_STEP)
         if fault:  # no score is known: dark, and the fault sign
-            return _paint(self._dark(), self._starts, VERMILION)
+            return _paint(self._dark, self._starts, VERMILION)
         for shown, colour in (
             (extra.confirm and blink, RED),
             (extra.undo_confirm and blink, BLUE),
@@ -116,9 +117,6 @@ class OverlayRenderer:
             lit = [self.layout.led_of(t, 0) for t in tracks if t in signoff or blink]
             return _paint(frame, lit, GREEN)
         return frame
-
-    def _dark(self) -> Frame:
-        return bytes(3 * self.layout.led_count)
 
     def _settings(self, settings: SettingsShown) -> Frame:
         layout = self.layout
