@@ -10,9 +10,8 @@ from typing import Any
 from boardctl.board import signs
 from boardctl.board.rulesign import rule_legend
 
-#: The card's size: 4 x 6 in at 300 dots per inch.
 DPI = 300
-SIZE = (4 * DPI, 6 * DPI)
+SIZE = (4 * DPI, 6 * DPI)  # the card: 4 x 6 in at 300 dots per inch
 MARGIN = 60
 COLUMNS = 76  # characters per line at the body font size BODY_SIZE
 BODY_SIZE = 28  # body font size in pixels; smaller (to MIN_BODY_SIZE) if the text would not fit

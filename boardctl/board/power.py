@@ -36,8 +36,7 @@ class PowerBudget:
         return sum(frame) * self.ma_per_channel / 255
 
 
-#: The default budget: 5 V 3 A supply shared with a Pi Zero 2 W.
-DEFAULT_BUDGET = PowerBudget()
+DEFAULT_BUDGET = PowerBudget()  # a 5 V 3 A supply shared with a Pi Zero 2 W
 
 
 def estimate_ma(frame: Frame, budget: PowerBudget = DEFAULT_BUDGET) -> float:

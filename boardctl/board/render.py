@@ -18,22 +18,17 @@ from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError, ViewError
 from boardctl.view import BoardView
 
-#: Pending entry blink: on for the first half of each period (seconds).
-PENDING_PERIOD = 0.6
-#: Whose-count blink of the dealer LED (seconds).
-COUNT_PERIOD = 1.0
-#: How long a rejected entry flashes, and the length of each on/off step.
-ERROR_SECONDS = 1.5
+PENDING_PERIOD = 0.6  # s: a pending entry's blink, on for the first half of each period
+COUNT_PERIOD = 1.0  # s: the dealer LED's whose-count blink
+ERROR_SECONDS = 1.5  # how long a rejected entry flashes, in on/off steps of ERROR_STEP
 ERROR_STEP = 0.25
 #: The winner's comet: how long it runs, frames per second, holes per frame.
 CHASE_SECONDS = 4.0
 CHASE_FPS = 20
 CHASE_HOLES_PER_FRAME = 3
 CHASE_TAIL = (1.0, 0.5, 0.25, 0.12, 0.06)
-#: A game-point LED worth two points blinks with this period (seconds).
-GAME_POINT_PERIOD = 1.0
-#: How long the failed line blinks after the game ends before staying lit.
-LINE_BLINK_SECONDS = 30.0
+GAME_POINT_PERIOD = 1.0  # s: the blink of a game-point LED worth two points
+LINE_BLINK_SECONDS = 30.0  # how long the failed line blinks after the game, then stays lit
 #: Blink rhythms of a failed line (alternating on/off durations, starting on).
 LINE_PATTERNS: dict[int, tuple[float, ...]] = {
     1: (0.5, 0.5),

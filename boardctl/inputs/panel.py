@@ -21,8 +21,7 @@ from boardctl.view import ButtonId, SettingsShown, ViewExtra
 
 log = logging.getLogger(__name__)
 
-#: The hold level of a contact held past ``stuck_after``: ignored until released.
-STUCK = 3
+STUCK = 3  # the hold level of a contact held past ``stuck_after``: ignored until released
 
 #: What each track button adds to the pending amount (an encoder push commits it).
 ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
