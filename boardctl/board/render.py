@@ -53,16 +53,10 @@ class Clock:
 
     def window(self, start: float | None, seconds: float) -> bool:
         """Whether ``now`` lies in ``[start, start + seconds)``."""
-        if start is None:
+        if start is None or self.now >= start + seconds:
             return False
-        if self.now < start:
-            self.edge(start)
-            return False
-        end = start + seconds
-        if self.now < end:
-            self.edge(end)
-            return True
-        return False
+        self.edge(start if self.now < start else start + seconds)
+        return self.now >= start
 
     def pattern(self, origin: float, durations: tuple[float, ...]) -> bool:
         """On/off rhythm ``durations`` (starting on) repeating from ``origin``; each edge is one
@@ -113,8 +107,7 @@ class _Canvas:
         self.frame[3 * led : 3 * led + 3] = rgb
 
     def clamp(self, score: int) -> int:
-        target = self.view.target
-        return 0 if score < 0 else target if score > target else score
+        return min(max(score, 0), self.view.target)
 
     def pending_blink(self) -> bool:
         pending_at = self.view.extra.pending_at

@@ -101,11 +101,7 @@ def xterm256(colour: RGB) -> int:
     r, g, b = colour
     if max(r, g, b) - min(r, g, b) < 12:  # grey: use the finer grey ramp
         grey = (r + g + b) // 3
-        if grey < 8:
-            return 16
-        if grey > 238:
-            return 231
-        return 232 + min(23, (grey - 8) // 10)
+        return 16 if grey < 8 else 231 if grey > 238 else 232 + min(23, (grey - 8) // 10)
 
     def level(v: int) -> int:
         return 0 if v < 48 else 1 if v < 115 else (v - 35) // 40
