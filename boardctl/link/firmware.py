@@ -81,10 +81,8 @@ def find_mpremote(program: str | None = None) -> str:
     this Python (a virtualenv's ``bin/``)."""
     if program:
         return program
-    found = shutil.which("mpremote")
-    if found is None:
-        beside = Path(sys.executable).parent / "mpremote"
-        found = str(beside) if os.access(beside, os.X_OK) else None
+    path = os.pathsep.join((os.environ.get("PATH", os.defpath), str(Path(sys.executable).parent)))
+    found = shutil.which("mpremote", path=path)
     if found is None:
         raise LinkError(
             "mpremote is not installed: pip install 'boardctl[firmware]' (or pip install mpremote)"
