@@ -348,12 +348,8 @@ class Decoder:
         self.errors.append(reason)
 
     def feed(self, data: bytes) -> "list[Message]":
-        messages = []
-
-        def keep(kind: int, seq: int, payload: "Buffer", version: int) -> None:
-            messages.append(Message(kind, seq, bytes(payload), version))
-
-        self.each(data, keep)
+        messages: list[Message] = []
+        self.each(data, lambda k, s, p, v: messages.append(Message(k, s, bytes(p), v)))
         return messages
 
     def each(self, data: "Buffer", handler: "Handler") -> None:
