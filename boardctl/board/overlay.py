@@ -70,16 +70,11 @@ class OverlayRenderer:
         return frame, clock.next
 
     def _stuck_leds(self, buttons: tuple[ButtonId, ...]) -> list[int]:
-        layout = self.layout
-        status = layout.status
-        leds: list[int] = []
-        for button in buttons:
-            for place in stuck_places(button, len(layout.tracks), status is not None):
-                if place is None:
-                    leds += [] if status is None else [status]
-                else:
-                    leds.append(layout.led_of(*place))
-        return leds
+        layout, status = self.layout, self.layout.status
+        tracks = len(layout.tracks)
+        places = [p for b in buttons for p in stuck_places(b, tracks, status is not None)]
+        # (a place of None, the status LED, comes only when the layout has one)
+        return [status or 0 if place is None else layout.led_of(*place) for place in places]
 
     def _render(self, view: BoardView, clock: Clock) -> Frame:
         extra = view.extra

@@ -240,8 +240,7 @@ class SerialBackend(Closing):
 
 
 class PicoLink(SerialBackend):
-    """The boardctl LED controller (``firmware/``) over USB CDC or a UART (options: the table
-    of docs/link.md)."""
+    """The boardctl LED controller (firmware/) over USB CDC or a UART (options: docs/link.md)."""
 
     def __init__(
         self,
@@ -560,8 +559,7 @@ class AdalightLink(SerialBackend):
         return max(0.0, self._line_free - now)
 
     def send_pending(self) -> bool:
-        """Write the waiting frame if there is one, the port is open and the line is free;
-        True if a packet went out."""
+        """Write the waiting frame if any, the port is open and the line free; True if it went."""
         with self._wanted:
             if not self._pending or self._frame is None or not self.connected:
                 return False
