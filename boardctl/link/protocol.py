@@ -411,8 +411,6 @@ class Decoder:
 
 
 # --- payloads ----------------------------------------------------------------
-
-
 def _need(payload: "Buffer", size: int, what: str) -> None:
     if len(payload) != size:
         raise ProtocolError(f"{what} payload must be {size} bytes, got {len(payload)}")

@@ -90,7 +90,6 @@ class SerialBackend(Closing):
             self._thread.start()
 
     # --- public --------------------------------------------------------------
-
     @property
     def connected(self) -> bool:
         return self._port is not None and self.state == "connected"
@@ -118,7 +117,6 @@ class SerialBackend(Closing):
         self._set_state("closed", "")
 
     # --- hooks for the back-ends -----------------------------------------------
-
     def _writable(self) -> bool:
         """Whether frames should be written now."""
         return self.connected
@@ -144,7 +142,6 @@ class SerialBackend(Closing):
         return self.heartbeat
 
     # --- machinery -------------------------------------------------------------
-
     def _set_state(self, state: str, detail: str, level: int = logging.INFO) -> None:
         if state != self.state:
             self.state = state
@@ -525,7 +522,6 @@ class AdalightLink(SerialBackend):
             self._writer.start()
 
     # --- the caller's side: hand over, never wait --------------------------------
-
     def show(self, frame: bytes) -> None:
         frame = bytes(frame)
         with self._wanted:
@@ -553,7 +549,6 @@ class AdalightLink(SerialBackend):
             self._wanted.notify()
 
     # --- the writer ---------------------------------------------------------------
-
     def line_free_in(self, now: float) -> float:
         """Seconds until the line has carried everything written (0: free now)."""
         return max(0.0, self._line_free - now)
@@ -587,7 +582,6 @@ class AdalightLink(SerialBackend):
                 self._wanted.wait(max(delay, 0.001))
 
     # --- hooks ----------------------------------------------------------------------
-
     def _on_attach(self) -> None:
         self._flush = True  # a (re)open: the device may hold a torn packet of ours
         self._line_free = float("-inf")
