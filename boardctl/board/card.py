@@ -86,11 +86,8 @@ def draw_card() -> Any:
     draw = ImageDraw.Draw(image)
     sizes = range(BODY_SIZE, MIN_BODY_SIZE, -1)  # the largest whose rows fit the card
     body = next((b for b in sizes if _rows(b)[-1][2] + b + 4 <= SIZE[1] - MARGIN), MIN_BODY_SIZE)
-    fonts = {
-        "title": ImageFont.load_default(size=56),
-        "head": ImageFont.load_default(size=40),
-        "body": ImageFont.load_default(size=body),
-    }
+    sized = {"title": 56, "head": 40, "body": body}
+    fonts = {style: ImageFont.load_default(size=size) for style, size in sized.items()}
     for style, text, y in _rows(body):
         draw.text((MARGIN, y), text, fill="black", font=fonts[style])
     return image
