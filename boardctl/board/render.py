@@ -110,8 +110,7 @@ class _Canvas:
         return min(max(score, 0), self.view.target)
 
     def pending_blink(self) -> bool:
-        pending_at = self.view.extra.pending_at
-        return self.clock.blink(0.0 if pending_at is None else pending_at, PENDING_PERIOD / 2)
+        return self.clock.blink(self.view.extra.pending_at or 0.0, PENDING_PERIOD / 2)
 
 
 @dataclass(frozen=True, slots=True)
