@@ -101,8 +101,7 @@ try:
     _CRC_HQX = getattr(binascii, "crc_hqx", None)
     _CRC32 = getattr(binascii, "crc32", None)  # CPython and MicroPython: C code
 except ImportError:
-    _CRC_HQX = None
-    _CRC32 = None
+    _CRC_HQX = _CRC32 = None
 
 
 def crc16(data: bytes) -> int:
