@@ -10,9 +10,8 @@ from typing import Any
 from boardctl.board import signs
 from boardctl.board.rulesign import rule_legend
 
-#: The card's size: 4 x 6 in at 300 dots per inch.
 DPI = 300
-SIZE = (4 * DPI, 6 * DPI)
+SIZE = (4 * DPI, 6 * DPI)  # the card: 4 x 6 in at 300 dots per inch
 MARGIN = 60
 COLUMNS = 76  # characters per line at the body font size BODY_SIZE
 BODY_SIZE = 28  # body font size in pixels; smaller (to MIN_BODY_SIZE) if the text would not fit
@@ -87,11 +86,8 @@ def draw_card() -> Any:
     draw = ImageDraw.Draw(image)
     sizes = range(BODY_SIZE, MIN_BODY_SIZE, -1)  # the largest whose rows fit the card
     body = next((b for b in sizes if _rows(b)[-1][2] + b + 4 <= SIZE[1] - MARGIN), MIN_BODY_SIZE)
-    fonts = {
-        "title": ImageFont.load_default(size=56),
-        "head": ImageFont.load_default(size=40),
-        "body": ImageFont.load_default(size=body),
-    }
+    sized = {"title": 56, "head": 40, "body": body}
+    fonts = {style: ImageFont.load_default(size=size) for style, size in sized.items()}
     for style, text, y in _rows(body):
         draw.text((MARGIN, y), text, fill="black", font=fonts[style])
     return image

@@ -11,16 +11,11 @@ from boardctl.board.viewjson import view_from_dict
 from boardctl.errors import ConfigError
 from boardctl.view import BoardView
 
-
-def _load() -> dict[str, tuple[BoardView, float]]:
-    text = resources.files("boardctl.board").joinpath("demos.toml").read_text(encoding="utf-8")
-    return {
-        name: (view_from_dict(data, source=f"demos.toml [{name}]"), float(data["now"]))
-        for name, data in tomllib.loads(text).items()
-    }
-
-
-DEMOS: dict[str, tuple[BoardView, float]] = _load()
+_TEXT = resources.files("boardctl.board").joinpath("demos.toml").read_text(encoding="utf-8")
+DEMOS: dict[str, tuple[BoardView, float]] = {
+    name: (view_from_dict(data, source=f"demos.toml [{name}]"), float(data["now"]))
+    for name, data in tomllib.loads(_TEXT).items()
+}
 
 
 def demo_view(name: str) -> tuple[BoardView, float]:

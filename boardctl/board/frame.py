@@ -8,8 +8,7 @@ from boardctl.errors import FrameError
 Frame = bytes
 RGB = tuple[int, int, int]
 
-#: LEDs compared at once by ``changed_runs`` before looking at single LEDs.
-_BLOCK_LEDS = 16
+_BLOCK_LEDS = 16  # LEDs compared at once by ``changed_runs`` before looking at single LEDs
 
 
 def blank_frame(led_count: int) -> Frame:

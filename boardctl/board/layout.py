@@ -11,15 +11,13 @@ from typing import Any
 from boardctl.errors import BoardError, LayoutError
 from boardctl.link.protocol import MAX_LEDS
 
-#: Built-in layouts shipped as package data (``boardctl/board/layouts/``).
-LAYOUT_NAMES = ("two-121", "three-121", "two-61")
+LAYOUT_NAMES = ("two-121", "three-121", "two-61")  # built in: boardctl/board/layouts/*.toml
 _KNOWN = ", ".join(LAYOUT_NAMES)
 
 #: Strip colour orders a layout may name (the frame itself is always RGB).
 COLOR_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
 
-#: Skunk-line marker keys, in order of the lines in ``BoardView.skunk_lines``.
-LINE_KEYS = ("skunk", "double", "triple")
+LINE_KEYS = ("skunk", "double", "triple")  # line marker keys, in BoardView.skunk_lines' order
 
 _TOP_KEYS = {"name", "description", "holes", "strip", "track", "markers"}
 _STRIP_KEYS = {"led_count", "color_order"}

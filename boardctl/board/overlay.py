@@ -46,6 +46,7 @@ class OverlayRenderer:
         self.inner = inner
         self.layout = layout
         self._unfit: str | None = None
+        self._dark = bytes(3 * layout.led_count)
         #: Where the mode signs show: every start hole and the status LED.
         self._starts = [layout.led_of(track, 0) for track in range(len(layout.tracks))]
         if layout.status is not None:
@@ -69,16 +70,11 @@ class OverlayRenderer:
         return frame, clock.next
 
     def _stuck_leds(self, buttons: tuple[ButtonId, ...]) -> list[int]:
-        layout = self.layout
-        status = layout.status
-        leds: list[int] = []
-        for button in buttons:
-            for place in stuck_places(button, len(layout.tracks), status is not None):
-                if place is None:
-                    leds += [] if status is None else [status]
-                else:
-                    leds.append(layout.led_of(*place))
-        return leds
+        layout, status = self.layout, self.layout.status
+        tracks = len(layout.tracks)
+        places = [p for b in buttons for p in stuck_places(b, tracks, status is not None)]
+        # (a place of None, the status LED, comes only when the layout has one)
+        return [status or 0 if place is None else layout.led_of(*place) for place in places]
 
     def _render(self, view: BoardView, clock: Clock) -> Frame:
         extra = view.extra
@@ -91,7 +87,7 @@ class OverlayRenderer:
             if not fault and str(exc) != self._unfit:
                 self._unfit = str(exc)
                 log.error("cannot show this game: %s", exc)
-            return _paint(self._dark(), self._starts, VERMILION if fault else RED)
+            return _paint(self._dark, self._starts, VERMILION if fault else RED)
         if upcoming is not None:
             clock.edge(upcoming)
         signoff = extra.signoff  # a result waits: the sides that confirmed it
@@ -100,7 +96,7 @@ class OverlayRenderer:
         blink = blinks and clock.blink(0.0, CONFIRM_STEP)
         ended = extra.link_ended and clock.blink(0.0, LINK_ENDED_STEP)
         if fault:  # no score is known: dark, and the fault sign
-            return _paint(self._dark(), self._starts, VERMILION)
+            return _paint(self._dark, self._starts, VERMILION)
         for shown, colour in (
             (extra.confirm and blink, RED),
             (extra.undo_confirm and blink, BLUE),
@@ -116,9 +112,6 @@ class OverlayRenderer:
             lit = [self.layout.led_of(t, 0) for t in tracks if t in signoff or blink]
             return _paint(frame, lit, GREEN)
         return frame
-
-    def _dark(self) -> Frame:
-        return bytes(3 * self.layout.led_count)
 
     def _settings(self, settings: SettingsShown) -> Frame:
         layout = self.layout

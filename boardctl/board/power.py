@@ -36,8 +36,7 @@ class PowerBudget:
         return sum(frame) * self.ma_per_channel / 255
 
 
-#: The default budget: 5 V 3 A supply shared with a Pi Zero 2 W.
-DEFAULT_BUDGET = PowerBudget()
+DEFAULT_BUDGET = PowerBudget()  # a 5 V 3 A supply shared with a Pi Zero 2 W
 
 
 def estimate_ma(frame: Frame, budget: PowerBudget = DEFAULT_BUDGET) -> float:
@@ -51,9 +50,7 @@ def power_scale(frame: Frame, budget: PowerBudget = DEFAULT_BUDGET) -> float:
     available = budget.limit_ma - budget.fixed_ma(len(frame) // 3)
     if colour <= available:
         return 1.0
-    if available <= 0:
-        return 0.0
-    return available / colour
+    return 0.0 if available <= 0 else available / colour
 
 
 def limit_power(frame: Frame, budget: PowerBudget | float = DEFAULT_BUDGET) -> Frame:

@@ -18,22 +18,17 @@ from boardctl.board.theme import DEFAULT_THEME, WHITE, Theme, scaled
 from boardctl.errors import ConfigError, LayoutError, ViewError
 from boardctl.view import BoardView
 
-#: Pending entry blink: on for the first half of each period (seconds).
-PENDING_PERIOD = 0.6
-#: Whose-count blink of the dealer LED (seconds).
-COUNT_PERIOD = 1.0
-#: How long a rejected entry flashes, and the length of each on/off step.
-ERROR_SECONDS = 1.5
+PENDING_PERIOD = 0.6  # s: a pending entry's blink, on for the first half of each period
+COUNT_PERIOD = 1.0  # s: the dealer LED's whose-count blink
+ERROR_SECONDS = 1.5  # how long a rejected entry flashes, in on/off steps of ERROR_STEP
 ERROR_STEP = 0.25
 #: The winner's comet: how long it runs, frames per second, holes per frame.
 CHASE_SECONDS = 4.0
 CHASE_FPS = 20
 CHASE_HOLES_PER_FRAME = 3
 CHASE_TAIL = (1.0, 0.5, 0.25, 0.12, 0.06)
-#: A game-point LED worth two points blinks with this period (seconds).
-GAME_POINT_PERIOD = 1.0
-#: How long the failed line blinks after the game ends before staying lit.
-LINE_BLINK_SECONDS = 30.0
+GAME_POINT_PERIOD = 1.0  # s: the blink of a game-point LED worth two points
+LINE_BLINK_SECONDS = 30.0  # how long the failed line blinks after the game, then stays lit
 #: Blink rhythms of a failed line (alternating on/off durations, starting on).
 LINE_PATTERNS: dict[int, tuple[float, ...]] = {
     1: (0.5, 0.5),
@@ -58,16 +53,10 @@ class Clock:
 
     def window(self, start: float | None, seconds: float) -> bool:
         """Whether ``now`` lies in ``[start, start + seconds)``."""
-        if start is None:
+        if start is None or self.now >= start + seconds:
             return False
-        if self.now < start:
-            self.edge(start)
-            return False
-        end = start + seconds
-        if self.now < end:
-            self.edge(end)
-            return True
-        return False
+        self.edge(start if self.now < start else start + seconds)
+        return self.now >= start
 
     def pattern(self, origin: float, durations: tuple[float, ...]) -> bool:
         """On/off rhythm ``durations`` (starting on) repeating from ``origin``; each edge is one
@@ -118,12 +107,10 @@ class _Canvas:
         self.frame[3 * led : 3 * led + 3] = rgb
 
     def clamp(self, score: int) -> int:
-        target = self.view.target
-        return 0 if score < 0 else target if score > target else score
+        return min(max(score, 0), self.view.target)
 
     def pending_blink(self) -> bool:
-        pending_at = self.view.extra.pending_at
-        return self.clock.blink(0.0 if pending_at is None else pending_at, PENDING_PERIOD / 2)
+        return self.clock.blink(self.view.extra.pending_at or 0.0, PENDING_PERIOD / 2)
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,8 +124,7 @@ def compose(
     logs: Sequence[str] = (),
     color: ColorMode | str = "auto",
 ) -> str:
-    """The whole screen: the board that fits, the note (its lines), the help, then the
-    latest logs."""
+    """The whole screen: the board that fits, the note (its lines), the help, the latest logs."""
     notes = [clip(line, columns) for line in note.split("\n")] if note else []
     fitted = fit(
         view,

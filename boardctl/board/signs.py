@@ -19,8 +19,7 @@ SIGN_HOLES: dict[Refusal, int] = {
     Refusal.OTHER: 0,
 }
 
-#: Seconds a refusal's sign stays lit (the service keeps the refusal in the view for longer).
-SIGN_SECONDS = 4.0
+SIGN_SECONDS = 4.0  # s a refusal's sign stays lit (the service keeps the refusal for longer)
 
 
 def sign_text(refusal: Refusal) -> str:

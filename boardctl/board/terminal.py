@@ -40,12 +40,9 @@ ColorMode = Literal["auto", "truecolor", "256", "none"]
 
 TRACK_LETTERS = "ABCDEF"
 NAME_WIDTH = 10
-#: The width the board is drawn for (the header and the reason keep to it).
-SCREEN_COLUMNS = 80
-#: Rows the reason of a refusal may take under the board.
-REASON_ROWS = 2
-#: Raw channel value above which plain text calls an LED lit.
-PLAIN_LIT = 32
+SCREEN_COLUMNS = 80  # the width the board is drawn for (the header and the reason keep to it)
+REASON_ROWS = 2  # rows the reason of a refusal may take under the board
+PLAIN_LIT = 32  # raw channel value above which plain text calls an LED lit
 _RESET = "\x1b[0m"
 _DARK: RGB = (70, 70, 70)
 
@@ -104,11 +101,7 @@ def xterm256(colour: RGB) -> int:
     r, g, b = colour
     if max(r, g, b) - min(r, g, b) < 12:  # grey: use the finer grey ramp
         grey = (r + g + b) // 3
-        if grey < 8:
-            return 16
-        if grey > 238:
-            return 231
-        return 232 + min(23, (grey - 8) // 10)
+        return 16 if grey < 8 else 231 if grey > 238 else 232 + min(23, (grey - 8) // 10)
 
     def level(v: int) -> int:
         return 0 if v < 48 else 1 if v < 115 else (v - 35) // 40

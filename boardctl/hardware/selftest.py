@@ -22,15 +22,13 @@ import queue
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boardctl.board.frame import RGB, Frame, blank_frame
 from boardctl.config import PinsConfig
 from boardctl.errors import HardwareError
 from boardctl.inputs.events import Edge, InputEvent, Turn
-
-if TYPE_CHECKING:
-    from boardctl.link.base import Link
+from boardctl.link.base import Closing, Link
 
 WHITE: RGB = (255, 255, 255)
 COLOUR_CHECK: tuple[RGB, RGB, RGB] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -128,7 +126,7 @@ class SelfTest:
         self.drain()
 
 
-class InputWatch(contextlib.AbstractContextManager["InputWatch"]):
+class InputWatch(Closing):
     """The inputs of the first ``tracks`` tracks, each press, release or turn queued as a line
     (``"undo (GPIO5) pressed"``)."""
 
@@ -161,6 +159,3 @@ class InputWatch(contextlib.AbstractContextManager["InputWatch"]):
     def close(self) -> None:
         """Release every pin."""
         self.inputs.close()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -51,9 +51,7 @@ class Debouncer:
         """Settle the level if the line has been quiet long enough by ``t`` (every edge up to
         ``t`` must have been passed first)."""
         due = self.deadline()
-        if due is not None and t >= due:
-            return self._accept(t)
-        return []
+        return self._accept(t) if due is not None and t >= due else []
 
     def _accept(self, t: float) -> list[Transition]:
         self.pressed = self._raw

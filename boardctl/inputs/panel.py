@@ -21,16 +21,14 @@ from boardctl.view import ButtonId, SettingsShown, ViewExtra
 
 log = logging.getLogger(__name__)
 
-#: The hold level of a contact held past ``stuck_after``: ignored until released.
-STUCK = 3
+STUCK = 3  # the hold level of a contact held past ``stuck_after``: ignored until released
 
 #: What each track button adds to the pending amount (an encoder push commits it).
 ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
 TRACK_BUTTONS = tuple(ADDS)  # a track's buttons (its encoder's contacts are not buttons)
 
-#: Every gesture of the panel and what it does, as the quick-reference card prints it
-#: (``boardctl card``); the behaviour is the :class:`Panel` below, described in
-#: docs/service.md.
+#: Every gesture of the panel and what it does, as the quick-reference card (``boardctl card``)
+#: prints it; the behaviour is the :class:`Panel` below, described in docs/service.md.
 GESTURES: tuple[tuple[str, str], ...] = (
     ("+1 / +5", "add 1 / 5 to the track's pending amount (blinks ahead of the peg)"),
     ("encoder turn", "+1 / -1 pending per click"),

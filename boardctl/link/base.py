@@ -49,7 +49,7 @@ def check_level(level: float) -> int:
 
 
 class Closing:
-    """A link that ``with`` closes at the end."""
+    """A link (or anything with ``close``) that ``with`` closes at the end."""
 
     def close(self) -> None:
         raise NotImplementedError

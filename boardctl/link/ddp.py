@@ -74,7 +74,6 @@ class DdpLink(Closing):
         clock: Callable[[], float] = time.monotonic,
         start: bool = True,
         resolve: Callable[[str, int], tuple[str, int]] = resolve_udp,
-        **_serial: object,  # (a config's baud rate or USB id means nothing here)
     ) -> None:
         if not path:
             raise ConfigError("the ddp LED link needs the controller's address: device = HOST")

@@ -14,13 +14,8 @@ from boardctl.link import protocol
 CHUNK_WAIT = 3.0  # s: how long a FULL in chunks waits for the controller's CHUNKS (3 PINGs)
 
 
-def version_numbers(version: str) -> tuple[int, int, int]:
-    """``"1.2.3"`` as ``(1, 2, 3)``: a version as HELLO carries it."""
-    major, minor, patch = (int(part) for part in version.split(".")[:3])
-    return major, minor, patch
-
-
-BOARDCTL_VERSION = version_numbers(__version__)  # what our HELLO says we are
+_MAJOR, _MINOR, _PATCH = (int(part) for part in __version__.split(".")[:3])
+BOARDCTL_VERSION = (_MAJOR, _MINOR, _PATCH)  # what our HELLO says we are ("1.2.3": (1, 2, 3))
 
 
 class FrameEncoder:
@@ -47,12 +42,12 @@ class FrameEncoder:
         """Forget what the controller shows: the next frame goes out in full."""
         self.device_frame = None
 
-    def hello(self, led_count: int, version: tuple[int, int, int] = BOARDCTL_VERSION) -> bytes:
+    def hello(self, led_count: int) -> bytes:
         """Our HELLO: protocol version, boardctl version, the LED count of our frames."""
-        return self._encode(
-            protocol.HELLO,
-            protocol.hello_payload(protocol.PROTOCOL_VERSION, version, led_count, "RGB"),
+        payload = protocol.hello_payload(
+            protocol.PROTOCOL_VERSION, BOARDCTL_VERSION, led_count, "RGB"
         )
+        return self._encode(protocol.HELLO, payload)
 
     def full(self, frame: bytes, now: float) -> bytes:
         """A FULL message for ``frame`` (or its FULL_CHUNK messages)."""

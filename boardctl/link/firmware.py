@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import boardctl
@@ -80,10 +81,8 @@ def find_mpremote(program: str | None = None) -> str:
     this Python (a virtualenv's ``bin/``)."""
     if program:
         return program
-    found = shutil.which("mpremote")
-    if found is None:
-        beside = Path(sys.executable).parent / "mpremote"
-        found = str(beside) if os.access(beside, os.X_OK) else None
+    path = os.pathsep.join((os.environ.get("PATH", os.defpath), str(Path(sys.executable).parent)))
+    found = shutil.which("mpremote", path=path)
     if found is None:
         raise LinkError(
             "mpremote is not installed: pip install 'boardctl[firmware]' (or pip install mpremote)"
@@ -109,8 +108,6 @@ def request_update_mode(
     """Ask a running controller to leave its REPL free (UPDATE) for mpremote, without BOOTSEL;
     its USB port (firmware/usb.py) goes and comes back: wait ``gone`` seconds for it to go
     (an older firmware's stays) and ``back`` for it to return."""
-    import time
-
     import serial
 
     from boardctl.link import protocol
@@ -134,8 +131,6 @@ def request_update_mode(
 def wait_for_port_back(path: str, gone: float, back: float, poll: float = 0.02) -> bool:
     """Wait ``gone`` seconds for ``path`` to vanish, then ``back`` for it to return: True if it
     came back, False if it never went, a LinkError if it did not come back."""
-    import time
-
     deadline = time.monotonic() + gone
     while os.path.exists(path):
         if time.monotonic() >= deadline:

@@ -37,21 +37,8 @@ CHUNKS = 0x11
 CHUNK_LEDS = 32  # LEDs per chunk the host sends by default
 CHUNKS_SINCE = (2, 1, 0)  # the firmware version from which a controller takes FULL_CHUNK
 
-KIND_NAMES = {
-    HELLO: "HELLO",
-    FULL: "FULL",
-    DELTA: "DELTA",
-    BRIGHTNESS: "BRIGHTNESS",
-    PING: "PING",
-    PONG: "PONG",
-    NAK: "NAK",
-    ERROR: "ERROR",
-    UPDATE: "UPDATE",
-    TONE: "TONE",
-    GOODBYE: "GOODBYE",
-    FULL_CHUNK: "FULL_CHUNK",
-    CHUNKS: "CHUNKS",
-}
+_KINDS = "HELLO FULL DELTA BRIGHTNESS PING PONG NAK ERROR UPDATE TONE GOODBYE FULL_CHUNK CHUNKS"
+KIND_NAMES = {globals()[name]: name for name in _KINDS.split()}
 
 # NAK reasons.
 NAK_CORRUPT = 1  # COBS or CRC check failed
@@ -114,8 +101,7 @@ try:
     _CRC_HQX = getattr(binascii, "crc_hqx", None)
     _CRC32 = getattr(binascii, "crc32", None)  # CPython and MicroPython: C code
 except ImportError:
-    _CRC_HQX = None
-    _CRC32 = None
+    _CRC_HQX = _CRC32 = None
 
 
 def crc16(data: bytes) -> int:
@@ -351,7 +337,6 @@ class Decoder:
         self.size = 0
         self.body = bytearray(self.max_len)  # the decoded body of the frame in hand
         self.overflow = False
-        self.good = 0
         self.bad = 0
         self.last_error = ""
         self.errors: list[int] = []
@@ -362,12 +347,8 @@ class Decoder:
         self.errors.append(reason)
 
     def feed(self, data: bytes) -> "list[Message]":
-        messages = []
-
-        def keep(kind: int, seq: int, payload: "Buffer", version: int) -> None:
-            messages.append(Message(kind, seq, bytes(payload), version))
-
-        self.each(data, keep)
+        messages: list[Message] = []
+        self.each(data, lambda k, s, p, v: messages.append(Message(k, s, bytes(p), v)))
         return messages
 
     def each(self, data: "Buffer", handler: "Handler") -> None:
@@ -425,13 +406,10 @@ class Decoder:
         if kind not in KIND_NAMES:
             self._reject(NAK_UNKNOWN, f"unknown message kind 0x{kind:02x}")
             return
-        self.good += 1
         handler(kind, body[1], memoryview(body)[HEADER_LEN:size], version)
 
 
 # --- payloads ----------------------------------------------------------------
-
-
 def _need(payload: "Buffer", size: int, what: str) -> None:
     if len(payload) != size:
         raise ProtocolError(f"{what} payload must be {size} bytes, got {len(payload)}")

@@ -90,7 +90,6 @@ class SerialBackend(Closing):
             self._thread.start()
 
     # --- public --------------------------------------------------------------
-
     @property
     def connected(self) -> bool:
         return self._port is not None and self.state == "connected"
@@ -118,7 +117,6 @@ class SerialBackend(Closing):
         self._set_state("closed", "")
 
     # --- hooks for the back-ends -----------------------------------------------
-
     def _writable(self) -> bool:
         """Whether frames should be written now."""
         return self.connected
@@ -144,7 +142,6 @@ class SerialBackend(Closing):
         return self.heartbeat
 
     # --- machinery -------------------------------------------------------------
-
     def _set_state(self, state: str, detail: str, level: int = logging.INFO) -> None:
         if state != self.state:
             self.state = state
@@ -240,8 +237,7 @@ class SerialBackend(Closing):
 
 
 class PicoLink(SerialBackend):
-    """The boardctl LED controller (``firmware/``) over USB CDC or a UART (options: the table
-    of docs/link.md)."""
+    """The boardctl LED controller (firmware/) over USB CDC or a UART (options: docs/link.md)."""
 
     def __init__(
         self,
@@ -526,7 +522,6 @@ class AdalightLink(SerialBackend):
             self._writer.start()
 
     # --- the caller's side: hand over, never wait --------------------------------
-
     def show(self, frame: bytes) -> None:
         frame = bytes(frame)
         with self._wanted:
@@ -554,14 +549,12 @@ class AdalightLink(SerialBackend):
             self._wanted.notify()
 
     # --- the writer ---------------------------------------------------------------
-
     def line_free_in(self, now: float) -> float:
         """Seconds until the line has carried everything written (0: free now)."""
         return max(0.0, self._line_free - now)
 
     def send_pending(self) -> bool:
-        """Write the waiting frame if there is one, the port is open and the line is free;
-        True if a packet went out."""
+        """Write the waiting frame if any, the port is open and the line free; True if it went."""
         with self._wanted:
             if not self._pending or self._frame is None or not self.connected:
                 return False
@@ -589,7 +582,6 @@ class AdalightLink(SerialBackend):
                 self._wanted.wait(max(delay, 0.001))
 
     # --- hooks ----------------------------------------------------------------------
-
     def _on_attach(self) -> None:
         self._flush = True  # a (re)open: the device may hold a torn packet of ours
         self._line_free = float("-inf")
