@@ -70,7 +70,7 @@ def verify(args: argparse.Namespace) -> int:
     if args.key is not None or args.journal is not None:
         key = read_key(Path(args.key) if args.key else Path(args.journal).parent / KEY_FILE)
     else:
-        keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+        keys = keyring.load(keyring.default_path(args.keyring))
         if not keys:
             raise ResultsError(
                 "--verify needs the board's key: --key FILE, or add it with boardctl key add"
@@ -149,8 +149,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(load_csv(path, board=args.board_id, key=key))
         return 0
     results = load_results(path, board=args.board_id)
-    if filtered:
-        results = [r for r in results if chosen(r, since=since, player=args.player)]
+    results = [r for r in results if chosen(r, since=since, player=args.player)]
     if key is not None:
         results = [sign(result, key) for result in results]
     if args.csv:
