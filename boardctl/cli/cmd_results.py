@@ -97,7 +97,7 @@ def verify(args: argparse.Namespace) -> int:
     return 0 if rows and not failed else 1
 
 
-def csv_from_service(args: argparse.Namespace, timeout: float = 60.0) -> str | None:
+def csv_from_service(args: argparse.Namespace) -> str | None:
     """``results --csv`` as the running service makes it (None: no service answers), its
     pages asked for one after another (a read: safe to repeat; docs/control-protocol.md)."""
     from boardctl.service.client import ServiceDown, request_ready
@@ -107,7 +107,7 @@ def csv_from_service(args: argparse.Namespace, timeout: float = 60.0) -> str | N
     ask: dict[str, Any] = {"op": "results"}
     while True:
         try:
-            page = request_ready(path, ask, timeout=timeout, since=True)
+            page = request_ready(path, ask, timeout=60.0, since=True)
         except ServiceDown:
             if "version" in ask:
                 raise
