@@ -403,8 +403,7 @@ def default_config_text() -> str:
     lines = ["# boardctl configuration: every key is optional; shown are the defaults.", ""]
     for name, (_, keys) in _SECTIONS.items():
         section = getattr(c, name)
-        lines += [f"[{name}]", *(f"{key} = {_toml_value(getattr(section, key))}" for key in keys)]
-        lines.append("")
+        lines += [f"[{name}]", *(f"{k} = {_toml_value(getattr(section, k))}" for k in keys), ""]
     for group, roles in DEFAULT_PINS.items():
         header = "[pins]  # BCM GPIO numbers; false = not wired"
         lines += [header] if group == "shared" else ["", f"[pins.{group}]"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from boardctl.cli.verbs import add_target_options, journal_path, socket_path
+from boardctl.cli.verbs import add_target_options, target_paths
 
 HELP = "publish this board's state and results on an MQTT broker (docs/mqtt.md)"
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     config = load_config(args.config)
-    journal, socket_file = journal_path(args), Path(socket_path(args))
+    socket_file, journal = target_paths(args)
     board = check_level(args.board or config.mqtt.board_id or board_id(journal.parent))
     if args.action == "decommission":
         count = decommission(config.mqtt, board, results=args.results)

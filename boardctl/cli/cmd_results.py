@@ -70,7 +70,7 @@ def verify(args: argparse.Namespace) -> int:
     if args.key is not None or args.journal is not None:
         key = read_key(Path(args.key) if args.key else Path(args.journal).parent / KEY_FILE)
     else:
-        keys = keyring.load(Path(args.keyring) if args.keyring else keyring.default_path())
+        keys = keyring.load(keyring.default_path(args.keyring))
         if not keys:
             raise ResultsError(
                 "--verify needs the board's key: --key FILE, or add it with boardctl key add"
@@ -97,7 +97,7 @@ def verify(args: argparse.Namespace) -> int:
     return 0 if rows and not failed else 1
 
 
-def csv_from_service(args: argparse.Namespace, timeout: float = 60.0) -> str | None:
+def csv_from_service(args: argparse.Namespace) -> str | None:
     """``results --csv`` as the running service makes it (None: no service answers), its
     pages asked for one after another (a read: safe to repeat; docs/control-protocol.md)."""
     from boardctl.service.client import ServiceDown, request_ready
@@ -107,7 +107,7 @@ def csv_from_service(args: argparse.Namespace, timeout: float = 60.0) -> str | N
     ask: dict[str, Any] = {"op": "results"}
     while True:
         try:
-            page = request_ready(path, ask, timeout=timeout, since=True)
+            page = request_ready(path, ask, timeout=60.0, since=True)
         except ServiceDown:
             if "version" in ask:
                 raise
@@ -149,8 +149,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(load_csv(path, board=args.board_id, key=key))
         return 0
     results = load_results(path, board=args.board_id)
-    if filtered:
-        results = [r for r in results if chosen(r, since=since, player=args.player)]
+    results = [r for r in results if chosen(r, since=since, player=args.player)]
     if key is not None:
         results = [sign(result, key) for result in results]
     if args.csv:

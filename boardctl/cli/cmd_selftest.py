@@ -53,20 +53,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import dataclasses
-
     from boardctl.board.frame import blank_frame
     from boardctl.board.layout import load_layout
-    from boardctl.config import load_config
+    from boardctl.config import link_options, load_config
     from boardctl.hardware.selftest import LedStep, SelfTest
-    from boardctl.service.app import open_led_link
+    from boardctl.link import open_link
 
     config = load_config(args.config)
     kind = "null" if args.only_inputs else (args.link or config.link.kind)
-    device = args.device or config.link.device
-    config = dataclasses.replace(
-        config, link=dataclasses.replace(config.link, kind=kind, device=device)
-    )
     layout = load_layout(args.layout or config.board.layout)
     level = args.brightness or config.board.brightness
     roles = layout.roles()  # each LED's role, else "unused"
@@ -75,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     watch = None if args.no_inputs else _open_inputs(config, len(layout.tracks))
     if watch is None and args.only_inputs:
         raise HardwareError("no GPIO on this machine: there are no inputs to test")
-    link = open_led_link(config)  # as the service opens it
+    link = open_link(kind, **link_options(config, kind, args.device))  # as the service does
     test = SelfTest(
         link,
         led_count=layout.led_count,

@@ -90,16 +90,13 @@ def view_from_args(args: argparse.Namespace) -> tuple[BoardView, float]:
 def _read_state(text: str) -> tuple[object, str]:
     """The JSON of ``--state`` (inline when it starts with ``{``, ``-`` for stdin, else a file)."""
     import json
+    from pathlib import Path
 
     inline = text.lstrip().startswith("{")
     source = "--state" if inline else "standard input" if text == "-" else text
     try:
-        if inline:
-            return json.loads(text), source
-        if text == "-":
-            return json.load(sys.stdin), source
-        with open(text, encoding="utf-8") as handle:
-            return json.load(handle), source
+        raw = text if inline else sys.stdin.read() if text == "-" else Path(text).read_text("utf-8")
+        return json.loads(raw), source
     except OSError as exc:
         raise ConfigError(f"{text}: cannot read ({exc.strerror or exc})") from exc
     except json.JSONDecodeError as exc:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardctl.cli.verbs import add_target_options
+from boardctl.cli.verbs import add_target_options, target_paths
 from boardctl.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -72,11 +72,9 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
 
     prepare()  # first: asyncio and aiohttp without the TLS contexts plain HTTP never uses
     import logging
-    from pathlib import Path
 
     from boardctl.board.layout import load_layout
     from boardctl.config import load_config
-    from boardctl.service import paths
     from boardctl.web.socket_source import Source
 
     try:
@@ -85,8 +83,8 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
         raise ConfigError(f"the page needs aiohttp: pip install 'boardctl[web]' ({exc})") from None
     logging.basicConfig(level=logging.INFO, format="boardctl web: %(message)s")
     main = load_config(args.config)
-    socket_path = Path(args.socket) if args.socket else paths.client_socket(main.service)
-    source = Source(socket_path, poll_interval=config.poll_interval)
+    socket_file, journal = target_paths(args)
+    source = Source(socket_file, poll_interval=config.poll_interval)
     feed: ResultsFeed | None = None  # the broker's results for the pages, with this board's id
     board = ""
     if config.results == "mqtt":
@@ -99,7 +97,7 @@ def _serve(args: argparse.Namespace, config: WebConfig, pairing: Pairing) -> Non
         from boardctl.results.board import board_id
         from boardctl.web.results import ResultsFeed
 
-        board = main.mqtt.board_id or board_id(paths.client_journal(main.service).parent)
+        board = main.mqtt.board_id or board_id(journal.parent)
         feed = ResultsFeed(main.mqtt, since=config.standings.since)
     layout = load_layout(str(main.board.layout))
     serve(make_app(config, source, layout, pairing, feed=feed, board=board), config)

@@ -84,16 +84,14 @@ def socket_path(args: Any) -> str:
     """The control socket the verbs talk to (``--socket``, else the service's)."""
     from boardctl.service.paths import client_socket_name
 
-    config = getattr(args, "config", None)
-    return str(getattr(args, "socket", None) or client_socket_name(_service(config)))
+    return str(getattr(args, "socket", None) or client_socket_name(_service(args.config)))
 
 
 def journal_name(args: Any) -> str:
     """The journal the verbs read or write when no service answers (``--journal``, else its)."""
     from boardctl.service.paths import client_journal_name
 
-    config = getattr(args, "config", None)
-    return str(getattr(args, "journal", None) or client_journal_name(_service(config)))
+    return str(getattr(args, "journal", None) or client_journal_name(_service(args.config)))
 
 
 def journal_path(args: Any) -> Path:
