@@ -76,14 +76,6 @@ def socket_path(service: ServiceConfig, env: Mapping[str, str] | None = None) ->
     return _path(_socket(service, os.environ if env is None else env))
 
 
-def client_socket(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
-    return _path(client_socket_name(service, env))
-
-
-def client_journal(service: ServiceConfig, env: Mapping[str, str] | None = None) -> Path:
-    return _path(client_journal_name(service, env))
-
-
 def _path(name: str) -> Path:
     from pathlib import Path
 
