@@ -109,7 +109,7 @@ class PinTone:
     start_ns: int  # its first rising edge
     end_ns: int  # the end of its last cycle
     period_ns: float  # mean period
-    high_ns: float  # mean high time
+    high_ns: float  # median high time
     cycles: int
 
     @property

@@ -85,6 +85,12 @@ export class WS2812Decoder {
   }
 }
 
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 export class ToneDecoder {
   // PWM pin edges (ns) -> tones: runs of cycles whose periods agree within `tolerance`.
   // A tone ends when the period changes or no rising edge comes for over twice its
@@ -109,9 +115,9 @@ export class ToneDecoder {
     if (rise === null || this.lastFall === null || this.lastFall < rise) return;
     const period = t - rise; // one whole cycle: rise, fall, rise
     if (this.cur && Math.abs(period - this.cur.first) > this.tolerance * this.cur.first) this.flush();
-    if (!this.cur) this.cur = { start: rise, first: period, periods: 0, highs: 0, cycles: 0 };
+    if (!this.cur) this.cur = { start: rise, first: period, periods: 0, highs: [], cycles: 0 };
     this.cur.periods += period;
-    this.cur.highs += this.lastFall - rise;
+    this.cur.highs.push(this.lastFall - rise);
     this.cur.cycles += 1;
     this.cur.end = t;
   }
@@ -122,7 +128,7 @@ export class ToneDecoder {
       // The last rise began one more cycle (its fall came, the next rise did not: the
       // duty went to 0 at that wrap).
       if (this.lastFall > this.lastRise) {
-        cur.highs += this.lastFall - this.lastRise;
+        cur.highs.push(this.lastFall - this.lastRise);
         cur.periods += cur.periods / cur.cycles;
         cur.cycles += 1;
         cur.end = this.lastRise + cur.first;
@@ -141,7 +147,7 @@ export class ToneDecoder {
       start: cur.start,
       end: cur.end,
       period: cur.periods / cur.cycles,
-      high: cur.highs / cur.cycles,
+      high: median(cur.highs), // a cycle whose fall a busy host's emulator shifted moves it not
       cycles: cur.cycles,
     });
     this.cur = null;
