@@ -41,6 +41,20 @@ class ManualClock:
             self._now += seconds
 
 
+def built(tmp_path: Path, factory: MockFactory, config: Config) -> app.Board:
+    """A whole board (app.build) on mock pins and a recording link, not served: a test runs
+    its loop, or only looks at what was built."""
+    return app.build(
+        config,
+        journal=tmp_path / "journal.sqlite",
+        socket_path=tmp_path / "control.sock",
+        display="none",
+        link=RecordingLink(),
+        factory=factory,
+        keyboard=False,
+    )
+
+
 class Rig:
     """A whole board (app.build) served by a background thread, pressed through pins.
 

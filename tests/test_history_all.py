@@ -31,14 +31,14 @@ from boardctl.game.commands import Command, NewGame, Peg, Redo, Undo
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.events import Edge
 from boardctl.link import RecordingLink
-from boardctl.service import app, history_all, journal_reader
+from boardctl.service import history_all, journal_reader
 from boardctl.service.client import NoAnswer, request, request_ready
 from boardctl.service.history_all import HistoryPages, Page
 from boardctl.service.loop import Call
 from boardctl.service.wire import MAX_LINE, Encoded, encode
 from boardctl.store import lock
 from boardctl.store.journal import Journal
-from tests.test_e2e import FAST, ManualClock, Rig, free_rig
+from tests.test_e2e import FAST, ManualClock, Rig, built, free_rig
 
 
 def replayed(path: Path) -> list[dict[str, object]]:
@@ -353,15 +353,7 @@ def test_a_reader_pauses_while_an_input_waits_and_goes_on_when_the_loop_is_done(
     :func:`journal_reader.paced` items stop until the loop has handled it and is idle."""
     monkeypatch.setattr(journal_reader, "PAUSE_AT_MOST", 60.0)  # (a stuck flag would fail it)
     config = parse_config({**FAST, "game": {"mode": "free"}})
-    board = app.build(
-        config,
-        journal=tmp_path / "journal.sqlite",
-        socket_path=tmp_path / "control.sock",
-        display="none",
-        link=RecordingLink(),
-        factory=mock_factory,
-        keyboard=False,
-    )
+    board = built(tmp_path, mock_factory, config)
     try:
         loop = board.loop
         loop.start()

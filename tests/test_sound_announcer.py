@@ -20,7 +20,6 @@ from boardctl.inputs.events import Tap, Turn
 from boardctl.inputs.panel import Panel
 from boardctl.link import RecordingLink
 from boardctl.refusals import Refusal
-from boardctl.service import app
 from boardctl.service.loop import ServiceLoop
 from boardctl.sound import phrases
 from boardctl.sound.announcer import Announcer, attach, classify
@@ -28,6 +27,7 @@ from boardctl.sound.build import build_announcer
 from boardctl.sound.buzzer import CuePlayer, TonalBuzzerOutput
 from boardctl.sound.gesture import ScoreGesture
 from boardctl.sound.voice import SpeechQueue
+from tests.test_e2e import built
 from tests.test_sound_buzzer import BUZZER_PIN, RecordingPWMPin, expected, tones
 
 PHRASE_SECONDS = 1.0  # the slow voice's time per phrase: far longer than a press may take
@@ -318,15 +318,7 @@ def test_nothing_is_built_by_default(tmp_path: Path) -> None:
     assert build_announcer(SoundConfig()) is None
     before = {t.name for t in threading.enumerate()}
     factory = MockFactory(revision="902120")
-    board = app.build(
-        Config(),
-        journal=tmp_path / "journal.sqlite",
-        socket_path=tmp_path / "control.sock",
-        display="none",
-        link=RecordingLink(),
-        factory=factory,
-        keyboard=False,
-    )
+    board = built(tmp_path, factory, Config())
     try:
         assert board.sound is None
         # no cue is told of refusals: only the panel, whose undo guard a refused entry keeps
@@ -341,15 +333,7 @@ def test_nothing_is_built_by_default(tmp_path: Path) -> None:
 def test_a_configured_buzzer_is_wired_into_the_service(tmp_path: Path) -> None:
     factory = MockFactory(revision="902120", pin_class=RecordingPWMPin)
     config = parse_config({"sound": {"buzzer": BUZZER_PIN, "volume": 0.5}})
-    board = app.build(
-        config,
-        journal=tmp_path / "journal.sqlite",
-        socket_path=tmp_path / "control.sock",
-        display="none",
-        link=RecordingLink(),
-        factory=factory,
-        keyboard=False,
-    )
+    board = built(tmp_path, factory, config)
     try:
         announcer = board.sound
         assert isinstance(announcer, Announcer) and announcer.cues is not None

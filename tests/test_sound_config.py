@@ -9,10 +9,9 @@ from gpiozero.pins.mock import MockFactory
 
 from boardctl.config import Config, SoundConfig, default_config_text, parse_config
 from boardctl.errors import ConfigError, EntryError
-from boardctl.link import RecordingLink
-from boardctl.service import app
 from boardctl.service.settings import check_sound_setting
 from boardctl.sound.announcer import Announcer
+from tests.test_e2e import built as board
 from tests.test_sound_buzzer import BUZZER_PIN
 
 
@@ -66,18 +65,6 @@ def test_sound_settings_are_checked() -> None:
     for key, bad in (("volume", 2), ("volume", "loud"), ("volume", True), ("mute", 3)):
         with pytest.raises(EntryError, match=key):
             check_sound_setting(key, bad)
-
-
-def board(tmp_path: Path, factory: MockFactory, config: Config) -> app.Board:
-    return app.build(
-        config,
-        journal=tmp_path / "journal.sqlite",
-        socket_path=tmp_path / "control.sock",
-        display="none",
-        link=RecordingLink(),
-        factory=factory,
-        keyboard=False,
-    )
 
 
 def test_volume_and_mute_are_set_at_run_time(tmp_path: Path, factory: MockFactory) -> None:
