@@ -37,16 +37,15 @@ def _store_starts(journal: Journal, own: Journal) -> None:
     """Store the game starts of ``journal`` on ``own``, its second connection, again while a
     game start was written without its rows."""
     from boardctl.results.kept import in_doubt, store_game_starts
-    from boardctl.service.journal_reader import paced, short_switch
+    from boardctl.service.journal_reader import paced
 
     began = time.monotonic()
-    with short_switch():
-        while True:
-            stored = store_game_starts(own, paced=paced)
-            journal.starts_pending = False  # a game start from now on keeps its rows
-            if not in_doubt(own):
-                break
-            journal.starts_pending = True
+    while True:
+        stored = store_game_starts(own, paced=paced)
+        journal.starts_pending = False  # a game start from now on keeps its rows
+        if not in_doubt(own):
+            break
+        journal.starts_pending = True
     seconds = time.monotonic() - began
     log.info("journal %s: %d game starts stored in %.0f s", journal.path, stored, seconds)
 
@@ -83,11 +82,10 @@ class JournalKeeper:
             self.checking.start()
 
     def _check(self, journal: Journal, post: Callable[[Callable[[], object]], None]) -> None:
-        from boardctl.service.journal_reader import lower_priority
+        from boardctl.service.journal_reader import beside_the_loop
 
-        lower_priority()  # (as the journal readers: the loop's presses first)
         try:
-            with journal.sibling() as own:
+            with beside_the_loop(), journal.sibling() as own:
                 try:
                     own.check_pages()
                 except JournalError as exc:

@@ -65,6 +65,16 @@ def lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
 
 
+@contextlib.contextmanager
+def beside_the_loop() -> Iterator[None]:
+    """For a thread that reads the journal while the loop serves the buttons: the lowest
+    priority for good, the short switch interval meanwhile (the loop, after a press, waits at
+    most that long for the interpreter)."""
+    lower_priority()
+    with short_switch():
+        yield
+
+
 #: Clear while an input (a press, a turn, a key) waits for the loop or is being handled: the
 #: readers' threads stop at their next step (:func:`paced`) until the loop is done with it.
 #: Where the CPU is short (one slow core, or a CPU quota) a reader that kept running would
@@ -124,11 +134,9 @@ class JournalReader(Generic[T]):
             return self._reader is not None and self._reader.is_alive()
 
     def _read(self) -> None:
-        """Catch up with the journal and publish the answer (a thread), the switch interval
-        1 ms meanwhile: the loop, after a press, waits at most that long for the interpreter."""
+        """Catch up with the journal and publish the answer (a thread beside the loop)."""
         assert self._path is not None
-        lower_priority()
-        with short_switch():
+        with beside_the_loop():
             try:
                 answer, seq = self._catch_up(self._path)
             except BoardError as exc:
