@@ -19,9 +19,12 @@ each ``--runs`` times, on a fresh copy:
 - ``history --all first page``: the first page through the running service,
   asked as ``boardctl history --all`` asks (``request_ready``), and a page
   from the middle of the journal;
-- ``results --csv`` and ``stats players``: whole process (wall and CPU) as typed, the
-  running service answering (``service CPU``: the service's CPU meanwhile), and with
-  ``--journal`` (``--journal wall``, ``--journal CPU``: the process reads the journal);
+- ``results --csv`` and ``stats players``: whole process (wall and CPU) as typed on
+  a board (the ``boardctl`` of a virtualenv it is installed into, not editable, built
+  for the run), once the service is idle (``service settled after``: its check of the
+  journal after a start has ended), the running service answering (``service CPU``:
+  the service's CPU meanwhile), and with ``--journal`` (``--journal wall``,
+  ``--journal CPU``: the process reads the journal);
 - ``RSS after the reads``: the service's resident memory after the history
   pages and a ``records`` request;
 - ``bridge start: result feed's first read CPU``: what ``boardctl mqtt`` reads
@@ -55,6 +58,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 import pi_class  # noqa: E402
+from bench_cli import build_venv  # noqa: E402
 from machine_load import as_installed, load, machine  # noqa: E402
 
 from boardctl.demo.game import DemoGame  # noqa: E402
@@ -161,6 +165,19 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def settle(pid: int, *, still: float = 0.5, at_most: float = 300.0) -> float:
+    """Wait until process ``pid`` used no CPU for ``still`` seconds (its thread that checks
+    the journal after a start has ended); the seconds waited."""
+    began = time.perf_counter()
+    used = cpu_seconds(pid)
+    while time.perf_counter() - began < at_most:
+        time.sleep(still)
+        used, before = cpu_seconds(pid), used
+        if used == before:
+            break
+    return time.perf_counter() - began
+
+
 def stop(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     proc.wait(120)
@@ -174,10 +191,11 @@ def rss_mb(pid: int) -> float:
 
 
 def whole_process(argv: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of ``argv`` as a new process."""
+    """Wall and CPU seconds of ``argv`` (an installed verb) as a new process."""
+    env = {k: v for k, v in ENV.items() if k != "PYTHONPATH"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    subprocess.run(argv, env=ENV, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -217,8 +235,9 @@ def first_start(source: Path, folder: Path) -> tuple[Path, float, float]:
     return journal, seconds, stored
 
 
-def one_run(own: Path) -> dict[str, float]:
-    """Every other figure once, on a fresh copy of the journal the service has opened."""
+def one_run(own: Path, installed: Path) -> dict[str, float]:
+    """Every other figure once, on a fresh copy of the journal the service has opened; the
+    verbs as the ``boardctl`` of the virtualenv whose ``bin`` is ``installed``."""
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -239,7 +258,10 @@ def one_run(own: Path) -> dict[str, float]:
             figures["records request"] = timed(
                 lambda: request_ready(sock, {"op": "records"}, timeout=600)
             )
-            cli = [sys.executable, "-m", "boardctl"]
+            cli = [str(installed / "boardctl")]
+            # the verbs once the service is idle (a verb typed in the first seconds after a
+            # start shares the CPU with its check of the journal: "settled after")
+            figures["service settled after"] = settle(proc.pid)
             for verb, *labels in (
                 (
                     ["results", "--csv"],
@@ -291,19 +313,30 @@ def main() -> int:
         action="store_true",
         help="skip the imported journal's first start: use the journal a first start left",
     )
+    parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
     pi_class.add_options(parser)
     args = parser.parse_args()
     source = cached_journal(args.games, plain=args.plain)
     if args.build_only:
         return 0
-    code = pi_class.rerun(args)  # again inside the Pi-class group, the journal built already
-    if code is not None:
-        return code
-    as_installed(REPO / "boardctl")
+    with tempfile.TemporaryDirectory() as name:
+        prebuilt = args.prebuilt or Path(name)
+        if args.prebuilt is None:  # the verbs installed as a board has them, at full speed
+            build_venv(prebuilt)
+        # again inside the Pi-class group, the journal and the virtualenv built already
+        code = pi_class.rerun(args, ["--prebuilt", str(prebuilt)])
+        return measure(args, source, prebuilt / "venv" / "bin") if code is None else code
+
+
+def measure(args: argparse.Namespace, source: Path, installed: Path) -> int:
+    """Every figure, ``--runs`` times (the service from the tree, the verbs from
+    ``installed``); printed."""
+    as_installed(REPO / "boardctl")  # the service runs from the tree
     with Journal.open(source, readonly=True) as journal:
         events = journal.stored_seq()
     print(f"machine: {machine()}; load average before: {load()}")
     print(f"journal: {args.games} games, {events} events ({source})")
+    print(f"verbs from {installed} (installed, not editable)")
     opened = source.with_name(f"{source.stem}-opened.sqlite")
     with tempfile.TemporaryDirectory() as name:
         if args.reuse_opened and opened.exists():
@@ -312,7 +345,7 @@ def main() -> int:
             own, seconds, stored = first_start(source, Path(name))
             print(f"start -> READY, imported: {seconds:.3f} s")
             print(f"game starts stored after READY, imported (once, by a thread): {stored:.1f} s")
-        runs = [one_run(own) for _ in range(args.runs)]
+        runs = [one_run(own, installed) for _ in range(args.runs)]
     for name in runs[0]:
         values = sorted(run[name] for run in runs)
         unit = "" if name.endswith(("(MB)", "results read")) else " s"

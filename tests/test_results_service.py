@@ -85,20 +85,27 @@ def test_with_the_service_down_the_verbs_read_the_journal(
     assert cli(capsys, "stats", "players", "--config", str(config)) == here
 
 
-@given(st.lists(st.text(max_size=30).map(lambda t: t.replace("\n", " ")), max_size=12))
-def test_the_pages_joined_are_the_lines_each_page_whole_lines(texts: list[str]) -> None:
+@given(
+    st.lists(
+        st.lists(st.text(max_size=30).map(lambda t: t.replace("\n", " ")), min_size=1, max_size=3),
+        max_size=12,
+    )
+)
+def test_the_pages_joined_are_the_pieces_each_page_whole_pieces(pieces: list[list[str]]) -> None:
     import json
 
-    lines = [text + "\r\n" for text in texts]
-    size = 24
-    cut = [json.loads(page) for page in pages(lines, size)]
-    assert "".join(cut) == "".join(lines) and cut
-    starts = {sum(map(len, lines[:n])) for n in range(len(lines) + 1)}
-    at = 0
-    for page in cut:
-        assert at in starts  # each page begins with a line
-        assert len(page) <= size or page.count("\n") == 1  # or is one longer line
-        at += len(page)
+    texts = ["".join(text + "\r\n" for text in lines) for lines in pieces]
+    size = 48
+    cut = [json.loads(page) for page in pages(texts, size)]
+    assert "".join(cut) == "".join(texts) and cut
+    left = list(texts)
+    for raw, page in zip(pages(texts, size), cut, strict=True):
+        held = []  # the whole pieces the page holds, in order
+        while left and page.startswith("".join([*held, left[0]])):
+            held.append(left.pop(0))
+        assert "".join(held) == page
+        assert len(raw) - 2 <= size or len(held) == 1  # or is one longer piece
+    assert not left
 
 
 def ready(reader: ResultsCsv, page: int, version: str | None, seq: int) -> dict[str, Any]:
@@ -129,7 +136,7 @@ def test_a_reader_whose_text_was_made_again_starts_from_its_first_page(
 ) -> None:
     journal = tmp_path / "journal.sqlite"
     season(journal)
-    monkeypatch.setattr(results_csv, "PAGE_CHARACTERS", 400)  # a few rows a page
+    monkeypatch.setattr(results_csv, "PAGE_BYTES", 400)  # a few rows a page
     reader = ResultsCsv(journal)
     try:
         with Scorekeeper.open(journal, readonly=True) as keeper:
@@ -154,7 +161,7 @@ def test_entries_made_while_a_client_waits_do_not_keep_it_waiting(
 ) -> None:
     """An answer counting the events of a client's first ask (``since``) will do: else a board
     whose players keep entering would have the reader start again for ever."""
-    monkeypatch.setattr(results_csv, "PAGE_CHARACTERS", 400)  # page 0 is not the last
+    monkeypatch.setattr(results_csv, "PAGE_BYTES", 400)  # page 0 is not the last
     journal = tmp_path / "journal.sqlite"
     season(journal)
     with Scorekeeper.open(journal, readonly=True) as keeper:
@@ -212,13 +219,47 @@ def test_kept_bodies_decoded_a_few_at_a_time_are_each_decoded_alone(
     from boardctl.results.kept import _decoded
 
     stored = [json.dumps(rows) for rows in bodies]  # as the journal keeps them
-    assert list(_decoded(stored, at_once)) == [row for rows in bodies for row in rows]
+    pieces = list(_decoded("1,b,", stored, at_once))
+    assert "".join(pieces) == "".join("1,b," + row for rows in bodies for row in rows)
+    assert len(pieces) == -(-len(bodies) // at_once)
 
 
-@given(st.lists(st.text(max_size=20), max_size=14), st.integers(min_value=1, max_value=5))
-def test_a_page_escaped_a_few_lines_at_a_time_is_its_text(lines: list[str], at_once: int) -> None:
+@given(
+    st.lists(st.lists(st.text(max_size=12), max_size=4), max_size=14),
+    st.text(max_size=6),
+    st.integers(min_value=1, max_value=5),
+)
+def test_kept_bodies_escaped_without_decoding_are_the_decoded_text_as_json(
+    bodies: list[list[str]], before: str, at_once: int
+) -> None:
+    """Quotes, commas, backslashes and any other character in a row or a board id."""
     import json
 
-    from boardctl.service.results_csv import _page
+    from boardctl.results.kept import _decoded, _escaped
 
-    assert json.loads(_page(lines, at_once)) == "".join(lines)
+    stored = [json.dumps(rows, separators=(",", ":"), ensure_ascii=False) for rows in bodies]
+    escaped = "".join(_escaped(before, stored, at_once))
+    assert json.loads(f'"{escaped}"') == "".join(_decoded(before, stored, at_once))
+
+
+def test_the_readers_modules_imported_after_a_start_are_all_a_first_export_needs(
+    tmp_path: Path,
+) -> None:
+    """The thread that checks the journal after READY imports them (import_readers): in a
+    fresh interpreter, an export made after that imports no module of boardctl's."""
+    import subprocess
+    import sys
+
+    journal = tmp_path / "journal.sqlite"
+    season(journal)
+    code = (
+        "import sys\n"
+        "from boardctl.service.journal_reader import import_readers\n"
+        "from boardctl.service.results_csv import ResultsCsv\n"
+        "import_readers()\n"
+        "before = set(sys.modules)\n"
+        f"ResultsCsv(None)._catch_up(__import__('pathlib').Path({str(journal)!r}))\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith('boardctl')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -71,14 +71,24 @@ def row_after_board(result: GameResult) -> str:
     return _line(result_row(result)[2:])
 
 
-def csv_lines(board: str, kept: Iterable[str], results: Iterable[GameResult]) -> Iterator[str]:
-    """:func:`write_csv`'s text a line at a time: the header, the kept rows
-    (:func:`row_after_board` texts of results of this format and ``board``), then
-    ``results``."""
+def board_cells(board: str) -> str:
+    """``1,<board>,``: the format and board cells before a kept row's text (each quoted
+    alone)."""
+    return _line([str(FORMAT), board, ""])[:-2]
+
+
+class Escaped(str):
+    """CSV text already escaped as the text of a JSON string, without its quotes (the
+    service's pages send it as it is)."""
+
+    __slots__ = ()
+
+
+def csv_lines(kept: Iterable[str], results: Iterable[GameResult]) -> Iterator[str]:
+    """:func:`write_csv`'s text in pieces of whole lines: the header, the ``kept`` pieces (the
+    rows the journal keeps, :func:`~.kept.kept_csv`), then a line for each of ``results``."""
     yield _line(list(FIELDS))
-    before = _line([str(FORMAT), board, ""])[:-2]  # "1,<board>,": each cell is quoted alone
-    for row in kept:
-        yield before + row
+    yield from kept
     for result in results:
         yield _line(result_row(result))
 

@@ -20,12 +20,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
+from json.encoder import encode_basestring
 from typing import Any
 
 from boardctl.errors import EntryError
 from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.results.derive import GameFold
-from boardctl.results.export import csv_lines, row_after_board
+from boardctl.results.export import Escaped, board_cells, csv_lines, row_after_board
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
 from boardctl.results.records import Records, records
 from boardctl.store.journal import Journal, Kept, encode_event
@@ -188,22 +189,39 @@ def follow(
     return [result for result in kept if result.first_seq < begin], fold
 
 
-def kept_csv(journal: Journal, *, board: str, more: Iterable[GameResult] = ()) -> Iterator[str]:
-    """The CSV lines of :func:`kept_results` (``results --csv``, unsigned): the header, the kept
-    rows' CSV text as stored (no work per game but the board cell put before it), then the
-    rows of the games after them (and of ``more``)."""
+def kept_csv(
+    journal: Journal, *, board: str, more: Iterable[GameResult] = (), escaped: bool = False
+) -> Iterator[str]:
+    """The CSV text of :func:`kept_results` (``results --csv``, unsigned) in pieces of whole
+    lines: the header, the kept rows' CSV text as stored (no work per game but the board
+    cells put before it), then the rows of the games after them (and of ``more``). With
+    ``escaped``, the kept rows' pieces are :class:`~.export.Escaped` text."""
     covered, bodies = journal.csv_rows()
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
-    return csv_lines(board, _decoded(bodies), chain((game.result for game in rest), more))
+    pieces = (_escaped if escaped else _decoded)(board_cells(board), bodies)
+    return csv_lines(pieces, chain((game.result for game in rest), more))
 
 
-def _decoded(bodies: list[str], at_once: int = 256) -> Iterator[str]:
-    """The CSV rows of the kept rows' ``bodies`` (each a JSON list), ``at_once`` bodies a
-    decoding call (one call each cost three times the CPU; one for all would hold the
-    interpreter for milliseconds)."""
+def _decoded(before: str, bodies: list[str], at_once: int = 64) -> Iterator[str]:
+    """The CSV text of the kept rows' ``bodies`` (each a JSON list of rows after the board
+    cells), ``before`` put before each row: a piece and a decoding call every ``at_once``
+    bodies (one call each cost three times the CPU; one for all would hold the interpreter
+    for milliseconds)."""
     for start in range(0, len(bodies), at_once):
-        for rows in json.loads(f"[{','.join(bodies[start : start + at_once])}]"):
-            yield from rows
+        rows = json.loads(f"[{','.join(bodies[start : start + at_once])}]")
+        yield "".join(before + row for kept in rows for row in kept)
+
+
+def _escaped(before: str, bodies: list[str], at_once: int = 64) -> Iterator[Escaped]:
+    """The pieces of :func:`_decoded` as JSON string text, made without decoding: a body is
+    the compact JSON of a list of strings (``["a","b"]``), so between ``["`` and ``"]`` are
+    its rows, escaped, with ``","`` between them (never inside one: a quote in a row is
+    ``\\"``, never after a comma)."""
+    cells = encode_basestring(before)[1:-1]
+    for start in range(0, len(bodies), at_once):
+        rows = [body[2:-2] for body in bodies[start : start + at_once] if body != "[]"]
+        if rows:
+            yield Escaped(cells + '","'.join(rows).replace('","', cells))
 
 
 def kept_records(journal: Journal) -> Records:

@@ -47,20 +47,25 @@ def load_csv(
 
 
 def journal_csv(
-    journal: Journal, path: Path, *, board: str | None = None, key: bytes | None = None
+    journal: Journal,
+    path: Path,
+    *,
+    board: str | None = None,
+    key: bytes | None = None,
+    escaped: bool = False,
 ) -> Iterator[str]:
-    """The CSV lines of :func:`load_results` of ``journal`` (open read-only at ``path``):
-    unsigned, the kept CSV rows as stored (no work per game); with ``key``, every row signed
-    with it."""
+    """The CSV text of :func:`load_results` of ``journal`` (open read-only at ``path``), in
+    pieces of whole lines: unsigned, the kept CSV rows as stored (no work per game; with
+    ``escaped``, as :class:`~.export.Escaped` text); with ``key``, every row signed with it."""
     board = board or board_id(path.parent)
     linked = [game.result for game in _linked(path)]
     if key is None:
-        return kept_csv(journal, board=board, more=linked)
+        return kept_csv(journal, board=board, more=linked, escaped=escaped)
     from boardctl.results.export import csv_lines
     from boardctl.results.sign import sign
 
     results = kept_results(journal, board=board) + linked
-    return csv_lines(board, (), (sign(result, key) for result in results))
+    return csv_lines((), (sign(result, key) for result in results))
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:

@@ -132,18 +132,20 @@ def _result(reply: bytes, path: str) -> Any:
 def _next_line(sock: Socket, path: str, buffer: bytearray, *, reply: bool = False) -> bytes:
     """The next line from the service (``buffer`` keeps what came after it); a connection
     closed or reset first is :class:`NoAnswer` (``reply``: the one answer to a request)."""
-    while b"\n" not in buffer:
+    end = buffer.find(b"\n")
+    while end < 0:
         try:
-            chunk = sock.recv(65536)
+            chunk = sock.recv(262144)
         except ConnectionResetError:
             chunk = b""
         if not chunk:
             unanswered = " without answering" if reply else ""
             raise NoAnswer(f"{path}: the service closed the connection{unanswered}")
+        if (found := chunk.find(b"\n")) >= 0:  # only the new bytes are searched
+            end = len(buffer) + found
         buffer += chunk
-        if len(buffer) > 64 * MAX_LINE:
+        if (len(buffer) if end < 0 else end) > 64 * MAX_LINE:  # a line longer than 4 MiB
             raise ControlError(f"{path}: reply too long")
-    end = buffer.index(b"\n")
     line = bytes(buffer[:end])
     del buffer[: end + 1]
     return line

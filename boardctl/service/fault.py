@@ -82,7 +82,7 @@ class JournalKeeper:
             self.checking.start()
 
     def _check(self, journal: Journal, post: Callable[[Callable[[], object]], None]) -> None:
-        from boardctl.service.journal_reader import beside_the_loop
+        from boardctl.service.journal_reader import beside_the_loop, import_readers
 
         try:
             with beside_the_loop(), journal.sibling() as own:
@@ -94,6 +94,7 @@ class JournalKeeper:
                     return
                 if journal.starts_pending:
                     _store_starts(journal, own)
+                import_readers()
         except JournalError as exc:
             log.error("journal %s: the game starts were not stored: %s", journal.path, exc)
 

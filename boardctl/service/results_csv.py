@@ -5,8 +5,8 @@ running board has them, and its thread makes the text while the verb starts (0.1
 0.20 s at 10,000 games on two cores, about the same CPU in all: docs/performance.md), signs it
 with a key the user may not read, and needs no read access to the journal. So ``boardctl
 results --csv`` asks the running board: ``{"op": "results"}`` is answered with
-``{"version", "page", "next", "text"}``: page 0, the first :data:`PAGE_CHARACTERS` (or fewer,
-whole lines) of the text, ``next`` the ``page`` to ask for after it (None: the end). A
+``{"version", "page", "next", "text"}``: page 0, the first :data:`PAGE_BYTES` of JSON text (or
+fewer, whole lines) of the text, ``next`` the ``page`` to ask for after it (None: the end). A
 thread makes the whole text from the journal's kept rows
 (:func:`boardctl.results.source.journal_csv`, signed with the board key beside the journal
 if there is one) and splits it into pages, each already JSON text; the loop only sends
@@ -27,15 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import ControlError
 from boardctl.service.journal_reader import JournalReader, not_ready, paced
-from boardctl.service.wire import Encoded
+from boardctl.service.wire import MAX_LINE, Encoded
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-#: Characters of CSV a page holds at most (whole lines): at most 6 bytes each in the reply's
-#: JSON (``\u0001``), so a page stays inside the 4 MiB a client reads in one line
-#: (service.client); five pages for 10,000 games.
-PAGE_CHARACTERS = 512 * 1024
+#: Bytes of JSON text a page's CSV takes at most (whole lines), so that its reply stays
+#: inside the 4 MiB a client reads in one line (service.client): one page for 10,000 games.
+PAGE_BYTES = 8 * MAX_LINE
 
 
 @dataclass(frozen=True)
@@ -57,29 +56,28 @@ class Export:
         return Encoded(head + b',"text":' + self.pages[number] + b"}")
 
 
-def pages(lines: Iterable[str], size: int = PAGE_CHARACTERS) -> tuple[bytes, ...]:
-    """``lines`` in pages of at most ``size`` characters (a longer line: a page of its own),
-    each page a JSON string; one empty page for no lines. Made a page at a time: the text is
-    never whole in memory twice."""
+def pages(pieces: Iterable[str], size: int = PAGE_BYTES) -> tuple[bytes, ...]:
+    """``pieces`` (CSV text, each of whole lines) in pages of at most ``size`` bytes of JSON
+    text (a longer piece: a page of its own), each page a JSON string; one empty page for
+    none. Each piece is escaped as it comes, unless it is :class:`Escaped` already (one call
+    each: a piece of a few dozen lines holds the interpreter for a fraction of a
+    millisecond), the loop's inputs first."""
+    from boardctl.results.export import Escaped  # the service loads it for an export only
+
     out: list[bytes] = []
-    part: list[str] = []
+    part: list[bytes] = []
     held = 0
-    for line in paced(lines):
-        if part and held + len(line) > size:
-            out.append(_page(part))
+    for piece in paced(pieces, step=1):
+        text = piece if isinstance(piece, Escaped) else encode_basestring(piece)[1:-1]
+        escaped = text.encode()
+        if part and held + len(escaped) > size:
+            out.append(b'"%s"' % b"".join(part))
             part, held = [], 0
-        part.append(line)
-        held += len(line)
+        part.append(escaped)
+        held += len(escaped)
     if part or not out:
-        out.append(_page(part))
+        out.append(b'"%s"' % b"".join(part))
     return tuple(out)
-
-
-def _page(lines: list[str], at_once: int = 64) -> bytes:
-    """``lines`` as one JSON string, ``at_once`` lines an escaping call (one call for half a
-    megabyte would hold the interpreter for milliseconds, the loop and its buttons waiting)."""
-    parts = (lines[start : start + at_once] for start in range(0, len(lines), at_once))
-    return f'"{"".join(encode_basestring("".join(part))[1:-1] for part in parts)}"'.encode()
 
 
 class ResultsCsv(JournalReader[Export]):
@@ -121,7 +119,7 @@ class ResultsCsv(JournalReader[Export]):
         try:
             seq = journal.stored_seq()  # before the read: what it counts is at least this
             linked = linked_kept(path.parent)
-            text = pages(journal_csv(journal, path, key=key_beside(path)), PAGE_CHARACTERS)
+            text = pages(journal_csv(journal, path, key=key_beside(path), escaped=True), PAGE_BYTES)
         finally:  # an export is made now and then: its connection's page cache not kept
             self._drop_journal()
         return Export(seq, linked, text), seq
