@@ -100,7 +100,7 @@ def test_the_pages_joined_are_the_pieces_each_page_whole_pieces(pieces: list[lis
     assert "".join(cut) == "".join(texts) and cut
     left = list(texts)
     for raw, page in zip(pages(texts, size), cut, strict=True):
-        held = []  # the whole pieces the page holds, in order
+        held: list[str] = []  # the whole pieces the page holds, in order
         while left and page.startswith("".join([*held, left[0]])):
             held.append(left.pop(0))
         assert "".join(held) == page
