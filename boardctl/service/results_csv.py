@@ -1,13 +1,13 @@
 """``results --csv`` in the service: the CSV export, made off the loop, sent a page at a time.
 
 A verb that reads the journal itself loads the engine and SQLite and opens the journal; the
-running board has them, and its thread makes the text while the verb starts (0.15 s against
-0.20 s at 10,000 games on two cores, about the same CPU in all: docs/performance.md), signs it
+running board has them, and its thread makes the text while the verb starts (0.13 s against
+0.19 s at 10,000 games on two cores, and less CPU in all: docs/performance.md), signs it
 with a key the user may not read, and needs no read access to the journal. So ``boardctl
 results --csv`` asks the running board: ``{"op": "results"}`` is answered with
 ``{"version", "page", "next", "text"}``: page 0, the first :data:`PAGE_BYTES` of JSON text (or
-fewer, whole lines) of the text, ``next`` the ``page`` to ask for after it (None: the end). A
-thread makes the whole text from the journal's kept rows
+fewer; whole lines, 64 at most a piece) of the text, ``next`` the ``page`` to ask for after it
+(None: the end). A thread makes the whole text from the journal's kept rows
 (:func:`boardctl.results.source.journal_csv`, signed with the board key beside the journal
 if there is one) and splits it into pages, each already JSON text; the loop only sends
 them. ``{"op": "results", "page": n, "version": v}`` asks for page ``n`` of the text ``v``
@@ -32,8 +32,9 @@ from boardctl.service.wire import MAX_LINE, Encoded
 if TYPE_CHECKING:
     from pathlib import Path
 
-#: Bytes of JSON text a page's CSV takes at most (whole lines), so that its reply stays
-#: inside the 4 MiB a client reads in one line (service.client): one page for 10,000 games.
+#: Bytes of JSON text a page's CSV takes at most (whole pieces of lines, a longer piece alone):
+#: well inside the 4 MiB a client reads in one line (service.client), and what the service
+#: holds for a page while it is sent (five pages for 10,000 games).
 PAGE_BYTES = 8 * MAX_LINE
 
 
