@@ -263,3 +263,26 @@ def test_the_readers_modules_imported_after_a_start_are_all_a_first_export_needs
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_verb_fetches_the_pages_at_nice_10_the_calling_thread_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the CPU is short, decoding the pages must leave the board's loop its presses."""
+    import argparse
+    import os
+
+    from boardctl.cli import cmd_results
+
+    seen: list[tuple[str, int]] = []
+
+    def pages(path: str) -> str:
+        seen.append((path, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
+        return "text"
+
+    monkeypatch.setattr(cmd_results, "socket_path", lambda args: "the.sock")
+    monkeypatch.setattr(cmd_results, "_pages", pages)
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert cmd_results.csv_from_service(argparse.Namespace()) == "text"
+    assert seen == [("the.sock", max(own, 10))]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own

@@ -99,10 +99,20 @@ def verify(args: argparse.Namespace) -> int:
 
 def csv_from_service(args: argparse.Namespace) -> str | None:
     """``results --csv`` as the running service makes it (None: no service answers), its
-    pages asked for one after another (a read: safe to repeat; docs/control-protocol.md)."""
+    pages asked for one after another (a read: safe to repeat; docs/control-protocol.md) by a
+    thread at nice 10: where the CPU is short (one slow core), decoding megabytes of pages must
+    not keep the board's loop from the presses it serves meanwhile."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from boardctl.service.journal_reader import lower_priority
+
+    with ThreadPoolExecutor(1, initializer=lower_priority, initargs=(10,)) as fetcher:
+        return fetcher.submit(_pages, socket_path(args)).result()
+
+
+def _pages(path: str) -> str | None:
     from boardctl.service.client import ServiceDown, request_ready
 
-    path = socket_path(args)
     texts: list[str] = []
     ask: dict[str, Any] = {"op": "results"}
     while True:

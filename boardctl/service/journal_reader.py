@@ -57,12 +57,13 @@ def short_switch() -> Iterator[None]:
                 sys.setswitchinterval(_switch_before)
 
 
-def lower_priority() -> None:
-    """Give the calling thread the lowest CPU priority (nice 19; Linux sets it per thread):
-    where the CPU is short (a Pi Zero's one core, busy), the loop's presses go first, the
-    reader runs in what they leave."""
+def lower_priority(nice: int = 19) -> None:
+    """Give the calling thread a low CPU priority (nice 19, the lowest, unless told; Linux sets
+    it per thread): where the CPU is short (a Pi Zero's one core, busy), the loop's presses go
+    first, the reader runs in what they leave."""
     with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, max(nice, os.getpriority(os.PRIO_PROCESS, tid)))
 
 
 @contextlib.contextmanager
