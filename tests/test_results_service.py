@@ -286,3 +286,11 @@ def test_the_verb_fetches_the_pages_at_nice_10_the_calling_thread_unchanged(
     assert cmd_results.csv_from_service(argparse.Namespace()) == "text"
     assert seen == [("the.sock", max(own, 10))]
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
+    from boardctl.errors import ControlError
+
+    def refused(path: str) -> str:
+        raise ControlError(f"{path}: the service sent a malformed results page")
+
+    monkeypatch.setattr(cmd_results, "_pages", refused)
+    with pytest.raises(ControlError, match="the.sock: the service sent a malformed"):
+        cmd_results.csv_from_service(argparse.Namespace())  # raised in the calling thread

@@ -102,12 +102,26 @@ def csv_from_service(args: argparse.Namespace) -> str | None:
     pages asked for one after another (a read: safe to repeat; docs/control-protocol.md) by a
     thread at nice 10: where the CPU is short (one slow core), decoding megabytes of pages must
     not keep the board's loop from the presses it serves meanwhile."""
-    from concurrent.futures import ThreadPoolExecutor
+    import threading  # (concurrent.futures would import logging: 10 ms)
 
     from boardctl.service.journal_reader import lower_priority
 
-    with ThreadPoolExecutor(1, initializer=lower_priority, initargs=(10,)) as fetcher:
-        return fetcher.submit(_pages, socket_path(args)).result()
+    path = socket_path(args)
+    out: list[str | BaseException | None] = []
+
+    def fetch() -> None:
+        lower_priority(10)
+        try:
+            out.append(_pages(path))
+        except BaseException as exc:  # raised again in the calling thread
+            out.append(exc)
+
+    fetcher = threading.Thread(target=fetch, name="results-pages")
+    fetcher.start()
+    fetcher.join()
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]
 
 
 def _pages(path: str) -> str | None:
