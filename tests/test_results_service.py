@@ -292,5 +292,5 @@ def test_the_verb_fetches_the_pages_at_nice_10_the_calling_thread_unchanged(
         raise ControlError(f"{path}: the service sent a malformed results page")
 
     monkeypatch.setattr(cmd_results, "_pages", refused)
-    with pytest.raises(ControlError, match="the.sock: the service sent a malformed"):
+    with pytest.raises(ControlError, match=r"the\.sock: the service sent a malformed"):
         cmd_results.csv_from_service(argparse.Namespace())  # raised in the calling thread
