@@ -250,8 +250,8 @@ def test_service_down_is_reported_as_such(tmp_path: Path) -> None:
 def test_any_bytes_give_a_reply_never_an_exception(line: bytes) -> None:
     server = ControlServer.__new__(ControlServer)
     server._handler = lambda request: {"op": request["op"]}
-    reply, _watch = server.answer(line)
-    assert set(reply) <= {"ok", "result", "error", "id"}
+    reply, _watch = server.answer(line)  # (no client: never held)
+    assert reply is not None and set(reply) <= {"ok", "result", "error", "id"}
     assert isinstance(reply["ok"], bool)
     json.dumps(reply)
 
@@ -376,3 +376,92 @@ def test_a_client_that_leaves_large_replies_unread_is_dropped(
         assert client.request(server.server.path, {"op": "ping"}) is not None  # others go on
     finally:
         sock.close()
+
+
+class Reading(Server):
+    """``records`` as a journal reader answers it: not ready until the test says it is made."""
+
+    def __init__(self, path: Path) -> None:
+        self.made = threading.Event()
+        super().__init__(path)
+
+    def handle(self, request: dict[str, Any]) -> Any:
+        if request["op"] != "records":
+            return super().handle(request)
+        self.requests.append(request)
+        if self.made.is_set():
+            return {"ready": True, "records": 3}
+        return {"ready": False, "seq": 0, "events": 7}
+
+
+def asked(server: Server, times: int) -> None:
+    """Wait until the handler has been asked ``times`` times (a held request is asked again)."""
+    deadline = time.monotonic() + 5
+    while len(server.requests) < times:
+        assert time.monotonic() < deadline, f"asked {len(server.requests)} times"
+        time.sleep(0.005)
+
+
+def test_a_request_that_waits_is_held_until_its_answer_is_made_and_keeps_its_place(
+    tmp_path: Path,
+) -> None:
+    s = Reading(tmp_path / "control.sock")
+    try:
+        with connect(s.server.path) as sock:
+            sock.sendall(b'{"op": "records", "wait": true, "id": 1}\n{"op": "ping", "id": 2}\n')
+            asked(s, 3)  # asked, then again at the loop's turns: held, the ping behind it
+            assert [r["op"] for r in s.requests] == ["records"] * len(s.requests)
+            s.made.set()
+            first, second = lines(sock, 2)
+        assert first == {"ok": True, "result": {"ready": True, "records": 3}, "id": 1}
+        assert second["id"] == 2 and second["ok"]
+        # asked again with the journal's last event at the first ask (entries made meanwhile
+        # cannot hold it), and "wait" handed on as asked
+        assert s.requests[0].get("since") is None
+        assert all(r["since"] == 7 and r["wait"] is True for r in s.requests[1:-1])
+    finally:
+        s.close()
+
+
+def test_a_held_request_gets_the_not_ready_reply_once_held_for_its_longest(
+    tmp_path: Path,
+) -> None:
+    s = Reading(tmp_path / "control.sock")
+    try:
+        with connect(s.server.path) as sock:
+            sock.sendall(b'{"op": "records", "wait": true}\n')
+            asked(s, 2)
+            s.now = control.WAIT_AT_MOST  # (the injected clock)
+            (reply,) = lines(sock, 1)
+            assert reply == {"ok": True, "result": {"ready": False, "seq": 0, "events": 7}}
+            sock.sendall(b'{"op": "records"}\n')  # without "wait": answered at once
+            (again,) = lines(sock, 1)
+            assert again == reply
+    finally:
+        s.close()
+
+
+def test_the_client_asks_with_wait_and_gets_the_answer_without_asking_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = Reading(tmp_path / "control.sock")
+    sent: list[dict[str, Any]] = []
+    ask = client.request
+
+    def counted(path: Any, message: dict[str, Any], **kwargs: Any) -> Any:
+        sent.append(message)
+        return ask(path, message, **kwargs)
+
+    monkeypatch.setattr(client, "request", counted)
+    try:
+
+        def make() -> None:
+            asked(s, 2)
+            s.made.set()
+
+        threading.Thread(target=make, daemon=True).start()
+        answer = client.request_ready(s.server.path, {"op": "records"})
+        assert answer == {"ready": True, "records": 3}
+        assert sent == [{"op": "records", "wait": True}]  # held, not asked again
+    finally:
+        s.close()

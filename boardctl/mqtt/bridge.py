@@ -98,6 +98,9 @@ class Bridge:
         self._on_broker: dict[str, str | None] = {}  # read back after a connection
         self._synced = False  # the broker's retained results were read back on this connection
         self._corrected: dict[str, int] = {}  # live corrections per game on this connection
+        # the digest our last publish at a slot comes back with: what the broker sends before
+        # it is older than that publish (which replaces it); what comes after is newer
+        self._echo: dict[str, str | None] = {}
         self._acked_now: set[str] = set()  # acknowledged during this connection
         self._discovery = discovery.Discovery(
             board, config.prefix, config.discovery_prefix, config.config_url
@@ -276,6 +279,7 @@ class Bridge:
         mid = self._publish(topics.result(self.prefix, self.board, slot), payload, 1, True)
         if mid is not None:
             self._inflight[mid] = (slot, value)
+            self._echo[slot] = value
 
     def _inflight_slots(self) -> set[str]:
         return {slot for slot, _ in self._inflight.values()}
@@ -308,6 +312,7 @@ class Bridge:
         self._on_broker = {}
         self._synced = False
         self._corrected = {}
+        self._echo = {}
         self._sync_topic = topics.sync(self.prefix, self.board, secrets.token_hex(8))
         _, self._sub_mid = self.client.subscribe(
             [
@@ -352,8 +357,11 @@ class Bridge:
         if not self._synced:
             self._on_broker[slot] = value
             return
-        # after the read-back, every change under our topics is checked at once
-        if slot in self._inflight_slots():
+        # after the read-back, every change under our topics is checked at once (one that
+        # came before our own publish at that slot came back is older: that publish replaces it)
+        if slot in self._echo:
+            if value == self._echo[slot]:
+                del self._echo[slot]
             return
         record, wanted = self._want(slot)
         if value == wanted:

@@ -55,22 +55,22 @@ def request_ready(
 ) -> Any:
     """:func:`request`, asked again while the service answers ``{"ready": false}`` (its
     thread reads the journal: ``history --all``, ``records``, ``results``), for ``timeout`` s
-    in all; with ``since``, asked again with the journal's last event at the first ask (an
-    answer that counts those events will do: entries made meanwhile cannot keep it waiting)."""
-    from time import monotonic, sleep
+    in all. Each ask waits in the service (``"wait": true``: held until the answer is made, a
+    second at most); with ``since``, asked again with the journal's last event at the first
+    ask (an answer that counts those events will do: entries made meanwhile cannot keep it
+    waiting)."""
+    from time import monotonic
 
     deadline = monotonic() + timeout
-    pause = 0.01
+    message = {**message, "wait": True}
     while True:
-        result = request(path, message, timeout=max(deadline - monotonic(), 0.1))
+        result = request(path, message, timeout=max(deadline - monotonic(), 0.1) + 1.0)
         if not (isinstance(result, dict) and result.get("ready") is False):
             return result
         if since and "since" not in message and isinstance(result.get("events"), int):
             message = {**message, "since": result["events"]}
-        if monotonic() + pause > deadline:
+        if monotonic() > deadline:
             raise NoAnswer(f"{os.fspath(path)}: the service was not ready within {timeout} s")
-        sleep(pause)
-        pause = 0.02  # an ask costs the service's loop a fraction of a millisecond
 
 
 def watch(

@@ -46,6 +46,9 @@ MAX_CLIENTS = 16  # connections that send requests (a watcher is counted apart)
 MAX_WATCHERS = 32  # connections turned into a watch stream: they never take a command's place
 MAX_BATCH = 32  # requests answered per client per loop turn: a flood cannot starve the buttons
 CLIENT_TIMEOUT = 30.0  # seconds without a complete request
+#: Seconds a reader's request with ``"wait": true`` is held while its answer is made (then it
+#: gets the usual "not ready" reply, and asks again).
+WAIT_AT_MOST = 1.0
 SOCKET_MODE = 0o660
 
 # The service's own requests: op -> {field: (type, required)}. The engine's commands
@@ -54,13 +57,23 @@ SOCKET_MODE = 0o660
 SERVICE_OPS: dict[str, dict[str, tuple[type, bool]]] = {
     "ping": {},
     "status": {},
-    "history": {"limit": (int, False), "all": (bool, False), "after": (int, False)},
+    "history": {
+        "limit": (int, False),
+        "all": (bool, False),
+        "after": (int, False),
+        "wait": (bool, False),
+    },
     "press": {"button": (str, True), "hold": (int, False)},
     "frame": {},
     "watch": {},
-    "records": {"since": (int, False)},
+    "records": {"since": (int, False), "wait": (bool, False)},
     # results --csv, in pages
-    "results": {"page": (int, False), "version": (str, False), "since": (int, False)},
+    "results": {
+        "page": (int, False),
+        "version": (str, False),
+        "since": (int, False),
+        "wait": (bool, False),
+    },
     "invite": {},  # a hosting board's code (boardctl.remote), for the phone page
     "relink": {},  # the link file changed (boardctl remote invite/join/leave): read it again
 }
@@ -126,6 +139,11 @@ class _Client:
     last_seen: float = 0.0
     closing: bool = False
     watching: bool = False
+    held: tuple[dict[str, Any], Any, float] | None = None  # (request, its id, held until)
+
+
+def _with_id(reply: dict[str, Any], request_id: Any) -> dict[str, Any]:
+    return reply if request_id is None else {**reply, "id": request_id}
 
 
 class ControlServer:
@@ -229,12 +247,14 @@ class ControlServer:
         """Answer up to :data:`MAX_BATCH` complete request lines of ``client``."""
         for _ in range(MAX_BATCH):
             end = client.inbox.find(b"\n")
-            if end < 0:
+            if end < 0 or client.held is not None:  # (its replies in the order asked)
                 break
             line = bytes(client.inbox[:end])
             del client.inbox[: end + 1]
             client.last_seen = self._clock()
-            reply, watch = self.answer(line)
+            reply, watch = self.answer(line, client)
+            if reply is None:  # held: tick() answers it
+                break
             if watch is False:  # refused for want of a watcher's place: nothing more to do here
                 client.closing = True
                 client.inbox.clear()
@@ -249,9 +269,14 @@ class ControlServer:
             client.inbox.clear()
             self._reply(client, {"ok": False, "error": f"request longer than {MAX_LINE} bytes"})
 
-    def answer(self, line: bytes) -> tuple[dict[str, Any], bool | None]:
+    def answer(
+        self, line: bytes, client: _Client | None = None
+    ) -> tuple[dict[str, Any] | None, bool | None]:
         """The reply to one request line (never raises), and whether the client now watches:
-        True (an accepted ``watch``), False (refused: :data:`MAX_WATCHERS` watch), else None."""
+        True (an accepted ``watch``), False (refused: :data:`MAX_WATCHERS` watch), else None.
+        A reader's request with ``"wait": true`` whose answer is being made is held instead
+        (None; ``client.held``): :meth:`tick` answers it once it is made, at most
+        :data:`WAIT_AT_MOST` seconds later."""
         request_id: Any = None
         watch: bool | None = None
         try:
@@ -264,20 +289,45 @@ class ControlServer:
             if request["op"] == "watch" and self.watchers >= MAX_WATCHERS:
                 watch = False
                 raise ControlError(f"watch: too many watchers ({MAX_WATCHERS}); try again later")
-            result = self._handler(request)
+        except BoardError as exc:
+            return _with_id({"ok": False, "error": str(exc)}, request_id), watch
+        except Exception as exc:  # a bug must not take the board down
+            log.exception("control request failed: %r", line[:200])
+            error = f"internal error: {type(exc).__name__}: {exc}"
+            return _with_id({"ok": False, "error": error}, request_id), watch
+        if client is not None and request.get("wait") is True:
+            client.held = (request, request_id, self._clock() + WAIT_AT_MOST)
+            return self._held_reply(client, self._clock()), None
+        reply = self._result(request, request_id)
+        return reply, (True if request["op"] == "watch" and reply["ok"] else None)
+
+    def _result(self, request: dict[str, Any], request_id: Any) -> dict[str, Any]:
+        try:
+            result = self._handler(dict(request))  # (a held request is asked again)
             if request["op"] == "watch":
                 assert self._watch is not None
                 result = {**result, "n": self._watch.n}
-                watch = True
             reply = {"ok": True, "result": result}
         except BoardError as exc:
             reply = {"ok": False, "error": str(exc)}
         except Exception as exc:  # a bug must not take the board down
-            log.exception("control request failed: %r", line[:200])
+            log.exception("control request failed: %r", request)
             reply = {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
-        if request_id is not None:
-            reply["id"] = request_id
-        return reply, watch
+        return _with_id(reply, request_id)
+
+    def _held_reply(self, client: _Client, now: float) -> dict[str, Any] | None:
+        """The reply to ``client``'s held request, or None while its answer is still being
+        made (and not for longer than it may be held)."""
+        assert client.held is not None
+        request, request_id, until = client.held
+        reply = self._result(request, request_id)
+        result = reply.get("result")
+        if now < until and isinstance(result, dict) and result.get("ready") is False:
+            if "since" not in request and isinstance(result.get("events"), int):
+                request["since"] = result["events"]  # entries made meanwhile cannot hold it
+            return None
+        client.held = None
+        return reply
 
     def _push(self, client: _Client, line: bytes) -> None:
         """One stream line for a watcher; a watcher too far behind is dropped."""
@@ -334,18 +384,30 @@ class ControlServer:
         client.sock.close()
 
     def deadline(self) -> float | None:
-        """Now if a client has requests waiting, else when the oldest idle one is dropped."""
-        if any(b"\n" in c.inbox for c in self._clients.values()):
+        """Now if a client has requests waiting, else when a held request is due or the oldest
+        idle client is dropped (a reader that made a held request's answer wakes the loop)."""
+        clients = self._clients.values()
+        if any(b"\n" in c.inbox and c.held is None for c in clients):
             return float("-inf")
-        idle = [c.last_seen for c in self._clients.values() if not c.watching]
-        return min(idle) + CLIENT_TIMEOUT if idle else None
+        times = [c.held[2] for c in clients if c.held is not None]
+        times += [c.last_seen + CLIENT_TIMEOUT for c in clients if not c.watching]
+        return min(times, default=None)
 
     def tick(self, now: float) -> None:
-        """Answer waiting requests; drop clients idle for longer than :data:`CLIENT_TIMEOUT`."""
+        """Answer held and waiting requests; drop clients idle for longer than
+        :data:`CLIENT_TIMEOUT`."""
+
+        def idle(client: _Client) -> bool:
+            return now - client.last_seen >= CLIENT_TIMEOUT
+
         for client in list(self._clients.values()):
-            if b"\n" in client.inbox:
+            if client.held is not None:
+                reply = self._held_reply(client, now)
+                if reply is not None:
+                    self._reply(client, reply)
+            if client.held is None and b"\n" in client.inbox and client.sock.fileno() >= 0:
                 self._serve(client)
-            elif not client.watching and now - client.last_seen >= CLIENT_TIMEOUT:
+            elif client.held is None and not client.watching and idle(client):
                 self._drop(client)
 
     @property

@@ -120,6 +120,9 @@ class JournalReader(Generic[T]):
         self._reader: threading.Thread | None = None
         self._closed = False
         self._journal: Journal | None = None
+        #: Called by the thread once it has published (or failed): the loop answers a
+        #: request held for it (boardctl.service.control's ``"wait"``).
+        self.on_publish: Callable[[], object] = lambda: None
 
     def _ask(self, current: Callable[[T, int], bool]) -> tuple[T | None, int]:
         """The published answer if ``current(answer, its seq)``, else None (the thread is
@@ -152,9 +155,10 @@ class JournalReader(Generic[T]):
                 with self._lock:
                     self._error = str(exc)
                     self._drop_journal()
-                return
-            with self._lock:
-                self._answer, self._seq = answer, seq
+            else:
+                with self._lock:
+                    self._answer, self._seq = answer, seq
+            self.on_publish()
 
     def _catch_up(self, path: Path) -> tuple[T, int]:
         """Read what was written since the last read; the answer and its last event."""
