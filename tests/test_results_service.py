@@ -294,3 +294,33 @@ def test_the_verb_fetches_the_pages_at_nice_10_the_calling_thread_unchanged(
     monkeypatch.setattr(cmd_results, "_pages", refused)
     with pytest.raises(ControlError, match=r"the\.sock: the service sent a malformed"):
         cmd_results.csv_from_service(argparse.Namespace())  # raised in the calling thread
+
+
+def test_an_ask_as_a_read_ends_starts_the_next_read_without_waiting_for_its_thread(
+    tmp_path: Path,
+) -> None:
+    """Once a thread has published, an ask that wants more starts the next read at once (a
+    held request is asked again when the loop is woken: by then the thread may not have
+    ended, and nothing would wake the loop again)."""
+    journal = tmp_path / "journal.sqlite"
+    season(journal)
+    with Scorekeeper.open(journal, readonly=True) as keeper:
+        seq = int(keeper.status()["seq"])
+    reader = ResultsCsv(journal)
+    published, release = threading.Event(), threading.Event()
+
+    def woken() -> None:  # the loop is woken here: the thread stays alive until released
+        published.set()
+        release.wait(20)
+
+    reader.on_publish = woken
+    try:
+        assert reader.reply(0, None, seq) == {"ready": False, "seq": 0, "events": seq}
+        assert published.wait(20)
+        first = reader._reader
+        assert first is not None and first.is_alive() and not reader.reading()
+        assert reader.reply(0, None, seq + 1)["ready"] is False  # more than the first counts
+        assert reader.reading() and reader._reader is not first
+    finally:
+        release.set()
+        reader.close()

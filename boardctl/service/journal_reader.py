@@ -118,6 +118,7 @@ class JournalReader(Generic[T]):
         self._seq = -1  # the last event the answer counts
         self._error = ""
         self._reader: threading.Thread | None = None
+        self._reading = False  # a thread reads (and has not published yet)
         self._closed = False
         self._journal: Journal | None = None
         #: Called by the thread once it has published (or failed): the loop answers a
@@ -135,7 +136,8 @@ class JournalReader(Generic[T]):
                 raise ControlError(f"{self.name}: {error}")
             if self._answer is not None and current(self._answer, self._seq):
                 return self._answer, self._seq
-            if not self._closed and (self._reader is None or not self._reader.is_alive()):
+            if not self._closed and not self._reading:
+                self._reading = True
                 self._reader = threading.Thread(target=self._read, name=self.name, daemon=True)
                 self._reader.start()
             return None, self._seq
@@ -143,21 +145,27 @@ class JournalReader(Generic[T]):
     def reading(self) -> bool:
         """True while the thread reads the journal."""
         with self._lock:
-            return self._reader is not None and self._reader.is_alive()
+            return self._reading
 
     def _read(self) -> None:
-        """Catch up with the journal and publish the answer (a thread beside the loop)."""
+        """Catch up with the journal and publish the answer (a thread beside the loop); then
+        the loop is woken, and an ask that finds the answer not current starts a thread again
+        (this one is done, though not yet ended)."""
         assert self._path is not None
-        with beside_the_loop():
-            try:
-                answer, seq = self._catch_up(self._path)
-            except BoardError as exc:
-                with self._lock:
-                    self._error = str(exc)
-                    self._drop_journal()
-            else:
-                with self._lock:
-                    self._answer, self._seq = answer, seq
+        try:
+            with beside_the_loop():
+                try:
+                    answer, seq = self._catch_up(self._path)
+                except BoardError as exc:
+                    with self._lock:
+                        self._error = str(exc)
+                        self._drop_journal()
+                else:
+                    with self._lock:
+                        self._answer, self._seq = answer, seq
+        finally:
+            with self._lock:
+                self._reading = False
             self.on_publish()
 
     def _catch_up(self, path: Path) -> tuple[T, int]:
