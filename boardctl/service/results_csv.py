@@ -14,7 +14,8 @@ them. ``{"op": "results", "page": n, "version": v}`` asks for page ``n`` of the 
 names (the journal's last event and the host's result messages it counts); if that text is
 gone and the journal has changed since, the reply is page 0 of a new text (its own
 ``version``), and the client starts again from it. Until a page is ready the loop answers
-``{"ready": false}`` (:func:`~.client.request_ready`). The pages are dropped once the last
+``{"ready": false}``, or holds a request with ``"wait": true`` until it is
+(:func:`~.client.request_ready`, :mod:`.control`). The pages are dropped once the last
 one is sent.
 """
 
