@@ -156,6 +156,7 @@ def run(args: argparse.Namespace, journal: Path) -> None:
         requests.past = HistoryPages(board.loop.keeper.path)  # as after a start
         requests.export.close()
         requests.export = ResultsCsv(board.loop.keeper.path)
+        requests.past.on_publish = requests.export.on_publish = requests.wake
         done: list[float] = []
         reading = {
             "history": requests.past.reading,

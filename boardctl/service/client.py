@@ -55,10 +55,10 @@ def request_ready(
 ) -> Any:
     """:func:`request`, asked again while the service answers ``{"ready": false}`` (its
     thread reads the journal: ``history --all``, ``records``, ``results``), for ``timeout`` s
-    in all. Each ask waits in the service (``"wait": true``: held until the answer is made, a
-    second at most); with ``since``, asked again with the journal's last event at the first
-    ask (an answer that counts those events will do: entries made meanwhile cannot keep it
-    waiting)."""
+    in all (and the second an ask may be held). Each ask waits in the service (``"wait":
+    true``: held until the answer is made, a second at most); with ``since``, asked again
+    with the journal's last event at the first ask (an answer that counts those events will
+    do: entries made meanwhile cannot keep it waiting)."""
     from time import monotonic
 
     deadline = monotonic() + timeout
