@@ -156,7 +156,7 @@ def run(args: argparse.Namespace, journal: Path) -> None:
         requests.past = HistoryPages(board.loop.keeper.path)  # as after a start
         requests.export.close()
         requests.export = ResultsCsv(board.loop.keeper.path)
-        requests.past.on_publish = requests.export.on_publish = requests.wake
+        requests.past.on_publish = requests.export.on_publish = board.loop.wake
         done: list[float] = []
         reading = {
             "history": requests.past.reading,

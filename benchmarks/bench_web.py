@@ -413,7 +413,7 @@ def records_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
         for _ in range(5):
             requests.records.close()
             requests.records = JournalRecords(folder / "journal.sqlite")  # a fresh reader
-            requests.records.on_publish = requests.wake
+            requests.records.on_publish = requests.loop.wake
             whole.append(records_ready(board)[0])
             for which in CYCLE:
                 board.press(which)
@@ -421,7 +421,7 @@ def records_part(bench: Bench, browser: Any, args: argparse.Namespace) -> None:
         for _ in range(max(1, args.presses // 20)):
             requests.records.close()
             requests.records = JournalRecords(folder / "journal.sqlite")
-            requests.records.on_publish = requests.wake
+            requests.records.on_publish = requests.loop.wake
             during += records_ready(board, press=True)[1]
         alone = button_latency(board, max(len(during) * 3 // 2, 3))
         kept, peak = records_memory(board, folder / "journal.sqlite")
@@ -452,7 +452,7 @@ def records_memory(bench: Bench, journal: Path) -> tuple[float, float]:
     gc.collect()
     tracemalloc.start()
     requests.records = JournalRecords(journal)
-    requests.records.on_publish = requests.wake
+    requests.records.on_publish = requests.loop.wake
     records_ready(bench)
     gc.collect()
     kept, peak = tracemalloc.get_traced_memory()

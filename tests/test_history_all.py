@@ -314,7 +314,7 @@ def test_a_press_while_a_page_is_made_is_taken_before_it_is_done_and_no_length_f
         monkeypatch.undo()  # pages of the usual size, from a reader that kept no long page
         past.close()
         rig.loop.requests.past = HistoryPages(str(rig.board.journal))
-        rig.loop.requests.past.on_publish = rig.loop.requests.wake
+        rig.loop.requests.past.on_publish = rig.loop.wake
         capsys.readouterr()
         assert main(["history", "--json", "--all", "--socket", str(rig.board.socket)]) == 0
         printed = capsys.readouterr().out

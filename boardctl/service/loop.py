@@ -139,6 +139,11 @@ class ServiceLoop:
         with contextlib.suppress(BlockingIOError, OSError):
             os.write(self._wake_w, b"\0")
 
+    def wake(self) -> None:
+        """Wake the loop from any thread: its timers tick (the control server answers a
+        request held for a journal reader that has just published)."""
+        self.post(Call(lambda: None))
+
     def stop(self) -> None:
         """Ask the loop to finish (safe from a signal handler)."""
         self.post(Stop())

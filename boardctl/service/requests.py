@@ -40,7 +40,7 @@ class Requests:
         self.past = HistoryPages(journal)  # history --all, off the loop
         self.export = ResultsCsv(journal)  # results --csv, the same
         for reader in (self.records, self.past, self.export):  # a held request answered then
-            reader.on_publish = self.wake
+            reader.on_publish = loop.wake
         # what the records must count: the journal's last event, and the copies of a host's
         # results kept (boardctl.remote: a joined board's keeper shows the host's seq)
         self.records_due: Callable[[], tuple[int, int]]
@@ -100,12 +100,6 @@ class Requests:
         self.records.close()
         self.past.close()
         self.export.close()
-
-    def wake(self) -> None:
-        """Wake the loop (from a reader's thread): its control server answers held requests."""
-        from boardctl.service.loop import Call
-
-        self.loop.post(Call(lambda: None))
 
     def _frame_reply(self) -> dict[str, Any]:
         frame = self.loop.frame or b""
