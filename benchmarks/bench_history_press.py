@@ -55,7 +55,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from boardctl.service import app  # noqa: E402
-from boardctl.service.client import request_ready  # noqa: E402
+from boardctl.service.client import request  # noqa: E402
 from boardctl.service.history_all import HistoryPages  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
 from boardctl.service.results_csv import ResultsCsv  # noqa: E402
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace, journal: Path) -> None:
     answers: list[float] = []
     requests = board.loop.requests
     # a free-mode game of its own: every +1, commit and undo is accepted
-    request_ready(board.socket, {"op": "new_game", "mode": "free"})
+    request(board.socket, {"op": "new_game", "mode": "free"})
     for _ in range(1 if args.during == "starts" else args.rounds):
         requests.past.close()
         requests.past = HistoryPages(board.loop.keeper.path)  # as after a start
