@@ -465,3 +465,17 @@ def test_the_client_asks_with_wait_and_gets_the_answer_without_asking_again(
         assert sent == [{"op": "records", "wait": True}]  # held, not asked again
     finally:
         s.close()
+
+
+def test_a_held_request_of_a_client_that_shut_its_side_is_still_answered(tmp_path: Path) -> None:
+    s = Reading(tmp_path / "control.sock")
+    try:
+        with connect(s.server.path) as sock:
+            sock.sendall(b'{"op": "records", "wait": true}\n')
+            sock.shutdown(socket.SHUT_WR)  # as `socat` or `nc -N` do after their request
+            asked(s, 3)
+            s.made.set()
+            assert lines(sock, 1) == [{"ok": True, "result": {"ready": True, "records": 3}}]
+            assert sock.recv(10) == b""  # then closed
+    finally:
+        s.close()

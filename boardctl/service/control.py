@@ -366,7 +366,7 @@ class ControlServer:
                 self._drop(client)
                 return
             del client.outbox[:sent]
-        if not client.outbox and client.closing:
+        if not client.outbox and client.closing and client.held is None:  # (held: answer first)
             self._drop(client)
             return
         events = selectors.EVENT_READ | (selectors.EVENT_WRITE if client.outbox else 0)
