@@ -402,49 +402,49 @@ def asked(server: Server, times: int) -> None:
         time.sleep(0.005)
 
 
-def test_a_request_that_waits_is_held_until_its_answer_is_made_and_keeps_its_place(
-    tmp_path: Path,
-) -> None:
+@pytest.fixture
+def reading(tmp_path: Path) -> Iterator[Reading]:
     s = Reading(tmp_path / "control.sock")
     try:
-        with connect(s.server.path) as sock:
-            sock.sendall(b'{"op": "records", "wait": true, "id": 1}\n{"op": "ping", "id": 2}\n')
-            asked(s, 3)  # asked, then again at the loop's turns: held, the ping behind it
-            assert [r["op"] for r in s.requests] == ["records"] * len(s.requests)
-            s.made.set()
-            first, second = lines(sock, 2)
-        assert first == {"ok": True, "result": {"ready": True, "records": 3}, "id": 1}
-        assert second["id"] == 2 and second["ok"]
-        # asked again with the journal's last event at the first ask (entries made meanwhile
-        # cannot hold it), and "wait" handed on as asked
-        assert s.requests[0].get("since") is None
-        assert all(r["since"] == 7 and r["wait"] is True for r in s.requests[1:-1])
+        yield s
     finally:
         s.close()
+
+
+def test_a_request_that_waits_is_held_until_its_answer_is_made_and_keeps_its_place(
+    reading: Reading,
+) -> None:
+    with connect(reading.server.path) as sock:
+        sock.sendall(b'{"op": "records", "wait": true, "id": 1}\n{"op": "ping", "id": 2}\n')
+        asked(reading, 3)  # asked, then again at the loop's turns: held, the ping behind it
+        assert [r["op"] for r in reading.requests] == ["records"] * len(reading.requests)
+        reading.made.set()
+        first, second = lines(sock, 2)
+    assert first == {"ok": True, "result": {"ready": True, "records": 3}, "id": 1}
+    assert second["id"] == 2 and second["ok"]
+    # asked again with the journal's last event at the first ask (entries made meanwhile
+    # cannot hold it), and "wait" handed on as asked
+    assert reading.requests[0].get("since") is None
+    assert all(r["since"] == 7 and r["wait"] is True for r in reading.requests[1:-1])
 
 
 def test_a_held_request_gets_the_not_ready_reply_once_held_for_its_longest(
-    tmp_path: Path,
+    reading: Reading,
 ) -> None:
-    s = Reading(tmp_path / "control.sock")
-    try:
-        with connect(s.server.path) as sock:
-            sock.sendall(b'{"op": "records", "wait": true}\n')
-            asked(s, 2)
-            s.now = control.WAIT_AT_MOST  # (the injected clock)
-            (reply,) = lines(sock, 1)
-            assert reply == {"ok": True, "result": {"ready": False, "seq": 0, "events": 7}}
-            sock.sendall(b'{"op": "records"}\n')  # without "wait": answered at once
-            (again,) = lines(sock, 1)
-            assert again == reply
-    finally:
-        s.close()
+    with connect(reading.server.path) as sock:
+        sock.sendall(b'{"op": "records", "wait": true}\n')
+        asked(reading, 2)
+        reading.now = control.WAIT_AT_MOST  # (the injected clock)
+        (reply,) = lines(sock, 1)
+        assert reply == {"ok": True, "result": {"ready": False, "seq": 0, "events": 7}}
+        sock.sendall(b'{"op": "records"}\n')  # without "wait": answered at once
+        (again,) = lines(sock, 1)
+        assert again == reply
 
 
 def test_the_client_asks_with_wait_and_gets_the_answer_without_asking_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    reading: Reading, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    s = Reading(tmp_path / "control.sock")
     sent: list[dict[str, Any]] = []
     ask = client.request
 
@@ -453,29 +453,22 @@ def test_the_client_asks_with_wait_and_gets_the_answer_without_asking_again(
         return ask(path, message, **kwargs)
 
     monkeypatch.setattr(client, "request", counted)
-    try:
 
-        def make() -> None:
-            asked(s, 2)
-            s.made.set()
+    def make() -> None:
+        asked(reading, 2)
+        reading.made.set()
 
-        threading.Thread(target=make, daemon=True).start()
-        answer = client.request_ready(s.server.path, {"op": "records"})
-        assert answer == {"ready": True, "records": 3}
-        assert sent == [{"op": "records", "wait": True}]  # held, not asked again
-    finally:
-        s.close()
+    threading.Thread(target=make, daemon=True).start()
+    answer = client.request_ready(reading.server.path, {"op": "records"})
+    assert answer == {"ready": True, "records": 3}
+    assert sent == [{"op": "records", "wait": True}]  # held, not asked again
 
 
-def test_a_held_request_of_a_client_that_shut_its_side_is_still_answered(tmp_path: Path) -> None:
-    s = Reading(tmp_path / "control.sock")
-    try:
-        with connect(s.server.path) as sock:
-            sock.sendall(b'{"op": "records", "wait": true}\n')
-            sock.shutdown(socket.SHUT_WR)  # as `socat` or `nc -N` do after their request
-            asked(s, 3)
-            s.made.set()
-            assert lines(sock, 1) == [{"ok": True, "result": {"ready": True, "records": 3}}]
-            assert sock.recv(10) == b""  # then closed
-    finally:
-        s.close()
+def test_a_held_request_of_a_client_that_shut_its_side_is_still_answered(reading: Reading) -> None:
+    with connect(reading.server.path) as sock:
+        sock.sendall(b'{"op": "records", "wait": true}\n')
+        sock.shutdown(socket.SHUT_WR)  # as `socat` or `nc -N` do after their request
+        asked(reading, 3)
+        reading.made.set()
+        assert lines(sock, 1) == [{"ok": True, "result": {"ready": True, "records": 3}}]
+        assert sock.recv(10) == b""  # then closed
