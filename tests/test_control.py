@@ -24,6 +24,7 @@ from boardctl.game.commands import parse_board_command
 from boardctl.service import client, control
 from boardctl.service.control import ControlServer, parse_request
 from boardctl.service.settings import SOUND_SETTINGS, check_sound_setting, setting_keys
+from boardctl.service.wire import WAIT_AT_MOST
 
 
 class Server:
@@ -434,7 +435,7 @@ def test_a_held_request_gets_the_not_ready_reply_once_held_for_its_longest(
     with connect(reading.server.path) as sock:
         sock.sendall(b'{"op": "records", "wait": true}\n')
         asked(reading, 2)
-        reading.now = control.WAIT_AT_MOST  # (the injected clock)
+        reading.now = WAIT_AT_MOST  # (the injected clock)
         (reply,) = lines(sock, 1)
         assert reply == {"ok": True, "result": {"ready": False, "seq": 0, "events": 7}}
         sock.sendall(b'{"op": "records"}\n')  # without "wait": answered at once

@@ -13,7 +13,7 @@ from socket import AF_UNIX, SOCK_CLOEXEC, SOCK_STREAM
 from socket import socket as Socket
 
 from boardctl.errors import ControlError
-from boardctl.service.wire import MAX_LINE, encode
+from boardctl.service.wire import MAX_LINE, WAIT_AT_MOST, encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,7 +64,8 @@ def request_ready(
     deadline = monotonic() + timeout
     message = {**message, "wait": True}
     while True:
-        result = request(path, message, timeout=max(deadline - monotonic(), 0.1) + 1.0)
+        left = max(deadline - monotonic(), 0.1)
+        result = request(path, message, timeout=left + WAIT_AT_MOST)  # (it may be held)
         if not (isinstance(result, dict) and result.get("ready") is False):
             return result
         if since and "since" not in message and isinstance(result.get("events"), int):

@@ -36,7 +36,7 @@ from typing import Any
 
 from boardctl.errors import BoardError, ControlError, EntryError
 from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
-from boardctl.service.wire import MAX_LINE
+from boardctl.service.wire import MAX_LINE, WAIT_AT_MOST
 from boardctl.service.wire import encode as encode
 
 log = logging.getLogger(__name__)
@@ -46,9 +46,6 @@ MAX_CLIENTS = 16  # connections that send requests (a watcher is counted apart)
 MAX_WATCHERS = 32  # connections turned into a watch stream: they never take a command's place
 MAX_BATCH = 32  # requests answered per client per loop turn: a flood cannot starve the buttons
 CLIENT_TIMEOUT = 30.0  # seconds without a complete request
-#: Seconds a reader's request with ``"wait": true`` is held while its answer is made (then it
-#: gets the usual "not ready" reply, and asks again).
-WAIT_AT_MOST = 1.0
 SOCKET_MODE = 0o660
 
 # The service's own requests: op -> {field: (type, required)}. The engine's commands
@@ -296,8 +293,9 @@ class ControlServer:
             error = f"internal error: {type(exc).__name__}: {exc}"
             return _with_id({"ok": False, "error": error}, request_id), watch
         if client is not None and request.get("wait") is True:
-            client.held = (request, request_id, self._clock() + WAIT_AT_MOST)
-            return self._held_reply(client, self._clock()), None
+            now = self._clock()
+            client.held = (request, request_id, now + WAIT_AT_MOST)
+            return self._held_reply(client, now), None
         reply = self._result(request, request_id)
         return reply, (True if request["op"] == "watch" and reply["ok"] else None)
 
@@ -396,18 +394,14 @@ class ControlServer:
     def tick(self, now: float) -> None:
         """Answer held and waiting requests; drop clients idle for longer than
         :data:`CLIENT_TIMEOUT`."""
-
-        def idle(client: _Client) -> bool:
-            return now - client.last_seen >= CLIENT_TIMEOUT
-
         for client in list(self._clients.values()):
+            if client.held is not None and (reply := self._held_reply(client, now)) is not None:
+                self._reply(client, reply)
             if client.held is not None:
-                reply = self._held_reply(client, now)
-                if reply is not None:
-                    self._reply(client, reply)
-            if client.held is None and b"\n" in client.inbox and client.sock.fileno() >= 0:
+                continue
+            if b"\n" in client.inbox and client.sock.fileno() >= 0:
                 self._serve(client)
-            elif client.held is None and not client.watching and idle(client):
+            elif not client.watching and now - client.last_seen >= CLIENT_TIMEOUT:
                 self._drop(client)
 
     @property

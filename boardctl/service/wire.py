@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_LINE = 64 * 1024  # bytes in one request line
+#: Seconds the service holds a journal read asked with ``"wait": true`` while its answer is
+#: made (then it answers "not ready", and the client asks again).
+WAIT_AT_MOST = 1.0
 
 #: The requests that change nothing (answered from the journal when no service runs).
 READ_ONLY = frozenset({"ping", "status", "history", "frame"})
