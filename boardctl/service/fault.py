@@ -85,16 +85,17 @@ class JournalKeeper:
         from boardctl.service.journal_reader import beside_the_loop, import_readers
 
         try:
-            with beside_the_loop(), journal.sibling() as own:
-                try:
-                    own.check_pages()
-                except JournalError as exc:
-                    reason = str(exc)
-                    post(lambda: self._damaged(journal, reason))
-                    return
-                if journal.starts_pending:
-                    _store_starts(journal, own)
-                import_readers()
+            with beside_the_loop():
+                with journal.sibling() as own:
+                    try:
+                        own.check_pages()
+                    except JournalError as exc:
+                        reason = str(exc)
+                        post(lambda: self._damaged(journal, reason))
+                        return
+                    if journal.starts_pending:
+                        _store_starts(journal, own)
+                import_readers()  # its connection closed first: a stop then leaves no WAL
         except JournalError as exc:
             log.error("journal %s: the game starts were not stored: %s", journal.path, exc)
 
