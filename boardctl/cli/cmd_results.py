@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from boardctl.cli.verbs import add_target_options, journal_path, socket_path
 from boardctl.errors import ControlError, ResultsError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
+    from pathlib import Path
+
     from boardctl.results.sign import key_beside, read_key
 
     if args.key is not None:
@@ -61,6 +63,8 @@ def _signing_key(args: argparse.Namespace, journal: Path) -> bytes | None:
 def verify(args: argparse.Namespace) -> int:
     """Check every row of an export or of the broker's records (0 only if all verify) with ``--key
     FILE``, board.key beside ``--journal``, or the director's key per board."""
+    from pathlib import Path
+
     from boardctl.results.export import read_rows
     from boardctl.results.sign import KEY_FILE, check_record, read_key
     from boardctl.standings import keyring
@@ -104,7 +108,7 @@ def csv_from_service(args: argparse.Namespace) -> str | None:
     not keep the board's loop from the presses it serves meanwhile."""
     import threading  # (concurrent.futures would import logging: 10 ms)
 
-    from boardctl.service.journal_reader import lower_priority
+    from boardctl.service.priority import lower_priority
 
     path = socket_path(args)
     out: list[str | BaseException | None] = []

@@ -82,7 +82,8 @@ class JournalKeeper:
             self.checking.start()
 
     def _check(self, journal: Journal, post: Callable[[Callable[[], object]], None]) -> None:
-        from boardctl.service.journal_reader import beside_the_loop, import_readers
+        from boardctl.service.journal_reader import import_readers
+        from boardctl.service.priority import beside_the_loop
 
         try:
             with beside_the_loop():

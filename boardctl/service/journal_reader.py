@@ -14,14 +14,12 @@ the records if they are as new as the journal (``ready`` true), else
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from boardctl.errors import BoardError, ControlError
+from boardctl.service.priority import beside_the_loop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -30,50 +28,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 U = TypeVar("U")
-SWITCH = 0.0002  # Python's switch interval while the reader runs (seconds; the default is 0.005)
-
-# The interval is the process's: readers running at once (records, history --all) share one
-# shortening, and the last to finish puts back what was there before the first began.
-_switch_lock = threading.Lock()
-_switch_users = 0
-_switch_before = 0.0
-
-
-@contextlib.contextmanager
-def short_switch() -> Iterator[None]:
-    """Shorten the switch interval while a reader reads; the last reader out restores it."""
-    global _switch_users, _switch_before
-    with _switch_lock:
-        if _switch_users == 0:
-            _switch_before = sys.getswitchinterval()
-            sys.setswitchinterval(min(_switch_before, SWITCH))
-        _switch_users += 1
-    try:
-        yield
-    finally:
-        with _switch_lock:
-            _switch_users -= 1
-            if _switch_users == 0:
-                sys.setswitchinterval(_switch_before)
-
-
-def lower_priority(nice: int = 19) -> None:
-    """Give the calling thread a low CPU priority (nice 19, the lowest, unless told; Linux sets
-    it per thread): where the CPU is short (a Pi Zero's one core, busy), the loop's presses go
-    first, the reader runs in what they leave."""
-    with contextlib.suppress(OSError, AttributeError):
-        tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, max(nice, os.getpriority(os.PRIO_PROCESS, tid)))
-
-
-@contextlib.contextmanager
-def beside_the_loop() -> Iterator[None]:
-    """For a thread that reads the journal while the loop serves the buttons: the lowest
-    priority for good, the short switch interval meanwhile (the loop, after a press, waits at
-    most that long for the interpreter)."""
-    lower_priority()
-    with short_switch():
-        yield
 
 
 def import_readers() -> None:
