@@ -26,6 +26,7 @@ from boardctl.results.source import load_csv
 from boardctl.service import results_csv
 from boardctl.service.journal_reader import JournalRecords
 from boardctl.service.results_csv import ResultsCsv, pages
+from boardctl.service.wire import Encoded
 from tests import test_web_records
 from tests.test_e2e_process import Service
 from tests.test_web_records import season
@@ -116,7 +117,7 @@ def ready(reader: ResultsCsv, page: int, version: str | None, seq: int) -> dict[
     while True:
         reply = reader.reply(page, version, seq)
         if not isinstance(reply, dict):
-            out: dict[str, Any] = json.loads(reply)
+            out: dict[str, Any] = json.loads(bytes(reply))
             return out
         assert time.monotonic() < deadline, "never ready"
         time.sleep(0.01)
@@ -174,7 +175,7 @@ def test_entries_made_while_a_client_waits_do_not_keep_it_waiting(
             assert time.monotonic() < deadline
             time.sleep(0.01)
         later = seq + 3  # three entries made since
-        assert isinstance(export.reply(0, None, later, since=seq), bytes)
+        assert isinstance(export.reply(0, None, later, since=seq), Encoded)
         assert records.reply(later, since=seq)["ready"]
         assert export.reply(0, None, later) == {"ready": False, "seq": seq, "events": later}
         assert records.reply(later)["ready"] is False

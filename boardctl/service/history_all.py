@@ -51,7 +51,7 @@ class Page:
     def encoded(self) -> Encoded:
         """The reply's result: ``{"next": ..., "rows": [...]}`` as JSON text."""
         following = str(self.last).encode() if self.more else b"null"
-        return Encoded(b'{"next":' + following + b',"rows":' + self.rows + b"}")
+        return Encoded(b'{"next":', following, b',"rows":', self.rows, b"}")
 
 
 class HistoryPages(JournalReader[Page]):

@@ -55,7 +55,7 @@ class Export:
         """Page ``number``'s reply: ``{"version", "page", "next", "text"}``."""
         following = str(number + 1).encode() if number + 1 < len(self.pages) else b"null"
         head = f'{{"version":"{self.version}","page":{number},"next":'.encode() + following
-        return Encoded(head + b',"text":' + self.pages[number] + b"}")
+        return Encoded(head, b',"text":', self.pages[number], b"}")
 
 
 def pages(pieces: Iterable[str], size: int = PAGE_BYTES) -> tuple[bytes, ...]:
@@ -67,18 +67,18 @@ def pages(pieces: Iterable[str], size: int = PAGE_BYTES) -> tuple[bytes, ...]:
     from boardctl.results.export import Escaped  # the service loads it for an export only
 
     out: list[bytes] = []
-    part: list[bytes] = []
+    part = [b'"']
     held = 0
     for piece in paced(pieces, step=1):
         text = piece if isinstance(piece, Escaped) else encode_basestring(piece)[1:-1]
         escaped = text.encode()
-        if part and held + len(escaped) > size:
-            out.append(b'"%s"' % b"".join(part))
-            part, held = [], 0
+        if held and held + len(escaped) > size:
+            out.append(b"".join((*part, b'"')))
+            part, held = [b'"'], 0
         part.append(escaped)
         held += len(escaped)
-    if part or not out:
-        out.append(b'"%s"' % b"".join(part))
+    if held or not out:
+        out.append(b"".join((*part, b'"')))
     return tuple(out)
 
 

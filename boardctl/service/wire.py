@@ -22,9 +22,18 @@ WAIT_AT_MOST = 1.0
 READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
 
-class Encoded(bytes):
-    """A reply's ``result`` already encoded as JSON text (a ``history --all`` page): put
-    into the line as it is, never decoded only to be encoded again."""
+class Encoded:
+    """A reply's ``result`` already encoded as JSON text, in parts (a ``history --all`` page,
+    a page of the CSV export): put into the line as it is, never decoded only to be encoded
+    again, and copied once (the parts of a page are joined into the line)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: bytes) -> None:
+        self.parts = parts
+
+    def __bytes__(self) -> bytes:
+        return b"".join(self.parts)
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -33,5 +42,6 @@ def encode(message: dict[str, Any]) -> bytes:
     if isinstance(result, Encoded):
         rest = {key: value for key, value in message.items() if key != "result"}
         head = json.dumps(rest, separators=(",", ":"), default=str).encode()
-        return head[:-1] + (b',"result":' if rest else b'"result":') + result + b"}\n"
+        glue = b',"result":' if rest else b'"result":'
+        return b"".join((head[:-1], glue, *result.parts, b"}\n"))
     return json.dumps(message, separators=(",", ":"), default=str).encode() + b"\n"
