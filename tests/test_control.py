@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import selectors
@@ -24,7 +25,7 @@ from boardctl.game.commands import parse_board_command
 from boardctl.service import client, control
 from boardctl.service.control import ControlServer, parse_request
 from boardctl.service.settings import SOUND_SETTINGS, check_sound_setting, setting_keys
-from boardctl.service.wire import WAIT_AT_MOST
+from boardctl.service.wire import WAIT_AT_MOST, WithFile
 
 
 class Server:
@@ -32,6 +33,7 @@ class Server:
 
     def __init__(self, path: Path) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.files: list[io.FileIO] = []  # passed with replies (closed once passed)
         self.selector = selectors.DefaultSelector()
         self.now = 0.0
         self.server = ControlServer(path, self.handle, self.selector, clock=lambda: self.now)
@@ -49,6 +51,11 @@ class Server:
             return [{"seq": i, "text": "x" * 200} for i in range(rows)]
         if op == "redo":
             raise RuntimeError("a bug in the engine")
+        if op == "results":  # a file passed with the reply, as the CSV export is
+            file = io.FileIO(os.memfd_create("text"), "r+")
+            file.write(b"a,b\r\n")
+            self.files.append(file)
+            return WithFile({"bytes": 5}, file)
         return {"echo": request}
 
     def serve(self) -> None:
@@ -360,6 +367,35 @@ def test_one_reply_larger_than_the_output_limit_is_delivered(server: Server) -> 
     rows = client.request(server.server.path, {"op": "history", "all": True})
     assert len(rows) == 10_000
     assert len(json.dumps(rows)) > control.MAX_OUTPUT
+
+
+def test_a_file_passed_with_a_reply_reaches_the_client_and_is_closed_in_the_service(
+    server: Server,
+) -> None:
+    files: list[int] = []
+    try:
+        assert client.request(server.server.path, {"op": "results"}, files=files) == {"bytes": 5}
+        (fd,) = files
+        assert os.pread(fd, 100, 0) == b"a,b\r\n"
+    finally:
+        for fd in files:
+            os.close(fd)
+    assert [file.closed for file in server.files] == [True]
+    # a client that does not take descriptors: they are closed for it, the reply is whole
+    assert client.request(server.server.path, {"op": "results"}) == {"bytes": 5}
+    with connect(server.server.path) as sock:  # nor does a plain client: the kernel closes it
+        sock.sendall(b'{"op": "results"}\n')
+        assert lines(sock, 1) == [{"ok": True, "result": {"bytes": 5}}]
+
+
+def test_a_file_for_a_client_gone_before_its_reply_is_closed(server: Server) -> None:
+    with connect(server.server.path) as sock:
+        sock.sendall(b'{"op": "results"}\n')
+        sock.shutdown(socket.SHUT_RDWR)
+    deadline = time.monotonic() + 5
+    while not server.files or not server.files[0].closed:
+        assert time.monotonic() < deadline, "a file was left open"
+        time.sleep(0.005)
 
 
 def test_a_client_that_leaves_large_replies_unread_is_dropped(

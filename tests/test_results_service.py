@@ -9,6 +9,7 @@ page. (Which modules such a verb loads: ``tests/test_cli_lean.py``.)
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -25,8 +26,8 @@ from boardctl.results.sign import KEY_FILE, write_key
 from boardctl.results.source import load_csv
 from boardctl.service import results_csv
 from boardctl.service.journal_reader import JournalRecords
-from boardctl.service.results_csv import ResultsCsv, pages
-from boardctl.service.wire import Encoded
+from boardctl.service.results_csv import ResultsCsv
+from boardctl.service.wire import WithFile
 from tests import test_web_records
 from tests.test_e2e_process import Service
 from tests.test_web_records import season
@@ -86,99 +87,83 @@ def test_with_the_service_down_the_verbs_read_the_journal(
     assert cli(capsys, "stats", "players", "--config", str(config)) == here
 
 
-@given(
-    st.lists(
-        st.lists(st.text(max_size=30).map(lambda t: t.replace("\n", " ")), min_size=1, max_size=3),
-        max_size=12,
-    )
-)
-def test_the_pages_joined_are_the_pieces_each_page_whole_pieces(pieces: list[list[str]]) -> None:
-    import json
-
-    texts = ["".join(text + "\r\n" for text in lines) for lines in pieces]
-    size = 48
-    cut = [json.loads(page) for page in pages(texts, size)]
-    assert "".join(cut) == "".join(texts) and cut
-    left = list(texts)
-    for raw, page in zip(pages(texts, size), cut, strict=True):
-        held: list[str] = []  # the whole pieces the page holds, in order
-        while left and page.startswith("".join([*held, left[0]])):
-            held.append(left.pop(0))
-        assert "".join(held) == page
-        assert len(raw) - 2 <= size or len(held) == 1  # or is one longer piece
-    assert not left
-
-
-def ready(reader: ResultsCsv, page: int, version: str | None, seq: int) -> dict[str, Any]:
-    """The reader's reply once its thread has read (it asks again as the client does)."""
-    import json
-
+def ready(reader: ResultsCsv, seq: int) -> tuple[dict[str, Any], str]:
+    """The reader's reply once its thread has read (it asks again as the client does), and
+    the text of the file passed with it."""
     deadline = time.monotonic() + 20
     while True:
-        reply = reader.reply(page, version, seq)
-        if not isinstance(reply, dict):
-            out: dict[str, Any] = json.loads(bytes(reply))
-            return out
+        reply = reader.reply(seq)
+        if isinstance(reply, WithFile):
+            with reply.file:
+                return reply.result, os.pread(reply.file.fileno(), 1 << 24, 0).decode()
         assert time.monotonic() < deadline, "never ready"
         time.sleep(0.01)
 
 
-def read_on(reader: ResultsCsv, first: dict[str, Any], seq: int) -> list[dict[str, Any]]:
-    """``first`` and the pages after it, asked for in turn."""
-    out, page = [first], first
-    while page["next"] is not None:
-        page = ready(reader, page["next"], first["version"], seq)
-        out.append(page)
-    return out
-
-
-def test_a_reader_whose_text_was_made_again_starts_from_its_first_page(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_the_text_is_passed_once_in_a_sealed_file_and_made_again_after_a_game(
+    tmp_path: Path,
 ) -> None:
     journal = tmp_path / "journal.sqlite"
     season(journal)
-    monkeypatch.setattr(results_csv, "PAGE_BYTES", 400)  # a few rows a page
     reader = ResultsCsv(journal)
     try:
         with Scorekeeper.open(journal, readonly=True) as keeper:
             seq = int(keeper.status()["seq"])
-        first = ready(reader, 0, None, seq)  # one client's first page
-        assert first["page"] == 0 and first["next"] == 1
-        others = read_on(reader, first, seq)  # another client reads them all: they are dropped
-        assert len(others) > 2 and "".join(p["text"] for p in others) == load_csv(journal)
+        made = reader._reader
+        result, text = ready(reader, seq)
+        assert text == load_csv(journal) and result == {
+            "seq": seq,
+            "linked": 0,
+            "bytes": len(text.encode()),
+        }
+        reply = reader.reply(seq)  # passed once: the next ask makes the text again
+        assert reply == {"ready": False, "seq": seq, "events": seq} and reader._reader is not made
         with Scorekeeper.open(journal) as keeper:  # then a game ends
             DemoGame(seed=11, names=("Erin", "Dave"), keeper=keeper).play()
             seq = int(keeper.status()["seq"])
-        again = ready(reader, 1, first["version"], seq)  # the first client goes on
-        assert again["page"] == 0 and again["version"] != first["version"]
-        text = "".join(p["text"] for p in read_on(reader, again, seq))
-        assert text == load_csv(journal) and "Erin" in text
+        result, text = ready(reader, seq)
+        assert text == load_csv(journal) and "Erin" in text and result["seq"] == seq
     finally:
         reader.close()
 
 
-def test_entries_made_while_a_client_waits_do_not_keep_it_waiting(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_file_is_sealed_no_one_writes_shrinks_or_grows_it() -> None:
+    file, size = results_csv.sealed_file(["a,b\r\n", "é\r\n"])
+    with file:
+        assert size == len("a,b\r\né\r\n".encode()) == os.fstat(file.fileno()).st_size
+        for change in (
+            lambda: os.pwrite(file.fileno(), b"x", 0),
+            lambda: os.ftruncate(file.fileno(), 1),
+            lambda: os.pwrite(file.fileno(), b"x", size),
+        ):
+            with pytest.raises(PermissionError):
+                change()
+
+
+def test_entries_made_while_a_client_waits_do_not_keep_it_waiting(tmp_path: Path) -> None:
     """An answer counting the events of a client's first ask (``since``) will do: else a board
     whose players keep entering would have the reader start again for ever."""
-    monkeypatch.setattr(results_csv, "PAGE_BYTES", 400)  # page 0 is not the last
     journal = tmp_path / "journal.sqlite"
     season(journal)
     with Scorekeeper.open(journal, readonly=True) as keeper:
         seq = int(keeper.status()["seq"])
     export, records = ResultsCsv(journal), JournalRecords(journal)
     try:
-        ready(export, 0, None, seq)
+        ready(export, seq)  # (passed: the next ask makes the text again)
+        assert export.reply(seq)["ready"] is False
         deadline = time.monotonic() + 20
-        while not records.reply(seq)["ready"]:
+        while export.reading() or not records.reply(seq)["ready"]:
             assert time.monotonic() < deadline
             time.sleep(0.01)
         later = seq + 3  # three entries made since
-        assert isinstance(export.reply(0, None, later, since=seq), Encoded)
-        assert records.reply(later, since=seq)["ready"]
-        assert export.reply(0, None, later) == {"ready": False, "seq": seq, "events": later}
+        assert export.reply(later) == {"ready": False, "seq": seq, "events": later}
         assert records.reply(later)["ready"] is False
+        while export.reading():  # (the read that ask started counts the same events)
+            time.sleep(0.01)
+        reply = export.reply(later, since=seq)
+        assert isinstance(reply, WithFile) and reply.result["seq"] == seq
+        reply.file.close()
+        assert records.reply(later, since=seq)["ready"]
     finally:
         export.close()
         records.close()
@@ -201,7 +186,7 @@ def test_a_reader_thread_runs_at_the_lowest_priority_the_loop_at_its_own(tmp_pat
     reader = Watched(journal)
     try:
         with Scorekeeper.open(journal, readonly=True) as keeper:
-            ready(reader, 0, None, int(keeper.status()["seq"]))
+            ready(reader, int(keeper.status()["seq"]))
     finally:
         reader.close()
     assert seen == [19]
@@ -223,24 +208,6 @@ def test_kept_bodies_decoded_a_few_at_a_time_are_each_decoded_alone(
     pieces = list(_decoded("1,b,", stored, at_once))
     assert "".join(pieces) == "".join("1,b," + row for rows in bodies for row in rows)
     assert len(pieces) == -(-len(bodies) // at_once)
-
-
-@given(
-    st.lists(st.lists(st.text(max_size=12), max_size=4), max_size=14),
-    st.text(max_size=6),
-    st.integers(min_value=1, max_value=5),
-)
-def test_kept_bodies_escaped_without_decoding_are_the_decoded_text_as_json(
-    bodies: list[list[str]], before: str, at_once: int
-) -> None:
-    """Quotes, commas, backslashes and any other character in a row or a board id."""
-    import json
-
-    from boardctl.results.kept import _decoded, _escaped
-
-    stored = [json.dumps(rows, separators=(",", ":"), ensure_ascii=False) for rows in bodies]
-    escaped = "".join(_escaped(before, stored, at_once))
-    assert json.loads(f'"{escaped}"') == "".join(_decoded(before, stored, at_once))
 
 
 def test_the_readers_modules_imported_after_a_start_are_all_a_first_export_needs(
@@ -266,37 +233,6 @@ def test_the_readers_modules_imported_after_a_start_are_all_a_first_export_needs
     assert out.stdout.strip() == "[]"
 
 
-def test_the_verb_fetches_the_pages_at_nice_10_the_calling_thread_unchanged(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Where the CPU is short, decoding the pages must leave the board's loop its presses."""
-    import argparse
-    import os
-
-    from boardctl.cli import cmd_results
-
-    seen: list[tuple[str, int]] = []
-
-    def pages(path: str) -> str:
-        seen.append((path, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
-        return "text"
-
-    monkeypatch.setattr(cmd_results, "socket_path", lambda args: "the.sock")
-    monkeypatch.setattr(cmd_results, "_pages", pages)
-    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-    assert cmd_results.csv_from_service(argparse.Namespace()) == "text"
-    assert seen == [("the.sock", max(own, 10))]
-    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
-    from boardctl.errors import ControlError
-
-    def refused(path: str) -> str:
-        raise ControlError(f"{path}: the service sent a malformed results page")
-
-    monkeypatch.setattr(cmd_results, "_pages", refused)
-    with pytest.raises(ControlError, match=r"the\.sock: the service sent a malformed"):
-        cmd_results.csv_from_service(argparse.Namespace())  # raised in the calling thread
-
-
 def test_an_ask_as_a_read_ends_starts_the_next_read_without_waiting_for_its_thread(
     tmp_path: Path,
 ) -> None:
@@ -316,11 +252,11 @@ def test_an_ask_as_a_read_ends_starts_the_next_read_without_waiting_for_its_thre
 
     reader.on_publish = woken
     try:
-        assert reader.reply(0, None, seq) == {"ready": False, "seq": 0, "events": seq}
+        assert reader.reply(seq) == {"ready": False, "seq": 0, "events": seq}
         assert published.wait(20)
         first = reader._reader
         assert first is not None and first.is_alive() and not reader.reading()
-        assert reader.reply(0, None, seq + 1)["ready"] is False  # more than the first counts
+        assert reader.reply(seq + 1)["ready"] is False  # more than the first counts
         assert reader.reading() and reader._reader is not first
     finally:
         release.set()

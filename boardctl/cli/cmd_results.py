@@ -9,7 +9,6 @@ from boardctl.errors import ControlError, ResultsError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any
 
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
 
@@ -101,57 +100,55 @@ def verify(args: argparse.Namespace) -> int:
     return 0 if rows and not failed else 1
 
 
-def csv_from_service(args: argparse.Namespace) -> str | None:
-    """``results --csv`` as the running service makes it (None: no service answers), its
-    pages asked for one after another (a read: safe to repeat; docs/control-protocol.md) by a
-    thread at nice 10: where the CPU is short (one slow core), decoding megabytes of pages must
-    not keep the board's loop from the presses it serves meanwhile."""
-    import threading  # (concurrent.futures would import logging: 10 ms)
+def csv_from_service(args: argparse.Namespace) -> bool:
+    """Copy ``results --csv`` as the running service makes it to standard output: its text
+    comes as a file passed with the reply (a read: safe to repeat; docs/control-protocol.md).
+    False: no service answers."""
+    import os
 
-    from boardctl.service.priority import lower_priority
-
-    path = socket_path(args)
-    out: list[str | BaseException | None] = []
-
-    def fetch() -> None:
-        lower_priority(10)
-        try:
-            out.append(_pages(path))
-        except BaseException as exc:  # raised again in the calling thread
-            out.append(exc)
-
-    fetcher = threading.Thread(target=fetch, name="results-pages")
-    fetcher.start()
-    fetcher.join()
-    if isinstance(out[0], BaseException):
-        raise out[0]
-    return out[0]
-
-
-def _pages(path: str) -> str | None:
     from boardctl.service.client import ServiceDown, request_ready
 
-    texts: list[str] = []
-    ask: dict[str, Any] = {"op": "results"}
-    while True:
+    path = socket_path(args)
+    files: list[int] = []
+    try:
         try:
-            page = request_ready(path, ask, timeout=60.0, since=True)
+            answer = request_ready(path, {"op": "results"}, timeout=60.0, since=True, files=files)
         except ServiceDown:
-            if "version" in ask:
-                raise
-            return None
+            return False
+        size = answer.get("bytes") if isinstance(answer, dict) else None
+        if len(files) != 1 or not isinstance(size, int) or os.fstat(files[0]).st_size != size:
+            raise ControlError(f"{path}: the service passed no results file, or a wrong one")
+        _copy_out(files[0], size)
+        return True
+    finally:
+        for fd in files:
+            os.close(fd)
+
+
+def _copy_out(fd: int, size: int) -> None:
+    """``size`` bytes of the file ``fd`` to standard output: by ``sendfile`` where it can
+    (nothing copied through this process), else read and written."""
+    import errno
+    import os
+
+    sys.stdout.flush()
+    offset = 0
+    try:
+        out = sys.stdout.fileno()
+    except (OSError, ValueError):  # (io.UnsupportedOperation) an output without a descriptor
+        out = -1
+    while out >= 0 and offset < size:
         try:
-            number, following, text = page["page"], page["next"], page["text"]
-            ask = {"op": "results", "page": following, "version": str(page["version"])}
-        except (TypeError, KeyError):
-            raise ControlError(f"{path}: the service sent a malformed results page") from None
-        if number == 0:
-            texts.clear()  # the first page, or that of a newer text: start again
-        elif number != len(texts):
-            raise ControlError(f"{path}: the service sent results page {number}, not {len(texts)}")
-        texts.append(str(text))
-        if following is None:
-            return "".join(texts)
+            sent = os.sendfile(out, fd, offset, size - offset)
+        except OSError as exc:
+            if exc.errno not in (errno.EINVAL, errno.ENOSYS):
+                raise
+            break  # an output sendfile does not write to (a terminal, a file in append mode)
+        if not sent:
+            break
+        offset += sent
+    if offset < size:
+        sys.stdout.write(os.pread(fd, size - offset, offset).decode())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -160,11 +157,9 @@ def run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return verify(args)
     alone = args.key is None and args.board_id is None and args.journal is None
-    if args.csv and alone and args.since is None and args.player is None:
-        text = csv_from_service(args)  # the running board's own export, signed as it signs
-        if text is not None:
-            sys.stdout.write(text)
-            return 0
+    whole = args.csv and alone and args.since is None and args.player is None
+    if whole and csv_from_service(args):  # the running board's own export, signed as it signs
+        return 0
     from boardctl.results.export import format_table, write_csv, write_jsonl
     from boardctl.results.sign import sign
     from boardctl.results.source import chosen, load_csv, load_results, parse_since

@@ -77,13 +77,6 @@ def board_cells(board: str) -> str:
     return _line([str(FORMAT), board, ""])[:-2]
 
 
-class Escaped(str):
-    """CSV text already escaped as the text of a JSON string, without its quotes (the
-    service's pages send it as it is)."""
-
-    __slots__ = ()
-
-
 def csv_lines(kept: Iterable[str], results: Iterable[GameResult]) -> Iterator[str]:
     """:func:`write_csv`'s text in pieces of whole lines: the header, the ``kept`` pieces (the
     rows the journal keeps, :func:`~.kept.kept_csv`), then a line for each of ``results``."""

@@ -20,13 +20,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
-from json.encoder import encode_basestring
 from typing import Any
 
 from boardctl.errors import EntryError
 from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.results.derive import GameFold
-from boardctl.results.export import Escaped, board_cells, csv_lines, row_after_board
+from boardctl.results.export import board_cells, csv_lines, row_after_board
 from boardctl.results.model import FIELDS, Entry, GameResult, PlayedGame
 from boardctl.results.records import Records, records
 from boardctl.store.journal import Journal, Kept, encode_event
@@ -189,16 +188,13 @@ def follow(
     return [result for result in kept if result.first_seq < begin], fold
 
 
-def kept_csv(
-    journal: Journal, *, board: str, more: Iterable[GameResult] = (), escaped: bool = False
-) -> Iterator[str]:
+def kept_csv(journal: Journal, *, board: str, more: Iterable[GameResult] = ()) -> Iterator[str]:
     """The CSV text of :func:`kept_results` (``results --csv``, unsigned) in pieces of whole
     lines: the header, the kept rows' CSV text as stored (no work per game but the board
-    cells put before it), then the rows of the games after them (and of ``more``). With
-    ``escaped``, the kept rows' pieces are :class:`~.export.Escaped` text."""
+    cells put before it), then the rows of the games after them (and of ``more``)."""
     covered, bodies = journal.csv_rows()
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
-    pieces = (_escaped if escaped else _decoded)(board_cells(board), bodies)
+    pieces = _decoded(board_cells(board), bodies)
     return csv_lines(pieces, chain((game.result for game in rest), more))
 
 
@@ -210,18 +206,6 @@ def _decoded(before: str, bodies: list[str], at_once: int = 64) -> Iterator[str]
     for start in range(0, len(bodies), at_once):
         rows = json.loads(f"[{','.join(bodies[start : start + at_once])}]")
         yield "".join(before + row for kept in rows for row in kept)
-
-
-def _escaped(before: str, bodies: list[str], at_once: int = 64) -> Iterator[Escaped]:
-    """The pieces of :func:`_decoded` as JSON string text, made without decoding: a body is
-    the compact JSON of a list of strings (``["a","b"]``), so between ``["`` and ``"]`` are
-    its rows, escaped, with ``","`` between them (never inside one: a quote in a row is
-    ``\\"``, never after a comma)."""
-    cells = encode_basestring(before)[1:-1]
-    for start in range(0, len(bodies), at_once):
-        rows = [body[2:-2] for body in bodies[start : start + at_once] if body != "[]"]
-        if rows:
-            yield Escaped(cells + '","'.join(rows).replace('","', cells))
 
 
 def kept_records(journal: Journal) -> Records:

@@ -52,15 +52,14 @@ def journal_csv(
     *,
     board: str | None = None,
     key: bytes | None = None,
-    escaped: bool = False,
 ) -> Iterator[str]:
     """The CSV text of :func:`load_results` of ``journal`` (open read-only at ``path``), in
-    pieces of whole lines: unsigned, the kept CSV rows as stored (no work per game; with
-    ``escaped``, as :class:`~.export.Escaped` text); with ``key``, every row signed with it."""
+    pieces of whole lines: unsigned, the kept CSV rows as stored (no work per game); with
+    ``key``, every row signed with it."""
     board = board or board_id(path.parent)
     linked = [game.result for game in _linked(path)]
     if key is None:
-        return kept_csv(journal, board=board, more=linked, escaped=escaped)
+        return kept_csv(journal, board=board, more=linked)
     from boardctl.results.export import csv_lines
     from boardctl.results.sign import sign
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from socket import AF_UNIX, SOCK_CLOEXEC, SOCK_STREAM
+from socket import AF_UNIX, MSG_CMSG_CLOEXEC, SOCK_CLOEXEC, SOCK_STREAM, recv_fds
 from socket import socket as Socket
 
 from boardctl.errors import ControlError
@@ -29,16 +29,24 @@ class NoAnswer(ControlError):
     """The request was sent but no reply came: it may or may not have been applied."""
 
 
-def request(path: str | os.PathLike[str], message: dict[str, Any], *, timeout: float = 5.0) -> Any:
+def request(
+    path: str | os.PathLike[str],
+    message: dict[str, Any],
+    *,
+    timeout: float = 5.0,
+    files: list[int] | None = None,
+) -> Any:
     """Send one request and return its ``result``; :class:`ServiceDown` when nobody listens
-    on ``path``, :class:`ControlError` with the service's message when it refuses."""
+    on ``path``, :class:`ControlError` with the service's message when it refuses. The
+    descriptors passed with the reply (``results``) are put in ``files`` (the caller closes
+    them), or closed if it is None."""
     path = os.fspath(path)
     with _connect(path, timeout) as sock:
         try:
             # turned away before it read the request: its reason is waiting to be read
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 sock.sendall(encode(message))
-            reply = _next_line(sock, path, bytearray(), reply=True)
+            reply = _next_line(sock, path, bytearray(), reply=True, files=files)
         except TimeoutError:
             raise NoAnswer(f"{path}: the service did not answer within {timeout} s") from None
         except OSError as exc:
@@ -52,20 +60,21 @@ def request_ready(
     *,
     timeout: float = 5.0,
     since: bool = False,
+    files: list[int] | None = None,
 ) -> Any:
     """:func:`request`, asked again while the service answers ``{"ready": false}`` (its
     thread reads the journal: ``history --all``, ``records``, ``results``), for ``timeout`` s
     in all (and the second an ask may be held). Each ask waits in the service (``"wait":
     true``: held until the answer is made, a second at most); with ``since``, asked again
     with the journal's last event at the first ask (an answer that counts those events will
-    do: entries made meanwhile cannot keep it waiting)."""
+    do: entries made meanwhile cannot keep it waiting). ``files``: as :func:`request`."""
     from time import monotonic
 
     deadline = monotonic() + timeout
     message = {**message, "wait": True}
     while True:
         left = max(deadline - monotonic(), 0.1)
-        result = request(path, message, timeout=left + WAIT_AT_MOST)  # (it may be held)
+        result = request(path, message, timeout=left + WAIT_AT_MOST, files=files)  # (held)
         if not (isinstance(result, dict) and result.get("ready") is False):
             return result
         if since and "since" not in message and isinstance(result.get("events"), int):
@@ -130,13 +139,26 @@ def _result(reply: bytes, path: str) -> Any:
     return answer.get("result")
 
 
-def _next_line(sock: Socket, path: str, buffer: bytearray, *, reply: bool = False) -> bytes:
-    """The next line from the service (``buffer`` keeps what came after it); a connection
-    closed or reset first is :class:`NoAnswer` (``reply``: the one answer to a request)."""
+def _next_line(
+    sock: Socket,
+    path: str,
+    buffer: bytearray,
+    *,
+    reply: bool = False,
+    files: list[int] | None = None,
+) -> bytes:
+    """The next line from the service (``buffer`` keeps what came after it), the descriptors
+    passed with it put in ``files`` (None: closed); a connection closed or reset first is
+    :class:`NoAnswer` (``reply``: the one answer to a request)."""
     end = buffer.find(b"\n")
     while end < 0:
         try:
-            chunk = sock.recv(262144)
+            chunk, fds, _, _ = recv_fds(sock, 262144, 4, MSG_CMSG_CLOEXEC)
+            if files is None:
+                for fd in fds:
+                    os.close(fd)
+            else:
+                files += fds
         except ConnectionResetError:
             chunk = b""
         if not chunk:

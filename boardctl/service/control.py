@@ -21,6 +21,7 @@ The socket file is mode 0660: the service user and its group may use it.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import errno
 import json
@@ -36,7 +37,7 @@ from typing import Any
 
 from boardctl.errors import BoardError, ControlError, EntryError
 from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
-from boardctl.service.wire import MAX_LINE, WAIT_AT_MOST
+from boardctl.service.wire import MAX_LINE, WAIT_AT_MOST, WithFile
 from boardctl.service.wire import encode as encode
 
 log = logging.getLogger(__name__)
@@ -64,13 +65,7 @@ SERVICE_OPS: dict[str, dict[str, tuple[type, bool]]] = {
     "frame": {},
     "watch": {},
     "records": {"since": (int, False), "wait": (bool, False)},
-    # results --csv, in pages
-    "results": {
-        "page": (int, False),
-        "version": (str, False),
-        "since": (int, False),
-        "wait": (bool, False),
-    },
+    "results": {"since": (int, False), "wait": (bool, False)},  # results --csv, as a file
     "invite": {},  # a hosting board's code (boardctl.remote), for the phone page
     "relink": {},  # the link file changed (boardctl remote invite/join/leave): read it again
 }
@@ -137,6 +132,7 @@ class _Client:
     closing: bool = False
     watching: bool = False
     held: tuple[dict[str, Any], Any, float] | None = None  # (request, its id, held until)
+    files: list[Any] = field(default_factory=list)  # passed with the outbox's next bytes
 
 
 def _with_id(reply: dict[str, Any], request_id: Any) -> dict[str, Any]:
@@ -345,6 +341,10 @@ class ControlServer:
         # One large reply (every game's history) is fine; a client that leaves earlier
         # replies unread while it asks for more is not.
         unread = len(client.outbox)
+        result = reply.get("result")
+        if isinstance(result, WithFile):
+            client.files.append(result.file)
+            reply = {**reply, "result": result.result}
         client.outbox += encode(reply)
         if unread > MAX_OUTPUT:
             log.warning("control client does not read its replies; dropping it")
@@ -355,7 +355,7 @@ class ControlServer:
     def _flush(self, client: _Client) -> None:
         if client.outbox:
             try:
-                sent = client.sock.send(client.outbox)
+                sent = self._send(client)
             except BlockingIOError:
                 sent = 0
             except OSError as exc:
@@ -370,7 +370,19 @@ class ControlServer:
         events = selectors.EVENT_READ | (selectors.EVENT_WRITE if client.outbox else 0)
         self._selector.modify(client.sock, events, lambda m: self._ready(client, m))
 
+    @staticmethod
+    def _send(client: _Client) -> int:
+        """Send what ``client``'s outbox holds, and its files with it (then closed here)."""
+        if not client.files:
+            return client.sock.send(client.outbox)
+        fds = array.array("i", [file.fileno() for file in client.files])
+        rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)]
+        sent = client.sock.sendmsg([client.outbox], rights)
+        _close(client.files)
+        return sent
+
     def _drop(self, client: _Client) -> None:
+        _close(client.files)
         fd = client.sock.fileno()
         if fd < 0:
             return
@@ -423,3 +435,10 @@ class ControlServer:
         self._listener.close()
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
+
+
+def _close(files: list[Any]) -> None:
+    """Close ``files`` (passed, or not wanted any more) and forget them."""
+    for file in files:
+        file.close()
+    files.clear()

@@ -59,9 +59,7 @@ class Requests:
             "press": lambda r: self.press(r["button"], r.get("hold", 0)),
             "history": self._history,
             "records": lambda r: self.records.reply(*self.records_due(), since=r.get("since")),
-            "results": lambda r: self.export.reply(
-                r.get("page", 0), r.get("version"), *self.records_due(), since=r.get("since")
-            ),
+            "results": lambda r: self.export.reply(*self.records_due(), since=r.get("since")),
             "watch": lambda _: {"protocol": PROTOCOL_VERSION, **self.state(snapshot=True)},
             "invite": lambda _: self.invite(),
             "relink": lambda _: self.relink(),

@@ -11,6 +11,7 @@ import json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import io
     from typing import Any
 
 MAX_LINE = 64 * 1024  # bytes in one request line
@@ -23,9 +24,9 @@ READ_ONLY = frozenset({"ping", "status", "history", "frame"})
 
 
 class Encoded:
-    """A reply's ``result`` already encoded as JSON text, in parts (a ``history --all`` page,
-    a page of the CSV export): put into the line as it is, never decoded only to be encoded
-    again, and copied once (the parts of a page are joined into the line)."""
+    """A reply's ``result`` already encoded as JSON text, in parts (a ``history --all``
+    page): put into the line as it is, never decoded only to be encoded again, and copied
+    once (the parts are joined into the line)."""
 
     __slots__ = ("parts",)
 
@@ -34,6 +35,17 @@ class Encoded:
 
     def __bytes__(self) -> bytes:
         return b"".join(self.parts)
+
+
+class WithFile:
+    """A reply's ``result`` and an open ``file`` passed with its line (``SCM_RIGHTS``: the
+    control socket is a Unix one), then closed: a ``results`` export's text."""
+
+    __slots__ = ("file", "result")
+
+    def __init__(self, result: dict[str, Any], file: io.FileIO) -> None:
+        self.result = result
+        self.file = file
 
 
 def encode(message: dict[str, Any]) -> bytes:
