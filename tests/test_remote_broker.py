@@ -17,7 +17,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from boardctl.config import MqttConfig, parse_config
 from boardctl.link import RecordingLink
-from boardctl.remote import pairing
+from boardctl.remote import link_path, pairing
 from boardctl.remote.guest import GuestLink
 from boardctl.remote.protocol import decode_code, encode, topic
 from boardctl.remote.store import OUTBOX_FILE, Outbox
@@ -85,7 +85,7 @@ def test_two_boards_play_through_the_pages_acl_and_a_third_user_gets_nothing_in_
         passwords[user].write_text(password + "\n")
     journal = tmp_path / "host" / "state" / "journal.sqlite"
     journal.parent.mkdir(parents=True)
-    pairing.save(pairing.path_beside(journal), pairing.Pairing("host", secret))
+    pairing.save(link_path(journal), pairing.Pairing("host", secret))
     section = {"host": "127.0.0.1", "port": broker.port, "keepalive": 5, "username": "home-a",
                "password_file": str(passwords["home-a"]), **with_tls}  # fmt: skip
     config = parse_config({**STEADY, "game": {"mode": "free"}, "mqtt": section})

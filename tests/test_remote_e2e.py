@@ -30,7 +30,7 @@ from boardctl.board.screen import mode_note
 from boardctl.cli.verbs import format_status
 from boardctl.config import MqttConfig, parse_config
 from boardctl.link import RecordingLink
-from boardctl.remote import pairing
+from boardctl.remote import link_path, pairing
 from boardctl.remote.guest import GuestLink, host_view
 from boardctl.remote.joined import JoinedKeeper
 from boardctl.remote.protocol import encode, game_id, link_key, topic
@@ -69,7 +69,7 @@ class Linked:
         self.journal = journal
         self.secret = new_secret()
         self.link = pairing.Pairing("host", self.secret, tracks=(0, 1))  # both: the joined's
-        pairing.save(pairing.path_beside(journal), self.link)
+        pairing.save(link_path(journal), self.link)
         config = parse_config(
             {
                 **FAST,
@@ -301,7 +301,7 @@ class TwoBoards:
         self.folders = {side: tmp_path / side for side in ("host", "joined")}
         self.secret = new_secret()
         for side, role in (("host", "host"), ("joined", "guest")):
-            where = self.folders[side] / "state" / pairing.FILE
+            where = link_path(self.folders[side] / "state" / "journal.sqlite")
             where.parent.mkdir(parents=True)
             if paired:
                 pairing.save(where, pairing.Pairing(role, self.secret))
@@ -620,7 +620,7 @@ def test_the_joined_homes_network_gone_for_a_while_loses_and_doubles_nothing(
 def test_a_linked_board_whose_broker_settings_are_wrong_plays_alone_and_says_why(
     tmp_path: Path, mock_factory: MockFactory, caplog: pytest.LogCaptureFixture, role: str
 ) -> None:
-    where = tmp_path / "state" / pairing.FILE
+    where = link_path(tmp_path / "state" / "journal.sqlite")
     where.parent.mkdir(parents=True)
     pairing.save(where, pairing.Pairing(role, new_secret()))
     mqtt_section = {"host": "127.0.0.1", "tls": True, "ca_file": str(tmp_path / "missing.pem")}

@@ -21,7 +21,7 @@ from gpiozero.pins.mock import MockFactory
 from boardctl.cli import main
 from boardctl.cli.verbs import format_status
 from boardctl.refusals import Refusal
-from boardctl.remote import pairing
+from boardctl.remote import link_path, pairing
 from boardctl.remote.protocol import encode, link_key
 from boardctl.remote.service import ENDED_SHOWN
 from boardctl.remote.store import OUTBOX_FILE, Outbox, linked_games
@@ -99,7 +99,7 @@ def test_remote_leave_ends_the_link_on_both_running_boards_with_the_link_ended_s
     out = capsys.readouterr().out
     assert "the other board is told the link has ended" in out
     assert "the running service plays this board alone now" in out  # no restart
-    assert not (boards.folders[leaving] / "state" / pairing.FILE).exists()
+    assert not link_path(boards.folders[leaving] / "state" / "journal.sqlite").exists()
     sides = (boards.host, boards.joined)
     left, other = sides if leaving == "host" else sides[::-1]
     # the board that left plays alone at once, under the link-ended sign (not the lost link's)
@@ -168,12 +168,12 @@ def test_leave_with_the_broker_unreachable_still_unlinks_and_says_the_other_is_n
     config.write_text('[mqtt]\nhost = "127.0.0.1"\nport = 1\n')  # nothing listens there
     state = tmp_path / "state"
     state.mkdir()
-    pairing.save(state / pairing.FILE, pairing.Pairing("guest", bytes(12)))
+    pairing.save(link_path(state / "journal.sqlite"), pairing.Pairing("guest", bytes(12)))
     command = ["remote", "leave", "--config", str(config), "--journal", str(state / "j.sqlite")]
     assert main(command) == 0
     out = capsys.readouterr().out
     assert "the other board is not told (cannot reach the MQTT broker" in out
-    assert not (state / pairing.FILE).exists()
+    assert not (link_path(state / "journal.sqlite")).exists()
 
 
 def test_each_entry_is_spoken_on_both_boards_once_the_host_has_journalled_it(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.cli import main
-from boardctl.remote import pairing
+from boardctl.remote import link_path, pairing
 from boardctl.remote.protocol import RemoteError
 
 
@@ -35,13 +35,13 @@ def test_invite_and_join_store_the_same_link_on_both_boards(
     assert "broker: broker.example:8883 with TLS" in out
     assert main(["remote", "join", code.lower(), *_board(tmp_path, "guest")]) == 0
     joined = capsys.readouterr().out
-    host = pairing.load(tmp_path / "host" / pairing.FILE)
-    guest = pairing.load(tmp_path / "guest" / pairing.FILE)
+    host = pairing.load(link_path(tmp_path / "host" / "journal.sqlite"))
+    guest = pairing.load(link_path(tmp_path / "guest" / "journal.sqlite"))
     assert host is not None and guest is not None
     assert (host.role, guest.role) == ("host", "guest")
     assert host.secret == guest.secret and host.game in joined and host.key_id in joined
     for side in ("host", "guest"):
-        mode = (tmp_path / side / pairing.FILE).stat().st_mode
+        mode = link_path(tmp_path / side / "journal.sqlite").stat().st_mode
         assert stat.S_IMODE(mode) == 0o600  # the file holds the link's secret
 
 
@@ -65,7 +65,7 @@ def test_a_mistyped_code_is_refused_and_stores_nothing(
     wrong = ("Z" if code[0] != "Z" else "Y") + code[1:]
     assert main(["remote", "join", wrong, *_board(tmp_path, "guest")]) != 0
     assert "mistyped" in capsys.readouterr().err
-    assert not (tmp_path / "guest" / pairing.FILE).exists()
+    assert not (link_path(tmp_path / "guest" / "journal.sqlite")).exists()
 
 
 def test_a_linked_board_must_leave_before_it_joins_or_hosts_another_game(
@@ -75,12 +75,12 @@ def test_a_linked_board_must_leave_before_it_joins_or_hosts_another_game(
     code = _code(capsys.readouterr().out)
     guest = _board(tmp_path, "guest")
     assert main(["remote", "join", code, *guest]) == 0
-    before = (tmp_path / "guest" / pairing.FILE).read_bytes()
+    before = (link_path(tmp_path / "guest" / "journal.sqlite")).read_bytes()
     assert main(["remote", "invite", *guest]) != 0
     assert "remote leave first" in capsys.readouterr().err
     other = pairing.Pairing("host", bytes(12)).code
     assert main(["remote", "join", other, *guest]) != 0
-    assert (tmp_path / "guest" / pairing.FILE).read_bytes() == before
+    assert (link_path(tmp_path / "guest" / "journal.sqlite")).read_bytes() == before
     assert main(["remote", "join", code, *guest]) == 0  # the same code again: nothing changes
 
 
@@ -90,13 +90,13 @@ def test_leave_unlinks_either_board(tmp_path: Path, capsys: pytest.CaptureFixtur
     for side in ("guest", "host"):
         assert main(["remote", "leave", *_board(tmp_path, side)]) == 0
         assert "unlinked" in capsys.readouterr().out
-        assert not (tmp_path / side / pairing.FILE).exists()
+        assert not link_path(tmp_path / side / "journal.sqlite").exists()
         main(["remote", "status", *_board(tmp_path, side)])
         assert "not linked" in capsys.readouterr().out
 
 
 def test_a_damaged_link_file_is_reported_not_guessed(tmp_path: Path) -> None:
-    where = tmp_path / pairing.FILE
+    where = link_path(tmp_path / "journal.sqlite")
     where.write_text(json.dumps({"version": 1, "role": "host", "secret": "12"}))
     with pytest.raises(RemoteError, match="not a board's link"):
         pairing.load(where)
@@ -171,17 +171,17 @@ def test_invite_tracks_says_which_tracks_the_joined_board_enters_for_and_bad_one
 ) -> None:
     board = _board(tmp_path, "host")
     main(["remote", "invite", *board])
-    first = pairing.load(tmp_path / "host" / pairing.FILE)
+    first = pairing.load(link_path(tmp_path / "host" / "journal.sqlite"))
     assert first is not None and first.tracks == (1,)  # track 2, unless told
     assert "the joined board enters for track 2" in capsys.readouterr().out
     main(["remote", "invite", "--tracks", "3,2", *board])
-    again = pairing.load(tmp_path / "host" / pairing.FILE)
+    again = pairing.load(link_path(tmp_path / "host" / "journal.sqlite"))
     assert again is not None and again.tracks == (1, 2) and again.secret == first.secret
     assert "enters for track 2, 3" in capsys.readouterr().out
     for bad in ("0", "5", "two", ""):
         assert main(["remote", "invite", "--tracks", bad, *board]) != 0
         assert "the joined board's tracks, as 2 or 2,3" in capsys.readouterr().err
-    assert pairing.load(tmp_path / "host" / pairing.FILE) == again
+    assert pairing.load(link_path(tmp_path / "host" / "journal.sqlite")) == again
     assert main(["remote", "join", first.code, "--tracks", "2", *_board(tmp_path, "guest")]) != 0
     assert "--tracks is remote invite's" in capsys.readouterr().err
-    assert not (tmp_path / "guest" / pairing.FILE).exists()
+    assert not (link_path(tmp_path / "guest" / "journal.sqlite")).exists()

@@ -29,7 +29,7 @@ import pytest
 
 from boardctl.config import MqttConfig
 from boardctl.errors import BoardError
-from boardctl.remote import pairing
+from boardctl.remote import link_path, pairing
 from boardctl.remote.guest import GuestLink
 from boardctl.remote.store import OUTBOX_FILE, Outbox
 from boardctl.service.client import request
@@ -65,7 +65,7 @@ class BoardProcess:
         self.journal = folder / "state" / "journal.sqlite"
         self.journal.parent.mkdir(parents=True)
         link = pairing.Pairing(role, SECRET, tracks=tracks)
-        pairing.save(pairing.path_beside(self.journal), link)
+        pairing.save(link_path(self.journal), link)
         self.config = folder / "config.toml"
         self.config.write_text(
             '[link]\nkind = "null"\n[game]\nmode = "free"\n'

@@ -40,10 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from boardctl.config import load_config
-    from boardctl.remote import pairing
+    from boardctl.remote import link_path, pairing
 
     config = load_config(args.config)
-    where = pairing.path_beside(journal_path(args))
+    where = link_path(journal_path(args))
     if args.code is not None and args.action != "join":
         raise OptionError(f"remote {args.action} takes no code (remote join CODE does)")
     current = pairing.load(where)

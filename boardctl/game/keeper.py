@@ -123,15 +123,16 @@ class Scorekeeper:
             if full_replay or not keeper._load(*journal.resume()):
                 journal.rewind()  # no usable snapshot: replay from the first event
                 keeper._replay()
-            if not readonly:  # a journal without kept game starts (imported, restored, older)
-                from boardctl.results.kept import in_doubt, store_game_starts
+            # a journal without kept game starts (imported, restored, older): stored now, or
+            # by a thread (boardctl.service.fault)
+            if not readonly and journal.kept_in_doubt():
+                journal.starts_pending = later
+                if not later:
+                    from boardctl.results.kept import store_game_starts
 
-                if in_doubt(journal):  # stored now, or by a thread (boardctl.service.fault)
-                    journal.starts_pending = later
-                    if not later:
-                        last = journal.last_seq
-                        store_game_starts(journal)
-                        assert journal.last_seq == last
+                    last = journal.last_seq
+                    store_game_starts(journal)
+                    assert journal.last_seq == last
             if setup is not None and keeper.seq == 0 and not readonly:
                 keeper.apply(new_game_event(setup))
         except BaseException:

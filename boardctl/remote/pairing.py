@@ -23,7 +23,6 @@ from boardctl.remote.protocol import (
 )
 from boardctl.results.sign import key_id
 
-FILE = "remote.json"
 VERSION = 1
 MAX_TRACKS = 4
 
@@ -56,11 +55,6 @@ class Pairing:
     @property
     def peer(self) -> str:
         return "guest" if self.role == "host" else "host"
-
-
-def path_beside(journal: Path) -> Path:
-    """Where the pairing of the board whose journal is ``journal`` is kept."""
-    return journal.parent / FILE
 
 
 def load(path: Path) -> Pairing | None:

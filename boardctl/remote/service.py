@@ -11,6 +11,7 @@ board shows the link-ended sign for :data:`ENDED_SHOWN` seconds, or until its ne
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -31,11 +32,16 @@ ENDED_SHOWN = 10.0  # seconds the link-ended sign stays after the link ended her
 
 def _link(journal: Path) -> Any:
     """This board's pairing, None without one (or with one that cannot be read: logged)."""
+    from boardctl.remote import link_path
+
+    where = link_path(journal)
+    if not where.exists():
+        return None  # (nothing of the link loaded)
     from boardctl.remote import pairing
     from boardctl.remote.protocol import RemoteError
 
     try:
-        return pairing.load(pairing.path_beside(journal))
+        return pairing.load(where)
     except RemoteError as exc:
         log.error("remote: the link is not started: %s", exc)
         return None
@@ -84,11 +90,11 @@ class Remote:
 
     @property
     def joined(self) -> Any:
-        """The joined board's keeper, None unless this board has joined a game."""
-        from boardctl.remote.joined import JoinedKeeper
-
+        """The joined board's keeper, None unless this board has joined a game (never before
+        its module is loaded: a board that never joined does not load it to find that out)."""
+        joined = sys.modules.get("boardctl.remote.joined")
         keeper = self._loop.keeper
-        return keeper if isinstance(keeper, JoinedKeeper) else None
+        return keeper if joined and isinstance(keeper, joined.JoinedKeeper) else None
 
     def _records_due(self) -> tuple[int, int]:
         """What the ``records`` request must count: a joined board's own journal (its keeper
