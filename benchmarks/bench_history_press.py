@@ -75,13 +75,14 @@ for _ in itertools.islice(pages, int(sys.argv[2]) - 1):
 print(first)
 """
 
-#: The client of ``--during results``: ``boardctl results --csv``'s transfer, its seconds.
+#: The client of ``--during results``: ``boardctl results --csv`` as typed, its seconds.
 RESULTS_CLIENT = """
-import argparse, sys, time
-from boardctl.cli.cmd_results import csv_from_service
-sys.stdout = open("/dev/null", "w")  # the text, copied to nowhere
+import sys, time
 began = time.perf_counter()
-csv_from_service(argparse.Namespace(socket=sys.argv[1], config=None))
+sys.argv[:] = ["boardctl", "results", "--csv", "--socket", sys.argv[1]]
+sys.stdout = open("/dev/null", "w")  # the text, copied to nowhere
+from boardctl.cli import main
+main()  # as typed (at the verb's own priority)
 print(time.perf_counter() - began, file=sys.__stdout__)
 """
 

@@ -2,7 +2,9 @@
 ``add_arguments(parser)`` and ``run(args) -> int``.
 
 A command line naming a verb imports that module only (``--help`` imports them all); the engine
-stays inside ``run``, so a verb the service answers never loads it (docs/performance.md).
+stays inside ``run``, so a verb the service answers never loads it (docs/performance.md). A
+module's ``NICE`` is the CPU priority its process runs at once the verb is known: a verb that
+reads the whole journal through the service leaves the board's buttons the CPU first.
 """
 
 from __future__ import annotations
@@ -59,12 +61,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
+    own = argv is None  # the process's own command line (a call from Python keeps its priority)
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if getattr(args, "_run", None) is None:
         parser.print_help()
         return 2
+    nice = getattr(sys.modules[args._run.__module__], "NICE", 0)
+    if own and nice:
+        import os
+
+        os.setpriority(os.PRIO_PROCESS, 0, max(nice, os.getpriority(os.PRIO_PROCESS, 0)))
     try:
         return int(args._run(args))
     except BoardError as exc:

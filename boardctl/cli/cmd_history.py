@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 #: the page, tens of milliseconds here).
 ALL_TIMEOUT = 60.0
 
+NICE = 10  # the board's buttons first (boardctl.cli)
 HELP = "list the journal's events with their times (this game, or --all)"
 
 

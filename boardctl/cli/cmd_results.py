@@ -10,6 +10,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
+NICE = 10  # the board's buttons first (boardctl.cli)
 HELP = "the result of every finished game, from the journal: --csv, --jsonl, --since, --verify"
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from boardctl.results.model import PlayedGame
     from boardctl.results.records import Records
 
+NICE = 10  # the board's buttons first (boardctl.cli)
 HELP = "exact score distribution over every hand and starter: boardctl stats hands [--crib]"
 
 
