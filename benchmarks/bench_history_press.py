@@ -27,8 +27,8 @@ snapshots (``bench_years.py``'s cached one, as imported) each round and presses
 until the thread that stores its game starts after READY is done. ``--during
 results`` gives the ``results`` request's reader (:mod:`boardctl.service.results_csv`)
 a fresh start each round and presses while a client process runs ``boardctl results
---csv``'s transfer (:func:`~boardctl.cli.cmd_results.csv_from_service`), every press
-until it has the whole text counted; the round's figure is that client's seconds.
+--csv`` as typed (at the verb's own priority), every press until it has copied the whole
+text counted; the round's figure is that client's seconds.
 """
 
 from __future__ import annotations

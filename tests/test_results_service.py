@@ -261,3 +261,26 @@ def test_an_ask_as_a_read_ends_starts_the_next_read_without_waiting_for_its_thre
     finally:
         release.set()
         reader.close()
+
+
+def test_the_verbs_that_read_the_whole_journal_run_at_nice_10_as_typed_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the CPU is short, the board's buttons go first; a call from Python (a test, a
+    script) keeps its own priority."""
+    import subprocess
+    import sys
+
+    missing = str(tmp_path / "missing")
+    code = (
+        "import os, sys\n"
+        f"sys.argv = ['boardctl', 'results', '--verify', {missing!r}, '--key', {missing!r}]\n"
+        "from boardctl.cli import main\n"
+        "main()\n"
+        "print(os.getpriority(os.PRIO_PROCESS, 0))\n"
+    )
+    typed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    assert typed.stdout.strip() == str(max(own, 10)) and "cannot read" in typed.stderr
+    assert main(["results", "--verify", missing, "--key", missing]) == 1
+    assert os.getpriority(os.PRIO_PROCESS, 0) == own
