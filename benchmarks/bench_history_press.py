@@ -4,7 +4,8 @@
 The service in one process as ``bench_service_latency.py`` builds it (MockFactory
 pins, the engine on a journal of ``--games`` demo games or on ``--journal PATH``,
 e.g. ``bench_years.py``'s 10,000 games, the real serial link to the emulated
-controller behind a pty). Each round gives the service's ``history --all``
+controller behind a pty; with ``--pi-class`` the controller runs in the first process,
+outside the quota, as a Pico beside a Pi). Each round gives the service's ``history --all``
 reader (:mod:`boardctl.service.history_all`) a fresh start, then a client
 process asks for ``--pages`` pages with
 :func:`~boardctl.service.client.request_ready` (as ``boardctl history --all``
@@ -54,6 +55,7 @@ from gpiozero.pins.mock import MockFactory
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from boardctl.link import open_link  # noqa: E402
 from boardctl.service import app  # noqa: E402
 from boardctl.service.client import request  # noqa: E402
 from boardctl.service.history_all import HistoryPages  # noqa: E402
@@ -102,6 +104,7 @@ def main() -> int:
         "imported) the thread storing the game starts after a start, or results --csv",
     )
     parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
+    parser.add_argument("--pty", help=argparse.SUPPRESS)  # the controller's, set by --pi-class
     pi_class.add_options(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
@@ -110,7 +113,19 @@ def main() -> int:
         if args.prebuilt is None and args.journal is None:  # the journal, at full speed
             seconds = bench_cli.build_journal(journal, args.games)
             print(f"journal: {args.games} games built in {seconds:.1f} s", flush=True)
-        code = pi_class.rerun(args, ["--prebuilt", str(journal)])
+        extra = ["--prebuilt", str(journal)]
+        controller = None
+        if args.pi_class and args.link == "serial":  # the Pico's work, outside the Pi's quota
+            from emulator import PtyDevice
+
+            controller = PtyDevice(led_count=256)
+            controller.plug()
+            extra += ["--pty", controller.path]
+        try:
+            code = pi_class.rerun(args, extra)
+        finally:
+            if controller is not None:
+                controller.close()
         if code is not None:
             return code
         copy = tmp / "state" / "journal.sqlite"
@@ -127,7 +142,12 @@ def run(args: argparse.Namespace, journal: Path) -> None:
     factory = MockFactory()
     Device.pin_factory = factory
     config = _config(False)
-    device, inner = _open_link(args.link)
+    if args.pty is not None:  # the controller runs in the process outside the quota
+        device, inner = None, open_link("serial", path=args.pty)
+        while not inner.connected:
+            time.sleep(0.01)
+    else:
+        device, inner = _open_link(args.link)
     link = TimedLink(inner)
     board = app.build(
         config,
