@@ -83,7 +83,7 @@ def page(reader: HistoryPages, after: int, seq: int, timeout: float = 10.0) -> d
     while True:
         reply = reader.reply(after, seq)
         if isinstance(reply, Encoded):
-            answer: dict[str, Any] = json.loads(bytes(reply))
+            answer: dict[str, Any] = json.loads(b"".join(reply.parts))
             return answer
         assert reply["ready"] is False and reply["events"] == seq
         assert time.monotonic() < deadline, "the reader never made the page"

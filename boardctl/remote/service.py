@@ -17,6 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boardctl.remote import link_path
+
 if TYPE_CHECKING:
     from boardctl.config import Config
     from boardctl.remote.host import HostLink
@@ -32,8 +34,6 @@ ENDED_SHOWN = 10.0  # seconds the link-ended sign stays after the link ended her
 
 def _link(journal: Path) -> Any:
     """This board's pairing, None without one (or with one that cannot be read: logged)."""
-    from boardctl.remote import link_path
-
     where = link_path(journal)
     if not where.exists():
         return None  # (nothing of the link loaded)

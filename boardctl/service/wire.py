@@ -33,9 +33,6 @@ class Encoded:
     def __init__(self, *parts: bytes) -> None:
         self.parts = parts
 
-    def __bytes__(self) -> bytes:
-        return b"".join(self.parts)
-
 
 class WithFile:
     """A reply's ``result`` and an open ``file`` passed with its line (``SCM_RIGHTS``: the
