@@ -31,6 +31,7 @@ from boardctl.view import BoardView
 log = logging.getLogger(__name__)
 
 RETRY = 2.0  # seconds between attempts to open the journal
+CHECK_WAIT = 5.0  # seconds a close waits for the check after READY to end
 
 
 def _store_starts(journal: Journal, own: Journal) -> None:
@@ -197,5 +198,10 @@ class JournalKeeper:
         return self._shown().seq
 
     def close(self) -> None:
+        """Close the journal, once the thread that checks it after READY has closed its own
+        connection (else the process may end before it: the WAL left behind), a few seconds at
+        most (storing an imported journal's game starts may take longer: it goes on next start)."""
+        if self.checking is not None:
+            self.checking.join(CHECK_WAIT)
         if self.inner is not None:
             self.inner.close()
