@@ -20,8 +20,8 @@ turns on (its figure is the blink): such presses are counted apart, as in
 ``bench_service_latency.py``.
 
     PYTHONPATH=. python benchmarks/bench_history_press.py [--games 200] [--rounds 5]
-        [--journal PATH] [--pages 20] [--link serial|null] [--pi-class 8] [--burn N]
-        [--during history|starts|results]
+        [--journal PATH] [--pages 20] [--link serial|null] [--pi-class 8 [--own-core]]
+        [--burn N] [--during history|starts|results|burn]
 
 ``--during starts`` starts the service on a fresh copy of a journal without
 snapshots (``bench_years.py``'s cached one, as imported) each round and presses
@@ -29,12 +29,16 @@ until the thread that stores its game starts after READY is done. ``--during
 results`` gives the ``results`` request's reader (:mod:`boardctl.service.results_csv`)
 a fresh start each round and presses while a client process runs ``boardctl results
 --csv`` as typed (at the verb's own priority), every press until it has copied the whole
-text counted; the round's figure is that client's seconds.
+text counted; the round's figure is that client's seconds. ``--during burn`` runs a
+busy loop at nice 10 instead, asking nothing: what any CPU-bound neighbour does. With
+``--own-core`` the client runs on a second core of the same quota (:meth:`pi_class.PiClass.twin`),
+as a verb typed on a Pi Zero 2 W runs on another of its four cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import shutil
 import statistics
@@ -88,6 +92,17 @@ main()  # as typed (at the verb's own priority)
 print(time.perf_counter() - began, file=sys.__stdout__)
 """
 
+#: The client of ``--during burn``: no request, a busy loop at the verbs' nice for as long
+#: as ``results --csv`` runs at the quota; what any CPU-bound neighbour does to the loop.
+BURN_CLIENT = """
+import os, sys, time
+os.nice(10)
+began = time.perf_counter()
+while time.perf_counter() - began < float(sys.argv[1]):
+    pass
+print(time.perf_counter() - began)
+"""
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -98,13 +113,20 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=20, help="pages the client asks a round")
     parser.add_argument(
         "--during",
-        choices=("history", "starts", "results"),
+        choices=("history", "starts", "results", "burn"),
         default="history",
         help="what runs beside the presses: history pages, (a journal without snapshots, as "
         "imported) the thread storing the game starts after a start, or results --csv",
     )
     parser.add_argument("--prebuilt", type=Path, help=argparse.SUPPRESS)  # set by --pi-class
     parser.add_argument("--pty", help=argparse.SUPPRESS)  # the controller's, set by --pi-class
+    parser.add_argument(
+        "--own-core",
+        action="store_true",
+        help="with --pi-class: the client runs on a second core of the same quota (a Pi Zero "
+        "2 W has four), not on the service's",
+    )
+    parser.add_argument("--second-core", type=Path, help=argparse.SUPPRESS)  # by --own-core
     pi_class.add_options(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
@@ -122,16 +144,16 @@ def main() -> int:
             controller.plug()
             extra += ["--pty", controller.path]
         try:
-            code = pi_class.rerun(args, extra)
+            code = pi_class.rerun(args, extra, second_core=args.own_core)
         finally:
             if controller is not None:
                 controller.close()
         if code is not None:
             return code
-        copy = tmp / "state" / "journal.sqlite"
-        copy.parent.mkdir()
-        for _ in range(args.rounds if args.during == "starts" else 1):
-            shutil.copyfile(journal, copy)  # starts: a fresh import, and a start, a round
+        for round_ in range(args.rounds if args.during == "starts" else 1):
+            copy = tmp / f"state-{round_}" / "journal.sqlite"  # starts: a fresh import a round
+            copy.parent.mkdir()  # (its own directory: no -wal or mark of the last round's)
+            shutil.copyfile(journal, copy)
             run(args, copy)
     return 0
 
@@ -186,6 +208,7 @@ def run(args: argparse.Namespace, journal: Path) -> None:
                 board.loop.keeper.checking is None or board.loop.keeper.checking.is_alive()
             ),
             "results": lambda done=done: not done,  # the whole transfer
+            "burn": lambda done=done: not done,
         }[args.during]
 
         def ask(done: list[float] = done, reading: Any = reading) -> None:
@@ -198,8 +221,18 @@ def run(args: argparse.Namespace, journal: Path) -> None:
             argv = [sys.executable, "-c", CLIENT, str(board.socket), str(args.pages)]
             if args.during == "results":
                 argv = [sys.executable, "-c", RESULTS_CLIENT, str(board.socket)]
+            elif args.during == "burn":
+                argv = [sys.executable, "-c", BURN_CLIENT, "0.6"]
             env = {**os.environ, "PYTHONPATH": str(REPO)}
-            answer = subprocess.run(argv, env=env, capture_output=True, text=True)
+            core = args.second_core
+            join = None if core is None else functools.partial(pi_class.join_group, core, 1)
+            answer = subprocess.run(
+                argv,
+                env=env,
+                capture_output=True,
+                text=True,
+                preexec_fn=join,
+            )
             if answer.returncode:
                 print(f"the client failed: {answer.stderr.strip()}", flush=True)
                 done.append(float("nan"))
@@ -265,6 +298,7 @@ def _summarize(
         "history": "history --all first page after a (reader's) start",
         "starts": "game starts stored after READY",
         "results": "results --csv through the service (the whole text)",
+        "burn": "a busy loop at nice 10 beside the service (no request)",
     }[args.during]
     print(
         f"{what}, {len(answers)} rounds: "

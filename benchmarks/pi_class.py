@@ -12,8 +12,14 @@ the measured ratio is within 5 % of the target.
 The quota throttles in periods of ``slowdown`` ms (1 ms of CPU per period at
 8x): a process that has used its 1 ms waits for the next period, so a single
 short task can be delayed by up to one period on top of running 8x slower.
-That jitter is real on a loaded Pi too, but it makes the figures a little
-pessimistic.
+Worse, the kernel charges a running task at its tick (4 ms at ``CONFIG_HZ=250``):
+a busy process can run up to a tick past the group's quota, and the group pays
+that debt from the next periods, three or four of them at 8x, in which no
+thread of the group runs, however high its priority. A slow CPU has no such
+debt (a woken thread preempts a nice one at once), so a busy neighbour in the
+same group makes the figures pessimistic by up to 32 ms. A Pi Zero 2 W has
+four cores: :meth:`PiClass.twin` makes another core of the same Pi, a group of
+its own, for a process that would run beside the service there.
 
 Needs root and a writable cgroup file system (``/sys/fs/cgroup``).
 
@@ -58,10 +64,10 @@ def _v1_cpu_dir() -> Path | None:
 class PiClass:
     """A cgroup with a CPU quota of ``1/slowdown`` of one core (see the module docstring)."""
 
-    def __init__(self, slowdown: float = 8.0, *, cpu: int = 0) -> None:
+    def __init__(self, slowdown: float = 8.0, *, cpu: int = 0, name: str = "") -> None:
         self.slowdown = slowdown
         self.cpu = cpu
-        self.name = f"boardctl-pi-class-{os.getpid()}"
+        self.name = name or f"boardctl-pi-class-{os.getpid()}"
         v1 = _v1_cpu_dir()
         if v1 is not None:
             self.path = v1 / self.name
@@ -88,9 +94,15 @@ class PiClass:
 
     def join(self) -> None:
         """Move the calling process into the group and onto its core (a ``preexec_fn``)."""
-        procs = "cgroup.procs" if self.v2 else "tasks"
-        (self.path / procs).write_text(f"{os.getpid()}\n")
-        os.sched_setaffinity(0, {self.cpu})
+        join_group(self.path, self.cpu)
+
+    def twin(self, cpu: int) -> PiClass:
+        """A second group with this one's quota and period, on core ``cpu`` (no calibration):
+        another core of the same Pi."""
+        other = PiClass(self.slowdown, cpu=cpu, name=f"{self.name}-core{cpu}")
+        other.period_us = self.period_us
+        other.set_quota(self.quota_us)
+        return other
 
     def popen(self, argv: Sequence[str], **kwargs: object) -> subprocess.Popen[bytes]:
         """Start ``argv`` inside the group."""
@@ -138,6 +150,13 @@ class PiClass:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+def join_group(path: Path, cpu: int) -> None:
+    """Move the calling process into the group at ``path`` and onto core ``cpu``."""
+    procs = "tasks" if (path / "tasks").exists() else "cgroup.procs"
+    (path / procs).write_text(f"{os.getpid()}\n")
+    os.sched_setaffinity(0, {cpu})
 
 
 def workload_seconds(group: PiClass | None, repeats: int) -> float:
@@ -188,13 +207,18 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def rerun(args: argparse.Namespace, extra: Sequence[str] = ()) -> int | None:
+def rerun(
+    args: argparse.Namespace, extra: Sequence[str] = (), *, second_core: bool = False
+) -> int | None:
     """Run this script again under ``--pi-class``/``--burn``; ``None`` when neither is asked.
 
     The script is started once more without those options (inside the group
     when ``--pi-class`` is set, beside ``--burn`` busy loops), and its exit
     status is returned for the caller to exit with. ``extra`` arguments are
     added to the second run (e.g. a file the first run prepared at full speed).
+    With ``second_core``, a :meth:`PiClass.twin` on core 1 is made too and its path
+    passed as ``--second-core PATH``, for the script's child processes to
+    :func:`join_group` (1).
     """
     if not args.pi_class and not args.burn:
         return None
@@ -214,7 +238,10 @@ def rerun(args: argparse.Namespace, extra: Sequence[str] = ()) -> int | None:
                 f"({group.free_workload_s * 1000:.0f} ms free)",
                 flush=True,
             )
-            return group.popen(argv).wait()
+            if not second_core:
+                return group.popen(argv).wait()
+            with contextlib.closing(group.twin(1)) as twin:
+                return group.popen([*argv, "--second-core", str(twin.path)]).wait()
     finally:
         for proc in burners:
             proc.kill()
