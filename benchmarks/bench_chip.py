@@ -31,6 +31,7 @@ sys.path.insert(0, str(REPO))
 from boardctl.board.frame import changed_runs  # noqa: E402
 from boardctl.link import protocol as p  # noqa: E402
 from tests.rp2040.chip import Chip, Host  # noqa: E402
+from tests.test_protocol import parse_pong_drawn  # noqa: E402
 
 LEDS = 256
 
@@ -123,7 +124,7 @@ def main() -> None:
         shown = [burst.index(f.rgb) for f in chip.frames[mark:] if f.rgb in burst]
         host.send(p.PING, p.ping_payload(1))
         pong = chip.message(p.PONG, after=before)
-        applied, drawn = p.parse_pong(pong.payload)[1], p.parse_pong_drawn(pong.payload)
+        applied, drawn = p.parse_pong(pong.payload)[1], parse_pong_drawn(pong.payload)
         print(
             f"burst of 10 FULL frames: the pin showed frames {shown} (in order: "
             f"{shown == sorted(shown)}); PONG since boot: applied {applied}, drawn {drawn}, "

@@ -31,6 +31,8 @@ import emulator  # noqa: E402
 import ledctl  # noqa: E402
 import protocol as p  # noqa: E402
 
+from tests.test_protocol import parse_runs  # noqa: E402
+
 LEDS = 64
 
 
@@ -73,7 +75,7 @@ def model_apply(frame: bytearray, kind: int, payload: bytes) -> None:
         data = payload[:size]
         frame[:] = data + bytes(size - len(data))
     elif kind == p.DELTA:
-        for start, rgb in p.parse_runs(payload):
+        for start, rgb in parse_runs(payload):
             for i in range(len(rgb) // 3):
                 led = start + i
                 if led < LEDS:

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardctl.board.frame import apply_runs
 from boardctl.link import protocol as p
 from tests.conftest import DATA, REPO
+from tests.test_foundation import apply_runs
 
 sys.path.insert(0, str(REPO / "firmware"))
 emulator = importlib.import_module("emulator")  # (first: it provides `import protocol`)

@@ -20,6 +20,7 @@ from boardctl.board.frame import changed_runs
 from boardctl.link import protocol as p
 from tests.conftest import REPO
 from tests.rp2040.chip import Chip, Host
+from tests.test_protocol import parse_pong_drawn
 
 pytestmark = pytest.mark.rp2040
 
@@ -102,7 +103,7 @@ class Streamed:
         pong = chip.message(p.PONG, after=mark).payload
         token, self.applied, self.bad = p.parse_pong(pong)
         assert token == 0x5A
-        self.drawn = p.parse_pong_drawn(pong)
+        self.drawn = parse_pong_drawn(pong)
         self.replies = [m.kind for m in chip.messages[self.said : mark]]
 
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boardctl import errors
-from boardctl.board.frame import apply_runs, changed_runs
+from boardctl.board.frame import changed_runs
 from boardctl.cli import main
 from boardctl.cribbage import VARIANTS, get_variant
 
@@ -38,6 +38,14 @@ def test_every_error_derives_from_board_error() -> None:
 def test_concrete_errors_also_inherit_a_builtin(error: type, builtin: type) -> None:
     assert issubclass(error, builtin)
     assert issubclass(error, errors.BoardError)
+
+
+def apply_runs(frame: bytes, runs: list[tuple[int, bytes]]) -> bytes:
+    """``frame`` with ``changed_runs`` output applied (what the controller does with a DELTA)."""
+    out = bytearray(frame)
+    for start, rgb in runs:
+        out[3 * start : 3 * start + len(rgb)] = rgb
+    return bytes(out)
 
 
 def _frame_pair(n: int) -> st.SearchStrategy[tuple[bytes, bytes]]:

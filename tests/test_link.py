@@ -20,6 +20,7 @@ from boardctl.link import protocol as p
 from boardctl.link.adalight import adalight_header, adalight_packet, scale_frame
 from boardctl.link.encoder import FrameEncoder
 from boardctl.link.serial_link import AdalightLink, PicoLink, find_port
+from tests.test_protocol import parse_runs
 
 
 def open_pico(**options: Any) -> PicoLink:
@@ -82,7 +83,7 @@ def test_null_and_recording_links() -> None:
     rec.show(b"\x00\x00\x02")
     rec.set_brightness(99.6)
     assert rec.frames == [b"\x00\x00\x01", b"\x00\x00\x02"]
-    assert rec.last_frame == b"\x00\x00\x02"
+    assert rec.frame == b"\x00\x00\x02"
     assert rec.brightness_levels == [100]
     assert rec.wait_for_frames(2, timeout=0.01)
     assert not rec.wait_for_frames(3, timeout=0.01)
@@ -110,7 +111,7 @@ def test_encoder_sends_full_first_then_small_deltas_and_periodic_full() -> None:
     wire = encoder.frame(bytes(frame), now=2.0)
     (delta,) = decode_all(wire)
     assert delta.kind == p.DELTA and len(wire) <= 24
-    assert p.parse_runs(delta.payload) == [(10, b"\x10\x00\x00"), (20, b"\x00\x10\x00")]
+    assert parse_runs(delta.payload) == [(10, b"\x10\x00\x00"), (20, b"\x00\x10\x00")]
     assert delta.seq == (first.seq + 1) & 0xFF
     frame = bytearray(b"\x05" * len(frame))  # everything changed: FULL is smaller
     (full,) = decode_all(encoder.frame(bytes(frame), now=3.0))

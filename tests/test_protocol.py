@@ -28,6 +28,27 @@ runs_strategy = st.lists(
 )
 
 
+def parse_runs(payload: bytes) -> list[tuple[int, bytes]]:
+    """The runs of a DELTA payload (the reference the firmware's own reading is held to);
+    raises ProtocolError unless it is exactly whole runs (``protocol.check_runs``)."""
+    p.check_runs(payload)
+    runs = []
+    index = 0
+    while index < len(payload):
+        start = (payload[index] << 8) | payload[index + 1]
+        stop = index + 3 + 3 * payload[index + 2]
+        runs.append((start, bytes(payload[index + 3 : stop])))
+        index = stop
+    return runs
+
+
+def parse_pong_drawn(payload: bytes) -> int:
+    """The frames drawn that a PONG reports, or -1 if it does not say (the host needs
+    only the token: the count is for the tests and benchmarks that measure the strip)."""
+    p.parse_pong(payload)
+    return (payload[6] << 8) | payload[7] if len(payload) == 8 else -1
+
+
 def wire_roundtrip(kind: int, seq: int, payload: bytes) -> p.Message:
     """Encode, check the framing, and decode through a Decoder."""
     wire = p.encode(kind, seq, payload)
@@ -35,7 +56,7 @@ def wire_roundtrip(kind: int, seq: int, payload: bytes) -> p.Message:
     assert 0 not in wire[1:-1]
     decoder = p.Decoder()
     messages = decoder.feed(wire)
-    assert decoder.bad == 0, decoder.last_error
+    assert decoder.bad == 0
     assert len(messages) == 1
     assert messages[0] == p.Message(kind, seq, payload)
     return messages[0]
@@ -83,7 +104,7 @@ def test_full_round_trip(seq: int, frame: bytes) -> None:
 @settings(deadline=None)
 @given(seqs, runs_strategy)
 def test_delta_round_trip(seq: int, runs: list[tuple[int, bytes]]) -> None:
-    parsed = p.parse_runs(wire_roundtrip(p.DELTA, seq, p.delta_payload(runs)).payload)
+    parsed = parse_runs(wire_roundtrip(p.DELTA, seq, p.delta_payload(runs)).payload)
     # Runs over 255 LEDs come back split; joined they are the same LEDs.
     expected = {}
     for start, rgb in runs:
@@ -249,9 +270,9 @@ def test_a_protocol_1_frame_is_recognised_as_one_never_as_protocol_2() -> None:
 
 def test_bad_payloads_are_rejected_with_reasons() -> None:
     with pytest.raises(ProtocolError, match="cut short"):
-        p.parse_runs(b"\x00\x01\x02\xff\xff\xff")
+        p.check_runs(b"\x00\x01\x02\xff\xff\xff")
     with pytest.raises(ProtocolError, match="zero LEDs"):
-        p.parse_runs(b"\x00\x01\x00")
+        p.check_runs(b"\x00\x01\x00")
     with pytest.raises(ProtocolError, match="whole RGB"):
         p.parse_full(b"\x01\x02")
     with pytest.raises(ProtocolError, match="4 bytes"):
@@ -318,7 +339,7 @@ def test_vectors_messages() -> None:
             ], name
         elif name == "delta_peg_move":
             runs = [(s, bytes.fromhex(r)) for s, r in fields["runs"]]
-            assert p.parse_runs(payload) == runs
+            assert parse_runs(payload) == runs
             assert p.delta_payload(runs) == payload
             assert len(wire) <= 24
         elif name == "full":
@@ -333,8 +354,9 @@ def test_vectors_streams_and_rejects() -> None:
         assert [m.version for m in got] == vector["versions"], vector["name"]
         assert decoder.bad == vector["bad"], vector["name"]
     for vector in VECTORS["rejects"]:
-        with pytest.raises(ProtocolError):
-            p.decode(bytes.fromhex(vector["encoded"]))
+        decoder = p.Decoder()
+        assert decoder.feed(b"\0" + bytes.fromhex(vector["encoded"]) + b"\0") == []
+        assert decoder.bad == 1, vector["why"]
 
 
 def test_multi_bit_damage_never_yields_a_wrong_frame() -> None:
@@ -362,7 +384,7 @@ def test_the_frame_length_guess_is_never_more_than_the_frame(
     """``frame_size_at_least``: what the firmware reads in one call after a frame's header
     is never past the frame's end, and is the frame exactly when no run reaches 254 bytes."""
     rest = p.encode(kind, seq, payload)[1:]  # after the opening delimiter
-    guesses = [p.frame_size_at_least(rest[:k]) for k in range(len(rest) + 1)]
+    guesses = [p.frame_size_at_least(rest, k) for k in range(len(rest) + 1)]
     assert all(guess <= len(rest) for guess in guesses)
     assert guesses[1] == 0 and guesses[5] > 0  # known at the latest from 5 bytes
     assert all(guess in (0, guesses[5]) for guess in guesses)
@@ -372,8 +394,8 @@ def test_the_frame_length_guess_is_never_more_than_the_frame(
 
 
 def test_the_frame_length_guess_says_nothing_for_garbage() -> None:
-    assert p.frame_size_at_least(b"\x05\x02\x00") == 0  # a 0x00 inside: not a frame's start
-    assert p.frame_size_at_least(b"\x02") == 0
+    assert p.frame_size_at_least(b"\x05\x02\x00", 3) == 0  # a 0x00 inside: not a frame's start
+    assert p.frame_size_at_least(b"\x02", 1) == 0
 
 
 @settings(deadline=None)
@@ -399,7 +421,7 @@ def test_each_hands_payload_views_as_feed_hands_messages(junk: bytes, cut: int) 
 @given(st.binary(max_size=60))
 def test_check_runs_accepts_exactly_what_parse_runs_does(payload: bytes) -> None:
     try:
-        p.parse_runs(payload)
+        parse_runs(payload)
     except ProtocolError:
         with pytest.raises(ProtocolError):
             p.check_runs(payload)
@@ -417,7 +439,7 @@ def test_pong_carries_frames_drawn_when_the_controller_counts_them(
     new = p.pong_payload(token, applied, bad, drawn)
     assert len(old) == 6 and new[:6] == old
     assert p.parse_pong(new) == p.parse_pong(old) == (token, applied, bad)
-    assert p.parse_pong_drawn(new) == drawn and p.parse_pong_drawn(old) == -1
+    assert parse_pong_drawn(new) == drawn and parse_pong_drawn(old) == -1
     with pytest.raises(ProtocolError):
         p.parse_pong(new[:7])
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardctl.board.frame import apply_runs, changed_runs
+from boardctl.board.frame import changed_runs
+from tests.test_foundation import apply_runs
 
 
 def reference_runs(old: bytes, new: bytes, max_gap: int) -> list[tuple[int, bytes]]:

@@ -46,11 +46,3 @@ def changed_runs(old: Frame, new: Frame, *, max_gap: int = 2) -> list[tuple[int,
         last = i
     runs.append((start, last + 1))
     return [(s, bytes(new[3 * s : 3 * e])) for s, e in runs]
-
-
-def apply_runs(frame: Frame, runs: list[tuple[int, bytes]]) -> Frame:
-    """Apply ``changed_runs`` output to a frame."""
-    out = bytearray(frame)
-    for start, rgb in runs:
-        out[3 * start : 3 * start + len(rgb)] = rgb
-    return bytes(out)

@@ -94,10 +94,6 @@ class RecordingLink(NullLink):
         super().__init__()
         self._changed = threading.Condition()
 
-    @property
-    def last_frame(self) -> bytes | None:
-        return self.frame
-
     def show(self, frame: bytes) -> None:
         frame = bytes(frame)
         with self._changed:

@@ -63,8 +63,6 @@ def parse_address(text: str) -> tuple[str, int]:
 class DdpLink(Closing):
     """A WLED controller over DDP (``path``/``device`` = ``HOST[:PORT]``)."""
 
-    kind = "ddp"
-
     def __init__(
         self,
         *,

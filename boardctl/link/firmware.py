@@ -102,12 +102,10 @@ def install_command(
     return [*command, "reset"]
 
 
-def request_update_mode(
-    port: str, baud: int = 1_000_000, settle: float = 0.5, gone: float = 1.0, back: float = 10.0
-) -> None:
+def request_update_mode(port: str, settle: float = 0.5) -> None:
     """Ask a running controller to leave its REPL free (UPDATE) for mpremote, without BOOTSEL;
-    its USB port (firmware/usb.py) goes and comes back: wait ``gone`` seconds for it to go
-    (an older firmware's stays) and ``back`` for it to return."""
+    its USB port (firmware/usb.py) goes and comes back: wait a second for it to go (an older
+    firmware's stays) and ten for it to return."""
     import serial
 
     from boardctl.link import protocol
@@ -117,14 +115,14 @@ def request_update_mode(
     if path is None:
         raise LinkError(f"no Pico (USB {PICO_MICROPYTHON}) found: pass --port")
     try:
-        with serial.Serial(path, baud, timeout=0.2, write_timeout=1.0, exclusive=True) as link:
+        with serial.Serial(path, 1_000_000, timeout=0.2, write_timeout=1.0, exclusive=True) as link:
             link.write(protocol.encode(protocol.UPDATE, 0, protocol.UPDATE_KEY))
             link.flush()
     except OSError as exc:
         raise LinkError(
             f"cannot open {path} ({exc}): stop boardctl first (sudo systemctl stop boardctl)"
         ) from None
-    wait_for_port_back(path, gone, back)
+    wait_for_port_back(path, gone=1.0, back=10.0)
     time.sleep(settle)  # the controller stops and prints its update-mode line
 
 

@@ -50,7 +50,6 @@ NAK_NEED_FULL = 6  # DELTA refused: no base frame since boot or a gap; send a FU
 
 # ERROR codes.
 ERR_VERSION = 1  # protocol versions differ
-ERR_OTHER = 2
 ERR_NO_BUZZER = 3  # a TONE, but the controller has no buzzer pin set
 
 DELIMITER = b"\x00"
@@ -198,7 +197,7 @@ def find_zero(buf: "Buffer", start: int, end: int) -> int:
         return -1
 
 
-def frame_size_at_least(prefix: "Buffer", end: int = -1) -> int:
+def frame_size_at_least(prefix: "Buffer", end: int) -> int:
     """From a frame's first bytes after its opening delimiter (``prefix[:end]``): the fewest
     bytes the whole frame can have (COBS adds at least one code byte; exactly this long when
     no run reaches 254 bytes), once the length field is in; 0 before. The firmware reads that
@@ -206,8 +205,6 @@ def frame_size_at_least(prefix: "Buffer", end: int = -1) -> int:
     header = bytearray(HEADER_LEN)
     got = 0
     index = 0
-    if end < 0:
-        end = len(prefix)
     while index < end and got < HEADER_LEN:
         code = prefix[index]
         if code == 0:
@@ -314,21 +311,11 @@ def verify_legacy(frame: bytes) -> bytes:
     return body
 
 
-def decode(encoded: bytes) -> Message:
-    """Verify and decode one COBS frame (without delimiters); raises ProtocolError."""
-    body = bytearray(len(encoded))
-    size = verify_into(encoded, len(encoded), body)
-    kind = body[0]
-    if kind not in KIND_NAMES:
-        raise ProtocolError(f"unknown message kind 0x{kind:02x}")
-    return Message(kind, body[1], bytes(body[HEADER_LEN:size]))
-
-
 class Decoder:
     """Splits a byte stream into verified messages, resyncing at every 0x00: ``feed`` returns
     them; ``each`` calls ``handler(kind, seq, payload, version)`` with ``payload`` a view of a
     buffer the next frame reuses (the firmware's way: no allocation). A bad frame is counted
-    in ``bad`` (``last_error``; its NAK reason in ``errors`` until the next feed)."""
+    in ``bad`` (its NAK reason in ``errors`` until the next feed)."""
 
     def __init__(self, max_payload: int = 3 * MAX_LEDS) -> None:
         raw = HEADER_LEN + max_payload
@@ -338,12 +325,10 @@ class Decoder:
         self.body = bytearray(self.max_len)  # the decoded body of the frame in hand
         self.overflow = False
         self.bad = 0
-        self.last_error = ""
         self.errors: list[int] = []
 
-    def _reject(self, reason: int, text: str) -> None:
+    def _reject(self, reason: int) -> None:
         self.bad += 1
-        self.last_error = text
         self.errors.append(reason)
 
     def feed(self, data: bytes) -> "list[Message]":
@@ -380,7 +365,7 @@ class Decoder:
         if size > self.max_len:
             self.overflow = True
             self.size = 0
-            self._reject(NAK_TOO_LONG, f"frame longer than {self.max_len} bytes")
+            self._reject(NAK_TOO_LONG)
             return False
         self.buffer[self.size : size] = view[start:stop]
         self.size = size
@@ -388,23 +373,23 @@ class Decoder:
 
     def _frame(self, frame: "Buffer", n: int, handler: "Handler") -> None:
         if n > self.max_len:
-            self._reject(NAK_TOO_LONG, f"frame longer than {self.max_len} bytes")
+            self._reject(NAK_TOO_LONG)
             return
         version = PROTOCOL_VERSION
         body = self.body
         try:
             size = verify_into(frame, n, body)
-        except ProtocolError as exc:
+        except ProtocolError:
             try:  # an old peer? (rare: only when the CRC-32 failed)
                 body = bytearray(verify_legacy(bytes(frame[:n])))
                 size = len(body)
                 version = LEGACY_VERSION
             except ProtocolError:
-                self._reject(NAK_CORRUPT, str(exc))
+                self._reject(NAK_CORRUPT)
                 return
         kind = body[0]
         if kind not in KIND_NAMES:
-            self._reject(NAK_UNKNOWN, f"unknown message kind 0x{kind:02x}")
+            self._reject(NAK_UNKNOWN)
             return
         handler(kind, body[1], memoryview(body)[HEADER_LEN:size], version)
 
@@ -472,22 +457,9 @@ def delta_payload(runs: "list[tuple[int, bytes]]") -> bytes:
     return bytes(out)
 
 
-def parse_runs(payload: "Buffer") -> "list[tuple[int, bytes]]":
-    """The runs of a DELTA payload; raises ProtocolError unless it is exactly whole runs."""
-    check_runs(payload)
-    runs = []
-    index = 0
-    while index < len(payload):
-        start = (payload[index] << 8) | payload[index + 1]
-        stop = index + 3 + 3 * payload[index + 2]
-        runs.append((start, bytes(payload[index + 3 : stop])))
-        index = stop
-    return runs
-
-
 def check_runs(payload: "Buffer") -> None:
-    """Raise ProtocolError unless a DELTA payload is exactly whole runs (``parse_runs``'s
-    checks, without building the runs: the firmware applies them from the payload)."""
+    """Raise ProtocolError unless a DELTA payload is exactly whole runs (checked without
+    building the runs: the firmware applies them from the payload)."""
     index = 0
     end = len(payload)
     if end == 0:
@@ -603,12 +575,6 @@ def parse_pong(payload: "Buffer") -> "tuple[int, int, int]":
         _need(payload, 6, "PONG")
     token, applied, bad = struct.unpack_from(">3H", payload)
     return (token, applied, bad)
-
-
-def parse_pong_drawn(payload: "Buffer") -> int:
-    """The frames drawn that a PONG reports, or -1 if it does not say."""
-    parse_pong(payload)
-    return (payload[6] << 8) | payload[7] if len(payload) == 8 else -1
 
 
 def nak_payload(expected_seq: int, reason: int) -> bytes:
