@@ -105,7 +105,7 @@ class FrameEncoder:
         self.chunk_set = None  # (a resent chunk would now restart that frame: no more)
         return self._encode(protocol.DELTA, payload)
 
-    def brightness(self, level: int, budget_ma: int = 0, led_ma: int = 60) -> bytes:
+    def brightness(self, level: int, budget_ma: int, led_ma: int) -> bytes:
         return self._encode(
             protocol.BRIGHTNESS, protocol.brightness_payload(level, budget_ma, led_ma)
         )

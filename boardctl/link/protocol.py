@@ -573,8 +573,7 @@ def parse_pong(payload: "Buffer") -> "tuple[int, int, int]":
     """``(token, applied, bad)`` of a PONG payload."""
     if len(payload) != 8:
         _need(payload, 6, "PONG")
-    token, applied, bad = struct.unpack_from(">3H", payload)
-    return (token, applied, bad)
+    return struct.unpack_from(">3H", payload)
 
 
 def nak_payload(expected_seq: int, reason: int) -> bytes:

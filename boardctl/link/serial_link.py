@@ -257,7 +257,7 @@ class PicoLink(SerialBackend):
         if chunk_leds is None:  # chunks on a UART (bit errors); USB checks and retries itself
             uart = "baud" in options or "baudrate" in options
             chunk_leds = protocol.CHUNK_LEDS if uart else 0
-        if not 0 <= chunk_leds <= 4096:
+        if not 0 <= chunk_leds <= protocol.MAX_LEDS:
             raise ConfigError(f"LEDs per FULL chunk must be 0 (whole) to 4096, not {chunk_leds}")
         self.chunk_leds = chunk_leds  # once the controller says it takes chunks
         self.encoder = FrameEncoder(full_every=full_every)
