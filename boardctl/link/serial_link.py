@@ -30,11 +30,9 @@ def find_port(vid_pid: str) -> str | None:
     """The device path of the first serial port with this USB VID:PID, or None."""
     from serial.tools import list_ports
 
-    vid, pid = parse_vid_pid(vid_pid)
-    for port in sorted(list_ports.comports(), key=lambda p: str(p.device)):
-        if port.vid == vid and port.pid == pid:
-            return str(port.device)
-    return None
+    wanted = parse_vid_pid(vid_pid)
+    ports = sorted(list_ports.comports(), key=lambda p: str(p.device))
+    return next((str(p.device) for p in ports if (p.vid, p.pid) == wanted), None)
 
 
 class SerialBackend(Closing):
