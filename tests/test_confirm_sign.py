@@ -15,7 +15,7 @@ from boardctl.game import JsonValue
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.results.export import read_csv, write_csv
-from boardctl.results.sign import check, key_id, read_key, sign, write_key
+from boardctl.results.sign import check_record, key_id, read_key, sign, write_key
 from boardctl.results.source import load_games
 
 
@@ -120,13 +120,16 @@ def test_signed_rows_verify_and_any_change_fails(tmp_path: Path) -> None:
     key = write_key(tmp_path / "board.key")
     signed = sign(result, key)
     assert signed.key == key_id(key) and len(signed.hmac) == 64
-    assert check(signed, key) is None
-    assert check(result, key) == "not signed"
-    assert (check(signed, bytes(32)) or "").startswith(f"signed with key {key_id(key)}, not k-")
+    assert check_record(signed.to_dict(), key) is None
+    assert check_record(result.to_dict(), key) == "not signed"
+    assert (check_record(signed.to_dict(), bytes(32)) or "").startswith(
+        f"signed with key {key_id(key)}, not k-"
+    )
     for change in ({"spread": signed.spread + 1}, {"names": ("Ann", "Bob")},
                    {"end": "2000-01-01T00:00:00.000Z"}, {"confirmed": (0,)}):  # fmt: skip
         assert (
-            check(replace(signed, **change), key) == "the HMAC does not match: the row was changed"
+            check_record(replace(signed, **change).to_dict(), key)
+            == "the HMAC does not match: the row was changed"
         )
 
 

@@ -34,7 +34,7 @@ def service_report(path: Path) -> tuple[dict[str, object] | None, int]:
 
 
 def last_frame(wal: Path) -> int:
-    scan = integrity.scan_wal(wal)
+    scan = integrity.scan_wal(wal.read_bytes())
     assert scan is not None
     return scan.frames
 

@@ -70,7 +70,8 @@ def files(path: Path) -> dict[str, bytes]:
 def test_a_bit_flipped_early_in_the_wal_is_reported_and_the_files_kept(tmp_path: Path) -> None:
     path = live_copy(tmp_path)
     wal = Path(f"{path}-wal")
-    assert scan_wal(wal) is not None and scan_wal(wal).damaged is False  # type: ignore[union-attr]
+    scan = scan_wal(wal.read_bytes())
+    assert scan is not None and scan.damaged is False
     flip(wal, frame_offset(wal, 8) + 24 + 100)  # inside the page of an early frame (after the
     # first game start's transaction: its event, snapshot, kept rows and totals)
     before = files(path)
@@ -134,10 +135,10 @@ def test_a_zero_byte_database_is_reported_not_a_silent_new_game(tmp_path: Path) 
 def test_a_torn_last_write_recovers_silently(tmp_path: Path, cut: str) -> None:
     path = live_copy(tmp_path)
     wal = Path(f"{path}-wal")
-    scan = scan_wal(wal)
+    scan = scan_wal(wal.read_bytes())
     assert scan is not None
     # The last transaction was in flight: the mark was not written after it.
-    mark = integrity.read_mark(path)
+    mark = integrity.parse_mark(integrity.mark_path(path).read_bytes())
     assert mark is not None
     with Journal.open(tmp_path / "live" / "journal.sqlite", readonly=True) as whole:
         acknowledged = list(whole.records())[: mark.seq - 1]

@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.result_feed import DAY, ResultFeed
-from boardctl.results.derive import GameFold, journal_rows, played_games
+from boardctl.results.derive import GameFold, journal_rows
 from boardctl.results.sign import sign_record
 from boardctl.store.integrity import restore_backup
 from boardctl.store.journal import Journal
-from tests.test_results_kept import SETUPS, imported, play
+from tests.test_results_kept import SETUPS, imported, play, snapshot_seqs
 
 KEY = bytes(range(32))
 
@@ -37,7 +37,7 @@ def full_fold_records(path: Path, key: bytes | None) -> dict[str, dict[str, Any]
         rows = journal_rows(journal)
     crcs = {seq: crc for seq, _, _, crc in rows}
     records = {}
-    for game in played_games(rows, board="b1", path=str(path)):
+    for game in GameFold(board="b1", path=str(path), rows=rows).games():
         seq = game.result.first_seq
         record = {"id": f"{seq}-{crcs[seq]:08x}", **game.result.to_dict()}
         records[record["id"]] = record if key is None else sign_record(record, key)
@@ -95,7 +95,7 @@ def test_the_feed_start_reads_the_kept_results_and_folds_only_the_current_game(
         play(keeper, random.Random(2), 5)
     expected = full_fold_records(path, None)
     with Journal.open(path, readonly=True) as journal:
-        last_start = journal.snapshot_seqs()[-1]
+        last_start = snapshot_seqs(journal)[-1]
         events = journal.stored_seq()
     folded: list[int] = []
     real_add = GameFold.add
@@ -145,7 +145,7 @@ def test_the_feed_since_a_time_reads_the_games_after_the_game_start_before_it_on
                 assert wanted <= feed.results.keys()
                 assert all(full[game] == record for game, record in feed.results.items())
                 with Journal.open(path, readonly=True) as journal:
-                    starts = journal.snapshot_seqs()
+                    starts = snapshot_seqs(journal)
                     times = {row[0]: row[1] for row in journal.event_rows()}
                 before = [seq for seq in starts if times[seq] < feed_since(feed)]
                 if before and step == 0:  # none read from the games before it

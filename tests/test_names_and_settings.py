@@ -15,7 +15,7 @@ from boardctl.cribbage.variants import TARGET_RANGE
 from boardctl.errors import ConfigError, EntryError
 from boardctl.game.commands import Cut, NewGame, Next, Peg, Set
 from boardctl.game.keeper import Scorekeeper
-from boardctl.results.derive import played_games
+from boardctl.results.derive import GameFold
 from boardctl.service.app import game_setup
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,7 +31,7 @@ def test_four_names_in_partnerships_make_two_teams_everywhere() -> None:
     keeper.apply(Peg(1, 121, "correction"))
     assert "game won by Bob & Dave (2 game points)" in summary_lines(keeper.status())
     rows = [(r["seq"], r["at"], r["event"], 0) for r in keeper.history()]
-    (game,) = played_games(rows, board="test")  # results
+    (game,) = GameFold(board="test", rows=rows).games()  # results
     assert game.result.names == tuple(teams) and game.result.winner_name == "Bob & Dave"
     assert game.result.players == (("Alice", "Carol"), ("Bob", "Dave"))
     six = Scorekeeper.memory(NewGame(variant="six-player", names=tuple("ABCDEF")))

@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Next, Redo, Refile, Undo
 from boardctl.game.keeper import Scorekeeper
-from boardctl.results.derive import journal_rows, played_games
+from boardctl.results.derive import GameFold, journal_rows
 from boardctl.results.export import write_csv
-from boardctl.results.kept import in_doubt, kept_games
+from boardctl.results.kept import each_kept_game, in_doubt
 from boardctl.results.model import PlayedGame
 from boardctl.results.records import records
 from boardctl.results.source import load_csv, load_games, load_records, load_results
@@ -77,9 +77,14 @@ def imported(path: Path) -> Path:
     return copy
 
 
+def snapshot_seqs(journal: Journal) -> list[int]:
+    """The events with a snapshot stored, in order."""
+    return [int(seq) for (seq,) in journal._query("SELECT seq FROM snapshots ORDER BY seq")]
+
+
 def full_fold(path: Path) -> list[PlayedGame]:
     with Journal.open(path, readonly=True) as journal:
-        return played_games(journal_rows(journal), board="b", path=str(path))
+        return GameFold(board="b", path=str(path), rows=journal_rows(journal)).games()
 
 
 def full_csv(games: list[PlayedGame], board: str) -> str:
@@ -214,26 +219,26 @@ def test_the_kept_games_are_read_not_folded(
         last_start = list(journal.game_rows())[-1][0]
         events = journal.event_rows()[-1][0]
     folded: list[int] = []
-    real_add = kept_games.__globals__["GameFold"].add
+    real_add = each_kept_game.__globals__["GameFold"].add
 
     def counted_add(self: Any, rows: Any) -> None:
         rows = list(rows)
         folded.extend(row[0] for row in rows)
         real_add(self, rows)
 
-    monkeypatch.setattr(kept_games.__globals__["GameFold"], "add", counted_add)
+    monkeypatch.setattr(each_kept_game.__globals__["GameFold"], "add", counted_add)
     assert load_games(path, board="b") == full
     assert min(folded, default=events) > last_start  # only the current game was folded
     assert len(folded) == events - last_start
     folded.clear()
     decoded: list[str] = []
-    real_decode = kept_games.__globals__["decode_games"]
+    real_decode = each_kept_game.__globals__["decode_games"]
 
     def counted_decode(body: str, board: str, **options: Any) -> Any:
         decoded.append(body)
         return real_decode(body, board, **options)
 
-    monkeypatch.setitem(kept_games.__globals__, "decode_games", counted_decode)
+    monkeypatch.setitem(each_kept_game.__globals__, "decode_games", counted_decode)
     assert load_records(path).to_dict() == records(full).to_dict()
     assert decoded == [] and len(folded) == events - last_start  # the totals, and this game
     assert load_results(path, board="b") == [game.result for game in full]

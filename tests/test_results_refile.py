@@ -16,7 +16,7 @@ from boardctl.cli import main
 from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Peg, Refile, parse_command
 from boardctl.game.machine import Machine
-from boardctl.results.derive import played_games
+from boardctl.results.derive import GameFold
 from boardctl.store.journal import Journal
 from tools.random_player import random_command
 
@@ -98,7 +98,7 @@ def test_the_folds_totals_by_track_and_kind_equal_the_replayed_games(
 ) -> None:
     events, machine, ledger, _ = play(variant, seed)
     rows = [(seq, float(seq), event, 0) for seq, event in enumerate(events, start=1)]
-    (game,) = played_games(rows, board="t")
+    (game,) = GameFold(board="t", rows=rows).games()
     folded = totals((e.track, e.kind, e.points) for e in game.entries)
     standing = totals(ledger)
     assert folded == Counter({key: p for key, p in standing.items() if key[1] != "start"})

@@ -19,7 +19,7 @@ from boardctl.demo.game import DemoGame
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.setup import PRESETS
-from boardctl.results.derive import played_games
+from boardctl.results.derive import GameFold
 from boardctl.view import lines_failed
 
 # losers' scores that straddle the lines at 121 (91, 61, 31) and the fractions (91, 61)
@@ -65,7 +65,7 @@ def test_award_status_words_labels_and_result_agree(preset: str, variant: str, t
                 if skunk:
                     assert any(w.endswith(LINE_WORDS[skunk - 1]) for w in named)
                 rows = [(r["seq"], r["at"], r["event"], 0) for r in keeper.history()]
-            (game,) = played_games(rows, board="test")  # the results' derivation
+            (game,) = GameFold(board="test", rows=rows).games()  # the results' derivation
             assert game.result.skunk == skunk
             assert game.result.game_points == status["won_points"]
 

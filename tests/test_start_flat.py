@@ -28,7 +28,7 @@ from boardctl.results.kept import import_events, in_doubt
 from boardctl.service.fault import JournalKeeper
 from boardctl.store import journal as journal_module
 from boardctl.store.journal import Journal
-from tests.test_results_kept import SETUPS, play, same_as_full_fold
+from tests.test_results_kept import SETUPS, play, same_as_full_fold, snapshot_seqs
 
 Row = tuple[int, float, dict[str, Any], int]
 
@@ -51,13 +51,13 @@ def test_an_imported_journal_gets_its_snapshots_once_and_then_resumes_from_the_l
 ) -> None:
     path = imported(tmp_path)
     with Journal.open(path, readonly=True) as journal:
-        assert journal.snapshot_seqs() == [] and in_doubt(journal)
+        assert snapshot_seqs(journal) == [] and in_doubt(journal)
     with Scorekeeper.open(path, readonly=True, full_replay=True) as full:
         expected = full.state.to_dict()
     with Scorekeeper.open(path) as keeper:  # the first writer's open stores them
         assert keeper.state.to_dict() == expected
         assert keeper.journal is not None and not in_doubt(keeper.journal)
-        starts = keeper.journal.snapshot_seqs()
+        starts = snapshot_seqs(keeper.journal)
     assert len(starts) > 3
     monkeypatch.setattr(journal_module, "CHECKED_AT_START", 1)  # as for a very long journal
     read: list[tuple[int, int]] = []
@@ -103,9 +103,9 @@ def test_the_service_stores_an_imported_journals_game_starts_after_it_starts_by_
     try:
         journal = keeper.journal
         assert keeper.state.to_dict() == expected  # open: replayed, nothing stored yet
-        assert journal.starts_pending and in_doubt(journal) and journal.snapshot_seqs() == []
+        assert journal.starts_pending and in_doubt(journal) and snapshot_seqs(journal) == []
         keeper.apply(NewGame(variant="six-card", mode="guided", target=31))  # before the thread
-        assert journal.snapshot_seqs() == [keeper.seq]  # its snapshot, and no kept rows
+        assert snapshot_seqs(journal) == [keeper.seq]  # its snapshot, and no kept rows
         play(keeper.inner, random.Random(9), 40)  # type: ignore[arg-type]
         posted: list[Any] = []
         keeper.after_start(posted.append)  # what the loop does once it serves
@@ -152,7 +152,7 @@ def played_rows(path: Path, rng: random.Random, steps: int) -> tuple[list[Row], 
     with Scorekeeper.open(path, setup=rng.choice(SETUPS)) as keeper:
         play(keeper, rng, steps)
     with Journal.open(path, readonly=True) as journal:
-        return journal.event_rows(), journal.snapshot_seqs()
+        return journal.event_rows(), snapshot_seqs(journal)
 
 
 def starts_from_the_last_game_start(path: Path, starts: list[int]) -> Scorekeeper:
@@ -208,14 +208,14 @@ def test_an_import_or_a_restore_stores_the_game_starts_so_the_first_start_reads_
         where = ["--journal", str(path), "--socket", str(folder / "none.sock")]
         assert main(["restore", "1", *where]) == 0
     with Journal.open(path, readonly=True) as journal:
-        assert journal.snapshot_seqs() == starts and not in_doubt(journal)
+        assert snapshot_seqs(journal) == starts and not in_doubt(journal)
         assert [row[3] for row in journal.event_rows()] == [row[3] for row in rows]
     same_as_full_fold(path)
     with starts_from_the_last_game_start(path, starts) as keeper:  # and plays on
         play(keeper, rng, 100)
     with Journal.open(path, readonly=True) as journal:
         assert not in_doubt(journal)
-        starts = journal.snapshot_seqs()
+        starts = snapshot_seqs(journal)
     starts_from_the_last_game_start(path, starts).close()
     same_as_full_fold(path)
 
@@ -250,7 +250,7 @@ def test_a_restore_stores_the_game_starts_of_a_backup_taken_without_them(
     assert main(["restore", "1", *where]) == 0
     assert "restored" in capsys.readouterr().out
     with Journal.open(path, readonly=True) as journal:
-        assert journal.snapshot_seqs() == starts and not in_doubt(journal)
+        assert snapshot_seqs(journal) == starts and not in_doubt(journal)
         assert journal.stored_seq() == len(rows)
     starts_from_the_last_game_start(path, starts).close()
     same_as_full_fold(path)

@@ -30,7 +30,7 @@ from boardctl.errors import ControlError
 from boardctl.game import JsonValue
 from boardctl.game.commands import Peg
 from boardctl.game.keeper import Scorekeeper
-from boardctl.results.derive import GameFold, played_games
+from boardctl.results.derive import GameFold
 from boardctl.service.journal_reader import JournalRecords
 from boardctl.store.journal import Journal
 from boardctl.web.page_config import parse_web_config
@@ -189,7 +189,7 @@ def test_a_fold_fed_in_batches_gives_the_games_of_one_fold(
     edges = [0, *sorted(int(c * len(journal_rows)) for c in cuts), len(journal_rows)]
     for start, end in itertools.pairwise(edges):
         fold.add(journal_rows[start:end])
-        assert fold.games() == played_games(journal_rows[:end], board="b")
+        assert fold.games() == GameFold(board="b", rows=journal_rows[:end]).games()
     assert fold.seq == journal_rows[-1][0]
 
 

@@ -89,15 +89,10 @@ Row = tuple[int, float, dict[str, Any], int]
 journal_rows = Journal.event_rows
 
 
-def played_games(rows: Iterable[Row], *, board: str, path: str = "journal") -> list[PlayedGame]:
-    """Every finished game in ``rows`` (events with their chained checksums), in order."""
-    return GameFold(board=board, path=path, rows=rows).games()
-
-
 class GameFold:
-    """:func:`played_games`, fed a journal's rows a batch at a time (a reader that follows it):
-    ``add(rows)`` folds the next rows (the first given as ``rows``), ``games()`` gives the
-    finished games so far."""
+    """Every finished game in a journal's rows (events with their chained checksums), in order,
+    fed a batch at a time (a reader that follows it): ``add(rows)`` folds the next rows (the
+    first given as ``rows``), ``games()`` gives the finished games so far."""
 
     def __init__(self, *, board: str, path: str = "journal", rows: Iterable[Row] = ()) -> None:
         self.board = board

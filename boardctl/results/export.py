@@ -15,7 +15,7 @@ from json.encoder import encode_basestring
 from typing import Any, TextIO
 
 from boardctl.errors import ResultsError
-from boardctl.results.model import FIELDS, FORMAT, GameResult, field_type
+from boardctl.results.model import FIELDS, FORMAT, TYPES, GameResult
 
 
 def _json(value: Any) -> str:
@@ -30,11 +30,11 @@ def _json(value: Any) -> str:
 
 _WRITERS: dict[str, Any] = dict.fromkeys(("ints", "strs", "teams"), _json)  # lists: as JSON
 _WRITERS["bool"] = lambda yes: "true" if yes else "false"
-_CELLS = tuple((name, _WRITERS.get(field_type(name), str)) for name in FIELDS)
+_CELLS = tuple((name, _WRITERS.get(TYPES[name], str)) for name in FIELDS)
 
 
 def _value(name: str, cell: str) -> Any:
-    kind = field_type(name)
+    kind = TYPES[name]
     try:
         if kind in ("int", "int?"):
             return None if cell == "" and kind == "int?" else int(cell)
@@ -88,9 +88,7 @@ def csv_lines(kept: Iterable[str], results: Iterable[GameResult]) -> Iterator[st
 
 def write_csv(results: Iterable[GameResult], out: TextIO) -> None:
     """The header, then one row per result (RFC 4180 quoting, ``\\r\\n`` line ends)."""
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(FIELDS)
-    writer.writerows(map(result_row, results))
+    out.writelines(csv_lines((), results))
 
 
 def read_csv(text: TextIO) -> Iterator[GameResult]:

@@ -7,7 +7,7 @@ writer stores, in the same transaction, the games finished since the game start 
 their entries (``games``), their results alone (``results``), their CSV rows after the
 board cell (``csv``) and the players' running totals (``totals``, the latest only).
 
-A reader (:func:`kept_games`) takes the rows in order while each begins where the one
+A reader (:func:`each_kept_game`) takes the rows in order while each begins where the one
 before ended and its checksum holds, then folds the rest of the journal from the
 snapshot where they end: the answer is always the fold's. The writer rebuilds them when
 they are in doubt (:func:`store_game_starts`); an import stores them with its events
@@ -116,7 +116,7 @@ def _fold_on(journal: Journal) -> tuple[int, GameFold, Records | None]:
     the running totals kept at that game start (None: not kept)."""
     last = journal.last_seq
     begin, fold = _fold_from(journal, last, last, KEPT_BOARD)
-    found = journal.totals()
+    found = journal.latest("totals")
     return begin, fold, None if found is None or found[0] != begin else Records.load(found[1])
 
 
@@ -131,18 +131,13 @@ def games_before_start(journal: Journal) -> Kept:
     return _kept(begin, games, None if totals is None else records(games, totals))
 
 
-def kept_games(journal: Journal, *, board: str, entries: bool = True) -> list[PlayedGame]:
-    """Every finished game of ``journal``, as :func:`~.derive.played_games` folds them all:
-    the kept rows, then the fold of the rest (the kept ones without entries unless
-    ``entries``)."""
-    return list(each_kept_game(journal, board=board, entries=entries))
-
-
 def each_kept_game(
     journal: Journal, *, board: str, entries: bool = True, after: int = 1
 ) -> Iterator[PlayedGame]:
-    """:func:`kept_games` one at a time (only one kept row decoded at once); from game start
-    ``after`` on: the games of the kept rows after it, then the fold of the rest."""
+    """Every finished game of ``journal`` from game start ``after`` on, as
+    :class:`~.derive.GameFold` folds them all, one at a time: the games of the kept rows after
+    it (only one row decoded at once; without entries unless ``entries``), then the fold of
+    the rest."""
     covered = after  # the rows so far span the events before this one
     for seq, _, body in journal.game_rows(after):
         yield from decode_games(body, board, entries=entries)
@@ -164,7 +159,7 @@ def _results_kept(journal: Journal, board: str, after: int = 1) -> tuple[int, li
 
 
 def kept_results(journal: Journal, *, board: str) -> list[GameResult]:
-    """The results of :func:`kept_games`, read from the journal's ``results`` rows, then
+    """The results of :func:`each_kept_game`, read from the journal's ``results`` rows, then
     those of the games after them."""
     covered, kept = _results_kept(journal, board)
     rest = each_kept_game(journal, board=board, entries=False, after=covered)
@@ -211,7 +206,7 @@ def _decoded(before: str, bodies: list[str], at_once: int = 64) -> Iterator[str]
 def kept_records(journal: Journal) -> Records:
     """The records of every finished game: the running totals the journal keeps at its last
     game start, and the games after it (:func:`~.records.records` over every game if none)."""
-    found = journal.totals()
+    found = journal.latest("totals")
     after, totals = (found[0], Records.load(found[1])) if found else (1, None)
     return records(each_kept_game(journal, board=KEPT_BOARD, after=after), totals)
 

@@ -84,10 +84,6 @@ class GameResult:
             )
         return cls(**values)
 
-    def canonical(self) -> bytes:
-        """The bytes an HMAC signs (:func:`canonical` of :meth:`to_dict`)."""
-        return canonical(self.to_dict())
-
 
 def canonical(row: Mapping[str, Any]) -> bytes:
     """The bytes an HMAC signs: the row as compact JSON, sorted keys, UTF-8, ``hmac`` empty."""
@@ -109,14 +105,9 @@ _KINDS = {
     "tuple[str, ...]": "strs",
     "tuple[tuple[str, ...], ...]": "teams",
 }
-_TYPES = {f.name: _KINDS[str(f.type)] for f in fields(GameResult)}
-_LISTS = tuple(name for name, kind in _TYPES.items() if kind in ("strs", "ints"))
-_TEAMS = tuple(name for name, kind in _TYPES.items() if kind == "teams")
-
-
-def field_type(name: str) -> str:
-    """The type of field ``name``: int, int?, str, bool, ints, strs or teams."""
-    return _TYPES[name]
+TYPES = {f.name: _KINDS[str(f.type)] for f in fields(GameResult)}
+_LISTS = tuple(name for name, kind in TYPES.items() if kind in ("strs", "ints"))
+_TEAMS = tuple(name for name, kind in TYPES.items() if kind == "teams")
 
 
 _ITEMS = {"ints": "int", "strs": "str", "teams": "strs"}  # a list's kind: its items' kind
@@ -133,7 +124,7 @@ def _is(kind: str, value: Any) -> bool:
 
 
 def _checked(name: str, value: Any) -> Any:
-    kind = _TYPES[name]
+    kind = TYPES[name]
     if not _is(kind, value):
         raise ResultsError(f"result field {name} must be {kind}, not {value!r}")
     if kind == "teams":

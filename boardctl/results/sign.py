@@ -91,11 +91,6 @@ def sign_record(record: Mapping[str, Any], key: bytes) -> dict[str, Any]:
     return {**named, "hmac": _mac(named, key)}
 
 
-def check(result: GameResult, key: bytes) -> str | None:
-    """Why ``result`` fails verification under ``key``, or None if it verifies."""
-    return check_record(result.to_dict(), key)
-
-
 def check_record(record: Mapping[str, Any], key: bytes) -> str | None:
     """Why a result row (an export's row, or a broker's record with its ``id``) fails, or None.
 

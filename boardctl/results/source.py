@@ -11,21 +11,19 @@ from pathlib import Path
 from boardctl.errors import ResultsError
 from boardctl.game.setup import player_key
 from boardctl.results.board import board_id
-from boardctl.results.kept import kept_csv, kept_games, kept_records, kept_results
+from boardctl.results.kept import each_kept_game, kept_csv, kept_records, kept_results
 from boardctl.results.model import GameResult, PlayedGame
 from boardctl.results.records import Records, records
 from boardctl.store.journal import Journal
 
 
-def load_games(
-    path: str | os.PathLike[str], *, board: str | None = None, entries: bool = True
-) -> list[PlayedGame]:
+def load_games(path: str | os.PathLike[str], *, board: str | None = None) -> list[PlayedGame]:
     """Every finished game of the journal at ``path`` (:mod:`.kept`), then the games this
     board played linked to a host's (their copies, signed by the host). ``board`` overrides
-    the board id; without ``entries`` the kept games have none."""
+    the board id."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        games = kept_games(journal, board=board or board_id(path.parent), entries=entries)
+        games = list(each_kept_game(journal, board=board or board_id(path.parent)))
     return games + _linked(path)
 
 

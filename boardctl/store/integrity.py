@@ -15,7 +15,7 @@ database looks like an older or a new journal. Two independent checks catch thes
    journal with fewer events than the mark has lost acknowledged entries.
 
 The checks change no file (a WAL holding events is read from a private copy:
-:class:`Recovered`); a missing mark is damage where it could hide a loss. Readers with
+:func:`tail`); a missing mark is damage where it could hide a loss. Readers with
 no writer running refuse a damaged journal (:func:`check_read_only`,
 :class:`JournalDamaged`). A writer copies damaged files into ``damaged-<UTC time>``
 beside the journal first, never deleting them; :class:`Damage`, the report, stays in a
@@ -35,6 +35,7 @@ import shutil
 import sqlite3
 import struct
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,6 @@ class WalScan:
     """What SQLite will keep of a WAL file, and what it will silently drop."""
 
     frames: int  # frames in the valid prefix (what SQLite replays)
-    commits: int  # commit frames in that prefix
     bad_frame: int | None  # the first frame SQLite rejects or that is cut short (1-based)
     lost_commits: int  # self-consistent commit frames of this generation after it
 
@@ -84,15 +84,9 @@ def _checksum(data: bytes, s0: int, s1: int, big: bool) -> tuple[int, int]:
     return s0, s1
 
 
-def scan_wal(wal: Path | bytes, recovered: int = 0) -> WalScan | None:
-    """Check every frame of a WAL (its file or bytes); None if there is no usable WAL header.
-    The first ``recovered`` frames, checked by SQLite's own recovery, are not summed again."""
-    if isinstance(wal, Path):
-        try:
-            wal = wal.read_bytes()
-        except FileNotFoundError:
-            return None  # (any other error: the caller says it cannot check)
-    data = wal
+def scan_wal(data: bytes, recovered: int = 0) -> WalScan | None:
+    """Check every frame of a WAL's bytes; None if there is no usable WAL header. The first
+    ``recovered`` frames, checked by SQLite's own recovery, are not summed again."""
     if len(data) < _WAL_HEADER:
         return None
     magic, _version, page_size, _ckpt, salt1, salt2, c0, c1 = struct.unpack(
@@ -106,7 +100,7 @@ def scan_wal(wal: Path | bytes, recovered: int = 0) -> WalScan | None:
     count = (len(data) - _WAL_HEADER) // frame_size
     chain: tuple[int, int] | None = (c0, c1) if header_ok else None
     previous = (c0, c1)  # the stored checksum of the frame before
-    frames = commits = lost = 0
+    frames = lost = 0
     bad: int | None = None if header_ok else 1
 
     def sums_to(offset: int, start: tuple[int, int], stored: tuple[int, int]) -> bool:
@@ -122,14 +116,13 @@ def scan_wal(wal: Path | bytes, recovered: int = 0) -> WalScan | None:
         elif index < recovered or (same_generation and sums_to(offset, chain, (k0, k1))):
             chain = (k0, k1)
             frames += 1
-            commits += size_after != 0
         else:
             chain = None
             bad = index + 1 if same_generation else None  # (else: an older generation)
         previous = (k0, k1)
     if chain is not None and (len(data) - _WAL_HEADER) % frame_size:
         bad = count + 1  # the WAL ends inside a frame: that frame is the bad one
-    return WalScan(frames, commits, bad, lost)
+    return WalScan(frames, bad, lost)
 
 
 # --- the mark --------------------------------------------------------------------
@@ -170,38 +163,29 @@ def _read_mark(journal: Path) -> tuple[bool, Mark | None]:
         return True, None
 
 
-def read_mark(journal: Path) -> Mark | None:
-    """The mark beside ``journal``; None if absent or unreadable (e.g. torn by a power cut)."""
-    return _read_mark(journal)[1]
-
-
 class MarkWriter:
     """Keeps the mark file open and rewrites it in place after each commit (no fsync)."""
 
     def __init__(self, journal: Path) -> None:
-        self.path = mark_path(journal)
-        created = not self.path.exists()
-        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+        path = mark_path(journal)
+        created = not path.exists()
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
         if created:  # a missing mark is damage: its name must outlast a power cut
             from boardctl.durable import sync_folder
 
             with contextlib.suppress(OSError):
-                sync_folder(self.path.parent)
+                sync_folder(path.parent)
 
     def write(self, mark: Mark) -> None:
-        if self._fd is None:
-            return
         with contextlib.suppress(OSError):  # the mark is a check, never a reason to fail
             os.pwrite(self._fd, mark.encode(), 0)
 
     def close(self) -> None:
-        if self._fd is None:
-            return
+        """Flush and close the file (once: the journal forgets its writer then)."""
         with contextlib.suppress(OSError):
             os.fsync(self._fd)
         with contextlib.suppress(OSError):
             os.close(self._fd)
-        self._fd = None
 
 
 def write_mark(journal: Path, mark: Mark) -> None:
@@ -235,73 +219,42 @@ def _query_tail(db: sqlite3.Connection, mark_seq: int) -> Tail:
     )
 
 
-def _scratch() -> str:
-    """Where private copies go: ``$TMPDIR``, else memory (``/dev/shm``), else ``/tmp``."""
+@contextlib.contextmanager
+def _recovered(journal: str) -> Iterator[tuple[str, bytes | None]]:
+    """Where to read ``journal`` as SQLite recovers it, changing nothing beside it, and the
+    bytes of its WAL: the journal itself (immutable) without a WAL holding events, else a
+    private copy of it and of its WAL, removed on leaving."""
+    if not wal_holds_data(journal):
+        yield journal, None
+        return
+    import tempfile
+
     memory = "/dev/shm" if os.access("/dev/shm", os.W_OK | os.X_OK) else "/tmp"
-    return os.environ.get("TMPDIR") or memory
+    scratch = os.environ.get("TMPDIR") or memory  # private copies: there, else in memory
+    with tempfile.TemporaryDirectory(prefix=f"boardctl-check-{os.getpid()}-", dir=scratch) as d:
+        wal = Path(f"{journal}-wal").read_bytes()
+        path = os.path.join(d, "journal.sqlite")
+        shutil.copyfile(journal, path)
+        Path(f"{path}-wal").write_bytes(wal)
+        yield path, wal
 
 
-class Recovered:
-    """Where to read ``journal`` as SQLite recovers it, changing nothing beside it (``with``):
-    the journal itself (immutable) without a WAL holding events, else a private copy of it
-    and of its WAL (:attr:`wal`, its bytes), removed on leaving."""
-
-    def __init__(self, journal: str) -> None:
-        self.journal = journal
-        self.path = journal
-        self.wal: bytes | None = None
-        self._folder: str | None = None
-        self._db: sqlite3.Connection | None = None
-
-    def connection(self) -> sqlite3.Connection:
-        """A read-only connection to :attr:`path` (one, kept until leaving); may raise
-        :class:`sqlite3.Error`."""
-        if self._db is None:
-            mode = "ro&immutable=1" if self.wal is None else "ro"
-            self._db = sqlite3.connect(
-                file_uri(self.path, mode), uri=True, isolation_level=None, check_same_thread=False
-            )
-        return self._db
-
-    def __enter__(self) -> Recovered:
-        if not wal_holds_data(self.journal):
-            return self
-        import tempfile
-
-        self._folder = tempfile.mkdtemp(prefix=f"boardctl-check-{os.getpid()}-", dir=_scratch())
-        try:
-            wal = Path(f"{self.journal}-wal").read_bytes()
-            self.path = os.path.join(self._folder, "journal.sqlite")
-            shutil.copyfile(self.journal, self.path)
-            Path(f"{self.path}-wal").write_bytes(wal)
-        except BaseException:
-            self.__exit__()
-            raise
-        self.wal = wal
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        if self._db is not None:
-            self._db.close()  # (read-only: no checkpoint on close)
-            self._db = None
-        if self._folder is not None:
-            shutil.rmtree(self._folder)
-            self._folder = None
-
-
-def tail(where: Recovered, mark_seq: int = 0) -> tuple[Tail, WalScan | None] | None:
+def tail(journal: str, mark_seq: int = 0) -> tuple[Tail, WalScan | None] | None:
     """The journal's tail as SQLite reads it and the scan of the WAL it recovered (only the
     frames after those it kept are summed); None when it cannot be read at all."""
-    if file_size(where.path) == 0:
-        return Tail(), None
-    try:
-        found = _query_tail(where.connection(), mark_seq)
-        if where.wal is None:
-            return found, None
-        recovered = _recovered_frames(f"{where.path}-shm", where.wal)  # (while it is open)
-    except (sqlite3.Error, TypeError, ValueError):
-        return None  # unreadable: opening it fails with its own message
-    return found, scan_wal(where.wal, recovered)
+    with _recovered(journal) as (path, wal):
+        if file_size(path) == 0:
+            return Tail(), None
+        mode = "ro&immutable=1" if wal is None else "ro"
+        try:  # (read-only: no checkpoint on close)
+            with contextlib.closing(sqlite3.connect(file_uri(path, mode), uri=True)) as db:
+                found = _query_tail(db, mark_seq)
+                if wal is None:
+                    return found, None
+                recovered = _recovered_frames(f"{path}-shm", wal)  # (while it is open)
+        except (sqlite3.Error, TypeError, ValueError):
+            return None  # unreadable: opening it fails with its own message
+        return found, scan_wal(wal, recovered)
 
 
 def _recovered_frames(shm: str, wal: bytes) -> int:
@@ -328,8 +281,7 @@ def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
     it cannot be read at all (opening it says why), or is whole but for a torn last write.
     """
     marked, mark = _read_mark(journal)
-    with Recovered(str(journal)) as where:
-        found = tail(where, mark.seq if mark is not None else 0)
+    found = tail(str(journal), mark.seq if mark is not None else 0)
     if found is None:
         return None
     end, wal = found
@@ -555,8 +507,7 @@ class JournalDamaged(JournalError):
 def restore_backup(journal: Path, backup: Path) -> Path | None:
     """Make ``backup`` the journal, no service having it open; the folder its files were
     first copied into (None if there was no journal)."""
-    with Recovered(str(backup)) as where:
-        read = tail(where)
+    read = tail(str(backup))
     if read is None:
         raise JournalError(f"{backup} is not a readable journal backup")
     end, found = read[0], _present(journal)

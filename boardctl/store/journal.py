@@ -43,7 +43,6 @@ from boardctl.store.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
-FILE_NAME = "journal.sqlite"
 #: Events a start reads and checks at least (more back to the current game's snapshot):
 #: every event of a journal up to about 65 games, a bounded time (30 ms here) for a longer one.
 CHECKED_AT_START = 5_000
@@ -127,13 +126,10 @@ def span(seconds: float) -> str:
 
 def default_journal_path() -> Path:
     """``$STATE_DIRECTORY/journal.sqlite`` (systemd), else under ``$XDG_STATE_HOME/boardctl``,
-    else under ``~/.local/state/boardctl``."""
-    state_dir = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
-    if state_dir:
-        return Path(state_dir) / FILE_NAME
-    xdg = os.environ.get("XDG_STATE_HOME", "")
-    base = Path(xdg) if xdg else Path.home() / ".local" / "state"
-    return base / "boardctl" / FILE_NAME
+    else under ``~/.local/state/boardctl``: the service's own default."""
+    from boardctl.service.paths import JOURNAL_NAME, _state_dir
+
+    return Path(_state_dir(os.environ), JOURNAL_NAME)
 
 
 CLOCK_KEY = "_clock"  # in a stored body: the wall clock's reading when it was behind
@@ -491,7 +487,7 @@ class Journal:
         the game start before it (``first``) carried on, else made from the rows themselves,
         each checked (after a migration, or where a rebuild begins); none if they do not
         reach ``first``."""
-        found = self._latest("csv_chain")
+        found = self.latest("csv_chain")
         if found is not None and found[0] == first < seq:
             before: int | None = int(found[1])
         else:
@@ -501,9 +497,9 @@ class Journal:
         if before is not None:
             self._put("csv_chain", seq, str(_csv_crc(rows, first, before)), crc)
 
-    def _latest(self, table: str) -> tuple[int, str] | None:
-        """The latest row of ``table`` (one of a single row), (seq, body), if its checksum
-        chains from its event's."""
+    def latest(self, table: str) -> tuple[int, str] | None:
+        """The latest row of ``table`` (one of a single row: ``totals``, ``csv_chain``), (seq,
+        body), if its checksum chains from its event's."""
         for seq, body, stored, crc in self._query(
             f"SELECT t.seq, t.body, t.crc, e.crc FROM {table} t JOIN events e USING (seq) "
             "ORDER BY t.seq DESC LIMIT 1"
@@ -556,7 +552,7 @@ class Journal:
         version = int(self._query("PRAGMA user_version")[0][0])
         if version < 5:
             return 1, []
-        found = self._latest("csv_chain") if version >= 6 else None
+        found = self.latest("csv_chain") if version >= 6 else None
         rows = []
         if found is not None:
             sql = "SELECT seq, body FROM csv WHERE seq <= ? ORDER BY seq"
@@ -584,10 +580,6 @@ class Journal:
             (json.dumps(list(seqs)),),
         )
         return {int(seq): int(crc) for seq, crc in found}
-
-    def totals(self) -> tuple[int, str] | None:
-        """The latest ``totals`` row whose checksum chains from its event's: (seq, body)."""
-        return self._latest("totals")
 
     def kept_in_doubt(self) -> bool:
         """True unless a snapshot is stored at event 1 (or there are no events), the last
@@ -628,10 +620,6 @@ class Journal:
         """A second connection of this writer, for a thread that stores game starts beside it
         (the writer lock stays with this one; closing the sibling closes its connection)."""
         return Journal(self.path, connect(self.path, str(self.path)), readonly=self.readonly)
-
-    def snapshot_seqs(self) -> list[int]:
-        """The events with a snapshot stored, in order."""
-        return [int(row[0]) for row in self._query("SELECT seq FROM snapshots ORDER BY seq", ())]
 
     def rewind(self) -> None:
         """Forget what was read, so that :meth:`records` starts again from the first event."""

@@ -26,7 +26,6 @@ SCHEMA_VERSION = 6  # 2: events.request (the request that wrote the row); 3: the
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 MARK_SUFFIX = "-mark"  # beside the journal: the last event the writer committed (integrity)
 BACKUP_DIR = "backups"  # beside the journal: its backups (integrity)
-_URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
 
 
 def row_crc(seq: int, at: float, body: str, previous: int) -> int:
@@ -35,10 +34,8 @@ def row_crc(seq: int, at: float, body: str, previous: int) -> int:
 
 
 def file_uri(path: str | os.PathLike[str], mode: str) -> str:
-    """An SQLite URI for ``path`` (percent-encoded as ``Path.as_uri`` does) with ``mode=...``."""
-    raw = os.fsencode(os.path.abspath(path))
-    quoted = "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in raw)
-    return f"file://{quoted}?mode={mode}"
+    """An SQLite URI for ``path`` (percent-encoded) with ``mode=...``."""
+    return f"{Path(os.path.abspath(path)).as_uri()}?mode={mode}"
 
 
 def backup_name(journal: str | os.PathLike[str], stamp: str, seq: int, reason: str) -> str:
