@@ -190,7 +190,7 @@ def test_a_fold_fed_in_batches_gives_the_games_of_one_fold(
     for start, end in itertools.pairwise(edges):
         fold.add(journal_rows[start:end])
         assert fold.games() == GameFold(board="b", rows=journal_rows[:end]).games()
-    assert fold.seq == journal_rows[-1][0]
+    assert fold.state == GameFold(board="b", rows=journal_rows).state  # every row folded
 
 
 async def _page_on_fake(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[int, Any, int]:

@@ -97,7 +97,6 @@ class GameFold:
     def __init__(self, *, board: str, path: str = "journal", rows: Iterable[Row] = ()) -> None:
         self.board = board
         self.path = path
-        self.seq = 0  # the last row added
         self._machine = Machine(limits=ReplayLimits())
         self._final: list[PlayedGame] = []  # the games the board has left
         self._game: _Game | None = None
@@ -113,7 +112,6 @@ class GameFold:
         fold._machine = Machine(state, limits=ReplayLimits())
         seq, at, _, crc = rows[0]
         fold._game = _Game(seq, at, last=(seq, crc))
-        fold.seq = seq
         fold.add(rows[1:])
         return fold
 
@@ -135,7 +133,6 @@ class GameFold:
                 self._game = _Game(seq, at)
             base = machine.past[-1] if machine.past else before  # the state before the last step
             machine.commit(plan)
-            self.seq = seq
             game = self._game
             if game is None:  # events before the first game (none are written today)
                 continue
