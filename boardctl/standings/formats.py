@@ -6,7 +6,7 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, fields
+from dataclasses import asdict, astuple, fields
 from typing import Any
 
 from boardctl.standings.bracket import Match
@@ -42,8 +42,7 @@ def csv_text(rows: Sequence[Row]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
-    for row in rows:
-        writer.writerow([getattr(row, c) for c in COLUMNS])
+    writer.writerows(map(astuple, rows))
     return buffer.getvalue()
 
 
