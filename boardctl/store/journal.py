@@ -347,7 +347,9 @@ class Journal:
 
     def check_pages(self) -> None:
         """SQLite's own structural check (the whole file: 0.1-0.4 s for 10,000 games here)."""
-        journal_file.check_pages(self._db, self.path)
+        result = [row[0] for row in self._query("PRAGMA quick_check")]
+        if result != ["ok"]:
+            raise _damaged(self.path, ValueError("; ".join(map(str, result[:3]))))
 
     # --- reading -------------------------------------------------------------
 
