@@ -237,8 +237,9 @@ def test_season_standings_rank_every_archive_with_the_roster_keeping_players_one
     archive.write(archive.path_of(folder, "2026-11-03"), games[:2])
     archive.write(archive.path_of(folder, "2026-11-10"), games[2:])
     players = season.roster({"Ann Smith": ["Ann", "A. Smith"]})
-    checked, read = season.season(season.archived(folder), folder, {"t1": key})
-    assert read == list(nights) and len(checked.verified) == 4
+    events = season.archived(folder)
+    checked = season.season(events, folder, {"t1": key})
+    assert events == list(nights) and len(checked.verified) == 4
     rows = report([season.named(g, players) for g in checked.verified]).rows
     # by hand: Ann Smith won twice and lost once; Bob won once, lost twice; Cat 1-1
     table = {r.player: (r.games, r.wins, r.game_points, r.spread) for r in rows}

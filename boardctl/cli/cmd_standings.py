@@ -121,7 +121,7 @@ def _season(args: argparse.Namespace) -> int:
     if not events:
         raise StandingsError(f"no event archived in {folder} (boardctl standings close DATE)")
     keys = keyring.load(keyring.default_path(args.keyring))
-    checked, _ = season.season(events, folder, keys)
+    checked = season.season(events, folder, keys)
     players = season.load_roster(Path(args.roster)) if args.roster else {}
     if note := checked.note():
         print(f"boardctl standings: {note}", file=sys.stderr)

@@ -24,17 +24,14 @@ def default_dir() -> Path:
     return state_path("events")
 
 
-def check_event(event: str) -> str:
-    """``event`` if it is an event's name (``YYYY-MM-DD``), else :class:`StandingsError`."""
+def path_of(folder: Path, event: str) -> Path:
+    """The archive of ``event`` in ``folder``; :class:`StandingsError` unless ``event`` is an
+    event's name (``YYYY-MM-DD``)."""
     try:
         datetime.date.fromisoformat(event)
     except ValueError:
         raise StandingsError(f"{event!r} is not an event: write its date, 2026-12-01") from None
-    return event
-
-
-def path_of(folder: Path, event: str) -> Path:
-    return folder / f"{check_event(event)}.jsonl"
+    return folder / f"{event}.jsonl"
 
 
 def load(path: Path) -> Messages:

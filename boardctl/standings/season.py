@@ -53,15 +53,12 @@ def named(game: Game, players: Roster) -> Game:
     return dataclasses.replace(game, names=names, teams=teams)
 
 
-def season(
-    events: Iterable[str], folder: Path, keys: Mapping[str, bytes]
-) -> tuple[Checked, list[str]]:
-    """The events' archived results checked with the director's ``keys``, and the events read."""
-    read = list(events)
+def season(events: Iterable[str], folder: Path, keys: Mapping[str, bytes]) -> Checked:
+    """The events' archived results checked with the director's ``keys``."""
     messages = {}
-    for event in read:
+    for event in events:
         messages.update(archive.load(archive.path_of(folder, event)))
-    return check(messages.items(), keys), read
+    return check(messages.items(), keys)
 
 
 def archived(folder: Path) -> list[str]:
