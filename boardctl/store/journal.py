@@ -16,6 +16,7 @@ game start): a cache of the replay that lets :meth:`Journal.resume` skip older e
 from __future__ import annotations
 
 import bisect
+import collections
 import contextlib
 import json
 import logging
@@ -28,21 +29,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boardctl.errors import JournalError
-from boardctl.store import integrity, journal_file
-from boardctl.store.integrity import BACKUP_DIR as BACKUP_DIR
+from boardctl.errors import JournalError, SchemaError
+from boardctl.store import integrity
 from boardctl.store.integrity import Damage, Mark, MarkWriter, utc, writer_running
-from boardctl.store.integrity import list_backups as list_backups
-from boardctl.store.journal_file import APPLICATION_ID as APPLICATION_ID
-from boardctl.store.journal_file import SCHEMA_VERSION as SCHEMA_VERSION
-from boardctl.store.journal_file import cannot as _cannot
-from boardctl.store.journal_file import check_identity, checked_rows, connect
-from boardctl.store.journal_file import damaged as _damaged
-from boardctl.store.journal_file import row_crc as row_crc
+from boardctl.store.journal_file import BACKUP_DIR, backup_name, file_uri, wal_holds_data
+from boardctl.store.journal_file import list_backups as list_backups
 from boardctl.store.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
+SCHEMA_VERSION = 6  # 2: events.request (the request that wrote the row); 3: the games table;
+# 4: the results and totals tables; 5: the csv table; 6: the csv_chain table
+APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 #: Events a start reads and checks at least (more back to the current game's snapshot):
 #: every event of a journal up to about 65 games, a bounded time (30 ms here) for a longer one.
 CHECKED_AT_START = 5_000
@@ -52,6 +50,7 @@ READ_AT_ONCE = 10_000  # events a reader of every event holds at once (a journal
 #: their entries), their results, their CSV rows, and the running totals (None: no totals row
 #: written).
 Kept = tuple[int, str, str, str, str | None]
+_Row = tuple[int, float, str, int]  # seq, time, body, chained checksum
 _REQUEST_INDEX = "CREATE UNIQUE INDEX events_request ON events (request) WHERE request IS NOT NULL"
 _GAMES = """
 CREATE TABLE games (
@@ -165,6 +164,137 @@ def encode_event(event: Mapping[str, Any]) -> str:
     return json.dumps(event, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
+def row_crc(seq: int, at: float, body: str, previous: int) -> int:
+    """The checksum stored with a row, chained from the previous row's."""
+    return zlib.crc32(f"{seq}\x1f{at!r}\x1f{body}".encode(), previous)
+
+
+def _damaged(path: str | os.PathLike[str], exc: BaseException) -> JournalError:
+    """Damage, unless the surroundings explain the error (read-only, full, permissions)."""
+    from boardctl.store.diagnose import environment_problem
+
+    problem = environment_problem(path, exc)
+    if problem is not None:
+        return JournalError(f"cannot use journal {path}: {problem}")
+    return JournalError(
+        f"journal {path} is damaged or unreadable ({exc}); move it aside to start afresh "
+        "or restore a backup"
+    )
+
+
+def _cannot(what: str, path: str | os.PathLike[str], exc: BaseException) -> JournalError:
+    """``cannot <what> journal <path>: <reason and fix>`` (or SQLite's own words)."""
+    from boardctl.store.diagnose import environment_problem
+
+    return JournalError(f"cannot {what} journal {path}: {environment_problem(path, exc) or exc}")
+
+
+def connect(path: str | os.PathLike[str], target: str, *, uri: bool = False) -> sqlite3.Connection:
+    """An SQLite connection to ``target`` (autocommit, 5 s busy timeout)."""
+    try:
+        return sqlite3.connect(
+            target, uri=uri, isolation_level=None, timeout=5.0, check_same_thread=False
+        )
+    except sqlite3.Error as exc:
+        raise _cannot("open", path, exc) from exc
+
+
+def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """A read-only connection, also for a user who may not write beside the file (and so
+    cannot create the WAL index: with no writer about, the file is read as immutable)."""
+    connection = connect(path, file_uri(path, "ro"), uri=True)
+    try:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        connection.close()
+        if wal_holds_data(path):
+            raise JournalError(
+                f"cannot read journal {path} while the service writes it "
+                "(no permission to share it; ask the service, or run as its user)"
+            ) from None
+        connection = connect(path, file_uri(path, "ro&immutable=1"), uri=True)
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # a garbled schema: its message too
+        connection.close()
+        raise _damaged(path, exc) from exc
+    return connection
+
+
+#: The journals this process has open through SQLite (real paths, each with its count). A file
+#: descriptor of such a file closed outside SQLite drops every POSIX lock the process holds on
+#: it, SQLite's too: another process's connection could then take the writer's WAL away.
+_IN_USE: collections.Counter[str] = collections.Counter()
+
+
+def in_use(path: str | os.PathLike[str], count: int) -> None:
+    """Count a connection to the journal at ``path`` opened (1) or closed (-1) here."""
+    _IN_USE[os.path.realpath(path)] += count
+
+
+def check_version(path: str | os.PathLike[str]) -> None:
+    """Refuse a file we cannot use, changing nothing: its header read as bytes first (not in
+    a process that has it open: see :data:`_IN_USE`), then by SQLite, read-only, which sees a
+    newer header still in the WAL."""
+    if _IN_USE[os.path.realpath(path)] <= 0:
+        try:
+            with open(path, "rb") as file:
+                header = file.read(100)
+        except OSError as exc:
+            raise JournalError(f"cannot read journal {path}: {exc}") from exc
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+            raise JournalError(f"{path} is not a boardctl journal (not an SQLite file)")
+        version, app_id = (int.from_bytes(header[at : at + 4], "big") for at in (60, 68))
+        refuse(path, version, app_id, tables=False)
+    with contextlib.closing(reader(path)) as probe:
+        check_identity(probe, path)
+
+
+def check_identity(db: sqlite3.Connection, path: str | os.PathLike[str]) -> int:
+    """The schema version as SQLite reads it (a newer header in the WAL too), once
+    :func:`refuse` has checked it and the identity."""
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise _damaged(path, exc) from exc
+    refuse(path, version, app_id, tables=bool(tables))
+    return int(version)
+
+
+def refuse(path: str | os.PathLike[str], version: int, app_id: int, *, tables: bool) -> None:
+    """Refuse a newer schema (:class:`SchemaError`) and an SQLite file that is not a journal."""
+    if version > SCHEMA_VERSION:
+        raise SchemaError(
+            f"journal {path} has schema version {version}, newer than this boardctl "
+            f"understands ({SCHEMA_VERSION}); upgrade boardctl (the file was not changed)"
+        )
+    if (version or tables) and app_id != APPLICATION_ID:
+        raise JournalError(f"{path} is an SQLite file but not a boardctl journal")
+
+
+def checked_rows(rows: list[_Row], path: str | os.PathLike[str], seq: int, crc: int) -> list[_Row]:
+    """``rows`` (following event ``seq`` whose chained checksum is ``crc``), checked: the
+    sequence has no gaps and every stored checksum is the chained one (the first that
+    fails is named)."""
+    crc32 = zlib.crc32
+    for row_seq, at, body, stored in rows:
+        seq += 1
+        if row_seq != seq:
+            raise JournalError(
+                f"journal {path}: event {seq} is missing (next is {row_seq}); "
+                "the file is damaged — move it aside or restore a backup"
+            )
+        if not isinstance(body, str) or not isinstance(at, float):
+            raise _damaged(path, ValueError(f"event {row_seq} has a malformed row"))
+        crc = crc32(f"{seq}\x1f{at!r}\x1f{body}".encode(), crc)  # row_crc, inlined
+        if crc != stored:
+            raise JournalError(
+                f"journal {path}: checksum mismatch at event {row_seq}; the file "
+                "is damaged — move it aside or restore a backup"
+            )
+    return rows
+
+
 def _migrate(db: sqlite3.Connection, version: int) -> None:
     """Bring an older journal up to :data:`SCHEMA_VERSION` (inside the caller's transaction)."""
     if version < 2:  # 1 -> 2: the request id column; old rows have none
@@ -233,7 +363,7 @@ class Journal:
         self.path = path
         self.readonly = readonly
         self._db = connection
-        journal_file.in_use(path, 1)  # (no raw open of the file in this process from now on)
+        in_use(path, 1)  # (no raw open of the file in this process from now on)
         self._in_use = True
         self.last_seq = 0  # the last event read or written (0: none)
         self.last_crc = 0  # its chained checksum (identifies the whole journal)
@@ -285,8 +415,8 @@ class Journal:
                     f"no journal at {path} (is the service set up? try --journal PATH)"
                 )
             if exists:
-                journal_file.check_version(path)
-            connection = journal_file.reader(path) if readonly else connect(path, str(path))
+                check_version(path)
+            connection = reader(path) if readonly else connect(path, str(path))
             undo.callback(connection.close)
             journal = cls(path, connection, readonly=readonly)
             if not readonly:
@@ -353,7 +483,7 @@ class Journal:
 
     # --- reading -------------------------------------------------------------
 
-    def _rows(self, limit: int = -1) -> list[tuple[int, float, str, int]]:
+    def _rows(self, limit: int = -1) -> list[_Row]:
         """Rows not yet read (the next ``limit``), checked (sequence without gaps, chained
         checksum)."""
         rows = self._query(
@@ -451,7 +581,7 @@ class Journal:
         except sqlite3.Error as exc:
             raise _damaged(self.path, exc) from exc
 
-    def _rows_from(self, start: int, last: int) -> list[tuple[int, float, str, int]]:
+    def _rows_from(self, start: int, last: int) -> list[_Row]:
         """Rows ``start`` to ``last``, checked from the stored checksum of the row before."""
         before = self._query("SELECT crc FROM events WHERE seq = ?", (start - 1,))
         rows = self._query(
@@ -733,7 +863,7 @@ class Journal:
         """A consistent copy in ``backups/`` (SQLite's backup API); keep the last few."""
         folder = self.path.parent / BACKUP_DIR
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        target = folder / journal_file.backup_name(self.path, stamp, self.last_seq, reason)
+        target = folder / backup_name(self.path, stamp, self.last_seq, reason)
         temporary = target.with_suffix(".tmp")
         try:
             folder.mkdir(mode=0o750, exist_ok=True)
@@ -807,7 +937,7 @@ class Journal:
             self._mark = None
         self._db.close()
         if self._in_use:
-            journal_file.in_use(self.path, -1)
+            in_use(self.path, -1)
             self._in_use = False
         if self._lock is not None:
             self._lock.release()
