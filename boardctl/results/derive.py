@@ -18,7 +18,6 @@ microseconds an event, never the ~0.3 s of deriving the tables.
 from __future__ import annotations
 
 import datetime
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -206,7 +205,7 @@ def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
     kind = str(event["kind"])
     track = int(event["track"])
     setup = before.setup
-    team = _teams(setup.variant_name)[track]
+    team = get_variant(setup.variant_name).teams[track]
     seat: int | None = team[0] if len(team) == 1 else None
     if kind in SHOW_KINDS and setup.mode == "guided":
         # The engine moves a hand count entered in the play on to the show first.
@@ -216,11 +215,6 @@ def _entry(row: Row, before: GameState, after: GameState) -> Entry | None:
     cards = tuple(str(card) for card in event.get("cards") or ())
     points, starter = int(event["points"]), str(event.get("starter") or "")
     return Entry(seq, at, track, points, kind, before.deal, seat, scores, cards, starter)
-
-
-@functools.lru_cache(maxsize=16)
-def _teams(variant: str) -> tuple[tuple[int, ...], ...]:
-    return get_variant(variant).teams
 
 
 def _played(game: _Game, state: GameState, board: str, *, final: bool) -> PlayedGame:
