@@ -38,8 +38,7 @@ from boardctl.store.lock import WriterLock
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6  # 2: events.request (the request that wrote the row); 3: the games table;
-# 4: the results and totals tables; 5: the csv table; 6: the csv_chain table
+SCHEMA_VERSION = 6  # (what each version added: _migrate)
 APPLICATION_ID = 0x42445354  # "BDST": marks a boardctl journal
 #: Events a start reads and checks at least (more back to the current game's snapshot):
 #: every event of a journal up to about 65 games, a bounded time (30 ms here) for a longer one.
@@ -376,8 +375,6 @@ class Journal:
         self._request: str | None = None  # the request id the next append records
         self.starts_pending = False  # a thread stores the game starts: none keeps rows now
 
-    # --- opening -------------------------------------------------------------
-
     @classmethod
     def open(
         cls,
@@ -480,8 +477,6 @@ class Journal:
         result = [row[0] for row in self._query("PRAGMA quick_check")]
         if result != ["ok"]:
             raise _damaged(self.path, ValueError("; ".join(map(str, result[:3]))))
-
-    # --- reading -------------------------------------------------------------
 
     def _rows(self, limit: int = -1) -> list[_Row]:
         """Rows not yet read (the next ``limit``), checked (sequence without gaps, chained
@@ -757,8 +752,6 @@ class Journal:
         """Forget what was read, so that :meth:`records` starts again from the first event."""
         self.last_seq, self.last_crc, self._last_at = 0, 0, 0.0
 
-    # --- writing -------------------------------------------------------------
-
     def append(
         self,
         event: Mapping[str, Any],
@@ -841,8 +834,6 @@ class Journal:
         except sqlite3.Error as exc:
             raise _cannot("reopen", self.path, exc) from exc
 
-    # --- request ids (exactly once) ------------------------------------------------
-
     def tag_next(self, request: str | None) -> None:
         """Record ``request`` (a client's request id) with the next event appended."""
         self._request = request
@@ -856,8 +847,6 @@ class Journal:
         except sqlite3.Error as exc:
             raise _cannot("read", self.path, exc) from exc
         return None if row is None else self._record(int(row[0]), float(row[1]), row[2])
-
-    # --- backups ---------------------------------------------------------------
 
     def backup(self, reason: str = "manual") -> Path:
         """A consistent copy in ``backups/`` (SQLite's backup API); keep the last few."""
