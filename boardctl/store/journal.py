@@ -224,11 +224,6 @@ def reader(path: str | os.PathLike[str]) -> sqlite3.Connection:
 _IN_USE: collections.Counter[str] = collections.Counter()
 
 
-def in_use(path: str | os.PathLike[str], count: int) -> None:
-    """Count a connection to the journal at ``path`` opened (1) or closed (-1) here."""
-    _IN_USE[os.path.realpath(path)] += count
-
-
 def check_version(path: str | os.PathLike[str]) -> None:
     """Refuse a file we cannot use, changing nothing: its header read as bytes first (not in
     a process that has it open: see :data:`_IN_USE`), then by SQLite, read-only, which sees a
@@ -362,8 +357,8 @@ class Journal:
         self.path = path
         self.readonly = readonly
         self._db = connection
-        in_use(path, 1)  # (no raw open of the file in this process from now on)
-        self._in_use = True
+        self._in_use: str | None = os.path.realpath(path)  # counted in _IN_USE until closed
+        _IN_USE[self._in_use] += 1  # (no raw open of the file in this process from now on)
         self.last_seq = 0  # the last event read or written (0: none)
         self.last_crc = 0  # its chained checksum (identifies the whole journal)
         self._last_at = 0.0  # the time of the last event read or written
@@ -925,9 +920,9 @@ class Journal:
             self._mark.close()
             self._mark = None
         self._db.close()
-        if self._in_use:
-            in_use(self.path, -1)
-            self._in_use = False
+        if self._in_use is not None:
+            _IN_USE[self._in_use] -= 1
+            self._in_use = None
         if self._lock is not None:
             self._lock.release()
             self._lock = None
