@@ -23,11 +23,11 @@ def _text(path: Path, encoding: str = "utf-8") -> str:
         return ""
 
 
-def board_id(state_dir: Path, machine_id: Path = MACHINE_ID) -> str:
+def board_id(state_dir: Path) -> str:
     """The id of the board whose state (journal) lives in ``state_dir``: the stored one, else
     ``mid-`` and 12 hex digits of a hash of the machine id, else ``host-`` and the host name."""
     if stored := _text(state_dir / ID_FILE):
         return stored
-    if text := _text(machine_id, "ascii"):
+    if text := _text(MACHINE_ID, "ascii"):
         return "mid-" + hashlib.sha256(_LABEL + text.encode()).hexdigest()[:12]
     return "host-" + socket.gethostname()
