@@ -28,13 +28,14 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.panel import GESTURES, Panel
 from boardctl.link import RecordingLink
 from boardctl.refusals import Refusal
-from boardctl.results.export import read_csv, read_jsonl
+from boardctl.results.export import read_csv
 from boardctl.service.loop import Call
 from boardctl.view import BoardView, TrackView, ViewExtra
 from tests.test_e2e import FAST, Rig
 from tests.test_inputs import press, run_until
 from tests.test_inputs_flaky import Board, zero2w  # noqa: F401 (a fixture)
 from tests.test_render_golden import golden_frame
+from tests.test_results import read_jsonl
 
 WIN = parse_command({"op": "peg", "track": 0, "points": 121, "kind": "correction"})
 WIN_61 = parse_command({"op": "peg", "track": 0, "points": 61, "kind": "correction"})

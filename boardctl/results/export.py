@@ -2,7 +2,7 @@
 
 CSV: a header row of :data:`~.model.FIELDS`, then one row per game: ``true``/``false``,
 an empty cell for "none", per-track lists as compact JSON (``[121,97]``). JSON lines: one
-:meth:`~.model.GameResult.to_dict` object per line. Either reads back exactly as written.
+:meth:`~.model.GameResult.to_dict` object per line. Both read back (:func:`read_rows`).
 """
 
 from __future__ import annotations
@@ -130,23 +130,12 @@ def _json_objects(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
         yield data
 
 
-def read_jsonl(text: TextIO) -> Iterator[GameResult]:
-    """The results of a JSON-lines export (blank lines skipped)."""
-    return map(GameResult.from_dict, _json_objects(text))
-
-
 def read_rows(text: str) -> list[dict[str, Any]]:
     """The rows of an export or of the broker's records, as data, to verify: JSON lines (with
     a broker's game ``id``) as written, so a verifier checks exactly what it was given."""
     if not text.lstrip().startswith("{"):
         return [result.to_dict() for result in read_csv(io.StringIO(text))]
     return list(_json_objects(text.splitlines()))
-
-
-def read_results(text: str) -> list[GameResult]:
-    """Results from CSV or JSON-lines text (told apart by the first character)."""
-    read = read_jsonl if text.lstrip().startswith("{") else read_csv
-    return list(read(io.StringIO(text)))
 
 
 def format_table(results: Iterable[GameResult]) -> str:
