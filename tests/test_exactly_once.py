@@ -30,7 +30,7 @@ from boardctl.errors import ControlError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
 from boardctl.service import client, retry
-from boardctl.service.handoff import apply_or_hand_over
+from boardctl.service.retry import apply_or_hand_over
 from boardctl.store.journal import APPLICATION_ID, SCHEMA_VERSION
 from tests.test_e2e import FAST, free_rig
 from tests.test_e2e_process import REPO, Service
@@ -81,7 +81,7 @@ def test_when_no_attempt_is_answered_the_cli_says_it_may_have_been_recorded(
 
     monkeypatch.setattr(client, "request", silent)
     with pytest.raises(ControlError) as caught:
-        retry.send_once(tmp_path / "s.sock", tmp_path / "j.sqlite", {"op": "undo"})
+        retry.send_once(tmp_path / "s.sock", {"op": "undo"}, lambda c: pytest.fail("written"))
     message = str(caught.value)
     assert "may have been recorded: `boardctl status` shows it" in message
     assert "failed" not in message

@@ -234,7 +234,7 @@ def test_commands_entered_while_the_broker_is_down_arrive_once_after_it_is_back(
     linked.broker.kill()
     wait_for(lambda: not linked.guest.connected)
     ids = [linked.guest.submit({"op": "peg", "track": 1, "points": p}) for p in (2, 3, 4)]
-    assert [rid for rid, _ in linked.guest.outbox.pending()] == ids
+    assert [rid for rid, *_ in linked.guest.outbox.pending()] == ids
     linked.broker.start()
     wait_for(lambda: linked.guest.outbox.pending() == [], seconds=60)
     assert linked.front(0) == 1 and linked.front(1) == 9

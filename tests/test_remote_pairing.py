@@ -154,7 +154,7 @@ def test_the_outbox_keeps_each_games_entries_apart_and_chains_them_in_order(
     old = Outbox(tmp_path / "outbox.sqlite", "game-a")
     first = old.add({"op": "peg", "track": 0, "points": 1})
     second = old.add({"op": "peg", "track": 0, "points": 2})
-    assert [(rid, after) for rid, _, after in old.pending_after()] == [(first, ""), (second, first)]
+    assert [(rid, after) for rid, _, after in old.pending()] == [(first, ""), (second, first)]
     assert old.add({"op": "undo"}, first) == first  # the same id again: kept once
     assert len(old.pending()) == 2
     assert old.answered(first, {"ok": True}) and not old.answered(first, {"ok": False})
@@ -162,7 +162,7 @@ def test_the_outbox_keeps_each_games_entries_apart_and_chains_them_in_order(
     new = Outbox(tmp_path / "outbox.sqlite", "game-b")  # the board joined another game
     assert new.pending() == []
     third = new.add({"op": "peg", "track": 1, "points": 3})
-    assert new.pending_after() == [(third, {"op": "peg", "track": 1, "points": 3}, "")]
+    assert new.pending() == [(third, {"op": "peg", "track": 1, "points": 3}, "")]
     assert new.answer(first) == {"ok": True}
 
 

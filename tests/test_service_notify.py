@@ -21,7 +21,6 @@ def listener(tmp_path: Path) -> tuple[socket.socket, str]:
 def test_ready_status_watchdog_and_stopping_arrive_as_datagrams(tmp_path: Path) -> None:
     sock, path = listener(tmp_path)
     notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "10000000"})
-    assert notifier.enabled
     assert notifier.watchdog_interval == 5.0
     assert notifier.ready("Ann 3 · Bob 0")
     assert sock.recv(4096) == "READY=1\nSTATUS=Ann 3 · Bob 0".encode()
@@ -48,7 +47,6 @@ def test_abstract_socket_names_are_supported() -> None:
 
 def test_without_systemd_nothing_is_sent_and_nothing_fails() -> None:
     notifier = Notifier({})
-    assert not notifier.enabled
     assert notifier.watchdog_interval is None
     assert not notifier.ready()
     assert not notifier.watchdog()

@@ -104,7 +104,8 @@ def test_the_service_stores_an_imported_journals_game_starts_after_it_starts_by_
         journal = keeper.journal
         assert keeper.state.to_dict() == expected  # open: replayed, nothing stored yet
         assert journal.starts_pending and in_doubt(journal) and snapshot_seqs(journal) == []
-        keeper.apply(NewGame(variant="six-card", mode="guided", target=31))  # before the thread
+        # before the thread
+        keeper.prepare(NewGame(variant="six-card", mode="guided", target=31)).commit()
         assert snapshot_seqs(journal) == [keeper.seq]  # its snapshot, and no kept rows
         play(keeper.inner, random.Random(9), 40)  # type: ignore[arg-type]
         posted: list[Any] = []
@@ -141,7 +142,7 @@ def test_damage_the_check_after_the_start_finds_faults_the_journal_as_an_open_wo
         assert keeper.inner is None and "page 3 is damaged" in str(keeper.fault)
         assert "page 3 is damaged" in keeper.status()[FAULT_KEY]
         with pytest.raises(JournalError, match="page 3 is damaged"):  # entries are refused
-            keeper.apply(NewGame(variant="six-card", mode="free"))
+            keeper.prepare(NewGame(variant="six-card", mode="free"))
     finally:
         keeper.close()
 

@@ -139,12 +139,12 @@ def call(args: Any, command: dict[str, Any]) -> tuple[Any, bool]:
         from boardctl.service.retry import send_once
 
         def direct(command: dict[str, Any]) -> tuple[Any, bool]:
-            from boardctl.service.handoff import apply_or_hand_over
+            from boardctl.service.retry import apply_or_hand_over
 
             # checked here first; its request id kept: an entry the service got is not repeated
             return apply_or_hand_over(*target_paths(args), checked(command))
 
-        return send_once(socket_file, None, command, direct=direct)  # one id, retried: once
+        return send_once(socket_file, command, direct)  # one id, retried: once
     try:
         return request(socket_file, command), True
     except ServiceDown:  # a status has nothing in it to check: the journal's

@@ -136,8 +136,7 @@ class Connection:
 
     def start(self) -> None:
         """Connect in paho's thread (the callbacks may run from now on), reconnecting always."""
-        host, number, keepalive = self._address
-        self.client.connect_async(host, number, keepalive)
+        self.client.connect_async(*self._address)
         self.client.loop_start()
         self._echoer.start()
 

@@ -89,7 +89,7 @@ class GuestLink(Connection):
         return {"results_after": self.outbox.newest_result_end(self.link.key)}
 
     def _send_pending(self) -> None:
-        for rid, request, after in self.outbox.pending_after():
+        for rid, request, after in self.outbox.pending():
             self.send("cmd", {"entry": request, "after": after}, request_id=rid)
 
     def _resend(self) -> None:

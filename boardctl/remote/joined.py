@@ -45,7 +45,7 @@ class _OutboxIds:
         self.next: str | None = None
 
     def find_request(self, request_id: str) -> _Sent | None:
-        for rid, request in self._guest.outbox.pending():
+        for rid, request, _after in self._guest.outbox.pending():
             if rid == request_id:
                 return _Sent(0, request)
         answer = self._guest.outbox.answer(request_id)
@@ -93,10 +93,6 @@ class JoinedKeeper:
     def prepare(self, command: Command) -> _Entry:
         self._check(command)
         return _Entry(self, command)
-
-    def apply(self, command: Command) -> dict[str, Any]:
-        self._check(command)
-        return self.send(command)
 
     def _check(self, command: Command) -> None:
         """Refuse here what the joined board cannot send: anything once the link has ended,
@@ -187,7 +183,7 @@ class JoinedKeeper:
             return dataclasses.replace(own, extra=dataclasses.replace(own.extra, link_lost=True))
         waiting = [0] * len(view.tracks)
         undoing: set[int] = set()
-        for _rid, request in self.guest.outbox.pending():
+        for _rid, request, _after in self.guest.outbox.pending():
             track, points = request.get("track"), request.get("points")
             if request.get("op") == Undo.op:
                 undoing.update(self._undone(request, len(waiting)))

@@ -61,7 +61,6 @@ class Message:
 
     kind: str
     sender: str  # "host" or "guest"
-    game: str
     request_id: str  # "" for state and bye
     n: int
     body: dict[str, Any]
@@ -166,7 +165,15 @@ def decode(payload: bytes, *, key: bytes, game: str, sender: str | None = None) 
         raise RemoteError(f"from the {who}, not the {sender}")
     if record["game"] != game:
         raise RemoteError("for another game")
-    _check_signature(record, key)
+    signature = record["hmac"]
+    if not isinstance(signature, str) or not signature:
+        raise RemoteError("not signed")
+    if record["key"] != key_id(key):
+        raise RemoteError(f"signed with key {record['key']!r}, not the link's")
+    unsigned = {k: v for k, v in record.items() if k not in ("key", "hmac")}
+    expected = sign_record(unsigned, key)["hmac"]
+    if not hmac.compare_digest(signature.encode(), str(expected).encode()):
+        raise RemoteError("its signature does not match: forged or changed")
     rid, n, body = record["id"], record["n"], record["body"]
     if (
         not isinstance(rid, str)
@@ -176,19 +183,7 @@ def decode(payload: bytes, *, key: bytes, game: str, sender: str | None = None) 
         raise RemoteError("its request id is missing or not one")
     if type(n) is not int or n < 0 or not isinstance(body, dict):
         raise RemoteError("its counter or body is not one")
-    return Message(kind, who, game, rid, n, body)
-
-
-def _check_signature(record: dict[str, Any], key: bytes) -> None:
-    signature = record.get("hmac")
-    if not isinstance(signature, str) or not signature:
-        raise RemoteError("not signed")
-    if record.get("key") != key_id(key):
-        raise RemoteError(f"signed with key {record.get('key')!r}, not the link's")
-    unsigned = {k: v for k, v in record.items() if k not in ("key", "hmac")}
-    expected = sign_record(unsigned, key)["hmac"]
-    if not hmac.compare_digest(signature.encode(), str(expected).encode()):
-        raise RemoteError("its signature does not match: forged or changed")
+    return Message(kind, who, rid, n, body)
 
 
 # --- the host's rule for a command ------------------------------------------------------

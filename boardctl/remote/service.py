@@ -156,7 +156,7 @@ class Remote:
         loop = self._loop
         loop.keeper = keeper
         loop.panel.signoff = keeper.waiting_signoff
-        loop.show_durable(at_once=True)
+        loop.show_durable()
 
     def _wire_joined(self) -> None:
         """A joined board's keeper shows the host's board (and speaks its entries) as it comes."""
@@ -170,7 +170,7 @@ class Remote:
         def changed() -> None:
             if loop.keeper is keeper:
                 keeper.speak(loop.dispatcher.committed, loop.dispatcher.refused)  # in the voice
-                loop.show_durable(at_once=True)
+                loop.show_durable()
 
         keeper.on_change = lambda: loop.post(Call(changed))
         loop.post(Call(changed))

@@ -58,7 +58,6 @@ class Answers:
     """The host's answers, by request id (see the module)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
         self._db = _open(
             path,
             "CREATE TABLE IF NOT EXISTS answers ("
@@ -86,7 +85,6 @@ class Outbox:
     """The joined board's commands until the host answers them (see the module)."""
 
     def __init__(self, path: Path, game: str = "") -> None:
-        self.path = path
         self.game = game  # the linked game's id: a board that joins another game starts afresh
         self._db = _open(
             path,
@@ -111,13 +109,10 @@ class Outbox:
             )
         return rid
 
-    def pending(self) -> list[tuple[str, dict[str, Any]]]:
-        """The commands the host has not answered, oldest first: ``(request id, request)``."""
-        return [(rid, request) for rid, request, _after in self.pending_after()]
-
-    def pending_after(self) -> list[tuple[str, dict[str, Any], str]]:
-        """:meth:`pending`, each with the request id of the command made before it ("" for
-        the first): the host takes a command only once it has answered that one."""
+    def pending(self) -> list[tuple[str, dict[str, Any], str]]:
+        """The commands the host has not answered, oldest first: ``(request id, request, the
+        request id of the command made before it)`` ("" for the first): the host takes a
+        command only once it has answered that one."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT request_id, request, after FROM outbox WHERE answer IS NULL AND game = ? "

@@ -294,7 +294,7 @@ def build(
             clock=clock,
         )
         loop.settings.brightness = config.board.brightness
-        own.on_reopen = lambda: loop.show_durable(at_once=True)  # the journal opened late
+        own.on_reopen = loop.show_durable  # the journal opened late
         # After READY: the journal's structural check, an imported journal's game starts.
         loop.post(Call(lambda: own.after_start(lambda function: loop.post(Call(function)))))
         loop.add_timer(keeper.deadline, keeper.tick)

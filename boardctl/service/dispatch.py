@@ -85,7 +85,7 @@ class Dispatcher:
             raise
         status = result.get("status")  # the new state's status, read once
         # every frame of the entry sent, then its cue
-        screen.show_durable(at_once=True, status=status if isinstance(status, dict) else None)
+        screen.show_durable(status if isinstance(status, dict) else None)
         for listener in self.committed:
             listener(command, result)
         return result
@@ -94,7 +94,7 @@ class Dispatcher:
         """Flash ``error`` over the last durable state, its sign on the LEDs at once; then
         (its cue) tell the :attr:`refused` listeners of a refused ``command``, if there is one."""
         self.screen.flash_error(refusal_of(error), str(error))
-        self.screen.show_durable(at_once=True)
+        self.screen.show_durable()
         if command is not None and isinstance(error, BoardError):
             for listener in self.refused:
                 listener(command, error)

@@ -21,7 +21,7 @@ from typing import Any
 from boardctl.errors import JournalError
 from boardctl.game.commands import BoardCommand, Command
 from boardctl.game.history import Row
-from boardctl.game.keeper import Pending, Result, Scorekeeper, SetupLike
+from boardctl.game.keeper import Pending, Scorekeeper, SetupLike
 from boardctl.game.state import GameState
 from boardctl.notices import FAULT_KEY
 from boardctl.store.journal import Journal
@@ -156,9 +156,6 @@ class JournalKeeper:
         keeper = self.inner or self._standin
         assert keeper is not None
         return keeper
-
-    def apply(self, command: Command) -> Result:
-        return self._live().apply(command)
 
     def prepare(self, command: Command) -> Pending:
         return self._live().prepare(command)

@@ -34,9 +34,7 @@ def fault_frame(layout: Any) -> bytes:
     return bytes(frame)
 
 
-def show_fault_sign(
-    config_path: str | None = None, *, link: Any = None, wait: float = CONNECT_WAIT
-) -> str:
+def show_fault_sign(config_path: str | None, *, link: Any = None) -> str:
     """Send the fault frame on the configured link (the defaults if the config is broken);
     :class:`LinkError` when the frame did not reach the LEDs."""
     from boardctl.board import load_layout
@@ -60,14 +58,15 @@ def show_fault_sign(
         link = open_led_link(config)
     try:
         link.show(fault_frame(layout))  # kept by the link: written as soon as it connects
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + CONNECT_WAIT
         # a Pico's link knows the controller once it answered (.device); other links connect
         while not (link.connected and getattr(link, "device", True) is not None):
             if time.monotonic() >= deadline:
                 state = getattr(link, "error", None) or getattr(link, "state", "not connected")
                 raise LinkError(
                     f"fault sign not shown: the LED link ({config.link.kind}) did not connect "
-                    f"within {wait:g} s ({state}); check the controller's cable and link.device"
+                    f"within {CONNECT_WAIT:g} s ({state}); check the controller's cable and "
+                    "link.device"
                 )
             time.sleep(0.05)
     finally:

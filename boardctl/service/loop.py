@@ -182,12 +182,11 @@ class ServiceLoop:
         self._show_base(view)
         self.refresh(self.clock())
 
-    def show_durable(self, *, at_once: bool = False, status: dict[str, Any] | None = None) -> None:
-        """Show the keeper's durable state: at the next refresh, or ``at_once`` (its frame
-        sent before the listeners' cues); ``status``: the keeper's, when the caller has it."""
+    def show_durable(self, status: dict[str, Any] | None = None) -> None:
+        """Show the keeper's durable state at once (its frame sent before the listeners' cues);
+        ``status``: the keeper's, when the caller has it."""
         self._show_base(self.keeper.view())
-        if at_once:
-            self.refresh(self.clock())
+        self.refresh(self.clock())
         self._update_status(status)
 
     def flash_error(self, refusal: Refusal = Refusal.OTHER, reason: str = "") -> None:

@@ -33,11 +33,6 @@ class Notifier:
         # systemd asks for pings well within WatchdogSec=; we send one every half of it.
         self.watchdog_interval: float | None = int(usec) / 2e6 if watchdog else None
 
-    @property
-    def enabled(self) -> bool:
-        """True when run by systemd with a notify socket."""
-        return self._address is not None
-
     def send(self, *fields: str) -> bool:
         """Send ``KEY=value`` fields in one datagram, never waiting; False if not sent now
         (then they go with the next datagram)."""

@@ -21,10 +21,20 @@ _switch_users = 0
 _switch_before = 0.0
 
 
+def lower_priority() -> None:
+    """Give the calling thread the lowest CPU priority, nice 19 (Linux sets it per thread)."""
+    with contextlib.suppress(OSError, AttributeError):
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, max(19, os.getpriority(os.PRIO_PROCESS, tid)))
+
+
 @contextlib.contextmanager
-def short_switch() -> Iterator[None]:
-    """Shorten the switch interval while a reader reads; the last reader out restores it."""
+def beside_the_loop() -> Iterator[None]:
+    """For a thread that reads the journal while the loop serves the buttons: the lowest
+    priority for good, the short switch interval meanwhile (the loop, after a press, waits at
+    most that long for the interpreter; the last reader out puts back the interval)."""
     global _switch_users, _switch_before
+    lower_priority()
     with _switch_lock:
         if _switch_users == 0:
             _switch_before = sys.getswitchinterval()
@@ -37,21 +47,3 @@ def short_switch() -> Iterator[None]:
             _switch_users -= 1
             if _switch_users == 0:
                 sys.setswitchinterval(_switch_before)
-
-
-def lower_priority(nice: int = 19) -> None:
-    """Give the calling thread a low CPU priority (nice 19, the lowest, unless told; Linux sets
-    it per thread)."""
-    with contextlib.suppress(OSError, AttributeError):
-        tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, max(nice, os.getpriority(os.PRIO_PROCESS, tid)))
-
-
-@contextlib.contextmanager
-def beside_the_loop() -> Iterator[None]:
-    """For a thread that reads the journal while the loop serves the buttons: the lowest
-    priority for good, the short switch interval meanwhile (the loop, after a press, waits at
-    most that long for the interpreter)."""
-    lower_priority()
-    with short_switch():
-        yield

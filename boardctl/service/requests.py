@@ -94,10 +94,9 @@ class Requests:
         return {"status": self.status(), "view": view_to_dict(view)}
 
     def close(self) -> None:
-        """Stop what answers the requests in the background (the records' reader)."""
-        self.records.close()
-        self.past.close()
-        self.export.close()
+        """Stop what answers the requests in the background (the journal's readers)."""
+        for reader in (self.records, self.past, self.export):
+            reader.close()
 
     def _frame_reply(self) -> dict[str, Any]:
         frame = self.loop.frame or b""

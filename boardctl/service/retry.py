@@ -4,12 +4,20 @@ Without a reply the CLI cannot know whether the entry was applied: it sends the
 same request again, with the same ``request_id`` (:mod:`boardctl.service.once`).
 If no attempt is answered, it says that the entry *may* have been recorded,
 never that it failed.
+
+With no service to answer, it is written directly only if no one else may write: the journal
+has one writer at a time (:mod:`boardctl.store.lock`). If the lock is held, a service is
+starting or stopping, or another CLI write is under way: the verb waits for the socket to
+answer and sends the command there, or takes the lock once it is free, whichever comes first.
+It never writes behind a service's back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import time
 
 from boardctl.errors import ControlError
 
@@ -20,17 +28,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 ATTEMPTS = 3  # each waits up to the client's timeout (5 s)
+HANDOFF_WAIT = 30.0  # seconds to wait for a starting service (a Pi Zero may take several)
+_POLL = 0.05
 
 
 def send_once(
     socket_file: str | os.PathLike[str],
-    journal: Path | None,
     command: dict[str, Any],
-    *,
-    direct: Callable[[dict[str, Any]], tuple[Any, bool]] | None = None,
+    direct: Callable[[dict[str, Any]], tuple[Any, bool]],
 ) -> tuple[Any, bool]:
     """Send ``command`` with a request id; (result, True if the service answered). With no
-    service, ``direct`` (by default :func:`.handoff.apply_or_hand_over`) gets the command."""
+    service, ``direct`` (:func:`apply_or_hand_over`, say) gets the command."""
     from boardctl.service.client import NoAnswer, ServiceDown, request
 
     command = {**command, "request_id": command.get("request_id") or os.urandom(16).hex()}
@@ -47,15 +55,7 @@ def send_once(
                 )
             continue
         except ServiceDown:
-            if direct is not None:
-                result, live = direct(command)
-            else:
-                from pathlib import Path
-
-                from boardctl.service.handoff import apply_or_hand_over
-
-                assert journal is not None, "send_once needs a journal or a direct writer"
-                result, live = apply_or_hand_over(Path(socket_file), journal, command)
+            result, live = direct(command)
         else:
             live = True
         if isinstance(result, dict) and result.get("repeated"):
@@ -67,3 +67,38 @@ def send_once(
         f"{last}; the entry may have been recorded: `boardctl status` shows it "
         "(entering it again could count it twice)"
     )
+
+
+def apply_or_hand_over(
+    socket_file: Path, journal: Path, command: dict[str, Any]
+) -> tuple[Any, bool]:
+    """Apply ``command`` to the journal, or hand it to the service; (result, True if sent)."""
+    from boardctl.game.commands import parse_command
+    from boardctl.game.keeper import Scorekeeper
+    from boardctl.service.client import ServiceDown, request
+    from boardctl.service.once import exactly_once
+    from boardctl.store.lock import JournalBusy
+
+    deadline = time.monotonic() + HANDOFF_WAIT
+    busy: JournalBusy | None = None
+    while True:
+        try:
+            with Scorekeeper.open(journal) as keeper:  # the request id honoured, as by a service
+                apply = exactly_once(
+                    lambda request: keeper.apply(parse_command(request)), lambda: keeper
+                )
+                return apply(dict(command)), False
+        except JournalBusy as exc:
+            if busy is None:
+                print(f"boardctl: {exc}; waiting for the service to answer ...", file=sys.stderr)
+            busy = exc
+        with contextlib.suppress(ServiceDown):
+            result = request(socket_file, command)
+            print("(the service was starting: the entry was sent to it)", file=sys.stderr)
+            return result, True
+        if time.monotonic() >= deadline:
+            raise ControlError(
+                f"{busy}; no service answered on {socket_file} within {HANDOFF_WAIT:.0f} s. "
+                "Nothing was written; check `systemctl status boardctl`"
+            )
+        time.sleep(_POLL)

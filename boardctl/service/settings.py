@@ -23,7 +23,8 @@ GAME_SETTINGS = ("target", "variant", "preset", "mode", "rules")
 #: The ``set`` keys the service keeps for the sound.
 SOUND_SETTINGS = ("volume", "mute")
 
-#: The ``set`` keys the running board keeps itself (not journalled; until the service restarts).
+#: The ``set`` keys the running board keeps itself: not journalled, they last until the service
+#: restarts (the lasting values: board.brightness, sound.volume and sound.mute in the config).
 BOARD_SETTINGS = ("brightness", *SOUND_SETTINGS)
 
 
@@ -78,13 +79,11 @@ class BoardSettings:
         return {**{key: status.get(key) for key in GAME_SETTINGS}, "brightness": self.brightness}
 
 
-# Not journalled, they last until the service restarts (the lasting values: sound.volume and
-# sound.mute in the config).
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
 def check_sound_setting(key: str, value: object) -> float | bool:
-    """``volume`` as a number 0-1, ``mute`` as true/false (text as the CLI sends it, too)."""
+    """``volume`` as a number 0-1, else ``mute`` as true/false (text as the CLI sends it, too)."""
     if key == "volume":
         if isinstance(value, str):
             with contextlib.suppress(ValueError):
@@ -92,10 +91,8 @@ def check_sound_setting(key: str, value: object) -> float | bool:
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
             raise EntryError(f"volume must be a number 0-1 (0.5 is half), not {value!r}")
         return float(value)
-    if key == "mute":
-        if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
-            value = value.strip().lower() in _TRUE
-        if not isinstance(value, bool):
-            raise EntryError(f"mute must be true or false, not {value!r}")
-        return value
-    raise EntryError(f"unknown sound setting {key!r} (known: {', '.join(SOUND_SETTINGS)})")
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        value = value.strip().lower() in _TRUE
+    if not isinstance(value, bool):
+        raise EntryError(f"mute must be true or false, not {value!r}")
+    return value
