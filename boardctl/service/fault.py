@@ -147,18 +147,15 @@ class JournalKeeper:
         if due and self.try_open() and self.on_reopen is not None:
             self.on_reopen()
 
-    def _live(self) -> Scorekeeper:
-        if self.inner is None:
-            raise JournalError(f"{self.fault}; nothing was recorded")
-        return self.inner
-
     def _shown(self) -> Scorekeeper:
         keeper = self.inner or self._standin
         assert keeper is not None
         return keeper
 
     def prepare(self, command: Command) -> Pending:
-        return self._live().prepare(command)
+        if self.inner is None:
+            raise JournalError(f"{self.fault}; nothing was recorded")
+        return self.inner.prepare(command)
 
     def view(self) -> BoardView:
         view = self._shown().view()
