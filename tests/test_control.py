@@ -25,6 +25,7 @@ from boardctl.game.commands import parse_board_command
 from boardctl.service import client, control
 from boardctl.service.control import ControlServer, parse_request
 from boardctl.service.settings import SOUND_SETTINGS, check_sound_setting, setting_keys
+from boardctl.service.watch import Watch
 from boardctl.service.wire import WAIT_AT_MOST, WithFile
 
 
@@ -36,7 +37,9 @@ class Server:
         self.files: list[io.FileIO] = []  # passed with replies (closed once passed)
         self.selector = selectors.DefaultSelector()
         self.now = 0.0
-        self.server = ControlServer(path, self.handle, self.selector, clock=lambda: self.now)
+        self.server = ControlServer(
+            path, self.handle, self.selector, clock=lambda: self.now, watch=Watch()
+        )
         self.running = True
         self.thread = threading.Thread(target=self.serve, daemon=True)
         self.thread.start()
@@ -242,7 +245,7 @@ def test_a_stale_socket_file_is_replaced_but_a_live_one_is_not(tmp_path: Path) -
     try:
         assert client.request(path, {"op": "ping"})
         with pytest.raises(ControlError, match="already running"):
-            ControlServer(path, lambda r: None, selectors.DefaultSelector())
+            ControlServer(path, lambda r: None, selectors.DefaultSelector(), watch=Watch())
     finally:
         first.close()
     assert not path.exists()
@@ -329,7 +332,7 @@ def test_a_flood_of_requests_is_answered_in_batches_between_other_work(server: S
 def test_one_read_answers_at_most_a_batch(tmp_path: Path) -> None:
     selector = selectors.DefaultSelector()
     handled: list[dict[str, Any]] = []
-    server = ControlServer(tmp_path / "c.sock", handled.append, selector)
+    server = ControlServer(tmp_path / "c.sock", handled.append, selector, watch=Watch())
     sock = connect(server.path)
     for key, mask in selector.select(1):
         key.data(mask)  # accept

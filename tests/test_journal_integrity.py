@@ -249,13 +249,14 @@ def test_restore_refuses_while_the_service_runs(
 
     from boardctl.cli import main
     from boardctl.service.control import ControlServer
+    from boardctl.service.watch import Watch
 
     path = tmp_path / "journal.sqlite"
     with Scorekeeper.open(path, setup=FREE) as keeper:
         assert keeper.journal is not None
         keeper.journal.backup("manual")
     selector = selectors.DefaultSelector()
-    server = ControlServer(tmp_path / "c.sock", lambda r: {"pong": True}, selector)
+    server = ControlServer(tmp_path / "c.sock", lambda r: {"pong": True}, selector, watch=Watch())
     running = True
 
     def serve() -> None:

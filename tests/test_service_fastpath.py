@@ -63,7 +63,9 @@ class Board:
             panel=Panel(tracks=2),
             notifier=RecordingNotifier(self.order),
         )
-        self.control = ControlServer(tmp / "control.sock", self.handle, self.loop.selector)
+        self.control = ControlServer(
+            tmp / "control.sock", self.handle, self.loop.selector, watch=self.loop.watch
+        )
         self.client: socket.socket | None = None
 
     # the journal's connection

@@ -24,7 +24,7 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.events import Tap
 from boardctl.inputs.panel import Panel
 from boardctl.link import RecordingLink
-from boardctl.service import client
+from boardctl.service import client, control
 from boardctl.service.control import ControlServer
 from boardctl.service.loop import ServiceLoop
 from boardctl.service.requests import PROTOCOL_VERSION
@@ -41,7 +41,7 @@ class Clock:
 class Board:
     """A service loop with its control server, driven turn by turn."""
 
-    def __init__(self, path: Path, *, watch_buffer: int | None = None) -> None:
+    def __init__(self, path: Path) -> None:
         layout = builtin_layout("two-121")
         keeper = Scorekeeper.memory({"variant": "six-card", "mode": "free"})
         self.clock = Clock()
@@ -53,9 +53,8 @@ class Board:
             panel=Panel(tracks=2),
             clock=self.clock,
         )
-        extra: dict[str, Any] = {} if watch_buffer is None else {"watch_buffer": watch_buffer}
         self.server = ControlServer(
-            path, self.loop.requests.handle, self.loop.selector, watch=self.loop.watch, **extra
+            path, self.loop.requests.handle, self.loop.selector, watch=self.loop.watch
         )
         self.loop.add_timer(self.server.deadline, self.server.tick)
         self.loop.start()
@@ -177,9 +176,10 @@ def test_a_watcher_is_not_dropped_for_being_idle(board: Board) -> None:
 
 
 def test_a_watcher_that_never_reads_is_dropped_and_the_buttons_keep_going(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    board = Board(tmp_path / "control.sock", watch_buffer=8 * 1024)
+    monkeypatch.setattr(control, "MAX_WATCH_BUFFER", 8 * 1024)
+    board = Board(tmp_path / "control.sock")
     stuck = Watcher(board.server.path, receive_buffer=1024)
     stuck.send({"op": "watch"})
     board.turn()

@@ -149,15 +149,13 @@ class ControlServer:
         selector: selectors.BaseSelector,
         *,
         clock: Callable[[], float] = time.monotonic,
-        watch: Watch | None = None,
-        watch_buffer: int = MAX_WATCH_BUFFER,
+        watch: Watch,
     ) -> None:
         self.path = Path(path)
         self._handler = handler
         self._selector = selector
         self._clock = clock
         self._watch = watch
-        self._watch_buffer = watch_buffer
         self._clients: dict[int, _Client] = {}
         self._listener = self._bind()
         selector.register(self._listener, selectors.EVENT_READ, self._accept)
@@ -254,7 +252,7 @@ class ControlServer:
             self._reply(client, reply)
             if client.sock.fileno() < 0:
                 return
-            if watch and self._watch is not None:
+            if watch:
                 client.watching = True
                 self._watch.subscribe(client.sock.fileno(), lambda line: self._push(client, line))
         if b"\n" not in client.inbox and len(client.inbox) > MAX_LINE:
@@ -277,8 +275,6 @@ class ControlServer:
                 raise ControlError(f"request longer than {MAX_LINE} bytes")
             request = parse_request(line)
             request_id = request.pop("id", None)
-            if request["op"] == "watch" and self._watch is None:
-                raise ControlError("watch: this server has no stream to watch")
             if request["op"] == "watch" and self.watchers >= MAX_WATCHERS:
                 watch = False
                 raise ControlError(f"watch: too many watchers ({MAX_WATCHERS}); try again later")
@@ -299,7 +295,6 @@ class ControlServer:
         try:
             result = self._handler(dict(request))  # (a held request is asked again)
             if request["op"] == "watch":
-                assert self._watch is not None
                 result = {**result, "n": self._watch.n}
             reply = {"ok": True, "result": result}
         except BoardError as exc:
@@ -328,7 +323,7 @@ class ControlServer:
         if client.sock.fileno() < 0:
             return
         client.outbox += line
-        if len(client.outbox) > self._watch_buffer:
+        if len(client.outbox) > MAX_WATCH_BUFFER:
             log.warning(
                 "control client does not read its watch stream (%d bytes waiting); dropping it",
                 len(client.outbox),
@@ -387,7 +382,7 @@ class ControlServer:
         if fd < 0:
             return
         self._clients.pop(fd, None)
-        if client.watching and self._watch is not None:
+        if client.watching:
             self._watch.unsubscribe(fd)
         with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(client.sock)
