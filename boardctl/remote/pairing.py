@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from boardctl.durable import replace_file, sync_folder
@@ -104,14 +104,8 @@ def save(path: Path, pairing: Pairing) -> Pairing:
     """Write ``pairing`` to ``path`` durably (mode 0600), replacing any other; returns it as
     written (``since`` now, unless it had one)."""
     since = pairing.since or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    pairing = Pairing(pairing.role, pairing.secret, since, pairing.tracks)
-    body = {
-        "version": VERSION,
-        "role": pairing.role,
-        "secret": pairing.secret.hex(),
-        "since": since,
-        "tracks": list(pairing.tracks),
-    }
+    pairing = replace(pairing, since=since)
+    body = {"version": VERSION, **asdict(pairing), "secret": pairing.secret.hex()}
     replace_file(path, json.dumps(body, indent=1) + "\n", private=True)
     return pairing
 
