@@ -92,7 +92,7 @@ class HostLink(Connection):
         request_id, body = got.request_id, got.body
         if self._closed:
             return  # came in as the link ended (remote leave while the service runs)
-        step = host_step(self.answers.known, request_id, str(body.get("after") or ""))
+        step = host_step(self.answers.get, request_id, str(body.get("after") or ""))
         if step == "wait":
             return  # the one made before it first: the joined board sends them in order
         answer = self.answers.get(request_id)

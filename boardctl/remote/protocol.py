@@ -187,9 +187,9 @@ def decode(payload: bytes, *, key: bytes, game: str, sender: str | None = None) 
 
 
 # --- the host's rule for a command ------------------------------------------------------
-def host_step(answered: Callable[[str], bool], request_id: str, after: str) -> str:
-    """What the host does with a joined board's command (``answered``: has it answered that
-    request id): ``"repeat"`` its first answer, ``"wait"`` (no answer) while the command made
+def host_step(answered: Callable[[str], object], request_id: str, after: str) -> str:
+    """What the host does with a joined board's command (``answered``: its answer to a request
+    id, if any): ``"repeat"`` its first answer, ``"wait"`` (no answer) while the command made
     before it, ``after``, is not answered, else ``"run"`` it. With the joined board sending every
     unanswered command again, oldest first, each runs once, in the order they were made."""
     if answered(request_id):

@@ -67,9 +67,6 @@ class Answers:
     def get(self, request_id: str) -> dict[str, Any] | None:
         return _one(self._db, "SELECT answer FROM answers WHERE request_id = ?", request_id)
 
-    def known(self, request_id: str) -> bool:
-        return self.get(request_id) is not None
-
     def put(self, request_id: str, answer: dict[str, Any]) -> None:
         """Keep the first answer to ``request_id`` (a later one never replaces it)."""
         self._db.execute(
