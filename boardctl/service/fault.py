@@ -64,7 +64,7 @@ class JournalKeeper:
         self.fault: str | None = None
         self._standin: Scorekeeper | None = None
         self._next_try: float | None = None
-        self.on_reopen: Callable[[], None] | None = None  # the loop shows the game again
+        self.on_reopen: Callable[[], object] = lambda: None  # the loop shows the game again
         self._post: Callable[[Callable[[], object]], None] | None = None  # once it serves
         self.checking: threading.Thread | None = None  # the thread of :meth:`after_start`
         self.try_open()
@@ -107,8 +107,7 @@ class JournalKeeper:
             self.inner.close()
             self.inner = None
             self._faulted(reason)
-            if self.on_reopen is not None:
-                self.on_reopen()
+            self.on_reopen()
 
     def try_open(self) -> bool:
         """Open the journal now; True if it is open. A second service is not retried."""
@@ -144,7 +143,7 @@ class JournalKeeper:
 
     def tick(self, now: float) -> None:
         due = self._next_try is not None and now >= self._next_try
-        if due and self.try_open() and self.on_reopen is not None:
+        if due and self.try_open():
             self.on_reopen()
 
     def _shown(self) -> Scorekeeper:
@@ -176,8 +175,7 @@ class JournalKeeper:
         return status
 
     def history(self, *, all_games: bool = False, limit: int | None = None) -> list[Row]:
-        inner = self.inner
-        return [] if inner is None else inner.history(all_games=all_games, limit=limit)
+        return [] if self.inner is None else self.inner.history(all_games=all_games, limit=limit)
 
     @property
     def state(self) -> GameState:

@@ -50,9 +50,9 @@ def check_setting_request(request: Mapping[str, object]) -> None:
 class BoardSettings:
     """The brightness now (None = the renderer's own) and who to tell when it changes."""
 
-    def __init__(self, on_brightness: Callable[[int], None] | None = None) -> None:
+    def __init__(self, on_brightness: Callable[[int], None] | None) -> None:
         self.brightness: int | None = None
-        self.on_brightness = on_brightness
+        self.on_brightness = on_brightness or (lambda level: None)
         self.sound: dict[str, float | bool] = {}  # volume / mute set at run time
         self.on_sound: Callable[[str, float | bool], None] | None = None  # set when wired
 
@@ -70,8 +70,7 @@ class BoardSettings:
     def set_brightness(self, level: int) -> dict[str, JsonValue]:
         """Change the brightness (0-255, checked by the command's parser); the reply."""
         self.brightness = level
-        if self.on_brightness is not None:
-            self.on_brightness(level)
+        self.on_brightness(level)
         return {"brightness": level}
 
     def current(self, status: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
