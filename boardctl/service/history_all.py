@@ -48,11 +48,6 @@ class Page:
     last: int
     more: bool
 
-    def encoded(self) -> Encoded:
-        """The reply's result: ``{"next": ..., "rows": [...]}`` as JSON text."""
-        following = str(self.last).encode() if self.more else b"null"
-        return Encoded(b'{"next":', following, b',"rows":', self.rows, b"}")
-
 
 class HistoryPages(JournalReader[Page]):
     """The pages of the journal at ``path`` (None: no journal), made by a thread."""
@@ -80,7 +75,8 @@ class HistoryPages(JournalReader[Page]):
             return not_ready(read, seq)
         with self._lock:
             self._wanted = -1  # answered: the next ask, even for this page, is a new one
-        return page.encoded()
+        following = str(page.last).encode() if page.more else b"null"  # {"next", "rows"}
+        return Encoded(b'{"next":', following, b',"rows":', page.rows, b"}")
 
     def _catch_up(self, path: Path) -> tuple[Page, int]:
         """The page asked for last: the events from the start of its first game replayed."""
