@@ -27,12 +27,15 @@ from typing import TYPE_CHECKING, Any
 
 from boardctl.config import MqttConfig
 from boardctl.errors import BoardError, EntryError
+from boardctl.game.commands import OPS, parse_board_command
 from boardctl.remote.broker import Connection, now_n
 from boardctl.remote.pairing import Pairing
 from boardctl.remote.protocol import FROM_BUTTONS, UNDOES, Message, RemoteError, host_step
 from boardctl.remote.store import ANSWERS_FILE, Answers
 from boardctl.remote.words import LinkStatus
+from boardctl.service.control import parse_request
 from boardctl.service.loop import Call
+from boardctl.service.once import exactly_once
 from boardctl.service.settings import BOARD_SETTINGS
 
 if TYPE_CHECKING:
@@ -56,8 +59,6 @@ class HostLink(Connection):
         handle: Callable[[dict[str, Any]], Any],
         journal: Path,
     ) -> None:
-        from boardctl.service.once import exactly_once
-
         self._loop, self._handle, self._journal = loop, handle, journal
         self.answers = Answers(journal.parent / ANSWERS_FILE)
         self._pressed = exactly_once(self._press, lambda: loop.keeper)
@@ -107,9 +108,6 @@ class HostLink(Connection):
         self.send("answer", answer, request_id=request_id, n=self._next_n())
 
     def _run(self, request_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        from boardctl.game.commands import OPS
-        from boardctl.service.control import parse_request
-
         op, undoes = body.get("op"), body.get(UNDOES)
         buttons = body.get(FROM_BUTTONS) is True
         fields = {k: v for k, v in body.items() if k not in ("id", FROM_BUTTONS, UNDOES)}
@@ -139,16 +137,12 @@ class HostLink(Connection):
     def _press(self, request: dict[str, Any]) -> Any:
         """An entry of the joined board's buttons, with its meaning in the phase (as
         :meth:`boardctl.service.dispatch.Dispatcher.run_buttons` gives the host's own)."""
-        from boardctl.game.commands import parse_board_command
-
         loop = self._loop
         return loop.dispatcher.execute(loop.keeper.button_command(parse_board_command(request)))
 
     def _flashed(self, request: dict[str, Any], why: str) -> EntryError:
         """An entry refused by the link: the refusal's sign on the host's LEDs, which the joined
         board shows too, and its cue, as the engine's refusals."""
-        from boardctl.game.commands import parse_board_command
-
         error, command = EntryError(why), None
         with contextlib.suppress(BoardError):
             command = parse_board_command(request)

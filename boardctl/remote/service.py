@@ -17,14 +17,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boardctl.errors import BoardError
 from boardctl.remote import link_path
+from boardctl.service.loop import Call, ServiceLoop
 
 if TYPE_CHECKING:
     from boardctl.config import Config
     from boardctl.remote.host import HostLink
     from boardctl.remote.joined import JoinedKeeper
     from boardctl.remote.pairing import Pairing
-    from boardctl.service.loop import ServiceLoop
     from boardctl.view import ViewExtra
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,6 @@ def joined(
     link = link or _link(journal)
     if link is None or link.role != "guest":
         return own
-    from boardctl.errors import BoardError
     from boardctl.remote.guest import GuestLink
     from boardctl.remote.joined import JoinedKeeper
     from boardctl.remote.store import OUTBOX_FILE, Outbox
@@ -160,8 +160,6 @@ class Remote:
 
     def _wire_joined(self) -> None:
         """A joined board's keeper shows the host's board (and speaks its entries) as it comes."""
-        from boardctl.service.loop import Call
-
         keeper: JoinedKeeper | None = self.joined
         loop = self._loop
         if keeper is None:
@@ -178,9 +176,7 @@ class Remote:
     def _start_host(self, link: Pairing | None) -> None:
         if link is None or link.role != "host":
             return
-        from boardctl.errors import BoardError
         from boardctl.remote.host import HostLink
-        from boardctl.service.loop import Call
 
         loop = self._loop
         try:

@@ -20,20 +20,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from boardctl.board import PowerBudget, Renderer, load_layout
 from boardctl.board.overlay import Frame, OverlayRenderer
-from boardctl.config import MAX_TRACKS, Config
+from boardctl.config import MAX_TRACKS, Config, link_options
+from boardctl.cribbage.variants import get_variant
+from boardctl.errors import BoardError, ConfigError, EntryError, LayoutError
 from boardctl.game.commands import Command, NewGame, Set
 from boardctl.game.limits import warm_up
+from boardctl.game.setup import get_preset, setup_with
 from boardctl.inputs.panel import Panel
+from boardctl.link import Link, open_link
+from boardctl.refusals import Refusal
 from boardctl.service.loop import Call, ServiceLoop
 from boardctl.service.notify import Notifier
 from boardctl.view import BoardView
 
 if TYPE_CHECKING:
-    from boardctl.board import Renderer
     from boardctl.board.layout import Layout
     from boardctl.game.keeper import Scorekeeper
-    from boardctl.link import Link
     from boardctl.service.fault import JournalKeeper
 
 log = logging.getLogger("boardctl")
@@ -61,25 +65,17 @@ def game_setup(config: Config) -> NewGame:
 
 def make_renderer(layout: Layout, config: Config, brightness: int) -> Renderer:
     """The board renderer at ``brightness`` (0-255) within the power budget."""
-    from boardctl.board import PowerBudget, Renderer
-
     power = PowerBudget(limit_ma=float(config.board.power_budget_ma))
     return Renderer(layout, brightness=brightness, power=power)
 
 
 def open_led_link(config: Config) -> Link:
     """The LED link of ``[link]``; it reconnects by itself, so a missing Pico is fine."""
-    from boardctl.config import link_options
-    from boardctl.link import open_link
-
     return open_link(config.link.kind, **link_options(config))
 
 
 def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callable[[Command], None]:
     """Refuse a new game or target the board's layout cannot show (before it is journalled)."""
-    from boardctl.errors import EntryError
-    from boardctl.game.setup import setup_with
-    from boardctl.refusals import Refusal
 
     def check(command: Command) -> None:
         if isinstance(command, NewGame):
@@ -111,10 +107,6 @@ def layout_check(layout: Layout, keeper: Scorekeeper | JournalKeeper) -> Callabl
 
 def check_config_fits(config: Config, layout: Layout) -> None:
     """``[game]`` preset and variant must exist, and the first game fit the configured layout."""
-    from boardctl.cribbage.variants import get_variant
-    from boardctl.errors import BoardError, ConfigError
-    from boardctl.game.setup import get_preset
-
     for key, check in (("variant", get_variant), ("preset", get_preset)):
         try:
             check(getattr(config.game, key))
@@ -132,9 +124,6 @@ def check_config_fits(config: Config, layout: Layout) -> None:
 
 def load_board_layout(config: Config) -> Any:
     """``board.layout`` loaded; an error names the configuration file and the key."""
-    from boardctl.board import load_layout
-    from boardctl.errors import ConfigError, LayoutError
-
     try:
         return load_layout(config.board.layout)  # a built-in name or a file
     except LayoutError as exc:

@@ -24,6 +24,8 @@ from boardctl.game.history import Row
 from boardctl.game.keeper import Pending, Scorekeeper, SetupLike
 from boardctl.game.state import GameState
 from boardctl.notices import FAULT_KEY
+from boardctl.service.journal_reader import import_readers, paced
+from boardctl.service.priority import beside_the_loop
 from boardctl.store.journal import Journal
 from boardctl.store.lock import SERVICE, JournalBusy
 from boardctl.view import BoardView
@@ -38,7 +40,6 @@ def _store_starts(journal: Journal, own: Journal) -> None:
     """Store the game starts of ``journal`` on ``own``, its second connection, again while a
     game start was written without its rows."""
     from boardctl.results.kept import in_doubt, store_game_starts
-    from boardctl.service.journal_reader import paced
 
     began = time.monotonic()
     while True:
@@ -83,9 +84,6 @@ class JournalKeeper:
             self.checking.start()
 
     def _check(self, journal: Journal, post: Callable[[Callable[[], object]], None]) -> None:
-        from boardctl.service.journal_reader import import_readers
-        from boardctl.service.priority import beside_the_loop
-
         try:
             with beside_the_loop():
                 with journal.sibling() as own:
