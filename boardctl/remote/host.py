@@ -23,7 +23,7 @@ import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boardctl.config import MqttConfig
 from boardctl.errors import BoardError, EntryError
@@ -34,12 +34,9 @@ from boardctl.remote.protocol import FROM_BUTTONS, UNDOES, Message, RemoteError,
 from boardctl.remote.store import ANSWERS_FILE, Answers
 from boardctl.remote.words import LinkStatus
 from boardctl.service.control import parse_request
-from boardctl.service.loop import Call
+from boardctl.service.loop import Call, ServiceLoop
 from boardctl.service.once import exactly_once
 from boardctl.service.settings import BOARD_SETTINGS
-
-if TYPE_CHECKING:
-    from boardctl.service.loop import ServiceLoop
 
 log = logging.getLogger(__name__)
 

@@ -22,13 +22,11 @@ import io
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from boardctl.service.journal_reader import JournalReader, not_ready, paced
 from boardctl.service.wire import WithFile
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 #: What no one may do to the file once it is made: write, shrink, grow it, or unseal it.
 SEALS = fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL
