@@ -320,12 +320,11 @@ def _sound(
     config: Config, loop: ServiceLoop, factory: Any, closers: list[Callable[[], None]]
 ) -> Any:
     """The announcer of ``[sound]`` listening to the loop's commands, or None (silent)."""
-    from boardctl.sound.build import wired
+    from boardctl.sound.build import build_announcer, wired
 
     if not wired(config.sound):
         return None  # nothing wired: no sound object, no thread
     from boardctl.sound.announcer import attach
-    from boardctl.sound.build import build_announcer
     from boardctl.sound.gesture import ScoreGesture
 
     announcer = build_announcer(

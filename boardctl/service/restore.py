@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.errors import ControlError, JournalError
+from boardctl.game.keeper import Scorekeeper
+from boardctl.store.journal import list_backups
 
 
 def _describe(path: Path) -> str:
-    from boardctl.game.keeper import Scorekeeper
     from boardctl.service.loop import status_line
 
     try:
@@ -35,7 +36,6 @@ def _describe(path: Path) -> str:
 def list_text(args: Any) -> str:
     """The backups, numbered, oldest first, each with its entries, time and score."""
     from boardctl.cli.verbs import journal_path
-    from boardctl.store.journal import list_backups
 
     journal = journal_path(args)
     backups = list_backups(journal)
@@ -48,8 +48,6 @@ def list_text(args: Any) -> str:
 
 
 def _choose(journal: Path, which: str) -> Path:
-    from boardctl.store.journal import list_backups
-
     backups = list_backups(journal)
     if which.isdigit() and 1 <= int(which) <= len(backups):
         return backups[int(which) - 1]
@@ -62,7 +60,6 @@ def _choose(journal: Path, which: str) -> Path:
 def restore(args: Any, which: str) -> str:
     """Restore backup ``which``; refuse while the service runs. Returns what was done."""
     from boardctl.cli.verbs import target_paths
-    from boardctl.game.keeper import Scorekeeper
     from boardctl.service.client import ServiceDown, request
     from boardctl.store.integrity import restore_backup
     from boardctl.store.lock import WriterLock
