@@ -79,7 +79,7 @@ def test_when_no_attempt_is_answered_the_cli_says_it_may_have_been_recorded(
         sent.append(message)
         raise client.NoAnswer("the service did not answer within 5.0 s")
 
-    monkeypatch.setattr(client, "request", silent)
+    monkeypatch.setattr(retry, "request", silent)
     with pytest.raises(ControlError) as caught:
         retry.send_once(tmp_path / "s.sock", {"op": "undo"}, lambda c: pytest.fail("written"))
     message = str(caught.value)

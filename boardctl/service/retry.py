@@ -20,6 +20,7 @@ import sys
 import time
 
 from boardctl.errors import ControlError
+from boardctl.service.client import NoAnswer, ServiceDown, request
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,8 +40,6 @@ def send_once(
 ) -> tuple[Any, bool]:
     """Send ``command`` with a request id; (result, True if the service answered). With no
     service, ``direct`` (:func:`apply_or_hand_over`, say) gets the command."""
-    from boardctl.service.client import NoAnswer, ServiceDown, request
-
     command = {**command, "request_id": command.get("request_id") or os.urandom(16).hex()}
     last: NoAnswer | None = None
     for attempt in range(ATTEMPTS):
@@ -75,7 +74,6 @@ def apply_or_hand_over(
     """Apply ``command`` to the journal, or hand it to the service; (result, True if sent)."""
     from boardctl.game.commands import parse_command
     from boardctl.game.keeper import Scorekeeper
-    from boardctl.service.client import ServiceDown, request
     from boardctl.service.once import exactly_once
     from boardctl.store.lock import JournalBusy
 
