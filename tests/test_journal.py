@@ -21,7 +21,6 @@ from boardctl.store.journal import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Journal,
-    default_journal_path,
     row_crc,
 )
 from boardctl.store.lock import JournalBusy
@@ -203,16 +202,20 @@ def test_a_journal_changed_under_its_writer_is_re_read_and_the_writer_carries_on
         assert [t["front"] for t in reader.status()["tracks"]] == [3, 5] and reader.seq == 5
 
 
-def test_default_journal_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}/svc:/other")
-    assert default_journal_path() == tmp_path / "svc" / "journal.sqlite"
-    monkeypatch.delenv("STATE_DIRECTORY")
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
-    assert default_journal_path() == tmp_path / "xdg" / "boardctl" / "journal.sqlite"
-    monkeypatch.delenv("XDG_STATE_HOME")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+def test_default_journal_path(tmp_path: Path) -> None:
+    from boardctl.config_file import ServiceConfig
+    from boardctl.service.paths import journal_path
+
+    def default(**env: str) -> Path:
+        return journal_path(ServiceConfig(), env)
+
+    assert default(STATE_DIRECTORY=f"{tmp_path}/svc:/other") == tmp_path / "svc" / "journal.sqlite"
+    assert (
+        default(XDG_STATE_HOME=str(tmp_path / "xdg"))
+        == tmp_path / "xdg" / "boardctl" / "journal.sqlite"
+    )
     expected = tmp_path / "home" / ".local" / "state" / "boardctl" / "journal.sqlite"
-    assert default_journal_path() == expected
+    assert default(HOME=str(tmp_path / "home")) == expected
 
 
 def test_pure_state_machine_does_not_import_sqlite() -> None:
@@ -301,15 +304,6 @@ def test_newer_schema_only_in_the_wal_is_refused_too(tmp_path: Path) -> None:
     with pytest.raises(SchemaError):
         Journal.open(copy)
     assert copy.read_bytes() == before
-
-
-def test_open_without_a_path_uses_the_default(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    with Scorekeeper.open(setup={"variant": "six-card"}) as keeper:
-        assert keeper.path == str(tmp_path / "state" / "journal.sqlite")
-    assert (tmp_path / "state" / "journal.sqlite").stat().st_size > 0
 
 
 @pytest.mark.parametrize(

@@ -194,7 +194,8 @@ def test_cli_draws_the_current_game_from_the_journal(
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     assert main(["snapshot", "--text", "--color", "none"]) == 0
     assert "drawing the demo position 'mid-game'" in capsys.readouterr().err  # no journal yet
-    with Scorekeeper.open(setup={"players": 3, "names": ["Ann", "Bo", "Cy"]}) as keeper:
+    journal = tmp_path / "journal.sqlite"  # the default under $STATE_DIRECTORY
+    with Scorekeeper.open(journal, setup={"players": 3, "names": ["Ann", "Bo", "Cy"]}) as keeper:
         keeper.apply(parse_command({"op": "cut", "dealer": 1}))
         keeper.apply(parse_command({"op": "peg", "track": 2, "points": 7, "kind": "correction"}))
     png = tmp_path / "game.png"

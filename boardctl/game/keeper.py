@@ -40,7 +40,6 @@ from boardctl.store.journal import (
     Journal,
     JournalChanged,
     Record,
-    default_journal_path,
     stamp,
 )
 from boardctl.view import BoardView
@@ -98,7 +97,7 @@ class Scorekeeper:
     @classmethod
     def open(
         cls,
-        path: str | os.PathLike[str] | None = None,
+        path: str | os.PathLike[str],
         *,
         setup: SetupLike = None,
         readonly: bool = False,
@@ -116,7 +115,6 @@ class Scorekeeper:
         game's snapshot; ``clock`` stamps the view, ``wall_clock`` the events; ``later`` leaves the
         game starts and the structural check to the caller (the service).
         """
-        path = path or default_journal_path()
         journal = Journal.open(path, readonly=readonly, owner=owner, check_pages=not later)
         keeper = cls(journal, limits=limits, choose=choose, clock=clock, wall_clock=wall_clock)
         try:

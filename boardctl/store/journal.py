@@ -122,14 +122,6 @@ def span(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def default_journal_path() -> Path:
-    """``$STATE_DIRECTORY/journal.sqlite`` (systemd), else under ``$XDG_STATE_HOME/boardctl``,
-    else under ``~/.local/state/boardctl``: the service's own default."""
-    from boardctl.service.paths import JOURNAL_NAME, _state_dir
-
-    return Path(_state_dir(os.environ), JOURNAL_NAME)
-
-
 CLOCK_KEY = "_clock"  # in a stored body: the wall clock's reading when it was behind
 CLOCK_JUMP = 1.0  # seconds behind the last event from which a clock's step back is noted
 
