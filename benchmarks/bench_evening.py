@@ -50,12 +50,12 @@ from boardctl.config import MqttConfig  # noqa: E402
 from boardctl.game.commands import parse_command  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.mqtt.bridge import Bridge, Paths  # noqa: E402
-from boardctl.mqtt.result_feed import finished_results  # noqa: E402
 from boardctl.results.sign import write_key  # noqa: E402
 from boardctl.standings import keyring  # noqa: E402
 from boardctl.standings.collect import collect  # noqa: E402
 from boardctl.standings.report import report  # noqa: E402
 from boardctl.standings.verify import check  # noqa: E402
+from tests.bridge_results import finished_results  # noqa: E402
 from tests.mqtt_broker import Broker  # noqa: E402
 
 SETUP = {"variant": "six-card", "mode": "free", "target": 61}

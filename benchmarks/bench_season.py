@@ -38,9 +38,9 @@ sys.path.insert(0, str(REPO))
 from boardctl.game.commands import parse_command  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.mqtt import topics  # noqa: E402
-from boardctl.mqtt.result_feed import finished_results  # noqa: E402
 from boardctl.results.sign import sign_record  # noqa: E402
 from boardctl.standings import keyring  # noqa: E402
+from tests.bridge_results import finished_results  # noqa: E402
 from tests.mqtt_broker import Broker  # noqa: E402
 
 PLAYERS = [f"Player {n}" for n in range(60)]

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from boardctl.cli.cmd_history import format_history
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.result_feed import finished_results
 from boardctl.results.source import load_games, parse_since, select
 from boardctl.store.journal import CLOCK_JUMP, Journal
+from tests.bridge_results import finished_results
 
 DAY = 86400.0
 START = 1_800_000_000.0  # 2027-01-15

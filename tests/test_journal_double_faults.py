@@ -17,12 +17,12 @@ import pytest
 from boardctl.cli import main
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.result_feed import finished_results
 from boardctl.notices import DAMAGE_KEY
 from boardctl.store import integrity
 from boardctl.store.integrity import JournalDamaged
 from boardctl.store.journal import Journal, list_backups
 from boardctl.store.journal_file import kept_here
+from tests.bridge_results import finished_results
 from tests.test_journal_integrity import ENTRIES, FREE, flip, frame_offset, live_copy
 from tests.test_journal_readers import tree
 

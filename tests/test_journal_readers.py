@@ -20,10 +20,10 @@ import pytest
 
 from boardctl.game.commands import Peg
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.result_feed import finished_results
 from boardctl.notices import DAMAGE_KEY
 from boardctl.store.integrity import JournalDamaged, writer_running
 from boardctl.store.journal import Journal
+from tests.bridge_results import finished_results
 from tests.test_cli_lean import REPO
 from tests.test_journal_integrity import ENTRIES, FREE, flip, frame_offset, live_copy
 

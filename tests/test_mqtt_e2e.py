@@ -27,11 +27,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from boardctl.mqtt.result_feed import finished_results
 from boardctl.results.sign import write_key
 from boardctl.standings.games import from_record
 from boardctl.standings.roundrobin import schedule
 from boardctl.standings.table import standings
+from tests.bridge_results import finished_results
 from tests.mqtt_broker import Broker, have_mosquitto
 from tests.test_e2e_process import REPO, Service
 

@@ -29,9 +29,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from boardctl.cli import main
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.mqtt.result_feed import finished_results
 from boardctl.mqtt.retention import event_of, is_withdrawal, today
 from boardctl.results.sign import sign_record, write_key
+from tests.bridge_results import finished_results
 from tests.mqtt_broker import Broker, have_mosquitto
 
 REPO = Path(__file__).resolve().parent.parent

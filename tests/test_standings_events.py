@@ -21,12 +21,12 @@ from boardctl.config import MqttConfig
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt import retention, topics
 from boardctl.mqtt.bridge import Bridge, Paths
-from boardctl.mqtt.result_feed import finished_results
 from boardctl.results.sign import write_key
 from boardctl.standings import StandingsError, archive, season
 from boardctl.standings.collect import collect
 from boardctl.standings.games import from_record
 from boardctl.standings.report import report
+from tests.bridge_results import finished_results
 from tests.mqtt_broker import Broker
 from tests.test_mqtt import SETUP, Probe, apply, win
 

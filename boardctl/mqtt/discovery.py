@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -93,21 +92,6 @@ class Discovery:
             "game", "Game", "mdi:trophy", topics.event(self.prefix, self.board), evt_typ=EVENT_TYPES
         )
         return out
-
-    def entity_ids(self, tracks: int) -> list[str]:
-        """The entity ids Home Assistant makes from these messages: ``<component>.`` and the
-        device's and the entity's names slugified (docs/mqtt.md, "Entity ids")."""
-        out = []
-        for topic, payload in self.messages(tracks).items():
-            component = topic.split("/")[-4]
-            out.append(f"{component}.{ha_slug(payload['dev']['name'] + ' ' + payload['name'])}")
-        return out
-
-
-def ha_slug(text: str) -> str:
-    """Home Assistant's ``slugify`` for ASCII and accented Latin text (not other scripts)."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_") or "unknown"
 
 
 def encode(payload: Mapping[str, Any]) -> bytes:

@@ -15,7 +15,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from boardctl.results.board import board_id
 from boardctl.results.derive import GameFold, journal_rows
 from boardctl.results.kept import follow
 from boardctl.results.model import GameResult
@@ -98,15 +97,3 @@ class ResultFeed:
             self._journal.close()
             self._journal = None
         self._fold = self._since = None  # a later refresh starts again from the kept results
-
-
-def finished_results(
-    journal_path: Path, board: str | None = None, key: bytes | None = None
-) -> list[dict[str, Any]]:
-    """Every result of the journal at ``journal_path``, in the order the games were played."""
-    feed = ResultFeed(Path(journal_path), board or board_id(Path(journal_path).parent), key)
-    try:
-        feed.refresh()
-        return sorted(feed.results.values(), key=lambda r: int(r["first_seq"]))
-    finally:
-        feed.close()
