@@ -27,7 +27,7 @@ from boardctl.mqtt.acks import Acks
 from boardctl.mqtt.board_watch import watch
 from boardctl.mqtt.connection import make_client, port
 from boardctl.mqtt.result_feed import ResultFeed, digest
-from boardctl.results.sign import KEY_FILE, key_beside, read_key
+from boardctl.results.sign import KEY_FILE, key_beside
 from boardctl.service.client import ServiceDown
 
 if TYPE_CHECKING:
@@ -47,13 +47,12 @@ class Paths:
     socket: Path
     journal: Path
     acks: Path
-    key: Path | None = None  # the board key; None: board.key beside the journal, if there
 
 
 def board_key(paths: Paths) -> bytes | None:
     """The key that signs the results, if the board has one (an unreadable one is logged)."""
     try:
-        key = read_key(paths.key) if paths.key else key_beside(paths.journal)
+        key = key_beside(paths.journal)
     except BoardError as exc:
         log.error("results go out unsigned: %s", exc)
         return None

@@ -9,11 +9,11 @@ ONLINE = "online"
 OFFLINE = "offline"
 
 
-def check_level(name: str, what: str = "board id") -> str:
-    """``name`` if it can be one topic level, else :class:`MqttError` saying why."""
+def check_level(name: str) -> str:
+    """``name`` if it can be a board id (one topic level), else :class:`MqttError` saying why."""
     if not name or name != name.strip() or any(c in name for c in "/+#\0"):
         raise MqttError(
-            f"{what} {name!r} cannot be an MQTT topic level (no '/', '+', '#', no spaces "
+            f"board id {name!r} cannot be an MQTT topic level (no '/', '+', '#', no spaces "
             "at the ends); set [mqtt] board_id"
         )
     return name
