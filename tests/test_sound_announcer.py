@@ -277,11 +277,11 @@ def test_undo_and_redo_have_their_figures_and_the_score_is_said_on_request(
 def test_mute_and_quiet_hours_silence_cues_and_words(factory: MockFactory) -> None:
     loop, announcer, speech, clock = rig(factory, {"variant": "six-card", "mode": "free"})
     try:
-        announcer.set_mute(True)
+        announcer.apply_setting("mute", True)
         enter(loop, clock, 0, 3)
         assert speech.said == []
-        announcer.set_mute(False)
-        announcer.set_volume(0.25)
+        announcer.apply_setting("mute", False)
+        announcer.apply_setting("volume", 0.25)
         assert announcer.cues is not None and announcer.cues.volume == 0.25
         enter(loop, clock, 0, 3)
         assert speech.said == ["Track 1 three, six"]

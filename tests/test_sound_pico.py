@@ -66,7 +66,7 @@ def test_a_cue_s_steps_are_its_notes_in_whole_hz_and_ms(name: str) -> None:
 
 
 class ToneRecorder:
-    """A ``ToneLink`` that keeps every TONE it is asked for."""
+    """A link (as ``PicoLink.play_tones``) that keeps every TONE it is asked for."""
 
     def __init__(self, up: bool = True) -> None:
         self.up = up

@@ -95,24 +95,17 @@ class Announcer:
         if self.cues is not None:
             self.cues.close()
 
-    # --- settings kept by the service (``set volume`` / ``set mute``) --------------
-    def set_volume(self, volume: float) -> None:
-        if self.cues is not None:
-            self.cues.volume = volume
-        if self.speech is not None and hasattr(self.speech.voice, "volume"):
-            self.speech.voice.volume = volume
-
-    def set_mute(self, muted: bool) -> None:
-        self.muted = muted
-        if self.cues is not None:
-            self.cues.muted = muted
-
     def apply_setting(self, key: str, value: float | bool) -> None:
         """A setting changed at run time (``BoardSettings.on_sound``): volume or mute."""
         if key == "volume":
-            self.set_volume(float(value))
+            if self.cues is not None:
+                self.cues.volume = float(value)
+            if self.speech is not None and hasattr(self.speech.voice, "volume"):
+                self.speech.voice.volume = float(value)
         elif key == "mute":
-            self.set_mute(bool(value))
+            self.muted = bool(value)
+            if self.cues is not None:
+                self.cues.muted = bool(value)
 
     def _cue(self, name: str) -> None:
         if self.cues is not None:

@@ -5,20 +5,11 @@ the Pico; dropped, never sent late, while no controller takes TONE (docs/sound.m
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from boardctl.errors import ConfigError
 from boardctl.sound.buzzer import CueGate
 from boardctl.sound.cues import tone_steps
-
-
-@runtime_checkable
-class ToneLink(Protocol):
-    """A link that can carry tones to the controller's buzzer (``PicoLink``)."""
-
-    def play_tones(self, level: int, steps: list[tuple[int, int]]) -> bool:
-        """Send one TONE (level 0-255, ``(Hz, ms)`` steps); False if it cannot go now."""
-        ...
 
 
 def tone_level(volume: float) -> int:
@@ -29,8 +20,8 @@ def tone_level(volume: float) -> int:
 class PicoCues(CueGate):
     """Named cues as TONE messages on ``link`` (see the module docstring)."""
 
-    def __init__(self, link: object, **gate: Any) -> None:
-        if not isinstance(link, ToneLink):
+    def __init__(self, link: Any, **gate: Any) -> None:
+        if not hasattr(link, "play_tones"):  # (PicoLink.play_tones)
             raise ConfigError(
                 'sound.buzzer = "pico" plays on the boardctl LED controller: it needs the '
                 f'serial link to it (link.kind = "serial"), not {type(link).__name__}'

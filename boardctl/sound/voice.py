@@ -8,7 +8,6 @@ import collections
 import shutil
 import subprocess
 import threading
-from pathlib import Path
 from typing import Protocol
 
 from boardctl.errors import ConfigError
@@ -59,11 +58,6 @@ class EspeakVoice:
             if self._process is not None and self._process.poll() is None:
                 self._process.kill()
 
-    def render(self, text: str, path: Path) -> Path:
-        """Write ``text`` spoken to the WAV file ``path`` (for tests and docs)."""
-        subprocess.run([*self.argv, "-w", str(path), "--", text], check=True)
-        return path
-
 
 class SpeechQueue:
     """Speaks phrases in order in a worker thread; ``interrupt`` cuts the queue short."""
@@ -74,7 +68,6 @@ class SpeechQueue:
         self._wake = threading.Condition()
         self._speaking = False
         self._closed = False
-        self.spoken: list[str] = []  # every phrase handed to the voice, in order (a log)
         self._thread = threading.Thread(target=self._run, name="boardctl-speech", daemon=True)
         self._thread.start()
 
@@ -116,5 +109,4 @@ class SpeechQueue:
                     return
                 text = self._waiting.popleft()
                 self._speaking = True
-                self.spoken.append(text)
             self.voice.speak(text)
