@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from boardctl.cli.choices import Names
 from boardctl.config_file import (
     DEFAULT_CONFIG_PATH,
     SERVICE_CHECKS,
@@ -47,19 +48,13 @@ def between(low: float, high: float) -> Check:
     return check
 
 
-def one_of(choices: Collection[Any] | Callable[[], Collection[Any]]) -> Check:
-    """A check that a value is one of ``choices`` (a callable: looked up when checking)."""
+def one_of(choices: Collection[Any]) -> Check:
+    """A check that a value is one of ``choices`` (a :class:`Names`: looked up when checking)."""
 
     def check(value: Any) -> str | None:
-        known = choices() if callable(choices) else choices
-        return None if value in known else f"must be one of {', '.join(map(str, known))}"
+        return None if value in choices else f"must be one of {', '.join(map(str, choices))}"
 
     return check
-
-
-def _names(module: str, name: str) -> Callable[[], Collection[str]]:
-    """The table ``module.name``, imported when a value is checked against it."""
-    return lambda: getattr(__import__(module, fromlist=[name]), name)
 
 
 def parse_vid_pid(text: str) -> tuple[int, int]:
@@ -152,7 +147,7 @@ class BoardConfig:
 
 @dataclass(frozen=True)
 class LinkConfig:
-    kind: str = _checked("serial", one_of(_names("boardctl.link", "KINDS")))
+    kind: str = _checked("serial", one_of(Names("boardctl.link", "KINDS")))
     device: str = ""
     vid_pid: str = _checked("2E8A:0005", _vid_pid)
     # 0: the link's own (1,000,000 for the controller's UART, 115,200 Adalight)
@@ -161,12 +156,12 @@ class LinkConfig:
 
 @dataclass(frozen=True)
 class GameConfig:
-    variant: str = _checked("six-card", one_of(_names("boardctl.cribbage.variants", "VARIANTS")))
+    variant: str = _checked("six-card", one_of(Names("boardctl.cribbage.variants", "VARIANTS")))
     target: int = _checked(0, _target)
     preset: str = "acc"
-    mode: str = _checked("guided", one_of(_names("boardctl.game.setup", "MODES")))
+    mode: str = _checked("guided", one_of(Names("boardctl.game.setup", "MODES")))
     match: int = _checked(0, between(0, 99))
-    rules: str = _checked("acc", one_of(_names("boardctl.cribbage.rules", "RULE_SETS")))
+    rules: str = _checked("acc", one_of(Names("boardctl.cribbage.rules", "RULE_SETS")))
     confirm_result: bool = False
     # the custom preset's game points, e.g. {win = 1, skunk = 2}: sorted (name, value) pairs
     # (a table: read by _points)
@@ -175,7 +170,7 @@ class GameConfig:
 
 @dataclass(frozen=True)
 class InputsConfig:
-    """Gesture timings in seconds: ``[inputs]``, and the panel's ``Timing``."""
+    """Gesture timings in seconds: ``[inputs]``, the panel's ``timing``."""
 
     commit_idle: float = _checked(1.5, between(0.1, 60.0))
     debounce: float = _checked(0.02, between(0.0, 0.5))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardctl.config import InputsConfig as Timing
 from boardctl.game.commands import BoardCommand, Brightness, NewGame, Next, Peg, Redo, Set, Undo
 from boardctl.inputs.debounce import Debouncer
-from boardctl.inputs.panel import Panel, Timing, parse_button_id
+from boardctl.inputs.panel import Panel, parse_button_id
 from boardctl.view import SettingsShown, ViewExtra
 
 T = Timing()  # commit_idle 1.5, debounce 0.02, long 1.0, very long 4.0

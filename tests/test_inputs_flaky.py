@@ -23,11 +23,12 @@ from boardctl.board.frame import pixel
 from boardctl.board.overlay import BLUE, RED, OverlayRenderer
 from boardctl.board.viewjson import view_from_dict
 from boardctl.config import Config, parse_config
+from boardctl.config import InputsConfig as Timing
 from boardctl.errors import ConfigError
 from boardctl.game.commands import BoardCommand, Brightness, Peg, Redo, Undo
 from boardctl.game.keeper import Scorekeeper
 from boardctl.inputs.gpio import Inputs
-from boardctl.inputs.panel import GESTURES, Panel, Timing
+from boardctl.inputs.panel import GESTURES, Panel
 from boardctl.link import RecordingLink
 from boardctl.service.loop import ServiceLoop
 from boardctl.view import BoardView, TrackView, ViewExtra

@@ -235,10 +235,11 @@ def test_pin_factory_with_a_gpio_chip_but_no_factory_logs_every_reason_and_fails
     saved = Device.pin_factory
     Device.pin_factory = None
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr("boardctl.inputs.gpio.gpio_chips", lambda: ["/dev/gpiochip0"])
     try:
         with caplog.at_level("WARNING"), pytest.raises(GpioError) as failed:
             # gpiozero's own default loader, on a machine without lgpio, RPi.GPIO or pigpio
-            pin_factory(chips=lambda: ["/dev/gpiochip0"])
+            pin_factory()
     finally:
         Device.pin_factory = saved
     for name in ("lgpio", "rpigpio", "pigpio", "native"):
@@ -262,9 +263,11 @@ def test_pin_factory_logs_the_fallbacks_before_the_factory_that_loads(
     saved = Device.pin_factory
     Device.pin_factory = None
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr("boardctl.inputs.gpio.gpio_chips", lambda: ["/dev/gpiochip0"])
+    monkeypatch.setattr("boardctl.inputs.gpio.default_pin_factory", load)
     try:
         with caplog.at_level("WARNING"):
-            factory, mock = pin_factory(chips=lambda: ["/dev/gpiochip0"], load=load)
+            factory, mock = pin_factory()
     finally:
         Device.pin_factory = saved
     assert factory is chosen and mock  # (the loader's MockFactory, as it returned it)
@@ -301,6 +304,6 @@ def test_a_named_pin_factory_that_does_not_load_is_a_clear_error(
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # not installed here
     try:
         with pytest.raises(GpioError, match="GPIOZERO_PIN_FACTORY=lgpio"):
-            pin_factory(chips=lambda: [])
+            pin_factory()
     finally:
         Device.pin_factory = saved

@@ -38,10 +38,7 @@ def default_pin_factory() -> Any:
     return Device.pin_factory
 
 
-def pin_factory(
-    chips: Callable[[], list[str]] | None = None,
-    load: Callable[[], Any] | None = None,
-) -> tuple[Any, bool]:
+def pin_factory() -> tuple[Any, bool]:
     """The gpiozero pin factory and whether it is the mock one: ``GPIOZERO_PIN_FACTORY``'s, mock
     pins without a GPIO chip, else the first default that loads (none: :class:`GpioError`)."""
     import warnings
@@ -56,7 +53,7 @@ def pin_factory(
             factory = default_pin_factory()
         except Exception as exc:  # BadPinFactory, or the library's own import error
             raise GpioError(f"GPIOZERO_PIN_FACTORY={named}: {exc}") from exc
-    elif not (found := (chips or gpio_chips)()):
+    elif not (found := gpio_chips()):
         log.warning(
             "no GPIO chip found (/dev/gpiochip*): using mock pins "
             "(no button on this machine can be read)"
@@ -66,7 +63,7 @@ def pin_factory(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                factory = (load or default_pin_factory)()
+                factory = default_pin_factory()
             except Exception as exc:  # gpiozero raises BadPinFactory after trying all
                 reasons = [*(str(warning.message) for warning in caught), str(exc)]
                 for reason in reasons:

@@ -8,8 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from boardctl.config import SHARED_PINS
-from boardctl.config import InputsConfig as Timing
+from boardctl.config import SHARED_PINS, InputsConfig
 from boardctl.cribbage.rules import RULE_SETS
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.errors import InputError
@@ -54,8 +53,6 @@ SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
     "rules": tuple(RULE_SETS),  # shown by boardctl.board.rulesign; a change is a new game
 }
 
-__all__ = ["ADDS", "SETTING_CHOICES", "Panel", "Timing", "parse_button_id"]
-
 
 def parse_button_id(name: str) -> tuple[str, int | None]:
     """``"track2.plus5"`` -> ``("plus5", 1)``; ``"menu"`` -> ``("menu", None)``."""
@@ -95,7 +92,7 @@ class Panel:
     """The button state machine. Feed it edges and ticks; apply what it returns."""
 
     tracks: int
-    timing: Timing = field(default_factory=Timing)
+    timing: InputsConfig = field(default_factory=InputsConfig)
     current_settings: Callable[[], dict[str, Any]] = dict
     #: While a finished game's result waits for confirmation: the tracks that have confirmed
     #: (None: no result waits). The service wires it to the engine's state.

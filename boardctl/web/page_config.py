@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.config import between, one_of
-from boardctl.config_file import Check, coerce, read_table, read_toml
+from boardctl.config_file import Check, read_table, read_toml
 from boardctl.errors import ConfigError
 
 DEFAULT_WEB_CONFIG = Path("/etc/boardctl/web.toml")
@@ -136,8 +136,7 @@ def with_overrides(
             check_address(address, allow_public=config.allow_public, where="--listen")
         config = replace(config, listen=tuple(listen))
     if port is not None:
-        problem = _PORT(coerce(port, int, "--port"))
-        if problem:
+        if problem := _PORT(port):
             raise ConfigError(f"--port {problem} (got {port!r})")
         config = replace(config, port=port)
     return config
