@@ -28,18 +28,13 @@ class PicoCues(CueGate):
             )
         super().__init__(**gate)
         self.link = link
-        self.sent = 0  # cues handed to the link
-        self.dropped = 0  # cues that could not go (no controller, or an old firmware)
 
     def play(self, name: str) -> bool:
-        """Send cue ``name`` to the controller; ``False`` if silent now or not sent."""
+        """Send cue ``name`` to the controller; ``False`` if silent now or not sent (no
+        controller, or an old firmware)."""
         if not self.sounds(name):
             return False
-        if self.link.play_tones(tone_level(self.volume), tone_steps(name)):
-            self.sent += 1
-            return True
-        self.dropped += 1
-        return False
+        return bool(self.link.play_tones(tone_level(self.volume), tone_steps(name)))
 
     def close(self) -> None:
         """Silence the piezo (an empty TONE) if the link is still up; the link is the
