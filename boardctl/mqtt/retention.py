@@ -7,25 +7,23 @@ import datetime
 import json
 from typing import Any
 
+from boardctl.config import MqttConfig
 from boardctl.results.sign import sign_record
 
-DAY_STARTS = 6  # hours: a game that ends before 06:00 counts for the evening before
-KEEP_DAYS = 14
 
-
-def event_of(end: str, day_starts: int = DAY_STARTS) -> str:
+def event_of(end: str, day_starts: int = MqttConfig.day_starts) -> str:
     """The event (``YYYY-MM-DD``, local) of a game that ended at ``end`` (ISO 8601, UTC)."""
     moment = datetime.datetime.fromisoformat(end.replace("Z", "+00:00")).astimezone()
     return (moment - datetime.timedelta(hours=day_starts)).date().isoformat()
 
 
-def today(now: float, day_starts: int = DAY_STARTS) -> str:
+def today(now: float, day_starts: int = MqttConfig.day_starts) -> str:
     """The event running at the Unix time ``now``."""
     moment = datetime.datetime.fromtimestamp(now, datetime.UTC)
     return event_of(moment.isoformat(), day_starts)
 
 
-def kept(event: str, now_event: str, keep_days: int = KEEP_DAYS) -> bool:
+def kept(event: str, now_event: str, keep_days: int = MqttConfig.keep_days) -> bool:
     """Whether the broker still keeps results of ``event`` on the day ``now_event``."""
     try:
         age = datetime.date.fromisoformat(now_event) - datetime.date.fromisoformat(event)
@@ -34,7 +32,7 @@ def kept(event: str, now_event: str, keep_days: int = KEEP_DAYS) -> bool:
     return age.days <= keep_days
 
 
-def oldest_kept(now: float, keep_days: int = KEEP_DAYS) -> float:
+def oldest_kept(now: float, keep_days: int = MqttConfig.keep_days) -> float:
     """A time before which no game ended whose event the broker keeps on the day running at
     the Unix time ``now`` (``keep_days`` and a day more for the evening's start and the local
     time's offset): what the bridge's result feed must read from."""
