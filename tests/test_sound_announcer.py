@@ -25,7 +25,7 @@ from boardctl.sound import phrases
 from boardctl.sound.announcer import Announcer, attach, classify
 from boardctl.sound.build import build_announcer
 from boardctl.sound.buzzer import CuePlayer, TonalBuzzerOutput
-from boardctl.sound.gesture import ScoreGesture
+from boardctl.sound.gesture import score_gesture
 from boardctl.sound.voice import SpeechQueue
 from tests.test_e2e import built
 from tests.test_sound_buzzer import BUZZER_PIN, RecordingPWMPin, expected, tones
@@ -353,7 +353,7 @@ def test_turning_an_encoder_back_with_nothing_pending_says_the_score(
     factory: MockFactory,
 ) -> None:
     loop, announcer, speech, clock = rig(factory, {"variant": "six-card", "mode": "free"})
-    loop.input_listeners.append(ScoreGesture(loop.panel, announcer.say_score))
+    loop.input_listeners.append(score_gesture(loop.panel, announcer.say_score))
     try:
         enter(loop, clock, 1, 4)
         loop.post(Turn(0, -1))  # nothing pending on track 1: the gesture

@@ -325,7 +325,7 @@ def _sound(
     if not wired(config.sound):
         return None  # nothing wired: no sound object, no thread
     from boardctl.sound.announcer import attach
-    from boardctl.sound.gesture import ScoreGesture
+    from boardctl.sound.gesture import score_gesture
 
     announcer = build_announcer(
         config.sound, status=lambda: loop.keeper.status(), pin_factory=factory, link=loop.link
@@ -333,7 +333,7 @@ def _sound(
     if announcer is not None:
         attach(announcer, loop.dispatcher)
         loop.settings.on_sound = announcer.apply_setting  # set volume / set mute
-        loop.input_listeners.append(ScoreGesture(loop.panel, announcer.say_score))
+        loop.input_listeners.append(score_gesture(loop.panel, announcer.say_score))
         closers.append(announcer.close)
     return announcer
 
