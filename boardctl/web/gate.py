@@ -84,15 +84,11 @@ class Gate:
         return True
 
     def install(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Route the loop's errors through :meth:`out_of_descriptors` first."""
-        previous = loop.get_exception_handler()
+        """Route the loop's errors through :meth:`out_of_descriptors` first (the server's own
+        loop: no other handler to keep)."""
 
         def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-            if self.out_of_descriptors(context):
-                return
-            if previous is not None:
-                previous(loop, context)
-            else:
+            if not self.out_of_descriptors(context):
                 loop.default_exception_handler(context)
 
         loop.set_exception_handler(handler)
