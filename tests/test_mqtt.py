@@ -460,7 +460,7 @@ class FakeClient:
 
 
 def test_a_restarted_bridge_that_syncs_before_its_first_read_republishes_what_the_broker_lost(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     journal = tmp_path / "journal.sqlite"
     with Scorekeeper.open(journal, setup=SETUP) as keeper:
@@ -472,7 +472,8 @@ def test_a_restarted_bridge_that_syncs_before_its_first_read_republishes_what_th
     acks = Acks(paths.acks)  # the broker acknowledged it before it was killed and lost it
     acks.acknowledged(slot, digest(game))
     acks.flush()
-    bridge = Bridge(config_for_port(1), paths, "b1", client_factory=FakeClient)  # type: ignore[arg-type]
+    monkeypatch.setattr("boardctl.mqtt.bridge.make_client", FakeClient)
+    bridge = Bridge(config_for_port(1), paths, "b1")
     client: FakeClient = bridge.client  # type: ignore[assignment]
     bridge._connected = True  # connected; the broker's read-back is in, empty: it lost all
     bridge._reconcile()  # before the loop's first read of the journal

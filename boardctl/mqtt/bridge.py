@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boardctl.config import MAX_TRACKS, MqttConfig
 from boardctl.errors import BoardError
@@ -29,9 +29,6 @@ from boardctl.mqtt.connection import make_client, port
 from boardctl.mqtt.result_feed import ResultFeed, digest
 from boardctl.results.sign import KEY_FILE, key_beside
 from boardctl.service.client import ServiceDown
-
-if TYPE_CHECKING:
-    import paho.mqtt.client as mqtt
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +68,6 @@ class Bridge:
         paths: Paths,
         board: str,
         *,
-        client_factory: Callable[[MqttConfig, str], mqtt.Client] = make_client,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.config = config
@@ -104,7 +100,7 @@ class Bridge:
         self._discovery = discovery.Discovery(
             board, config.prefix, config.discovery_prefix, config.config_url
         )
-        self.client = client_factory(config, f"boardctl-{board}-{secrets.token_hex(3)}")
+        self.client = make_client(config, f"boardctl-{board}-{secrets.token_hex(3)}")
         self.client.will_set(
             topics.availability(self.prefix, board), topics.OFFLINE, qos=1, retain=True
         )
