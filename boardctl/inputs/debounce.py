@@ -20,10 +20,10 @@ class Debouncer:
 
     __slots__ = ("_last_accept", "_last_edge", "_raw", "lockout", "pressed")
 
-    def __init__(self, lockout: float, *, pressed: bool = False) -> None:
+    def __init__(self, lockout: float) -> None:
         self.lockout = lockout
-        self.pressed = pressed  # the debounced level
-        self._raw = pressed
+        self.pressed = False  # the debounced level
+        self._raw = False
         self._last_edge = float("-inf")
         self._last_accept = float("-inf")
 

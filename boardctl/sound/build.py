@@ -10,7 +10,7 @@ from boardctl.errors import ConfigError
 from boardctl.sound.announcer import Announcer, Status
 from boardctl.sound.buzzer import CueGate, CuePlayer, QuietHours, TonalBuzzerOutput
 from boardctl.sound.pico import PicoCues
-from boardctl.sound.voice import EspeakVoice, SpeechQueue, Voice
+from boardctl.sound.voice import EspeakVoice, SpeechQueue
 
 
 def wired(config: SoundConfig) -> bool:
@@ -42,12 +42,11 @@ def build_announcer(
     *,
     status: Callable[[], Status] | None = None,
     pin_factory: Any = None,
-    voice: Voice | None = None,
     link: object = None,
 ) -> Announcer | None:
-    """The announcer of ``config``, or None (no thread) when nothing is wired (``voice`` replaces
-    the configured one; ``link`` carries ``buzzer = "pico"``'s cues)."""
-    if not wired(config) and voice is None:
+    """The announcer of ``config``, or None (no thread) when nothing is wired (``link`` carries
+    ``buzzer = "pico"``'s cues)."""
+    if not wired(config):
         return None
     quiet = QuietHours.parse(config.quiet_hours)
     gate: dict[str, Any] = {"volume": config.volume, "muted": config.mute, "quiet_hours": quiet}
@@ -56,9 +55,10 @@ def build_announcer(
         cues = PicoCues(link, **gate)
     elif isinstance(config.buzzer, int):
         cues = CuePlayer(_buzzer(config.buzzer, pin_factory), **gate)
-    if voice is None and config.voice == "espeak":
+    speech = None
+    if config.voice == "espeak":
         voice = EspeakVoice(
             voice=config.voice_name, words_per_minute=config.words_per_minute, volume=config.volume
         )
-    speech = None if voice is None else SpeechQueue(voice)
+        speech = SpeechQueue(voice)
     return Announcer(cues, speech, status=status, muted=config.mute, quiet_hours=quiet)
