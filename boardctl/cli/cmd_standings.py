@@ -185,9 +185,7 @@ def _show(args: argparse.Namespace) -> int:
     only = args.events
     if not only and args.since:  # the events the broker may keep since then: their topics only
         try:
-            only = retention.events_since(
-                args.since, time.time(), day_starts=config.day_starts, keep_days=config.keep_days
-            )
+            only = retention.events_since(args.since, time.time(), config)
         except ValueError:
             message = f"--since {args.since!r}: write a time, e.g. 2026-12-01T19:00"
             raise StandingsError(message) from None

@@ -39,13 +39,13 @@ def oldest_kept(now: float, keep_days: int = MqttConfig.keep_days) -> float:
     return now - (keep_days + 2) * 86400
 
 
-def events_since(since: str, now: float, *, day_starts: int, keep_days: int) -> list[str]:
-    """The events the broker may keep from ``since`` (a date or an ISO time) to the one running
-    at ``now``: the only topics ``standings --since`` and the page's ``[standings] since`` read.
-    ``ValueError`` if ``since`` is no time."""
-    first = event_of(since if "T" in since else since + "T12:00:00", day_starts)
-    last = datetime.date.fromisoformat(today(now, day_starts))
-    day = max(datetime.date.fromisoformat(first), last - datetime.timedelta(keep_days))
+def events_since(since: str, now: float, config: MqttConfig) -> list[str]:
+    """The events the broker may keep (``config``'s day start and keep days) from ``since`` (a
+    date or an ISO time) to the one running at ``now``: the only topics ``standings --since`` and
+    the page's ``[standings] since`` read. ``ValueError`` if ``since`` is no time."""
+    first = event_of(since if "T" in since else since + "T12:00:00", config.day_starts)
+    last = datetime.date.fromisoformat(today(now, config.day_starts))
+    day = max(datetime.date.fromisoformat(first), last - datetime.timedelta(config.keep_days))
     return [(day + datetime.timedelta(n)).isoformat() for n in range((last - day).days + 1)]
 
 

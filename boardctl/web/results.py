@@ -106,12 +106,7 @@ class ResultsFeed:
 
     def _events(self) -> list[str]:
         """The events to read, at each connection (none: every event the broker keeps)."""
-        if not self.since:
-            return []
-        config = self.config
-        return events_since(
-            self.since, self._clock(), day_starts=config.day_starts, keep_days=config.keep_days
-        )
+        return events_since(self.since, self._clock(), self.config) if self.since else []
 
 
 def _result(record: Mapping[str, Any]) -> GameResult | None:
