@@ -224,7 +224,7 @@ def expand(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_discovery_payloads_use_documented_keys_and_carry_the_required_ones() -> None:
-    disc = discovery.Discovery("table 3", config_url="http://table3.local/")
+    disc = discovery.Discovery("table 3", MqttConfig(config_url="http://table3.local/"))
     messages = disc.messages(3)
     status = status_dict(Scorekeeper.memory({"variant": "three-player", "mode": "free"}).state)
     unique = set()

@@ -97,9 +97,7 @@ class Bridge:
         # it is older than that publish (which replaces it); what comes after is newer
         self._echo: dict[str, str | None] = {}
         self._acked_now: set[str] = set()  # acknowledged during this connection
-        self._discovery = discovery.Discovery(
-            board, config.prefix, config.discovery_prefix, config.config_url
-        )
+        self._discovery = discovery.Discovery(board, config)
         self.client = make_client(config, f"boardctl-{board}-{secrets.token_hex(3)}")
         self.client.will_set(
             topics.availability(self.prefix, board), topics.OFFLINE, qos=1, retain=True

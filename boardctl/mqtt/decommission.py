@@ -23,7 +23,7 @@ def decommission(config: MqttConfig, board: str, *, results: bool = False) -> in
             _until(events, config, "suback", result_topics)
             client.publish(marker, b"", qos=1)
             _until(events, config, marker, result_topics)  # every retained result is in
-        disc = discovery.Discovery(board, config.prefix, config.discovery_prefix)
+        disc = discovery.Discovery(board, config)
         wanted = [
             *disc.messages(MAX_TRACKS),  # the config topics
             topics.state(config.prefix, board),

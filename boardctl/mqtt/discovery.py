@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from boardctl import __version__
+from boardctl.config import MqttConfig
 from boardctl.mqtt import topics
 
 MODEL = "boardctl electronic cribbage board"
@@ -42,12 +43,10 @@ class Discovery:
     """The discovery messages of one board."""
 
     board: str
-    prefix: str = "boardctl"
-    discovery_prefix: str = "homeassistant"
-    config_url: str = ""
+    config: MqttConfig = field(default_factory=MqttConfig)  # its prefixes and config_url
 
     def topic(self, component: str, obj: str) -> str:
-        return f"{self.discovery_prefix}/{component}/{node_id(self.board)}/{obj}/config"
+        return f"{self.config.discovery_prefix}/{component}/{node_id(self.board)}/{obj}/config"
 
     def device(self) -> dict[str, Any]:
         device: dict[str, Any] = {
@@ -57,15 +56,15 @@ class Discovery:
             "mf": MANUFACTURER,
             "sw": __version__,
         }
-        if self.config_url:
-            device["cu"] = self.config_url
+        if self.config.config_url:
+            device["cu"] = self.config.config_url
         return device
 
     def _entity(self, obj: str, name: str, icon: str, state: str, **more: Any) -> dict[str, Any]:
         return {
             "name": name,
             "uniq_id": f"boardctl_{node_id(self.board)}_{obj}",
-            "avty_t": topics.availability(self.prefix, self.board),
+            "avty_t": topics.availability(self.config.prefix, self.board),
             "dev": self.device(),
             "ic": icon,
             "stat_t": state,
@@ -74,7 +73,7 @@ class Discovery:
 
     def messages(self, tracks: int) -> dict[str, dict[str, Any]]:
         """Every config topic and its payload, for a game of ``tracks`` tracks."""
-        state = topics.state(self.prefix, self.board)
+        state = topics.state(self.config.prefix, self.board)
         out: dict[str, dict[str, Any]] = {}
         for i in range(tracks):
             obj = f"track{i + 1}_score"
@@ -88,8 +87,9 @@ class Discovery:
             )
         for obj, name, template, icon in SENSORS:
             out[self.topic("sensor", obj)] = self._entity(obj, name, icon, state, val_tpl=template)
+        event = topics.event(self.config.prefix, self.board)
         out[self.topic("event", "game")] = self._entity(
-            "game", "Game", "mdi:trophy", topics.event(self.prefix, self.board), evt_typ=EVENT_TYPES
+            "game", "Game", "mdi:trophy", event, evt_typ=EVENT_TYPES
         )
         return out
 
