@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from boardctl.config import SoundConfig
 from boardctl.cribbage.cards import parse_cards
 from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.speech import number_words
@@ -161,7 +162,7 @@ def sox_stat(path: Path) -> dict[str, float]:
 )
 def test_espeak_renders_each_phrase_as_speech(tmp_path: Path, text: str) -> None:
     wav = tmp_path / "phrase.wav"
-    subprocess.run([*EspeakVoice().argv, "-w", str(wav), "--", text], check=True)
+    subprocess.run([*EspeakVoice(SoundConfig()).argv, "-w", str(wav), "--", text], check=True)
     stat = sox_stat(wav)
     words = len(text.split())
     # espeak-ng at 165 words a minute: about 0.36 s a word, give or take pauses

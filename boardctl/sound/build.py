@@ -55,10 +55,5 @@ def build_announcer(
         cues = PicoCues(link, **gate)
     elif isinstance(config.buzzer, int):
         cues = CuePlayer(_buzzer(config.buzzer, pin_factory), **gate)
-    speech = None
-    if config.voice == "espeak":
-        voice = EspeakVoice(
-            voice=config.voice_name, words_per_minute=config.words_per_minute, volume=config.volume
-        )
-        speech = SpeechQueue(voice)
+    speech = SpeechQueue(EspeakVoice(config)) if config.voice == "espeak" else None
     return Announcer(cues, speech, status=status, muted=config.mute, quiet_hours=quiet)

@@ -8,9 +8,12 @@ import collections
 import shutil
 import subprocess
 import threading
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from boardctl.errors import ConfigError
+
+if TYPE_CHECKING:
+    from boardctl.config import SoundConfig
 
 MAX_WAITING = 4  # phrases queued behind the one spoken; older ones are dropped
 
@@ -26,18 +29,16 @@ class Voice(Protocol):
 
 
 class EspeakVoice:
-    """``espeak-ng`` speaking to the default audio device."""
+    """``espeak-ng`` speaking to the default audio device, as ``[sound]`` says."""
 
-    def __init__(
-        self, *, voice: str = "en", words_per_minute: int = 165, volume: float = 1.0
-    ) -> None:
+    def __init__(self, config: SoundConfig) -> None:
         path = shutil.which("espeak-ng")
         if path is None:
             raise ConfigError(
                 "sound.voice: 'espeak-ng' is not installed (sudo apt install espeak-ng)"
             )
-        self.base_argv = [path, "-v", voice, "-s", str(words_per_minute)]
-        self.volume = volume  # 0-1, may change at run time (``set volume``)
+        self.base_argv = [path, "-v", config.voice_name, "-s", str(config.words_per_minute)]
+        self.volume = config.volume  # 0-1, may change at run time (``set volume``)
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
 
