@@ -12,7 +12,7 @@ from typing import Any
 
 from boardctl.errors import ControlError
 from boardctl.service.client import ServiceDown
-from boardctl.service.control import encode
+from boardctl.service.wire import encode
 
 _READ = 65536
 WAKE = 1.0  # seconds between looks at ``stop`` while the board is quiet
