@@ -12,8 +12,6 @@ from boardctl.cribbage.hand import score_typed
 from boardctl.cribbage.speech import say_count
 from boardctl.errors import CardError
 
-MAX_OPTIONS = 15  # discards listed (6 cards: all 15)
-
 
 def score(cards: str, *, crib: bool = False) -> dict[str, Any]:
     """The count of ``cards`` (hand then starter, 4+1 or 3+1)."""
@@ -23,7 +21,7 @@ def score(cards: str, *, crib: bool = False) -> dict[str, Any]:
 
 def advise(cards: str, *, dealer: bool) -> list[dict[str, Any]]:
     """Every discard of the dealt ``cards``, best first for the dealer or the pone."""
-    return [option.as_dict() for option in rank_discards(cards, dealer=dealer)][:MAX_OPTIONS]
+    return [option.as_dict() for option in rank_discards(cards, dealer=dealer)]
 
 
 def history_rows(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
