@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardctl.errors import ConfigError
-from boardctl.sound.cues import CUES, MID_TONE, playable
+from boardctl.sound.cues import CUES, MID_TONE
 
 
 class TonalBuzzerOutput:
@@ -31,7 +31,7 @@ class TonalBuzzerOutput:
             self.buzzer.stop()
             return
         pwm = self.buzzer.pwm_device  # as TonalBuzzer.play(), with the duty cycle by volume
-        pwm.pin.frequency = playable(frequency)
+        pwm.pin.frequency = frequency  # (every cue is within its range: cues.LOWEST-HIGHEST)
         pwm.value = 0.5 * min(volume, 1.0)  # duty 50 % is the loudest
 
     def close(self) -> None:

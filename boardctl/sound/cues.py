@@ -55,18 +55,10 @@ def cue_seconds(name: str) -> float:
     return sum(note.seconds for note in CUES[name])
 
 
-def playable(frequency: float) -> float:
-    """``frequency`` within the buzzer's range (:data:`LOWEST`-:data:`HIGHEST`)."""
-    return min(max(frequency, LOWEST), HIGHEST)
-
-
 def tone_steps(name: str) -> list[tuple[int, int]]:
     """Cue ``name`` as whole ``(Hz, ms)`` steps, ``0`` Hz for a rest: what a TONE message
     carries to a piezo on the LED controller (the same figure ``TonalBuzzer`` plays)."""
     return [
-        (
-            0 if note.frequency is None else round(playable(note.frequency)),
-            round(note.seconds * 1000),
-        )
+        (0 if note.frequency is None else round(note.frequency), round(note.seconds * 1000))
         for note in CUES[name]
     ]
