@@ -10,7 +10,15 @@ from dataclasses import dataclass, replace
 from boardctl.board.frame import Frame
 from boardctl.board.layout import Layout
 from boardctl.board.signs import ask_question
-from boardctl.board.terminal import ColorMode, Style, clip, draw_board, refusal_rows, visible_len
+from boardctl.board.terminal import (
+    NAME_WIDTH,
+    ColorMode,
+    Style,
+    clip,
+    draw_board,
+    refusal_rows,
+    visible_len,
+)
 from boardctl.inputs.keys import SHORT_HELP
 from boardctl.view import BoardView
 
@@ -57,9 +65,9 @@ class Fitted:
 def styles(view: BoardView, columns: int) -> list[tuple[str, Style]]:
     """The board styles to try for ``view`` on ``columns`` columns, largest first."""
     longest = max((len(track.name) for track in view.tracks), default=0)
-    wide_names = max(10, min(longest, 10 + max(0, columns - 80)))
+    wide_names = max(NAME_WIDTH, min(longest, NAME_WIDTH + max(0, columns - 80)))
     normal = Style(columns=max(columns, 1), name_width=wide_names)
-    large = replace(normal, name_width=max(10, min(longest, LARGE_NAMES)), hole_width=2)
+    large = replace(normal, name_width=max(NAME_WIDTH, min(longest, LARGE_NAMES)), hole_width=2)
     return [
         ("large", replace(large, detail=True)),
         ("normal", normal),

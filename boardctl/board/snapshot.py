@@ -118,14 +118,20 @@ def _font(size: int) -> Any:
         return ImageFont.load_default()
 
 
-def draw_png(view: BoardView, frame: Frame, layout: Layout, *, scale: int = 2) -> Any:
-    """The picture as a Pillow ``Image`` (RGB)."""
+def pillow() -> tuple[Any, Any]:
+    """Pillow's ``Image`` and ``ImageDraw``; :class:`PictureError` when it is not installed."""
     try:
         from PIL import Image, ImageDraw
     except ImportError as exc:
         raise PictureError(
             "PNG pictures need Pillow: pip install 'boardctl[png]' (or pip install Pillow)"
         ) from exc
+    return Image, ImageDraw
+
+
+def draw_png(view: BoardView, frame: Frame, layout: Layout, *, scale: int = 2) -> Any:
+    """The picture as a Pillow ``Image`` (RGB)."""
+    Image, ImageDraw = pillow()
     picture = Picture(layout, view, scale=scale)
     image = Image.new("RGB", (picture.width, picture.height), WOOD)
     draw = ImageDraw.Draw(image)

@@ -6,6 +6,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from boardctl.standings import BEST_OF, BY
+
 if TYPE_CHECKING:
     from boardctl.standings.games import Game
     from boardctl.standings.verify import Checked
@@ -64,10 +66,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="TIME",
         help="the play-offs began at TIME: rank the games before, bracket the games after",
     )
-    parser.add_argument("--best-of", type=int, choices=[3, 5], default=3, help="play-off matches")
+    parser.add_argument("--best-of", type=int, choices=BEST_OF, default=3, help="play-off matches")
     parser.add_argument(
         "--by",
-        choices=["entrant", "player"],
+        choices=BY,
         default="entrant",
         help="rank each track's entrant (a player or a team: default) or credit every partner",
     )

@@ -117,7 +117,8 @@ def target_paths(args: Any) -> tuple[Path, Path]:
 
 def checked(command: dict[str, Any]) -> dict[str, Any]:
     """``command`` through the service's own checks (and cleaning), here in the process."""
-    from boardctl.service.control import encode, parse_request
+    from boardctl.service.control import parse_request
+    from boardctl.service.wire import encode
 
     return parse_request(encode(command))
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.frame import RGB
-from boardctl.board.snapshot import PictureError, _font
+from boardctl.board.snapshot import PictureError, _font, pillow
 from boardctl.board.theme import DEFAULT_THEME
 from boardctl.game.setup import skunk_lines
 from boardctl.results.model import PlayedGame
@@ -148,12 +148,7 @@ class SeasonChart:
 
 def draw_chart(chart: SeasonChart) -> Any:
     """The chart as a Pillow ``Image`` (RGB)."""
-    try:
-        from PIL import Image, ImageDraw
-    except ImportError as exc:
-        raise PictureError(
-            "PNG pictures need Pillow: pip install 'boardctl[png]' (or pip install Pillow)"
-        ) from exc
+    Image, ImageDraw = pillow()
     image = Image.new("RGB", (chart.width, chart.height), PAPER)
     draw = ImageDraw.Draw(image)
     font = _font(14)

@@ -33,12 +33,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import BoardError, ControlError, EntryError
 from boardctl.service.watch import MAX_WATCH_BUFFER, Watch
-from boardctl.service.wire import MAX_LINE, WAIT_AT_MOST, WithFile
-from boardctl.service.wire import encode as encode
+from boardctl.service.wire import MAX_LINE, WAIT_AT_MOST, WithFile, encode
+
+if TYPE_CHECKING:
+    from boardctl.service.wire import Handler
 
 log = logging.getLogger(__name__)
 
@@ -118,9 +120,6 @@ def parse_request(line: bytes | str) -> dict[str, Any]:
         if required and key not in request:
             raise ControlError(f"{op}: missing field {key!r}")
     return request
-
-
-Handler = Callable[[dict[str, Any]], Any]  # returns the result; raises BoardError on refusal
 
 
 @dataclass(slots=True)

@@ -10,14 +10,15 @@ request that wrote nothing (refused, a pending amount only) is handled again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardctl.errors import ControlError
 
+if TYPE_CHECKING:
+    from boardctl.service.wire import Handler
+
 MAX_REQUEST_ID = 64  # characters
 FIELD = "request_id"
-
-Handler = Callable[[dict[str, Any]], Any]
 
 
 def exactly_once(handler: Handler, current: Callable[[], Any]) -> Handler:

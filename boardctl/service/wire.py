@@ -12,7 +12,11 @@ import json
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import io
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, TypeAlias
+
+    #: A request's handler: returns the result; raises BoardError on refusal.
+    Handler: TypeAlias = Callable[[dict[str, Any]], Any]
 
 MAX_LINE = 64 * 1024  # bytes in one request line
 #: Seconds the service holds a journal read asked with ``"wait": true`` while its answer is

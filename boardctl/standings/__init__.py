@@ -6,6 +6,9 @@ from pathlib import Path
 
 from boardctl.errors import BoardError
 
+BY = ("entrant", "player")  # a table ranks each track's entrant, or credits every partner
+BEST_OF = (3, 5)  # the games a play-off match can be the best of
+
 
 class StandingsError(BoardError, ValueError):
     """A result, schedule or bracket request that cannot be used (says why)."""

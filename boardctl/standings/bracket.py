@@ -9,11 +9,10 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from boardctl.standings import StandingsError
+from boardctl.standings import BEST_OF, StandingsError
 from boardctl.standings.games import Game, entrant_key, split_team
 from boardctl.standings.table import Row
 
-BEST_OF = (3, 5)
 BYE = "(bye)"  # the other side of a seed that goes through without playing
 
 

@@ -7,10 +7,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from boardctl.game.setup import player_key, team_name
-from boardctl.standings import StandingsError
+from boardctl.standings import BY, StandingsError
 from boardctl.standings.games import Game, entrant_key
-
-BY = ("entrant", "player")
 
 
 @dataclass(frozen=True, slots=True)

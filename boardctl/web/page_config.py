@@ -13,6 +13,7 @@ from typing import Any
 from boardctl.config import between, one_of
 from boardctl.config_file import Check, read_table, read_toml
 from boardctl.errors import ConfigError
+from boardctl.standings import BEST_OF, BY
 
 DEFAULT_WEB_CONFIG = Path("/etc/boardctl/web.toml")
 
@@ -69,9 +70,9 @@ _WEB_CHECKS: dict[str, Check | None] = {
     "connections_per_address": between(4, 1024),
 }
 _STANDINGS_CHECKS: dict[str, Check | None] = {f.name: None for f in fields(StandingsOptions)} | {
-    "by": one_of(("entrant", "player")),
+    "by": one_of(BY),
     "since": _time,
-    "best_of": one_of((3, 5)),
+    "best_of": one_of(BEST_OF),
 }
 
 
