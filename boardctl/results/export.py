@@ -135,7 +135,7 @@ def read_rows(text: str) -> list[dict[str, Any]]:
     a broker's game ``id``) as written, so a verifier checks exactly what it was given."""
     if not text.lstrip().startswith("{"):
         return [result.to_dict() for result in read_csv(io.StringIO(text))]
-    return list(_json_objects(text.splitlines()))
+    return list(_json_objects(text.split("\n")))  # (splitlines also splits at U+2028 in a name)
 
 
 def format_table(results: Iterable[GameResult]) -> str:
