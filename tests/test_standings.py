@@ -248,7 +248,7 @@ def test_result_records_are_checked() -> None:
 def test_manual_games_are_stored_and_read_back(tmp_path: Path) -> None:
     path = tmp_path / "manual.jsonl"
     skunked = by_hand.manual_game([("Ann", 121), ("Bob", 80)], end="2026-12-01T19:00:00.000Z")
-    close = by_hand.manual_game([("Ann", 115), ("Cat", 121)], board="table-3")
+    close = by_hand.manual_game([("Ann", 115), ("Cat\u2028Lee", 121)], board="table-3")
     assert (skunked.game_points, skunked.skunk, close.game_points, close.skunk) == (3, 1, 2, 0)
     by_hand.add(path, skunked)
     by_hand.add(path, close)

@@ -310,3 +310,11 @@ def test_an_upgraded_bridge_moves_its_results_from_the_old_topics_to_their_event
     finally:
         stop(bridge, thread)
         probe.close()
+
+
+def test_an_archive_reads_back_a_name_with_a_line_separator_in_it(tmp_path: Path) -> None:
+    path = archive.path_of(tmp_path, "2026-11-03")
+    record = {"board": "b1", "id": "7", "names": ["Ann\u2028Lee", "Bob"]}  # (JSON keeps U+2028)
+    archive.write(path, [record])
+    (payload,) = archive.load(path).values()
+    assert json.loads(payload) == record

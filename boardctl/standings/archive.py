@@ -38,13 +38,15 @@ def load(path: Path) -> Messages:
     """An archive's records as ``(board, <event>/<id>) -> payload``, for :func:`.verify.check`."""
     event = path.stem
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").split("\n")  # (not at a name's U+2028)
     except FileNotFoundError:
         raise StandingsError(f"{path}: no archive of event {event} (standings close)") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise StandingsError(f"{path}: cannot read it ({exc})") from None
     out: Messages = {}
     for number, line in enumerate(lines, 1):
+        if not line:
+            continue  # the end of the last line
         try:
             record = json.loads(line)
             board, game = str(record["board"]), str(record["id"])

@@ -82,7 +82,7 @@ def load(path: Path, *, missing_ok: bool = True) -> list[Game]:
     except OSError as exc:
         raise StandingsError(f"{path}: cannot read it ({exc.strerror})") from None
     games = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # (not at a name's U+2028)
         if not line.strip():
             continue
         try:
