@@ -342,3 +342,20 @@ def test_snapshots_are_only_a_checked_cache(tmp_path: Path, damage: str) -> None
         assert again.machine == live
         assert again.history() == history
         assert again.state.tracks[0].game_points == 3
+
+
+def test_a_journal_that_fails_to_open_is_not_left_counted_as_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boardctl.store import journal as journal_module
+
+    path = tmp_path / "journal.sqlite"
+    Journal.open(path).close()
+
+    def fail(_: Journal) -> None:
+        raise JournalError("the schema cannot be prepared")
+
+    monkeypatch.setattr(Journal, "_prepare", fail)
+    with pytest.raises(JournalError, match="prepared"):
+        Journal.open(path)
+    assert journal_module._IN_USE[os.path.realpath(path)] == 0  # its header may be read again

@@ -403,6 +403,7 @@ class Journal:
             connection = reader(path) if readonly else connect(path, str(path))
             undo.callback(connection.close)
             journal = cls(path, connection, readonly=readonly)
+            undo.callback(journal.close)  # (no longer counted in _IN_USE either)
             if not readonly:
                 journal._prepare()
             if check_pages and (not readonly or not writer_running(str(path))):
