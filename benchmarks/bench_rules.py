@@ -23,11 +23,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from boardctl.cribbage import DECK, Card, hand_total, score_hand  # noqa: E402
 from boardctl.cribbage import census as census_module  # noqa: E402
 from boardctl.cribbage import fast as fast_module  # noqa: E402
+from boardctl.cribbage.cards import DECK, Card  # noqa: E402
 from boardctl.cribbage.census import census  # noqa: E402
 from boardctl.cribbage.discard import rank_discards  # noqa: E402
+from boardctl.cribbage.fast import hand_total  # noqa: E402
+from boardctl.cribbage.hand import score_hand  # noqa: E402
 from boardctl.cribbage.rules import scoring_of  # noqa: E402
 from boardctl.cribbage.scoring import ACC, Scoring  # noqa: E402
 from boardctl.cribbage.validation import max_play_points, possible_scores  # noqa: E402

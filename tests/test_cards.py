@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardctl.cribbage import DECK, Card, format_card, parse_card, parse_cards
-from boardctl.cribbage.cards import format_cards
+from boardctl.cribbage.cards import DECK, Card, format_card, format_cards, parse_card, parse_cards
 from boardctl.errors import BoardError, CardError
 
 

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardctl.cribbage import DECK, score_hand
+from boardctl.cribbage.cards import DECK
 from boardctl.cribbage.census import census, pattern_counts
+from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.rules import RULE_SETS, scoring_of
 from boardctl.cribbage.scoring import Scoring
 from tests.conftest import DATA

@@ -7,8 +7,10 @@ from itertools import combinations
 
 import pytest
 
-from boardctl.cribbage import DECK, Card, hand_total, parse_cards, score_hand
+from boardctl.cribbage.cards import DECK, Card, parse_cards
 from boardctl.cribbage.discard import crib_mean, hand_mean, rank_discards
+from boardctl.cribbage.fast import hand_total
+from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.rules import scoring_of
 from boardctl.errors import CardError
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from boardctl import errors
 from boardctl.board.frame import changed_runs
 from boardctl.cli import main
-from boardctl.cribbage import VARIANTS, get_variant
+from boardctl.cribbage.variants import VARIANTS, get_variant
 
 
 def test_every_error_derives_from_board_error() -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardctl.cribbage import DECK, Card, hand_total, score_hand
+from boardctl.cribbage.cards import DECK, Card
+from boardctl.cribbage.fast import hand_total
+from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.scoring import Scoring
 
 deals = st.tuples(st.integers(3, 4), st.permutations(DECK))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from boardctl.cribbage import parse_cards, score_hand
+from boardctl.cribbage.cards import parse_cards
+from boardctl.cribbage.hand import score_hand
 from boardctl.errors import CardError
 
 

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardctl.cribbage import DECK, Card, score_hand
+from boardctl.cribbage.cards import DECK, Card
+from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.speech import number_words, say_count
 
 

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from boardctl.cribbage import hand_total, parse_cards, score_hand
-from boardctl.cribbage.hand import HandScore
+from boardctl.cribbage.cards import parse_cards
+from boardctl.cribbage.fast import hand_total
+from boardctl.cribbage.hand import HandScore, score_hand
 from tests.conftest import DATA
 
 VECTORS: list[dict[str, Any]] = json.loads((DATA / "hand_vectors.json").read_text())

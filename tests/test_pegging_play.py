@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardctl.cribbage import DECK, Card, PlayState, get_variant, score_play
 from boardctl.cribbage.awards import heels_points, opening_points
-from boardctl.cribbage.play import PlayEvent
+from boardctl.cribbage.cards import DECK, Card
+from boardctl.cribbage.play import PlayEvent, PlayState, score_play
 from boardctl.cribbage.scoring import Scoring
 from boardctl.cribbage.validation import max_play_points
+from boardctl.cribbage.variants import get_variant
 from boardctl.errors import PlayError
 
 POLISH = Scoring(go_per_card=True)

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from boardctl.cribbage import Card, parse_card, score_play
-from boardctl.cribbage.cards import SUIT_LETTERS
+from boardctl.cribbage.cards import SUIT_LETTERS, Card, parse_card
+from boardctl.cribbage.play import score_play
 from tests.conftest import DATA
 
 VECTORS: list[dict[str, Any]] = json.loads((DATA / "pegging_vectors.json").read_text())

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardctl.cribbage import DECK, Card, score_hand
-from boardctl.cribbage.hand import HandScore
+from boardctl.cribbage.cards import DECK, Card
+from boardctl.cribbage.hand import HandScore, score_hand
 from boardctl.cribbage.rules import scoring_of
 from boardctl.cribbage.speech import number_words, say_count
 from tests.conftest import DATA

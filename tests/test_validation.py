@@ -5,7 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from boardctl.cribbage import score_hand, score_play
+from boardctl.cribbage.hand import score_hand
+from boardctl.cribbage.play import score_play
 from boardctl.cribbage.rules import scoring_of
 from boardctl.cribbage.validation import max_play_points, possible_scores
 from boardctl.game.limits import DEFAULT_LIMITS, RulesLimits, limits_for
