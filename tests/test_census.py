@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement, product
 from math import comb
 
@@ -13,10 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.cribbage.cards import DECK
-from boardctl.cribbage.census import census, pattern_counts
+from boardctl.cribbage.census import _suit_counts, census
+from boardctl.cribbage.fast import code_points, rank_code
 from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.rules import RULE_SETS, scoring_of
-from boardctl.cribbage.scoring import Scoring
+from boardctl.cribbage.scoring import ACC, Scoring
 from tests.conftest import DATA
 
 TABLE = json.loads((DATA / "distribution.json").read_text())
@@ -62,6 +64,23 @@ def test_census_method_equals_one_by_one_scoring_on_reduced_decks(
     expected = _one_by_one(ranks, hand_size, crib)
     got = census(hand_size, crib=crib, ranks=ranks)
     assert got.counts == dict(expected)
+
+
+def pattern_counts(
+    hand: Sequence[int],
+    starter: int,
+    crib: bool,
+    counts: Counter[int] | None = None,
+    *,
+    scoring: Scoring = ACC,
+) -> Counter[int]:
+    """Add the scores of every real deal of these hand and starter ranks to ``counts`` (the census
+    of one pattern, by the census's own suit counting)."""
+    if counts is None:
+        counts = Counter()
+    base = code_points(rank_code((*hand, starter)), scoring.run_min)
+    _suit_counts(hand, starter, scoring.crib_four_flush or not crib, base, counts)
+    return counts
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -94,7 +94,7 @@ def test_prepare_then_commit_gives_the_same_state_and_journal_as_apply(
                     continue
                 before, seq = b.state, b.seq
                 pending = b.prepare(command)
-                assert pending.state == a.state
+                assert pending.plan.state == a.state
                 assert pending.view().tracks == board_view(a.state).tracks
                 assert b.state == before and b.seq == seq  # nothing kept before the write
                 if coin.random() < aborts:  # dropped, then entered again
@@ -160,7 +160,7 @@ def test_a_winning_entry_shows_the_game_end_before_it_is_kept() -> None:
     keeper.apply(parse_command({"op": "peg", "track": 0, "points": 29, "kind": "hand"}))
     keeper.apply(parse_command({"op": "peg", "track": 0, "points": 29, "kind": "hand"}))
     pending = keeper.prepare(parse_command({"op": "peg", "track": 0, "points": 3}))
-    assert pending.state.winner == 0
+    assert pending.plan.state.winner == 0
     assert pending.view().over_at is not None
     assert keeper.view().over_at is None
     pending.commit()

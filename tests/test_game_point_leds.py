@@ -15,6 +15,7 @@ from boardctl.game.setup import PRESETS
 from boardctl.game.state import GameState
 from boardctl.game.status import board_view
 from boardctl.view import BoardView, TrackView
+from tests.test_game_replay import apply
 from tests.test_render_golden import golden_frame
 
 LAYOUT = builtin_layout("two-121")
@@ -76,9 +77,9 @@ FORMATS = {"single": {"match": 0}, "to 7": {"match": 7}, "best of 3": {"best_of"
 
 def _finished(preset: str, loser: int, match: dict[str, int]) -> GameState:
     machine = Machine()
-    machine.apply(NewGame(variant="six-card", mode="free", preset=preset, **match))  # type: ignore[arg-type]
-    machine.apply(Peg(1, loser, "correction"))
-    machine.apply(Peg(0, 121, "correction"))
+    apply(machine, NewGame(variant="six-card", mode="free", preset=preset, **match))  # type: ignore[arg-type]
+    apply(machine, Peg(1, loser, "correction"))
+    apply(machine, Peg(0, 121, "correction"))
     return machine.state
 
 

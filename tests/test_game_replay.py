@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from boardctl.errors import EntryError
 from boardctl.game.commands import Command, parse_command
 from boardctl.game.entries import KINDS
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.machine import Machine, replay
+from boardctl.game.machine import Machine
 from tools.random_player import random_command
 
 pegs = st.fixed_dictionaries(
@@ -71,6 +72,21 @@ def _command(keeper: Scorekeeper, step: dict[str, Any]) -> Command:
     return parse_command(step)
 
 
+def apply(machine: Machine, command: Command) -> Command:
+    """Validate and apply a command on ``machine``; return the event recorded."""
+    plan = machine.plan(command)
+    machine.commit(plan)
+    return plan.event
+
+
+def replay(events: Iterable[Command]) -> Machine:
+    """Fold ``events`` from a fresh machine (as the journal's replay does)."""
+    machine = Machine()
+    for event in events:
+        apply(machine, event)
+    return machine
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=steps, variant=st.sampled_from(["six-card", "five-card", "three-player"]))
 def test_replay_of_the_journal_equals_the_live_state(
@@ -106,14 +122,14 @@ def test_replay_of_the_journal_equals_the_live_state(
 def test_undo_all_then_redo_all_is_the_identity(seed: int, count: int) -> None:
     rng = random.Random(seed)
     machine = Machine()
-    machine.apply(parse_command({"op": "new_game", "variant": "six-card"}))
+    apply(machine, parse_command({"op": "new_game", "variant": "six-card"}))
     for _ in range(count):
         with contextlib.suppress(EntryError):
-            machine.apply(random_command(machine.state, rng, mistakes=0.0))
+            apply(machine, random_command(machine.state, rng, mistakes=0.0))
     end, depth = machine.state, len(machine.past)
     for _ in range(depth):
-        machine.apply(parse_command({"op": "undo"}))
+        apply(machine, parse_command({"op": "undo"}))
     assert not machine.past
     for _ in range(depth):
-        machine.apply(parse_command({"op": "redo"}))
+        apply(machine, parse_command({"op": "redo"}))
     assert machine.state == end

@@ -64,7 +64,7 @@ def test_default_and_old_journals_read_as_acc() -> None:
 
 def test_an_old_new_game_event_without_rules_replays_as_acc() -> None:
     """Events as the previous release journalled them (no rules, no house_rules)."""
-    from boardctl.game.machine import replay
+    from tests.test_game_replay import replay
 
     old_json = [
         {"op": "new_game", "variant": "six-card", "players": 2, "target": 121},

@@ -26,30 +26,35 @@ def test_items_name_the_cards_of_each_combination() -> None:
 
 
 def test_hand_flush_four_and_five_and_crib_only_five() -> None:
-    assert score_hand("2H 4H 6H 8H", "KS").flush == 4
-    assert score_hand("2H 4H 6H 8H", "KH").flush == 5
-    assert score_hand("2H 4H 6H 8H", "KS", crib=True).flush == 0
-    assert score_hand("2H 4H 6H 8H", "KH", crib=True).flush == 5
-    assert score_hand("2H 4H 6H 8S", "KH").flush == 0
+    assert score_hand("2H 4H 6H 8H", "KS").points_for("flush") == 4
+    assert score_hand("2H 4H 6H 8H", "KH").points_for("flush") == 5
+    assert score_hand("2H 4H 6H 8H", "KS", crib=True).points_for("flush") == 0
+    assert score_hand("2H 4H 6H 8H", "KH", crib=True).points_for("flush") == 5
+    assert score_hand("2H 4H 6H 8S", "KH").points_for("flush") == 0
 
 
 def test_three_card_hand_flush_is_three_or_four() -> None:
-    assert score_hand("2H 4H 8H", "KS").flush == 3
-    assert score_hand("2H 4H 8H", "KH").flush == 4
-    assert score_hand("2H 4H 8H", "KS", crib=True).flush == 0
-    assert score_hand("2H 4H 8H", "KH", crib=True).flush == 4
+    assert score_hand("2H 4H 8H", "KS").points_for("flush") == 3
+    assert score_hand("2H 4H 8H", "KH").points_for("flush") == 4
+    assert score_hand("2H 4H 8H", "KS", crib=True).points_for("flush") == 0
+    assert score_hand("2H 4H 8H", "KH", crib=True).points_for("flush") == 4
 
 
 def test_three_card_hand_counts() -> None:
     score = score_hand("5H 5C 5S", "5D")
-    assert (score.fifteens, score.pairs, score.total) == (8, 12, 20)
+    assert (score.points_for("fifteen"), score.points_for("pair"), score.total) == (8, 12, 20)
     score = score_hand("JH 4H 5H", "6H")
-    assert (score.fifteens, score.runs, score.flush, score.nobs) == (4, 3, 4, 1)
+    assert (
+        score.points_for("fifteen"),
+        score.points_for("run"),
+        score.points_for("flush"),
+        score.points_for("nobs"),
+    ) == (4, 3, 4, 1)
 
 
 def test_jack_starter_is_not_nobs() -> None:
-    assert score_hand("JH 2C 4D 8S", "JD").nobs == 0
-    assert score_hand("JH 2C 4D 8S", "3H").nobs == 1
+    assert score_hand("JH 2C 4D 8S", "JD").points_for("nobs") == 0
+    assert score_hand("JH 2C 4D 8S", "3H").points_for("nobs") == 1
 
 
 def test_wrong_number_of_cards_and_duplicates() -> None:

@@ -16,8 +16,8 @@ import pytest
 from boardctl.errors import JournalError
 from boardctl.game.commands import parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.machine import replay
 from boardctl.store.journal import Journal
+from tests.test_game_replay import replay
 from tools.random_player import play_random
 
 EVENTS = 60

@@ -18,6 +18,7 @@ from boardctl.game.commands import Command, NewGame, Peg, Refile, parse_command
 from boardctl.game.machine import Machine
 from boardctl.results.derive import GameFold
 from boardctl.store.journal import Journal
+from tests.test_game_replay import apply
 from tools.random_player import random_command
 
 #: (track, kind, points) of each entry that stands.
@@ -34,7 +35,7 @@ def play(variant: str, seed: int) -> tuple[list[dict[str, Any]], Machine, Ledger
     rng = random.Random(seed)
     machine = Machine()
     events = [
-        machine.apply(NewGame(variant=variant, mode="guided", match=0, muggins=True)).to_json()
+        apply(machine, NewGame(variant=variant, mode="guided", match=0, muggins=True)).to_json()
     ]
     ledger: Ledger = ()
     past: list[Ledger] = []
@@ -118,7 +119,7 @@ def test_random_games_refile_and_claim_muggins_often_enough_to_matter() -> None:
 def journal_of(tmp_path: Path, commands: list[dict[str, Any]]) -> Path:
     """A journal file of the events the engine makes of ``commands``."""
     machine = Machine()
-    events = [machine.apply(parse_command(command)).to_json() for command in commands]
+    events = [apply(machine, parse_command(command)).to_json() for command in commands]
     path = tmp_path / "journal.sqlite"
     with Journal.open(path) as journal:
         journal.append_all((event, 1_000.0 + n) for n, event in enumerate(events))

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from math import comb, prod
 
 from boardctl.cribbage.cards import JACK
-from boardctl.cribbage.fast import code_points, rank_code
 from boardctl.cribbage.scoring import ACC, Scoring
 
 
@@ -124,25 +123,9 @@ def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple
     return table
 
 
-def pattern_counts(
-    hand: Sequence[int],
-    starter: int,
-    crib: bool,
-    counts: Counter[int] | None = None,
-    *,
-    scoring: Scoring = ACC,
-) -> Counter[int]:
-    """Add the scores of every real deal of these hand and starter ranks to ``counts`` (the census
-    of one pattern, checked by the tests against scoring every suit choice)."""
-    if counts is None:
-        counts = Counter()
-    base = code_points(rank_code((*hand, starter)), scoring.run_min)
-    return _suit_counts(hand, starter, scoring.crib_four_flush or not crib, base, counts)
-
-
 def _suit_counts(
     hand: Sequence[int], starter: int, flush_in_crib: bool, base: int, counts: Counter[int]
-) -> Counter[int]:
+) -> None:
     """Add the deals of these hand ranks and starter rank at ``base`` plus flush and nobs."""
     hand_size = len(hand)
     mult = Counter(hand)
@@ -164,4 +147,3 @@ def _suit_counts(
         nobs -= nobs_in_five
     counts[base + 1] += nobs
     counts[base] += ways - nobs
-    return counts

@@ -42,31 +42,9 @@ class HandScore:
         return itemise(self.hand, self.starter, crib=self.crib, scoring=self.scoring)
 
     def points_for(self, kind: str) -> int:
-        """Points of one kind (``fifteen``, ``pair``, ``run``, ``flush`` or ``nobs``)."""
+        """Points of one kind: ``fifteen``, ``pair`` (a pair royal is three pairs, 6), ``run`` (each
+        distinct run), ``flush`` or ``nobs`` (the jack of the starter's suit in hand)."""
         return sum(item.points for item in self.items if item.kind == kind)
-
-    @property
-    def fifteens(self) -> int:
-        return self.points_for("fifteen")
-
-    @property
-    def pairs(self) -> int:
-        """Points for pairs (a pair royal is three pairs, 6)."""
-        return self.points_for("pair")
-
-    @property
-    def runs(self) -> int:
-        """Points for runs (each distinct run counted)."""
-        return self.points_for("run")
-
-    @property
-    def flush(self) -> int:
-        return self.points_for("flush")
-
-    @property
-    def nobs(self) -> int:
-        """One for his nobs (the jack of the starter's suit in hand)."""
-        return self.points_for("nobs")
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready form with the breakdown and the total."""
@@ -74,11 +52,11 @@ class HandScore:
             "hand": [str(c) for c in self.hand],
             "starter": str(self.starter),
             "crib": self.crib,
-            "fifteens": self.fifteens,
-            "pairs": self.pairs,
-            "runs": self.runs,
-            "flush": self.flush,
-            "nobs": self.nobs,
+            "fifteens": self.points_for("fifteen"),
+            "pairs": self.points_for("pair"),
+            "runs": self.points_for("run"),
+            "flush": self.points_for("flush"),
+            "nobs": self.points_for("nobs"),
             "items": [item.as_dict() for item in self.items],
             "total": self.total,
         }

@@ -29,9 +29,10 @@ from boardctl.game.commands import (
     new_game_event,
     parse_command,
 )
+from boardctl.game.flow import Chooser
 from boardctl.game.history import Entry, Row, history_row
 from boardctl.game.limits import DEFAULT_LIMITS, Limits
-from boardctl.game.machine import Chooser, Machine, Plan, awaiting
+from boardctl.game.machine import Machine, Plan, awaiting
 from boardctl.game.setup import GameSetup, check_distinct
 from boardctl.game.state import SNAPSHOT_FORMAT, GameState
 from boardctl.game.status import Status, board_view, status_dict
@@ -431,11 +432,6 @@ class Pending:
         self.base_seq = keeper.seq
         self.done = False
         self._view: BoardView | None = None
-
-    @property
-    def state(self) -> GameState:
-        """The game state once this command is committed."""
-        return self.plan.state
 
     def view(self) -> BoardView:
         """What the board shows once this command is committed."""

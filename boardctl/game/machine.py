@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from boardctl.cribbage.cards import format_card, parse_cards
@@ -32,8 +32,6 @@ from boardctl.game.shown import Shown, check_shown, record_starter, with_shown
 from boardctl.game.state import GameState
 from boardctl.refusals import Refusal
 
-__all__ = ["HANDLERS", "Chooser", "Machine", "Plan", "replay"]
-
 
 @dataclass(frozen=True, slots=True)
 class Plan:
@@ -48,7 +46,7 @@ class Plan:
 
 @dataclass(repr=False)
 class Machine:
-    """Folds commands into a :class:`GameState`, with undo and redo stacks (apply: plan, commit)."""
+    """Folds commands into a :class:`GameState`, with undo and redo stacks (plan, then commit)."""
 
     state: GameState = field(default_factory=lambda: GameState.initial().evolve(match_number=0))
     limits: Limits = field(default=DEFAULT_LIMITS, kw_only=True, compare=False)
@@ -57,12 +55,6 @@ class Machine:
 
     def __repr__(self) -> str:
         return f"Machine({self.state!r}, past={len(self.past)}, future={len(self.future)})"
-
-    def apply(self, command: Command, *, choose: Chooser | None = None) -> Command:
-        """Validate and apply a command; return the event recorded."""
-        plan = self.plan(command, choose=choose)
-        self.commit(plan)
-        return plan.event
 
     def commit(self, plan: Plan) -> None:
         """Make a plan's state current and update the undo/redo stacks."""
@@ -189,14 +181,6 @@ HANDLERS: dict[type, Callable[..., Plan]] = {
     Confirm: lambda machine, command, _: Plan(command, confirmed(machine.state, command.track)),
     Refile: _refile,
 }
-
-
-def replay(events: Iterable[Command], *, limits: Limits | None = None) -> Machine:
-    """Fold ``events`` from a fresh machine (the journal's replay)."""
-    machine = Machine(limits=limits or DEFAULT_LIMITS)
-    for event in events:
-        machine.commit(machine.plan(event))
-    return machine
 
 
 # --- Signing off a result (``confirm_result``): a won game is final once every track confirmed;
