@@ -8,7 +8,7 @@ read a :class:`~boardctl.cribbage.scoring.Scoring`, the engine asks for a rule.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -225,27 +225,8 @@ def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str
     return rule_set.name, own
 
 
-# --- The engine's side: a ``new_game`` or ``set house_rules`` into checked names, and the
-# engine's few questions (who deals next, the skunk's measure, fraction lines, muggins). ---
-
-
-def rules_of_command(
-    command: Mapping[str, object], base_rules: str, base_house_rules: tuple[str, ...]
-) -> tuple[str, tuple[str, ...], str | None]:
-    """``(rule set, house rules, its preset or None)`` of a ``new_game`` command; with neither
-    ``rules`` nor ``house_rules`` the base setup's carry over (old journals: ACC)."""
-    name = command.get("rules", base_rules or DEFAULT_RULES)
-    try:
-        rule_set = get_rule_set(name)  # type: ignore[arg-type]
-    except RuleSetError as exc:
-        raise EntryError(str(exc)) from None
-    given = command.get("house_rules")
-    if given is not None:
-        house_rules = house_rules_value(given)  # its own EntryError
-    else:
-        house_rules = rule_set.house_rules if "rules" in command else base_house_rules
-    preset = rule_set.preset if "rules" in command and "preset" not in command else None
-    return rule_set.name, house_rules, preset
+# --- The engine's side: a ``house_rules`` value into checked names, and the engine's few
+# questions (who deals next, the skunk's measure, fraction lines, muggins). ---
 
 
 def house_rules_value(value: object) -> tuple[str, ...]:

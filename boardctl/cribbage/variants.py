@@ -6,7 +6,7 @@ Seats are 0..players-1 clockwise; each belongs to a team, each team has a track
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from boardctl.errors import VariantError
 
@@ -35,7 +35,6 @@ class Variant:
     short_seats: tuple[int, ...] = ()
     three_for_last: bool = False
     single_count: bool = False
-    muggins: bool = False
 
     @property
     def tracks(self) -> int:
@@ -61,12 +60,6 @@ class Variant:
     def crib_size(self) -> int:
         """Cards in the crib: every discard plus any dealt from the deck."""
         return sum(self.discards_of(offset) for offset in range(self.players)) + self.crib_from_deck
-
-    def with_options(self, *, target: int, muggins: bool) -> Variant:
-        """This variant played to ``target``, with or without muggins."""
-        if target < MIN_TARGET:
-            raise VariantError(f"target {target} is too small (use 61 or 121; {TARGET_RANGE})")
-        return replace(self, target=target, muggins=muggins)
 
 
 def _individual(players: int) -> tuple[tuple[int, ...], ...]:

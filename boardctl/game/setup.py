@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from boardctl.cribbage.rules import RULE_SETS, house_rules_value, muggins_for, rules_of_command
+from boardctl.cribbage.rules import RULE_SETS, house_rules_value, muggins_for
 from boardctl.cribbage.variants import (
     DEFAULT_VARIANT,
     MAX_TARGET,
@@ -17,9 +17,8 @@ from boardctl.cribbage.variants import (
     TARGET_RANGE,
     VARIANTS,
     Variant,
-    get_variant,
 )
-from boardctl.errors import EntryError, VariantError
+from boardctl.errors import EntryError
 from boardctl.game import JsonValue
 from boardctl.view import lines_failed as lines_failed
 from boardctl.view import skunk_lines as skunk_lines
@@ -150,8 +149,8 @@ class GameSetup:
 
     @property
     def variant(self) -> Variant:
-        """The variant with this setup's target and muggins applied."""
-        return _variant(self.variant_name, self.target, self.muggins)
+        """The variant played (with its usual ``target``: this setup's own is :attr:`target`)."""
+        return VARIANTS[self.variant_name]
 
     @property
     def preset(self) -> Preset:
@@ -169,9 +168,8 @@ class GameSetup:
         return VARIANTS[self.variant_name].tracks
 
     def checked(self) -> GameSetup:
-        """This setup, once its preset and its variant's target and muggins are allowed."""
+        """This setup, once its preset is allowed (the target is checked on its way in)."""
         _preset(self.preset_name, self.points)
-        _variant(self.variant_name, self.target, self.muggins)
         return self
 
     def track_names(self) -> tuple[str, ...]:
@@ -212,14 +210,6 @@ def _track_names(names: tuple[str, ...], tracks: int) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def _preset(name: str, points: PresetPoints) -> Preset:
     return get_preset(name, dict(points))
-
-
-@lru_cache(maxsize=64)
-def _variant(name: str, target: int, muggins: bool) -> Variant:
-    try:
-        return get_variant(name).with_options(target=target, muggins=muggins)
-    except VariantError as exc:
-        raise EntryError(str(exc)) from None
 
 
 def whole(value: object, what: str) -> int:
@@ -321,10 +311,17 @@ def setup_with(cmd: NewGame, base: GameSetup) -> GameSetup:
     target = check_target(
         cmd.target if cmd.target is not None else (base.target if same else variant.target)
     )
-    given = (("rules", cmd.rules), ("house_rules", cmd.house_rules), ("preset", cmd.preset))
-    chosen = {key: value for key, value in given if value is not None}
-    rules, house_rules, rules_preset = rules_of_command(chosen, base.rules, base.house_rules)
-    preset_name = cmd.preset if cmd.preset is not None else (rules_preset or base.preset_name)
+    rules = base.rules if cmd.rules is None else cmd.rules  # neither given: the base's carry over
+    if rules not in RULE_SETS:
+        raise EntryError(f"unknown rule set {rules!r} (known: {', '.join(RULE_SETS)})")
+    rule_set = RULE_SETS[rules]
+    if cmd.house_rules is not None:
+        house_rules = house_rules_value(cmd.house_rules)
+    else:
+        house_rules = base.house_rules if cmd.rules is None else rule_set.house_rules
+    preset_name = cmd.preset if cmd.preset is not None else base.preset_name
+    if cmd.rules is not None and cmd.preset is None:
+        preset_name = rule_set.preset  # a rule set brings its game points preset
     points = base.points if cmd.points is None and preset_name == "custom" else cmd.points or ()
     muggins = muggins_for(house_rules, base.muggins if cmd.muggins is None else cmd.muggins)
     roster = base.roster if cmd.roster is None else cmd.roster
