@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from boardctl.cribbage.cards import Card
 from boardctl.demo.log import (
     Style,
     parse_marker,
@@ -52,8 +53,8 @@ def test_style_follows_the_stream_encoding() -> None:
     assert not style_for("ascii").unicode
     assert not style_for(None).unicode
     assert not style_for("no-such-codec").unicode
-    assert Style(unicode=False).card("10", "D") == "10D"
-    assert Style(unicode=True).card("Q", "H") == "Q♥"
+    assert Style(unicode=False).card(Card(10, 2)) == "10D"
+    assert Style(unicode=True).card(Card(12, 1)) == "Q♥"
 
 
 def test_result_line_names_winner_skunk_and_game_points() -> None:

@@ -117,8 +117,5 @@ def parse_cards(cards: str | Iterable[str | Card], *, unique: bool = True) -> li
 def check_distinct(cards: Sequence[Card]) -> None:
     """Raise :class:`CardError` if a card appears twice."""
     if len(set(cards)) != len(cards):
-        seen: set[Card] = set()
-        for card in cards:
-            if card in seen:
-                raise CardError(f"duplicate card {card}: each card can appear only once")
-            seen.add(card)
+        card = next(card for i, card in enumerate(cards) if card in cards[:i])
+        raise CardError(f"duplicate card {card}: each card can appear only once")

@@ -19,8 +19,6 @@ from boardctl.cribbage.scoring import ACC, Scoring
 class Census:
     """Number of (hand, starter) deals for each score."""
 
-    hand_size: int
-    crib: bool
     counts: dict[int, int]
 
     @property
@@ -98,7 +96,7 @@ def census(
     for (base, shape), multisets in tally.items():
         for extra, ways in _shape_counts(shape, hand_size, flush_in_crib):
             counts[base + extra] += ways * multisets
-    return Census(hand_size, crib, {score: n for score, n in sorted(counts.items()) if n})
+    return Census({score: n for score, n in sorted(counts.items()) if n})
 
 
 _SHAPES: dict[tuple[int, int, bool], list[tuple[int, int]]] = {}

@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from boardctl.cribbage.awards import opening_points
-from boardctl.cribbage.cards import DECK, RANK_LETTERS, SUIT_LETTERS, Card
+from boardctl.cribbage.cards import DECK, Card
 from boardctl.cribbage.discard import rank_discards
 from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.play import PlayEvent, PlayState, score_play
@@ -116,13 +116,8 @@ class DemoGame:
             self.table.say(text)
             self.table.pause(beats)
 
-    def card(self, card: Card) -> str:
-        """``10♦``, ``Q♥``, ``A♠`` (``10D`` ... in ASCII)."""
-        rank = "10" if card.rank == 10 else RANK_LETTERS[card.rank - 1]
-        return self.style.card(rank, SUIT_LETTERS[card.suit])
-
     def cards(self, cards: Sequence[Card]) -> str:
-        return " ".join(self.card(card) for card in cards)
+        return " ".join(map(self.style.card, cards))
 
     def apply(self, command: Command) -> None:
         """Send one command to the engine and show the new board."""
@@ -174,7 +169,7 @@ class DemoGame:
         """Everyone cuts; the lowest card deals first (ties cut again)."""
         cut = self.dealer.cut_for_deal(self.variant.players, rank=lambda card: card.rank)
         for number, cuts in enumerate(cut.rounds):
-            shown = ", ".join(f"{self.names[seat]} cuts {self.card(card)}" for seat, card in cuts)
+            shown = ", ".join(f"{self.names[s]} cuts {self.style.card(card)}" for s, card in cuts)
             again = number < len(cut.rounds) - 1
             self.say(f"Cut for deal: {shown}" + (": a tie, cut again." if again else "."))
         first = cut.dealer
@@ -225,7 +220,7 @@ class DemoGame:
         starter = self.dealer.cut_starter(deal.stock)
         cutter = self.names[(dealer_seat - 1) % players]
         self.say(
-            f"{cutter} cuts, {dealer_name} turns up the starter: {self.card(starter)}.",
+            f"{cutter} cuts, {dealer_name} turns up the starter: {self.style.card(starter)}.",
             BEATS["starter"],
         )
         if starter.rank == 11:
@@ -270,7 +265,7 @@ class DemoGame:
             name = self.names[event.seat]
             if event.kind == "card":
                 assert event.card is not None
-                text = f"{name} plays {self.card(event.card)} (count {event.count})"
+                text = f"{name} plays {self.style.card(event.card)} (count {event.count})"
                 if event.points:
                     phrase = log.play_phrase(event.reasons, event.points)
                     self.peg(
@@ -292,7 +287,7 @@ class DemoGame:
     ) -> None:
         """Count every hand from the dealer's left, the dealer last, then the crib."""
         players = self.variant.players
-        self.say(f"The show, starter {self.card(starter)}:")
+        self.say(f"The show, starter {self.style.card(starter)}:")
         order = [(dealer_seat + offset) % players for offset in range(1, players + 1)]
         counts = [(seat, hands[seat], False) for seat in order] + [(dealer_seat, crib, True)]
         for index, (seat, cards, is_crib) in enumerate(counts):

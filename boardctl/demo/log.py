@@ -7,10 +7,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from boardctl.cribbage import cards
+from boardctl.cribbage.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card
 from boardctl.cribbage.speech import number_words
-
-SUIT_SYMBOLS = dict(zip(cards.SUIT_LETTERS, cards.SUIT_SYMBOLS, strict=True))  # "S" -> "♠"
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,9 +21,10 @@ class Style:
     def arrow(self) -> str:
         return "→" if self.unicode else "->"
 
-    def card(self, rank: str, suit: str) -> str:
-        """A card from its rank text (``A``, ``2``..``10``, ``J``, ``Q``, ``K``) and suit letter."""
-        return f"{rank}{SUIT_SYMBOLS[suit] if self.unicode else suit}"
+    def card(self, card: Card) -> str:
+        """``10♦``, ``Q♥``, ``A♠`` (``10D`` ... in ASCII)."""
+        rank = "10" if card.rank == 10 else RANK_LETTERS[card.rank - 1]
+        return rank + (SUIT_SYMBOLS if self.unicode else SUIT_LETTERS)[card.suit]
 
 
 def style_for(encoding: str | None) -> Style:

@@ -74,14 +74,13 @@ class Scorekeeper:
         limits: Limits | None = None,
         choose: Chooser | None = None,
         keep_all: bool = False,
-        clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
     ) -> None:
         # the state, with its undo and redo stacks
         self.machine = Machine(limits=limits or DEFAULT_LIMITS)
         self.journal = journal  # None: a memory scorekeeper
         self._choose = choose
-        self._clock = clock  # when an entry was refused, when a game ended (views)
+        self._clock = time.monotonic  # when an entry was refused, when a game ended (views)
         self._wall_clock = wall_clock  # the time of an event in a memory keeper
         self.seq = 0  # the sequence number of the last event (0 = none)
         self._game: list[Entry] = []
@@ -93,8 +92,6 @@ class Scorekeeper:
         self.error_at: float | None = None
         self.over_at: float | None = None
 
-    # --- construction --------------------------------------------------------
-
     @classmethod
     def open(
         cls,
@@ -105,7 +102,6 @@ class Scorekeeper:
         limits: Limits | None = None,
         choose: Chooser | None = None,
         full_replay: bool = False,
-        clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
         owner: str = "cli",
         later: bool = False,
@@ -113,11 +109,11 @@ class Scorekeeper:
         """Open (or create) the journal at ``path`` and replay it (checksums verified).
 
         ``setup`` starts an empty journal; ``full_replay`` folds from the first event, not the
-        game's snapshot; ``clock`` stamps the view, ``wall_clock`` the events; ``later`` leaves the
-        game starts and the structural check to the caller (the service).
+        game's snapshot; ``wall_clock`` stamps the events; ``later`` leaves the game starts and the
+        structural check to the caller (the service).
         """
         journal = Journal.open(path, readonly=readonly, owner=owner, check_pages=not later)
-        keeper = cls(journal, limits=limits, choose=choose, clock=clock, wall_clock=wall_clock)
+        keeper = cls(journal, limits=limits, choose=choose, wall_clock=wall_clock)
         try:
             if full_replay or not keeper._load(*journal.resume()):
                 journal.rewind()  # no usable snapshot: replay from the first event
@@ -146,13 +142,10 @@ class Scorekeeper:
         *,
         limits: Limits | None = None,
         choose: Chooser | None = None,
-        clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
     ) -> Scorekeeper:
         """A scorekeeper without a journal (tests, demo); keeps every event in memory."""
-        keeper = cls(
-            None, limits=limits, choose=choose, keep_all=True, clock=clock, wall_clock=wall_clock
-        )
+        keeper = cls(None, limits=limits, choose=choose, keep_all=True, wall_clock=wall_clock)
         if setup is not None:
             keeper.apply(new_game_event(setup))
         return keeper
@@ -210,7 +203,7 @@ class Scorekeeper:
             plan = self._plan(record)
             self.machine.commit(plan)
             self._remember(record.seq, record.at, plan, record.clock)
-        self._changed()
+        self._view, self._status = None, None
 
     def refresh(self) -> bool:
         """Read events another process appended since (readers); True if any."""
@@ -278,7 +271,7 @@ class Scorekeeper:
         ended = plan.state.winner is not None and self.machine.state.winner is None
         self.machine.commit(plan)
         self._remember(seq, at, plan, clock)
-        self._changed()
+        self._status = None
         self._view = pending._view  # the board view of the new state, if already built
         self.over_at = pending.over_at
         if ended and self.journal is not None and not self.journal.readonly:
@@ -325,12 +318,6 @@ class Scorekeeper:
         self._game.append(entry)
         if self._all is not None:
             self._all.append(entry)
-
-    def _changed(self) -> None:
-        self._view = None
-        self._status = None
-
-    # --- queries ---------------------------------------------------------------
 
     @property
     def state(self) -> GameState:
@@ -404,8 +391,6 @@ class Scorekeeper:
                 None, list(journal.records()), limits=self.machine.limits
             )
         return full.history(all_games=True)
-
-    # --- closing ----------------------------------------------------------------
 
     def close(self) -> None:
         """Close the journal (idempotent)."""

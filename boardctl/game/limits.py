@@ -7,6 +7,7 @@ under the rules in force; tests may pass any object with the same two methods.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Protocol
 
 from boardctl.cribbage.scoring import ACC, Scoring
@@ -58,8 +59,12 @@ class RulesLimits:
         return self._max_play
 
 
-DEFAULT_LIMITS: Limits = RulesLimits()
-_BY_SCORING: dict[Scoring, RulesLimits] = {ACC: DEFAULT_LIMITS}  # type: ignore[dict-item]
+@cache
+def _shared(scoring: Scoring) -> RulesLimits:  # one RulesLimits per scoring, shared
+    return RulesLimits(scoring)
+
+
+DEFAULT_LIMITS: Limits = _shared(ACC)
 
 
 def limits_for(limits: Limits, house_rules: Iterable[str]) -> Limits:
@@ -69,11 +74,7 @@ def limits_for(limits: Limits, house_rules: Iterable[str]) -> Limits:
     from boardctl.cribbage.rules import scoring_for
 
     scoring = scoring_for(tuple(house_rules))
-    if limits.scoring == scoring:
-        return limits
-    if scoring not in _BY_SCORING:  # one shared RulesLimits per scoring
-        _BY_SCORING[scoring] = RulesLimits(scoring)
-    return _BY_SCORING[scoring]
+    return limits if limits.scoring == scoring else _shared(scoring)
 
 
 def warm_up(limits: Limits = DEFAULT_LIMITS) -> None:
