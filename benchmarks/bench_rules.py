@@ -30,7 +30,7 @@ from boardctl.cribbage.census import census  # noqa: E402
 from boardctl.cribbage.discard import rank_discards  # noqa: E402
 from boardctl.cribbage.fast import hand_total  # noqa: E402
 from boardctl.cribbage.hand import score_hand  # noqa: E402
-from boardctl.cribbage.rules import scoring_of  # noqa: E402
+from boardctl.cribbage.rules import RULE_SETS, scoring_for  # noqa: E402
 from boardctl.cribbage.scoring import ACC, Scoring  # noqa: E402
 from boardctl.cribbage.validation import max_play_points, possible_scores  # noqa: E402
 
@@ -110,7 +110,7 @@ def main() -> None:
     for label, size, crib in (("hand", 4, False), ("crib", 4, True), ("3-card", 3, False)):
         seconds = _median(lambda s=size, c=crib: _cold_census(s, c), args.repeat)
         print(f"census {label:6} in process (cold table): {seconds:.3f} s")
-    czech = scoring_of("czech")
+    czech = scoring_for(RULE_SETS["czech"].house_rules)
     seconds = _median(lambda: _cold_census(4, False, czech), args.repeat)
     print(f"census hand, czech rules, in process (cold table): {seconds:.3f} s")
     py = sys.executable
@@ -165,8 +165,8 @@ def main() -> None:
 
     code = (
         "from boardctl.game.limits import RulesLimits, warm_up;"
-        "from boardctl.cribbage.rules import RULE_SETS, scoring_of;"
-        "[warm_up(RulesLimits(scoring_of(name))) for name in RULE_SETS]"
+        "from boardctl.cribbage.rules import RULE_SETS, scoring_for;"
+        "[warm_up(RulesLimits(scoring_for(s.house_rules))) for s in RULE_SETS.values()]"
     )
     seconds = _subprocess_median([py, "-c", code], max(args.repeat, 11))
     print(f"every rule set's limits, fresh process: {seconds:.3f} s (shipped tables)")

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
     from playwright.sync_api import Browser
 
+    from boardctl.cribbage.scoring import Scoring
+
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
 # Hypothesis' per-example deadline (200 ms) measures the machine's load, not the code: on two
@@ -28,6 +30,13 @@ REPO = Path(__file__).resolve().parent.parent
 # Debian's chromium, which the PyPI playwright package drives (no browser download)
 CHROMIUM = os.environ.get("BOARDCTL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 DATA = Path(__file__).resolve().parent / "data"
+
+
+def scoring_of(name: str) -> Scoring:
+    """The scoring switches of the rule set called ``name``."""
+    from boardctl.cribbage.rules import get_rule_set, scoring_for
+
+    return scoring_for(get_rule_set(name).house_rules)
 
 
 @pytest.fixture

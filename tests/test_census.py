@@ -17,9 +17,9 @@ from boardctl.cribbage.cards import DECK
 from boardctl.cribbage.census import _suit_counts, census
 from boardctl.cribbage.fast import code_points, rank_code
 from boardctl.cribbage.hand import score_hand
-from boardctl.cribbage.rules import RULE_SETS, scoring_of
+from boardctl.cribbage.rules import RULE_SETS
 from boardctl.cribbage.scoring import ACC, Scoring
-from tests.conftest import DATA
+from tests.conftest import DATA, scoring_of
 
 TABLE = json.loads((DATA / "distribution.json").read_text())
 

@@ -159,7 +159,7 @@ def test_stats_under_czech_rules_is_the_exact_runs_of_two_distribution(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from boardctl.cribbage.census import census
-    from boardctl.cribbage.rules import scoring_of
+    from tests.conftest import scoring_of
 
     status, out, _ = _run(capsys, "stats", "hands", "--rules", "czech")
     rows = dict(line.split() for line in out.splitlines())

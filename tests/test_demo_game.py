@@ -14,8 +14,9 @@ from boardctl.cribbage.cards import Card, parse_card, parse_cards
 from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.demo.game import DemoGame, DemoResult
-from boardctl.demo.log import Style, parse_marker
+from boardctl.demo.log import Style
 from boardctl.game.keeper import Scorekeeper
+from tests.test_demo_log import parse_marker
 
 SUPPORTED = ("six-card", "five-card", "three-player", "four-player", "five-player", "six-player")
 

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from boardctl.cribbage.cards import Card
 from boardctl.demo.log import (
     Style,
-    parse_marker,
     play_phrase,
     result_line,
     scored,
     spoken_reason,
     style_for,
 )
+
+_MARKER = re.compile(r"\[(?P<name>[^\[\]]+?) \+(?P<points>\d+) (?:→|->) (?P<total>\d+)\]\s*$")
+
+
+def parse_marker(line: str) -> tuple[str, int, int] | None:
+    """``(name, points, total)`` from a line ending in a peg marker, else ``None``."""
+    match = _MARKER.search(line)
+    if match is None:
+        return None
+    return match["name"], int(match["points"]), int(match["total"])
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,9 @@ import pytest
 from boardctl.cribbage.cards import Card, parse_card, parse_cards
 from boardctl.cribbage.discard import rank_discards
 from boardctl.cribbage.play import score_play
-from boardctl.cribbage.rules import scoring_of
 from boardctl.demo.game import discard_advice
 from boardctl.demo.players import PlayContext, Player
+from tests.conftest import scoring_of
 
 
 def player() -> Player[Card]:

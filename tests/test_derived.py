@@ -10,11 +10,11 @@ import pytest
 
 from boardctl.cribbage.census import census
 from boardctl.cribbage.derived import HAND_SCORES, MAX_PLAY
-from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS, scoring_for, scoring_of
+from boardctl.cribbage.rules import HOUSE_RULES, RULE_SETS, scoring_for
 from boardctl.cribbage.validation import max_play_points
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.game.limits import RulesLimits
-from tests.conftest import REPO
+from tests.conftest import REPO, scoring_of
 from tools import derive_tables as derive
 
 
@@ -59,8 +59,8 @@ def test_limits_cost_no_census_in_a_fresh_process() -> None:
     code = (
         "import sys, time; t = time.perf_counter();"
         "from boardctl.game.limits import RulesLimits, warm_up;"
-        "from boardctl.cribbage.rules import scoring_of;"
-        "warm_up(RulesLimits()); warm_up(RulesLimits(scoring_of('czech')));"
+        "from boardctl.cribbage.rules import RULE_SETS, scoring_for;"
+        "warm_up(RulesLimits()); warm_up(RulesLimits(scoring_for(RULE_SETS['czech'].house_rules)));"
         "print(time.perf_counter() - t);"
         "heavy = [m for m in ('boardctl.cribbage.census', 'boardctl.cribbage.validation',"
         " 'boardctl.cribbage.play') if m in sys.modules]; print(heavy)"

@@ -11,8 +11,8 @@ from boardctl.cribbage.cards import DECK, Card, parse_cards
 from boardctl.cribbage.discard import crib_mean, hand_mean, rank_discards
 from boardctl.cribbage.fast import hand_total
 from boardctl.cribbage.hand import score_hand
-from boardctl.cribbage.rules import scoring_of
 from boardctl.errors import CardError
+from tests.conftest import scoring_of
 
 
 def _brute_crib(discard: tuple[Card, ...], unseen: list[Card]) -> float:

@@ -16,11 +16,11 @@ from boardctl.cribbage.awards import opening_points
 from boardctl.cribbage.census import census
 from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.play import PlayState, score_play
-from boardctl.cribbage.rules import SEEDS, scoring_of
+from boardctl.cribbage.rules import SEEDS
 from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.cribbage.variants import get_variant
 from boardctl.game.setup import get_preset, lines_failed
-from tests.conftest import DATA
+from tests.conftest import DATA, scoring_of
 
 VECTORS = DATA / "seed_vectors"
 SETS = {

@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 
 from boardctl.cribbage.cards import DECK, Card
 from boardctl.cribbage.hand import HandScore, score_hand
-from boardctl.cribbage.rules import scoring_of
 from boardctl.cribbage.speech import number_words, say_count
-from tests.conftest import DATA
+from tests.conftest import DATA, scoring_of
 
 WORDS = {number_words(n): n for n in range(100)}
 LENGTHS = {"two": 2, "three": 3, "four": 4, "five": 5}

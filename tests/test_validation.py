@@ -7,10 +7,9 @@ import sys
 
 from boardctl.cribbage.hand import score_hand
 from boardctl.cribbage.play import score_play
-from boardctl.cribbage.rules import scoring_of
 from boardctl.cribbage.validation import max_play_points, possible_scores
 from boardctl.game.limits import DEFAULT_LIMITS, RulesLimits, limits_for
-from tests.conftest import REPO
+from tests.conftest import REPO, scoring_of
 
 
 def test_four_card_possible_scores_miss_exactly_19_25_26_27() -> None:

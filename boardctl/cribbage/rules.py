@@ -209,10 +209,6 @@ def scoring_for(house_rules: tuple[str, ...] | frozenset[str]) -> Scoring:
     return ACC if scoring == ACC else scoring
 
 
-def scoring_of(name: str) -> Scoring:
-    return scoring_for(get_rule_set(name).house_rules)
-
-
 def parse_house_rules(text: str) -> tuple[str, ...]:
     """``"runs-of-two,deal-right"`` (commas or spaces; ``none`` or empty for none) -> names."""
     return check_house_rules(name for name in text.replace(",", " ").split() if name != "none")

@@ -1,5 +1,5 @@
 """The play-by-play in the players' words (pure text); each line that moves a peg ends with ``[Name
-+N → total]`` (``->`` in ASCII), read back by :func:`parse_marker`."""
++N → total]`` (``->`` in ASCII), which the tests read back."""
 
 from __future__ import annotations
 
@@ -64,17 +64,6 @@ def play_phrase(reasons: Sequence[str], points: int) -> str:
     if len(phrases) < 2:
         return phrases[0] if phrases else number_words(points)
     return ", ".join(phrases[:-1]) + f" and {phrases[-1]} ({points})"
-
-
-_MARKER = re.compile(r"\[(?P<name>[^\[\]]+?) \+(?P<points>\d+) (?:→|->) (?P<total>\d+)\]\s*$")
-
-
-def parse_marker(line: str) -> tuple[str, int, int] | None:
-    """``(name, points, total)`` from a line ending in a peg marker, else ``None``."""
-    match = _MARKER.search(line)
-    if match is None:
-        return None
-    return match["name"], int(match["points"]), int(match["total"])
 
 
 def scored(text: str, name: str, points: int, total: int, style: Style) -> str:
