@@ -26,7 +26,7 @@ from boardctl.demo.display import Pacer, TextTable
 from boardctl.demo.game import DemoGame, discard_advice
 from boardctl.demo.players import PlayContext, Player
 
-Chooser = Callable[[PlayContext[Card]], Card]
+Chooser = Callable[[PlayContext], Card]
 
 
 def bench_games(variant: str, games: int) -> None:
@@ -46,21 +46,16 @@ def bench_games(variant: str, games: int) -> None:
     )
 
 
-def first_legal(context: PlayContext[Card]) -> Card:
+def first_legal(context: PlayContext) -> Card:
     return context.legal[0]
 
 
-def greedy(context: PlayContext[Card]) -> Card:
+def greedy(context: PlayContext) -> Card:
     return max(context.legal, key=lambda card: score_play([*context.pile, card]).points)
 
 
 def bench_pegging(deals: int) -> None:
-    demo = Player(
-        "demo",
-        play_points=lambda pile: score_play(pile).points,
-        discard_advice=discard_advice,
-        order=lambda card: card.ordinal,
-    )
+    demo = Player("demo", discard_advice=discard_advice)
     for name, other in (("first legal card", first_legal), ("most points now", greedy)):
         rng = random.Random(1)
         points = [0, 0]

@@ -6,26 +6,20 @@ import dataclasses
 
 import pytest
 
-from boardctl.cribbage.cards import Card, parse_card, parse_cards
+from boardctl.cribbage.cards import parse_card, parse_cards
 from boardctl.cribbage.discard import rank_discards
-from boardctl.cribbage.play import score_play
 from boardctl.demo.game import discard_advice
 from boardctl.demo.players import PlayContext, Player
 from tests.conftest import scoring_of
 
 
-def player() -> Player[Card]:
-    return Player(
-        "Test",
-        play_points=lambda pile: score_play(pile).points,
-        discard_advice=discard_advice,
-        order=lambda card: card.ordinal,
-    )
+def player() -> Player:
+    return Player("Test", discard_advice=discard_advice)
 
 
 def context(
     held: str, pile: str = "", *, me: int = 50, other: int = 50, target: int = 121
-) -> PlayContext[Card]:
+) -> PlayContext:
     cards = parse_cards(held)
     laid = parse_cards(pile) if pile else []
     count = sum(card.value for card in laid)
@@ -86,7 +80,7 @@ def test_does_not_pair_into_a_pair_royal_when_behind() -> None:
 
 
 def test_no_legal_card_is_an_error() -> None:
-    empty: PlayContext[Card] = PlayContext(
+    empty: PlayContext = PlayContext(
         held=(), legal=(), pile=(), count=0, my_score=0, best_other_score=0, target=121
     )
     with pytest.raises(ValueError, match="go"):
@@ -100,11 +94,10 @@ def test_choices_are_deterministic() -> None:
 
 def test_players_follow_the_rules_in_force() -> None:
     czech = scoring_of("czech")
-    runs_of_two: Player[Card] = Player(
+    runs_of_two = Player(
         "Test",
-        play_points=lambda pile: score_play(pile, scoring=czech).points,
         discard_advice=lambda cards, own, count: discard_advice(cards, own, count, czech),
-        order=lambda card: card.ordinal,
+        scoring=czech,
     )
     # After a 3, a 4 is a run of two (2) under the Czech rules; under ACC it invites a run.
     assert runs_of_two.play(context("4D 9C", "3H")) == parse_card("4D")

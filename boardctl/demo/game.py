@@ -12,7 +12,7 @@ from boardctl.cribbage.awards import opening_points
 from boardctl.cribbage.cards import DECK, Card
 from boardctl.cribbage.discard import rank_discards
 from boardctl.cribbage.hand import score_hand
-from boardctl.cribbage.play import PlayEvent, PlayState, score_play
+from boardctl.cribbage.play import PlayEvent, PlayState
 from boardctl.cribbage.rules import get_rule_set, scoring_for
 from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.cribbage.speech import say_count
@@ -95,14 +95,9 @@ class DemoGame:
 
             keeper = Scorekeeper.memory()
         self.keeper = keeper
-        self.players: list[Player[Card]] = [
-            Player(
-                name,
-                play_points=lambda pile: score_play(pile, scoring=self.scoring).points,
-                discard_advice=partial(discard_advice, scoring=self.scoring),
-                order=lambda card: card.ordinal,
-            )
-            for name in self.names
+        advice = partial(discard_advice, scoring=self.scoring)
+        self.players = [
+            Player(name, discard_advice=advice, scoring=self.scoring) for name in self.names
         ]
         # A name per track: the player's name, or partners' names joined (cut to MAX_NAME).
         self.track_names = tuple(

@@ -5,33 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import KW_ONLY, dataclass
-from typing import Generic, Protocol, TypeVar
 
+from boardctl.cribbage.cards import Card
+from boardctl.cribbage.play import score_play
+from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.errors import DemoError
 
 
-class CardLike(Protocol):
-    """What the strategy needs of a card: its rank, 1 (ace) to 13 (king)."""
-
-    @property
-    def rank(self) -> int: ...
-
-
-C = TypeVar("C", bound=CardLike)
-
-
-def pip_value(card: CardLike) -> int:
-    """The card's value in the count: ace 1, pictures 10."""
-    return min(card.rank, 10)
-
-
 @dataclass(frozen=True, slots=True)
-class PlayContext(Generic[C]):
+class PlayContext:
     """What a player knows when it is its turn to lay a card."""
 
-    held: Sequence[C]  # cards still in hand
-    legal: Sequence[C]  # the cards it may lay now (never empty)
-    pile: Sequence[C]  # cards laid since the count last reset, in order
+    held: Sequence[Card]  # cards still in hand
+    legal: Sequence[Card]  # the cards it may lay now (never empty)
+    pile: Sequence[Card]  # cards laid since the count last reset, in order
     count: int
     my_score: int
     best_other_score: int  # the leading opponent's score
@@ -48,33 +35,32 @@ FIVE_LEAD_PENALTY = 1.5  # ten-cards are common: a led five is often fifteen two
 
 
 @dataclass(slots=True)
-class Player(Generic[C]):
-    """A computer player with a deterministic strategy on the rules engine's scores
-    (``play_points``: of the pile's last card; ``discard_advice``: throws, best first)."""
+class Player:
+    """A computer player with a deterministic strategy on the rules engine's scores under
+    ``scoring`` (``discard_advice``: throws, best first)."""
 
     name: str
     _: KW_ONLY
-    play_points: Callable[[Sequence[C]], int]
-    discard_advice: Callable[[Sequence[C], bool, int], Sequence[Sequence[C]]]
-    order: Callable[[C], int]
+    discard_advice: Callable[[Sequence[Card], bool, int], Sequence[Sequence[Card]]]
+    scoring: Scoring = ACC
 
-    def discard(self, cards: Sequence[C], *, own_crib: bool, count: int) -> tuple[C, ...]:
+    def discard(self, cards: Sequence[Card], *, own_crib: bool, count: int) -> tuple[Card, ...]:
         """The ``count`` cards to throw to the crib: the best the rules engine advises."""
         for option in self.discard_advice(cards, own_crib, count):
             if len(option) == count:
                 return tuple(option)
         raise DemoError(f"no discard advice for {len(cards)} cards throwing {count}")
 
-    def play(self, context: PlayContext[C]) -> C:
+    def play(self, context: PlayContext) -> Card:
         """The card to lay: points now, then safety, then keep low cards for later."""
         if not context.legal:
             raise DemoError("no legal card to play (the player should say go)")
-        return max(context.legal, key=lambda card: (self.rate(card, context), -self.order(card)))
+        return max(context.legal, key=lambda card: (self.rate(card, context), -card.ordinal))
 
-    def rate(self, card: C, context: PlayContext[C]) -> float:
+    def rate(self, card: Card, context: PlayContext) -> float:
         """How good laying ``card`` is now, in points (higher is better)."""
-        points = self.play_points([*context.pile, card])
-        count = context.count + pip_value(card)
+        points = score_play([*context.pile, card], scoring=self.scoring).points
+        count = context.count + card.value
         if count < 31:
             points += context.go_bonus
         # Points that win the game are worth everything.
@@ -100,5 +86,5 @@ class Player(Generic[C]):
             elif previous is not None and 0 < abs(previous.rank - card.rank) <= 2 and not points:
                 value -= RUN_RISK
         # All else equal, lay high cards early and keep low ones to squeeze in for a go.
-        value += pip_value(card) / 100.0
+        value += card.value / 100.0
         return value
