@@ -109,7 +109,8 @@ def test_bad_tables() -> None:
 
 def test_five_card_game_is_one_count_to_31() -> None:
     variant = get_variant("five-card")
-    state = PlayState.for_variant(variant, ["KH QH 5C", "KS 6S 4D"], dealer=0)
+    assert variant.single_count and variant.players == 2
+    state = PlayState(["KH QH 5C", "KS 6S 4D"], dealer=0, single_count=True)
     state.play("KS")  # 10
     state.play("KH")  # 20
     state.play("6S")  # 26

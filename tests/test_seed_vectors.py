@@ -138,7 +138,8 @@ def test_polish_deal_played_through_to_its_scores() -> None:
         for dealt, thrown in zip(deal["dealt"], deal["discards"], strict=True)
     ]
     assert all(len(hand) == variant.hand_size for hand in kept)
-    state = PlayState.for_variant(variant, kept, dealer=dealer, scoring=scoring)
+    assert len(kept) == variant.players
+    state = PlayState(kept, dealer=dealer, single_count=variant.single_count, scoring=scoring)
     _play_out(state, deal["actions"])
     assert state.done and state.points == deal["play_points"]
     # "GO ! there are 28 pips", then "30 pips altogether and nobody has gained 2 p. for 31 pips"
@@ -177,8 +178,12 @@ def test_finnish_three_player_deal() -> None:
     assert [variant.discards_of(offset) for offset in range(3)] == [deal["discard_each"]] * 3
     assert variant.hand_size == deal["hand"] and variant.crib_size == deal["crib"]
     play = SETS["finnish"]["play"]
-    state = PlayState.for_variant(
-        variant, play["hands"], dealer=play["dealer"], scoring=scoring_of("finnish")
+    assert len(play["hands"]) == variant.players
+    state = PlayState(
+        play["hands"],
+        dealer=play["dealer"],
+        single_count=variant.single_count,
+        scoring=scoring_of("finnish"),
     )
     done = _play_out(state, play["actions"])
     assert [seat for seat, _ in done] == play["turns"]

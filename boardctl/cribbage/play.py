@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from boardctl.cribbage.cards import Card, check_distinct, format_cards, parse_card, parse_cards
 from boardctl.cribbage.scoring import ACC, Scoring
-from boardctl.cribbage.variants import Variant
 from boardctl.errors import PlayError
 
 MAX_COUNT = 31
@@ -119,20 +118,6 @@ class PlayState:
         self.turn: int | None = None
         self._next_turn_from((dealer + 1) % players)
         self.done = self.turn is None
-
-    @classmethod
-    def for_variant(
-        cls,
-        variant: Variant,
-        hands: Sequence[str | Iterable[str | Card]],
-        *,
-        dealer: int = 0,
-        scoring: Scoring = ACC,
-    ) -> PlayState:
-        """A play for ``variant`` (its number of seats and its single-count rule)."""
-        if len(hands) != variant.players:
-            raise PlayError(f"{variant.name} has {variant.players} players, got {len(hands)} hands")
-        return cls(hands, dealer=dealer, single_count=variant.single_count, scoring=scoring)
 
     def legal_plays(self, seat: int | None = None) -> list[Card]:
         """Cards ``seat`` (default: the player to move) may lay now without passing 31."""

@@ -227,9 +227,8 @@ class DemoGame:
 
     def the_play(self, hands: list[list[Card]], dealer_seat: int) -> None:
         """The play through PlayState, every point pegged as it is scored."""
-        state = PlayState.for_variant(
-            self.variant, [list(h) for h in hands], dealer=dealer_seat, scoring=self.scoring
-        )
+        single = self.variant.single_count
+        state = PlayState(hands, dealer=dealer_seat, single_count=single, scoring=self.scoring)
         self.say(f"The play: {self.names[state.turn or 0]} leads.")
         target = self.variant.target
         while not state.done and state.turn is not None:
