@@ -86,7 +86,6 @@ def format_card(card: Card, *, symbols: bool = False) -> str:
 
 
 def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
-    """Cards as space-separated short text."""
     return " ".join(format_card(card, symbols=symbols) for card in cards)
 
 

@@ -63,7 +63,7 @@ def hand_total(
     hand: Sequence[Card], starter: Card, crib: bool = False, scoring: Scoring = ACC
 ) -> int:
     """Total of a hand (3 or 4 distinct cards) with the starter under ``scoring``, unchecked (see
-    :func:`boardctl.cribbage.score_hand`)."""
+    :func:`boardctl.cribbage.hand.score_hand`)."""
     s_rank, s_suit = starter
     code = RANK_WEIGHT[s_rank]
     first_suit = hand[0][1]

@@ -139,7 +139,6 @@ class TerminalTable:
         self._drawn = False
 
     def say(self, line: str) -> None:
-        """Add a line under the board and redraw."""
         self.lines.append(line)
         self.redraw()
 

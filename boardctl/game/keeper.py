@@ -80,7 +80,6 @@ class Scorekeeper:
         self.machine = Machine(limits=limits or DEFAULT_LIMITS)
         self.journal = journal  # None: a memory scorekeeper
         self._choose = choose
-        self._clock = time.monotonic  # when an entry was refused, when a game ended (views)
         self._wall_clock = wall_clock  # the time of an event in a memory keeper
         self.seq = 0  # the sequence number of the last event (0 = none)
         self._game: list[Entry] = []
@@ -231,13 +230,13 @@ class Scorekeeper:
                 setup = plan.state.setup
                 check_distinct(setup.names, setup.variant.teams)
         except EntryError:
-            self.error_at = self._clock()
+            self.error_at = time.monotonic()
             raise
         over_at = self.over_at
         if plan.state.winner is None:
             over_at = None
         elif self.machine.state.winner is None:
-            over_at = self._clock()
+            over_at = time.monotonic()
         return Pending(self, plan, over_at)
 
     def _commit(self, pending: Pending) -> Result:
@@ -321,7 +320,6 @@ class Scorekeeper:
 
     @property
     def state(self) -> GameState:
-        """The current (immutable) game state."""
         return self.machine.state
 
     @property

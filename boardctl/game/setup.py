@@ -60,7 +60,6 @@ class Preset:
         return self.triple_wins_match and failed >= 3
 
     def to_dict(self) -> dict[str, JsonValue]:
-        """The preset as JSON-able data."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
@@ -227,14 +226,12 @@ def check_target(target: int) -> int:
 
 
 def check_flag(value: object, key: str) -> bool:
-    """Validate a setting that is true or false."""
     if not isinstance(value, bool):
         raise EntryError(f"{key} must be true or false, not {value!r}")
     return value
 
 
 def check_mode(mode: object) -> str:
-    """Validate a mode name."""
     if not isinstance(mode, str) or mode not in MODES:
         raise EntryError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     return mode

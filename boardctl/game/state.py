@@ -179,11 +179,9 @@ class GameState:
 
     @property
     def target(self) -> int:
-        """Points that win the game."""
         return self.setup.target
 
     def track_of(self, seat: int) -> int:
-        """The track a seat scores on."""
         return self.setup.variant.team_of(seat)
 
     @property
