@@ -23,7 +23,6 @@ SEEDS = {
     "003": "003_6e10374a21cda67d.txt",
     "004": "004_4ca21f183942aac8.txt",
 }
-"""Seed texts by number: 000/002 Polish (English, Polish), 001 Finnish, 003 English, 004 Czech."""
 
 #: Each seed's title for players: its language and where it comes from (the files' names are
 #: for the docs and the tests, which cite file:line).

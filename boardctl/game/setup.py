@@ -269,7 +269,7 @@ def check_names(names: object, tracks: int) -> tuple[str, ...]:
     given = check_name_list(names)
     if len(given) > tracks:
         raise EntryError(f"{len(given)} names given for {tracks} tracks")
-    cleaned = tuple(n.strip()[:24] for n in given)
+    cleaned = tuple(n.strip()[:MAX_NAME] for n in given)
     if any(not n for n in cleaned):
         raise EntryError("a track name may not be empty")
     return cleaned
@@ -362,18 +362,16 @@ def setup_from_dict(data: object) -> GameSetup:
     preset_name = data.get("preset")
     if not isinstance(preset_name, str):
         raise EntryError(f"preset must be a name, not {preset_name!r}")
-    muggins = check_flag(data.get("muggins"), "muggins")
-    target = check_target(whole(data.get("target"), "target"))
     rules = data.get("rules", "acc")  # journals before rule sets have none
     if not isinstance(rules, str) or rules not in RULE_SETS:
         raise EntryError(f"unknown rule set {rules!r} (known: {', '.join(RULE_SETS)})")
     return GameSetup(
         variant_name=name,
-        target=target,
+        target=check_target(whole(data.get("target"), "target")),
         mode=check_mode(data.get("mode")),
         preset_name=preset_name,
         match=check_match(data.get("match")),
-        muggins=muggins,
+        muggins=check_flag(data.get("muggins"), "muggins"),
         names=check_names(data.get("names", []), VARIANTS[name].tracks),
         points=check_points(data.get("points", {})),
         roster=check_roster(data.get("roster", [])),
@@ -451,9 +449,7 @@ def members(name: str, size: int) -> tuple[str, ...]:
     if size <= 1:
         return (name,)
     parts = tuple(part.strip() for part in re.split(r",|&", name))
-    if len(parts) == size and all(parts):
-        return parts
-    return (name,)
+    return parts if len(parts) == size and all(parts) else (name,)
 
 
 def team_name(players: Sequence[str]) -> str:
