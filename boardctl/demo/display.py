@@ -1,4 +1,4 @@
-"""Where a demo game is shown (plain text, the virtual board, the LEDs): a :class:`Table` is
+"""Where a demo game is shown (plain text, the virtual board, the LEDs): each :data:`Table` is
 told each line (``say``), each new board (``moved``) and each pause in beats (``pause``)."""
 
 from __future__ import annotations
@@ -8,11 +8,14 @@ import textwrap
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from boardctl.board import Frame, PowerBudget, Renderer, load_layout, terminal
 from boardctl.errors import BoardError
 from boardctl.view import BoardView, TrackView
+
+if TYPE_CHECKING:
+    from boardctl.link.base import Link
 
 # Seconds per beat at --speed 1: a six-card game to 121 takes about a minute.
 BEAT = 0.3
@@ -25,19 +28,6 @@ SELF_TEST_SECONDS_PER_HOLE = 0.02
 _HOME = "\x1b[H"
 _CLEAR_LINE = "\x1b[K"
 _CLEAR_BELOW = "\x1b[J"
-
-
-class Table(Protocol):
-    """What the game driver reports to whoever shows the game."""
-
-    def say(self, line: str) -> None:
-        """One line of the play-by-play."""
-
-    def moved(self, view: BoardView) -> None:
-        """The board after an entry the engine accepted."""
-
-    def pause(self, beats: float) -> None:
-        """Give watchers time to follow (``beats`` of the configured pace)."""
 
 
 class Pacer:
@@ -192,7 +182,7 @@ def wrap(line: str, columns: int) -> list[str]:
 class LedTable:
     """The game on real LEDs through a link, with the play-by-play as text beside it."""
 
-    def __init__(self, text: TextTable, board: Board, link: LinkLike) -> None:
+    def __init__(self, text: TextTable, board: Board, link: Link) -> None:
         self.text = text
         self.board = board
         self.link = link
@@ -230,10 +220,8 @@ class LedTable:
         self.board.animate(view, pacer.seconds(beats), show, pacer.sleep)
 
 
-class LinkLike(Protocol):
-    """The part of a LED link the demo uses."""
-
-    def show(self, frame: Frame) -> None: ...
+#: Where the game driver reports (:mod:`boardctl.demo.game`).
+Table = TextTable | TerminalTable | LedTable
 
 
 def _write(stream: TextIO, text: str) -> None:
