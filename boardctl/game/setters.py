@@ -85,7 +85,7 @@ def _target(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
             "the target can only change before anyone scores; start a new game "
             "(`boardctl new-game --target N`)"
         )
-    return replace(state.setup, target=target).checked(), value
+    return replace(state.setup, target=target), value
 
 
 def _names(state: GameState, value: JsonValue) -> tuple[GameSetup, JsonValue]:
