@@ -88,20 +88,16 @@ class Board:
         return terminal.draw_board(view, self.frame(view, now), self.layout, color=color)
 
     def animate(
-        self,
-        view: BoardView | None,
-        seconds: float,
-        show: Callable[[float], None],
-        sleep: Callable[[float], None],
+        self, view: BoardView | None, pacer: Pacer, beats: float, show: Callable[[float], None]
     ) -> None:
-        """For ``seconds``, call ``show(now)`` whenever the frame of ``view`` changes."""
-        end = time.monotonic() + seconds
+        """Call ``show(now)`` whenever the frame of ``view`` changes, for ``beats`` of ``pacer``."""
+        end = time.monotonic() + pacer.seconds(beats)
         while (now := time.monotonic()) < end:
             due = None if view is None else self.renderer.next_change(view, now)
             if due is None or due >= end:
-                sleep(end - now)
+                pacer.sleep(end - now)
                 return
-            sleep(max(0.0, due - now))
+            pacer.sleep(max(0.0, due - now))
             show(time.monotonic())
 
 
@@ -138,7 +134,7 @@ class TerminalTable:
 
     def pause(self, beats: float) -> None:
         """Pause at the configured pace, the board's animations running."""
-        self.board.animate(self.view, self.pacer.seconds(beats), self.redraw, self.pacer.sleep)
+        self.board.animate(self.view, self.pacer, beats, self.redraw)
 
     def settle(self) -> None:
         """Draw the board as it stays once every animation is over."""
@@ -211,13 +207,13 @@ class LedTable:
 
     def pause(self, beats: float) -> None:
         """Pause, keeping any animation on the LEDs running (a frame sent only on change)."""
-        pacer, view = self.text.pacer, self.view
+        view = self.view
 
         def show(now: float) -> None:
             assert view is not None
             self.link.show(self.board.frame(view, now))
 
-        self.board.animate(view, pacer.seconds(beats), show, pacer.sleep)
+        self.board.animate(view, self.text.pacer, beats, show)
 
 
 #: Where the game driver reports (:mod:`boardctl.demo.game`).
