@@ -160,8 +160,7 @@ class Scorekeeper:
         """A journal-less keeper of every entry, from ``records`` (after ``snapshot``, if usable:
         :meth:`Journal.page`; else from the first event), read once, in order."""
         keeper = cls(None, limits=limits, keep_all=True)
-        records = iter(records)
-        if not keeper._load(snapshot, records):
+        if not keeper._load(snapshot, records):  # (reads none of them when it fails)
             keeper._replay(records)
         return keeper
 
