@@ -1,13 +1,6 @@
 """Is the connection to the broker moving? An echo through the broker, and a stalled
-connection made anew.
-
-After packets are lost, TCP resends them with a doubling timeout and everything after waits,
-MQTT's ping included: a keep-alive sees nothing wrong while seconds of backlog are on the way.
-So each side sends itself an echo through the broker (:data:`ECHO_EVERY`); with none back after
-:data:`STALLED_AFTER` seconds (or :data:`RTT_TIMES` the smoothed round trip, where longer) the
-connection is dropped and paho makes a fresh one, on which each side sends again what the other
-may have missed. :class:`Echo` decides, on times given.
-"""
+connection made anew (docs/remote.md, 'What happens in each fault': packets lost). MQTT's own
+ping waits behind TCP's backlog like everything else, so a keep-alive sees nothing wrong."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""One side's connection to the broker: its client, both sides' presence and its topics.
-
-Each side says ``hello`` (signed, retained) on its own presence topic when it connects; its last
-will empties that topic, so the broker tells the other side when it goes away. A lost connection
-is tried again after 0.1 s, then doubling up to every half second; a stalled one
-(:mod:`boardctl.remote.alive`) is dropped and made anew the same way.
-"""
+"""One side's connection to the broker: its client, both sides' presence (a retained ``hello``,
+emptied by the last will) and its topics (docs/remote.md, 'What crosses the network')."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""The joined board's side of a link: its commands out until answered, the host's board in.
-
-:meth:`GuestLink.submit` keeps a command in the durable outbox with its request id, then sends
-every unanswered one, oldest first, each naming the one made before it (the host takes a command
-only once it has answered that one). They are sent again on every (re)connection and every
-:data:`RESEND_EVERY` seconds until answered; the host applies an id once, so nothing is lost or
-doubled across any restart. The host's ``state`` is kept newest only and passed on.
-"""
+"""The joined board's side of a link: its commands out until answered, sent again on every
+(re)connection and every :data:`RESEND_EVERY` seconds (docs/remote.md, 'Request ids'); the
+host's board in, the newest ``state`` only."""
 
 from __future__ import annotations
 

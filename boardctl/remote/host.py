@@ -1,18 +1,7 @@
-"""The hosting board's side of a link: the joined board's commands in, the board out.
-
-Each checked ``cmd`` is handed to the service loop, which
-
-1. answers a request id answered before with that first answer (a resend or a replay applies
-   nothing, :class:`boardctl.remote.store.Answers`);
-2. leaves a command unanswered while the one made before it (``after``) is not answered: the
-   joined board sends that one again first, so entries apply in the order they were made;
-3. otherwise runs it through the control socket's own handler with its request id (an entry of
-   the joined board's buttons gets its meaning in the phase first, as the host's own);
-4. keeps the answer durably, then publishes it.
-
-The board (the ``watch`` stream's ``status`` and ``view``) is published signed and retained at
-every change and after every (re)connection.
-"""
+"""The hosting board's side of a link: the joined board's commands in (each checked one run in
+the service loop by :func:`~boardctl.remote.protocol.host_step`'s rule, its answer kept durably,
+then published), the board out, retained, at every change and (re)connection (docs/remote.md,
+'What crosses the network')."""
 
 from __future__ import annotations
 

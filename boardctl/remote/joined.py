@@ -1,12 +1,6 @@
-"""The joined board's service: its entries go to the host, its LEDs show the host's game.
-
-:class:`JoinedKeeper` stands in for the board's own scorekeeper (left untouched while linked)
-wherever the engine's commands and views pass: an entry is checked for its shape only, kept in
-the outbox with its request id (a control request's own, or one made when a button's entry is
-committed) and sent; the view is the host's board, every unanswered entry blinking as pending
-(an unanswered undo: the front peg it takes back); the status is the host's, with ``remote``,
-this board's side of the link. The board's own settings never leave it.
-"""
+"""The joined board's service: its entries go to the host, its LEDs show the host's game
+(docs/remote.md, 'On the joined board'). :class:`JoinedKeeper` stands in for the board's own
+scorekeeper (left untouched while linked) wherever the engine's commands and views pass."""
 
 from __future__ import annotations
 

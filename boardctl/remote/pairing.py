@@ -1,9 +1,5 @@
-"""The board's link to another board: ``remote.json`` beside the journal (docs/remote.md).
-
-``{"version": 1, "role": "host" | "guest", "secret": hex, "since": ISO time, "tracks": [the
-joined board's tracks, 0-based]}``, mode 0600 (the secret is the link key's), replaced
-atomically, so a power cut leaves the old pairing or the new one.
-"""
+"""The board's link to another board: ``remote.json`` beside the journal, mode 0600, replaced
+atomically (docs/remote.md, 'What each side stores'); its fields are :class:`Pairing`'s."""
 
 from __future__ import annotations
 

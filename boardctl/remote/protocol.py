@@ -1,16 +1,5 @@
-"""The linked game's wire format (docs/remote.md, "What crosses the network"), pure.
-
-**The code**: a random 96-bit secret as 20 Crockford base32 digits and two check digits that
-catch every wrong digit and every swap of neighbours. Both boards derive from the secret the
-**link key** (the HMAC key every message is signed with) and the **game id** (the topic level);
-neither can be got back from the other.
-
-**A message** is one JSON object (``v``, ``kind``, ``from``, ``game``, ``id`` the request id,
-``n`` the sender's growing counter, ``body``, ``key``, ``hmac``) signed with the link key by
-:func:`boardctl.results.sign.sign_record`. :data:`SENDERS` says who may send each kind.
-:func:`decode` refuses, saying why, anything larger than :data:`MAX_MESSAGE`, not of this
-format, for another game, from the wrong side, or not signed with the link key.
-"""
+"""The linked game's code and wire format, pure (docs/remote.md, 'Linking two boards' for the
+code, 'What crosses the network' for the messages)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""What each side of a link keeps durably, in SQLite beside the journal (``synchronous = FULL``:
-a row is on disk before the call returns).
-
-- The host's **answers**: every command of the joined board it answered, by request id, with its
-  answer; a repeat of the id (a resend, or a replay) gets that first answer, applying nothing.
-- The joined board's **outbox**: every command entered on it, with its request id and the one
-  made before it, until (and after) the host's answer; and the linked games' **results** as
-  the host sent them, checked when they come and whenever read (:func:`linked_games`).
-"""
+"""What each side of a link keeps durably, in SQLite beside the journal (docs/remote.md, 'What
+each side stores'; ``synchronous = FULL``: a row is on disk before the call returns)."""
 
 from __future__ import annotations
 

@@ -1,23 +1,5 @@
-"""The control socket: a Unix stream socket speaking JSON lines.
-
-Each request is one JSON object on one line, each reply one JSON object on
-one line, in order::
-
-    -> {"op": "peg", "track": 0, "points": 3}
-    <- {"ok": true, "result": {...}}
-
-``op`` is one of the engine's commands or the service's own (:data:`SERVICE_OPS`);
-``watch`` turns the connection into a stream (:mod:`boardctl.service.watch`). A request
-may carry an ``id``, echoed in the reply, and a ``request_id`` (:mod:`boardctl.service.once`).
-The versioned protocol: ``docs/control-protocol.md``.
-
-The server lives in the service loop's selector and never blocks on a client: a line
-longer than :data:`MAX_LINE` bytes, a client that does not read its replies, too many
-clients, or one idle for :data:`CLIENT_TIMEOUT` seconds is dropped. Watchers have a cap of
-their own (:data:`MAX_WATCHERS`), so a command still gets through; they are dropped not
-for being idle but when :data:`~boardctl.service.watch.MAX_WATCH_BUFFER` bytes wait unsent.
-The socket file is mode 0660: the service user and its group may use it.
-"""
+"""The control socket's server, in the service loop's selector, never blocking on a client
+(the protocol and when a client is dropped: docs/control-protocol.md, 'Transport')."""
 
 from __future__ import annotations
 

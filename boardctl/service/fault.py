@@ -1,12 +1,6 @@
-"""The service's scorekeeper, also while the journal cannot be opened.
-
-A journal on a read-only or full file system, with the wrong permissions or
-damaged, must not make the service crash-loop dark behind a stale frame.
-Until the journal opens, :class:`JournalKeeper` is a stand-in that refuses
-every entry with the reason, shows the fault sign (``journal_fault`` in the
-view), puts the reason in ``status`` and systemd's ``STATUS=``, and retries
-every :data:`RETRY` seconds; when it opens, the loop shows the game.
-"""
+"""The service's scorekeeper, also while the journal cannot be opened: a stand-in that refuses
+every entry with the reason and shows the fault sign until it opens (docs/service.md, 'When the
+journal cannot be used')."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""The fault sign without a service: one frame to the Pico, which keeps showing it.
-
-When systemd gives up restarting the board service, ``boardctl-fault.service``
-runs ``boardctl fault-sign``: the board dark but for the start holes and the
-status LED, steady vermilion (as for a journal that cannot be opened). A broken
-configuration falls back to the defaults: the sign must show whatever made the
-service fail. It counts as shown only when the link connected (a Pico answered
-its HELLO) within :data:`CONNECT_WAIT` seconds; otherwise :class:`LinkError` says why.
-"""
+"""The fault sign without a service: one frame to the Pico, which keeps showing it, when systemd
+gives up restarting the board service (docs/service.md, 'systemd'). A broken configuration falls
+back to the defaults: the sign must show whatever made the service fail."""
 
 from __future__ import annotations
 

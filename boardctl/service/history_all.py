@@ -1,13 +1,6 @@
-"""``history --all`` in the service: every game's rows, a page at a time, built off the loop.
-
-A journal of years would make one reply of hundreds of megabytes: so the request
-``{"op": "history", "all": true, "after": n}`` (0 first) is answered with the rows of
-at most :data:`PAGE_ROWS` events after event ``n`` and ``next``, the ``after`` of the
-next page (None: the end). A thread makes the page, never the loop, replaying from the
-snapshot at the start of its first game: one game and the page, whatever the journal's
-length. Until then the loop answers ``{"ready": false, "seq", "events"}`` and the client
-asks again (:func:`boardctl.service.client.request_ready`); the last page holds every
-event the board had at the first ask, so presses meanwhile cannot keep it from being ready.
+"""``history --all`` in the service: every game's rows a page at a time (docs/control-protocol.md),
+a journal of years being hundreds of megabytes. A thread makes each page, replaying from the
+snapshot at the start of its first game: one game and the page, whatever the journal's length.
 """
 
 from __future__ import annotations

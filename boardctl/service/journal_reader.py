@@ -1,16 +1,8 @@
-"""The ``records`` request: every player's record, from the service's own journal (and the
-games it played joined to another board's, their copies signed by the host: docs/remote.md).
-
-The same records as ``boardctl stats players``, for a client that may not read
-the journal itself (the web page, whose unit has no access to the state directory).
-A read takes the running totals kept at the journal's last game start
-(:mod:`boardctl.results.kept`) and folds only the current game: a few
-milliseconds, still too long to keep the buttons waiting (seconds without
-them). So the loop never reads: a thread of its own does, on a read-only
-connection kept open, and publishes the records. A request answers at once:
-the records if they are as new as the journal (``ready`` true), else
-``{"ready": false}`` while the thread reads (the client asks again).
-"""
+"""The journal's readers beside the loop, and the ``records`` request (docs/control-protocol.md)
+for a client that may not read the journal itself (the web page, whose unit has no access to
+the state directory). A read folds the current game onto the running totals kept at the last
+game start: a few milliseconds, still too long to keep the buttons waiting, so the loop never
+reads: a thread does, on a read-only connection kept open."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""systemd's notify protocol: READY=1, WATCHDOG=1, STATUS=..., STOPPING=1.
-
-One datagram to the Unix socket named by ``$NOTIFY_SOCKET`` (a path, or ``@name``
-for the abstract namespace): a few lines here instead of a dependency. Outside
-systemd every call does nothing. The socket is non-blocking: the loop never waits
-for systemd; fields that did not fit are kept, newest value per key, and go out
-with the next datagram that fits (the watchdog ping's at the latest).
+"""systemd's notify protocol, READY=1, WATCHDOG=1, STATUS=..., STOPPING=1, written by hand and
+never waiting for systemd (docs/service.md, 'systemd'); outside systemd every call does nothing.
 """
 
 from __future__ import annotations

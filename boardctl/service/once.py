@@ -1,11 +1,6 @@
-"""Exactly once: a state-changing request repeated with the same id writes nothing.
-
-A client that got no reply cannot know whether its entry was applied: it sends
-the request again with the same ``request_id``. The id is stored with the event
-it wrote (the journal's ``request`` column); a repeat of a recorded id returns
-that event (``"repeated": true``, with the status now) and writes nothing. A
-request that wrote nothing (refused, a pending amount only) is handled again.
-"""
+"""Exactly once: a state-changing request repeated with the same id writes nothing
+(docs/service.md, 'Exactly once'). A request that wrote nothing (refused, a pending amount
+only) is handled again."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Where the service keeps its journal and its control socket.
-
-systemd sets ``$STATE_DIRECTORY`` and ``$RUNTIME_DIRECTORY`` for the unit
-(``StateDirectory=``/``RuntimeDirectory=``); outside systemd the per-user
-defaults are ``~/.local/state/boardctl`` and ``$XDG_RUNTIME_DIR/boardctl``
-(or ``~/.local/state/boardctl/run``, never a guessable shared ``/tmp`` path).
-Configured paths win over both.
-"""
+"""Where the service keeps its journal and its control socket (docs/service.md, 'Paths');
+configured paths win over systemd's and the per-user defaults."""
 
 from __future__ import annotations
 

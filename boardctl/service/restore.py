@@ -1,11 +1,6 @@
-"""What ``boardctl restore`` does: list the backups, and bring one back safely.
-
-Backups are written by the service (:meth:`boardctl.store.journal.Journal.backup`)
-at every game end and at every clean shutdown, the last few kept in
-``backups/`` beside the journal. Restoring refuses while a service has the
-journal; the journal it replaces is copied aside first, never deleted, and the
-game starts of a backup without them are stored before the service starts on it.
-"""
+"""What ``boardctl restore`` does: list the backups, and bring one back safely
+(docs/scorekeeping.md, 'Backups'); the game starts of a backup without them are stored before
+the service starts on it."""
 
 from __future__ import annotations
 

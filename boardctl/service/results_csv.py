@@ -1,18 +1,7 @@
-"""``results --csv`` in the service: the CSV export, made off the loop, passed as a file.
-
-A verb that reads the journal itself loads the engine and SQLite and opens the journal; the
-running board has them, and its thread makes the text while the verb starts
-(docs/performance.md), signs it with a key the user may not read, and needs no read access to
-the journal. So ``boardctl results --csv`` asks the running board: ``{"op": "results"}`` is
-answered with ``{"seq", "linked", "bytes"}`` (the journal's last event and the host's result
-messages the text counts, and its size), and with the reply's line comes a file descriptor
-(``SCM_RIGHTS``) of a sealed memory file that holds the text: the client copies it to its
-output (``sendfile``), and none of it crosses the loop or is encoded for the line. A thread
-makes the text from the journal's kept rows (:func:`boardctl.results.source.journal_csv`,
-signed with the board key beside the journal if there is one). Until it is made the loop
-answers ``{"ready": false}``, or holds a request with ``"wait": true`` until it is
-(:func:`~.client.request_ready`, :mod:`.control`). The service lets go of the file once it has
-passed it.
+"""``results --csv`` in the service: the CSV export, made off the loop, passed as a sealed
+memory file (docs/control-protocol.md, the ``results`` request). The running board has the
+engine loaded and the journal open, makes the text while the verb starts (docs/performance.md),
+signs it with a key the user may not read, and the verb needs no read access to the journal.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
-"""A CLI command that changes the game: sent with one request id, retried, applied once.
-
-Without a reply the CLI cannot know whether the entry was applied: it sends the
-same request again, with the same ``request_id`` (:mod:`boardctl.service.once`).
-If no attempt is answered, it says that the entry *may* have been recorded,
-never that it failed.
-
-With no service to answer, it is written directly only if no one else may write: the journal
-has one writer at a time (:mod:`boardctl.store.lock`). If the lock is held, a service is
-starting or stopping, or another CLI write is under way: the verb waits for the socket to
-answer and sends the command there, or takes the lock once it is free, whichever comes first.
-It never writes behind a service's back.
-"""
+"""A CLI command that changes the game: sent with one request id, retried, applied once; with
+no service, written directly only under the journal's writer lock, else handed to the service
+that is starting (docs/service.md, 'Exactly once' and 'One writer')."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""Text from outside (control socket, CLI) made safe to store and to print.
-
-A player name is printed on other users' terminals: an escape sequence in it
-(``\\x1b[2J``) would clear their screens. Control characters (category Cc) are
-dropped from every string of a request at the edge; a string that is not Unicode
-text (a lone surrogate, which JSON can spell but UTF-8 cannot store) is refused.
-"""
+"""Text from outside (control socket, CLI) made safe to store and to print
+(docs/control-protocol.md, 'Transport'): a player name is printed on other users' terminals,
+where an escape sequence in it (``\\x1b[2J``) would clear their screens."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""``watch``: every state change and every committed event, streamed to control clients.
-
-The reply to ``{"op": "watch"}`` is a snapshot (``status`` and ``view``) with the
-stream position ``n``; then one JSON line per change, numbered ``n + 1``, ``n + 2``, ...
-without gaps: ``{"n", "event", "seq"}`` when a command was journalled,
-``{"n", "state": {"status", "view"}}`` when what the board shows changed. A client
-that sees a gap missed something and should watch again. A watcher that does not
-keep up is dropped once :data:`MAX_WATCH_BUFFER` bytes wait for it: the buttons
-never wait for a watcher. The protocol: ``docs/control-protocol.md``.
-"""
+"""``watch``: every state change and every committed event, numbered, streamed to control
+clients (docs/control-protocol.md, 'watch')."""
 
 from __future__ import annotations
 
