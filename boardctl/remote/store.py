@@ -25,16 +25,21 @@ ANSWERS_FILE = "remote-answers.sqlite"
 OUTBOX_FILE = "remote-outbox.sqlite"
 
 
-def _open(path: Path, *schema: str) -> sqlite3.Connection:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA synchronous = FULL")
-        for table in schema:
-            db.execute(table)
-    except sqlite3.Error as exc:
-        raise RemoteError(f"cannot open {path}: {exc}") from None
-    return db
+class _Store:
+    """A store's connection, its tables made if new."""
+
+    def __init__(self, path: Path, *schema: str) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA synchronous = FULL")
+            for table in schema:
+                self._db.execute(table)
+        except sqlite3.Error as exc:
+            raise RemoteError(f"cannot open {path}: {exc}") from None
+
+    def close(self) -> None:
+        self._db.close()
 
 
 def _dumps(value: Any) -> str:
@@ -47,11 +52,11 @@ def _one(db: sqlite3.Connection, sql: str, key: str) -> dict[str, Any] | None:
     return None if row is None or row[0] is None else dict(json.loads(row[0]))
 
 
-class Answers:
+class Answers(_Store):
     """The host's answers, by request id (see the module)."""
 
     def __init__(self, path: Path) -> None:
-        self._db = _open(
+        super().__init__(
             path,
             "CREATE TABLE IF NOT EXISTS answers ("
             "request_id TEXT PRIMARY KEY, answer TEXT NOT NULL, at REAL NOT NULL)",
@@ -67,16 +72,13 @@ class Answers:
             (request_id, _dumps(answer), time.time()),
         )
 
-    def close(self) -> None:
-        self._db.close()
 
-
-class Outbox:
+class Outbox(_Store):
     """The joined board's commands until the host answers them (see the module)."""
 
     def __init__(self, path: Path, game: str = "") -> None:
         self.game = game  # the linked game's id: a board that joins another game starts afresh
-        self._db = _open(
+        super().__init__(
             path,
             "CREATE TABLE IF NOT EXISTS outbox (number INTEGER PRIMARY KEY AUTOINCREMENT, "
             "game TEXT NOT NULL, request_id TEXT UNIQUE NOT NULL, request TEXT NOT NULL, "
@@ -85,7 +87,8 @@ class Outbox:
             "message TEXT NOT NULL, kept REAL NOT NULL, PRIMARY KEY (game, message))",
         )
         self._lock = threading.Lock()  # the sender's thread and the board's
-        self.results_kept = _results_kept(self._db)  # rows of the host's results, all games
+        # rows of the host's results, all games
+        self.results_kept = int(self._db.execute("SELECT count(*) FROM results").fetchone()[0])
 
     def add(self, request: dict[str, Any], request_id: str | None = None) -> str:
         """Keep ``request`` with a new request id (or the one given); returns the id."""
@@ -170,36 +173,31 @@ class Outbox:
         rows = [(self.game, key.hex(), message) for (message,) in messages]
         return max((played.result.end for played in _kept_games(rows, entries=False)), default="")
 
-    def close(self) -> None:
-        self._db.close()
 
-
-def _results_kept(db: sqlite3.Connection) -> int:
-    return int(db.execute("SELECT count(*) FROM results").fetchone()[0])
+def _read(folder: Path, sql: str) -> list[Any]:
+    """The rows of ``sql`` in the outbox in ``folder``, read only (none without an outbox)."""
+    path = folder / OUTBOX_FILE
+    if not path.exists():
+        return []
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        return db.execute(sql).fetchall()
 
 
 def linked_kept(folder: Path) -> int:
     """How many result messages of the host :func:`linked_games` reads from (they only grow:
     a reader that counted fewer than :attr:`Outbox.results_kept` reads them again)."""
-    path = folder / OUTBOX_FILE
-    if not path.exists():
-        return 0
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-            return _results_kept(db)
+        counted = _read(folder, "SELECT count(*) FROM results")
     except sqlite3.Error:
         return 0  # linked_games logs it
+    return int(counted[0][0]) if counted else 0
 
 
 def linked_games(folder: Path) -> list[PlayedGame]:
     """The finished games of the games this board joined (the host's, as kept in its outbox),
     each message checked again with its link key (a changed copy is left out, and logged)."""
-    path = folder / OUTBOX_FILE
-    if not path.exists():
-        return []
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-            rows = db.execute("SELECT game, key, message FROM results ORDER BY kept").fetchall()
+        rows = _read(folder, "SELECT game, key, message FROM results ORDER BY kept")
     except sqlite3.Error as exc:
         log.warning("remote: cannot read the linked games' results: %s", exc)
         return []
