@@ -120,6 +120,15 @@ def _with_id(reply: dict[str, Any], request_id: Any) -> dict[str, Any]:
     return reply if request_id is None else {**reply, "id": request_id}
 
 
+def _refused(exc: Exception, request: object) -> dict[str, Any]:
+    """The reply to a request that raised ``exc``: a refusal, or a bug (logged: a bug must not
+    take the board down)."""
+    if isinstance(exc, BoardError):
+        return {"ok": False, "error": str(exc)}
+    log.exception("control request failed: %r", request)
+    return {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
+
+
 class ControlServer:
     """Serves the control socket from a selector owned by the service loop."""
 
@@ -259,12 +268,8 @@ class ControlServer:
             if request["op"] == "watch" and self.watchers >= MAX_WATCHERS:
                 watch = False
                 raise ControlError(f"watch: too many watchers ({MAX_WATCHERS}); try again later")
-        except BoardError as exc:
-            return _with_id({"ok": False, "error": str(exc)}, request_id), watch
-        except Exception as exc:  # a bug must not take the board down
-            log.exception("control request failed: %r", line[:200])
-            error = f"internal error: {type(exc).__name__}: {exc}"
-            return _with_id({"ok": False, "error": error}, request_id), watch
+        except Exception as exc:
+            return _with_id(_refused(exc, line[:200]), request_id), watch
         if client is not None and request.get("wait") is True:
             now = self._clock()
             client.held = (request, request_id, now + WAIT_AT_MOST)
@@ -278,11 +283,8 @@ class ControlServer:
             if request["op"] == "watch":
                 result = {**result, "n": self._watch.n}
             reply = {"ok": True, "result": result}
-        except BoardError as exc:
-            reply = {"ok": False, "error": str(exc)}
-        except Exception as exc:  # a bug must not take the board down
-            log.exception("control request failed: %r", request)
-            reply = {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
+        except Exception as exc:
+            reply = _refused(exc, request)
         return _with_id(reply, request_id)
 
     def _held_reply(self, client: _Client, now: float) -> dict[str, Any] | None:
