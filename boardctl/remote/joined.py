@@ -85,10 +85,6 @@ class JoinedKeeper:
 
     # --- what the dispatcher and the control requests ask ----------------------------
     def prepare(self, command: Command) -> _Entry:
-        self._check(command)
-        return _Entry(self, command)
-
-    def _check(self, command: Command) -> None:
         """Refuse here what the joined board cannot send: anything once the link has ended,
         a new game or a redo (the host's), an undo with no entry of this board's to take back."""
         if self.guest.ended:
@@ -101,6 +97,7 @@ class JoinedKeeper:
             raise EntryError(refused)
         if isinstance(command, Undo) and self.guest.outbox.last_entry() is None:
             raise EntryError("nothing of this board's to undo in the host's game")
+        return _Entry(self, command)
 
     def _asked(self, command: Command) -> bool:
         """Undo held on this board while the host's board asks about its last entry: the host

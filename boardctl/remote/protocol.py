@@ -89,9 +89,7 @@ def decode_code(code: str) -> bytes:
     digits, check = text[:_DIGITS], text[_DIGITS:]
     if ALPHABET.index(check[0]) * 32 + ALPHABET.index(check[1]) != _check(digits):
         raise RemoteError("the code is mistyped (its check digits do not match): type it again")
-    number = 0
-    for c in digits:
-        number = number * 32 + ALPHABET.index(c)
+    number = sum(ALPHABET.index(c) << (5 * i) for i, c in enumerate(reversed(digits)))
     if number >> (SECRET_BYTES * 8):
         raise RemoteError("the code is mistyped (its first digit is too large): type it again")
     return number.to_bytes(SECRET_BYTES, "big")

@@ -30,5 +30,5 @@ def clean(value: Any) -> Any:
     if isinstance(value, list):
         return [clean(v) for v in value]
     if isinstance(value, dict):
-        return {printable(k) if isinstance(k, str) else k: clean(v) for k, v in value.items()}
+        return {printable(k): clean(v) for k, v in value.items()}  # (JSON keys are strings)
     return value
