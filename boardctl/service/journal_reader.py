@@ -88,11 +88,6 @@ class JournalReader(Generic[T]):
                 self._reader.start()
             return None, self._seq
 
-    def reading(self) -> bool:
-        """True while the thread reads the journal."""
-        with self._lock:
-            return self._reading
-
     def _read(self) -> None:
         """Catch up with the journal and publish the answer (a thread beside the loop); then
         the loop is woken, and an ask that finds the answer not current starts a thread again
@@ -145,8 +140,7 @@ class JournalReader(Generic[T]):
 
 def not_ready(read: int, events: int) -> dict[str, Any]:
     """The reply while the thread reads: the last event it published, and the journal's (a
-    client asks again with it as ``since``: an answer counting those events will do, so that
-    entries made meanwhile cannot keep it waiting)."""
+    client's ``since``)."""
     return {"ready": False, "seq": max(read, 0), "events": events}
 
 

@@ -31,7 +31,7 @@ PROTOCOL_VERSION = 1
 class Requests:
     """Answers one control request at a time (in the loop's thread)."""
 
-    def __init__(self, loop: ServiceLoop, link_kind: str = "unknown") -> None:
+    def __init__(self, loop: ServiceLoop, link_kind: str) -> None:
         self.loop = loop
         self.link_kind = link_kind
         # the journal's file (Scorekeeper.path); a keeper without one has no records
