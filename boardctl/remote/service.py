@@ -71,9 +71,8 @@ def joined(
 
 
 class Remote:
-    """The board's link in its running service (see the module); :meth:`close` ends it. A
-    hosting board's :class:`~boardctl.remote.host.HostLink` runs the joined board's commands
-    through ``handle``, the control socket's handler (request ids and all)."""
+    """The board's link in its running service (see the module); :meth:`close` ends it
+    (``handle``: a :class:`~boardctl.remote.host.HostLink`'s)."""
 
     def __init__(self, config: Config, journal: Path, loop: ServiceLoop, handle: Any) -> None:
         self._config, self._journal, self._loop, self._handle = config, journal, loop, handle

@@ -62,12 +62,10 @@ def request_ready(
     since: bool = False,
     files: list[int] | None = None,
 ) -> Any:
-    """:func:`request`, asked again while the service answers ``{"ready": false}`` (its
-    thread reads the journal: ``history --all``, ``records``, ``results``), for ``timeout`` s
-    in all (and the second an ask may be held). Each ask waits in the service (``"wait":
-    true``: held until the answer is made, a second at most); with ``since``, asked again
-    with the journal's last event at the first ask (an answer that counts those events will
-    do: entries made meanwhile cannot keep it waiting). ``files``: as :func:`request`."""
+    """:func:`request` with ``"wait": true``, asked again while the service answers
+    ``{"ready": false}``, for ``timeout`` s in all (and the second an ask may be held); with
+    ``since``, the later asks carry the journal's last event at the first as ``since``
+    (docs/control-protocol.md, ``records``). ``files``: as :func:`request`."""
     from time import monotonic
 
     deadline = monotonic() + timeout
