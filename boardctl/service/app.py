@@ -1,9 +1,5 @@
-"""Build the running board from the configuration: the parts, wired together.
-
-:func:`build` opens the journal (the engine), the layout and renderer, the LED
-link, the buttons, the control socket and, on the virtual board, the terminal
-display and keyboard; :func:`serve` runs it until SIGTERM/SIGINT.
-"""
+"""Build the running board from the configuration (:func:`build`, the parts wired together) and
+run it until SIGTERM/SIGINT (:func:`serve`)."""
 
 from __future__ import annotations
 

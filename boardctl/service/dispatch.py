@@ -1,14 +1,6 @@
-"""Running a command: checked, shown at once, journalled, then answered.
-
-:meth:`Dispatcher.execute` checks a command (the keeper's ``prepare``), has the
-screen show the new state, then writes the event durably (``commit``, an fsync);
-only then does the loop reply, update systemd's status or take the next input.
-If the write fails the last durable state is shown again, with the error
-flashed: the board never keeps a score the journal does not have. The
-:attr:`Dispatcher.committed` and :attr:`Dispatcher.refused` listeners (the
-watchers, the sound) hear of a command only once the frame showing it was sent:
-a cue never reaches the LED controller before the frame it goes with.
-"""
+"""Running a command: checked, shown at once, journalled, then answered (docs/service.md, 'Frame
+first, then the fsync'). The listeners hear of a command only once the frame showing it was
+sent: a cue never reaches the LED controller before the frame it goes with (docs/sound.md)."""
 
 from __future__ import annotations
 

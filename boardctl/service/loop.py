@@ -1,12 +1,8 @@
-"""The service's one loop: inputs, control requests and timers in, frames out.
+"""The service's one loop: inputs, control requests and timers in, frames out (docs/service.md).
 
-Everything that changes the game runs in the thread that calls :meth:`ServiceLoop.run`:
-gpiozero callbacks and signal handlers only :meth:`~ServiceLoop.post` an event (a queue
-plus one byte on a wake-up pipe); the control socket and the keyboard share the selector,
-which waits exactly until the next deadline (a pending entry's commit, a gesture, an
-animation step, the watchdog): with nothing to do it sleeps. A frame is rendered only
-when the view changed or an animation step is due, and sent only when it differs from
-the last one. What a command does is :mod:`.dispatch`, the control requests :mod:`.requests`.
+Everything that changes the game runs in the thread that calls :meth:`ServiceLoop.run`: other
+threads and signal handlers only :meth:`~ServiceLoop.post` an event; the selector waits exactly
+until the next deadline: with nothing to do it sleeps.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The control socket's requests, answered by the running board (in the loop's thread).
-
-The engine's commands go to the :class:`~boardctl.service.dispatch.Dispatcher`;
-``press`` is a button gesture exactly as if pressed on the board; the rest only
-read (``records`` and ``history --all`` from a thread: :mod:`.journal_reader`).
-The protocol: ``docs/control-protocol.md``.
-"""
+"""The control socket's requests, answered by the running board in the loop's thread
+(docs/control-protocol.md, 'Requests'); the journal's reads are made by threads beside it."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The board's own settings: the LED brightness, the sound, and what settings mode starts from.
-
-The engine keeps the game's settings; the brightness (``set brightness``, settings
-mode) is the service's alone, applied to the renderer at once, and so are the
-sound's volume and mute (``set volume 0.5``, ``set mute true``).
-"""
+"""The board's own settings, the service's alone (the engine keeps the game's): the LED
+brightness, the sound's volume and mute, and what settings mode starts from."""
 
 from __future__ import annotations
 

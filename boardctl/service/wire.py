@@ -1,9 +1,6 @@
-"""The control socket's line format: one JSON object per line, and its size limit.
-
-Kept apart from :mod:`boardctl.service.control` (the server) so that a CLI
-verb talking to a running service loads neither the server nor the engine
-(``tests/test_cli_lean.py`` checks it).
-"""
+"""The control socket's line format: one JSON object per line, and its size limit. Kept apart
+from the server so that a CLI verb talking to a running service loads neither the server nor
+the engine (``tests/test_cli_lean.py`` checks it)."""
 
 from __future__ import annotations
 
