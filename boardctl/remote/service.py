@@ -1,12 +1,6 @@
-"""The link in the board's service: started by :func:`boardctl.service.app.build`, changed
-while it runs.
-
-Nothing happens unless the board is linked (paho-mqtt is imported only then). A joined board
-starts with a :class:`~boardctl.remote.joined.JoinedKeeper` (:func:`joined`); :class:`Remote`
-starts a hosting board's :class:`~boardctl.remote.host.HostLink` and reads the link file again
-on ``relink``, so the link starts, ends or changes without a restart. When a link ends here the
-board shows the link-ended sign for :data:`ENDED_SHOWN` seconds, or until its next entry.
-"""
+"""The link in the board's service: started by :func:`boardctl.service.app.build`, started, ended
+or changed on ``relink`` while it runs, and the link-ended sign (docs/remote.md). Nothing happens
+unless the board is linked (paho-mqtt is imported only then)."""
 
 from __future__ import annotations
 
