@@ -13,10 +13,10 @@ from typing import Any
 from boardctl.config import MqttConfig
 from boardctl.remote.alive import Echo
 from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import SENDERS, Message, RemoteError, decode, encode, topic
+from boardctl.remote.protocol import ROLES, SENDERS, Message, RemoteError, decode, encode, topic
 from boardctl.remote.words import LinkStatus
 
-KINDS = ("cmd", "answer", "state", "result", "bye", "host", "guest")
+KINDS = (*(kind for kind in SENDERS if kind != "hello"), *ROLES)  # a hello: on its side's topic
 FIRST_TRY, RECONNECT_EVERY = 0.1, 0.5  # seconds: paho's waits before it connects again (doubling)
 ECHO_TICK = 0.25  # seconds between looks at the echo
 KEEP_REFUSED = 100  # refusals remembered for status (all are logged)
