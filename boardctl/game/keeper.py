@@ -333,7 +333,7 @@ class Scorekeeper:
         return _dressed(self._view, self.journal, self.error_at, self.over_at)
 
     def button_command(self, command: BoardCommand) -> BoardCommand:
-        """``command`` from the buttons as the phase means it (docs/service.md, "1. Buttons").
+        """``command`` from the buttons as the phase means it (docs/service.md, "Buttons").
 
         During the cut a track's entry deals and ``next`` draws; in the show ``next`` enters a 0
         count; while the board asks (``state.ask``) redo refiles, unless an undone event waits.
