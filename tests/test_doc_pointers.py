@@ -1,7 +1,7 @@
 """Every pointer from the code to the docs leads somewhere: ``(docs/NAME.md, 'Section')`` in
 ``boardctl/`` names a file in docs/ that has that section, as a heading or as the bold lead of
-a paragraph or list item (``**Section.**``). A docstring that says "see there" instead of repeating it must
-not point at nothing."""
+a paragraph or list item (``**Section.**``). A docstring that says "see there" instead of
+repeating it must not point at nothing."""
 
 from __future__ import annotations
 
