@@ -1,18 +1,8 @@
-"""Fold the journal's events into finished games, with the engine's own state machine.
-
-Every event is planned and committed by :class:`~boardctl.game.machine.Machine` as the
-scorekeeper replays it, so the rules (game points, skunks, match ends, undo and redo)
-are not written twice. Beside it the fold keeps the scorekeeper's undo and redo stacks,
-so a game's entries are those that stand in its final state: an undone entry is gone, a
-redone one back, and one a ``refile`` filed as the other kind stands as that kind.
-
-A game *finishes* when a track reaches the target (an undo may take that back). It
-counts once the board leaves it (``next`` or ``new_game``: it is ``final``), or, for the
-journal's last game, as it stands. A game left before anyone won gives no result.
-
-The events were checked when written and the chained checksum proves them the same, so
-the fold checks no counts against the rules tables (:class:`ReplayLimits`): a few
-microseconds an event, never the ~0.3 s of deriving the tables.
+"""Fold the journal's events into finished games, with the engine's own state machine
+(docs/results.md, "When a game counts"). Beside it the fold keeps the scorekeeper's undo and
+redo stacks, so a game's entries are those that stand in its final state (one a ``refile`` filed
+as the other kind stands as that kind). It checks no counts against the rules tables
+(:class:`ReplayLimits`): a few microseconds an event, never the ~0.3 s of deriving the tables.
 """
 
 from __future__ import annotations

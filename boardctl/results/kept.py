@@ -1,18 +1,9 @@
-"""The finished games kept in the journal, so that results cost the same at game 5,000 as at 5.
-
-Folding a journal (:mod:`.derive`) costs about 2 ms of CPU a game, but a game the board
-has left never changes. So with every game start (an event stored with its snapshot) the
-writer stores, in the same transaction, the games finished since the game start before
-(:func:`games_before_start`), each row chained to its event's checksum: the games with
-their entries (``games``), their results alone (``results``), their CSV rows after the
-board cell (``csv``) and the players' running totals (``totals``, the latest only).
-
-A reader (:func:`each_kept_game`) takes the rows in order while each begins where the one
-before ended and its checksum holds, then folds the rest of the journal from the
-snapshot where they end: the answer is always the fold's. The writer rebuilds them when
-they are in doubt (:func:`store_game_starts`); an import stores them with its events
-(:func:`import_events`). The chain of every event's checksum is checked by the writer at
-open and by a full fold (``boardctl results --full``), not by every read.
+"""The finished games kept in the journal, so that results cost the same at game 5,000 as at 5
+(docs/results.md, "Speed"; folding costs about 2 ms of CPU a game). The rows of a game start
+are stored with its snapshot (:func:`games_before_start`), read in order while each begins where
+the one before ended and its checksum holds (:func:`each_kept_game`), then the rest is folded:
+the answer is always the fold's. The chain of every event's checksum is checked by the writer
+at open and by a full fold (``boardctl results --full``), not by every read.
 """
 
 from __future__ import annotations

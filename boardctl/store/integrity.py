@@ -1,26 +1,8 @@
-"""Damage the journal's SQLite file cannot report itself: found before it is opened.
-
-SQLite recovers a WAL up to the first frame whose checksum fails and silently drops
-the rest: right for a torn last write (never acknowledged), wrong for a flipped bit in
-the middle, which loses every later acknowledged entry. A deleted ``-wal`` or a 0-byte
-database looks like an older or a new journal. Two independent checks catch these:
-
-1. :func:`scan_wal` reads the WAL itself: after the first bad frame, two or more
-   *self-consistent* commit frames of the same generation (same salts, checksum right
-   from the stored one of the frame before) mean committed transactions were lost (a
-   torn last write leaves at most its own).
-2. The *mark* (:class:`Mark`, ``<journal>-mark``) holds the last sequence number and
-   chained checksum committed, rewritten in place after every commit and fsynced only on
-   close: written after the journal's fsync, it may lag the journal, never lead it. A
-   journal with fewer events than the mark has lost acknowledged entries.
-
-The checks change no file (a WAL holding events is read from a private copy:
-:func:`tail`); a missing mark is damage where it could hide a loss. Readers with
-no writer running refuse a damaged journal (:func:`check_read_only`,
-:class:`JournalDamaged`). A writer copies damaged files into ``damaged-<UTC time>``
-beside the journal first, never deleting them; :class:`Damage`, the report, stays in a
-notice file until the next game starts. What the board does with it is the
-scorekeeper's (:mod:`boardctl.game.keeper`) and the service's.
+"""Damage the journal's SQLite file cannot report itself, found before it is opened
+(docs/scorekeeping.md, "The journal"): :func:`scan_wal` reads the WAL frame by frame, and the
+*mark* (:class:`Mark`) holds the last event committed. The checks change no file (a WAL holding
+events is read from a private copy: :func:`tail`). What the board does with the report
+(:class:`Damage`) is the scorekeeper's (:mod:`boardctl.game.keeper`) and the service's.
 """
 
 from __future__ import annotations

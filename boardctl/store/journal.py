@@ -1,16 +1,6 @@
-"""The durable journal: every accepted event, one SQLite transaction each.
-
-The file is in WAL mode with ``synchronous=FULL``, so an event is on disk when
-:meth:`append` returns and a crash or power cut leaves either the old or the new
-journal, never a torn one. Readers (``boardctl status``) may read while the service writes.
-
-Each row carries a CRC-32 chained over every earlier row (seq, time and body), checked
-on every read: damage SQLite cannot see (a changed byte, a lost or reordered row) gives
-a :class:`JournalError` instead of a silently wrong game. The schema version is ``PRAGMA
-user_version``; a journal from a newer boardctl is refused (:class:`SchemaError`).
-
-A *snapshot* of the state may be stored with an event, in the same transaction (at every
-game start): a cache of the replay that lets :meth:`Journal.resume` skip older events.
+"""The durable journal: every accepted event, one SQLite transaction each, on disk when
+:meth:`Journal.append` returns, each row with a CRC-32 chained over every earlier row, checked on
+every read; its schema version, snapshots and checks: docs/scorekeeping.md, "The journal".
 """
 
 from __future__ import annotations

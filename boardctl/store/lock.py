@@ -1,11 +1,6 @@
-"""One writer per journal: an advisory lock on ``<journal>-lock``, held from open to close.
-
-The lock is ``flock(2)``: the kernel releases it when the holder exits, even after
-``kill -9``, so it is never stale. The file names the holder (``<pid> <role>``) for the
-message a refused writer gets. The ``service`` holds it for its whole life (a second
-service is refused at once); any other writer (``cli``: a verb writing because no service
-answers) never waits, and sends its entry to the service instead (``boardctl.cli.verbs``).
-A service that finds such a writer holding it waits up to :data:`SERVICE_WAIT` seconds.
+"""One writer per journal: an advisory ``flock(2)`` on ``<journal>-lock``, held from open to
+close and released by the kernel even after ``kill -9`` (docs/service.md, "One writer"). The
+file names the holder (``<pid> <role>``) for the message a refused writer gets.
 """
 
 from __future__ import annotations
