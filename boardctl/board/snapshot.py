@@ -162,7 +162,11 @@ def save_png(
     view: BoardView, frame: Frame, layout: Layout, path: str | Path, *, scale: int = 2
 ) -> Path:
     """Draw ``frame`` (rendered from ``view`` on ``layout``) to a PNG file."""
-    image = draw_png(view, frame, layout, scale=scale)
+    return save_image(draw_png(view, frame, layout, scale=scale), path)
+
+
+def save_image(image: Any, path: str | Path) -> Path:
+    """Write a Pillow ``image`` to a PNG file (:class:`PictureError` if it cannot be)."""
     target = Path(path)
     try:
         image.save(target, format="PNG", optimize=True)

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.frame import RGB
-from boardctl.board.snapshot import PictureError, _font, pillow
+from boardctl.board.geometry import LINE_NAMES
+from boardctl.board.snapshot import _font, pillow, save_image
 from boardctl.board.theme import DEFAULT_THEME
 from boardctl.game.setup import skunk_lines
 from boardctl.results.model import PlayedGame
@@ -89,9 +90,8 @@ class SeasonChart:
         """``(y, line index, label)`` of each skunk line above 0."""
         if self.game is None:
             return []
-        names = ("skunk", "double skunk", "triple skunk")
         return [
-            (self.y_of(line), index, f"{names[index]} {line}")
+            (self.y_of(line), index, f"{LINE_NAMES[index]} {line}")
             for index, line in enumerate(skunk_lines(self.game.result.target))
             if line > 0
         ]
@@ -190,9 +190,4 @@ def _draw_game(draw: Any, chart: SeasonChart, font: Any) -> None:
 
 def save_chart(chart: SeasonChart, path: str | Path) -> Path:
     """Draw ``chart`` to a PNG file."""
-    target = Path(path)
-    try:
-        draw_chart(chart).save(target, format="PNG", optimize=True)
-    except OSError as exc:
-        raise PictureError(f"{target}: cannot write the picture ({exc})") from exc
-    return target
+    return save_image(draw_chart(chart), path)
