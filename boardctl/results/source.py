@@ -41,21 +41,17 @@ def load_csv(
     """``boardctl results --csv`` of the journal at ``path``: :func:`journal_csv`, joined."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        return "".join(journal_csv(journal, path, board=board, key=key))
+        return "".join(journal_csv(journal, board=board, key=key))
 
 
 def journal_csv(
-    journal: Journal,
-    path: Path,
-    *,
-    board: str | None = None,
-    key: bytes | None = None,
+    journal: Journal, *, board: str | None = None, key: bytes | None = None
 ) -> Iterator[str]:
-    """The CSV text of :func:`load_results` of ``journal`` (open read-only at ``path``), in
-    pieces of whole lines: unsigned, the kept CSV rows as stored (no work per game); with
-    ``key``, every row signed with it."""
-    board = board or board_id(path.parent)
-    linked = [game.result for game in _linked(path)]
+    """The CSV text of :func:`load_results` of ``journal`` (open read-only), in pieces of whole
+    lines: unsigned, the kept CSV rows as stored (no work per game); with ``key``, every row
+    signed with it."""
+    board = board or board_id(journal.path.parent)
+    linked = [game.result for game in _linked(journal.path)]
     if key is None:
         return kept_csv(journal, board=board, more=linked)
     from boardctl.results.export import csv_lines
@@ -70,12 +66,12 @@ def load_records(path: str | os.PathLike[str]) -> Records:
     and the linked games' copies."""
     path = Path(path)
     with Journal.open(path, readonly=True) as journal:
-        return journal_records(journal, path)
+        return journal_records(journal)
 
 
-def journal_records(journal: Journal, path: Path) -> Records:
-    """:func:`load_records` of ``journal``, open (read-only) at ``path``."""
-    return records(_linked(path), kept_records(journal))
+def journal_records(journal: Journal) -> Records:
+    """:func:`load_records` of ``journal``, open (read-only)."""
+    return records(_linked(journal.path), kept_records(journal))
 
 
 def _linked(path: Path) -> list[PlayedGame]:

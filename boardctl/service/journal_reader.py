@@ -165,5 +165,5 @@ class JournalRecords(JournalReader[tuple[dict[str, Any], int]]):
         journal = self._opened(path)
         seq = journal.stored_seq()  # before the read: what it counts is at least this
         linked = linked_kept(path.parent)  # the same: the copies it counts are at least these
-        recs = journal_records(journal, path)  # the running totals, the games after them
+        recs = journal_records(journal)  # the running totals, the games after them
         return ({"seq": seq, "games": recs.games, **recs.to_dict()}, linked), seq

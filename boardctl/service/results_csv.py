@@ -75,7 +75,7 @@ class ResultsCsv(JournalReader[Export]):
         try:
             seq = journal.stored_seq()  # before the read: what it counts is at least this
             linked = linked_kept(path.parent)
-            file, size = sealed_file(journal_csv(journal, path, key=key_beside(path)))
+            file, size = sealed_file(journal_csv(journal, key=key_beside(path)))
         finally:  # an export is made now and then: its connection's page cache not kept
             self._drop_journal()
         return Export(seq, linked, file, size), seq
