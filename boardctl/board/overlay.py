@@ -8,7 +8,7 @@ import logging
 from typing import Protocol
 
 from boardctl.board import theme
-from boardctl.board.frame import Frame as Frame  # (the service loop imports it from here)
+from boardctl.board.frame import Frame
 from boardctl.board.layout import Layout
 from boardctl.board.render import Clock
 from boardctl.board.rulesign import RULE_COLOURS, rule_sign_holes

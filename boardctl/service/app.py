@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from boardctl.board import PowerBudget, Renderer, load_layout
-from boardctl.board.overlay import Frame, OverlayRenderer
+from boardctl.board import Frame, PowerBudget, Renderer, load_layout
+from boardctl.board.overlay import OverlayRenderer
 from boardctl.config import MAX_TRACKS, Config, link_options
 from boardctl.cribbage.variants import get_variant
 from boardctl.errors import BoardError, ConfigError, EntryError, LayoutError

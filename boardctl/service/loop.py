@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from boardctl.board.overlay import Frame, Renderer
+from boardctl.board.frame import Frame
+from boardctl.board.overlay import Renderer
 from boardctl.game.commands import BoardCommand
 from boardctl.inputs.events import Edge, InputEvent, Tap, Turn
 from boardctl.inputs.panel import Panel
