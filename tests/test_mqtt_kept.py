@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from boardctl.game.keeper import Scorekeeper
 from boardctl.mqtt.result_feed import DAY, ResultFeed
-from boardctl.results.derive import GameFold, journal_rows
+from boardctl.results.derive import GameFold
 from boardctl.results.sign import sign_record
 from boardctl.store.integrity import restore_backup
 from boardctl.store.journal import Journal
@@ -34,7 +34,7 @@ KEY = bytes(range(32))
 def full_fold_records(path: Path, key: bytes | None) -> dict[str, dict[str, Any]]:
     """Every result of a full fold, keyed by its id, found independently of the feed."""
     with Journal.open(path, readonly=True) as journal:
-        rows = journal_rows(journal)
+        rows = journal.event_rows()
     crcs = {seq: crc for seq, _, _, crc in rows}
     records = {}
     for game in GameFold(board="b1", path=str(path), rows=rows).games():

@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 from boardctl.errors import EntryError
 from boardctl.game.commands import Command, NewGame, Next, Redo, Refile, Undo
 from boardctl.game.keeper import Scorekeeper
-from boardctl.results.derive import GameFold, journal_rows
+from boardctl.results.derive import GameFold
 from boardctl.results.export import write_csv
-from boardctl.results.kept import each_kept_game, in_doubt
+from boardctl.results.kept import each_kept_game
 from boardctl.results.model import PlayedGame
 from boardctl.results.records import records
 from boardctl.results.source import load_csv, load_games, load_records, load_results
@@ -84,7 +84,7 @@ def snapshot_seqs(journal: Journal) -> list[int]:
 
 def full_fold(path: Path) -> list[PlayedGame]:
     with Journal.open(path, readonly=True) as journal:
-        return GameFold(board="b", path=str(path), rows=journal_rows(journal)).games()
+        return GameFold(board="b", path=str(path), rows=journal.event_rows()).games()
 
 
 def full_csv(games: list[PlayedGame], board: str) -> str:
@@ -149,7 +149,7 @@ def test_the_kept_games_and_the_fold_of_the_rest_are_the_full_fold(
                 db.execute("INSERT INTO totals VALUES (?, ?, ?)", stale)
         same_as_full_fold(path)  # the totals there, then the kept games after them
     with Scorekeeper.open(path) as keeper:  # a writer opens it: the rows are rebuilt if in doubt
-        assert keeper.journal is not None and not in_doubt(keeper.journal)
+        assert keeper.journal is not None and not keeper.journal.kept_in_doubt()
         play(keeper, rng, 100)
     same_as_full_fold(path)
 
@@ -200,7 +200,7 @@ def test_an_older_journal_gets_its_games_table_when_a_writer_opens_it(tmp_path: 
         db.execute("PRAGMA user_version=2")
     full = full_fold(path)
     with Scorekeeper.open(path) as keeper:
-        assert keeper.journal is not None and not in_doubt(keeper.journal)
+        assert keeper.journal is not None and not keeper.journal.kept_in_doubt()
     assert load_games(path, board="b") == full
 
 
@@ -259,7 +259,7 @@ def test_a_schema_4_journal_gives_the_same_csv_before_a_writer_migrates_it(tmp_p
     full = full_fold(path)
     assert len(full) >= 2 and load_csv(path, board="b") == full_csv(full, "b")  # every game folded
     with Scorekeeper.open(path) as keeper:  # a writer migrates it and stores the csv rows
-        assert keeper.journal is not None and not in_doubt(keeper.journal)
+        assert keeper.journal is not None and not keeper.journal.kept_in_doubt()
     assert load_csv(path, board="b") == full_csv(full, "b")
 
 

@@ -24,7 +24,7 @@ from boardctl.errors import JournalError
 from boardctl.game.commands import NewGame
 from boardctl.game.keeper import Scorekeeper
 from boardctl.notices import FAULT_KEY
-from boardctl.results.kept import import_events, in_doubt
+from boardctl.results.kept import import_events
 from boardctl.service.fault import JournalKeeper
 from boardctl.store import journal as journal_module
 from boardctl.store.journal import Journal
@@ -51,12 +51,12 @@ def test_an_imported_journal_gets_its_snapshots_once_and_then_resumes_from_the_l
 ) -> None:
     path = imported(tmp_path)
     with Journal.open(path, readonly=True) as journal:
-        assert snapshot_seqs(journal) == [] and in_doubt(journal)
+        assert snapshot_seqs(journal) == [] and journal.kept_in_doubt()
     with Scorekeeper.open(path, readonly=True, full_replay=True) as full:
         expected = full.state.to_dict()
     with Scorekeeper.open(path) as keeper:  # the first writer's open stores them
         assert keeper.state.to_dict() == expected
-        assert keeper.journal is not None and not in_doubt(keeper.journal)
+        assert keeper.journal is not None and not keeper.journal.kept_in_doubt()
         starts = snapshot_seqs(keeper.journal)
     assert len(starts) > 3
     monkeypatch.setattr(journal_module, "CHECKED_AT_START", 1)  # as for a very long journal
@@ -103,7 +103,7 @@ def test_the_service_stores_an_imported_journals_game_starts_after_it_starts_by_
     try:
         journal = keeper.journal
         assert keeper.state.to_dict() == expected  # open: replayed, nothing stored yet
-        assert journal.starts_pending and in_doubt(journal) and snapshot_seqs(journal) == []
+        assert journal.starts_pending and journal.kept_in_doubt() and snapshot_seqs(journal) == []
         # before the thread
         keeper.prepare(NewGame(variant="six-card", mode="guided", target=31)).commit()
         assert snapshot_seqs(journal) == [keeper.seq]  # its snapshot, and no kept rows
@@ -113,9 +113,9 @@ def test_the_service_stores_an_imported_journals_game_starts_after_it_starts_by_
         assert keeper.checking is not None
         keeper.checking.join(120)
         assert not keeper.checking.is_alive() and posted == []  # no damage found
-        assert not journal.starts_pending and not in_doubt(journal)
+        assert not journal.starts_pending and not journal.kept_in_doubt()
         play(keeper.inner, random.Random(10), 200)  # type: ignore[arg-type]
-        assert not in_doubt(journal)  # a game start now keeps its rows again
+        assert not journal.kept_in_doubt()  # a game start now keeps its rows again
     finally:
         keeper.close()
     same_as_full_fold(path)
@@ -209,13 +209,13 @@ def test_an_import_or_a_restore_stores_the_game_starts_so_the_first_start_reads_
         where = ["--journal", str(path), "--socket", str(folder / "none.sock")]
         assert main(["restore", "1", *where]) == 0
     with Journal.open(path, readonly=True) as journal:
-        assert snapshot_seqs(journal) == starts and not in_doubt(journal)
+        assert snapshot_seqs(journal) == starts and not journal.kept_in_doubt()
         assert [row[3] for row in journal.event_rows()] == [row[3] for row in rows]
     same_as_full_fold(path)
     with starts_from_the_last_game_start(path, starts) as keeper:  # and plays on
         play(keeper, rng, 100)
     with Journal.open(path, readonly=True) as journal:
-        assert not in_doubt(journal)
+        assert not journal.kept_in_doubt()
         starts = snapshot_seqs(journal)
     starts_from_the_last_game_start(path, starts).close()
     same_as_full_fold(path)
@@ -233,7 +233,7 @@ def test_an_import_with_an_event_the_rules_refuse_writes_nothing(tmp_path: Path)
         assert journal.last_seq == journal.stored_seq() == 50
         import_events(journal, events[50:])  # the same journal goes on where it was
     with Journal.open(path, readonly=True) as journal:
-        assert len(journal.event_rows()) == len(rows) and not in_doubt(journal)
+        assert len(journal.event_rows()) == len(rows) and not journal.kept_in_doubt()
     same_as_full_fold(path)
 
 
@@ -251,7 +251,7 @@ def test_a_restore_stores_the_game_starts_of_a_backup_taken_without_them(
     assert main(["restore", "1", *where]) == 0
     assert "restored" in capsys.readouterr().out
     with Journal.open(path, readonly=True) as journal:
-        assert snapshot_seqs(journal) == starts and not in_doubt(journal)
+        assert snapshot_seqs(journal) == starts and not journal.kept_in_doubt()
         assert journal.stored_seq() == len(rows)
     starts_from_the_last_game_start(path, starts).close()
     same_as_full_fold(path)

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from boardctl.results.derive import GameFold, journal_rows
+from boardctl.results.derive import GameFold
 from boardctl.results.kept import follow
 from boardctl.results.model import GameResult
 from boardctl.results.sign import sign_record
@@ -71,7 +71,7 @@ class ResultFeed:
             kept, self._fold = follow(journal, board=self.board, since=self._since)
             self._done = self._records(journal, kept)
         else:
-            rows = journal_rows(journal)
+            rows = journal.event_rows()
             if not rows:
                 self.read = True
                 return False

@@ -20,7 +20,6 @@ from boardctl.game.machine import Machine, settled
 from boardctl.game.setup import match_text, members
 from boardctl.game.state import GameState
 from boardctl.results.model import FORMAT, Entry, GameResult, PlayedGame
-from boardctl.store.journal import Journal
 
 #: The kinds of entry that count a hand or a crib (the show).
 SHOW_KINDS = ("hand", "crib")
@@ -72,10 +71,6 @@ def iso_time(at: float) -> str:
 
 #: A journal row: sequence number, time, event, chained checksum.
 Row = tuple[int, float, dict[str, Any], int]
-
-
-#: Every event of a journal with the chained checksum after it (checked as read).
-journal_rows = Journal.event_rows
 
 
 class GameFold:

@@ -202,11 +202,6 @@ def kept_records(journal: Journal) -> Records:
     return records(each_kept_game(journal, board=KEPT_BOARD, after=after), totals)
 
 
-#: True if the kept rows do not span the journal from event 1 to its last game start with
-#: a row at every stored snapshot (a writer then rebuilds them).
-in_doubt = Journal.kept_in_doubt
-
-
 #: How a rebuild takes each read's rows (a service's thread pauses while a press waits).
 Pace = Callable[[list[Any]], Iterable[Any]]
 
@@ -258,7 +253,7 @@ def import_events(journal: Journal, events: Iterable[tuple[Mapping[str, Any], fl
     last event's seq. One the rules refuse is a :class:`~boardctl.errors.JournalError` and
     nothing is written."""
     folded = None
-    if journal.last_seq and not in_doubt(journal):  # on from the last game start
+    if journal.last_seq and not journal.kept_in_doubt():  # on from the last game start
         begin, fold, totals = _fold_on(journal)
         folded = None if totals is None else (begin, fold, totals)
     return journal.append_all(events, then=lambda: store_game_starts(journal, folded))

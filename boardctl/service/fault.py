@@ -33,13 +33,13 @@ CHECK_WAIT = 5.0  # seconds a close waits for the check after READY to end
 def _store_starts(journal: Journal, own: Journal) -> None:
     """Store the game starts of ``journal`` on ``own``, its second connection, again while a
     game start was written without its rows."""
-    from boardctl.results.kept import in_doubt, store_game_starts
+    from boardctl.results.kept import store_game_starts
 
     began = time.monotonic()
     while True:
         stored = store_game_starts(own, paced=paced)
         journal.starts_pending = False  # a game start from now on keeps its rows
-        if not in_doubt(own):
+        if not own.kept_in_doubt():
             break
         journal.starts_pending = True
     seconds = time.monotonic() - began
