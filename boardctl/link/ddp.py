@@ -1,9 +1,5 @@
-"""DDP (Distributed Display Protocol): frames to a WLED controller on the network.
-
-Datagrams to UDP 4048 with a 10-byte header and up to 480 LEDs, the last of a frame *pushed*; sent
-on change and every ``refresh`` seconds, the host looked up again only after a failure, by the
-link's thread (docs/link.md).
-"""
+"""DDP (Distributed Display Protocol): frames to a WLED controller on the network, datagrams and
+lookups as docs/link.md ("DDP (WLED on the network)") describes."""
 
 from __future__ import annotations
 

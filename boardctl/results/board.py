@@ -1,9 +1,4 @@
-"""The board's id, written into every result.
-
-In order: the ``board-id`` file beside the journal (``boardctl key init`` writes it, so
-it travels with a copied state folder), else a hash of ``/etc/machine-id`` with a fixed
-label (as machine-id(5) asks: never the id itself), else the host name.
-"""
+"""The board's id, written into every result (docs/results.md, "The board id")."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Pictures of the season: one game's peg tracks by deal, and each player's win %.
-
-:class:`SeasonChart` works out every coordinate (pure, tested without pixels);
-:func:`draw_chart` paints it with Pillow (the ``png`` extra). The game panel steps each
-track's score through every standing entry, with a faint line at each deal and the skunk
-lines in the board's colours; the second panel draws a bar per player's win %.
-"""
+"""Pictures of the season (docs/results.md, "Pictures"): :class:`SeasonChart` works out every
+coordinate (pure, tested without pixels); :func:`draw_chart` paints it with Pillow."""
 
 from __future__ import annotations
 

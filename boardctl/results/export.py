@@ -1,9 +1,5 @@
-"""Results as CSV or JSON lines, and back: the stable export of ``boardctl results``.
-
-CSV: a header row of :data:`~.model.FIELDS`, then one row per game: ``true``/``false``,
-an empty cell for "none", per-track lists as compact JSON (``[121,97]``). JSON lines: one
-:meth:`~.model.GameResult.to_dict` object per line. Both read back (:func:`read_rows`).
-"""
+"""Results as CSV or JSON lines (docs/results.md, "The format"), and back (:func:`read_rows`):
+the stable export of ``boardctl results``."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""One game's result: the stable, documented format of ``boardctl results``.
-
-A :class:`GameResult` is flat, immutable, JSON-able data: its fields are the CSV columns
-and JSON fields of ``docs/results.md``. A field is never renamed or retyped within a
-:data:`FORMAT` (written in every row); a new one is added at the end and bumps it.
-"""
+"""One game's result: the stable, documented format of ``boardctl results`` (docs/results.md,
+"The format"): :class:`GameResult`'s fields are its CSV columns and JSON fields, in order."""
 
 from __future__ import annotations
 

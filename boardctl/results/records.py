@@ -1,10 +1,6 @@
-"""Player records: per player and head to head, over the finished games.
-
-A pure function of :class:`~.model.PlayedGame` values; a player is a name compared
-whatever its case and spacing. A partner is credited with the team's result and pegging;
-hands and cribs go to the seat that counted them (guided mode); three-card hands (the
-five-card game) are averaged apart.
-"""
+"""Player records, per player and head to head: a pure function of :class:`~.model.PlayedGame`
+values, a player being a name whatever its case and spacing (docs/results.md, "Players and
+their records": who is credited with what)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The board key and the HMAC-SHA256 that signs a result.
-
-``boardctl key init`` writes a random 256-bit key to ``board.key`` in the state folder
-(mode 0600, hex on one line). A signed result carries the key's id (``key``) and
-``hmac``: HMAC-SHA256 under the key of the row's :func:`canonical` form (on the broker
-with its game ``id`` too). Whoever holds the key file (a club director) can check a row
-anywhere; any change to any field makes it fail.
-"""
+"""The board key and the HMAC-SHA256 that signs a result (docs/results.md, "Signing off and
+signing"): the key's id (``key``) and ``hmac`` over the row's :func:`canonical` form."""
 
 from __future__ import annotations
 
