@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -95,13 +96,8 @@ class SeasonChart:
         """``(x, deal)`` where each deal's first standing entry is."""
         if self.game is None:
             return []
-        starts = []
-        seen = -1
-        for step, entry in enumerate(self.game.entries):
-            if entry.deal != seen:
-                seen = entry.deal
-                starts.append((self.x_of(step), entry.deal))
-        return starts
+        runs = groupby(enumerate(self.game.entries), key=lambda item: item[1].deal)
+        return [(self.x_of(next(run)[0]), deal) for deal, run in runs]
 
     # --- the players panel ----------------------------------------------------
 
