@@ -1,9 +1,5 @@
-"""Host side of the protocol: which message carries each new frame.
-
-Pure bookkeeping: remembers what the controller has; a DELTA when smaller than a FULL, a FULL
-when one is due (first frame, reconnect, HELLO, NAK, every ``full_every`` seconds), in
-FULL_CHUNKs of ``chunk_leds`` LEDs to a controller that takes them, the missed chunks resent alone.
-"""
+"""Host side of the protocol: which message carries each new frame (a DELTA, a FULL or its
+chunks: docs/link.md, "What the serial link does"); pure bookkeeping of what the controller has."""
 
 from __future__ import annotations
 
