@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardctl.view import BoardView
+from boardctl.view import BoardView, skunk_lines
 
 ROW_HOLES = 30
 GROUP_HOLES = 5
@@ -33,10 +33,16 @@ def board_rows(target: int) -> list[list[int]]:
     return rows
 
 
+def board_lines(target: int, lines: tuple[int, ...] | None = None) -> list[Line]:
+    """The skunk lines (``lines``, else target-30, -60, -90) drawn on a board to ``target``:
+    only those inside the track after hole 1 (any score crosses a line at hole 1)."""
+    holes = skunk_lines(target) if lines is None else lines
+    return [Line(i, hole) for i, hole in enumerate(holes) if 1 < hole < target]
+
+
 def view_lines(view: BoardView) -> list[Line]:
-    """The skunk lines drawn for ``view`` (the lines the engine put in it): only those inside
-    the track after hole 1 (any score crosses a line at hole 1)."""
-    return [Line(i, hole) for i, hole in enumerate(view.skunk_lines) if 1 < hole < view.target]
+    """The skunk lines drawn for ``view`` (the lines the engine put in it)."""
+    return board_lines(view.target, view.skunk_lines)
 
 
 def lines_in_row(row: list[int], lines: list[Line]) -> list[Line]:
