@@ -87,7 +87,6 @@ class SerialBackend(Closing):
         if start:  # (tests may drive it by hand instead: attach() a port, then poll())
             self._thread.start()
 
-    # --- public --------------------------------------------------------------
     @property
     def connected(self) -> bool:
         return self._port is not None and self.state == "connected"
@@ -139,7 +138,6 @@ class SerialBackend(Closing):
         """How long the next read may wait for the device."""
         return self.heartbeat
 
-    # --- machinery -------------------------------------------------------------
     def _set_state(self, state: str, detail: str, level: int = logging.INFO) -> None:
         if state != self.state:
             self.state = state
@@ -546,7 +544,6 @@ class AdalightLink(SerialBackend):
             self._pending = pending
             self._wanted.notify()
 
-    # --- the writer ---------------------------------------------------------------
     def line_free_in(self, now: float) -> float:
         """Seconds until the line has carried everything written (0: free now)."""
         return max(0.0, self._line_free - now)
@@ -579,7 +576,6 @@ class AdalightLink(SerialBackend):
                     delay = min(self.line_free_in(self.clock()), delay)
                 self._wanted.wait(max(delay, 0.001))
 
-    # --- hooks ----------------------------------------------------------------------
     def _on_attach(self) -> None:
         self._flush = True  # a (re)open: the device may hold a torn packet of ours
         self._line_free = float("-inf")

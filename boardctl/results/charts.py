@@ -47,8 +47,6 @@ class SeasonChart:
     recs: Records
     width: int = WIDTH
 
-    # --- the game panel -------------------------------------------------------
-
     @property
     def plot(self) -> tuple[int, int, int, int]:
         """The game panel's box: left, top, right, bottom."""
@@ -98,8 +96,6 @@ class SeasonChart:
             return []
         runs = groupby(enumerate(self.game.entries), key=lambda item: item[1].deal)
         return [(self.x_of(next(run)[0]), deal) for deal, run in runs]
-
-    # --- the players panel ----------------------------------------------------
 
     @property
     def bars_top(self) -> int:

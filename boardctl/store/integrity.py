@@ -39,9 +39,6 @@ _MARK_LINE = re.compile(re.escape(MARK_PREFIX) + rb"seq=(\d+) crc=(\d+) at=(\d+\
 NOTICE_SUFFIX = "-damage"  # beside the journal: the standing damage report
 
 
-# --- the WAL ---------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class WalScan:
     """What SQLite will keep of a WAL file, and what it will silently drop."""
@@ -105,9 +102,6 @@ def scan_wal(data: bytes, recovered: int = 0) -> WalScan | None:
     if chain is not None and (len(data) - _WAL_HEADER) % frame_size:
         bad = count + 1  # the WAL ends inside a frame: that frame is the bad one
     return WalScan(frames, bad, lost)
-
-
-# --- the mark --------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,9 +168,6 @@ def write_mark(journal: Path, mark: Mark) -> None:
     """Write the mark durably (after a restore, or for a journal written elsewhere)."""
     with contextlib.closing(MarkWriter(journal)) as writer:
         writer.write(mark)
-
-
-# --- the database ------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +244,6 @@ def _recovered_frames(shm: str, wal: bytes) -> int:
     if version != 3007000 or (salt1, salt2) != struct.unpack_from("=2I", wal, 16):
         return 0
     return int(frames)
-
-
-# --- the checks ----------------------------------------------------------------------
 
 
 def _examine(journal: Path) -> tuple[list[str], Tail, Mark | None] | None:
@@ -354,9 +342,6 @@ def writer_running(journal: str | os.PathLike[str]) -> bool:
             if (int(where[0], 16), int(where[1], 16), int(where[2])) == wanted:
                 return True
     return False
-
-
-# --- the report ----------------------------------------------------------------------
 
 
 def utc(at: float) -> str:
@@ -481,9 +466,6 @@ class JournalDamaged(JournalError):
     def __init__(self, damage: Damage) -> None:
         super().__init__(damage.summary())
         self.damage = damage
-
-
-# --- restoring a backup ------------------------------------------------------------------
 
 
 def restore_backup(journal: Path, backup: Path) -> Path | None:
