@@ -118,11 +118,8 @@ CLOCK_JUMP = 1.0  # seconds behind the last event from which a clock's step back
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One journal row: sequence number (from 1), time, the event (and a clock behind).
-
-    ``at`` never goes back (:func:`stamp`); ``clock`` is the wall clock's own reading
-    when it was :data:`CLOCK_JUMP` or more behind, else None.
-    """
+    """One journal row: sequence number (from 1), time (never going back), the event, and the
+    wall clock's own reading where it was behind (:func:`stamp`; else None)."""
 
     seq: int
     at: float
