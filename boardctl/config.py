@@ -21,7 +21,6 @@ from boardctl.config_file import (
 )
 from boardctl.errors import ConfigError, EntryError
 
-# --- the default pin table ---------------------------------------------------
 # BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
 # pull-ups). ``None`` = not wired. The pins kept free (I2S, PWM audio, UART,
 # I2C, the shutdown button, the HAT EEPROM) are listed in tools.hardware.pinout.

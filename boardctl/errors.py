@@ -12,7 +12,6 @@ class BoardError(Exception):
     """Root of every error boardctl raises on purpose."""
 
 
-# --- rules -----------------------------------------------------------------
 class RulesError(BoardError):
     """A cribbage rule was broken or a rules input is malformed."""
 
@@ -33,7 +32,6 @@ class RuleSetError(RulesError, ValueError):
     """An unknown rule set or house rule."""
 
 
-# --- scorekeeping ----------------------------------------------------------
 class GameError(BoardError):
     """The scorekeeping engine refused something."""
 
@@ -66,7 +64,6 @@ class OptionError(BoardError, ValueError):
     """A value given to boardctl is out of range (a brightness, a colour mode, ...)."""
 
 
-# --- board rendering -------------------------------------------------------
 class LayoutError(BoardError, ValueError):
     """A layout file is malformed; the message names the file and the key."""
 
@@ -79,7 +76,6 @@ class FrameError(BoardError, ValueError):
     """A frame of the wrong size: frames are 3 bytes (RGB) per LED of one strip."""
 
 
-# --- link and firmware protocol --------------------------------------------
 class LinkError(BoardError, OSError):
     """The LED link is down or misbehaving."""
 
@@ -88,7 +84,6 @@ class ProtocolError(BoardError, ValueError):
     """A corrupt, truncated or unsupported protocol frame."""
 
 
-# --- service, inputs, configuration ----------------------------------------
 class ConfigError(BoardError, ValueError):
     """A configuration file is malformed; the message names the file and the key."""
 
@@ -109,7 +104,6 @@ class GpioError(BoardError, OSError):
     """The machine has GPIO chips but no gpiozero pin factory could open them."""
 
 
-# --- demo and hardware -----------------------------------------------------
 class DemoError(BoardError, ValueError):
     """The demo game was asked for something the cards cannot do."""
 

@@ -114,7 +114,6 @@ class Panel:
     def __post_init__(self) -> None:
         self.set_tracks(self.tracks)
 
-    # --- inputs ------------------------------------------------------------
     def edge(self, name: str, pressed: bool, t: float) -> list[Command]:
         """A raw edge of button ``name`` (a :attr:`ButtonId.name`) at time ``t``."""
         button = self._button(name)
@@ -181,7 +180,6 @@ class Panel:
         since = self._undo_ask_since if self._confirm_since is None else self._confirm_since
         return None if since is None else since + self.timing.confirm_timeout
 
-    # --- what the board shows ---------------------------------------------
     @property
     def pending(self) -> tuple[int, ...]:
         """The uncommitted amount per track."""
@@ -254,7 +252,6 @@ class Panel:
             self.pending_at = None
         return [Peg(track, points)] if points else []
 
-    # --- internals -----------------------------------------------------------
     def _button(self, name: str) -> _Button:
         if name not in self._buttons:
             self._buttons[name] = _Button(*parse_button_id(name), Debouncer(self.timing.debounce))

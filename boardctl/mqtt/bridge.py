@@ -111,7 +111,6 @@ class Bridge:
             partial(self._on_message, msg.topic, bytes(msg.payload))
         )
 
-    # --- running ----------------------------------------------------------------
     def run(self) -> None:
         """Connect and bridge until :meth:`stop`; leave "offline" on the broker."""
         self.client.connect_async(self.config.host, port(self.config), self.config.keepalive)
@@ -168,7 +167,6 @@ class Bridge:
                 self._events.put(partial(self._on_down, str(exc)))
             self._stop.wait(1.0)
 
-    # --- the board ------------------------------------------------------------
     def _on_status(self, status: dict[str, Any]) -> None:
         previous, self._status = self._status, status
         if self._service_up is not True:
@@ -213,7 +211,6 @@ class Bridge:
             self._publish(topic, discovery.encode(payload), qos=1, retain=True)
         self._tracks = tracks
 
-    # --- results ----------------------------------------------------------------
     def _read(self) -> bool | None:
         """Read the journal's new events into the feed (the games whose event the broker
         keeps); True if its results changed, None if it cannot be read (logged)."""
@@ -286,7 +283,6 @@ class Bridge:
             if self._want(slot)[1] != value:
                 self._results()  # it changed while in flight (final now): send the new one
 
-    # --- the broker -------------------------------------------------------------
     def _on_connect(self, reason: Any) -> None:
         if getattr(reason, "is_failure", False):
             log.error("broker refused the connection: %s", reason)

@@ -23,7 +23,6 @@ log = logging.getLogger(__name__)
 Status = Mapping[str, Any]
 
 
-# --- fallback classification ----------------------------------------------------
 # FALLBACK: until every EntryError the engine raises carries its class (an attribute
 # ``refusal`` holding a boardctl.refusals.Refusal), the class is guessed from the type
 # and the message here. An error that carries its class is never guessed.
@@ -50,7 +49,6 @@ def classify(error: BaseException) -> Refusal:
     return Refusal.OTHER
 
 
-# --- the announcer ----------------------------------------------------------------
 def _names(status: Status) -> list[str]:
     return [str(t.get("name", f"Track {i + 1}")) for i, t in enumerate(status.get("tracks") or [])]
 

@@ -1,7 +1,7 @@
 """One watch of the board, fanned out to every open page.
 
 :class:`Hub` watches only while a page is open (and :data:`LINGER` seconds after); a page's queue
-holds :data:`QUEUE` whole states, dropping the oldest, so a slow page slows nothing.
+holds :data:`QUEUE` whole states.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from boardctl.board.layout import Layout
 from boardctl.board.viewjson import view_from_dict
 from boardctl.errors import BoardError
 from boardctl.web.board_leds import board_plan, led_colours, plan_key
+from boardctl.web.results import Pages
 from boardctl.web.socket_source import Snapshot, Source
 
 log = logging.getLogger(__name__)
@@ -26,35 +27,30 @@ LINGER = 2.0
 Message = dict[str, Any]
 
 
-class Hub:
+class Hub(Pages):
     """The latest state of the board and the queues of the pages watching it."""
 
     def __init__(self, source: Source, layout: Layout) -> None:
+        super().__init__(QUEUE)
         self.source = source
         self.layout = layout
-        self.latest: Message | None = None
         self.plan: dict[str, Any] | None = None
         self.refusal: dict[str, Any] | None = None
-        self._queues: set[asyncio.Queue[Message]] = set()
         self._task: asyncio.Task[None] | None = None
         self._stop: asyncio.TimerHandle | None = None
         self._plan_key: tuple[Any, ...] | None = None
 
     def subscribe(self) -> asyncio.Queue[Message]:
         """A queue of messages for one page; the latest state is in it at once."""
-        queue: asyncio.Queue[Message] = asyncio.Queue(QUEUE)
-        self._queues.add(queue)
         if self._stop is not None:
             self._stop.cancel()
             self._stop = None
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
-        if self.latest is not None:
-            queue.put_nowait(self.latest)
-        return queue
+        return super().subscribe()
 
     def unsubscribe(self, queue: asyncio.Queue[Message]) -> None:
-        self._queues.discard(queue)
+        super().unsubscribe(queue)
         if not self._queues and self._stop is None:
             self._stop = asyncio.get_running_loop().call_later(LINGER, self._halt)
 
@@ -98,13 +94,6 @@ class Hub:
             "refusal": self.refusal,
             "t": time.time(),
         }
-
-    def _send(self, message: Message) -> None:
-        self.latest = message
-        for queue in self._queues:
-            if queue.full():
-                queue.get_nowait()
-            queue.put_nowait(message)
 
     def note_refusal(self, text: str) -> None:
         """Remember the last refusal (shown on every page with its reason)."""

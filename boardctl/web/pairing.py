@@ -48,7 +48,6 @@ class Pairing:
         self._tokens_seen: tuple[int, int, int] | None = None
         self._hashes: frozenset[str] = frozenset()
 
-    # --- files --------------------------------------------------------------
     def _read(self, name: str) -> Any:
         try:
             return json.loads((self.directory / name).read_text(encoding="utf-8"))
@@ -79,7 +78,6 @@ class Pairing:
             return []
         return [t for t in data["tokens"] if isinstance(t, dict) and "hash" in t]
 
-    # --- the CLI's side ---------------------------------------------------------
     def new_code(self, ttl: float = CODE_TTL) -> str:
         """A fresh code (the previous one stops working)."""
         code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
@@ -104,7 +102,6 @@ class Pairing:
         self._void_code()
         return len(tokens) - len(keep)
 
-    # --- the server's side --------------------------------------------------------
     def redeem(self, code: str, label: str = "", address: str = "") -> tuple[str, str]:
         """Trade a valid code for ``(id, token)``, using it up (``address``: the client's, for
         :data:`CODE_TRIES`)."""

@@ -32,29 +32,45 @@ RETRY_MAX = 15.0
 LATEST = 20  # results listed on the board's page
 
 
-class Changes:
-    """The results' version, fanned out to the open pages (each message: the new version)."""
+class Pages:
+    """The open pages' queues: each holds its last ``size`` messages (the oldest dropped, so a slow
+    page slows nothing) and gets ``latest`` at once."""
 
-    def __init__(self) -> None:
-        self.latest: dict[str, Any] = {"version": 0, "error": ""}
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.latest: dict[str, Any] | None = None
         self._queues: set[asyncio.Queue[dict[str, Any]]] = set()
 
     def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(4)
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(self.size)
         self._queues.add(queue)
-        queue.put_nowait(self.latest)
+        if self.latest is not None:
+            queue.put_nowait(self.latest)
         return queue
 
     def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
         self._queues.discard(queue)
 
-    def changed(self, error: str) -> None:
-        """The results changed (in the event loop's thread)."""
-        self.latest = {"version": self.latest["version"] + 1, "error": error}
+    def _send(self, message: dict[str, Any]) -> None:
+        self.latest = message
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()
-            queue.put_nowait(self.latest)
+            queue.put_nowait(message)
+
+
+class Changes(Pages):
+    """The results' version, fanned out to the open pages (each message: the new version)."""
+
+    def __init__(self) -> None:
+        super().__init__(4)
+        self.version = 0
+        self.latest = {"version": 0, "error": ""}
+
+    def changed(self, error: str) -> None:
+        """The results changed (in the event loop's thread)."""
+        self.version += 1
+        self._send({"version": self.version, "error": error})
 
 
 class ResultsFeed:
