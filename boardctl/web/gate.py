@@ -1,9 +1,6 @@
-"""The page server's door: slow or greedy clients cannot take the page down.
-
-A cap of open connections per address, a deadline for the first request's headers, and one log line
-per episode of running out of file descriptors (docs/web.md, "Slow and greedy clients"; an episode
-ends after :attr:`Gate.quiet` seconds without).
-"""
+"""The page server's door: slow or greedy clients cannot take the page down (docs/web.md, "Slow
+and greedy clients"; an episode of running out of file descriptors, logged once, ends after
+:attr:`Gate.quiet` seconds without)."""
 
 from __future__ import annotations
 

@@ -79,14 +79,21 @@ class Hub(Pages):
 
     def message(self, snap: Snapshot) -> Message:
         """``snap`` as the pages get it (the plan follows its status)."""
-        if snap.status is not None:
-            self._update_plan(snap.status)
+        status = snap.status
+        if status is not None and (key := plan_key(status)) != self._plan_key:
+            try:
+                view_from_dict(status, source="status")
+                self.plan = {**board_plan(self.layout, status), "key": repr(key)}
+            except (BoardError, KeyError, IndexError) as exc:
+                log.warning("the board cannot be drawn for this status: %s", exc)
+                self.plan = None
+            self._plan_key = key
         previous = self.latest or {}
         return {
             "up": snap.up,
             "via": snap.via,
             "reason": snap.reason,
-            "status": snap.status if snap.up else previous.get("status"),
+            "status": status if snap.up else previous.get("status"),
             "leds": led_colours(snap.rgb, self.layout.led_count)
             if snap.up
             else previous.get("leds", []),
@@ -100,15 +107,3 @@ class Hub(Pages):
         self.refusal = {"text": text, "at": time.time()}
         if self.latest is not None:
             self._send({**self.latest, "refusal": self.refusal, "t": time.time()})
-
-    def _update_plan(self, status: dict[str, Any]) -> None:
-        key = plan_key(status)
-        if key == self._plan_key:
-            return
-        try:
-            view_from_dict(status, source="status")
-            self.plan = {**board_plan(self.layout, status), "key": repr(key)}
-        except (BoardError, KeyError, IndexError) as exc:
-            log.warning("the board cannot be drawn for this status: %s", exc)
-            self.plan = None
-        self._plan_key = key

@@ -1,9 +1,5 @@
-"""Pairing: a short code said once, then a token the phone keeps.
-
-A code works once, within :data:`CODE_TTL` seconds, and :data:`CODE_TRIES` wrong guesses per address
-(:data:`CODE_TRIES_TOTAL` in all) void it; only SHA-256 hashes are stored, mode 0600, replaced
-atomically, shared by the CLI and the server (docs/web.md, "Nobody changes a game from the street").
-"""
+"""Pairing: a short code said once, then a token the phone keeps, in files the CLI and the server
+share (docs/web.md, "Nobody changes a game from the street")."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Results, player records and standings for the pages, from the club's MQTT broker.
-
-The web process never reads the journal: :class:`ResultsFeed` follows the bridge's retained results
-(:func:`~boardctl.standings.collect.collect`) in a thread; :func:`board_document` and
-:func:`standings_document` build the pages' data (docs/web.md, "Results and the standings page").
-"""
+"""Results, player records and standings for the pages, from the bridge's retained results on the
+club's MQTT broker, never from the journal (docs/web.md, "Results and the standings page")."""
 
 from __future__ import annotations
 
@@ -111,18 +107,15 @@ class ResultsFeed:
             return True
 
         while True:
-            try:
-                collect(self.config, timeout=self.timeout, follow=follow, only=self._events())
+            try:  # the events read, at each connection (none: every event the broker keeps)
+                only = events_since(self.since, self._clock(), self.config) if self.since else []
+                collect(self.config, timeout=self.timeout, follow=follow, only=only)
             except (BoardError, OSError) as exc:
                 self.error = str(exc)
                 log.warning("results: %s (again in %.0f s)", exc, pause)
                 changed()
             time.sleep(pause)
             pause = min(RETRY_MAX, pause * 2)
-
-    def _events(self) -> list[str]:
-        """The events to read, at each connection (none: every event the broker keeps)."""
-        return events_since(self.since, self._clock(), self.config) if self.since else []
 
 
 def _result(record: Mapping[str, Any]) -> GameResult | None:

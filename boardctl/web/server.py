@@ -1,10 +1,5 @@
-"""The web server: one page, its assets, a live event stream and a small JSON API.
-
-The routes and the safety checks (allowed hosts, same-origin JSON POSTs, a paired token in
-``X-Board-Token``, a strict Content-Security-Policy): docs/web.md. A command is checked with the
-control socket's ``parse_request`` and sent to the service, whose engine decides. Connections go
-through :mod:`boardctl.web.gate`.
-"""
+"""The web server: one page, its assets, a live event stream and a small JSON API (the routes and
+the safety checks: docs/web.md); connections go through :mod:`boardctl.web.gate`."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The web process's one way to the board: the service's control socket (docs/service.md).
-
-:meth:`Source.request` sends one request and returns its result or raises the service's refusal;
-:meth:`Source.watch` yields a :class:`Snapshot` per change, from the ``watch`` stream or by polling
-an older service, and rides out restarts (docs/web.md, "How the page hears of changes").
-"""
+"""The web process's one way to the board: the service's control socket (docs/web.md, "How the
+page hears of changes")."""
 
 from __future__ import annotations
 
