@@ -42,7 +42,7 @@ def test_an_entry_without_cards_says_points_and_score() -> None:
 def test_an_entry_with_cards_says_the_count() -> None:
     *hand, starter = parse_cards("5H 5C JD QS 10H")
     count = score_hand(hand, starter)
-    said = phrases.entry("Alice", count.total, 0, count=count)
+    said = phrases.counted("Alice", 0, count)[0]
     assert said.startswith("Alice, fifteen two, fifteen four")
     assert said.endswith(f"is {number_words(count.total)}")
     assert "a pair" in said and "a run of three" in said

@@ -1,8 +1,5 @@
-"""``boardctl selftest``: check the strip and every input of a built board.
-
-A colour check (LEDs 0, 1, 2 red, green, blue), each LED alone in strip order, and every press
-or turn reported until each wired input was seen or ``--wait`` passes (docs/service.md).
-"""
+"""``boardctl selftest``: check the strip and every input of a built board
+(:mod:`boardctl.hardware.selftest`, docs/service.md)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""The results of a board's journal for the broker, read as the journal grows.
-
-Each result is :mod:`boardctl.results`' record of a finished game (docs/results.md), from the
-results module's own fold, with the game's id (:func:`game_id`). The first read takes the results
-the journal keeps (:func:`boardctl.results.kept.follow`) and folds the events since the last game
-start, as ``boardctl results`` does; later reads feed that fold the events written since. A game
-the board has left is final. With ``refresh(since=...)`` the first read decodes only the kept
-rows of the game starts after it: the bridge starts as fast at game 10,000 as at game 10.
-"""
+"""The results of a board's journal for the broker, read as the journal grows (docs/mqtt.md,
+"Topics"): each is :mod:`boardctl.results`' record of a finished game with the game's id
+(:func:`game_id`); a game the board has left is final."""
 
 from __future__ import annotations
 

@@ -37,14 +37,9 @@ NEW_GAME = "New game"
 NAMED_ENTRIES = {"heels": "for his heels", "last": "for last"}
 
 
-def entry(
-    name: str, points: int, front: int, *, count: HandScore | None = None, kind: str | None = None
-) -> str:
-    """An entry recorded: with its cards the count as players say it (:func:`counted`), else the
-    points and the score; his heels and three for last by name."""
-    if count is not None:
-        whose = f"{name}'s crib" if count.crib else name
-        return f"{whose}, {say_count(count)}"
+def entry(name: str, points: int, front: int, *, kind: str | None = None) -> str:
+    """An entry recorded without its cards: the points and the score; his heels and three for last
+    by name."""
     named = NAMED_ENTRIES.get(kind or "")
     if named is not None:
         return f"{name}, {points_words(points)} {named}, {score_words(front)}"
@@ -52,8 +47,9 @@ def entry(
 
 
 def counted(name: str, front: int, count: HandScore) -> list[str]:
-    """A count entered with its cards: the count in words, then the new score."""
-    return [entry(name, count.total, front, count=count), scores([(name, front)])]
+    """A count entered with its cards: the count as players say it, then the new score."""
+    whose = f"{name}'s crib" if count.crib else name
+    return [f"{whose}, {say_count(count)}", scores([(name, front)])]
 
 
 #: How an entry's kind is said in the board's question.
