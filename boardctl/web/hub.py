@@ -1,8 +1,5 @@
-"""One watch of the board, fanned out to every open page.
-
-:class:`Hub` watches only while a page is open (and :data:`LINGER` seconds after); a page's queue
-holds :data:`QUEUE` whole states.
-"""
+"""One watch of the board, fanned out to every open page while one is open (and :data:`LINGER`
+seconds after)."""
 
 from __future__ import annotations
 

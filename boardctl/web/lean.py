@@ -1,8 +1,7 @@
 """Import the web server's libraries without what a plain-HTTP page never uses.
 
 ``ssl`` is hidden while ``asyncio`` and ``aiohttp`` are imported (no TLS client contexts) and
-frozenlist's C++ extension is switched off (docs/web.md, "Figures": the RSS each saves). Called by
-``boardctl web serve`` before the server is imported.
+frozenlist's C++ extension is switched off (docs/web.md, "Figures": the RSS each saves).
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""The page's card tools and history rows, from the rules engine (pure functions): :func:`score` and
-:func:`advise` as ``boardctl score`` and ``discard``, :func:`history_rows` itemising counts that
-name their cards."""
+"""The page's card tools (as ``boardctl score`` and ``discard``) and history rows, from the rules
+engine (pure functions)."""
 
 from __future__ import annotations
 
