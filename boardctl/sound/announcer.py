@@ -13,7 +13,7 @@ from boardctl.cribbage.rules import scoring_for
 from boardctl.errors import refusal_of
 from boardctl.refusals import Refusal
 from boardctl.sound import phrases
-from boardctl.sound.buzzer import CueGate, QuietHours, wall_time
+from boardctl.sound.buzzer import CueGate, QuietHours
 from boardctl.sound.cues import refusal_cue
 from boardctl.sound.voice import SpeechQueue
 from boardctl.view import lines_failed, skunk_lines
@@ -81,8 +81,7 @@ class Announcer:
     ) -> None:
         self.cues = cues
         self.speech = speech
-        self.muted = muted
-        self.quiet_hours = quiet_hours
+        self.voice_gate = CueGate(muted=muted, quiet_hours=quiet_hours)
         self._status = status
         self._last: Status | None = status() if status is not None else None
 
@@ -101,7 +100,7 @@ class Announcer:
             if self.speech is not None and hasattr(self.speech.voice, "volume"):
                 self.speech.voice.volume = float(value)
         elif key == "mute":
-            self.muted = bool(value)
+            self.voice_gate.muted = bool(value)
             if self.cues is not None:
                 self.cues.muted = bool(value)
 
@@ -111,8 +110,7 @@ class Announcer:
 
     def _say(self, lines: list[str]) -> None:
         """Speak ``lines``, unless muted or in quiet hours."""
-        quiet = self.quiet_hours is not None and wall_time() in self.quiet_hours
-        if self.speech is None or not lines or self.muted or quiet:
+        if self.speech is None or not lines or not self.voice_gate.audible():
             return
         self.speech.say(lines[0], interrupt=True)  # a new event: the old phrase is stale
         for line in lines[1:]:
