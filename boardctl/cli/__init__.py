@@ -1,11 +1,7 @@
 """The ``boardctl`` command line: one module ``cmd_<verb>.py`` per verb, with ``HELP``,
-``add_arguments(parser)`` and ``run(args) -> int``.
-
-A command line naming a verb imports that module only (``--help`` imports them all); the engine
-stays inside ``run``, so a verb the service answers never loads it (docs/performance.md). A
-module's ``NICE`` is the CPU priority its process runs at once the verb is known: a verb that
-reads the whole journal through the service leaves the board's buttons the CPU first.
-"""
+``add_arguments(parser)``, ``run(args) -> int`` (the engine stays inside it, so a verb the service
+answers never loads it) and maybe ``NICE``, the CPU priority its process takes once the verb is
+known (docs/performance.md, "The verbs that read the whole journal run at nice 10")."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""What the CLI verbs share: where the service is, and what to do when it is down.
-
-Without a service :func:`call` reads or writes the journal through the same engine (same checks,
-same messages); ``press`` and the board's own settings need the service.
-"""
+"""What the CLI verbs share: where the service is, and what to do when it is down (:func:`call`:
+the journal through the same engine; ``press`` and the board's own settings need the service)."""
 
 from __future__ import annotations
 
