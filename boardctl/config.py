@@ -21,9 +21,8 @@ from boardctl.config_file import (
 )
 from boardctl.errors import ConfigError, EntryError
 
-# BCM GPIO numbers. Buttons and encoder contacts switch to ground (internal
-# pull-ups). ``None`` = not wired. The pins kept free (I2S, PWM audio, UART,
-# I2C, the shutdown button, the HAT EEPROM) are listed in tools.hardware.pinout.
+# Buttons and encoder contacts switch to ground (internal pull-ups); ``None`` = not wired. The pins
+# kept free (I2S, PWM audio, UART, I2C, the shutdown button, the HAT EEPROM): tools.hardware.pinout.
 #: The GPIO of the shutdown button (``dtoverlay=gpio-shutdown``, set by systemd/install.sh):
 #: GPIO3 is the only pin that also wakes a halted Pi (Zero, Zero 2 W, 3, 4).
 SHUTDOWN_GPIO = 3

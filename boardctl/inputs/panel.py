@@ -26,8 +26,7 @@ STUCK = 3  # the hold level of a contact held past ``stuck_after``: ignored unti
 ADDS = {"plus1": 1, "plus5": 5, "encoder_push": 0}
 TRACK_BUTTONS = tuple(ADDS)  # a track's buttons (its encoder's contacts are not buttons)
 
-#: Every gesture of the panel and what it does, as the quick-reference card (``boardctl card``)
-#: prints it; the behaviour is the :class:`Panel` below, described in docs/service.md.
+#: Every gesture and what it does, as the quick-reference card (``boardctl card``) prints it.
 GESTURES: tuple[tuple[str, str], ...] = (
     ("+1 / +5", "add 1 / 5 to the track's pending amount (blinks ahead of the peg)"),
     ("encoder turn", "+1 / -1 pending per click"),

@@ -295,9 +295,7 @@ class Bridge:
         self._availability()
         self._publish_state()
         self._announce()
-        # read back what the broker holds (and the events the director closed):
-        # results it lost, and results it holds that the journal does not
-        # (withdrawn while it was away, or not ours)
+        # read back what the broker holds, and the events the director closed (see the module)
         self._on_broker = {}
         self._synced = False
         self._corrected = {}
@@ -346,8 +344,7 @@ class Bridge:
         if not self._synced:
             self._on_broker[slot] = value
             return
-        # after the read-back, every change under our topics is checked at once (one that
-        # came before our own publish at that slot came back is older: that publish replaces it)
+        # after the read-back, every change under our topics is checked at once (but _echo's)
         if slot in self._echo:
             if value == self._echo[slot]:
                 del self._echo[slot]
