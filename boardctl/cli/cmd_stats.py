@@ -19,9 +19,6 @@ from boardctl.errors import ControlError, ResultsError
 if TYPE_CHECKING:
     from typing import Any
 
-    from boardctl.results.model import PlayedGame
-    from boardctl.results.records import Records
-
 NICE = 10  # the board's buttons first (boardctl.cli)
 HELP = "exact score distribution over every hand and starter: boardctl stats hands [--crib]"
 
@@ -112,18 +109,16 @@ def _records_here(args: argparse.Namespace, every_game: bool) -> dict[str, Any]:
     games = select(load_games(path, board="-"), since=since, player=args.player)
     recs = records(games)
     if args.png:
-        _picture(args, games, recs)
+        from boardctl.results.charts import SeasonChart, save_chart
+
+        game = None
+        if games:
+            number = len(games) if args.game is None else args.game
+            if not 1 <= number <= len(games):
+                raise ResultsError(
+                    f"--game {number}: there are {len(games)} games (1-{len(games)})"
+                )
+            game = games[number - 1]
+        drawn = save_chart(SeasonChart(game, recs), args.png)
+        print(f"wrote {drawn}", file=sys.stderr)
     return recs.to_dict()
-
-
-def _picture(args: argparse.Namespace, games: list[PlayedGame], recs: Records) -> None:
-    from boardctl.results.charts import SeasonChart, save_chart
-
-    game = None
-    if games:
-        number = len(games) if args.game is None else args.game
-        if not 1 <= number <= len(games):
-            raise ResultsError(f"--game {number}: there are {len(games)} games (1-{len(games)})")
-        game = games[number - 1]
-    path = save_chart(SeasonChart(game, recs), args.png)
-    print(f"wrote {path}", file=sys.stderr)
