@@ -1,7 +1,6 @@
 """The board for the page: where each LED sits (:func:`board_plan`, from
 :class:`~boardctl.board.snapshot.Picture`), and the colour it shows now (:func:`led_colours`, from
-the service's ``frame``): the page shows what the LEDs show. Scores and names are live text, so the
-plan leaves out the picture's captions."""
+the service's ``frame``): the page shows what the LEDs show."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""One watch of the board, fanned out to every open page while one is open (and :data:`LINGER`
-seconds after)."""
+"""One watch of the board while a page is open (and :data:`LINGER` seconds after), fanned out to
+every open page."""
 
 from __future__ import annotations
 
