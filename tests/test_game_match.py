@@ -9,7 +9,8 @@ import pytest
 from boardctl.errors import EntryError
 from boardctl.game.commands import Peg, parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.setup import PRESETS, lines_failed, skunk_lines
+from boardctl.game.setup import PRESETS
+from boardctl.view import lines_failed, skunk_lines
 
 
 def peg(track: int, points: int, kind: str | None = None) -> Peg:

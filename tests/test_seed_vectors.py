@@ -19,7 +19,8 @@ from boardctl.cribbage.play import PlayState, score_play
 from boardctl.cribbage.rules import SEEDS
 from boardctl.cribbage.scoring import ACC, Scoring
 from boardctl.cribbage.variants import get_variant
-from boardctl.game.setup import get_preset, lines_failed
+from boardctl.game.setup import get_preset
+from boardctl.view import lines_failed
 from tests.conftest import DATA, scoring_of
 
 VECTORS = DATA / "seed_vectors"

@@ -29,6 +29,7 @@ from boardctl.game.setup import (
     check_name_list,
     check_points,
     check_roster,
+    known,
     whole,
 )
 
@@ -253,9 +254,7 @@ def _new_game(data: Mapping[str, object]) -> NewGame:
 
 
 def _set(data: Mapping[str, object]) -> Set:
-    key = data.get("key")
-    if not isinstance(key, str) or key not in SETTINGS:
-        raise EntryError(f"unknown setting {key!r} (known: {', '.join(SETTINGS)})")
+    key = known(data.get("key"), SETTINGS, "setting")
     if "value" not in data:
         raise EntryError(f"set {key}: a value is required")
     return Set(key, _json_value(data["value"]))
@@ -295,9 +294,7 @@ def parse_command(data: object) -> Command:
     :class:`EntryError` saying what is wrong."""
     if not isinstance(data, Mapping):
         raise EntryError(f"a command must be an object with an 'op', not {data!r}")
-    op = data.get("op")
-    if not isinstance(op, str) or op not in _PARSERS:
-        raise EntryError(f"unknown op {op!r} (known: {', '.join(OPS)})")
+    op = known(data.get("op"), OPS, "op")
     check_fields(data, op)
     return _PARSERS[op][0](data)
 

@@ -4,7 +4,7 @@ single values shared by the commands' parser and the engine."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -20,8 +20,7 @@ from boardctl.cribbage.variants import (
 )
 from boardctl.errors import EntryError
 from boardctl.game import JsonValue
-from boardctl.view import lines_failed as lines_failed
-from boardctl.view import skunk_lines as skunk_lines
+from boardctl.view import lines_failed
 
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
@@ -91,10 +90,7 @@ VALUE_KEYS = tuple(f.name for f in fields(Preset) if f.name != "name")
 
 def get_preset(name: str, points: Mapping[str, object] | None = None) -> Preset:
     """The preset called ``name``, with custom ``points`` applied (custom only)."""
-    try:
-        preset = PRESETS[name]
-    except KeyError:
-        raise EntryError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+    preset = PRESETS[known(name, PRESETS, "preset")]
     if not points:
         return preset
     if name != "custom":
@@ -211,6 +207,13 @@ def _preset(name: str, points: PresetPoints) -> Preset:
     return get_preset(name, dict(points))
 
 
+def known(name: object, names: Collection[str], what: str) -> str:
+    """``name`` if it is one of ``names``; else refused, listing them."""
+    if not isinstance(name, str) or name not in names:
+        raise EntryError(f"unknown {what} {name!r} (known: {', '.join(names)})")
+    return name
+
+
 def whole(value: object, what: str) -> int:
     """``value`` as an int, rejecting bools, floats and text."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -291,9 +294,7 @@ def _variant_for(cmd: NewGame, base: GameSetup) -> str:
         name = DEFAULT_FOR_PLAYERS.get(players)
         if name is None:
             raise EntryError(f"players must be 2-6, not {players!r}")
-    if name not in VARIANTS:
-        raise EntryError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
-    variant = VARIANTS[name]
+    variant = VARIANTS[known(name, VARIANTS, "variant")]
     if players is not None and players != variant.players:
         raise EntryError(f"variant {name!r} is for {variant.players} players, not {players!r}")
     return name
@@ -308,9 +309,7 @@ def setup_with(cmd: NewGame, base: GameSetup) -> GameSetup:
     target = check_target(
         cmd.target if cmd.target is not None else (base.target if same else variant.target)
     )
-    rules = base.rules if cmd.rules is None else cmd.rules  # neither given: the base's carry over
-    if rules not in RULE_SETS:
-        raise EntryError(f"unknown rule set {rules!r} (known: {', '.join(RULE_SETS)})")
+    rules = known(base.rules if cmd.rules is None else cmd.rules, RULE_SETS, "rule set")
     rule_set = RULE_SETS[rules]
     if cmd.house_rules is not None:
         house_rules = house_rules_value(cmd.house_rules)
@@ -356,15 +355,11 @@ def setup_from_dict(data: object) -> GameSetup:
     """The setup stored by :meth:`GameSetup.to_dict` (a journal snapshot); strict."""
     if not isinstance(data, Mapping):
         raise EntryError(f"a setup must be an object, not {data!r}")
-    name = data.get("variant")
-    if not isinstance(name, str) or name not in VARIANTS:
-        raise EntryError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+    name = known(data.get("variant"), VARIANTS, "variant")
     preset_name = data.get("preset")
     if not isinstance(preset_name, str):
         raise EntryError(f"preset must be a name, not {preset_name!r}")
-    rules = data.get("rules", "acc")  # journals before rule sets have none
-    if not isinstance(rules, str) or rules not in RULE_SETS:
-        raise EntryError(f"unknown rule set {rules!r} (known: {', '.join(RULE_SETS)})")
+    rules = known(data.get("rules", "acc"), RULE_SETS, "rule set")  # older journals: none
     return GameSetup(
         variant_name=name,
         target=check_target(whole(data.get("target"), "target")),

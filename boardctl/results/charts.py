@@ -13,9 +13,9 @@ from boardctl.board.frame import RGB
 from boardctl.board.geometry import LINE_NAMES
 from boardctl.board.snapshot import _font, pillow, save_image
 from boardctl.board.theme import DEFAULT_THEME
-from boardctl.game.setup import skunk_lines
 from boardctl.results.model import PlayedGame
 from boardctl.results.records import Records
+from boardctl.view import skunk_lines
 
 WIDTH = 960
 MARGIN = 56

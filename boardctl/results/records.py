@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from boardctl.cribbage.variants import get_variant
-from boardctl.game.setup import lines_failed, player_key
+from boardctl.game.setup import player_key
 from boardctl.results.model import GameResult, PlayedGame
+from boardctl.view import lines_failed
 
 #: The big counts of a hand or crib that club side pots pay for.
 BIG_HANDS = (24, 28, 29)

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from boardctl.game.setup import get_preset, lines_failed
+from boardctl.game.setup import get_preset
 from boardctl.standings import StandingsError, state_path
 from boardctl.standings.games import Game, from_record
+from boardctl.view import lines_failed
 
 
 def default_path() -> Path:
