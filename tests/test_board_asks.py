@@ -16,7 +16,8 @@ from boardctl.board.frame import pixel
 from boardctl.errors import EntryError
 from boardctl.game.commands import Cut, Next, Peg, Redo, Refile, Undo, parse_command
 from boardctl.game.keeper import Scorekeeper
-from boardctl.game.state import Ask, GameState
+from boardctl.game.state import GameState
+from boardctl.view import Question
 
 
 def _dealt(dealer: int, variant: str = "six-card") -> Scorekeeper:
@@ -121,7 +122,7 @@ def test_the_state_with_a_question_round_trips_through_its_snapshot() -> None:
     keeper = _dealt(0)
     keeper.apply(Peg(0, 2))
     state = keeper.state
-    assert state.ask == Ask(0, 2, "heels", "pegging")
+    assert state.ask == Question(0, 2, "heels", "pegging")
     assert GameState.from_dict(state.to_dict()) == state
     old = state.to_dict()
     del old["ask"], old["pegged"]  # a snapshot written before the question existed

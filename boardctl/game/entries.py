@@ -1,8 +1,4 @@
-"""Score entries (``peg``): one check per kind of entry, in one table.
-
-Each check returns the state after the entry or raises :class:`~boardctl.errors.EntryError`;
-possible counts come from :class:`~boardctl.game.limits.Limits`.
-"""
+"""Score entries (``peg``): one check per kind of entry, in one table (:data:`CHECKS`)."""
 
 from __future__ import annotations
 
@@ -13,8 +9,9 @@ from boardctl.cribbage.awards import HEELS_POINTS, THREE_FOR_LAST_POINTS
 from boardctl.errors import EntryError
 from boardctl.game.flow import CUT_FIRST, count_done, with_points
 from boardctl.game.limits import Limits, limits_for
-from boardctl.game.state import Ask, GameState
+from boardctl.game.state import GameState
 from boardctl.refusals import Refusal
+from boardctl.view import Question
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +194,7 @@ def _beyond_the_play(state: GameState, points: int, limits: Limits) -> bool:
     return points > limits.max_play_points() + 1 and points in limits.hand_scores(hand)
 
 
-def ask_about(entry: Entry) -> Ask | None:
+def ask_about(entry: Entry) -> Question | None:
     """Whether the board asks about an entry of this kind, and the other kind it offers
     (docs/scorekeeping.md, "The forgotten menu press: the board asks")."""
     state, points, track = entry.state, entry.points, entry.track
@@ -206,13 +203,13 @@ def ask_about(entry: Entry) -> Ask | None:
     if entry.kind != infer_kind(state, points, entry.limits, track):
         return None
     if entry.kind == "heels":
-        return Ask(track, points, "heels", "pegging")
+        return Question(track, points, "heels", "pegging")
     if entry.kind != "pegging" or state.phase != "play" or not state.pegged:
         return None
     first = state.track_of((state.dealer + 1) % state.setup.players)
     if track != first or points not in entry.limits.hand_scores(state.setup.variant.hand_size):
         return None
-    return Ask(track, points, "pegging", "hand")
+    return Question(track, points, "pegging", "hand")
 
 
 def check_track(state: GameState, track: int) -> None:

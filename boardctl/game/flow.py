@@ -83,12 +83,9 @@ def _loser_seat(state: GameState, winner: int) -> int | None:
     players = state.setup.players
     start = 0 if state.dealer is None else state.dealer + 1
     low = min((t.front for i, t in enumerate(state.tracks) if i != winner), default=None)
-    for offset in range(players):
-        seat = (start + offset) % players
-        track = state.track_of(seat)
-        if track != winner and state.tracks[track].front == low:
-            return seat
-    return None  # pragma: no cover - no losing track
+    seats = ((start + offset) % players for offset in range(players))
+    tracks = ((seat, state.track_of(seat)) for seat in seats)
+    return next((s for s, t in tracks if t != winner and state.tracks[t].front == low), None)
 
 
 def start_deals(state: GameState, dealer: int) -> GameState:

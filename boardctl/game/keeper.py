@@ -1,9 +1,5 @@
-"""The scorekeeper: the state machine plus the journal, behind one ``apply``.
-
-An accepted command is folded in only after its event is durable; a refused one raises
-:class:`~boardctl.errors.EntryError` and changes nothing. The service uses the two steps:
-:meth:`Scorekeeper.prepare` (shown at once), then :meth:`Pending.commit`.
-"""
+"""The scorekeeper: the state machine plus the journal, behind one ``apply``; the service uses
+its two steps, :meth:`Scorekeeper.prepare` (shown at once), then :meth:`Pending.commit`."""
 
 from __future__ import annotations
 

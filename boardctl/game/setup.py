@@ -25,9 +25,7 @@ from boardctl.view import lines_failed
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
 
-# --- What a won game is worth: the skunk presets turn the final scores into game points, by the
-# lines the lowest loser failed to cross (:func:`boardctl.view.skunk_lines`,
-# :func:`boardctl.cribbage.rules.skunk_loser`); the UK "lurch" under half the target. ----------
+# --- What a won game is worth: the skunk presets (docs/scorekeeping.md, "The game"). ---
 
 PresetValue = int | bool  # a number of game points, or triple_wins_match
 
@@ -377,8 +375,7 @@ def setup_from_dict(data: object) -> GameSetup:
     ).checked()
 
 
-# --- Match formats: one game, first to N game points, or best of N games (won by more than
-# half of them, whatever the skunks; docs/scorekeeping.md, "The game"). ----------------------
+# --- Match formats: one game, to N game points, or best of N games (docs/scorekeeping.md). ---
 
 
 MAX_GAMES = 99
@@ -424,9 +421,7 @@ def match_text(match: int, best_of: int) -> str:
     return "single" if match == 0 else f"points:{match}"
 
 
-# --- The roster: the players a board knows (``set roster``), journalled with the setup. When it
-# is set, track names are its players (``Alice & Carol`` for a team), matched whatever their
-# case and spacing and written as the roster spells them. ---------------------------------------
+# --- The roster: the players a board knows (``set roster``; docs/scorekeeping.md, "Commands"). ---
 
 
 MAX_PLAYERS = 200

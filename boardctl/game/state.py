@@ -31,11 +31,6 @@ class TrackState:
     game_points: int = 0
 
 
-#: The board asks about the last entry (``points`` on ``track`` as ``kind``); ``refile`` files it
-#: as ``other`` (:func:`boardctl.game.entries.ask_about`). The view shows the state's own.
-Ask = Question
-
-
 @dataclass(frozen=True, slots=True)
 class Counted:
     """A count of the current deal that named its cards: ``track``'s ``kind`` (shown.py)."""
@@ -69,7 +64,7 @@ class GameState:
     match_winner: int | None = None
     confirmed: tuple[int, ...] = ()  # tracks that confirmed the finished game (machine.py)
     pegged: bool = False  # a pegging entry was made in this deal's play
-    ask: Ask | None = None  # the board asks about the last entry (entries.ask_about)
+    ask: Question | None = None  # the board asks about the last entry (entries.ask_about)
     starter: str | None = None  # the deal's starter card, once an entry named it (shown.py)
     counted: tuple[Counted, ...] = ()  # the deal's counts that named their cards (shown.py)
 
@@ -98,7 +93,7 @@ class GameState:
         match_winner: int | _Keep | None = _KEEP,
         confirmed: tuple[int, ...] | _Keep = _KEEP,
         pegged: bool | _Keep = _KEEP,
-        ask: Ask | _Keep | None = _KEEP,
+        ask: Question | _Keep | None = _KEEP,
         starter: str | _Keep | None = _KEEP,
         counted: tuple[Counted, ...] | _Keep = _KEEP,
     ) -> GameState:
@@ -220,13 +215,13 @@ class GameState:
         return self.setup.track_names()[track]
 
 
-def _ask(value: JsonValue) -> Ask | None:
-    """An :class:`Ask` from its snapshot list (None: the board asks nothing)."""
+def _ask(value: JsonValue) -> Question | None:
+    """A :class:`Question` from its snapshot list (None: the board asks nothing)."""
     match value:
         case None:
             return None
         case [track, points, str(kind), str(other)]:
-            return Ask(whole(track, "ask track"), whole(points, "ask points"), kind, other)
+            return Question(whole(track, "ask track"), whole(points, "ask points"), kind, other)
     raise EntryError(f"malformed ask {value!r}")
 
 
