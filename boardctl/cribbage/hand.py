@@ -83,12 +83,8 @@ def score_hand(
     >>> score_hand("5H 5C 5S JD", "5D").total
     29
     """
-    if isinstance(starter, Card) and isinstance(hand, tuple | list):
-        cards = tuple(c if isinstance(c, Card) else parse_card(c) for c in hand)
-        cut = starter
-    else:
-        cards = tuple(parse_cards(hand, unique=False))
-        cut = parse_card(starter)
+    cards = tuple(parse_cards(hand, unique=False))  # a Card passes through
+    cut = parse_card(starter)
     if len(cards) not in (3, 4):
         raise CardError(
             f"a hand has 4 cards (or 3 in the five-card game) plus the starter; got {len(cards)}"
