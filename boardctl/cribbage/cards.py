@@ -1,8 +1,5 @@
-"""Playing cards: parse and format ``5H``, ``10d``, ``TD``, ``JS``, ``A♠``, ``q♥``; the deck.
-
-A :class:`Card` is ``rank`` 1 (ace) to 13 and ``suit`` 0-3 (spades, hearts, diamonds, clubs);
-parsing is case-insensitive (docs/rules.md, "Cards"), formatting gives the short form.
-"""
+"""Playing cards: parse (any case) and format ``5H``, ``10d``, ``TD``, ``JS``, ``A♠``, ``q♥``;
+the deck (docs/rules.md, "Cards")."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The exact distribution of hand (or crib) scores over every hand and starter.
-
-A walk over rank multisets, tallied by shape and counted combinatorially: docs/rules.md, "The
-census".
-"""
+"""The exact distribution of hand (or crib) scores over every hand and starter (docs/rules.md,
+"The census")."""
 
 from __future__ import annotations
 

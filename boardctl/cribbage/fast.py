@@ -1,9 +1,5 @@
-"""Hand totals without the breakdown, fast enough for the census and discard advice.
-
-Fifteens, pairs and runs are counted once per rank multiset (keyed by ``sum(5 ** (rank - 1))``,
-filled lazily); flush and nobs from the suits. A second implementation of the rules, checked by the
-tests against :mod:`boardctl.cribbage.hand`.
-"""
+"""Hand totals without the breakdown, fast enough for the census and discard advice: a second
+implementation of the show (docs/rules.md, "The show"), checked against :mod:`.hand`."""
 
 from __future__ import annotations
 

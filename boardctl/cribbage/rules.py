@@ -1,9 +1,6 @@
-"""Rule sets and house rules as data: one table, each rule with the seed text that says so.
-
-Each difference from the ACC rules is a :class:`HouseRule`; a :class:`RuleSet` groups them with
-a preset (docs/rules.md, "Rule sets and house rules"). Nothing branches on a set's name: scorers
-read a :class:`~boardctl.cribbage.scoring.Scoring`, the engine asks for a rule.
-"""
+"""Rule sets and house rules as data, each rule with the seed text that says so (docs/rules.md,
+"Rule sets and house rules"). Nothing branches on a set's name: scorers read a
+:class:`~boardctl.cribbage.scoring.Scoring`, the engine asks for a rule."""
 
 from __future__ import annotations
 

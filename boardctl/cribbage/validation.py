@@ -24,12 +24,8 @@ def possible_scores(
 
 @cache
 def max_play_points(scoring: Scoring = ACC) -> int:
-    """The largest score of one card in the play (go and last card excluded).
-
-    Searches every *candidate*: a scoring tail (block of equal ranks, a run, or the card alone)
-    after cards reaching each possible count, as a real sequence scored by :func:`score_play`
-    (docs/rules.md, "Validation data").
-    """
+    """The largest score of one card in the play (go and last card excluded), by a search of
+    every scoring tail after every count (docs/rules.md, "Validation data")."""
     tails: list[list[Card]] = []  # the first cards of the deck that make each tail
     for rank in range(1, 14):
         tails.extend([Card(rank, suit) for suit in range(size)] for size in range(1, 5))

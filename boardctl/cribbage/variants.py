@@ -1,8 +1,5 @@
-"""Game variants as data: who gets how many cards, what goes to the crib, the target.
-
-Seats are 0..players-1 clockwise; each belongs to a team, each team has a track
-(``shared/rules/FACTS.md``).
-"""
+"""Game variants as data: who gets how many cards, what goes to the crib, the target; seats are
+0..players-1 clockwise, each in a team with a track (``shared/rules/FACTS.md``)."""
 
 from __future__ import annotations
 

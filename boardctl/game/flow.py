@@ -1,7 +1,5 @@
-"""The moves of a game: pegs moving, a game won, deals, the show, the next game.
-
-Pure functions of :class:`~boardctl.game.state.GameState`, called by the engine's handlers.
-"""
+"""The moves of a game (pegs moving, a game won, deals, the show, the next game): pure functions
+of :class:`~boardctl.game.state.GameState`, called by the engine's handlers."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Which counts are possible: the validation limits the state machine asks for.
-
-:class:`RulesLimits` reads the rules engine's shipped tables (:mod:`boardctl.cribbage.derived`)
-under the rules in force; tests may pass any object with the same two methods.
-"""
+"""Which counts are possible: the validation limits the state machine asks for (tests may pass
+any object with the two methods of :class:`Limits`)."""
 
 from __future__ import annotations
 

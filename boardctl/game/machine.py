@@ -1,7 +1,5 @@
-"""The state machine: commands in, events and states out, with undo and redo (as events).
-
-:class:`Machine` dispatches through :data:`HANDLERS`, one small handler per command; no I/O.
-"""
+"""The state machine: commands in, events and states out, with undo and redo (as events), one
+handler per command in :data:`HANDLERS`; no I/O."""
 
 from __future__ import annotations
 
