@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from boardctl.cribbage.cards import DECK
 from boardctl.cribbage.variants import VARIANTS
 from boardctl.demo.dealer import MIN_PACKET, Dealer
 
-PACK = list(range(52))
-
-
-def rank(card: int) -> int:
-    """Ace low: 1..13."""
-    return card % 13 + 1
+PACK = list(DECK)
 
 
 def test_same_seed_same_cards_other_seed_other_cards() -> None:
@@ -66,23 +62,23 @@ def test_short_seats_drop_out_of_the_deal_when_full() -> None:
 def test_cut_for_deal_lowest_card_deals_and_ties_cut_again() -> None:
     saw_tie = False
     for seed in range(200):
-        cut = Dealer(PACK, seed=seed).cut_for_deal(2, rank)
+        cut = Dealer(PACK, seed=seed).cut_for_deal(2)
         last = cut.rounds[-1]
-        low = min(rank(card) for _, card in last)
-        assert [seat for seat, card in last if rank(card) == low] == [cut.dealer]
+        low = min(card.rank for _, card in last)
+        assert [seat for seat, card in last if card.rank == low] == [cut.dealer]
         for earlier in cut.rounds[:-1]:
             saw_tie = True
-            assert rank(earlier[0][1]) == rank(earlier[1][1])
+            assert earlier[0][1].rank == earlier[1][1].rank
     assert saw_tie, "no tie in 200 seeds: the recut is untested"
 
 
 def test_cut_for_deal_among_three_recuts_only_the_tied_players() -> None:
     for seed in range(300):
-        cut = Dealer(PACK, seed=seed).cut_for_deal(3, rank)
+        cut = Dealer(PACK, seed=seed).cut_for_deal(3)
         if len(cut.rounds) > 1:
             first = cut.rounds[0]
-            low = min(rank(card) for _, card in first)
-            tied = [seat for seat, card in first if rank(card) == low]
+            low = min(card.rank for _, card in first)
+            tied = [seat for seat, card in first if card.rank == low]
             assert [seat for seat, _ in cut.rounds[1]] == tied
             return
     pytest.fail("no tie among three players in 300 seeds")
@@ -90,8 +86,8 @@ def test_cut_for_deal_among_three_recuts_only_the_tied_players() -> None:
 
 def test_starter_is_cut_from_inside_the_stock() -> None:
     dealer = Dealer(PACK, seed=2)
-    stock = list(range(40))
-    positions = {dealer.cut_starter(stock) for _ in range(400)}
+    stock = list(DECK[:40])
+    positions = {stock.index(dealer.cut_starter(stock)) for _ in range(400)}
     assert min(positions) >= MIN_PACKET
     assert max(positions) <= len(stock) - MIN_PACKET
     assert len(positions) > 20
@@ -99,4 +95,4 @@ def test_starter_is_cut_from_inside_the_stock() -> None:
 
 def test_too_small_a_pack_is_refused() -> None:
     with pytest.raises(ValueError, match="too small"):
-        Dealer([1, 2, 3], seed=0)
+        Dealer(DECK[:3], seed=0)

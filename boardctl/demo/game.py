@@ -162,7 +162,7 @@ class DemoGame:
 
     def cut_for_deal(self) -> None:
         """Everyone cuts; the lowest card deals first (ties cut again)."""
-        cut = self.dealer.cut_for_deal(self.variant.players, rank=lambda card: card.rank)
+        cut = self.dealer.cut_for_deal(self.variant.players)
         for number, cuts in enumerate(cut.rounds):
             shown = ", ".join(f"{self.names[s]} cuts {self.style.card(card)}" for s, card in cuts)
             again = number < len(cut.rounds) - 1
@@ -231,8 +231,7 @@ class DemoGame:
         state = PlayState(hands, dealer=dealer_seat, single_count=single, scoring=self.scoring)
         self.say(f"The play: {self.names[state.turn or 0]} leads.")
         target = self.variant.target
-        while not state.done and state.turn is not None:
-            seat = state.turn
+        while (seat := state.turn) is not None:
             legal = state.legal_plays(seat)
             if not legal:
                 self.record(state, state.go(seat))
