@@ -217,8 +217,7 @@ def selected(rules: str | None, house_rules: str | None) -> tuple[str, tuple[str
     return rule_set.name, own
 
 
-# --- The engine's side: a ``house_rules`` value into checked names, and the engine's few
-# questions (who deals next, the skunk's measure, fraction lines, muggins). ---
+# --- The engine's side: a ``house_rules`` value checked, and the engine's few questions. ---
 
 
 def house_rules_value(value: object) -> tuple[str, ...]:

@@ -147,17 +147,14 @@ class GameSetup:
 
     @property
     def preset(self) -> Preset:
-        """The skunk preset in force."""
         return _preset(self.preset_name, self.points)
 
     @property
     def players(self) -> int:
-        """Number of seats at the table."""
         return VARIANTS[self.variant_name].players
 
     @property
     def tracks(self) -> int:
-        """Number of tracks (one per team)."""
         return VARIANTS[self.variant_name].tracks
 
     def checked(self) -> GameSetup:

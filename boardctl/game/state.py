@@ -42,11 +42,8 @@ class Counted:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
-    """Everything the board knows, as immutable data (docs/scorekeeping.md).
-
-    ``flow`` is the guided position, :attr:`phase` what the board shows, ``dealer`` a seat;
-    ``count_index`` walks the show: the hands from the dealer's left, then ``players`` = the crib.
-    """
+    """Everything the board knows, as immutable data (docs/scorekeeping.md): ``flow`` is the guided
+    position, :attr:`phase` what the board shows, ``dealer`` a seat."""
 
     setup: GameSetup
     tracks: tuple[TrackState, ...]
