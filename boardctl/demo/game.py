@@ -22,7 +22,7 @@ from boardctl.demo.dealer import Dealer
 from boardctl.demo.players import PlayContext, Player
 from boardctl.errors import BoardError
 from boardctl.game.commands import Command, Cut, NewGame, Next, Peg
-from boardctl.game.setup import MAX_NAME, team_name
+from boardctl.game.setup import track_names_of
 
 if TYPE_CHECKING:
     from boardctl.demo.display import Table
@@ -99,10 +99,7 @@ class DemoGame:
         self.players = [
             Player(name, discard_advice=advice, scoring=self.scoring) for name in self.names
         ]
-        # A name per track: the player's name, or partners' names joined (cut to MAX_NAME).
-        self.track_names = tuple(
-            team_name([self.names[seat] for seat in team])[:MAX_NAME] for team in self.variant.teams
-        )
+        self.track_names = track_names_of(self.names, self.variant, ())  # partners' joined
         self.result = DemoResult(seed=seed, variant=self.variant.name, rules=self.rules.name)
 
     def say(self, text: str, beats: float = 0.0) -> None:
