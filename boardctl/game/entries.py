@@ -164,11 +164,8 @@ KINDS = tuple(CHECKS)
 
 
 def infer_kind(state: GameState, points: int, limits: Limits, track: int) -> str:
-    """The kind of an entry given without one, from the phase (free mode: also the size).
-
-    His heels' value from the dealer in the deal is his heels; an amount the play cannot peg but a
-    hand can score is the first count of the show (docs/scorekeeping.md).
-    """
+    """The kind of an entry given without one, from the phase (free mode: also the size;
+    docs/scorekeeping.md, "Commands" and "The forgotten menu press: the board asks")."""
     phase = state.phase
     if phase == "show":
         return "crib" if state.crib_due else "hand"

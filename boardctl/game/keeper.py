@@ -207,8 +207,6 @@ class Scorekeeper:
         self._replay()
         return self.seq != before
 
-    # --- the one way to change state ------------------------------------------
-
     def apply(self, command: Command) -> Result:
         """``prepare(command).commit()``: ``{"ok", "seq", "event", "status"}``, or
         :class:`EntryError` / :class:`JournalError` with the state unchanged."""
