@@ -71,7 +71,7 @@ def _subprocess_median(argv: list[str], repeat: int) -> float:
 
 def _cold_census(hand_size: int, crib: bool, scoring: Scoring = ACC) -> None:
     fast_module._BASE.clear()  # measure the tables' fill too, as a fresh process would
-    census_module._SHAPES.clear()
+    census_module._shape_counts.cache_clear()
     census(hand_size, crib=crib, scoring=scoring)
 
 

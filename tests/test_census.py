@@ -79,7 +79,9 @@ def pattern_counts(
     if counts is None:
         counts = Counter()
     base = code_points(rank_code((*hand, starter)), scoring.run_min)
-    _suit_counts(hand, starter, scoring.crib_four_flush or not crib, base, counts)
+    extra: Counter[int] = Counter()  # what flush and nobs add to the rank points
+    _suit_counts(hand, starter, scoring.crib_four_flush or not crib, extra)
+    counts.update({base + points: deals for points, deals in extra.items()})
     return counts
 
 

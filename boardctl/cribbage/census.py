@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from math import comb, prod
 
 from boardctl.cribbage.cards import JACK
@@ -96,14 +97,9 @@ def census(
     return Census({score: n for score, n in sorted(counts.items()) if n})
 
 
-_SHAPES: dict[tuple[int, int, bool], list[tuple[int, int]]] = {}
-
-
+@cache
 def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple[int, int]]:
-    """``(points over the rank points, deals)`` for every multiset of one shape (cached)."""
-    key = (shape, hand_size, flush_in_crib)
-    if key in _SHAPES:
-        return _SHAPES[key]
+    """``(points over the rank points, deals)`` for every multiset of one shape."""
     jacks = shape >> _JACK_SLOT
     mults = [held for held in range(1, 5) for _ in range((shape >> (6 * held)) & 0x3F)]
     # One representative multiset of this shape: non-jack ranks 1, 2, ... then the jacks.
@@ -113,15 +109,14 @@ def _shape_counts(shape: int, hand_size: int, flush_in_crib: bool) -> list[tuple
     for starter in sorted(set(hand_ranks)):
         hand = list(hand_ranks)
         hand.remove(starter)
-        _suit_counts(hand, starter, flush_in_crib, 0, counts)
-    table = _SHAPES[key] = sorted((extra, ways) for extra, ways in counts.items() if ways)
-    return table
+        _suit_counts(hand, starter, flush_in_crib, counts)
+    return sorted((extra, ways) for extra, ways in counts.items() if ways)
 
 
 def _suit_counts(
-    hand: Sequence[int], starter: int, flush_in_crib: bool, base: int, counts: Counter[int]
+    hand: Sequence[int], starter: int, flush_in_crib: bool, counts: Counter[int]
 ) -> None:
-    """Add the deals of these hand ranks and starter rank at ``base`` plus flush and nobs."""
+    """Add the deals of these hand ranks and starter rank to ``counts``, with flush and nobs."""
     hand_size = len(hand)
     mult = Counter(hand)
     hand_ways = prod(comb(4, m) for m in mult.values())
@@ -135,10 +130,10 @@ def _suit_counts(
     if len(mult) == hand_size:  # all ranks distinct: a flush is possible
         five_suited = 4 if m_s == 0 else 0
         nobs_in_five = five_suited if jacks else 0
-        counts[base + hand_size + 2] += nobs_in_five
-        counts[base + hand_size + 1] += five_suited - nobs_in_five
-        counts[base + (hand_size if flush_in_crib else 0)] += 12
+        counts[hand_size + 2] += nobs_in_five
+        counts[hand_size + 1] += five_suited - nobs_in_five
+        counts[hand_size if flush_in_crib else 0] += 12
         ways -= five_suited + 12
         nobs -= nobs_in_five
-    counts[base + 1] += nobs
-    counts[base] += ways - nobs
+    counts[1] += nobs
+    counts[0] += ways - nobs
