@@ -83,10 +83,6 @@ class Board:
         """The frame for ``view`` at monotonic time ``now`` (default: now)."""
         return self.renderer.render(view, time.monotonic() if now is None else now)
 
-    def draw(self, view: BoardView, *, color: str, now: float | None = None) -> str:
-        """The virtual board as text (``color``: truecolor, 256 or none)."""
-        return terminal.draw_board(view, self.frame(view, now), self.layout, color=color)
-
     def animate(
         self, view: BoardView | None, pacer: Pacer, beats: float, show: Callable[[float], None]
     ) -> None:
@@ -145,7 +141,8 @@ class TerminalTable:
         ``rows - 1`` rows (the cursor's row must not scroll the board off)."""
         top: list[str] = []
         if self.view:
-            board = self.board.draw(self.view, color=self.color, now=now)
+            frame = self.board.frame(self.view, now)
+            board = terminal.draw_board(self.view, frame, self.board.layout, color=self.color)
             top = [terminal.clip(row, columns, "") for row in board.rstrip("\n").split("\n")]
         free = rows - 1 - len(top)
         gap = [""] if free > 3 else []
