@@ -25,7 +25,7 @@ from boardctl.view import lines_failed
 if TYPE_CHECKING:
     from boardctl.game.commands import NewGame
 
-# --- What a won game is worth: the skunk presets (docs/scorekeeping.md, "The game"). ---
+# --- What a won game is worth: the skunk presets (with sources: docs/scorekeeping.md, "The game").
 
 PresetValue = int | bool  # a number of game points, or triple_wins_match
 
@@ -63,21 +63,12 @@ class Preset:
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
-        # ACC tournament scoring: 2 for a win, 3 for a skunk, nothing more for a double.
         Preset("acc", win=2, skunk=3, double=3, triple=3),
-        # Casual: 1 / 2 / 4, and a triple skunk wins the match.
         Preset("casual", win=1, skunk=2, double=4, triple=4, triple_wins_match=True),
-        # UK: a single game, or a double game when the loser is "lurched".
         Preset("lurch", win=1, skunk=1, double=1, triple=1, lurch=2),
-        # Custom starts as casual without the match rule; change it with "points".
-        Preset("custom", win=1, skunk=2, double=3, triple=4),
-        # Seed rule sets (boardctl.cribbage.rules cites the text of each).
-        # Finnish: a match point a game, 2 for a skunk, 3 for a double (4 by local
-        # agreement: custom), and a triple skunk wins the match.
+        Preset("custom", win=1, skunk=2, double=3, triple=4),  # set with "points"
         Preset("finnish", win=1, skunk=2, double=3, triple=3, triple_wins_match=True),
-        # Czech: a point a game, 2 when the winner leads by more than 30.
         Preset("czech", win=1, skunk=2, double=2, triple=2),
-        # English: lurched or skunked is a double game, a double skunk a quadruple game.
         Preset("english", win=1, skunk=2, double=4, triple=4),
     )
 }
