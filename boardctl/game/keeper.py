@@ -69,10 +69,8 @@ class Scorekeeper:
         *,
         limits: Limits | None = None,
         choose: Chooser | None = None,
-        keep_all: bool = False,
         wall_clock: Clock = time.time,
     ) -> None:
-        # the state, with its undo and redo stacks
         self.machine = Machine(limits=limits or DEFAULT_LIMITS)
         self.journal = journal  # None: a memory scorekeeper
         self._choose = choose
@@ -81,7 +79,7 @@ class Scorekeeper:
         self._game: list[Entry] = []
         self._done: list[Command] = []  # events undo would take back, last on top
         self._undone: list[Command] = []  # events redo would bring back
-        self._all: list[Entry] | None = [] if keep_all else None
+        self._all: list[Entry] | None = [] if journal is None else None  # without: every entry
         self._view: BoardView | None = None
         self._status: Status | None = None
         self.error_at: float | None = None
@@ -140,7 +138,7 @@ class Scorekeeper:
         wall_clock: Clock = time.time,
     ) -> Scorekeeper:
         """A scorekeeper without a journal (tests, demo); keeps every event in memory."""
-        keeper = cls(None, limits=limits, choose=choose, keep_all=True, wall_clock=wall_clock)
+        keeper = cls(None, limits=limits, choose=choose, wall_clock=wall_clock)
         if setup is not None:
             keeper.apply(new_game_event(setup))
         return keeper
@@ -155,7 +153,7 @@ class Scorekeeper:
     ) -> Scorekeeper:
         """A journal-less keeper of every entry, from ``records`` (after ``snapshot``, if usable:
         :meth:`Journal.page`; else from the first event), read once, in order."""
-        keeper = cls(None, limits=limits, keep_all=True)
+        keeper = cls(None, limits=limits)
         if not keeper._load(snapshot, records):  # (reads none of them when it fails)
             keeper._replay(records)
         return keeper
