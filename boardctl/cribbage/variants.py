@@ -7,9 +7,7 @@ from dataclasses import dataclass
 
 from boardctl.errors import VariantError
 
-# The targets a game may be played to: the one source for the checks, the CLI help and the docs.
-# A target also has to fit the board's layout (its holes per track: 121 on the built-in boards);
-# the service refuses a larger one before it is journalled.
+# The targets a game may be played to, also within the board's layout (docs/scorekeeping.md).
 MIN_TARGET = 31  # the shortest game with a skunk line above the start
 MAX_TARGET = 999  # a sanity bound; the board layout decides what it can show
 TARGET_RANGE = f"{MIN_TARGET}-{MAX_TARGET}"
