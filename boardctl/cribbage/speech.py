@@ -19,11 +19,8 @@ def number_words(n: int) -> str:
 
 
 def count_phrases(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
-    """The count phrase by phrase, each with the scorer's items it counts (each item once).
-
-    Fifteens one by one; pairs by rank; runs with their pairs as one phrase ("a double run of
-    three"); runs of two never take their pairs in; then the flush and his nobs.
-    """
+    """The count phrase by phrase, each with the scorer's items it counts (each item once), in the
+    order of docs/rules.md, "The show" (runs of two never take their pairs in)."""
     items = score.items
     out: list[tuple[str, tuple[ScoreItem, ...]]] = [
         ("fifteen", (item,)) for item in items if item.kind == "fifteen"

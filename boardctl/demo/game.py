@@ -299,11 +299,10 @@ class DemoGame:
 
     def finish(self) -> DemoResult:
         """The result, and the last lines of the log."""
-        view = self.keeper.view()
         winner = self.state.winner
         result = self.result
         result.winner = winner
-        result.scores = tuple(t.front for t in view.tracks)
+        result.scores = tuple(t.front for t in self.state.tracks)
         result.game_points = int(self.state.won_points)
         result.lines_failed = int(self.keeper.status()["skunk"] or 0)  # the skunk paid for
         if winner is not None:
