@@ -123,15 +123,13 @@ class NewGame(_Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Set:
-    """Change one setting of the match (see :data:`~boardctl.game.setters.SETTINGS`)."""
+class Set(_Command):
+    """Change one setting of the match (see :data:`~boardctl.game.setters.SETTINGS`; a value is
+    never None: every setter refuses it)."""
 
     op: ClassVar[str] = "set"
     key: str
     value: JsonValue
-
-    def to_json(self) -> Json:
-        return {"op": self.op, "key": self.key, "value": self.value}
 
 
 @dataclass(frozen=True, slots=True)
