@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from math import comb
+from math import comb, prod
 
 from boardctl.cribbage.cards import DECK, JACK, Card, parse_cards
 from boardctl.cribbage.fast import RANK_WEIGHT, code_points, hand_total, rank_code
@@ -95,14 +95,10 @@ def crib_mean(discard: tuple[Card, ...], unseen: list[Card], scoring: Scoring = 
     run_min = scoring.run_min
     weighted = 0
     for others in combinations_with_replacement(present, k):
-        ways = 1
-        code = base_code
-        for rank in set(others):
-            ways *= comb(rank_count[rank], others.count(rank))
+        ways = prod(comb(rank_count[rank], others.count(rank)) for rank in set(others))
         if not ways:
             continue
-        for rank in others:
-            code += RANK_WEIGHT[rank]
+        code = base_code + sum(RANK_WEIGHT[rank] for rank in others)
         for s in present:
             starters = rank_count[s] - others.count(s)
             if starters > 0:
