@@ -307,8 +307,7 @@ def setup_with(cmd: NewGame, base: GameSetup) -> GameSetup:
     points = base.points if cmd.points is None and preset_name == "custom" else cmd.points or ()
     muggins = muggins_for(house_rules, base.muggins if cmd.muggins is None else cmd.muggins)
     roster = base.roster if cmd.roster is None else cmd.roster
-    # names stay with the tracks: kept by a new game seated alike (as many tracks and players:
-    # "Alice & Carol" is no name for a singles track)
+    # names stay with a game seated alike (docs/scorekeeping.md, "Commands": new_game)
     seated_alike = (base.tracks, base.players) == (variant.tracks, variant.players)
     kept = base.names if seated_alike else ()
     names = track_names_of(kept if cmd.names is None else cmd.names, variant, roster)
