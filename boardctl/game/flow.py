@@ -32,8 +32,11 @@ def over_message(state: GameState) -> str:
 
 
 def with_points(state: GameState, track: int, points: int) -> GameState:
-    """Move a track's pegs by ``points`` (docs/scorekeeping.md, "The game": tracks); end the game if
-    it reaches the target."""
+    """Move a track's pegs by ``points``; end the game if it reaches the target.
+
+    Forwards the back peg leapfrogs; backwards the front peg goes back, and the back peg only when
+    it would lead.
+    """
     if points == 0:
         return state
     old = state.tracks[track]
