@@ -299,14 +299,14 @@ def test_a_press_while_a_page_is_made_is_taken_before_it_is_done_and_no_length_f
         pin = rig.pin("track1.plus1")
         served_during_replay: list[bool] = []
         panel = rig.loop.panel
-        while past._reading and len(served_during_replay) < 5:
+        while past.reading() and len(served_during_replay) < 5:
             pressed = panel.pending[0] + 1
             pin.drive_low()
             deadline = time.monotonic() + 60
             while panel.pending[0] != pressed:
                 assert time.monotonic() < deadline, "the loop never took the press"
                 time.sleep(0.0002)
-            served_during_replay.append(past._reading)
+            served_during_replay.append(past.reading())
             rig.elapse(0.008)  # held as a finger holds it
             pin.drive_high()
             rig.elapse(2 * FAST["inputs"]["debounce"])  # the release settles

@@ -152,13 +152,13 @@ def test_entries_made_while_a_client_waits_do_not_keep_it_waiting(tmp_path: Path
         ready(export, seq)  # (passed: the next ask makes the text again)
         assert export.reply(seq)["ready"] is False
         deadline = time.monotonic() + 20
-        while export._reading or not records.reply(seq)["ready"]:
+        while export.reading() or not records.reply(seq)["ready"]:
             assert time.monotonic() < deadline
             time.sleep(0.01)
         later = seq + 3  # three entries made since
         assert export.reply(later) == {"ready": False, "seq": seq, "events": later}
         assert records.reply(later)["ready"] is False
-        while export._reading:  # (the read that ask started counts the same events)
+        while export.reading():  # (the read that ask started counts the same events)
             time.sleep(0.01)
         reply = export.reply(later, since=seq)
         assert isinstance(reply, WithFile) and reply.result["seq"] == seq
@@ -255,9 +255,9 @@ def test_an_ask_as_a_read_ends_starts_the_next_read_without_waiting_for_its_thre
         assert reader.reply(seq) == {"ready": False, "seq": 0, "events": seq}
         assert published.wait(20)
         first = reader._reader
-        assert first is not None and first.is_alive() and not reader._reading
+        assert first is not None and first.is_alive() and not reader.reading()
         assert reader.reply(seq + 1)["ready"] is False  # more than the first counts
-        assert reader._reading and reader._reader is not first
+        assert reader.reading() and reader._reader is not first
     finally:
         release.set()
         reader.close()

@@ -88,6 +88,11 @@ class JournalReader(Generic[T]):
                 self._reader.start()
             return None, self._seq
 
+    def reading(self) -> bool:
+        """True while the thread reads the journal (what a press benchmark counts beside)."""
+        with self._lock:
+            return self._reading
+
     def _read(self) -> None:
         """Catch up with the journal and publish the answer (a thread beside the loop); then
         the loop is woken, and an ask that finds the answer not current starts a thread again
