@@ -225,7 +225,8 @@ def run(args: argparse.Namespace, journal: Path) -> None:
                 argv = [sys.executable, "-c", BURN_CLIENT, "0.6"]
             env = {**os.environ, "PYTHONPATH": str(REPO)}
             core = args.second_core
-            join = None if core is None else functools.partial(pi_class.join_group, core, 1)
+            second = pi_class.SECOND_CORE
+            join = None if core is None else functools.partial(pi_class.join_group, core, second)
             answer = subprocess.run(
                 argv,
                 env=env,

@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+#: The core of :meth:`PiClass.twin` that ``rerun(second_core=True)`` makes (the group's own is 0).
+SECOND_CORE = 1
 
 #: A fixed CPU-bound workload, run with ``python -c`` (about 0.25 s on one free core here).
 WORKLOAD = """
@@ -216,9 +218,9 @@ def rerun(
     when ``--pi-class`` is set, beside ``--burn`` busy loops), and its exit
     status is returned for the caller to exit with. ``extra`` arguments are
     added to the second run (e.g. a file the first run prepared at full speed).
-    With ``second_core``, a :meth:`PiClass.twin` on core 1 is made too and its path
+    With ``second_core``, a :meth:`PiClass.twin` on :data:`SECOND_CORE` is made too and its path
     passed as ``--second-core PATH``, for the script's child processes to
-    :func:`join_group` (1).
+    :func:`join_group` (with :data:`SECOND_CORE`).
     """
     if not args.pi_class and not args.burn:
         return None
@@ -240,7 +242,7 @@ def rerun(
             )
             if not second_core:
                 return group.popen(argv).wait()
-            with contextlib.closing(group.twin(1)) as twin:
+            with contextlib.closing(group.twin(SECOND_CORE)) as twin:
                 return group.popen([*argv, "--second-core", str(twin.path)]).wait()
     finally:
         for proc in burners:
