@@ -22,6 +22,15 @@ def skunk_lines(target: int, *, fractions: bool = False) -> tuple[int, ...]:
     return (target - 30, target - 60, target - 90)
 
 
+#: The lines' names, first to third (a loser past none of them is not skunked).
+SKUNK_NAMES = ("skunk", "double skunk", "triple skunk")
+
+
+def skunked(failed: int) -> str:
+    """A loser who failed ``failed`` (1-3) lines, in one word: "double-skunked"."""
+    return SKUNK_NAMES[min(failed, 3) - 1].replace(" ", "-") + "ed"
+
+
 def lines_failed(
     target: int, score: int, *, fractions: bool = False, lines: tuple[int, ...] | None = None
 ) -> int:

@@ -388,3 +388,10 @@ def test_a_crib_count_before_the_show_is_refused_cleanly(phase_steps: int) -> No
     assert keeper.state.phase == ("deal", "play")[phase_steps]
     reason = rejected(keeper, peg(1, 8, "crib"), "no crib count is due")
     assert keeper.state.phase in reason
+
+
+@pytest.mark.parametrize("players", [1, 7, True, "4"])
+def test_a_player_count_no_variant_is_for_is_refused_in_one_way(players: object) -> None:
+    keeper = Scorekeeper.memory({"variant": "six-card", "names": ["Ann", "Bob"]})
+    reason = rejected(keeper, {"op": "new_game", "players": players}, "players must be 2-6")
+    assert reason.endswith(f"not {players!r}")

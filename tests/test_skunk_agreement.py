@@ -13,16 +13,17 @@ import itertools
 
 import pytest
 
-from boardctl.cli.cmd_status import LINE_WORDS, summary_lines
+from boardctl.cli.cmd_status import summary_lines
 from boardctl.cribbage.rules import RULE_SETS, skunk_loser, skunk_paid
 from boardctl.demo.game import DemoGame
 from boardctl.game.commands import NewGame, Peg
 from boardctl.game.keeper import Scorekeeper
 from boardctl.game.setup import PRESETS
 from boardctl.results.derive import GameFold
-from boardctl.view import lines_failed
+from boardctl.view import lines_failed, skunked
 
 # losers' scores that straddle the lines at 121 (91, 61, 31) and the fractions (91, 61)
+WORDS = ("skunked", "double-skunked", "triple-skunked")  # what a player reads
 LOSERS = (100, 95, 80, 70, 55, 40, 20, 5)
 
 
@@ -60,10 +61,10 @@ def test_award_status_words_labels_and_result_agree(preset: str, variant: str, t
                 view = keeper.view()
                 assert [view.line_failed(t) for t in range(tracks)] == each
                 words = summary_lines(status)
-                named = [w for w in words if w.endswith(LINE_WORDS)]
+                named = [w for w in words if w.endswith(WORDS)]
                 assert len(named) == sum(1 for f in each if f)
                 if skunk:
-                    assert any(w.endswith(LINE_WORDS[skunk - 1]) for w in named)
+                    assert any(w.endswith(skunked(skunk)) for w in named)
                 rows = [(r["seq"], r["at"], r["event"], 0) for r in keeper.history()]
             (game,) = GameFold(board="test", rows=rows).games()  # the results' derivation
             assert game.result.skunk == skunk

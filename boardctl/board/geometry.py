@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardctl.view import BoardView, skunk_lines
+from boardctl.view import SKUNK_NAMES, BoardView, skunk_lines
 
 ROW_HOLES = 30
 GROUP_HOLES = 5
-LINE_NAMES = ("skunk", "double skunk", "triple skunk")
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +20,7 @@ class Line:
 
     @property
     def name(self) -> str:
-        return LINE_NAMES[self.index]
+        return SKUNK_NAMES[self.index]
 
 
 def board_rows(target: int) -> list[list[int]]:

@@ -34,7 +34,7 @@ from boardctl.board.signs import SIGN_HOLES
 from boardctl.board.theme import display_colour
 from boardctl.errors import OptionError
 from boardctl.refusals import MEANINGS, Refusal
-from boardctl.view import BoardView
+from boardctl.view import BoardView, skunked
 
 ColorMode = Literal["auto", "truecolor", "256", "none"]
 
@@ -279,7 +279,7 @@ def _beside(view: BoardView, frame: Frame, layout: Layout, mode: str, t: int) ->
         parts.append("WINNER")
     failed = view.line_failed(t) if view.winner is not None else 0
     if failed:
-        parts.append(("skunked", "double-skunked", "triple-skunked")[failed - 1])
+        parts.append(skunked(failed))
     if view.match_target or track_view.game_points:
         lamps = "".join(_led(mode, frame, led, "o") for led in track.game_points)
         of = f"/{view.match_target}" if view.match_target else ""

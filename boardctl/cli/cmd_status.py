@@ -7,6 +7,7 @@ import sys
 
 from boardctl.cli.verbs import add_target_options, call, format_status, read_journal
 from boardctl.errors import ControlError
+from boardctl.view import skunked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,8 +15,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 HELP = "show the score, phase and dealer (--json for scripts)"
-
-LINE_WORDS = ("skunked", "double-skunked", "triple-skunked")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,7 +51,7 @@ def summary_lines(status: dict[str, Any]) -> list[str]:
         for i, track in enumerate(tracks):
             failed = int(track.get("lines_failed") or 0)
             if i != winner and failed:
-                lines.append(f"{name(i)} {LINE_WORDS[min(failed, 3) - 1]}")
+                lines.append(f"{name(i)} {skunked(failed)}")
     match_winner = status.get("match_winner")
     if isinstance(match_winner, int) and status.get("match_target"):
         lines.append(f"match won by {name(match_winner)}")

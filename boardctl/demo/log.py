@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from boardctl.cribbage.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card
 from boardctl.cribbage.speech import number_words
+from boardctl.view import SKUNK_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,8 @@ def scored(text: str, name: str, points: int, total: int, style: Style) -> str:
     return f"{text}  [{name} +{points} {style.arrow} {total}]"
 
 
-_LINE_NAMES = ("no skunk", "a skunk", "a double skunk", "a triple skunk")
+def _skunk_words(failed: int) -> str:
+    return f"a {SKUNK_NAMES[min(failed, 3) - 1]}" if failed > 0 else "no skunk"
 
 
 def result_line(
@@ -86,6 +88,6 @@ def result_line(
     (``lines_failed``), the game points."""
     score_text = ", ".join(f"{name} {score}" for name, score in scores)
     wins, takes = ("win", "take") if team else ("wins", "takes")
-    won = f"{winner} {wins} ({score_text}): {_LINE_NAMES[min(max(lines_failed, 0), 3)]}"
+    won = f"{winner} {wins} ({score_text}): {_skunk_words(lines_failed)}"
     plural = "" if game_points == 1 else "s"
     return f"{won}. {winner} {takes} {game_points} game point{plural}."

@@ -22,6 +22,7 @@ from boardctl.game.setters import SETTINGS
 from boardctl.game.setup import (
     GameSetup,
     PresetPoints,
+    bad_players,
     check_best_of,
     check_flag,
     check_match,
@@ -231,7 +232,7 @@ def _starter(data: Mapping[str, object]) -> str | None:
 def _new_game(data: Mapping[str, object]) -> NewGame:
     players = data.get("players")
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
-        raise EntryError(f"players must be 2-6, not {players!r}")
+        raise bad_players(players)
     known = ", ".join(VARIANTS)
     return NewGame(
         variant=_text(data, "variant", "unknown variant {value!r} (known: " + known + ")"),

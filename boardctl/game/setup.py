@@ -113,6 +113,12 @@ MODES = ("guided", "free")
 DEFAULT_FOR_PLAYERS = {v.players: v.name for v in reversed(VARIANTS.values())}
 
 
+def bad_players(players: object) -> EntryError:
+    """The error for a player count no variant is for."""
+    low, high = min(DEFAULT_FOR_PLAYERS), max(DEFAULT_FOR_PLAYERS)
+    return EntryError(f"players must be {low}-{high}, not {players!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class GameSetup:
     """Everything chosen before the first deal (``match``: game points that win, 0 = one game)."""
@@ -279,7 +285,7 @@ def _variant_for(cmd: NewGame, base: GameSetup) -> str:
             return base.variant_name
         name = DEFAULT_FOR_PLAYERS.get(players)
         if name is None:
-            raise EntryError(f"players must be 2-6, not {players!r}")
+            raise bad_players(players)
     variant = VARIANTS[known(name, VARIANTS, "variant")]
     if players is not None and players != variant.players:
         raise EntryError(f"variant {name!r} is for {variant.players} players, not {players!r}")

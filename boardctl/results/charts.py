@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.frame import RGB
-from boardctl.board.geometry import LINE_NAMES
 from boardctl.board.snapshot import _font, pillow, save_image
 from boardctl.board.theme import DEFAULT_THEME
 from boardctl.results.model import PlayedGame
 from boardctl.results.records import Records
-from boardctl.view import skunk_lines
+from boardctl.view import SKUNK_NAMES, skunk_lines
 
 WIDTH = 960
 MARGIN = 56
@@ -85,7 +84,7 @@ class SeasonChart:
         if self.game is None:
             return []
         return [
-            (self.y_of(line), index, f"{LINE_NAMES[index]} {line}")
+            (self.y_of(line), index, f"{SKUNK_NAMES[index]} {line}")
             for index, line in enumerate(skunk_lines(self.game.result.target))
             if line > 0
         ]

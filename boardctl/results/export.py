@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from boardctl.errors import ResultsError
 from boardctl.results.model import FIELDS, FORMAT, TYPES, GameResult
+from boardctl.view import SKUNK_NAMES
 
 
 def _json(value: Any) -> str:
@@ -139,7 +140,7 @@ def format_table(results: Iterable[GameResult]) -> str:
     lines = []
     for r in results:
         scores = "-".join(str(s) for s in r.scores)
-        skunk = ("", " skunk", " double skunk", " triple skunk")[r.skunk]
+        skunk = f" {SKUNK_NAMES[r.skunk - 1]}" if r.skunk else ""
         flag = "" if r.final else "  (not final)"
         lines.append(
             f"{r.end[:16].replace('T', ' ')}  match {r.match} game {r.game}  "

@@ -9,6 +9,7 @@ from boardctl.cribbage.cards import parse_card
 from boardctl.cribbage.hand import HandScore
 from boardctl.cribbage.speech import number_words, say_count
 from boardctl.refusals import MEANINGS, Refusal
+from boardctl.view import SKUNK_NAMES
 
 
 def score_words(score: int) -> str:
@@ -87,9 +88,8 @@ def skunk_line(name: str) -> str:
 
 def win(name: str, scores: Sequence[tuple[str, int]], *, skunk: int = 0) -> str:
     """The game is won: the winner, every score, and the skunk if any."""
-    kinds = {1: "a skunk", 2: "a double skunk", 3: "a triple skunk"}
     said = ", ".join(f"{n} {score_words(s)}" for n, s in scores)
-    tail = f", with {kinds[skunk]}" if skunk in kinds else ""
+    tail = f", with a {SKUNK_NAMES[skunk - 1]}" if 1 <= skunk <= 3 else ""
     return f"{name} wins{tail}. {said}."
 
 
