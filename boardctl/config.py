@@ -19,7 +19,7 @@ from boardctl.config_file import (
     read_table,
     read_toml,
 )
-from boardctl.errors import ConfigError, EntryError
+from boardctl.errors import ConfigError, EntryError, unknown
 
 # Buttons and encoder contacts switch to ground (internal pull-ups); ``None`` = not wired. The pins
 # kept free (I2S, PWM audio, UART, I2C, the shutdown button, the HAT EEPROM): tools.hardware.pinout.
@@ -356,8 +356,8 @@ def parse_config(data: Mapping[str, Any], source: str = "(config)") -> Config:
         elif name in _SECTIONS:
             sections[name] = _read_section(value, name, source)
         else:
-            known = ", ".join([*_SECTIONS, "pins"])
-            raise ConfigError(f"{source}: unknown section or key {name!r} (known: {known})")
+            known = unknown("section or key", name, [*_SECTIONS, "pins"])
+            raise ConfigError(f"{source}: {known}")
     config = Config(source=source, **sections)
     used: dict[int, str] = {}  # no two inputs, nor the buzzer and an input, share a pin
     named = [(f"pins.{name}", pin) for name, pin in config.pins.named()]

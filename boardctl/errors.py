@@ -5,6 +5,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # imported when used: a CLI verb the service answers needs no refusal classes
+    from collections.abc import Iterable
+
     from boardctl.refusals import Refusal
 
 
@@ -110,6 +112,11 @@ class DemoError(BoardError, ValueError):
 
 class HardwareError(BoardError, ValueError):
     """A wiring table, pin or LED strip description that cannot be built."""
+
+
+def unknown(what: str, name: object, names: Iterable[str]) -> str:
+    """The words for a name that is not one of ``names``: they are listed."""
+    return f"unknown {what} {name!r} (known: {', '.join(names)})"
 
 
 def refusal_of(exc: BaseException) -> Refusal:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from boardctl.cribbage.scoring import ACC, Scoring
-from boardctl.errors import EntryError, RuleSetError
+from boardctl.errors import EntryError, RuleSetError, unknown
 
 SEEDS = {
     "000": "000_562e268744d8605c.txt",
@@ -180,8 +180,7 @@ def get_rule_set(name: str) -> RuleSet:
     try:
         return RULE_SETS[name]
     except (KeyError, TypeError):
-        known = ", ".join(RULE_SETS)
-        raise RuleSetError(f"unknown rule set {name!r} (known: {known})") from None
+        raise RuleSetError(unknown("rule set", name, RULE_SETS)) from None
 
 
 def check_house_rules(names: Iterable[object]) -> tuple[str, ...]:
@@ -189,8 +188,7 @@ def check_house_rules(names: Iterable[object]) -> tuple[str, ...]:
     given = list(names)
     for name in given:
         if not isinstance(name, str) or name not in HOUSE_RULES:
-            known = ", ".join(HOUSE_RULES)
-            raise RuleSetError(f"unknown house rule {name!r} (known: {known})")
+            raise RuleSetError(unknown("house rule", name, HOUSE_RULES))
     return tuple(rule for rule in HOUSE_RULES if rule in given)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardctl.errors import VariantError
+from boardctl.errors import VariantError, unknown
 
 # The targets a game may be played to, also within the board's layout (docs/scorekeeping.md).
 MIN_TARGET = 31  # the shortest game with a skunk line above the start
@@ -119,5 +119,4 @@ def get_variant(name: str) -> Variant:
     try:
         return VARIANTS[name]
     except KeyError:
-        known = ", ".join(VARIANTS)
-        raise VariantError(f"unknown variant {name!r} (known: {known})") from None
+        raise VariantError(unknown("variant", name, VARIANTS)) from None

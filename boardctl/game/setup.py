@@ -18,7 +18,7 @@ from boardctl.cribbage.variants import (
     VARIANTS,
     Variant,
 )
-from boardctl.errors import EntryError
+from boardctl.errors import EntryError, unknown
 from boardctl.game import JsonValue
 from boardctl.view import lines_failed
 
@@ -94,7 +94,7 @@ def get_preset(name: str, points: Mapping[str, object] | None = None) -> Preset:
 def check_value(key: str, value: object) -> PresetValue:
     """One custom preset value: game points 0-99, or ``triple_wins_match`` true/false."""
     if key not in VALUE_KEYS:
-        raise EntryError(f"unknown preset value {key!r} (known: {', '.join(VALUE_KEYS)})")
+        raise EntryError(unknown("preset value", key, VALUE_KEYS))
     if key == "triple_wins_match":
         if not isinstance(value, bool):
             raise EntryError("triple_wins_match must be true or false")
@@ -202,7 +202,7 @@ def _preset(name: str, points: PresetPoints) -> Preset:
 def known(name: object, names: Collection[str], what: str) -> str:
     """``name`` if it is one of ``names``; else refused, listing them."""
     if not isinstance(name, str) or name not in names:
-        raise EntryError(f"unknown {what} {name!r} (known: {', '.join(names)})")
+        raise EntryError(unknown(what, name, names))
     return name
 
 

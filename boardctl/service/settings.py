@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 
-from boardctl.errors import EntryError
+from boardctl.errors import EntryError, unknown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # this module is read by every CLI verb that sends a command: kept light
@@ -37,7 +37,7 @@ def check_setting_request(request: Mapping[str, object]) -> None:
 
     key, known = request.get("key"), setting_keys()
     if not isinstance(key, str) or key not in known:
-        raise EntryError(f"unknown setting {key!r} (known: {', '.join(known)})")
+        raise EntryError(unknown("setting", key, known))
     check_fields(request, "set")
     if key in SOUND_SETTINGS:
         check_sound_setting(key, request.get("value"))

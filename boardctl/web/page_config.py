@@ -12,7 +12,7 @@ from typing import Any
 
 from boardctl.config import between, one_of
 from boardctl.config_file import Check, read_table, read_toml
-from boardctl.errors import ConfigError
+from boardctl.errors import ConfigError, unknown
 from boardctl.standings import BEST_OF, BY
 
 DEFAULT_WEB_CONFIG = Path("/etc/boardctl/web.toml")
@@ -101,10 +101,10 @@ def check_address(address: str, *, allow_public: bool, where: str = "listen") ->
 
 def parse_web_config(data: dict[str, Any], source: str = "(web config)") -> WebConfig:
     """Check a parsed ``web.toml`` and fill in the defaults."""
-    unknown = [k for k in data if k not in ("web", "standings")]
-    if unknown:
+    strange = [k for k in data if k not in ("web", "standings")]
+    if strange:
         raise ConfigError(
-            f"{source}: unknown section or key {unknown[0]!r} (known: web, standings)"
+            f"{source}: {unknown('section or key', strange[0], ('web', 'standings'))}"
         )
     values = read_table(data.get("web", {}), "web", WebConfig, _WEB_CHECKS, source)
     if "standings" in data:
