@@ -113,11 +113,17 @@ def write_jsonl(results: Iterable[GameResult], out: TextIO) -> None:
         out.write("\n")
 
 
-def _json_objects(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of JSON-lines ``text``, numbered from 1, split at newlines only
+    (``splitlines`` would also split at a U+2028 inside a name)."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            yield number, line
+
+
+def _json_objects(text: str) -> Iterator[dict[str, Any]]:
     """The JSON object on each non-blank line; a line that is not one is an error."""
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for number, line in numbered_lines(text):
         try:
             data = json.loads(line)
         except ValueError as exc:
@@ -132,7 +138,7 @@ def read_rows(text: str) -> list[dict[str, Any]]:
     a broker's game ``id``) as written, so a verifier checks exactly what it was given."""
     if not text.lstrip().startswith("{"):
         return [result.to_dict() for result in read_csv(io.StringIO(text))]
-    return list(_json_objects(text.split("\n")))  # (splitlines also splits at U+2028 in a name)
+    return list(_json_objects(text))
 
 
 def format_table(results: Iterable[GameResult]) -> str:

@@ -15,6 +15,7 @@ from boardctl.durable import replace_file
 from boardctl.mqtt import topics
 from boardctl.mqtt.connection import session, wait_published
 from boardctl.mqtt.retention import is_withdrawal
+from boardctl.results.export import numbered_lines
 from boardctl.standings import StandingsError, state_path
 from boardctl.standings.collect import Messages, collect
 from boardctl.standings.verify import Checked, check
@@ -38,15 +39,13 @@ def load(path: Path) -> Messages:
     """An archive's records as ``(board, <event>/<id>) -> payload``, for :func:`.verify.check`."""
     event = path.stem
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")  # (not at a name's U+2028)
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise StandingsError(f"{path}: no archive of event {event} (standings close)") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise StandingsError(f"{path}: cannot read it ({exc})") from None
     out: Messages = {}
-    for number, line in enumerate(lines, 1):
-        if not line:
-            continue  # the end of the last line
+    for number, line in numbered_lines(text):
         try:
             record = json.loads(line)
             board, game = str(record["board"]), str(record["id"])

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.game.setup import get_preset
+from boardctl.results.export import numbered_lines
 from boardctl.standings import StandingsError, state_path
 from boardctl.standings.games import Game, from_record
 from boardctl.view import lines_failed
@@ -83,9 +84,7 @@ def load(path: Path, *, missing_ok: bool = True) -> list[Game]:
     except OSError as exc:
         raise StandingsError(f"{path}: cannot read it ({exc.strerror})") from None
     games = []
-    for number, line in enumerate(text.split("\n"), 1):  # (not at a name's U+2028)
-        if not line.strip():
-            continue
+    for number, line in numbered_lines(text):
         try:
             record = json.loads(line)
         except ValueError:
