@@ -7,7 +7,6 @@ import sys
 
 from boardctl.cli.verbs import add_target_options, call, format_status, read_journal
 from boardctl.errors import ControlError
-from boardctl.view import skunked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def summary_lines(status: dict[str, Any]) -> list[str]:
     """What is due and how the game ended, in words (none for a game in the play)."""
+    from boardctl.view import skunked  # (not for ``status --json``)
+
     tracks = status.get("tracks") or []
 
     def name(index: object) -> str:

@@ -17,8 +17,11 @@ from boardctl.service.wire import MAX_LINE, WAIT_AT_MOST, encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Generator
     from typing import Any
+
+WAKE = 1.0  # seconds between looks at a watch's ``stop`` while the board is quiet
 
 
 class ServiceDown(ControlError):
@@ -82,19 +85,28 @@ def request_ready(
 
 
 def watch(
-    path: str | os.PathLike[str], *, timeout: float | None = None
+    path: str | os.PathLike[str],
+    *,
+    timeout: float | None = None,
+    stop: threading.Event | None = None,
 ) -> Generator[Any, None, None]:
     """The snapshot, then every stream message (:mod:`boardctl.service.watch`); ``timeout``
-    (seconds) bounds the wait for each message (None: wait for ever)."""
+    (seconds) bounds the wait for each message (None: wait for ever). With ``stop``, the
+    stream ends once it is set (looked at every :data:`WAKE` seconds of quiet)."""
     path = os.fspath(path)
     with _connect(path, 5.0 if timeout is None else timeout) as sock:
         try:
             sock.sendall(encode({"op": "watch"}))
             buffer = bytearray()
             yield _result(_next_line(sock, path, buffer), path)
-            sock.settimeout(timeout)
-            while True:
-                line = _next_line(sock, path, buffer)
+            sock.settimeout(timeout if stop is None else WAKE)
+            while stop is None or not stop.is_set():
+                try:
+                    line = _next_line(sock, path, buffer)
+                except TimeoutError:
+                    if stop is None:
+                        raise
+                    continue
                 try:
                     yield json.loads(line)
                 except ValueError:
