@@ -226,7 +226,7 @@ def test_link_lost_after_silence_keeps_the_score_and_shows_the_sign(usb: Booted)
     chip = usb.chip
     rgb = pattern(3)
     usb.show(rgb)
-    silent_from = chip.rx_done[-1]
+    silent_from = chip.arrived_at()
     mark = len(chip.frames)
     sign = bytes(rgb[: 3 * 255]) + LOST
     frame = chip.frame_showing(sign, emu_s=5, after=mark)
@@ -244,8 +244,7 @@ def test_a_hung_firmware_is_reset_by_its_watchdog_and_shows_the_frame_resent(
     chip = usb.chip
     rgb = pattern(6)
     usb.show(rgb)
-    hung = chip.now_ns
-    chip.command("hang")  # the main loop stops: nothing feeds the watchdog
+    hung = chip.done_at("hang")  # the main loop stops: nothing feeds the watchdog
     assert chip.wait(lambda: chip.resets, emu_s=3)
     assert 0.9e9 <= chip.resets[0] - hung <= 1.2e9
     mark = len(chip.frames)
@@ -285,7 +284,7 @@ def test_update_frees_the_repl_for_its_window_then_the_watchdog_restarts_the_con
     usb.host.send(p.PING, p.ping_payload(5))
     chip.message(p.PONG, after=len(chip.messages))
     usb.host.send(p.UPDATE, p.UPDATE_KEY)
-    asked = chip.now_ns
+    asked = chip.arrived_at()  # (the request's last byte reached the chip)
     assert chip.wait(lambda: b"update mode, REPL left free for 4 s" in chip.output[mark:], emu_s=2)
     # The REPL answers within the window (Chip.repl may need a few emulated seconds of it).
     assert chip.repl(b"print(6 * 7)", b"42", emu_s=(asked + 3.6e9 - chip.now_ns) / 1e9)
@@ -310,8 +309,7 @@ def test_a_strip_or_uart_that_does_not_open_ends_in_a_watchdog_reset_not_a_repl_
     tmp_path: Path, broken: dict[str, object]
 ) -> None:
     with Chip(tmp_path, config={"WATCHDOG_MS": 1000, **broken}) as chip:
-        assert chip.wait(lambda: b"fault, the watchdog resets the Pico" in chip.output, emu_s=4)
-        faulted = chip.now_ns
+        faulted = chip.printed_at(b"fault, the watchdog resets the Pico", emu_s=4)
         assert chip.wait(lambda: chip.resets, emu_s=3)
         assert chip.resets[0] - faulted <= 1.5e9  # the configured watchdog (1 s), not a REPL
         assert chip.wait(lambda: len(chip.resets) >= 2, emu_s=5)  # and again: never stuck
@@ -366,8 +364,9 @@ def test_safe_mode_with_bootsel_then_a_watchdog_reset_boots_the_controller(
         # as the controller and says HELLO.
         chip.command("bootsel", pressed=False)
         line = b"import machine; dog = machine.WDT(timeout=500)"
+        mark = len(chip.output)
         assert chip.repl(line, line)  # its echo: the REPL has read it (and runs it at once)
-        armed = chip.now_ns  # (within one of the rig's 20 ms time events of the echo)
+        armed = chip.printed_at(line, after=mark)
         assert chip.wait(lambda: chip.resets, emu_s=3)
         assert 0.45e9 <= chip.resets[0] - armed <= 1.5e9
         booted = Booted(chip)

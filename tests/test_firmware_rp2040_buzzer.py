@@ -44,10 +44,9 @@ def heard(tones: list[PinTone]) -> list[PinTone]:
 def play(booted: Booted, steps: list[tuple[int, int]], level: int = 255) -> list[PinTone]:
     """Send one TONE, let it play out, and return what the pin played after it arrived."""
     chip = booted.chip
-    mark, arrivals = len(chip.tones), len(chip.rx_done)
+    mark = len(chip.tones)
     booted.host.send(p.TONE, p.tone_payload(level, steps))
-    assert chip.wait(lambda: len(chip.rx_done) > arrivals, emu_s=1)
-    arrived = chip.rx_done[arrivals]
+    arrived = chip.arrived_at(emu_s=1)
     chip.run_for(sum(ms for _hz, ms in steps) / 1000 + 0.15)
     tones = chip.tones[mark:]
     assert all(t.start_ns >= arrived for t in tones)
@@ -64,11 +63,10 @@ def usb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Booted]:
 def test_each_cue_plays_its_steps_on_the_pwm_pin(usb: Booted, name: str) -> None:
     steps = tone_steps(name)
     chip = usb.chip
-    arrivals = len(chip.rx_done)
     tones = heard(play(usb, steps))
     notes = [(hz, ms) for hz, ms in steps if hz]
     assert len(tones) == len(notes), [(round(t.hz), round(t.ms, 1)) for t in tones]
-    assert tones[0].start_ns - chip.rx_done[arrivals] < 20e6  # the first note at once
+    assert tones[0].start_ns - chip.arrived_at() < 20e6  # the first note at once
     for tone, (hz, ms) in zip(tones, notes, strict=True):
         assert abs(tone.hz - hz) <= 0.002 * hz  # the PWM's divider: within 0.2 %
         # Full volume: a 50 % duty cycle. The pin's edges are seen at the emulator's event

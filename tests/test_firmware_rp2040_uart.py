@@ -92,11 +92,9 @@ class Streamed:
             wire += p.encode(kind, host.seq, payload)
             host.seq = (host.seq + 1) & 0xFF
         self.bytes = len(wire)
-        arrived = len(chip.rx_done)
-        self.start = chip.now_ns
-        chip.send(wire)
-        assert chip.wait(lambda: len(chip.rx_done) > arrived, emu_s=2)
-        self.end = chip.rx_done[arrived]  # the last byte off the wire
+        first = chip.written
+        self.end = chip.arrived_at(chip.send(wire))  # the last byte off the wire
+        self.start = chip.write_seen_at(first)  # the write, as the chip's clock saw it
         chip.run_for(0.1)
         mark = len(chip.messages)
         host.send(p.PING, p.ping_payload(0x5A))

@@ -111,10 +111,11 @@ def test_a_frame_of_an_exact_multiple_of_64_bytes_is_drawn_without_more_bytes(
     usb.show(base)
     wire, want = delta_of_length(base, usb.host.seq, multiple)
     usb.host.seq = (usb.host.seq + 1) & 0xFF
-    mark, writes = len(chip.frames), len(chip.rx_start)
+    mark, first = len(chip.frames), chip.written
     chip.send(wire)  # a transfer of whole packets: no short packet ends it
     frame = chip.frame_showing(want, emu_s=1, after=mark)
-    assert chip.rx_start[writes] < frame.end_ns < chip.rx_start[writes] + 30e6
+    written = chip.write_seen_at(first)
+    assert written < frame.end_ns < written + 30e6
 
 
 def test_two_frames_in_one_write_are_both_applied(usb: Booted) -> None:

@@ -5,14 +5,15 @@
 //   --control FD-> one JSON line per command: {"cmd": "bootsel", "pressed": false},
 //                  {"cmd": "hang"}, {"cmd": "stop"}
 //
-// Events: "time" (every --tick-ms of emulated time), "usb-connected" (the port enumerated:
+// Events: "time" (every --tick-ms of emulated time), "out" (bytes just written to stdout:
+// how many, at the end of the slice that made them), "usb-connected" (the port enumerated:
 // VID, PID, strings, interfaces, endpoints, line coding read back, descriptors),
 // "usb-disconnected", "rx-start" (bytes written after all before had arrived: the
-// host's write, as the chip's clock saw it), "rx-done" (the
-// last byte written so far has reached the device), "ws2812" (a frame on the LED pin:
+// host's write, as the chip's clock saw it, and the count of bytes before it), "rx-done"
+// (the last byte written so far has reached the device; the count written so far), "ws2812" (a frame on the LED pin:
 // start, duration, bits, GRB hex, bit timings), "tone" (a tone on the buzzer pin: start,
 // end, mean period and high time, cycles), "status-led", "watchdog-reset", "uart-overrun"
-// (a byte lost at UART0's full RX FIFO), "end".
+// (a byte lost at UART0's full RX FIFO), "done" (a control command was carried out), "end".
 //
 // --real-time: emulated time never runs ahead of the wall clock (rp2040js skips through a
 // chip's idle waits), for host programs that time themselves against the chip as against
@@ -50,8 +51,10 @@ const emit = (obj) => events && events.write(JSON.stringify(obj) + '\n');
 
 let stopped = false;
 let rxWaiting = false; // bytes were written and have not all reached the device yet
+let received = 0; // bytes written so far
 process.stdin.on('data', (chunk) => {
-  if (!rxWaiting) emit({ event: 'rx-start', t_ns: pico.nanos });
+  if (!rxWaiting) emit({ event: 'rx-start', t_ns: pico.nanos, first: received });
+  received += chunk.length;
   if (link === 'uart') pico.sendUART(chunk);
   else pico.sendUSB(chunk);
   rxWaiting = true;
@@ -75,6 +78,7 @@ function flush() {
   const out = link === 'uart' ? pico.uartOut : pico.cdcOut;
   if (out.length > sent.out) {
     process.stdout.write(Buffer.from(out.slice(sent.out)));
+    emit({ event: 'out', t_ns: pico.nanos, bytes: out.length - sent.out });
     sent.out = out.length;
   }
   while (sent.usb < pico.usbEvents.length) emit(pico.usbEvents[sent.usb++]);
@@ -90,7 +94,7 @@ function flush() {
   }
   if (rxWaiting && pico.pending === 0) {
     rxWaiting = false;
-    emit({ event: 'rx-done', t_ns: pico.nanos });
+    emit({ event: 'rx-done', t_ns: pico.nanos, total: received });
   }
   const frames = pico.ws.frames;
   while (sent.frames < frames.length) {

@@ -159,10 +159,17 @@ class Chip:
         self.frames: list[PinFrame] = []
         self.tones: list[PinTone] = []  # from the buzzer pin
         self.tone_level = 0  # the buzzer pin's level at the last "time" event
-        self.rx_done: list[int] = []  # when the bytes written so far had all arrived
-        self.rx_start: list[int] = []  # when bytes were written after all before arrived
+        # Times by the count of bytes written (send()): a count read off a list that the
+        # events' reader fills could be behind what the output's reader saw.
+        self.written = 0  # bytes sent so far
+        self.rx_done: list[tuple[int, int]] = []  # (bytes written, when they had all arrived)
+        self.rx_start: list[tuple[int, int]] = []  # (bytes before, when more were written)
         self.status_led: list[tuple[int, int]] = []
         self.resets: list[int] = []
+        # (bytes of output so far, when the last of them was written): the emulated time of
+        # the output, which ``now_ns`` (read from the other pipe) may lag behind
+        self.out_at: list[tuple[int, int]] = []
+        self.done: list[tuple[str, int]] = []  # (command, when the rig carried it out)
         self.uart_lost: list[int] = []  # when a byte was lost at UART0's full RX FIFO
         # The host's view of the USB port: every "usb-connected" (what enumeration read:
         # vid, pid, strings, comm/data interfaces, epIn/epOut, lineCoding, descriptors)
@@ -203,13 +210,27 @@ class Chip:
 
     # --- talking to it ----------------------------------------------------------
 
-    def send(self, data: bytes) -> None:
-        """Bytes to the device's link (USB CDC or UART RX)."""
+    def send(self, data: bytes) -> int:
+        """Bytes to the device's link (USB CDC or UART RX); the count written so far."""
         stdin = self._proc.stdin
         assert stdin is not None
         with self._send_lock:
             stdin.write(data)
             stdin.flush()
+            self.written += len(data)
+            return self.written
+
+    def arrived_at(self, total: int | None = None, emu_s: float = 2.0) -> int:
+        """When the first ``total`` bytes written (None: all so far) had reached the device."""
+        total = self.written if total is None else total
+        assert self.wait(lambda: self.rx_done and self.rx_done[-1][0] >= total, emu_s), total
+        return next(t_ns for count, t_ns in self.rx_done if count >= total)
+
+    def write_seen_at(self, first: int, emu_s: float = 2.0) -> int:
+        """When the rig got a write whose first byte is number ``first`` (counted from 0),
+        made after all before it had arrived."""
+        assert self.wait(lambda: any(count == first for count, _ in self.rx_start), emu_s)
+        return next(t_ns for count, t_ns in self.rx_start if count == first)
 
     def repl(self, line: bytes, answer: bytes, emu_s: float = 3.0) -> bool:
         """Type ``line`` at MicroPython's REPL; True once ``answer`` is in the output.
@@ -235,6 +256,22 @@ class Chip:
     def command(self, cmd: str, **fields: Any) -> None:
         """A command to the rig: ``bootsel`` (``pressed=``), ``hang``, ``stop``."""
         self._control.write(json.dumps({"cmd": cmd, **fields}).encode() + b"\n")
+
+    def done_at(self, cmd: str, **fields: Any) -> int:
+        """Carry out ``command(cmd, ...)`` and return the emulated time the rig did it."""
+        mark = len(self.done)
+        self.command(cmd, **fields)
+        assert self.wait(lambda: len(self.done) > mark, emu_s=2), cmd
+        return self.done[mark][1]
+
+    def printed_at(self, text: bytes, emu_s: float = 3.0, after: int = 0) -> int:
+        """The emulated time ``text`` was written, from output index ``after`` on (to within
+        one of the rig's 2 ms slices): a time read off ``now_ns`` when the text is seen may be
+        far earlier, as the events' reader can lag behind the output's on a busy machine."""
+        assert self.wait(lambda: text in self.output[after:], emu_s), text
+        end = self.output.index(text, after) + len(text)
+        assert self.wait(lambda: self.out_at and self.out_at[-1][0] >= end, emu_s=2)
+        return next(t_ns for total, t_ns in self.out_at if total >= end)
 
     def wait(self, condition: Callable[[], object], emu_s: float = 5.0) -> bool:
         """Wait until ``condition()`` is true (checked at every event), at most ``emu_s``
@@ -353,15 +390,20 @@ class Chip:
             elif kind == "time":
                 self.tone_level = int(event.get("tone_level", 0))
             elif kind == "rx-start":
-                self.rx_start.append(int(event["t_ns"]))
+                self.rx_start.append((int(event["first"]), int(event["t_ns"])))
             elif kind == "rx-done":
-                self.rx_done.append(int(event["t_ns"]))
+                self.rx_done.append((int(event["total"]), int(event["t_ns"])))
             elif kind == "status-led":
                 self.status_led.append((int(event["t_ns"]), int(event["on"])))
             elif kind in ("usb-connected", "usb-disconnected"):
                 self.usb.append(event)
                 if self.on_usb is not None:
                     self.on_usb(event)
+            elif kind == "out":
+                total = (self.out_at[-1][0] if self.out_at else 0) + int(event["bytes"])
+                self.out_at.append((total, int(event["t_ns"])))
+            elif kind == "done":
+                self.done.append((str(event["cmd"]), int(event["t_ns"])))
             elif kind == "watchdog-reset":
                 self.resets.append(int(event["t_ns"]))
             elif kind == "uart-overrun":
