@@ -41,10 +41,9 @@ def notes(tones: list[PinTone]) -> list[PinTone]:
 def play(chip: Chip, host: Host, name: str, frames: bool = False) -> tuple[list[PinTone], float]:
     """The notes the pin played for cue ``name``, and the first one's delay (ms)."""
     steps = tone_steps(name)
-    mark, arrivals = len(chip.tones), len(chip.rx_done)
+    mark = len(chip.tones)
     host.send(p.TONE, p.tone_payload(255, steps))
-    assert chip.wait(lambda: len(chip.rx_done) > arrivals, 1)
-    arrived = chip.rx_done[arrivals]
+    arrived = chip.arrived_at(emu_s=1)
     length = sum(ms for _hz, ms in steps) / 1000
     if frames:
         for k in range(int(length * 10) + 1):

@@ -47,6 +47,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from boardctl.config import MqttConfig  # noqa: E402
+from boardctl.game import JsonValue  # noqa: E402
 from boardctl.game.commands import parse_command  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.mqtt.bridge import Bridge, Paths  # noqa: E402
@@ -58,7 +59,7 @@ from boardctl.standings.verify import check  # noqa: E402
 from tests.bridge_results import finished_results  # noqa: E402
 from tests.mqtt_broker import Broker  # noqa: E402
 
-SETUP = {"variant": "six-card", "mode": "free", "target": 61}
+SETUP: dict[str, JsonValue] = {"variant": "six-card", "mode": "free", "target": 61}
 PLAYERS = [f"P{n:03d}" for n in range(400)]
 TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import operator
 import os
 import shutil
 import statistics
@@ -48,7 +49,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import bench_cli
 import pi_class
@@ -62,6 +63,7 @@ sys.path.insert(0, str(REPO))
 from boardctl.link import open_link  # noqa: E402
 from boardctl.service import app  # noqa: E402
 from boardctl.service.client import request  # noqa: E402
+from boardctl.service.fault import JournalKeeper  # noqa: E402
 from boardctl.service.history_all import HistoryPages  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
 from boardctl.service.results_csv import ResultsCsv  # noqa: E402
@@ -158,6 +160,11 @@ def main() -> int:
     return 0
 
 
+def _checking(keeper: JournalKeeper) -> bool:
+    """The journal's check after a start is running (or not begun)."""
+    return keeper.checking is None or keeper.checking.is_alive()
+
+
 def run(args: argparse.Namespace, journal: Path) -> None:
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
@@ -193,23 +200,19 @@ def run(args: argparse.Namespace, journal: Path) -> None:
     blink: list[float] = []
     answers: list[float] = []
     requests = board.loop.requests
+    keeper = cast(JournalKeeper, board.loop.keeper)  # (the service's)
     # a free-mode game of its own: every +1, commit and undo is accepted
     request(board.socket, {"op": "new_game", "mode": "free"})
     for _ in range(1 if args.during == "starts" else args.rounds):
         requests.past.close()
-        requests.past = HistoryPages(board.loop.keeper.path)  # as after a start
+        requests.past = HistoryPages(keeper.path)  # as after a start
         requests.export.close()
-        requests.export = ResultsCsv(board.loop.keeper.path)
+        requests.export = ResultsCsv(keeper.path)
         requests.past.on_publish = requests.export.on_publish = board.loop.wake
         done: list[float] = []
-        reading = {
-            "history": requests.past.reading,
-            "starts": lambda: (
-                board.loop.keeper.checking is None or board.loop.keeper.checking.is_alive()
-            ),
-            "results": lambda done=done: not done,  # the whole transfer
-            "burn": lambda done=done: not done,
-        }[args.during]
+        transfer = functools.partial(operator.not_, done)  # (the whole transfer)
+        during = {"history": requests.past.reading, "starts": functools.partial(_checking, keeper)}
+        reading = during.get(args.during, transfer)
 
         def ask(done: list[float] = done, reading: Any = reading) -> None:
             began = time.perf_counter()

@@ -32,6 +32,7 @@ import threading
 import time
 import tty
 from pathlib import Path
+from typing import cast
 
 from boardctl.game.commands import parse_command
 
@@ -45,6 +46,7 @@ from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.link import open_link  # noqa: E402
 from boardctl.link import protocol as p  # noqa: E402
 from boardctl.link.encoder import FrameEncoder  # noqa: E402
+from boardctl.link.serial_link import PicoLink  # noqa: E402
 
 LEDS = 256
 
@@ -97,7 +99,7 @@ def bench_send() -> tuple[float, float, int]:
     path = os.path.join(tmp, "leds")
     os.symlink(os.ttyname(port_fd), path)
     print("measuring Link.show ...", file=sys.stderr)
-    link = open_link("serial", path=path, full_every=1e9)
+    link = cast(PicoLink, open_link("serial", path=path, full_every=1e9))
     while not link.connected:
         time.sleep(0.01)
     time.sleep(0.1)

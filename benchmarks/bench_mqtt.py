@@ -39,6 +39,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from boardctl.game import JsonValue  # noqa: E402
 from boardctl.game.commands import parse_command  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.mqtt.acks import Acks  # noqa: E402
@@ -47,7 +48,7 @@ from tests.mqtt_broker import Broker  # noqa: E402
 from tests.test_e2e_process import Service  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
-SETUP = {"variant": "six-card", "mode": "free", "target": 61}
+SETUP: dict[str, JsonValue] = {"variant": "six-card", "mode": "free", "target": 61}
 
 
 def cpu_seconds(pid: int) -> float:

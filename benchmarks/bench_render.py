@@ -13,6 +13,7 @@ frame; no timer ticks). Exits with status 1 if a target is missed.
 
 from __future__ import annotations
 
+import functools
 import statistics
 import sys
 import time
@@ -65,7 +66,7 @@ def main() -> int:
     trail = Renderer(layout, Theme(trail=True), brightness=128)
     cases.append(("double-skunk, trail, brightness 128", trail, *DEMOS["double-skunk"]))
     for name, r, view, now in cases:
-        ms = median_ms(lambda r=r, view=view, now=now: r.render(view, now))
+        ms = median_ms(functools.partial(r.render, view, now))
         verdict = "ok" if ms <= RENDER_TARGET_MS else "OVER TARGET"
         print(f"  {name:<38} {ms * 1000:7.1f} us  (target {RENDER_TARGET_MS} ms) {verdict}")
         if ms > RENDER_TARGET_MS:
@@ -81,7 +82,7 @@ def main() -> int:
     everything = bytes(255 - b for b in before)
     for name, new in (("peg move", after), ("every LED changed", everything)):
         runs = changed_runs(before, new)
-        ms = median_ms(lambda new=new: changed_runs(before, new))
+        ms = median_ms(functools.partial(changed_runs, before, new))
         verdict = "ok" if ms <= DIFF_TARGET_MS else "OVER TARGET"
         print(
             f"  {name:<38} {ms * 1000:7.1f} us  ({len(runs)} runs; target {DIFF_TARGET_MS} ms) "

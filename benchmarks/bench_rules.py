@@ -11,6 +11,7 @@ allows it. Figures are wall-clock; each is the median of ``--repeat`` runs.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import statistics
@@ -108,7 +109,7 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, {_pin_one_core()}")
 
     for label, size, crib in (("hand", 4, False), ("crib", 4, True), ("3-card", 3, False)):
-        seconds = _median(lambda s=size, c=crib: _cold_census(s, c), args.repeat)
+        seconds = _median(functools.partial(_cold_census, size, crib), args.repeat)
         print(f"census {label:6} in process (cold table): {seconds:.3f} s")
     czech = scoring_for(RULE_SETS["czech"].house_rules)
     seconds = _median(lambda: _cold_census(4, False, czech), args.repeat)

@@ -35,6 +35,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from boardctl.game import JsonValue  # noqa: E402
 from boardctl.game.commands import parse_command  # noqa: E402
 from boardctl.game.keeper import Scorekeeper  # noqa: E402
 from boardctl.mqtt import topics  # noqa: E402
@@ -50,7 +51,7 @@ BOARDS = 40
 def template(folder: Path) -> dict[str, Any]:
     """One real result record of a journal (a game won 61-40)."""
     journal = folder / "journal.sqlite"
-    setup = {"variant": "six-card", "mode": "free", "target": 61}
+    setup: dict[str, JsonValue] = {"variant": "six-card", "mode": "free", "target": 61}
     with Scorekeeper.open(journal, setup=setup) as keeper:
         for track, points in ((1, 20), (1, 20), (0, 20), (0, 20), (0, 20), (0, 1)):
             keeper.apply(parse_command({"op": "peg", "track": track, "points": points}))

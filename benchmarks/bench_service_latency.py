@@ -47,7 +47,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pi_class
 from gpiozero import Device
@@ -60,6 +60,7 @@ sys.path.insert(0, str(REPO / "firmware"))
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.link import open_link  # noqa: E402
 from boardctl.service import app  # noqa: E402
+from boardctl.service.fault import JournalKeeper  # noqa: E402
 from boardctl.service.loop import Call  # noqa: E402
 
 
@@ -82,7 +83,7 @@ class TimedLink:
     def connected(self) -> bool:
         return bool(self.inner.connected)
 
-    def set_brightness(self, level: int) -> None:
+    def set_brightness(self, level: float) -> None:
         self.inner.set_brightness(level)
 
     def goodbye(self) -> None:
@@ -247,7 +248,7 @@ def main() -> None:
             keyboard=False,
         )
         _slow_voice(board)
-        journal = TimedJournal(board.loop.keeper.journal)
+        journal = TimedJournal(cast(JournalKeeper, board.loop.keeper).journal)
         thread = threading.Thread(target=board.loop.run, daemon=True)
         thread.start()
         time.sleep(0.2)

@@ -102,7 +102,7 @@ def cached_journal(games: int, *, plain: bool = False) -> Path:
     for number in range(min(games, DISTINCT)):
         keeper = Scorekeeper.memory()
         DemoGame(seed=number, names=pairing(number), keeper=keeper).play()
-        played.append([(row["event"], float(row["at"])) for row in keeper.history(all_games=True)])  # type: ignore[arg-type]
+        played.append([(row["event"], float(row["at"])) for row in keeper.history(all_games=True)])
     start = 1.7e9
     importing = time.perf_counter()
     with Journal.open(partial) as journal:
@@ -110,7 +110,7 @@ def cached_journal(games: int, *, plain: bool = False) -> Path:
         for number in range(games):
             events = played[number % len(played)]
             first = events[0][1]
-            batch += [(event, start + 3600 * number + at - first) for event, at in events]  # type: ignore[misc]
+            batch += [(event, start + 3600 * number + at - first) for event, at in events]
             if len(batch) > 50_000 or number == games - 1:
                 if plain:
                     journal.append_all(batch)

@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crash_child import CrashHarness
+from tests.crash_child import CrashHarness
 
 
 def main() -> int:

@@ -136,6 +136,7 @@ def fuzz(streams: int, seed: int) -> dict[str, int]:
             model = bytearray(3 * LEDS)
             sync = Sync()
             seq = 0
+        assert controller is not None  # (made at the first stream)
         flavour = rng.randrange(3)
         if flavour == 0:
             data = rng.randbytes(rng.randint(1, 300))

@@ -108,11 +108,17 @@ class PiClass:
 
     def popen(self, argv: Sequence[str], **kwargs: object) -> subprocess.Popen[bytes]:
         """Start ``argv`` inside the group."""
-        return subprocess.Popen(argv, preexec_fn=self.join, **kwargs)  # type: ignore[call-overload]
+        started: subprocess.Popen[bytes] = subprocess.Popen(  # type: ignore[call-overload]
+            argv, preexec_fn=self.join, **kwargs
+        )
+        return started
 
     def run(self, argv: Sequence[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
         """Run ``argv`` inside the group to its end."""
-        return subprocess.run(argv, preexec_fn=self.join, check=True, **kwargs)  # type: ignore[call-overload]
+        done: subprocess.CompletedProcess[bytes] = subprocess.run(  # type: ignore[call-overload]
+            argv, preexec_fn=self.join, check=True, **kwargs
+        )
+        return done
 
     def calibrate(self, *, repeats: int = 3) -> float:
         """Tune the quota until the workload runs ``slowdown`` times slower; return the ratio.
