@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.verbs import add_target_options
+from boardctl.cli.verbs import add_target_options, target_paths
 
 HELP = "list the journal's automatic backups, or bring one back (the service must be stopped)"
 
@@ -21,5 +21,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from boardctl.service.restore import list_text, restore
 
-    print(list_text(args) if args.backup is None else restore(args, args.backup))
+    socket_file, journal = target_paths(args)
+    print(list_text(journal) if args.backup is None else restore(socket_file, journal, args.backup))
     return 0

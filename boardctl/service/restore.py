@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
-from typing import Any
 
 from boardctl.errors import ControlError, JournalError
 from boardctl.game.keeper import Scorekeeper
@@ -28,11 +27,9 @@ def _describe(path: Path) -> str:
     return f"{status['seq']} entries, last {when}: {status_line(status)}"
 
 
-def list_text(args: Any) -> str:
-    """The backups, numbered, oldest first, each with its entries, time and score."""
-    from boardctl.cli.verbs import journal_path
-
-    journal = journal_path(args)
+def list_text(journal: Path) -> str:
+    """The backups of ``journal``, numbered, oldest first, each with its entries, time and
+    score."""
     backups = list_backups(journal)
     if not backups:
         return f"no backups of {journal} yet (one is made at every game end and clean shutdown)"
@@ -52,14 +49,13 @@ def _choose(journal: Path, which: str) -> Path:
     raise ControlError(f"no backup {which!r}; `boardctl restore` lists them ({len(backups)})")
 
 
-def restore(args: Any, which: str) -> str:
-    """Restore backup ``which``; refuse while the service runs. Returns what was done."""
-    from boardctl.cli.verbs import target_paths
+def restore(socket_file: Path, journal: Path, which: str) -> str:
+    """Restore backup ``which`` of ``journal``; refuse while a service answers on
+    ``socket_file``. Returns what was done."""
     from boardctl.service.client import ServiceDown, request
     from boardctl.store.integrity import restore_backup
     from boardctl.store.lock import WriterLock
 
-    socket_file, journal = target_paths(args)
     try:
         request(socket_file, {"op": "ping"}, timeout=2.0)
     except ServiceDown:
