@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from boardctl.cli.choices import Names
+from boardctl.choices import Names
 from boardctl.config_file import (
     DEFAULT_CONFIG_PATH,
     SERVICE_CHECKS,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.choices import Names
+from boardctl.choices import Names
 from boardctl.cli.verbs import RULES_HELP
 
 HELP = "watch computer players play a whole game on the virtual board (or the LEDs)"

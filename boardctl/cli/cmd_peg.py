@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardctl.cli.choices import Names
+from boardctl.choices import Names
 from boardctl.cli.verbs import add_target_options, card_text, index_of, send
 from boardctl.errors import ControlError
 

@@ -7,7 +7,7 @@ import argparse
 import time
 from typing import Any
 
-from boardctl.cli.choices import Names
+from boardctl.choices import Names
 from boardctl.errors import HardwareError
 
 HELP = "hardware self-test: light each LED in turn, report each button as it is pressed"

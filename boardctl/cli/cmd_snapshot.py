@@ -5,7 +5,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from boardctl.cli.choices import Names
+from boardctl.choices import Names
 from boardctl.cli.verbs import add_target_options, journal_path
 from boardctl.errors import ConfigError
 
