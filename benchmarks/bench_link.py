@@ -25,7 +25,6 @@ import random
 import select
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -47,6 +46,7 @@ from boardctl.link import open_link  # noqa: E402
 from boardctl.link import protocol as p  # noqa: E402
 from boardctl.link.encoder import FrameEncoder  # noqa: E402
 from boardctl.link.serial_link import PicoLink  # noqa: E402
+from tests.test_firmware_micropython import run_micropython  # noqa: E402
 
 LEDS = 256
 
@@ -164,6 +164,7 @@ import time
 import hw
 import ledctl
 import protocol as p
+from doubles import MemoryStream
 
 class Clock:
     def ticks_ms(self):
@@ -171,20 +172,12 @@ class Clock:
     def ticks_diff(self, a, b):
         return time.ticks_diff(a, b)
 
-class Stream:
-    def read(self):
-        return None
-    def write(self, data):
-        pass
-    def wait(self, ms):
-        pass
-
 full = p.encode(p.FULL, 0, bytes(range(256)) * 3)
 delta = p.encode(p.DELTA, 0, p.delta_payload([(40, b"\\x30\\x00\\x00"), (45, b"\\xff\\x00\\x00")]))
 
 def per_frame(wire, n, whole):
     # This build's clock ticks in whole milliseconds: time batches of n frames.
-    controller = ledctl.Controller(Stream(), hw.NeoStrip(0, 256, "GRB"), Clock(),
+    controller = ledctl.Controller(MemoryStream(), hw.NeoStrip(0, 256, "GRB"), Clock(),
                                    led_count=256, budget_ma=0, boot_ms=0)
     decoder = p.Decoder()
     samples = []
@@ -209,29 +202,10 @@ print("delta_step", per_frame(delta, 500, True))
 
 
 def bench_firmware_micropython() -> dict[str, int] | str:
-    node = shutil.which("node")
-    runner = REPO / "tests" / "micropython" / "run.mjs"
-    if node is None:
-        return "node not found"
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "bench.py"
         script.write_text(MICROPYTHON_BENCH)
-        result = subprocess.run(
-            [
-                node,
-                str(runner),
-                "--mount",
-                f"{REPO / 'firmware'}=/fw",
-                "--file",
-                f"{REPO / 'boardctl/link/protocol.py'}=/fw/protocol.py",
-                "--mount",
-                f"{REPO / 'tests/micropython/fakes'}=/fakes",
-                str(script),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        result = run_micropython(script)
     if result.returncode:
         return result.stderr.strip()
     return {k: int(v) for k, v in (line.split() for line in result.stdout.splitlines())}

@@ -183,6 +183,7 @@ import random
 import sys
 import ledctl
 import protocol as p
+from doubles import ManualClock, MemoryStream
 
 LEDS = 64
 STREAMS = int(sys.argv[1])
@@ -195,27 +196,6 @@ def rand(n):
 
 def randbytes(n):
     return bytes(random.getrandbits(8) for _ in range(n))
-
-
-class Clock:
-    now = 0
-
-    def ticks_ms(self):
-        return self.now
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-
-class Stream:
-    def read(self):
-        return None
-
-    def write(self, data):
-        pass
-
-    def wait(self, ms):
-        pass
 
 
 class Strip:
@@ -238,13 +218,13 @@ def message(seq):
 
 
 controller = None
-clock = Clock()
+clock = ManualClock()
 bad = 0
 for n in range(STREAMS):
     if n % 200 == 0:
         if controller is not None:
             bad += controller.bad
-        controller = ledctl.Controller(Stream(), Strip(), clock, led_count=LEDS, boot_ms=0)
+        controller = ledctl.Controller(MemoryStream(), Strip(), clock, led_count=LEDS, boot_ms=0)
     how = rand(3)
     if how == 0:
         data = randbytes(1 + rand(200))
@@ -266,32 +246,14 @@ print(STREAMS, bad + controller.bad)
 
 
 def fuzz_micropython(streams: int, seed: int) -> str:
-    import shutil
-    import subprocess
     import tempfile
 
-    node = shutil.which("node")
-    if node is None:
-        raise SystemExit("node is needed for --micropython")
+    from tests.test_firmware_micropython import run_micropython
+
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "fuzz.py"
         script.write_text(MICROPYTHON_FUZZ)
-        result = subprocess.run(
-            [
-                node,
-                str(REPO / "tests" / "micropython" / "run.mjs"),
-                "--mount",
-                f"{REPO / 'firmware'}=/fw",
-                "--file",
-                f"{REPO / 'boardctl/link/protocol.py'}=/fw/protocol.py",
-                str(script),
-                str(streams),
-                str(seed),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        result = run_micropython(script, str(streams), str(seed))
     if result.returncode:
         raise SystemExit("MicroPython fuzz failed:\n" + result.stderr)
     return result.stdout.strip()

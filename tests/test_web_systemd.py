@@ -5,20 +5,15 @@ Like tests/test_systemd.py these fail, rather than skip, without systemd-analyze
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_systemd import unit_options
+from tests.test_systemd import ANALYZE, NEEDS_ANALYZE, exposure, unit_options
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "boardctl-web.service"
 MAIN = REPO / "systemd" / "boardctl.service"
-ANALYZE = shutil.which("systemd-analyze")
-NEEDS_ANALYZE = "systemd-analyze is missing: install the systemd package (apt-get install systemd)"
 
 
 options = unit_options  # the same [Service] reader as the main unit's tests
@@ -73,16 +68,4 @@ def test_systemd_analyze_verify_prints_nothing(tmp_path: Path) -> None:
 
 
 def test_systemd_analyze_security_rates_the_page_unit_at_most_2_5() -> None:
-    assert ANALYZE, NEEDS_ANALYZE
-    result = subprocess.run(
-        [ANALYZE, "security", "--offline=yes", "--no-pager", str(UNIT)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "SYSTEMD_COLORS": "0"},
-    )
-    match = re.search(
-        r"Overall exposure level for boardctl-web\.service: (\d+\.\d+)", result.stdout
-    )
-    assert match, result.stdout + result.stderr
-    assert float(match.group(1)) <= 2.5
+    assert exposure(UNIT) <= 2.5
