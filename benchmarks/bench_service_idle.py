@@ -26,6 +26,10 @@ import pi_class
 from machine_load import as_installed
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.service_process import service_argv, service_env  # noqa: E402
+
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -64,16 +68,8 @@ def start(tmp: Path, link: str, device: str | None) -> tuple[subprocess.Popen[by
     if device:
         text += f'device = "{device}"\n'
     config.write_text(text)
-    env = {
-        **os.environ,
-        "GPIOZERO_PIN_FACTORY": "mock",
-        "NOTIFY_SOCKET": str(notify_path),
-        "WATCHDOG_USEC": "30000000",
-        "PYTHONPATH": str(REPO),
-    }
-    command = [sys.executable, "-m", "boardctl", "run", "--display", "none"]
-    command += ["--config", str(config), "--journal", str(tmp / "journal.sqlite")]
-    command += ["--socket", str(tmp / "control.sock")]
+    env = service_env(NOTIFY_SOCKET=str(notify_path), WATCHDOG_USEC="30000000")
+    command = service_argv(config, tmp / "journal.sqlite", tmp / "control.sock")
     began = time.monotonic()
     proc = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
     try:

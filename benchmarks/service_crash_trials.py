@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import signal
 import socket
@@ -36,6 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.service_process import service_argv, service_env  # noqa: E402
+
 CONFIG = '[link]\nkind = "null"\n[game]\nmode = "free"\n'
 
 
@@ -60,11 +63,8 @@ class Service:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONPATH": str(REPO)}
-        command = [sys.executable, "-m", "boardctl", "run", "--display", "none"]
-        command += ["--config", str(self.config), "--journal", str(self.journal)]
-        command += ["--socket", str(self.socket)]
-        self.proc = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
+        command = service_argv(self.config, self.journal, self.socket)
+        self.proc = subprocess.Popen(command, env=service_env(), stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

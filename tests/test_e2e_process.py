@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from boardctl.service.client import request
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO
+from tests.service_process import service_argv, service_env
 
 
 class Service:
@@ -41,16 +41,8 @@ class Service:
 
     def start(self) -> float:
         """Start the service; return the seconds until READY=1."""
-        env = {
-            **os.environ,
-            "GPIOZERO_PIN_FACTORY": "mock",
-            "NOTIFY_SOCKET": str(self.notify_path),
-            "WATCHDOG_USEC": "2000000",
-            "PYTHONPATH": str(REPO),
-        }
-        command = [sys.executable, "-m", "boardctl", "run", "--display", "none"]
-        command += ["--config", str(self.config), "--journal", str(self.journal)]
-        command += ["--socket", str(self.socket)]
+        env = service_env(NOTIFY_SOCKET=str(self.notify_path), WATCHDOG_USEC="2000000")
+        command = service_argv(self.config, self.journal, self.socket)
         start = time.monotonic()
         self.proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)
         while True:

@@ -32,8 +32,9 @@ from boardctl.game.keeper import Scorekeeper
 from boardctl.service import client, retry
 from boardctl.service.retry import apply_or_hand_over
 from boardctl.store.journal import APPLICATION_ID, SCHEMA_VERSION
+from tests.conftest import REPO
 from tests.test_e2e import FAST, free_rig
-from tests.test_e2e_process import REPO, Service
+from tests.test_e2e_process import Service
 
 FREE = {"variant": "six-card", "mode": "free"}
 SHIM = Path(__file__).resolve().parent / "native" / "fail_fsync.c"

@@ -25,6 +25,7 @@ import pytest
 
 from boardctl import __version__
 from boardctl.mqtt.discovery import MANUFACTURER, MODEL
+from tests.conftest import REPO
 from tests.homeassistant import (
     SLOW,
     Changes,
@@ -36,7 +37,7 @@ from tests.homeassistant import (
     start_bridge,
 )
 from tests.mqtt_broker import Broker, have_mosquitto
-from tests.test_e2e_process import REPO, Service
+from tests.test_e2e_process import Service
 
 pytestmark = [pytest.mark.slow, pytest.mark.homeassistant]
 

@@ -32,8 +32,9 @@ from boardctl.standings.games import from_record
 from boardctl.standings.roundrobin import schedule
 from boardctl.standings.table import standings
 from tests.bridge_results import finished_results
+from tests.conftest import REPO
 from tests.mqtt_broker import Broker, have_mosquitto
-from tests.test_e2e_process import REPO, Service
+from tests.test_e2e_process import Service
 
 BOARDS = 5
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]

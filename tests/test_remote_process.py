@@ -13,12 +13,10 @@ broker.
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -34,13 +32,13 @@ from boardctl.remote.guest import GuestLink
 from boardctl.remote.store import OUTBOX_FILE, Outbox
 from boardctl.service.client import request
 from tests.mqtt_broker import Broker, have_mosquitto
+from tests.service_process import service_argv, service_env
 from tests.tcp_proxy import Proxy
 
 # The linked boards meet on a real mosquitto (.ci/run installs it): missing, the tests fail.
 assert have_mosquitto(), "these tests need mosquitto (apt-get install mosquitto)"
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parent.parent
 SECRET = bytes(range(100, 112))
 ENTRIES = 30
 #: The faults of :func:`fault_trial`: the broker killed (SIGKILL) and started again; one home's
@@ -75,12 +73,9 @@ class BoardProcess:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONPATH": str(REPO)}
-        command = [sys.executable, "-m", "boardctl", "run", "--display", "none"]
-        command += ["--config", str(self.config), "--journal", str(self.journal)]
-        command += ["--socket", str(self.socket)]
+        command = service_argv(self.config, self.journal, self.socket)
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(command, env=env, stderr=log)
+            self.proc = subprocess.Popen(command, env=service_env(), stderr=log)
         wait_for(self.answers)
 
     def answers(self) -> bool:

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -23,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from boardctl.cli import main
-from tests.test_e2e_process import REPO, Service
+from tests.service_process import service_argv, service_env
+from tests.test_e2e_process import Service
 
 FREE = '[link]\nkind = "null"\n[game]\nmode = "free"\n[inputs]\ncommit_idle = 0.5\n'
 
@@ -90,11 +89,8 @@ def test_a_second_service_on_the_same_journal_is_refused_naming_the_first(
 ) -> None:
     service.start()
     assert service.proc is not None
-    command = [sys.executable, "-m", "boardctl", "run", "--display", "none"]
-    command += ["--config", str(service.config), "--journal", str(service.journal)]
-    command += ["--socket", str(tmp_path / "other.sock")]
-    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONPATH": str(REPO)}
-    second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    command = service_argv(service.config, service.journal, tmp_path / "other.sock")
+    second = subprocess.run(command, env=service_env(), capture_output=True, text=True, timeout=60)
     assert second.returncode == 1
     assert f"in use by the boardctl service (pid {service.proc.pid})" in second.stderr
     assert "Traceback" not in second.stderr
