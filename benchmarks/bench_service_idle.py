@@ -45,15 +45,26 @@ def rss_kb(pid: int, key: str = "VmRSS") -> int:
     return 0
 
 
-def switches(pid: int) -> tuple[int, int]:
-    voluntary = involuntary = 0
+def switches(pid: int) -> dict[str, tuple[int, int]]:
+    """(voluntary, involuntary) context switches of each of the process's threads."""
+    counts = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
-        for line in (task / "status").read_text().splitlines():
-            if line.startswith("voluntary_ctxt_switches:"):
-                voluntary += int(line.split()[1])
-            elif line.startswith("nonvoluntary_ctxt_switches:"):
-                involuntary += int(line.split()[1])
-    return voluntary, involuntary
+        fields = dict(line.split(":", 1) for line in (task / "status").read_text().splitlines())
+        voluntary = int(fields["voluntary_ctxt_switches"])
+        counts[task.name] = voluntary, int(fields["nonvoluntary_ctxt_switches"])
+    return counts
+
+
+def switched(
+    before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]
+) -> tuple[int, int]:
+    """The switches between two counts, over the threads in both (one that ended meanwhile,
+    a start-up task, takes its counts with it)."""
+    both = before.keys() & after.keys()
+    return (
+        sum(after[t][0] - before[t][0] for t in both),
+        sum(after[t][1] - before[t][1] for t in both),
+    )
 
 
 def start(tmp: Path, link: str, device: str | None) -> tuple[subprocess.Popen[bytes], float]:
@@ -116,11 +127,14 @@ def main() -> None:
         )
         proc, _ = start(tmp, args.link, device.path if device else None)
         time.sleep(1.0)  # let start-up settle
-        cpu0, (vol0, inv0) = cpu_seconds(proc.pid), switches(proc.pid)
+        cpu0, switches0 = cpu_seconds(proc.pid), switches(proc.pid)
         t0 = time.monotonic()
         time.sleep(args.seconds)
         elapsed = time.monotonic() - t0
-        cpu1, (vol1, inv1) = cpu_seconds(proc.pid), switches(proc.pid)
+        cpu1, (voluntary, involuntary) = (
+            cpu_seconds(proc.pid),
+            switched(switches0, switches(proc.pid)),
+        )
         rss, peak = rss_kb(proc.pid), rss_kb(proc.pid, "VmHWM")
         threads = len(list(Path(f"/proc/{proc.pid}/task").iterdir()))
         proc.terminate()
@@ -132,8 +146,8 @@ def main() -> None:
     print(f"  CPU {cpu:.2f} s = {100 * cpu / elapsed:.2f} % of one core")
     print(f"  RSS {rss / 1024:.1f} MB (peak {peak / 1024:.1f} MB)")
     print(
-        f"  wake-ups: {vol1 - vol0} voluntary + {inv1 - inv0} involuntary context switches "
-        f"= {(vol1 - vol0 + inv1 - inv0) / elapsed:.2f} per second"
+        f"  wake-ups: {voluntary} voluntary + {involuntary} involuntary context switches "
+        f"= {(voluntary + involuntary) / elapsed:.2f} per second"
     )
     print(f"  SIGTERM exit status {code}")
 
