@@ -33,7 +33,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.link import RecordingLink  # noqa: E402
-from boardctl.remote import link_path, pairing  # noqa: E402
+from boardctl.remote import link_path, paired  # noqa: E402
 from boardctl.remote.joined import JoinedKeeper  # noqa: E402
 from tests.mqtt_broker import Broker  # noqa: E402
 from tests.tcp_proxy import Proxy  # noqa: E402
@@ -114,7 +114,7 @@ def main() -> int:
             for side, role in (("h", "host"), ("j", "guest")):
                 where = link_path(tmp / side / "state" / "journal.sqlite")
                 where.parent.mkdir(parents=True)
-                pairing.save(where, pairing.Pairing(role, SECRET))
+                paired.save(where, paired.Pairing(role, SECRET))
                 mqtt = {"host": "127.0.0.1", "port": proxies[side].port, "keepalive": 30}
                 config = parse_config({**STEADY, "game": {"mode": "free"}, "mqtt": mqtt})
                 rigs[side] = Rig(tmp / side, MockFactory(), config, RecordingLink())

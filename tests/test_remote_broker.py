@@ -17,9 +17,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from boardctl.config import MqttConfig, parse_config
 from boardctl.link import RecordingLink
-from boardctl.remote import link_path, pairing
+from boardctl.remote import link_path, paired
 from boardctl.remote.guest import GuestLink
-from boardctl.remote.protocol import decode_code, encode, topic
+from boardctl.remote.messages import decode_code, encode, topic
 from boardctl.remote.store import OUTBOX_FILE, Outbox
 from tests.mqtt_broker import Broker, have_mosquitto
 from tests.test_e2e import STEADY, ManualClock, Rig
@@ -45,7 +45,7 @@ def page_secret() -> bytes:
 
 
 def test_the_pages_code_gives_the_game_and_key_the_page_shows() -> None:
-    link = pairing.Pairing("host", page_secret())
+    link = paired.Pairing("host", page_secret())
     assert f"hosts the game {link.game} " in PAGE and f"link key: {link.key_id} " in PAGE
 
 
@@ -85,14 +85,14 @@ def test_two_boards_play_through_the_pages_acl_and_a_third_user_gets_nothing_in_
         passwords[user].write_text(password + "\n")
     journal = tmp_path / "host" / "state" / "journal.sqlite"
     journal.parent.mkdir(parents=True)
-    pairing.save(link_path(journal), pairing.Pairing("host", secret))
+    paired.save(link_path(journal), paired.Pairing("host", secret))
     section = {"host": "127.0.0.1", "port": broker.port, "keepalive": 5, "username": "home-a",
                "password_file": str(passwords["home-a"]), **with_tls}  # fmt: skip
     config = parse_config({**STEADY, "game": {"mode": "free"}, "mqtt": section})
     host = Rig(tmp_path / "host", mock_factory, config, RecordingLink(), clock=ManualClock())
     joined_mqtt = MqttConfig(host="127.0.0.1", port=broker.port, keepalive=5, username="home-b",
                              password_file=str(passwords["home-b"]), **with_tls)  # fmt: skip
-    link = pairing.Pairing("guest", secret)
+    link = paired.Pairing("guest", secret)
     guest = GuestLink(link, joined_mqtt, Outbox(tmp_path / "guest" / OUTBOX_FILE, link.game))
     other = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="other")
     heard: list[str] = []

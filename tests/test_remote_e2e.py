@@ -30,10 +30,10 @@ from boardctl.board.screen import mode_note
 from boardctl.cli.verbs import format_status
 from boardctl.config import MqttConfig, parse_config
 from boardctl.link import RecordingLink
-from boardctl.remote import link_path, pairing
+from boardctl.remote import link_path, paired
 from boardctl.remote.guest import GuestLink, host_view
 from boardctl.remote.joined import JoinedKeeper
-from boardctl.remote.protocol import encode, game_id, link_key, topic
+from boardctl.remote.messages import encode, game_id, link_key, topic
 from boardctl.remote.store import OUTBOX_FILE, Outbox
 from boardctl.service import client
 from boardctl.service.app import make_renderer
@@ -68,8 +68,8 @@ class Linked:
         journal.parent.mkdir(parents=True)
         self.journal = journal
         self.secret = new_secret()
-        self.link = pairing.Pairing("host", self.secret, tracks=(0, 1))  # both: the joined's
-        pairing.save(link_path(journal), self.link)
+        self.link = paired.Pairing("host", self.secret, tracks=(0, 1))  # both: the joined's
+        paired.save(link_path(journal), self.link)
         config = parse_config(
             {
                 **FAST,
@@ -84,7 +84,7 @@ class Linked:
 
     def join(self) -> GuestLink:
         guest = GuestLink(
-            pairing.Pairing("guest", self.secret),
+            paired.Pairing("guest", self.secret),
             self.mqtt,
             Outbox(self.outbox_path, game_id(self.secret)),
         )
@@ -248,7 +248,7 @@ def test_a_joined_board_restarted_with_commands_unsent_sends_them_with_the_same_
     linked.guest.close()
     linked.broker.kill()  # nothing can reach the host: the entries wait in the outbox
     guest = GuestLink(
-        pairing.Pairing("guest", linked.secret),
+        paired.Pairing("guest", linked.secret),
         linked.mqtt,
         Outbox(linked.outbox_path, game_id(linked.secret)),
     )
@@ -288,10 +288,10 @@ class TwoBoards:
         factory: MockFactory,
         *,
         game: dict[str, Any] | None = None,
-        paired: bool = True,
+        linked: bool = True,
         joined_own: dict[str, Any] | None = None,
     ) -> None:
-        self.paired = paired  # False: both boards start alone (boardctl remote links them later)
+        self.linked = linked  # False: both boards start alone (boardctl remote links them later)
         self.broker = Broker(tmp_path / "broker")
         self.broker.start()
         mqtt_section = {"host": "127.0.0.1", "port": self.broker.port, "keepalive": 5}
@@ -303,8 +303,8 @@ class TwoBoards:
         for side, role in (("host", "host"), ("joined", "guest")):
             where = link_path(self.folders[side] / "state" / "journal.sqlite")
             where.parent.mkdir(parents=True)
-            if paired:
-                pairing.save(where, pairing.Pairing(role, self.secret))
+            if linked:
+                paired.save(where, paired.Pairing(role, self.secret))
         self.host = Rig(
             self.folders["host"], factory, self.config, RecordingLink(), clock=ManualClock()
         )
@@ -318,7 +318,7 @@ class TwoBoards:
     def start_joined(self) -> Rig:
         folder, link = self.folders["joined"], RecordingLink()
         rig = Rig(folder, MockFactory(), self.joined_config, link, clock=ManualClock())
-        assert isinstance(rig.loop.keeper, JoinedKeeper) or not self.paired
+        assert isinstance(rig.loop.keeper, JoinedKeeper) or not self.linked
         return rig
 
     @property
@@ -622,7 +622,7 @@ def test_a_linked_board_whose_broker_settings_are_wrong_plays_alone_and_says_why
 ) -> None:
     where = link_path(tmp_path / "state" / "journal.sqlite")
     where.parent.mkdir(parents=True)
-    pairing.save(where, pairing.Pairing(role, new_secret()))
+    paired.save(where, paired.Pairing(role, new_secret()))
     mqtt_section = {"host": "127.0.0.1", "tls": True, "ca_file": str(tmp_path / "missing.pem")}
     config = parse_config({**STEADY, "game": {"mode": "free"}, "mqtt": mqtt_section})
     with caplog.at_level(logging.ERROR, logger="boardctl.remote"):

@@ -21,8 +21,8 @@ from gpiozero.pins.mock import MockFactory
 from boardctl.cli import main
 from boardctl.cli.verbs import format_status
 from boardctl.refusals import Refusal
-from boardctl.remote import link_path, pairing
-from boardctl.remote.protocol import encode, link_key
+from boardctl.remote import link_path, paired
+from boardctl.remote.messages import encode, link_key
 from boardctl.remote.service import ENDED_SHOWN
 from boardctl.remote.store import OUTBOX_FILE, Outbox, linked_games
 from boardctl.results.source import load_games
@@ -153,7 +153,7 @@ def test_a_board_that_joins_again_after_a_bye_is_linked_again(
     config = config_file(boards, tmp_path)
     main(["remote", "leave", "--config", config, "--journal", journal(boards, "joined")])
     wait_for(lambda: boards.keeper.guest.ended)
-    code = pairing.Pairing("host", boards.secret).code
+    code = paired.Pairing("host", boards.secret).code
     main(["remote", "join", code, "--config", config, "--journal", journal(boards, "joined")])
     boards.joined.close()
     boards.joined = boards.start_joined()  # its service restarted: it says hello again
@@ -168,7 +168,7 @@ def test_leave_with_the_broker_unreachable_still_unlinks_and_says_the_other_is_n
     config.write_text('[mqtt]\nhost = "127.0.0.1"\nport = 1\n')  # nothing listens there
     state = tmp_path / "state"
     state.mkdir()
-    pairing.save(link_path(state / "journal.sqlite"), pairing.Pairing("guest", bytes(12)))
+    paired.save(link_path(state / "journal.sqlite"), paired.Pairing("guest", bytes(12)))
     command = ["remote", "leave", "--config", str(config), "--journal", str(state / "j.sqlite")]
     assert main(command) == 0
     out = capsys.readouterr().out

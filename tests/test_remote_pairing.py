@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from boardctl.cli import main
-from boardctl.remote import link_path, pairing
-from boardctl.remote.protocol import RemoteError
+from boardctl.remote import link_path, paired
+from boardctl.remote.messages import RemoteError
 
 
 def _board(tmp_path: Path, name: str) -> list[str]:
@@ -35,8 +35,8 @@ def test_invite_and_join_store_the_same_link_on_both_boards(
     assert "broker: broker.example:8883 with TLS" in out
     assert main(["remote", "join", code.lower(), *_board(tmp_path, "guest")]) == 0
     joined = capsys.readouterr().out
-    host = pairing.load(link_path(tmp_path / "host" / "journal.sqlite"))
-    guest = pairing.load(link_path(tmp_path / "guest" / "journal.sqlite"))
+    host = paired.load(link_path(tmp_path / "host" / "journal.sqlite"))
+    guest = paired.load(link_path(tmp_path / "guest" / "journal.sqlite"))
     assert host is not None and guest is not None
     assert (host.role, guest.role) == ("host", "guest")
     assert host.secret == guest.secret and host.game in joined and host.key_id in joined
@@ -78,7 +78,7 @@ def test_a_linked_board_must_leave_before_it_joins_or_hosts_another_game(
     before = (link_path(tmp_path / "guest" / "journal.sqlite")).read_bytes()
     assert main(["remote", "invite", *guest]) != 0
     assert "remote leave first" in capsys.readouterr().err
-    other = pairing.Pairing("host", bytes(12)).code
+    other = paired.Pairing("host", bytes(12)).code
     assert main(["remote", "join", other, *guest]) != 0
     assert (link_path(tmp_path / "guest" / "journal.sqlite")).read_bytes() == before
     assert main(["remote", "join", code, *guest]) == 0  # the same code again: nothing changes
@@ -99,8 +99,8 @@ def test_a_damaged_link_file_is_reported_not_guessed(tmp_path: Path) -> None:
     where = link_path(tmp_path / "journal.sqlite")
     where.write_text(json.dumps({"version": 1, "role": "host", "secret": "12"}))
     with pytest.raises(RemoteError, match="not a board's link"):
-        pairing.load(where)
-    assert pairing.remove(where) and pairing.load(where) is None
+        paired.load(where)
+    assert paired.remove(where) and paired.load(where) is None
 
 
 def test_status_says_in_words_which_side_of_the_link_the_board_is_and_how_it_stands() -> None:
@@ -171,17 +171,17 @@ def test_invite_tracks_says_which_tracks_the_joined_board_enters_for_and_bad_one
 ) -> None:
     board = _board(tmp_path, "host")
     main(["remote", "invite", *board])
-    first = pairing.load(link_path(tmp_path / "host" / "journal.sqlite"))
+    first = paired.load(link_path(tmp_path / "host" / "journal.sqlite"))
     assert first is not None and first.tracks == (1,)  # track 2, unless told
     assert "the joined board enters for track 2" in capsys.readouterr().out
     main(["remote", "invite", "--tracks", "3,2", *board])
-    again = pairing.load(link_path(tmp_path / "host" / "journal.sqlite"))
+    again = paired.load(link_path(tmp_path / "host" / "journal.sqlite"))
     assert again is not None and again.tracks == (1, 2) and again.secret == first.secret
     assert "enters for track 2, 3" in capsys.readouterr().out
     for bad in ("0", "5", "two", ""):
         assert main(["remote", "invite", "--tracks", bad, *board]) != 0
         assert "the joined board's tracks, as 2 or 2,3" in capsys.readouterr().err
-    assert pairing.load(link_path(tmp_path / "host" / "journal.sqlite")) == again
+    assert paired.load(link_path(tmp_path / "host" / "journal.sqlite")) == again
     assert main(["remote", "join", first.code, "--tracks", "2", *_board(tmp_path, "guest")]) != 0
     assert "--tracks is remote invite's" in capsys.readouterr().err
     assert not (link_path(tmp_path / "guest" / "journal.sqlite")).exists()

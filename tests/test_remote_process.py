@@ -27,7 +27,7 @@ import pytest
 
 from boardctl.config import MqttConfig
 from boardctl.errors import BoardError
-from boardctl.remote import link_path, pairing
+from boardctl.remote import link_path, paired
 from boardctl.remote.guest import GuestLink
 from boardctl.remote.store import OUTBOX_FILE, Outbox
 from boardctl.service.client import request
@@ -62,8 +62,8 @@ class BoardProcess:
         self.socket = folder / "run" / "control.sock"
         self.journal = folder / "state" / "journal.sqlite"
         self.journal.parent.mkdir(parents=True)
-        link = pairing.Pairing(role, SECRET, tracks=tracks)
-        pairing.save(link_path(self.journal), link)
+        link = paired.Pairing(role, SECRET, tracks=tracks)
+        paired.save(link_path(self.journal), link)
         self.config = folder / "config.toml"
         self.config.write_text(
             '[link]\nkind = "null"\n[game]\nmode = "free"\n'
@@ -243,7 +243,7 @@ def test_a_stream_of_entries_survives_kill_9_of_the_host_and_the_broker_without_
     host.start()
     mqtt = MqttConfig(host="127.0.0.1", port=broker.port, keepalive=5)
     guest = GuestLink(
-        pairing.Pairing("guest", SECRET), mqtt, Outbox(tmp_path / "guest" / OUTBOX_FILE)
+        paired.Pairing("guest", SECRET), mqtt, Outbox(tmp_path / "guest" / OUTBOX_FILE)
     )
     try:
         wait_for(lambda: guest.connected)

@@ -37,7 +37,7 @@ def ask(boards: TwoBoards, side: str, request: dict[str, object]) -> object:
 
 @pytest.fixture
 def alone(tmp_path: Path, mock_factory: MockFactory) -> Iterator[TwoBoards]:
-    game = TwoBoards(tmp_path, mock_factory, paired=False)
+    game = TwoBoards(tmp_path, mock_factory, linked=False)
     try:
         yield game
     finally:

@@ -14,7 +14,7 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 from playwright.sync_api import Browser, expect
 
-from boardctl.remote import pairing
+from boardctl.remote import paired
 from tests.test_remote_e2e import TwoBoards, wait_for
 from tests.test_web_browser import WebProcess, front, open_page, pair
 
@@ -47,7 +47,7 @@ def test_the_pages_say_the_link_the_host_shows_its_code_and_the_joined_page_ente
         expect(words).to_contain_text("hosted here, on the broker; the joined board online")
         expect(host.locator("#link-code")).to_be_hidden()  # the code: for a paired phone only
         pair(host, webs["host"])
-        code = pairing.Pairing("host", boards.secret).code
+        code = paired.Pairing("host", boards.secret).code
         expect(host.locator("#link-code")).to_have_text(
             f"the other board joins with: boardctl remote join {code}"
         )

@@ -11,7 +11,7 @@ from boardctl.errors import BoardError, ControlError, OptionError
 
 if TYPE_CHECKING:
     from boardctl.config import Config
-    from boardctl.remote.pairing import Pairing
+    from boardctl.remote.paired import Pairing
 
 RESTART = "restart the service (sudo systemctl restart boardctl): it reads the link when it starts"
 ROLES = {"host": "hosts game {}", "guest": "plays game {} (joined)"}
@@ -40,13 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from boardctl.config import load_config
-    from boardctl.remote import link_path, pairing
+    from boardctl.remote import link_path, paired
 
     config = load_config(args.config)
     where = link_path(journal_path(args))
     if args.code is not None and args.action != "join":
         raise OptionError(f"remote {args.action} takes no code (remote join CODE does)")
-    current = pairing.load(where)
+    current = paired.load(where)
     if args.tracks is not None and args.action != "invite":
         raise OptionError("--tracks is remote invite's (the host says whose tracks are whose)")
     if args.action == "status":
@@ -80,7 +80,7 @@ def _tell_service(args: argparse.Namespace) -> str:
 
 
 def _leave(where: Path, current: Pairing | None, config: Config) -> None:
-    from boardctl.remote import pairing
+    from boardctl.remote import paired
     from boardctl.remote.broker import say_bye
 
     if current is None:
@@ -91,7 +91,7 @@ def _leave(where: Path, current: Pairing | None, config: Config) -> None:
         print("the other board is told the link has ended")
     except BoardError as exc:
         print(f"the other board is not told ({exc}): it will show the link lost")
-    pairing.remove(where)
+    paired.remove(where)
     print(f"unlinked: this board no longer plays game {current.game} ({where} removed)")
 
 
@@ -100,16 +100,16 @@ def _invite(
 ) -> None:
     from dataclasses import replace
 
-    from boardctl.remote import pairing
-    from boardctl.remote.protocol import new_secret
+    from boardctl.remote import paired
+    from boardctl.remote.messages import new_secret
 
     if current is not None and current.role == "guest":
         raise OptionError("this board has joined another board's game: boardctl remote leave first")
-    chosen = pairing.parse_tracks(tracks) if tracks is not None else None
+    chosen = paired.parse_tracks(tracks) if tracks is not None else None
     if current is None or new:
-        current = pairing.save(where, pairing.Pairing("host", new_secret(), tracks=chosen or (1,)))
+        current = paired.save(where, paired.Pairing("host", new_secret(), tracks=chosen or (1,)))
     elif chosen is not None and chosen != current.tracks:
-        current = pairing.save(where, replace(current, tracks=chosen))
+        current = paired.save(where, replace(current, tracks=chosen))
     print(f"code: {current.code}")
     print(_describe(current, config))
     print(f"on the other board: boardctl remote join {current.code}")
@@ -118,8 +118,8 @@ def _invite(
 
 
 def _join(where: Path, current: Pairing | None, code: str | None, config: Config) -> None:
-    from boardctl.remote import pairing
-    from boardctl.remote.protocol import decode_code
+    from boardctl.remote import paired
+    from boardctl.remote.messages import decode_code
 
     if code is None:
         raise OptionError("remote join needs the host's code: boardctl remote join CODE")
@@ -132,13 +132,13 @@ def _join(where: Path, current: Pairing | None, code: str | None, config: Config
             f"this board is already linked ({current.role} of game {current.game}): "
             "boardctl remote leave first"
         )
-    print(_describe(pairing.save(where, pairing.Pairing("guest", secret)), config))
+    print(_describe(paired.save(where, paired.Pairing("guest", secret)), config))
     _network_hint()
 
 
 def _describe(link: Pairing, config: Config) -> str:
     from boardctl.mqtt.connection import port
-    from boardctl.remote.protocol import topic
+    from boardctl.remote.messages import topic
 
     mqtt = config.mqtt
     role = "hosts the game" if link.role == "host" else "has joined the host's game"

@@ -12,8 +12,8 @@ from typing import Any
 
 from boardctl.config import MqttConfig
 from boardctl.remote.alive import Echo
-from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import ROLES, SENDERS, Message, RemoteError, decode, encode, topic
+from boardctl.remote.messages import ROLES, SENDERS, Message, RemoteError, decode, encode, topic
+from boardctl.remote.paired import Pairing
 from boardctl.remote.words import LinkStatus
 
 KINDS = (*(kind for kind in SENDERS if kind != "hello"), *ROLES)  # a hello: on its side's topic

@@ -13,8 +13,8 @@ from typing import Any
 from boardctl.board.viewjson import view_from_dict
 from boardctl.config import MqttConfig
 from boardctl.remote.broker import Connection
-from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import Message
+from boardctl.remote.messages import Message
+from boardctl.remote.paired import Pairing
 from boardctl.remote.store import Outbox
 from boardctl.view import BoardView
 

@@ -1,5 +1,5 @@
 """The hosting board's side of a link: the joined board's commands in (each checked one run in
-the service loop by :func:`~boardctl.remote.protocol.host_step`'s rule, its answer kept durably,
+the service loop by :func:`~boardctl.remote.messages.host_step`'s rule, its answer kept durably,
 then published), the board out, retained, at every change and (re)connection (docs/remote.md,
 'What crosses the network')."""
 
@@ -18,8 +18,8 @@ from boardctl.config import MqttConfig
 from boardctl.errors import BoardError, EntryError
 from boardctl.game.commands import OPS, parse_board_command
 from boardctl.remote.broker import Connection, now_n
-from boardctl.remote.pairing import Pairing
-from boardctl.remote.protocol import FROM_BUTTONS, UNDOES, Message, RemoteError, host_step
+from boardctl.remote.messages import FROM_BUTTONS, UNDOES, Message, RemoteError, host_step
+from boardctl.remote.paired import Pairing
 from boardctl.remote.store import ANSWERS_FILE, Answers
 from boardctl.remote.words import LinkStatus
 from boardctl.service.control import parse_request

@@ -11,7 +11,7 @@ from typing import Any
 from boardctl.errors import BoardError, EntryError
 from boardctl.game.commands import BoardCommand, Command, NewGame, Peg, Redo, Undo
 from boardctl.remote.guest import GuestLink
-from boardctl.remote.protocol import FROM_BUTTONS, UNDOES
+from boardctl.remote.messages import FROM_BUTTONS, UNDOES
 from boardctl.view import BoardView
 
 KEEP_REFUSED = 20

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from boardctl.config import Config
     from boardctl.remote.host import HostLink
     from boardctl.remote.joined import JoinedKeeper
-    from boardctl.remote.pairing import Pairing
+    from boardctl.remote.paired import Pairing
     from boardctl.view import ViewExtra
 
 log = logging.getLogger(__name__)
@@ -32,11 +32,11 @@ def _link(journal: Path) -> Any:
     where = link_path(journal)
     if not where.exists():
         return None  # (nothing of the link loaded)
-    from boardctl.remote import pairing
-    from boardctl.remote.protocol import RemoteError
+    from boardctl.remote import paired
+    from boardctl.remote.messages import RemoteError
 
     try:
-        return pairing.load(where)
+        return paired.load(where)
     except RemoteError as exc:
         log.error("remote: the link is not started: %s", exc)
         return None

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardctl.remote.protocol import RemoteError, decode
+from boardctl.remote.messages import RemoteError, decode
 
 if TYPE_CHECKING:
     from boardctl.results.model import PlayedGame

@@ -18,7 +18,7 @@ import pytest
 
 from boardctl.cli import main
 from boardctl.config import DEFAULT_PINS
-from boardctl.remote import link_path, pairing
+from boardctl.remote import link_path, paired
 from tests.mqtt_broker import Broker
 from tests.test_remote_process import BoardProcess
 from tests.twin.vm import PAHO, SOCKET, VENV_PYTHON, Twin, downloaded, wait_for
@@ -172,7 +172,7 @@ def test_with_the_remote_drop_in_the_installed_service_hosts_a_game_another_home
         guest_control(twin, {"op": "new_game", "mode": "free"})
 
         joined = BoardProcess(tmp_path / "joined", "guest", broker.port)
-        pairing.remove(link_path(joined.journal))
+        paired.remove(link_path(joined.journal))
         arguments = ["--journal", str(joined.journal), "--config", str(joined.config)]
         assert main(["remote", "join", code.group(1), *arguments]) == 0
         joined.start()

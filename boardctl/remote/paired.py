@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from boardctl.durable import replace_file, sync_folder
-from boardctl.remote.protocol import (
+from boardctl.remote.messages import (
     ROLES,
     SECRET_BYTES,
     RemoteError,

@@ -1,4 +1,4 @@
-"""The linked game's wire format: codes and signed messages (boardctl.remote.protocol)."""
+"""The linked game's wire format: codes and signed messages (boardctl.remote.messages)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardctl.remote.protocol import (
+from boardctl.remote.messages import (
     ALPHABET,
     SECRET_BYTES,
     SENDERS,
@@ -170,7 +170,7 @@ def test_the_game_id_and_key_differ_for_different_secrets_and_tell_nothing_of_ea
 def test_the_host_runs_each_command_once_in_the_order_made_however_they_arrive(
     count: int, arrivals: list[int], rng: Any
 ) -> None:
-    from boardctl.remote.protocol import host_step
+    from boardctl.remote.messages import host_step
 
     made = [f"r{i}" for i in range(count)]  # the joined board's commands, each after the last
     after = {rid: (made[i - 1] if i else "") for i, rid in enumerate(made)}
