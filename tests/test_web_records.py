@@ -193,9 +193,11 @@ def test_a_fold_fed_in_batches_gives_the_games_of_one_fold(
     assert fold.state == GameFold(board="b", rows=journal_rows).state  # every row folded
 
 
-async def _page_on_fake(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[int, Any, int]:
-    """``GET /api/records`` against a control socket that gives ``replies`` in turn (the last
-    for ever): the status, the body and how many times the page asked."""
+async def _page_on_fake(
+    tmp_path: Path, replies: list[dict[str, Any]], route: str = "/api/records"
+) -> tuple[int, Any, int]:
+    """``GET route`` against a control socket that gives ``replies`` in turn (the last for
+    ever; none: no service): the status, the body and how many times the page asked."""
     asked = 0
 
     async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -208,12 +210,15 @@ async def _page_on_fake(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[
 
     path = tmp_path / "c.sock"
     server = await asyncio.start_unix_server(client, str(path))
+    if not replies:
+        server.close()  # nobody listens
+        path.unlink()
     config = parse_web_config({"web": {"port": 8121}})
     app = make_app(config, Source(path), builtin_layout("two-121"), Pairing(tmp_path / "web"))
     test_client: TestClient[Any, Any] = TestClient(TestServer(app))
     await test_client.start_server()
     try:
-        response = await test_client.get("/api/records", headers={"Host": "127.0.0.1:8121"})
+        response = await test_client.get(route, headers={"Host": "127.0.0.1:8121"})
         return response.status, await response.json(), asked
     finally:
         await test_client.close()
@@ -233,3 +238,18 @@ def test_a_service_without_the_records_request_gets_a_clear_error(tmp_path: Path
     older = {"ok": False, "error": "unknown op 'records'; known: ping, status"}
     code, body, asked = asyncio.run(_page_on_fake(tmp_path, [older]))
     assert code == 502 and "unknown op 'records'" in body["error"] and asked == 1
+
+
+def test_the_history_is_the_services_newest_first_and_a_refusal_is_not_a_service_down(
+    tmp_path: Path,
+) -> None:
+    rows = [{"seq": n, "time": f"2026-12-04T10:00:0{n}", "text": f"+{n}"} for n in (1, 2)]
+    code, body, _ = asyncio.run(
+        _page_on_fake(tmp_path, [{"ok": True, "result": rows}], "/api/history")
+    )
+    assert code == 200 and [row["seq"] for row in body["rows"]] == [2, 1]
+    refused = {"ok": False, "error": "the journal cannot be read"}
+    code, body, _ = asyncio.run(_page_on_fake(tmp_path, [refused], "/api/history"))
+    assert code == 502 and body["error"] == "the journal cannot be read"  # the service said so
+    code, body, asked = asyncio.run(_page_on_fake(tmp_path, [], "/api/history"))
+    assert code == 503 and asked == 0  # no service: the page may try again

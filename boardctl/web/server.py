@@ -280,7 +280,7 @@ async def history(request: web.Request) -> web.Response:
     try:
         rows = await request.app[SOURCE].request({"op": "history"})
     except ControlError as exc:
-        return _error(503, str(exc))
+        return _refused(exc)
     return web.json_response({"ok": True, "rows": tools.history_rows(rows)})
 
 
