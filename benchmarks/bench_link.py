@@ -202,6 +202,8 @@ print("delta_step", per_frame(delta, 500, True))
 
 
 def bench_firmware_micropython() -> dict[str, int] | str:
+    if shutil.which("node") is None:
+        return "node not found"
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "bench.py"
         script.write_text(MICROPYTHON_BENCH)

@@ -5,8 +5,8 @@
 //   --control FD-> one JSON line per command: {"cmd": "bootsel", "pressed": false},
 //                  {"cmd": "hang"}, {"cmd": "stop"}
 //
-// Events: "time" (every --tick-ms of emulated time), "out" (bytes just written to stdout:
-// how many, at the end of the slice that made them), "usb-connected" (the port enumerated:
+// Events: "time" (every --tick-ms of emulated time), "out" (bytes written to stdout so
+// far, at the end of the slice that made the last of them), "usb-connected" (the port enumerated:
 // VID, PID, strings, interfaces, endpoints, line coding read back, descriptors),
 // "usb-disconnected", "rx-start" (bytes written after all before had arrived: the
 // host's write, as the chip's clock saw it, and the count of bytes before it), "rx-done"
@@ -78,7 +78,7 @@ function flush() {
   const out = link === 'uart' ? pico.uartOut : pico.cdcOut;
   if (out.length > sent.out) {
     process.stdout.write(Buffer.from(out.slice(sent.out)));
-    emit({ event: 'out', t_ns: pico.nanos, bytes: out.length - sent.out });
+    emit({ event: 'out', t_ns: pico.nanos, total: out.length });
     sent.out = out.length;
   }
   while (sent.usb < pico.usbEvents.length) emit(pico.usbEvents[sent.usb++]);

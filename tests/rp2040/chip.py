@@ -222,9 +222,13 @@ class Chip:
 
     def arrived_at(self, total: int | None = None, emu_s: float = 2.0) -> int:
         """When the first ``total`` bytes written (None: all so far) had reached the device."""
-        total = self.written if total is None else total
-        assert self.wait(lambda: self.rx_done and self.rx_done[-1][0] >= total, emu_s), total
-        return next(t_ns for count, t_ns in self.rx_done if count >= total)
+        return self._reached(self.rx_done, self.written if total is None else total, emu_s)
+
+    def _reached(self, counts: list[tuple[int, int]], total: int, emu_s: float) -> int:
+        """The time of the first ``(count, time)`` in ``counts`` whose count reaches
+        ``total``, once the events have brought one."""
+        assert self.wait(lambda: counts and counts[-1][0] >= total, emu_s), total
+        return next(t_ns for count, t_ns in counts if count >= total)
 
     def write_seen_at(self, first: int, emu_s: float = 2.0) -> int:
         """When the rig got a write whose first byte is number ``first`` (counted from 0),
@@ -269,9 +273,7 @@ class Chip:
         one of the rig's 2 ms slices): a time read off ``now_ns`` when the text is seen may be
         far earlier, as the events' reader can lag behind the output's on a busy machine."""
         assert self.wait(lambda: text in self.output[after:], emu_s), text
-        end = self.output.index(text, after) + len(text)
-        assert self.wait(lambda: self.out_at and self.out_at[-1][0] >= end, emu_s=2)
-        return next(t_ns for total, t_ns in self.out_at if total >= end)
+        return self._reached(self.out_at, self.output.index(text, after) + len(text), 2.0)
 
     def wait(self, condition: Callable[[], object], emu_s: float = 5.0) -> bool:
         """Wait until ``condition()`` is true (checked at every event), at most ``emu_s``
@@ -400,8 +402,7 @@ class Chip:
                 if self.on_usb is not None:
                     self.on_usb(event)
             elif kind == "out":
-                total = (self.out_at[-1][0] if self.out_at else 0) + int(event["bytes"])
-                self.out_at.append((total, int(event["t_ns"])))
+                self.out_at.append((int(event["total"]), int(event["t_ns"])))
             elif kind == "done":
                 self.done.append((str(event["cmd"]), int(event["t_ns"])))
             elif kind == "watchdog-reset":
